@@ -1,0 +1,123 @@
+// The combat-engine interface: one implementation per rule system, chosen by the scenario's
+// "engine" object and looked up in the explicit list of engine_registry.h.
+//
+// The turn loop (rules/turn) owns movement, BPs, defence modes and capture; an engine only decides
+// what happens when an attacking force meets a defended area. It receives a read-only view of the
+// world at that moment and its own random stream, and returns an outcome as data (numbers and
+// structured log entries, never prose). Engines are stateless and const: one instance is shared by
+// every game and thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "rules/game/state.h"
+#include "rules/orders/order.h"
+#include "rules/rng/rng.h"
+
+namespace adj {
+
+enum class AttackKind { kMove, kAssault, kProbe, kOverrun };
+const char* to_string(AttackKind kind);  // "move", "assault", "probe", "overrun"
+std::optional<AttackKind> attack_kind_from_string(std::string_view s);  // case-insensitive
+AttackKind attack_kind_of(Verb verb);  // REQUIRES: is_attack_verb(verb)
+
+// One battle as the turn loop hands it to an engine.
+// Ownership: `world` is borrowed for the duration of resolve(); it is the state just before the
+// battle (after any RETREAT-mode withdrawal), with the attacking armies already taken out of
+// `from` (they are counted in attacker_armies, with their per-army state in attacker_units).
+struct BattleInput {
+  std::string id;        // stable battle id within the turn, e.g. "3.5.WSX" (turn.action.player)
+  AttackKind kind = AttackKind::kMove;
+  const GameState* world = nullptr;
+  std::string attacker;  // player code
+  std::string from, to;  // area codes; `to` is the defended area
+  int attacker_armies = 0;
+  Json attacker_units = Json::object();  // engine per-army state of the attacking force
+  bool ambush = false;   // the defender has an ambush set against `from` (AMBUSH defence mode)
+  std::map<std::string, int> extras;     // engine keyword arguments from the order (CARD, AIR)
+  const Json* options = nullptr;         // the game's engine options (validated by the engine)
+
+  const Area& target() const { return *world->find_area(to); }
+  const Area& origin() const { return *world->find_area(from); }
+};
+
+// One round or phase of a battle, for the log and the reports.
+struct BattleRound {
+  std::string phase;            // "round 1", "overrun", "fire", "crt", ...
+  int attacker_before = 0;      // attacking armies at the start of the round
+  int defender_before = 0;      // defending armies at the start of the round
+  int attacker_strength = 0;    // strength used by the engine (Dark Age: armies)
+  int defender_strength = 0;    // Dark Age: the defence level
+  int attacker_losses = 0;
+  int defender_losses = 0;
+  std::vector<int> attacker_dice;  // dice the attacker rolled this round, in order
+  std::vector<int> defender_dice;
+  Json detail = Json::object();    // engine-specific numbers (modifiers, table column, ...)
+};
+
+struct BattleOutcome {
+  // The attacker takes the area: no defending armies remain and attackers survive.
+  bool attacker_wins = false;
+  int attacker_losses = 0;  // 0 <= losses <= attacker_armies
+  int defender_losses = 0;  // 0 <= losses <= defending armies in `to`
+  // Survivors may not move again this turn (ASSAULT, PROBE, an overrun that became an assault).
+  bool attacker_stops = false;
+  // Engines that push a surviving defender out of the area (CRT retreats, Virtuti Militari) name
+  // where it goes; empty means survivors stay. A defender that must retreat but cannot is counted
+  // in defender_losses instead.
+  std::optional<std::string> defender_retreats_to;
+  // The fortification level of `to` after the battle, when the engine changes it.
+  std::optional<int> fort_after;
+  std::vector<BattleRound> rounds;
+  // Engine per-army state of the survivors (e.g. tank hit points), when the engine keeps any.
+  Json attacker_units = Json::object();
+  Json defender_units = Json::object();
+  // New engine_state for the players, when the battle changed it (cards or tokens spent).
+  std::optional<Json> attacker_player_state;
+  std::optional<Json> defender_player_state;
+  Json detail = Json::object();  // engine-specific summary for the log
+};
+
+class CombatEngine {
+ public:
+  virtual ~CombatEngine() = default;
+
+  virtual std::string_view name() const = 0;
+  // A one-paragraph description of the rule system for HELP text and `adjutant engines`.
+  virtual std::string_view summary() const = 0;
+  // True when resolve() never draws from the Rng (a conformance test checks it).
+  virtual bool deterministic() const = 0;
+
+  // Checks the scenario's engine options and any engine data in the world. Called when a game is
+  // created; an error names the JSON path and what is wrong.
+  virtual Status check_game(const GameState& state) const;
+
+  // Extra validation of one order line against the map, beyond the engine-independent checks
+  // (e.g. which keyword arguments the engine accepts). A non-ok status is the player's reason.
+  virtual Status check_order(const Order& order, const GameState& state) const;
+
+  // Whether the defenders of `in.to` withdraw before the battle (RETREAT defence mode). Called
+  // only when the area is in RETREAT mode with a valid retreat location. Default: the Dark Age
+  // rule 3.11 (attackers outnumber both the defending armies and the defence level).
+  virtual bool retreat_triggers(const BattleInput& in) const;
+
+  // Resolves the battle. REQUIRES: in.world, in.options non-null; in.attacker_armies >= 1.
+  // Draws only from `rng`. Errors are reserved for bad engine data, never for player mistakes.
+  virtual Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const = 0;
+
+  // Per-army state bookkeeping for engines that keep it (default: none, so these do nothing).
+  // Detach n of area.armies armies from `area_units` (for a move) and return their state.
+  virtual Json detach_units(Json& area_units, int area_armies, int n) const;
+  // Merge a force into an area. `incoming` null means n fresh armies (levies).
+  virtual void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const;
+  // Called once at the end of every turn, after all actions (e.g. to lift exhaustion).
+  virtual void end_turn(GameState& state) const;
+  // Order syntax this engine adds to the common grammar (for HELP); empty when none.
+  virtual std::string_view order_help() const { return {}; }
+};
+
+}  // namespace adj

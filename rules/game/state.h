@@ -1,0 +1,103 @@
+// The world of one game at one moment: a regular value type (copyable, comparable through its
+// JSON form). GameState is what a turn starts from and what it produces; it is what storage keeps
+// per turn and what the combat engines read. Pure data: no I/O, no clock.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/core/status.h"
+#include "rules/game/rules_config.h"
+
+namespace adj {
+
+using Json = nlohmann::json;
+
+enum class AreaKind { kLand, kCity, kSea };
+enum class DefenceMode { kRetreat, kDefend, kAmbush };
+
+const char* to_string(AreaKind kind);
+const char* to_string(DefenceMode mode);
+
+struct Player {
+  std::string code;    // upper-case, e.g. "WSX"
+  std::string name;
+  std::string email;
+  std::string secret;  // the PLAYER line's secret; never echoed in acknowledgements or reports
+  std::string nation;  // nationality for capture effects; defaults to the player's code
+  int bp = 0;          // BPs available for the open turn
+  int treasury = 0;
+  int vp = 0;
+  int reserve = 0;     // armies dispersed to reserve (seed_rules OQ-8)
+  Json engine_state = Json::object();  // engine-owned per-player data (cards, tokens, profiles)
+};
+
+struct Area {
+  std::string code;  // upper-case, e.g. "HRS"
+  std::string name;
+  AreaKind kind = AreaKind::kLand;
+  std::string terrain = "lowlands";
+  std::string hinterland;         // cities only: the land area around it
+  std::optional<std::string> owner;
+  int population = 0;
+  int fort = 0;
+  int trade = 0;                  // cities: trade level
+  int armies = 0;                 // armies present (they belong to the owner, or to nobody)
+  DefenceMode mode = DefenceMode::kRetreat;
+  std::optional<std::string> retreat_to;
+  std::optional<std::string> ambush_against;
+  std::optional<double> x, y;     // map coordinates, if the scenario gives them
+  Json features = Json::object();      // scenario-given static attributes engines may read
+  Json engine_state = Json::object();  // engine-owned per-area data (tank hit points, units)
+};
+
+struct Edge {
+  std::string a, b;                // area codes, a < b after normalisation
+  Json features = Json::object();  // e.g. {"river": true, "sidemountain": true}
+};
+
+struct EngineSpec {
+  std::string name = "dark-age";
+  Json options = Json::object();
+};
+
+struct GameState {
+  std::string game_id;
+  std::string name;
+  int turn = 1;  // the open turn: orders are collected for it and it is the next to run
+  std::uint64_t seed = 0;
+  EngineSpec engine;
+  RulesConfig rules;
+  std::vector<Player> players;      // sorted by code
+  std::vector<Area> areas;          // sorted by code
+  std::vector<Edge> edges;          // sorted by (a, b)
+  std::vector<std::string> order_of_play;  // player codes; empty before turn 1 is drawn
+  Json scenario_extra = Json::object();    // unrecognised top-level scenario data kept verbatim
+
+  // Lookups. Codes are matched exactly (callers upper-case first). Null when absent.
+  const Area* find_area(std::string_view code) const;
+  Area* find_area(std::string_view code);
+  const Player* find_player(std::string_view code) const;
+  Player* find_player(std::string_view code);
+  bool adjacent(std::string_view a, std::string_view b) const;
+  const Edge* find_edge(std::string_view a, std::string_view b) const;
+  // Neighbour codes of an area, sorted.
+  std::vector<std::string> neighbours(std::string_view code) const;
+
+  // Rebuilds the adjacency index; call after changing edges. Sorting is canonical.
+  void normalise();
+
+ private:
+  std::map<std::string, std::vector<std::string>, std::less<>> adj_;
+};
+
+// Canonical JSON form (the storage format and `game show --json`). Round-trips exactly.
+Json to_json(const GameState& state);
+Result<GameState> state_from_json(const Json& j);
+
+}  // namespace adj

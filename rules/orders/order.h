@@ -1,0 +1,56 @@
+// The order AST: what a player's order file says, independent of any game state. Data only.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace adj {
+
+enum class Verb { kMove, kAssault, kProbe, kOverrun, kAmbush, kRetreat, kDefend, kLevy, kOrder };
+
+// "MOVE", "ASSAULT", ... (upper case, as written in order files).
+const char* verb_name(Verb verb);
+// True for the four verbs that move armies and may fight: MOVE, ASSAULT, PROBE, OVERRUN.
+bool is_attack_verb(Verb verb);
+
+// How many armies (or BPs / levies) an order asks for.
+struct Quantity {
+  enum class Kind {
+    kAll,     // blank: "all but none" for moves; default amount for LEVY (1) and ORDER
+    kExact,   // a number n: the action fails at run time if fewer are available (seed 5.1)
+    kAllBut,  // AB-n: all but n, resolved when the action runs
+  };
+  Kind kind = Kind::kAll;
+  int n = 0;
+
+  bool operator==(const Quantity&) const = default;
+};
+
+struct Order {
+  int line = 0;    // 1-based line number in the file
+  int action = 0;  // action slot, 1..actions_per_turn
+  Verb verb = Verb::kMove;
+  std::string from;  // MOVE..OVERRUN: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area ("where")
+  std::string to;    // MOVE..OVERRUN: target; AMBUSH: against; RETREAT: retreat location; else ""
+  Quantity qty;      // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER)
+  // Engine-specific keyword arguments after the quantity, e.g. "CARD 3 AIR 2" -> {CARD:3, AIR:2}.
+  std::map<std::string, int> extras;
+  std::string text;  // the line as written, trimmed, comment removed
+
+  bool operator==(const Order&) const = default;
+};
+
+// The outcome of checking one order line, for the player's acknowledgement.
+struct LineResult {
+  int line = 0;
+  std::optional<int> action;  // the slot the line occupies, when known
+  std::string text;
+  bool accepted = false;
+  std::string reason;  // why it was rejected; empty when accepted
+
+  bool operator==(const LineResult&) const = default;
+};
+
+}  // namespace adj

@@ -1,0 +1,38 @@
+// Order-file parsing: a pure function from text to an AST plus per-line diagnostics.
+// It never looks at a game; checking against the game's map is validator.h's job.
+// The grammar is specified in schemas/orders/grammar.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/orders/order.h"
+
+namespace adj {
+
+// Files larger than this are refused whole (they are not order files).
+inline constexpr std::size_t kMaxOrderFileBytes = 256 * 1024;
+
+struct ParsedOrderFile {
+  // Header lines. Values are as written except codes, which are upper-cased.
+  std::optional<std::string> game;    // GAME <game-id> (case preserved, compared case-insensitively)
+  std::optional<std::string> player;  // PLAYER <code> <secret>
+  std::optional<std::string> secret;
+  std::optional<int> turn;            // TURN <n>
+  // Problems that make the whole file unusable (missing GAME line, file too large, ...).
+  std::vector<std::string> fatal;
+
+  // Every order line with its result; syntactically valid lines are accepted here and may still
+  // be rejected by the validator. Header, comment and blank lines do not appear.
+  std::vector<LineResult> lines;
+  // The syntactically valid orders, in file order. orders[i].line matches an accepted lines[] row.
+  std::vector<Order> orders;
+};
+
+// REQUIRES: nothing; any byte string is accepted and diagnosed. Never throws.
+// actions_per_turn bounds explicit action numbers and the count of order lines.
+ParsedOrderFile parse_order_file(std::string_view text, int actions_per_turn = 16);
+
+}  // namespace adj

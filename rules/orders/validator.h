@@ -1,0 +1,47 @@
+// Checks a parsed order file against a game: the one validator behind the command line, the web
+// form and email. Pure: state in, acknowledgement out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rules/game/state.h"
+#include "rules/orders/parser.h"
+
+namespace adj {
+
+class CombatEngine;
+
+// What a player is told about an order file.
+struct OrderAck {
+  bool refused = false;  // the whole file is refused: nothing from it is stored as orders
+  std::string refusal;   // why, in words a player understands; never contains the secret
+  std::string game;      // as named by the file (when present)
+  std::string player;    // upper-case code (when present)
+  int turn = 0;          // the turn the orders are for (the open turn)
+  std::vector<LineResult> lines;  // every order line with its result, in file order
+  std::vector<Order> orders;      // the accepted orders, in action order
+  int accepted_count() const;
+  int rejected_count() const;
+};
+
+// Parses and checks `text` for `state` (whose turn is the open one). `engine` adds its own checks
+// and may be null (engine-independent checks only). Never throws.
+OrderAck check_order_file(std::string_view text, const GameState& state,
+                          const CombatEngine* engine);
+
+// Per-line checks against the map, engine-independent: known areas, adjacency, city and sea
+// restrictions. Returns "" when the order is acceptable, else the player's reason.
+std::string check_order_against_map(const Order& order, const GameState& state);
+
+// JSON form of an acknowledgement (stored with the submission, printed by --json).
+nlohmann::json to_json(const OrderAck& ack);
+Result<OrderAck> ack_from_json(const nlohmann::json& j);
+// Plain-text acknowledgement, as a player reads it: each line echoed with its result (the
+// secret masked), then "N accepted, M rejected".
+std::string render_ack_text(const OrderAck& ack);
+
+}  // namespace adj

@@ -1,0 +1,62 @@
+// Narrow storage interfaces, one per consumer. Implementations: storage/sqlite/sqlite_store.h.
+// Thread-safety: an implementation object is used from one thread at a time.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj {
+
+// Games and their per-turn states.
+class GameStore {
+ public:
+  virtual ~GameStore() = default;
+  // Stores a new game: its scenario as given and the starting state of turn 1 (`initial.turn`).
+  // AlreadyExists when the id is taken; nothing is written then.
+  virtual Status create_game(const GameState& initial, const Json& scenario, UnixTime now) = 0;
+  virtual Result<std::vector<GameSummary>> list_games() = 0;
+  virtual Result<GameSummary> game_summary(const std::string& game) = 0;
+  virtual Result<Json> scenario(const std::string& game) = 0;
+  // The starting state of `turn`, or of the open turn when nullopt.
+  virtual Result<GameState> load_state(const std::string& game, std::optional<int> turn) = 0;
+  // Commits a resolved turn atomically: the next state, the turn record, battles and reports.
+  // FailedPrecondition (nothing written) unless commit.turn is the game's open turn.
+  virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
+  // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
+  // reports). Submissions are kept. FailedPrecondition unless 1 <= turn <= open turn.
+  virtual Status rollback(const std::string& game, int turn) = 0;
+  // The stored turn record (seed, summary) of a resolved turn.
+  virtual Result<Json> turn_record(const std::string& game, int turn) = 0;
+};
+
+// Order files.
+class SubmissionStore {
+ public:
+  virtual ~SubmissionStore() = default;
+  // Appends a submission. When it is accepted it becomes the player's current file for its turn
+  // and any earlier one stops being current (both are kept). Returns the new id.
+  virtual Result<std::int64_t> put_submission(const SubmissionRecord& record) = 0;
+  // The current accepted submission of every player for a turn, sorted by player code.
+  virtual Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
+                                                                     int turn) = 0;
+  // Every submission of a game (all turns, accepted or not), oldest first.
+  virtual Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) = 0;
+};
+
+// Reports and battle logs of resolved turns.
+class ReportStore {
+ public:
+  virtual ~ReportStore() = default;
+  virtual Result<ReportRecord> report(const std::string& game, const std::string& player,
+                                      int turn) = 0;
+  // Resolved turn numbers that have reports, ascending.
+  virtual Result<std::vector<int>> report_turns(const std::string& game) = 0;
+  virtual Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) = 0;
+  virtual Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) = 0;
+};
+
+}  // namespace adj
