@@ -30,16 +30,16 @@ AttackKind attack_kind_of(Verb verb);  // REQUIRES: is_attack_verb(verb)
 // battle (after any RETREAT-mode withdrawal), with the attacking armies already taken out of
 // `from` (they are counted in attacker_armies, with their per-army state in attacker_units).
 struct BattleInput {
-  std::string id;        // stable battle id within the turn, e.g. "3.5.WSX" (turn.action.player)
+  std::string id;  // stable battle id within the turn, e.g. "3.5.WSX" (turn.action.player)
   AttackKind kind = AttackKind::kMove;
   const GameState* world = nullptr;
   std::string attacker;  // player code
   std::string from, to;  // area codes; `to` is the defended area
   int attacker_armies = 0;
   Json attacker_units = Json::object();  // engine per-army state of the attacking force
-  bool ambush = false;   // the defender has an ambush set against `from` (AMBUSH defence mode)
-  std::map<std::string, int> extras;     // engine keyword arguments from the order (CARD, AIR)
-  const Json* options = nullptr;         // the game's engine options (validated by the engine)
+  bool ambush = false;  // the defender has an ambush set against `from` (AMBUSH defence mode)
+  std::map<std::string, int> extras;  // engine keyword arguments from the order (CARD, AIR)
+  const Json* options = nullptr;      // the game's engine options (validated by the engine)
 
   const Area& target() const { return *world->find_area(to); }
   const Area& origin() const { return *world->find_area(from); }
@@ -47,16 +47,16 @@ struct BattleInput {
 
 // One round or phase of a battle, for the log and the reports.
 struct BattleRound {
-  std::string phase;            // "round 1", "overrun", "fire", "crt", ...
-  int attacker_before = 0;      // attacking armies at the start of the round
-  int defender_before = 0;      // defending armies at the start of the round
-  int attacker_strength = 0;    // strength used by the engine (Dark Age: armies)
-  int defender_strength = 0;    // Dark Age: the defence level
+  std::string phase;          // "round 1", "overrun", "fire", "crt", ...
+  int attacker_before = 0;    // attacking armies at the start of the round
+  int defender_before = 0;    // defending armies at the start of the round
+  int attacker_strength = 0;  // strength used by the engine (Dark Age: armies)
+  int defender_strength = 0;  // Dark Age: the defence level
   int attacker_losses = 0;
   int defender_losses = 0;
   std::vector<int> attacker_dice;  // dice the attacker rolled this round, in order
   std::vector<int> defender_dice;
-  Json detail = Json::object();    // engine-specific numbers (modifiers, table column, ...)
+  Json detail = Json::object();  // engine-specific numbers (modifiers, table column, ...)
 };
 
 struct BattleOutcome {

@@ -30,7 +30,9 @@ class [[nodiscard]] Status {
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   static Status Ok() { return {}; }
-  static Status InvalidArgument(std::string m) { return {StatusCode::kInvalidArgument, std::move(m)}; }
+  static Status InvalidArgument(std::string m) {
+    return {StatusCode::kInvalidArgument, std::move(m)};
+  }
   static Status NotFound(std::string m) { return {StatusCode::kNotFound, std::move(m)}; }
   static Status AlreadyExists(std::string m) { return {StatusCode::kAlreadyExists, std::move(m)}; }
   static Status FailedPrecondition(std::string m) {
@@ -90,8 +92,8 @@ class [[nodiscard]] Result {
 
 }  // namespace adj
 
-#define ADJ_RETURN_IF_ERROR(expr)        \
-  do {                                   \
-    ::adj::Status adj_status_ = (expr);  \
+#define ADJ_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    ::adj::Status adj_status_ = (expr);        \
     if (!adj_status_.ok()) return adj_status_; \
   } while (0)

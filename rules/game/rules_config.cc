@@ -24,22 +24,34 @@ Result<RulesConfig> rules_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return Status::InvalidArgument("/rules: must be an object");
   try {
     for (const auto& [key, v] : j.items()) {
-      if (key == "actions_per_turn") r.actions_per_turn = v.get<int>();
+      if (key == "actions_per_turn")
+        r.actions_per_turn = v.get<int>();
       else if (key == "terrain_bonus") {
         for (const auto& [t, b] : v.items()) r.terrain_bonus[t] = b.get<int>();
-      } else if (key == "city_bonus") r.city_bonus = v.get<int>();
-      else if (key == "fort_weight") r.fort_weight = v.get<int>();
-      else if (key == "sticky_terrain") r.sticky_terrain = v.get<std::set<std::string>>();
-      else if (key == "ambush_multiplier") r.ambush_multiplier = v.get<int>();
-      else if (key == "max_assault_rounds") r.max_assault_rounds = v.get<int>();
-      else if (key == "dispersal_fraction") r.dispersal_fraction = v.get<double>();
-      else if (key == "leftover_bp_to_treasury") r.leftover_bp_to_treasury = v.get<bool>();
-      else if (key == "leftover_bp_bids") r.leftover_bp_bids = v.get<bool>();
-      else if (key == "army_upkeep") r.army_upkeep = v.get<int>();
+      } else if (key == "city_bonus")
+        r.city_bonus = v.get<int>();
+      else if (key == "fort_weight")
+        r.fort_weight = v.get<int>();
+      else if (key == "sticky_terrain")
+        r.sticky_terrain = v.get<std::set<std::string>>();
+      else if (key == "ambush_multiplier")
+        r.ambush_multiplier = v.get<int>();
+      else if (key == "max_assault_rounds")
+        r.max_assault_rounds = v.get<int>();
+      else if (key == "dispersal_fraction")
+        r.dispersal_fraction = v.get<double>();
+      else if (key == "leftover_bp_to_treasury")
+        r.leftover_bp_to_treasury = v.get<bool>();
+      else if (key == "leftover_bp_bids")
+        r.leftover_bp_bids = v.get<bool>();
+      else if (key == "army_upkeep")
+        r.army_upkeep = v.get<int>();
       else if (key == "costs") {
         for (const auto& [verb, c] : v.items()) r.costs[verb] = c.get<int>();
-      } else if (key == "viking_nation") r.viking_nation = v.get<std::string>();
-      else return Status::InvalidArgument("/rules/" + key + ": unknown rule parameter");
+      } else if (key == "viking_nation")
+        r.viking_nation = v.get<std::string>();
+      else
+        return Status::InvalidArgument("/rules/" + key + ": unknown rule parameter");
     }
   } catch (const std::exception& e) {
     return Status::InvalidArgument(std::string("/rules: ") + e.what());

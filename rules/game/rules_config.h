@@ -15,21 +15,21 @@ namespace adj {
 struct RulesConfig {
   int actions_per_turn = 16;
   // Defence level = armies + population + fort_weight * fort + terrain/city bonus (OQ-4).
-  std::map<std::string, int> terrain_bonus = {{"lowlands", 0}, {"uplands", 0}, {"forest", 1},
-                                              {"wetlands", 1}, {"mountains", 1}};
+  std::map<std::string, int> terrain_bonus = {
+      {"lowlands", 0}, {"uplands", 0}, {"forest", 1}, {"wetlands", 1}, {"mountains", 1}};
   int city_bonus = 3;
   int fort_weight = 1;
   // Difficult ("sticky") terrain stops armies that enter it for the rest of the turn.
   std::set<std::string> sticky_terrain = {"forest", "wetlands", "mountains"};
-  int ambush_multiplier = 2;   // OQ-3: attacker losses in the first round are multiplied
-  int max_assault_rounds = 50; // OQ-5
-  double dispersal_fraction = 0.0;  // OQ-8: share of lost armies returned to reserve
+  int ambush_multiplier = 2;            // OQ-3: attacker losses in the first round are multiplied
+  int max_assault_rounds = 50;          // OQ-5
+  double dispersal_fraction = 0.0;      // OQ-8: share of lost armies returned to reserve
   bool leftover_bp_to_treasury = true;  // OQ-1
   bool leftover_bp_bids = true;         // OQ-1: leftover BPs count as an implicit ORDER bid
   int army_upkeep = 0;                  // BPs per army deducted from income (none known)
-  std::map<std::string, int> costs = {{"MOVE", 1},   {"ASSAULT", 2}, {"PROBE", 1},
+  std::map<std::string, int> costs = {{"MOVE", 1},    {"ASSAULT", 2}, {"PROBE", 1},
                                       {"OVERRUN", 1}, {"AMBUSH", 0},  {"RETREAT", 0},
-                                      {"DEFEND", 0}, {"LEVY", 3}};  // LEVY is per army
+                                      {"DEFEND", 0},  {"LEVY", 3}};  // LEVY is per army
   std::string viking_nation = "Vikings";  // extra BPs equal to the turn number (§1.4)
 
   int cost(const std::string& verb) const {

@@ -6,18 +6,24 @@ namespace adj {
 
 const char* to_string(AreaKind kind) {
   switch (kind) {
-    case AreaKind::kLand: return "land";
-    case AreaKind::kCity: return "city";
-    case AreaKind::kSea: return "sea";
+    case AreaKind::kLand:
+      return "land";
+    case AreaKind::kCity:
+      return "city";
+    case AreaKind::kSea:
+      return "sea";
   }
   return "land";
 }
 
 const char* to_string(DefenceMode mode) {
   switch (mode) {
-    case DefenceMode::kRetreat: return "retreat";
-    case DefenceMode::kDefend: return "defend";
-    case DefenceMode::kAmbush: return "ambush";
+    case DefenceMode::kRetreat:
+      return "retreat";
+    case DefenceMode::kDefend:
+      return "defend";
+    case DefenceMode::kAmbush:
+      return "ambush";
   }
   return "retreat";
 }
@@ -51,10 +57,11 @@ Player* GameState::find_player(std::string_view code) { return find_by_code(play
 
 const Edge* GameState::find_edge(std::string_view a, std::string_view b) const {
   if (b < a) std::swap(a, b);
-  auto it = std::lower_bound(edges.begin(), edges.end(), std::pair{a, b},
-                             [](const Edge& e, const std::pair<std::string_view, std::string_view>& k) {
-                               return std::tie(e.a, e.b) < std::tie(k.first, k.second);
-                             });
+  auto it =
+      std::lower_bound(edges.begin(), edges.end(), std::pair{a, b},
+                       [](const Edge& e, const std::pair<std::string_view, std::string_view>& k) {
+                         return std::tie(e.a, e.b) < std::tie(k.first, k.second);
+                       });
   if (it == edges.end() || it->a != a || it->b != b) return nullptr;
   return &*it;
 }

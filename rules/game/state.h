@@ -25,7 +25,7 @@ const char* to_string(AreaKind kind);
 const char* to_string(DefenceMode mode);
 
 struct Player {
-  std::string code;    // upper-case, e.g. "WSX"
+  std::string code;  // upper-case, e.g. "WSX"
   std::string name;
   std::string email;
   std::string secret;  // the PLAYER line's secret; never echoed in acknowledgements or reports
@@ -33,7 +33,7 @@ struct Player {
   int bp = 0;          // BPs available for the open turn
   int treasury = 0;
   int vp = 0;
-  int reserve = 0;     // armies dispersed to reserve (seed_rules OQ-8)
+  int reserve = 0;                     // armies dispersed to reserve (seed_rules OQ-8)
   Json engine_state = Json::object();  // engine-owned per-player data (cards, tokens, profiles)
 };
 
@@ -42,16 +42,16 @@ struct Area {
   std::string name;
   AreaKind kind = AreaKind::kLand;
   std::string terrain = "lowlands";
-  std::string hinterland;         // cities only: the land area around it
+  std::string hinterland;  // cities only: the land area around it
   std::optional<std::string> owner;
   int population = 0;
   int fort = 0;
-  int trade = 0;                  // cities: trade level
-  int armies = 0;                 // armies present (they belong to the owner, or to nobody)
+  int trade = 0;   // cities: trade level
+  int armies = 0;  // armies present (they belong to the owner, or to nobody)
   DefenceMode mode = DefenceMode::kRetreat;
   std::optional<std::string> retreat_to;
   std::optional<std::string> ambush_against;
-  std::optional<double> x, y;     // map coordinates, if the scenario gives them
+  std::optional<double> x, y;          // map coordinates, if the scenario gives them
   Json features = Json::object();      // scenario-given static attributes engines may read
   Json engine_state = Json::object();  // engine-owned per-area data (tank hit points, units)
 };
@@ -73,9 +73,9 @@ struct GameState {
   std::uint64_t seed = 0;
   EngineSpec engine;
   RulesConfig rules;
-  std::vector<Player> players;      // sorted by code
-  std::vector<Area> areas;          // sorted by code
-  std::vector<Edge> edges;          // sorted by (a, b)
+  std::vector<Player> players;             // sorted by code
+  std::vector<Area> areas;                 // sorted by code
+  std::vector<Edge> edges;                 // sorted by (a, b)
   std::vector<std::string> order_of_play;  // player codes; empty before turn 1 is drawn
   Json scenario_extra = Json::object();    // unrecognised top-level scenario data kept verbatim
 

@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace adj {
@@ -14,6 +15,8 @@ enum class Verb { kMove, kAssault, kProbe, kOverrun, kAmbush, kRetreat, kDefend,
 const char* verb_name(Verb verb);
 // True for the four verbs that move armies and may fight: MOVE, ASSAULT, PROBE, OVERRUN.
 bool is_attack_verb(Verb verb);
+// The verb named `name`, compared case-insensitively ("move", "Move", "MOVE"); nullopt if none.
+std::optional<Verb> verb_from_name(std::string_view name);
 
 // How many armies (or BPs / levies) an order asks for.
 struct Quantity {

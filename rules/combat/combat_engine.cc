@@ -1,0 +1,66 @@
+#include "rules/combat/combat_engine.h"
+
+#include <cctype>
+
+namespace adj {
+
+const char* to_string(AttackKind kind) {
+  switch (kind) {
+    case AttackKind::kMove:
+      return "move";
+    case AttackKind::kAssault:
+      return "assault";
+    case AttackKind::kProbe:
+      return "probe";
+    case AttackKind::kOverrun:
+      return "overrun";
+  }
+  return "move";
+}
+
+std::optional<AttackKind> attack_kind_from_string(std::string_view s) {
+  std::string lower;
+  for (char c : s) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (AttackKind k :
+       {AttackKind::kMove, AttackKind::kAssault, AttackKind::kProbe, AttackKind::kOverrun})
+    if (lower == to_string(k)) return k;
+  return std::nullopt;
+}
+
+AttackKind attack_kind_of(Verb verb) {
+  switch (verb) {
+    case Verb::kAssault:
+      return AttackKind::kAssault;
+    case Verb::kProbe:
+      return AttackKind::kProbe;
+    case Verb::kOverrun:
+      return AttackKind::kOverrun;
+    default:
+      return AttackKind::kMove;
+  }
+}
+
+Status CombatEngine::check_game(const GameState&) const { return Status::Ok(); }
+
+Status CombatEngine::check_order(const Order& order, const GameState&) const {
+  if (!order.extras.empty())
+    return Status::InvalidArgument(order.extras.begin()->first +
+                                   " is not part of the orders of this game's rules (" +
+                                   std::string(name()) + ")");
+  return Status::Ok();
+}
+
+bool CombatEngine::retreat_triggers(const BattleInput& in) const {
+  // Dark Age 3.11: the attackers outnumber the defending armies and the defence level.
+  const Area& t = in.target();
+  const RulesConfig& r = in.world->rules;
+  int bonus = t.kind == AreaKind::kCity ? r.city_bonus : r.terrain_bonus_of(t.terrain);
+  int level = t.armies + t.population + r.fort_weight * t.fort + bonus;
+  return in.attacker_armies > t.armies && in.attacker_armies > level;
+}
+
+Json CombatEngine::detach_units(Json&, int, int) const { return Json::object(); }
+void CombatEngine::merge_units(Json&, int, const Json&, int) const {}
+void CombatEngine::end_turn(GameState&) const {}
+
+}  // namespace adj

@@ -1,0 +1,32 @@
+// Dark Age (seed 001, seed_rules.md §1): formula losses, no dice.
+//
+// Strength: attacker = attacking armies (A); defender = the area's defence level
+// D = armies + population + fort_weight * fort + terrain bonus (city bonus for cities), recomputed
+// every round. Each term of a loss is rounded down separately (OQ-2):
+//   MOVE     one round; each side loses ⌊opp/2⌋, the weaker side also ⌊diff/2⌋.
+//   PROBE    one round; each side loses ⌊opp/3⌋.
+//   ASSAULT  rounds until a side is wiped out; ⌊opp/3⌋ + ⌊diff/3⌋ for the weaker side. A round
+//            with no losses on either side ends the battle as a failed attack (OQ-5).
+//   OVERRUN  phase 1: the weaker side loses ⌊diff/3⌋; if defending armies remain, ASSAULT rounds
+//            follow with one extra attacker loss per round.
+// An ambush multiplies the attacker's losses in the first (assault) round (OQ-3); PROBE is immune.
+// Only armies die. The attacker wins when no defending armies remain and attackers survive.
+#pragma once
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+// The defence level of `area` defended by `armies` armies under `rules`.
+int dark_age_defence_level(const Area& area, int armies, const RulesConfig& rules);
+
+class DarkAgeEngine final : public CombatEngine {
+ public:
+  std::string_view name() const override { return "dark-age"; }
+  std::string_view summary() const override;
+  bool deterministic() const override { return true; }
+  Status check_game(const GameState& state) const override;
+  Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
+};
+
+}  // namespace adj

@@ -1,0 +1,205 @@
+#include "rules/combat/local_world.h"
+
+#include <algorithm>
+#include <set>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/turn/turn_result.h"
+
+namespace adj {
+
+Json battle_input_json(const BattleInput& in) {
+  const GameState& w = *in.world;
+  std::set<std::string> keep = {in.to, in.from};
+  for (const auto& n1 : w.neighbours(in.to)) {
+    keep.insert(n1);
+    for (const auto& n2 : w.neighbours(n1)) keep.insert(n2);
+  }
+  const Json full = to_json(w);
+  Json areas = Json::array(), edges = Json::array(), players = Json::array();
+  std::set<std::string> owners = {in.attacker};
+  for (const auto& a : full["areas"])
+    if (keep.count(a["code"].get<std::string>())) {
+      areas.push_back(a);
+      if (!a["owner"].is_null()) owners.insert(a["owner"].get<std::string>());
+    }
+  for (const auto& e : full["adjacency"])
+    if (keep.count(e[0].get<std::string>()) && keep.count(e[1].get<std::string>()))
+      edges.push_back(e);
+  for (auto p : full["players"])
+    if (owners.count(p["code"].get<std::string>())) {
+      p.erase("secret");
+      p.erase("email");
+      players.push_back(std::move(p));
+    }
+  Json j = {{"kind", to_string(in.kind)},
+            {"to", in.to},
+            {"attacker",
+             {{"player", in.attacker},
+              {"from", in.from},
+              {"armies", in.attacker_armies},
+              {"units", in.attacker_units},
+              {"extras", in.extras}}},
+            {"ambush", in.ambush},
+            {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
+            {"rules", full["rules"]},
+            {"turn", w.turn},
+            {"areas", std::move(areas)},
+            {"adjacency", std::move(edges)},
+            {"players", std::move(players)}};
+  return j;
+}
+
+namespace {
+
+Json area_from_compact(const Json& side, const char* code, const char* owner) {
+  Json a = {{"code", code}, {"name", code}, {"owner", owner}};
+  for (const char* k : {"population", "fort", "trade", "terrain", "kind", "mode", "features",
+                        "engine_state", "armies"})
+    if (side.contains(k)) a[k] = side[k];
+  if (!a.contains("armies")) a["armies"] = 0;
+  return a;
+}
+
+Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_view engine_override) {
+  if (!doc.is_object()) return Status::InvalidArgument("/: a battle must be a JSON object");
+  auto b = std::make_unique<PreparedBattle>();
+  std::string engine_name = "dark-age";
+  Json options = Json::object();
+  if (doc.contains("engine")) {
+    const Json& e = doc["engine"];
+    if (e.is_string())
+      engine_name = e.get<std::string>();
+    else if (e.is_object()) {
+      engine_name = e.value("name", engine_name);
+      options = e.value("options", Json::object());
+    } else
+      return Status::InvalidArgument("/engine: must be a name or {name, options}");
+  }
+  if (doc.contains("options")) options = doc["options"];
+  if (!engine_override.empty()) engine_name = std::string(engine_override);
+  b->engine = find_engine(engine_name);
+  if (!b->engine) return Status::InvalidArgument("/engine: unknown engine \"" + engine_name + "\"");
+
+  const auto kind = attack_kind_from_string(doc.value("kind", ""));
+  if (!kind) return Status::InvalidArgument("/kind: must be one of move, assault, probe, overrun");
+  if (!doc.contains("attacker") || !doc["attacker"].is_object())
+    return Status::InvalidArgument("/attacker: required object missing");
+  const Json& att = doc["attacker"];
+  if (!att.contains("armies") || !att["armies"].is_number_integer() || att["armies"].get<int>() < 1)
+    return Status::InvalidArgument("/attacker/armies: must be an integer >= 1");
+
+  Json world = {{"game", "battle"},
+                {"name", "battle calculator"},
+                {"turn", doc.value("turn", 1)},
+                {"seed", "0"},
+                {"engine", {{"name", engine_name}, {"options", options}}},
+                {"rules", doc.value("rules", Json::object())}};
+  std::string from, to, attacker;
+  if (doc.contains("areas")) {
+    world["areas"] = doc["areas"];
+    world["adjacency"] = doc.value("adjacency", Json::array());
+    world["players"] = doc.value("players", Json::array());
+    from = att.value("from", "");
+    to = doc.value("to", "");
+    attacker = att.value("player", "");
+  } else {
+    if (!doc.contains("defender") || !doc["defender"].is_object())
+      return Status::InvalidArgument("/defender: required object missing (or give /areas)");
+    from = "ATT";
+    to = "TGT";
+    attacker = "ATT";
+    Json origin = area_from_compact(att, "ATT", "ATT");
+    origin["armies"] = 0;
+    world["areas"] = Json::array({origin, area_from_compact(doc["defender"], "TGT", "DEF")});
+    world["adjacency"] = Json::array({Json::array({"ATT", "TGT"})});
+    world["players"] = Json::array({{{"code", "ATT"}}, {{"code", "DEF"}}});
+  }
+  Result<GameState> st = state_from_json(world);
+  if (!st.ok()) return Status::InvalidArgument("battle world: " + st.status().message());
+  b->world = std::make_unique<GameState>(std::move(st).value());
+  if (!b->world->find_area(from))
+    return Status::InvalidArgument("/attacker/from: unknown area \"" + from + "\"");
+  if (!b->world->find_area(to)) return Status::InvalidArgument("/to: unknown area \"" + to + "\"");
+  if (!b->world->adjacent(from, to))
+    return Status::InvalidArgument("/to: " + from + " and " + to + " are not adjacent");
+  if (!b->world->find_player(attacker)) {
+    Player p;
+    p.code = attacker;
+    p.nation = attacker;
+    b->world->players.push_back(p);
+    b->world->normalise();
+  }
+  ADJ_RETURN_IF_ERROR(b->engine->check_game(*b->world));
+
+  BattleInput& in = b->input;
+  in.id = doc.value("id", "calculator");
+  in.kind = *kind;
+  in.world = b->world.get();
+  in.attacker = attacker;
+  in.from = from;
+  in.to = to;
+  in.attacker_armies = att["armies"].get<int>();
+  in.attacker_units = att.value("units", Json::object());
+  in.extras = att.value("extras", std::map<std::string, int>{});
+  in.ambush = doc.value("ambush", false);
+  in.options = &b->world->engine.options;
+  const Json seed = doc.value("seed", Json(1));
+  b->seed = seed.is_string() ? std::stoull(seed.get<std::string>()) : seed.get<std::uint64_t>();
+  return b;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
+                                                       std::string_view engine_override) {
+  try {
+    return prepare(doc, engine_override);
+  } catch (const std::exception& e) {
+    return Status::InvalidArgument(std::string("battle: ") + e.what());
+  }
+}
+
+Json outcome_json(const PreparedBattle& b, const BattleOutcome& out,
+                  const std::vector<Draw>& draws) {
+  Json j = to_json(out);
+  j["engine"] = std::string(b.engine->name());
+  j["seed"] = std::to_string(b.seed);
+  j["kind"] = to_string(b.input.kind);
+  j["attacker_armies"] = b.input.attacker_armies;
+  j["defender_armies"] = b.input.target().armies;
+  Json d = Json::array();
+  for (const auto& x : draws) d.push_back({x.bound, x.value + 1});
+  j["draws"] = d;  // [faces, result] pairs, result 1-based
+  return j;
+}
+
+Result<Json> battle_trials(const PreparedBattle& b, int trials) {
+  if (trials < 1) return Status::InvalidArgument("--trials must be at least 1");
+  std::vector<int> a_losses, d_losses;
+  int wins = 0;
+  for (int i = 0; i < trials; ++i) {
+    Xoshiro256 rng(derive_seed(b.seed, "trial:" + std::to_string(i)));
+    auto out = b.engine->resolve(b.input, rng);
+    if (!out.ok()) return out.status();
+    wins += out->attacker_wins ? 1 : 0;
+    a_losses.push_back(out->attacker_losses);
+    d_losses.push_back(out->defender_losses);
+  }
+  auto summary = [&](std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    double sum = 0;
+    for (int x : v) sum += x;
+    auto pct = [&](double p) { return v[static_cast<std::size_t>(p * (v.size() - 1) + 0.5)]; };
+    return Json{{"mean", sum / v.size()}, {"min", v.front()}, {"p10", pct(0.10)},
+                {"p50", pct(0.50)},       {"p90", pct(0.90)}, {"max", v.back()}};
+  };
+  return Json{{"engine", std::string(b.engine->name())},
+              {"trials", trials},
+              {"seed", std::to_string(b.seed)},
+              {"attacker_win_probability", static_cast<double>(wins) / trials},
+              {"attacker_losses", summary(a_losses)},
+              {"defender_losses", summary(d_losses)}};
+}
+
+}  // namespace adj

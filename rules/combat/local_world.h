@@ -1,0 +1,46 @@
+// A battle as a self-contained JSON document: the battle calculator's input format
+// (schemas/battle.schema.json) and what battle logs store for --replay.
+//
+// Two forms:
+//  - full:    {"kind", "to", "attacker": {"player", "from", "armies", "units"?, "extras"?},
+//              "areas": [...], "adjacency": [...], "players"?: [...], "ambush"?, "seed"?,
+//              "engine"?: {"name", "options"}, "rules"?: {...}}
+//             areas/adjacency/players use the game-state JSON form (rules/game/state.h).
+//  - compact: {"kind", "attacker": {"armies", "terrain"?, ...}, "defender": {"armies",
+//              "population"?, "fort"?, "terrain"?, "kind"?, "mode"?, ...}, ...}: a two-area world
+//              (attacker in "ATT", defender owned by "DEF" in "TGT").
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+// The full form of `in`, with the world cut down to the areas within two steps of the target
+// (plus the origin) and the players owning them.
+Json battle_input_json(const BattleInput& in);
+
+// A battle ready to resolve. Not copyable: `input.world` points into `world`.
+struct PreparedBattle {
+  std::unique_ptr<GameState> world;
+  BattleInput input;
+  Seed seed = 0;
+  const CombatEngine* engine = nullptr;
+};
+
+// Parses either form. `engine_override` (may be empty) wins over the document's engine name.
+// Errors name the JSON path and what is wrong.
+Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
+                                                       std::string_view engine_override);
+
+// The battle's outcome as JSON, with every die drawn (as stored in battle logs).
+Json outcome_json(const PreparedBattle& b, const BattleOutcome& out,
+                  const std::vector<Draw>& draws);
+
+// Runs the battle `trials` times from seeds derived from b.seed ("trial:i") and summarises:
+// attacker win probability, mean and percentile losses on each side.
+Result<Json> battle_trials(const PreparedBattle& b, int trials);
+
+}  // namespace adj

@@ -1,0 +1,127 @@
+#include "rules/report/report.h"
+
+#include <algorithm>
+#include <set>
+
+namespace adj {
+
+namespace {
+
+Json area_row(const Area& a) {
+  Json j = {{"code", a.code},
+            {"name", a.name},
+            {"kind", to_string(a.kind)},
+            {"terrain", a.terrain},
+            {"owner", a.owner ? Json(*a.owner) : Json(nullptr)},
+            {"population", a.population},
+            {"fort", a.fort},
+            {"armies", a.armies}};
+  if (a.kind == AreaKind::kCity) {
+    j["trade"] = a.trade;
+    j["hinterland"] = a.hinterland;
+  }
+  return j;
+}
+
+std::string template_for(const GameState& next, const std::string& player) {
+  std::string t = "GAME " + next.game_id + "\nPLAYER " + player + " <your secret>\nTURN " +
+                  std::to_string(next.turn) + "\n";
+  for (int i = 1; i <= next.rules.actions_per_turn; ++i) t += std::to_string(i) + ".\n";
+  return t + "END\n";
+}
+
+}  // namespace
+
+Json battle_for_report(const BattleLog& b) { return to_json(b); }
+
+Json build_report(const GameState&, const TurnResult& result, const std::string& player) {
+  const GameState& next = result.next_state;
+  const Player* me = next.find_player(player);
+  assert(me);
+  Json actions = Json::array();
+  std::map<std::string, const BattleLog*> battles;
+  for (const auto& b : result.battles) battles[b.id] = &b;
+  for (const auto& a : result.actions) {
+    if (a.player != player) continue;
+    Json j = to_json(a);
+    j.erase("player");
+    if (a.battle) j["battle"] = battle_for_report(*battles[*a.battle]);
+    actions.push_back(std::move(j));
+  }
+  Json defended = Json::array();
+  for (const auto& b : result.battles)
+    if (b.defender == player) defended.push_back(battle_for_report(b));
+
+  Json owned = Json::array();
+  std::set<std::string> mine, visible;
+  for (const Area& a : next.areas) {
+    if (a.owner != player) continue;
+    mine.insert(a.code);
+    Json j = area_row(a);
+    j["mode"] = to_string(a.mode);
+    j["retreat_to"] = a.retreat_to ? Json(*a.retreat_to) : Json(nullptr);
+    j["ambush_against"] = a.ambush_against ? Json(*a.ambush_against) : Json(nullptr);
+    owned.push_back(std::move(j));
+  }
+  for (const auto& code : mine)
+    for (const auto& n : next.neighbours(code))
+      if (!mine.count(n)) visible.insert(n);
+  for (const auto& b : result.battles)
+    if (b.attacker == player || b.defender == player) {
+      if (!mine.count(b.to)) visible.insert(b.to);
+      if (!mine.count(b.from)) visible.insert(b.from);
+    }
+  Json seen = Json::array();
+  for (const auto& code : visible) seen.push_back(area_row(*next.find_area(code)));
+
+  Json kingdoms = Json::array();
+  for (const Player& p : next.players) {
+    int areas = 0, armies = 0, population = 0;
+    for (const Area& a : next.areas)
+      if (a.owner == p.code) {
+        ++areas;
+        armies += a.armies;
+        population += a.population;
+      }
+    kingdoms.push_back({{"code", p.code},
+                        {"name", p.name},
+                        {"areas", areas},
+                        {"armies", armies},
+                        {"population", population},
+                        {"vp", p.vp}});
+  }
+  const Economy& e = result.economy.at(player);
+  Json economy = {{"bp_start", e.bp_start},
+                  {"bp_spent", e.bp_spent},
+                  {"bid", e.bid},
+                  {"order_bid", e.order_bid},
+                  {"leftover", e.leftover},
+                  {"income", e.income},
+                  {"upkeep", e.upkeep},
+                  {"trade", e.trade},
+                  {"bp_next", e.bp_next},
+                  {"treasury", e.treasury},
+                  {"vp", e.vp},
+                  {"reserve", e.reserve}};
+  Json orders_given = Json::array();
+  if (auto it = result.orders.find(player); it != result.orders.end())
+    for (const auto& o : it->second) orders_given.push_back(o.text);
+  return {{"game", next.game_id},
+          {"game_name", next.name},
+          {"turn", result.turn},
+          {"next_turn", next.turn},
+          {"engine", next.engine.name},
+          {"player", {{"code", me->code}, {"name", me->name}, {"nation", me->nation}}},
+          {"order_of_play", result.order_of_play},
+          {"next_order_of_play", result.next_order_of_play},
+          {"orders_on_file", !orders_given.empty()},
+          {"actions", std::move(actions)},
+          {"attacks_on_you", std::move(defended)},
+          {"economy", std::move(economy)},
+          {"areas", std::move(owned)},
+          {"neighbours", std::move(seen)},
+          {"roundup", {{"kingdoms", std::move(kingdoms)}}},
+          {"template", template_for(next, player)}};
+}
+
+}  // namespace adj

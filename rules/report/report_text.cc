@@ -1,0 +1,168 @@
+// Plain-text rendering of the report model (report.h).
+#include <cstdio>
+#include <string>
+
+#include "rules/report/report.h"
+
+namespace adj {
+
+namespace {
+
+std::string str(const Json& j) {
+  if (j.is_null()) return "-";
+  if (j.is_string()) return j.get<std::string>();
+  return j.dump();
+}
+
+std::string pad(std::string s, std::size_t width) {
+  if (s.size() < width) s.append(width - s.size(), ' ');
+  return s;
+}
+
+std::string join(const Json& list, const char* sep = ", ") {
+  std::string out;
+  for (const auto& x : list) out += (out.empty() ? "" : sep) + str(x);
+  return out.empty() ? "-" : out;
+}
+
+std::string dice(const Json& v) {
+  std::string out;
+  for (const auto& d : v) out += (out.empty() ? "" : " ") + std::to_string(d.get<int>());
+  return out;
+}
+
+void render_battle(std::string& out, const Json& b, const std::string& viewer) {
+  const bool attacking = b["attacker"] == viewer;
+  const std::string them = attacking ? str(b["defender"]) : str(b["attacker"]);
+  std::string head = "     Battle " + str(b["id"]) + ": " + str(b["kind"]) + " " + str(b["from"]) +
+                     " -> " + str(b["to"]) + ", " +
+                     std::to_string(b["attacker_armies"].get<int>()) + " attacking (" +
+                     str(b["attacker"]) + ") against " +
+                     std::to_string(b["defender_armies"].get<int>()) + " defending (" +
+                     (b["defender"].is_null() ? std::string("unowned") : str(b["defender"])) + ")";
+  out += head + "\n";
+  if (b.contains("defender_withdrew_to"))
+    out +=
+        "       The defenders withdrew first: " + std::to_string(b["withdrawn_armies"].get<int>()) +
+        " defending armies retreated to " + str(b["defender_withdrew_to"]) + ".\n";
+  if (b["ambush"].get<bool>()) out += "       An ambush was waiting.\n";
+  const Json& o = b["outcome"];
+  for (const auto& r : o["rounds"]) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "       %-9s attackers %d (strength %d) v defenders %d (strength %d): "
+                  "attacker lost %d, defender lost %d",
+                  str(r["phase"]).c_str(), r["attacker_before"].get<int>(),
+                  r["attacker_strength"].get<int>(), r["defender_before"].get<int>(),
+                  r["defender_strength"].get<int>(), r["attacker_losses"].get<int>(),
+                  r["defender_losses"].get<int>());
+    out += line;
+    if (r.contains("detail") && r["detail"].contains("ambush_multiplier"))
+      out += " (ambush: attacker losses x" + str(r["detail"]["ambush_multiplier"]) + ")";
+    out += "\n";
+    if (r.contains("attacker_dice"))
+      out += "         attacker dice: " + dice(r["attacker_dice"]) + "\n";
+    if (r.contains("defender_dice"))
+      out += "         defender dice: " + dice(r["defender_dice"]) + "\n";
+  }
+  if (!b["draws"].empty()) {
+    std::string d;
+    for (const auto& x : b["draws"])
+      d += (d.empty() ? "" : " ") + std::to_string(x[1].get<int>()) + "/d" +
+           std::to_string(x[0].get<int>());
+    out += "       every die drawn (seed " + str(b["seed"]) + "): " + d + "\n";
+  }
+  if (o.contains("detail") && o["detail"].contains("ended"))
+    out += "       " + str(o["detail"]["ended"]) + "\n";
+  const int al = o["attacker_losses"], dl = o["defender_losses"];
+  const int a_left = b["attacker_armies"].get<int>() - al;
+  const int d_left = b["defender_armies"].get<int>() - dl;
+  out += "       Result: " +
+         std::string(b["captured"].get<bool>() ? "the attacker took " + str(b["to"])
+                                               : str(b["to"]) + " held") +
+         "; attacker " + std::to_string(b["attacker_armies"].get<int>()) + " -> " +
+         std::to_string(a_left) + ", defender " + std::to_string(b["defender_armies"].get<int>()) +
+         " -> " + std::to_string(d_left) + "\n";
+  if (o.contains("defender_retreats_to"))
+    out += "       The defenders retreated to " + str(o["defender_retreats_to"]) + ".\n";
+  (void)them;
+}
+
+}  // namespace
+
+std::string render_report_text(const Json& r) {
+  std::string out;
+  const std::string me = str(r["player"]["code"]);
+  out += "ADJUTANT REPORT: " + str(r["game_name"]) + " (" + str(r["game"]) + "), turn " +
+         std::to_string(r["turn"].get<int>()) + "\n";
+  out += "Kingdom: " + str(r["player"]["name"]) + " (" + me + ")   Rules: " + str(r["engine"]) +
+         "\n\n";
+  out += "Order of play this turn: " + join(r["order_of_play"]) + "\n";
+  out += "Order of play next turn: " + join(r["next_order_of_play"]) + "\n\n";
+
+  out += "YOUR ACTIONS\n";
+  if (r["actions"].empty())
+    out += r["orders_on_file"].get<bool>() ? "  (none)\n"
+                                           : "  No orders were received for this turn.\n";
+  for (const auto& a : r["actions"]) {
+    out += "  " + pad(std::to_string(a["action"].get<int>()) + ".", 4) + pad(str(a["text"]), 28) +
+           (a["ok"].get<bool>() ? "ok: " : "FAILED: ") + str(a["message"]);
+    if (a["bp_spent"].get<int>() > 0)
+      out += " (" + std::to_string(a["bp_spent"].get<int>()) + " BP)";
+    out += "\n";
+    if (a.contains("battle")) render_battle(out, a["battle"], me);
+  }
+  out += "\nATTACKS ON YOUR AREAS\n";
+  if (r["attacks_on_you"].empty()) out += "  (none)\n";
+  for (const auto& b : r["attacks_on_you"]) render_battle(out, b, me);
+
+  const Json& e = r["economy"];
+  auto n = [&](const char* k) { return std::to_string(e[k].get<int>()); };
+  out += "\nECONOMY\n";
+  out += "  BPs at the start of the turn " + n("bp_start") + ", spent " + n("bp_spent") +
+         ", left over " + n("leftover") + "\n";
+  out += "  Bid for the order of play " + n("bid") + " (ORDER actions " + n("order_bid") +
+         (e["bid"] != e["order_bid"] ? ", leftover BPs " + n("leftover") : std::string()) + ")\n";
+  out += "  Income " + n("income") + ", upkeep " + n("upkeep") + ": BPs for turn " +
+         std::to_string(r["next_turn"].get<int>()) + ": " + n("bp_next") + "\n";
+  out += "  Trade this turn " + n("trade") + ", treasury " + n("treasury") + ", victory points " +
+         n("vp") + ", armies in reserve " + n("reserve") + "\n";
+
+  out += "\nYOUR AREAS (end of turn)\n";
+  out += "  code name             kind terrain    pop fort armies  defence\n";
+  for (const auto& a : r["areas"]) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-4s %-16s %-4s %-10s %3d %4d %6d  ",
+                  str(a["code"]).c_str(), str(a["name"]).substr(0, 16).c_str(),
+                  str(a["kind"]).c_str(), str(a["terrain"]).substr(0, 10).c_str(),
+                  a["population"].get<int>(), a["fort"].get<int>(), a["armies"].get<int>());
+    out += line + str(a["mode"]);
+    if (a["mode"] == "retreat") out += " to " + str(a["retreat_to"]);
+    if (a["mode"] == "ambush") out += " against " + str(a["ambush_against"]);
+    out += "\n";
+  }
+  out += "\nNEIGHBOURING AREAS (end of turn)\n";
+  out += "  code name             kind terrain    pop fort armies  owner\n";
+  for (const auto& a : r["neighbours"]) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-4s %-16s %-4s %-10s %3d %4d %6d  %s\n",
+                  str(a["code"]).c_str(), str(a["name"]).substr(0, 16).c_str(),
+                  str(a["kind"]).c_str(), str(a["terrain"]).substr(0, 10).c_str(),
+                  a["population"].get<int>(), a["fort"].get<int>(), a["armies"].get<int>(),
+                  str(a["owner"]).c_str());
+    out += line;
+  }
+  out += "\nROUNDUP\n  kingdom               areas armies population  VP\n";
+  for (const auto& k : r["roundup"]["kingdoms"]) {
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-4s %-16s %6d %6d %10d %3d\n", str(k["code"]).c_str(),
+                  str(k["name"]).substr(0, 16).c_str(), k["areas"].get<int>(),
+                  k["armies"].get<int>(), k["population"].get<int>(), k["vp"].get<int>());
+    out += line;
+  }
+  out += "\nORDERS FOR TURN " + std::to_string(r["next_turn"].get<int>()) +
+         " (fill in and send back)\n" + str(r["template"]);
+  return out;
+}
+
+}  // namespace adj

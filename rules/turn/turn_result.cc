@@ -1,0 +1,65 @@
+#include "rules/turn/turn_result.h"
+
+namespace adj {
+
+Json to_json(const BattleOutcome& o) {
+  Json rounds = Json::array();
+  for (const auto& r : o.rounds) {
+    Json j = {{"phase", r.phase},
+              {"attacker_before", r.attacker_before},
+              {"defender_before", r.defender_before},
+              {"attacker_strength", r.attacker_strength},
+              {"defender_strength", r.defender_strength},
+              {"attacker_losses", r.attacker_losses},
+              {"defender_losses", r.defender_losses}};
+    if (!r.attacker_dice.empty()) j["attacker_dice"] = r.attacker_dice;
+    if (!r.defender_dice.empty()) j["defender_dice"] = r.defender_dice;
+    if (!r.detail.empty()) j["detail"] = r.detail;
+    rounds.push_back(std::move(j));
+  }
+  Json j = {{"attacker_wins", o.attacker_wins},
+            {"attacker_losses", o.attacker_losses},
+            {"defender_losses", o.defender_losses},
+            {"attacker_stops", o.attacker_stops},
+            {"rounds", std::move(rounds)}};
+  if (o.defender_retreats_to) j["defender_retreats_to"] = *o.defender_retreats_to;
+  if (o.fort_after) j["fort_after"] = *o.fort_after;
+  if (!o.attacker_units.empty()) j["attacker_units"] = o.attacker_units;
+  if (!o.defender_units.empty()) j["defender_units"] = o.defender_units;
+  if (!o.detail.empty()) j["detail"] = o.detail;
+  return j;
+}
+
+Json to_json(const BattleLog& b) {
+  Json draws = Json::array();
+  for (const auto& d : b.draws) draws.push_back({d.bound, d.value + 1});
+  Json j = {{"id", b.id},
+            {"seed", std::to_string(b.seed)},
+            {"engine", b.engine},
+            {"kind", to_string(b.kind)},
+            {"attacker", b.attacker},
+            {"defender", b.defender ? Json(*b.defender) : Json(nullptr)},
+            {"from", b.from},
+            {"to", b.to},
+            {"attacker_armies", b.attacker_armies},
+            {"defender_armies", b.defender_armies},
+            {"ambush", b.ambush},
+            {"captured", b.captured},
+            {"outcome", to_json(b.outcome)},
+            {"draws", std::move(draws)}};
+  if (b.defender_withdrew_to) {
+    j["defender_withdrew_to"] = *b.defender_withdrew_to;
+    j["withdrawn_armies"] = b.withdrawn_armies;
+  }
+  return j;
+}
+
+Json to_json(const ActionResult& a) {
+  Json j = {{"player", a.player},   {"action", a.action},        {"line", a.line},
+            {"text", a.text},       {"verb", verb_name(a.verb)}, {"ok", a.ok},
+            {"message", a.message}, {"bp_spent", a.bp_spent}};
+  if (a.battle) j["battle"] = *a.battle;
+  return j;
+}
+
+}  // namespace adj

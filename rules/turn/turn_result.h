@@ -1,0 +1,82 @@
+// What resolving one turn produces: the next state plus everything the reports and the audit
+// trail need. Pure data.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/combat/combat_engine.h"
+#include "rules/game/state.h"
+#include "rules/orders/order.h"
+
+namespace adj {
+
+// One executed (or failed) action of one player.
+struct ActionResult {
+  std::string player;
+  int action = 0;  // slot 1..N
+  int line = 0;    // line in the order file
+  std::string text;
+  Verb verb = Verb::kMove;
+  bool ok = false;
+  std::string message;  // what happened, in the player's words ("moved 3 armies to BDS", ...)
+  std::optional<std::string> battle;  // battle id when the action fought one
+  int bp_spent = 0;
+};
+
+// One battle with everything needed to show it and replay it.
+struct BattleLog {
+  std::string id;
+  std::uint64_t seed = 0;
+  std::string engine;
+  AttackKind kind = AttackKind::kMove;
+  std::string attacker;                 // player code
+  std::optional<std::string> defender;  // owner of the target before the battle
+  std::string from, to;
+  int attacker_armies = 0;
+  int defender_armies = 0;
+  bool ambush = false;
+  std::optional<std::string> defender_withdrew_to;  // RETREAT defence mode fired first
+  int withdrawn_armies = 0;
+  bool captured = false;
+  BattleOutcome outcome;
+  std::vector<Draw> draws;  // every random draw, in order
+  Json input;               // a self-contained battle input (local world) for --replay
+};
+
+// A player's economy over the turn.
+struct Economy {
+  int bp_start = 0;
+  int bp_spent = 0;
+  int bid = 0;        // the bid for the next order of play: order_bid (+ leftover, OQ-1)
+  int order_bid = 0;  // BPs spent on ORDER actions
+  int leftover = 0;
+  int income = 0;
+  int upkeep = 0;
+  int trade = 0;  // added to the treasury this turn
+  int bp_next = 0;
+  int treasury = 0;
+  int vp = 0;
+  int reserve = 0;
+};
+
+struct TurnResult {
+  int turn = 0;
+  std::uint64_t seed = 0;
+  std::vector<std::string> order_of_play;            // this turn's
+  std::vector<std::string> next_order_of_play;       // the next turn's (from ORDER bids)
+  std::vector<ActionResult> actions;                 // in execution order
+  std::vector<BattleLog> battles;                    // in execution order
+  std::map<std::string, Economy> economy;            // by player
+  std::map<std::string, std::vector<Order>> orders;  // the orders that were used
+  GameState next_state;
+  std::string digest;  // hex hash of the canonical next state and actions
+};
+
+Json to_json(const BattleLog& b);
+Json to_json(const BattleOutcome& o);
+Json to_json(const ActionResult& a);
+
+}  // namespace adj

@@ -1,0 +1,183 @@
+#include "server/app/services.h"
+
+#include <algorithm>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/combat/local_world.h"
+#include "rules/game/scenario.h"
+#include "rules/report/report.h"
+
+namespace adj {
+
+namespace {
+
+const CombatEngine* engine_of(const GameState& state) { return find_engine(state.engine.name); }
+
+}  // namespace
+
+Result<GameSummary> Services::create_game(const Json& scenario, Seed seed) {
+  Result<GameState> st = state_from_scenario(scenario, seed);
+  if (!st.ok()) return st.status();
+  ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, scenario, now_()));
+  return s_.games.game_summary(st->game_id);
+}
+
+Result<std::vector<GameSummary>> Services::list_games() { return s_.games.list_games(); }
+
+Result<Json> Services::show_game(const std::string& game) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  Json j = to_json(*st);
+  for (auto& p : j["players"]) p.erase("secret");  // never shown
+  Result<GameSummary> sum = s_.games.game_summary(game);
+  if (sum.ok()) j["status"] = sum->status;
+  return j;
+}
+
+Result<OrderAck> Services::ack_for(const GameState& state, std::string_view text) {
+  const CombatEngine* engine = engine_of(state);
+  if (!engine) return Status::Corruption("game " + state.game_id + " names an unknown engine");
+  return check_order_file(text, state, engine);
+}
+
+Result<SubmitOutcome> Services::check_orders(const std::string& game, std::string_view text) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  Result<OrderAck> ack = ack_for(*st, text);
+  if (!ack.ok()) return ack.status();
+  return SubmitOutcome{std::move(ack).value(), std::nullopt};
+}
+
+Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::string_view text,
+                                              const std::string& source) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  Result<OrderAck> ack = ack_for(*st, text);
+  if (!ack.ok()) return ack.status();
+  SubmissionRecord rec;
+  rec.game = st->game_id;
+  rec.player = st->find_player(ack->player) ? ack->player : "";
+  rec.turn = st->turn;
+  rec.source = source;
+  rec.received_at = now_();
+  rec.raw_text = std::string(text);
+  rec.ack = to_json(*ack);
+  rec.accepted = !ack->refused;
+  rec.current = rec.accepted;
+  Result<std::int64_t> id = s_.submissions.put_submission(rec);
+  if (!id.ok()) return id.status();
+  return SubmitOutcome{std::move(ack).value(), *id};
+}
+
+Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  const GameState& state = *st;
+  const CombatEngine* engine = engine_of(state);
+  if (!engine) return Status::Corruption("game " + game + " names an unknown engine");
+  auto subs = s_.submissions.current_submissions(game, state.turn);
+  if (!subs.ok()) return subs.status();
+
+  // Orders are re-checked from the raw text: one validator, one source of truth.
+  OrderBook book;
+  for (const auto& sub : *subs) {
+    OrderAck ack = check_order_file(sub.raw_text, state, engine);
+    if (!ack.refused) book[ack.player] = ack.orders;
+  }
+  TurnRunOutcome out;
+  out.turn = state.turn;
+  out.preview = preview;
+  for (const Player& p : state.players)
+    if (!book.count(p.code)) out.players_without_orders.push_back(p.code);
+
+  Result<TurnResult> res = resolve_turn(state, book, *engine);
+  if (!res.ok()) return res.status();
+  out.result = std::move(res).value();
+  out.digest = out.result.digest;
+
+  TurnCommit commit;
+  commit.turn = state.turn;
+  commit.seed = out.result.seed;
+  commit.ran_at = now_();
+  for (const Player& p : state.players) {
+    ReportRecord r;
+    r.player = p.code;
+    r.turn = state.turn;
+    r.json = build_report(state, out.result, p.code);
+    r.text = render_report_text(r.json);
+    commit.reports.push_back(r);
+  }
+  out.reports = commit.reports;
+  if (preview) return out;
+
+  for (const auto& b : out.result.battles) {
+    BattleRecord rec;
+    rec.id = b.id;
+    rec.seed = b.seed;
+    rec.engine = b.engine;
+    rec.input = b.input;
+    rec.outcome = to_json(b);
+    commit.battles.push_back(std::move(rec));
+  }
+  Json actions = Json::array();
+  for (const auto& a : out.result.actions) actions.push_back(to_json(a));
+  Json orders = Json::object();
+  for (const auto& [code, list] : out.result.orders) {
+    Json lines = Json::array();
+    for (const auto& o : list) lines.push_back(o.text);
+    orders[code] = lines;
+  }
+  commit.summary = {{"digest", out.digest},
+                    {"order_of_play", out.result.order_of_play},
+                    {"next_order_of_play", out.result.next_order_of_play},
+                    {"players_without_orders", out.players_without_orders},
+                    {"orders", orders},
+                    {"actions", actions}};
+  commit.next_state = out.result.next_state;
+  ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  return out;
+}
+
+Status Services::rollback(const std::string& game, int turn) {
+  return s_.games.rollback(game, turn);
+}
+
+Result<ReportRecord> Services::report(const std::string& game, const std::string& player,
+                                      std::optional<int> turn) {
+  std::string code = player;
+  for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (!turn) {
+    Result<std::vector<int>> turns = s_.reports.report_turns(game);
+    if (!turns.ok()) return turns.status();
+    if (turns->empty())
+      return Status::NotFound("game " + game + " has no reports yet (no turn has run)");
+    turn = turns->back();
+  }
+  return s_.reports.report(game, code, *turn);
+}
+
+Result<Json> Services::replay_battle(const std::string& game, int turn, const std::string& id) {
+  Result<BattleRecord> rec = s_.reports.battle(game, turn, id);
+  if (!rec.ok()) return rec.status();
+  Json doc = rec->input;
+  doc["seed"] = std::to_string(rec->seed);
+  doc["id"] = rec->id;
+  auto battle = prepare_battle(doc, "");
+  if (!battle.ok())
+    return Status::Corruption("stored battle " + id + ": " + battle.status().message());
+  Xoshiro256 rng((*battle)->seed);
+  Result<BattleOutcome> out = (*battle)->engine->resolve((*battle)->input, rng);
+  if (!out.ok()) return out.status();
+  Json replayed = to_json(*out);
+  Json draws = Json::array();
+  for (const auto& d : rng.draws()) draws.push_back({d.bound, d.value + 1});
+  const Json& stored = rec->outcome;
+  const bool same = stored["outcome"] == replayed && stored["draws"] == draws;
+  return Json{{"game", game},          {"turn", turn},
+              {"battle", id},          {"seed", std::to_string(rec->seed)},
+              {"engine", rec->engine}, {"stored", stored["outcome"]},
+              {"replayed", replayed},  {"draws", draws},
+              {"same", same}};
+}
+
+}  // namespace adj

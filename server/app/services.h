@@ -1,0 +1,79 @@
+// Application services: what every front end (command line, web, email) calls. They tie the pure
+// rules library to the stores; nothing here knows about sockets, HTTP or SMTP.
+//
+// Thread-safety: a Services object uses its stores from the calling thread; create one per thread.
+// Ownership: the stores and the clock are borrowed and must outlive the Services object.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/orders/validator.h"
+#include "rules/turn/turn_resolver.h"
+#include "storage/game_store.h"
+
+namespace adj {
+
+struct Stores {
+  GameStore& games;
+  SubmissionStore& submissions;
+  ReportStore& reports;
+};
+
+using Clock = std::function<UnixTime()>;
+
+// What a turn run (or preview) produced.
+struct TurnRunOutcome {
+  int turn = 0;
+  bool preview = false;
+  std::string digest;
+  std::vector<std::string> players_without_orders;
+  std::vector<ReportRecord> reports;
+  TurnResult result;
+};
+
+// The outcome of submitting (or checking) an order file.
+struct SubmitOutcome {
+  OrderAck ack;
+  std::optional<std::int64_t> submission_id;  // set when stored
+};
+
+class Services {
+ public:
+  Services(Stores stores, Clock clock) : s_(stores), now_(std::move(clock)) {}
+
+  // Creates a game from a scenario document. `seed` is used unless the scenario fixes one.
+  Result<GameSummary> create_game(const Json& scenario, Seed seed);
+  Result<std::vector<GameSummary>> list_games();
+  // The game's open-turn state as the `game show --json` document.
+  Result<Json> show_game(const std::string& game);
+
+  // Validates an order file against the game's open turn; stores nothing.
+  Result<SubmitOutcome> check_orders(const std::string& game, std::string_view text);
+  // Validates and stores an order file (raw text, time, source, parsed form). A refused file is
+  // kept for audit but never used as orders; an accepted one replaces the player's earlier file.
+  Result<SubmitOutcome> submit_orders(const std::string& game, std::string_view text,
+                                      const std::string& source);
+
+  // Resolves the open turn with every player's current orders. With preview nothing is written;
+  // otherwise the next state, battles and reports are committed in one transaction.
+  Result<TurnRunOutcome> run_turn(const std::string& game, bool preview);
+  Status rollback(const std::string& game, int turn);
+
+  // A player's report of a resolved turn (the latest when turn is nullopt).
+  Result<ReportRecord> report(const std::string& game, const std::string& player,
+                              std::optional<int> turn);
+
+  // Re-runs a stored battle from its logged input and seed; the result says whether it matches.
+  Result<Json> replay_battle(const std::string& game, int turn, const std::string& battle_id);
+
+ private:
+  Result<OrderAck> ack_for(const GameState& state, std::string_view text);
+
+  Stores s_;
+  Clock now_;
+};
+
+}  // namespace adj

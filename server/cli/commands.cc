@@ -1,0 +1,246 @@
+#include "server/cli/commands.h"
+
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/combat/local_world.h"
+#include "rules/game/scenario.h"
+#include "server/app/services.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::cli {
+
+namespace {
+
+// Where a command's store and services live for the duration of the command.
+struct Session {
+  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<Services> services;
+};
+
+Result<Session> open_session(const Common& c) {
+  auto store = SqliteStore::open(c.db);
+  if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
+  Session s;
+  s.store = std::move(store).value();
+  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store},
+                                          [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  return s;
+}
+
+int fail(const Status& s) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  return kExitError;
+}
+
+// Reads a whole file, or stdin for "-". Refuses anything over `limit` bytes.
+Result<std::string> read_input(const std::string& path, std::size_t limit = 64u << 20) {
+  std::ostringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Status::NotFound("cannot read " + path);
+    ss << in.rdbuf();
+  }
+  std::string s = ss.str();
+  if (s.size() > limit) return Status::InvalidArgument(path + " is larger than the limit");
+  return s;
+}
+
+Result<Json> read_json(const std::string& path) {
+  Result<std::string> text = read_input(path);
+  if (!text.ok()) return text.status();
+  try {
+    return Json::parse(*text);
+  } catch (const Json::parse_error& e) {
+    return Status::InvalidArgument((path == "-" ? std::string("stdin") : path) +
+                                   " is not valid JSON: " + e.what());
+  }
+}
+
+Seed random_seed() {
+  std::random_device rd;
+  return (static_cast<Seed>(rd()) << 32) ^ rd();
+}
+
+void print_ack(const SubmitOutcome& out, bool json) {
+  if (json) {
+    Json j = to_json(out.ack);
+    if (out.submission_id) j["submission_id"] = *out.submission_id;
+    std::printf("%s\n", j.dump(2).c_str());
+  } else {
+    std::printf("%s", render_ack_text(out.ack).c_str());
+  }
+}
+
+void print_turn(const TurnRunOutcome& out) {
+  std::printf("%s turn %d: %zu actions, %zu battles, digest %s\n",
+              out.preview ? "Previewed" : "Resolved", out.turn, out.result.actions.size(),
+              out.result.battles.size(), out.digest.c_str());
+  if (!out.players_without_orders.empty()) {
+    std::printf("No orders from:");
+    for (const auto& p : out.players_without_orders) std::printf(" %s", p.c_str());
+    std::printf("\n");
+  }
+}
+
+}  // namespace
+
+int game_create(const Common& c, const std::string& scenario_arg,
+                std::optional<unsigned long long> seed) {
+  Result<Json> doc = Status::Internal("unset");
+  const std::string prefix = "bundled:";
+  if (scenario_arg.rfind(prefix, 0) == 0)
+    doc = bundled_scenario(scenario_arg.substr(prefix.size()));
+  else
+    doc = read_json(scenario_arg);
+  if (!doc.ok()) return fail(doc.status());
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  Json scenario = *doc;
+  if (seed) scenario["seed"] = std::to_string(*seed);
+  auto game = s->services->create_game(scenario, random_seed());
+  if (!game.ok()) return fail(game.status());
+  std::printf("Created game %s (%s), engine %s, turn %d open. Database: %s\n", game->id.c_str(),
+              game->name.c_str(), game->engine.c_str(), game->turn, c.db.c_str());
+  return kExitOk;
+}
+
+int game_list(const Common& c) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto games = s->services->list_games();
+  if (!games.ok()) return fail(games.status());
+  if (games->empty()) std::printf("No games in %s.\n", c.db.c_str());
+  for (const auto& g : *games)
+    std::printf("%-20s turn %-3d %-8s %-20s %s\n", g.id.c_str(), g.turn, g.status.c_str(),
+                g.engine.c_str(), g.name.c_str());
+  return kExitOk;
+}
+
+int game_show(const Common& c, const std::string& game, bool json) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto j = s->services->show_game(game);
+  if (!j.ok()) return fail(j.status());
+  if (json) {
+    std::printf("%s\n", j->dump(2).c_str());
+    return kExitOk;
+  }
+  const Json& g = *j;
+  std::printf("%s (%s): turn %d open, engine %s, status %s\n", g["name"].get<std::string>().c_str(),
+              g["game"].get<std::string>().c_str(), g["turn"].get<int>(),
+              g["engine"]["name"].get<std::string>().c_str(), g.value("status", "open").c_str());
+  std::string order;
+  for (const auto& p : g["order_of_play"]) order += " " + p.get<std::string>();
+  std::printf("Order of play:%s\n\n", order.empty() ? " (drawn when turn 1 runs)" : order.c_str());
+  std::printf("player name                 bp treasury  vp\n");
+  for (const auto& p : g["players"])
+    std::printf("%-6s %-18s %4d %8d %3d\n", p["code"].get<std::string>().c_str(),
+                p["name"].get<std::string>().substr(0, 18).c_str(), p["bp"].get<int>(),
+                p["treasury"].get<int>(), p["vp"].get<int>());
+  std::printf("\narea name             kind terrain    owner pop fort armies mode\n");
+  for (const auto& a : g["areas"])
+    std::printf("%-4s %-16s %-4s %-10s %-5s %3d %4d %6d %s\n", a["code"].get<std::string>().c_str(),
+                a["name"].get<std::string>().substr(0, 16).c_str(),
+                a["kind"].get<std::string>().c_str(),
+                a["terrain"].get<std::string>().substr(0, 10).c_str(),
+                a["owner"].is_null() ? "-" : a["owner"].get<std::string>().c_str(),
+                a["population"].get<int>(), a["fort"].get<int>(), a["armies"].get<int>(),
+                a["mode"].get<std::string>().c_str());
+  return kExitOk;
+}
+
+int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
+                  bool check_only) {
+  // Read generously; the validator refuses oversized files with a clear reason.
+  auto text = read_input(file);
+  if (!text.ok()) return fail(text.status());
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto out = check_only ? s->services->check_orders(game, *text)
+                        : s->services->submit_orders(game, *text, "cli");
+  if (!out.ok()) return fail(out.status());
+  print_ack(*out, json);
+  return out->ack.refused ? kExitRefused : kExitOk;
+}
+
+int turn_run(const Common& c, const std::string& game, bool preview) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto out = s->services->run_turn(game, preview);
+  if (!out.ok()) return fail(out.status());
+  print_turn(*out);
+  if (preview)
+    for (const auto& r : out->reports)
+      std::printf("\n==================== %s ====================\n%s", r.player.c_str(),
+                  r.text.c_str());
+  return kExitOk;
+}
+
+int turn_rollback(const Common& c, const std::string& game, int turn) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  Status st = s->services->rollback(game, turn);
+  if (!st.ok()) return fail(st);
+  std::printf("Game %s: turn %d is open again; its orders are kept.\n", game.c_str(), turn);
+  return kExitOk;
+}
+
+int report(const Common& c, const std::string& game, const std::string& player,
+           std::optional<int> turn, const std::string& format) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto r = s->services->report(game, player, turn);
+  if (!r.ok()) return fail(r.status());
+  if (format == "json")
+    std::printf("%s\n", r->json.dump(2).c_str());
+  else
+    std::printf("%s", r->text.c_str());
+  return kExitOk;
+}
+
+int battle(const std::string& engine, const std::string& file, int trials) {
+  auto doc = read_json(file);
+  if (!doc.ok()) return fail(doc.status());
+  auto b = prepare_battle(*doc, engine);
+  if (!b.ok()) return fail(b.status());
+  if (trials > 0) {
+    auto odds = battle_trials(**b, trials);
+    if (!odds.ok()) return fail(odds.status());
+    std::printf("%s\n", odds->dump(2).c_str());
+    return kExitOk;
+  }
+  Xoshiro256 rng((*b)->seed);
+  auto out = (*b)->engine->resolve((*b)->input, rng);
+  if (!out.ok()) return fail(out.status());
+  std::printf("%s\n", outcome_json(**b, *out, rng.draws()).dump(2).c_str());
+  return kExitOk;
+}
+
+int battle_replay(const Common& c, const std::string& game, int turn, const std::string& id) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  auto r = s->services->replay_battle(game, turn, id);
+  if (!r.ok()) return fail(r.status());
+  std::printf("%s\n", r->dump(2).c_str());
+  std::printf("%s\n", (*r)["same"].get<bool>() ? "Replay matches the stored battle."
+                                               : "Replay DIFFERS from the stored battle.");
+  return (*r)["same"].get<bool>() ? kExitOk : kExitError;
+}
+
+int engines() {
+  for (const auto* e : all_engines())
+    std::printf("%-22s %s\n  %s\n", std::string(e->name()).c_str(),
+                e->deterministic() ? "(deterministic)" : "(dice)",
+                std::string(e->summary()).c_str());
+  return kExitOk;
+}
+
+}  // namespace adj::cli

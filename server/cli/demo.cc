@@ -1,0 +1,87 @@
+// `adjutant demo`: the README's main job on the embedded default. Creates the bundled Dark Age
+// Britain game under a fresh id, submits the bundled orders turn by turn, runs the turns and
+// prints every report.
+#include <cstdio>
+#include <ctime>
+
+#include "rules/game/scenario.h"
+#include "schemas/embedded.h"
+#include "server/app/services.h"
+#include "server/cli/commands.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::cli {
+
+namespace {
+
+constexpr const char* kScenario = "dark-age-britain";
+
+std::string replace_game(std::string text, const std::string& from, const std::string& to) {
+  const std::string needle = "GAME " + from;
+  for (std::size_t pos = 0; (pos = text.find(needle, pos)) != std::string::npos;)
+    text.replace(pos, needle.size(), "GAME " + to), pos += to.size();
+  const std::string lower = "game " + from;
+  for (std::size_t pos = 0; (pos = text.find(lower, pos)) != std::string::npos;)
+    text.replace(pos, lower.size(), "game " + to), pos += to.size();
+  return text;
+}
+
+}  // namespace
+
+int demo(const Common& c, int turns) {
+  auto store = SqliteStore::open(c.db);
+  if (!store.ok()) {
+    std::fprintf(stderr, "error: %s: %s\n", c.db.c_str(), store.status().message().c_str());
+    return kExitError;
+  }
+  Services svc(Stores{**store, **store, **store},
+               [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  Json scenario = bundled_scenario(kScenario).value();
+  const std::string base = scenario["id"];
+  // A fresh game id each run, so the demo never disturbs an existing game.
+  std::string id = base + "-demo";
+  auto games = svc.list_games();
+  if (!games.ok())
+    return std::fprintf(stderr, "error: %s\n", games.status().message().c_str()), kExitError;
+  for (int n = 2;; ++n) {
+    bool taken = false;
+    for (const auto& g : *games) taken = taken || g.id == id;
+    if (!taken) break;
+    id = base + "-demo-" + std::to_string(n);
+  }
+  scenario["id"] = id;
+  auto created = svc.create_game(scenario, 0);
+  if (!created.ok())
+    return std::fprintf(stderr, "error: %s\n", created.status().message().c_str()), kExitError;
+  std::printf("Created game %s (%s) from the bundled scenario %s.\n\n", id.c_str(),
+              created->name.c_str(), kScenario);
+
+  for (int turn = 1; turn <= turns; ++turn) {
+    const std::string prefix =
+        "schemas/scenarios/" + std::string(kScenario) + "/turn" + std::to_string(turn) + "-";
+    for (const auto& path : embedded_files(prefix)) {
+      std::string text = replace_game(std::string(*embedded_file(path)), base, id);
+      auto out = svc.submit_orders(id, text, "demo");
+      if (!out.ok())
+        return std::fprintf(stderr, "error: %s\n", out.status().message().c_str()), kExitError;
+      std::printf("---- Orders %s: %d accepted, %d rejected%s\n",
+                  path.substr(prefix.size()).c_str(), out->ack.accepted_count(),
+                  out->ack.rejected_count(),
+                  out->ack.refused ? (" (refused: " + out->ack.refusal + ")").c_str() : "");
+    }
+    auto run = svc.run_turn(id, false);
+    if (!run.ok())
+      return std::fprintf(stderr, "error: %s\n", run.status().message().c_str()), kExitError;
+    std::printf("\n#### Turn %d resolved: %zu actions, %zu battles (digest %s)\n", turn,
+                run->result.actions.size(), run->result.battles.size(), run->digest.c_str());
+    for (const auto& r : run->reports)
+      std::printf("\n==================== %s, turn %d ====================\n%s", r.player.c_str(),
+                  turn, r.text.c_str());
+  }
+  std::printf("\nDatabase: %s (game %s)\n", c.db.c_str(), id.c_str());
+  std::printf("Try: build/adjutant --db %s game show %s\n", c.db.c_str(), id.c_str());
+  std::printf("     build/adjutant --db %s report %s WSX --turn 1\n", c.db.c_str(), id.c_str());
+  return kExitOk;
+}
+
+}  // namespace adj::cli
