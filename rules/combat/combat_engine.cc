@@ -61,6 +61,7 @@ bool CombatEngine::retreat_triggers(const BattleInput& in) const {
 
 Json CombatEngine::detach_units(Json&, int, int) const { return Json::object(); }
 void CombatEngine::merge_units(Json&, int, const Json&, int) const {}
+void CombatEngine::standing_order(const Order&, Area&, Player&) const {}
 void CombatEngine::end_turn(GameState&) const {}
 
 }  // namespace adj

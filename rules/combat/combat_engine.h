@@ -114,6 +114,10 @@ class CombatEngine {
   virtual Json detach_units(Json& area_units, int area_armies, int n) const;
   // Merge a force into an area. `incoming` null means n fresh armies (levies).
   virtual void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const;
+  // A standing order with engine keyword arguments (DEFEND/AMBUSH/RETREAT <where> ... KEY n) was
+  // carried out for `area` (owned by `player`); the engine may record the choices in
+  // area.engine_state or player.engine_state for later battles. Default: nothing.
+  virtual void standing_order(const Order& order, Area& area, Player& player) const;
   // Called once at the end of every turn, after all actions (e.g. to lift exhaustion).
   virtual void end_turn(GameState& state) const;
   // Order syntax this engine adds to the common grammar (for HELP); empty when none.

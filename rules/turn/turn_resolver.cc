@@ -334,6 +334,7 @@ class TurnRun {
     if (!a || !pay(r, p, s_.rules.cost("AMBUSH"))) return;
     a->mode = DefenceMode::kAmbush;
     a->ambush_against = o.to;
+    if (!o.extras.empty()) engine_.standing_order(o, *a, p);
     r.ok = true;
     r.message = "ambush set in " + a->code + " against " + o.to;
   }
@@ -344,6 +345,7 @@ class TurnRun {
     a->mode = DefenceMode::kRetreat;
     a->ambush_against.reset();
     if (!o.to.empty()) a->retreat_to = o.to;
+    if (!o.extras.empty()) engine_.standing_order(o, *a, p);
     r.ok = true;
     r.message = "retreat set in " + a->code +
                 (a->retreat_to ? " to " + *a->retreat_to : std::string(" (no retreat location)"));
@@ -354,6 +356,7 @@ class TurnRun {
     if (!a || !pay(r, p, s_.rules.cost("DEFEND"))) return;
     a->mode = DefenceMode::kDefend;
     a->ambush_against.reset();
+    if (!o.extras.empty()) engine_.standing_order(o, *a, p);
     r.ok = true;
     r.message = a->code + " will defend";
   }
