@@ -56,6 +56,10 @@ class Rng {
 class Xoshiro256 final : public Rng {
  public:
   explicit Xoshiro256(Seed seed);
+  // Starts from a raw state (for golden tests against the reference implementation).
+  // REQUIRES: not all zero.
+  Xoshiro256(std::uint64_t s0, std::uint64_t s1, std::uint64_t s2, std::uint64_t s3)
+      : s_{s0, s1, s2, s3} {}
   // Raw 64-bit output (not recorded as a draw). Exposed for golden tests.
   std::uint64_t next_u64();
 

@@ -1,0 +1,44 @@
+#include "storage/sqlite/codec.h"
+
+#include <charconv>
+
+namespace adj::sqlite {
+
+Result<std::string> json_to_text(const Json& j, std::string_view what) {
+  try {
+    return j.dump();
+  } catch (const Json::exception& e) {
+    return Status::InvalidArgument(std::string(what) + " cannot be stored as JSON: " + e.what());
+  }
+}
+
+Result<Json> json_from_text(std::string_view text, std::string_view what) {
+  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Status::Corruption(std::string(what) + " is not valid JSON");
+  return j;
+}
+
+std::string seed_to_text(std::uint64_t seed) { return std::to_string(seed); }
+
+Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what) {
+  std::uint64_t seed = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+    return Status::Corruption(std::string(what) + ": seed '" + std::string(text) +
+                              "' is not an unsigned 64-bit number");
+  return seed;
+}
+
+Result<GameState> state_from_text(std::string_view text, const std::string& game, int turn) {
+  const std::string what = "state of game " + game + " turn " + std::to_string(turn);
+  auto j = json_from_text(text, what);
+  if (!j.ok()) return j.status();
+  auto state = state_from_json(*j);
+  if (!state.ok()) return Status::Corruption(what + ": " + state.status().message());
+  if (state->game_id != game || state->turn != turn)
+    return Status::Corruption(what + " holds game " + state->game_id + " turn " +
+                              std::to_string(state->turn));
+  return state;
+}
+
+}  // namespace adj::sqlite

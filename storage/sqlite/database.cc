@@ -1,0 +1,270 @@
+#include "storage/sqlite/database.h"
+
+#include <sqlite3.h>
+
+#include <cctype>
+#include <utility>
+
+namespace adj::sqlite {
+
+namespace {
+
+// The SQL as one line, shortened, for error messages.
+std::string sql_context(std::string_view sql) {
+  constexpr std::size_t kMax = 160;
+  std::string out;
+  bool space = false;
+  for (char c : sql) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+    if (out.size() >= kMax) {
+      out += "...";
+      break;
+    }
+  }
+  return out;
+}
+
+// SQLite binds NULL for a null data pointer; empty text and blobs must stay non-NULL.
+constexpr char kEmpty[1] = {};
+
+StatusCode code_for(int rc) {
+  switch (rc & 0xff) {
+    case SQLITE_CONSTRAINT:
+      if (rc == SQLITE_CONSTRAINT_PRIMARYKEY || rc == SQLITE_CONSTRAINT_UNIQUE)
+        return StatusCode::kAlreadyExists;
+      if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) return StatusCode::kFailedPrecondition;
+      return StatusCode::kInvalidArgument;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+      return StatusCode::kCorruption;
+    case SQLITE_ERROR:
+    case SQLITE_MISUSE:
+    case SQLITE_RANGE:
+      return StatusCode::kInternal;
+    default:
+      return StatusCode::kIOError;
+  }
+}
+
+}  // namespace
+
+Status sqlite_status(sqlite3* db, int rc, std::string_view context) {
+  // The connection's message is the most specific, but only when it describes this code.
+  const bool same = db && (sqlite3_extended_errcode(db) & 0xff) == (rc & 0xff);
+  const char* msg = same ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+  std::string text = std::string("sqlite: ") + msg + " (code " + std::to_string(rc) + ")";
+  if (!context.empty()) text += " in: " + sql_context(context);
+  return Status(code_for(rc), std::move(text));
+}
+
+// ---- Database ----------------------------------------------------------------------------------
+
+Result<Database> Database::open(const std::string& path) {
+  sqlite3* raw = nullptr;
+  const int rc =
+      sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+  Database db(raw);  // closes `raw` on every return path, even when open failed
+  if (rc != SQLITE_OK) return sqlite_status(raw, rc, "open " + path);
+  sqlite3_extended_result_codes(raw, 1);
+
+  // journal_mode answers with the mode it ended in; anything but WAL on a file is an error.
+  auto mode = db.prepare("PRAGMA journal_mode=WAL");
+  if (!mode.ok()) return mode.status();
+  auto row = mode->step();
+  if (!row.ok()) return row.status();
+  const std::string got = *row ? mode->column_text(0) : "";
+  mode->reset();
+  if (got != "wal" && got != "memory")
+    return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
+                           ")");
+
+  ADJ_RETURN_IF_ERROR(
+      db.exec("PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA synchronous=NORMAL;"));
+  return db;
+}
+
+Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+
+Database& Database::operator=(Database&& other) noexcept {
+  if (this != &other) {
+    if (db_) sqlite3_close_v2(db_);
+    db_ = std::exchange(other.db_, nullptr);
+  }
+  return *this;
+}
+
+Database::~Database() {
+  if (db_) sqlite3_close_v2(db_);
+}
+
+Status Database::exec(std::string_view sql) {
+  const std::string text(sql);
+  char* err = nullptr;
+  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
+  sqlite3_free(err);  // the same text is still available from sqlite3_errmsg
+  if (rc != SQLITE_OK) return sqlite_status(db_, rc, sql);
+  return Status::Ok();
+}
+
+Result<Statement> Database::prepare(std::string_view sql) {
+  sqlite3_stmt* stmt = nullptr;
+  const char* tail = nullptr;
+  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  Statement st(stmt, std::string(sql));
+  if (rc != SQLITE_OK) return sqlite_status(db_, rc, sql);
+  if (!stmt) return Status::Internal("sqlite: no statement in: " + sql_context(sql));
+  for (const char* p = tail; p && p < sql.data() + sql.size(); ++p) {
+    if (!std::isspace(static_cast<unsigned char>(*p)) && *p != ';')
+      return Status::Internal("sqlite: more than one statement in: " + sql_context(sql));
+  }
+  return st;
+}
+
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
+std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
+
+bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+
+// ---- Statement ---------------------------------------------------------------------------------
+
+Statement::Statement(Statement&& other) noexcept
+    : stmt_(std::exchange(other.stmt_, nullptr)),
+      sql_(std::move(other.sql_)),
+      bind_error_(std::move(other.bind_error_)) {}
+
+Statement& Statement::operator=(Statement&& other) noexcept {
+  if (this != &other) {
+    if (stmt_) sqlite3_finalize(stmt_);
+    stmt_ = std::exchange(other.stmt_, nullptr);
+    sql_ = std::move(other.sql_);
+    bind_error_ = std::move(other.bind_error_);
+  }
+  return *this;
+}
+
+Statement::~Statement() {
+  if (stmt_) sqlite3_finalize(stmt_);
+}
+
+void Statement::keep_bind_error(int rc) {
+  if (rc != SQLITE_OK && bind_error_.ok())
+    bind_error_ = sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
+}
+
+Statement& Statement::bind_int64(int index, std::int64_t value) {
+  keep_bind_error(sqlite3_bind_int64(stmt_, index, value));
+  return *this;
+}
+
+Statement& Statement::bind_int(int index, int value) {
+  keep_bind_error(sqlite3_bind_int(stmt_, index, value));
+  return *this;
+}
+
+Statement& Statement::bind_double(int index, double value) {
+  keep_bind_error(sqlite3_bind_double(stmt_, index, value));
+  return *this;
+}
+
+Statement& Statement::bind_text(int index, std::string_view value) {
+  const char* data = value.data() ? value.data() : kEmpty;
+  keep_bind_error(
+      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
+  return *this;
+}
+
+Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> value) {
+  const void* data = value.data() ? static_cast<const void*>(value.data()) : kEmpty;
+  keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, value.size(), SQLITE_TRANSIENT));
+  return *this;
+}
+
+Statement& Statement::bind_null(int index) {
+  keep_bind_error(sqlite3_bind_null(stmt_, index));
+  return *this;
+}
+
+Result<bool> Statement::step() {
+  if (!bind_error_.ok()) return bind_error_;
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (rc == SQLITE_DONE) return false;
+  return sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
+}
+
+Status Statement::run() {
+  for (;;) {
+    auto row = step();
+    if (!row.ok()) return row.status();
+    if (!*row) return Status::Ok();
+  }
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt_);
+  sqlite3_clear_bindings(stmt_);
+  bind_error_ = Status::Ok();
+}
+
+bool Statement::column_is_null(int index) const {
+  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+}
+
+std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(stmt_, index); }
+
+int Statement::column_int(int index) const { return sqlite3_column_int(stmt_, index); }
+
+double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
+
+std::string Statement::column_text(int index) const {
+  const auto* p = sqlite3_column_text(stmt_, index);  // before column_bytes, per the SQLite docs
+  const int n = sqlite3_column_bytes(stmt_, index);
+  if (!p) return {};
+  return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
+}
+
+std::vector<std::uint8_t> Statement::column_blob(int index) const {
+  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, index));
+  const int n = sqlite3_column_bytes(stmt_, index);
+  if (!p) return {};
+  return std::vector<std::uint8_t>(p, p + n);
+}
+
+int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+
+// ---- Transaction -------------------------------------------------------------------------------
+
+Result<Transaction> Transaction::begin(Database& db) {
+  ADJ_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE"));
+  return Transaction(&db);
+}
+
+Transaction::Transaction(Transaction&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+
+Transaction::~Transaction() {
+  if (db_) (void)rollback();
+}
+
+Status Transaction::commit() {
+  if (!db_) return Status::Internal("sqlite: commit of a finished transaction");
+  ADJ_RETURN_IF_ERROR(db_->exec("COMMIT"));
+  db_ = nullptr;
+  return Status::Ok();
+}
+
+Status Transaction::rollback() {
+  if (!db_) return Status::Internal("sqlite: rollback of a finished transaction");
+  Database* db = std::exchange(db_, nullptr);
+  // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
+  if (!db->in_transaction()) return Status::Ok();
+  return db->exec("ROLLBACK");
+}
+
+}  // namespace adj::sqlite

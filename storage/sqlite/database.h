@@ -1,0 +1,133 @@
+// A thin RAII layer over the SQLite C API: a connection, prepared statements and transactions.
+// Errors are values: every failure carries SQLite's message, its extended result code and the
+// SQL that failed. Nothing here throws.
+//
+// Thread-safety: a Database and everything made from it are used by one thread at a time (one
+// connection per thread). Lifetime: Statements and Transactions refer to their Database, which
+// must outlive them.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace adj::sqlite {
+
+class Statement;
+
+// Maps an SQLite result code to a Status:
+//   UNIQUE / PRIMARY KEY constraint -> AlreadyExists;  FOREIGN KEY -> FailedPrecondition;
+//   other constraints -> InvalidArgument;  CORRUPT / NOTADB -> Corruption;
+//   ERROR / MISUSE / RANGE (bad SQL, bad bind index) -> Internal;  anything else -> IOError.
+// `context` (usually the SQL) is appended to the message.
+Status sqlite_status(sqlite3* db, int rc, std::string_view context);
+
+// An open connection. Move-only; closes on destruction.
+class Database {
+ public:
+  // Opens (creating if missing) the database file at `path` and sets
+  // journal_mode=WAL (":memory:" stays "memory"), foreign_keys=ON, busy_timeout=5000 and
+  // synchronous=NORMAL. IOError when the file cannot be opened; Corruption when it is not a
+  // database.
+  static Result<Database> open(const std::string& path);
+
+  Database(Database&& other) noexcept;
+  Database& operator=(Database&& other) noexcept;
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+  ~Database();
+
+  // Runs one or more ';'-separated statements, discarding any rows.
+  Status exec(std::string_view sql);
+  // Compiles exactly one statement. Internal when `sql` holds more than one.
+  Result<Statement> prepare(std::string_view sql);
+
+  std::int64_t last_insert_rowid() const;
+  // Rows changed by the most recent INSERT, UPDATE or DELETE.
+  std::int64_t changes() const;
+  // True while a transaction is open on this connection.
+  bool in_transaction() const;
+
+  // The raw handle, still owned by this object.
+  sqlite3* handle() const { return db_; }
+
+ private:
+  explicit Database(sqlite3* db) : db_(db) {}
+  sqlite3* db_ = nullptr;
+};
+
+// A prepared statement. Move-only; finalized on destruction.
+//
+// Binding is 1-based and chainable: `st.bind_text(1, id).bind_int(2, turn);`. A bind failure
+// (bad index, out of memory) is kept and returned by the next step() or run(), so call sites
+// check one Status. Text and blobs are copied.
+class Statement {
+ public:
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&& other) noexcept;
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  ~Statement();
+
+  Statement& bind_int64(int index, std::int64_t value);
+  Statement& bind_int(int index, int value);
+  Statement& bind_double(int index, double value);
+  Statement& bind_text(int index, std::string_view value);
+  Statement& bind_blob(int index, std::span<const std::uint8_t> value);
+  Statement& bind_null(int index);
+
+  // Advances: true when a row is available, false when the statement is done.
+  Result<bool> step();
+  // Steps to completion, discarding rows (INSERT, UPDATE, DELETE, DDL).
+  Status run();
+  // Makes the statement ready to run again: resets it, clears bindings and any kept bind error.
+  void reset();
+
+  // Column getters for the current row; `index` is 0-based. NULL reads as 0 / "" / empty.
+  bool column_is_null(int index) const;
+  std::int64_t column_int64(int index) const;
+  int column_int(int index) const;
+  double column_double(int index) const;
+  std::string column_text(int index) const;
+  std::vector<std::uint8_t> column_blob(int index) const;
+  int column_count() const;
+
+ private:
+  friend class Database;
+  Statement(sqlite3_stmt* stmt, std::string sql) : stmt_(stmt), sql_(std::move(sql)) {}
+  void keep_bind_error(int rc);
+
+  sqlite3_stmt* stmt_ = nullptr;
+  std::string sql_;  // for error messages
+  Status bind_error_;
+};
+
+// A write transaction: BEGIN IMMEDIATE on begin(), ROLLBACK on destruction unless committed.
+// Declare it before the Statements it covers, so they are finalized first.
+class Transaction {
+ public:
+  static Result<Transaction> begin(Database& db);
+
+  Transaction(Transaction&& other) noexcept;
+  Transaction& operator=(Transaction&&) = delete;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+
+  // On failure the transaction stays open and is rolled back on destruction.
+  Status commit();
+  Status rollback();
+
+ private:
+  explicit Transaction(Database* db) : db_(db) {}
+  Database* db_ = nullptr;  // null once committed, rolled back or moved from
+};
+
+}  // namespace adj::sqlite

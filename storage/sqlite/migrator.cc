@@ -1,0 +1,136 @@
+#include "storage/sqlite/migrator.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "schemas/embedded.h"
+
+namespace adj::sqlite {
+
+namespace {
+
+constexpr std::string_view kMigrationsDir = "schemas/sql/";
+
+constexpr std::string_view kCreateMigrationsTable = R"sql(
+  CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT
+)sql";
+
+Result<int> query_int(Database& db, std::string_view sql) {
+  auto st = db.prepare(sql);
+  if (!st.ok()) return st.status();
+  auto row = st->step();
+  if (!row.ok()) return row.status();
+  if (!*row || st->column_is_null(0)) return 0;
+  return st->column_int(0);
+}
+
+Status check_sequence(const std::vector<Migration>& migrations) {
+  for (std::size_t i = 0; i < migrations.size(); ++i) {
+    if (migrations[i].version != static_cast<int>(i) + 1)
+      return Status::InvalidArgument("migrations must be numbered 1, 2, 3, ...; found " +
+                                     std::to_string(migrations[i].version) + " (" +
+                                     migrations[i].name + ") at position " + std::to_string(i + 1));
+  }
+  return Status::Ok();
+}
+
+// Applies one migration unless it is already recorded; re-checked inside the transaction so two
+// processes migrating the same file do not both apply it.
+Status apply(Database& db, const Migration& m) {
+  auto tx = Transaction::begin(db);
+  if (!tx.ok()) return tx.status();
+  {
+    auto seen = db.prepare("SELECT 1 FROM schema_migrations WHERE version = ?");
+    if (!seen.ok()) return seen.status();
+    seen->bind_int(1, m.version);
+    auto row = seen->step();
+    if (!row.ok()) return row.status();
+    if (*row) return Status::Ok();  // the destructor rolls back the empty transaction
+  }
+  const std::string where = "migration " + std::to_string(m.version) + "_" + m.name + ": ";
+  if (auto s = db.exec(m.sql); !s.ok()) return Status(s.code(), where + s.message());
+  {
+    auto rec = db.prepare(
+        "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, unixepoch())");
+    if (!rec.ok()) return rec.status();
+    rec->bind_int(1, m.version).bind_text(2, m.name);
+    ADJ_RETURN_IF_ERROR(rec->run());
+  }
+  ADJ_RETURN_IF_ERROR(db.exec("PRAGMA user_version = " + std::to_string(m.version)));
+  return tx->commit();
+}
+
+}  // namespace
+
+Result<Migration> migration_from_file(std::string_view path, std::string_view sql) {
+  const auto slash = path.rfind('/');
+  std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const auto bad = [&] {
+    return Status::InvalidArgument("migration file name must look like 0001_name.sql: " +
+                                   std::string(path));
+  };
+  constexpr std::string_view kExt = ".sql";
+  if (file.size() <= kExt.size() || file.substr(file.size() - kExt.size()) != kExt) return bad();
+  file.remove_suffix(kExt.size());
+  const auto underscore = file.find('_');
+  if (underscore == std::string_view::npos || underscore < 4) return bad();
+  Migration m;
+  const auto digits = file.substr(0, underscore);
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), m.version);
+  if (ec != std::errc() || end != digits.data() + digits.size() || m.version < 1) return bad();
+  m.name = std::string(file.substr(underscore + 1));
+  if (m.name.empty() || !std::all_of(m.name.begin(), m.name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      }))
+    return bad();
+  m.sql = std::string(sql);
+  return m;
+}
+
+Result<std::vector<Migration>> bundled_migrations() {
+  std::vector<Migration> out;
+  for (const auto& path : embedded_files(kMigrationsDir)) {
+    auto m = migration_from_file(path, embedded_file(path).value_or(""));
+    if (!m.ok()) return Status::Internal(m.status().message());
+    out.push_back(std::move(m).value());
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Migration& a, const Migration& b) { return a.version < b.version; });
+  if (auto s = check_sequence(out); !s.ok()) return Status::Internal(s.message());
+  return out;
+}
+
+Result<int> schema_version(Database& db) { return query_int(db, "PRAGMA user_version"); }
+
+Result<int> migrate(Database& db, const std::vector<Migration>& migrations) {
+  ADJ_RETURN_IF_ERROR(check_sequence(migrations));
+  ADJ_RETURN_IF_ERROR(db.exec(kCreateMigrationsTable));
+  const int known = static_cast<int>(migrations.size());
+
+  auto user_version = schema_version(db);
+  if (!user_version.ok()) return user_version.status();
+  auto recorded = query_int(db, "SELECT max(version) FROM schema_migrations");
+  if (!recorded.ok()) return recorded.status();
+  const int newest = std::max(*user_version, *recorded);
+  if (newest > known)
+    return Status::FailedPrecondition("database schema version " + std::to_string(newest) +
+                                      " is newer than this binary supports (" +
+                                      std::to_string(known) +
+                                      "); use a newer adjutant or restore a backup");
+  if (*user_version != *recorded)
+    return Status::Corruption("database user_version is " + std::to_string(*user_version) +
+                              " but schema_migrations records version " +
+                              std::to_string(*recorded));
+
+  for (const auto& m : migrations) {
+    if (m.version <= *recorded) continue;
+    ADJ_RETURN_IF_ERROR(apply(db, m));
+  }
+  return schema_version(db);
+}
+
+}  // namespace adj::sqlite

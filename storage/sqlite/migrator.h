@@ -1,0 +1,47 @@
+// Schema migrations: the numbered SQL files schemas/sql/NNNN_name.sql, compiled into the binary.
+//
+// Each migration runs in its own BEGIN IMMEDIATE transaction together with its row in
+//   schema_migrations(version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)
+// and `PRAGMA user_version = version`, so a database is always at a whole version. Versions
+// already recorded are skipped, which makes migrating idempotent and safe when two processes
+// open the same file at once. Migration files must not contain BEGIN/COMMIT, and must not change
+// `PRAGMA foreign_keys` (it is a no-op inside a transaction); a later migration that rebuilds a
+// table needs explicit support here.
+//
+// Thread-safety: the functions use only the Database they are given.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/sqlite/database.h"
+
+namespace adj::sqlite {
+
+struct Migration {
+  int version = 0;   // NNNN, from 1
+  std::string name;  // "init" for 0001_init.sql
+  std::string sql;
+};
+
+// Parses a migration's file name ("schemas/sql/0001_init.sql" or "0001_init.sql"): four or more
+// digits, '_', a name of [a-z0-9_], ".sql". InvalidArgument otherwise.
+Result<Migration> migration_from_file(std::string_view path, std::string_view sql);
+
+// The migrations compiled into this binary, ascending. Internal if a bundled file is misnamed or
+// the versions are not 1, 2, 3, ...
+Result<std::vector<Migration>> bundled_migrations();
+
+// Brings `db` up to the last of `migrations` (REQUIRES: versions 1..N, ascending; InvalidArgument
+// otherwise) and returns the resulting version.
+// FailedPrecondition when the database records a version newer than the last one given (written
+// by a newer binary); nothing is changed then. Corruption when schema_migrations and
+// user_version disagree. A failing migration is rolled back on its own; the ones before it stay.
+Result<int> migrate(Database& db, const std::vector<Migration>& migrations);
+
+// The version recorded in the database (0 for a new file).
+Result<int> schema_version(Database& db);
+
+}  // namespace adj::sqlite

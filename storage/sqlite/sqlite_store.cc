@@ -1,0 +1,142 @@
+// SqliteStore: opening, games and their states. Turns, submissions and reports are in the
+// sqlite_store_*.cc files next to this one.
+#include "storage/sqlite/sqlite_store.h"
+
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/migrator.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+using sqlite::Statement;
+using sqlite::Transaction;
+
+namespace {
+
+constexpr const char* kSummaryColumns =
+    "SELECT id, name, engine, open_turn, status, created_at FROM games";
+
+GameSummary summary_from_row(const Statement& st) {
+  GameSummary g;
+  g.id = st.column_text(0);
+  g.name = st.column_text(1);
+  g.engine = st.column_text(2);
+  g.turn = st.column_int(3);
+  g.status = st.column_text(4);
+  g.created_at = st.column_int64(5);
+  return g;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
+  ADJ_SQL_TRY(auto db, sqlite::Database::open(path));
+  ADJ_SQL_TRY(auto migrations, sqlite::bundled_migrations());
+  auto version = sqlite::migrate(db, migrations);
+  if (!version.ok())
+    return Status(version.status().code(), path + ": " + version.status().message());
+  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db)));
+}
+
+Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
+
+Result<int> SqliteStore::open_turn(const std::string& game) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT open_turn FROM games WHERE id = ?"));
+  st.bind_text(1, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("game " + game);
+  return st.column_int(0);
+}
+
+Status SqliteStore::require_game(const std::string& game) {
+  auto turn = open_turn(game);
+  return turn.ok() ? Status::Ok() : turn.status();
+}
+
+Status SqliteStore::set_game_status(const std::string& game, const std::string& status) {
+  if (status.empty()) return Status::InvalidArgument("game status must not be empty");
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE games SET status = ? WHERE id = ?"));
+  st.bind_text(1, status).bind_text(2, game);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) return Status::NotFound("game " + game);
+  return Status::Ok();
+}
+
+Status SqliteStore::create_game(const GameState& initial, const Json& scenario, UnixTime now) {
+  const std::string& id = initial.game_id;
+  if (id.empty()) return Status::InvalidArgument("create_game: the game id is empty");
+  if (initial.turn < 1)
+    return Status::InvalidArgument("create_game: game " + id + " starts at turn " +
+                                   std::to_string(initial.turn));
+  ADJ_SQL_TRY(const std::string scenario_text, sqlite::json_to_text(scenario, "scenario of " + id));
+  ADJ_SQL_TRY(const std::string state_text,
+              sqlite::json_to_text(to_json(initial), "state of game " + id));
+
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  {
+    ADJ_SQL_TRY(auto taken, db_.prepare("SELECT 1 FROM games WHERE id = ?"));
+    taken.bind_text(1, id);
+    ADJ_SQL_TRY(bool exists, taken.step());
+    if (exists) return Status::AlreadyExists("game " + id);
+  }
+  ADJ_SQL_TRY(auto game,
+              db_.prepare("INSERT INTO games(id, name, engine, scenario_json, status, open_turn, "
+                          "created_at) VALUES (?, ?, ?, ?, 'open', ?, ?)"));
+  game.bind_text(1, id)
+      .bind_text(2, initial.name)
+      .bind_text(3, initial.engine.name)
+      .bind_text(4, scenario_text)
+      .bind_int(5, initial.turn)
+      .bind_int64(6, now);
+  ADJ_RETURN_IF_ERROR(game.run());
+  ADJ_SQL_TRY(auto state,
+              db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
+  state.bind_text(1, id).bind_int(2, initial.turn).bind_text(3, state_text);
+  ADJ_RETURN_IF_ERROR(state.run());
+  return tx.commit();
+}
+
+Result<std::vector<GameSummary>> SqliteStore::list_games() {
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " ORDER BY id"));
+  std::vector<GameSummary> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) break;
+    out.push_back(summary_from_row(st));
+  }
+  return out;
+}
+
+Result<GameSummary> SqliteStore::game_summary(const std::string& game) {
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " WHERE id = ?"));
+  st.bind_text(1, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("game " + game);
+  return summary_from_row(st);
+}
+
+Result<Json> SqliteStore::scenario(const std::string& game) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT scenario_json FROM games WHERE id = ?"));
+  st.bind_text(1, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("game " + game);
+  return sqlite::json_from_text(st.column_text(0), "scenario of game " + game);
+}
+
+Result<GameState> SqliteStore::load_state(const std::string& game, std::optional<int> turn) {
+  // One statement, so the open turn and its state are read from the same snapshot.
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT g.open_turn, s.state_json FROM games g "
+                                   "LEFT JOIN turn_states s "
+                                   "ON s.game_id = g.id AND s.turn = coalesce(?1, g.open_turn) "
+                                   "WHERE g.id = ?2"));
+  if (turn) st.bind_int(1, *turn);
+  st.bind_text(2, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("game " + game);
+  const int wanted = turn.value_or(st.column_int(0));
+  if (st.column_is_null(1))
+    return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));
+  return sqlite::state_from_text(st.column_text(1), game, wanted);
+}
+
+}  // namespace adj

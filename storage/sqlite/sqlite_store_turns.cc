@@ -1,0 +1,166 @@
+// SqliteStore: committing, rolling back and reading resolved turns.
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+using sqlite::Transaction;
+
+namespace {
+
+// What can be checked before touching the database.
+Status check_commit(const std::string& game, const TurnCommit& c) {
+  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
+  if (c.next_state.game_id != game)
+    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
+  if (c.next_state.turn != c.turn + 1)
+    return Status::InvalidArgument(where + "next_state is for turn " +
+                                   std::to_string(c.next_state.turn) + ", expected " +
+                                   std::to_string(c.turn + 1));
+  for (const auto& r : c.reports) {
+    if (r.turn != c.turn)
+      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
+                                     std::to_string(r.turn));
+  }
+  return Status::Ok();
+}
+
+// The JSON columns of a commit, serialised up front so a bad document fails before any write.
+struct CommitText {
+  std::string summary;
+  std::string next_state;
+  std::vector<std::pair<std::string, std::string>> battles;  // input, outcome
+  std::vector<std::string> reports;
+};
+
+Result<CommitText> commit_text(const std::string& game, const TurnCommit& c) {
+  const std::string where = "game " + game + " turn " + std::to_string(c.turn);
+  CommitText t;
+  ADJ_SQL_TRY(t.summary, sqlite::json_to_text(c.summary, "summary of " + where));
+  ADJ_SQL_TRY(t.next_state, sqlite::json_to_text(to_json(c.next_state), "next state of " + where));
+  for (const auto& b : c.battles) {
+    ADJ_SQL_TRY(std::string input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+    ADJ_SQL_TRY(std::string outcome,
+                sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+    t.battles.emplace_back(std::move(input), std::move(outcome));
+  }
+  for (const auto& r : c.reports) {
+    ADJ_SQL_TRY(std::string json, sqlite::json_to_text(r.json, "report of " + r.player));
+    t.reports.push_back(std::move(json));
+  }
+  return t;
+}
+
+}  // namespace
+
+Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commit) {
+  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
+  ADJ_SQL_TRY(const CommitText text, commit_text(game, commit));
+
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(const int current, open_turn(game));
+  if (commit.turn != current)
+    return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
+                                      std::to_string(commit.turn) + " is not the open turn (" +
+                                      std::to_string(current) + ")");
+  const auto failed = [&](const Status& s) {
+    return Status(s.code(), "commit_turn game " + game + " turn " + std::to_string(commit.turn) +
+                                ": " + s.message());
+  };
+
+  ADJ_SQL_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+                                     "VALUES (?, ?, ?, ?, ?)"));
+  turn.bind_text(1, game)
+      .bind_int(2, commit.turn)
+      .bind_text(3, sqlite::seed_to_text(commit.seed))
+      .bind_text(4, text.summary)
+      .bind_int64(5, commit.ran_at);
+  if (auto s = turn.run(); !s.ok()) return failed(s);
+
+  ADJ_SQL_TRY(auto battle,
+              db_.prepare("INSERT INTO battles(game_id, turn, battle_id, seed, engine, "
+                          "input_json, outcome_json) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+  for (std::size_t i = 0; i < commit.battles.size(); ++i) {
+    const BattleRecord& b = commit.battles[i];
+    battle.reset();
+    battle.bind_text(1, game)
+        .bind_int(2, commit.turn)
+        .bind_text(3, b.id)
+        .bind_text(4, sqlite::seed_to_text(b.seed))
+        .bind_text(5, b.engine)
+        .bind_text(6, text.battles[i].first)
+        .bind_text(7, text.battles[i].second);
+    if (auto s = battle.run(); !s.ok()) return failed(s);
+  }
+
+  ADJ_SQL_TRY(auto report, db_.prepare("INSERT INTO reports(game_id, turn, player, text, json) "
+                                       "VALUES (?, ?, ?, ?, ?)"));
+  for (std::size_t i = 0; i < commit.reports.size(); ++i) {
+    const ReportRecord& r = commit.reports[i];
+    report.reset();
+    report.bind_text(1, game)
+        .bind_int(2, commit.turn)
+        .bind_text(3, r.player)
+        .bind_text(4, r.text)
+        .bind_text(5, text.reports[i]);
+    if (auto s = report.run(); !s.ok()) return failed(s);
+  }
+
+  ADJ_SQL_TRY(auto state,
+              db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
+  state.bind_text(1, game).bind_int(2, commit.turn + 1).bind_text(3, text.next_state);
+  if (auto s = state.run(); !s.ok()) return failed(s);
+
+  ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ? WHERE id = ?"));
+  bump.bind_int(1, commit.turn + 1).bind_text(2, game);
+  if (auto s = bump.run(); !s.ok()) return failed(s);
+  return tx.commit();
+}
+
+Status SqliteStore::rollback(const std::string& game, int turn) {
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(const int current, open_turn(game));
+  const std::string where = "rollback game " + game + " to turn " + std::to_string(turn) + ": ";
+  if (turn < 1 || turn > current)
+    return Status::FailedPrecondition(where + "the open turn is " + std::to_string(current));
+  {
+    ADJ_SQL_TRY(auto has, db_.prepare("SELECT 1 FROM turn_states WHERE game_id = ? AND turn = ?"));
+    has.bind_text(1, game).bind_int(2, turn);
+    ADJ_SQL_TRY(bool row, has.step());
+    if (!row) return Status::FailedPrecondition(where + "no state is stored for that turn");
+  }
+  // Children before parents, although ON DELETE CASCADE would also remove battles and reports.
+  static constexpr const char* kDeletes[] = {
+      "DELETE FROM battles WHERE game_id = ?1 AND turn >= ?2",
+      "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
+      "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
+      "DELETE FROM turn_states WHERE game_id = ?1 AND turn > ?2",
+      "UPDATE games SET open_turn = ?2 WHERE id = ?1",
+  };
+  for (const char* sql : kDeletes) {
+    ADJ_SQL_TRY(auto st, db_.prepare(sql));
+    st.bind_text(1, game).bind_int(2, turn);
+    ADJ_RETURN_IF_ERROR(st.run());
+  }
+  return tx.commit();
+}
+
+Result<Json> SqliteStore::turn_record(const std::string& game, int turn) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT seed, summary_json, ran_at FROM turns "
+                                   "WHERE game_id = ? AND turn = ?"));
+  st.bind_text(1, game).bind_int(2, turn);
+  ADJ_SQL_TRY(bool row, st.step());
+  const std::string where = "game " + game + " turn " + std::to_string(turn);
+  if (!row) return Status::NotFound(where + " has not been resolved");
+  ADJ_SQL_TRY(const std::uint64_t seed, sqlite::seed_from_text(st.column_text(0), where));
+  ADJ_SQL_TRY(Json summary, sqlite::json_from_text(st.column_text(1), "summary of " + where));
+  return Json{{"game", game},
+              {"turn", turn},
+              {"seed", sqlite::seed_to_text(seed)},
+              {"summary", std::move(summary)},
+              {"ran_at", st.column_int64(2)}};
+}
+
+}  // namespace adj

@@ -1,0 +1,214 @@
+#include "storage/sqlite/database.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "tests/support/temp_dir.h"
+
+namespace adj::sqlite {
+namespace {
+
+class DatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = Database::open(dir_.file("t.db"));
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    db_ = std::make_unique<Database>(std::move(opened).value());
+  }
+
+  std::string pragma_text(const std::string& name) {
+    auto st = db_->prepare("PRAGMA " + name);
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    if (!st.ok()) return "";
+    auto row = st->step();
+    EXPECT_TRUE(row.ok() && *row) << name;
+    return st->column_text(0);
+  }
+
+  int count(const std::string& table) {
+    auto st = db_->prepare("SELECT count(*) FROM " + table);
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    if (!st.ok()) return -1;
+    auto row = st->step();
+    EXPECT_TRUE(row.ok() && *row);
+    return st->column_int(0);
+  }
+
+  adj::testing::TempDir dir_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_F(DatabaseTest, OpenSetsThePragmas) {
+  EXPECT_EQ(pragma_text("journal_mode"), "wal");
+  EXPECT_EQ(pragma_text("foreign_keys"), "1");
+  EXPECT_EQ(pragma_text("busy_timeout"), "5000");
+  EXPECT_EQ(pragma_text("synchronous"), "1");  // NORMAL
+}
+
+TEST_F(DatabaseTest, BindAndReadEveryType) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE t(i INTEGER, d REAL, s TEXT, b BLOB, n TEXT)").ok());
+  const std::string text("a\0b\r\nc\xC3\xA9", 8);  // embedded NUL, CRLF, UTF-8
+  const std::vector<std::uint8_t> blob = {0, 1, 254, 255};
+  {
+    auto ins = db_->prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)");
+    ASSERT_TRUE(ins.ok()) << ins.status().to_string();
+    ins->bind_int64(1, std::numeric_limits<std::int64_t>::min())
+        .bind_double(2, -0.125)
+        .bind_text(3, text)
+        .bind_blob(4, blob)
+        .bind_null(5);
+    ASSERT_TRUE(ins->run().ok());
+    ins->reset();
+    ins->bind_int(1, 7)
+        .bind_double(2, 1e300)
+        .bind_text(3, std::string_view())
+        .bind_blob(4, {})
+        .bind_text(5, "x");
+    ASSERT_TRUE(ins->run().ok());
+  }
+  auto sel = db_->prepare("SELECT i, d, s, b, n FROM t ORDER BY rowid");
+  ASSERT_TRUE(sel.ok());
+  auto row = sel->step();
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ(sel->column_count(), 5);
+  EXPECT_EQ(sel->column_int64(0), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(sel->column_double(1), -0.125);
+  EXPECT_EQ(sel->column_text(2), text);
+  EXPECT_EQ(sel->column_blob(3), blob);
+  EXPECT_TRUE(sel->column_is_null(4));
+  EXPECT_EQ(sel->column_text(4), "");
+  row = sel->step();
+  ASSERT_TRUE(row.ok() && *row);
+  EXPECT_EQ(sel->column_int(0), 7);
+  EXPECT_EQ(sel->column_double(1), 1e300);
+  EXPECT_FALSE(sel->column_is_null(2));
+  EXPECT_EQ(sel->column_text(2), "");
+  EXPECT_FALSE(sel->column_is_null(3));  // an empty blob is not NULL
+  EXPECT_TRUE(sel->column_blob(3).empty());
+  EXPECT_EQ(sel->column_text(4), "x");
+  row = sel->step();
+  ASSERT_TRUE(row.ok());
+  EXPECT_FALSE(*row);
+}
+
+TEST_F(DatabaseTest, BindErrorIsReportedByStep) {
+  auto st = db_->prepare("SELECT ?");
+  ASSERT_TRUE(st.ok());
+  st->bind_int(5, 1);  // no such parameter
+  auto row = st->step();
+  ASSERT_FALSE(row.ok());
+  EXPECT_EQ(row.status().code(), StatusCode::kInternal);
+  EXPECT_NE(row.status().message().find("SELECT ?"), std::string::npos) << row.status().message();
+  st->reset();  // clears the kept error
+  st->bind_int(1, 9);
+  row = st->step();
+  ASSERT_TRUE(row.ok() && *row) << row.status().to_string();
+  EXPECT_EQ(st->column_int(0), 9);
+}
+
+TEST_F(DatabaseTest, ErrorsCarryTheMessageAndTheSql) {
+  auto st = db_->prepare("SELECT * FROM no_such_table");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.status().code(), StatusCode::kInternal);
+  EXPECT_NE(st.status().message().find("no such table: no_such_table"), std::string::npos)
+      << st.status().message();
+  EXPECT_NE(st.status().message().find("SELECT * FROM no_such_table"), std::string::npos);
+
+  Status s = db_->exec(
+      "CREATE TABLE t(x INTEGER PRIMARY KEY); INSERT INTO t VALUES (1);"
+      "INSERT INTO t VALUES (1);");
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  EXPECT_NE(s.message().find("UNIQUE constraint failed: t.x"), std::string::npos) << s.message();
+}
+
+TEST_F(DatabaseTest, ConstraintKindsMapToCodes) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE p(id INTEGER PRIMARY KEY);"
+                        "CREATE TABLE c(p INTEGER REFERENCES p(id), v INTEGER CHECK (v > 0));")
+                  .ok());
+  EXPECT_EQ(db_->exec("INSERT INTO c VALUES (99, 1)").code(), StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(db_->exec("INSERT INTO p VALUES (1)").ok());
+  EXPECT_EQ(db_->exec("INSERT INTO c VALUES (1, 0)").code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(db_->exec("INSERT INTO c VALUES (1, 1)").ok());
+}
+
+TEST_F(DatabaseTest, PrepareRefusesTwoStatements) {
+  auto st = db_->prepare("SELECT 1; SELECT 2");
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.status().code(), StatusCode::kInternal);
+  EXPECT_TRUE(db_->prepare("SELECT 1;  ").ok());
+}
+
+TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
+  {
+    auto tx = Transaction::begin(*db_);
+    ASSERT_TRUE(tx.ok()) << tx.status().to_string();
+    EXPECT_TRUE(db_->in_transaction());
+    ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (1)").ok());
+  }
+  EXPECT_FALSE(db_->in_transaction());
+  EXPECT_EQ(count("t"), 0);
+  {
+    auto tx = Transaction::begin(*db_);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (2)").ok());
+    ASSERT_TRUE(tx->commit().ok());
+    EXPECT_EQ(tx->commit().code(), StatusCode::kInternal);  // already finished
+  }
+  EXPECT_EQ(count("t"), 1);
+  {
+    auto tx = Transaction::begin(*db_);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (3)").ok());
+    EXPECT_TRUE(tx->rollback().ok());
+  }
+  EXPECT_EQ(count("t"), 1);
+}
+
+TEST_F(DatabaseTest, SecondWriterWaitsThenGivesUp) {
+  // busy_timeout bounds the wait; shorten it so the test stays fast.
+  auto other = Database::open(dir_.file("t.db"));
+  ASSERT_TRUE(other.ok());
+  ASSERT_TRUE(other->exec("PRAGMA busy_timeout=50").ok());
+  auto tx = Transaction::begin(*db_);
+  ASSERT_TRUE(tx.ok());
+  auto blocked = Transaction::begin(*other);
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_EQ(blocked.status().code(), StatusCode::kIOError) << blocked.status().to_string();
+  EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)
+      << blocked.status().message();
+}
+
+TEST(DatabaseOpenTest, NotADatabaseIsCorruption) {
+  adj::testing::TempDir dir;
+  const std::string path = dir.file("junk.db");
+  std::ofstream(path) << std::string(4096, 'x');
+  auto db = Database::open(path);
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), StatusCode::kCorruption) << db.status().to_string();
+}
+
+TEST(DatabaseOpenTest, MissingDirectoryIsIOError) {
+  adj::testing::TempDir dir;
+  auto db = Database::open(dir.file("no/such/dir/x.db"));
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), StatusCode::kIOError) << db.status().to_string();
+  EXPECT_NE(db.status().message().find("x.db"), std::string::npos) << db.status().message();
+}
+
+TEST(DatabaseOpenTest, MovedFromDatabaseIsInert) {
+  adj::testing::TempDir dir;
+  auto db = Database::open(dir.file("m.db"));
+  ASSERT_TRUE(db.ok());
+  Database moved = std::move(db).value();
+  EXPECT_NE(moved.handle(), nullptr);
+  EXPECT_TRUE(moved.exec("CREATE TABLE t(x INTEGER)").ok());
+}
+
+}  // namespace
+}  // namespace adj::sqlite

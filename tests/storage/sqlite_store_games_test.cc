@@ -1,0 +1,218 @@
+// SqliteStore: creating, listing and loading games; WAL and foreign keys; corrupted rows.
+#include <gtest/gtest.h>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+class GamesTest : public StoreTest {
+ protected:
+  // A second connection to the same file, for looking under the store.
+  sqlite::Database raw() {
+    auto db = sqlite::Database::open(db_path());
+    EXPECT_TRUE(db.ok()) << db.status().to_string();
+    return std::move(db).value();
+  }
+
+  std::string query_text(const std::string& sql) {
+    auto db = raw();
+    auto st = db.prepare(sql);
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    if (!st.ok()) return "";
+    auto row = st->step();
+    EXPECT_TRUE(row.ok() && *row) << sql;
+    return row.ok() && *row ? st->column_text(0) : "";
+  }
+};
+
+TEST_F(GamesTest, DatabaseIsInWalModeWithForeignKeys) {
+  EXPECT_EQ(query_text("PRAGMA journal_mode"), "wal");
+  // The store checks the game itself; the schema's foreign keys back it up on every connection.
+  SubmissionRecord orphan;
+  orphan.game = "nope";
+  orphan.turn = 1;
+  auto put = store_->put_submission(orphan);
+  ASSERT_FALSE(put.ok());
+  EXPECT_EQ(put.status().code(), StatusCode::kNotFound);
+  auto db = raw();
+  EXPECT_EQ(db.exec("INSERT INTO turn_states VALUES ('nope', 1, '{}')").code(),
+            StatusCode::kFailedPrecondition);  // FOREIGN KEY constraint failed
+}
+
+TEST_F(GamesTest, CreateListLoadRoundTrip) {
+  const GameState initial = make_state("britain");
+  ASSERT_TRUE(store_->create_game(initial, make_scenario("britain"), 1'600'000'000).ok());
+  ASSERT_TRUE(
+      store_->create_game(make_state("albion"), make_scenario("albion"), 1'600'000'500).ok());
+
+  auto games = store_->list_games();
+  ASSERT_TRUE(games.ok()) << games.status().to_string();
+  ASSERT_EQ(games->size(), 2u);
+  EXPECT_EQ((*games)[0].id, "albion");  // sorted by id
+  const GameSummary& g = (*games)[1];
+  EXPECT_EQ(g.id, "britain");
+  EXPECT_EQ(g.name, "Britain britain");
+  EXPECT_EQ(g.engine, "dark-age");
+  EXPECT_EQ(g.turn, 1);
+  EXPECT_EQ(g.status, "open");
+  EXPECT_EQ(g.created_at, 1'600'000'000);
+
+  auto one = store_->game_summary("britain");
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->created_at, 1'600'000'000);
+
+  auto scenario = store_->scenario("britain");
+  ASSERT_TRUE(scenario.ok());
+  EXPECT_EQ(*scenario, make_scenario("britain"));
+
+  for (std::optional<int> turn : {std::optional<int>(), std::optional<int>(1)}) {
+    auto loaded = store_->load_state("britain", turn);
+    ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+    EXPECT_EQ(to_json(*loaded), to_json(initial));
+    EXPECT_EQ(loaded->seed, initial.seed);        // above INT64_MAX
+    EXPECT_TRUE(loaded->adjacent("HRS", "LON"));  // adjacency index rebuilt
+  }
+}
+
+TEST_F(GamesTest, GameIdsMatchExactly) {
+  create_game_or_fail("britain");
+  EXPECT_EQ(store_->game_summary("Britain").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->game_summary("britain ").status().code(), StatusCode::kNotFound);
+  EXPECT_TRUE(store_->create_game(make_state("Britain"), make_scenario("Britain"), 1).ok());
+  EXPECT_EQ(store_->list_games()->size(), 2u);
+}
+
+TEST_F(GamesTest, DuplicateCreateIsRefusedAndKeepsTheOriginal) {
+  create_game_or_fail("britain");
+  GameState other = make_state("britain");
+  other.name = "Impostor";
+  other.find_area("HRS")->armies = 99;
+  Status s = store_->create_game(other, Json{{"other", true}}, 1'700'000'000);
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  EXPECT_NE(s.message().find("britain"), std::string::npos);
+
+  auto g = store_->game_summary("britain");
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->name, "Britain britain");
+  EXPECT_EQ(g->created_at, 1'600'000'000);
+  EXPECT_EQ(*store_->scenario("britain"), make_scenario("britain"));
+  EXPECT_EQ(store_->load_state("britain", 1)->find_area("HRS")->armies, 3);
+  EXPECT_EQ(query_text("SELECT count(*) FROM turn_states"), "1");
+}
+
+TEST_F(GamesTest, CreateValidatesTheInitialState) {
+  EXPECT_EQ(store_->create_game(make_state(""), Json::object(), 1).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->create_game(make_state("x", 0), Json::object(), 1).code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_TRUE(store_->list_games()->empty());
+}
+
+TEST_F(GamesTest, CreateAtALaterTurnOpensThatTurn) {
+  ASSERT_TRUE(store_->create_game(make_state("late", 4), Json::object(), 1).ok());
+  EXPECT_EQ(store_->game_summary("late")->turn, 4);
+  EXPECT_EQ(store_->load_state("late", std::nullopt)->turn, 4);
+  EXPECT_EQ(store_->load_state("late", 1).status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(GamesTest, UnknownGameIsNotFound) {
+  create_game_or_fail("britain");
+  const std::string g = "atlantis";
+  const auto expect_not_found = [&](const Status& s, const char* what) {
+    EXPECT_EQ(s.code(), StatusCode::kNotFound) << what << ": " << s.to_string();
+    EXPECT_EQ(s.message(), "game atlantis") << what;
+  };
+  expect_not_found(store_->game_summary(g).status(), "game_summary");
+  expect_not_found(store_->scenario(g).status(), "scenario");
+  expect_not_found(store_->load_state(g, std::nullopt).status(), "load_state");
+  expect_not_found(store_->load_state(g, 1).status(), "load_state(1)");
+  expect_not_found(store_->commit_turn(g, make_commit(make_state(g))), "commit_turn");
+  expect_not_found(store_->rollback(g, 1), "rollback");
+  expect_not_found(store_->turn_record(g, 1).status(), "turn_record");
+  expect_not_found(store_->current_submissions(g, 1).status(), "current_submissions");
+  expect_not_found(store_->all_submissions(g).status(), "all_submissions");
+  expect_not_found(store_->report(g, "WSX", 1).status(), "report");
+  expect_not_found(store_->report_turns(g).status(), "report_turns");
+  expect_not_found(store_->battle(g, 1, "1.1.WSX").status(), "battle");
+  expect_not_found(store_->battles(g, 1).status(), "battles");
+  expect_not_found(store_->set_game_status(g, "paused"), "set_game_status");
+}
+
+TEST_F(GamesTest, StateOfAnUnknownTurnIsNotFound) {
+  create_game_or_fail();
+  auto s = store_->load_state("britain", 2);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kNotFound);
+  EXPECT_NE(s.status().message().find("turn 2"), std::string::npos) << s.status().message();
+}
+
+TEST_F(GamesTest, SetGameStatus) {
+  create_game_or_fail();
+  ASSERT_TRUE(store_->set_game_status("britain", "paused").ok());
+  EXPECT_EQ(store_->game_summary("britain")->status, "paused");
+  EXPECT_EQ(store_->set_game_status("britain", "").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->game_summary("britain")->status, "paused");
+}
+
+TEST_F(GamesTest, StateThatDoesNotParseIsCorruption) {
+  create_game_or_fail();
+  auto db = raw();
+  // Valid JSON, but not a GameState.
+  ASSERT_TRUE(db.exec("UPDATE turn_states SET state_json = '{\"game\": 5}'").ok());
+  auto s = store_->load_state("britain", std::nullopt);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
+  EXPECT_NE(s.status().message().find("britain"), std::string::npos);
+
+  // Not JSON at all (written past the CHECK constraint, as a damaged file might hold).
+  ASSERT_TRUE(db.exec("PRAGMA ignore_check_constraints = ON;"
+                      "UPDATE turn_states SET state_json = '{\"game\": \"brit';")
+                  .ok());
+  s = store_->load_state("britain", 1);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
+}
+
+TEST_F(GamesTest, StateOfAnotherTurnIsCorruption) {
+  create_game_or_fail();
+  auto db = raw();
+  ASSERT_TRUE(
+      db.exec("UPDATE turn_states SET state_json = json_set(state_json, '$.turn', 7)").ok());
+  auto s = store_->load_state("britain", std::nullopt);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
+}
+
+TEST_F(GamesTest, ScenarioThatDoesNotParseIsCorruption) {
+  create_game_or_fail();
+  auto db = raw();
+  ASSERT_TRUE(db.exec("PRAGMA ignore_check_constraints = ON;"
+                      "UPDATE games SET scenario_json = 'not json'")
+                  .ok());
+  EXPECT_EQ(store_->scenario("britain").status().code(), StatusCode::kCorruption);
+  EXPECT_TRUE(store_->game_summary("britain").ok());  // the rest of the row is still readable
+}
+
+TEST_F(GamesTest, InvalidUtf8IsRefusedBeforeWriting) {
+  GameState bad = make_state("britain");
+  bad.name = "Br\xFFtain";
+  Status s = store_->create_game(bad, Json::object(), 1);
+  EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
+  EXPECT_EQ(store_->game_summary("britain").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(GamesTest, TwoStoresOnOneFileSeeEachOthersWrites) {
+  auto second = SqliteStore::open(db_path());
+  ASSERT_TRUE(second.ok()) << second.status().to_string();
+  create_game_or_fail();
+  auto seen = (*second)->game_summary("britain");
+  ASSERT_TRUE(seen.ok()) << seen.status().to_string();
+  ASSERT_TRUE((*second)->set_game_status("britain", "held").ok());
+  EXPECT_EQ(store_->game_summary("britain")->status, "held");
+}
+
+}  // namespace
+}  // namespace adj::storage_test

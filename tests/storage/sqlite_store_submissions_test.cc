@@ -1,0 +1,173 @@
+// SqliteStore: order submissions (replace-but-keep).
+#include <gtest/gtest.h>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+class SubmissionsTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    create_game_or_fail();
+  }
+
+  std::int64_t put(const std::string& player, int turn, bool accepted, const std::string& text) {
+    SubmissionRecord r;
+    r.game = "britain";
+    r.player = player;
+    r.turn = turn;
+    r.source = "email:<" + text + "@example.org>";
+    r.received_at = 1'700'000'000 + next_time_++;
+    r.raw_text = text;
+    r.ack = {{"lines", {text}}, {"accepted", accepted}};
+    r.accepted = accepted;
+    auto id = store_->put_submission(r);
+    EXPECT_TRUE(id.ok()) << id.status().to_string();
+    return id.ok() ? *id : -1;
+  }
+
+  static std::vector<std::string> texts(const std::vector<SubmissionRecord>& rs) {
+    std::vector<std::string> out;
+    for (const auto& r : rs) out.push_back(r.raw_text);
+    return out;
+  }
+
+  int next_time_ = 0;
+};
+
+TEST_F(SubmissionsTest, FieldsRoundTrip) {
+  SubmissionRecord r;
+  r.game = "britain";
+  r.player = "WSX";
+  r.turn = 1;
+  r.source = "cli";
+  r.received_at = 1'700'000'123;
+  r.raw_text = std::string("PLAYER WSX s3cret\r\nMOVE 3 HRS LON\r\n\0tail", 42);
+  r.ack = {{"player", "WSX"}, {"lines", {{{"ok", true}}}}};
+  r.accepted = true;
+  r.current = false;  // ignored: accepted files become current
+  r.id = 999;         // ignored: assigned by the store
+  auto id = store_->put_submission(r);
+  ASSERT_TRUE(id.ok()) << id.status().to_string();
+  EXPECT_NE(*id, 999);
+
+  auto all = store_->all_submissions("britain");
+  ASSERT_TRUE(all.ok()) << all.status().to_string();
+  ASSERT_EQ(all->size(), 1u);
+  const SubmissionRecord& got = (*all)[0];
+  EXPECT_EQ(got.id, *id);
+  EXPECT_EQ(got.game, "britain");
+  EXPECT_EQ(got.player, "WSX");
+  EXPECT_EQ(got.turn, 1);
+  EXPECT_EQ(got.source, "cli");
+  EXPECT_EQ(got.received_at, 1'700'000'123);
+  EXPECT_EQ(got.raw_text, r.raw_text);  // byte for byte, CRLF and NUL included
+  EXPECT_EQ(got.ack, r.ack);
+  EXPECT_TRUE(got.accepted);
+  EXPECT_TRUE(got.current);
+}
+
+TEST_F(SubmissionsTest, NewAcceptedFileReplacesButKeepsTheOldOne) {
+  const auto first = put("WSX", 1, true, "first");
+  const auto second = put("WSX", 1, true, "second");
+  EXPECT_GT(second, first);
+
+  auto current = store_->current_submissions("britain", 1);
+  ASSERT_TRUE(current.ok());
+  EXPECT_EQ(texts(*current), std::vector<std::string>{"second"});
+  EXPECT_EQ((*current)[0].id, second);
+
+  auto all = store_->all_submissions("britain");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].raw_text, "first");  // oldest first
+  EXPECT_TRUE((*all)[0].accepted);
+  EXPECT_FALSE((*all)[0].current);
+  EXPECT_TRUE((*all)[1].current);
+}
+
+TEST_F(SubmissionsTest, RefusedFileIsKeptButReplacesNothing) {
+  put("WSX", 1, true, "good");
+  put("WSX", 1, false, "garbage");
+  EXPECT_EQ(texts(*store_->current_submissions("britain", 1)), std::vector<std::string>{"good"});
+  auto all = store_->all_submissions("britain");
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_FALSE((*all)[1].accepted);
+  EXPECT_FALSE((*all)[1].current);
+  EXPECT_EQ((*all)[1].raw_text, "garbage");
+}
+
+TEST_F(SubmissionsTest, CurrentIsPerPlayerAndTurnSortedByPlayer) {
+  put("WSX", 1, true, "wsx-1");
+  put("MRC", 1, true, "mrc-1");
+  put("WSX", 2, true, "wsx-2");  // a later turn does not replace turn 1
+  put("", 1, false, "anonymous");
+  put("MRC", 1, true, "mrc-1b");
+  EXPECT_EQ(texts(*store_->current_submissions("britain", 1)),
+            (std::vector<std::string>{"mrc-1b", "wsx-1"}));
+  EXPECT_EQ(texts(*store_->current_submissions("britain", 2)), std::vector<std::string>{"wsx-2"});
+  EXPECT_TRUE(store_->current_submissions("britain", 3)->empty());
+  EXPECT_EQ(texts(*store_->all_submissions("britain")),
+            (std::vector<std::string>{"wsx-1", "mrc-1", "wsx-2", "anonymous", "mrc-1b"}));
+}
+
+TEST_F(SubmissionsTest, GamesAreSeparate) {
+  ASSERT_TRUE(store_->create_game(make_state("albion"), Json::object(), 1).ok());
+  put("WSX", 1, true, "britain-wsx");
+  SubmissionRecord r;
+  r.game = "albion";
+  r.player = "WSX";
+  r.turn = 1;
+  r.raw_text = "albion-wsx";
+  r.accepted = true;
+  ASSERT_TRUE(store_->put_submission(r).ok());
+  EXPECT_EQ(texts(*store_->current_submissions("britain", 1)),
+            std::vector<std::string>{"britain-wsx"});
+  EXPECT_EQ(texts(*store_->all_submissions("albion")), std::vector<std::string>{"albion-wsx"});
+}
+
+TEST_F(SubmissionsTest, BadSubmissionsAreRefused) {
+  SubmissionRecord r;
+  r.game = "britain";
+  r.player = "WSX";
+  r.turn = 0;
+  EXPECT_EQ(store_->put_submission(r).status().code(), StatusCode::kInvalidArgument);
+  r.turn = 1;
+  r.game = "atlantis";
+  EXPECT_EQ(store_->put_submission(r).status().code(), StatusCode::kNotFound);
+  r.game = "britain";
+  r.ack = {{"line", "caf\xE9"}};  // Latin-1, not UTF-8
+  EXPECT_EQ(store_->put_submission(r).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_TRUE(store_->all_submissions("britain")->empty());
+}
+
+TEST_F(SubmissionsTest, CorruptAcknowledgementIsCorruption) {
+  const auto id = put("WSX", 1, true, "x");
+  auto db = sqlite::Database::open(db_path());
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE(db->exec("PRAGMA ignore_check_constraints = ON;"
+                       "UPDATE submissions SET ack_json = '{'")
+                  .ok());
+  auto all = store_->all_submissions("britain");
+  ASSERT_FALSE(all.ok());
+  EXPECT_EQ(all.status().code(), StatusCode::kCorruption);
+  EXPECT_NE(all.status().message().find("submission " + std::to_string(id)), std::string::npos)
+      << all.status().message();
+}
+
+TEST_F(SubmissionsTest, SchemaAllowsOneCurrentFilePerPlayerAndTurn) {
+  put("WSX", 1, true, "a");
+  auto db = sqlite::Database::open(db_path());
+  ASSERT_TRUE(db.ok());
+  Status s = db->exec(
+      "INSERT INTO submissions(game_id, player, turn, source, received_at, raw_text, ack_json, "
+      "accepted, current) VALUES ('britain', 'WSX', 1, 'cli', 0, 'b', '{}', 1, 1)");
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+}
+
+}  // namespace
+}  // namespace adj::storage_test

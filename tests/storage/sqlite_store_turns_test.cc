@@ -1,0 +1,208 @@
+// SqliteStore: commit_turn, rollback and turn records.
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+class TurnsTest : public StoreTest {
+ protected:
+  void SetUp() override {
+    StoreTest::SetUp();
+    create_game_or_fail();
+  }
+
+  // Row counts of every per-turn table, to show that a refused commit wrote nothing.
+  std::string counts() {
+    auto db = sqlite::Database::open(db_path());
+    EXPECT_TRUE(db.ok());
+    auto st = db->prepare(
+        "SELECT (SELECT count(*) FROM turn_states) || '/' || (SELECT count(*) FROM turns) || '/' "
+        "|| (SELECT count(*) FROM battles) || '/' || (SELECT count(*) FROM reports) || '/' || "
+        "(SELECT open_turn FROM games WHERE id = 'britain')");
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    auto row = st->step();
+    EXPECT_TRUE(row.ok() && *row);
+    return st->column_text(0);
+  }
+
+  int open_turn() { return store_->game_summary("britain")->turn; }
+};
+
+TEST_F(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
+  const GameState turn1 = *store_->load_state("britain", std::nullopt);
+  const TurnCommit c = make_commit(turn1);
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+
+  EXPECT_EQ(open_turn(), 2);
+  EXPECT_EQ(counts(), "2/1/2/2/2");
+  auto next = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(next.ok()) << next.status().to_string();
+  EXPECT_EQ(to_json(*next), to_json(c.next_state));
+  EXPECT_EQ(next->find_area("HRS")->armies, 4);
+  EXPECT_EQ(to_json(*store_->load_state("britain", 1)), to_json(turn1));  // kept
+
+  auto record = store_->turn_record("britain", 1);
+  ASSERT_TRUE(record.ok()) << record.status().to_string();
+  EXPECT_EQ((*record)["seed"], "18446744073709551615");  // UINT64_MAX, exactly
+  EXPECT_EQ((*record)["summary"], c.summary);
+  EXPECT_EQ((*record)["turn"], 1);
+  EXPECT_EQ((*record)["game"], "britain");
+  EXPECT_EQ((*record)["ran_at"], c.ran_at);
+  EXPECT_EQ(store_->turn_record("britain", 2).status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
+  TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
+  const std::string before = counts();
+  for (int turn : {0, 2, 5}) {
+    TurnCommit wrong = c;
+    wrong.turn = turn;
+    wrong.next_state.turn = turn + 1;
+    for (auto& r : wrong.reports) r.turn = turn;
+    Status s = store_->commit_turn("britain", wrong);
+    EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << turn << ": " << s.to_string();
+    EXPECT_NE(s.message().find("open turn (1)"), std::string::npos) << s.message();
+  }
+  EXPECT_EQ(counts(), before);
+  // Committing turn 1 twice: the second is for a turn no longer open.
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  const std::string after = counts();
+  EXPECT_EQ(store_->commit_turn("britain", c).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(counts(), after);
+}
+
+TEST_F(TurnsTest, InconsistentCommitIsInvalidArgument) {
+  const TurnCommit good = make_commit(*store_->load_state("britain", std::nullopt));
+  const std::string before = counts();
+  TurnCommit wrong_state_turn = good;
+  wrong_state_turn.next_state.turn = 1;
+  EXPECT_EQ(store_->commit_turn("britain", wrong_state_turn).code(), StatusCode::kInvalidArgument);
+  TurnCommit wrong_game = good;
+  wrong_game.next_state.game_id = "albion";
+  EXPECT_EQ(store_->commit_turn("britain", wrong_game).code(), StatusCode::kInvalidArgument);
+  TurnCommit wrong_report = good;
+  wrong_report.reports[1].turn = 0;
+  EXPECT_EQ(store_->commit_turn("britain", wrong_report).code(), StatusCode::kInvalidArgument);
+  TurnCommit bad_json = good;
+  bad_json.battles[1].outcome = {{"note", "\xC3"}};  // truncated UTF-8
+  EXPECT_EQ(store_->commit_turn("britain", bad_json).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(counts(), before);
+}
+
+TEST_F(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
+  const GameState turn1 = *store_->load_state("britain", std::nullopt);
+  TurnCommit c = make_commit(turn1);
+  c.battles.push_back(c.battles[0]);  // same id twice: the third battle INSERT fails
+  const std::string before = counts();
+  Status s = store_->commit_turn("britain", c);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  EXPECT_NE(s.message().find("battles"), std::string::npos) << s.message();
+  EXPECT_EQ(counts(), before);
+  EXPECT_EQ(open_turn(), 1);
+  EXPECT_EQ(to_json(*store_->load_state("britain", std::nullopt)), to_json(turn1));
+  EXPECT_EQ(store_->turn_record("britain", 1).status().code(), StatusCode::kNotFound);
+
+  c.battles.pop_back();
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());  // the turn can be committed again
+  EXPECT_EQ(open_turn(), 2);
+  EXPECT_EQ(counts(), "2/1/2/2/2");
+}
+
+TEST_F(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
+  // A duplicate report is inserted after the turn row and both battles.
+  TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
+  c.reports.push_back(c.reports[0]);
+  const std::string before = counts();
+  EXPECT_FALSE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(counts(), before);
+  EXPECT_TRUE(store_->battles("britain", 1)->empty());
+}
+
+TEST_F(TurnsTest, RollbackThenRecommit) {
+  commit_open_turn_or_fail();  // turn 1
+  commit_open_turn_or_fail();  // turn 2
+  commit_open_turn_or_fail();  // turn 3
+  EXPECT_EQ(open_turn(), 4);
+  EXPECT_EQ(counts(), "4/3/6/6/4");
+  SubmissionRecord sub;
+  sub.game = "britain";
+  sub.player = "WSX";
+  sub.turn = 2;
+  sub.accepted = true;
+  ASSERT_TRUE(store_->put_submission(sub).ok());
+
+  ASSERT_TRUE(store_->rollback("britain", 2).ok());
+  EXPECT_EQ(open_turn(), 2);
+  EXPECT_EQ(counts(), "2/1/2/2/2");
+  EXPECT_TRUE(store_->turn_record("britain", 1).ok());
+  EXPECT_EQ(store_->turn_record("britain", 2).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->load_state("britain", 3).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(*store_->report_turns("britain"), std::vector<int>{1});
+  EXPECT_EQ(store_->current_submissions("britain", 2)->size(), 1u);  // submissions are kept
+
+  // Turn 2 again, this time with a different result.
+  TurnCommit redo = make_commit(*store_->load_state("britain", std::nullopt));
+  redo.seed = 7;
+  redo.next_state.find_area("LON")->armies = 12;
+  ASSERT_TRUE(store_->commit_turn("britain", redo).ok());
+  EXPECT_EQ(open_turn(), 3);
+  EXPECT_EQ((*store_->turn_record("britain", 2))["seed"], "7");
+  EXPECT_EQ(store_->load_state("britain", std::nullopt)->find_area("LON")->armies, 12);
+}
+
+TEST_F(TurnsTest, RollbackToTheOpenTurnChangesNothing) {
+  commit_open_turn_or_fail();
+  const std::string before = counts();
+  ASSERT_TRUE(store_->rollback("britain", 2).ok());
+  EXPECT_EQ(counts(), before);
+}
+
+TEST_F(TurnsTest, RollbackOutsideTheGameIsRefused) {
+  commit_open_turn_or_fail();
+  const std::string before = counts();
+  for (int turn : {0, -1, 3}) {
+    Status s = store_->rollback("britain", turn);
+    EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << turn << ": " << s.to_string();
+  }
+  EXPECT_EQ(counts(), before);
+}
+
+TEST_F(TurnsTest, RollbackBeforeTheFirstStoredTurnIsRefused) {
+  ASSERT_TRUE(store_->create_game(make_state("late", 3), Json::object(), 1).ok());
+  Status s = store_->rollback("late", 2);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.to_string();
+  EXPECT_EQ(store_->game_summary("late")->turn, 3);
+}
+
+TEST_F(TurnsTest, CorruptSeedIsCorruption) {
+  commit_open_turn_or_fail();
+  auto db = sqlite::Database::open(db_path());
+  ASSERT_TRUE(db.ok());
+  // 2^64 passes the column's digits-only CHECK but does not fit in 64 bits.
+  ASSERT_TRUE(
+      db->exec("UPDATE turns SET seed = '18446744073709551616';"
+               "UPDATE battles SET seed = '99999999999999999999' WHERE battle_id = '1.1.WSX'")
+          .ok());
+  EXPECT_EQ(store_->turn_record("britain", 1).status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(store_->battle("britain", 1, "1.1.WSX").status().code(), StatusCode::kCorruption);
+  EXPECT_EQ(store_->battles("britain", 1).status().code(), StatusCode::kCorruption);
+  EXPECT_TRUE(store_->battle("britain", 1, "1.2.MRC").ok());
+}
+
+TEST_F(TurnsTest, SchemaRefusesAMalformedSeed) {
+  commit_open_turn_or_fail();
+  auto db = sqlite::Database::open(db_path());
+  ASSERT_TRUE(db.ok());
+  EXPECT_EQ(db->exec("UPDATE turns SET seed = '-1'").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(db->exec("UPDATE turns SET seed = ''").code(), StatusCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace adj::storage_test
