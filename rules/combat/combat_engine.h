@@ -109,6 +109,10 @@ class CombatEngine {
   // Draws only from `rng`. Errors are reserved for bad engine data, never for player mistakes.
   virtual Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const = 0;
 
+  // How many of the area's armies may be ordered to move (e.g. not exhausted units). The turn
+  // loop also subtracts armies that stopped earlier in the turn. Default: all of them.
+  virtual int movable_armies(const Area& area) const { return area.armies; }
+
   // Per-army state bookkeeping for engines that keep it (default: none, so these do nothing).
   // Detach n of area.armies armies from `area_units` (for a move) and return their state.
   virtual Json detach_units(Json& area_units, int area_armies, int n) const;

@@ -15,22 +15,21 @@ Json battle_input_json(const BattleInput& in) {
     keep.insert(n1);
     for (const auto& n2 : w.neighbours(n1)) keep.insert(n2);
   }
-  const Json full = to_json(w);
   Json areas = Json::array(), edges = Json::array(), players = Json::array();
   std::set<std::string> owners = {in.attacker};
-  for (const auto& a : full["areas"])
-    if (keep.count(a["code"].get<std::string>())) {
-      areas.push_back(a);
-      if (!a["owner"].is_null()) owners.insert(a["owner"].get<std::string>());
-    }
-  for (const auto& e : full["adjacency"])
-    if (keep.count(e[0].get<std::string>()) && keep.count(e[1].get<std::string>()))
-      edges.push_back(e);
-  for (auto p : full["players"])
-    if (owners.count(p["code"].get<std::string>())) {
-      p.erase("secret");
-      p.erase("email");
-      players.push_back(std::move(p));
+  for (const auto& code : keep) {
+    const Area* a = w.find_area(code);
+    areas.push_back(to_json(*a));
+    if (a->owner) owners.insert(*a->owner);
+    for (const auto& n : w.neighbours(code))
+      if (code < n && keep.count(n)) edges.push_back(to_json(*w.find_edge(code, n)));
+  }
+  for (const auto& code : owners)
+    if (const Player* p = w.find_player(code)) {
+      Json pj = to_json(*p);
+      pj.erase("secret");
+      pj.erase("email");
+      players.push_back(std::move(pj));
     }
   Json j = {{"kind", to_string(in.kind)},
             {"to", in.to},
@@ -42,7 +41,7 @@ Json battle_input_json(const BattleInput& in) {
               {"extras", in.extras}}},
             {"ambush", in.ambush},
             {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
-            {"rules", full["rules"]},
+            {"rules", to_json(w.rules)},
             {"turn", w.turn},
             {"areas", std::move(areas)},
             {"adjacency", std::move(edges)},

@@ -95,47 +95,47 @@ void GameState::normalise() {
   for (auto& [code, list] : adj_) std::sort(list.begin(), list.end());
 }
 
+Json to_json(const Player& p) {
+  return {{"code", p.code},         {"name", p.name},         {"email", p.email},
+          {"secret", p.secret},     {"nation", p.nation},     {"bp", p.bp},
+          {"treasury", p.treasury}, {"vp", p.vp},             {"reserve", p.reserve},
+          {"engine_state", p.engine_state}};
+}
+
+Json to_json(const Area& a) {
+  Json j = {{"code", a.code},
+            {"name", a.name},
+            {"kind", to_string(a.kind)},
+            {"terrain", a.terrain},
+            {"owner", opt(a.owner)},
+            {"population", a.population},
+            {"fort", a.fort},
+            {"trade", a.trade},
+            {"armies", a.armies},
+            {"mode", to_string(a.mode)},
+            {"retreat_to", opt(a.retreat_to)},
+            {"ambush_against", opt(a.ambush_against)},
+            {"features", a.features},
+            {"engine_state", a.engine_state}};
+  if (!a.hinterland.empty()) j["hinterland"] = a.hinterland;
+  if (a.x) j["x"] = *a.x;
+  if (a.y) j["y"] = *a.y;
+  return j;
+}
+
+Json to_json(const Edge& e) {
+  Json j = Json::array({e.a, e.b});
+  if (!e.features.empty()) j.push_back(e.features);
+  return j;
+}
+
 Json to_json(const GameState& s) {
   Json players = Json::array();
-  for (const auto& p : s.players) {
-    players.push_back({{"code", p.code},
-                       {"name", p.name},
-                       {"email", p.email},
-                       {"secret", p.secret},
-                       {"nation", p.nation},
-                       {"bp", p.bp},
-                       {"treasury", p.treasury},
-                       {"vp", p.vp},
-                       {"reserve", p.reserve},
-                       {"engine_state", p.engine_state}});
-  }
+  for (const auto& p : s.players) players.push_back(to_json(p));
   Json areas = Json::array();
-  for (const auto& a : s.areas) {
-    Json j = {{"code", a.code},
-              {"name", a.name},
-              {"kind", to_string(a.kind)},
-              {"terrain", a.terrain},
-              {"owner", opt(a.owner)},
-              {"population", a.population},
-              {"fort", a.fort},
-              {"trade", a.trade},
-              {"armies", a.armies},
-              {"mode", to_string(a.mode)},
-              {"retreat_to", opt(a.retreat_to)},
-              {"ambush_against", opt(a.ambush_against)},
-              {"features", a.features},
-              {"engine_state", a.engine_state}};
-    if (!a.hinterland.empty()) j["hinterland"] = a.hinterland;
-    if (a.x) j["x"] = *a.x;
-    if (a.y) j["y"] = *a.y;
-    areas.push_back(std::move(j));
-  }
+  for (const auto& a : s.areas) areas.push_back(to_json(a));
   Json edges = Json::array();
-  for (const auto& e : s.edges) {
-    Json j = Json::array({e.a, e.b});
-    if (!e.features.empty()) j.push_back(e.features);
-    edges.push_back(std::move(j));
-  }
+  for (const auto& e : s.edges) edges.push_back(to_json(e));
   return {{"game", s.game_id},
           {"name", s.name},
           {"turn", s.turn},

@@ -98,6 +98,10 @@ struct GameState {
 
 // Canonical JSON form (the storage format and `game show --json`). Round-trips exactly.
 Json to_json(const GameState& state);
+// The same forms for single elements (as they appear inside the state's JSON).
+Json to_json(const Player& p);
+Json to_json(const Area& a);
+Json to_json(const Edge& e);
 Result<GameState> state_from_json(const Json& j);
 
 }  // namespace adj

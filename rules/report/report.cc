@@ -1,6 +1,7 @@
 #include "rules/report/report.h"
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 namespace adj {
@@ -34,7 +35,27 @@ std::string template_for(const GameState& next, const std::string& player) {
 
 Json battle_for_report(const BattleLog& b) { return to_json(b); }
 
-Json build_report(const GameState&, const TurnResult& result, const std::string& player) {
+Json build_roundup(const TurnResult& result) {
+  const GameState& next = result.next_state;
+  std::map<std::string, std::array<int, 3>> totals;  // areas, armies, population
+  for (const Area& a : next.areas)
+    if (a.owner) {
+      auto& t = totals[*a.owner];
+      t[0] += 1;
+      t[1] += a.armies;
+      t[2] += a.population;
+    }
+  Json kingdoms = Json::array();
+  for (const Player& p : next.players) {
+    const auto t = totals[p.code];
+    kingdoms.push_back({{"code", p.code}, {"name", p.name}, {"areas", t[0]},
+                        {"armies", t[1]}, {"population", t[2]}, {"vp", p.vp}});
+  }
+  return {{"kingdoms", std::move(kingdoms)}};
+}
+
+Json build_report(const GameState&, const TurnResult& result, const std::string& player,
+                  const Json& roundup) {
   const GameState& next = result.next_state;
   const Player* me = next.find_player(player);
   assert(me);
@@ -61,6 +82,7 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
     j["mode"] = to_string(a.mode);
     j["retreat_to"] = a.retreat_to ? Json(*a.retreat_to) : Json(nullptr);
     j["ambush_against"] = a.ambush_against ? Json(*a.ambush_against) : Json(nullptr);
+    if (!a.engine_state.empty()) j["engine_state"] = a.engine_state;  // units, tanks, wounds
     owned.push_back(std::move(j));
   }
   for (const auto& code : mine)
@@ -74,22 +96,6 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
   Json seen = Json::array();
   for (const auto& code : visible) seen.push_back(area_row(*next.find_area(code)));
 
-  Json kingdoms = Json::array();
-  for (const Player& p : next.players) {
-    int areas = 0, armies = 0, population = 0;
-    for (const Area& a : next.areas)
-      if (a.owner == p.code) {
-        ++areas;
-        armies += a.armies;
-        population += a.population;
-      }
-    kingdoms.push_back({{"code", p.code},
-                        {"name", p.name},
-                        {"areas", areas},
-                        {"armies", armies},
-                        {"population", population},
-                        {"vp", p.vp}});
-  }
   const Economy& e = result.economy.at(player);
   Json economy = {{"bp_start", e.bp_start},
                   {"bp_spent", e.bp_spent},
@@ -111,7 +117,8 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
           {"turn", result.turn},
           {"next_turn", next.turn},
           {"engine", next.engine.name},
-          {"player", {{"code", me->code}, {"name", me->name}, {"nation", me->nation}}},
+          {"player", {{"code", me->code}, {"name", me->name}, {"nation", me->nation},
+                      {"engine_state", me->engine_state}}},
           {"order_of_play", result.order_of_play},
           {"next_order_of_play", result.next_order_of_play},
           {"orders_on_file", !orders_given.empty()},
@@ -120,7 +127,7 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
           {"economy", std::move(economy)},
           {"areas", std::move(owned)},
           {"neighbours", std::move(seen)},
-          {"roundup", {{"kingdoms", std::move(kingdoms)}}},
+          {"roundup", roundup},
           {"template", template_for(next, player)}};
 }
 

@@ -13,7 +13,12 @@ namespace adj {
 // their areas with defence settings, the areas bordering them (as at the end of the turn), the
 // roundup of all kingdoms and the order of play, and a blank order template for the next turn.
 // REQUIRES: player is a player of the game.
-Json build_report(const GameState& start, const TurnResult& result, const std::string& player);
+// `roundup` is build_roundup(result) (shared by every player's report of the turn).
+Json build_report(const GameState& start, const TurnResult& result, const std::string& player,
+                  const Json& roundup);
+
+// The public roundup of a resolved turn: every kingdom's areas, armies, population and VPs.
+Json build_roundup(const TurnResult& result);
 
 // The plain-text rendering of a report built by build_report. Deterministic.
 std::string render_report_text(const Json& report);

@@ -141,6 +141,12 @@ std::string render_report_text(const Json& r) {
     if (a["mode"] == "ambush") out += " against " + str(a["ambush_against"]);
     out += "\n";
   }
+  for (const auto& a : r["areas"])
+    if (a.contains("engine_state"))
+      out += "  " + str(a["code"]) + " forces: " + a["engine_state"].dump() + "\n";
+  if (r["player"].contains("engine_state") && !r["player"]["engine_state"].empty())
+    out += "\nYOUR " + str(r["engine"]) + " STATE (cards, tokens, profile)\n  " +
+           r["player"]["engine_state"].dump() + "\n";
   out += "\nNEIGHBOURING AREAS (end of turn)\n";
   out += "  code name             kind terrain    pop fort armies  owner\n";
   for (const auto& a : r["neighbours"]) {

@@ -99,7 +99,8 @@ class TurnRun {
   bool owns(const std::string& player, const Area& a) const { return a.owner == player; }
   int movable(const Area& a) const {
     auto it = stuck_.find(a.code);
-    return a.armies - (it == stuck_.end() ? 0 : std::min(it->second, a.armies));
+    const int stuck = it == stuck_.end() ? 0 : it->second;
+    return std::max(0, std::min(engine_.movable_armies(a), a.armies - stuck));
   }
   void add_stuck(const std::string& area, int n) { stuck_[area] += n; }
   bool sticky(const Area& a) const {
@@ -276,6 +277,7 @@ class TurnRun {
         Json units = engine_.detach_units(to.engine_state, to.armies, defenders_left);
         engine_.merge_units(dest->engine_state, dest->armies, units, defenders_left);
         dest->armies += defenders_left;
+        if (!dest->owner && dest->armies == defenders_left) dest->owner = to.owner;
         to.armies = 0;
       }
     }

@@ -1,0 +1,121 @@
+// Exalted 2e mass combat (seed 004, Oakthorne "WoA-Order"; seed_rules.md §5): cycles of War
+// Events between two units.
+//
+// Mapping onto armies in areas:
+//  - Magnitude from soldiers = armies × soldiers_per_army (option, default 100): 0 = 1 soldier
+//    (a Solo Unit), 1 = 2-10, 2 = 11-75, 3 = 76-150, 4 = 151-300, 5 = 301-650, 6 = 651-1250,
+//    7 = 1251-2500, 8 = 2501-5000, 9 = more. Recomputed before every cycle.
+//  - Traits come from the owning player's profile, Player::engine_state {"profile": {...}}
+//    (schemas/exalted_profiles.schema.json): commander {wits, war, charisma, intelligence},
+//    unit {accuracy, damage, defense, might, hardness, soak, health_track} (or the soldiers'
+//    {dexterity, ability, strength, weapon_*} from which Accuracy and Defense = ⌊(Dex + Ability +
+//    weapon)/2⌋ and Damage = ⌈(Str + weapon damage)/3⌉, OQ-EX1), damage_type, and an optional
+//    solo {attribute, ability, extra_dice, damage, essence, overwhelming} used when a force is a
+//    single soldier. Players without a profile and unowned areas use options default_profile
+//    (built-in: a mortal militia).
+//  - Health: every army has health_track health levels (the profile's, default 3 = extras, 7 =
+//    elite). Health levels lost fill the most wounded army first, then fresh ones; each army
+//    whose track fills is an army lost. Partial damage persists: Area::engine_state
+//    {"wounds": [levels, ...]} (one entry per wounded army; fresh armies are not listed). Wounded
+//    armies move last (detach_units). No healing unless options heal_per_turn > 0 (end_turn).
+// One cycle (attacker X strikes target Y), steps 1-10 of the seed:
+//  2. War DV = (Int + War + unit Defense) / 2 rounded up (dv_rounding "down" for mortals), plus
+//     terrain_dv[terrain], city_dv for cities, fort_dv × fort level and defend_dv in DEFEND
+//     mode, when Y defends its own area; a counterattacked attacker has its bare War DV.
+//  3. Attack roll: Wits + War + Accuracy dice (solo: Attribute + min(Ability, War) + extra dice,
+//     OQ-EX3); a d10 of 7-9 is one success, 10 two; + (Magnitude X − Magnitude Y), capped by
+//     magnitude_cap when set (OQ-EX2), clamped at 0 (OQ-EX6).
+//  4. Optional Charm reroll (charm_rerolls.attacker): every failed die rerolled once.
+//  5. − external penalties (external_penalty; + river_penalty attacking across a river edge)
+//     − DV; ≤ 0 misses. Optional defender stunt dice (stunt_dice) subtract their successes.
+//  6. Optional defender reroll (charm_rerolls.defender): failed stunt dice rerolled once.
+//  7. Raw damage = remaining + Charisma + unit Damage (solo: its damage).
+//  8. Hardness ≥ raw ⇒ no damage. Pool = raw − soak(damage type); below Magnitude X (solo:
+//     max(Overwhelming, Essence)) ⇒ that many dice (ping; OQ-EX4: equal rolls as is). Damage
+//     roll: each 7+ one level, a 10 counts once; + Might.
+//  9-10. Counterattack: the target strikes back the same way; damage is applied after each cycle.
+// Attack kinds (an exchange = the attacker's cycle, then the defender's counterattack):
+//  MOVE    1 exchange (exchanges.move); the attacker takes the area only if no defenders remain.
+//  ASSAULT exchanges until one side is destroyed or exchanges.assault (10); survivors stop.
+//  OVERRUN up to exchanges.overrun (3); survivors stop unless the first exchange cleared the area.
+//  PROBE   one attacker cycle, no counterattack; the attacker always goes home and stops.
+//  AMBUSH  (the defender ambushes the attacker's origin): the defender strikes a full cycle first.
+//  RETREAT the defenders withdraw first when the attacker's Magnitude is at least the defender's
+//          plus retreat_margin (1).
+// Rolls are recorded in order: attack dice, rerolls, stunt dice, damage dice.
+#pragma once
+
+#include <vector>
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+// Successes of d10 faces: 7-9 one, 10 two (or one on damage rolls).
+int exalted_successes(const std::vector<int>& dice, bool damage_roll);
+// Magnitude of a unit of `soldiers` soldiers (0 for one soldier or none).
+int exalted_magnitude(long long soldiers);
+// War DV = (Int + War + Defense) / 2, rounded up or down.
+int exalted_war_dv(int intelligence, int war, int defense, bool round_up);
+
+// The striking side of one cycle.
+struct ExAttacker {
+  bool solo = false;
+  int magnitude = 0;
+  int pool = 0;    // unit: Wits + War + Accuracy; solo: Attribute + min(Ability, War) + extra
+  int damage = 0;  // unit: Charisma + unit Damage; solo: its damage
+  int might = 0;
+  int ping = 0;  // unit: Magnitude; solo: max(Overwhelming, Essence)
+};
+// The struck side of one cycle.
+struct ExTarget {
+  int magnitude = 0;
+  int dv = 0;  // War DV with its modifiers
+  int hardness = 0;
+  int soak = 0;  // of the attack's damage type
+};
+struct ExCycleOptions {
+  int magnitude_cap = -1;  // < 0: uncapped
+  int external_penalty = 0;
+  bool attacker_reroll = false;
+  bool defender_reroll = false;
+  int stunt_dice = 0;
+};
+struct ExCycle {
+  std::vector<int> attack_dice, reroll_dice, stunt_dice, stunt_reroll_dice, damage_dice;
+  int successes = 0;       // of the attack roll (after any reroll)
+  int magnitude_diff = 0;  // applied (after the cap)
+  int remaining = 0;       // after penalties, DV and stunts
+  bool hit = false;
+  int raw = 0;
+  bool hardness_stopped = false;
+  int pool = 0;  // damage dice rolled
+  bool pinged = false;
+  int levels = 0;  // health levels inflicted (damage successes + Might)
+  bool botch = false;
+  Json detail() const;
+};
+
+// Runs steps 3-8 of one cycle. Draws: the attack dice, rerolls, stunt dice, then the damage dice.
+ExCycle exalted_war_event(const ExAttacker& a, const ExTarget& t, const ExCycleOptions& o,
+                          Rng& rng);
+
+// Applies `levels` health levels to a force of `armies` armies with per-army `wounds` (most
+// wounded first) and `track` levels per army; returns the armies lost and updates both.
+int exalted_apply_levels(int& armies, std::vector<int>& wounds, int levels, int track);
+
+class ExaltedEngine final : public CombatEngine {
+ public:
+  std::string_view name() const override { return "exalted-mass-combat"; }
+  std::string_view summary() const override;
+  bool deterministic() const override { return false; }
+  Status check_game(const GameState& state) const override;
+  bool retreat_triggers(const BattleInput& in) const override;
+  Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
+  Json detach_units(Json& area_units, int area_armies, int n) const override;
+  void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
+  void end_turn(GameState& state) const override;
+  std::string_view order_help() const override;
+};
+
+}  // namespace adj

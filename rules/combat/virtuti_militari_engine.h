@@ -1,0 +1,114 @@
+// Virtuti Militari (seed 002, seed_rules.md §3): strength decides the winner, dice decide losses.
+//
+// Units. Each army of the map is one VM unit {type, level 1-3, hp, exhausted}. An area's units
+// live in Area::engine_state as {"units": [...]} (missing entries = fresh units of the data's
+// default_unit at level 1); the attacking force travels as the same {"units": [...]} object.
+// Unit types, levels (attack, defence, hit points, die), the dice faces and the air token are
+// data (schemas/vm_data.schema.json): the bundled PLACEHOLDER table schemas/tables/vm-default.json
+// unless engine options give "data" (an object, or the name of a bundled table such as
+// "vm-default"). Strength is counted in half-points (OQ-VM1), so a river halves exactly.
+//
+// The seven steps, per battle (one Move order in VM terms):
+//  1. Strength: attacker = Σ attack of its non-exhausted units (halved across an unfrozen river:
+//     edge feature "river" and neither area's weather "frozen", nor edge feature "frozen") + the
+//     order bonus of the attack kind (options order_bonus: move 1, assault 2, overrun 1,
+//     probe 0). Defender = Σ defence of its non-exhausted units + the defence-mode bonus
+//     (DEFEND = the Defense order, order_bonus.defend 1; AMBUSH against the attacker's origin =
+//     order_bonus.ambush 2; otherwise 0) + fort level × fort_strength (1). Bonuses never halve
+//     (OQ-VM6). Support and Shore Bombardment orders do not exist in Adjutant's grammar.
+//  2. Cards: the attacker plays `CARD n` (1-based index into its hand, Player::engine_state
+//     {"hand": [{"id","name"?,"strength","dice":[die...],"hp"}], "air": tokens}); the defender
+//     plays the card chosen by its standing order `DEFEND|AMBUSH|RETREAT <area> CARD n AIR m`
+//     (stored by card id in the area's engine_state "defence"). A played card leaves the hand.
+//  3. Air: each committed token (`AIR m`, at most the player's tokens) adds the air token's
+//     strength and one die; skipped (nothing spent) when the defended area is sea or its weather
+//     is "mud". Spent tokens leave the player's pool (option air_tokens_spent, default true).
+//  4. Winner: the higher total; a tie goes to the side earlier in options "initiative" (player
+//     codes or nations); when neither or both sides are listed the defender wins the tie.
+//  5. Losses: each side rolls one die per non-exhausted unit in the battle (its unit die), plus
+//     card dice and air-token dice; damage = Σ pips. Defender absorbs first: each fort level
+//     absorbs 1 (and is used up: forts_used_up, default true), each card HP symbol 1; then the
+//     attacker with its card HP symbols. The rest hits units (OQ-VM4), never destroying a unit
+//     while another can take a point: one unit at a time takes damage down to 1 HP, the unit
+//     with the most hit points left first (ties: the stronger unit, then list order); when all
+//     are at 1 HP each point destroys one, the weakest first. A unit whose HP falls to or below
+//     the HP of the level below drops to that level.
+//  6. The loser retreats. Attacker: home to its origin (attacker_wins = false). Defender: to one
+//     adjacent land area its owner holds: its standing RETREAT location if that qualifies, else
+//     the one with the most armies, ties by code; none ⇒ every survivor is eliminated.
+//     Retreated units are exhausted until end_turn (strength 0, no dice); detach_units moves
+//     fresh units first.
+//  7. A winning attacker advances and captures; the area's forts are removed (fort_after 0).
+//     Fleets are not modelled separately (a captured port's defenders have already retreated).
+// Attack kinds: MOVE and OVERRUN are a Move order (winners may move on); ASSAULT is a Move order
+// with the larger bonus whose survivors stop; PROBE is a raid: steps 1-5 only, nobody retreats or
+// advances, the attacker goes home (not exhausted) and stops. An area with no defending units is
+// taken without a battle. RETREAT defence mode withdraws before the battle when the attacker's
+// step-1 strength exceeds the defender's.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+// One VM unit (one army on the map).
+struct VmUnit {
+  std::string type;
+  int level = 1;
+  int hp = 0;
+  bool exhausted = false;
+};
+
+struct VmLevel {
+  int attack = 0, defense = 0, hp = 1;
+  std::string die;
+};
+
+// Parsed, validated unit and dice data.
+struct VmData {
+  std::map<std::string, std::vector<int>> dice;  // die -> pips on faces 1..6
+  std::map<std::string, std::vector<VmLevel>> units;
+  std::map<std::string, bool> naval;
+  std::string default_unit;
+  int air_strength = 1;
+  std::string air_die;
+  bool placeholder = false;
+
+  const VmLevel& level_of(const VmUnit& u) const { return units.at(u.type).at(u.level - 1); }
+  VmUnit fresh(const std::string& type) const;
+};
+
+// Parses data (an object following vm_data.schema.json, or a bundled table name); errors are
+// "<path_prefix>/...: what is wrong".
+Result<VmData> vm_parse_data(const Json& data, const std::string& path_prefix);
+// The data a game uses (options "data" or the bundled default).
+Result<VmData> vm_data_of(const Json& options);
+// Units of an engine_state object, padded with fresh default units (or cut) to `armies`.
+std::vector<VmUnit> vm_units_of(const Json& state, int armies, const VmData& data);
+Json vm_units_json(const std::vector<VmUnit>& units);
+// Applies `damage` points to `units` (rules of step 5); returns the number destroyed (removed).
+int vm_apply_damage(std::vector<VmUnit>& units, int damage, const VmData& data);
+
+class VirtutiMilitariEngine final : public CombatEngine {
+ public:
+  std::string_view name() const override { return "virtuti-militari"; }
+  std::string_view summary() const override;
+  bool deterministic() const override { return false; }
+  Status check_game(const GameState& state) const override;
+  Status check_order(const Order& order, const GameState& state) const override;
+  bool retreat_triggers(const BattleInput& in) const override;
+  Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
+  Json detach_units(Json& area_units, int area_armies, int n) const override;
+  // Exhausted units may not move (step 8).
+  int movable_armies(const Area& area) const override;
+  void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
+  void standing_order(const Order& order, Area& area, Player& player) const override;
+  void end_turn(GameState& state) const override;
+  std::string_view order_help() const override;
+};
+
+}  // namespace adj

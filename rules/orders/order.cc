@@ -1,0 +1,76 @@
+#include "rules/orders/order.h"
+
+namespace adj {
+
+namespace {
+
+char ascii_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+}  // namespace
+
+const char* verb_name(Verb verb) {
+  switch (verb) {
+    case Verb::kMove:
+      return "MOVE";
+    case Verb::kAssault:
+      return "ASSAULT";
+    case Verb::kProbe:
+      return "PROBE";
+    case Verb::kOverrun:
+      return "OVERRUN";
+    case Verb::kAmbush:
+      return "AMBUSH";
+    case Verb::kRetreat:
+      return "RETREAT";
+    case Verb::kDefend:
+      return "DEFEND";
+    case Verb::kLevy:
+      return "LEVY";
+    case Verb::kOrder:
+      return "ORDER";
+  }
+  return "MOVE";
+}
+
+bool is_attack_verb(Verb verb) {
+  return verb == Verb::kMove || verb == Verb::kAssault || verb == Verb::kProbe ||
+         verb == Verb::kOverrun;
+}
+
+std::optional<Verb> verb_from_name(std::string_view name) {
+  // Dispatch on length and first letter, then compare the rest.
+  if (name.size() < 4 || name.size() > 7) return std::nullopt;
+  Verb candidate;
+  switch (ascii_upper(name[0])) {
+    case 'M':
+      candidate = Verb::kMove;
+      break;
+    case 'P':
+      candidate = Verb::kProbe;
+      break;
+    case 'D':
+      candidate = Verb::kDefend;
+      break;
+    case 'L':
+      candidate = Verb::kLevy;
+      break;
+    case 'R':
+      candidate = Verb::kRetreat;
+      break;
+    case 'O':
+      candidate = name.size() == 5 ? Verb::kOrder : Verb::kOverrun;
+      break;
+    case 'A':
+      candidate = name.size() == 6 ? Verb::kAmbush : Verb::kAssault;
+      break;
+    default:
+      return std::nullopt;
+  }
+  const std::string_view want = verb_name(candidate);
+  if (want.size() != name.size()) return std::nullopt;
+  for (std::size_t i = 1; i < want.size(); ++i)
+    if (ascii_upper(name[i]) != want[i]) return std::nullopt;
+  return candidate;
+}
+
+}  // namespace adj

@@ -1,0 +1,361 @@
+#include "rules/orders/validator.h"
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+namespace {
+
+constexpr std::string_view kMask = "********";
+
+char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (upper(a[i]) != upper(b[i])) return false;
+  return true;
+}
+
+// Compares without stopping at the first difference, so timing says nothing about the secret.
+bool same_secret(std::string_view given, std::string_view real) {
+  unsigned diff = given.size() == real.size() ? 0u : 1u;
+  for (std::size_t i = 0; i < given.size(); ++i)
+    diff |= static_cast<unsigned char>(given[i]) ^
+            static_cast<unsigned char>(i < real.size() ? real[i] : '\0');
+  return diff == 0;
+}
+
+bool is_alnum(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// Replaces every occurrence of `secret` in `s` that is not part of a longer word (no letter or
+// digit directly before or after it) by the mask.
+void mask_in(std::string& s, std::string_view secret) {
+  if (secret.empty()) return;
+  for (std::size_t at = s.find(secret); at != std::string::npos; at = s.find(secret, at)) {
+    const std::size_t end = at + secret.size();
+    const bool word = (at == 0 || !is_alnum(s[at - 1])) && (end == s.size() || !is_alnum(s[end]));
+    if (word) {
+      s.replace(at, secret.size(), kMask);
+      at += kMask.size();
+    } else {
+      ++at;
+    }
+  }
+}
+
+void mask_ack(OrderAck& ack, std::string_view secret) {
+  if (secret.empty()) return;
+  mask_in(ack.refusal, secret);
+  mask_in(ack.game, secret);
+  for (LineResult& l : ack.lines) {
+    mask_in(l.text, secret);
+    mask_in(l.reason, secret);
+  }
+  for (Order& o : ack.orders) mask_in(o.text, secret);
+}
+
+std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+const char* kind_name(Quantity::Kind k) {
+  switch (k) {
+    case Quantity::Kind::kAll:
+      return "all";
+    case Quantity::Kind::kExact:
+      return "exact";
+    case Quantity::Kind::kAllBut:
+      return "all_but";
+  }
+  return "all";
+}
+
+std::string pad_left(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+std::string pad_right(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
+}
+
+}  // namespace
+
+int OrderAck::accepted_count() const {
+  return static_cast<int>(
+      std::count_if(lines.begin(), lines.end(), [](const LineResult& l) { return l.accepted; }));
+}
+
+int OrderAck::rejected_count() const { return static_cast<int>(lines.size()) - accepted_count(); }
+
+std::string check_order_against_map(const Order& o, const GameState& state) {
+  const Area* from = state.find_area(o.from);
+  if (o.verb != Verb::kOrder && !from) return "unknown area " + quote(o.from);
+  const Area* to = nullptr;
+  if (!o.to.empty()) {
+    to = state.find_area(o.to);
+    if (!to) return "unknown area " + quote(o.to);
+  }
+  const auto not_adjacent = [&] { return o.from + " and " + o.to + " are not adjacent"; };
+
+  switch (o.verb) {
+    case Verb::kMove:
+    case Verb::kAssault:
+    case Verb::kProbe:
+    case Verb::kOverrun: {
+      if (!to) return std::string(verb_name(o.verb)) + " needs <from> <to> [<n> | AB-<n>]";
+      if (o.from == o.to)
+        return std::string(verb_name(o.verb)) + " needs two different areas (" + o.from + " twice)";
+      if (from->kind == AreaKind::kSea)
+        return "armies cannot leave the sea area " + o.from + " (this game has no ships)";
+      if (to->kind == AreaKind::kSea)
+        return "armies cannot enter the sea area " + o.to + " (this game has no ships)";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      if ((o.verb == Verb::kProbe || o.verb == Verb::kOverrun) && to->kind == AreaKind::kCity)
+        return std::string(verb_name(o.verb)) + " is not allowed against a city (" + o.to + ")";
+      return {};
+    }
+    case Verb::kAmbush:
+      if (!to) return "AMBUSH needs <where> <against>";
+      if (from->kind == AreaKind::kCity)
+        return "you cannot set an ambush in a city (" + o.from + ")";
+      if (from->kind == AreaKind::kSea) return "you cannot set an ambush at sea (" + o.from + ")";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      return {};
+    case Verb::kRetreat:
+      if (from->kind == AreaKind::kCity)
+        return "you cannot set a retreat in a city (" + o.from + ")";
+      if (from->kind == AreaKind::kSea) return "you cannot set a retreat at sea (" + o.from + ")";
+      if (!to) return {};
+      if (o.from == o.to) return "an area cannot retreat into itself (" + o.from + ")";
+      if (to->kind != AreaKind::kLand)
+        return "the retreat location must be a land area (" + o.to + " is " +
+               (to->kind == AreaKind::kCity ? "a city" : "at sea") + ")";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      return {};
+    case Verb::kDefend:
+      if (from->kind == AreaKind::kSea) return "you cannot defend a sea area (" + o.from + ")";
+      return {};
+    case Verb::kLevy:
+      if (from->kind == AreaKind::kSea) return "you cannot levy armies at sea (" + o.from + ")";
+      if (o.qty.kind == Quantity::Kind::kAllBut) return "LEVY needs <where> [<n>]";
+      return {};
+    case Verb::kOrder:
+      if (o.qty.kind == Quantity::Kind::kAllBut || o.qty.n < 0) return "ORDER needs [<bps>]";
+      return {};
+  }
+  return {};
+}
+
+OrderAck check_order_file(std::string_view text, const GameState& state,
+                          const CombatEngine* engine) {
+  ParsedOrderFile parsed = parse_order_file(text, state.rules.actions_per_turn);
+  OrderAck ack;
+  ack.game = parsed.game.value_or("");
+  ack.player = parsed.player.value_or("");
+  ack.turn = state.turn;
+  ack.lines = std::move(parsed.lines);
+
+  const Player* player = parsed.player ? state.find_player(*parsed.player) : nullptr;
+  std::string refusal;
+  if (!parsed.fatal.empty()) {
+    for (const std::string& f : parsed.fatal) {
+      if (!refusal.empty()) refusal += "; ";
+      refusal += f;
+    }
+  } else if (!parsed.game) {
+    refusal = "the file has no GAME line (GAME <game-id>)";
+  } else if (!iequals(*parsed.game, state.game_id)) {
+    refusal = "this file is for game " + *parsed.game + ", not " + state.game_id;
+  } else if (!parsed.player || !parsed.secret) {
+    refusal = "the file has no PLAYER line (PLAYER <player-code> <secret>)";
+  } else if (!player) {
+    refusal = "there is no player " + *parsed.player + " in game " + state.game_id;
+  } else if (!same_secret(*parsed.secret, player->secret)) {
+    refusal = "the secret for player " + player->code + " is wrong";
+  } else if (parsed.turn && *parsed.turn != state.turn) {
+    refusal = "orders are for turn " + std::to_string(*parsed.turn) + "; turn " +
+              std::to_string(state.turn) + " is open";
+  }
+
+  if (!refusal.empty()) {
+    ack.refused = true;
+    ack.refusal = std::move(refusal);
+    for (LineResult& l : ack.lines) {
+      l.accepted = false;
+      l.reason = "not checked: the whole file was refused";
+    }
+  } else {
+    // parsed.orders holds one order per accepted line, in file order.
+    std::size_t next = 0;
+    ack.orders.reserve(parsed.orders.size());
+    for (LineResult& l : ack.lines) {
+      if (!l.accepted) continue;
+      if (next >= parsed.orders.size() || parsed.orders[next].line != l.line) {
+        l.accepted = false;
+        l.reason = "internal error: this line was not parsed";
+        continue;
+      }
+      Order& o = parsed.orders[next++];
+      std::string reason = check_order_against_map(o, state);
+      if (reason.empty() && engine) {
+        try {
+          Status st = engine->check_order(o, state);
+          if (!st.ok())
+            reason = st.message().empty() ? "not allowed by this game's rules" : st.message();
+        } catch (const std::exception& e) {
+          reason = std::string("internal error checking this order: ") + e.what();
+        } catch (...) {
+          reason = "internal error checking this order";
+        }
+      }
+      if (!reason.empty()) {
+        l.accepted = false;
+        l.reason = std::move(reason);
+      } else {
+        ack.orders.push_back(std::move(o));
+      }
+    }
+    std::stable_sort(ack.orders.begin(), ack.orders.end(),
+                     [](const Order& a, const Order& b) { return a.action < b.action; });
+  }
+
+  if (parsed.secret) mask_ack(ack, *parsed.secret);
+  if (player) mask_ack(ack, player->secret);
+  return ack;
+}
+
+nlohmann::json to_json(const OrderAck& ack) {
+  nlohmann::json lines = nlohmann::json::array();
+  for (const LineResult& l : ack.lines) {
+    nlohmann::json j = {{"line", l.line},
+                        {"action", l.action ? nlohmann::json(*l.action) : nlohmann::json()},
+                        {"text", l.text},
+                        {"accepted", l.accepted}};
+    if (!l.accepted) j["reason"] = l.reason;
+    lines.push_back(std::move(j));
+  }
+  nlohmann::json orders = nlohmann::json::array();
+  for (const Order& o : ack.orders) {
+    nlohmann::json j = {{"line", o.line},
+                        {"action", o.action},
+                        {"verb", verb_name(o.verb)},
+                        {"from", o.from},
+                        {"to", o.to},
+                        {"qty", {{"kind", kind_name(o.qty.kind)}, {"n", o.qty.n}}},
+                        {"extras", nlohmann::json::object()},
+                        {"text", o.text}};
+    for (const auto& [k, v] : o.extras) j["extras"][k] = v;
+    orders.push_back(std::move(j));
+  }
+  nlohmann::json j = {{"refused", ack.refused},
+                      {"game", ack.game},
+                      {"player", ack.player},
+                      {"turn", ack.turn},
+                      {"accepted", ack.accepted_count()},
+                      {"rejected", ack.rejected_count()},
+                      {"lines", std::move(lines)},
+                      {"orders", std::move(orders)}};
+  if (ack.refused) j["refusal"] = ack.refusal;
+  return j;
+}
+
+Result<OrderAck> ack_from_json(const nlohmann::json& j) {
+  try {
+    if (!j.is_object()) return Status::Corruption("order acknowledgement: not a JSON object");
+    OrderAck ack;
+    ack.refused = j.at("refused").get<bool>();
+    if (ack.refused) ack.refusal = j.at("refusal").get<std::string>();
+    ack.game = j.at("game").get<std::string>();
+    ack.player = j.at("player").get<std::string>();
+    ack.turn = j.at("turn").get<int>();
+    for (const auto& l : j.at("lines")) {
+      LineResult r;
+      r.line = l.at("line").get<int>();
+      if (!l.at("action").is_null()) r.action = l.at("action").get<int>();
+      r.text = l.at("text").get<std::string>();
+      r.accepted = l.at("accepted").get<bool>();
+      if (!r.accepted) r.reason = l.at("reason").get<std::string>();
+      ack.lines.push_back(std::move(r));
+    }
+    for (const auto& oj : j.at("orders")) {
+      Order o;
+      o.line = oj.at("line").get<int>();
+      o.action = oj.at("action").get<int>();
+      const std::string verb = oj.at("verb").get<std::string>();
+      std::optional<Verb> v = verb_from_name(verb);
+      if (!v) return Status::Corruption("order acknowledgement: unknown verb " + quote(verb));
+      o.verb = *v;
+      o.from = oj.at("from").get<std::string>();
+      o.to = oj.at("to").get<std::string>();
+      const std::string kind = oj.at("qty").at("kind").get<std::string>();
+      if (kind == "all")
+        o.qty.kind = Quantity::Kind::kAll;
+      else if (kind == "exact")
+        o.qty.kind = Quantity::Kind::kExact;
+      else if (kind == "all_but")
+        o.qty.kind = Quantity::Kind::kAllBut;
+      else
+        return Status::Corruption("order acknowledgement: unknown quantity kind " + quote(kind));
+      o.qty.n = oj.at("qty").at("n").get<int>();
+      for (const auto& [k, v2] : oj.at("extras").items()) o.extras[k] = v2.get<int>();
+      o.text = oj.at("text").get<std::string>();
+      ack.orders.push_back(std::move(o));
+    }
+    return ack;
+  } catch (const std::exception& e) {
+    return Status::Corruption(std::string("order acknowledgement does not parse: ") + e.what());
+  }
+}
+
+std::string render_ack_text(const OrderAck& ack) {
+  // Blocks separated by one blank line: heading, header echo, order lines, outcome, counts.
+  std::vector<std::string> blocks;
+  std::string heading = "Orders";
+  if (!ack.game.empty()) heading += " for game " + ack.game;
+  if (!ack.refused)
+    heading += (ack.game.empty() ? " for turn " : ", turn ") + std::to_string(ack.turn);
+  if (!ack.player.empty()) heading += ", player " + ack.player;
+  blocks.push_back(heading + "\n");
+
+  std::string echo;
+  if (!ack.game.empty()) echo += "GAME " + ack.game + "\n";
+  if (!ack.player.empty()) echo += "PLAYER " + ack.player + " " + std::string(kMask) + "\n";
+  if (!echo.empty()) blocks.push_back(std::move(echo));
+
+  if (!ack.lines.empty()) {
+    std::string table = ack.refused ? "line  action  order\n" : "line  action  result    order\n";
+    for (const LineResult& l : ack.lines) {
+      table += pad_left(std::to_string(l.line), 4) + "  ";
+      table += pad_left(l.action ? std::to_string(*l.action) : "-", 6) + "  ";
+      if (!ack.refused) table += pad_right(l.accepted ? "ok" : "rejected", 8) + "  ";
+      table += l.text + "\n";
+    }
+    blocks.push_back(std::move(table));
+  }
+
+  if (ack.refused) {
+    blocks.push_back("Refused: " + ack.refusal + "\n");
+  } else {
+    std::string reasons;
+    for (const LineResult& l : ack.lines)
+      if (!l.accepted) reasons += "line " + std::to_string(l.line) + ": " + l.reason + "\n";
+    if (!reasons.empty()) blocks.push_back(std::move(reasons));
+    blocks.push_back(std::to_string(ack.accepted_count()) + " accepted, " +
+                     std::to_string(ack.rejected_count()) + " rejected\n");
+  }
+
+  std::string out;
+  for (const std::string& b : blocks) {
+    if (!out.empty()) out += "\n";
+    out += b;
+  }
+  return out;
+}
+
+}  // namespace adj

@@ -1,0 +1,412 @@
+// Virtuti Militari engine: the worked examples of seed_rules.md §3.4 (with the illustrative unit
+// numbers built into the test data and the examples' dice fed through a scripted stream), data
+// validation, unit bookkeeping, dice statistics, the bundled scenario and a full turn.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/combat/local_world.h"
+#include "rules/combat/virtuti_militari_engine.h"
+#include "rules/game/scenario.h"
+#include "rules/orders/validator.h"
+#include "rules/turn/turn_resolver.h"
+#include "tests/support/scripted_rng.h"
+
+namespace adj {
+namespace {
+
+using testing::ScriptedRng;
+
+// §3.4 numbers: Army L1 = str 3 / HP 3, Armored Corps L1 = str 4 / HP 3. One test die "t" whose
+// face f shows f - 1 pips, so the examples' pips are fed as faces pips + 1.
+Json example_data() {
+  return {{"dice", {{"t", {0, 1, 2, 3, 4, 5}}}},
+          {"units",
+           {{"army", {{"levels", {{{"attack", 3}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}},
+            {"armored_corps",
+             {{"levels", {{{"attack", 4}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}}}},
+          {"default_unit", "army"},
+          {"air_token", {{"strength", 1}, {"die", "t"}}}};
+}
+
+// Example 1's battle: Army + Armored Corps attack from ATT (Move +1, card str 2 with one die,
+// one air token) an Army in TGT (Defense +1, fort 2, card str 3 with one die); FRN is the
+// defender's adjacent friendly area.
+Json example_battle() {
+  Json card_a = {{"id", "a2"}, {"strength", 2}, {"dice", {"t"}}, {"hp", 0}};
+  Json card_d = {{"id", "d3"}, {"strength", 3}, {"dice", {"t"}}, {"hp", 0}};
+  return {{"engine",
+           {{"name", "virtuti-militari"},
+            {"options",
+             {{"data", example_data()},
+              {"initiative", {"Axis", "Allies"}},
+              {"order_bonus", {{"move", 1}, {"defend", 1}}}}}}},
+          {"kind", "move"},
+          {"to", "TGT"},
+          {"attacker",
+           {{"player", "AXI"},
+            {"from", "ATT"},
+            {"armies", 2},
+            {"units", {{"units", {{{"type", "army"}}, {{"type", "armored_corps"}}}}}},
+            {"extras", {{"CARD", 1}, {"AIR", 1}}}}},
+          {"players",
+           {{{"code", "AXI"},
+             {"name", "Axis"},
+             {"nation", "Axis"},
+             {"engine_state", {{"hand", {card_a}}, {"air", 1}}}},
+            {{"code", "ALL"},
+             {"name", "Allies"},
+             {"nation", "Allies"},
+             {"engine_state", {{"hand", {card_d}}, {"air", 0}}}}}},
+          {"areas",
+           {{{"code", "ATT"}, {"name", "ATT"}, {"owner", "AXI"}, {"armies", 0}},
+            {{"code", "TGT"},
+             {"name", "TGT"},
+             {"owner", "ALL"},
+             {"armies", 1},
+             {"fort", 2},
+             {"mode", "defend"},
+             {"engine_state", {{"defence", {{"card", "d3"}}}}}},
+            {{"code", "FRN"}, {"name", "FRN"}, {"owner", "ALL"}, {"armies", 0}}}},
+          {"adjacency", Json::array({Json::array({"ATT", "TGT"}), Json::array({"TGT", "FRN"})})}};
+}
+
+struct Fought {
+  BattleOutcome out;
+  std::size_t left = 0;
+};
+
+Fought fight(const Json& doc, std::deque<int> faces) {
+  auto b = prepare_battle(doc, "");
+  EXPECT_TRUE(b.ok()) << b.status().to_string();
+  ScriptedRng rng(std::move(faces));
+  auto out = (*b)->engine->resolve((*b)->input, rng);
+  EXPECT_TRUE(out.ok()) << out.status().to_string();
+  return {*out, rng.remaining()};
+}
+
+const Json& unit(const Json& units, std::size_t i) { return units.at("units").at(i); }
+
+TEST(VmExample1, AttackerWinsElevenToNine) {
+  // Attacker dice 0,1,2,1 (Army, Armored Corps, card, air); defender 1,1 (Army, card).
+  Fought f = fight(example_battle(), {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  ASSERT_EQ(f.out.rounds.size(), 1u);
+  const BattleRound& r = f.out.rounds[0];
+  EXPECT_EQ(r.attacker_strength, 22);  // 11 points in half-points
+  EXPECT_EQ(r.defender_strength, 18);  // 9
+  EXPECT_EQ(r.attacker_dice, (std::vector<int>{0, 1, 2, 1}));
+  EXPECT_EQ(r.defender_dice, (std::vector<int>{1, 1}));
+  EXPECT_EQ(r.detail["fort_absorbed"], 2);
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.attacker_losses, 0);
+  EXPECT_EQ(f.out.defender_losses, 0);
+  // The Army takes 2 (HP 3 -> 1), retreats to FRN and is exhausted.
+  ASSERT_TRUE(f.out.defender_retreats_to);
+  EXPECT_EQ(*f.out.defender_retreats_to, "FRN");
+  EXPECT_EQ(unit(f.out.defender_units, 0)["hp"], 1);
+  EXPECT_EQ(unit(f.out.defender_units, 0)["exhausted"], true);
+  // The Armored Corps takes the attacker's 2 (HP 3 -> 1); the Army is untouched.
+  EXPECT_EQ(unit(f.out.attacker_units, 0)["type"], "army");
+  EXPECT_EQ(unit(f.out.attacker_units, 0)["hp"], 3);
+  EXPECT_EQ(unit(f.out.attacker_units, 1)["type"], "armored_corps");
+  EXPECT_EQ(unit(f.out.attacker_units, 1)["hp"], 1);
+  EXPECT_FALSE(unit(f.out.attacker_units, 1).contains("exhausted"));
+  // Forts removed; cards and the air token spent.
+  ASSERT_TRUE(f.out.fort_after);
+  EXPECT_EQ(*f.out.fort_after, 0);
+  ASSERT_TRUE(f.out.attacker_player_state);
+  EXPECT_TRUE((*f.out.attacker_player_state)["hand"].empty());
+  EXPECT_EQ((*f.out.attacker_player_state)["air"], 0);
+  ASSERT_TRUE(f.out.defender_player_state);
+  EXPECT_TRUE((*f.out.defender_player_state)["hand"].empty());
+}
+
+Json tie_battle(std::vector<std::string> initiative) {
+  Json doc = example_battle();
+  doc["attacker"]["extras"] = {{"CARD", 1}};                     // no air
+  doc["players"][0]["engine_state"]["hand"][0]["strength"] = 1;  // 3 + 4 + 1 + 1 = 9
+  doc["engine"]["options"]["initiative"] = initiative;
+  return doc;
+}
+
+TEST(VmExample2, TieGoesToTheAttackerHigherOnInitiative) {
+  Fought f = fight(tie_battle({"Axis", "Allies"}), {1, 1, 1, 1, 1});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 18);
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.rounds[0].detail["tie_by_initiative"], true);
+}
+
+TEST(VmExample2, TieGoesToTheDefenderHigherOnInitiative) {
+  Fought f = fight(tie_battle({"ALL", "AXI"}), {1, 1, 1, 1, 1});
+  EXPECT_FALSE(f.out.attacker_wins);
+  EXPECT_FALSE(f.out.defender_retreats_to);
+  // The attacker's survivors go home exhausted.
+  for (const auto& u : f.out.attacker_units["units"]) EXPECT_EQ(u["exhausted"], true);
+}
+
+TEST(VmExample3, UnfrozenRiverHalvesTheAttackingUnits) {
+  Json doc = example_battle();
+  doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 15);  // 3.5 + 1 + 2 + 1 = 7.5
+  EXPECT_EQ(f.out.rounds[0].detail["attacker_total_points"], 7.5);
+  EXPECT_FALSE(f.out.attacker_wins);
+  for (const auto& u : f.out.attacker_units["units"]) EXPECT_EQ(u["exhausted"], true);
+  // A frozen river does not halve.
+  doc["areas"][1]["features"] = {{"weather", "frozen"}};
+  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
+  EXPECT_TRUE(f.out.attacker_wins);
+}
+
+TEST(VmExample4, MudSkipsAirSupport) {
+  Json doc = example_battle();
+  doc["areas"][1]["features"] = {{"weather", "mud"}};
+  // No air die: attacker 3 dice, defender 2.
+  Fought f = fight(doc, {1, 2, 3, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 20);  // 10 v 9
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ((*f.out.attacker_player_state)["air"], 1);  // the token was not spent
+}
+
+TEST(VmExample5, DefenderWithNoFriendlyNeighbourIsEliminated) {
+  Json doc = example_battle();
+  doc["areas"][2]["owner"] = "AXI";
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_FALSE(f.out.defender_retreats_to);
+  EXPECT_EQ(f.out.defender_losses, 1);
+  EXPECT_FALSE(f.out.defender_units.contains("units"));
+}
+
+TEST(VmEngine, ProbeInflictsLossesButNobodyMoves) {
+  Json doc = example_battle();
+  doc["kind"] = "probe";
+  Fought f = fight(doc, {6, 6, 6, 6, 1, 1});  // attacker 5+5+5+5 = 20 damage
+  EXPECT_FALSE(f.out.attacker_wins);
+  EXPECT_TRUE(f.out.attacker_stops);
+  EXPECT_FALSE(f.out.defender_retreats_to);
+  EXPECT_EQ(f.out.defender_losses, 1);  // 2 absorbed by forts, 18 destroy the Army
+  ASSERT_TRUE(f.out.fort_after);
+  EXPECT_EQ(*f.out.fort_after, 0);  // the forts were used up absorbing
+  for (const auto& u : f.out.attacker_units["units"]) EXPECT_FALSE(u.contains("exhausted"));
+}
+
+TEST(VmEngine, DamageAllocationKeepsUnitsAliveAndDropsLevels) {
+  auto data = vm_parse_data(Json("vm-default"), "/data");
+  ASSERT_TRUE(data.ok()) << data.status().to_string();
+  std::vector<VmUnit> us = {data->fresh("army"), data->fresh("army")};
+  us[0].level = 3;
+  us[0].hp = 7;
+  // 3 points: all on the level-3 Army (most HP) -> HP 4, which is within level 2 (HP 5).
+  EXPECT_EQ(vm_apply_damage(us, 3, *data), 0);
+  EXPECT_EQ(us[0].hp, 4);
+  EXPECT_EQ(us[0].level, 2);
+  EXPECT_EQ(us[1].hp, 3);
+  // 5 more: both brought to 1 HP (3 + 2), nobody destroyed.
+  EXPECT_EQ(vm_apply_damage(us, 5, *data), 0);
+  EXPECT_EQ(us[0].hp, 1);
+  EXPECT_EQ(us[0].level, 1);
+  EXPECT_EQ(us[1].hp, 1);
+  EXPECT_EQ(vm_apply_damage(us, 1, *data), 1);
+  EXPECT_EQ(us.size(), 1u);
+}
+
+TEST(VmEngine, DetachMovesFreshUnitsFirstAndMergeAppends) {
+  const CombatEngine& e = *find_engine("virtuti-militari");
+  Json area = {{"units", {{{"type", "army"}, {"exhausted", true}}, {{"type", "corps"}}}},
+               {"defence", {{"air", 1}}}};
+  Json moving = e.detach_units(area, 3, 2);  // the third army is a fresh default unit
+  ASSERT_EQ(area["units"].size(), 1u);
+  EXPECT_EQ(area["units"][0]["exhausted"], true);
+  EXPECT_EQ(area["defence"]["air"], 1);
+  ASSERT_EQ(moving["units"].size(), 2u);
+  EXPECT_EQ(moving["units"][0]["type"], "corps");
+  Json dest = Json::object();
+  e.merge_units(dest, 1, moving, 2);
+  ASSERT_EQ(dest["units"].size(), 3u);
+  EXPECT_TRUE(dest["units"][0].empty());
+  e.merge_units(dest, 3, Json(), 2);  // levies: fresh default units
+  EXPECT_EQ(dest["units"].size(), 5u);
+}
+
+// Every die of the default (placeholder) data rolls each face 1/6 of the time and shows the
+// table's pips, over many seeded battles.
+TEST(VmDiceStatistics, FacesAreUniformAndPipsFollowTheData) {
+  auto data = vm_parse_data(Json("vm-default"), "/data");
+  ASSERT_TRUE(data.ok());
+  Json units = Json::array({{{"type", "army"}},
+                            {{"type", "armored_corps"}, {"level", 3}},
+                            {{"type", "artillery"}, {"level", 3}},
+                            {{"type", "fleet"}, {"level", 3}}});
+  Json doc = {{"engine", "virtuti-militari"}, {"kind", "probe"}};
+  doc["attacker"] = {{"armies", 4}, {"units", {{"units", units}}}};
+  doc["defender"] = {{"armies", 3}};
+  auto b = prepare_battle(doc, "");
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  std::map<std::string, std::array<int, 6>> faces;
+  std::map<std::string, double> pips;
+  const int trials = 20000;
+  for (int i = 0; i < trials; ++i) {
+    Xoshiro256 rng(derive_seed(42, "vm:" + std::to_string(i)));
+    auto out = (*b)->engine->resolve((*b)->input, rng);
+    ASSERT_TRUE(out.ok());
+    for (const char* side : {"attacker_rolls", "defender_rolls"})
+      for (const auto& roll : out->rounds[0].detail[side]) {
+        const std::string die = roll["die"];
+        const int face = roll["face"];
+        ASSERT_EQ(roll["pips"].get<int>(), data->dice.at(die)[face - 1]);
+        faces[die][face - 1]++;
+        pips[die] += roll["pips"].get<int>();
+      }
+  }
+  // white (army, defenders), blue (armored corps L3), purple (artillery L3), black (fleet L3).
+  for (const char* die : {"white", "blue", "purple", "black"}) {
+    const auto& f = faces.at(die);
+    int n = 0;
+    for (int c : f) n += c;
+    for (int c : f) EXPECT_NEAR(static_cast<double>(c) / n, 1.0 / 6, 0.01) << die;
+    double expected = 0;
+    for (int p : data->dice.at(die)) expected += p / 6.0;
+    EXPECT_NEAR(pips[die] / n, expected, 0.03) << die;
+  }
+}
+
+GameState bundled_state() {
+  auto j = bundled_scenario("virtuti-militari-1939");
+  EXPECT_TRUE(j.ok());
+  auto st = state_from_scenario(*j, 7);
+  EXPECT_TRUE(st.ok()) << st.status().to_string();
+  return *st;
+}
+
+TEST(VmScenario, BundledScenarioValidates) {
+  auto j = bundled_scenario("virtuti-militari-1939");
+  ASSERT_TRUE(j.ok());
+  EXPECT_EQ(format_errors(validate_scenario(*j)), "");
+  EXPECT_GE((*j)["areas"].size(), 10u);
+  EXPECT_LE((*j)["areas"].size(), 20u);
+  for (const auto& a : (*j)["areas"]) EXPECT_TRUE(a.contains("x") && a.contains("y"));
+}
+
+Status check_with_options(Json options) {
+  GameState st = bundled_state();
+  st.engine.options = std::move(options);
+  return find_engine("virtuti-militari")->check_game(st);
+}
+
+TEST(VmCheckGame, ErrorsNameThePath) {
+  EXPECT_TRUE(check_with_options(Json::object()).ok());
+  auto msg = [](Status s) { return s.message(); };
+  EXPECT_EQ(msg(check_with_options({{"colour", 1}})).rfind("/engine/options/colour: unknown", 0),
+            0u);
+  Json bad_die = example_data();
+  bad_die["units"]["army"]["levels"][0]["die"] = "red";
+  EXPECT_EQ(msg(check_with_options({{"data", bad_die}})),
+            "/engine/options/data/units/army/levels/0/die: \"red\" is not one of the dice");
+  Json bad_hp = example_data();
+  bad_hp["units"]["army"]["levels"].push_back(
+      {{"attack", 4}, {"defense", 4}, {"hp", 3}, {"die", "t"}});
+  EXPECT_EQ(msg(check_with_options({{"data", bad_hp}}))
+                .rfind("/engine/options/data/units/army/levels/1/hp: hit points must increase", 0),
+            0u);
+  Json five_faces = example_data();
+  five_faces["dice"]["t"] = {0, 1, 2, 3, 4};
+  EXPECT_EQ(msg(check_with_options({{"data", five_faces}})).rfind("/engine/options/data/dice/t", 0),
+            0u);
+  EXPECT_EQ(msg(check_with_options({{"data", "nope"}})),
+            "/engine/options/data: no bundled table \"nope\"");
+  EXPECT_EQ(msg(check_with_options({{"weather", "snow"}})),
+            "/engine/options/weather: must be clear, mud or frozen");
+  EXPECT_EQ(msg(check_with_options({{"order_bonus", {{"charge", 1}}}}))
+                .rfind("/engine/options/order_bonus/charge: unknown", 0),
+            0u);
+  // A scenario's unit of an unknown type and a card with an unknown die.
+  Json scen = *bundled_scenario("virtuti-militari-1939");
+  for (auto& a : scen["areas"])
+    if (a["code"] == "POM") a["engine_state"]["units"][0]["type"] = "zeppelin";
+  auto errs = validate_scenario(scen);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_NE(errs[0].message.find("unknown unit type \"zeppelin\""), std::string::npos);
+  scen = *bundled_scenario("virtuti-militari-1939");
+  scen["players"][0]["engine_state"]["hand"][0]["dice"] = {"red"};
+  errs = validate_scenario(scen);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(errs[0].path, "/players/0/engine_state/hand/0/dice/0");
+}
+
+OrderAck ack(const GameState& st, const std::string& player, const std::string& secret,
+             const std::string& lines) {
+  const std::string text = "GAME " + st.game_id + "\nPLAYER " + player + " " + secret + "\nTURN " +
+                           std::to_string(st.turn) + "\n" + lines + "END\n";
+  return check_order_file(text, st, find_engine(st.engine.name));
+}
+
+TEST(VmCheckOrder, AcceptsCardAndAirAndRejectsOthers) {
+  GameState st = bundled_state();
+  auto a = ack(st, "GER", "blitz",
+               "1. MOVE SIL KRK 2 CARD 3 AIR 3\n2. MOVE POM POZ CARD 4\n3. MOVE POM POZ AIR 4\n"
+               "4. MOVE POM POZ FLANK 1\n5. LEVY POM 1 CARD 1\n6. DEFEND EPR CARD 2 AIR 1\n");
+  ASSERT_EQ(a.lines.size(), 6u);
+  EXPECT_TRUE(a.lines[0].accepted) << a.lines[0].reason;
+  EXPECT_EQ(a.lines[1].reason, "CARD must be 1..3 (the cards in your hand)");
+  EXPECT_EQ(a.lines[2].reason, "you have 3 air support tokens (AIR 0..3)");
+  EXPECT_NE(a.lines[3].reason.find("FLANK is not part of the orders"), std::string::npos);
+  EXPECT_FALSE(a.lines[4].accepted);
+  EXPECT_TRUE(a.lines[5].accepted) << a.lines[5].reason;
+}
+
+TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
+  GameState st = bundled_state();
+  OrderBook book;
+  auto g = ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
+  auto p = ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
+  ASSERT_EQ(g.rejected_count(), 0);
+  ASSERT_EQ(p.rejected_count(), 0);
+  book["GER"] = g.orders;
+  book["POL"] = p.orders;
+  auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  const GameState& next = res->next_state;
+  // The played card left Germany's hand; 2 air tokens spent, 1 gained at the end of the turn.
+  const Json& ger = next.find_player("GER")->engine_state;
+  ASSERT_EQ(ger["hand"].size(), 2u);
+  EXPECT_EQ(ger["hand"][0]["id"], "stuka");
+  EXPECT_EQ(ger["air"], 3 - 2 + 1);
+  // Poland's standing choice for Warsaw is kept by card id.
+  EXPECT_EQ(next.find_area("WAR")->engine_state["defence"]["card"], "last-stand");
+  // Both battles had a loser who was exhausted; nobody is exhausted after end_turn.
+  ASSERT_EQ(res->battles.size(), 2u);
+  int exhausted_in_battle = 0;
+  for (const auto& b : res->battles) {
+    EXPECT_FALSE(b.draws.empty());
+    for (const Json* side : {&b.outcome.attacker_units, &b.outcome.defender_units})
+      if (side->contains("units"))
+        for (const auto& u : (*side)["units"]) exhausted_in_battle += u.value("exhausted", false);
+  }
+  EXPECT_GT(exhausted_in_battle, 0);
+  for (const Area& a : next.areas) {
+    if (!a.engine_state.contains("units")) continue;
+    EXPECT_LE(a.engine_state["units"].size(), static_cast<std::size_t>(a.armies)) << a.code;
+    for (const auto& u : a.engine_state["units"]) EXPECT_FALSE(u.contains("exhausted")) << a.code;
+  }
+  EXPECT_TRUE(find_engine("virtuti-militari")->check_game(next).ok());
+}
+
+TEST(VmTrials, OddsAreComputed) {
+  auto b = prepare_battle(example_battle(), "");
+  ASSERT_TRUE(b.ok());
+  auto t = battle_trials(**b, 200);
+  ASSERT_TRUE(t.ok());
+  // 11 v 9: the attacker wins on strength unless the defender's dice destroy both its units.
+  EXPECT_GT((*t)["attacker_win_probability"].get<double>(), 0.5);
+  EXPECT_LT((*t)["attacker_win_probability"].get<double>(), 1.0);
+}
+
+}  // namespace
+}  // namespace adj
