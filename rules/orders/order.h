@@ -40,7 +40,7 @@ struct Order {
   Quantity qty;      // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER)
   // Engine-specific keyword arguments after the quantity, e.g. "CARD 3 AIR 2" -> {CARD:3, AIR:2}.
   std::map<std::string, int> extras;
-  std::string text;  // the line as written, trimmed, comment removed
+  std::string text;  // the order as written, trimmed, without its action number or comment
 
   bool operator==(const Order&) const = default;
 };

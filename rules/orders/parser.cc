@@ -558,6 +558,16 @@ void Parser::header(Header h, Tokens& t, int number) {
   }
 }
 
+// "3. MOVE A B" -> "MOVE A B": the order as the report lists it next to its action number.
+string without_action_number(string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+  if (i == 0 || i == s.size() || (s[i] != '.' && s[i] != ')')) return string(s);
+  ++i;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return string(s.substr(i));
+}
+
 bool Parser::line(string_view raw, int number) {
   string_view content = raw;
   if (std::size_t hash = content.find('#'); hash != string_view::npos)
@@ -649,8 +659,8 @@ bool Parser::line(string_view raw, int number) {
     reject(number, slot, string(content), std::move(reason));
     return true;
   }
-  o.text = content;
-  out_.lines.push_back({number, slot, o.text, true, {}});
+  o.text = without_action_number(content);
+  out_.lines.push_back({number, slot, string(content), true, {}});
   return true;
 }
 

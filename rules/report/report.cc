@@ -24,6 +24,12 @@ Json area_row(const Area& a) {
   return j;
 }
 
+// 1-based position of `player` in `order`; 0 when absent.
+int position(const std::vector<std::string>& order, const std::string& player) {
+  auto it = std::find(order.begin(), order.end(), player);
+  return it == order.end() ? 0 : static_cast<int>(it - order.begin()) + 1;
+}
+
 std::string template_for(const GameState& next, const std::string& player) {
   std::string t = "GAME " + next.game_id + "\nPLAYER " + player + " <your secret>\nTURN " +
                   std::to_string(next.turn) + "\n";
@@ -48,14 +54,21 @@ Json build_roundup(const TurnResult& result) {
   Json kingdoms = Json::array();
   for (const Player& p : next.players) {
     const auto t = totals[p.code];
-    kingdoms.push_back({{"code", p.code}, {"name", p.name}, {"areas", t[0]},
-                        {"armies", t[1]}, {"population", t[2]}, {"vp", p.vp}});
+    kingdoms.push_back({{"code", p.code},
+                        {"name", p.name},
+                        {"areas", t[0]},
+                        {"armies", t[1]},
+                        {"population", t[2]},
+                        {"vp", p.vp}});
   }
-  return {{"kingdoms", std::move(kingdoms)}};
+  return {{"game", next.game_id},
+          {"turn", result.turn},
+          {"order_of_play", result.order_of_play},
+          {"next_order_of_play", result.next_order_of_play},
+          {"kingdoms", std::move(kingdoms)}};
 }
 
-Json build_report(const GameState&, const TurnResult& result, const std::string& player,
-                  const Json& roundup) {
+Json build_report(const GameState&, const TurnResult& result, const std::string& player) {
   const GameState& next = result.next_state;
   const Player* me = next.find_player(player);
   assert(me);
@@ -117,17 +130,21 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
           {"turn", result.turn},
           {"next_turn", next.turn},
           {"engine", next.engine.name},
-          {"player", {{"code", me->code}, {"name", me->name}, {"nation", me->nation},
-                      {"engine_state", me->engine_state}}},
-          {"order_of_play", result.order_of_play},
-          {"next_order_of_play", result.next_order_of_play},
+          {"player",
+           {{"code", me->code},
+            {"name", me->name},
+            {"nation", me->nation},
+            {"engine_state", me->engine_state}}},
+          {"order_position",
+           {{"this_turn", position(result.order_of_play, player)},
+            {"next_turn", position(result.next_order_of_play, player)},
+            {"players", result.order_of_play.size()}}},
           {"orders_on_file", !orders_given.empty()},
           {"actions", std::move(actions)},
           {"attacks_on_you", std::move(defended)},
           {"economy", std::move(economy)},
           {"areas", std::move(owned)},
           {"neighbours", std::move(seen)},
-          {"roundup", roundup},
           {"template", template_for(next, player)}};
 }
 

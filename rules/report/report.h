@@ -13,15 +13,17 @@ namespace adj {
 // their areas with defence settings, the areas bordering them (as at the end of the turn), the
 // roundup of all kingdoms and the order of play, and a blank order template for the next turn.
 // REQUIRES: player is a player of the game.
-// `roundup` is build_roundup(result) (shared by every player's report of the turn).
-Json build_report(const GameState& start, const TurnResult& result, const std::string& player,
-                  const Json& roundup);
+// The shared public part (the roundup) is not in it: see build_roundup.
+Json build_report(const GameState& start, const TurnResult& result, const std::string& player);
 
-// The public roundup of a resolved turn: every kingdom's areas, armies, population and VPs.
+// The roundup of a resolved turn, one document shared by every player (Dark Age 1.10): the order
+// of play this turn and next, and every kingdom's areas, armies, population and VPs. Stored once
+// per turn rather than copied into each of a thousand reports.
 Json build_roundup(const TurnResult& result);
 
-// The plain-text rendering of a report built by build_report. Deterministic.
-std::string render_report_text(const Json& report);
+// The plain-text rendering of a report built by build_report, with the roundup (when given)
+// placed before the order template. Deterministic.
+std::string render_report_text(const Json& report, const Json* roundup = nullptr);
 
 // One battle as shown to a player ("you" are `viewer`): the numbers before and after, the losses
 // in every round, the dice drawn, the result.

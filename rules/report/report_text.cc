@@ -90,15 +90,17 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
 
 }  // namespace
 
-std::string render_report_text(const Json& r) {
+std::string render_report_text(const Json& r, const Json* roundup) {
   std::string out;
   const std::string me = str(r["player"]["code"]);
   out += "ADJUTANT REPORT: " + str(r["game_name"]) + " (" + str(r["game"]) + "), turn " +
          std::to_string(r["turn"].get<int>()) + "\n";
   out += "Kingdom: " + str(r["player"]["name"]) + " (" + me + ")   Rules: " + str(r["engine"]) +
          "\n\n";
-  out += "Order of play this turn: " + join(r["order_of_play"]) + "\n";
-  out += "Order of play next turn: " + join(r["next_order_of_play"]) + "\n\n";
+  const Json& pos = r["order_position"];
+  out += "Your place in the order of play: " + std::to_string(pos["this_turn"].get<int>()) +
+         " of " + std::to_string(pos["players"].get<int>()) + " this turn, " +
+         std::to_string(pos["next_turn"].get<int>()) + " next turn\n\n";
 
   out += "YOUR ACTIONS\n";
   if (r["actions"].empty())
@@ -158,13 +160,18 @@ std::string render_report_text(const Json& r) {
                   str(a["owner"]).c_str());
     out += line;
   }
-  out += "\nROUNDUP\n  kingdom               areas armies population  VP\n";
-  for (const auto& k : r["roundup"]["kingdoms"]) {
-    char line[200];
-    std::snprintf(line, sizeof line, "  %-4s %-16s %6d %6d %10d %3d\n", str(k["code"]).c_str(),
-                  str(k["name"]).substr(0, 16).c_str(), k["areas"].get<int>(),
-                  k["armies"].get<int>(), k["population"].get<int>(), k["vp"].get<int>());
-    out += line;
+  if (roundup) {
+    out += "\nROUNDUP\n";
+    out += "  Order of play this turn: " + join((*roundup)["order_of_play"]) + "\n";
+    out += "  Order of play next turn: " + join((*roundup)["next_order_of_play"]) + "\n";
+    out += "  kingdom               areas armies population  VP\n";
+    for (const auto& k : (*roundup)["kingdoms"]) {
+      char line[200];
+      std::snprintf(line, sizeof line, "  %-4s %-16s %6d %6d %10d %3d\n", str(k["code"]).c_str(),
+                    str(k["name"]).substr(0, 16).c_str(), k["areas"].get<int>(),
+                    k["armies"].get<int>(), k["population"].get<int>(), k["vp"].get<int>());
+      out += line;
+    }
   }
   out += "\nORDERS FOR TURN " + std::to_string(r["next_turn"].get<int>()) +
          " (fill in and send back)\n" + str(r["template"]);

@@ -99,25 +99,27 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
   commit.turn = state.turn;
   commit.seed = out.result.seed;
   commit.ran_at = now_();
-  const Json roundup = build_roundup(out.result);
+  out.roundup = build_roundup(out.result);
   for (const Player& p : state.players) {
     ReportRecord r;
     r.player = p.code;
     r.turn = state.turn;
-    r.json = build_report(state, out.result, p.code, roundup);
+    r.json = build_report(state, out.result, p.code);
     r.text = render_report_text(r.json);
-    commit.reports.push_back(r);
+    commit.reports.push_back(std::move(r));
   }
-  out.reports = commit.reports;
-  if (preview) return out;
+  if (preview) {
+    out.reports = std::move(commit.reports);
+    return out;
+  }
 
-  for (const auto& b : out.result.battles) {
+  for (auto& b : out.result.battles) {
     BattleRecord rec;
     rec.id = b.id;
     rec.seed = b.seed;
     rec.engine = b.engine;
-    rec.input = b.input;
     rec.outcome = to_json(b);
+    rec.input = std::move(b.input);  // the log keeps it; the in-memory result no longer needs it
     commit.battles.push_back(std::move(rec));
   }
   Json actions = Json::array();
@@ -129,13 +131,13 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
     orders[code] = lines;
   }
   commit.summary = {{"digest", out.digest},
-                    {"order_of_play", out.result.order_of_play},
-                    {"next_order_of_play", out.result.next_order_of_play},
+                    {"roundup", out.roundup},
                     {"players_without_orders", out.players_without_orders},
                     {"orders", orders},
                     {"actions", actions}};
   commit.next_state = out.result.next_state;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  out.reports = std::move(commit.reports);
   return out;
 }
 
@@ -154,7 +156,18 @@ Result<ReportRecord> Services::report(const std::string& game, const std::string
       return Status::NotFound("game " + game + " has no reports yet (no turn has run)");
     turn = turns->back();
   }
-  return s_.reports.report(game, code, *turn);
+  Result<ReportRecord> r = s_.reports.report(game, code, *turn);
+  if (!r.ok()) return r;
+  Result<Json> record = s_.games.turn_record(game, *turn);
+  if (!record.ok()) return record.status();
+  const Json roundup = (*record)["summary"].value("roundup", Json::object());
+  r->text = render_report_text(r->json, &roundup);
+  r->json["roundup"] = roundup;
+  return r;
+}
+
+std::string TurnRunOutcome::full_text(const ReportRecord& r) const {
+  return render_report_text(r.json, &roundup);
 }
 
 Result<Json> Services::replay_battle(const std::string& game, int turn, const std::string& id) {

@@ -30,8 +30,12 @@ struct TurnRunOutcome {
   bool preview = false;
   std::string digest;
   std::vector<std::string> players_without_orders;
-  std::vector<ReportRecord> reports;
+  std::vector<ReportRecord> reports;  // each player's own report (text without the roundup)
+  Json roundup;                       // the turn's shared roundup (report.h build_roundup)
   TurnResult result;
+
+  // A player's full report text as they receive it: their report with the roundup.
+  std::string full_text(const ReportRecord& r) const;
 };
 
 // The outcome of submitting (or checking) an order file.
@@ -62,7 +66,8 @@ class Services {
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview);
   Status rollback(const std::string& game, int turn);
 
-  // A player's report of a resolved turn (the latest when turn is nullopt).
+  // A player's report of a resolved turn (the latest when turn is nullopt), as the player receives
+  // it: the text includes the turn's roundup and the JSON carries it under "roundup".
   Result<ReportRecord> report(const std::string& game, const std::string& player,
                               std::optional<int> turn);
 

@@ -180,7 +180,7 @@ int turn_run(const Common& c, const std::string& game, bool preview) {
   if (preview)
     for (const auto& r : out->reports)
       std::printf("\n==================== %s ====================\n%s", r.player.c_str(),
-                  r.text.c_str());
+                  out->full_text(r).c_str());
   return kExitOk;
 }
 

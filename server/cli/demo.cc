@@ -76,7 +76,7 @@ int demo(const Common& c, int turns) {
                 run->result.actions.size(), run->result.battles.size(), run->digest.c_str());
     for (const auto& r : run->reports)
       std::printf("\n==================== %s, turn %d ====================\n%s", r.player.c_str(),
-                  turn, r.text.c_str());
+                  turn, run->full_text(r).c_str());
   }
   std::printf("\nDatabase: %s (game %s)\n", c.db.c_str(), id.c_str());
   std::printf("Try: build/adjutant --db %s game show %s\n", c.db.c_str(), id.c_str());

@@ -31,18 +31,25 @@ std::string player(int i) {
 Json world() {
   Json players = Json::array(), areas = Json::array(), adj = Json::array();
   for (int p = 0; p < kPlayers; ++p)
-    players.push_back({{"code", player(p)}, {"name", "Kingdom " + player(p)}, {"secret", "s"}, {"bp", 40}});
+    players.push_back(
+        {{"code", player(p)}, {"name", "Kingdom " + player(p)}, {"secret", "s"}, {"bp", 40}});
   for (int i = 0; i < kWidth * kHeight; ++i) {
     const int owner = i / kAreasEach;
-    areas.push_back({{"code", area(i)}, {"kind", "land"},
+    areas.push_back({{"code", area(i)},
+                     {"kind", "land"},
                      {"terrain", i % 7 == 0 ? "forest" : "lowlands"},
-                     {"population", 2}, {"armies", 6}, {"owner", player(owner)},
-                     {"x", i % kWidth}, {"y", i / kWidth}});
+                     {"population", 2},
+                     {"armies", 6},
+                     {"owner", player(owner)},
+                     {"x", i % kWidth},
+                     {"y", i / kWidth}});
     if (i % kWidth + 1 < kWidth) adj.push_back({area(i), area(i + 1)});
     if (i + kWidth < kWidth * kHeight) adj.push_back({area(i), area(i + kWidth)});
   }
-  return {{"id", "bench"}, {"name", "bench"}, {"seed", "7"}, {"engine", {{"name", "dark-age"}}},
-          {"players", players}, {"areas", areas}, {"adjacency", adj}};
+  return {{"id", "bench"},      {"name", "bench"},
+          {"seed", "7"},        {"engine", {{"name", "dark-age"}}},
+          {"players", players}, {"areas", areas},
+          {"adjacency", adj}};
 }
 
 // 16 actions of every kind against own and neighbouring areas.
@@ -88,7 +95,8 @@ Prepared prepare(const Json& scenario) {
   p.db = (std::filesystem::temp_directory_path() / "adjutant-bench.db").string();
   for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(p.db + ext);
   p.store = std::move(SqliteStore::open(p.db)).value();
-  p.svc = std::make_unique<Services>(Stores{*p.store, *p.store, *p.store}, [] { return UnixTime{0}; });
+  p.svc =
+      std::make_unique<Services>(Stores{*p.store, *p.store, *p.store}, [] { return UnixTime{0}; });
   if (!p.svc->create_game(scenario, 7).ok()) std::abort();
   for (int i = 0; i < kPlayers; ++i) {
     SubmissionRecord r;
@@ -142,8 +150,10 @@ void BM_PlainSqliteBulkInsert_SameRows(benchmark::State& state) {
     for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(db + ext);
     sqlite3* h = nullptr;
     sqlite3_open(db.c_str(), &h);
-    sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                    "CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)", nullptr, nullptr, nullptr);
+    sqlite3_exec(h,
+                 "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                 "CREATE TABLE t(id INTEGER PRIMARY KEY, body TEXT)",
+                 nullptr, nullptr, nullptr);
     state.ResumeTiming();
     sqlite3_exec(h, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
     sqlite3_stmt* st = nullptr;
