@@ -68,28 +68,45 @@ Json build_roundup(const TurnResult& result) {
           {"kingdoms", std::move(kingdoms)}};
 }
 
-Json build_report(const GameState&, const TurnResult& result, const std::string& player) {
+ReportIndex::ReportIndex(const TurnResult& result) {
+  for (std::size_t i = 0; i < result.battles.size(); ++i) {
+    const BattleLog& b = result.battles[i];
+    battle_by_id[b.id] = i;
+    by_player[b.attacker].battles.push_back(i);
+    if (b.defender && *b.defender != b.attacker) by_player[*b.defender].battles.push_back(i);
+  }
+  for (std::size_t i = 0; i < result.actions.size(); ++i)
+    by_player[result.actions[i].player].actions.push_back(i);
+  const auto& areas = result.next_state.areas;
+  for (std::size_t i = 0; i < areas.size(); ++i)
+    if (areas[i].owner) by_player[*areas[i].owner].areas.push_back(i);
+}
+
+Json build_report(const GameState&, const TurnResult& result, const std::string& player,
+                  const ReportIndex& index) {
   const GameState& next = result.next_state;
   const Player* me = next.find_player(player);
   assert(me);
+  static const ReportIndex::Entry kNone;
+  auto found = index.by_player.find(player);
+  const ReportIndex::Entry& mine_idx = found == index.by_player.end() ? kNone : found->second;
+
   Json actions = Json::array();
-  std::map<std::string, const BattleLog*> battles;
-  for (const auto& b : result.battles) battles[b.id] = &b;
-  for (const auto& a : result.actions) {
-    if (a.player != player) continue;
+  for (std::size_t i : mine_idx.actions) {
+    const ActionResult& a = result.actions[i];
     Json j = to_json(a);
     j.erase("player");
-    if (a.battle) j["battle"] = battle_for_report(*battles[*a.battle]);
+    if (a.battle) j["battle"] = battle_for_report(result.battles[index.battle_by_id.at(*a.battle)]);
     actions.push_back(std::move(j));
   }
   Json defended = Json::array();
-  for (const auto& b : result.battles)
-    if (b.defender == player) defended.push_back(battle_for_report(b));
+  for (std::size_t i : mine_idx.battles)
+    if (result.battles[i].defender == player) defended.push_back(battle_for_report(result.battles[i]));
 
   Json owned = Json::array();
   std::set<std::string> mine, visible;
-  for (const Area& a : next.areas) {
-    if (a.owner != player) continue;
+  for (std::size_t i : mine_idx.areas) {
+    const Area& a = next.areas[i];
     mine.insert(a.code);
     Json j = area_row(a);
     j["mode"] = to_string(a.mode);
@@ -101,11 +118,11 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
   for (const auto& code : mine)
     for (const auto& n : next.neighbours(code))
       if (!mine.count(n)) visible.insert(n);
-  for (const auto& b : result.battles)
-    if (b.attacker == player || b.defender == player) {
-      if (!mine.count(b.to)) visible.insert(b.to);
-      if (!mine.count(b.from)) visible.insert(b.from);
-    }
+  for (std::size_t i : mine_idx.battles) {
+    const BattleLog& b = result.battles[i];
+    if (!mine.count(b.to)) visible.insert(b.to);
+    if (!mine.count(b.from)) visible.insert(b.from);
+  }
   Json seen = Json::array();
   for (const auto& code : visible) seen.push_back(area_row(*next.find_area(code)));
 
@@ -122,9 +139,8 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
                   {"treasury", e.treasury},
                   {"vp", e.vp},
                   {"reserve", e.reserve}};
-  Json orders_given = Json::array();
-  if (auto it = result.orders.find(player); it != result.orders.end())
-    for (const auto& o : it->second) orders_given.push_back(o.text);
+  const auto given = result.orders.find(player);
+  const bool orders_on_file = given != result.orders.end() && !given->second.empty();
   return {{"game", next.game_id},
           {"game_name", next.name},
           {"turn", result.turn},
@@ -139,7 +155,7 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
            {{"this_turn", position(result.order_of_play, player)},
             {"next_turn", position(result.next_order_of_play, player)},
             {"players", result.order_of_play.size()}}},
-          {"orders_on_file", !orders_given.empty()},
+          {"orders_on_file", orders_on_file},
           {"actions", std::move(actions)},
           {"attacks_on_you", std::move(defended)},
           {"economy", std::move(economy)},
@@ -148,4 +164,10 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
           {"template", template_for(next, player)}};
 }
 
+}  // namespace adj
+
+namespace adj {
+Json build_report(const GameState& start, const TurnResult& result, const std::string& player) {
+  return build_report(start, result, player, ReportIndex(result));
+}
 }  // namespace adj

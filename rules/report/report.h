@@ -16,6 +16,22 @@ namespace adj {
 // The shared public part (the roundup) is not in it: see build_roundup.
 Json build_report(const GameState& start, const TurnResult& result, const std::string& player);
 
+// Who did what in a turn, indexed once so that building every player's report is linear in the
+// size of the turn rather than players x turn. Borrows nothing; build it from the same result.
+struct ReportIndex {
+  struct Entry {
+    std::vector<std::size_t> actions;  // indices into result.actions
+    std::vector<std::size_t> battles;  // indices into result.battles (as attacker or defender)
+    std::vector<std::size_t> areas;    // indices into result.next_state.areas owned at the end
+  };
+  explicit ReportIndex(const TurnResult& result);
+  std::map<std::string, Entry> by_player;
+  std::map<std::string, std::size_t> battle_by_id;
+};
+// The same report, using an index built once for the turn.
+Json build_report(const GameState& start, const TurnResult& result, const std::string& player,
+                  const ReportIndex& index);
+
 // The roundup of a resolved turn, one document shared by every player (Dark Age 1.10): the order
 // of play this turn and next, and every kingdom's areas, armies, population and VPs. Stored once
 // per turn rather than copied into each of a thousand reports.

@@ -100,11 +100,12 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
   commit.seed = out.result.seed;
   commit.ran_at = now_();
   out.roundup = build_roundup(out.result);
+  const ReportIndex index(out.result);
   for (const Player& p : state.players) {
     ReportRecord r;
     r.player = p.code;
     r.turn = state.turn;
-    r.json = build_report(state, out.result, p.code);
+    r.json = build_report(state, out.result, p.code, index);
     r.text = render_report_text(r.json);
     commit.reports.push_back(std::move(r));
   }
