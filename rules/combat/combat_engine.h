@@ -109,6 +109,11 @@ class CombatEngine {
   // Draws only from `rng`. Errors are reserved for bad engine data, never for player mistakes.
   virtual Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const = 0;
 
+  // How far from the defended area the engine may look (adjacency steps): a battle log keeps the
+  // areas within this radius (plus the origin) so that --replay can re-run it on its own.
+  // Default 2. Engines that read more or less of the map override it.
+  virtual int world_radius() const { return 2; }
+
   // How many of the area's armies may be ordered to move (e.g. not exhausted units). The turn
   // loop also subtracts armies that stopped earlier in the turn. Default: all of them.
   virtual int movable_armies(const Area& area) const { return area.armies; }

@@ -60,6 +60,9 @@ class CrtEngine final : public CombatEngine {
   std::string_view name() const override { return "crt"; }
   std::string_view summary() const override;
   bool deterministic() const override { return false; }
+  // Retreat paths end up to 2 areas away and are ranked by distance (up to 3) from the nearest
+  // attacking force; every such path and force lies within 5 steps of the defended area.
+  int world_radius() const override { return 5; }
   Status check_game(const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;

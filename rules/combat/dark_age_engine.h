@@ -25,6 +25,8 @@ class DarkAgeEngine final : public CombatEngine {
   std::string_view name() const override { return "dark-age"; }
   std::string_view summary() const override;
   bool deterministic() const override { return true; }
+  // Only the defended area itself (and the origin) matter.
+  int world_radius() const override { return 0; }
   Status check_game(const GameState& state) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
 };

@@ -9,11 +9,19 @@
 namespace adj {
 
 Json battle_input_json(const BattleInput& in) {
+  // Areas within the engine's world_radius() of the target, the origin, the borders among them
+  // and the players who own them (without secrets or addresses).
   const GameState& w = *in.world;
   std::set<std::string> keep = {in.to, in.from};
-  for (const auto& n1 : w.neighbours(in.to)) {
-    keep.insert(n1);
-    for (const auto& n2 : w.neighbours(n1)) keep.insert(n2);
+  std::vector<std::string> frontier = {in.to};
+  const CombatEngine* engine = find_engine(w.engine.name);
+  const int radius = engine ? engine->world_radius() : 2;
+  for (int step = 0; step < radius; ++step) {
+    std::vector<std::string> next;
+    for (const auto& code : frontier)
+      for (const auto& n : w.neighbours(code))
+        if (keep.insert(n).second) next.push_back(n);
+    frontier = std::move(next);
   }
   Json areas = Json::array(), edges = Json::array(), players = Json::array();
   std::set<std::string> owners = {in.attacker};

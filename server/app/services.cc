@@ -1,6 +1,7 @@
 #include "server/app/services.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
@@ -69,7 +70,28 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
   return SubmitOutcome{std::move(ack).value(), *id};
 }
 
+namespace {
+
+// Records the wall time since the previous mark under `name`.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(std::vector<std::pair<std::string, double>>& out) : out_(out) {}
+  void mark(const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    out_.emplace_back(name, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>>& out_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+}  // namespace
+
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  TurnRunOutcome out;
+  PhaseTimer timer(out.phase_ms);
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
   const GameState& state = *st;
@@ -77,6 +99,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
   if (!engine) return Status::Corruption("game " + game + " names an unknown engine");
   auto subs = s_.submissions.current_submissions(game, state.turn);
   if (!subs.ok()) return subs.status();
+  timer.mark("load");
 
   // Orders are re-checked from the raw text: one validator, one source of truth.
   OrderBook book;
@@ -84,7 +107,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
     OrderAck ack = check_order_file(sub.raw_text, state, engine);
     if (!ack.refused) book[ack.player] = ack.orders;
   }
-  TurnRunOutcome out;
+  timer.mark("orders");
   out.turn = state.turn;
   out.preview = preview;
   for (const Player& p : state.players)
@@ -94,6 +117,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
   if (!res.ok()) return res.status();
   out.result = std::move(res).value();
   out.digest = out.result.digest;
+  timer.mark("resolve");
 
   TurnCommit commit;
   commit.turn = state.turn;
@@ -109,6 +133,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
     r.text = render_report_text(r.json);
     commit.reports.push_back(std::move(r));
   }
+  timer.mark("reports");
   if (preview) {
     out.reports = std::move(commit.reports);
     return out;
@@ -138,6 +163,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
                     {"actions", actions}};
   commit.next_state = out.result.next_state;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  timer.mark("commit");
   out.reports = std::move(commit.reports);
   return out;
 }

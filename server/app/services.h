@@ -32,6 +32,8 @@ struct TurnRunOutcome {
   std::vector<std::string> players_without_orders;
   std::vector<ReportRecord> reports;  // each player's own report (text without the roundup)
   Json roundup;                       // the turn's shared roundup (report.h build_roundup)
+  // Wall time of each phase in milliseconds: load, orders, resolve, reports, commit.
+  std::vector<std::pair<std::string, double>> phase_ms;
   TurnResult result;
 
   // A player's full report text as they receive it: their report with the roundup.

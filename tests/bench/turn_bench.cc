@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include <benchmark/benchmark.h>
 #include <sqlite3.h>
@@ -114,6 +115,7 @@ Prepared prepare(const Json& scenario) {
 void BM_FullTurn_1000Players_5000Areas(benchmark::State& state) {
   static const Json scenario = world();
   std::size_t battles = 0, reports = 0, bytes = 0;
+  std::map<std::string, double> phases;
   for (auto _ : state) {
     state.PauseTiming();
     Prepared p = prepare(scenario);
@@ -125,12 +127,14 @@ void BM_FullTurn_1000Players_5000Areas(benchmark::State& state) {
     reports = out->reports.size();
     bytes = 0;
     for (const auto& r : out->reports) bytes += r.text.size() + r.json.dump().size();
+    for (const auto& [phase, ms] : out->phase_ms) phases[phase] += ms / 3;
     state.ResumeTiming();
   }
   state.counters["battles"] = static_cast<double>(battles);
   state.counters["reports"] = static_cast<double>(reports);
   state.counters["report_MB"] = static_cast<double>(bytes) / 1e6;
   state.counters["peak_rss_MB"] = static_cast<double>(max_rss_mb());
+  for (const auto& [phase, ms] : phases) state.counters[phase + "_ms"] = ms;
 }
 BENCHMARK(BM_FullTurn_1000Players_5000Areas)->Unit(benchmark::kMillisecond)->Iterations(3);
 
