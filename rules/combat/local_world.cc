@@ -4,6 +4,7 @@
 #include <set>
 
 #include "rules/combat/engine_registry.h"
+#include "rules/game/json_schema.h"
 #include "rules/turn/turn_result.h"
 
 namespace adj {
@@ -160,6 +161,8 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
 
 Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
                                                        std::string_view engine_override) {
+  const auto errors = validate_against_schema(doc, "schemas/battle.schema.json");
+  if (!errors.empty()) return Status::InvalidArgument(format_errors(errors));
   try {
     return prepare(doc, engine_override);
   } catch (const std::exception& e) {

@@ -64,9 +64,16 @@ std::vector<ScenarioError> validate_against_schema(const Json& doc, const std::s
   std::vector<ScenarioError> errors;
   if (validator.validate(s.schema, target, &results)) return errors;
   valijson::ValidationResults::Error e;
-  while (results.popError(e)) errors.push_back({pointer(e.context), e.description});
-  // valijson reports a failing oneOf/items both at the container and at the leaf; keep the most
-  // specific (longest path) messages first, as a reader wants them.
+  // valijson reports a failure at the leaf and again at every container above it ("Failed to
+  // validate against schema associated with property ...", "Failed to validate item #3 in
+  // array."); only the leaf says what is wrong, so the container echoes are dropped.
+  while (results.popError(e)) {
+    const std::string& d = e.description;
+    if (d.rfind("Failed to validate against schema associated with property", 0) == 0 ||
+        d.rfind("Failed to validate item #", 0) == 0)
+      continue;
+    errors.push_back({pointer(e.context), d});
+  }
   return errors;
 }
 

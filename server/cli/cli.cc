@@ -11,6 +11,7 @@ int run(int argc, char** argv) {
       "Adjutant: a play-by-mail turn adjudication server.\n"
       "Creates games from scenarios, takes order files, resolves turns and writes reports."};
   app.require_subcommand(1);
+  app.fallthrough();  // global options such as --db may also follow the subcommand
   Common common;
   if (const char* env = std::getenv("ADJUTANT_DB"); env && *env) common.db = env;
   app.add_option("--db", common.db, "SQLite database file (env ADJUTANT_DB)")

@@ -71,6 +71,16 @@ TEST_F(Cli, EveryCommandHasHelp) {
   }
 }
 
+TEST_F(Cli, DatabaseFromFlagOrEnvironment) {
+  auto r = run_cli({"game", "create", "bundled:dark-age-britain"}, "", db_);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(cli({"game", "list"}).out.find("britain-1"), std::string::npos);
+  // --db after the subcommand works too, and wins over the environment.
+  const std::string other = dir_.file("other.db");
+  auto list = run_cli({"game", "list", "--db", other}, "", db_);
+  EXPECT_NE(list.out.find("No games in " + other), std::string::npos) << list.out;
+}
+
 TEST_F(Cli, BadArgumentsExitOne) {
   EXPECT_EQ(run_cli({"no-such-command"}).exit_code, 1);
   EXPECT_EQ(cli({"turn", "rollback", "x", "notanumber"}).exit_code, 1);

@@ -22,7 +22,8 @@ std::string temp_path(const char* tag) {
 
 }  // namespace
 
-CliResult run_cli(const std::vector<std::string>& args, const std::string& input) {
+CliResult run_cli(const std::vector<std::string>& args, const std::string& input,
+                  const std::string& adjutant_db) {
   const std::string in_path = temp_path(".in"), out_path = temp_path(".out"),
                     err_path = temp_path(".err");
   write_file(in_path, input);
@@ -38,7 +39,10 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& input
     argv.push_back(const_cast<char*>(ADJ_BINARY));
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
-    ::unsetenv("ADJUTANT_DB");
+    if (adjutant_db.empty())
+      ::unsetenv("ADJUTANT_DB");
+    else
+      ::setenv("ADJUTANT_DB", adjutant_db.c_str(), 1);
     ::execv(ADJ_BINARY, argv.data());
     std::_Exit(127);
   }

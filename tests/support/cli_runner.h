@@ -13,8 +13,10 @@ struct CliResult {
   std::string err;
 };
 
-// Runs ADJ_BINARY with `args` (no shell). `input` is written to its stdin.
-CliResult run_cli(const std::vector<std::string>& args, const std::string& input = "");
+// Runs ADJ_BINARY with `args` (no shell). `input` is written to its stdin. ADJUTANT_DB is unset
+// unless `adjutant_db` is given.
+CliResult run_cli(const std::vector<std::string>& args, const std::string& input = "",
+                  const std::string& adjutant_db = "");
 
 // Reads a whole file; "" when missing.
 std::string read_file(const std::string& path);
