@@ -14,8 +14,9 @@ std::string str(const Json& j) {
   return j.dump();
 }
 
+// Left-aligns `s` in `width` columns; a longer text still gets one space after it.
 std::string pad(std::string s, std::size_t width) {
-  if (s.size() < width) s.append(width - s.size(), ' ');
+  s.append(s.size() < width ? width - s.size() : 1, ' ');
   return s;
 }
 

@@ -236,10 +236,14 @@ int battle_replay(const Common& c, const std::string& game, int turn, const std:
 }
 
 int engines() {
-  for (const auto* e : all_engines())
+  for (const auto* e : all_engines()) {
     std::printf("%-22s %s\n  %s\n", std::string(e->name()).c_str(),
                 e->deterministic() ? "(deterministic)" : "(dice)",
                 std::string(e->summary()).c_str());
+    if (!e->order_help().empty())
+      std::printf("  Orders: %s\n", std::string(e->order_help()).c_str());
+    std::printf("\n");
+  }
   return kExitOk;
 }
 
