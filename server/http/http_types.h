@@ -1,0 +1,74 @@
+// Plain HTTP request/response values and the route table. No Asio or Beast types: handlers and
+// the router are ordinary functions testable without sockets (the Beast "handle_request" idea);
+// server/http/http_server.cc converts to and from Beast messages.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace adj::http {
+
+struct Request {
+  std::string method;  // "GET", "POST", ... (upper case)
+  std::string path;    // decoded path without the query, e.g. "/games/britain-1"
+  std::map<std::string, std::string> query;    // decoded query parameters
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+  std::string remote;  // peer address, for logs
+
+  // Header value or "" (name in lower case).
+  std::string header(const std::string& name) const;
+  // Cookie value or "".
+  std::string cookie(const std::string& name) const;
+  // application/x-www-form-urlencoded body fields (or multipart/form-data text fields and files,
+  // keyed by field name; a file field holds the file's content).
+  std::map<std::string, std::string> form() const;
+};
+
+struct Response {
+  int status = 200;
+  std::string content_type = "text/html; charset=utf-8";
+  std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Set-Cookie, Location)
+  std::string body;
+
+  static Response html(std::string body, int status = 200);
+  static Response json(const std::string& body, int status = 200);
+  static Response text(std::string body, int status = 200);
+  static Response redirect(const std::string& location, int status = 303);
+  // A JSON {"error": message} for /api/ routes, an HTML error page otherwise.
+  static Response error(int status, const std::string& message, bool json);
+};
+
+// Path parameters captured by a route pattern such as "/games/{game}/turns/{turn}".
+using Params = std::map<std::string, std::string>;
+using Handler = std::function<Response(const Request&, const Params&)>;
+
+// (method, pattern) -> handler. Patterns are literal segments and {name} captures (one segment).
+// Thread-safety: add() during setup only; route() is const and safe from many threads.
+class Router {
+ public:
+  void add(const std::string& method, const std::string& pattern, Handler handler,
+           std::string name = "");
+  // The response of the matching handler; 404 when no pattern matches, 405 when the path matches
+  // with another method. `route_name` receives the matched route's name (for metrics).
+  Response route(const Request& req, std::string* route_name = nullptr) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::vector<std::string> segments;
+    Handler handler;
+    std::string name;
+  };
+  std::vector<Route> routes_;
+};
+
+// Percent-decoding ("+" as space in queries and forms).
+std::string url_decode(const std::string& s, bool plus_as_space);
+std::string url_encode(const std::string& s);
+std::string html_escape(const std::string& s);
+
+}  // namespace adj::http

@@ -1,0 +1,31 @@
+// Prometheus metrics of the daemon: requests by route and status, order submissions by channel,
+// turn-run durations, mail queue length (once mail exists). Rendered in the text exposition
+// format for GET /metrics. Thread-safety: every method may be called from any thread.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace adj::web {
+
+class Metrics {
+ public:
+  void request(const std::string& route, int status);
+  void submission(const std::string& channel, bool accepted);
+  void turn_run(double seconds, bool ok);
+  void set_gauge(const std::string& name, double value);
+  // Prometheus text format (version 0.0.4).
+  std::string render() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<std::string, int>, long> requests_;
+  std::map<std::pair<std::string, bool>, long> submissions_;
+  long turn_runs_ok_ = 0, turn_runs_failed_ = 0;
+  double turn_seconds_sum_ = 0;
+  std::map<double, long> turn_buckets_;  // upper bound -> count (cumulative at render)
+  std::map<std::string, double> gauges_;
+};
+
+}  // namespace adj::web

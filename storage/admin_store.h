@@ -1,0 +1,61 @@
+// Storage for running games over time: schedules and deadlines, the GM audit log, player link
+// tokens and sign-in sessions, and turn-run attempts. Implemented by SqliteStore (migration 0002).
+// Thread-safety: as the other stores, one object per thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj {
+
+// When a game's turns run. kind "none": only by hand; "fixed": at `deadline` (set per turn by the
+// GM); "interval": every interval_seconds, at time_of_day (seconds after midnight UTC) if set.
+struct Schedule {
+  std::string kind = "none";
+  std::optional<UnixTime> deadline;            // the open turn's deadline
+  std::int64_t interval_seconds = 0;           // "interval": the period (e.g. 172800 for two days)
+  std::optional<int> time_of_day;              // "interval": seconds after 00:00 UTC
+  bool early_when_all_in = false;              // run as soon as every player has orders
+  int max_attempts = 3;                        // failed runs before the game is held for the GM
+  double nmr_guard_ratio = 0.5;                // hold when more than this share of players have no
+                                               // orders and far more than usual (ANCHORS.md guards)
+  std::int64_t downtime_grace_seconds = 3600;  // overdue by more than this after downtime:
+                                               // extend instead of running at once
+};
+
+struct AuditEntry {
+  std::int64_t id = 0;
+  std::string game;
+  UnixTime at = 0;
+  std::string actor;   // "gm", "scheduler", "player:WSX", ...
+  std::string action;  // "create", "run", "preview", "rollback", "deadline", "pause", "resume",
+                       // "hold", "extend", "guard", ...
+  Json detail = Json::object();
+};
+
+class AdminStore {
+ public:
+  virtual ~AdminStore() = default;
+  virtual Result<Schedule> schedule(const std::string& game) = 0;  // default Schedule if unset
+  virtual Status set_schedule(const std::string& game, const Schedule& s) = 0;
+  virtual Status append_audit(const AuditEntry& e) = 0;
+  // Oldest first.
+  virtual Result<std::vector<AuditEntry>> audit_log(const std::string& game) = 0;
+  // A player's secret link token, created on first request (stable afterwards).
+  virtual Result<std::string> player_token(const std::string& game, const std::string& player) = 0;
+  // The (game, player) of a link token; NotFound when unknown.
+  virtual Result<std::pair<std::string, std::string>> token_owner(const std::string& token) = 0;
+  // Failed run attempts of the game's open turn (reset when a turn commits).
+  virtual Result<int> failed_attempts(const std::string& game) = 0;
+  virtual Status record_failed_attempt(const std::string& game, const std::string& why) = 0;
+  virtual Status reset_attempts(const std::string& game) = 0;
+  // Last time the daemon's scheduler ran (for the downtime guard); 0 when never.
+  virtual Result<UnixTime> last_tick() = 0;
+  virtual Status set_last_tick(UnixTime t) = 0;
+};
+
+}  // namespace adj
