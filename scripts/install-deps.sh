@@ -7,7 +7,8 @@ packages=(
   libboost-dev nlohmann-json3-dev libsqlite3-dev libspdlog-dev libcli11-dev
   libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  sqlite3 python3
+  sqlite3 python3 curl
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

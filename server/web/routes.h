@@ -1,0 +1,18 @@
+// The two halves of the route table, registered by register_routes (web_context.h):
+// JSON API under /api/ (api_routes.cc) and the server-rendered HTML pages (html_routes.cc).
+#pragma once
+
+#include "server/http/http_types.h"
+#include "server/web/web_context.h"
+
+namespace adj::web {
+
+void register_api_routes(http::Router& router, WebContext& ctx);
+void register_html_routes(http::Router& router, WebContext& ctx);
+
+// The GM token check shared by both halves: true when the request carries
+// "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and
+// a GM token is configured. Constant-time comparison.
+bool is_gm(const http::Request& req, const WebConfig& config);
+
+}  // namespace adj::web
