@@ -1,0 +1,66 @@
+// Storage for mail: the inbox (every message received, raw, before the SMTP 250 reply) and the
+// persistent outbox (every message to send, delivered at least once and marked exactly once).
+// Implemented by SqliteStore (migration 0003). Thread-safety: one object per thread; several
+// processes may share the database (SQLite WAL + BEGIN IMMEDIATE).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj {
+
+struct InboxMessage {
+  std::int64_t id = 0;
+  std::string message_id;  // the Message-ID header (or a content hash when missing)
+  std::string channel;     // "smtp", "pipe", "maildir", "web"
+  std::string envelope_from;
+  std::vector<std::string> envelope_to;
+  std::string raw;         // the message exactly as received (RFC 5322)
+  UnixTime received_at = 0;
+  std::string state;       // "new", "processed", "failed"
+  std::string outcome;     // what processing did ("orders accepted for britain-1/WSX", ...)
+};
+
+struct OutboxMessage {
+  std::int64_t id = 0;
+  std::string kind;        // "ack", "refusal", "report", "reminder", "help", "status", ...
+  std::string game;        // may be empty
+  std::string to;          // one recipient address
+  std::string raw;         // the complete RFC 5322 message (headers + MIME body), CRLF
+  std::string dedupe_key;  // unique: the same logical message is never queued twice
+  std::string state;       // "pending", "sending", "sent", "failed"
+  int attempts = 0;
+  UnixTime next_attempt_at = 0;
+  std::string last_error;
+  UnixTime created_at = 0;
+};
+
+class MailStore {
+ public:
+  virtual ~MailStore() = default;
+  // Stores a received message durably. When a message with the same message_id exists, nothing
+  // is written and the existing id is returned with `*duplicate = true`.
+  virtual Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) = 0;
+  virtual Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) = 0;
+  virtual Status set_inbox_state(std::int64_t id, const std::string& state,
+                                 const std::string& outcome) = 0;
+
+  // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
+  virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
+  // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
+  // marking them "sending" with a lease until now + lease_seconds.
+  virtual Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
+                                                   std::int64_t lease_seconds) = 0;
+  virtual Status mark_sent(std::int64_t id, UnixTime now) = 0;
+  // Back to "pending" at next_attempt_at, or "failed" for good when `final`.
+  virtual Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                            bool final) = 0;
+  virtual Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) = 0;
+  virtual Result<int> pending_count() = 0;
+};
+
+}  // namespace adj
