@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Fresh machine -> running demo: installs what is missing, builds the binary (Release), and runs
-# the main job on the embedded default: the bundled demo game played for two turns.
+# Fresh machine -> running daemon: installs what is missing, builds the binary (Release), and
+# starts `adjutant serve --demo` on http://127.0.0.1:8080: the bundled demo game, played for two
+# turns, is created when the database has no game yet, and the URLs to open are printed (game
+# list, demo game, a player's sign-in link, GM desk). Ctrl-C stops it; extra arguments go to
+# `serve` (e.g. --http 127.0.0.1:9090). `build/adjutant demo` still prints the reports instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j2 --target adjutant
-exec build/adjutant demo "$@"
+exec build/adjutant serve --demo "$@"

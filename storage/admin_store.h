@@ -32,8 +32,9 @@ struct AuditEntry {
   std::string game;
   UnixTime at = 0;
   std::string actor;   // "gm", "scheduler", "player:WSX", ...
-  std::string action;  // "create", "run", "preview", "rollback", "deadline", "pause", "resume",
-                       // "hold", "extend", "guard", ...
+  std::string action;  // "create", "run", "preview", "rollback", "schedule", "deadline",
+                       // "extend", "pause", "resume", "guard", "failed", "hold" (server/app/admin.h
+                       // lists each one's detail)
   Json detail = Json::object();
 };
 
@@ -53,6 +54,8 @@ class AdminStore {
   virtual Result<int> failed_attempts(const std::string& game) = 0;
   virtual Status record_failed_attempt(const std::string& game, const std::string& why) = 0;
   virtual Status reset_attempts(const std::string& game) = 0;
+  // Sets the game's status ("open", "paused", "held", ...). NotFound for an unknown game.
+  virtual Status set_game_status(const std::string& game, const std::string& status) = 0;
   // Last time the daemon's scheduler ran (for the downtime guard); 0 when never.
   virtual Result<UnixTime> last_tick() = 0;
   virtual Status set_last_tick(UnixTime t) = 0;

@@ -48,6 +48,8 @@ class MailStore {
   virtual Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) = 0;
   virtual Status set_inbox_state(std::int64_t id, const std::string& state,
                                  const std::string& outcome) = 0;
+  // One stored message by id; NotFound when there is none.
+  virtual Result<InboxMessage> inbox_message(std::int64_t id) = 0;
 
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
@@ -61,6 +63,10 @@ class MailStore {
                             bool final) = 0;
   virtual Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) = 0;
   virtual Result<int> pending_count() = 0;
+  // How many messages of `kind` were queued to `to` (compared without regard to case) at or
+  // after `since`, in any state. For rate limits (refusals per sender per hour).
+  virtual Result<int> outbox_count(const std::string& to, const std::string& kind,
+                                   UnixTime since) = 0;
 };
 
 }  // namespace adj

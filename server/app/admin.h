@@ -2,6 +2,27 @@
 // Clock is passed in), so every decision is testable with a fixed time.
 //
 // Thread-safety: one GameAdmin per thread (it borrows that thread's stores and Services).
+//
+// Audit log. Each successful GM action appends one entry (actor as given), after the action is
+// applied; when that write fails the action stands and the write's error is returned. Actions and
+// their `detail` fields (times are Unix seconds):
+//   create    {name, engine, turn}                        (the seed is never logged)
+//   preview   {turn, digest}
+//   run       {turn, digest, players_without_orders, deadline (next, or null), released_hold}
+//   rollback  {turn (reopened), from_turn}
+//   schedule  {schedule: {kind, deadline, interval_seconds, time_of_day, early_when_all_in,
+//              max_attempts, nmr_guard_ratio, downtime_grace_seconds}}
+//   deadline  {from (or null), to}
+//   extend    {from, to, seconds}   by the scheduler: {from, to, reason: "downtime", down_since}
+//   pause     {from (status), turn, deadline, remaining (seconds left, when in the future)}
+//   resume    {from (status), turn, deadline}
+//   guard     {guard: "nmr", turn, players_without_orders, share, usual (or null), threshold}
+//   failed    {turn, attempt, max_attempts, error}        (scheduler only)
+//   hold      {turn, reason, attempts, error}             (scheduler: max_attempts reached)
+// Every scheduler entry has actor "scheduler" and a human-readable "message".
+//
+// Game status: "open" games are run by the scheduler; "paused" (by the GM) and "held" (by a
+// guard or after max_attempts failures) games never are. A GM may still run any game by hand.
 #pragma once
 
 #include <optional>
@@ -36,20 +57,46 @@ class GameAdmin {
 
   // Every GM action below is written to the audit log with `actor`.
   Result<GameSummary> create_game(const Json& scenario, Seed seed, const std::string& actor);
+  // A committed run resets the failed attempts, sets the next deadline (interval: previous
+  // deadline, or now when none, + interval, on the UTC day it falls on at time_of_day when set,
+  // moved on by whole intervals until it is in the future; fixed: cleared until the GM sets one)
+  // and releases a "held" game to "open" (a "paused" game stays paused). A preview writes only
+  // its audit entry.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview, const std::string& actor);
+  // Also resets the failed attempts; the schedule is left as it is.
   Status rollback(const std::string& game, int turn, const std::string& actor);
+  // InvalidArgument (nothing written) unless: kind is none, fixed or interval; interval has
+  // interval_seconds > 0 (a whole number of days when time_of_day is set); time_of_day is
+  // 0..86399; a deadline is in the future (or equal to the stored one); max_attempts >= 1;
+  // nmr_guard_ratio in 0..1 (1 disables the NMR guard); downtime_grace_seconds >= 0 (0 disables
+  // the downtime guard). Stored as given except: kind none drops the deadline, kinds other than
+  // interval drop time_of_day, and an interval schedule without a deadline gets its first one as
+  // after a run, from now.
   Status set_schedule(const std::string& game, const Schedule& s, const std::string& actor);
+  // InvalidArgument unless `deadline` is in the future. A "none" schedule becomes "fixed".
   Status set_deadline(const std::string& game, UnixTime deadline, const std::string& actor);
+  // The deadline becomes max(deadline, now) + seconds. InvalidArgument unless seconds > 0;
+  // FailedPrecondition when the game has no deadline.
   Status extend_deadline(const std::string& game, std::int64_t seconds, const std::string& actor);
-  Status pause(const std::string& game, const std::string& actor);   // status "paused"
-  Status resume(const std::string& game, const std::string& actor);  // status "open"
+  // Status "paused" (from "open" or "held"; FailedPrecondition otherwise). The time left to a
+  // future deadline is kept in the audit entry.
+  Status pause(const std::string& game, const std::string& actor);
+  // Status "open" (from "paused" or "held"; FailedPrecondition otherwise); resets the failed
+  // attempts. From "paused": when the deadline was not changed while paused, it becomes now +
+  // the time that was left at the pause. From "held": the deadline is kept, and the NMR guard
+  // is waived for the open turn (the GM has seen the hold and chosen to go on).
+  Status resume(const std::string& game, const std::string& actor);
 
   Result<Schedule> schedule(const std::string& game);
   Result<std::vector<AuditEntry>> audit_log(const std::string& game);
+  // One entry per player of the open turn, in the state's player order.
   Result<std::vector<SubmissionStatus>> submission_status(const std::string& game);
+  // `player` is matched case-insensitively (stored upper-case); NotFound for an unknown player.
   Result<std::string> player_token(const std::string& game, const std::string& player);
+  // NotFound for an unknown token.
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token);
-  // True when `secret` is the player's secret (constant-time compare).
+  // True when `secret` is the player's secret in the open turn's state (constant-time compare).
+  // False when the player has no secret. NotFound for an unknown game or player.
   Result<bool> check_secret(const std::string& game, const std::string& player,
                             const std::string& secret);
 
@@ -57,9 +104,40 @@ class GameAdmin {
   // early_when_all_in), applies the guards (NMR spike -> hold; downtime -> extend overdue
   // deadlines), retries failures up to max_attempts then holds the game; advances interval
   // deadlines after a run. Records its own time for the downtime guard. Never throws.
+  //
+  // Considered: games with status "open" whose schedule is not "none" and that have a deadline
+  // or early_when_all_in; one TickAction each, in game id order. For each, in order:
+  //  1. Downtime guard: when the previous pass was more than downtime_grace_seconds ago, and the
+  //     deadline fell after it and is now overdue by more than the grace, the deadline becomes
+  //     now + grace ("extended"; audit "extend"). Never on the first pass (no previous one).
+  //  2. Not yet due (deadline in the future or none, and not early with every order in):
+  //     "waiting".
+  //  3. NMR-spike guard: when the share of players without orders exceeds nmr_guard_ratio and
+  //     is at least kNmrSpikeMargin above the usual share (the mean over up to
+  //     kNmrHistoryTurns previous resolved turns; with none, the ratio alone decides), the game
+  //     is held ("held"; status "held"; audit "guard") unless the GM resumed it from a hold
+  //     during this turn.
+  //  4. Otherwise the turn runs as run_turn does ("ran"). A failure is counted (audit "failed",
+  //     "failed"); at max_attempts failures the game is held ("held"; audit "hold"). A turn is
+  //     never skipped: it is retried on the next pass.
   std::vector<TickAction> tick();
 
+  static constexpr double kNmrSpikeMargin = 0.25;
+  static constexpr int kNmrHistoryTurns = 5;
+
  private:
+  Status audit(const std::string& game, const std::string& actor, const std::string& action,
+               Json detail);
+  // The bookkeeping after a committed run (see run_turn); the first error, the rest still done.
+  Status finish_run(const std::string& game, const std::string& actor, const TurnRunOutcome& out);
+  TickAction tick_game(const GameSummary& game, UnixTime now, UnixTime last_tick);
+  // Runs a due turn for the scheduler, counting a failure and holding at max_attempts.
+  TickAction run_due(const GameSummary& game, const Schedule& s);
+  // Mean share of players without orders over the previous resolved turns; nullopt when none.
+  std::optional<double> usual_nmr_share(const std::string& game, int turn, std::size_t players);
+  // True when the GM resumed the game from "held" during `turn`.
+  bool guard_waived(const std::string& game, int turn);
+
   Services& svc_;
   Stores s_;
   AdminStore& admin_;

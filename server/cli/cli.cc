@@ -113,6 +113,80 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   dem->callback([&] { code = demo(common, turns); });
 
+  // serve: the daemon (HTTP pages and API, deadline scheduler)
+  ServeOptions so;
+  if (const char* env = std::getenv("ADJUTANT_BASE_URL"); env && *env) so.base_url = env;
+  auto* srv = app.add_subcommand(
+      "serve",
+      "Run the daemon: web pages, JSON API, deadline scheduler (GM token from env "
+      "ADJUTANT_GM_TOKEN)");
+  srv->add_option("--http", so.http, "HOST:PORT to listen on")->capture_default_str();
+  srv->add_option("--base-url", so.base_url,
+                  "Public base URL for links (env ADJUTANT_BASE_URL; default http://HOST:PORT)");
+  srv->add_option("--tick", so.tick_seconds, "Scheduler period in seconds (0: off)")
+      ->check(CLI::Range(0, 86400))
+      ->capture_default_str();
+  srv->add_flag("--demo", so.demo, "Create the demo game (two turns played) if there is no game");
+  srv->callback([&] {
+    so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
+    code = serve(common, so);
+  });
+
+  // ingest | outbox list | outbox send: mail (server/mail)
+  MailOptions mail_opts;
+  if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) mail_opts.from = env;
+  if (const char* env = std::getenv("ADJUTANT_BASE_URL"); env && *env) mail_opts.base_url = env;
+  const auto add_mail_options = [&mail_opts](CLI::App* cmd) {
+    cmd->add_option("--mail-from", mail_opts.from,
+                    "From address of the mail Adjutant sends (env ADJUTANT_MAIL_FROM)")
+        ->capture_default_str();
+    cmd->add_option("--base-url", mail_opts.base_url,
+                    "Public base URL for links in mail (env ADJUTANT_BASE_URL)");
+  };
+  IngestOptions io;
+  auto* ing = app.add_subcommand(
+      "ingest",
+      "Read one mail message on stdin (an MTA pipe), store it and answer it through the outbox. "
+      "Exit 0 once stored; 75 (try again later) when it could not be stored");
+  add_mail_options(ing);
+  ing->add_option("--sender", io.envelope_from, "Envelope sender (e.g. Postfix ${sender})");
+  ing->add_option("--recipient", io.rcpt_to, "Envelope recipient (e.g. Postfix ${recipient})");
+  ing->add_option("--max-bytes", io.max_bytes,
+                  "Larger messages are kept as their headers only and answered with a refusal")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+  ing->callback([&] {
+    io.mail = mail_opts;
+    code = mail_ingest(common, io);
+  });
+
+  auto* outbox =
+      app.add_subcommand("outbox", "List or deliver the outgoing mail")->require_subcommand(1);
+  int outbox_limit = 50;
+  auto* olist = outbox->add_subcommand("list", "List the outbox, newest first");
+  olist->add_option("--game", game_id, "Only this game's messages");
+  olist->add_option("--limit", outbox_limit, "At most this many")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  olist->add_flag("--json", json, "Machine-readable JSON");
+  olist->callback([&] { code = outbox_list(common, game_id, outbox_limit, json); });
+  OutboxSendOptions oso;
+  if (const char* env = std::getenv("ADJUTANT_RELAY"); env && *env) oso.relay = env;
+  if (const char* env = std::getenv("ADJUTANT_RELAY_USER"); env && *env) oso.user = env;
+  if (const char* env = std::getenv("ADJUTANT_RELAY_PASSWORD"); env && *env) oso.password = env;
+  auto* osend = outbox->add_subcommand(
+      "send", "Deliver what is due once: to the relay, or without one into the outbox Maildir");
+  osend->add_option("--relay", oso.relay,
+                    "smtp://HOST:PORT or smtps://HOST:PORT (env ADJUTANT_RELAY)");
+  osend->add_flag("--starttls", oso.starttls, "Require STARTTLS on an smtp:// relay");
+  osend->add_option("--user", oso.user,
+                    "Relay AUTH user (env ADJUTANT_RELAY_USER; password from env "
+                    "ADJUTANT_RELAY_PASSWORD)");
+  osend->add_flag("--insecure", oso.insecure, "Do not verify the relay's TLS certificate");
+  osend->add_option("--outbox", oso.outbox_dir,
+                    "Maildir for the mail when there is no relay (default: <db dir>/outbox)");
+  osend->callback([&] { code = outbox_send(common, oso); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

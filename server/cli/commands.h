@@ -3,8 +3,10 @@
 // process exit code (see cli.h).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace adj::cli {
 
@@ -30,5 +32,60 @@ int battle(const std::string& engine, const std::string& file, int trials);
 int battle_replay(const Common& c, const std::string& game, int turn, const std::string& id);
 int engines();
 int demo(const Common& c, int turns);
+// The demo game alone: creates the bundled Dark Age Britain game under a fresh id in c.db and
+// plays `turns` turns with the bundled orders, printing the reports when `print`. `game_id`
+// (optional) receives the new game's id. Returns an exit code.
+int demo_game(const Common& c, int turns, bool print, std::string* game_id);
+
+// `adjutant serve` (server/http/serve.cc): the daemon. Runs until SIGINT or SIGTERM, then stops
+// accepting, finishes the requests and any turn in hand, and returns kExitOk.
+struct ServeOptions {
+  std::string http = "127.0.0.1:8080";  // HOST:PORT to listen on ([v6]:PORT also)
+  std::string base_url;                 // public base URL for links; default http://HOST:PORT
+  int tick_seconds = 30;                // scheduler period; 0 turns the scheduler off
+  bool demo = false;                    // create the demo game when the database has none
+  // Creates the demo game (demo_game without printing); set by the command line.
+  std::function<int(std::string* game_id)> create_demo;
+};
+int serve(const Common& c, const ServeOptions& o);
+
+// Mail (server/cli/mail_commands.cc).
+inline constexpr int kExitTempFail = 75;  // sysexits EX_TEMPFAIL: the MTA keeps and retries
+
+struct MailOptions {
+  std::string from = "adjutant@localhost";  // From of every message sent (env ADJUTANT_MAIL_FROM)
+  std::string from_name = "Adjutant";
+  std::string base_url;  // links in mail (env ADJUTANT_BASE_URL); "" leaves them out
+};
+
+// `adjutant ingest`: one RFC 5322 message on stdin (an MTA pipe). Stores it, then answers it
+// (the answer is queued in the outbox; `outbox send` or the daemon delivers it). Exit 0 once
+// stored, whatever the content (the answer explains; a processing error leaves the message
+// "new" for a later pass); kExitTempFail (75, which Postfix, sendmail and procmail treat as
+// "try again later", where 1 would bounce) when it could not be stored. Prints
+// "stored as inbox message N: <outcome>".
+struct IngestOptions {
+  MailOptions mail;
+  std::string envelope_from;          // --sender (Postfix ${sender}); "" unknown
+  std::vector<std::string> rcpt_to;   // --recipient (Postfix ${recipient})
+  std::size_t max_bytes = 10u << 20;  // larger messages are stored as headers and refused
+};
+int mail_ingest(const Common& c, const IngestOptions& o);
+
+// `adjutant outbox list`: the outbox, newest first (all games when `game` is "").
+int outbox_list(const Common& c, const std::string& game, int limit, bool json);
+
+// `adjutant outbox send`: one delivery pass over what is due now: to the SMTP relay when one is
+// given, else into the outbox Maildir (default <database dir>/outbox). Exit 0 when the pass ran
+// (messages that failed stay queued with a backoff), 1 on a database error.
+struct OutboxSendOptions {
+  std::string relay;       // smtp://HOST:PORT or smtps://HOST:PORT (env ADJUTANT_RELAY)
+  bool starttls = false;   // require STARTTLS on smtp://
+  std::string user;        // env ADJUTANT_RELAY_USER
+  std::string password;    // env ADJUTANT_RELAY_PASSWORD (not a flag: it would show in ps)
+  bool insecure = false;   // do not verify the relay's TLS certificate
+  std::string outbox_dir;  // Maildir used without a relay; "" = <database dir>/outbox
+};
+int outbox_send(const Common& c, const OutboxSendOptions& o);
 
 }  // namespace adj::cli

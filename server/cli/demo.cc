@@ -28,7 +28,7 @@ std::string replace_game(std::string text, const std::string& from, const std::s
 
 }  // namespace
 
-int demo(const Common& c, int turns) {
+int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
   auto store = SqliteStore::open(c.db);
   if (!store.ok()) {
     std::fprintf(stderr, "error: %s: %s\n", c.db.c_str(), store.status().message().c_str());
@@ -53,8 +53,10 @@ int demo(const Common& c, int turns) {
   auto created = svc.create_game(scenario, 0);
   if (!created.ok())
     return std::fprintf(stderr, "error: %s\n", created.status().message().c_str()), kExitError;
-  std::printf("Created game %s (%s) from the bundled scenario %s.\n\n", id.c_str(),
-              created->name.c_str(), kScenario);
+  if (game_id) *game_id = id;
+  if (print)
+    std::printf("Created game %s (%s) from the bundled scenario %s.\n\n", id.c_str(),
+                created->name.c_str(), kScenario);
 
   for (int turn = 1; turn <= turns; ++turn) {
     const std::string prefix =
@@ -64,20 +66,28 @@ int demo(const Common& c, int turns) {
       auto out = svc.submit_orders(id, text, "demo");
       if (!out.ok())
         return std::fprintf(stderr, "error: %s\n", out.status().message().c_str()), kExitError;
-      std::printf("---- Orders %s: %d accepted, %d rejected%s\n",
-                  path.substr(prefix.size()).c_str(), out->ack.accepted_count(),
-                  out->ack.rejected_count(),
-                  out->ack.refused ? (" (refused: " + out->ack.refusal + ")").c_str() : "");
+      if (print)
+        std::printf("---- Orders %s: %d accepted, %d rejected%s\n",
+                    path.substr(prefix.size()).c_str(), out->ack.accepted_count(),
+                    out->ack.rejected_count(),
+                    out->ack.refused ? (" (refused: " + out->ack.refusal + ")").c_str() : "");
     }
     auto run = svc.run_turn(id, false);
     if (!run.ok())
       return std::fprintf(stderr, "error: %s\n", run.status().message().c_str()), kExitError;
+    if (!print) continue;
     std::printf("\n#### Turn %d resolved: %zu actions, %zu battles (digest %s)\n", turn,
                 run->result.actions.size(), run->result.battles.size(), run->digest.c_str());
     for (const auto& r : run->reports)
       std::printf("\n==================== %s, turn %d ====================\n%s", r.player.c_str(),
                   turn, run->full_text(r).c_str());
   }
+  return kExitOk;
+}
+
+int demo(const Common& c, int turns) {
+  std::string id;
+  if (const int rc = demo_game(c, turns, true, &id); rc != kExitOk) return rc;
   std::printf("\nDatabase: %s (game %s)\n", c.db.c_str(), id.c_str());
   std::printf("Try: build/adjutant --db %s game show %s\n", c.db.c_str(), id.c_str());
   std::printf("     build/adjutant --db %s report %s WSX --turn 1\n", c.db.c_str(), id.c_str());

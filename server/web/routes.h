@@ -15,4 +15,7 @@ void register_html_routes(http::Router& router, WebContext& ctx);
 // a GM token is configured. Constant-time comparison.
 bool is_gm(const http::Request& req, const WebConfig& config);
 
+// The token of an "Authorization: Bearer <token>" header, or "".
+std::string bearer_token(const http::Request& req);
+
 }  // namespace adj::web

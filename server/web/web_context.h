@@ -11,6 +11,10 @@
 #include "server/http/http_types.h"
 #include "server/web/metrics.h"
 
+namespace adj {
+class SqliteStore;
+}  // namespace adj
+
 namespace adj::web {
 
 struct WebConfig {
@@ -40,6 +44,11 @@ class WebContext {
   Clock clock_;
   Metrics metrics_;
 };
+
+// The calling thread's store, for what Services does not expose (stored turn records for the
+// charts, link tokens, a player's secret to complete an order file sent with a link token).
+// Owned by the calling thread, like services().
+SqliteStore& thread_store(WebContext& ctx);
 
 // Registers every route (HTML pages, /api/, /healthz, /metrics) on `router`. The context must
 // outlive the router.

@@ -12,17 +12,29 @@
 //     is written then.
 //   * list_games is sorted by id; battles(game, turn) by battle id.
 //   * turn_record returns {"game", "turn", "seed" (decimal string), "summary", "ran_at"}.
+//   * AdminStore (sqlite_store_admin.cc, migration 0002): every per-game method returns
+//     NotFound("game <id>") for an unknown game. Audit entries are append-only (a trigger
+//     refuses UPDATE, and DELETE while the game exists).
+//   * MailStore (sqlite_store_mail.cc, migration 0003): inbox raw bytes are kept exactly (BLOB);
+//     inbox_in_state is oldest first; outbox(game) with game "" lists every message; outbox
+//     lists are newest first; claim counts an attempt (attempts + 1) per claim.
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "storage/admin_store.h"
 #include "storage/game_store.h"
+#include "storage/mail_store.h"
 #include "storage/sqlite/database.h"
 
 namespace adj {
 
-class SqliteStore : public GameStore, public SubmissionStore, public ReportStore {
+class SqliteStore : public GameStore,
+                    public SubmissionStore,
+                    public ReportStore,
+                    public AdminStore,
+                    public MailStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -63,10 +75,56 @@ class SqliteStore : public GameStore, public SubmissionStore, public ReportStore
   Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
   Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
+  // ---- AdminStore ----
+  Result<Schedule> schedule(const std::string& game) override;
+  // Stores the schedule as given (the GameAdmin validates against the clock). InvalidArgument
+  // (nothing written) when a field is out of range: kind not none/fixed/interval, a negative
+  // interval or grace, time_of_day outside 0..86399, max_attempts < 1, nmr_guard_ratio outside
+  // 0..1.
+  Status set_schedule(const std::string& game, const Schedule& s) override;
+  // e.id is ignored (assigned by the store). InvalidArgument when actor or action is empty or the
+  // detail cannot be serialised.
+  Status append_audit(const AuditEntry& e) override;
+  Result<std::vector<AuditEntry>> audit_log(const std::string& game) override;
+  // Tokens are 32 lower-case hex digits (128 bits from /dev/urandom, else std::random_device).
+  // The store does not know the game's players: callers check `player`. InvalidArgument when
+  // it is empty.
+  Result<std::string> player_token(const std::string& game, const std::string& player) override;
+  Result<std::pair<std::string, std::string>> token_owner(const std::string& token) override;
+  Result<int> failed_attempts(const std::string& game) override;
+  Status record_failed_attempt(const std::string& game, const std::string& why) override;
+  Status reset_attempts(const std::string& game) override;
+  Result<UnixTime> last_tick() override;
+  Status set_last_tick(UnixTime t) override;
+
+  // Sets games.status (any non-empty word; InvalidArgument when empty).
+  Status set_game_status(const std::string& game, const std::string& status) override;
+
+  // ---- MailStore ----
+  // InvalidArgument for an empty message_id or an unknown state ("" means "new").
+  Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
+  Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
+  // NotFound when there is no such message; InvalidArgument for an unknown state.
+  Status set_inbox_state(std::int64_t id, const std::string& state,
+                         const std::string& outcome) override;
+  Result<InboxMessage> inbox_message(std::int64_t id) override;
+  // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
+  // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.
+  Result<std::int64_t> enqueue(const OutboxMessage& m) override;
+  Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
+                                           std::int64_t lease_seconds) override;
+  // NotFound for an unknown id. Marking is allowed in any state (a message whose lease expired
+  // during a slow delivery is still marked).
+  Status mark_sent(std::int64_t id, UnixTime now) override;
+  // A message already "sent" stays sent. NotFound for an unknown id.
+  Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                    bool final) override;
+  Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
+  // Messages "pending" or "sending".
+  Result<int> pending_count() override;
+  Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
+
   // ---- Not part of the interfaces ----
-  // Sets games.status (any non-empty word; InvalidArgument when empty). NotFound for an unknown
-  // game.
-  Status set_game_status(const std::string& game, const std::string& status);
   // The schema version of the open database (the last migration applied).
   Result<int> schema_version();
 

@@ -1,0 +1,559 @@
+#include "server/app/admin.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+#include <exception>
+#include <map>
+
+namespace adj {
+
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// "2024-05-01T18:00:00Z".
+std::string utc(UnixTime t) {
+  const std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  if (!gmtime_r(&tt, &tm)) return std::to_string(t);
+  char buf[32];
+  if (std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) return std::to_string(t);
+  return buf;
+}
+
+Json opt_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
+
+Json schedule_json(const Schedule& s) {
+  return {{"kind", s.kind},
+          {"deadline", opt_time(s.deadline)},
+          {"interval_seconds", s.interval_seconds},
+          {"time_of_day", s.time_of_day ? Json(*s.time_of_day) : Json(nullptr)},
+          {"early_when_all_in", s.early_when_all_in},
+          {"max_attempts", s.max_attempts},
+          {"nmr_guard_ratio", s.nmr_guard_ratio},
+          {"downtime_grace_seconds", s.downtime_grace_seconds}};
+}
+
+UnixTime day_start(UnixTime t) { return t - (((t % kDay) + kDay) % kDay); }
+
+// The deadline after `base` of an interval schedule: base + interval, put at time_of_day on the
+// UTC day it falls on (when set), then moved on by whole intervals until it is after `now`.
+// nullopt when the interval is not positive.
+std::optional<UnixTime> next_interval_deadline(const Schedule& s, UnixTime base, UnixTime now) {
+  if (s.interval_seconds <= 0) return std::nullopt;
+  UnixTime next = base + s.interval_seconds;
+  if (s.time_of_day) next = day_start(next) + *s.time_of_day;
+  if (next <= now) next += ((now - next) / s.interval_seconds + 1) * s.interval_seconds;
+  return next;
+}
+
+// Equal strings, in time that depends only on their lengths.
+bool constant_time_equal(const std::string& a, const std::string& b) {
+  const std::size_t n = std::max(a.size(), b.size());
+  unsigned char diff = a.size() == b.size() ? 0 : 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
+    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
+    diff = static_cast<unsigned char>(diff | (x ^ y));
+  }
+  return diff == 0;
+}
+
+// Problems the scheduler cannot report through its TickActions (the caller logs those).
+void log_error(const std::string& game, const char* step, const Status& s) {
+  spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", game, step, s.to_string());
+}
+
+int int_field(const Json& j, const char* key) {
+  if (!j.is_object()) return 0;
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
+// Runs `f`, turning an escaping exception into Status::Internal.
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    return Status::Internal(std::string("unexpected exception: ") + e.what());
+  } catch (...) {
+    return Status::Internal("unexpected exception");
+  }
+}
+
+}  // namespace
+
+Status GameAdmin::audit(const std::string& game, const std::string& actor,
+                        const std::string& action, Json detail) {
+  AuditEntry e;
+  e.game = game;
+  e.at = now_();
+  e.actor = actor;
+  e.action = action;
+  e.detail = std::move(detail);
+  return admin_.append_audit(e);
+}
+
+// ---- GM actions ----
+
+Result<GameSummary> GameAdmin::create_game(const Json& scenario, Seed seed,
+                                           const std::string& actor) {
+  Result<GameSummary> g = svc_.create_game(scenario, seed);
+  if (!g.ok()) return g;
+  ADJ_RETURN_IF_ERROR(
+      audit(g->id, actor, "create", {{"name", g->name}, {"engine", g->engine}, {"turn", g->turn}}));
+  return g;
+}
+
+Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
+                             const TurnRunOutcome& out) {
+  Status first;
+  const auto keep = [&first](Status s) {
+    if (first.ok() && !s.ok()) first = std::move(s);
+  };
+  keep(admin_.reset_attempts(game));
+
+  std::optional<UnixTime> next;
+  Result<Schedule> sched = admin_.schedule(game);
+  if (!sched.ok()) {
+    keep(sched.status());
+  } else if (sched->kind == "interval" || sched->kind == "fixed") {
+    Schedule s = *sched;
+    const UnixTime now = now_();
+    s.deadline = s.kind == "interval" ? next_interval_deadline(s, s.deadline.value_or(now), now)
+                                      : std::nullopt;
+    next = s.deadline;
+    keep(admin_.set_schedule(game, s));
+  } else {
+    next = sched->deadline;
+  }
+
+  bool released = false;
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) {
+    keep(g.status());
+  } else if (g->status == "held") {
+    Status s = admin_.set_game_status(game, "open");
+    released = s.ok();
+    keep(s);
+  }
+
+  keep(audit(game, actor, "run",
+             {{"turn", out.turn},
+              {"digest", out.digest},
+              {"players_without_orders", out.players_without_orders},
+              {"deadline", opt_time(next)},
+              {"released_hold", released}}));
+  if (!first.ok())
+    return Status(first.code(), "turn " + std::to_string(out.turn) + " of " + game +
+                                    " ran, but: " + first.message());
+  return first;
+}
+
+Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview,
+                                           const std::string& actor) {
+  Result<TurnRunOutcome> out = svc_.run_turn(game, preview);
+  if (!out.ok()) return out;
+  if (preview) {
+    ADJ_RETURN_IF_ERROR(
+        audit(game, actor, "preview", {{"turn", out->turn}, {"digest", out->digest}}));
+  } else {
+    ADJ_RETURN_IF_ERROR(finish_run(game, actor, *out));
+  }
+  return out;
+}
+
+Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor) {
+  Result<GameSummary> before = s_.games.game_summary(game);
+  if (!before.ok()) return before.status();
+  ADJ_RETURN_IF_ERROR(svc_.rollback(game, turn));
+  ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
+  return audit(game, actor, "rollback", {{"turn", turn}, {"from_turn", before->turn}});
+}
+
+Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
+                               const std::string& actor) {
+  Schedule s = in;
+  if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
+    return Status::InvalidArgument("schedule kind must be none, fixed or interval, not '" + s.kind +
+                                   "'");
+  if (s.kind == "interval" && s.interval_seconds <= 0)
+    return Status::InvalidArgument("an interval schedule needs an interval of at least 1 second");
+  if (s.interval_seconds < 0)
+    return Status::InvalidArgument("schedule interval must not be negative");
+  if (s.time_of_day) {
+    if (*s.time_of_day < 0 || *s.time_of_day >= kDay)
+      return Status::InvalidArgument("time of day must be 0..86399 seconds after 00:00 UTC");
+    if (s.kind != "interval") s.time_of_day.reset();  // only interval schedules use it
+  }
+  if (s.time_of_day && s.interval_seconds % kDay != 0)
+    return Status::InvalidArgument(
+        "with a time of day the interval must be a whole number of days");
+  if (s.kind == "none") s.deadline.reset();  // turns run by hand only
+  if (s.max_attempts < 1) return Status::InvalidArgument("max_attempts must be at least 1");
+  if (!(s.nmr_guard_ratio >= 0 && s.nmr_guard_ratio <= 1))
+    return Status::InvalidArgument("nmr_guard_ratio must be between 0 and 1");
+  if (s.downtime_grace_seconds < 0)
+    return Status::InvalidArgument("downtime grace must not be negative");
+
+  Result<Schedule> old = admin_.schedule(game);
+  if (!old.ok()) return old.status();
+  const UnixTime now = now_();
+  if (s.deadline && *s.deadline <= now && s.deadline != old->deadline)
+    return Status::InvalidArgument("deadline " + utc(*s.deadline) + " is not in the future");
+  if (s.kind == "interval" && !s.deadline) s.deadline = next_interval_deadline(s, now, now);
+  ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, s));
+  return audit(game, actor, "schedule", {{"schedule", schedule_json(s)}});
+}
+
+Status GameAdmin::set_deadline(const std::string& game, UnixTime deadline,
+                               const std::string& actor) {
+  if (deadline <= now_())
+    return Status::InvalidArgument("deadline " + utc(deadline) + " is not in the future");
+  Result<Schedule> s = admin_.schedule(game);
+  if (!s.ok()) return s.status();
+  const std::optional<UnixTime> from = s->deadline;
+  if (s->kind == "none") s->kind = "fixed";
+  s->deadline = deadline;
+  ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, *s));
+  return audit(game, actor, "deadline", {{"from", opt_time(from)}, {"to", deadline}});
+}
+
+Status GameAdmin::extend_deadline(const std::string& game, std::int64_t seconds,
+                                  const std::string& actor) {
+  if (seconds <= 0) return Status::InvalidArgument("an extension must be at least 1 second");
+  Result<Schedule> s = admin_.schedule(game);
+  if (!s.ok()) return s.status();
+  if (!s->deadline)
+    return Status::FailedPrecondition("game " + game + " has no deadline to extend");
+  const UnixTime from = *s->deadline;
+  s->deadline = std::max(from, now_()) + seconds;
+  ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, *s));
+  return audit(game, actor, "extend", {{"from", from}, {"to", *s->deadline}, {"seconds", seconds}});
+}
+
+Status GameAdmin::pause(const std::string& game, const std::string& actor) {
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) return g.status();
+  if (g->status != "open" && g->status != "held")
+    return Status::FailedPrecondition("game " + game + " is " + g->status + ", not open or held");
+  Result<Schedule> s = admin_.schedule(game);
+  if (!s.ok()) return s.status();
+  ADJ_RETURN_IF_ERROR(admin_.set_game_status(game, "paused"));
+  Json detail = {{"from", g->status}, {"turn", g->turn}, {"deadline", opt_time(s->deadline)}};
+  const UnixTime now = now_();
+  if (s->deadline && *s->deadline > now) detail["remaining"] = *s->deadline - now;
+  return audit(game, actor, "pause", std::move(detail));
+}
+
+Status GameAdmin::resume(const std::string& game, const std::string& actor) {
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) return g.status();
+  if (g->status != "paused" && g->status != "held")
+    return Status::FailedPrecondition("game " + game + " is " + g->status + ", not paused or held");
+  Result<Schedule> s = admin_.schedule(game);
+  if (!s.ok()) return s.status();
+  if (g->status == "paused") {
+    // Give back the time that was left when the game was paused, unless the GM has set a new
+    // deadline since.
+    Result<std::vector<AuditEntry>> log = admin_.audit_log(game);
+    if (!log.ok()) return log.status();
+    const auto last_pause = std::find_if(log->rbegin(), log->rend(),
+                                         [](const AuditEntry& e) { return e.action == "pause"; });
+    if (last_pause != log->rend() && s->deadline) {
+      const Json& d = last_pause->detail;
+      const auto remaining = d.find("remaining");
+      const auto deadline = d.find("deadline");
+      if (remaining != d.end() && remaining->is_number_integer() && deadline != d.end() &&
+          deadline->is_number_integer() && deadline->get<UnixTime>() == *s->deadline) {
+        s->deadline = now_() + remaining->get<std::int64_t>();
+        ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, *s));
+      }
+    }
+  }
+  ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
+  ADJ_RETURN_IF_ERROR(admin_.set_game_status(game, "open"));
+  return audit(game, actor, "resume",
+               {{"from", g->status}, {"turn", g->turn}, {"deadline", opt_time(s->deadline)}});
+}
+
+// ---- Queries ----
+
+Result<Schedule> GameAdmin::schedule(const std::string& game) { return admin_.schedule(game); }
+
+Result<std::vector<AuditEntry>> GameAdmin::audit_log(const std::string& game) {
+  return admin_.audit_log(game);
+}
+
+Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::string& game) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  auto subs = s_.submissions.current_submissions(game, st->turn);
+  if (!subs.ok()) return subs.status();
+  std::map<std::string, const SubmissionRecord*> by_player;
+  for (const auto& r : *subs) by_player[r.player] = &r;
+  std::vector<SubmissionStatus> out;
+  for (const Player& p : st->players) {
+    SubmissionStatus x;
+    x.player = p.code;
+    x.name = p.name;
+    if (auto it = by_player.find(p.code); it != by_player.end()) {
+      x.has_orders = true;
+      x.received_at = it->second->received_at;
+      x.accepted = int_field(it->second->ack, "accepted");
+      x.rejected = int_field(it->second->ack, "rejected");
+    }
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+Result<std::string> GameAdmin::player_token(const std::string& game, const std::string& player) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  const std::string code = upper(player);
+  if (!st->find_player(code)) return Status::NotFound("player " + code + " in game " + game);
+  return admin_.player_token(game, code);
+}
+
+Result<std::pair<std::string, std::string>> GameAdmin::token_owner(const std::string& token) {
+  return admin_.token_owner(token);
+}
+
+Result<bool> GameAdmin::check_secret(const std::string& game, const std::string& player,
+                                     const std::string& secret) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  const std::string code = upper(player);
+  const Player* p = st->find_player(code);
+  if (!p) return Status::NotFound("player " + code + " in game " + game);
+  if (p->secret.empty()) return false;
+  return constant_time_equal(p->secret, secret);
+}
+
+// ---- Scheduler ----
+
+std::optional<double> GameAdmin::usual_nmr_share(const std::string& game, int turn,
+                                                 std::size_t players) {
+  if (players == 0) return std::nullopt;
+  double sum = 0;
+  int n = 0;
+  for (int t = std::max(1, turn - kNmrHistoryTurns); t < turn; ++t) {
+    Result<Json> rec = s_.games.turn_record(game, t);
+    if (!rec.ok()) continue;  // not resolved here (e.g. a scenario starting later)
+    const Json* summary =
+        rec->is_object() && rec->contains("summary") ? &(*rec)["summary"] : nullptr;
+    if (!summary || !summary->is_object()) continue;
+    auto it = summary->find("players_without_orders");
+    if (it == summary->end() || !it->is_array()) continue;
+    sum += std::min(1.0, static_cast<double>(it->size()) / static_cast<double>(players));
+    ++n;
+  }
+  if (n == 0) return std::nullopt;
+  return sum / n;
+}
+
+bool GameAdmin::guard_waived(const std::string& game, int turn) {
+  Result<std::vector<AuditEntry>> log = admin_.audit_log(game);
+  if (!log.ok()) return false;
+  return std::any_of(log->begin(), log->end(), [turn](const AuditEntry& e) {
+    if (e.action != "resume" || !e.detail.is_object()) return false;
+    const auto from = e.detail.find("from");
+    return from != e.detail.end() && *from == "held" && int_field(e.detail, "turn") == turn;
+  });
+}
+
+TickAction GameAdmin::run_due(const GameSummary& g, const Schedule& s) {
+  TickAction act{g.id, "ran", ""};
+  Result<TurnRunOutcome> out = guarded([&]() { return svc_.run_turn(g.id, false); });
+  if (out.ok()) {
+    act.detail = "turn " + std::to_string(out->turn) + " ran (digest " + out->digest + ")";
+    Status after = guarded([&]() { return finish_run(g.id, "scheduler", *out); });
+    if (!after.ok()) {
+      act.detail += "; " + after.message();
+      log_error(g.id, "after run", after);
+    }
+    return act;
+  }
+
+  // Failed: count it, and hold the game once max_attempts is reached.
+  const std::string error = out.status().to_string();
+  Status rec = admin_.record_failed_attempt(g.id, error);
+  Result<int> attempts = admin_.failed_attempts(g.id);
+  const int n = attempts.ok() ? *attempts : s.max_attempts;  // unreadable: hold to be safe
+  if (!rec.ok()) log_error(g.id, "record attempt", rec);
+  const std::string turn_text = "turn " + std::to_string(g.turn);
+  const std::string message = turn_text + " failed to run (attempt " + std::to_string(n) + " of " +
+                              std::to_string(s.max_attempts) + "): " + error;
+  Status a = audit(g.id, "scheduler", "failed",
+                   {{"turn", g.turn},
+                    {"attempt", n},
+                    {"max_attempts", s.max_attempts},
+                    {"error", error},
+                    {"message", message}});
+  if (!a.ok()) log_error(g.id, "audit", a);
+  act.action = "failed";
+  act.detail = message;
+  if (n < s.max_attempts) return act;
+
+  Status held = admin_.set_game_status(g.id, "held");
+  if (!held.ok()) {
+    act.detail += "; could not hold the game: " + held.to_string();
+    return act;
+  }
+  const std::string hold_message = turn_text + " held for the GM after " + std::to_string(n) +
+                                   " failed attempts; last error: " + error;
+  Status h = audit(g.id, "scheduler", "hold",
+                   {{"turn", g.turn},
+                    {"reason", "failed"},
+                    {"attempts", n},
+                    {"error", error},
+                    {"message", hold_message}});
+  if (!h.ok()) log_error(g.id, "audit", h);
+  act.action = "held";
+  act.detail = hold_message;
+  return act;
+}
+
+TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime last) {
+  TickAction act{g.id, "waiting", ""};
+  Result<Schedule> sched = admin_.schedule(g.id);
+  if (!sched.ok()) {
+    act.action = "failed";
+    act.detail = "cannot read the schedule: " + sched.status().to_string();
+    return act;
+  }
+  const Schedule& s = *sched;
+
+  // 1. Downtime guard: a deadline that passed while the scheduler was not running is extended
+  // instead of run at once, so players can still send (or fix) their orders.
+  const std::int64_t grace = s.downtime_grace_seconds;
+  if (s.deadline && grace > 0 && last > 0 && now - last > grace && *s.deadline > last &&
+      now - *s.deadline > grace) {
+    Schedule next = s;
+    next.deadline = now + grace;
+    Status st = admin_.set_schedule(g.id, next);
+    if (!st.ok()) {
+      act.action = "failed";
+      act.detail = "downtime guard could not extend the deadline: " + st.to_string();
+      return act;
+    }
+    const std::string message = "the scheduler was not running from " + utc(last) + " to " +
+                                utc(now) + " and the deadline " + utc(*s.deadline) +
+                                " passed meanwhile; deadline extended to " + utc(*next.deadline);
+    Status a = audit(g.id, "scheduler", "extend",
+                     {{"from", *s.deadline},
+                      {"to", *next.deadline},
+                      {"reason", "downtime"},
+                      {"down_since", last},
+                      {"message", message}});
+    if (!a.ok()) log_error(g.id, "audit", a);
+    act.action = "extended";
+    act.detail = message;
+    return act;
+  }
+
+  // 2. Due?
+  const bool past_deadline = s.deadline && now >= *s.deadline;
+  if (!past_deadline && !s.early_when_all_in) {
+    act.detail = s.deadline ? "deadline " + utc(*s.deadline) : "no deadline";
+    return act;
+  }
+  Result<std::vector<SubmissionStatus>> status = submission_status(g.id);
+  if (!status.ok()) {
+    if (past_deadline) return run_due(g, s);  // counts the failure, as the run would
+    act.detail = "cannot check orders: " + status.status().to_string();
+    return act;
+  }
+  std::vector<std::string> without;
+  for (const auto& p : *status)
+    if (!p.has_orders) without.push_back(p.player);
+  const bool all_in = !status->empty() && without.empty();
+  if (!past_deadline && !all_in) {
+    act.detail = (s.deadline ? "deadline " + utc(*s.deadline) : std::string("no deadline")) +
+                 "; waiting for " + std::to_string(without.size()) + " of " +
+                 std::to_string(status->size()) + " players";
+    return act;
+  }
+
+  // 3. NMR-spike guard.
+  const double share =
+      status->empty() ? 0.0
+                      : static_cast<double>(without.size()) / static_cast<double>(status->size());
+  if (share > s.nmr_guard_ratio) {
+    const std::optional<double> usual = usual_nmr_share(g.id, g.turn, status->size());
+    if ((!usual || share >= *usual + kNmrSpikeMargin) && !guard_waived(g.id, g.turn)) {
+      Status held = admin_.set_game_status(g.id, "held");
+      if (!held.ok()) {
+        act.action = "failed";
+        act.detail = "NMR guard could not hold the game: " + held.to_string();
+        return act;
+      }
+      const std::string message =
+          "turn " + std::to_string(g.turn) + " held for the GM: " + std::to_string(without.size()) +
+          " of " + std::to_string(status->size()) + " players have no orders" +
+          (usual ? " (usually " + std::to_string(static_cast<int>(*usual * 100 + 0.5)) + "%)"
+                 : std::string());
+      Status a = audit(g.id, "scheduler", "guard",
+                       {{"guard", "nmr"},
+                        {"turn", g.turn},
+                        {"players_without_orders", without},
+                        {"share", share},
+                        {"usual", usual ? Json(*usual) : Json(nullptr)},
+                        {"threshold", s.nmr_guard_ratio},
+                        {"message", message}});
+      if (!a.ok()) log_error(g.id, "audit", a);
+      act.action = "held";
+      act.detail = message;
+      return act;
+    }
+  }
+
+  // 4. Run.
+  return run_due(g, s);
+}
+
+std::vector<TickAction> GameAdmin::tick() {
+  std::vector<TickAction> actions;
+  try {
+    const UnixTime now = now_();
+    Result<UnixTime> last = admin_.last_tick();
+    if (!last.ok()) log_error("", "read last tick", last.status());
+    const UnixTime last_tick = last.ok() ? *last : 0;  // unknown: no downtime guard
+    Result<std::vector<GameSummary>> games = s_.games.list_games();
+    if (!games.ok()) {
+      log_error("", "list games", games.status());
+      return actions;
+    }
+    for (const GameSummary& g : *games) {
+      if (g.status != "open") continue;
+      try {
+        Result<Schedule> s = admin_.schedule(g.id);
+        if (s.ok() && (s->kind == "none" || (!s->deadline && !s->early_when_all_in))) continue;
+        actions.push_back(tick_game(g, now, last_tick));
+      } catch (const std::exception& e) {
+        actions.push_back({g.id, "failed", std::string("unexpected exception: ") + e.what()});
+      } catch (...) {
+        actions.push_back({g.id, "failed", "unexpected exception"});
+      }
+    }
+    Status st = admin_.set_last_tick(now);
+    if (!st.ok()) log_error("", "record last tick", st);
+  } catch (const std::exception& e) {
+    log_error("", "tick", Status::Internal(std::string("unexpected exception: ") + e.what()));
+  } catch (...) {
+    log_error("", "tick", Status::Internal("unexpected exception"));
+  }
+  return actions;
+}
+
+}  // namespace adj

@@ -1,0 +1,172 @@
+// `adjutant ingest` and `adjutant outbox list|send`: the mail commands over server/mail.
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+
+#include "server/app/services.h"
+#include "server/cli/commands.h"
+#include "server/mail/mail_ingest.h"
+#include "server/mail/mime.h"
+#include "server/mail/outbox_worker.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::cli {
+
+namespace {
+
+UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
+
+Result<std::unique_ptr<SqliteStore>> open_store(const Common& c) {
+  auto store = SqliteStore::open(c.db);
+  if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
+  return store;
+}
+
+int fail(const Status& s, int code = kExitError) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  return code;
+}
+
+std::string time_text(UnixTime t) {
+  if (t == 0) return "-";
+  const std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+}  // namespace
+
+int mail_ingest(const Common& c, const IngestOptions& o) {
+  // Read all of stdin (the MTA expects us to), keeping at most max_bytes + 1 of it.
+  std::string raw;
+  std::size_t total = 0;
+  char buf[1 << 16];
+  std::FILE* in = stdin;
+  for (;;) {
+    const std::size_t n = std::fread(buf, 1, sizeof buf, in);
+    if (n == 0) break;
+    const std::size_t keep = std::min(n, o.max_bytes + 1 - std::min(raw.size(), o.max_bytes + 1));
+    raw.append(buf, keep);
+    total += n;
+  }
+  if (std::ferror(in))
+    return fail(Status::IOError("cannot read the message on stdin"), kExitTempFail);
+
+  auto store = open_store(c);
+  if (!store.ok()) return fail(store.status(), kExitTempFail);
+  SqliteStore& s = **store;
+  Services services(Stores{s, s, s}, wall_clock);
+  mail::MailConfig config;
+  config.from = {o.mail.from, o.mail.from_name};
+  config.base_url = o.mail.base_url;
+  config.max_message_bytes = o.max_bytes;
+  mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
+  mail::Envelope env{o.envelope_from, o.rcpt_to};
+
+  bool duplicate = false;
+  auto id = total > o.max_bytes
+                ? ingest.accept_oversized(mail::header_block(raw), total, "pipe", env, &duplicate)
+                : ingest.accept(raw, "pipe", env, &duplicate);
+  if (!id.ok()) return fail(id.status(), kExitTempFail);
+  if (duplicate) {
+    std::printf("already stored as inbox message %lld (same Message-ID); not processed again\n",
+                static_cast<long long>(*id));
+    return kExitOk;
+  }
+  auto done = ingest.process(*id);
+  if (!done.ok()) {
+    std::fprintf(stderr,
+                 "warning: stored as inbox message %lld, but processing failed: %s (it stays "
+                 "new and is processed by the next pass)\n",
+                 static_cast<long long>(*id), done.status().message().c_str());
+    return kExitOk;
+  }
+  std::printf("stored as inbox message %lld: %s\n", static_cast<long long>(*id),
+              done->outcome.c_str());
+  return kExitOk;
+}
+
+int outbox_list(const Common& c, const std::string& game, int limit, bool json) {
+  auto store = open_store(c);
+  if (!store.ok()) return fail(store.status());
+  auto list = (*store)->outbox(game, limit);
+  if (!list.ok()) return fail(list.status());
+  if (json) {
+    Json arr = Json::array();
+    for (const auto& m : *list) {
+      auto parsed = mail::parse_mail(std::string(mail::header_block(m.raw)) + "\r\n");
+      arr.push_back({{"id", m.id},
+                     {"kind", m.kind},
+                     {"game", m.game},
+                     {"to", m.to},
+                     {"subject", parsed.ok() ? parsed->subject : ""},
+                     {"state", m.state},
+                     {"attempts", m.attempts},
+                     {"next_attempt_at", m.next_attempt_at},
+                     {"last_error", m.last_error},
+                     {"created_at", m.created_at}});
+    }
+    std::printf("%s\n", arr.dump(2).c_str());
+    return kExitOk;
+  }
+  if (list->empty()) {
+    std::printf("The outbox is empty%s.\n", game.empty() ? "" : (" for game " + game).c_str());
+    return kExitOk;
+  }
+  std::printf("%6s  %-8s  %-9s  %-12s  %-28s  %3s  %-19s  %s\n", "id", "state", "kind", "game",
+              "to", "try", "created (UTC)", "subject / last error");
+  for (const auto& m : *list) {
+    auto parsed = mail::parse_mail(std::string(mail::header_block(m.raw)) + "\r\n");
+    std::string what = parsed.ok() ? parsed->subject : "";
+    if (!m.last_error.empty()) what += "  [" + m.last_error + "]";
+    std::printf("%6lld  %-8s  %-9s  %-12s  %-28s  %3d  %-19s  %s\n", static_cast<long long>(m.id),
+                m.state.c_str(), m.kind.c_str(), m.game.c_str(), m.to.c_str(), m.attempts,
+                time_text(m.created_at).c_str(), what.c_str());
+  }
+  return kExitOk;
+}
+
+int outbox_send(const Common& c, const OutboxSendOptions& o) {
+  auto store = open_store(c);
+  if (!store.ok()) return fail(store.status());
+  std::unique_ptr<mail::MailSender> sender;
+  if (!o.relay.empty()) {
+    mail::SmtpRelayOptions ro;
+    ro.url = o.relay;
+    ro.starttls = o.starttls;
+    ro.user = o.user;
+    ro.password = o.password;
+    ro.verify_tls = !o.insecure;
+    sender = std::make_unique<mail::SmtpRelaySender>(ro);
+  } else {
+    std::string dir = o.outbox_dir;
+    if (dir.empty()) {
+      const std::filesystem::path parent = std::filesystem::path(c.db).parent_path();
+      dir = (parent.empty() ? std::filesystem::path("outbox") : parent / "outbox").string();
+    }
+    sender = std::make_unique<mail::MaildirSender>(dir);
+  }
+  mail::OutboxWorker worker(**store, *sender);
+  mail::WorkerStats total;
+  // Messages that fail are rescheduled into the future, so the passes end.
+  for (;;) {
+    auto stats = worker.run_once(wall_clock());
+    if (!stats.ok()) return fail(stats.status());
+    total.claimed += stats->claimed;
+    total.sent += stats->sent;
+    total.retried += stats->retried;
+    total.failed += stats->failed;
+    if (stats->claimed == 0) break;
+  }
+  auto pending = (*store)->pending_count();
+  std::printf("%s: %d sent, %d to retry later, %d failed for good; %d still queued\n",
+              sender->describe().c_str(), total.sent, total.retried, total.failed,
+              pending.ok() ? *pending : -1);
+  return kExitOk;
+}
+
+}  // namespace adj::cli

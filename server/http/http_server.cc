@@ -1,0 +1,457 @@
+// Beast/Asio implementation of http_server.h: one I/O thread running the accept loop and one
+// coroutine per connection, handlers on an asio::thread_pool. See the header for the model.
+#include "server/http/http_server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace adj::http {
+
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = boost::beast::http;
+using tcp = asio::ip::tcp;
+using asio::awaitable;
+using asio::redirect_error;
+using asio::use_awaitable;
+
+constexpr const char* kHtmlCsp =
+    "default-src 'none'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+// One accepted connection. Only touched on the I/O thread.
+struct Connection {
+  explicit Connection(tcp::socket s) : stream(std::move(s)) {}
+  beast::tcp_stream stream;
+  bool idle = true;  // waiting for the first bytes of a request (closed at once by stop())
+};
+
+// What a handler produced, carried back from the pool to the connection.
+struct HandlerResult {
+  Response response;
+  std::string route;
+};
+
+bool is_http_parse_error(const beast::error_code& ec) {
+  return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Header names and values from handlers never carry CR or LF (response splitting).
+std::string header_safe(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char c : s)
+    if (c != '\r' && c != '\n' && c != '\0') out += c;
+  return out;
+}
+
+// Fills `req` from a parsed Beast message; false when the target is not an origin-form path.
+bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string& remote,
+                     Request& req) {
+  const std::string_view target = msg.target();
+  if (target.empty() || target.front() != '/') return false;
+  req.method = std::string(msg.method_string());
+  const std::size_t q = target.find('?');
+  req.path = url_decode(std::string(target.substr(0, q)), false);
+  if (req.path.find('\0') != std::string::npos) return false;
+  if (q != std::string_view::npos) {
+    const std::string query(target.substr(q + 1));
+    std::size_t pos = 0;
+    while (pos <= query.size()) {
+      std::size_t amp = query.find('&', pos);
+      if (amp == std::string::npos) amp = query.size();
+      const std::string pair = query.substr(pos, amp - pos);
+      if (!pair.empty()) {
+        const std::size_t eq = pair.find('=');
+        req.query[url_decode(pair.substr(0, eq), true)] =
+            eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), true);
+      }
+      pos = amp + 1;
+    }
+  }
+  for (const auto& field : msg) {
+    std::string name = lower(field.name_string());
+    auto [it, inserted] = req.headers.emplace(name, std::string(field.value()));
+    if (!inserted) it->second += (name == "cookie" ? "; " : ", ") + std::string(field.value());
+  }
+  req.body = std::move(msg.body());
+  req.remote = remote;
+  return true;
+}
+
+HandlerResult invoke(const Router& router, const Request& req) {
+  HandlerResult out;
+  const bool api = req.path.rfind("/api/", 0) == 0;
+  try {
+    out.response = router.route(req, &out.route);
+  } catch (const std::exception& e) {
+    spdlog::error("event=handler_exception route=\"{}\" what=\"{}\"", out.route, e.what());
+    out.response = Response::error(500, "internal error", api);
+  } catch (...) {
+    spdlog::error("event=handler_exception route=\"{}\"", out.route);
+    out.response = Response::error(500, "internal error", api);
+  }
+  if (out.route.empty()) out.route = "unknown";
+  return out;
+}
+
+// Runs the router on `pool` and completes on the awaiting coroutine's executor.
+template <class Token>
+auto async_handle(asio::thread_pool& pool, const Router& router, Request req, Token&& token) {
+  return asio::async_initiate<Token, void(HandlerResult)>(
+      [&pool, &router](auto handler, Request request) {
+        asio::post(pool,
+                   [&router, handler = std::move(handler), request = std::move(request)]() mutable {
+                     HandlerResult r = invoke(router, request);
+                     auto ex = asio::get_associated_executor(handler);
+                     asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
+                       std::move(handler)(std::move(r));
+                     });
+                   });
+      },
+      token, std::move(req));
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Impl(const Router& r, web::Metrics& m, ServerOptions o)
+      : router(r),
+        metrics(m),
+        opts(o),
+        pool(static_cast<std::size_t>(std::max(1, o.worker_threads))) {}
+
+  const Router& router;
+  web::Metrics& metrics;
+  const ServerOptions opts;
+  asio::io_context io{1};
+  // Keeps io.run() going while handlers are on the pool; released by stop().
+  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> io_work;
+  tcp::acceptor acceptor{io};
+  asio::thread_pool pool;
+  std::thread io_thread;
+  std::atomic<int> bound_port{0};
+  bool started = false;  // set by start() on the caller's thread
+
+  // I/O thread only.
+  bool stopping = false;
+  std::set<Connection*> connections;
+
+  // Any thread.
+  std::mutex mu;
+  std::condition_variable cv;
+  int active = 0;  // connections whose coroutine has not finished
+  bool stopped = false;
+
+  awaitable<void> accept_loop();
+  awaitable<void> session(std::shared_ptr<Connection> c);
+  awaitable<void> write_error(Connection& c, int status, const std::string& message,
+                              unsigned version, const char* route);
+  awaitable<void> lingering_close(Connection& c);
+  void begin_stop();
+};
+
+awaitable<void> HttpServer::Impl::accept_loop() {
+  for (;;) {
+    beast::error_code ec;
+    tcp::socket sock = co_await acceptor.async_accept(redirect_error(use_awaitable, ec));
+    if (stopping || !acceptor.is_open()) co_return;
+    if (ec) {
+      // Out of file descriptors and the like: wait a little instead of spinning.
+      spdlog::warn("event=accept_error error=\"{}\"", ec.message());
+      asio::steady_timer pause(io, std::chrono::milliseconds(100));
+      co_await pause.async_wait(redirect_error(use_awaitable, ec));
+      continue;
+    }
+    if (static_cast<int>(connections.size()) >= opts.max_connections) {
+      sock.close(ec);
+      metrics.request("connection_refused", 503);
+      continue;
+    }
+    sock.set_option(tcp::no_delay(true), ec);
+    auto conn = std::make_shared<Connection>(std::move(sock));
+    connections.insert(conn.get());
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      ++active;
+    }
+    asio::co_spawn(io, session(conn), [this, conn](std::exception_ptr e) {
+      if (e) {
+        try {
+          std::rethrow_exception(e);
+        } catch (const std::exception& ex) {
+          spdlog::error("event=session_exception what=\"{}\"", ex.what());
+        } catch (...) {
+          spdlog::error("event=session_exception");
+        }
+      }
+      connections.erase(conn.get());
+      std::lock_guard<std::mutex> lock(mu);
+      --active;
+      cv.notify_all();
+    });
+  }
+}
+
+awaitable<void> HttpServer::Impl::write_error(Connection& c, int status, const std::string& message,
+                                              unsigned version, const char* route) {
+  bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
+  res.set(bhttp::field::server, "adjutant");
+  res.set(bhttp::field::content_type, "text/plain; charset=utf-8");
+  res.set("X-Content-Type-Options", "nosniff");
+  res.keep_alive(false);
+  res.body() = message + "\n";
+  res.prepare_payload();
+  metrics.request(route, status);
+  beast::error_code ec;
+  c.stream.expires_after(opts.read_timeout);
+  co_await bhttp::async_write(c.stream, res, redirect_error(use_awaitable, ec));
+  if (!ec) co_await lingering_close(c);
+}
+
+// After an error response: stop sending, then read and discard what the client still sends for a
+// moment, so that closing does not reset the connection before the client reads the response.
+awaitable<void> HttpServer::Impl::lingering_close(Connection& c) {
+  beast::error_code ec;
+  c.stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+  c.stream.expires_after(std::chrono::seconds(2));
+  std::size_t total = 0;
+  char scratch[16384];
+  while (!ec && total < (8u << 20)) {
+    total +=
+        co_await c.stream.async_read_some(asio::buffer(scratch), redirect_error(use_awaitable, ec));
+  }
+  c.stream.close();
+}
+
+awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
+  beast::flat_buffer buffer;
+  std::string remote;
+  {
+    beast::error_code ec;
+    const auto ep = c->stream.socket().remote_endpoint(ec);
+    if (!ec) remote = ep.address().to_string();
+  }
+  bool first = true;
+  for (;;) {
+    if (stopping) break;
+    beast::error_code ec;
+    // Wait for the first bytes of the next request: read_timeout for a new connection, the idle
+    // timeout between keep-alive requests. Then the whole request must arrive in read_timeout.
+    if (buffer.size() == 0) {
+      c->idle = true;
+      c->stream.expires_after(first ? opts.read_timeout : opts.idle_timeout);
+      const std::size_t n = co_await c->stream.async_read_some(buffer.prepare(4096),
+                                                               redirect_error(use_awaitable, ec));
+      buffer.commit(n);
+      c->idle = false;
+      if (ec) break;  // closed by the client, timed out, or stopped
+    }
+    c->idle = false;
+    c->stream.expires_after(opts.read_timeout);
+    bhttp::request_parser<bhttp::string_body> parser;
+    parser.header_limit(
+        static_cast<std::uint32_t>(std::min<std::size_t>(opts.header_limit, 1u << 30)));
+    parser.body_limit(opts.body_limit);
+    co_await bhttp::async_read_header(c->stream, buffer, parser, redirect_error(use_awaitable, ec));
+    if (ec == bhttp::error::header_limit) {
+      co_await write_error(*c, 431, "request headers too large", 11, "header_too_large");
+      break;
+    }
+    if (ec == bhttp::error::body_limit) {  // Content-Length over the limit
+      co_await write_error(*c, 413, "request body too large", 11, "payload_too_large");
+      break;
+    }
+    if (ec == bhttp::error::end_of_stream || ec == asio::error::eof) break;
+    if (ec) {
+      if (is_http_parse_error(ec))
+        co_await write_error(*c, 400, "malformed request: " + ec.message(), 11, "bad_request");
+      break;  // timeouts and socket errors: just close
+    }
+    const unsigned version = parser.get().version();
+    if (const auto len = parser.content_length(); len && *len > opts.body_limit) {
+      co_await write_error(*c, 413, "request body too large", version, "payload_too_large");
+      break;
+    }
+    if (!parser.is_done()) {
+      if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+        bhttp::response<bhttp::empty_body> cont{bhttp::status::continue_, version};
+        co_await bhttp::async_write(c->stream, cont, redirect_error(use_awaitable, ec));
+        if (ec) break;
+      }
+      co_await bhttp::async_read(c->stream, buffer, parser, redirect_error(use_awaitable, ec));
+      if (ec == bhttp::error::body_limit) {
+        co_await write_error(*c, 413, "request body too large", version, "payload_too_large");
+        break;
+      }
+      if (ec) {
+        if (is_http_parse_error(ec))
+          co_await write_error(*c, 400, "malformed request: " + ec.message(), version,
+                               "bad_request");
+        break;
+      }
+    }
+    c->stream.expires_never();
+
+    auto msg = parser.release();
+    const bool head = msg.method() == bhttp::verb::head;
+    const bool keep_alive = msg.keep_alive();
+    Request req;
+    if (!convert_request(msg, remote, req)) {
+      co_await write_error(*c, 400, "malformed request target", version, "bad_request");
+      break;
+    }
+    const auto started_at = std::chrono::steady_clock::now();
+    HandlerResult result = co_await async_handle(pool, router, std::move(req), use_awaitable);
+    Response& resp = result.response;
+    metrics.request(result.route, resp.status);
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at)
+            .count();
+    if (resp.status >= 500)
+      spdlog::warn("event=request route=\"{}\" status={} ms={:.1f}", result.route, resp.status, ms);
+    else
+      spdlog::debug("event=request route=\"{}\" status={} ms={:.1f}", result.route, resp.status,
+                    ms);
+
+    const int status = resp.status >= 100 && resp.status <= 999 ? resp.status : 500;
+    bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
+    res.set(bhttp::field::server, "adjutant");
+    res.set(bhttp::field::content_type, header_safe(resp.content_type));
+    res.set("X-Content-Type-Options", "nosniff");
+    bool has_csp = false;
+    for (const auto& [name, value] : resp.headers) {
+      const std::string n = header_safe(name);
+      if (n.empty()) continue;
+      has_csp = has_csp || beast::iequals(n, "content-security-policy");
+      // Set-Cookie may repeat; any other header from the handler replaces a default.
+      if (beast::iequals(n, "set-cookie"))
+        res.insert(n, header_safe(value));
+      else
+        res.set(n, header_safe(value));
+    }
+    if (!has_csp && resp.content_type.rfind("text/html", 0) == 0) {
+      res.set("Content-Security-Policy", kHtmlCsp);
+      res.set("X-Frame-Options", "DENY");
+      res.set("Referrer-Policy", "no-referrer");
+    }
+    const bool keep = keep_alive && !stopping;
+    res.keep_alive(keep);
+    if (head) {
+      res.content_length(resp.body.size());
+    } else {
+      res.body() = std::move(resp.body);
+      res.prepare_payload();
+    }
+    c->stream.expires_after(opts.read_timeout);  // a client that does not read is dropped
+    co_await bhttp::async_write(c->stream, res, redirect_error(use_awaitable, ec));
+    if (ec || !keep) break;
+    first = false;
+  }
+  beast::error_code ignored;
+  c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  c->stream.close();
+}
+
+void HttpServer::Impl::begin_stop() {
+  stopping = true;
+  beast::error_code ec;
+  acceptor.close(ec);
+  for (Connection* c : connections)
+    if (c->idle) c->stream.cancel();
+}
+
+HttpServer::HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options)
+    : impl_(std::make_unique<Impl>(router, metrics, options)) {}
+
+HttpServer::~HttpServer() { stop(); }
+
+int HttpServer::port() const { return impl_->bound_port.load(); }
+
+Status HttpServer::start(const std::string& host, int port) {
+  Impl& s = *impl_;
+  if (s.started) return Status::FailedPrecondition("the HTTP server is already started");
+  if (port < 0 || port > 65535) return Status::InvalidArgument("bad port " + std::to_string(port));
+  beast::error_code ec;
+  tcp::resolver resolver(s.io);
+  const auto results = resolver.resolve(host, std::to_string(port), ec);
+  if (ec || results.empty())
+    return Status::InvalidArgument("cannot resolve " + host + ": " + ec.message());
+  const tcp::endpoint ep = results.begin()->endpoint();
+  s.acceptor.open(ep.protocol(), ec);
+  if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) s.acceptor.bind(ep, ec);
+  if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    beast::error_code ignored;
+    s.acceptor.close(ignored);
+    return Status::IOError("cannot listen on " + host + ":" + std::to_string(port) + ": " +
+                           ec.message());
+  }
+  s.bound_port = s.acceptor.local_endpoint(ec).port();
+  s.started = true;
+  s.io_work.emplace(asio::make_work_guard(s.io));
+  asio::co_spawn(s.io, s.accept_loop(), [](std::exception_ptr e) {
+    if (e) spdlog::error("event=accept_loop_ended_with_exception");
+  });
+  s.io_thread = std::thread([&s] {
+    for (;;) {
+      try {
+        s.io.run();
+        return;
+      } catch (const std::exception& e) {
+        spdlog::error("event=io_exception what=\"{}\"", e.what());
+      }
+    }
+  });
+  return Status::Ok();
+}
+
+void HttpServer::stop() {
+  Impl& s = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (s.stopped) return;
+    s.stopped = true;
+  }
+  if (s.started) {
+    asio::post(s.io, [&s] { s.begin_stop(); });
+    {
+      std::unique_lock<std::mutex> lock(s.mu);
+      if (!s.cv.wait_for(lock, s.opts.shutdown_grace, [&s] { return s.active == 0; }))
+        spdlog::warn("event=shutdown_grace_expired connections={}", s.active);
+    }
+    s.io_work.reset();
+    s.io.stop();
+    s.io_thread.join();
+  }
+  s.pool.join();  // lets any handler still running (a turn in hand) finish
+}
+
+}  // namespace adj::http

@@ -1,0 +1,68 @@
+// The HTTP/1.1 listener of `adjutant serve`, on Boost.Beast with C++20 coroutines. This header has
+// no Asio or Beast types (they cost ~10 s per translation unit): everything Asio lives in
+// http_server.cc.
+//
+// Model: the server owns its own io_context, run by one I/O thread that accepts connections and
+// parses and writes messages (every connection's coroutine runs there, so connections need no
+// strand). Handlers never run on the I/O thread: each parsed request is handed to a thread pool
+// of `worker_threads` threads (handlers touch SQLite and may resolve a turn for seconds), and the
+// connection resumes on the I/O thread when the handler returns.
+//
+// Per connection: a fresh parser for every message with a header limit (431 beyond) and a body
+// limit (413 beyond, decided from Content-Length before the body is read); the whole request
+// must arrive within `read_timeout` and a keep-alive connection may stay idle for `idle_timeout`
+// (slow or silent clients are disconnected); malformed requests get 400 and the connection is
+// closed. "Connection: close" and HTTP/1.0 are honoured. Every response carries
+// X-Content-Type-Options: nosniff; HTML responses also get a conservative Content-Security-Policy
+// (unless the handler set one), Referrer-Policy: no-referrer (link tokens live in URLs) and
+// X-Frame-Options: DENY. Each request is counted with Metrics::request(route name, status).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "rules/core/status.h"
+#include "server/http/http_types.h"
+#include "server/web/metrics.h"
+
+namespace adj::http {
+
+struct ServerOptions {
+  std::size_t body_limit = 1 << 20;                 // bytes of request body; more -> 413
+  std::size_t header_limit = 16384;                 // bytes of request line + headers; more -> 431
+  std::chrono::milliseconds read_timeout{15000};    // to receive a whole request once it started
+  std::chrono::milliseconds idle_timeout{60000};    // a keep-alive connection waiting for the next
+  int worker_threads = 3;                           // handler pool size (>= 1)
+  int max_connections = 1024;                       // further connections are closed at once
+  std::chrono::milliseconds shutdown_grace{30000};  // stop() waits this long for busy requests
+};
+
+class HttpServer {
+ public:
+  // `router` and `metrics` are borrowed and must outlive the server; router.route() is called
+  // from the worker threads concurrently (Router::route is const and thread-safe).
+  HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options = {});
+  // Calls stop().
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds `host` (an IP address or a name such as "localhost") and `port` (0: an ephemeral
+  // port, see port()), then starts the I/O thread and the worker pool. Returns an error (nothing
+  // running) when the address cannot be resolved or bound. Call once.
+  Status start(const std::string& host, int port);
+  // The bound port (after a successful start()), else 0.
+  int port() const;
+  // Graceful stop: stops accepting, closes idle connections, lets requests already read run to
+  // completion and their responses be written (up to shutdown_grace), then stops the threads.
+  // Idempotent; callable from any thread except the server's own (not from a handler). Blocks.
+  void stop();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace adj::http

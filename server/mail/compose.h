@@ -1,0 +1,56 @@
+// Writing outgoing mail: a complete RFC 5322 message (headers and MIME body) as one string with
+// CRLF line endings, ready for the outbox. Built with GMime, which RFC 2047-encodes non-ASCII
+// header text, quoted-printable-encodes bodies that need it and folds long header lines, so the
+// result is 7-bit clean with lines of at most 998 octets.
+//
+// Thread-safety: may be called from several threads at once. Deterministic: the same input gives
+// the same bytes (no clock, no random Message-ID).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj::mail {
+
+struct Mailbox {
+  std::string address;  // addr-spec, e.g. "adjutant@pbm.example.net"
+  std::string name;     // display name (UTF-8), may be empty
+};
+
+struct OutgoingMail {
+  Mailbox from;
+  Mailbox to;
+  std::string subject;  // UTF-8
+  UnixTime date = 0;    // the Date header (UTC)
+  // The Message-ID (without <>); see make_message_id.
+  std::string message_id;
+  // Threading, when answering a message: its id (without <>) and its References, oldest first.
+  // References of the reply = the original's references (the last 10) + the original's id.
+  std::string in_reply_to;
+  std::vector<std::string> references;
+  std::string text;                 // the text/plain body (UTF-8)
+  std::optional<std::string> html;  // when set: multipart/alternative(text/plain, text/html)
+  // Extra header lines, e.g. {"Auto-Submitted", "auto-replied"}. Values are UTF-8 text.
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// The message as RFC 5322 text. InvalidArgument when from.address, to.address or message_id is
+// empty, or a header name is not a valid field name.
+Result<std::string> compose(const OutgoingMail& m);
+
+// A Message-ID (without <>) determined by `key` and `domain`: "adj.<32 hex digits of the SHA-256
+// of key>@domain". The same key gives the same id, so a message queued twice is recognisably the
+// same message. `domain` "" becomes "adjutant.invalid".
+std::string make_message_id(const std::string& key, const std::string& domain);
+
+// The domain part of an address ("pbm.example.net" for "orders@pbm.example.net"); "" if none.
+std::string domain_of(const std::string& address);
+
+// "Re: <subject>" unless the subject already starts with "Re:" (any case).
+std::string reply_subject(const std::string& subject);
+
+}  // namespace adj::mail

@@ -1,0 +1,61 @@
+// Internal helpers of server/mail/*.cc (not for other modules): owning pointers for GLib and
+// GObject values (GPtr<T> releases with g_object_unref, GChars with g_free; both accept null),
+// GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
+#pragma once
+
+#include <gmime/gmime.h>
+
+#include <cctype>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+namespace adj::mail::detail {
+
+struct GObjectUnref {
+  void operator()(void* p) const {
+    if (p) g_object_unref(p);
+  }
+};
+template <class T>
+using GPtr = std::unique_ptr<T, GObjectUnref>;
+
+struct GFree {
+  void operator()(void* p) const { g_free(p); }
+};
+using GChars = std::unique_ptr<char, GFree>;
+
+// The string of a g_malloc'd C string (released), "" for null.
+inline std::string take(char* s) {
+  GChars owned(s);
+  return owned ? std::string(owned.get()) : std::string();
+}
+
+// g_mime_init, once per process. Every entry point of server/mail that uses GMime calls it.
+inline void ensure_gmime() {
+  static std::once_flag once;
+  std::call_once(once, [] { g_mime_init(); });
+}
+
+// The SHA-256 of `data` as 64 lower-case hex digits.
+inline std::string sha256_hex(std::string_view data) {
+  return take(g_compute_checksum_for_data(
+      G_CHECKSUM_SHA256, reinterpret_cast<const guchar*>(data.data()), data.size()));
+}
+
+// ASCII lower case.
+inline std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// `s` without leading and trailing ASCII white space.
+inline std::string trim(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+}  // namespace adj::mail::detail

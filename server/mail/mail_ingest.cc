@@ -1,0 +1,967 @@
+#include "server/mail/mail_ingest.h"
+
+#include <algorithm>
+#include <cctype>
+#include <ctime>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/orders/parser.h"
+#include "schemas/embedded.h"
+#include "server/mail/detail.h"
+#include "server/mail/mime.h"
+
+namespace adj::mail {
+
+using detail::lower;
+using detail::sha256_hex;
+using detail::trim;
+
+namespace {
+
+constexpr std::size_t kMaxHeadBytes = 64 * 1024;
+constexpr std::string_view kTruncated = "X-Adjutant-Truncated:";
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// "2026-11-21 18:00 UTC"
+std::string utc_text(UnixTime t) {
+  const std::time_t tt = static_cast<std::time_t>(t);
+  std::tm tm{};
+  gmtime_r(&tt, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
+}
+
+std::string html_escape(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + s.size() / 8);
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out.push_back(c);
+    }
+  }
+  return out;
+}
+
+// Replaces every occurrence of `secret` in `s` that is not part of a longer word by asterisks
+// (as the validator masks acknowledgements). Nothing when secret is empty.
+std::string mask(std::string s, const std::string& secret) {
+  if (secret.empty()) return s;
+  const auto alnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  for (std::size_t at = s.find(secret); at != std::string::npos; at = s.find(secret, at)) {
+    const std::size_t end = at + secret.size();
+    if ((at == 0 || !alnum(s[at - 1])) && (end == s.size() || !alnum(s[end]))) {
+      s.replace(at, secret.size(), "********");
+      at += 8;
+    } else {
+      ++at;
+    }
+  }
+  return s;
+}
+
+// Prose for a plain-text mail body: each line longer than `width` is broken at spaces (a word
+// longer than the width stays whole). Lines that begin with a space (tables, quoted orders) are
+// kept as they are.
+std::string wrap(std::string_view text, std::size_t width = 76) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    const bool last = end == std::string_view::npos;
+    if (last) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    while (line.size() > width && !line.starts_with(" ")) {
+      std::size_t cut = line.rfind(' ', width);
+      if (cut == std::string_view::npos || cut == 0) cut = line.find(' ', width);
+      if (cut == std::string_view::npos) break;
+      out.append(line.substr(0, cut));
+      out.push_back('\n');
+      line.remove_prefix(cut + 1);
+    }
+    out.append(line);
+    if (!last) out.push_back('\n');
+    start = end + 1;
+  }
+  return out;
+}
+
+// The local part's +tag of an address ("britain-1" for "orders+britain-1@host"); "" if none.
+std::string plus_tag(const std::string& address) {
+  const std::size_t at = address.rfind('@');
+  const std::string local = address.substr(0, at);
+  const std::size_t plus = local.find('+');
+  return plus == std::string::npos ? std::string() : local.substr(plus + 1);
+}
+
+// The address without its +tag, lower-case.
+std::string without_tag(const std::string& address) {
+  const std::size_t at = address.rfind('@');
+  std::string local = address.substr(0, at);
+  const std::size_t plus = local.find('+');
+  if (plus != std::string::npos) local.resize(plus);
+  return lower(at == std::string::npos ? local : local + address.substr(at));
+}
+
+// The subject without any "Re:", "Fwd:", "Fw:", "AW:", "WG:" prefixes.
+std::string bare_subject(std::string s) {
+  for (;;) {
+    s = trim(s);
+    const std::size_t colon = s.find(':');
+    if (colon == std::string::npos || colon > 3) return s;
+    const std::string prefix = lower(s.substr(0, colon));
+    if (prefix != "re" && prefix != "fwd" && prefix != "fw" && prefix != "aw" && prefix != "wg")
+      return s;
+    s = s.substr(colon + 1);
+  }
+}
+
+struct Command {
+  std::string name;  // "HELP", "RESEND", "STATUS"
+  std::string arg;   // an optional game id
+};
+
+// A line that is a command: the command word alone, or followed by one game id.
+std::optional<Command> command_in(std::string_view line) {
+  const std::vector<std::string> w = words(line);
+  if (w.empty() || w.size() > 2) return std::nullopt;
+  const std::string name = upper(w[0]);
+  if (name != "HELP" && name != "RESEND" && name != "STATUS") return std::nullopt;
+  return Command{name, w.size() == 2 ? w[1] : ""};
+}
+
+std::string first_nonblank_line(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string line = trim(text.substr(start, end - start));
+    if (!line.empty()) return line;
+    start = end + 1;
+  }
+  return {};
+}
+
+// The order-syntax summary for HELP: grammar.md up to "## Rules of the format", without the
+// code fences.
+std::string grammar_summary() {
+  const auto doc = embedded_file("schemas/orders/grammar.md");
+  if (!doc) return "GAME <game-id>\nPLAYER <player-code> <secret>\n<one order per line>\nEND\n";
+  std::string_view text = *doc;
+  const std::size_t cut = text.find("\n## Rules of the format");
+  if (cut != std::string_view::npos) text = text.substr(0, cut + 1);
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (!line.starts_with("```")) {
+      out.append(line);
+      out.push_back('\n');
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+constexpr const char* kCommandsHelp =
+    "Commands by email (the first line of a message, or its subject):\n"
+    "  HELP [<game-id>]   this text, with the rules of a game when it is named\n"
+    "  RESEND             your latest report (add the GAME and PLAYER <code> <secret> lines)\n"
+    "  STATUS             the orders on file for this turn (same lines)\n";
+
+constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
+
+bool automatic(const ParsedMail& m, const std::string& envelope_from) {
+  if (!m.auto_submitted.empty() && m.auto_submitted != "no") return true;
+  if (m.precedence == "bulk" || m.precedence == "junk" || m.precedence == "list") return true;
+  if (envelope_from == "<>") return true;
+  const std::string local = lower(m.from_address.substr(0, m.from_address.find('@')));
+  return local == "mailer-daemon" || local == "postmaster";
+}
+
+// When the stored raw message is a truncated oversized one, its original size.
+std::optional<std::size_t> truncated_size(std::string_view raw) {
+  if (!raw.starts_with(kTruncated)) return std::nullopt;
+  std::size_t n = 0;
+  for (std::size_t i = kTruncated.size(); i < raw.size() && raw[i] != '\r' && raw[i] != '\n'; ++i)
+    if (std::isdigit(static_cast<unsigned char>(raw[i]))) n = n * 10 + (raw[i] - '0');
+  return n;
+}
+
+std::string bytes_text(std::size_t n) {
+  if (n >= (1u << 20)) return std::to_string(n >> 20) + " MiB (" + std::to_string(n) + " bytes)";
+  return std::to_string(n) + " bytes";
+}
+
+std::string report_html(const std::string& intro, const std::string& text,
+                        const std::vector<std::pair<std::string, std::string>>& links) {
+  std::string h =
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n"
+      "<body style=\"font-family:sans-serif\">\n<p>" +
+      html_escape(intro) + "</p>\n";
+  if (!links.empty()) {
+    h += "<ul>\n";
+    for (const auto& [label, url] : links)
+      h += "<li><a href=\"" + html_escape(url) + "\">" + html_escape(label) + "</a></li>\n";
+    h += "</ul>\n";
+  }
+  h += "<pre style=\"font-family:monospace;font-size:13px\">" + html_escape(text) +
+       "</pre>\n</body></html>\n";
+  return h;
+}
+
+}  // namespace
+
+struct MailIngest::Context {
+  InboxMessage in;
+  ParsedMail mail;
+  std::string sender;  // where answers go: the From address
+  std::string source;  // "email:<message-id>"
+  std::string secret;  // a secret seen in the message, masked out of anything sent back
+  std::optional<Command> command;
+};
+
+MailIngest::MailIngest(Services& services, SubmissionStore& submissions, MailStore& mail,
+                       MailConfig config, Clock clock, AdminStore* admin)
+    : services_(services),
+      submissions_(submissions),
+      mail_(mail),
+      config_(std::move(config)),
+      now_(std::move(clock)),
+      admin_(admin) {}
+
+bool MailIngest::recipient_allowed(const std::string& address) const {
+  if (config_.allowed_recipients.empty()) return true;
+  const std::string bare = without_tag(address);
+  return std::any_of(config_.allowed_recipients.begin(), config_.allowed_recipients.end(),
+                     [&](const std::string& a) { return without_tag(a) == bare; });
+}
+
+Result<std::int64_t> MailIngest::store(std::string raw, std::string message_id,
+                                       const std::string& channel, const Envelope& envelope,
+                                       bool* duplicate) {
+  if (!config_.allowed_recipients.empty() && !envelope.rcpt_to.empty() &&
+      std::none_of(envelope.rcpt_to.begin(), envelope.rcpt_to.end(),
+                   [&](const std::string& r) { return recipient_allowed(r); }))
+    return Status::PermissionDenied("no recipient of this message is accepted here");
+  InboxMessage m;
+  m.message_id = std::move(message_id);
+  m.channel = channel;
+  m.envelope_from = envelope.mail_from;
+  m.envelope_to = envelope.rcpt_to;
+  m.raw = std::move(raw);
+  m.received_at = now_();
+  m.state = "new";
+  return mail_.put_inbox(m, duplicate);
+}
+
+namespace {
+
+// The Message-ID of a header block, or a content hash of `raw` when it has none.
+std::string message_id_for(std::string_view head, std::string_view raw) {
+  if (!head.empty()) {
+    auto parsed = parse_mail(std::string(head) + "\r\n");
+    if (parsed.ok() && !parsed->message_id.empty()) return parsed->message_id;
+  }
+  return "sha256-" + sha256_hex(raw) + "@content.adjutant.invalid";
+}
+
+}  // namespace
+
+Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string& channel,
+                                        const Envelope& envelope, bool* duplicate) {
+  const std::string_view head = header_block(raw);
+  if (raw.size() > config_.max_message_bytes)
+    return accept_oversized(head, raw.size(), channel, envelope, duplicate);
+  return store(std::string(raw), message_id_for(head, raw), channel, envelope, duplicate);
+}
+
+Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::size_t total_bytes,
+                                                  const std::string& channel,
+                                                  const Envelope& envelope, bool* duplicate) {
+  if (head.size() > kMaxHeadBytes) {
+    head = head.substr(0, kMaxHeadBytes);
+    if (const std::size_t nl = head.rfind('\n'); nl != std::string_view::npos)
+      head = head.substr(0, nl + 1);
+  }
+  std::string id = message_id_for(head, head);
+  std::string raw = std::string(kTruncated) + " " + std::to_string(total_bytes) + "\r\n";
+  raw += head;
+  return store(std::move(raw), std::move(id), channel, envelope, duplicate);
+}
+
+Result<int> MailIngest::process_pending(int limit) {
+  auto pending = mail_.inbox_in_state("new", limit);
+  if (!pending.ok()) return pending.status();
+  int n = 0;
+  for (const InboxMessage& m : *pending) {
+    auto r = process(m.id);
+    if (!r.ok()) return r.status();
+    ++n;
+  }
+  return n;
+}
+
+Result<ProcessResult> MailIngest::process(std::int64_t id) {
+  auto in = mail_.inbox_message(id);
+  if (!in.ok()) return in.status();
+  if (in->state != "new") {
+    ProcessResult r;
+    r.state = in->state;
+    r.outcome = in->outcome;
+    r.action = "none";
+    r.already_done = true;
+    return r;
+  }
+  Context c;
+  c.in = std::move(in).value();
+
+  const auto finish = [&](ProcessResult r) -> Result<ProcessResult> {
+    ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));
+    return r;
+  };
+  const auto failed = [&](const std::string& why) {
+    ProcessResult r;
+    r.state = "failed";
+    r.outcome = why;
+    r.action = "error";
+    return finish(std::move(r));
+  };
+
+  const std::optional<std::size_t> oversized = truncated_size(c.in.raw);
+  // An oversized message is only its header block (after the marker line).
+  std::string_view raw = c.in.raw;
+  if (oversized) raw.remove_prefix(std::min(raw.size(), raw.find('\n') + 1));
+  auto parsed = parse_mail(oversized ? std::string(raw) + "\r\n" : std::string(raw));
+  if (!parsed.ok()) return failed("unreadable: " + parsed.status().message());
+  c.mail = std::move(parsed).value();
+  c.sender = c.mail.from_address;
+  c.source = "email:" + (c.mail.message_id.empty() ? c.in.message_id : c.mail.message_id);
+  if (c.sender.empty() || c.sender.find('@') == std::string::npos)
+    return failed("no From address: nothing to answer");
+  if (automatic(c.mail, c.in.envelope_from)) {
+    ProcessResult r;
+    r.state = "processed";
+    r.outcome = "ignored: automatic mail from " + c.sender + " (never answered)";
+    r.action = "ignored";
+    return finish(std::move(r));
+  }
+  if (iequals(c.sender, config_.from.address)) {
+    ProcessResult r;
+    r.state = "processed";
+    r.outcome = "ignored: mail from this server's own address";
+    r.action = "ignored";
+    return finish(std::move(r));
+  }
+
+  Result<ProcessResult> r = Status::Internal("unset");
+  if (oversized) {
+    r = refuse(c, "too large",
+               "Your message was " + bytes_text(*oversized) +
+                   "; this server takes messages up to " + bytes_text(config_.max_message_bytes) +
+                   ". It was not read. Send your orders as plain text in the body of a message.");
+  } else {
+    r = answer(c);
+  }
+  if (!r.ok()) return r.status();
+  r->outcome = "from " + c.sender + ": " + r->outcome;
+  return finish(std::move(r).value());
+}
+
+Result<ProcessResult> MailIngest::answer(Context& c) {
+  if (auto cmd = command_in(bare_subject(c.mail.subject))) c.command = cmd;
+  if (!c.mail.texts.empty())
+    if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
+  if (c.command) {
+    if (c.command->name == "HELP") return handle_help(c);
+    if (c.command->name == "RESEND") return handle_resend(c);
+    return handle_status(c);
+  }
+  return handle_orders(c);
+}
+
+// ---- helpers -----------------------------------------------------------------------------------
+
+std::optional<std::string> MailIngest::find_game(const Context& c,
+                                                 const std::optional<std::string>& named) {
+  auto games = services_.list_games();
+  std::vector<std::string> ids;
+  if (games.ok())
+    for (const auto& g : *games) ids.push_back(g.id);
+  if (named && !named->empty()) {
+    for (const auto& id : ids)
+      if (iequals(id, *named)) return id;
+    return *named;  // unknown: the caller says so
+  }
+  // A game id in the subject, as a whole word; the longest wins (britain-10 over britain-1).
+  std::sort(ids.begin(), ids.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  const std::string subject = lower(c.mail.subject);
+  const auto word_char = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+  };
+  for (const auto& id : ids) {
+    const std::string needle = lower(id);
+    for (std::size_t at = subject.find(needle); at != std::string::npos;
+         at = subject.find(needle, at + 1)) {
+      const std::size_t end = at + needle.size();
+      const bool left = at == 0 || !word_char(subject[at - 1]);
+      const bool right =
+          end == subject.size() || !word_char(subject[end]) ||
+          (subject[end] == '.' && (end + 1 == subject.size() || !word_char(subject[end + 1])));
+      if (left && right) return id;
+    }
+  }
+  // The recipient's +tag.
+  std::vector<std::string> rcpts = c.in.envelope_to;
+  rcpts.insert(rcpts.end(), c.mail.to.begin(), c.mail.to.end());
+  for (const auto& r : rcpts) {
+    const std::string tag = plus_tag(r);
+    if (tag.empty()) continue;
+    for (const auto& id : ids)
+      if (iequals(id, tag)) return id;
+  }
+  return std::nullopt;
+}
+
+std::string MailIngest::game_link(const std::string& game) const {
+  return config_.base_url.empty() ? std::string() : config_.base_url + "/games/" + game;
+}
+
+Result<bool> MailIngest::authenticated(const std::string& game, const std::string& player,
+                                       const std::string& secret) {
+  auto out =
+      services_.check_orders(game, "GAME " + game + "\nPLAYER " + player + " " + secret + "\n");
+  if (!out.ok()) return out.status();
+  return !out->ack.refused;
+}
+
+Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
+                               const std::string& dedupe_key, OutgoingMail mail) {
+  const UnixTime now = now_();
+  mail.from = config_.from;
+  mail.to = to;
+  mail.date = now;
+  mail.message_id = make_message_id(dedupe_key, domain_of(config_.from.address));
+  auto raw = compose(mail);
+  if (!raw.ok()) return raw.status();
+  OutboxMessage m;
+  m.kind = kind;
+  m.game = game;
+  m.to = to.address;
+  m.raw = std::move(raw).value();
+  m.dedupe_key = dedupe_key;
+  m.next_attempt_at = now;
+  m.created_at = now;
+  auto id = mail_.enqueue(m);
+  if (id.ok()) return true;
+  if (id.status().code() == StatusCode::kAlreadyExists) return false;
+  return id.status();
+}
+
+Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::string& game,
+                               const std::string& suffix, std::string text,
+                               std::optional<std::string> html) {
+  OutgoingMail m;
+  m.subject = mask(reply_subject(c.mail.subject), c.secret);
+  if (!c.mail.message_id.empty()) {
+    m.in_reply_to = c.mail.message_id;
+    m.references = c.mail.references;
+  }
+  m.text = mask(std::move(text), c.secret);
+  if (html) m.html = mask(std::move(*html), c.secret);
+  m.headers.emplace_back("Auto-Submitted", "auto-replied");
+  return queue(kind, game, Mailbox{c.sender, c.mail.from_name},
+               "inbox:" + std::to_string(c.in.id) + ":" + suffix, std::move(m));
+}
+
+Result<bool> MailIngest::rate_limited(const std::string& sender) {
+  const UnixTime since = now_() - config_.rate_window_seconds;
+  int sent = 0;
+  for (const char* kind : {"refusal", "help"}) {
+    auto n = mail_.outbox_count(sender, kind, since);
+    if (!n.ok()) return n.status();
+    sent += *n;
+  }
+  return sent >= config_.refusals_per_window;
+}
+
+Result<ProcessResult> MailIngest::refuse(Context& c, const std::string& why,
+                                         const std::string& text) {
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "refusal";
+  auto limited = rate_limited(c.sender);
+  if (!limited.ok()) return limited.status();
+  if (*limited) {
+    r.outcome = "refused (" + why + "); not answered: rate limit for this sender";
+    return r;
+  }
+  auto queued = reply(c, "refusal", "", "refusal",
+                      wrap(text) + "\n\nSend HELP for the order syntax.\n\n" + kSignature);
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  r.outcome = "refused (" + why + ")";
+  return r;
+}
+
+// ---- orders ------------------------------------------------------------------------------------
+
+Result<ProcessResult> MailIngest::handle_orders(Context& c) {
+  // The text with orders: the first candidate with a GAME or PLAYER line, else the first text.
+  const MailText* chosen = nullptr;
+  ParsedOrderFile parsed;
+  for (const MailText& t : c.mail.texts) {
+    ParsedOrderFile p = parse_order_file(t.text);
+    if (p.game || p.player) {
+      chosen = &t;
+      parsed = std::move(p);
+      break;
+    }
+  }
+  if (!chosen) {
+    const bool blank = std::all_of(c.mail.texts.begin(), c.mail.texts.end(),
+                                   [](const MailText& t) { return trim(t.text).empty(); });
+    if (c.mail.text_source == TextSource::kHtml)
+      return refuse(c, "HTML only, no orders in it",
+                    "Your message had only an HTML version and no orders could be read from it. "
+                    "Please send your orders as plain text (in most mail programs: Format > "
+                    "Plain Text), starting with the GAME and PLAYER lines.");
+    if (blank)
+      return refuse(c, "no text",
+                    "Your message had no text this server could read (no text/plain part, no "
+                    "text attachment). Send your orders as plain text in the body of a message.");
+    if (c.mail.text.size() > kMaxOrderFileBytes)
+      return refuse(c, "text too large",
+                    "The text of your message is " + bytes_text(c.mail.text.size()) +
+                        "; order files are limited to " + bytes_text(kMaxOrderFileBytes) + ".");
+    chosen = &c.mail.texts.front();
+    parsed = parse_order_file(chosen->text);
+  }
+  if (parsed.secret) c.secret = *parsed.secret;
+
+  const std::optional<std::string> game = find_game(c, parsed.game);
+  if (!game)
+    return refuse(c, "no game named",
+                  "Your message did not say which game it is for, so it was not read as orders. "
+                  "Orders start with the lines\n\n  GAME <game-id>\n  PLAYER <player-code> "
+                  "<secret>\n\nfollowed by one order per line, and END.");
+
+  // Idempotence: a submission from this message already stored (a crash after submitting).
+  OrderAck ack;
+  std::optional<std::int64_t> submission_id;
+  bool known_game = true;
+  if (auto all = submissions_.all_submissions(*game); all.ok()) {
+    for (const auto& s : *all)
+      if (s.source == c.source) {
+        auto a = ack_from_json(s.ack);
+        if (!a.ok()) return a.status();
+        ack = std::move(a).value();
+        submission_id = s.id;
+      }
+  } else if (all.status().code() == StatusCode::kNotFound) {
+    known_game = false;
+  } else {
+    return all.status();
+  }
+  if (!known_game)
+    return refuse(c, "unknown game " + *game,
+                  "There is no game \"" + *game +
+                      "\" on this server, so your message was not "
+                      "read as orders. Check the GAME line.");
+  if (!submission_id) {
+    auto out = services_.submit_orders(*game, chosen->text, c.source);
+    if (!out.ok()) return out.status();
+    ack = std::move(out->ack);
+    submission_id = out->submission_id;
+  }
+
+  bool auth = !ack.refused;
+  if (!auth && parsed.player && parsed.secret) {
+    auto a = authenticated(*game, *parsed.player, *parsed.secret);
+    if (!a.ok()) return a.status();
+    auth = *a;
+  }
+  ProcessResult r;
+  r.action = "orders";
+  r.state = "processed";
+  r.submission_id = submission_id;
+  const std::string who = *game + "/" + (ack.player.empty() ? "?" : ack.player);
+  const std::string sub =
+      submission_id ? " (submission " + std::to_string(*submission_id) + ")" : std::string();
+  if (!auth) {
+    auto rr = refuse(c, "orders for " + who + " refused: " + ack.refusal,
+                     "Your orders for game " + *game + " were refused: " + ack.refusal + ".");
+    if (!rr.ok()) return rr;
+    rr->action = "orders";
+    rr->submission_id = submission_id;
+    rr->outcome += sub;
+    return rr;
+  }
+
+  std::string body = render_ack_text(ack);
+  std::string notes;
+  if (chosen->source == TextSource::kHtml)
+    notes +=
+        "Note: your message had no plain-text version, so the orders were read from its "
+        "HTML after removing the formatting. Please send plain text if you can.\n";
+  if (chosen->source == TextSource::kAttachment)
+    notes += "The orders were read from the attachment " +
+             (chosen->filename.empty() ? std::string("(unnamed)") : chosen->filename) + ".\n";
+  if (!ack.refused)
+    notes += "These orders replace any you sent before for turn " + std::to_string(ack.turn) +
+             ". Send STATUS to see the orders on file.\n";
+  body += "\n" + wrap(notes);
+  if (const std::string link = game_link(*game); !link.empty()) body += "Game page: " + link + "\n";
+  body += "\n";
+  body += kSignature;
+  auto queued = reply(c, "ack", *game, "ack", body);
+  if (!queued.ok()) return queued.status();
+  r.queued += *queued ? 1 : 0;
+  r.outcome = "orders for " + who + ": " +
+              (ack.refused ? "refused: " + ack.refusal
+                           : std::to_string(ack.accepted_count()) + " accepted, " +
+                                 std::to_string(ack.rejected_count()) + " rejected") +
+              sub;
+
+  // The player's address on file is warned when the orders came from elsewhere.
+  if (!ack.player.empty()) {
+    auto state = services_.show_game(*game);
+    if (!state.ok()) return state.status();
+    std::string on_file, name;
+    for (const Json& p : (*state)["players"])
+      if (p.value("code", "") == ack.player) {
+        on_file = p.value("email", "");
+        name = p.value("name", "");
+      }
+    if (!on_file.empty() && !iequals(on_file, c.sender)) {
+      OutgoingMail w;
+      w.subject = "Orders for " + ack.player + " in " + *game + " came from another address";
+      w.text = wrap("Orders for player " + ack.player + " in game " + *game + " (turn " +
+                    std::to_string(ack.turn) + ") arrived on " + utc_text(c.in.received_at) +
+                    " from " + c.sender + ", not from your address on file (" + on_file +
+                    ").\nThey carried your secret and were " +
+                    (ack.refused ? "refused: " + ack.refusal
+                                 : "accepted: " + std::to_string(ack.accepted_count()) +
+                                       " orders accepted, " + std::to_string(ack.rejected_count()) +
+                                       " rejected") +
+                    ".\n\nIf this was not you, tell the game master at once and ask for a new "
+                    "secret.\n\n") +
+               kSignature;
+      w.headers.emplace_back("Auto-Submitted", "auto-generated");
+      auto warned = queue("warning", *game, Mailbox{on_file, name},
+                          "inbox:" + std::to_string(c.in.id) + ":warning", std::move(w));
+      if (!warned.ok()) return warned.status();
+      r.queued += *warned ? 1 : 0;
+      r.outcome += "; warned " + on_file;
+    }
+  }
+  return r;
+}
+
+// ---- commands ----------------------------------------------------------------------------------
+
+namespace {
+
+// The order file of a command message: the first text with a GAME or PLAYER line, else the first.
+ParsedOrderFile command_lines(const ParsedMail& m) {
+  for (const MailText& t : m.texts) {
+    ParsedOrderFile p = parse_order_file(t.text);
+    if (p.game || p.player) return p;
+  }
+  return m.texts.empty() ? ParsedOrderFile{} : parse_order_file(m.texts.front().text);
+}
+
+}  // namespace
+
+Result<ProcessResult> MailIngest::handle_help(Context& c) {
+  const ParsedOrderFile lines = command_lines(c.mail);
+  if (lines.secret) c.secret = *lines.secret;
+  std::optional<std::string> named = lines.game;
+  if (!c.command->arg.empty()) named = c.command->arg;
+  const std::optional<std::string> game = find_game(c, named);
+
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "help";
+  auto limited = rate_limited(c.sender);
+  if (!limited.ok()) return limited.status();
+  if (*limited) {
+    r.outcome = "HELP; not answered: rate limit for this sender";
+    return r;
+  }
+
+  std::string body;
+  std::string game_part;
+  if (game) {
+    auto state = services_.show_game(*game);
+    if (state.ok()) {
+      const std::string engine = (*state)["engine"].value("name", "");
+      game_part = "Game " + *game + " (" + state->value("name", *game) + ") uses the " + engine +
+                  " rules, turn " + std::to_string(state->value("turn", 0)) + " is open.\n";
+      if (const CombatEngine* e = find_engine(engine); e && !e->order_help().empty())
+        game_part += "\n" + std::string(e->order_help()) + "\n";
+      if (const std::string link = game_link(*game); !link.empty())
+        game_part += "\nGame page: " + link + "\n";
+    } else if (state.status().code() == StatusCode::kNotFound) {
+      game_part = "There is no game \"" + *game + "\" on this server.\n";
+    } else {
+      return state.status();
+    }
+  }
+  if (!game_part.empty()) body += wrap(game_part) + "\n";
+  body += grammar_summary();
+  body += "\n";
+  body += kCommandsHelp;
+  if (!game) body += "\nSend HELP <game-id> for the rules of your game.\n";
+  body += "\n";
+  body += kSignature;
+  auto queued = reply(c, "help", game.value_or(""), "help", body);
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  r.outcome = "HELP answered" + (game ? " for " + *game : std::string());
+  return r;
+}
+
+Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
+                                                                     ProcessResult* refusal) {
+  const ParsedOrderFile lines = command_lines(c.mail);
+  if (lines.secret) c.secret = *lines.secret;
+  std::optional<std::string> named = lines.game;
+  if (!named && !c.command->arg.empty()) named = c.command->arg;
+  const std::optional<std::string> game = find_game(c, named);
+  const std::string what = c.command->name;
+  Result<ProcessResult> refused = Status::Internal("unset");
+  if (!game || !lines.player || !lines.secret) {
+    refused = refuse(c, what + " without GAME and PLAYER lines",
+                     what +
+                         " needs the lines\n\n  GAME <game-id>\n  PLAYER <player-code> "
+                         "<secret>\n\nin the message, so that only you can ask for it.");
+  } else {
+    auto auth = authenticated(*game, *lines.player, *lines.secret);
+    if (auth.ok() && *auth) return std::optional<Signed>(Signed{*game, *lines.player});
+    if (!auth.ok() && auth.status().code() != StatusCode::kNotFound) return auth.status();
+    refused =
+        !auth.ok()
+            ? refuse(c, what + " for unknown game " + *game,
+                     "There is no game \"" + *game + "\" on this server.")
+            : refuse(c, what + " for " + *game + "/" + *lines.player + ": wrong code or secret",
+                     "The PLAYER line's code or secret is not right for game " + *game + ".");
+  }
+  if (!refused.ok()) return refused.status();
+  *refusal = std::move(refused).value();
+  return std::optional<Signed>();
+}
+
+Result<ProcessResult> MailIngest::handle_resend(Context& c) {
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string& player = (*who)->player;
+
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "resend";
+  auto rep = services_.report(game, player, std::nullopt);
+  std::string text;
+  std::optional<std::string> html;
+  if (rep.ok()) {
+    const std::string intro = "Turn " + std::to_string(rep->turn) + " report for " + player +
+                              " in game " + game + ", sent again as you asked.";
+    std::vector<std::pair<std::string, std::string>> links;
+    if (const std::string link = game_link(game); !link.empty())
+      links.emplace_back("Your report on the web",
+                         link + "/me/reports/" + std::to_string(rep->turn));
+    text = intro + "\n\n" + rep->text + "\n";
+    for (const auto& [label, url] : links) text += label + ": " + url + "\n";
+    text += "\n";
+    text += kSignature;
+    html = report_html(intro, rep->text, links);
+    r.outcome = "RESEND: turn " + std::to_string(rep->turn) + " report of " + game + "/" + player;
+  } else if (rep.status().code() == StatusCode::kNotFound) {
+    text = "There is no report for " + player + " in game " + game + " yet: no turn has run.\n\n" +
+           kSignature;
+    r.outcome = "RESEND: no report yet for " + game + "/" + player;
+  } else {
+    return rep.status();
+  }
+  auto queued = reply(c, "resend", game, "resend", std::move(text), std::move(html));
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+Result<ProcessResult> MailIngest::handle_status(Context& c) {
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string& player = (*who)->player;
+
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const int turn = state->value("turn", 0);
+  auto subs = submissions_.current_submissions(game, turn);
+  if (!subs.ok()) return subs.status();
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "status";
+  std::string text;
+  const auto it = std::find_if(subs->begin(), subs->end(),
+                               [&](const SubmissionRecord& s) { return s.player == player; });
+  if (it == subs->end()) {
+    text = "No orders are on file for " + player + " in game " + game + ", turn " +
+           std::to_string(turn) + ".\n";
+    r.outcome = "STATUS: no orders on file for " + game + "/" + player;
+  } else {
+    auto ack = ack_from_json(it->ack);
+    if (!ack.ok()) return ack.status();
+    text = "The orders on file for " + player + " in game " + game + ", turn " +
+           std::to_string(turn) + " (received " + utc_text(it->received_at) + ", by " + it->source +
+           "):\n\n" + render_ack_text(*ack);
+    r.outcome = "STATUS: submission " + std::to_string(it->id) + " of " + game + "/" + player;
+  }
+  if (const std::string link = game_link(game); !link.empty())
+    text += "\nGame page: " + link + "\n";
+  text += "\n";
+  text += kSignature;
+  auto queued = reply(c, "status", game, "status", std::move(text));
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+// ---- mail the game sends on its own ------------------------------------------------------------
+
+Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string game_name = state->value("name", game);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    if (code.empty() || email.empty()) continue;
+    auto rep = services_.report(game, code, turn);
+    if (!rep.ok()) return rep.status();
+    const std::string name = p.value("name", code);
+    const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
+                              ") in " + game_name + " (" + game + ").";
+    std::vector<std::pair<std::string, std::string>> links;
+    if (const std::string link = game_link(game); !link.empty()) {
+      links.emplace_back("Your report on the web", link + "/me/reports/" + std::to_string(turn));
+      if (admin_) {
+        auto token = admin_->player_token(game, code);
+        if (!token.ok()) return token.status();
+        links.emplace_back("Sign in to the game without your secret (keep this link private)",
+                           link + "/p/" + *token);
+      }
+      links.emplace_back("The game page", link);
+    }
+    std::string text = intro + "\n\n" + rep->text + "\n";
+    for (const auto& [label, url] : links) text += label + ": " + url + "\n";
+    text +=
+        "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject = game_name + " (" + game + "): turn " + std::to_string(turn) + " report for " + code;
+    m.text = std::move(text);
+    m.html = report_html(intro, rep->text, links);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    auto q = queue("report", game, Mailbox{email, name},
+                   "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_reminders(const std::string& game, const std::string& tag) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const int turn = state->value("turn", 0);
+  const std::string game_name = state->value("name", game);
+  auto subs = submissions_.current_submissions(game, turn);
+  if (!subs.ok()) return subs.status();
+  std::string deadline;
+  if (admin_) {
+    auto sched = admin_->schedule(game);
+    if (!sched.ok()) return sched.status();
+    if (sched->deadline) deadline = utc_text(*sched->deadline);
+  }
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    if (code.empty() || email.empty()) continue;
+    if (std::any_of(subs->begin(), subs->end(),
+                    [&](const SubmissionRecord& s) { return s.player == code; }))
+      continue;
+    const std::string name = p.value("name", code);
+    std::string text = "No orders from " + name + " (" + code + ") are on file yet for turn " +
+                       std::to_string(turn) + " of " + game_name + " (" + game + ").\n";
+    if (!deadline.empty()) text += "The deadline is " + deadline + ".\n";
+    text += "\nReply to this message with your orders:\n\n  GAME " + game + "\n  PLAYER " + code +
+            " <your secret>\n  TURN " + std::to_string(turn) +
+            "\n  ...one order per line...\n  END\n\nSend HELP for the order syntax.\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "Or enter them on the web: " + link + "/me\n";
+    text += "\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject =
+        game_name + " (" + game + "): reminder, no orders yet for turn " + std::to_string(turn);
+    m.text = std::move(text);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    std::string key = "reminder:" + game + ":" + std::to_string(turn) + ":" + code;
+    if (!tag.empty()) key += ":" + tag;
+    auto q = queue("reminder", game, Mailbox{email, name}, key, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+}  // namespace adj::mail

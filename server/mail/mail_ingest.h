@@ -1,0 +1,179 @@
+// The one ingest path for mail (SMTP listener, `adjutant ingest` from an MTA pipe, a watched
+// Maildir) and the mail the game sends on its own (turn reports, reminders).
+//
+// Received mail, in two steps:
+//   1. accept(raw, channel, envelope) stores the message durably (MailStore::put_inbox) and does
+//      nothing else, so the SMTP 250 (or the MTA pipe's exit 0) can follow at once. The same
+//      Message-ID twice is stored once (the second accept reports duplicate and the caller does
+//      not process it again). A message without a Message-ID is keyed by a hash of its bytes.
+//   2. process(id) reads the stored message and answers it; every answer goes through the outbox
+//      (MailStore::enqueue) with a dedupe key derived from the inbox id, and the inbox row is
+//      marked "processed" (answered, or deliberately not answered) or "failed" (unreadable: no
+//      headers, no From) with an outcome for the GM. process() is idempotent: a crash between
+//      any two of its writes is repaired by running it again (a submission with the same source
+//      is found instead of made twice; queued answers are not queued twice).
+//
+// What process() does with a message:
+//   * Commands: a message whose first non-blank line, or whose subject, is HELP, RESEND or STATUS
+//     (optionally followed by a game id; "Re:" prefixes ignored).
+//       HELP: the order syntax (schemas/orders/grammar.md summary) plus, when a game is named (GAME
+//         line, command argument, subject or recipient tag), that game's engine order_help().
+//       RESEND: the player's latest report; needs GAME and PLAYER <code> <secret> lines.
+//       STATUS: the acknowledgement of the player's orders on file for the open turn; same lines.
+//   * Orders: the text is the first candidate (ParsedMail::texts) with a GAME or PLAYER line, else
+//     the first text. The game is the GAME line's, else a game id in the subject, else the
+//     recipient's +tag (orders+<game>@host). Services::submit_orders(game, text,
+//     "email:<message-id>"). The authority is the PLAYER line's secret, never the From address.
+//     An authenticated sender (the secret is right, whatever else is wrong) gets the full
+//     acknowledgement (render_ack_text: echo with the secret masked, each line's result,
+//     "N accepted, M rejected"), threaded with In-Reply-To/References. When the From differs
+//     from the player's address on file, that address also gets a warning (without the orders).
+//   * Refusals: anyone else (no game, unknown game, unknown player, wrong secret, no usable text,
+//     HTML with nothing usable, oversized) gets a short refusal that never echoes the message,
+//     at most MailConfig::refusals_per_window per sender address per window; beyond that nothing
+//     is sent (the outcome says so). HELP answers count against the same limit.
+//   * Never answered (marked processed, outcome says why): automatic mail (Auto-Submitted other
+//     than "no", Precedence bulk/junk/list, From MAILER-DAEMON/postmaster, or an empty envelope
+//     sender "<>"), to avoid mail loops.
+//   * HTML-only mail is read from its text conversion (mime.h html_to_text) and the answer says
+//     so; when that leaves nothing usable the refusal explains to send plain text.
+//
+// Size limit (decision): messages up to MailConfig::max_message_bytes (default 10 MiB) are stored
+// whole. A larger message is stored as its header block only (at most 64 KiB) with an added first
+// header "X-Adjutant-Truncated: <original size>", and process() answers it with a refusal giving
+// the size and the limit. So nothing the MTA or listener handed over is dropped silently, and a
+// 30 MB message never enters GMime or the order parser. The SMTP listener should advertise
+// SIZE <max_message_bytes> and, for data beyond the limit, stop buffering and call
+// accept_oversized with the header block it kept.
+//
+// Thread-safety: one MailIngest per thread (it uses its stores from the calling thread). One
+// message must not be processed by two callers at once (the inbox has no processing lease): the
+// daemon processes what it accepted and, at start-up, what is still "new"; `adjutant ingest`
+// processes only the message it stored.
+// Ownership: the services and stores are borrowed and must outlive the object.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/app/services.h"
+#include "server/mail/compose.h"
+#include "storage/admin_store.h"
+#include "storage/mail_store.h"
+
+namespace adj::mail {
+
+struct MailConfig {
+  Mailbox from{"adjutant@localhost", "Adjutant"};  // the From of every message sent
+  std::string base_url;                            // "http://host:8080"; "" leaves links out
+  // Envelope recipients accepted (addr-specs, compared without regard to case and ignoring a
+  // +tag: "orders@host" allows "orders+britain-1@host"). Empty: any recipient.
+  std::vector<std::string> allowed_recipients;
+  std::size_t max_message_bytes = 10u << 20;
+  int refusals_per_window = 3;  // refusal and HELP answers per sender address per window
+  std::int64_t rate_window_seconds = 3600;
+};
+
+struct Envelope {
+  // MAIL FROM without the <>; "" when unknown (pipe); "<>" for the null sender (bounces).
+  std::string mail_from;
+  std::vector<std::string> rcpt_to;  // RCPT TO addresses; empty when unknown (pipe)
+};
+
+// What process() did with one message.
+struct ProcessResult {
+  std::string state;    // "processed" or "failed" (as stored on the inbox row)
+  std::string outcome;  // as stored on the inbox row
+  std::string action;   // "orders", "help", "resend", "status", "refusal", "ignored", "error"
+  std::optional<std::int64_t> submission_id;  // orders: the stored submission
+  int queued = 0;                             // messages queued by this call
+  bool already_done = false;                  // the message had been processed before
+};
+
+class MailIngest {
+ public:
+  // `admin` is optional: with it, report mails carry the player's sign-in link
+  // (<base_url>/games/<game>/p/<token>) and reminders the deadline.
+  MailIngest(Services& services, SubmissionStore& submissions, MailStore& mail, MailConfig config,
+             Clock clock, AdminStore* admin = nullptr);
+
+  // Stores `raw` (see above); returns the inbox id. `*duplicate` (optional) tells whether the
+  // message was already stored. PermissionDenied (nothing stored) when allowed_recipients is set
+  // and the envelope names recipients, none of them allowed. IOError etc. from the store: the
+  // caller must not acknowledge the message then (SMTP 451, pipe exit 1).
+  Result<std::int64_t> accept(std::string_view raw, const std::string& channel,
+                              const Envelope& envelope, bool* duplicate = nullptr);
+  // For a message whose body was not kept: stores `head` (its header block, cut to 64 KiB) marked
+  // as truncated at `total_bytes`. Same results as accept.
+  Result<std::int64_t> accept_oversized(std::string_view head, std::size_t total_bytes,
+                                        const std::string& channel, const Envelope& envelope,
+                                        bool* duplicate = nullptr);
+
+  // Answers the stored message `id` (see above). NotFound for an unknown id. A message no longer
+  // "new" is left alone (already_done). Errors from the stores are returned with the message
+  // still "new", so that it is retried.
+  Result<ProcessResult> process(std::int64_t id);
+  // process() for up to `limit` "new" messages, oldest first; returns how many were processed.
+  // Stops at the first store error.
+  Result<int> process_pending(int limit = 100);
+
+  // Whether `address` is an allowed envelope recipient (always true with no allow-list).
+  bool recipient_allowed(const std::string& address) const;
+
+  // Queues each player's report of `turn` (Services::report: text with the roundup) to every
+  // player with an email address: text body, HTML alternative, links to the web report. Dedupe
+  // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
+  // were queued now. NotFound when the game or the turn's reports do not exist.
+  Result<int> queue_turn_reports(const std::string& game, int turn);
+  // Queues a reminder for the open turn to every player with an email address and no orders on
+  // file. Dedupe key "reminder:<game>:<turn>:<player>" (":<tag>" appended when tag is set, for a
+  // second reminder). Returns how many were queued now.
+  Result<int> queue_reminders(const std::string& game, const std::string& tag = "");
+
+  const MailConfig& config() const { return config_; }
+
+ private:
+  struct Context;
+  Result<ProcessResult> answer(Context& c);
+  Result<ProcessResult> handle_orders(Context& c);
+  Result<ProcessResult> handle_help(Context& c);
+  Result<ProcessResult> handle_resend(Context& c);
+  Result<ProcessResult> handle_status(Context& c);
+  Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
+  // Whether `sender` has had refusal_per_window refusals and HELP answers in the window.
+  Result<bool> rate_limited(const std::string& sender);
+  // RESEND and STATUS: the game and player the message's GAME and PLAYER lines authenticate;
+  // nullopt after queueing a refusal (described in *refusal).
+  struct Signed {
+    std::string game;
+    std::string player;
+  };
+  Result<std::optional<Signed>> signed_command(Context& c, ProcessResult* refusal);
+  // Queues one message; false (and no error) when its dedupe key was already queued.
+  Result<bool> queue(const std::string& kind, const std::string& game, const Mailbox& to,
+                     const std::string& dedupe_key, OutgoingMail mail);
+  Result<bool> reply(Context& c, const std::string& kind, const std::string& game,
+                     const std::string& suffix, std::string text,
+                     std::optional<std::string> html = std::nullopt);
+  // Whether (game, player, secret) authenticate: the validator accepts a file of just the
+  // GAME and PLAYER lines.
+  Result<bool> authenticated(const std::string& game, const std::string& player,
+                             const std::string& secret);
+  std::optional<std::string> find_game(const Context& c, const std::optional<std::string>& named);
+  std::string game_link(const std::string& game) const;
+  Result<std::int64_t> store(std::string raw, std::string message_id, const std::string& channel,
+                             const Envelope& envelope, bool* duplicate);
+
+  Services& services_;
+  SubmissionStore& submissions_;
+  MailStore& mail_;
+  MailConfig config_;
+  Clock now_;
+  AdminStore* admin_;
+};
+
+}  // namespace adj::mail

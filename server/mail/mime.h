@@ -1,0 +1,78 @@
+// Reading received mail: one RFC 5322 message (CRLF or LF line endings) parsed with GMime 3 into
+// the few things the ingest needs. Pure apart from GMime's process-wide initialisation, which is
+// done once on first use (std::call_once; g_mime_shutdown is never called).
+//
+// Thread-safety: the functions may be called from several threads at once (each call uses its
+// own GMime objects). Nothing here throws.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj::mail {
+
+// Where a candidate text of a message came from.
+enum class TextSource {
+  kNone,        // no text at all
+  kPlain,       // an inline text/plain part (or a message with no Content-Type: RFC 2045 default)
+  kAttachment,  // a text attachment (*.txt, or text/plain marked as an attachment)
+  kHtml,        // text converted from a text/html part (tags stripped, entities decoded)
+};
+const char* to_string(TextSource s);
+
+// One text found in a message, already transfer-decoded (QP, base64) and converted to UTF-8.
+struct MailText {
+  TextSource source = TextSource::kNone;
+  std::string filename;  // attachments: the file name (RFC 2231 decoded); else ""
+  std::string text;      // UTF-8, LF line endings
+};
+
+struct ParsedMail {
+  std::string message_id;  // without <>; "" when the message has none
+  std::string from_address;
+  std::string from_name;        // decoded display name; "" when none
+  std::string subject;          // decoded (RFC 2047), UTF-8, unfolded
+  std::vector<std::string> to;  // addr-specs of To and Cc, in order
+  std::optional<UnixTime> date;
+  std::string in_reply_to;              // message id without <>; "" when none
+  std::vector<std::string> references;  // message ids without <>, oldest first
+  std::string auto_submitted;           // the Auto-Submitted header value, lower-case; "" if none
+  std::string precedence;               // the Precedence header value, lower-case; "" if none
+
+  // The orders text by the simple rule: the first inline text/plain part; else the first text
+  // attachment; else the first HTML part converted to text. `text_source` says which (kNone and
+  // "" when the message has no text at all). from_html is text_source == kHtml.
+  std::string text;
+  TextSource text_source = TextSource::kNone;
+  bool from_html = false;
+  // Every candidate in that order of preference (inline plain parts in document order, then
+  // text attachments, then HTML parts), for callers that look past the first.
+  std::vector<MailText> texts;
+  bool has_html = false;  // some part is text/html
+};
+
+// Parses `raw`. A leading mbox "From " envelope line is skipped.
+// InvalidArgument ("the message is empty") for empty or blank input, and
+// InvalidArgument when GMime finds no message in it (no header block). A message with broken
+// MIME structure is read as far as GMime can; it may then have no texts.
+Result<ParsedMail> parse_mail(std::string_view raw);
+
+// The header block of a raw message (everything before the first empty line, or all of it),
+// without the separating blank line.
+std::string_view header_block(std::string_view raw);
+
+// Plain text from HTML: drops <head>, <script> and <style> content and comments, turns <br>,
+// block ends (p, div, tr, li, h1-h6, pre, blockquote, table) into line breaks, removes the other
+// tags, decodes character references (named: amp lt gt quot apos nbsp, plus numeric) to UTF-8,
+// trims trailing spaces on each line and collapses runs of blank lines to one.
+std::string html_to_text(std::string_view html);
+
+// The addr-spec of an address list such as `"Ann" <ann@example.org>`; "" when none parses.
+std::string parse_address(std::string_view header_value);
+
+}  // namespace adj::mail

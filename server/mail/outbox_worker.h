@@ -1,0 +1,120 @@
+// Delivering the persistent outbox (storage/mail_store.h).
+//
+// OutboxWorker::run_once(now) claims the messages that are due (MailStore::claim, with a lease),
+// hands each to a MailSender and marks it: sent on success; on failure back to pending with an
+// exponential backoff (BackoffPolicy), or failed for good after max_attempts claims or on a
+// permanent refusal (an SMTP 5xx to the message). Claims count as attempts, so a message whose
+// delivery keeps crashing the process also ends as failed.
+//
+// Delivery guarantees: a message is marked only after its sender returned, so a crash loses
+// nothing (the lease expires and the message is claimed again). The window for a duplicate is
+// a crash between the relay's 250 and mark_sent; receivers can recognise such a duplicate by its
+// Message-ID, which is fixed when the message is queued. MaildirSender closes that window too:
+// its file name is fixed per outbox message, and a message whose file is already in the
+// Maildir is not written again.
+//
+// Thread-safety: one worker per thread; senders are used from the worker's thread only.
+// Ownership: the store and the sender are borrowed and must outlive the worker.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "rules/core/status.h"
+#include "storage/mail_store.h"
+
+namespace adj::mail {
+
+struct SendResult {
+  bool ok = false;
+  bool permanent = false;  // the receiver refused the message for good (no retry)
+  std::string error;       // what went wrong, for last_error and the GM
+};
+
+// Delivers one complete message (OutboxMessage::raw) to OutboxMessage::to.
+class MailSender {
+ public:
+  virtual ~MailSender() = default;
+  virtual SendResult send(const OutboxMessage& m) = 0;
+  // "smtp://host:port" or "maildir:/path", for logs.
+  virtual std::string describe() const = 0;
+};
+
+struct SmtpRelayOptions {
+  std::string url;        // smtp://HOST:PORT (STARTTLS optional) or smtps://HOST:PORT (TLS)
+  bool starttls = false;  // require STARTTLS on smtp:// (CURLUSESSL_ALL); fails if not offered
+  std::string user;       // AUTH; both empty: no AUTH
+  std::string password;
+  // MAIL FROM. Empty: the address of the message's From header.
+  std::string envelope_from;
+  bool verify_tls = true;  // verify the relay's certificate and host name
+  long connect_timeout_seconds = 10;
+  long timeout_seconds = 120;  // whole transaction; keep below the worker's lease
+};
+
+// SMTP client over libcurl: EHLO, (STARTTLS), (AUTH), MAIL FROM, RCPT TO, DATA with the raw
+// message (curl dot-stuffs it). One connection per message. A 5xx reply is permanent, except
+// 530/534/535/538 (authentication or STARTTLS required or refused: the relay configuration);
+// those, connection failures, TLS failures, timeouts and 4xx replies are temporary.
+class SmtpRelaySender : public MailSender {
+ public:
+  explicit SmtpRelaySender(SmtpRelayOptions options);
+  SendResult send(const OutboxMessage& m) override;
+  std::string describe() const override { return options_.url; }
+
+ private:
+  SmtpRelayOptions options_;
+};
+
+// Writes each message into a Maildir (the embedded default when no relay is configured, e.g.
+// <database dir>/outbox): DIR/tmp/NAME, fsync, rename to DIR/new/NAME. Creates DIR, cur, new and
+// tmp when missing. NAME = "<created_at>.A<id>_<16 hex of the dedupe key's SHA-256>.<host>", the
+// same for every attempt at one message; a message already in new/ or cur/ is not written twice.
+// Line endings are written as LF (the Maildir convention). Failures (disk full, permissions) are
+// temporary.
+class MaildirSender : public MailSender {
+ public:
+  explicit MaildirSender(std::string dir);
+  SendResult send(const OutboxMessage& m) override;
+  std::string describe() const override { return "maildir:" + dir_; }
+  // The file name a message gets (without directory).
+  std::string file_name(const OutboxMessage& m) const;
+
+ private:
+  std::string dir_;
+  std::string host_;
+};
+
+struct BackoffPolicy {
+  std::int64_t first_delay_seconds = 30;  // after the first failed attempt
+  std::int64_t max_delay_seconds = 3600;  // the delay doubles per attempt up to this
+  int max_attempts = 30;                  // then the message is failed for good (about a day)
+};
+// The wait after the `attempts`-th failed attempt (attempts >= 1): first * 2^(attempts-1),
+// capped at max_delay_seconds. 30 s, 1 min, 2 min, 4 min, ... 1 h, 1 h, ...
+std::int64_t backoff_delay(int attempts, const BackoffPolicy& policy);
+
+struct WorkerStats {
+  int claimed = 0;
+  int sent = 0;
+  int retried = 0;  // back to pending with a later next_attempt_at
+  int failed = 0;   // failed for good
+};
+
+class OutboxWorker {
+ public:
+  OutboxWorker(MailStore& store, MailSender& sender, BackoffPolicy backoff = {}, int batch = 50,
+               std::int64_t lease_seconds = 300);
+  // One pass: claims up to `batch` due messages and delivers each once. Errors from the store
+  // are returned (messages not yet marked stay claimed until their lease expires).
+  Result<WorkerStats> run_once(UnixTime now);
+
+ private:
+  MailStore& store_;
+  MailSender& sender_;
+  BackoffPolicy backoff_;
+  int batch_;
+  std::int64_t lease_seconds_;
+};
+
+}  // namespace adj::mail

@@ -1,0 +1,624 @@
+// The JSON API under /api/. Requests and answers are described by schemas/api/*.schema.json;
+// request bodies are validated against them. Every GM action goes through GameAdmin, so it is
+// audited. Errors are {"error": "..."} (plus "errors" with JSON paths for invalid documents) with
+// 400/401/403/404/405/409/413/422; 500 answers say only "internal error" (the details go to the
+// log). No answer ever contains a player secret, a link token (except the GM's token endpoint),
+// the GM token or the game seed.
+//
+// Thread-safety: the handlers run on the server's worker threads; everything they touch is
+// per-thread (WebContext::services()/admin()) or thread-safe (Metrics, schemas).
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <random>
+
+#include "rules/game/json_schema.h"
+#include "rules/game/scenario.h"
+#include "rules/orders/parser.h"
+#include "server/web/routes.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::web {
+
+namespace {
+
+using http::Params;
+using http::Request;
+using http::Response;
+
+constexpr const char* kGmActor = "gm";
+constexpr const char* kChannel = "web";
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+Response json_response(const Json& j, int status = 200) { return Response::json(dump(j), status); }
+
+Response error_response(int status, const std::string& message, Json errors = nullptr) {
+  Json j = {{"error", message}};
+  if (!errors.is_null()) j["errors"] = std::move(errors);
+  return json_response(j, status);
+}
+
+int http_status(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+      return 400;
+    case StatusCode::kNotFound:
+      return 404;
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+      return 409;
+    case StatusCode::kPermissionDenied:
+      return 403;
+    default:
+      return 500;
+  }
+}
+
+Response fail(const Status& s) {
+  const int code = http_status(s);
+  if (code == 500) {
+    spdlog::error("event=api_error error=\"{}\"", s.to_string());
+    return error_response(500, "internal error");
+  }
+  return error_response(code, s.message());
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Json errors_json(const std::vector<ScenarioError>& errors) {
+  Json out = Json::array();
+  for (const auto& e : errors) out.push_back({{"path", e.path}, {"message", e.message}});
+  return out;
+}
+
+// The body as a JSON document checked against schemas/api/<schema>; or the 400 to answer.
+std::variant<Json, Response> parse_body(const Request& req, const std::string& schema) {
+  Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
+  const auto errors = validate_against_schema(doc, "schemas/api/" + schema);
+  if (!errors.empty())
+    return error_response(400,
+                          "invalid request: " + errors.front().path + ": " + errors.front().message,
+                          errors_json(errors));
+  return doc;
+}
+
+Json optional_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
+
+Json schedule_json(const Schedule& s) {
+  return {{"kind", s.kind},
+          {"deadline", optional_time(s.deadline)},
+          {"interval_seconds", s.interval_seconds},
+          {"time_of_day", s.time_of_day ? Json(*s.time_of_day) : Json(nullptr)},
+          {"early_when_all_in", s.early_when_all_in},
+          {"max_attempts", s.max_attempts},
+          {"nmr_guard_ratio", s.nmr_guard_ratio},
+          {"downtime_grace_seconds", s.downtime_grace_seconds}};
+}
+
+// REQUIRES: j validated against schedule.schema.json. Absent fields keep their defaults.
+Schedule schedule_from_json(const Json& j) {
+  Schedule s;
+  s.kind = j.value("kind", s.kind);
+  if (j.contains("deadline") && !j["deadline"].is_null())
+    s.deadline = j["deadline"].get<UnixTime>();
+  s.interval_seconds = j.value("interval_seconds", s.interval_seconds);
+  if (j.contains("time_of_day") && !j["time_of_day"].is_null())
+    s.time_of_day = j["time_of_day"].get<int>();
+  s.early_when_all_in = j.value("early_when_all_in", s.early_when_all_in);
+  s.max_attempts = j.value("max_attempts", s.max_attempts);
+  s.nmr_guard_ratio = j.value("nmr_guard_ratio", s.nmr_guard_ratio);
+  s.downtime_grace_seconds = j.value("downtime_grace_seconds", s.downtime_grace_seconds);
+  return s;
+}
+
+Json summary_json(const GameSummary& g, const std::optional<UnixTime>& deadline) {
+  return {{"id", g.id},
+          {"name", g.name},
+          {"engine", g.engine},
+          {"turn", g.turn},
+          {"status", g.status},
+          {"created_at", g.created_at},
+          {"deadline", optional_time(deadline)}};
+}
+
+// The game's summary with its deadline, as answered by create/pause/resume/rollback.
+Response summary_response(WebContext& ctx, const std::string& game, int status = 200) {
+  auto sum = thread_store(ctx).game_summary(game);
+  if (!sum.ok()) return fail(sum.status());
+  auto sched = ctx.admin().schedule(game);
+  return json_response(summary_json(*sum, sched.ok() ? sched->deadline : std::nullopt), status);
+}
+
+// Answer for a GM-only route called without the GM token.
+Response gm_denied(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return error_response(403, "the GM API is disabled: no GM token is configured");
+  const std::string token = bearer_token(req);
+  if (token.empty()) {
+    Response r = error_response(401, "this needs the GM token (Authorization: Bearer <token>)");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\"");
+    return r;
+  }
+  if (ctx.admin().token_owner(token).ok())
+    return error_response(403, "a player's token does not open GM actions");
+  Response r = error_response(401, "wrong token");
+  r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\", error=\"invalid_token\"");
+  return r;
+}
+
+http::Handler gm_only(WebContext& ctx, http::Handler h) {
+  return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
+    if (!is_gm(req, ctx.config())) return gm_denied(req, ctx);
+    return h(req, p);
+  };
+}
+
+std::string base64_decode(const std::string& in) {
+  auto val = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  int bits = 0, acc = 0;
+  for (char c : in) {
+    const int v = val(c);
+    if (v < 0) continue;  // padding, whitespace
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+// Who is asking for a player's data in `game`.
+struct Caller {
+  bool gm = false;
+  std::string player;              // upper-case, when a link token or code+secret identified one
+  std::optional<Response> denied;  // set when credentials were given but are wrong
+};
+
+// GM token, else the player's link token (Bearer) for this game, else HTTP Basic
+// <code>:<secret>. A token for another game is refused; no credentials leave both empty.
+Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
+  Caller c;
+  if (is_gm(req, ctx.config())) {
+    c.gm = true;
+    return c;
+  }
+  if (const std::string token = bearer_token(req); !token.empty()) {
+    auto owner = ctx.admin().token_owner(token);
+    if (!owner.ok()) {
+      if (owner.status().code() != StatusCode::kNotFound)
+        c.denied = fail(owner.status());
+      else
+        c.denied = error_response(401, "unknown token");
+      return c;
+    }
+    if (lower(owner->first) != lower(game)) {
+      c.denied = error_response(403, "this token is for another game");
+      return c;
+    }
+    c.player = upper(owner->second);
+    return c;
+  }
+  const std::string auth = req.header("authorization");
+  if (auth.size() > 6 && lower(auth.substr(0, 6)) == "basic ") {
+    const std::string pair = base64_decode(auth.substr(6));
+    const std::size_t colon = pair.find(':');
+    if (colon == std::string::npos) {
+      c.denied = error_response(401, "Basic credentials must be <player code>:<secret>");
+      return c;
+    }
+    const std::string code = upper(pair.substr(0, colon));
+    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
+    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
+      c.denied = fail(ok.status());
+    } else if (!ok.ok() || !*ok) {
+      c.denied = error_response(401, "wrong player code or secret");
+    } else {
+      c.player = code;
+    }
+    return c;
+  }
+  return c;
+}
+
+// The player's secret in the game's open turn (for completing a token holder's order file).
+Result<std::string> player_secret(WebContext& ctx, const std::string& game,
+                                  const std::string& player) {
+  auto state = thread_store(ctx).load_state(game, std::nullopt);
+  if (!state.ok()) return state.status();
+  const Player* p = state->find_player(player);
+  if (!p) return Status::NotFound("player " + player);
+  return p->secret;
+}
+
+// ---- public ----
+
+Response list_games(WebContext& ctx) {
+  auto games = ctx.services().list_games();
+  if (!games.ok()) return fail(games.status());
+  Json out = Json::array();
+  for (const auto& g : *games) {
+    auto sched = ctx.admin().schedule(g.id);
+    out.push_back(summary_json(g, sched.ok() ? sched->deadline : std::nullopt));
+  }
+  return json_response({{"games", std::move(out)}});
+}
+
+Response show_game(WebContext& ctx, const std::string& game) {
+  auto doc = ctx.services().show_game(game);
+  if (!doc.ok()) return fail(doc.status());
+  Json j = std::move(doc).value();
+  j.erase("seed");  // the game seed would let anyone predict the dice
+  for (auto& p : j["players"]) {
+    p.erase("secret");
+    p.erase("email");
+    p.erase("engine_state");  // engine-private (cards, hidden tokens)
+  }
+  auto sched = ctx.admin().schedule(game);
+  if (!sched.ok()) return fail(sched.status());
+  j["schedule"] = schedule_json(*sched);
+  return json_response(j);
+}
+
+Response audit_log(WebContext& ctx, const std::string& game) {
+  auto log = ctx.admin().audit_log(game);
+  if (!log.ok()) return fail(log.status());
+  Json entries = Json::array();
+  for (const auto& e : *log)
+    entries.push_back({{"id", e.id},
+                       {"at", e.at},
+                       {"actor", e.actor},
+                       {"action", e.action},
+                       {"detail", e.detail.is_object() ? e.detail : Json::object()}});
+  return json_response({{"game", game}, {"entries", std::move(entries)}});
+}
+
+// ---- player ----
+
+Response post_orders(WebContext& ctx, const Request& req, const std::string& game) {
+  const auto check_it = req.query.find("check");
+  const bool check_only =
+      check_it != req.query.end() && check_it->second != "0" && lower(check_it->second) != "false";
+  std::string text, body_player, body_secret;
+  if (lower(req.header("content-type")).rfind("application/json", 0) == 0) {
+    auto doc = parse_body(req, "orders.request.schema.json");
+    if (auto* r = std::get_if<Response>(&doc)) return *r;
+    const Json& j = std::get<Json>(doc);
+    text = j["text"].get<std::string>();
+    body_player = upper(j.value("player", ""));
+    body_secret = j.value("secret", "");
+  } else {
+    text = req.body;
+  }
+
+  Caller caller = identify(req, ctx, game);
+  if (caller.denied) return *caller.denied;
+  const ParsedOrderFile parsed = parse_order_file(text);
+  if (!caller.gm && !caller.player.empty() && parsed.player &&
+      upper(*parsed.player) != caller.player)
+    return error_response(403, "this token belongs to player " + caller.player +
+                                   "; the file is for player " + upper(*parsed.player));
+
+  // A token holder (or a JSON body with player and secret) may leave out the header lines: they
+  // are put before the file, and line numbers in the answer are given back relative to the text
+  // as sent.
+  int added_lines = 0;
+  if (!parsed.player) {
+    std::string code = !caller.gm ? caller.player : "", secret;
+    if (!code.empty()) {
+      auto s = player_secret(ctx, game, code);
+      if (!s.ok()) return fail(s.status());
+      secret = *s;
+    } else if (!body_player.empty()) {
+      code = body_player;
+      secret = body_secret;
+    }
+    if (!code.empty()) {
+      std::string head = "PLAYER " + code + " " + secret + "\n";
+      ++added_lines;
+      if (!parsed.game) {
+        head = "GAME " + game + "\n" + head;
+        ++added_lines;
+      }
+      text = head + text;
+    }
+  }
+
+  auto out = check_only ? ctx.services().check_orders(game, text)
+                        : ctx.services().submit_orders(game, text, kChannel);
+  if (!out.ok()) return fail(out.status());
+  OrderAck& ack = out->ack;
+  for (auto& l : ack.lines) l.line -= added_lines;
+  for (auto& o : ack.orders) o.line -= added_lines;
+  if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
+  Json j = to_json(ack);
+  j["accepted"] = ack.accepted_count();
+  j["rejected"] = ack.rejected_count();
+  j["checked_only"] = check_only;
+  if (out->submission_id) j["submission_id"] = *out->submission_id;
+  j["ack_text"] = render_ack_text(ack);
+  return json_response(j, ack.refused ? 422 : 200);
+}
+
+Response get_report(WebContext& ctx, const Request& req, const std::string& game,
+                    const std::string& player_arg) {
+  const std::string player = upper(player_arg);
+  Caller caller = identify(req, ctx, game);
+  if (caller.denied) return *caller.denied;
+  if (!caller.gm && caller.player.empty()) {
+    Response r = error_response(
+        401,
+        "this needs the player's link token (Authorization: Bearer <token>) or Basic "
+        "<code>:<secret>");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\"");
+    return r;
+  }
+  if (!caller.gm && caller.player != player)
+    return error_response(403, "a player may read only their own reports");
+  std::optional<int> turn;
+  if (auto it = req.query.find("turn"); it != req.query.end()) {
+    try {
+      std::size_t used = 0;
+      turn = std::stoi(it->second, &used);
+      if (used != it->second.size() || *turn < 1) throw std::invalid_argument("turn");
+    } catch (const std::exception&) {
+      return error_response(400, "turn must be a positive whole number");
+    }
+  }
+  auto rep = ctx.services().report(game, player, turn);
+  if (!rep.ok()) return fail(rep.status());
+  return json_response({{"game", game},
+                        {"player", rep->player},
+                        {"turn", rep->turn},
+                        {"text", rep->text},
+                        {"report", rep->json}});
+}
+
+// ---- GM ----
+
+Seed random_seed() {
+  std::random_device rd;
+  return (static_cast<Seed>(rd()) << 32) ^ rd();
+}
+
+Response create_game(WebContext& ctx, const Request& req) {
+  Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
+  Json scenario;
+  std::optional<Seed> seed;
+  const bool wrapper = doc.is_object() && (doc.contains("scenario") || doc.contains("bundled"));
+  if (wrapper) {
+    const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
+    if (!errors.empty())
+      return error_response(
+          400, "invalid request: " + errors.front().path + ": " + errors.front().message,
+          errors_json(errors));
+    if (doc.contains("bundled")) {
+      auto b = bundled_scenario(doc["bundled"].get<std::string>());
+      if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
+      scenario = std::move(b).value();
+    } else {
+      scenario = doc["scenario"];
+    }
+    if (doc.contains("id")) scenario["id"] = doc["id"];
+    if (doc.contains("seed")) {
+      const Json& s = doc["seed"];
+      try {
+        seed = s.is_string() ? std::stoull(s.get<std::string>()) : s.get<Seed>();
+      } catch (const std::exception&) {
+        return error_response(
+            400, "invalid request: /seed: not a whole number",
+            Json::array({{{"path", "/seed"}, {"message", "not a whole number"}}}));
+      }
+    }
+  } else {
+    scenario = std::move(doc);
+  }
+  const auto errors = validate_scenario(scenario);
+  if (!errors.empty()) {
+    const std::string prefix = wrapper && !doc.contains("bundled") ? "/scenario" : "";
+    Json list = Json::array();
+    for (const auto& e : errors)
+      list.push_back({{"path", prefix + (e.path == "/" ? "" : e.path)}, {"message", e.message}});
+    const std::string message =
+        "invalid scenario: " + list[0]["path"].get<std::string>() + ": " + errors.front().message;
+    return error_response(400, message, std::move(list));
+  }
+  auto created = ctx.admin().create_game(scenario, seed ? *seed : random_seed(), kGmActor);
+  if (!created.ok()) return fail(created.status());
+  Response r = summary_response(ctx, created->id, 201);
+  r.headers.emplace_back("Location", "/api/games/" + http::url_encode(created->id));
+  return r;
+}
+
+Response submissions(WebContext& ctx, const std::string& game) {
+  auto sum = thread_store(ctx).game_summary(game);
+  if (!sum.ok()) return fail(sum.status());
+  auto st = ctx.admin().submission_status(game);
+  if (!st.ok()) return fail(st.status());
+  Json players = Json::array();
+  for (const auto& s : *st)
+    players.push_back({{"player", s.player},
+                       {"name", s.name},
+                       {"has_orders", s.has_orders},
+                       {"received_at", optional_time(s.received_at)},
+                       {"accepted", s.accepted},
+                       {"rejected", s.rejected}});
+  return json_response({{"game", game}, {"turn", sum->turn}, {"players", std::move(players)}});
+}
+
+Response run_turn(WebContext& ctx, const std::string& game, bool preview) {
+  const auto start = std::chrono::steady_clock::now();
+  auto out = ctx.admin().run_turn(game, preview, kGmActor);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!preview) ctx.metrics().turn_run(seconds, out.ok());
+  if (!out.ok()) return fail(out.status());
+  Json phases = Json::object();
+  for (const auto& [name, ms] : out->phase_ms) phases[name] = ms;
+  Json j = {{"game", game},
+            {"turn", out->turn},
+            {"preview", out->preview},
+            {"digest", out->digest},
+            {"players_without_orders", out->players_without_orders},
+            {"phase_ms", std::move(phases)},
+            {"actions", out->result.actions.size()},
+            {"battles", out->result.battles.size()},
+            {"roundup", out->roundup}};
+  if (preview) {
+    Json reports = Json::array();
+    for (const auto& r : out->reports)
+      reports.push_back({{"player", r.player}, {"text", out->full_text(r)}});
+    j["reports"] = std::move(reports);
+  }
+  return json_response(j);
+}
+
+Response rollback(WebContext& ctx, const Request& req, const std::string& game) {
+  auto doc = parse_body(req, "rollback.request.schema.json");
+  if (auto* r = std::get_if<Response>(&doc)) return *r;
+  const Status s = ctx.admin().rollback(game, std::get<Json>(doc)["turn"].get<int>(), kGmActor);
+  if (!s.ok()) return fail(s);
+  return summary_response(ctx, game);
+}
+
+Response schedule_answer(WebContext& ctx, const std::string& game) {
+  auto sched = ctx.admin().schedule(game);
+  if (!sched.ok()) return fail(sched.status());
+  return json_response(schedule_json(*sched));
+}
+
+Response put_schedule(WebContext& ctx, const Request& req, const std::string& game) {
+  auto doc = parse_body(req, "schedule.schema.json");
+  if (auto* r = std::get_if<Response>(&doc)) return *r;
+  const Status s =
+      ctx.admin().set_schedule(game, schedule_from_json(std::get<Json>(doc)), kGmActor);
+  if (!s.ok()) return fail(s);
+  return schedule_answer(ctx, game);
+}
+
+Response post_deadline(WebContext& ctx, const Request& req, const std::string& game) {
+  auto doc = parse_body(req, "deadline.request.schema.json");
+  if (auto* r = std::get_if<Response>(&doc)) return *r;
+  const Json& j = std::get<Json>(doc);
+  const Status s =
+      j.contains("deadline")
+          ? ctx.admin().set_deadline(game, j["deadline"].get<UnixTime>(), kGmActor)
+          : ctx.admin().extend_deadline(game, j["extend_seconds"].get<std::int64_t>(), kGmActor);
+  if (!s.ok()) return fail(s);
+  return schedule_answer(ctx, game);
+}
+
+Response player_token(WebContext& ctx, const std::string& game, const std::string& player) {
+  auto token = ctx.admin().player_token(game, player);
+  if (!token.ok()) return fail(token.status());
+  return json_response({{"game", game},
+                        {"player", upper(player)},
+                        {"token", *token},
+                        {"url", ctx.config().base_url + "/games/" + http::url_encode(game) + "/p/" +
+                                    http::url_encode(*token)}});
+}
+
+}  // namespace
+
+void register_api_routes(http::Router& router, WebContext& ctx) {
+  using H = http::Handler;
+  auto add = [&router](const char* method, const char* pattern, H h, const char* name) {
+    router.add(method, pattern, std::move(h), name);
+  };
+  // Public.
+  add(
+      "GET", "/api/games", [&ctx](const Request&, const Params&) { return list_games(ctx); },
+      "api_games");
+  add(
+      "GET", "/api/games/{game}",
+      [&ctx](const Request&, const Params& p) { return show_game(ctx, p.at("game")); }, "api_game");
+  add(
+      "GET", "/api/games/{game}/audit",
+      [&ctx](const Request&, const Params& p) { return audit_log(ctx, p.at("game")); },
+      "api_audit");
+  add(
+      "GET", "/api/games/{game}/schedule",
+      [&ctx](const Request&, const Params& p) { return schedule_answer(ctx, p.at("game")); },
+      "api_schedule");
+  // Players (their link token, or code and secret).
+  add(
+      "POST", "/api/games/{game}/orders",
+      [&ctx](const Request& r, const Params& p) { return post_orders(ctx, r, p.at("game")); },
+      "api_orders");
+  add(
+      "GET", "/api/games/{game}/reports/{player}",
+      [&ctx](const Request& r, const Params& p) {
+        return get_report(ctx, r, p.at("game"), p.at("player"));
+      },
+      "api_report");
+  // GM (Authorization: Bearer <GM token>).
+  add("POST", "/api/games",
+      gm_only(ctx, [&ctx](const Request& r, const Params&) { return create_game(ctx, r); }),
+      "api_create_game");
+  add("GET", "/api/games/{game}/submissions",
+      gm_only(ctx,
+              [&ctx](const Request&, const Params& p) { return submissions(ctx, p.at("game")); }),
+      "api_submissions");
+  add("POST", "/api/games/{game}/turns/preview",
+      gm_only(ctx, [&ctx](const Request&,
+                          const Params& p) { return run_turn(ctx, p.at("game"), true); }),
+      "api_turn_preview");
+  add("POST", "/api/games/{game}/turns/run",
+      gm_only(ctx, [&ctx](const Request&,
+                          const Params& p) { return run_turn(ctx, p.at("game"), false); }),
+      "api_turn_run");
+  add("POST", "/api/games/{game}/rollback",
+      gm_only(ctx,
+              [&ctx](const Request& r, const Params& p) { return rollback(ctx, r, p.at("game")); }),
+      "api_rollback");
+  add("PUT", "/api/games/{game}/schedule",
+      gm_only(ctx, [&ctx](const Request& r,
+                          const Params& p) { return put_schedule(ctx, r, p.at("game")); }),
+      "api_put_schedule");
+  add("POST", "/api/games/{game}/deadline",
+      gm_only(ctx, [&ctx](const Request& r,
+                          const Params& p) { return post_deadline(ctx, r, p.at("game")); }),
+      "api_deadline");
+  add("POST", "/api/games/{game}/pause",
+      gm_only(ctx,
+              [&ctx](const Request&, const Params& p) {
+                const Status s = ctx.admin().pause(p.at("game"), kGmActor);
+                return s.ok() ? summary_response(ctx, p.at("game")) : fail(s);
+              }),
+      "api_pause");
+  add("POST", "/api/games/{game}/resume",
+      gm_only(ctx,
+              [&ctx](const Request&, const Params& p) {
+                const Status s = ctx.admin().resume(p.at("game"), kGmActor);
+                return s.ok() ? summary_response(ctx, p.at("game")) : fail(s);
+              }),
+      "api_resume");
+  add("GET", "/api/games/{game}/players/{player}/token",
+      gm_only(ctx,
+              [&ctx](const Request&, const Params& p) {
+                return player_token(ctx, p.at("game"), p.at("player"));
+              }),
+      "api_player_token");
+}
+
+}  // namespace adj::web

@@ -1,0 +1,1046 @@
+// The server-rendered HTML pages (no JavaScript): public game pages with the SVG map and charts,
+// a player's private reports and order form, and the GM desk. Handlers build JSON view models
+// and render the templates in server/web/templates/ (page_render.h); all markup escaping is the
+// templates'. Sessions and CSRF protection are described in web_session.h.
+//
+// Every handler catches everything: a failure becomes an error page (500 with no detail; the
+// detail goes to the log), never an exception out of the router.
+// Thread-safety: the handlers run on the server's worker threads and touch only per-thread
+// objects (WebContext::services()/admin()/thread_store) and thread-safe ones (Metrics).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <random>
+#include <variant>
+
+#include "rules/game/scenario.h"
+#include "rules/orders/parser.h"
+#include "schemas/embedded.h"
+#include "server/app/history.h"
+#include "server/web/page_render.h"
+#include "server/web/pages_view.h"
+#include "server/web/routes.h"
+#include "server/web/svg_charts.h"
+#include "server/web/svg_map.h"
+#include "server/web/web_session.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::web {
+
+namespace {
+
+using http::Params;
+using http::Request;
+using http::Response;
+
+constexpr const char* kGmActor = "gm";
+constexpr const char* kChannel = "web";
+constexpr std::size_t kMaxOrderBytes = 64 * 1024;
+constexpr int kMaxChartTurns = 100;
+constexpr long kPlayerCookieSeconds = 30L * 24 * 3600;
+
+using Body = std::function<Response(const Request&, const Params&)>;
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+std::string param(const Params& p, const std::string& name) {
+  auto it = p.find(name);
+  return it == p.end() ? "" : it->second;
+}
+
+std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
+  auto it = form.find(name);
+  return it == form.end() ? "" : it->second;
+}
+
+// A positive whole number, or nullopt.
+std::optional<int> positive_int(const std::string& s, int max = 1000000) {
+  if (s.empty() || s.size() > 9) return std::nullopt;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  const int v = std::stoi(s);
+  if (v < 1 || v > max) return std::nullopt;
+  return v;
+}
+
+bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
+
+// Headers on every HTML answer: no scripts at all, no framing, no MIME sniffing; private pages
+// are never stored by caches.
+void harden(Response& r, bool private_page) {
+  r.headers.emplace_back("Content-Security-Policy",
+                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("Referrer-Policy", "same-origin");
+  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
+}
+
+Response page(std::string html, int status = 200, bool private_page = false) {
+  Response r = Response::html(std::move(html), status);
+  harden(r, private_page);
+  return r;
+}
+
+Response error_page(int status, const std::string& message) {
+  try {
+    return page(render_error_page(status, message), status);
+  } catch (const std::exception&) {
+    return Response::error(status, message, false);
+  }
+}
+
+int http_status(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+      return 400;
+    case StatusCode::kNotFound:
+      return 404;
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+      return 409;
+    case StatusCode::kPermissionDenied:
+      return 403;
+    default:
+      return 500;
+  }
+}
+
+// The error page for a failed service call. Server-side failures are logged, not shown.
+Response status_page(const Status& s) {
+  const int code = http_status(s);
+  if (code == 500) {
+    spdlog::error("event=html_error error=\"{}\"", s.to_string());
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
+  }
+  return error_page(code, s.message());
+}
+
+Response redirect(const std::string& to) {
+  Response r = Response::redirect(to);
+  harden(r, true);
+  return r;
+}
+
+// Wraps a handler so that nothing escapes it.
+http::Handler guarded(Body body) {
+  return [body = std::move(body)](const Request& req, const Params& p) -> Response {
+    try {
+      return body(req, p);
+    } catch (const std::exception& e) {
+      spdlog::error("event=html_exception method={} path=\"{}\" error=\"{}\"", req.method, req.path,
+                    e.what());
+    } catch (...) {
+      spdlog::error("event=html_exception method={} path=\"{}\"", req.method, req.path);
+    }
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
+  };
+}
+
+std::string dump_safe(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::optional<GameSummary> find_game(WebContext& ctx, const std::string& game, Status* error) {
+  auto games = ctx.services().list_games();
+  if (!games.ok()) {
+    *error = games.status();
+    return std::nullopt;
+  }
+  for (const auto& g : *games)
+    if (g.id == game) return g;
+  *error = Status::NotFound("no game " + game);
+  return std::nullopt;
+}
+
+std::string deadline_text(WebContext& ctx, const std::string& game) {
+  auto s = ctx.admin().schedule(game);
+  if (!s.ok() || !s->deadline) return "none set";
+  return format_time(*s->deadline);
+}
+
+// ---- sessions ----
+
+struct PlayerSession {
+  std::string game, player;
+};
+
+std::optional<PlayerSession> player_session(const Request& req, WebContext& ctx) {
+  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
+  if (token.empty() || token.size() > 256) return std::nullopt;
+  auto owner = ctx.admin().token_owner(token);
+  if (!owner.ok()) return std::nullopt;
+  return PlayerSession{owner->first, owner->second};
+}
+
+std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
+
+// The player signed in to `game`, or the answer to give instead: for a GET a redirect to the
+// sign-in page, for a POST 401; 403 when the session belongs to another game.
+std::variant<PlayerSession, Response> require_player(const Request& req, WebContext& ctx,
+                                                     const std::string& game) {
+  auto s = player_session(req, ctx);
+  if (!s) {
+    if (req.method == "GET") return redirect(game_path(game) + "/login");
+    return error_page(401, "Sign in first.");
+  }
+  if (s->game != game) return error_page(403, "You are signed in to another game.");
+  return *s;
+}
+
+// The layout's navigation model. `known`: the request's player session when the caller has
+// already looked it up (saves a second lookup).
+Json nav(const std::string& game, const std::string& game_name, const Request& req, WebContext& ctx,
+         const PlayerSession* known = nullptr) {
+  Json n = Json::object();
+  if (!game.empty()) {
+    n["game"] = game;
+    n["game_name"] = game_name.empty() ? game : game_name;
+    const auto s = known ? std::optional<PlayerSession>(*known) : player_session(req, ctx);
+    if (s && s->game == game) n["player"] = s->player;
+  }
+  n["gm"] = is_gm(req, ctx.config());
+  return n;
+}
+
+// A page with forms: its CSRF token goes in the model and, when new, in a cookie.
+Response form_page(WebContext& ctx, const CsrfToken& csrf, std::string html, int status = 200) {
+  Response r = page(std::move(html), status, true);
+  set_csrf_cookie(r, csrf, secure(ctx));
+  return r;
+}
+
+Response csrf_failed() {
+  return error_page(403,
+                    "This form has expired or was sent from another site. Reload the page and "
+                    "try again.");
+}
+
+// ---- public pages ----
+
+Json game_rows(WebContext& ctx, const std::vector<GameSummary>& games) {
+  Json rows = Json::array();
+  for (const auto& g : games)
+    rows.push_back({{"id", g.id},
+                    {"name", g.name},
+                    {"engine", g.engine},
+                    {"turn", g.turn},
+                    {"status", g.status},
+                    {"deadline", deadline_text(ctx, g.id)}});
+  return rows;
+}
+
+Response index_page(WebContext& ctx, const Request& req) {
+  auto games = ctx.services().list_games();
+  if (!games.ok()) return status_page(games.status());
+  Json rows = game_rows(ctx, *games);
+  Json model = {{"has_games", !rows.empty()}, {"games", std::move(rows)}};
+  return page(render_page("Games", "index", model, nav("", "", req, ctx)));
+}
+
+// The public view of a state document: secrets, e-mail addresses, engine-private data and the
+// game seed removed.
+Json public_state(Json st) {
+  st.erase("seed");
+  if (st.contains("players"))
+    for (auto& p : st["players"]) {
+      p.erase("secret");
+      p.erase("email");
+      p.erase("engine_state");
+    }
+  return st;
+}
+
+Json order_of_play(const Json& codes, const Json& players) {
+  Json out = Json::array();
+  if (!codes.is_array()) return out;
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    const std::string code = codes[i].is_string() ? codes[i].get<std::string>() : "";
+    std::string name;
+    for (const auto& p : players)
+      if (p.value("code", "") == code) name = p.value("name", "");
+    out.push_back({{"position", i + 1}, {"code", code}, {"name", name}});
+  }
+  return out;
+}
+
+Response game_page(WebContext& ctx, const Request& req, const std::string& game) {
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  const Json st = public_state(std::move(state).value());
+  const Json& players = st["players"];
+  const int turn = st.value("turn", 1);
+
+  const MapModel map = map_model_from_state(st);
+  const bool automatic = std::any_of(map.areas.begin(), map.areas.end(),
+                                     [](const MapArea& a) { return !a.x || !a.y; });
+
+  Json roundup = nullptr;
+  Json charts = Json::array();
+  auto history = game_history(thread_store(ctx), game, turn, kMaxChartTurns);
+  if (!history.ok()) return status_page(history.status());
+  if (!history->roundups.empty()) roundup = roundup_view(history->roundups.back(), players);
+  const KingdomHistory kh = history_from_roundups(
+      players, history->roundups, history->start_state.is_null() ? nullptr : &history->start_state);
+  for (const LineChart& c : kingdom_charts(kh)) charts.push_back({{"svg", render_line_chart(c)}});
+
+  Json model = {{"id", st.value("game", game)},
+                {"name", st.value("name", game)},
+                {"engine", st.contains("engine") ? st["engine"].value("name", "") : ""},
+                {"turn", turn},
+                {"status", st.value("status", "")},
+                {"deadline", deadline_text(ctx, game)},
+                {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
+                {"map_svg", render_svg_map(map)},
+                {"automatic_layout", automatic},
+                {"roundup", std::move(roundup)},
+                {"charts", std::move(charts)}};
+  return page(render_page(st.value("name", game), "game", model,
+                          nav(game, st.value("name", game), req, ctx)));
+}
+
+Response map_svg(WebContext& ctx, const std::string& game) {
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  Response r;
+  r.content_type = "image/svg+xml";
+  r.body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
+           render_svg_map(map_model_from_state(public_state(std::move(state).value())));
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("Content-Security-Policy",
+                         "default-src 'none'; style-src 'unsafe-inline'");
+  r.headers.emplace_back("Cache-Control", "no-cache");
+  return r;
+}
+
+Response audit_page(WebContext& ctx, const Request& req, const std::string& game) {
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  if (!g) return status_page(err);
+  auto log = ctx.admin().audit_log(game);
+  if (!log.ok()) return status_page(log.status());
+  Json entries = Json::array();
+  for (const auto& e : *log)
+    entries.push_back(
+        {{"id", e.id},
+         {"at", format_time(e.at)},
+         {"actor", e.actor},
+         {"action", e.action},
+         {"detail", e.detail.is_null() || e.detail.empty() ? std::string() : dump_safe(e.detail)}});
+  Json model = {
+      {"game_name", g->name}, {"has_entries", !entries.empty()}, {"entries", std::move(entries)}};
+  return page(render_page("Audit log: " + g->name, "audit", model, nav(game, g->name, req, ctx)));
+}
+
+Response static_file(const std::string& name) {
+  if (name.empty() || name.find("..") != std::string::npos || name.find('/') != std::string::npos)
+    return error_page(404, "no such file");
+  auto data = embedded_file("server/web/static/" + name);
+  if (!data) return error_page(404, "no such file");
+  Response r;
+  r.body = std::string(*data);
+  const auto ends = [&](const char* ext) {
+    const std::string e = ext;
+    return name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
+  };
+  r.content_type = ends(".css")   ? "text/css; charset=utf-8"
+                   : ends(".svg") ? "image/svg+xml"
+                   : ends(".png") ? "image/png"
+                                  : "application/octet-stream";
+  r.headers.emplace_back("Cache-Control", "public, max-age=3600");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  return r;
+}
+
+// ---- player pages ----
+
+Response login_form(WebContext& ctx, const Request& req, const std::string& game,
+                    const std::string& error, const std::string& player, int status) {
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  if (!g) return status_page(err);
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", game},
+                {"game_name", g->name},
+                {"csrf", csrf.value},
+                {"player", player},
+                {"error", error.empty() ? Json() : Json(error)}};
+  return form_page(ctx, csrf,
+                   render_page("Sign in: " + g->name, "login", model, nav(game, g->name, req, ctx)),
+                   status);
+}
+
+Response player_cookie(WebContext& ctx, const std::string& game, const std::string& token,
+                       const std::string& then) {
+  Response r = redirect(then);
+  r.headers.emplace_back("Set-Cookie",
+                         cookie_header(kPlayerCookie, http::url_encode(token), game_path(game),
+                                       secure(ctx), kPlayerCookieSeconds));
+  return r;
+}
+
+Response login_post(WebContext& ctx, const Request& req, const std::string& game) {
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string player = upper(trim(field(form, "player")));
+  const std::string secret = field(form, "secret");
+  if (player.empty() || player.size() > 16 || secret.empty())
+    return login_form(ctx, req, game, "Give your player code and secret.", player, 400);
+  auto ok = ctx.admin().check_secret(game, player, secret);
+  if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) return status_page(ok.status());
+  if (!ok.ok() || !*ok) {
+    spdlog::info("event=player_sign_in_failed game={} player={}", game, player);
+    return login_form(ctx, req, game, "Unknown player code or wrong secret.", player, 403);
+  }
+  auto token = ctx.admin().player_token(game, player);
+  if (!token.ok()) return status_page(token.status());
+  return player_cookie(ctx, game, *token, game_path(game) + "/me");
+}
+
+Response link_login(WebContext& ctx, const std::string& game, const std::string& token) {
+  auto owner = token.size() > 256
+                   ? Result<std::pair<std::string, std::string>>(Status::NotFound("token"))
+                   : ctx.admin().token_owner(token);
+  if (!owner.ok() || owner->first != game) {
+    if (owner.ok() || owner.status().code() == StatusCode::kNotFound)
+      return error_page(404, "This sign-in link is not valid. Ask your GM for a new one.");
+    return status_page(owner.status());
+  }
+  Response r = player_cookie(ctx, game, token, game_path(game) + "/me");
+  r.headers.emplace_back("Referrer-Policy", "no-referrer");
+  return r;
+}
+
+Response logout_post(WebContext& ctx, const Request& req, const std::string& game) {
+  if (!csrf_ok(req, req.form(), ctx.config().base_url)) return csrf_failed();
+  Response r = redirect(game_path(game));
+  r.headers.emplace_back("Set-Cookie",
+                         cookie_header(kPlayerCookie, "", game_path(game), secure(ctx), 0));
+  return r;
+}
+
+// An order file skeleton for the textarea's placeholder.
+std::string order_skeleton(const Json& st, const std::string& player) {
+  int actions = 8;
+  if (st.contains("rules") && st["rules"].is_object())
+    actions = st["rules"].value("actions_per_turn", actions);
+  std::string t = "GAME " + st.value("game", "") + "\nPLAYER " + player +
+                  " <your secret: may be left out here>\nTURN " +
+                  std::to_string(st.value("turn", 1)) + "\n";
+  for (int i = 1; i <= std::clamp(actions, 1, 32); ++i) t += std::to_string(i) + ".\n";
+  return t + "END\n";
+}
+
+Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
+  auto who = require_player(req, ctx, game);
+  if (auto* r = std::get_if<Response>(&who)) return *r;
+  const PlayerSession& me = std::get<PlayerSession>(who);
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  const Json& st = *state;
+  const int turn = st.value("turn", 1);
+  std::string player_name;
+  for (const auto& p : st["players"])
+    if (p.value("code", "") == me.player) player_name = p.value("name", "");
+
+  Json submission = nullptr;
+  auto subs = ctx.admin().submission_status(game);
+  if (subs.ok())
+    for (const auto& s : *subs)
+      if (s.player == me.player)
+        submission = {{"has_orders", s.has_orders},
+                      {"received", s.received_at ? Json(format_time(*s.received_at)) : Json()},
+                      {"accepted", s.accepted},
+                      {"rejected", s.rejected}};
+  Json reports = Json::array();
+  for (int t = turn - 1; t >= 1; --t) reports.push_back({{"turn", t}});
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", game},
+                {"game_name", st.value("name", game)},
+                {"player", me.player},
+                {"player_name", player_name},
+                {"turn", turn},
+                {"status", st.value("status", "")},
+                {"deadline", deadline_text(ctx, game)},
+                {"submission", std::move(submission)},
+                {"template", order_skeleton(st, me.player)},
+                {"csrf", csrf.value},
+                {"has_reports", !reports.empty()},
+                {"reports", std::move(reports)}};
+  return form_page(ctx, csrf,
+                   render_page(player_name + " in " + st.value("name", game), "me", model,
+                               nav(game, st.value("name", game), req, ctx, &me)));
+}
+
+// The report page of `player` for `turn_text`; the caller has checked who may see it.
+Response report_page(WebContext& ctx, const Request& req, const std::string& game,
+                     const std::string& player, const std::string& turn_text,
+                     const std::string& back, const PlayerSession* session) {
+  const auto turn = positive_int(turn_text);
+  if (!turn) return error_page(400, "The turn must be a positive whole number.");
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  if (!g) return status_page(err);
+  auto rep = ctx.services().report(game, player, *turn);
+  if (!rep.ok()) return status_page(rep.status());
+  Json model = report_view(rep->json);
+  model["text"] = rep->text;
+  model["back"] = back;
+  const std::string base = back == game_path(game) + "/me"
+                               ? back + "/reports/"
+                               : game_path(game) + "/players/" + player + "/reports/";
+  if (*turn > 1) {
+    model["prev"] = base + std::to_string(*turn - 1);
+    model["prev_turn"] = *turn - 1;
+  }
+  if (*turn + 1 < g->turn) {
+    model["next"] = base + std::to_string(*turn + 1);
+    model["next_turn_link"] = *turn + 1;
+  }
+  return page(render_page("Report, turn " + std::to_string(*turn), "report", model,
+                          nav(game, g->name, req, ctx, session)),
+              200, true);
+}
+
+Response my_report(WebContext& ctx, const Request& req, const std::string& game,
+                   const std::string& turn) {
+  auto who = require_player(req, ctx, game);
+  if (auto* r = std::get_if<Response>(&who)) return *r;
+  const PlayerSession& me = std::get<PlayerSession>(who);
+  return report_page(ctx, req, game, me.player, turn, game_path(game) + "/me", &me);
+}
+
+// /games/{game}/players/{player}/reports/{turn}: that player (signed in) or the GM; 403 for
+// anyone else, signed in or not.
+Response player_report(WebContext& ctx, const Request& req, const std::string& game,
+                       const std::string& player_arg, const std::string& turn) {
+  const std::string player = upper(player_arg);
+  const bool gm = is_gm(req, ctx.config());
+  const auto s = player_session(req, ctx);
+  if (!gm && (!s || s->game != game || s->player != player))
+    return error_page(403, "A player may read only their own reports.");
+  return report_page(ctx, req, game, player, turn,
+                     gm ? "/gm/games/" + http::url_encode(game) : game_path(game) + "/me",
+                     s ? &*s : nullptr);
+}
+
+Response orders_post(WebContext& ctx, const Request& req, const std::string& game) {
+  auto who = require_player(req, ctx, game);
+  if (auto* r = std::get_if<Response>(&who)) return *r;
+  const PlayerSession& me = std::get<PlayerSession>(who);
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const bool check_only = field(form, "action") == "check";
+  std::string text = field(form, "file");
+  if (trim(text).empty()) text = field(form, "orders");
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  if (!g) return status_page(err);
+  const Json nv = nav(game, g->name, req, ctx, &me);
+  auto answer = [&](Json model, int status) {
+    model["game"] = game;
+    return page(
+        render_page(check_only ? "Orders checked" : "Orders received", "orders_result", model, nv),
+        status, true);
+  };
+  if (text.size() > kMaxOrderBytes)
+    return answer({{"stored", false}, {"error", "The order file is too long (at most 64 KB)."}},
+                  413);
+  if (trim(text).empty())
+    return answer({{"stored", false}, {"error", "Paste your orders or choose a file."}}, 400);
+
+  // As the API does for a link-token holder: the signed-in player may leave out the header
+  // lines; they are put before the text and line numbers are given back as the player sent them.
+  const ParsedOrderFile parsed = parse_order_file(text);
+  if (parsed.player && upper(*parsed.player) != me.player)
+    return answer(
+        {{"stored", false},
+         {"error", "This order file is for player " + upper(*parsed.player) +
+                       ", but you are signed in as " + me.player + ". Nothing was stored."}},
+        403);
+  int added = 0;
+  if (!parsed.player) {
+    auto st = thread_store(ctx).load_state(game, std::nullopt);
+    if (!st.ok()) return status_page(st.status());
+    const Player* p = st->find_player(me.player);
+    if (!p) return error_page(404, "You are not a player of this game any more.");
+    std::string head = "PLAYER " + me.player + " " + p->secret + "\n";
+    ++added;
+    if (!parsed.game) {
+      head = "GAME " + game + "\n" + head;
+      ++added;
+    }
+    text = head + text;
+  }
+  auto out = check_only ? ctx.services().check_orders(game, text)
+                        : ctx.services().submit_orders(game, text, kChannel);
+  if (!out.ok()) return status_page(out.status());
+  OrderAck& ack = out->ack;
+  for (auto& l : ack.lines) l.line -= added;
+  for (auto& o : ack.orders) o.line -= added;
+  if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
+  Json model = {{"stored", out->submission_id.has_value()},
+                {"submission_id", out->submission_id ? Json(*out->submission_id) : Json()},
+                {"ack", ack_view(ack)}};
+  return answer(std::move(model), ack.refused ? 422 : 200);
+}
+
+// ---- GM pages ----
+
+// Null when the request is the GM's; otherwise the answer: GM pages disabled (403), or for a GET
+// a redirect to the GM sign-in page, for a POST 403.
+std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return error_page(403, "GM pages are disabled: the server has no GM token.");
+  if (is_gm(req, ctx.config())) return std::nullopt;
+  if (req.method == "GET") return redirect("/gm/login");
+  return error_page(403, "This needs the GM's sign-in.");
+}
+
+Response gm_login_form(WebContext& ctx, const Request& req, const std::string& error, int status) {
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"csrf", csrf.value},
+                {"disabled", ctx.config().gm_token.empty()},
+                {"error", error.empty() ? Json() : Json(error)}};
+  return form_page(ctx, csrf, render_page("GM sign-in", "gm_login", model, nav("", "", req, ctx)),
+                   status);
+}
+
+Response gm_login_post(WebContext& ctx, const Request& req) {
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string& real = ctx.config().gm_token;
+  if (real.empty()) return gm_login_form(ctx, req, "", 403);
+  if (!constant_time_equal(field(form, "token"), real)) {
+    spdlog::info("event=gm_sign_in_failed remote={}", req.remote);
+    return gm_login_form(ctx, req, "Wrong GM token.", 403);
+  }
+  // is_gm compares the cookie's raw value with the token: it must be a valid cookie value.
+  for (char c : real)
+    if (c <= ' ' || c == '"' || c == ',' || c == ';' || c == '\\' || c > '~')
+      return gm_login_form(ctx, req,
+                           "This GM token has characters a cookie cannot hold; use the API "
+                           "(Authorization: Bearer) or choose a token of letters and digits.",
+                           400);
+  Response r = redirect("/gm");
+  r.headers.emplace_back("Set-Cookie", cookie_header(kGmCookie, real, "/", secure(ctx)));
+  return r;
+}
+
+Response gm_logout_post(WebContext& ctx, const Request& req) {
+  if (!csrf_ok(req, req.form(), ctx.config().base_url)) return csrf_failed();
+  Response r = redirect("/");
+  r.headers.emplace_back("Set-Cookie", cookie_header(kGmCookie, "", "/", secure(ctx), 0));
+  return r;
+}
+
+// Messages for the ?done= codes the GM forms redirect with (fixed texts: nothing from the query
+// is shown).
+std::string done_message(const Request& req) {
+  auto it = req.query.find("done");
+  if (it == req.query.end()) return "";
+  static const std::map<std::string, std::string> kMessages = {
+      {"created", "Game created."},    {"rolled-back", "Rolled back: the turn is open again."},
+      {"deadline", "Deadline set."},   {"extended", "Deadline extended."},
+      {"schedule", "Schedule saved."}, {"paused", "Game paused."},
+      {"resumed", "Game resumed."}};
+  auto m = kMessages.find(it->second);
+  return m == kMessages.end() ? "" : m->second;
+}
+
+Response gm_index(WebContext& ctx, const Request& req, const std::string& error = "",
+                  int status = 200) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  auto games = ctx.services().list_games();
+  if (!games.ok()) return status_page(games.status());
+  Json rows = game_rows(ctx, *games);
+  const CsrfToken csrf = csrf_token(req);
+  const std::string flash = done_message(req);
+  Json model = {{"csrf", csrf.value},
+                {"has_games", !rows.empty()},
+                {"games", std::move(rows)},
+                {"bundled", bundled_scenarios()},
+                {"flash", flash.empty() ? Json() : Json(flash)},
+                {"error", error.empty() ? Json() : Json(error)}};
+  return form_page(ctx, csrf, render_page("GM desk", "gm_index", model, nav("", "", req, ctx)),
+                   status);
+}
+
+Seed random_seed() {
+  std::random_device rd;
+  return (static_cast<Seed>(rd()) << 32) ^ rd();
+}
+
+Response gm_create(WebContext& ctx, const Request& req) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  Json scenario;
+  const std::string bundled = trim(field(form, "bundled"));
+  std::string text = field(form, "file");
+  if (trim(text).empty()) text = field(form, "scenario");
+  if (!bundled.empty()) {
+    auto b = bundled_scenario(bundled);
+    if (!b.ok()) return gm_index(ctx, req, "There is no bundled scenario " + bundled + ".", 404);
+    scenario = std::move(b).value();
+  } else {
+    if (trim(text).empty())
+      return gm_index(ctx, req, "Choose a bundled scenario, paste one or upload one.", 400);
+    scenario = Json::parse(text, nullptr, false);
+    if (scenario.is_discarded() || !scenario.is_object())
+      return gm_index(ctx, req, "The scenario is not a JSON object.", 400);
+  }
+  Seed seed = random_seed();
+  const std::string seed_text = trim(field(form, "seed"));
+  if (!seed_text.empty()) {
+    try {
+      std::size_t used = 0;
+      seed = std::stoull(seed_text, &used);
+      if (used != seed_text.size()) throw std::invalid_argument("seed");
+    } catch (const std::exception&) {
+      return gm_index(ctx, req, "The seed must be a whole number.", 400);
+    }
+  }
+  auto g = ctx.admin().create_game(scenario, seed, kGmActor);
+  if (!g.ok()) {
+    const int code = http_status(g.status());
+    if (code == 500) return status_page(g.status());
+    return gm_index(ctx, req, "The game was not created: " + g.status().message(), code);
+  }
+  return redirect("/gm/games/" + http::url_encode(g->id) + "?done=created");
+}
+
+std::string schedule_text(const Schedule& s) {
+  if (s.kind == "fixed") return "fixed: the turn runs at its deadline";
+  if (s.kind == "interval") {
+    std::string t = "every " + std::to_string(s.interval_seconds / 3600) + " hours";
+    if (s.time_of_day) {
+      char b[48];
+      std::snprintf(b, sizeof b, " at %02d:%02d UTC", *s.time_of_day / 3600,
+                    *s.time_of_day / 60 % 60);
+      t += b;
+    }
+    return t + (s.early_when_all_in ? ", or as soon as every player has orders in" : "");
+  }
+  return "none: turns run only by hand";
+}
+
+Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  const Json& st = *state;
+  const int turn = st.value("turn", 1);
+  auto sched = ctx.admin().schedule(game);
+  if (!sched.ok()) return status_page(sched.status());
+  auto subs = ctx.admin().submission_status(game);
+  if (!subs.ok()) return status_page(subs.status());
+
+  Json submissions = Json::array();
+  int submitted = 0;
+  for (const auto& s : *subs) {
+    submitted += s.has_orders ? 1 : 0;
+    submissions.push_back({{"player", s.player},
+                           {"name", s.name},
+                           {"has_orders", s.has_orders},
+                           {"received", s.received_at ? format_time(*s.received_at) : "-"},
+                           {"accepted", s.accepted},
+                           {"rejected", s.rejected}});
+  }
+  Json links = Json::array();
+  for (const auto& p : st["players"]) {
+    const std::string code = p.value("code", "");
+    auto token = thread_store(ctx).player_token(game, code);
+    Json row = {{"code", code},
+                {"name", p.value("name", "")},
+                {"url", token.ok() ? ctx.config().base_url + game_path(game) + "/p/" +
+                                         http::url_encode(*token)
+                                   : "(" + token.status().message() + ")"}};
+    if (turn > 1) {
+      row["report_url"] =
+          game_path(game) + "/players/" + code + "/reports/" + std::to_string(turn - 1);
+      row["last_turn"] = turn - 1;
+    }
+    links.push_back(std::move(row));
+  }
+  Json rollback_turns = Json::array();
+  for (int t = turn - 1; t >= 1; --t) rollback_turns.push_back(t);
+  const Schedule& s = *sched;
+  std::string tod;
+  if (s.time_of_day) {
+    char b[48];
+    std::snprintf(b, sizeof b, "%02d:%02d", *s.time_of_day / 3600, *s.time_of_day / 60 % 60);
+    tod = b;
+  }
+  const CsrfToken csrf = csrf_token(req);
+  const std::string flash = done_message(req);
+  const std::string status = st.value("status", "");
+  Json model = {{"id", game},
+                {"name", st.value("name", game)},
+                {"turn", turn},
+                {"status", status},
+                {"paused", status == "paused" || status == "held"},
+                {"deadline", s.deadline ? format_time(*s.deadline) : "none set"},
+                {"deadline_value", s.deadline ? datetime_local(*s.deadline) : ""},
+                {"schedule_text", schedule_text(s)},
+                {"schedule",
+                 {{"is_none", s.kind != "fixed" && s.kind != "interval"},
+                  {"is_fixed", s.kind == "fixed"},
+                  {"is_interval", s.kind == "interval"},
+                  {"interval_hours", s.interval_seconds > 0 ? s.interval_seconds / 3600 : 48},
+                  {"time_of_day", tod},
+                  {"early_when_all_in", s.early_when_all_in},
+                  {"max_attempts", s.max_attempts}}},
+                {"submissions", std::move(submissions)},
+                {"submitted", submitted},
+                {"players", subs->size()},
+                {"can_rollback", turn > 1},
+                {"rollback_turns", std::move(rollback_turns)},
+                {"links", std::move(links)},
+                {"csrf", csrf.value},
+                {"flash", flash.empty() ? Json() : Json(flash)}};
+  return form_page(ctx, csrf,
+                   render_page("GM: " + st.value("name", game), "gm_game", model,
+                               nav(game, st.value("name", game), req, ctx)));
+}
+
+// The GM's POST forms on one game: checks, then `act`; its Status becomes a redirect to the GM
+// page with `done` or an error page.
+Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
+                   const std::string& done,
+                   const std::function<Status(const std::map<std::string, std::string>&)>& act) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const Status s = act(form);
+  if (!s.ok()) return status_page(s);
+  return redirect("/gm/games/" + http::url_encode(game) + "?done=" + done);
+}
+
+Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, bool preview) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  if (!csrf_ok(req, req.form(), ctx.config().base_url)) return csrf_failed();
+  const auto started = std::chrono::steady_clock::now();
+  auto out = ctx.admin().run_turn(game, preview, kGmActor);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!preview) ctx.metrics().turn_run(seconds, out.ok());
+  if (!out.ok()) return status_page(out.status());
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  const std::string name = g ? g->name : game;
+  Json reports = Json::array();
+  for (const auto& r : out->reports)
+    reports.push_back({{"player", r.player}, {"text", out->full_text(r)}});
+  char ms[32];
+  std::snprintf(ms, sizeof ms, "%.1f", seconds * 1000);
+  Json model = {{"id", game},
+                {"name", name},
+                {"preview", preview},
+                {"turn", out->turn},
+                {"digest", out->digest},
+                {"actions", out->result.actions.size()},
+                {"battles", out->result.battles.size()},
+                {"no_orders", out->players_without_orders},
+                {"ms", ms},
+                {"reports", std::move(reports)}};
+  return page(render_page((preview ? "Preview of turn " : "Turn ") + std::to_string(out->turn),
+                          "gm_turn", model, nav(game, name, req, ctx)),
+              200, true);
+}
+
+// "HH:MM" -> seconds after midnight.
+std::optional<int> time_of_day(const std::string& s) {
+  int h = 0, m = 0;
+  char extra = 0;
+  if (std::sscanf(s.c_str(), "%d:%d%c", &h, &m, &extra) != 2) return std::nullopt;
+  if (h < 0 || h > 23 || m < 0 || m > 59) return std::nullopt;
+  return h * 3600 + m * 60;
+}
+
+void add_gm_routes(http::Router& router, WebContext& ctx) {
+  router.add("GET", "/gm/login", guarded([&ctx](const Request& req, const Params&) {
+               return gm_login_form(ctx, req, "", 200);
+             }),
+             "html_gm_login");
+  router.add("POST", "/gm/login",
+             guarded([&ctx](const Request& req, const Params&) { return gm_login_post(ctx, req); }),
+             "html_gm_login_post");
+  router.add("POST", "/gm/logout", guarded([&ctx](const Request& req, const Params&) {
+               return gm_logout_post(ctx, req);
+             }),
+             "html_gm_logout");
+  router.add("GET", "/gm",
+             guarded([&ctx](const Request& req, const Params&) { return gm_index(ctx, req); }),
+             "html_gm");
+  router.add("POST", "/gm/games",
+             guarded([&ctx](const Request& req, const Params&) { return gm_create(ctx, req); }),
+             "html_gm_create");
+  router.add("GET", "/gm/games/{game}", guarded([&ctx](const Request& req, const Params& p) {
+               return gm_game(ctx, req, param(p, "game"));
+             }),
+             "html_gm_game");
+  router.add("POST", "/gm/games/{game}/preview",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return gm_turn(ctx, req, param(p, "game"), true);
+             }),
+             "html_gm_preview");
+  router.add("POST", "/gm/games/{game}/run", guarded([&ctx](const Request& req, const Params& p) {
+               return gm_turn(ctx, req, param(p, "game"), false);
+             }),
+             "html_gm_run");
+  router.add("POST", "/gm/games/{game}/rollback",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "rolled-back", [&](const auto& form) {
+                 const auto turn = positive_int(field(form, "turn"));
+                 if (!turn)
+                   return Status::InvalidArgument("the turn must be a positive whole number");
+                 return ctx.admin().rollback(game, *turn, kGmActor);
+               });
+             }),
+             "html_gm_rollback");
+  router.add("POST", "/gm/games/{game}/deadline",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "deadline", [&](const auto& form) {
+                 const auto t = parse_time(field(form, "deadline"));
+                 if (!t)
+                   return Status::InvalidArgument("the deadline must look like 2025-03-01T18:00");
+                 return ctx.admin().set_deadline(game, *t, kGmActor);
+               });
+             }),
+             "html_gm_deadline");
+  router.add("POST", "/gm/games/{game}/extend",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "extended", [&](const auto& form) {
+                 const auto hours = positive_int(field(form, "hours"), 24 * 366);
+                 if (!hours) return Status::InvalidArgument("give the extension in whole hours");
+                 return ctx.admin().extend_deadline(game, std::int64_t{*hours} * 3600, kGmActor);
+               });
+             }),
+             "html_gm_extend");
+  router.add(
+      "POST", "/gm/games/{game}/schedule", guarded([&ctx](const Request& req, const Params& p) {
+        const std::string game = param(p, "game");
+        return gm_action(ctx, req, game, "schedule", [&](const auto& form) {
+          auto current = ctx.admin().schedule(game);
+          if (!current.ok()) return current.status();
+          Schedule s = *current;  // keeps the deadline and the guard settings
+          s.kind = field(form, "kind");
+          if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
+            return Status::InvalidArgument("the schedule kind must be none, fixed or interval");
+          if (s.kind == "interval") {
+            const auto hours = positive_int(field(form, "interval_hours"), 24 * 366);
+            if (!hours) return Status::InvalidArgument("give the interval in whole hours");
+            s.interval_seconds = std::int64_t{*hours} * 3600;
+          }
+          const std::string tod = trim(field(form, "time_of_day"));
+          s.time_of_day.reset();
+          if (!tod.empty()) {
+            s.time_of_day = time_of_day(tod);
+            if (!s.time_of_day) return Status::InvalidArgument("the time of day must be HH:MM");
+          }
+          s.early_when_all_in = !field(form, "early_when_all_in").empty();
+          if (!field(form, "max_attempts").empty()) {
+            const auto n = positive_int(field(form, "max_attempts"), 20);
+            if (!n) return Status::InvalidArgument("attempts must be between 1 and 20");
+            s.max_attempts = *n;
+          }
+          return ctx.admin().set_schedule(game, s, kGmActor);
+        });
+      }),
+      "html_gm_schedule");
+  router.add("POST", "/gm/games/{game}/pause", guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "paused",
+                                [&](const auto&) { return ctx.admin().pause(game, kGmActor); });
+             }),
+             "html_gm_pause");
+  router.add("POST", "/gm/games/{game}/resume",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "resumed",
+                                [&](const auto&) { return ctx.admin().resume(game, kGmActor); });
+             }),
+             "html_gm_resume");
+}
+
+}  // namespace
+
+void register_html_routes(http::Router& router, WebContext& ctx) {
+  router.add("GET", "/",
+             guarded([&ctx](const Request& req, const Params&) { return index_page(ctx, req); }),
+             "html_index");
+  router.add("GET", "/static/{name}",
+             guarded([](const Request&, const Params& p) { return static_file(param(p, "name")); }),
+             "html_static");
+  router.add("GET", "/games/{game}", guarded([&ctx](const Request& req, const Params& p) {
+               return game_page(ctx, req, param(p, "game"));
+             }),
+             "html_game");
+  router.add("GET", "/games/{game}/map.svg", guarded([&ctx](const Request&, const Params& p) {
+               return map_svg(ctx, param(p, "game"));
+             }),
+             "html_map");
+  router.add("GET", "/games/{game}/audit", guarded([&ctx](const Request& req, const Params& p) {
+               return audit_page(ctx, req, param(p, "game"));
+             }),
+             "html_audit");
+  router.add("GET", "/games/{game}/login", guarded([&ctx](const Request& req, const Params& p) {
+               return login_form(ctx, req, param(p, "game"), "", "", 200);
+             }),
+             "html_login");
+  router.add("POST", "/games/{game}/login", guarded([&ctx](const Request& req, const Params& p) {
+               return login_post(ctx, req, param(p, "game"));
+             }),
+             "html_login_post");
+  router.add("GET", "/games/{game}/p/{token}", guarded([&ctx](const Request&, const Params& p) {
+               return link_login(ctx, param(p, "game"), param(p, "token"));
+             }),
+             "html_link");
+  router.add("POST", "/games/{game}/logout", guarded([&ctx](const Request& req, const Params& p) {
+               return logout_post(ctx, req, param(p, "game"));
+             }),
+             "html_logout");
+  router.add("GET", "/games/{game}/me", guarded([&ctx](const Request& req, const Params& p) {
+               return me_page(ctx, req, param(p, "game"));
+             }),
+             "html_me");
+  router.add("GET", "/games/{game}/me/reports/{turn}",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return my_report(ctx, req, param(p, "game"), param(p, "turn"));
+             }),
+             "html_my_report");
+  router.add("POST", "/games/{game}/me/orders",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return orders_post(ctx, req, param(p, "game"));
+             }),
+             "html_orders");
+  router.add("GET", "/games/{game}/players/{player}/reports/{turn}",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return player_report(ctx, req, param(p, "game"), param(p, "player"),
+                                    param(p, "turn"));
+             }),
+             "html_player_report");
+  add_gm_routes(router, ctx);
+}
+
+}  // namespace adj::web

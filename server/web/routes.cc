@@ -1,0 +1,98 @@
+// The route table: /healthz and /metrics here, then the JSON API and the HTML pages; and the GM
+// token check both halves share.
+#include "server/web/routes.h"
+
+#include <algorithm>
+#include <map>
+
+#include "server/web/web_context.h"
+
+namespace adj::web {
+
+namespace {
+
+// Equal without stopping at the first difference (nor at the shorter length), so the time taken
+// says nothing about where a guessed token goes wrong.
+bool same_token(const std::string& given, const std::string& real) {
+  unsigned char diff = given.size() == real.size() ? 0 : 1;
+  const std::size_t n = std::max(given.size(), real.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char a = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
+    const unsigned char b = i < real.size() ? static_cast<unsigned char>(real[i]) : 0;
+    diff |= static_cast<unsigned char>(a ^ b);
+  }
+  return diff == 0;
+}
+
+std::string prometheus_label(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+// The token of "Authorization: Bearer <token>", or "". Also used by api_routes.cc.
+std::string bearer_token(const http::Request& req) {
+  const std::string auth = req.header("authorization");
+  if (auth.size() < 7) return "";
+  std::string scheme = auth.substr(0, 7);
+  for (char& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "bearer ") return "";
+  std::string token = auth.substr(7);
+  while (!token.empty() && token.front() == ' ') token.erase(0, 1);
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\t')) token.pop_back();
+  return token;
+}
+
+bool is_gm(const http::Request& req, const WebConfig& config) {
+  if (config.gm_token.empty()) return false;
+  const std::string bearer = bearer_token(req);
+  if (!bearer.empty() && same_token(bearer, config.gm_token)) return true;
+  const std::string cookie = req.cookie("adj_gm");
+  return !cookie.empty() && same_token(cookie, config.gm_token);
+}
+
+void register_routes(http::Router& router, WebContext& ctx) {
+  router.add(
+      "GET", "/healthz",
+      [&ctx](const http::Request&, const http::Params&) {
+        auto games = ctx.services().list_games();
+        if (!games.ok())
+          return http::Response::json(R"({"status": "unavailable", "error": "database"})", 503);
+        return http::Response::json(
+            R"({"status": "ok", "games": )" + std::to_string(games->size()) + "}", 200);
+      },
+      "healthz");
+
+  router.add(
+      "GET", "/metrics",
+      [&ctx](const http::Request&, const http::Params&) {
+        std::string out = ctx.metrics().render();
+        auto games = ctx.services().list_games();
+        if (games.ok()) {
+          std::map<std::string, int> by_status;
+          for (const auto& g : *games) ++by_status[g.status];
+          out += "# HELP adjutant_games Games by status.\n# TYPE adjutant_games gauge\n";
+          for (const auto& [status, n] : by_status)
+            out += "adjutant_games{status=\"" + prometheus_label(status) + "\"} " +
+                   std::to_string(n) + "\n";
+        }
+        auto r = http::Response::text(std::move(out));
+        r.content_type = "text/plain; version=0.0.4; charset=utf-8";
+        return r;
+      },
+      "metrics");
+
+  register_api_routes(router, ctx);
+  register_html_routes(router, ctx);
+}
+
+}  // namespace adj::web

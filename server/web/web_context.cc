@@ -1,0 +1,121 @@
+// WebContext: per-thread SQLite connections, Services and GameAdmin.
+//
+// Each (context, thread) pair gets its own SqliteStore, opened on first use from that thread,
+// and the Services and GameAdmin over it. They live in one process-wide registry (guarded by a
+// mutex) keyed by context and thread id, and are all closed by ~WebContext. A thread that ends
+// leaves its entry until then; a new thread that reuses the id takes it over, which is safe
+// because the old thread no longer uses it.
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "server/web/web_context.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::web {
+
+namespace {
+
+// One thread's connection and the services over it.
+struct ThreadState {
+  virtual ~ThreadState() = default;
+  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<Services> services;
+  std::unique_ptr<GameAdmin> admin;
+};
+
+using ThreadMap = std::map<std::thread::id, std::unique_ptr<ThreadState>>;
+
+std::mutex& registry_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+std::map<const WebContext*, ThreadMap>& registry() {
+  static auto* r = new std::map<const WebContext*, ThreadMap>();  // never destroyed: exit-safe
+  return *r;
+}
+
+ThreadState* find_state(const WebContext* ctx) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& threads = registry()[ctx];
+  auto it = threads.find(std::this_thread::get_id());
+  return it == threads.end() ? nullptr : it->second.get();
+}
+
+}  // namespace
+
+struct WebContext::PerThread : ThreadState {};
+
+namespace {
+
+// Opens the database and builds the services over it. Outside the registry lock: opening may
+// wait for another connection's migration.
+// `st` is a fresh, empty state to fill.
+Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const Clock& clock,
+                                                std::unique_ptr<ThreadState> st) {
+  auto store = SqliteStore::open(path);
+  if (!store.ok()) return Status(store.status().code(), path + ": " + store.status().message());
+  st->store = std::move(store).value();
+  Stores stores{*st->store, *st->store, *st->store};
+  st->services = std::make_unique<Services>(stores, clock);
+  st->admin = std::make_unique<GameAdmin>(*st->services, stores, *st->store, clock);
+  return st;
+}
+
+ThreadState& install(const WebContext* ctx, std::unique_ptr<ThreadState> st) {
+  std::lock_guard<std::mutex> lock(registry_mutex());
+  auto& slot = registry()[ctx][std::this_thread::get_id()];
+  slot = std::move(st);
+  return *slot;
+}
+
+}  // namespace
+
+
+WebContext::WebContext(WebConfig config, Clock clock)
+    : config_(std::move(config)), clock_(std::move(clock)) {}
+
+WebContext::~WebContext() {
+  ThreadMap mine;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex());
+    auto it = registry().find(this);
+    if (it == registry().end()) return;
+    mine = std::move(it->second);
+    registry().erase(it);
+  }
+  // The connections close here, outside the lock.
+}
+
+WebContext::PerThread& WebContext::local() {
+  if (ThreadState* st = find_state(this)) return static_cast<PerThread&>(*st);
+  auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
+  if (!st.ok()) {
+    spdlog::critical("event=db_open_failed error=\"{}\"", st.status().message());
+    std::abort();
+  }
+  return static_cast<PerThread&>(install(this, std::move(st).value()));
+}
+
+Services& WebContext::services() { return *local().services; }
+
+GameAdmin& WebContext::admin() { return *local().admin; }
+
+Status WebContext::open_check() {
+  if (find_state(this)) return Status::Ok();
+  auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
+  if (!st.ok()) return st.status();
+  install(this, std::move(st).value());
+  return Status::Ok();
+}
+
+SqliteStore& thread_store(WebContext& ctx) {
+  ctx.services();  // opens this thread's entry when needed
+  return *find_state(&ctx)->store;
+}
+
+}  // namespace adj::web

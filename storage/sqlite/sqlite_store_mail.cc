@@ -1,0 +1,250 @@
+// SqliteStore: the MailStore tables of migration 0003 (inbox and persistent outbox).
+#include <algorithm>
+
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+using sqlite::Statement;
+using sqlite::Transaction;
+
+namespace {
+
+constexpr const char* kInboxColumns =
+    "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
+    "outcome FROM inbox ";
+
+constexpr const char* kOutboxColumns =
+    "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
+    "last_error, created_at";
+
+bool valid_inbox_state(const std::string& s) {
+  return s == "new" || s == "processed" || s == "failed";
+}
+
+std::span<const std::uint8_t> bytes(const std::string& s) {
+  return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
+}
+
+Result<InboxMessage> inbox_from_row(const Statement& st) {
+  InboxMessage m;
+  m.id = st.column_int64(0);
+  m.message_id = st.column_text(1);
+  m.channel = st.column_text(2);
+  m.envelope_from = st.column_text(3);
+  ADJ_SQL_TRY(Json to, sqlite::json_from_text(st.column_text(4),
+                                              "envelope of inbox message " + std::to_string(m.id)));
+  if (!to.is_array())
+    return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
+                              " is not a list");
+  for (const Json& r : to) {
+    if (!r.is_string())
+      return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
+                                " holds a non-string recipient");
+    m.envelope_to.push_back(r.get<std::string>());
+  }
+  const std::vector<std::uint8_t> raw = st.column_blob(5);
+  m.raw.assign(raw.begin(), raw.end());
+  m.received_at = st.column_int64(6);
+  m.state = st.column_text(7);
+  m.outcome = st.column_text(8);
+  return m;
+}
+
+// Reads the columns of kOutboxColumns, starting at column 0.
+OutboxMessage outbox_from_row(const Statement& st) {
+  OutboxMessage m;
+  m.id = st.column_int64(0);
+  m.kind = st.column_text(1);
+  m.game = st.column_text(2);
+  m.to = st.column_text(3);
+  m.raw = st.column_text(4);
+  m.dedupe_key = st.column_text(5);
+  m.state = st.column_text(6);
+  m.attempts = st.column_int(7);
+  m.next_attempt_at = st.column_int64(8);
+  m.last_error = st.column_text(9);
+  m.created_at = st.column_int64(10);
+  return m;
+}
+
+}  // namespace
+
+Result<std::int64_t> SqliteStore::put_inbox(const InboxMessage& m, bool* duplicate) {
+  if (duplicate) *duplicate = false;
+  if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");
+  Json to = Json::array();
+  for (const std::string& r : m.envelope_to) to.push_back(r);
+  ADJ_SQL_TRY(const std::string to_text, sqlite::json_to_text(to, "envelope recipients"));
+  const std::string state = m.state.empty() ? "new" : m.state;
+  if (!valid_inbox_state(state))
+    return Status::InvalidArgument("put_inbox: unknown state '" + state + "'");
+
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM inbox WHERE message_id = ?"));
+    st.bind_text(1, m.message_id);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row) {
+      if (duplicate) *duplicate = true;
+      return st.column_int64(0);  // the destructor ends the transaction; nothing was written
+    }
+  }
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
+                                   "envelope_to_json, raw, received_at, state, outcome) "
+                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  st.bind_text(1, m.message_id)
+      .bind_text(2, m.channel)
+      .bind_text(3, m.envelope_from)
+      .bind_text(4, to_text)
+      .bind_blob(5, bytes(m.raw))
+      .bind_int64(6, m.received_at)
+      .bind_text(7, state)
+      .bind_text(8, m.outcome);
+  ADJ_RETURN_IF_ERROR(st.run());
+  const std::int64_t id = db_.last_insert_rowid();
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::vector<InboxMessage>> SqliteStore::inbox_in_state(const std::string& state, int limit) {
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(std::string(kInboxColumns) + "WHERE state = ? ORDER BY id LIMIT ?"));
+  st.bind_text(1, state).bind_int(2, std::max(limit, 0));
+  std::vector<InboxMessage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    ADJ_SQL_TRY(InboxMessage m, inbox_from_row(st));
+    out.push_back(std::move(m));
+  }
+}
+
+Result<InboxMessage> SqliteStore::inbox_message(std::int64_t id) {
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kInboxColumns) + "WHERE id = ?"));
+  st.bind_int64(1, id);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("inbox message " + std::to_string(id));
+  return inbox_from_row(st);
+}
+
+Status SqliteStore::set_inbox_state(std::int64_t id, const std::string& state,
+                                    const std::string& outcome) {
+  if (!valid_inbox_state(state))
+    return Status::InvalidArgument("set_inbox_state: unknown state '" + state + "'");
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?"));
+  st.bind_text(1, state).bind_text(2, outcome).bind_int64(3, id);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) return Status::NotFound("inbox message " + std::to_string(id));
+  return Status::Ok();
+}
+
+Result<std::int64_t> SqliteStore::enqueue(const OutboxMessage& m) {
+  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
+    return Status::InvalidArgument(
+        "enqueue: a message needs a kind, a recipient, a raw message "
+        "and a dedupe key");
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                                   "state, attempts, next_attempt_at, created_at) "
+                                   "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"));
+  st.bind_text(1, m.kind)
+      .bind_text(2, m.game)
+      .bind_text(3, m.to)
+      .bind_text(4, m.raw)
+      .bind_text(5, m.dedupe_key)
+      .bind_int64(6, m.next_attempt_at)
+      .bind_int64(7, m.created_at);
+  Status s = st.run();
+  if (s.code() == StatusCode::kAlreadyExists)
+    return Status::AlreadyExists("outbox message " + m.dedupe_key);
+  ADJ_RETURN_IF_ERROR(s);
+  return db_.last_insert_rowid();
+}
+
+Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
+                                                      std::int64_t lease_seconds) {
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(std::string("UPDATE outbox SET state = 'sending', lease_until = ?1, "
+                                      "attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
+                                      "WHERE (state = 'pending' AND next_attempt_at <= ?2) OR "
+                                      "(state = 'sending' AND lease_until <= ?2) "
+                                      "ORDER BY next_attempt_at, id LIMIT ?3) RETURNING ") +
+                          kOutboxColumns));
+  st.bind_int64(1, now + lease_seconds).bind_int64(2, now).bind_int(3, std::max(limit, 0));
+  std::vector<OutboxMessage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) break;
+    out.push_back(outbox_from_row(st));
+  }
+  st.reset();
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
+    return a.next_attempt_at != b.next_attempt_at ? a.next_attempt_at < b.next_attempt_at
+                                                  : a.id < b.id;
+  });
+  return out;
+}
+
+Status SqliteStore::mark_sent(std::int64_t id, UnixTime now) {
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE outbox SET state = 'sent', sent_at = ?, "
+                                   "lease_until = NULL, last_error = '' WHERE id = ?"));
+  st.bind_int64(1, now).bind_int64(2, id);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) return Status::NotFound("outbox message " + std::to_string(id));
+  return Status::Ok();
+}
+
+Status SqliteStore::mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                               bool final) {
+  // A message already sent (by another worker whose lease overlapped) stays sent.
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE outbox SET state = ?, next_attempt_at = ?, "
+                                   "last_error = ?, lease_until = NULL "
+                                   "WHERE id = ? AND state <> 'sent'"));
+  st.bind_text(1, final ? "failed" : "pending")
+      .bind_int64(2, next_attempt_at)
+      .bind_text(3, error)
+      .bind_int64(4, id);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) {
+    ADJ_SQL_TRY(auto exists, db_.prepare("SELECT 1 FROM outbox WHERE id = ?"));
+    exists.bind_int64(1, id);
+    ADJ_SQL_TRY(bool row, exists.step());
+    if (!row) return Status::NotFound("outbox message " + std::to_string(id));
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<OutboxMessage>> SqliteStore::outbox(const std::string& game, int limit) {
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kOutboxColumns +
+                                   " FROM outbox WHERE ?1 = '' OR game_id = ?1 "
+                                   "ORDER BY id DESC LIMIT ?2"));
+  st.bind_text(1, game).bind_int(2, std::max(limit, 0));
+  std::vector<OutboxMessage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.push_back(outbox_from_row(st));
+  }
+}
+
+Result<int> SqliteStore::pending_count() {
+  ADJ_SQL_TRY(auto st,
+              db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));
+  ADJ_SQL_TRY(bool row, st.step());
+  return row ? st.column_int(0) : 0;
+}
+
+Result<int> SqliteStore::outbox_count(const std::string& to, const std::string& kind,
+                                      UnixTime since) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM outbox WHERE recipient = ? "
+                                   "COLLATE NOCASE AND kind = ? AND created_at >= ?"));
+  st.bind_text(1, to).bind_text(2, kind).bind_int64(3, since);
+  ADJ_SQL_TRY(bool row, st.step());
+  return row ? st.column_int(0) : 0;
+}
+
+}  // namespace adj

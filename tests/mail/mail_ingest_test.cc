@@ -1,0 +1,565 @@
+// MailIngest over a real SQLite store: the corpus under tests/data/mail (each message with its
+// expected outcome), dedupe, commands, the From-address warning, rate limits, the size limit,
+// and the mail the game sends on its own (turn reports, reminders).
+#include "server/mail/mail_ingest.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/mail/mail_test_util.h"
+
+namespace adj::mail {
+namespace {
+
+using mail_test::corpus;
+using mail_test::kStart;
+using mail_test::MailFixture;
+
+// Line breaks count as spaces on both sides: prose in answers is wrapped at 76 columns.
+std::string flat(std::string s) {
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+bool contains(const std::string& hay, const std::string& needle) {
+  return flat(hay).find(flat(needle)) != std::string::npos;
+}
+
+// What one corpus message must lead to.
+struct Expected {
+  const char* file;
+  const char* action;                  // ProcessResult::action
+  const char* state;                   // inbox state afterwards
+  const char* player;                  // the stored submission's player; nullptr: no submission
+  bool accepted;                       // the submission was accepted (when there is one)
+  const char* reply_kind;              // kind of the reply to the sender; nullptr: no reply
+  const char* reply_to;                // its recipient
+  const char* counts;                  // "N accepted, M rejected" in the reply; nullptr: not there
+  std::vector<const char*> reply_has;  // in the reply's text
+  std::vector<const char*> reply_has_not;  // never in the reply's raw message
+  const char* warning_to;                  // the player's address on file warned; nullptr: none
+};
+
+// gtest names a failing case by its file rather than dumping the struct's bytes.
+void PrintTo(const Expected& e, std::ostream* os) { *os << e.file; }
+
+const std::vector<Expected>& corpus_expectations() {
+  static const std::vector<Expected> kCases = {
+      {"plain.eml",
+       "orders",
+       "processed",
+       "WSX",
+       true,
+       "ack",
+       "wessex@example.org",
+       "7 accepted, 2 rejected",
+       {"PLAYER WSX ********", "unknown action \"MOVVE\""},
+       {"cerdic", "Cynric"},
+       nullptr},
+      {"alternative_qp.eml",
+       "orders",
+       "processed",
+       "MRC",
+       true,
+       "ack",
+       "mercia@example.org",
+       "5 accepted, 0 rejected",
+       {"PLAYER MRC ********"},
+       {"penda"},
+       nullptr},
+      {"attachment_base64.eml",
+       "orders",
+       "processed",
+       "NUM",
+       true,
+       "ack",
+       "northumbria@example.org",
+       "5 accepted, 0 rejected",
+       {"read from the attachment orders.txt"},
+       {"oswald"},
+       nullptr},
+      {"latin1_subject.eml",
+       "orders",
+       "processed",
+       "EAN",
+       true,
+       "ack",
+       "redwald.bureau@work.example.com",
+       "5 accepted, 0 rejected",
+       {"PLAYER EAN ********"},
+       {"raedwald"},
+       "eastanglia@example.org"},
+      {"html_only.eml",
+       "orders",
+       "processed",
+       "GWN",
+       true,
+       "ack",
+       "gwynedd@example.org",
+       "4 accepted, 0 rejected",
+       {"read from its HTML", "no plain-text version"},
+       {"cadwallon"},
+       nullptr},
+      {"html_no_orders.eml",
+       "refusal",
+       "processed",
+       nullptr,
+       false,
+       "refusal",
+       "gwynedd@example.org",
+       nullptr,
+       {"only an HTML version", "plain text"},
+       {"see you at"},
+       nullptr},
+      {"reply_quoted.eml",
+       "orders",
+       "processed",
+       "WSX",
+       true,
+       "ack",
+       "wessex@example.org",
+       "2 accepted, 0 rejected",
+       {"LEVY HAM 2"},
+       {"MOVVE EVERYTHING", "cerdic"},
+       nullptr},
+      {"malformed.eml",
+       "refusal",
+       "processed",
+       nullptr,
+       false,
+       "refusal",
+       "wessex@example.org",
+       nullptr,
+       {"no text this server could read"},
+       {"cerdic"},
+       nullptr},
+      {"empty.eml", "error", "failed", nullptr, false, nullptr, nullptr, nullptr, {}, {}, nullptr},
+      {"wrong_secret.eml",
+       "orders",
+       "processed",
+       "WSX",
+       false,
+       "refusal",
+       "mallory@evil.example",
+       nullptr,
+       {"the secret for player WSX is wrong"},
+       {"guessing-42", "LEVY HAM", "cerdic"},
+       nullptr},
+      {"help.eml",
+       "help",
+       "processed",
+       nullptr,
+       false,
+       "help",
+       "newcomer@example.net",
+       nullptr,
+       {"Game britain-1 (Dark Age Britain) uses the dark-age rules", "PLAYER <player-code>",
+        "RESEND", "https://pbm.example.net/games/britain-1"},
+       {"cerdic"},
+       nullptr},
+      {"bounce.eml",
+       "ignored",
+       "processed",
+       nullptr,
+       false,
+       nullptr,
+       nullptr,
+       nullptr,
+       {},
+       {},
+       nullptr},
+  };
+  return kCases;
+}
+
+class Corpus : public MailFixture, public ::testing::WithParamInterface<Expected> {};
+
+TEST_P(Corpus, IngestAndAnswer) {
+  const Expected& e = GetParam();
+  const std::string raw = corpus(e.file);
+  const ProcessResult r = ingest(raw);
+  EXPECT_EQ(r.action, e.action) << r.outcome;
+  EXPECT_EQ(r.state, e.state) << r.outcome;
+  auto in = store_->inbox_message(last_inbox_);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->raw, raw);  // stored exactly as received
+  EXPECT_EQ(in->state, e.state);
+  EXPECT_EQ(in->outcome, r.outcome);
+
+  const auto subs = submissions();
+  if (e.player) {
+    ASSERT_EQ(subs.size(), 1u) << r.outcome;
+    EXPECT_EQ(subs[0].player, e.player);
+    EXPECT_EQ(subs[0].accepted, e.accepted);
+    auto parsed = parse_mail(raw);
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(subs[0].source, "email:" + parsed->message_id);
+    ASSERT_TRUE(r.submission_id.has_value());
+    EXPECT_EQ(*r.submission_id, subs[0].id);
+  } else {
+    EXPECT_TRUE(subs.empty()) << r.outcome;
+  }
+
+  const auto out = outbox();
+  std::size_t expected_messages = (e.reply_kind ? 1 : 0) + (e.warning_to ? 1 : 0);
+  ASSERT_EQ(out.size(), expected_messages) << r.outcome;
+  EXPECT_EQ(r.queued, static_cast<int>(expected_messages));
+  if (e.reply_kind) {
+    const OutboxMessage& m = out[0];
+    EXPECT_EQ(m.kind, e.reply_kind);
+    EXPECT_EQ(m.to, e.reply_to);
+    EXPECT_EQ(m.state, "pending");
+    EXPECT_EQ(m.dedupe_key.rfind("inbox:" + std::to_string(last_inbox_) + ":", 0), 0u);
+    const ParsedMail reply = parse(m);
+    const ParsedMail original = parse_mail(raw).value();
+    EXPECT_EQ(reply.in_reply_to, original.message_id);
+    ASSERT_FALSE(reply.references.empty());
+    EXPECT_EQ(reply.references.back(), original.message_id);
+    EXPECT_EQ(reply.subject, reply_subject(original.subject));
+    EXPECT_EQ(reply.auto_submitted, "auto-replied");
+    EXPECT_EQ(reply.from_address, "orders@pbm.example.net");
+    if (e.counts) {
+      EXPECT_TRUE(contains(reply.text, e.counts)) << reply.text;
+    } else {
+      EXPECT_FALSE(contains(reply.text, " accepted, ")) << reply.text;
+    }
+    for (const char* s : e.reply_has)
+      EXPECT_TRUE(contains(reply.text, s)) << s << "\n" << reply.text;
+    for (const char* s : e.reply_has_not) {
+      EXPECT_FALSE(contains(m.raw, s)) << s;
+      EXPECT_FALSE(contains(reply.text, s)) << s << "\n" << reply.text;
+    }
+  }
+  if (e.warning_to) {
+    const OutboxMessage& w = out[1];
+    EXPECT_EQ(w.kind, "warning");
+    EXPECT_EQ(w.to, e.warning_to);
+    const ParsedMail warn = parse(w);
+    EXPECT_TRUE(contains(warn.text, "not from your address on file")) << warn.text;
+    EXPECT_TRUE(contains(warn.text, parse_mail(raw)->from_address));
+    for (const char* s : e.reply_has_not) EXPECT_FALSE(contains(w.raw, s)) << s;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Mail, Corpus, ::testing::ValuesIn(corpus_expectations()),
+                         [](const ::testing::TestParamInfo<Expected>& info) {
+                           std::string n = info.param.file;
+                           n = n.substr(0, n.find('.'));
+                           for (char& c : n)
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           return n;
+                         });
+
+using Ingest = MailFixture;
+
+TEST_F(Ingest, SameMessageTwiceIsOneSubmissionAndOneReply) {
+  const std::string raw = corpus("plain.eml");
+  bool dup = true;
+  auto first =
+      ingest_->accept(raw, "smtp", {"wessex@example.org", {"orders@pbm.example.net"}}, &dup);
+  ASSERT_TRUE(first.ok());
+  EXPECT_FALSE(dup);
+  ASSERT_TRUE(ingest_->process(*first).ok());
+  // The same message again (e.g. the sender's MTA retried after a lost 250), even as LF text.
+  std::string lf;
+  for (char c : raw)
+    if (c != '\r') lf.push_back(c);
+  auto second = ingest_->accept(lf, "pipe", {}, &dup);
+  ASSERT_TRUE(second.ok());
+  EXPECT_TRUE(dup);
+  EXPECT_EQ(*second, *first);
+  auto again = ingest_->process(*second);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->already_done);
+  EXPECT_EQ(submissions().size(), 1u);
+  EXPECT_EQ(outbox().size(), 1u);
+  auto in = store_->inbox_message(*first);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->channel, "smtp");
+  EXPECT_EQ(in->envelope_from, "wessex@example.org");
+  EXPECT_EQ(in->envelope_to, std::vector<std::string>{"orders@pbm.example.net"});
+}
+
+TEST_F(Ingest, ReprocessingAfterACrashSubmitsAndRepliesOnce) {
+  // A crash after the submission and the reply were written but before the inbox row was
+  // marked: the message is still "new" and is processed again.
+  auto id = ingest_->accept(corpus("latin1_subject.eml"), "pipe", {});
+  ASSERT_TRUE(id.ok());
+  auto first = ingest_->process(*id);
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(store_->set_inbox_state(*id, "new", "").ok());
+  auto second = ingest_->process(*id);
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE(second->already_done);
+  EXPECT_EQ(second->submission_id, first->submission_id);
+  EXPECT_EQ(second->queued, 0);
+  EXPECT_EQ(submissions().size(), 1u);
+  EXPECT_EQ(outbox().size(), 2u);  // the ack and the warning, once each
+}
+
+TEST_F(Ingest, MessageWithoutMessageIdIsKeyedByItsContent) {
+  const std::string raw =
+      "From: wessex@example.org\nSubject: x\n\nGAME britain-1\nPLAYER WSX cerdic\nDEFEND WIN\n";
+  bool dup = false;
+  auto a = ingest_->accept(raw, "pipe", {}, &dup);
+  auto b = ingest_->accept(raw, "pipe", {}, &dup);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(*a, *b);
+  EXPECT_TRUE(dup);
+  auto r = ingest_->process(*a);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->action, "orders");
+  // Without a Message-ID there is nothing to thread to.
+  const ParsedMail reply = parse(outbox().at(0));
+  EXPECT_TRUE(reply.in_reply_to.empty());
+  EXPECT_TRUE(submissions().at(0).source.starts_with("email:sha256-"));
+}
+
+TEST_F(Ingest, GameFromTheSubjectOrTheRecipientTag) {
+  // No GAME line: the subject names the game, so the sender is answered with the full
+  // acknowledgement, which explains that the file needs a GAME line.
+  auto r = ingest(
+      "From: wessex@example.org\nSubject: Orders for BRITAIN-1\nMessage-ID: <s1@x>\n\n"
+      "PLAYER WSX cerdic\nDEFEND WIN\n");
+  EXPECT_EQ(r.action, "orders");
+  auto reply = parse(outbox().at(0));
+  EXPECT_EQ(outbox().at(0).kind, "ack");
+  EXPECT_TRUE(contains(reply.text, "the file has no GAME line")) << reply.text;
+
+  // orders+britain-1@host as the envelope recipient.
+  auto id = ingest_->accept("From: wessex@example.org\nSubject: hi\nMessage-ID: <s2@x>\n\nHELP\n",
+                            "smtp", {"wessex@example.org", {"orders+britain-1@pbm.example.net"}});
+  ASSERT_TRUE(id.ok());
+  auto help = ingest_->process(*id);
+  ASSERT_TRUE(help.ok());
+  EXPECT_EQ(help->action, "help");
+  EXPECT_TRUE(contains(help->outcome, "for britain-1")) << help->outcome;
+}
+
+TEST_F(Ingest, UnknownGameAndNoGameAreRefused) {
+  auto r = ingest("From: a@example.org\nMessage-ID: <u1@x>\n\nGAME nowhere-9\nPLAYER X y\n");
+  EXPECT_EQ(r.action, "refusal");
+  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "There is no game \"nowhere-9\""));
+  auto r2 = ingest("From: b@example.org\nMessage-ID: <u2@x>\n\nPLAYER WSX cerdic\nLEVY HAM\n");
+  EXPECT_EQ(r2.action, "refusal");
+  const ParsedMail reply = parse(outbox().at(1));
+  EXPECT_TRUE(contains(reply.text, "did not say which game")) << reply.text;
+  EXPECT_FALSE(contains(outbox().at(1).raw, "cerdic"));
+  EXPECT_TRUE(submissions().empty());
+}
+
+TEST_F(Ingest, RefusalsAreRateLimitedPerSender) {
+  config_.refusals_per_window = 2;
+  make_ingest();
+  for (int i = 0; i < 4; ++i)
+    ingest("From: Mallory <mallory@evil.example>\nMessage-ID: <rl" + std::to_string(i) +
+           "@evil>\n\nGAME britain-1\nPLAYER WSX wrong" + std::to_string(i) + "\n");
+  EXPECT_EQ(outbox().size(), 2u);
+  auto in = store_->inbox_message(last_inbox_);
+  EXPECT_TRUE(contains(in->outcome, "rate limit")) << in->outcome;
+  // Another sender is not affected, and the limit lifts after the window.
+  ingest("From: other@example.org\nMessage-ID: <rl-other@x>\n\nGAME britain-1\nPLAYER WSX no\n");
+  EXPECT_EQ(outbox().size(), 3u);
+  now_ += 3601;
+  ingest("From: MALLORY@evil.example\nMessage-ID: <rl-later@evil>\n\nGAME britain-1\nPLAYER A b\n");
+  EXPECT_EQ(outbox().size(), 4u);
+  // An authenticated sender's acknowledgements are never limited.
+  for (int i = 0; i < 4; ++i)
+    ingest("From: wessex@example.org\nMessage-ID: <ok" + std::to_string(i) +
+           "@x>\n\nGAME britain-1\nPLAYER WSX cerdic\nDEFEND WIN\n");
+  EXPECT_EQ(outbox().size(), 8u);
+}
+
+TEST_F(Ingest, AuthenticatedButRefusedFileGetsTheFullAcknowledgement) {
+  auto r = ingest(
+      "From: wessex@example.org\nMessage-ID: <t9@x>\n\nGAME britain-1\nPLAYER WSX cerdic\n"
+      "TURN 9\nDEFEND WIN\n");
+  EXPECT_EQ(r.action, "orders");
+  const OutboxMessage m = outbox().at(0);
+  EXPECT_EQ(m.kind, "ack");
+  const ParsedMail reply = parse(m);
+  EXPECT_TRUE(contains(reply.text, "Refused: orders are for turn 9; turn 1 is open")) << reply.text;
+  EXPECT_TRUE(contains(reply.text, "DEFEND WIN"));
+  EXPECT_FALSE(contains(m.raw, "cerdic"));
+}
+
+TEST_F(Ingest, SecretInTheSubjectIsMasked) {
+  ingest(
+      "From: wessex@example.org\nSubject: PLAYER WSX cerdic\nMessage-ID: <m1@x>\n\n"
+      "GAME britain-1\nPLAYER WSX cerdic\nDEFEND WIN\n");
+  const OutboxMessage m = outbox().at(0);
+  EXPECT_FALSE(contains(m.raw, "cerdic"));
+  EXPECT_EQ(parse(m).subject, "Re: PLAYER WSX ********");
+}
+
+TEST_F(Ingest, StatusShowsTheOrdersOnFile) {
+  auto none = ingest(corpus("status.eml"));
+  EXPECT_EQ(none.action, "status");
+  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "No orders are on file for WSX"));
+  ingest(corpus("plain.eml"));
+  // The same STATUS text as a new message (another Message-ID).
+  std::string again = corpus("status.eml");
+  again.replace(again.find("<status-1@"), 10, "<status-2@");
+  auto r = ingest(again);
+  EXPECT_EQ(r.action, "status");
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 3u);
+  const ParsedMail reply = parse(out[2]);
+  EXPECT_TRUE(contains(reply.text, "The orders on file for WSX in game britain-1, turn 1"))
+      << reply.text;
+  EXPECT_TRUE(contains(reply.text, "7 accepted, 2 rejected"));
+  EXPECT_TRUE(contains(reply.text, "email:plain.7f3a@mail.example.org"));
+  EXPECT_FALSE(contains(out[2].raw, "cerdic"));
+}
+
+TEST_F(Ingest, StatusAndResendNeedTheSecret) {
+  auto r = ingest(
+      "From: x@evil.example\nSubject: STATUS\nMessage-ID: <st1@x>\n\nGAME britain-1\n"
+      "PLAYER WSX nope\n");
+  EXPECT_EQ(r.action, "refusal");
+  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "code or secret is not right"));
+  auto r2 = ingest("From: x@evil.example\nSubject: resend\nMessage-ID: <st2@x>\n\nRESEND\n");
+  EXPECT_EQ(r2.action, "refusal");
+  EXPECT_TRUE(contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
+}
+
+class WithTurn : public MailFixture {
+ protected:
+  void SetUp() override {
+    MailFixture::SetUp();
+    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
+      const std::string text = ::adj::testing::read_file(
+          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
+      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
+    }
+    auto run = services_->run_turn("britain-1", false);
+    ASSERT_TRUE(run.ok()) << run.status().to_string();
+  }
+};
+
+TEST_F(WithTurn, ResendSendsTheLatestReport) {
+  auto r = ingest(corpus("resend.eml"));
+  EXPECT_EQ(r.action, "resend");
+  const OutboxMessage m = outbox().at(0);
+  EXPECT_EQ(m.kind, "resend");
+  const ParsedMail reply = parse(m);
+  auto report = services_->report("britain-1", "WSX", 1);
+  ASSERT_TRUE(report.ok());
+  EXPECT_TRUE(contains(reply.text, report->text));
+  EXPECT_TRUE(contains(reply.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
+  EXPECT_TRUE(reply.has_html);
+  EXPECT_FALSE(contains(m.raw, "cerdic"));
+}
+
+TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
+  auto n = ingest_->queue_turn_reports("britain-1", 1);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 5);
+  auto again = ingest_->queue_turn_reports("britain-1", 1);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 0);
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 5u);
+  auto token = store_->player_token("britain-1", "MRC");
+  ASSERT_TRUE(token.ok());
+  for (const OutboxMessage& m : out) {
+    EXPECT_EQ(m.kind, "report");
+    EXPECT_EQ(m.game, "britain-1");
+    EXPECT_EQ(m.dedupe_key.rfind("report:britain-1:1:", 0), 0u);
+    const ParsedMail p = parse(m);
+    EXPECT_TRUE(p.has_html);
+    EXPECT_EQ(p.auto_submitted, "auto-generated");
+    ASSERT_EQ(p.texts.size(), 2u);
+    EXPECT_TRUE(contains(p.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
+    EXPECT_TRUE(contains(p.texts[1].text, "Your report on the web"));
+    // The HTML part links to the web report (it may be quoted-printable: undo soft breaks).
+    std::string unfolded = m.raw;
+    for (std::size_t at; (at = unfolded.find("=\r\n")) != std::string::npos;) unfolded.erase(at, 3);
+    const std::string url = "\"https://pbm.example.net/games/britain-1/me/reports/1\"";
+    EXPECT_TRUE(contains(unfolded, "href=" + url) || contains(unfolded, "href=3D" + url));
+    for (const char* secret : {"cerdic", "penda", "oswald", "raedwald", "cadwallon"})
+      EXPECT_FALSE(contains(m.raw, secret)) << secret;
+    if (m.to == "mercia@example.org") {
+      auto report = services_->report("britain-1", "MRC", 1);
+      ASSERT_TRUE(report.ok());
+      EXPECT_TRUE(contains(p.text, report->text));
+      EXPECT_TRUE(contains(p.text, "/games/britain-1/p/" + *token));
+      EXPECT_EQ(p.subject, "Dark Age Britain (britain-1): turn 1 report for MRC");
+    }
+  }
+}
+
+TEST_F(Ingest, RemindersGoToPlayersWithoutOrders) {
+  Schedule s;
+  s.kind = "fixed";
+  s.deadline = kStart + 86400;
+  ASSERT_TRUE(store_->set_schedule("britain-1", s).ok());
+  ingest(corpus("plain.eml"));  // WSX has orders
+  auto n = ingest_->queue_reminders("britain-1");
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 4);
+  EXPECT_EQ(*ingest_->queue_reminders("britain-1"), 0);
+  EXPECT_EQ(*ingest_->queue_reminders("britain-1", "last-call"), 4);
+  int reminders = 0;
+  for (const OutboxMessage& m : outbox()) {
+    if (m.kind != "reminder") continue;
+    ++reminders;
+    EXPECT_NE(m.to, "wessex@example.org");
+    EXPECT_TRUE(contains(parse(m).text, "The deadline is 2026-11-20 00:00 UTC")) << parse(m).text;
+  }
+  EXPECT_EQ(reminders, 8);
+}
+
+TEST_F(Ingest, OversizedMessageIsStoredAsHeadersAndRefused) {
+  // 30 MB: an attachment-sized body after ordinary headers.
+  std::string raw =
+      "From: Wessex <wessex@example.org>\r\nTo: orders@pbm.example.net\r\nSubject: map scan\r\n"
+      "Message-ID: <huge-1@mail.example.org>\r\nMIME-Version: 1.0\r\n"
+      "Content-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n";
+  const std::string line = std::string(76, 'A') + "\r\n";
+  while (raw.size() < 30u * 1024 * 1024) raw += line;
+  auto r = ingest(raw);
+  EXPECT_EQ(r.action, "refusal");
+  auto in = store_->inbox_message(last_inbox_);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(in->message_id, "huge-1@mail.example.org");
+  EXPECT_LT(in->raw.size(), 1024u);
+  EXPECT_TRUE(in->raw.starts_with("X-Adjutant-Truncated: " + std::to_string(raw.size()) + "\r\n"));
+  const ParsedMail reply = parse(outbox().at(0));
+  EXPECT_TRUE(contains(reply.text, "Your message was 30 MiB")) << reply.text;
+  EXPECT_TRUE(contains(reply.text, "up to 10 MiB"));
+  EXPECT_EQ(reply.in_reply_to, "huge-1@mail.example.org");
+  // The same oversized message again is a duplicate.
+  bool dup = false;
+  auto again = ingest_->accept(raw, "smtp", {}, &dup);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(dup);
+}
+
+TEST_F(Ingest, RecipientAllowList) {
+  config_.allowed_recipients = {"orders@pbm.example.net"};
+  make_ingest();
+  EXPECT_TRUE(ingest_->recipient_allowed("ORDERS@pbm.example.net"));
+  EXPECT_TRUE(ingest_->recipient_allowed("orders+britain-1@pbm.example.net"));
+  EXPECT_FALSE(ingest_->recipient_allowed("gm@pbm.example.net"));
+  auto denied = ingest_->accept(corpus("plain.eml"), "smtp", {"a@b", {"gm@pbm.example.net"}});
+  ASSERT_FALSE(denied.ok());
+  EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
+  auto ok = ingest_->accept(corpus("plain.eml"), "smtp",
+                            {"a@b", {"gm@pbm.example.net", "orders@pbm.example.net"}});
+  EXPECT_TRUE(ok.ok());
+}
+
+TEST_F(Ingest, ProcessPendingHandlesEveryNewMessage) {
+  for (const char* f : {"plain.eml", "alternative_qp.eml", "empty.eml", "bounce.eml"})
+    ASSERT_TRUE(ingest_->accept(corpus(f), "maildir", {}).ok());
+  auto n = ingest_->process_pending();
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 4);
+  EXPECT_TRUE(store_->inbox_in_state("new", 10)->empty());
+  EXPECT_EQ(store_->inbox_in_state("failed", 10)->size(), 1u);  // the empty one
+  EXPECT_EQ(*ingest_->process_pending(), 0);
+  EXPECT_EQ(outbox().size(), 2u);
+}
+
+}  // namespace
+}  // namespace adj::mail

@@ -1,0 +1,192 @@
+// Shared pieces of the mail tests: a database with the bundled Dark Age Britain game
+// ("britain-1", players WSX/cerdic wessex@example.org, MRC/penda, NUM/oswald, EAN/raedwald,
+// GWN/cadwallon), a MailIngest over it with a settable clock, the corpus under tests/data/mail,
+// and a real aiosmtpd subprocess. Header-only (the test glob compiles *_test.cc only).
+#pragma once
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rules/game/scenario.h"
+#include "server/app/services.h"
+#include "server/mail/mail_ingest.h"
+#include "server/mail/mime.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj::mail_test {
+
+inline const std::string kCorpus = std::string(ADJ_SOURCE_DIR) + "/tests/data/mail/";
+inline constexpr UnixTime kStart = 1795046400;  // 2026-11-19 00:00 UTC
+
+inline std::string corpus(const std::string& name) {
+  return ::adj::testing::read_file(kCorpus + name);
+}
+
+// A store with britain-1 created, Services and a MailIngest over it; now_ is the clock.
+class MailFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = SqliteStore::open(db_);
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    store_ = std::move(s).value();
+    services_ =
+        std::make_unique<Services>(Stores{*store_, *store_, *store_}, [this] { return now_; });
+    auto scenario = bundled_scenario("dark-age-britain");
+    ASSERT_TRUE(scenario.ok());
+    auto game = services_->create_game(*scenario, 1066);
+    ASSERT_TRUE(game.ok()) << game.status().to_string();
+    config_.from = {"orders@pbm.example.net", "Adjutant"};
+    config_.base_url = "https://pbm.example.net";
+    make_ingest();
+  }
+  void make_ingest() {
+    ingest_ = std::make_unique<mail::MailIngest>(
+        *services_, *store_, *store_, config_, [this] { return now_; }, store_.get());
+  }
+
+  // accept + process; asserts both succeed.
+  mail::ProcessResult ingest(const std::string& raw, const std::string& channel = "pipe") {
+    bool dup = false;
+    auto id = ingest_->accept(raw, channel, {}, &dup);
+    EXPECT_TRUE(id.ok()) << id.status().to_string();
+    if (!id.ok()) return {};
+    last_inbox_ = *id;
+    auto r = ingest_->process(*id);
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    return r.ok() ? *r : mail::ProcessResult{};
+  }
+
+  std::vector<OutboxMessage> outbox() {
+    auto list = store_->outbox("", 1000);
+    EXPECT_TRUE(list.ok());
+    std::vector<OutboxMessage> out = list.ok() ? *list : std::vector<OutboxMessage>{};
+    std::reverse(out.begin(), out.end());  // oldest first
+    return out;
+  }
+  std::vector<SubmissionRecord> submissions() {
+    auto all = store_->all_submissions("britain-1");
+    EXPECT_TRUE(all.ok());
+    return all.ok() ? *all : std::vector<SubmissionRecord>{};
+  }
+  // The parsed form of a queued message (asserting it parses).
+  static mail::ParsedMail parse(const OutboxMessage& m) {
+    auto p = mail::parse_mail(m.raw);
+    EXPECT_TRUE(p.ok()) << p.status().to_string();
+    return p.ok() ? *p : mail::ParsedMail{};
+  }
+
+  ::adj::testing::TempDir dir_;
+  std::string db_ = dir_.file("mail.db");
+  UnixTime now_ = kStart;
+  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<Services> services_;
+  mail::MailConfig config_;
+  std::unique_ptr<mail::MailIngest> ingest_;
+  std::int64_t last_inbox_ = 0;
+};
+
+// A free TCP port on 127.0.0.1 (bound to port 0, then released).
+inline int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = 0;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
+
+inline bool port_open(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+inline constexpr const char* kAiosmtpd = "/usr/bin/aiosmtpd";
+
+// A real SMTP server: /usr/bin/aiosmtpd -n -l 127.0.0.1:PORT -c HANDLER ARGS..., started by
+// start() and stopped (SIGTERM to its pid, then waited for) by stop() or the destructor.
+// `pythonpath` is prepended to PYTHONPATH (for handlers written by a test).
+class Aiosmtpd {
+ public:
+  Aiosmtpd(int port, std::vector<std::string> handler, std::string pythonpath = "")
+      : port_(port), handler_(std::move(handler)), pythonpath_(std::move(pythonpath)) {}
+  ~Aiosmtpd() { stop(); }
+  static bool available() { return ::access(kAiosmtpd, X_OK) == 0; }
+
+  // True once the port accepts connections (within 15 s).
+  bool start() {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      if (!pythonpath_.empty()) ::setenv("PYTHONPATH", pythonpath_.c_str(), 1);
+      const std::string listen = "127.0.0.1:" + std::to_string(port_);
+      std::vector<std::string> args = {kAiosmtpd, "-n", "-l", listen, "-c"};
+      args.insert(args.end(), handler_.begin(), handler_.end());
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(kAiosmtpd, argv.data());
+      std::_Exit(127);
+    }
+    for (int i = 0; i < 150; ++i) {
+      if (port_open(port_)) return true;
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+  void stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGTERM);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    // Wait until the port is closed, so that "relay down" really is down.
+    for (int i = 0; i < 50 && port_open(port_); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+
+ private:
+  int port_;
+  std::vector<std::string> handler_;
+  std::string pythonpath_;
+  pid_t pid_ = -1;
+};
+
+// The files of a Maildir's new/ directory, sorted.
+inline std::vector<std::filesystem::path> maildir_new(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "new", ec))
+    out.push_back(e.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace adj::mail_test

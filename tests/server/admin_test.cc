@@ -1,0 +1,650 @@
+// GameAdmin: GM actions and their audit log, schedules and deadlines, the scheduler's tick with its
+// guards, sign-in checks. A real SQLite file in a temporary directory and a settable clock.
+#include "server/app/admin.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/game/scenario.h"
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+constexpr const char* kGame = "britain-1";
+constexpr UnixTime kHour = 3600;
+constexpr UnixTime kDay = 86400;
+// 2023-11-14T22:13:20Z; that day starts at 1'699'920'000.
+constexpr UnixTime kStart = 1'700'000'000;
+constexpr UnixTime kStartDay = 1'699'920'000;
+const char* const kPlayers[] = {"WSX", "MRC", "NUM", "EAN", "GWN"};
+
+std::vector<std::string> actions_of(const std::vector<AuditEntry>& log) {
+  std::vector<std::string> out;
+  for (const auto& e : log) out.push_back(e.action);
+  return out;
+}
+
+class AdminTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = SqliteStore::open(db_path());
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    store_ = std::move(opened).value();
+    stores_ = std::make_unique<Stores>(Stores{*store_, *store_, *store_});
+    const Clock clock = [this] { return now_; };
+    svc_ = std::make_unique<Services>(*stores_, clock);
+    admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
+  }
+
+  std::string db_path() const { return dir_.file("adjutant.db"); }
+
+  void create() {
+    auto scenario = bundled_scenario("dark-age-britain");
+    ASSERT_TRUE(scenario.ok()) << scenario.status().to_string();
+    auto g = admin_->create_game(*scenario, 42, "gm");
+    ASSERT_TRUE(g.ok()) << g.status().to_string();
+    ASSERT_EQ(g->id, kGame);
+  }
+
+  // Submits the bundled order file of `player` for `turn` (1 or 2).
+  void submit(int turn, const std::string& player) {
+    const std::string text = ::adj::testing::read_file(
+        std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn" +
+        std::to_string(turn) + "-" + player + ".txt");
+    ASSERT_FALSE(text.empty()) << player;
+    auto out = svc_->submit_orders(kGame, text, "web");
+    ASSERT_TRUE(out.ok()) << out.status().to_string();
+    ASSERT_FALSE(out->ack.refused) << player << ": " << out->ack.refusal;
+  }
+  void submit_all(int turn) {
+    for (const char* p : kPlayers) submit(turn, p);
+  }
+
+  int open_turn() { return store_->game_summary(kGame)->turn; }
+  std::string status() { return store_->game_summary(kGame)->status; }
+  std::optional<UnixTime> deadline() { return store_->schedule(kGame)->deadline; }
+  std::vector<AuditEntry> log() {
+    auto l = admin_->audit_log(kGame);
+    EXPECT_TRUE(l.ok()) << l.status().to_string();
+    return l.ok() ? *l : std::vector<AuditEntry>{};
+  }
+
+  // The one action of the tick (every test has one scheduled game), or "" when none.
+  TickAction tick_one() {
+    std::vector<TickAction> acts = admin_->tick();
+    EXPECT_LE(acts.size(), 1u);
+    if (acts.empty()) return {};
+    EXPECT_EQ(acts[0].game, kGame);
+    return acts[0];
+  }
+
+  Schedule fixed(UnixTime deadline) {
+    Schedule s;
+    s.kind = "fixed";
+    s.deadline = deadline;
+    return s;
+  }
+  void set_schedule_or_fail(const Schedule& s) {
+    Status st = admin_->set_schedule(kGame, s, "gm");
+    ASSERT_TRUE(st.ok()) << st.to_string();
+  }
+
+  void exec_sql(const std::string& sql) {
+    auto db = sqlite::Database::open(db_path());
+    ASSERT_TRUE(db.ok());
+    Status s = db->exec(sql);
+    ASSERT_TRUE(s.ok()) << s.to_string();
+  }
+  std::string query(const std::string& sql) {
+    auto db = sqlite::Database::open(db_path());
+    EXPECT_TRUE(db.ok());
+    auto st = db->prepare(sql);
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    if (!st.ok()) return "";
+    auto row = st->step();
+    return row.ok() && *row ? st->column_text(0) : "";
+  }
+
+  ::adj::testing::TempDir dir_;
+  UnixTime now_ = kStart;
+  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<Stores> stores_;
+  std::unique_ptr<Services> svc_;
+  std::unique_ptr<GameAdmin> admin_;
+};
+
+// ---- GM actions and the audit log ----
+
+TEST_F(AdminTest, CreateGameIsAuditedWithoutTheSeed) {
+  create();
+  const auto l = log();
+  ASSERT_EQ(l.size(), 1u);
+  EXPECT_EQ(l[0].action, "create");
+  EXPECT_EQ(l[0].actor, "gm");
+  EXPECT_EQ(l[0].at, kStart);
+  EXPECT_EQ(l[0].detail["turn"], 1);
+  EXPECT_FALSE(l[0].detail.contains("seed"));
+}
+
+TEST_F(AdminTest, EveryGmActionIsAudited) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kDay));
+  ASSERT_TRUE(admin_->set_deadline(kGame, kStart + 2 * kDay, "gm").ok());
+  ASSERT_TRUE(admin_->extend_deadline(kGame, kHour, "gm").ok());
+  ASSERT_TRUE(admin_->pause(kGame, "gm").ok());
+  ASSERT_TRUE(admin_->resume(kGame, "gm").ok());
+  submit_all(1);
+  auto preview = admin_->run_turn(kGame, true, "gm");
+  ASSERT_TRUE(preview.ok()) << preview.status().to_string();
+  EXPECT_EQ(open_turn(), 1);
+  auto run = admin_->run_turn(kGame, false, "gm");
+  ASSERT_TRUE(run.ok()) << run.status().to_string();
+  EXPECT_EQ(open_turn(), 2);
+  ASSERT_TRUE(admin_->rollback(kGame, 1, "gm").ok());
+  EXPECT_EQ(open_turn(), 1);
+
+  const auto l = log();
+  EXPECT_EQ(actions_of(l),
+            (std::vector<std::string>{"create", "schedule", "deadline", "extend", "pause", "resume",
+                                      "preview", "run", "rollback"}));
+  for (const auto& e : l) EXPECT_EQ(e.actor, "gm") << e.action;
+  EXPECT_EQ(l[1].detail["schedule"]["kind"], "fixed");
+  EXPECT_EQ(l[2].detail["from"], kStart + kDay);
+  EXPECT_EQ(l[2].detail["to"], kStart + 2 * kDay);
+  EXPECT_EQ(l[3].detail["to"], kStart + 2 * kDay + kHour);
+  EXPECT_EQ(l[6].detail["digest"], preview->digest);
+  EXPECT_EQ(l[7].detail["turn"], 1);
+  EXPECT_EQ(l[7].detail["digest"], run->digest);
+  EXPECT_EQ(l[7].detail["players_without_orders"], Json::array());
+  EXPECT_EQ(l[8].detail["turn"], 1);
+  EXPECT_EQ(l[8].detail["from_turn"], 2);
+}
+
+TEST_F(AdminTest, FailedGmActionsWriteNothing) {
+  create();
+  EXPECT_EQ(admin_->rollback(kGame, 5, "gm").code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(admin_->resume(kGame, "gm").code(), StatusCode::kFailedPrecondition);  // not paused
+  ASSERT_TRUE(admin_->pause(kGame, "gm").ok());
+  EXPECT_EQ(admin_->pause(kGame, "gm").code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(actions_of(log()), (std::vector<std::string>{"create", "pause"}));
+  EXPECT_EQ(admin_->pause("nope", "gm").code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->run_turn("nope", false, "gm").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(AdminTest, ScheduleValidation) {
+  create();
+  const auto invalid = [&](Schedule s, const char* what) {
+    Status st = admin_->set_schedule(kGame, s, "gm");
+    EXPECT_EQ(st.code(), StatusCode::kInvalidArgument) << what << ": " << st.to_string();
+  };
+  Schedule interval;
+  interval.kind = "interval";
+  interval.interval_seconds = kDay;
+
+  invalid(fixed(kStart - 1), "deadline in the past");
+  invalid(fixed(kStart), "deadline now");
+  Schedule s = fixed(kStart + kDay);
+  s.kind = "weekly";
+  invalid(s, "unknown kind");
+  s = interval;
+  s.interval_seconds = 0;
+  invalid(s, "interval 0");
+  s.interval_seconds = -kDay;
+  invalid(s, "negative interval");
+  s = interval;
+  s.time_of_day = 86400;
+  invalid(s, "time of day 86400");
+  s.time_of_day = -1;
+  invalid(s, "negative time of day");
+  s = interval;
+  s.interval_seconds = 36 * kHour;
+  s.time_of_day = 0;
+  invalid(s, "time of day with a part-day interval");
+  s = fixed(kStart + kDay);
+  s.max_attempts = 0;
+  invalid(s, "max_attempts 0");
+  s = fixed(kStart + kDay);
+  s.nmr_guard_ratio = 1.01;
+  invalid(s, "ratio above 1");
+  s = fixed(kStart + kDay);
+  s.downtime_grace_seconds = -1;
+  invalid(s, "negative grace");
+
+  EXPECT_EQ(admin_->set_deadline(kGame, kStart, "gm").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(admin_->extend_deadline(kGame, kHour, "gm").code(),
+            StatusCode::kFailedPrecondition);  // no deadline yet
+  EXPECT_EQ(admin_->set_schedule("nope", fixed(kStart + kDay), "gm").code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->schedule(kGame)->kind, "none");
+  EXPECT_EQ(actions_of(log()), std::vector<std::string>{"create"});
+
+  set_schedule_or_fail(fixed(kStart + kDay));
+  EXPECT_EQ(admin_->extend_deadline(kGame, 0, "gm").code(), StatusCode::kInvalidArgument);
+  // Re-saving a schedule whose stored deadline has passed is allowed; a new past one is not.
+  now_ = kStart + 2 * kDay;
+  Schedule again = fixed(kStart + kDay);
+  again.early_when_all_in = true;
+  set_schedule_or_fail(again);
+  invalid(fixed(kStart + kDay + 1), "another past deadline");
+}
+
+TEST_F(AdminTest, ScheduleFieldsTheKindDoesNotUseAreDropped) {
+  create();
+  Schedule s = fixed(kStart + kDay);
+  s.time_of_day = 3600;
+  set_schedule_or_fail(s);
+  EXPECT_FALSE(store_->schedule(kGame)->time_of_day);
+  EXPECT_EQ(deadline(), kStart + kDay);
+  s.kind = "none";  // e.g. a form that keeps the current deadline
+  set_schedule_or_fail(s);
+  EXPECT_EQ(store_->schedule(kGame)->kind, "none");
+  EXPECT_FALSE(deadline());
+}
+
+TEST_F(AdminTest, SetDeadlineTurnsANoneScheduleFixed) {
+  create();
+  ASSERT_TRUE(admin_->set_deadline(kGame, kStart + kDay, "gm").ok());
+  EXPECT_EQ(store_->schedule(kGame)->kind, "fixed");
+  EXPECT_EQ(deadline(), kStart + kDay);
+}
+
+TEST_F(AdminTest, ExtendingAnOverdueDeadlineCountsFromNow) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  now_ = kStart + 3 * kHour;
+  ASSERT_TRUE(admin_->extend_deadline(kGame, kHour, "gm").ok());
+  EXPECT_EQ(deadline(), kStart + 4 * kHour);
+}
+
+TEST_F(AdminTest, IntervalScheduleGetsAFirstDeadlineAtTheTimeOfDay) {
+  create();
+  Schedule s;
+  s.kind = "interval";
+  s.interval_seconds = 2 * kDay;
+  s.time_of_day = 18 * kHour;
+  set_schedule_or_fail(s);
+  // Now + 2 days falls on 2023-11-16; at 18:00 UTC that day.
+  EXPECT_EQ(deadline(), kStartDay + 2 * kDay + 18 * kHour);
+
+  s.time_of_day.reset();
+  s.deadline.reset();
+  set_schedule_or_fail(s);
+  EXPECT_EQ(deadline(), kStart + 2 * kDay);
+}
+
+// ---- Queries and sign-in ----
+
+TEST_F(AdminTest, SubmissionStatusCountsLinesOfTheCurrentFile) {
+  create();
+  now_ = kStart + 10;
+  auto out = svc_->submit_orders(
+      kGame, "GAME britain-1\nPLAYER WSX cerdic\nDEFEND HAM\nMOVE HAM NOWHERE 3\n", "web");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  ASSERT_FALSE(out->ack.refused) << out->ack.refusal;
+  // A refused file (wrong secret) is not current.
+  ASSERT_TRUE(
+      svc_->submit_orders(kGame, "GAME britain-1\nPLAYER MRC wrong\nDEFEND LON\n", "web").ok());
+
+  auto st = admin_->submission_status(kGame);
+  ASSERT_TRUE(st.ok()) << st.status().to_string();
+  ASSERT_EQ(st->size(), 5u);
+  const auto wsx = std::find_if(st->begin(), st->end(), [](auto& p) { return p.player == "WSX"; });
+  ASSERT_NE(wsx, st->end());
+  EXPECT_TRUE(wsx->has_orders);
+  EXPECT_EQ(wsx->name, "Wessex");
+  EXPECT_EQ(wsx->received_at, kStart + 10);
+  EXPECT_EQ(wsx->accepted, out->ack.accepted_count());
+  EXPECT_EQ(wsx->rejected, out->ack.rejected_count());
+  EXPECT_GE(wsx->accepted, 1);
+  EXPECT_GE(wsx->rejected, 1);
+  for (const auto& p : *st) {
+    if (p.player == "WSX") continue;
+    EXPECT_FALSE(p.has_orders) << p.player;
+    EXPECT_FALSE(p.received_at) << p.player;
+    EXPECT_EQ(p.accepted + p.rejected, 0) << p.player;
+  }
+  EXPECT_EQ(admin_->submission_status("nope").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(AdminTest, PlayerTokensAreStableAndOpenOnlyTheirPlayer) {
+  create();
+  auto wsx = admin_->player_token(kGame, "WSX");
+  ASSERT_TRUE(wsx.ok()) << wsx.status().to_string();
+  EXPECT_EQ(*admin_->player_token(kGame, "wsx"), *wsx);  // codes are case-insensitive
+  auto mrc = admin_->player_token(kGame, "MRC");
+  ASSERT_TRUE(mrc.ok());
+  EXPECT_NE(*mrc, *wsx);
+  auto owner = admin_->token_owner(*wsx);
+  ASSERT_TRUE(owner.ok());
+  EXPECT_EQ(owner->first, kGame);
+  EXPECT_EQ(owner->second, "WSX");
+  EXPECT_EQ(admin_->token_owner("f00").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->player_token(kGame, "XXX").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->player_token("nope", "WSX").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(AdminTest, CheckSecret) {
+  create();
+  EXPECT_TRUE(*admin_->check_secret(kGame, "WSX", "cerdic"));
+  EXPECT_TRUE(*admin_->check_secret(kGame, "gwn", "cadwallon"));
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "penda"));  // another player's secret
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "cerdi"));
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "cerdicc"));
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "Cerdic"));
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", ""));
+  EXPECT_EQ(admin_->check_secret(kGame, "XXX", "cerdic").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->check_secret("nope", "WSX", "cerdic").status().code(), StatusCode::kNotFound);
+}
+
+// ---- The scheduler ----
+
+TEST_F(AdminTest, TickIgnoresGamesWithoutASchedule) {
+  create();
+  submit_all(1);
+  now_ += 10 * kDay;
+  EXPECT_TRUE(admin_->tick().empty());
+  EXPECT_EQ(open_turn(), 1);
+  EXPECT_EQ(*store_->last_tick(), now_);
+}
+
+TEST_F(AdminTest, TickRunsADueTurnAndAdvancesTheIntervalDeadline) {
+  create();
+  Schedule s;
+  s.kind = "interval";
+  s.interval_seconds = kDay;
+  s.time_of_day = 18 * kHour;
+  s.deadline = kStartDay + kDay + 18 * kHour;  // 2023-11-15T18:00:00Z
+  set_schedule_or_fail(s);
+  submit_all(1);
+
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "waiting");
+  EXPECT_EQ(open_turn(), 1);
+
+  now_ = *s.deadline + 30;
+  a = tick_one();
+  EXPECT_EQ(a.action, "ran") << a.detail;
+  EXPECT_EQ(open_turn(), 2);
+  EXPECT_EQ(deadline(), kStartDay + 2 * kDay + 18 * kHour);  // a day later, at 18:00
+  const auto l = log();
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back().action, "run");
+  EXPECT_EQ(l.back().actor, "scheduler");
+  EXPECT_EQ(l.back().detail["deadline"], kStartDay + 2 * kDay + 18 * kHour);
+  EXPECT_EQ(*store_->last_tick(), now_);
+
+  now_ += 60;
+  EXPECT_EQ(tick_one().action, "waiting");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, IntervalDeadlineAfterALateRunIsInTheFutureAndAligned) {
+  create();
+  Schedule s;
+  s.kind = "interval";
+  s.interval_seconds = kDay;
+  s.time_of_day = 18 * kHour;
+  s.deadline = kStartDay + kDay + 18 * kHour;
+  set_schedule_or_fail(s);
+  submit_all(1);
+  now_ = *s.deadline + 3 * kDay + 12 * kHour;  // long after: e.g. held, then run by the GM
+  ASSERT_TRUE(admin_->run_turn(kGame, false, "gm").ok());
+  EXPECT_EQ(deadline(), *s.deadline + 4 * kDay);
+  EXPECT_GT(*deadline(), now_);
+}
+
+TEST_F(AdminTest, FixedDeadlineIsClearedAfterARun) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  submit_all(1);
+  now_ += 2 * kHour;
+  EXPECT_EQ(tick_one().action, "ran");
+  EXPECT_EQ(open_turn(), 2);
+  EXPECT_FALSE(deadline());
+  EXPECT_EQ(store_->schedule(kGame)->kind, "fixed");
+  now_ += 10 * kDay;
+  EXPECT_TRUE(admin_->tick().empty());  // nothing to do until the GM sets the next deadline
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, EarlyWhenAllInRunsBeforeTheDeadline) {
+  create();
+  Schedule s = fixed(kStart + 2 * kDay);
+  s.early_when_all_in = true;
+  set_schedule_or_fail(s);
+  for (const char* p : {"WSX", "MRC", "NUM", "EAN"}) submit(1, p);
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "waiting");
+  EXPECT_NE(a.detail.find("1 of 5"), std::string::npos) << a.detail;
+  submit(1, "GWN");
+  now_ += 60;
+  a = tick_one();
+  EXPECT_EQ(a.action, "ran") << a.detail;
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, WithoutEarlyRunAllInWaitsForTheDeadline) {
+  create();
+  set_schedule_or_fail(fixed(kStart + 2 * kDay));
+  submit_all(1);
+  EXPECT_EQ(tick_one().action, "waiting");
+  EXPECT_EQ(open_turn(), 1);
+}
+
+TEST_F(AdminTest, PausedGameIsNotRunAndGetsItsTimeBack) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  submit_all(1);
+  now_ = kStart + 20 * 60;  // 40 minutes left
+  ASSERT_TRUE(admin_->pause(kGame, "gm").ok());
+  EXPECT_EQ(status(), "paused");
+  now_ = kStart + 5 * kHour;
+  EXPECT_TRUE(admin_->tick().empty());
+  EXPECT_EQ(open_turn(), 1);
+  ASSERT_TRUE(admin_->resume(kGame, "gm").ok());
+  EXPECT_EQ(status(), "open");
+  EXPECT_EQ(deadline(), now_ + 40 * 60);
+  EXPECT_EQ(tick_one().action, "waiting");
+  now_ += 40 * 60;
+  EXPECT_EQ(tick_one().action, "ran");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, ResumeKeepsADeadlineTheGmSetWhilePaused) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  ASSERT_TRUE(admin_->pause(kGame, "gm").ok());
+  ASSERT_TRUE(admin_->set_deadline(kGame, kStart + kDay, "gm").ok());
+  now_ += 2 * kHour;
+  ASSERT_TRUE(admin_->resume(kGame, "gm").ok());
+  EXPECT_EQ(deadline(), kStart + kDay);
+}
+
+TEST_F(AdminTest, NmrGuardHoldsWithoutHistoryAndResumeWaivesIt) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  submit(1, "WSX");  // 4 of 5 without orders: 0.8 > 0.5
+  now_ += 2 * kHour;
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "held") << a.detail;
+  EXPECT_NE(a.detail.find("4 of 5"), std::string::npos) << a.detail;
+  EXPECT_EQ(status(), "held");
+  EXPECT_EQ(open_turn(), 1);
+  const auto l = log();
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back().action, "guard");
+  EXPECT_EQ(l.back().actor, "scheduler");
+  EXPECT_EQ(l.back().detail["guard"], "nmr");
+  EXPECT_EQ(l.back().detail["players_without_orders"], Json({"EAN", "GWN", "MRC", "NUM"}));
+  EXPECT_TRUE(l.back().detail["usual"].is_null());
+
+  now_ += kHour;
+  EXPECT_TRUE(admin_->tick().empty());  // held games are left alone
+  EXPECT_EQ(open_turn(), 1);
+
+  // The GM has seen the hold and goes on: the turn runs with the orders it has.
+  ASSERT_TRUE(admin_->resume(kGame, "gm").ok());
+  a = tick_one();
+  EXPECT_EQ(a.action, "ran") << a.detail;
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, NmrGuardAllowsTheUsualShareAndHoldsASpike) {
+  create();
+  // Turn 1 by hand with 3 of 5 missing: that is this game's usual.
+  submit(1, "WSX");
+  submit(1, "MRC");
+  ASSERT_TRUE(admin_->run_turn(kGame, false, "gm").ok());
+  ASSERT_EQ(open_turn(), 2);
+
+  // Turn 2: again 3 of 5 missing (0.6 > 0.5, but not more than usual): runs.
+  set_schedule_or_fail(fixed(now_ + kHour));
+  submit(2, "WSX");
+  submit(2, "MRC");
+  now_ += 2 * kHour;
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "ran") << a.detail;
+  ASSERT_EQ(open_turn(), 3);
+
+  // Turn 3: nobody (1.0 >= 0.6 + 0.25): held.
+  ASSERT_TRUE(admin_->set_deadline(kGame, now_ + kHour, "gm").ok());
+  now_ += kHour + 60;
+  a = tick_one();
+  EXPECT_EQ(a.action, "held") << a.detail;
+  EXPECT_EQ(open_turn(), 3);
+  EXPECT_DOUBLE_EQ(log().back().detail["usual"].get<double>(), 0.6);
+}
+
+TEST_F(AdminTest, NmrGuardRatioOneDisablesIt) {
+  create();
+  Schedule s = fixed(kStart + kHour);
+  s.nmr_guard_ratio = 1.0;
+  set_schedule_or_fail(s);
+  now_ += 2 * kHour;
+  EXPECT_EQ(tick_one().action, "ran");  // nobody sent orders, and the GM accepts that
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, DowntimeGuardExtendsAnOverdueDeadline) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));  // grace 3600 by default
+  submit_all(1);
+  EXPECT_EQ(tick_one().action, "waiting");  // the daemon is up at kStart...
+  now_ = kStart + 4 * kHour;                // ...then down for 4 hours; 3 hours overdue
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "extended") << a.detail;
+  EXPECT_EQ(open_turn(), 1);
+  EXPECT_EQ(deadline(), now_ + kHour);
+  const auto l = log();
+  ASSERT_FALSE(l.empty());
+  EXPECT_EQ(l.back().action, "extend");
+  EXPECT_EQ(l.back().actor, "scheduler");
+  EXPECT_EQ(l.back().detail["reason"], "downtime");
+  EXPECT_EQ(l.back().detail["from"], kStart + kHour);
+  EXPECT_EQ(l.back().detail["down_since"], kStart);
+
+  now_ += 60;
+  EXPECT_EQ(tick_one().action, "waiting");
+  now_ += kHour;
+  EXPECT_EQ(tick_one().action, "ran");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, ShortDowntimeOrSlightlyOverdueRunsAtOnce) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  submit_all(1);
+  EXPECT_EQ(tick_one().action, "waiting");
+  now_ = kStart + kHour + 30 * 60;  // down 90 minutes, but only 30 minutes overdue
+  EXPECT_EQ(tick_one().action, "ran");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, FailingRunIsRetriedThenHeldAndNeverSkipped) {
+  create();
+  Schedule s = fixed(kStart + kHour);
+  s.max_attempts = 3;
+  set_schedule_or_fail(s);
+  submit_all(1);
+  const std::string good = query("SELECT state_json FROM turn_states WHERE game_id = 'britain-1'");
+  ASSERT_FALSE(good.empty());
+  exec_sql("UPDATE turn_states SET state_json = '{\"broken\": true}' WHERE game_id = 'britain-1'");
+
+  now_ += 2 * kHour;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    TickAction a = tick_one();
+    EXPECT_EQ(a.action, "failed") << a.detail;
+    EXPECT_NE(a.detail.find("attempt " + std::to_string(attempt) + " of 3"), std::string::npos)
+        << a.detail;
+    EXPECT_EQ(*store_->failed_attempts(kGame), attempt);
+    EXPECT_EQ(status(), "open");
+    now_ += 60;
+  }
+  TickAction a = tick_one();
+  EXPECT_EQ(a.action, "held") << a.detail;
+  EXPECT_EQ(status(), "held");
+  EXPECT_EQ(*store_->failed_attempts(kGame), 3);
+  const auto l = log();
+  EXPECT_EQ(actions_of(l),
+            (std::vector<std::string>{"create", "schedule", "failed", "failed", "failed", "hold"}));
+  EXPECT_EQ(l.back().detail["reason"], "failed");
+  EXPECT_EQ(l.back().detail["attempts"], 3);
+  EXPECT_NE(l.back().detail["error"].get<std::string>().find("Corruption"), std::string::npos);
+
+  now_ += kHour;
+  EXPECT_TRUE(admin_->tick().empty());  // held: not retried behind the GM's back
+  EXPECT_EQ(open_turn(), 1);
+
+  // The GM repairs the data and resumes: attempts start again and the turn runs.
+  std::string quoted;
+  for (char c : good) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+  exec_sql("UPDATE turn_states SET state_json = '" + quoted + "' WHERE game_id = 'britain-1'");
+  ASSERT_TRUE(admin_->resume(kGame, "gm").ok());
+  EXPECT_EQ(*store_->failed_attempts(kGame), 0);
+  a = tick_one();
+  EXPECT_EQ(a.action, "ran") << a.detail;
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, GmRunOfAHeldGameReleasesTheHold) {
+  create();
+  set_schedule_or_fail(fixed(kStart + kHour));
+  now_ += 2 * kHour;
+  ASSERT_EQ(tick_one().action, "held");  // nobody sent orders
+  ASSERT_TRUE(admin_->run_turn(kGame, false, "gm").ok());
+  EXPECT_EQ(status(), "open");
+  EXPECT_EQ(log().back().detail["released_hold"], true);
+}
+
+TEST_F(AdminTest, GmRunOfAPausedGameKeepsItPaused) {
+  create();
+  ASSERT_TRUE(admin_->pause(kGame, "gm").ok());
+  ASSERT_TRUE(admin_->run_turn(kGame, false, "gm").ok());
+  EXPECT_EQ(status(), "paused");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+TEST_F(AdminTest, TickConsidersEveryScheduledOpenGame) {
+  create();
+  auto scenario = bundled_scenario("dark-age-britain");
+  ASSERT_TRUE(scenario.ok());
+  (*scenario)["id"] = "britain-2";
+  ASSERT_TRUE(admin_->create_game(*scenario, 7, "gm").ok());
+  ASSERT_TRUE(admin_->set_schedule("britain-2", fixed(kStart + kDay), "gm").ok());
+  set_schedule_or_fail(fixed(kStart + kDay));
+  const std::vector<TickAction> acts = admin_->tick();
+  ASSERT_EQ(acts.size(), 2u);
+  EXPECT_EQ(acts[0].game, "britain-1");
+  EXPECT_EQ(acts[1].game, "britain-2");
+  for (const auto& a : acts) EXPECT_EQ(a.action, "waiting");
+}
+
+}  // namespace
+}  // namespace adj

@@ -1,0 +1,215 @@
+// End to end: `adjutant serve` as a real process on a free loopback port, driven with curl; then
+// SIGTERM, a clean exit, and a restart that finds everything where it was.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+using ::adj::testing::read_file;
+using ::adj::testing::write_file;
+
+constexpr const char* kGm = "e2e-gm-token";
+const std::string kOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
+
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+// Shell-quotes one argument.
+std::string q(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct CurlResult {
+  int status = 0;
+  std::string body;
+};
+
+// curl ARGS; the HTTP status is taken from -w.
+CurlResult curl(const std::string& args) {
+  const std::string cmd = "curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  CurlResult r;
+  const std::size_t nl = out.rfind('\n');
+  if (nl == std::string::npos) return r;
+  r.body = out.substr(0, nl);
+  r.status = std::atoi(out.c_str() + nl + 1);
+  return r;
+}
+
+class Daemon {
+ public:
+  Daemon(const std::string& db, int port, const std::string& log) : port_(port) {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::freopen((log + ".out").c_str(), "a", stdout);
+      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
+      ::unsetenv("ADJUTANT_DB");
+      const std::string http = "127.0.0.1:" + std::to_string(port);
+      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", http.c_str(), "--tick",
+              "1", static_cast<char*>(nullptr));
+      std::_Exit(127);
+    }
+  }
+  ~Daemon() {
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  // Polls /healthz until it answers 200.
+  bool wait_healthy(std::chrono::seconds timeout = 20s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (curl(q(url("/healthz"))).status == 200) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+  // Sends `sig` and waits for the exit; the exit code, or -1 on a crash or timeout.
+  int stop(int sig, std::chrono::seconds timeout = 30s) {
+    ::kill(pid_, sig);
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    int status = 0;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        reaped_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return -1;
+  }
+
+ private:
+  int port_;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("e2e.db"), log = dir.file("serve.log");
+  const std::string gm = q(std::string("Authorization: Bearer ") + kGm);
+  std::string token;
+  {
+    Daemon d(db, free_port(), log);
+    ASSERT_TRUE(d.wait_healthy()) << read_file(log);
+
+    CurlResult r =
+        curl("-X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
+             q(R"({"bundled": "dark-age-britain", "seed": 11})") + " " + q(d.url("/api/games")));
+    ASSERT_EQ(r.status, 201) << r.body;
+
+    // Orders: one player with their link token and no header lines, the others as by mail.
+    r = curl("-H " + gm + " " + q(d.url("/api/games/britain-1/players/WSX/token")));
+    ASSERT_EQ(r.status, 200) << r.body;
+    token = Json::parse(r.body)["token"];
+    const std::string wsx = dir.file("wsx.txt");
+    write_file(wsx, "1. LEVY HAM 3\n2. MOVE HAM OXF 4\n3. DEFEND WIN\n");
+    r = curl("-H " + q("Authorization: Bearer " + token) +
+             " -H 'Content-Type: text/plain' --data-binary @" + q(wsx) + " " +
+             q(d.url("/api/games/britain-1/orders")));
+    EXPECT_EQ(r.status, 200) << r.body;
+    for (const char* p : {"MRC", "NUM", "EAN", "GWN"}) {
+      r = curl("-H 'Content-Type: text/plain' --data-binary @" +
+               q(kOrders + "turn1-" + p + ".txt") + " " + q(d.url("/api/games/britain-1/orders")));
+      EXPECT_EQ(r.status, 200) << p << ": " << r.body;
+    }
+
+    r = curl("-X POST -H " + gm + " " + q(d.url("/api/games/britain-1/turns/run")));
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(Json::parse(r.body)["turn"], 1);
+
+    r = curl(q(d.url("/api/games/britain-1/reports/WSX")));
+    EXPECT_EQ(r.status, 401);
+    r = curl("-H " + q("Authorization: Bearer " + token) + " " +
+             q(d.url("/api/games/britain-1/reports/WSX")));
+    EXPECT_EQ(r.status, 200) << r.body;
+
+    r = curl(q(d.url("/metrics")));
+    EXPECT_EQ(r.status, 200);
+    EXPECT_NE(r.body.find("adjutant_http_requests_total{route=\"api_orders\",status=\"200\"} 5"),
+              std::string::npos)
+        << r.body;
+    EXPECT_NE(r.body.find("adjutant_turn_run_seconds_count 1"), std::string::npos);
+    EXPECT_NE(r.body.find("adjutant_submissions_total{channel=\"web\",result=\"accepted\"} 5"),
+              std::string::npos);
+    const std::string again = curl(q(d.url("/metrics"))).body;
+    EXPECT_NE(again.find("adjutant_http_requests_total{route=\"metrics\",status=\"200\"} 1"),
+              std::string::npos);
+
+    EXPECT_EQ(d.stop(SIGTERM), 0) << read_file(log);
+  }
+  const std::string text = read_file(log);
+  EXPECT_NE(text.find("event=listening"), std::string::npos) << text;
+  EXPECT_NE(text.find("event=stopping signal=SIGTERM"), std::string::npos) << text;
+  EXPECT_NE(text.find("event=stopped"), std::string::npos) << text;
+  EXPECT_EQ(text.find(token), std::string::npos);  // link tokens never reach the log
+
+  // Nothing lost: the command line and a restarted daemon both see turn 1 resolved.
+  auto shown = ::adj::testing::run_cli({"--db", db, "game", "show", "britain-1", "--json"});
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  EXPECT_EQ(Json::parse(shown.out)["turn"], 2);
+  {
+    Daemon d(db, free_port(), log);
+    ASSERT_TRUE(d.wait_healthy()) << read_file(log);
+    CurlResult r = curl(q(d.url("/api/games/britain-1")));
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(Json::parse(r.body)["turn"], 2);
+    r = curl("-H " + gm + " " + q(d.url("/api/games/britain-1/reports/EAN?turn=1")));
+    EXPECT_EQ(r.status, 200);
+    r = curl(q(d.url("/api/games/britain-1/audit")));
+    EXPECT_NE(r.body.find("\"run\""), std::string::npos);
+    EXPECT_EQ(d.stop(SIGINT), 0) << read_file(log);
+  }
+}
+
+TEST(ServeTest, BadListenAddressFails) {
+  ::adj::testing::TempDir dir;
+  auto r = ::adj::testing::run_cli({"--db", dir.file("x.db"), "serve", "--http", "127.0.0.1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("HOST:PORT"), std::string::npos) << r.err;
+  r = ::adj::testing::run_cli({"--db", dir.file("x.db"), "serve", "--http", "127.0.0.1:99999"});
+  EXPECT_EQ(r.exit_code, 1);
+}
+
+}  // namespace
+}  // namespace adj
