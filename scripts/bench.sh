@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j2 --target adjutant_bench
-exec build/adjutant_bench "$@"
+cmake --build build -j2 --target adjutant_bench adjutant
+build/adjutant_bench "$@"
+scripts/bench-smtp.sh build/adjutant

@@ -8,7 +8,7 @@ packages=(
   libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 python3 curl
-  python3-aiosmtpd
+  python3-aiosmtpd swaks
   chromium
 )
 missing=()

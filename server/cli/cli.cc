@@ -127,6 +127,33 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 86400))
       ->capture_default_str();
   srv->add_flag("--demo", so.demo, "Create the demo game (two turns played) if there is no game");
+  if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) so.mail_from = env;
+  if (const char* env = std::getenv("ADJUTANT_RELAY_PASSWORD"); env && *env)
+    so.relay_password = env;
+  srv->add_option("--smtp", so.smtp, "HOST:PORT of the SMTP listener for orders, or off")
+      ->capture_default_str();
+  srv->add_option("--smtp-allow", so.smtp_allow,
+                  "Accepted recipient address (repeatable; default: any)");
+  srv->add_option("--max-message-bytes", so.max_message_bytes,
+                  "Largest message kept whole (larger: headers kept, answered with a refusal)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+  srv->add_option("--maildir", so.maildir,
+                  "Maildir to watch for orders (DIR/new, moved to DIR/cur)");
+  srv->add_option("--relay", so.relay, "smtp://HOST:PORT relay for outgoing mail (default: none)");
+  srv->add_flag("--relay-starttls", so.relay_starttls, "Require STARTTLS on the relay");
+  srv->add_option("--relay-user", so.relay_user, "Relay AUTH user");
+  srv->add_option("--relay-password", so.relay_password,
+                  "Relay AUTH password (env ADJUTANT_RELAY_PASSWORD)");
+  srv->add_option("--outbox", so.outbox,
+                  "Maildir for outgoing mail when there is no relay (default: <db dir>/outbox)");
+  srv->add_option("--mail-from", so.mail_from,
+                  "From address of the mail sent (env ADJUTANT_MAIL_FROM)")
+      ->capture_default_str();
+  srv->add_option("--reminder-hours", so.reminder_hours,
+                  "Remind players without orders this long before a deadline")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 24.0 * 30));
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
     code = serve(common, so);

@@ -44,6 +44,19 @@ struct ServeOptions {
   std::string base_url;                 // public base URL for links; default http://HOST:PORT
   int tick_seconds = 30;                // scheduler period; 0 turns the scheduler off
   bool demo = false;                    // create the demo game when the database has none
+  // Mail (server/mail). smtp: HOST:PORT of the SMTP listener, or "off".
+  std::string smtp = "127.0.0.1:2525";
+  std::vector<std::string> smtp_allow;        // allowed envelope recipients; empty: any
+  std::size_t max_message_bytes = 10u << 20;  // SIZE; larger messages kept as headers, refused
+  std::string maildir;                        // watched Maildir (DIR/new -> DIR/cur); "" none
+  std::string relay;                          // smtp://HOST:PORT; "" -> outbox Maildir
+  bool relay_starttls = false;
+  std::string relay_user;
+  std::string relay_password;                    // or env ADJUTANT_RELAY_PASSWORD
+  std::string outbox;                            // outbox Maildir; default <db dir>/outbox
+  std::string mail_from = "adjutant@localhost";  // From of the mail sent
+  double reminder_hours = 24;                    // remind players this long before a deadline
+  int mail_seconds = 2;                          // outbox and Maildir polling period
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };

@@ -18,11 +18,19 @@
 #include <csignal>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <random>
+#include <sstream>
 
 #include "server/cli/commands.h"
 #include "server/http/http_server.h"
+#include "server/http/smtp_server.h"
+#include "server/mail/mail_ingest.h"
+#include "server/mail/mime.h"
+#include "server/mail/outbox_worker.h"
 #include "server/web/web_context.h"
+#include "storage/sqlite/sqlite_store.h"
 
 namespace adj::cli {
 
@@ -116,6 +124,76 @@ std::string player_link(const http::Router& router, const std::string& gm_token,
   return j.is_object() ? j.value("url", "") : "";
 }
 
+// This thread's MailIngest over this thread's store (MailIngest is one object per thread).
+mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& config) {
+  thread_local std::unique_ptr<mail::MailIngest> ingest;
+  if (!ingest) {
+    SqliteStore& s = web::thread_store(ctx);
+    ingest = std::make_unique<mail::MailIngest>(ctx.services(), s, s, config, ctx.clock(), &s);
+  }
+  return *ingest;
+}
+
+// Stores one message that arrived by SMTP (on an SMTP worker thread) and returns the final reply:
+// 250 once stored (then `process` is handed the id), 550 when no recipient is accepted, 451
+// when it could not be stored (the client keeps the message and retries).
+std::string store_smtp_message(web::WebContext& ctx, const mail::MailConfig& config,
+                               mail::SmtpMessage&& m,
+                               const std::function<void(std::int64_t)>& process) {
+  mail::MailIngest& ingest = thread_ingest(ctx, config);
+  const mail::Envelope env{m.mail_from, m.rcpt_to};
+  bool duplicate = false;
+  auto id = m.oversized ? ingest.accept_oversized(mail::header_block(m.data), m.total_bytes, "smtp",
+                                                  env, &duplicate)
+                        : ingest.accept(m.data, "smtp", env, &duplicate);
+  if (!id.ok()) {
+    if (id.status().code() == StatusCode::kPermissionDenied)
+      return mail::SmtpProtocol::reply_refused(id.status().message());
+    spdlog::error("event=smtp_store_failed error=\"{}\"", id.status().message());
+    return mail::SmtpProtocol::reply_temp_failure();
+  }
+  spdlog::info("event=mail_received channel=smtp inbox_id={} bytes={} duplicate={}", *id,
+               m.total_bytes, duplicate);
+  if (!duplicate) process(*id);
+  return mail::SmtpProtocol::reply_stored("queued as " + std::to_string(*id));
+}
+
+// Accepts every file in DIR/new through MailIngest (channel "maildir"), then moves it to DIR/cur.
+// A file that could not be stored stays in new/ for the next pass.
+void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(fs::path(dir) / "cur", ec);
+  fs::create_directories(fs::path(dir) / "tmp", ec);
+  for (const auto& entry : fs::directory_iterator(fs::path(dir) / "new", ec)) {
+    if (!entry.is_regular_file()) continue;
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    std::string raw = buf.str();
+    mail::MailIngest& ingest = thread_ingest(ctx, config);
+    bool duplicate = false;
+    auto id = raw.size() > config.max_message_bytes
+                  ? ingest.accept_oversized(mail::header_block(raw), raw.size(), "maildir", {},
+                                            &duplicate)
+                  : ingest.accept(raw, "maildir", {}, &duplicate);
+    if (!id.ok()) {
+      spdlog::error("event=maildir_store_failed file=\"{}\" error=\"{}\"", entry.path().string(),
+                    id.status().message());
+      continue;
+    }
+    fs::rename(entry.path(), fs::path(dir) / "cur" / (entry.path().filename().string() + ":2,S"),
+               ec);
+    spdlog::info("event=mail_received channel=maildir inbox_id={} duplicate={}", *id, duplicate);
+    if (!duplicate) {
+      auto done = ingest.process(*id);
+      if (!done.ok())
+        spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", *id,
+                     done.status().message());
+    }
+  }
+}
+
 void run_tick(web::WebContext& ctx) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<TickAction> actions = ctx.admin().tick();
@@ -127,12 +205,38 @@ void run_tick(web::WebContext& ctx) {
     // The tick's time is shared out over the turns it ran (a tick does little else).
     if (a.action == "ran" || a.action == "failed")
       ctx.metrics().turn_run(seconds / runs, a.action == "ran");
+    if (a.action == "ran") {
+      // The turn just resolved is the one before the now open turn.
+      auto shown = ctx.services().show_game(a.game);
+      if (shown.ok() && shown->contains("turn"))
+        ctx.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
+    }
     if (a.action == "waiting")
       spdlog::debug("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
     else if (a.action == "failed" || a.action == "held")
       spdlog::warn("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
     else
       spdlog::info("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
+  }
+}
+
+// Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
+// deadline, so one reminder per deadline; MailIngest dedupes repeats).
+void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, double hours) {
+  auto games = ctx.services().list_games();
+  if (!games.ok()) return;
+  const UnixTime now = ctx.clock()();
+  for (const auto& g : *games) {
+    if (g.status != "open") continue;
+    auto sched = ctx.admin().schedule(g.id);
+    if (!sched.ok() || !sched->deadline) continue;
+    const auto left = static_cast<double>(*sched->deadline - now);
+    if (left < 0 || left > hours * 3600) continue;
+    auto n = thread_ingest(ctx, config).queue_reminders(g.id, std::to_string(*sched->deadline));
+    if (!n.ok())
+      spdlog::warn("event=reminders_failed game={} error=\"{}\"", g.id, n.status().message());
+    else if (*n > 0)
+      spdlog::info("event=reminders_queued game={} count={}", g.id, *n);
   }
 }
 
@@ -196,6 +300,92 @@ int serve(const Common& c, const ServeOptions& o) {
     }
   }
 
+  // Mail. Everything but the storing of SMTP messages runs on one mail thread, in order (so no
+  // inbox message is processed twice at once, and the outbox sender is used from one thread).
+  namespace fs = std::filesystem;
+  mail::MailConfig mail_config;
+  mail_config.from = {o.mail_from, "Adjutant"};
+  mail_config.base_url = config.base_url;
+  mail_config.allowed_recipients = o.smtp_allow;
+  mail_config.max_message_bytes = o.max_message_bytes;
+  std::string outbox_dir = o.outbox;
+  if (outbox_dir.empty()) {
+    const fs::path parent = fs::path(c.db).parent_path();
+    outbox_dir = parent.empty() ? std::string("outbox") : (parent / "outbox").string();
+  }
+  std::unique_ptr<mail::MailSender> sender;
+  if (!o.relay.empty()) {
+    mail::SmtpRelayOptions ro;
+    ro.url = o.relay;
+    ro.starttls = o.relay_starttls;
+    ro.user = o.relay_user;
+    ro.password = o.relay_password;
+    sender = std::make_unique<mail::SmtpRelaySender>(ro);
+  } else {
+    sender = std::make_unique<mail::MaildirSender>(outbox_dir);
+  }
+  asio::thread_pool mail_pool(1);
+  std::atomic<bool> mail_stopping{false};
+  const auto process = [&](std::int64_t id) {
+    asio::post(mail_pool, [&, id] {
+      if (mail_stopping) return;  // still "new": process_pending at the next start
+      auto r = thread_ingest(ctx, mail_config).process(id);
+      if (!r.ok())
+        spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
+                     r.status().message());
+      else
+        spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r->action,
+                     r->queued);
+    });
+  };
+  ctx.set_on_turn_run([&](const std::string& game, int turn) {
+    asio::post(mail_pool, [&, game, turn] {
+      auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
+      if (!n.ok())
+        spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", game, turn,
+                     n.status().message());
+      else
+        spdlog::info("event=reports_queued game={} turn={} count={}", game, turn, *n);
+    });
+  });
+  asio::post(mail_pool, [&] {  // what a previous run stored but did not answer
+    for (;;) {
+      auto n = thread_ingest(ctx, mail_config).process_pending(100);
+      if (!n.ok()) {
+        spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
+        break;
+      }
+      if (*n > 0) spdlog::info("event=mail_pending_processed count={}", *n);
+      if (*n < 100 || mail_stopping) break;
+    }
+  });
+  // recipient_allowed reads only the immutable configuration, so the SMTP I/O thread may call it
+  // on this object (owned by the main thread).
+  mail::MailIngest& gate = thread_ingest(ctx, mail_config);
+  std::unique_ptr<http::SmtpServer> smtp;
+  if (o.smtp != "off") {
+    auto shp = parse_host_port(o.smtp);
+    if (!shp.ok()) {
+      spdlog::error("event=bad_option option=--smtp error=\"{}\"", shp.status().message());
+      return kExitError;
+    }
+    http::SmtpServerOptions so;
+    so.limits.hostname = "adjutant";
+    so.limits.max_message_bytes = o.max_message_bytes;
+    smtp = std::make_unique<http::SmtpServer>(
+        [&](mail::SmtpMessage&& m) {
+          return store_smtp_message(ctx, mail_config, std::move(m), process);
+        },
+        [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
+    if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {
+      spdlog::error("event=smtp_listen_failed error=\"{}\"", s.message());
+      return kExitError;
+    }
+    spdlog::info("event=smtp_listening addr={}:{} max_message_bytes={}", shp->host, smtp->port(),
+                 o.max_message_bytes);
+  }
+  spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", sender->describe(), o.maildir);
+
   http::Router router;
   web::register_routes(router, ctx);
   http::HttpServer server(router, ctx.metrics());
@@ -204,6 +394,7 @@ int serve(const Common& c, const ServeOptions& o) {
   asio::io_context io;
   asio::signal_set signals(io, SIGINT, SIGTERM);
   asio::steady_timer timer(io);
+  asio::steady_timer mail_timer(io);
   asio::thread_pool tick_pool(1);
   bool stopping = false;  // main thread only
 
@@ -245,6 +436,7 @@ int serve(const Common& c, const ServeOptions& o) {
       asio::post(tick_pool, [&] {
         try {
           run_tick(ctx);
+          queue_due_reminders(ctx, mail_config, o.reminder_hours);
         } catch (const std::exception& e) {
           spdlog::error("event=tick_exception what=\"{}\"", e.what());
         }
@@ -256,13 +448,47 @@ int serve(const Common& c, const ServeOptions& o) {
   };
   if (o.tick_seconds > 0) arm(std::chrono::seconds(0));
 
+  // The mail timer: deliver the outbox, read the watched Maildir, publish the queue length.
+  std::unique_ptr<mail::OutboxWorker> outbox_worker;  // mail thread only
+  std::function<void()> arm_mail = [&] {
+    mail_timer.expires_after(std::chrono::seconds(std::max(1, o.mail_seconds)));
+    mail_timer.async_wait([&](const boost::system::error_code& ec) {
+      if (ec || stopping) return;
+      asio::post(mail_pool, [&] {
+        try {
+          SqliteStore& store = web::thread_store(ctx);
+          if (!outbox_worker) outbox_worker = std::make_unique<mail::OutboxWorker>(store, *sender);
+          auto st = outbox_worker->run_once(ctx.clock()());
+          if (!st.ok())
+            spdlog::warn("event=outbox_failed error=\"{}\"", st.status().message());
+          else if (st->claimed > 0)
+            spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried,
+                         st->failed);
+          if (!o.maildir.empty()) scan_maildir(ctx, mail_config, o.maildir);
+          if (auto n = store.pending_count(); n.ok())
+            ctx.metrics().set_gauge("adjutant_mail_queue", *n);
+        } catch (const std::exception& e) {
+          spdlog::error("event=mail_timer_exception what=\"{}\"", e.what());
+        }
+        asio::post(io, [&] {
+          if (!stopping) arm_mail();
+        });
+      });
+    });
+  };
+  arm_mail();
+
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;
     spdlog::info("event=stopping signal={}", signo == SIGINT ? "SIGINT" : "SIGTERM");
     stopping = true;
     timer.cancel();
-    server.stop();     // no new connections; requests in hand finish
-    tick_pool.join();  // a turn the scheduler is running finishes
+    mail_timer.cancel();
+    server.stop();           // no new connections; requests in hand finish
+    if (smtp) smtp->stop();  // messages being stored finish (and are answered 250)
+    tick_pool.join();        // a turn the scheduler is running finishes
+    mail_stopping = true;    // unprocessed messages stay "new" for the next start
+    mail_pool.join();
     io.stop();
   });
   io.run();

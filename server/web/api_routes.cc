@@ -473,6 +473,7 @@ Response run_turn(WebContext& ctx, const std::string& game, bool preview) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!preview) ctx.metrics().turn_run(seconds, out.ok());
   if (!out.ok()) return fail(out.status());
+  if (!preview) ctx.turn_ran(game, out->turn);
   Json phases = Json::object();
   for (const auto& [name, ms] : out->phase_ms) phases[name] = ms;
   Json j = {{"game", game},

@@ -842,6 +842,7 @@ Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, b
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (!preview) ctx.metrics().turn_run(seconds, out.ok());
   if (!out.ok()) return status_page(out.status());
+  if (!preview) ctx.turn_ran(game, out->turn);
   Status err;
   auto g = find_game(ctx, game, &err);
   const std::string name = g ? g->name : game;

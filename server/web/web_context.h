@@ -4,6 +4,7 @@
 // owned by the calling thread.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,6 +37,15 @@ class WebContext {
   GameAdmin& admin();
   // Opens the database once from the calling thread; an error to report at startup.
   Status open_check();
+  // A hook called after every committed turn run (GM runs through the web and API, and the
+  // scheduler in `adjutant serve`) with the game and the turn resolved, from the running thread.
+  // Set before serving starts (not synchronised); the hook must be thread-safe and quick.
+  void set_on_turn_run(std::function<void(const std::string& game, int turn)> hook) {
+    on_turn_run_ = std::move(hook);
+  }
+  void turn_ran(const std::string& game, int turn) const {
+    if (on_turn_run_) on_turn_run_(game, turn);
+  }
 
  private:
   struct PerThread;
@@ -43,6 +53,7 @@ class WebContext {
   WebConfig config_;
   Clock clock_;
   Metrics metrics_;
+  std::function<void(const std::string&, int)> on_turn_run_;
 };
 
 // The calling thread's store, for what Services does not expose (stored turn records for the

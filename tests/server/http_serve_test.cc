@@ -81,7 +81,7 @@ class Daemon {
       ::unsetenv("ADJUTANT_DB");
       const std::string http = "127.0.0.1:" + std::to_string(port);
       ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", http.c_str(), "--tick",
-              "1", static_cast<char*>(nullptr));
+              "1", "--smtp", "off", static_cast<char*>(nullptr));
       std::_Exit(127);
     }
   }

@@ -299,7 +299,7 @@ class WebBrowser : public ::testing::Test {
     ASSERT_GT(port, 0);
     base_ = "http://127.0.0.1:" + std::to_string(port);
     server_ = spawn({ADJ_BINARY, "--db", db_, "serve", "--http",
-                     "127.0.0.1:" + std::to_string(port), "--tick", "0"},
+                     "127.0.0.1:" + std::to_string(port), "--tick", "0", "--smtp", "off"},
                     dir_.file("serve.log"), {{"ADJUTANT_GM_TOKEN", kGmToken}});
     bool up = false;
     for (int i = 0; i < 100 && !up; ++i) {
@@ -411,8 +411,8 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
   auto mark_document = [&] { eval("window.__adjOld = true"); };
   auto wait_new_document = [&](const std::string& what) {
     for (int i = 0; i < 600; ++i) {
-      if (eval("(window.__adjOld === undefined && document.readyState === 'complete') ? 'y' : 'n'") ==
-          "y")
+      if (eval("(window.__adjOld === undefined && document.readyState === 'complete') ? 'y' : "
+               "'n'") == "y")
         return;
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }

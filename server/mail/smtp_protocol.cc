@@ -1,0 +1,262 @@
+#include "server/mail/smtp_protocol.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+#include <utility>
+
+namespace adj::mail {
+
+namespace {
+
+constexpr std::size_t kDataFlush = 16 * 1024;  // a data line longer than this is flushed early
+
+std::string upper(std::string_view s) {
+  std::string u(s);
+  for (char& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return u;
+}
+
+bool iequals_prefix(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (std::toupper(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
+  return true;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// "<addr> PARAMS" after "MAIL FROM:" or "RCPT TO:". Accepts a bare address without <> too.
+bool parse_path(std::string_view rest, std::string* addr, std::string_view* params) {
+  rest = trim(rest);
+  if (rest.empty()) return false;
+  if (rest.front() == '<') {
+    const std::size_t close = rest.find('>');
+    if (close == std::string_view::npos) return false;
+    *addr = std::string(rest.substr(1, close - 1));
+    *params = trim(rest.substr(close + 1));
+  } else {
+    const std::size_t sp = rest.find(' ');
+    *addr = std::string(rest.substr(0, sp));
+    *params = sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp + 1));
+  }
+  if (addr->find_first_of(" \t<>\r\n") != std::string::npos) return false;
+  return true;
+}
+
+std::string reply(std::string text) { return text + "\r\n"; }
+
+}  // namespace
+
+SmtpProtocol::SmtpProtocol(SmtpLimits limits, std::function<bool(const std::string&)> allow)
+    : limits_(std::move(limits)), allow_(std::move(allow)) {}
+
+std::string SmtpProtocol::greeting() const {
+  return reply("220 " + limits_.hostname + " ESMTP Adjutant");
+}
+
+std::string SmtpProtocol::reply_stored(const std::string& detail) {
+  return reply("250 2.0.0 OK" + (detail.empty() ? "" : " " + detail));
+}
+std::string SmtpProtocol::reply_temp_failure(const std::string& detail) {
+  return reply("451 4.3.0 " + (detail.empty() ? "Cannot store the message now" : detail));
+}
+std::string SmtpProtocol::reply_refused(const std::string& detail) {
+  return reply("550 5.7.1 " + (detail.empty() ? "Refused" : detail));
+}
+std::string SmtpProtocol::reply_timeout() { return reply("421 4.4.2 Timeout, closing connection"); }
+
+void SmtpProtocol::receive(std::string_view bytes, std::vector<SmtpEvent>& out) {
+  while (!bytes.empty() && !closed_) {
+    const std::size_t nl = bytes.find('\n');
+    const std::string_view piece =
+        bytes.substr(0, nl == std::string_view::npos ? bytes.size() : nl);
+    if (state_ != State::kData) {
+      // Commands: bounded lines; an over-long one is discarded up to its end.
+      if (!discarding_) {
+        const std::size_t room = limits_.max_command_line > partial_.size()
+                                     ? limits_.max_command_line - partial_.size()
+                                     : 0;
+        if (piece.size() > room) {
+          discarding_ = true;
+          partial_.clear();
+        } else {
+          partial_.append(piece);
+        }
+      }
+      if (nl == std::string_view::npos) return;
+      bytes.remove_prefix(nl + 1);
+      if (discarding_) {
+        discarding_ = false;
+        error(reply("500 5.5.2 Line too long"), out);
+        continue;
+      }
+      std::string l = std::move(partial_);
+      partial_.clear();
+      if (!l.empty() && l.back() == '\r') l.pop_back();
+      command(l, out);
+    } else {
+      partial_.append(piece);
+      if (nl == std::string_view::npos) {
+        // A long partial line cannot be the terminating "."; move it to the data.
+        if (partial_.size() > kDataFlush) {
+          std::string keep;
+          if (partial_.back() == '\r') keep = "\r", partial_.pop_back();
+          data_line_mid_ = true;
+          append_data(partial_);
+          partial_ = std::move(keep);
+        }
+        return;
+      }
+      bytes.remove_prefix(nl + 1);
+      std::string l = std::move(partial_);
+      partial_.clear();
+      if (!l.empty() && l.back() == '\r') l.pop_back();
+      data_line(l, out);
+    }
+  }
+}
+
+void SmtpProtocol::append_data(std::string_view bytes) {
+  msg_.total_bytes += bytes.size();
+  if (msg_.oversized) return;
+  if (msg_.total_bytes > limits_.max_message_bytes) {
+    msg_.oversized = true;
+    const std::size_t room =
+        msg_.data.size() < kOversizedHead ? kOversizedHead - msg_.data.size() : 0;
+    msg_.data.append(bytes.substr(0, std::min(room, bytes.size())));
+    if (msg_.data.size() > kOversizedHead) msg_.data.resize(kOversizedHead);
+    return;
+  }
+  msg_.data.append(bytes);
+}
+
+void SmtpProtocol::data_line(std::string_view l, std::vector<SmtpEvent>& out) {
+  if (!data_line_mid_) {
+    if (l == ".") {
+      SmtpEvent e;
+      e.kind = SmtpEvent::kMessage;
+      e.message = std::move(msg_);
+      out.push_back(std::move(e));
+      reset_transaction();
+      state_ = State::kReady;
+      return;
+    }
+    if (!l.empty() && l.front() == '.') l.remove_prefix(1);  // dot-unstuffing
+  }
+  data_line_mid_ = false;
+  append_data(l);
+  append_data("\r\n");
+}
+
+void SmtpProtocol::error(std::string r, std::vector<SmtpEvent>& out) {
+  if (++errors_ >= limits_.max_errors) {
+    out.push_back({SmtpEvent::kReply, reply("421 4.7.0 Too many errors, closing connection"), {}});
+    out.push_back({SmtpEvent::kClose, "", {}});
+    closed_ = true;
+    return;
+  }
+  out.push_back({SmtpEvent::kReply, std::move(r), {}});
+}
+
+void SmtpProtocol::reset_transaction() {
+  msg_ = SmtpMessage{};
+  data_line_mid_ = false;
+}
+
+void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
+  const std::size_t sp = l.find(' ');
+  const std::string verb = upper(l.substr(0, sp));
+  const std::string_view arg =
+      sp == std::string_view::npos ? std::string_view() : trim(l.substr(sp + 1));
+  auto ok = [&](std::string r) { out.push_back({SmtpEvent::kReply, reply(std::move(r)), {}}); };
+
+  if (verb == "EHLO" || verb == "HELO") {
+    if (arg.empty()) return error(reply("501 5.5.4 " + verb + " needs a domain"), out);
+    reset_transaction();
+    state_ = State::kReady;
+    if (verb == "HELO") return ok("250 " + limits_.hostname);
+    return ok("250-" + limits_.hostname + " greets " + std::string(arg) + "\r\n250-SIZE " +
+              std::to_string(limits_.max_message_bytes) +
+              "\r\n250-8BITMIME\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES");
+  }
+  if (verb == "NOOP") return ok("250 2.0.0 OK");
+  if (verb == "RSET") {
+    reset_transaction();
+    if (state_ != State::kGreeted) state_ = State::kReady;
+    return ok("250 2.0.0 OK");
+  }
+  if (verb == "QUIT") {
+    ok("221 2.0.0 Bye");
+    out.push_back({SmtpEvent::kClose, "", {}});
+    closed_ = true;
+    return;
+  }
+  if (verb == "VRFY") return ok("252 2.5.2 Cannot VRFY user, but will accept message");
+  if (verb == "EXPN" || verb == "HELP" || verb == "TURN" || verb == "ETRN" || verb == "STARTTLS" ||
+      verb == "AUTH" || verb == "BDAT")
+    return error(reply("502 5.5.1 Command not implemented"), out);
+  if (verb == "MAIL") {
+    if (state_ == State::kGreeted) return error(reply("503 5.5.1 Send EHLO first"), out);
+    if (state_ != State::kReady) return error(reply("503 5.5.1 Nested MAIL command"), out);
+    if (!iequals_prefix(arg, "FROM:"))
+      return error(reply("501 5.5.4 Syntax: MAIL FROM:<address>"), out);
+    std::string addr;
+    std::string_view params;
+    if (!parse_path(arg.substr(5), &addr, &params))
+      return error(reply("501 5.1.7 Bad sender address syntax"), out);
+    while (!params.empty()) {
+      const std::size_t psp = params.find(' ');
+      const std::string p = upper(params.substr(0, psp));
+      params = psp == std::string_view::npos ? std::string_view() : trim(params.substr(psp + 1));
+      if (p.rfind("SIZE=", 0) == 0) {
+        try {
+          std::size_t used = 0;
+          const unsigned long long n = std::stoull(p.substr(5), &used);
+          if (used != p.size() - 5) throw std::invalid_argument(p);
+          if (n > limits_.max_message_bytes)
+            return error(reply("552 5.3.4 Message size exceeds fixed maximum message size"), out);
+        } catch (const std::exception&) {
+          return error(reply("501 5.5.4 Bad SIZE parameter"), out);
+        }
+      } else if (p.rfind("BODY=", 0) == 0 || p == "SMTPUTF8") {
+        // Accepted: the message is stored as bytes.
+      } else {
+        return error(reply("555 5.5.4 Unsupported MAIL parameter " + p), out);
+      }
+    }
+    reset_transaction();
+    msg_.mail_from = addr.empty() ? "<>" : addr;
+    state_ = State::kMail;
+    return ok("250 2.1.0 OK");
+  }
+  if (verb == "RCPT") {
+    if (state_ != State::kMail && state_ != State::kRcpt)
+      return error(reply("503 5.5.1 Need MAIL before RCPT"), out);
+    if (!iequals_prefix(arg, "TO:"))
+      return error(reply("501 5.5.4 Syntax: RCPT TO:<address>"), out);
+    std::string addr;
+    std::string_view params;
+    if (!parse_path(arg.substr(3), &addr, &params) || addr.empty())
+      return error(reply("501 5.1.3 Bad recipient address syntax"), out);
+    if (msg_.rcpt_to.size() >= limits_.max_recipients) return ok("452 4.5.3 Too many recipients");
+    if (allow_ && !allow_(addr)) return error(reply("550 5.1.1 No such recipient here"), out);
+    msg_.rcpt_to.push_back(addr);
+    state_ = State::kRcpt;
+    return ok("250 2.1.5 OK");
+  }
+  if (verb == "DATA") {
+    if (state_ == State::kMail) return error(reply("554 5.5.1 No valid recipients"), out);
+    if (state_ != State::kRcpt) return error(reply("503 5.5.1 Need RCPT before DATA"), out);
+    if (!arg.empty()) return error(reply("501 5.5.4 DATA takes no argument"), out);
+    state_ = State::kData;
+    return ok("354 End data with <CR><LF>.<CR><LF>");
+  }
+  return error(reply("500 5.5.2 Command unrecognized"), out);
+}
+
+}  // namespace adj::mail

@@ -1,0 +1,176 @@
+// SmtpProtocol (server/mail/smtp_protocol.h): the SMTP server state machine, fed bytes directly.
+#include "server/mail/smtp_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace adj::mail {
+namespace {
+
+class SmtpProtocolTest : public ::testing::Test {
+ protected:
+  SmtpProtocolTest()
+      : p_(SmtpLimits{"mx.test", 100, 64, 3, 20},
+           [](const std::string& a) { return a.rfind("orders", 0) == 0; }) {}
+
+  // Feeds `bytes`; returns the replies (the message events are kept in messages_).
+  std::vector<std::string> feed(const std::string& bytes) {
+    std::vector<SmtpEvent> ev;
+    p_.receive(bytes, ev);
+    std::vector<std::string> replies;
+    for (auto& e : ev) {
+      if (e.kind == SmtpEvent::kReply) replies.push_back(e.reply);
+      if (e.kind == SmtpEvent::kMessage) messages_.push_back(e.message);
+      if (e.kind == SmtpEvent::kClose) replies.push_back("<close>");
+    }
+    return replies;
+  }
+  std::string one(const std::string& bytes) {
+    auto r = feed(bytes);
+    EXPECT_EQ(r.size(), 1u) << bytes;
+    return r.empty() ? "" : r[0];
+  }
+  void start() {
+    ASSERT_EQ(one("EHLO client.test\r\n").substr(0, 4), "250-");
+    ASSERT_EQ(one("MAIL FROM:<a@b.test>\r\n").substr(0, 3), "250");
+    ASSERT_EQ(one("RCPT TO:<orders@x.test>\r\n").substr(0, 3), "250");
+    ASSERT_EQ(one("DATA\r\n").substr(0, 3), "354");
+  }
+
+  SmtpProtocol p_;
+  std::vector<SmtpMessage> messages_;
+};
+
+TEST_F(SmtpProtocolTest, GreetingAndEhloAdvertiseExtensions) {
+  EXPECT_EQ(p_.greeting(), "220 mx.test ESMTP Adjutant\r\n");
+  const std::string r = one("EHLO client.test\r\n");
+  EXPECT_NE(r.find("250-SIZE 100\r\n"), std::string::npos) << r;
+  EXPECT_NE(r.find("8BITMIME"), std::string::npos);
+  EXPECT_NE(r.find("PIPELINING"), std::string::npos);
+  EXPECT_EQ(r.substr(r.size() - 2), "\r\n");
+  EXPECT_EQ(one("HELO client.test\r\n"), "250 mx.test\r\n");
+  EXPECT_EQ(one("EHLO\r\n").substr(0, 3), "501");
+}
+
+TEST_F(SmtpProtocolTest, WholeTransactionWithDotUnstuffing) {
+  start();
+  EXPECT_TRUE(feed("Subject: x\r\n\r\n..leading dot\r\nline\r\n").empty());
+  EXPECT_TRUE(p_.in_data());
+  EXPECT_TRUE(feed(".\r\n").empty());
+  ASSERT_EQ(messages_.size(), 1u);
+  EXPECT_EQ(messages_[0].mail_from, "a@b.test");
+  EXPECT_EQ(messages_[0].rcpt_to, std::vector<std::string>{"orders@x.test"});
+  EXPECT_EQ(messages_[0].data, "Subject: x\r\n\r\n.leading dot\r\nline\r\n");
+  EXPECT_FALSE(messages_[0].oversized);
+  EXPECT_EQ(messages_[0].total_bytes, messages_[0].data.size());
+  // The transaction is reset; a new one may follow.
+  EXPECT_EQ(one("MAIL FROM:<>\r\n").substr(0, 3), "250");
+}
+
+TEST_F(SmtpProtocolTest, PipelinedCommandsAreAnsweredInOrder) {
+  ASSERT_EQ(one("EHLO c\r\n").substr(0, 4), "250-");
+  std::vector<SmtpEvent> ev;
+  p_.receive("MAIL FROM:<a@b>\r\nRCPT TO:<orders@x>\r\nDATA\r\nhi\r\n.\r\nQUIT\r\n", ev);
+  ASSERT_EQ(ev.size(), 6u);
+  EXPECT_EQ(ev[0].reply.substr(0, 3), "250");
+  EXPECT_EQ(ev[1].reply.substr(0, 3), "250");
+  EXPECT_EQ(ev[2].reply.substr(0, 3), "354");
+  EXPECT_EQ(ev[3].kind, SmtpEvent::kMessage);
+  EXPECT_EQ(ev[3].message.data, "hi\r\n");
+  EXPECT_EQ(ev[4].reply.substr(0, 3), "221");
+  EXPECT_EQ(ev[5].kind, SmtpEvent::kClose);
+  EXPECT_TRUE(p_.closed());
+}
+
+TEST_F(SmtpProtocolTest, BytesSplitAnywhere) {
+  const std::string all =
+      "EHLO c\r\nMAIL FROM:<a@b>\r\nRCPT TO:<orders@x>\r\nDATA\r\nl1\r\n..\r\n.\r\n";
+  for (char ch : all) feed(std::string(1, ch));
+  ASSERT_EQ(messages_.size(), 1u);
+  EXPECT_EQ(messages_[0].data, "l1\r\n.\r\n");
+}
+
+TEST_F(SmtpProtocolTest, BadSequence) {
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n").substr(0, 3), "503");  // before EHLO
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "503");
+  EXPECT_EQ(one("DATA\r\n").substr(0, 3), "503");
+  one("MAIL FROM:<a@b>\r\n");
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n").substr(0, 3), "503");
+  EXPECT_EQ(one("DATA\r\n").substr(0, 3), "554");
+  EXPECT_EQ(one("RSET\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "503");
+}
+
+TEST_F(SmtpProtocolTest, RecipientsAllowListAndLimit) {
+  one("EHLO c\r\n");
+  one("MAIL FROM:<a@b>\r\n");
+  EXPECT_EQ(one("RCPT TO:<someone@x>\r\n").substr(0, 3), "550");
+  EXPECT_EQ(one("RCPT TO:<orders1@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders2@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders3@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders4@x>\r\n").substr(0, 3), "452");
+  EXPECT_EQ(one("RCPT TO:garbage<\r\n").substr(0, 3), "501");
+}
+
+TEST_F(SmtpProtocolTest, OtherCommands) {
+  EXPECT_EQ(one("NOOP\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("VRFY bob\r\n").substr(0, 3), "252");
+  EXPECT_EQ(one("EXPN list\r\n").substr(0, 3), "502");
+  EXPECT_EQ(one("STARTTLS\r\n").substr(0, 3), "502");
+  EXPECT_EQ(one("FROB\r\n").substr(0, 3), "500");
+  EXPECT_EQ(one("MAIL TO:<x>\r\n").substr(0, 3), "503");
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("MAIL TO:<x>\r\n").substr(0, 3), "501");
+  EXPECT_EQ(one("MAIL FROM:<a@b> FOO=1\r\n").substr(0, 3), "555");
+  auto r = feed("quit\r\nNOOP\r\n");
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].substr(0, 3), "221");
+  EXPECT_EQ(r[1], "<close>");
+}
+
+TEST_F(SmtpProtocolTest, SizeLimits) {
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("MAIL FROM:<a@b> SIZE=101\r\n").substr(0, 3), "552");
+  EXPECT_EQ(one("MAIL FROM:<a@b> SIZE=abc\r\n").substr(0, 3), "501");
+  EXPECT_EQ(one("MAIL FROM:<a@b> SIZE=100 BODY=8BITMIME\r\n").substr(0, 3), "250");
+  one("RCPT TO:<orders@x>\r\n");
+  one("DATA\r\n");
+  feed("Subject: big\r\n\r\n");
+  for (int i = 0; i < 20; ++i) feed("0123456789\r\n");
+  feed(".\r\n");
+  ASSERT_EQ(messages_.size(), 1u);
+  EXPECT_TRUE(messages_[0].oversized);
+  EXPECT_EQ(messages_[0].total_bytes, 16u + 20u * 12u);
+  EXPECT_EQ(messages_[0].data.substr(0, 16), "Subject: big\r\n\r\n");
+}
+
+TEST_F(SmtpProtocolTest, OverlongCommandLineIsRefusedWithoutBuffering) {
+  EXPECT_EQ(one(std::string(1000, 'x') + "\r\n").substr(0, 3), "500");
+  EXPECT_TRUE(feed(std::string(100000, 'y')).empty());
+  EXPECT_EQ(one("\r\n").substr(0, 3), "500");
+  EXPECT_EQ(one("NOOP\r\n").substr(0, 3), "250");
+}
+
+TEST_F(SmtpProtocolTest, LongDataLineWithoutNewlineIsNotHeldBack) {
+  start();
+  feed(std::string(40000, 'z'));
+  feed("\r\n.\r\n");
+  ASSERT_EQ(messages_.size(), 1u);
+  EXPECT_TRUE(messages_[0].oversized);
+  EXPECT_EQ(messages_[0].total_bytes, 40002u);
+}
+
+TEST_F(SmtpProtocolTest, TooManyErrorsClose) {
+  SmtpProtocol p(SmtpLimits{"mx", 100, 512, 10, 3});
+  std::vector<SmtpEvent> ev;
+  p.receive("A\r\nB\r\nC\r\nD\r\n", ev);
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_EQ(ev[2].reply.substr(0, 3), "421");
+  EXPECT_EQ(ev[3].kind, SmtpEvent::kClose);
+}
+
+}  // namespace
+}  // namespace adj::mail

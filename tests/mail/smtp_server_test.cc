@@ -1,0 +1,270 @@
+// End to end: `adjutant serve` with its SMTP listener as a real process; real clients (Python's
+// smtplib, swaks when installed), replies read from the outbox Maildir and the database (sqlite3
+// CLI). Includes the SIGKILL test: every message that got a 250 is stored and answered once.
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+
+constexpr const char* kGm = "smtp-gm-token";
+const std::string kSrc = ADJ_SOURCE_DIR;
+
+int free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  socklen_t len = sizeof addr;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+  ::close(fd);
+  return ntohs(addr.sin_port);
+}
+
+std::string q(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs a shell command; its stdout.
+std::string sh(const std::string& cmd) {
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The outbox Maildir's messages (new/).
+std::vector<std::string> outbox_files(const std::string& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::path(dir) / "new", ec)) out.push_back(slurp(e));
+  return out;
+}
+
+int count_containing(const std::vector<std::string>& files, const std::string& needle) {
+  int n = 0;
+  for (const auto& f : files) n += f.find(needle) != std::string::npos;
+  return n;
+}
+
+class Daemon {
+ public:
+  Daemon(const std::string& db, int http, int smtp, const std::string& log)
+      : http_(http), smtp_(smtp) {
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::freopen((log + ".out").c_str(), "a", stdout);
+      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
+      const std::string h = "127.0.0.1:" + std::to_string(http);
+      const std::string s = "127.0.0.1:" + std::to_string(smtp);
+      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", h.c_str(), "--smtp",
+              s.c_str(), "--tick", "0", static_cast<char*>(nullptr));
+      std::_Exit(127);
+    }
+  }
+  ~Daemon() { kill(SIGKILL); }
+  void kill(int sig) {
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, sig);
+      ::waitpid(pid_, nullptr, 0);
+      reaped_ = true;
+    }
+  }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(http_) + path;
+  }
+  bool wait_ready(std::chrono::seconds timeout = 30s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const std::string r = sh("curl -s -m 2 " + q(url("/healthz")));
+      const std::string banner = sh("/usr/bin/python3 -c " +
+                                    q("import socket;s=socket.create_connection(('127.0.0.1'," +
+                                      std::to_string(smtp_) + "),2);print(s.recv(100).decode())") +
+                                    " 2>/dev/null");
+      if (r.find("ok") != std::string::npos && banner.rfind("220", 0) == 0) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+  int smtp() const { return smtp_; }
+
+ private:
+  int http_, smtp_;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Sends the file `eml` with smtplib; the server's reply code to the message ("250", ...).
+std::string send_file(int port, const std::string& eml, const std::string& from) {
+  const std::string py =
+      "import smtplib\n"
+      "s=smtplib.SMTP('127.0.0.1'," +
+      std::to_string(port) +
+      ",timeout=20)\n"
+      "try:\n"
+      "  s.sendmail('" +
+      from + "',['orders@pbm.example.net'],open('" + eml +
+      "','rb').read())\n"
+      "  print('250')\n"
+      "except smtplib.SMTPResponseException as e:\n"
+      "  print(e.smtp_code)\n"
+      "s.quit()\n";
+  std::string out = sh("/usr/bin/python3 -c " + q(py));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+template <class F>
+bool eventually(F f, std::chrono::seconds timeout = 30s) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (f()) return true;
+    std::this_thread::sleep_for(200ms);
+  }
+  return f();
+}
+
+TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("mail.db"), log = dir.file("serve.log");
+  const std::string outbox = dir.file("outbox");
+  Daemon d(db, free_port(), free_port(), log);
+  ASSERT_TRUE(d.wait_ready()) << slurp(log);
+  const std::string gm = q(std::string("Authorization: Bearer ") + kGm);
+  std::string r =
+      sh("curl -s -X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
+         q(R"({"bundled": "dark-age-britain", "seed": 11})") + " " + q(d.url("/api/games")));
+  ASSERT_NE(r.find("britain-1"), std::string::npos) << r;
+
+  const std::string plain = kSrc + "/tests/data/mail/plain.eml";
+  EXPECT_EQ(send_file(d.smtp(), plain, "wessex@example.org"), "250") << slurp(log);
+  const std::string thread = "In-Reply-To: <plain.7f3a@mail.example.org>";
+  ASSERT_TRUE(eventually([&] { return count_containing(outbox_files(outbox), thread) == 1; }))
+      << slurp(log);
+  // The same Message-ID again: 250, but not processed (nor answered) twice.
+  EXPECT_EQ(send_file(d.smtp(), plain, "wessex@example.org"), "250");
+  std::this_thread::sleep_for(3s);
+  EXPECT_EQ(count_containing(outbox_files(outbox), thread), 1);
+  EXPECT_NE(slurp(log).find("duplicate=true"), std::string::npos);
+
+  // swaks, when installed, as a second real client (a HELP command).
+  if (fs::exists("/usr/bin/swaks")) {
+    const std::string out =
+        sh("swaks --server 127.0.0.1:" + std::to_string(d.smtp()) +
+           " --from help@example.org --to orders@pbm.example.net --header 'Subject: HELP' "
+           "--header 'Message-Id: <swaks-help@example.org>' --body 'HELP' 2>&1");
+    EXPECT_NE(out.find("<-  250"), std::string::npos) << out;
+    EXPECT_TRUE(eventually([&] {
+      return count_containing(outbox_files(outbox), "<swaks-help@example.org>") == 1;
+    })) << slurp(log);
+  }
+
+  // A GM turn run queues a report per player with an address.
+  r = sh("curl -s -X POST -H " + gm + " " + q(d.url("/api/games/britain-1/turns/run")));
+  ASSERT_NE(r.find("\"turn\""), std::string::npos) << r;
+  ASSERT_TRUE(eventually([&] {
+    const std::string j = sh("curl -s -H " + gm + " " + q(d.url("/api/games/britain-1/outbox")));
+    return j.find("\"report\"") != std::string::npos;
+  })) << slurp(log);
+  const Json ob =
+      Json::parse(sh("curl -s -H " + gm + " " + q(d.url("/api/games/britain-1/outbox"))));
+  int reports = 0;
+  for (const auto& m : ob["outbox"]) reports += m["kind"] == "report";
+  EXPECT_GE(reports, 1);
+  EXPECT_TRUE(eventually([&] {
+    return count_containing(outbox_files(outbox), "Subject:") >= 2 + reports;
+  })) << slurp(log);
+  // Not for players.
+  EXPECT_NE(sh("curl -s -o /dev/null -w '%{http_code}' " + q(d.url("/api/games/britain-1/outbox"))),
+            "200");
+  EXPECT_NE(sh("curl -s " + q(d.url("/metrics"))).find("adjutant_mail_queue"), std::string::npos);
+}
+
+TEST(SmtpServeTest, SigkillMidStreamLosesNothingAcknowledgedAndAnswersOnce) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("kill.db"), log = dir.file("serve.log");
+  const std::string acked = dir.file("acked.txt");
+  const int http = free_port(), smtp = free_port();
+  {
+    Daemon d(db, http, smtp, log);
+    ASSERT_TRUE(d.wait_ready()) << slurp(log);
+    const std::string cmd = "/usr/bin/python3 " + q(kSrc + "/tests/bench/smtp_load.py") +
+                            " --port " + std::to_string(smtp) +
+                            " --count 200 --conns 4 --prefix kill --acked " + q(acked) +
+                            " > /dev/null 2>&1 &";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    // Kill once some, but not all, were acknowledged.
+    ASSERT_TRUE(eventually([&] { return slurp(acked).size() > 40 * 20; }, 60s)) << slurp(log);
+    d.kill(SIGKILL);
+  }
+  std::this_thread::sleep_for(2s);  // the client notices and stops
+  std::set<std::string> ids;
+  {
+    std::istringstream in(slurp(acked));
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty()) ids.insert(l);
+  }
+  ASSERT_GT(ids.size(), 0u);
+  Daemon d(db, free_port(), free_port(), log);
+  ASSERT_TRUE(d.wait_ready()) << slurp(log);
+  // Everything stored is processed (process_pending at start-up).
+  ASSERT_TRUE(eventually([&] {
+    return sh("sqlite3 " + q(db) + " \"SELECT count(*) FROM inbox WHERE state='new'\"") == "0\n";
+  })) << slurp(log);
+  const std::string rows = sh(
+      "sqlite3 " + q(db) +
+      " \"SELECT i.message_id, (SELECT count(*) FROM outbox o WHERE instr(o.raw, 'In-Reply-To: <' "
+      "|| i.message_id || '>') > 0) FROM inbox i\"");
+  std::map<std::string, int> answers;
+  std::istringstream in(rows);
+  for (std::string l; std::getline(in, l);) {
+    const std::size_t bar = l.find('|');
+    if (bar != std::string::npos) answers[l.substr(0, bar)] = std::stoi(l.substr(bar + 1));
+  }
+  for (const auto& id : ids) {
+    ASSERT_TRUE(answers.count(id)) << id << " got a 250 but is not in the inbox";
+    EXPECT_EQ(answers[id], 1) << id;
+  }
+  for (const auto& [id, n] : answers) EXPECT_EQ(n, 1) << id;  // stored without a 250: once too
+  std::printf("acknowledged before SIGKILL: %zu, stored: %zu\n", ids.size(), answers.size());
+}
+
+}  // namespace
+}  // namespace adj
