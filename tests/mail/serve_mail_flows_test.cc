@@ -1,0 +1,383 @@
+// End to end: the mail flows of `adjutant serve` as a real process, each test with its own
+// directory and ports. The watched Maildir (--maildir), the relay (--relay, a real
+// python3-aiosmtpd), reports after a scheduler run (--tick), reminders before a deadline
+// (--reminder-hours) and the GM outbox page. Clients are Python's smtplib and curl; what was sent
+// is read from the outbox Maildir, the relay's Maildir and the GM API.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/mail/mail_test_util.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+using mail_test::Aiosmtpd;
+using mail_test::free_port;
+
+constexpr const char* kGm = "flows-gm-token";
+const std::string kSrc = ADJ_SOURCE_DIR;
+const std::string kPlain = kSrc + "/tests/data/mail/plain.eml";
+const std::string kPlainThread = "In-Reply-To: <plain.7f3a@mail.example.org>";
+
+std::string q(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// Runs a shell command; its stdout.
+std::string sh(const std::string& cmd) {
+  FILE* p = ::popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The contents of the files in a Maildir subdirectory ("new" or "cur").
+std::vector<std::string> maildir_files(const fs::path& dir, const std::string& sub = "new") {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir / sub, ec)) out.push_back(slurp(e.path()));
+  return out;
+}
+
+int count_containing(const std::vector<std::string>& files, const std::string& needle) {
+  int n = 0;
+  for (const auto& f : files) n += f.find(needle) != std::string::npos;
+  return n;
+}
+
+template <class F>
+bool eventually(F f, std::chrono::seconds timeout = 30s) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (f()) return true;
+    std::this_thread::sleep_for(200ms);
+  }
+  return f();
+}
+
+const std::string kBearer = q(std::string("Authorization: Bearer ") + kGm);
+
+// `adjutant serve` on free ports, with extra options; SIGTERM then waited for at the end.
+class Daemon {
+ public:
+  Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
+      : http_(free_port()), smtp_(free_port()), log_(log) {
+    std::vector<std::string> args = {ADJ_BINARY, "--db",
+                                     db,         "serve",
+                                     "--http",   "127.0.0.1:" + std::to_string(http_),
+                                     "--smtp",   "127.0.0.1:" + std::to_string(smtp_)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::freopen((log + ".out").c_str(), "a", stdout);
+      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(ADJ_BINARY, argv.data());
+      std::_Exit(127);
+    }
+  }
+  ~Daemon() {
+    if (pid_ > 0) {
+      ::kill(pid_, SIGTERM);
+      ::waitpid(pid_, nullptr, 0);
+    }
+  }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(http_) + path;
+  }
+  bool wait_ready() {
+    return eventually([&] {
+      return sh("curl -s -m 2 " + q(url("/healthz"))).find("ok") != std::string::npos &&
+             mail_test::port_open(smtp_);
+    });
+  }
+  int smtp() const { return smtp_; }
+  std::string log() const { return slurp(log_); }
+
+  // curl with the GM bearer token; the body.
+  std::string gm(const std::string& method, const std::string& path,
+                 const std::string& body = "") const {
+    std::string cmd = "curl -s -m 10 -X " + method + " -H " + kBearer;
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
+    return sh(cmd + " " + q(url(path)));
+  }
+  // The HTTP status of a GET with extra curl arguments.
+  std::string status(const std::string& path, const std::string& curl_args = "") const {
+    return sh("curl -s -m 10 -o /dev/null -w '%{http_code}' " + curl_args + " " + q(url(path)));
+  }
+  // Creates britain-1 through the GM API.
+  bool create_game() const {
+    return gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 11})")
+               .find("britain-1") != std::string::npos;
+  }
+  // The GM API's outbox of britain-1.
+  Json outbox() const {
+    const Json j = Json::parse(gm("GET", "/api/games/britain-1/outbox"), nullptr, false);
+    return j.is_object() && j.contains("outbox") ? j["outbox"] : Json::array();
+  }
+
+ private:
+  int http_, smtp_;
+  std::string log_;
+  pid_t pid_ = -1;
+};
+
+// Sends the file `eml` with smtplib; the server's reply code to the message ("250", ...).
+std::string send_file(int port, const std::string& eml, const std::string& from) {
+  const std::string py =
+      "import smtplib\n"
+      "s=smtplib.SMTP('127.0.0.1'," +
+      std::to_string(port) +
+      ",timeout=20)\n"
+      "try:\n"
+      "  s.sendmail('" +
+      from + "',['orders@pbm.example.net'],open('" + eml +
+      "','rb').read())\n"
+      "  print('250')\n"
+      "except smtplib.SMTPResponseException as e:\n"
+      "  print(e.smtp_code)\n"
+      "s.quit()\n";
+  std::string out = sh("/usr/bin/python3 -c " + q(py));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+// The outbox messages of one kind, as (to) addresses.
+std::vector<std::string> recipients(const Json& outbox, const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& m : outbox)
+    if (m.value("kind", "") == kind) out.push_back(m.value("to", ""));
+  return out;
+}
+
+int count_of(const std::vector<std::string>& v, const std::string& s) {
+  return static_cast<int>(std::count(v.begin(), v.end(), s));
+}
+
+bool has_orders(const Daemon& d, const std::string& player) {
+  const Json j = Json::parse(d.gm("GET", "/api/games/britain-1/submissions"), nullptr, false);
+  if (!j.is_object() || !j.contains("players")) return false;
+  for (const auto& p : j["players"])
+    if (p.value("player", "") == player) return p.value("has_orders", false);
+  return false;
+}
+
+long long now() { return static_cast<long long>(std::time(nullptr)); }
+
+TEST(ServeMailFlows, WatchedMaildirIsIngestedMovedToCurAndAnswered) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
+  const fs::path in = dir.file("in"), outbox = dir.file("out");
+  fs::create_directories(in / "new");
+  fs::create_directories(in / "tmp");
+  Daemon d(db, log, {"--tick", "0", "--maildir", in.string(), "--outbox", outbox.string()});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  EXPECT_FALSE(has_orders(d, "WSX"));
+
+  // Delivered the Maildir way: written in tmp/, then renamed into new/.
+  fs::copy_file(kPlain, in / "tmp" / "1700000000.M1P1.test");
+  fs::rename(in / "tmp" / "1700000000.M1P1.test", in / "new" / "1700000000.M1P1.test");
+
+  ASSERT_TRUE(eventually([&] { return maildir_files(in, "new").empty(); }, 15s)) << d.log();
+  const auto cur = maildir_files(in, "cur");
+  ASSERT_EQ(cur.size(), 1u);
+  EXPECT_NE(cur[0].find("<plain.7f3a@mail.example.org>"), std::string::npos);
+  EXPECT_TRUE(fs::exists(in / "cur" / "1700000000.M1P1.test:2,S"));
+  EXPECT_TRUE(eventually([&] { return has_orders(d, "WSX"); }, 15s)) << d.log();
+  EXPECT_NE(d.log().find("channel=maildir"), std::string::npos);
+  // The answer, threaded to the message, in the outbox Maildir.
+  ASSERT_TRUE(
+      eventually([&] { return count_containing(maildir_files(outbox), kPlainThread) == 1; }, 15s))
+      << d.log();
+  const auto answers = maildir_files(outbox);
+  EXPECT_EQ(count_containing(answers, "wessex@example.org"), 1);
+  EXPECT_EQ(count_containing(answers, "cerdic"), 0) << "the secret is masked";
+
+  // The same file again (same Message-ID): moved, but neither stored nor answered twice.
+  fs::copy_file(kPlain, in / "new" / "1700000001.M2P1.test");
+  ASSERT_TRUE(eventually([&] { return maildir_files(in, "new").empty(); }, 15s)) << d.log();
+  std::this_thread::sleep_for(3s);
+  EXPECT_EQ(maildir_files(in, "cur").size(), 2u);
+  EXPECT_EQ(count_containing(maildir_files(outbox), kPlainThread), 1);
+  EXPECT_NE(d.log().find("duplicate=true"), std::string::npos);
+}
+
+TEST(ServeMailFlows, AnswersGoThroughTheRelayNotTheLocalOutbox) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
+  const fs::path relay_dir = dir.file("relay"), outbox = dir.file("out");
+  const int relay_port = free_port();
+  Aiosmtpd relay(relay_port, {"aiosmtpd.handlers.Mailbox", relay_dir.string()});
+  ASSERT_TRUE(relay.start());
+  Daemon d(db, log,
+           {"--tick", "0", "--relay", "smtp://127.0.0.1:" + std::to_string(relay_port),
+            "--mail-from", "orders@pbm.example.net", "--outbox", outbox.string()});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  EXPECT_NE(d.log().find("smtp://127.0.0.1:" + std::to_string(relay_port)), std::string::npos);
+
+  EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
+  ASSERT_TRUE(eventually([&] {
+    return count_containing(maildir_files(relay_dir), kPlainThread) == 1;
+  })) << d.log();
+  const auto got = maildir_files(relay_dir);
+  EXPECT_EQ(count_containing(got, "References: <plain.7f3a@mail.example.org>"), 1);
+  EXPECT_EQ(count_containing(got, "X-RcptTo: wessex@example.org"), 1);
+  EXPECT_EQ(count_containing(got, "X-MailFrom: orders@pbm.example.net"),
+            static_cast<int>(got.size()));
+  // Marked sent, and nothing in the local outbox Maildir.
+  EXPECT_TRUE(eventually([&] {
+    const Json ob = d.outbox();
+    return !ob.empty() && ob[0].value("state", "") == "sent";
+  })) << d.outbox().dump();
+  EXPECT_TRUE(maildir_files(outbox).empty());
+  EXPECT_TRUE(has_orders(d, "WSX"));
+}
+
+TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
+  const fs::path outbox = dir.file("out");
+  // No reminders here (0 hours): only the answer and the reports.
+  Daemon d(db, log, {"--tick", "1", "--reminder-hours", "0", "--outbox", outbox.string()});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
+
+  const long long deadline = now() + 3;
+  const std::string sched = d.gm("PUT", "/api/games/britain-1/schedule",
+                                 R"({"kind": "fixed", "deadline": )" + std::to_string(deadline) +
+                                     R"(, "nmr_guard_ratio": 1})");
+  ASSERT_NE(sched.find("\"fixed\""), std::string::npos) << sched;
+
+  // The scheduler runs turn 1 after the deadline; a report per player with an address.
+  ASSERT_TRUE(eventually([&] {
+    return count_containing(maildir_files(outbox), "turn 1 report for") == 5;
+  })) << d.log();
+  EXPECT_GE(now(), deadline);
+  EXPECT_NE(d.log().find("action=ran"), std::string::npos) << d.log();
+  EXPECT_NE(d.log().find("event=reports_queued game=britain-1 turn=1 count=5"), std::string::npos)
+      << d.log();
+  const auto files = maildir_files(outbox);
+  for (const std::string to :
+       {"wessex@example.org", "mercia@example.org", "northumbria@example.org",
+        "eastanglia@example.org", "gwynedd@example.org"}) {
+    int n = 0;
+    for (const auto& f : files)
+      n += f.find("turn 1 report for") != std::string::npos && f.find(to) != std::string::npos;
+    EXPECT_EQ(n, 1) << to;
+  }
+  const auto reports = recipients(d.outbox(), "report");
+  EXPECT_EQ(reports.size(), 5u);
+  EXPECT_EQ(count_of(reports, "wessex@example.org"), 1);
+  // A text body with an HTML alternative and the web report link.
+  for (const auto& f : files) {
+    if (f.find("turn 1 report for") == std::string::npos) continue;
+    EXPECT_NE(f.find("text/html"), std::string::npos);
+    EXPECT_NE(f.find("/games/britain-1/"), std::string::npos);
+  }
+  // More ticks do not mail the reports again.
+  std::this_thread::sleep_for(3s);
+  EXPECT_EQ(count_containing(maildir_files(outbox), "turn 1 report for"), 5);
+  EXPECT_EQ(recipients(d.outbox(), "report").size(), 5u);
+}
+
+TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
+  const fs::path outbox = dir.file("out");
+  Daemon d(db, log, {"--tick", "1", "--reminder-hours", "2", "--outbox", outbox.string()});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
+  ASSERT_TRUE(eventually([&] { return has_orders(d, "WSX"); })) << d.log();
+
+  // A deadline an hour away: inside the two hours of --reminder-hours.
+  const std::string sched =
+      d.gm("PUT", "/api/games/britain-1/schedule",
+           R"({"kind": "fixed", "deadline": )" + std::to_string(now() + 3600) + "}");
+  ASSERT_NE(sched.find("\"fixed\""), std::string::npos) << sched;
+
+  ASSERT_TRUE(eventually([&] { return recipients(d.outbox(), "reminder").size() >= 4; }))
+      << d.log();
+  ASSERT_TRUE(eventually([&] {
+    return count_containing(maildir_files(outbox), "reminder, no orders yet") >= 4;
+  })) << d.log();
+  // Several more ticks: no duplicates.
+  std::this_thread::sleep_for(4s);
+  const auto reminders = recipients(d.outbox(), "reminder");
+  EXPECT_EQ(reminders.size(), 4u);
+  for (const std::string to : {"mercia@example.org", "northumbria@example.org",
+                               "eastanglia@example.org", "gwynedd@example.org"})
+    EXPECT_EQ(count_of(reminders, to), 1) << to;
+  EXPECT_EQ(count_of(reminders, "wessex@example.org"), 0);
+  const auto files = maildir_files(outbox);
+  EXPECT_EQ(count_containing(files, "reminder, no orders yet"), 4);
+  for (const auto& f : files) {
+    if (f.find("reminder, no orders yet") != std::string::npos) {
+      EXPECT_EQ(f.find("wessex@example.org"), std::string::npos) << f;
+    }
+  }
+}
+
+TEST(ServeMailFlows, GmOutboxPageIsForTheGmOnly) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
+  const fs::path outbox = dir.file("out");
+  Daemon d(db, log, {"--tick", "0", "--outbox", outbox.string()});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
+  ASSERT_TRUE(eventually([&] { return !d.outbox().empty(); })) << d.log();
+
+  const std::string page = "/games/britain-1/outbox";
+  EXPECT_EQ(d.status(page, "-H " + kBearer), "200");
+  EXPECT_EQ(d.status(page, "-H " + q(std::string("Cookie: adj_gm=") + kGm)), "200");
+  EXPECT_EQ(d.status(page), "403");
+  EXPECT_EQ(d.status(page, "-H 'Authorization: Bearer wrong'"), "403");
+  EXPECT_EQ(d.status(page, "-H 'Cookie: adj_gm=wrong'"), "403");
+  const std::string html = sh("curl -s -m 10 -H " + kBearer + " " + q(d.url(page)));
+  EXPECT_NE(html.find("wessex@example.org"), std::string::npos) << html;
+  EXPECT_NE(html.find("<td>ack</td>"), std::string::npos) << html;
+  // The GM desk's game page links to it.
+  const std::string desk =
+      sh("curl -s -m 10 -H " + kBearer + " " + q(d.url("/gm/games/britain-1")));
+  EXPECT_NE(desk.find("href=\"" + page + "\""), std::string::npos) << desk;
+}
+
+}  // namespace
+}  // namespace adj
