@@ -31,17 +31,6 @@ std::string utc(UnixTime t) {
 
 Json opt_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
 
-Json schedule_json(const Schedule& s) {
-  return {{"kind", s.kind},
-          {"deadline", opt_time(s.deadline)},
-          {"interval_seconds", s.interval_seconds},
-          {"time_of_day", s.time_of_day ? Json(*s.time_of_day) : Json(nullptr)},
-          {"early_when_all_in", s.early_when_all_in},
-          {"max_attempts", s.max_attempts},
-          {"nmr_guard_ratio", s.nmr_guard_ratio},
-          {"downtime_grace_seconds", s.downtime_grace_seconds}};
-}
-
 UnixTime day_start(UnixTime t) { return t - (((t % kDay) + kDay) % kDay); }
 
 // The deadline after `base` of an interval schedule: base + interval, put at time_of_day on the
@@ -212,7 +201,7 @@ Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
     return Status::InvalidArgument("deadline " + utc(*s.deadline) + " is not in the future");
   if (s.kind == "interval" && !s.deadline) s.deadline = next_interval_deadline(s, now, now);
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, s));
-  return audit(game, actor, "schedule", {{"schedule", schedule_json(s)}});
+  return audit(game, actor, "schedule", {{"schedule", to_json(s)}});
 }
 
 Status GameAdmin::set_deadline(const std::string& game, UnixTime deadline,
@@ -554,6 +543,17 @@ std::vector<TickAction> GameAdmin::tick() {
     log_error("", "tick", Status::Internal("unexpected exception"));
   }
   return actions;
+}
+
+Json to_json(const Schedule& s) {
+  return {{"kind", s.kind},
+          {"deadline", s.deadline ? Json(*s.deadline) : Json(nullptr)},
+          {"interval_seconds", s.interval_seconds},
+          {"time_of_day", s.time_of_day ? Json(*s.time_of_day) : Json(nullptr)},
+          {"early_when_all_in", s.early_when_all_in},
+          {"max_attempts", s.max_attempts},
+          {"nmr_guard_ratio", s.nmr_guard_ratio},
+          {"downtime_grace_seconds", s.downtime_grace_seconds}};
 }
 
 }  // namespace adj

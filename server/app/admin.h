@@ -50,6 +50,9 @@ struct TickAction {
   std::string detail;
 };
 
+// A schedule as JSON (the API's and the audit log's form).
+Json to_json(const Schedule& s);
+
 class GameAdmin {
  public:
   GameAdmin(Services& services, Stores stores, AdminStore& admin, Clock clock)

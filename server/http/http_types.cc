@@ -184,6 +184,22 @@ Response Router::route(const Request& req, std::string* route_name) const {
                       : Response::error(404, "no page at " + req.path, api);
 }
 
+int http_status(const Status& s) {
+  switch (s.code()) {
+    case StatusCode::kInvalidArgument:
+      return 400;
+    case StatusCode::kNotFound:
+      return 404;
+    case StatusCode::kAlreadyExists:
+    case StatusCode::kFailedPrecondition:
+      return 409;
+    case StatusCode::kPermissionDenied:
+      return 403;
+    default:
+      return 500;
+  }
+}
+
 std::string url_decode(const std::string& s, bool plus_as_space) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "rules/core/status.h"
+
 namespace adj::http {
 
 struct Request {
@@ -65,6 +67,10 @@ class Router {
   };
   std::vector<Route> routes_;
 };
+
+// The HTTP status for a failed service call: 400 invalid, 404 not found, 409 conflicts with the
+// game's state, 403 permission denied, 500 anything else (a server fault, to be logged).
+int http_status(const Status& s);
 
 // Percent-decoding ("+" as space in queries and forms).
 std::string url_decode(const std::string& s, bool plus_as_space);

@@ -39,24 +39,8 @@ Response error_response(int status, const std::string& message, Json errors = nu
   return json_response(j, status);
 }
 
-int http_status(const Status& s) {
-  switch (s.code()) {
-    case StatusCode::kInvalidArgument:
-      return 400;
-    case StatusCode::kNotFound:
-      return 404;
-    case StatusCode::kAlreadyExists:
-    case StatusCode::kFailedPrecondition:
-      return 409;
-    case StatusCode::kPermissionDenied:
-      return 403;
-    default:
-      return 500;
-  }
-}
-
 Response fail(const Status& s) {
-  const int code = http_status(s);
+  const int code = http::http_status(s);
   if (code == 500) {
     spdlog::error("event=api_error error=\"{}\"", s.to_string());
     return error_response(500, "internal error");
@@ -93,17 +77,6 @@ std::variant<Json, Response> parse_body(const Request& req, const std::string& s
 }
 
 Json optional_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
-
-Json schedule_json(const Schedule& s) {
-  return {{"kind", s.kind},
-          {"deadline", optional_time(s.deadline)},
-          {"interval_seconds", s.interval_seconds},
-          {"time_of_day", s.time_of_day ? Json(*s.time_of_day) : Json(nullptr)},
-          {"early_when_all_in", s.early_when_all_in},
-          {"max_attempts", s.max_attempts},
-          {"nmr_guard_ratio", s.nmr_guard_ratio},
-          {"downtime_grace_seconds", s.downtime_grace_seconds}};
-}
 
 // REQUIRES: j validated against schedule.schema.json. Absent fields keep their defaults.
 Schedule schedule_from_json(const Json& j) {
@@ -275,7 +248,7 @@ Response show_game(WebContext& ctx, const std::string& game) {
   }
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return fail(sched.status());
-  j["schedule"] = schedule_json(*sched);
+  j["schedule"] = to_json(*sched);
   return json_response(j);
 }
 
@@ -505,7 +478,7 @@ Response rollback(WebContext& ctx, const Request& req, const std::string& game) 
 Response schedule_answer(WebContext& ctx, const std::string& game) {
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return fail(sched.status());
-  return json_response(schedule_json(*sched));
+  return json_response(to_json(*sched));
 }
 
 Response put_schedule(WebContext& ctx, const Request& req, const std::string& game) {

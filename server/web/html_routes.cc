@@ -104,25 +104,9 @@ Response error_page(int status, const std::string& message) {
   }
 }
 
-int http_status(const Status& s) {
-  switch (s.code()) {
-    case StatusCode::kInvalidArgument:
-      return 400;
-    case StatusCode::kNotFound:
-      return 404;
-    case StatusCode::kAlreadyExists:
-    case StatusCode::kFailedPrecondition:
-      return 409;
-    case StatusCode::kPermissionDenied:
-      return 403;
-    default:
-      return 500;
-  }
-}
-
 // The error page for a failed service call. Server-side failures are logged, not shown.
 Response status_page(const Status& s) {
-  const int code = http_status(s);
+  const int code = http::http_status(s);
   if (code == 500) {
     spdlog::error("event=html_error error=\"{}\"", s.to_string());
     return error_page(500,
@@ -719,7 +703,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
   }
   auto g = ctx.admin().create_game(scenario, seed, kGmActor);
   if (!g.ok()) {
-    const int code = http_status(g.status());
+    const int code = http::http_status(g.status());
     if (code == 500) return status_page(g.status());
     return gm_index(ctx, req, "The game was not created: " + g.status().message(), code);
   }
