@@ -89,6 +89,29 @@ class PhaseTimer {
 
 }  // namespace
 
+Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::string& player,
+                                          const std::string& secret, std::string_view text,
+                                          const std::string& source, bool check_only) {
+  const ParsedOrderFile parsed = parse_order_file(text);
+  std::string full(text);
+  int added = 0;
+  if (!parsed.player && !player.empty()) {
+    std::string head = "PLAYER " + player + " " + secret + "\n";
+    ++added;
+    if (!parsed.game) {
+      head = "GAME " + game + "\n" + head;
+      ++added;
+    }
+    full = head + full;
+  }
+  Result<SubmitOutcome> out =
+      check_only ? check_orders(game, full) : submit_orders(game, full, source);
+  if (!out.ok()) return out;
+  for (auto& l : out->ack.lines) l.line -= added;
+  for (auto& o : out->ack.orders) o.line -= added;
+  return out;
+}
+
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
   TurnRunOutcome out;
   PhaseTimer timer(out.phase_ms);

@@ -63,6 +63,14 @@ class Services {
   Result<SubmitOutcome> submit_orders(const std::string& game, std::string_view text,
                                       const std::string& source);
 
+  // For a front end that already knows the player (web sign-in, API token, JSON body): when the
+  // file has no PLAYER line, "GAME <game>" (if missing) and "PLAYER <player> <secret>" are put
+  // before it, and the acknowledgement's line numbers are those of `text` as given. The secret
+  // is still checked by the validator. With check_only nothing is stored.
+  Result<SubmitOutcome> submit_as(const std::string& game, const std::string& player,
+                                  const std::string& secret, std::string_view text,
+                                  const std::string& source, bool check_only);
+
   // Resolves the open turn with every player's current orders. With preview nothing is written;
   // otherwise the next state, battles and reports are committed in one transaction.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview);

@@ -2,6 +2,8 @@
 // I/O thread; message handlers on an asio::thread_pool.
 #include "server/http/smtp_server.h"
 
+#include "server/http/asio_listen.h"
+
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -180,39 +182,15 @@ int SmtpServer::port() const { return impl_->bound_port.load(); }
 Status SmtpServer::start(const std::string& host, int port) {
   Impl& s = *impl_;
   if (s.started) return Status::FailedPrecondition("the SMTP server is already started");
-  if (port < 0 || port > 65535) return Status::InvalidArgument("bad port " + std::to_string(port));
-  beast::error_code ec;
-  tcp::resolver resolver(s.io);
-  const auto results = resolver.resolve(host, std::to_string(port), ec);
-  if (ec || results.empty())
-    return Status::InvalidArgument("cannot resolve " + host + ": " + ec.message());
-  const tcp::endpoint ep = results.begin()->endpoint();
-  s.acceptor.open(ep.protocol(), ec);
-  if (!ec) s.acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-  if (!ec) s.acceptor.bind(ep, ec);
-  if (!ec) s.acceptor.listen(asio::socket_base::max_listen_connections, ec);
-  if (ec) {
-    beast::error_code ignored;
-    s.acceptor.close(ignored);
-    return Status::IOError("cannot listen on " + host + ":" + std::to_string(port) + ": " +
-                           ec.message());
-  }
-  s.bound_port = s.acceptor.local_endpoint(ec).port();
+  Result<int> bound = listen_on(s.acceptor, s.io, host, port);
+  if (!bound.ok()) return bound.status();
+  s.bound_port = *bound;
   s.started = true;
   s.io_work.emplace(asio::make_work_guard(s.io));
   asio::co_spawn(s.io, s.accept_loop(), [](std::exception_ptr e) {
     if (e) spdlog::error("event=smtp_accept_loop_ended_with_exception");
   });
-  s.io_thread = std::thread([&s] {
-    for (;;) {
-      try {
-        s.io.run();
-        return;
-      } catch (const std::exception& e) {
-        spdlog::error("event=smtp_io_exception what=\"{}\"", e.what());
-      }
-    }
-  });
+  s.io_thread = run_io_thread(s.io, "smtp");
   return Status::Ok();
 }
 

@@ -291,13 +291,12 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
     return error_response(403, "this token belongs to player " + caller.player +
                                    "; the file is for player " + upper(*parsed.player));
 
-  // A token holder (or a JSON body with player and secret) may leave out the header lines: they
-  // are put before the file, and line numbers in the answer are given back relative to the text
-  // as sent.
-  int added_lines = 0;
+  // A token holder (or a JSON body with player and secret) may leave out the header lines
+  // (Services::submit_as puts them before the file).
+  std::string code, secret;
   if (!parsed.player) {
-    std::string code = !caller.gm ? caller.player : "", secret;
-    if (!code.empty()) {
+    if (!caller.gm && !caller.player.empty()) {
+      code = caller.player;
       auto s = player_secret(ctx, game, code);
       if (!s.ok()) return fail(s.status());
       secret = *s;
@@ -305,23 +304,10 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
       code = body_player;
       secret = body_secret;
     }
-    if (!code.empty()) {
-      std::string head = "PLAYER " + code + " " + secret + "\n";
-      ++added_lines;
-      if (!parsed.game) {
-        head = "GAME " + game + "\n" + head;
-        ++added_lines;
-      }
-      text = head + text;
-    }
   }
-
-  auto out = check_only ? ctx.services().check_orders(game, text)
-                        : ctx.services().submit_orders(game, text, kChannel);
+  auto out = ctx.services().submit_as(game, code, secret, text, kChannel, check_only);
   if (!out.ok()) return fail(out.status());
   OrderAck& ack = out->ack;
-  for (auto& l : ack.lines) l.line -= added_lines;
-  for (auto& o : ack.orders) o.line -= added_lines;
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json j = to_json(ack);
   j["accepted"] = ack.accepted_count();

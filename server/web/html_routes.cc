@@ -558,26 +558,18 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
          {"error", "This order file is for player " + upper(*parsed.player) +
                        ", but you are signed in as " + me.player + ". Nothing was stored."}},
         403);
-  int added = 0;
+  std::string secret;
   if (!parsed.player) {
     auto st = thread_store(ctx).load_state(game, std::nullopt);
     if (!st.ok()) return status_page(st.status());
     const Player* p = st->find_player(me.player);
     if (!p) return error_page(404, "You are not a player of this game any more.");
-    std::string head = "PLAYER " + me.player + " " + p->secret + "\n";
-    ++added;
-    if (!parsed.game) {
-      head = "GAME " + game + "\n" + head;
-      ++added;
-    }
-    text = head + text;
+    secret = p->secret;
   }
-  auto out = check_only ? ctx.services().check_orders(game, text)
-                        : ctx.services().submit_orders(game, text, kChannel);
+  auto out = ctx.services().submit_as(game, parsed.player ? "" : me.player, secret, text, kChannel,
+                                      check_only);
   if (!out.ok()) return status_page(out.status());
   OrderAck& ack = out->ack;
-  for (auto& l : ack.lines) l.line -= added;
-  for (auto& o : ack.orders) o.line -= added;
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json model = {{"stored", out->submission_id.has_value()},
                 {"submission_id", out->submission_id ? Json(*out->submission_id) : Json()},
