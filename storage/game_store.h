@@ -42,7 +42,7 @@ class SubmissionStore {
   virtual Result<std::int64_t> put_submission(const SubmissionRecord& record) = 0;
   // The current accepted submission of every player for a turn, sorted by player code.
   virtual Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
-                                                                     int turn) = 0;
+                                                                    int turn) = 0;
   // Every submission of a game (all turns, accepted or not), oldest first.
   virtual Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) = 0;
 };

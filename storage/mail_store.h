@@ -19,10 +19,10 @@ struct InboxMessage {
   std::string channel;     // "smtp", "pipe", "maildir", "web"
   std::string envelope_from;
   std::vector<std::string> envelope_to;
-  std::string raw;         // the message exactly as received (RFC 5322)
+  std::string raw;  // the message exactly as received (RFC 5322)
   UnixTime received_at = 0;
-  std::string state;       // "new", "processed", "failed"
-  std::string outcome;     // what processing did ("orders accepted for britain-1/WSX", ...)
+  std::string state;    // "new", "processed", "failed"
+  std::string outcome;  // what processing did ("orders accepted for britain-1/WSX", ...)
 };
 
 struct OutboxMessage {
@@ -39,17 +39,38 @@ struct OutboxMessage {
   UnixTime created_at = 0;
 };
 
+// Where put_inbox_batch put one message.
+struct InboxPut {
+  std::int64_t id = 0;
+  bool duplicate = false;  // a message with its message_id was already stored (id is that one)
+};
+
 class MailStore {
  public:
   virtual ~MailStore() = default;
   // Stores a received message durably. When a message with the same message_id exists, nothing
   // is written and the existing id is returned with `*duplicate = true`.
   virtual Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) = 0;
+  // put_inbox for each message in one transaction (one commit: the SMTP listener's group
+  // commit), results in the same order. A repeat inside the batch is a duplicate of the first.
+  // All or nothing: on error nothing is stored. InvalidArgument for an empty message_id or an
+  // unknown state names the message's index.
+  virtual Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) = 0;
   virtual Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) = 0;
   virtual Status set_inbox_state(std::int64_t id, const std::string& state,
                                  const std::string& outcome) = 0;
   // One stored message by id; NotFound when there is none.
   virtual Result<InboxMessage> inbox_message(std::int64_t id) = 0;
+  // The processing lease of a "new" message (migration 0004), so that several processes sharing
+  // the database answer each message once. Takes it for `holder` until now + seconds: true when
+  // taken, or renewed because `holder` already has it; false when the message is no longer
+  // "new" or another holder's lease runs past `now`. NotFound for an unknown id.
+  // set_inbox_state drops the lease.
+  virtual Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                                   std::int64_t seconds) = 0;
+  // Gives the lease back early (the message stays "new" for a retry). A lease `holder` does not
+  // hold is left alone.
+  virtual Status release_inbox(std::int64_t id, const std::string& holder) = 0;
 
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;

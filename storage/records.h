@@ -17,27 +17,27 @@ struct GameSummary {
   std::string id;
   std::string name;
   std::string engine;
-  int turn = 1;             // the open turn
-  std::string status;       // "open", later "paused", "held", "finished"
+  int turn = 1;        // the open turn
+  std::string status;  // "open", later "paused", "held", "finished"
   UnixTime created_at = 0;
 };
 
 // One order file as received, with the acknowledgement computed for it.
 struct SubmissionRecord {
-  std::int64_t id = 0;       // assigned by the store
+  std::int64_t id = 0;  // assigned by the store
   std::string game;
-  std::string player;        // upper-case code; "" if the file named no known player
-  int turn = 0;              // the open turn when it arrived
-  std::string source;        // "cli", "web", "email:<message-id>", ...
+  std::string player;  // upper-case code; "" if the file named no known player
+  int turn = 0;        // the open turn when it arrived
+  std::string source;  // "cli", "web", "email:<message-id>", ...
   UnixTime received_at = 0;
-  std::string raw_text;      // exactly as received
-  Json ack = Json::object(); // the parsed form with per-line results (OrderAck as JSON)
-  bool accepted = false;     // false: refused whole; kept for audit, never used as orders
-  bool current = false;      // the player's latest accepted file for that turn
+  std::string raw_text;       // exactly as received
+  Json ack = Json::object();  // the parsed form with per-line results (OrderAck as JSON)
+  bool accepted = false;      // false: refused whole; kept for audit, never used as orders
+  bool current = false;       // the player's latest accepted file for that turn
 };
 
 struct BattleRecord {
-  std::string id;            // e.g. "3.5.WSX"
+  std::string id;  // e.g. "3.5.WSX"
   std::uint64_t seed = 0;
   std::string engine;
   Json input = Json::object();    // what the engine was given (for --replay)
@@ -53,10 +53,10 @@ struct ReportRecord {
 
 // Everything one turn run produces, committed in one transaction.
 struct TurnCommit {
-  int turn = 0;                  // the turn that was resolved
-  std::uint64_t seed = 0;        // that turn's seed
-  GameState next_state;          // the starting state of turn + 1
-  Json summary = Json::object(); // order of play, events, digest
+  int turn = 0;                   // the turn that was resolved
+  std::uint64_t seed = 0;         // that turn's seed
+  GameState next_state;           // the starting state of turn + 1
+  Json summary = Json::object();  // order of play, events, digest
   std::vector<BattleRecord> battles;
   std::vector<ReportRecord> reports;
   UnixTime ran_at = 0;

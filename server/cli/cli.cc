@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "server/cli/commands.h"
+#include "storage/sqlite/database.h"
 
 namespace adj::cli {
 
@@ -16,6 +17,17 @@ int run(int argc, char** argv) {
   if (const char* env = std::getenv("ADJUTANT_DB"); env && *env) common.db = env;
   app.add_option("--db", common.db, "SQLite database file (env ADJUTANT_DB)")
       ->capture_default_str();
+  std::string sync = "normal";
+  app.add_option("--sync", sync,
+                 "SQLite durability (env ADJUTANT_SYNC): normal keeps every commit across a "
+                 "crash of the process, full also across power loss (an fsync per commit)")
+      ->check(CLI::IsMember({"normal", "full"}))
+      ->envname("ADJUTANT_SYNC")
+      ->capture_default_str();
+  app.parse_complete_callback([&] {  // before any subcommand opens the database
+    sqlite::set_default_synchronous(sync == "full" ? sqlite::Synchronous::kFull
+                                                   : sqlite::Synchronous::kNormal);
+  });
   int code = kExitOk;
 
   // game create | list | show

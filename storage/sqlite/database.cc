@@ -2,10 +2,20 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cctype>
+#include <unordered_map>
 #include <utility>
 
 namespace adj::sqlite {
+
+// Idle compiled statements of one connection, by SQL text.
+struct StatementCache {
+  std::unordered_multimap<std::string, sqlite3_stmt*> idle;
+  ~StatementCache() {
+    for (auto& [sql, stmt] : idle) sqlite3_finalize(stmt);
+  }
+};
 
 namespace {
 
@@ -63,6 +73,12 @@ Status sqlite_status(sqlite3* db, int rc, std::string_view context) {
   return Status(code_for(rc), std::move(text));
 }
 
+namespace {
+std::atomic<Synchronous> g_synchronous{Synchronous::kNormal};
+}  // namespace
+
+void set_default_synchronous(Synchronous s) { g_synchronous = s; }
+
 // ---- Database ----------------------------------------------------------------------------------
 
 Result<Database> Database::open(const std::string& path) {
@@ -84,23 +100,32 @@ Result<Database> Database::open(const std::string& path) {
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
                            ")");
 
-  ADJ_RETURN_IF_ERROR(
-      db.exec("PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000; PRAGMA synchronous=NORMAL;"));
+  ADJ_RETURN_IF_ERROR(db.exec("PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;"));
+  ADJ_RETURN_IF_ERROR(db.exec(g_synchronous == Synchronous::kFull ? "PRAGMA synchronous=FULL"
+                                                                  : "PRAGMA synchronous=NORMAL"));
   return db;
 }
 
-Database::Database(Database&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
+Database::Database(sqlite3* db) : db_(db), cache_(std::make_unique<StatementCache>()) {}
+
+Database::Database(Database&& other) noexcept
+    : db_(std::exchange(other.db_, nullptr)), cache_(std::move(other.cache_)) {}
 
 Database& Database::operator=(Database&& other) noexcept {
   if (this != &other) {
-    if (db_) sqlite3_close_v2(db_);
+    close();
     db_ = std::exchange(other.db_, nullptr);
+    cache_ = std::move(other.cache_);
   }
   return *this;
 }
 
-Database::~Database() {
+Database::~Database() { close(); }
+
+void Database::close() {
+  cache_.reset();  // finalizes the idle statements
   if (db_) sqlite3_close_v2(db_);
+  db_ = nullptr;
 }
 
 Status Database::exec(std::string_view sql) {
@@ -113,16 +138,25 @@ Status Database::exec(std::string_view sql) {
 }
 
 Result<Statement> Database::prepare(std::string_view sql) {
+  std::string text(sql);
+  if (cache_) {
+    if (auto it = cache_->idle.find(text); it != cache_->idle.end()) {
+      sqlite3_stmt* stmt = it->second;
+      cache_->idle.erase(it);
+      return Statement(stmt, std::move(text), cache_.get());
+    }
+  }
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
   const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
-  Statement st(stmt, std::string(sql));
+  Statement st(stmt, std::move(text), nullptr);
   if (rc != SQLITE_OK) return sqlite_status(db_, rc, sql);
   if (!stmt) return Status::Internal("sqlite: no statement in: " + sql_context(sql));
   for (const char* p = tail; p && p < sql.data() + sql.size(); ++p) {
     if (!std::isspace(static_cast<unsigned char>(*p)) && *p != ';')
       return Status::Internal("sqlite: more than one statement in: " + sql_context(sql));
   }
+  st.cache_ = cache_.get();  // only a well-formed single statement is kept for reuse
   return st;
 }
 
@@ -137,20 +171,33 @@ bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0;
 Statement::Statement(Statement&& other) noexcept
     : stmt_(std::exchange(other.stmt_, nullptr)),
       sql_(std::move(other.sql_)),
+      cache_(std::exchange(other.cache_, nullptr)),
       bind_error_(std::move(other.bind_error_)) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
-    if (stmt_) sqlite3_finalize(stmt_);
+    release();
     stmt_ = std::exchange(other.stmt_, nullptr);
     sql_ = std::move(other.sql_);
+    cache_ = std::exchange(other.cache_, nullptr);
     bind_error_ = std::move(other.bind_error_);
   }
   return *this;
 }
 
-Statement::~Statement() {
-  if (stmt_) sqlite3_finalize(stmt_);
+Statement::~Statement() { release(); }
+
+void Statement::release() {
+  if (!stmt_) return;
+  sqlite3_stmt* stmt = std::exchange(stmt_, nullptr);
+  if (cache_ && cache_->idle.size() < Database::kMaxIdleStatements) {
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+    cache_->idle.emplace(std::move(sql_), stmt);
+  } else {
+    sqlite3_finalize(stmt);
+  }
+  cache_ = nullptr;
 }
 
 void Statement::keep_bind_error(int rc) {
@@ -241,8 +288,19 @@ int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
 // ---- Transaction -------------------------------------------------------------------------------
 
+namespace {
+
+// BEGIN / COMMIT / ROLLBACK through the statement cache (exec would compile them each time).
+Status run_cached(Database& db, std::string_view sql) {
+  auto st = db.prepare(sql);
+  if (!st.ok()) return st.status();
+  return st->run();
+}
+
+}  // namespace
+
 Result<Transaction> Transaction::begin(Database& db) {
-  ADJ_RETURN_IF_ERROR(db.exec("BEGIN IMMEDIATE"));
+  ADJ_RETURN_IF_ERROR(run_cached(db, "BEGIN IMMEDIATE"));
   return Transaction(&db);
 }
 
@@ -254,7 +312,7 @@ Transaction::~Transaction() {
 
 Status Transaction::commit() {
   if (!db_) return Status::Internal("sqlite: commit of a finished transaction");
-  ADJ_RETURN_IF_ERROR(db_->exec("COMMIT"));
+  ADJ_RETURN_IF_ERROR(run_cached(*db_, "COMMIT"));
   db_ = nullptr;
   return Status::Ok();
 }
@@ -264,7 +322,7 @@ Status Transaction::rollback() {
   Database* db = std::exchange(db_, nullptr);
   // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
   if (!db->in_transaction()) return Status::Ok();
-  return db->exec("ROLLBACK");
+  return run_cached(*db, "ROLLBACK");
 }
 
 }  // namespace adj::sqlite

@@ -103,11 +103,15 @@ class SqliteStore : public GameStore,
   // ---- MailStore ----
   // InvalidArgument for an empty message_id or an unknown state ("" means "new").
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
+  Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
   Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
   // NotFound when there is no such message; InvalidArgument for an unknown state.
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;
   Result<InboxMessage> inbox_message(std::int64_t id) override;
+  Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                           std::int64_t seconds) override;
+  Status release_inbox(std::int64_t id, const std::string& holder) override;
   // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
   // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.
   Result<std::int64_t> enqueue(const OutboxMessage& m) override;

@@ -75,38 +75,57 @@ OutboxMessage outbox_from_row(const Statement& st) {
 Result<std::int64_t> SqliteStore::put_inbox(const InboxMessage& m, bool* duplicate) {
   if (duplicate) *duplicate = false;
   if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");
-  Json to = Json::array();
-  for (const std::string& r : m.envelope_to) to.push_back(r);
-  ADJ_SQL_TRY(const std::string to_text, sqlite::json_to_text(to, "envelope recipients"));
-  const std::string state = m.state.empty() ? "new" : m.state;
-  if (!valid_inbox_state(state))
-    return Status::InvalidArgument("put_inbox: unknown state '" + state + "'");
+  ADJ_SQL_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
+  if (duplicate) *duplicate = put.front().duplicate;
+  return put.front().id;
+}
+
+Result<std::vector<InboxPut>> SqliteStore::put_inbox_batch(const std::vector<InboxMessage>& ms) {
+  std::vector<std::string> to_texts;
+  to_texts.reserve(ms.size());
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const InboxMessage& m = ms[i];
+    const std::string where = "put_inbox: message " + std::to_string(i) + ": ";
+    if (m.message_id.empty()) return Status::InvalidArgument(where + "the message id is empty");
+    if (!m.state.empty() && !valid_inbox_state(m.state))
+      return Status::InvalidArgument(where + "unknown state '" + m.state + "'");
+    Json to = Json::array();
+    for (const std::string& r : m.envelope_to) to.push_back(r);
+    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to, "envelope recipients"));
+    to_texts.push_back(std::move(text));
+  }
+  std::vector<InboxPut> out;
+  out.reserve(ms.size());
+  if (ms.empty()) return out;
 
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM inbox WHERE message_id = ?"));
-    st.bind_text(1, m.message_id);
-    ADJ_SQL_TRY(bool row, st.step());
-    if (row) {
-      if (duplicate) *duplicate = true;
-      return st.column_int64(0);  // the destructor ends the transaction; nothing was written
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const InboxMessage& m = ms[i];
+    {
+      ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM inbox WHERE message_id = ?"));
+      st.bind_text(1, m.message_id);
+      ADJ_SQL_TRY(bool row, st.step());
+      if (row) {
+        out.push_back({st.column_int64(0), true});
+        continue;
+      }
     }
+    ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
+                                     "envelope_to_json, raw, received_at, state, outcome) "
+                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+    st.bind_text(1, m.message_id)
+        .bind_text(2, m.channel)
+        .bind_text(3, m.envelope_from)
+        .bind_text(4, to_texts[i])
+        .bind_blob(5, bytes(m.raw))
+        .bind_int64(6, m.received_at)
+        .bind_text(7, m.state.empty() ? std::string("new") : m.state)
+        .bind_text(8, m.outcome);
+    ADJ_RETURN_IF_ERROR(st.run());
+    out.push_back({db_.last_insert_rowid(), false});
   }
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
-                                   "envelope_to_json, raw, received_at, state, outcome) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
-  st.bind_text(1, m.message_id)
-      .bind_text(2, m.channel)
-      .bind_text(3, m.envelope_from)
-      .bind_text(4, to_text)
-      .bind_blob(5, bytes(m.raw))
-      .bind_int64(6, m.received_at)
-      .bind_text(7, state)
-      .bind_text(8, m.outcome);
-  ADJ_RETURN_IF_ERROR(st.run());
-  const std::int64_t id = db_.last_insert_rowid();
   ADJ_RETURN_IF_ERROR(tx.commit());
-  return id;
+  return out;
 }
 
 Result<std::vector<InboxMessage>> SqliteStore::inbox_in_state(const std::string& state, int limit) {
@@ -134,11 +153,51 @@ Status SqliteStore::set_inbox_state(std::int64_t id, const std::string& state,
                                     const std::string& outcome) {
   if (!valid_inbox_state(state))
     return Status::InvalidArgument("set_inbox_state: unknown state '" + state + "'");
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?"));
-  st.bind_text(1, state).bind_text(2, outcome).bind_int64(3, id);
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?"));
+    st.bind_text(1, state).bind_text(2, outcome).bind_int64(3, id);
+    ADJ_RETURN_IF_ERROR(st.run());
+    if (db_.changes() == 0) return Status::NotFound("inbox message " + std::to_string(id));
+  }
+  if (state != "new") {
+    ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ?"));
+    st.bind_int64(1, id);
+    ADJ_RETURN_IF_ERROR(st.run());
+  }
+  return tx.commit();
+}
+
+Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                                      std::int64_t seconds) {
+  if (holder.empty()) return Status::InvalidArgument("lease_inbox: the holder is empty");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT state FROM inbox WHERE id = ?"));
+    st.bind_int64(1, id);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return Status::NotFound("inbox message " + std::to_string(id));
+    if (st.column_text(0) != "new") return false;
+  }
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT holder, until FROM inbox_lease WHERE inbox_id = ?"));
+    st.bind_int64(1, id);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row && st.column_text(0) != holder && st.column_int64(1) > now) return false;
+  }
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox_lease(inbox_id, holder, until) "
+                                   "VALUES (?, ?, ?) ON CONFLICT(inbox_id) DO UPDATE SET "
+                                   "holder = excluded.holder, until = excluded.until"));
+  st.bind_int64(1, id).bind_text(2, holder).bind_int64(3, now + seconds);
   ADJ_RETURN_IF_ERROR(st.run());
-  if (db_.changes() == 0) return Status::NotFound("inbox message " + std::to_string(id));
-  return Status::Ok();
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return true;
+}
+
+Status SqliteStore::release_inbox(std::int64_t id, const std::string& holder) {
+  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
+  st.bind_int64(1, id).bind_text(2, holder);
+  return st.run();
 }
 
 Result<std::int64_t> SqliteStore::enqueue(const OutboxMessage& m) {

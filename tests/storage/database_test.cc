@@ -1,6 +1,7 @@
 #include "storage/sqlite/database.h"
 
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <cstdint>
 #include <fstream>
@@ -48,6 +49,93 @@ TEST_F(DatabaseTest, OpenSetsThePragmas) {
   EXPECT_EQ(pragma_text("foreign_keys"), "1");
   EXPECT_EQ(pragma_text("busy_timeout"), "5000");
   EXPECT_EQ(pragma_text("synchronous"), "1");  // NORMAL
+}
+
+TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
+  set_default_synchronous(Synchronous::kFull);
+  auto full = Database::open(dir_.file("full.db"));
+  set_default_synchronous(Synchronous::kNormal);
+  ASSERT_TRUE(full.ok()) << full.status().to_string();
+  auto st = full->prepare("PRAGMA synchronous");
+  ASSERT_TRUE(st.ok());
+  ASSERT_TRUE(*st->step());
+  EXPECT_EQ(st->column_int(0), 2);             // FULL
+  EXPECT_EQ(pragma_text("synchronous"), "1");  // the earlier connection keeps NORMAL
+}
+
+// Compiled statements the connection holds (idle in the cache or in use).
+int statements_on(const Database& db) {
+  int n = 0;
+  for (sqlite3_stmt* s = sqlite3_next_stmt(db.handle(), nullptr); s;
+       s = sqlite3_next_stmt(db.handle(), s))
+    ++n;
+  return n;
+}
+
+TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
+  const int before = statements_on(*db_);
+  for (int i = 0; i < 5; ++i) {
+    auto st = db_->prepare("SELECT 40 + 2");
+    ASSERT_TRUE(st.ok());
+    ASSERT_TRUE(*st->step());
+    EXPECT_EQ(st->column_int(0), 42);
+  }
+  EXPECT_EQ(statements_on(*db_), before + 1);
+  {
+    // Two in use at once are two statements; both come back to the cache.
+    auto a = db_->prepare("SELECT 40 + 2");
+    auto b = db_->prepare("SELECT 40 + 2");
+    ASSERT_TRUE(a.ok() && b.ok());
+    ASSERT_TRUE(*a->step());
+    ASSERT_TRUE(*b->step());
+    EXPECT_EQ(a->column_int(0) + b->column_int(0), 84);
+  }
+  EXPECT_EQ(statements_on(*db_), before + 2);
+}
+
+TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER); INSERT INTO t VALUES (1), (2), (3)").ok());
+  const std::string sql = "SELECT x FROM t WHERE x >= ? ORDER BY x";
+  {
+    auto st = db_->prepare(sql);
+    ASSERT_TRUE(st.ok());
+    st->bind_int(1, 2);
+    ASSERT_TRUE(*st->step());  // left in the middle of its rows
+    EXPECT_EQ(st->column_int(0), 2);
+  }
+  auto again = db_->prepare(sql);
+  ASSERT_TRUE(again.ok());
+  auto row = again->step();  // no binding: x >= NULL matches nothing
+  ASSERT_TRUE(row.ok()) << row.status().to_string();
+  EXPECT_FALSE(*row);
+  again->reset();
+  again->bind_int(1, 1);
+  ASSERT_TRUE(*again->step());
+  EXPECT_EQ(again->column_int(0), 1);  // from the first row, not where the last use stopped
+}
+
+TEST_F(DatabaseTest, CachedStatementSeesSchemaChanges) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
+  {
+    auto st = db_->prepare("SELECT * FROM t");
+    ASSERT_TRUE(st.ok());
+    EXPECT_EQ(st->column_count(), 1);
+  }
+  ASSERT_TRUE(db_->exec("ALTER TABLE t ADD COLUMN y TEXT; INSERT INTO t VALUES (1, 'a')").ok());
+  auto st = db_->prepare("SELECT * FROM t");
+  ASSERT_TRUE(st.ok());
+  ASSERT_TRUE(*st->step());
+  EXPECT_EQ(st->column_count(), 2);
+  EXPECT_EQ(st->column_text(1), "a");
+}
+
+TEST_F(DatabaseTest, StatementCacheIsBounded) {
+  for (std::size_t i = 0; i < Database::kMaxIdleStatements + 50; ++i) {
+    auto st = db_->prepare("SELECT " + std::to_string(i));
+    ASSERT_TRUE(st.ok());
+  }
+  // Nothing is in use: every statement left is an idle one, and the cache is full.
+  EXPECT_EQ(statements_on(*db_), static_cast<int>(Database::kMaxIdleStatements));
 }
 
 TEST_F(DatabaseTest, BindAndReadEveryType) {
