@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "rules/core/status.h"
+#include "server/http/thread_setup.h"
 
 namespace adj::http {
 
@@ -39,10 +40,12 @@ inline Result<int> listen_on(boost::asio::ip::tcp::acceptor& acceptor, boost::as
   return static_cast<int>(acceptor.local_endpoint(ec).port());
 }
 
-// A thread running `io` until it is stopped; an exception escaping a handler is logged with
-// `tag` and the loop goes on. REQUIRES: `io` outlives the thread (join it before destroying).
+// A thread running `io` until it is stopped, named "<tag>-io"; an exception escaping a handler is
+// logged with `tag` and the loop goes on. REQUIRES: `io` outlives the thread (join it before
+// destroying).
 inline std::thread run_io_thread(boost::asio::io_context& io, const char* tag) {
   return std::thread([&io, tag] {
+    name_this_thread(std::string(tag) + "-io");
     for (;;) {
       try {
         io.run();

@@ -26,6 +26,7 @@
 #include "server/cli/commands.h"
 #include "server/http/http_server.h"
 #include "server/http/smtp_server.h"
+#include "server/http/thread_setup.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
 #include "server/mail/outbox_worker.h"
@@ -134,28 +135,49 @@ mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& co
   return *ingest;
 }
 
-// Stores one message that arrived by SMTP (on an SMTP worker thread) and returns the final reply:
-// 250 once stored (then `process` is handed the id), 550 when no recipient is accepted, 451
-// when it could not be stored (the client keeps the message and retries).
-std::string store_smtp_message(web::WebContext& ctx, const mail::MailConfig& config,
-                               mail::SmtpMessage&& m,
-                               const std::function<void(std::int64_t)>& process) {
+// Stores messages that arrived by SMTP (on the SMTP store thread; one transaction for the batch)
+// and returns their final replies: 250 once stored (then `process` is handed each new id), 550
+// for a message none of whose recipients is accepted, 451 for all when the batch could not be
+// stored (the clients keep their messages and retry).
+std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::MailConfig& config,
+                                          std::vector<mail::SmtpMessage>& batch,
+                                          const std::function<void(std::int64_t)>& process) {
   mail::MailIngest& ingest = thread_ingest(ctx, config);
-  const mail::Envelope env{m.mail_from, m.rcpt_to};
-  bool duplicate = false;
-  auto id = m.oversized ? ingest.accept_oversized(mail::header_block(m.data), m.total_bytes, "smtp",
-                                                  env, &duplicate)
-                        : ingest.accept(m.data, "smtp", env, &duplicate);
-  if (!id.ok()) {
-    if (id.status().code() == StatusCode::kPermissionDenied)
-      return mail::SmtpProtocol::reply_refused(id.status().message());
-    spdlog::error("event=smtp_store_failed error=\"{}\"", id.status().message());
-    return mail::SmtpProtocol::reply_temp_failure();
+  std::vector<std::string> replies(batch.size());
+  std::vector<InboxMessage> rows;
+  std::vector<std::size_t> row_of;  // rows[k] is batch[row_of[k]]
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    mail::SmtpMessage& m = batch[i];
+    const mail::Envelope env{m.mail_from, m.rcpt_to};
+    auto row = m.oversized ? ingest.prepare_oversized(mail::header_block(m.data), m.total_bytes,
+                                                      "smtp", env)
+                           : ingest.prepare(m.data, "smtp", env);
+    if (!row.ok()) {
+      replies[i] = row.status().code() == StatusCode::kPermissionDenied
+                       ? mail::SmtpProtocol::reply_refused(row.status().message())
+                       : mail::SmtpProtocol::reply_temp_failure();
+      continue;
+    }
+    rows.push_back(std::move(row).value());
+    row_of.push_back(i);
   }
-  spdlog::info("event=mail_received channel=smtp inbox_id={} bytes={} duplicate={}", *id,
-               m.total_bytes, duplicate);
-  if (!duplicate) process(*id);
-  return mail::SmtpProtocol::reply_stored("queued as " + std::to_string(*id));
+  if (rows.empty()) return replies;
+  auto put = ingest.store_batch(rows);
+  if (!put.ok()) {
+    spdlog::error("event=smtp_store_failed messages={} error=\"{}\"", rows.size(),
+                  put.status().message());
+    for (std::size_t i : row_of) replies[i] = mail::SmtpProtocol::reply_temp_failure();
+    return replies;
+  }
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    const InboxPut& p = (*put)[k];
+    const std::size_t i = row_of[k];
+    spdlog::info("event=mail_received channel=smtp inbox_id={} bytes={} duplicate={} batch={}",
+                 p.id, batch[i].total_bytes, p.duplicate, rows.size());
+    if (!p.duplicate) process(p.id);
+    replies[i] = mail::SmtpProtocol::reply_stored("queued as " + std::to_string(p.id));
+  }
+  return replies;
 }
 
 // Accepts every file in DIR/new through MailIngest (channel "maildir"), then moves it to DIR/cur.
@@ -325,6 +347,13 @@ int serve(const Common& c, const ServeOptions& o) {
     sender = std::make_unique<mail::MaildirSender>(outbox_dir);
   }
   asio::thread_pool mail_pool(1);
+  // Answering, delivering and the Maildir scan are background work: at nice 10 the mail thread
+  // yields the CPU to the listeners (acknowledging a message is what a client waits for) and
+  // catches up as soon as the CPU is free. Its queue is durable (inbox "new", outbox "pending").
+  asio::post(mail_pool, [] {
+    http::name_this_thread("mail");
+    if (!http::lower_this_thread_priority(19)) spdlog::warn("event=mail_thread_nice_refused");
+  });
   std::atomic<bool> mail_stopping{false};
   const auto process = [&](std::int64_t id) {
     asio::post(mail_pool, [&, id] {
@@ -373,8 +402,8 @@ int serve(const Common& c, const ServeOptions& o) {
     so.limits.hostname = "adjutant";
     so.limits.max_message_bytes = o.max_message_bytes;
     smtp = std::make_unique<http::SmtpServer>(
-        [&](mail::SmtpMessage&& m) {
-          return store_smtp_message(ctx, mail_config, std::move(m), process);
+        [&](std::vector<mail::SmtpMessage>& batch) {
+          return store_smtp_batch(ctx, mail_config, batch, process);
         },
         [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
     if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {
@@ -396,6 +425,7 @@ int serve(const Common& c, const ServeOptions& o) {
   asio::steady_timer timer(io);
   asio::steady_timer mail_timer(io);
   asio::thread_pool tick_pool(1);
+  asio::post(tick_pool, [] { http::name_this_thread("tick"); });
   bool stopping = false;  // main thread only
 
   if (Status s = server.start(hp->host, hp->port); !s.ok()) {
@@ -450,11 +480,14 @@ int serve(const Common& c, const ServeOptions& o) {
 
   // The mail timer: deliver the outbox, read the watched Maildir, publish the queue length.
   std::unique_ptr<mail::OutboxWorker> outbox_worker;  // mail thread only
-  std::function<void()> arm_mail = [&] {
-    mail_timer.expires_after(std::chrono::seconds(std::max(1, o.mail_seconds)));
+  // A pass that filled its batch runs again at once, so a backlog drains at the relay's pace.
+  std::function<void(bool)> arm_mail = [&](bool at_once) {
+    mail_timer.expires_after(at_once ? std::chrono::seconds(0)
+                                     : std::chrono::seconds(std::max(1, o.mail_seconds)));
     mail_timer.async_wait([&](const boost::system::error_code& ec) {
       if (ec || stopping) return;
       asio::post(mail_pool, [&] {
+        bool more = false;
         try {
           SqliteStore& store = web::thread_store(ctx);
           if (!outbox_worker) outbox_worker = std::make_unique<mail::OutboxWorker>(store, *sender);
@@ -464,19 +497,23 @@ int serve(const Common& c, const ServeOptions& o) {
           else if (st->claimed > 0)
             spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried,
                          st->failed);
+          more = st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
           if (!o.maildir.empty()) scan_maildir(ctx, mail_config, o.maildir);
+          // Messages left "new": a lease that ran out (a process died answering), a failed pass.
+          if (auto n = thread_ingest(ctx, mail_config).process_pending(100); !n.ok())
+            spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
           if (auto n = store.pending_count(); n.ok())
             ctx.metrics().set_gauge("adjutant_mail_queue", *n);
         } catch (const std::exception& e) {
           spdlog::error("event=mail_timer_exception what=\"{}\"", e.what());
         }
-        asio::post(io, [&] {
-          if (!stopping) arm_mail();
+        asio::post(io, [&, more] {
+          if (!stopping) arm_mail(more);
         });
       });
     });
   };
-  arm_mail();
+  arm_mail(false);
 
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;

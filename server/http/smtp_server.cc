@@ -1,5 +1,5 @@
 // Asio implementation of smtp_server.h: an accept loop and one coroutine per connection on the
-// I/O thread; message handlers on an asio::thread_pool.
+// I/O thread; a store thread that runs the batch handler over a queue of completed messages.
 #include "server/http/smtp_server.h"
 
 #include "server/http/asio_listen.h"
@@ -14,11 +14,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -40,25 +41,63 @@ struct SmtpConnection {
   beast::tcp_stream stream;
 };
 
-// Runs the handler on `pool` and completes on the awaiting coroutine's executor.
+// A completed message waiting for the store thread, and how to deliver its reply.
+struct StoreJob {
+  mail::SmtpMessage message;
+  std::function<void(std::string)> done;  // posts the reply to the session's executor
+};
+
+// The store thread's queue (group commit: the thread takes everything queued at once).
+class StoreQueue {
+ public:
+  void push(StoreJob job) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      jobs_.push_back(std::move(job));
+    }
+    cv_.notify_one();
+  }
+  // Blocks until there are jobs (up to `max` taken, oldest first) or close() was called and
+  // nothing is left (then empty).
+  std::vector<StoreJob> take(std::size_t max) {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait(lock, [&] { return !jobs_.empty() || closed_; });
+    std::vector<StoreJob> out;
+    while (!jobs_.empty() && out.size() < max) {
+      out.push_back(std::move(jobs_.front()));
+      jobs_.pop_front();
+    }
+    return out;
+  }
+  void close() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      closed_ = true;
+    }
+    cv_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<StoreJob> jobs_;
+  bool closed_ = false;
+};
+
+// Queues the message for the store thread and completes, on the awaiting coroutine's executor,
+// with its final reply.
 template <class Token>
-auto async_store(asio::thread_pool& pool, const SmtpServer::MessageHandler& h, mail::SmtpMessage m,
-                 Token&& token) {
+auto async_store(StoreQueue& queue, mail::SmtpMessage m, Token&& token) {
   return asio::async_initiate<Token, void(std::string)>(
-      [&pool, &h](auto handler, mail::SmtpMessage msg) {
-        asio::post(pool, [&h, handler = std::move(handler), msg = std::move(msg)]() mutable {
-          std::string reply;
-          try {
-            reply = h(std::move(msg));
-          } catch (const std::exception& e) {
-            spdlog::error("event=smtp_handler_exception what=\"{}\"", e.what());
-            reply = mail::SmtpProtocol::reply_temp_failure();
-          }
-          auto ex = asio::get_associated_executor(handler);
-          asio::post(ex, [handler = std::move(handler), r = std::move(reply)]() mutable {
-            std::move(handler)(std::move(r));
-          });
-        });
+      [&queue](auto handler, mail::SmtpMessage msg) {
+        using Handler = decltype(handler);
+        auto held = std::make_shared<Handler>(std::move(handler));
+        queue.push(StoreJob{std::move(msg), [held](std::string reply) {
+                              auto ex = asio::get_associated_executor(*held);
+                              asio::post(ex, [held, r = std::move(reply)]() mutable {
+                                std::move (*held)(std::move(r));
+                              });
+                            }});
       },
       token, std::move(m));
 }
@@ -66,19 +105,18 @@ auto async_store(asio::thread_pool& pool, const SmtpServer::MessageHandler& h, m
 }  // namespace
 
 struct SmtpServer::Impl {
-  Impl(MessageHandler h, RecipientFilter a, SmtpServerOptions o)
-      : handler(std::move(h)),
-        allow(std::move(a)),
-        opts(std::move(o)),
-        acceptor(io),
-        pool(static_cast<std::size_t>(std::max(1, opts.worker_threads))) {}
+  Impl(BatchHandler h, RecipientFilter a, SmtpServerOptions o)
+      : handler(std::move(h)), allow(std::move(a)), opts(std::move(o)), acceptor(io) {
+    opts.max_batch = std::max<std::size_t>(1, opts.max_batch);
+  }
 
-  MessageHandler handler;
+  BatchHandler handler;
   RecipientFilter allow;
   SmtpServerOptions opts;
   asio::io_context io;
   tcp::acceptor acceptor;
-  asio::thread_pool pool;
+  StoreQueue store_queue;
+  std::thread store_thread;
   std::optional<asio::executor_work_guard<asio::io_context::executor_type>> io_work;
   std::thread io_thread;
   std::atomic<int> bound_port{0};
@@ -92,8 +130,33 @@ struct SmtpServer::Impl {
 
   awaitable<void> accept_loop();
   awaitable<void> session(std::shared_ptr<SmtpConnection> c);
+  void store_loop();
   void begin_stop();
 };
+
+void SmtpServer::Impl::store_loop() {
+  for (;;) {
+    std::vector<StoreJob> jobs = store_queue.take(opts.max_batch);
+    if (jobs.empty()) return;  // closed and drained
+    std::vector<mail::SmtpMessage> batch;
+    batch.reserve(jobs.size());
+    for (auto& j : jobs) batch.push_back(std::move(j.message));
+    std::vector<std::string> replies;
+    try {
+      replies = handler(batch);
+    } catch (const std::exception& e) {
+      spdlog::error("event=smtp_handler_exception what=\"{}\"", e.what());
+      replies.clear();
+    }
+    if (replies.size() != jobs.size()) {
+      if (!replies.empty())
+        spdlog::error("event=smtp_handler_bad_reply_count got={} want={}", replies.size(),
+                      jobs.size());
+      replies.assign(jobs.size(), mail::SmtpProtocol::reply_temp_failure());
+    }
+    for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].done(std::move(replies[i]));
+  }
+}
 
 awaitable<void> SmtpServer::Impl::accept_loop() {
   for (;;) {
@@ -155,7 +218,7 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
       if (e.kind == mail::SmtpEvent::kReply) {
         out += e.reply;
       } else if (e.kind == mail::SmtpEvent::kMessage) {
-        out += co_await async_store(pool, handler, std::move(e.message), use_awaitable);
+        out += co_await async_store(store_queue, std::move(e.message), use_awaitable);
       } else {
         if (!out.empty()) co_await write(out);
         co_return;
@@ -172,7 +235,7 @@ void SmtpServer::Impl::begin_stop() {
   for (SmtpConnection* c : conns) c->stream.socket().cancel(ignored);
 }
 
-SmtpServer::SmtpServer(MessageHandler handler, RecipientFilter allow, SmtpServerOptions options)
+SmtpServer::SmtpServer(BatchHandler handler, RecipientFilter allow, SmtpServerOptions options)
     : impl_(std::make_unique<Impl>(std::move(handler), std::move(allow), std::move(options))) {}
 
 SmtpServer::~SmtpServer() { stop(); }
@@ -189,6 +252,10 @@ Status SmtpServer::start(const std::string& host, int port) {
   s.io_work.emplace(asio::make_work_guard(s.io));
   asio::co_spawn(s.io, s.accept_loop(), [](std::exception_ptr e) {
     if (e) spdlog::error("event=smtp_accept_loop_ended_with_exception");
+  });
+  s.store_thread = std::thread([&s] {
+    name_this_thread("smtp-store");
+    s.store_loop();
   });
   s.io_thread = run_io_thread(s.io, "smtp");
   return Status::Ok();
@@ -211,8 +278,9 @@ void SmtpServer::stop() {
     s.io_work.reset();
     s.io.stop();
     s.io_thread.join();
+    s.store_queue.close();  // what is queued is still stored; its replies go nowhere
+    s.store_thread.join();
   }
-  s.pool.join();
 }
 
 }  // namespace adj::http

@@ -1,6 +1,9 @@
 #include "server/mail/mail_ingest.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <ctime>
 
@@ -260,6 +263,19 @@ struct MailIngest::Context {
   std::optional<Command> command;
 };
 
+namespace {
+
+// "host:pid:n": distinct for every MailIngest of every process on every host.
+std::string new_holder() {
+  static std::atomic<int> counter{0};
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return std::string(host[0] ? host : "localhost") + ":" + std::to_string(::getpid()) + ":" +
+         std::to_string(++counter);
+}
+
+}  // namespace
+
 MailIngest::MailIngest(Services& services, SubmissionStore& submissions, MailStore& mail,
                        MailConfig config, Clock clock, AdminStore* admin)
     : services_(services),
@@ -267,7 +283,8 @@ MailIngest::MailIngest(Services& services, SubmissionStore& submissions, MailSto
       mail_(mail),
       config_(std::move(config)),
       now_(std::move(clock)),
-      admin_(admin) {}
+      admin_(admin),
+      holder_(new_holder()) {}
 
 bool MailIngest::recipient_allowed(const std::string& address) const {
   if (config_.allowed_recipients.empty()) return true;
@@ -276,9 +293,8 @@ bool MailIngest::recipient_allowed(const std::string& address) const {
                      [&](const std::string& a) { return without_tag(a) == bare; });
 }
 
-Result<std::int64_t> MailIngest::store(std::string raw, std::string message_id,
-                                       const std::string& channel, const Envelope& envelope,
-                                       bool* duplicate) {
+Result<InboxMessage> MailIngest::row(std::string raw, std::string message_id,
+                                     const std::string& channel, const Envelope& envelope) const {
   if (!config_.allowed_recipients.empty() && !envelope.rcpt_to.empty() &&
       std::none_of(envelope.rcpt_to.begin(), envelope.rcpt_to.end(),
                    [&](const std::string& r) { return recipient_allowed(r); }))
@@ -291,33 +307,30 @@ Result<std::int64_t> MailIngest::store(std::string raw, std::string message_id,
   m.raw = std::move(raw);
   m.received_at = now_();
   m.state = "new";
-  return mail_.put_inbox(m, duplicate);
+  return m;
 }
 
 namespace {
 
 // The Message-ID of a header block, or a content hash of `raw` when it has none.
 std::string message_id_for(std::string_view head, std::string_view raw) {
-  if (!head.empty()) {
-    auto parsed = parse_mail(std::string(head) + "\r\n");
-    if (parsed.ok() && !parsed->message_id.empty()) return parsed->message_id;
-  }
+  if (std::string id = header_message_id(head); !id.empty()) return id;
   return "sha256-" + sha256_hex(raw) + "@content.adjutant.invalid";
 }
 
 }  // namespace
 
-Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string& channel,
-                                        const Envelope& envelope, bool* duplicate) {
+Result<InboxMessage> MailIngest::prepare(std::string_view raw, const std::string& channel,
+                                         const Envelope& envelope) const {
   const std::string_view head = header_block(raw);
   if (raw.size() > config_.max_message_bytes)
-    return accept_oversized(head, raw.size(), channel, envelope, duplicate);
-  return store(std::string(raw), message_id_for(head, raw), channel, envelope, duplicate);
+    return prepare_oversized(head, raw.size(), channel, envelope);
+  return row(std::string(raw), message_id_for(head, raw), channel, envelope);
 }
 
-Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::size_t total_bytes,
-                                                  const std::string& channel,
-                                                  const Envelope& envelope, bool* duplicate) {
+Result<InboxMessage> MailIngest::prepare_oversized(std::string_view head, std::size_t total_bytes,
+                                                   const std::string& channel,
+                                                   const Envelope& envelope) const {
   if (head.size() > kMaxHeadBytes) {
     head = head.substr(0, kMaxHeadBytes);
     if (const std::size_t nl = head.rfind('\n'); nl != std::string_view::npos)
@@ -326,7 +339,26 @@ Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::si
   std::string id = message_id_for(head, head);
   std::string raw = std::string(kTruncated) + " " + std::to_string(total_bytes) + "\r\n";
   raw += head;
-  return store(std::move(raw), std::move(id), channel, envelope, duplicate);
+  return row(std::move(raw), std::move(id), channel, envelope);
+}
+
+Result<std::vector<InboxPut>> MailIngest::store_batch(const std::vector<InboxMessage>& rows) {
+  return mail_.put_inbox_batch(rows);
+}
+
+Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string& channel,
+                                        const Envelope& envelope, bool* duplicate) {
+  auto m = prepare(raw, channel, envelope);
+  if (!m.ok()) return m.status();
+  return mail_.put_inbox(*m, duplicate);
+}
+
+Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::size_t total_bytes,
+                                                  const std::string& channel,
+                                                  const Envelope& envelope, bool* duplicate) {
+  auto m = prepare_oversized(head, total_bytes, channel, envelope);
+  if (!m.ok()) return m.status();
+  return mail_.put_inbox(*m, duplicate);
 }
 
 Result<int> MailIngest::process_pending(int limit) {
@@ -336,7 +368,7 @@ Result<int> MailIngest::process_pending(int limit) {
   for (const InboxMessage& m : *pending) {
     auto r = process(m.id);
     if (!r.ok()) return r.status();
-    ++n;
+    if (!r->already_done) ++n;
   }
   return n;
 }
@@ -344,16 +376,33 @@ Result<int> MailIngest::process_pending(int limit) {
 Result<ProcessResult> MailIngest::process(std::int64_t id) {
   auto in = mail_.inbox_message(id);
   if (!in.ok()) return in.status();
-  if (in->state != "new") {
-    ProcessResult r;
-    r.state = in->state;
-    r.outcome = in->outcome;
-    r.action = "none";
-    r.already_done = true;
-    return r;
+  ProcessResult none;
+  none.state = in->state;
+  none.outcome = in->outcome;
+  none.action = "none";
+  none.already_done = true;
+  if (in->state != "new") return none;
+  auto leased = mail_.lease_inbox(id, holder_, now_(), config_.lease_seconds);
+  if (!leased.ok()) return leased.status();
+  if (!*leased) {
+    auto again = mail_.inbox_message(id);  // answered meanwhile, or still being answered
+    if (again.ok() && again->state != "new") {
+      none.state = again->state;
+      none.outcome = again->outcome;
+    } else {
+      none.outcome = "being answered by another process";
+    }
+    return none;
   }
+  auto r = process_leased(std::move(in).value());
+  if (!r.ok()) (void)mail_.release_inbox(id, holder_);  // still "new": the next pass retries it
+  return r;
+}
+
+Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
+  const std::int64_t id = in.id;
   Context c;
-  c.in = std::move(in).value();
+  c.in = std::move(in);
 
   const auto finish = [&](ProcessResult r) -> Result<ProcessResult> {
     ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));

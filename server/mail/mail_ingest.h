@@ -76,6 +76,9 @@ struct MailConfig {
   std::size_t max_message_bytes = 10u << 20;
   int refusals_per_window = 3;  // refusal and HELP answers per sender address per window
   std::int64_t rate_window_seconds = 3600;
+  // How long process() holds a message's lease (MailStore::lease_inbox) before another process
+  // may take it over; answering one message takes milliseconds.
+  std::int64_t lease_seconds = 120;
 };
 
 struct Envelope {
@@ -91,7 +94,9 @@ struct ProcessResult {
   std::string action;   // "orders", "help", "resend", "status", "refusal", "ignored", "error"
   std::optional<std::int64_t> submission_id;  // orders: the stored submission
   int queued = 0;                             // messages queued by this call
-  bool already_done = false;                  // the message had been processed before
+  // Nothing was done: the message had been answered before, or another process holds its
+  // lease (state "new", outcome "being answered by another process").
+  bool already_done = false;
 };
 
 class MailIngest {
@@ -113,12 +118,22 @@ class MailIngest {
                                         const std::string& channel, const Envelope& envelope,
                                         bool* duplicate = nullptr);
 
-  // Answers the stored message `id` (see above). NotFound for an unknown id. A message no longer
-  // "new" is left alone (already_done). Errors from the stores are returned with the message
-  // still "new", so that it is retried.
+  // Group commit (the SMTP listener): prepare() is accept() without the storing, giving the inbox
+  // row (PermissionDenied as above); store_batch() stores prepared rows in one transaction.
+  Result<InboxMessage> prepare(std::string_view raw, const std::string& channel,
+                               const Envelope& envelope) const;
+  Result<InboxMessage> prepare_oversized(std::string_view head, std::size_t total_bytes,
+                                         const std::string& channel,
+                                         const Envelope& envelope) const;
+  Result<std::vector<InboxPut>> store_batch(const std::vector<InboxMessage>& rows);
+
+  // Answers the stored message `id` (see above) under its lease, so that several processes
+  // sharing the database answer it once. NotFound for an unknown id. A message no longer "new",
+  // or leased by another process, is left alone (already_done). Errors from the stores are
+  // returned with the message still "new" and its lease given back, so that it is retried.
   Result<ProcessResult> process(std::int64_t id);
-  // process() for up to `limit` "new" messages, oldest first; returns how many were processed.
-  // Stops at the first store error.
+  // process() for up to `limit` "new" messages, oldest first; returns how many it answered (not
+  // counting those another process holds). Stops at the first store error.
   Result<int> process_pending(int limit = 100);
 
   // Whether `address` is an allowed envelope recipient (always true with no allow-list).
@@ -138,6 +153,7 @@ class MailIngest {
 
  private:
   struct Context;
+  Result<ProcessResult> process_leased(InboxMessage in);
   Result<ProcessResult> answer(Context& c);
   Result<ProcessResult> handle_orders(Context& c);
   Result<ProcessResult> handle_help(Context& c);
@@ -165,8 +181,8 @@ class MailIngest {
                              const std::string& secret);
   std::optional<std::string> find_game(const Context& c, const std::optional<std::string>& named);
   std::string game_link(const std::string& game) const;
-  Result<std::int64_t> store(std::string raw, std::string message_id, const std::string& channel,
-                             const Envelope& envelope, bool* duplicate);
+  Result<InboxMessage> row(std::string raw, std::string message_id, const std::string& channel,
+                           const Envelope& envelope) const;
 
   Services& services_;
   SubmissionStore& submissions_;
@@ -174,6 +190,7 @@ class MailIngest {
   MailConfig config_;
   Clock now_;
   AdminStore* admin_;
+  std::string holder_;  // this object's lease holder name ("host:pid:n")
 };
 
 }  // namespace adj::mail

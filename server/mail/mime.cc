@@ -161,6 +161,36 @@ std::string_view header_block(std::string_view raw) {
   return raw;
 }
 
+std::string header_message_id(std::string_view head) {
+  constexpr std::string_view kName = "message-id:";
+  std::size_t pos = 0;
+  while (pos < head.size()) {
+    std::size_t end = head.find('\n', pos);
+    if (end == std::string_view::npos) end = head.size();
+    const std::string_view line = head.substr(pos, end - pos);
+    pos = end + 1;
+    if (line.size() < kName.size()) continue;
+    bool match = true;
+    for (std::size_t i = 0; i < kName.size() && match; ++i)
+      match = std::tolower(static_cast<unsigned char>(line[i])) == kName[i];
+    if (!match) continue;
+    std::string value(line.substr(kName.size()));
+    while (pos < head.size() && (head[pos] == ' ' || head[pos] == '\t')) {  // folded
+      end = head.find('\n', pos);
+      if (end == std::string_view::npos) end = head.size();
+      value += head.substr(pos, end - pos);
+      pos = end + 1;
+    }
+    std::string_view v = value;
+    if (const std::size_t open = v.find('<'); open != std::string_view::npos) {
+      const std::size_t close = v.find('>', open + 1);
+      if (close != std::string_view::npos) v = v.substr(open + 1, close - open - 1);
+    }
+    return std::string(trim(v));
+  }
+  return "";
+}
+
 Result<ParsedMail> parse_mail(std::string_view raw) {
   if (trim(raw).empty()) return Status::InvalidArgument("the message is empty");
   ensure_gmime();

@@ -66,6 +66,11 @@ Result<ParsedMail> parse_mail(std::string_view raw);
 // without the separating blank line.
 std::string_view header_block(std::string_view raw);
 
+// The Message-ID of a header block without <> (the first Message-ID header, unfolded; the text
+// between its first '<' and the next '>', else the whole trimmed value); "" when there is none.
+// A plain scan, no GMime: the SMTP listener calls it for every message before storing it.
+std::string header_message_id(std::string_view head);
+
 // Plain text from HTML: drops <head>, <script> and <style> content and comments, turns <br>,
 // block ends (p, div, tr, li, h1-h6, pre, blockquote, table) into line breaks, removes the other
 // tags, decodes character references (named: amp lt gt quot apos nbsp, plus numeric) to UTF-8,

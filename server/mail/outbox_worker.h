@@ -108,6 +108,8 @@ class OutboxWorker {
   // One pass: claims up to `batch` due messages and delivers each once. Errors from the store
   // are returned (messages not yet marked stay claimed until their lease expires).
   Result<WorkerStats> run_once(UnixTime now);
+  // The most messages one pass claims: a pass that claimed this many may have left more due.
+  int batch() const { return batch_; }
 
  private:
   MailStore& store_;

@@ -142,6 +142,26 @@ TEST_F(CliMail, OutboxSendToARelay) {
   EXPECT_NE(p->text.find("5 accepted, 0 rejected"), std::string::npos);
 }
 
+TEST_F(CliMail, OutboxSendAuthenticatesToARelayThatRequiresIt) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ASSERT_EQ(cli({"ingest"}, corpus("alternative_qp.eml")).exit_code, 0);
+  const int port = free_port();
+  const std::string relay = "smtp://127.0.0.1:" + std::to_string(port);
+  Aiosmtpd server =
+      Aiosmtpd::script(port, std::string(ADJ_SOURCE_DIR) + "/tests/mail/auth_relay.py",
+                       {(dir_.path() / "relay").string(), "gm", "pbm-relay-pw"});
+  ASSERT_TRUE(server.start());
+  // The password comes from the environment (never the command line, where ps shows it).
+  ::setenv("ADJUTANT_RELAY_PASSWORD", "pbm-relay-pw", 1);
+  auto sent = cli({"outbox", "send", "--relay", relay, "--user", "gm"});
+  ::unsetenv("ADJUTANT_RELAY_PASSWORD");
+  ASSERT_EQ(sent.exit_code, 0) << sent.err;
+  EXPECT_NE(sent.out.find("1 sent"), std::string::npos) << sent.out;
+  EXPECT_EQ(maildir_new(dir_.path() / "relay").size(), 1u);
+  EXPECT_EQ(sent.out.find("pbm-relay-pw"), std::string::npos);
+  EXPECT_EQ(sent.err.find("pbm-relay-pw"), std::string::npos);
+}
+
 TEST_F(CliMail, HelpForTheMailCommands) {
   for (std::vector<std::string> cmd :
        {std::vector<std::string>{"ingest"}, {"outbox"}, {"outbox", "list"}, {"outbox", "send"}}) {

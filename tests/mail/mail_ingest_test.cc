@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <thread>
+
 #include "tests/mail/mail_test_util.h"
 
 namespace adj::mail {
@@ -559,6 +562,72 @@ TEST_F(Ingest, ProcessPendingHandlesEveryNewMessage) {
   EXPECT_EQ(store_->inbox_in_state("failed", 10)->size(), 1u);  // the empty one
   EXPECT_EQ(*ingest_->process_pending(), 0);
   EXPECT_EQ(outbox().size(), 2u);
+}
+
+TEST_F(Ingest, AMessageLeasedByAnotherProcessIsLeftToIt) {
+  // A second process (its own connection and MailIngest) holds the lease: this one leaves the
+  // message alone until the lease runs out, then answers it once.
+  auto other = SqliteStore::open(db_);
+  ASSERT_TRUE(other.ok());
+  auto id = ingest_->accept(corpus("plain.eml"), "pipe", {});
+  ASSERT_TRUE(id.ok());
+  auto taken = (*other)->lease_inbox(*id, "elsewhere:1:1", now_, config_.lease_seconds);
+  ASSERT_TRUE(taken.ok() && *taken);
+
+  auto r = ingest_->process(*id);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_TRUE(r->already_done);
+  EXPECT_EQ(r->state, "new");
+  EXPECT_EQ(r->outcome, "being answered by another process");
+  EXPECT_EQ(*ingest_->process_pending(), 0);  // skipped, not counted
+  EXPECT_TRUE(outbox().empty());
+  EXPECT_TRUE(submissions().empty());
+
+  now_ += config_.lease_seconds + 1;  // the other process died: its lease ran out
+  auto late = ingest_->process(*id);
+  ASSERT_TRUE(late.ok());
+  EXPECT_FALSE(late->already_done);
+  EXPECT_EQ(late->state, "processed");
+  EXPECT_EQ(submissions().size(), 1u);
+  EXPECT_EQ(outbox().size(), 1u);
+  // The lease went with the "new" state: nobody can take it now.
+  auto after = (*other)->lease_inbox(*id, "elsewhere:1:1", now_, 60);
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(*after);
+}
+
+TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
+  // Two MailIngests on two connections (as the daemon and `adjutant ingest` would be) run
+  // process_pending over the same 12 messages at once, on two threads.
+  const std::vector<std::string> files = {"plain.eml",  "alternative_qp.eml", "help.eml",
+                                          "status.eml", "wrong_secret.eml",   "resend.eml"};
+  for (int copy = 0; copy < 2; ++copy)
+    for (const std::string& f : files) {
+      std::string raw = corpus(f);
+      const std::size_t at = raw.find("Message-ID: <");
+      ASSERT_NE(at, std::string::npos) << f;
+      raw.insert(at + 13, "copy" + std::to_string(copy) + ".");
+      ASSERT_TRUE(ingest_->accept(raw, "pipe", {}).ok());
+    }
+  auto second_store = SqliteStore::open(db_);
+  ASSERT_TRUE(second_store.ok());
+  Services second_services(Stores{**second_store, **second_store, **second_store},
+                           [this] { return now_; });
+  MailIngest second(
+      second_services, **second_store, **second_store, config_, [this] { return now_; },
+      second_store->get());
+  Result<int> a = 0, b = 0;
+  std::thread t([&] { b = second.process_pending(100); });
+  a = ingest_->process_pending(100);
+  t.join();
+  ASSERT_TRUE(a.ok()) << a.status().to_string();
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_EQ(*a + *b, 12);
+  EXPECT_TRUE(store_->inbox_in_state("new", 100)->empty());
+  // Every answer was queued once: one outbox row per inbox message's reply key.
+  std::set<std::string> keys;
+  for (const OutboxMessage& m : outbox())
+    EXPECT_TRUE(keys.insert(m.dedupe_key).second) << m.dedupe_key;
 }
 
 }  // namespace

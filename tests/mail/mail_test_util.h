@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "rules/game/scenario.h"
@@ -129,10 +130,24 @@ inline constexpr const char* kAiosmtpd = "/usr/bin/aiosmtpd";
 // A real SMTP server: /usr/bin/aiosmtpd -n -l 127.0.0.1:PORT -c HANDLER ARGS..., started by
 // start() and stopped (SIGTERM to its pid, then waited for) by stop() or the destructor.
 // `pythonpath` is prepended to PYTHONPATH (for handlers written by a test).
+// script(): instead, /usr/bin/python3 SCRIPT PORT ARGS... (an aiosmtpd Controller a test needs,
+// such as tests/mail/auth_relay.py), which must listen on PORT.
 class Aiosmtpd {
  public:
   Aiosmtpd(int port, std::vector<std::string> handler, std::string pythonpath = "")
       : port_(port), handler_(std::move(handler)), pythonpath_(std::move(pythonpath)) {}
+  static Aiosmtpd script(int port, const std::string& path, std::vector<std::string> args) {
+    Aiosmtpd s(port, {});
+    s.argv_ = {"/usr/bin/python3", path, std::to_string(port)};
+    s.argv_.insert(s.argv_.end(), args.begin(), args.end());
+    return s;
+  }
+  Aiosmtpd(Aiosmtpd&& o) noexcept
+      : port_(o.port_),
+        handler_(std::move(o.handler_)),
+        pythonpath_(std::move(o.pythonpath_)),
+        argv_(std::move(o.argv_)),
+        pid_(std::exchange(o.pid_, -1)) {}
   ~Aiosmtpd() { stop(); }
   static bool available() { return ::access(kAiosmtpd, X_OK) == 0; }
 
@@ -144,10 +159,11 @@ class Aiosmtpd {
       const std::string listen = "127.0.0.1:" + std::to_string(port_);
       std::vector<std::string> args = {kAiosmtpd, "-n", "-l", listen, "-c"};
       args.insert(args.end(), handler_.begin(), handler_.end());
+      if (!argv_.empty()) args = argv_;
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
-      ::execv(kAiosmtpd, argv.data());
+      ::execv(args[0].c_str(), argv.data());
       std::_Exit(127);
     }
     for (int i = 0; i < 150; ++i) {
@@ -176,6 +192,7 @@ class Aiosmtpd {
   int port_;
   std::vector<std::string> handler_;
   std::string pythonpath_;
+  std::vector<std::string> argv_;  // script(): the whole command
   pid_t pid_ = -1;
 };
 

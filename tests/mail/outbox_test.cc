@@ -234,6 +234,43 @@ TEST_F(Outbox, StartTlsToARelayThatRequiresIt) {
   EXPECT_TRUE(parse_mail(read_file(maildir_new(maildir)[0].string())).ok());
 }
 
+TEST_F(Outbox, AuthToARelayThatRequiresIt) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  const int port = free_port();
+  const auto maildir = dir_.path() / "relay";
+  Aiosmtpd relay = Aiosmtpd::script(port, std::string(ADJ_SOURCE_DIR) + "/tests/mail/auth_relay.py",
+                                    {maildir.string(), "adjutant", "s3cret pass"});
+  ASSERT_TRUE(relay.start());
+  const auto id = queue("auth");
+
+  // No AUTH: the relay answers 530 to MAIL FROM; a configuration problem, so retried.
+  SmtpRelaySender anonymous(relay_at(port));
+  OutboxWorker w1(*store_, anonymous);
+  EXPECT_EQ(w1.run_once(now_)->retried, 1);
+  EXPECT_EQ(row(id).state, "pending");
+  EXPECT_NE(row(id).last_error.find("530"), std::string::npos) << row(id).last_error;
+
+  // A wrong password: 535, retried (the GM fixes the configuration; nothing is lost).
+  SmtpRelayOptions wrong = relay_at(port);
+  wrong.user = "adjutant";
+  wrong.password = "guess";
+  SmtpRelaySender refused(wrong);
+  OutboxWorker w2(*store_, refused);
+  EXPECT_EQ(w2.run_once(row(id).next_attempt_at)->retried, 1);
+  EXPECT_EQ(row(id).state, "pending");
+  EXPECT_TRUE(maildir_new(maildir).empty());
+
+  // The right user and password: delivered once.
+  SmtpRelayOptions right = wrong;
+  right.password = "s3cret pass";
+  SmtpRelaySender accepted(right);
+  OutboxWorker w3(*store_, accepted);
+  EXPECT_EQ(w3.run_once(row(id).next_attempt_at)->sent, 1);
+  EXPECT_EQ(row(id).state, "sent");
+  ASSERT_EQ(maildir_new(maildir).size(), 1u);
+  EXPECT_TRUE(parse_mail(read_file(maildir_new(maildir)[0].string())).ok());
+}
+
 TEST_F(Outbox, GivesUpAfterMaxAttempts) {
   const auto id = queue("give-up");
   SmtpRelaySender sender(relay_at(free_port()));  // nobody listens
@@ -371,6 +408,73 @@ TEST_F(Outbox, InboxKeepsRawBytesExactly) {
   EXPECT_EQ(store_->inbox_message(*id + 1).status().code(), StatusCode::kNotFound);
   m.message_id = "";
   EXPECT_EQ(store_->put_inbox(m, nullptr).status().code(), StatusCode::kInvalidArgument);
+}
+
+InboxMessage inbox_row(const std::string& id) {
+  InboxMessage m;
+  m.message_id = id;
+  m.channel = "smtp";
+  m.raw = "Message-ID: <" + id + ">\r\n\r\nbody\r\n";
+  return m;
+}
+
+TEST_F(Outbox, InboxBatchIsOneTransactionWithDuplicatesResolved) {
+  bool dup = false;
+  auto first = store_->put_inbox(inbox_row("old@x"), &dup);
+  ASSERT_TRUE(first.ok());
+  auto put = store_->put_inbox_batch(
+      {inbox_row("a@x"), inbox_row("old@x"), inbox_row("b@x"), inbox_row("a@x")});
+  ASSERT_TRUE(put.ok()) << put.status().to_string();
+  ASSERT_EQ(put->size(), 4u);
+  EXPECT_FALSE((*put)[0].duplicate);
+  EXPECT_TRUE((*put)[1].duplicate);
+  EXPECT_EQ((*put)[1].id, *first);
+  EXPECT_FALSE((*put)[2].duplicate);
+  EXPECT_TRUE((*put)[3].duplicate);  // a repeat inside the batch is a duplicate of the first
+  EXPECT_EQ((*put)[3].id, (*put)[0].id);
+  EXPECT_NE((*put)[0].id, (*put)[2].id);
+  auto fresh = store_->inbox_in_state("new", 10);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_EQ(fresh->size(), 3u);
+  auto empty = store_->put_inbox_batch({});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_TRUE(empty->empty());
+}
+
+TEST_F(Outbox, InboxLeaseIsOneHolderAtATime) {
+  bool dup = false;
+  auto id = store_->put_inbox(inbox_row("lease@x"), &dup);
+  ASSERT_TRUE(id.ok());
+  EXPECT_TRUE(*store_->lease_inbox(*id, "a", 100, 60));
+  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 159, 60));  // a holds it until 160
+  EXPECT_TRUE(*store_->lease_inbox(*id, "a", 150, 60));   // renewed by its holder: until 210
+  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 200, 60));
+  EXPECT_TRUE(store_->release_inbox(*id, "b").ok());  // not b's: left alone
+  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 200, 60));
+  EXPECT_TRUE(store_->release_inbox(*id, "a").ok());
+  EXPECT_TRUE(*store_->lease_inbox(*id, "b", 200, 60));
+  EXPECT_TRUE(*store_->lease_inbox(*id, "c", 261, 60));  // b's ran out at 260
+  ASSERT_TRUE(store_->set_inbox_state(*id, "processed", "done").ok());
+  EXPECT_FALSE(*store_->lease_inbox(*id, "d", 0, 60));  // no longer "new"
+  EXPECT_EQ(store_->lease_inbox(*id + 100, "d", 0, 60).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->lease_inbox(*id, "", 0, 60).status().code(), StatusCode::kInvalidArgument);
+}
+
+TEST_F(Outbox, InboxBatchWithABadRowStoresNothing) {
+  InboxMessage bad = inbox_row("c@x");
+  bad.message_id = "";
+  auto put = store_->put_inbox_batch({inbox_row("ok@x"), bad});
+  ASSERT_FALSE(put.ok());
+  EXPECT_EQ(put.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(put.status().message().find("message 1"), std::string::npos) << put.status().message();
+  InboxMessage odd = inbox_row("d@x");
+  odd.state = "weird";
+  put = store_->put_inbox_batch({inbox_row("ok@x"), odd});
+  ASSERT_FALSE(put.ok());
+  EXPECT_NE(put.status().message().find("weird"), std::string::npos) << put.status().message();
+  auto fresh = store_->inbox_in_state("new", 10);
+  ASSERT_TRUE(fresh.ok());
+  EXPECT_TRUE(fresh->empty());
 }
 
 }  // namespace
