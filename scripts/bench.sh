@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j2 --target adjutant_bench adjutant
+cmake --build build -j2 --target adjutant_bench adjutant adjutant_smtp_load
 build/adjutant_bench "$@"
 scripts/bench-smtp.sh build/adjutant
