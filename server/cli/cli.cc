@@ -19,8 +19,8 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   std::string sync = "normal";
   app.add_option("--sync", sync,
-                 "SQLite durability (env ADJUTANT_SYNC): normal keeps every commit across a "
-                 "crash of the process, full also across power loss (an fsync per commit)")
+                 "SQLite durability: normal keeps every commit across a crash of the process, "
+                 "full also across power loss (an fsync per commit)")
       ->check(CLI::IsMember({"normal", "full"}))
       ->envname("ADJUTANT_SYNC")
       ->capture_default_str();
