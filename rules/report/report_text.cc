@@ -3,6 +3,7 @@
 #include <string>
 
 #include "rules/report/report.h"
+#include "rules/report/state_text.h"
 
 namespace adj {
 
@@ -145,11 +146,11 @@ std::string render_report_text(const Json& r, const Json* roundup) {
     out += "\n";
   }
   for (const auto& a : r["areas"])
-    if (a.contains("engine_state"))
-      out += "  " + str(a["code"]) + " forces: " + a["engine_state"].dump() + "\n";
+    if (a.contains("engine_state") && !a["engine_state"].empty())
+      out += "  " + str(a["code"]) + " forces: " + state_inline(a["engine_state"]) + "\n";
   if (r["player"].contains("engine_state") && !r["player"]["engine_state"].empty())
-    out += "\nYOUR " + str(r["engine"]) + " STATE (cards, tokens, profile)\n  " +
-           r["player"]["engine_state"].dump() + "\n";
+    out += "\nYOUR " + str(r["engine"]) + " STATE (cards, tokens, profile)\n" +
+           state_lines(r["player"]["engine_state"], "  ");
   out += "\nNEIGHBOURING AREAS (end of turn)\n";
   out += "  code name             kind terrain    pop fort armies  owner\n";
   for (const auto& a : r["neighbours"]) {

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <map>
 
+#include "rules/report/state_text.h"
 #include "server/web/svg_map.h"
 
 namespace adj::web {
@@ -65,7 +66,7 @@ Json area_row(const Json& a) {
     row["mode"] = detail;
   }
   const Json& es = field(a, "engine_state");
-  if (es.is_object() && !es.empty()) row["engine_state"] = es.dump();
+  if (es.is_object() && !es.empty()) row["engine_state"] = state_inline(es);
   return row;
 }
 
@@ -222,7 +223,8 @@ Json report_view(const Json& r) {
           {"economy", std::move(economy)},
           {"areas", std::move(areas)},
           {"neighbours", std::move(neighbours)},
-          {"player_state", pstate.is_object() && !pstate.empty() ? Json(pstate.dump()) : Json()},
+          {"player_state",
+           pstate.is_object() && !pstate.empty() ? Json(state_lines(pstate, "")) : Json()},
           {"roundup", roundup_view(field(r, "roundup"), players)},
           {"template", text(r, "template", "")}};
 }

@@ -388,6 +388,26 @@ TEST_F(WebPages, ReportsAreTheirPlayersOnly) {
   EXPECT_EQ(get("/games/britain-1/me/reports/7", wsx).status, 404);
 }
 
+TEST_F(WebPages, EngineStateReadsAsTextNotJson) {
+  // A Virtuti Militari game: units per area and the player's cards and air tokens.
+  auto vm = bundled_scenario("virtuti-militari-1939");
+  ASSERT_TRUE(vm.ok());
+  create(*vm);
+  const std::string game = (*vm)["id"].get<std::string>();
+  auto run = ctx_->admin().run_turn(game, false, "gm");
+  ASSERT_TRUE(run.ok()) << run.status().to_string();
+  auto token = ctx_->admin().player_token(game, "POL");
+  ASSERT_TRUE(token.ok());
+  Response r = get("/games/" + game + "/me/reports/1", std::string(kPlayerCookie) + "=" + *token);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(check_balanced(r.body, true), "");
+  EXPECT_NE(r.body.find("forces: units: army (level 2), army (level 1), artillery (level 1)"),
+            std::string::npos);
+  EXPECT_NE(r.body.find("hand: Last Stand (hp 2, strength 3)"), std::string::npos);
+  EXPECT_EQ(r.body.find("{&quot;"), std::string::npos);  // no escaped JSON objects
+  EXPECT_EQ(r.body.find("{\""), std::string::npos);
+}
+
 TEST_F(WebPages, OrdersFormSubmitsAndChecks) {
   create_britain();
   const std::string wsx = player_cookie("WSX");
