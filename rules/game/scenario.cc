@@ -148,6 +148,31 @@ GameState build_state(const Json& j, Seed seed) {
   return std::move(st).value();
 }
 
+// Engines index the state's players and areas, which are sorted by code; a scenario lists them in
+// its own order. Rewrites a leading "/areas/N" or "/players/N" to the scenario's index of the same
+// code, so the error points at the right entry of the file. `doc` has normalised codes.
+std::string document_path(const std::string& path, const GameState& st, const Json& doc) {
+  for (const std::string list : {"areas", "players"}) {
+    const std::string prefix = "/" + list + "/";
+    if (!path.starts_with(prefix)) continue;
+    const std::size_t end = path.find('/', prefix.size());
+    const std::string index = path.substr(
+        prefix.size(), end == std::string::npos ? std::string::npos : end - prefix.size());
+    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos ||
+        index.size() > 6)
+      return path;
+    const std::size_t i = std::stoul(index);
+    const std::string code = list == "areas" ? (i < st.areas.size() ? st.areas[i].code : "")
+                                             : (i < st.players.size() ? st.players[i].code : "");
+    if (code.empty() || !doc.contains(list) || !doc[list].is_array()) return path;
+    for (std::size_t k = 0; k < doc[list].size(); ++k)
+      if (doc[list][k].value("code", "") == code)
+        return prefix + std::to_string(k) + (end == std::string::npos ? "" : path.substr(end));
+    return path;
+  }
+  return path;
+}
+
 }  // namespace
 
 std::vector<ScenarioError> validate_scenario(const Json& scenario) {
@@ -165,7 +190,7 @@ std::vector<ScenarioError> validate_scenario(const Json& scenario) {
     const std::string& m = engine_ok.message();
     auto colon = m.find(": ");
     if (!m.empty() && m[0] == '/' && colon != std::string::npos)
-      errors.push_back({m.substr(0, colon), m.substr(colon + 2)});
+      errors.push_back({document_path(m.substr(0, colon), st, j), m.substr(colon + 2)});
     else
       errors.push_back({"/engine", m});
   }

@@ -1,6 +1,8 @@
 // Scenario validation: the JSON Schema, then the semantic checks. Every error names its path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "rules/game/scenario.h"
 
 namespace adj {
@@ -93,6 +95,36 @@ TEST(Scenario, SemanticErrorsNameThePath) {
               j["engine"]["options"] = {{"x", 1}};
             }).substr(0, 16),
             "/engine/options:");
+}
+
+TEST(Scenario, EngineErrorsPointAtTheEntryInTheFilesOwnOrder) {
+  // The engine checks the state, whose areas and players are sorted by code; the error must
+  // still name the index in the file, which lists them in its own (here: reversed) order.
+  auto vm = bundled_scenario("virtuti-militari-1939");
+  ASSERT_TRUE(vm.ok());
+  Json j = *vm;
+  std::reverse(j["areas"].begin(), j["areas"].end());
+  std::reverse(j["players"].begin(), j["players"].end());
+  const auto index_of = [&](const char* list, const std::string& code) {
+    for (std::size_t i = 0; i < j[list].size(); ++i)
+      if (j[list][i]["code"] == code) return i;
+    return j[list].size();
+  };
+  const std::size_t war = index_of("areas", "WAR");
+  ASSERT_LT(war, j["areas"].size());
+  j["areas"][war]["engine_state"] = {{"units", {{{"type", "zeppelin"}}}}};
+  auto errors = validate_scenario(j);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "/areas/" + std::to_string(war) + "/engine_state/units/0/type");
+  EXPECT_NE(errors[0].message.find("zeppelin"), std::string::npos) << errors[0].message;
+
+  j["areas"][war].erase("engine_state");
+  const std::size_t sov = index_of("players", "SOV");
+  ASSERT_LT(sov, j["players"].size());
+  j["players"][sov]["engine_state"] = {{"air", -1}};
+  errors = validate_scenario(j);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "/players/" + std::to_string(sov) + "/engine_state/air");
 }
 
 TEST(Scenario, EveryBundledScenarioIsValid) {
