@@ -448,7 +448,8 @@ Status VirtutiMilitariEngine::check_order(const Order& order, const GameState& s
       return Status::InvalidArgument(k +
                                      " is not part of the orders of this game's rules "
                                      "(virtuti-militari takes CARD n and AIR n)");
-  if (order.verb == Verb::kLevy || order.verb == Verb::kOrder)
+  if (!is_attack_verb(order.verb) && order.verb != Verb::kDefend && order.verb != Verb::kAmbush &&
+      order.verb != Verb::kRetreat)
     return Status::InvalidArgument(std::string("CARD and AIR go with MOVE, ASSAULT, PROBE, "
                                                "OVERRUN, DEFEND, AMBUSH or RETREAT, not ") +
                                    verb_name(order.verb));

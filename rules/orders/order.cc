@@ -28,6 +28,10 @@ const char* verb_name(Verb verb) {
       return "LEVY";
     case Verb::kOrder:
       return "ORDER";
+    case Verb::kGift:
+      return "GIFT";
+    case Verb::kMigrate:
+      return "MIGRATE";
   }
   return "MOVE";
 }
@@ -43,7 +47,10 @@ std::optional<Verb> verb_from_name(std::string_view name) {
   Verb candidate;
   switch (ascii_upper(name[0])) {
     case 'M':
-      candidate = Verb::kMove;
+      candidate = name.size() == 4 ? Verb::kMove : Verb::kMigrate;
+      break;
+    case 'G':
+      candidate = Verb::kGift;
       break;
     case 'P':
       candidate = Verb::kProbe;

@@ -9,7 +9,19 @@
 
 namespace adj {
 
-enum class Verb { kMove, kAssault, kProbe, kOverrun, kAmbush, kRetreat, kDefend, kLevy, kOrder };
+enum class Verb {
+  kMove,
+  kAssault,
+  kProbe,
+  kOverrun,
+  kAmbush,
+  kRetreat,
+  kDefend,
+  kLevy,
+  kOrder,
+  kGift,     // GIFT <kingdom> <bps> (seed 9.2)
+  kMigrate,  // MIGRATE <from> <to> <n> (seed 5.14)
+};
 
 // "MOVE", "ASSAULT", ... (upper case, as written in order files).
 const char* verb_name(Verb verb);
@@ -35,9 +47,12 @@ struct Order {
   int line = 0;    // 1-based line number in the file
   int action = 0;  // action slot, 1..actions_per_turn
   Verb verb = Verb::kMove;
-  std::string from;  // MOVE..OVERRUN: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area ("where")
-  std::string to;    // MOVE..OVERRUN: target; AMBUSH: against; RETREAT: retreat location; else ""
-  Quantity qty;      // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER)
+  // MOVE..OVERRUN, MIGRATE: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area ("where"); else ""
+  std::string from;
+  // MOVE..OVERRUN, MIGRATE: target; AMBUSH: against; RETREAT: retreat location; GIFT: the
+  // receiving kingdom's code; else ""
+  std::string to;
+  Quantity qty;  // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER, GIFT), population (MIGRATE)
   // Engine-specific keyword arguments after the quantity, e.g. "CARD 3 AIR 2" -> {CARD:3, AIR:2}.
   std::map<std::string, int> extras;
   std::string text;  // the order as written, trimmed, without its action number or comment

@@ -304,6 +304,10 @@ string usage(Verb v) {
       return "LEVY needs <where> [<n>]";
     case Verb::kOrder:
       return "ORDER needs [<bps>]";
+    case Verb::kGift:
+      return "GIFT needs <kingdom> <bps>";
+    case Verb::kMigrate:
+      return "MIGRATE needs <from> <to> <n>";
   }
   return "";
 }
@@ -366,8 +370,18 @@ string quantity_and_options(Tokens& t, Order& o, bool all_but) {
   return options(t, tok, o);
 }
 
-// Reads the options of AMBUSH, RETREAT and DEFEND, which take no quantity: any other word after
-// the areas is extra.
+// Reads the required plain number of GIFT and MIGRATE into o.qty.
+string exact_number(string_view tok, Order& o) {
+  if (istarts_with(tok, "AB-") || iequals(tok, "AB"))
+    return quote(tok) + ": \"all but\" is only for MOVE, ASSAULT, PROBE and OVERRUN";
+  if (!all_digits(tok)) return quote(tok) + " is not a number";
+  if (tok.size() > kMaxDigits) return too_large(tok);
+  o.qty = {Quantity::Kind::kExact, to_int(tok)};
+  return {};
+}
+
+// Reads the options of AMBUSH, RETREAT, DEFEND, GIFT and MIGRATE, which take no (further)
+// quantity: any other word after their arguments is extra.
 string standing_options(Verb v, Tokens& t, Order& o) {
   string_view tok = t.next();
   if (tok.empty()) return {};
@@ -422,6 +436,23 @@ string order_body(Verb v, Tokens& t, Order& o) {
     }
     case Verb::kOrder:
       return quantity_and_options(t, o, false);
+    case Verb::kGift: {
+      string_view who = t.next(), n = t.next();
+      if (n.empty()) return usage(v);
+      if (all_digits(who) || istarts_with(who, "AB-") || !is_code(who))
+        return quote(who) + " is not a kingdom code";
+      o.to = upper_copy(who);
+      if (string r = exact_number(n, o); !r.empty()) return r;
+      return standing_options(v, t, o);
+    }
+    case Verb::kMigrate: {
+      string_view from = t.next(), to = t.next(), n = t.next();
+      if (n.empty()) return usage(v);
+      if (string r = area_arg(v, from, o.from); !r.empty()) return r;
+      if (string r = area_arg(v, to, o.to); !r.empty()) return r;
+      if (string r = exact_number(n, o); !r.empty()) return r;
+      return standing_options(v, t, o);
+    }
   }
   return usage(v);
 }

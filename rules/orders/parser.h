@@ -17,10 +17,10 @@ inline constexpr std::size_t kMaxOrderFileBytes = 256 * 1024;
 
 struct ParsedOrderFile {
   // Header lines. Values are as written except codes, which are upper-cased.
-  std::optional<std::string> game;    // GAME <game-id> (case preserved, compared case-insensitively)
+  std::optional<std::string> game;  // GAME <game-id> (case preserved, compared case-insensitively)
   std::optional<std::string> player;  // PLAYER <code> <secret>
   std::optional<std::string> secret;
-  std::optional<int> turn;            // TURN <n>
+  std::optional<int> turn;  // TURN <n>
   // Problems that make the whole file unusable (missing GAME line, file too large, ...).
   std::vector<std::string> fatal;
 

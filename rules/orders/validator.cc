@@ -94,6 +94,11 @@ int OrderAck::accepted_count() const {
 int OrderAck::rejected_count() const { return static_cast<int>(lines.size()) - accepted_count(); }
 
 std::string check_order_against_map(const Order& o, const GameState& state) {
+  if (o.verb == Verb::kGift) {
+    if (!state.find_player(o.to)) return "there is no kingdom " + quote(o.to) + " in this game";
+    if (o.qty.n <= 0) return "GIFT needs a number of BPs above 0";
+    return {};
+  }
   const Area* from = state.find_area(o.from);
   if (o.verb != Verb::kOrder && !from) return "unknown area " + quote(o.from);
   const Area* to = nullptr;
@@ -147,6 +152,17 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
       return {};
     case Verb::kOrder:
       if (o.qty.kind == Quantity::Kind::kAllBut || o.qty.n < 0) return "ORDER needs [<bps>]";
+      return {};
+    case Verb::kGift:
+      return {};  // checked above
+    case Verb::kMigrate:
+      if (!to) return "MIGRATE needs <from> <to> <n>";
+      if (o.from == o.to) return "MIGRATE needs two different areas (" + o.from + " twice)";
+      if (from->kind == AreaKind::kSea || to->kind == AreaKind::kSea)
+        return "population cannot migrate to or from the sea (" +
+               (from->kind == AreaKind::kSea ? o.from : o.to) + ")";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      if (o.qty.n <= 0) return "MIGRATE needs a number of people above 0";
       return {};
   }
   return {};
@@ -203,6 +219,8 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
       }
       Order& o = parsed.orders[next++];
       std::string reason = check_order_against_map(o, state);
+      if (reason.empty() && o.verb == Verb::kGift && o.to == player->code)
+        reason = "you cannot give BPs to yourself";
       if (reason.empty() && engine) {
         try {
           Status st = engine->check_order(o, state);

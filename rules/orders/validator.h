@@ -17,11 +17,11 @@ class CombatEngine;
 
 // What a player is told about an order file.
 struct OrderAck {
-  bool refused = false;  // the whole file is refused: nothing from it is stored as orders
-  std::string refusal;   // why, in words a player understands; never contains the secret
-  std::string game;      // as named by the file (when present)
-  std::string player;    // upper-case code (when present)
-  int turn = 0;          // the turn the orders are for (the open turn)
+  bool refused = false;           // the whole file is refused: nothing from it is stored as orders
+  std::string refusal;            // why, in words a player understands; never contains the secret
+  std::string game;               // as named by the file (when present)
+  std::string player;             // upper-case code (when present)
+  int turn = 0;                   // the turn the orders are for (the open turn)
   std::vector<LineResult> lines;  // every order line with its result, in file order
   std::vector<Order> orders;      // the accepted orders, in action order
   int accepted_count() const;

@@ -101,7 +101,8 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
   }
   Json defended = Json::array();
   for (std::size_t i : mine_idx.battles)
-    if (result.battles[i].defender == player) defended.push_back(battle_for_report(result.battles[i]));
+    if (result.battles[i].defender == player)
+      defended.push_back(battle_for_report(result.battles[i]));
 
   Json owned = Json::array();
   std::set<std::string> mine, visible;
@@ -139,6 +140,13 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
                   {"treasury", e.treasury},
                   {"vp", e.vp},
                   {"reserve", e.reserve}};
+  Json gifts = Json::array();
+  for (const Gift& g : result.gifts)
+    if (g.to == player) gifts.push_back({{"from", g.from}, {"bps", g.bps}, {"action", g.action}});
+  // Only when there were gifts, so reports of games without any keep their shape.
+  if (e.gifts_in > 0) economy["gifts_in"] = e.gifts_in;
+  if (e.gifts_out > 0) economy["gifts_out"] = e.gifts_out;
+  if (!gifts.empty()) economy["gifts_received"] = std::move(gifts);
   const auto given = result.orders.find(player);
   const bool orders_on_file = given != result.orders.end() && !given->second.empty();
   return {{"game", next.game_id},

@@ -41,6 +41,11 @@ Json build_roundup(const TurnResult& result);
 // placed before the order template. Deterministic.
 std::string render_report_text(const Json& report, const Json* roundup = nullptr);
 
+// The report's BP gifts in one sentence ("received 7 BPs: 5 from MRC at action 3, 2 from NUM at
+// action 9; gave 4 BPs"); "" when the player neither gave nor received any. Used by the text and
+// the web report.
+std::string gifts_text(const Json& report);
+
 // One battle as shown to a player ("you" are `viewer`): the numbers before and after, the losses
 // in every round, the dice drawn, the result.
 Json battle_for_report(const BattleLog& battle);

@@ -125,6 +125,7 @@ std::string render_report_text(const Json& r, const Json* roundup) {
   out += "\nECONOMY\n";
   out += "  BPs at the start of the turn " + n("bp_start") + ", spent " + n("bp_spent") +
          ", left over " + n("leftover") + "\n";
+  if (const std::string g = gifts_text(r); !g.empty()) out += "  Gifts: " + g + "\n";
   out += "  Bid for the order of play " + n("bid") + " (ORDER actions " + n("order_bid") +
          (e["bid"] != e["order_bid"] ? ", leftover BPs " + n("leftover") : std::string()) + ")\n";
   out += "  Income " + n("income") + ", upkeep " + n("upkeep") + ": BPs for turn " +
@@ -177,6 +178,27 @@ std::string render_report_text(const Json& r, const Json* roundup) {
   }
   out += "\nORDERS FOR TURN " + std::to_string(r["next_turn"].get<int>()) +
          " (fill in and send back)\n" + str(r["template"]);
+  return out;
+}
+
+std::string gifts_text(const Json& report) {
+  if (!report.contains("economy")) return "";
+  const Json& e = report["economy"];
+  const int in = e.value("gifts_in", 0), out_bps = e.value("gifts_out", 0);
+  std::string out;
+  if (in > 0) {
+    out = "received " + std::to_string(in) + " BPs:";
+    bool first = true;
+    for (const auto& g : e.value("gifts_received", Json::array())) {
+      out += std::string(first ? " " : ", ") + std::to_string(g.value("bps", 0)) + " from " +
+             g.value("from", std::string("?")) + " at action " +
+             std::to_string(g.value("action", 0));
+      first = false;
+    }
+  }
+  if (out_bps > 0)
+    out += (out.empty() ? "" : "; ") + std::string("gave ") + std::to_string(out_bps) +
+           " BPs (counted in spent)";
   return out;
 }
 

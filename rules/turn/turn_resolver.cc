@@ -17,6 +17,7 @@ namespace {
 
 // "1 army", "3 armies".
 std::string armies(int n) { return std::to_string(n) + (n == 1 ? " army" : " armies"); }
+std::string bps(int n) { return std::to_string(n) + (n == 1 ? " BP" : " BPs"); }
 
 // Mutable working state of one turn run. Internal to this file.
 class TurnRun {
@@ -131,6 +132,12 @@ class TurnRun {
         break;
       case Verb::kOrder:
         bid(r, p, o);
+        break;
+      case Verb::kGift:
+        gift(r, p, o);
+        break;
+      case Verb::kMigrate:
+        migrate(r, p, o);
         break;
     }
   }
@@ -404,6 +411,50 @@ class TurnRun {
     r.ok = true;
     r.message = "bid " + std::to_string(spent) + " BPs for the order of play";
     if (spent < want) r.message += " (cut to what you had)";
+  }
+
+  // GIFT (seed 9.2): BPs from this kingdom's balance to another's, at once (the receiver may
+  // spend them in its later actions this turn); cut to what the giver has.
+  void gift(ActionResult& r, Player& p, const Order& o) {
+    Player* to = s_.find_player(o.to);
+    if (!to) return fail(r, "there is no kingdom " + o.to);  // validator prevents this
+    if (to->code == p.code) return fail(r, "you cannot give BPs to yourself");
+    if (p.bp <= 0) return fail(r, "you have no BPs left to give");
+    const int given = std::min(o.qty.n, p.bp);
+    p.bp -= given;
+    to->bp += given;
+    r.bp_spent = given;
+    result_.economy[p.code].bp_spent += given;
+    result_.economy[p.code].gifts_out += given;
+    result_.economy[to->code].gifts_in += given;
+    result_.gifts.push_back({p.code, to->code, given, o.action});
+    r.ok = true;
+    r.message = "gave " + bps(given) + " to " + to->name + " (" + to->code + ")";
+    if (given < o.qty.n) r.message += " (cut to what you had)";
+  }
+
+  // MIGRATE (seed 5.14): n people move to an adjacent area of the same kingdom and one more is
+  // lost on the way: destination +n, source -(n+1). Not from a blockaded city.
+  void migrate(ActionResult& r, Player& p, const Order& o) {
+    Area* from = s_.find_area(o.from);
+    Area* to = s_.find_area(o.to);
+    if (!from || !to) return fail(r, "unknown area");  // validator prevents this
+    if (!owns(p.code, *from)) return fail(r, "you do not own " + from->code);
+    if (!owns(p.code, *to))
+      return fail(r, "people only migrate into your own areas (" + to->code + " is " +
+                         (to->owner ? "held by " + *to->owner : std::string("unowned")) + ")");
+    if (from->kind == AreaKind::kCity && blockaded(s_, *from))
+      return fail(r, from->code + " is blockaded: nobody can leave");
+    const int n = o.qty.n;
+    if (from->population < n + 1)
+      return fail(r, "moving " + std::to_string(n) + " people needs a population of " +
+                         std::to_string(n + 1) + " in " + from->code + " (it has " +
+                         std::to_string(from->population) + ")");
+    from->population -= n + 1;
+    to->population += n;
+    r.ok = true;
+    r.message = "moved " + std::to_string(n) + " population from " + from->code + " to " +
+                to->code + " (1 more was lost on the way)";
   }
 
   void end_of_turn() {

@@ -46,10 +46,19 @@ struct BattleLog {
   Json input;               // a self-contained battle input (local world) for --replay
 };
 
+// BPs one kingdom gave another (GIFT), for the receiver's report.
+struct Gift {
+  std::string from, to;
+  int bps = 0;
+  int action = 0;
+};
+
 // A player's economy over the turn.
 struct Economy {
   int bp_start = 0;
-  int bp_spent = 0;
+  int bp_spent = 0;   // includes BPs given away (gifts_out)
+  int gifts_in = 0;   // BPs received from other kingdoms' GIFT actions this turn
+  int gifts_out = 0;  // BPs this kingdom gave away
   int bid = 0;        // the bid for the next order of play: order_bid (+ leftover, OQ-1)
   int order_bid = 0;  // BPs spent on ORDER actions
   int leftover = 0;
@@ -69,6 +78,7 @@ struct TurnResult {
   std::vector<std::string> next_order_of_play;       // the next turn's (from ORDER bids)
   std::vector<ActionResult> actions;                 // in execution order
   std::vector<BattleLog> battles;                    // in execution order
+  std::vector<Gift> gifts;                           // in execution order
   std::map<std::string, Economy> economy;            // by player
   std::map<std::string, std::vector<Order>> orders;  // the orders that were used
   GameState next_state;

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <map>
 
+#include "rules/report/report.h"
 #include "rules/report/state_text.h"
 #include "server/web/svg_map.h"
 
@@ -197,6 +198,7 @@ Json report_view(const Json& r) {
                         "trade", "bp_next", "treasury", "vp", "reserve"})
     economy[k] = num(e, k);
   economy["bid_differs"] = num(e, "bid") != num(e, "order_bid");
+  if (const std::string g = gifts_text(r); !g.empty()) economy["gifts"] = g;
   const Json& pos = field(r, "order_position");
   const Json& pstate = field(field(r, "player"), "engine_state");
   Json players = Json::array();

@@ -176,6 +176,28 @@ TEST_F(Cli, NoiseAndHugeFilesLoseNothing) {
   EXPECT_EQ((*subs)[0].raw_text, orders(1, "WSX"));
 }
 
+TEST_F(Cli, GiftsShowInBothKingdomsReports) {
+  create();
+  auto sent = cli({"orders", "submit", "britain-1", "-"},
+                  "GAME britain-1\nPLAYER WSX cerdic\n1. GIFT MRC 5\n2. gift mrc 3\n");
+  ASSERT_EQ(sent.exit_code, 0) << sent.out << sent.err;
+  EXPECT_NE(sent.out.find("2 accepted, 0 rejected"), std::string::npos) << sent.out;
+  ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
+  const std::string wsx = cli({"report", "britain-1", "WSX"}).out;
+  EXPECT_NE(wsx.find("gave 5 BPs to Mercia (MRC)"), std::string::npos) << wsx;
+  EXPECT_NE(wsx.find("Gifts: gave 8 BPs (counted in spent)"), std::string::npos) << wsx;
+  const std::string mrc = cli({"report", "britain-1", "MRC"}).out;
+  EXPECT_NE(mrc.find("Gifts: received 8 BPs: 5 from WSX at action 1, 3 from WSX at action 2"),
+            std::string::npos)
+      << mrc;
+  const Json j = Json::parse(cli({"report", "britain-1", "MRC", "--format", "json"}).out);
+  EXPECT_EQ(j["economy"]["gifts_in"], 8);
+  EXPECT_EQ(j["economy"]["gifts_received"].size(), 2u);
+  // A kingdom that neither gave nor received has no gift fields at all.
+  const Json num = Json::parse(cli({"report", "britain-1", "NUM", "--format", "json"}).out);
+  EXPECT_FALSE(num["economy"].contains("gifts_in"));
+}
+
 TEST_F(Cli, PreviewCommitsNothing) {
   create();
   submit_all(1);

@@ -408,6 +408,21 @@ TEST_F(WebPages, EngineStateReadsAsTextNotJson) {
   EXPECT_EQ(r.body.find("{\""), std::string::npos);
 }
 
+TEST_F(WebPages, ReportEconomyShowsGifts) {
+  create_britain();
+  auto out = ctx_->services().submit_orders(
+      kGame, "GAME britain-1\nPLAYER WSX cerdic\n1. GIFT MRC 5\n", "cli");
+  ASSERT_TRUE(out.ok() && !out->ack.refused);
+  auto run = ctx_->admin().run_turn(kGame, false, "gm");
+  ASSERT_TRUE(run.ok()) << run.status().to_string();
+  Response r = get("/games/britain-1/me/reports/1", player_cookie("MRC"));
+  ASSERT_EQ(r.status, 200);
+  EXPECT_NE(r.body.find("<tr><th>Gifts</th><td>received 5 BPs: 5 from WSX at action 1</td></tr>"),
+            std::string::npos);
+  Response none = get("/games/britain-1/me/reports/1", player_cookie("NUM"));
+  EXPECT_EQ(none.body.find("<th>Gifts</th>"), std::string::npos);
+}
+
 TEST_F(WebPages, OrdersFormSubmitsAndChecks) {
   create_britain();
   const std::string wsx = player_cookie("WSX");

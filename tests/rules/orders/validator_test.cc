@@ -147,6 +147,18 @@ TEST(OrderValidator, MapChecks) {
       {"LEVY XYZ 1", "unknown area \"XYZ\""},
       {"ORDER", ""},
       {"ORDER 3", ""},
+      {"GIFT MRC 5", ""},
+      {"GIFT WSX 5", ""},  // the sender is checked with the file (see GiftToYourself)
+      {"GIFT NUM 5", "there is no kingdom \"NUM\" in this game"},
+      {"GIFT MRC 0", "GIFT needs a number of BPs above 0"},
+      {"MIGRATE HRS BDS 2", ""},
+      {"MIGRATE LNS LON 1", ""},
+      {"MIGRATE HRS YRK 1", "HRS and YRK are not adjacent"},
+      {"MIGRATE HRS HRS 1", "MIGRATE needs two different areas (HRS twice)"},
+      {"MIGRATE HRS NTH 1", "population cannot migrate to or from the sea (NTH)"},
+      {"MIGRATE NTH HRS 1", "population cannot migrate to or from the sea (NTH)"},
+      {"MIGRATE HRS BDS 0", "MIGRATE needs a number of people above 0"},
+      {"MIGRATE XYZ BDS 1", "unknown area \"XYZ\""},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.line);
@@ -263,6 +275,16 @@ TEST(OrderValidator, GrammarDocumentShowsTheRealExamples) {
   EXPECT_NE(doc.find(kValidFile), std::string::npos);
   EXPECT_NE(doc.find(kMixedFile), std::string::npos);
   EXPECT_NE(doc.find(kMixedAck), std::string::npos);
+}
+
+TEST(OrderValidator, GiftToYourselfIsRejected) {
+  OrderAck ack = check_order_file(header() + "GIFT WSX 3\nGIFT MRC 3\n", small_state(), nullptr);
+  ASSERT_EQ(ack.lines.size(), 2u);  // the order lines (headers get no line result)
+  EXPECT_FALSE(ack.lines[0].accepted);
+  EXPECT_EQ(ack.lines[0].reason, "you cannot give BPs to yourself");
+  EXPECT_TRUE(ack.lines[1].accepted);
+  ASSERT_EQ(ack.orders.size(), 1u);
+  EXPECT_EQ(ack.orders[0].to, "MRC");
 }
 
 TEST(OrderValidator, AcceptedOrdersComeInActionOrder) {
