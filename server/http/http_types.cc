@@ -2,6 +2,8 @@
 
 #include <cctype>
 
+#include "server/app/escape.h"
+
 namespace adj::http {
 
 namespace {
@@ -225,32 +227,6 @@ std::string url_encode(const std::string& s) {
       out += '%';
       out += digits[c >> 4];
       out += digits[c & 15];
-    }
-  }
-  return out;
-}
-
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
     }
   }
   return out;

@@ -75,6 +75,5 @@ int http_status(const Status& s);
 // Percent-decoding ("+" as space in queries and forms).
 std::string url_decode(const std::string& s, bool plus_as_space);
 std::string url_encode(const std::string& s);
-std::string html_escape(const std::string& s);
 
 }  // namespace adj::http

@@ -10,6 +10,7 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
+#include "server/app/escape.h"
 #include "server/mail/detail.h"
 #include "server/mail/mime.h"
 
@@ -57,30 +58,6 @@ std::string utc_text(UnixTime t) {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
   return buf;
-}
-
-std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + s.size() / 8);
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out.push_back(c);
-    }
-  }
-  return out;
 }
 
 // Replaces every occurrence of `secret` in `s` that is not part of a longer word by asterisks

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "rules/game/state.h"
+#include "server/app/escape.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -85,7 +86,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/games/{game}/outbox",
       [&ctx, load](const http::Request& req, const http::Params& p) {
         if (auto denied = load(req, false)) return *denied;
-        const std::string game = http::html_escape(p.at("game"));
+        const std::string game = html_escape(p.at("game"));
         auto list = thread_store(ctx).outbox(p.at("game"), 100);
         if (!list.ok()) return http::Response::error(500, list.status().message(), false);
         std::string h =
@@ -95,11 +96,11 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
             "<th>kind</th><th>to</th><th>subject</th><th>tries</th><th>created (UTC)</th>"
             "<th>last error</th></tr></thead><tbody>";
         for (const auto& m : *list)
-          h += "<tr><td>" + std::to_string(m.id) + "</td><td>" + http::html_escape(m.state) +
-               "</td><td>" + http::html_escape(m.kind) + "</td><td>" + http::html_escape(m.to) +
-               "</td><td>" + http::html_escape(subject_of(m.raw)) + "</td><td>" +
-               std::to_string(m.attempts) + "</td><td>" + utc(m.created_at) + "</td><td>" +
-               http::html_escape(m.last_error) + "</td></tr>";
+          h += "<tr><td>" + std::to_string(m.id) + "</td><td>" + html_escape(m.state) +
+               "</td><td>" + html_escape(m.kind) + "</td><td>" + html_escape(m.to) + "</td><td>" +
+               html_escape(subject_of(m.raw)) + "</td><td>" + std::to_string(m.attempts) +
+               "</td><td>" + utc(m.created_at) + "</td><td>" + html_escape(m.last_error) +
+               "</td></tr>";
         if (list->empty()) h += "<tr><td colspan=\"8\">The outbox is empty.</td></tr>";
         h += "</tbody></table></body></html>";
         return http::Response::html(h);

@@ -262,35 +262,6 @@ std::string palette_colour(std::size_t index) {
   return hsl_to_hex(hue, 0.55, index % 2 ? 0.38 : 0.52);
 }
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        // Control characters are not allowed in XML 1.0 text; drop them.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') break;
-        out += c;
-    }
-  }
-  return out;
-}
-
 std::string render_svg_map(const MapModel& model) {
   const Layout lay = layout_areas(model);
   const std::size_t n = model.areas.size();

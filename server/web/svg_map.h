@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "server/app/escape.h"  // xml_escape, used with the SVG of this header
+
 namespace adj::web {
 
 // One area as drawn.
@@ -60,9 +62,6 @@ Layout layout_areas(const MapModel& model, double width = 800);
 // A stable colour for the player at `index` ("#rrggbb"): ten distinct colours, then generated
 // hues. The map and the charts use the same palette.
 std::string palette_colour(std::size_t index);
-
-// &, <, >, " and ' escaped for XML text and attribute values.
-std::string xml_escape(std::string_view s);
 
 // The whole map: one <svg> element with borders as lines (dashed over sea), land areas as circles
 // and cities as squares in their owner's colour (light grey when unowned), sea areas in blue, each

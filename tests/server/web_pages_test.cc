@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "rules/game/scenario.h"
+#include "server/app/escape.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
@@ -343,7 +344,7 @@ TEST_F(WebPages, ReportsAreTheirPlayersOnly) {
     EXPECT_NE(r.body.find(part), std::string::npos) << part;
   // Every action line and every die of every battle Wessex fought.
   for (const auto& a : rep->json["actions"]) {
-    EXPECT_NE(r.body.find(http::html_escape(a["text"].get<std::string>())), std::string::npos);
+    EXPECT_NE(r.body.find(html_escape(a["text"].get<std::string>())), std::string::npos);
     if (!a.contains("battle")) continue;
     EXPECT_NE(r.body.find("id=\"battle-" + a["battle"]["id"].get<std::string>() + "\""),
               std::string::npos);
@@ -444,7 +445,7 @@ TEST_F(WebPages, OrdersFormSubmitsAndChecks) {
   EXPECT_TRUE(has_orders("WSX"));
   auto ack = ctx_->services().check_orders(kGame, orders_file(1, "WSX"));
   ASSERT_TRUE(ack.ok());
-  EXPECT_NE(sub.body.find(http::html_escape(render_ack_text(ack->ack))), std::string::npos);
+  EXPECT_NE(sub.body.find(html_escape(render_ack_text(ack->ack))), std::string::npos);
   EXPECT_EQ(check_balanced(sub.body, true), "");
 
   // Signed in, the header lines may be left out; line numbers stay the player's.

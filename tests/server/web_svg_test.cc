@@ -26,6 +26,15 @@ Json state_of(const std::string& scenario) {
   return to_json(*st);
 }
 
+TEST(Escape, HtmlAndXml) {
+  EXPECT_EQ(html_escape("<a href=\"x\">Tom & 'Jerry'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
+  const std::string control = std::string("a\x01") + "b\n\t<";
+  EXPECT_EQ(html_escape(control), std::string("a\x01") + "b\n\t&lt;");
+  EXPECT_EQ(xml_escape(control), "ab\n\t&lt;");  // XML 1.0 has no place for control characters
+  EXPECT_EQ(html_escape(""), "");
+}
+
 TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
   const Json st = state_of("dark-age-britain");
   const MapModel m = map_model_from_state(st);
