@@ -574,12 +574,20 @@ Result<ProcessResult> MailIngest::refuse(Context& c, const std::string& why,
 
 Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   // The text with orders: the first candidate with a GAME or PLAYER line, else the first text.
+  // Each is read without what it quotes and without the signature (a reply to a report with the
+  // report quoted below and no END must not become dozens of rejected lines).
   const MailText* chosen = nullptr;
+  std::string orders_text;
+  int dropped = 0;
   ParsedOrderFile parsed;
   for (const MailText& t : c.mail.texts) {
-    ParsedOrderFile p = parse_order_file(t.text);
+    int n = 0;
+    std::string own = without_quotes_and_signature(t.text, &n);
+    ParsedOrderFile p = parse_order_file(own);
     if (p.game || p.player) {
       chosen = &t;
+      orders_text = std::move(own);
+      dropped = n;
       parsed = std::move(p);
       break;
     }
@@ -601,7 +609,8 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                     "The text of your message is " + bytes_text(c.mail.text.size()) +
                         "; order files are limited to " + bytes_text(kMaxOrderFileBytes) + ".");
     chosen = &c.mail.texts.front();
-    parsed = parse_order_file(chosen->text);
+    orders_text = without_quotes_and_signature(chosen->text, &dropped);
+    parsed = parse_order_file(orders_text);
   }
   if (parsed.secret) c.secret = *parsed.secret;
 
@@ -635,7 +644,7 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                       "\" on this server, so your message was not "
                       "read as orders. Check the GAME line.");
   if (!submission_id) {
-    auto out = services_.submit_orders(*game, chosen->text, c.source);
+    auto out = services_.submit_orders(*game, orders_text, c.source);
     if (!out.ok()) return out.status();
     ack = std::move(out->ack);
     submission_id = out->submission_id;
@@ -673,6 +682,10 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   if (chosen->source == TextSource::kAttachment)
     notes += "The orders were read from the attachment " +
              (chosen->filename.empty() ? std::string("(unnamed)") : chosen->filename) + ".\n";
+  if (dropped > 0)
+    notes += std::to_string(dropped) + (dropped == 1 ? " line" : " lines") +
+             " of quoted text (starting with >) or signature " + (dropped == 1 ? "was" : "were") +
+             " not read as orders.\n";
   if (!ack.refused)
     notes += "These orders replace any you sent before for turn " + std::to_string(ack.turn) +
              ". Send STATUS to see the orders on file.\n";

@@ -191,6 +191,58 @@ std::string header_message_id(std::string_view head) {
   return "";
 }
 
+std::string without_quotes_and_signature(std::string_view text, int* removed) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (text.empty() || text.back() == '\n') lines.pop_back();  // no line after the last LF
+  const auto quoted = [](std::string_view l) {
+    const std::size_t i = l.find_first_not_of(" \t");
+    return i != std::string_view::npos && l[i] == '>';
+  };
+  const auto ends_with_wrote = [](std::string_view line) {
+    const std::string l = trim(line);
+    for (std::string_view w : {"wrote:", "writes:", "schrieb:",
+                               "a \xc3\xa9"
+                               "crit :",
+                               "escribi\xc3\xb3:"})
+      if (l.size() >= w.size() && std::string_view(l).substr(l.size() - w.size()) == w)
+        return true;
+    return false;
+  };
+  std::string out;
+  int dropped = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view l = lines[i];
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    const std::string t = trim(l);
+    if (l == "-- " || l == "--" || t == "-----Original Message-----") {
+      dropped += static_cast<int>(lines.size() - i);
+      break;
+    }
+    if (quoted(l)) {
+      ++dropped;
+      continue;
+    }
+    if (ends_with_wrote(l)) {
+      std::size_t k = i + 1;  // the attribution: the next non-blank line is quoted
+      while (k < lines.size() && trim(lines[k]).empty()) ++k;
+      if (k < lines.size() && quoted(lines[k])) {
+        ++dropped;
+        continue;
+      }
+    }
+    out.append(l);
+    out.push_back('\n');
+  }
+  if (removed) *removed = dropped;
+  return out;
+}
+
 Result<ParsedMail> parse_mail(std::string_view raw) {
   if (trim(raw).empty()) return Status::InvalidArgument("the message is empty");
   ensure_gmime();

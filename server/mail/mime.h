@@ -71,6 +71,13 @@ std::string_view header_block(std::string_view raw);
 // A plain scan, no GMime: the SMTP listener calls it for every message before storing it.
 std::string header_message_id(std::string_view head);
 
+// The new text of a reply, as a player writes orders in it: without the lines it quotes (those
+// starting with '>', after optional spaces), the "On ... wrote:" line that introduces them, and
+// everything from a signature separator ("-- " or "--" alone on a line) or an
+// "-----Original Message-----" line on. `*removed` (optional) is set to the number of lines
+// dropped. Line endings are LF (as MailText). Pure.
+std::string without_quotes_and_signature(std::string_view text, int* removed = nullptr);
+
 // Plain text from HTML: drops <head>, <script> and <style> content and comments, turns <br>,
 // block ends (p, div, tr, li, h1-h6, pre, blockquote, table) into line breaks, removes the other
 // tags, decodes character references (named: amp lt gt quot apos nbsp, plus numeric) to UTF-8,

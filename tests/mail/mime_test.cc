@@ -146,6 +146,25 @@ TEST(Mime, HeaderMessageIdScan) {
   EXPECT_EQ(header_message_id("Message-ID:"), "");
 }
 
+TEST(Mime, RepliesLoseTheirQuotesAndSignature) {
+  int n = -1;
+  EXPECT_EQ(without_quotes_and_signature("GAME g\nLEVY A 1\n\n-- \nOffa\n> old\n", &n),
+            "GAME g\nLEVY A 1\n\n");
+  EXPECT_EQ(n, 3);
+  EXPECT_EQ(without_quotes_and_signature(
+                "On Sat, X wrote:\n\n> GAME g\n  > PLAYER P s\nGAME g\n>\nLEVY A 1", &n),
+            "\nGAME g\nLEVY A 1\n");
+  EXPECT_EQ(n, 4);
+  // An attribution-like line that quotes nothing is kept (it is the player's own text).
+  EXPECT_EQ(without_quotes_and_signature("He wrote:\nLEVY A 1\n", &n), "He wrote:\nLEVY A 1\n");
+  EXPECT_EQ(n, 0);
+  EXPECT_EQ(without_quotes_and_signature("LEVY A 1\r\n-----Original Message-----\r\nx\r\n"),
+            "LEVY A 1\n");
+  EXPECT_EQ(without_quotes_and_signature("LEVY A 1\n--\n"), "LEVY A 1\n");
+  EXPECT_EQ(without_quotes_and_signature("", &n), "");
+  EXPECT_EQ(n, 0);
+}
+
 TEST(Mime, EmptyAndHeaderlessInputAreErrors) {
   auto empty = parse_mail("");
   ASSERT_FALSE(empty.ok());
