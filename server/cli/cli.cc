@@ -226,6 +226,13 @@ int run(int argc, char** argv) {
                     "Maildir for the mail when there is no relay (default: <db dir>/outbox)");
   osend->callback([&] { code = outbox_send(common, oso); });
 
+  // backup FILE
+  std::string backup_to;
+  auto* bk = app.add_subcommand(
+      "backup", "Copy the database to FILE, consistently, even while the daemon runs");
+  bk->add_option("FILE", backup_to, "Where to write the copy (must not exist)")->required();
+  bk->callback([&] { code = backup(common, backup_to); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,6 +11,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/services.h"
+#include "storage/sqlite/backup.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::cli {
@@ -244,6 +245,16 @@ int engines() {
       std::printf("  Orders: %s\n", std::string(e->order_help()).c_str());
     std::printf("\n");
   }
+  return kExitOk;
+}
+
+int backup(const Common& c, const std::string& to) {
+  auto info = sqlite::backup_database(c.db, to);
+  if (!info.ok()) return fail(info.status());
+  std::printf("Backed up %s to %s: %lld KiB, %lld pages, schema version %d, integrity ok.\n",
+              c.db.c_str(), to.c_str(), static_cast<long long>(info->bytes / 1024),
+              static_cast<long long>(info->pages), info->schema_version);
+  std::printf("To restore: stop the daemon, then copy %s over %s.\n", to.c_str(), c.db.c_str());
   return kExitOk;
 }
 

@@ -101,4 +101,8 @@ struct OutboxSendOptions {
 };
 int outbox_send(const Common& c, const OutboxSendOptions& o);
 
+// `adjutant backup FILE`: a consistent copy of the database while the daemon may be running
+// (SQLite online backup, integrity-checked, never overwriting). Exit 0 when written, 1 otherwise.
+int backup(const Common& c, const std::string& to);
+
 }  // namespace adj::cli

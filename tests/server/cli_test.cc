@@ -63,7 +63,8 @@ TEST_F(Cli, EveryCommandHasHelp) {
                                        {"report"},
                                        {"battle"},
                                        {"demo"},
-                                       {"engines"}}) {
+                                       {"engines"},
+                                       {"backup"}}) {
     cmd.push_back("--help");
     auto r = run_cli(cmd);
     EXPECT_EQ(r.exit_code, 0) << cmd[0];
@@ -196,6 +197,20 @@ TEST_F(Cli, GiftsShowInBothKingdomsReports) {
   // A kingdom that neither gave nor received has no gift fields at all.
   const Json num = Json::parse(cli({"report", "britain-1", "NUM", "--format", "json"}).out);
   EXPECT_FALSE(num["economy"].contains("gifts_in"));
+}
+
+TEST_F(Cli, BackupWritesAUsableCopyOnce) {
+  create();
+  const std::string copy = dir_.file("copy.db");
+  auto r = cli({"backup", copy});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("integrity ok"), std::string::npos) << r.out;
+  auto list = run_cli({"--db", copy, "game", "list"});
+  ASSERT_EQ(list.exit_code, 0) << list.err;
+  EXPECT_NE(list.out.find("britain-1"), std::string::npos) << list.out;
+  auto again = cli({"backup", copy});
+  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_NE(again.err.find("already exists"), std::string::npos) << again.err;
 }
 
 TEST_F(Cli, PreviewCommitsNothing) {

@@ -1,0 +1,94 @@
+#include "storage/sqlite/backup.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <system_error>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/try.h"
+
+namespace adj::sqlite {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Runs a one-row, one-column query; its text.
+Result<std::string> text_of(Database& db, const char* sql) {
+  auto st = db.prepare(sql);
+  if (!st.ok()) return st.status();
+  auto row = st->step();
+  if (!row.ok()) return row.status();
+  return *row ? st->column_text(0) : std::string();
+}
+
+}  // namespace
+
+Result<BackupInfo> backup_database(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  if (!fs::exists(from, ec)) return Status::NotFound("no database at " + from);
+  if (fs::exists(to, ec))
+    return Status::AlreadyExists(to + " already exists; a backup never overwrites a file");
+  const std::string tmp = to + ".partial";
+  fs::remove(tmp, ec);
+
+  BackupInfo info;
+  {
+    ADJ_SQL_TRY(Database src, Database::open(from));
+    sqlite3* dst = nullptr;
+    int rc =
+        sqlite3_open_v2(tmp.c_str(), &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    if (rc != SQLITE_OK) {
+      Status s = sqlite_status(dst, rc, "open " + tmp);
+      sqlite3_close_v2(dst);
+      return s;
+    }
+    sqlite3_backup* b = sqlite3_backup_init(dst, "main", src.handle(), "main");
+    if (!b) {
+      Status s = sqlite_status(dst, sqlite3_errcode(dst), "backup to " + tmp);
+      sqlite3_close_v2(dst);
+      fs::remove(tmp, ec);
+      return s;
+    }
+    // All pages in one step: one consistent snapshot (a writer waits at most for this copy).
+    rc = sqlite3_backup_step(b, -1);
+    info.pages = sqlite3_backup_pagecount(b);
+    sqlite3_backup_finish(b);
+    const int close_rc = sqlite3_close_v2(dst);
+    if (rc != SQLITE_DONE) {
+      fs::remove(tmp, ec);
+      return sqlite_status(nullptr, rc, "backup of " + from);
+    }
+    if (close_rc != SQLITE_OK) {
+      fs::remove(tmp, ec);
+      return sqlite_status(nullptr, close_rc, "close " + tmp);
+    }
+  }
+  {
+    auto copy = Database::open(tmp);
+    if (!copy.ok()) {
+      fs::remove(tmp, ec);
+      return copy.status();
+    }
+    auto check = text_of(*copy, "PRAGMA integrity_check");
+    if (!check.ok() || *check != "ok") {
+      fs::remove(tmp, ec);
+      return Status::Corruption("the copy of " + from + " failed its integrity check: " +
+                                (check.ok() ? *check : check.status().message()));
+    }
+    auto version = text_of(*copy, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    if (version.ok() && !version->empty()) info.schema_version = std::stoi(*version);
+    // Back to a single file: the copy's WAL is checkpointed and removed when it closes.
+    (void)copy->exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  }
+  info.bytes = static_cast<std::int64_t>(fs::file_size(tmp, ec));
+  fs::rename(tmp, to, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return Status::IOError("cannot move the backup to " + to + ": " + ec.message());
+  }
+  return info;
+}
+
+}  // namespace adj::sqlite
