@@ -1,11 +1,22 @@
-// Shared start-up steps of the Asio servers (http_server.cc, smtp_server.cc): binding a listening
-// socket and running an io_context on its own thread. Included only by those Asio TUs.
+// What the Asio servers (http_server.cc, smtp_server.cc) share: binding a listening socket,
+// running an io_context on its own thread, and ListenerCore, their start/stop skeleton. Included
+// only by those Asio TUs.
 #pragma once
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -56,5 +67,79 @@ inline std::thread run_io_thread(boost::asio::io_context& io, const char* tag) {
     }
   });
 }
+
+// The start/stop skeleton of an Asio server: an io_context on its own thread, the listening
+// acceptor, the count of live connection coroutines, and a bounded stop that runs once.
+// Thread-safety: start() and stop() on the owner's thread; connection_opened/closed on the I/O
+// thread; port() anywhere.
+class ListenerCore {
+ public:
+  boost::asio::io_context io{1};
+  boost::asio::ip::tcp::acceptor acceptor{io};
+
+  // Binds host:port (0: ephemeral), spawns `accept_loop` on io and starts the thread "<tag>-io".
+  Status start(const std::string& host, int port, boost::asio::awaitable<void> accept_loop,
+               const char* tag) {
+    if (started_)
+      return Status::FailedPrecondition(std::string("the ") + tag + " server is already started");
+    Result<int> bound = listen_on(acceptor, io, host, port);
+    if (!bound.ok()) return bound.status();
+    bound_port_ = *bound;
+    started_ = true;
+    io_work_.emplace(boost::asio::make_work_guard(io));
+    boost::asio::co_spawn(io, std::move(accept_loop), [tag](std::exception_ptr e) {
+      if (e) spdlog::error("event={}_accept_loop_ended_with_exception", tag);
+    });
+    io_thread_ = run_io_thread(io, tag);
+    return Status::Ok();
+  }
+
+  int port() const { return bound_port_.load(); }
+
+  void connection_opened() {
+    std::lock_guard<std::mutex> lock(mu_);
+    ++active_;
+  }
+  void connection_closed() {
+    std::lock_guard<std::mutex> lock(mu_);
+    --active_;
+    cv_.notify_all();
+  }
+
+  // The first call returns true (later ones false at once). When started: posts `begin_stop`
+  // (stop accepting, cancel idle connections) to the I/O thread, waits up to `grace` for every
+  // connection to end (logging "event=<tag>_shutdown_grace_expired" if they do not), then stops
+  // and joins the I/O thread.
+  bool stop(std::function<void()> begin_stop, std::chrono::milliseconds grace, const char* tag) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stopped_) return false;
+      stopped_ = true;
+    }
+    if (!started_) return true;
+    boost::asio::post(io, std::move(begin_stop));
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (!cv_.wait_for(lock, grace, [this] { return active_ == 0; }))
+        spdlog::warn("event={}_shutdown_grace_expired connections={}", tag, active_);
+    }
+    io_work_.reset();
+    io.stop();
+    io_thread_.join();
+    return true;
+  }
+
+  bool started() const { return started_; }
+
+ private:
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> io_work_;
+  std::thread io_thread_;
+  std::atomic<int> bound_port_{0};
+  bool started_ = false;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  int active_ = 0;  // connection coroutines not yet finished
+  bool stopped_ = false;
+};
 
 }  // namespace adj::http

@@ -152,24 +152,12 @@ struct HttpServer::Impl {
   const Router& router;
   web::Metrics& metrics;
   const ServerOptions opts;
-  asio::io_context io{1};
-  // Keeps io.run() going while handlers are on the pool; released by stop().
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> io_work;
-  tcp::acceptor acceptor{io};
+  ListenerCore core;  // io (kept running while handlers are on the pool), acceptor, stop
   asio::thread_pool pool;
-  std::thread io_thread;
-  std::atomic<int> bound_port{0};
-  bool started = false;  // set by start() on the caller's thread
 
   // I/O thread only.
   bool stopping = false;
   std::set<Connection*> connections;
-
-  // Any thread.
-  std::mutex mu;
-  std::condition_variable cv;
-  int active = 0;  // connections whose coroutine has not finished
-  bool stopped = false;
 
   awaitable<void> accept_loop();
   awaitable<void> session(std::shared_ptr<Connection> c);
@@ -182,12 +170,12 @@ struct HttpServer::Impl {
 awaitable<void> HttpServer::Impl::accept_loop() {
   for (;;) {
     beast::error_code ec;
-    tcp::socket sock = co_await acceptor.async_accept(redirect_error(use_awaitable, ec));
-    if (stopping || !acceptor.is_open()) co_return;
+    tcp::socket sock = co_await core.acceptor.async_accept(redirect_error(use_awaitable, ec));
+    if (stopping || !core.acceptor.is_open()) co_return;
     if (ec) {
       // Out of file descriptors and the like: wait a little instead of spinning.
       spdlog::warn("event=accept_error error=\"{}\"", ec.message());
-      asio::steady_timer pause(io, std::chrono::milliseconds(100));
+      asio::steady_timer pause(core.io, std::chrono::milliseconds(100));
       co_await pause.async_wait(redirect_error(use_awaitable, ec));
       continue;
     }
@@ -199,11 +187,8 @@ awaitable<void> HttpServer::Impl::accept_loop() {
     sock.set_option(tcp::no_delay(true), ec);
     auto conn = std::make_shared<Connection>(std::move(sock));
     connections.insert(conn.get());
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      ++active;
-    }
-    asio::co_spawn(io, session(conn), [this, conn](std::exception_ptr e) {
+    core.connection_opened();
+    asio::co_spawn(core.io, session(conn), [this, conn](std::exception_ptr e) {
       if (e) {
         try {
           std::rethrow_exception(e);
@@ -214,9 +199,7 @@ awaitable<void> HttpServer::Impl::accept_loop() {
         }
       }
       connections.erase(conn.get());
-      std::lock_guard<std::mutex> lock(mu);
-      --active;
-      cv.notify_all();
+      core.connection_closed();
     });
   }
 }
@@ -384,7 +367,7 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
 void HttpServer::Impl::begin_stop() {
   stopping = true;
   beast::error_code ec;
-  acceptor.close(ec);
+  core.acceptor.close(ec);
   for (Connection* c : connections)
     if (c->idle) c->stream.cancel();
 }
@@ -394,41 +377,16 @@ HttpServer::HttpServer(const Router& router, web::Metrics& metrics, ServerOption
 
 HttpServer::~HttpServer() { stop(); }
 
-int HttpServer::port() const { return impl_->bound_port.load(); }
+int HttpServer::port() const { return impl_->core.port(); }
 
 Status HttpServer::start(const std::string& host, int port) {
   Impl& s = *impl_;
-  if (s.started) return Status::FailedPrecondition("the HTTP server is already started");
-  Result<int> bound = listen_on(s.acceptor, s.io, host, port);
-  if (!bound.ok()) return bound.status();
-  s.bound_port = *bound;
-  s.started = true;
-  s.io_work.emplace(asio::make_work_guard(s.io));
-  asio::co_spawn(s.io, s.accept_loop(), [](std::exception_ptr e) {
-    if (e) spdlog::error("event=accept_loop_ended_with_exception");
-  });
-  s.io_thread = run_io_thread(s.io, "http");
-  return Status::Ok();
+  return s.core.start(host, port, s.accept_loop(), "http");
 }
 
 void HttpServer::stop() {
   Impl& s = *impl_;
-  {
-    std::lock_guard<std::mutex> lock(s.mu);
-    if (s.stopped) return;
-    s.stopped = true;
-  }
-  if (s.started) {
-    asio::post(s.io, [&s] { s.begin_stop(); });
-    {
-      std::unique_lock<std::mutex> lock(s.mu);
-      if (!s.cv.wait_for(lock, s.opts.shutdown_grace, [&s] { return s.active == 0; }))
-        spdlog::warn("event=shutdown_grace_expired connections={}", s.active);
-    }
-    s.io_work.reset();
-    s.io.stop();
-    s.io_thread.join();
-  }
+  if (!s.core.stop([&s] { s.begin_stop(); }, s.opts.shutdown_grace, "http")) return;
   s.pool.join();  // lets any handler still running (a turn in hand) finish
 }
 

@@ -106,26 +106,17 @@ auto async_store(StoreQueue& queue, mail::SmtpMessage m, Token&& token) {
 
 struct SmtpServer::Impl {
   Impl(BatchHandler h, RecipientFilter a, SmtpServerOptions o)
-      : handler(std::move(h)), allow(std::move(a)), opts(std::move(o)), acceptor(io) {
+      : handler(std::move(h)), allow(std::move(a)), opts(std::move(o)) {
     opts.max_batch = std::max<std::size_t>(1, opts.max_batch);
   }
 
   BatchHandler handler;
   RecipientFilter allow;
   SmtpServerOptions opts;
-  asio::io_context io;
-  tcp::acceptor acceptor;
+  ListenerCore core;
   StoreQueue store_queue;
   std::thread store_thread;
-  std::optional<asio::executor_work_guard<asio::io_context::executor_type>> io_work;
-  std::thread io_thread;
-  std::atomic<int> bound_port{0};
-  bool started = false;
-  bool stopping = false;  // I/O thread only
-  std::mutex mu;
-  std::condition_variable cv;
-  bool stopped = false;             // under mu
-  int active = 0;                   // under mu
+  bool stopping = false;            // I/O thread only
   std::set<SmtpConnection*> conns;  // I/O thread only
 
   awaitable<void> accept_loop();
@@ -161,28 +152,23 @@ void SmtpServer::Impl::store_loop() {
 awaitable<void> SmtpServer::Impl::accept_loop() {
   for (;;) {
     beast::error_code ec;
-    tcp::socket sock = co_await acceptor.async_accept(redirect_error(use_awaitable, ec));
+    tcp::socket sock = co_await core.acceptor.async_accept(redirect_error(use_awaitable, ec));
     if (stopping) co_return;
     if (ec) {
       if (ec == asio::error::operation_aborted) co_return;
-      asio::steady_timer pause(io, std::chrono::milliseconds(100));
+      asio::steady_timer pause(core.io, std::chrono::milliseconds(100));
       co_await pause.async_wait(redirect_error(use_awaitable, ec));
       continue;
     }
     auto conn = std::make_shared<SmtpConnection>(std::move(sock));
-    {
-      std::lock_guard<std::mutex> lock(mu);
-      ++active;
-    }
+    core.connection_opened();
     conns.insert(conn.get());
-    asio::co_spawn(io, session(conn), [this, conn](std::exception_ptr e) {
+    asio::co_spawn(core.io, session(conn), [this, conn](std::exception_ptr e) {
       if (e) spdlog::warn("event=smtp_session_exception");
       conns.erase(conn.get());
       beast::error_code ignored;
       conn->stream.socket().close(ignored);
-      std::lock_guard<std::mutex> lock(mu);
-      --active;
-      cv.notify_all();
+      core.connection_closed();
     });
   }
 }
@@ -231,7 +217,7 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
 void SmtpServer::Impl::begin_stop() {
   stopping = true;
   beast::error_code ignored;
-  acceptor.close(ignored);
+  core.acceptor.close(ignored);
   for (SmtpConnection* c : conns) c->stream.socket().cancel(ignored);
 }
 
@@ -240,47 +226,28 @@ SmtpServer::SmtpServer(BatchHandler handler, RecipientFilter allow, SmtpServerOp
 
 SmtpServer::~SmtpServer() { stop(); }
 
-int SmtpServer::port() const { return impl_->bound_port.load(); }
+int SmtpServer::port() const { return impl_->core.port(); }
 
 Status SmtpServer::start(const std::string& host, int port) {
   Impl& s = *impl_;
-  if (s.started) return Status::FailedPrecondition("the SMTP server is already started");
-  Result<int> bound = listen_on(s.acceptor, s.io, host, port);
-  if (!bound.ok()) return bound.status();
-  s.bound_port = *bound;
-  s.started = true;
-  s.io_work.emplace(asio::make_work_guard(s.io));
-  asio::co_spawn(s.io, s.accept_loop(), [](std::exception_ptr e) {
-    if (e) spdlog::error("event=smtp_accept_loop_ended_with_exception");
-  });
+  if (s.core.started()) return Status::FailedPrecondition("the SMTP server is already started");
   s.store_thread = std::thread([&s] {
     name_this_thread("smtp-store");
     s.store_loop();
   });
-  s.io_thread = run_io_thread(s.io, "smtp");
-  return Status::Ok();
+  Status st = s.core.start(host, port, s.accept_loop(), "smtp");
+  if (!st.ok()) {
+    s.store_queue.close();
+    s.store_thread.join();
+  }
+  return st;
 }
 
 void SmtpServer::stop() {
   Impl& s = *impl_;
-  {
-    std::lock_guard<std::mutex> lock(s.mu);
-    if (s.stopped) return;
-    s.stopped = true;
-  }
-  if (s.started) {
-    asio::post(s.io, [&s] { s.begin_stop(); });
-    {
-      std::unique_lock<std::mutex> lock(s.mu);
-      if (!s.cv.wait_for(lock, s.opts.shutdown_grace, [&s] { return s.active == 0; }))
-        spdlog::warn("event=smtp_shutdown_grace_expired connections={}", s.active);
-    }
-    s.io_work.reset();
-    s.io.stop();
-    s.io_thread.join();
-    s.store_queue.close();  // what is queued is still stored; its replies go nowhere
-    s.store_thread.join();
-  }
+  if (!s.core.stop([&s] { s.begin_stop(); }, s.opts.shutdown_grace, "smtp")) return;
+  s.store_queue.close();  // what is queued is still stored; its replies go nowhere
+  if (s.store_thread.joinable()) s.store_thread.join();
 }
 
 }  // namespace adj::http
