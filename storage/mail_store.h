@@ -39,6 +39,13 @@ struct OutboxMessage {
   UnixTime created_at = 0;
 };
 
+// Who is answering an inbox message (MailStore::lease_inbox).
+struct InboxLease {
+  std::int64_t inbox_id = 0;
+  std::string holder;  // "host:pid:n"
+  UnixTime until = 0;
+};
+
 // Where put_inbox_batch put one message.
 struct InboxPut {
   std::int64_t id = 0;
@@ -71,6 +78,8 @@ class MailStore {
   // Gives the lease back early (the message stays "new" for a retry). A lease `holder` does not
   // hold is left alone.
   virtual Status release_inbox(std::int64_t id, const std::string& holder) = 0;
+  // Every lease held now (running out or not), oldest message first.
+  virtual Result<std::vector<InboxLease>> inbox_leases() = 0;
 
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;

@@ -378,6 +378,8 @@ int serve(const Common& c, const ServeOptions& o) {
     });
   });
   asio::post(mail_pool, [&] {  // what a previous run stored but did not answer
+    if (auto n = thread_ingest(ctx, mail_config).release_dead_leases(); n.ok() && *n > 0)
+      spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
     for (;;) {
       auto n = thread_ingest(ctx, mail_config).process_pending(100);
       if (!n.ok()) {
@@ -499,7 +501,9 @@ int serve(const Common& c, const ServeOptions& o) {
                          st->failed);
           more = st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
           if (!o.maildir.empty()) scan_maildir(ctx, mail_config, o.maildir);
-          // Messages left "new": a lease that ran out (a process died answering), a failed pass.
+          // Messages left "new": a process died answering (its lease is given back here when it
+          // ran on this host, else it runs out), a failed pass.
+          (void)thread_ingest(ctx, mail_config).release_dead_leases();
           if (auto n = thread_ingest(ctx, mail_config).process_pending(100); !n.ok())
             spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
           if (auto n = store.pending_count(); n.ok())

@@ -1,10 +1,12 @@
 #include "server/mail/mail_ingest.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <ctime>
 
 #include "rules/combat/engine_registry.h"
@@ -242,13 +244,31 @@ struct MailIngest::Context {
 
 namespace {
 
+std::string this_host() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  return host[0] ? host : "localhost";
+}
+
 // "host:pid:n": distinct for every MailIngest of every process on every host.
 std::string new_holder() {
   static std::atomic<int> counter{0};
-  char host[256] = {};
-  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return std::string(host[0] ? host : "localhost") + ":" + std::to_string(::getpid()) + ":" +
-         std::to_string(++counter);
+  return this_host() + ":" + std::to_string(::getpid()) + ":" + std::to_string(++counter);
+}
+
+// Whether `holder` names a process of this host that no longer exists.
+bool holder_is_dead_here(const std::string& holder, const std::string& host) {
+  const std::size_t a = holder.rfind(':');
+  if (a == std::string::npos || a == 0) return false;
+  const std::size_t b = holder.rfind(':', a - 1);
+  if (b == std::string::npos || holder.substr(0, b) != host) return false;
+  const std::string pid_text = holder.substr(b + 1, a - b - 1);
+  if (pid_text.empty() || pid_text.size() > 9 ||
+      pid_text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+  if (pid <= 0 || pid == ::getpid()) return false;
+  return ::kill(pid, 0) != 0 && errno == ESRCH;
 }
 
 }  // namespace
@@ -336,6 +356,19 @@ Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::si
   auto m = prepare_oversized(head, total_bytes, channel, envelope);
   if (!m.ok()) return m.status();
   return mail_.put_inbox(*m, duplicate);
+}
+
+Result<int> MailIngest::release_dead_leases() {
+  auto leases = mail_.inbox_leases();
+  if (!leases.ok()) return leases.status();
+  const std::string host = this_host();
+  int n = 0;
+  for (const InboxLease& l : *leases) {
+    if (!holder_is_dead_here(l.holder, host)) continue;
+    ADJ_RETURN_IF_ERROR(mail_.release_inbox(l.inbox_id, l.holder));
+    ++n;
+  }
+  return n;
 }
 
 Result<int> MailIngest::process_pending(int limit) {

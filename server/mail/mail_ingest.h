@@ -132,6 +132,10 @@ class MailIngest {
   // or leased by another process, is left alone (already_done). Errors from the stores are
   // returned with the message still "new" and its lease given back, so that it is retried.
   Result<ProcessResult> process(std::int64_t id);
+  // Gives back the leases of processes on this host that no longer run (a daemon killed while
+  // answering), so their messages are answered now rather than when the lease runs out. Returns
+  // how many were released. Leases of other hosts are left to run out.
+  Result<int> release_dead_leases();
   // process() for up to `limit` "new" messages, oldest first; returns how many it answered (not
   // counting those another process holds). Stops at the first store error.
   Result<int> process_pending(int limit = 100);

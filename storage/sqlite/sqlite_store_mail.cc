@@ -194,6 +194,17 @@ Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder
   return true;
 }
 
+Result<std::vector<InboxLease>> SqliteStore::inbox_leases() {
+  ADJ_SQL_TRY(auto st,
+              db_.prepare("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id"));
+  std::vector<InboxLease> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.push_back({st.column_int64(0), st.column_text(1), st.column_int64(2)});
+  }
+}
+
 Status SqliteStore::release_inbox(std::int64_t id, const std::string& holder) {
   ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
   st.bind_int64(1, id).bind_text(2, holder);

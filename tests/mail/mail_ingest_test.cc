@@ -4,6 +4,8 @@
 #include "server/mail/mail_ingest.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <set>
 #include <thread>
@@ -618,6 +620,36 @@ TEST_F(Ingest, AMessageLeasedByAnotherProcessIsLeftToIt) {
   auto after = (*other)->lease_inbox(*id, "elsewhere:1:1", now_, 60);
   ASSERT_TRUE(after.ok());
   EXPECT_FALSE(*after);
+}
+
+TEST_F(Ingest, LeasesOfDeadProcessesOnThisHostAreGivenBack) {
+  auto id = ingest_->accept(corpus("plain.eml"), "pipe", {});
+  ASSERT_TRUE(id.ok());
+  auto id2 = ingest_->accept(corpus("alternative_qp.eml"), "pipe", {});
+  ASSERT_TRUE(id2.ok());
+  char host[256] = {};
+  ASSERT_EQ(::gethostname(host, sizeof host - 1), 0);
+  // A child that has exited (and been reaped) is a pid that no longer runs here.
+  const pid_t child = ::fork();
+  if (child == 0) std::_Exit(0);
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  const std::string dead = std::string(host) + ":" + std::to_string(child) + ":1";
+  const std::string elsewhere = "some-other-host:" + std::to_string(child) + ":1";
+  ASSERT_TRUE(*store_->lease_inbox(*id, dead, now_, 3600));
+  ASSERT_TRUE(*store_->lease_inbox(*id2, elsewhere, now_, 3600));
+
+  auto released = ingest_->release_dead_leases();
+  ASSERT_TRUE(released.ok()) << released.status().to_string();
+  EXPECT_EQ(*released, 1);  // the other host's lease is left to run out
+  auto r = ingest_->process(*id);
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->already_done);
+  auto r2 = ingest_->process(*id2);
+  ASSERT_TRUE(r2.ok());
+  EXPECT_TRUE(r2->already_done);
+  EXPECT_EQ(*ingest_->release_dead_leases(), 0);
 }
 
 TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
