@@ -26,9 +26,13 @@
 #include "server/mail/mime.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::mail_test {
+
+using ::adj::testing::free_port;
+using ::adj::testing::port_open;
 
 inline const std::string kCorpus = std::string(ADJ_SOURCE_DIR) + "/tests/data/mail/";
 inline constexpr UnixTime kStart = 1795046400;  // 2026-11-19 00:00 UTC
@@ -99,31 +103,6 @@ class MailFixture : public ::testing::Test {
   std::unique_ptr<mail::MailIngest> ingest_;
   std::int64_t last_inbox_ = 0;
 };
-
-// A free TCP port on 127.0.0.1 (bound to port 0, then released).
-inline int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
-inline bool port_open(int port) {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<std::uint16_t>(port));
-  const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-  ::close(fd);
-  return ok;
-}
 
 inline constexpr const char* kAiosmtpd = "/usr/bin/aiosmtpd";
 

@@ -20,10 +20,16 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/mail/mail_test_util.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
+
+std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+std::string slurp(const std::filesystem::path& p) { return ::adj::testing::read_file(p.string()); }
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -35,30 +41,6 @@ constexpr const char* kGm = "flows-gm-token";
 const std::string kSrc = ADJ_SOURCE_DIR;
 const std::string kPlain = kSrc + "/tests/data/mail/plain.eml";
 const std::string kPlainThread = "In-Reply-To: <plain.7f3a@mail.example.org>";
-
-std::string q(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs a shell command; its stdout.
-std::string sh(const std::string& cmd) {
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The contents of the files in a Maildir subdirectory ("new" or "cur").
 std::vector<std::string> maildir_files(const fs::path& dir, const std::string& sub = "new") {

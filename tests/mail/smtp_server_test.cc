@@ -21,10 +21,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
+
+using ::adj::testing::free_port;
+std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+std::string slurp(const std::filesystem::path& p) { return ::adj::testing::read_file(p.string()); }
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -32,42 +39,6 @@ using namespace std::chrono_literals;
 
 constexpr const char* kGm = "smtp-gm-token";
 const std::string kSrc = ADJ_SOURCE_DIR;
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-std::string q(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-// Runs a shell command; its stdout.
-std::string sh(const std::string& cmd) {
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  return out;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The outbox Maildir's messages (new/).
 std::vector<std::string> outbox_files(const std::string& dir) {

@@ -15,10 +15,14 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
+
+using ::adj::testing::free_port;
+std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -27,26 +31,6 @@ using ::adj::testing::write_file;
 
 constexpr const char* kGm = "e2e-gm-token";
 const std::string kOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
-
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-// Shell-quotes one argument.
-std::string q(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 struct CurlResult {
   int status = 0;

@@ -26,10 +26,13 @@
 
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
+
+using ::adj::testing::free_port;
 
 using ::adj::testing::read_file;
 using ::adj::testing::run_cli;
@@ -39,24 +42,6 @@ constexpr const char* kCurl = "/usr/bin/curl";
 constexpr const char* kGmToken = "browser-test-gm-token";
 
 bool executable(const char* path) { return ::access(path, X_OK) == 0; }
-
-// A TCP port on 127.0.0.1 that was free a moment ago.
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  socklen_t len = sizeof addr;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    if (fd >= 0) ::close(fd);
-    return 0;
-  }
-  const int port = ntohs(addr.sin_port);
-  ::close(fd);
-  return port;
-}
 
 // Starts argv in its own process group with stdout and stderr to `log`; returns its pid.
 pid_t spawn(const std::vector<std::string>& args, const std::string& log,

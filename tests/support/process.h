@@ -1,0 +1,19 @@
+// Test support for end-to-end tests that drive real processes and sockets: free loopback ports,
+// shell commands (curl, sqlite3, python3) and their quoting. Not for production code.
+#pragma once
+
+#include <string>
+
+namespace adj::testing {
+
+// A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released); 0 if none.
+int free_port();
+// Whether something accepts connections on 127.0.0.1:port.
+bool port_open(int port);
+
+// One shell word: `s` in single quotes, inner quotes escaped.
+std::string shell_quote(const std::string& s);
+// Runs `cmd` with /bin/sh; its standard output ("" when it could not start).
+std::string run_shell(const std::string& cmd);
+
+}  // namespace adj::testing
