@@ -5,6 +5,7 @@
 #include "rules/combat/crt_engine.h"
 #include "rules/game/json_schema.h"
 #include "schemas/embedded.h"
+#include "tests/rules/combat/engine_world.h"
 #include "tests/support/scripted_rng.h"
 
 namespace adj {
@@ -23,34 +24,12 @@ struct AreaSpec {
 GameState world(const std::vector<AreaSpec>& areas,
                 const std::vector<std::tuple<std::string, std::string, bool>>& edges,
                 Json options = Json::object()) {
-  GameState s;
-  s.engine.name = "crt";
-  s.engine.options = std::move(options);
-  for (const char* p : {"AAA", "BBB", "CCC"}) {
-    Player pl;
-    pl.code = p;
-    pl.nation = p;
-    s.players.push_back(pl);
-  }
-  for (const auto& a : areas) {
-    Area x;
-    x.code = a.code;
-    x.owner = a.owner;
-    x.armies = a.armies;
-    x.terrain = a.terrain;
-    x.fort = a.fort;
-    s.areas.push_back(x);
-  }
-  std::sort(s.areas.begin(), s.areas.end(), [](auto& a, auto& b) { return a.code < b.code; });
-  for (const auto& [a, b, river] : edges) {
-    Edge e;
-    e.a = std::min(a, b);
-    e.b = std::max(a, b);
-    if (river) e.features["river"] = true;
-    s.edges.push_back(e);
-  }
-  s.normalise();
-  return s;
+  std::vector<testing::WorldArea> as;
+  for (const auto& a : areas) as.push_back({a.code, a.owner, a.armies, a.terrain, a.fort});
+  std::vector<testing::WorldEdge> es;
+  for (const auto& [a, b, river] : edges)
+    es.push_back({a, b, river ? Json{{"river", true}} : Json::object()});
+  return testing::engine_world("crt", {"AAA", "BBB", "CCC"}, as, es, std::move(options));
 }
 
 BattleInput battle(const GameState& w, AttackKind kind, int armies, const std::string& to = "TGT",

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "rules/combat/path_of_war_engine.h"
+#include "tests/rules/combat/engine_world.h"
 #include "tests/support/scripted_rng.h"
 
 namespace adj {
@@ -20,35 +21,12 @@ struct AreaSpec {
 GameState world(const std::vector<AreaSpec>& areas,
                 const std::vector<std::tuple<std::string, std::string, Json>>& edges,
                 Json options = Json::object()) {
-  GameState s;
-  s.engine.name = "path-of-war";
-  s.engine.options = std::move(options);
-  for (const char* p : {"AAA", "BBB"}) {
-    Player pl;
-    pl.code = p;
-    pl.nation = p;
-    s.players.push_back(pl);
-  }
-  for (const auto& a : areas) {
-    Area x;
-    x.code = a.code;
-    x.owner = a.owner;
-    x.terrain = a.terrain;
-    x.armies = a.armies;
-    x.features = a.features;
-    x.engine_state = a.units;
-    s.areas.push_back(x);
-  }
-  std::sort(s.areas.begin(), s.areas.end(), [](auto& a, auto& b) { return a.code < b.code; });
-  for (const auto& [a, b, f] : edges) {
-    Edge e;
-    e.a = std::min(a, b);
-    e.b = std::max(a, b);
-    e.features = f;
-    s.edges.push_back(e);
-  }
-  s.normalise();
-  return s;
+  std::vector<testing::WorldArea> as;
+  for (const auto& a : areas)
+    as.push_back({a.code, a.owner, a.armies, a.terrain, 0, a.features, a.units});
+  std::vector<testing::WorldEdge> es;
+  for (const auto& [a, b, f] : edges) es.push_back({a, b, f});
+  return testing::engine_world("path-of-war", {"AAA", "BBB"}, as, es, std::move(options));
 }
 
 BattleInput battle(const GameState& w, AttackKind kind, const std::string& from,
