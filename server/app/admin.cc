@@ -8,6 +8,8 @@
 #include <exception>
 #include <map>
 
+#include "server/app/time_text.h"
+
 namespace adj {
 
 namespace {
@@ -17,16 +19,6 @@ constexpr std::int64_t kDay = 86400;
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
-}
-
-// "2024-05-01T18:00:00Z".
-std::string utc(UnixTime t) {
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  if (!gmtime_r(&tt, &tm)) return std::to_string(t);
-  char buf[32];
-  if (std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0) return std::to_string(t);
-  return buf;
 }
 
 Json opt_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
@@ -198,7 +190,7 @@ Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
   if (!old.ok()) return old.status();
   const UnixTime now = now_();
   if (s.deadline && *s.deadline <= now && s.deadline != old->deadline)
-    return Status::InvalidArgument("deadline " + utc(*s.deadline) + " is not in the future");
+    return Status::InvalidArgument("deadline " + utc_iso(*s.deadline) + " is not in the future");
   if (s.kind == "interval" && !s.deadline) s.deadline = next_interval_deadline(s, now, now);
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, s));
   return audit(game, actor, "schedule", {{"schedule", to_json(s)}});
@@ -207,7 +199,7 @@ Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
 Status GameAdmin::set_deadline(const std::string& game, UnixTime deadline,
                                const std::string& actor) {
   if (deadline <= now_())
-    return Status::InvalidArgument("deadline " + utc(deadline) + " is not in the future");
+    return Status::InvalidArgument("deadline " + utc_iso(deadline) + " is not in the future");
   Result<Schedule> s = admin_.schedule(game);
   if (!s.ok()) return s.status();
   const std::optional<UnixTime> from = s->deadline;
@@ -436,9 +428,10 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
       act.detail = "downtime guard could not extend the deadline: " + st.to_string();
       return act;
     }
-    const std::string message = "the scheduler was not running from " + utc(last) + " to " +
-                                utc(now) + " and the deadline " + utc(*s.deadline) +
-                                " passed meanwhile; deadline extended to " + utc(*next.deadline);
+    const std::string message = "the scheduler was not running from " + utc_iso(last) + " to " +
+                                utc_iso(now) + " and the deadline " + utc_iso(*s.deadline) +
+                                " passed meanwhile; deadline extended to " +
+                                utc_iso(*next.deadline);
     Status a = audit(g.id, "scheduler", "extend",
                      {{"from", *s.deadline},
                       {"to", *next.deadline},
@@ -454,7 +447,7 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
   // 2. Due?
   const bool past_deadline = s.deadline && now >= *s.deadline;
   if (!past_deadline && !s.early_when_all_in) {
-    act.detail = s.deadline ? "deadline " + utc(*s.deadline) : "no deadline";
+    act.detail = s.deadline ? "deadline " + utc_iso(*s.deadline) : "no deadline";
     return act;
   }
   Result<std::vector<SubmissionStatus>> status = submission_status(g.id);
@@ -468,7 +461,7 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
     if (!p.has_orders) without.push_back(p.player);
   const bool all_in = !status->empty() && without.empty();
   if (!past_deadline && !all_in) {
-    act.detail = (s.deadline ? "deadline " + utc(*s.deadline) : std::string("no deadline")) +
+    act.detail = (s.deadline ? "deadline " + utc_iso(*s.deadline) : std::string("no deadline")) +
                  "; waiting for " + std::to_string(without.size()) + " of " +
                  std::to_string(status->size()) + " players";
     return act;

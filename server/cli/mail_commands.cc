@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "server/app/services.h"
+#include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
@@ -26,16 +27,6 @@ Result<std::unique_ptr<SqliteStore>> open_store(const Common& c) {
 int fail(const Status& s, int code = kExitError) {
   std::fprintf(stderr, "error: %s\n", s.message().c_str());
   return code;
-}
-
-std::string time_text(UnixTime t) {
-  if (t == 0) return "-";
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
 }
 
 }  // namespace
@@ -125,7 +116,7 @@ int outbox_list(const Common& c, const std::string& game, int limit, bool json) 
     if (!m.last_error.empty()) what += "  [" + m.last_error + "]";
     std::printf("%6lld  %-8s  %-9s  %-12s  %-28s  %3d  %-19s  %s\n", static_cast<long long>(m.id),
                 m.state.c_str(), m.kind.c_str(), m.game.c_str(), m.to.c_str(), m.attempts,
-                time_text(m.created_at).c_str(), what.c_str());
+                utc_seconds_or_dash(m.created_at).c_str(), what.c_str());
   }
   return kExitOk;
 }

@@ -13,6 +13,7 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/escape.h"
+#include "server/app/time_text.h"
 #include "server/mail/detail.h"
 #include "server/mail/mime.h"
 
@@ -50,16 +51,6 @@ std::vector<std::string> words(std::string_view s) {
     i = j;
   }
   return out;
-}
-
-// "2026-11-21 18:00 UTC"
-std::string utc_text(UnixTime t) {
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
-  return buf;
 }
 
 // Replaces every occurrence of `secret` in `s` that is not part of a longer word by asterisks
@@ -749,7 +740,7 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
       OutgoingMail w;
       w.subject = "Orders for " + ack.player + " in " + *game + " came from another address";
       w.text = wrap("Orders for player " + ack.player + " in game " + *game + " (turn " +
-                    std::to_string(ack.turn) + ") arrived on " + utc_text(c.in.received_at) +
+                    std::to_string(ack.turn) + ") arrived on " + utc_minutes(c.in.received_at) +
                     " from " + c.sender + ", not from your address on file (" + on_file +
                     ").\nThey carried your secret and were " +
                     (ack.refused ? "refused: " + ack.refusal
@@ -931,8 +922,8 @@ Result<ProcessResult> MailIngest::handle_status(Context& c) {
     auto ack = ack_from_json(it->ack);
     if (!ack.ok()) return ack.status();
     text = "The orders on file for " + player + " in game " + game + ", turn " +
-           std::to_string(turn) + " (received " + utc_text(it->received_at) + ", by " + it->source +
-           "):\n\n" + render_ack_text(*ack);
+           std::to_string(turn) + " (received " + utc_minutes(it->received_at) + ", by " +
+           it->source + "):\n\n" + render_ack_text(*ack);
     r.outcome = "STATUS: submission " + std::to_string(it->id) + " of " + game + "/" + player;
   }
   if (const std::string link = game_link(game); !link.empty())
@@ -1001,7 +992,7 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
   if (admin_) {
     auto sched = admin_->schedule(game);
     if (!sched.ok()) return sched.status();
-    if (sched->deadline) deadline = utc_text(*sched->deadline);
+    if (sched->deadline) deadline = utc_minutes(*sched->deadline);
   }
   int queued = 0;
   for (const Json& p : (*state)["players"]) {

@@ -8,6 +8,7 @@
 
 #include "rules/game/state.h"
 #include "server/app/escape.h"
+#include "server/app/time_text.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -44,16 +45,6 @@ std::string subject_of(const std::string& raw) {
     pos = end + 1;
   }
   return "";
-}
-
-std::string utc(UnixTime t) {
-  if (t == 0) return "-";
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  gmtime_r(&tt, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
 }
 
 }  // namespace
@@ -99,8 +90,8 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
           h += "<tr><td>" + std::to_string(m.id) + "</td><td>" + html_escape(m.state) +
                "</td><td>" + html_escape(m.kind) + "</td><td>" + html_escape(m.to) + "</td><td>" +
                html_escape(subject_of(m.raw)) + "</td><td>" + std::to_string(m.attempts) +
-               "</td><td>" + utc(m.created_at) + "</td><td>" + html_escape(m.last_error) +
-               "</td></tr>";
+               "</td><td>" + utc_seconds_or_dash(m.created_at) + "</td><td>" +
+               html_escape(m.last_error) + "</td></tr>";
         if (list->empty()) h += "<tr><td colspan=\"8\">The outbox is empty.</td></tr>";
         h += "</tbody></table></body></html>";
         return http::Response::html(h);

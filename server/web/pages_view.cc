@@ -7,6 +7,7 @@
 
 #include "rules/report/report.h"
 #include "rules/report/state_text.h"
+#include "server/app/time_text.h"
 #include "server/web/svg_map.h"
 
 namespace adj::web {
@@ -250,23 +251,9 @@ Json ack_view(const OrderAck& ack) {
           {"text", render_ack_text(ack)}};
 }
 
-std::string format_time(std::int64_t t) {
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  if (!gmtime_r(&tt, &tm)) return std::to_string(t);
-  char b[40];
-  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M UTC", &tm);
-  return b;
-}
+std::string format_time(std::int64_t t) { return utc_minutes(t); }
 
-std::string datetime_local(std::int64_t t) {
-  const std::time_t tt = static_cast<std::time_t>(t);
-  std::tm tm{};
-  if (!gmtime_r(&tt, &tm)) return "";
-  char b[40];
-  std::strftime(b, sizeof b, "%Y-%m-%dT%H:%M", &tm);
-  return b;
-}
+std::string datetime_local(std::int64_t t) { return format_utc(t, "%Y-%m-%dT%H:%M"); }
 
 std::optional<std::int64_t> parse_time(const std::string& in) {
   std::string s = in;

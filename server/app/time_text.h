@@ -1,0 +1,23 @@
+// Unix times as text, in UTC, for pages, mail, the CLI and JSON. Pure (gmtime_r).
+#pragma once
+
+#include <string>
+
+#include "storage/records.h"  // UnixTime
+
+namespace adj {
+
+// `t` through strftime with `format` (e.g. "%Y-%m-%d %H:%M UTC"); the number itself when it is
+// out of range.
+std::string format_utc(UnixTime t, const char* format);
+
+// "2026-11-21 18:00 UTC": how people read a deadline or a time of day in pages and mail.
+inline std::string utc_minutes(UnixTime t) { return format_utc(t, "%Y-%m-%d %H:%M UTC"); }
+// "2026-11-21 18:00:07": tables of events (the outbox); "-" for 0 (never).
+inline std::string utc_seconds_or_dash(UnixTime t) {
+  return t == 0 ? std::string("-") : format_utc(t, "%Y-%m-%d %H:%M:%S");
+}
+// "2026-11-21T18:00:07Z" (ISO 8601), for JSON.
+inline std::string utc_iso(UnixTime t) { return format_utc(t, "%Y-%m-%dT%H:%M:%SZ"); }
+
+}  // namespace adj
