@@ -131,6 +131,9 @@ class CombatEngine {
   virtual void end_turn(GameState& state) const;
   // Order syntax this engine adds to the common grammar (for HELP); empty when none.
   virtual std::string_view order_help() const { return {}; }
+  // Whether SUPPORT <where> <to> orders exist under these rules (standing_order then receives
+  // them; the validator refuses SUPPORT otherwise).
+  virtual bool accepts_support() const { return false; }
 };
 
 }  // namespace adj

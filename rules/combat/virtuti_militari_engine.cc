@@ -21,8 +21,8 @@ const std::set<std::string>& known_options() {
   return k;
 }
 const std::set<std::string>& bonus_keys() {
-  static const std::set<std::string> k = {"move",    "assault", "probe",
-                                          "overrun", "defend",  "ambush"};
+  static const std::set<std::string> k = {"move",   "assault", "probe",  "overrun",
+                                          "defend", "ambush",  "support"};
   return k;
 }
 const std::set<std::string>& weathers() {
@@ -32,8 +32,8 @@ const std::set<std::string>& weathers() {
 
 // The game's option values with their defaults (the project's decisions, seed_rules.md §3.3).
 struct VmOptions {
-  std::map<std::string, int> bonus = {{"move", 1},    {"assault", 2}, {"probe", 0},
-                                      {"overrun", 1}, {"defend", 1},  {"ambush", 2}};
+  std::map<std::string, int> bonus = {{"move", 1},   {"assault", 2}, {"probe", 0},  {"overrun", 1},
+                                      {"defend", 1}, {"ambush", 2},  {"support", 1}};
   int fort_strength = 1;
   bool forts_used_up = true;
   std::vector<std::string> initiative;
@@ -134,12 +134,72 @@ int initiative_rank(const GameState& w, const std::optional<std::string>& code,
   return INT_MAX;
 }
 
+// One area's SUPPORT in a battle: its strength in half-points (units at half across an unfrozen
+// river, plus the support order bonus).
+struct Supporter {
+  std::string area;
+  int points = 0;
+};
+
+Json support_json(const std::vector<Supporter>& list) {
+  Json a = Json::array();
+  for (const auto& s : list) a.push_back({{"area", s.area}, {"points", s.points / 2.0}});
+  return a;
+}
+
 // Step 1 for both sides, in half-points.
 struct Step1 {
   int attacker_units = 0, attacker_bonus = 0;
   int defender_units = 0, defender_bonus = 0, fort = 0;
   bool river = false;
+  std::vector<Supporter> attacker_support, defender_support;
+  int attacker_support_total() const {
+    int n = 0;
+    for (const auto& s : attacker_support) n += s.points;
+    return n;
+  }
+  int defender_support_total() const {
+    int n = 0;
+    for (const auto& s : defender_support) n += s.points;
+    return n;
+  }
 };
+
+// Whether the edge a-b is a river that is not frozen (by the edge or the weather at either end).
+bool open_river(const GameState& w, const std::string& a, const std::string& b,
+                const VmOptions& o) {
+  const Edge* e = w.find_edge(a, b);
+  if (!e || !e->features.is_object() || !e->features.value("river", false)) return false;
+  const Area* x = w.find_area(a);
+  const Area* y = w.find_area(b);
+  return !e->features.value("frozen", false) && !(x && weather_of(*x, o) == "frozen") &&
+         !(y && weather_of(*y, o) == "frozen");
+}
+
+// The areas next to the battle with a SUPPORT order for it, given by their current owner, on the
+// attacker's or the defender's side (seed 3.2 step 1; OQ-VM2: they add strength, no dice). The
+// area the attack comes from does not also support it (one order per area).
+void add_support(const BattleInput& in, const VmData& data, const VmOptions& o, Step1& s) {
+  const GameState& w = *in.world;
+  const Area& to = in.target();
+  for (const std::string& code : w.neighbours(in.to)) {
+    if (code == in.from) continue;
+    const Area* a = w.find_area(code);
+    if (!a || !a->owner || !a->engine_state.is_object()) continue;
+    const Json& sup = a->engine_state.value("support", Json());
+    if (!sup.is_object() || sup.value("to", "") != in.to || sup.value("by", "") != *a->owner)
+      continue;
+    const bool attacking = *a->owner == in.attacker;
+    if (!attacking && a->owner != to.owner) continue;
+    int units = 0;
+    for (const auto& u : vm_units_of(a->engine_state, a->armies, data))
+      if (!u.exhausted)
+        units += 2 * (attacking ? data.level_of(u).attack : data.level_of(u).defense);
+    if (open_river(w, code, in.to, o)) units /= 2;
+    const Supporter sp{code, units + 2 * o.bonus.at("support")};
+    (attacking ? s.attacker_support : s.defender_support).push_back(sp);
+  }
+}
 
 Step1 step1(const BattleInput& in, const std::vector<VmUnit>& att, const std::vector<VmUnit>& def,
             const VmData& data, const VmOptions& o) {
@@ -161,6 +221,7 @@ Step1 step1(const BattleInput& in, const std::vector<VmUnit>& att, const std::ve
   if (to.mode == DefenceMode::kAmbush && to.ambush_against == in.from)
     s.defender_bonus = 2 * o.bonus.at("ambush");
   s.fort = 2 * to.fort * o.fort_strength;
+  add_support(in, data, o, s);
   return s;
 }
 
@@ -332,7 +393,8 @@ std::string_view VirtutiMilitariEngine::summary() const {
   return "Virtuti Militari: the higher strength wins, dice only decide losses. Strength = unit "
          "attack (defender: defence) + order bonus (MOVE/OVERRUN +1, ASSAULT +2, DEFEND +1, "
          "AMBUSH +2) + forts (defender) + a card from the hand + air tokens (not in mud or at "
-         "sea); units across an unfrozen river count half. A tie goes to the side higher on the "
+         "sea) + SUPPORT from adjacent areas (strength, no dice); units across an unfrozen river "
+         "count half. A tie goes to the side higher on the "
          "initiative track. Both sides roll their units', card's and tokens' dice for damage; "
          "forts and card HP symbols absorb first. The loser retreats and is exhausted to the end "
          "of the turn; a winning attacker takes the area and razes its forts. PROBE is a raid: "
@@ -348,7 +410,11 @@ std::string_view VirtutiMilitariEngine::order_help() const {
          "      standing choice for battles in that area: the card (kept by name, spent when "
          "played) and air tokens the defender commits.\n"
          "MOVE/OVERRUN = Move order (+1), ASSAULT = Move order +2 (survivors stop), PROBE = raid "
-         "(losses only). DEFEND = Defense order (+1); AMBUSH against the attacker's origin +2.";
+         "(losses only). DEFEND = Defense order (+1); AMBUSH against the attacker's origin +2.\n"
+         "  SUPPORT <where> <to>\n"
+         "      for the rest of the turn the units in <where> add their strength (attack or "
+         "defence, half across an unfrozen river, +1 for the order; no dice) to your side in "
+         "battles in the adjacent area <to>. An area that attacks does not also support.";
 }
 
 Status VirtutiMilitariEngine::check_game(const GameState& state) const {
@@ -478,7 +544,8 @@ bool VirtutiMilitariEngine::retreat_triggers(const BattleInput& in) const {
   const auto att = vm_units_of(in.attacker_units, in.attacker_armies, *data);
   const auto def = vm_units_of(in.target().engine_state, in.target().armies, *data);
   const Step1 s = step1(in, att, def, *data, o);
-  return s.attacker_units + s.attacker_bonus > s.defender_units + s.defender_bonus + s.fort;
+  return s.attacker_units + s.attacker_bonus + s.attacker_support_total() >
+         s.defender_units + s.defender_bonus + s.fort + s.defender_support_total();
 }
 
 Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng& rng) const {
@@ -549,9 +616,9 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
       att_air = std::clamp(it->second, 0, air_of(attacker));
     if (defender) def_air = std::clamp(defence.value("air", 0), 0, air_of(defender));
   }
-  const int att_total = s.attacker_units + s.attacker_bonus +
+  const int att_total = s.attacker_units + s.attacker_bonus + s.attacker_support_total() +
                         2 * (att_card ? att_card->strength : 0) + 2 * att_air * data.air_strength;
-  const int def_total = s.defender_units + s.defender_bonus + s.fort +
+  const int def_total = s.defender_units + s.defender_bonus + s.fort + s.defender_support_total() +
                         2 * (def_card ? def_card->strength : 0) + 2 * def_air * data.air_strength;
   // Step 4: the winner.
   bool attacker_won = att_total > def_total;
@@ -607,6 +674,8 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
               {"attacker_air", att_air},
               {"defender_units", s.defender_units},
               {"defender_bonus", s.defender_bonus},
+              {"attacker_support", support_json(s.attacker_support)},
+              {"defender_support", support_json(s.defender_support)},
               {"fort", s.fort},
               {"defender_card", def_card ? Json(def_card->id) : Json()},
               {"defender_air", def_air},
@@ -717,6 +786,10 @@ void VirtutiMilitariEngine::merge_units(Json& area_units, int area_armies, const
 
 void VirtutiMilitariEngine::standing_order(const Order& order, Area& area, Player& player) const {
   if (!area.engine_state.is_object()) area.engine_state = Json::object();
+  if (order.verb == Verb::kSupport) {  // for the rest of this turn, while `player` holds the area
+    area.engine_state["support"] = {{"to", order.to}, {"by", player.code}};
+    return;
+  }
   Json d = Json::object();
   if (auto it = order.extras.find("CARD"); it != order.extras.end()) {
     const Json& hand = hand_of(&player);
@@ -729,6 +802,8 @@ void VirtutiMilitariEngine::standing_order(const Order& order, Area& area, Playe
 }
 
 void VirtutiMilitariEngine::end_turn(GameState& state) const {
+  for (Area& a : state.areas)
+    if (a.engine_state.is_object()) a.engine_state.erase("support");  // SUPPORT lasts one turn
   for (Area& a : state.areas) {
     if (!a.engine_state.is_object() || !a.engine_state.contains("units")) continue;
     std::vector<Json> all = entries_of(a.engine_state, a.armies);

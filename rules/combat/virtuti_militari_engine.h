@@ -15,7 +15,12 @@
 //     probe 0). Defender = Σ defence of its non-exhausted units + the defence-mode bonus
 //     (DEFEND = the Defense order, order_bonus.defend 1; AMBUSH against the attacker's origin =
 //     order_bonus.ambush 2; otherwise 0) + fort level × fort_strength (1). Bonuses never halve
-//     (OQ-VM6). Support and Shore Bombardment orders do not exist in Adjutant's grammar.
+//     (OQ-VM6). Support: each area next to the battle (not the attack's origin) with a standing
+//     `SUPPORT <area> <battle area>` given by its current owner adds, to that owner's side if it
+//     is the attacker or the defender, the attack (resp. defence) of its non-exhausted units,
+//     halved across an unfrozen river, + order_bonus.support (1); no dice (OQ-VM2). Stored in
+//     the area's engine_state {"support": {"to", "by"}} and cleared by end_turn. Shore
+//     Bombardment is not modelled.
 //  2. Cards: the attacker plays `CARD n` (1-based index into its hand, Player::engine_state
 //     {"hand": [{"id","name"?,"strength","dice":[die...],"hp"}], "air": tokens}); the defender
 //     plays the card chosen by its standing order `DEFEND|AMBUSH|RETREAT <area> CARD n AIR m`
@@ -109,6 +114,7 @@ class VirtutiMilitariEngine final : public CombatEngine {
   void standing_order(const Order& order, Area& area, Player& player) const override;
   void end_turn(GameState& state) const override;
   std::string_view order_help() const override;
+  bool accepts_support() const override { return true; }
 };
 
 }  // namespace adj

@@ -32,6 +32,8 @@ const char* verb_name(Verb verb) {
       return "GIFT";
     case Verb::kMigrate:
       return "MIGRATE";
+    case Verb::kSupport:
+      return "SUPPORT";
   }
   return "MOVE";
 }
@@ -54,6 +56,9 @@ std::optional<Verb> verb_from_name(std::string_view name) {
       break;
     case 'P':
       candidate = Verb::kProbe;
+      break;
+    case 'S':
+      candidate = Verb::kSupport;
       break;
     case 'D':
       candidate = Verb::kDefend;

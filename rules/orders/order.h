@@ -21,6 +21,7 @@ enum class Verb {
   kOrder,
   kGift,     // GIFT <kingdom> <bps> (seed 9.2)
   kMigrate,  // MIGRATE <from> <to> <n> (seed 5.14)
+  kSupport,  // SUPPORT <where> <to>: only under rules whose engine accepts it (virtuti-militari)
 };
 
 // "MOVE", "ASSAULT", ... (upper case, as written in order files).
@@ -49,8 +50,8 @@ struct Order {
   Verb verb = Verb::kMove;
   // MOVE..OVERRUN, MIGRATE: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area ("where"); else ""
   std::string from;
-  // MOVE..OVERRUN, MIGRATE: target; AMBUSH: against; RETREAT: retreat location; GIFT: the
-  // receiving kingdom's code; else ""
+  // MOVE..OVERRUN, MIGRATE: target; AMBUSH: against; RETREAT: retreat location; SUPPORT: the
+  // area whose battles are supported; GIFT: the receiving kingdom's code; else ""
   std::string to;
   Quantity qty;  // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER, GIFT), population (MIGRATE)
   // Engine-specific keyword arguments after the quantity, e.g. "CARD 3 AIR 2" -> {CARD:3, AIR:2}.

@@ -308,6 +308,8 @@ string usage(Verb v) {
       return "GIFT needs <kingdom> <bps>";
     case Verb::kMigrate:
       return "MIGRATE needs <from> <to> <n>";
+    case Verb::kSupport:
+      return "SUPPORT needs <where> <to>";
   }
   return "";
 }
@@ -402,6 +404,7 @@ string order_body(Verb v, Tokens& t, Order& o) {
       if (string r = area_arg(v, to, o.to); !r.empty()) return r;
       return quantity_and_options(t, o, true);
     }
+    case Verb::kSupport:
     case Verb::kAmbush: {
       string_view where = t.next(), against = t.next();
       if (against.empty()) return usage(v);

@@ -155,6 +155,14 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
       return {};
     case Verb::kGift:
       return {};  // checked above
+    case Verb::kSupport:
+      if (!to) return "SUPPORT needs <where> <to>";
+      if (o.from == o.to) return "an area cannot support itself (" + o.from + ")";
+      if (from->kind == AreaKind::kSea || to->kind == AreaKind::kSea)
+        return "there is no support to or from the sea (" +
+               (from->kind == AreaKind::kSea ? o.from : o.to) + ")";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      return {};
     case Verb::kMigrate:
       if (!to) return "MIGRATE needs <from> <to> <n>";
       if (o.from == o.to) return "MIGRATE needs two different areas (" + o.from + " twice)";
@@ -221,6 +229,9 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
       std::string reason = check_order_against_map(o, state);
       if (reason.empty() && o.verb == Verb::kGift && o.to == player->code)
         reason = "you cannot give BPs to yourself";
+      if (reason.empty() && o.verb == Verb::kSupport && (!engine || !engine->accepts_support()))
+        reason = "SUPPORT is not part of this game's rules" +
+                 (engine ? " (" + std::string(engine->name()) + ")" : std::string());
       if (reason.empty() && engine) {
         try {
           Status st = engine->check_order(o, state);

@@ -139,6 +139,9 @@ class TurnRun {
       case Verb::kMigrate:
         migrate(r, p, o);
         break;
+      case Verb::kSupport:
+        set_support(r, p, o);
+        break;
     }
   }
 
@@ -411,6 +414,19 @@ class TurnRun {
     r.ok = true;
     r.message = "bid " + std::to_string(spent) + " BPs for the order of play";
     if (spent < want) r.message += " (cut to what you had)";
+  }
+
+  // SUPPORT: the engine records that the units in `where` support battles in `to` for the rest of
+  // the turn (validated against the engine's rules; here only ownership is checked).
+  void set_support(ActionResult& r, Player& p, const Order& o) {
+    Area* a = s_.find_area(o.from);
+    if (!a) return fail(r, "unknown area " + o.from);
+    if (!engine_.accepts_support()) return fail(r, "SUPPORT is not part of this game's rules");
+    if (!owns(p.code, *a)) return fail(r, "you do not own " + a->code);
+    engine_.standing_order(o, *a, p);
+    r.ok = true;
+    r.message =
+        "the units in " + a->code + " support battles in " + o.to + " for the rest of the turn";
   }
 
   // GIFT (seed 9.2): BPs from this kingdom's balance to another's, at once (the receiver may

@@ -163,6 +163,64 @@ TEST(VmExample3, UnfrozenRiverHalvesTheAttackingUnits) {
   EXPECT_TRUE(f.out.attacker_wins);
 }
 
+// example_battle() with a SUPPORT area next to TGT: owner, units, the player who gave the order.
+Json with_supporter(Json doc, const std::string& owner, const std::string& type,
+                    const std::string& by, Json edge_features = Json::object()) {
+  doc["areas"].push_back(
+      {{"code", "SUP"},
+       {"name", "SUP"},
+       {"owner", owner},
+       {"armies", 1},
+       {"engine_state",
+        {{"units", {{{"type", type}}}}, {"support", {{"to", "TGT"}, {"by", by}}}}}});
+  doc["adjacency"].push_back(Json::array({"SUP", "TGT", edge_features}));
+  return doc;
+}
+
+TEST(VmSupport, AdjacentSupportAddsStrengthButNoDice) {
+  // The defender's Army next door (defence 3, +1 for the order) turns 11 v 9 into 11 v 13; the
+  // same dice are drawn (supporters roll none: OQ-VM2).
+  Fought f = fight(with_supporter(example_battle(), "ALL", "army", "ALL"), {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  const BattleRound& r = f.out.rounds[0];
+  EXPECT_EQ(r.attacker_strength, 22);
+  EXPECT_EQ(r.defender_strength, 26);
+  EXPECT_EQ(r.attacker_dice.size(), 4u);
+  EXPECT_EQ(r.defender_dice.size(), 2u);
+  EXPECT_FALSE(f.out.attacker_wins);
+  ASSERT_EQ(r.detail["defender_support"].size(), 1u);
+  EXPECT_EQ(r.detail["defender_support"][0]["area"], "SUP");
+  EXPECT_EQ(r.detail["defender_support"][0]["points"], 4.0);
+  EXPECT_TRUE(r.detail["attacker_support"].empty());
+}
+
+TEST(VmSupport, SidesRiversAndStaleOrders) {
+  // On the attacker's side: an Armored Corps adds attack 4 + 1.
+  Fought f =
+      fight(with_supporter(example_battle(), "AXI", "armored_corps", "AXI"), {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 22 + 10);
+  EXPECT_TRUE(f.out.attacker_wins);
+  // Across an unfrozen river the units count half (the order's +1 does not): 1.5 + 1.
+  f = fight(with_supporter(example_battle(), "ALL", "army", "ALL", {{"river", true}}),
+            {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 5);
+  EXPECT_EQ(f.out.rounds[0].detail["defender_support"][0]["points"], 2.5);
+  // An order given by someone who no longer holds the area counts for nobody.
+  f = fight(with_supporter(example_battle(), "ALL", "army", "AXI"), {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
+  // A third party's support is for neither side.
+  Json third = with_supporter(example_battle(), "NEU", "army", "NEU");
+  third["players"].push_back({{"code", "NEU"}, {"name", "Neutral"}, {"nation", "Neutral"}});
+  f = fight(third, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
+  // Exhausted units add nothing; the order's bonus still counts.
+  Json tired = with_supporter(example_battle(), "ALL", "army", "ALL");
+  tired["areas"].back()["engine_state"]["units"][0]["exhausted"] = true;
+  f = fight(tired, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 2);
+}
+
 TEST(VmExample4, MudSkipsAirSupport) {
   Json doc = example_battle();
   doc["areas"][1]["features"] = {{"weather", "mud"}};
@@ -396,6 +454,54 @@ TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
     for (const auto& u : a.engine_state["units"]) EXPECT_FALSE(u.contains("exhausted")) << a.code;
   }
   EXPECT_TRUE(find_engine("virtuti-militari")->check_game(next).ok());
+}
+
+TEST(VmTurn, SupportHoldsKrakowAndEndsWithTheTurn) {
+  GameState st = bundled_state();
+  OrderBook book;
+  // Poland supports Krakow from Lodz and Lwow (actions 1 and 2) before Germany's attack from
+  // Silesia (action 3; actions run round-robin by number).
+  auto p =
+      ack(st, "POL", "husaria", "1. SUPPORT LOD KRK\n2. SUPPORT LWO KRK\n3. SUPPORT WAR KRK\n");
+  ASSERT_EQ(p.lines.size(), 3u);
+  EXPECT_TRUE(p.lines[0].accepted) << p.lines[0].reason;
+  EXPECT_TRUE(p.lines[1].accepted) << p.lines[1].reason;
+  EXPECT_EQ(p.lines[2].reason, "WAR and KRK are not adjacent");
+  auto g = ack(st, "GER", "blitz", "3. ASSAULT SIL KRK 3\n");
+  ASSERT_EQ(g.rejected_count(), 0);
+  book["POL"] = p.orders;
+  book["GER"] = g.orders;
+  auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  ASSERT_EQ(res->battles.size(), 1u);
+  const Json& detail = res->battles[0].outcome.rounds.at(0).detail;
+  ASSERT_EQ(detail["defender_support"].size(), 2u) << detail.dump();
+  EXPECT_EQ(detail["defender_support"][0]["area"], "LOD");
+  EXPECT_EQ(detail["defender_support"][1]["area"], "LWO");
+  EXPECT_EQ(detail["winner"], "defender");  // 11 v 15 with the support (11 v 11 without)
+  EXPECT_EQ(*res->next_state.find_area("KRK")->owner, "POL");
+  for (const auto& a : res->actions)
+    if (a.player == "POL" && a.action <= 2) {
+      EXPECT_TRUE(a.ok) << a.message;
+      EXPECT_NE(a.message.find("support battles in KRK"), std::string::npos) << a.message;
+    }
+  // SUPPORT lasts the turn.
+  for (const Area& a : res->next_state.areas)
+    EXPECT_FALSE(a.engine_state.is_object() && a.engine_state.contains("support")) << a.code;
+}
+
+TEST(VmCheckOrder, SupportOnlyWhereTheRulesHaveIt) {
+  GameState st = bundled_state();
+  auto a = ack(st, "POL", "husaria", "1. SUPPORT LOD KRK CARD 1\n2. SUPPORT KRK KRK\n");
+  EXPECT_FALSE(a.lines[0].accepted);
+  EXPECT_EQ(a.lines[1].reason, "an area cannot support itself (KRK)");
+  // Under Dark Age rules SUPPORT is refused with the rules named.
+  st.engine.name = "dark-age";
+  const OrderAck da =
+      check_order_file("GAME " + st.game_id + "\nPLAYER POL husaria\n1. SUPPORT LOD KRK\n", st,
+                       find_engine("dark-age"));
+  ASSERT_EQ(da.lines.size(), 1u);
+  EXPECT_EQ(da.lines[0].reason, "SUPPORT is not part of this game's rules (dark-age)");
 }
 
 TEST(VmTrials, OddsAreComputed) {

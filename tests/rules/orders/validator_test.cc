@@ -151,6 +151,10 @@ TEST(OrderValidator, MapChecks) {
       {"GIFT WSX 5", ""},  // the sender is checked with the file (see GiftToYourself)
       {"GIFT NUM 5", "there is no kingdom \"NUM\" in this game"},
       {"GIFT MRC 0", "GIFT needs a number of BPs above 0"},
+      {"SUPPORT HRS BDS", ""},
+      {"SUPPORT HRS YRK", "HRS and YRK are not adjacent"},
+      {"SUPPORT HRS NTH", "there is no support to or from the sea (NTH)"},
+      {"SUPPORT HRS HRS", "an area cannot support itself (HRS)"},
       {"MIGRATE HRS BDS 2", ""},
       {"MIGRATE LNS LON 1", ""},
       {"MIGRATE HRS YRK 1", "HRS and YRK are not adjacent"},
