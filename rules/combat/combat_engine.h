@@ -70,6 +70,10 @@ struct BattleOutcome {
   // where it goes; empty means survivors stay. A defender that must retreat but cannot is counted
   // in defender_losses instead.
   std::optional<std::string> defender_retreats_to;
+  // Engines that retreat a failed attacker on the map (CRT's AR) name where its survivors go
+  // instead of back to their origin; empty means home. An attacker that must retreat but cannot
+  // is counted in attacker_losses instead.
+  std::optional<std::string> attacker_retreats_to;
   // The fortification level of `to` after the battle, when the engine changes it.
   std::optional<int> fort_after;
   std::vector<BattleRound> rounds;

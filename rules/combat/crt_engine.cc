@@ -110,7 +110,8 @@ Result<CrtOptions> crt_options_from_json(const Json& options, bool validate) {
                                                  "retreat_into_empty",
                                                  "ambush_shift",
                                                  "overrun_shift",
-                                                 "assault_rolls"};
+                                                 "assault_rolls",
+                                                 "attacker_retreat"};
   for (const auto& [k, v] : options.items())
     if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
       std::string names;
@@ -148,20 +149,24 @@ Result<CrtOptions> crt_options_from_json(const Json& options, bool validate) {
                    read_int(options, "ambush_shift", -20, 20, o.ambush_shift),
                    read_int(options, "overrun_shift", -20, 20, o.overrun_shift),
                    read_int(options, "assault_rolls", 1, 100, o.assault_rolls),
+                   read_int(options, "attacker_retreat", 0, 5, o.attacker_retreat),
                    read_bool(options, "zoc", o.zoc),
                    read_bool(options, "retreat_into_empty", o.retreat_into_empty)})
     if (!s.ok()) return s;
   return o;
 }
 
-std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOptions& o, int steps) {
-  const GameState& w = *in.world;
-  const Area& target = in.target();
-  // The attacking forces: the origin and every attacker-owned area with armies.
-  std::set<std::string> enemy = {in.from};
-  for (const Area& a : w.areas)
-    if (a.owner == in.attacker && a.armies > 0 && a.code != in.to) enemy.insert(a.code);
-  // Steps from the nearest attacking force (multi-source BFS).
+namespace {
+
+// A retreat of `steps` areas from `start` for the forces of `side` (see crt_retreat_path):
+// through `side`'s areas (or empty ones with retreat_into_empty), never into `battle` or across a
+// river, with zoc never next to an area of `enemy`; farthest from `enemy`, then the lowest end
+// code, then the lowest path. Empty when there is none.
+std::vector<std::string> retreat_path(const GameState& w, const std::string& start,
+                                      const std::optional<std::string>& side,
+                                      const std::set<std::string>& enemy, const std::string& battle,
+                                      const CrtOptions& o, int steps) {
+  // Steps from the nearest enemy force (multi-source BFS).
   std::map<std::string, int> dist;
   std::deque<std::string> queue(enemy.begin(), enemy.end());
   for (const auto& e : enemy) dist[e] = 0;
@@ -176,9 +181,9 @@ std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOption
   }
   auto legal = [&](const std::string& x, const std::string& y) {
     const Area* a = w.find_area(y);
-    if (!a || y == in.to || a->kind == AreaKind::kSea) return false;
+    if (!a || y == battle || y == start || a->kind == AreaKind::kSea) return false;
     if (edge_flag(w, x, y, "river")) return false;
-    const bool own = target.owner && a->owner == target.owner;
+    const bool own = side && a->owner == side;
     const bool empty = o.retreat_into_empty && !a->owner && a->armies == 0;
     if (!own && !empty) return false;
     if (o.zoc)
@@ -205,8 +210,31 @@ std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOption
       path.pop_back();
     }
   };
-  if (steps >= 1) walk(in.to);
+  if (steps >= 1) walk(start);
   return best;
+}
+
+}  // namespace
+
+std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOptions& o, int steps) {
+  const GameState& w = *in.world;
+  // The attacking forces: the origin and every attacker-owned area with armies.
+  std::set<std::string> enemy = {in.from};
+  for (const Area& a : w.areas)
+    if (a.owner == in.attacker && a.armies > 0 && a.code != in.to) enemy.insert(a.code);
+  return retreat_path(w, in.to, in.target().owner, enemy, in.to, o, steps);
+}
+
+std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const CrtOptions& o,
+                                                   int steps) {
+  const GameState& w = *in.world;
+  const std::optional<std::string>& defender = in.target().owner;
+  // The defending forces: the battle area and every area of the defender with armies.
+  std::set<std::string> enemy = {in.to};
+  if (defender)
+    for (const Area& a : w.areas)
+      if (a.owner == defender && a.armies > 0) enemy.insert(a.code);
+  return retreat_path(w, in.from, std::optional<std::string>(in.attacker), enemy, in.to, o, steps);
 }
 
 std::string_view CrtEngine::summary() const {
@@ -214,7 +242,8 @@ std::string_view CrtEngine::summary() const {
          "strength per army), as a differential or an odds ratio rounded in the defender's "
          "favour; terrain and river shift the column left, cumulatively; one die gives NR (no "
          "result), DR/DR2 (the defender retreats 1 or 2 areas, or is eliminated if it cannot), "
-         "AR (the attack fails) and, in some tables, AE/DE/EX (eliminations, exchange). "
+         "AR (the attack fails and the attackers retreat one area from their origin, or are "
+         "eliminated if they cannot) and, in some tables, AE/DE/EX (eliminations, exchange). "
          "Retreats go through the defender's own areas, never across a river nor next to an "
          "attacking force; the attacker enters an area left empty. ASSAULT re-rolls a no "
          "result once and stops; PROBE never enters; OVERRUN shifts one column right but an AR "
@@ -279,6 +308,18 @@ Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const 
   int a_loss = 0, d_loss = 0;
   if (fx.attacker_eliminated && in.kind != AttackKind::kProbe) a_loss = in.attacker_armies;
   if (fx.attacker_retreat && in.kind == AttackKind::kOverrun) a_loss = 1;
+  // AR: the attacking units retreat from their origin (OQ-CRT3); a probe just goes home.
+  if (fx.attacker_retreat && in.kind != AttackKind::kProbe && o.attacker_retreat > 0 &&
+      a_loss < in.attacker_armies) {
+    const std::vector<std::string> path = crt_attacker_retreat_path(in, o, o.attacker_retreat);
+    if (path.empty()) {
+      a_loss = in.attacker_armies;
+      r.detail["attacker_retreat"] = "no legal retreat: eliminated";
+    } else {
+      out.attacker_retreats_to = path.back();
+      r.detail["attacker_retreat_path"] = path;
+    }
+  }
   if (fx.defender_eliminated || fx.exchange) d_loss = defenders;
   if (fx.exchange) {
     const int strength = defence_strength(target, o);

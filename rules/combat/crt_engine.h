@@ -10,9 +10,11 @@
 //   from the attacker has features.river, plus ambush_shift (1) when the defender ambushes. An
 //   OVERRUN shifts overrun_shift (1) columns right. The column is clamped to the table.
 // Result (one die, the table's `die` faces). NR nothing; DRn the defender retreats n areas; AR the
-//   attack fails and the survivors go home; AE the attackers are eliminated; DE the defenders are
-//   eliminated; EX the defenders are eliminated and the attacker loses armies worth at least the
-//   defence strength. A table may define other codes from these effects.
+//   attack fails and the attacking units retreat attacker_retreat (1) areas from their origin by
+//   the same rules, or are eliminated when they cannot (0: they just go home); AE the attackers are
+//   eliminated; DE the defenders are eliminated; EX the defenders are eliminated and the attacker
+//   loses armies worth at least the defence strength. A table may define other codes from these
+//   effects.
 // Retreat. Each step goes to an adjacent land or city area owned by the defender (or, with
 //   retreat_into_empty, an unowned empty area), not back into the battle area, not across an edge
 //   with features.river, and, when zoc is on (default), not into an area adjacent to an attacking
@@ -45,6 +47,7 @@ struct CrtOptions {
   int ambush_shift = 1;
   int overrun_shift = 1;
   int assault_rolls = 2;
+  int attacker_retreat = 1;  // areas an AR retreats the attackers from their origin (0: home)
 };
 
 // Parses and checks the engine options; `validate` also checks the table documents against
@@ -54,6 +57,11 @@ Result<CrtOptions> crt_options_from_json(const Json& options, bool validate);
 // The legal retreat of `steps` areas for the defenders of in.to (path excluding in.to), empty
 // when there is none. Deterministic (see the header comment).
 std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOptions& o, int steps);
+// The same for the attacking units after an AR (OQ-CRT3): `steps` areas from in.from through the
+// attacker's own areas (or empty ones with retreat_into_empty), never into in.to or across a
+// river, with zoc not next to a defending force (in.to and the defender's areas with armies).
+std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const CrtOptions& o,
+                                                   int steps);
 
 class CrtEngine final : public CombatEngine {
  public:

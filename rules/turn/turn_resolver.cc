@@ -302,15 +302,22 @@ class TurnRun {
       r.ok = true;
       r.message = "won: " + armies(attackers_left) + " took " + to.code;
     } else {
+      // Survivors go home, or where the engine retreats them (an area of theirs or an empty one).
+      Area* back = &from;
+      if (out.attacker_retreats_to)
+        if (Area* d = s_.find_area(*out.attacker_retreats_to); d && d != &to) back = d;
       if (attackers_left > 0) {
-        engine_.merge_units(from.engine_state, from.armies, out.attacker_units, attackers_left);
-        from.armies += attackers_left;
-        if (out.attacker_stops) add_stuck(from.code, attackers_left);
+        engine_.merge_units(back->engine_state, back->armies, out.attacker_units, attackers_left);
+        back->armies += attackers_left;
+        if (!back->owner && back->armies == attackers_left) back->owner = p.code;
+        if (out.attacker_stops || back != &from) add_stuck(back->code, attackers_left);
       }
       r.ok = false;
-      r.message = attackers_left > 0 ? "the attack failed: " + armies(attackers_left) +
-                                           " went back to " + from.code
-                                     : "the attack failed: all attacking armies were lost";
+      r.message =
+          attackers_left == 0 ? "the attack failed: all attacking armies were lost"
+          : back == &from
+              ? "the attack failed: " + armies(attackers_left) + " went back to " + from.code
+              : "the attack failed: " + armies(attackers_left) + " retreated to " + back->code;
     }
     log.outcome = std::move(out);
     r.battle = log.id;

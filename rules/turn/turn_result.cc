@@ -23,6 +23,7 @@ Json to_json(const BattleOutcome& o) {
             {"attacker_stops", o.attacker_stops},
             {"rounds", std::move(rounds)}};
   if (o.defender_retreats_to) j["defender_retreats_to"] = *o.defender_retreats_to;
+  if (o.attacker_retreats_to) j["attacker_retreats_to"] = *o.attacker_retreats_to;
   if (o.fort_after) j["fort_after"] = *o.fort_after;
   if (!o.attacker_units.empty()) j["attacker_units"] = o.attacker_units;
   if (!o.defender_units.empty()) j["defender_units"] = o.defender_units;

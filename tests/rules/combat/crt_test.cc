@@ -48,13 +48,15 @@ BattleInput battle(const GameState& w, AttackKind kind, int armies, const std::s
 
 const CrtEngine kEngine;
 
-// ATT attacks TGT; TGT can retreat to RET and on to RE2.
+// ATT attacks TGT; TGT can retreat to RET and on to RE2; behind ATT lies the attacker's HOM.
 GameState example_world(int defenders, const std::string& terrain, int fort, bool river) {
-  return world({{"ATT", "AAA", 0},
-                {"TGT", "BBB", defenders, terrain, fort},
-                {"RET", "BBB", 0},
-                {"RE2", "BBB", 0}},
-               {{"ATT", "TGT", river}, {"TGT", "RET", false}, {"RET", "RE2", false}});
+  return world(
+      {{"HOM", "AAA", 0},
+       {"ATT", "AAA", 0},
+       {"TGT", "BBB", defenders, terrain, fort},
+       {"RET", "BBB", 0},
+       {"RE2", "BBB", 0}},
+      {{"HOM", "ATT", false}, {"ATT", "TGT", river}, {"TGT", "RET", false}, {"RET", "RE2", false}});
 }
 
 BattleOutcome fight(const GameState& w, int armies, std::deque<int> dice,
@@ -104,6 +106,35 @@ TEST(CrtWorkedExample, ThreeFortifiedClamps) {
   EXPECT_EQ(result_of(three), "AR");
   EXPECT_FALSE(three.attacker_wins);
   EXPECT_EQ(three.attacker_losses, 0);
+  EXPECT_EQ(three.attacker_retreats_to, "HOM");  // OQ-CRT3: one area back from the origin
+}
+
+// AR (OQ-CRT3): the attackers retreat one area from their origin by the defenders' rules, or
+// are eliminated; attacker_retreat 0 sends them home instead; a PROBE always just goes home.
+TEST(CrtAttackerRetreat, OneAreaBackOrEliminated) {
+  // Nowhere to go: ATT's only other neighbour is the defender's (next to the battle: ZOC).
+  GameState w = world({{"ATT", "AAA", 0}, {"TGT", "BBB", 7, "clear", 1}, {"SID", "AAA", 0}},
+                      {{"ATT", "TGT", false}, {"ATT", "SID", false}, {"SID", "TGT", false}});
+  BattleOutcome trapped = fight(w, 6, {3});
+  EXPECT_EQ(result_of(trapped), "AR");
+  EXPECT_FALSE(trapped.attacker_retreats_to);
+  EXPECT_EQ(trapped.attacker_losses, 6);
+  EXPECT_EQ(trapped.rounds[0].detail["attacker_retreat"], "no legal retreat: eliminated");
+  // Without ZOC, SID (the attacker's own, next to the battle) is a legal retreat.
+  w.engine.options["zoc"] = false;
+  BattleOutcome side = fight(w, 6, {3});
+  EXPECT_EQ(side.attacker_retreats_to, "SID");
+  EXPECT_EQ(side.attacker_losses, 0);
+  // attacker_retreat 0: home to ATT, nobody lost.
+  w.engine.options = {{"attacker_retreat", 0}};
+  BattleOutcome home = fight(w, 6, {3});
+  EXPECT_FALSE(home.attacker_retreats_to);
+  EXPECT_EQ(home.attacker_losses, 0);
+  // A probe goes home whatever the map.
+  w.engine.options = Json::object();
+  BattleOutcome probe = fight(w, 6, {3}, AttackKind::kProbe);
+  EXPECT_FALSE(probe.attacker_retreats_to);
+  EXPECT_EQ(probe.attacker_losses, 0);
 }
 
 // §4.5 example 4: A 14 v D 3 across a river: 11 → ">=10", three left → "4-5"; 1 → DR2, 5 → NR.
@@ -275,6 +306,7 @@ TEST(CrtEngine, AttackKindsAndAmbush) {
                                   AttackKind::kOverrun);  // "1" → 2 left, 1 right: "0"
   EXPECT_EQ(result_of(oar), "AR");
   EXPECT_EQ(oar.attacker_losses, 1);
+  EXPECT_EQ(oar.attacker_retreats_to, "HOM");
   // AMBUSH: one column left.
   BattleInput in = battle(w, AttackKind::kMove, 9);
   in.ambush = true;
