@@ -347,7 +347,7 @@ int serve(const Common& c, const ServeOptions& o) {
     sender = std::make_unique<mail::MaildirSender>(outbox_dir);
   }
   asio::thread_pool mail_pool(1);
-  // Answering, delivering and the Maildir scan are background work: at nice 10 the mail thread
+  // Answering, delivering and the Maildir scan are background work: at nice 19 the mail thread
   // yields the CPU to the listeners (acknowledging a message is what a client waits for) and
   // catches up as soon as the CPU is free. Its queue is durable (inbox "new", outbox "pending").
   asio::post(mail_pool, [] {

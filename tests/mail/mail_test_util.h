@@ -175,6 +175,99 @@ class Aiosmtpd {
   pid_t pid_ = -1;
 };
 
+// `adjutant serve` as a child process: HTTP and SMTP listeners on 127.0.0.1 at the given ports,
+// ADJUTANT_GM_TOKEN = `gm_token`, stderr appended to `log` (stdout to log + ".out"), plus `extra`
+// options. The destructor stops it with SIGTERM (see kill) and waits for it.
+class ServeProcess {
+ public:
+  ServeProcess(const std::string& db, int http, int smtp, const std::string& log,
+               const std::string& gm_token, std::vector<std::string> extra = {})
+      : http_(http), smtp_(smtp) {
+    std::vector<std::string> args = {ADJ_BINARY, "--db",
+                                     db,         "serve",
+                                     "--http",   "127.0.0.1:" + std::to_string(http),
+                                     "--smtp",   "127.0.0.1:" + std::to_string(smtp)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid_ = ::fork();
+    if (pid_ == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::freopen((log + ".out").c_str(), "a", stdout);
+      ::setenv("ADJUTANT_GM_TOKEN", gm_token.c_str(), 1);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(ADJ_BINARY, argv.data());
+      std::_Exit(127);
+    }
+  }
+  ~ServeProcess() { kill(SIGTERM); }
+  ServeProcess(const ServeProcess&) = delete;
+  ServeProcess& operator=(const ServeProcess&) = delete;
+
+  // Sends `sig` once and waits for the process (SIGKILL: a crash; SIGTERM: a clean stop).
+  void kill(int sig) {
+    if (pid_ > 0 && !reaped_) {
+      ::kill(pid_, sig);
+      ::waitpid(pid_, nullptr, 0);
+      reaped_ = true;
+    }
+  }
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(http_) + path;
+  }
+  // True once /healthz answers ok and the SMTP port accepts connections (within `timeout`).
+  bool wait_ready(std::chrono::seconds timeout = std::chrono::seconds(30)) const {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const std::string health =
+          ::adj::testing::run_shell("curl -s -m 2 " + ::adj::testing::shell_quote(url("/healthz")));
+      if (health.find("ok") != std::string::npos && port_open(smtp_)) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return false;
+  }
+  int smtp() const { return smtp_; }
+  int http() const { return http_; }
+
+ private:
+  int http_, smtp_;
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+};
+
+// Polls `f` every 200 ms until it returns true or `timeout` passes; its last answer.
+template <class F>
+bool eventually(F f, std::chrono::seconds timeout = std::chrono::seconds(30)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (f()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return f();
+}
+
+// Sends the file `eml` to 127.0.0.1:port with Python's smtplib (envelope from `from`, to
+// orders@pbm.example.net); the server's reply code to the message ("250", "451", ...).
+inline std::string send_file(int port, const std::string& eml, const std::string& from) {
+  const std::string py =
+      "import smtplib\n"
+      "s=smtplib.SMTP('127.0.0.1'," +
+      std::to_string(port) +
+      ",timeout=20)\n"
+      "try:\n"
+      "  s.sendmail('" +
+      from + "',['orders@pbm.example.net'],open('" + eml +
+      "','rb').read())\n"
+      "  print('250')\n"
+      "except smtplib.SMTPResponseException as e:\n"
+      "  print(e.smtp_code)\n"
+      "s.quit()\n";
+  std::string out =
+      ::adj::testing::run_shell("/usr/bin/python3 -c " + ::adj::testing::shell_quote(py));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
 // The files of a Maildir's new/ directory, sorted.
 inline std::vector<std::filesystem::path> maildir_new(const std::filesystem::path& dir) {
   std::vector<std::filesystem::path> out;

@@ -27,6 +27,9 @@
 namespace adj {
 namespace {
 
+using mail_test::eventually;
+using mail_test::send_file;
+
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 std::string slurp(const std::filesystem::path& p) { return ::adj::testing::read_file(p.string()); }
@@ -56,56 +59,13 @@ int count_containing(const std::vector<std::string>& files, const std::string& n
   return n;
 }
 
-template <class F>
-bool eventually(F f, std::chrono::seconds timeout = 30s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (f()) return true;
-    std::this_thread::sleep_for(200ms);
-  }
-  return f();
-}
-
 const std::string kBearer = q(std::string("Authorization: Bearer ") + kGm);
 
-// `adjutant serve` on free ports, with extra options; SIGTERM then waited for at the end.
-class Daemon {
+// `adjutant serve` on free ports, with extra options, and the GM API as this file uses it.
+class Daemon : public mail_test::ServeProcess {
  public:
   Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
-      : http_(free_port()), smtp_(free_port()), log_(log) {
-    std::vector<std::string> args = {ADJ_BINARY, "--db",
-                                     db,         "serve",
-                                     "--http",   "127.0.0.1:" + std::to_string(http_),
-                                     "--smtp",   "127.0.0.1:" + std::to_string(smtp_)};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::freopen((log + ".out").c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(ADJ_BINARY, argv.data());
-      std::_Exit(127);
-    }
-  }
-  ~Daemon() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(http_) + path;
-  }
-  bool wait_ready() {
-    return eventually([&] {
-      return sh("curl -s -m 2 " + q(url("/healthz"))).find("ok") != std::string::npos &&
-             mail_test::port_open(smtp_);
-    });
-  }
-  int smtp() const { return smtp_; }
+      : ServeProcess(db, free_port(), free_port(), log, kGm, std::move(extra)), log_(log) {}
   std::string log() const { return slurp(log_); }
 
   // curl with the GM bearer token; the body.
@@ -131,30 +91,8 @@ class Daemon {
   }
 
  private:
-  int http_, smtp_;
   std::string log_;
-  pid_t pid_ = -1;
 };
-
-// Sends the file `eml` with smtplib; the server's reply code to the message ("250", ...).
-std::string send_file(int port, const std::string& eml, const std::string& from) {
-  const std::string py =
-      "import smtplib\n"
-      "s=smtplib.SMTP('127.0.0.1'," +
-      std::to_string(port) +
-      ",timeout=20)\n"
-      "try:\n"
-      "  s.sendmail('" +
-      from + "',['orders@pbm.example.net'],open('" + eml +
-      "','rb').read())\n"
-      "  print('250')\n"
-      "except smtplib.SMTPResponseException as e:\n"
-      "  print(e.smtp_code)\n"
-      "s.quit()\n";
-  std::string out = sh("/usr/bin/python3 -c " + q(py));
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
 
 // The outbox messages of one kind, as (to) addresses.
 std::vector<std::string> recipients(const Json& outbox, const std::string& kind) {

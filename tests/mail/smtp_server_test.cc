@@ -21,12 +21,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/mail/mail_test_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
+
+using mail_test::eventually;
+using mail_test::send_file;
 
 using ::adj::testing::free_port;
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
@@ -54,83 +58,12 @@ int count_containing(const std::vector<std::string>& files, const std::string& n
   return n;
 }
 
-class Daemon {
+// `adjutant serve` with the scheduler off and this file's GM token.
+class Daemon : public mail_test::ServeProcess {
  public:
   Daemon(const std::string& db, int http, int smtp, const std::string& log)
-      : http_(http), smtp_(smtp) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::freopen((log + ".out").c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
-      const std::string h = "127.0.0.1:" + std::to_string(http);
-      const std::string s = "127.0.0.1:" + std::to_string(smtp);
-      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", h.c_str(), "--smtp",
-              s.c_str(), "--tick", "0", static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
-  ~Daemon() { kill(SIGKILL); }
-  void kill(int sig) {
-    if (pid_ > 0 && !reaped_) {
-      ::kill(pid_, sig);
-      ::waitpid(pid_, nullptr, 0);
-      reaped_ = true;
-    }
-  }
-  std::string url(const std::string& path) const {
-    return "http://127.0.0.1:" + std::to_string(http_) + path;
-  }
-  bool wait_ready(std::chrono::seconds timeout = 30s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      const std::string r = sh("curl -s -m 2 " + q(url("/healthz")));
-      const std::string banner = sh("/usr/bin/python3 -c " +
-                                    q("import socket;s=socket.create_connection(('127.0.0.1'," +
-                                      std::to_string(smtp_) + "),2);print(s.recv(100).decode())") +
-                                    " 2>/dev/null");
-      if (r.find("ok") != std::string::npos && banner.rfind("220", 0) == 0) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
-  }
-  int smtp() const { return smtp_; }
-
- private:
-  int http_, smtp_;
-  pid_t pid_ = -1;
-  bool reaped_ = false;
+      : ServeProcess(db, http, smtp, log, kGm, {"--tick", "0"}) {}
 };
-
-// Sends the file `eml` with smtplib; the server's reply code to the message ("250", ...).
-std::string send_file(int port, const std::string& eml, const std::string& from) {
-  const std::string py =
-      "import smtplib\n"
-      "s=smtplib.SMTP('127.0.0.1'," +
-      std::to_string(port) +
-      ",timeout=20)\n"
-      "try:\n"
-      "  s.sendmail('" +
-      from + "',['orders@pbm.example.net'],open('" + eml +
-      "','rb').read())\n"
-      "  print('250')\n"
-      "except smtplib.SMTPResponseException as e:\n"
-      "  print(e.smtp_code)\n"
-      "s.quit()\n";
-  std::string out = sh("/usr/bin/python3 -c " + q(py));
-  while (!out.empty() && out.back() == '\n') out.pop_back();
-  return out;
-}
-
-template <class F>
-bool eventually(F f, std::chrono::seconds timeout = 30s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (f()) return true;
-    std::this_thread::sleep_for(200ms);
-  }
-  return f();
-}
 
 TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
   ::adj::testing::TempDir dir;
