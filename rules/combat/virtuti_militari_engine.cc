@@ -153,16 +153,13 @@ struct Step1 {
   int defender_units = 0, defender_bonus = 0, fort = 0;
   bool river = false;
   std::vector<Supporter> attacker_support, defender_support;
-  int attacker_support_total() const {
+  static int total(const std::vector<Supporter>& list) {
     int n = 0;
-    for (const auto& s : attacker_support) n += s.points;
+    for (const auto& s : list) n += s.points;
     return n;
   }
-  int defender_support_total() const {
-    int n = 0;
-    for (const auto& s : defender_support) n += s.points;
-    return n;
-  }
+  int attacker_support_total() const { return total(attacker_support); }
+  int defender_support_total() const { return total(defender_support); }
 };
 
 // Whether the edge a-b is a river that is not frozen (by the edge or the weather at either end).
@@ -205,14 +202,9 @@ Step1 step1(const BattleInput& in, const std::vector<VmUnit>& att, const std::ve
             const VmData& data, const VmOptions& o) {
   Step1 s;
   const Area& to = in.target();
-  const Area& from = in.origin();
   for (const auto& u : att)
     if (!u.exhausted) s.attacker_units += 2 * data.level_of(u).attack;
-  const Edge* e = in.world->find_edge(in.from, in.to);
-  const bool river = e && e->features.is_object() && e->features.value("river", false);
-  const bool frozen = (e && e->features.is_object() && e->features.value("frozen", false)) ||
-                      weather_of(to, o) == "frozen" || weather_of(from, o) == "frozen";
-  s.river = river && !frozen;
+  s.river = open_river(*in.world, in.from, in.to, o);
   if (s.river) s.attacker_units /= 2;  // exact: the units' total is in half-points (OQ-VM1)
   s.attacker_bonus = 2 * o.bonus.at(to_string(in.kind));
   for (const auto& u : def)

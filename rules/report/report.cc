@@ -141,11 +141,16 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
                   {"vp", e.vp},
                   {"reserve", e.reserve}};
   Json gifts = Json::array();
-  for (const Gift& g : result.gifts)
-    if (g.to == player) gifts.push_back({{"from", g.from}, {"bps", g.bps}, {"action", g.action}});
+  int gifts_in = 0, gifts_out = 0;
+  for (const Gift& g : result.gifts) {
+    if (g.from == player) gifts_out += g.bps;
+    if (g.to != player) continue;
+    gifts_in += g.bps;
+    gifts.push_back({{"from", g.from}, {"bps", g.bps}, {"action", g.action}});
+  }
   // Only when there were gifts, so reports of games without any keep their shape.
-  if (e.gifts_in > 0) economy["gifts_in"] = e.gifts_in;
-  if (e.gifts_out > 0) economy["gifts_out"] = e.gifts_out;
+  if (gifts_in > 0) economy["gifts_in"] = gifts_in;
+  if (gifts_out > 0) economy["gifts_out"] = gifts_out;
   if (!gifts.empty()) economy["gifts_received"] = std::move(gifts);
   const auto given = result.orders.find(player);
   const bool orders_on_file = given != result.orders.end() && !given->second.empty();

@@ -448,8 +448,6 @@ class TurnRun {
     to->bp += given;
     r.bp_spent = given;
     result_.economy[p.code].bp_spent += given;
-    result_.economy[p.code].gifts_out += given;
-    result_.economy[to->code].gifts_in += given;
     result_.gifts.push_back({p.code, to->code, given, o.action});
     r.ok = true;
     r.message = "gave " + bps(given) + " to " + to->name + " (" + to->code + ")";

@@ -56,9 +56,7 @@ struct Gift {
 // A player's economy over the turn.
 struct Economy {
   int bp_start = 0;
-  int bp_spent = 0;   // includes BPs given away (gifts_out)
-  int gifts_in = 0;   // BPs received from other kingdoms' GIFT actions this turn
-  int gifts_out = 0;  // BPs this kingdom gave away
+  int bp_spent = 0;   // includes BPs given away (TurnResult::gifts)
   int bid = 0;        // the bid for the next order of play: order_bid (+ leftover, OQ-1)
   int order_bid = 0;  // BPs spent on ORDER actions
   int leftover = 0;

@@ -7,7 +7,14 @@ namespace adj::web {
 namespace {
 constexpr double kTurnBuckets[] = {0.1, 0.5, 1, 2, 5, 10, 30, 60, 300};
 
-std::string label(const std::string& s) {
+std::string num(double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, "%.17g", v);
+  return b;
+}
+}  // namespace
+
+std::string prometheus_label(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
@@ -19,13 +26,6 @@ std::string label(const std::string& s) {
   }
   return out;
 }
-
-std::string num(double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, "%.17g", v);
-  return b;
-}
-}  // namespace
 
 void Metrics::request(const std::string& route, int status) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -59,12 +59,12 @@ std::string Metrics::render() const {
   out += "# HELP adjutant_http_requests_total HTTP requests by route and status.\n";
   out += "# TYPE adjutant_http_requests_total counter\n";
   for (const auto& [k, n] : requests_)
-    out += "adjutant_http_requests_total{route=\"" + label(k.first) + "\",status=\"" +
+    out += "adjutant_http_requests_total{route=\"" + prometheus_label(k.first) + "\",status=\"" +
            std::to_string(k.second) + "\"} " + std::to_string(n) + "\n";
   out += "# HELP adjutant_submissions_total Order files received, by channel and outcome.\n";
   out += "# TYPE adjutant_submissions_total counter\n";
   for (const auto& [k, n] : submissions_)
-    out += "adjutant_submissions_total{channel=\"" + label(k.first) + "\",result=\"" +
+    out += "adjutant_submissions_total{channel=\"" + prometheus_label(k.first) + "\",result=\"" +
            (k.second ? "accepted" : "refused") + "\"} " + std::to_string(n) + "\n";
   out += "# HELP adjutant_turn_run_seconds Turn run durations.\n";
   out += "# TYPE adjutant_turn_run_seconds histogram\n";

@@ -9,6 +9,9 @@
 
 namespace adj::web {
 
+// A label value escaped for the Prometheus text format (backslash, double quote, newline).
+std::string prometheus_label(const std::string& s);
+
 class Metrics {
  public:
   void request(const std::string& route, int status);

@@ -5,39 +5,11 @@
 #include <algorithm>
 #include <map>
 
+#include "server/web/metrics.h"
 #include "server/web/web_context.h"
+#include "server/web/web_session.h"
 
 namespace adj::web {
-
-namespace {
-
-// Equal without stopping at the first difference (nor at the shorter length), so the time taken
-// says nothing about where a guessed token goes wrong.
-bool same_token(const std::string& given, const std::string& real) {
-  unsigned char diff = given.size() == real.size() ? 0 : 1;
-  const std::size_t n = std::max(given.size(), real.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char a = i < given.size() ? static_cast<unsigned char>(given[i]) : 0;
-    const unsigned char b = i < real.size() ? static_cast<unsigned char>(real[i]) : 0;
-    diff |= static_cast<unsigned char>(a ^ b);
-  }
-  return diff == 0;
-}
-
-std::string prometheus_label(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out;
-}
-
-}  // namespace
 
 // The token of "Authorization: Bearer <token>", or "". Also used by api_routes.cc.
 std::string bearer_token(const http::Request& req) {
@@ -55,9 +27,9 @@ std::string bearer_token(const http::Request& req) {
 bool is_gm(const http::Request& req, const WebConfig& config) {
   if (config.gm_token.empty()) return false;
   const std::string bearer = bearer_token(req);
-  if (!bearer.empty() && same_token(bearer, config.gm_token)) return true;
+  if (!bearer.empty() && constant_time_equal(bearer, config.gm_token)) return true;
   const std::string cookie = req.cookie("adj_gm");
-  return !cookie.empty() && same_token(cookie, config.gm_token);
+  return !cookie.empty() && constant_time_equal(cookie, config.gm_token);
 }
 
 void register_routes(http::Router& router, WebContext& ctx) {
