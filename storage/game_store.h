@@ -19,15 +19,26 @@ class GameStore {
   // AlreadyExists when the id is taken; nothing is written then.
   virtual Status create_game(const GameState& initial, const Json& scenario, UnixTime now) = 0;
   virtual Result<std::vector<GameSummary>> list_games() = 0;
+  // Game ids are unique regardless of case: the stored id that `game` names in any case.
+  // NotFound when there is none.
+  virtual Result<std::string> stored_game_id(const std::string& game) = 0;
   virtual Result<GameSummary> game_summary(const std::string& game) = 0;
   virtual Result<Json> scenario(const std::string& game) = 0;
   // The starting state of `turn`, or of the open turn when nullopt.
   virtual Result<GameState> load_state(const std::string& game, std::optional<int> turn) = 0;
-  // Commits a resolved turn atomically: the next state, the turn record, battles and reports.
-  // FailedPrecondition (nothing written) unless commit.turn is the game's open turn.
+  // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
+  // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
+  // it. FailedPrecondition unless `turn` is the open turn. Call before reading the turn's orders.
+  virtual Status begin_resolving(const std::string& game, int turn, UnixTime now) = 0;
+  // Clears the mark of begin_resolving when it is for `turn` (a run that failed); else nothing.
+  virtual Status end_resolving(const std::string& game, int turn) = 0;
+  // Commits a resolved turn atomically: the next state, the turn record, battles and reports;
+  // clears the resolving mark. FailedPrecondition (nothing written) unless commit.turn is the
+  // game's open turn and commit.submissions are exactly its current accepted files.
   virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
-  // reports). Submissions are kept. FailedPrecondition unless 1 <= turn <= open turn.
+  // reports). Submissions are kept; files for turns after `turn` stop being current (they were
+  // checked against a state that is gone). FailedPrecondition unless 1 <= turn <= open turn.
   virtual Status rollback(const std::string& game, int turn) = 0;
   // The stored turn record (seed, summary) of a resolved turn.
   virtual Result<Json> turn_record(const std::string& game, int turn) = 0;
@@ -38,7 +49,9 @@ class SubmissionStore {
  public:
   virtual ~SubmissionStore() = default;
   // Appends a submission. When it is accepted it becomes the player's current file for its turn
-  // and any earlier one stops being current (both are kept). Returns the new id.
+  // and any earlier one stops being current (both are kept). Returns the new id. Checked in the
+  // same transaction: FailedPrecondition (nothing stored) when record.turn is not the open turn
+  // any more, or is being resolved (see begin_resolving).
   virtual Result<std::int64_t> put_submission(const SubmissionRecord& record) = 0;
   // The current accepted submission of every player for a turn, sorted by player code.
   virtual Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,

@@ -60,6 +60,10 @@ struct TurnCommit {
   std::vector<BattleRecord> battles;
   std::vector<ReportRecord> reports;
   UnixTime ran_at = 0;
+  // The ids of the submissions whose orders were resolved (the turn's current accepted files
+  // when the run read them). commit_turn refuses the commit when they are no longer exactly the
+  // turn's current accepted files, so no file accepted for the turn is left unread.
+  std::vector<std::int64_t> submissions;
 };
 
 }  // namespace adj

@@ -36,6 +36,7 @@ Result<BackupInfo> backup_database(const std::string& from, const std::string& t
   BackupInfo info;
   {
     ADJ_SQL_TRY(Database src, Database::open(from));
+    ADJ_RETURN_IF_ERROR(make_private_file(tmp));  // a backup holds every secret: owner only
     sqlite3* dst = nullptr;
     int rc =
         sqlite3_open_v2(tmp.c_str(), &dst, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);

@@ -1,6 +1,12 @@
 #include "storage/sqlite/database.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <atomic>
 #include <cctype>
@@ -81,13 +87,38 @@ void set_default_synchronous(Synchronous s) { g_synchronous = s; }
 
 // ---- Database ----------------------------------------------------------------------------------
 
+Status make_private_file(const std::string& path) {
+  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
+  // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the database's mode.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) {
+    if (errno == EISDIR || errno == ENOENT || errno == ELOOP || errno == EACCES)
+      return Status::Ok();  // SQLite reports these in its own words
+    return Status::IOError("cannot create " + path + ": " + std::strerror(errno));
+  }
+  ::close(fd);
+  // Files written by an older adjutant (or another umask) are tightened: owner only.
+  for (const char* ext : {"", "-wal", "-shm", "-journal"}) {
+    const std::string p = path + ext;
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
+    if ((st.st_mode & 077) != 0 && ::chmod(p.c_str(), st.st_mode & 0700) != 0)
+      return Status::IOError("cannot make " + p + " private (chmod): " + std::strerror(errno));
+  }
+  return Status::Ok();
+}
+
 Result<Database> Database::open(const std::string& path) {
+  ADJ_RETURN_IF_ERROR(make_private_file(path));
   sqlite3* raw = nullptr;
   const int rc =
       sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   Database db(raw);  // closes `raw` on every return path, even when open failed
   if (rc != SQLITE_OK) return sqlite_status(raw, rc, "open " + path);
   sqlite3_extended_result_codes(raw, 1);
+  // Before any statement: switching to WAL, migrating and even reading the schema of a file that
+  // another process is creating or migrating wait for its lock instead of failing at once.
+  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
 
   // journal_mode answers with the mode it ended in; anything but WAL on a file is an error.
   auto mode = db.prepare("PRAGMA journal_mode=WAL");
@@ -100,7 +131,7 @@ Result<Database> Database::open(const std::string& path) {
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
                            ")");
 
-  ADJ_RETURN_IF_ERROR(db.exec("PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;"));
+  ADJ_RETURN_IF_ERROR(db.exec("PRAGMA foreign_keys=ON"));
   ADJ_RETURN_IF_ERROR(db.exec(g_synchronous == Synchronous::kFull ? "PRAGMA synchronous=FULL"
                                                                   : "PRAGMA synchronous=NORMAL"));
   return db;

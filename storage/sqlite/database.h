@@ -40,16 +40,25 @@ Status sqlite_status(sqlite3* db, int rc, std::string_view context);
 // thread-safe). With WAL, kNormal keeps every committed transaction across a crash or SIGKILL of
 // the process; kFull also across power loss or an OS crash, at the cost of an fsync per commit.
 enum class Synchronous { kNormal, kFull };
+
+// Creates `path` (mode 0600) when missing, and takes group and other permissions off it and its
+// -wal, -shm and -journal files. Paths SQLite treats specially (":memory:", "file:" URIs, "")
+// are left alone. IOError when a file cannot be created or chmod-ed.
+Status make_private_file(const std::string& path);
 void set_default_synchronous(Synchronous s);
 
 // An open connection. Move-only; closes on destruction.
 class Database {
  public:
-  // Opens (creating if missing) the database file at `path` and sets
-  // journal_mode=WAL (":memory:" stays "memory"), foreign_keys=ON, busy_timeout=5000 and
-  // synchronous as set_default_synchronous says (NORMAL unless changed). IOError when the file
-  // cannot be opened; Corruption when it is not a database.
+  // Opens (creating if missing) the database file at `path` and sets, in this order,
+  // busy_timeout=kBusyTimeoutMs (before any statement, so concurrent openers wait rather than
+  // fail with "database is locked"), journal_mode=WAL (":memory:" stays "memory"),
+  // foreign_keys=ON and synchronous as set_default_synchronous says (NORMAL unless changed).
+  // The file is created with mode 0600 (the -wal and -shm files follow it); an existing file,
+  // -wal, -shm or -journal readable by group or others is chmod-ed to owner-only first.
+  // IOError when the file cannot be opened; Corruption when it is not a database.
   static Result<Database> open(const std::string& path);
+  static constexpr int kBusyTimeoutMs = 5000;
 
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;

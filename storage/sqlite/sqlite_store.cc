@@ -74,10 +74,14 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
 
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto taken, db_.prepare("SELECT 1 FROM games WHERE id = ?"));
+    ADJ_SQL_TRY(auto taken, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
     taken.bind_text(1, id);
     ADJ_SQL_TRY(bool exists, taken.step());
-    if (exists) return Status::AlreadyExists("game " + id);
+    if (exists && taken.column_text(0) == id) return Status::AlreadyExists("game " + id);
+    if (exists)
+      return Status::AlreadyExists("game " + id + " differs only by case from the existing game " +
+                                   taken.column_text(0) +
+                                   " (game ids are compared regardless of case)");
   }
   ADJ_SQL_TRY(auto game,
               db_.prepare("INSERT INTO games(id, name, engine, scenario_json, status, open_turn, "
@@ -94,6 +98,14 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
   state.bind_text(1, id).bind_int(2, initial.turn).bind_text(3, state_text);
   ADJ_RETURN_IF_ERROR(state.run());
   return tx.commit();
+}
+
+Result<std::string> SqliteStore::stored_game_id(const std::string& game) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
+  st.bind_text(1, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("game " + game);
+  return st.column_text(0);
 }
 
 Result<std::vector<GameSummary>> SqliteStore::list_games() {

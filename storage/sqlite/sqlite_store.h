@@ -6,7 +6,9 @@
 // BEGIN IMMEDIATE transaction that waits up to 5 s for the lock (then IOError).
 //
 // Details the interfaces leave open:
-//   * Unknown game -> NotFound("game <id>"). Game ids, player codes and battle ids match exactly.
+//   * Unknown game -> NotFound("game <id>"). Game ids, player codes and battle ids match exactly;
+//     front ends turn a game id into its stored spelling first (stored_game_id), and ids are
+//     unique regardless of case (migration 0007).
 //   * Stored JSON or seeds that do not parse -> Corruption naming the row.
 //   * JSON that cannot be serialised (invalid UTF-8 in a string) -> InvalidArgument; nothing
 //     is written then.
@@ -42,9 +44,11 @@ class SqliteStore : public GameStore,
 
   // ---- GameStore ----
   // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).
-  // The game starts with status "open" and open turn `initial.turn`.
+  // The game starts with status "open" and open turn `initial.turn`. AlreadyExists also when
+  // the id differs only by case from an existing one (the message names it).
   Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
   Result<std::vector<GameSummary>> list_games() override;
+  Result<std::string> stored_game_id(const std::string& game) override;
   Result<GameSummary> game_summary(const std::string& game) override;
   Result<Json> scenario(const std::string& game) override;
   // NotFound when the game exists but has no stored state for `turn` (after the open turn).
@@ -54,6 +58,10 @@ class SqliteStore : public GameStore,
   // every report's turn is commit.turn. Any failing write (e.g. two battles with one id) rolls
   // the whole commit back and returns the error; the turn stays open.
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
+  Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
+  Status end_resolving(const std::string& game, int turn) override;
+  // How long a resolving mark holds without a commit: a run that died stops closing its turn.
+  static constexpr UnixTime kResolvingLeaseSeconds = 600;
   // Also FailedPrecondition when no state is stored for `turn` (before the game's first turn).
   Status rollback(const std::string& game, int turn) override;
   // NotFound when the turn has not been resolved.

@@ -49,7 +49,26 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
               sqlite::json_to_text(record.ack, "submission acknowledgement"));
 
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_RETURN_IF_ERROR(require_game(record.game));
+  {
+    // The turn the file was checked against must still be open, and not being resolved: a run
+    // that has read the turn's files would never see this one.
+    ADJ_SQL_TRY(auto turn, db_.prepare("SELECT open_turn, resolving_turn, resolving_since "
+                                       "FROM games WHERE id = ?"));
+    turn.bind_text(1, record.game);
+    ADJ_SQL_TRY(bool row, turn.step());
+    if (!row) return Status::NotFound("game " + record.game);
+    const int open = turn.column_int(0);
+    const std::string which = "turn " + std::to_string(record.turn) + " of game " + record.game;
+    if (open != record.turn)
+      return Status::FailedPrecondition(which + " is not open any more (the open turn is " +
+                                        std::to_string(open) + "); nothing was stored");
+    if (!turn.column_is_null(1) && turn.column_int(1) == open &&
+        turn.column_int64(2) + kResolvingLeaseSeconds > record.received_at)
+      return Status::FailedPrecondition(
+          which +
+          " is being resolved right now; nothing was stored. Send the file again in a "
+          "few minutes: it will then be checked against the next turn");
+  }
   if (record.accepted) {
     ADJ_SQL_TRY(auto demote, db_.prepare("UPDATE submissions SET current = 0 WHERE game_id = ? "
                                          "AND turn = ? AND player = ? AND current = 1"));

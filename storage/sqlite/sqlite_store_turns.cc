@@ -1,4 +1,6 @@
 // SqliteStore: committing, rolling back and reading resolved turns.
+#include <algorithm>
+
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
@@ -68,6 +70,25 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
     return Status(s.code(), "commit_turn game " + game + " turn " + std::to_string(commit.turn) +
                                 ": " + s.message());
   };
+  {
+    // The files resolved must be exactly the turn's current accepted files: one accepted after
+    // the run read them would otherwise be acknowledged and never used.
+    ADJ_SQL_TRY(auto cur, db_.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
+                                      "AND accepted = 1 AND current = 1 ORDER BY id"));
+    cur.bind_text(1, game).bind_int(2, commit.turn);
+    std::vector<std::int64_t> now_current;
+    for (;;) {
+      ADJ_SQL_TRY(bool row, cur.step());
+      if (!row) break;
+      now_current.push_back(cur.column_int64(0));
+    }
+    std::vector<std::int64_t> used = commit.submissions;
+    std::sort(used.begin(), used.end());
+    if (used != now_current)
+      return Status::FailedPrecondition(
+          "commit_turn game " + game + " turn " + std::to_string(commit.turn) +
+          ": the turn's order files changed while it was being resolved; nothing was written");
+  }
 
   ADJ_SQL_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
                                      "VALUES (?, ?, ?, ?, ?)"));
@@ -112,10 +133,32 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
   state.bind_text(1, game).bind_int(2, commit.turn + 1).bind_text(3, text.next_state);
   if (auto s = state.run(); !s.ok()) return failed(s);
 
-  ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ? WHERE id = ?"));
+  ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
+                                     "resolving_since = NULL WHERE id = ?"));
   bump.bind_int(1, commit.turn + 1).bind_text(2, game);
   if (auto s = bump.run(); !s.ok()) return failed(s);
   return tx.commit();
+}
+
+Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(const int current, open_turn(game));
+  if (turn != current)
+    return Status::FailedPrecondition("game " + game + ": turn " + std::to_string(turn) +
+                                      " is not the open turn (" + std::to_string(current) + ")");
+  ADJ_SQL_TRY(auto mark, db_.prepare("UPDATE games SET resolving_turn = ?, resolving_since = ? "
+                                     "WHERE id = ?"));
+  mark.bind_int(1, turn).bind_int64(2, now).bind_text(3, game);
+  ADJ_RETURN_IF_ERROR(mark.run());
+  return tx.commit();
+}
+
+Status SqliteStore::end_resolving(const std::string& game, int turn) {
+  ADJ_SQL_TRY(auto clear,
+              db_.prepare("UPDATE games SET resolving_turn = NULL, "
+                          "resolving_since = NULL WHERE id = ? AND resolving_turn = ?"));
+  clear.bind_text(1, game).bind_int(2, turn);
+  return clear.run();
 }
 
 Status SqliteStore::rollback(const std::string& game, int turn) {
@@ -136,7 +179,10 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
       "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turn_states WHERE game_id = ?1 AND turn > ?2",
-      "UPDATE games SET open_turn = ?2 WHERE id = ?1",
+      // Files for later turns were checked against states that are gone: kept, not current.
+      "UPDATE submissions SET current = 0 WHERE game_id = ?1 AND turn > ?2 AND current = 1",
+      "UPDATE games SET open_turn = ?2, resolving_turn = NULL, resolving_since = NULL "
+      "WHERE id = ?1",
   };
   for (const char* sql : kDeletes) {
     ADJ_SQL_TRY(auto st, db_.prepare(sql));

@@ -1,0 +1,230 @@
+// Integrity of the store under concurrent use (migration 0007): files are stored only for the
+// open turn that is not being resolved, a commit refuses when the turn's files changed under it,
+// rollback retires the files of the turns it removes, game ids are unique regardless of case,
+// and the database files are private to their owner. A real SQLite file in a temporary directory.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "storage/sqlite/backup.h"
+#include "storage/sqlite/migrator.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj {
+namespace {
+
+using storage_test::make_state;
+
+constexpr UnixTime kNow = 1'700'000'000;
+
+SubmissionRecord file_for(const std::string& game, int turn, const std::string& player,
+                          UnixTime at = kNow) {
+  SubmissionRecord r;
+  r.game = game;
+  r.player = player;
+  r.turn = turn;
+  r.source = "test";
+  r.received_at = at;
+  r.raw_text = "GAME " + game + "\nPLAYER " + player + " s\n";
+  r.accepted = true;
+  return r;
+}
+
+TurnCommit commit_for(const GameState& state, std::vector<std::int64_t> files) {
+  TurnCommit c;
+  c.turn = state.turn;
+  c.seed = 1;
+  c.next_state = state;
+  c.next_state.turn = state.turn + 1;
+  c.ran_at = kNow;
+  c.submissions = std::move(files);
+  return c;
+}
+
+int mode_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return -1;
+  return static_cast<int>(st.st_mode & 0777);
+}
+
+class IntegrityTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = SqliteStore::open(path());
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    store_ = std::move(s).value();
+    state_ = make_state("britain-1");
+    ASSERT_TRUE(store_->create_game(state_, Json::object(), kNow).ok());
+  }
+  std::string path() const { return dir_.file("adjutant.db"); }
+
+  ::adj::testing::TempDir dir_;
+  std::unique_ptr<SqliteStore> store_;
+  GameState state_;
+};
+
+TEST_F(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
+  auto first = store_->put_submission(file_for("britain-1", 1, "WSX"));
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*first})).ok());
+  auto late = store_->put_submission(file_for("britain-1", 1, "MRC"));
+  ASSERT_FALSE(late.ok());
+  EXPECT_EQ(late.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(late.status().message().find("not open any more"), std::string::npos);
+  auto all = store_->all_submissions("britain-1");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 1u);  // nothing stored
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "MRC")).ok());
+}
+
+TEST_F(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
+  auto during = store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 1));
+  ASSERT_FALSE(during.ok());
+  EXPECT_EQ(during.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(during.status().message().find("being resolved"), std::string::npos);
+  // A run that failed reopens the turn.
+  ASSERT_TRUE(store_->end_resolving("britain-1", 1).ok());
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 2)).ok());
+}
+
+TEST_F(IntegrityTest, AResolvingMarkOfARunThatDiedRunsOut) {
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
+  const UnixTime later = kNow + SqliteStore::kResolvingLeaseSeconds + 1;
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", later)).ok());
+}
+
+TEST_F(IntegrityTest, BeginResolvingOnlyForTheOpenTurn) {
+  auto s = store_->begin_resolving("britain-1", 2, kNow);
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_->begin_resolving("nope", 1, kNow).code(), StatusCode::kNotFound);
+}
+
+TEST_F(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
+  auto a = store_->put_submission(file_for("britain-1", 1, "WSX"));
+  ASSERT_TRUE(a.ok());
+  auto b = store_->put_submission(file_for("britain-1", 1, "MRC"));  // arrived after the read
+  ASSERT_TRUE(b.ok());
+  Status s = store_->commit_turn("britain-1", commit_for(state_, {*a}));
+  EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(s.message().find("changed while it was being resolved"), std::string::npos);
+  auto g = store_->game_summary("britain-1");
+  ASSERT_TRUE(g.ok());
+  EXPECT_EQ(g->turn, 1);  // nothing written
+  EXPECT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*b, *a})).ok());
+}
+
+TEST_F(IntegrityTest, CommitClearsTheResolvingMark) {
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
+  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {})).ok());
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kNow + 1)).ok());
+}
+
+TEST_F(IntegrityTest, RollbackRetiresTheFilesOfTheTurnsItRemoves) {
+  auto t1 = store_->put_submission(file_for("britain-1", 1, "WSX"));
+  ASSERT_TRUE(t1.ok());
+  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*t1})).ok());
+  ASSERT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX")).ok());
+  ASSERT_TRUE(store_->rollback("britain-1", 1).ok());
+  auto cur1 = store_->current_submissions("britain-1", 1);
+  auto cur2 = store_->current_submissions("britain-1", 2);
+  ASSERT_TRUE(cur1.ok() && cur2.ok());
+  ASSERT_EQ(cur1->size(), 1u);  // the reopened turn keeps the files it was resolved with
+  EXPECT_EQ(cur1->front().id, *t1);
+  EXPECT_TRUE(cur2->empty());  // kept (all_submissions), but never used for a new turn 2
+  auto all = store_->all_submissions("britain-1");
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 2u);
+}
+
+TEST_F(IntegrityTest, GameIdsAreUniqueRegardlessOfCase) {
+  Status s = store_->create_game(make_state("Britain-1"), Json::object(), kNow);
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(s.message().find("differs only by case from the existing game britain-1"),
+            std::string::npos)
+      << s.message();
+  auto id = store_->stored_game_id("BRITAIN-1");
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(*id, "britain-1");
+  EXPECT_EQ(store_->stored_game_id("britain-2").status().code(), StatusCode::kNotFound);
+}
+
+TEST_F(IntegrityTest, TheDatabaseAndItsWalAreTheOwnersOnly) {
+  EXPECT_EQ(mode_of(path()), 0600);
+  EXPECT_EQ(mode_of(path() + "-wal"), 0600);
+  EXPECT_EQ(mode_of(path() + "-shm"), 0600);
+  const std::string copy = dir_.file("backup.db");
+  auto b = sqlite::backup_database(path(), copy);
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_EQ(mode_of(copy), 0600);
+}
+
+TEST(IntegrityFiles, AnExistingWorldReadableDatabaseIsTightenedAtOpen) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("old.db");
+  {
+    auto s = SqliteStore::open(db);
+    ASSERT_TRUE(s.ok());
+  }
+  ASSERT_EQ(::chmod(db.c_str(), 0644), 0);
+  ASSERT_EQ(mode_of(db), 0644);
+  auto s = SqliteStore::open(db);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(mode_of(db), 0600);
+}
+
+// A database as migration 6 left it, with the given game ids.
+void make_v6(const std::string& path, const std::vector<std::string>& ids) {
+  auto db = sqlite::Database::open(path);
+  ASSERT_TRUE(db.ok());
+  auto all = sqlite::bundled_migrations();
+  ASSERT_TRUE(all.ok());
+  ASSERT_GE(all->size(), 7u);
+  std::vector<sqlite::Migration> first(all->begin(), all->begin() + 6);
+  ASSERT_TRUE(sqlite::migrate(*db, first).ok());
+  for (const auto& id : ids) {
+    auto st = db->prepare(
+        "INSERT INTO games(id, name, engine, scenario_json, open_turn, created_at) "
+        "VALUES (?, 'n', 'dark-age', '{}', 1, 0)");
+    ASSERT_TRUE(st.ok());
+    st->bind_text(1, id);
+    ASSERT_TRUE(st->run().ok());
+  }
+}
+
+TEST(IntegrityMigration, KeepsMixedCaseIdsAndFindsThemInAnyCase) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("v6.db");
+  make_v6(db, {"Britain-1", "gaul"});
+  auto s = SqliteStore::open(db);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  auto id = (*s)->stored_game_id("britain-1");
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(*id, "Britain-1");
+  EXPECT_EQ((*s)->create_game(make_state("BRITAIN-1"), Json::object(), kNow).code(),
+            StatusCode::kAlreadyExists);
+}
+
+TEST(IntegrityMigration, RefusesClearlyWhenTwoIdsDifferOnlyByCaseAndLosesNothing) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("v6.db");
+  make_v6(db, {"britain-1", "Britain-1"});
+  auto s = SqliteStore::open(db);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.status().message().find("two games have ids that differ only by case"),
+            std::string::npos)
+      << s.status().message();
+  auto raw = sqlite::Database::open(db);
+  ASSERT_TRUE(raw.ok());
+  auto n = raw->prepare("SELECT count(*) FROM games");
+  ASSERT_TRUE(n.ok());
+  ASSERT_TRUE(*n->step());
+  EXPECT_EQ(n->column_int(0), 2);
+  EXPECT_EQ(sqlite::schema_version(*raw).value(), 6);
+}
+
+}  // namespace
+}  // namespace adj
