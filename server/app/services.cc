@@ -46,28 +46,53 @@ Result<SubmitOutcome> Services::check_orders(const std::string& game, std::strin
   if (!st.ok()) return st.status();
   Result<OrderAck> ack = ack_for(*st, text);
   if (!ack.ok()) return ack.status();
-  return SubmitOutcome{std::move(ack).value(), std::nullopt};
+  return SubmitOutcome{std::move(ack).value(), std::nullopt, ""};
 }
 
 Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::string_view text,
                                               const std::string& source) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
-  Result<OrderAck> ack = ack_for(*st, text);
-  if (!ack.ok()) return ack.status();
-  SubmissionRecord rec;
-  rec.game = st->game_id;
-  rec.player = st->find_player(ack->player) ? ack->player : "";
-  rec.turn = st->turn;
-  rec.source = source;
-  rec.received_at = now_();
-  rec.raw_text = std::string(text);
-  rec.ack = to_json(*ack);
-  rec.accepted = !ack->refused;
-  rec.current = rec.accepted;
-  Result<std::int64_t> id = s_.submissions.put_submission(rec);
-  if (!id.ok()) return id.status();
-  return SubmitOutcome{std::move(ack).value(), *id};
+  std::optional<int> first_turn;
+  // The store refuses a file for a turn that stopped being open after it was checked; then it is
+  // checked again against the new open turn. Each retry needs a turn run or rollback to have
+  // committed in between, so a few attempts suffice.
+  constexpr int kAttempts = 4;
+  for (int attempt = 1;; ++attempt) {
+    Result<GameState> st = s_.games.load_state(game, std::nullopt);
+    if (!st.ok()) return st.status();
+    if (!first_turn) first_turn = st->turn;
+    Result<OrderAck> ack = ack_for(*st, text);
+    if (!ack.ok()) return ack.status();
+    SubmissionRecord rec;
+    rec.game = st->game_id;
+    rec.player = st->find_player(ack->player) ? ack->player : "";
+    rec.turn = st->turn;
+    rec.source = source;
+    rec.received_at = now_();
+    rec.raw_text = std::string(text);
+    rec.ack = to_json(*ack);
+    rec.accepted = !ack->refused;
+    rec.current = rec.accepted;
+    Result<std::int64_t> id = s_.submissions.put_submission(rec);
+    if (id.ok()) {
+      SubmitOutcome out{std::move(ack).value(), *id, ""};
+      if (st->turn != *first_turn)
+        out.note = "The open turn of game " + st->game_id + " changed from " +
+                   std::to_string(*first_turn) + " to " + std::to_string(st->turn) +
+                   " while this file arrived, so it was checked against turn " +
+                   std::to_string(st->turn) + " and applies to it.";
+      return out;
+    }
+    if (id.status().code() != StatusCode::kFailedPrecondition || attempt == kAttempts)
+      return id.status();
+    auto now_open = s_.games.game_summary(game);
+    if (!now_open.ok()) return now_open.status();
+    if (now_open->turn == rec.turn) return id.status();  // being resolved: the store says so
+  }
+}
+
+std::string SubmitOutcome::text() const {
+  const std::string ack_text = render_ack_text(ack);
+  return note.empty() ? ack_text : note + "\n\n" + ack_text;
 }
 
 namespace {
@@ -113,6 +138,35 @@ Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::st
 }
 
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  if (preview) {
+    std::vector<std::int64_t> used;
+    return run_once(game, true, used);
+  }
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) return g.status();
+  const int turn = g->turn;
+  for (int attempt = 1;; ++attempt) {
+    ADJ_RETURN_IF_ERROR(s_.games.begin_resolving(game, turn, now_()));
+    std::vector<std::int64_t> used;
+    Result<TurnRunOutcome> out = run_once(game, false, used);
+    if (out.ok()) return out;
+    (void)s_.games.end_resolving(game, turn);  // reopens the turn to files; best effort
+    if (out.status().code() != StatusCode::kFailedPrecondition || attempt == kRunAttempts)
+      return out;
+    // Resolve again only when the turn is still open and its files changed under the run.
+    auto still = s_.games.game_summary(game);
+    auto files = s_.submissions.current_submissions(game, turn);
+    if (!still.ok() || still->turn != turn || !files.ok()) return out;
+    std::vector<std::int64_t> now_ids;
+    for (const auto& f : *files) now_ids.push_back(f.id);
+    std::sort(now_ids.begin(), now_ids.end());
+    std::sort(used.begin(), used.end());
+    if (now_ids == used) return out;
+  }
+}
+
+Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
+                                          std::vector<std::int64_t>& used) {
   TurnRunOutcome out;
   PhaseTimer timer(out.phase_ms);
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
@@ -127,6 +181,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
   // Orders are re-checked from the raw text: one validator, one source of truth.
   OrderBook book;
   for (const auto& sub : *subs) {
+    used.push_back(sub.id);
     OrderAck ack = check_order_file(sub.raw_text, state, engine);
     if (!ack.refused) book[ack.player] = ack.orders;
   }
@@ -185,6 +240,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
                     {"orders", orders},
                     {"actions", actions}};
   commit.next_state = out.result.next_state;
+  commit.submissions = used;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
   timer.mark("commit");
   out.reports = std::move(commit.reports);

@@ -44,6 +44,13 @@ struct TurnRunOutcome {
 struct SubmitOutcome {
   OrderAck ack;
   std::optional<std::int64_t> submission_id;  // set when stored
+  // Set when the open turn changed while the file arrived (a turn was resolved or rolled back),
+  // so the file was checked against, and applies to, ack.turn rather than the turn it was sent
+  // for. Every front end shows it above the acknowledgement.
+  std::string note;
+
+  // The acknowledgement as a player reads it: the note (if any), then render_ack_text(ack).
+  std::string text() const;
 };
 
 class Services {
@@ -60,6 +67,10 @@ class Services {
   Result<SubmitOutcome> check_orders(const std::string& game, std::string_view text);
   // Validates and stores an order file (raw text, time, source, parsed form). A refused file is
   // kept for audit but never used as orders; an accepted one replaces the player's earlier file.
+  // The file is stored only for the turn it was checked against, checked again in the storing
+  // transaction: when the open turn changed meanwhile the file is checked against the new open
+  // turn (SubmitOutcome::note says so); while the open turn is being resolved nothing is stored
+  // and the answer is FailedPrecondition with the reason (send again after the run).
   Result<SubmitOutcome> submit_orders(const std::string& game, std::string_view text,
                                       const std::string& source);
 
@@ -72,8 +83,13 @@ class Services {
                                   const std::string& source, bool check_only);
 
   // Resolves the open turn with every player's current orders. With preview nothing is written;
-  // otherwise the next state, battles and reports are committed in one transaction.
+  // otherwise the next state, battles and reports are committed in one transaction. A real run
+  // first marks the turn as being resolved (GameStore::begin_resolving), so no file is accepted
+  // for it that the run would not read; should the turn's files still change (a run that
+  // outlived its lease), the commit is refused and the turn resolved again, up to
+  // kRunAttempts times.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview);
+  static constexpr int kRunAttempts = 3;
   Status rollback(const std::string& game, int turn);
 
   // A player's report of a resolved turn (the latest when turn is nullopt), as the player receives
@@ -86,6 +102,9 @@ class Services {
 
  private:
   Result<OrderAck> ack_for(const GameState& state, std::string_view text);
+  // One attempt of run_turn (see there); `used` receives the submission ids it resolved.
+  Result<TurnRunOutcome> run_once(const std::string& game, bool preview,
+                                  std::vector<std::int64_t>& used);
 
   Stores s_;
   Clock now_;

@@ -24,10 +24,6 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"normal", "full"}))
       ->envname("ADJUTANT_SYNC")
       ->capture_default_str();
-  app.parse_complete_callback([&] {  // before any subcommand opens the database
-    sqlite::set_default_synchronous(sync == "full" ? sqlite::Synchronous::kFull
-                                                   : sqlite::Synchronous::kNormal);
-  });
   int code = kExitOk;
 
   // game create | list | show
@@ -38,6 +34,13 @@ int run(int argc, char** argv) {
   int turn = 0, trials = 0, turns = 2;
   bool json = false, preview = false;
   std::vector<std::string> replay;
+  app.parse_complete_callback([&] {  // before any subcommand opens the database
+    sqlite::set_default_synchronous(sync == "full" ? sqlite::Synchronous::kFull
+                                                   : sqlite::Synchronous::kNormal);
+    // Game ids are compared regardless of case: every GAME argument becomes the stored id.
+    game_id = stored_game_id(common, game_id);
+    if (replay.size() == 3) replay[0] = stored_game_id(common, replay[0]);
+  });
 
   auto* create = game->add_subcommand("create", "Create a game from a scenario JSON file");
   create

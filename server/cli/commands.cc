@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -74,9 +75,10 @@ void print_ack(const SubmitOutcome& out, bool json) {
   if (json) {
     Json j = to_json(out.ack);
     if (out.submission_id) j["submission_id"] = *out.submission_id;
+    if (!out.note.empty()) j["note"] = out.note;
     std::printf("%s\n", j.dump(2).c_str());
   } else {
-    std::printf("%s", render_ack_text(out.ack).c_str());
+    std::printf("%s", out.text().c_str());
   }
 }
 
@@ -92,6 +94,15 @@ void print_turn(const TurnRunOutcome& out) {
 }
 
 }  // namespace
+
+std::string stored_game_id(const Common& c, const std::string& game) {
+  std::error_code ec;
+  if (game.empty() || !std::filesystem::exists(c.db, ec)) return game;
+  auto store = SqliteStore::open(c.db);
+  if (!store.ok()) return game;  // the command opens it again and reports the error
+  auto id = (*store)->stored_game_id(game);
+  return id.ok() ? *id : game;
+}
 
 int game_create(const Common& c, const std::string& scenario_arg,
                 std::optional<unsigned long long> seed) {

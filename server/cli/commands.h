@@ -18,6 +18,10 @@ struct Common {
   std::string db = "adjutant.db";  // --db or ADJUTANT_DB
 };
 
+// The id of the stored game `game` names regardless of case; `game` itself when the database
+// does not exist yet or has no such game (the command then reports it in its own words).
+std::string stored_game_id(const Common& c, const std::string& game);
+
 int game_create(const Common& c, const std::string& scenario,
                 std::optional<unsigned long long> seed);
 int game_list(const Common& c);

@@ -667,11 +667,13 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                   "There is no game \"" + *game +
                       "\" on this server, so your message was not "
                       "read as orders. Check the GAME line.");
+  std::string turn_note;  // the open turn changed while the file arrived
   if (!submission_id) {
     auto out = services_.submit_orders(*game, orders_text, c.source);
-    if (!out.ok()) return out.status();
+    if (!out.ok()) return out.status();  // e.g. the turn is being resolved: answered on a retry
     ack = std::move(out->ack);
     submission_id = out->submission_id;
+    turn_note = std::move(out->note);
   }
 
   bool auth = !ack.refused;
@@ -698,7 +700,7 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   }
 
   std::string body = render_ack_text(ack);
-  std::string notes;
+  std::string notes = turn_note.empty() ? "" : turn_note + "\n";
   if (chosen->source == TextSource::kHtml)
     notes +=
         "Note: your message had no plain-text version, so the orders were read from its "

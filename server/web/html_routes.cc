@@ -573,6 +573,7 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json model = {{"stored", out->submission_id.has_value()},
                 {"submission_id", out->submission_id ? Json(*out->submission_id) : Json()},
+                {"note", out->note},  // the open turn changed while the file arrived
                 {"ack", ack_view(ack)}};
   return answer(std::move(model), ack.refused ? 422 : 200);
 }
