@@ -26,8 +26,14 @@ std::string at(const std::string& base, std::size_t i, const char* key = nullptr
   return p;
 }
 
-// Upper-cases every code in the document so the rest of the program can compare exactly.
+// Upper-cases every code and lower-cases the game id, the canonical forms the rest of the program
+// compares exactly (game ids are unique regardless of case; see SqliteStore::create_game).
 Json normalise_codes(Json j) {
+  if (j.contains("id") && j["id"].is_string()) {
+    std::string id = j["id"].get<std::string>();
+    for (char& c : id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    j["id"] = id;
+  }
   for (auto& p : j["players"]) p["code"] = upper(p["code"].get<std::string>());
   for (auto& a : j["areas"]) {
     a["code"] = upper(a["code"].get<std::string>());

@@ -178,6 +178,7 @@ Response Router::route(const Request& req, std::string* route_name) const {
     path_matched = true;
     if (r.method != req.method && !(r.method == "GET" && req.method == "HEAD")) continue;
     if (route_name) *route_name = r.name;
+    if (filter_) filter_(params);
     return r.handler(req, params);
   }
   const bool api = req.path.rfind("/api/", 0) == 0;

@@ -57,6 +57,9 @@ class Router {
   // The response of the matching handler; 404 when no pattern matches, 405 when the path matches
   // with another method. `route_name` receives the matched route's name (for metrics).
   Response route(const Request& req, std::string* route_name = nullptr) const;
+  // Called with the path parameters of every matched route before its handler (e.g. to turn an
+  // id into its canonical form). Set before serving; called on the serving threads.
+  void set_params_filter(std::function<void(Params&)> filter) { filter_ = std::move(filter); }
 
  private:
   struct Route {
@@ -66,6 +69,7 @@ class Router {
     std::string name;
   };
   std::vector<Route> routes_;
+  std::function<void(Params&)> filter_;
 };
 
 // The HTTP status for a failed service call: 400 invalid, 404 not found, 409 conflicts with the

@@ -131,10 +131,15 @@ SendResult MaildirSender::send(const OutboxMessage& m) {
   namespace fs = std::filesystem;
   SendResult r;
   std::error_code ec;
-  for (const char* sub : {"tmp", "new", "cur"}) {
-    fs::create_directories(fs::path(dir_) / sub, ec);
+  // Mail holds reports and links: directories this sender makes are the owner's only (0700);
+  // ones that already exist (an MTA's Maildir) keep the mode their owner gave them.
+  for (const fs::path& d :
+       {fs::path(dir_), fs::path(dir_) / "tmp", fs::path(dir_) / "new", fs::path(dir_) / "cur"}) {
+    if (fs::is_directory(d, ec)) continue;
+    fs::create_directories(d, ec);
+    if (!ec) fs::permissions(d, fs::perms::owner_all, ec);
     if (ec) {
-      r.error = "cannot create " + (fs::path(dir_) / sub).string() + ": " + ec.message();
+      r.error = "cannot create " + d.string() + ": " + ec.message();
       return r;
     }
   }
@@ -155,7 +160,7 @@ SendResult MaildirSender::send(const OutboxMessage& m) {
       body.push_back(m.raw[i]);
 
   const fs::path tmp = fs::path(dir_) / "tmp" / name;
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (fd < 0) {
     r.error = errno_text("cannot create " + tmp.string());
     return r;

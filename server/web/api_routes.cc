@@ -16,6 +16,7 @@
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "server/web/routes.h"
+#include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::web {
@@ -129,9 +130,27 @@ Response gm_denied(const Request& req, WebContext& ctx) {
   return r;
 }
 
+// True when the request may change state as the GM it was identified as (is_gm): with the GM
+// token as bearer, or with the GM cookie alone from a page of this site (api_csrf_ok).
+bool gm_may_change_state(const Request& req, const WebConfig& config) {
+  const std::string bearer = bearer_token(req);
+  if (!bearer.empty() && constant_time_equal(bearer, config.gm_token)) return true;
+  return api_csrf_ok(req, config.base_url);
+}
+
+Response cookie_refused() {
+  return error_response(403,
+                        "with the GM cookie alone this request must come from this site's own "
+                        "pages (same Origin and the adj_csrf cookie repeated in header "
+                        "X-CSRF-Token); scripts use Authorization: Bearer <GM token>");
+}
+
+bool changes_state(const Request& req) { return req.method != "GET" && req.method != "HEAD"; }
+
 http::Handler gm_only(WebContext& ctx, http::Handler h) {
   return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
     if (!is_gm(req, ctx.config())) return gm_denied(req, ctx);
+    if (changes_state(req) && !gm_may_change_state(req, ctx.config())) return cookie_refused();
     return h(req, p);
   };
 }
@@ -184,7 +203,7 @@ Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
         c.denied = error_response(401, "unknown token");
       return c;
     }
-    if (lower(owner->first) != lower(game)) {
+    if (owner->first != game) {  // both the stored spelling (see register_routes)
       c.denied = error_response(403, "this token is for another game");
       return c;
     }
@@ -285,6 +304,7 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
 
   Caller caller = identify(req, ctx, game);
   if (caller.denied) return *caller.denied;
+  if (caller.gm && !gm_may_change_state(req, ctx.config())) return cookie_refused();
   const ParsedOrderFile parsed = parse_order_file(text);
   if (!caller.gm && !caller.player.empty() && parsed.player &&
       upper(*parsed.player) != caller.player)
@@ -314,7 +334,8 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
   j["rejected"] = ack.rejected_count();
   j["checked_only"] = check_only;
   if (out->submission_id) j["submission_id"] = *out->submission_id;
-  j["ack_text"] = render_ack_text(ack);
+  if (!out->note.empty()) j["note"] = out->note;  // the open turn changed while it arrived
+  j["ack_text"] = out->text();
   return json_response(j, ack.refused ? 422 : 200);
 }
 

@@ -8,6 +8,7 @@
 #include "server/web/metrics.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
+#include "storage/sqlite/sqlite_store.h"
 
 namespace adj::web {
 
@@ -63,6 +64,14 @@ void register_routes(http::Router& router, WebContext& ctx) {
       },
       "metrics");
 
+  // Game ids are compared regardless of case, one way: a {game} in a path becomes the stored id
+  // it names (unknown ids are left as given; their handlers answer 404).
+  router.set_params_filter([&ctx](http::Params& p) {
+    auto it = p.find("game");
+    if (it == p.end()) return;
+    auto stored = thread_store(ctx).stored_game_id(it->second);
+    if (stored.ok()) it->second = *stored;
+  });
   register_api_routes(router, ctx);
   register_html_routes(router, ctx);
   register_outbox_routes(router, ctx);

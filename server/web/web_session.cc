@@ -78,6 +78,12 @@ bool csrf_ok(const http::Request& req, const std::map<std::string, std::string>&
   return same_origin(req, base_url);
 }
 
+bool api_csrf_ok(const http::Request& req, const std::string& base_url) {
+  const std::string cookie = req.cookie(kCsrfCookie);
+  if (cookie.empty() || !constant_time_equal(cookie, req.header(kCsrfHeader))) return false;
+  return same_origin(req, base_url);
+}
+
 CsrfToken csrf_token(const http::Request& req) {
   const std::string have = req.cookie(kCsrfCookie);
   if (is_csrf_token(have)) return {have, false};

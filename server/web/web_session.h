@@ -50,6 +50,14 @@ bool same_origin(const http::Request& req, const std::string& base_url);
 bool csrf_ok(const http::Request& req, const std::map<std::string, std::string>& form,
              const std::string& base_url);
 
+// The header that carries the CSRF token on JSON API requests (a form field cannot).
+inline constexpr const char* kCsrfHeader = "x-csrf-token";
+
+// For a JSON API request that changes state with a cookie as its only credential: same_origin,
+// and header X-CSRF-Token equal to the adj_csrf cookie (non-empty). A page of another origin can
+// neither read the cookie nor add the header without a CORS preflight, which is never granted.
+bool api_csrf_ok(const http::Request& req, const std::string& base_url);
+
 // The CSRF token a page should put in its forms: the request's adj_csrf cookie when valid, else a
 // new one; `fresh` says whether the response must set the cookie (see set_csrf_cookie).
 struct CsrfToken {
