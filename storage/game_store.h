@@ -37,8 +37,9 @@ class GameStore {
   // game's open turn and commit.submissions are exactly its current accepted files.
   virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
-  // reports). Submissions are kept; files for turns after `turn` stop being current (they were
-  // checked against a state that is gone). FailedPrecondition unless 1 <= turn <= open turn.
+  // reports). Submissions are kept, those of later turns too: when those turns open again their
+  // files are checked again from their text by the run (a rerun with the same orders reproduces
+  // the same states). FailedPrecondition unless 1 <= turn <= open turn.
   virtual Status rollback(const std::string& game, int turn) = 0;
   // The stored turn record (seed, summary) of a resolved turn.
   virtual Result<Json> turn_record(const std::string& game, int turn) = 0;

@@ -156,19 +156,20 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
 Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor) {
   Result<GameSummary> before = s_.games.game_summary(game);
   if (!before.ok()) return before.status();
-  // Files accepted for the turns after the reopened one stop being current (they were checked
-  // against states that are gone); the audit entry names them so the GM can tell the players.
-  Json dropped = Json::array();
+  // Files accepted for the turns after the reopened one stay on file for when those turns open
+  // again, and are then checked again from their text; the audit entry names them, so the GM
+  // knows whose orders were checked against a state that may come out differently.
+  Json later = Json::array();
   for (int t = turn + 1; t <= before->turn; ++t) {
     auto files = s_.submissions.current_submissions(game, t);
     if (!files.ok()) return files.status();
     for (const auto& f : *files)
-      dropped.push_back({{"turn", t}, {"player", f.player}, {"submission", f.id}});
+      later.push_back({{"turn", t}, {"player", f.player}, {"submission", f.id}});
   }
   ADJ_RETURN_IF_ERROR(svc_.rollback(game, turn));
   ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
   return audit(game, actor, "rollback",
-               {{"turn", turn}, {"from_turn", before->turn}, {"dropped_files", dropped}});
+               {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}});
 }
 
 Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,

@@ -9,8 +9,8 @@
 //   create    {name, engine, turn}                        (the seed is never logged)
 //   preview   {turn, digest}
 //   run       {turn, digest, players_without_orders, deadline (next, or null), released_hold}
-//   rollback  {turn (reopened), from_turn, dropped_files: [{turn, player, submission}]} (files
-//             accepted for the removed turns, which stop being current)
+//   rollback  {turn (reopened), from_turn, later_files: [{turn, player, submission}]} (files on
+//             file for the removed turns, checked again when those turns open again)
 //   schedule  {schedule: {kind, deadline, interval_seconds, time_of_day, early_when_all_in,
 //              max_attempts, nmr_guard_ratio, downtime_grace_seconds}}
 //   deadline  {from (or null), to}

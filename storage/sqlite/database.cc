@@ -90,13 +90,15 @@ void set_default_synchronous(Synchronous s) { g_synchronous = s; }
 Status make_private_file(const std::string& path) {
   if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
   // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the database's mode.
-  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) {
-    if (errno == EISDIR || errno == ENOENT || errno == ELOOP || errno == EACCES)
-      return Status::Ok();  // SQLite reports these in its own words
+  // O_EXCL: an existing file is never opened here, because closing any descriptor of a file drops
+  // every POSIX lock this process holds on it, those of its open SQLite connections included.
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd >= 0) {
+    ::close(fd);
+  } else if (errno != EEXIST && errno != EISDIR && errno != ENOENT && errno != ELOOP &&
+             errno != EACCES) {  // those SQLite reports in its own words
     return Status::IOError("cannot create " + path + ": " + std::strerror(errno));
   }
-  ::close(fd);
   // Files written by an older adjutant (or another umask) are tightened: owner only.
   for (const char* ext : {"", "-wal", "-shm", "-journal"}) {
     const std::string p = path + ext;

@@ -179,8 +179,6 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
       "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turn_states WHERE game_id = ?1 AND turn > ?2",
-      // Files for later turns were checked against states that are gone: kept, not current.
-      "UPDATE submissions SET current = 0 WHERE game_id = ?1 AND turn > ?2 AND current = 1",
       "UPDATE games SET open_turn = ?2, resolving_turn = NULL, resolving_since = NULL "
       "WHERE id = ?1",
   };

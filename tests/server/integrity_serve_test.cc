@@ -130,6 +130,20 @@ TEST_F(IntegrityServe, AGameIdIsOneGameRegardlessOfCase) {
   EXPECT_NE(a.status, 404) << a.body;
 }
 
+// Making the files private must not disturb the daemon's open connections (closing a descriptor
+// of the database file would drop this process's SQLite locks): a turn run by the command line
+// while the daemon's threads have the database open is seen by them.
+TEST_F(IntegrityServe, ATurnRunByTheCommandLineIsSeenByTheDaemon) {
+  for (int i = 0; i < 8; ++i) ASSERT_EQ(curl(q(serve_->url("/healthz"))).status, 200);
+  auto ran = ::adj::testing::run_cli({"--db", dir_.file("serve.db"), "turn", "run", "britain-1"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  for (int i = 0; i < 8; ++i) {
+    const Answer a = curl(q(serve_->url("/api/games/britain-1")));
+    ASSERT_EQ(a.status, 200);
+    EXPECT_EQ(Json::parse(a.body)["turn"], 2) << a.body;
+  }
+}
+
 TEST_F(IntegrityServe, TheDatabaseFilesAreTheOwnersOnly) {
   const std::string db = dir_.file("serve.db");
   EXPECT_EQ(mode_of(db), 0600);

@@ -123,7 +123,7 @@ TEST_F(IntegrityTest, CommitClearsTheResolvingMark) {
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kNow + 1)).ok());
 }
 
-TEST_F(IntegrityTest, RollbackRetiresTheFilesOfTheTurnsItRemoves) {
+TEST_F(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
   auto t1 = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(t1.ok());
   ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*t1})).ok());
@@ -134,7 +134,9 @@ TEST_F(IntegrityTest, RollbackRetiresTheFilesOfTheTurnsItRemoves) {
   ASSERT_TRUE(cur1.ok() && cur2.ok());
   ASSERT_EQ(cur1->size(), 1u);  // the reopened turn keeps the files it was resolved with
   EXPECT_EQ(cur1->front().id, *t1);
-  EXPECT_TRUE(cur2->empty());  // kept (all_submissions), but never used for a new turn 2
+  ASSERT_EQ(cur2->size(), 1u);  // used again (checked again) when turn 2 opens again
+  // A file for turn 2 is not taken while turn 1 is open again.
+  EXPECT_FALSE(store_->put_submission(file_for("britain-1", 2, "MRC")).ok());
   auto all = store_->all_submissions("britain-1");
   ASSERT_TRUE(all.ok());
   EXPECT_EQ(all->size(), 2u);

@@ -77,12 +77,14 @@ TEST_F(GamesTest, CreateListLoadRoundTrip) {
   }
 }
 
-TEST_F(GamesTest, GameIdsMatchExactly) {
+TEST_F(GamesTest, GameIdsMatchExactlyAndACaseVariantIsRefused) {
   create_game_or_fail("britain");
   EXPECT_EQ(store_->game_summary("Britain").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->game_summary("britain ").status().code(), StatusCode::kNotFound);
-  EXPECT_TRUE(store_->create_game(make_state("Britain"), make_scenario("Britain"), 1).ok());
-  EXPECT_EQ(store_->list_games()->size(), 2u);
+  EXPECT_EQ(*store_->stored_game_id("Britain"), "britain");  // how front ends find it
+  Status s = store_->create_game(make_state("Britain"), make_scenario("Britain"), 1);
+  EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
+  EXPECT_EQ(store_->list_games()->size(), 1u);
 }
 
 TEST_F(GamesTest, DuplicateCreateIsRefusedAndKeepsTheOriginal) {

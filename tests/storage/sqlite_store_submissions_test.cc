@@ -104,15 +104,18 @@ TEST_F(SubmissionsTest, RefusedFileIsKeptButReplacesNothing) {
 TEST_F(SubmissionsTest, CurrentIsPerPlayerAndTurnSortedByPlayer) {
   put("WSX", 1, true, "wsx-1");
   put("MRC", 1, true, "mrc-1");
-  put("WSX", 2, true, "wsx-2");  // a later turn does not replace turn 1
   put("", 1, false, "anonymous");
   put("MRC", 1, true, "mrc-1b");
+  EXPECT_EQ(texts(*store_->current_submissions("britain", 1)),
+            (std::vector<std::string>{"mrc-1b", "wsx-1"}));
+  commit_open_turn_or_fail();
+  put("WSX", 2, true, "wsx-2");  // a later turn does not replace turn 1
   EXPECT_EQ(texts(*store_->current_submissions("britain", 1)),
             (std::vector<std::string>{"mrc-1b", "wsx-1"}));
   EXPECT_EQ(texts(*store_->current_submissions("britain", 2)), std::vector<std::string>{"wsx-2"});
   EXPECT_TRUE(store_->current_submissions("britain", 3)->empty());
   EXPECT_EQ(texts(*store_->all_submissions("britain")),
-            (std::vector<std::string>{"wsx-1", "mrc-1", "wsx-2", "anonymous", "mrc-1b"}));
+            (std::vector<std::string>{"wsx-1", "mrc-1", "anonymous", "mrc-1b", "wsx-2"}));
 }
 
 TEST_F(SubmissionsTest, GamesAreSeparate) {

@@ -127,16 +127,21 @@ TEST_F(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
 
 TEST_F(TurnsTest, RollbackThenRecommit) {
   commit_open_turn_or_fail();  // turn 1
-  commit_open_turn_or_fail();  // turn 2
-  commit_open_turn_or_fail();  // turn 3
-  EXPECT_EQ(open_turn(), 4);
-  EXPECT_EQ(counts(), "4/3/6/6/4");
   SubmissionRecord sub;
   sub.game = "britain";
   sub.player = "WSX";
   sub.turn = 2;
   sub.accepted = true;
+  auto sub_id = store_->put_submission(sub);
+  ASSERT_TRUE(sub_id.ok()) << sub_id.status().to_string();
+  commit_open_turn_or_fail();  // turn 2, with that file
+  sub.turn = 3;
   ASSERT_TRUE(store_->put_submission(sub).ok());
+  commit_open_turn_or_fail();  // turn 3
+  sub.turn = 4;
+  ASSERT_TRUE(store_->put_submission(sub).ok());
+  EXPECT_EQ(open_turn(), 4);
+  EXPECT_EQ(counts(), "4/3/6/6/4");
 
   ASSERT_TRUE(store_->rollback("britain", 2).ok());
   EXPECT_EQ(open_turn(), 2);
@@ -146,10 +151,14 @@ TEST_F(TurnsTest, RollbackThenRecommit) {
   EXPECT_EQ(store_->load_state("britain", 3).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(*store_->report_turns("britain"), std::vector<int>{1});
   EXPECT_EQ(store_->current_submissions("britain", 2)->size(), 1u);  // submissions are kept
+  // Those of the removed turns too, for when those turns open again.
+  EXPECT_EQ(store_->current_submissions("britain", 3)->size(), 1u);
+  EXPECT_EQ(store_->current_submissions("britain", 4)->size(), 1u);
 
   // Turn 2 again, this time with a different result.
   TurnCommit redo = make_commit(*store_->load_state("britain", std::nullopt));
   redo.seed = 7;
+  redo.submissions = {*sub_id};
   redo.next_state.find_area("LON")->armies = 12;
   ASSERT_TRUE(store_->commit_turn("britain", redo).ok());
   EXPECT_EQ(open_turn(), 3);

@@ -126,11 +126,15 @@ class StoreTest : public ::testing::Test {
     ASSERT_TRUE(s.ok()) << s.to_string();
   }
 
-  // Runs make_commit() on the open turn's state.
+  // Runs make_commit() on the open turn's state, resolving its current files.
   void commit_open_turn_or_fail(const std::string& id = "britain") {
     auto state = store_->load_state(id, std::nullopt);
     ASSERT_TRUE(state.ok()) << state.status().to_string();
-    Status s = store_->commit_turn(id, make_commit(*state));
+    TurnCommit c = make_commit(*state);
+    auto files = store_->current_submissions(id, state->turn);
+    ASSERT_TRUE(files.ok()) << files.status().to_string();
+    for (const auto& f : *files) c.submissions.push_back(f.id);
+    Status s = store_->commit_turn(id, c);
     ASSERT_TRUE(s.ok()) << s.to_string();
   }
 
