@@ -179,8 +179,8 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
       "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turn_states WHERE game_id = ?1 AND turn > ?2",
-      "UPDATE games SET open_turn = ?2, resolving_turn = NULL, resolving_since = NULL "
-      "WHERE id = ?1",
+      ("UPDATE games SET open_turn = ?2, resolving_turn = NULL, resolving_since = NULL "
+       "WHERE id = ?1"),
   };
   for (const char* sql : kDeletes) {
     ADJ_SQL_TRY(auto st, db_.prepare(sql));
