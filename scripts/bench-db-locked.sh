@@ -39,3 +39,4 @@ done
 total=$((procs * rounds))
 echo "db-locked: fresh database: $fresh_locked of $total commands failed with a locked database"
 echo "db-locked: existing database: $existing_locked of $total commands failed with a locked database"
+cat "$tmp"/*.err | grep -iE 'locked|busy' | sort | uniq -c | head -5 || true

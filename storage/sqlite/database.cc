@@ -126,6 +126,15 @@ Result<Database> Database::open(const std::string& path) {
   auto mode = db.prepare("PRAGMA journal_mode=WAL");
   if (!mode.ok()) return mode.status();
   auto row = mode->step();
+  // Switching a new file to WAL while another process does the same can answer SQLITE_BUSY
+  // without waiting; it is tried again within the busy timeout.
+  for (int waited = 0; !row.ok() && (sqlite3_extended_errcode(raw) & 0xff) == SQLITE_BUSY &&
+                       waited < kBusyTimeoutMs;
+       waited += 20) {
+    mode->reset();
+    sqlite3_sleep(20);
+    row = mode->step();
+  }
   if (!row.ok()) return row.status();
   const std::string got = *row ? mode->column_text(0) : "";
   mode->reset();

@@ -108,7 +108,14 @@ Result<int> schema_version(Database& db) { return query_int(db, "PRAGMA user_ver
 
 Result<int> migrate(Database& db, const std::vector<Migration>& migrations) {
   ADJ_RETURN_IF_ERROR(check_sequence(migrations));
-  ADJ_RETURN_IF_ERROR(db.exec(kCreateMigrationsTable));
+  {
+    // In a write transaction taken up front: an autocommit write that first reads would fail at
+    // once (SQLITE_BUSY_SNAPSHOT, no busy wait) when another process migrates the same new file.
+    auto tx = Transaction::begin(db);
+    if (!tx.ok()) return tx.status();
+    ADJ_RETURN_IF_ERROR(db.exec(kCreateMigrationsTable));
+    ADJ_RETURN_IF_ERROR(tx->commit());
+  }
   const int known = static_cast<int>(migrations.size());
 
   auto user_version = schema_version(db);
