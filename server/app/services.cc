@@ -79,7 +79,7 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
         out.note = "The open turn of game " + st->game_id + " changed from " +
                    std::to_string(*first_turn) + " to " + std::to_string(st->turn) +
                    " while this file arrived, so it was checked against turn " +
-                   std::to_string(st->turn) + " and applies to it.";
+                   std::to_string(st->turn) + (out.ack.refused ? "." : " and applies to it.");
       return out;
     }
     if (id.status().code() != StatusCode::kFailedPrecondition || attempt == kAttempts)
