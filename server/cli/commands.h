@@ -57,6 +57,16 @@ struct ServeOptions {
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
   int mail_seconds = 2;                          // outbox and Maildir polling period
+  // Bounds on received mail (server/mail/mail_ingest.h MailConfig, mime.h MimeLimits).
+  int refusals_per_hour = 3;          // refusal and HELP answers per address
+  int refusals_per_hour_total = 100;  // refusal and HELP answers to all addresses together
+  int mail_max_tries = 3;             // tries to answer one message before it is marked failed
+  std::size_t mail_max_parts = 200;   // MIME parts of one message
+  int mail_sender_messages = 60;      // messages stored per envelope sender per hour (0: no bound)
+  std::int64_t mail_sender_bytes = 50ll << 20;  // bytes stored per envelope sender per hour
+  int mail_peer_messages = 300;                 // messages stored per client address per hour
+  std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
+  int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };

@@ -56,7 +56,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
-  mail::Envelope env{o.envelope_from, o.rcpt_to};
+  mail::Envelope env{o.envelope_from, o.rcpt_to, ""};
 
   bool duplicate = false;
   auto id = total > o.max_bytes
