@@ -198,6 +198,10 @@ int run(int argc, char** argv) {
                   "Bytes stored per SMTP client address per hour (more: 452; 0: no bound)")
       ->capture_default_str()
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  srv->add_option("--mail-trusted-peer", so.mail_trusted_peers,
+                  "SMTP client address without a per-address budget, e.g. a front MTA "
+                  "(repeatable; default 127.0.0.1 and ::1; \"none\" for none)")
+      ->capture_default_str();
   srv->add_option("--mail-keep-days", so.mail_keep_days,
                   "Days the raw bytes of processed mail are kept (0: for ever)")
       ->capture_default_str()

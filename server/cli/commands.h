@@ -66,6 +66,7 @@ struct ServeOptions {
   std::int64_t mail_sender_bytes = 50ll << 20;  // bytes stored per envelope sender per hour
   int mail_peer_messages = 300;                 // messages stored per client address per hour
   std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
+  std::vector<std::string> mail_trusted_peers = {"127.0.0.1", "::1"};  // no per-address budget
   int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;

@@ -347,6 +347,9 @@ int serve(const Common& c, const ServeOptions& o) {
   mail_config.max_messages_per_peer = o.mail_peer_messages;
   mail_config.max_bytes_per_peer = o.mail_peer_bytes;
   mail_config.keep_raw_days = o.mail_keep_days;
+  mail_config.trusted_peers.clear();
+  for (const std::string& p : o.mail_trusted_peers)
+    if (p != "none") mail_config.trusted_peers.push_back(p);
   std::string outbox_dir = o.outbox;
   if (outbox_dir.empty()) {
     const fs::path parent = fs::path(c.db).parent_path();

@@ -359,7 +359,9 @@ Result<std::string> MailIngest::storage_budget_spent(const Envelope& envelope, s
     if (over(*u, config_.max_messages_per_sender, config_.max_bytes_per_sender))
       return std::string("too much mail from this sender in the last hour; try again later");
   }
-  if (!envelope.peer.empty()) {
+  if (!envelope.peer.empty() &&
+      std::find(config_.trusted_peers.begin(), config_.trusted_peers.end(), envelope.peer) ==
+          config_.trusted_peers.end()) {
     auto u = mail_.inbox_usage_peer(envelope.peer, since);
     if (!u.ok()) return u.status();
     if (over(*u, config_.max_messages_per_peer, config_.max_bytes_per_peer))

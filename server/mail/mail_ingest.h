@@ -100,6 +100,9 @@ struct MailConfig {
   std::int64_t max_bytes_per_sender = 50ll << 20;
   int max_messages_per_peer = 300;
   std::int64_t max_bytes_per_peer = 200ll << 20;
+  // Client addresses without a per-address budget: an MTA in front of the listener (all its
+  // mail comes from one address; the per-sender budget still applies). Exact IP strings.
+  std::vector<std::string> trusted_peers = {"127.0.0.1", "::1"};
   // Raw bytes of processed messages older than this are dropped (the row, Message-ID and
   // outcome stay); 0 keeps them for ever. Applied by prune().
   int keep_raw_days = 30;

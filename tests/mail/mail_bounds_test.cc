@@ -316,6 +316,24 @@ TEST_F(BoundsIngest, StorageBudgetsPerSenderAndPerClientAddress) {
   EXPECT_FALSE(big.ok());
 }
 
+TEST_F(BoundsIngest, TrustedPeersHaveNoPerAddressBudget) {
+  config_.max_messages_per_peer = 2;
+  make_ingest();  // trusted_peers: loopback by default (a front MTA)
+  for (int i = 0; i < 5; ++i) {
+    const std::string n = std::to_string(i);
+    EXPECT_TRUE(ingest_
+                    ->accept("From: a@example.org\r\nMessage-ID: <tp" + n + "@x>\r\n\r\nhi\r\n",
+                             "smtp", {"s" + n + "@example.org", {}, "127.0.0.1"})
+                    .ok());
+  }
+  config_.trusted_peers.clear();
+  make_ingest();
+  EXPECT_FALSE(ingest_
+                   ->accept("From: a@example.org\r\nMessage-ID: <tp9@x>\r\n\r\nhi\r\n", "smtp",
+                            {"s9@example.org", {}, "127.0.0.1"})
+                   .ok());
+}
+
 TEST_F(BoundsIngest, ProcessedRawMailIsPrunedAfterTheKeepDays) {
   config_.keep_raw_days = 7;
   make_ingest();
