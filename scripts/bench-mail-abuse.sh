@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Anonymous abuse of the mail path, against `adjutant serve` on loopback (Python smtplib as the
-# client): (1) 60 messages from 60 forged senders with wrong secrets: how many answers are sent,
-# and how many carry the attacker's Subject or display name, or go to the forged From; (2) one
-# refused order file of ~250 KB by mail: the bytes the database keeps of it.
-# Usage: scripts/bench-mail-abuse.sh [BINARY]. Prints the figures; asserts nothing.
+# client): (1) N messages (default 150) from N forged senders with wrong secrets: how many
+# answers are sent, and how many carry the attacker's Subject or display name, or go to the
+# forged From; (2) one refused order file of ~230 KB by mail: the bytes the database keeps of it.
+# Usage: scripts/bench-mail-abuse.sh [BINARY] [N]. Prints the figures; asserts nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build/adjutant}")
+count=${2:-150}
 tmp=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; rm -rf "$tmp"; }
@@ -22,11 +23,11 @@ for _ in $(seq 150); do curl -s -m 1 "http://127.0.0.1:$http/healthz" | grep -q 
 curl -s -m 10 -X POST -H 'Authorization: Bearer bench-gm' -H 'Content-Type: application/json' \
   --data '{"bundled": "dark-age-britain", "seed": 1}' "http://127.0.0.1:$http/api/games" >/dev/null
 
-/usr/bin/python3 - "$smtp" <<'PY'
+/usr/bin/python3 - "$smtp" "$count" <<'PY'
 import smtplib, sys
 port = int(sys.argv[1])
 s = smtplib.SMTP('127.0.0.1', port, timeout=60)
-for i in range(60):
+for i in range(int(sys.argv[2])):
     msg = ('From: "Victim %d" <victim%d@victims.example>\r\n'
            'Subject: ATTACKER SUBJECT %d\r\nMessage-ID: <forged%d@attacker.example>\r\n\r\n'
            'GAME britain-1\r\nPLAYER WSX guess%d\r\n') % (i, i, i, i, i)
@@ -54,5 +55,6 @@ with_subject=$(grep -l "ATTACKER SUBJECT" "$tmp/out/new/"* 2>/dev/null | wc -l |
 with_name=$(grep -l "Victim" "$tmp/out/new/"* 2>/dev/null | wc -l || true)
 to_forged=$(grep -l "^To:.*victims.example" "$tmp/out/new/"* 2>/dev/null | wc -l || true)
 kept=$(sqlite3 "$tmp/db.sqlite" "SELECT coalesce(sum(length(CAST(raw_text AS BLOB)) + length(CAST(ack_json AS BLOB))), 0) FROM submissions WHERE source LIKE '%bigrefused%'")
-echo "forged senders: 60 messages -> $answers answers; $with_subject carry the attacker's subject, $with_name the display name, $to_forged go to the forged From"
+to_envelope=$(grep -l "^To:.*attacker.example" "$tmp/out/new/"* 2>/dev/null | wc -l || true)
+echo "forged senders: $count messages + 1 refused file -> $answers answers; $with_subject carry the attacker's subject, $with_name the display name, $to_forged go to the forged From, $to_envelope to the envelope sender"
 echo "refused order file by mail: $kept bytes kept in the database (raw text + acknowledgement)"
