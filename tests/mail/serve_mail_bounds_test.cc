@@ -176,6 +176,26 @@ print('sent')
   ASSERT_EQ(mail["games"].size(), 1u);
   EXPECT_EQ(mail["games"][0]["game"], "britain-1");
   EXPECT_EQ(sh("curl -s -m 5 -o /dev/null -w '%{http_code}' " + q(d.url("/api/mail"))), "403");
+
+  // A message that cannot be answered is listed for the GM as failed, with why.
+  EXPECT_EQ(smtp_script(dir, d.smtp(), R"(
+s = smtplib.SMTP('127.0.0.1', port, timeout=30)
+s.sendmail('someone@example.org', ['orders@pbm.example.net'],
+           'Subject: no sender\r\nMessage-ID: <nofrom@example.org>\r\n\r\nhi\r\n')
+s.quit()
+print('sent')
+)"),
+            "sent\n");
+  ASSERT_TRUE(eventually([&] {
+    const Json m = d.mail();
+    return m.is_object() && m["failed"].size() == 1u;
+  })) << d.gm("GET", "/api/mail");
+  const Json failed = d.mail()["failed"][0];
+  EXPECT_EQ(failed["message_id"], "nofrom@example.org");
+  EXPECT_NE(failed["outcome"].get<std::string>().find("no From address"), std::string::npos);
+  const std::string page = d.gm("GET", "/gm/mail");
+  EXPECT_NE(page.find("Failed: not answered"), std::string::npos) << page;
+  EXPECT_NE(page.find("no From address"), std::string::npos) << page;
 }
 
 }  // namespace
