@@ -239,6 +239,28 @@ int run(int argc, char** argv) {
     code = mail_ingest(common, io);
   });
 
+  auto* inbox =
+      app.add_subcommand("inbox", "List or prune the received mail")->require_subcommand(1);
+  std::string inbox_state;
+  int inbox_limit = 50;
+  bool inbox_json = false;
+  auto* ilist =
+      inbox->add_subcommand("list", "List received mail (without its bytes), newest first");
+  ilist->add_option("--state", inbox_state, "Only this state: new, processed or failed")
+      ->check(CLI::IsMember({"new", "processed", "failed"}));
+  ilist->add_option("--limit", inbox_limit, "At most this many")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  ilist->add_flag("--json", inbox_json, "JSON output");
+  ilist->callback([&] { code = inbox_list(common, inbox_state, inbox_limit, inbox_json); });
+  int keep_days = 30;
+  auto* iprune = inbox->add_subcommand(
+      "prune", "Drop the raw bytes of processed mail older than --keep-days (rows stay)");
+  iprune->add_option("--keep-days", keep_days, "Days to keep")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 36500));
+  iprune->callback([&] { code = inbox_prune(common, keep_days); });
+
   auto* outbox =
       app.add_subcommand("outbox", "List or deliver the outgoing mail")->require_subcommand(1);
   int outbox_limit = 50;

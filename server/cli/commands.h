@@ -96,6 +96,14 @@ struct IngestOptions {
 };
 int mail_ingest(const Common& c, const IngestOptions& o);
 
+// `adjutant inbox list`: received mail without its bytes, newest first: id, state, received,
+// channel, envelope sender, bytes, tries, outcome. `state` "" for every state ("failed": the
+// messages that could not be answered).
+int inbox_list(const Common& c, const std::string& state, int limit, bool json);
+// `adjutant inbox prune`: drops the raw bytes of processed mail older than `keep_days` days (the
+// rows, Message-IDs and outcomes stay), as the daemon does every hour; for pipe-only setups.
+int inbox_prune(const Common& c, int keep_days);
+
 // `adjutant outbox list`: the outbox, newest first (all games when `game` is "").
 int outbox_list(const Common& c, const std::string& game, int limit, bool json);
 
