@@ -114,7 +114,9 @@ class MailStore {
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
   // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
-  // marking them "sending" with a lease until now + lease_seconds.
+  // marking them "sending" with a lease until now + lease_seconds. Players' mail (reports,
+  // acknowledgements, ...) comes first, answers to unauthenticated senders ("refusal", "help")
+  // last, so a flood of refusals never delays a report; within each, oldest due first.
   virtual Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
                                                    std::int64_t lease_seconds) = 0;
   virtual Status mark_sent(std::int64_t id, UnixTime now) = 0;

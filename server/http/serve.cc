@@ -330,8 +330,9 @@ int serve(const Common& c, const ServeOptions& o) {
     }
   }
 
-  // Mail. Everything but the storing of SMTP messages runs on one mail thread, in order (so no
-  // inbox message is processed twice at once, and the outbox sender is used from one thread).
+  // Mail. Answering received mail runs on one mail thread, in order (so no inbox message is
+  // processed twice at once); delivering the outbox and queueing reports on one deliver thread
+  // (the only user of the outbox sender); storing SMTP messages on the listener's store thread.
   namespace fs = std::filesystem;
   mail::MailConfig mail_config;
   mail_config.from = {o.mail_from, "Adjutant"};
@@ -374,6 +375,10 @@ int serve(const Common& c, const ServeOptions& o) {
     http::name_this_thread("mail");
     if (!http::lower_this_thread_priority(19)) spdlog::warn("event=mail_thread_nice_refused");
   });
+  // Delivery (and queueing the reports after a turn) runs on its own thread, so it never waits
+  // behind a backlog of messages to answer (see the delivery timer below).
+  asio::thread_pool deliver_pool(1);
+  asio::post(deliver_pool, [] { http::name_this_thread("deliver"); });
   std::atomic<bool> mail_stopping{false};
   const auto process = [&](std::int64_t id) {
     asio::post(mail_pool, [&, id] {
@@ -388,7 +393,7 @@ int serve(const Common& c, const ServeOptions& o) {
     });
   };
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
-    asio::post(mail_pool, [&, game, turn] {
+    asio::post(deliver_pool, [&, game, turn] {
       auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
       if (!n.ok())
         spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", game, turn,
@@ -504,8 +509,6 @@ int serve(const Common& c, const ServeOptions& o) {
   // answering (a slow or stuck message on the mail thread) and answering never waits behind a
   // slow relay. A pass that filled its batch runs again at once, so a backlog drains at the
   // relay's pace.
-  asio::thread_pool deliver_pool(1);
-  asio::post(deliver_pool, [] { http::name_this_thread("deliver"); });
   asio::steady_timer deliver_timer(io);
   std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
   std::function<void(bool)> arm_deliver = [&](bool at_once) {

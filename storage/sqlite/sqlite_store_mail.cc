@@ -320,7 +320,8 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
                                       "attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
                                       "WHERE (state = 'pending' AND next_attempt_at <= ?2) OR "
                                       "(state = 'sending' AND lease_until <= ?2) "
-                                      "ORDER BY next_attempt_at, id LIMIT ?3) RETURNING ") +
+                                      "ORDER BY kind IN ('refusal', 'help'), next_attempt_at, "
+                                      "id LIMIT ?3) RETURNING ") +
                           kOutboxColumns));
   st.bind_int64(1, now + lease_seconds).bind_int64(2, now).bind_int(3, std::max(limit, 0));
   std::vector<OutboxMessage> out;
@@ -332,6 +333,10 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
   st.reset();
   ADJ_RETURN_IF_ERROR(tx.commit());
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
+    const auto anonymous = [](const OutboxMessage& m) {
+      return m.kind == "refusal" || m.kind == "help";
+    };
+    if (anonymous(a) != anonymous(b)) return !anonymous(a);
     return a.next_attempt_at != b.next_attempt_at ? a.next_attempt_at < b.next_attempt_at
                                                   : a.id < b.id;
   });

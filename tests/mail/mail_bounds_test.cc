@@ -366,6 +366,28 @@ TEST_F(BoundsIngest, ProcessedRawMailIsPrunedAfterTheKeepDays) {
   EXPECT_EQ(*again, old_id);
 }
 
+TEST_F(BoundsIngest, PlayersMailIsDeliveredBeforeRefusals) {
+  const auto put = [&](const std::string& kind, int i) {
+    OutboxMessage m;
+    m.kind = kind;
+    m.to = "p" + std::to_string(i) + "@example.org";
+    m.raw = "Subject: x\r\n\r\nx\r\n";
+    m.dedupe_key = kind + std::to_string(i);
+    m.next_attempt_at = now_ + i;
+    m.created_at = now_ + i;
+    ASSERT_TRUE(store_->enqueue(m).ok());
+  };
+  for (int i = 0; i < 5; ++i) put("refusal", i);
+  put("help", 5);
+  put("report", 6);  // queued last, due last
+  auto first = store_->claim(now_ + 100, 2, 300);
+  ASSERT_TRUE(first.ok());
+  ASSERT_EQ(first->size(), 2u);
+  EXPECT_EQ((*first)[0].kind, "report");
+  EXPECT_EQ((*first)[1].kind, "refusal");
+  EXPECT_EQ((*first)[1].dedupe_key, "refusal0");  // then oldest first
+}
+
 TEST_F(BoundsIngest, BytesStoredPerGame) {
   auto before = store_->storage_by_game();
   ASSERT_TRUE(before.ok());
