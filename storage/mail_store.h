@@ -23,6 +23,25 @@ struct InboxMessage {
   UnixTime received_at = 0;
   std::string state;    // "new", "processed", "failed"
   std::string outcome;  // what processing did ("orders accepted for britain-1/WSX", ...)
+  // Migration 0006:
+  int attempts = 0;                   // leases taken to answer it (read back; put_inbox ignores it)
+  std::int64_t raw_bytes = 0;         // size of raw as stored (read back; put_inbox computes it)
+  std::string peer;                   // the client address it came from; "" when unknown
+  std::optional<UnixTime> pruned_at;  // set when raw was dropped (raw is then "")
+};
+
+// How much one sender or client address stored in the inbox over a window (storage budgets).
+struct InboxUsage {
+  int messages = 0;
+  std::int64_t bytes = 0;
+};
+
+// Bytes stored for one game (GM page, /metrics).
+struct GameStorage {
+  std::string game;
+  std::int64_t submissions = 0;  // order files and their acknowledgements
+  std::int64_t reports = 0;      // turn reports (text and JSON)
+  std::int64_t mail = 0;         // outgoing mail queued for the game (reports, answers)
 };
 
 struct OutboxMessage {
@@ -64,14 +83,25 @@ class MailStore {
   // unknown state names the message's index.
   virtual Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) = 0;
   virtual Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) = 0;
+  // inbox_in_state without the raw bytes (raw ""), so listing many large messages costs little:
+  // oldest first, or newest first when `newest_first` (the GM's view). state "" for any state.
+  virtual Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
+                                                       bool newest_first) = 0;
+  // Messages and bytes stored at or after `since` from envelope sender `from` (compared without
+  // regard to case) and, separately, from client address `peer`. Empty strings count nothing.
+  virtual Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) = 0;
+  virtual Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) = 0;
+  // Drops the raw bytes of messages no longer "new" received before `before` (pruned_at = now);
+  // the rows stay (Message-ID for dedupe, outcome). Returns how many were pruned.
+  virtual Result<int> prune_inbox(UnixTime before, UnixTime now) = 0;
   virtual Status set_inbox_state(std::int64_t id, const std::string& state,
                                  const std::string& outcome) = 0;
   // One stored message by id; NotFound when there is none.
   virtual Result<InboxMessage> inbox_message(std::int64_t id) = 0;
   // The processing lease of a "new" message (migration 0004), so that several processes sharing
   // the database answer each message once. Takes it for `holder` until now + seconds: true when
-  // taken, or renewed because `holder` already has it; false when the message is no longer
-  // "new" or another holder's lease runs past `now`. NotFound for an unknown id.
+  // taken (attempts + 1), or renewed because `holder` already has it; false when the message is no
+  // longer "new" or another holder's lease runs past `now`. NotFound for an unknown id.
   // set_inbox_state drops the lease.
   virtual Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                                    std::int64_t seconds) = 0;
@@ -84,7 +114,9 @@ class MailStore {
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
   // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
-  // marking them "sending" with a lease until now + lease_seconds.
+  // marking them "sending" with a lease until now + lease_seconds. Players' mail (reports,
+  // acknowledgements, ...) comes first, answers to unauthenticated senders ("refusal", "help")
+  // last, so a flood of refusals never delays a report; within each, oldest due first.
   virtual Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
                                                    std::int64_t lease_seconds) = 0;
   virtual Status mark_sent(std::int64_t id, UnixTime now) = 0;
@@ -93,8 +125,9 @@ class MailStore {
                             bool final) = 0;
   virtual Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) = 0;
   virtual Result<int> pending_count() = 0;
-  // How many messages of `kind` were queued to `to` (compared without regard to case) at or
-  // after `since`, in any state. For rate limits (refusals per sender per hour).
+  // How many messages of `kind` were queued to `to` (compared without regard to case; "" for
+  // every recipient) at or after `since`, in any state. For rate limits (refusals per sender
+  // per hour, and in all).
   virtual Result<int> outbox_count(const std::string& to, const std::string& kind,
                                    UnixTime since) = 0;
 };

@@ -7,6 +7,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
+#include "server/app/stored_text.h"
 
 namespace adj {
 
@@ -70,6 +71,10 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
     rec.received_at = now_();
     rec.raw_text = std::string(text);
     rec.ack = to_json(*ack);
+    if (ack->refused) {  // anyone can be refused: keep a bounded excerpt (stored_text.h)
+      rec.raw_text = refused_excerpt(rec.raw_text);
+      rec.ack = to_json(bounded_refused_ack(*ack));
+    }
     rec.accepted = !ack->refused;
     rec.current = rec.accepted;
     Result<std::int64_t> id = s_.submissions.put_submission(rec);

@@ -169,6 +169,46 @@ int run(int argc, char** argv) {
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 24.0 * 30));
+  srv->add_option("--mail-refusals-per-hour", so.refusals_per_hour,
+                  "Refusal and HELP answers per address per hour")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
+  srv->add_option("--mail-refusals-total", so.refusals_per_hour_total,
+                  "Refusal and HELP answers to all addresses together per hour")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+  srv->add_option("--mail-max-tries", so.mail_max_tries,
+                  "Tries to answer one received message before it is marked failed")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100));
+  srv->add_option("--mail-max-parts", so.mail_max_parts,
+                  "MIME parts read in one message (more: refused with a note to the sender)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  srv->add_option("--mail-sender-messages", so.mail_sender_messages,
+                  "Messages stored per envelope sender per hour (more: 452; 0: no bound)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+  srv->add_option("--mail-sender-bytes", so.mail_sender_bytes,
+                  "Bytes stored per envelope sender per hour (more: 452; 0: no bound)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  srv->add_option("--mail-peer-messages", so.mail_peer_messages,
+                  "Messages stored per SMTP client address per hour (more: 452; 0: no bound)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000000));
+  srv->add_option("--mail-peer-bytes", so.mail_peer_bytes,
+                  "Bytes stored per SMTP client address per hour (more: 452; 0: no bound)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
+  srv->add_option("--mail-trusted-peer", so.mail_trusted_peers,
+                  "SMTP client address without a per-address budget, e.g. a front MTA "
+                  "(repeatable; default 127.0.0.1 and ::1; \"none\" for none)")
+      ->capture_default_str();
+  srv->add_option("--mail-keep-days", so.mail_keep_days,
+                  "Days the raw bytes of processed mail are kept (0: for ever)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 36500));
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
     code = serve(common, so);
@@ -201,6 +241,28 @@ int run(int argc, char** argv) {
     io.mail = mail_opts;
     code = mail_ingest(common, io);
   });
+
+  auto* inbox =
+      app.add_subcommand("inbox", "List or prune the received mail")->require_subcommand(1);
+  std::string inbox_state;
+  int inbox_limit = 50;
+  bool inbox_json = false;
+  auto* ilist =
+      inbox->add_subcommand("list", "List received mail (without its bytes), newest first");
+  ilist->add_option("--state", inbox_state, "Only this state: new, processed or failed")
+      ->check(CLI::IsMember({"new", "processed", "failed"}));
+  ilist->add_option("--limit", inbox_limit, "At most this many")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  ilist->add_flag("--json", inbox_json, "JSON output");
+  ilist->callback([&] { code = inbox_list(common, inbox_state, inbox_limit, inbox_json); });
+  int keep_days = 30;
+  auto* iprune = inbox->add_subcommand(
+      "prune", "Drop the raw bytes of processed mail older than --keep-days (rows stay)");
+  iprune->add_option("--keep-days", keep_days, "Days to keep")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 36500));
+  iprune->callback([&] { code = inbox_prune(common, keep_days); });
 
   auto* outbox =
       app.add_subcommand("outbox", "List or deliver the outgoing mail")->require_subcommand(1);

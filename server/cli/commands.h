@@ -61,6 +61,17 @@ struct ServeOptions {
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
   int mail_seconds = 2;                          // outbox and Maildir polling period
+  // Bounds on received mail (server/mail/mail_ingest.h MailConfig, mime.h MimeLimits).
+  int refusals_per_hour = 3;          // refusal and HELP answers per address
+  int refusals_per_hour_total = 100;  // refusal and HELP answers to all addresses together
+  int mail_max_tries = 3;             // tries to answer one message before it is marked failed
+  std::size_t mail_max_parts = 200;   // MIME parts of one message
+  int mail_sender_messages = 60;      // messages stored per envelope sender per hour (0: no bound)
+  std::int64_t mail_sender_bytes = 50ll << 20;  // bytes stored per envelope sender per hour
+  int mail_peer_messages = 300;                 // messages stored per client address per hour
+  std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
+  std::vector<std::string> mail_trusted_peers = {"127.0.0.1", "::1"};  // no per-address budget
+  int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };
@@ -88,6 +99,14 @@ struct IngestOptions {
   std::size_t max_bytes = 10u << 20;  // larger messages are stored as headers and refused
 };
 int mail_ingest(const Common& c, const IngestOptions& o);
+
+// `adjutant inbox list`: received mail without its bytes, newest first: id, state, received,
+// channel, envelope sender, bytes, tries, outcome. `state` "" for every state ("failed": the
+// messages that could not be answered).
+int inbox_list(const Common& c, const std::string& state, int limit, bool json);
+// `adjutant inbox prune`: drops the raw bytes of processed mail older than `keep_days` days (the
+// rows, Message-IDs and outcomes stay), as the daemon does every hour; for pipe-only setups.
+int inbox_prune(const Common& c, int keep_days);
 
 // `adjutant outbox list`: the outbox, newest first (all games when `game` is "").
 int outbox_list(const Common& c, const std::string& game, int limit, bool json);

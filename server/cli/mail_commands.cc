@@ -56,7 +56,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
-  mail::Envelope env{o.envelope_from, o.rcpt_to};
+  mail::Envelope env{o.envelope_from, o.rcpt_to, ""};
 
   bool duplicate = false;
   auto id = total > o.max_bytes
@@ -78,6 +78,52 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   }
   std::printf("stored as inbox message %lld: %s\n", static_cast<long long>(*id),
               done->outcome.c_str());
+  return kExitOk;
+}
+
+int inbox_list(const Common& c, const std::string& state, int limit, bool json) {
+  auto store = open_store(c);
+  if (!store.ok()) return fail(store.status());
+  auto list = (*store)->inbox_list(state, limit, true);
+  if (!list.ok()) return fail(list.status());
+  if (json) {
+    Json arr = Json::array();
+    for (const auto& m : *list)
+      arr.push_back({{"id", m.id},
+                     {"message_id", m.message_id},
+                     {"state", m.state},
+                     {"received_at", m.received_at},
+                     {"channel", m.channel},
+                     {"from", m.envelope_from},
+                     {"peer", m.peer},
+                     {"bytes", m.raw_bytes},
+                     {"attempts", m.attempts},
+                     {"pruned", m.pruned_at.has_value()},
+                     {"outcome", m.outcome}});
+    std::printf("%s\n", arr.dump(2).c_str());
+    return kExitOk;
+  }
+  if (list->empty()) {
+    std::printf("No received mail%s.\n", state.empty() ? "" : (" in state " + state).c_str());
+    return kExitOk;
+  }
+  std::printf("%6s  %-9s  %-19s  %-7s  %-28s  %9s  %3s  %s\n", "id", "state", "received (UTC)",
+              "channel", "envelope sender", "bytes", "try", "outcome");
+  for (const auto& m : *list)
+    std::printf("%6lld  %-9s  %-19s  %-7s  %-28s  %9lld  %3d  %s\n", static_cast<long long>(m.id),
+                m.state.c_str(), utc_seconds_or_dash(m.received_at).c_str(), m.channel.c_str(),
+                m.envelope_from.c_str(), static_cast<long long>(m.raw_bytes), m.attempts,
+                m.outcome.c_str());
+  return kExitOk;
+}
+
+int inbox_prune(const Common& c, int keep_days) {
+  auto store = open_store(c);
+  if (!store.ok()) return fail(store.status());
+  const UnixTime now = wall_clock();
+  auto n = (*store)->prune_inbox(now - static_cast<UnixTime>(keep_days) * 86400, now);
+  if (!n.ok()) return fail(n.status());
+  std::printf("dropped the raw bytes of %d processed messages older than %d days\n", *n, keep_days);
   return kExitOk;
 }
 

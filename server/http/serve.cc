@@ -148,7 +148,15 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
   std::vector<std::size_t> row_of;  // rows[k] is batch[row_of[k]]
   for (std::size_t i = 0; i < batch.size(); ++i) {
     mail::SmtpMessage& m = batch[i];
-    const mail::Envelope env{m.mail_from, m.rcpt_to};
+    const mail::Envelope env{m.mail_from, m.rcpt_to, m.peer};
+    if (auto spent = ingest.storage_budget_spent(env, m.oversized ? 0 : m.data.size());
+        !spent.ok() || !spent->empty()) {  // over budget: 452, nothing stored
+      replies[i] =
+          spent.ok() ? "452 4.3.1 " + *spent + "\r\n" : mail::SmtpProtocol::reply_temp_failure();
+      if (spent.ok())
+        spdlog::warn("event=mail_budget_refused peer={} reason=\"{}\"", m.peer, *spent);
+      continue;
+    }
     auto row = m.oversized ? ingest.prepare_oversized(mail::header_block(m.data), m.total_bytes,
                                                       "smtp", env)
                            : ingest.prepare(m.data, "smtp", env);
@@ -322,14 +330,27 @@ int serve(const Common& c, const ServeOptions& o) {
     }
   }
 
-  // Mail. Everything but the storing of SMTP messages runs on one mail thread, in order (so no
-  // inbox message is processed twice at once, and the outbox sender is used from one thread).
+  // Mail. Answering received mail runs on one mail thread, in order (so no inbox message is
+  // processed twice at once); delivering the outbox and queueing reports on one deliver thread
+  // (the only user of the outbox sender); storing SMTP messages on the listener's store thread.
   namespace fs = std::filesystem;
   mail::MailConfig mail_config;
   mail_config.from = {o.mail_from, "Adjutant"};
   mail_config.base_url = config.base_url;
   mail_config.allowed_recipients = o.smtp_allow;
   mail_config.max_message_bytes = o.max_message_bytes;
+  mail_config.refusals_per_window = o.refusals_per_hour;
+  mail_config.refusals_per_window_total = o.refusals_per_hour_total;
+  mail_config.max_process_attempts = o.mail_max_tries;
+  mail_config.mime.max_parts = o.mail_max_parts;
+  mail_config.max_messages_per_sender = o.mail_sender_messages;
+  mail_config.max_bytes_per_sender = o.mail_sender_bytes;
+  mail_config.max_messages_per_peer = o.mail_peer_messages;
+  mail_config.max_bytes_per_peer = o.mail_peer_bytes;
+  mail_config.keep_raw_days = o.mail_keep_days;
+  mail_config.trusted_peers.clear();
+  for (const std::string& p : o.mail_trusted_peers)
+    if (p != "none") mail_config.trusted_peers.push_back(p);
   std::string outbox_dir = o.outbox;
   if (outbox_dir.empty()) {
     const fs::path parent = fs::path(c.db).parent_path();
@@ -354,6 +375,10 @@ int serve(const Common& c, const ServeOptions& o) {
     http::name_this_thread("mail");
     if (!http::lower_this_thread_priority(19)) spdlog::warn("event=mail_thread_nice_refused");
   });
+  // Delivery (and queueing the reports after a turn) runs on its own thread, so it never waits
+  // behind a backlog of messages to answer (see the delivery timer below).
+  asio::thread_pool deliver_pool(1);
+  asio::post(deliver_pool, [] { http::name_this_thread("deliver"); });
   std::atomic<bool> mail_stopping{false};
   const auto process = [&](std::int64_t id) {
     asio::post(mail_pool, [&, id] {
@@ -368,7 +393,7 @@ int serve(const Common& c, const ServeOptions& o) {
     });
   };
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
-    asio::post(mail_pool, [&, game, turn] {
+    asio::post(deliver_pool, [&, game, turn] {
       auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
       if (!n.ok())
         spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", game, turn,
@@ -480,15 +505,18 @@ int serve(const Common& c, const ServeOptions& o) {
   };
   if (o.tick_seconds > 0) arm(std::chrono::seconds(0));
 
-  // The mail timer: deliver the outbox, read the watched Maildir, publish the queue length.
-  std::unique_ptr<mail::OutboxWorker> outbox_worker;  // mail thread only
-  // A pass that filled its batch runs again at once, so a backlog drains at the relay's pace.
-  std::function<void(bool)> arm_mail = [&](bool at_once) {
-    mail_timer.expires_after(at_once ? std::chrono::seconds(0)
-                                     : std::chrono::seconds(std::max(1, o.mail_seconds)));
-    mail_timer.async_wait([&](const boost::system::error_code& ec) {
+  // The delivery timer: delivers the outbox on its own thread, so delivery never waits behind
+  // answering (a slow or stuck message on the mail thread) and answering never waits behind a
+  // slow relay. A pass that filled its batch runs again at once, so a backlog drains at the
+  // relay's pace.
+  asio::steady_timer deliver_timer(io);
+  std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
+  std::function<void(bool)> arm_deliver = [&](bool at_once) {
+    deliver_timer.expires_after(at_once ? std::chrono::seconds(0)
+                                        : std::chrono::seconds(std::max(1, o.mail_seconds)));
+    deliver_timer.async_wait([&](const boost::system::error_code& ec) {
       if (ec || stopping) return;
-      asio::post(mail_pool, [&] {
+      asio::post(deliver_pool, [&] {
         bool more = false;
         try {
           SqliteStore& store = web::thread_store(ctx);
@@ -500,14 +528,48 @@ int serve(const Common& c, const ServeOptions& o) {
             spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried,
                          st->failed);
           more = st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
+          if (auto n = store.pending_count(); n.ok())
+            ctx.metrics().set_gauge("adjutant_mail_queue", *n);
+        } catch (const std::exception& e) {
+          spdlog::error("event=deliver_timer_exception what=\"{}\"", e.what());
+        }
+        asio::post(io, [&, more] {
+          if (!stopping) arm_deliver(more);
+        });
+      });
+    });
+  };
+  arm_deliver(false);
+
+  // The mail timer: read the watched Maildir, answer what is left "new", prune old raw mail.
+  UnixTime last_prune = 0;  // mail thread only
+  std::function<void(bool)> arm_mail = [&](bool at_once) {
+    mail_timer.expires_after(at_once ? std::chrono::seconds(0)
+                                     : std::chrono::seconds(std::max(1, o.mail_seconds)));
+    mail_timer.async_wait([&](const boost::system::error_code& ec) {
+      if (ec || stopping) return;
+      asio::post(mail_pool, [&] {
+        bool more = false;
+        try {
+          SqliteStore& store = web::thread_store(ctx);
           if (!o.maildir.empty()) scan_maildir(ctx, mail_config, o.maildir);
           // Messages left "new": a process died answering (its lease is given back here when it
           // ran on this host, else it runs out), a failed pass.
           (void)thread_ingest(ctx, mail_config).release_dead_leases();
           if (auto n = thread_ingest(ctx, mail_config).process_pending(100); !n.ok())
             spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
-          if (auto n = store.pending_count(); n.ok())
-            ctx.metrics().set_gauge("adjutant_mail_queue", *n);
+          else
+            more = *n >= 100;
+          if (const UnixTime now = ctx.clock()(); now - last_prune >= 3600) {
+            last_prune = now;
+            if (auto n = thread_ingest(ctx, mail_config).prune(); !n.ok())
+              spdlog::warn("event=mail_prune_failed error=\"{}\"", n.status().message());
+            else if (*n > 0)
+              spdlog::info("event=mail_pruned count={} keep_days={}", *n,
+                           mail_config.keep_raw_days);
+          }
+          if (auto n = store.inbox_list("failed", 1000, true); n.ok())
+            ctx.metrics().set_gauge("adjutant_mail_inbox_failed", static_cast<double>(n->size()));
         } catch (const std::exception& e) {
           spdlog::error("event=mail_timer_exception what=\"{}\"", e.what());
         }
@@ -525,11 +587,13 @@ int serve(const Common& c, const ServeOptions& o) {
     stopping = true;
     timer.cancel();
     mail_timer.cancel();
+    deliver_timer.cancel();
     server.stop();           // no new connections; requests in hand finish
     if (smtp) smtp->stop();  // messages being stored finish (and are answered 250)
     tick_pool.join();        // a turn the scheduler is running finishes
     mail_stopping = true;    // unprocessed messages stay "new" for the next start
     mail_pool.join();
+    deliver_pool.join();  // a message being delivered finishes (and is marked)
     io.stop();
   });
   io.run();

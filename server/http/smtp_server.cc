@@ -185,6 +185,8 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     co_return;
   }
   mail::SmtpProtocol proto(opts.limits, allow);
+  std::string peer;  // for the storage budget per client address (MailIngest)
+  if (auto ep = c->stream.socket().remote_endpoint(ec); !ec) peer = ep.address().to_string();
   if (!co_await write(proto.greeting())) co_return;
   std::vector<char> buf(64 * 1024);
   std::vector<mail::SmtpEvent> events;
@@ -204,6 +206,7 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
       if (e.kind == mail::SmtpEvent::kReply) {
         out += e.reply;
       } else if (e.kind == mail::SmtpEvent::kMessage) {
+        e.message.peer = peer;
         out += co_await async_store(store_queue, std::move(e.message), use_awaitable);
       } else {
         if (!out.empty()) co_await write(out);

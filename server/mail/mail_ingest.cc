@@ -222,12 +222,23 @@ std::string report_html(const std::string& intro, const std::string& text,
   return h;
 }
 
+// Where answers to an unauthenticated sender go: MAIL FROM, else the Return-Path an MTA wrote
+// (pipes and Maildirs without an envelope); "" when neither names an address.
+std::string envelope_sender(const std::string& mail_from, const std::string& return_path) {
+  for (const std::string* a : {&mail_from, &return_path})
+    if (!a->empty() && *a != "<>" && a->find('@') != std::string::npos) return *a;
+  return "";
+}
+
 }  // namespace
 
 struct MailIngest::Context {
   InboxMessage in;
   ParsedMail mail;
-  std::string sender;  // where answers go: the From address
+  std::string sender;  // where answers to an authenticated sender go: the From address
+  // Where refusals and HELP answers go: the envelope sender (or the Return-Path an MTA wrote);
+  // "" when unknown, and then nothing is answered.
+  std::string refusal_to;
   std::string source;  // "email:<message-id>"
   std::string secret;  // a secret seen in the message, masked out of anything sent back
   std::optional<Command> command;
@@ -292,6 +303,7 @@ Result<InboxMessage> MailIngest::row(std::string raw, std::string message_id,
   m.channel = channel;
   m.envelope_from = envelope.mail_from;
   m.envelope_to = envelope.rcpt_to;
+  m.peer = envelope.peer;
   m.raw = std::move(raw);
   m.received_at = now_();
   m.state = "new";
@@ -334,8 +346,41 @@ Result<std::vector<InboxPut>> MailIngest::store_batch(const std::vector<InboxMes
   return mail_.put_inbox_batch(rows);
 }
 
+Result<std::string> MailIngest::storage_budget_spent(const Envelope& envelope, std::size_t bytes) {
+  const UnixTime since = now_() - config_.rate_window_seconds;
+  const auto over = [&](const InboxUsage& u, int max_messages, std::int64_t max_bytes) {
+    return (max_messages > 0 && u.messages + 1 > max_messages) ||
+           (max_bytes > 0 && u.bytes + static_cast<std::int64_t>(bytes) > max_bytes);
+  };
+  const std::string& from = envelope.mail_from;
+  if (!from.empty() && from != "<>") {
+    auto u = mail_.inbox_usage_from(from, since);
+    if (!u.ok()) return u.status();
+    if (over(*u, config_.max_messages_per_sender, config_.max_bytes_per_sender))
+      return std::string("too much mail from this sender in the last hour; try again later");
+  }
+  if (!envelope.peer.empty() &&
+      std::find(config_.trusted_peers.begin(), config_.trusted_peers.end(), envelope.peer) ==
+          config_.trusted_peers.end()) {
+    auto u = mail_.inbox_usage_peer(envelope.peer, since);
+    if (!u.ok()) return u.status();
+    if (over(*u, config_.max_messages_per_peer, config_.max_bytes_per_peer))
+      return std::string("too much mail from this address in the last hour; try again later");
+  }
+  return std::string();
+}
+
+Result<int> MailIngest::prune() {
+  if (config_.keep_raw_days <= 0) return 0;
+  const UnixTime now = now_();
+  return mail_.prune_inbox(now - static_cast<UnixTime>(config_.keep_raw_days) * 86400, now);
+}
+
 Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string& channel,
                                         const Envelope& envelope, bool* duplicate) {
+  auto spent = storage_budget_spent(envelope, raw.size());
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) return Status::FailedPrecondition(*spent);
   auto m = prepare(raw, channel, envelope);
   if (!m.ok()) return m.status();
   return mail_.put_inbox(*m, duplicate);
@@ -344,6 +389,9 @@ Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string&
 Result<std::int64_t> MailIngest::accept_oversized(std::string_view head, std::size_t total_bytes,
                                                   const std::string& channel,
                                                   const Envelope& envelope, bool* duplicate) {
+  auto spent = storage_budget_spent(envelope, std::min(head.size(), kMaxHeadBytes));
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) return Status::FailedPrecondition(*spent);
   auto m = prepare_oversized(head, total_bytes, channel, envelope);
   if (!m.ok()) return m.status();
   return mail_.put_inbox(*m, duplicate);
@@ -363,13 +411,12 @@ Result<int> MailIngest::release_dead_leases() {
 }
 
 Result<int> MailIngest::process_pending(int limit) {
-  auto pending = mail_.inbox_in_state("new", limit);
+  auto pending = mail_.inbox_list("new", limit, false);  // ids only: raw is read one at a time
   if (!pending.ok()) return pending.status();
   int n = 0;
   for (const InboxMessage& m : *pending) {
     auto r = process(m.id);
-    if (!r.ok()) return r.status();
-    if (!r->already_done) ++n;
+    if (r.ok() && !r->already_done) ++n;
   }
   return n;
 }
@@ -395,8 +442,23 @@ Result<ProcessResult> MailIngest::process(std::int64_t id) {
     }
     return none;
   }
+  // This is try in->attempts + 1 (lease_inbox counted it). Past the bound: failed for good.
+  const int attempt = in->attempts + 1;
+  if (attempt > config_.max_process_attempts) {
+    ProcessResult r;
+    r.state = "failed";
+    r.action = "error";
+    r.outcome = "gave up after " + std::to_string(in->attempts) + " tries" +
+                (in->outcome.empty() ? std::string() : ": " + in->outcome);
+    ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));
+    return r;
+  }
   auto r = process_leased(std::move(in).value());
-  if (!r.ok()) (void)mail_.release_inbox(id, holder_);  // still "new": the next pass retries it
+  if (!r.ok()) {  // still "new": the next pass retries it, up to max_process_attempts
+    (void)mail_.set_inbox_state(
+        id, "new", "try " + std::to_string(attempt) + " failed: " + r.status().message());
+    (void)mail_.release_inbox(id, holder_);
+  }
   return r;
 }
 
@@ -421,10 +483,17 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
   // An oversized message is only its header block (after the marker line).
   std::string_view raw = c.in.raw;
   if (oversized) raw.remove_prefix(std::min(raw.size(), raw.find('\n') + 1));
-  auto parsed = parse_mail(oversized ? std::string(raw) + "\r\n" : std::string(raw));
+  auto parsed = parse_mail(oversized ? std::string(raw) + "\r\n" : std::string(raw), config_.mime);
+  // Past a MIME bound: the header block alone says whom to answer.
+  std::string too_complex;
+  if (!parsed.ok() && parsed.status().code() == StatusCode::kFailedPrecondition) {
+    too_complex = parsed.status().message();
+    parsed = parse_mail(std::string(header_block(raw)) + "\r\n", config_.mime);
+  }
   if (!parsed.ok()) return failed("unreadable: " + parsed.status().message());
   c.mail = std::move(parsed).value();
   c.sender = c.mail.from_address;
+  c.refusal_to = envelope_sender(c.in.envelope_from, c.mail.return_path);
   c.source = "email:" + (c.mail.message_id.empty() ? c.in.message_id : c.mail.message_id);
   if (c.sender.empty() || c.sender.find('@') == std::string::npos)
     return failed("no From address: nothing to answer");
@@ -444,7 +513,11 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
   }
 
   Result<ProcessResult> r = Status::Internal("unset");
-  if (oversized) {
+  if (!too_complex.empty()) {
+    r = refuse(c, "too complex: " + too_complex,
+               "Your message was not read: " + too_complex +
+                   ". Send your orders as plain text in the body of a simple message.");
+  } else if (oversized) {
     r = refuse(c, "too large",
                "Your message was " + bytes_text(*oversized) +
                    "; this server takes messages up to " + bytes_text(config_.max_message_bytes) +
@@ -564,15 +637,32 @@ Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::s
                "inbox:" + std::to_string(c.in.id) + ":" + suffix, std::move(m));
 }
 
-Result<bool> MailIngest::rate_limited(const std::string& sender) {
+Result<std::string> MailIngest::refusal_budget_spent(const std::string& address) {
   const UnixTime since = now_() - config_.rate_window_seconds;
-  int sent = 0;
+  int to_address = 0, to_anyone = 0;
   for (const char* kind : {"refusal", "help"}) {
-    auto n = mail_.outbox_count(sender, kind, since);
+    auto n = mail_.outbox_count(address, kind, since);
     if (!n.ok()) return n.status();
-    sent += *n;
+    to_address += *n;
+    auto all = mail_.outbox_count("", kind, since);
+    if (!all.ok()) return all.status();
+    to_anyone += *all;
   }
-  return sent >= config_.refusals_per_window;
+  if (to_address >= config_.refusals_per_window) return std::string("rate limit for this sender");
+  if (to_anyone >= config_.refusals_per_window_total)
+    return std::string("rate limit for all refusals together");
+  return std::string();
+}
+
+Result<bool> MailIngest::reply_anonymous(Context& c, const std::string& kind,
+                                         const std::string& game, const std::string& subject,
+                                         std::string text) {
+  OutgoingMail m;
+  m.subject = subject;
+  m.text = mask(std::move(text), c.secret);
+  m.headers.emplace_back("Auto-Submitted", "auto-replied");
+  return queue(kind, game, Mailbox{c.refusal_to, ""},
+               "inbox:" + std::to_string(c.in.id) + ":" + kind, std::move(m));
 }
 
 Result<ProcessResult> MailIngest::refuse(Context& c, const std::string& why,
@@ -580,17 +670,22 @@ Result<ProcessResult> MailIngest::refuse(Context& c, const std::string& why,
   ProcessResult r;
   r.state = "processed";
   r.action = "refusal";
-  auto limited = rate_limited(c.sender);
-  if (!limited.ok()) return limited.status();
-  if (*limited) {
-    r.outcome = "refused (" + why + "); not answered: rate limit for this sender";
+  if (c.refusal_to.empty()) {
+    r.outcome = "refused (" + why + "); not answered: no envelope sender";
     return r;
   }
-  auto queued = reply(c, "refusal", "", "refusal",
+  auto spent = refusal_budget_spent(c.refusal_to);
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) {
+    r.outcome = "refused (" + why + "); not answered: " + *spent;
+    return r;
+  }
+  auto queued =
+      reply_anonymous(c, "refusal", "", "Your message to Adjutant was not read",
                       wrap(text) + "\n\nSend HELP for the order syntax.\n\n" + kSignature);
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
-  r.outcome = "refused (" + why + ")";
+  r.outcome = "refused (" + why + ")" + (c.refusal_to != c.sender ? " to " + c.refusal_to : "");
   return r;
 }
 
@@ -788,10 +883,14 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
   ProcessResult r;
   r.state = "processed";
   r.action = "help";
-  auto limited = rate_limited(c.sender);
-  if (!limited.ok()) return limited.status();
-  if (*limited) {
-    r.outcome = "HELP; not answered: rate limit for this sender";
+  if (c.refusal_to.empty()) {
+    r.outcome = "HELP; not answered: no envelope sender";
+    return r;
+  }
+  auto spent = refusal_budget_spent(c.refusal_to);
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) {
+    r.outcome = "HELP; not answered: " + *spent;
     return r;
   }
 
@@ -820,7 +919,8 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
   if (!game) body += "\nSend HELP <game-id> for the rules of your game.\n";
   body += "\n";
   body += kSignature;
-  auto queued = reply(c, "help", game.value_or(""), "help", body);
+  auto queued =
+      reply_anonymous(c, "help", game.value_or(""), "Adjutant: how to send orders (HELP)", body);
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
   r.outcome = "HELP answered" + (game ? " for " + *game : std::string());

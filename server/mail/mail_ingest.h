@@ -29,9 +29,14 @@
 //     "N accepted, M rejected"), threaded with In-Reply-To/References. When the From differs
 //     from the player's address on file, that address also gets a warning (without the orders).
 //   * Refusals: anyone else (no game, unknown game, unknown player, wrong secret, no usable text,
-//     HTML with nothing usable, oversized) gets a short refusal that never echoes the message,
-//     at most MailConfig::refusals_per_window per sender address per window; beyond that nothing
-//     is sent (the outcome says so). HELP answers count against the same limit.
+//     HTML with nothing usable, oversized, past a MIME bound) gets a short refusal that never
+//     echoes the message, at most MailConfig::refusals_per_window per address and
+//     refusals_per_window_total in all per window; beyond that nothing is sent (the outcome says
+//     so). HELP answers count against the same limits. Refusals and HELP answers go to the
+//     envelope sender (MAIL FROM; for a pipe or Maildir without one, the Return-Path header),
+//     never to From or Reply-To, which anyone can forge, and carry a fixed subject and no display
+//     name: nothing of the incoming header is sent back to an unauthenticated sender. No envelope
+//     sender: no answer.
 //   * Never answered (marked processed, outcome says why): automatic mail (Auto-Submitted other
 //     than "no", Precedence bulk/junk/list, From MAILER-DAEMON/postmaster, or an empty envelope
 //     sender "<>"), to avoid mail loops.
@@ -62,6 +67,7 @@
 
 #include "server/app/services.h"
 #include "server/mail/compose.h"
+#include "server/mail/mime.h"
 #include "storage/admin_store.h"
 #include "storage/mail_store.h"
 
@@ -75,7 +81,31 @@ struct MailConfig {
   std::vector<std::string> allowed_recipients;
   std::size_t max_message_bytes = 10u << 20;
   int refusals_per_window = 3;  // refusal and HELP answers per sender address per window
+  // Refusal and HELP answers to all addresses together per window (forged senders are free to
+  // make up, so the per-address limit alone does not bound what the host sends).
+  int refusals_per_window_total = 100;
   std::int64_t rate_window_seconds = 3600;
+  // Bounds on MIME parsing (mime.h). A message past one is answered with a refusal naming it.
+  MimeLimits mime;
+  // Tries to answer one message (process() calls that take its lease, persisted on the inbox
+  // row, including tries whose process died or ran past its lease). After this many the message
+  // is marked "failed" for the GM and never tried again, so one poison message cannot hold the
+  // queue or be retried forever after restarts.
+  int max_process_attempts = 3;
+  // Storage budgets per hour (rate_window_seconds) for anonymous senders: messages and bytes
+  // stored from one envelope sender, and from one client address. Over budget, nothing is
+  // stored: the SMTP listener answers 452 (the sender may retry later), a pipe exits 75.
+  // 0 turns a bound off.
+  int max_messages_per_sender = 60;
+  std::int64_t max_bytes_per_sender = 50ll << 20;
+  int max_messages_per_peer = 300;
+  std::int64_t max_bytes_per_peer = 200ll << 20;
+  // Client addresses without a per-address budget: an MTA in front of the listener (all its
+  // mail comes from one address; the per-sender budget still applies). Exact IP strings.
+  std::vector<std::string> trusted_peers = {"127.0.0.1", "::1"};
+  // Raw bytes of processed messages older than this are dropped (the row, Message-ID and
+  // outcome stay); 0 keeps them for ever. Applied by prune().
+  int keep_raw_days = 30;
   // How long process() holds a message's lease (MailStore::lease_inbox) before another process
   // may take it over; answering one message takes milliseconds.
   std::int64_t lease_seconds = 120;
@@ -85,6 +115,7 @@ struct Envelope {
   // MAIL FROM without the <>; "" when unknown (pipe); "<>" for the null sender (bounces).
   std::string mail_from;
   std::vector<std::string> rcpt_to;  // RCPT TO addresses; empty when unknown (pipe)
+  std::string peer;                  // the client's IP address; "" when unknown (pipe, Maildir)
 };
 
 // What process() did with one message.
@@ -108,8 +139,10 @@ class MailIngest {
 
   // Stores `raw` (see above); returns the inbox id. `*duplicate` (optional) tells whether the
   // message was already stored. PermissionDenied (nothing stored) when allowed_recipients is set
-  // and the envelope names recipients, none of them allowed. IOError etc. from the store: the
-  // caller must not acknowledge the message then (SMTP 451, pipe exit 1).
+  // and the envelope names recipients, none of them allowed. FailedPrecondition (nothing stored)
+  // when the storage budget of the sender or client address is spent (storage_budget_spent).
+  // IOError etc. from the store: the caller must not acknowledge the message then (SMTP 451, pipe
+  // exit 1).
   Result<std::int64_t> accept(std::string_view raw, const std::string& channel,
                               const Envelope& envelope, bool* duplicate = nullptr);
   // For a message whose body was not kept: stores `head` (its header block, cut to 64 KiB) marked
@@ -126,18 +159,29 @@ class MailIngest {
                                          const std::string& channel,
                                          const Envelope& envelope) const;
   Result<std::vector<InboxPut>> store_batch(const std::vector<InboxMessage>& rows);
+  // Why a message of `bytes` from `envelope` may not be stored now ("" when it may): the
+  // sender's or the client address's budget for this window is spent (see MailConfig). The
+  // caller answers a temporary refusal (SMTP 452, pipe exit 75) and stores nothing. accept()
+  // checks it itself; the group-commit path (prepare/store_batch) calls it before prepare.
+  Result<std::string> storage_budget_spent(const Envelope& envelope, std::size_t bytes);
+  // Drops the raw bytes of processed messages older than keep_raw_days; returns how many.
+  Result<int> prune();
 
   // Answers the stored message `id` (see above) under its lease, so that several processes
   // sharing the database answer it once. NotFound for an unknown id. A message no longer "new",
   // or leased by another process, is left alone (already_done). Errors from the stores are
-  // returned with the message still "new" and its lease given back, so that it is retried.
+  // returned with the message still "new" (the error in its outcome) and its lease given back,
+  // so that it is retried; a message whose lease was taken max_process_attempts times already
+  // is marked "failed" ("gave up after N tries: <last outcome>") instead of tried again.
   Result<ProcessResult> process(std::int64_t id);
   // Gives back the leases of processes on this host that no longer run (a daemon killed while
   // answering), so their messages are answered now rather than when the lease runs out. Returns
   // how many were released. Leases of other hosts are left to run out.
   Result<int> release_dead_leases();
   // process() for up to `limit` "new" messages, oldest first; returns how many it answered (not
-  // counting those another process holds). Stops at the first store error.
+  // counting those another process holds). A message whose processing fails is skipped (its
+  // try is counted, see max_process_attempts) so it never holds the others; only failing to
+  // list the messages is an error.
   Result<int> process_pending(int limit = 100);
 
   // Whether `address` is an allowed envelope recipient (always true with no allow-list).
@@ -164,8 +208,13 @@ class MailIngest {
   Result<ProcessResult> handle_resend(Context& c);
   Result<ProcessResult> handle_status(Context& c);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
-  // Whether `sender` has had refusal_per_window refusals and HELP answers in the window.
-  Result<bool> rate_limited(const std::string& sender);
+  // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
+  // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.
+  Result<std::string> refusal_budget_spent(const std::string& address);
+  // Queues an answer to an unauthenticated sender (refusal, HELP) to c.refusal_to, with `subject`
+  // and no display name.
+  Result<bool> reply_anonymous(Context& c, const std::string& kind, const std::string& game,
+                               const std::string& subject, std::string text);
   // RESEND and STATUS: the game and player the message's GAME and PLAYER lines authenticate;
   // nullopt after queueing a refusal (described in *refusal).
   struct Signed {

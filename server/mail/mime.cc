@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <unordered_set>
 
 #include "server/mail/detail.h"
 
@@ -67,10 +68,21 @@ std::string text_of(GMimeTextPart* part) {
 
 struct Walk {
   std::vector<MailText> plain, attachments, html;
+  std::size_t decoded = 0;      // bytes of text collected so far
+  std::size_t max_decoded = 0;  // MimeLimits::max_decoded_bytes
+  bool over = false;            // max_decoded was passed: nothing more is collected
+
+  // Counts `text` against the budget; false (and over) when it does not fit.
+  bool fits(const std::string& text) {
+    decoded += text.size();
+    if (decoded > max_decoded) over = true;
+    return !over;
+  }
 };
 
 void visit(GMimeObject* /*parent*/, GMimeObject* obj, gpointer user) {
   auto& w = *static_cast<Walk*>(user);
+  if (w.over) return;
   if (!GMIME_IS_PART(obj)) return;  // multiparts are descended by GMime; message/rfc822 is not
   GMimePart* part = GMIME_PART(obj);
   GMimeContentType* ct = g_mime_object_get_content_type(obj);
@@ -81,13 +93,15 @@ void visit(GMimeObject* /*parent*/, GMimeObject* obj, gpointer user) {
   const bool attachment = g_mime_part_is_attachment(part) || !filename.empty();
 
   if (is_plain && !attachment) {
-    w.plain.push_back({TextSource::kPlain, "", text_of(GMIME_TEXT_PART(obj))});
+    std::string text = text_of(GMIME_TEXT_PART(obj));
+    if (w.fits(text)) w.plain.push_back({TextSource::kPlain, "", std::move(text)});
   } else if (attachment && (is_plain || ends_with_ci(filename, ".txt"))) {
     std::string text = GMIME_IS_TEXT_PART(obj) ? text_of(GMIME_TEXT_PART(obj))
                                                : to_lf(valid_utf8(decoded_content(part)));
-    w.attachments.push_back({TextSource::kAttachment, filename, std::move(text)});
+    if (w.fits(text)) w.attachments.push_back({TextSource::kAttachment, filename, std::move(text)});
   } else if (is_html && !attachment && GMIME_IS_TEXT_PART(obj)) {
-    w.html.push_back({TextSource::kHtml, "", html_to_text(text_of(GMIME_TEXT_PART(obj)))});
+    const std::string html = text_of(GMIME_TEXT_PART(obj));
+    if (w.fits(html)) w.html.push_back({TextSource::kHtml, "", html_to_text(html)});
   }
 }
 
@@ -133,7 +147,149 @@ void add_mailboxes(InternetAddressList* list, std::vector<std::string>& out) {
   }
 }
 
+// Nesting depth of a parsed MIME tree: 1 for a leaf, +1 per multipart or attached message.
+int depth_of(GMimeObject* obj) {
+  if (!obj) return 0;
+  if (GMIME_IS_MULTIPART(obj)) {
+    GMimeMultipart* mp = GMIME_MULTIPART(obj);
+    int deepest = 0;
+    for (int i = 0; i < g_mime_multipart_get_count(mp); ++i)
+      deepest = std::max(deepest, depth_of(g_mime_multipart_get_part(mp, i)));
+    return 1 + deepest;
+  }
+  if (GMIME_IS_MESSAGE_PART(obj)) {
+    GMimeMessage* inner = g_mime_message_part_get_message(GMIME_MESSAGE_PART(obj));
+    return 1 + (inner ? depth_of(g_mime_message_get_mime_part(inner)) : 0);
+  }
+  return 1;
+}
+
+char ascii_lower(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
+
+bool starts_with_ci(std::string_view s, std::string_view prefix) {
+  if (s.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i)
+    if (ascii_lower(s[i]) != prefix[i]) return false;
+  return true;
+}
+
+// Whether lower-case `needle` occurs in `s`, compared without regard to ASCII case.
+bool contains_ci(std::string_view s, std::string_view needle) {
+  if (needle.size() > s.size()) return false;
+  for (std::size_t i = 0; i + needle.size() <= s.size(); ++i)
+    if (starts_with_ci(s.substr(i), needle)) return true;
+  return false;
+}
+
+// The boundary parameter values anywhere in `raw` ("boundary=" in any case, then a quoted string
+// or a token), as GMime would read them. *rfc2231 is set when a "boundary*" (RFC 2231 encoded)
+// form occurs: its value is not decoded here, so the caller counts conservatively.
+// FailedPrecondition when more than `max` distinct values occur.
+Status declared_boundaries(std::string_view raw, std::size_t max,
+                           std::unordered_set<std::string>& out, bool* rfc2231) {
+  constexpr std::string_view kName = "boundary";
+  for (std::size_t i = 0; i + kName.size() <= raw.size(); ++i) {
+    if (ascii_lower(raw[i]) != 'b' || !starts_with_ci(raw.substr(i), kName)) continue;
+    std::size_t j = i + kName.size();
+    if (j < raw.size() && raw[j] == '*') {
+      *rfc2231 = true;
+      continue;
+    }
+    while (j < raw.size() && std::isspace(static_cast<unsigned char>(raw[j]))) ++j;
+    if (j >= raw.size() || raw[j] != '=') continue;
+    ++j;
+    while (j < raw.size() && (raw[j] == ' ' || raw[j] == '\t')) ++j;
+    std::string value;
+    if (j < raw.size() && raw[j] == '"') {
+      for (++j; j < raw.size() && raw[j] != '"' && raw[j] != '\r' && raw[j] != '\n'; ++j) {
+        if (raw[j] == '\\' && j + 1 < raw.size()) ++j;
+        value.push_back(raw[j]);
+        if (value.size() > 256) break;
+      }
+    } else {
+      for (; j < raw.size() && !std::isspace(static_cast<unsigned char>(raw[j])) && raw[j] != ';';
+           ++j) {
+        value.push_back(raw[j]);
+        if (value.size() > 256) break;
+      }
+    }
+    i = j - 1;
+    // GMime trims the value and compares delimiter lines without their trailing white space.
+    value = trim(value);
+    if (value.empty()) continue;
+    out.insert(std::move(value));
+    if (out.size() > max)
+      return Status::FailedPrecondition("the message declares more than " + std::to_string(max) +
+                                        " MIME multiparts");
+  }
+  return Status::Ok();
+}
+
 }  // namespace
+
+Status check_mime_bounds(std::string_view raw, const MimeLimits& limits) {
+  std::unordered_set<std::string> boundaries;
+  bool rfc2231 = false;
+  ADJ_RETURN_IF_ERROR(declared_boundaries(raw, limits.max_containers, boundaries, &rfc2231));
+  // Encoded boundaries are not decoded here: then every line starting with "--" counts as a
+  // delimiter (more than GMime sees, never fewer).
+  const bool any_dashes = rfc2231;
+  const auto is_boundary = [&](std::string_view b) { return boundaries.count(std::string(b)) > 0; };
+  std::size_t parts = 0, header_lines = 0, containers = boundaries.size();
+  bool in_header = true;         // the message's header block first
+  bool in_content_type = false;  // within a Content-Type field (and its folded lines)
+  bool message_next = false;     // that field named message/*: a header block follows the blank
+  for (std::size_t start = 0; start < raw.size();) {
+    std::size_t end = raw.find('\n', start);
+    if (end == std::string_view::npos) end = raw.size();
+    std::string_view line = raw.substr(start, end - start);
+    start = end + 1;
+    std::string_view t = line;
+    while (!t.empty() && (t.back() == '\r' || t.back() == ' ' || t.back() == '\t'))
+      t.remove_suffix(1);
+    if (t.size() > 2 && t.starts_with("--")) {
+      const std::string_view b = t.substr(2);
+      const bool closing =
+          b.size() > 2 && b.ends_with("--") && is_boundary(b.substr(0, b.size() - 2));
+      if (closing) {
+        in_header = false;
+        in_content_type = false;
+        continue;
+      }
+      if (any_dashes || is_boundary(b)) {
+        if (++parts > limits.max_parts)
+          return Status::FailedPrecondition("the message has more than " +
+                                            std::to_string(limits.max_parts) + " MIME parts");
+        in_header = true;
+        in_content_type = false;
+        message_next = false;
+        continue;
+      }
+    }
+    if (!in_header) continue;
+    if (t.empty()) {  // the blank line after a header block
+      in_header = message_next;
+      message_next = false;
+      in_content_type = false;
+      continue;
+    }
+    if (++header_lines > limits.max_header_lines)
+      return Status::FailedPrecondition("the message has more than " +
+                                        std::to_string(limits.max_header_lines) + " header lines");
+    const bool folded = line[0] == ' ' || line[0] == '\t';
+    if (!folded) in_content_type = starts_with_ci(line, "content-type:");
+    if (in_content_type && !message_next && contains_ci(line, "message/")) {
+      message_next = true;
+      if (++containers > limits.max_containers)
+        return Status::FailedPrecondition("the message has more than " +
+                                          std::to_string(limits.max_containers) +
+                                          " nested multiparts and attached messages");
+    }
+  }
+  return Status::Ok();
+}
+
+namespace {}  // namespace
 
 const char* to_string(TextSource s) {
   switch (s) {
@@ -210,8 +366,7 @@ std::string without_quotes_and_signature(std::string_view text, int* removed) {
                                "a \xc3\xa9"
                                "crit :",
                                "escribi\xc3\xb3:"})
-      if (l.size() >= w.size() && std::string_view(l).substr(l.size() - w.size()) == w)
-        return true;
+      if (l.size() >= w.size() && std::string_view(l).substr(l.size() - w.size()) == w) return true;
     return false;
   };
   std::string out;
@@ -243,7 +398,7 @@ std::string without_quotes_and_signature(std::string_view text, int* removed) {
   return out;
 }
 
-Result<ParsedMail> parse_mail(std::string_view raw) {
+Result<ParsedMail> parse_mail(std::string_view raw, const MimeLimits& limits) {
   if (trim(raw).empty()) return Status::InvalidArgument("the message is empty");
   ensure_gmime();
   // An mbox "From " envelope line (MTA pipes with Postfix's F flag, some Maildirs) is not a
@@ -252,6 +407,7 @@ Result<ParsedMail> parse_mail(std::string_view raw) {
     const std::size_t nl = raw.find('\n');
     raw.remove_prefix(nl == std::string_view::npos ? raw.size() : nl + 1);
   }
+  ADJ_RETURN_IF_ERROR(check_mime_bounds(raw, limits));
   GPtr<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(raw.data(), raw.size()));  // a copy
   GPtr<GMimeParser> parser(g_mime_parser_new_with_stream(stream.get()));
   GPtr<GMimeMessage> msg(g_mime_parser_construct_message(parser.get(), nullptr));
@@ -277,9 +433,21 @@ Result<ParsedMail> parse_mail(std::string_view raw) {
   m.references = message_ids(header(obj, "References"));
   m.auto_submitted = lower(trim(header(obj, "Auto-Submitted")));
   m.precedence = lower(trim(header(obj, "Precedence")));
+  if (const std::string rp = header(obj, "Return-Path"); !rp.empty()) {
+    const std::string t = trim(rp);
+    m.return_path = t == "<>" ? t : parse_address(t);
+  }
 
+  if (const int depth = depth_of(g_mime_message_get_mime_part(msg.get())); depth > limits.max_depth)
+    return Status::FailedPrecondition("the message nests MIME parts " + std::to_string(depth) +
+                                      " levels deep; at most " + std::to_string(limits.max_depth) +
+                                      " are read");
   Walk walk;
+  walk.max_decoded = limits.max_decoded_bytes;
   g_mime_message_foreach(msg.get(), visit, &walk);
+  if (walk.over)
+    return Status::FailedPrecondition("the texts of the message decode to more than " +
+                                      std::to_string(limits.max_decoded_bytes >> 20) + " MiB");
   m.has_html = !walk.html.empty();
   for (auto* list : {&walk.plain, &walk.attachments, &walk.html})
     for (MailText& t : *list) m.texts.push_back(std::move(t));
@@ -314,8 +482,9 @@ void append_utf8(std::string& out, std::uint32_t cp) {
 // Decodes one character reference starting at s[i] == '&'; returns the length consumed (0 when
 // it is not a reference, and then '&' is literal).
 std::size_t decode_entity(std::string_view s, std::size_t i, std::string& out) {
-  const std::size_t semi = s.find(';', i);
-  if (semi == std::string_view::npos || semi - i > 12) return 0;
+  // Only the next 13 characters are looked at: a run of '&' without ';' stays linear.
+  const std::size_t semi = s.substr(0, std::min(s.size(), i + 13)).find(';', i);
+  if (semi == std::string_view::npos) return 0;
   const std::string name(s.substr(i + 1, semi - i - 1));
   if (name.empty()) return 0;
   if (name[0] == '#') {
@@ -352,6 +521,8 @@ std::pair<std::string, std::size_t> read_tag(std::string_view s, std::size_t i) 
   if (j < s.size() && s[j] == '/') name.push_back('/'), ++j;
   while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '!'))
     name.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(s[j++]))));
+  // Not a tag (a lone '<' or "</" is text): no scan for '>', so a run of '<' stays linear.
+  if (name.empty() || name == "/") return {name, i + 1};
   // Skip to the closing '>', honouring quoted attribute values.
   char quote = 0;
   for (; j < s.size(); ++j) {
@@ -450,8 +621,16 @@ std::string html_to_text(std::string_view html) {
   while (start <= out.size()) {
     std::size_t end = out.find('\n', start);
     if (end == std::string::npos) end = out.size();
-    std::string line = out.substr(start, end - start);
-    for (std::size_t p; (p = line.find("\xC2\xA0")) != std::string::npos;) line.replace(p, 2, " ");
+    std::string line;  // non-breaking spaces to spaces, in one pass
+    line.reserve(end - start);
+    for (std::size_t p = start; p < end; ++p) {
+      if (out[p] == '\xC2' && p + 1 < end && out[p + 1] == '\xA0') {
+        line.push_back(' ');
+        ++p;
+      } else {
+        line.push_back(out[p]);
+      }
+    }
     line = trim(line);
     if (line.empty()) {
       if (!tidy.empty() && blank_run == 0) tidy.push_back('\n');

@@ -48,6 +48,7 @@ struct SmtpMessage {
   std::string data;  // the message, dot-unstuffed, lines ended by CRLF
   bool oversized = false;
   std::size_t total_bytes = 0;  // size of the whole message (data.size() unless oversized)
+  std::string peer;             // the client's IP address, set by the listener; "" when unknown
 };
 
 struct SmtpEvent {

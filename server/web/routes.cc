@@ -58,6 +58,18 @@ void register_routes(http::Router& router, WebContext& ctx) {
             out += "adjutant_games{status=\"" + prometheus_label(status) + "\"} " +
                    std::to_string(n) + "\n";
         }
+        if (auto sizes = thread_store(ctx).storage_by_game(); sizes.ok()) {
+          out +=
+              "# HELP adjutant_game_bytes Bytes stored per game, by kind.\n"
+              "# TYPE adjutant_game_bytes gauge\n";
+          for (const auto& g : *sizes)
+            for (const auto& [kind, n] :
+                 {std::pair<const char*, std::int64_t>{"submissions", g.submissions},
+                  {"reports", g.reports},
+                  {"mail", g.mail}})
+              out += "adjutant_game_bytes{game=\"" + prometheus_label(g.game) + "\",kind=\"" +
+                     kind + "\"} " + std::to_string(n) + "\n";
+        }
         auto r = http::Response::text(std::move(out));
         r.content_type = "text/plain; version=0.0.4; charset=utf-8";
         return r;

@@ -113,6 +113,13 @@ class SqliteStore : public GameStore,
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
   Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
   Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
+  Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
+                                               bool newest_first) override;
+  Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) override;
+  Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) override;
+  Result<int> prune_inbox(UnixTime before, UnixTime now) override;
+  // Bytes stored per game (every game, by id), for the GM page and /metrics.
+  Result<std::vector<GameStorage>> storage_by_game();
   // NotFound when there is no such message; InvalidArgument for an unknown state.
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;

@@ -14,7 +14,11 @@ namespace {
 
 constexpr const char* kInboxColumns =
     "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
-    "outcome FROM inbox ";
+    "outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
+// The same columns with raw left out (X'' in its place).
+constexpr const char* kInboxColumnsNoRaw =
+    "SELECT id, message_id, channel, envelope_from, envelope_to_json, X'', received_at, state, "
+    "outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
 
 constexpr const char* kOutboxColumns =
     "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
@@ -50,6 +54,10 @@ Result<InboxMessage> inbox_from_row(const Statement& st) {
   m.received_at = st.column_int64(6);
   m.state = st.column_text(7);
   m.outcome = st.column_text(8);
+  m.attempts = st.column_int(9);
+  m.raw_bytes = st.column_int64(10);
+  m.peer = st.column_text(11);
+  if (!st.column_is_null(12)) m.pruned_at = st.column_int64(12);
   return m;
 }
 
@@ -111,8 +119,8 @@ Result<std::vector<InboxPut>> SqliteStore::put_inbox_batch(const std::vector<Inb
       }
     }
     ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
-                                     "envelope_to_json, raw, received_at, state, outcome) "
-                                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+                                     "envelope_to_json, raw, received_at, state, outcome, "
+                                     "raw_bytes, peer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     st.bind_text(1, m.message_id)
         .bind_text(2, m.channel)
         .bind_text(3, m.envelope_from)
@@ -120,7 +128,9 @@ Result<std::vector<InboxPut>> SqliteStore::put_inbox_batch(const std::vector<Inb
         .bind_blob(5, bytes(m.raw))
         .bind_int64(6, m.received_at)
         .bind_text(7, m.state.empty() ? std::string("new") : m.state)
-        .bind_text(8, m.outcome);
+        .bind_text(8, m.outcome)
+        .bind_int64(9, static_cast<std::int64_t>(m.raw.size()))
+        .bind_text(10, m.peer);
     ADJ_RETURN_IF_ERROR(st.run());
     out.push_back({db_.last_insert_rowid(), false});
   }
@@ -138,6 +148,67 @@ Result<std::vector<InboxMessage>> SqliteStore::inbox_in_state(const std::string&
     if (!row) return out;
     ADJ_SQL_TRY(InboxMessage m, inbox_from_row(st));
     out.push_back(std::move(m));
+  }
+}
+
+Result<std::vector<InboxMessage>> SqliteStore::inbox_list(const std::string& state, int limit,
+                                                          bool newest_first) {
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kInboxColumnsNoRaw) +
+                                   "WHERE ?1 = '' OR state = ?1 ORDER BY id " +
+                                   (newest_first ? "DESC" : "ASC") + " LIMIT ?2"));
+  st.bind_text(1, state).bind_int(2, std::max(limit, 0));
+  std::vector<InboxMessage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    ADJ_SQL_TRY(InboxMessage m, inbox_from_row(st));
+    out.push_back(std::move(m));
+  }
+}
+
+Result<InboxUsage> SqliteStore::inbox_usage_from(const std::string& from, UnixTime since) {
+  if (from.empty()) return InboxUsage{};
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox "
+                                   "WHERE envelope_from = ? COLLATE NOCASE AND received_at >= ?"));
+  st.bind_text(1, from).bind_int64(2, since);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return InboxUsage{};
+  return InboxUsage{st.column_int(0), st.column_int64(1)};
+}
+
+Result<InboxUsage> SqliteStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
+  if (peer.empty()) return InboxUsage{};
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox "
+                                   "WHERE peer = ? AND received_at >= ?"));
+  st.bind_text(1, peer).bind_int64(2, since);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return InboxUsage{};
+  return InboxUsage{st.column_int(0), st.column_int64(1)};
+}
+
+Result<int> SqliteStore::prune_inbox(UnixTime before, UnixTime now) {
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET raw = X'', pruned_at = ? WHERE state <> 'new' "
+                                   "AND received_at < ? AND pruned_at IS NULL"));
+  st.bind_int64(1, now).bind_int64(2, before);
+  ADJ_RETURN_IF_ERROR(st.run());
+  return db_.changes();
+}
+
+Result<std::vector<GameStorage>> SqliteStore::storage_by_game() {
+  ADJ_SQL_TRY(
+      auto st,
+      db_.prepare("SELECT g.id, "
+                  "(SELECT coalesce(sum(length(CAST(raw_text AS BLOB)) + length(CAST(ack_json AS "
+                  "BLOB))), 0) FROM submissions WHERE game_id = g.id), "
+                  "(SELECT coalesce(sum(length(CAST(text AS BLOB)) + length(CAST(json AS BLOB))), "
+                  "0) FROM reports WHERE game_id = g.id), "
+                  "(SELECT coalesce(sum(length(CAST(raw AS BLOB))), 0) FROM outbox WHERE "
+                  "game_id = g.id) FROM games g ORDER BY g.id"));
+  std::vector<GameStorage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.push_back({st.column_text(0), st.column_int64(1), st.column_int64(2), st.column_int64(3)});
   }
 }
 
@@ -184,6 +255,14 @@ Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder
     st.bind_int64(1, id);
     ADJ_SQL_TRY(bool row, st.step());
     if (row && st.column_text(0) != holder && st.column_int64(1) > now) return false;
+  }
+  {
+    // A try starts unless `holder` renews its own lease.
+    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = attempts + 1 WHERE id = ? AND "
+                                     "NOT EXISTS (SELECT 1 FROM inbox_lease WHERE inbox_id = ? "
+                                     "AND holder = ?)"));
+    st.bind_int64(1, id).bind_int64(2, id).bind_text(3, holder);
+    ADJ_RETURN_IF_ERROR(st.run());
   }
   ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox_lease(inbox_id, holder, until) "
                                    "VALUES (?, ?, ?) ON CONFLICT(inbox_id) DO UPDATE SET "
@@ -241,7 +320,8 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
                                       "attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
                                       "WHERE (state = 'pending' AND next_attempt_at <= ?2) OR "
                                       "(state = 'sending' AND lease_until <= ?2) "
-                                      "ORDER BY next_attempt_at, id LIMIT ?3) RETURNING ") +
+                                      "ORDER BY kind IN ('refusal', 'help'), next_attempt_at, "
+                                      "id LIMIT ?3) RETURNING ") +
                           kOutboxColumns));
   st.bind_int64(1, now + lease_seconds).bind_int64(2, now).bind_int(3, std::max(limit, 0));
   std::vector<OutboxMessage> out;
@@ -253,6 +333,10 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
   st.reset();
   ADJ_RETURN_IF_ERROR(tx.commit());
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
+    const auto anonymous = [](const OutboxMessage& m) {
+      return m.kind == "refusal" || m.kind == "help";
+    };
+    if (anonymous(a) != anonymous(b)) return !anonymous(a);
     return a.next_attempt_at != b.next_attempt_at ? a.next_attempt_at < b.next_attempt_at
                                                   : a.id < b.id;
   });
@@ -310,8 +394,11 @@ Result<int> SqliteStore::pending_count() {
 
 Result<int> SqliteStore::outbox_count(const std::string& to, const std::string& kind,
                                       UnixTime since) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM outbox WHERE recipient = ? "
-                                   "COLLATE NOCASE AND kind = ? AND created_at >= ?"));
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(to.empty() ? "SELECT count(*) FROM outbox WHERE ?1 = '' AND "
+                                       "kind = ?2 AND created_at >= ?3"
+                                     : "SELECT count(*) FROM outbox WHERE recipient = ?1 "
+                                       "COLLATE NOCASE AND kind = ?2 AND created_at >= ?3"));
   st.bind_text(1, to).bind_text(2, kind).bind_int64(3, since);
   ADJ_SQL_TRY(bool row, st.step());
   return row ? st.column_int(0) : 0;

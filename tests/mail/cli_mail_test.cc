@@ -162,9 +162,33 @@ TEST_F(CliMail, OutboxSendAuthenticatesToARelayThatRequiresIt) {
   EXPECT_EQ(sent.err.find("pbm-relay-pw"), std::string::npos);
 }
 
+TEST_F(CliMail, InboxListShowsFailedMessagesAndPruneKeepsTheRows) {
+  ASSERT_EQ(cli({"ingest"}, corpus("empty.eml")).exit_code, 0);  // unreadable: failed
+  ASSERT_EQ(cli({"ingest", "--sender", "wessex@example.org"}, corpus("plain.eml")).exit_code, 0);
+  auto failed = cli({"inbox", "list", "--state", "failed", "--json"});
+  ASSERT_EQ(failed.exit_code, 0) << failed.err;
+  const Json j = Json::parse(failed.out);
+  ASSERT_EQ(j.size(), 1u) << failed.out;
+  EXPECT_EQ(j[0]["state"], "failed");
+  EXPECT_EQ(j[0]["attempts"], 1);
+  auto all = cli({"inbox", "list"});
+  ASSERT_EQ(all.exit_code, 0);
+  EXPECT_NE(all.out.find("processed"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("wessex@example.org"), std::string::npos) << all.out;
+  // Both are younger than 30 days: nothing dropped.
+  auto pruned = cli({"inbox", "prune"});
+  ASSERT_EQ(pruned.exit_code, 0) << pruned.err;
+  EXPECT_NE(pruned.out.find("raw bytes of 0 processed messages"), std::string::npos) << pruned.out;
+  EXPECT_FALSE(store()->inbox_message(2)->raw.empty());
+}
+
 TEST_F(CliMail, HelpForTheMailCommands) {
-  for (std::vector<std::string> cmd :
-       {std::vector<std::string>{"ingest"}, {"outbox"}, {"outbox", "list"}, {"outbox", "send"}}) {
+  for (std::vector<std::string> cmd : {std::vector<std::string>{"ingest"},
+                                       {"outbox"},
+                                       {"outbox", "list"},
+                                       {"outbox", "send"},
+                                       {"inbox", "list"},
+                                       {"inbox", "prune"}}) {
     cmd.push_back("--help");
     auto r = run_cli(cmd);
     EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -240,10 +240,23 @@ TEST_P(Corpus, IngestAndAnswer) {
     EXPECT_EQ(m.dedupe_key.rfind("inbox:" + std::to_string(last_inbox_) + ":", 0), 0u);
     const ParsedMail reply = parse(m);
     const ParsedMail original = parse_mail(raw).value();
-    EXPECT_EQ(reply.in_reply_to, original.message_id);
-    ASSERT_FALSE(reply.references.empty());
-    EXPECT_EQ(reply.references.back(), original.message_id);
-    EXPECT_EQ(reply.subject, reply_subject(original.subject));
+    const bool anonymous =
+        std::string(e.reply_kind) == "refusal" || std::string(e.reply_kind) == "help";
+    if (anonymous) {
+      // Nothing of the incoming header goes back to an unauthenticated sender.
+      EXPECT_EQ(reply.in_reply_to, "");
+      EXPECT_TRUE(reply.references.empty());
+      EXPECT_NE(reply.subject, reply_subject(original.subject));
+      EXPECT_EQ(m.raw.find("Subject: " + original.subject), std::string::npos) << m.raw;
+      EXPECT_EQ(reply.from_name, "Adjutant");
+      EXPECT_EQ(parse_address(m.raw.substr(m.raw.find("\nTo:") + 4, 200)), e.reply_to);
+      EXPECT_EQ(m.raw.find("To: \""), std::string::npos) << "no display name";
+    } else {
+      EXPECT_EQ(reply.in_reply_to, original.message_id);
+      ASSERT_FALSE(reply.references.empty());
+      EXPECT_EQ(reply.references.back(), original.message_id);
+      EXPECT_EQ(reply.subject, reply_subject(original.subject));
+    }
     EXPECT_EQ(reply.auto_submitted, "auto-replied");
     EXPECT_EQ(reply.from_address, "orders@pbm.example.net");
     if (e.counts) {
@@ -284,7 +297,7 @@ TEST_F(Ingest, SameMessageTwiceIsOneSubmissionAndOneReply) {
   const std::string raw = corpus("plain.eml");
   bool dup = true;
   auto first =
-      ingest_->accept(raw, "smtp", {"wessex@example.org", {"orders@pbm.example.net"}}, &dup);
+      ingest_->accept(raw, "smtp", {"wessex@example.org", {"orders@pbm.example.net"}, ""}, &dup);
   ASSERT_TRUE(first.ok());
   EXPECT_FALSE(dup);
   ASSERT_TRUE(ingest_->process(*first).ok());
@@ -355,8 +368,9 @@ TEST_F(Ingest, GameFromTheSubjectOrTheRecipientTag) {
   EXPECT_TRUE(contains(reply.text, "the file has no GAME line")) << reply.text;
 
   // orders+britain-1@host as the envelope recipient.
-  auto id = ingest_->accept("From: wessex@example.org\nSubject: hi\nMessage-ID: <s2@x>\n\nHELP\n",
-                            "smtp", {"wessex@example.org", {"orders+britain-1@pbm.example.net"}});
+  auto id =
+      ingest_->accept("From: wessex@example.org\nSubject: hi\nMessage-ID: <s2@x>\n\nHELP\n", "smtp",
+                      {"wessex@example.org", {"orders+britain-1@pbm.example.net"}, ""});
   ASSERT_TRUE(id.ok());
   auto help = ingest_->process(*id);
   ASSERT_TRUE(help.ok());
@@ -556,7 +570,7 @@ TEST_F(Ingest, OversizedMessageIsStoredAsHeadersAndRefused) {
   const ParsedMail reply = parse(outbox().at(0));
   EXPECT_TRUE(contains(reply.text, "Your message was 30 MiB")) << reply.text;
   EXPECT_TRUE(contains(reply.text, "up to 10 MiB"));
-  EXPECT_EQ(reply.in_reply_to, "huge-1@mail.example.org");
+  EXPECT_EQ(reply.in_reply_to, "");  // a refusal carries nothing of the incoming header
   // The same oversized message again is a duplicate.
   bool dup = false;
   auto again = ingest_->accept(raw, "smtp", {}, &dup);
@@ -570,11 +584,11 @@ TEST_F(Ingest, RecipientAllowList) {
   EXPECT_TRUE(ingest_->recipient_allowed("ORDERS@pbm.example.net"));
   EXPECT_TRUE(ingest_->recipient_allowed("orders+britain-1@pbm.example.net"));
   EXPECT_FALSE(ingest_->recipient_allowed("gm@pbm.example.net"));
-  auto denied = ingest_->accept(corpus("plain.eml"), "smtp", {"a@b", {"gm@pbm.example.net"}});
+  auto denied = ingest_->accept(corpus("plain.eml"), "smtp", {"a@b", {"gm@pbm.example.net"}, ""});
   ASSERT_FALSE(denied.ok());
   EXPECT_EQ(denied.status().code(), StatusCode::kPermissionDenied);
   auto ok = ingest_->accept(corpus("plain.eml"), "smtp",
-                            {"a@b", {"gm@pbm.example.net", "orders@pbm.example.net"}});
+                            {"a@b", {"gm@pbm.example.net", "orders@pbm.example.net"}, ""});
   EXPECT_TRUE(ok.ok());
 }
 

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -63,10 +64,16 @@ class MailFixture : public ::testing::Test {
         *services_, *store_, *store_, config_, [this] { return now_; }, store_.get());
   }
 
-  // accept + process; asserts both succeed.
-  mail::ProcessResult ingest(const std::string& raw, const std::string& channel = "pipe") {
+  // accept + process; asserts both succeed. The envelope sender is the From address (as an MTA
+  // usually gives it) unless `envelope_from` is set.
+  mail::ProcessResult ingest(const std::string& raw, const std::string& channel = "pipe",
+                             std::optional<std::string> envelope_from = std::nullopt) {
     bool dup = false;
-    auto id = ingest_->accept(raw, channel, {}, &dup);
+    if (!envelope_from) {
+      auto p = mail::parse_mail(raw);
+      envelope_from = p.ok() ? p->from_address : std::string();
+    }
+    auto id = ingest_->accept(raw, channel, {*envelope_from, {}, ""}, &dup);
     EXPECT_TRUE(id.ok()) << id.status().to_string();
     if (!id.ok()) return {};
     last_inbox_ = *id;
