@@ -31,37 +31,6 @@ bool same_secret(std::string_view given, std::string_view real) {
   return diff == 0;
 }
 
-bool is_alnum(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-// Replaces every occurrence of `secret` in `s` that is not part of a longer word (no letter or
-// digit directly before or after it) by the mask.
-void mask_in(std::string& s, std::string_view secret) {
-  if (secret.empty()) return;
-  for (std::size_t at = s.find(secret); at != std::string::npos; at = s.find(secret, at)) {
-    const std::size_t end = at + secret.size();
-    const bool word = (at == 0 || !is_alnum(s[at - 1])) && (end == s.size() || !is_alnum(s[end]));
-    if (word) {
-      s.replace(at, secret.size(), kMask);
-      at += kMask.size();
-    } else {
-      ++at;
-    }
-  }
-}
-
-void mask_ack(OrderAck& ack, std::string_view secret) {
-  if (secret.empty()) return;
-  mask_in(ack.refusal, secret);
-  mask_in(ack.game, secret);
-  for (LineResult& l : ack.lines) {
-    mask_in(l.text, secret);
-    mask_in(l.reason, secret);
-  }
-  for (Order& o : ack.orders) mask_in(o.text, secret);
-}
-
 std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 const char* kind_name(Quantity::Kind k) {
@@ -254,8 +223,9 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
                      [](const Order& a, const Order& b) { return a.action < b.action; });
   }
 
-  if (parsed.secret) mask_ack(ack, *parsed.secret);
-  if (player) mask_ack(ack, player->secret);
+  // Nothing in the acknowledgement depends on the real secret (it is only compared above), and
+  // the PLAYER line is not among ack.lines: render_ack_text echoes it with the secret field
+  // masked. Other text is echoed exactly as the sender wrote it.
   return ack;
 }
 

@@ -40,8 +40,8 @@ std::string check_order_against_map(const Order& order, const GameState& state);
 // JSON form of an acknowledgement (stored with the submission, printed by --json).
 nlohmann::json to_json(const OrderAck& ack);
 Result<OrderAck> ack_from_json(const nlohmann::json& j);
-// Plain-text acknowledgement, as a player reads it: each line echoed with its result (the
-// secret masked), then "N accepted, M rejected".
+// Plain-text acknowledgement, as a player reads it: the header lines (the PLAYER line's secret
+// masked), each order line echoed as sent with its result, then "N accepted, M rejected".
 std::string render_ack_text(const OrderAck& ack);
 
 }  // namespace adj

@@ -97,6 +97,8 @@ class ApiTest : public ::testing::Test {
     Response r = gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 7})");
     ASSERT_EQ(r.status, 201) << r.body;
   }
+  // WSX's secret in the bundled scenario.
+  std::string wsx_secret() const { return "cerdic"; }
   std::string token(const std::string& player, const std::string& game = "britain-1") {
     Response r = gm("GET", "/api/games/" + game + "/players/" + player + "/token");
     EXPECT_EQ(r.status, 200) << r.body;
@@ -245,6 +247,30 @@ TEST_F(ApiTest, SubmitOrdersWithTheLinkToken) {
 
   // The whole file (header included) with the token works too.
   EXPECT_EQ(as(wsx, "POST", "/api/games/britain-1/orders", orders(1, "WSX")).status, 200);
+}
+
+// Regression (issue 10): with no login, one check request whose lines were 2,000 candidate words
+// used to answer with the real secret masked ("********") on the line that held it.
+TEST_F(ApiTest, ARefusedFileDoesNotRevealWhichCandidateIsTheSecret) {
+  create_britain();
+  const std::string secret = wsx_secret();
+  auto attempt = [&](const std::string& planted) {
+    std::string file = "GAME britain-1\nPLAYER WSX not-the-secret\n";
+    for (int i = 0; i < 2000; ++i)
+      file += "DEFEND " + (i == 1234 ? planted : "guess" + std::to_string(i)) + "\n";
+    return call("POST", "/api/games/britain-1/orders?check=1", file,
+                {{"content-type", "text/plain"}});
+  };
+  const Response with_secret = attempt(secret);
+  ASSERT_EQ(with_secret.status, 422) << with_secret.body;
+  EXPECT_EQ(with_secret.body.find("********"), std::string::npos);
+  // The answer is the same, word for word, whether or not a line holds the real secret.
+  const Response without = attempt("guess1234");
+  std::string expected = without.body;
+  for (std::size_t at = expected.find("DEFEND guess1234\""); at != std::string::npos;
+       at = expected.find("DEFEND guess1234\"", at + 1))
+    expected.replace(at + 7, 9, secret);
+  EXPECT_EQ(with_secret.body, expected);
 }
 
 TEST_F(ApiTest, SubmitOrdersWithTheSecretInTheFileOrBody) {
