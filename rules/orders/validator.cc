@@ -147,6 +147,15 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
 
 OrderAck check_order_file(std::string_view text, const GameState& state,
                           const CombatEngine* engine) {
+  return check_order_file(text, state, engine,
+                          [&state](const std::string& code, std::string_view given) {
+                            const Player* p = state.find_player(code);
+                            return p && !p->secret.empty() && same_secret(given, p->secret);
+                          });
+}
+
+OrderAck check_order_file(std::string_view text, const GameState& state, const CombatEngine* engine,
+                          const SecretCheck& check) {
   ParsedOrderFile parsed = parse_order_file(text, state.rules.actions_per_turn);
   OrderAck ack;
   ack.game = parsed.game.value_or("");
@@ -169,7 +178,7 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
     refusal = "the file has no PLAYER line (PLAYER <player-code> <secret>)";
   } else if (!player) {
     refusal = "there is no player " + *parsed.player + " in game " + state.game_id;
-  } else if (!same_secret(*parsed.secret, player->secret)) {
+  } else if (!check(player->code, *parsed.secret)) {
     refusal = "the secret for player " + player->code + " is wrong";
   } else if (parsed.turn && *parsed.turn != state.turn) {
     refusal = "orders are for turn " + std::to_string(*parsed.turn) + "; turn " +

@@ -116,7 +116,7 @@ Result<int> free_port(const std::string& host) {
 std::string player_link(const http::Router& router, const std::string& gm_token,
                         const std::string& game, const std::string& player) {
   http::Request req;
-  req.method = "GET";
+  req.method = "POST";  // issues a new link token (only its hash is stored)
   req.path = "/api/games/" + game + "/players/" + player + "/token";
   req.headers["authorization"] = "Bearer " + gm_token;
   const http::Response r = router.route(req);

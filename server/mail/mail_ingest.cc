@@ -127,9 +127,22 @@ std::string bare_subject(std::string s) {
 }
 
 struct Command {
-  std::string name;  // "HELP", "RESEND", "STATUS"
-  std::string arg;   // an optional game id
+  std::string name;  // "HELP", "RESEND", "STATUS", "SECRET"
+  std::string arg;   // an optional game id; SECRET: the new secret
 };
+
+// "SECRET <new-secret>" on a line of its own in the first text (after the GAME and PLAYER lines).
+std::optional<Command> secret_command_in(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::vector<std::string> w = words(text.substr(start, end - start));
+    if (w.size() == 2 && upper(w[0]) == "SECRET") return Command{"SECRET", w[1]};
+    start = end + 1;
+  }
+  return std::nullopt;
+}
 
 // A line that is a command: the command word alone, or followed by one game id.
 std::optional<Command> command_in(std::string_view line) {
@@ -179,7 +192,9 @@ constexpr const char* kCommandsHelp =
     "Commands by email (the first line of a message, or its subject):\n"
     "  HELP [<game-id>]   this text, with the rules of a game when it is named\n"
     "  RESEND             your latest report (add the GAME and PLAYER <code> <secret> lines)\n"
-    "  STATUS             the orders on file for this turn (same lines)\n";
+    "  STATUS             the orders on file for this turn (same lines)\n"
+    "  SECRET <new>       after the GAME and PLAYER lines: change your secret (8 to 64\n"
+    "                     characters, one word)\n";
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 
@@ -461,7 +476,10 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
   if (auto cmd = command_in(bare_subject(c.mail.subject))) c.command = cmd;
   if (!c.mail.texts.empty())
     if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
+  if (!c.command && !c.mail.texts.empty())
+    if (auto cmd = secret_command_in(c.mail.texts.front().text)) c.command = cmd;
   if (c.command) {
+    if (c.command->name == "SECRET") return handle_secret(c);
     if (c.command->name == "HELP") return handle_help(c);
     if (c.command->name == "RESEND") return handle_resend(c);
     return handle_status(c);
@@ -519,10 +537,10 @@ std::string MailIngest::game_link(const std::string& game) const {
 
 Result<bool> MailIngest::authenticated(const std::string& game, const std::string& player,
                                        const std::string& secret) {
-  auto out =
-      services_.check_orders(game, "GAME " + game + "\nPLAYER " + player + " " + secret + "\n");
-  if (!out.ok()) return out.status();
-  return !out->ack.refused;
+  const Status s = services_.authenticate_player(game, player, secret);
+  if (s.ok()) return true;
+  if (s.code() == StatusCode::kPermissionDenied) return false;
+  return s;
 }
 
 Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
@@ -830,7 +848,7 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   const ParsedOrderFile lines = command_lines(c.mail);
   if (lines.secret) c.secret = *lines.secret;
   std::optional<std::string> named = lines.game;
-  if (!named && !c.command->arg.empty()) named = c.command->arg;
+  if (!named && !c.command->arg.empty() && c.command->name != "SECRET") named = c.command->arg;
   const std::optional<std::string> game = find_game(c, named);
   const std::string what = c.command->name;
   Result<ProcessResult> refused = Status::Internal("unset");
@@ -853,6 +871,45 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   if (!refused.ok()) return refused.status();
   *refusal = std::move(refused).value();
   return std::optional<Signed>();
+}
+
+Result<ProcessResult> MailIngest::handle_secret(Context& c) {
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string player = upper((*who)->player);
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "secret";
+  std::string text;
+  const Status changed = services_.change_secret(game, player, c.command->arg);
+  if (changed.ok()) {
+    if (admin_) {
+      AuditEntry e;
+      e.game = game;
+      e.at = now_();
+      e.actor = "player:" + player;
+      e.action = "secret";
+      e.detail = {{"player", player}, {"what", "secret"}, {"channel", "mail"}};
+      if (Status a = admin_->append_audit(e); !a.ok()) return a;
+    }
+    text = "The secret of " + player + " in game " + game +
+           " is changed. Use the new one on your PLAYER line from now on; the old one no "
+           "longer works.\n\n";
+    r.outcome = "SECRET: changed for " + game + "/" + player;
+  } else if (changed.code() == StatusCode::kInvalidArgument) {
+    text = "The secret was not changed: " + changed.message() + ".\n\n";
+    r.outcome = "SECRET: refused for " + game + "/" + player + ": " + changed.message();
+  } else {
+    return changed;
+  }
+  text += kSignature;
+  auto queued = reply(c, "secret", game, "secret", std::move(text));
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
 }
 
 Result<ProcessResult> MailIngest::handle_resend(Context& c) {
@@ -955,12 +1012,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     std::vector<std::pair<std::string, std::string>> links;
     if (const std::string link = game_link(game); !link.empty()) {
       links.emplace_back("Your report on the web", link + "/me/reports/" + std::to_string(turn));
-      if (admin_) {
-        auto token = admin_->player_token(game, code);
-        if (!token.ok()) return token.status();
-        links.emplace_back("Sign in to the game without your secret (keep this link private)",
-                           link + "/p/" + *token);
-      }
+      // No sign-in link: link tokens exist in clear only when issued (stored hashed), and a
+      // mail waits in the outbox.
       links.emplace_back("The game page", link);
     }
     std::string text = intro + "\n\n" + rep->text + "\n";

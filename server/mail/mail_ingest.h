@@ -20,6 +20,9 @@
 //         line, command argument, subject or recipient tag), that game's engine order_help().
 //       RESEND: the player's latest report; needs GAME and PLAYER <code> <secret> lines.
 //       STATUS: the acknowledgement of the player's orders on file for the open turn; same lines.
+//       SECRET <new>: a line of its own after the GAME and PLAYER <code> <secret> lines changes
+//         the player's secret (Services::change_secret; audited "secret"); the answer never
+//         carries either secret.
 //   * Orders: the text is the first candidate (ParsedMail::texts) with a GAME or PLAYER line, else
 //     the first text. The game is the GAME line's, else a game id in the subject, else the
 //     recipient's +tag (orders+<game>@host). Services::submit_orders(game, text,
@@ -162,6 +165,7 @@ class MailIngest {
   Result<ProcessResult> handle_orders(Context& c);
   Result<ProcessResult> handle_help(Context& c);
   Result<ProcessResult> handle_resend(Context& c);
+  Result<ProcessResult> handle_secret(Context& c);
   Result<ProcessResult> handle_status(Context& c);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Whether `sender` has had refusal_per_window refusals and HELP answers in the window.

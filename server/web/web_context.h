@@ -57,7 +57,7 @@ class WebContext {
 };
 
 // The calling thread's store, for what Services does not expose (stored turn records for the
-// charts, link tokens, a player's secret to complete an order file sent with a link token).
+// charts).
 // Owned by the calling thread, like services().
 SqliteStore& thread_store(WebContext& ctx);
 

@@ -451,6 +451,35 @@ TEST_F(Ingest, StatusAndResendNeedTheSecret) {
   EXPECT_TRUE(contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
 }
 
+TEST_F(Ingest, SecretCommandChangesTheSecret) {
+  auto wrong = ingest(
+      "From: x@evil.example\nSubject: hi\nMessage-ID: <sc1@x>\n\nGAME britain-1\n"
+      "PLAYER WSX nope\nSECRET attacker-choice\n");
+  EXPECT_EQ(wrong.action, "refusal");
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+
+  auto shortone = ingest(
+      "From: wessex@example.org\nSubject: hi\nMessage-ID: <sc2@x>\n\nGAME britain-1\n"
+      "PLAYER WSX cerdic\nSECRET tiny\n");
+  EXPECT_EQ(shortone.action, "secret");
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+
+  auto ok = ingest(
+      "From: wessex@example.org\nSubject: new secret\nMessage-ID: <sc3@x>\n\nGAME britain-1\n"
+      "PLAYER WSX cerdic\nSECRET Kent-and-Sussex-9\n");
+  EXPECT_EQ(ok.action, "secret");
+  EXPECT_FALSE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "Kent-and-Sussex-9").ok());
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(contains(parse(out[2]).text, "is changed")) << parse(out[2]).text;
+  for (const auto& m : out) {
+    EXPECT_FALSE(contains(m.raw, "Kent-and-Sussex-9"));
+    EXPECT_FALSE(contains(m.raw, "cerdic"));
+  }
+  EXPECT_EQ(store_->audit_log("britain-1")->back().action, "secret");
+}
+
 class WithTurn : public MailFixture {
  protected:
   void SetUp() override {
@@ -488,8 +517,7 @@ TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
   EXPECT_EQ(*again, 0);
   const auto out = outbox();
   ASSERT_EQ(out.size(), 5u);
-  auto token = store_->player_token("britain-1", "MRC");
-  ASSERT_TRUE(token.ok());
+
   for (const OutboxMessage& m : out) {
     EXPECT_EQ(m.kind, "report");
     EXPECT_EQ(m.game, "britain-1");
@@ -511,7 +539,8 @@ TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
       auto report = services_->report("britain-1", "MRC", 1);
       ASSERT_TRUE(report.ok());
       EXPECT_TRUE(contains(p.text, report->text));
-      EXPECT_TRUE(contains(p.text, "/games/britain-1/p/" + *token));
+      // No sign-in link: tokens are stored only hashed, and the mail waits in the outbox.
+      EXPECT_FALSE(contains(m.raw, "/games/britain-1/p/"));
       EXPECT_EQ(p.subject, "Dark Age Britain (britain-1): turn 1 report for MRC");
     }
   }
@@ -667,7 +696,7 @@ TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
     }
   auto second_store = SqliteStore::open(db_);
   ASSERT_TRUE(second_store.ok());
-  Services second_services(Stores{**second_store, **second_store, **second_store},
+  Services second_services(Stores{**second_store, **second_store, **second_store, **second_store},
                            [this] { return now_; });
   MailIngest second(
       second_services, **second_store, **second_store, config_, [this] { return now_; },

@@ -408,10 +408,10 @@ TEST(OrderValidator, RefusalNeverDependsOnTheRealSecret) {
 // Issue 11: only the PLAYER line's secret field is masked, never the same text elsewhere.
 TEST(OrderValidator, OnlyThePlayerLinesSecretIsMasked) {
   GameState s = small_state();
-  s.players[0].secret = "wrong";
+  s.find_player("WSX")->secret = "wrong";
   OrderAck ack =
       check_order_file("GAME dark-7\nPLAYER WSX wrong\nDEFEND wrong\nLEVY LON\n", s, nullptr);
-  ASSERT_FALSE(ack.refused);
+  ASSERT_FALSE(ack.refused) << ack.refusal;
   ASSERT_EQ(ack.lines.size(), 2u);
   EXPECT_EQ(ack.lines[0].text, "DEFEND wrong");
   EXPECT_EQ(ack.lines[0].reason, "unknown area \"WRONG\"");
