@@ -367,6 +367,16 @@ int serve(const Common& c, const ServeOptions& o) {
                      r->queued);
     });
   };
+  ctx.set_on_secrets_issued([&](const std::string& game,
+                                const std::map<std::string, std::string>& secrets) {
+    asio::post(mail_pool, [&, game, secrets] {
+      auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
+      if (!n.ok())
+        spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", game, n.status().message());
+      else
+        spdlog::info("event=secret_mail_queued game={} count={}", game, *n);
+    });
+  });
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
     asio::post(mail_pool, [&, game, turn] {
       auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);

@@ -13,6 +13,7 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/escape.h"
+#include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/mail/detail.h"
 #include "server/mail/mime.h"
@@ -1028,6 +1029,41 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     m.headers.emplace_back("Auto-Submitted", "auto-generated");
     auto q = queue("report", game, Mailbox{email, name},
                    "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_new_secrets(const std::string& game,
+                                          const std::map<std::string, std::string>& secrets) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string game_name = state->value("name", game);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    const auto it = secrets.find(code);
+    if (code.empty() || email.empty() || it == secrets.end()) continue;
+    const std::string name = p.value("name", code);
+    std::string text = "You play " + name + " (" + code + ") in " + game_name + " (" + game +
+                       ").\n\nYour secret is: " + it->second +
+                       "\n\nPut it on the PLAYER line of your orders:\n\n  GAME " + game +
+                       "\n  PLAYER " + code + " " + it->second +
+                       "\n\nIt replaces any secret you had before in this game. Keep it to "
+                       "yourself. To choose your own, send a message with the GAME and PLAYER "
+                       "lines and a line\n\n  SECRET <your new secret>\n\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "The game page: " + link + "\n\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject = game_name + " (" + game + "): your secret for " + code;
+    m.text = std::move(text);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    // A fresh key each time: a second reset must be mailed too; it never contains the secret.
+    auto q = queue("secret", game, Mailbox{email, name},
+                   "secret:" + game + ":" + code + ":" + new_token(), std::move(m));
     if (!q.ok()) return q.status();
     queued += *q ? 1 : 0;
   }

@@ -58,6 +58,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -151,6 +152,11 @@ class MailIngest {
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
   Result<int> queue_turn_reports(const std::string& game, int turn);
+  // Mails each player in `secrets` (code -> new secret in clear) that has an email address their
+  // new secret (a game created with fresh secrets, or a GM reset). Returns how many were queued.
+  // The mail waits in the outbox like any other until it is sent. NotFound for an unknown game.
+  Result<int> queue_new_secrets(const std::string& game,
+                                const std::map<std::string, std::string>& secrets);
   // Queues a reminder for the open turn to every player with an email address and no orders on
   // file. Dedupe key "reminder:<game>:<turn>:<player>" (":<tag>" appended when tag is set, for a
   // second reminder). Returns how many were queued now.

@@ -403,6 +403,7 @@ Response create_game(WebContext& ctx, const Request& req) {
     Json j = Json::parse(r.body);
     j["secrets"] = issued;
     r.body = j.dump();
+    ctx.secrets_issued(created->id, issued);  // mailed to the players that have an address
   }
   r.headers.emplace_back("Cache-Control", "no-store");
   r.headers.emplace_back("Location", "/api/games/" + http::url_encode(created->id));
@@ -549,6 +550,7 @@ Response post_player_reset(WebContext& ctx, const Request& req, const std::strin
   auto out = ctx.admin().reset_player(game, player, what, kGmActor);
   if (!out.ok()) return fail(out.status());
   const std::size_t space = out->find(' ');
+  if (what != "token") ctx.secrets_issued(game, {{upper(player), out->substr(0, space)}});
   if (what == "secret") return token_answer(ctx, game, player, "", *out);
   if (what == "token") return token_answer(ctx, game, player, *out);
   return token_answer(ctx, game, player, out->substr(space + 1), out->substr(0, space));

@@ -750,6 +750,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
   if (!issued.empty()) {
     Json rows = Json::array();
     for (const auto& [code, secret] : issued) rows.push_back({{"code", code}, {"secret", secret}});
+    ctx.secrets_issued(g->id, issued);  // mailed to the players that have an address
     return credentials_page(ctx, req, g->id, g->name, std::move(rows));
   }
   return redirect("/gm/games/" + http::url_encode(g->id) + "?done=created");
@@ -1004,7 +1005,10 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                if (!out.ok()) return status_page(out.status());
                Json row = {{"code", player}};
                const std::size_t space = out->find(' ');
-               if (what != "token") row["secret"] = out->substr(0, space);
+               if (what != "token") {
+                 row["secret"] = out->substr(0, space);
+                 ctx.secrets_issued(game, {{player, out->substr(0, space)}});
+               }
                if (what != "secret")
                  row["url"] = ctx.config().base_url + game_path(game) + "/p/" +
                               (what == "token" ? *out : out->substr(space + 1));

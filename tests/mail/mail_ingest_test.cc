@@ -480,6 +480,24 @@ TEST_F(Ingest, SecretCommandChangesTheSecret) {
   EXPECT_EQ(store_->audit_log("britain-1")->back().action, "secret");
 }
 
+TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
+  auto n = ingest_->queue_new_secrets("britain-1", {{"WSX", "abcd-efgh-jkmn"}, {"XXX", "x"}});
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 1);
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kind, "secret");
+  EXPECT_EQ(out[0].to, "wessex@example.org");
+  EXPECT_EQ(out[0].dedupe_key.find("abcd-efgh-jkmn"), std::string::npos);
+  const ParsedMail p = parse(out[0]);
+  EXPECT_TRUE(contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
+  EXPECT_FALSE(contains(p.text, "cerdic"));
+  // A second reset is mailed too.
+  EXPECT_EQ(*ingest_->queue_new_secrets("britain-1", {{"WSX", "mnpq-rstu-vwxy"}}), 1);
+  EXPECT_EQ(ingest_->queue_new_secrets("nope", {{"WSX", "x"}}).status().code(),
+            StatusCode::kNotFound);
+}
+
 class WithTurn : public MailFixture {
  protected:
   void SetUp() override {
