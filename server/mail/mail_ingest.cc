@@ -127,6 +127,50 @@ std::string bare_subject(std::string s) {
   }
 }
 
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// `raw` with the secret of every PLAYER line, the word after every line-leading SECRET and every
+// whole-word occurrence of `known` (the secrets the message was read to carry, e.g. in an HTML
+// alternative) masked, as written: plain and quoted-printable bodies; base64 is not decoded.
+std::string mask_mail_secrets(const std::string& raw, const std::vector<std::string>& known) {
+  std::string out = mask_player_secret(raw);
+  for (const std::string& secret : known) {
+    if (secret.size() < 3 || secret == "********") continue;
+    for (std::size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at)) {
+      const std::size_t end = at + secret.size();
+      if ((at == 0 || !word_char(out[at - 1])) && (end == out.size() || !word_char(out[end]))) {
+        out.replace(at, secret.size(), "********");
+        at += 8;
+      } else {
+        ++at;
+      }
+    }
+  }
+  std::size_t start = 0;
+  while (start < out.size()) {
+    std::size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    std::size_t i = start;
+    while (i < end && (out[i] == ' ' || out[i] == '\t' || out[i] == '>')) ++i;
+    if (end - i > 7 && (out.compare(i, 7, "SECRET ") == 0 || out.compare(i, 7, "secret ") == 0 ||
+                        out.compare(i, 7, "Secret ") == 0)) {
+      std::size_t w = i + 7;
+      while (w < end && out[w] == ' ') ++w;
+      std::size_t e = w;
+      while (e < end && out[e] != ' ' && out[e] != '\t' && out[e] != '\r') ++e;
+      if (e > w) {
+        out.replace(w, e - w, "********");
+        end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 struct Command {
   std::string name;  // "HELP", "RESEND", "STATUS", "SECRET"
   std::string arg;   // an optional game id; SECRET: the new secret
@@ -423,6 +467,12 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
 
   const auto finish = [&](ProcessResult r) -> Result<ProcessResult> {
     ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));
+    // Processed: the stored message keeps no secret (PLAYER and SECRET lines written plainly;
+    // a base64 body is left as it is). After the state, so a crash in between loses nothing.
+    std::vector<std::string> known = {c.secret};
+    if (c.command && c.command->name == "SECRET") known.push_back(c.command->arg);
+    if (std::string masked = mask_mail_secrets(c.in.raw, known); masked != c.in.raw)
+      ADJ_RETURN_IF_ERROR(mail_.mask_inbox_raw(id, masked));
     return r;
   };
   const auto failed = [&](const std::string& why) {

@@ -107,6 +107,8 @@ class SqliteStore : public GameStore,
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;
   Result<InboxMessage> inbox_message(std::int64_t id) override;
+  // With secure_delete for the statement's pages, so the old bytes are overwritten.
+  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
   Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                            std::int64_t seconds) override;
   Status release_inbox(std::int64_t id, const std::string& holder) override;

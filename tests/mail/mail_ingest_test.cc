@@ -4,8 +4,10 @@
 #include "server/mail/mail_ingest.h"
 
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cstring>
 
 #include <set>
 #include <thread>
@@ -210,7 +212,13 @@ TEST_P(Corpus, IngestAndAnswer) {
   EXPECT_EQ(r.state, e.state) << r.outcome;
   auto in = store_->inbox_message(last_inbox_);
   ASSERT_TRUE(in.ok());
-  EXPECT_EQ(in->raw, raw);  // stored exactly as received
+  // Stored as received, except that the secrets it carried are masked once it is processed.
+  std::string expected = raw;
+  for (const char* secret : {"cerdic", "penda", "oswald", "raedwald", "cadwallon", "guessing-42"})
+    for (std::size_t at = expected.find(secret); at != std::string::npos;
+         at = expected.find(secret, at))
+      expected.replace(at, std::strlen(secret), "********");
+  EXPECT_EQ(in->raw, expected);
   EXPECT_EQ(in->state, e.state);
   EXPECT_EQ(in->outcome, r.outcome);
 
@@ -451,6 +459,18 @@ TEST_F(Ingest, StatusAndResendNeedTheSecret) {
   EXPECT_TRUE(contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
 }
 
+TEST_F(Ingest, TheInboxKeepsNoSecretOnceProcessed) {
+  const std::string original = corpus("plain.eml");
+  ASSERT_TRUE(contains(original, "cerdic"));
+  auto r = ingest(original);
+  EXPECT_EQ(r.state, "processed");
+  const std::string raw = store_->inbox_message(last_inbox_)->raw;
+  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(contains(raw, "********"));
+  // Processing the stored message again finds the submission it made (nothing twice).
+  EXPECT_EQ(submissions().size(), 1u);
+}
+
 TEST_F(Ingest, SecretCommandChangesTheSecret) {
   auto wrong = ingest(
       "From: x@evil.example\nSubject: hi\nMessage-ID: <sc1@x>\n\nGAME britain-1\n"
@@ -478,6 +498,11 @@ TEST_F(Ingest, SecretCommandChangesTheSecret) {
     EXPECT_FALSE(contains(m.raw, "cerdic"));
   }
   EXPECT_EQ(store_->audit_log("britain-1")->back().action, "secret");
+  // The stored message keeps neither secret once processed.
+  const std::string raw = store_->inbox_message(last_inbox_)->raw;
+  EXPECT_FALSE(contains(raw, "Kent-and-Sussex-9")) << raw;
+  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(contains(raw, "PLAYER WSX ********")) << raw;
 }
 
 TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
