@@ -560,6 +560,26 @@ TEST_F(WebPages, GmPagesNeedTheGmToken) {
   EXPECT_EQ(post("/gm/login", {{"token", ""}}).status, 403);
 }
 
+TEST_F(WebPages, GmDeskShowsFreshSecretsOnceAndResetsThem) {
+  const std::string gm = gm_cookie();
+  Response made = post("/gm/games", {{"bundled", "dark-age-britain"}}, gm);
+  ASSERT_EQ(made.status, 200) << made.body;
+  EXPECT_EQ(check_balanced(made.body, true), "");
+  EXPECT_EQ(made.body.find("cerdic"), std::string::npos);
+  const std::string cell = "<td>WSX</td><td class=\"token\">";
+  const std::size_t at = made.body.find(cell);
+  ASSERT_NE(at, std::string::npos) << made.body;
+  const std::string secret = made.body.substr(at + cell.size(), 14);
+  EXPECT_TRUE(*ctx_->admin().check_secret(kGame, "WSX", secret)) << secret;
+  EXPECT_EQ(get("/gm/games/britain-1", gm).body.find(secret), std::string::npos);  // not again
+
+  Response reset = post("/gm/games/britain-1/players/WSX/reset", {{"what", "secret"}}, gm);
+  ASSERT_EQ(reset.status, 200) << reset.body;
+  EXPECT_FALSE(*ctx_->admin().check_secret(kGame, "WSX", secret));
+  EXPECT_EQ(post("/gm/games/britain-1/players/WSX/reset", {{"what", "secret"}}).status, 403);
+  EXPECT_EQ(ctx_->admin().audit_log(kGame)->back().action, "reset");
+}
+
 TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   const std::string gm = gm_cookie();
   Response desk = get("/gm", gm);
