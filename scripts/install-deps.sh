@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
   libboost-dev nlohmann-json3-dev libsqlite3-dev libspdlog-dev libcli11-dev
-  libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev
+  libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev libsodium-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   sqlite3 python3 curl
   python3-aiosmtpd swaks

@@ -1,5 +1,6 @@
-// Storage for running games over time: schedules and deadlines, the GM audit log, player link
-// tokens and sign-in sessions, and turn-run attempts. Implemented by SqliteStore (migration 0002).
+// Storage for running games over time: schedules and deadlines, the GM audit log and turn-run
+// attempts (player link tokens: storage/credential_store.h). Implemented by SqliteStore
+// (migration 0002).
 // Thread-safety: as the other stores, one object per thread.
 #pragma once
 
@@ -46,10 +47,7 @@ class AdminStore {
   virtual Status append_audit(const AuditEntry& e) = 0;
   // Oldest first.
   virtual Result<std::vector<AuditEntry>> audit_log(const std::string& game) = 0;
-  // A player's secret link token, created on first request (stable afterwards).
-  virtual Result<std::string> player_token(const std::string& game, const std::string& player) = 0;
-  // The (game, player) of a link token; NotFound when unknown.
-  virtual Result<std::pair<std::string, std::string>> token_owner(const std::string& token) = 0;
+  // (Player link tokens are in CredentialStore, storage/credential_store.h.)
   // Failed run attempts of the game's open turn (reset when a turn commits).
   virtual Result<int> failed_attempts(const std::string& game) = 0;
   virtual Status record_failed_attempt(const std::string& game, const std::string& why) = 0;

@@ -98,6 +98,10 @@ class MailStore {
                                  const std::string& outcome) = 0;
   // One stored message by id; NotFound when there is none.
   virtual Result<InboxMessage> inbox_message(std::int64_t id) = 0;
+  // Replaces a processed message's raw bytes by `raw` (the same message with the secrets it
+  // carried masked: MailIngest does this once the message is processed). NotFound when there is
+  // no such message.
+  virtual Status mask_inbox_raw(std::int64_t id, const std::string& raw) = 0;
   // The processing lease of a "new" message (migration 0004), so that several processes sharing
   // the database answer each message once. Takes it for `holder` until now + seconds: true when
   // taken (attempts + 1), or renewed because `holder` already has it; false when the message is no

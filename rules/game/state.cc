@@ -96,10 +96,11 @@ void GameState::normalise() {
 }
 
 Json to_json(const Player& p) {
-  return {{"code", p.code},         {"name", p.name},         {"email", p.email},
-          {"secret", p.secret},     {"nation", p.nation},     {"bp", p.bp},
-          {"treasury", p.treasury}, {"vp", p.vp},             {"reserve", p.reserve},
-          {"engine_state", p.engine_state}};
+  Json j = {{"code", p.code},     {"name", p.name},       {"email", p.email},
+            {"nation", p.nation}, {"bp", p.bp},           {"treasury", p.treasury},
+            {"vp", p.vp},         {"reserve", p.reserve}, {"engine_state", p.engine_state}};
+  if (!p.secret.empty()) j["secret"] = p.secret;  // stored states have none (server/app/secrets.h)
+  return j;
 }
 
 Json to_json(const Area& a) {

@@ -28,7 +28,9 @@ struct Player {
   std::string code;  // upper-case, e.g. "WSX"
   std::string name;
   std::string email;
-  std::string secret;  // the PLAYER line's secret; never echoed in acknowledgements or reports
+  // The PLAYER line's secret as a scenario gives it: input only. The server hashes it when the game
+  // is created and stores states without it (empty); never echoed in acknowledgements or reports.
+  std::string secret;
   std::string nation;  // nationality for capture effects; defaults to the player's code
   int bp = 0;          // BPs available for the open turn
   int treasury = 0;

@@ -749,4 +749,35 @@ ParsedOrderFile parse_order_file(std::string_view text, int actions_per_turn) {
   return out;
 }
 
+std::string mask_player_secret(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t end = text.find_first_of("\r\n", pos);
+    if (end == string_view::npos) end = text.size();
+    string_view line = text.substr(pos, end - pos);
+    string_view content = line.substr(0, std::min(line.find('#'), line.size()));
+    Tokens t(content);
+    if (header_of(t.next()) == Header::kPlayer && !t.next().empty() && !t.next().empty()) {
+      // Everything after the code up to a comment is the secret (the parser refuses two words).
+      Tokens again(content);
+      again.next();
+      string_view code = again.next();
+      const std::size_t from = static_cast<std::size_t>(code.data() + code.size() - line.data());
+      string_view rest = trim(line.substr(from, content.size() - from));
+      const std::size_t at = static_cast<std::size_t>(rest.data() - line.data());
+      out.append(line.substr(0, at));
+      out.append("********");
+      out.append(line.substr(at + rest.size()));
+    } else {
+      out.append(line);
+    }
+    if (end == text.size()) break;
+    out.push_back(text[end]);
+    pos = end + 1;
+  }
+  return out;
+}
+
 }  // namespace adj

@@ -35,4 +35,8 @@ struct ParsedOrderFile {
 // actions_per_turn bounds explicit action numbers and the count of order lines.
 ParsedOrderFile parse_order_file(std::string_view text, int actions_per_turn = 16);
 
+// `text` with the secret of every PLAYER line (the words after the player code, up to a comment)
+// replaced by "********"; every other byte as given. What is stored of an order file. Never throws.
+std::string mask_player_secret(std::string_view text);
+
 }  // namespace adj

@@ -2,6 +2,7 @@
 // form and email. Pure: state in, acknowledgement out.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,8 +29,19 @@ struct OrderAck {
   int rejected_count() const;
 };
 
+// Decides whether `secret` (as written on the PLAYER line) is the secret of `player` (an upper-case
+// code of a player in the state). The validator calls it at most once per file, and only when the
+// file is otherwise well-formed and names a player of the game. The acknowledgement depends on its
+// answer only (refused or not), never on the real secret, which the rules library never sees:
+// the server hashes secrets (server/app/secrets.h).
+using SecretCheck = std::function<bool(const std::string& player, std::string_view secret)>;
+
 // Parses and checks `text` for `state` (whose turn is the open one). `engine` adds its own checks
-// and may be null (engine-independent checks only). Never throws.
+// and may be null (engine-independent checks only). Never throws (unless `check` does).
+OrderAck check_order_file(std::string_view text, const GameState& state, const CombatEngine* engine,
+                          const SecretCheck& check);
+// As above, comparing (in constant time) with Player::secret of `state`: for states built from a
+// scenario in memory (tests, tools). A player without a secret is always refused.
 OrderAck check_order_file(std::string_view text, const GameState& state,
                           const CombatEngine* engine);
 
@@ -40,8 +52,8 @@ std::string check_order_against_map(const Order& order, const GameState& state);
 // JSON form of an acknowledgement (stored with the submission, printed by --json).
 nlohmann::json to_json(const OrderAck& ack);
 Result<OrderAck> ack_from_json(const nlohmann::json& j);
-// Plain-text acknowledgement, as a player reads it: each line echoed with its result (the
-// secret masked), then "N accepted, M rejected".
+// Plain-text acknowledgement, as a player reads it: the header lines (the PLAYER line's secret
+// masked), each order line echoed as sent with its result, then "N accepted, M rejected".
 std::string render_ack_text(const OrderAck& ack);
 
 }  // namespace adj

@@ -36,18 +36,6 @@ std::optional<UnixTime> next_interval_deadline(const Schedule& s, UnixTime base,
   return next;
 }
 
-// Equal strings, in time that depends only on their lengths.
-bool constant_time_equal(const std::string& a, const std::string& b) {
-  const std::size_t n = std::max(a.size(), b.size());
-  unsigned char diff = a.size() == b.size() ? 0 : 1;
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char x = i < a.size() ? static_cast<unsigned char>(a[i]) : 0;
-    const unsigned char y = i < b.size() ? static_cast<unsigned char>(b[i]) : 0;
-    diff = static_cast<unsigned char>(diff | (x ^ y));
-  }
-  return diff == 0;
-}
-
 // Problems the scheduler cannot report through its TickActions (the caller logs those).
 void log_error(const std::string& game, const char* step, const Status& s) {
   spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", game, step, s.to_string());
@@ -87,8 +75,9 @@ Status GameAdmin::audit(const std::string& game, const std::string& actor,
 // ---- GM actions ----
 
 Result<GameSummary> GameAdmin::create_game(const Json& scenario, Seed seed,
-                                           const std::string& actor) {
-  Result<GameSummary> g = svc_.create_game(scenario, seed);
+                                           const std::string& actor, bool fresh_secrets,
+                                           std::map<std::string, std::string>* issued) {
+  Result<GameSummary> g = svc_.create_game(scenario, seed, fresh_secrets, issued);
   if (!g.ok()) return g;
   ADJ_RETURN_IF_ERROR(
       audit(g->id, actor, "create", {{"name", g->name}, {"engine", g->engine}, {"turn", g->turn}}));
@@ -309,27 +298,62 @@ Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::st
   return out;
 }
 
-Result<std::string> GameAdmin::player_token(const std::string& game, const std::string& player) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
-  const std::string code = upper(player);
-  if (!st->find_player(code)) return Status::NotFound("player " + code + " in game " + game);
-  return admin_.player_token(game, code);
+Result<std::string> GameAdmin::issue_player_token(const std::string& game,
+                                                  const std::string& player,
+                                                  const std::string& actor) {
+  Result<std::string> token = svc_.issue_link_token(game, player);
+  if (!token.ok()) return token;
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "token", {{"player", upper(player)}}));
+  return token;
+}
+
+Result<std::string> GameAdmin::reset_player(const std::string& game, const std::string& player,
+                                            const std::string& what, const std::string& actor) {
+  if (what != "secret" && what != "token" && what != "both")
+    return Status::InvalidArgument("reset needs secret, token or both, not '" + what + "'");
+  std::string out;
+  if (what != "token") {
+    Result<std::string> secret = svc_.reset_secret(game, player);
+    if (!secret.ok()) return secret;
+    out = *secret;
+  }
+  if (what != "secret") {
+    Result<std::string> token = svc_.rotate_tokens(game, player);
+    if (!token.ok()) return token;
+    out += (out.empty() ? "" : " ") + *token;
+  }
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "reset", {{"player", upper(player)}, {"what", what}}));
+  return out;
+}
+
+Result<std::string> GameAdmin::player_update(const std::string& game, const std::string& player,
+                                             const std::string& what,
+                                             const std::string& new_secret) {
+  std::string out;
+  if (what == "secret") {
+    ADJ_RETURN_IF_ERROR(svc_.change_secret(game, player, new_secret));
+  } else if (what == "token") {
+    Result<std::string> token = svc_.rotate_tokens(game, player);
+    if (!token.ok()) return token;
+    out = *token;
+  } else {
+    return Status::InvalidArgument("a player may change their secret or token, not '" + what + "'");
+  }
+  ADJ_RETURN_IF_ERROR(audit(game, "player:" + upper(player), "secret",
+                            {{"player", upper(player)}, {"what", what}}));
+  return out;
 }
 
 Result<std::pair<std::string, std::string>> GameAdmin::token_owner(const std::string& token) {
-  return admin_.token_owner(token);
+  return svc_.token_owner(token);
 }
 
 Result<bool> GameAdmin::check_secret(const std::string& game, const std::string& player,
                                      const std::string& secret) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
-  const std::string code = upper(player);
-  const Player* p = st->find_player(code);
-  if (!p) return Status::NotFound("player " + code + " in game " + game);
-  if (p->secret.empty()) return false;
-  return constant_time_equal(p->secret, secret);
+  Status s = svc_.authenticate_player(game, player, secret);
+  if (s.ok()) return true;
+  if (s.code() == StatusCode::kPermissionDenied) return false;
+  return s;
 }
 
 // ---- Scheduler ----

@@ -20,6 +20,10 @@
 //   guard     {guard: "nmr", turn, players_without_orders, share, usual (or null), threshold}
 //   failed    {turn, attempt, max_attempts, error}        (scheduler only)
 //   hold      {turn, reason, attempts, error}             (scheduler: max_attempts reached)
+//   token     {player}                  a new link token issued by the GM (never the token)
+//   reset     {player, what}            the GM reset a player's secret and/or tokens
+//   secret    {player, what}            the player changed their secret ("secret") or rotated
+//                                       their tokens ("token"); actor "player:<code>"
 // Every scheduler entry has actor "scheduler" and a human-readable "message".
 //
 // Game status: "open" games are run by the scheduler; "paused" (by the GM) and "held" (by a
@@ -60,7 +64,10 @@ class GameAdmin {
       : svc_(services), s_(stores), admin_(admin), now_(std::move(clock)) {}
 
   // Every GM action below is written to the audit log with `actor`.
-  Result<GameSummary> create_game(const Json& scenario, Seed seed, const std::string& actor);
+  // fresh_secrets and issued: as Services::create_game.
+  Result<GameSummary> create_game(const Json& scenario, Seed seed, const std::string& actor,
+                                  bool fresh_secrets = false,
+                                  std::map<std::string, std::string>* issued = nullptr);
   // A committed run resets the failed attempts, sets the next deadline (interval: previous
   // deadline, or now when none, + interval, on the UTC day it falls on at time_of_day when set,
   // moved on by whole intervals until it is in the future; fixed: cleared until the GM sets one)
@@ -95,12 +102,26 @@ class GameAdmin {
   Result<std::vector<AuditEntry>> audit_log(const std::string& game);
   // One entry per player of the open turn, in the state's player order.
   Result<std::vector<SubmissionStatus>> submission_status(const std::string& game);
-  // `player` is matched case-insensitively (stored upper-case); NotFound for an unknown player.
-  Result<std::string> player_token(const std::string& game, const std::string& player);
-  // NotFound for an unknown token.
+  // Link tokens are stored hashed, so the GM cannot read one: this issues a new link token for
+  // the player (the previous link stops working), shown once. Audited ("token", by `actor`).
+  // `player` is matched case-insensitively; NotFound for an unknown game or player.
+  Result<std::string> issue_player_token(const std::string& game, const std::string& player,
+                                         const std::string& actor);
+  // The GM's reset: `what` is "secret" (a new random secret, returned once), "token" (every
+  // token of the player revoked and a new link token returned once) or "both" (the secret and
+  // the token, as "<secret> <token>"). Audited ("reset", {player, what}). InvalidArgument for
+  // another `what`.
+  Result<std::string> reset_player(const std::string& game, const std::string& player,
+                                   const std::string& what, const std::string& actor);
+  // A player's own change, after the caller authenticated them: `what` "secret" sets
+  // `new_secret` (InvalidArgument unless acceptable_secret; returns ""), "token" revokes every
+  // token of the player and returns a new link token. Audited ("secret", actor "player:<code>").
+  Result<std::string> player_update(const std::string& game, const std::string& player,
+                                    const std::string& what, const std::string& new_secret);
+  // NotFound for an unknown token (Services::token_owner).
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token);
-  // True when `secret` is the player's secret in the open turn's state (constant-time compare).
-  // False when the player has no secret. NotFound for an unknown game or player.
+  // True when `secret` is the player's secret (Services::authenticate_player). False for a wrong
+  // secret and for an unknown player or one without a secret. NotFound for an unknown game.
   Result<bool> check_secret(const std::string& game, const std::string& player,
                             const std::string& secret);
 

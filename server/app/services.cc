@@ -8,6 +8,7 @@
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "server/app/stored_text.h"
+#include "server/app/secrets.h"
 
 namespace adj {
 
@@ -15,12 +16,43 @@ namespace {
 
 const CombatEngine* engine_of(const GameState& state) { return find_engine(state.engine.name); }
 
+std::string upper(std::string s) {
+  for (char& c : s)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return s;
+}
+
+bool is_token_shaped(const std::string& t) {
+  if (t.size() != 32) return false;
+  for (char c : t)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
 }  // namespace
 
-Result<GameSummary> Services::create_game(const Json& scenario, Seed seed) {
+Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool fresh_secrets,
+                                          std::map<std::string, std::string>* issued) {
   Result<GameState> st = state_from_scenario(scenario, seed);
   if (!st.ok()) return st.status();
-  ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, scenario, now_()));
+  // Hashed before anything is written, so a failure leaves nothing behind.
+  std::map<std::string, std::string> hashes, fresh;
+  for (Player& p : st->players) {
+    if (fresh_secrets || p.secret.empty()) p.secret = fresh[p.code] = new_secret();
+    Result<std::string> h = hash_secret(p.secret);
+    if (!h.ok()) return h.status();
+    hashes[p.code] = std::move(h).value();
+    p.secret.clear();  // the stored state has no secret
+  }
+  Json copy = scenario;
+  if (copy.is_object() && copy.contains("players") && copy["players"].is_array())
+    for (Json& p : copy["players"])
+      if (p.is_object()) p.erase("secret");
+  const UnixTime now = now_();
+  ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, copy, now));
+  for (const auto& [code, h] : hashes)
+    ADJ_RETURN_IF_ERROR(s_.credentials.set_secret_hash(st->game_id, code, h, now));
+  if (issued) *issued = std::move(fresh);
   return s_.games.game_summary(st->game_id);
 }
 
@@ -36,32 +68,42 @@ Result<Json> Services::show_game(const std::string& game) {
   return j;
 }
 
-Result<OrderAck> Services::ack_for(const GameState& state, std::string_view text) {
+Result<OrderAck> Services::ack_for(const GameState& state, std::string_view text,
+                                   const SecretCheck& check) {
   const CombatEngine* engine = engine_of(state);
   if (!engine) return Status::Corruption("game " + state.game_id + " names an unknown engine");
-  return check_order_file(text, state, engine);
+  return check_order_file(text, state, engine, check);
 }
 
-Result<SubmitOutcome> Services::check_orders(const std::string& game, std::string_view text) {
+Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::string_view text,
+                                                const std::string& source, bool store,
+                                                const std::string& authenticated_player) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
-  Result<OrderAck> ack = ack_for(*st, text);
-  if (!ack.ok()) return ack.status();
-  return SubmitOutcome{std::move(ack).value(), std::nullopt, ""};
-}
-
-Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::string_view text,
-                                              const std::string& source) {
-  std::optional<int> first_turn;
+  // The validator asks only when the file names a player of the game; with an authenticated
+  // player the one PLAYER line is the caller's own (submit_as), so the code alone decides.
+  const auto check_for = [&](const GameState& state) -> SecretCheck {
+    return [this, &state, &authenticated_player](const std::string& code, std::string_view given) {
+      if (!authenticated_player.empty()) return code == authenticated_player;
+      return authenticate_player(state.game_id, code, given).ok();
+    };
+  };
+  if (!store) {
+    Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
+    if (!ack.ok()) return ack.status();
+    return SubmitOutcome{std::move(ack).value(), std::nullopt, ""};
+  }
+  const int first_turn = st->turn;
   // The store refuses a file for a turn that stopped being open after it was checked; then it is
   // checked again against the new open turn. Each retry needs a turn run or rollback to have
   // committed in between, so a few attempts suffice.
   constexpr int kAttempts = 4;
   for (int attempt = 1;; ++attempt) {
-    Result<GameState> st = s_.games.load_state(game, std::nullopt);
-    if (!st.ok()) return st.status();
-    if (!first_turn) first_turn = st->turn;
-    Result<OrderAck> ack = ack_for(*st, text);
+    if (attempt > 1) {
+      st = s_.games.load_state(game, std::nullopt);
+      if (!st.ok()) return st.status();
+    }
+    Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
     if (!ack.ok()) return ack.status();
     SubmissionRecord rec;
     rec.game = st->game_id;
@@ -69,7 +111,7 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
     rec.turn = st->turn;
     rec.source = source;
     rec.received_at = now_();
-    rec.raw_text = std::string(text);
+    rec.raw_text = mask_player_secret(text);  // never the secret, right or wrong
     rec.ack = to_json(*ack);
     if (ack->refused) {  // anyone can be refused: keep a bounded excerpt (stored_text.h)
       rec.raw_text = refused_excerpt(rec.raw_text);
@@ -80,9 +122,9 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
     Result<std::int64_t> id = s_.submissions.put_submission(rec);
     if (id.ok()) {
       SubmitOutcome out{std::move(ack).value(), *id, ""};
-      if (st->turn != *first_turn)
+      if (st->turn != first_turn)
         out.note = "The open turn of game " + st->game_id + " changed from " +
-                   std::to_string(*first_turn) + " to " + std::to_string(st->turn) +
+                   std::to_string(first_turn) + " to " + std::to_string(st->turn) +
                    " while this file arrived, so it was checked against turn " +
                    std::to_string(st->turn) + (out.ack.refused ? "." : " and applies to it.");
       return out;
@@ -98,6 +140,85 @@ Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::stri
 std::string SubmitOutcome::text() const {
   const std::string ack_text = render_ack_text(ack);
   return note.empty() ? ack_text : note + "\n\n" + ack_text;
+}
+
+Result<SubmitOutcome> Services::check_orders(const std::string& game, std::string_view text) {
+  return check_or_submit(game, text, "", false, "");
+}
+
+Result<SubmitOutcome> Services::submit_orders(const std::string& game, std::string_view text,
+                                              const std::string& source) {
+  return check_or_submit(game, text, source, true, "");
+}
+
+Result<std::string> Services::player_code(const std::string& game, const std::string& player) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  const std::string code = upper(player);
+  if (!st->find_player(code)) return Status::NotFound("player " + code + " in game " + game);
+  return code;
+}
+
+Status Services::authenticate_player(const std::string& game, const std::string& player,
+                                     std::string_view secret) {
+  const Status denied = Status::PermissionDenied("wrong player code or secret");
+  if (player.empty() || player.size() > 16 || secret.empty() || secret.size() > 256) {
+    Result<GameSummary> g = s_.games.game_summary(game);
+    return g.ok() ? denied : g.status();
+  }
+  Result<std::string> hash = s_.credentials.secret_hash(game, upper(player));
+  if (!hash.ok()) {
+    if (hash.status().code() != StatusCode::kNotFound) return hash.status();
+    Result<GameSummary> g = s_.games.game_summary(game);
+    return g.ok() ? denied : g.status();
+  }
+  return verify_secret(secret, *hash) ? Status::Ok() : denied;
+}
+
+Result<std::pair<std::string, std::string>> Services::token_owner(const std::string& token) {
+  if (!is_token_shaped(token)) return Status::NotFound("unknown player token");
+  return s_.credentials.token_owner(hash_token(token));
+}
+
+Result<std::string> Services::issue_link_token(const std::string& game, const std::string& player) {
+  Result<std::string> code = player_code(game, player);
+  if (!code.ok()) return code.status();
+  std::string token = new_token();
+  ADJ_RETURN_IF_ERROR(s_.credentials.set_link_token(game, *code, hash_token(token), now_()));
+  return token;
+}
+
+Result<std::string> Services::new_session_token(const std::string& game,
+                                                const std::string& player) {
+  Result<std::string> code = player_code(game, player);
+  if (!code.ok()) return code.status();
+  std::string token = new_token();
+  ADJ_RETURN_IF_ERROR(s_.credentials.add_session_token(game, *code, hash_token(token), now_()));
+  return token;
+}
+
+Result<std::string> Services::rotate_tokens(const std::string& game, const std::string& player) {
+  Result<std::string> code = player_code(game, player);
+  if (!code.ok()) return code.status();
+  ADJ_RETURN_IF_ERROR(s_.credentials.revoke_tokens(game, *code));
+  return issue_link_token(game, *code);
+}
+
+Status Services::change_secret(const std::string& game, const std::string& player,
+                               const std::string& new_secret) {
+  std::string why;
+  if (!acceptable_secret(new_secret, &why)) return Status::InvalidArgument(why);
+  Result<std::string> code = player_code(game, player);
+  if (!code.ok()) return code.status();
+  Result<std::string> h = hash_secret(new_secret);
+  if (!h.ok()) return h.status();
+  return s_.credentials.set_secret_hash(game, *code, *h, now_());
+}
+
+Result<std::string> Services::reset_secret(const std::string& game, const std::string& player) {
+  std::string secret = new_secret();
+  ADJ_RETURN_IF_ERROR(change_secret(game, player, secret));
+  return secret;
 }
 
 namespace {
@@ -120,13 +241,16 @@ class PhaseTimer {
 }  // namespace
 
 Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::string& player,
-                                          const std::string& secret, std::string_view text,
-                                          const std::string& source, bool check_only) {
+                                          const std::optional<std::string>& secret,
+                                          std::string_view text, const std::string& source,
+                                          bool check_only) {
   const ParsedOrderFile parsed = parse_order_file(text);
   std::string full(text);
   int added = 0;
+  std::string vouched;
   if (!parsed.player && !player.empty()) {
-    std::string head = "PLAYER " + player + " " + secret + "\n";
+    if (!secret) vouched = upper(player);
+    std::string head = "PLAYER " + upper(player) + " " + (secret ? *secret : "********") + "\n";
     ++added;
     if (!parsed.game) {
       head = "GAME " + game + "\n" + head;
@@ -134,8 +258,7 @@ Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::st
     }
     full = head + full;
   }
-  Result<SubmitOutcome> out =
-      check_only ? check_orders(game, full) : submit_orders(game, full, source);
+  Result<SubmitOutcome> out = check_or_submit(game, full, source, !check_only, vouched);
   if (!out.ok()) return out;
   for (auto& l : out->ack.lines) l.line -= added;
   for (auto& o : out->ack.orders) o.line -= added;
@@ -187,7 +310,9 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   OrderBook book;
   for (const auto& sub : *subs) {
     used.push_back(sub.id);
-    OrderAck ack = check_order_file(sub.raw_text, state, engine);
+    // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
+    OrderAck ack = check_order_file(sub.raw_text, state, engine,
+                                    [](const std::string&, std::string_view) { return true; });
     if (!ack.refused) book[ack.player] = ack.orders;
   }
   timer.mark("orders");

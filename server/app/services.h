@@ -6,12 +6,14 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
+#include "storage/credential_store.h"
 #include "storage/game_store.h"
 
 namespace adj {
@@ -20,6 +22,7 @@ struct Stores {
   GameStore& games;
   SubmissionStore& submissions;
   ReportStore& reports;
+  CredentialStore& credentials;
 };
 
 using Clock = std::function<UnixTime()>;
@@ -58,7 +61,13 @@ class Services {
   Services(Stores stores, Clock clock) : s_(stores), now_(std::move(clock)) {}
 
   // Creates a game from a scenario document. `seed` is used unless the scenario fixes one.
-  Result<GameSummary> create_game(const Json& scenario, Seed seed);
+  // Secrets are stored only as hashes (server/app/secrets.h), never in the stored scenario copy
+  // or state. With `fresh_secrets` every player gets a new random secret (the scenario's are
+  // ignored; for bundled scenarios, whose secrets are public); otherwise a player without a
+  // secret in the scenario gets one. `issued` (when not null) receives each new secret by player
+  // code: the only time they exist in clear.
+  Result<GameSummary> create_game(const Json& scenario, Seed seed, bool fresh_secrets = false,
+                                  std::map<std::string, std::string>* issued = nullptr);
   Result<std::vector<GameSummary>> list_games();
   // The game's open-turn state as the `game show --json` document.
   Result<Json> show_game(const std::string& game);
@@ -75,12 +84,37 @@ class Services {
                                       const std::string& source);
 
   // For a front end that already knows the player (web sign-in, API token, JSON body): when the
-  // file has no PLAYER line, "GAME <game>" (if missing) and "PLAYER <player> <secret>" are put
-  // before it, and the acknowledgement's line numbers are those of `text` as given. The secret
-  // is still checked by the validator. With check_only nothing is stored.
+  // file has no PLAYER line and `player` is not empty, "GAME <game>" (if missing) and "PLAYER
+  // <player> ..." are put before it, and the acknowledgement's line numbers are those of `text`
+  // as given. With a `secret` it is checked as any PLAYER line's; without one the caller vouches
+  // that it has authenticated `player` (link token, sign-in session). A file with its own PLAYER
+  // line is always checked by its secret. With check_only nothing is stored.
   Result<SubmitOutcome> submit_as(const std::string& game, const std::string& player,
-                                  const std::string& secret, std::string_view text,
+                                  const std::optional<std::string>& secret, std::string_view text,
                                   const std::string& source, bool check_only);
+
+  // ---- Credentials: the one place every channel authenticates a player ----
+  // Ok when `secret` is the player's secret (Argon2id verify, constant time; at most
+  // SecretHashCost::max_concurrent run at once). PermissionDenied("wrong player code or secret")
+  // for an unknown player, a player without a secret or a wrong secret; NotFound for an unknown
+  // game. `player` is matched case-insensitively.
+  Status authenticate_player(const std::string& game, const std::string& player,
+                             std::string_view secret);
+  // The (game, player) a link or sign-in token belongs to. NotFound when unknown (also for
+  // anything that is not a token).
+  Result<std::pair<std::string, std::string>> token_owner(const std::string& token);
+  // A new link token for the player, replacing the previous link (sign-in sessions stay). The
+  // token exists in clear only in the result. NotFound for an unknown game or player.
+  Result<std::string> issue_link_token(const std::string& game, const std::string& player);
+  // A new sign-in session token (the web cookie). NotFound for an unknown game or player.
+  Result<std::string> new_session_token(const std::string& game, const std::string& player);
+  // Revokes every token of the player (link and sessions) and issues a new link token.
+  Result<std::string> rotate_tokens(const std::string& game, const std::string& player);
+  // Sets the player's secret. InvalidArgument (nothing changed) unless acceptable_secret.
+  Status change_secret(const std::string& game, const std::string& player,
+                       const std::string& new_secret);
+  // A new random secret for the player (the GM's reset); returned once, stored hashed.
+  Result<std::string> reset_secret(const std::string& game, const std::string& player);
 
   // Resolves the open turn with every player's current orders. With preview nothing is written;
   // otherwise the next state, battles and reports are committed in one transaction. A real run
@@ -105,6 +139,12 @@ class Services {
   // One attempt of run_turn (see there); `used` receives the submission ids it resolved.
   Result<TurnRunOutcome> run_once(const std::string& game, bool preview,
                                   std::vector<std::int64_t>& used);
+  Result<OrderAck> ack_for(const GameState& state, std::string_view text, const SecretCheck& check);
+  // The upper-case code of a player of the game's open turn; NotFound otherwise.
+  Result<std::string> player_code(const std::string& game, const std::string& player);
+  Result<SubmitOutcome> check_or_submit(const std::string& game, std::string_view text,
+                                        const std::string& source, bool store,
+                                        const std::string& authenticated_player);
 
   Stores s_;
   Clock now_;

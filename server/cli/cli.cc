@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "server/app/secrets.h"
 #include "server/cli/commands.h"
 #include "storage/sqlite/database.h"
 
@@ -24,6 +25,19 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"normal", "full"}))
       ->envname("ADJUTANT_SYNC")
       ->capture_default_str();
+  // Argon2id cost of player secrets (server/app/secrets.h); the env defaults are read there too.
+  SecretHashCost cost = secret_hash_cost();
+  unsigned long long memlimit_kib = cost.memlimit >> 10;
+  app.add_option("--argon2-opslimit", cost.opslimit,
+                 "Argon2id passes for new player-secret hashes (env ADJUTANT_ARGON2_OPSLIMIT)")
+      ->capture_default_str();
+  app.add_option("--argon2-memlimit-kib", memlimit_kib,
+                 "Argon2id memory per hash in KiB (env ADJUTANT_ARGON2_MEMLIMIT_KIB)")
+      ->capture_default_str();
+  app.add_option("--argon2-threads", cost.max_concurrent,
+                 "Argon2id hashes computed at once; more callers wait (env "
+                 "ADJUTANT_ARGON2_THREADS)")
+      ->capture_default_str();
   int code = kExitOk;
 
   // game create | list | show
@@ -37,6 +51,9 @@ int run(int argc, char** argv) {
   app.parse_complete_callback([&] {  // before any subcommand opens the database
     sqlite::set_default_synchronous(sync == "full" ? sqlite::Synchronous::kFull
                                                    : sqlite::Synchronous::kNormal);
+    cost.memlimit = static_cast<std::size_t>(memlimit_kib) << 10;
+    if (Status st = set_secret_hash_cost(cost); !st.ok())
+      throw CLI::ValidationError("--argon2-*", st.message());
     // Game ids are compared regardless of case: every GAME argument becomes the stored id.
     game_id = stored_game_id(common, game_id);
     if (replay.size() == 3) replay[0] = stored_game_id(common, replay[0]);
@@ -48,7 +65,11 @@ int run(int argc, char** argv) {
                    "Scenario file, '-' for stdin, or bundled:NAME (see `adjutant scenarios`)")
       ->required();
   create->add_option("--seed", seed, "Game seed (default: the scenario's, else random)");
-  create->callback([&] { code = game_create(common, scenario, seed); });
+  bool demo_secrets = false;
+  create->add_flag("--demo-secrets", demo_secrets,
+                   "bundled: keep the README's published secrets (demos and tests only) instead "
+                   "of fresh random ones");
+  create->callback([&] { code = game_create(common, scenario, seed, demo_secrets); });
 
   game->add_subcommand("list", "List the games")->callback([&] { code = game_list(common); });
 
@@ -56,6 +77,19 @@ int run(int argc, char** argv) {
   show->add_option("GAME", game_id, "Game id")->required();
   show->add_flag("--json", json, "Machine-readable JSON");
   show->callback([&] { code = game_show(common, game_id, json); });
+
+  // player reset
+  auto* player_cmd =
+      app.add_subcommand("player", "Manage a player's credentials")->require_subcommand(1);
+  auto* reset = player_cmd->add_subcommand(
+      "reset", "Give a player a new random secret and/or link token (printed once, audited)");
+  std::string reset_what = "both";
+  reset->add_option("GAME", game_id, "Game id")->required();
+  reset->add_option("PLAYER", player, "Player code")->required();
+  reset->add_option("--what", reset_what, "secret, token or both")
+      ->check(CLI::IsMember({"secret", "token", "both"}))
+      ->capture_default_str();
+  reset->callback([&] { code = player_reset(common, game_id, player, reset_what); });
 
   // orders submit | check
   auto* orders =

@@ -5,12 +5,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <random>
 #include <sstream>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
+#include "server/app/admin.h"
+#include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -26,11 +29,11 @@ struct Session {
 };
 
 Result<Session> open_session(const Common& c) {
-  auto store = SqliteStore::open(c.db);
+  auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
   if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
   Session s;
   s.store = std::move(store).value();
-  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store},
+  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store},
                                           [] { return static_cast<UnixTime>(std::time(nullptr)); });
   return s;
 }
@@ -105,7 +108,7 @@ std::string stored_game_id(const Common& c, const std::string& game) {
 }
 
 int game_create(const Common& c, const std::string& scenario_arg,
-                std::optional<unsigned long long> seed) {
+                std::optional<unsigned long long> seed, bool demo_secrets) {
   Result<Json> doc = Status::Internal("unset");
   const std::string prefix = "bundled:";
   if (scenario_arg.rfind(prefix, 0) == 0)
@@ -117,10 +120,36 @@ int game_create(const Common& c, const std::string& scenario_arg,
   if (!s.ok()) return fail(s.status());
   Json scenario = *doc;
   if (seed) scenario["seed"] = std::to_string(*seed);
-  auto game = s->services->create_game(scenario, random_seed());
+  // A bundled scenario's secrets are public (README): its players get fresh ones.
+  const bool bundled = scenario_arg.rfind(prefix, 0) == 0 && !demo_secrets;
+  std::map<std::string, std::string> issued;
+  auto game = s->services->create_game(scenario, random_seed(), bundled, &issued);
   if (!game.ok()) return fail(game.status());
   std::printf("Created game %s (%s), engine %s, turn %d open. Database: %s\n", game->id.c_str(),
               game->name.c_str(), game->engine.c_str(), game->turn, c.db.c_str());
+  if (!issued.empty()) {
+    std::printf("New player secrets (shown only now; stored hashed):\n");
+    for (const auto& [player, secret] : issued)
+      std::printf("  %-6s %s\n", player.c_str(), secret.c_str());
+  }
+  return kExitOk;
+}
+
+int player_reset(const Common& c, const std::string& game, const std::string& player,
+                 const std::string& what) {
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store}, *s->store,
+                  [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  auto out = admin.reset_player(game, player, what, "gm:cli");
+  if (!out.ok()) return fail(out.status());
+  const std::size_t space = out->find(' ');
+  if (what != "token")
+    std::printf("New secret for %s in %s (shown only now): %s\n", player.c_str(), game.c_str(),
+                out->substr(0, space).c_str());
+  if (what != "secret")
+    std::printf("New link token for %s in %s (shown only now): %s\n", player.c_str(), game.c_str(),
+                what == "token" ? out->c_str() : out->substr(space + 1).c_str());
   return kExitOk;
 }
 

@@ -22,9 +22,13 @@ struct Common {
 // does not exist yet or has no such game (the command then reports it in its own words).
 std::string stored_game_id(const Common& c, const std::string& game);
 
+// A bundled scenario's players get fresh random secrets (printed once) unless demo_secrets.
 int game_create(const Common& c, const std::string& scenario,
-                std::optional<unsigned long long> seed);
+                std::optional<unsigned long long> seed, bool demo_secrets = false);
 int game_list(const Common& c);
+// The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
+int player_reset(const Common& c, const std::string& game, const std::string& player,
+                 const std::string& what);
 int game_show(const Common& c, const std::string& game, bool json);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);

@@ -6,6 +6,7 @@
 
 #include "rules/game/scenario.h"
 #include "schemas/embedded.h"
+#include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "server/cli/commands.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -29,12 +30,12 @@ std::string replace_game(std::string text, const std::string& from, const std::s
 }  // namespace
 
 int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
-  auto store = SqliteStore::open(c.db);
+  auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
   if (!store.ok()) {
     std::fprintf(stderr, "error: %s: %s\n", c.db.c_str(), store.status().message().c_str());
     return kExitError;
   }
-  Services svc(Stores{**store, **store, **store},
+  Services svc(Stores{**store, **store, **store, **store},
                [] { return static_cast<UnixTime>(std::time(nullptr)); });
   Json scenario = bundled_scenario(kScenario).value();
   const std::string base = scenario["id"];
@@ -55,8 +56,11 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
     return std::fprintf(stderr, "error: %s\n", created.status().message().c_str()), kExitError;
   if (game_id) *game_id = id;
   if (print)
-    std::printf("Created game %s (%s) from the bundled scenario %s.\n\n", id.c_str(),
-                created->name.c_str(), kScenario);
+    std::printf(
+        "Created game %s (%s) from the bundled scenario %s.\n"
+        "It is a demo: its players keep the secrets published in the README, so its "
+        "worked order files work. Never use those for a real game.\n\n",
+        id.c_str(), created->name.c_str(), kScenario);
 
   for (int turn = 1; turn <= turns; ++turn) {
     const std::string prefix =

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
@@ -19,7 +20,7 @@ namespace {
 UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
 
 Result<std::unique_ptr<SqliteStore>> open_store(const Common& c) {
-  auto store = SqliteStore::open(c.db);
+  auto store = adj::open_store(c.db, wall_clock());
   if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
   return store;
 }
@@ -50,7 +51,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   auto store = open_store(c);
   if (!store.ok()) return fail(store.status(), kExitTempFail);
   SqliteStore& s = **store;
-  Services services(Stores{s, s, s}, wall_clock);
+  Services services(Stores{s, s, s, s}, wall_clock);
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;

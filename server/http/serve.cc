@@ -116,7 +116,7 @@ Result<int> free_port(const std::string& host) {
 std::string player_link(const http::Router& router, const std::string& gm_token,
                         const std::string& game, const std::string& player) {
   http::Request req;
-  req.method = "GET";
+  req.method = "POST";  // issues a new link token (only its hash is stored)
   req.path = "/api/games/" + game + "/players/" + player + "/token";
   req.headers["authorization"] = "Bearer " + gm_token;
   const http::Response r = router.route(req);
@@ -392,6 +392,16 @@ int serve(const Common& c, const ServeOptions& o) {
                      r->queued);
     });
   };
+  ctx.set_on_secrets_issued([&](const std::string& game,
+                                const std::map<std::string, std::string>& secrets) {
+    asio::post(mail_pool, [&, game, secrets] {
+      auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
+      if (!n.ok())
+        spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", game, n.status().message());
+      else
+        spdlog::info("event=secret_mail_queued game={} count={}", game, *n);
+    });
+  });
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
     asio::post(deliver_pool, [&, game, turn] {
       auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);

@@ -13,6 +13,7 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/escape.h"
+#include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/mail/detail.h"
 #include "server/mail/mime.h"
@@ -126,10 +127,67 @@ std::string bare_subject(std::string s) {
   }
 }
 
+bool word_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+// `raw` with the secret of every PLAYER line, the word after every line-leading SECRET and every
+// whole-word occurrence of `known` (the secrets the message was read to carry, e.g. in an HTML
+// alternative) masked, as written: plain and quoted-printable bodies; base64 is not decoded.
+std::string mask_mail_secrets(const std::string& raw, const std::vector<std::string>& known) {
+  std::string out = mask_player_secret(raw);
+  for (const std::string& secret : known) {
+    if (secret.size() < 3 || secret == "********") continue;
+    for (std::size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at)) {
+      const std::size_t end = at + secret.size();
+      if ((at == 0 || !word_char(out[at - 1])) && (end == out.size() || !word_char(out[end]))) {
+        out.replace(at, secret.size(), "********");
+        at += 8;
+      } else {
+        ++at;
+      }
+    }
+  }
+  std::size_t start = 0;
+  while (start < out.size()) {
+    std::size_t end = out.find('\n', start);
+    if (end == std::string::npos) end = out.size();
+    std::size_t i = start;
+    while (i < end && (out[i] == ' ' || out[i] == '\t' || out[i] == '>')) ++i;
+    if (end - i > 7 && (out.compare(i, 7, "SECRET ") == 0 || out.compare(i, 7, "secret ") == 0 ||
+                        out.compare(i, 7, "Secret ") == 0)) {
+      std::size_t w = i + 7;
+      while (w < end && out[w] == ' ') ++w;
+      std::size_t e = w;
+      while (e < end && out[e] != ' ' && out[e] != '\t' && out[e] != '\r') ++e;
+      if (e > w) {
+        out.replace(w, e - w, "********");
+        end = out.find('\n', start);
+        if (end == std::string::npos) end = out.size();
+      }
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
 struct Command {
-  std::string name;  // "HELP", "RESEND", "STATUS"
-  std::string arg;   // an optional game id
+  std::string name;  // "HELP", "RESEND", "STATUS", "SECRET"
+  std::string arg;   // an optional game id; SECRET: the new secret
 };
+
+// "SECRET <new-secret>" on a line of its own in the first text (after the GAME and PLAYER lines).
+std::optional<Command> secret_command_in(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::vector<std::string> w = words(text.substr(start, end - start));
+    if (w.size() == 2 && upper(w[0]) == "SECRET") return Command{"SECRET", w[1]};
+    start = end + 1;
+  }
+  return std::nullopt;
+}
 
 // A line that is a command: the command word alone, or followed by one game id.
 std::optional<Command> command_in(std::string_view line) {
@@ -179,7 +237,9 @@ constexpr const char* kCommandsHelp =
     "Commands by email (the first line of a message, or its subject):\n"
     "  HELP [<game-id>]   this text, with the rules of a game when it is named\n"
     "  RESEND             your latest report (add the GAME and PLAYER <code> <secret> lines)\n"
-    "  STATUS             the orders on file for this turn (same lines)\n";
+    "  STATUS             the orders on file for this turn (same lines)\n"
+    "  SECRET <new>       after the GAME and PLAYER lines: change your secret (8 to 64\n"
+    "                     characters, one word)\n";
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 
@@ -469,6 +529,12 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
 
   const auto finish = [&](ProcessResult r) -> Result<ProcessResult> {
     ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));
+    // Processed: the stored message keeps no secret (PLAYER and SECRET lines written plainly;
+    // a base64 body is left as it is). After the state, so a crash in between loses nothing.
+    std::vector<std::string> known = {c.secret};
+    if (c.command && c.command->name == "SECRET") known.push_back(c.command->arg);
+    if (std::string masked = mask_mail_secrets(c.in.raw, known); masked != c.in.raw)
+      ADJ_RETURN_IF_ERROR(mail_.mask_inbox_raw(id, masked));
     return r;
   };
   const auto failed = [&](const std::string& why) {
@@ -534,7 +600,10 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
   if (auto cmd = command_in(bare_subject(c.mail.subject))) c.command = cmd;
   if (!c.mail.texts.empty())
     if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
+  if (!c.command && !c.mail.texts.empty())
+    if (auto cmd = secret_command_in(c.mail.texts.front().text)) c.command = cmd;
   if (c.command) {
+    if (c.command->name == "SECRET") return handle_secret(c);
     if (c.command->name == "HELP") return handle_help(c);
     if (c.command->name == "RESEND") return handle_resend(c);
     return handle_status(c);
@@ -592,10 +661,10 @@ std::string MailIngest::game_link(const std::string& game) const {
 
 Result<bool> MailIngest::authenticated(const std::string& game, const std::string& player,
                                        const std::string& secret) {
-  auto out =
-      services_.check_orders(game, "GAME " + game + "\nPLAYER " + player + " " + secret + "\n");
-  if (!out.ok()) return out.status();
-  return !out->ack.refused;
+  const Status s = services_.authenticate_player(game, player, secret);
+  if (s.ok()) return true;
+  if (s.code() == StatusCode::kPermissionDenied) return false;
+  return s;
 }
 
 Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
@@ -932,7 +1001,7 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   const ParsedOrderFile lines = command_lines(c.mail);
   if (lines.secret) c.secret = *lines.secret;
   std::optional<std::string> named = lines.game;
-  if (!named && !c.command->arg.empty()) named = c.command->arg;
+  if (!named && !c.command->arg.empty() && c.command->name != "SECRET") named = c.command->arg;
   const std::optional<std::string> game = find_game(c, named);
   const std::string what = c.command->name;
   Result<ProcessResult> refused = Status::Internal("unset");
@@ -955,6 +1024,45 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   if (!refused.ok()) return refused.status();
   *refusal = std::move(refused).value();
   return std::optional<Signed>();
+}
+
+Result<ProcessResult> MailIngest::handle_secret(Context& c) {
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string player = upper((*who)->player);
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "secret";
+  std::string text;
+  const Status changed = services_.change_secret(game, player, c.command->arg);
+  if (changed.ok()) {
+    if (admin_) {
+      AuditEntry e;
+      e.game = game;
+      e.at = now_();
+      e.actor = "player:" + player;
+      e.action = "secret";
+      e.detail = {{"player", player}, {"what", "secret"}, {"channel", "mail"}};
+      if (Status a = admin_->append_audit(e); !a.ok()) return a;
+    }
+    text = "The secret of " + player + " in game " + game +
+           " is changed. Use the new one on your PLAYER line from now on; the old one no "
+           "longer works.\n\n";
+    r.outcome = "SECRET: changed for " + game + "/" + player;
+  } else if (changed.code() == StatusCode::kInvalidArgument) {
+    text = "The secret was not changed: " + changed.message() + ".\n\n";
+    r.outcome = "SECRET: refused for " + game + "/" + player + ": " + changed.message();
+  } else {
+    return changed;
+  }
+  text += kSignature;
+  auto queued = reply(c, "secret", game, "secret", std::move(text));
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
 }
 
 Result<ProcessResult> MailIngest::handle_resend(Context& c) {
@@ -1057,12 +1165,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     std::vector<std::pair<std::string, std::string>> links;
     if (const std::string link = game_link(game); !link.empty()) {
       links.emplace_back("Your report on the web", link + "/me/reports/" + std::to_string(turn));
-      if (admin_) {
-        auto token = admin_->player_token(game, code);
-        if (!token.ok()) return token.status();
-        links.emplace_back("Sign in to the game without your secret (keep this link private)",
-                           link + "/p/" + *token);
-      }
+      // No sign-in link: link tokens exist in clear only when issued (stored hashed), and a
+      // mail waits in the outbox.
       links.emplace_back("The game page", link);
     }
     std::string text = intro + "\n\n" + rep->text + "\n";
@@ -1077,6 +1181,41 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     m.headers.emplace_back("Auto-Submitted", "auto-generated");
     auto q = queue("report", game, Mailbox{email, name},
                    "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_new_secrets(const std::string& game,
+                                          const std::map<std::string, std::string>& secrets) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string game_name = state->value("name", game);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    const auto it = secrets.find(code);
+    if (code.empty() || email.empty() || it == secrets.end()) continue;
+    const std::string name = p.value("name", code);
+    std::string text = "You play " + name + " (" + code + ") in " + game_name + " (" + game +
+                       ").\n\nYour secret is: " + it->second +
+                       "\n\nPut it on the PLAYER line of your orders:\n\n  GAME " + game +
+                       "\n  PLAYER " + code + " " + it->second +
+                       "\n\nIt replaces any secret you had before in this game. Keep it to "
+                       "yourself. To choose your own, send a message with the GAME and PLAYER "
+                       "lines and a line\n\n  SECRET <your new secret>\n\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "The game page: " + link + "\n\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject = game_name + " (" + game + "): your secret for " + code;
+    m.text = std::move(text);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    // A fresh key each time: a second reset must be mailed too; it never contains the secret.
+    auto q = queue("secret", game, Mailbox{email, name},
+                   "secret:" + game + ":" + code + ":" + new_token(), std::move(m));
     if (!q.ok()) return q.status();
     queued += *q ? 1 : 0;
   }

@@ -20,6 +20,9 @@
 //         line, command argument, subject or recipient tag), that game's engine order_help().
 //       RESEND: the player's latest report; needs GAME and PLAYER <code> <secret> lines.
 //       STATUS: the acknowledgement of the player's orders on file for the open turn; same lines.
+//       SECRET <new>: a line of its own after the GAME and PLAYER <code> <secret> lines changes
+//         the player's secret (Services::change_secret; audited "secret"); the answer never
+//         carries either secret.
 //   * Orders: the text is the first candidate (ParsedMail::texts) with a GAME or PLAYER line, else
 //     the first text. The game is the GAME line's, else a game id in the subject, else the
 //     recipient's +tag (orders+<game>@host). Services::submit_orders(game, text,
@@ -60,6 +63,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -192,6 +196,11 @@ class MailIngest {
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
   Result<int> queue_turn_reports(const std::string& game, int turn);
+  // Mails each player in `secrets` (code -> new secret in clear) that has an email address their
+  // new secret (a game created with fresh secrets, or a GM reset). Returns how many were queued.
+  // The mail waits in the outbox like any other until it is sent. NotFound for an unknown game.
+  Result<int> queue_new_secrets(const std::string& game,
+                                const std::map<std::string, std::string>& secrets);
   // Queues a reminder for the open turn to every player with an email address and no orders on
   // file. Dedupe key "reminder:<game>:<turn>:<player>" (":<tag>" appended when tag is set, for a
   // second reminder). Returns how many were queued now.
@@ -206,6 +215,7 @@ class MailIngest {
   Result<ProcessResult> handle_orders(Context& c);
   Result<ProcessResult> handle_help(Context& c);
   Result<ProcessResult> handle_resend(Context& c);
+  Result<ProcessResult> handle_secret(Context& c);
   Result<ProcessResult> handle_status(Context& c);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):

@@ -2,14 +2,15 @@
 // request bodies are validated against them. Every GM action goes through GameAdmin, so it is
 // audited. Errors are {"error": "..."} (plus "errors" with JSON paths for invalid documents) with
 // 400/401/403/404/405/409/413/422; 500 answers say only "internal error" (the details go to the
-// log). No answer ever contains a player secret, a link token (except the GM's token endpoint),
-// the GM token or the game seed.
+// log). No answer ever contains a stored player secret or link token (they are stored hashed;
+// new ones are answered once by the routes that make them), the GM token or the game seed.
 //
 // Thread-safety: the handlers run on the server's worker threads; everything they touch is
 // per-thread (WebContext::services()/admin()) or thread-safe (Metrics, schemas).
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <map>
 #include <random>
 
 #include "rules/game/json_schema.h"
@@ -232,16 +233,6 @@ Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
   return c;
 }
 
-// The player's secret in the game's open turn (for completing a token holder's order file).
-Result<std::string> player_secret(WebContext& ctx, const std::string& game,
-                                  const std::string& player) {
-  auto state = thread_store(ctx).load_state(game, std::nullopt);
-  if (!state.ok()) return state.status();
-  const Player* p = state->find_player(player);
-  if (!p) return Status::NotFound("player " + player);
-  return p->secret;
-}
-
 // ---- public ----
 
 Response list_games(WebContext& ctx) {
@@ -313,13 +304,12 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
 
   // A token holder (or a JSON body with player and secret) may leave out the header lines
   // (Services::submit_as puts them before the file).
-  std::string code, secret;
+  // A token holder is vouched for (no secret); a JSON body's secret is checked.
+  std::string code;
+  std::optional<std::string> secret;
   if (!parsed.player) {
     if (!caller.gm && !caller.player.empty()) {
       code = caller.player;
-      auto s = player_secret(ctx, game, code);
-      if (!s.ok()) return fail(s.status());
-      secret = *s;
     } else if (!body_player.empty()) {
       code = body_player;
       secret = body_secret;
@@ -423,9 +413,20 @@ Response create_game(WebContext& ctx, const Request& req) {
         "invalid scenario: " + list[0]["path"].get<std::string>() + ": " + errors.front().message;
     return error_response(400, message, std::move(list));
   }
-  auto created = ctx.admin().create_game(scenario, seed ? *seed : random_seed(), kGmActor);
+  // A bundled scenario's secrets are public (README): its players get fresh ones, answered once.
+  std::map<std::string, std::string> issued;
+  auto created = ctx.admin().create_game(
+      scenario, seed ? *seed : random_seed(), kGmActor,
+      wrapper && doc.contains("bundled") && !doc.value("demo_secrets", false), &issued);
   if (!created.ok()) return fail(created.status());
   Response r = summary_response(ctx, created->id, 201);
+  if (!issued.empty()) {
+    Json j = Json::parse(r.body);
+    j["secrets"] = issued;
+    r.body = j.dump();
+    ctx.secrets_issued(created->id, issued);  // mailed to the players that have an address
+  }
+  r.headers.emplace_back("Cache-Control", "no-store");
   r.headers.emplace_back("Location", "/api/games/" + http::url_encode(created->id));
   return r;
 }
@@ -509,14 +510,71 @@ Response post_deadline(WebContext& ctx, const Request& req, const std::string& g
   return schedule_answer(ctx, game);
 }
 
-Response player_token(WebContext& ctx, const std::string& game, const std::string& player) {
-  auto token = ctx.admin().player_token(game, player);
+Response token_answer(WebContext& ctx, const std::string& game, const std::string& player,
+                      const std::string& token, std::optional<std::string> secret = {}) {
+  Json j = {{"game", game}, {"player", upper(player)}};
+  if (!token.empty()) {
+    j["token"] = token;
+    j["url"] = ctx.config().base_url + "/games/" + http::url_encode(game) + "/p/" +
+               http::url_encode(token);
+  }
+  if (secret) j["secret"] = *secret;
+  Response r = json_response(j);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+// POST .../players/{player}/token: the GM issues a new link token (the old link stops working);
+// the player themself (link token or Basic) rotates theirs (every token and session revoked).
+// Shown once: only its hash is stored.
+Response post_player_token(WebContext& ctx, const Request& req, const std::string& game,
+                           const std::string& player) {
+  Caller caller = identify(req, ctx, game);
+  if (caller.denied) return *caller.denied;
+  if (caller.gm) {
+    auto token = ctx.admin().issue_player_token(game, player, kGmActor);
+    if (!token.ok()) return fail(token.status());
+    return token_answer(ctx, game, player, *token);
+  }
+  if (caller.player.empty()) return gm_denied(req, ctx);
+  if (caller.player != upper(player))
+    return error_response(403, "a player may change only their own token");
+  auto token = ctx.admin().player_update(game, player, "token", "");
   if (!token.ok()) return fail(token.status());
-  return json_response({{"game", game},
-                        {"player", upper(player)},
-                        {"token", *token},
-                        {"url", ctx.config().base_url + "/games/" + http::url_encode(game) + "/p/" +
-                                    http::url_encode(*token)}});
+  return token_answer(ctx, game, player, *token);
+}
+
+// PUT .../players/{player}/secret {"secret": "<new>"}: the player changes their secret.
+Response put_player_secret(WebContext& ctx, const Request& req, const std::string& game,
+                           const std::string& player) {
+  Caller caller = identify(req, ctx, game);
+  if (caller.denied) return *caller.denied;
+  if (caller.player.empty())
+    return error_response(401, "this needs the player's link token or Basic <code>:<secret>");
+  if (caller.player != upper(player))
+    return error_response(403, "a player may change only their own secret");
+  Json j = Json::parse(req.body, nullptr, false);
+  if (!j.is_object() || !j.contains("secret") || !j["secret"].is_string())
+    return error_response(400, "the body must be {\"secret\": \"<new secret>\"}");
+  auto out = ctx.admin().player_update(game, player, "secret", j["secret"].get<std::string>());
+  if (!out.ok()) return fail(out.status());
+  return token_answer(ctx, game, player, "");
+}
+
+// POST .../players/{player}/reset {"what": "secret" | "token" | "both"} (GM): new credentials,
+// answered once.
+Response post_player_reset(WebContext& ctx, const Request& req, const std::string& game,
+                           const std::string& player) {
+  Json j = Json::parse(req.body.empty() ? std::string("{}") : req.body, nullptr, false);
+  if (!j.is_object()) return error_response(400, "the request body is not a JSON object");
+  const std::string what = j.value("what", "both");
+  auto out = ctx.admin().reset_player(game, player, what, kGmActor);
+  if (!out.ok()) return fail(out.status());
+  const std::size_t space = out->find(' ');
+  if (what != "token") ctx.secrets_issued(game, {{upper(player), out->substr(0, space)}});
+  if (what == "secret") return token_answer(ctx, game, player, "", *out);
+  if (what == "token") return token_answer(ctx, game, player, *out);
+  return token_answer(ctx, game, player, out->substr(space + 1), out->substr(0, space));
 }
 
 }  // namespace
@@ -594,12 +652,24 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
                 return s.ok() ? summary_response(ctx, p.at("game")) : fail(s);
               }),
       "api_resume");
-  add("GET", "/api/games/{game}/players/{player}/token",
-      gm_only(ctx,
-              [&ctx](const Request&, const Params& p) {
-                return player_token(ctx, p.at("game"), p.at("player"));
-              }),
+  add(
+      "POST", "/api/games/{game}/players/{player}/token",
+      [&ctx](const Request& r, const Params& p) {
+        return post_player_token(ctx, r, p.at("game"), p.at("player"));
+      },
       "api_player_token");
+  add(
+      "PUT", "/api/games/{game}/players/{player}/secret",
+      [&ctx](const Request& r, const Params& p) {
+        return put_player_secret(ctx, r, p.at("game"), p.at("player"));
+      },
+      "api_player_secret");
+  add("POST", "/api/games/{game}/players/{player}/reset",
+      gm_only(ctx,
+              [&ctx](const Request& r, const Params& p) {
+                return post_player_reset(ctx, r, p.at("game"), p.at("player"));
+              }),
+      "api_player_reset");
 }
 
 }  // namespace adj::web

@@ -392,7 +392,8 @@ Response login_post(WebContext& ctx, const Request& req, const std::string& game
     spdlog::info("event=player_sign_in_failed game={} player={}", game, player);
     return login_form(ctx, req, game, "Unknown player code or wrong secret.", player, 403);
   }
-  auto token = ctx.admin().player_token(game, player);
+  // A sign-in session of its own (stored hashed): the player's link token is never readable.
+  auto token = ctx.services().new_session_token(game, player);
   if (!token.ok()) return status_page(token.status());
   return player_cookie(ctx, game, *token, game_path(game) + "/me");
 }
@@ -455,7 +456,11 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
   Json reports = Json::array();
   for (int t = turn - 1; t >= 1; --t) reports.push_back({{"turn", t}});
   const CsrfToken csrf = csrf_token(req);
+  std::string flash;
+  if (auto it = req.query.find("done"); it != req.query.end() && it->second == "secret")
+    flash = "Your secret is changed. Use the new one from now on.";
   Json model = {{"game", game},
+                {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
                 {"player", me.player},
                 {"player_name", player_name},
@@ -500,6 +505,41 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
   return page(render_page("Report, turn " + std::to_string(*turn), "report", model,
                           nav(game, g->name, req, ctx, session)),
               200, true);
+}
+
+// The signed-in player changes their secret (the current one is asked again) or replaces their
+// sign-in link (every link and session revoked; the new link is shown once and signs this
+// browser in).
+Response me_credentials_post(WebContext& ctx, const Request& req, const std::string& game,
+                             bool rotate) {
+  auto who = require_player(req, ctx, game);
+  if (auto* r = std::get_if<Response>(&who)) return *r;
+  const PlayerSession& me = std::get<PlayerSession>(who);
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (rotate) {
+    auto token = ctx.admin().player_update(game, me.player, "token", "");
+    if (!token.ok()) return status_page(token.status());
+    Json model = {{"game", game},
+                  {"player", me.player},
+                  {"url", ctx.config().base_url + game_path(game) + "/p/" + *token}};
+    Response r =
+        page(render_page("Your new sign-in link", "me_link", model, nav(game, game, req, ctx, &me)),
+             200, true);
+    r.headers.emplace_back("Cache-Control", "no-store");
+    r.headers.emplace_back("Set-Cookie",
+                           cookie_header(kPlayerCookie, http::url_encode(*token), game_path(game),
+                                         secure(ctx), kPlayerCookieSeconds));
+    return r;
+  }
+  auto ok = ctx.admin().check_secret(game, me.player, field(form, "current"));
+  if (!ok.ok()) return status_page(ok.status());
+  if (!*ok) return error_page(403, "Your current secret is not right; nothing was changed.");
+  if (field(form, "secret") != field(form, "repeat"))
+    return error_page(400, "The two new secrets differ; nothing was changed.");
+  auto changed = ctx.admin().player_update(game, me.player, "secret", field(form, "secret"));
+  if (!changed.ok()) return status_page(changed.status());
+  return redirect(game_path(game) + "/me?done=secret");
 }
 
 Response my_report(WebContext& ctx, const Request& req, const std::string& game,
@@ -558,16 +598,9 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
          {"error", "This order file is for player " + upper(*parsed.player) +
                        ", but you are signed in as " + me.player + ". Nothing was stored."}},
         403);
-  std::string secret;
-  if (!parsed.player) {
-    auto st = thread_store(ctx).load_state(game, std::nullopt);
-    if (!st.ok()) return status_page(st.status());
-    const Player* p = st->find_player(me.player);
-    if (!p) return error_page(404, "You are not a player of this game any more.");
-    secret = p->secret;
-  }
-  auto out = ctx.services().submit_as(game, parsed.player ? "" : me.player, secret, text, kChannel,
-                                      check_only);
+  // The session vouches for the player (no secret needed); a file's own PLAYER line is checked.
+  auto out = ctx.services().submit_as(game, parsed.player ? "" : me.player, std::nullopt, text,
+                                      kChannel, check_only);
   if (!out.ok()) return status_page(out.status());
   OrderAck& ack = out->ack;
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
@@ -664,6 +697,18 @@ Seed random_seed() {
   return (static_cast<Seed>(rd()) << 32) ^ rd();
 }
 
+// New credentials, shown to the GM this once (only their hashes are stored). Each row: code,
+// and secret and/or url.
+Response credentials_page(WebContext& ctx, const Request& req, const std::string& game,
+                          const std::string& name, Json rows) {
+  Json model = {{"id", game}, {"name", name}, {"players", std::move(rows)}};
+  Response r = page(
+      render_page("New credentials: " + name, "gm_credentials", model, nav(game, name, req, ctx)),
+      200, true);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
 Response gm_create(WebContext& ctx, const Request& req) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
@@ -694,11 +739,20 @@ Response gm_create(WebContext& ctx, const Request& req) {
       return gm_index(ctx, req, "The seed must be a whole number.", 400);
     }
   }
-  auto g = ctx.admin().create_game(scenario, seed, kGmActor);
+  // A bundled scenario's secrets are public (README): its players get fresh ones, shown once.
+  std::map<std::string, std::string> issued;
+  const bool fresh = !bundled.empty() && field(form, "demo_secrets").empty();
+  auto g = ctx.admin().create_game(scenario, seed, kGmActor, fresh, &issued);
   if (!g.ok()) {
     const int code = http::http_status(g.status());
     if (code == 500) return status_page(g.status());
     return gm_index(ctx, req, "The game was not created: " + g.status().message(), code);
+  }
+  if (!issued.empty()) {
+    Json rows = Json::array();
+    for (const auto& [code, secret] : issued) rows.push_back({{"code", code}, {"secret", secret}});
+    ctx.secrets_issued(g->id, issued);  // mailed to the players that have an address
+    return credentials_page(ctx, req, g->id, g->name, std::move(rows));
   }
   return redirect("/gm/games/" + http::url_encode(g->id) + "?done=created");
 }
@@ -743,12 +797,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   Json links = Json::array();
   for (const auto& p : st["players"]) {
     const std::string code = p.value("code", "");
-    auto token = thread_store(ctx).player_token(game, code);
-    Json row = {{"code", code},
-                {"name", p.value("name", "")},
-                {"url", token.ok() ? ctx.config().base_url + game_path(game) + "/p/" +
-                                         http::url_encode(*token)
-                                   : "(" + token.status().message() + ")"}};
+    Json row = {{"code", code}, {"name", p.value("name", "")}};
     if (turn > 1) {
       row["report_url"] =
           game_path(game) + "/players/" + code + "/reports/" + std::to_string(turn - 1);
@@ -946,6 +995,29 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
         });
       }),
       "html_gm_schedule");
+  router.add("POST", "/gm/games/{game}/players/{player}/reset",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game"), player = upper(param(p, "player"));
+               if (auto denied = gm_denied(req, ctx)) return *denied;
+               const auto form = req.form();
+               if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+               const std::string what = field(form, "what");
+               auto out = ctx.admin().reset_player(game, player, what, kGmActor);
+               if (!out.ok()) return status_page(out.status());
+               Json row = {{"code", player}};
+               const std::size_t space = out->find(' ');
+               if (what != "token") {
+                 row["secret"] = out->substr(0, space);
+                 ctx.secrets_issued(game, {{player, out->substr(0, space)}});
+               }
+               if (what != "secret")
+                 row["url"] = ctx.config().base_url + game_path(game) + "/p/" +
+                              (what == "token" ? *out : out->substr(space + 1));
+               Status err;
+               auto g = find_game(ctx, game, &err);
+               return credentials_page(ctx, req, game, g ? g->name : game, Json::array({row}));
+             }),
+             "html_gm_player_reset");
   router.add("POST", "/gm/games/{game}/pause", guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");
                return gm_action(ctx, req, game, "paused",
@@ -1007,6 +1079,15 @@ void register_html_routes(http::Router& router, WebContext& ctx) {
                return my_report(ctx, req, param(p, "game"), param(p, "turn"));
              }),
              "html_my_report");
+  router.add("POST", "/games/{game}/me/secret",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return me_credentials_post(ctx, req, param(p, "game"), false);
+             }),
+             "html_me_secret");
+  router.add("POST", "/games/{game}/me/link", guarded([&ctx](const Request& req, const Params& p) {
+               return me_credentials_post(ctx, req, param(p, "game"), true);
+             }),
+             "html_me_link");
   router.add("POST", "/games/{game}/me/orders",
              guarded([&ctx](const Request& req, const Params& p) {
                return orders_post(ctx, req, param(p, "game"));

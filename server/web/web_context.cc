@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "server/web/web_context.h"
+#include "server/app/open_store.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::web {
@@ -57,10 +58,10 @@ namespace {
 // `st` is a fresh, empty state to fill.
 Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const Clock& clock,
                                                 std::unique_ptr<ThreadState> st) {
-  auto store = SqliteStore::open(path);
+  auto store = open_store(path, clock());
   if (!store.ok()) return Status(store.status().code(), path + ": " + store.status().message());
   st->store = std::move(store).value();
-  Stores stores{*st->store, *st->store, *st->store};
+  Stores stores{*st->store, *st->store, *st->store, *st->store};
   st->services = std::make_unique<Services>(stores, clock);
   st->admin = std::make_unique<GameAdmin>(*st->services, stores, *st->store, clock);
   return st;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -46,6 +47,16 @@ class WebContext {
   void turn_ran(const std::string& game, int turn) const {
     if (on_turn_run_) on_turn_run_(game, turn);
   }
+  // A hook called with new player secrets in clear (code -> secret) when a game is created with
+  // fresh secrets or the GM resets one, so `adjutant serve` can mail them to the players. Same
+  // rules as set_on_turn_run.
+  using SecretsHook = std::function<void(const std::string& game,
+                                         const std::map<std::string, std::string>& secrets)>;
+  void set_on_secrets_issued(SecretsHook hook) { on_secrets_issued_ = std::move(hook); }
+  void secrets_issued(const std::string& game,
+                      const std::map<std::string, std::string>& secrets) const {
+    if (on_secrets_issued_ && !secrets.empty()) on_secrets_issued_(game, secrets);
+  }
 
  private:
   struct PerThread;
@@ -54,10 +65,11 @@ class WebContext {
   Clock clock_;
   Metrics metrics_;
   std::function<void(const std::string&, int)> on_turn_run_;
+  SecretsHook on_secrets_issued_;
 };
 
 // The calling thread's store, for what Services does not expose (stored turn records for the
-// charts, link tokens, a player's secret to complete an order file sent with a link token).
+// charts).
 // Owned by the calling thread, like services().
 SqliteStore& thread_store(WebContext& ctx);
 

@@ -1,9 +1,10 @@
 // Cookies and cross-site request forgery (CSRF) protection for the HTML pages.
 //
-// Sessions: a player's cookie "adj_player" holds their link token (GameAdmin::player_token),
-// scoped to Path=/games/<game> so a browser may hold one per game; the GM's cookie "adj_gm" holds
-// the GM token (checked by is_gm). Both are HttpOnly and SameSite=Lax (Secure when the base URL is
-// https), so a browser does not send them with a cross-site POST.
+// Sessions: a player's cookie "adj_player" holds their link token or a sign-in session token
+// (Services::new_session_token; both stored hashed), scoped to Path=/games/<game> so a browser may
+// hold one per game; the GM's cookie "adj_gm" holds the GM token (checked by is_gm). Both are
+// HttpOnly and SameSite=Lax (Secure when the base URL is https), so a browser does not send them
+// with a cross-site POST.
 //
 // CSRF, in two independent layers for every POST form:
 //  1. double-submit token: a random value in cookie "adj_csrf" (set by any page showing a form),

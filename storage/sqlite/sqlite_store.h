@@ -22,10 +22,12 @@
 //     lists are newest first; claim counts an attempt (attempts + 1) per claim.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "storage/admin_store.h"
+#include "storage/credential_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
 #include "storage/sqlite/database.h"
@@ -36,6 +38,7 @@ class SqliteStore : public GameStore,
                     public SubmissionStore,
                     public ReportStore,
                     public AdminStore,
+                    public CredentialStore,
                     public MailStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
@@ -94,11 +97,6 @@ class SqliteStore : public GameStore,
   // detail cannot be serialised.
   Status append_audit(const AuditEntry& e) override;
   Result<std::vector<AuditEntry>> audit_log(const std::string& game) override;
-  // Tokens are 32 lower-case hex digits (128 bits from /dev/urandom, else std::random_device).
-  // The store does not know the game's players: callers check `player`. InvalidArgument when
-  // it is empty.
-  Result<std::string> player_token(const std::string& game, const std::string& player) override;
-  Result<std::pair<std::string, std::string>> token_owner(const std::string& token) override;
   Result<int> failed_attempts(const std::string& game) override;
   Status record_failed_attempt(const std::string& game, const std::string& why) override;
   Status reset_attempts(const std::string& game) override;
@@ -124,6 +122,8 @@ class SqliteStore : public GameStore,
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;
   Result<InboxMessage> inbox_message(std::int64_t id) override;
+  // With secure_delete for the statement's pages, so the old bytes are overwritten.
+  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
   Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                            std::int64_t seconds) override;
   Status release_inbox(std::int64_t id, const std::string& holder) override;
@@ -144,13 +144,39 @@ class SqliteStore : public GameStore,
   Result<int> pending_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
 
+  // ---- CredentialStore (sqlite_store_credentials.cc, migration 0005) ----
+  // The store does not know the game's players: callers check `player` (InvalidArgument when
+  // empty). Hashes are stored as given; the table CHECKs refuse what is not an Argon2id string or
+  // 64 hex digits (InvalidArgument).
+  Result<std::string> secret_hash(const std::string& game, const std::string& player) override;
+  Status set_secret_hash(const std::string& game, const std::string& player,
+                         const std::string& hash, UnixTime now) override;
+  Status set_link_token(const std::string& game, const std::string& player,
+                        const std::string& token_hash, UnixTime now) override;
+  Status add_session_token(const std::string& game, const std::string& player,
+                           const std::string& token_hash, UnixTime now) override;
+  Status revoke_tokens(const std::string& game, const std::string& player) override;
+  Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
+
   // ---- Not part of the interfaces ----
+  using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;
+  using TokenHasher = std::function<std::string(std::string_view token)>;
+  // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in
+  // pending_upgrades), in one transaction: secrets in the scenario copies and turn states are
+  // removed from them and stored hashed (a player's newest turn wins; a player that already has
+  // a hash keeps it); link tokens in clear become hashes (the same links keep working); stored
+  // order files get their PLAYER secret masked. Returns how many secrets it hashed (0 when the
+  // step had already run). On error nothing is changed and the step stays pending.
+  Result<int> upgrade_credentials(const SecretHasher& hash_secret, const TokenHasher& hash_token,
+                                  UnixTime now);
   // The schema version of the open database (the last migration applied).
   Result<int> schema_version();
 
  private:
   explicit SqliteStore(sqlite::Database db) : db_(std::move(db)) {}
 
+  Result<int> upgrade_credentials_step(const SecretHasher& hash_secret,
+                                       const TokenHasher& hash_token, UnixTime now);
   // The game's open turn; NotFound("game <id>") when it does not exist.
   Result<int> open_turn(const std::string& game);
   Status require_game(const std::string& game);

@@ -1,9 +1,7 @@
-// SqliteStore: the AdminStore tables of migration 0002 (schedules, audit log, player tokens, run
-// attempts, daemon state).
-#include <array>
+// SqliteStore: the AdminStore tables of migration 0002 (schedules, audit log, run attempts,
+// daemon state). The player_tokens table of 0002 is no longer used: link tokens are hashed
+// (sqlite_store_credentials.cc, migration 0005).
 #include <cstdint>
-#include <cstdio>
-#include <random>
 
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -14,31 +12,6 @@ namespace adj {
 using sqlite::Transaction;
 
 namespace {
-
-// 128 random bits as 32 lower-case hex digits: /dev/urandom, else std::random_device.
-std::string random_token() {
-  std::array<unsigned char, 16> bytes{};
-  bool filled = false;
-  if (std::FILE* f = std::fopen("/dev/urandom", "rb")) {
-    filled = std::fread(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    std::fclose(f);
-  }
-  if (!filled) {
-    std::random_device rd;
-    for (std::size_t i = 0; i < bytes.size(); i += 4) {
-      const std::uint32_t v = rd();
-      for (std::size_t k = 0; k < 4; ++k) bytes[i + k] = static_cast<unsigned char>(v >> (8 * k));
-    }
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (unsigned char b : bytes) {
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0xf]);
-  }
-  return out;
-}
 
 Status check_schedule(const Schedule& s) {
   if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
@@ -140,40 +113,6 @@ Result<std::vector<AuditEntry>> SqliteStore::audit_log(const std::string& game) 
                 sqlite::json_from_text(st.column_text(5), "audit entry " + std::to_string(e.id)));
     out.push_back(std::move(e));
   }
-}
-
-Result<std::string> SqliteStore::player_token(const std::string& game, const std::string& player) {
-  if (player.empty()) return Status::InvalidArgument("player_token: the player code is empty");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_RETURN_IF_ERROR(require_game(game));
-  {
-    ADJ_SQL_TRY(auto st,
-                db_.prepare("SELECT token FROM player_tokens WHERE game_id = ? AND player = ?"));
-    st.bind_text(1, game).bind_text(2, player);
-    ADJ_SQL_TRY(bool row, st.step());
-    if (row) return st.column_text(0);  // the destructor ends the read-only transaction
-  }
-  // A clash of two random 128-bit tokens does not happen in practice; retry anyway.
-  for (int attempt = 0;; ++attempt) {
-    std::string token = random_token();
-    ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO player_tokens(token, game_id, player) "
-                                     "VALUES (?, ?, ?)"));
-    st.bind_text(1, token).bind_text(2, game).bind_text(3, player);
-    Status s = st.run();
-    if (s.ok()) {
-      ADJ_RETURN_IF_ERROR(tx.commit());
-      return token;
-    }
-    if (s.code() != StatusCode::kAlreadyExists || attempt >= 3) return s;
-  }
-}
-
-Result<std::pair<std::string, std::string>> SqliteStore::token_owner(const std::string& token) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT game_id, player FROM player_tokens WHERE token = ?"));
-  st.bind_text(1, token);
-  ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("unknown player token");  // never echo the token
-  return std::make_pair(st.column_text(0), st.column_text(1));
 }
 
 Result<int> SqliteStore::failed_attempts(const std::string& game) {

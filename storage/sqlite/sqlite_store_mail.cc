@@ -239,6 +239,18 @@ Status SqliteStore::set_inbox_state(std::int64_t id, const std::string& state,
   return tx.commit();
 }
 
+Status SqliteStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
+  ADJ_RETURN_IF_ERROR(db_.exec("PRAGMA secure_delete=ON"));
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET raw = ? WHERE id = ?"));
+  st.bind_blob(1, bytes(raw)).bind_int64(2, id);
+  Status s = st.run();
+  const bool none = s.ok() && db_.changes() == 0;
+  Status off = db_.exec("PRAGMA secure_delete=OFF");
+  if (!s.ok()) return s;
+  if (none) return Status::NotFound("inbox message " + std::to_string(id));
+  return off;
+}
+
 Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                                       std::int64_t seconds) {
   if (holder.empty()) return Status::InvalidArgument("lease_inbox: the holder is empty");

@@ -19,7 +19,7 @@ using mail_test::maildir_new;
 class CliMail : public ::testing::Test {
  protected:
   void SetUp() override {
-    auto r = cli({"game", "create", "bundled:dark-age-britain"});
+    auto r = cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   ::adj::testing::CliResult cli(std::vector<std::string> args, const std::string& input = "") {

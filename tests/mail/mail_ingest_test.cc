@@ -4,8 +4,10 @@
 #include "server/mail/mail_ingest.h"
 
 #include <gtest/gtest.h>
+
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cstring>
 
 #include <set>
 #include <thread>
@@ -210,7 +212,13 @@ TEST_P(Corpus, IngestAndAnswer) {
   EXPECT_EQ(r.state, e.state) << r.outcome;
   auto in = store_->inbox_message(last_inbox_);
   ASSERT_TRUE(in.ok());
-  EXPECT_EQ(in->raw, raw);  // stored exactly as received
+  // Stored as received, except that the secrets it carried are masked once it is processed.
+  std::string expected = raw;
+  for (const char* secret : {"cerdic", "penda", "oswald", "raedwald", "cadwallon", "guessing-42"})
+    for (std::size_t at = expected.find(secret); at != std::string::npos;
+         at = expected.find(secret, at))
+      expected.replace(at, std::strlen(secret), "********");
+  EXPECT_EQ(in->raw, expected);
   EXPECT_EQ(in->state, e.state);
   EXPECT_EQ(in->outcome, r.outcome);
 
@@ -465,6 +473,70 @@ TEST_F(Ingest, StatusAndResendNeedTheSecret) {
   EXPECT_TRUE(contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
 }
 
+TEST_F(Ingest, TheInboxKeepsNoSecretOnceProcessed) {
+  const std::string original = corpus("plain.eml");
+  ASSERT_TRUE(contains(original, "cerdic"));
+  auto r = ingest(original);
+  EXPECT_EQ(r.state, "processed");
+  const std::string raw = store_->inbox_message(last_inbox_)->raw;
+  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(contains(raw, "********"));
+  // Processing the stored message again finds the submission it made (nothing twice).
+  EXPECT_EQ(submissions().size(), 1u);
+}
+
+TEST_F(Ingest, SecretCommandChangesTheSecret) {
+  auto wrong = ingest(
+      "From: x@evil.example\nSubject: hi\nMessage-ID: <sc1@x>\n\nGAME britain-1\n"
+      "PLAYER WSX nope\nSECRET attacker-choice\n");
+  EXPECT_EQ(wrong.action, "refusal");
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+
+  auto shortone = ingest(
+      "From: wessex@example.org\nSubject: hi\nMessage-ID: <sc2@x>\n\nGAME britain-1\n"
+      "PLAYER WSX cerdic\nSECRET tiny\n");
+  EXPECT_EQ(shortone.action, "secret");
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+
+  auto ok = ingest(
+      "From: wessex@example.org\nSubject: new secret\nMessage-ID: <sc3@x>\n\nGAME britain-1\n"
+      "PLAYER WSX cerdic\nSECRET Kent-and-Sussex-9\n");
+  EXPECT_EQ(ok.action, "secret");
+  EXPECT_FALSE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
+  EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "Kent-and-Sussex-9").ok());
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_TRUE(contains(parse(out[2]).text, "is changed")) << parse(out[2]).text;
+  for (const auto& m : out) {
+    EXPECT_FALSE(contains(m.raw, "Kent-and-Sussex-9"));
+    EXPECT_FALSE(contains(m.raw, "cerdic"));
+  }
+  EXPECT_EQ(store_->audit_log("britain-1")->back().action, "secret");
+  // The stored message keeps neither secret once processed.
+  const std::string raw = store_->inbox_message(last_inbox_)->raw;
+  EXPECT_FALSE(contains(raw, "Kent-and-Sussex-9")) << raw;
+  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(contains(raw, "PLAYER WSX ********")) << raw;
+}
+
+TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
+  auto n = ingest_->queue_new_secrets("britain-1", {{"WSX", "abcd-efgh-jkmn"}, {"XXX", "x"}});
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 1);
+  const auto out = outbox();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].kind, "secret");
+  EXPECT_EQ(out[0].to, "wessex@example.org");
+  EXPECT_EQ(out[0].dedupe_key.find("abcd-efgh-jkmn"), std::string::npos);
+  const ParsedMail p = parse(out[0]);
+  EXPECT_TRUE(contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
+  EXPECT_FALSE(contains(p.text, "cerdic"));
+  // A second reset is mailed too.
+  EXPECT_EQ(*ingest_->queue_new_secrets("britain-1", {{"WSX", "mnpq-rstu-vwxy"}}), 1);
+  EXPECT_EQ(ingest_->queue_new_secrets("nope", {{"WSX", "x"}}).status().code(),
+            StatusCode::kNotFound);
+}
+
 class WithTurn : public MailFixture {
  protected:
   void SetUp() override {
@@ -502,8 +574,7 @@ TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
   EXPECT_EQ(*again, 0);
   const auto out = outbox();
   ASSERT_EQ(out.size(), 5u);
-  auto token = store_->player_token("britain-1", "MRC");
-  ASSERT_TRUE(token.ok());
+
   for (const OutboxMessage& m : out) {
     EXPECT_EQ(m.kind, "report");
     EXPECT_EQ(m.game, "britain-1");
@@ -525,7 +596,8 @@ TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
       auto report = services_->report("britain-1", "MRC", 1);
       ASSERT_TRUE(report.ok());
       EXPECT_TRUE(contains(p.text, report->text));
-      EXPECT_TRUE(contains(p.text, "/games/britain-1/p/" + *token));
+      // No sign-in link: tokens are stored only hashed, and the mail waits in the outbox.
+      EXPECT_FALSE(contains(m.raw, "/games/britain-1/p/"));
       EXPECT_EQ(p.subject, "Dark Age Britain (britain-1): turn 1 report for MRC");
     }
   }
@@ -681,7 +753,7 @@ TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
     }
   auto second_store = SqliteStore::open(db_);
   ASSERT_TRUE(second_store.ok());
-  Services second_services(Stores{**second_store, **second_store, **second_store},
+  Services second_services(Stores{**second_store, **second_store, **second_store, **second_store},
                            [this] { return now_; });
   MailIngest second(
       second_services, **second_store, **second_store, config_, [this] { return now_; },

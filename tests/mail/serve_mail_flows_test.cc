@@ -81,7 +81,8 @@ class Daemon : public mail_test::ServeProcess {
   }
   // Creates britain-1 through the GM API.
   bool create_game() const {
-    return gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 11})")
+    return gm("POST", "/api/games",
+              R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})")
                .find("britain-1") != std::string::npos;
   }
   // The GM API's outbox of britain-1.

@@ -74,9 +74,9 @@ TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
   Daemon d(db, free_port(), free_port(), log);
   ASSERT_TRUE(d.wait_ready()) << slurp(log);
   const std::string gm = q(std::string("Authorization: Bearer ") + kGm);
-  std::string r =
-      sh("curl -s -X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
-         q(R"({"bundled": "dark-age-britain", "seed": 11})") + " " + q(d.url("/api/games")));
+  std::string r = sh("curl -s -X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
+                     q(R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})") +
+                     " " + q(d.url("/api/games")));
   ASSERT_NE(r.find("britain-1"), std::string::npos) << r;
 
   const std::string plain = kSrc + "/tests/data/mail/plain.eml";

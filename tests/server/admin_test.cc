@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ class AdminTest : public ::testing::Test {
     auto opened = SqliteStore::open(db_path());
     ASSERT_TRUE(opened.ok()) << opened.status().to_string();
     store_ = std::move(opened).value();
-    stores_ = std::make_unique<Stores>(Stores{*store_, *store_, *store_});
+    stores_ = std::make_unique<Stores>(Stores{*store_, *store_, *store_, *store_});
     const Clock clock = [this] { return now_; };
     svc_ = std::make_unique<Services>(*stores_, clock);
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
@@ -313,21 +314,30 @@ TEST_F(AdminTest, SubmissionStatusCountsLinesOfTheCurrentFile) {
   EXPECT_EQ(admin_->submission_status("nope").status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(AdminTest, PlayerTokensAreStableAndOpenOnlyTheirPlayer) {
+TEST_F(AdminTest, LinkTokensAreIssuedOnceAndOpenOnlyTheirPlayer) {
   create();
-  auto wsx = admin_->player_token(kGame, "WSX");
+  auto wsx = admin_->issue_player_token(kGame, "wsx", "gm");  // codes are case-insensitive
   ASSERT_TRUE(wsx.ok()) << wsx.status().to_string();
-  EXPECT_EQ(*admin_->player_token(kGame, "wsx"), *wsx);  // codes are case-insensitive
-  auto mrc = admin_->player_token(kGame, "MRC");
+  EXPECT_EQ(wsx->size(), 32u);
+  auto mrc = admin_->issue_player_token(kGame, "MRC", "gm");
   ASSERT_TRUE(mrc.ok());
   EXPECT_NE(*mrc, *wsx);
   auto owner = admin_->token_owner(*wsx);
   ASSERT_TRUE(owner.ok());
   EXPECT_EQ(owner->first, kGame);
   EXPECT_EQ(owner->second, "WSX");
+  // A new one replaces the old; the database holds neither in clear.
+  auto again = admin_->issue_player_token(kGame, "WSX", "gm");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(admin_->token_owner(*wsx).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->token_owner(*again)->second, "WSX");
+  const std::string raw =
+      ::adj::testing::read_file(db_path()) + ::adj::testing::read_file(db_path() + "-wal");
+  EXPECT_EQ(raw.find(*again), std::string::npos);
   EXPECT_EQ(admin_->token_owner("f00").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(admin_->player_token(kGame, "XXX").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(admin_->player_token("nope", "WSX").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->issue_player_token(kGame, "XXX", "gm").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->issue_player_token("nope", "WSX", "gm").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->audit_log(kGame)->back().action, "token");
 }
 
 TEST_F(AdminTest, CheckSecret) {
@@ -339,8 +349,85 @@ TEST_F(AdminTest, CheckSecret) {
   EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "cerdicc"));
   EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "Cerdic"));
   EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", ""));
-  EXPECT_EQ(admin_->check_secret(kGame, "XXX", "cerdic").status().code(), StatusCode::kNotFound);
+  EXPECT_FALSE(*admin_->check_secret(kGame, "XXX", "cerdic"));  // same answer as a wrong secret
   EXPECT_EQ(admin_->check_secret("nope", "WSX", "cerdic").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(svc_->authenticate_player(kGame, "WSX", "penda").code(), StatusCode::kPermissionDenied);
+  EXPECT_TRUE(svc_->authenticate_player(kGame, "wsx", "cerdic").ok());
+}
+
+TEST_F(AdminTest, SecretsAreStoredOnlyAsArgon2idHashes) {
+  create();
+  const std::string raw =
+      ::adj::testing::read_file(db_path()) + ::adj::testing::read_file(db_path() + "-wal");
+  for (const char* secret : {"cerdic", "penda", "oswald", "raedwald", "cadwallon"})
+    EXPECT_EQ(raw.find(secret), std::string::npos) << secret;
+  auto hash = store_->secret_hash(kGame, "WSX");
+  ASSERT_TRUE(hash.ok());
+  EXPECT_EQ(hash->rfind("$argon2id$v=19$", 0), 0u) << *hash;
+  EXPECT_EQ(store_->scenario(kGame)->dump().find("\"secret\""), std::string::npos);
+  EXPECT_EQ(to_json(*store_->load_state(kGame, std::nullopt)).dump().find("\"secret\""),
+            std::string::npos);
+  // Stored order files keep the PLAYER line with the secret masked.
+  submit(1, "WSX");
+  auto subs = store_->all_submissions(kGame);
+  ASSERT_EQ(subs->size(), 1u);
+  EXPECT_NE(subs->front().raw_text.find("PLAYER WSX ********"), std::string::npos);
+  EXPECT_EQ(subs->front().raw_text.find("cerdic"), std::string::npos);
+  // The turn still runs with the stored (masked) file: secrets are not checked again.
+  auto run = admin_->run_turn(kGame, false, "gm");
+  ASSERT_TRUE(run.ok()) << run.status().to_string();
+  EXPECT_EQ(
+      std::count(run->players_without_orders.begin(), run->players_without_orders.end(), "WSX"), 0);
+}
+
+TEST_F(AdminTest, PlayersChangeAndTheGmResetsCredentials) {
+  create();
+  // The player changes their secret: the old one stops working.
+  EXPECT_EQ(admin_->player_update(kGame, "WSX", "secret", "short").status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(admin_->player_update(kGame, "WSX", "secret", "two words!").status().code(),
+            StatusCode::kInvalidArgument);
+  ASSERT_TRUE(admin_->player_update(kGame, "WSX", "secret", "new-Secret-9").ok());
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "cerdic"));
+  EXPECT_TRUE(*admin_->check_secret(kGame, "WSX", "new-Secret-9"));
+  // Rotating revokes every token and session.
+  auto link = admin_->issue_player_token(kGame, "WSX", "gm");
+  auto session = svc_->new_session_token(kGame, "WSX");
+  auto rotated = admin_->player_update(kGame, "WSX", "token", "");
+  ASSERT_TRUE(rotated.ok());
+  EXPECT_EQ(admin_->token_owner(*link).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->token_owner(*session).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->token_owner(*rotated)->second, "WSX");
+  // The GM's reset: a new random secret and token, returned once, audited without them.
+  auto both = admin_->reset_player(kGame, "wsx", "both", "gm");
+  ASSERT_TRUE(both.ok());
+  const std::size_t space = both->find(' ');
+  ASSERT_NE(space, std::string::npos);
+  EXPECT_TRUE(*admin_->check_secret(kGame, "WSX", both->substr(0, space)));
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "new-Secret-9"));
+  EXPECT_EQ(admin_->token_owner(both->substr(space + 1))->second, "WSX");
+  EXPECT_EQ(admin_->token_owner(*rotated).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(admin_->reset_player(kGame, "WSX", "everything", "gm").status().code(),
+            StatusCode::kInvalidArgument);
+  auto log = admin_->audit_log(kGame);
+  EXPECT_EQ(log->back().action, "reset");
+  EXPECT_EQ(log->back().detail["what"], "both");
+  const std::string dump = Json(log->back().detail).dump();
+  EXPECT_EQ(dump.find(both->substr(0, space)), std::string::npos);
+}
+
+TEST_F(AdminTest, BundledGamesGetFreshSecrets) {
+  auto scenario = bundled_scenario("dark-age-britain");
+  std::map<std::string, std::string> issued;
+  auto g = admin_->create_game(*scenario, 42, "gm", true, &issued);
+  ASSERT_TRUE(g.ok()) << g.status().to_string();
+  ASSERT_EQ(issued.size(), 5u);
+  EXPECT_FALSE(*admin_->check_secret(kGame, "WSX", "cerdic"));  // the README's
+  for (const auto& [code, secret] : issued) {
+    EXPECT_EQ(secret.size(), 14u) << secret;
+    EXPECT_TRUE(*admin_->check_secret(kGame, code, secret)) << code;
+  }
+  EXPECT_NE(issued["WSX"], issued["MRC"]);
 }
 
 // ---- The scheduler ----

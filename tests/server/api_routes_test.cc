@@ -94,11 +94,14 @@ class ApiTest : public ::testing::Test {
   }
 
   void create_britain() {
-    Response r = gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 7})");
+    Response r = gm("POST", "/api/games",
+                    R"({"bundled": "dark-age-britain", "seed": 7, "demo_secrets": true})");
     ASSERT_EQ(r.status, 201) << r.body;
   }
+  // WSX's secret in the bundled scenario.
+  std::string wsx_secret() const { return "cerdic"; }
   std::string token(const std::string& player, const std::string& game = "britain-1") {
-    Response r = gm("GET", "/api/games/" + game + "/players/" + player + "/token");
+    Response r = gm("POST", "/api/games/" + game + "/players/" + player + "/token");
     EXPECT_EQ(r.status, 200) << r.body;
     expect_schema(r, "player_token.schema.json");
     return body(r).value("token", "");
@@ -247,6 +250,33 @@ TEST_F(ApiTest, SubmitOrdersWithTheLinkToken) {
   EXPECT_EQ(as(wsx, "POST", "/api/games/britain-1/orders", orders(1, "WSX")).status, 200);
 }
 
+// Regression (issue 10): with no login, one check request whose lines were 2,000 candidate words
+// used to answer with the real secret masked ("********") on the line that held it.
+TEST_F(ApiTest, ARefusedFileDoesNotRevealWhichCandidateIsTheSecret) {
+  create_britain();
+  const std::string secret = wsx_secret();
+  auto attempt = [&](const std::string& planted) {
+    std::string file = "GAME britain-1\nPLAYER WSX not-the-secret\n";
+    for (int i = 0; i < 2000; ++i)
+      file += "DEFEND " + (i == 1234 ? planted : "guess" + std::to_string(i)) + "\n";
+    return call("POST", "/api/games/britain-1/orders?check=1", file,
+                {{"content-type", "text/plain"}});
+  };
+  const Response with_secret = attempt(secret);
+  ASSERT_EQ(with_secret.status, 422) << with_secret.body;
+  EXPECT_EQ(with_secret.body.find("DEFEND ********"), std::string::npos);
+  // The answer is the same, word for word, whether or not a line holds the real secret.
+  const Response without = attempt("guess1234");
+  std::string expected = without.body;
+  // (guess1234 is no prefix of another candidate: they run up to guess1999.)
+  int replaced = 0;
+  for (std::size_t at = expected.find("DEFEND guess1234"); at != std::string::npos;
+       at = expected.find("DEFEND guess1234", at + 1), ++replaced)
+    expected.replace(at + 7, 9, secret);
+  EXPECT_GE(replaced, 2);  // the line in "lines" and in "ack_text"
+  EXPECT_EQ(with_secret.body, expected);
+}
+
 TEST_F(ApiTest, SubmitOrdersWithTheSecretInTheFileOrBody) {
   create_britain();
   Response r = call("POST", "/api/games/britain-1/orders", orders(1, "MRC"),
@@ -350,6 +380,75 @@ TEST_F(ApiTest, ReportsOnlyForTheirPlayer) {
             403);
 }
 
+TEST_F(ApiTest, BundledGamesGetFreshSecretsAnsweredOnce) {
+  Response r = gm("POST", "/api/games", R"({"bundled": "dark-age-britain"})");
+  ASSERT_EQ(r.status, 201) << r.body;
+  expect_schema(r, "game_summary.schema.json");
+  const Json secrets = body(r)["secrets"];
+  ASSERT_EQ(secrets.size(), 5u);
+  const std::string wsx = secrets["WSX"];
+  EXPECT_NE(wsx, "cerdic");
+  std::string file = orders(1, "WSX");
+  EXPECT_EQ(call("POST", "/api/games/britain-1/orders?check=1", file).status, 422);  // README's
+  file.replace(file.find("cerdic"), 6, wsx);
+  EXPECT_EQ(call("POST", "/api/games/britain-1/orders?check=1", file).status, 200);
+  // Never shown again.
+  EXPECT_EQ(gm("GET", "/api/games/britain-1").body.find(wsx), std::string::npos);
+  EXPECT_EQ(gm("GET", "/api/games/britain-1/audit").body.find(wsx), std::string::npos);
+}
+
+TEST_F(ApiTest, PlayersChangeTheirSecretAndRotateTheirToken) {
+  create_britain();
+  const std::string wsx = token("WSX");
+  // Only the player themself.
+  EXPECT_EQ(
+      call("PUT", "/api/games/britain-1/players/WSX/secret", R"({"secret": "new-one-42"})").status,
+      401);
+  EXPECT_EQ(as(token("MRC"), "PUT", "/api/games/britain-1/players/WSX/secret",
+               R"({"secret": "new-one-42"})", "application/json")
+                .status,
+            403);
+  Response r = as(wsx, "PUT", "/api/games/britain-1/players/WSX/secret", R"({"secret": "short"})",
+                  "application/json");
+  EXPECT_EQ(r.status, 400) << r.body;
+  r = as(wsx, "PUT", "/api/games/britain-1/players/WSX/secret", R"({"secret": "new-one-42"})",
+         "application/json");
+  ASSERT_EQ(r.status, 200) << r.body;
+  expect_schema(r, "player_token.schema.json");
+  EXPECT_EQ(r.body.find("new-one-42"), std::string::npos);
+  std::string file = orders(1, "WSX");
+  EXPECT_EQ(call("POST", "/api/games/britain-1/orders?check=1", file).status, 422);
+  file.replace(file.find("cerdic"), 6, "new-one-42");
+  EXPECT_EQ(call("POST", "/api/games/britain-1/orders?check=1", file).status, 200);
+
+  // Rotating: the old token stops working at once, the new one works.
+  r = as(wsx, "POST", "/api/games/britain-1/players/WSX/token");
+  ASSERT_EQ(r.status, 200) << r.body;
+  expect_schema(r, "player_token.schema.json");
+  const std::string rotated = body(r)["token"];
+  EXPECT_NE(rotated, wsx);
+  EXPECT_EQ(as(wsx, "POST", "/api/games/britain-1/orders?check=1", "DEFEND WIN\n").status, 401);
+  EXPECT_EQ(as(rotated, "POST", "/api/games/britain-1/orders?check=1", "DEFEND WIN\n").status, 200);
+  EXPECT_EQ(as(rotated, "POST", "/api/games/britain-1/players/MRC/token").status, 403);
+
+  // The GM's reset of both; audited without the values.
+  r = gm("POST", "/api/games/britain-1/players/WSX/reset", R"({"what": "both"})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  expect_schema(r, "player_token.schema.json");
+  const std::string secret = body(r)["secret"];
+  EXPECT_EQ(as(rotated, "POST", "/api/games/britain-1/orders?check=1", "DEFEND WIN\n").status, 401);
+  const std::string reset_token = body(r)["token"];
+  EXPECT_EQ(as(reset_token, "POST", "/api/games/britain-1/orders?check=1", "DEFEND WIN\n").status,
+            200);
+  file = orders(1, "WSX");
+  file.replace(file.find("cerdic"), 6, secret);
+  EXPECT_EQ(call("POST", "/api/games/britain-1/orders?check=1", file).status, 200);
+  EXPECT_EQ(gm("POST", "/api/games/britain-1/players/WSX/reset", R"({"what": "all"})").status, 400);
+  const std::string audit = call("GET", "/api/games/britain-1/audit").body;
+  EXPECT_NE(audit.find("\"reset\""), std::string::npos);
+  EXPECT_EQ(audit.find(secret), std::string::npos);
+}
+
 TEST_F(ApiTest, GmTurnControlsAreAudited) {
   create_britain();
   for (const char* p : {"WSX", "MRC"})
@@ -431,7 +530,7 @@ TEST_F(ApiTest, EveryGmRouteNeedsTheGmToken) {
       {"POST", "/api/games/britain-1/deadline"},
       {"POST", "/api/games/britain-1/pause"},
       {"POST", "/api/games/britain-1/resume"},
-      {"GET", "/api/games/britain-1/players/WSX/token"}};
+      {"POST", "/api/games/britain-1/players/MRC/reset"}};
   for (const auto& [method, path] : routes) {
     EXPECT_EQ(call(method, path).status, 401) << method << " " << path;
     EXPECT_EQ(as(wsx, method, path).status, 403) << method << " " << path;

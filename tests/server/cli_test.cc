@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/orders/parser.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/temp_dir.h"
@@ -28,7 +29,7 @@ class Cli : public ::testing::Test {
     return run_cli(args, input);
   }
   void create() {
-    auto r = cli({"game", "create", "bundled:dark-age-britain"});
+    auto r = cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   std::string orders(int turn, const std::string& player) {
@@ -73,7 +74,7 @@ TEST_F(Cli, EveryCommandHasHelp) {
 }
 
 TEST_F(Cli, DatabaseFromFlagOrEnvironment) {
-  auto r = run_cli({"game", "create", "bundled:dark-age-britain"}, "", db_);
+  auto r = run_cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"}, "", db_);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(cli({"game", "list"}).out.find("britain-1"), std::string::npos);
   // --db after the subcommand works too, and wins over the environment.
@@ -105,7 +106,8 @@ TEST_F(Cli, CreateListShow) {
   for (const char* k :
        {"code", "owner", "armies", "population", "fort", "mode", "retreat_to", "ambush_against"})
     EXPECT_TRUE(j["areas"][0].contains(k)) << k;
-  EXPECT_EQ(cli({"game", "create", "bundled:dark-age-britain"}).exit_code, 1);  // id taken
+  EXPECT_EQ(cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"}).exit_code,
+            1);  // id taken
 }
 
 TEST_F(Cli, BadScenarioNamesThePathAndWritesNothing) {
@@ -141,7 +143,7 @@ TEST_F(Cli, CheckStoresNothingAndSubmitStores) {
   auto subs = store()->current_submissions("britain-1", 1);
   ASSERT_EQ(subs->size(), 1u);
   EXPECT_EQ((*subs)[0].player, "MRC");
-  EXPECT_EQ((*subs)[0].raw_text, orders(1, "MRC"));
+  EXPECT_EQ((*subs)[0].raw_text, mask_player_secret(orders(1, "MRC")));  // secret masked
 }
 
 TEST_F(Cli, RefusedFileExitsTwoAndNeverEchoesTheSecret) {
@@ -155,7 +157,7 @@ TEST_F(Cli, RefusedFileExitsTwoAndNeverEchoesTheSecret) {
   // The earlier accepted file is still the one on file; the refused one is kept for audit only.
   auto subs = store()->current_submissions("britain-1", 1);
   ASSERT_EQ(subs->size(), 1u);
-  EXPECT_EQ((*subs)[0].raw_text, orders(1, "MRC"));
+  EXPECT_EQ((*subs)[0].raw_text, mask_player_secret(orders(1, "MRC")));  // secret masked
   EXPECT_EQ(store()->all_submissions("britain-1")->size(), 2u);
 }
 
@@ -174,7 +176,7 @@ TEST_F(Cli, NoiseAndHugeFilesLoseNothing) {
   EXPECT_NE(r.out.find("limit"), std::string::npos) << r.out.substr(0, 500);
   auto subs = store()->current_submissions("britain-1", 1);
   ASSERT_EQ(subs->size(), 1u);
-  EXPECT_EQ((*subs)[0].raw_text, orders(1, "WSX"));
+  EXPECT_EQ((*subs)[0].raw_text, mask_player_secret(orders(1, "WSX")));
 }
 
 TEST_F(Cli, GiftsShowInBothKingdomsReports) {
@@ -280,6 +282,34 @@ TEST_F(Cli, BattleCalculatorAndReplay) {
   EXPECT_EQ(replay.exit_code, 0) << replay.out << replay.err;
   EXPECT_NE(replay.out.find("Replay matches"), std::string::npos);
   EXPECT_EQ(cli({"battle", "--replay", "britain-1", "1", "9.9.XXX"}).exit_code, 1);
+}
+
+TEST_F(Cli, BundledGamesGetFreshSecretsAndTheGmResetsThem) {
+  auto r = cli({"game", "create", "bundled:dark-age-britain"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("cerdic"), std::string::npos);
+  const std::size_t at = r.out.find("  WSX    ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string secret = r.out.substr(at + 9, 14);
+  auto with = [&](const std::string& s) {
+    std::string text = orders(1, "WSX");
+    text.replace(text.find("cerdic"), 6, s);
+    return cli({"orders", "check", "britain-1", "-"}, text).exit_code;
+  };
+  EXPECT_EQ(with(secret), 0);
+  EXPECT_EQ(with("cerdic"), 2);  // the README's secret does not open the game
+
+  auto reset = cli({"player", "reset", "britain-1", "wsx", "--what", "secret"});
+  ASSERT_EQ(reset.exit_code, 0) << reset.err;
+  const std::size_t colon = reset.out.rfind(": ");
+  ASSERT_NE(colon, std::string::npos) << reset.out;
+  const std::string fresh = reset.out.substr(colon + 2, 14);
+  EXPECT_EQ(with(fresh), 0);
+  EXPECT_EQ(with(secret), 2);
+  EXPECT_EQ(cli({"player", "reset", "britain-1", "XXX"}).exit_code, 1);
+  // Nothing in clear in the database.
+  const std::string raw = read_file(db_) + read_file(db_ + "-wal");
+  EXPECT_EQ(raw.find(fresh), std::string::npos);
 }
 
 TEST_F(Cli, DemoPlaysTwoTurnsAndSaysWhereTheDatabaseIs) {

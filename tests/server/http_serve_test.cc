@@ -117,13 +117,13 @@ TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
     Daemon d(db, free_port(), log);
     ASSERT_TRUE(d.wait_healthy()) << read_file(log);
 
-    CurlResult r =
-        curl("-X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
-             q(R"({"bundled": "dark-age-britain", "seed": 11})") + " " + q(d.url("/api/games")));
+    CurlResult r = curl("-X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
+                        q(R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})") +
+                        " " + q(d.url("/api/games")));
     ASSERT_EQ(r.status, 201) << r.body;
 
     // Orders: one player with their link token and no header lines, the others as by mail.
-    r = curl("-H " + gm + " " + q(d.url("/api/games/britain-1/players/WSX/token")));
+    r = curl("-X POST -H " + gm + " " + q(d.url("/api/games/britain-1/players/WSX/token")));
     ASSERT_EQ(r.status, 200) << r.body;
     token = Json::parse(r.body)["token"];
     const std::string wsx = dir.file("wsx.txt");

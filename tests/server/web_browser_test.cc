@@ -278,7 +278,8 @@ class WebBrowser : public ::testing::Test {
   // (GM token kGmToken, scheduler off); sets db_ and base_ once /healthz answers.
   void start_server() {
     db_ = dir_.file("browser.db");
-    auto made = run_cli({"--db", db_, "game", "create", "bundled:dark-age-britain"});
+    auto made =
+        run_cli({"--db", db_, "game", "create", "bundled:dark-age-britain", "--demo-secrets"});
     ASSERT_EQ(made.exit_code, 0) << made.err;
     const int port = free_port();
     ASSERT_GT(port, 0);
@@ -339,14 +340,14 @@ TEST_F(WebBrowser, GamePageMapAndPlayerLinkInChromium) {
   auto ran = run_cli({"--db", db, "turn", "run", "britain-1"});
   ASSERT_EQ(ran.exit_code, 0) << ran.out << ran.err;
 
-  // Mercia's link token, as the GM page hands it out (created on first request, then stable).
+  // Mercia's link token, as the GM issues it (printed once by `player reset`).
   std::string token;
   {
-    auto store = SqliteStore::open(db);
-    ASSERT_TRUE(store.ok()) << store.status().to_string();
-    auto t = (*store)->player_token("britain-1", "MRC");
-    ASSERT_TRUE(t.ok()) << t.status().to_string();
-    token = *t;
+    auto made = run_cli({"--db", db, "player", "reset", "britain-1", "MRC", "--what", "token"});
+    ASSERT_EQ(made.exit_code, 0) << made.out << made.err;
+    const std::size_t at = made.out.rfind(": ");
+    ASSERT_NE(at, std::string::npos) << made.out;
+    token = made.out.substr(at + 2, 32);
   }
 
   const std::string me = chromium(base + "/games/britain-1/p/" + token, {"--dump-dom"});

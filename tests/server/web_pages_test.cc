@@ -136,7 +136,7 @@ class WebPages : public ::testing::Test {
   }
 
   std::string player_cookie(const std::string& player) {
-    auto token = ctx_->admin().player_token(kGame, player);
+    auto token = ctx_->admin().issue_player_token(kGame, player, "gm");
     EXPECT_TRUE(token.ok());
     return std::string(kPlayerCookie) + "=" + *token;
   }
@@ -283,7 +283,10 @@ TEST_F(WebPages, SignInWithCodeAndSecret) {
   EXPECT_EQ(header(ok, "Location"), "/games/britain-1/me");
   auto token = set_cookie(ok, kPlayerCookie);
   ASSERT_TRUE(token);
-  EXPECT_EQ(*token, *ctx_->admin().player_token(kGame, "WSX"));
+  // A session token of its own, stored hashed.
+  auto owner = ctx_->admin().token_owner(*token);
+  ASSERT_TRUE(owner.ok());
+  EXPECT_EQ(owner->second, "WSX");
   const std::string c = headers(ok, "Set-Cookie").front();
   EXPECT_NE(c.find("HttpOnly"), std::string::npos);
   EXPECT_NE(c.find("SameSite=Lax"), std::string::npos);
@@ -298,9 +301,41 @@ TEST_F(WebPages, SignInWithCodeAndSecret) {
   EXPECT_EQ(set_cookie(out, kPlayerCookie), "");
 }
 
+TEST_F(WebPages, APlayerChangesTheirSecretAndLink) {
+  create_britain();
+  const std::string me = player_cookie("WSX");
+  Response page = get("/games/britain-1/me", me);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("action=\"/games/britain-1/me/secret\""), std::string::npos);
+  // The current secret is asked again; nothing changes when it is wrong.
+  EXPECT_EQ(post("/games/britain-1/me/secret",
+                 {{"current", "nope"}, {"secret", "Offa-dyke-77"}, {"repeat", "Offa-dyke-77"}}, me)
+                .status,
+            403);
+  EXPECT_EQ(post("/games/britain-1/me/secret",
+                 {{"current", "cerdic"}, {"secret", "Offa-dyke-77"}, {"repeat", "other-one-1"}}, me)
+                .status,
+            400);
+  EXPECT_TRUE(*ctx_->admin().check_secret(kGame, "WSX", "cerdic"));
+  Response done =
+      post("/games/britain-1/me/secret",
+           {{"current", "cerdic"}, {"secret", "Offa-dyke-77"}, {"repeat", "Offa-dyke-77"}}, me);
+  EXPECT_EQ(done.status, 303) << done.body;
+  EXPECT_FALSE(*ctx_->admin().check_secret(kGame, "WSX", "cerdic"));
+  EXPECT_TRUE(*ctx_->admin().check_secret(kGame, "WSX", "Offa-dyke-77"));
+  // A new link: shown once, signs this browser in, and the old cookie stops working.
+  Response link = post("/games/britain-1/me/link", {}, me);
+  ASSERT_EQ(link.status, 200) << link.body;
+  auto fresh = set_cookie(link, kPlayerCookie);
+  ASSERT_TRUE(fresh);
+  EXPECT_NE(link.body.find("/games/britain-1/p/" + *fresh), std::string::npos);
+  EXPECT_EQ(get("/games/britain-1/me", me).status, 303);  // back to the sign-in page
+  EXPECT_EQ(get("/games/britain-1/me", std::string(kPlayerCookie) + "=" + *fresh).status, 200);
+}
+
 TEST_F(WebPages, SignInWithLinkToken) {
   create_britain();
-  const std::string token = *ctx_->admin().player_token(kGame, "MRC");
+  const std::string token = *ctx_->admin().issue_player_token(kGame, "MRC", "gm");
   Response r = get("/games/britain-1/p/" + token);
   EXPECT_EQ(r.status, 303);
   EXPECT_EQ(header(r, "Location"), "/games/britain-1/me");
@@ -397,7 +432,7 @@ TEST_F(WebPages, EngineStateReadsAsTextNotJson) {
   const std::string game = (*vm)["id"].get<std::string>();
   auto run = ctx_->admin().run_turn(game, false, "gm");
   ASSERT_TRUE(run.ok()) << run.status().to_string();
-  auto token = ctx_->admin().player_token(game, "POL");
+  auto token = ctx_->admin().issue_player_token(game, "POL", "gm");
   ASSERT_TRUE(token.ok());
   Response r = get("/games/" + game + "/me/reports/1", std::string(kPlayerCookie) + "=" + *token);
   ASSERT_EQ(r.status, 200) << r.body;
@@ -525,6 +560,26 @@ TEST_F(WebPages, GmPagesNeedTheGmToken) {
   EXPECT_EQ(post("/gm/login", {{"token", ""}}).status, 403);
 }
 
+TEST_F(WebPages, GmDeskShowsFreshSecretsOnceAndResetsThem) {
+  const std::string gm = gm_cookie();
+  Response made = post("/gm/games", {{"bundled", "dark-age-britain"}}, gm);
+  ASSERT_EQ(made.status, 200) << made.body;
+  EXPECT_EQ(check_balanced(made.body, true), "");
+  EXPECT_EQ(made.body.find("cerdic"), std::string::npos);
+  const std::string cell = "<td>WSX</td><td class=\"token\">";
+  const std::size_t at = made.body.find(cell);
+  ASSERT_NE(at, std::string::npos) << made.body;
+  const std::string secret = made.body.substr(at + cell.size(), 14);
+  EXPECT_TRUE(*ctx_->admin().check_secret(kGame, "WSX", secret)) << secret;
+  EXPECT_EQ(get("/gm/games/britain-1", gm).body.find(secret), std::string::npos);  // not again
+
+  Response reset = post("/gm/games/britain-1/players/WSX/reset", {{"what", "secret"}}, gm);
+  ASSERT_EQ(reset.status, 200) << reset.body;
+  EXPECT_FALSE(*ctx_->admin().check_secret(kGame, "WSX", secret));
+  EXPECT_EQ(post("/gm/games/britain-1/players/WSX/reset", {{"what", "secret"}}).status, 403);
+  EXPECT_EQ(ctx_->admin().audit_log(kGame)->back().action, "reset");
+}
+
 TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   const std::string gm = gm_cookie();
   Response desk = get("/gm", gm);
@@ -533,7 +588,8 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   EXPECT_EQ(check_balanced(desk.body, true), "");
 
   // Create from a bundled name, and from pasted JSON.
-  Response made = post("/gm/games", {{"bundled", "dark-age-britain"}, {"seed", "7"}}, gm);
+  Response made = post("/gm/games",
+                       {{"bundled", "dark-age-britain"}, {"seed", "7"}, {"demo_secrets", "1"}}, gm);
   ASSERT_EQ(made.status, 303) << made.body;
   EXPECT_EQ(header(made, "Location"), "/gm/games/britain-1?done=created");
   auto doc = bundled_scenario("crt-river-crossing");
@@ -552,9 +608,15 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   EXPECT_EQ(check_balanced(page.body, true), "");
   EXPECT_NE(page.body.find("Game created."), std::string::npos);
   EXPECT_NE(page.body.find("2 of 5 players have orders in"), std::string::npos);
-  const std::string link =
-      std::string(kBase) + "/games/britain-1/p/" + *ctx_->admin().player_token(kGame, "NUM");
-  EXPECT_NE(page.body.find(link), std::string::npos);
+  // Links are stored hashed: the desk offers a new one per player, shown once.
+  EXPECT_NE(page.body.find("action=\"/gm/games/britain-1/players/NUM/reset\""), std::string::npos);
+  EXPECT_EQ(page.body.find("/games/britain-1/p/"), std::string::npos);
+  Response reset = post("/gm/games/britain-1/players/NUM/reset", {{"what", "token"}}, gm);
+  ASSERT_EQ(reset.status, 200) << reset.body;
+  const std::size_t at = reset.body.find(std::string(kBase) + "/games/britain-1/p/");
+  ASSERT_NE(at, std::string::npos) << reset.body;
+  const std::string link_token = reset.body.substr(at + std::string(kBase).size() + 19, 32);
+  EXPECT_EQ(ctx_->admin().token_owner(link_token)->second, "NUM");
 
   // Preview: every report, nothing stored.
   Response preview = post("/gm/games/britain-1/preview", {}, gm);

@@ -137,12 +137,10 @@ TEST_F(AdminStoreTest, UnknownGameIsNotFound) {
   expect_not_found(admin().append_audit(AuditEntry{0, g, 1, "gm", "run", Json::object()}),
                    "append_audit");
   expect_not_found(admin().audit_log(g).status(), "audit_log");
-  expect_not_found(admin().player_token(g, "WSX").status(), "player_token");
   expect_not_found(admin().failed_attempts(g).status(), "failed_attempts");
   expect_not_found(admin().record_failed_attempt(g, "x"), "record_failed_attempt");
   expect_not_found(admin().reset_attempts(g), "reset_attempts");
   expect_not_found(admin().set_game_status(g, "held"), "set_game_status");
-  expect_not_found(admin().token_owner("0123456789abcdef0123456789abcdef").status(), "token_owner");
 }
 
 TEST_F(AdminStoreTest, AuditLogIsOldestFirstPerGame) {
@@ -204,45 +202,61 @@ TEST_F(AdminStoreTest, AdminRowsGoAwayWithTheirGame) {
   create_game_or_fail();
   ASSERT_TRUE(admin().set_schedule("britain", full_schedule()).ok());
   ASSERT_TRUE(admin().append_audit({0, "britain", 1, "gm", "create", Json::object()}).ok());
-  ASSERT_TRUE(admin().player_token("britain", "WSX").ok());
+  ASSERT_TRUE(store_->set_link_token("britain", "WSX", std::string(64, 'a'), 1).ok());
+  ASSERT_TRUE(store_->set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1).ok());
   ASSERT_TRUE(admin().record_failed_attempt("britain", "boom").ok());
   {
     auto db = raw();
     Status s = db.exec("DELETE FROM games WHERE id = 'britain'");
     ASSERT_TRUE(s.ok()) << s.to_string();
   }
-  for (const char* t : {"schedules", "audit_log", "player_tokens", "run_attempts"})
+  for (const char* t :
+       {"schedules", "audit_log", "player_token_hashes", "player_secrets", "run_attempts"})
     EXPECT_EQ(column(std::string("SELECT count(*) FROM ") + t), std::vector<std::string>{"0"}) << t;
 }
 
-TEST_F(AdminStoreTest, PlayerTokensAreStableUniqueAndRandom) {
+TEST_F(AdminStoreTest, TokenHashesOpenOnlyTheirPlayer) {
   create_game_or_fail("britain");
   create_game_or_fail("albion");
-  auto wsx = admin().player_token("britain", "WSX");
-  ASSERT_TRUE(wsx.ok()) << wsx.status().to_string();
-  EXPECT_EQ(wsx->size(), 32u);
-  EXPECT_EQ(wsx->find_first_not_of("0123456789abcdef"), std::string::npos) << *wsx;
-  EXPECT_EQ(*admin().player_token("britain", "WSX"), *wsx);  // stable
+  CredentialStore& creds = *store_;
+  const std::string h1(64, 'a'), h2(64, 'b'), h3(64, 'c');
+  ASSERT_TRUE(creds.set_link_token("britain", "WSX", h1, 1).ok());
+  EXPECT_EQ(*creds.token_owner(h1), std::make_pair(std::string("britain"), std::string("WSX")));
+  // A new link replaces the old one; sessions are kept until revoked.
+  ASSERT_TRUE(creds.add_session_token("britain", "WSX", h3, 2).ok());
+  ASSERT_TRUE(creds.set_link_token("britain", "WSX", h2, 3).ok());
+  EXPECT_EQ(creds.token_owner(h1).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.token_owner(h2)->second, "WSX");
+  EXPECT_EQ(creds.token_owner(h3)->second, "WSX");
+  ASSERT_TRUE(creds.revoke_tokens("britain", "WSX").ok());
+  EXPECT_EQ(creds.token_owner(h2).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.token_owner(h3).status().code(), StatusCode::kNotFound);
+  // Only hash-shaped values are stored.
+  EXPECT_FALSE(creds.set_link_token("britain", "WSX", "0123456789abcdef0123456789abcdef", 4).ok());
+  EXPECT_EQ(creds.set_link_token("nope", "WSX", h1, 4).code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.set_link_token("britain", "", h1, 4).code(), StatusCode::kInvalidArgument);
+  // Sessions are bounded per player.
+  for (int i = 0; i < CredentialStore::kMaxSessions + 5; ++i) {
+    std::string h = std::to_string(1000 + i);
+    h += std::string(64 - h.size(), 'd');
+    ASSERT_TRUE(creds.add_session_token("albion", "MRC", h, 10 + i).ok());
+  }
+  EXPECT_EQ(column("SELECT count(*) FROM player_token_hashes WHERE game_id = 'albion'"),
+            std::vector<std::string>{std::to_string(CredentialStore::kMaxSessions)});
+  EXPECT_EQ(creds.token_owner("1000" + std::string(60, 'd')).status().code(),
+            StatusCode::kNotFound);  // the oldest went
+}
 
-  std::set<std::string> seen = {*wsx};
-  for (const char* p : {"MRC", "NUM", "EAN", "GWN"})
-    EXPECT_TRUE(seen.insert(*admin().player_token("britain", p)).second) << p;
-  EXPECT_TRUE(seen.insert(*admin().player_token("albion", "WSX")).second);  // per game
-
-  auto owner = admin().token_owner(*wsx);
-  ASSERT_TRUE(owner.ok());
-  EXPECT_EQ(*owner, std::make_pair(std::string("britain"), std::string("WSX")));
-  EXPECT_EQ(admin().token_owner("").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(admin().token_owner(std::string(wsx->rbegin(), wsx->rend())).status().code(),
+TEST_F(AdminStoreTest, SecretHashesArePerPlayer) {
+  create_game_or_fail("britain");
+  CredentialStore& creds = *store_;
+  EXPECT_EQ(creds.secret_hash("britain", "WSX").status().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(creds.set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1).ok());
+  ASSERT_TRUE(creds.set_secret_hash("britain", "WSX", "$argon2id$v=19$y", 2).ok());
+  EXPECT_EQ(*creds.secret_hash("britain", "WSX"), "$argon2id$v=19$y");
+  EXPECT_FALSE(creds.set_secret_hash("britain", "MRC", "penda", 3).ok());  // never in clear
+  EXPECT_EQ(creds.set_secret_hash("nope", "WSX", "$argon2id$v=19$x", 1).code(),
             StatusCode::kNotFound);
-  EXPECT_EQ(admin().player_token("britain", "").status().code(), StatusCode::kInvalidArgument);
-
-  // Stable across reopening the file.
-  store_.reset();
-  auto again = SqliteStore::open(db_path());
-  ASSERT_TRUE(again.ok());
-  EXPECT_EQ(*(*again)->player_token("britain", "WSX"), *wsx);
-  EXPECT_EQ((*again)->token_owner(*wsx)->second, "WSX");
 }
 
 TEST_F(AdminStoreTest, FailedAttemptsCountAndReset) {

@@ -574,3 +574,26 @@ TEST(OrderParser, NoisyLinesAmongGoodOnesOnlyRejectThemselves) {
 
 }  // namespace
 }  // namespace adj
+
+namespace adj {
+namespace {
+
+TEST(MaskPlayerSecret, OnlyThePlayerLinesSecretField) {
+  EXPECT_EQ(mask_player_secret("GAME g\nPLAYER WSX cerdic\nDEFEND cerdic\n"),
+            "GAME g\nPLAYER WSX ********\nDEFEND cerdic\n");
+  EXPECT_EQ(mask_player_secret("  player wsx\tcerdic  # note cerdic\r\nX\r\n"),
+            "  player wsx\t********  # note cerdic\r\nX\r\n");
+  EXPECT_EQ(mask_player_secret("PLAYER WSX my secret words\n"), "PLAYER WSX ********\n");
+  EXPECT_EQ(mask_player_secret("PLAYER WSX\nPLAYERS WSX x\nPLAYER\n"),
+            "PLAYER WSX\nPLAYERS WSX x\nPLAYER\n");
+  EXPECT_EQ(mask_player_secret("PLAYER A s1\nEND\nPLAYER B s2"),
+            "PLAYER A ********\nEND\nPLAYER B ********");
+  EXPECT_EQ(mask_player_secret(""), "");
+  // What is stored still parses to the same player.
+  const ParsedOrderFile p = parse_order_file(mask_player_secret("GAME g\nPLAYER WSX cerdic\n"));
+  EXPECT_EQ(p.player, "WSX");
+  EXPECT_EQ(p.secret, "********");
+}
+
+}  // namespace
+}  // namespace adj

@@ -364,6 +364,7 @@ TEST(OrderValidator, WrongSecretRefusalEchoesTheLinesButNeverASecret) {
   ASSERT_TRUE(ack.refused);
   EXPECT_EQ(ack.refusal, "the secret for player WSX is wrong");
   const std::string text = render_ack_text(ack);
+  // The PLAYER line's secret field is masked; the order lines are echoed as the sender wrote them.
   EXPECT_EQ(text,
             "Orders for game dark-7, player WSX\n"
             "\n"
@@ -372,27 +373,55 @@ TEST(OrderValidator, WrongSecretRefusalEchoesTheLinesButNeverASecret) {
             "\n"
             "line  action  order\n"
             "   3       1  MOVE HRS BDS\n"
-            "   4       2  DEFEND HRS ********\n"
+            "   4       2  DEFEND HRS Tr0ub4dor\n"
             "\n"
             "Refused: the secret for player WSX is wrong\n");
   const std::string json = to_json(ack).dump();
-  for (const std::string& secret : {given, std::string(kSecret)}) {
-    EXPECT_EQ(text.find(secret), std::string::npos);
-    EXPECT_EQ(json.find(secret), std::string::npos);
-  }
+  EXPECT_EQ(text.find(kSecret), std::string::npos);
+  EXPECT_EQ(json.find(kSecret), std::string::npos);
 }
 
-TEST(OrderValidator, SecretsInOrderLinesAreMasked) {
-  OrderAck ack = check_order_file(
-      header() + "PLAYR WSX Wyvern-42q\nDEFEND HRS Wyvern-42q\nLEVY LON xWyvern-42q\n",
-      small_state(), nullptr);
-  ASSERT_FALSE(ack.refused);
-  ASSERT_EQ(ack.lines.size(), 3u);
-  EXPECT_EQ(ack.lines[0].text, "PLAYR WSX ********");
-  EXPECT_EQ(ack.lines[1].text, "DEFEND HRS ********");
-  EXPECT_EQ(ack.lines[1].reason, "DEFEND needs <where>; \"********\" is extra");
-  // Only whole words are masked.
-  EXPECT_EQ(ack.lines[2].text, "LEVY LON xWyvern-42q");
+// Regression (issue 10): a refused file whose lines are candidate words used to come back with
+// the *real* secret masked, so one request told which candidate was the secret.
+TEST(OrderValidator, RefusalNeverDependsOnTheRealSecret) {
+  const std::vector<std::string> candidates = {"Dragon-1",  kOtherSecret, kSecret,
+                                               "Wyvern-42", "wyvern-42q", "Wyvern-42qq"};
+  std::string file = header("a-wrong-guess");
+  for (const std::string& c : candidates) file += "DEFEND HRS " + c + "\n";
+  const OrderAck ack = check_order_file(file, small_state(), nullptr);
+  ASSERT_TRUE(ack.refused);
+  ASSERT_EQ(ack.lines.size(), candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    EXPECT_EQ(ack.lines[i].text, "DEFEND HRS " + candidates[i]) << i;
+  const std::string text = render_ack_text(ack);
+  EXPECT_EQ(text.find("HRS ********"), std::string::npos) << text;
+
+  // The same file with the real secret's line replaced gives the same answer, word for word.
+  std::string other = file;
+  other.replace(other.find(std::string("HRS ") + kSecret + "\n"), 4 + sizeof(kSecret) - 1,
+                "HRS Zzzzzzzzzz");
+  std::string expected = render_ack_text(check_order_file(other, small_state(), nullptr));
+  expected.replace(expected.find("Zzzzzzzzzz"), 10, kSecret);
+  EXPECT_EQ(text, expected);
+}
+
+// Issue 11: only the PLAYER line's secret field is masked, never the same text elsewhere.
+TEST(OrderValidator, OnlyThePlayerLinesSecretIsMasked) {
+  GameState s = small_state();
+  s.find_player("WSX")->secret = "wrong";
+  OrderAck ack =
+      check_order_file("GAME dark-7\nPLAYER WSX wrong\nDEFEND wrong\nLEVY LON\n", s, nullptr);
+  ASSERT_FALSE(ack.refused) << ack.refusal;
+  ASSERT_EQ(ack.lines.size(), 2u);
+  EXPECT_EQ(ack.lines[0].text, "DEFEND wrong");
+  EXPECT_EQ(ack.lines[0].reason, "unknown area \"WRONG\"");
+  const std::string text = render_ack_text(ack);
+  EXPECT_NE(text.find("PLAYER WSX ********\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("DEFEND wrong"), std::string::npos) << text;
+
+  ack = check_order_file("GAME dark-7\nPLAYER WSX nope\n", s, nullptr);
+  ASSERT_TRUE(ack.refused);
+  EXPECT_EQ(ack.refusal, "the secret for player WSX is wrong");
 }
 
 TEST(OrderValidator, EngineChecksKeywordArguments) {

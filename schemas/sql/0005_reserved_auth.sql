@@ -1,4 +1,0 @@
--- Placeholder for migration 0005, reserved for the auth helper (credentials) on another branch.
--- The migrator needs versions 1, 2, 3, ... without gaps; when the branches are merged this file
--- is replaced by the real one (delete it then: two files with one number are refused).
-SELECT 1;
