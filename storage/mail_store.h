@@ -112,6 +112,10 @@ class MailStore {
   // Gives the lease back early (the message stays "new" for a retry). A lease `holder` does not
   // hold is left alone.
   virtual Status release_inbox(std::int64_t id, const std::string& holder) = 0;
+  // Gives the lease back and uncounts the try lease_inbox counted: the message could not be
+  // answered for a passing reason (the turn is being resolved) and is retried without using up
+  // its tries. A lease `holder` does not hold is left alone.
+  virtual Status retry_inbox_later(std::int64_t id, const std::string& holder) = 0;
   // Every lease held now (running out or not), oldest message first.
   virtual Result<std::vector<InboxLease>> inbox_leases() = 0;
 

@@ -14,6 +14,8 @@ const char* status_code_name(StatusCode code) {
       return "AlreadyExists";
     case StatusCode::kFailedPrecondition:
       return "FailedPrecondition";
+    case StatusCode::kUnavailable:
+      return "Unavailable";
     case StatusCode::kPermissionDenied:
       return "PermissionDenied";
     case StatusCode::kCorruption:

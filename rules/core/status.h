@@ -16,6 +16,7 @@ enum class StatusCode {
   kNotFound,            // a named game, player, turn or battle does not exist
   kAlreadyExists,       // creating something whose id is taken
   kFailedPrecondition,  // the request is well formed but not allowed in the current state
+  kUnavailable,         // not now, but the same request can succeed later (turn being resolved)
   kPermissionDenied,    // wrong secret or token
   kCorruption,          // stored data does not parse or contradicts itself
   kIOError,             // the file system or database failed
@@ -38,6 +39,7 @@ class [[nodiscard]] Status {
   static Status FailedPrecondition(std::string m) {
     return {StatusCode::kFailedPrecondition, std::move(m)};
   }
+  static Status Unavailable(std::string m) { return {StatusCode::kUnavailable, std::move(m)}; }
   static Status PermissionDenied(std::string m) {
     return {StatusCode::kPermissionDenied, std::move(m)};
   }

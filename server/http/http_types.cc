@@ -195,6 +195,7 @@ int http_status(const Status& s) {
       return 404;
     case StatusCode::kAlreadyExists:
     case StatusCode::kFailedPrecondition:
+    case StatusCode::kUnavailable:
       return 409;
     case StatusCode::kPermissionDenied:
       return 403;

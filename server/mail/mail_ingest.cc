@@ -514,7 +514,11 @@ Result<ProcessResult> MailIngest::process(std::int64_t id) {
     return r;
   }
   auto r = process_leased(std::move(in).value());
-  if (!r.ok()) {  // still "new": the next pass retries it, up to max_process_attempts
+  if (!r.ok() && r.status().code() == StatusCode::kUnavailable) {
+    // Not the message's fault (the turn is being resolved): retried later, no try used up.
+    (void)mail_.set_inbox_state(id, "new", "waiting: " + r.status().message());
+    (void)mail_.retry_inbox_later(id, holder_);
+  } else if (!r.ok()) {  // still "new": the next pass retries it, up to max_process_attempts
     (void)mail_.set_inbox_state(
         id, "new", "try " + std::to_string(attempt) + " failed: " + r.status().message());
     (void)mail_.release_inbox(id, holder_);

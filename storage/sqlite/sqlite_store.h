@@ -127,6 +127,7 @@ class SqliteStore : public GameStore,
   Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                            std::int64_t seconds) override;
   Status release_inbox(std::int64_t id, const std::string& holder) override;
+  Status retry_inbox_later(std::int64_t id, const std::string& holder) override;
   Result<std::vector<InboxLease>> inbox_leases() override;
   // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
   // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.

@@ -302,6 +302,20 @@ Status SqliteStore::release_inbox(std::int64_t id, const std::string& holder) {
   return st.run();
 }
 
+Status SqliteStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(auto held, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
+  held.bind_int64(1, id).bind_text(2, holder);
+  ADJ_RETURN_IF_ERROR(held.run());
+  if (db_.changes() > 0) {
+    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = max(attempts - 1, 0) "
+                                     "WHERE id = ?"));
+    st.bind_int64(1, id);
+    ADJ_RETURN_IF_ERROR(st.run());
+  }
+  return tx.commit();
+}
+
 Result<std::int64_t> SqliteStore::enqueue(const OutboxMessage& m) {
   if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
     return Status::InvalidArgument(
@@ -361,7 +375,19 @@ Status SqliteStore::mark_sent(std::int64_t id, UnixTime now) {
   st.bind_int64(1, now).bind_int64(2, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("outbox message " + std::to_string(id));
-  return Status::Ok();
+  // A mail that carried a secret keeps only its header once delivered: the secret is then with
+  // its player, and the database holds it nowhere in clear.
+  ADJ_SQL_TRY(auto secret, db_.prepare("SELECT raw FROM outbox WHERE id = ? AND kind = 'secret'"));
+  secret.bind_int64(1, id);
+  ADJ_SQL_TRY(bool row, secret.step());
+  if (!row) return Status::Ok();
+  std::string raw = secret.column_text(0);
+  const std::size_t end = raw.find("\r\n\r\n");
+  raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
+        "[The body of this message held a secret and was removed once it was delivered.]\r\n";
+  ADJ_SQL_TRY(auto blank, db_.prepare("UPDATE outbox SET raw = ? WHERE id = ?"));
+  blank.bind_text(1, raw).bind_int64(2, id);
+  return blank.run();
 }
 
 Status SqliteStore::mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,

@@ -64,7 +64,7 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
                                         std::to_string(open) + "); nothing was stored");
     if (!turn.column_is_null(1) && turn.column_int(1) == open &&
         turn.column_int64(2) + kResolvingLeaseSeconds > record.received_at)
-      return Status::FailedPrecondition(
+      return Status::Unavailable(
           which +
           " is being resolved right now; nothing was stored. Send the file again in a "
           "few minutes: it will then be checked against the next turn");

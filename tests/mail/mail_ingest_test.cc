@@ -531,6 +531,12 @@ TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
   const ParsedMail p = parse(out[0]);
   EXPECT_TRUE(contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
   EXPECT_FALSE(contains(p.text, "cerdic"));
+  // Once delivered, the database keeps the header only: the secret is nowhere in clear.
+  ASSERT_TRUE(store_->mark_sent(out[0].id, now_).ok());
+  const auto sent = outbox();
+  ASSERT_EQ(sent.size(), 1u);
+  EXPECT_FALSE(contains(sent[0].raw, "abcd-efgh-jkmn")) << sent[0].raw;
+  EXPECT_TRUE(contains(sent[0].raw, "To: "));
   // A second reset is mailed too.
   EXPECT_EQ(*ingest_->queue_new_secrets("britain-1", {{"WSX", "mnpq-rstu-vwxy"}}), 1);
   EXPECT_EQ(ingest_->queue_new_secrets("nope", {{"WSX", "x"}}).status().code(),

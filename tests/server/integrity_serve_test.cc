@@ -114,7 +114,7 @@ TEST_F(IntegrityServe, AGameIdIsOneGameRegardlessOfCase) {
   ASSERT_EQ(games["games"].size(), 1u) << a.body;
   EXPECT_EQ(games["games"][0]["id"], "britain-1");
 
-  a = curl("-H " + gm + " " + q(serve_->url("/api/games/britain-1/players/wsx/token")));
+  a = curl("-X POST -H " + gm + " " + q(serve_->url("/api/games/britain-1/players/wsx/token")));
   ASSERT_EQ(a.status, 200) << a.body;
   const std::string token = Json::parse(a.body)["token"];
   // Any spelling of the id names the one game: the token opens it, and only it.

@@ -77,7 +77,7 @@ struct Conn {
     auto s = SqliteStore::open(path);
     if (!s.ok()) ADD_FAILURE() << s.status().to_string();
     store = std::move(s).value();
-    svc = std::make_unique<Services>(Stores{*store, *store, *store},
+    svc = std::make_unique<Services>(Stores{*store, *store, *store, *store},
                                      [] { return UnixTime{1'700'000'000}; });
   }
 };
@@ -192,7 +192,7 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ASSERT_TRUE(gm.svc->create_game(world(), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
-  Services svc(Stores{*mail.store, racing, *mail.store}, [] { return UnixTime{1'700'000'000}; });
+  Services svc(Stores{*mail.store, racing, *mail.store, *mail.store}, [] { return UnixTime{1'700'000'000}; });
 
   auto out = svc.submit_orders(kGame, orders_for(3), "test");
   ASSERT_TRUE(out.ok()) << out.status().to_string();

@@ -84,7 +84,7 @@ TEST_F(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
   auto during = store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 1));
   ASSERT_FALSE(during.ok());
-  EXPECT_EQ(during.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(during.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(during.status().message().find("being resolved"), std::string::npos);
   // A run that failed reopens the turn.
   ASSERT_TRUE(store_->end_resolving("britain-1", 1).ok());
