@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 
+#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 
 namespace adj {
@@ -50,7 +51,8 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 
 // Problems the scheduler cannot report through its TickActions (the caller logs those).
 void log_error(const std::string& game, const char* step, const Status& s) {
-  spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", game, step, s.to_string());
+  spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", log_escape(game), step,
+                log_escape(s.to_string()));
 }
 
 int int_field(const Json& j, const char* key) {
