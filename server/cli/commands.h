@@ -57,6 +57,15 @@ struct ServeOptions {
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
   int mail_seconds = 2;                          // outbox and Maildir polling period
+  // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
+  // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
+  // sessions together.
+  int http_max_conns = 4096;
+  int http_max_conns_per_addr = 64;
+  int smtp_max_conns = 256;
+  int smtp_max_conns_per_addr = 16;
+  int smtp_idle_timeout = 30;                  // seconds
+  std::size_t smtp_buffer_budget = 64u << 20;  // bytes
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };
