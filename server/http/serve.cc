@@ -219,7 +219,11 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::ostringstream buf;
-    buf << in.rdbuf();
+    if (in) buf << in.rdbuf();
+    if (!in || in.bad()) {  // e.g. out of descriptors: leave it in new/ for the next pass
+      spdlog::warn("event=maildir_read_failed file=\"{}\"", log_escape(entry.path().string()));
+      continue;
+    }
     std::string raw = buf.str();
     mail::MailIngest& ingest = thread_ingest(ctx, config);
     bool duplicate = false;
