@@ -8,6 +8,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
 #include <sys/resource.h>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
@@ -301,6 +302,10 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
 int serve(const Common& c, const ServeOptions& o) {
   setup_logging();
   std::signal(SIGPIPE, SIG_IGN);
+  // Large buffers (SMTP message data, request bodies) are mmap'ed and go back to the system when
+  // freed, so the resident size follows the SMTP buffer budget (by default glibc raises its mmap
+  // threshold after the first large free and keeps freed heap memory resident).
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
   // Connection caps below the file limit, so that a flood of clients meets a polite refusal and
   // the database and mail files can still be opened.

@@ -71,8 +71,9 @@ bool SmtpProtocol::reserve_data(std::size_t need) {
   std::size_t want = std::max({need, d.capacity() * 2, std::size_t{4096}});
   want = std::min(want, std::max(need, limits_.max_message_bytes + 2));
   if (want > charged_ && !budget_->try_take(want - charged_)) {
-    want = need;  // the exact need may still fit
-    if (want > charged_ && !budget_->try_take(want - charged_)) return false;
+    // What is left of the budget, if the need fits in it (one last growth, not one per line).
+    want = charged_ + budget_->free();
+    if (want < need || !budget_->try_take(want - charged_)) return false;
   }
   charged_ = std::max(charged_, want);
   if (want > d.capacity()) {  // exactly `want` (reserve() on a full string may double instead)
@@ -180,8 +181,8 @@ void SmtpProtocol::append_data(std::string_view bytes) {
     return;
   }
   if (!reserve_data(msg_.data.size() + bytes.size())) {
-    over_budget_ = true;  // drop what was buffered: this message is answered 452
-    msg_.data = std::string();
+    over_budget_ = true;            // drop what was buffered: this message is answered 452
+    std::string().swap(msg_.data);  // frees (assigning "" would keep the capacity)
     release_budget();
     return;
   }
@@ -224,7 +225,10 @@ void SmtpProtocol::error(std::string r, std::vector<SmtpEvent>& out) {
 }
 
 void SmtpProtocol::reset_transaction() {
-  msg_ = SmtpMessage{};
+  {
+    SmtpMessage empty;  // swapped, not assigned: the old buffers are freed, not kept for reuse
+    std::swap(msg_, empty);
+  }
   release_budget();
   data_line_mid_ = false;
   over_budget_ = false;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -245,6 +247,28 @@ TEST(SmtpBudget, ADroppedConnectionOrOversizedMessageGivesTheBudgetBack) {
   ASSERT_EQ(ev[0].kind, SmtpEvent::kMessage);
   EXPECT_TRUE(ev[0].message.oversized);
   budget.give_back(ev[0].budget_charge);
+  EXPECT_EQ(budget.used(), 0u);
+}
+
+TEST(SmtpBudget, ManyInterleavedSessionsStayWithinTheBudget) {
+  SmtpDataBudget budget(4u << 20);
+  std::vector<std::unique_ptr<BudgetSession>> sessions;
+  int started = 0;
+  for (int i = 0; i < 20; ++i) {
+    sessions.push_back(std::make_unique<BudgetSession>(budget, 10u << 20));
+    started += sessions.back()->open_data().substr(0, 3) == "354" ? 1 : 0;
+  }
+  EXPECT_EQ(started, 20);  // nothing buffered yet
+  const std::string chunk = lines(64);
+  std::size_t peak = 0;
+  for (int round = 0; round < 16; ++round)
+    for (auto& s : sessions) {
+      s->feed(chunk);
+      peak = std::max(peak, budget.used());
+    }
+  EXPECT_LE(peak, budget.limit());
+  EXPECT_GE(peak, budget.limit() / 2);
+  sessions.clear();
   EXPECT_EQ(budget.used(), 0u);
 }
 
