@@ -8,6 +8,7 @@
 #include <exception>
 #include <map>
 
+#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 
 namespace adj {
@@ -38,7 +39,8 @@ std::optional<UnixTime> next_interval_deadline(const Schedule& s, UnixTime base,
 
 // Problems the scheduler cannot report through its TickActions (the caller logs those).
 void log_error(const std::string& game, const char* step, const Status& s) {
-  spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", game, step, s.to_string());
+  spdlog::error("event=tick_error game={} step=\"{}\" error=\"{}\"", log_escape(game), step,
+                log_escape(s.to_string()));
 }
 
 int int_field(const Json& j, const char* key) {

@@ -243,6 +243,30 @@ int run(int argc, char** argv) {
                   "Days the raw bytes of processed mail are kept (0: for ever)")
       ->capture_default_str()
       ->check(CLI::Range(0, 36500));
+  srv->add_option("--http-max-conns", so.http_max_conns,
+                  "Open HTTP connections at most (more: 503 with Retry-After)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  srv->add_option("--http-max-conns-per-addr", so.http_max_conns_per_addr,
+                  "Open HTTP connections at most from one client address (more: 503)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  srv->add_option("--smtp-max-conns", so.smtp_max_conns,
+                  "Open SMTP connections at most (more: 421)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  srv->add_option("--smtp-max-conns-per-addr", so.smtp_max_conns_per_addr,
+                  "Open SMTP connections at most from one client address (more: 421)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  srv->add_option("--smtp-idle-timeout", so.smtp_idle_timeout,
+                  "Seconds an SMTP client may stay silent before MAIL (then 421 and closed)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  srv->add_option("--smtp-buffer-budget", so.smtp_buffer_budget,
+                  "Bytes of message data buffered by all SMTP sessions together (DATA beyond: 452)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1} << 20, std::size_t{1} << 40));
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
     code = serve(common, so);

@@ -76,6 +76,15 @@ struct ServeOptions {
   std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
   std::vector<std::string> mail_trusted_peers = {"127.0.0.1", "::1"};  // no per-address budget
   int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
+  // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
+  // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
+  // sessions together.
+  int http_max_conns = 4096;
+  int http_max_conns_per_addr = 64;
+  int smtp_max_conns = 256;
+  int smtp_max_conns_per_addr = 16;
+  int smtp_idle_timeout = 30;                  // seconds
+  std::size_t smtp_buffer_budget = 64u << 20;  // bytes
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };

@@ -1,9 +1,14 @@
 // What the Asio servers (http_server.cc, smtp_server.cc) share: binding a listening socket,
-// running an io_context on its own thread, and ListenerCore, their start/stop skeleton. Included
-// only by those Asio TUs.
+// running an io_context on its own thread, ListenerCore (their start/stop skeleton, connection
+// caps and refusals) and the spare descriptor that lets a listener out of file descriptors still
+// refuse politely. Included only by those Asio TUs.
 #pragma once
 
+#include <fcntl.h>
+#include <poll.h>
 #include <spdlog/spdlog.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
@@ -12,6 +17,11 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <cerrno>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -21,7 +31,9 @@
 #include <thread>
 
 #include "rules/core/status.h"
+#include "server/http/conn_caps.h"
 #include "server/http/thread_setup.h"
+#include "server/web/metrics.h"
 
 namespace adj::http {
 
@@ -50,6 +62,59 @@ inline Result<int> listen_on(boost::asio::ip::tcp::acceptor& acceptor, boost::as
   }
   return static_cast<int>(acceptor.local_endpoint(ec).port());
 }
+
+// Whether a failed accept means the process (EMFILE) or the system (ENFILE) is out of file
+// descriptors, or the kernel out of socket memory: back off and refuse with the spare descriptor.
+inline bool is_resource_exhaustion(const boost::system::error_code& ec) {
+  if (ec.category() != boost::system::system_category()) return false;
+  const int v = ec.value();
+  return v == EMFILE || v == ENFILE || v == ENOBUFS || v == ENOMEM;
+}
+
+// One file descriptor (on /dev/null) held in reserve. When accept fails for want of descriptors,
+// the listener gives it up for a moment to accept one waiting client, write it a refusal and
+// close it, then takes it back (so clients are told "busy" instead of hanging in the backlog).
+// Thread-safety: none (the listener's I/O thread).
+class SpareFd {
+ public:
+  SpareFd() { take(); }
+  ~SpareFd() { give_up(); }
+  SpareFd(const SpareFd&) = delete;
+  SpareFd& operator=(const SpareFd&) = delete;
+  void take() {
+    if (fd_ < 0) fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
+  void give_up() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+  // With the spare given up: accepts one pending connection on `listen_fd` (if one waits), sends
+  // it `refusal` without blocking (best effort), closes it. Takes the spare back. True when a
+  // connection was refused.
+  bool refuse_one(int listen_fd, const std::string& refusal) {
+    give_up();
+    bool refused = false;
+    pollfd p{listen_fd, POLLIN, 0};
+    if (::poll(&p, 1, 0) == 1 && (p.revents & POLLIN)) {
+      const int fd = ::accept4(listen_fd, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
+      if (fd >= 0) {
+        (void)!::send(fd, refusal.data(), refusal.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+        ::shutdown(fd, SHUT_WR);
+        char scratch[4096];  // what the client already sent: read, so close does not reset
+        while (::recv(fd, scratch, sizeof scratch, MSG_DONTWAIT) > 0) {
+        }
+        ::close(fd);
+        refused = true;
+      }
+    }
+    take();
+    return refused;
+  }
+
+ private:
+  int fd_ = -1;
+};
 
 // A thread running `io` until it is stopped, named "<tag>-io"; an exception escaping a handler is
 // logged with `tag` and the loop goes on. REQUIRES: `io` outlives the thread (join it before
@@ -96,6 +161,45 @@ class ListenerCore {
 
   int port() const { return bound_port_.load(); }
 
+  // Refuses a connection turned away by the caps: writes `text`, stops sending, reads (and
+  // drops) what the client still sends for up to a second so that closing does not reset the
+  // connection before the refusal is read, then closes. At most kMaxRefusing of these run at a
+  // time; beyond that the refusal is sent without waiting and the socket closed at once. Counts
+  // the refusal in `metrics` (`listener`, `reason`). I/O thread only.
+  static constexpr int kMaxRefusing = 64;
+  void refuse(boost::asio::ip::tcp::socket sock, std::string text, web::Metrics& metrics,
+              const char* listener, const char* reason) {
+    metrics.connection_refused(listener, reason);
+    spdlog::debug("event=connection_refused listener={} reason={}", listener, reason);
+    if (refusing_ >= kMaxRefusing) {
+      boost::system::error_code ec;
+      sock.non_blocking(true, ec);
+      sock.send(boost::asio::buffer(text), 0, ec);
+      sock.shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
+      sock.close(ec);
+      return;
+    }
+    ++refusing_;
+    boost::asio::co_spawn(io, refuse_slowly(std::move(sock), std::move(text)),
+                          [this](std::exception_ptr) { --refusing_; });
+  }
+
+  // After a failed accept that is resource exhaustion: refuse one waiting client with the spare
+  // descriptor (counted as reason "fd_limit"); logs at most once a minute.
+  void refuse_without_descriptors(const boost::system::error_code& ec, const std::string& text,
+                                  web::Metrics& metrics, const char* listener) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_exhaustion_log_ > std::chrono::minutes(1)) {
+      last_exhaustion_log_ = now;
+      spdlog::warn(
+          "event=accept_failed listener={} error=\"{}\" action=\"refusing new clients "
+          "until descriptors are free\"",
+          listener, ec.message());
+    }
+    if (spare_.refuse_one(acceptor.native_handle(), text))
+      metrics.connection_refused(listener, "fd_limit");
+  }
+
   void connection_opened() {
     std::lock_guard<std::mutex> lock(mu_);
     ++active_;
@@ -132,6 +236,29 @@ class ListenerCore {
   bool started() const { return started_; }
 
  private:
+  static boost::asio::awaitable<void> refuse_slowly(boost::asio::ip::tcp::socket sock,
+                                                    std::string text) {
+    namespace asio = boost::asio;
+    boost::beast::tcp_stream s(std::move(sock));
+    boost::system::error_code ec;
+    s.expires_after(std::chrono::seconds(1));
+    co_await asio::async_write(s, asio::buffer(text),
+                               asio::redirect_error(asio::use_awaitable, ec));
+    if (!ec) {
+      s.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ec);
+      s.expires_after(std::chrono::seconds(1));
+      char scratch[4096];
+      std::size_t total = 0;
+      while (!ec && total < (64u << 10))
+        total += co_await s.async_read_some(asio::buffer(scratch),
+                                            asio::redirect_error(asio::use_awaitable, ec));
+    }
+    s.close();
+  }
+
+  SpareFd spare_;
+  int refusing_ = 0;  // refuse_slowly coroutines running (I/O thread only)
+  std::chrono::steady_clock::time_point last_exhaustion_log_{};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> io_work_;
   std::thread io_thread_;
   std::atomic<int> bound_port_{0};

@@ -2,6 +2,7 @@
 // coroutine per connection, handlers on an asio::thread_pool. See the header for the model.
 #include "server/http/http_server.h"
 
+#include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
 
 #include <spdlog/spdlog.h>
@@ -43,9 +44,10 @@ constexpr const char* kHtmlCsp =
 
 // One accepted connection. Only touched on the I/O thread.
 struct Connection {
-  explicit Connection(tcp::socket s) : stream(std::move(s)) {}
+  Connection(tcp::socket s, std::string r) : stream(std::move(s)), remote(std::move(r)) {}
   beast::tcp_stream stream;
-  bool idle = true;  // waiting for the first bytes of a request (closed at once by stop())
+  const std::string remote;  // the peer's address ("" if unknown), its key in the caps
+  bool idle = true;          // waiting for the first bytes of a request (closed at once by stop())
 };
 
 // What a handler produced, carried back from the pool to the connection.
@@ -107,16 +109,33 @@ bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string&
   return true;
 }
 
-HandlerResult invoke(const Router& router, const Request& req) {
+// The raw HTTP response a listener writes to a connection it will not serve.
+std::string busy_response(const std::string& message, std::chrono::seconds retry_after) {
+  const std::string body = message + "\n";
+  return "HTTP/1.1 503 Service Unavailable\r\nServer: adjutant\r\n"
+         "Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
+         "Retry-After: " +
+         std::to_string(retry_after.count()) +
+         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" +
+         body;
+}
+
+HandlerResult invoke(const Router& router, const Request& req, std::chrono::seconds retry_after) {
   HandlerResult out;
   const bool api = req.path.rfind("/api/", 0) == 0;
   try {
     out.response = router.route(req, &out.route);
+  } catch (const ServiceUnavailable& e) {
+    spdlog::error("event=service_unavailable route=\"{}\" what=\"{}\"", log_escape(out.route),
+                  log_escape(e.what()));
+    out.response = Response::error(503, "service unavailable, try again later", api);
+    out.response.headers.emplace_back("Retry-After", std::to_string(retry_after.count()));
   } catch (const std::exception& e) {
-    spdlog::error("event=handler_exception route=\"{}\" what=\"{}\"", out.route, e.what());
+    spdlog::error("event=handler_exception route=\"{}\" what=\"{}\"", log_escape(out.route),
+                  log_escape(e.what()));
     out.response = Response::error(500, "internal error", api);
   } catch (...) {
-    spdlog::error("event=handler_exception route=\"{}\"", out.route);
+    spdlog::error("event=handler_exception route=\"{}\"", log_escape(out.route));
     out.response = Response::error(500, "internal error", api);
   }
   if (out.route.empty()) out.route = "unknown";
@@ -125,17 +144,18 @@ HandlerResult invoke(const Router& router, const Request& req) {
 
 // Runs the router on `pool` and completes on the awaiting coroutine's executor.
 template <class Token>
-auto async_handle(asio::thread_pool& pool, const Router& router, Request req, Token&& token) {
+auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::seconds retry_after,
+                  Request req, Token&& token) {
   return asio::async_initiate<Token, void(HandlerResult)>(
-      [&pool, &router](auto handler, Request request) {
-        asio::post(pool,
-                   [&router, handler = std::move(handler), request = std::move(request)]() mutable {
-                     HandlerResult r = invoke(router, request);
-                     auto ex = asio::get_associated_executor(handler);
-                     asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
-                       std::move(handler)(std::move(r));
-                     });
-                   });
+      [&pool, &router, retry_after](auto handler, Request request) {
+        asio::post(pool, [&router, retry_after, handler = std::move(handler),
+                          request = std::move(request)]() mutable {
+          HandlerResult r = invoke(router, request, retry_after);
+          auto ex = asio::get_associated_executor(handler);
+          asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
+            std::move(handler)(std::move(r));
+          });
+        });
       },
       token, std::move(req));
 }
@@ -147,7 +167,8 @@ struct HttpServer::Impl {
       : router(r),
         metrics(m),
         opts(o),
-        pool(static_cast<std::size_t>(std::max(1, o.worker_threads))) {}
+        pool(static_cast<std::size_t>(std::max(1, o.worker_threads))),
+        caps(o.max_connections, o.max_connections_per_address) {}
 
   const Router& router;
   web::Metrics& metrics;
@@ -158,6 +179,7 @@ struct HttpServer::Impl {
   // I/O thread only.
   bool stopping = false;
   std::set<Connection*> connections;
+  ConnectionCaps caps;
 
   awaitable<void> accept_loop();
   awaitable<void> session(std::shared_ptr<Connection> c);
@@ -167,25 +189,42 @@ struct HttpServer::Impl {
   void begin_stop();
 };
 
+// GCC 12, inlining session()'s coroutine frame allocation into accept_loop(), reports a false
+// -Wmismatched-new-delete on Asio's recycling frame allocator (operator new and delete are the
+// frame's own pair).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 awaitable<void> HttpServer::Impl::accept_loop() {
   for (;;) {
     beast::error_code ec;
     tcp::socket sock = co_await core.acceptor.async_accept(redirect_error(use_awaitable, ec));
     if (stopping || !core.acceptor.is_open()) co_return;
     if (ec) {
-      // Out of file descriptors and the like: wait a little instead of spinning.
-      spdlog::warn("event=accept_error error=\"{}\"", ec.message());
-      asio::steady_timer pause(core.io, std::chrono::milliseconds(100));
+      // Out of file descriptors and the like: refuse one waiting client with the spare
+      // descriptor, then wait a little instead of spinning. Other errors: just wait.
+      if (is_resource_exhaustion(ec))
+        core.refuse_without_descriptors(
+            ec, busy_response("server busy, try again later", opts.retry_after), metrics, "http");
+      else
+        spdlog::warn("event=accept_error listener=http error=\"{}\"", log_escape(ec.message()));
+      asio::steady_timer pause(core.io, std::chrono::milliseconds(50));
       co_await pause.async_wait(redirect_error(use_awaitable, ec));
       continue;
     }
-    if (static_cast<int>(connections.size()) >= opts.max_connections) {
-      sock.close(ec);
-      metrics.request("connection_refused", 503);
+    std::string remote;
+    if (const auto ep = sock.remote_endpoint(ec); !ec) remote = ep.address().to_string();
+    const ConnectionCaps::Verdict verdict = caps.admit(remote);
+    if (verdict != ConnectionCaps::Verdict::kAdmitted) {
+      const std::string message = verdict == ConnectionCaps::Verdict::kPerAddressCap
+                                      ? "too many connections from your address, try again later"
+                                      : "server busy: too many connections, try again later";
+      core.refuse(std::move(sock), busy_response(message, opts.retry_after), metrics, "http",
+                  ConnectionCaps::reason(verdict));
       continue;
     }
     sock.set_option(tcp::no_delay(true), ec);
-    auto conn = std::make_shared<Connection>(std::move(sock));
+    auto conn = std::make_shared<Connection>(std::move(sock), remote);
     connections.insert(conn.get());
     core.connection_opened();
     asio::co_spawn(core.io, session(conn), [this, conn](std::exception_ptr e) {
@@ -193,12 +232,13 @@ awaitable<void> HttpServer::Impl::accept_loop() {
         try {
           std::rethrow_exception(e);
         } catch (const std::exception& ex) {
-          spdlog::error("event=session_exception what=\"{}\"", ex.what());
+          spdlog::error("event=session_exception what=\"{}\"", log_escape(ex.what()));
         } catch (...) {
           spdlog::error("event=session_exception");
         }
       }
       connections.erase(conn.get());
+      caps.release(conn->remote);
       core.connection_closed();
     });
   }
@@ -237,12 +277,7 @@ awaitable<void> HttpServer::Impl::lingering_close(Connection& c) {
 
 awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
   beast::flat_buffer buffer;
-  std::string remote;
-  {
-    beast::error_code ec;
-    const auto ep = c->stream.socket().remote_endpoint(ec);
-    if (!ec) remote = ep.address().to_string();
-  }
+  const std::string& remote = c->remote;
   bool first = true;
   for (;;) {
     if (stopping) break;
@@ -313,17 +348,26 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
       break;
     }
     const auto started_at = std::chrono::steady_clock::now();
-    HandlerResult result = co_await async_handle(pool, router, std::move(req), use_awaitable);
+    const std::string method = req.method;
+    const std::string path = req.path;
+    HandlerResult result =
+        co_await async_handle(pool, router, opts.retry_after, std::move(req), use_awaitable);
     Response& resp = result.response;
     metrics.request(result.route, resp.status);
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at)
             .count();
+    // Method, path and address come from the client: escaped (a %0A cannot forge a line).
     if (resp.status >= 500)
-      spdlog::warn("event=request route=\"{}\" status={} ms={:.1f}", result.route, resp.status, ms);
+      spdlog::warn(
+          "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
+          log_escape(result.route), resp.status, ms, log_escape(method), log_escape(path),
+          log_escape(remote));
     else
-      spdlog::debug("event=request route=\"{}\" status={} ms={:.1f}", result.route, resp.status,
-                    ms);
+      spdlog::debug(
+          "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
+          log_escape(result.route), resp.status, ms, log_escape(method), log_escape(path),
+          log_escape(remote));
 
     const int status = resp.status >= 100 && resp.status <= 999 ? resp.status : 500;
     bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
@@ -363,6 +407,8 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
   c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   c->stream.close();
 }
+
+#pragma GCC diagnostic pop
 
 void HttpServer::Impl::begin_stop() {
   stopping = true;

@@ -12,10 +12,12 @@
 // limit (413 beyond, decided from Content-Length before the body is read); the whole request
 // must arrive within `read_timeout` and a keep-alive connection may stay idle for `idle_timeout`
 // (slow or silent clients are disconnected); malformed requests get 400 and the connection is
-// closed. "Connection: close" and HTTP/1.0 are honoured. Every response carries
-// X-Content-Type-Options: nosniff; HTML responses also get a conservative Content-Security-Policy
-// (unless the handler set one), Referrer-Policy: no-referrer (link tokens live in URLs) and
-// X-Frame-Options: DENY. Each request is counted with Metrics::request(route name, status).
+// closed. "Connection: close" and HTTP/1.0 are honoured. A handler that throws
+// ServiceUnavailable (e.g. the database cannot be opened) is answered 503 with Retry-After. Every
+// response carries X-Content-Type-Options: nosniff; HTML responses also get a conservative
+// Content-Security-Policy (unless the handler set one), Referrer-Policy: no-referrer (link tokens
+// live in URLs) and X-Frame-Options: DENY. Each request is counted with Metrics::request(route
+// name, status).
 #pragma once
 
 #include <chrono>
@@ -30,12 +32,17 @@
 namespace adj::http {
 
 struct ServerOptions {
-  std::size_t body_limit = 1 << 20;                 // bytes of request body; more -> 413
-  std::size_t header_limit = 16384;                 // bytes of request line + headers; more -> 431
-  std::chrono::milliseconds read_timeout{15000};    // to receive a whole request once it started
-  std::chrono::milliseconds idle_timeout{60000};    // a keep-alive connection waiting for the next
-  int worker_threads = 3;                           // handler pool size (>= 1)
-  int max_connections = 1024;                       // further connections are closed at once
+  std::size_t body_limit = 1 << 20;               // bytes of request body; more -> 413
+  std::size_t header_limit = 16384;               // bytes of request line + headers; more -> 431
+  std::chrono::milliseconds read_timeout{15000};  // to receive a whole request once it started
+  std::chrono::milliseconds idle_timeout{60000};  // a keep-alive connection waiting for the next
+  int worker_threads = 3;                         // handler pool size (>= 1)
+  // Open connections at once, in all and from one client address; a connection beyond either
+  // cap is answered 503 (Retry-After: retry_after) and closed. A listener out of file
+  // descriptors answers 503 the same way (from a spare descriptor) and keeps accepting.
+  int max_connections = 4096;
+  int max_connections_per_address = 64;
+  std::chrono::seconds retry_after{5};
   std::chrono::milliseconds shutdown_grace{30000};  // stop() waits this long for busy requests
 };
 

@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,13 @@ struct Response {
   static Response redirect(const std::string& location, int status = 303);
   // A JSON {"error": message} for /api/ routes, an HTML error page otherwise.
   static Response error(int status, const std::string& message, bool json);
+};
+
+// Thrown by a handler (or anything it calls) when a resource the request needs is not available
+// right now, e.g. the database cannot be opened because the process is out of file descriptors.
+// The HTTP server answers 503 with Retry-After and logs what(); the process goes on.
+struct ServiceUnavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // Path parameters captured by a route pattern such as "/games/{game}/turns/{turn}".

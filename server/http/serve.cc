@@ -8,6 +8,8 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <malloc.h>
+#include <sys/resource.h>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -15,6 +17,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+
 #include <csignal>
 #include <cstdio>
 #include <ctime>
@@ -23,7 +26,9 @@
 #include <random>
 #include <sstream>
 
+#include "server/app/log_escape.h"
 #include "server/cli/commands.h"
+#include "server/http/conn_caps.h"
 #include "server/http/http_server.h"
 #include "server/http/smtp_server.h"
 #include "server/http/thread_setup.h"
@@ -81,6 +86,30 @@ std::string random_hex(int bytes) {
     out += digits[v & 15];
   }
   return out;
+}
+
+// Raises the soft RLIMIT_NOFILE to the hard limit (idle clients cost a descriptor each). Returns
+// the soft limit now in force, or -1 for none (RLIM_INFINITY or unknown).
+long long raise_file_limit() {
+  rlimit rl{};
+  if (::getrlimit(RLIMIT_NOFILE, &rl) != 0) return -1;
+  if (rl.rlim_cur < rl.rlim_max) {
+    const rlim_t before = rl.rlim_cur;
+    rl.rlim_cur = rl.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &rl) != 0) rl.rlim_cur = before;
+  }
+  return rl.rlim_cur == RLIM_INFINITY ? -1 : static_cast<long long>(rl.rlim_cur);
+}
+
+// Runs `fn` on a pool thread, logging an exception instead of letting it end the process (e.g.
+// the database cannot be opened for want of file descriptors; the work is retried later).
+template <class F>
+void guarded(const char* what, F&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    spdlog::error("event={}_exception what=\"{}\"", what, log_escape(e.what()));
+  }
 }
 
 // logfmt-style lines on stderr: ts=... level=... event=... key=value ...
@@ -173,7 +202,7 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
   auto put = ingest.store_batch(rows);
   if (!put.ok()) {
     spdlog::error("event=smtp_store_failed messages={} error=\"{}\"", rows.size(),
-                  put.status().message());
+                  log_escape(put.status().message()));
     for (std::size_t i : row_of) replies[i] = mail::SmtpProtocol::reply_temp_failure();
     return replies;
   }
@@ -199,7 +228,11 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
     if (!entry.is_regular_file()) continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::ostringstream buf;
-    buf << in.rdbuf();
+    if (in) buf << in.rdbuf();
+    if (!in || in.bad()) {  // e.g. out of descriptors: leave it in new/ for the next pass
+      spdlog::warn("event=maildir_read_failed file=\"{}\"", log_escape(entry.path().string()));
+      continue;
+    }
     std::string raw = buf.str();
     mail::MailIngest& ingest = thread_ingest(ctx, config);
     bool duplicate = false;
@@ -208,8 +241,8 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
                                             &duplicate)
                   : ingest.accept(raw, "maildir", {}, &duplicate);
     if (!id.ok()) {
-      spdlog::error("event=maildir_store_failed file=\"{}\" error=\"{}\"", entry.path().string(),
-                    id.status().message());
+      spdlog::error("event=maildir_store_failed file=\"{}\" error=\"{}\"",
+                    log_escape(entry.path().string()), log_escape(id.status().message()));
       continue;
     }
     fs::rename(entry.path(), fs::path(dir) / "cur" / (entry.path().filename().string() + ":2,S"),
@@ -219,7 +252,7 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
       auto done = ingest.process(*id);
       if (!done.ok())
         spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", *id,
-                     done.status().message());
+                     log_escape(done.status().message()));
     }
   }
 }
@@ -241,12 +274,13 @@ void run_tick(web::WebContext& ctx) {
       if (shown.ok() && shown->contains("turn"))
         ctx.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
     }
+    const std::string game = log_escape(a.game), detail = log_escape(a.detail);
     if (a.action == "waiting")
-      spdlog::debug("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
+      spdlog::debug("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
     else if (a.action == "failed" || a.action == "held")
-      spdlog::warn("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
+      spdlog::warn("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
     else
-      spdlog::info("event=tick game={} action={} detail=\"{}\"", a.game, a.action, a.detail);
+      spdlog::info("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
   }
 }
 
@@ -264,9 +298,10 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
     if (left < 0 || left > hours * 3600) continue;
     auto n = thread_ingest(ctx, config).queue_reminders(g.id, std::to_string(*sched->deadline));
     if (!n.ok())
-      spdlog::warn("event=reminders_failed game={} error=\"{}\"", g.id, n.status().message());
+      spdlog::warn("event=reminders_failed game={} error=\"{}\"", log_escape(g.id),
+                   log_escape(n.status().message()));
     else if (*n > 0)
-      spdlog::info("event=reminders_queued game={} count={}", g.id, *n);
+      spdlog::info("event=reminders_queued game={} count={}", log_escape(g.id), *n);
   }
 }
 
@@ -275,16 +310,31 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
 int serve(const Common& c, const ServeOptions& o) {
   setup_logging();
   std::signal(SIGPIPE, SIG_IGN);
+  // Large buffers (SMTP message data, request bodies) are mmap'ed and go back to the system when
+  // freed, so the resident size follows the SMTP buffer budget (by default glibc raises its mmap
+  // threshold after the first large free and keeps freed heap memory resident).
+  mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+
+  // Connection caps below the file limit, so that a flood of clients meets a polite refusal and
+  // the database and mail files can still be opened.
+  const long long fd_limit = raise_file_limit();
+  const http::FittedCaps caps = http::fit_caps_to_fd_limit(
+      o.http_max_conns, o.smtp == "off" ? 0 : o.smtp_max_conns, fd_limit);
+  if (caps.lowered)
+    spdlog::warn(
+        "event=connection_caps_lowered fd_limit={} http_max_conns={} smtp_max_conns={} "
+        "reason=\"the caps asked for do not fit the file limit; raise LimitNOFILE / ulimit -n\"",
+        fd_limit, caps.http, caps.smtp);
 
   auto hp = parse_host_port(o.http);
   if (!hp.ok()) {
-    spdlog::error("event=bad_option error=\"{}\"", hp.status().message());
+    spdlog::error("event=bad_option error=\"{}\"", log_escape(hp.status().message()));
     return kExitError;
   }
   if (hp->port == 0) {
     auto port = free_port(hp->host);
     if (!port.ok()) {
-      spdlog::error("event=listen_failed error=\"{}\"", port.status().message());
+      spdlog::error("event=listen_failed error=\"{}\"", log_escape(port.status().message()));
       return kExitError;
     }
     hp->port = *port;
@@ -307,7 +357,7 @@ int serve(const Common& c, const ServeOptions& o) {
 
   web::WebContext ctx(config, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   if (Status s = ctx.open_check(); !s.ok()) {
-    spdlog::error("event=db_open_failed error=\"{}\"", s.message());
+    spdlog::error("event=db_open_failed error=\"{}\"", log_escape(s.message()));
     return kExitError;
   }
 
@@ -315,7 +365,7 @@ int serve(const Common& c, const ServeOptions& o) {
   std::string demo_id;
   auto games = ctx.services().list_games();
   if (!games.ok()) {
-    spdlog::error("event=db_error error=\"{}\"", games.status().message());
+    spdlog::error("event=db_error error=\"{}\"", log_escape(games.status().message()));
     return kExitError;
   }
   if (o.demo) {
@@ -324,7 +374,7 @@ int serve(const Common& c, const ServeOptions& o) {
         spdlog::error("event=demo_failed");
         return kExitError;
       }
-      spdlog::info("event=demo_created game={} turns_played=2", demo_id);
+      spdlog::info("event=demo_created game={} turns_played=2", log_escape(demo_id));
     } else {
       demo_id = games->front().id;
     }
@@ -383,47 +433,56 @@ int serve(const Common& c, const ServeOptions& o) {
   const auto process = [&](std::int64_t id) {
     asio::post(mail_pool, [&, id] {
       if (mail_stopping) return;  // still "new": process_pending at the next start
-      auto r = thread_ingest(ctx, mail_config).process(id);
-      if (!r.ok())
-        spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
-                     r.status().message());
-      else
-        spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r->action,
-                     r->queued);
+      guarded("mail_process", [&] {
+        auto r = thread_ingest(ctx, mail_config).process(id);
+        if (!r.ok())
+          spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
+                       log_escape(r.status().message()));
+        else
+          spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r->action,
+                       r->queued);
+      });
     });
   };
   ctx.set_on_secrets_issued([&](const std::string& game,
                                 const std::map<std::string, std::string>& secrets) {
     asio::post(mail_pool, [&, game, secrets] {
-      auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
-      if (!n.ok())
-        spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", game, n.status().message());
-      else
-        spdlog::info("event=secret_mail_queued game={} count={}", game, *n);
+      guarded("secret_mail", [&] {
+        auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
+        if (!n.ok())
+          spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
+                       log_escape(n.status().message()));
+        else
+          spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
+      });
     });
   });
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
     asio::post(deliver_pool, [&, game, turn] {
-      auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
-      if (!n.ok())
-        spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", game, turn,
-                     n.status().message());
-      else
-        spdlog::info("event=reports_queued game={} turn={} count={}", game, turn, *n);
+      guarded("reports_mail", [&] {
+        auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
+        if (!n.ok())
+          spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", log_escape(game),
+                       turn, log_escape(n.status().message()));
+        else
+          spdlog::info("event=reports_queued game={} turn={} count={}", log_escape(game), turn, *n);
+      });
     });
   });
   asio::post(mail_pool, [&] {  // what a previous run stored but did not answer
-    if (auto n = thread_ingest(ctx, mail_config).release_dead_leases(); n.ok() && *n > 0)
-      spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
-    for (;;) {
-      auto n = thread_ingest(ctx, mail_config).process_pending(100);
-      if (!n.ok()) {
-        spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
-        break;
+    guarded("mail_pending", [&] {
+      if (auto n = thread_ingest(ctx, mail_config).release_dead_leases(); n.ok() && *n > 0)
+        spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
+      for (;;) {
+        auto n = thread_ingest(ctx, mail_config).process_pending(100);
+        if (!n.ok()) {
+          spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
+          break;
+        }
+        if (*n > 0) spdlog::info("event=mail_pending_processed count={}", *n);
+        if (*n < 100 || mail_stopping) break;
       }
-      if (*n > 0) spdlog::info("event=mail_pending_processed count={}", *n);
-      if (*n < 100 || mail_stopping) break;
-    }
+    });
   });
   // recipient_allowed reads only the immutable configuration, so the SMTP I/O thread may call it
   // on this object (owned by the main thread).
@@ -432,29 +491,42 @@ int serve(const Common& c, const ServeOptions& o) {
   if (o.smtp != "off") {
     auto shp = parse_host_port(o.smtp);
     if (!shp.ok()) {
-      spdlog::error("event=bad_option option=--smtp error=\"{}\"", shp.status().message());
+      spdlog::error("event=bad_option option=--smtp error=\"{}\"",
+                    log_escape(shp.status().message()));
       return kExitError;
     }
     http::SmtpServerOptions so;
     so.limits.hostname = "adjutant";
     so.limits.max_message_bytes = o.max_message_bytes;
+    so.max_connections = caps.smtp;
+    so.max_connections_per_address = o.smtp_max_conns_per_addr;
+    so.idle_timeout = std::chrono::seconds(o.smtp_idle_timeout);
+    so.buffer_budget = o.smtp_buffer_budget;
+    so.metrics = &ctx.metrics();
     smtp = std::make_unique<http::SmtpServer>(
         [&](std::vector<mail::SmtpMessage>& batch) {
           return store_smtp_batch(ctx, mail_config, batch, process);
         },
         [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
     if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {
-      spdlog::error("event=smtp_listen_failed error=\"{}\"", s.message());
+      spdlog::error("event=smtp_listen_failed error=\"{}\"", log_escape(s.message()));
       return kExitError;
     }
-    spdlog::info("event=smtp_listening addr={}:{} max_message_bytes={}", shp->host, smtp->port(),
-                 o.max_message_bytes);
+    spdlog::info(
+        "event=smtp_listening addr=\"{}:{}\" max_message_bytes={} max_conns={} "
+        "max_conns_per_addr={} idle_timeout_s={} buffer_budget={}",
+        log_escape(shp->host), smtp->port(), o.max_message_bytes, caps.smtp,
+        o.smtp_max_conns_per_addr, o.smtp_idle_timeout, o.smtp_buffer_budget);
   }
-  spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", sender->describe(), o.maildir);
+  spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", log_escape(sender->describe()),
+               log_escape(o.maildir));
 
   http::Router router;
   web::register_routes(router, ctx);
-  http::HttpServer server(router, ctx.metrics());
+  http::ServerOptions http_options;
+  http_options.max_connections = caps.http;
+  http_options.max_connections_per_address = o.http_max_conns_per_addr;
+  http::HttpServer server(router, ctx.metrics(), http_options);
 
   // Signals first, so that a SIGTERM during startup is a clean stop too.
   asio::io_context io;
@@ -466,12 +538,15 @@ int serve(const Common& c, const ServeOptions& o) {
   bool stopping = false;  // main thread only
 
   if (Status s = server.start(hp->host, hp->port); !s.ok()) {
-    spdlog::error("event=listen_failed error=\"{}\"", s.message());
+    spdlog::error("event=listen_failed error=\"{}\"", log_escape(s.message()));
     return kExitError;
   }
   const std::string& base = config.base_url;
-  spdlog::info("event=listening addr={}:{} db=\"{}\" base_url={} tick_seconds={} gm={}", hp->host,
-               server.port(), c.db, base, o.tick_seconds, config.gm_token.empty() ? "off" : "on");
+  spdlog::info(
+      "event=listening addr=\"{}:{}\" db=\"{}\" base_url=\"{}\" tick_seconds={} gm={} "
+      "max_conns={} max_conns_per_addr={}",
+      log_escape(hp->host), server.port(), log_escape(c.db), log_escape(base), o.tick_seconds,
+      config.gm_token.empty() ? "off" : "on", caps.http, o.http_max_conns_per_addr);
 
   std::string lines = "\nAdjutant is serving " + base + "  (Ctrl-C stops it)\n";
   lines += "  Games:            " + base + "/\n";
@@ -482,7 +557,8 @@ int serve(const Common& c, const ServeOptions& o) {
       const std::string player = (*shown)["players"][0].value("code", "");
       const std::string link = player_link(router, config.gm_token, demo_id, player);
       if (!link.empty()) lines += "  Player " + player + " link:  " + link + "\n";
-      spdlog::info("event=open game_page={}/games/{} player={}", base, demo_id, player);
+      spdlog::info("event=open game_page=\"{}/games/{}\" player=\"{}\"", log_escape(base),
+                   log_escape(demo_id), log_escape(player));
     }
   }
   if (!config.gm_token.empty()) {
@@ -505,7 +581,7 @@ int serve(const Common& c, const ServeOptions& o) {
           run_tick(ctx);
           queue_due_reminders(ctx, mail_config, o.reminder_hours);
         } catch (const std::exception& e) {
-          spdlog::error("event=tick_exception what=\"{}\"", e.what());
+          spdlog::error("event=tick_exception what=\"{}\"", log_escape(e.what()));
         }
         asio::post(io, [&] {
           if (!stopping) arm(std::chrono::seconds(o.tick_seconds));
@@ -533,7 +609,7 @@ int serve(const Common& c, const ServeOptions& o) {
           if (!outbox_worker) outbox_worker = std::make_unique<mail::OutboxWorker>(store, *sender);
           auto st = outbox_worker->run_once(ctx.clock()());
           if (!st.ok())
-            spdlog::warn("event=outbox_failed error=\"{}\"", st.status().message());
+            spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
           else if (st->claimed > 0)
             spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried,
                          st->failed);
@@ -567,13 +643,15 @@ int serve(const Common& c, const ServeOptions& o) {
           // ran on this host, else it runs out), a failed pass.
           (void)thread_ingest(ctx, mail_config).release_dead_leases();
           if (auto n = thread_ingest(ctx, mail_config).process_pending(100); !n.ok())
-            spdlog::warn("event=mail_pending_failed error=\"{}\"", n.status().message());
+            spdlog::warn("event=mail_pending_failed error=\"{}\"",
+                         log_escape(n.status().message()));
           else
             more = *n >= 100;
           if (const UnixTime now = ctx.clock()(); now - last_prune >= 3600) {
             last_prune = now;
             if (auto n = thread_ingest(ctx, mail_config).prune(); !n.ok())
-              spdlog::warn("event=mail_prune_failed error=\"{}\"", n.status().message());
+              spdlog::warn("event=mail_prune_failed error=\"{}\"",
+                           log_escape(n.status().message()));
             else if (*n > 0)
               spdlog::info("event=mail_pruned count={} keep_days={}", *n,
                            mail_config.keep_raw_days);
@@ -581,7 +659,7 @@ int serve(const Common& c, const ServeOptions& o) {
           if (auto n = store.inbox_list("failed", 1000, true); n.ok())
             ctx.metrics().set_gauge("adjutant_mail_inbox_failed", static_cast<double>(n->size()));
         } catch (const std::exception& e) {
-          spdlog::error("event=mail_timer_exception what=\"{}\"", e.what());
+          spdlog::error("event=mail_timer_exception what=\"{}\"", log_escape(e.what()));
         }
         asio::post(io, [&, more] {
           if (!stopping) arm_mail(more);

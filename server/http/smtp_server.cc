@@ -2,6 +2,7 @@
 // I/O thread; a store thread that runs the batch handler over a queue of completed messages.
 #include "server/http/smtp_server.h"
 
+#include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
 
 #include <spdlog/spdlog.h>
@@ -37,9 +38,18 @@ using asio::redirect_error;
 using asio::use_awaitable;
 
 struct SmtpConnection {
-  explicit SmtpConnection(tcp::socket s) : stream(std::move(s)) {}
+  SmtpConnection(tcp::socket s, std::string r)
+      : stream(std::move(s)), remote(std::move(r)), read_timer(stream.get_executor()) {}
   beast::tcp_stream stream;
+  const std::string remote;  // the peer's address, its key in the caps
+  // A read's timeout cancels the read (beast's own expiry would close the socket, and the 421
+  // could not be written). read_gen tells a stale expiry from the current one.
+  asio::steady_timer read_timer;
+  unsigned read_gen = 0;
+  bool timed_out = false;
 };
+
+std::string smtp_refusal(const char* text) { return std::string("421 4.3.2 ") + text + "\r\n"; }
 
 // A completed message waiting for the store thread, and how to deliver its reply.
 struct StoreJob {
@@ -106,13 +116,23 @@ auto async_store(StoreQueue& queue, mail::SmtpMessage m, Token&& token) {
 
 struct SmtpServer::Impl {
   Impl(BatchHandler h, RecipientFilter a, SmtpServerOptions o)
-      : handler(std::move(h)), allow(std::move(a)), opts(std::move(o)) {
+      : handler(std::move(h)),
+        allow(std::move(a)),
+        opts(std::move(o)),
+        caps(opts.max_connections, opts.max_connections_per_address),
+        budget(opts.buffer_budget) {
     opts.max_batch = std::max<std::size_t>(1, opts.max_batch);
+    metrics = opts.metrics ? opts.metrics : &own_metrics;
   }
 
   BatchHandler handler;
   RecipientFilter allow;
   SmtpServerOptions opts;
+  // Before core: the sessions' coroutine frames (destroyed with core.io) give budget back.
+  ConnectionCaps caps;          // I/O thread only
+  mail::SmtpDataBudget budget;  // I/O thread only
+  web::Metrics own_metrics;     // when the options name none
+  web::Metrics* metrics = nullptr;
   ListenerCore core;
   StoreQueue store_queue;
   std::thread store_thread;
@@ -136,7 +156,7 @@ void SmtpServer::Impl::store_loop() {
     try {
       replies = handler(batch);
     } catch (const std::exception& e) {
-      spdlog::error("event=smtp_handler_exception what=\"{}\"", e.what());
+      spdlog::error("event=smtp_handler_exception what=\"{}\"", log_escape(e.what()));
       replies.clear();
     }
     if (replies.size() != jobs.size()) {
@@ -156,16 +176,33 @@ awaitable<void> SmtpServer::Impl::accept_loop() {
     if (stopping) co_return;
     if (ec) {
       if (ec == asio::error::operation_aborted) co_return;
-      asio::steady_timer pause(core.io, std::chrono::milliseconds(100));
+      if (is_resource_exhaustion(ec))
+        core.refuse_without_descriptors(ec, smtp_refusal("Service busy, try again later"), *metrics,
+                                        "smtp");
+      else
+        spdlog::warn("event=accept_error listener=smtp error=\"{}\"", log_escape(ec.message()));
+      asio::steady_timer pause(core.io, std::chrono::milliseconds(50));
       co_await pause.async_wait(redirect_error(use_awaitable, ec));
       continue;
     }
-    auto conn = std::make_shared<SmtpConnection>(std::move(sock));
+    std::string remote;
+    if (const auto ep = sock.remote_endpoint(ec); !ec) remote = ep.address().to_string();
+    const ConnectionCaps::Verdict verdict = caps.admit(remote);
+    if (verdict != ConnectionCaps::Verdict::kAdmitted) {
+      core.refuse(std::move(sock),
+                  smtp_refusal(verdict == ConnectionCaps::Verdict::kPerAddressCap
+                                   ? "Too many connections from your address, try again later"
+                                   : "Too many connections, try again later"),
+                  *metrics, "smtp", ConnectionCaps::reason(verdict));
+      continue;
+    }
+    auto conn = std::make_shared<SmtpConnection>(std::move(sock), remote);
     core.connection_opened();
     conns.insert(conn.get());
     asio::co_spawn(core.io, session(conn), [this, conn](std::exception_ptr e) {
       if (e) spdlog::warn("event=smtp_session_exception");
       conns.erase(conn.get());
+      caps.release(conn->remote);
       beast::error_code ignored;
       conn->stream.socket().close(ignored);
       core.connection_closed();
@@ -180,21 +217,30 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     co_await asio::async_write(c->stream, asio::buffer(s), redirect_error(use_awaitable, ec));
     co_return !ec;
   };
-  if (conns.size() > static_cast<std::size_t>(opts.max_connections)) {
-    co_await write("421 4.3.2 Too many connections, try again later\r\n");
-    co_return;
-  }
-  mail::SmtpProtocol proto(opts.limits, allow);
+  mail::SmtpProtocol proto(opts.limits, allow, &budget);
   std::string peer;  // for the storage budget per client address (MailIngest)
   if (auto ep = c->stream.socket().remote_endpoint(ec); !ec) peer = ep.address().to_string();
   if (!co_await write(proto.greeting())) co_return;
-  std::vector<char> buf(64 * 1024);
+  std::vector<char> buf(16 * 1024);
   std::vector<mail::SmtpEvent> events;
   for (;;) {
-    c->stream.expires_after(proto.in_data() ? opts.data_timeout : opts.command_timeout);
+    c->stream.expires_never();
+    c->timed_out = false;
+    const unsigned gen = ++c->read_gen;
+    c->read_timer.expires_after(proto.in_data()          ? opts.data_timeout
+                                : proto.in_transaction() ? opts.command_timeout
+                                                         : opts.idle_timeout);
+    c->read_timer.async_wait([c, gen](const beast::error_code& e) {
+      if (e || c->read_gen != gen) return;
+      c->timed_out = true;
+      beast::error_code ignored;
+      c->stream.socket().cancel(ignored);
+    });
     const std::size_t n =
         co_await c->stream.async_read_some(asio::buffer(buf), redirect_error(use_awaitable, ec));
-    if (ec == beast::error::timeout) {
+    ++c->read_gen;
+    c->read_timer.cancel();
+    if (c->timed_out) {
       co_await write(mail::SmtpProtocol::reply_timeout());
       co_return;
     }
@@ -207,6 +253,12 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
         out += e.reply;
       } else if (e.kind == mail::SmtpEvent::kMessage) {
         e.message.peer = peer;
+        // The budget the message holds is given back once it is stored (or the session ends).
+        struct GiveBack {
+          mail::SmtpDataBudget& b;
+          std::size_t n;
+          ~GiveBack() { b.give_back(n); }
+        } give_back{budget, e.budget_charge};
         out += co_await async_store(store_queue, std::move(e.message), use_awaitable);
       } else {
         if (!out.empty()) co_await write(out);

@@ -9,9 +9,16 @@
 // the messages durably before returning any 250: nothing is acknowledged before then. Replies to
 // pipelined commands that follow a message are written after it.
 //
-// Timeouts: a connection waiting for a command is closed (421) after command_timeout; one in the
-// middle of DATA after data_timeout of silence (RFC 5321 4.5.3.2 suggests 5 and 3 minutes).
-// Connections beyond max_connections are answered 421 and closed.
+// Timeouts: a connection that has not begun a transaction (no MAIL yet) is closed (421) after
+// idle_timeout of silence; one inside a transaction waiting for a command after command_timeout;
+// one in the middle of DATA after data_timeout of silence (RFC 5321 4.5.3.2 suggests 5 and 3
+// minutes for the last two).
+//
+// Caps: connections beyond max_connections in all, or max_connections_per_address from one
+// client address, are answered "421 4.3.2" and closed; so is a client accepted while the process
+// is out of file descriptors (from a spare descriptor), and the listener keeps accepting. Message
+// data buffered by all sessions together stays within buffer_budget bytes (see SmtpDataBudget in
+// smtp_protocol.h: DATA gets 452 when it is spent). Refusals are counted in `metrics`.
 #pragma once
 
 #include <chrono>
@@ -22,15 +29,20 @@
 
 #include "rules/core/status.h"
 #include "server/mail/smtp_protocol.h"
+#include "server/web/metrics.h"
 
 namespace adj::http {
 
 struct SmtpServerOptions {
   mail::SmtpLimits limits;
+  std::chrono::milliseconds idle_timeout{30000};  // before MAIL
   std::chrono::milliseconds command_timeout{300000};
   std::chrono::milliseconds data_timeout{180000};
   std::size_t max_batch = 256;  // messages per handler call (>= 1)
   int max_connections = 256;
+  int max_connections_per_address = 16;
+  std::size_t buffer_budget = 64u << 20;  // message bytes buffered across all sessions
+  web::Metrics* metrics = nullptr;        // borrowed; refusals are counted here when set
   std::chrono::milliseconds shutdown_grace{10000};
 };
 

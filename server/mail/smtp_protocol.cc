@@ -52,8 +52,42 @@ std::string reply(std::string text) { return text + "\r\n"; }
 
 }  // namespace
 
-SmtpProtocol::SmtpProtocol(SmtpLimits limits, std::function<bool(const std::string&)> allow)
-    : limits_(std::move(limits)), allow_(std::move(allow)) {}
+SmtpProtocol::SmtpProtocol(SmtpLimits limits, std::function<bool(const std::string&)> allow,
+                           SmtpDataBudget* budget)
+    : limits_(std::move(limits)), allow_(std::move(allow)), budget_(budget) {}
+
+SmtpProtocol::~SmtpProtocol() { release_budget(); }
+
+void SmtpProtocol::release_budget() {
+  if (budget_) budget_->give_back(charged_);
+  charged_ = 0;
+}
+
+bool SmtpProtocol::reserve_data(std::size_t need) {
+  if (!budget_) return true;
+  std::string& d = msg_.data;
+  if (need <= d.capacity() && d.capacity() <= charged_) return true;
+  // Grow geometrically here, so that every byte the string reserves is in the budget.
+  std::size_t want = std::max({need, d.capacity() * 2, std::size_t{4096}});
+  want = std::min(want, std::max(need, limits_.max_message_bytes + 2));
+  if (want > charged_ && !budget_->try_take(want - charged_)) {
+    // What is left of the budget, if the need fits in it (one last growth, not one per line).
+    want = charged_ + budget_->free();
+    if (want < need || !budget_->try_take(want - charged_)) return false;
+  }
+  charged_ = std::max(charged_, want);
+  if (want > d.capacity()) {  // exactly `want` (reserve() on a full string may double instead)
+    std::string grown;
+    grown.reserve(want);
+    grown.append(d);
+    d.swap(grown);
+  }
+  if (d.capacity() > charged_) {  // the allocator rounded up: count it, even past the limit
+    budget_->take_anyway(d.capacity() - charged_);
+    charged_ = d.capacity();
+  }
+  return true;
+}
 
 std::string SmtpProtocol::greeting() const {
   return reply("220 " + limits_.hostname + " ESMTP Adjutant");
@@ -69,6 +103,9 @@ std::string SmtpProtocol::reply_refused(const std::string& detail) {
   return reply("550 5.7.1 " + (detail.empty() ? "Refused" : detail));
 }
 std::string SmtpProtocol::reply_timeout() { return reply("421 4.4.2 Timeout, closing connection"); }
+std::string SmtpProtocol::reply_no_storage() {
+  return reply("452 4.3.1 Insufficient system storage, try again later");
+}
 
 void SmtpProtocol::receive(std::string_view bytes, std::vector<SmtpEvent>& out) {
   while (!bytes.empty() && !closed_) {
@@ -123,13 +160,30 @@ void SmtpProtocol::receive(std::string_view bytes, std::vector<SmtpEvent>& out) 
 
 void SmtpProtocol::append_data(std::string_view bytes) {
   msg_.total_bytes += bytes.size();
-  if (msg_.oversized) return;
+  if (msg_.oversized || over_budget_) return;
   if (msg_.total_bytes > limits_.max_message_bytes) {
     msg_.oversized = true;
     const std::size_t room =
         msg_.data.size() < kOversizedHead ? kOversizedHead - msg_.data.size() : 0;
+    if (room > 0 && !reserve_data(msg_.data.size() + std::min(room, bytes.size()))) {
+      over_budget_ = true;
+      return;
+    }
     msg_.data.append(bytes.substr(0, std::min(room, bytes.size())));
     if (msg_.data.size() > kOversizedHead) msg_.data.resize(kOversizedHead);
+    if (budget_) {  // only the head is kept: give the rest of the reservation back
+      msg_.data.shrink_to_fit();
+      if (msg_.data.capacity() < charged_) {
+        budget_->give_back(charged_ - msg_.data.capacity());
+        charged_ = msg_.data.capacity();
+      }
+    }
+    return;
+  }
+  if (!reserve_data(msg_.data.size() + bytes.size())) {
+    over_budget_ = true;            // drop what was buffered: this message is answered 452
+    std::string().swap(msg_.data);  // frees (assigning "" would keep the capacity)
+    release_budget();
     return;
   }
   msg_.data.append(bytes);
@@ -138,10 +192,16 @@ void SmtpProtocol::append_data(std::string_view bytes) {
 void SmtpProtocol::data_line(std::string_view l, std::vector<SmtpEvent>& out) {
   if (!data_line_mid_) {
     if (l == ".") {
-      SmtpEvent e;
-      e.kind = SmtpEvent::kMessage;
-      e.message = std::move(msg_);
-      out.push_back(std::move(e));
+      if (over_budget_) {
+        out.push_back({SmtpEvent::kReply, reply_no_storage(), {}, 0});
+      } else {
+        SmtpEvent e;
+        e.kind = SmtpEvent::kMessage;
+        e.message = std::move(msg_);
+        e.budget_charge = charged_;
+        charged_ = 0;  // now the listener's to give back
+        out.push_back(std::move(e));
+      }
       reset_transaction();
       state_ = State::kReady;
       return;
@@ -155,17 +215,23 @@ void SmtpProtocol::data_line(std::string_view l, std::vector<SmtpEvent>& out) {
 
 void SmtpProtocol::error(std::string r, std::vector<SmtpEvent>& out) {
   if (++errors_ >= limits_.max_errors) {
-    out.push_back({SmtpEvent::kReply, reply("421 4.7.0 Too many errors, closing connection"), {}});
-    out.push_back({SmtpEvent::kClose, "", {}});
+    out.push_back(
+        {SmtpEvent::kReply, reply("421 4.7.0 Too many errors, closing connection"), {}, 0});
+    out.push_back({SmtpEvent::kClose, "", {}, 0});
     closed_ = true;
     return;
   }
-  out.push_back({SmtpEvent::kReply, std::move(r), {}});
+  out.push_back({SmtpEvent::kReply, std::move(r), {}, 0});
 }
 
 void SmtpProtocol::reset_transaction() {
-  msg_ = SmtpMessage{};
+  {
+    SmtpMessage empty;  // swapped, not assigned: the old buffers are freed, not kept for reuse
+    std::swap(msg_, empty);
+  }
+  release_budget();
   data_line_mid_ = false;
+  over_budget_ = false;
 }
 
 void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
@@ -173,7 +239,7 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   const std::string verb = upper(l.substr(0, sp));
   const std::string_view arg =
       sp == std::string_view::npos ? std::string_view() : trim(l.substr(sp + 1));
-  auto ok = [&](std::string r) { out.push_back({SmtpEvent::kReply, reply(std::move(r)), {}}); };
+  auto ok = [&](std::string r) { out.push_back({SmtpEvent::kReply, reply(std::move(r)), {}, 0}); };
 
   if (verb == "EHLO" || verb == "HELO") {
     if (arg.empty()) return error(reply("501 5.5.4 " + verb + " needs a domain"), out);
@@ -192,7 +258,7 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   }
   if (verb == "QUIT") {
     ok("221 2.0.0 Bye");
-    out.push_back({SmtpEvent::kClose, "", {}});
+    out.push_back({SmtpEvent::kClose, "", {}, 0});
     closed_ = true;
     return;
   }
@@ -253,6 +319,10 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
     if (state_ == State::kMail) return error(reply("554 5.5.1 No valid recipients"), out);
     if (state_ != State::kRcpt) return error(reply("503 5.5.1 Need RCPT before DATA"), out);
     if (!arg.empty()) return error(reply("501 5.5.4 DATA takes no argument"), out);
+    if (budget_ && budget_->free() < kDataStartFree) {
+      out.push_back({SmtpEvent::kReply, reply_no_storage(), {}, 0});
+      return;
+    }
     state_ = State::kData;
     return ok("354 End data with <CR><LF>.<CR><LF>");
   }

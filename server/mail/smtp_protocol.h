@@ -22,7 +22,16 @@
 // least the header block, up to kOversizedHead), and total_bytes the full size. Memory use per
 // connection is therefore bounded by about max_message_bytes + max_command_line.
 //
-// Thread-safety: none (one object per connection).
+// Memory across sessions: every session of one listener shares an SmtpDataBudget (when given).
+// Message data is buffered only as far as the budget allows, counted by the bytes reserved. DATA
+// is answered "452 4.3.1 Insufficient system storage" when less than kDataStartFree is left; a
+// message that runs out of budget on the way is not buffered further and its final "." is
+// answered with the same 452 (the sender keeps it and retries later; nothing is acknowledged).
+// The budget a completed message still holds travels in its event (budget_charge) and is given
+// back by the listener once the message is stored.
+//
+// Thread-safety: none (one object per connection; the budget is shared by objects used from one
+// thread).
 #pragma once
 
 #include <cstddef>
@@ -41,6 +50,31 @@ struct SmtpLimits {
   int max_errors = 20;  // bad commands before the connection is dropped
 };
 
+// Bytes of message data buffered by all the sessions of one listener, at most limit().
+// Thread-safety: none (shared by the sessions of one I/O thread).
+class SmtpDataBudget {
+ public:
+  explicit SmtpDataBudget(std::size_t limit) : limit_(limit) {}
+  SmtpDataBudget(const SmtpDataBudget&) = delete;
+  SmtpDataBudget& operator=(const SmtpDataBudget&) = delete;
+  // Takes n bytes if they fit under the limit.
+  bool try_take(std::size_t n) {
+    if (n > free()) return false;
+    used_ += n;
+    return true;
+  }
+  // Takes n bytes even past the limit (memory already allocated, e.g. an allocator's rounding).
+  void take_anyway(std::size_t n) { used_ += n; }
+  void give_back(std::size_t n) { used_ -= n < used_ ? n : used_; }
+  std::size_t used() const { return used_; }
+  std::size_t free() const { return used_ < limit_ ? limit_ - used_ : 0; }
+  std::size_t limit() const { return limit_; }
+
+ private:
+  std::size_t limit_;
+  std::size_t used_ = 0;
+};
+
 // A message the peer finished sending.
 struct SmtpMessage {
   std::string mail_from;  // without <>; "<>" for the null sender
@@ -56,6 +90,9 @@ struct SmtpEvent {
   Kind kind = kReply;
   std::string reply;    // kReply: the reply, CRLF-terminated
   SmtpMessage message;  // kMessage
+  // kMessage: bytes of the SmtpDataBudget this message still holds; the listener gives them
+  // back when the message is stored (0 without a budget).
+  std::size_t budget_charge = 0;
 };
 
 class SmtpProtocol {
@@ -63,8 +100,17 @@ class SmtpProtocol {
   // Bytes kept of an oversized message (enough for its header block).
   static constexpr std::size_t kOversizedHead = 64 * 1024;
 
-  // `allow` decides RCPT TO (nullptr: any recipient).
-  explicit SmtpProtocol(SmtpLimits limits, std::function<bool(const std::string&)> allow = {});
+  // DATA is refused (452) when the shared budget has less than this left.
+  static constexpr std::size_t kDataStartFree = 256 * 1024;
+
+  // `allow` decides RCPT TO (nullptr: any recipient). `budget` (nullable, borrowed, must outlive
+  // this object) bounds the message data buffered across sessions.
+  explicit SmtpProtocol(SmtpLimits limits, std::function<bool(const std::string&)> allow = {},
+                        SmtpDataBudget* budget = nullptr);
+  // Gives back the budget held by a message in progress.
+  ~SmtpProtocol();
+  SmtpProtocol(const SmtpProtocol&) = delete;
+  SmtpProtocol& operator=(const SmtpProtocol&) = delete;
 
   std::string greeting() const;
   // Consumes `bytes` and appends the resulting events to `out`. After a kClose event, further
@@ -72,6 +118,10 @@ class SmtpProtocol {
   void receive(std::string_view bytes, std::vector<SmtpEvent>& out);
   // Whether the peer is in the middle of sending message data (for the listener's timeouts).
   bool in_data() const { return state_ == State::kData; }
+  // Whether a transaction has begun (MAIL accepted): the listener's idle timeout applies before.
+  bool in_transaction() const {
+    return state_ == State::kMail || state_ == State::kRcpt || state_ == State::kData;
+  }
   bool closed() const { return closed_; }
 
   // The final replies to a message event.
@@ -80,6 +130,8 @@ class SmtpProtocol {
   static std::string reply_refused(const std::string& detail = "");
   // What the listener sends when a read times out.
   static std::string reply_timeout();
+  // "452 4.3.1": the shared buffer budget is spent.
+  static std::string reply_no_storage();
 
  private:
   enum class State { kGreeted, kReady, kMail, kRcpt, kData };
@@ -88,6 +140,9 @@ class SmtpProtocol {
   void append_data(std::string_view bytes);
   void error(std::string reply, std::vector<SmtpEvent>& out);
   void reset_transaction();
+  // Makes room for `need` bytes of message data within the budget; false when it has none.
+  bool reserve_data(std::size_t need);
+  void release_budget();
 
   SmtpLimits limits_;
   std::function<bool(const std::string&)> allow_;
@@ -98,6 +153,9 @@ class SmtpProtocol {
   bool discarding_ = false;     // a command line too long: drop until its end
   bool data_line_mid_ = false;  // part of the current data line was already appended
   SmtpMessage msg_;
+  SmtpDataBudget* budget_ = nullptr;
+  std::size_t charged_ = 0;   // budget bytes held for msg_.data
+  bool over_budget_ = false;  // the current message ran out of budget: dropped, answered 452
 };
 
 }  // namespace adj::mail

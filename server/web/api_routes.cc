@@ -16,6 +16,7 @@
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
+#include "server/app/log_escape.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -44,7 +45,7 @@ Response error_response(int status, const std::string& message, Json errors = nu
 Response fail(const Status& s) {
   const int code = http::http_status(s);
   if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", s.to_string());
+    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
     return error_response(500, "internal error");
   }
   return error_response(code, s.message());

@@ -21,6 +21,7 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/history.h"
+#include "server/app/log_escape.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/routes.h"
@@ -108,7 +109,7 @@ Response error_page(int status, const std::string& message) {
 Response status_page(const Status& s) {
   const int code = http::http_status(s);
   if (code == 500) {
-    spdlog::error("event=html_error error=\"{}\"", s.to_string());
+    spdlog::error("event=html_error error=\"{}\"", log_escape(s.to_string()));
     return error_page(500,
                       "The server could not complete this request (the details are in its log).");
   }
@@ -126,11 +127,14 @@ http::Handler guarded(Body body) {
   return [body = std::move(body)](const Request& req, const Params& p) -> Response {
     try {
       return body(req, p);
+    } catch (const http::ServiceUnavailable&) {
+      throw;  // the server answers 503 with Retry-After
     } catch (const std::exception& e) {
-      spdlog::error("event=html_exception method={} path=\"{}\" error=\"{}\"", req.method, req.path,
-                    e.what());
+      spdlog::error("event=html_exception method=\"{}\" path=\"{}\" error=\"{}\"",
+                    log_escape(req.method), log_escape(req.path), log_escape(e.what()));
     } catch (...) {
-      spdlog::error("event=html_exception method={} path=\"{}\"", req.method, req.path);
+      spdlog::error("event=html_exception method=\"{}\" path=\"{}\"", log_escape(req.method),
+                    log_escape(req.path));
     }
     return error_page(500,
                       "The server could not complete this request (the details are in its log).");
@@ -389,7 +393,8 @@ Response login_post(WebContext& ctx, const Request& req, const std::string& game
   auto ok = ctx.admin().check_secret(game, player, secret);
   if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) return status_page(ok.status());
   if (!ok.ok() || !*ok) {
-    spdlog::info("event=player_sign_in_failed game={} player={}", game, player);
+    spdlog::info("event=player_sign_in_failed game=\"{}\" player=\"{}\" remote=\"{}\"",
+                 log_escape(game), log_escape(player), log_escape(req.remote));
     return login_form(ctx, req, game, "Unknown player code or wrong secret.", player, 403);
   }
   // A sign-in session of its own (stored hashed): the player's link token is never readable.
@@ -638,7 +643,7 @@ Response gm_login_post(WebContext& ctx, const Request& req) {
   const std::string& real = ctx.config().gm_token;
   if (real.empty()) return gm_login_form(ctx, req, "", 403);
   if (!constant_time_equal(field(form, "token"), real)) {
-    spdlog::info("event=gm_sign_in_failed remote={}", req.remote);
+    spdlog::info("event=gm_sign_in_failed remote=\"{}\"", log_escape(req.remote));
     return gm_login_form(ctx, req, "Wrong GM token.", 403);
   }
   // is_gm compares the cookie's raw value with the token: it must be a valid cookie value.

@@ -53,6 +53,11 @@ void Metrics::set_gauge(const std::string& name, double value) {
   gauges_[name] = value;
 }
 
+void Metrics::connection_refused(const std::string& listener, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++refused_connections_[{listener, reason}];
+}
+
 std::string Metrics::render() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::string out;
@@ -82,6 +87,11 @@ std::string Metrics::render() const {
   out += "# HELP adjutant_turn_runs_failed_total Turn runs that failed.\n";
   out += "# TYPE adjutant_turn_runs_failed_total counter\n";
   out += "adjutant_turn_runs_failed_total " + std::to_string(turn_runs_failed_) + "\n";
+  out += "# HELP adjutant_connections_refused_total Connections refused, by listener and reason.\n";
+  out += "# TYPE adjutant_connections_refused_total counter\n";
+  for (const auto& [k, n] : refused_connections_)
+    out += "adjutant_connections_refused_total{listener=\"" + prometheus_label(k.first) +
+           "\",reason=\"" + prometheus_label(k.second) + "\"} " + std::to_string(n) + "\n";
   for (const auto& [name, v] : gauges_) {
     out += "# TYPE " + name + " gauge\n";
     out += name + " " + num(v) + "\n";

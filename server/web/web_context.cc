@@ -7,11 +7,11 @@
 // because the old thread no longer uses it.
 #include <spdlog/spdlog.h>
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include "server/app/log_escape.h"
 #include "server/web/web_context.h"
 #include "server/app/open_store.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -76,7 +76,6 @@ ThreadState& install(const WebContext* ctx, std::unique_ptr<ThreadState> st) {
 
 }  // namespace
 
-
 WebContext::WebContext(WebConfig config, Clock clock)
     : config_(std::move(config)), clock_(std::move(clock)) {}
 
@@ -96,8 +95,9 @@ WebContext::PerThread& WebContext::local() {
   if (ThreadState* st = find_state(this)) return static_cast<PerThread&>(*st);
   auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
   if (!st.ok()) {
-    spdlog::critical("event=db_open_failed error=\"{}\"", st.status().message());
-    std::abort();
+    // Nothing is cached: the next call from this thread tries again.
+    spdlog::error("event=db_open_failed error=\"{}\"", log_escape(st.status().message()));
+    throw http::ServiceUnavailable("cannot open the database: " + st.status().message());
   }
   return static_cast<PerThread&>(install(this, std::move(st).value()));
 }

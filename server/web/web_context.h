@@ -32,8 +32,9 @@ class WebContext {
   const WebConfig& config() const { return config_; }
   Metrics& metrics() { return metrics_; }
   const Clock& clock() const { return clock_; }
-  // This thread's services and admin, over this thread's SqliteStore. Aborts if the database
-  // cannot be opened (checked at startup by open_check()).
+  // This thread's services and admin, over this thread's SqliteStore. Throws
+  // http::ServiceUnavailable if the database cannot be opened (e.g. out of file descriptors;
+  // the HTTP server answers 503, the SMTP store thread 451); a later call tries again.
   Services& services();
   GameAdmin& admin();
   // Opens the database once from the calling thread; an error to report at startup.

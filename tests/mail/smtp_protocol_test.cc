@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -170,6 +172,104 @@ TEST_F(SmtpProtocolTest, TooManyErrorsClose) {
   ASSERT_EQ(ev.size(), 4u);
   EXPECT_EQ(ev[2].reply.substr(0, 3), "421");
   EXPECT_EQ(ev[3].kind, SmtpEvent::kClose);
+}
+
+// Drives one protocol object over a shared budget.
+struct BudgetSession {
+  BudgetSession(SmtpDataBudget& b, std::size_t max_message)
+      : p(SmtpLimits{"mx.test", max_message, 512, 10, 20}, {}, &b) {}
+  std::vector<SmtpEvent> feed(const std::string& bytes) {
+    std::vector<SmtpEvent> ev;
+    p.receive(bytes, ev);
+    return ev;
+  }
+  std::string last_reply(const std::string& bytes) {
+    auto ev = feed(bytes);
+    for (auto it = ev.rbegin(); it != ev.rend(); ++it)
+      if (it->kind == SmtpEvent::kReply) return it->reply;
+    return "";
+  }
+  std::string open_data() {
+    last_reply("EHLO c.test\r\nMAIL FROM:<a@b.test>\r\nRCPT TO:<o@x.test>\r\n");
+    return last_reply("DATA\r\n");
+  }
+  SmtpProtocol p;
+};
+
+std::string lines(std::size_t kb) {
+  std::string out;
+  for (std::size_t i = 0; i < kb; ++i) out += std::string(1022, 'y') + "\r\n";
+  return out;
+}
+
+TEST(SmtpBudget, DataIsRefusedWhenTheSharedBudgetIsSpent) {
+  SmtpDataBudget budget(600 * 1024);
+  BudgetSession a(budget, 10u << 20), b(budget, 10u << 20);
+  ASSERT_EQ(a.open_data().substr(0, 3), "354");
+  a.feed(lines(400));  // 400 KB buffered: less than kDataStartFree left
+  EXPECT_GE(budget.used(), 400u * 1024);
+  EXPECT_LE(budget.used(), budget.limit());
+  EXPECT_EQ(b.open_data().substr(0, 9), "452 4.3.1");
+  // a runs past the budget: dropped, its "." answered 452, no message event; the budget is free.
+  a.feed(lines(400));
+  auto ev = a.feed(".\r\n");
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].kind, SmtpEvent::kReply);
+  EXPECT_EQ(ev[0].reply.substr(0, 9), "452 4.3.1");
+  EXPECT_EQ(budget.used(), 0u);
+  // Now b may send; its message carries its charge for the listener to give back.
+  EXPECT_EQ(b.last_reply("DATA\r\n").substr(0, 3), "354");
+  b.feed("Subject: x\r\n\r\n" + lines(10));
+  ev = b.feed(".\r\n");
+  ASSERT_EQ(ev.size(), 1u);
+  ASSERT_EQ(ev[0].kind, SmtpEvent::kMessage);
+  EXPECT_GE(ev[0].budget_charge, ev[0].message.data.size());
+  EXPECT_EQ(budget.used(), ev[0].budget_charge);
+  budget.give_back(ev[0].budget_charge);
+  EXPECT_EQ(budget.used(), 0u);
+}
+
+TEST(SmtpBudget, ADroppedConnectionOrOversizedMessageGivesTheBudgetBack) {
+  SmtpDataBudget budget(8u << 20);
+  {
+    BudgetSession a(budget, 10u << 20);
+    ASSERT_EQ(a.open_data().substr(0, 3), "354");
+    a.feed(lines(300));
+    EXPECT_GT(budget.used(), 0u);
+  }  // the connection ends mid-DATA
+  EXPECT_EQ(budget.used(), 0u);
+  BudgetSession big(budget, 100 * 1024);  // messages over 100 KB keep their head only
+  ASSERT_EQ(big.open_data().substr(0, 3), "354");
+  big.feed("Subject: big\r\n\r\n" + lines(500));
+  EXPECT_LE(budget.used(), 2 * SmtpProtocol::kOversizedHead);
+  auto ev = big.feed(".\r\n");
+  ASSERT_EQ(ev.size(), 1u);
+  ASSERT_EQ(ev[0].kind, SmtpEvent::kMessage);
+  EXPECT_TRUE(ev[0].message.oversized);
+  budget.give_back(ev[0].budget_charge);
+  EXPECT_EQ(budget.used(), 0u);
+}
+
+TEST(SmtpBudget, ManyInterleavedSessionsStayWithinTheBudget) {
+  SmtpDataBudget budget(4u << 20);
+  std::vector<std::unique_ptr<BudgetSession>> sessions;
+  int started = 0;
+  for (int i = 0; i < 20; ++i) {
+    sessions.push_back(std::make_unique<BudgetSession>(budget, 10u << 20));
+    started += sessions.back()->open_data().substr(0, 3) == "354" ? 1 : 0;
+  }
+  EXPECT_EQ(started, 20);  // nothing buffered yet
+  const std::string chunk = lines(64);
+  std::size_t peak = 0;
+  for (int round = 0; round < 16; ++round)
+    for (auto& s : sessions) {
+      s->feed(chunk);
+      peak = std::max(peak, budget.used());
+    }
+  EXPECT_LE(peak, budget.limit());
+  EXPECT_GE(peak, budget.limit() / 2);
+  sessions.clear();
+  EXPECT_EQ(budget.used(), 0u);
 }
 
 }  // namespace
