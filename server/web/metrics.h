@@ -18,6 +18,9 @@ class Metrics {
   void submission(const std::string& channel, bool accepted);
   void turn_run(double seconds, bool ok);
   void set_gauge(const std::string& name, double value);
+  // A secret or token refused (adjutant_auth_refusals_total): channel such as "api_basic",
+  // reason "wrong_secret", "unknown_token", "unknown_player", "locked".
+  void auth_refusal(const std::string& channel, const std::string& reason);
   // Prometheus text format (version 0.0.4).
   std::string render() const;
 
@@ -29,6 +32,7 @@ class Metrics {
   double turn_seconds_sum_ = 0;
   std::map<double, long> turn_buckets_;  // upper bound -> count (cumulative at render)
   std::map<std::string, double> gauges_;
+  std::map<std::pair<std::string, std::string>, long> auth_refusals_;
 };
 
 }  // namespace adj::web

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "server/app/admin.h"
+#include "server/app/auth_throttle.h"
 #include "server/http/http_types.h"
 #include "server/web/metrics.h"
 
@@ -21,7 +22,8 @@ namespace adj::web {
 struct WebConfig {
   std::string db_path = "adjutant.db";
   std::string base_url = "http://127.0.0.1:8080";  // public base URL for links (no trailing /)
-  std::string gm_token;  // ADJUTANT_GM_TOKEN; empty disables GM pages and API
+  std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
+  ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
 };
 
 class WebContext {
@@ -46,6 +48,17 @@ class WebContext {
   void turn_ran(const std::string& game, int turn) const {
     if (on_turn_run_) on_turn_run_(game, turn);
   }
+  // The guessing limiter of the HTTP channels (thread-safe; see auth_guard.h).
+  AuthThrottle& throttle() { return throttle_; }
+  // A hook called when failed checks lock a player's key (a new lockout), to tell the player
+  // (`adjutant serve` queues a mail). Set before serving starts; must be thread-safe and quick.
+  using LockoutHook = std::function<void(const std::string& game, const std::string& player,
+                                         const ThrottleState& account)>;
+  void set_on_auth_lockout(LockoutHook hook) { on_auth_lockout_ = std::move(hook); }
+  void auth_lockout(const std::string& game, const std::string& player,
+                    const ThrottleState& account) const {
+    if (on_auth_lockout_) on_auth_lockout_(game, player, account);
+  }
 
  private:
   struct PerThread;
@@ -54,6 +67,8 @@ class WebContext {
   Clock clock_;
   Metrics metrics_;
   std::function<void(const std::string&, int)> on_turn_run_;
+  AuthThrottle throttle_;
+  LockoutHook on_auth_lockout_;
 };
 
 // The calling thread's store, for what Services does not expose (stored turn records for the
