@@ -7,6 +7,41 @@
 
 namespace adj::cli {
 
+namespace {
+
+// The guessing limiter's flags (server/app/auth_throttle.h), on `serve` and `ingest`.
+void add_auth_options(CLI::App* cmd, ThrottleConfig& t) {
+  cmd->add_option("--auth-max-failures", t.max_failures,
+                  "Failed secret or token checks (per client address, per player, for the GM "
+                  "token) within --auth-window before a lockout")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--auth-window", t.window_seconds,
+                  "Seconds in which --auth-max-failures failures lock a key")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-first-lock", t.first_lock_seconds,
+                  "Seconds of the first lockout; each further one doubles")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-max-lock", t.max_lock_seconds, "Longest lockout, seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-quiet", t.quiet_seconds,
+                  "Seconds without a failure after which a key starts afresh")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-max-keys", t.max_keys,
+                  "Keys tracked per class (client addresses; accounts); the least recently "
+                  "failed unlocked key is dropped beyond it")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{16}, std::size_t{100000000}));
+  cmd->add_flag("--auth-off{false}", t.enabled,
+                "No guessing limits (testing only; every failed check still counts in /metrics)");
+}
+
+}  // namespace
+
 int run(int argc, char** argv) {
   CLI::App app{
       "Adjutant: a play-by-mail turn adjudication server.\n"
@@ -166,6 +201,7 @@ int run(int argc, char** argv) {
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 24.0 * 30));
+  add_auth_options(srv, so.auth);
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
     code = serve(common, so);
@@ -194,6 +230,7 @@ int run(int argc, char** argv) {
                   "Larger messages are kept as their headers only and answered with a refusal")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+  add_auth_options(ing, io.auth);
   ing->callback([&] {
     io.mail = mail_opts;
     code = mail_ingest(common, io);

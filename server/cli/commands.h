@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "server/app/auth_throttle.h"
+
 namespace adj::cli {
 
 inline constexpr int kExitOk = 0;
@@ -57,6 +59,7 @@ struct ServeOptions {
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
   int mail_seconds = 2;                          // outbox and Maildir polling period
+  ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };
@@ -80,6 +83,7 @@ struct MailOptions {
 struct IngestOptions {
   MailOptions mail;
   std::string envelope_from;          // --sender (Postfix ${sender}); "" unknown
+  ThrottleConfig auth;                // guessing limits (--auth-*), shared through the database
   std::vector<std::string> rcpt_to;   // --recipient (Postfix ${recipient})
   std::size_t max_bytes = 10u << 20;  // larger messages are stored as headers and refused
 };
