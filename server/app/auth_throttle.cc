@@ -101,7 +101,11 @@ std::string throttle_key_addr(const std::string& ip) {
   return "addr:" + a;
 }
 
-std::string throttle_key_sender(const std::string& address) { return "sender:" + lower(address); }
+std::string throttle_key_sender(const std::string& address) {
+  // An address is at most 254 octets (RFC 5321); a longer "sender" is cut, so that no key
+  // grows with what an attacker writes.
+  return "sender:" + lower(address.substr(0, 320));
+}
 
 std::string throttle_key_player(const std::string& game, const std::string& code) {
   return "player:" + lower(game) + "/" + lower(code);

@@ -2,6 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include "server/web/routes.h"
+#include "server/web/web_session.h"
+
 namespace adj::web {
 
 namespace {
@@ -61,6 +64,19 @@ void guard_record(WebContext& ctx, const ThrottleKeys& keys, const std::string& 
                  channel, e.account.lockouts);
     if (!game.empty() && !player.empty()) ctx.auth_lockout(game, player, e.account);
   }
+}
+
+bool is_gm_limited(WebContext& ctx, const http::Request& req, const std::string& channel) {
+  if (ctx.config().gm_token.empty()) return false;
+  if (req.cookie(kGmCookie).empty() && bearer_token(req).empty()) return false;
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (!ctx.throttle().check(keys, ctx.clock()()).allowed) {
+    ctx.metrics().auth_refusal(channel, "locked");
+    return false;
+  }
+  const bool gm = is_gm(req, ctx.config());
+  guard_record(ctx, keys, channel, gm, "wrong_token");
+  return gm;
 }
 
 }  // namespace adj::web

@@ -36,6 +36,11 @@ void guard_record(WebContext& ctx, const ThrottleKeys& keys, const std::string& 
                   const std::string& reason, const std::string& game = "",
                   const std::string& player = "");
 
+// is_gm (routes.h) through the limiter, for pages that show more to the GM without answering a
+// refusal: false when no GM token is configured or presented, or the key "gm" / the address is
+// locked (then the token is not compared); a token presented is recorded as right or wrong.
+bool is_gm_limited(WebContext& ctx, const http::Request& req, const std::string& channel);
+
 // The answer for a refused attempt: 429, Retry-After, a clear message.
 http::Response too_many_attempts(std::int64_t retry_after, bool json);
 

@@ -200,7 +200,7 @@ Json nav(const std::string& game, const std::string& game_name, const Request& r
     const auto s = known ? std::optional<PlayerSession>(*known) : player_session(req, ctx);
     if (s && s->game == game) n["player"] = s->player;
   }
-  n["gm"] = is_gm(req, ctx.config());
+  n["gm"] = is_gm_limited(ctx, req, "web_gm");
   return n;
 }
 
@@ -547,7 +547,7 @@ Response my_report(WebContext& ctx, const Request& req, const std::string& game,
 Response player_report(WebContext& ctx, const Request& req, const std::string& game,
                        const std::string& player_arg, const std::string& turn) {
   const std::string player = upper(player_arg);
-  const bool gm = is_gm(req, ctx.config());
+  const bool gm = is_gm_limited(ctx, req, "web_gm");
   const auto s = player_session(req, ctx);
   if (!gm && (!s || s->game != game || s->player != player))
     return error_page(403, "A player may read only their own reports.");

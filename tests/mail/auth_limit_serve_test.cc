@@ -114,6 +114,26 @@ TEST_F(ServeLimitTest, TheGmTokenLocksButTheGmsOwnAddressKeepsWorking) {
   EXPECT_EQ(curl("127.0.0.5", gm + " " + resume).status, 200);  // the GM's own address
 }
 
+// A page that shows more to the GM (the "GM desk" link) is no oracle for guessing the GM cookie.
+TEST_F(ServeLimitTest, GmCookiesOnPublicPagesAreLimitedToo) {
+  const std::string page = url("/games/britain-1");
+  EXPECT_NE(
+      curl("127.0.0.10", "-b adj_gm=" + std::string(kGmToken) + " " + page).body.find("GM desk"),
+      std::string::npos);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(
+        curl("127.0.0.11", "-b adj_gm=wrong" + std::to_string(i) + " " + page).body.find("GM desk"),
+        std::string::npos);
+  // From the guessing address, even the right cookie now shows nothing more.
+  EXPECT_EQ(
+      curl("127.0.0.11", "-b adj_gm=" + std::string(kGmToken) + " " + page).body.find("GM desk"),
+      std::string::npos);
+  const std::string metrics = run_shell("curl -s " + url("/metrics"));
+  EXPECT_NE(metrics.find("adjutant_auth_refusals_total{channel=\"web_gm\",reason=\"locked\"} 1"),
+            std::string::npos)
+      << metrics;
+}
+
 TEST_F(ServeLimitTest, BearerTokensAndOrderChecksAreLimitedPerAddress) {
   const std::string orders = url("/api/games/britain-1/orders?check=1");
   for (int i = 0; i < 3; ++i)
