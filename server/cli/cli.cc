@@ -8,6 +8,41 @@
 
 namespace adj::cli {
 
+namespace {
+
+// The guessing limiter's flags (server/app/auth_throttle.h), on `serve` and `ingest`.
+void add_auth_options(CLI::App* cmd, ThrottleConfig& t) {
+  cmd->add_option("--auth-max-failures", t.max_failures,
+                  "Failed secret or token checks (per client address, per player, for the GM "
+                  "token) within --auth-window before a lockout")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--auth-window", t.window_seconds,
+                  "Seconds in which --auth-max-failures failures lock a key")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-first-lock", t.first_lock_seconds,
+                  "Seconds of the first lockout; each further one doubles")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-max-lock", t.max_lock_seconds, "Longest lockout, seconds")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-quiet", t.quiet_seconds,
+                  "Seconds without a failure after which a key starts afresh")
+      ->capture_default_str()
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{86400} * 365));
+  cmd->add_option("--auth-max-keys", t.max_keys,
+                  "Keys tracked per class (client addresses; accounts); the least recently "
+                  "failed unlocked key is dropped beyond it")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{16}, std::size_t{100000000}));
+  cmd->add_flag("--auth-off{false}", t.enabled,
+                "No guessing limits (testing only; every failed check still counts in /metrics)");
+}
+
+}  // namespace
+
 int run(int argc, char** argv) {
   CLI::App app{
       "Adjutant: a play-by-mail turn adjudication server.\n"
@@ -267,6 +302,7 @@ int run(int argc, char** argv) {
                   "Bytes of message data buffered by all SMTP sessions together (DATA beyond: 452)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1} << 20, std::size_t{1} << 40));
+  add_auth_options(srv, so.auth);
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
     code = serve(common, so);
@@ -295,6 +331,7 @@ int run(int argc, char** argv) {
                   "Larger messages are kept as their headers only and answered with a refusal")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
+  add_auth_options(ing, io.auth);
   ing->callback([&] {
     io.mail = mail_opts;
     code = mail_ingest(common, io);

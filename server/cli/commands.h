@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "server/app/auth_throttle.h"
+
 namespace adj::cli {
 
 inline constexpr int kExitOk = 0;
@@ -85,6 +87,7 @@ struct ServeOptions {
   int smtp_max_conns_per_addr = 16;
   int smtp_idle_timeout = 30;                  // seconds
   std::size_t smtp_buffer_budget = 64u << 20;  // bytes
+  ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };
@@ -108,6 +111,7 @@ struct MailOptions {
 struct IngestOptions {
   MailOptions mail;
   std::string envelope_from;          // --sender (Postfix ${sender}); "" unknown
+  ThrottleConfig auth;                // guessing limits (--auth-*), shared through the database
   std::vector<std::string> rcpt_to;   // --recipient (Postfix ${recipient})
   std::size_t max_bytes = 10u << 20;  // larger messages are stored as headers and refused
 };

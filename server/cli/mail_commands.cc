@@ -12,6 +12,7 @@
 #include "server/mail/mime.h"
 #include "server/mail/outbox_worker.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/sqlite_throttle_store.h"
 
 namespace adj::cli {
 
@@ -57,6 +58,11 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
+  // The guessing limiter, its counts in the database (shared with the daemon and other ingests).
+  auto throttle_store = SqliteThrottleStore::open(c.db);
+  if (!throttle_store.ok()) return fail(throttle_store.status(), kExitTempFail);
+  StoredThrottle throttle(**throttle_store, o.auth);
+  ingest.set_throttle(&throttle);
   mail::Envelope env{o.envelope_from, o.rcpt_to, ""};
 
   bool duplicate = false;

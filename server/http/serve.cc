@@ -32,11 +32,13 @@
 #include "server/http/http_server.h"
 #include "server/http/smtp_server.h"
 #include "server/http/thread_setup.h"
+#include "server/mail/auth_alert.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
 #include "server/mail/outbox_worker.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/sqlite_throttle_store.h"
 
 namespace adj::cli {
 
@@ -155,11 +157,23 @@ std::string player_link(const http::Router& router, const std::string& gm_token,
 }
 
 // This thread's MailIngest over this thread's store (MailIngest is one object per thread).
+// Its guessing limiter keeps its counts in the database (migration 0008), shared with
+// `adjutant ingest` processes, under the limits of ctx.config().throttle.
 mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& config) {
   thread_local std::unique_ptr<mail::MailIngest> ingest;
+  thread_local std::unique_ptr<SqliteThrottleStore> throttle_store;
+  thread_local std::unique_ptr<StoredThrottle> throttle;
   if (!ingest) {
     SqliteStore& s = web::thread_store(ctx);
     ingest = std::make_unique<mail::MailIngest>(ctx.services(), s, s, config, ctx.clock(), &s);
+    if (auto ts = SqliteThrottleStore::open(ctx.config().db_path); ts.ok()) {
+      throttle_store = std::move(ts).value();
+      throttle = std::make_unique<StoredThrottle>(*throttle_store, ctx.config().throttle);
+      ingest->set_throttle(throttle.get());
+    } else {
+      spdlog::error("event=auth_throttle_unavailable channel=mail error=\"{}\"",
+                    ts.status().message());
+    }
   }
   return *ingest;
 }
@@ -342,6 +356,7 @@ int serve(const Common& c, const ServeOptions& o) {
 
   web::WebConfig config;
   config.db_path = c.db;
+  config.throttle = o.auth;
   config.base_url = o.base_url.empty()
                         ? "http://" + url_host(hp->host) + ":" + std::to_string(hp->port)
                         : o.base_url;
@@ -469,6 +484,18 @@ int serve(const Common& c, const ServeOptions& o) {
       });
     });
   });
+  // A player's key locked by failed checks on the web: the player hears of it (auth_alert.h).
+  ctx.set_on_auth_lockout(
+      [&](const std::string& game, const std::string& player, const ThrottleState& account) {
+        asio::post(mail_pool, [&, game, player, account] {
+          auto q = mail::queue_auth_alert(ctx.services(), web::thread_store(ctx), mail_config, game,
+                                          player, account, ctx.clock()());
+          if (!q.ok())
+            spdlog::warn("event=auth_alert_failed error=\"{}\"", q.status().message());
+          else if (*q)
+            spdlog::info("event=auth_alert_queued lockouts={}", account.lockouts);
+        });
+      });
   asio::post(mail_pool, [&] {  // what a previous run stored but did not answer
     guarded("mail_pending", [&] {
       if (auto n = thread_ingest(ctx, mail_config).release_dead_leases(); n.ok() && *n > 0)

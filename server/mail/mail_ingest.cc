@@ -15,6 +15,7 @@
 #include "server/app/escape.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
+#include "server/mail/auth_alert.h"
 #include "server/mail/detail.h"
 #include "server/mail/mime.h"
 
@@ -671,6 +672,51 @@ Result<bool> MailIngest::authenticated(const std::string& game, const std::strin
   return s;
 }
 
+// ---- guessing limiter (set_throttle) ------------------------------------------------------------
+
+ThrottleKeys MailIngest::throttle_keys(const Context& c, const std::string& game,
+                                       const std::string& player) const {
+  const std::string& env = c.in.envelope_from;
+  const std::string client = !env.empty() && env != "<>" ? env : c.sender;
+  return ThrottleKeys{client.empty() ? std::string() : throttle_key_sender(client),
+                      player.empty() ? std::string() : throttle_key_player(game, player)};
+}
+
+Result<std::optional<ProcessResult>> MailIngest::throttled(Context& c, const ThrottleKeys& keys) {
+  if (!throttle_) return std::optional<ProcessResult>();
+  const UnixTime now = now_();
+  const ThrottleVerdict v = throttle_->check(keys, now);
+  if (v.allowed) return std::optional<ProcessResult>();
+  const std::string until = utc_minutes(now + v.retry_after + 59);  // rounded up to the minute
+  auto r = refuse(c, "too many failed attempts (locked until " + until + ")",
+                  "There were too many failed attempts to use this secret; try again after " +
+                      until + ". Nothing in this message was read or stored as orders.");
+  if (!r.ok()) return r.status();
+  return std::optional<ProcessResult>(std::move(r).value());
+}
+
+Status MailIngest::throttle_record(const ThrottleKeys& keys, bool ok, const std::string& game,
+                                   const std::string& player) {
+  if (!throttle_) return Status::Ok();
+  ThrottleKeys k = keys;
+  if (!ok && !k.account.empty()) {
+    // Only players that exist get a key (a spray of made-up codes must not fill the table).
+    auto state = services_.show_game(game);
+    if (!state.ok()) return state.status();
+    bool exists = false;
+    for (const Json& p : (*state)["players"])
+      exists = exists || iequals(p.value("code", ""), player);
+    if (!exists) k.account.clear();
+  }
+  const UnixTime now = now_();
+  const ThrottleEvent e = throttle_->record(k, ok, now);
+  if (e.account_locked) {
+    auto q = queue_auth_alert(services_, mail_, config_, game, player, e.account, now);
+    if (!q.ok()) return q.status();
+  }
+  return Status::Ok();
+}
+
 Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
                                const std::string& dedupe_key, OutgoingMail mail) {
   const UnixTime now = now_();
@@ -836,12 +882,28 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                       "\" on this server, so your message was not "
                       "read as orders. Check the GAME line.");
   std::string turn_note;  // the open turn changed while the file arrived
+  // Guessing limit on the PLAYER line's secret (set_throttle); not again for a message whose
+  // submission was stored before a crash.
+  const bool guarded = !submission_id && parsed.player && parsed.secret;
+  const ThrottleKeys keys = throttle_keys(c, *game, parsed.player.value_or(""));
+  if (guarded) {
+    auto locked = throttled(c, keys);
+    if (!locked.ok()) return locked.status();
+    if (*locked) return std::move(**locked);
+  }
   if (!submission_id) {
     auto out = services_.submit_orders(*game, orders_text, c.source);
     if (!out.ok()) return out.status();  // e.g. the turn is being resolved: answered on a retry
     ack = std::move(out->ack);
     submission_id = out->submission_id;
     turn_note = std::move(out->note);
+  }
+  if (guarded) {
+    const SecretCheck sc = secret_check_of(ack);
+    if (sc != SecretCheck::kNotChecked)
+      ADJ_RETURN_IF_ERROR(
+          throttle_record(sc == SecretCheck::kUnknownPlayer ? ThrottleKeys{keys.client, ""} : keys,
+                          sc == SecretCheck::kRight, *game, *parsed.player));
   }
 
   bool auth = !ack.refused;
@@ -1015,7 +1077,16 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
                          " needs the lines\n\n  GAME <game-id>\n  PLAYER <player-code> "
                          "<secret>\n\nin the message, so that only you can ask for it.");
   } else {
+    // Guessing limit on the PLAYER line's secret (set_throttle).
+    const ThrottleKeys keys = throttle_keys(c, *game, *lines.player);
+    auto locked = throttled(c, keys);
+    if (!locked.ok()) return locked.status();
+    if (*locked) {
+      *refusal = std::move(**locked);
+      return std::optional<Signed>();
+    }
     auto auth = authenticated(*game, *lines.player, *lines.secret);
+    if (auth.ok()) ADJ_RETURN_IF_ERROR(throttle_record(keys, *auth, *game, *lines.player));
     if (auth.ok() && *auth) return std::optional<Signed>(Signed{*game, *lines.player});
     if (!auth.ok() && auth.status().code() != StatusCode::kNotFound) return auth.status();
     refused =

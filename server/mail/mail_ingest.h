@@ -69,6 +69,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/app/auth_throttle.h"
 #include "server/app/services.h"
 #include "server/mail/compose.h"
 #include "server/mail/mime.h"
@@ -208,6 +209,13 @@ class MailIngest {
 
   const MailConfig& config() const { return config_; }
 
+  // The guessing limiter for the PLAYER line's secret in orders, RESEND and STATUS (borrowed;
+  // null: no limit). Keys: "sender:<envelope sender, else From>" and "player:<game>/<code>". A
+  // locked attempt is refused with "too many failed attempts; try again after <time>" (the
+  // secret is not checked, the file not stored); a failure that locks the player's key queues
+  // the player an alert (auth_alert.h). Set before processing.
+  void set_throttle(Throttle* throttle) { throttle_ = throttle; }
+
  private:
   struct Context;
   Result<ProcessResult> process_leased(InboxMessage in);
@@ -246,6 +254,14 @@ class MailIngest {
   std::string game_link(const std::string& game) const;
   Result<InboxMessage> row(std::string raw, std::string message_id, const std::string& channel,
                            const Envelope& envelope) const;
+  // Guessing limiter hooks (set_throttle): the keys of an attempt on `game`/`player` ("" when
+  // the code names no player); the refusal to answer when locked (nullopt: go ahead); and the
+  // result of a check (`exists`: the player exists; a lockout of it queues the alert).
+  ThrottleKeys throttle_keys(const Context& c, const std::string& game,
+                             const std::string& player) const;
+  Result<std::optional<ProcessResult>> throttled(Context& c, const ThrottleKeys& keys);
+  Status throttle_record(const ThrottleKeys& keys, bool ok, const std::string& game,
+                         const std::string& player);
 
   Services& services_;
   SubmissionStore& submissions_;
@@ -254,6 +270,7 @@ class MailIngest {
   Clock now_;
   AdminStore* admin_;
   std::string holder_;  // this object's lease holder name ("host:pid:n")
+  Throttle* throttle_ = nullptr;
 };
 
 }  // namespace adj::mail

@@ -17,6 +17,7 @@
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "server/app/log_escape.h"
+#include "server/web/auth_guard.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -151,7 +152,15 @@ bool changes_state(const Request& req) { return req.method != "GET" && req.metho
 
 http::Handler gm_only(WebContext& ctx, http::Handler h) {
   return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
-    if (!is_gm(req, ctx.config())) return gm_denied(req, ctx);
+    // Guessing limit on the GM token (auth_guard.h), when one is configured and presented.
+    const bool presented = !ctx.config().gm_token.empty() &&
+                           (!bearer_token(req).empty() || !req.cookie(kGmCookie).empty());
+    const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+    if (presented)
+      if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
+    const bool gm = is_gm(req, ctx.config());
+    if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+    if (!gm) return gm_denied(req, ctx);
     if (changes_state(req) && !gm_may_change_state(req, ctx.config())) return cookie_refused();
     return h(req, p);
   };
@@ -192,6 +201,14 @@ struct Caller {
 // <code>:<secret>. A token for another game is refused; no credentials leave both empty.
 Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
   Caller c;
+  // Guessing limit on bearer tokens (auth_guard.h): by client address only, since a wrong token
+  // names no account.
+  const ThrottleKeys token_keys = guard_keys(req, "");
+  if (!bearer_token(req).empty())
+    if (auto r = guard_check(ctx, token_keys, "api_bearer", true)) {
+      c.denied = std::move(r);
+      return c;
+    }
   if (is_gm(req, ctx.config())) {
     c.gm = true;
     return c;
@@ -199,10 +216,12 @@ Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
   if (const std::string token = bearer_token(req); !token.empty()) {
     auto owner = ctx.admin().token_owner(token);
     if (!owner.ok()) {
-      if (owner.status().code() != StatusCode::kNotFound)
+      if (owner.status().code() != StatusCode::kNotFound) {
         c.denied = fail(owner.status());
-      else
+      } else {
+        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
         c.denied = error_response(401, "unknown token");
+      }
       return c;
     }
     if (owner->first != game) {  // both the stored spelling (see register_routes)
@@ -221,12 +240,22 @@ Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
       return c;
     }
     const std::string code = upper(pair.substr(0, colon));
+    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
+    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
+      c.denied = std::move(r);
+      return c;
+    }
     auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
     if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
       c.denied = fail(ok.status());
-    } else if (!ok.ok() || !*ok) {
+    } else if (!ok.ok()) {  // no such game or player: counts against the address only
+      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
+      c.denied = error_response(401, "wrong player code or secret");
+    } else if (!*ok) {
+      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
       c.denied = error_response(401, "wrong player code or secret");
     } else {
+      guard_record(ctx, keys, "api_basic", true, "");
       c.player = code;
     }
     return c;
@@ -316,9 +345,31 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
       secret = body_secret;
     }
   }
+  // Guessing limit on a secret the caller gave (the file's PLAYER line or the JSON body's), not
+  // on one the server filled in for a token holder (auth_guard.h).
+  const bool filled_in = !parsed.player && !caller.gm && !caller.player.empty();
+  const std::string named = parsed.player ? upper(*parsed.player) : filled_in ? "" : code;
+  const ThrottleKeys keys = guard_keys(req, named.empty() ? "" : throttle_key_player(game, named));
+  if (!named.empty())
+    if (auto r = guard_check(ctx, keys, "api_orders", true)) return *r;
   auto out = ctx.services().submit_as(game, code, secret, text, kChannel, check_only);
   if (!out.ok()) return fail(out.status());
   OrderAck& ack = out->ack;
+  if (!named.empty()) {
+    switch (secret_check_of(ack)) {
+      case SecretCheck::kWrong:
+        guard_record(ctx, keys, "api_orders", false, "wrong_secret", game, named);
+        break;
+      case SecretCheck::kUnknownPlayer:
+        guard_record(ctx, guard_keys(req, ""), "api_orders", false, "unknown_player");
+        break;
+      case SecretCheck::kRight:
+        guard_record(ctx, keys, "api_orders", true, "");
+        break;
+      case SecretCheck::kNotChecked:
+        break;
+    }
+  }
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json j = to_json(ack);
   j["accepted"] = ack.accepted_count();

@@ -22,6 +22,7 @@
 #include "schemas/embedded.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
+#include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/routes.h"
@@ -203,7 +204,7 @@ Json nav(const std::string& game, const std::string& game_name, const Request& r
     const auto s = known ? std::optional<PlayerSession>(*known) : player_session(req, ctx);
     if (s && s->game == game) n["player"] = s->player;
   }
-  n["gm"] = is_gm(req, ctx.config());
+  n["gm"] = is_gm_limited(ctx, req, "web_gm");
   return n;
 }
 
@@ -383,6 +384,22 @@ Response player_cookie(WebContext& ctx, const std::string& game, const std::stri
   return r;
 }
 
+// A sign-in form shown again because the limiter refused the attempt: the 429's status and
+// Retry-After on the form page.
+Response locked_form(Response form, const Response& refusal) {
+  form.status = 429;
+  for (const auto& h : refusal.headers)
+    if (h.first == "Retry-After") form.headers.push_back(h);
+  return form;
+}
+
+std::string locked_message(const Response& refusal) {
+  for (const auto& h : refusal.headers)
+    if (h.first == "Retry-After")
+      return "Too many failed attempts; try again in " + h.second + " seconds.";
+  return "Too many failed attempts; try again later.";
+}
+
 Response login_post(WebContext& ctx, const Request& req, const std::string& game) {
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
@@ -390,26 +407,41 @@ Response login_post(WebContext& ctx, const Request& req, const std::string& game
   const std::string secret = field(form, "secret");
   if (player.empty() || player.size() > 16 || secret.empty())
     return login_form(ctx, req, game, "Give your player code and secret.", player, 400);
+  // Guessing limit (auth_guard.h).
+  const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, player));
+  if (auto r = guard_check(ctx, keys, "web_signin", false))
+    return locked_form(login_form(ctx, req, game, locked_message(*r), player, 429), *r);
   auto ok = ctx.admin().check_secret(game, player, secret);
   if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) return status_page(ok.status());
   if (!ok.ok() || !*ok) {
+    if (ok.ok())
+      guard_record(ctx, keys, "web_signin", false, "wrong_secret", game, player);
+    else
+      guard_record(ctx, guard_keys(req, ""), "web_signin", false, "unknown_player");
     spdlog::info("event=player_sign_in_failed game=\"{}\" player=\"{}\" remote=\"{}\"",
                  log_escape(game), log_escape(player), log_escape(req.remote));
     return login_form(ctx, req, game, "Unknown player code or wrong secret.", player, 403);
   }
+  guard_record(ctx, keys, "web_signin", true, "");
   // A sign-in session of its own (stored hashed): the player's link token is never readable.
   auto token = ctx.services().new_session_token(game, player);
   if (!token.ok()) return status_page(token.status());
   return player_cookie(ctx, game, *token, game_path(game) + "/me");
 }
 
-Response link_login(WebContext& ctx, const std::string& game, const std::string& token) {
+Response link_login(WebContext& ctx, const Request& req, const std::string& game,
+                    const std::string& token) {
+  // Guessing limit on link tokens, by client address (auth_guard.h).
+  const ThrottleKeys keys = guard_keys(req, "");
+  if (auto r = guard_check(ctx, keys, "web_link", false)) return *r;
   auto owner = token.size() > 256
                    ? Result<std::pair<std::string, std::string>>(Status::NotFound("token"))
                    : ctx.admin().token_owner(token);
   if (!owner.ok() || owner->first != game) {
-    if (owner.ok() || owner.status().code() == StatusCode::kNotFound)
+    if (owner.ok() || owner.status().code() == StatusCode::kNotFound) {
+      if (!owner.ok()) guard_record(ctx, keys, "web_link", false, "unknown_token");
       return error_page(404, "This sign-in link is not valid. Ask your GM for a new one.");
+    }
     return status_page(owner.status());
   }
   Response r = player_cookie(ctx, game, token, game_path(game) + "/me");
@@ -560,7 +592,7 @@ Response my_report(WebContext& ctx, const Request& req, const std::string& game,
 Response player_report(WebContext& ctx, const Request& req, const std::string& game,
                        const std::string& player_arg, const std::string& turn) {
   const std::string player = upper(player_arg);
-  const bool gm = is_gm(req, ctx.config());
+  const bool gm = is_gm_limited(ctx, req, "web_gm");
   const auto s = player_session(req, ctx);
   if (!gm && (!s || s->game != game || s->player != player))
     return error_page(403, "A player may read only their own reports.");
@@ -603,11 +635,19 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
          {"error", "This order file is for player " + upper(*parsed.player) +
                        ", but you are signed in as " + me.player + ". Nothing was stored."}},
         403);
+  // Guessing limit when the file's PLAYER line carries a secret (auth_guard.h).
+  const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, me.player));
+  if (parsed.player)
+    if (auto r = guard_check(ctx, keys, "web_orders", false)) return *r;
   // The session vouches for the player (no secret needed); a file's own PLAYER line is checked.
   auto out = ctx.services().submit_as(game, parsed.player ? "" : me.player, std::nullopt, text,
                                       kChannel, check_only);
   if (!out.ok()) return status_page(out.status());
   OrderAck& ack = out->ack;
+  if (parsed.player && secret_check_of(ack) == SecretCheck::kWrong)
+    guard_record(ctx, keys, "web_orders", false, "wrong_secret", game, me.player);
+  else if (parsed.player && secret_check_of(ack) == SecretCheck::kRight)
+    guard_record(ctx, keys, "web_orders", true, "");
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json model = {{"stored", out->submission_id.has_value()},
                 {"submission_id", out->submission_id ? Json(*out->submission_id) : Json()},
@@ -623,7 +663,14 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
 std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return error_page(403, "GM pages are disabled: the server has no GM token.");
-  if (is_gm(req, ctx.config())) return std::nullopt;
+  // Guessing limit on the GM token presented as a cookie or bearer token (auth_guard.h).
+  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (presented)
+    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
+  const bool gm = is_gm(req, ctx.config());
+  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  if (gm) return std::nullopt;
   if (req.method == "GET") return redirect("/gm/login");
   return error_page(403, "This needs the GM's sign-in.");
 }
@@ -642,10 +689,16 @@ Response gm_login_post(WebContext& ctx, const Request& req) {
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   const std::string& real = ctx.config().gm_token;
   if (real.empty()) return gm_login_form(ctx, req, "", 403);
+  // Guessing limit on the GM token (auth_guard.h).
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (auto r = guard_check(ctx, keys, "web_gm_signin", false))
+    return locked_form(gm_login_form(ctx, req, locked_message(*r), 429), *r);
   if (!constant_time_equal(field(form, "token"), real)) {
+    guard_record(ctx, keys, "web_gm_signin", false, "wrong_token");
     spdlog::info("event=gm_sign_in_failed remote=\"{}\"", log_escape(req.remote));
     return gm_login_form(ctx, req, "Wrong GM token.", 403);
   }
+  guard_record(ctx, keys, "web_gm_signin", true, "");
   // is_gm compares the cookie's raw value with the token: it must be a valid cookie value.
   for (char c : real)
     if (c <= ' ' || c == '"' || c == ',' || c == ';' || c == '\\' || c > '~')
@@ -1067,8 +1120,8 @@ void register_html_routes(http::Router& router, WebContext& ctx) {
                return login_post(ctx, req, param(p, "game"));
              }),
              "html_login_post");
-  router.add("GET", "/games/{game}/p/{token}", guarded([&ctx](const Request&, const Params& p) {
-               return link_login(ctx, param(p, "game"), param(p, "token"));
+  router.add("GET", "/games/{game}/p/{token}", guarded([&ctx](const Request& req, const Params& p) {
+               return link_login(ctx, req, param(p, "game"), param(p, "token"));
              }),
              "html_link");
   router.add("POST", "/games/{game}/logout", guarded([&ctx](const Request& req, const Params& p) {

@@ -48,6 +48,11 @@ void Metrics::turn_run(double seconds, bool ok) {
     }
 }
 
+void Metrics::auth_refusal(const std::string& channel, const std::string& reason) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++auth_refusals_[{channel, reason}];
+}
+
 void Metrics::set_gauge(const std::string& name, double value) {
   std::lock_guard<std::mutex> lock(mu_);
   gauges_[name] = value;
@@ -92,6 +97,11 @@ std::string Metrics::render() const {
   for (const auto& [k, n] : refused_connections_)
     out += "adjutant_connections_refused_total{listener=\"" + prometheus_label(k.first) +
            "\",reason=\"" + prometheus_label(k.second) + "\"} " + std::to_string(n) + "\n";
+  out += "# HELP adjutant_auth_refusals_total Secrets and tokens refused, by channel and reason.\n";
+  out += "# TYPE adjutant_auth_refusals_total counter\n";
+  for (const auto& [k, n] : auth_refusals_)
+    out += "adjutant_auth_refusals_total{channel=\"" + prometheus_label(k.first) + "\",reason=\"" +
+           prometheus_label(k.second) + "\"} " + std::to_string(n) + "\n";
   for (const auto& [name, v] : gauges_) {
     out += "# TYPE " + name + " gauge\n";
     out += name + " " + num(v) + "\n";

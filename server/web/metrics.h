@@ -21,6 +21,9 @@ class Metrics {
   // A connection refused by a listener ("http", "smtp") for `reason` ("global_cap",
   // "per_address_cap", "fd_limit").
   void connection_refused(const std::string& listener, const std::string& reason);
+  // A secret or token refused (adjutant_auth_refusals_total): channel such as "api_basic",
+  // reason "wrong_secret", "unknown_token", "unknown_player", "locked".
+  void auth_refusal(const std::string& channel, const std::string& reason);
   // Prometheus text format (version 0.0.4).
   std::string render() const;
 
@@ -33,6 +36,7 @@ class Metrics {
   std::map<double, long> turn_buckets_;  // upper bound -> count (cumulative at render)
   std::map<std::string, double> gauges_;
   std::map<std::pair<std::string, std::string>, long> refused_connections_;
+  std::map<std::pair<std::string, std::string>, long> auth_refusals_;
 };
 
 }  // namespace adj::web

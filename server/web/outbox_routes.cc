@@ -13,6 +13,7 @@
 #include "rules/game/state.h"
 #include "server/app/escape.h"
 #include "server/app/time_text.h"
+#include "server/web/auth_guard.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -132,7 +133,8 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       },
       "gm_mail");
   auto load = [&ctx](const http::Request& req, bool json) -> std::optional<http::Response> {
-    if (!is_gm(req, ctx.config())) return http::Response::error(403, "GM only", json);
+    if (!is_gm_limited(ctx, req, json ? "api_gm" : "web_gm"))
+      return http::Response::error(403, "GM only", json);
     return std::nullopt;
   };
   router.add(

@@ -48,6 +48,8 @@ void register_routes(http::Router& router, WebContext& ctx) {
   router.add(
       "GET", "/metrics",
       [&ctx](const http::Request&, const http::Params&) {
+        ctx.metrics().set_gauge("adjutant_auth_locked_keys",
+                                static_cast<double>(ctx.throttle().locked(ctx.clock()())));
         std::string out = ctx.metrics().render();
         auto games = ctx.services().list_games();
         if (games.ok()) {

@@ -77,7 +77,7 @@ ThreadState& install(const WebContext* ctx, std::unique_ptr<ThreadState> st) {
 }  // namespace
 
 WebContext::WebContext(WebConfig config, Clock clock)
-    : config_(std::move(config)), clock_(std::move(clock)) {}
+    : config_(std::move(config)), clock_(std::move(clock)), throttle_(config_.throttle) {}
 
 WebContext::~WebContext() {
   ThreadMap mine;

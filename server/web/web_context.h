@@ -10,6 +10,7 @@
 #include <string>
 
 #include "server/app/admin.h"
+#include "server/app/auth_throttle.h"
 #include "server/http/http_types.h"
 #include "server/web/metrics.h"
 
@@ -22,7 +23,8 @@ namespace adj::web {
 struct WebConfig {
   std::string db_path = "adjutant.db";
   std::string base_url = "http://127.0.0.1:8080";  // public base URL for links (no trailing /)
-  std::string gm_token;  // ADJUTANT_GM_TOKEN; empty disables GM pages and API
+  std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
+  ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
 };
 
 class WebContext {
@@ -58,6 +60,17 @@ class WebContext {
                       const std::map<std::string, std::string>& secrets) const {
     if (on_secrets_issued_ && !secrets.empty()) on_secrets_issued_(game, secrets);
   }
+  // The guessing limiter of the HTTP channels (thread-safe; see auth_guard.h).
+  AuthThrottle& throttle() { return throttle_; }
+  // A hook called when failed checks lock a player's key (a new lockout), to tell the player
+  // (`adjutant serve` queues a mail). Set before serving starts; must be thread-safe and quick.
+  using LockoutHook = std::function<void(const std::string& game, const std::string& player,
+                                         const ThrottleState& account)>;
+  void set_on_auth_lockout(LockoutHook hook) { on_auth_lockout_ = std::move(hook); }
+  void auth_lockout(const std::string& game, const std::string& player,
+                    const ThrottleState& account) const {
+    if (on_auth_lockout_) on_auth_lockout_(game, player, account);
+  }
 
  private:
   struct PerThread;
@@ -67,6 +80,8 @@ class WebContext {
   Metrics metrics_;
   std::function<void(const std::string&, int)> on_turn_run_;
   SecretsHook on_secrets_issued_;
+  AuthThrottle throttle_;
+  LockoutHook on_auth_lockout_;
 };
 
 // The calling thread's store, for what Services does not expose (stored turn records for the
