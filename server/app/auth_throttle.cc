@@ -111,14 +111,14 @@ std::string throttle_key_player(const std::string& game, const std::string& code
   return "player:" + lower(game) + "/" + lower(code);
 }
 
-SecretCheck secret_check_of(const OrderAck& ack) {
-  if (!ack.refused) return SecretCheck::kRight;
+SecretVerdict secret_check_of(const OrderAck& ack) {
+  if (!ack.refused) return SecretVerdict::kRight;
   // The validator's refusals (rules/orders/validator.cc), in the order it checks.
   const std::string& r = ack.refusal;
-  if (r.rfind("there is no player ", 0) == 0) return SecretCheck::kUnknownPlayer;
-  if (r.rfind("the secret for player ", 0) == 0) return SecretCheck::kWrong;
-  if (r.rfind("orders are for turn ", 0) == 0) return SecretCheck::kRight;
-  return SecretCheck::kNotChecked;
+  if (r.rfind("there is no player ", 0) == 0) return SecretVerdict::kUnknownPlayer;
+  if (r.rfind("the secret for player ", 0) == 0) return SecretVerdict::kWrong;
+  if (r.rfind("orders are for turn ", 0) == 0) return SecretVerdict::kRight;
+  return SecretVerdict::kNotChecked;
 }
 
 AuthThrottle::Table& AuthThrottle::table_of(const std::string& key) {

@@ -82,8 +82,8 @@ inline constexpr const char* kThrottleKeyGm = "gm";
 // checks game, then player, then secret, then turn, and says which one refused the file):
 // kNotChecked (refused before the secret: no GAME or PLAYER line, another game),
 // kUnknownPlayer, kWrong, kRight (accepted, or refused only after the secret matched).
-enum class SecretCheck { kNotChecked, kUnknownPlayer, kWrong, kRight };
-SecretCheck secret_check_of(const OrderAck& ack);
+enum class SecretVerdict { kNotChecked, kUnknownPlayer, kWrong, kRight };
+SecretVerdict secret_check_of(const OrderAck& ack);
 
 // The keys of one attempt: the client (addr: or sender:, may be empty) and the account (player:
 // or gm; empty when the attempt names no existing player).

@@ -899,11 +899,11 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
     turn_note = std::move(out->note);
   }
   if (guarded) {
-    const SecretCheck sc = secret_check_of(ack);
-    if (sc != SecretCheck::kNotChecked)
+    const SecretVerdict sc = secret_check_of(ack);
+    if (sc != SecretVerdict::kNotChecked)
       ADJ_RETURN_IF_ERROR(
-          throttle_record(sc == SecretCheck::kUnknownPlayer ? ThrottleKeys{keys.client, ""} : keys,
-                          sc == SecretCheck::kRight, *game, *parsed.player));
+          throttle_record(sc == SecretVerdict::kUnknownPlayer ? ThrottleKeys{keys.client, ""} : keys,
+                          sc == SecretVerdict::kRight, *game, *parsed.player));
   }
 
   bool auth = !ack.refused;

@@ -357,16 +357,16 @@ Response post_orders(WebContext& ctx, const Request& req, const std::string& gam
   OrderAck& ack = out->ack;
   if (!named.empty()) {
     switch (secret_check_of(ack)) {
-      case SecretCheck::kWrong:
+      case SecretVerdict::kWrong:
         guard_record(ctx, keys, "api_orders", false, "wrong_secret", game, named);
         break;
-      case SecretCheck::kUnknownPlayer:
+      case SecretVerdict::kUnknownPlayer:
         guard_record(ctx, guard_keys(req, ""), "api_orders", false, "unknown_player");
         break;
-      case SecretCheck::kRight:
+      case SecretVerdict::kRight:
         guard_record(ctx, keys, "api_orders", true, "");
         break;
-      case SecretCheck::kNotChecked:
+      case SecretVerdict::kNotChecked:
         break;
     }
   }

@@ -644,9 +644,9 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
                                       kChannel, check_only);
   if (!out.ok()) return status_page(out.status());
   OrderAck& ack = out->ack;
-  if (parsed.player && secret_check_of(ack) == SecretCheck::kWrong)
+  if (parsed.player && secret_check_of(ack) == SecretVerdict::kWrong)
     guard_record(ctx, keys, "web_orders", false, "wrong_secret", game, me.player);
-  else if (parsed.player && secret_check_of(ack) == SecretCheck::kRight)
+  else if (parsed.player && secret_check_of(ack) == SecretVerdict::kRight)
     guard_record(ctx, keys, "web_orders", true, "");
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
   Json model = {{"stored", out->submission_id.has_value()},

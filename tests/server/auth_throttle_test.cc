@@ -165,12 +165,12 @@ TEST(SecretCheck, ReadsTheValidatorsRefusals) {
     return secret_check_of(check_order_file(text, st, engine));
   };
   const std::string game = "GAME " + st.game_id + "\n";
-  EXPECT_EQ(check(game + "PLAYER WSX cerdic\nEND\n"), SecretCheck::kRight);
-  EXPECT_EQ(check(game + "PLAYER WSX wrong\nEND\n"), SecretCheck::kWrong);
-  EXPECT_EQ(check(game + "PLAYER XXX cerdic\nEND\n"), SecretCheck::kUnknownPlayer);
-  EXPECT_EQ(check(game + "PLAYER WSX cerdic\nTURN 99\nEND\n"), SecretCheck::kRight);
-  EXPECT_EQ(check("GAME other-game\nPLAYER WSX wrong\nEND\n"), SecretCheck::kNotChecked);
-  EXPECT_EQ(check(game + "END\n"), SecretCheck::kNotChecked);
+  EXPECT_EQ(check(game + "PLAYER WSX cerdic\nEND\n"), SecretVerdict::kRight);
+  EXPECT_EQ(check(game + "PLAYER WSX wrong\nEND\n"), SecretVerdict::kWrong);
+  EXPECT_EQ(check(game + "PLAYER XXX cerdic\nEND\n"), SecretVerdict::kUnknownPlayer);
+  EXPECT_EQ(check(game + "PLAYER WSX cerdic\nTURN 99\nEND\n"), SecretVerdict::kRight);
+  EXPECT_EQ(check("GAME other-game\nPLAYER WSX wrong\nEND\n"), SecretVerdict::kNotChecked);
+  EXPECT_EQ(check(game + "END\n"), SecretVerdict::kNotChecked);
 }
 
 }  // namespace
