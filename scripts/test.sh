@@ -73,11 +73,11 @@ fuzz_all() {
     if "$ROOT/build-asan/fuzz/fuzz_$h" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
       -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
       -artifact_prefix="$art/$h-" "$work" >"$art/$h.log" 2>&1; then
-      grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' "$art/$h.log" | tail -2
+      grep -aE '^#[0-9]+.*DONE' "$art/$h.log" | tail -1
     else
       rc=1
-      echo "fuzz_$h FAILED; the last lines of $art/$h.log:"
-      tail -40 "$art/$h.log"
+      echo "fuzz_$h FAILED (log: $art/$h.log):"
+      grep -aE 'FUZZ_CHECK|ERROR|SUMMARY|^    #[0-9]+ .* in adj::|Test unit written' "$art/$h.log" | head -20
     fi
     rm -rf "$work"
   done
