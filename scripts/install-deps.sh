@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
-# Installs what Adjutant needs to build, test and run, from Debian's packages. Idempotent: when
-# every package is already installed it does nothing (no apt-get update).
+# Installs Adjutant's Debian packages. Idempotent: when every package asked for is already
+# installed it does nothing (no apt-get update).
+#   scripts/install-deps.sh         what building and running needs (scripts/quickstart.sh)
+#   scripts/install-deps.sh --test  that plus what only the tests need (scripts/test.sh): GoogleTest
+#                                   and Google Benchmark, the mail peers, Chromium for the browser
+#                                   tests, clang with the sanitizer and libFuzzer runtimes and the
+#                                   symbolizer for the ASan/UBSan pass and the fuzzers.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
   libboost-dev nlohmann-json3-dev libsqlite3-dev libspdlog-dev libcli11-dev
   libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev libsodium-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
-  sqlite3 python3 curl
-  python3-aiosmtpd swaks
-  chromium
+  sqlite3 curl
 )
+test_packages=(
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-aiosmtpd swaks
+  chromium
+  clang-14 libclang-rt-14-dev llvm-14
+)
+case "${1:-}" in
+  "") ;;
+  --test) packages+=("${test_packages[@]}") ;;
+  *) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

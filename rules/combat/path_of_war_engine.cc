@@ -228,7 +228,8 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
                                                               {"road", &o.road},
                                                               {"rails", &o.rails},
                                                               {"min_dice", &o.min_dice}};
-    for (const auto& [k, v] : m.items()) {
+    for (const auto& item : m.items()) {
+      const std::string& k = item.key();  // not a structured binding: clang 14 cannot capture one
       auto it = std::find_if(fields.begin(), fields.end(), [&](auto& f) { return f.first == k; });
       if (it == fields.end())
         return bad("modifiers/" + k,

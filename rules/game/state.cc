@@ -60,7 +60,7 @@ const Edge* GameState::find_edge(std::string_view a, std::string_view b) const {
   auto it =
       std::lower_bound(edges.begin(), edges.end(), std::pair{a, b},
                        [](const Edge& e, const std::pair<std::string_view, std::string_view>& k) {
-                         return std::tie(e.a, e.b) < std::tie(k.first, k.second);
+                         return std::pair<std::string_view, std::string_view>(e.a, e.b) < k;
                        });
   if (it == edges.end() || it->a != a || it->b != b) return nullptr;
   return &*it;

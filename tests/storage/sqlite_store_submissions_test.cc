@@ -46,7 +46,8 @@ TEST_F(SubmissionsTest, FieldsRoundTrip) {
   r.turn = 1;
   r.source = "cli";
   r.received_at = 1'700'000'123;
-  r.raw_text = std::string("PLAYER WSX s3cret\r\nMOVE 3 HRS LON\r\n\0tail", 42);
+  static constexpr char kRaw[] = "PLAYER WSX s3cret\r\nMOVE 3 HRS LON\r\n\0tail";
+  r.raw_text = std::string(kRaw, sizeof kRaw - 1);  // with the embedded NUL
   r.ack = {{"player", "WSX"}, {"lines", {{{"ok", true}}}}};
   r.accepted = true;
   r.current = false;  // ignored: accepted files become current

@@ -148,6 +148,7 @@ TEST(Scenario, BritainIsARealPlayableMap) {
   EXPECT_GE(st->areas.size(), 20u);
   EXPECT_LE(st->areas.size(), 30u);
   EXPECT_GE(cities, 3);
+  EXPECT_GT(land, cities);  // plain land areas besides the cities
   EXPECT_GE(st->players.size(), 4u);
   EXPECT_LE(st->players.size(), 6u);
   for (const auto& a : st->areas) EXPECT_FALSE(st->neighbours(a.code).empty()) << a.code;
