@@ -7,8 +7,8 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
-#include "server/app/stored_text.h"
 #include "server/app/secrets.h"
+#include "server/app/stored_text.h"
 
 namespace adj {
 

@@ -1,6 +1,7 @@
 // Beast/Asio implementation of http_server.h: one I/O thread running the accept loop and one
 // coroutine per connection, handlers on an asio::thread_pool. See the header for the model.
 #include "server/http/http_server.h"
+#include "server/http/beast_request.h"
 
 #include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
@@ -75,6 +76,8 @@ std::string header_safe(const std::string& s) {
   return out;
 }
 
+}  // namespace
+
 // Fills `req` from a parsed Beast message; false when the target is not an origin-form path.
 bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string& remote,
                      Request& req) {
@@ -108,6 +111,8 @@ bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string&
   req.remote = remote;
   return true;
 }
+
+namespace {
 
 // The raw HTTP response a listener writes to a connection it will not serve.
 std::string busy_response(const std::string& message, std::chrono::seconds retry_after) {

@@ -459,19 +459,19 @@ int serve(const Common& c, const ServeOptions& o) {
       });
     });
   };
-  ctx.set_on_secrets_issued([&](const std::string& game,
-                                const std::map<std::string, std::string>& secrets) {
-    asio::post(mail_pool, [&, game, secrets] {
-      guarded("secret_mail", [&] {
-        auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
-        if (!n.ok())
-          spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
-                       log_escape(n.status().message()));
-        else
-          spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
+  ctx.set_on_secrets_issued(
+      [&](const std::string& game, const std::map<std::string, std::string>& secrets) {
+        asio::post(mail_pool, [&, game, secrets] {
+          guarded("secret_mail", [&] {
+            auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
+            if (!n.ok())
+              spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
+                           log_escape(n.status().message()));
+            else
+              spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
+          });
+        });
       });
-    });
-  });
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
     asio::post(deliver_pool, [&, game, turn] {
       guarded("reports_mail", [&] {

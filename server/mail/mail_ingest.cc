@@ -128,27 +128,13 @@ std::string bare_subject(std::string s) {
   }
 }
 
-bool word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
 // `raw` with the secret of every PLAYER line, the word after every line-leading SECRET and every
 // whole-word occurrence of `known` (the secrets the message was read to carry, e.g. in an HTML
 // alternative) masked, as written: plain and quoted-printable bodies; base64 is not decoded.
 std::string mask_mail_secrets(const std::string& raw, const std::vector<std::string>& known) {
   std::string out = mask_player_secret(raw);
-  for (const std::string& secret : known) {
-    if (secret.size() < 3 || secret == "********") continue;
-    for (std::size_t at = out.find(secret); at != std::string::npos; at = out.find(secret, at)) {
-      const std::size_t end = at + secret.size();
-      if ((at == 0 || !word_char(out[at - 1])) && (end == out.size() || !word_char(out[end]))) {
-        out.replace(at, secret.size(), "********");
-        at += 8;
-      } else {
-        ++at;
-      }
-    }
-  }
+  for (const std::string& secret : known)
+    if (secret.size() >= 3 && secret != "********") out = mask(std::move(out), secret);
   std::size_t start = 0;
   while (start < out.size()) {
     std::size_t end = out.find('\n', start);
@@ -170,6 +156,33 @@ std::string mask_mail_secrets(const std::string& raw, const std::vector<std::str
     start = end + 1;
   }
   return out;
+}
+
+// True when `raw` has a part whose body is base64, where a secret cannot be masked as written.
+bool has_base64_part(const std::string& raw) {
+  std::string lower(raw.size(), '\0');
+  for (std::size_t i = 0; i < raw.size(); ++i)
+    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(raw[i])));
+  for (std::size_t at = lower.find("content-transfer-encoding:"); at != std::string::npos;
+       at = lower.find("content-transfer-encoding:", at + 1)) {
+    std::size_t v = at + 26;
+    while (v < lower.size() && (lower[v] == ' ' || lower[v] == '\t')) ++v;
+    if (lower.compare(v, 6, "base64") == 0) return true;
+  }
+  return false;
+}
+
+// `raw`'s header block with its body replaced by a note: what is kept of a processed message
+// that carried a secret in a part that cannot be masked as written.
+std::string header_only(const std::string& raw) {
+  std::size_t end = raw.find("\r\n\r\n");
+  std::size_t cut = end == std::string::npos ? std::string::npos : end + 4;
+  if (const std::size_t lf = raw.find("\n\n"); lf != std::string::npos && lf + 2 < cut)
+    cut = lf + 2;
+  std::string out = cut == std::string::npos ? std::string() : raw.substr(0, cut);
+  return out +
+         "[The body of this message carried a secret in an encoded part and was removed once "
+         "the message was processed; its orders are kept with their answer.]\r\n";
 }
 
 struct Command {
@@ -534,12 +547,14 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
 
   const auto finish = [&](ProcessResult r) -> Result<ProcessResult> {
     ADJ_RETURN_IF_ERROR(mail_.set_inbox_state(id, r.state, r.outcome));
-    // Processed: the stored message keeps no secret (PLAYER and SECRET lines written plainly;
-    // a base64 body is left as it is). After the state, so a crash in between loses nothing.
+    // Processed: the stored message keeps no secret (PLAYER and SECRET lines masked where they
+    // are written plainly or quoted-printable; a message that carried a secret and has a base64
+    // part keeps its header only). After the state, so a crash in between loses nothing.
     std::vector<std::string> known = {c.secret};
     if (c.command && c.command->name == "SECRET") known.push_back(c.command->arg);
-    if (std::string masked = mask_mail_secrets(c.in.raw, known); masked != c.in.raw)
-      ADJ_RETURN_IF_ERROR(mail_.mask_inbox_raw(id, masked));
+    std::string masked = mask_mail_secrets(c.in.raw, known);
+    if (!c.secret.empty() && has_base64_part(masked)) masked = header_only(masked);
+    if (masked != c.in.raw) ADJ_RETURN_IF_ERROR(mail_.mask_inbox_raw(id, masked));
     return r;
   };
   const auto failed = [&](const std::string& why) {
@@ -901,9 +916,9 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   if (guarded) {
     const SecretVerdict sc = secret_check_of(ack);
     if (sc != SecretVerdict::kNotChecked)
-      ADJ_RETURN_IF_ERROR(
-          throttle_record(sc == SecretVerdict::kUnknownPlayer ? ThrottleKeys{keys.client, ""} : keys,
-                          sc == SecretVerdict::kRight, *game, *parsed.player));
+      ADJ_RETURN_IF_ERROR(throttle_record(
+          sc == SecretVerdict::kUnknownPlayer ? ThrottleKeys{keys.client, ""} : keys,
+          sc == SecretVerdict::kRight, *game, *parsed.player));
   }
 
   bool auth = !ack.refused;

@@ -1,14 +1,11 @@
 // libFuzzer harness: HTTP request handling. The input is what a client sends on one connection:
 // up to 8 pipelined HTTP/1.1 requests, parsed with Beast's request parser under the listener's
-// default limits (server/http/http_server.h ServerOptions), turned into http::Request the way
-// http_server.cc's convert_request does, and routed through every route of `adjutant serve`
-// (server/web) over a real SQLite database in a temporary directory holding the bundled Dark Age
-// Britain game (britain-1). The seeds carry the GM token below, so GM routes are reached too.
-// Invariants: nothing crashes; a handler never throws (the listener would answer 500); every
-// status is a valid HTTP status; an /api/ error answer is JSON.
-//
-// The conversion is a copy of convert_request (an anonymous function in http_server.cc, next to
-// the Asio code); keep the two in step.
+// default limits (server/http/http_server.h ServerOptions), turned into http::Request by the
+// listener's own convert_request (server/http/beast_request.h), and routed through every route of
+// `adjutant serve` (server/web) over a real SQLite database in a temporary directory holding the
+// bundled Dark Age Britain game (britain-1). The seeds carry the GM token below, so GM routes are
+// reached too. Invariants: nothing crashes; a handler never throws (the listener would answer 500);
+// every status is a valid HTTP status; an /api/ error answer is JSON.
 #include <spdlog/spdlog.h>
 
 #include <boost/beast/core/flat_buffer.hpp>
@@ -19,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/http/beast_request.h"
 #include "server/http/http_types.h"
 #include "server/web/web_context.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -61,45 +59,6 @@ Site& site() {
   return *s;
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-bool convert_request(bhttp::request<bhttp::string_body>& msg, adj::http::Request& req) {
-  using adj::http::url_decode;
-  const std::string_view target = msg.target();
-  if (target.empty() || target.front() != '/') return false;
-  req.method = std::string(msg.method_string());
-  const std::size_t q = target.find('?');
-  req.path = url_decode(std::string(target.substr(0, q)), false);
-  if (req.path.find('\0') != std::string::npos) return false;
-  if (q != std::string_view::npos) {
-    const std::string query(target.substr(q + 1));
-    std::size_t pos = 0;
-    while (pos <= query.size()) {
-      std::size_t amp = query.find('&', pos);
-      if (amp == std::string::npos) amp = query.size();
-      const std::string pair = query.substr(pos, amp - pos);
-      if (!pair.empty()) {
-        const std::size_t eq = pair.find('=');
-        req.query[url_decode(pair.substr(0, eq), true)] =
-            eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), true);
-      }
-      pos = amp + 1;
-    }
-  }
-  for (const auto& field : msg) {
-    std::string name = lower(field.name_string());
-    auto [it, inserted] = req.headers.emplace(name, std::string(field.value()));
-    if (!inserted) it->second += (name == "cookie" ? "; " : ", ") + std::string(field.value());
-  }
-  req.body = std::move(msg.body());
-  req.remote = "127.0.0.1";
-  return true;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -119,7 +78,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     auto msg = parser.release();
     adj::http::Request req;
-    if (!convert_request(msg, req)) return 0;
+    if (!adj::http::convert_request(msg, "", req)) return 0;
     adj::http::Response resp;
     try {
       resp = s.router.route(req);

@@ -53,7 +53,8 @@ class Daemon : public mail_test::ServeProcess {
   }
   Json mail() const { return Json::parse(gm("GET", "/api/mail"), nullptr, false); }
   bool create_game() const {
-    return gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})")
+    return gm("POST", "/api/games",
+              R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})")
                .find("britain-1") != std::string::npos;
   }
   // Nothing received is waiting to be answered.

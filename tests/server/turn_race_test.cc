@@ -192,7 +192,8 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ASSERT_TRUE(gm.svc->create_game(world(), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
-  Services svc(Stores{*mail.store, racing, *mail.store, *mail.store}, [] { return UnixTime{1'700'000'000}; });
+  Services svc(Stores{*mail.store, racing, *mail.store, *mail.store},
+               [] { return UnixTime{1'700'000'000}; });
 
   auto out = svc.submit_orders(kGame, orders_for(3), "test");
   ASSERT_TRUE(out.ok()) << out.status().to_string();
