@@ -12,8 +12,8 @@
 #include <thread>
 
 #include "server/app/log_escape.h"
-#include "server/web/web_context.h"
 #include "server/app/open_store.h"
+#include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::web {
