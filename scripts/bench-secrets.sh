@@ -29,7 +29,7 @@ create() {
   curl -sf -H "Authorization: Bearer $ADJUTANT_GM_TOKEN" -H 'Content-Type: application/json' \
     -d "$1" "$B/api/games" >/dev/null
 }
-create '{"bundled": "dark-age-britain", "demo_secrets": true}' || create '{"bundled": "dark-age-britain"}' 
+create '{"bundled": "dark-age-britain", "demo_secrets": true}' || create '{"bundled": "dark-age-britain"}'
 
 # 1. The oracle.
 {
