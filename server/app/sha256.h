@@ -1,5 +1,6 @@
-// SHA-256 (FIPS 180-4) of a byte string, for the application layer, which links no crypto
-// library: the fingerprint kept of a refused order file (stored_text.h). Pure; thread-safe.
+// SHA-256 of a byte string (libsodium's crypto_hash_sha256): the fingerprint kept of a refused
+// order file (stored_text.h) and the content hashes of mail (server/mail). Thread-safe; libsodium
+// needs no sodium_init() for hashing.
 #pragma once
 
 #include <string>

@@ -3,6 +3,8 @@
 // GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
 #pragma once
 
+#include "server/app/sha256.h"
+
 #include <gmime/gmime.h>
 
 #include <cctype>
@@ -39,10 +41,7 @@ inline void ensure_gmime() {
 }
 
 // The SHA-256 of `data` as 64 lower-case hex digits.
-inline std::string sha256_hex(std::string_view data) {
-  return take(g_compute_checksum_for_data(
-      G_CHECKSUM_SHA256, reinterpret_cast<const guchar*>(data.data()), data.size()));
-}
+inline std::string sha256_hex(std::string_view data) { return sha256_hex_of(data); }
 
 // ASCII lower case.
 inline std::string lower(std::string s) {

@@ -166,24 +166,29 @@ Result<std::vector<InboxMessage>> SqliteStore::inbox_list(const std::string& sta
   }
 }
 
-Result<InboxUsage> SqliteStore::inbox_usage_from(const std::string& from, UnixTime since) {
-  if (from.empty()) return InboxUsage{};
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox "
-                                   "WHERE envelope_from = ? COLLATE NOCASE AND received_at >= ?"));
-  st.bind_text(1, from).bind_int64(2, since);
+namespace {
+
+// Messages and raw bytes received since `since` WHERE `match` (one `?`, bound to `key`).
+Result<InboxUsage> inbox_usage(sqlite::Database& db, const char* match, const std::string& key,
+                               UnixTime since) {
+  if (key.empty()) return InboxUsage{};
+  ADJ_SQL_TRY(auto st, db.prepare(std::string("SELECT count(*), coalesce(sum(raw_bytes), 0) "
+                                              "FROM inbox WHERE ") +
+                                  match + " AND received_at >= ?"));
+  st.bind_text(1, key).bind_int64(2, since);
   ADJ_SQL_TRY(bool row, st.step());
   if (!row) return InboxUsage{};
   return InboxUsage{st.column_int(0), st.column_int64(1)};
 }
 
+}  // namespace
+
+Result<InboxUsage> SqliteStore::inbox_usage_from(const std::string& from, UnixTime since) {
+  return inbox_usage(db_, "envelope_from = ? COLLATE NOCASE", from, since);
+}
+
 Result<InboxUsage> SqliteStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
-  if (peer.empty()) return InboxUsage{};
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox "
-                                   "WHERE peer = ? AND received_at >= ?"));
-  st.bind_text(1, peer).bind_int64(2, since);
-  ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return InboxUsage{};
-  return InboxUsage{st.column_int(0), st.column_int64(1)};
+  return inbox_usage(db_, "peer = ?", peer, since);
 }
 
 Result<int> SqliteStore::prune_inbox(UnixTime before, UnixTime now) {

@@ -12,46 +12,12 @@
 
 #include "server/app/services.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/support/grid_world.h"
 
 namespace adj {
 namespace {
 
-constexpr int kWidth = 100, kHeight = 50, kPlayers = 1000, kAreasEach = 5;
-
-std::string area(int i) {
-  char b[16];
-  std::snprintf(b, sizeof b, "A%04d", i);
-  return b;
-}
-std::string player(int i) {
-  char b[16];
-  std::snprintf(b, sizeof b, "P%04d", i);
-  return b;
-}
-
-Json world() {
-  Json players = Json::array(), areas = Json::array(), adj = Json::array();
-  for (int p = 0; p < kPlayers; ++p)
-    players.push_back(
-        {{"code", player(p)}, {"name", "Kingdom " + player(p)}, {"secret", "s"}, {"bp", 40}});
-  for (int i = 0; i < kWidth * kHeight; ++i) {
-    const int owner = i / kAreasEach;
-    areas.push_back({{"code", area(i)},
-                     {"kind", "land"},
-                     {"terrain", i % 7 == 0 ? "forest" : "lowlands"},
-                     {"population", 2},
-                     {"armies", 6},
-                     {"owner", player(owner)},
-                     {"x", i % kWidth},
-                     {"y", i / kWidth}});
-    if (i % kWidth + 1 < kWidth) adj.push_back({area(i), area(i + 1)});
-    if (i + kWidth < kWidth * kHeight) adj.push_back({area(i), area(i + kWidth)});
-  }
-  return {{"id", "bench"},      {"name", "bench"},
-          {"seed", "7"},        {"engine", {{"name", "dark-age"}}},
-          {"players", players}, {"areas", areas},
-          {"adjacency", adj}};
-}
+using namespace testing::grid_world;  // the world, its sizes and codes
 
 // 16 actions of every kind against own and neighbouring areas.
 std::string orders_for(int p) {
@@ -113,7 +79,7 @@ Prepared prepare(const Json& scenario) {
 }
 
 void BM_FullTurn_1000Players_5000Areas(benchmark::State& state) {
-  static const Json scenario = world();
+  static const Json scenario = world("bench");
   std::size_t battles = 0, reports = 0, bytes = 0;
   std::map<std::string, double> phases;
   for (auto _ : state) {
@@ -141,7 +107,7 @@ BENCHMARK(BM_FullTurn_1000Players_5000Areas)->Unit(benchmark::kMillisecond)->Ite
 // The floor: the same rows (one state, the battles, the reports) written by a plain prepared
 // INSERT loop in one transaction, into a bare table, with the payloads precomputed.
 void BM_PlainSqliteBulkInsert_SameRows(benchmark::State& state) {
-  static const Json scenario = world();
+  static const Json scenario = world("bench");
   Prepared p = prepare(scenario);
   auto out = p.svc->run_turn("bench", true);  // preview: produces the rows, writes nothing
   std::vector<std::string> rows;

@@ -15,47 +15,14 @@
 
 #include "server/app/services.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/support/grid_world.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
 namespace {
 
-constexpr int kWidth = 100, kHeight = 50, kPlayers = 1000, kAreasEach = 5;
+using namespace testing::grid_world;  // the world, its sizes and codes
 constexpr const char* kGame = "race";
-
-std::string area(int i) {
-  char b[16];
-  std::snprintf(b, sizeof b, "A%04d", i);
-  return b;
-}
-std::string player(int i) {
-  char b[16];
-  std::snprintf(b, sizeof b, "P%04d", i);
-  return b;
-}
-
-// The world of tests/bench/turn_bench.cc: 1,000 players, 5 areas each on a 100 x 50 grid.
-Json world() {
-  Json players = Json::array(), areas = Json::array(), adj = Json::array();
-  for (int p = 0; p < kPlayers; ++p)
-    players.push_back(
-        {{"code", player(p)}, {"name", "Kingdom " + player(p)}, {"secret", "s"}, {"bp", 40}});
-  for (int i = 0; i < kWidth * kHeight; ++i) {
-    areas.push_back({{"code", area(i)},
-                     {"kind", "land"},
-                     {"terrain", i % 7 == 0 ? "forest" : "lowlands"},
-                     {"population", 2},
-                     {"armies", 6},
-                     {"owner", player(i / kAreasEach)},
-                     {"x", i % kWidth},
-                     {"y", i / kWidth}});
-    if (i % kWidth + 1 < kWidth) adj.push_back({area(i), area(i + 1)});
-    if (i + kWidth < kWidth * kHeight) adj.push_back({area(i), area(i + kWidth)});
-  }
-  return {
-      {"id", kGame},        {"name", "race"}, {"seed", "7"},     {"engine", {{"name", "dark-age"}}},
-      {"players", players}, {"areas", areas}, {"adjacency", adj}};
-}
 
 std::string orders_for(int p) {
   const int a0 = p * kAreasEach;
@@ -86,7 +53,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("race.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kGame), 7).ok());
   // The second half of the players have orders in before the run starts (stored as the
   // services would store them; the run checks every file again from its text).
   for (int p = kPlayers / 2; p < kPlayers; ++p) {
@@ -189,7 +156,7 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("moved.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kGame), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
   Services svc(Stores{*mail.store, racing, *mail.store, *mail.store},
