@@ -406,6 +406,13 @@ std::string TurnRunOutcome::full_text(const ReportRecord& r) const {
   return render_report_text(r.json, &roundup);
 }
 
+Status Services::notify(Notice n) {
+  n.created_at = now_();
+  auto id = s_.notices.append_notice(n);
+  if (!id.ok() && id.status().code() != StatusCode::kAlreadyExists) return id.status();
+  return Status::Ok();
+}
+
 Result<Json> Services::replay_battle(const std::string& game, int turn, const std::string& id) {
   Result<BattleRecord> rec = s_.reports.battle(game, turn, id);
   if (!rec.ok()) return rec.status();

@@ -15,6 +15,7 @@
 #include "rules/turn/turn_resolver.h"
 #include "storage/credential_store.h"
 #include "storage/game_store.h"
+#include "storage/notice_store.h"
 
 namespace adj {
 
@@ -23,6 +24,7 @@ struct Stores {
   SubmissionStore& submissions;
   ReportStore& reports;
   CredentialStore& credentials;
+  NoticeStore& notices;
 };
 
 using Clock = std::function<UnixTime()>;
@@ -130,6 +132,11 @@ class Services {
   // it: the text includes the turn's roundup and the JSON carries it under "roundup".
   Result<ReportRecord> report(const std::string& game, const std::string& player,
                               std::optional<int> turn);
+
+  // Queues a message the game sends on its own (storage/notice_store.h): created_at is set from
+  // the clock; a notice whose dedupe key was used before is not queued again (Ok). The mail
+  // layer delivers it later; nothing here waits for mail.
+  Status notify(Notice n);
 
   // Re-runs a stored battle from its logged input and seed; the result says whether it matches.
   Result<Json> replay_battle(const std::string& game, int turn, const std::string& battle_id);

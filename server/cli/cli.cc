@@ -384,7 +384,11 @@ int run(int argc, char** argv) {
   osend->add_flag("--insecure", oso.insecure, "Do not verify the relay's TLS certificate");
   osend->add_option("--outbox", oso.outbox_dir,
                     "Maildir for the mail when there is no relay (default: <db dir>/outbox)");
-  osend->callback([&] { code = outbox_send(common, oso); });
+  add_mail_options(osend);
+  osend->callback([&] {
+    oso.mail = mail_opts;
+    code = outbox_send(common, oso);
+  });
 
   // backup FILE
   std::string backup_to;

@@ -33,7 +33,7 @@ Result<Session> open_session(const Common& c) {
   if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
   Session s;
   s.store = std::move(store).value();
-  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store},
+  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store},
                                           [] { return static_cast<UnixTime>(std::time(nullptr)); });
   return s;
 }
@@ -139,7 +139,7 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
                  const std::string& what) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store}, *s->store,
+  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store}, *s->store,
                   [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.reset_player(game, player, what, "gm:cli");
   if (!out.ok()) return fail(out.status());

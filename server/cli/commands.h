@@ -138,6 +138,7 @@ struct OutboxSendOptions {
   std::string password;    // env ADJUTANT_RELAY_PASSWORD (not a flag: it would show in ps)
   bool insecure = false;   // do not verify the relay's TLS certificate
   std::string outbox_dir;  // Maildir used without a relay; "" = <database dir>/outbox
+  MailOptions mail;        // From and links of the pending notices mailed first
 };
 int outbox_send(const Common& c, const OutboxSendOptions& o);
 

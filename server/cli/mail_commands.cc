@@ -10,6 +10,7 @@
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
+#include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/sqlite_throttle_store.h"
@@ -52,7 +53,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   auto store = open_store(c);
   if (!store.ok()) return fail(store.status(), kExitTempFail);
   SqliteStore& s = **store;
-  Services services(Stores{s, s, s, s}, wall_clock);
+  Services services(Stores{s, s, s, s, s}, wall_clock);
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
@@ -85,6 +86,10 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   }
   std::printf("stored as inbox message %lld: %s\n", static_cast<long long>(*id),
               done->outcome.c_str());
+  // What the message caused for others (press, sign-up answers) goes to the outbox now.
+  mail::NoticeMailer notices(services, s, s, config.from, config.base_url, wall_clock);
+  if (auto n = notices.deliver(); !n.ok())
+    std::fprintf(stderr, "warning: notices not queued yet: %s\n", n.status().message().c_str());
   return kExitOk;
 }
 
@@ -194,6 +199,11 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
     }
     sender = std::make_unique<mail::MaildirSender>(dir);
   }
+  // Pending notices (press, sign-ups, corrections...) become outbox mail first.
+  Services services(Stores{**store, **store, **store, **store, **store}, wall_clock);
+  mail::NoticeMailer notices(services, **store, **store, {o.mail.from, o.mail.from_name},
+                             o.mail.base_url, wall_clock);
+  if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(**store, *sender);
   mail::WorkerStats total;
   // Messages that fail are rescheduled into the future, so the passes end.

@@ -35,6 +35,7 @@
 #include "server/mail/auth_alert.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
+#include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -624,6 +625,7 @@ int serve(const Common& c, const ServeOptions& o) {
   // relay's pace.
   asio::steady_timer deliver_timer(io);
   std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
+  std::unique_ptr<mail::NoticeMailer> notice_mailer;  // deliver thread only
   std::function<void(bool)> arm_deliver = [&](bool at_once) {
     deliver_timer.expires_after(at_once ? std::chrono::seconds(0)
                                         : std::chrono::seconds(std::max(1, o.mail_seconds)));
@@ -633,6 +635,14 @@ int serve(const Common& c, const ServeOptions& o) {
         bool more = false;
         try {
           SqliteStore& store = web::thread_store(ctx);
+          // Notices first (press, sign-ups, corrections...), so their mail goes out this pass.
+          if (!notice_mailer)
+            notice_mailer = std::make_unique<mail::NoticeMailer>(
+                ctx.services(), store, store, mail_config.from, mail_config.base_url, ctx.clock());
+          if (auto n = notice_mailer->deliver(); !n.ok())
+            spdlog::warn("event=notices_failed error=\"{}\"", log_escape(n.status().message()));
+          else if (*n > 0)
+            spdlog::info("event=notices queued={}", *n);
           if (!outbox_worker) outbox_worker = std::make_unique<mail::OutboxWorker>(store, *sender);
           auto st = outbox_worker->run_once(ctx.clock()());
           if (!st.ok())

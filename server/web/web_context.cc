@@ -61,7 +61,7 @@ Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const C
   auto store = open_store(path, clock());
   if (!store.ok()) return Status(store.status().code(), path + ": " + store.status().message());
   st->store = std::move(store).value();
-  Stores stores{*st->store, *st->store, *st->store, *st->store};
+  Stores stores{*st->store, *st->store, *st->store, *st->store, *st->store};
   st->services = std::make_unique<Services>(stores, clock);
   st->admin = std::make_unique<GameAdmin>(*st->services, stores, *st->store, clock);
   return st;

@@ -30,6 +30,7 @@
 #include "storage/credential_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
+#include "storage/notice_store.h"
 #include "storage/sqlite/database.h"
 
 namespace adj {
@@ -39,7 +40,8 @@ class SqliteStore : public GameStore,
                     public ReportStore,
                     public AdminStore,
                     public CredentialStore,
-                    public MailStore {
+                    public MailStore,
+                    public NoticeStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -158,6 +160,12 @@ class SqliteStore : public GameStore,
                            const std::string& token_hash, UnixTime now) override;
   Status revoke_tokens(const std::string& game, const std::string& player) override;
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
+
+  // ---- NoticeStore (sqlite_store_notices.cc, migration 0009) ----
+  Result<std::int64_t> append_notice(const Notice& n) override;
+  Result<std::vector<Notice>> pending_notices(int limit) override;
+  Status mark_notice_done(std::int64_t id) override;
+  Result<std::vector<Notice>> notices(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;

@@ -1,0 +1,76 @@
+#include "server/mail/notice_mailer.h"
+
+#include <set>
+
+namespace adj::mail {
+namespace {
+
+constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
+
+}  // namespace
+
+Result<int> NoticeMailer::deliver(int limit) {
+  auto pending = notices_.pending_notices(limit);
+  if (!pending.ok()) return pending.status();
+  int queued = 0;
+  for (const Notice& n : *pending) {
+    auto state = services_.show_game(n.game);
+    if (!state.ok()) {
+      if (state.status().code() != StatusCode::kNotFound) return state.status();
+      if (auto st = notices_.mark_notice_done(n.id); !st.ok()) return st;
+      continue;
+    }
+    const std::string game_name = state->value("name", n.game);
+    std::vector<Mailbox> to;
+    std::set<std::string> seen;
+    for (const std::string& code : n.players)
+      for (const Json& p : (*state)["players"])
+        if (p.value("code", "") == code && !p.value("email", "").empty() &&
+            seen.insert(p.value("email", "")).second)
+          to.push_back({p.value("email", ""), p.value("name", code)});
+    for (const std::string& a : n.addresses)
+      if (seen.insert(a).second) to.push_back({a, ""});
+
+    std::string text = n.text;
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text += '\n';
+    if (!base_url_.empty()) text += "The game page: " + base_url_ + "/games/" + n.game + "\n\n";
+    text += kSignature;
+    const std::string domain = domain_of(from_.address);
+    for (const Mailbox& rcpt : to) {
+      OutgoingMail m;
+      m.from = from_;
+      m.to = rcpt;
+      m.subject = game_name + " (" + n.game + "): " + n.subject;
+      m.date = now_();
+      const std::string key = "notice:" + n.dedupe_key + ":" + rcpt.address;
+      m.message_id = make_message_id(key, domain);
+      if (!n.thread.empty()) {
+        const std::string root = make_message_id("thread:" + n.game + ":" + n.thread, domain);
+        m.in_reply_to = root;
+        m.references = {root};
+      }
+      m.text = text;
+      m.headers.emplace_back("Auto-Submitted", "auto-generated");
+      auto raw = compose(m);
+      if (!raw.ok()) return raw.status();
+      OutboxMessage o;
+      o.kind = n.kind;
+      o.game = n.game;
+      o.to = rcpt.address;
+      o.raw = std::move(raw).value();
+      o.dedupe_key = key;
+      o.next_attempt_at = m.date;
+      o.created_at = m.date;
+      auto id = mail_.enqueue(o);
+      if (id.ok())
+        ++queued;
+      else if (id.status().code() != StatusCode::kAlreadyExists)
+        return id.status();
+    }
+    if (auto st = notices_.mark_notice_done(n.id); !st.ok()) return st;
+  }
+  return queued;
+}
+
+}  // namespace adj::mail
