@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "rules/combat/combat_engine.h"
+#include "rules/orders/suggest.h"
 
 namespace adj {
 
@@ -69,11 +70,12 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
     return {};
   }
   const Area* from = state.find_area(o.from);
-  if (o.verb != Verb::kOrder && !from) return "unknown area " + quote(o.from);
+  if (o.verb != Verb::kOrder && !from)
+    return "unknown area " + quote(o.from) + did_you_mean(o.from, state);
   const Area* to = nullptr;
   if (!o.to.empty()) {
     to = state.find_area(o.to);
-    if (!to) return "unknown area " + quote(o.to);
+    if (!to) return "unknown area " + quote(o.to) + did_you_mean(o.to, state);
   }
   const auto not_adjacent = [&] { return o.from + " and " + o.to + " are not adjacent"; };
 

@@ -187,8 +187,8 @@ TEST(OrderValidator, MapChecksOfHandBuiltOrders) {
   o.verb = Verb::kMove;
   o.from = "HRS";
   EXPECT_EQ(check_order_against_map(o, s), "MOVE needs <from> <to> [<n> | AB-<n>]");
-  o.to = "bds";  // codes are matched exactly: the parser upper-cases them
-  EXPECT_EQ(check_order_against_map(o, s), "unknown area \"bds\"");
+  o.to = "bds";  // codes are matched exactly (the parser upper-cases them); the code is suggested
+  EXPECT_EQ(check_order_against_map(o, s), "unknown area \"bds\"; did you mean BDS?");
 }
 
 // The two worked examples of schemas/orders/grammar.md.
