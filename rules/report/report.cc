@@ -183,4 +183,16 @@ namespace adj {
 Json build_report(const GameState& start, const TurnResult& result, const std::string& player) {
   return build_report(start, result, player, ReportIndex(result));
 }
+Json rejected_lines_json(const std::vector<LineResult>& lines) {
+  Json out = Json::array();
+  for (const LineResult& l : lines)
+    if (!l.accepted) out.push_back({{"line", l.line}, {"text", l.text}, {"reason", l.reason}});
+  return out;
+}
+
+void add_rejected_lines(Json& report, const std::vector<LineResult>& lines) {
+  Json rejected = rejected_lines_json(lines);
+  if (!rejected.empty()) report["not_carried_out"] = std::move(rejected);
+}
+
 }  // namespace adj

@@ -4,6 +4,9 @@
 
 #include <string>
 
+#include <vector>
+
+#include "rules/orders/order.h"
 #include "rules/turn/turn_result.h"
 
 namespace adj {
@@ -40,6 +43,13 @@ Json build_roundup(const TurnResult& result);
 // The plain-text rendering of a report built by build_report, with the roundup (when given)
 // placed before the order template. Deterministic.
 std::string render_report_text(const Json& report, const Json* roundup = nullptr);
+
+// The lines of a player's order file that were not carried out because they were rejected when
+// the file was checked: [{line, text, reason}], in file order. Stored in the report under
+// "not_carried_out" (add_rejected_lines) and shown by render_report_text.
+Json rejected_lines_json(const std::vector<LineResult>& lines);
+// Puts rejected_lines_json(lines) into `report` under "not_carried_out" when there is any.
+void add_rejected_lines(Json& report, const std::vector<LineResult>& lines);
 
 // The report's BP gifts in one sentence ("received 7 BPs: 5 from MRC at action 3, 2 from NUM at
 // action 9; gave 4 BPs"); "" when the player neither gave nor received any. Used by the text and

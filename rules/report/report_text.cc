@@ -116,6 +116,12 @@ std::string render_report_text(const Json& r, const Json* roundup) {
     out += "\n";
     if (a.contains("battle")) render_battle(out, a["battle"], me);
   }
+  if (const auto nc = r.find("not_carried_out"); nc != r.end() && nc->is_array() && !nc->empty()) {
+    out += "\nORDERS NOT CARRIED OUT (rejected when your file was checked)\n";
+    for (const auto& l : *nc)
+      out += "  line " + std::to_string(l.value("line", 0)) + ": " + l.value("text", "") +
+             "\n      " + l.value("reason", "") + "\n";
+  }
   out += "\nATTACKS ON YOUR AREAS\n";
   if (r["attacks_on_you"].empty()) out += "  (none)\n";
   for (const auto& b : r["attacks_on_you"]) render_battle(out, b, me);

@@ -10,6 +10,7 @@
 
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
+#include "server/app/turn_runs.h"
 
 namespace adj {
 
@@ -95,12 +96,26 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
   keep(admin_.reset_attempts(game));
 
   std::optional<UnixTime> next;
+  // A re-run of a turn that ran before (after a rollback) does not push the deadline again: it
+  // keeps the one the first run set, else the current one, while either is still ahead.
+  Result<std::vector<AuditEntry>> log = admin_.audit_log(game);
+  const TurnRuns before = log.ok() ? turn_runs(*log, out.turn) : TurnRuns{};
+  if (!log.ok()) keep(log.status());
   Result<Schedule> sched = admin_.schedule(game);
+  const UnixTime now = now_();
   if (!sched.ok()) {
     keep(sched.status());
+  } else if (before.runs > 0 && before.first_deadline && *before.first_deadline > now &&
+             sched->kind != "none") {
+    Schedule s = *sched;
+    s.deadline = before.first_deadline;
+    next = s.deadline;
+    keep(admin_.set_schedule(game, s));
+  } else if (before.runs > 0 &&
+             (sched->kind == "fixed" || (sched->deadline && *sched->deadline > now))) {
+    next = sched->deadline;
   } else if (sched->kind == "interval" || sched->kind == "fixed") {
     Schedule s = *sched;
-    const UnixTime now = now_();
     s.deadline = s.kind == "interval" ? next_interval_deadline(s, s.deadline.value_or(now), now)
                                       : std::nullopt;
     next = s.deadline;
@@ -159,8 +174,41 @@ Status GameAdmin::rollback(const std::string& game, int turn, const std::string&
   }
   ADJ_RETURN_IF_ERROR(svc_.rollback(game, turn));
   ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
-  return audit(game, actor, "rollback",
-               {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}});
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "rollback",
+                            {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}}));
+  return notify_rollback(game, turn, before->turn);
+}
+
+Status GameAdmin::notify_rollback(const std::string& game, int turn, int from_turn) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  Result<Schedule> sched = admin_.schedule(game);
+  if (!sched.ok()) return sched.status();
+  Result<std::vector<AuditEntry>> log = admin_.audit_log(game);
+  if (!log.ok()) return log.status();
+  Notice n;
+  n.game = st->game_id;
+  n.kind = "rollback";
+  for (const Player& p : st->players) n.players.push_back(p.code);
+  if (n.players.empty()) return Status::Ok();
+  const std::string t = std::to_string(turn);
+  const std::string name = st->name.empty() ? st->game_id : st->name;
+  n.subject = "turn " + t + " reopened by the game master";  // the mailer adds the game
+  const std::string withdrawn =
+      from_turn - 1 > turn ? "turns " + t + " to " + std::to_string(from_turn - 1) : "turn " + t;
+  n.text = "The game master reopened turn " + t + " of " + name + " (" + st->game_id +
+           "). The results of " + withdrawn + " you were sent no longer stand; when turn " + t +
+           " runs again you will be sent a corrected report.\n\n"
+           "The orders on file for turn " +
+           t + " are kept and will be used. To change yours, send a new order file for turn " + t +
+           " (TURN " + t +
+           "); it replaces the one on file. Send STATUS to see what is on file.\n\n" +
+           (sched->deadline ? "The deadline is " + utc_minutes(*sched->deadline) + "."
+                            : std::string("There is no deadline: the game master runs the turn.")) +
+           "\n";
+  n.dedupe_key = "rollback:" + st->game_id + ":" + t + ":" + std::to_string(rollback_count(*log));
+  n.thread = "turns:" + st->game_id;
+  return svc_.notify(std::move(n));
 }
 
 Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
@@ -290,7 +338,7 @@ Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::st
     x.player = p.code;
     x.name = p.name;
     if (auto it = by_player.find(p.code); it != by_player.end()) {
-      x.has_orders = true;
+      x.has_orders = counts_as_orders(*it->second);  // every line rejected: no orders
       x.received_at = it->second->received_at;
       x.accepted = int_field(it->second->ack, "accepted");
       x.rejected = int_field(it->second->ack, "rejected");

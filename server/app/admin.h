@@ -155,6 +155,9 @@ class GameAdmin {
                Json detail);
   // The bookkeeping after a committed run (see run_turn); the first error, the rest still done.
   Status finish_run(const std::string& game, const std::string& actor, const TurnRunOutcome& out);
+  // Tells every player that `turn` was reopened (from open turn `from_turn`): that the orders
+  // on file are kept, the deadline, and that a corrected report follows (Services::notify).
+  Status notify_rollback(const std::string& game, int turn, int from_turn);
   TickAction tick_game(const GameSummary& game, UnixTime now, UnixTime last_tick);
   // Runs a due turn for the scheduler, counting a failure and holding at max_attempts.
   TickAction run_due(const GameSummary& game, const Schedule& s);

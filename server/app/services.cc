@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
@@ -31,6 +32,26 @@ bool is_token_shaped(const std::string& t) {
 
 }  // namespace
 
+bool counts_as_orders(const OrderAck& ack) {
+  return !ack.refused && (ack.lines.empty() || ack.accepted_count() > 0);
+}
+
+bool counts_as_orders(const SubmissionRecord& s) {
+  if (!s.accepted || !s.ack.is_object()) return false;
+  const int accepted = s.ack.value("accepted", 0);
+  const int rejected = s.ack.value("rejected", 0);
+  return accepted > 0 || rejected == 0;
+}
+
+Result<std::vector<SubmissionRecord>> Services::orders_on_file(const std::string& game, int turn) {
+  auto subs = s_.submissions.current_submissions(game, turn);
+  if (!subs.ok()) return subs.status();
+  std::vector<SubmissionRecord> out;
+  for (auto& s : *subs)
+    if (counts_as_orders(s)) out.push_back(std::move(s));
+  return out;
+}
+
 Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool fresh_secrets,
                                           std::map<std::string, std::string>* issued) {
   Result<GameState> st = state_from_scenario(scenario, seed);
@@ -49,7 +70,13 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
     for (Json& p : copy["players"])
       if (p.is_object()) p.erase("secret");
   const UnixTime now = now_();
-  ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, copy, now));
+  if (Status created = s_.games.create_game(*st, copy, now); !created.ok()) {
+    if (created.code() != StatusCode::kAlreadyExists) return created;
+    auto taken = s_.games.stored_game_id(st->game_id);
+    return Status::AlreadyExists(
+        "A game with id " + (taken.ok() ? *taken : st->game_id) +
+        " already exists; choose another id (ids are compared without regard to case)");
+  }
   for (const auto& [code, h] : hashes)
     ADJ_RETURN_IF_ERROR(s_.credentials.set_secret_hash(st->game_id, code, h, now));
   if (issued) *issued = std::move(fresh);
@@ -308,18 +335,23 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
 
   // Orders are re-checked from the raw text: one validator, one source of truth.
   OrderBook book;
+  std::map<std::string, std::vector<LineResult>> rejected;  // shown in each player's report
+  std::set<std::string> with_orders;                        // counts_as_orders
   for (const auto& sub : *subs) {
     used.push_back(sub.id);
     // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
     OrderAck ack = check_order_file(sub.raw_text, state, engine,
                                     [](const std::string&, std::string_view) { return true; });
-    if (!ack.refused) book[ack.player] = ack.orders;
+    if (ack.refused) continue;
+    book[ack.player] = ack.orders;
+    rejected[ack.player] = ack.lines;
+    if (counts_as_orders(ack)) with_orders.insert(ack.player);
   }
   timer.mark("orders");
   out.turn = state.turn;
   out.preview = preview;
   for (const Player& p : state.players)
-    if (!book.count(p.code)) out.players_without_orders.push_back(p.code);
+    if (!with_orders.count(p.code)) out.players_without_orders.push_back(p.code);
 
   Result<TurnResult> res = resolve_turn(state, book, *engine);
   if (!res.ok()) return res.status();
@@ -338,6 +370,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     r.player = p.code;
     r.turn = state.turn;
     r.json = build_report(state, out.result, p.code, index);
+    if (auto it = rejected.find(p.code); it != rejected.end())
+      add_rejected_lines(r.json, it->second);
     r.text = render_report_text(r.json);
     commit.reports.push_back(std::move(r));
   }

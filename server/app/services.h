@@ -58,6 +58,15 @@ struct SubmitOutcome {
   std::string text() const;
 };
 
+// Whether an order file counts as orders for its turn (one definition for the turn run's
+// players_without_orders, reminders, submission status, the NMR guard and the scheduler's "all
+// in"): accepted (not refused whole) with at least one order line carried out, or with no order
+// line at all (a deliberate "hold everything"). A file whose every order line was rejected is no
+// orders: its player is reminded and counted as missing.
+bool counts_as_orders(const OrderAck& ack);
+// The same for a stored submission (its acknowledgement JSON).
+bool counts_as_orders(const SubmissionRecord& submission);
+
 class Services {
  public:
   Services(Stores stores, Clock clock) : s_(stores), now_(std::move(clock)) {}
@@ -94,6 +103,9 @@ class Services {
   Result<SubmitOutcome> submit_as(const std::string& game, const std::string& player,
                                   const std::optional<std::string>& secret, std::string_view text,
                                   const std::string& source, bool check_only);
+
+  // The current files of `turn` that count as orders (counts_as_orders), one per player.
+  Result<std::vector<SubmissionRecord>> orders_on_file(const std::string& game, int turn);
 
   // ---- Credentials: the one place every channel authenticates a player ----
   // Ok when `secret` is the player's secret (Argon2id verify, constant time; at most

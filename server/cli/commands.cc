@@ -215,7 +215,10 @@ int orders_submit(const Common& c, const std::string& game, const std::string& f
 int turn_run(const Common& c, const std::string& game, bool preview) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  auto out = s->services->run_turn(game, preview);
+  // Through GameAdmin, as the web and the scheduler: audited, and the deadline handled.
+  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  auto out = admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
   print_turn(*out);
   if (preview)
@@ -228,9 +231,15 @@ int turn_run(const Common& c, const std::string& game, bool preview) {
 int turn_rollback(const Common& c, const std::string& game, int turn) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  Status st = s->services->rollback(game, turn);
+  // Through GameAdmin: audited, and every player is told (a notice, mailed by `outbox send`
+  // or the daemon).
+  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  Status st = admin.rollback(game, turn, "gm");
   if (!st.ok()) return fail(st);
-  std::printf("Game %s: turn %d is open again; its orders are kept.\n", game.c_str(), turn);
+  std::printf(
+      "Game %s: turn %d is open again; its orders are kept. Every player will be told by mail.\n",
+      game.c_str(), turn);
   return kExitOk;
 }
 

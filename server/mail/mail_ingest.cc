@@ -11,12 +11,14 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
-#include "schemas/embedded.h"
 #include "server/app/escape.h"
 #include "server/app/secrets.h"
+#include "server/app/source_text.h"
 #include "server/app/time_text.h"
+#include "server/app/turn_runs.h"
 #include "server/mail/auth_alert.h"
 #include "server/mail/detail.h"
+#include "server/mail/mailflows_help.h"
 #include "server/mail/mime.h"
 
 namespace adj::mail {
@@ -69,6 +71,36 @@ std::string mask(std::string s, const std::string& secret) {
       ++at;
     }
   }
+  return s;
+}
+
+// `text` with the secret field of each PLAYER line that carries `secret` masked; nothing else
+// (a template line "PLAYER WSX <your secret>", or the same word elsewhere, stays as written).
+std::string mask_player_lines(const std::string& text, const std::string& secret) {
+  if (secret.empty()) return text;
+  std::string out;
+  out.reserve(text.size());
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string line = text.substr(start, end - start);
+    out += line.find(secret) == std::string::npos ? line : mask_player_secret(line);
+    if (end == text.size()) break;
+    out.push_back('\n');
+    start = end + 1;
+  }
+  return out;
+}
+
+// A subject with the secret of a PLAYER line in it masked ("Re: PLAYER WSX ********"); the
+// same word elsewhere stays as written.
+std::string mask_subject(const std::string& s) {
+  const std::string up = upper(s);
+  for (std::size_t at = up.find("PLAYER "); at != std::string::npos;
+       at = up.find("PLAYER ", at + 1))
+    if (at == 0 || !std::isalnum(static_cast<unsigned char>(s[at - 1])))
+      return s.substr(0, at) + mask_player_secret(s.substr(at));
   return s;
 }
 
@@ -222,29 +254,6 @@ std::string first_nonblank_line(std::string_view text) {
     start = end + 1;
   }
   return {};
-}
-
-// The order-syntax summary for HELP: grammar.md up to "## Rules of the format", without the
-// code fences.
-std::string grammar_summary() {
-  const auto doc = embedded_file("schemas/orders/grammar.md");
-  if (!doc) return "GAME <game-id>\nPLAYER <player-code> <secret>\n<one order per line>\nEND\n";
-  std::string_view text = *doc;
-  const std::size_t cut = text.find("\n## Rules of the format");
-  if (cut != std::string_view::npos) text = text.substr(0, cut + 1);
-  std::string out;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    if (!line.starts_with("```")) {
-      out.append(line);
-      out.push_back('\n');
-    }
-    start = end + 1;
-  }
-  return out;
 }
 
 constexpr const char* kCommandsHelp =
@@ -759,13 +768,15 @@ Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::s
                                const std::string& suffix, std::string text,
                                std::optional<std::string> html) {
   OutgoingMail m;
-  m.subject = mask(reply_subject(c.mail.subject), c.secret);
+  // Only the PLAYER line's secret field is masked: the same word elsewhere ("is wrong" with the
+  // secret "wrong") is the sender's own text and stays as written.
+  m.subject = mask_subject(reply_subject(c.mail.subject));
   if (!c.mail.message_id.empty()) {
     m.in_reply_to = c.mail.message_id;
     m.references = c.mail.references;
   }
-  m.text = mask(std::move(text), c.secret);
-  if (html) m.html = mask(std::move(*html), c.secret);
+  m.text = mask_player_lines(text, c.secret);
+  if (html) m.html = mask_player_lines(*html, c.secret);
   m.headers.emplace_back("Auto-Submitted", "auto-replied");
   return queue(kind, game, Mailbox{c.sender, c.mail.from_name},
                "inbox:" + std::to_string(c.in.id) + ":" + suffix, std::move(m));
@@ -793,7 +804,7 @@ Result<bool> MailIngest::reply_anonymous(Context& c, const std::string& kind,
                                          std::string text) {
   OutgoingMail m;
   m.subject = subject;
-  m.text = mask(std::move(text), c.secret);
+  m.text = mask_player_lines(text, c.secret);
   m.headers.emplace_back("Auto-Submitted", "auto-replied");
   return queue(kind, game, Mailbox{c.refusal_to, ""},
                "inbox:" + std::to_string(c.in.id) + ":" + kind, std::move(m));
@@ -957,9 +968,16 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
     notes += std::to_string(dropped) + (dropped == 1 ? " line" : " lines") +
              " of quoted text (starting with >) or signature " + (dropped == 1 ? "was" : "were") +
              " not read as orders.\n";
-  if (!ack.refused)
-    notes += "These orders replace any you sent before for turn " + std::to_string(ack.turn) +
-             ". Send STATUS to see the orders on file.\n";
+  if (!ack.refused && counts_as_orders(ack))
+    notes += "Your orders for turn " + std::to_string(ack.turn) + " are on file (received " +
+             utc_minutes(c.in.received_at) +
+             ") and replace any you sent before; send a new file to replace them, or STATUS to "
+             "see what is on file.\n";
+  else if (!ack.refused)
+    notes += "No line of this file can be carried out, so it does not count as orders for turn " +
+             std::to_string(ack.turn) +
+             ": you will be counted as missing them. Fix the rejected lines and send the whole "
+             "file again.\n";
   body += "\n" + wrap(notes);
   if (const std::string link = game_link(*game); !link.empty()) body += "Game page: " + link + "\n";
   body += "\n";
@@ -1044,36 +1062,56 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
     return r;
   }
 
+  // With GAME and PLAYER lines whose secret is right, the answer has the player's own areas;
+  // anything else gets the public part only (a wrong secret is counted like any other).
+  std::string player;
+  if (game && lines.player && lines.secret) {
+    const ThrottleKeys keys = throttle_keys(c, *game, *lines.player);
+    const bool locked = throttle_ && !throttle_->check(keys, now_()).allowed;
+    if (!locked) {
+      auto auth = authenticated(*game, *lines.player, *lines.secret);
+      if (auth.ok()) {
+        ADJ_RETURN_IF_ERROR(throttle_record(keys, *auth, *game, *lines.player));
+        if (*auth) player = upper(*lines.player);
+      } else if (auth.status().code() != StatusCode::kNotFound) {
+        return auth.status();
+      }
+    }
+  }
+
   std::string body;
   std::string game_part;
   if (game) {
     auto state = services_.show_game(*game);
     if (state.ok()) {
-      const std::string engine = (*state)["engine"].value("name", "");
-      game_part = "Game " + *game + " (" + state->value("name", *game) + ") uses the " + engine +
-                  " rules, turn " + std::to_string(state->value("turn", 0)) + " is open.\n";
-      if (const CombatEngine* e = find_engine(engine); e && !e->order_help().empty())
-        game_part += "\n" + std::string(e->order_help()) + "\n";
+      auto st = state_from_json(*state);
+      if (!st.ok()) return st.status();
+      const CombatEngine* e = find_engine(st->engine.name);
+      game_part = help_for_game(*st, player, e ? e->order_help() : std::string_view());
       if (const std::string link = game_link(*game); !link.empty())
-        game_part += "\nGame page: " + link + "\n";
+        game_part += "\nGame page: " + link + (player.empty() ? "" : "/me") + "\n";
     } else if (state.status().code() == StatusCode::kNotFound) {
-      game_part = "There is no game \"" + *game + "\" on this server.\n";
+      game_part = "There is no game \"" + *game +
+                  "\" on this server. Check the game id on the game list, or send HELP alone "
+                  "for the order syntax.\n";
     } else {
       return state.status();
     }
   }
-  if (!game_part.empty()) body += wrap(game_part) + "\n";
-  body += grammar_summary();
+  if (!game_part.empty()) body += game_part + "\n";
+  body += help_syntax();
   body += "\n";
   body += kCommandsHelp;
-  if (!game) body += "\nSend HELP <game-id> for the rules of your game.\n";
+  if (!game) body += "\nSend HELP <game-id> for the rules and map of your game.\n";
   body += "\n";
   body += kSignature;
-  auto queued =
-      reply_anonymous(c, "help", game.value_or(""), "Adjutant: how to send orders (HELP)", body);
+  auto queued = player.empty() ? reply_anonymous(c, "help", game.value_or(""),
+                                                 "Adjutant: how to send orders (HELP)", body)
+                               : reply(c, "help", *game, "help", body);
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
-  r.outcome = "HELP answered" + (game ? " for " + *game : std::string());
+  r.outcome = "HELP answered" + (game ? " for " + *game : std::string()) +
+              (player.empty() ? std::string() : " (player " + player + ")");
   return r;
 }
 
@@ -1222,8 +1260,12 @@ Result<ProcessResult> MailIngest::handle_status(Context& c) {
     auto ack = ack_from_json(it->ack);
     if (!ack.ok()) return ack.status();
     text = "The orders on file for " + player + " in game " + game + ", turn " +
-           std::to_string(turn) + " (received " + utc_minutes(it->received_at) + ", by " +
-           it->source + "):\n\n" + render_ack_text(*ack);
+           std::to_string(turn) + " (received " + utc_minutes(it->received_at) + ", " +
+           source_in_words(it->source) + "):\n\n" + render_ack_text(*ack);
+    if (!counts_as_orders(*it))
+      text +=
+          "\nNo line of this file can be carried out, so it does not count as orders: send "
+          "a corrected file before the deadline.\n";
     r.outcome = "STATUS: submission " + std::to_string(it->id) + " of " + game + "/" + player;
   }
   if (const std::string link = game_link(game); !link.empty())
@@ -1242,6 +1284,14 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
+  // A turn that ran before (then was rolled back) is mailed again as a correction.
+  int runs = 1;
+  if (admin_) {
+    auto log = admin_->audit_log(game);
+    if (!log.ok()) return log.status();
+    runs = std::max(1, turn_runs(*log, turn).runs);
+  }
+  if (runs > 1) return queue_corrections(game, turn, runs);
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -1273,6 +1323,37 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
                    "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
     if (!q.ok()) return q.status();
     queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int run) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string t = std::to_string(turn);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    if (code.empty()) continue;
+    auto rep = services_.report(game, code, turn);
+    if (!rep.ok()) return rep.status();
+    Notice n;
+    n.game = game;
+    n.kind = "correction";
+    n.players = {code};
+    // The mailer puts "Correction: <game name> (<game>): " before it.
+    n.subject = "turn " + t + " report for " + code;
+    std::string text = "This report replaces the turn " + t +
+                       " report mailed to you before: the game master reopened turn " + t +
+                       " and it ran again. Disregard the earlier one.\n\n" + rep->text + "\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "Your report on the web: " + link + "/me/reports/" + t + "\n";
+    text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n";
+    n.text = std::move(text);
+    n.dedupe_key = "correction:" + game + ":" + t + ":" + std::to_string(run) + ":" + code;
+    n.thread = "turns:" + game;
+    ADJ_RETURN_IF_ERROR(services_.notify(std::move(n)));
+    ++queued;
   }
   return queued;
 }
@@ -1317,7 +1398,7 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
   if (!state.ok()) return state.status();
   const int turn = state->value("turn", 0);
   const std::string game_name = state->value("name", game);
-  auto subs = submissions_.current_submissions(game, turn);
+  auto subs = services_.orders_on_file(game, turn);  // every line rejected: reminded too
   if (!subs.ok()) return subs.status();
   std::string deadline;
   if (admin_) {

@@ -196,7 +196,13 @@ class MailIngest {
   // player with an email address: text body, HTML alternative, links to the web report. Dedupe
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
+  // When the audit log shows the turn ran before (a rollback, then this re-run), every player's
+  // report goes out again as a correction instead (queue_corrections).
   Result<int> queue_turn_reports(const std::string& game, int turn);
+  // Every player's report of `turn` as a notice (Services::notify, kind "correction"): subject
+  // "Correction: ...", first line saying it replaces the report mailed before. `run` (the run's
+  // number, 2 for the first re-run) makes each re-run's notices distinct. Returns how many.
+  Result<int> queue_corrections(const std::string& game, int turn, int run);
   // Mails each player in `secrets` (code -> new secret in clear) that has an email address their
   // new secret (a game created with fresh secrets, or a GM reset). Returns how many were queued.
   // The mail waits in the outbox like any other until it is sent. NotFound for an unknown game.

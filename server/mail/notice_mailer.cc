@@ -41,7 +41,9 @@ Result<int> NoticeMailer::deliver(int limit) {
       OutgoingMail m;
       m.from = from_;
       m.to = rcpt;
-      m.subject = game_name + " (" + n.game + "): " + n.subject;
+      // A corrected report says so first, so that it stands out from the one it replaces.
+      m.subject = std::string(n.kind == "correction" ? "Correction: " : "") + game_name + " (" +
+                  n.game + "): " + n.subject;
       m.date = now_();
       const std::string key = "notice:" + n.dedupe_key + ":" + rcpt.address;
       m.message_id = make_message_id(key, domain);

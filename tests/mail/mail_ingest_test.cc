@@ -183,7 +183,7 @@ const std::vector<Expected>& corpus_expectations() {
        "help",
        "newcomer@example.net",
        nullptr,
-       {"Game britain-1 (Dark Age Britain) uses the dark-age rules", "PLAYER <player-code>",
+       {"GAME britain-1: Dark Age Britain, dark-age rules", "PLAYER <your code> <your secret>",
         "RESEND", "https://pbm.example.net/games/britain-1"},
        {"cerdic"},
        nullptr},
@@ -461,7 +461,8 @@ TEST_F(Ingest, StatusShowsTheOrdersOnFile) {
   EXPECT_TRUE(contains(reply.text, "The orders on file for WSX in game britain-1, turn 1"))
       << reply.text;
   EXPECT_TRUE(contains(reply.text, "7 accepted, 2 rejected"));
-  EXPECT_TRUE(contains(reply.text, "email:plain.7f3a@mail.example.org"));
+  EXPECT_TRUE(contains(reply.text, ", by mail)")) << reply.text;  // never the Message-ID
+  EXPECT_FALSE(contains(reply.text, "email:plain.7f3a@mail.example.org"));
   EXPECT_FALSE(contains(out[2].raw, "cerdic"));
 }
 
