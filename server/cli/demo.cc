@@ -1,6 +1,6 @@
 // `adjutant demo`: the README's main job on the embedded default. Creates the bundled Dark Age
-// Britain game under a fresh id, submits the bundled orders turn by turn, runs the turns and
-// prints every report.
+// Britain game under the README's id (britain-1), or a fresh one when that is taken, submits the
+// bundled orders turn by turn, runs the turns and prints every report.
 #include <cstdio>
 #include <ctime>
 
@@ -39,8 +39,9 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
                [] { return static_cast<UnixTime>(std::time(nullptr)); });
   Json scenario = bundled_scenario(kScenario).value();
   const std::string base = scenario["id"];
-  // A fresh game id each run, so the demo never disturbs an existing game.
-  std::string id = base + "-demo";
+  // The README's id (britain-1) when it is free, so the README's commands work on the demo
+  // game; otherwise a fresh one, so the demo never disturbs an existing game.
+  std::string id = base;
   auto games = svc.list_games();
   if (!games.ok())
     return std::fprintf(stderr, "error: %s\n", games.status().message().c_str()), kExitError;

@@ -26,6 +26,7 @@
 #include <random>
 #include <sstream>
 
+#include "server/app/gm_token_file.h"
 #include "server/app/log_escape.h"
 #include "server/cli/commands.h"
 #include "server/http/conn_caps.h"
@@ -142,6 +143,14 @@ Result<int> free_port(const std::string& host) {
   } catch (const std::exception& e) {
     return Status::IOError("cannot find a free port on " + host + ": " + e.what());
   }
+}
+
+// What to do when a listener cannot start: which address failed, why, and the flag to pass.
+std::string listen_hint(const std::string& what, const std::string& addr, const std::string& flag,
+                        const std::string& why, const std::string& alternative) {
+  return "adjutant serve: cannot listen for " + what + " on " + addr + " (" + why +
+         "). Another program (perhaps another adjutant serve) may be using it. Pass " + flag +
+         " HOST:PORT with a free port, " + alternative + ".\n";
 }
 
 // A player's sign-in link, from the API itself (so the URL format lives in one place).
@@ -363,9 +372,17 @@ int serve(const Common& c, const ServeOptions& o) {
                         : o.base_url;
   while (!config.base_url.empty() && config.base_url.back() == '/') config.base_url.pop_back();
   if (const char* env = std::getenv("ADJUTANT_GM_TOKEN"); env && *env) config.gm_token = env;
-  bool generated_gm_token = false;
+  bool generated_gm_token = false, gm_token_kept = false;
   if (config.gm_token.empty() && o.demo) {
-    config.gm_token = random_hex(16);
+    // Made up once and kept beside the database, so every quick start has the same token.
+    auto kept = load_or_create_gm_token(c.db);
+    if (kept.ok()) {
+      config.gm_token = *kept;
+      gm_token_kept = true;
+    } else {
+      spdlog::warn("event=gm_token_file_failed error=\"{}\"", log_escape(kept.status().message()));
+      config.gm_token = random_hex(16);
+    }
     generated_gm_token = true;
   }
   if (config.gm_token.empty())
@@ -538,6 +555,10 @@ int serve(const Common& c, const ServeOptions& o) {
         [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
     if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {
       spdlog::error("event=smtp_listen_failed error=\"{}\"", log_escape(s.message()));
+      std::fprintf(stderr, "%s",
+                   listen_hint("SMTP", o.smtp, "--smtp", s.message(),
+                               "or --smtp off to take no mail on this server")
+                       .c_str());
       return kExitError;
     }
     spdlog::info(
@@ -567,6 +588,9 @@ int serve(const Common& c, const ServeOptions& o) {
 
   if (Status s = server.start(hp->host, hp->port); !s.ok()) {
     spdlog::error("event=listen_failed error=\"{}\"", log_escape(s.message()));
+    std::fprintf(
+        stderr, "%s",
+        listen_hint("HTTP", o.http, "--http", s.message(), "or port 0 to pick a free one").c_str());
     return kExitError;
   }
   const std::string& base = config.base_url;
@@ -591,8 +615,10 @@ int serve(const Common& c, const ServeOptions& o) {
   }
   if (!config.gm_token.empty()) {
     lines += "  GM desk:          " + base + "/gm";
-    lines += generated_gm_token ? "  (GM token for this run: " + config.gm_token + ")\n"
-                                : "  (sign in with ADJUTANT_GM_TOKEN)\n";
+    lines += !generated_gm_token ? "  (sign in with ADJUTANT_GM_TOKEN)\n"
+             : gm_token_kept     ? "  (GM token: " + config.gm_token + ", kept in " +
+                                   gm_token_path(c.db) + " for the next start)\n"
+                             : "  (GM token for this run: " + config.gm_token + ")\n";
   }
   lines += "  Health, metrics:  " + base + "/healthz  " + base + "/metrics\n";
   std::fputs(lines.c_str(), stdout);
