@@ -264,6 +264,33 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
   EXPECT_NE(wrong.find("HOW TO WRITE ORDERS"), std::string::npos) << wrong;
 }
 
+TEST(MailflowsServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
+  ::adj::testing::TempDir dir;
+  Daemon d(dir.file("mf.db"), dir.file("serve.log"), {"--tick", "0"});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  // A second game with a taken id.
+  const std::string dup =
+      d.gm("POST", "/api/games", R"({"bundled": "dark-age-britain", "demo_secrets": true})");
+  EXPECT_NE(dup.find("A game with id britain-1 already exists; choose another id"),
+            std::string::npos)
+      << dup;
+  // A scenario with a value outside its enum.
+  Json bad = Json::parse(R"({
+    "id": "t-1", "name": "Test", "engine": {"name": "dark-age"},
+    "players": [{"code": "WSX", "name": "Wessex", "secret": "s3cret-one"}],
+    "areas": [{"code": "HRS", "kind": "swamp", "owner": "WSX", "armies": 5}],
+    "adjacency": []
+  })");
+  const std::string schema = d.gm("POST", "/api/games", bad.dump());
+  EXPECT_NE(schema.find("must be one of"), std::string::npos) << schema;
+  // An unknown area in an order file gets the nearest codes.
+  const std::string ack = sh("curl -s -m 20 -H 'Content-Type: text/plain' --data-binary " +
+                             q("GAME britain-1\nPLAYER WSX cerdic\n1. MOVE HAM OXD 4\n") + " " +
+                             q(d.url("/api/games/britain-1/orders?check=1")));
+  EXPECT_NE(ack.find("did you mean OXF"), std::string::npos) << ack;
+}
+
 TEST(MailflowsServe, QuickStartKeepsItsGmTokenInAPrivateFileBesideTheDatabase) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("qs.db"), log = dir.file("serve.log");
