@@ -96,8 +96,9 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
   keep(admin_.reset_attempts(game));
 
   std::optional<UnixTime> next;
-  // A re-run of a turn that ran before (after a rollback) does not push the deadline again: it
-  // keeps the one the first run set, else the current one, while either is still ahead.
+  // A re-run of a turn that ran before (after a rollback) does not push an interval deadline
+  // again: it keeps the one the first run set, else the current one, while either is still
+  // ahead. (A fixed deadline is used up by any run, as the first run used it.)
   Result<std::vector<AuditEntry>> log = admin_.audit_log(game);
   const TurnRuns before = log.ok() ? turn_runs(*log, out.turn) : TurnRuns{};
   if (!log.ok()) keep(log.status());
@@ -105,14 +106,14 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
   const UnixTime now = now_();
   if (!sched.ok()) {
     keep(sched.status());
-  } else if (before.runs > 0 && before.first_deadline && *before.first_deadline > now &&
-             sched->kind != "none") {
+  } else if (before.runs > 0 && sched->kind == "interval" && before.first_deadline &&
+             *before.first_deadline > now) {
     Schedule s = *sched;
     s.deadline = before.first_deadline;
     next = s.deadline;
     keep(admin_.set_schedule(game, s));
-  } else if (before.runs > 0 &&
-             (sched->kind == "fixed" || (sched->deadline && *sched->deadline > now))) {
+  } else if (before.runs > 0 && sched->kind == "interval" && sched->deadline &&
+             *sched->deadline > now) {
     next = sched->deadline;
   } else if (sched->kind == "interval" || sched->kind == "fixed") {
     Schedule s = *sched;

@@ -1400,6 +1400,8 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
   const std::string game_name = state->value("name", game);
   auto subs = services_.orders_on_file(game, turn);  // every line rejected: reminded too
   if (!subs.ok()) return subs.status();
+  auto files = submissions_.current_submissions(game, turn);  // to say which case it is
+  if (!files.ok()) return files.status();
   std::string deadline;
   if (admin_) {
     auto sched = admin_->schedule(game);
@@ -1415,7 +1417,14 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
                     [&](const SubmissionRecord& s) { return s.player == code; }))
       continue;
     const std::string name = p.value("name", code);
-    std::string text = "No orders from " + name + " (" + code + ") are on file yet for turn " +
+    const bool unusable = std::any_of(files->begin(), files->end(),
+                                      [&](const SubmissionRecord& s) { return s.player == code; });
+    std::string text =
+        unusable ? "The file on record for " + name + " (" + code + ") for turn " +
+                       std::to_string(turn) + " of " + game_name + " (" + game +
+                       ") has no line that can be carried out, so it does not count as "
+                       "orders. Send STATUS to see why each line was rejected.\n"
+                 : "No orders from " + name + " (" + code + ") are on file yet for turn " +
                        std::to_string(turn) + " of " + game_name + " (" + game + ").\n";
     if (!deadline.empty()) text += "The deadline is " + deadline + ".\n";
     text += "\nReply to this message with your orders:\n\n  GAME " + game + "\n  PLAYER " + code +
