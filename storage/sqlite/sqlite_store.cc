@@ -3,6 +3,7 @@
 #include "storage/sqlite/sqlite_store.h"
 
 #include "storage/sqlite/codec.h"
+#include "storage/sqlite/messages.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/try.h"
 
@@ -44,7 +45,7 @@ Result<int> SqliteStore::open_turn(const std::string& game) {
   ADJ_SQL_TRY(auto st, db_.prepare("SELECT open_turn FROM games WHERE id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("game " + game);
+  if (!row) return Status::NotFound(no_such_game(game));
   return st.column_int(0);
 }
 
@@ -58,7 +59,7 @@ Status SqliteStore::set_game_status(const std::string& game, const std::string& 
   ADJ_SQL_TRY(auto st, db_.prepare("UPDATE games SET status = ? WHERE id = ?"));
   st.bind_text(1, status).bind_text(2, game);
   ADJ_RETURN_IF_ERROR(st.run());
-  if (db_.changes() == 0) return Status::NotFound("game " + game);
+  if (db_.changes() == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }
 
@@ -104,7 +105,7 @@ Result<std::string> SqliteStore::stored_game_id(const std::string& game) {
   ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("game " + game);
+  if (!row) return Status::NotFound(no_such_game(game));
   return st.column_text(0);
 }
 
@@ -123,7 +124,7 @@ Result<GameSummary> SqliteStore::game_summary(const std::string& game) {
   ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " WHERE id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("game " + game);
+  if (!row) return Status::NotFound(no_such_game(game));
   return summary_from_row(st);
 }
 
@@ -131,7 +132,7 @@ Result<Json> SqliteStore::scenario(const std::string& game) {
   ADJ_SQL_TRY(auto st, db_.prepare("SELECT scenario_json FROM games WHERE id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("game " + game);
+  if (!row) return Status::NotFound(no_such_game(game));
   return sqlite::json_from_text(st.column_text(0), "scenario of game " + game);
 }
 
@@ -144,7 +145,7 @@ Result<GameState> SqliteStore::load_state(const std::string& game, std::optional
   if (turn) st.bind_int(1, *turn);
   st.bind_text(2, game);
   ADJ_SQL_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("game " + game);
+  if (!row) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(st.column_int(0));
   if (st.column_is_null(1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));

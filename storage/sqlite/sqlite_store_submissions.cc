@@ -1,5 +1,6 @@
 // SqliteStore: order submissions.
 #include "storage/sqlite/codec.h"
+#include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
@@ -56,7 +57,7 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
                                        "FROM games WHERE id = ?"));
     turn.bind_text(1, record.game);
     ADJ_SQL_TRY(bool row, turn.step());
-    if (!row) return Status::NotFound("game " + record.game);
+    if (!row) return Status::NotFound(no_such_game(record.game));
     const int open = turn.column_int(0);
     const std::string which = "turn " + std::to_string(record.turn) + " of game " + record.game;
     if (open != record.turn)

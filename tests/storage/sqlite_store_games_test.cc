@@ -125,7 +125,9 @@ TEST_F(GamesTest, UnknownGameIsNotFound) {
   const std::string g = "atlantis";
   const auto expect_not_found = [&](const Status& s, const char* what) {
     EXPECT_EQ(s.code(), StatusCode::kNotFound) << what << ": " << s.to_string();
-    EXPECT_EQ(s.message(), "game atlantis") << what;
+    EXPECT_EQ(s.message(), "there is no game atlantis on this server (the game list shows every "
+                           "game's id)")
+        << what;
   };
   expect_not_found(store_->game_summary(g).status(), "game_summary");
   expect_not_found(store_->scenario(g).status(), "scenario");
