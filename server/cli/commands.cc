@@ -108,7 +108,8 @@ std::string stored_game_id(const Common& c, const std::string& game) {
 }
 
 int game_create(const Common& c, const std::string& scenario_arg,
-                std::optional<unsigned long long> seed, bool demo_secrets) {
+                std::optional<unsigned long long> seed, bool demo_secrets, const std::string& id,
+                const std::string& name) {
   Result<Json> doc = Status::Internal("unset");
   const std::string prefix = "bundled:";
   if (scenario_arg.rfind(prefix, 0) == 0)
@@ -120,6 +121,8 @@ int game_create(const Common& c, const std::string& scenario_arg,
   if (!s.ok()) return fail(s.status());
   Json scenario = *doc;
   if (seed) scenario["seed"] = std::to_string(*seed);
+  if (!id.empty()) scenario["id"] = id;
+  if (!name.empty()) scenario["name"] = name;
   // A bundled scenario's secrets are public (README): its players get fresh ones.
   const bool bundled = scenario_arg.rfind(prefix, 0) == 0 && !demo_secrets;
   std::map<std::string, std::string> issued;

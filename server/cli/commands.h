@@ -25,8 +25,10 @@ struct Common {
 std::string stored_game_id(const Common& c, const std::string& game);
 
 // A bundled scenario's players get fresh random secrets (printed once) unless demo_secrets.
+// `id` and `name`, when not empty, replace the scenario's (a second copy of a scenario).
 int game_create(const Common& c, const std::string& scenario,
-                std::optional<unsigned long long> seed, bool demo_secrets = false);
+                std::optional<unsigned long long> seed, bool demo_secrets = false,
+                const std::string& id = "", const std::string& name = "");
 int game_list(const Common& c);
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
