@@ -144,7 +144,8 @@ std::string audit_action_text(const AuditEntry& e) {
   if (a == "orders") {
     std::string t = "entered orders for " + str(d, "player") + " for turn " + num(d, "turn");
     if (d.contains("accepted"))
-      t += " (" + num(d, "accepted") + " lines accepted, " + num(d, "rejected") + " rejected)";
+      t += " (" + num(d, "accepted") + (num(d, "accepted") == "1" ? " line" : " lines") +
+           " accepted, " + num(d, "rejected") + " rejected)";
     return t;
   }
   const std::string m = str(d, "message");

@@ -149,7 +149,7 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   const Json audit = Json::parse(d.api("GET", "/api/games/britain-1/audit").body);
   std::string texts;
   for (const auto& e : audit["entries"]) texts += e.value("text", "") + "\n";
-  EXPECT_NE(texts.find("entered orders for MRC for turn 1 (1 lines accepted, 0 rejected)"),
+  EXPECT_NE(texts.find("entered orders for MRC for turn 1 (1 line accepted, 0 rejected)"),
             std::string::npos)
       << texts;
   EXPECT_NE(texts.find("ran turn 1; no orders from EAN, GWN, NUM"), std::string::npos) << texts;
