@@ -104,8 +104,7 @@ std::string audit_action_text(const AuditEntry& e) {
     return "set the schedule to " +
            schedule_words(it != d.end() && it->is_object() ? *it : Json::object());
   }
-  if (a == "deadline")
-    return "moved the deadline from " + when(d, "from") + " to " + when(d, "to");
+  if (a == "deadline") return "moved the deadline from " + when(d, "from") + " to " + when(d, "to");
   if (a == "extend") {
     std::string t = "extended the deadline from " + when(d, "from") + " to " + when(d, "to");
     if (str(d, "reason") == "downtime") t += " after the server was down";

@@ -30,19 +30,18 @@ Result<OrdersOnFile> orders_on_file(Stores stores, const std::string& game,
   return out;
 }
 
-Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores,
-                                              AdminStore& admin, UnixTime now,
-                                              const std::string& game, const std::string& player,
-                                              std::string_view text, const std::string& actor,
+Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores, AdminStore& admin,
+                                              UnixTime now, const std::string& game,
+                                              const std::string& player, std::string_view text,
+                                              const std::string& actor,
                                               std::optional<int> expected_turn) {
   Result<OrdersOnFile> who = orders_on_file(stores, game, player);
   if (!who.ok()) return who.status();
   if (expected_turn) ADJ_RETURN_IF_ERROR(stale_turn(*expected_turn, who->turn));
   const ParsedOrderFile parsed = parse_order_file(text);
   if (parsed.player)
-    return Status::InvalidArgument(
-        "Leave out the PLAYER line: the orders are entered for " + who->player +
-        " without their secret. Nothing was stored.");
+    return Status::InvalidArgument("Leave out the PLAYER line: the orders are entered for " +
+                                   who->player + " without their secret. Nothing was stored.");
   Result<SubmitOutcome> out =
       services.submit_as(game, who->player, std::nullopt, text, "gm", /*check_only=*/false);
   if (!out.ok() || out->ack.refused || !out->submission_id) return out;

@@ -29,10 +29,10 @@ Result<OrdersOnFile> orders_on_file(Stores stores, const std::string& game,
 // `actor`, and the player is told by a notice (kind "orders-entered", the orders and the answer).
 // A refused file is stored for the record as any refused file, and neither audited nor told.
 // `expected_turn`: as Services::run_turn (turn_guard.h), nothing stored when stale.
-Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores,
-                                              AdminStore& admin, UnixTime now,
-                                              const std::string& game, const std::string& player,
-                                              std::string_view text, const std::string& actor,
+Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores, AdminStore& admin,
+                                              UnixTime now, const std::string& game,
+                                              const std::string& player, std::string_view text,
+                                              const std::string& actor,
                                               std::optional<int> expected_turn);
 
 }  // namespace adj

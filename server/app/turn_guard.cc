@@ -7,10 +7,9 @@ namespace adj {
 Status stale_turn(int sent_for, int open_turn) {
   if (sent_for == open_turn) return Status::Ok();
   if (sent_for < open_turn)
-    return Status::FailedPrecondition("Turn " + std::to_string(sent_for) +
-                                      " already ran; nothing was changed. Turn " +
-                                      std::to_string(open_turn) +
-                                      " is open now: reload the page to see it.");
+    return Status::FailedPrecondition(
+        "Turn " + std::to_string(sent_for) + " already ran; nothing was changed. Turn " +
+        std::to_string(open_turn) + " is open now: reload the page to see it.");
   return Status::FailedPrecondition(
       "This page was made for turn " + std::to_string(sent_for) +
       ", but the game was rolled back and turn " + std::to_string(open_turn) +

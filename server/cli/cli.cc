@@ -105,12 +105,12 @@ int run(int argc, char** argv) {
                    "bundled: keep the README's published secrets (demos and tests only) instead "
                    "of fresh random ones");
   std::string create_id, create_name;
-  create->add_option("--id", create_id, "Game id (default: the scenario's; another id makes a "
-                                        "second copy of a scenario)");
+  create->add_option("--id", create_id,
+                     "Game id (default: the scenario's; another id makes a "
+                     "second copy of a scenario)");
   create->add_option("--name", create_name, "Game name (default: the scenario's)");
-  create->callback([&] {
-    code = game_create(common, scenario, seed, demo_secrets, create_id, create_name);
-  });
+  create->callback(
+      [&] { code = game_create(common, scenario, seed, demo_secrets, create_id, create_name); });
 
   game->add_subcommand("list", "List the games")->callback([&] { code = game_list(common); });
 

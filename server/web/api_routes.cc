@@ -525,8 +525,7 @@ Response run_turn(WebContext& ctx, const Request& req, const std::string& game, 
   auto expected = expected_turn(req);
   if (auto* r = std::get_if<Response>(&expected)) return *r;
   const auto start = std::chrono::steady_clock::now();
-  auto out =
-      ctx.admin().run_turn(game, preview, kGmActor, std::get<std::optional<int>>(expected));
+  auto out = ctx.admin().run_turn(game, preview, kGmActor, std::get<std::optional<int>>(expected));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!preview) ctx.metrics().turn_run(seconds, out.ok());
@@ -685,8 +684,9 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
   Json doc = Json::parse(req.body, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("orders") ||
       !doc["orders"].is_string())
-    return error_response(400, "the body must be {\"orders\": \"<order lines>\"} with an optional "
-                               "\"turn\": the open turn they are for");
+    return error_response(400,
+                          "the body must be {\"orders\": \"<order lines>\"} with an optional "
+                          "\"turn\": the open turn they are for");
   std::optional<int> turn;
   if (doc.contains("turn")) {
     if (!doc["turn"].is_number_integer() || doc["turn"].get<std::int64_t>() < 1)
@@ -694,10 +694,11 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
     turn = doc["turn"].get<int>();
   }
   const std::string text = doc["orders"].get<std::string>();
-  if (text.size() > 64 * 1024) return error_response(413, "the orders are too long (at most 64 KB)");
+  if (text.size() > 64 * 1024)
+    return error_response(413, "the orders are too long (at most 64 KB)");
   SqliteStore& st = thread_store(ctx);
-  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st}, st,
-                                     ctx.clock()(), game, player, text, kGmActor, turn);
+  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st}, st, ctx.clock()(),
+                                     game, player, text, kGmActor, turn);
   if (!out.ok()) return fail(out.status());
   ctx.metrics().submission("gm", !out->ack.refused);
   return json_response({{"game", game},

@@ -20,10 +20,10 @@
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
-#include "server/app/history.h"
-#include "server/app/log_escape.h"
 #include "server/app/audit_text.h"
 #include "server/app/gm_orders.h"
+#include "server/app/history.h"
+#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
@@ -489,8 +489,7 @@ std::int64_t latest_audit_id(WebContext& ctx, const std::string& game) {
 // `action` about `player` (or by actor "player:<player>") with detail "what" == `what` (any
 // when ""): the form was already sent once.
 bool replayed_since(WebContext& ctx, const std::string& game, const std::string& seen_text,
-                    const std::string& action, const std::string& player,
-                    const std::string& what) {
+                    const std::string& action, const std::string& player, const std::string& what) {
   if (seen_text.empty() || seen_text.size() > 18) return false;
   std::int64_t seen = 0;
   for (char c : seen_text) {
@@ -519,8 +518,8 @@ std::optional<Response> stale_form(WebContext& ctx, const std::map<std::string, 
   if (!g) return status_page(err);
   const Status s = stale_turn(**sent, g->turn);
   if (s.ok()) return std::nullopt;
-  return page(render_page("Nothing was changed", "stale", {{"message", s.message()}, {"back", back}},
-                          Json::object()),
+  return page(render_page("Nothing was changed", "stale",
+                          {{"message", s.message()}, {"back", back}}, Json::object()),
               409, true);
 }
 
@@ -740,9 +739,9 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
     return redirect(game_path(game) + "/me?done=orders&turn=" + std::to_string(ack.turn));
   std::string message;
   if (check_only)
-    message = ack.refused ? "Checked only: nothing was stored. This file would be refused: " +
-                                ack.refusal
-                          : "Checked only: nothing was stored. Submit it to put it on record.";
+    message = ack.refused
+                  ? "Checked only: nothing was stored. This file would be refused: " + ack.refusal
+                  : "Checked only: nothing was stored. Submit it to put it on record.";
   else
     message = "Your file was refused: " + ack.refusal +
               " Nothing from it is used as orders; any orders you had on file still stand.";
@@ -928,9 +927,11 @@ Response gm_create(WebContext& ctx, const Request& req) {
   }
   if (!id.empty()) {
     if (!valid_game_id(id))
-      return again("The game id may have letters, digits and . _ - (at most 64, starting with a "
-                   "letter or digit), not '" + id.substr(0, 70) + "'.",
-                   400);
+      return again(
+          "The game id may have letters, digits and . _ - (at most 64, starting with a "
+          "letter or digit), not '" +
+              id.substr(0, 70) + "'.",
+          400);
     scenario["id"] = id;
   }
   if (!name.empty()) {
@@ -1424,11 +1425,11 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
                  return *stale;
                if (replayed_since(ctx, game, field(form, "seen"), "reset", player, what))
-                 return error_page(409, "A new " +
-                                            std::string(what == "token" ? "sign-in link" : "secret") +
-                                            " was already issued for " + player +
-                                            " after this page was shown; nothing was changed. "
-                                            "Open the GM page again to issue another.");
+                 return error_page(
+                     409, "A new " + std::string(what == "token" ? "sign-in link" : "secret") +
+                              " was already issued for " + player +
+                              " after this page was shown; nothing was changed. "
+                              "Open the GM page again to issue another.");
                auto out = ctx.admin().reset_player(game, player, what, kGmActor);
                if (!out.ok()) return status_page(out.status());
                Json row = {{"code", player}};

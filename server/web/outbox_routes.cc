@@ -208,8 +208,9 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
           if (m.status().code() != StatusCode::kNotFound)
             return http::Response::error(500, "the outbox could not be read", false);
           return http::Response::html(
-              render_error_page(404, "There is no such outgoing message. Open the outbox of "
-                                     "the game and choose one from its list."),
+              render_error_page(404,
+                                "There is no such outgoing message. Open the outbox of "
+                                "the game and choose one from its list."),
               404);
         }
         const MessageView v = message_view(m->raw, m->kind);

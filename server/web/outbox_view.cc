@@ -80,12 +80,18 @@ std::string base64(const std::string& in) {
   for (char ch : in) {
     const unsigned char c = static_cast<unsigned char>(ch);
     int d;
-    if (c >= 'A' && c <= 'Z') d = c - 'A';
-    else if (c >= 'a' && c <= 'z') d = c - 'a' + 26;
-    else if (c >= '0' && c <= '9') d = c - '0' + 52;
-    else if (c == '+') d = 62;
-    else if (c == '/') d = 63;
-    else continue;
+    if (c >= 'A' && c <= 'Z')
+      d = c - 'A';
+    else if (c >= 'a' && c <= 'z')
+      d = c - 'a' + 26;
+    else if (c >= '0' && c <= '9')
+      d = c - '0' + 52;
+    else if (c == '+')
+      d = 62;
+    else if (c == '/')
+      d = 63;
+    else
+      continue;
     val = (val << 6) | d;
     bits += 6;
     if (bits >= 0) {
@@ -133,8 +139,8 @@ std::string plain_text(const std::vector<std::pair<std::string, std::string>>& h
     std::size_t start = body.find('\n', pos);
     if (start == std::string::npos) break;
     const std::size_t next = body.find(delim, start);
-    std::string part = body.substr(start + 1, next == std::string::npos ? std::string::npos
-                                                                          : next - start - 1);
+    std::string part =
+        body.substr(start + 1, next == std::string::npos ? std::string::npos : next - start - 1);
     std::vector<std::pair<std::string, std::string>> ph;
     std::string pb;
     split(part, ph, pb);

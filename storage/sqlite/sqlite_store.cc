@@ -80,8 +80,10 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
     if (exists && taken.column_text(0) == id)
       return Status::AlreadyExists("A game with id " + id + " already exists; choose another id.");
     if (exists)
-      return Status::AlreadyExists("A game with id " + id + " already exists: it differs only by "
-                                   "case from the existing game " + taken.column_text(0) +
+      return Status::AlreadyExists("A game with id " + id +
+                                   " already exists: it differs only by "
+                                   "case from the existing game " +
+                                   taken.column_text(0) +
                                    " (game ids are compared regardless of case); choose another "
                                    "id.");
   }

@@ -79,7 +79,8 @@ int open_turn(Daemon& d) {
 TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("flows.db"), dir.file("serve.log"), {"--tick", "0", "--outbox", outbox.string()});
+  Daemon d(dir.file("flows.db"), dir.file("serve.log"),
+           {"--tick", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "demo_secrets": true})")
                 .status,
@@ -88,12 +89,14 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   EXPECT_EQ(send_file(d.smtp(), kSrc + "/tests/data/mail/plain.eml", "wessex@example.org"), "250")
       << d.log();
   ASSERT_TRUE(eventually([&] {
-    const Json s = Json::parse(d.api("GET", "/api/games/britain-1/submissions").body, nullptr, false);
+    const Json s =
+        Json::parse(d.api("GET", "/api/games/britain-1/submissions").body, nullptr, false);
     if (!s.is_object()) return false;
     for (const auto& p : s["players"])
       if (p.value("player", "") == "WSX") return p.value("has_orders", false);
     return false;
-  })) << d.log() << d.api("GET", "/api/games/britain-1/submissions").body;
+  })) << d.log()
+      << d.api("GET", "/api/games/britain-1/submissions").body;
 
   // The GM reads Wessex's file on record (secret masked) and enters Mercia's.
   Answer wsx = d.api("GET", "/api/games/britain-1/players/wsx/orders");
@@ -116,16 +119,19 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
                 .status,
             409);
   // Mercia is told by mail, with the orders and their answer.
-  ASSERT_TRUE(eventually([&] {
-    std::error_code ec;
-    for (const auto& e : fs::directory_iterator(outbox / "new", ec)) {
-      const std::string m = ::adj::testing::read_file(e.path().string());
-      if (m.find("mercia@example.org") != std::string::npos &&
-          m.find("The GM entered orders for you (MRC) for turn 1") != std::string::npos)
-        return m.find("ORDER 2") != std::string::npos;
-    }
-    return false;
-  }, 20s)) << d.log();
+  ASSERT_TRUE(eventually(
+      [&] {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(outbox / "new", ec)) {
+          const std::string m = ::adj::testing::read_file(e.path().string());
+          if (m.find("mercia@example.org") != std::string::npos &&
+              m.find("The GM entered orders for you (MRC) for turn 1") != std::string::npos)
+            return m.find("ORDER 2") != std::string::npos;
+        }
+        return false;
+      },
+      20s))
+      << d.log();
 
   // A run for turn 1, then the same request again: 409, nothing runs.
   Answer run = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
@@ -205,8 +211,8 @@ TEST(FlowsServe, RunFormSentTwiceOverHttpRunsOneTurn) {
   EXPECT_EQ(reload.status, 409);
   EXPECT_NE(reload.body.find("Turn 1 already ran; nothing was changed."), std::string::npos);
   EXPECT_EQ(open_turn(d), 2);
-  Answer landed =
-      d.curl("-H " + q(std::string("Cookie: adj_gm=") + kGm), "/gm/games/britain-1?done=ran&turn=1");
+  Answer landed = d.curl("-H " + q(std::string("Cookie: adj_gm=") + kGm),
+                         "/gm/games/britain-1?done=ran&turn=1");
   EXPECT_NE(landed.body.find("Resolved turn 1"), std::string::npos);
 }
 

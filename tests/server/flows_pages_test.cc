@@ -143,7 +143,6 @@ class FlowsPages : public ::testing::Test {
   std::unique_ptr<http::Router> router_;
 };
 
-
 // The GET that a 303 leads to (path and query of its Location).
 Request follow(const Response& r, Request base) {
   std::string loc;
@@ -175,8 +174,7 @@ TEST_F(FlowsPages, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
   Response desk = get("/gm/games/britain-1", gm);
   ASSERT_EQ(desk.status, 200);
   EXPECT_NE(desk.body.find("id=\"run-form\""), std::string::npos);
-  EXPECT_NE(desk.body.find("<input type=\"hidden\" name=\"turn\" value=\"1\">"),
-            std::string::npos);
+  EXPECT_NE(desk.body.find("<input type=\"hidden\" name=\"turn\" value=\"1\">"), std::string::npos);
   EXPECT_EQ(check_balanced(desk.body, true), "");
 
   // Every order is in: no confirmation, the run redirects (303) to the desk with the result.
@@ -259,7 +257,8 @@ TEST_F(FlowsPages, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnReco
   EXPECT_EQ(check_balanced(check.body, true), "");
 
   // A file refused whole (a wrong secret): shown again with the text, without the secret.
-  const std::string wrong = "GAME britain-1\nPLAYER WSX not-my-secret\nTURN 1\n1. LEVY HAM 3\nEND\n";
+  const std::string wrong =
+      "GAME britain-1\nPLAYER WSX not-my-secret\nTURN 1\n1. LEVY HAM 3\nEND\n";
   Response refused = post_multipart("/games/britain-1/me/orders",
                                     {{"orders", wrong}, {"action", "submit"}, {"turn", "1"}}, wsx);
   EXPECT_EQ(refused.status, 422) << refused.body;
@@ -280,8 +279,7 @@ TEST_F(FlowsPages, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnReco
   EXPECT_NE(page.body.find("1 lines accepted, 1 rejected", rec), std::string::npos) << page.body;
   EXPECT_NE(page.body.find("2. MOVE HAM XYZ 4</code><div class=\"reason\">", rec),
             std::string::npos);
-  EXPECT_NE(page.body.find("1. LEVY HAM 3\n2. MOVE HAM XYZ 4\nEND\n</textarea>"),
-            std::string::npos)
+  EXPECT_NE(page.body.find("1. LEVY HAM 3\n2. MOVE HAM XYZ 4\nEND\n</textarea>"), std::string::npos)
       << page.body;
   EXPECT_EQ(page.body.find("PLAYER WSX"), page.body.find("PLAYER WSX &lt;"));  // only the hint
   EXPECT_EQ(check_balanced(page.body, true), "");
@@ -316,10 +314,10 @@ TEST_F(FlowsPages, GmCreatesASecondCopyOfABundledScenario) {
   EXPECT_EQ(sum->name, "Britain, second table");
 
   // The id taken: said plainly, the form's values kept.
-  Response dup = post("/gm/games",
-                      {{"bundled", "dark-age-britain"}, {"id", "britain-2"}, {"name", "Third"},
-                       {"seed", "12"}},
-                      gm);
+  Response dup = post(
+      "/gm/games",
+      {{"bundled", "dark-age-britain"}, {"id", "britain-2"}, {"name", "Third"}, {"seed", "12"}},
+      gm);
   EXPECT_EQ(dup.status, 409);
   EXPECT_NE(dup.body.find("A game with id britain-2 already exists; choose another id."),
             std::string::npos)
@@ -338,9 +336,9 @@ TEST_F(FlowsPages, GmCreatesASecondCopyOfABundledScenario) {
 TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
   create_britain();
   const std::string gm = gm_cookie();
-  Response set = post("/gm/games/britain-1/deadline",
-                      {{"turn", "1"}, {"deadline_date", "2026-11-30"}, {"deadline_time", "18:30"}},
-                      gm);
+  Response set =
+      post("/gm/games/britain-1/deadline",
+           {{"turn", "1"}, {"deadline_date", "2026-11-30"}, {"deadline_time", "18:30"}}, gm);
   ASSERT_EQ(set.status, 303) << set.body;
   EXPECT_EQ(*ctx_->admin().schedule(kGame)->deadline, 1'796'063'400);  // 2026-11-30 18:30 UTC
   EXPECT_EQ(post("/gm/games/britain-1/deadline",
@@ -357,12 +355,13 @@ TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
 
   Response audit = get("/games/britain-1/audit");
   ASSERT_EQ(audit.status, 200);
-  EXPECT_NE(audit.body.find("<td>2023-11-14 22:13 UTC</td><td>the GM</td><td>moved the deadline from "
-                            "none to 2026-11-30 18:30 UTC</td>"),
-            std::string::npos)
+  EXPECT_NE(
+      audit.body.find("<td>2023-11-14 22:13 UTC</td><td>the GM</td><td>moved the deadline from "
+                      "none to 2026-11-30 18:30 UTC</td>"),
+      std::string::npos)
       << audit.body;
   EXPECT_NE(audit.body.find("ran turn 1; no orders from EAN, GWN, MRC, NUM"), std::string::npos);
-  EXPECT_EQ(audit.body.find("{&quot;"), std::string::npos);  // no raw JSON
+  EXPECT_EQ(audit.body.find("{&quot;"), std::string::npos);     // no raw JSON
   EXPECT_EQ(audit.body.find("1700000000"), std::string::npos);  // no Unix times
   Response desk2 = get("/gm/games/britain-1", gm);
   EXPECT_NE(desk2.body.find("id=\"audit\""), std::string::npos);
@@ -396,8 +395,8 @@ TEST_F(FlowsPages, GmReadsAndEntersAPlayersOrders) {
                               {{"turn", "1"}, {"orders", "PLAYER MRC x\n1. ORDER 2\n"}}, gm);
   EXPECT_EQ(with_player.status, 400);
   EXPECT_NE(with_player.body.find("Leave out the PLAYER line"), std::string::npos);
-  Response entered =
-      post("/gm/games/britain-1/players/MRC/orders", {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm);
+  Response entered = post("/gm/games/britain-1/players/MRC/orders",
+                          {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm);
   ASSERT_EQ(entered.status, 303) << entered.body;
   EXPECT_EQ(header(entered, "Location"), "/gm/games/britain-1/players/MRC/orders?done=orders");
   EXPECT_TRUE(has_orders("MRC"));
@@ -421,10 +420,10 @@ TEST_F(FlowsPages, GmReadsAndEntersAPlayersOrders) {
   EXPECT_NE(theirs.body.find("1. ORDER 2</code>"), std::string::npos);
   // Stale.
   ASSERT_TRUE(ctx_->admin().run_turn(kGame, false, "gm").ok());
-  EXPECT_EQ(
-      post("/gm/games/britain-1/players/MRC/orders", {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm)
-          .status,
-      409);
+  EXPECT_EQ(post("/gm/games/britain-1/players/MRC/orders",
+                 {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm)
+                .status,
+            409);
 }
 
 TEST_F(FlowsPages, CredentialFormsAreNotReplayed) {

@@ -30,7 +30,8 @@ TEST(FlowsText, AuditEntriesInWords) {
                                      {"deadline", 1'796'063'400},
                                      {"released_hold", false}})),
             "ran turn 3; no orders from MRC; next deadline 2026-11-30 18:30 UTC");
-  EXPECT_EQ(audit_action_text(entry("gm", "run", {{"turn", 1}, {"players_without_orders", Json::array()}})),
+  EXPECT_EQ(audit_action_text(
+                entry("gm", "run", {{"turn", 1}, {"players_without_orders", Json::array()}})),
             "ran turn 1; every player had orders in");
   EXPECT_EQ(audit_action_text(entry("gm", "deadline", {{"from", nullptr}, {"to", 1'796'063'400}})),
             "moved the deadline from none to 2026-11-30 18:30 UTC");
@@ -50,7 +51,8 @@ TEST(FlowsText, AuditEntriesInWords) {
   EXPECT_EQ(audit_action_text(entry("scheduler", "hold", {{"message", "turn 3 held"}})),
             "turn 3 held");
   // Odd or missing details never throw.
-  EXPECT_EQ(audit_action_text(entry("gm", "run", Json::array())), "ran turn ?; every player had orders in");
+  EXPECT_EQ(audit_action_text(entry("gm", "run", Json::array())),
+            "ran turn ?; every player had orders in");
   EXPECT_EQ(audit_action_text(entry("gm", "something-new", Json::object())), "something-new");
 }
 

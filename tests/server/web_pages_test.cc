@@ -506,8 +506,7 @@ TEST_F(WebPages, OrdersFormSubmitsAndChecks) {
   Response checked =
       post_multipart("/games/britain-1/me/orders",
                      {{"orders", "TURN 1\n1. ORDER 2\nEND\n"}, {"action", "check"}}, mrc);
-  EXPECT_NE(checked.body.find("<tr class=\"line-ok\"><td class=\"n\">2</td>"),
-            std::string::npos)
+  EXPECT_NE(checked.body.find("<tr class=\"line-ok\"><td class=\"n\">2</td>"), std::string::npos)
       << checked.body;
 
   // Another player's file is refused whole, nothing stored.
