@@ -145,6 +145,15 @@ int run(int argc, char** argv) {
     sub->add_flag("--json", json, "Machine-readable acknowledgement");
     sub->callback([&, check] { code = orders_submit(common, game_id, file, json, check); });
   }
+  std::string enter_player;
+  auto* enter = orders->add_subcommand(
+      "enter", "The GM enters or replaces a player's orders (audited; the player is told)");
+  enter->add_option("GAME", game_id, "Game id")->required();
+  enter->add_option("PLAYER", enter_player, "Player code")->required();
+  enter->add_option("FILE", file, "Order lines without a PLAYER line, or '-' for stdin")
+      ->required();
+  enter->add_flag("--json", json, "Machine-readable acknowledgement");
+  enter->callback([&] { code = orders_enter(common, game_id, enter_player, file, json); });
 
   // turn run | rollback
   auto* turn_cmd =

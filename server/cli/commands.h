@@ -36,6 +36,10 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
 int game_show(const Common& c, const std::string& game, bool json);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);
+// The GM enters or replaces PLAYER's orders for the open turn from FILE (gm_orders.h: audited,
+// the player told by mail); prints the acknowledgement.
+int orders_enter(const Common& c, const std::string& game, const std::string& player,
+                 const std::string& file, bool json);
 int turn_run(const Common& c, const std::string& game, bool preview);
 int turn_rollback(const Common& c, const std::string& game, int turn);
 int report(const Common& c, const std::string& game, const std::string& player,

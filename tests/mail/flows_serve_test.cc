@@ -192,6 +192,39 @@ TEST(FlowsServe, SecondCopyOfABundledScenarioByApiAndCommandLine) {
   EXPECT_EQ(games[2]["name"], "Third table");
 }
 
+TEST(FlowsServe, GmEntersOrdersFromTheCommandLine) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("cli.db");
+  ASSERT_EQ(::adj::testing::run_cli(
+                {"--db", db, "game", "create", "bundled:dark-age-britain", "--demo-secrets"})
+                .exit_code,
+            0);
+  ::adj::testing::write_file(dir.file("mrc.txt"), "1. ORDER 2\n");
+  auto r = ::adj::testing::run_cli(
+      {"--db", db, "orders", "enter", "britain-1", "mrc", dir.file("mrc.txt"), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Json::parse(r.out)["player"], "MRC");
+  ::adj::testing::write_file(dir.file("signed.txt"), "PLAYER MRC x\n1. ORDER 2\n");
+  r = ::adj::testing::run_cli(
+      {"--db", db, "orders", "enter", "britain-1", "MRC", dir.file("signed.txt")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("Leave out the PLAYER line"), std::string::npos) << r.err;
+  // Audited in words, and MRC is told (a pending notice, mailed by the daemon or `outbox send`).
+  Daemon d(db, dir.file("serve.log"), {"--tick", "0"});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  const std::string audit = d.api("GET", "/api/games/britain-1/audit").body;
+  EXPECT_NE(audit.find("\"who\":\"the GM (command line)\""), std::string::npos) << audit;
+  EXPECT_NE(audit.find("entered orders for MRC for turn 1"), std::string::npos) << audit;
+  EXPECT_TRUE(eventually([&] {
+    const Json out = Json::parse(d.api("GET", "/api/games/britain-1/outbox").body, nullptr, false);
+    if (!out.is_object()) return false;
+    for (const auto& m : out["outbox"])
+      if (m.value("kind", "") == "orders-entered" && m.value("to", "") == "mercia@example.org")
+        return true;
+    return false;
+  })) << d.log();
+}
+
 TEST(FlowsServe, RunFormSentTwiceOverHttpRunsOneTurn) {
   ::adj::testing::TempDir dir;
   Daemon d(dir.file("web.db"), dir.file("serve.log"), {"--tick", "0"});
