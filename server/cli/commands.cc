@@ -224,8 +224,8 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   if (!s.ok()) return fail(s.status());
   SqliteStore& st = *s->store;
   auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st}, st,
-                                     static_cast<UnixTime>(std::time(nullptr)), game, player,
-                                     *text, "gm:cli", std::nullopt);
+                                     static_cast<UnixTime>(std::time(nullptr)), game, player, *text,
+                                     "gm:cli", std::nullopt);
   if (!out.ok()) return fail(out.status());
   print_ack(*out, json);
   return out->ack.refused ? kExitRefused : kExitOk;
