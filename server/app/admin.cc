@@ -149,7 +149,13 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
 
 Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview,
                                            const std::string& actor) {
-  Result<TurnRunOutcome> out = svc_.run_turn(game, preview);
+  return run_turn(game, preview, actor, std::nullopt);
+}
+
+Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview,
+                                           const std::string& actor,
+                                           std::optional<int> expected_turn) {
+  Result<TurnRunOutcome> out = svc_.run_turn(game, preview, expected_turn);
   if (!out.ok()) return out;
   if (preview) {
     ADJ_RETURN_IF_ERROR(

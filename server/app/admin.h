@@ -74,6 +74,9 @@ class GameAdmin {
   // and releases a "held" game to "open" (a "paused" game stays paused). A preview writes only
   // its audit entry.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview, const std::string& actor);
+  // As above, for `expected_turn` only (Services::run_turn): a stale request runs nothing.
+  Result<TurnRunOutcome> run_turn(const std::string& game, bool preview, const std::string& actor,
+                                  std::optional<int> expected_turn);
   // Also resets the failed attempts; the schedule is left as it is.
   Status rollback(const std::string& game, int turn, const std::string& actor);
   // InvalidArgument (nothing written) unless: kind is none, fixed or interval; interval has

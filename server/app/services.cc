@@ -10,6 +10,7 @@
 #include "rules/report/report.h"
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
+#include "server/app/turn_guard.h"
 
 namespace adj {
 
@@ -293,15 +294,29 @@ Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::st
 }
 
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  return run_turn(game, preview, std::nullopt);
+}
+
+Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview,
+                                          std::optional<int> expected_turn) {
+  if (expected_turn) {
+    Result<GameSummary> open = s_.games.game_summary(game);
+    if (!open.ok()) return open.status();
+    ADJ_RETURN_IF_ERROR(stale_turn(*expected_turn, open->turn));
+  }
   if (preview) {
     std::vector<std::int64_t> used;
     return run_once(game, true, used);
   }
   Result<GameSummary> g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
-  const int turn = g->turn;
+  const int turn = expected_turn.value_or(g->turn);
   for (int attempt = 1;; ++attempt) {
-    ADJ_RETURN_IF_ERROR(s_.games.begin_resolving(game, turn, now_()));
+    if (Status b = s_.games.begin_resolving(game, turn, now_()); !b.ok()) {
+      auto moved = s_.games.game_summary(game);  // another request ran this turn first
+      if (expected_turn && moved.ok() && moved->turn != turn) return stale_turn(turn, moved->turn);
+      return b;
+    }
     std::vector<std::int64_t> used;
     Result<TurnRunOutcome> out = run_once(game, false, used);
     if (out.ok()) return out;

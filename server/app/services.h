@@ -137,6 +137,11 @@ class Services {
   // outlived its lease), the commit is refused and the turn resolved again, up to
   // kRunAttempts times.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview);
+  // With `expected_turn`, the run (or preview) is for that turn only: when another turn is open
+  // the answer is turn_guard.h stale_turn and nothing runs (the check is repeated by
+  // begin_resolving, so two requests for the same turn never run two turns).
+  Result<TurnRunOutcome> run_turn(const std::string& game, bool preview,
+                                  std::optional<int> expected_turn);
   static constexpr int kRunAttempts = 3;
   Status rollback(const std::string& game, int turn);
 

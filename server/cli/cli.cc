@@ -104,7 +104,13 @@ int run(int argc, char** argv) {
   create->add_flag("--demo-secrets", demo_secrets,
                    "bundled: keep the README's published secrets (demos and tests only) instead "
                    "of fresh random ones");
-  create->callback([&] { code = game_create(common, scenario, seed, demo_secrets); });
+  std::string create_id, create_name;
+  create->add_option("--id", create_id,
+                     "Game id (default: the scenario's; another id makes a "
+                     "second copy of a scenario)");
+  create->add_option("--name", create_name, "Game name (default: the scenario's)");
+  create->callback(
+      [&] { code = game_create(common, scenario, seed, demo_secrets, create_id, create_name); });
 
   game->add_subcommand("list", "List the games")->callback([&] { code = game_list(common); });
 
@@ -139,6 +145,15 @@ int run(int argc, char** argv) {
     sub->add_flag("--json", json, "Machine-readable acknowledgement");
     sub->callback([&, check] { code = orders_submit(common, game_id, file, json, check); });
   }
+  std::string enter_player;
+  auto* enter = orders->add_subcommand(
+      "enter", "The GM enters or replaces a player's orders (audited; the player is told)");
+  enter->add_option("GAME", game_id, "Game id")->required();
+  enter->add_option("PLAYER", enter_player, "Player code")->required();
+  enter->add_option("FILE", file, "Order lines without a PLAYER line, or '-' for stdin")
+      ->required();
+  enter->add_flag("--json", json, "Machine-readable acknowledgement");
+  enter->callback([&] { code = orders_enter(common, game_id, enter_player, file, json); });
 
   // turn run | rollback
   auto* turn_cmd =

@@ -13,6 +13,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/gm_orders.h"
 #include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "storage/sqlite/backup.h"
@@ -108,7 +109,8 @@ std::string stored_game_id(const Common& c, const std::string& game) {
 }
 
 int game_create(const Common& c, const std::string& scenario_arg,
-                std::optional<unsigned long long> seed, bool demo_secrets) {
+                std::optional<unsigned long long> seed, bool demo_secrets, const std::string& id,
+                const std::string& name) {
   Result<Json> doc = Status::Internal("unset");
   const std::string prefix = "bundled:";
   if (scenario_arg.rfind(prefix, 0) == 0)
@@ -120,6 +122,8 @@ int game_create(const Common& c, const std::string& scenario_arg,
   if (!s.ok()) return fail(s.status());
   Json scenario = *doc;
   if (seed) scenario["seed"] = std::to_string(*seed);
+  if (!id.empty()) scenario["id"] = id;
+  if (!name.empty()) scenario["name"] = name;
   // A bundled scenario's secrets are public (README): its players get fresh ones.
   const bool bundled = scenario_arg.rfind(prefix, 0) == 0 && !demo_secrets;
   std::map<std::string, std::string> issued;
@@ -207,6 +211,21 @@ int orders_submit(const Common& c, const std::string& game, const std::string& f
   if (!s.ok()) return fail(s.status());
   auto out = check_only ? s->services->check_orders(game, *text)
                         : s->services->submit_orders(game, *text, "cli");
+  if (!out.ok()) return fail(out.status());
+  print_ack(*out, json);
+  return out->ack.refused ? kExitRefused : kExitOk;
+}
+
+int orders_enter(const Common& c, const std::string& game, const std::string& player,
+                 const std::string& file, bool json) {
+  auto text = read_input(file, 64 * 1024);
+  if (!text.ok()) return fail(text.status());
+  auto s = open_session(c);
+  if (!s.ok()) return fail(s.status());
+  SqliteStore& st = *s->store;
+  auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st}, st,
+                                     static_cast<UnixTime>(std::time(nullptr)), game, player, *text,
+                                     "gm:cli", std::nullopt);
   if (!out.ok()) return fail(out.status());
   print_ack(*out, json);
   return out->ack.refused ? kExitRefused : kExitOk;

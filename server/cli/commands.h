@@ -25,8 +25,10 @@ struct Common {
 std::string stored_game_id(const Common& c, const std::string& game);
 
 // A bundled scenario's players get fresh random secrets (printed once) unless demo_secrets.
+// `id` and `name`, when not empty, replace the scenario's (a second copy of a scenario).
 int game_create(const Common& c, const std::string& scenario,
-                std::optional<unsigned long long> seed, bool demo_secrets = false);
+                std::optional<unsigned long long> seed, bool demo_secrets = false,
+                const std::string& id = "", const std::string& name = "");
 int game_list(const Common& c);
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
@@ -34,6 +36,10 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
 int game_show(const Common& c, const std::string& game, bool json);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);
+// The GM enters or replaces PLAYER's orders for the open turn from FILE (gm_orders.h: audited,
+// the player told by mail); prints the acknowledgement.
+int orders_enter(const Common& c, const std::string& game, const std::string& player,
+                 const std::string& file, bool json);
 int turn_run(const Common& c, const std::string& game, bool preview);
 int turn_rollback(const Common& c, const std::string& game, int turn);
 int report(const Common& c, const std::string& game, const std::string& player,

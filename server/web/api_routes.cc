@@ -16,7 +16,11 @@
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
+#include "server/app/audit_text.h"
+#include "server/app/gm_orders.h"
 #include "server/app/log_escape.h"
+#include "server/app/time_text.h"
+#include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
@@ -301,7 +305,10 @@ Response audit_log(WebContext& ctx, const std::string& game) {
                        {"at", e.at},
                        {"actor", e.actor},
                        {"action", e.action},
-                       {"detail", e.detail.is_object() ? e.detail : Json::object()}});
+                       {"detail", e.detail.is_object() ? e.detail : Json::object()},
+                       {"at_text", utc_minutes(e.at)},
+                       {"who", audit_actor_text(e.actor)},
+                       {"text", audit_action_text(e)}});
   return json_response({{"game", game}, {"entries", std::move(entries)}});
 }
 
@@ -442,6 +449,7 @@ Response create_game(WebContext& ctx, const Request& req) {
       scenario = doc["scenario"];
     }
     if (doc.contains("id")) scenario["id"] = doc["id"];
+    if (doc.contains("name")) scenario["name"] = doc["name"];
     if (doc.contains("seed")) {
       const Json& s = doc["seed"];
       try {
@@ -499,9 +507,25 @@ Response submissions(WebContext& ctx, const std::string& game) {
   return json_response({{"game", game}, {"turn", sum->turn}, {"players", std::move(players)}});
 }
 
-Response run_turn(WebContext& ctx, const std::string& game, bool preview) {
+// The optional {"turn": N} of a run or preview request: the open turn it is meant for
+// (turn_guard.h; 409 when another is open). An empty body is no turn.
+std::variant<std::optional<int>, Response> expected_turn(const Request& req) {
+  if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) return std::optional<int>();
+  Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object())
+    return error_response(400, "the request body must be a JSON object like {\"turn\": 3}");
+  if (!doc.contains("turn")) return std::optional<int>();
+  if (!doc["turn"].is_number_integer() || doc["turn"].get<std::int64_t>() < 1 ||
+      doc["turn"].get<std::int64_t>() > 1000000)
+    return error_response(400, "turn must be a positive whole number: the open turn this is for");
+  return std::optional<int>(doc["turn"].get<int>());
+}
+
+Response run_turn(WebContext& ctx, const Request& req, const std::string& game, bool preview) {
+  auto expected = expected_turn(req);
+  if (auto* r = std::get_if<Response>(&expected)) return *r;
   const auto start = std::chrono::steady_clock::now();
-  auto out = ctx.admin().run_turn(game, preview, kGmActor);
+  auto out = ctx.admin().run_turn(game, preview, kGmActor, std::get<std::optional<int>>(expected));
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!preview) ctx.metrics().turn_run(seconds, out.ok());
@@ -530,7 +554,14 @@ Response run_turn(WebContext& ctx, const std::string& game, bool preview) {
 Response rollback(WebContext& ctx, const Request& req, const std::string& game) {
   auto doc = parse_body(req, "rollback.request.schema.json");
   if (auto* r = std::get_if<Response>(&doc)) return *r;
-  const Status s = ctx.admin().rollback(game, std::get<Json>(doc)["turn"].get<int>(), kGmActor);
+  const Json& body = std::get<Json>(doc);
+  if (body.contains("from_turn")) {  // the open turn the request was made for
+    auto sum = thread_store(ctx).game_summary(game);
+    if (!sum.ok()) return fail(sum.status());
+    if (Status stale = stale_turn(body["from_turn"].get<int>(), sum->turn); !stale.ok())
+      return fail(stale);
+  }
+  const Status s = ctx.admin().rollback(game, body["turn"].get<int>(), kGmActor);
   if (!s.ok()) return fail(s);
   return summary_response(ctx, game);
 }
@@ -629,6 +660,56 @@ Response post_player_reset(WebContext& ctx, const Request& req, const std::strin
   return token_answer(ctx, game, player, out->substr(space + 1), out->substr(0, space));
 }
 
+// GET .../players/{player}/orders (GM): the file on record for the open turn with its answer.
+Response get_player_orders(WebContext& ctx, const std::string& game, const std::string& player) {
+  SqliteStore& st = thread_store(ctx);
+  auto file = orders_on_file(Stores{st, st, st, st, st}, game, player);
+  if (!file.ok()) return fail(file.status());
+  Json j = {{"game", game}, {"player", file->player}, {"turn", file->turn}, {"orders", nullptr}};
+  if (file->file) {
+    const SubmissionRecord& f = *file->file;
+    j["orders"] = {{"received_at", f.received_at},
+                   {"source", f.source.rfind("email:", 0) == 0 ? "email" : f.source},
+                   {"text", f.raw_text},
+                   {"ack", f.ack}};
+  }
+  return json_response(j);
+}
+
+// PUT .../players/{player}/orders (GM) {"orders": "<text>", "turn": N (optional)}: enters or
+// replaces the player's orders as if they had sent them (gm_orders.h). 200 with the answer when
+// accepted, 422 when refused; 409 when `turn` is not the open turn.
+Response put_player_orders(WebContext& ctx, const Request& req, const std::string& game,
+                           const std::string& player) {
+  Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("orders") ||
+      !doc["orders"].is_string())
+    return error_response(400,
+                          "the body must be {\"orders\": \"<order lines>\"} with an optional "
+                          "\"turn\": the open turn they are for");
+  std::optional<int> turn;
+  if (doc.contains("turn")) {
+    if (!doc["turn"].is_number_integer() || doc["turn"].get<std::int64_t>() < 1)
+      return error_response(400, "turn must be a positive whole number");
+    turn = doc["turn"].get<int>();
+  }
+  const std::string text = doc["orders"].get<std::string>();
+  if (text.size() > 64 * 1024)
+    return error_response(413, "the orders are too long (at most 64 KB)");
+  SqliteStore& st = thread_store(ctx);
+  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st}, st, ctx.clock()(),
+                                     game, player, text, kGmActor, turn);
+  if (!out.ok()) return fail(out.status());
+  ctx.metrics().submission("gm", !out->ack.refused);
+  return json_response({{"game", game},
+                        {"player", upper(player)},
+                        {"stored", !out->ack.refused},
+                        {"note", out->note},
+                        {"ack", to_json(out->ack)},
+                        {"text", out->text()}},
+                       out->ack.refused ? 422 : 200);
+}
+
 }  // namespace
 
 void register_api_routes(http::Router& router, WebContext& ctx) {
@@ -671,12 +752,12 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
               [&ctx](const Request&, const Params& p) { return submissions(ctx, p.at("game")); }),
       "api_submissions");
   add("POST", "/api/games/{game}/turns/preview",
-      gm_only(ctx, [&ctx](const Request&,
-                          const Params& p) { return run_turn(ctx, p.at("game"), true); }),
+      gm_only(ctx, [&ctx](const Request& r,
+                          const Params& p) { return run_turn(ctx, r, p.at("game"), true); }),
       "api_turn_preview");
   add("POST", "/api/games/{game}/turns/run",
-      gm_only(ctx, [&ctx](const Request&,
-                          const Params& p) { return run_turn(ctx, p.at("game"), false); }),
+      gm_only(ctx, [&ctx](const Request& r,
+                          const Params& p) { return run_turn(ctx, r, p.at("game"), false); }),
       "api_turn_run");
   add("POST", "/api/games/{game}/rollback",
       gm_only(ctx,
@@ -716,6 +797,18 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
         return put_player_secret(ctx, r, p.at("game"), p.at("player"));
       },
       "api_player_secret");
+  add("GET", "/api/games/{game}/players/{player}/orders",
+      gm_only(ctx,
+              [&ctx](const Request&, const Params& p) {
+                return get_player_orders(ctx, p.at("game"), p.at("player"));
+              }),
+      "api_player_orders");
+  add("PUT", "/api/games/{game}/players/{player}/orders",
+      gm_only(ctx,
+              [&ctx](const Request& r, const Params& p) {
+                return put_player_orders(ctx, r, p.at("game"), p.at("player"));
+              }),
+      "api_put_player_orders");
   add("POST", "/api/games/{game}/players/{player}/reset",
       gm_only(ctx,
               [&ctx](const Request& r, const Params& p) {

@@ -20,9 +20,14 @@
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
+#include "server/app/audit_text.h"
+#include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
+#include "server/app/time_text.h"
+#include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
+#include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/routes.h"
@@ -140,10 +145,6 @@ http::Handler guarded(Body body) {
     return error_page(500,
                       "The server could not complete this request (the details are in its log).");
   };
-}
-
-std::string dump_safe(const Json& j) {
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
 }
 
 std::optional<GameSummary> find_game(WebContext& ctx, const std::string& game, Status* error) {
@@ -318,6 +319,15 @@ Response map_svg(WebContext& ctx, const std::string& game) {
   return r;
 }
 
+// One audit entry as people read it (audit_text.h).
+Json audit_row(const AuditEntry& e) {
+  return {{"id", e.id},
+          {"at", utc_minutes(e.at)},
+          {"who", audit_actor_text(e.actor)},
+          {"what", audit_action_text(e)},
+          {"action", e.action}};
+}
+
 Response audit_page(WebContext& ctx, const Request& req, const std::string& game) {
   Status err;
   auto g = find_game(ctx, game, &err);
@@ -325,13 +335,7 @@ Response audit_page(WebContext& ctx, const Request& req, const std::string& game
   auto log = ctx.admin().audit_log(game);
   if (!log.ok()) return status_page(log.status());
   Json entries = Json::array();
-  for (const auto& e : *log)
-    entries.push_back(
-        {{"id", e.id},
-         {"at", format_time(e.at)},
-         {"actor", e.actor},
-         {"action", e.action},
-         {"detail", e.detail.is_null() || e.detail.empty() ? std::string() : dump_safe(e.detail)}});
+  for (const auto& e : *log) entries.push_back(audit_row(e));
   Json model = {
       {"game_name", g->name}, {"has_entries", !entries.empty()}, {"entries", std::move(entries)}};
   return page(render_page("Audit log: " + g->name, "audit", model, nav(game, g->name, req, ctx)));
@@ -469,7 +473,60 @@ std::string order_skeleton(const Json& st, const std::string& player) {
   return t + "END\n";
 }
 
-Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
+Stores web_stores(WebContext& ctx) {
+  SqliteStore& st = thread_store(ctx);
+  return Stores{st, st, st, st, st};
+}
+
+// The newest audit entry's id (0 when none): forms that issue credentials carry it as `seen`,
+// so a reloaded one is recognised (replayed_since).
+std::int64_t latest_audit_id(WebContext& ctx, const std::string& game) {
+  auto log = ctx.admin().audit_log(game);
+  return log.ok() && !log->empty() ? log->back().id : 0;
+}
+
+// True when the form's `seen` (latest_audit_id when it was rendered) is older than an entry
+// `action` about `player` (or by actor "player:<player>") with detail "what" == `what` (any
+// when ""): the form was already sent once.
+bool replayed_since(WebContext& ctx, const std::string& game, const std::string& seen_text,
+                    const std::string& action, const std::string& player, const std::string& what) {
+  if (seen_text.empty() || seen_text.size() > 18) return false;
+  std::int64_t seen = 0;
+  for (char c : seen_text) {
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    seen = seen * 10 + (c - '0');
+  }
+  auto log = ctx.admin().audit_log(game);
+  if (!log.ok()) return false;
+  for (const auto& e : *log)
+    if (e.id > seen && e.action == action &&
+        (e.actor == "player:" + player || e.detail.value("player", "") == player) &&
+        (what.empty() || e.detail.value("what", "") == what))
+      return true;
+  return false;
+}
+
+// The form's `turn` checked against the open turn (turn_guard.h): nullopt when it may go on,
+// else the 409 page (or 400 for a malformed field). A form without the field is not checked.
+std::optional<Response> stale_form(WebContext& ctx, const std::map<std::string, std::string>& form,
+                                   const std::string& game, const std::string& back) {
+  auto sent = parse_turn_field(trim(field(form, "turn")));
+  if (!sent.ok()) return error_page(400, sent.status().message());
+  if (!*sent) return std::nullopt;
+  Status err;
+  auto g = find_game(ctx, game, &err);
+  if (!g) return status_page(err);
+  const Status s = stale_turn(**sent, g->turn);
+  if (s.ok()) return std::nullopt;
+  return page(render_page("Nothing was changed", "stale",
+                          {{"message", s.message()}, {"back", back}}, Json::object()),
+              409, true);
+}
+
+// The player's page. `result`: the answer to an order form just sent, shown above the form
+// with the text kept in it (`kept_text`); null on a plain GET.
+Response me_page(WebContext& ctx, const Request& req, const std::string& game,
+                 Json result = nullptr, const std::string& kept_text = "", int status = 200) {
   auto who = require_player(req, ctx, game);
   if (auto* r = std::get_if<Response>(&who)) return *r;
   const PlayerSession& me = std::get<PlayerSession>(who);
@@ -490,12 +547,25 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
                       {"received", s.received_at ? Json(format_time(*s.received_at)) : Json()},
                       {"accepted", s.accepted},
                       {"rejected", s.rejected}};
+  Json on_record = nullptr;
+  std::string text = kept_text;
+  auto file = orders_on_file(web_stores(ctx), game, me.player);
+  if (file.ok() && file->file) {
+    on_record = on_record_view(*file->file);
+    if (result.is_null()) text = editable_text(file->file->raw_text);
+  }
   Json reports = Json::array();
   for (int t = turn - 1; t >= 1; --t) reports.push_back({{"turn", t}});
   const CsrfToken csrf = csrf_token(req);
   std::string flash;
-  if (auto it = req.query.find("done"); it != req.query.end() && it->second == "secret")
-    flash = "Your secret is changed. Use the new one from now on.";
+  if (auto it = req.query.find("done"); it != req.query.end()) {
+    if (it->second == "secret") flash = "Your secret is changed. Use the new one from now on.";
+    if (it->second == "orders" && on_record.is_object())
+      flash = "Your orders for turn " + std::to_string(turn) + " are on file (" +
+              std::to_string(on_record.value("accepted", 0)) + " lines accepted, " +
+              std::to_string(on_record.value("rejected", 0)) +
+              " rejected). Sending a new file replaces them.";
+  }
   Json model = {{"game", game},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
@@ -506,12 +576,17 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
                 {"deadline", deadline_text(ctx, game)},
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
+                {"orders_text", text},
+                {"result", std::move(result)},
+                {"on_record", std::move(on_record)},
+                {"seen", latest_audit_id(ctx, game)},
                 {"csrf", csrf.value},
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
   return form_page(ctx, csrf,
                    render_page(player_name + " in " + st.value("name", game), "me", model,
-                               nav(game, st.value("name", game), req, ctx, &me)));
+                               nav(game, st.value("name", game), req, ctx, &me)),
+                   status);
 }
 
 // The report page of `player` for `turn_text`; the caller has checked who may see it.
@@ -554,7 +629,13 @@ Response me_credentials_post(WebContext& ctx, const Request& req, const std::str
   const PlayerSession& me = std::get<PlayerSession>(who);
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (auto stale = stale_form(ctx, form, game, game_path(game) + "/me")) return *stale;
   if (rotate) {
+    if (replayed_since(ctx, game, field(form, "seen"), "secret", me.player, "token"))
+      return error_page(409,
+                        "You already replaced your sign-in link after this page was shown; "
+                        "nothing was changed. Use the newest link, or open your page and ask "
+                        "again.");
     auto token = ctx.admin().player_update(game, me.player, "token", "");
     if (!token.ok()) return status_page(token.status());
     Json model = {{"game", game},
@@ -601,6 +682,10 @@ Response player_report(WebContext& ctx, const Request& req, const std::string& g
                      s ? &*s : nullptr);
 }
 
+// The order form: a file accepted as orders (some lines may be rejected) redirects to the
+// player's page, which shows it on record with every rejected line marked (PRG). A check, a
+// refused file or an error shows the player's page again with the text kept in the form and
+// each line marked. A form made for another turn changes nothing (turn_guard.h).
 Response orders_post(WebContext& ctx, const Request& req, const std::string& game) {
   auto who = require_player(req, ctx, game);
   if (auto* r = std::get_if<Response>(&who)) return *r;
@@ -610,31 +695,28 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
   const bool check_only = field(form, "action") == "check";
   std::string text = field(form, "file");
   if (trim(text).empty()) text = field(form, "orders");
-  Status err;
-  auto g = find_game(ctx, game, &err);
-  if (!g) return status_page(err);
-  const Json nv = nav(game, g->name, req, ctx, &me);
-  auto answer = [&](Json model, int status) {
-    model["game"] = game;
-    return page(
-        render_page(check_only ? "Orders checked" : "Orders received", "orders_result", model, nv),
-        status, true);
+  if (!check_only)
+    if (auto stale = stale_form(ctx, form, game, game_path(game) + "/me")) return *stale;
+  auto answer = [&](Json result, int status) {
+    if (!result.contains("lines")) result["has_lines"] = false;
+    // The text is kept without its PLAYER lines: the secret is never sent back.
+    return me_page(ctx, req, game, std::move(result),
+                   text.size() > kMaxOrderBytes ? std::string() : editable_text(text), status);
   };
   if (text.size() > kMaxOrderBytes)
-    return answer({{"stored", false}, {"error", "The order file is too long (at most 64 KB)."}},
+    return answer({{"error", "The order file is too long (at most 64 KB). Nothing was stored."}},
                   413);
   if (trim(text).empty())
-    return answer({{"stored", false}, {"error", "Paste your orders or choose a file."}}, 400);
+    return answer({{"error", "Paste your orders or choose a file; nothing was sent."}}, 400);
 
   // As the API does for a link-token holder: the signed-in player may leave out the header
   // lines; they are put before the text and line numbers are given back as the player sent them.
   const ParsedOrderFile parsed = parse_order_file(text);
   if (parsed.player && upper(*parsed.player) != me.player)
-    return answer(
-        {{"stored", false},
-         {"error", "This order file is for player " + upper(*parsed.player) +
-                       ", but you are signed in as " + me.player + ". Nothing was stored."}},
-        403);
+    return answer({{"error", "This order file is for player " + upper(*parsed.player) +
+                                 ", but you are signed in as " + me.player +
+                                 ". Nothing was stored: correct the PLAYER line or leave it out."}},
+                  403);
   // Guessing limit when the file's PLAYER line carries a secret (auth_guard.h).
   const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, me.player));
   if (parsed.player)
@@ -642,18 +724,34 @@ Response orders_post(WebContext& ctx, const Request& req, const std::string& gam
   // The session vouches for the player (no secret needed); a file's own PLAYER line is checked.
   auto out = ctx.services().submit_as(game, parsed.player ? "" : me.player, std::nullopt, text,
                                       kChannel, check_only);
-  if (!out.ok()) return status_page(out.status());
+  if (!out.ok()) {
+    if (http::http_status(out.status()) == 500) return status_page(out.status());
+    return answer({{"error", out.status().message() + " Nothing was stored."}},
+                  http::http_status(out.status()));
+  }
   OrderAck& ack = out->ack;
   if (parsed.player && secret_check_of(ack) == SecretVerdict::kWrong)
     guard_record(ctx, keys, "web_orders", false, "wrong_secret", game, me.player);
   else if (parsed.player && secret_check_of(ack) == SecretVerdict::kRight)
     guard_record(ctx, keys, "web_orders", true, "");
   if (!check_only) ctx.metrics().submission(kChannel, !ack.refused);
-  Json model = {{"stored", out->submission_id.has_value()},
-                {"submission_id", out->submission_id ? Json(*out->submission_id) : Json()},
-                {"note", out->note},  // the open turn changed while the file arrived
-                {"ack", ack_view(ack)}};
-  return answer(std::move(model), ack.refused ? 422 : 200);
+  if (!check_only && !ack.refused && out->submission_id)
+    return redirect(game_path(game) + "/me?done=orders&turn=" + std::to_string(ack.turn));
+  std::string message;
+  if (check_only)
+    message = ack.refused
+                  ? "Checked only: nothing was stored. This file would be refused: " + ack.refusal
+                  : "Checked only: nothing was stored. Submit it to put it on record.";
+  else
+    message = "Your file was refused: " + ack.refusal +
+              " Nothing from it is used as orders; any orders you had on file still stand.";
+  Json result = {{"message", message},
+                 {"note", out->note.empty() ? Json() : Json(out->note)},
+                 {"has_lines", !ack.lines.empty()},
+                 {"accepted", ack.accepted_count()},
+                 {"rejected", ack.rejected_count()},
+                 {"lines", marked_lines(mask_player_secret(text), ack)}};
+  return answer(std::move(result), ack.refused && !check_only ? 422 : 200);
 }
 
 // ---- GM pages ----
@@ -729,11 +827,29 @@ std::string done_message(const Request& req) {
       {"schedule", "Schedule saved."}, {"paused", "Game paused."},
       {"resumed", "Game resumed."}};
   auto m = kMessages.find(it->second);
-  return m == kMessages.end() ? "" : m->second;
+  if (m != kMessages.end()) return m->second;
+  // Codes that name a turn (a number from the query, checked).
+  auto t = req.query.find("turn");
+  const auto turn = t == req.query.end() ? std::nullopt : positive_int(t->second);
+  const std::string n = turn ? std::to_string(*turn) : std::string("?");
+  if (it->second == "ran")
+    return "Resolved turn " + n + ": the reports are on their way to the players, and turn " +
+           (turn ? std::to_string(*turn + 1) : std::string("?")) + " is open.";
+  if (it->second == "orders")
+    return "Orders entered for turn " + n + "; the player is told by mail.";
+  return "";
+}
+
+// The bundled scenarios for the create form's select, `chosen` selected.
+Json bundled_options(const std::string& chosen) {
+  Json out = Json::array();
+  for (const auto& name : bundled_scenarios())
+    out.push_back({{"name", name}, {"selected", name == chosen}});
+  return out;
 }
 
 Response gm_index(WebContext& ctx, const Request& req, const std::string& error = "",
-                  int status = 200) {
+                  int status = 200, const Json& kept = Json::object()) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   auto games = ctx.services().list_games();
   if (!games.ok()) return status_page(games.status());
@@ -743,7 +859,8 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
   Json model = {{"csrf", csrf.value},
                 {"has_games", !rows.empty()},
                 {"games", std::move(rows)},
-                {"bundled", bundled_scenarios()},
+                {"bundled", bundled_options(kept.value("bundled", ""))},
+                {"kept", kept},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"error", error.empty() ? Json() : Json(error)}};
   return form_page(ctx, csrf, render_page("GM desk", "gm_index", model, nav("", "", req, ctx)),
@@ -767,24 +884,59 @@ Response credentials_page(WebContext& ctx, const Request& req, const std::string
   return r;
 }
 
+// Game ids as the create form and the API accept them (create_game.request.schema.json).
+bool valid_game_id(const std::string& id) {
+  if (id.empty() || id.size() > 64 || !std::isalnum(static_cast<unsigned char>(id[0])))
+    return false;
+  for (char c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
+      return false;
+  return true;
+}
+
 Response gm_create(WebContext& ctx, const Request& req) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   Json scenario;
   const std::string bundled = trim(field(form, "bundled"));
+  const std::string id = trim(field(form, "id"));
+  const std::string name = trim(field(form, "name"));
   std::string text = field(form, "file");
   if (trim(text).empty()) text = field(form, "scenario");
+  // Shown again in the form when the game is not created.
+  const Json kept = {{"bundled", bundled},
+                     {"id", id},
+                     {"name", name},
+                     {"seed", trim(field(form, "seed"))},
+                     {"scenario", text.size() <= kMaxOrderBytes ? text : std::string()}};
+  auto again = [&](const std::string& error, int status) {
+    return gm_index(ctx, req, error, status, kept);
+  };
   if (!bundled.empty()) {
     auto b = bundled_scenario(bundled);
-    if (!b.ok()) return gm_index(ctx, req, "There is no bundled scenario " + bundled + ".", 404);
+    if (!b.ok())
+      return again("There is no bundled scenario " + bundled + "; choose one from the list.", 404);
     scenario = std::move(b).value();
   } else {
     if (trim(text).empty())
-      return gm_index(ctx, req, "Choose a bundled scenario, paste one or upload one.", 400);
+      return again("Choose a bundled scenario, paste one or upload one.", 400);
     scenario = Json::parse(text, nullptr, false);
     if (scenario.is_discarded() || !scenario.is_object())
-      return gm_index(ctx, req, "The scenario is not a JSON object.", 400);
+      return again("The scenario is not a JSON object; check it and send it again.", 400);
+  }
+  if (!id.empty()) {
+    if (!valid_game_id(id))
+      return again(
+          "The game id may have letters, digits and . _ - (at most 64, starting with a "
+          "letter or digit), not '" +
+              id.substr(0, 70) + "'.",
+          400);
+    scenario["id"] = id;
+  }
+  if (!name.empty()) {
+    if (name.size() > 200) return again("The game name may be at most 200 characters.", 400);
+    scenario["name"] = name;
   }
   Seed seed = random_seed();
   const std::string seed_text = trim(field(form, "seed"));
@@ -794,7 +946,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
       seed = std::stoull(seed_text, &used);
       if (used != seed_text.size()) throw std::invalid_argument("seed");
     } catch (const std::exception&) {
-      return gm_index(ctx, req, "The seed must be a whole number.", 400);
+      return again("The seed must be a whole number.", 400);
     }
   }
   // A bundled scenario's secrets are public (README): its players get fresh ones, shown once.
@@ -804,8 +956,10 @@ Response gm_create(WebContext& ctx, const Request& req) {
   if (!g.ok()) {
     const int code = http::http_status(g.status());
     if (code == 500) return status_page(g.status());
-    return gm_index(ctx, req, "The game was not created: " + g.status().message(), code);
+    return again("The game was not created: " + g.status().message(), code);
   }
+  // The credentials page is the POST's answer (its secrets exist only now); sending the form
+  // again is refused, as the game id is taken by then.
   if (!issued.empty()) {
     Json rows = Json::array();
     for (const auto& [code, secret] : issued) rows.push_back({{"code", code}, {"secret", secret}});
@@ -841,17 +995,27 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   auto subs = ctx.admin().submission_status(game);
   if (!subs.ok()) return status_page(subs.status());
 
+  std::map<std::string, std::string> addresses;
+  for (const auto& p : st["players"]) addresses[p.value("code", "")] = p.value("email", "");
   Json submissions = Json::array();
   int submitted = 0;
   for (const auto& s : *subs) {
     submitted += s.has_orders ? 1 : 0;
+    const std::string address = addresses[s.player];
     submissions.push_back({{"player", s.player},
                            {"name", s.name},
+                           {"email", address.empty() ? "(none on file)" : address},
                            {"has_orders", s.has_orders},
                            {"received", s.received_at ? format_time(*s.received_at) : "-"},
                            {"accepted", s.accepted},
-                           {"rejected", s.rejected}});
+                           {"rejected", s.rejected},
+                           {"orders_url", "/gm/games/" + http::url_encode(game) + "/players/" +
+                                              s.player + "/orders"}});
   }
+  Json recent = Json::array();
+  if (auto log = ctx.admin().audit_log(game); log.ok())
+    for (auto it = log->rbegin(); it != log->rend() && recent.size() < 10; ++it)
+      recent.push_back(audit_row(*it));
   Json links = Json::array();
   for (const auto& p : st["players"]) {
     const std::string code = p.value("code", "");
@@ -881,7 +1045,10 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"status", status},
                 {"paused", status == "paused" || status == "held"},
                 {"deadline", s.deadline ? format_time(*s.deadline) : "none set"},
-                {"deadline_value", s.deadline ? datetime_local(*s.deadline) : ""},
+                {"deadline_date", s.deadline ? format_utc(*s.deadline, "%Y-%m-%d") : ""},
+                {"deadline_time", s.deadline ? format_utc(*s.deadline, "%H:%M") : ""},
+                {"recent_audit", std::move(recent)},
+                {"seen", latest_audit_id(ctx, game)},
                 {"schedule_text", schedule_text(s)},
                 {"schedule",
                  {{"is_none", s.kind != "fixed" && s.kind != "interval"},
@@ -895,6 +1062,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"submitted", submitted},
                 {"players", subs->size()},
                 {"can_rollback", turn > 1},
+                {"last_turn", turn - 1},
                 {"rollback_turns", std::move(rollback_turns)},
                 {"links", std::move(links)},
                 {"csrf", csrf.value},
@@ -912,42 +1080,212 @@ Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  // (A rollback form from before `to` existed sends the turn to reopen as `turn`.)
+  const bool legacy_rollback = done == "rolled-back" && field(form, "to").empty();
+  if (!legacy_rollback)
+    if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
+      return *stale;
   const Status s = act(form);
   if (!s.ok()) return status_page(s);
   return redirect("/gm/games/" + http::url_encode(game) + "?done=" + done);
 }
 
-Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, bool preview) {
-  if (auto denied = gm_denied(req, ctx)) return *denied;
-  if (!csrf_ok(req, req.form(), ctx.config().base_url)) return csrf_failed();
-  const auto started = std::chrono::steady_clock::now();
-  auto out = ctx.admin().run_turn(game, preview, kGmActor);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (!preview) ctx.metrics().turn_run(seconds, out.ok());
-  if (!out.ok()) return status_page(out.status());
-  if (!preview) ctx.turn_ran(game, out->turn);
+// A turn's result page: the outcome of a preview, or (outcome null) a resolved turn's stored
+// reports.
+Response gm_turn_page(WebContext& ctx, const Request& req, const std::string& game, int turn,
+                      const TurnRunOutcome* out, double seconds) {
   Status err;
   auto g = find_game(ctx, game, &err);
-  const std::string name = g ? g->name : game;
+  if (!g) return status_page(err);
   Json reports = Json::array();
-  for (const auto& r : out->reports)
-    reports.push_back({{"player", r.player}, {"text", out->full_text(r)}});
+  if (out) {
+    for (const auto& r : out->reports)
+      reports.push_back({{"player", r.player}, {"text", out->full_text(r)}});
+  } else {
+    auto st = ctx.services().show_game(game);
+    if (!st.ok()) return status_page(st.status());
+    for (const auto& p : (*st)["players"]) {
+      auto rep = ctx.services().report(game, p.value("code", ""), turn);
+      if (rep.ok()) reports.push_back({{"player", rep->player}, {"text", rep->text}});
+    }
+    if (reports.empty())
+      return error_page(404, "Turn " + std::to_string(turn) +
+                                 " has not been resolved yet, so it has no reports.");
+  }
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.1f", seconds * 1000);
   Json model = {{"id", game},
-                {"name", name},
-                {"preview", preview},
-                {"turn", out->turn},
-                {"digest", out->digest},
-                {"actions", out->result.actions.size()},
-                {"battles", out->result.battles.size()},
-                {"no_orders", out->players_without_orders},
-                {"ms", ms},
+                {"name", g->name},
+                {"preview", out != nullptr},
+                {"turn", turn},
                 {"reports", std::move(reports)}};
-  return page(render_page((preview ? "Preview of turn " : "Turn ") + std::to_string(out->turn),
-                          "gm_turn", model, nav(game, name, req, ctx)),
+  if (out) {
+    model["facts"] = {{"digest", out->digest},
+                      {"actions", out->result.actions.size()},
+                      {"battles", out->result.battles.size()},
+                      {"no_orders", out->players_without_orders},
+                      {"ms", ms}};
+  }
+  return page(render_page((out ? "Preview of turn " : "Turn ") + std::to_string(turn), "gm_turn",
+                          model, nav(game, g->name, req, ctx)),
               200, true);
+}
+
+// GET /gm/games/{game}/preview?turn=N: the preview of the open turn N (nothing stored but the
+// audit entry; a stale N answers 409). The preview form redirects here.
+Response gm_preview(WebContext& ctx, const Request& req, const std::string& game) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  auto t = req.query.find("turn");
+  auto sent = parse_turn_field(t == req.query.end() ? "" : t->second);
+  if (!sent.ok()) return error_page(400, sent.status().message());
+  const auto started = std::chrono::steady_clock::now();
+  auto out = ctx.admin().run_turn(game, true, kGmActor, *sent);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (!out.ok()) {
+    if (out.status().code() == StatusCode::kFailedPrecondition && *sent)
+      return page(render_page("Nothing was changed", "stale",
+                              {{"message", out.status().message()},
+                               {"back", "/gm/games/" + http::url_encode(game)}},
+                              Json::object()),
+                  409, true);
+    return status_page(out.status());
+  }
+  return gm_turn_page(ctx, req, game, out->turn, &*out, seconds);
+}
+
+// POST run (and preview): PRG. The run redirects to the GM page with the result
+// (?done=ran&turn=N) and is refused when the form was made for another turn; with players
+// missing orders it first answers a confirmation page (confirm-run-form, confirm=1).
+Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, bool preview) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string back = "/gm/games/" + http::url_encode(game);
+  auto sent = parse_turn_field(trim(field(form, "turn")));
+  if (!sent.ok()) return error_page(400, sent.status().message());
+  if (preview) {
+    Status err;
+    auto g = find_game(ctx, game, &err);
+    if (!g) return status_page(err);
+    return redirect(back + "/preview?turn=" + std::to_string(sent->value_or(g->turn)));
+  }
+  if (auto stale = stale_form(ctx, form, game, back)) return *stale;
+  if (field(form, "confirm") != "1") {
+    auto subs = ctx.admin().submission_status(game);
+    if (!subs.ok()) return status_page(subs.status());
+    auto st = ctx.services().show_game(game);
+    if (!st.ok()) return status_page(st.status());
+    Json missing = Json::array();
+    for (const auto& s : *subs)
+      if (!s.has_orders) {
+        std::string email;
+        for (const auto& p : (*st)["players"])
+          if (p.value("code", "") == s.player) email = p.value("email", "");
+        missing.push_back({{"player", s.player},
+                           {"name", s.name},
+                           {"email", email.empty() ? "(none on file)" : email}});
+      }
+    if (!missing.empty()) {
+      const CsrfToken csrf = csrf_token(req);
+      const int turn = st->value("turn", 1);
+      Json model = {{"id", game},
+                    {"name", st->value("name", game)},
+                    {"turn", turn},
+                    {"players", subs->size()},
+                    {"missing_count", missing.size()},
+                    {"missing", std::move(missing)},
+                    {"csrf", csrf.value}};
+      return form_page(ctx, csrf,
+                       render_page("Run turn " + std::to_string(turn) + "?", "gm_confirm_run",
+                                   model, nav(game, st->value("name", game), req, ctx)));
+    }
+  }
+  const auto started = std::chrono::steady_clock::now();
+  auto out = ctx.admin().run_turn(game, false, kGmActor, *sent);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ctx.metrics().turn_run(seconds, out.ok());
+  if (!out.ok()) {
+    if (out.status().code() == StatusCode::kFailedPrecondition && *sent)
+      if (auto stale = stale_form(ctx, form, game, back)) return *stale;
+    return status_page(out.status());
+  }
+  ctx.turn_ran(game, out->turn);
+  return redirect(back + "?done=ran&turn=" + std::to_string(out->turn));
+}
+
+// /gm/games/{game}/players/{player}/orders: the player's file on record for the open turn with
+// its answer, and the form to enter or replace their orders (gm_orders.h). `result`: the answer
+// to that form when it was not accepted (shown with the text kept), else null.
+Response gm_orders_page(WebContext& ctx, const Request& req, const std::string& game,
+                        const std::string& player_arg, Json result = nullptr,
+                        const std::string& kept = "", int status = 200) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  auto file = orders_on_file(web_stores(ctx), game, player_arg);
+  if (!file.ok()) return status_page(file.status());
+  auto st = ctx.services().show_game(game);
+  if (!st.ok()) return status_page(st.status());
+  std::string name, email;
+  for (const auto& p : (*st)["players"])
+    if (p.value("code", "") == file->player) {
+      name = p.value("name", "");
+      email = p.value("email", "");
+    }
+  const CsrfToken csrf = csrf_token(req);
+  std::string flash;
+  if (auto it = req.query.find("done"); it != req.query.end() && it->second == "orders")
+    flash = "Orders entered for " + file->player + " for turn " + std::to_string(file->turn) +
+            "; the player is told by mail.";
+  Json model = {{"id", game},
+                {"name", st->value("name", game)},
+                {"player", file->player},
+                {"player_name", name},
+                {"email", email.empty() ? "(none on file)" : email},
+                {"turn", file->turn},
+                {"on_record", file->file ? on_record_view(*file->file) : Json()},
+                {"orders_text", !result.is_null() ? kept
+                                : file->file      ? editable_text(file->file->raw_text)
+                                                  : std::string()},
+                {"result", std::move(result)},
+                {"flash", flash.empty() ? Json() : Json(flash)},
+                {"csrf", csrf.value}};
+  return form_page(ctx, csrf,
+                   render_page("Orders of " + file->player + ": " + st->value("name", game),
+                               "gm_orders", model, nav(game, st->value("name", game), req, ctx)),
+                   status);
+}
+
+Response gm_orders_post(WebContext& ctx, const Request& req, const std::string& game,
+                        const std::string& player_arg) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string player = upper(player_arg);
+  const std::string back =
+      "/gm/games/" + http::url_encode(game) + "/players/" + http::url_encode(player) + "/orders";
+  if (auto stale = stale_form(ctx, form, game, back)) return *stale;
+  const std::string text = field(form, "orders");
+  auto again = [&](Json result, int status) {
+    return gm_orders_page(ctx, req, game, player, std::move(result),
+                          text.size() > kMaxOrderBytes ? std::string() : text, status);
+  };
+  if (text.size() > kMaxOrderBytes)
+    return again({{"error", "The order file is too long (at most 64 KB). Nothing was stored."}},
+                 413);
+  if (trim(text).empty())
+    return again({{"error", "Write the orders to enter; nothing was stored."}}, 400);
+  auto out = enter_orders_for_player(ctx.services(), web_stores(ctx), thread_store(ctx),
+                                     ctx.clock()(), game, player, text, kGmActor, std::nullopt);
+  if (!out.ok()) {
+    if (http::http_status(out.status()) == 500) return status_page(out.status());
+    return again({{"error", out.status().message()}}, http::http_status(out.status()));
+  }
+  if (!out->ack.refused) return redirect(back + "?done=orders");
+  return again({{"error", "The file was refused: " + out->ack.refusal + " Nothing was entered."},
+                {"lines", marked_lines(text, out->ack)},
+                {"has_lines", !out->ack.lines.empty()}},
+               422);
 }
 
 // "HH:MM" -> seconds after midnight.
@@ -986,6 +1324,19 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                return gm_turn(ctx, req, param(p, "game"), true);
              }),
              "html_gm_preview");
+  router.add("GET", "/gm/games/{game}/preview",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return gm_preview(ctx, req, param(p, "game"));
+             }),
+             "html_gm_preview_page");
+  router.add("GET", "/gm/games/{game}/turns/{turn}",
+             guarded([&ctx](const Request& req, const Params& p) {
+               if (auto denied = gm_denied(req, ctx)) return *denied;
+               const auto turn = positive_int(param(p, "turn"));
+               if (!turn) return error_page(400, "The turn must be a positive whole number.");
+               return gm_turn_page(ctx, req, param(p, "game"), *turn, nullptr, 0);
+             }),
+             "html_gm_turn_page");
   router.add("POST", "/gm/games/{game}/run", guarded([&ctx](const Request& req, const Params& p) {
                return gm_turn(ctx, req, param(p, "game"), false);
              }),
@@ -994,7 +1345,10 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");
                return gm_action(ctx, req, game, "rolled-back", [&](const auto& form) {
-                 const auto turn = positive_int(field(form, "turn"));
+                 // `to`: the turn to reopen (the form's `turn` is the open turn it was made
+                 // for); older clients send only `turn`, the turn to reopen.
+                 const std::string to = field(form, "to");
+                 const auto turn = positive_int(to.empty() ? field(form, "turn") : to);
                  if (!turn)
                    return Status::InvalidArgument("the turn must be a positive whole number");
                  return ctx.admin().rollback(game, *turn, kGmActor);
@@ -1005,9 +1359,17 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");
                return gm_action(ctx, req, game, "deadline", [&](const auto& form) {
-                 const auto t = parse_time(field(form, "deadline"));
+                 // The form's date (YYYY-MM-DD) and 24-hour time (HH:MM), both UTC; or one
+                 // `deadline` field as before.
+                 const std::string date = trim(field(form, "deadline_date"));
+                 const std::string time = trim(field(form, "deadline_time"));
+                 const auto t = date.empty() && time.empty()
+                                    ? parse_time(field(form, "deadline"))
+                                    : parse_time(date + " " + (time.empty() ? "00:00" : time));
                  if (!t)
-                   return Status::InvalidArgument("the deadline must look like 2025-03-01T18:00");
+                   return Status::InvalidArgument(
+                       "The deadline must be a date like 2026-11-30 and a 24-hour UTC time like "
+                       "18:00; nothing was changed.");
                  return ctx.admin().set_deadline(game, *t, kGmActor);
                });
              }),
@@ -1060,6 +1422,14 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                const auto form = req.form();
                if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
                const std::string what = field(form, "what");
+               if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
+                 return *stale;
+               if (replayed_since(ctx, game, field(form, "seen"), "reset", player, what))
+                 return error_page(
+                     409, "A new " + std::string(what == "token" ? "sign-in link" : "secret") +
+                              " was already issued for " + player +
+                              " after this page was shown; nothing was changed. "
+                              "Open the GM page again to issue another.");
                auto out = ctx.admin().reset_player(game, player, what, kGmActor);
                if (!out.ok()) return status_page(out.status());
                Json row = {{"code", player}};
@@ -1076,6 +1446,16 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                return credentials_page(ctx, req, game, g ? g->name : game, Json::array({row}));
              }),
              "html_gm_player_reset");
+  router.add("GET", "/gm/games/{game}/players/{player}/orders",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return gm_orders_page(ctx, req, param(p, "game"), param(p, "player"));
+             }),
+             "html_gm_orders");
+  router.add("POST", "/gm/games/{game}/players/{player}/orders",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return gm_orders_post(ctx, req, param(p, "game"), param(p, "player"));
+             }),
+             "html_gm_orders_post");
   router.add("POST", "/gm/games/{game}/pause", guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");
                return gm_action(ctx, req, game, "paused",

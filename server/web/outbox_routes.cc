@@ -1,7 +1,8 @@
 // The GM's view of a game's outgoing mail (MailStore::outbox): GET /api/games/{game}/outbox
-// (JSON) and GET /games/{game}/outbox (HTML). GM only (is_gm); others get 403. At most the 100
-// newest messages. The message bodies are not shown (they may hold report details); the subject
-// is read from the stored header block.
+// (JSON) and GET /games/{game}/outbox (HTML, in the site's layout). GM only (is_gm); others get
+// 403. At most the 100 newest messages; the subject is read from the stored header block.
+// GET /gm/outbox/{id}: one message's headers and plain text (outbox_view.h: a message that may
+// carry a secret shows only its headers, and a secret's text is removed once delivered).
 // And the received mail: GET /api/mail (JSON) and GET /gm/mail (HTML): the messages that could
 // not be answered ("failed": unreadable, or given up after MailConfig::max_process_attempts
 // tries) and those still waiting ("new"), at most 100 newest each, without their bytes; and the
@@ -14,6 +15,8 @@
 #include "server/app/escape.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
+#include "server/web/outbox_view.h"
+#include "server/web/page_render.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -66,16 +69,32 @@ Json inbox_json(const InboxMessage& m) {
           {"pruned", m.pruned_at.has_value()}};
 }
 
-std::string inbox_rows(const std::vector<InboxMessage>& list) {
-  std::string h;
+// An HTML page with the same protective headers as the other pages (html_routes.cc).
+http::Response styled(const std::string& title, const std::string& tmpl, const Json& model,
+                      const Json& nav, int status = 200) {
+  http::Response r = http::Response::html(render_page(title, tmpl, model, nav), status);
+  r.headers.emplace_back("Content-Security-Policy",
+                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("Referrer-Policy", "same-origin");
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+Json inbox_view(const std::vector<InboxMessage>& list) {
+  Json rows = Json::array();
   for (const auto& m : list)
-    h += "<tr><td>" + std::to_string(m.id) + "</td><td>" + html_escape(m.state) + "</td><td>" +
-         utc_seconds_or_dash(m.received_at) + "</td><td>" + html_escape(m.channel) + "</td><td>" +
-         html_escape(m.envelope_from) + "</td><td>" + html_escape(m.peer) + "</td><td>" +
-         std::to_string(m.raw_bytes) + "</td><td>" + std::to_string(m.attempts) + "</td><td>" +
-         html_escape(m.outcome) + "</td></tr>";
-  if (list.empty()) h += "<tr><td colspan=\"9\">None.</td></tr>";
-  return h;
+    rows.push_back({{"id", m.id},
+                    {"state", m.state},
+                    {"received", utc_seconds_or_dash(m.received_at)},
+                    {"channel", m.channel},
+                    {"from", m.envelope_from},
+                    {"peer", m.peer},
+                    {"bytes", m.raw_bytes},
+                    {"attempts", m.attempts},
+                    {"outcome", m.outcome}});
+  return rows;
 }
 
 }  // namespace
@@ -112,24 +131,18 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
         auto sizes = store.storage_by_game();
         if (!failed.ok() || !waiting.ok() || !sizes.ok())
           return http::Response::error(500, "the mail tables could not be read", false);
-        const std::string head =
-            "<table><thead><tr><th>id</th><th>state</th><th>received (UTC)</th><th>channel</th>"
-            "<th>envelope sender</th><th>client</th><th>bytes</th><th>tries</th><th>outcome</th>"
-            "</tr></thead><tbody>";
-        std::string h =
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Received mail</title>"
-            "</head><body><h1>Received mail</h1><p><a href=\"/gm\">GM desk</a></p>"
-            "<h2>Failed: not answered</h2>" +
-            head + inbox_rows(*failed) + "</tbody></table><h2>Waiting to be answered</h2>" + head +
-            inbox_rows(*waiting) +
-            "</tbody></table><h2>Bytes stored per game</h2><table><thead><tr><th>game</th>"
-            "<th>order files</th><th>reports</th><th>mail sent</th></tr></thead><tbody>";
+        Json games = Json::array();
         for (const auto& g : *sizes)
-          h += "<tr><td>" + html_escape(g.game) + "</td><td>" + std::to_string(g.submissions) +
-               "</td><td>" + std::to_string(g.reports) + "</td><td>" + std::to_string(g.mail) +
-               "</td></tr>";
-        h += "</tbody></table></body></html>";
-        return http::Response::html(h);
+          games.push_back({{"game", g.game},
+                           {"submissions", g.submissions},
+                           {"reports", g.reports},
+                           {"mail", g.mail}});
+        Json model = {
+            {"sections",
+             Json::array({{{"title", "Failed: not answered"}, {"rows", inbox_view(*failed)}},
+                          {{"title", "Waiting to be answered"}, {"rows", inbox_view(*waiting)}}})},
+            {"games", std::move(games)}};
+        return styled("Received mail", "gm_mail", model, {{"gm", true}});
       },
       "gm_mail");
   auto load = [&ctx](const http::Request& req, bool json) -> std::optional<http::Response> {
@@ -160,26 +173,66 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/games/{game}/outbox",
       [&ctx, load](const http::Request& req, const http::Params& p) {
         if (auto denied = load(req, false)) return *denied;
-        const std::string game = html_escape(p.at("game"));
-        auto list = thread_store(ctx).outbox(p.at("game"), 100);
+        const std::string game = p.at("game");
+        auto list = thread_store(ctx).outbox(game, 100);
         if (!list.ok()) return http::Response::error(500, list.status().message(), false);
-        std::string h =
-            "<!doctype html><html><head><meta charset=\"utf-8\"><title>Outbox - " + game +
-            "</title></head><body><h1>Outbox of " + game +
-            "</h1><p><a href=\"/gm\">GM desk</a></p><table><thead><tr><th>id</th><th>state</th>"
-            "<th>kind</th><th>to</th><th>subject</th><th>tries</th><th>created (UTC)</th>"
-            "<th>last error</th></tr></thead><tbody>";
+        auto sum = thread_store(ctx).game_summary(game);
+        const std::string name = sum.ok() ? sum->name : game;
+        Json rows = Json::array();
         for (const auto& m : *list)
-          h += "<tr><td>" + std::to_string(m.id) + "</td><td>" + html_escape(m.state) +
-               "</td><td>" + html_escape(m.kind) + "</td><td>" + html_escape(m.to) + "</td><td>" +
-               html_escape(subject_of(m.raw)) + "</td><td>" + std::to_string(m.attempts) +
-               "</td><td>" + utc_seconds_or_dash(m.created_at) + "</td><td>" +
-               html_escape(m.last_error) + "</td></tr>";
-        if (list->empty()) h += "<tr><td colspan=\"8\">The outbox is empty.</td></tr>";
-        h += "</tbody></table></body></html>";
-        return http::Response::html(h);
+          rows.push_back({{"id", m.id},
+                          {"state", m.state},
+                          {"kind", m.kind},
+                          {"to", m.to},
+                          {"subject", subject_of(m.raw)},
+                          {"attempts", m.attempts},
+                          {"created", utc_seconds_or_dash(m.created_at)},
+                          {"last_error", m.last_error}});
+        Json model = {{"game", game}, {"game_name", name}, {"limit", 100}, {"messages", rows}};
+        return styled("Outbox: " + name, "outbox", model,
+                      {{"game", game}, {"game_name", name}, {"gm", true}});
       },
       "gm_outbox");
+  router.add(
+      "GET", "/gm/outbox/{id}",
+      [&ctx, load](const http::Request& req, const http::Params& p) {
+        if (auto denied = load(req, false)) return *denied;
+        const std::string id_text = p.at("id");
+        std::int64_t id = 0;
+        bool digits = !id_text.empty() && id_text.size() <= 15;
+        for (char c : id_text) digits = digits && c >= '0' && c <= '9';
+        if (digits) id = std::stoll(id_text);
+        auto m = digits ? thread_store(ctx).outbox_message(id)
+                        : Result<OutboxMessage>(Status::NotFound("no message"));
+        if (!m.ok()) {
+          if (m.status().code() != StatusCode::kNotFound)
+            return http::Response::error(500, "the outbox could not be read", false);
+          return http::Response::html(
+              render_error_page(404,
+                                "There is no such outgoing message. Open the outbox of "
+                                "the game and choose one from its list."),
+              404);
+        }
+        const MessageView v = message_view(m->raw, m->kind);
+        Json headers = Json::array();
+        for (const auto& [k, val] : v.headers) headers.push_back({{"name", k}, {"value", val}});
+        const std::string subject = subject_of(m->raw);
+        Json model = {{"subject", subject.empty() ? "(no subject)" : subject},
+                      {"state", m->state},
+                      {"kind", m->kind},
+                      {"created", utc_seconds_or_dash(m->created_at)},
+                      {"attempts", m->attempts},
+                      {"last_error", m->last_error.empty() ? Json() : Json(m->last_error)},
+                      {"game", m->game.empty() ? Json() : Json(m->game)},
+                      {"headers", std::move(headers)},
+                      {"withheld", v.withheld},
+                      {"body", v.body}};
+        Json nav = {{"gm", true}};
+        if (!m->game.empty()) nav = {{"game", m->game}, {"game_name", m->game}, {"gm", true}};
+        return styled("Message: " + (subject.empty() ? std::string("(no subject)") : subject),
+                      "outbox_message", model, nav);
+      },
+      "gm_outbox_message");
 }
 
 }  // namespace adj::web

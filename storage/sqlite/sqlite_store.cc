@@ -78,11 +78,15 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
     ADJ_SQL_TRY(auto taken, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
     taken.bind_text(1, id);
     ADJ_SQL_TRY(bool exists, taken.step());
-    if (exists && taken.column_text(0) == id) return Status::AlreadyExists("game " + id);
+    if (exists && taken.column_text(0) == id)
+      return Status::AlreadyExists("A game with id " + id + " already exists; choose another id.");
     if (exists)
-      return Status::AlreadyExists("game " + id + " differs only by case from the existing game " +
+      return Status::AlreadyExists("A game with id " + id +
+                                   " already exists: it differs only by "
+                                   "case from the existing game " +
                                    taken.column_text(0) +
-                                   " (game ids are compared regardless of case)");
+                                   " (game ids are compared regardless of case); choose another "
+                                   "id.");
   }
   ADJ_SQL_TRY(auto game,
               db_.prepare("INSERT INTO games(id, name, engine, scenario_json, status, open_turn, "

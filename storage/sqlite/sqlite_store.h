@@ -143,6 +143,8 @@ class SqliteStore : public GameStore,
   Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
                     bool final) override;
   Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
+  // One outbox message by id (the GM's message view). NotFound for an unknown id.
+  Result<OutboxMessage> outbox_message(std::int64_t id);
   // Messages "pending" or "sending".
   Result<int> pending_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;

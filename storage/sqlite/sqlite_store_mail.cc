@@ -428,6 +428,15 @@ Result<std::vector<OutboxMessage>> SqliteStore::outbox(const std::string& game, 
   }
 }
 
+Result<OutboxMessage> SqliteStore::outbox_message(std::int64_t id) {
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(std::string("SELECT ") + kOutboxColumns + " FROM outbox WHERE id = ?"));
+  st.bind_int64(1, id);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("There is no outgoing message " + std::to_string(id) + ".");
+  return outbox_from_row(st);
+}
+
 Result<int> SqliteStore::pending_count() {
   ADJ_SQL_TRY(auto st,
               db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));

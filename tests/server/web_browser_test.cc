@@ -450,9 +450,12 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
   go("/games/britain-1/me");
   EXPECT_NE(html().find("no orders on file for turn 1"), std::string::npos);
   submit("/me/orders", {{"orders", orders}}, "button[value=submit]");
-  page = html();
-  EXPECT_NE(page.find("Stored as submission"), std::string::npos) << page;
-  EXPECT_NE(page.find("7 accepted, 1 rejected"), std::string::npos) << page;  // as on the CLI
+  page = html();  // redirected to the player's page (PRG), the file on record
+  EXPECT_EQ(path(), "/games/britain-1/me");
+  EXPECT_NE(page.find("Your orders for turn 1 are on file (7 lines accepted, 1 rejected)"),
+            std::string::npos)
+      << page;  // as on the CLI
+  EXPECT_NE(page.find("class=\"line-rejected\""), std::string::npos);
 
   // The GM signs in and runs the turn from the GM page.
   go("/gm");
@@ -461,9 +464,21 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
   ASSERT_EQ(path(), "/gm") << html().substr(0, 2000);
   go("/gm/games/britain-1");
   EXPECT_NE(html().find("1 of 5 players have orders in"), std::string::npos);
+  submit("/run", Json::object(), "button");  // four players have no orders: confirm first
+  page = html();
+  EXPECT_NE(page.find("id=\"confirm-run-form\""), std::string::npos) << page.substr(0, 3000);
   submit("/run", Json::object(), "button");
   page = html();
   EXPECT_NE(page.find("Resolved turn 1"), std::string::npos) << page.substr(0, 3000);
+  // PRG: reloading the page shown after the run runs nothing more.
+  EXPECT_EQ(eval("location.search"), "?done=ran&turn=1");
+  mark_document();
+  cdp.forget_events();
+  ASSERT_FALSE(cdp.call("Page.reload", Json::object(), tab).is_null()) << cdp.last_error();
+  wait_new_document("reload");
+  EXPECT_NE(html().find("Run turn 2 now"), std::string::npos);
+  auto shown = run_cli({"--db", db_, "game", "show", "britain-1", "--json"});
+  EXPECT_EQ(Json::parse(shown.out)["turn"], 2) << shown.out;
 
   // The player finds the new report.
   go("/games/britain-1/me");
@@ -485,6 +500,15 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
   ::adj::testing::write_file(dir_.file("turn1.png"), png);
   if (const char* keep = std::getenv("ADJ_SCREENSHOT_DIR"))
     ::adj::testing::write_file((std::filesystem::path(keep) / "web_after_turn1.png").string(), png);
+
+  // A GM page made for turn 2, its run form sent after turn 2 ran elsewhere: nothing changes.
+  go("/gm/games/britain-1");
+  ASSERT_EQ(run_cli({"--db", db_, "turn", "run", "britain-1"}).exit_code, 0);
+  submit("/run", Json::object(), "button");
+  EXPECT_NE(html().find("Turn 2 already ran; nothing was changed."), std::string::npos)
+      << html().substr(0, 3000);
+  shown = run_cli({"--db", db_, "game", "show", "britain-1", "--json"});
+  EXPECT_EQ(Json::parse(shown.out)["turn"], 3) << shown.out;
 }
 
 }  // namespace

@@ -472,25 +472,42 @@ TEST_F(WebPages, OrdersFormSubmitsAndChecks) {
   EXPECT_EQ(check.body.find("cerdic"), std::string::npos);
   EXPECT_FALSE(has_orders("WSX"));
 
-  // Submit as an uploaded file: stored, with the same acknowledgement as the command line.
+  // Submit as an uploaded file: stored, then the player's page shows it on record (PRG), each
+  // rejected line marked with the reason the command line gives.
   Response sub = post_multipart("/games/britain-1/me/orders",
                                 {{"file", orders_file(1, "WSX")}, {"action", "submit"}}, wsx);
-  ASSERT_EQ(sub.status, 200) << sub.body;
-  EXPECT_NE(sub.body.find("Stored as submission"), std::string::npos);
+  ASSERT_EQ(sub.status, 303) << sub.body;
+  EXPECT_EQ(header(sub, "Location"), "/games/britain-1/me?done=orders&turn=1");
   EXPECT_TRUE(has_orders("WSX"));
+  Request landing = request("GET", "/games/britain-1/me", wsx);
+  landing.query["done"] = "orders";
+  Response page = router_->route(landing);
+  ASSERT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("Your orders for turn 1 are on file (7 lines accepted, 1 rejected)"),
+            std::string::npos)
+      << page.body;
   auto ack = ctx_->services().check_orders(kGame, orders_file(1, "WSX"));
   ASSERT_TRUE(ack.ok());
-  EXPECT_NE(sub.body.find(html_escape(render_ack_text(ack->ack))), std::string::npos);
-  EXPECT_EQ(check_balanced(sub.body, true), "");
+  for (const auto& l : ack->ack.lines) {
+    if (!l.accepted) {
+      EXPECT_NE(page.body.find(html_escape(l.reason)), std::string::npos);
+    }
+  }
+  EXPECT_EQ(page.body.find("cerdic"), std::string::npos);
+  EXPECT_EQ(check_balanced(page.body, true), "");
 
   // Signed in, the header lines may be left out; line numbers stay the player's.
   const std::string mrc = player_cookie("MRC");
   Response bare =
       post_multipart("/games/britain-1/me/orders",
                      {{"orders", "TURN 1\n1. ORDER 2\nEND\n"}, {"action", "submit"}}, mrc);
-  ASSERT_EQ(bare.status, 200) << bare.body;
+  ASSERT_EQ(bare.status, 303) << bare.body;
   EXPECT_TRUE(has_orders("MRC"));
-  EXPECT_NE(bare.body.find("<td class=\"n\">2</td><td class=\"n\">1</td>"), std::string::npos);
+  Response checked =
+      post_multipart("/games/britain-1/me/orders",
+                     {{"orders", "TURN 1\n1. ORDER 2\nEND\n"}, {"action", "check"}}, mrc);
+  EXPECT_NE(checked.body.find("<tr class=\"line-ok\"><td class=\"n\">2</td>"), std::string::npos)
+      << checked.body;
 
   // Another player's file is refused whole, nothing stored.
   Response theirs = post_multipart("/games/britain-1/me/orders",
@@ -618,8 +635,13 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   const std::string link_token = reset.body.substr(at + std::string(kBase).size() + 19, 32);
   EXPECT_EQ(ctx_->admin().token_owner(link_token)->second, "NUM");
 
-  // Preview: every report, nothing stored.
-  Response preview = post("/gm/games/britain-1/preview", {}, gm);
+  // Preview: redirected to the preview page, every report, nothing stored.
+  Response to_preview = post("/gm/games/britain-1/preview", {{"turn", "1"}}, gm);
+  ASSERT_EQ(to_preview.status, 303) << to_preview.body;
+  EXPECT_EQ(header(to_preview, "Location"), "/gm/games/britain-1/preview?turn=1");
+  Request preview_req = request("GET", "/gm/games/britain-1/preview", gm);
+  preview_req.query["turn"] = "1";
+  Response preview = router_->route(preview_req);
   ASSERT_EQ(preview.status, 200) << preview.body;
   EXPECT_EQ(count(preview.body, "<details>"), 5);
   EXPECT_NE(preview.body.find("ADJUTANT REPORT"), std::string::npos);
@@ -650,11 +672,14 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   EXPECT_EQ(ctx_->services().list_games()->front().status, "paused");
   EXPECT_EQ(post("/gm/games/britain-1/resume", {}, gm).status, 303);
 
-  // Run now, then roll back.
-  Response run = post("/gm/games/britain-1/run", {}, gm);
-  ASSERT_EQ(run.status, 200) << run.body;
-  EXPECT_NE(run.body.find("Resolved turn 1"), std::string::npos);
-  EXPECT_NE(run.body.find("NUM"), std::string::npos);  // no orders from NUM, EAN, GWN
+  // Run now (confirmed: NUM, EAN and GWN have no orders), then roll back.
+  Response run = post("/gm/games/britain-1/run", {{"confirm", "1"}}, gm);
+  ASSERT_EQ(run.status, 303) << run.body;
+  EXPECT_EQ(header(run, "Location"), "/gm/games/britain-1?done=ran&turn=1");
+  Response turn_page = get("/gm/games/britain-1/turns/1", gm);
+  ASSERT_EQ(turn_page.status, 200) << turn_page.body;
+  EXPECT_NE(turn_page.body.find("Resolved turn 1"), std::string::npos);
+  EXPECT_EQ(count(turn_page.body, "<details>"), 5);
   EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
   Response rb = post("/gm/games/britain-1/rollback", {{"turn", "1"}}, gm);
   EXPECT_EQ(rb.status, 303);
@@ -666,7 +691,10 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   ASSERT_EQ(audit.status, 200);
   EXPECT_EQ(check_balanced(audit.body, true), "");
   for (const char* action : {"create", "preview", "deadline", "pause", "resume", "run", "rollback"})
-    EXPECT_NE(audit.body.find(std::string("<td>") + action + "</td>"), std::string::npos) << action;
+    EXPECT_NE(audit.body.find(std::string("<tr class=\"audit-") + action + "\">"),
+              std::string::npos)
+        << action;
+  EXPECT_NE(audit.body.find("ran turn 1; no orders from EAN, GWN, NUM"), std::string::npos);
   EXPECT_EQ(get("/gm/games/nope", gm).status, 404);
 }
 

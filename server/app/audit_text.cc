@@ -1,0 +1,155 @@
+#include "server/app/audit_text.h"
+
+#include <cstdio>
+
+#include "server/app/time_text.h"
+
+namespace adj {
+
+namespace {
+
+std::string str(const Json& d, const char* key) {
+  auto it = d.find(key);
+  return it != d.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string num(const Json& d, const char* key) {
+  auto it = d.find(key);
+  return it != d.end() && it->is_number_integer() ? std::to_string(it->get<std::int64_t>())
+                                                  : std::string("?");
+}
+
+// A Unix time field as "2026-11-22 18:00 UTC", or `none` when absent or null.
+std::string when(const Json& d, const char* key, const std::string& none = "none") {
+  auto it = d.find(key);
+  if (it == d.end() || !it->is_number_integer()) return none;
+  return utc_minutes(it->get<UnixTime>());
+}
+
+std::string list(const Json& d, const char* key) {
+  std::string out;
+  auto it = d.find(key);
+  if (it == d.end() || !it->is_array()) return out;
+  for (const auto& x : *it)
+    if (x.is_string()) out += (out.empty() ? "" : ", ") + x.get<std::string>();
+  return out;
+}
+
+std::string duration(std::int64_t seconds) {
+  if (seconds % 86400 == 0 && seconds >= 86400)
+    return std::to_string(seconds / 86400) + (seconds == 86400 ? " day" : " days");
+  if (seconds % 3600 == 0 && seconds >= 3600)
+    return std::to_string(seconds / 3600) + (seconds == 3600 ? " hour" : " hours");
+  if (seconds % 60 == 0 && seconds >= 60) return std::to_string(seconds / 60) + " minutes";
+  return std::to_string(seconds) + " seconds";
+}
+
+std::string schedule_words(const Json& s) {
+  const std::string kind = str(s, "kind");
+  if (kind == "fixed") return "fixed: turns run at the deadline (" + when(s, "deadline") + ")";
+  if (kind == "interval") {
+    std::string t = "every ";
+    auto it = s.find("interval_seconds");
+    t += it != s.end() && it->is_number_integer() ? duration(it->get<std::int64_t>()) : "?";
+    auto tod = s.find("time_of_day");
+    if (tod != s.end() && tod->is_number_integer()) {
+      const int v = tod->get<int>();
+      char b[16];
+      std::snprintf(b, sizeof b, "%02d:%02d", v / 3600 % 24, v / 60 % 60);
+      t += std::string(" at ") + b + " UTC";
+    }
+    if (s.value("early_when_all_in", false)) t += ", early when every player has orders in";
+    return t + "; next deadline " + when(s, "deadline");
+  }
+  return "none: turns run only by hand";
+}
+
+}  // namespace
+
+std::string audit_actor_text(const std::string& actor) {
+  if (actor == "gm" || actor == "gm:web" || actor == "gm:api") return "the GM";
+  if (actor == "gm:cli") return "the GM (command line)";
+  if (actor.rfind("gm:", 0) == 0) return "the GM";
+  if (actor == "scheduler") return "the scheduler";
+  if (actor == "mail") return "the mail robot";
+  if (actor.rfind("player:", 0) == 0) return "player " + actor.substr(7);
+  return actor;
+}
+
+std::string audit_action_text(const AuditEntry& e) {
+  const Json& d = e.detail.is_object() ? e.detail : Json::object();
+  const std::string& a = e.action;
+  if (a == "create")
+    return "created the game " + str(d, "name") + " (" + str(d, "engine") + " rules)";
+  if (a == "preview") return "previewed turn " + num(d, "turn") + " (nothing stored)";
+  if (a == "run") {
+    std::string t = "ran turn " + num(d, "turn");
+    const std::string missing = list(d, "players_without_orders");
+    t += missing.empty() ? "; every player had orders in" : "; no orders from " + missing;
+    if (d.contains("deadline") && d["deadline"].is_number_integer())
+      t += "; next deadline " + when(d, "deadline");
+    if (d.value("released_hold", false)) t += "; the hold was released";
+    return t;
+  }
+  if (a == "rollback") {
+    std::string t = "rolled back from turn " + num(d, "from_turn") + " to turn " + num(d, "turn");
+    auto it = d.find("later_files");
+    if (it != d.end() && it->is_array() && !it->empty())
+      t += "; " + std::to_string(it->size()) + " order file" + (it->size() == 1 ? "" : "s") +
+           " of later turns kept for when they open again";
+    return t;
+  }
+  if (a == "schedule") {
+    auto it = d.find("schedule");
+    return "set the schedule to " +
+           schedule_words(it != d.end() && it->is_object() ? *it : Json::object());
+  }
+  if (a == "deadline") return "moved the deadline from " + when(d, "from") + " to " + when(d, "to");
+  if (a == "extend") {
+    std::string t = "extended the deadline from " + when(d, "from") + " to " + when(d, "to");
+    if (str(d, "reason") == "downtime") t += " after the server was down";
+    return t;
+  }
+  if (a == "pause") {
+    std::string t = "paused the game (it was " + str(d, "from") + ")";
+    if (d.contains("remaining") && d["remaining"].is_number_integer())
+      t += "; " + duration(d["remaining"].get<std::int64_t>()) + " were left to the deadline";
+    return t;
+  }
+  if (a == "resume")
+    return "resumed the game (it was " + str(d, "from") + "); deadline " + when(d, "deadline");
+  if (a == "guard") {
+    std::string t = "held turn " + num(d, "turn") + ": unusually many players without orders";
+    const std::string missing = list(d, "players_without_orders");
+    if (!missing.empty()) t += " (" + missing + ")";
+    return t;
+  }
+  if (a == "failed" || a == "hold") {
+    const std::string m = str(d, "message");
+    if (!m.empty()) return m;
+    return a == "failed" ? "turn " + num(d, "turn") + " failed to run"
+                         : "held turn " + num(d, "turn") + " for the GM";
+  }
+  if (a == "token") return "issued a new sign-in link for " + str(d, "player");
+  if (a == "reset") {
+    const std::string what = str(d, "what");
+    return std::string(what == "token"    ? "issued a new sign-in link"
+                       : what == "secret" ? "issued a new secret"
+                                          : "issued a new secret and sign-in link") +
+           " for " + str(d, "player");
+  }
+  if (a == "secret")
+    return str(d, "what") == "token" ? "replaced their sign-in link" : "changed their secret";
+  if (a == "orders") {
+    std::string t = "entered orders for " + str(d, "player") + " for turn " + num(d, "turn");
+    if (d.contains("accepted"))
+      t += " (" + num(d, "accepted") + (num(d, "accepted") == "1" ? " line" : " lines") +
+           " accepted, " + num(d, "rejected") + " rejected)";
+    return t;
+  }
+  const std::string m = str(d, "message");
+  if (!m.empty()) return a + ": " + m;
+  return a;
+}
+
+}  // namespace adj

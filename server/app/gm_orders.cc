@@ -1,0 +1,76 @@
+#include "server/app/gm_orders.h"
+
+#include "rules/orders/parser.h"
+#include "server/app/turn_guard.h"
+
+namespace adj {
+
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+Result<OrdersOnFile> orders_on_file(Stores stores, const std::string& game,
+                                    const std::string& player) {
+  Result<GameState> st = stores.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  OrdersOnFile out;
+  out.player = upper(player);
+  out.turn = st->turn;
+  if (!st->find_player(out.player))
+    return Status::NotFound("There is no player " + out.player + " in game " + game + ".");
+  auto files = stores.submissions.current_submissions(game, st->turn);
+  if (!files.ok()) return files.status();
+  for (auto& f : *files)
+    if (f.player == out.player) out.file = std::move(f);
+  return out;
+}
+
+Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores, AdminStore& admin,
+                                              UnixTime now, const std::string& game,
+                                              const std::string& player, std::string_view text,
+                                              const std::string& actor,
+                                              std::optional<int> expected_turn) {
+  Result<OrdersOnFile> who = orders_on_file(stores, game, player);
+  if (!who.ok()) return who.status();
+  if (expected_turn) ADJ_RETURN_IF_ERROR(stale_turn(*expected_turn, who->turn));
+  const ParsedOrderFile parsed = parse_order_file(text);
+  if (parsed.player)
+    return Status::InvalidArgument("Leave out the PLAYER line: the orders are entered for " +
+                                   who->player + " without their secret. Nothing was stored.");
+  Result<SubmitOutcome> out =
+      services.submit_as(game, who->player, std::nullopt, text, "gm", /*check_only=*/false);
+  if (!out.ok() || out->ack.refused || !out->submission_id) return out;
+  const OrderAck& ack = out->ack;
+  AuditEntry e;
+  e.game = game;
+  e.at = now;
+  e.actor = actor;
+  e.action = "orders";
+  e.detail = {{"player", who->player},
+              {"turn", ack.turn},
+              {"accepted", ack.accepted_count()},
+              {"rejected", ack.rejected_count()}};
+  ADJ_RETURN_IF_ERROR(admin.append_audit(e));
+  Notice n;
+  n.game = game;
+  n.kind = "orders-entered";
+  n.players = {who->player};
+  n.subject = "The GM entered your orders for turn " + std::to_string(ack.turn);
+  n.text = "The GM entered orders for you (" + who->player + ") for turn " +
+           std::to_string(ack.turn) +
+           ". They replace any orders you sent before for this turn. If they are not what you "
+           "want, send your own orders before the deadline: your newest file counts.\n\n"
+           "The orders and their answer:\n\n" +
+           out->text();
+  n.dedupe_key = "orders-entered:" + game + ":" + std::to_string(*out->submission_id);
+  n.thread = "orders-entered:" + game + ":" + who->player;
+  ADJ_RETURN_IF_ERROR(services.notify(std::move(n)));
+  return out;
+}
+
+}  // namespace adj

@@ -1,0 +1,495 @@
+// The web-flows slice through the Router (no sockets): a real SQLite file, requests built as a
+// browser sends them. PRG and stale forms (turn_guard.h), the run confirmation, the order form
+// keeping its text and marking rejected lines, the file on record, creating a second copy of a
+// bundled scenario, the readable audit log, the 24-hour deadline field, the GM's orders desk and
+// the outbox message view.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "rules/game/scenario.h"
+#include "server/app/escape.h"
+#include "server/web/routes.h"
+#include "server/web/web_context.h"
+#include "server/web/web_session.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/server/web_test_util.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj::web {
+namespace {
+
+using ::adj::testing::check_balanced;
+using ::adj::testing::count;
+using http::Request;
+using http::Response;
+
+constexpr const char* kGame = "britain-1";
+constexpr const char* kBase = "http://127.0.0.1:8080";
+constexpr const char* kGmToken = "gm-token-for-tests";
+constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
+constexpr UnixTime kNow = 1'700'000'000;
+const char* const kPlayers[] = {"WSX", "MRC", "NUM", "EAN", "GWN"};
+
+std::string orders_file(int turn, const std::string& player) {
+  return ::adj::testing::read_file(std::string(ADJ_SOURCE_DIR) +
+                                   "/schemas/scenarios/dark-age-britain/turn" +
+                                   std::to_string(turn) + "-" + player + ".txt");
+}
+
+std::string header(const Response& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers)
+    if (k == name) return v;
+  return "";
+}
+
+class FlowsPages : public ::testing::Test {
+ protected:
+  void SetUp() override { make_context(kGmToken); }
+
+  void make_context(const std::string& gm_token) {
+    router_ = std::make_unique<http::Router>();
+    ctx_.reset();
+    WebConfig config;
+    config.db_path = dir_.file("web.db");
+    config.base_url = kBase;
+    config.gm_token = gm_token;
+    ctx_ = std::make_unique<WebContext>(config, [] { return kNow; });
+    register_routes(*router_, *ctx_);
+  }
+
+  void create(const Json& scenario) {
+    auto g = ctx_->admin().create_game(scenario, 42, "gm");
+    ASSERT_TRUE(g.ok()) << g.status().to_string();
+  }
+  void create_britain() {
+    auto doc = bundled_scenario("dark-age-britain");
+    ASSERT_TRUE(doc.ok());
+    create(*doc);
+  }
+  // Plays turn 1 (every player's worked orders) through the services.
+  void play_turn1() {
+    for (const char* p : kPlayers) {
+      auto out = ctx_->services().submit_orders(kGame, orders_file(1, p), "cli");
+      ASSERT_TRUE(out.ok() && !out->ack.refused) << p;
+    }
+    auto run = ctx_->admin().run_turn(kGame, false, "gm");
+    ASSERT_TRUE(run.ok()) << run.status().to_string();
+  }
+
+  Request request(const std::string& method, const std::string& path,
+                  const std::string& cookies = "") {
+    Request r;
+    r.method = method;
+    r.path = path;
+    r.headers["host"] = "127.0.0.1:8080";
+    if (!cookies.empty()) r.headers["cookie"] = cookies;
+    r.remote = "127.0.0.1";
+    return r;
+  }
+  Response get(const std::string& path, const std::string& cookies = "") {
+    return router_->route(request("GET", path, cookies));
+  }
+  // A form POST as a browser sends it from one of our pages: Origin, the CSRF cookie and field.
+  Response post(const std::string& path, std::map<std::string, std::string> form,
+                const std::string& cookies = "", bool with_csrf = true) {
+    std::string all = cookies;
+    if (with_csrf) {
+      form[kCsrfField] = kCsrf;
+      all += (all.empty() ? "" : "; ") + std::string(kCsrfCookie) + "=" + kCsrf;
+    }
+    Request r = request("POST", path, all);
+    r.headers["origin"] = kBase;
+    r.headers["content-type"] = "application/x-www-form-urlencoded";
+    for (const auto& [k, v] : form)
+      r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
+    return router_->route(r);
+  }
+  // The same as multipart/form-data, the order form's encoding (a file field named "file").
+  Response post_multipart(const std::string& path, std::map<std::string, std::string> form,
+                          const std::string& cookies) {
+    form[kCsrfField] = kCsrf;
+    Request r = request("POST", path, cookies + "; " + kCsrfCookie + "=" + kCsrf);
+    r.headers["origin"] = kBase;
+    const std::string b = "----adjboundary7MA4YWxk";
+    r.headers["content-type"] = "multipart/form-data; boundary=" + b;
+    for (const auto& [k, v] : form) {
+      r.body += "--" + b + "\r\nContent-Disposition: form-data; name=\"" + k + "\"";
+      if (k == "file") r.body += "; filename=\"orders.txt\"\r\nContent-Type: text/plain";
+      r.body += "\r\n\r\n" + v + "\r\n";
+    }
+    r.body += "--" + b + "--\r\n";
+    return router_->route(r);
+  }
+
+  std::string player_cookie(const std::string& player) {
+    auto token = ctx_->admin().issue_player_token(kGame, player, "gm");
+    EXPECT_TRUE(token.ok());
+    return std::string(kPlayerCookie) + "=" + *token;
+  }
+  std::string gm_cookie() const { return std::string(kGmCookie) + "=" + kGmToken; }
+
+  bool has_orders(const std::string& player) {
+    auto st = ctx_->admin().submission_status(kGame);
+    EXPECT_TRUE(st.ok());
+    for (const auto& s : *st)
+      if (s.player == player) return s.has_orders;
+    return false;
+  }
+
+  ::adj::testing::TempDir dir_;
+  std::unique_ptr<WebContext> ctx_;
+  std::unique_ptr<http::Router> router_;
+};
+
+// The GET that a 303 leads to (path and query of its Location).
+Request follow(const Response& r, Request base) {
+  std::string loc;
+  for (const auto& [k, v] : r.headers)
+    if (k == "Location") loc = v;
+  base.method = "GET";
+  base.body.clear();
+  base.query.clear();
+  const std::size_t qm = loc.find('?');
+  base.path = loc.substr(0, qm);
+  if (qm != std::string::npos) {
+    std::string rest = loc.substr(qm + 1);
+    while (!rest.empty()) {
+      const std::size_t amp = rest.find('&');
+      const std::string kv = rest.substr(0, amp);
+      const std::size_t eq = kv.find('=');
+      base.query[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+      rest = amp == std::string::npos ? "" : rest.substr(amp + 1);
+    }
+  }
+  return base;
+}
+
+TEST_F(FlowsPages, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  for (const char* p : kPlayers)
+    ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, p), "cli").ok());
+  Response desk = get("/gm/games/britain-1", gm);
+  ASSERT_EQ(desk.status, 200);
+  EXPECT_NE(desk.body.find("id=\"run-form\""), std::string::npos);
+  EXPECT_NE(desk.body.find("<input type=\"hidden\" name=\"turn\" value=\"1\">"), std::string::npos);
+  EXPECT_EQ(check_balanced(desk.body, true), "");
+
+  // Every order is in: no confirmation, the run redirects (303) to the desk with the result.
+  Response run = post("/gm/games/britain-1/run", {{"turn", "1"}}, gm);
+  ASSERT_EQ(run.status, 303) << run.body;
+  EXPECT_EQ(header(run, "Location"), "/gm/games/britain-1?done=ran&turn=1");
+  Response landed = router_->route(follow(run, request("GET", "/", gm)));
+  ASSERT_EQ(landed.status, 200);
+  EXPECT_NE(landed.body.find("Resolved turn 1"), std::string::npos) << landed.body;
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+
+  // The browser sends the same form again (reload, back button): nothing runs.
+  Response again = post("/gm/games/britain-1/run", {{"turn", "1"}}, gm);
+  EXPECT_EQ(again.status, 409);
+  EXPECT_NE(again.body.find("Turn 1 already ran; nothing was changed."), std::string::npos)
+      << again.body;
+  EXPECT_NE(again.body.find("href=\"/gm/games/britain-1\""), std::string::npos);
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+  Response again_confirmed = post("/gm/games/britain-1/run", {{"turn", "1"}, {"confirm", "1"}}, gm);
+  EXPECT_EQ(again_confirmed.status, 409);
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+
+  // Every other state-changing GM form made for turn 1 is stale too.
+  EXPECT_EQ(post("/gm/games/britain-1/pause", {{"turn", "1"}}, gm).status, 409);
+  EXPECT_EQ(post("/gm/games/britain-1/extend", {{"turn", "1"}, {"hours", "24"}}, gm).status, 409);
+  EXPECT_EQ(post("/gm/games/britain-1/rollback", {{"turn", "1"}, {"to", "1"}}, gm).status, 409);
+  EXPECT_EQ(ctx_->services().list_games()->front().status, "open");
+  EXPECT_EQ(post("/gm/games/britain-1/run", {{"turn", "x"}}, gm).status, 400);
+
+  // A rollback made for turn 2 works; the same form again finds turn 1 open: nothing changes.
+  Response rb = post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}}, gm);
+  EXPECT_EQ(rb.status, 303);
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 1);
+  Response rb_again = post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}}, gm);
+  EXPECT_EQ(rb_again.status, 409);
+  EXPECT_NE(rb_again.body.find("rolled back"), std::string::npos) << rb_again.body;
+}
+
+TEST_F(FlowsPages, RunWithOrdersMissingAsksForConfirmation) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, "WSX"), "cli").ok());
+  Response ask = post("/gm/games/britain-1/run", {{"turn", "1"}}, gm);
+  ASSERT_EQ(ask.status, 200) << ask.body;
+  EXPECT_NE(ask.body.find("id=\"confirm-run-form\""), std::string::npos);
+  EXPECT_NE(ask.body.find("<input type=\"hidden\" name=\"confirm\" value=\"1\">"),
+            std::string::npos);
+  EXPECT_NE(ask.body.find("4 of 5 players have no orders"), std::string::npos) << ask.body;
+  for (const char* p : {"MRC", "NUM", "EAN", "GWN"})
+    EXPECT_NE(ask.body.find(std::string("<td>") + p + "</td>"), std::string::npos) << p;
+  EXPECT_EQ(ask.body.find("<td>WSX</td>"), std::string::npos);
+  EXPECT_EQ(check_balanced(ask.body, true), "");
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 1);  // not run yet
+  Response run = post("/gm/games/britain-1/run", {{"turn", "1"}, {"confirm", "1"}}, gm);
+  EXPECT_EQ(run.status, 303);
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+}
+
+TEST_F(FlowsPages, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnRecord) {
+  create_britain();
+  const std::string wsx = player_cookie("WSX");
+  Response me = get("/games/britain-1/me", wsx);
+  ASSERT_EQ(me.status, 200);
+  EXPECT_NE(me.body.find("id=\"orders-form\""), std::string::npos);
+  EXPECT_NE(me.body.find("id=\"on-record\""), std::string::npos);
+  EXPECT_NE(me.body.find("None yet: if you send none, your areas hold."), std::string::npos);
+
+  // A check with a bad line: the text stays in the form and the bad line is marked in place.
+  const std::string text = "TURN 1\n1. LEVY HAM 3\n2. MOVE HAM XYZ 4\nEND\n";
+  Response check = post_multipart("/games/britain-1/me/orders",
+                                  {{"orders", text}, {"action", "check"}, {"turn", "1"}}, wsx);
+  ASSERT_EQ(check.status, 200) << check.body;
+  EXPECT_NE(check.body.find(">" + html_escape(text) + "</textarea>"), std::string::npos)
+      << check.body;
+  EXPECT_NE(check.body.find("<tr class=\"line-rejected\"><td class=\"n\">3</td><td><code>2. MOVE "
+                            "HAM XYZ 4</code><div class=\"reason\">"),
+            std::string::npos)
+      << check.body;
+  EXPECT_NE(check.body.find("<tr class=\"line-ok\"><td class=\"n\">2</td>"), std::string::npos);
+  EXPECT_EQ(check_balanced(check.body, true), "");
+
+  // A file refused whole (a wrong secret): shown again with the text, without the secret.
+  const std::string wrong =
+      "GAME britain-1\nPLAYER WSX not-my-secret\nTURN 1\n1. LEVY HAM 3\nEND\n";
+  Response refused = post_multipart("/games/britain-1/me/orders",
+                                    {{"orders", wrong}, {"action", "submit"}, {"turn", "1"}}, wsx);
+  EXPECT_EQ(refused.status, 422) << refused.body;
+  EXPECT_NE(refused.body.find("Your file was refused"), std::string::npos);
+  EXPECT_EQ(refused.body.find("not-my-secret"), std::string::npos);
+  EXPECT_NE(refused.body.find("1. LEVY HAM 3\nEND\n</textarea>"), std::string::npos);
+  EXPECT_FALSE(has_orders("WSX"));
+
+  // Submitted: PRG to the page, which shows the file on record with its rejected line marked,
+  // and starts the form from it.
+  Response sub = post_multipart("/games/britain-1/me/orders",
+                                {{"orders", text}, {"action", "submit"}, {"turn", "1"}}, wsx);
+  ASSERT_EQ(sub.status, 303) << sub.body;
+  Response page = router_->route(follow(sub, request("GET", "/", wsx)));
+  ASSERT_EQ(page.status, 200);
+  const std::size_t rec = page.body.find("id=\"on-record\"");
+  ASSERT_NE(rec, std::string::npos);
+  EXPECT_NE(page.body.find("1 lines accepted, 1 rejected", rec), std::string::npos) << page.body;
+  EXPECT_NE(page.body.find("2. MOVE HAM XYZ 4</code><div class=\"reason\">", rec),
+            std::string::npos);
+  EXPECT_NE(page.body.find("1. LEVY HAM 3\n2. MOVE HAM XYZ 4\nEND\n</textarea>"), std::string::npos)
+      << page.body;
+  EXPECT_EQ(page.body.find("PLAYER WSX"), page.body.find("PLAYER WSX &lt;"));  // only the hint
+  EXPECT_EQ(check_balanced(page.body, true), "");
+
+  // The same form after the turn ran: nothing stored.
+  ASSERT_TRUE(ctx_->admin().run_turn(kGame, false, "gm").ok());
+  Response stale = post_multipart("/games/britain-1/me/orders",
+                                  {{"orders", text}, {"action", "submit"}, {"turn", "1"}}, wsx);
+  EXPECT_EQ(stale.status, 409);
+  EXPECT_NE(stale.body.find("Turn 1 already ran; nothing was changed."), std::string::npos);
+  EXPECT_FALSE(has_orders("WSX"));
+}
+
+TEST_F(FlowsPages, GmCreatesASecondCopyOfABundledScenario) {
+  const std::string gm = gm_cookie();
+  Response desk = get("/gm", gm);
+  EXPECT_NE(desk.body.find("id=\"create-form\""), std::string::npos);
+  EXPECT_NE(desk.body.find("name=\"id\""), std::string::npos);
+  EXPECT_NE(desk.body.find("name=\"name\""), std::string::npos);
+  ASSERT_EQ(post("/gm/games", {{"bundled", "dark-age-britain"}, {"demo_secrets", "1"}}, gm).status,
+            303);
+  Response copy = post("/gm/games",
+                       {{"bundled", "dark-age-britain"},
+                        {"demo_secrets", "1"},
+                        {"id", "britain-2"},
+                        {"name", "Britain, second table"}},
+                       gm);
+  ASSERT_EQ(copy.status, 303) << copy.body;
+  EXPECT_EQ(header(copy, "Location"), "/gm/games/britain-2?done=created");
+  auto sum = thread_store(*ctx_).game_summary("britain-2");
+  ASSERT_TRUE(sum.ok());
+  EXPECT_EQ(sum->name, "Britain, second table");
+
+  // The id taken: said plainly, the form's values kept.
+  Response dup = post(
+      "/gm/games",
+      {{"bundled", "dark-age-britain"}, {"id", "britain-2"}, {"name", "Third"}, {"seed", "12"}},
+      gm);
+  EXPECT_EQ(dup.status, 409);
+  EXPECT_NE(dup.body.find("A game with id britain-2 already exists; choose another id."),
+            std::string::npos)
+      << dup.body;
+  EXPECT_NE(dup.body.find("name=\"id\" value=\"britain-2\""), std::string::npos);
+  EXPECT_NE(dup.body.find("name=\"name\" value=\"Third\""), std::string::npos);
+  EXPECT_NE(dup.body.find("value=\"12\""), std::string::npos);
+  EXPECT_NE(dup.body.find("<option value=\"dark-age-britain\" selected>"), std::string::npos);
+  EXPECT_EQ(check_balanced(dup.body, true), "");
+  Response bad = post("/gm/games", {{"bundled", "dark-age-britain"}, {"id", "no spaces"}}, gm);
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.find("The game id may have letters, digits"), std::string::npos);
+  EXPECT_EQ(ctx_->services().list_games()->size(), 2u);
+}
+
+TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  Response set =
+      post("/gm/games/britain-1/deadline",
+           {{"turn", "1"}, {"deadline_date", "2026-11-30"}, {"deadline_time", "18:30"}}, gm);
+  ASSERT_EQ(set.status, 303) << set.body;
+  EXPECT_EQ(*ctx_->admin().schedule(kGame)->deadline, 1'796'063'400);  // 2026-11-30 18:30 UTC
+  EXPECT_EQ(post("/gm/games/britain-1/deadline",
+                 {{"turn", "1"}, {"deadline_date", "2026-11-30"}, {"deadline_time", "6:30 PM"}}, gm)
+                .status,
+            400);
+  Response desk = get("/gm/games/britain-1", gm);
+  EXPECT_EQ(desk.body.find("datetime-local"), std::string::npos);
+  EXPECT_NE(desk.body.find("name=\"deadline_date\" value=\"2026-11-30\""), std::string::npos);
+  EXPECT_NE(desk.body.find("name=\"deadline_time\" value=\"18:30\""), std::string::npos);
+  EXPECT_NE(desk.body.find("2026-11-30 18:30 UTC"), std::string::npos);
+  ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, "WSX"), "cli").ok());
+  ASSERT_EQ(post("/gm/games/britain-1/run", {{"turn", "1"}, {"confirm", "1"}}, gm).status, 303);
+
+  Response audit = get("/games/britain-1/audit");
+  ASSERT_EQ(audit.status, 200);
+  EXPECT_NE(
+      audit.body.find("<td>2023-11-14 22:13 UTC</td><td>the GM</td><td>moved the deadline from "
+                      "none to 2026-11-30 18:30 UTC</td>"),
+      std::string::npos)
+      << audit.body;
+  EXPECT_NE(audit.body.find("ran turn 1; no orders from EAN, GWN, MRC, NUM"), std::string::npos);
+  EXPECT_EQ(audit.body.find("{&quot;"), std::string::npos);     // no raw JSON
+  EXPECT_EQ(audit.body.find("1700000000"), std::string::npos);  // no Unix times
+  Response desk2 = get("/gm/games/britain-1", gm);
+  EXPECT_NE(desk2.body.find("id=\"audit\""), std::string::npos);
+  EXPECT_NE(desk2.body.find("ran turn 1; no orders from EAN, GWN, MRC, NUM"), std::string::npos);
+}
+
+TEST_F(FlowsPages, GmReadsAndEntersAPlayersOrders) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, "WSX"), "cli").ok());
+  Response desk = get("/gm/games/britain-1", gm);
+  EXPECT_NE(desk.body.find("id=\"players\""), std::string::npos);
+  EXPECT_NE(desk.body.find("href=\"/gm/games/britain-1/players/MRC/orders\""), std::string::npos);
+
+  // WSX's file on record, the secret masked.
+  Response wsx = get("/gm/games/britain-1/players/wsx/orders", gm);
+  ASSERT_EQ(wsx.status, 200) << wsx.body;
+  EXPECT_NE(wsx.body.find("id=\"on-record\""), std::string::npos);
+  EXPECT_NE(wsx.body.find("MOVE HAM OXF 4"), std::string::npos);
+  EXPECT_EQ(wsx.body.find("cerdic"), std::string::npos);
+  EXPECT_NE(wsx.body.find("7 lines accepted, 1 rejected"), std::string::npos);
+  EXPECT_EQ(check_balanced(wsx.body, true), "");
+  EXPECT_EQ(get("/gm/games/britain-1/players/WSX/orders").status, 303);  // not the GM
+  EXPECT_EQ(get("/gm/games/britain-1/players/XYZ/orders", gm).status, 404);
+
+  // MRC has none; the GM enters them. Audited, MRC told, shown on record.
+  Response mrc = get("/gm/games/britain-1/players/MRC/orders", gm);
+  EXPECT_NE(mrc.body.find("id=\"gm-orders-form\""), std::string::npos);
+  EXPECT_NE(mrc.body.find("No orders on file"), std::string::npos);
+  Response with_player = post("/gm/games/britain-1/players/MRC/orders",
+                              {{"turn", "1"}, {"orders", "PLAYER MRC x\n1. ORDER 2\n"}}, gm);
+  EXPECT_EQ(with_player.status, 400);
+  EXPECT_NE(with_player.body.find("Leave out the PLAYER line"), std::string::npos);
+  Response entered = post("/gm/games/britain-1/players/MRC/orders",
+                          {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm);
+  ASSERT_EQ(entered.status, 303) << entered.body;
+  EXPECT_EQ(header(entered, "Location"), "/gm/games/britain-1/players/MRC/orders?done=orders");
+  EXPECT_TRUE(has_orders("MRC"));
+  const auto log = ctx_->admin().audit_log(kGame);
+  EXPECT_EQ(log->back().action, "orders");
+  EXPECT_EQ(log->back().detail["player"], "MRC");
+  EXPECT_EQ(log->back().detail["turn"], 1);
+  auto notices = thread_store(*ctx_).notices(kGame);
+  ASSERT_TRUE(notices.ok());
+  ASSERT_EQ(notices->size(), 1u);
+  EXPECT_EQ(notices->front().kind, "orders-entered");
+  EXPECT_EQ(notices->front().players, std::vector<std::string>{"MRC"});
+  EXPECT_NE(notices->front().text.find("ORDER 2"), std::string::npos);
+  EXPECT_NE(notices->front().text.find("The GM entered orders for you (MRC) for turn 1"),
+            std::string::npos);
+  Response after = router_->route(follow(entered, request("GET", "/", gm)));
+  EXPECT_NE(after.body.find("Orders entered for MRC for turn 1"), std::string::npos);
+  EXPECT_NE(after.body.find("1. ORDER 2"), std::string::npos);
+  // The player sees them on record on their own page.
+  Response theirs = get("/games/britain-1/me", player_cookie("MRC"));
+  EXPECT_NE(theirs.body.find("1. ORDER 2</code>"), std::string::npos);
+  // Stale.
+  ASSERT_TRUE(ctx_->admin().run_turn(kGame, false, "gm").ok());
+  EXPECT_EQ(post("/gm/games/britain-1/players/MRC/orders",
+                 {{"turn", "1"}, {"orders", "1. ORDER 2\n"}}, gm)
+                .status,
+            409);
+}
+
+TEST_F(FlowsPages, CredentialFormsAreNotReplayed) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  Response desk = get("/gm/games/britain-1", gm);
+  const std::size_t at = desk.body.find("name=\"seen\" value=\"");
+  ASSERT_NE(at, std::string::npos);
+  const std::string seen = desk.body.substr(at + 19, desk.body.find('"', at + 19) - at - 19);
+  Response first = post("/gm/games/britain-1/players/NUM/reset",
+                        {{"what", "secret"}, {"turn", "1"}, {"seen", seen}}, gm);
+  EXPECT_EQ(first.status, 200);
+  Response reload = post("/gm/games/britain-1/players/NUM/reset",
+                         {{"what", "secret"}, {"turn", "1"}, {"seen", seen}}, gm);
+  EXPECT_EQ(reload.status, 409);
+  EXPECT_NE(reload.body.find("was already issued for NUM"), std::string::npos);
+  // Another player's, or another kind, is not a replay.
+  EXPECT_EQ(post("/gm/games/britain-1/players/NUM/reset",
+                 {{"what", "token"}, {"turn", "1"}, {"seen", seen}}, gm)
+                .status,
+            200);
+}
+
+TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  SqliteStore& st = thread_store(*ctx_);
+  OutboxMessage ack;
+  ack.kind = "ack";
+  ack.game = kGame;
+  ack.to = "wessex@example.org";
+  ack.raw =
+      "From: Adjutant <adj@example.org>\r\nTo: wessex@example.org\r\nSubject: Orders received\r\n"
+      "MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n"
+      "Content-Transfer-Encoding: quoted-printable\r\n\r\nPLAYER WSX cerdic\r\nCaf=C3=A9 ok=\r\n"
+      " still\r\n";
+  ack.dedupe_key = "t1";
+  auto id = st.enqueue(ack);
+  ASSERT_TRUE(id.ok());
+  OutboxMessage secret = ack;
+  secret.kind = "secret";
+  secret.raw = "Subject: Your new secret\r\n\r\nYour secret: hunter22\r\n";
+  secret.dedupe_key = "t2";
+  auto sid = st.enqueue(secret);
+  ASSERT_TRUE(sid.ok());
+
+  Response list = get("/games/britain-1/outbox", gm);
+  ASSERT_EQ(list.status, 200);
+  EXPECT_NE(list.body.find("/static/adjutant.css"), std::string::npos);
+  EXPECT_NE(list.body.find("href=\"/gm/outbox/" + std::to_string(*id) + "\""), std::string::npos);
+  EXPECT_NE(list.body.find("<td>ack</td>"), std::string::npos);
+  EXPECT_EQ(check_balanced(list.body, true), "");
+  Response msg = get("/gm/outbox/" + std::to_string(*id), gm);
+  ASSERT_EQ(msg.status, 200);
+  EXPECT_NE(msg.body.find("Orders received"), std::string::npos);
+  EXPECT_NE(msg.body.find("Café ok still"), std::string::npos) << msg.body;
+  EXPECT_EQ(msg.body.find("cerdic"), std::string::npos);
+  EXPECT_EQ(check_balanced(msg.body, true), "");
+  Response sec = get("/gm/outbox/" + std::to_string(*sid), gm);
+  ASSERT_EQ(sec.status, 200);
+  EXPECT_EQ(sec.body.find("hunter22"), std::string::npos);
+  EXPECT_NE(sec.body.find("secret withheld"), std::string::npos);
+  EXPECT_EQ(get("/gm/outbox/" + std::to_string(*id)).status, 403);
+  EXPECT_EQ(get("/gm/outbox/999999", gm).status, 404);
+  EXPECT_EQ(get("/gm/outbox/abc", gm).status, 404);
+}
+
+}  // namespace
+}  // namespace adj::web
