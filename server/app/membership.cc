@@ -68,8 +68,7 @@ std::vector<std::size_t> seeded_order(std::size_t n, std::uint64_t seed) {
 
 Status Membership::check_address(std::string_view a) {
   if (a.empty()) return Status::InvalidArgument("the address is empty; give an email address");
-  if (a.size() > 254)
-    return Status::InvalidArgument("the address is longer than 254 characters");
+  if (a.size() > 254) return Status::InvalidArgument("the address is longer than 254 characters");
   for (char ch : a) {
     const auto c = static_cast<unsigned char>(ch);
     if (c <= 0x20 || c >= 0x7f)
@@ -86,13 +85,14 @@ Status Membership::check_address(std::string_view a) {
   const std::string_view local = a.substr(0, at), domain = a.substr(at + 1);
   if (local.empty() || local.size() > 64)
     return Status::InvalidArgument("the part before '@' must have 1 to 64 characters");
-  if (domain.empty() || domain.front() == '.' || domain.back() == '.' ||
-      domain.front() == '-' || domain.find("..") != std::string_view::npos)
+  if (domain.empty() || domain.front() == '.' || domain.back() == '.' || domain.front() == '-' ||
+      domain.find("..") != std::string_view::npos)
     return Status::InvalidArgument("the part after '@' is not a domain name");
   for (char ch : domain)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '.' && ch != '-')
-      return Status::InvalidArgument("the part after '@' may hold only letters, digits, '.' "
-                                     "and '-'");
+      return Status::InvalidArgument(
+          "the part after '@' may hold only letters, digits, '.' "
+          "and '-'");
   return Status::Ok();
 }
 
@@ -170,8 +170,8 @@ Status Membership::open_signups(const std::string& game_in, const std::string& a
   auto turns = s_.reports.report_turns(*game);
   if (!turns.ok()) return turns.status();
   if ((g->status != "open" && g->status != "paused") || !turns->empty())
-    return Status::FailedPrecondition("game " + *game +
-                                      " has started (a turn has run, or it is " + g->status +
+    return Status::FailedPrecondition("game " + *game + " has started (a turn has run, or it is " +
+                                      g->status +
                                       "); sign-ups can be opened only before the first turn");
   ADJ_RETURN_IF_ERROR(admin_.set_game_status(*game, "signup"));
   return audit(*game, actor, "signup-open", {{"from", g->status}});
@@ -199,8 +199,8 @@ Result<JoinOutcome> Membership::join(const std::string& game_in, const std::stri
   auto id = m_.add_signup(s, places * kSignupsPerPlace);
   if (!id.ok()) {
     if (id.status().code() == StatusCode::kAlreadyExists)
-      return Status::AlreadyExists(email + " is already on the sign-up list of " + g->name +
-                                   " (" + *game +
+      return Status::AlreadyExists(email + " is already on the sign-up list of " + g->name + " (" +
+                                   *game +
                                    "); nothing changed. You will hear by mail when the game "
                                    "starts.");
     if (id.status().code() == StatusCode::kFailedPrecondition)
@@ -254,8 +254,8 @@ Status Membership::approve(const std::string& game_in, std::int64_t signup,
   if (!g.ok()) return g.status();
   auto all = m_.signups(*game);
   if (!all.ok()) return all.status();
-  const auto it = std::find_if(all->begin(), all->end(),
-                               [&](const Signup& s) { return s.id == signup; });
+  const auto it =
+      std::find_if(all->begin(), all->end(), [&](const Signup& s) { return s.id == signup; });
   if (it == all->end())
     return Status::NotFound("game " + *game + " has no sign-up " + std::to_string(signup));
   if (it->state == "approved") return Status::Ok();
@@ -281,8 +281,8 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
   std::vector<const Signup*> pool, left_out;
   for (const Signup& s : *all)
     if (s.state == "assigned") taken.insert(s.player);
-  const bool any_approved = std::any_of(all->begin(), all->end(),
-                                        [](const Signup& s) { return s.state == "approved"; });
+  const bool any_approved =
+      std::any_of(all->begin(), all->end(), [](const Signup& s) { return s.state == "approved"; });
   for (const Signup& s : *all) {
     if (s.state == "assigned" || s.state == "unassigned") continue;
     const bool eligible = any_approved ? s.state == "approved" : s.state == "pending";
@@ -338,12 +338,11 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
     ADJ_RETURN_IF_ERROR(s_.credentials.revoke_tokens(*game, a.player));
     ADJ_RETURN_IF_ERROR(m_.set_signup_state(*game, s->id, "assigned", a.player));
     out.secrets[a.player] = *secret;
-    ADJ_RETURN_IF_ERROR(audit(*game, actor, "assign",
-                              {{"player", a.player},
-                               {"address", a.email},
-                               {"preference_rank", a.preference_rank
-                                                       ? Json(*a.preference_rank)
-                                                       : Json(nullptr)}}));
+    ADJ_RETURN_IF_ERROR(
+        audit(*game, actor, "assign",
+              {{"player", a.player},
+               {"address", a.email},
+               {"preference_rank", a.preference_rank ? Json(*a.preference_rank) : Json(nullptr)}}));
     out.assigned.push_back(a);
   }
   for (const Player& p : state->players)
@@ -362,7 +361,8 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
     n.text = "The game " + g->name + " (" + *game + ") has started with " +
              std::to_string(out.assigned.size()) + " players and your sign-up did not get a " +
              "place. To take over a position that becomes free, stand by: send a message whose "
-             "first line is\n\n  STANDBY " + *game + "\n\n";
+             "first line is\n\n  STANDBY " +
+             *game + "\n\n";
     if (!base_url_.empty())
       n.text += "or use the page " + base_url_ + "/games/" + *game + "/standby\n";
     n.dedupe_key = "unassigned:" + *game + ":" + std::to_string(s->id);
@@ -391,8 +391,7 @@ Status Membership::invite(const std::string& game_in, const std::string& email,
   n.addresses = {email};
   n.subject = "Invitation to join " + g->name + " (" + *game + ")";
   n.text = "The GM of " + g->name + " (" + *game +
-           ") invites you to play. To join, send a message whose first line is\n\n  JOIN " +
-           *game +
+           ") invites you to play. To join, send a message whose first line is\n\n  JOIN " + *game +
            " [the kingdoms you would like, most wanted first]\n\nfrom the address you want to "
            "play from";
   if (!base_url_.empty())
@@ -428,7 +427,8 @@ Status Membership::change_address(const std::string& game_in, const std::string&
   }
   const std::string old = p->email;
   ADJ_RETURN_IF_ERROR(m_.set_contact(*game, Contact{code, email, name, now_()}));
-  ADJ_RETURN_IF_ERROR(audit(*game, actor, "address", {{"player", code}, {"from", old}, {"to", email}}));
+  ADJ_RETURN_IF_ERROR(
+      audit(*game, actor, "address", {{"player", code}, {"from", old}, {"to", email}}));
   Notice n;
   n.game = *game;
   n.kind = "address";
@@ -440,8 +440,8 @@ Status Membership::change_address(const std::string& game_in, const std::string&
            ") was changed " + by + " from " + (old.empty() ? "(none)" : old) + " to " + email +
            ". Reports and messages of the game go to the new address from now on.\n\nIf you did "
            "not ask for this, tell the GM at once.\n";
-  n.dedupe_key = "address:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" +
-                 lower_ascii(email);
+  n.dedupe_key =
+      "address:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower_ascii(email);
   n.thread = "address:" + *game + ":" + code;
   return svc_.notify(std::move(n));
 }
@@ -452,8 +452,7 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
   auto game = game_id(game_in);
   if (!game.ok()) return game.status();
   ADJ_RETURN_IF_ERROR(check_address(email));
-  if (name.size() > 100)
-    return Status::InvalidArgument("the name is longer than 100 characters");
+  if (name.size() > 100) return Status::InvalidArgument("the name is longer than 100 characters");
   for (char ch : name)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
       return Status::InvalidArgument("the name holds a line break or a control character");
@@ -474,21 +473,21 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
   if (!secret.ok()) return secret.status();
   out.secret = *secret;
   ADJ_RETURN_IF_ERROR(s_.credentials.revoke_tokens(*game, code));
-  ADJ_RETURN_IF_ERROR(audit(*game, actor, "replace",
-                            {{"player", code}, {"from", out.old_email}, {"to", email},
-                             {"name", name}}));
+  ADJ_RETURN_IF_ERROR(
+      audit(*game, actor, "replace",
+            {{"player", code}, {"from", out.old_email}, {"to", email}, {"name", name}}));
   if (!out.old_email.empty() && lower_ascii(out.old_email) != lower_ascii(email)) {
     Notice n;
     n.game = *game;
     n.kind = "replace";
     n.addresses = {out.old_email};
     n.subject = state->name + " (" + *game + "): " + code + " has a new player";
-    n.text = "You no longer play " + p->name + " (" + code + ") in " + state->name + " (" +
-             *game + "): the position was given to another player, who has a new secret. Your "
+    n.text = "You no longer play " + p->name + " (" + code + ") in " + state->name + " (" + *game +
+             "): the position was given to another player, who has a new secret. Your "
              "secret and sign-in links for it no longer work.\n\nIf you think this is a "
              "mistake, write to the GM.\n";
-    n.dedupe_key = "replace:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" +
-                   lower_ascii(email);
+    n.dedupe_key =
+        "replace:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower_ascii(email);
     n.thread = "address:" + *game + ":" + code;
     ADJ_RETURN_IF_ERROR(svc_.notify(std::move(n)));
   }

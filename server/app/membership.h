@@ -58,9 +58,9 @@ struct Assignment {
 };
 
 struct StartOutcome {
-  std::vector<Assignment> assigned;   // in the order they were assigned
-  std::vector<std::string> vacant;    // positions nobody took
-  std::vector<std::string> unassigned;  // addresses left without a position
+  std::vector<Assignment> assigned;            // in the order they were assigned
+  std::vector<std::string> vacant;             // positions nobody took
+  std::vector<std::string> unassigned;         // addresses left without a position
   std::map<std::string, std::string> secrets;  // code -> new secret (in clear, mail it privately)
 };
 

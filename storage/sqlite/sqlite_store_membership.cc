@@ -70,8 +70,7 @@ Result<std::int64_t> SqliteStore::add_signup(const Signup& s, int max) {
 
 Result<std::vector<Signup>> SqliteStore::signups(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string(kSignupColumns) + " WHERE game_id = ? ORDER BY id"));
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSignupColumns) + " WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<Signup> out;
   for (;;) {
@@ -126,8 +125,8 @@ Result<std::vector<Contact>> SqliteStore::contacts(const std::string& game) {
   for (;;) {
     ADJ_SQL_TRY(bool row, st.step());
     if (!row) return out;
-    out.push_back(Contact{st.column_text(0), st.column_text(1), st.column_text(2),
-                          st.column_int64(3)});
+    out.push_back(
+        Contact{st.column_text(0), st.column_text(1), st.column_text(2), st.column_int64(3)});
   }
 }
 

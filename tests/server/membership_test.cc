@@ -31,8 +31,8 @@ struct World {
     const Clock clock = [this] { return now; };
     svc = std::make_unique<Services>(*stores, clock);
     admin = std::make_unique<GameAdmin>(*svc, *stores, *store, clock);
-    members = std::make_unique<Membership>(*svc, *stores, *store, *store, clock,
-                                           "http://adj.example");
+    members =
+        std::make_unique<Membership>(*svc, *stores, *store, *store, clock, "http://adj.example");
     auto scenario = bundled_scenario("dark-age-britain");
     EXPECT_TRUE(scenario.ok());
     auto g = admin->create_game(*scenario, seed, "gm", true);
@@ -111,8 +111,8 @@ TEST_F(MembershipTest, ReplaceRefusesBadInputAndChangesNothing) {
             StatusCode::kNotFound);
   EXPECT_EQ(w_->members->replace("nope", "WSX", "a@example.org", "", "gm").status().code(),
             StatusCode::kNotFound);
-  const auto bad = w_->members->replace(kGame, "WSX", "a@example.org\r\nBcc: x@evil.example", "",
-                                        "gm");
+  const auto bad =
+      w_->members->replace(kGame, "WSX", "a@example.org\r\nBcc: x@evil.example", "", "gm");
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
   EXPECT_NE(bad.status().message().find("line break"), std::string::npos);
   EXPECT_EQ(w_->members->replace(kGame, "WSX", "a@example.org", "x\ny", "gm").status().code(),
@@ -264,7 +264,8 @@ TEST_F(MembershipTest, StartAssignsByPreferenceDeterministicallyAndOpensTheGame)
 TEST_F(MembershipTest, StartGivesEachPlayerANewSecretAndTellsThoseLeftOut) {
   ASSERT_TRUE(w_->members->open_signups(kGame, "gm").ok());
   for (int i = 0; i < 7; ++i)
-    ASSERT_TRUE(w_->members->join(kGame, "p" + std::to_string(i) + "@example.net", "", "mail").ok());
+    ASSERT_TRUE(
+        w_->members->join(kGame, "p" + std::to_string(i) + "@example.net", "", "mail").ok());
   auto out = w_->members->start(kGame, "gm");
   ASSERT_TRUE(out.ok()) << out.status().to_string();
   EXPECT_EQ(out->assigned.size(), 5u);
@@ -278,7 +279,8 @@ TEST_F(MembershipTest, StartGivesEachPlayerANewSecretAndTellsThoseLeftOut) {
   // No secret ever goes into the notices table.
   const auto notices = w_->store->notices(kGame);
   for (const auto& n : *notices)
-    for (const auto& [code, secret] : out->secrets) EXPECT_EQ(n.text.find(secret), std::string::npos);
+    for (const auto& [code, secret] : out->secrets)
+      EXPECT_EQ(n.text.find(secret), std::string::npos);
   EXPECT_EQ(w_->members->start(kGame, "gm").status().code(), StatusCode::kFailedPrecondition);
 }
 
@@ -317,8 +319,7 @@ TEST_F(MembershipTest, InviteQueuesANoticeWithHowToJoin) {
   EXPECT_NE(n[0].text.find("JOIN britain-1"), std::string::npos);
   EXPECT_NE(n[0].text.find("http://adj.example/games/britain-1/join"), std::string::npos);
   EXPECT_EQ(w_->log("invite").size(), 1u);
-  EXPECT_EQ(w_->members->invite(kGame, "bad address", "gm").code(),
-            StatusCode::kInvalidArgument);
+  EXPECT_EQ(w_->members->invite(kGame, "bad address", "gm").code(), StatusCode::kInvalidArgument);
 }
 
 }  // namespace
