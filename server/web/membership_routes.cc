@@ -495,8 +495,13 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
       row["preferences_text"] = prefs.empty() ? "any" : prefs;
       signups.push_back(std::move(row));
     }
+  auto subs = ctx.admin().submission_status(game);
   Json players = Json::array();
   for (const Player& p : state->players) {
+    bool has_orders = false;
+    if (subs.ok())
+      for (const auto& x : *subs)
+        if (x.player == p.code) has_orders = x.has_orders;
     std::string person;
     if (contacts.ok())
       for (const Contact& c : *contacts)
@@ -504,6 +509,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
     players.push_back({{"code", p.code},
                        {"kingdom", p.name},
                        {"email", p.email.empty() ? "(vacant)" : p.email},
+                       {"has_orders", has_orders},
                        {"person", person}});
   }
   const bool signup = g->status == "signup";
