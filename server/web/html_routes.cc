@@ -300,6 +300,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"automatic_layout", automatic},
                 {"roundup", std::move(roundup)},
                 {"charts", std::move(charts)}};
+  model["signup_open"] = st.value("status", "") == "signup";  // the join page (membership)
   return page(render_page(st.value("name", game), "game", model,
                           nav(game, st.value("name", game), req, ctx)));
 }

@@ -124,6 +124,8 @@ class MembershipWeb : public ::testing::Test {
 
 TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
   create_signup_game();
+  EXPECT_TRUE(has(get("/games/britain-1").body, "href=\"/games/britain-1/join\""));
+  EXPECT_EQ(get("/games/nowhere/join").status, 404);
   const Response form = get("/games/britain-1/join");
   ASSERT_EQ(form.status, 200);
   EXPECT_TRUE(has(form.body, "id=\"join-form\""));
