@@ -736,7 +736,8 @@ std::string done_message(const Request& req) {
       {"approved", "Sign-up approved."},
       {"invited", "Invitation queued for mailing."},
       {"started", "Kingdoms assigned and the game started; each player was mailed their secret."},
-      {"replaced", "Player replaced; the new player was mailed their secret."}};
+      {"replaced", "Player replaced; the new player was mailed their secret."},
+      {"address", "Address changed; the old and the new address were told."}};
   auto m = kMessages.find(it->second);
   return m == kMessages.end() ? "" : m->second;
 }

@@ -3,7 +3,8 @@
 //         POST /games/{g}/me/address                       (the signed-in player; address-form)
 //         POST /gm/games/{g}/open-signups | start | invite (GM; signup-form, start-form,
 //              invite-form), /gm/games/{g}/signups/{id}/approve,
-//              /gm/games/{g}/players/{p}/replace (replace-form-{P})
+//              /gm/games/{g}/players/{p}/replace (replace-form-{P}),
+//              /gm/games/{g}/players/{p}/address (gm-address-form-{P})
 //   API   POST /api/games/{g}/signups {email, preferences}   (anyone)
 //         GET  /api/games/{g}/signups                       (GM)
 //         POST /api/games/{g}/signups/{id}/approve | start | invite {email} | open-signups (GM)
@@ -603,6 +604,16 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
                });
              }),
              "html_gm_start");
+  router.add("POST", "/gm/games/{game}/players/{player}/address",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               const std::string player = p.at("player");
+               return gm_post(ctx, req, game, "address", [&](const auto& form) {
+                 return membership(ctx).change_address(game, player, trim(field(form, "email")),
+                                                       kGmActor);
+               });
+             }),
+             "html_gm_address");
   router.add("POST", "/gm/games/{game}/players/{player}/replace",
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = p.at("game");
