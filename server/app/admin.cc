@@ -155,6 +155,10 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
 Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview,
                                            const std::string& actor,
                                            std::optional<int> expected_turn) {
+  if (auto g = s_.games.game_summary(game); g.ok() && g->status == "signup")
+    return Status::FailedPrecondition(
+        "game " + game +
+        " has not started: it is open for sign-ups. Assign kingdoms and start it first");
   Result<TurnRunOutcome> out = svc_.run_turn(game, preview, expected_turn);
   if (!out.ok()) return out;
   if (preview) {

@@ -301,6 +301,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"automatic_layout", automatic},
                 {"roundup", std::move(roundup)},
                 {"charts", std::move(charts)}};
+  model["signup_open"] = st.value("status", "") == "signup";  // the join page (membership)
   return page(render_page(st.value("name", game), "game", model,
                           nav(game, st.value("name", game), req, ctx)));
 }
@@ -560,6 +561,8 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
   std::string flash;
   if (auto it = req.query.find("done"); it != req.query.end()) {
     if (it->second == "secret") flash = "Your secret is changed. Use the new one from now on.";
+    if (it->second == "address")
+      flash = "Your address is changed; the old and the new address were told.";
     if (it->second == "orders" && on_record.is_object())
       flash = "Your orders for turn " + std::to_string(turn) + " are on file (" +
               std::to_string(on_record.value("accepted", 0)) + " lines accepted, " +
@@ -583,6 +586,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"csrf", csrf.value},
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
+  model["membership_html"] = membership_me_section(ctx, game, me.player, csrf.value);
   return form_page(ctx, csrf,
                    render_page(player_name + " in " + st.value("name", game), "me", model,
                                nav(game, st.value("name", game), req, ctx, &me)),
@@ -825,7 +829,13 @@ std::string done_message(const Request& req) {
       {"created", "Game created."},    {"rolled-back", "Rolled back: the turn is open again."},
       {"deadline", "Deadline set."},   {"extended", "Deadline extended."},
       {"schedule", "Schedule saved."}, {"paused", "Game paused."},
-      {"resumed", "Game resumed."}};
+      {"resumed", "Game resumed."},
+      {"signups-open", "The game is open for sign-ups."},
+      {"approved", "Sign-up approved."},
+      {"invited", "Invitation queued for mailing."},
+      {"started", "Kingdoms assigned and the game started; each player was mailed their secret."},
+      {"replaced", "Player replaced; the new player was mailed their secret."},
+      {"address", "Address changed; the old and the new address were told."}};
   auto m = kMessages.find(it->second);
   if (m != kMessages.end()) return m->second;
   // Codes that name a turn (a number from the query, checked).
@@ -909,6 +919,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
                      {"id", id},
                      {"name", name},
                      {"seed", trim(field(form, "seed"))},
+                     {"signup", !field(form, "signup").empty()},
                      {"scenario", text.size() <= kMaxOrderBytes ? text : std::string()}};
   auto again = [&](const std::string& error, int status) {
     return gm_index(ctx, req, error, status, kept);
@@ -957,6 +968,10 @@ Response gm_create(WebContext& ctx, const Request& req) {
     const int code = http::http_status(g.status());
     if (code == 500) return status_page(g.status());
     return again("The game was not created: " + g.status().message(), code);
+  }
+  if (!field(form, "signup").empty()) {  // open for sign-ups: secrets are issued at the start
+    if (Status s = open_signups_after_create(ctx, g->id); !s.ok()) return status_page(s);
+    return redirect("/gm/games/" + http::url_encode(g->id) + "?done=signups-open");
   }
   // The credentials page is the POST's answer (its secrets exist only now); sending the form
   // again is refused, as the game id is taken by then.
@@ -1067,6 +1082,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"links", std::move(links)},
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
+  model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,
                                nav(game, st.value("name", game), req, ctx)));

@@ -10,6 +10,15 @@ namespace adj::web {
 void register_api_routes(http::Router& router, WebContext& ctx);
 void register_html_routes(http::Router& router, WebContext& ctx);
 void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_routes.cc
+// Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc); and the
+// sections it adds to the GM desk and the player page (HTML), and the "open for sign-ups" step of
+// creating a game.
+void register_membership_routes(http::Router& router, WebContext& ctx);
+std::string membership_gm_section(WebContext& ctx, const std::string& game,
+                                  const std::string& csrf);
+std::string membership_me_section(WebContext& ctx, const std::string& game,
+                                  const std::string& player, const std::string& csrf);
+Status open_signups_after_create(WebContext& ctx, const std::string& game);
 
 // The GM token check shared by both halves: true when the request carries
 // "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and
