@@ -31,6 +31,7 @@
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
 #include "storage/notice_store.h"
+#include "storage/press_store.h"
 #include "storage/sqlite/database.h"
 
 namespace adj {
@@ -41,7 +42,8 @@ class SqliteStore : public GameStore,
                     public AdminStore,
                     public CredentialStore,
                     public MailStore,
-                    public NoticeStore {
+                    public NoticeStore,
+                    public PressStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -166,6 +168,12 @@ class SqliteStore : public GameStore,
   Result<std::vector<Notice>> pending_notices(int limit) override;
   Status mark_notice_done(std::int64_t id) override;
   Result<std::vector<Notice>> notices(const std::string& game) override;
+
+  // ---- PressStore (sqlite_store_press.cc, migration 0013) ----
+  Result<PressOptions> press_options(const std::string& game) override;
+  Status set_press_options(const std::string& game, const PressOptions& o) override;
+  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
+  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;
