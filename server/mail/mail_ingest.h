@@ -78,6 +78,8 @@
 
 namespace adj::mail {
 
+struct PressBlock;  // press_mail.h
+
 struct MailConfig {
   Mailbox from{"adjutant@localhost", "Adjutant"};  // the From of every message sent
   std::string base_url;                            // "http://host:8080"; "" leaves links out
@@ -127,7 +129,8 @@ struct Envelope {
 struct ProcessResult {
   std::string state;    // "processed" or "failed" (as stored on the inbox row)
   std::string outcome;  // as stored on the inbox row
-  std::string action;   // "orders", "help", "resend", "status", "refusal", "ignored", "error"
+  // "orders", "help", "resend", "status", "press", "refusal", "ignored", "error"
+  std::string action;
   std::optional<std::int64_t> submission_id;  // orders: the stored submission
   int queued = 0;                             // messages queued by this call
   // Nothing was done: the message had been answered before, or another process holds its
@@ -225,6 +228,10 @@ class MailIngest {
   Result<ProcessResult> handle_resend(Context& c);
   Result<ProcessResult> handle_secret(Context& c);
   Result<ProcessResult> handle_status(Context& c);
+  // PRESS blocks (press_mail.h): alone in a signed mail, or the press part of an orders answer.
+  Result<ProcessResult> handle_press(Context& c, const std::vector<PressBlock>& blocks);
+  Result<std::string> press_answer(Context& c, const std::string& game, const std::string& player,
+                                   const std::vector<PressBlock>& blocks, int* sent = nullptr);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.
