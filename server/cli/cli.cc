@@ -126,6 +126,22 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   reset->callback([&] { code = player_reset(common, game_id, player, reset_what); });
 
+  // press options | list
+  auto* press_cmd =
+      app.add_subcommand("press", "Press between players: options and messages")
+          ->require_subcommand(1);
+  std::string press_level, press_gm_reads;
+  auto* popt = press_cmd->add_subcommand("options", "Show or set a game's press options (audited)");
+  popt->add_option("GAME", game_id, "Game id")->required();
+  popt->add_option("--press", press_level, "none, public, private or anonymous")
+      ->check(CLI::IsMember({"none", "public", "private", "anonymous"}));
+  popt->add_option("--gm-reads-private", press_gm_reads, "yes or no")
+      ->check(CLI::IsMember({"yes", "no"}));
+  popt->callback([&] { code = press_options(common, game_id, press_level, press_gm_reads); });
+  auto* plist = press_cmd->add_subcommand("list", "Print the press the GM may read");
+  plist->add_option("GAME", game_id, "Game id")->required();
+  plist->callback([&] { code = press_list(common, game_id); });
+
   // orders submit | check
   auto* orders =
       app.add_subcommand("orders", "Submit or check an order file")->require_subcommand(1);
