@@ -31,6 +31,10 @@
 //     acknowledgement (render_ack_text: echo with the secret masked, each line's result,
 //     "N accepted, M rejected"), threaded with In-Reply-To/References. When the From differs
 //     from the player's address on file, that address also gets a warning (without the orders).
+//   * Press: PRESS TO <kingdoms>|ALL [ANONYMOUS] ... ENDPRESS blocks (press_mail.h) are taken out
+//     of the orders text before it is checked; with orders left they are sent after the orders
+//     are stored (their result added to the acknowledgement), alone they are a signed command
+//     (GAME and PLAYER lines, the guessing limiter) answered with what was sent to whom.
 //   * Refusals: anyone else (no game, unknown game, unknown player, wrong secret, no usable text,
 //     HTML with nothing usable, oversized, past a MIME bound) gets a short refusal that never
 //     echoes the message, at most MailConfig::refusals_per_window per address and

@@ -234,9 +234,16 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
 Response inbox_get(WebContext& ctx, const Request& req, const std::string& game) {
   auto me = session_player(req, ctx, game);
   if (!me) return redirect(game_path(game) + "/login");
+  // ?sent=<id>: the flash describes that message when this player sent it (never text taken
+  // from the link itself).
   std::string flash;
-  if (auto it = req.query.find("sent"); it != req.query.end())
-    flash = "Your message was sent to " + it->second.substr(0, 400) + ".";
+  if (auto it = req.query.find("sent"); it != req.query.end()) {
+    auto box = press_of(ctx).mailbox(game, *me);
+    if (box.ok())
+      for (const auto& v : *box)
+        if (v.sent && std::to_string(v.message.id) == it->second)
+          flash = "Your message was sent to " + v.to + ".";
+  }
   return inbox_page(ctx, req, game, *me, "", flash, "", {}, false, 200);
 }
 
@@ -271,7 +278,7 @@ Response inbox_post(WebContext& ctx, const Request& req, const std::string& game
     return inbox_page(ctx, req, game, *me, "Not sent: " + sent.status().message() + ".", "", d.body,
                       d.to, d.anonymous, code);
   }
-  return redirect(game_path(game) + "/me/press?sent=" + http::url_encode(sent->to));
+  return redirect(game_path(game) + "/me/press?sent=" + std::to_string(sent->message.id));
 }
 
 // ---- public and GM pages ----

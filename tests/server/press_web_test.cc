@@ -135,6 +135,9 @@ TEST_F(PressWeb, InboxComposeSendsAndTheRecipientReadsIt) {
   ASSERT_EQ(sent.status, 303) << sent.body;
   const std::string where = header(sent, "Location");
   EXPECT_EQ(where.rfind("/games/britain-1/me/press?sent=", 0), 0u) << where;
+  // The flash names the message's recipients, never text from the link.
+  EXPECT_EQ(get("/games/britain-1/me/press?sent=Fake%20news", wsx).body.find("Fake"),
+            std::string::npos);
   const Response after = get(where, wsx);
   EXPECT_NE(after.body.find("Your message was sent to Mercia (MRC), Northumbria (NUM)"),
             std::string::npos)
