@@ -374,5 +374,33 @@ TEST_F(PressWeb, PerTurnBoundIsNamedAndFinishedGamesArchiveEverything) {
   EXPECT_EQ(count(page.body, "class=\"press-message\""), 101);
 }
 
+TEST_F(PressWeb, AnonymousCheckboxOnlyWhereAllowed) {
+  const std::string num = cookie("NUM");
+  EXPECT_EQ(get("/games/britain-1/me/press", num).body.find("name=\"anonymous\""),
+            std::string::npos);
+  const Response refused =
+      post("/games/britain-1/me/press",
+           {{"turn", "1"}, {"to", "MRC"}, {"body", "Boo"}, {"anonymous", "1"}}, num);
+  EXPECT_EQ(refused.status, 409);
+  EXPECT_NE(refused.body.find("does not allow anonymous press"), std::string::npos);
+  EXPECT_NE(refused.body.find(">Boo</textarea>"), std::string::npos);
+  set_press("anonymous");
+  EXPECT_NE(get("/games/britain-1/me/press", num).body.find("name=\"anonymous\""),
+            std::string::npos);
+  ASSERT_EQ(post("/games/britain-1/me/press",
+                 {{"turn", "1"}, {"to", "MRC"}, {"body", "Boo"}, {"anonymous", "1"}}, num)
+                .status,
+            303);
+  const auto n = press_notices();
+  ASSERT_EQ(n.size(), 1u);
+  EXPECT_EQ(n[0].subject, "Press (anonymous)");
+  EXPECT_EQ(n[0].text.find("Northumbria"), std::string::npos);
+  const std::string theirs = get("/games/britain-1/me/press", cookie("MRC")).body;
+  EXPECT_NE(theirs.find("From: anonymous"), std::string::npos);
+  EXPECT_EQ(theirs.find("From: Northumbria"), std::string::npos);
+  EXPECT_NE(get("/games/britain-1/me/press", num).body.find("Northumbria (NUM) (sent anonymously)"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace adj::web
