@@ -234,6 +234,8 @@ TEST_F(PressWeb, OptionsDecideWhatMaySend) {
   ASSERT_EQ(press_notices().size(), 1u);
   EXPECT_EQ(press_notices()[0].players.size(), 4u);
   EXPECT_EQ(press_notices()[0].thread, "press:all");
+  EXPECT_NE(get("/games/britain-1").body.find("href=\"/games/britain-1/press\""),
+            std::string::npos);
   const Response pub = get("/games/britain-1/press");
   EXPECT_EQ(pub.status, 200);
   EXPECT_NE(pub.body.find("Hear ye"), std::string::npos);
