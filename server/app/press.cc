@@ -135,7 +135,17 @@ Result<std::vector<std::string>> Press::resolve(const Json& state,
       if (w == code || (!name.empty() && w == name)) return code;
     return std::nullopt;
   };
+  std::vector<std::string> items;  // "MRC,NUM" is two names
   for (const std::string& raw : names) {
+    std::size_t start = 0;
+    while (start <= raw.size()) {
+      std::size_t comma = raw.find(',', start);
+      if (comma == std::string::npos) comma = raw.size();
+      items.push_back(raw.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  for (const std::string& raw : items) {
     const std::string item = trim(raw);
     if (item.empty()) continue;
     if (upper(item) == "ALL") {

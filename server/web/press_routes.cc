@@ -259,6 +259,7 @@ Response inbox_post(WebContext& ctx, const Request& req, const std::string& game
                       "try again.");
   PressDraft d;
   d.to = form_values(req, "to");
+  if (d.to.empty() && !field(form, "to").empty()) d.to = {field(form, "to")};  // multipart
   d.body = field(form, "body");
   d.anonymous = !field(form, "anonymous").empty();
   d.source = "web";

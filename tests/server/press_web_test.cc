@@ -335,11 +335,14 @@ TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
   EXPECT_NE(r.body.find("yourself"), std::string::npos);
   r = api("POST", "/api/games/britain-1/press", tok, "[]");
   EXPECT_EQ(r.status, 400);
+  r = api("POST", "/api/games/britain-1/press", tok, R"({"to": "MRC, gwn", "body": "two"})");
+  EXPECT_EQ(r.status, 201) << r.body;
+  EXPECT_EQ(Json::parse(r.body)["to"], Json::array({"MRC", "GWN"}));
   r = api("POST", "/api/games/britain-1/press", tok, R"({"to": ["East Anglia"], "body": "ok"})");
   EXPECT_EQ(r.status, 201) << r.body;
   EXPECT_EQ(Json::parse(r.body)["to"], Json::array({"EAN"}));
   const Json box = Json::parse(api("GET", "/api/games/britain-1/press", tok).body);
-  ASSERT_EQ(box["messages"].size(), 1u);
+  ASSERT_EQ(box["messages"].size(), 2u);
   EXPECT_EQ(box["messages"][0]["turn"], 1);
   EXPECT_EQ(box["messages"][0]["sent_at"], kNow);
   // Private press is not public, nor in the archive before the end.
