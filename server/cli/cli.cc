@@ -180,6 +180,21 @@ int run(int argc, char** argv) {
   sinv->add_option("EMAIL", member_email, "Address to invite")->required();
   sinv->add_option("--base-url", member_base_url, "Public base URL for the join page link");
   sinv->callback([&] { code = signup_invite(common, game_id, member_email, member_base_url); });
+  // press options | list
+  auto* press_cmd =
+      app.add_subcommand("press", "Press between players: options and messages")
+          ->require_subcommand(1);
+  std::string press_level, press_gm_reads;
+  auto* popt = press_cmd->add_subcommand("options", "Show or set a game's press options (audited)");
+  popt->add_option("GAME", game_id, "Game id")->required();
+  popt->add_option("--press", press_level, "none, public, private or anonymous")
+      ->check(CLI::IsMember({"none", "public", "private", "anonymous"}));
+  popt->add_option("--gm-reads-private", press_gm_reads, "yes or no")
+      ->check(CLI::IsMember({"yes", "no"}));
+  popt->callback([&] { code = press_options(common, game_id, press_level, press_gm_reads); });
+  auto* plist = press_cmd->add_subcommand("list", "Print the press the GM may read");
+  plist->add_option("GAME", game_id, "Game id")->required();
+  plist->callback([&] { code = press_list(common, game_id); });
 
   // orders submit | check
   auto* orders =

@@ -63,6 +63,13 @@ int report(const Common& c, const std::string& game, const std::string& player,
 int battle(const std::string& engine, const std::string& file, int trials);
 int battle_replay(const Common& c, const std::string& game, int turn, const std::string& id);
 int engines();
+// Press options (press_commands.cc): shows them, after setting `level` (none, public, private,
+// anonymous) and `gm_reads_private` ("yes"/"no") when given (audited "press-options").
+int press_options(const Common& c, const std::string& game, const std::string& level,
+                  const std::string& gm_reads_private);
+// Every message the GM may read (all of them unless the game keeps private press from the GM),
+// oldest first.
+int press_list(const Common& c, const std::string& game);
 int demo(const Common& c, int turns);
 // The demo game alone: creates the bundled Dark Age Britain game under a fresh id in c.db and
 // plays `turns` turns with the bundled orders, printing the reports when `print`. `game_id`

@@ -21,6 +21,7 @@
 #include "server/mail/mailflows_help.h"
 #include "server/mail/membership_mail.h"
 #include "server/mail/mime.h"
+#include "server/mail/press_mail.h"
 
 namespace adj::mail {
 
@@ -644,7 +645,8 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
   if (!c.mail.texts.empty())
     if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
   if (!c.command && !c.mail.texts.empty())
-    if (auto cmd = secret_command_in(c.mail.texts.front().text)) c.command = cmd;
+    if (auto cmd = secret_command_in(extract_press_blocks(c.mail.texts.front().text).rest))
+      c.command = cmd;  // a press message's own lines are never a SECRET command
   if (c.command) {
     if (c.command->name == "SECRET") return handle_secret(c);
     if (c.command->name == "HELP") return handle_help(c);
@@ -890,6 +892,12 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
     orders_text = without_quotes_and_signature(chosen->text, &dropped);
     parsed = parse_order_file(orders_text);
   }
+  // PRESS blocks (press_mail.h) are taken out before the orders are read.
+  PressExtract press = extract_press_blocks(orders_text);
+  if (!press.blocks.empty()) {
+    orders_text = std::move(press.rest);
+    parsed = parse_order_file(orders_text);
+  }
   if (parsed.secret) c.secret = *parsed.secret;
 
   const std::optional<std::string> game = find_game(c, parsed.game);
@@ -921,6 +929,8 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                   "There is no game \"" + *game +
                       "\" on this server, so your message was not "
                       "read as orders. Check the GAME line.");
+  if (!press.blocks.empty() && parsed.lines.empty() && !submission_id)
+    return handle_press(c, press.blocks);  // press alone: no orders to store
   std::string turn_note;  // the open turn changed while the file arrived
   // Guessing limit on the PLAYER line's secret (set_throttle); not again for a message whose
   // submission was stored before a crash.
@@ -970,6 +980,12 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   }
 
   std::string body = render_ack_text(ack);
+  if (!press.blocks.empty()) {
+    const std::string from = !ack.player.empty() ? ack.player : upper(parsed.player.value_or(""));
+    auto sent = press_answer(c, *game, from, press.blocks);
+    if (!sent.ok()) return sent.status();
+    body += "\n" + *sent;
+  }
   std::string notes = turn_note.empty() ? "" : turn_note + "\n";
   if (chosen->source == TextSource::kHtml)
     notes +=
@@ -1246,6 +1262,46 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
   auto queued = reply(c, "resend", game, "resend", std::move(text), std::move(html));
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+// ---- press (press_mail.h) ----------------------------------------------------------------------
+
+Result<std::string> MailIngest::press_answer(Context& c, const std::string& game,
+                                             const std::string& player,
+                                             const std::vector<PressBlock>& blocks, int* sent) {
+  // Press needs the press tables, which the SQLite store (the one MailStore there is) holds.
+  auto* store = dynamic_cast<PressStore*>(&mail_);
+  if (!store || player.empty())
+    return std::string("Press: nothing was sent (press is not available here).\n");
+  Press press(services_, *store, now_, admin_);
+  return send_press_blocks(press, game, player, blocks, c.source, sent);
+}
+
+Result<ProcessResult> MailIngest::handle_press(Context& c, const std::vector<PressBlock>& blocks) {
+  c.command = Command{"PRESS", ""};
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string player = upper((*who)->player);
+  int sent = 0;
+  auto text = press_answer(c, game, player, blocks, &sent);
+  if (!text.ok()) return text.status();
+  std::string body = "Your press as " + player + " in game " + game + " (no orders were in the "
+                     "message, so your orders on file are unchanged).\n\n" + *text + "\n";
+  if (const std::string link = game_link(game); !link.empty())
+    body += "Your press on the web: " + link + "/me/press\n\n";
+  body += kSignature;
+  auto queued = reply(c, "press-ack", game, "press", std::move(body));
+  if (!queued.ok()) return queued.status();
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "press";
+  r.queued = *queued ? 1 : 0;
+  r.outcome = "press from " + game + "/" + player + ": " + std::to_string(sent) + " of " +
+              std::to_string(blocks.size()) + " sent";
   return r;
 }
 

@@ -31,6 +31,10 @@
 //     acknowledgement (render_ack_text: echo with the secret masked, each line's result,
 //     "N accepted, M rejected"), threaded with In-Reply-To/References. When the From differs
 //     from the player's address on file, that address also gets a warning (without the orders).
+//   * Press: PRESS TO <kingdoms>|ALL [ANONYMOUS] ... ENDPRESS blocks (press_mail.h) are taken out
+//     of the orders text before it is checked; with orders left they are sent after the orders
+//     are stored (their result added to the acknowledgement), alone they are a signed command
+//     (GAME and PLAYER lines, the guessing limiter) answered with what was sent to whom.
 //   * Refusals: anyone else (no game, unknown game, unknown player, wrong secret, no usable text,
 //     HTML with nothing usable, oversized, past a MIME bound) gets a short refusal that never
 //     echoes the message, at most MailConfig::refusals_per_window per address and
@@ -78,6 +82,8 @@
 #include "storage/mail_store.h"
 
 namespace adj::mail {
+
+struct PressBlock;  // press_mail.h
 
 struct MailConfig {
   Mailbox from{"adjutant@localhost", "Adjutant"};  // the From of every message sent
@@ -128,7 +134,8 @@ struct Envelope {
 struct ProcessResult {
   std::string state;    // "processed" or "failed" (as stored on the inbox row)
   std::string outcome;  // as stored on the inbox row
-  std::string action;   // "orders", "help", "resend", "status", "refusal", "ignored", "error"
+  // "orders", "help", "resend", "status", "press", "refusal", "ignored", "error"
+  std::string action;
   std::optional<std::int64_t> submission_id;  // orders: the stored submission
   int queued = 0;                             // messages queued by this call
   // Nothing was done: the message had been answered before, or another process holds its
@@ -243,6 +250,10 @@ class MailIngest {
   // as the SqliteStore is; membership_available() says whether it is).
   Membership membership();
   bool membership_available() const;
+  // PRESS blocks (press_mail.h): alone in a signed mail, or the press part of an orders answer.
+  Result<ProcessResult> handle_press(Context& c, const std::vector<PressBlock>& blocks);
+  Result<std::string> press_answer(Context& c, const std::string& game, const std::string& player,
+                                   const std::vector<PressBlock>& blocks, int* sent = nullptr);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.

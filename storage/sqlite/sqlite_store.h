@@ -32,6 +32,7 @@
 #include "storage/mail_store.h"
 #include "storage/membership_store.h"
 #include "storage/notice_store.h"
+#include "storage/press_store.h"
 #include "storage/sqlite/database.h"
 
 namespace adj {
@@ -43,7 +44,8 @@ class SqliteStore : public GameStore,
                     public CredentialStore,
                     public MailStore,
                     public NoticeStore,
-                    public MembershipStore {
+                    public MembershipStore,
+                    public PressStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -179,6 +181,11 @@ class SqliteStore : public GameStore,
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
+  // ---- PressStore (sqlite_store_press.cc, migration 0013) ----
+  Result<PressOptions> press_options(const std::string& game) override;
+  Status set_press_options(const std::string& game, const PressOptions& o) override;
+  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
+  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;

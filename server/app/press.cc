@@ -1,0 +1,372 @@
+#include "server/app/press.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "server/app/time_text.h"
+
+namespace adj {
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+// Whether `s` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int n = 0;
+    std::uint32_t cp = 0;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if ((c & 0xE0) == 0xC0) {
+      n = 1;
+      cp = c & 0x1F;
+    } else if ((c & 0xF0) == 0xE0) {
+      n = 2;
+      cp = c & 0x0F;
+    } else if ((c & 0xF8) == 0xF0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(n) >= s.size()) return false;
+    for (int k = 1; k <= n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) return false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+        cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+      return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+// The body as stored: line ends as \n, no trailing blank lines, no control characters but tab
+// and newline.
+std::string clean_body(std::string_view in) {
+  std::string out;
+  out.reserve(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const char c = in[i];
+    if (c == '\r') {
+      if (i + 1 < in.size() && in[i + 1] == '\n') continue;
+      out += '\n';
+    } else if (c == '\n' || c == '\t' || static_cast<unsigned char>(c) >= 0x20) {
+      if (c != 0x7f) out += c;
+    }
+  }
+  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
+  std::size_t lead = 0;
+  while (lead < out.size() && out[lead] == '\n') ++lead;
+  return out.substr(lead);
+}
+
+int level(const std::string& press) {
+  if (press == "public") return 1;
+  if (press == "private") return 2;
+  if (press == "anonymous") return 3;
+  return 0;
+}
+
+std::string thread_key(const PressMessage& m) {
+  if (m.to_all) return "press:all";
+  std::set<std::string> who(m.recipients.begin(), m.recipients.end());
+  if (m.anonymous) {
+    std::string k = "press:anonymous";
+    for (const auto& c : who) k += ":" + c;
+    return k;
+  }
+  who.insert(m.sender);
+  std::string k = "press";
+  for (const auto& c : who) k += ":" + c;
+  return k;
+}
+
+bool game_over(const Json& state) { return state.value("status", "") == "finished"; }
+
+}  // namespace
+
+std::string Press::label(const Json& state, const std::string& code) {
+  if (state.contains("players"))
+    for (const Json& p : state["players"])
+      if (p.value("code", "") == code) {
+        const std::string name = p.value("name", "");
+        return name.empty() || name == code ? code : name + " (" + code + ")";
+      }
+  return code;
+}
+
+std::string Press::describe(const PressOptions& o) {
+  if (o.press == "none") return "No press: players cannot send messages in this game.";
+  if (o.press == "public") return "Public press only: every message goes to all players.";
+  if (o.press == "anonymous")
+    return "Private and anonymous press: messages may go to some kingdoms or to all, with or "
+           "without the sender's name.";
+  return "Private press: messages may go to some kingdoms or to all, always with the sender's "
+         "name.";
+}
+
+Result<std::vector<std::string>> Press::resolve(const Json& state,
+                                                const std::vector<std::string>& names, bool* all) {
+  *all = false;
+  std::vector<std::string> out, unknown;
+  std::vector<std::pair<std::string, std::string>> kingdoms;  // code, upper-case name
+  for (const Json& p : state["players"])
+    kingdoms.emplace_back(p.value("code", ""), upper(p.value("name", "")));
+  const auto find = [&](const std::string& word) -> std::optional<std::string> {
+    const std::string w = upper(trim(word));
+    for (const auto& [code, name] : kingdoms)
+      if (w == code || (!name.empty() && w == name)) return code;
+    return std::nullopt;
+  };
+  std::vector<std::string> items;  // "MRC,NUM" is two names
+  for (const std::string& raw : names) {
+    std::size_t start = 0;
+    while (start <= raw.size()) {
+      std::size_t comma = raw.find(',', start);
+      if (comma == std::string::npos) comma = raw.size();
+      items.push_back(raw.substr(start, comma - start));
+      start = comma + 1;
+    }
+  }
+  for (const std::string& raw : items) {
+    const std::string item = trim(raw);
+    if (item.empty()) continue;
+    if (upper(item) == "ALL") {
+      *all = true;
+      continue;
+    }
+    if (auto code = find(item)) {
+      if (std::find(out.begin(), out.end(), *code) == out.end()) out.push_back(*code);
+      continue;
+    }
+    // "WSX MRC": several codes separated by spaces.
+    std::vector<std::string> parts;
+    std::string part;
+    for (char c : item + " ") {
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        if (!part.empty()) parts.push_back(part);
+        part.clear();
+      } else {
+        part += c;
+      }
+    }
+    bool each = parts.size() > 1;
+    std::vector<std::string> found;
+    for (const auto& w : parts) {
+      auto code = find(w);
+      if (!code) {
+        each = false;
+        break;
+      }
+      found.push_back(*code);
+    }
+    if (each) {
+      for (const auto& c : found)
+        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    } else {
+      unknown.push_back(item.size() > 40 ? item.substr(0, 40) + "..." : item);
+    }
+  }
+  if (!unknown.empty()) {
+    std::string there;
+    for (const auto& [code, name] : kingdoms) {
+      if (!there.empty()) there += ", ";
+      there += label(state, code);
+    }
+    std::string list;
+    for (const auto& u : unknown) list += (list.empty() ? "\"" : ", \"") + u + "\"";
+    return Status::InvalidArgument("no kingdom " + list + " in this game; send press to " + there +
+                                   ", or ALL");
+  }
+  if (*all) out.clear();
+  return out;
+}
+
+PressView Press::view(const Json& state, const PressMessage& m, const std::string& reader,
+                      bool reveal) const {
+  PressView v;
+  v.message = m;
+  v.sent = !reader.empty() && m.sender == reader;
+  const bool hidden = m.anonymous && !v.sent && !reveal;
+  if (hidden) v.message.sender.clear();
+  v.from =
+      hidden ? "anonymous" : label(state, m.sender) + (m.anonymous ? " (sent anonymously)" : "");
+  if (m.to_all) {
+    v.to = "everyone";
+  } else {
+    for (const auto& r : m.recipients) v.to += (v.to.empty() ? "" : ", ") + label(state, r);
+  }
+  return v;
+}
+
+Result<PressView> Press::send(const std::string& game, const std::string& player,
+                              const PressDraft& draft) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string me = upper(player);
+  bool known = false;
+  for (const Json& p : (*state)["players"]) known = known || p.value("code", "") == me;
+  if (!known) return Status::NotFound("there is no kingdom " + me + " in game " + game);
+  if (game_over(*state))
+    return Status::FailedPrecondition(
+        "the game is over, so no more press can be sent; its press is in the archive");
+  auto opts = store_.press_options(game);
+  if (!opts.ok()) return opts.status();
+  const int lvl = level(opts->press);
+  if (lvl == 0)
+    return Status::FailedPrecondition(
+        "this game has no press: messages between players are "
+        "turned off by the GM");
+
+  const std::string body = clean_body(draft.body);
+  if (body.empty())
+    return Status::InvalidArgument(
+        "the message is empty; write something between the PRESS TO "
+        "line and ENDPRESS (or in the message field)");
+  if (body.size() > limits_.max_body_bytes)
+    return Status::InvalidArgument("the message is " + std::to_string(body.size()) +
+                                   " bytes long; press messages may be at most " +
+                                   std::to_string(limits_.max_body_bytes) +
+                                   " bytes. Shorten it or send it in parts");
+  if (!valid_utf8(body))
+    return Status::InvalidArgument("the message is not valid UTF-8 text; send plain text");
+  if (draft.to.empty())
+    return Status::InvalidArgument(
+        "the message names no recipient; name kingdoms by code or "
+        "name, or ALL for everyone");
+  if (draft.to.size() > 64)
+    return Status::InvalidArgument("the message names " + std::to_string(draft.to.size()) +
+                                   " recipients; at most 64 may be named (or ALL)");
+  bool all = false;
+  auto to = resolve(*state, draft.to, &all);
+  if (!to.ok()) return to.status();
+  to->erase(std::remove(to->begin(), to->end(), me), to->end());
+  if (!all && to->empty())
+    return Status::InvalidArgument(
+        "the only recipient named is yourself; name other kingdoms, "
+        "or ALL");
+  if (!all && lvl < 2)
+    return Status::FailedPrecondition("this game allows public press only: send it to ALL");
+  if (draft.anonymous && lvl < 3)
+    return Status::FailedPrecondition(
+        "this game does not allow anonymous press; send it without "
+        "ANONYMOUS (it will carry your name)");
+
+  PressMessage m;
+  m.game = game;
+  m.turn = state->value("turn", 1);
+  m.sent_at = now_();
+  m.sender = me;
+  m.recipients = all ? std::vector<std::string>{} : *to;
+  m.to_all = all;
+  m.anonymous = draft.anonymous;
+  m.body = body;
+  m.source = draft.source;
+  auto id = store_.append_press(m, limits_.bounds);
+  if (!id.ok()) return id.status();
+  m.id = *id;
+
+  // Mail to the recipients (everyone else for ALL).
+  Notice n;
+  n.game = game;
+  n.kind = "press";
+  if (all) {
+    for (const Json& p : (*state)["players"])
+      if (p.value("code", "") != me) n.players.push_back(p.value("code", ""));
+  } else {
+    n.players = m.recipients;
+  }
+  const PressView v = view(*state, m, "", false);
+  n.subject = std::string(all ? "Public press" : "Press") +
+              (m.anonymous ? " (anonymous)" : " from " + v.from);
+  n.text =
+      "Press in game " + game + ", turn " + std::to_string(m.turn) + ", " + utc_minutes(m.sent_at) +
+      ".\nFrom: " + v.from + "\nTo: " + v.to + "\n\n" + body + "\n\n" +
+      (m.anonymous ? std::string("The sender is anonymous; an answer cannot go to them alone.\n")
+                   : "To answer, send a mail with your GAME and PLAYER lines and\n"
+                     "  PRESS TO " +
+                         m.sender +
+                         "\n  <your message>\n  ENDPRESS\nor use your press page on the "
+                         "web.\n");
+  n.dedupe_key = "press:" + game + ":" + std::to_string(m.id);
+  n.thread = thread_key(m);
+  if (!n.players.empty()) ADJ_RETURN_IF_ERROR(services_.notify(std::move(n)));
+  return view(*state, m, me, false);
+}
+
+Result<std::vector<PressView>> Press::mailbox(const std::string& game, const std::string& player) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  auto all = store_.press_messages(game);
+  if (!all.ok()) return all.status();
+  const std::string me = upper(player);
+  std::vector<PressView> out;
+  for (auto it = all->rbegin(); it != all->rend(); ++it) {
+    const PressMessage& m = *it;
+    const bool mine = m.sender == me || m.to_all ||
+                      std::find(m.recipients.begin(), m.recipients.end(), me) != m.recipients.end();
+    if (mine) out.push_back(view(*state, m, me, false));
+  }
+  return out;
+}
+
+Result<std::vector<PressView>> Press::archive(const std::string& game) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  auto all = store_.press_messages(game);
+  if (!all.ok()) return all.status();
+  const bool over = game_over(*state);
+  std::vector<PressView> out;
+  for (auto it = all->rbegin(); it != all->rend(); ++it)
+    if (over || it->to_all) out.push_back(view(*state, *it, "", false));
+  return out;
+}
+
+Result<std::vector<PressView>> Press::gm_view(const std::string& game) {
+  auto opts = store_.press_options(game);
+  if (!opts.ok()) return opts.status();
+  if (!opts->gm_reads_private) return archive(game);
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  auto all = store_.press_messages(game);
+  if (!all.ok()) return all.status();
+  std::vector<PressView> out;
+  for (auto it = all->rbegin(); it != all->rend(); ++it) out.push_back(view(*state, *it, "", true));
+  return out;
+}
+
+Result<PressOptions> Press::options(const std::string& game) { return store_.press_options(game); }
+
+Status Press::set_options(const std::string& game, const PressOptions& o,
+                          const std::string& actor) {
+  ADJ_RETURN_IF_ERROR(store_.set_press_options(game, o));
+  if (audit_) {
+    AuditEntry e;
+    e.game = game;
+    e.at = now_();
+    e.actor = actor;
+    e.action = "press-options";
+    e.detail = {{"press", o.press}, {"gm_reads_private", o.gm_reads_private}};
+    ADJ_RETURN_IF_ERROR(audit_->append_audit(e));
+  }
+  return Status::Ok();
+}
+
+}  // namespace adj

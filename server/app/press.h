@@ -1,0 +1,107 @@
+// Press between players: who may send what to whom under the game's press options, storing each
+// message and mailing it to its recipients (Services::notify, kind "press"), and who may read
+// which messages (a player's mailbox, the public press, the GM's view, the archive).
+//
+// Rules (every channel: mail PRESS blocks, the web inbox, the JSON API):
+//   * Options (PressOptions): "none" refuses all press; "public" only to everyone; "private" also
+//     to some kingdoms; "anonymous" also without the sender's name. Anonymous press never
+//     reveals its sender to players: not in the mail (subject, text, headers, thread) nor on any
+//     page or API answer; the GM sees the sender only when gm_reads_private.
+//   * Press may be sent while the game is "signup", "open", "paused" or "held"; not once it is
+//     "finished" (then every message belongs to the archive, readable by anyone).
+//   * Recipients are kingdoms of the game named by code or name (case-insensitive); ALL is
+//     everyone. The sender is never a recipient of their own message.
+//   * Bounds (PressLimits): body size, recipients, messages per player per turn, per game; each
+//     refusal names the bound.
+//   * Threads: a message's thread is its set of participants (sender and recipients, sorted), so
+//     a conversation is one thread; public press is one thread per game; anonymous press is
+//     threaded by its recipients only.
+// Thread-safety: one Press per thread, like Services. Ownership: borrows its arguments.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/app/services.h"
+#include "storage/admin_store.h"
+#include "storage/press_store.h"
+
+namespace adj {
+
+struct PressLimits {
+  std::size_t max_body_bytes = 8 * 1024;
+  PressBounds bounds;
+};
+
+// A message to send: recipients as the sender wrote them (codes or names; "ALL" for everyone).
+struct PressDraft {
+  std::vector<std::string> to;
+  bool anonymous = false;
+  std::string body;
+  std::string source;  // "web", "api", "email:<message-id>#<block>"
+};
+
+// A message as one reader may see it.
+struct PressView {
+  PressMessage message;  // sender "" when hidden from this reader
+  std::string from;      // "Wessex (WSX)", or "anonymous"
+  std::string to;        // "everyone", or "Mercia (MRC), Northumbria (NUM)"
+  bool sent = false;     // the reader sent it
+};
+
+class Press {
+ public:
+  Press(Services& services, PressStore& store, Clock clock, AdminStore* audit = nullptr,
+        PressLimits limits = {})
+      : services_(services),
+        store_(store),
+        now_(std::move(clock)),
+        audit_(audit),
+        limits_(limits) {}
+
+  // Stores and mails a message from `player` (authenticated by the caller). Errors, each a
+  // sentence for the sender: NotFound (unknown game or player), FailedPrecondition (press off,
+  // private or anonymous press not allowed, the game is over, a bound reached), InvalidArgument
+  // (unknown recipient, empty or too long text, no recipient).
+  Result<PressView> send(const std::string& game, const std::string& player,
+                         const PressDraft& draft);
+
+  // The player's received and sent messages, newest first.
+  Result<std::vector<PressView>> mailbox(const std::string& game, const std::string& player);
+  // What anyone may read: press to everyone; once the game is finished, every message.
+  // Newest first; anonymous senders stay hidden.
+  Result<std::vector<PressView>> archive(const std::string& game);
+  // The GM desk's view: every message when gm_reads_private (anonymous senders named), else as
+  // archive(). Newest first.
+  Result<std::vector<PressView>> gm_view(const std::string& game);
+
+  Result<PressOptions> options(const std::string& game);
+  // Sets the options (audited "press-options" by `actor` when an audit store is given).
+  // InvalidArgument for an unknown level, naming the allowed ones.
+  Status set_options(const std::string& game, const PressOptions& o, const std::string& actor);
+
+  // The upper-case codes `names` stand for (codes or kingdom names, case-insensitive; "ALL"
+  // alone for everyone: an empty list and *all = true). InvalidArgument naming what is unknown
+  // and the kingdoms there are.
+  static Result<std::vector<std::string>> resolve(const Json& state,
+                                                  const std::vector<std::string>& names, bool* all);
+  // "Wessex (WSX)" for a code of the game's state; the code alone when unknown.
+  static std::string label(const Json& state, const std::string& code);
+  // A sentence describing the options for players ("Private press: ...").
+  static std::string describe(const PressOptions& o);
+
+  const PressLimits& limits() const { return limits_; }
+
+ private:
+  PressView view(const Json& state, const PressMessage& m, const std::string& reader,
+                 bool reveal) const;
+
+  Services& services_;
+  PressStore& store_;
+  Clock now_;
+  AdminStore* audit_;
+  PressLimits limits_;
+};
+
+}  // namespace adj

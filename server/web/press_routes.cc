@@ -1,0 +1,674 @@
+// Press on the web and in the JSON API (server/app/press.h has the rules):
+//   GET  /games/{g}/me/press            the player's inbox (received and sent, newest first) and
+//                                       the compose form press-form (to, body, anonymous, turn)
+//   POST /games/{g}/me/press            sends; 303 back to the inbox; errors keep the text
+//   GET  /games/{g}/press               public press; every message once the game is finished
+//   GET  /gm/games/{g}/press            the GM's view and the options form press-options-form
+//   POST /gm/games/{g}/press/options    press, gm_reads_private, turn
+//   GET/POST /api/games/{g}/press       the player's mailbox / send (GM: GET only, gm_view)
+//   GET  /api/games/{g}/press/archive   public press (every message after the end)
+//   GET/PUT /api/games/{g}/options/press  anyone reads; the GM sets
+// Thread-safety: as html_routes.cc (per-thread stores and services).
+#include <spdlog/spdlog.h>
+
+#include <variant>
+
+#include "server/app/log_escape.h"
+#include "server/app/press.h"
+#include "server/app/time_text.h"
+#include "server/web/auth_guard.h"
+#include "server/web/page_render.h"
+#include "server/web/pages_view.h"
+#include "server/web/routes.h"
+#include "server/web/web_session.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::web {
+
+namespace {
+
+using http::Params;
+using http::Request;
+using http::Response;
+
+constexpr const char* kGmActor = "gm";
+constexpr std::size_t kMaxFormBytes = 64 * 1024;
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Press press_of(WebContext& ctx) {
+  SqliteStore& s = thread_store(ctx);
+  return Press(ctx.services(), s, ctx.clock(), &s);
+}
+
+std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
+
+// ---- HTML helpers (as html_routes.cc) ----
+
+void harden(Response& r, bool private_page) {
+  r.headers.emplace_back("Content-Security-Policy",
+                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("Referrer-Policy", "same-origin");
+  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
+}
+
+Response page(std::string html, int status, bool private_page) {
+  Response r = Response::html(std::move(html), status);
+  harden(r, private_page);
+  return r;
+}
+
+Response error_page(int status, const std::string& message) {
+  try {
+    return page(render_error_page(status, message), status, true);
+  } catch (const std::exception&) {
+    return Response::error(status, message, false);
+  }
+}
+
+Response status_page(const Status& s) {
+  const int code = http::http_status(s);
+  if (code == 500) {
+    spdlog::error("event=press_error error=\"{}\"", log_escape(s.to_string()));
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
+  }
+  return error_page(code, s.message());
+}
+
+Response redirect(const std::string& to) {
+  Response r = Response::redirect(to);
+  harden(r, true);
+  return r;
+}
+
+using Body = std::function<Response(const Request&, const Params&)>;
+
+http::Handler guarded(Body body, bool json) {
+  return [body = std::move(body), json](const Request& req, const Params& p) -> Response {
+    try {
+      return body(req, p);
+    } catch (const http::ServiceUnavailable&) {
+      throw;
+    } catch (const std::exception& e) {
+      spdlog::error("event=press_exception path=\"{}\" error=\"{}\"", log_escape(req.path),
+                    log_escape(e.what()));
+    } catch (...) {
+      spdlog::error("event=press_exception path=\"{}\"", log_escape(req.path));
+    }
+    if (json) return Response::json(R"({"error": "internal error"})", 500);
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
+  };
+}
+
+// The player signed in to `game` by the page cookie; nullopt when none.
+std::optional<std::string> session_player(const Request& req, WebContext& ctx,
+                                          const std::string& game) {
+  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
+  if (token.empty() || token.size() > 256) return std::nullopt;
+  auto owner = ctx.admin().token_owner(token);
+  if (!owner.ok() || owner->first != game) return std::nullopt;
+  return upper(owner->second);
+}
+
+Json nav(const std::string& game, const std::string& game_name, const std::string& player,
+         WebContext& ctx, const Request& req) {
+  Json n = {{"game", game}, {"game_name", game_name.empty() ? game : game_name}};
+  if (!player.empty()) n["player"] = player;
+  n["gm"] = is_gm_limited(ctx, req, "web_gm");
+  return n;
+}
+
+// Every value of form field `name` (checkboxes repeat it) of a urlencoded body.
+std::vector<std::string> form_values(const Request& req, const std::string& name) {
+  std::vector<std::string> out;
+  const std::string& b = req.body;
+  std::size_t start = 0;
+  while (start <= b.size()) {
+    std::size_t amp = b.find('&', start);
+    if (amp == std::string::npos) amp = b.size();
+    const std::string pair = b.substr(start, amp - start);
+    const std::size_t eq = pair.find('=');
+    if (eq != std::string::npos && http::url_decode(pair.substr(0, eq), true) == name)
+      out.push_back(http::url_decode(pair.substr(eq + 1), true));
+    if (out.size() > 100) break;
+    start = amp + 1;
+  }
+  return out;
+}
+
+std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
+  auto it = form.find(name);
+  return it == form.end() ? "" : it->second;
+}
+
+Json message_json(const PressView& v) {
+  Json to = Json::array();
+  for (const auto& r : v.message.recipients) to.push_back(r);
+  return {{"id", v.message.id},
+          {"turn", v.message.turn},
+          {"sent_at", v.message.sent_at},
+          {"sent_at_iso", utc_iso(v.message.sent_at)},
+          {"from", v.message.sender.empty() ? Json() : Json(v.message.sender)},
+          {"from_label", v.from},
+          {"to", v.message.to_all ? Json("ALL") : Json(to)},
+          {"to_label", v.to},
+          {"anonymous", v.message.anonymous},
+          {"sent", v.sent},
+          {"body", v.message.body}};
+}
+
+Json messages_view(const std::vector<PressView>& vs) {
+  Json out = Json::array();
+  for (const auto& v : vs) {
+    Json m = message_json(v);
+    m["time"] = utc_minutes(v.message.sent_at);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+// ---- player pages ----
+
+Response inbox_page(WebContext& ctx, const Request& req, const std::string& game,
+                    const std::string& player, const std::string& error, const std::string& flash,
+                    const std::string& kept_body, const std::vector<std::string>& kept_to,
+                    bool kept_anonymous, int status) {
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  Press press = press_of(ctx);
+  auto opts = press.options(game);
+  if (!opts.ok()) return status_page(opts.status());
+  auto box = press.mailbox(game, player);
+  if (!box.ok()) return status_page(box.status());
+  const bool is_kept = [&] {
+    for (const auto& t : kept_to)
+      if (upper(t) == "ALL") return true;
+    return false;
+  }();
+  Json kingdoms = Json::array();
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    if (code == player) continue;
+    bool checked = false;
+    for (const auto& t : kept_to) checked = checked || upper(t) == code;
+    kingdoms.push_back(
+        {{"code", code}, {"label", Press::label(*state, code)}, {"checked", checked}});
+  }
+  const std::string level = opts->press;
+  const bool over = state->value("status", "") == "finished";
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", game},
+                {"game_name", state->value("name", game)},
+                {"player", player},
+                {"player_label", Press::label(*state, player)},
+                {"turn", state->value("turn", 1)},
+                {"csrf", csrf.value},
+                {"rules", Press::describe(*opts)},
+                {"can_send", level != "none" && !over},
+                {"over", over},
+                {"private", level == "private" || level == "anonymous"},
+                {"anonymous_ok", level == "anonymous"},
+                {"kingdoms", std::move(kingdoms)},
+                {"all_checked", is_kept || level == "public"},
+                {"anonymous_checked", kept_anonymous},
+                {"body", kept_body},
+                {"max_bytes", press.limits().max_body_bytes},
+                {"error", error.empty() ? Json() : Json(error)},
+                {"flash", flash.empty() ? Json() : Json(flash)},
+                {"messages", messages_view(*box)},
+                {"has_messages", !box->empty()}};
+  Response r = page(render_page("Press: " + Press::label(*state, player), "press", model,
+                                nav(game, state->value("name", game), player, ctx, req)),
+                    status, true);
+  set_csrf_cookie(r, csrf, ctx.config().base_url.rfind("https://", 0) == 0);
+  return r;
+}
+
+Response inbox_get(WebContext& ctx, const Request& req, const std::string& game) {
+  auto me = session_player(req, ctx, game);
+  if (!me) return redirect(game_path(game) + "/login");
+  // ?sent=<id>: the flash describes that message when this player sent it (never text taken
+  // from the link itself).
+  std::string flash;
+  if (auto it = req.query.find("sent"); it != req.query.end()) {
+    auto box = press_of(ctx).mailbox(game, *me);
+    if (box.ok())
+      for (const auto& v : *box)
+        if (v.sent && std::to_string(v.message.id) == it->second)
+          flash = "Your message was sent to " + v.to + ".";
+  }
+  return inbox_page(ctx, req, game, *me, "", flash, "", {}, false, 200);
+}
+
+Response inbox_post(WebContext& ctx, const Request& req, const std::string& game) {
+  auto me = session_player(req, ctx, game);
+  if (!me) return error_page(401, "Sign in first: your session has ended.");
+  if (req.body.size() > kMaxFormBytes)
+    return error_page(413, "The form is too large; a press message may be at most 8 KiB.");
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url))
+    return error_page(403,
+                      "This form has expired or was sent from another site. Reload the page and "
+                      "try again.");
+  PressDraft d;
+  d.to = form_values(req, "to");
+  if (d.to.empty() && !field(form, "to").empty()) d.to = {field(form, "to")};  // multipart
+  d.body = field(form, "body");
+  d.anonymous = !field(form, "anonymous").empty();
+  d.source = "web";
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  const int open = state->value("turn", 1);
+  const std::string turn = field(form, "turn");
+  if (!turn.empty() && turn != std::to_string(open))
+    return inbox_page(ctx, req, game, *me,
+                      "Turn " + turn + " already ran; the game is at turn " + std::to_string(open) +
+                          ". Nothing was sent. Check your message and send it again.",
+                      "", d.body, d.to, d.anonymous, 409);
+  auto sent = press_of(ctx).send(game, *me, d);
+  if (!sent.ok()) {
+    const int code = http::http_status(sent.status());
+    if (code == 500) return status_page(sent.status());
+    return inbox_page(ctx, req, game, *me, "Not sent: " + sent.status().message() + ".", "", d.body,
+                      d.to, d.anonymous, code);
+  }
+  return redirect(game_path(game) + "/me/press?sent=" + std::to_string(sent->message.id));
+}
+
+// ---- public and GM pages ----
+
+Response public_page(WebContext& ctx, const Request& req, const std::string& game) {
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  auto list = press_of(ctx).archive(game);
+  if (!list.ok()) return status_page(list.status());
+  const bool over = state->value("status", "") == "finished";
+  Json model = {{"game", game},
+                {"game_name", state->value("name", game)},
+                {"over", over},
+                {"messages", messages_view(*list)},
+                {"has_messages", !list->empty()}};
+  const auto me = session_player(req, ctx, game);
+  return page(
+      render_page((over ? "Press archive: " : "Public press: ") + state->value("name", game),
+                  "press_public", model,
+                  nav(game, state->value("name", game), me.value_or(""), ctx, req)),
+      200, false);
+}
+
+std::optional<Response> gm_refused(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return error_page(403, "GM pages are disabled: the server has no GM token.");
+  if (is_gm_limited(ctx, req, "web_gm")) return std::nullopt;
+  if (req.method == "GET") return redirect("/gm/login");
+  return error_page(403, "This needs the GM's sign-in.");
+}
+
+Response gm_page(WebContext& ctx, const Request& req, const std::string& game,
+                 const std::string& flash, const std::string& error, int status) {
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  Press press = press_of(ctx);
+  auto opts = press.options(game);
+  if (!opts.ok()) return status_page(opts.status());
+  auto list = press.gm_view(game);
+  if (!list.ok()) return status_page(list.status());
+  const CsrfToken csrf = csrf_token(req);
+  Json levels = Json::array();
+  for (const char* l : {"none", "public", "private", "anonymous"})
+    levels.push_back({{"value", l}, {"selected", opts->press == l}});
+  Json model = {{"game", game},
+                {"game_name", state->value("name", game)},
+                {"turn", state->value("turn", 1)},
+                {"csrf", csrf.value},
+                {"levels", std::move(levels)},
+                {"rules", Press::describe(*opts)},
+                {"gm_reads_private", opts->gm_reads_private},
+                {"flash", flash.empty() ? Json() : Json(flash)},
+                {"error", error.empty() ? Json() : Json(error)},
+                {"messages", messages_view(*list)},
+                {"has_messages", !list->empty()}};
+  Response r = page(render_page("Press of " + state->value("name", game), "gm_press", model,
+                                nav(game, state->value("name", game), "", ctx, req)),
+                    status, true);
+  set_csrf_cookie(r, csrf, ctx.config().base_url.rfind("https://", 0) == 0);
+  return r;
+}
+
+Response gm_options_post(WebContext& ctx, const Request& req, const std::string& game) {
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url))
+    return error_page(403,
+                      "This form has expired or was sent from another site. Reload the page and "
+                      "try again.");
+  auto state = ctx.services().show_game(game);
+  if (!state.ok()) return status_page(state.status());
+  const std::string turn = field(form, "turn");
+  const int open = state->value("turn", 1);
+  if (!turn.empty() && turn != std::to_string(open))
+    return gm_page(ctx, req, game, "",
+                   "Turn " + turn +
+                       " already ran; nothing was changed. Check the options below "
+                       "and save them again.",
+                   409);
+  PressOptions o;
+  o.press = field(form, "press");
+  o.gm_reads_private = !field(form, "gm_reads_private").empty();
+  const Status s = press_of(ctx).set_options(game, o, kGmActor);
+  if (!s.ok()) {
+    if (http::http_status(s) == 500) return status_page(s);
+    return gm_page(ctx, req, game, "", s.message() + ". Nothing was changed.", 400);
+  }
+  return redirect("/gm/games/" + http::url_encode(game) + "/press?done=options");
+}
+
+// ---- JSON API ----
+
+Response json(const Json& j, int status = 200) {
+  return Response::json(j.dump(-1, ' ', false, Json::error_handler_t::replace), status);
+}
+
+Response json_error(int status, const std::string& message) {
+  return json({{"error", message}}, status);
+}
+
+Response json_fail(const Status& s) {
+  const int code = http::http_status(s);
+  if (code == 500) {
+    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
+    return json_error(500, "internal error");
+  }
+  return json_error(code, s.message());
+}
+
+struct ApiCaller {
+  bool gm = false;
+  std::string player;
+  std::optional<Response> denied;
+};
+
+std::string base64_decode(const std::string& in) {
+  auto val = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  int bits = 0, acc = 0;
+  for (char c : in) {
+    const int v = val(c);
+    if (v < 0) continue;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+// As api_routes.cc identify(): the GM token, a player's link token (Bearer), HTTP Basic
+// <code>:<secret>, or the player's page cookie (state changes then need api_csrf_ok); each
+// check through the guessing limiter.
+ApiCaller identify(const Request& req, WebContext& ctx, const std::string& game) {
+  ApiCaller c;
+  const std::string token = bearer_token(req);
+  const ThrottleKeys token_keys = guard_keys(req, "");
+  if (!token.empty())
+    if (auto r = guard_check(ctx, token_keys, "api_bearer", true)) {
+      c.denied = std::move(r);
+      return c;
+    }
+  if (is_gm(req, ctx.config())) {
+    if (!token.empty() || api_csrf_ok(req, ctx.config().base_url) || req.method == "GET") {
+      c.gm = true;
+      return c;
+    }
+  }
+  if (!token.empty()) {
+    auto owner = ctx.admin().token_owner(token);
+    if (!owner.ok()) {
+      if (owner.status().code() != StatusCode::kNotFound) {
+        c.denied = json_fail(owner.status());
+      } else {
+        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
+        c.denied = json_error(401, "unknown token");
+      }
+      return c;
+    }
+    if (owner->first != game) {
+      c.denied = json_error(403, "this token is for another game");
+      return c;
+    }
+    c.player = upper(owner->second);
+    return c;
+  }
+  const std::string auth = req.header("authorization");
+  if (auth.size() > 6 && upper(auth.substr(0, 6)) == "BASIC ") {
+    const std::string pair = base64_decode(auth.substr(6));
+    const std::size_t colon = pair.find(':');
+    if (colon == std::string::npos) {
+      c.denied = json_error(401, "Basic credentials must be <player code>:<secret>");
+      return c;
+    }
+    const std::string code = upper(pair.substr(0, colon));
+    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
+    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
+      c.denied = std::move(r);
+      return c;
+    }
+    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
+    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
+      c.denied = json_fail(ok.status());
+    } else if (!ok.ok()) {
+      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
+      c.denied = json_error(401, "wrong player code or secret");
+    } else if (!*ok) {
+      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
+      c.denied = json_error(401, "wrong player code or secret");
+    } else {
+      guard_record(ctx, keys, "api_basic", true, "");
+      c.player = code;
+    }
+    return c;
+  }
+  if (auto me = session_player(req, ctx, game)) {
+    if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) {
+      c.denied = json_error(403,
+                            "with the page cookie alone this request must come from this site's "
+                            "pages (X-CSRF-Token); scripts use Authorization: Bearer <link token>");
+      return c;
+    }
+    c.player = *me;
+  }
+  return c;
+}
+
+Response api_press_get(WebContext& ctx, const Request& req, const std::string& game) {
+  ApiCaller c = identify(req, ctx, game);
+  if (c.denied) return *c.denied;
+  Press press = press_of(ctx);
+  Result<std::vector<PressView>> list = Status::Internal("unset");
+  if (c.gm)
+    list = press.gm_view(game);
+  else if (!c.player.empty())
+    list = press.mailbox(game, c.player);
+  else
+    return json_error(401,
+                      "this needs the player's link token (Authorization: Bearer <token>) or "
+                      "Basic <code>:<secret>; public press is at /api/games/" +
+                          game + "/press/archive");
+  if (!list.ok()) return json_fail(list.status());
+  Json out = Json::array();
+  for (const auto& v : *list) out.push_back(message_json(v));
+  return json({{"game", game}, {"messages", std::move(out)}});
+}
+
+Response api_press_post(WebContext& ctx, const Request& req, const std::string& game) {
+  ApiCaller c = identify(req, ctx, game);
+  if (c.denied) return *c.denied;
+  if (c.gm) return json_error(403, "the GM is not a player and cannot send press");
+  if (c.player.empty())
+    return json_error(401, "this needs the player's link token or Basic <code>:<secret>");
+  if (req.body.size() > kMaxFormBytes)
+    return json_error(413, "the request is too large; a press message may be at most 8 KiB");
+  const Json j = Json::parse(req.body, nullptr, false);
+  if (!j.is_object())
+    return json_error(400,
+                      "the body must be a JSON object {\"to\": [codes] or \"ALL\", "
+                      "\"body\": text, \"anonymous\": false}");
+  PressDraft d;
+  if (!j.contains("to"))
+    return json_error(400, "\"to\" is missing: a list of kingdom codes, or \"ALL\"");
+  if (j["to"].is_string()) {
+    d.to.push_back(j["to"].get<std::string>());
+  } else if (j["to"].is_array()) {
+    for (const Json& t : j["to"]) {
+      if (!t.is_string())
+        return json_error(400, "\"to\" must hold kingdom codes as strings, or be \"ALL\"");
+      d.to.push_back(t.get<std::string>());
+    }
+  } else {
+    return json_error(400, "\"to\" must be a list of kingdom codes, or \"ALL\"");
+  }
+  if (!j.contains("body") || !j["body"].is_string())
+    return json_error(400, "\"body\" is missing or not a string: the message text");
+  d.body = j["body"].get<std::string>();
+  if (j.contains("anonymous")) {
+    if (!j["anonymous"].is_boolean()) return json_error(400, "\"anonymous\" must be true or false");
+    d.anonymous = j["anonymous"].get<bool>();
+  }
+  d.source = "api";
+  auto sent = press_of(ctx).send(game, c.player, d);
+  if (!sent.ok()) return json_fail(sent.status());
+  return json(message_json(*sent), 201);
+}
+
+Response api_archive(WebContext& ctx, const std::string& game) {
+  auto list = press_of(ctx).archive(game);
+  if (!list.ok()) return json_fail(list.status());
+  Json out = Json::array();
+  for (const auto& v : *list) out.push_back(message_json(v));
+  return json({{"game", game}, {"messages", std::move(out)}});
+}
+
+Json options_json(const PressOptions& o) {
+  return {{"press", o.press},
+          {"gm_reads_private", o.gm_reads_private},
+          {"description", Press::describe(o)}};
+}
+
+Response api_options_get(WebContext& ctx, const std::string& game) {
+  auto o = press_of(ctx).options(game);
+  if (!o.ok()) return json_fail(o.status());
+  return json(options_json(*o));
+}
+
+Response api_options_put(WebContext& ctx, const Request& req, const std::string& game) {
+  ApiCaller c = identify(req, ctx, game);
+  if (c.denied) return *c.denied;
+  if (!c.gm) return json_error(c.player.empty() ? 401 : 403, "this needs the GM token");
+  const Json j = Json::parse(req.body, nullptr, false);
+  if (!j.is_object())
+    return json_error(400,
+                      "the body must be a JSON object {\"press\": \"none\" | \"public\" | "
+                      "\"private\" | \"anonymous\", \"gm_reads_private\": true | false}");
+  auto cur = press_of(ctx).options(game);
+  if (!cur.ok()) return json_fail(cur.status());
+  PressOptions o = *cur;
+  for (const auto& [k, v] : j.items())
+    if (k != "press" && k != "gm_reads_private")
+      return json_error(400, "unknown field \"" + k.substr(0, 40) +
+                                 "\"; the fields are press and gm_reads_private");
+  if (j.contains("press")) {
+    if (!j["press"].is_string())
+      return json_error(400, "\"press\" must be one of none, public, private, anonymous");
+    o.press = j["press"].get<std::string>();
+  }
+  if (j.contains("gm_reads_private")) {
+    if (!j["gm_reads_private"].is_boolean())
+      return json_error(400, "\"gm_reads_private\" must be true or false");
+    o.gm_reads_private = j["gm_reads_private"].get<bool>();
+  }
+  const Status s = press_of(ctx).set_options(game, o, kGmActor);
+  if (!s.ok()) return json_fail(s);
+  return json(options_json(o));
+}
+
+}  // namespace
+
+void register_press_routes(http::Router& router, WebContext& ctx) {
+  router.add(
+      "GET", "/games/{game}/me/press",
+      guarded([&ctx](const Request& r, const Params& p) { return inbox_get(ctx, r, p.at("game")); },
+              false),
+      "press_inbox");
+  router.add("POST", "/games/{game}/me/press",
+             guarded([&ctx](const Request& r,
+                            const Params& p) { return inbox_post(ctx, r, p.at("game")); },
+                     false),
+             "press_send");
+  router.add("GET", "/games/{game}/press",
+             guarded([&ctx](const Request& r,
+                            const Params& p) { return public_page(ctx, r, p.at("game")); },
+                     false),
+             "press_public");
+  router.add("GET", "/gm/games/{game}/press",
+             guarded(
+                 [&ctx](const Request& r, const Params& p) {
+                   if (auto denied = gm_refused(r, ctx)) return *denied;
+                   std::string flash;
+                   if (auto it = r.query.find("done");
+                       it != r.query.end() && it->second == "options")
+                     flash = "The press options are saved.";
+                   return gm_page(ctx, r, p.at("game"), flash, "", 200);
+                 },
+                 false),
+             "gm_press");
+  router.add("POST", "/gm/games/{game}/press/options",
+             guarded(
+                 [&ctx](const Request& r, const Params& p) {
+                   if (auto denied = gm_refused(r, ctx)) return *denied;
+                   return gm_options_post(ctx, r, p.at("game"));
+                 },
+                 false),
+             "gm_press_options");
+  router.add("GET", "/api/games/{game}/press",
+             guarded([&ctx](const Request& r,
+                            const Params& p) { return api_press_get(ctx, r, p.at("game")); },
+                     true),
+             "api_press");
+  router.add("POST", "/api/games/{game}/press",
+             guarded([&ctx](const Request& r,
+                            const Params& p) { return api_press_post(ctx, r, p.at("game")); },
+                     true),
+             "api_press_send");
+  router.add(
+      "GET", "/api/games/{game}/press/archive",
+      guarded([&ctx](const Request&, const Params& p) { return api_archive(ctx, p.at("game")); },
+              true),
+      "api_press_archive");
+  router.add("GET", "/api/games/{game}/options/press",
+             guarded([&ctx](const Request&,
+                            const Params& p) { return api_options_get(ctx, p.at("game")); },
+                     true),
+             "api_press_options");
+  router.add("PUT", "/api/games/{game}/options/press",
+             guarded([&ctx](const Request& r,
+                            const Params& p) { return api_options_put(ctx, r, p.at("game")); },
+                     true),
+             "api_press_options_put");
+}
+
+}  // namespace adj::web

@@ -1,0 +1,149 @@
+// PressStore over SQLite (migration 0013).
+#include <sstream>
+
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+namespace {
+
+using sqlite::Transaction;
+
+std::string join_codes(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += '\n';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> split_codes(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+bool known_level(const std::string& p) {
+  return p == "none" || p == "public" || p == "private" || p == "anonymous";
+}
+
+constexpr const char* kColumns =
+    "id, game_id, turn, sent_at, sender, recipients, to_all, anonymous, body, source";
+
+PressMessage read_press(sqlite::Statement& st) {
+  PressMessage m;
+  m.id = st.column_int64(0);
+  m.game = st.column_text(1);
+  m.turn = st.column_int(2);
+  m.sent_at = st.column_int64(3);
+  m.sender = st.column_text(4);
+  m.recipients = split_codes(st.column_text(5));
+  m.to_all = st.column_int(6) != 0;
+  m.anonymous = st.column_int(7) != 0;
+  m.body = st.column_text(8);
+  m.source = st.column_text(9);
+  return m;
+}
+
+}  // namespace
+
+Result<PressOptions> SqliteStore::press_options(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT press, gm_reads_private FROM press_options "
+                                   "WHERE game_id = ?"));
+  st.bind_text(1, game);
+  ADJ_SQL_TRY(bool row, st.step());
+  PressOptions o;
+  if (row) {
+    o.press = st.column_text(0);
+    o.gm_reads_private = st.column_int(1) != 0;
+  }
+  return o;
+}
+
+Status SqliteStore::set_press_options(const std::string& game, const PressOptions& o) {
+  if (!known_level(o.press))
+    return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
+                                   o.press + "\"");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO press_options(game_id, press, gm_reads_private) "
+                                   "VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
+                                   "press = excluded.press, "
+                                   "gm_reads_private = excluded.gm_reads_private"));
+  st.bind_text(1, game).bind_text(2, o.press).bind_int(3, o.gm_reads_private ? 1 : 0);
+  ADJ_RETURN_IF_ERROR(st.run());
+  return tx.commit();
+}
+
+Result<std::int64_t> SqliteStore::append_press(const PressMessage& m, const PressBounds& bounds) {
+  if (m.sender.empty() || m.body.empty())
+    return Status::InvalidArgument("a press message needs a sender and a text");
+  if (!m.to_all && m.recipients.empty())
+    return Status::InvalidArgument("a press message needs a recipient");
+  for (const auto& r : m.recipients)
+    if (r.empty() || r.find_first_of("\r\n") != std::string::npos)
+      return Status::InvalidArgument("a press recipient is empty or holds a line break");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_RETURN_IF_ERROR(require_game(m.game));
+  if (m.source.rfind("email:", 0) == 0) {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM press WHERE game_id = ? AND source = ?"));
+    st.bind_text(1, m.game).bind_text(2, m.source);
+    ADJ_SQL_TRY(bool seen, st.step());
+    if (seen) return st.column_int64(0);
+  }
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM press WHERE game_id = ? AND "
+                                     "sender = ? AND turn = ?"));
+    st.bind_text(1, m.game).bind_text(2, m.sender).bind_int(3, m.turn);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row && st.column_int64(0) >= bounds.per_player_turn)
+      return Status::FailedPrecondition(
+          "you have sent " + std::to_string(bounds.per_player_turn) +
+          " press messages this turn, the most a player may send in one turn; send more after "
+          "the turn has run");
+  }
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM press WHERE game_id = ?"));
+    st.bind_text(1, m.game);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row && st.column_int64(0) >= bounds.per_game)
+      return Status::FailedPrecondition("this game holds " + std::to_string(bounds.per_game) +
+                                        " press messages, the most one game may keep; no more "
+                                        "press can be sent in it (ask the GM)");
+  }
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO press(game_id, turn, sent_at, sender, recipients, "
+                                   "to_all, anonymous, body, source) "
+                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  st.bind_text(1, m.game)
+      .bind_int(2, m.turn)
+      .bind_int64(3, m.sent_at)
+      .bind_text(4, m.sender)
+      .bind_text(5, m.to_all ? std::string() : join_codes(m.recipients))
+      .bind_int(6, m.to_all ? 1 : 0)
+      .bind_int(7, m.anonymous ? 1 : 0)
+      .bind_text(8, m.body)
+      .bind_text(9, m.source);
+  ADJ_RETURN_IF_ERROR(st.run());
+  const std::int64_t id = db_.last_insert_rowid();
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::vector<PressMessage>> SqliteStore::press_messages(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
+                                   " FROM press WHERE game_id = ? ORDER BY id"));
+  st.bind_text(1, game);
+  std::vector<PressMessage> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.push_back(read_press(st));
+  }
+}
+
+}  // namespace adj
