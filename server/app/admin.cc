@@ -98,6 +98,10 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
   Result<Schedule> sched = admin_.schedule(game);
   if (!sched.ok()) {
     keep(sched.status());
+  } else if (out.ending) {  // the game is over: no next deadline
+    Schedule s = *sched;
+    s.deadline = std::nullopt;
+    keep(admin_.set_schedule(game, s));
   } else if (sched->kind == "interval" || sched->kind == "fixed") {
     Schedule s = *sched;
     const UnixTime now = now_();
@@ -125,6 +129,12 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
               {"players_without_orders", out.players_without_orders},
               {"deadline", opt_time(next)},
               {"released_hold", released}}));
+  if (out.ending)
+    keep(audit(game, actor, "finish",
+               {{"turn", out.turn},
+                {"kind", out.ending->kind},
+                {"winners", out.ending->winners},
+                {"message", out.ending->reason}}));
   if (!first.ok())
     return Status(first.code(), "turn " + std::to_string(out.turn) + " of " + game +
                                     " ran, but: " + first.message());
@@ -159,8 +169,15 @@ Status GameAdmin::rollback(const std::string& game, int turn, const std::string&
   }
   ADJ_RETURN_IF_ERROR(svc_.rollback(game, turn));
   ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
-  return audit(game, actor, "rollback",
-               {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}});
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "rollback",
+                            {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}}));
+  // Rolling back a finished game's last turn reopens it (the store sets the status back).
+  if (before->status == "finished" && turn < before->turn)
+    return audit(game, actor, "reopen",
+                 {{"turn", turn},
+                  {"message", "the game was over; rolling back to turn " + std::to_string(turn) +
+                                  " reopened it"}});
+  return Status::Ok();
 }
 
 Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,

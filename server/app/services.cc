@@ -1,12 +1,17 @@
 #include "server/app/services.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
+#include "server/app/ending.h"
+#include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
 
@@ -80,6 +85,14 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
                                                 const std::string& authenticated_player) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
+  if (auto over = game_over(s_, st->game_id)) {  // server/app/ending.h: nothing is stored
+    OrderAck ack;
+    ack.refused = true;
+    ack.refusal = *over;
+    ack.game = st->game_id;
+    ack.turn = st->turn;
+    return SubmitOutcome{std::move(ack), std::nullopt, ""};
+  }
   // The validator asks only when the file names a player of the game; with an authenticated
   // player the one PLAYER line is the caller's own (submit_as), so the code alone decides.
   const auto check_for = [&](const GameState& state) -> SecretCheck {
@@ -266,6 +279,7 @@ Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::st
 }
 
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  if (auto over = game_over(s_, game)) return Status::FailedPrecondition(*over);
   if (preview) {
     std::vector<std::int64_t> used;
     return run_once(game, true, used);
@@ -277,7 +291,14 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
     ADJ_RETURN_IF_ERROR(s_.games.begin_resolving(game, turn, now_()));
     std::vector<std::int64_t> used;
     Result<TurnRunOutcome> out = run_once(game, false, used);
-    if (out.ok()) return out;
+    if (out.ok()) {
+      // The run is committed: a failure to queue the standings mail must not undo its answer.
+      if (out->ending)
+        if (Status queued = notify(standings_notice(game, *out)); !queued.ok())
+          spdlog::error("event=standings_notice_failed game={} error=\"{}\"", log_escape(game),
+                        log_escape(queued.to_string()));
+      return out;
+    }
     (void)s_.games.end_resolving(game, turn);  // reopens the turn to files; best effort
     if (out.status().code() != StatusCode::kFailedPrecondition || attempt == kRunAttempts)
       return out;
@@ -308,12 +329,14 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
 
   // Orders are re-checked from the raw text: one validator, one source of truth.
   OrderBook book;
+  std::set<std::string> draws;  // players whose current file proposes a draw
   for (const auto& sub : *subs) {
     used.push_back(sub.id);
     // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
     OrderAck ack = check_order_file(sub.raw_text, state, engine,
                                     [](const std::string&, std::string_view) { return true; });
     if (!ack.refused) book[ack.player] = ack.orders;
+    if (!ack.refused && ack.draw) draws.insert(ack.player);
   }
   timer.mark("orders");
   out.turn = state.turn;
@@ -325,6 +348,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   if (!res.ok()) return res.status();
   out.result = std::move(res).value();
   out.digest = out.result.digest;
+  out.ending = check_ending(out.result.next_state, state.turn, draws);
   timer.mark("resolve");
 
   TurnCommit commit;
@@ -369,6 +393,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
                     {"players_without_orders", out.players_without_orders},
                     {"orders", orders},
                     {"actions", actions}};
+  if (!draws.empty()) commit.summary["draw"] = draws;
+  if (out.ending) commit.summary["ending"] = to_json(*out.ending);
   commit.next_state = out.result.next_state;
   commit.submissions = used;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));

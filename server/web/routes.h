@@ -10,6 +10,7 @@ namespace adj::web {
 void register_api_routes(http::Router& router, WebContext& ctx);
 void register_html_routes(http::Router& router, WebContext& ctx);
 void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_routes.cc
+void register_archive_routes(http::Router& router, WebContext& ctx);  // archive_routes.cc
 
 // The GM token check shared by both halves: true when the request carries
 // "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and

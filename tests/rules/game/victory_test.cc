@@ -15,9 +15,9 @@ namespace {
 Json scenario(const Json& victory) {
   Json j = Json::parse(R"({
     "id": "end-1", "name": "Ending", "engine": {"name": "dark-age"},
-    "players": [{"code": "AAA", "name": "Alba", "secret": "alpha-secret"},
-                {"code": "BBB", "name": "Bernicia", "secret": "bravo-secret"},
-                {"code": "CCC", "name": "Cornwall", "secret": "charlie-secret"}],
+    "players": [{"code": "AAA", "name": "Alba", "secret": "alpha-secret", "bp": 10},
+                {"code": "BBB", "name": "Bernicia", "secret": "bravo-secret", "bp": 10},
+                {"code": "CCC", "name": "Cornwall", "secret": "charlie-secret", "bp": 10}],
     "areas": [{"code": "AHM", "kind": "land", "owner": "AAA", "armies": 5, "population": 2},
               {"code": "BHM", "kind": "land", "owner": "BBB", "armies": 5, "population": 2},
               {"code": "CHM", "kind": "land", "owner": "CCC", "armies": 4, "population": 2},
