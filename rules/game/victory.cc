@@ -50,8 +50,7 @@ Ending leaders_win(std::vector<Standing> table, const char* kind, int turn) {
   e.turn = turn;
   for (auto& s : table)
     if (s.rank == 1) e.winners.push_back(s.code);
-  for (auto& s : table)
-    s.result = s.rank != 1 ? "lost" : e.winners.size() == 1 ? "won" : "drawn";
+  for (auto& s : table) s.result = s.rank != 1 ? "lost" : e.winners.size() == 1 ? "won" : "drawn";
   e.standings = std::move(table);
   return e;
 }
@@ -114,8 +113,8 @@ std::vector<Standing> rank_players(const GameState& state) {
     return a.code < b.code;
   });
   for (std::size_t i = 0; i < out.size(); ++i)
-    out[i].rank = i > 0 && same_place(out[i], out[i - 1]) ? out[i - 1].rank
-                                                          : static_cast<int>(i) + 1;
+    out[i].rank =
+        i > 0 && same_place(out[i], out[i - 1]) ? out[i - 1].rank : static_cast<int>(i) + 1;
   return out;
 }
 
@@ -131,9 +130,8 @@ std::optional<Ending> check_ending(const GameState& after, int turn,
 
   if (v.vp && !table.empty() && table.front().vp >= *v.vp) {
     Ending e = leaders_win(std::move(table), "vp", turn);
-    e.reason = names_of(after, e.winners) + " reached " +
-               std::to_string(e.standings.front().vp) + " victory points (" +
-               std::to_string(*v.vp) + " win the game)" +
+    e.reason = names_of(after, e.winners) + " reached " + std::to_string(e.standings.front().vp) +
+               " victory points (" + std::to_string(*v.vp) + " win the game)" +
                (e.winners.size() == 1 ? "." : "; they share the victory as a draw.");
     return e;
   }
@@ -153,8 +151,8 @@ std::optional<Ending> check_ending(const GameState& after, int turn,
     for (Standing& s : table)
       s.result = std::binary_search(survivors.begin(), survivors.end(), s.code) ? "drawn" : "lost";
     e.standings = std::move(table);
-    e.reason = "Every surviving kingdom (" + names_of(after, survivors) + ") agreed to a draw in turn " +
-               std::to_string(turn) + ".";
+    e.reason = "Every surviving kingdom (" + names_of(after, survivors) +
+               ") agreed to a draw in turn " + std::to_string(turn) + ".";
     return e;
   }
   if (v.last_turn && turn >= *v.last_turn) {
@@ -168,9 +166,8 @@ std::optional<Ending> check_ending(const GameState& after, int turn,
 }
 
 Json to_json(const Standing& s) {
-  return {{"rank", s.rank},     {"code", s.code},     {"name", s.name},
-          {"vp", s.vp},         {"areas", s.areas},   {"armies", s.armies},
-          {"result", s.result}};
+  return {{"rank", s.rank},   {"code", s.code},     {"name", s.name},    {"vp", s.vp},
+          {"areas", s.areas}, {"armies", s.armies}, {"result", s.result}};
 }
 
 Json to_json(const Ending& e) {

@@ -43,9 +43,9 @@ Json to_json(const VictoryConditions& v);
 struct Standing {
   int rank = 0;
   std::string code, name;
-  int vp = 0;      // victory points (see above)
-  int areas = 0;   // areas held
-  int armies = 0;  // armies in them
+  int vp = 0;          // victory points (see above)
+  int areas = 0;       // areas held
+  int armies = 0;      // armies in them
   std::string result;  // "won", "drawn", "lost" (empty while the game goes on)
 };
 
@@ -55,9 +55,9 @@ std::vector<Standing> rank_players(const GameState& state);
 int victory_points(const GameState& state, const std::string& code);
 
 struct Ending {
-  std::string kind;     // "vp", "last_standing", "draw", "last_turn"
-  int turn = 0;         // the last turn that ran
-  std::string reason;   // one sentence for players, e.g. "Wessex reached 30 victory points."
+  std::string kind;    // "vp", "last_standing", "draw", "last_turn"
+  int turn = 0;        // the last turn that ran
+  std::string reason;  // one sentence for players, e.g. "Wessex reached 30 victory points."
   std::vector<std::string> winners;  // codes with result "won" or, for a draw, "drawn"
   std::vector<Standing> standings;   // with results
 };

@@ -370,10 +370,11 @@ std::string render_ack_text(const OrderAck& ack) {
       if (!l.accepted) reasons += "line " + std::to_string(l.line) + ": " + l.reason + "\n";
     if (!reasons.empty()) blocks.push_back(std::move(reasons));
     if (ack.draw)
-      blocks.push_back("DRAW: you propose a draw. The game ends in a draw when every surviving "
-                       "kingdom's orders for turn " +
-                       std::to_string(ack.turn) +
-                       " say DRAW; send your orders again without DRAW to withdraw it.\n");
+      blocks.push_back(
+          "DRAW: you propose a draw. The game ends in a draw when every surviving "
+          "kingdom's orders for turn " +
+          std::to_string(ack.turn) +
+          " say DRAW; send your orders again without DRAW to withdraw it.\n");
     blocks.push_back(std::to_string(ack.accepted_count()) + " accepted, " +
                      std::to_string(ack.rejected_count()) + " rejected\n");
   }

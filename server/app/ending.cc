@@ -91,8 +91,7 @@ std::string standings_text(const std::string& game_name, const Ending& e) {
 
 Notice standings_notice(const std::string& game, const TurnRunOutcome& out) {
   const Ending& e = *out.ending;
-  const std::string name =
-      out.result.next_state.name.empty() ? game : out.result.next_state.name;
+  const std::string name = out.result.next_state.name.empty() ? game : out.result.next_state.name;
   Notice n;
   n.game = game;
   n.kind = "standings";

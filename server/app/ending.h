@@ -56,10 +56,10 @@ Result<std::vector<FinishedGame>> finished_games(Stores s);
 struct ArchiveTurn {
   int turn = 0;
   UnixTime ran_at = 0;
-  Json roundup = nullptr;                      // report.h build_roundup
-  std::vector<std::string> without_orders;     // players who sent none
-  std::vector<std::string> draw;               // players who proposed a draw
-  std::optional<Ending> ending;                // the turn that ended the game
+  Json roundup = nullptr;                   // report.h build_roundup
+  std::vector<std::string> without_orders;  // players who sent none
+  std::vector<std::string> draw;            // players who proposed a draw
+  std::optional<Ending> ending;             // the turn that ended the game
 };
 // Every resolved turn, oldest first. NotFound for an unknown game.
 Result<std::vector<ArchiveTurn>> archive_turns(Stores s, const std::string& game);

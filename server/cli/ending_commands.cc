@@ -22,8 +22,7 @@ int standings(const Common& c, const std::string& game_arg, bool json) {
   auto g = s.game_summary(game);
   auto st = s.load_state(game, std::nullopt);
   if (!g.ok() || !st.ok()) {
-    std::fprintf(stderr, "error: %s\n",
-                 (g.ok() ? st.status() : g.status()).message().c_str());
+    std::fprintf(stderr, "error: %s\n", (g.ok() ? st.status() : g.status()).message().c_str());
     return kExitError;
   }
   std::optional<Ending> ending;
@@ -40,8 +39,11 @@ int standings(const Common& c, const std::string& game_arg, bool json) {
     Json table = Json::array();
     for (const Standing& row : ending ? ending->standings : rank_players(*st))
       table.push_back(to_json(row));
-    Json j = {{"game", game}, {"status", g->status}, {"over", ending.has_value()},
-              {"victory", to_json(v)}, {"standings", table}};
+    Json j = {{"game", game},
+              {"status", g->status},
+              {"over", ending.has_value()},
+              {"victory", to_json(v)},
+              {"standings", table}};
     if (ending) j["ending"] = to_json(*ending);
     std::printf("%s\n", j.dump(2).c_str());
     return kExitOk;

@@ -1093,8 +1093,7 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   const ParsedOrderFile lines = command_lines(c.mail);
   if (lines.secret) c.secret = *lines.secret;
   std::optional<std::string> named = lines.game;
-  if (!named && !c.command->arg.empty() && c.command->name != "SECRET" &&
-      !resend_turn(*c.command))
+  if (!named && !c.command->arg.empty() && c.command->name != "SECRET" && !resend_turn(*c.command))
     named = c.command->arg;
   const std::optional<std::string> game = find_game(c, named);
   const std::string what = c.command->name;
@@ -1185,14 +1184,14 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
   std::optional<std::string> html;
   if (!rep.ok() && turn && rep.status().code() == StatusCode::kNotFound) {
     auto latest = services_.report(game, player, std::nullopt);
-    text = "There is no report of turn " + std::to_string(*turn) + " for " + player +
-           " in game " + game + ": " +
+    text = "There is no report of turn " + std::to_string(*turn) + " for " + player + " in game " +
+           game + ": " +
            (latest.ok() ? "turns 1 to " + std::to_string(latest->turn) + " have run"
                         : std::string("no turn has run yet")) +
            ". Send RESEND <turn> with one of them, or RESEND alone for the latest.\n\n" +
            kSignature;
-    r.outcome = "RESEND: no report of turn " + std::to_string(*turn) + " for " + game + "/" +
-                player;
+    r.outcome =
+        "RESEND: no report of turn " + std::to_string(*turn) + " for " + game + "/" + player;
   } else if (rep.ok()) {
     const std::string intro = "Turn " + std::to_string(rep->turn) + " report for " + player +
                               " in game " + game + ", sent again as you asked.";

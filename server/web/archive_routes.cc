@@ -229,8 +229,8 @@ Response archive_page(WebContext& ctx, const Request& req, const std::string& ga
                 {"over", over},
                 {"has_turns", !rows.empty()},
                 {"turns", std::move(rows)}};
-  return page(render_page("Archive: " + g->name, "ending_archive", model,
-                          nav(ctx, req, game, g->name)));
+  return page(
+      render_page("Archive: " + g->name, "ending_archive", model, nav(ctx, req, game, g->name)));
 }
 
 Response archive_turn_page(WebContext& ctx, const Request& req, const std::string& game,
@@ -252,18 +252,19 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   if (!after.ok()) return status_page(after.status());
   const Json st = public_state(to_json(*after));
   const bool over = g->status == "finished";
-  Json model = {{"game", g->id},
-                {"name", g->name},
-                {"turn", *turn},
-                {"ran", utc_minutes(t->ran_at)},
-                {"over", over},
-                {"map_svg", render_svg_map(map_model_from_state(st))},
-                {"roundup", t->roundup.is_null() ? Json() : roundup_view(t->roundup, st["players"])},
-                {"without_orders", t->without_orders},
-                {"has_without_orders", !t->without_orders.empty()},
-                {"draw", t->draw},
-                {"has_draw", !t->draw.empty()},
-                {"ending", t->ending ? Json(t->ending->reason) : Json()}};
+  Json model = {
+      {"game", g->id},
+      {"name", g->name},
+      {"turn", *turn},
+      {"ran", utc_minutes(t->ran_at)},
+      {"over", over},
+      {"map_svg", render_svg_map(map_model_from_state(st))},
+      {"roundup", t->roundup.is_null() ? Json() : roundup_view(t->roundup, st["players"])},
+      {"without_orders", t->without_orders},
+      {"has_without_orders", !t->without_orders.empty()},
+      {"draw", t->draw},
+      {"has_draw", !t->draw.empty()},
+      {"ending", t->ending ? Json(t->ending->reason) : Json()}};
   if (*turn > 1) model["prev"] = *turn - 1;
   if (*turn + 1 < g->turn) model["next"] = *turn + 1;
   if (over) {
@@ -423,7 +424,8 @@ Response api_finished(WebContext& ctx) {
   auto games = finished_games(stores_of(ctx));
   if (!games.ok()) return api_fail(games.status());
   Json rows = finished_rows(*games);
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i]["standings"] = standings_rows((*games)[i].ending.standings);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    rows[i]["standings"] = standings_rows((*games)[i].ending.standings);
   return json_response({{"games", std::move(rows)}});
 }
 

@@ -53,11 +53,10 @@ class EndingMail : public ::testing::Test {
  protected:
   void SetUp() override {
     outbox_ = dir_.file("out");
-    d_ = std::make_unique<mail_test::ServeProcess>(dir_.file("end.db"), free_port(), free_port(),
-                                                   dir_.file("serve.log"), kGm,
-                                                   std::vector<std::string>{
-                                                       "--tick", "0", "--reminder-hours", "0",
-                                                       "--outbox", outbox_.string()});
+    d_ = std::make_unique<mail_test::ServeProcess>(
+        dir_.file("end.db"), free_port(), free_port(), dir_.file("serve.log"), kGm,
+        std::vector<std::string>{"--tick", "0", "--reminder-hours", "0", "--outbox",
+                                 outbox_.string()});
     ASSERT_TRUE(d_->wait_ready()) << log();
     ASSERT_NE(gm("POST", "/api/games",
                  R"({"bundled": "exalted-scavenger-lands", "seed": 3, "demo_secrets": true})")
@@ -67,8 +66,8 @@ class EndingMail : public ::testing::Test {
   std::string log() const { return ::adj::testing::read_file(dir_.file("serve.log")); }
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
-    std::string cmd = "curl -s -m 20 -X " + method + " -H " +
-                      q(std::string("Authorization: Bearer ") + kGm);
+    std::string cmd =
+        "curl -s -m 20 -X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
     if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
     return sh(cmd + " " + q(d_->url(path)));
   }
@@ -78,8 +77,9 @@ class EndingMail : public ::testing::Test {
   // Sends a plain-text message from `from` through the SMTP listener; the reply code.
   std::string mail(const std::string& from, const std::string& subject, const std::string& body) {
     const std::string path = dir_.file("m" + std::to_string(++sent_) + ".eml");
-    std::ofstream(path) << "From: " << from << "\r\nTo: orders@pbm.example.net\r\nSubject: "
-                        << subject << "\r\nMessage-ID: <ending-" << sent_
+    std::ofstream(path) << "From: " << from
+                        << "\r\nTo: orders@pbm.example.net\r\nSubject: " << subject
+                        << "\r\nMessage-ID: <ending-" << sent_
                         << "@example.org>\r\nDate: Sat, 21 Nov 2026 10:00:00 +0000\r\n\r\n"
                         << body;
     return send_file(d_->smtp(), path, from);
@@ -121,8 +121,7 @@ TEST_F(EndingMail, ThreePlayersAgreeADrawByMailAndEveryoneGetsTheStandings) {
   EXPECT_EQ(count_with(outbox_files(outbox_), {"hearthstone"}), 0) << "no secret in any mail";
 
   // Orders after the end: refused, and the answer says why.
-  ASSERT_EQ(mail("guild@example.org", "orders",
-                 "GAME scavenger-1\nPLAYER GLD hearthstone\nDRAW\n"),
+  ASSERT_EQ(mail("guild@example.org", "orders", "GAME scavenger-1\nPLAYER GLD hearthstone\nDRAW\n"),
             "250");
   EXPECT_TRUE(answered({"To: guild@example.org", "the game is over"})) << log();
 

@@ -104,8 +104,7 @@ TEST_F(EndingAdmin, AVictoryFinishesTheGameAndARollbackReopensIt) {
   EXPECT_FALSE(late.submission_id);
   auto again = admin_->run_turn("end-1", false, "gm");
   EXPECT_EQ(again.status().code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(admin_->run_turn("end-1", true, "gm").status().code(),
-            StatusCode::kFailedPrecondition);
+  EXPECT_EQ(admin_->run_turn("end-1", true, "gm").status().code(), StatusCode::kFailedPrecondition);
   now_ += 10 * 86400;
   EXPECT_TRUE(admin_->tick().empty());
   EXPECT_EQ(store_->game_summary("end-1")->turn, 2);

@@ -137,10 +137,10 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   ::adj::testing::TempDir dir;
   Daemon d(dir.file("end.db"), dir.file("serve.log"));
   ASSERT_TRUE(d.wait_healthy()) << d.log();
-  CurlResult r = d.gm("POST", "/api/games",
-                      Json{{"scenario", scenario({{"vp", 5}, {"last_turn", 9}, {"draw", true}})},
-                           {"seed", 5}}
-                          .dump());
+  CurlResult r =
+      d.gm("POST", "/api/games",
+           Json{{"scenario", scenario({{"vp", 5}, {"last_turn", 9}, {"draw", true}})}, {"seed", 5}}
+               .dump());
   ASSERT_EQ(r.status, 201) << r.body;
 
   // Before the end: standings so far, nothing finished.
@@ -212,10 +212,9 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
             std::string::npos);
   EXPECT_EQ(d.gm("GET", "/api/games/end-1/players/AAA/files").status, 200);
   EXPECT_EQ(d.get("/api/games/end-1/players/AAA/files").status, 401);
-  EXPECT_EQ(
-      d.get("/api/games/end-1/players/AAA/files", "-H " + q("Authorization: Bearer " + bern))
-          .status,
-      403);
+  EXPECT_EQ(d.get("/api/games/end-1/players/AAA/files", "-H " + q("Authorization: Bearer " + bern))
+                .status,
+            403);
 
   // The GM rolls the last turn back: the game is open again, and can end again.
   r = d.gm("POST", "/api/games/end-1/rollback", R"({"turn": 1})");
@@ -234,8 +233,9 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
   Daemon d(dir.file("end.db"), dir.file("serve.log"));
   ASSERT_TRUE(d.wait_healthy()) << d.log();
   // The last turn is turn 2: the leader then wins.
-  CurlResult r = d.gm("POST", "/api/games",
-                      Json{{"scenario", scenario({{"last_turn", 2}, {"draw", true}})}, {"seed", 5}}.dump());
+  CurlResult r =
+      d.gm("POST", "/api/games",
+           Json{{"scenario", scenario({{"last_turn", 2}, {"draw", true}})}, {"seed", 5}}.dump());
   ASSERT_EQ(r.status, 201) << r.body;
   ASSERT_EQ(d.orders("GAME end-1\nPLAYER AAA alpha-secret\nMOVE AHM GLD 2\n").status, 200);
   ASSERT_EQ(d.gm("POST", "/api/games/end-1/turns/run").status, 200);

@@ -48,8 +48,9 @@ TEST(Victory, ConditionsAreValidatedWithTheScenario) {
   EXPECT_NE(first_error(scenario(Json{{"turns", 3}})).find("turns"), std::string::npos);
   Json bad = scenario(Json{{"draw", true}});
   bad["areas"][3]["features"]["vp"] = "five";
-  EXPECT_EQ(first_error(bad), "/areas/3/features/vp: victory points of an area must be a whole "
-                              "number from 0 to 1000000");
+  EXPECT_EQ(first_error(bad),
+            "/areas/3/features/vp: victory points of an area must be a whole "
+            "number from 0 to 1000000");
   // Kept in the state, read back by victory_of.
   const VictoryConditions v = victory_of(state(Json{{"vp", 9}, {"last_turn", 4}}));
   EXPECT_EQ(v.vp, 9);
