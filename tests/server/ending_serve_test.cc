@@ -286,6 +286,9 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
   EXPECT_NE(r.body.find("href=\"/games/end-1/standings\""), std::string::npos);
   EXPECT_NE(r.body.find("Alba (AAA, won)"), std::string::npos);
   EXPECT_NE(d.get("/").body.find("href=\"/finished\""), std::string::npos);
+  r = d.get("/games/end-1");
+  EXPECT_NE(r.body.find("the game is over"), std::string::npos);
+  EXPECT_EQ(r.body.find("(open for orders)"), std::string::npos);
 
   // Own files: signed in (the link token as the sign-in cookie), else to the sign-in page.
   const std::string alba = d.gm("POST", "/api/games/end-1/players/AAA/token").json()["token"];
