@@ -12,6 +12,7 @@
 #include "server/app/admin.h"
 #include "server/app/ending.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/support/cli_runner.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -151,6 +152,39 @@ TEST_F(EndingAdmin, EverySurvivorsDrawEndsTheGameAndOneMissingDrawDoesNot) {
   EXPECT_EQ((*files)[0].turn, 1);
   EXPECT_EQ((*files)[0].text.find("alpha-secret"), std::string::npos);
   EXPECT_NE((*files)[0].answer.find("DRAW: you propose a draw"), std::string::npos);
+}
+
+// The command line: `standings`, and the refusals once the game is over.
+TEST(EndingCli, StandingsCommandAndNoTurnsOrOrdersAfterTheEnd) {
+  using ::adj::testing::run_cli;
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("cli.db"), sc = dir.file("end.json"), orders = dir.file("o.txt");
+  ::adj::testing::write_file(sc, scenario().dump());
+  ::adj::testing::write_file(orders, "GAME end-1\nPLAYER AAA alpha-secret\nMOVE AHM GLD 3\n");
+  ASSERT_EQ(run_cli({"--db", db, "game", "create", sc}).exit_code, 0);
+  auto r = run_cli({"--db", db, "standings", "end-1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("goes on: turn 1 is open"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5 victory points win"), std::string::npos) << r.out;
+  ASSERT_EQ(run_cli({"--db", db, "orders", "submit", "end-1", orders}).exit_code, 0);
+  ASSERT_EQ(run_cli({"--db", db, "turn", "run", "end-1"}).exit_code, 0);
+
+  r = run_cli({"--db", db, "standings", "end-1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Final standings"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Alba (AAA) reached 5 victory points"), std::string::npos) << r.out;
+  r = run_cli({"--db", db, "standings", "end-1", "--json"});
+  const Json j = Json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  EXPECT_TRUE(j["over"].get<bool>());
+  EXPECT_EQ(j["ending"]["winners"][0], "AAA");
+
+  r = run_cli({"--db", db, "turn", "run", "end-1"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("the game is over"), std::string::npos) << r.err;
+  r = run_cli({"--db", db, "orders", "submit", "end-1", orders});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("the game is over"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rules/game/json_schema.h"
+#include "rules/game/scenario.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
@@ -125,6 +127,12 @@ Json scenario(const Json& victory) {
   return j;
 }
 
+// The answer validates against schemas/api/<schema>.
+void expect_schema(const CurlResult& r, const std::string& schema) {
+  const auto errors = validate_against_schema(r.json(), "schemas/api/" + schema);
+  EXPECT_TRUE(errors.empty()) << schema << ": " << format_errors(errors) << "\n" << r.body;
+}
+
 bool has_action(const Daemon& d, const std::string& action) {
   const Json log = d.gm("GET", "/api/games/end-1/audit").json();
   if (!log.is_object()) return false;
@@ -167,6 +175,7 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   EXPECT_EQ(j["standings"][0]["vp"], 5);
   EXPECT_EQ(j["standings"][0]["result"], "won");
   EXPECT_EQ(j["standings"][1]["result"], "lost");
+  expect_schema(r, "standings.schema.json");
   EXPECT_TRUE(has_action(d, "finish"));
 
   // No more turns, no more orders.
@@ -184,6 +193,7 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_EQ(r.json()["turns"].size(), 1u);
   EXPECT_EQ(r.json()["turns"][0]["ending"]["kind"], "vp");
+  expect_schema(r, "archive.schema.json");
   r = d.get("/api/games/end-1/archive/1");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(r.json()["reports"].size(), 3u);
@@ -199,6 +209,7 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   ASSERT_EQ(r.json()["games"].size(), 1u);
   EXPECT_EQ(r.json()["games"][0]["id"], "end-1");
   EXPECT_EQ(r.json()["games"][0]["winners"][0]["code"], "AAA");
+  expect_schema(r, "finished.schema.json");
 
   // A player's own files: the player (link token) or the GM, nobody else.
   const std::string alba = d.gm("POST", "/api/games/end-1/players/AAA/token").json()["token"];
@@ -208,6 +219,7 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   ASSERT_EQ(r.json()["files"].size(), 1u);
   EXPECT_EQ(r.json()["files"][0]["turn"], 1);
   EXPECT_EQ(r.json()["files"][0]["channel"], "web");
+  expect_schema(r, "order_files.schema.json");
   EXPECT_NE(r.json()["files"][0]["answer"].get<std::string>().find("1 accepted"),
             std::string::npos);
   EXPECT_EQ(d.gm("GET", "/api/games/end-1/players/AAA/files").status, 200);
