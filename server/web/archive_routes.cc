@@ -10,7 +10,9 @@
 //   GET /api/games/{game}/standings, /api/games/{game}/archive[/{turn}], /api/finished
 //   GET /api/games/{game}/players/{player}/files   that player (link token or sign-in cookie)
 //                                                  or the GM
-// Everything here only reads. Thread-safety: as the other handlers (per-thread stores).
+// Who proposed a draw is shown only after the end (a proposal is a player's own business while
+// the game goes on). Everything here only reads. Thread-safety: as the other handlers (per-thread
+// stores).
 #include <spdlog/spdlog.h>
 
 #include <functional>
@@ -217,13 +219,13 @@ Response archive_page(WebContext& ctx, const Request& req, const std::string& ga
   auto turns = archive_turns(s, game);
   if (!turns.ok()) return status_page(turns.status());
   Json rows = Json::array();
+  const bool over = g->status == "finished";
   for (auto it = turns->rbegin(); it != turns->rend(); ++it)
     rows.push_back({{"turn", it->turn},
                     {"ran", utc_minutes(it->ran_at)},
                     {"without_orders", it->without_orders.size()},
-                    {"draw", it->draw.size()},
+                    {"draw", over ? it->draw.size() : 0},
                     {"ending", it->ending ? Json(it->ending->reason) : Json()}});
-  const bool over = g->status == "finished";
   Json model = {{"game", g->id},
                 {"name", g->name},
                 {"over", over},
@@ -241,6 +243,7 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   Result<GameSummary> g = s.games.game_summary(game);
   if (!g.ok()) return status_page(g.status());
   auto t = archive_turn(s, game, *turn);
+  if (t.ok() && g->status != "finished") t->draw.clear();  // draw proposals: after the end
   if (!t.ok()) {
     if (t.status().code() == StatusCode::kNotFound)
       return error_page(404, "Turn " + std::to_string(*turn) + " of " + g->name +
@@ -384,7 +387,10 @@ Response api_archive(WebContext& ctx, const std::string& game) {
   auto turns = archive_turns(s, game);
   if (!turns.ok()) return api_fail(turns.status());
   Json list = Json::array();
-  for (const auto& t : *turns) list.push_back(archive_turn_json(t));
+  for (auto& t : *turns) {
+    if (g->status != "finished") t.draw.clear();  // draw proposals: after the end
+    list.push_back(archive_turn_json(t));
+  }
   return json_response({{"game", g->id},
                         {"status", g->status},
                         {"over", g->status == "finished"},
@@ -399,6 +405,7 @@ Response api_archive_turn(WebContext& ctx, const std::string& game, const std::s
   if (!g.ok()) return api_fail(g.status());
   auto t = archive_turn(s, game, *turn);
   if (!t.ok()) return api_fail(t.status());
+  if (g->status != "finished") t->draw.clear();  // draw proposals: after the end
   Result<GameState> after = s.games.load_state(game, *turn + 1);
   if (!after.ok()) return api_fail(after.status());
   Json j = archive_turn_json(*t);

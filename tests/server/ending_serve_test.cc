@@ -250,6 +250,7 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
            Json{{"scenario", scenario({{"last_turn", 2}, {"draw", true}})}, {"seed", 5}}.dump());
   ASSERT_EQ(r.status, 201) << r.body;
   ASSERT_EQ(d.orders("GAME end-1\nPLAYER AAA alpha-secret\nMOVE AHM GLD 2\n").status, 200);
+  ASSERT_EQ(d.orders("GAME end-1\nPLAYER BBB bravo-secret\nDRAW\n").status, 200);
   ASSERT_EQ(d.gm("POST", "/api/games/end-1/turns/run").status, 200);
 
   // While it goes on: the archive shows maps and roundups only.
@@ -257,6 +258,8 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_NE(r.body.find("<svg"), std::string::npos);
   EXPECT_EQ(r.body.find("archive-files"), std::string::npos) << "order files only after the end";
+  EXPECT_EQ(r.body.find("Proposed a draw"), std::string::npos) << "draw proposals after the end";
+  EXPECT_EQ(d.get("/api/games/end-1/archive").json()["turns"][0]["draw"].size(), 0u);
   r = d.get("/games/end-1/standings");
   ASSERT_EQ(r.status, 200);
   EXPECT_NE(r.body.find("id=\"standings\""), std::string::npos);
@@ -289,6 +292,7 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
   EXPECT_NE(r.body.find("PLAYER CCC ********"), std::string::npos);
   EXPECT_EQ(r.body.find("charlie-secret"), std::string::npos);
   EXPECT_NE(r.body.find("Proposed a draw: CCC"), std::string::npos);
+  EXPECT_NE(d.get("/games/end-1/archive/1").body.find("Proposed a draw: BBB"), std::string::npos);
   EXPECT_EQ(d.get("/games/end-1/archive/0").status, 400);
   EXPECT_EQ(d.get("/games/end-1/archive/9").status, 404);
 
