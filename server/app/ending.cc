@@ -89,7 +89,7 @@ std::string standings_text(const std::string& game_name, const Ending& e) {
          "Every report, order file and press message of the game is now in its archive.\n";
 }
 
-Notice standings_notice(const std::string& game, const TurnRunOutcome& out) {
+Notice standings_notice(const std::string& game, const TurnRunOutcome& out, UnixTime ran_at) {
   const Ending& e = *out.ending;
   const std::string name = out.result.next_state.name.empty() ? game : out.result.next_state.name;
   Notice n;
@@ -98,7 +98,8 @@ Notice standings_notice(const std::string& game, const TurnRunOutcome& out) {
   for (const Standing& s : e.standings) n.players.push_back(s.code);
   n.subject = "Game over: final standings";
   n.text = standings_text(name, e);
-  n.dedupe_key = "standings:" + game + ":" + std::to_string(e.turn) + ":" + out.digest;
+  n.dedupe_key = "standings:" + game + ":" + std::to_string(e.turn) + ":" + out.digest + ":" +
+                 std::to_string(ran_at);
   n.thread = "standings:" + game;
   return n;
 }

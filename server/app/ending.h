@@ -28,10 +28,10 @@ namespace adj {
 // the game is not finished or cannot be read (the caller's own load reports that).
 std::optional<std::string> game_over(Stores s, const std::string& game);
 
-// The "standings" notice to every player of the game after the run `out` ended it (dedupe key
-// per game, turn and digest, so a re-run after a rollback mails again).
-// REQUIRES: out.ending.
-Notice standings_notice(const std::string& game, const TurnRunOutcome& out);
+// The "standings" notice to every player of the game after the run `out`, committed at
+// `ran_at`, ended it (dedupe key per game, turn, digest and time, so a re-run after a rollback
+// mails again). REQUIRES: out.ending.
+Notice standings_notice(const std::string& game, const TurnRunOutcome& out, UnixTime ran_at);
 
 // The final standings as plain text (mail, the CLI).
 std::string standings_text(const std::string& game_name, const Ending& e);

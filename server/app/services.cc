@@ -294,7 +294,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
     if (out.ok()) {
       // The run is committed: a failure to queue the standings mail must not undo its answer.
       if (out->ending)
-        if (Status queued = notify(standings_notice(game, *out)); !queued.ok())
+        if (Status queued = notify(standings_notice(game, *out, now_())); !queued.ok())
           spdlog::error("event=standings_notice_failed game={} error=\"{}\"", log_escape(game),
                         log_escape(queued.to_string()));
       return out;

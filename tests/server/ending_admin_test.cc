@@ -121,8 +121,10 @@ TEST_F(EndingAdmin, AVictoryFinishesTheGameAndARollbackReopensIt) {
   EXPECT_EQ(final_standings(*stores_, "end-1").status().code(), StatusCode::kFailedPrecondition);
   EXPECT_TRUE(finished_games(*stores_)->empty());
   // Rolling back to the open turn of a finished game changes nothing.
+  now_ += 60;
   ASSERT_TRUE(admin_->run_turn("end-1", false, "gm").ok());
   EXPECT_EQ(status(), "finished");
+  EXPECT_EQ(store_->notices("end-1")->size(), 2u) << "the standings are mailed again";
   ASSERT_TRUE(admin_->rollback("end-1", 2, "gm").ok());
   EXPECT_EQ(status(), "finished");
 }
