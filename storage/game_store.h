@@ -34,12 +34,14 @@ class GameStore {
   virtual Status end_resolving(const std::string& game, int turn) = 0;
   // Commits a resolved turn atomically: the next state, the turn record, battles and reports;
   // clears the resolving mark. FailedPrecondition (nothing written) unless commit.turn is the
-  // game's open turn and commit.submissions are exactly its current accepted files.
+  // game's open turn and commit.submissions are exactly its current accepted files. A summary
+  // with "ending" (the turn ended the game) also sets the status to "finished".
   virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
   // reports). Submissions are kept, those of later turns too: when those turns open again their
   // files are checked again from their text by the run (a rerun with the same orders reproduces
-  // the same states). FailedPrecondition unless 1 <= turn <= open turn.
+  // the same states). FailedPrecondition unless 1 <= turn <= open turn. A "finished" game
+  // rolled back to a turn before its open turn is "open" again.
   virtual Status rollback(const std::string& game, int turn) = 0;
   // The stored turn record (seed, summary) of a resolved turn.
   virtual Result<Json> turn_record(const std::string& game, int turn) = 0;

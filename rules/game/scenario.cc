@@ -49,6 +49,28 @@ Json normalise_codes(Json j) {
   return j;
 }
 
+// The victory conditions (rules/game/victory.h) beyond their schema: at least one condition,
+// and every area's "vp" feature a whole number of at least 0.
+void victory_checks(const Json& j, std::vector<ScenarioError>& errors) {
+  if (j.contains("victory")) {
+    const Json& v = j["victory"];
+    const bool any = v.contains("vp") || v.contains("last_turn") ||
+                     v.value("last_standing", false) || v.value("draw", false);
+    if (!any)
+      errors.push_back({"/victory",
+                        "no way to end the game: give vp, last_turn, or set last_standing or "
+                        "draw to true (or leave victory out)"});
+  }
+  for (std::size_t i = 0; i < j["areas"].size(); ++i) {
+    const Json& a = j["areas"][i];
+    if (!a.contains("features") || !a["features"].contains("vp")) continue;
+    const Json& vp = a["features"]["vp"];
+    if (!vp.is_number_integer() || vp.get<long long>() < 0 || vp.get<long long>() > 1000000)
+      errors.push_back({at("/areas", i, "features") + "/vp",
+                        "victory points of an area must be a whole number from 0 to 1000000"});
+  }
+}
+
 void semantic_checks(const Json& j, std::vector<ScenarioError>& errors) {
   auto err = [&](std::string path, std::string msg) {
     errors.push_back({std::move(path), std::move(msg)});
@@ -120,6 +142,7 @@ void semantic_checks(const Json& j, std::vector<ScenarioError>& errors) {
       if (!listed.insert(c).second) err(at("/order_of_play", i), "player " + c + " listed twice");
     }
   }
+  victory_checks(j, errors);
   const std::string engine = j["engine"]["name"];
   if (!find_engine(engine)) {
     std::string names;
@@ -148,6 +171,7 @@ GameState build_state(const Json& j, Seed seed) {
   }
   Json extra = Json::object();
   if (j.contains("description")) extra["description"] = j["description"];
+  if (j.contains("victory")) extra["victory"] = j["victory"];  // rules/game/victory.h
   s["scenario_extra"] = extra;
   Result<GameState> st = state_from_json(s);
   assert(st.ok());

@@ -628,6 +628,17 @@ bool Parser::line(string_view raw, int number) {
     return true;
   }
 
+  // DRAW: a proposal, not an action (ParsedOrderFile::draw_line).
+  if (iequals(word, "DRAW")) {
+    if (string_view extra = t.next(); !extra.empty()) {
+      reject(number, std::nullopt, string(content),
+             "DRAW takes nothing after it: write DRAW alone on its line to propose a draw");
+      return true;
+    }
+    if (!out_.draw_line) out_.draw_line = number;
+    return true;
+  }
+
   // A leading action number: "3." or "3)", alone or glued to the verb.
   std::optional<int> slot;
   string_view numtext;
@@ -660,6 +671,11 @@ bool Parser::line(string_view raw, int number) {
       prev_ = k;
       slot = k;
       if (word.empty()) return true;  // "5." alone: action 5 is deliberately left empty
+      if (iequals(word, "DRAW")) {
+        reject(number, slot, string(content),
+               "DRAW is not an action and takes no action number: write DRAW alone on its line");
+        return true;
+      }
       if (Header h = header_of(word); h == Header::kEnd) {
         return false;
       } else if (h != Header::kNone) {

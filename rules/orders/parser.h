@@ -21,6 +21,10 @@ struct ParsedOrderFile {
   std::optional<std::string> player;  // PLAYER <code> <secret>
   std::optional<std::string> secret;
   std::optional<int> turn;  // TURN <n>
+  // The line of "DRAW" (alone on its line, without an action number): the player proposes a
+  // draw (rules/game/victory.h). Not an order: it is in neither `lines` nor `orders`; the
+  // validator adds its result. The first such line when there are several.
+  std::optional<int> draw_line;
   // Problems that make the whole file unusable (missing GAME line, file too large, ...).
   std::vector<std::string> fatal;
 

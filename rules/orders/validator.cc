@@ -7,6 +7,7 @@
 
 #include "rules/combat/combat_engine.h"
 #include "rules/orders/suggest.h"
+#include "rules/game/victory.h"
 
 namespace adj {
 
@@ -233,6 +234,18 @@ OrderAck check_order_file(std::string_view text, const GameState& state, const C
     std::stable_sort(ack.orders.begin(), ack.orders.end(),
                      [](const Order& a, const Order& b) { return a.action < b.action; });
   }
+  if (parsed.draw_line) {
+    LineResult draw{*parsed.draw_line, std::nullopt, "DRAW", false, {}};
+    if (ack.refused)
+      draw.reason = "not checked: the whole file was refused";
+    else if (!victory_of(state).draw)
+      draw.reason = "this game does not allow draws (see its victory conditions); remove DRAW";
+    else
+      draw.accepted = ack.draw = true;
+    const auto at = std::find_if(ack.lines.begin(), ack.lines.end(),
+                                 [&](const LineResult& l) { return l.line > draw.line; });
+    ack.lines.insert(at, std::move(draw));
+  }
 
   // Nothing in the acknowledgement depends on the real secret (it is only compared above), and
   // the PLAYER line is not among ack.lines: render_ack_text echoes it with the secret field
@@ -272,6 +285,7 @@ nlohmann::json to_json(const OrderAck& ack) {
                       {"lines", std::move(lines)},
                       {"orders", std::move(orders)}};
   if (ack.refused) j["refusal"] = ack.refusal;
+  if (ack.draw) j["draw"] = true;
   return j;
 }
 
@@ -284,6 +298,7 @@ Result<OrderAck> ack_from_json(const nlohmann::json& j) {
     ack.game = j.at("game").get<std::string>();
     ack.player = j.at("player").get<std::string>();
     ack.turn = j.at("turn").get<int>();
+    ack.draw = j.value("draw", false);
     for (const auto& l : j.at("lines")) {
       LineResult r;
       r.line = l.at("line").get<int>();
@@ -356,6 +371,12 @@ std::string render_ack_text(const OrderAck& ack) {
     for (const LineResult& l : ack.lines)
       if (!l.accepted) reasons += "line " + std::to_string(l.line) + ": " + l.reason + "\n";
     if (!reasons.empty()) blocks.push_back(std::move(reasons));
+    if (ack.draw)
+      blocks.push_back(
+          "DRAW: you propose a draw. The game ends in a draw when every surviving "
+          "kingdom's orders for turn " +
+          std::to_string(ack.turn) +
+          " say DRAW; send your orders again without DRAW to withdraw it.\n");
     blocks.push_back(std::to_string(ack.accepted_count()) + " accepted, " +
                      std::to_string(ack.rejected_count()) + " rejected\n");
   }

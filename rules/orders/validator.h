@@ -25,6 +25,9 @@ struct OrderAck {
   int turn = 0;                   // the turn the orders are for (the open turn)
   std::vector<LineResult> lines;  // every order line with its result, in file order
   std::vector<Order> orders;      // the accepted orders, in action order
+  // The file proposes a draw: a DRAW line, accepted (the game allows draws and the file is not
+  // refused). The DRAW line is among `lines` with its result, without an action.
+  bool draw = false;
   int accepted_count() const;
   int rejected_count() const;
 };

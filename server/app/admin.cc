@@ -106,6 +106,10 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
   const UnixTime now = now_();
   if (!sched.ok()) {
     keep(sched.status());
+  } else if (out.ending) {  // the game is over: no next deadline
+    Schedule s = *sched;
+    s.deadline = std::nullopt;
+    keep(admin_.set_schedule(game, s));
   } else if (before.runs > 0 && sched->kind == "interval" && before.first_deadline &&
              *before.first_deadline > now) {
     Schedule s = *sched;
@@ -141,6 +145,12 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
               {"players_without_orders", out.players_without_orders},
               {"deadline", opt_time(next)},
               {"released_hold", released}}));
+  if (out.ending)
+    keep(audit(game, actor, "finish",
+               {{"turn", out.turn},
+                {"kind", out.ending->kind},
+                {"winners", out.ending->winners},
+                {"message", out.ending->reason}}));
   if (!first.ok())
     return Status(first.code(), "turn " + std::to_string(out.turn) + " of " + game +
                                     " ran, but: " + first.message());
@@ -187,6 +197,12 @@ Status GameAdmin::rollback(const std::string& game, int turn, const std::string&
   ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
   ADJ_RETURN_IF_ERROR(audit(game, actor, "rollback",
                             {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}}));
+  // Rolling back a finished game's last turn reopens it (the store sets the status back).
+  if (before->status == "finished" && turn < before->turn)
+    ADJ_RETURN_IF_ERROR(audit(game, actor, "reopen",
+                              {{"turn", turn},
+                               {"message", "the game was over; rolling back to turn " +
+                                               std::to_string(turn) + " reopened it"}}));
   return notify_rollback(game, turn, before->turn);
 }
 

@@ -22,6 +22,8 @@
 //   hold      {turn, reason, attempts, error}             (scheduler: max_attempts reached)
 //   token     {player}                  a new link token issued by the GM (never the token)
 //   reset     {player, what}            the GM reset a player's secret and/or tokens
+//   finish    {turn, kind, winners, message}  the run ended the game (rules/game/victory.h)
+//   reopen    {turn, message}           a rollback of a finished game reopened it
 //   secret    {player, what}            the player changed their secret ("secret") or rotated
 //                                       their tokens ("token"); actor "player:<code>"
 // Every scheduler entry has actor "scheduler" and a human-readable "message".

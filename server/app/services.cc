@@ -1,5 +1,7 @@
 #include "server/app/services.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <chrono>
 #include <set>
@@ -8,6 +10,8 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
+#include "server/app/ending.h"
+#include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
 #include "server/app/turn_guard.h"
@@ -118,6 +122,14 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
           "started it and you have your kingdom and secret by mail";
     }
   };
+  if (auto over = game_over(s_, st->game_id)) {  // server/app/ending.h: nothing is stored
+    OrderAck ack;
+    ack.refused = true;
+    ack.refusal = *over;
+    ack.game = st->game_id;
+    ack.turn = st->turn;
+    return SubmitOutcome{std::move(ack), std::nullopt, ""};
+  }
   // The validator asks only when the file names a player of the game; with an authenticated
   // player the one PLAYER line is the caller's own (submit_as), so the code alone decides.
   const auto check_for = [&](const GameState& state) -> SecretCheck {
@@ -311,6 +323,7 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
 
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview,
                                           std::optional<int> expected_turn) {
+  if (auto over = game_over(s_, game)) return Status::FailedPrecondition(*over);
   if (expected_turn) {
     Result<GameSummary> open = s_.games.game_summary(game);
     if (!open.ok()) return open.status();
@@ -331,7 +344,14 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview,
     }
     std::vector<std::int64_t> used;
     Result<TurnRunOutcome> out = run_once(game, false, used);
-    if (out.ok()) return out;
+    if (out.ok()) {
+      // The run is committed: a failure to queue the standings mail must not undo its answer.
+      if (out->ending)
+        if (Status queued = notify(standings_notice(game, *out, now_())); !queued.ok())
+          spdlog::error("event=standings_notice_failed game={} error=\"{}\"", log_escape(game),
+                        log_escape(queued.to_string()));
+      return out;
+    }
     (void)s_.games.end_resolving(game, turn);  // reopens the turn to files; best effort
     if (out.status().code() != StatusCode::kFailedPrecondition || attempt == kRunAttempts)
       return out;
@@ -364,6 +384,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   OrderBook book;
   std::map<std::string, std::vector<LineResult>> rejected;  // shown in each player's report
   std::set<std::string> with_orders;                        // counts_as_orders
+  std::set<std::string> draws;  // players whose current file proposes a draw
   for (const auto& sub : *subs) {
     used.push_back(sub.id);
     // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
@@ -373,6 +394,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     book[ack.player] = ack.orders;
     rejected[ack.player] = ack.lines;
     if (counts_as_orders(ack)) with_orders.insert(ack.player);
+    if (ack.draw) draws.insert(ack.player);
   }
   timer.mark("orders");
   out.turn = state.turn;
@@ -384,6 +406,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   if (!res.ok()) return res.status();
   out.result = std::move(res).value();
   out.digest = out.result.digest;
+  out.ending = check_ending(out.result.next_state, state.turn, draws);
   timer.mark("resolve");
 
   TurnCommit commit;
@@ -430,6 +453,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
                     {"players_without_orders", out.players_without_orders},
                     {"orders", orders},
                     {"actions", actions}};
+  if (!draws.empty()) commit.summary["draw"] = draws;
+  if (out.ending) commit.summary["ending"] = to_json(*out.ending);
   commit.next_state = out.result.next_state;
   commit.submissions = used;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));

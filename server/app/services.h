@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/game/victory.h"
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
 #include "storage/credential_store.h"
@@ -40,6 +41,9 @@ struct TurnRunOutcome {
   // Wall time of each phase in milliseconds: load, orders, resolve, reports, commit.
   std::vector<std::pair<std::string, double>> phase_ms;
   TurnResult result;
+  // Set when the run ended the game (rules/game/victory.h): stored with the turn record as
+  // summary "ending"; committing it makes the game "finished" (server/app/ending.h).
+  std::optional<Ending> ending;
 
   // A player's full report text as they receive it: their report with the roundup.
   std::string full_text(const ReportRecord& r) const;

@@ -242,6 +242,11 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   rep->callback([&] { code = report(common, game_id, player, turn_opt, format); });
 
+  auto* stand = app.add_subcommand("standings", "Print a game's standings (final when it is over)");
+  stand->add_option("GAME", game_id, "Game id")->required();
+  stand->add_flag("--json", json, "JSON instead of text");
+  stand->callback([&] { code = standings(common, game_id, json); });
+
   // battle
   auto* bat = app.add_subcommand(
       "battle", "Battle calculator: one battle as JSON in, the outcome as JSON out");

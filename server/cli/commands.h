@@ -60,6 +60,8 @@ int turn_run(const Common& c, const std::string& game, bool preview);
 int turn_rollback(const Common& c, const std::string& game, int turn);
 int report(const Common& c, const std::string& game, const std::string& player,
            std::optional<int> turn, const std::string& format);
+// A game's standings (final when it is over) and victory conditions (ending_commands.cc).
+int standings(const Common& c, const std::string& game, bool json);
 int battle(const std::string& engine, const std::string& file, int trials);
 int battle_replay(const Common& c, const std::string& game, int turn, const std::string& id);
 int engines();

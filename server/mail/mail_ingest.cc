@@ -237,6 +237,16 @@ std::optional<Command> secret_command_in(std::string_view text) {
   return std::nullopt;
 }
 
+// RESEND's turn: "RESEND <turn>" names a turn by its number (a game id is never all digits in
+// practice; the GAME line names the game). nullopt for RESEND alone or with a game id.
+std::optional<int> resend_turn(const Command& c) {
+  if (c.name != "RESEND" || c.arg.empty() || c.arg.size() > 6) return std::nullopt;
+  for (char ch : c.arg)
+    if (ch < '0' || ch > '9') return std::nullopt;
+  const int turn = std::stoi(c.arg);
+  return turn >= 1 ? std::optional<int>(turn) : std::nullopt;
+}
+
 // A line that is a command: the command word alone, or followed by one game id.
 std::optional<Command> command_in(std::string_view line) {
   const std::vector<std::string> w = words(line);
@@ -261,7 +271,8 @@ std::string first_nonblank_line(std::string_view text) {
 constexpr const char* kCommandsHelp =
     "Commands by email (the first line of a message, or its subject):\n"
     "  HELP [<game-id>]   this text, with the rules of a game when it is named\n"
-    "  RESEND             your latest report (add the GAME and PLAYER <code> <secret> lines)\n"
+    "  RESEND [<turn>]    your latest report, or that turn's (add the GAME and PLAYER\n"
+    "                     <code> <secret> lines)\n"
     "  STATUS             the orders on file for this turn (same lines)\n"
     "  SECRET <new>       after the GAME and PLAYER lines: change your secret (8 to 64\n"
     "                     characters, one word)\n"
@@ -1151,7 +1162,7 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   if (lines.secret) c.secret = *lines.secret;
   std::optional<std::string> named = lines.game;
   if (!named && !c.command->arg.empty() && c.command->name != "SECRET" &&
-      c.command->name != "ADDRESS")
+      c.command->name != "ADDRESS" && !resend_turn(*c.command))
     named = c.command->arg;
   const std::optional<std::string> game = find_game(c, named);
   const std::string what = c.command->name;
@@ -1236,10 +1247,21 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
   ProcessResult r;
   r.state = "processed";
   r.action = "resend";
-  auto rep = services_.report(game, player, std::nullopt);
+  const std::optional<int> turn = resend_turn(*c.command);
+  auto rep = services_.report(game, player, turn);
   std::string text;
   std::optional<std::string> html;
-  if (rep.ok()) {
+  if (!rep.ok() && turn && rep.status().code() == StatusCode::kNotFound) {
+    auto latest = services_.report(game, player, std::nullopt);
+    text = "There is no report of turn " + std::to_string(*turn) + " for " + player + " in game " +
+           game + ": " +
+           (latest.ok() ? "turns 1 to " + std::to_string(latest->turn) + " have run"
+                        : std::string("no turn has run yet")) +
+           ". Send RESEND <turn> with one of them, or RESEND alone for the latest.\n\n" +
+           kSignature;
+    r.outcome =
+        "RESEND: no report of turn " + std::to_string(*turn) + " for " + game + "/" + player;
+  } else if (rep.ok()) {
     const std::string intro = "Turn " + std::to_string(rep->turn) + " report for " + player +
                               " in game " + game + ", sent again as you asked.";
     std::vector<std::pair<std::string, std::string>> links;

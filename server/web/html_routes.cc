@@ -295,6 +295,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"engine", st.contains("engine") ? st["engine"].value("name", "") : ""},
                 {"turn", turn},
                 {"status", st.value("status", "")},
+                {"over", st.value("status", "") == "finished"},  // archive_routes.cc
                 {"deadline", deadline_text(ctx, game)},
                 {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
                 {"map_svg", render_svg_map(map)},

@@ -91,6 +91,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
   register_outbox_routes(router, ctx);
   register_membership_routes(router, ctx);
   register_press_routes(router, ctx);
+  register_archive_routes(router, ctx);
 }
 
 }  // namespace adj::web

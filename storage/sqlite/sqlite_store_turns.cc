@@ -137,6 +137,11 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
                                      "resolving_since = NULL WHERE id = ?"));
   bump.bind_int(1, commit.turn + 1).bind_text(2, game);
   if (auto s = bump.run(); !s.ok()) return failed(s);
+  if (commit.summary.contains("ending")) {  // the turn ended the game (server/app/ending.h)
+    ADJ_SQL_TRY(auto over, db_.prepare("UPDATE games SET status = 'finished' WHERE id = ?"));
+    over.bind_text(1, game);
+    if (auto s = over.run(); !s.ok()) return failed(s);
+  }
   return tx.commit();
 }
 
@@ -174,7 +179,10 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
     if (!row) return Status::FailedPrecondition(where + "no state is stored for that turn");
   }
   // Children before parents, although ON DELETE CASCADE would also remove battles and reports.
+  // A finished game ended with its last resolved turn: removing that turn reopens it.
   static constexpr const char* kDeletes[] = {
+      ("UPDATE games SET status = 'open' WHERE id = ?1 AND status = 'finished' AND "
+       "?2 < open_turn"),
       "DELETE FROM battles WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
