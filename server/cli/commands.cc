@@ -13,6 +13,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/attendance.h"
 #include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "storage/sqlite/backup.h"
@@ -218,6 +219,14 @@ int turn_run(const Common& c, const std::string& game, bool preview) {
   auto out = s->services->run_turn(game, preview);
   if (!out.ok()) return fail(out.status());
   print_turn(*out);
+  if (!preview) {  // civil disorder where due (server/app/attendance.h)
+    const Clock clock = [] { return static_cast<UnixTime>(std::time(nullptr)); };
+    Stores stores{*s->store, *s->store, *s->store, *s->store, *s->store};
+    Status a = Attendance(*s->services, stores, *s->store, *s->store, clock)
+                   .after_run(game, *out, "gm:cli");
+    if (!a.ok())
+      std::fprintf(stderr, "warning: attendance after the run: %s\n", a.message().c_str());
+  }
   if (preview)
     for (const auto& r : out->reports)
       std::printf("\n==================== %s ====================\n%s", r.player.c_str(),

@@ -32,6 +32,11 @@ int game_list(const Common& c);
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
 int game_show(const Common& c, const std::string& game, bool json);
+// attendance_commands.cc: missed turns, disorder, absences and standby; the options (a JSON
+// object of the fields to change); a GM takeover code (printed once).
+int attendance_show(const Common& c, const std::string& game, bool json);
+int attendance_set(const Common& c, const std::string& game, const std::string& options_json);
+int attendance_code(const Common& c, const std::string& game, const std::string& player);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);
 int turn_run(const Common& c, const std::string& game, bool preview);

@@ -78,6 +78,8 @@
 
 namespace adj::mail {
 
+struct AttendanceCommand;  // attendance_mail.h
+
 struct MailConfig {
   Mailbox from{"adjutant@localhost", "Adjutant"};  // the From of every message sent
   std::string base_url;                            // "http://host:8080"; "" leaves links out
@@ -225,6 +227,8 @@ class MailIngest {
   Result<ProcessResult> handle_resend(Context& c);
   Result<ProcessResult> handle_secret(Context& c);
   Result<ProcessResult> handle_status(Context& c);
+  // STANDBY, TAKEOVER and ABSENCE (attendance_mail.h).
+  Result<ProcessResult> handle_attendance(Context& c, const AttendanceCommand& cmd);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.

@@ -509,6 +509,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
                 {"csrf", csrf.value},
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
+  model["attendance"] = attendance_me_view(ctx, req, game, me.player);
   return form_page(ctx, csrf,
                    render_page(player_name + " in " + st.value("name", game), "me", model,
                                nav(game, st.value("name", game), req, ctx, &me)));
@@ -899,6 +900,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"links", std::move(links)},
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
+  model["attendance"] = attendance_gm_view(ctx, req, game);
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,
                                nav(game, st.value("name", game), req, ctx)));

@@ -10,6 +10,14 @@ namespace adj::web {
 void register_api_routes(http::Router& router, WebContext& ctx);
 void register_html_routes(http::Router& router, WebContext& ctx);
 void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_routes.cc
+// attendance_routes.cc: standby, takeover, absence, the GM's attendance section and its API.
+void register_attendance_routes(http::Router& router, WebContext& ctx);
+// View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
+// per-player attendance fields (missed, civil_disorder, absence) added to GET /api/games/{g}.
+Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game);
+Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
+                        const std::string& player);
+void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
 
 // The GM token check shared by both halves: true when the request carries
 // "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and

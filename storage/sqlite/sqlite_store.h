@@ -27,6 +27,7 @@
 #include <string>
 
 #include "storage/admin_store.h"
+#include "storage/attendance_store.h"
 #include "storage/credential_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
@@ -41,7 +42,8 @@ class SqliteStore : public GameStore,
                     public AdminStore,
                     public CredentialStore,
                     public MailStore,
-                    public NoticeStore {
+                    public NoticeStore,
+                    public AttendanceStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -166,6 +168,23 @@ class SqliteStore : public GameStore,
   Result<std::vector<Notice>> pending_notices(int limit) override;
   Status mark_notice_done(std::int64_t id) override;
   Result<std::vector<Notice>> notices(const std::string& game) override;
+
+  // ---- AttendanceStore (sqlite_store_attendance.cc, migration 0012) ----
+  Result<AttendanceOptions> attendance_options(const std::string& game) override;
+  Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
+  Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;
+  Status put_attendance_record(const std::string& game, const AttendanceRecord& r) override;
+  Result<std::int64_t> add_absence(const Absence& a) override;
+  Result<std::vector<Absence>> absences(const std::string& game) override;
+  Result<bool> add_standby(const std::string& game, const std::string& address,
+                           UnixTime now) override;
+  Result<std::vector<StandbyEntry>> standby_list(const std::string& game) override;
+  Status remove_standby(const std::string& game, const std::string& address) override;
+  Result<std::int64_t> add_takeover_code(const TakeoverCode& c) override;
+  Result<bool> use_takeover_code(const std::string& game, const std::string& player,
+                                 const std::string& code_hash, const std::string& used_by,
+                                 UnixTime now) override;
+  Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;
