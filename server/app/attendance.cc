@@ -271,8 +271,9 @@ std::string Attendance::takeover_instructions(const std::string& game, const std
   std::string text =
       "To take it over by mail, send a message whose first line is\n\n  TAKEOVER " + game + " " +
       player + " " + code + "\n\nThe address you send it from becomes the player's address";
-  if (!base_url_.empty())
-    text += "; or use the form at " + base_url_ + "/games/" + game + "/takeover";
+  text += "; or use the form at " +
+          (base_url_.empty() ? "the page /games/" + game + "/takeover of the game's web site"
+                             : base_url_ + "/games/" + game + "/takeover");
   text +=
       ".\nYou then get the position's new secret in a separate mail. The code works once, for "
       "this position only.\n";

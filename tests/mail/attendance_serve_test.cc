@@ -210,9 +210,11 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   ASSERT_FALSE(secret.empty()) << d_->log();
   EXPECT_FALSE(d_->player("MRC").value("civil_disorder", true));
   EXPECT_EQ(d_->player("MRC").value("missed", -1), 0);
-  for (const auto& m : mail_to(outbox_, "stand@example.net"))
-    if (m.find("takeover of MRC") != std::string::npos)
+  for (const auto& m : mail_to(outbox_, "stand@example.net")) {
+    if (m.find("takeover of MRC") != std::string::npos) {
       EXPECT_EQ(m.find(secret), std::string::npos) << "the secret comes in its own mail";
+    }
+  }
 
   // The same code again: used.
   ASSERT_EQ(send(*d_, "thief@example.net", "takeover",
