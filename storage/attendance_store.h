@@ -17,17 +17,17 @@ namespace adj {
 
 // A game's attendance policy (the GM sets it; server/app/attendance.h validates it).
 struct AttendanceOptions {
-  int civil_disorder_after = 2;    // consecutive missed turns before civil disorder; 0: never
-  bool absence_extends = true;     // extend a deadline that passes during a declared absence
-  int absence_max_days = 7;        // by at most this many days per absence
-  int absence_max_per_game = 3;    // absences a player may declare per game; 0: no limit
-  int takeover_code_days = 7;      // how long a takeover code stays valid
+  int civil_disorder_after = 2;  // consecutive missed turns before civil disorder; 0: never
+  bool absence_extends = true;   // extend a deadline that passes during a declared absence
+  int absence_max_days = 7;      // by at most this many days per absence
+  int absence_max_per_game = 3;  // absences a player may declare per game; 0: no limit
+  int takeover_code_days = 7;    // how long a takeover code stays valid
 };
 
 // Per position. A position without a row has misses_from_turn 1 and is not in disorder.
 struct AttendanceRecord {
-  std::string player;            // upper-case code
-  int misses_from_turn = 1;      // missed turns before this one do not count (a takeover)
+  std::string player;                // upper-case code
+  int misses_from_turn = 1;          // missed turns before this one do not count (a takeover)
   std::optional<int> disorder_turn;  // in civil disorder from this open turn on
 };
 

@@ -70,7 +70,8 @@ std::string ymd_of_days(std::int64_t days) { return format_utc(days * kDay, "%Y-
 std::string ymd_of(UnixTime t) { return format_utc(t, "%Y-%m-%d"); }
 
 Status check_mail_address(const std::string& address) {
-  if (address.empty()) return Status::InvalidArgument("the address is empty; give an email address");
+  if (address.empty())
+    return Status::InvalidArgument("the address is empty; give an email address");
   if (address.size() > 254)
     return Status::InvalidArgument("the address is longer than 254 characters");
   for (char c : address) {
@@ -148,8 +149,7 @@ Status Attendance::merge_json(const Json& j, AttendanceOptions& o) {
                   : key == "takeover_code_days"   ? &o.takeover_code_days
                                                   : nullptr;
     if (key == "absence_extends") {
-      if (!v.is_boolean())
-        return Status::InvalidArgument("absence_extends must be true or false");
+      if (!v.is_boolean()) return Status::InvalidArgument("absence_extends must be true or false");
       o.absence_extends = v.get<bool>();
     } else if (target) {
       if (!v.is_number_integer() || v.get<std::int64_t>() < -1000000 ||
@@ -268,9 +268,9 @@ Result<std::set<std::string>> Attendance::in_disorder(const std::string& game) {
 
 std::string Attendance::takeover_instructions(const std::string& game, const std::string& player,
                                               const std::string& code) const {
-  std::string text =
-      "To take it over by mail, send a message whose first line is\n\n  TAKEOVER " + game + " " +
-      player + " " + code + "\n\nThe address you send it from becomes the player's address";
+  std::string text = "To take it over by mail, send a message whose first line is\n\n  TAKEOVER " +
+                     game + " " + player + " " + code +
+                     "\n\nThe address you send it from becomes the player's address";
   text += "; or use the form at " +
           (base_url_.empty() ? "the page /games/" + game + "/takeover of the game's web site"
                              : base_url_ + "/games/" + game + "/takeover");
@@ -329,8 +329,8 @@ Status Attendance::after_run(const std::string& game, const TurnRunOutcome& out,
     told.players = {p.player};
     told.subject = "Your position " + p.player + " is in civil disorder";
     told.text = "No orders from " + who + " arrived for " + std::to_string(p.counted) +
-                " turns in a row in game " + game + " (" + summary->name +
-                "), so from turn " + std::to_string(next) +
+                " turns in a row in game " + game + " (" + summary->name + "), so from turn " +
+                std::to_string(next) +
                 " the position is in civil disorder: its areas hold, and players on the standby "
                 "list are offered to take it over.\n\nIf you want to go on playing, send your "
                 "orders as usual and ask the GM to keep the position for you.\n";
@@ -361,8 +361,8 @@ Status Attendance::after_run(const std::string& game, const TurnRunOutcome& out,
                      takeover_instructions(game, p.player, *code) + "The offer expires on " +
                      utc_minutes(now_() + opts->takeover_code_days * kDay) +
                      "; someone else on the list may take the position first.\n";
-        offer.dedupe_key = "takeover-offer:" + game + ":" + p.player + ":" +
-                           hash_token(*code).substr(0, 16);
+        offer.dedupe_key =
+            "takeover-offer:" + game + ":" + p.player + ":" + hash_token(*code).substr(0, 16);
         keep(svc_.notify(offer));
         ++offers;
       }
@@ -426,9 +426,9 @@ Result<std::string> Attendance::extend_for_absence(const std::string& game, int 
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, s));
   std::string names;
   for (const auto& p : who) names += (names.empty() ? "" : ", ") + p;
-  const std::string message = "deadline " + utc_minutes(deadline) + " fell in the declared absence of " +
-                              names + "; extended by " + std::to_string(days) + " day(s) to " +
-                              utc_minutes(to);
+  const std::string message = "deadline " + utc_minutes(deadline) +
+                              " fell in the declared absence of " + names + "; extended by " +
+                              std::to_string(days) + " day(s) to " + utc_minutes(to);
   ADJ_RETURN_IF_ERROR(audit(game, "scheduler", "extend",
                             {{"from", deadline},
                              {"to", to},
@@ -451,7 +451,8 @@ Result<Absence> Attendance::declare_absence(const std::string& game, const std::
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
   if (g->status == "finished")
-    return Status::FailedPrecondition("game " + game + " is over; there is nothing to be away from");
+    return Status::FailedPrecondition("game " + game +
+                                      " is over; there is nothing to be away from");
   const auto f = days_of(from), t = days_of(to);
   if (!f || !t)
     return Status::InvalidArgument("the dates of an absence are written YYYY-MM-DD (for example " +
@@ -467,14 +468,13 @@ Result<Absence> Attendance::declare_absence(const std::string& game, const std::
   if (*t - *f + 1 > kMaxAbsenceDays)
     return Status::InvalidArgument("an absence is at most " + std::to_string(kMaxAbsenceDays) +
                                    " days; for a longer one ask the GM for a replacement");
-  if (*f > today + 366)
-    return Status::InvalidArgument("an absence may start at most a year ahead");
+  if (*f > today + 366) return Status::InvalidArgument("an absence may start at most a year ahead");
   auto opts = a_.attendance_options(game);
   if (!opts.ok()) return opts.status();
   auto all = a_.absences(game);
   if (!all.ok()) return all.status();
-  const auto mine = std::count_if(all->begin(), all->end(),
-                                  [&](const Absence& a) { return a.player == code; });
+  const auto mine =
+      std::count_if(all->begin(), all->end(), [&](const Absence& a) { return a.player == code; });
   if (opts->absence_max_per_game > 0 && mine >= opts->absence_max_per_game)
     return Status::FailedPrecondition("you have declared " + std::to_string(mine) +
                                       " absences in this game, the most it allows; ask the GM "
@@ -488,7 +488,8 @@ Result<Absence> Attendance::declare_absence(const std::string& game, const std::
   auto id = a_.add_absence(a);
   if (!id.ok()) return id.status();
   a.id = *id;
-  ADJ_RETURN_IF_ERROR(audit(game, actor, "absence", {{"player", code}, {"from", from}, {"to", to}}));
+  ADJ_RETURN_IF_ERROR(
+      audit(game, actor, "absence", {{"player", code}, {"from", from}, {"to", to}}));
   return a;
 }
 
@@ -515,7 +516,8 @@ Result<std::string> Attendance::standby(const std::string& game, const std::stri
   const std::string text = std::string(*added ? "You are now" : "You were already") +
                            " on the standby list of game " + game + " (" + g->name +
                            "). When a position goes into civil disorder you get an offer "
-                           "with a takeover code by mail at " + addr + ".\n";
+                           "with a takeover code by mail at " +
+                           addr + ".\n";
   if (*added) {
     ADJ_RETURN_IF_ERROR(audit(game, "standby", "standby", {{"address", addr}}));
   }
@@ -549,16 +551,15 @@ Result<std::string> Attendance::issue_code(const std::string& game, const std::s
   if (!opts.ok()) return opts.status();
   auto c = new_code(game, code, "", actor, opts->takeover_code_days);
   if (!c.ok()) return c;
-  ADJ_RETURN_IF_ERROR(audit(game, actor, "takeover-code",
-                            {{"player", code},
-                             {"expires", utc_iso(now_() + opts->takeover_code_days * kDay)}}));
+  ADJ_RETURN_IF_ERROR(
+      audit(game, actor, "takeover-code",
+            {{"player", code}, {"expires", utc_iso(now_() + opts->takeover_code_days * kDay)}}));
   return c;
 }
 
 Result<TakeoverOutcome> Attendance::takeover(const std::string& game, const std::string& kingdom,
                                              const std::string& code, const std::string& email,
-                                             const Replacer& replace,
-                                             const std::string& channel) {
+                                             const Replacer& replace, const std::string& channel) {
   ADJ_RETURN_IF_ERROR(check_mail_address(email));
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
@@ -579,9 +580,9 @@ Result<TakeoverOutcome> Attendance::takeover(const std::string& game, const std:
   auto used = a_.use_takeover_code(game, player, hash_token(code), addr, now_());
   if (!used.ok()) return used.status();
   if (!*used)
-    return Status::PermissionDenied(
-        "this takeover code is wrong, used or expired for " + player + " in game " + game +
-        "; check the code in your offer, or ask the GM for a new one");
+    return Status::PermissionDenied("this takeover code is wrong, used or expired for " + player +
+                                    " in game " + game +
+                                    "; check the code in your offer, or ask the GM for a new one");
   auto out = replace(game, player, addr, "takeover:" + addr);
   if (!out.ok()) return out;
 

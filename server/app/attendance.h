@@ -73,9 +73,9 @@ struct TakeoverOutcome {
 
 // Gives a position to `email` with a new secret (Membership::replace). Set by the caller, so this
 // layer does not depend on how members are stored.
-using Replacer = std::function<Result<TakeoverOutcome>(
-    const std::string& game, const std::string& player, const std::string& email,
-    const std::string& actor)>;
+using Replacer =
+    std::function<Result<TakeoverOutcome>(const std::string& game, const std::string& player,
+                                          const std::string& email, const std::string& actor)>;
 
 // The throttle account key of takeover-code guesses for one position.
 std::string takeover_throttle_key(const std::string& game, const std::string& kingdom);

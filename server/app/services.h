@@ -61,6 +61,8 @@ struct SubmitOutcome {
 class Services {
  public:
   Services(Stores stores, Clock clock) : s_(stores), now_(std::move(clock)) {}
+  // The stores this object uses (for other app services over the same stores).
+  const Stores& stores() const { return s_; }
 
   // Creates a game from a scenario document. `seed` is used unless the scenario fixes one.
   // Secrets are stored only as hashes (server/app/secrets.h), never in the stored scenario copy

@@ -23,7 +23,8 @@ int fail(const Status& s) {
 template <class F>
 int with_attendance(const Common& c, const std::string& game, F f) {
   auto store = adj::open_store(c.db, wall_clock());
-  if (!store.ok()) return fail(Status(store.status().code(), c.db + ": " + store.status().message()));
+  if (!store.ok())
+    return fail(Status(store.status().code(), c.db + ": " + store.status().message()));
   SqliteStore& s = **store;
   Services services(Stores{s, s, s, s, s}, wall_clock);
   Attendance att(services, Stores{s, s, s, s, s}, s, s, wall_clock);
@@ -46,10 +47,11 @@ int attendance_show(const Common& c, const std::string& game, bool json) {
       for (const auto& p : *ps) players.push_back(to_json(p));
       Json list = Json::array();
       for (const auto& e : *standby) list.push_back(e.address);
-      std::printf("%s\n", Json{{"game", id}, {"options", to_json(*o)}, {"players", players},
-                               {"standby", list}}
-                              .dump(2)
-                              .c_str());
+      std::printf(
+          "%s\n",
+          Json{{"game", id}, {"options", to_json(*o)}, {"players", players}, {"standby", list}}
+              .dump(2)
+              .c_str());
       return kExitOk;
     }
     std::printf("%s\n", to_json(*o).dump().c_str());
@@ -70,8 +72,9 @@ int attendance_set(const Common& c, const std::string& game, const std::string& 
     if (!o.ok()) return fail(o.status());
     const Json j = Json::parse(options_json, nullptr, false);
     if (j.is_discarded())
-      return fail(Status::InvalidArgument("the options are not JSON, e.g. "
-                                          "'{\"civil_disorder_after\": 3}'"));
+      return fail(
+          Status::InvalidArgument("the options are not JSON, e.g. "
+                                  "'{\"civil_disorder_after\": 3}'"));
     if (Status s = Attendance::merge_json(j, *o); !s.ok()) return fail(s);
     if (Status s = att.set_options(id, *o, "gm:cli"); !s.ok()) return fail(s);
     std::printf("Attendance options of %s: %s\n", id.c_str(), to_json(*o).dump().c_str());

@@ -104,7 +104,14 @@ int run(int argc, char** argv) {
   create->add_flag("--demo-secrets", demo_secrets,
                    "bundled: keep the README's published secrets (demos and tests only) instead "
                    "of fresh random ones");
-  create->callback([&] { code = game_create(common, scenario, seed, demo_secrets); });
+  bool signup = false;
+  create->add_flag("--signup", signup,
+                   "Open the game for sign-ups (players JOIN; `adjutant signup start` assigns "
+                   "kingdoms and mails the secrets)");
+  create->callback([&] {
+    code = signup ? game_create_signup(common, scenario, seed)
+                  : game_create(common, scenario, seed, demo_secrets);
+  });
 
   game->add_subcommand("list", "List the games")->callback([&] { code = game_list(common); });
 
@@ -144,6 +151,48 @@ int run(int argc, char** argv) {
   att_code->add_option("GAME", game_id, "Game id")->required();
   att_code->add_option("PLAYER", player, "Player code")->required();
   att_code->callback([&] { code = attendance_code(common, game_id, player); });
+  // player address | replace; signup open | list | approve | start | invite (membership)
+  std::string member_email, member_name, member_base_url;
+  std::int64_t signup_number = 0;
+  auto* paddr = player_cmd->add_subcommand("address", "Change a player's address (audited; "
+                                                      "the old and new address are told)");
+  paddr->add_option("GAME", game_id, "Game id")->required();
+  paddr->add_option("PLAYER", player, "Player code")->required();
+  paddr->add_option("EMAIL", member_email, "New address")->required();
+  paddr->callback([&] { code = player_address(common, game_id, player, member_email); });
+  auto* prepl = player_cmd->add_subcommand(
+      "replace", "Give a position to a new player: new address and secret (mailed), old "
+                 "tokens revoked, audited");
+  prepl->add_option("GAME", game_id, "Game id")->required();
+  prepl->add_option("PLAYER", player, "Player code")->required();
+  prepl->add_option("EMAIL", member_email, "The new player's address")->required();
+  prepl->add_option("--name", member_name, "The new player's name");
+  prepl->add_option("--base-url", member_base_url, "Public base URL for the sign-in link");
+  prepl->callback([&] {
+    code = player_replace(common, game_id, player, member_email, member_name, member_base_url);
+  });
+  auto* signup_cmd = app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")
+                         ->require_subcommand(1);
+  auto* sopen = signup_cmd->add_subcommand("open", "Open a game that has not started for sign-ups");
+  sopen->add_option("GAME", game_id, "Game id")->required();
+  sopen->callback([&] { code = signup_open(common, game_id); });
+  auto* slist = signup_cmd->add_subcommand("list", "List a game's sign-ups");
+  slist->add_option("GAME", game_id, "Game id")->required();
+  slist->callback([&] { code = signup_list(common, game_id); });
+  auto* sappr = signup_cmd->add_subcommand("approve", "Approve a sign-up (by its number)");
+  sappr->add_option("GAME", game_id, "Game id")->required();
+  sappr->add_option("ID", signup_number, "Sign-up number (signup list)")->required();
+  sappr->callback([&] { code = signup_approve(common, game_id, signup_number); });
+  auto* sstart = signup_cmd->add_subcommand(
+      "start", "Assign kingdoms to the sign-ups and start the game (secrets are mailed)");
+  sstart->add_option("GAME", game_id, "Game id")->required();
+  sstart->add_option("--base-url", member_base_url, "Public base URL for the sign-in links");
+  sstart->callback([&] { code = signup_start(common, game_id, member_base_url); });
+  auto* sinv = signup_cmd->add_subcommand("invite", "Mail an address how to join the game");
+  sinv->add_option("GAME", game_id, "Game id")->required();
+  sinv->add_option("EMAIL", member_email, "Address to invite")->required();
+  sinv->add_option("--base-url", member_base_url, "Public base URL for the join page link");
+  sinv->callback([&] { code = signup_invite(common, game_id, member_email, member_base_url); });
 
   // orders submit | check
   auto* orders =

@@ -28,6 +28,21 @@ std::string stored_game_id(const Common& c, const std::string& game);
 int game_create(const Common& c, const std::string& scenario,
                 std::optional<unsigned long long> seed, bool demo_secrets = false);
 int game_list(const Common& c);
+// Membership (membership_commands.cc): sign-ups, start, invitations, addresses, replacing.
+// New secrets are queued for mailing, never printed; base_url adds links to the mail.
+int game_create_signup(const Common& c, const std::string& scenario,
+                       std::optional<unsigned long long> seed);
+int signup_open(const Common& c, const std::string& game);
+int signup_list(const Common& c, const std::string& game);
+int signup_approve(const Common& c, const std::string& game, std::int64_t id);
+int signup_start(const Common& c, const std::string& game, const std::string& base_url);
+int signup_invite(const Common& c, const std::string& game, const std::string& email,
+                  const std::string& base_url);
+int player_address(const Common& c, const std::string& game, const std::string& player,
+                   const std::string& email);
+int player_replace(const Common& c, const std::string& game, const std::string& player,
+                   const std::string& email, const std::string& name,
+                   const std::string& base_url);
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);

@@ -461,10 +461,11 @@ int serve(const Common& c, const ServeOptions& o) {
     });
   };
   ctx.set_on_secrets_issued(
-      [&](const std::string& game, const std::map<std::string, std::string>& secrets) {
-        asio::post(mail_pool, [&, game, secrets] {
+      [&](const std::string& game, const std::map<std::string, std::string>& secrets,
+          bool with_link) {
+        asio::post(mail_pool, [&, game, secrets, with_link] {
           guarded("secret_mail", [&] {
-            auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets);
+            auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets, with_link);
             if (!n.ok())
               spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
                            log_escape(n.status().message()));

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "server/app/membership.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::mail {
@@ -58,9 +59,14 @@ AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock 
   if (!store) return out;
   Stores stores{*store, *store, *store, *store, *store};
   out.attendance.emplace(services, stores, *store, *store, clock, base_url);
-  out.replace = [](const std::string&, const std::string&, const std::string&,
-                   const std::string&) -> Result<TakeoverOutcome> {
-    return Status::Unavailable("taking a position over is not available yet");
+  out.replace = [&services, store, clock, base_url](
+                    const std::string& game, const std::string& player, const std::string& email,
+                    const std::string& actor) -> Result<TakeoverOutcome> {
+    Membership m(services, Stores{*store, *store, *store, *store, *store}, *store, *store, clock,
+                 base_url);
+    auto r = m.replace(game, player, email, "", actor);
+    if (!r.ok()) return r.status();
+    return TakeoverOutcome{game, r->player, r->email, r->secret};
   };
   return out;
 }

@@ -18,6 +18,7 @@
 #include "server/mail/attendance_mail.h"
 #include "server/mail/auth_alert.h"
 #include "server/mail/detail.h"
+#include "server/mail/membership_mail.h"
 #include "server/mail/mime.h"
 
 namespace adj::mail {
@@ -254,7 +255,10 @@ constexpr const char* kCommandsHelp =
     "  RESEND             your latest report (add the GAME and PLAYER <code> <secret> lines)\n"
     "  STATUS             the orders on file for this turn (same lines)\n"
     "  SECRET <new>       after the GAME and PLAYER lines: change your secret (8 to 64\n"
-    "                     characters, one word)\n";
+    "                     characters, one word)\n"
+    "  ADDRESS <new>      after the GAME and PLAYER lines: change your address\n"
+    "  JOIN <game-id> [kingdoms]  sign up for a game open for sign-ups, from the address\n"
+    "                     you will play from\n";
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 
@@ -618,6 +622,16 @@ Result<ProcessResult> MailIngest::process_leased(InboxMessage in) {
 }
 
 Result<ProcessResult> MailIngest::answer(Context& c) {
+  // JOIN (first line or subject) and ADDRESS (a line of its own): membership_mail.cc.
+  for (const std::string& line :
+       {c.mail.texts.empty() ? std::string() : first_nonblank_line(c.mail.texts.front().text),
+        bare_subject(c.mail.subject)})
+    if (auto join = join_command_in(line)) return handle_join(c, c.refusal_to, *join);
+  if (!c.mail.texts.empty())
+    if (auto address = address_command_in(c.mail.texts.front().text)) {
+      c.command = Command{"ADDRESS", *address};
+      return handle_address(c, *address);
+    }
   if (auto cmd = command_in(bare_subject(c.mail.subject))) c.command = cmd;
   if (!c.mail.texts.empty())
     if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
@@ -783,7 +797,7 @@ Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::s
 Result<std::string> MailIngest::refusal_budget_spent(const std::string& address) {
   const UnixTime since = now_() - config_.rate_window_seconds;
   int to_address = 0, to_anyone = 0;
-  for (const char* kind : {"refusal", "help"}) {
+  for (const char* kind : {"refusal", "help", "join"}) {
     auto n = mail_.outbox_count(address, kind, since);
     if (!n.ok()) return n.status();
     to_address += *n;
@@ -1091,7 +1105,9 @@ Result<std::optional<MailIngest::Signed>> MailIngest::signed_command(Context& c,
   const ParsedOrderFile lines = command_lines(c.mail);
   if (lines.secret) c.secret = *lines.secret;
   std::optional<std::string> named = lines.game;
-  if (!named && !c.command->arg.empty() && c.command->name != "SECRET") named = c.command->arg;
+  if (!named && !c.command->arg.empty() && c.command->name != "SECRET" &&
+      c.command->name != "ADDRESS")
+    named = c.command->arg;
   const std::optional<std::string> game = find_game(c, named);
   const std::string what = c.command->name;
   Result<ProcessResult> refused = Status::Internal("unset");
@@ -1198,7 +1214,8 @@ Result<ProcessResult> MailIngest::handle_attendance(Context& c, const Attendance
                " in game " + game + ". " +
                (opts.ok() && opts->absence_extends
                     ? "A deadline that falls in it while you have no orders in is extended by "
-                      "at most " + std::to_string(opts->absence_max_days) + " days."
+                      "at most " +
+                          std::to_string(opts->absence_max_days) + " days."
                     : "This game does not extend deadlines for absences; send orders ahead.") +
                " Turns you miss while away do not count toward civil disorder.\n";
         r.outcome = "ABSENCE: " + game + "/" + player + " " + a->from + " to " + a->to;
@@ -1411,7 +1428,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
 }
 
 Result<int> MailIngest::queue_new_secrets(const std::string& game,
-                                          const std::map<std::string, std::string>& secrets) {
+                                          const std::map<std::string, std::string>& secrets,
+                                          bool with_link) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
@@ -1429,8 +1447,15 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
                        "\n\nIt replaces any secret you had before in this game. Keep it to "
                        "yourself. To choose your own, send a message with the GAME and PLAYER "
                        "lines and a line\n\n  SECRET <your new secret>\n\n";
-    if (const std::string link = game_link(game); !link.empty())
+    if (const std::string link = game_link(game); !link.empty()) {
       text += "The game page: " + link + "\n\n";
+      if (with_link) {
+        auto token = services_.issue_link_token(game, code);
+        if (!token.ok()) return token.status();
+        text += "Your sign-in link (it signs you in without the secret; keep it to yourself):\n" +
+                link + "/p/" + *token + "\n\n";
+      }
+    }
     text += kSignature;
     OutgoingMail m;
     m.subject = game_name + " (" + game + "): your secret for " + code;

@@ -70,6 +70,7 @@
 #include <vector>
 
 #include "server/app/auth_throttle.h"
+#include "server/app/membership.h"
 #include "server/app/services.h"
 #include "server/mail/compose.h"
 #include "server/mail/mime.h"
@@ -202,8 +203,11 @@ class MailIngest {
   // Mails each player in `secrets` (code -> new secret in clear) that has an email address their
   // new secret (a game created with fresh secrets, or a GM reset). Returns how many were queued.
   // The mail waits in the outbox like any other until it is sent. NotFound for an unknown game.
+  // With `with_link` (and a base_url) each mail also carries a sign-in link: a new link token is
+  // issued for the player (their previous link stops working).
   Result<int> queue_new_secrets(const std::string& game,
-                                const std::map<std::string, std::string>& secrets);
+                                const std::map<std::string, std::string>& secrets,
+                                bool with_link = false);
   // Queues a reminder for the open turn to every player with an email address and no orders on
   // file. Dedupe key "reminder:<game>:<turn>:<player>" (":<tag>" appended when tag is set, for a
   // second reminder). Returns how many were queued now.
@@ -229,6 +233,14 @@ class MailIngest {
   Result<ProcessResult> handle_status(Context& c);
   // STANDBY, TAKEOVER and ABSENCE (attendance_mail.h).
   Result<ProcessResult> handle_attendance(Context& c, const AttendanceCommand& cmd);
+  // JOIN and ADDRESS (membership_mail.cc). `words`: the JOIN line's words.
+  Result<ProcessResult> handle_join(Context& c, const std::string& refusal_to,
+                                    const std::vector<std::string>& words);
+  Result<ProcessResult> handle_address(Context& c, const std::string& new_address);
+  // The membership services over this object's stores (admin_ must also be a MembershipStore,
+  // as the SqliteStore is; membership_available() says whether it is).
+  Membership membership();
+  bool membership_available() const;
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.

@@ -472,6 +472,10 @@ Response create_game(WebContext& ctx, const Request& req) {
       scenario, seed ? *seed : random_seed(), kGmActor,
       wrapper && doc.contains("bundled") && !doc.value("demo_secrets", false), &issued);
   if (!created.ok()) return fail(created.status());
+  if (wrapper && doc.value("signup", false)) {  // open for sign-ups: secrets come at the start
+    if (Status s = open_signups_after_create(ctx, created->id); !s.ok()) return fail(s);
+    issued.clear();
+  }
   Response r = summary_response(ctx, created->id, 201);
   if (!issued.empty()) {
     Json j = Json::parse(r.body);

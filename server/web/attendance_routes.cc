@@ -15,6 +15,7 @@
 
 #include "server/app/attendance.h"
 #include "server/app/log_escape.h"
+#include "server/app/membership.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
@@ -78,7 +79,8 @@ Response status_page(const Status& s) {
   const int code = http::http_status(s);
   if (code == 500) {
     spdlog::error("event=attendance_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500, "The server could not complete this request (the details are in its log).");
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
   }
   return error_page(code, s.message());
 }
@@ -123,7 +125,8 @@ http::Handler guarded(F body) {
     } catch (...) {
       spdlog::error("event=attendance_exception path=\"{}\"", log_escape(req.path));
     }
-    return error_page(500, "The server could not complete this request (the details are in its log).");
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
   };
 }
 
@@ -133,11 +136,16 @@ Attendance attendance_of(WebContext& ctx) {
                     ctx.config().base_url);
 }
 
+// Membership::replace over this thread's store: the new address, a new secret, old tokens
+// revoked, the old address told.
 Replacer replacer_of(WebContext& ctx) {
-  (void)ctx;
-  return [](const std::string&, const std::string&, const std::string&,
-            const std::string&) -> Result<TakeoverOutcome> {
-    return Status::Unavailable("taking a position over is not available yet");
+  return [&ctx](const std::string& game, const std::string& player, const std::string& email,
+                const std::string& actor) -> Result<TakeoverOutcome> {
+    SqliteStore& s = thread_store(ctx);
+    Membership m(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(), ctx.config().base_url);
+    auto r = m.replace(game, player, email, "", actor);
+    if (!r.ok()) return r.status();
+    return TakeoverOutcome{game, r->player, r->email, r->secret};
   };
 }
 
@@ -173,10 +181,10 @@ Response standby_page(WebContext& ctx, const Request& req, const std::string& ga
   if (!g.ok()) return status_page(g.status());
   const CsrfToken csrf = csrf_token(req);
   const bool done = req.query.count("done") > 0;
-  Json model = {{"game", g->id}, {"name", g->name}, {"turn", g->turn}, {"csrf", csrf.value},
-                {"done", done}, {"finished", g->status == "finished"}};
-  Response r = page(render_page("Stand by for " + g->name, "attendance_standby", model,
-                                nav_of(ctx, req, *g)));
+  Json model = {{"game", g->id},      {"name", g->name}, {"turn", g->turn},
+                {"csrf", csrf.value}, {"done", done},    {"finished", g->status == "finished"}};
+  Response r = page(
+      render_page("Stand by for " + g->name, "attendance_standby", model, nav_of(ctx, req, *g)));
   set_csrf_cookie(r, csrf, secure(ctx));
   return r;
 }
@@ -202,9 +210,10 @@ Response takeover_page(WebContext& ctx, const Request& req, const std::string& g
   std::string done;
   if (auto it = req.query.find("done"); it != req.query.end())
     done = upper(it->second.substr(0, 8));
-  Json model = {{"game", g->id},     {"name", g->name},          {"turn", g->turn},
-                {"csrf", csrf.value}, {"kingdoms", kingdoms},    {"done", !done.empty()},
-                {"player", done},    {"finished", g->status == "finished"}};
+  Json model = {{"game", g->id},        {"name", g->name},
+                {"turn", g->turn},      {"csrf", csrf.value},
+                {"kingdoms", kingdoms}, {"done", !done.empty()},
+                {"player", done},       {"finished", g->status == "finished"}};
   Response r = page(render_page("Take over a position in " + g->name, "attendance_takeover", model,
                                 nav_of(ctx, req, *g)));
   set_csrf_cookie(r, csrf, secure(ctx));
@@ -237,8 +246,8 @@ Response takeover_post(WebContext& ctx, const Request& req, const std::string& g
   auto t = do_takeover(ctx, req, game, upper(field(form, "kingdom")), field(form, "code"),
                        field(form, "email"), false);
   if (auto* r = std::get_if<Response>(&t)) return *r;
-  return redirect(game_path(game) + "/takeover?done=" +
-                  http::url_encode(std::get<TakeoverOutcome>(t).player));
+  return redirect(game_path(game) +
+                  "/takeover?done=" + http::url_encode(std::get<TakeoverOutcome>(t).player));
 }
 
 // ---- the player's absence form (/me) ----
@@ -302,8 +311,8 @@ Response gm_code_post(WebContext& ctx, const Request& req, const std::string& ga
                 {"code", *code},
                 {"days", o.ok() ? o->takeover_code_days : 0},
                 {"mail", "TAKEOVER " + g->id + " " + upper(player) + " " + *code},
-                {"url", ctx.config().base_url + game_path(game) + "/takeover?kingdom=" +
-                            http::url_encode(upper(player))}};
+                {"url", ctx.config().base_url + game_path(game) +
+                            "/takeover?kingdom=" + http::url_encode(upper(player))}};
   return page(render_page("Takeover code for " + upper(player), "attendance_code", model,
                           nav_of(ctx, req, *g)));
 }
@@ -311,7 +320,8 @@ Response gm_code_post(WebContext& ctx, const Request& req, const std::string& ga
 // ---- JSON API ----
 
 std::variant<Json, Response> json_body(const Request& req) {
-  if (req.body.size() > kMaxBody) return json_response(json_error("the request body is too large"), 413);
+  if (req.body.size() > kMaxBody)
+    return json_response(json_error("the request body is too large"), 413);
   Json doc = Json::parse(req.body, nullptr, false);
   if (doc.is_discarded() || !doc.is_object())
     return json_response(json_error("the request body must be a JSON object"), 400);
@@ -339,10 +349,11 @@ std::optional<Response> api_gm_denied(WebContext& ctx, const Request& req) {
     return json_response(json_error("this needs the GM token (Authorization: Bearer <token>)"),
                          401);
   const std::string bearer = bearer_token(req);
-  if (req.method != "GET" && !(!bearer.empty() && constant_time_equal(bearer, ctx.config().gm_token)) &&
+  if (req.method != "GET" &&
+      !(!bearer.empty() && constant_time_equal(bearer, ctx.config().gm_token)) &&
       !api_csrf_ok(req, ctx.config().base_url))
     return json_response(json_error("with the GM cookie alone this request must come from this "
-                                     "site's own pages (header X-CSRF-Token)"),
+                                    "site's own pages (header X-CSRF-Token)"),
                          403);
   return std::nullopt;
 }
@@ -531,9 +542,22 @@ void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
       }
 }
 
+void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows) {
+  auto ps = attendance_of(ctx).players(game);
+  if (!ps.ok() || !rows.is_array()) return;
+  for (Json& row : rows)
+    for (const auto& a : *ps)
+      if (row.value("code", "") == a.player) {
+        row["missed"] = a.missed;
+        row["disorder"] = a.disorder;
+        row["absence"] = a.absence_text();
+      }
+}
+
 void register_attendance_routes(http::Router& router, WebContext& ctx) {
   const auto g = [](const Params& p) { return param(p, "game"); };
-  router.add("GET", "/games/{game}/standby", guarded([&ctx, g](const Request& req, const Params& p) {
+  router.add("GET", "/games/{game}/standby",
+             guarded([&ctx, g](const Request& req, const Params& p) {
                return standby_page(ctx, req, g(p));
              }),
              "html_standby");
@@ -581,16 +605,14 @@ void register_attendance_routes(http::Router& router, WebContext& ctx) {
       return json_response(json_error("internal error"), 500);
     };
   };
-  router.add("POST", "/api/games/{game}/standby",
-             api([&ctx, g](const Request& req, const Params& p) {
-               return api_standby(ctx, req, g(p));
-             }),
-             "api_standby");
-  router.add("POST", "/api/games/{game}/takeover",
-             api([&ctx, g](const Request& req, const Params& p) {
-               return api_takeover(ctx, req, g(p));
-             }),
-             "api_takeover");
+  router.add(
+      "POST", "/api/games/{game}/standby",
+      api([&ctx, g](const Request& req, const Params& p) { return api_standby(ctx, req, g(p)); }),
+      "api_standby");
+  router.add(
+      "POST", "/api/games/{game}/takeover",
+      api([&ctx, g](const Request& req, const Params& p) { return api_takeover(ctx, req, g(p)); }),
+      "api_takeover");
   router.add("POST", "/api/games/{game}/players/{player}/absence",
              api([&ctx, g](const Request& req, const Params& p) {
                return api_absence(ctx, req, g(p), param(p, "player"));
@@ -607,11 +629,10 @@ void register_attendance_routes(http::Router& router, WebContext& ctx) {
              }),
              "api_attendance");
   for (const char* method : {"GET", "PUT"})
-    router.add(method, "/api/games/{game}/options/attendance",
-               api([&ctx, g](const Request& req, const Params& p) {
-                 return api_options(ctx, req, g(p));
-               }),
-               "api_attendance_options");
+    router.add(
+        method, "/api/games/{game}/options/attendance",
+        api([&ctx, g](const Request& req, const Params& p) { return api_options(ctx, req, g(p)); }),
+        "api_attendance_options");
 }
 
 }  // namespace adj::web

@@ -496,6 +496,8 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
   std::string flash;
   if (auto it = req.query.find("done"); it != req.query.end() && it->second == "secret")
     flash = "Your secret is changed. Use the new one from now on.";
+  if (auto it = req.query.find("done"); it != req.query.end() && it->second == "address")
+    flash = "Your address is changed; the old and the new address were told.";
   Json model = {{"game", game},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
@@ -510,6 +512,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game) {
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
   model["attendance"] = attendance_me_view(ctx, req, game, me.player);
+  model["membership_html"] = membership_me_section(ctx, game, me.player, csrf.value);
   return form_page(ctx, csrf,
                    render_page(player_name + " in " + st.value("name", game), "me", model,
                                nav(game, st.value("name", game), req, ctx, &me)));
@@ -728,7 +731,12 @@ std::string done_message(const Request& req) {
       {"created", "Game created."},    {"rolled-back", "Rolled back: the turn is open again."},
       {"deadline", "Deadline set."},   {"extended", "Deadline extended."},
       {"schedule", "Schedule saved."}, {"paused", "Game paused."},
-      {"resumed", "Game resumed."}};
+      {"resumed", "Game resumed."},
+      {"signups-open", "The game is open for sign-ups."},
+      {"approved", "Sign-up approved."},
+      {"invited", "Invitation queued for mailing."},
+      {"started", "Kingdoms assigned and the game started; each player was mailed their secret."},
+      {"replaced", "Player replaced; the new player was mailed their secret."}};
   auto m = kMessages.find(it->second);
   return m == kMessages.end() ? "" : m->second;
 }
@@ -806,6 +814,10 @@ Response gm_create(WebContext& ctx, const Request& req) {
     const int code = http::http_status(g.status());
     if (code == 500) return status_page(g.status());
     return gm_index(ctx, req, "The game was not created: " + g.status().message(), code);
+  }
+  if (!field(form, "signup").empty()) {  // open for sign-ups: secrets are issued at the start
+    if (Status s = open_signups_after_create(ctx, g->id); !s.ok()) return status_page(s);
+    return redirect("/gm/games/" + http::url_encode(g->id) + "?done=signups-open");
   }
   if (!issued.empty()) {
     Json rows = Json::array();
@@ -901,6 +913,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
   model["attendance"] = attendance_gm_view(ctx, req, game);
+  model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,
                                nav(game, st.value("name", game), req, ctx)));

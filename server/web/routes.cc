@@ -90,6 +90,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
   register_html_routes(router, ctx);
   register_outbox_routes(router, ctx);
   register_attendance_routes(router, ctx);
+  register_membership_routes(router, ctx);
 }
 
 }  // namespace adj::web

@@ -18,6 +18,17 @@ Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::st
 Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
                         const std::string& player);
 void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
+// Adds missed, disorder and absence to each {code, ...} row of the GM desk's players section.
+void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows);
+// Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc); and the
+// sections it adds to the GM desk and the player page (HTML), and the "open for sign-ups" step of
+// creating a game.
+void register_membership_routes(http::Router& router, WebContext& ctx);
+std::string membership_gm_section(WebContext& ctx, const std::string& game,
+                                  const std::string& csrf);
+std::string membership_me_section(WebContext& ctx, const std::string& game,
+                                  const std::string& player, const std::string& csrf);
+Status open_signups_after_create(WebContext& ctx, const std::string& game);
 
 // The GM token check shared by both halves: true when the request carries
 // "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and

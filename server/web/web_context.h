@@ -52,13 +52,15 @@ class WebContext {
   }
   // A hook called with new player secrets in clear (code -> secret) when a game is created with
   // fresh secrets or the GM resets one, so `adjutant serve` can mail them to the players. Same
-  // rules as set_on_turn_run.
-  using SecretsHook = std::function<void(const std::string& game,
-                                         const std::map<std::string, std::string>& secrets)>;
+  // rules as set_on_turn_run. With `with_link` each mail also carries a new sign-in link (a
+  // player given a position: membership start and replace).
+  using SecretsHook =
+      std::function<void(const std::string& game,
+                         const std::map<std::string, std::string>& secrets, bool with_link)>;
   void set_on_secrets_issued(SecretsHook hook) { on_secrets_issued_ = std::move(hook); }
-  void secrets_issued(const std::string& game,
-                      const std::map<std::string, std::string>& secrets) const {
-    if (on_secrets_issued_ && !secrets.empty()) on_secrets_issued_(game, secrets);
+  void secrets_issued(const std::string& game, const std::map<std::string, std::string>& secrets,
+                      bool with_link = false) const {
+    if (on_secrets_issued_ && !secrets.empty()) on_secrets_issued_(game, secrets, with_link);
   }
   // The guessing limiter of the HTTP channels (thread-safe; see auth_guard.h).
   AuthThrottle& throttle() { return throttle_; }

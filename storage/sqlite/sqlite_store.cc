@@ -148,7 +148,9 @@ Result<GameState> SqliteStore::load_state(const std::string& game, std::optional
   const int wanted = turn.value_or(st.column_int(0));
   if (st.column_is_null(1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));
-  return sqlite::state_from_text(st.column_text(1), game, wanted);
+  auto state = sqlite::state_from_text(st.column_text(1), game, wanted);
+  if (state.ok()) ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
+  return state;
 }
 
 }  // namespace adj

@@ -31,6 +31,7 @@
 #include "storage/credential_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
+#include "storage/membership_store.h"
 #include "storage/notice_store.h"
 #include "storage/sqlite/database.h"
 
@@ -43,7 +44,8 @@ class SqliteStore : public GameStore,
                     public CredentialStore,
                     public MailStore,
                     public NoticeStore,
-                    public AttendanceStore {
+                    public AttendanceStore,
+                    public MembershipStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -185,6 +187,14 @@ class SqliteStore : public GameStore,
                                  const std::string& code_hash, const std::string& used_by,
                                  UnixTime now) override;
   Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
+  // ---- MembershipStore (sqlite_store_membership.cc, migration 0011) ----
+  // load_state applies the game's contacts to the players of the state it returns.
+  Result<std::int64_t> add_signup(const Signup& s, int max) override;
+  Result<std::vector<Signup>> signups(const std::string& game) override;
+  Status set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
+                          const std::string& player) override;
+  Status set_contact(const std::string& game, const Contact& c) override;
+  Result<std::vector<Contact>> contacts(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;
@@ -208,6 +218,8 @@ class SqliteStore : public GameStore,
   // The game's open turn; NotFound("game <id>") when it does not exist.
   Result<int> open_turn(const std::string& game);
   Status require_game(const std::string& game);
+  // Sets each player's email to their contact's (MembershipStore), when they have one.
+  Status apply_contacts(const std::string& game, GameState& state);
 
   sqlite::Database db_;
 };

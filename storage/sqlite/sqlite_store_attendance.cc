@@ -10,9 +10,10 @@ using sqlite::Transaction;
 
 Result<AttendanceOptions> SqliteStore::attendance_options(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT civil_disorder_after, absence_extends, absence_max_days, "
-                                   "absence_max_per_game, takeover_code_days "
-                                   "FROM attendance_options WHERE game_id = ?"));
+  ADJ_SQL_TRY(auto st,
+              db_.prepare("SELECT civil_disorder_after, absence_extends, absence_max_days, "
+                          "absence_max_per_game, takeover_code_days "
+                          "FROM attendance_options WHERE game_id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
   AttendanceOptions o;
@@ -27,16 +28,15 @@ Result<AttendanceOptions> SqliteStore::attendance_options(const std::string& gam
 
 Status SqliteStore::set_attendance_options(const std::string& game, const AttendanceOptions& o) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("INSERT INTO attendance_options(game_id, civil_disorder_after, "
-                          "absence_extends, absence_max_days, absence_max_per_game, "
-                          "takeover_code_days) VALUES (?, ?, ?, ?, ?, ?) "
-                          "ON CONFLICT(game_id) DO UPDATE SET "
-                          "civil_disorder_after = excluded.civil_disorder_after, "
-                          "absence_extends = excluded.absence_extends, "
-                          "absence_max_days = excluded.absence_max_days, "
-                          "absence_max_per_game = excluded.absence_max_per_game, "
-                          "takeover_code_days = excluded.takeover_code_days"));
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO attendance_options(game_id, civil_disorder_after, "
+                                   "absence_extends, absence_max_days, absence_max_per_game, "
+                                   "takeover_code_days) VALUES (?, ?, ?, ?, ?, ?) "
+                                   "ON CONFLICT(game_id) DO UPDATE SET "
+                                   "civil_disorder_after = excluded.civil_disorder_after, "
+                                   "absence_extends = excluded.absence_extends, "
+                                   "absence_max_days = excluded.absence_max_days, "
+                                   "absence_max_per_game = excluded.absence_max_per_game, "
+                                   "takeover_code_days = excluded.takeover_code_days"));
   st.bind_text(1, game)
       .bind_int(2, o.civil_disorder_after)
       .bind_int(3, o.absence_extends ? 1 : 0)

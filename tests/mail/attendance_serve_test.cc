@@ -74,8 +74,8 @@ class Daemon : public mail_test::ServeProcess {
       : ServeProcess(db, free_port(), free_port(), log, kGm, with(outbox, std::move(extra))),
         log_(log) {}
   static std::vector<std::string> with(const fs::path& outbox, std::vector<std::string> extra) {
-    std::vector<std::string> v = {"--tick", "0", "--reminder-hours", "0", "--outbox",
-                                  outbox.string()};
+    std::vector<std::string> v = {"--tick", "0",        "--reminder-hours",
+                                  "0",      "--outbox", outbox.string()};
     v.insert(v.end(), extra.begin(), extra.end());
     return v;
   }
@@ -125,9 +125,9 @@ std::string send(const Daemon& d, const std::string& from, const std::string& su
                  const std::string& body, const std::string& tag) {
   ::adj::testing::TempDir tmp;
   const std::string eml = tmp.file("m.eml");
-  ::adj::testing::write_file(eml, "From: <" + from + ">\r\nTo: orders@pbm.example.net\r\nSubject: " +
-                                      subject + "\r\nMessage-ID: <" + tag +
-                                      "@test.example>\r\n\r\n" + body);
+  ::adj::testing::write_file(eml, "From: <" + from +
+                                      ">\r\nTo: orders@pbm.example.net\r\nSubject: " + subject +
+                                      "\r\nMessage-ID: <" + tag + "@test.example>\r\n\r\n" + body);
   return mail_test::send_file(d.smtp(), eml, from);
 }
 
@@ -146,10 +146,10 @@ class AttendanceServe : public ::testing::Test {
                                   std::move(extra));
     ASSERT_TRUE(d_->wait_ready()) << d_->log();
     ASSERT_TRUE(d_->create_game());
-    ASSERT_EQ(d_->gm("PUT", "/api/games/britain-1/options/attendance",
-                     R"({"civil_disorder_after": 2})")
-                  .status,
-              200);
+    ASSERT_EQ(
+        d_->gm("PUT", "/api/games/britain-1/options/attendance", R"({"civil_disorder_after": 2})")
+            .status,
+        200);
   }
   // Two turns nobody sends orders for: every position goes into civil disorder.
   void two_missed_turns() {
@@ -187,7 +187,8 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   // STANDBY from the envelope sender.
   ASSERT_EQ(send(*d_, "stand@example.net", "standing by", "STANDBY britain-1\r\n", "sb1"), "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "stand@example.net"), "(on\\s+the\\s+standby\\s+list)").empty();
+    return !find_in(mail_to(outbox_, "stand@example.net"), "(on\\s+the\\s+standby\\s+list)")
+                .empty();
   })) << d_->log();
   EXPECT_EQ(d_->attendance()["standby"], Json::array({"stand@example.net"}));
 
@@ -196,16 +197,17 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   ASSERT_FALSE(code.empty()) << d_->log();
 
   // A wrong code is refused; the right one takes the position over.
-  ASSERT_EQ(send(*d_, "stand@example.net", "takeover", "TAKEOVER britain-1 MRC wrong-code-1\r\n",
-                 "to1"),
-            "250");
+  ASSERT_EQ(
+      send(*d_, "stand@example.net", "takeover", "TAKEOVER britain-1 MRC wrong-code-1\r\n", "to1"),
+      "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "stand@example.net"), "(wrong,\\s+used\\s+or\\s+expired)").empty();
+    return !find_in(mail_to(outbox_, "stand@example.net"), "(wrong,\\s+used\\s+or\\s+expired)")
+                .empty();
   })) << d_->log();
   EXPECT_TRUE(d_->player("MRC").value("civil_disorder", false));
-  ASSERT_EQ(send(*d_, "stand@example.net", "takeover",
-                 "TAKEOVER britain-1 MRC " + code + "\r\n", "to2"),
-            "250");
+  ASSERT_EQ(
+      send(*d_, "stand@example.net", "takeover", "TAKEOVER britain-1 MRC " + code + "\r\n", "to2"),
+      "250");
   const std::string secret = secret_mailed("stand@example.net", "MRC");
   ASSERT_FALSE(secret.empty()) << d_->log();
   EXPECT_FALSE(d_->player("MRC").value("civil_disorder", true));
@@ -217,11 +219,12 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   }
 
   // The same code again: used.
-  ASSERT_EQ(send(*d_, "thief@example.net", "takeover",
-                 "TAKEOVER britain-1 MRC " + code + "\r\n", "to3"),
-            "250");
+  ASSERT_EQ(
+      send(*d_, "thief@example.net", "takeover", "TAKEOVER britain-1 MRC " + code + "\r\n", "to3"),
+      "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "thief@example.net"), "(wrong,\\s+used\\s+or\\s+expired)").empty();
+    return !find_in(mail_to(outbox_, "thief@example.net"), "(wrong,\\s+used\\s+or\\s+expired)")
+                .empty();
   })) << d_->log();
 
   // The new player's orders count.
@@ -243,20 +246,21 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
 TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
   start();
   const std::string today = sh("date -u +%F").substr(0, 10);
-  ASSERT_EQ(send(*d_, "wessex@example.org", "away",
-                 "GAME britain-1\r\nPLAYER WSX cerdic\r\nABSENCE " + today + " " + today + "\r\n",
-                 "ab1"),
-            "250");
+  ASSERT_EQ(
+      send(*d_, "wessex@example.org", "away",
+           "GAME britain-1\r\nPLAYER WSX cerdic\r\nABSENCE " + today + " " + today + "\r\n", "ab1"),
+      "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "wessex@example.org"), "(absence\\s+from\\s+\\S+\\s+to\\s+\\S+\\s+is\\s+noted)")
+    return !find_in(mail_to(outbox_, "wessex@example.org"),
+                    "(absence\\s+from\\s+\\S+\\s+to\\s+\\S+\\s+is\\s+noted)")
                 .empty();
   })) << d_->log();
   EXPECT_EQ(d_->player("WSX").value("absences", Json::array()).size(), 1u);
   // Unsigned (wrong secret): refused, nothing noted.
-  ASSERT_EQ(send(*d_, "mallory@example.net", "away",
-                 "GAME britain-1\r\nPLAYER MRC guess\r\nABSENCE " + today + " " + today + "\r\n",
-                 "ab2"),
-            "250");
+  ASSERT_EQ(
+      send(*d_, "mallory@example.net", "away",
+           "GAME britain-1\r\nPLAYER MRC guess\r\nABSENCE " + today + " " + today + "\r\n", "ab2"),
+      "250");
   ASSERT_TRUE(eventually([&] {
     return !find_in(mail_to(outbox_, "mallory@example.net"), "(not\\s+right)").empty();
   })) << d_->log();
@@ -265,9 +269,9 @@ TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
 
 TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   start();
-  EXPECT_EQ(d_->api("POST", "/api/games/britain-1/standby", R"({"email": "api@example.net"})")
-                .status,
-            200);
+  EXPECT_EQ(
+      d_->api("POST", "/api/games/britain-1/standby", R"({"email": "api@example.net"})").status,
+      200);
   EXPECT_EQ(d_->api("POST", "/api/games/britain-1/standby", R"({"email": "no address"})").status,
             400);
   two_missed_turns();
@@ -284,9 +288,9 @@ TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   ASSERT_EQ(c.status, 201) << c.body;
   const std::string code = Json::parse(c.body).value("code", "");
   ASSERT_FALSE(code.empty());
-  const Http t = d_->api("POST", "/api/games/britain-1/takeover",
-                         R"({"kingdom": "gwn", "code": ")" + code +
-                             R"(", "email": "newgwn@example.net"})");
+  const Http t =
+      d_->api("POST", "/api/games/britain-1/takeover",
+              R"({"kingdom": "gwn", "code": ")" + code + R"(", "email": "newgwn@example.net"})");
   ASSERT_EQ(t.status, 200) << t.body;
   EXPECT_EQ(t.body.find(code), std::string::npos);
   EXPECT_FALSE(secret_mailed("newgwn@example.net", "GWN").empty()) << d_->log();
@@ -319,12 +323,12 @@ TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   EXPECT_EQ(Json::parse(d_->page("/api/games/britain-1/options/attendance").body)
                 .value("civil_disorder_after", -1),
             2);
-  EXPECT_EQ(d_->api("PUT", "/api/games/britain-1/options/attendance",
-                    R"({"civil_disorder_after": 3})")
-                .status,
-            401);
-  const Http wrong = d_->gm("PUT", "/api/games/britain-1/options/attendance",
-                            R"({"civil_disorder_after": 99})");
+  EXPECT_EQ(
+      d_->api("PUT", "/api/games/britain-1/options/attendance", R"({"civil_disorder_after": 3})")
+          .status,
+      401);
+  const Http wrong =
+      d_->gm("PUT", "/api/games/britain-1/options/attendance", R"({"civil_disorder_after": 99})");
   EXPECT_EQ(wrong.status, 400);
   EXPECT_NE(wrong.body.find("0 to 20"), std::string::npos) << wrong.body;
 }
@@ -340,8 +344,7 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
   EXPECT_NE(d_->page("/games/britain-1/standby?done=1").body.find("id=\"standby-done\""),
             std::string::npos);
   // Without the CSRF token: refused.
-  EXPECT_EQ(curl("-X POST --data 'email=x%40example.net' " +
-                 q(d_->url("/games/britain-1/standby")))
+  EXPECT_EQ(curl("-X POST --data 'email=x%40example.net' " + q(d_->url("/games/britain-1/standby")))
                 .status,
             403);
   two_missed_turns();
@@ -368,17 +371,16 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
             3);
 
   // A GM code shown once, used on the takeover page.
-  const Http code_page = d_->form("/gm/games/britain-1/players/EAN/takeover-code", "turn=3",
-                                  gm_cookie);
+  const Http code_page =
+      d_->form("/gm/games/britain-1/players/EAN/takeover-code", "turn=3", gm_cookie);
   ASSERT_EQ(code_page.status, 200) << code_page.body;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(code_page.body, m,
-                                std::regex("id=\"takeover-code\">([^<]+)<")));
+  ASSERT_TRUE(std::regex_search(code_page.body, m, std::regex("id=\"takeover-code\">([^<]+)<")));
   const std::string code = m[1];
   const Http tp = d_->page("/games/britain-1/takeover?kingdom=EAN");
   EXPECT_NE(tp.body.find("id=\"takeover-form\""), std::string::npos);
-  const Http wrong = d_->form("/games/britain-1/takeover",
-                              "kingdom=EAN&code=nope&email=web%40example.net");
+  const Http wrong =
+      d_->form("/games/britain-1/takeover", "kingdom=EAN&code=nope&email=web%40example.net");
   EXPECT_EQ(wrong.status, 403);
   EXPECT_NE(wrong.body.find("wrong, used or expired"), std::string::npos);
   const Http took = d_->form("/games/britain-1/takeover",
@@ -409,8 +411,7 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
 }
 
 TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
-  start({"--auth-max-failures", "3", "--auth-first-lock", "3600", "--mail-refusals-per-hour",
-         "3"});
+  start({"--auth-max-failures", "3", "--auth-first-lock", "3600", "--mail-refusals-per-hour", "3"});
   const std::string code =
       Json::parse(d_->gm("POST", "/api/games/britain-1/players/NUM/takeover-code").body)
           .value("code", "");
@@ -426,9 +427,9 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
                           R"(", "email": "evil@example.net"})")
                   .status,
               403);
-  const Http locked = d_->api("POST", "/api/games/britain-1/takeover",
-                              R"({"kingdom": "NUM", "code": ")" + code +
-                                  R"(", "email": "evil@example.net"})");
+  const Http locked =
+      d_->api("POST", "/api/games/britain-1/takeover",
+              R"({"kingdom": "NUM", "code": ")" + code + R"(", "email": "evil@example.net"})");
   EXPECT_EQ(locked.status, 429) << locked.body;
   // By mail: wrong guesses from three senders lock MRC's takeover key, so the right code from
   // a fourth is refused without being checked, and MRC keeps its player.
@@ -444,7 +445,8 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
   ASSERT_EQ(send(*d_, "legit@example.net", "t", "TAKEOVER britain-1 MRC " + mrc + "\r\n", "g9"),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "legit@example.net"), "(too\\s+many\\s+failed\\s+attempts)").empty();
+    return !find_in(mail_to(outbox_, "legit@example.net"), "(too\\s+many\\s+failed\\s+attempts)")
+                .empty();
   })) << d_->log();
   EXPECT_TRUE(mail_to(outbox_, "legit@example.net").size() == 1u);
   EXPECT_EQ(d_->gm("GET", "/api/games/britain-1/audit").body.find("\"takeover\""),
@@ -452,8 +454,7 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
 
   // STANDBY flood from one sender: three answers at most, the rest neither answered nor kept.
   for (int i = 0; i < 6; ++i)
-    ASSERT_EQ(send(*d_, "flood@example.net", "s", "STANDBY britain-1\r\n",
-                   "f" + std::to_string(i)),
+    ASSERT_EQ(send(*d_, "flood@example.net", "s", "STANDBY britain-1\r\n", "f" + std::to_string(i)),
               "250");
   ASSERT_TRUE(eventually([&] { return mail_to(outbox_, "flood@example.net").size() >= 3; }));
   std::this_thread::sleep_for(3s);

@@ -255,8 +255,8 @@ TEST_F(AttendanceTest, AbsenceExtensionIsCappedAndOffByPolicy) {
   AttendanceOptions o;
   o.absence_max_days = 1;
   ASSERT_TRUE(att_->set_options(kGame, o, "gm").ok());
-  ASSERT_TRUE(att_->declare_absence(kGame, "MRC", ymd_of(now_), ymd_of(now_ + 10 * kDay), "gm")
-                  .ok());
+  ASSERT_TRUE(
+      att_->declare_absence(kGame, "MRC", ymd_of(now_), ymd_of(now_ + 10 * kDay), "gm").ok());
   Schedule s;
   s.kind = "fixed";
   s.deadline = now_ + 3600;

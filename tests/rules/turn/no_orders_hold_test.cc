@@ -22,11 +22,14 @@ class NoBattleEngine : public CombatEngine {
 };
 
 GameState world() {
-  GameState s = testing::engine_world(
-      "no-battle", {"AAA", "BBB"},
-      {{"AHM", "AAA", 3}, {"AEX", "AAA", 0}, {"BHM", "BBB", 5}, {"BFW", "BBB", 2},
-       {"BRT", "BBB", 1}},
-      {{"AHM", "AEX"}, {"BHM", "BFW"}, {"BFW", "BRT"}, {"AEX", "BRT"}});
+  GameState s =
+      testing::engine_world("no-battle", {"AAA", "BBB"},
+                            {{"AHM", "AAA", 3},
+                             {"AEX", "AAA", 0},
+                             {"BHM", "BBB", 5},
+                             {"BFW", "BBB", 2},
+                             {"BRT", "BBB", 1}},
+                            {{"AHM", "AEX"}, {"BHM", "BFW"}, {"BFW", "BRT"}, {"AEX", "BRT"}});
   for (Player& p : s.players) p.bp = 10;
   Area* fw = s.find_area("BFW");
   fw->mode = DefenceMode::kAmbush;

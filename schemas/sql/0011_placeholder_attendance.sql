@@ -1,4 +1,0 @@
--- 0011: number reserved for the membership slice of issue 11. This placeholder exists only so that
--- 0012_attendance applies on a branch without it (the migrator refuses gaps); drop it when the
--- real 0011 is merged.
-SELECT 1;

@@ -1,0 +1,162 @@
+// JOIN and ADDRESS by mail (membership_mail.h): MailIngest::handle_join and handle_address.
+#include "server/mail/membership_mail.h"
+
+#include <cctype>
+
+#include "server/app/membership.h"
+#include "server/mail/mail_ingest.h"
+#include "storage/membership_store.h"
+
+namespace adj::mail {
+namespace {
+
+constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
+constexpr std::size_t kMaxLine = 1000;
+
+std::vector<std::string> split_words(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> join_command_in(std::string_view line) {
+  if (line.size() > kMaxLine) line = line.substr(0, kMaxLine);
+  std::vector<std::string> w = split_words(line);
+  if (w.empty() || upper(w[0]) != "JOIN") return std::nullopt;
+  w[0] = "JOIN";
+  return w;
+}
+
+std::optional<std::string> address_command_in(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::vector<std::string> w = split_words(text.substr(start, end - start));
+    if (w.size() == 2 && upper(w[0]) == "ADDRESS") return w[1];
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+Membership MailIngest::membership() {
+  // The daemon and the command line give the one SqliteStore as every store; it keeps the
+  // sign-ups and contacts too (storage/membership_store.h).
+  auto* members = dynamic_cast<MembershipStore*>(admin_);
+  return Membership(services_, services_.stores(), *admin_, *members, now_, config_.base_url);
+}
+
+bool MailIngest::membership_available() const {
+  return admin_ != nullptr && dynamic_cast<MembershipStore*>(admin_) != nullptr;
+}
+
+Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& refusal_to,
+                                              const std::vector<std::string>& words) {
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "join";
+  if (refusal_to.empty()) {
+    r.outcome = "JOIN; not answered nor recorded: no envelope sender";
+    return r;
+  }
+  auto spent = refusal_budget_spent(refusal_to);
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) {
+    r.outcome = "JOIN; not recorded nor answered: " + *spent;
+    return r;
+  }
+  std::string text, game;
+  if (words.size() < 2) {
+    text =
+        "To join a game, send a message whose first line is\n\n  JOIN <game-id> [the kingdoms "
+        "you would like, most wanted first]\n\nfrom the address you want to play from, e.g.\n\n"
+        "  JOIN britain-1 WSX MRC\n\nThe games open for sign-ups are listed on the server's "
+        "home page.\n";
+    r.outcome = "JOIN without a game";
+  } else if (!membership_available()) {
+    text = "Sign-ups by mail are not available on this server; ask the GM.\n";
+    r.outcome = "JOIN: no membership store";
+  } else {
+    game = words[1].substr(0, 64);
+    std::string prefs;
+    for (std::size_t i = 2; i < words.size(); ++i) prefs += (i > 2 ? " " : "") + words[i];
+    auto joined = membership().join(game, refusal_to, prefs, "mail");
+    if (joined.ok()) {
+      game = joined->game;
+      text = joined->text;
+      r.outcome = "JOIN " + game + ": sign-up " + std::to_string(joined->id) + " for " + refusal_to;
+    } else if (joined.status().code() == StatusCode::kNotFound ||
+               joined.status().code() == StatusCode::kInvalidArgument ||
+               joined.status().code() == StatusCode::kFailedPrecondition ||
+               joined.status().code() == StatusCode::kAlreadyExists) {
+      const std::string& why = joined.status().message();
+      text = (joined.status().code() == StatusCode::kAlreadyExists
+                  ? why
+                  : "Your sign-up was not recorded: " + why +
+                        ".\n\nCorrect it and send JOIN again: the first line of your message "
+                        "is\n\n  JOIN <game-id> [kingdoms you would like]") +
+             "\n";
+      r.outcome = "JOIN " + game + " refused: " + why;
+      if (joined.status().code() == StatusCode::kNotFound) game.clear();
+    } else {
+      return joined.status();
+    }
+  }
+  text += "\n";
+  text += kSignature;
+  auto queued = reply_anonymous(c, "join", game, "Adjutant: your sign-up (JOIN)", text);
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+Result<ProcessResult> MailIngest::handle_address(Context& c, const std::string& new_address) {
+  ProcessResult refusal;
+  auto who = signed_command(c, &refusal);
+  if (!who.ok()) return who.status();
+  if (!*who) return refusal;
+  const std::string& game = (*who)->game;
+  const std::string player = upper((*who)->player);
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "address";
+  std::string text;
+  const Status changed =
+      membership_available()
+          ? membership().change_address(game, player, new_address, "player:" + player)
+          : Status::FailedPrecondition("address changes by mail are not available here");
+  if (changed.ok()) {
+    text = "The address of " + player + " in game " + game + " is now " + new_address +
+           ". Reports and messages of the game go there from now on; the old address was told "
+           "of the change.\n\n";
+    r.outcome = "ADDRESS: changed for " + game + "/" + player;
+  } else if (changed.code() == StatusCode::kInvalidArgument ||
+             changed.code() == StatusCode::kFailedPrecondition) {
+    text = "The address was not changed: " + changed.message() +
+           ".\n\nSend the line ADDRESS <new address> with your GAME and PLAYER lines.\n\n";
+    r.outcome = "ADDRESS: refused for " + game + "/" + player + ": " + changed.message();
+  } else {
+    return changed;
+  }
+  text += kSignature;
+  auto queued = reply(c, "address", game, "address", std::move(text));
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+}  // namespace adj::mail

@@ -1,0 +1,23 @@
+// The membership mail commands (server/app/membership.h), answered by MailIngest:
+//   JOIN <game> [KINGDOM ...]   anyone: the envelope sender's address joins the sign-up list.
+//                               Answered to the envelope sender only, within the refusal/HELP
+//                               rate limits (MailConfig::refusals_per_window, ..._total); over
+//                               them nothing is recorded and nothing answered.
+//   ADDRESS <new address>       signed (GAME and PLAYER <code> <secret> lines): the player's new
+//                               address; answered to the sender, the old and new address told.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace adj::mail {
+
+// The words of a line that is a JOIN command ("JOIN", any case, then at least nothing): nullopt
+// for any other line. words[0] is "JOIN".
+std::optional<std::vector<std::string>> join_command_in(std::string_view line);
+// The new address of an "ADDRESS <new address>" line of its own in `text`; nullopt when none.
+std::optional<std::string> address_command_in(std::string_view text);
+
+}  // namespace adj::mail

@@ -1,0 +1,674 @@
+// Joining, leaving and replacing on the web and the JSON API (server/app/membership.h):
+//   HTML  GET/POST /games/{g}/join                         (anyone; form join-form)
+//         POST /games/{g}/me/address                       (the signed-in player; address-form)
+//         POST /gm/games/{g}/open-signups | start | invite (GM; signup-form, start-form,
+//              invite-form), /gm/games/{g}/signups/{id}/approve,
+//              /gm/games/{g}/players/{p}/replace (replace-form-{P})
+//   API   POST /api/games/{g}/signups {email, preferences}   (anyone)
+//         GET  /api/games/{g}/signups                       (GM)
+//         POST /api/games/{g}/signups/{id}/approve | start | invite {email} | open-signups (GM)
+//         PUT  /api/games/{g}/players/{p}/address {email}   (the player's token, or the GM)
+//         POST /api/games/{g}/players/{p}/replace {email, name} (GM)
+// The GM desk and the player page show the sections rendered here (membership_gm_section,
+// membership_me_section). Every form carries the open turn it was made for; a stale one is
+// answered 409 "Turn N already ran" and changes nothing. New secrets are never shown: they are
+// mailed privately with a sign-in link (WebContext::secrets_issued with_link).
+//
+// Web sign-ups are answered on the page only (nothing is mailed to the address given), so the
+// form cannot be used to send mail to third parties; the list is bounded per game.
+#include <spdlog/spdlog.h>
+
+#include <variant>
+
+#include "server/app/log_escape.h"
+#include "server/app/membership.h"
+#include "server/app/time_text.h"
+#include "server/web/auth_guard.h"
+#include "server/web/page_render.h"
+#include "server/web/routes.h"
+#include "server/web/web_session.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::web {
+namespace {
+
+using http::Params;
+using http::Request;
+using http::Response;
+
+constexpr const char* kGmActor = "gm";
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  std::size_t i = 0;
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
+  auto it = form.find(name);
+  return it == form.end() ? "" : it->second;
+}
+
+std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
+std::string gm_path(const std::string& game) { return "/gm/games/" + http::url_encode(game); }
+
+Membership membership(WebContext& ctx) {
+  SqliteStore& s = thread_store(ctx);
+  return Membership(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(),
+                    ctx.config().base_url);
+}
+
+bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
+
+// ---- HTML answers (as html_routes.cc: no scripts, no framing, private pages not cached) ----
+
+Response page(std::string html, int status = 200) {
+  Response r = Response::html(std::move(html), status);
+  r.headers.emplace_back("Content-Security-Policy",
+                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
+                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("Referrer-Policy", "same-origin");
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+Response error_page(int status, const std::string& message) {
+  try {
+    return page(render_error_page(status, message), status);
+  } catch (const std::exception&) {
+    return Response::error(status, message, false);
+  }
+}
+
+Response status_page(const Status& s) {
+  const int code = http::http_status(s);
+  if (code == 500) {
+    spdlog::error("event=html_error error=\"{}\"", log_escape(s.to_string()));
+    return error_page(500,
+                      "The server could not complete this request (the details are in its log).");
+  }
+  return error_page(code, s.message());
+}
+
+Response redirect(const std::string& to) {
+  Response r = Response::redirect(to);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+Response csrf_failed() {
+  return error_page(403,
+                    "This form has expired or was sent from another site. Reload the page and "
+                    "try again.");
+}
+
+using Body = std::function<Response(const Request&, const Params&)>;
+
+http::Handler guarded(Body body) {
+  return [body = std::move(body)](const Request& req, const Params& p) -> Response {
+    try {
+      return body(req, p);
+    } catch (const http::ServiceUnavailable&) {
+      throw;
+    } catch (const std::exception& e) {
+      spdlog::error("event=html_exception method=\"{}\" path=\"{}\" error=\"{}\"",
+                    log_escape(req.method), log_escape(req.path), log_escape(e.what()));
+    } catch (...) {
+      spdlog::error("event=html_exception method=\"{}\" path=\"{}\"", log_escape(req.method),
+                    log_escape(req.path));
+    }
+    return error_page(500, "Something went wrong on the server (the details are in its log).");
+  };
+}
+
+Json nav(WebContext& ctx, const Request& req, const std::string& game, const std::string& name) {
+  Json n = Json::object();
+  if (!game.empty()) {
+    n["game"] = game;
+    n["game_name"] = name.empty() ? game : name;
+  }
+  n["gm"] = is_gm_limited(ctx, req, "web_gm");
+  return n;
+}
+
+// Null when the request is the GM's (cookie or bearer, within the guessing limit).
+std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return error_page(403, "GM pages are disabled: the server has no GM token.");
+  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (presented)
+    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
+  const bool gm = is_gm(req, ctx.config());
+  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  if (gm) return std::nullopt;
+  return error_page(403, "This needs the GM's sign-in: sign in on the GM page, then try again.");
+}
+
+// The 409 for a form made for another turn than the open one; nullopt when it is current (or
+// carries no turn).
+std::optional<Response> stale_turn(WebContext& ctx, const std::map<std::string, std::string>& form,
+                                   const std::string& game, const std::string& back) {
+  const std::string t = trim(field(form, "turn"));
+  if (t.empty()) return std::nullopt;
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok()) return status_page(g.status());
+  if (t == std::to_string(g->turn)) return std::nullopt;
+  int sent = 0;
+  for (char c : t.substr(0, 9))
+    sent = std::isdigit(static_cast<unsigned char>(c)) ? sent * 10 + (c - '0') : sent;
+  Response r = error_page(409, "Turn " + std::to_string(sent) +
+                                   " already ran; nothing was changed. Go back to " + back +
+                                   ", reload it and try again.");
+  return r;
+}
+
+// ---- public: the sign-up page ----
+
+Response join_form(WebContext& ctx, const Request& req, const std::string& game,
+                   const std::string& error, const std::string& email,
+                   const std::string& preferences, int status, const std::string& done = "") {
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok() && g.status().code() == StatusCode::kNotFound)
+    return error_page(404, "There is no game \"" + game.substr(0, 64) +
+                               "\" on this server; the list of games is on the home page.");
+  if (!g.ok()) return status_page(g.status());
+  auto state = thread_store(ctx).load_state(game, std::nullopt);
+  if (!state.ok()) return status_page(state.status());
+  Json kingdoms = Json::array();
+  for (const Player& p : state->players) kingdoms.push_back({{"code", p.code}, {"name", p.name}});
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", game},
+                {"name", g->name},
+                {"open", g->status == "signup"},
+                {"status", g->status},
+                {"turn", g->turn},
+                {"kingdoms", std::move(kingdoms)},
+                {"csrf", csrf.value},
+                {"email", email},
+                {"preferences", preferences},
+                {"error", error.empty() ? Json() : Json(error)},
+                {"done", done.empty() ? Json() : Json(done)}};
+  Response r =
+      page(render_page("Join " + g->name, "membership_join", model, nav(ctx, req, game, g->name)),
+           status);
+  set_csrf_cookie(r, csrf, secure(ctx));
+  return r;
+}
+
+Response join_post(WebContext& ctx, const Request& req, const std::string& game) {
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string email = trim(field(form, "email"));
+  const std::string prefs = field(form, "preferences");
+  if (auto stale = stale_turn(ctx, form, game, "the sign-up page")) return *stale;
+  auto out = membership(ctx).join(game, email, prefs, "web");
+  if (!out.ok()) {
+    const int code = http::http_status(out.status());
+    if (code == 500) return status_page(out.status());
+    return join_form(ctx, req, game, out.status().message(), email.substr(0, 254),
+                     prefs.substr(0, Membership::kMaxPreferencesText), code);
+  }
+  return redirect(game_path(game) + "/join?done=" + std::to_string(out->position));
+}
+
+// ---- the signed-in player: address ----
+
+Response me_address_post(WebContext& ctx, const Request& req, const std::string& game) {
+  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
+  auto owner = token.empty() || token.size() > 256
+                   ? Result<std::pair<std::string, std::string>>(Status::NotFound("no session"))
+                   : ctx.admin().token_owner(token);
+  if (!owner.ok()) return error_page(401, "Sign in first, then change your address.");
+  if (owner->first != game) return error_page(403, "You are signed in to another game.");
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (auto stale = stale_turn(ctx, form, game, "your page")) return *stale;
+  const std::string player = upper(owner->second);
+  const Status s =
+      membership(ctx).change_address(game, player, trim(field(form, "email")), "player:" + player);
+  if (!s.ok()) return status_page(s);
+  return redirect(game_path(game) + "/me?done=address");
+}
+
+// ---- GM forms ----
+
+Response gm_post(WebContext& ctx, const Request& req, const std::string& game,
+                 const std::string& done,
+                 const std::function<Status(const std::map<std::string, std::string>&)>& act) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (auto stale = stale_turn(ctx, form, game, "the GM page")) return *stale;
+  const Status s = act(form);
+  if (!s.ok()) return status_page(s);
+  return redirect(gm_path(game) + "?done=" + done + "#players");
+}
+
+std::optional<std::int64_t> signup_id(const std::string& s) {
+  if (s.empty() || s.size() > 15) return std::nullopt;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  return std::stoll(s);
+}
+
+// ---- JSON API ----
+
+std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
+Response json_response(const Json& j, int status = 200) {
+  Response r = Response::json(dump(j), status);
+  r.headers.emplace_back("Cache-Control", "no-store");
+  return r;
+}
+
+Response api_error(int status, const std::string& message) {
+  return json_response({{"error", message}}, status);
+}
+
+Response api_fail(const Status& s) {
+  const int code = http::http_status(s);
+  if (code == 500) {
+    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
+    return api_error(500, "internal error");
+  }
+  return api_error(code, s.message());
+}
+
+// Null when the request is the GM's and may change state (bearer GM token, or the GM cookie
+// from this site's own pages); the refusal otherwise.
+std::optional<Response> api_gm_denied(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return api_error(403, "the GM API is disabled: no GM token is configured");
+  const bool presented = !bearer_token(req).empty() || !req.cookie(kGmCookie).empty();
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (presented)
+    if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
+  const bool gm = is_gm(req, ctx.config());
+  if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+  if (!gm) {
+    Response r = api_error(401, "this needs the GM token (Authorization: Bearer <token>)");
+    r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\"");
+    return r;
+  }
+  const std::string bearer = bearer_token(req);
+  const bool by_bearer = !bearer.empty() && constant_time_equal(bearer, ctx.config().gm_token);
+  if (req.method != "GET" && !by_bearer && !api_csrf_ok(req, ctx.config().base_url))
+    return api_error(403,
+                     "with the GM cookie alone this request must come from this site's own pages "
+                     "(same Origin and the adj_csrf cookie repeated in header X-CSRF-Token); "
+                     "scripts use Authorization: Bearer <GM token>");
+  return std::nullopt;
+}
+
+// The body as a JSON object, or the 400 to answer.
+std::variant<Json, Response> json_body(const Request& req, const std::string& shape) {
+  Json j = Json::parse(req.body.empty() ? std::string("{}") : req.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    return api_error(400, "the request body must be a JSON object: " + shape);
+  return j;
+}
+
+// A string member of `j` ("" when absent); the 400 when it is there but not a string.
+std::variant<std::string, Response> string_member(const Json& j, const std::string& name,
+                                                  const std::string& shape) {
+  if (!j.contains(name) || j[name].is_null()) return std::string();
+  if (!j[name].is_string()) return api_error(400, "\"" + name + "\" must be a string: " + shape);
+  return j[name].get<std::string>();
+}
+
+Json signup_json(const Signup& s) {
+  return {{"id", s.id},
+          {"email", s.email},
+          {"preferences", s.preferences},
+          {"state", s.state},
+          {"player", s.player.empty() ? Json() : Json(s.player)},
+          {"channel", s.channel},
+          {"created_at", s.created_at}};
+}
+
+Response api_join(WebContext& ctx, const Request& req, const std::string& game) {
+  const std::string shape = "{\"email\": \"you@example.org\", \"preferences\": [\"WSX\", ...]}";
+  auto body = json_body(req, shape);
+  if (auto* r = std::get_if<Response>(&body)) return *r;
+  const Json& j = std::get<Json>(body);
+  auto email = string_member(j, "email", shape);
+  if (auto* r = std::get_if<Response>(&email)) return *r;
+  std::string prefs;
+  if (j.contains("preferences")) {
+    const Json& p = j["preferences"];
+    if (p.is_string()) {
+      prefs = p.get<std::string>();
+    } else if (p.is_array() && p.size() <= 64) {
+      for (const Json& x : p) {
+        if (!x.is_string()) return api_error(400, "\"preferences\" must hold strings: " + shape);
+        prefs += x.get<std::string>() + ",";
+      }
+    } else if (!p.is_null()) {
+      return api_error(400, "\"preferences\" must be a list of kingdom codes: " + shape);
+    }
+  }
+  auto out = membership(ctx).join(game, trim(std::get<std::string>(email)), prefs, "api");
+  if (!out.ok()) return api_fail(out.status());
+  return json_response({{"id", out->id},
+                        {"game", out->game},
+                        {"position", out->position},
+                        {"places", out->places},
+                        {"preferences", out->preferences},
+                        {"message", out->text}},
+                       201);
+}
+
+Response api_signups(WebContext& ctx, const std::string& game) {
+  auto list = membership(ctx).signups(game);
+  if (!list.ok()) return api_fail(list.status());
+  Json rows = Json::array();
+  for (const auto& s : *list) rows.push_back(signup_json(s));
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok()) return api_fail(g.status());
+  return json_response({{"game", game}, {"status", g->status}, {"signups", std::move(rows)}});
+}
+
+Response api_start(WebContext& ctx, const std::string& game) {
+  auto out = membership(ctx).start(game, kGmActor);
+  if (!out.ok()) return api_fail(out.status());
+  ctx.secrets_issued(game, out->secrets, true);
+  Json assigned = Json::array();
+  for (const auto& a : out->assigned)
+    assigned.push_back(
+        {{"player", a.player},
+         {"email", a.email},
+         {"preference_rank", a.preference_rank ? Json(*a.preference_rank) : Json(nullptr)}});
+  return json_response({{"game", game},
+                        {"status", "open"},
+                        {"assigned", std::move(assigned)},
+                        {"vacant", out->vacant},
+                        {"unassigned", out->unassigned},
+                        {"message",
+                         "The game has started. Each player was mailed their kingdom, secret "
+                         "and sign-in link."}});
+}
+
+Response api_address(WebContext& ctx, const Request& req, const std::string& game,
+                     const std::string& player_in) {
+  const std::string player = upper(player_in);
+  std::string actor;
+  if (!bearer_token(req).empty() && is_gm(req, ctx.config())) {
+    actor = kGmActor;
+  } else {
+    // The player's link or session token as bearer, or the player cookie from this site's pages.
+    std::string token = bearer_token(req);
+    const bool by_cookie = token.empty();
+    if (by_cookie) token = http::url_decode(req.cookie(kPlayerCookie), false);
+    if (token.empty() || token.size() > 256)
+      return api_error(401,
+                       "this needs the player's link token or the GM token "
+                       "(Authorization: Bearer <token>)");
+    const ThrottleKeys keys = guard_keys(req, "");
+    if (auto r = guard_check(ctx, keys, "api_bearer", true)) return *r;
+    auto owner = ctx.admin().token_owner(token);
+    if (!owner.ok()) {
+      if (owner.status().code() != StatusCode::kNotFound) return api_fail(owner.status());
+      guard_record(ctx, keys, "api_bearer", false, "unknown_token");
+      return api_error(401, "unknown token");
+    }
+    if (owner->first != game) return api_error(403, "this token is for another game");
+    if (upper(owner->second) != player)
+      return api_error(403, "a player may change only their own address");
+    if (by_cookie && !api_csrf_ok(req, ctx.config().base_url))
+      return api_error(403,
+                       "with the player cookie this request must come from this site's "
+                       "own pages (X-CSRF-Token); scripts use the link token as bearer");
+    actor = "player:" + player;
+  }
+  const std::string shape = "{\"email\": \"new@example.org\"}";
+  auto body = json_body(req, shape);
+  if (auto* r = std::get_if<Response>(&body)) return *r;
+  auto email = string_member(std::get<Json>(body), "email", shape);
+  if (auto* r = std::get_if<Response>(&email)) return *r;
+  const Status s =
+      membership(ctx).change_address(game, player, trim(std::get<std::string>(email)), actor);
+  if (!s.ok()) return api_fail(s);
+  return json_response({{"game", game},
+                        {"player", player},
+                        {"email", trim(std::get<std::string>(email))},
+                        {"message", "Address changed; the old and the new address were told."}});
+}
+
+Response api_replace(WebContext& ctx, const Request& req, const std::string& game,
+                     const std::string& player) {
+  const std::string shape = "{\"email\": \"new@example.org\", \"name\": \"optional name\"}";
+  auto body = json_body(req, shape);
+  if (auto* r = std::get_if<Response>(&body)) return *r;
+  const Json& j = std::get<Json>(body);
+  auto email = string_member(j, "email", shape);
+  if (auto* r = std::get_if<Response>(&email)) return *r;
+  auto name = string_member(j, "name", shape);
+  if (auto* r = std::get_if<Response>(&name)) return *r;
+  auto out = membership(ctx).replace(game, player, trim(std::get<std::string>(email)),
+                                     trim(std::get<std::string>(name)), kGmActor);
+  if (!out.ok()) return api_fail(out.status());
+  ctx.secrets_issued(game, {{out->player, out->secret}}, true);
+  return json_response({{"game", game},
+                        {"player", out->player},
+                        {"email", out->email},
+                        {"message",
+                         "The position has a new player: their new secret and sign-in link "
+                         "were mailed to them; every old token is revoked."}});
+}
+
+// GM API routes: the GM check, then `h`.
+http::Handler api_gm(WebContext& ctx, http::Handler h) {
+  return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
+    if (auto denied = api_gm_denied(req, ctx)) return *denied;
+    return h(req, p);
+  };
+}
+
+}  // namespace
+
+// ---- sections of pages rendered elsewhere ----
+
+std::string membership_gm_section(WebContext& ctx, const std::string& game,
+                                  const std::string& csrf) {
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok()) return "";
+  auto state = thread_store(ctx).load_state(game, std::nullopt);
+  if (!state.ok()) return "";
+  auto list = membership(ctx).signups(game);
+  auto contacts = membership(ctx).contacts(game);
+  Json signups = Json::array();
+  if (list.ok())
+    for (const auto& s : *list) {
+      Json row = signup_json(s);
+      row["pending"] = s.state == "pending";
+      row["when"] = utc_minutes(s.created_at);
+      std::string prefs;
+      for (const auto& c : s.preferences) prefs += (prefs.empty() ? "" : " ") + c;
+      row["preferences_text"] = prefs.empty() ? "any" : prefs;
+      signups.push_back(std::move(row));
+    }
+  Json players = Json::array();
+  for (const Player& p : state->players) {
+    std::string person;
+    if (contacts.ok())
+      for (const Contact& c : *contacts)
+        if (c.player == p.code) person = c.name;
+    players.push_back({{"code", p.code},
+                       {"kingdom", p.name},
+                       {"email", p.email.empty() ? "(vacant)" : p.email},
+                       {"person", person}});
+  }
+  add_attendance_columns(ctx, game, players);  // missed, disorder, absence (attendance_routes.cc)
+  const bool signup = g->status == "signup";
+  Json model = {
+      {"game", game},
+      {"turn", g->turn},
+      {"csrf", csrf},
+      {"signup", signup},
+      {"can_open", !signup && g->turn == 1 && (g->status == "open" || g->status == "paused")},
+      {"has_signups", !signups.empty()},
+      {"signups", std::move(signups)},
+      {"places", state->players.size()},
+      {"players", std::move(players)}};
+  return render_template("membership_gm", model);
+}
+
+std::string membership_me_section(WebContext& ctx, const std::string& game,
+                                  const std::string& player, const std::string& csrf) {
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok()) return "";
+  std::string email;
+  if (auto state = thread_store(ctx).load_state(game, std::nullopt); state.ok())
+    for (const Player& p : state->players)
+      if (p.code == player) email = p.email;
+  Json model = {{"game", game}, {"turn", g->turn}, {"csrf", csrf}, {"email", email}};
+  return render_template("membership_me", model);
+}
+
+Status open_signups_after_create(WebContext& ctx, const std::string& game) {
+  return membership(ctx).open_signups(game, kGmActor);
+}
+
+void register_membership_routes(http::Router& router, WebContext& ctx) {
+  // Public sign-up page.
+  router.add("GET", "/games/{game}/join", guarded([&ctx](const Request& req, const Params& p) {
+               std::string done;
+               if (auto it = req.query.find("done"); it != req.query.end()) {
+                 auto g = thread_store(ctx).game_summary(p.at("game"));
+                 auto places = thread_store(ctx).load_state(p.at("game"), std::nullopt);
+                 if (g.ok() && places.ok() && signup_id(it->second))
+                   done = "You are on the sign-up list: sign-up " + it->second + " of " +
+                          std::to_string(places->players.size()) +
+                          " places. The GM approves sign-ups and starts the game; you will "
+                          "then get your kingdom, your secret and your sign-in link by mail.";
+               }
+               return join_form(ctx, req, p.at("game"), "", "", "", 200, done);
+             }),
+             "html_join");
+  router.add("POST", "/games/{game}/join", guarded([&ctx](const Request& req, const Params& p) {
+               return join_post(ctx, req, p.at("game"));
+             }),
+             "html_join_post");
+  router.add("POST", "/games/{game}/me/address",
+             guarded([&ctx](const Request& req, const Params& p) {
+               return me_address_post(ctx, req, p.at("game"));
+             }),
+             "html_me_address");
+  // GM desk forms.
+  router.add(
+      "POST", "/gm/games/{game}/open-signups", guarded([&ctx](const Request& req, const Params& p) {
+        const std::string game = p.at("game");
+        return gm_post(ctx, req, game, "signups-open",
+                       [&](const auto&) { return membership(ctx).open_signups(game, kGmActor); });
+      }),
+      "html_gm_open_signups");
+  router.add("POST", "/gm/games/{game}/signups/{id}/approve",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               const auto id = signup_id(p.at("id"));
+               return gm_post(ctx, req, game, "approved", [&](const auto&) {
+                 if (!id) return Status::NotFound("there is no such sign-up");
+                 return membership(ctx).approve(game, *id, kGmActor);
+               });
+             }),
+             "html_gm_approve");
+  router.add("POST", "/gm/games/{game}/invite",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               return gm_post(ctx, req, game, "invited", [&](const auto& form) {
+                 return membership(ctx).invite(game, trim(field(form, "email")), kGmActor);
+               });
+             }),
+             "html_gm_invite");
+  router.add("POST", "/gm/games/{game}/start", guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               return gm_post(ctx, req, game, "started", [&](const auto&) {
+                 auto out = membership(ctx).start(game, kGmActor);
+                 if (!out.ok()) return out.status();
+                 ctx.secrets_issued(game, out->secrets, true);
+                 return Status::Ok();
+               });
+             }),
+             "html_gm_start");
+  router.add("POST", "/gm/games/{game}/players/{player}/replace",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               const std::string player = p.at("player");
+               return gm_post(ctx, req, game, "replaced", [&](const auto& form) {
+                 auto out = membership(ctx).replace(game, player, trim(field(form, "email")),
+                                                    trim(field(form, "name")), kGmActor);
+                 if (!out.ok()) return out.status();
+                 ctx.secrets_issued(game, {{out->player, out->secret}}, true);
+                 return Status::Ok();
+               });
+             }),
+             "html_gm_replace");
+  // JSON API.
+  router.add(
+      "POST", "/api/games/{game}/signups",
+      [&ctx](const Request& req, const Params& p) { return api_join(ctx, req, p.at("game")); },
+      "api_signup");
+  router.add("GET", "/api/games/{game}/signups",
+             api_gm(ctx, [&ctx](const Request&,
+                                const Params& p) { return api_signups(ctx, p.at("game")); }),
+             "api_signups");
+  router.add("POST", "/api/games/{game}/signups/{id}/approve",
+             api_gm(ctx,
+                    [&ctx](const Request&, const Params& p) {
+                      const auto id = signup_id(p.at("id"));
+                      if (!id) return api_error(404, "there is no such sign-up");
+                      const Status s = membership(ctx).approve(p.at("game"), *id, kGmActor);
+                      return s.ok() ? api_signups(ctx, p.at("game")) : api_fail(s);
+                    }),
+             "api_signup_approve");
+  router.add("POST", "/api/games/{game}/open-signups",
+             api_gm(ctx,
+                    [&ctx](const Request&, const Params& p) {
+                      const Status s = membership(ctx).open_signups(p.at("game"), kGmActor);
+                      return s.ok() ? api_signups(ctx, p.at("game")) : api_fail(s);
+                    }),
+             "api_open_signups");
+  router.add(
+      "POST", "/api/games/{game}/start",
+      api_gm(ctx, [&ctx](const Request&, const Params& p) { return api_start(ctx, p.at("game")); }),
+      "api_start");
+  router.add("POST", "/api/games/{game}/invite",
+             api_gm(ctx,
+                    [&ctx](const Request& req, const Params& p) {
+                      const std::string shape = "{\"email\": \"friend@example.org\"}";
+                      auto body = json_body(req, shape);
+                      if (auto* r = std::get_if<Response>(&body)) return *r;
+                      auto email = string_member(std::get<Json>(body), "email", shape);
+                      if (auto* r = std::get_if<Response>(&email)) return *r;
+                      const Status s = membership(ctx).invite(
+                          p.at("game"), trim(std::get<std::string>(email)), kGmActor);
+                      if (!s.ok()) return api_fail(s);
+                      return json_response({{"game", p.at("game")},
+                                            {"email", trim(std::get<std::string>(email))},
+                                            {"message", "Invitation queued for mailing."}},
+                                           202);
+                    }),
+             "api_invite");
+  router.add(
+      "PUT", "/api/games/{game}/players/{player}/address",
+      [&ctx](const Request& req, const Params& p) {
+        return api_address(ctx, req, p.at("game"), p.at("player"));
+      },
+      "api_player_address");
+  router.add("POST", "/api/games/{game}/players/{player}/replace",
+             api_gm(ctx,
+                    [&ctx](const Request& req, const Params& p) {
+                      return api_replace(ctx, req, p.at("game"), p.at("player"));
+                    }),
+             "api_player_replace");
+}
+
+}  // namespace adj::web

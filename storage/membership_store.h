@@ -1,0 +1,57 @@
+// Sign-ups for games open for sign-ups, and each position's contact: the address the game mails
+// and the person's name, kept apart from the turn states so that a rollback never reverts them.
+// A contact overrides the email of the player in every state the store loads. Implemented by
+// SqliteStore (sqlite_store_membership.cc, migration 0011).
+// Thread-safety: as the other stores, one object per thread.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj {
+
+struct Signup {
+  std::int64_t id = 0;  // assigned by the store
+  std::string game;
+  std::string email;
+  std::vector<std::string> preferences;  // player codes, most wanted first
+  // "pending" (on the list), "approved" (by the GM), "assigned" (plays `player`), "unassigned"
+  // (the game started without them).
+  std::string state = "pending";
+  std::string player;
+  std::string channel;  // "mail", "web", "api", "cli"
+  UnixTime created_at = 0;
+};
+
+struct Contact {
+  std::string player;  // upper-case code
+  std::string email;   // "" for a vacant position
+  std::string name;    // the person's name; "" when not given
+  UnixTime updated_at = 0;
+};
+
+class MembershipStore {
+ public:
+  virtual ~MembershipStore() = default;
+  // Appends a pending sign-up (s.id, s.state and s.player are ignored); returns its id. Checked in
+  // one transaction: NotFound for an unknown game; AlreadyExists when the address (compared
+  // without regard to case) is on the game's list; the list is full when it has `max`
+  // sign-ups (FailedPrecondition); InvalidArgument for an empty email.
+  virtual Result<std::int64_t> add_signup(const Signup& s, int max) = 0;
+  // The game's sign-ups, oldest first. NotFound for an unknown game.
+  virtual Result<std::vector<Signup>> signups(const std::string& game) = 0;
+  // Sets a sign-up's state and position. NotFound when the game has no sign-up `id`.
+  virtual Status set_signup_state(const std::string& game, std::int64_t id,
+                                  const std::string& state, const std::string& player) = 0;
+  // Sets (or replaces) the contact of a position. NotFound for an unknown game.
+  virtual Status set_contact(const std::string& game, const Contact& c) = 0;
+  // Every contact of the game, by player code. NotFound for an unknown game.
+  virtual Result<std::vector<Contact>> contacts(const std::string& game) = 0;
+};
+
+}  // namespace adj

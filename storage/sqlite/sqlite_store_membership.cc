@@ -1,0 +1,145 @@
+// MembershipStore over SQLite (migration 0011), and the contacts applied to loaded states.
+#include <cctype>
+#include <sstream>
+
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+namespace {
+
+using sqlite::Transaction;
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string join_words(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+constexpr const char* kSignupColumns =
+    "SELECT id, game_id, email, preferences, state, player, channel, created_at FROM signups";
+
+}  // namespace
+
+Result<std::int64_t> SqliteStore::add_signup(const Signup& s, int max) {
+  if (s.email.empty()) return Status::InvalidArgument("a sign-up needs an address");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_RETURN_IF_ERROR(require_game(s.game));
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT 1 FROM signups WHERE game_id = ? AND email_key = ?"));
+    st.bind_text(1, s.game).bind_text(2, lower_ascii(s.email));
+    ADJ_SQL_TRY(bool dup, st.step());
+    if (dup) return Status::AlreadyExists(s.email + " is already on the sign-up list");
+  }
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM signups WHERE game_id = ?"));
+    st.bind_text(1, s.game);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row && st.column_int(0) >= max)
+      return Status::FailedPrecondition("the sign-up list is full (" + std::to_string(max) +
+                                        " sign-ups)");
+  }
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO signups(game_id, email, email_key, preferences, "
+                                   "channel, created_at) VALUES (?, ?, ?, ?, ?, ?)"));
+  st.bind_text(1, s.game)
+      .bind_text(2, s.email)
+      .bind_text(3, lower_ascii(s.email))
+      .bind_text(4, join_words(s.preferences))
+      .bind_text(5, s.channel)
+      .bind_int64(6, s.created_at);
+  ADJ_RETURN_IF_ERROR(st.run());
+  const std::int64_t id = db_.last_insert_rowid();
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::vector<Signup>> SqliteStore::signups(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSignupColumns) + " WHERE game_id = ? ORDER BY id"));
+  st.bind_text(1, game);
+  std::vector<Signup> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    Signup s;
+    s.id = st.column_int64(0);
+    s.game = st.column_text(1);
+    s.email = st.column_text(2);
+    s.preferences = split_words(st.column_text(3));
+    s.state = st.column_text(4);
+    s.player = st.column_text(5);
+    s.channel = st.column_text(6);
+    s.created_at = st.column_int64(7);
+    out.push_back(std::move(s));
+  }
+}
+
+Status SqliteStore::set_signup_state(const std::string& game, std::int64_t id,
+                                     const std::string& state, const std::string& player) {
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE signups SET state = ?, player = ? "
+                                   "WHERE game_id = ? AND id = ?"));
+  st.bind_text(1, state).bind_text(2, player).bind_text(3, game).bind_int64(4, id);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) return Status::NotFound("sign-up " + std::to_string(id));
+  return Status::Ok();
+}
+
+Status SqliteStore::set_contact(const std::string& game, const Contact& c) {
+  if (c.player.empty()) return Status::InvalidArgument("a contact needs a player code");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO contacts(game_id, player, email, name, updated_at) "
+                                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id, player) DO UPDATE "
+                                   "SET email = excluded.email, name = excluded.name, "
+                                   "updated_at = excluded.updated_at"));
+  st.bind_text(1, game)
+      .bind_text(2, c.player)
+      .bind_text(3, c.email)
+      .bind_text(4, c.name)
+      .bind_int64(5, c.updated_at);
+  ADJ_RETURN_IF_ERROR(st.run());
+  return tx.commit();
+}
+
+Result<std::vector<Contact>> SqliteStore::contacts(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, email, name, updated_at FROM contacts "
+                                   "WHERE game_id = ? ORDER BY player"));
+  st.bind_text(1, game);
+  std::vector<Contact> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.push_back(
+        Contact{st.column_text(0), st.column_text(1), st.column_text(2), st.column_int64(3)});
+  }
+}
+
+Status SqliteStore::apply_contacts(const std::string& game, GameState& state) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, email FROM contacts WHERE game_id = ?"));
+  st.bind_text(1, game);
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return Status::Ok();
+    const std::string player = st.column_text(0);
+    for (Player& p : state.players)
+      if (p.code == player) p.email = st.column_text(1);
+  }
+}
+
+}  // namespace adj

@@ -1,0 +1,316 @@
+// End to end: joining, starting, addresses and replacing against `adjutant serve` as a real
+// process. Mail goes in through the SMTP listener with Python's smtplib; the JSON API is called
+// with curl over real HTTP; what was sent is read (decoded by Python's email package) from the
+// outbox Maildir.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/mail/mail_test_util.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+using mail_test::eventually;
+using mail_test::free_port;
+
+constexpr const char* kGm = "members-gm-token";
+
+std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+
+// One sent message, decoded.
+struct Sent {
+  std::string to, subject, text;
+};
+
+// Every message of the outbox Maildir, decoded by Python's email package.
+std::vector<Sent> sent(const fs::path& outbox) {
+  const std::string py =
+      "import email, email.policy, glob, json, sys\n"
+      "out = []\n"
+      "for f in sorted(glob.glob(sys.argv[1] + '/new/*')):\n"
+      "  m = email.message_from_binary_file(open(f, 'rb'), policy=email.policy.default)\n"
+      "  b = m.get_body(('plain',))\n"
+      "  out.append({'to': str(m['To']), 'subject': str(m['Subject']),\n"
+      "              'text': b.get_content() if b else ''})\n"
+      "print(json.dumps(out))\n";
+  const Json j =
+      Json::parse(sh("/usr/bin/python3 -c " + q(py) + " " + q(outbox.string())), nullptr, false);
+  std::vector<Sent> v;
+  if (!j.is_array()) return v;
+  for (const auto& m : j) v.push_back({m["to"], m["subject"], m["text"]});
+  return v;
+}
+
+std::vector<Sent> to(const std::vector<Sent>& all, const std::string& address,
+                     const std::string& subject_part = "") {
+  std::vector<Sent> out;
+  for (const auto& m : all)
+    if (m.to.find(address) != std::string::npos &&
+        m.subject.find(subject_part) != std::string::npos)
+      out.push_back(m);
+  return out;
+}
+
+// Sends a plain-text message with smtplib (envelope sender `from`); the server's reply code.
+std::string send_text(int port, const std::string& from, const std::string& subject,
+                      const std::string& body) {
+  const std::string py =
+      "import smtplib, sys, email.utils\n"
+      "from email.message import EmailMessage\n"
+      "m = EmailMessage()\n"
+      "m['Message-ID'] = email.utils.make_msgid()\n"
+      "m['From'] = sys.argv[2]\n"
+      "m['To'] = 'orders@pbm.example.net'\n"
+      "m['Subject'] = sys.argv[3]\n"
+      "m.set_content(sys.argv[4])\n"
+      "s = smtplib.SMTP('127.0.0.1', int(sys.argv[1]), timeout=20)\n"
+      "try:\n"
+      "  s.send_message(m, from_addr=sys.argv[2], to_addrs=['orders@pbm.example.net'])\n"
+      "  print('250')\n"
+      "except smtplib.SMTPResponseException as e:\n"
+      "  print(e.smtp_code)\n"
+      "s.quit()\n";
+  std::string out = sh("/usr/bin/python3 -c " + q(py) + " " + std::to_string(port) + " " + q(from) +
+                       " " + q(subject) + " " + q(body));
+  while (!out.empty() && out.back() == '\n') out.pop_back();
+  return out;
+}
+
+class Daemon : public mail_test::ServeProcess {
+ public:
+  Daemon(const std::string& db, const std::string& log, const fs::path& outbox, int http)
+      : ServeProcess(db, http, free_port(), log, kGm,
+                     {"--tick", "0", "--outbox", outbox.string(), "--base-url",
+                      "http://127.0.0.1:" + std::to_string(http)}),
+        log_(log) {}
+  std::string log() const { return ::adj::testing::read_file(log_); }
+  // curl; the body. `bearer` "" for none.
+  std::string call(const std::string& method, const std::string& path, const std::string& body,
+                   const std::string& bearer = kGm) const {
+    std::string cmd = "curl -s -m 10 -X " + method;
+    if (!bearer.empty()) cmd += " -H " + q("Authorization: Bearer " + bearer);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
+    return sh(cmd + " " + q(url(path)));
+  }
+  Json json(const std::string& method, const std::string& path, const std::string& body = "",
+            const std::string& bearer = kGm) const {
+    return Json::parse(call(method, path, body, bearer), nullptr, false);
+  }
+
+ private:
+  std::string log_;
+};
+
+// The audit entries of britain-1 with `action`.
+std::vector<Json> audit(const Daemon& d, const std::string& action) {
+  std::vector<Json> out;
+  const Json j = d.json("GET", "/api/games/britain-1/audit");
+  if (j.is_object())
+    for (const auto& e : j["entries"])
+      if (e["action"] == action) out.push_back(e);
+  return out;
+}
+
+// "Your secret is: <secret>" in a mail text.
+std::string secret_in(const std::string& text) {
+  std::smatch m;
+  return std::regex_search(text, m, std::regex("Your secret is: ([^ \n]+)")) ? m[1].str() : "";
+}
+
+TEST(MembershipServe, JoinByMailStartMailsSecretsAndLinksThenAddressByMail) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  const int http = free_port();
+  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, http);
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  const Json created =
+      d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 3, "signup": true})");
+  ASSERT_EQ(created.value("status", ""), "signup") << created.dump();
+
+  // JOIN as the first line, and as the subject; a bad preference; a game that does not exist.
+  EXPECT_EQ(send_text(d.smtp(), "ann@example.net", "sign me up", "JOIN britain-1 WSX Mercia\n"),
+            "250");
+  EXPECT_EQ(send_text(d.smtp(), "bob@example.net", "join britain-1 GWN", "Hello!\n"), "250");
+  EXPECT_EQ(send_text(d.smtp(), "cy@example.net", "hi", "JOIN britain-1 Atlantis\n"), "250");
+  EXPECT_EQ(send_text(d.smtp(), "dee@example.net", "hi", "JOIN nowhere-9\n"), "250");
+  ASSERT_TRUE(eventually([&] { return sent(outbox).size() >= 4; }, 30s)) << d.log();
+  auto all = sent(outbox);
+  ASSERT_EQ(to(all, "ann@example.net").size(), 1u);
+  EXPECT_NE(to(all, "ann@example.net")[0].text.find("sign-up 1 of 5 places"), std::string::npos)
+      << to(all, "ann@example.net")[0].text;
+  EXPECT_NE(to(all, "ann@example.net")[0].text.find("Mercia (MRC)"), std::string::npos);
+  ASSERT_EQ(to(all, "bob@example.net").size(), 1u);
+  EXPECT_NE(to(all, "bob@example.net")[0].text.find("sign-up 2 of 5"), std::string::npos);
+  ASSERT_EQ(to(all, "cy@example.net").size(), 1u);
+  EXPECT_NE(to(all, "cy@example.net")[0].text.find("\"Atlantis\" is not a kingdom"),
+            std::string::npos)
+      << to(all, "cy@example.net")[0].text;
+  ASSERT_EQ(to(all, "dee@example.net").size(), 1u);
+  EXPECT_NE(to(all, "dee@example.net")[0].text.find("no game \"nowhere-9\""), std::string::npos);
+
+  const Json list = d.json("GET", "/api/games/britain-1/signups");
+  ASSERT_EQ(list["signups"].size(), 2u) << list.dump();
+  EXPECT_EQ(list["signups"][0]["channel"], "mail");
+
+  // The GM starts the game over real HTTP: each player gets their secret and link, privately.
+  const Json started = d.json("POST", "/api/games/britain-1/start");
+  ASSERT_EQ(started["assigned"].size(), 2u) << started.dump();
+  std::string ann_code;
+  for (const auto& a : started["assigned"])
+    if (a["email"] == "ann@example.net") ann_code = a["player"];
+  EXPECT_EQ(ann_code, "WSX") << "ann's first choice; bob wanted only GWN";
+  ASSERT_TRUE(
+      eventually([&] { return to(sent(outbox), "ann@example.net", "secret").size() == 1; }, 30s))
+      << d.log();
+  ASSERT_TRUE(
+      eventually([&] { return to(sent(outbox), "bob@example.net", "secret").size() == 1; }, 30s));
+  all = sent(outbox);
+  const Sent welcome = to(all, "ann@example.net", "secret")[0];
+  EXPECT_NE(welcome.text.find("You play Wessex (WSX)"), std::string::npos) << welcome.text;
+  const std::string secret = secret_in(welcome.text);
+  ASSERT_FALSE(secret.empty()) << welcome.text;
+  std::smatch link;
+  ASSERT_TRUE(
+      std::regex_search(welcome.text, link, std::regex("/games/britain-1/p/([0-9a-f]{32})")))
+      << welcome.text;
+  EXPECT_EQ(to(all, "bob@example.net", "secret")[0].text.find(secret), std::string::npos);
+  // The link signs in: the player's token works for their API.
+  const std::string token = link[1].str();
+  EXPECT_EQ(sh("curl -s -o /dev/null -w '%{http_code}' -m 10 " +
+               q(d.url("/api/games/britain-1/reports/WSX")) + " -H " +
+               q("Authorization: Bearer " + token)),
+            "404")
+      << "authenticated (no report yet), not 401";
+  EXPECT_EQ(audit(d, "assign").size(), 2u);
+  EXPECT_EQ(audit(d, "start").size(), 1u);
+
+  // A JOIN now is refused: the game has started.
+  EXPECT_EQ(send_text(d.smtp(), "late@example.net", "x", "JOIN britain-1\n"), "250");
+  ASSERT_TRUE(eventually([&] { return to(sent(outbox), "late@example.net").size() == 1; }, 30s));
+  EXPECT_NE(to(sent(outbox), "late@example.net")[0].text.find("has started"), std::string::npos);
+
+  // ADDRESS by mail, signed with the secret from the welcome mail.
+  EXPECT_EQ(send_text(d.smtp(), "ann@example.net", "new address",
+                      "GAME britain-1\nPLAYER WSX " + secret + "\nADDRESS ann@new.example\n"),
+            "250");
+  ASSERT_TRUE(eventually([&] { return audit(d, "address").size() == 1; }, 30s)) << d.log();
+  EXPECT_EQ(audit(d, "address")[0]["actor"], "player:WSX");
+  EXPECT_EQ(audit(d, "address")[0]["detail"]["to"], "ann@new.example");
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto now = sent(outbox);
+        return to(now, "ann@new.example", "new address for WSX").size() == 1 &&
+               to(now, "ann@example.net", "new address for WSX").size() == 1;
+      },
+      30s))
+      << d.log();
+  all = sent(outbox);
+  for (const auto& m : all) {
+    if (m.subject.find("your secret") != std::string::npos) continue;
+    EXPECT_EQ(m.text.find(secret), std::string::npos)
+        << "the secret only in its own mail: " << m.subject;
+  }
+  // The answer to the ADDRESS mail went to the sender.
+  bool answered = false;
+  for (const auto& m : to(all, "ann@example.net"))
+    answered |= m.text.find("is now ann@new.example") != std::string::npos;
+  EXPECT_TRUE(answered);
+  // A wrong secret changes nothing.
+  EXPECT_EQ(send_text(d.smtp(), "mallory@example.net", "x",
+                      "GAME britain-1\nPLAYER WSX wrong-secret-1\nADDRESS mallory@example.net\n"),
+            "250");
+  ASSERT_TRUE(eventually([&] { return to(sent(outbox), "mallory@example.net").size() == 1; }, 30s));
+  EXPECT_EQ(audit(d, "address").size(), 1u);
+}
+
+TEST(MembershipServe, JoinFloodIsRateLimitedAndHeaderInjectionRefused) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
+                .value("status", ""),
+            "signup");
+  // Five JOINs from one sender: three answers (the HELP/refusal limit per hour), one sign-up.
+  for (int i = 0; i < 5; ++i)
+    ASSERT_EQ(send_text(d.smtp(), "flood@example.net", "x", "JOIN britain-1\n"), "250");
+  // Every one processed (the daemon logs each), then count what was sent.
+  const auto processed = [&] {
+    const std::string l = d.log();
+    int n = 0;
+    for (std::size_t at = l.find("action=join"); at != std::string::npos;
+         at = l.find("action=join", at + 1))
+      ++n;
+    return n;
+  };
+  ASSERT_TRUE(eventually([&] { return processed() == 5; }, 30s)) << d.log();
+  // Queued while processing, so final now: the GM's outbox view of the game.
+  const Json ob = d.json("GET", "/api/games/britain-1/outbox");
+  int answers = 0;
+  for (const auto& m : ob.value("outbox", Json::array()))
+    answers += m.value("kind", "") == "join" && m.value("to", "") == "flood@example.net";
+  EXPECT_EQ(answers, 3) << ob.dump();
+  const Json list = d.json("GET", "/api/games/britain-1/signups");
+  EXPECT_EQ(list["signups"].size(), 1u) << list.dump();
+  // Header injection through the API is refused with what is wrong.
+  const Json bad = d.json("POST", "/api/games/britain-1/signups",
+                          R"({"email": "x@example.net\r\nBcc: victim@example.org"})", "");
+  EXPECT_NE(bad.value("error", "").find("line break"), std::string::npos) << bad.dump();
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 1u);
+}
+
+TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(d.json("POST", "/api/games",
+                   R"({"bundled": "dark-age-britain", "seed": 5, "demo_secrets": true})")
+                .value("id", ""),
+            "britain-1");
+  const Json r = d.json("POST", "/api/games/britain-1/players/MRC/replace",
+                        R"({"email": "offa@example.net", "name": "Offa"})");
+  ASSERT_EQ(r.value("player", ""), "MRC") << r.dump();
+  ASSERT_TRUE(eventually(
+      [&] {
+        const auto all = sent(outbox);
+        return to(all, "offa@example.net", "secret").size() == 1 &&
+               to(all, "mercia@example.org", "has a new player").size() == 1;
+      },
+      30s))
+      << d.log();
+  const auto all = sent(outbox);
+  const std::string secret = secret_in(to(all, "offa@example.net", "secret")[0].text);
+  ASSERT_FALSE(secret.empty());
+  EXPECT_NE(to(all, "offa@example.net", "secret")[0].text.find("/games/britain-1/p/"),
+            std::string::npos);
+  EXPECT_EQ(to(all, "mercia@example.org", "has a new player")[0].text.find(secret),
+            std::string::npos);
+  // The old published secret no longer works; the new one does (orders by the API, Basic auth).
+  const auto basic = [&](const std::string& s) {
+    return sh("curl -s -o /dev/null -w '%{http_code}' -m 10 -u " + q("MRC:" + s) + " " +
+              q(d.url("/api/games/britain-1/reports/MRC")));
+  };
+  EXPECT_EQ(basic("penda"), "401");
+  EXPECT_EQ(basic(secret), "404") << "authenticated; no report yet";
+  ASSERT_EQ(audit(d, "replace").size(), 1u);
+  EXPECT_EQ(audit(d, "replace")[0]["detail"]["name"], "Offa");
+}
+
+}  // namespace
+}  // namespace adj
