@@ -258,7 +258,12 @@ constexpr const char* kCommandsHelp =
     "                     characters, one word)\n"
     "  ADDRESS <new>      after the GAME and PLAYER lines: change your address\n"
     "  JOIN <game-id> [kingdoms]  sign up for a game open for sign-ups, from the address\n"
-    "                     you will play from\n";
+    "                     you will play from\n"
+    "  STANDBY <game-id>  stand by to take over a position whose player stopped sending\n"
+    "                     orders (offers come with a takeover code)\n"
+    "  TAKEOVER <game-id> <kingdom> <code>  take a position over with its takeover code\n"
+    "  ABSENCE <from> <to>  after the GAME and PLAYER lines: declare an absence (days as\n"
+    "                     YYYY-MM-DD, UTC)\n";
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 

@@ -265,6 +265,13 @@ TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
     return !find_in(mail_to(outbox_, "mallory@example.net"), "(not\\s+right)").empty();
   })) << d_->log();
   EXPECT_TRUE(d_->player("MRC").value("absences", Json::array()).empty());
+  // HELP lists the attendance commands.
+  ASSERT_EQ(send(*d_, "new@example.net", "help", "HELP britain-1\r\n", "h1"), "250");
+  ASSERT_TRUE(eventually([&] {
+    return !find_in(mail_to(outbox_, "new@example.net"), "(TAKEOVER <game-id> <kingdom> <code>)")
+                .empty();
+  })) << d_->log();
+  EXPECT_FALSE(find_in(mail_to(outbox_, "new@example.net"), "(ABSENCE <from> <to>)").empty());
 }
 
 TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
