@@ -59,9 +59,20 @@ struct TakeoverCode {
   std::string used_by;
 };
 
+// Who had no orders in one resolved turn (its record's summary.players_without_orders).
+struct TurnAttendance {
+  int turn = 0;
+  std::vector<std::string> without_orders;
+  UnixTime ran_at = 0;
+};
+
 class AttendanceStore {
  public:
   virtual ~AttendanceStore() = default;
+  // The game's resolved turns from `from_turn` on, newest first, reading only who had no orders
+  // (not the whole record). Corruption when a record's list is not an array of codes.
+  virtual Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
+                                                                   int from_turn) = 0;
   // The game's policy; the defaults when none was set. NotFound for an unknown game.
   virtual Result<AttendanceOptions> attendance_options(const std::string& game) = 0;
   virtual Status set_attendance_options(const std::string& game, const AttendanceOptions& o) = 0;

@@ -35,12 +35,6 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
 
 std::int64_t day_of(UnixTime t) { return t >= 0 ? t / kDay : (t - kDay + 1) / kDay; }
 
-bool contains(const Json& list, const std::string& code) {
-  if (!list.is_array()) return false;
-  return std::any_of(list.begin(), list.end(),
-                     [&](const Json& x) { return x.is_string() && x.get<std::string>() == code; });
-}
-
 std::string kingdom_list(const GameState& st) {
   std::string out;
   for (const Player& p : st.players) out += (out.empty() ? "" : ", ") + p.code;
@@ -203,21 +197,14 @@ Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& gam
 
   // The resolved turns looked at: who missed each, and the UTC day it ran.
   struct TurnSeen {
-    Json missing;
+    std::vector<std::string> missing;
     std::int64_t day = 0;
   };
   std::map<int, TurnSeen> seen;
   const int first = std::max(1, st->turn - kLookback);
-  for (int t = st->turn - 1; t >= first; --t) {
-    Result<Json> r = s_.games.turn_record(game, t);
-    if (!r.ok()) break;  // before the game's first turn
-    TurnSeen ts;
-    const Json& summary = r->is_object() ? (*r)["summary"] : Json();
-    if (summary.is_object() && summary.contains("players_without_orders"))
-      ts.missing = summary["players_without_orders"];
-    ts.day = day_of(r->value("ran_at", static_cast<std::int64_t>(0)));
-    seen[t] = std::move(ts);
-  }
+  auto turns = a_.turns_without_orders(game, first);
+  if (!turns.ok()) return turns.status();
+  for (auto& t : *turns) seen[t.turn] = TurnSeen{std::move(t.without_orders), day_of(t.ran_at)};
 
   std::vector<PlayerAttendance> out;
   for (const Player& p : st->players) {
@@ -240,7 +227,9 @@ Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& gam
     }
     for (int t = st->turn - 1; t >= std::max(first, from_turn); --t) {
       const auto it = seen.find(t);
-      if (it == seen.end() || !contains(it->second.missing, p.code)) break;
+      if (it == seen.end() || std::find(it->second.missing.begin(), it->second.missing.end(),
+                                        p.code) == it->second.missing.end())
+        break;
       ++pa.missed;
       const std::int64_t d = it->second.day;
       const bool excused = std::any_of(away.begin(), away.end(), [d](const auto& range) {

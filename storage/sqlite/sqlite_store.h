@@ -172,6 +172,8 @@ class SqliteStore : public GameStore,
   Result<std::vector<Notice>> notices(const std::string& game) override;
 
   // ---- AttendanceStore (sqlite_store_attendance.cc, migration 0012) ----
+  Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
+                                                           int from_turn) override;
   Result<AttendanceOptions> attendance_options(const std::string& game) override;
   Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
   Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;

@@ -8,6 +8,32 @@ namespace adj {
 
 using sqlite::Transaction;
 
+Result<std::vector<TurnAttendance>> SqliteStore::turns_without_orders(const std::string& game,
+                                                                      int from_turn) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT turn, json_extract(summary_json, "
+                                   "'$.players_without_orders'), ran_at FROM turns "
+                                   "WHERE game_id = ? AND turn >= ? ORDER BY turn DESC"));
+  st.bind_text(1, game).bind_int(2, from_turn);
+  std::vector<TurnAttendance> out;
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    TurnAttendance t;
+    t.turn = st.column_int(0);
+    t.ran_at = st.column_int64(2);
+    if (!st.column_is_null(1)) {
+      const Json list = Json::parse(st.column_text(1), nullptr, false);
+      if (!list.is_array())
+        return Status::Corruption("game " + game + " turn " + std::to_string(t.turn) +
+                                  ": players_without_orders is not a list");
+      for (const Json& code : list)
+        if (code.is_string()) t.without_orders.push_back(code.get<std::string>());
+    }
+    out.push_back(std::move(t));
+  }
+}
+
 Result<AttendanceOptions> SqliteStore::attendance_options(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   ADJ_SQL_TRY(auto st,
