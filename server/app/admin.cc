@@ -138,6 +138,10 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
 
 Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview,
                                            const std::string& actor) {
+  if (auto g = s_.games.game_summary(game); g.ok() && g->status == "signup")
+    return Status::FailedPrecondition(
+        "game " + game +
+        " has not started: it is open for sign-ups. Assign kingdoms and start it first");
   Result<TurnRunOutcome> out = svc_.run_turn(game, preview);
   if (!out.ok()) return out;
   if (preview) {

@@ -80,6 +80,16 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
                                                 const std::string& authenticated_player) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
+  // A game open for sign-ups (server/app/membership.h) takes no orders yet.
+  const auto unless_started = [&](OrderAck& a) {
+    auto g = s_.games.game_summary(game);
+    if (!a.refused && g.ok() && g->status == "signup") {
+      a.refused = true;
+      a.refusal =
+          "the game has not started: it is open for sign-ups. Send your orders once the GM has "
+          "started it and you have your kingdom and secret by mail";
+    }
+  };
   // The validator asks only when the file names a player of the game; with an authenticated
   // player the one PLAYER line is the caller's own (submit_as), so the code alone decides.
   const auto check_for = [&](const GameState& state) -> SecretCheck {
@@ -91,6 +101,7 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
   if (!store) {
     Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
     if (!ack.ok()) return ack.status();
+    unless_started(*ack);
     return SubmitOutcome{std::move(ack).value(), std::nullopt, ""};
   }
   const int first_turn = st->turn;
@@ -105,6 +116,7 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
     }
     Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
     if (!ack.ok()) return ack.status();
+    unless_started(*ack);
     SubmissionRecord rec;
     rec.game = st->game_id;
     rec.player = st->find_player(ack->player) ? ack->player : "";

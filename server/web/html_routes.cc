@@ -300,6 +300,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"automatic_layout", automatic},
                 {"roundup", std::move(roundup)},
                 {"charts", std::move(charts)}};
+  model["signup_open"] = st.value("status", "") == "signup";  // the join page (membership)
   return page(render_page(st.value("name", game), "game", model,
                           nav(game, st.value("name", game), req, ctx)));
 }
@@ -736,7 +737,8 @@ std::string done_message(const Request& req) {
       {"approved", "Sign-up approved."},
       {"invited", "Invitation queued for mailing."},
       {"started", "Kingdoms assigned and the game started; each player was mailed their secret."},
-      {"replaced", "Player replaced; the new player was mailed their secret."}};
+      {"replaced", "Player replaced; the new player was mailed their secret."},
+      {"address", "Address changed; the old and the new address were told."}};
   auto m = kMessages.find(it->second);
   return m == kMessages.end() ? "" : m->second;
 }

@@ -3,7 +3,8 @@
 //         POST /games/{g}/me/address                       (the signed-in player; address-form)
 //         POST /gm/games/{g}/open-signups | start | invite (GM; signup-form, start-form,
 //              invite-form), /gm/games/{g}/signups/{id}/approve,
-//              /gm/games/{g}/players/{p}/replace (replace-form-{P})
+//              /gm/games/{g}/players/{p}/replace (replace-form-{P}),
+//              /gm/games/{g}/players/{p}/address (gm-address-form-{P})
 //   API   POST /api/games/{g}/signups {email, preferences}   (anyone)
 //         GET  /api/games/{g}/signups                       (GM)
 //         POST /api/games/{g}/signups/{id}/approve | start | invite {email} | open-signups (GM)
@@ -495,8 +496,13 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
       row["preferences_text"] = prefs.empty() ? "any" : prefs;
       signups.push_back(std::move(row));
     }
+  auto subs = ctx.admin().submission_status(game);
   Json players = Json::array();
   for (const Player& p : state->players) {
+    bool has_orders = false;
+    if (subs.ok())
+      for (const auto& x : *subs)
+        if (x.player == p.code) has_orders = x.has_orders;
     std::string person;
     if (contacts.ok())
       for (const Contact& c : *contacts)
@@ -504,6 +510,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
     players.push_back({{"code", p.code},
                        {"kingdom", p.name},
                        {"email", p.email.empty() ? "(vacant)" : p.email},
+                       {"has_orders", has_orders},
                        {"person", person}});
   }
   add_attendance_columns(ctx, game, players);  // missed, disorder, absence (attendance_routes.cc)
@@ -598,6 +605,16 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
                });
              }),
              "html_gm_start");
+  router.add("POST", "/gm/games/{game}/players/{player}/address",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               const std::string player = p.at("player");
+               return gm_post(ctx, req, game, "address", [&](const auto& form) {
+                 return membership(ctx).change_address(game, player, trim(field(form, "email")),
+                                                       kGmActor);
+               });
+             }),
+             "html_gm_address");
   router.add("POST", "/gm/games/{game}/players/{player}/replace",
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = p.at("game");

@@ -171,6 +171,18 @@ TEST_F(MembershipTest, JoinNeedsAGameOpenForSignups) {
             StatusCode::kNotFound);
 }
 
+TEST_F(MembershipTest, AGameOpenForSignupsTakesNoOrdersAndRunsNoTurn) {
+  ASSERT_TRUE(w_->members->open_signups(kGame, "gm").ok());
+  auto out = w_->svc->submit_as(kGame, "WSX", std::nullopt, "HOLD\n", "web", false);
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_TRUE(out->ack.refused);
+  EXPECT_NE(out->ack.refusal.find("has not started"), std::string::npos) << out->ack.refusal;
+  const auto run = w_->admin->run_turn(kGame, false, "gm");
+  EXPECT_EQ(run.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(run.status().message().find("has not started"), std::string::npos);
+  EXPECT_EQ(w_->store->game_summary(kGame)->turn, 1);
+}
+
 TEST_F(MembershipTest, JoinChecksAddressPreferencesAndDuplicates) {
   ASSERT_TRUE(w_->members->open_signups(kGame, "gm").ok());
   EXPECT_EQ(w_->store->game_summary(kGame)->status, "signup");

@@ -124,6 +124,8 @@ class MembershipWeb : public ::testing::Test {
 
 TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
   create_signup_game();
+  EXPECT_TRUE(has(get("/games/britain-1").body, "href=\"/games/britain-1/join\""));
+  EXPECT_EQ(get("/games/nowhere/join").status, 404);
   const Response form = get("/games/britain-1/join");
   ASSERT_EQ(form.status, 200);
   EXPECT_TRUE(has(form.body, "id=\"join-form\""));
@@ -214,6 +216,13 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   EXPECT_TRUE(ctx_->services().authenticate_player(kGame, "WSX", mailed_["WSX"]).ok());
   EXPECT_EQ(log("replace").size(), 1u);
   EXPECT_TRUE(has(get("/gm/games/britain-1", gm_cookie()).body, "dee@example.net"));
+  // The GM changes an address from the desk: audited as the GM.
+  const Response moved = post("/gm/games/britain-1/players/WSX/address",
+                              {{"email", "dee@new.example"}, {"turn", "1"}}, gm_cookie());
+  ASSERT_EQ(moved.status, 303) << moved.body;
+  ASSERT_EQ(log("address").size(), 1u);
+  EXPECT_EQ(log("address")[0].actor, "gm");
+  EXPECT_TRUE(has(get("/gm/games/britain-1?done=address", gm_cookie()).body, "dee@new.example"));
   const Response stale = post("/gm/games/britain-1/players/WSX/replace",
                               {{"email", "eve@example.net"}, {"turn", "3"}}, gm_cookie());
   EXPECT_EQ(stale.status, 409);
