@@ -1,7 +1,7 @@
 // Sign-ups for games open for sign-ups, and each position's contact: the address the game mails
 // and the person's name, kept apart from the turn states so that a rollback never reverts them.
 // A contact overrides the email of the player in every state the store loads. Implemented by
-// SqliteStore (sqlite_store_membership.cc, migration 0011).
+// SqliteStore (sqlite_store_membership.cc, migration 0010).
 // Thread-safety: as the other stores, one object per thread.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Press between players: the messages, kept for the game's life and its archive, and each game's
-// press options (migration 0013). The application (server/app/press.h) decides who may send what
+// press options (migration 0012). The application (server/app/press.h) decides who may send what
 // and who may read it; the store keeps what it is given and counts for the bounds.
 // Thread-safety: as the other stores, one object per thread.
 #pragma once

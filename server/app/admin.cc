@@ -7,7 +7,9 @@
 #include <ctime>
 #include <exception>
 #include <map>
+#include <set>
 
+#include "server/app/attendance.h"
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
@@ -151,6 +153,9 @@ Status GameAdmin::finish_run(const std::string& game, const std::string& actor,
                 {"kind", out.ending->kind},
                 {"winners", out.ending->winners},
                 {"message", out.ending->reason}}));
+  // Attendance (server/app/attendance.h): civil disorder for positions that missed too often.
+  if (auto* att = dynamic_cast<AttendanceStore*>(&admin_))
+    keep(Attendance(svc_, s_, admin_, *att, now_).after_run(game, out, actor));
   if (!first.ok())
     return Status(first.code(), "turn " + std::to_string(out.turn) + " of " + game +
                                     " ran, but: " + first.message());
@@ -568,10 +573,21 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
     act.detail = "cannot check orders: " + status.status().to_string();
     return act;
   }
+  // Positions in civil disorder hold: they count neither as missing nor for the NMR guard.
+  std::set<std::string> disorder;
+  auto* att = dynamic_cast<AttendanceStore*>(&admin_);
+  if (att) {
+    auto d = Attendance(svc_, s_, admin_, *att, now_).in_disorder(g.id);
+    if (d.ok()) disorder = std::move(d).value();
+  }
   std::vector<std::string> without;
-  for (const auto& p : *status)
+  std::size_t active = 0;
+  for (const auto& p : *status) {
+    if (disorder.count(p.player)) continue;
+    ++active;
     if (!p.has_orders) without.push_back(p.player);
-  const bool all_in = !status->empty() && without.empty();
+  }
+  const bool all_in = active > 0 && without.empty();
   if (!past_deadline && !all_in) {
     act.detail = (s.deadline ? "deadline " + utc_iso(*s.deadline) : std::string("no deadline")) +
                  "; waiting for " + std::to_string(without.size()) + " of " +
@@ -579,10 +595,20 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
     return act;
   }
 
+  // Absence: a deadline that passed during a declared absence is extended once per turn.
+  if (past_deadline && att) {
+    auto extended = Attendance(svc_, s_, admin_, *att, now_).extend_for_absence(g.id, g.turn);
+    if (!extended.ok()) log_error(g.id, "absence", extended.status());
+    if (extended.ok() && !extended->empty()) {
+      act.action = "extended";
+      act.detail = *extended;
+      return act;
+    }
+  }
+
   // 3. NMR-spike guard.
   const double share =
-      status->empty() ? 0.0
-                      : static_cast<double>(without.size()) / static_cast<double>(status->size());
+      active == 0 ? 0.0 : static_cast<double>(without.size()) / static_cast<double>(active);
   if (share > s.nmr_guard_ratio) {
     const std::optional<double> usual = usual_nmr_share(g.id, g.turn, status->size());
     if ((!usual || share >= *usual + kNmrSpikeMargin) && !guard_waived(g.id, g.turn)) {

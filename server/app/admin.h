@@ -15,6 +15,10 @@
 //              max_attempts, nmr_guard_ratio, downtime_grace_seconds}}
 //   deadline  {from (or null), to}
 //   extend    {from, to, seconds}   by the scheduler: {from, to, reason: "downtime", down_since}
+//             or {from, to, reason: "absence", turn, players} (server/app/attendance.h)
+//   civil-disorder, takeover, ...: attendance (server/app/attendance.h lists them); a committed
+//             run calls Attendance::after_run, and the scheduler leaves positions in civil
+//             disorder out of "every order is in" and the NMR guard.
 //   pause     {from (status), turn, deadline, remaining (seconds left, when in the future)}
 //   resume    {from (status), turn, deadline}
 //   guard     {guard: "nmr", turn, players_without_orders, share, usual (or null), threshold}

@@ -138,6 +138,24 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   reset->callback([&] { code = player_reset(common, game_id, player, reset_what); });
 
+  // attendance show | set | code (attendance_commands.cc)
+  auto* att = app.add_subcommand("attendance", "Missed turns, civil disorder, absences, standby")
+                  ->require_subcommand(1);
+  std::string att_options;
+  auto* att_show = att->add_subcommand("show", "Missed turns, disorder, absences and standby");
+  att_show->add_option("GAME", game_id, "Game id")->required();
+  att_show->add_flag("--json", json, "Machine-readable JSON");
+  att_show->callback([&] { code = attendance_show(common, game_id, json); });
+  auto* att_set = att->add_subcommand(
+      "set", "Change the attendance options, e.g. '{\"civil_disorder_after\": 3}' (audited)");
+  att_set->add_option("GAME", game_id, "Game id")->required();
+  att_set->add_option("OPTIONS", att_options, "JSON object of the options to change")->required();
+  att_set->callback([&] { code = attendance_set(common, game_id, att_options); });
+  auto* att_code = att->add_subcommand(
+      "code", "A takeover code for a position (printed once, single use, audited)");
+  att_code->add_option("GAME", game_id, "Game id")->required();
+  att_code->add_option("PLAYER", player, "Player code")->required();
+  att_code->callback([&] { code = attendance_code(common, game_id, player); });
   // player address | replace; signup open | list | approve | start | invite (membership)
   std::string member_email, member_name, member_base_url;
   std::int64_t signup_number = 0;

@@ -14,6 +14,7 @@
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
 #include "server/app/gm_orders.h"
+#include "server/app/attendance.h"
 #include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "storage/sqlite/backup.h"

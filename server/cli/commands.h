@@ -50,6 +50,11 @@ int player_replace(const Common& c, const std::string& game, const std::string& 
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
 int game_show(const Common& c, const std::string& game, bool json);
+// attendance_commands.cc: missed turns, disorder, absences and standby; the options (a JSON
+// object of the fields to change); a GM takeover code (printed once).
+int attendance_show(const Common& c, const std::string& game, bool json);
+int attendance_set(const Common& c, const std::string& game, const std::string& options_json);
+int attendance_code(const Common& c, const std::string& game, const std::string& player);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);
 // The GM enters or replaces PLAYER's orders for the open turn from FILE (gm_orders.h: audited,

@@ -16,6 +16,7 @@
 #include "server/app/source_text.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
+#include "server/mail/attendance_mail.h"
 #include "server/mail/auth_alert.h"
 #include "server/mail/detail.h"
 #include "server/mail/mailflows_help.h"
@@ -278,7 +279,12 @@ constexpr const char* kCommandsHelp =
     "                     characters, one word)\n"
     "  ADDRESS <new>      after the GAME and PLAYER lines: change your address\n"
     "  JOIN <game-id> [kingdoms]  sign up for a game open for sign-ups, from the address\n"
-    "                     you will play from\n";
+    "                     you will play from\n"
+    "  STANDBY <game-id>  stand by to take over a position whose player stopped sending\n"
+    "                     orders (offers come with a takeover code)\n"
+    "  TAKEOVER <game-id> <kingdom> <code>  take a position over with its takeover code\n"
+    "  ABSENCE <from> <to>  after the GAME and PLAYER lines: declare an absence (days as\n"
+    "                     YYYY-MM-DD, UTC)\n";
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 
@@ -658,6 +664,14 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
   if (!c.command && !c.mail.texts.empty())
     if (auto cmd = secret_command_in(extract_press_blocks(c.mail.texts.front().text).rest))
       c.command = cmd;  // a press message's own lines are never a SECRET command
+  if (!c.command) {  // attendance (attendance_mail.h)
+    std::optional<AttendanceCommand> a;
+    if (!c.mail.texts.empty())
+      a = attendance_command_in(first_nonblank_line(c.mail.texts.front().text));
+    if (!a) a = attendance_command_in(bare_subject(c.mail.subject));
+    if (!a && !c.mail.texts.empty()) a = absence_command_in(c.mail.texts.front().text);
+    if (a) return handle_attendance(c, *a);
+  }
   if (c.command) {
     if (c.command->name == "SECRET") return handle_secret(c);
     if (c.command->name == "HELP") return handle_help(c);
@@ -1233,6 +1247,131 @@ Result<ProcessResult> MailIngest::handle_secret(Context& c) {
   auto queued = reply(c, "secret", game, "secret", std::move(text));
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+// ---- attendance (attendance_mail.h) ------------------------------------------------------------
+
+Result<ProcessResult> MailIngest::handle_attendance(Context& c, const AttendanceCommand& cmd) {
+  AttendanceAccess acc = attendance_access(services_, admin_, now_, config_.base_url);
+  if (!acc.attendance) return Status::Internal("attendance needs the daemon's store");
+  Attendance& att = *acc.attendance;
+  const auto client_error = [](const Status& s) {
+    return s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kNotFound ||
+           s.code() == StatusCode::kFailedPrecondition ||
+           s.code() == StatusCode::kPermissionDenied || s.code() == StatusCode::kAlreadyExists;
+  };
+  ProcessResult r;
+  r.state = "processed";
+  r.action = lower(cmd.name);
+  if (cmd.name == "ABSENCE") {
+    c.command = Command{"ABSENCE", ""};
+    ProcessResult refusal;
+    auto who = signed_command(c, &refusal);
+    if (!who.ok()) return who.status();
+    if (!*who) return refusal;
+    const std::string game = (*who)->game, player = upper((*who)->player);
+    std::string text;
+    if (cmd.args.size() != 2) {
+      text = "The absence was not noted: ABSENCE needs the first and the last day.\n\n" +
+             absence_usage();
+      r.outcome = "ABSENCE: refused for " + game + "/" + player + ": not two dates";
+    } else {
+      auto a = att.declare_absence(game, player, cmd.args[0], cmd.args[1], "player:" + player);
+      if (a.ok()) {
+        auto opts = att.options(game);
+        text = "Your absence from " + a->from + " to " + a->to + " is noted for " + player +
+               " in game " + game + ". " +
+               (opts.ok() && opts->absence_extends
+                    ? "A deadline that falls in it while you have no orders in is extended by "
+                      "at most " +
+                          std::to_string(opts->absence_max_days) + " days."
+                    : "This game does not extend deadlines for absences; send orders ahead.") +
+               " Turns you miss while away do not count toward civil disorder.\n";
+        r.outcome = "ABSENCE: " + game + "/" + player + " " + a->from + " to " + a->to;
+      } else if (client_error(a.status())) {
+        text = "The absence was not noted: " + a.status().message() + ".\n";
+        r.outcome = "ABSENCE: refused for " + game + "/" + player + ": " + a.status().message();
+      } else {
+        return a.status();
+      }
+    }
+    auto queued = reply(c, "absence", game, "absence", wrap(text) + "\n" + kSignature);
+    if (!queued.ok()) return queued.status();
+    r.queued = *queued ? 1 : 0;
+    return r;
+  }
+
+  // STANDBY and TAKEOVER come from anyone: answers go to the envelope sender only.
+  if (c.refusal_to.empty()) {
+    r.outcome = cmd.name + "; not answered: no envelope sender";
+    return r;
+  }
+  const std::optional<std::string> game =
+      cmd.args.empty() ? std::nullopt : find_game(c, cmd.args[0]);
+  if (cmd.name == "STANDBY") {
+    auto spent = refusal_budget_spent(c.refusal_to);
+    if (!spent.ok()) return spent.status();
+    if (!spent->empty()) {
+      r.outcome = "STANDBY; not answered and not kept: " + *spent;
+      return r;
+    }
+    std::string text;
+    if (!game || cmd.args.size() != 1) {
+      text = standby_usage();
+      r.outcome = "STANDBY without a game";
+    } else {
+      auto s = att.standby(*game, c.refusal_to, false);
+      if (s.ok()) {
+        text = *s;
+        r.outcome = "STANDBY: " + c.refusal_to + " for " + *game;
+      } else if (s.status().code() == StatusCode::kNotFound) {
+        text = "There is no game \"" + *game + "\" on this server.\n";
+        r.outcome = "STANDBY for unknown game " + *game;
+      } else if (client_error(s.status())) {
+        text = "You were not put on the standby list: " + s.status().message() + ".\n";
+        r.outcome = "STANDBY refused: " + s.status().message();
+      } else {
+        return s.status();
+      }
+    }
+    auto queued = reply_anonymous(c, "help", game.value_or(""), "Adjutant: standby (STANDBY)",
+                                  wrap(text) + "\n" + kSignature);
+    if (!queued.ok()) return queued.status();
+    r.queued = *queued ? 1 : 0;
+    return r;
+  }
+
+  // TAKEOVER <game> <KINGDOM> <code>
+  if (!game || cmd.args.size() != 3)
+    return refuse(c, "TAKEOVER without game, kingdom and code", takeover_usage());
+  const std::string kingdom = upper(cmd.args[1]);
+  c.secret = cmd.args[2];  // never echoed
+  const ThrottleKeys keys{throttle_key_sender(c.refusal_to), takeover_throttle_key(*game, kingdom)};
+  auto locked = throttled(c, keys);
+  if (!locked.ok()) return locked.status();
+  if (*locked) return std::move(**locked);
+  auto t = att.takeover(*game, kingdom, cmd.args[2], c.refusal_to, acc.replace, "mail");
+  if (!t.ok()) {
+    if (!client_error(t.status())) return t.status();
+    if (throttle_ && t.status().code() == StatusCode::kPermissionDenied)
+      throttle_->record(keys, false, now_());
+    return refuse(c, "TAKEOVER " + *game + "/" + kingdom + ": " + t.status().message(),
+                  "The position was not taken over: " + t.status().message() + ".");
+  }
+  if (throttle_) throttle_->record(keys, true, now_());
+  auto secret = queue_new_secrets(t->game, {{t->player, t->secret}});
+  if (!secret.ok()) return secret.status();
+  std::string text = "You now play " + t->player + " in game " + t->game +
+                     ", from this address. Your secret comes in a separate mail; use it on the "
+                     "PLAYER line of your orders. Orders you send count from this turn on.\n";
+  if (const std::string link = game_link(t->game); !link.empty())
+    text += "\nThe game page: " + link + "\n";
+  auto queued = reply_anonymous(c, "takeover", t->game, "Adjutant: takeover of " + t->player,
+                                wrap(text) + "\n" + kSignature);
+  if (!queued.ok()) return queued.status();
+  r.queued = (*queued ? 1 : 0) + *secret;
+  r.outcome = "TAKEOVER: " + t->game + "/" + t->player + " by " + t->email;
   return r;
 }
 

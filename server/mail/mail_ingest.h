@@ -85,6 +85,7 @@
 namespace adj::mail {
 
 struct PressBlock;  // press_mail.h
+struct AttendanceCommand;  // attendance_mail.h
 
 struct MailConfig {
   Mailbox from{"adjutant@localhost", "Adjutant"};  // the From of every message sent
@@ -243,6 +244,8 @@ class MailIngest {
   Result<ProcessResult> handle_resend(Context& c);
   Result<ProcessResult> handle_secret(Context& c);
   Result<ProcessResult> handle_status(Context& c);
+  // STANDBY, TAKEOVER and ABSENCE (attendance_mail.h).
+  Result<ProcessResult> handle_attendance(Context& c, const AttendanceCommand& cmd);
   // JOIN and ADDRESS (membership_mail.cc). `words`: the JOIN line's words.
   Result<ProcessResult> handle_join(Context& c, const std::string& refusal_to,
                                     const std::vector<std::string>& words);

@@ -293,6 +293,7 @@ Response show_game(WebContext& ctx, const std::string& game) {
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return fail(sched.status());
   j["schedule"] = to_json(*sched);
+  add_attendance_json(ctx, game, j);  // missed turns, civil disorder, absence
   return json_response(j);
 }
 

@@ -587,6 +587,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"csrf", csrf.value},
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
+  model["attendance"] = attendance_me_view(ctx, req, game, me.player);
   model["membership_html"] = membership_me_section(ctx, game, me.player, csrf.value);
   return form_page(ctx, csrf,
                    render_page(player_name + " in " + st.value("name", game), "me", model,
@@ -1083,6 +1084,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"links", std::move(links)},
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
+  model["attendance"] = attendance_gm_view(ctx, req, game);
   model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,

@@ -513,6 +513,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
                        {"has_orders", has_orders},
                        {"person", person}});
   }
+  add_attendance_columns(ctx, game, players);  // missed, disorder, absence (attendance_routes.cc)
   const bool signup = g->status == "signup";
   Json model = {
       {"game", game},

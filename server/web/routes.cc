@@ -89,6 +89,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
   register_api_routes(router, ctx);
   register_html_routes(router, ctx);
   register_outbox_routes(router, ctx);
+  register_attendance_routes(router, ctx);
   register_membership_routes(router, ctx);
   register_press_routes(router, ctx);
   register_archive_routes(router, ctx);

@@ -10,6 +10,16 @@ namespace adj::web {
 void register_api_routes(http::Router& router, WebContext& ctx);
 void register_html_routes(http::Router& router, WebContext& ctx);
 void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_routes.cc
+// attendance_routes.cc: standby, takeover, absence, the GM's attendance section and its API.
+void register_attendance_routes(http::Router& router, WebContext& ctx);
+// View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
+// per-player attendance fields (missed, civil_disorder, absence) added to GET /api/games/{g}.
+Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game);
+Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
+                        const std::string& player);
+void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
+// Adds missed, disorder and absence to each {code, ...} row of the GM desk's players section.
+void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows);
 // Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc); and the
 // sections it adds to the GM desk and the player page (HTML), and the "open for sign-ups" step of
 // creating a game.

@@ -27,6 +27,7 @@
 #include <string>
 
 #include "storage/admin_store.h"
+#include "storage/attendance_store.h"
 #include "storage/credential_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
@@ -45,7 +46,8 @@ class SqliteStore : public GameStore,
                     public MailStore,
                     public NoticeStore,
                     public MembershipStore,
-                    public PressStore {
+                    public PressStore,
+                    public AttendanceStore {
  public:
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
@@ -173,7 +175,25 @@ class SqliteStore : public GameStore,
   Status mark_notice_done(std::int64_t id) override;
   Result<std::vector<Notice>> notices(const std::string& game) override;
 
-  // ---- MembershipStore (sqlite_store_membership.cc, migration 0011) ----
+  // ---- AttendanceStore (sqlite_store_attendance.cc, migration 0011) ----
+  Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
+                                                           int from_turn) override;
+  Result<AttendanceOptions> attendance_options(const std::string& game) override;
+  Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
+  Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;
+  Status put_attendance_record(const std::string& game, const AttendanceRecord& r) override;
+  Result<std::int64_t> add_absence(const Absence& a) override;
+  Result<std::vector<Absence>> absences(const std::string& game) override;
+  Result<bool> add_standby(const std::string& game, const std::string& address,
+                           UnixTime now) override;
+  Result<std::vector<StandbyEntry>> standby_list(const std::string& game) override;
+  Status remove_standby(const std::string& game, const std::string& address) override;
+  Result<std::int64_t> add_takeover_code(const TakeoverCode& c) override;
+  Result<bool> use_takeover_code(const std::string& game, const std::string& player,
+                                 const std::string& code_hash, const std::string& used_by,
+                                 UnixTime now) override;
+  Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
+  // ---- MembershipStore (sqlite_store_membership.cc, migration 0010) ----
   // load_state applies the game's contacts to the players of the state it returns.
   Result<std::int64_t> add_signup(const Signup& s, int max) override;
   Result<std::vector<Signup>> signups(const std::string& game) override;
@@ -181,7 +201,7 @@ class SqliteStore : public GameStore,
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
-  // ---- PressStore (sqlite_store_press.cc, migration 0013) ----
+  // ---- PressStore (sqlite_store_press.cc, migration 0012) ----
   Result<PressOptions> press_options(const std::string& game) override;
   Status set_press_options(const std::string& game, const PressOptions& o) override;
   Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;

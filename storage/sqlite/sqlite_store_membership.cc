@@ -1,4 +1,4 @@
-// MembershipStore over SQLite (migration 0011), and the contacts applied to loaded states.
+// MembershipStore over SQLite (migration 0010), and the contacts applied to loaded states.
 #include <cctype>
 #include <sstream>
 

@@ -1,4 +1,4 @@
-// PressStore over SQLite (migration 0013).
+// PressStore over SQLite (migration 0012).
 #include <sstream>
 
 #include "storage/sqlite/sqlite_store.h"

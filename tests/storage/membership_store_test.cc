@@ -1,4 +1,4 @@
-// MembershipStore over SQLite (migration 0011): sign-ups and contacts, and contacts applied to
+// MembershipStore over SQLite (migration 0010): sign-ups and contacts, and contacts applied to
 // every loaded state.
 #include <gtest/gtest.h>
 

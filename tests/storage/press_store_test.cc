@@ -1,4 +1,4 @@
-// PressStore over SQLite (migration 0013): options, messages, bounds, one row per mail block.
+// PressStore over SQLite (migration 0012): options, messages, bounds, one row per mail block.
 #include <gtest/gtest.h>
 
 #include "rules/game/scenario.h"

@@ -1,4 +1,4 @@
--- 0013_press: press between players (storage/press_store.h) and each game's press options.
+-- 0012_press: press between players (storage/press_store.h) and each game's press options.
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.
 -- recipients are newline-separated player codes ('' when the message is to everyone).

@@ -1,4 +1,4 @@
--- 0011_membership: sign-ups for games open for sign-ups, and each position's contact (address and
+-- 0010_membership: sign-ups for games open for sign-ups, and each position's contact (address and
 -- the person's name) kept beside the turn states so that a rollback never reverts an address
 -- change (storage/membership_store.h).
 --

@@ -1,0 +1,95 @@
+// `adjutant attendance show|set|code`: missed turns, civil disorder, absences, the standby list,
+// the attendance options and the GM's takeover codes (server/app/attendance.h).
+#include <cstdio>
+#include <ctime>
+
+#include "server/app/attendance.h"
+#include "server/app/open_store.h"
+#include "server/cli/commands.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::cli {
+
+namespace {
+
+UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
+
+int fail(const Status& s) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  return s.code() == StatusCode::kInvalidArgument ? kExitRefused : kExitError;
+}
+
+// Runs `f` with the game's Attendance (the game id in its stored spelling).
+template <class F>
+int with_attendance(const Common& c, const std::string& game, F f) {
+  auto store = adj::open_store(c.db, wall_clock());
+  if (!store.ok())
+    return fail(Status(store.status().code(), c.db + ": " + store.status().message()));
+  SqliteStore& s = **store;
+  Services services(Stores{s, s, s, s, s}, wall_clock);
+  Attendance att(services, Stores{s, s, s, s, s}, s, s, wall_clock);
+  const std::string id = stored_game_id(c, game);
+  return f(att, id);
+}
+
+}  // namespace
+
+int attendance_show(const Common& c, const std::string& game, bool json) {
+  return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
+    auto ps = att.players(id);
+    if (!ps.ok()) return fail(ps.status());
+    auto o = att.options(id);
+    if (!o.ok()) return fail(o.status());
+    auto standby = att.standby_list(id);
+    if (!standby.ok()) return fail(standby.status());
+    if (json) {
+      Json players = Json::array();
+      for (const auto& p : *ps) players.push_back(to_json(p));
+      Json list = Json::array();
+      for (const auto& e : *standby) list.push_back(e.address);
+      std::printf(
+          "%s\n",
+          Json{{"game", id}, {"options", to_json(*o)}, {"players", players}, {"standby", list}}
+              .dump(2)
+              .c_str());
+      return kExitOk;
+    }
+    std::printf("%s\n", to_json(*o).dump().c_str());
+    std::printf("%-6s %-24s %6s  %-14s %s\n", "PLAYER", "NAME", "MISSED", "DISORDER", "ABSENCE");
+    for (const auto& p : *ps)
+      std::printf("%-6s %-24s %6d  %-14s %s\n", p.player.c_str(), p.name.c_str(), p.missed,
+                  p.disorder ? ("since turn " + std::to_string(*p.disorder_since)).c_str() : "no",
+                  p.absence_text().c_str());
+    std::printf("Standby: %zu address(es)\n", standby->size());
+    for (const auto& e : *standby) std::printf("  %s\n", e.address.c_str());
+    return kExitOk;
+  });
+}
+
+int attendance_set(const Common& c, const std::string& game, const std::string& options_json) {
+  return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
+    auto o = att.options(id);
+    if (!o.ok()) return fail(o.status());
+    const Json j = Json::parse(options_json, nullptr, false);
+    if (j.is_discarded())
+      return fail(
+          Status::InvalidArgument("the options are not JSON, e.g. "
+                                  "'{\"civil_disorder_after\": 3}'"));
+    if (Status s = Attendance::merge_json(j, *o); !s.ok()) return fail(s);
+    if (Status s = att.set_options(id, *o, "gm:cli"); !s.ok()) return fail(s);
+    std::printf("Attendance options of %s: %s\n", id.c_str(), to_json(*o).dump().c_str());
+    return kExitOk;
+  });
+}
+
+int attendance_code(const Common& c, const std::string& game, const std::string& player) {
+  return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
+    auto code = att.issue_code(id, player, "gm:cli");
+    if (!code.ok()) return fail(code.status());
+    std::printf("Takeover code for %s in %s (shown only now; single use): %s\n", player.c_str(),
+                id.c_str(), code->c_str());
+    return kExitOk;
+  });
+}
+
+}  // namespace adj::cli

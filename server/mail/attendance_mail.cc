@@ -1,0 +1,91 @@
+#include "server/mail/attendance_mail.h"
+
+#include <cctype>
+
+#include "server/app/membership.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj::mail {
+
+namespace {
+
+std::vector<std::string> words_of(std::string_view line) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : line) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) out.push_back(std::move(cur));
+  return out;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::optional<AttendanceCommand> attendance_command_in(std::string_view line) {
+  std::vector<std::string> w = words_of(line);
+  if (w.empty() || w.size() > 6) return std::nullopt;
+  const std::string name = upper(w[0]);
+  if (name != "STANDBY" && name != "TAKEOVER") return std::nullopt;
+  return AttendanceCommand{name, std::vector<std::string>(w.begin() + 1, w.end())};
+}
+
+std::optional<AttendanceCommand> absence_command_in(std::string_view text) {
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::vector<std::string> w = words_of(text.substr(start, end - start));
+    if (!w.empty() && w.size() <= 4 && upper(w[0]) == "ABSENCE")
+      return AttendanceCommand{"ABSENCE", std::vector<std::string>(w.begin() + 1, w.end())};
+    start = end + 1;
+  }
+  return std::nullopt;
+}
+
+AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock clock,
+                                   const std::string& base_url) {
+  AttendanceAccess out;
+  auto* store = dynamic_cast<SqliteStore*>(admin);
+  if (!store) return out;
+  Stores stores{*store, *store, *store, *store, *store};
+  out.attendance.emplace(services, stores, *store, *store, clock, base_url);
+  out.replace = [&services, store, clock, base_url](
+                    const std::string& game, const std::string& player, const std::string& email,
+                    const std::string& actor) -> Result<TakeoverOutcome> {
+    Membership m(services, Stores{*store, *store, *store, *store, *store}, *store, *store, clock,
+                 base_url);
+    auto r = m.replace(game, player, email, "", actor);
+    if (!r.ok()) return r.status();
+    return TakeoverOutcome{game, r->player, r->email, r->secret};
+  };
+  return out;
+}
+
+std::string standby_usage() {
+  return "To stand by for a game, send a message whose first line is\n\n  STANDBY <game-id>\n\n"
+         "from the address that should get the takeover offers.\n";
+}
+
+std::string takeover_usage() {
+  return "To take a position over, send a message whose first line is\n\n"
+         "  TAKEOVER <game-id> <kingdom code> <takeover code>\n\n"
+         "with the takeover code from your offer (or from the GM), from the address you will "
+         "play from.\n";
+}
+
+std::string absence_usage() {
+  return "To declare an absence, send\n\n  GAME <game-id>\n  PLAYER <code> <secret>\n"
+         "  ABSENCE <first day> <last day>\n\nwith the days written YYYY-MM-DD (UTC).\n";
+}
+
+}  // namespace adj::mail
