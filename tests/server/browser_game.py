@@ -430,7 +430,7 @@ class Game:
         # The same address again is not a second sign-up.
         p = self.pages["ann"]
         self.open_page(p, self.g("/join"), "sign-up page")
-        p.submit("#join-form", {"email": PEOPLE["ann"][0], "preferences": "WES"})
+        p.submit("#join-form", {"email": PEOPLE["ann"][0], "preferences": PEOPLE["ann"][1]})
         self.gm.goto(self.url("/gm/games/" + self.game))
         self.need(self.gm, "#signups", "sign-ups section on the GM desk")
         listed = self.gm.text("#signups") or ""
@@ -567,12 +567,15 @@ class Game:
                       % (p.eval("document.querySelector(%s).value"
                                 % json.dumps(form + " input[name=turn]")), turn))
             self.submit_ok(p, form, {"orders": ORDERS[code]}, "orders of " + code, button)
-            text = p.text() or ""
-            check("rejected" not in text or re.search(r"\b0 rejected", text),
-                  "%s's orders had rejected lines: %s" % (code, text[:300]))
-        j = self.game_json()
-        check(j.get("turn") == turn, "orders were sent for turn %d but turn %s is open"
-              % (turn, j.get("turn")))
+        status, subs = self.api("GET", "/api/games/%s/submissions" % self.game)
+        check(status == 200 and isinstance(subs, dict), "GET submissions: %s" % status)
+        check(subs.get("turn") == turn, "orders were sent for turn %d but turn %s is open"
+              % (turn, subs.get("turn")))
+        on_file = {s["player"]: s for s in subs.get("players", [])}
+        for who in people:
+            s = on_file.get(self.kingdom[who], {})
+            check(s.get("has_orders") and s.get("accepted") == 2 and s.get("rejected") == 0,
+                  "%s's orders for turn %d on file: %s" % (self.kingdom[who], turn, s))
         return "%s on file for turn %d" % (", ".join(self.kingdom[w] for w in people), turn)
 
     def on_record(self):
@@ -652,7 +655,8 @@ class Game:
         self.gm.goto(self.url("/gm/games/" + self.game))
         self.need(self.gm, "#players", "players section on the GM desk")
         row = self.gm.eval("(() => { const r = Array.from(document.querySelectorAll("
-                           "'#players tr')).find(tr => /\\b%s\\b/.test(tr.innerText));"
+                           "'#players tr, #players li, #players .player'))"
+                           ".find(tr => /\\b%s\\b/.test(tr.innerText));"
                            " return r ? r.innerText : null; })()" % code)
         check(row, "no row for %s in #players" % code)
         return row
@@ -781,9 +785,14 @@ class Game:
     def no_orders_after_end(self):
         p = self.pages["ann"]
         self.open_page(p, self.g("/me"), "player page")
-        if not p.exists(self.orders_form(p)):
-            return "no orders form after the end"
-        p.submit(self.orders_form(p), {"orders": ORDERS["NOR"]})
+        form = next((f for f in ("#orders-form", "form[action$='/me/orders']") if p.exists(f)),
+                    None)
+        if form is None:
+            said = (p.text() or "").lower()
+            check("over" in said or "finished" in said,
+                  "the player page neither takes orders nor says the game is over")
+            return "no orders form; the page says the game is over"
+        p.submit(form, {"orders": ORDERS["NOR"]})
         check("over" in (p.text() or "").lower(), "orders after the end were not refused: "
               + (p.text() or "")[:300])
         return "refused: the game is over"
