@@ -169,7 +169,7 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
   std::filesystem::create_directories(shots);
   if (const char* keep = std::getenv("ADJ_SCREENSHOT_DIR"); keep && *keep) shots = keep;
   const std::string out = dir_.file("scenario.json"), err = dir_.file("scenario.log");
-  const pid_t py = spawn({kPython, kSrc + "/tests/server/browser_game.py", "--base", base_,
+  const pid_t py = spawn({kPython, "-B", kSrc + "/tests/server/browser_game.py", "--base", base_,
                           "--gm-token", kGmToken, "--outbox", outbox_, "--scenario",
                           kSrc + "/tests/data/e2e/three-kingdoms.json", "--shots", shots},
                          out, err);
