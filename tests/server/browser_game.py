@@ -313,6 +313,8 @@ class Game:
           needs=["turn 1: gm runs the turn"])
         S("a fourth person signs up as standby on the web", self.standby_signs_up,
           needs=["turn 1: gm runs the turn"])
+        S("gm reads a player's orders on file", self.gm_reads_orders,
+          needs=["turn 2: westmark sends no orders"])
         S("turn 2: gm runs the turn", lambda: self.gm_run(2, expect_missing=["WES"]),
           needs=["turn 2: westmark sends no orders"])
         self.feature("turn 2: gm confirms running with orders missing", self.confirmed.get(2),
@@ -320,8 +322,13 @@ class Game:
                      else "the turn ran without asking", needs=["turn 2: gm runs the turn"])
         S("gm desk shows missed turns", self.gm_sees_missed,
           needs=["turn 2: gm runs the turn"])
-        S("turn 3: westmark misses again", lambda: self.submit_orders(3, ["ann", "bob"]),
+        S("turn 3: westmark misses again", lambda: self.submit_orders(3, ["ann"]),
           needs=["turn 2: gm runs the turn"])
+        S("turn 3: gm enters eastmark's orders", self.gm_enters_orders,
+          needs=["turn 3: westmark misses again"])
+        if not self.strict and "turn 3: gm enters eastmark's orders" not in self.passed:
+            S("turn 3: eastmark sends its own orders (no GM entry yet)",
+              lambda: self.submit_orders(3, ["bob"]), needs=["turn 3: westmark misses again"])
         S("turn 3: gm runs the turn", lambda: self.gm_run(3, expect_missing=["WES"]),
           needs=["turn 3: westmark misses again"])
         S("westmark is in civil disorder after 2 missed turns", self.gm_sees_disorder,
@@ -650,6 +657,32 @@ class Game:
         self.need(p, "#standby-form", "standby form")
         self.submit_ok(p, "#standby-form", {"email": addr}, "standby sign-up")
         return addr + " on the standby list"
+
+    def gm_reads_orders(self):
+        """Turn 2 is open and NOR's orders are on file: the GM reads them."""
+        path = "/gm/games/%s/players/NOR/orders" % self.game
+        self.open_page(self.gm, path, "a player's orders on the GM desk")
+        self.need(self.gm, "#on-record", "the orders on record")
+        got = self.gm.text("#on-record") or ""
+        check("DEFEND NHL" in got and "DEFEND NVL" in got, "NOR's file is not shown: " + got[:300])
+        return "NOR's file on record"
+
+    def gm_enters_orders(self):
+        path = "/gm/games/%s/players/EST/orders" % self.game
+        self.open_page(self.gm, path, "a player's orders on the GM desk")
+        self.need(self.gm, "#gm-orders-form", "the GM's orders form")
+        self.submit_ok(self.gm, "#gm-orders-form", {"orders": ORDERS["EST"]},
+                       "the GM entering EST's orders")
+        status, subs = self.api("GET", "/api/games/%s/submissions" % self.game)
+        est = next((x for x in subs.get("players", []) if x.get("player") == "EST"), {})
+        check(est.get("has_orders") and est.get("accepted") == 2,
+              "EST's orders entered by the GM are not on file: %s" % est)
+        if "players get their secret and link by mail" in self.passed:
+            self.mail.wait(PEOPLE["bob"][0], lambda m: "DEFEND EFN" in m["text"]
+                           and "turn 3" in (m["subject"] + m["text"]).lower(),
+                           "the orders the GM entered")
+            return "on file for EST; Eastmark told by mail"
+        return "on file for EST"
 
     def gm_players_row(self, code):
         """`code`'s rows on the GM desk (the players section, and an attendance section where

@@ -275,13 +275,14 @@ class Page:
     # ---- acting ----
 
     def fill(self, form_selector, fields):
-        """Sets fields of the form: text by value, checkboxes by bool, selects (also multiple)
+        """Sets fields (by name, else by id) of the form: text by value, checkboxes by bool, selects (also multiple)
         by value or list of values, checkbox groups by list of values."""
         js = """((sel, fields) => {
   const f = document.querySelector(sel);
   if (!f) return 'no form ' + sel;
   for (const [name, value] of Object.entries(fields)) {
-    const els = Array.from(f.querySelectorAll('[name="' + name + '"]'));
+    let els = Array.from(f.querySelectorAll('[name="' + name + '"]'));
+    if (!els.length && f.querySelector('#' + CSS.escape(name))) els = [f.querySelector('#' + CSS.escape(name))];
     if (!els.length) return 'no field ' + name + ' in ' + sel;
     for (const e of els) {
       if (e.type === 'checkbox' || e.type === 'radio') {
