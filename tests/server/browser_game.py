@@ -60,6 +60,8 @@ PEOPLE = {
     "cat": ("cat@players.example", "WES", "WES"),
 }
 STANDBY = ("dan", "dan@players.example")
+INVITED = "eve@players.example"
+ANN_NEW = "ann.new@players.example"
 KINGDOM_NAMES = {"NOR": "Northmark", "EST": "Eastmark", "WES": "Westmark"}
 ORDERS = {  # two holding orders, valid every turn (DEFEND costs nothing)
     "NOR": "1. DEFEND NHL\n2. DEFEND NVL\nEND\n",
@@ -70,6 +72,7 @@ WINNER = "NOR"  # most victory points at the start; nobody attacks, so still at 
 LAST_TURN = 4
 PUBLIC_PRESS = "Greetings to every court from Northmark: let the Heartland stay at peace."
 PRIVATE_PRESS = "Eastmark, a word for you alone: Westmark has gone quiet."
+ANON_PRESS = "Northmark: someone is watching your northern hills."
 
 
 class Maildir:
@@ -133,6 +136,8 @@ class Game:
         self.pages = {}  # person -> Page
         self.kingdom = {}  # person -> code
         self.links = {}  # person -> sign-in link
+        self.addr = {who: v[0] for who, v in PEOPLE.items()}  # person -> current address
+        self.addr[STANDBY[0]] = STANDBY[1]
         self.caps = {}  # optional features found: name -> bool
         self.stopped = None
         self.after_run_path = ""
@@ -280,6 +285,8 @@ class Game:
           needs=["gm creates the game on the web"])
         S("players join on the web with preferences", self.players_join,
           needs=["create form: open for sign-ups"])
+        S("gm invites a player by address", self.gm_invites,
+          needs=["create form: open for sign-ups"])
         S("gm approves the sign-ups", self.gm_approves,
           needs=["players join on the web with preferences"])
         S("gm starts the game (kingdoms assigned)", self.gm_starts,
@@ -296,6 +303,10 @@ class Game:
         S("press is mailed to its recipients", self.press_mail,
           needs=["players exchange press on the web",
                  "players get their secret and link by mail"])
+        S("gm allows anonymous press", self.gm_press_options,
+          needs=["players exchange press on the web"])
+        S("anonymous press hides the sender", self.anonymous_press,
+          needs=["gm allows anonymous press"])
         S("orders form keeps text and marks rejected lines", self.orders_errors,
           needs=["players sign in with their link"])
         S("turn 1: everyone submits orders on the web",
@@ -308,6 +319,10 @@ class Game:
         S("reloading the run answer runs nothing (PRG)", self.reload_after_run,
           needs=["turn 1: gm runs the turn"])
         S("players read their turn 1 reports", self.read_reports,
+          needs=["turn 1: gm runs the turn"])
+        S("a player changes their address on the web", self.change_address,
+          needs=["players read their turn 1 reports", "players get their secret and link by mail"])
+        S("a player declares an absence on the web", self.declare_absence,
           needs=["turn 1: gm runs the turn"])
         S("turn 2: westmark sends no orders", lambda: self.submit_orders(2, ["ann", "bob"]),
           needs=["turn 1: gm runs the turn"])
@@ -447,6 +462,15 @@ class Game:
         check(listed.count(PEOPLE["ann"][0]) == 1, "ann's address is listed twice: " + listed[:300])
         return "3 sign-ups listed on the GM desk"
 
+    def gm_invites(self):
+        self.gm.goto(self.url("/gm/games/" + self.game))
+        self.need(self.gm, "#invite-form", "invite form")
+        self.submit_ok(self.gm, "#invite-form", {"email": INVITED}, "inviting " + INVITED)
+        m = self.mail.wait(INVITED, lambda m: self.g("/join") in m["text"], "an invitation")
+        check(re.search(r"JOIN\s+%s" % re.escape(self.game), m["text"], re.I),
+              "the invitation does not show the JOIN command")
+        return "invitation mailed with the join page and the JOIN command"
+
     def gm_approves(self):
         self.gm.goto(self.url("/gm/games/" + self.game))
         actions = [a for a in self.gm.attrs("#signups form", "action") or []
@@ -534,11 +558,70 @@ class Game:
         self.shot(bob, "press_inbox")
         return "public to all, private to EST; WES does not see the private one"
 
+    def gm_press_options(self):
+        path = "/api/games/%s/options/press" % self.game
+        status, j = self.api("PUT", path, {"press": "anonymous", "gm_reads_private": True})
+        if status == 404 and "no page at" in json.dumps(j):
+            raise Unavailable("PUT %s answers 404" % path)
+        check(status == 200, "PUT %s answered %s: %s" % (path, status, j))
+        status, j = self.api("GET", path)
+        check(status == 200 and isinstance(j, dict) and j.get("press") == "anonymous",
+              "GET %s: %s %s" % (path, status, j))
+        return "press: anonymous"
+
+    def anonymous_press(self):
+        cat, ann = self.pages["cat"], self.pages["ann"]
+        self.open_page(cat, self.g("/me/press"), "press inbox")
+        self.need(cat, "#press-form [name=anonymous]", "the anonymous checkbox")
+        self.submit_ok(cat, "#press-form", {"to": ["NOR"], "body": ANON_PRESS, "anonymous": True},
+                       "anonymous press to NOR")
+        self.open_page(ann, self.g("/me/press"), "press inbox")
+        msgs = [t for t in ann.texts("#press-inbox .press-message") if ANON_PRESS in t]
+        check(len(msgs) == 1, "Northmark's inbox has %d copies of the anonymous message" % len(msgs))
+        check("Westmark" not in msgs[0] and "WES" not in msgs[0],
+              "the anonymous message names its sender: " + msgs[0])
+        if "players get their secret and link by mail" in self.passed:
+            m = self.mail.wait(self.addr["ann"], lambda m: ANON_PRESS in m["text"],
+                               "the anonymous press")
+            whole = json.dumps(m)
+            check("Westmark" not in whole and self.addr["cat"] not in whole,
+                  "the anonymous press mail reveals its sender")
+            return "neither the inbox nor the mail names Westmark"
+        return "the inbox does not name Westmark"
+
+    def change_address(self):
+        p, old = self.pages["ann"], self.addr["ann"]
+        self.open_page(p, self.g("/me"), "player page")
+        self.need(p, "#address-form", "address form")
+        self.submit_ok(p, "#address-form", {"email": ANN_NEW}, "address change")
+        self.mail.wait(old, lambda m: ANN_NEW in m["text"], "the notice of the change")
+        self.mail.wait(ANN_NEW, lambda m: "address" in (m["subject"] + m["text"]).lower(),
+                       "the notice of the change")
+        self.addr["ann"] = ANN_NEW
+        self.open_page(p, self.g("/me"), "player page")
+        check(p.eval("(document.querySelector('#address-form [name=email]') || {}).value")
+              == ANN_NEW, "the address form does not show the new address")
+        return "%s -> %s; both told" % (old, ANN_NEW)
+
+    def declare_absence(self):
+        p = self.pages["bob"]
+        self.open_page(p, self.g("/me"), "player page")
+        self.need(p, "#absence-form", "absence form")
+        day = 86400
+        start = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 10 * day))
+        end = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 12 * day))
+        self.submit_ok(p, "#absence-form", {"from": start, "to": end}, "absence")
+        self.open_page(p, self.g("/me"), "player page")
+        check(start in (p.text() or ""), "the player page does not show the absence from " + start)
+        row = self.gm_players_row("EST")
+        check(start in row["text"], "the GM desk does not show EST's absence: " + row["text"])
+        return "%s to %s, shown to the player and the GM" % (start, end)
+
     def press_mail(self):
-        bob = PEOPLE["bob"][0]
-        m = self.mail.wait(bob, lambda m: PRIVATE_PRESS in m["text"], "the private press")
-        self.mail.wait(PEOPLE["cat"][0], lambda m: PUBLIC_PRESS in m["text"], "the public press")
-        check(not any(PRIVATE_PRESS in m["text"] for m in self.mail.to(PEOPLE["cat"][0])),
+        m = self.mail.wait(self.addr["bob"], lambda m: PRIVATE_PRESS in m["text"],
+                           "the private press")
+        self.mail.wait(self.addr["cat"], lambda m: PUBLIC_PRESS in m["text"], "the public press")
+        check(not any(PRIVATE_PRESS in m["text"] for m in self.mail.to(self.addr["cat"])),
               "Westmark was mailed press meant for Eastmark alone")
         threaded = any(k in m["headers"] for k in ("in-reply-to", "references", "thread-topic"))
         return "mailed to EST%s" % (", threaded" if threaded else "")
@@ -643,8 +726,8 @@ class Game:
             check("turn 1" in text and KINGDOM_NAMES[self.kingdom[who]] in text,
                   "%s's report 1: %s" % (who, text[:300]))
         if "players get their secret and link by mail" in self.passed:
-            for who, (addr, _, _) in PEOPLE.items():
-                self.mail.wait(addr, lambda m: "turn 1" in (m["subject"] + m["text"]).lower()
+            for who in PEOPLE:
+                self.mail.wait(self.addr[who], lambda m: "turn 1" in (m["subject"] + m["text"]).lower()
                                and "report" in (m["subject"] + m["text"]).lower(),
                                "the turn 1 report")
             return "on the web and by mail"
@@ -678,7 +761,7 @@ class Game:
         check(est.get("has_orders") and est.get("accepted") == 2,
               "EST's orders entered by the GM are not on file: %s" % est)
         if "players get their secret and link by mail" in self.passed:
-            self.mail.wait(PEOPLE["bob"][0], lambda m: "DEFEND EFN" in m["text"]
+            self.mail.wait(self.addr["bob"], lambda m: "DEFEND EFN" in m["text"]
                            and "turn 3" in (m["subject"] + m["text"]).lower(),
                            "the orders the GM entered")
             return "on file for EST; Eastmark told by mail"
@@ -721,7 +804,7 @@ class Game:
         missed = row["missed"] if row["missed"] is not None else row["text"]
         check(re.search(r"\b1\b", missed), "WES's row shows no missed turn: " + missed)
         if "players get their secret and link by mail" in self.passed:
-            check(PEOPLE["cat"][0] in row["text"], "WES's row shows no address: " + row["text"])
+            check(self.addr["cat"] in row["text"], "WES's row shows no address: " + row["text"])
         return re.sub(r"\s+", " ", row["text"]).strip()
 
     def takeover_offer(self):
@@ -785,11 +868,11 @@ class Game:
         return "winner " + winner.strip()[:80]
 
     def standings_mail(self):
-        for addr in [PEOPLE["ann"][0], PEOPLE["bob"][0], STANDBY[1]]:
+        for addr in [self.addr["ann"], self.addr["bob"], self.addr["dan"]]:
             self.mail.wait(addr, lambda m: KINGDOM_NAMES[WINNER] in m["text"]
                            and "standing" in (m["subject"] + m["text"]).lower(),
                            "the final standings")
-        return "ann, bob, dan"
+        return "ann (at her new address), bob, dan"
 
     def finished_page(self):
         p = self.pages["bob"]
