@@ -54,6 +54,7 @@ class Browser:
         self._log = open(log_path or os.path.join(self.profile, "chromium.log"), "wb")
         self._next_id = 0
         self._events = []
+        self.dialogs = []  # messages of the JavaScript dialogs accepted
         self._ws = None
         self.proc = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -106,7 +107,16 @@ class Browser:
                 if "error" in m:
                     raise CdpError("%s: %s" % (method, m["error"].get("message", m["error"])))
                 return m.get("result", {})
-            if "method" in m:
+            if m.get("method") == "Page.javascriptDialogOpening":
+                # An alert or confirm() would block every script in the page: accept it, as a
+                # user clicking OK would, and keep it for dialogs().
+                self.dialogs.append(m.get("params", {}).get("message", ""))
+                self._next_id += 1
+                self._ws.send(json.dumps({"id": self._next_id,
+                                          "method": "Page.handleJavaScriptDialog",
+                                          "params": {"accept": True},
+                                          "sessionId": m.get("sessionId")}))
+            elif "method" in m:
                 self._events.append(m)
                 del self._events[:-1000]  # bounded: events nobody waits for are dropped
 
