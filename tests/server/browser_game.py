@@ -126,6 +126,7 @@ class Game:
         self.strict = args.strict
         self.mail = Maildir(args.outbox)
         self.shots = args.shots
+        self.profile = args.profile or None
         with open(args.scenario) as f:
             self.scenario = json.load(f)
         self.game = self.scenario["id"]
@@ -268,7 +269,7 @@ class Game:
     # ---- the steps ----
 
     def run(self):
-        self.browser = cdp.Browser(timeout=60)
+        self.browser = cdp.Browser(timeout=60, profile_dir=self.profile)
         try:
             self.gm = self.browser.new_page("gm")
             for who in list(PEOPLE) + [STANDBY[0]]:
@@ -938,6 +939,8 @@ def main():
     ap.add_argument("--outbox", required=True, help="the daemon's outbox Maildir")
     ap.add_argument("--scenario", required=True, help="the three-kingdom scenario JSON")
     ap.add_argument("--shots", default="", help="directory for screenshots")
+    ap.add_argument("--profile", default="", help="Chromium profile directory (default: a new "
+                    "temporary one, removed at the end)")
     ap.add_argument("--strict", action="store_true",
                     default=os.environ.get("ADJ_E2E_STRICT", "") not in ("", "0"))
     args = ap.parse_args()

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -113,6 +114,22 @@ int wait_for(pid_t pid, int seconds) {
   }
 }
 
+// How many running processes have `needle` in their command line.
+int processes_naming(const std::string& needle) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string pid = e.path().filename().string();
+    if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmd = read_file((e.path() / "cmdline").string());
+    std::replace(cmd.begin(), cmd.end(), '\0', ' ');
+    if (cmd.find(needle) == std::string::npos) continue;
+    // A zombie's command line is empty, so a match is a live process; count it.
+    ++n;
+  }
+  return n;
+}
+
 class WebGameBrowser : public ::testing::Test {
  protected:
   void TearDown() override {
@@ -169,9 +186,11 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
   std::filesystem::create_directories(shots);
   if (const char* keep = std::getenv("ADJ_SCREENSHOT_DIR"); keep && *keep) shots = keep;
   const std::string out = dir_.file("scenario.json"), err = dir_.file("scenario.log");
+  const std::string profile = dir_.file("chromium-profile");
   const pid_t py = spawn({kPython, "-B", kSrc + "/tests/server/browser_game.py", "--base", base_,
                           "--gm-token", kGmToken, "--outbox", outbox_, "--scenario",
-                          kSrc + "/tests/data/e2e/three-kingdoms.json", "--shots", shots},
+                          kSrc + "/tests/data/e2e/three-kingdoms.json", "--shots", shots,
+                          "--profile", profile},
                          out, err);
   ASSERT_GT(py, 0);
   const int code = wait_for(py, 300);
@@ -208,6 +227,8 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
             << result.value("skipped", 0) << ", failed " << result.value("failed", 0) << " in "
             << result.value("seconds", 0.0) << " s" << (strict_mode() ? " (strict)" : "")
             << std::endl;
+  // No Chromium process outlives the scenario (each one names its profile on its command line).
+  EXPECT_EQ(processes_naming(profile), 0) << "Chromium processes left behind";
   // The screenshots the scenario took are real PNGs.
   std::error_code ec;
   EXPECT_GT(std::filesystem::file_size(std::filesystem::path(shots) / "e2e_player_page.png", ec),

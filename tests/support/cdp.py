@@ -51,6 +51,7 @@ class Browser:
         self.timeout = timeout
         self._own_profile = profile_dir is None
         self.profile = profile_dir or tempfile.mkdtemp(prefix="adj-cdp-")
+        os.makedirs(self.profile, exist_ok=True)
         self._log = open(log_path or os.path.join(self.profile, "chromium.log"), "wb")
         self._next_id = 0
         self._events = []
