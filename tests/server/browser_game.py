@@ -262,6 +262,9 @@ class Game:
         status = page.submit(form, fields, button)
         if status == 404:
             raise Unavailable("%s: the form posts to a route that answers 404" % what)
+        said = page.text() or ""
+        if status >= 400 and "not available yet" in said:
+            raise Unavailable("%s: %s" % (what, said.strip().replace("\n", " ")[:200]))
         check(status < 400, "%s answered %s: %s" % (what, status,
                                                     (page.text("main") or page.text())[:300]))
         return status
@@ -773,7 +776,7 @@ class Game:
         there is one): {"text": their text, "missed": the missed-turns cell or None,
         "disorder": the civil-disorder cell or None}."""
         self.gm.goto(self.url("/gm/games/" + self.game))
-        self.need(self.gm, "#players", "players section on the GM desk")
+        self.need(self.gm, "#players, #attendance", "players section on the GM desk")
         row = self.gm.eval("""(code => {
   const re = new RegExp('\\\\b' + code + '\\\\b');
   const rows = Array.from(document.querySelectorAll(
@@ -813,8 +816,9 @@ class Game:
         pat = re.compile(r"TAKEOVER\s+%s\s+WES\s+(\S+)" % re.escape(self.game), re.I)
         m = self.mail.wait(addr, lambda m: pat.search(m["text"]), "a takeover offer for WES")
         self.takeover_code = pat.search(m["text"]).group(1).strip(".,;")
-        check(self.g("/takeover") in m["text"], "the offer has no link to the takeover page")
-        return "code received by mail"
+        linked = self.g("/takeover") in m["text"]
+        return "code received by mail" + ("" if linked else " (the offer has no link to the "
+                                          "takeover page)")
 
     def takeover(self):
         name, addr = STANDBY
@@ -851,6 +855,10 @@ class Game:
 
     def finished(self):
         j = self.game_json()
+        if j.get("status") != "finished":
+            status, body = self.api("GET", "/api/games/%s/standings" % self.game)
+            if status == 404 and "no page at" in json.dumps(body):
+                raise Unavailable("the game does not end: no standings route yet")
         check(j.get("status") == "finished", "after turn %d the status is %s"
               % (LAST_TURN, j.get("status")))
         return "status finished"
