@@ -822,6 +822,7 @@ class Game:
               "WES's civil disorder cell says %r" % row["disorder"])
         check(row["missed"] is not None and re.search(r"\b2\b", row["missed"]),
               "WES's row does not show 2 missed turns: %r" % row["missed"])
+        self.shot(self.gm, "gm_desk_civil_disorder")
         return re.sub(r"\s+", " ", row["text"]).strip()
 
     def gm_sees_missed(self):
@@ -855,8 +856,9 @@ class Game:
         check(status >= 400 or any(w in said for w in ("wrong", "invalid", "not valid", "unknown")),
               "a wrong takeover code was accepted (%s): %s" % (status, said[:300]))
         self.open_page(p, self.g("/takeover"), "takeover page")
-        self.submit_ok(p, "#takeover-form", {"kingdom": "WES", "code": self.takeover_code,
-                                             "email": addr}, "takeover")
+        p.fill("#takeover-form", {"kingdom": "WES", "code": self.takeover_code, "email": addr})
+        self.shot(p, "takeover_form")
+        self.submit_ok(p, "#takeover-form", None, "takeover")
         return "WES taken over by " + addr
 
     def new_player_signs_in(self):
@@ -934,6 +936,7 @@ class Game:
             check(p.exists("a[href$='/archive/%d']" % t), "the archive has no turn %d" % t)
         self.open_page(p, self.g("/archive/1"), "archive of turn 1")
         check(p.exists("svg"), "turn 1 in the archive has no map")
+        self.shot(p, "archive_turn1")
         return "turns 1-%d with maps" % LAST_TURN
 
     def archive_after_end(self):
