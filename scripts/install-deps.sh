@@ -3,8 +3,9 @@
 # installed it does nothing (no apt-get update).
 #   scripts/install-deps.sh         what building and running needs (scripts/quickstart.sh)
 #   scripts/install-deps.sh --test  that plus what only the tests need (scripts/test.sh): GoogleTest
-#                                   and Google Benchmark, the mail peers, Chromium for the browser
-#                                   tests, clang with the sanitizer and libFuzzer runtimes and the
+#                                   and Google Benchmark, the mail peers, Chromium and Python's
+#                                   WebSocket client (the DevTools driver) for the browser tests,
+#                                   clang with the sanitizer and libFuzzer runtimes and the
 #                                   symbolizer for the ASan/UBSan pass and the fuzzers.
 set -euo pipefail
 packages=(
@@ -16,7 +17,7 @@ packages=(
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-aiosmtpd swaks
-  chromium
+  chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
 )
 case "${1:-}" in
