@@ -75,13 +75,8 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
     for (Json& p : copy["players"])
       if (p.is_object()) p.erase("secret");
   const UnixTime now = now_();
-  if (Status created = s_.games.create_game(*st, copy, now); !created.ok()) {
-    if (created.code() != StatusCode::kAlreadyExists) return created;
-    auto taken = s_.games.stored_game_id(st->game_id);
-    return Status::AlreadyExists(
-        "A game with id " + (taken.ok() ? *taken : st->game_id) +
-        " already exists; choose another id (ids are compared without regard to case)");
-  }
+  // The store's AlreadyExists names the id taken and what to do.
+  ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, copy, now));
   for (const auto& [code, h] : hashes)
     ADJ_RETURN_IF_ERROR(s_.credentials.set_secret_hash(st->game_id, code, h, now));
   if (issued) *issued = std::move(fresh);

@@ -1360,7 +1360,7 @@ Result<ProcessResult> MailIngest::handle_attendance(Context& c, const Attendance
                   "The position was not taken over: " + t.status().message() + ".");
   }
   if (throttle_) throttle_->record(keys, true, now_());
-  auto secret = queue_new_secrets(t->game, {{t->player, t->secret}});
+  auto secret = queue_new_secrets(t->game, {{t->player, t->secret}}, true);
   if (!secret.ok()) return secret.status();
   std::string text = "You now play " + t->player + " in game " + t->game +
                      ", from this address. Your secret comes in a separate mail; use it on the "

@@ -236,7 +236,7 @@ std::variant<TakeoverOutcome, Response> do_takeover(WebContext& ctx, const Reque
     return json ? api_fail(t.status()) : status_page(t.status());
   }
   guard_record(ctx, keys, json ? "api_takeover" : "web_takeover", true, "");
-  ctx.secrets_issued(t->game, {{t->player, t->secret}});  // mailed to the new address only
+  ctx.secrets_issued(t->game, {{t->player, t->secret}}, true);  // mailed to the new address only
   return std::move(t).value();
 }
 

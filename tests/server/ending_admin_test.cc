@@ -124,7 +124,11 @@ TEST_F(EndingAdmin, AVictoryFinishesTheGameAndARollbackReopensIt) {
   now_ += 60;
   ASSERT_TRUE(admin_->run_turn("end-1", false, "gm").ok());
   EXPECT_EQ(status(), "finished");
-  EXPECT_EQ(store_->notices("end-1")->size(), 2u) << "the standings are mailed again";
+  int standings = 0;
+  const auto all = store_->notices("end-1");
+  ASSERT_TRUE(all.ok());
+  for (const Notice& n : *all) standings += n.kind == "standings" ? 1 : 0;
+  EXPECT_EQ(standings, 2) << "the standings are mailed again";
   ASSERT_TRUE(admin_->rollback("end-1", 2, "gm").ok());
   EXPECT_EQ(status(), "finished");
 }
