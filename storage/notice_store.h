@@ -44,7 +44,9 @@ class NoticeStore {
   virtual Result<std::int64_t> append_notice(const Notice& n) = 0;
   // Pending notices, oldest first, at most `limit`.
   virtual Result<std::vector<Notice>> pending_notices(int limit) = 0;
-  // Marks a notice done (its mail is queued). NotFound for an unknown id.
+  // Marks a notice done (its mail is queued). A notice of kind "takeover" carries a takeover code:
+  // its text is replaced then, so the code is kept in clear only until it is in the outbox (whose
+  // copy keeps only its header once delivered). NotFound for an unknown id.
   virtual Status mark_notice_done(std::int64_t id) = 0;
   // Every notice of a game, oldest first (the GM's view; the archive).
   virtual Result<std::vector<Notice>> notices(const std::string& game) = 0;

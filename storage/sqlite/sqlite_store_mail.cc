@@ -380,16 +380,17 @@ Status SqliteStore::mark_sent(std::int64_t id, UnixTime now) {
   st.bind_int64(1, now).bind_int64(2, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("outbox message " + std::to_string(id));
-  // A mail that carried a secret keeps only its header once delivered: the secret is then with
-  // its player, and the database holds it nowhere in clear.
-  ADJ_SQL_TRY(auto secret, db_.prepare("SELECT raw FROM outbox WHERE id = ? AND kind = 'secret'"));
+  // A mail that carried a secret or a takeover code keeps only its header once delivered: the
+  // credential is then with its recipient, and the database holds it nowhere in clear.
+  ADJ_SQL_TRY(auto secret, db_.prepare("SELECT raw FROM outbox WHERE id = ? AND kind IN "
+                                       "('secret', 'takeover')"));
   secret.bind_int64(1, id);
   ADJ_SQL_TRY(bool row, secret.step());
   if (!row) return Status::Ok();
   std::string raw = secret.column_text(0);
   const std::size_t end = raw.find("\r\n\r\n");
   raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
-        "[The body of this message held a secret and was removed once it was delivered.]\r\n";
+        "[The body of this message held a credential and was removed once it was delivered.]\r\n";
   ADJ_SQL_TRY(auto blank, db_.prepare("UPDATE outbox SET raw = ? WHERE id = ?"));
   blank.bind_text(1, raw).bind_int64(2, id);
   return blank.run();

@@ -99,7 +99,9 @@ Result<std::vector<Notice>> SqliteStore::pending_notices(int limit) {
 }
 
 Status SqliteStore::mark_notice_done(std::int64_t id) {
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE notices SET state = 'done' WHERE id = ?"));
+  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                                   "'takeover' THEN '[removed once queued: it held a takeover "
+                                   "code]' ELSE body END WHERE id = ?"));
   st.bind_int64(1, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("notice " + std::to_string(id));

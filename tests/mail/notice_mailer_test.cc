@@ -80,3 +80,34 @@ TEST_F(NoticeMailerTest, BadNoticesAreRefusedWithTheReason) {
 
 }  // namespace
 }  // namespace adj
+
+namespace adj {
+namespace {
+
+// A takeover offer carries a code: the notice keeps it only until it is queued, the outbox copy
+// only until it is delivered.
+TEST_F(NoticeMailerTest, TakeoverCodesAreKeptInClearOnlyUntilDelivered) {
+  Notice n = notice("offer:1");
+  n.kind = "takeover";
+  n.players.clear();
+  n.addresses = {"standby@example.net"};
+  n.text = "Your takeover code is zq7-unguessable-code";
+  ASSERT_TRUE(services_->notify(n).ok());
+  auto m = mailer();
+  ASSERT_TRUE(m.deliver().ok());
+  auto kept = store_->notices("britain-1");
+  ASSERT_TRUE(kept.ok());
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].text.find("zq7-unguessable-code"), std::string::npos);
+  auto out = outbox();
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_NE(out[0].raw.find("zq7-unguessable-code"), std::string::npos);
+  ASSERT_TRUE(store_->mark_sent(out[0].id, now_).ok());
+  auto after = outbox();
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].raw.find("zq7-unguessable-code"), std::string::npos);
+  EXPECT_NE(after[0].raw.find("removed once it was delivered"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace adj
