@@ -22,6 +22,7 @@
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -37,9 +38,7 @@ using http::Response;
 constexpr const char* kGmActor = "gm";
 constexpr const char* kChannel = "web";
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-Response json_response(const Json& j, int status = 200) { return Response::json(dump(j), status); }
+using route::json_response;
 
 Response error_response(int status, const std::string& message, Json errors = nullptr) {
   Json j = {{"error", message}};
@@ -47,19 +46,9 @@ Response error_response(int status, const std::string& message, Json errors = nu
   return json_response(j, status);
 }
 
-Response fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
-    return error_response(500, "internal error");
-  }
-  return error_response(code, s.message());
-}
+Response fail(const Status& s) { return route::api_fail(s); }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using route::upper;
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
