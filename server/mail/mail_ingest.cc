@@ -29,35 +29,19 @@ namespace adj::mail {
 using detail::lower;
 using detail::sha256_hex;
 using detail::trim;
+using detail::upper;
+using detail::words;
 
 namespace {
 
 constexpr std::size_t kMaxHeadBytes = 64 * 1024;
 constexpr std::string_view kTruncated = "X-Adjutant-Truncated:";
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
 }
 
 // Replaces every occurrence of `secret` in `s` that is not part of a longer word by asterisks
