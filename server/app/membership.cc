@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 
 namespace adj {
@@ -139,13 +140,7 @@ Result<std::string> Membership::game_id(const std::string& game) {
 
 Status Membership::audit(const std::string& game, const std::string& actor,
                          const std::string& action, Json detail) {
-  AuditEntry e;
-  e.game = game;
-  e.at = now_();
-  e.actor = actor;
-  e.action = action;
-  e.detail = std::move(detail);
-  return admin_.append_audit(e);
+  return record_audit(admin_, game, now_(), actor, action, std::move(detail));
 }
 
 Result<GameSummary> Membership::summary_in(const std::string& game, const std::string& status,

@@ -3,6 +3,7 @@
 // GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
 #pragma once
 
+#include "server/app/ascii.h"
 #include "server/app/sha256.h"
 
 #include <gmime/gmime.h>
@@ -44,25 +45,10 @@ inline void ensure_gmime() {
 // The SHA-256 of `data` as 64 lower-case hex digits.
 inline std::string sha256_hex(std::string_view data) { return sha256_hex_of(data); }
 
-// ASCII upper case.
-inline std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// ASCII lower case.
-inline std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// `s` without leading and trailing ASCII white space.
-inline std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
-}
+// ASCII case folding and trimming (server/app/ascii.h).
+using ::adj::ascii::lower;
+using ::adj::ascii::trim;
+using ::adj::ascii::upper;
 
 // The words of `s`: its runs of non-white-space characters, in order.
 inline std::vector<std::string> words(std::string_view s) {

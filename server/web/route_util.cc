@@ -2,8 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <cctype>
-
 #include "server/app/log_escape.h"
 #include "server/web/page_render.h"
 #include "server/web/web_session.h"
@@ -11,18 +9,6 @@
 namespace adj::web::route {
 
 using http::Response;
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
 
 std::string param(const http::Params& p, const std::string& name) {
   auto it = p.find(name);

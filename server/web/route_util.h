@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "server/app/ascii.h"
 #include "server/http/http_types.h"
 #include "server/web/web_context.h"
 
@@ -18,10 +19,9 @@ namespace adj::web::route {
 inline constexpr const char* kServerFailed =
     "The server could not complete this request (the details are in its log).";
 
-// ASCII upper-cased copy.
-std::string upper(std::string s);
-// `s` without ASCII white space at either end.
-std::string trim(std::string s);
+// ASCII case folding and trimming (server/app/ascii.h).
+using ascii::trim;
+using ascii::upper;
 // The path parameter `name`, or "" when absent.
 std::string param(const http::Params& p, const std::string& name);
 // The form field `name` as sent (not trimmed), or "" when absent.
