@@ -328,35 +328,7 @@ using route::json_error;
 
 Response json_fail(const Status& s) { return route::api_fail(s); }
 
-struct ApiCaller {
-  bool gm = false;
-  std::string player;
-  std::optional<Response> denied;
-};
-
-std::string base64_decode(const std::string& in) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  int bits = 0, acc = 0;
-  for (char c : in) {
-    const int v = val(c);
-    if (v < 0) continue;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
+using route::ApiCaller;
 
 // As api_routes.cc identify(): the GM token, a player's link token (Bearer), HTTP Basic
 // <code>:<secret>, or the player's page cookie (state changes then need api_csrf_ok); each
@@ -376,53 +348,7 @@ ApiCaller identify(const Request& req, WebContext& ctx, const std::string& game)
       return c;
     }
   }
-  if (!token.empty()) {
-    auto owner = ctx.admin().token_owner(token);
-    if (!owner.ok()) {
-      if (owner.status().code() != StatusCode::kNotFound) {
-        c.denied = json_fail(owner.status());
-      } else {
-        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
-        c.denied = json_error(401, "unknown token");
-      }
-      return c;
-    }
-    if (owner->first != game) {
-      c.denied = json_error(403, "this token is for another game");
-      return c;
-    }
-    c.player = upper(owner->second);
-    return c;
-  }
-  const std::string auth = req.header("authorization");
-  if (auth.size() > 6 && upper(auth.substr(0, 6)) == "BASIC ") {
-    const std::string pair = base64_decode(auth.substr(6));
-    const std::size_t colon = pair.find(':');
-    if (colon == std::string::npos) {
-      c.denied = json_error(401, "Basic credentials must be <player code>:<secret>");
-      return c;
-    }
-    const std::string code = upper(pair.substr(0, colon));
-    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
-    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
-      c.denied = std::move(r);
-      return c;
-    }
-    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
-    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
-      c.denied = json_fail(ok.status());
-    } else if (!ok.ok()) {
-      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
-      c.denied = json_error(401, "wrong player code or secret");
-    } else if (!*ok) {
-      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
-      c.denied = json_error(401, "wrong player code or secret");
-    } else {
-      guard_record(ctx, keys, "api_basic", true, "");
-      c.player = code;
-    }
-    return c;
-  }
+  if (route::identify_player(req, ctx, game, token, token_keys, c)) return c;
   if (auto me = session_player(req, ctx, game)) {
     if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) {
       c.denied = json_error(403,

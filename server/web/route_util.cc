@@ -135,4 +135,80 @@ std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Requ
   return *owner;
 }
 
+std::string base64_decode(const std::string& in) {
+  auto val = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+' || c == '-') return 62;
+    if (c == '/' || c == '_') return 63;
+    return -1;
+  };
+  std::string out;
+  int bits = 0, acc = 0;
+  for (char c : in) {
+    const int v = val(c);
+    if (v < 0) continue;  // padding, whitespace
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+bool identify_player(const http::Request& req, WebContext& ctx, const std::string& game,
+                     const std::string& token, const ThrottleKeys& token_keys, ApiCaller& c) {
+  if (!token.empty()) {
+    auto owner = ctx.admin().token_owner(token);
+    if (!owner.ok()) {
+      if (owner.status().code() != StatusCode::kNotFound) {
+        c.denied = api_fail(owner.status());
+      } else {
+        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
+        c.denied = json_error(401, "unknown token");
+      }
+      return true;
+    }
+    if (owner->first != game) {  // both the stored spelling (see register_routes)
+      c.denied = json_error(403, "this token is for another game");
+      return true;
+    }
+    c.player = upper(owner->second);
+    return true;
+  }
+  const std::string auth = req.header("authorization");
+  if (auth.size() > 6 && ascii::lower(auth.substr(0, 6)) == "basic ") {
+    const std::string pair = base64_decode(auth.substr(6));
+    const std::size_t colon = pair.find(':');
+    if (colon == std::string::npos) {
+      c.denied = json_error(401, "Basic credentials must be <player code>:<secret>");
+      return true;
+    }
+    const std::string code = upper(pair.substr(0, colon));
+    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
+    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
+      c.denied = std::move(r);
+      return true;
+    }
+    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
+    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
+      c.denied = api_fail(ok.status());
+    } else if (!ok.ok()) {  // no such game or player: counts against the address only
+      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
+      c.denied = json_error(401, "wrong player code or secret");
+    } else if (!*ok) {
+      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
+      c.denied = json_error(401, "wrong player code or secret");
+    } else {
+      guard_record(ctx, keys, "api_basic", true, "");
+      c.player = code;
+    }
+    return true;
+  }
+  return false;
+}
+
 }  // namespace adj::web::route

@@ -11,6 +11,7 @@
 
 #include "server/app/ascii.h"
 #include "server/http/http_types.h"
+#include "server/web/auth_guard.h"
 #include "server/web/web_context.h"
 
 namespace adj::web::route {
@@ -78,5 +79,24 @@ http::Handler guarded(Body body, GuardStyle style);
 // no cookie, it is oversized or the token is unknown. Not throttled (a cookie is not a guess).
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
                                                                 WebContext& ctx);
+
+// Who is calling the JSON API about one game.
+struct ApiCaller {
+  bool gm = false;
+  std::string player;                    // upper-case, when a token or code+secret named one
+  std::optional<http::Response> denied;  // set when credentials were given but are wrong
+};
+
+// Decodes base64 (standard or URL-safe alphabet); padding and any other byte are skipped.
+std::string base64_decode(const std::string& in);
+
+// The player part of identifying an API caller for `game`: the link token `token` (from
+// "Authorization: Bearer", when not empty), else HTTP Basic <code>:<secret>. Guessing is limited
+// (auth_guard.h): a wrong token is recorded under `token_keys` (the caller has already checked
+// them), a code+secret under the player's account key. Returns false when neither credential was
+// presented (`c` untouched); true otherwise, with c.player set or c.denied the refusal (401 wrong
+// credentials, 403 a token of another game, 429 limited, 500 a store failure).
+bool identify_player(const http::Request& req, WebContext& ctx, const std::string& game,
+                     const std::string& token, const ThrottleKeys& token_keys, ApiCaller& c);
 
 }  // namespace adj::web::route
