@@ -146,13 +146,8 @@ bool changes_state(const Request& req) { return req.method != "GET" && req.metho
 http::Handler gm_only(WebContext& ctx, http::Handler h) {
   return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
     // Guessing limit on the GM token (auth_guard.h), when one is configured and presented.
-    const bool presented = !ctx.config().gm_token.empty() &&
-                           (!bearer_token(req).empty() || !req.cookie(kGmCookie).empty());
-    const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-    if (presented)
-      if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
-    const bool gm = is_gm(req, ctx.config());
-    if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+    bool gm = false;
+    if (auto r = route::check_gm(req, ctx, "api_gm", true, gm)) return *r;
     if (!gm) return gm_denied(req, ctx);
     if (changes_state(req) && !gm_may_change_state(req, ctx.config())) return cookie_refused();
     return h(req, p);

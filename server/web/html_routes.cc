@@ -700,12 +700,8 @@ std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return error_page(403, "GM pages are disabled: the server has no GM token.");
   // Guessing limit on the GM token presented as a cookie or bearer token (auth_guard.h).
-  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "web_gm", false, gm)) return r;
   if (gm) return std::nullopt;
   if (req.method == "GET") return redirect("/gm/login");
   return error_page(403, "This needs the GM's sign-in.");

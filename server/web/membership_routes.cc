@@ -91,12 +91,8 @@ Json nav(WebContext& ctx, const Request& req, const std::string& game, const std
 std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return error_page(403, "GM pages are disabled: the server has no GM token.");
-  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "web_gm", false, gm)) return r;
   if (gm) return std::nullopt;
   return error_page(403, "This needs the GM's sign-in: sign in on the GM page, then try again.");
 }
@@ -223,12 +219,8 @@ Response api_fail(const Status& s) { return route::api_fail(s, "api_error", true
 std::optional<Response> api_gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return api_error(403, "the GM API is disabled: no GM token is configured");
-  const bool presented = !bearer_token(req).empty() || !req.cookie(kGmCookie).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "api_gm", true, gm)) return r;
   if (!gm) {
     Response r = api_error(401, "this needs the GM token (Authorization: Bearer <token>)");
     r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\"");

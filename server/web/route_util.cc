@@ -4,6 +4,7 @@
 
 #include "server/app/log_escape.h"
 #include "server/web/page_render.h"
+#include "server/web/routes.h"
 #include "server/web/web_session.h"
 
 namespace adj::web::route {
@@ -133,6 +134,18 @@ std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Requ
   auto owner = ctx.admin().token_owner(token);
   if (!owner.ok()) return std::nullopt;
   return *owner;
+}
+
+std::optional<Response> check_gm(const http::Request& req, WebContext& ctx, const char* channel,
+                                 bool json, bool& gm) {
+  const bool presented = !ctx.config().gm_token.empty() &&
+                         (!req.cookie(kGmCookie).empty() || !bearer_token(req).empty());
+  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
+  if (presented)
+    if (auto r = guard_check(ctx, keys, channel, json)) return r;
+  gm = is_gm(req, ctx.config());
+  if (presented) guard_record(ctx, keys, channel, gm, "wrong_token");
+  return std::nullopt;
 }
 
 std::string base64_decode(const std::string& in) {

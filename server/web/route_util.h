@@ -80,6 +80,13 @@ http::Handler guarded(Body body, GuardStyle style);
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
                                                                 WebContext& ctx);
 
+// The GM check of a request through the guessing limiter (auth_guard.h): when a GM token is
+// configured and a GM cookie or bearer token is presented, the attempt is checked under
+// `channel` with the GM account key first and recorded after. Returns the limiter's refusal
+// (429; JSON when `json`) with `gm` untouched, else nullopt with `gm` = whether it is the GM's.
+std::optional<http::Response> check_gm(const http::Request& req, WebContext& ctx,
+                                       const char* channel, bool json, bool& gm);
+
 // Who is calling the JSON API about one game.
 struct ApiCaller {
   bool gm = false;
