@@ -11,6 +11,7 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
+#include "server/app/audit_log.h"
 #include "server/app/escape.h"
 #include "server/app/secrets.h"
 #include "server/app/source_text.h"
@@ -1209,13 +1210,10 @@ Result<ProcessResult> MailIngest::handle_secret(Context& c) {
   const Status changed = services_.change_secret(game, player, c.command->arg);
   if (changed.ok()) {
     if (admin_) {
-      AuditEntry e;
-      e.game = game;
-      e.at = now_();
-      e.actor = "player:" + player;
-      e.action = "secret";
-      e.detail = {{"player", player}, {"what", "secret"}, {"channel", "mail"}};
-      if (Status a = admin_->append_audit(e); !a.ok()) return a;
+      if (Status a = record_audit(*admin_, game, now_(), "player:" + player, "secret",
+                                  {{"player", player}, {"what", "secret"}, {"channel", "mail"}});
+          !a.ok())
+        return a;
     }
     text = "The secret of " + player + " in game " + game +
            " is changed. Use the new one on your PLAYER line from now on; the old one no "
