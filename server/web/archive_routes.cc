@@ -95,17 +95,7 @@ Json nav(WebContext& ctx, const Request& req, const std::string& game, const std
   return n;
 }
 
-// The public form of a state document (as the game page shows it).
-Json public_state(Json st) {
-  st.erase("seed");
-  if (st.contains("players"))
-    for (auto& p : st["players"]) {
-      p.erase("secret");
-      p.erase("email");
-      p.erase("engine_state");
-    }
-  return st;
-}
+using route::public_state;
 
 Json standings_rows(const std::vector<Standing>& table) {
   Json rows = Json::array();

@@ -176,18 +176,7 @@ Response index_page(WebContext& ctx, const Request& req) {
   return page(render_page("Games", "index", model, nav("", "", req, ctx)));
 }
 
-// The public view of a state document: secrets, e-mail addresses, engine-private data and the
-// game seed removed.
-Json public_state(Json st) {
-  st.erase("seed");
-  if (st.contains("players"))
-    for (auto& p : st["players"]) {
-      p.erase("secret");
-      p.erase("email");
-      p.erase("engine_state");
-    }
-  return st;
-}
+using route::public_state;
 
 Json order_of_play(const Json& codes, const Json& players) {
   Json out = Json::array();

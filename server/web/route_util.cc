@@ -127,6 +127,17 @@ http::Handler guarded(Body body, GuardStyle style) {
       };
 }
 
+Json public_state(Json st) {
+  st.erase("seed");
+  if (st.contains("players"))
+    for (auto& p : st["players"]) {
+      p.erase("secret");
+      p.erase("email");
+      p.erase("engine_state");
+    }
+  return st;
+}
+
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
                                                                 WebContext& ctx) {
   const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);

@@ -75,6 +75,10 @@ using Body = std::function<http::Response(const http::Request&, const http::Para
 // it: any other exception is logged and answered 500 as `style` says.
 http::Handler guarded(Body body, GuardStyle style);
 
+// The public view of a state document: the game seed (it would let anyone predict the dice) and
+// each player's secret, e-mail address and engine-private data removed.
+Json public_state(Json st);
+
 // The game and player owning the page cookie's token (kPlayerCookie), or nullopt when there is
 // no cookie, it is oversized or the token is unknown. Not throttled (a cookie is not a guess).
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
