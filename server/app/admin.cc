@@ -9,7 +9,9 @@
 #include <map>
 #include <set>
 
+#include "server/app/ascii.h"
 #include "server/app/attendance.h"
+#include "server/app/audit_log.h"
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
@@ -20,10 +22,7 @@ namespace {
 
 constexpr std::int64_t kDay = 86400;
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::upper;
 
 Json opt_time(const std::optional<UnixTime>& t) { return t ? Json(*t) : Json(nullptr); }
 
@@ -68,13 +67,7 @@ auto guarded(F&& f) -> decltype(f()) {
 
 Status GameAdmin::audit(const std::string& game, const std::string& actor,
                         const std::string& action, Json detail) {
-  AuditEntry e;
-  e.game = game;
-  e.at = now_();
-  e.actor = actor;
-  e.action = action;
-  e.detail = std::move(detail);
-  return admin_.append_audit(e);
+  return record_audit(admin_, game, now_(), actor, action, std::move(detail));
 }
 
 // ---- GM actions ----

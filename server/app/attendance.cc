@@ -4,6 +4,8 @@
 #include <cctype>
 #include <map>
 
+#include "server/app/ascii.h"
+#include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 
@@ -13,15 +15,8 @@ namespace {
 
 constexpr std::int64_t kDay = 86400;
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::lower;
+using ascii::upper;
 
 // Days since 1970-01-01 of a civil date (H. Hinnant's algorithm).
 std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
@@ -173,13 +168,7 @@ Status Attendance::set_options(const std::string& game, const AttendanceOptions&
 
 Status Attendance::audit(const std::string& game, const std::string& actor,
                          const std::string& action, Json detail) {
-  AuditEntry e;
-  e.game = game;
-  e.at = now_();
-  e.actor = actor;
-  e.action = action;
-  e.detail = std::move(detail);
-  return admin_.append_audit(e);
+  return record_audit(admin_, game, now_(), actor, action, std::move(detail));
 }
 
 // ---- missed turns ----

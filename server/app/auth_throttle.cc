@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "server/app/ascii.h"
+
 namespace adj {
 
 std::int64_t throttle_wait(const ThrottleState& s, std::int64_t now) {
@@ -52,10 +54,7 @@ bool throttle_idle(const ThrottleState& s, const ThrottleConfig& c, std::int64_t
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::lower;
 
 // The first four groups of a textual IPv6 address (its /64), expanding "::"; "" when `ip` is
 // not IPv6.

@@ -1,16 +1,15 @@
 #include "server/app/gm_orders.h"
 
 #include "rules/orders/parser.h"
+#include "server/app/ascii.h"
+#include "server/app/audit_log.h"
 #include "server/app/turn_guard.h"
 
 namespace adj {
 
 namespace {
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::upper;
 
 }  // namespace
 
@@ -46,16 +45,11 @@ Result<SubmitOutcome> enter_orders_for_player(Services& services, Stores stores,
       services.submit_as(game, who->player, std::nullopt, text, "gm", /*check_only=*/false);
   if (!out.ok() || out->ack.refused || !out->submission_id) return out;
   const OrderAck& ack = out->ack;
-  AuditEntry e;
-  e.game = game;
-  e.at = now;
-  e.actor = actor;
-  e.action = "orders";
-  e.detail = {{"player", who->player},
-              {"turn", ack.turn},
-              {"accepted", ack.accepted_count()},
-              {"rejected", ack.rejected_count()}};
-  ADJ_RETURN_IF_ERROR(admin.append_audit(e));
+  ADJ_RETURN_IF_ERROR(record_audit(admin, game, now, actor, "orders",
+                                   {{"player", who->player},
+                                    {"turn", ack.turn},
+                                    {"accepted", ack.accepted_count()},
+                                    {"rejected", ack.rejected_count()}}));
   Notice n;
   n.game = game;
   n.kind = "orders-entered";

@@ -5,22 +5,15 @@
 #include <random>
 #include <set>
 
+#include "server/app/ascii.h"
+#include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 
 namespace adj {
 namespace {
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string upper_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
+using ascii::lower;
+using ascii::upper;
 
 // The kingdoms of a state as "WSX (Wessex), MRC (Mercia)".
 std::string kingdom_list(const GameState& state) {
@@ -112,9 +105,9 @@ Result<std::vector<std::string>> Membership::parse_preferences(const GameState& 
     std::size_t used = 0;
     for (std::size_t n = std::min<std::size_t>(4, w.size() - i); n >= 1 && found.empty(); --n) {
       std::string joined;
-      for (std::size_t k = 0; k < n; ++k) joined += (k ? " " : "") + lower_ascii(w[i + k]);
+      for (std::size_t k = 0; k < n; ++k) joined += (k ? " " : "") + lower(w[i + k]);
       for (const Player& p : state.players)
-        if (lower_ascii(p.name) == joined || (n == 1 && upper_ascii(w[i]) == p.code)) {
+        if (lower(p.name) == joined || (n == 1 && upper(w[i]) == p.code)) {
           found = p.code;
           used = n;
           break;
@@ -139,13 +132,7 @@ Result<std::string> Membership::game_id(const std::string& game) {
 
 Status Membership::audit(const std::string& game, const std::string& actor,
                          const std::string& action, Json detail) {
-  AuditEntry e;
-  e.game = game;
-  e.at = now_();
-  e.actor = actor;
-  e.action = action;
-  e.detail = std::move(detail);
-  return admin_.append_audit(e);
+  return record_audit(admin_, game, now_(), actor, action, std::move(detail));
 }
 
 Result<GameSummary> Membership::summary_in(const std::string& game, const std::string& status,
@@ -397,7 +384,7 @@ Status Membership::invite(const std::string& game_in, const std::string& email,
   if (!base_url_.empty())
     n.text += ", or sign up on the page " + base_url_ + "/games/" + *game + "/join";
   n.text += ". If you do not want to play, ignore this message.\n";
-  n.dedupe_key = "invite:" + *game + ":" + lower_ascii(email);
+  n.dedupe_key = "invite:" + *game + ":" + lower(email);
   n.thread = "join:" + *game;
   ADJ_RETURN_IF_ERROR(svc_.notify(std::move(n)));
   return audit(*game, actor, "invite", {{"address", email}});
@@ -410,12 +397,12 @@ Status Membership::change_address(const std::string& game_in, const std::string&
   ADJ_RETURN_IF_ERROR(check_address(email));
   auto state = s_.games.load_state(*game, std::nullopt);
   if (!state.ok()) return state.status();
-  const std::string code = upper_ascii(player);
+  const std::string code = upper(player);
   const auto p = std::find_if(state->players.begin(), state->players.end(),
                               [&](const Player& x) { return x.code == code; });
   if (p == state->players.end())
     return Status::NotFound("game " + *game + " has no player " + code.substr(0, 16));
-  if (lower_ascii(p->email) == lower_ascii(email))
+  if (lower(p->email) == lower(email))
     return Status::InvalidArgument(email + " is already the address of " + code +
                                    "; nothing changed");
   std::string name;
@@ -441,7 +428,7 @@ Status Membership::change_address(const std::string& game_in, const std::string&
            ". Reports and messages of the game go to the new address from now on.\n\nIf you did "
            "not ask for this, tell the GM at once.\n";
   n.dedupe_key =
-      "address:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower_ascii(email);
+      "address:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower(email);
   n.thread = "address:" + *game + ":" + code;
   return svc_.notify(std::move(n));
 }
@@ -458,7 +445,7 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
       return Status::InvalidArgument("the name holds a line break or a control character");
   auto state = s_.games.load_state(*game, std::nullopt);
   if (!state.ok()) return state.status();
-  const std::string code = upper_ascii(player);
+  const std::string code = upper(player);
   const auto p = std::find_if(state->players.begin(), state->players.end(),
                               [&](const Player& x) { return x.code == code; });
   if (p == state->players.end())
@@ -476,7 +463,7 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
   ADJ_RETURN_IF_ERROR(
       audit(*game, actor, "replace",
             {{"player", code}, {"from", out.old_email}, {"to", email}, {"name", name}}));
-  if (!out.old_email.empty() && lower_ascii(out.old_email) != lower_ascii(email)) {
+  if (!out.old_email.empty() && lower(out.old_email) != lower(email)) {
     Notice n;
     n.game = *game;
     n.kind = "replace";
@@ -487,7 +474,7 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
              "secret and sign-in links for it no longer work.\n\nIf you think this is a "
              "mistake, write to the GM.\n";
     n.dedupe_key =
-        "replace:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower_ascii(email);
+        "replace:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower(email);
     n.thread = "address:" + *game + ":" + code;
     ADJ_RETURN_IF_ERROR(svc_.notify(std::move(n)));
   }

@@ -4,22 +4,15 @@
 #include <cctype>
 #include <set>
 
+#include "server/app/ascii.h"
+#include "server/app/audit_log.h"
 #include "server/app/time_text.h"
 
 namespace adj {
 namespace {
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
+using ascii::trim;
+using ascii::upper;
 
 // Whether `s` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
 bool valid_utf8(std::string_view s) {
@@ -358,13 +351,9 @@ Status Press::set_options(const std::string& game, const PressOptions& o,
                           const std::string& actor) {
   ADJ_RETURN_IF_ERROR(store_.set_press_options(game, o));
   if (audit_) {
-    AuditEntry e;
-    e.game = game;
-    e.at = now_();
-    e.actor = actor;
-    e.action = "press-options";
-    e.detail = {{"press", o.press}, {"gm_reads_private", o.gm_reads_private}};
-    ADJ_RETURN_IF_ERROR(audit_->append_audit(e));
+    ADJ_RETURN_IF_ERROR(
+        record_audit(*audit_, game, now_(), actor, "press-options",
+                     {{"press", o.press}, {"gm_reads_private", o.gm_reads_private}}));
   }
   return Status::Ok();
 }

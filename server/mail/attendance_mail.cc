@@ -3,36 +3,16 @@
 #include <cctype>
 
 #include "server/app/membership.h"
+#include "server/mail/detail.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj::mail {
 
-namespace {
-
-std::vector<std::string> words_of(std::string_view line) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : line) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!cur.empty()) out.push_back(std::move(cur));
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  if (!cur.empty()) out.push_back(std::move(cur));
-  return out;
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-}  // namespace
+using detail::upper;
+using detail::words;
 
 std::optional<AttendanceCommand> attendance_command_in(std::string_view line) {
-  std::vector<std::string> w = words_of(line);
+  std::vector<std::string> w = words(line);
   if (w.empty() || w.size() > 6) return std::nullopt;
   const std::string name = upper(w[0]);
   if (name != "STANDBY" && name != "TAKEOVER") return std::nullopt;
@@ -44,7 +24,7 @@ std::optional<AttendanceCommand> absence_command_in(std::string_view text) {
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    std::vector<std::string> w = words_of(text.substr(start, end - start));
+    std::vector<std::string> w = words(text.substr(start, end - start));
     if (!w.empty() && w.size() <= 4 && upper(w[0]) == "ABSENCE")
       return AttendanceCommand{"ABSENCE", std::vector<std::string>(w.begin() + 1, w.end())};
     start = end + 1;

@@ -3,6 +3,7 @@
 // GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
 #pragma once
 
+#include "server/app/ascii.h"
 #include "server/app/sha256.h"
 
 #include <gmime/gmime.h>
@@ -12,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace adj::mail::detail {
 
@@ -43,18 +45,23 @@ inline void ensure_gmime() {
 // The SHA-256 of `data` as 64 lower-case hex digits.
 inline std::string sha256_hex(std::string_view data) { return sha256_hex_of(data); }
 
-// ASCII lower case.
-inline std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+// ASCII case folding and trimming (server/app/ascii.h).
+using ::adj::ascii::lower;
+using ::adj::ascii::trim;
+using ::adj::ascii::upper;
 
-// `s` without leading and trailing ASCII white space.
-inline std::string trim(std::string_view s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return std::string(s.substr(b, e - b));
+// The words of `s`: its runs of non-white-space characters, in order.
+inline std::vector<std::string> words(std::string_view s) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t j = i;
+    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+    if (j > i) out.emplace_back(s.substr(i, j - i));
+    i = j;
+  }
+  return out;
 }
 
 }  // namespace adj::mail::detail

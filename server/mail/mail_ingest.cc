@@ -11,6 +11,7 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
+#include "server/app/audit_log.h"
 #include "server/app/escape.h"
 #include "server/app/secrets.h"
 #include "server/app/source_text.h"
@@ -29,35 +30,19 @@ namespace adj::mail {
 using detail::lower;
 using detail::sha256_hex;
 using detail::trim;
+using detail::upper;
+using detail::words;
 
 namespace {
 
 constexpr std::size_t kMaxHeadBytes = 64 * 1024;
 constexpr std::string_view kTruncated = "X-Adjutant-Truncated:";
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
-}
-
-std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
 }
 
 // Replaces every occurrence of `secret` in `s` that is not part of a longer word by asterisks
@@ -1225,13 +1210,10 @@ Result<ProcessResult> MailIngest::handle_secret(Context& c) {
   const Status changed = services_.change_secret(game, player, c.command->arg);
   if (changed.ok()) {
     if (admin_) {
-      AuditEntry e;
-      e.game = game;
-      e.at = now_();
-      e.actor = "player:" + player;
-      e.action = "secret";
-      e.detail = {{"player", player}, {"what", "secret"}, {"channel", "mail"}};
-      if (Status a = admin_->append_audit(e); !a.ok()) return a;
+      if (Status a = record_audit(*admin_, game, now_(), "player:" + player, "secret",
+                                  {{"player", player}, {"what", "secret"}, {"channel", "mail"}});
+          !a.ok())
+        return a;
     }
     text = "The secret of " + player + " in game " + game +
            " is changed. Use the new one on your PLAYER line from now on; the old one no "

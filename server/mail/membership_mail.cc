@@ -4,38 +4,25 @@
 #include <cctype>
 
 #include "server/app/membership.h"
+#include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "storage/membership_store.h"
 
 namespace adj::mail {
+
+using detail::upper;
+using detail::words;
+
 namespace {
 
 constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 constexpr std::size_t kMaxLine = 1000;
 
-std::vector<std::string> split_words(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 std::optional<std::vector<std::string>> join_command_in(std::string_view line) {
   if (line.size() > kMaxLine) line = line.substr(0, kMaxLine);
-  std::vector<std::string> w = split_words(line);
+  std::vector<std::string> w = words(line);
   if (w.empty() || upper(w[0]) != "JOIN") return std::nullopt;
   w[0] = "JOIN";
   return w;
@@ -46,7 +33,7 @@ std::optional<std::string> address_command_in(std::string_view text) {
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
-    const std::vector<std::string> w = split_words(text.substr(start, end - start));
+    const std::vector<std::string> w = words(text.substr(start, end - start));
     if (w.size() == 2 && upper(w[0]) == "ADDRESS") return w[1];
     start = end + 1;
   }

@@ -2,35 +2,15 @@
 
 #include <cctype>
 
+#include "server/mail/detail.h"
+
 namespace adj::mail {
+
+using detail::trim;
+using detail::upper;
+using detail::words;
+
 namespace {
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string_view s) {
-  std::size_t a = 0, b = s.size();
-  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
-  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
-  return std::string(s.substr(a, b - a));
-}
-
-std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::string w;
-  for (char c : s) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      if (!w.empty()) out.push_back(w);
-      w.clear();
-    } else {
-      w += c;
-    }
-  }
-  if (!w.empty()) out.push_back(w);
-  return out;
-}
 
 bool is_press_line(const std::string& line) {
   const auto w = words(line);

@@ -22,6 +22,7 @@
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -37,9 +38,7 @@ using http::Response;
 constexpr const char* kGmActor = "gm";
 constexpr const char* kChannel = "web";
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
-Response json_response(const Json& j, int status = 200) { return Response::json(dump(j), status); }
+using route::json_response;
 
 Response error_response(int status, const std::string& message, Json errors = nullptr) {
   Json j = {{"error", message}};
@@ -47,19 +46,9 @@ Response error_response(int status, const std::string& message, Json errors = nu
   return json_response(j, status);
 }
 
-Response fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
-    return error_response(500, "internal error");
-  }
-  return error_response(code, s.message());
-}
+Response fail(const Status& s) { return route::api_fail(s); }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using route::upper;
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -157,49 +146,16 @@ bool changes_state(const Request& req) { return req.method != "GET" && req.metho
 http::Handler gm_only(WebContext& ctx, http::Handler h) {
   return [&ctx, h = std::move(h)](const Request& req, const Params& p) {
     // Guessing limit on the GM token (auth_guard.h), when one is configured and presented.
-    const bool presented = !ctx.config().gm_token.empty() &&
-                           (!bearer_token(req).empty() || !req.cookie(kGmCookie).empty());
-    const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-    if (presented)
-      if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
-    const bool gm = is_gm(req, ctx.config());
-    if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+    bool gm = false;
+    if (auto r = route::check_gm(req, ctx, "api_gm", true, gm)) return *r;
     if (!gm) return gm_denied(req, ctx);
     if (changes_state(req) && !gm_may_change_state(req, ctx.config())) return cookie_refused();
     return h(req, p);
   };
 }
 
-std::string base64_decode(const std::string& in) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  int bits = 0, acc = 0;
-  for (char c : in) {
-    const int v = val(c);
-    if (v < 0) continue;  // padding, whitespace
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
 // Who is asking for a player's data in `game`.
-struct Caller {
-  bool gm = false;
-  std::string player;              // upper-case, when a link token or code+secret identified one
-  std::optional<Response> denied;  // set when credentials were given but are wrong
-};
+using Caller = route::ApiCaller;
 
 // GM token, else the player's link token (Bearer) for this game, else HTTP Basic
 // <code>:<secret>. A token for another game is refused; no credentials leave both empty.
@@ -217,53 +173,7 @@ Caller identify(const Request& req, WebContext& ctx, const std::string& game) {
     c.gm = true;
     return c;
   }
-  if (const std::string token = bearer_token(req); !token.empty()) {
-    auto owner = ctx.admin().token_owner(token);
-    if (!owner.ok()) {
-      if (owner.status().code() != StatusCode::kNotFound) {
-        c.denied = fail(owner.status());
-      } else {
-        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
-        c.denied = error_response(401, "unknown token");
-      }
-      return c;
-    }
-    if (owner->first != game) {  // both the stored spelling (see register_routes)
-      c.denied = error_response(403, "this token is for another game");
-      return c;
-    }
-    c.player = upper(owner->second);
-    return c;
-  }
-  const std::string auth = req.header("authorization");
-  if (auth.size() > 6 && lower(auth.substr(0, 6)) == "basic ") {
-    const std::string pair = base64_decode(auth.substr(6));
-    const std::size_t colon = pair.find(':');
-    if (colon == std::string::npos) {
-      c.denied = error_response(401, "Basic credentials must be <player code>:<secret>");
-      return c;
-    }
-    const std::string code = upper(pair.substr(0, colon));
-    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
-    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
-      c.denied = std::move(r);
-      return c;
-    }
-    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
-    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
-      c.denied = fail(ok.status());
-    } else if (!ok.ok()) {  // no such game or player: counts against the address only
-      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
-      c.denied = error_response(401, "wrong player code or secret");
-    } else if (!*ok) {
-      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
-      c.denied = error_response(401, "wrong player code or secret");
-    } else {
-      guard_record(ctx, keys, "api_basic", true, "");
-      c.player = code;
-    }
-    return c;
-  }
+  route::identify_player(req, ctx, game, bearer_token(req), token_keys, c);
   return c;
 }
 

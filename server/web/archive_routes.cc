@@ -25,6 +25,7 @@
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/svg_map.h"
 #include "server/web/web_session.h"
@@ -46,12 +47,8 @@ Stores stores_of(WebContext& ctx) {
   return Stores{s, s, s, s, s};
 }
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
+using route::game_path;
+using route::upper;
 
 std::optional<int> turn_number(const std::string& s) {
   if (s.empty() || s.size() > 7) return std::nullopt;
@@ -61,53 +58,20 @@ std::optional<int> turn_number(const std::string& s) {
   return v >= 1 && v <= kMaxTurnNumber ? std::optional<int>(v) : std::nullopt;
 }
 
-// ---- HTML plumbing (as html_routes.cc) ----
+// ---- HTML plumbing (route_util.h) ----
 
 Response page(std::string html, bool private_page = false, int status = 200) {
-  Response r = Response::html(std::move(html), status);
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
-  return r;
+  return route::html_page(std::move(html), status, private_page);
 }
 
 Response error_page(int status, const std::string& message) {
-  try {
-    return page(render_error_page(status, message), false, status);
-  } catch (const std::exception&) {
-    return Response::error(status, message, false);
-  }
+  return route::error_page(status, message, false);
 }
 
-Response status_page(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=html_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  }
-  return error_page(code, s.message());
-}
+Response status_page(const Status& s) { return route::status_page(s, false); }
 
 http::Handler guarded(Body body, bool json) {
-  return [body = std::move(body), json](const Request& req, const Params& p) -> Response {
-    try {
-      return body(req, p);
-    } catch (const http::ServiceUnavailable&) {
-      throw;
-    } catch (const std::exception& e) {
-      spdlog::error("event=archive_exception path=\"{}\" error=\"{}\"", log_escape(req.path),
-                    log_escape(e.what()));
-    } catch (...) {
-      spdlog::error("event=archive_exception path=\"{}\"", log_escape(req.path));
-    }
-    if (json) return Response::json(R"({"error": "internal error"})", 500);
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  };
+  return route::guarded(std::move(body), {"archive_exception", false, json, false});
 }
 
 struct Session {
@@ -115,10 +79,8 @@ struct Session {
 };
 
 std::optional<Session> player_session(const Request& req, WebContext& ctx) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
-  if (token.empty() || token.size() > 256) return std::nullopt;
-  auto owner = ctx.admin().token_owner(token);
-  if (!owner.ok()) return std::nullopt;
+  auto owner = route::cookie_owner(req, ctx);
+  if (!owner) return std::nullopt;
   return Session{owner->first, owner->second};
 }
 
@@ -133,17 +95,7 @@ Json nav(WebContext& ctx, const Request& req, const std::string& game, const std
   return n;
 }
 
-// The public form of a state document (as the game page shows it).
-Json public_state(Json st) {
-  st.erase("seed");
-  if (st.contains("players"))
-    for (auto& p : st["players"]) {
-      p.erase("secret");
-      p.erase("email");
-      p.erase("engine_state");
-    }
-  return st;
-}
+using route::public_state;
 
 Json standings_rows(const std::vector<Standing>& table) {
   Json rows = Json::array();
@@ -337,18 +289,9 @@ Response my_files_page(WebContext& ctx, const Request& req, const std::string& g
 
 // ---- API ----
 
-Response json_response(const Json& j, int status = 200) {
-  return Response::json(j.dump(-1, ' ', false, Json::error_handler_t::replace), status);
-}
+using route::json_response;
 
-Response api_fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
-    return json_response({{"error", "internal error"}}, 500);
-  }
-  return json_response({{"error", s.message()}}, code);
-}
+Response api_fail(const Status& s) { return route::api_fail(s); }
 
 Json ending_json(const Ending& e) {
   Json j = to_json(e);

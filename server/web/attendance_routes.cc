@@ -19,6 +19,7 @@
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -34,100 +35,40 @@ using http::Response;
 constexpr const char* kGmActor = "gm";
 constexpr std::size_t kMaxBody = 16 * 1024;
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using route::game_path;
+using route::param;
+using route::secure;
+using route::trim;
+using route::upper;
 
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t b = 0;
-  while (b < s.size() && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  return s.substr(b);
-}
-
-std::string param(const Params& p, const std::string& name) {
-  auto it = p.find(name);
-  return it == p.end() ? std::string() : it->second;
-}
-
+// The form field `name`, trimmed; "" when absent.
 std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
-  auto it = form.find(name);
-  return it == form.end() ? std::string() : trim(it->second);
+  return trim(route::field(form, name));
 }
 
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
-
-bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
-
+// HTML answers (route_util.h); private unless said otherwise.
 Response page(std::string html, int status = 200, bool private_page = true) {
-  Response r = Response::html(std::move(html), status);
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
-  return r;
+  return route::html_page(std::move(html), status, private_page);
 }
 
 Response error_page(int status, const std::string& message) {
-  return page(render_error_page(status, message), status);
+  return route::error_page(status, message, true);
 }
 
-Response status_page(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=attendance_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  }
-  return error_page(code, s.message());
-}
+Response status_page(const Status& s) { return route::status_page(s, true, "attendance_error"); }
 
-Response redirect(const std::string& to) {
-  Response r = Response::redirect(to);
-  r.headers.emplace_back("Cache-Control", "no-store");
-  return r;
-}
+Response redirect(const std::string& to) { return route::no_store_redirect(to); }
 
-Response csrf_failed() {
-  return error_page(403,
-                    "This form has expired or was sent from another site. Reload the page and "
-                    "try again.");
-}
+Response csrf_failed() { return route::csrf_failed(true); }
 
 Json json_error(const std::string& message) { return {{"error", message}}; }
 
-Response json_response(const Json& j, int status = 200) {
-  return Response::json(j.dump(-1, ' ', false, Json::error_handler_t::replace), status);
-}
+using route::json_response;
 
-Response api_fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=attendance_api_error error=\"{}\"", log_escape(s.to_string()));
-    return json_response(json_error("internal error"), 500);
-  }
-  return json_response(json_error(s.message()), code);
-}
+Response api_fail(const Status& s) { return route::api_fail(s, "attendance_api_error"); }
 
-template <class F>
-http::Handler guarded(F body) {
-  return [body = std::move(body)](const Request& req, const Params& p) -> Response {
-    try {
-      return body(req, p);
-    } catch (const http::ServiceUnavailable&) {
-      throw;
-    } catch (const std::exception& e) {
-      spdlog::error("event=attendance_exception path=\"{}\" error=\"{}\"", log_escape(req.path),
-                    log_escape(e.what()));
-    } catch (...) {
-      spdlog::error("event=attendance_exception path=\"{}\"", log_escape(req.path));
-    }
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  };
+http::Handler guarded(route::Body body) {
+  return route::guarded(std::move(body), {"attendance_exception", false, false, true});
 }
 
 Attendance attendance_of(WebContext& ctx) {
@@ -151,10 +92,8 @@ Replacer replacer_of(WebContext& ctx) {
 
 // The signed-in player of `game` (cookie), or "".
 std::string session_player(const Request& req, WebContext& ctx, const std::string& game) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
-  if (token.empty() || token.size() > 256) return "";
-  auto owner = ctx.admin().token_owner(token);
-  if (!owner.ok() || owner->first != game) return "";
+  auto owner = route::cookie_owner(req, ctx);
+  if (!owner || owner->first != game) return "";
   return upper(owner->second);
 }
 

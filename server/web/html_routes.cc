@@ -30,6 +30,7 @@
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/svg_map.h"
@@ -52,27 +53,12 @@ constexpr long kPlayerCookieSeconds = 30L * 24 * 3600;
 
 using Body = std::function<Response(const Request&, const Params&)>;
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
-
-std::string param(const Params& p, const std::string& name) {
-  auto it = p.find(name);
-  return it == p.end() ? "" : it->second;
-}
-
-std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
-  auto it = form.find(name);
-  return it == form.end() ? "" : it->second;
-}
+using route::field;
+using route::game_path;
+using route::param;
+using route::secure;
+using route::trim;
+using route::upper;
 
 // A positive whole number, or nullopt.
 std::optional<int> positive_int(const std::string& s, int max = 1000000) {
@@ -84,67 +70,21 @@ std::optional<int> positive_int(const std::string& s, int max = 1000000) {
   return v;
 }
 
-bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
-
-// Headers on every HTML answer: no scripts at all, no framing, no MIME sniffing; private pages
-// are never stored by caches.
-void harden(Response& r, bool private_page) {
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
-}
-
 Response page(std::string html, int status = 200, bool private_page = false) {
-  Response r = Response::html(std::move(html), status);
-  harden(r, private_page);
-  return r;
+  return route::html_page(std::move(html), status, private_page);
 }
 
 Response error_page(int status, const std::string& message) {
-  try {
-    return page(render_error_page(status, message), status);
-  } catch (const std::exception&) {
-    return Response::error(status, message, false);
-  }
+  return route::error_page(status, message, false);
 }
 
-// The error page for a failed service call. Server-side failures are logged, not shown.
-Response status_page(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=html_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  }
-  return error_page(code, s.message());
-}
+Response status_page(const Status& s) { return route::status_page(s, false); }
 
-Response redirect(const std::string& to) {
-  Response r = Response::redirect(to);
-  harden(r, true);
-  return r;
-}
+Response redirect(const std::string& to) { return route::hardened_redirect(to); }
 
 // Wraps a handler so that nothing escapes it.
 http::Handler guarded(Body body) {
-  return [body = std::move(body)](const Request& req, const Params& p) -> Response {
-    try {
-      return body(req, p);
-    } catch (const http::ServiceUnavailable&) {
-      throw;  // the server answers 503 with Retry-After
-    } catch (const std::exception& e) {
-      spdlog::error("event=html_exception method=\"{}\" path=\"{}\" error=\"{}\"",
-                    log_escape(req.method), log_escape(req.path), log_escape(e.what()));
-    } catch (...) {
-      spdlog::error("event=html_exception method=\"{}\" path=\"{}\"", log_escape(req.method),
-                    log_escape(req.path));
-    }
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  };
+  return route::guarded(std::move(body), {"html_exception", true});
 }
 
 std::optional<GameSummary> find_game(WebContext& ctx, const std::string& game, Status* error) {
@@ -172,14 +112,10 @@ struct PlayerSession {
 };
 
 std::optional<PlayerSession> player_session(const Request& req, WebContext& ctx) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
-  if (token.empty() || token.size() > 256) return std::nullopt;
-  auto owner = ctx.admin().token_owner(token);
-  if (!owner.ok()) return std::nullopt;
+  auto owner = route::cookie_owner(req, ctx);
+  if (!owner) return std::nullopt;
   return PlayerSession{owner->first, owner->second};
 }
-
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
 
 // The player signed in to `game`, or the answer to give instead: for a GET a redirect to the
 // sign-in page, for a POST 401; 403 when the session belongs to another game.
@@ -216,11 +152,7 @@ Response form_page(WebContext& ctx, const CsrfToken& csrf, std::string html, int
   return r;
 }
 
-Response csrf_failed() {
-  return error_page(403,
-                    "This form has expired or was sent from another site. Reload the page and "
-                    "try again.");
-}
+Response csrf_failed() { return route::csrf_failed(false); }
 
 // ---- public pages ----
 
@@ -244,18 +176,7 @@ Response index_page(WebContext& ctx, const Request& req) {
   return page(render_page("Games", "index", model, nav("", "", req, ctx)));
 }
 
-// The public view of a state document: secrets, e-mail addresses, engine-private data and the
-// game seed removed.
-Json public_state(Json st) {
-  st.erase("seed");
-  if (st.contains("players"))
-    for (auto& p : st["players"]) {
-      p.erase("secret");
-      p.erase("email");
-      p.erase("engine_state");
-    }
-  return st;
-}
+using route::public_state;
 
 Json order_of_play(const Json& codes, const Json& players) {
   Json out = Json::array();
@@ -768,12 +689,8 @@ std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return error_page(403, "GM pages are disabled: the server has no GM token.");
   // Guessing limit on the GM token presented as a cookie or bearer token (auth_guard.h).
-  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "web_gm", false, gm)) return r;
   if (gm) return std::nullopt;
   if (req.method == "GET") return redirect("/gm/login");
   return error_page(403, "This needs the GM's sign-in.");

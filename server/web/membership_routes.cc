@@ -26,6 +26,7 @@
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -39,25 +40,12 @@ using http::Response;
 
 constexpr const char* kGmActor = "gm";
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  std::size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
-}
-
-std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
-  auto it = form.find(name);
-  return it == form.end() ? "" : it->second;
-}
-
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
-std::string gm_path(const std::string& game) { return "/gm/games/" + http::url_encode(game); }
+using route::field;
+using route::game_path;
+using route::gm_path;
+using route::secure;
+using route::trim;
+using route::upper;
 
 Membership membership(WebContext& ctx) {
   SqliteStore& s = thread_store(ctx);
@@ -65,68 +53,28 @@ Membership membership(WebContext& ctx) {
                     ctx.config().base_url);
 }
 
-bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
-
-// ---- HTML answers (as html_routes.cc: no scripts, no framing, private pages not cached) ----
+// ---- HTML answers (route_util.h: no scripts, no framing; never stored by caches) ----
 
 Response page(std::string html, int status = 200) {
-  Response r = Response::html(std::move(html), status);
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", "no-store");
-  return r;
+  return route::html_page(std::move(html), status, true);
 }
 
 Response error_page(int status, const std::string& message) {
-  try {
-    return page(render_error_page(status, message), status);
-  } catch (const std::exception&) {
-    return Response::error(status, message, false);
-  }
+  return route::error_page(status, message, true);
 }
 
-Response status_page(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=html_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  }
-  return error_page(code, s.message());
-}
+Response status_page(const Status& s) { return route::status_page(s, true); }
 
-Response redirect(const std::string& to) {
-  Response r = Response::redirect(to);
-  r.headers.emplace_back("Cache-Control", "no-store");
-  return r;
-}
+Response redirect(const std::string& to) { return route::no_store_redirect(to); }
 
-Response csrf_failed() {
-  return error_page(403,
-                    "This form has expired or was sent from another site. Reload the page and "
-                    "try again.");
-}
+Response csrf_failed() { return route::csrf_failed(true); }
 
 using Body = std::function<Response(const Request&, const Params&)>;
 
 http::Handler guarded(Body body) {
-  return [body = std::move(body)](const Request& req, const Params& p) -> Response {
-    try {
-      return body(req, p);
-    } catch (const http::ServiceUnavailable&) {
-      throw;
-    } catch (const std::exception& e) {
-      spdlog::error("event=html_exception method=\"{}\" path=\"{}\" error=\"{}\"",
-                    log_escape(req.method), log_escape(req.path), log_escape(e.what()));
-    } catch (...) {
-      spdlog::error("event=html_exception method=\"{}\" path=\"{}\"", log_escape(req.method),
-                    log_escape(req.path));
-    }
-    return error_page(500, "Something went wrong on the server (the details are in its log).");
-  };
+  return route::guarded(std::move(body),
+                        {"html_exception", true, false, true,
+                         "Something went wrong on the server (the details are in its log)."});
 }
 
 Json nav(WebContext& ctx, const Request& req, const std::string& game, const std::string& name) {
@@ -143,12 +91,8 @@ Json nav(WebContext& ctx, const Request& req, const std::string& game, const std
 std::optional<Response> gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return error_page(403, "GM pages are disabled: the server has no GM token.");
-  const bool presented = !req.cookie(kGmCookie).empty() || !bearer_token(req).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "web_gm", false)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "web_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "web_gm", false, gm)) return r;
   if (gm) return std::nullopt;
   return error_page(403, "This needs the GM's sign-in: sign in on the GM page, then try again.");
 }
@@ -223,11 +167,8 @@ Response join_post(WebContext& ctx, const Request& req, const std::string& game)
 // ---- the signed-in player: address ----
 
 Response me_address_post(WebContext& ctx, const Request& req, const std::string& game) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
-  auto owner = token.empty() || token.size() > 256
-                   ? Result<std::pair<std::string, std::string>>(Status::NotFound("no session"))
-                   : ctx.admin().token_owner(token);
-  if (!owner.ok()) return error_page(401, "Sign in first, then change your address.");
+  auto owner = route::cookie_owner(req, ctx);
+  if (!owner) return error_page(401, "Sign in first, then change your address.");
   if (owner->first != game) return error_page(403, "You are signed in to another game.");
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
@@ -262,38 +203,24 @@ std::optional<std::int64_t> signup_id(const std::string& s) {
 
 // ---- JSON API ----
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
+// JSON answers, never stored by caches.
 Response json_response(const Json& j, int status = 200) {
-  Response r = Response::json(dump(j), status);
-  r.headers.emplace_back("Cache-Control", "no-store");
-  return r;
+  return route::json_response(j, status, true);
 }
 
 Response api_error(int status, const std::string& message) {
-  return json_response({{"error", message}}, status);
+  return route::json_error(status, message, true);
 }
 
-Response api_fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
-    return api_error(500, "internal error");
-  }
-  return api_error(code, s.message());
-}
+Response api_fail(const Status& s) { return route::api_fail(s, "api_error", true); }
 
 // Null when the request is the GM's and may change state (bearer GM token, or the GM cookie
 // from this site's own pages); the refusal otherwise.
 std::optional<Response> api_gm_denied(const Request& req, WebContext& ctx) {
   if (ctx.config().gm_token.empty())
     return api_error(403, "the GM API is disabled: no GM token is configured");
-  const bool presented = !bearer_token(req).empty() || !req.cookie(kGmCookie).empty();
-  const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
-  if (presented)
-    if (auto r = guard_check(ctx, keys, "api_gm", true)) return *r;
-  const bool gm = is_gm(req, ctx.config());
-  if (presented) guard_record(ctx, keys, "api_gm", gm, "wrong_token");
+  bool gm = false;
+  if (auto r = route::check_gm(req, ctx, "api_gm", true, gm)) return r;
   if (!gm) {
     Response r = api_error(401, "this needs the GM token (Authorization: Bearer <token>)");
     r.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant\"");

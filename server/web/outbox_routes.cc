@@ -17,6 +17,7 @@
 #include "server/web/auth_guard.h"
 #include "server/web/outbox_view.h"
 #include "server/web/page_render.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -69,17 +70,10 @@ Json inbox_json(const InboxMessage& m) {
           {"pruned", m.pruned_at.has_value()}};
 }
 
-// An HTML page with the same protective headers as the other pages (html_routes.cc).
+// A private HTML page with the protective headers of every page (route_util.h).
 http::Response styled(const std::string& title, const std::string& tmpl, const Json& model,
                       const Json& nav, int status = 200) {
-  http::Response r = http::Response::html(render_page(title, tmpl, model, nav), status);
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", "no-store");
-  return r;
+  return route::html_page(render_page(title, tmpl, model, nav), status, true);
 }
 
 Json inbox_view(const std::vector<InboxMessage>& list) {

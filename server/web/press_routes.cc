@@ -19,6 +19,7 @@
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
+#include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -34,86 +35,39 @@ using http::Response;
 constexpr const char* kGmActor = "gm";
 constexpr std::size_t kMaxFormBytes = 64 * 1024;
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using route::game_path;
+using route::upper;
 
 Press press_of(WebContext& ctx) {
   SqliteStore& s = thread_store(ctx);
   return Press(ctx.services(), s, ctx.clock(), &s);
 }
 
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
-
-// ---- HTML helpers (as html_routes.cc) ----
-
-void harden(Response& r, bool private_page) {
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
-  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-  r.headers.emplace_back("Referrer-Policy", "same-origin");
-  r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");
-}
+// ---- HTML helpers (route_util.h) ----
 
 Response page(std::string html, int status, bool private_page) {
-  Response r = Response::html(std::move(html), status);
-  harden(r, private_page);
-  return r;
+  return route::html_page(std::move(html), status, private_page);
 }
 
 Response error_page(int status, const std::string& message) {
-  try {
-    return page(render_error_page(status, message), status, true);
-  } catch (const std::exception&) {
-    return Response::error(status, message, false);
-  }
+  return route::error_page(status, message, true);
 }
 
-Response status_page(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=press_error error=\"{}\"", log_escape(s.to_string()));
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  }
-  return error_page(code, s.message());
-}
+Response status_page(const Status& s) { return route::status_page(s, true, "press_error"); }
 
-Response redirect(const std::string& to) {
-  Response r = Response::redirect(to);
-  harden(r, true);
-  return r;
-}
+Response redirect(const std::string& to) { return route::hardened_redirect(to); }
 
 using Body = std::function<Response(const Request&, const Params&)>;
 
 http::Handler guarded(Body body, bool json) {
-  return [body = std::move(body), json](const Request& req, const Params& p) -> Response {
-    try {
-      return body(req, p);
-    } catch (const http::ServiceUnavailable&) {
-      throw;
-    } catch (const std::exception& e) {
-      spdlog::error("event=press_exception path=\"{}\" error=\"{}\"", log_escape(req.path),
-                    log_escape(e.what()));
-    } catch (...) {
-      spdlog::error("event=press_exception path=\"{}\"", log_escape(req.path));
-    }
-    if (json) return Response::json(R"({"error": "internal error"})", 500);
-    return error_page(500,
-                      "The server could not complete this request (the details are in its log).");
-  };
+  return route::guarded(std::move(body), {"press_exception", false, json, true});
 }
 
 // The player signed in to `game` by the page cookie; nullopt when none.
 std::optional<std::string> session_player(const Request& req, WebContext& ctx,
                                           const std::string& game) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
-  if (token.empty() || token.size() > 256) return std::nullopt;
-  auto owner = ctx.admin().token_owner(token);
-  if (!owner.ok() || owner->first != game) return std::nullopt;
+  auto owner = route::cookie_owner(req, ctx);
+  if (!owner || owner->first != game) return std::nullopt;
   return upper(owner->second);
 }
 
@@ -143,10 +97,7 @@ std::vector<std::string> form_values(const Request& req, const std::string& name
   return out;
 }
 
-std::string field(const std::map<std::string, std::string>& form, const std::string& name) {
-  auto it = form.find(name);
-  return it == form.end() ? "" : it->second;
-}
+using route::field;
 
 Json message_json(const PressView& v) {
   Json to = Json::array();
@@ -371,52 +322,13 @@ Response gm_options_post(WebContext& ctx, const Request& req, const std::string&
 
 // ---- JSON API ----
 
-Response json(const Json& j, int status = 200) {
-  return Response::json(j.dump(-1, ' ', false, Json::error_handler_t::replace), status);
-}
+Response json(const Json& j, int status = 200) { return route::json_response(j, status); }
 
-Response json_error(int status, const std::string& message) {
-  return json({{"error", message}}, status);
-}
+using route::json_error;
 
-Response json_fail(const Status& s) {
-  const int code = http::http_status(s);
-  if (code == 500) {
-    spdlog::error("event=api_error error=\"{}\"", log_escape(s.to_string()));
-    return json_error(500, "internal error");
-  }
-  return json_error(code, s.message());
-}
+Response json_fail(const Status& s) { return route::api_fail(s); }
 
-struct ApiCaller {
-  bool gm = false;
-  std::string player;
-  std::optional<Response> denied;
-};
-
-std::string base64_decode(const std::string& in) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+' || c == '-') return 62;
-    if (c == '/' || c == '_') return 63;
-    return -1;
-  };
-  std::string out;
-  int bits = 0, acc = 0;
-  for (char c : in) {
-    const int v = val(c);
-    if (v < 0) continue;
-    acc = (acc << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
+using route::ApiCaller;
 
 // As api_routes.cc identify(): the GM token, a player's link token (Bearer), HTTP Basic
 // <code>:<secret>, or the player's page cookie (state changes then need api_csrf_ok); each
@@ -436,53 +348,7 @@ ApiCaller identify(const Request& req, WebContext& ctx, const std::string& game)
       return c;
     }
   }
-  if (!token.empty()) {
-    auto owner = ctx.admin().token_owner(token);
-    if (!owner.ok()) {
-      if (owner.status().code() != StatusCode::kNotFound) {
-        c.denied = json_fail(owner.status());
-      } else {
-        guard_record(ctx, token_keys, "api_bearer", false, "unknown_token");
-        c.denied = json_error(401, "unknown token");
-      }
-      return c;
-    }
-    if (owner->first != game) {
-      c.denied = json_error(403, "this token is for another game");
-      return c;
-    }
-    c.player = upper(owner->second);
-    return c;
-  }
-  const std::string auth = req.header("authorization");
-  if (auth.size() > 6 && upper(auth.substr(0, 6)) == "BASIC ") {
-    const std::string pair = base64_decode(auth.substr(6));
-    const std::size_t colon = pair.find(':');
-    if (colon == std::string::npos) {
-      c.denied = json_error(401, "Basic credentials must be <player code>:<secret>");
-      return c;
-    }
-    const std::string code = upper(pair.substr(0, colon));
-    const ThrottleKeys keys = guard_keys(req, throttle_key_player(game, code));
-    if (auto r = guard_check(ctx, keys, "api_basic", true)) {
-      c.denied = std::move(r);
-      return c;
-    }
-    auto ok = ctx.admin().check_secret(game, code, pair.substr(colon + 1));
-    if (!ok.ok() && ok.status().code() != StatusCode::kNotFound) {
-      c.denied = json_fail(ok.status());
-    } else if (!ok.ok()) {
-      guard_record(ctx, guard_keys(req, ""), "api_basic", false, "unknown_player");
-      c.denied = json_error(401, "wrong player code or secret");
-    } else if (!*ok) {
-      guard_record(ctx, keys, "api_basic", false, "wrong_secret", game, code);
-      c.denied = json_error(401, "wrong player code or secret");
-    } else {
-      guard_record(ctx, keys, "api_basic", true, "");
-      c.player = code;
-    }
-    return c;
-  }
+  if (route::identify_player(req, ctx, game, token, token_keys, c)) return c;
   if (auto me = session_player(req, ctx, game)) {
     if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) {
       c.denied = json_error(403,

@@ -1,6 +1,7 @@
 #include "storage/sqlite/codec.h"
 
 #include <charconv>
+#include <sstream>
 
 namespace adj::sqlite {
 
@@ -39,6 +40,23 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
     return Status::Corruption(what + " holds game " + state->game_id + " turn " +
                               std::to_string(state->turn));
   return state;
+}
+
+std::string lines_to_text(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) {
+    if (!out.empty()) out += '\n';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> lines_from_text(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(line);
+  return out;
 }
 
 }  // namespace adj::sqlite

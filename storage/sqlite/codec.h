@@ -1,10 +1,11 @@
-// Conversions between record fields and their column forms: JSON documents as text and unsigned
-// 64-bit seeds as decimal text. Pure functions; thread-safe.
+// Conversions between record fields and their column forms: JSON documents as text, unsigned
+// 64-bit seeds as decimal text and lists as lines. Pure functions; thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rules/core/status.h"
 #include "rules/game/state.h"
@@ -19,6 +20,11 @@ Result<Json> json_from_text(std::string_view text, std::string_view what);
 std::string seed_to_text(std::uint64_t seed);
 // Corruption (naming `what`) unless `text` is a decimal number that fits in 64 bits.
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what);
+
+// A list stored one item a line: the items joined with '\n' (items hold no newline), and back
+// (empty lines are skipped, so an empty list and "" are the same).
+std::string lines_to_text(const std::vector<std::string>& items);
+std::vector<std::string> lines_from_text(const std::string& text);
 
 // Parses a stored GameState and checks it is the one asked for. Corruption otherwise.
 Result<GameState> state_from_text(std::string_view text, const std::string& game, int turn);

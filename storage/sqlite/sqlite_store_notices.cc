@@ -1,6 +1,5 @@
 // NoticeStore over SQLite (migration 0009).
-#include <sstream>
-
+#include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
@@ -8,23 +7,6 @@ namespace adj {
 namespace {
 
 using sqlite::Transaction;
-
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
-  return out;
-}
 
 bool has_newline(const std::vector<std::string>& v) {
   for (const auto& s : v)
@@ -40,8 +22,8 @@ Notice read_notice(sqlite::Statement& st) {
   n.id = st.column_int64(0);
   n.game = st.column_text(1);
   n.kind = st.column_text(2);
-  n.players = split_lines(st.column_text(3));
-  n.addresses = split_lines(st.column_text(4));
+  n.players = sqlite::lines_from_text(st.column_text(3));
+  n.addresses = sqlite::lines_from_text(st.column_text(4));
   n.subject = st.column_text(5);
   n.text = st.column_text(6);
   n.dedupe_key = st.column_text(7);
@@ -73,8 +55,8 @@ Result<std::int64_t> SqliteStore::append_notice(const Notice& n) {
                                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, n.game)
       .bind_text(2, n.kind)
-      .bind_text(3, join_lines(n.players))
-      .bind_text(4, join_lines(n.addresses))
+      .bind_text(3, sqlite::lines_to_text(n.players))
+      .bind_text(4, sqlite::lines_to_text(n.addresses))
       .bind_text(5, n.subject)
       .bind_text(6, n.text)
       .bind_text(7, n.dedupe_key)

@@ -1,6 +1,5 @@
 // PressStore over SQLite (migration 0012).
-#include <sstream>
-
+#include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
@@ -8,23 +7,6 @@ namespace adj {
 namespace {
 
 using sqlite::Transaction;
-
-std::string join_codes(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_codes(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
-  return out;
-}
 
 bool known_level(const std::string& p) {
   return p == "none" || p == "public" || p == "private" || p == "anonymous";
@@ -40,7 +22,7 @@ PressMessage read_press(sqlite::Statement& st) {
   m.turn = st.column_int(2);
   m.sent_at = st.column_int64(3);
   m.sender = st.column_text(4);
-  m.recipients = split_codes(st.column_text(5));
+  m.recipients = sqlite::lines_from_text(st.column_text(5));
   m.to_all = st.column_int(6) != 0;
   m.anonymous = st.column_int(7) != 0;
   m.body = st.column_text(8);
@@ -122,7 +104,7 @@ Result<std::int64_t> SqliteStore::append_press(const PressMessage& m, const Pres
       .bind_int(2, m.turn)
       .bind_int64(3, m.sent_at)
       .bind_text(4, m.sender)
-      .bind_text(5, m.to_all ? std::string() : join_codes(m.recipients))
+      .bind_text(5, m.to_all ? std::string() : sqlite::lines_to_text(m.recipients))
       .bind_int(6, m.to_all ? 1 : 0)
       .bind_int(7, m.anonymous ? 1 : 0)
       .bind_text(8, m.body)

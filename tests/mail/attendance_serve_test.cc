@@ -14,6 +14,7 @@
 
 #include "tests/mail/mail_test_util.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -30,20 +31,8 @@ constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 
-struct Http {
-  int status = 0;
-  std::string body;
-};
-
-Http curl(const std::string& args) {
-  const std::string out = sh("curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null");
-  Http r;
-  const std::size_t nl = out.rfind('\n');
-  if (nl == std::string::npos) return r;
-  r.body = out.substr(0, nl);
-  r.status = std::atoi(out.c_str() + nl + 1);
-  return r;
-}
+using Http = ::adj::testing::CurlAnswer;
+using ::adj::testing::curl;
 
 // The text of every message in the outbox Maildir (new/) sent to `to`, with soft line breaks of
 // quoted-printable undone.

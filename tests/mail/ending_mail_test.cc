@@ -30,14 +30,6 @@ constexpr const char* kGm = "ending-mail-gm";
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 
-std::vector<std::string> outbox_files(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir / "new", ec))
-    out.push_back(::adj::testing::read_file(e.path().string()));
-  return out;
-}
-
 // Messages that contain every one of `needles`.
 int count_with(const std::vector<std::string>& files, const std::vector<std::string>& needles) {
   int n = 0;
@@ -85,7 +77,8 @@ class EndingMail : public ::testing::Test {
     return send_file(d_->smtp(), path, from);
   }
   bool answered(const std::vector<std::string>& needles, int n = 1) {
-    return eventually([&] { return count_with(outbox_files(outbox_), needles) >= n; }, 30s);
+    return eventually([&] { return count_with(mail_test::maildir_texts(outbox_), needles) >= n; },
+                      30s);
   }
 
   ::adj::testing::TempDir dir_;
@@ -118,7 +111,8 @@ TEST_F(EndingMail, ThreePlayersAgreeADrawByMailAndEveryoneGetsTheStandings) {
   // The standings mail, to every player.
   for (const auto& [from, code, secret] : players)
     EXPECT_TRUE(answered({"<" + from + ">", "Final standings", "agreed to a draw"})) << code;
-  EXPECT_EQ(count_with(outbox_files(outbox_), {"hearthstone"}), 0) << "no secret in any mail";
+  EXPECT_EQ(count_with(mail_test::maildir_texts(outbox_), {"hearthstone"}), 0)
+      << "no secret in any mail";
 
   // Orders after the end: refused, and the answer says why.
   ASSERT_EQ(mail("guild@example.org", "orders", "GAME scavenger-1\nPLAYER GLD hearthstone\nDRAW\n"),

@@ -29,16 +29,12 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 
 constexpr const char* kGm = "flows-serve-gm-token";
 constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
 const std::string kSrc = ADJ_SOURCE_DIR;
 
-struct Answer {
-  int status = 0;
-  std::string body;
-};
+using Answer = ::adj::testing::CurlAnswer;
 
 class Daemon : public mail_test::ServeProcess {
  public:
@@ -47,13 +43,7 @@ class Daemon : public mail_test::ServeProcess {
   std::string log() const { return ::adj::testing::read_file(log_); }
   // curl ARGS against `path`; the status from -w.
   Answer curl(const std::string& args, const std::string& path) const {
-    const std::string out = sh("curl -s -m 20 -w '\\n%{http_code}' " + args + " " + q(url(path)));
-    Answer a;
-    const std::size_t nl = out.rfind('\n');
-    if (nl == std::string::npos) return a;
-    a.body = out.substr(0, nl);
-    a.status = std::atoi(out.c_str() + nl + 1);
-    return a;
+    return ::adj::testing::curl(args + " " + q(url(path)));
   }
   Answer api(const std::string& method, const std::string& path, const std::string& body = "") {
     std::string args = "-X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);

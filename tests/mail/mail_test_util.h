@@ -285,4 +285,11 @@ inline std::vector<std::filesystem::path> maildir_new(const std::filesystem::pat
   return out;
 }
 
+// The text of every file of a Maildir's new/ directory, in maildir_new's order.
+inline std::vector<std::string> maildir_texts(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& f : maildir_new(dir)) out.push_back(::adj::testing::read_file(f.string()));
+  return out;
+}
+
 }  // namespace adj::mail_test

@@ -28,19 +28,11 @@ constexpr const char* kGm = "press-gm-token";
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 
-std::vector<std::string> maildir(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir / "new", ec))
-    out.push_back(::adj::testing::read_file(e.path().string()));
-  return out;
-}
-
 // The delivered messages to `to` whose text holds `needle`.
 std::vector<std::string> mail_to(const fs::path& dir, const std::string& to,
                                  const std::string& needle) {
   std::vector<std::string> out;
-  for (const auto& m : maildir(dir))
+  for (const auto& m : mail_test::maildir_texts(dir))
     if (m.find("To: " + to) != std::string::npos || m.find("<" + to + ">") != std::string::npos)
       if (m.find(needle) != std::string::npos) out.push_back(m);
   return out;

@@ -31,13 +31,7 @@ constexpr const char* kGm = "bounds-gm-token";
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
 
-std::vector<std::string> maildir_files(const fs::path& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir / "new", ec))
-    out.push_back(::adj::testing::read_file(e.path().string()));
-  return out;
-}
+using mail_test::maildir_texts;
 
 class Daemon : public mail_test::ServeProcess {
  public:
@@ -100,12 +94,12 @@ print(' '.join(codes))
 )");
   EXPECT_EQ(out.find("4"), std::string::npos) << out;  // all 30 stored
   ASSERT_TRUE(eventually([&] { return d.inbox_drained(); }, 60s)) << d.log();
-  ASSERT_TRUE(eventually([&] { return maildir_files(outbox).size() >= 5; }, 30s)) << d.log();
+  ASSERT_TRUE(eventually([&] { return maildir_texts(outbox).size() >= 5; }, 30s)) << d.log();
   std::this_thread::sleep_for(3s);  // nothing more is delivered
   // Besides the refusals, the player whose secret was guessed at is told, once (the limiter).
   std::vector<std::string> answers;
   int alerts = 0;
-  for (const std::string& a : maildir_files(outbox)) {
+  for (const std::string& a : maildir_texts(outbox)) {
     if (a.find("Failed attempts to use your secret") != std::string::npos) {
       ++alerts;
       EXPECT_NE(a.find("wessex@example.org"), std::string::npos) << a;
@@ -173,8 +167,8 @@ s.quit()
 print('sent')
 )");
   EXPECT_EQ(out, "sent\n");
-  ASSERT_TRUE(eventually([&] { return maildir_files(outbox).size() == 1; }, 60s)) << d.log();
-  const std::string answer = maildir_files(outbox).front();
+  ASSERT_TRUE(eventually([&] { return maildir_texts(outbox).size() == 1; }, 60s)) << d.log();
+  const std::string answer = maildir_texts(outbox).front();
   EXPECT_NE(answer.find("more than 100 MIME parts"), std::string::npos) << answer;
   EXPECT_NE(answer.find("ann@example.org"), std::string::npos);
   EXPECT_NE(sh("curl -s -m 5 " + q(d.url("/healthz"))).find("ok"), std::string::npos);

@@ -44,14 +44,6 @@ using namespace std::chrono_literals;
 constexpr const char* kGm = "smtp-gm-token";
 const std::string kSrc = ADJ_SOURCE_DIR;
 
-// The outbox Maildir's messages (new/).
-std::vector<std::string> outbox_files(const std::string& dir) {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(fs::path(dir) / "new", ec)) out.push_back(slurp(e));
-  return out;
-}
-
 int count_containing(const std::vector<std::string>& files, const std::string& needle) {
   int n = 0;
   for (const auto& f : files) n += f.find(needle) != std::string::npos;
@@ -82,12 +74,13 @@ TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
   const std::string plain = kSrc + "/tests/data/mail/plain.eml";
   EXPECT_EQ(send_file(d.smtp(), plain, "wessex@example.org"), "250") << slurp(log);
   const std::string thread = "In-Reply-To: <plain.7f3a@mail.example.org>";
-  ASSERT_TRUE(eventually([&] { return count_containing(outbox_files(outbox), thread) == 1; }))
-      << slurp(log);
+  ASSERT_TRUE(eventually([&] {
+    return count_containing(mail_test::maildir_texts(outbox), thread) == 1;
+  })) << slurp(log);
   // The same Message-ID again: 250, but not processed (nor answered) twice.
   EXPECT_EQ(send_file(d.smtp(), plain, "wessex@example.org"), "250");
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(count_containing(outbox_files(outbox), thread), 1);
+  EXPECT_EQ(count_containing(mail_test::maildir_texts(outbox), thread), 1);
   EXPECT_NE(slurp(log).find("duplicate=true"), std::string::npos);
 
   // swaks, when installed, as a second real client (a HELP command).
@@ -100,7 +93,7 @@ TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
     // Answered to the envelope sender, with a fixed subject (no threading to an unknown
     // sender's message).
     EXPECT_TRUE(eventually([&] {
-      return count_containing(outbox_files(outbox), "To: help@example.org") == 1;
+      return count_containing(mail_test::maildir_texts(outbox), "To: help@example.org") == 1;
     })) << slurp(log);
   }
 
@@ -117,7 +110,7 @@ TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
   for (const auto& m : ob["outbox"]) reports += m["kind"] == "report";
   EXPECT_GE(reports, 1);
   EXPECT_TRUE(eventually([&] {
-    return count_containing(outbox_files(outbox), "Subject:") >= 2 + reports;
+    return count_containing(mail_test::maildir_texts(outbox), "Subject:") >= 2 + reports;
   })) << slurp(log);
   // Not for players.
   EXPECT_NE(sh("curl -s -o /dev/null -w '%{http_code}' " + q(d.url("/api/games/britain-1/outbox"))),

@@ -35,27 +35,11 @@ std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 
 constexpr const char* kGm = "ending-gm-token";
 
-struct CurlResult {
-  int status = 0;
-  std::string body;
+struct CurlResult : ::adj::testing::CurlAnswer {
   Json json() const { return Json::parse(body, nullptr, false); }
 };
 
-CurlResult curl(const std::string& args) {
-  const std::string cmd = "curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  CurlResult r;
-  const std::size_t nl = out.rfind('\n');
-  if (nl == std::string::npos) return r;
-  r.body = out.substr(0, nl);
-  r.status = std::atoi(out.c_str() + nl + 1);
-  return r;
-}
+CurlResult curl(const std::string& args) { return {::adj::testing::curl(args)}; }
 
 // `adjutant serve` on a free port, no scheduler, no SMTP listener.
 class Daemon {

@@ -32,27 +32,8 @@ using ::adj::testing::write_file;
 constexpr const char* kGm = "e2e-gm-token";
 const std::string kOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
 
-struct CurlResult {
-  int status = 0;
-  std::string body;
-};
-
-// curl ARGS; the HTTP status is taken from -w.
-CurlResult curl(const std::string& args) {
-  const std::string cmd = "curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  std::string out;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  CurlResult r;
-  const std::size_t nl = out.rfind('\n');
-  if (nl == std::string::npos) return r;
-  r.body = out.substr(0, nl);
-  r.status = std::atoi(out.c_str() + nl + 1);
-  return r;
-}
+using CurlResult = ::adj::testing::CurlAnswer;
+using ::adj::testing::curl;
 
 class Daemon {
  public:

@@ -22,21 +22,8 @@ constexpr const char* kGm = "integrity-gm-token";
 
 std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
 
-struct Answer {
-  int status = 0;
-  std::string body;
-};
-
-// curl ARGS; the status from -w.
-Answer curl(const std::string& args) {
-  const std::string out = run_shell("curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null");
-  Answer a;
-  const std::size_t nl = out.rfind('\n');
-  if (nl == std::string::npos) return a;
-  a.body = out.substr(0, nl);
-  a.status = std::atoi(out.c_str() + nl + 1);
-  return a;
-}
+using Answer = ::adj::testing::CurlAnswer;
+using ::adj::testing::curl;
 
 int mode_of(const std::string& path) {
   struct stat st {};

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 
 namespace adj::testing {
 
@@ -59,6 +60,16 @@ std::string run_shell(const std::string& cmd) {
   while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
   ::pclose(p);
   return out;
+}
+
+CurlAnswer curl(const std::string& args) {
+  const std::string out = run_shell("curl -s -m 20 -w '\\n%{http_code}' " + args + " 2>/dev/null");
+  CurlAnswer a;
+  const std::size_t nl = out.rfind('\n');
+  if (nl == std::string::npos) return a;
+  a.body = out.substr(0, nl);
+  a.status = std::atoi(out.c_str() + nl + 1);
+  return a;
 }
 
 }  // namespace adj::testing

@@ -16,4 +16,12 @@ std::string shell_quote(const std::string& s);
 // Runs `cmd` with /bin/sh; its standard output ("" when it could not start).
 std::string run_shell(const std::string& cmd);
 
+// What `curl -s -m 20 ARGS` answered: the HTTP status (0 when there was no answer) and the body.
+// curl's standard error is discarded.
+struct CurlAnswer {
+  int status = 0;
+  std::string body;
+};
+CurlAnswer curl(const std::string& args);
+
 }  // namespace adj::testing
