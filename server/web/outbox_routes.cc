@@ -207,7 +207,18 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
                                 "the game and choose one from its list."),
               404);
         }
-        const MessageView v = message_view(m->raw, m->kind);
+        MessageView v = message_view(m->raw, m->kind);
+        // Press is private to its players unless the game lets the GM read it (fails closed).
+        if (m->kind == "press" && !v.withheld) {
+          auto opts = m->game.empty() ? Result<PressOptions>(Status::NotFound("no game"))
+                                      : thread_store(ctx).press_options(m->game);
+          if (!opts.ok() || !opts->gm_reads_private) {
+            v.withheld = true;
+            v.body =
+                "(press withheld: in this game the GM does not read the players' press. Press "
+                "to every kingdom is on the game's public press page.)";
+          }
+        }
         Json headers = Json::array();
         for (const auto& [k, val] : v.headers) headers.push_back({{"name", k}, {"value", val}});
         const std::string subject = subject_of(m->raw);

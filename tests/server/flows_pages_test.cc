@@ -373,6 +373,20 @@ TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
   ASSERT_EQ(sec.status, 200);
   EXPECT_EQ(sec.body.find("hunter22"), std::string::npos);
   EXPECT_NE(sec.body.find("secret withheld"), std::string::npos);
+  // Press: shown only while the game lets the GM read the players' press.
+  OutboxMessage press = ack;
+  press.kind = "press";
+  press.raw = "Subject: Press from Mercia\r\n\r\nLet us share Wessex.\r\n";
+  press.dedupe_key = "t3";
+  auto pid = st.enqueue(press);
+  ASSERT_TRUE(pid.ok());
+  EXPECT_NE(get("/gm/outbox/" + std::to_string(*pid), gm).body.find("Let us share Wessex."),
+            std::string::npos);
+  ASSERT_TRUE(st.set_press_options(kGame, PressOptions{"private", false}).ok());
+  Response hidden = get("/gm/outbox/" + std::to_string(*pid), gm);
+  ASSERT_EQ(hidden.status, 200);
+  EXPECT_EQ(hidden.body.find("Let us share Wessex."), std::string::npos);
+  EXPECT_NE(hidden.body.find("press withheld"), std::string::npos);
   EXPECT_EQ(get("/gm/outbox/" + std::to_string(*id)).status, 403);
   EXPECT_EQ(get("/gm/outbox/999999", gm).status, 404);
   EXPECT_EQ(get("/gm/outbox/abc", gm).status, 404);
