@@ -267,7 +267,8 @@ TEST_F(MembershipTest, StartAssignsByPreferenceDeterministicallyAndOpensTheGame)
   EXPECT_EQ(w_->log("start")[0].detail["vacant"].size(), 2u);
   for (const auto& x : a) EXPECT_EQ(w_->email_of(x.player), x.email);
   // Vacant positions lose the scenario's address: nobody is mailed for them.
-  for (const auto& code : w_->log("start")[0].detail["vacant"])
+  const auto start_log = w_->log("start");
+  for (const auto& code : start_log[0].detail["vacant"])
     EXPECT_EQ(w_->email_of(code.get<std::string>()), "");
   const auto signups = w_->members->signups(kGame);
   for (const auto& s : *signups) EXPECT_EQ(s.state, "assigned");
