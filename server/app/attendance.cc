@@ -6,6 +6,7 @@
 
 #include "server/app/ascii.h"
 #include "server/app/audit_log.h"
+#include "server/app/membership.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 
@@ -57,26 +58,6 @@ std::optional<std::int64_t> days_of(const std::string& ymd) {
 std::string ymd_of_days(std::int64_t days) { return format_utc(days * kDay, "%Y-%m-%d"); }
 
 std::string ymd_of(UnixTime t) { return format_utc(t, "%Y-%m-%d"); }
-
-Status check_mail_address(const std::string& address) {
-  if (address.empty())
-    return Status::InvalidArgument("the address is empty; give an email address");
-  if (address.size() > 254)
-    return Status::InvalidArgument("the address is longer than 254 characters");
-  for (char c : address) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u <= 32 || u >= 127 || std::string_view("<>()[],;:\\\"").find(c) != std::string::npos)
-      return Status::InvalidArgument("the address \"" + address +
-                                     "\" holds a character an address cannot have");
-  }
-  const auto at = address.find('@');
-  if (at == std::string::npos || at == 0 || at + 1 == address.size() ||
-      address.find('@', at + 1) != std::string::npos)
-    return Status::InvalidArgument("\"" + address +
-                                   "\" is not an email address (it needs one @ between a name "
-                                   "and a domain)");
-  return Status::Ok();
-}
 
 std::string takeover_throttle_key(const std::string& game, const std::string& kingdom) {
   return "takeover:" + lower(game) + "/" + lower(kingdom);
@@ -475,7 +456,7 @@ Result<Absence> Attendance::declare_absence(const std::string& game, const std::
 
 Result<std::string> Attendance::standby(const std::string& game, const std::string& address,
                                         bool notify) {
-  ADJ_RETURN_IF_ERROR(check_mail_address(address));
+  ADJ_RETURN_IF_ERROR(Membership::check_address(address));
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
   if (g->status == "finished")
@@ -538,7 +519,7 @@ Result<std::string> Attendance::issue_code(const std::string& game, const std::s
 Result<TakeoverOutcome> Attendance::takeover(const std::string& game, const std::string& kingdom,
                                              const std::string& code, const std::string& email,
                                              const Replacer& replace, const std::string& channel) {
-  ADJ_RETURN_IF_ERROR(check_mail_address(email));
+  ADJ_RETURN_IF_ERROR(Membership::check_address(email));
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
   if (g->status == "finished")

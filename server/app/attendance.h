@@ -166,8 +166,4 @@ std::optional<std::int64_t> days_of(const std::string& ymd);
 std::string ymd_of_days(std::int64_t days);
 std::string ymd_of(UnixTime t);
 
-// A minimal check that `address` can be mailed: one '@', printable ASCII without spaces or
-// header-special characters, at most 254 characters. InvalidArgument naming what is wrong.
-Status check_mail_address(const std::string& address);
-
 }  // namespace adj
