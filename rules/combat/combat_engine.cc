@@ -63,5 +63,11 @@ Json CombatEngine::detach_units(Json&, int, int) const { return Json::object(); 
 void CombatEngine::merge_units(Json&, int, const Json&, int) const {}
 void CombatEngine::standing_order(const Order&, Area&, Player&) const {}
 void CombatEngine::end_turn(GameState&) const {}
+std::vector<AttackGroup> attack_groups(const BattleInput& in) {
+  if (!in.groups.empty()) return in.groups;
+  return {AttackGroup{in.attacker, in.from, in.attacker_armies, in.attacker_units, 0, 0}};
+}
+
+CombatPhaseRules CombatEngine::phase_rules(const Json&) const { return {}; }
 
 }  // namespace adj

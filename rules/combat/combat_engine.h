@@ -25,6 +25,31 @@ const char* to_string(AttackKind kind);  // "move", "assault", "probe", "overrun
 std::optional<AttackKind> attack_kind_from_string(std::string_view s);  // case-insensitive
 AttackKind attack_kind_of(Verb verb);  // REQUIRES: is_attack_verb(verb)
 
+// One attacking force of a battle: the armies one order line sends from one area. A battle has one
+// group, or several when forces from several areas attack one area together (a combined attack,
+// seed 003: "More than one unit may participate in a given attack").
+struct AttackGroup {
+  std::string player;           // the attacking player's code
+  std::string from;             // the area the group attacks from
+  int armies = 0;               // >= 1
+  Json units = Json::object();  // engine per-army state of the group
+  int action = 0, line = 0;     // the order line that sent it
+};
+
+// What one combat phase allows. The turn loop enforces it; an engine declares it from its options.
+// A combat phase is one action round (action N of every player, in the order of play) or, with
+// Scope::kTurn, the whole turn.
+struct CombatPhaseRules {
+  enum class Scope { kActionRound, kTurn };
+  Scope scope = Scope::kActionRound;
+  // Seed 003: "No unit may participate in more than one attack per combat phase." Armies that
+  // attacked (and their survivors, wherever they end up) may not attack again in the phase.
+  bool one_attack_per_unit = false;
+  // Seed 003: "No unit may be the object of more than one attack per combat phase." An area that
+  // was attacked may not be attacked again in the phase.
+  bool one_attack_per_target = false;
+};
+
 // One battle as the turn loop hands it to an engine.
 // Ownership: `world` is borrowed for the duration of resolve(); it is the state just before the
 // battle (after any RETREAT-mode withdrawal), with the attacking armies already taken out of
@@ -40,10 +65,18 @@ struct BattleInput {
   bool ambush = false;  // the defender has an ambush set against `from` (AMBUSH defence mode)
   std::map<std::string, int> extras;  // engine keyword arguments from the order (CARD, AIR)
   const Json* options = nullptr;      // the game's engine options (validated by the engine)
+  // Every attacking force, in order (the first is the primary: `attacker`, `from`). For a battle
+  // of one group, groups[0] repeats attacker/from/attacker_armies/attacker_units. The totals
+  // above always hold the sums (attacker_units merged with CombatEngine::merge_units).
+  std::vector<AttackGroup> groups;
 
   const Area& target() const { return *world->find_area(to); }
   const Area& origin() const { return *world->find_area(from); }
 };
+
+// in.groups, or (when a caller left it empty) one group made of attacker/from/attacker_armies/
+// attacker_units. Engines read the groups through this.
+std::vector<AttackGroup> attack_groups(const BattleInput& in);
 
 // One round or phase of a battle, for the log and the reports.
 struct BattleRound {
@@ -83,6 +116,15 @@ struct BattleOutcome {
   // New engine_state for the players, when the battle changed it (cards or tokens spent).
   std::optional<Json> attacker_player_state;
   std::optional<Json> defender_player_state;
+  // How many surviving attackers enter the area when the attacker wins; nullopt means all of them.
+  // The others return to the areas they attacked from (seed 003: "one of the attacking units may
+  // enter the hexagon").
+  std::optional<int> advancing;
+  // Per group (same order as BattleInput::groups), when the engine decides them: the losses of each
+  // group (summing to attacker_losses) and the survivors' per-army state. Empty: the turn loop
+  // spreads attacker_losses over the groups, largest group first, and splits attacker_units.
+  std::vector<int> group_losses;
+  std::vector<Json> group_units;
   Json detail = Json::object();  // engine-specific summary for the log
 };
 
@@ -135,6 +177,11 @@ class CombatEngine {
   virtual void end_turn(GameState& state) const;
   // Order syntax this engine adds to the common grammar (for HELP); empty when none.
   virtual std::string_view order_help() const { return {}; }
+  // What one combat phase allows under these rules (default: an action round, no limits).
+  virtual CombatPhaseRules phase_rules(const Json& options) const;
+  // Whether several origins may attack one area together as one battle (lines of the same action
+  // number against the same area). Default true.
+  virtual bool combined_attacks() const { return true; }
   // Whether SUPPORT <where> <to> orders exist under these rules (standing_order then receives
   // them; the validator refuses SUPPORT otherwise).
   virtual bool accepts_support() const { return false; }

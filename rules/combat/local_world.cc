@@ -9,11 +9,28 @@
 
 namespace adj {
 
+namespace {
+
+Json groups_json(const BattleInput& in) {
+  Json g = Json::array();
+  for (const auto& x : in.groups)
+    g.push_back({{"player", x.player},
+                 {"from", x.from},
+                 {"armies", x.armies},
+                 {"units", x.units},
+                 {"action", x.action},
+                 {"line", x.line}});
+  return g;
+}
+
+}  // namespace
+
 Json battle_input_json(const BattleInput& in) {
   // Areas within the engine's world_radius() of the target, the origin, the borders among them
   // and the players who own them (without secrets or addresses).
   const GameState& w = *in.world;
   std::set<std::string> keep = {in.to, in.from};
+  for (const auto& g : in.groups) keep.insert(g.from);
   std::vector<std::string> frontier = {in.to};
   const CombatEngine* engine = find_engine(w.engine.name);
   const int radius = engine ? engine->world_radius() : 2;
@@ -26,6 +43,7 @@ Json battle_input_json(const BattleInput& in) {
   }
   Json areas = Json::array(), edges = Json::array(), players = Json::array();
   std::set<std::string> owners = {in.attacker};
+  for (const auto& g : in.groups) owners.insert(g.player);
   for (const auto& code : keep) {
     const Area* a = w.find_area(code);
     areas.push_back(to_json(*a));
@@ -49,6 +67,7 @@ Json battle_input_json(const BattleInput& in) {
               {"units", in.attacker_units},
               {"extras", in.extras}}},
             {"ambush", in.ambush},
+            {"groups", groups_json(in)},
             {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
             {"rules", to_json(w.rules)},
             {"turn", w.turn},
@@ -152,6 +171,30 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
   in.extras = att.value("extras", std::map<std::string, int>{});
   in.ambush = doc.value("ambush", false);
   in.options = &b->world->engine.options;
+  if (doc.contains("groups") && doc["groups"].size() > 0) {
+    int total = 0;
+    for (const Json& g : doc["groups"]) {
+      AttackGroup x;
+      x.player = g.value("player", attacker);
+      x.from = g.at("from").get<std::string>();
+      x.armies = g.at("armies").get<int>();
+      x.units = g.value("units", Json::object());
+      x.action = g.value("action", 0);
+      x.line = g.value("line", 0);
+      if (!b->world->find_area(x.from))
+        return Status::InvalidArgument("/groups: unknown area \"" + x.from + "\"");
+      if (!b->world->adjacent(x.from, to))
+        return Status::InvalidArgument("/groups: " + x.from + " and " + to + " are not adjacent");
+      total += x.armies;
+      in.groups.push_back(std::move(x));
+    }
+    if (in.groups.front().from != from || total != in.attacker_armies)
+      return Status::InvalidArgument(
+          "/groups: the first group must be the attacker's (attacker.from) and attacker.armies the "
+          "sum of the groups' armies");
+  } else {
+    in.groups.push_back({attacker, from, in.attacker_armies, in.attacker_units, 0, 0});
+  }
   const Json seed = doc.value("seed", Json(1));
   b->seed = seed.is_string() ? std::stoull(seed.get<std::string>()) : seed.get<std::uint64_t>();
   return b;

@@ -1,0 +1,135 @@
+// TurnRun: the mutable working state of one turn run (rules/turn/turn_resolver.h). Internal to
+// rules/turn: only its .cc files include this header. Members are defined by concern in
+// turn_resolver.cc (the loop, the end of turn), turn_battles.cc (attack orders and battles) and
+// turn_actions.cc (standing orders, levies, bids, gifts, migration).
+// Not thread-safe; one instance per resolve_turn() call.
+#pragma once
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rules/combat/local_world.h"
+#include "rules/turn/economy.h"
+#include "rules/turn/turn_resolver.h"
+
+namespace adj::turn_detail {
+
+// "1 army", "3 armies".
+inline std::string armies(int n) { return std::to_string(n) + (n == 1 ? " army" : " armies"); }
+inline std::string bps(int n) { return std::to_string(n) + (n == 1 ? " BP" : " BPs"); }
+
+// Mutable working state of one turn run.
+class TurnRun {
+ public:
+  TurnRun(const GameState& start, const OrderBook& orders, const CombatEngine& engine)
+      : s_(start), orders_(orders), engine_(engine) {
+    result_.turn = start.turn;
+    result_.seed = turn_seed(start.seed, start.turn);
+    for (const auto& p : start.players) {
+      owned_at_start_[p.code];
+      result_.economy[p.code].bp_start = p.bp;
+    }
+    for (const auto& a : start.areas)
+      if (a.owner) owned_at_start_[*a.owner].insert(a.code);
+  }
+
+  Result<TurnResult> run();
+
+ private:
+  void draw_order_of_play();
+
+  ActionResult& begin(const std::string& player, const Order& o) {
+    ActionResult r;
+    r.player = player;
+    r.action = o.action;
+    r.line = o.line;
+    r.text = o.text;
+    r.verb = o.verb;
+    result_.actions.push_back(std::move(r));
+    return result_.actions.back();
+  }
+  static void fail(ActionResult& r, std::string why) {
+    r.ok = false;
+    r.message = std::move(why);
+  }
+  bool pay(ActionResult& r, Player& p, int cost) {
+    if (p.bp < cost) {
+      fail(r, "not enough BPs (you have " + std::to_string(p.bp) + ", it costs " +
+                  std::to_string(cost) + ")");
+      return false;
+    }
+    p.bp -= cost;
+    r.bp_spent += cost;
+    result_.economy[p.code].bp_spent += cost;
+    return true;
+  }
+  bool owns(const std::string& player, const Area& a) const { return a.owner == player; }
+  int movable(const Area& a) const {
+    auto it = stuck_.find(a.code);
+    const int stuck = it == stuck_.end() ? 0 : it->second;
+    return std::max(0, std::min(engine_.movable_armies(a), a.armies - stuck));
+  }
+  void add_stuck(const std::string& area, int n) { stuck_[area] += n; }
+  bool sticky(const Area& a) const {
+    return a.kind == AreaKind::kLand && s_.rules.sticky_terrain.count(a.terrain) > 0;
+  }
+
+  void execute(const std::string& code, const Order& o);
+
+  // Resolves the armies an attack verb moves; 0 and a reason when it cannot go ahead.
+  int armies_for(const Order& o, const Area& from, std::string& why) const;
+
+  void attack(ActionResult& r, Player& p, const Order& o);
+
+  // Armies arrive in an area their owner holds (a plain move or a won battle's survivors).
+  void arrive(Area& to, const Area& from, int n, const Json& units, bool stop);
+
+  void disperse(const std::string& player, int lost);
+
+  void fight(ActionResult& r, Player& p, const Order& o, Area& from, Area& to, int n, Json moving);
+
+  void capture(Area& to, const Area& from, const Player& p, const std::optional<std::string>& old);
+
+  Area* own_area(ActionResult& r, const Player& p, const std::string& code);
+
+  void set_ambush(ActionResult& r, Player& p, const Order& o);
+
+  void set_retreat(ActionResult& r, Player& p, const Order& o);
+
+  void set_defend(ActionResult& r, Player& p, const Order& o);
+
+  void levy(ActionResult& r, Player& p, const Order& o);
+
+  void bid(ActionResult& r, Player& p, const Order& o);
+
+  // SUPPORT: the engine records that the units in `where` support battles in `to` for the rest of
+  // the turn (validated against the engine's rules; here only ownership is checked).
+  void set_support(ActionResult& r, Player& p, const Order& o);
+
+  // GIFT (seed 9.2): BPs from this kingdom's balance to another's, at once (the receiver may
+  // spend them in its later actions this turn); cut to what the giver has.
+  void gift(ActionResult& r, Player& p, const Order& o);
+
+  // MIGRATE (seed 5.14): n people move to an adjacent area of the same kingdom and one more is
+  // lost on the way: destination +n, source -(n+1). Not from a blockaded city.
+  void migrate(ActionResult& r, Player& p, const Order& o);
+
+  void end_of_turn();
+
+  std::string digest() const;
+
+  GameState s_;
+  const OrderBook& orders_;
+  const CombatEngine& engine_;
+  TurnResult result_;
+  std::map<std::string, int> stuck_;  // armies per area that may not move again this turn
+  std::map<std::string, std::set<std::string>> owned_at_start_;
+};
+
+}  // namespace adj::turn_detail
