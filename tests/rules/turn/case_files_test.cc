@@ -60,23 +60,42 @@ Json scenario_of(const Json& c) {
     players.push_back(pj);
   }
   Json areas = Json::array();
-  for (const auto& a : c["areas"]) areas.push_back(parse_area(a));
+  for (const auto& a : c["areas"]) areas.push_back(a.is_string() ? parse_area(a) : a);
   Json adjacency = Json::array();
-  std::istringstream in(c.value("adjacency", ""));
-  for (std::string e; in >> e;) {
-    auto dash = e.find('-');
-    adjacency.push_back({e.substr(0, dash), e.substr(dash + 1)});
+  if (c.contains("adjacency") && c["adjacency"].is_array()) {
+    adjacency = c["adjacency"];  // the scenario form: [["A", "B", {"river": true}], ...]
+  } else {
+    std::istringstream in(c.value("adjacency", ""));
+    for (std::string e; in >> e;) {
+      auto dash = e.find('-');
+      adjacency.push_back({e.substr(0, dash), e.substr(dash + 1)});
+    }
   }
   Json s = {{"id", "case"},
             {"name", c["case"]},
             {"seed", "1"},
-            {"engine", {{"name", c.value("engine", "dark-age")}}},
+            {"engine",
+             {{"name", c.value("engine", "dark-age")},
+              {"options", c.value("engine_options", Json::object())}}},
             {"players", players},
             {"areas", areas},
             {"adjacency", adjacency},
             {"rules", c.value("rules", Json::object())}};
   if (c.contains("order_of_play")) s["order_of_play"] = c["order_of_play"];
   return s;
+}
+
+// Every key of `want` is in `got` with an equal value (objects compared recursively).
+void expect_subset(const Json& got, const Json& want, const std::string& path) {
+  if (!want.is_object()) {
+    EXPECT_EQ(got, want) << path;
+    return;
+  }
+  ASSERT_TRUE(got.is_object()) << path << " is not an object: " << got.dump();
+  for (const auto& [k, v] : want.items()) {
+    ASSERT_TRUE(got.contains(k)) << path << "/" << k << " missing in " << got.dump();
+    expect_subset(got[k], v, path + "/" + k);
+  }
 }
 
 class CaseFiles : public ::testing::TestWithParam<std::string> {};
@@ -155,6 +174,13 @@ TEST_P(CaseFiles, Adjudicates) {
   }
   if (expect.contains("battles")) {
     EXPECT_EQ(res->battles.size(), expect["battles"].get<std::size_t>());
+  }
+  // "battle_logs": [{...}, ...]: each object is a subset of the battle log at that index
+  // (to_json(BattleLog), e.g. {"captured": true, "outcome": {"attacker_losses": 2}}).
+  const Json want_logs = expect.value("battle_logs", Json::array());
+  for (std::size_t i = 0; i < want_logs.size(); ++i) {
+    ASSERT_LT(i, res->battles.size()) << "no battle " << i;
+    expect_subset(to_json(res->battles[i]), want_logs[i], "battle_logs/" + std::to_string(i));
   }
 }
 
