@@ -122,9 +122,14 @@ struct BattleOutcome {
   std::optional<int> advancing;
   // Per group (same order as BattleInput::groups), when the engine decides them: the losses of each
   // group (summing to attacker_losses) and the survivors' per-army state. Empty: the turn loop
-  // spreads attacker_losses over the groups, largest group first, and splits attacker_units.
+  // takes attacker_losses one army at a time from the group with the most armies left (the
+  // earlier group on ties) and splits attacker_units in group order (CombatEngine::detach_units).
   std::vector<int> group_losses;
   std::vector<Json> group_units;
+  // Per group, when the attack fails and the engine retreats groups on the map: where each group's
+  // survivors go (nullopt: home). Empty: every group goes where attacker_retreats_to says (home
+  // when that is empty too).
+  std::vector<std::optional<std::string>> group_retreats_to;
   Json detail = Json::object();  // engine-specific summary for the log
 };
 

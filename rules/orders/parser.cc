@@ -497,6 +497,9 @@ class Parser {
     if (prev_ >= max_) return std::nullopt;
     return ++prev_;
   }
+  // Why `o` (the last of out_.orders, numbered like the previous order line) may not join the
+  // orders already in its slot as a combined attack; empty when it may.
+  string join_reason(const Order& o) const;
   const string& too_many() {
     if (too_many_.empty())
       too_many_ = "too many actions: this game allows " + std::to_string(max_) + " per turn";
@@ -641,6 +644,7 @@ bool Parser::line(string_view raw, int number) {
 
   // A leading action number: "3." or "3)", alone or glued to the verb.
   std::optional<int> slot;
+  bool joining = false;
   string_view numtext;
   if (is_digit(word[0])) {
     std::size_t i = 0;
@@ -662,7 +666,9 @@ bool Parser::line(string_view raw, int number) {
             "action number " + string(numtext) + " is not between 1 and " + std::to_string(max_));
         return true;
       }
-      if (k <= prev_) {
+      // The same number again joins the previous line in a combined attack (checked below).
+      joining = k == prev_ && k > 0;
+      if (k < prev_) {
         reject(
             number, std::nullopt, string(content),
             "action number " + std::to_string(k) + " is not after action " + std::to_string(prev_));
@@ -710,8 +716,43 @@ bool Parser::line(string_view raw, int number) {
     return true;
   }
   o.text = without_action_number(content);
+  if (joining) {
+    if (string why = join_reason(o); !why.empty()) {
+      out_.orders.pop_back();
+      reject(number, std::nullopt, string(content), std::move(why));  // uses no action
+      return true;
+    }
+  }
   out_.lines.push_back({number, slot, string(content), true, {}});
   return true;
+}
+
+string Parser::join_reason(const Order& o) const {
+  // The accepted orders of this slot so far (all but `o`, which is last).
+  std::vector<const Order*> slot;
+  for (std::size_t i = 0; i + 1 < out_.orders.size(); ++i)
+    if (out_.orders[i].action == o.action) slot.push_back(&out_.orders[i]);
+  const string n = std::to_string(o.action);
+  const string rule =
+      "only attacks with the same action on the same area, each from a different area, may share "
+      "an action number (a combined attack)";
+  if (!is_attack_verb(o.verb)) return "action number " + n + " is not after action " + n;
+  if (slot.empty())
+    return "action " + n + " is already used by an earlier line that was not accepted; " + rule;
+  const Order& first = *slot.front();
+  if (!is_attack_verb(first.verb))
+    return "action " + n + " is already used (" + first.text + "); " + rule;
+  if (o.verb != first.verb)
+    return "action " + n + " is a " + verb_name(first.verb) + " (" + first.text + "); a combined " +
+           "attack uses one action: write " + verb_name(first.verb) + " here too, or use another " +
+           "action number";
+  if (o.to != first.to)
+    return "action " + n + " attacks " + first.to + " (" + first.text + "); " + rule;
+  for (const Order* x : slot)
+    if (x->from == o.from)
+      return "action " + n + " already attacks from " + o.from + " (" + x->text +
+             "); name each area once in a combined attack";
+  return {};
 }
 
 void Parser::finish() {

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "rules/combat/combat_engine.h"
-#include "rules/orders/suggest.h"
 #include "rules/game/victory.h"
+#include "rules/orders/suggest.h"
 
 namespace adj {
 
@@ -213,6 +213,10 @@ OrderAck check_order_file(std::string_view text, const GameState& state, const C
       if (reason.empty() && o.verb == Verb::kSupport && (!engine || !engine->accepts_support()))
         reason = "SUPPORT is not part of this game's rules" +
                  (engine ? " (" + std::string(engine->name()) + ")" : std::string());
+      if (reason.empty() && engine && !engine->combined_attacks() && !ack.orders.empty() &&
+          ack.orders.back().action == o.action)
+        reason = "this game's rules (" + std::string(engine->name()) +
+                 ") do not combine attacks: give this line its own action number";
       if (reason.empty() && engine) {
         try {
           Status st = engine->check_order(o, state);

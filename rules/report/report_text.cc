@@ -36,13 +36,25 @@ std::string dice(const Json& v) {
 void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   const bool attacking = b["attacker"] == viewer;
   const std::string them = attacking ? str(b["defender"]) : str(b["attacker"]);
-  std::string head = "     Battle " + str(b["id"]) + ": " + str(b["kind"]) + " " + str(b["from"]) +
-                     " -> " + str(b["to"]) + ", " +
-                     std::to_string(b["attacker_armies"].get<int>()) + " attacking (" +
-                     str(b["attacker"]) + ") against " +
+  std::string from = str(b["from"]);
+  if (b.contains("groups") && b["groups"].size() > 1) {
+    from.clear();
+    for (const auto& x : b["groups"]) from += (from.empty() ? "" : "+") + str(x["from"]);
+  }
+  std::string head = "     Battle " + str(b["id"]) + ": " + str(b["kind"]) + " " + from + " -> " +
+                     str(b["to"]) + ", " + std::to_string(b["attacker_armies"].get<int>()) +
+                     " attacking (" + str(b["attacker"]) + ") against " +
                      std::to_string(b["defender_armies"].get<int>()) + " defending (" +
                      (b["defender"].is_null() ? std::string("unowned") : str(b["defender"])) + ")";
   out += head + "\n";
+  const bool combined = b.contains("groups") && b["groups"].size() > 1;
+  if (combined) {
+    std::string g;
+    for (const auto& x : b["groups"])
+      g += (g.empty() ? "" : ", ") + std::to_string(x["armies"].get<int>()) + " from " +
+           str(x["from"]);
+    out += "       A combined attack: " + g + ".\n";
+  }
   if (b.contains("defender_withdrew_to"))
     out +=
         "       The defenders withdrew first: " + std::to_string(b["withdrawn_armies"].get<int>()) +
@@ -87,6 +99,21 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
          " -> " + std::to_string(d_left) + "\n";
   if (o.contains("defender_retreats_to"))
     out += "       The defenders retreated to " + str(o["defender_retreats_to"]) + ".\n";
+  // Where the attackers went, when not all survivors entered or they came from several areas.
+  if (b.contains("groups")) {
+    for (const auto& x : b["groups"]) {
+      const int armies = x["armies"], lost = x["losses"], advanced = x["advanced"];
+      const std::string back = str(x["returned_to"]);
+      if (!combined && (x["returned_to"] == "" || !b["captured"].get<bool>())) continue;
+      std::string line = "       From " + str(x["from"]) + ": " + std::to_string(armies) +
+                         " sent, " + std::to_string(lost) + " lost";
+      if (advanced > 0) line += ", " + std::to_string(advanced) + " entered " + str(b["to"]);
+      if (x["returned_to"] != "")
+        line += ", " + std::to_string(armies - lost - advanced) +
+                (back == str(x["from"]) ? " went back" : " retreated to " + back);
+      out += line + ".\n";
+    }
+  }
   (void)them;
 }
 

@@ -2,14 +2,17 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <numeric>
 
 #include "rules/turn/turn_run.h"
 
 namespace adj::turn_detail {
 
-int TurnRun::armies_for(const Order& o, const Area& from, std::string& why) const {
-  const int avail = movable(from);
-  const int stuck = from.armies - avail;
+int TurnRun::armies_for(const Order& o, const Area& from, std::string& why, bool attacking) const {
+  const int movable_now = movable(from);
+  const int used = attacking ? std::min(spent(from), movable_now) : 0;
+  const int avail = movable_now - used;
+  const int stuck = from.armies - movable_now;
   switch (o.qty.kind) {
     case Quantity::Kind::kExact:
       if (o.qty.n > avail) {
@@ -17,6 +20,10 @@ int TurnRun::armies_for(const Order& o, const Area& from, std::string& why) cons
               std::to_string(o.qty.n) + ")";
         if (stuck > 0)
           why += "; " + armies(stuck) + (stuck == 1 ? " has" : " have") + " stopped for the turn";
+        if (used > 0)
+          why += "; " + armies(used) + (used == 1 ? " has" : " have") +
+                 " already attacked in this combat phase (no army may take part in more than one "
+                 "attack per combat phase)";
         return 0;
       }
       if (o.qty.n == 0) why = "no armies ordered";
@@ -25,39 +32,102 @@ int TurnRun::armies_for(const Order& o, const Area& from, std::string& why) cons
       if (avail - o.qty.n <= 0) {
         why = "no armies to send: " + armies(avail) + " can move from " + from.code + ", all but " +
               std::to_string(o.qty.n) + " is none";
+        if (used > 0) why += " (" + armies(used) + " already attacked in this combat phase)";
         return 0;
       }
       return avail - o.qty.n;
     case Quantity::Kind::kAll:
-      if (avail == 0) why = "no armies can move from " + from.code;
+      if (avail == 0)
+        why = "no armies can move from " + from.code +
+              (used > 0 ? " (" + armies(used) +
+                              " already attacked in this combat phase: no army may take part in "
+                              "more than one attack per combat phase)"
+                        : std::string());
       return avail;
   }
   return 0;
 }
 
-void TurnRun::attack(ActionResult& r, Player& p, const Order& o) {
-  Area* from = s_.find_area(o.from);
-  Area* to = s_.find_area(o.to);
-  if (!from || !to) return fail(r, "unknown area");  // validator prevents this
-  if (!owns(p.code, *from)) return fail(r, "you do not own " + from->code);
-  std::string why;
-  const int n = armies_for(o, *from, why);
-  if (n <= 0) return fail(r, why.empty() ? "no armies to move" : why);
-  const bool own_target = owns(p.code, *to);
-  if (own_target && o.verb == Verb::kAssault)
-    return fail(r, "ASSAULT on your own area " + to->code + " fails");
-  if (!pay(r, p, s_.rules.cost(verb_name(o.verb)))) return;
+void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
+  assert(!lines.empty());
+  const Order& first = *lines.front();
+  std::vector<std::size_t> idx;  // result_.actions indices, one per line (the vector may grow)
+  for (const Order* o : lines) {
+    begin(p.code, *o);
+    idx.push_back(result_.actions.size() - 1);
+  }
+  auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[idx[k]]; };
+  const bool combined = lines.size() > 1;
+  // One line cannot go ahead: the whole (combined) attack fails, as one attack would (seed 5.1).
+  auto fail_all = [&](std::size_t bad, const std::string& why) {
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      fail(res(k), k == bad || !combined
+                       ? why
+                       : "the combined attack on " + first.to + " did not go ahead (" +
+                             lines[bad]->text + "): " + why);
+  };
 
-  Json moving = engine_.detach_units(from->engine_state, from->armies, n);
-  from->armies -= n;
+  Area* to = s_.find_area(first.to);
+  if (!to) return fail_all(0, "unknown area " + first.to);  // validator prevents this
+  const bool own_target = owns(p.code, *to);
+  std::vector<Area*> from(lines.size());
+  std::vector<int> n(lines.size());
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    from[k] = s_.find_area(lines[k]->from);
+    if (!from[k]) return fail_all(k, "unknown area " + lines[k]->from);
+    if (!owns(p.code, *from[k])) return fail_all(k, "you do not own " + from[k]->code);
+    std::string why;
+    n[k] = armies_for(*lines[k], *from[k], why, !own_target);
+    if (n[k] <= 0) return fail_all(k, why.empty() ? "no armies to move" : why);
+  }
+  if (own_target && first.verb == Verb::kAssault)
+    return fail_all(0, "ASSAULT on your own area " + to->code + " fails");
+  if (!own_target && phase_.one_attack_per_target)
+    if (auto it = attacked_.find(to->code); it != attacked_.end())
+      return fail_all(0, to->code + " was already attacked in this combat phase (" + it->second +
+                             "): no area may be the object of more than one attack per combat " +
+                             "phase");
+  const int cost = s_.rules.cost(verb_name(first.verb));
+  if (p.bp < cost * static_cast<int>(lines.size()))
+    return fail_all(0, "not enough BPs (you have " + std::to_string(p.bp) + ", it costs " +
+                           std::to_string(cost * static_cast<int>(lines.size())) + ")");
+  std::vector<AttackGroup> groups;
+  std::vector<int> carried(lines.size());  // armies that already attacked this phase, moving on
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const bool paid = pay(res(k), p, cost);
+    assert(paid);
+    (void)paid;
+    carried[k] = std::max(0, spent(*from[k]) - (from[k]->armies - n[k]));
+    groups.push_back(
+        {p.code, from[k]->code, n[k], leave(*from[k], n[k]), lines[k]->action, lines[k]->line});
+  }
   if (own_target) {
-    arrive(*to, *from, n, moving, sticky(*to));
-    r.ok = true;
-    r.message = "moved " + armies(n) + " to " + to->code;
-    if (sticky(*to)) r.message += " (difficult terrain: they stop for the turn)";
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      arrive(*to, *from[k], n[k], groups[k].units, sticky(*to));
+      if (carried[k] > 0) spent_[to->code] += carried[k];
+      res(k).ok = true;
+      res(k).message = "moved " + armies(n[k]) + " to " + to->code;
+      if (sticky(*to)) res(k).message += " (difficult terrain: they stop for the turn)";
+    }
     return;
   }
-  fight(r, p, o, *from, *to, n, std::move(moving));
+  fight(p, first, idx, std::move(groups), *to);
+}
+
+Json TurnRun::leave(Area& from, int n) {
+  // Armies that attacked this phase stay behind as long as others can go (armies_for never sends
+  // more fresh armies to an attack than there are).
+  auto it = spent_.find(from.code);
+  if (it != spent_.end()) it->second = std::min(it->second, from.armies - n);
+  Json units = engine_.detach_units(from.engine_state, from.armies, n);
+  from.armies -= n;
+  return units;
+}
+
+int TurnRun::spent(const Area& a) const {
+  if (!phase_.one_attack_per_unit) return 0;
+  auto it = spent_.find(a.code);
+  return it == spent_.end() ? 0 : std::clamp(it->second, 0, a.armies);
 }
 
 void TurnRun::arrive(Area& to, const Area& from, int n, const Json& units, bool stop) {
@@ -73,33 +143,38 @@ void TurnRun::disperse(const std::string& player, int lost) {
     pl->reserve += static_cast<int>(std::floor(lost * s_.rules.dispersal_fraction));
 }
 
-void TurnRun::fight(ActionResult& r, Player& p, const Order& o, Area& from, Area& to, int n,
-                    Json moving) {
+void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t>& results,
+                    std::vector<AttackGroup> groups, Area& to) {
   BattleLog log;
-  log.id = std::to_string(s_.turn) + "." + std::to_string(o.action) + "." + p.code;
+  log.id = std::to_string(s_.turn) + "." + std::to_string(first.action) + "." + p.code;
   log.seed = derive_seed(result_.seed, "battle:" + log.id);
   log.engine = std::string(engine_.name());
-  log.kind = attack_kind_of(o.verb);
+  log.kind = attack_kind_of(first.verb);
   log.attacker = p.code;
   log.defender = to.owner;
-  log.from = from.code;
+  log.from = groups.front().from;
   log.to = to.code;
-  log.attacker_armies = n;
 
   BattleInput in;
   in.id = log.id;
   in.kind = log.kind;
   in.world = &s_;
   in.attacker = p.code;
-  in.from = from.code;
+  in.from = groups.front().from;
   in.to = to.code;
-  in.attacker_armies = n;
-  in.attacker_units = moving;
-  in.groups.push_back({p.code, from.code, n, moving, o.action, o.line});
-  in.extras = o.extras;
+  for (const AttackGroup& g : groups) {
+    engine_.merge_units(in.attacker_units, in.attacker_armies, g.units, g.armies);
+    in.attacker_armies += g.armies;
+  }
+  in.extras = first.extras;
   in.options = &s_.engine.options;
-  in.ambush =
-      to.mode == DefenceMode::kAmbush && to.ambush_against == from.code && o.verb != Verb::kProbe;
+  // Seed 001 3.13: an ambush set against the area a MOVE, ASSAULT or OVERRUN comes from; in a
+  // combined attack, against any of them.
+  in.ambush = to.mode == DefenceMode::kAmbush && first.verb != Verb::kProbe &&
+              std::any_of(groups.begin(), groups.end(),
+                          [&](const AttackGroup& g) { return to.ambush_against == g.from; });
+  in.groups = groups;
+  log.attacker_armies = in.attacker_armies;
   log.ambush = in.ambush;
 
   // RETREAT defence mode: the defenders withdraw before the battle (rule 3.11).
@@ -118,19 +193,58 @@ void TurnRun::fight(ActionResult& r, Player& p, const Order& o, Area& from, Area
   }
   log.defender_armies = to.armies;
   log.input = battle_input_json(in);
+  if (phase_.one_attack_per_target)
+    attacked_[to.code] = "action " + std::to_string(first.action) + ", by " + p.code;
 
+  auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[results[k]]; };
   Xoshiro256 rng(log.seed);
-  Result<BattleOutcome> res = engine_.resolve(in, rng);
-  if (!res.ok()) {
+  Result<BattleOutcome> resolved = engine_.resolve(in, rng);
+  if (!resolved.ok()) {
     // Bad engine data: the armies go home, the action fails, the turn goes on.
-    engine_.merge_units(from.engine_state, from.armies, moving, n);
-    from.armies += n;
-    return fail(r, "the battle could not be fought: " + res.status().message());
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      Area& home = *s_.find_area(groups[k].from);
+      engine_.merge_units(home.engine_state, home.armies, groups[k].units, groups[k].armies);
+      home.armies += groups[k].armies;
+      fail(res(k), "the battle could not be fought: " + resolved.status().message());
+    }
+    return;
   }
-  BattleOutcome out = std::move(res).value();
+  BattleOutcome out = std::move(resolved).value();
+  const int n = in.attacker_armies;
   assert(out.attacker_losses >= 0 && out.attacker_losses <= n);
   assert(out.defender_losses >= 0 && out.defender_losses <= to.armies);
   log.draws = rng.draws();
+
+  // Each group's losses and survivors.
+  const std::size_t g_count = groups.size();
+  std::vector<int> lost(g_count, 0);
+  if (out.group_losses.size() == g_count) {
+    lost = out.group_losses;
+  } else {
+    std::vector<int> left(g_count);
+    for (std::size_t k = 0; k < g_count; ++k) left[k] = groups[k].armies;
+    for (int i = 0; i < out.attacker_losses; ++i) {
+      const auto most = std::max_element(left.begin(), left.end()) - left.begin();
+      --left[most];
+      ++lost[most];
+    }
+  }
+  std::vector<int> left(g_count);
+  for (std::size_t k = 0; k < g_count; ++k) {
+    assert(lost[k] >= 0 && lost[k] <= groups[k].armies);
+    left[k] = groups[k].armies - lost[k];
+  }
+  std::vector<Json> units(g_count);
+  if (out.group_units.size() == g_count) {
+    units = out.group_units;
+  } else {
+    Json pool = out.attacker_units;
+    int pool_n = n - out.attacker_losses;
+    for (std::size_t k = 0; k < g_count; ++k) {
+      units[k] = engine_.detach_units(pool, pool_n, left[k]);
+      pool_n -= left[k];
+    }
+  }
 
   const std::optional<std::string> old_owner = to.owner;
   const int attackers_left = n - out.attacker_losses;
@@ -146,8 +260,8 @@ void TurnRun::fight(ActionResult& r, Player& p, const Order& o, Area& from, Area
   to.engine_state = out.defender_units;
   if (out.defender_retreats_to && defenders_left > 0) {
     if (Area* dest = s_.find_area(*out.defender_retreats_to)) {
-      Json units = engine_.detach_units(to.engine_state, to.armies, defenders_left);
-      engine_.merge_units(dest->engine_state, dest->armies, units, defenders_left);
+      Json moved = engine_.detach_units(to.engine_state, to.armies, defenders_left);
+      engine_.merge_units(dest->engine_state, dest->armies, moved, defenders_left);
       dest->armies += defenders_left;
       if (!dest->owner && dest->armies == defenders_left) dest->owner = to.owner;
       to.armies = 0;
@@ -155,34 +269,80 @@ void TurnRun::fight(ActionResult& r, Player& p, const Order& o, Area& from, Area
   }
   if (out.fort_after) to.fort = *out.fort_after;
 
-  if (out.attacker_wins && to.armies == 0 && attackers_left > 0) {
-    capture(to, from, p, old_owner);
+  // How many enter on a win (seed 003: "one of the attacking units may enter"), primary first.
+  const bool won = out.attacker_wins && to.armies == 0 && attackers_left > 0;
+  int entering = won ? std::clamp(out.advancing.value_or(attackers_left), 0, attackers_left) : 0;
+  std::vector<int> enter(g_count, 0);
+  for (std::size_t k = 0; k < g_count && entering > 0; ++k) {
+    enter[k] = std::min(left[k], entering);
+    entering -= enter[k];
+  }
+  const int entered = std::accumulate(enter.begin(), enter.end(), 0);
+  if (entered > 0) {
+    capture(to, *s_.find_area(groups.front().from), p, old_owner);
     to.engine_state = Json::object();
     stuck_[to.code] = 0;
-    arrive(to, from, attackers_left, out.attacker_units, out.attacker_stops || sticky(to));
+    spent_.erase(to.code);
     log.captured = true;
-    r.ok = true;
-    r.message = "won: " + armies(attackers_left) + " took " + to.code;
-  } else {
-    // Survivors go home, or where the engine retreats them (an area of theirs or an empty one).
-    Area* back = &from;
-    if (out.attacker_retreats_to)
-      if (Area* d = s_.find_area(*out.attacker_retreats_to); d && d != &to) back = d;
-    if (attackers_left > 0) {
-      engine_.merge_units(back->engine_state, back->armies, out.attacker_units, attackers_left);
-      back->armies += attackers_left;
-      if (!back->owner && back->armies == attackers_left) back->owner = p.code;
-      if (out.attacker_stops || back != &from) add_stuck(back->code, attackers_left);
+  }
+  for (std::size_t k = 0; k < g_count; ++k) {
+    BattleGroupLog gl{p.code,           groups[k].from, groups[k].action, groups[k].line,
+                      groups[k].armies, lost[k],        enter[k],         ""};
+    Area& home = *s_.find_area(groups[k].from);
+    Json& gu = units[k];
+    if (enter[k] > 0) {
+      Json in_units = engine_.detach_units(gu, left[k], enter[k]);
+      // The first group to enter records where the area's retreat location points (rule 3.12).
+      arrive(to, home, enter[k], in_units, out.attacker_stops || sticky(to));
+      if (phase_.one_attack_per_unit) spent_[to.code] += enter[k];
     }
-    r.ok = false;
-    r.message =
-        attackers_left == 0 ? "the attack failed: all attacking armies were lost"
-        : back == &from
-            ? "the attack failed: " + armies(attackers_left) + " went back to " + from.code
-            : "the attack failed: " + armies(attackers_left) + " retreated to " + back->code;
+    const int back_n = left[k] - enter[k];
+    if (back_n > 0) {
+      // Survivors go home, or where the engine retreats them (an area of theirs or an empty one).
+      Area* back = &home;
+      std::optional<std::string> dest = out.attacker_retreats_to;
+      if (k < out.group_retreats_to.size()) dest = out.group_retreats_to[k];
+      if (!won && dest)
+        if (Area* d = s_.find_area(*dest); d && d != &to) back = d;
+      engine_.merge_units(back->engine_state, back->armies, gu, back_n);
+      back->armies += back_n;
+      if (!back->owner && back->armies == back_n) back->owner = p.code;
+      if (out.attacker_stops || back != &home) add_stuck(back->code, back_n);
+      if (phase_.one_attack_per_unit) spent_[back->code] += back_n;
+      gl.returned_to = back->code;
+    }
+    log.groups.push_back(gl);
+  }
+
+  // Each line's result: the battle's outcome and what became of its own armies.
+  for (std::size_t k = 0; k < g_count; ++k) {
+    const BattleGroupLog& gl = log.groups[k];
+    ActionResult& r = res(k);
+    r.battle = log.id;
+    r.ok = entered > 0;
+    std::string own;
+    if (gl.advanced > 0) own += armies(gl.advanced) + " entered " + to.code;
+    if (!gl.returned_to.empty())
+      own += (own.empty() ? "" : ", ") + armies(gl.armies - gl.losses - gl.advanced) +
+             (gl.returned_to == gl.from ? " went back to " : " retreated to ") + gl.returned_to;
+    if (gl.armies == gl.losses)
+      own = "all " + armies(gl.armies) + " from " + gl.from + " were lost";
+    if (entered > 0) {
+      r.message =
+          (g_count == 1 && gl.returned_to.empty()
+               ? "won: " + armies(gl.advanced) + " took " + to.code
+               : "won: " + std::string(g_count > 1 ? "the combined attack took " : "took ") +
+                     to.code + "; " + own);
+    } else if (won) {
+      r.message = "won: no defenders are left in " + to.code + ", but no army entered it; " + own;
+      r.ok = true;
+    } else if (attackers_left == 0) {
+      r.message = "the attack failed: all attacking armies were lost";
+    } else {
+      r.message = "the attack failed: " + own;
+    }
   }
   log.outcome = std::move(out);
-  r.battle = log.id;
   result_.battles.push_back(std::move(log));
 }
 

@@ -18,11 +18,29 @@ Result<TurnResult> TurnRun::run() {
   result_.orders = orders_;
   const int n = s_.rules.actions_per_turn;
   for (int slot = 1; slot <= n; ++slot) {
+    if (slot == 1 || phase_.scope == CombatPhaseRules::Scope::kActionRound) {
+      attacked_.clear();
+      spent_.clear();
+    }
     for (const auto& code : result_.order_of_play) {
       auto it = orders_.find(code);
       if (it == orders_.end()) continue;
-      for (const Order& o : it->second)
-        if (o.action == slot) execute(code, o);
+      const std::vector<Order>& list = it->second;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const Order& o = list[i];
+        if (o.action != slot) continue;
+        if (!is_attack_verb(o.verb)) {
+          execute(code, o);
+          continue;
+        }
+        // A combined attack: the following lines of the same action (parser-checked to be the
+        // same attack on the same area from other areas).
+        std::vector<const Order*> lines = {&o};
+        while (i + 1 < list.size() && list[i + 1].action == slot &&
+               is_attack_verb(list[i + 1].verb))
+          lines.push_back(&list[++i]);
+        attack(*s_.find_player(code), lines);
+      }
     }
   }
   engine_.end_turn(s_);
@@ -58,7 +76,7 @@ void TurnRun::execute(const std::string& code, const Order& o) {
     case Verb::kAssault:
     case Verb::kProbe:
     case Verb::kOverrun:
-      attack(r, p, o);
+      assert(false && "attacks are run by TurnRun::attack");
       break;
     case Verb::kAmbush:
       set_ambush(r, p, o);

@@ -25,6 +25,8 @@ Json to_json(const BattleOutcome& o) {
   if (o.defender_retreats_to) j["defender_retreats_to"] = *o.defender_retreats_to;
   if (o.attacker_retreats_to) j["attacker_retreats_to"] = *o.attacker_retreats_to;
   if (o.fort_after) j["fort_after"] = *o.fort_after;
+  if (o.advancing) j["advancing"] = *o.advancing;
+  if (!o.group_losses.empty()) j["group_losses"] = o.group_losses;
   if (!o.attacker_units.empty()) j["attacker_units"] = o.attacker_units;
   if (!o.defender_units.empty()) j["defender_units"] = o.defender_units;
   if (!o.detail.empty()) j["detail"] = o.detail;
@@ -48,6 +50,19 @@ Json to_json(const BattleLog& b) {
             {"captured", b.captured},
             {"outcome", to_json(b.outcome)},
             {"draws", std::move(draws)}};
+  if (!b.groups.empty()) {
+    Json g = Json::array();
+    for (const auto& x : b.groups)
+      g.push_back({{"player", x.player},
+                   {"from", x.from},
+                   {"action", x.action},
+                   {"line", x.line},
+                   {"armies", x.armies},
+                   {"losses", x.losses},
+                   {"advanced", x.advanced},
+                   {"returned_to", x.returned_to}});
+    j["groups"] = std::move(g);
+  }
   if (b.defender_withdrew_to) {
     j["defender_withdrew_to"] = *b.defender_withdrew_to;
     j["withdrawn_armies"] = b.withdrawn_armies;

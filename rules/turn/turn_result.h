@@ -26,6 +26,17 @@ struct ActionResult {
   int bp_spent = 0;
 };
 
+// One attacking force of a battle (a combined attack has several) and what became of it.
+struct BattleGroupLog {
+  std::string player;
+  std::string from;
+  int action = 0, line = 0;
+  int armies = 0;           // sent into the battle
+  int losses = 0;           // lost in it
+  int advanced = 0;         // entered the area (the attacker won)
+  std::string returned_to;  // where the others went ("" when none survived or all entered)
+};
+
 // One battle with everything needed to show it and replay it.
 struct BattleLog {
   std::string id;
@@ -41,6 +52,7 @@ struct BattleLog {
   std::optional<std::string> defender_withdrew_to;  // RETREAT defence mode fired first
   int withdrawn_armies = 0;
   bool captured = false;
+  std::vector<BattleGroupLog> groups;  // every attacking force, the primary (from) first
   BattleOutcome outcome;
   std::vector<Draw> draws;  // every random draw, in order
   Json input;               // a self-contained battle input (local world) for --replay

@@ -28,7 +28,10 @@ inline std::string bps(int n) { return std::to_string(n) + (n == 1 ? " BP" : " B
 class TurnRun {
  public:
   TurnRun(const GameState& start, const OrderBook& orders, const CombatEngine& engine)
-      : s_(start), orders_(orders), engine_(engine) {
+      : s_(start),
+        orders_(orders),
+        engine_(engine),
+        phase_(engine.phase_rules(start.engine.options)) {
     result_.turn = start.turn;
     result_.seed = turn_seed(start.seed, start.turn);
     for (const auto& p : start.players) {
@@ -82,17 +85,27 @@ class TurnRun {
 
   void execute(const std::string& code, const Order& o);
 
-  // Resolves the armies an attack verb moves; 0 and a reason when it cannot go ahead.
-  int armies_for(const Order& o, const Area& from, std::string& why) const;
+  // Resolves the armies an attack verb moves; 0 and a reason when it cannot go ahead. With
+  // `attacking`, armies that already attacked in this combat phase do not count (phase_ rules).
+  int armies_for(const Order& o, const Area& from, std::string& why, bool attacking) const;
 
-  void attack(ActionResult& r, Player& p, const Order& o);
+  // One attack: a single MOVE/ASSAULT/PROBE/OVERRUN line, or the lines of a combined attack (same
+  // action, verb and target, different origins; parser-checked). One ActionResult per line.
+  void attack(Player& p, const std::vector<const Order*>& lines);
+  // Takes n armies (and their engine state) out of `from`; the ones that attacked this phase stay.
+  Json leave(Area& from, int n);
+  // Armies in `a` that attacked in this combat phase (0 unless one_attack_per_unit).
+  int spent(const Area& a) const;
 
   // Armies arrive in an area their owner holds (a plain move or a won battle's survivors).
   void arrive(Area& to, const Area& from, int n, const Json& units, bool stop);
 
   void disperse(const std::string& player, int lost);
 
-  void fight(ActionResult& r, Player& p, const Order& o, Area& from, Area& to, int n, Json moving);
+  // Fights the battle of an attack whose armies have left their areas (`groups`, primary first);
+  // `results` are the ActionResult indices of its lines, in group order.
+  void fight(Player& p, const Order& first, const std::vector<std::size_t>& results,
+             std::vector<AttackGroup> groups, Area& to);
 
   void capture(Area& to, const Area& from, const Player& p, const std::optional<std::string>& old);
 
@@ -129,6 +142,11 @@ class TurnRun {
   const CombatEngine& engine_;
   TurnResult result_;
   std::map<std::string, int> stuck_;  // armies per area that may not move again this turn
+  // The combat phase (CombatEngine::phase_rules): areas attacked in it ("action 3, by WSX") and
+  // armies per area that attacked in it. Cleared when a phase begins.
+  CombatPhaseRules phase_;
+  std::map<std::string, std::string> attacked_;
+  std::map<std::string, int> spent_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
 };
 

@@ -102,6 +102,10 @@ std::string help_syntax() {
          "  GIFT    <kingdom> <bps>              give BPs to another kingdom\n"
          "  MIGRATE <from> <to> <n>              move n people between your adjacent areas\n"
          "Number of armies: blank = all of them, n = exactly n, AB-n = all but n.\n"
+         "Combined attack: lines with the same action number, the same attack and the same\n"
+         "target, each from another area, fight one battle together:\n"
+         "  3. MOVE HRS BDS 3\n"
+         "  3. MOVE OXS BDS AB-1\n"
          "Each line gets its own answer; a rejected line never stops the others. A new file\n"
          "for the same turn replaces the one on file. Lines starting with # are comments.\n";
 }

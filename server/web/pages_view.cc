@@ -102,9 +102,33 @@ Json battle_view(const Json& b, const std::string& viewer) {
     for (const auto& d : field(b, "draws"))
       if (d.is_array() && d.size() == 2 && d[0].is_number() && d[1].is_number())
         draws.push_back({{"face", d[1].get<int>()}, {"bound", d[0].get<int>()}});
+  // Each attacking force, shown when there are several or not all survivors entered.
+  Json groups = Json::array();
+  std::string from = text(b, "from");
+  const Json& gs = field(b, "groups");
+  const bool combined = gs.is_array() && gs.size() > 1;
+  if (combined) from.clear();
+  if (gs.is_array())
+    for (const auto& g : gs) {
+      if (combined) from += (from.empty() ? "" : "+") + text(g, "from");
+      const int sent = num(g, "armies"), lost = num(g, "losses"), entered = num(g, "advanced");
+      const std::string back = text(g, "returned_to", "");
+      if (!combined && (back.empty() || !flag(b, "captured"))) continue;
+      groups.push_back(
+          {{"from", text(g, "from")},
+           {"armies", sent},
+           {"losses", lost},
+           {"entered", entered > 0 ? Json(entered) : Json()},
+           {"back",
+            back.empty() || sent - lost - entered <= 0 ? Json() : Json(sent - lost - entered)},
+           {"back_to", back == text(g, "from") ? Json() : Json(back)}});
+    }
   Json v = {{"id", text(b, "id")},
             {"kind", text(b, "kind")},
-            {"from", text(b, "from")},
+            {"from", from},
+            {"combined", combined},
+            {"has_groups", !groups.empty()},
+            {"groups", std::move(groups)},
             {"to", to},
             {"attacker", text(b, "attacker")},
             {"defender", text(b, "defender", "unowned")},

@@ -85,8 +85,15 @@ Json scenario_of(const Json& c) {
   return s;
 }
 
-// Every key of `want` is in `got` with an equal value (objects compared recursively).
+// Every key of `want` is in `got` with an equal value (objects, and arrays element by element,
+// compared recursively).
 void expect_subset(const Json& got, const Json& want, const std::string& path) {
+  if (want.is_array() && got.is_array()) {
+    ASSERT_EQ(got.size(), want.size()) << path << ": " << got.dump();
+    for (std::size_t i = 0; i < want.size(); ++i)
+      expect_subset(got[i], want[i], path + "/" + std::to_string(i));
+    return;
+  }
   if (!want.is_object()) {
     EXPECT_EQ(got, want) << path;
     return;
