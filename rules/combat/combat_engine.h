@@ -184,6 +184,11 @@ class CombatEngine {
   virtual std::string_view order_help() const { return {}; }
   // What one combat phase allows under these rules (default: an action round, no limits).
   virtual CombatPhaseRules phase_rules(const Json& options) const;
+  // Whether the attacks of one action round on one area fire together (seed 000: "combat is
+  // actually simultaneous ... casualties are removed after combat"): the turn loop then hands the
+  // attacks of every player in that round on that area to one resolve() call, one group each,
+  // in the order of play. Default false.
+  virtual bool simultaneous_fire() const { return false; }
   // Whether several origins may attack one area together as one battle (lines of the same action
   // number against the same area). Default true.
   virtual bool combined_attacks() const { return true; }

@@ -49,14 +49,49 @@ int TurnRun::armies_for(const Order& o, const Area& from, std::string& why, bool
 }
 
 void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
+  std::vector<std::size_t> idx;
+  std::vector<AttackGroup> groups;
+  if (!muster(p, lines, idx, groups)) return;
+  Area& to = *s_.find_area(lines.front()->to);
+  if (engine_.simultaneous_fire()) join_simultaneous(p, to, idx, groups);
+  fight(p, *lines.front(), idx, std::move(groups), to);
+}
+
+void TurnRun::join_simultaneous(const Player& p, const Area& to, std::vector<std::size_t>& idx,
+                                std::vector<AttackGroup>& groups) {
+  const auto& order = result_.order_of_play;
+  auto me = std::find(order.begin(), order.end(), p.code);
+  if (me == order.end()) return;
+  const int slot = groups.front().action;
+  for (auto q = std::next(me); q != order.end(); ++q) {
+    if (to.owner == *q) continue;
+    auto it = orders_.find(*q);
+    if (it == orders_.end()) continue;
+    std::vector<const Order*> lines;
+    for (const Order& o : it->second)
+      if (o.action == slot && is_attack_verb(o.verb) && o.to == to.code &&
+          !done_.count({*q, o.line}))
+        lines.push_back(&o);
+    if (lines.empty()) continue;
+    for (const Order* o : lines) done_.insert({*q, o->line});
+    std::vector<std::size_t> qidx;
+    std::vector<AttackGroup> qgroups;
+    if (!muster(*s_.find_player(*q), lines, qidx, qgroups)) continue;
+    idx.insert(idx.end(), qidx.begin(), qidx.end());
+    groups.insert(groups.end(), qgroups.begin(), qgroups.end());
+  }
+}
+
+bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
+                     std::vector<std::size_t>& idx, std::vector<AttackGroup>& groups) {
   assert(!lines.empty());
   const Order& first = *lines.front();
-  std::vector<std::size_t> idx;  // result_.actions indices, one per line (the vector may grow)
+  const std::size_t first_idx = idx.size(), first_group = groups.size();
   for (const Order* o : lines) {
     begin(p.code, *o);
     idx.push_back(result_.actions.size() - 1);
   }
-  auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[idx[k]]; };
+  auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[idx[first_idx + k]]; };
   const bool combined = lines.size() > 1;
   // One line cannot go ahead: the whole (combined) attack fails, as one attack would (seed 5.1).
   auto fail_all = [&](std::size_t bad, const std::string& why) {
@@ -65,6 +100,7 @@ void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
                        ? why
                        : "the combined attack on " + first.to + " did not go ahead (" +
                              lines[bad]->text + "): " + why);
+    return false;
   };
 
   Area* to = s_.find_area(first.to);
@@ -91,7 +127,6 @@ void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
   if (p.bp < cost * static_cast<int>(lines.size()))
     return fail_all(0, "not enough BPs (you have " + std::to_string(p.bp) + ", it costs " +
                            std::to_string(cost * static_cast<int>(lines.size())) + ")");
-  std::vector<AttackGroup> groups;
   std::vector<int> carried(lines.size());  // armies that already attacked this phase, moving on
   for (std::size_t k = 0; k < lines.size(); ++k) {
     const bool paid = pay(res(k), p, cost);
@@ -103,15 +138,15 @@ void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
   }
   if (own_target) {
     for (std::size_t k = 0; k < lines.size(); ++k) {
-      arrive(*to, *from[k], n[k], groups[k].units, sticky(*to));
+      arrive(*to, *from[k], n[k], groups[first_group + k].units, sticky(*to));
       if (carried[k] > 0) spent_[to->code] += carried[k];
       res(k).ok = true;
       res(k).message = "moved " + armies(n[k]) + " to " + to->code;
       if (sticky(*to)) res(k).message += " (difficult terrain: they stop for the turn)";
     }
-    return;
+    return false;
   }
-  fight(p, first, idx, std::move(groups), *to);
+  return true;
 }
 
 Json TurnRun::leave(Area& from, int n) {
@@ -250,7 +285,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   const int attackers_left = n - out.attacker_losses;
   const int defenders_left = to.armies - out.defender_losses;
   if (old_owner) disperse(*old_owner, out.defender_losses);
-  disperse(p.code, out.attacker_losses);
+  for (std::size_t k = 0; k < g_count; ++k) disperse(groups[k].player, lost[k]);
   if (out.attacker_player_state) p.engine_state = *out.attacker_player_state;
   if (out.defender_player_state && old_owner)
     if (Player* d = s_.find_player(*old_owner)) d->engine_state = *out.defender_player_state;
@@ -270,23 +305,32 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   if (out.fort_after) to.fort = *out.fort_after;
 
   // How many enter on a win (seed 003: "one of the attacking units may enter"), primary first.
+  // Only one player's armies enter: the first in the battle's order with survivors (several
+  // players' attacks on one area fire together under simultaneous_fire()).
   const bool won = out.attacker_wins && to.armies == 0 && attackers_left > 0;
-  int entering = won ? std::clamp(out.advancing.value_or(attackers_left), 0, attackers_left) : 0;
+  std::size_t lead = 0;
+  while (lead < g_count && left[lead] == 0) ++lead;
+  const std::string winner = won && lead < g_count ? groups[lead].player : std::string();
+  int winners_left = 0;
+  for (std::size_t k = 0; k < g_count; ++k)
+    if (groups[k].player == winner) winners_left += left[k];
+  int entering = won ? std::clamp(out.advancing.value_or(winners_left), 0, winners_left) : 0;
   std::vector<int> enter(g_count, 0);
   for (std::size_t k = 0; k < g_count && entering > 0; ++k) {
+    if (groups[k].player != winner) continue;
     enter[k] = std::min(left[k], entering);
     entering -= enter[k];
   }
   const int entered = std::accumulate(enter.begin(), enter.end(), 0);
   if (entered > 0) {
-    capture(to, *s_.find_area(groups.front().from), p, old_owner);
+    capture(to, *s_.find_area(groups[lead].from), *s_.find_player(winner), old_owner);
     to.engine_state = Json::object();
     stuck_[to.code] = 0;
     spent_.erase(to.code);
     log.captured = true;
   }
   for (std::size_t k = 0; k < g_count; ++k) {
-    BattleGroupLog gl{p.code,           groups[k].from, groups[k].action, groups[k].line,
+    BattleGroupLog gl{groups[k].player, groups[k].from, groups[k].action, groups[k].line,
                       groups[k].armies, lost[k],        enter[k],         ""};
     Area& home = *s_.find_area(groups[k].from);
     Json& gu = units[k];
@@ -306,7 +350,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
         if (Area* d = s_.find_area(*dest); d && d != &to) back = d;
       engine_.merge_units(back->engine_state, back->armies, gu, back_n);
       back->armies += back_n;
-      if (!back->owner && back->armies == back_n) back->owner = p.code;
+      if (!back->owner && back->armies == back_n) back->owner = groups[k].player;
       if (out.attacker_stops || back != &home) add_stuck(back->code, back_n);
       if (phase_.one_attack_per_unit) spent_[back->code] += back_n;
       gl.returned_to = back->code;
@@ -319,7 +363,10 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     const BattleGroupLog& gl = log.groups[k];
     ActionResult& r = res(k);
     r.battle = log.id;
-    r.ok = entered > 0;
+    r.ok = entered > 0 && gl.player == winner;
+    const bool alone = std::all_of(groups.begin(), groups.end(), [&](const AttackGroup& g) {
+      return g.player == groups.front().player;
+    });
     std::string own;
     if (gl.advanced > 0) own += armies(gl.advanced) + " entered " + to.code;
     if (!gl.returned_to.empty())
@@ -327,11 +374,14 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
              (gl.returned_to == gl.from ? " went back to " : " retreated to ") + gl.returned_to;
     if (gl.armies == gl.losses)
       own = "all " + armies(gl.armies) + " from " + gl.from + " were lost";
-    if (entered > 0) {
+    if (entered > 0 && gl.player != winner) {
+      r.message = to.code + " fell to " + winner + ", whose attack fired at the same time; " + own;
+    } else if (entered > 0) {
       r.message =
           (g_count == 1 && gl.returned_to.empty()
                ? "won: " + armies(gl.advanced) + " took " + to.code
-               : "won: " + std::string(g_count > 1 ? "the combined attack took " : "took ") +
+               : "won: " +
+                     std::string(g_count > 1 && alone ? "the combined attack took " : "took ") +
                      to.code + "; " + own);
     } else if (won) {
       r.message = "won: no defenders are left in " + to.code + ", but no army entered it; " + own;

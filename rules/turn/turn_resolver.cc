@@ -28,7 +28,7 @@ Result<TurnResult> TurnRun::run() {
       const std::vector<Order>& list = it->second;
       for (std::size_t i = 0; i < list.size(); ++i) {
         const Order& o = list[i];
-        if (o.action != slot) continue;
+        if (o.action != slot || done_.count({code, o.line})) continue;
         if (!is_attack_verb(o.verb)) {
           execute(code, o);
           continue;

@@ -92,6 +92,16 @@ class TurnRun {
   // One attack: a single MOVE/ASSAULT/PROBE/OVERRUN line, or the lines of a combined attack (same
   // action, verb and target, different origins; parser-checked). One ActionResult per line.
   void attack(Player& p, const std::vector<const Order*>& lines);
+  // Checks, pays for and takes out the armies of one player's attack lines: appends their result
+  // indices and groups. False when the attack does not fight (it failed, with every line's
+  // reason, or it was a plain move into the player's own area, carried out).
+  bool muster(Player& p, const std::vector<const Order*>& lines, std::vector<std::size_t>& idx,
+              std::vector<AttackGroup>& groups);
+  // Under CombatEngine::simultaneous_fire(): the attacks of later players in the order of play on
+  // the same area in the same action join this battle (they fire together); their lines are
+  // marked done so the loop does not run them again.
+  void join_simultaneous(const Player& p, const Area& to, std::vector<std::size_t>& idx,
+                         std::vector<AttackGroup>& groups);
   // Takes n armies (and their engine state) out of `from`; the ones that attacked this phase stay.
   Json leave(Area& from, int n);
   // Armies in `a` that attacked in this combat phase (0 unless one_attack_per_unit).
@@ -147,6 +157,7 @@ class TurnRun {
   CombatPhaseRules phase_;
   std::map<std::string, std::string> attacked_;
   std::map<std::string, int> spent_;
+  std::set<std::pair<std::string, int>> done_;  // (player, line) already run by another's battle
   std::map<std::string, std::set<std::string>> owned_at_start_;
 };
 

@@ -23,13 +23,15 @@ namespace {
 // declares them), so the turn loop's enforcement is tested apart from any one engine's dice.
 class PhasedEngine : public CombatEngine {
  public:
-  PhasedEngine(CombatPhaseRules rules, std::optional<int> advancing, bool combine = true)
-      : rules_(rules), advancing_(advancing), combine_(combine) {}
+  PhasedEngine(CombatPhaseRules rules, std::optional<int> advancing, bool combine = true,
+               bool simultaneous = false)
+      : rules_(rules), advancing_(advancing), combine_(combine), simultaneous_(simultaneous) {}
   std::string_view name() const override { return "dark-age"; }
   std::string_view summary() const override { return "test engine"; }
   bool deterministic() const override { return true; }
   CombatPhaseRules phase_rules(const Json&) const override { return rules_; }
   bool combined_attacks() const override { return combine_; }
+  bool simultaneous_fire() const override { return simultaneous_; }
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override {
     auto out = DarkAgeEngine().resolve(in, rng);
     if (out.ok() && advancing_) out->advancing = advancing_;
@@ -40,6 +42,7 @@ class PhasedEngine : public CombatEngine {
   CombatPhaseRules rules_;
   std::optional<int> advancing_;
   bool combine_;
+  bool simultaneous_;
 };
 
 // HRS(4) and OXS(4) of AAA are both next to BDS (BBB, 4 armies, DEFEND mode, no population);
@@ -266,6 +269,41 @@ TEST(CombatPhase, DarkAgeHasNoPhaseLimits) {
   auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
   ASSERT_TRUE(res.ok());
   EXPECT_EQ(res->battles.size(), 2u);
+}
+
+TEST(SimultaneousFire, AttacksOfOneActionRoundOnOneAreaAreOneBattle) {
+  // Seed 000: "combat is actually simultaneous: everybody has a chance to fight back (even if
+  // effectively destroyed: casualties are removed after combat)". AAA (HRS, 4) and CCC (KEN, 5)
+  // both attack BDS (4) in action 1: one battle, both forces in it. Dark Age formulas on the
+  // total: A = 9 v D = 4, diff 5: the attackers lose ⌊4/2⌋ = 2 (from the larger force, KEN, then
+  // the larger again: KEN 5 -> 4 -> HRS/KEN tie at 4, the first: HRS), the defender loses
+  // ⌊9/2⌋ + ⌊5/2⌋ = 6 ≥ 4: wiped out. AAA comes first in the order of play: its 3 survivors
+  // enter; CCC's 4 go home.
+  const PhasedEngine engine({}, std::nullopt, true, /*simultaneous=*/true);
+  const GameState s = world();
+  OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS\n");
+  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
+  ASSERT_TRUE(res.ok());
+  ASSERT_EQ(res->battles.size(), 1u);
+  const BattleLog& b = res->battles[0];
+  ASSERT_EQ(b.groups.size(), 2u);
+  EXPECT_EQ(b.groups[1].player, "CCC");
+  EXPECT_EQ(b.groups[0].losses + b.groups[1].losses, 2);
+  const GameState& n = res->next_state;
+  EXPECT_EQ(n.find_area("BDS")->owner, "AAA");
+  EXPECT_EQ(n.find_area("BDS")->armies, 4 - b.groups[0].losses);
+  EXPECT_EQ(n.find_area("KEN")->armies, 5 - b.groups[1].losses);
+  ASSERT_EQ(res->actions.size(), 2u);
+  EXPECT_TRUE(res->actions[0].ok);
+  EXPECT_FALSE(res->actions[1].ok);
+  EXPECT_EQ(res->actions[1].battle, b.id);
+  EXPECT_NE(res->actions[1].message.find("BDS fell to AAA, whose attack fired at the same time"),
+            std::string::npos)
+      << res->actions[1].message;
+  // CCC's report shows the battle.
+  const std::string text = render_report_text(build_report(s, *res, "CCC"), nullptr);
+  EXPECT_NE(text.find("Battle " + b.id), std::string::npos) << text;
 }
 
 }  // namespace
