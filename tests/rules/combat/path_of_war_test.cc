@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "rules/combat/path_of_war_engine.h"
+#include "rules/game/scenario.h"
+#include "rules/orders/validator.h"
+#include "rules/report/report.h"
+#include "rules/turn/turn_resolver.h"
 #include "tests/rules/combat/engine_world.h"
 #include "tests/support/scripted_rng.h"
 
@@ -488,6 +492,49 @@ TEST(PathOfWarGroups, AmbushFiresAtTheGroupFromTheAmbushedArea) {
   EXPECT_TRUE(out->attacker_wins);
   EXPECT_EQ(out->group_losses, (std::vector<int>{0, 1}));
   EXPECT_EQ(out->group_units, (std::vector<Json>{{{"hp", {5}}}, Json::object()}));
+}
+
+// The report shows the confusion: the overrun's first volley (the defender's strength 0: it did
+// not fire) and, in the assault, how many of the attacker's losses were the confusion's.
+// Same battle as SurvivorsMakeItAnAssaultInConfusion, through a turn.
+TEST(PathOfWarOverrun, ReportShowsTheConfusion) {
+  const Json scenario = {
+      {"id", "pow"},
+      {"name", "pow"},
+      {"seed", "1"},
+      {"engine", {{"name", "path-of-war"}, {"options", {{"variant", "no-luck"}}}}},
+      {"players",
+       {{{"code", "WSX"}, {"name", "WSX"}, {"secret", "pw"}, {"bp", 20}},
+        {{"code", "MRC"}, {"name", "MRC"}, {"secret", "pw"}, {"bp", 20}}}},
+      {"areas",
+       {{{"code", "HRS"},
+         {"name", "HRS"},
+         {"kind", "land"},
+         {"terrain", "clear"},
+         {"owner", "WSX"},
+         {"armies", 4}},
+        {{"code", "BDS"},
+         {"name", "BDS"},
+         {"kind", "land"},
+         {"terrain", "clear"},
+         {"owner", "MRC"},
+         {"armies", 3}}}},
+      {"adjacency", Json::array({Json::array({"HRS", "BDS"})})}};
+  Result<GameState> state = state_from_scenario(scenario, 1);
+  ASSERT_TRUE(state.ok()) << state.status().to_string();
+  OrderAck ack = check_order_file("GAME pow\nPLAYER WSX pw\nOVERRUN HRS BDS\n", *state, &kEngine);
+  ASSERT_EQ(ack.rejected_count(), 0);
+  auto res = resolve_turn(*state, OrderBook{{"WSX", ack.orders}}, kEngine);
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  const std::string text = render_report_text(build_report(*state, *res, "WSX"));
+  EXPECT_NE(text.find("overrun   attackers 4 (strength 4) v defenders 3 (strength 0): attacker "
+                      "lost 0, defender lost 2"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("attacker lost 1, defender lost 1 (overrun in confusion: 1 of the "
+                      "attacker's losses)"),
+            std::string::npos)
+      << text;
 }
 
 TEST(PathOfWarEngine, DetachSendsHealthiestAndMergePools) {
