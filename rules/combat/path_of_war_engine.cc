@@ -176,13 +176,15 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
                                                  "max_exchanges",
                                                  "overrun_confusion_losses",
                                                  "overrun_confusion_dice",
-                                                 "overrun_defender_bonus"};
+                                                 "overrun_defender_bonus",
+                                                 "return_fire"};
   for (const auto& [k, v] : options.items())
     if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end())
       return bad(k,
                  "unknown option (path-of-war takes variant, hit_points, shot_damage, "
                  "hit_on, damages, terrain, modifiers, max_exchanges, "
-                 "overrun_confusion_losses, overrun_confusion_dice, overrun_defender_bonus)");
+                 "overrun_confusion_losses, overrun_confusion_dice, overrun_defender_bonus, "
+                 "return_fire)");
   if (options.contains("variant")) {
     const Json& v = options["variant"];
     const std::string s = v.is_string() ? v.get<std::string>() : "";
@@ -212,6 +214,10 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
                           o.overrun_confusion_dice);
       !s.ok())
     return s;
+  if (options.contains("return_fire")) {
+    if (!options["return_fire"].is_boolean()) return bad("return_fire", "must be true or false");
+    o.return_fire = options["return_fire"].get<bool>();
+  }
   if (options.contains("overrun_defender_bonus")) {
     // The rule before issue 12, kept so that games created with it adjudicate as they did.
     if (options.contains("overrun_confusion_losses") || options.contains("overrun_confusion_dice"))
@@ -483,7 +489,9 @@ Result<BattleOutcome> PathOfWarEngine::resolve(const BattleInput& in, Rng& rng) 
     }
     for (std::size_t i = 0; i < forces.size(); ++i) {
       const Force& f = forces[i];
-      if (!fire.defender || !fighting(f) || (fire.ambushed_only && !f.ambushed)) continue;
+      if (!fire.defender || !fighting(f) || (fire.ambushed_only && !f.ambushed) ||
+          (!fire.ambushed_only && !o.return_fire))
+        continue;
       answered[i] = true;
       Volley v{.shooter_area = &target,
                .target_area = f.from,

@@ -82,6 +82,10 @@ struct PowOptions {
   int rails = 2;
   int min_dice = 1;
   int max_exchanges = 20;
+  // Whether the defender fires back in every exchange ("everybody has a chance to fight back").
+  // false: seed_rules.md OQ-PW1 (no automatic return fire: the defender hurts attackers only with
+  // an ambush volley or its own attacks).
+  bool return_fire = true;
   // OVERRUN after a first volley that did not clear the area (seed 001 5.5: "the attacker will be
   // thrown into confusion and forced to fight to the finish"): in every exchange of the assault
   // that follows, the attacker loses this many tanks more (most damaged first; "the attacker

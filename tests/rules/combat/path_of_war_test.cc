@@ -537,6 +537,28 @@ TEST(PathOfWarOverrun, ReportShowsTheConfusion) {
       << text;
 }
 
+// Option return_fire false (seed_rules.md OQ-PW1: no automatic return fire). No-luck, MOVE, 2
+// tanks against 3: 2 shots destroy one; the defender does not answer. An ambush still fires.
+TEST(PathOfWarEngine, ReturnFireIsAnOption) {
+  GameState w = world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}},
+                      {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}, {"return_fire", false}});
+  ScriptedRng rng({});
+  BattleInput in = battle(w, AttackKind::kMove, "ATT", "TGT", 2);
+  auto out = kEngine.resolve(in, rng);
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->rounds.at(0).defender_strength, 0);
+  EXPECT_EQ(out->attacker_losses, 0);
+  EXPECT_EQ(out->defender_losses, 1);
+  in.ambush = true;  // the volley: 3 shots destroy one tank and damage the other
+  auto ambushed = kEngine.resolve(in, rng);
+  ASSERT_TRUE(ambushed.ok());
+  EXPECT_EQ(ambushed->rounds.at(0).phase, "ambush");
+  EXPECT_EQ(ambushed->attacker_losses, 1);
+  EXPECT_EQ(ambushed->attacker_units, (Json{{"hp", {5}}}));
+  w.engine.options["return_fire"] = 1;
+  EXPECT_EQ(kEngine.check_game(w).message(), "/engine/options/return_fire: must be true or false");
+}
+
 TEST(PathOfWarEngine, DetachSendsHealthiestAndMergePools) {
   Json area = {{"hp", {3, 7}}};  // 4 armies: 10, 10, 7, 3
   Json moving = kEngine.detach_units(area, 4, 3);
