@@ -52,41 +52,52 @@ std::vector<std::string> tags_of(const Area& a, const PowOptions& o) {
   return tags;
 }
 
-struct FireContext {
-  const GameState* world;
-  const PowOptions* opt;
-  const Area* shooter_area;         // where the firing force stands
-  const Area* target_area;          // where its target stands
-  std::optional<std::string> side;  // owner of the firing force (flanking friends)
-  std::string exclude;              // the firing force's own area, never a flanking friend
+// One volley: who fires at whom, and the adjustments of the attack kind.
+struct Volley {
+  const Area* shooter_area = nullptr;  // where the firing force stands
+  const Area* target_area = nullptr;   // where its target stands
+  std::optional<std::string> side;     // owner of the firing force (flanking friends)
+  int tanks = 0;                       // the firing force's tanks at the start of the exchange
+  int enemy_tanks = 0;                 // its target's tanks at the start of the exchange
+  bool friend_attacking = false;       // another group of the side attacks the same target
+  // Attack-kind dice (OVERRUN confusion, the old overrun_defender_bonus).
+  std::vector<std::pair<std::string, int>> extra = {};
+  bool halve = false;  // PROBE: half the dice
 };
 
-// Dice (or shots) of one volley with every modifier, recorded in `mods`.
-int fire_dice(const FireContext& c, int tanks, int enemy_tanks, Json& mods) {
-  const PowOptions& o = *c.opt;
-  int n = tanks;
-  auto add = [&](const std::string& why, int v) {
-    if (v == 0) return;
-    n += v;
-    mods[why] = mods.value(why, 0) + v;
+// Dice (or shots) of one volley, every modifier recorded in `mods`. All modifiers sum first, a
+// PROBE halves the sum (rounding down), and the floor max(N, min_dice) applies once at the end
+// (seed 000: "it is always possible to attack with at least one die").
+int fire_dice(const GameState& w, const PowOptions& o, const Volley& v, Json& mods) {
+  int n = v.tanks;
+  auto add = [&](const std::string& why, int x) {
+    if (x == 0) return;
+    n += x;
+    mods[why] = mods.value(why, 0) + x;
   };
-  for (const auto& t : tags_of(*c.shooter_area, o)) add("from " + t, o.terrain.at(t).from);
-  for (const auto& t : tags_of(*c.target_area, o)) add("against " + t, o.terrain.at(t).against);
-  if (c.side) {
-    const GameState& w = *c.world;
-    for (const auto& code : w.neighbours(c.target_area->code)) {
-      if (code == c.exclude || code == c.shooter_area->code) continue;
+  for (const auto& t : tags_of(*v.shooter_area, o)) add("from " + t, o.terrain.at(t).from);
+  for (const auto& t : tags_of(*v.target_area, o)) add("against " + t, o.terrain.at(t).against);
+  bool flanked = v.friend_attacking;
+  if (!flanked && v.side)
+    for (const auto& code : w.neighbours(v.target_area->code)) {
+      if (code == v.shooter_area->code) continue;
       const Area* f = w.find_area(code);
-      if (f && f->owner == c.side && f->armies > 0 && !sidemountain(w, code, c.target_area->code)) {
-        add("flanking", o.flanking);
+      if (f && f->owner == v.side && f->armies > 0 && !sidemountain(w, code, v.target_area->code)) {
+        flanked = true;
         break;
       }
     }
-  }
-  if (enemy_tanks - tanks >= o.outnumbered_by) add("outnumbered", o.outnumbered);
-  if (flag(*c.target_area, "road") && !flag(*c.shooter_area, "road")) add("target on road", o.road);
-  if (flag(*c.target_area, "rails") && !flag(*c.shooter_area, "rails"))
+  if (flanked) add("flanking", o.flanking);
+  if (v.enemy_tanks - v.tanks >= o.outnumbered_by) add("outnumbered", o.outnumbered);
+  if (flag(*v.target_area, "road") && !flag(*v.shooter_area, "road")) add("target on road", o.road);
+  if (flag(*v.target_area, "rails") && !flag(*v.shooter_area, "rails"))
     add("target on rails", o.rails);
+  for (const auto& [why, x] : v.extra) add(why, x);
+  if (v.halve) {
+    const int half = n >= 0 ? n / 2 : -((1 - n) / 2);  // rounded down
+    if (half != n) mods["probe: half"] = half - n;
+    n = half;
+  }
   if (n < o.min_dice) {
     mods["minimum"] = o.min_dice - n;
     n = o.min_dice;
@@ -131,9 +142,11 @@ std::vector<int> apply(const PowOptions& o, std::vector<int> hp, int n,
       int shots = n;
       for (int& h : hp) {
         if (shots == 0) break;
-        const int need = (h + o.shot_damage - 1) / o.shot_damage;
+        // "A single hit is required to destroy a damaged tank": a damaged tank (below full
+        // HP, whatever its HP) needs one shot; a fresh one two, unless one shot destroys it.
+        const int need = h < o.hit_points || o.shot_damage >= h ? 1 : 2;
         const int used = std::min(need, shots);
-        h -= used * o.shot_damage;
+        h = used == need ? 0 : h - o.shot_damage;
         shots -= used;
       }
       break;
@@ -153,15 +166,25 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
   o.terrain = default_terrain();
   if (!options.is_object())
     return Status::InvalidArgument(std::string(kOpt) + ": must be an object");
-  static const std::vector<std::string> kKeys = {
-      "variant",   "hit_points",    "shot_damage",           "hit_on", "damages", "terrain",
-      "modifiers", "max_exchanges", "overrun_defender_bonus"};
+  static const std::vector<std::string> kKeys = {"variant",
+                                                 "hit_points",
+                                                 "shot_damage",
+                                                 "hit_on",
+                                                 "damages",
+                                                 "terrain",
+                                                 "modifiers",
+                                                 "max_exchanges",
+                                                 "overrun_confusion_losses",
+                                                 "overrun_confusion_dice",
+                                                 "overrun_defender_bonus",
+                                                 "return_fire"};
   for (const auto& [k, v] : options.items())
     if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end())
       return bad(k,
                  "unknown option (path-of-war takes variant, hit_points, shot_damage, "
                  "hit_on, damages, terrain, modifiers, max_exchanges, "
-                 "overrun_defender_bonus)");
+                 "overrun_confusion_losses, overrun_confusion_dice, overrun_defender_bonus, "
+                 "return_fire)");
   if (options.contains("variant")) {
     const Json& v = options["variant"];
     const std::string s = v.is_string() ? v.get<std::string>() : "";
@@ -183,10 +206,32 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
   if (Status s = read_int(options, "max_exchanges", "max_exchanges", 1, 1000, o.max_exchanges);
       !s.ok())
     return s;
-  if (Status s = read_int(options, "overrun_defender_bonus", "overrun_defender_bonus", -10, 10,
-                          o.overrun_defender_bonus);
+  if (Status s = read_int(options, "overrun_confusion_losses", "overrun_confusion_losses", 0, 10,
+                          o.overrun_confusion_losses);
       !s.ok())
     return s;
+  if (Status s = read_int(options, "overrun_confusion_dice", "overrun_confusion_dice", 0, 10,
+                          o.overrun_confusion_dice);
+      !s.ok())
+    return s;
+  if (options.contains("return_fire")) {
+    if (!options["return_fire"].is_boolean()) return bad("return_fire", "must be true or false");
+    o.return_fire = options["return_fire"].get<bool>();
+  }
+  if (options.contains("overrun_defender_bonus")) {
+    // The rule before issue 12, kept so that games created with it adjudicate as they did.
+    if (options.contains("overrun_confusion_losses") || options.contains("overrun_confusion_dice"))
+      return bad("overrun_defender_bonus",
+                 "selects the old OVERRUN (one simultaneous exchange, the defender with extra "
+                 "dice) and cannot be combined with overrun_confusion_losses or "
+                 "overrun_confusion_dice; remove it for the seed's OVERRUN");
+    int bonus = 0;
+    if (Status s =
+            read_int(options, "overrun_defender_bonus", "overrun_defender_bonus", -10, 10, bonus);
+        !s.ok())
+      return s;
+    o.overrun_defender_bonus = bonus;
+  }
   if (options.contains("damages")) {
     const Json& d = options["damages"];
     if (!d.is_array() || d.empty() || d.size() > 100)
@@ -311,20 +356,27 @@ void PathOfWarEngine::merge_units(Json& area_units, int area_armies, const Json&
 std::string_view PathOfWarEngine::summary() const {
   return "Path of War: every army is a tank with 10 hit points; damage persists between turns. "
          "Each side fires one die (boardgame: 5-6 destroys a tank), one shot (videogamer: "
-         "damage 1-12) or one sure 5-HP shot (no-luck) per tank, plus or minus terrain (from/"
-         "against hills, forests, villages; castles -2), flanking +1, outnumbered -1, target on "
-         "road +1 or rails +2, never fewer than one. Fire is simultaneous: casualties are "
-         "removed after each exchange. MOVE fights one exchange and enters only if the defenders "
-         "are destroyed; ASSAULT exchanges until a side is destroyed; PROBE fires one exchange "
-         "at half dice; OVERRUN gives the defender an extra die in the first exchange and turns "
-         "into an assault if it does not clear the area. An AMBUSH fires a volley before the "
-         "first exchange; RETREAT withdraws when the attacking tanks outnumber the defenders. "
-         "No attack or move across a sidemountain.";
+         "damage 1-12) or one sure shot (no-luck: two destroy a fresh tank, one a damaged tank) "
+         "per tank, plus or minus terrain (from/against hills, forests, villages; castles -2), "
+         "flanking +1, outnumbered -1, target on road +1 or rails +2; all modifiers add up "
+         "first, then never fewer than one die. Fire is simultaneous: casualties are removed "
+         "after each exchange. Areas attacking together each fire their own dice with their own "
+         "modifiers (flanking each other), and the defender fires back at each. MOVE fights one "
+         "exchange and enters only if the defenders are destroyed; ASSAULT exchanges until a "
+         "side is destroyed; PROBE fires one exchange at half dice; OVERRUN fires first, alone, "
+         "and if defenders survive turns into an assault in which the attacker loses one extra "
+         "tank per exchange. An AMBUSH fires a volley before the first exchange; RETREAT "
+         "withdraws when the attacking tanks outnumber the defenders. No attack or move across "
+         "a sidemountain.";
 }
 
 std::string_view PathOfWarEngine::order_help() const {
   return "Path of War: no extra keywords. MOVE/ASSAULT/PROBE/OVERRUN may not cross a "
-         "sidemountain edge. The healthiest tanks of an area move first; damaged tanks stay.";
+         "sidemountain edge. The healthiest tanks of an area move first; damaged tanks stay. "
+         "OVERRUN: your tanks fire first and alone; if defenders survive, the attack goes on to "
+         "the finish and you lose one extra tank in each exchange. Areas attacking one area "
+         "together each fire with their own modifiers and flank each other (+1 die each); the "
+         "defender fires back at each of them.";
 }
 
 Status PathOfWarEngine::check_game(const GameState& state) const {
@@ -365,92 +417,193 @@ Result<BattleOutcome> PathOfWarEngine::resolve(const BattleInput& in, Rng& rng) 
   const PowOptions& o = parsed.value();
   const GameState& w = *in.world;
   const Area& target = in.target();
-  const Area& origin = in.origin();
 
-  std::vector<int> a = pow_hp_list(in.attacker_units, in.attacker_armies, o.hit_points);
+  // Every attacking group is a unit of its own in the seed's sense: its own dice and modifiers,
+  // and the defender fights back at each. A group across a sidemountain does not fight.
+  struct Force {
+    AttackGroup g;
+    const Area* from = nullptr;
+    std::vector<int> hp;
+    bool blocked = false;
+    bool ambushed = false;
+  };
+  std::vector<Force> forces;
+  for (AttackGroup& g : attack_groups(in)) {
+    Force f;
+    f.from = w.find_area(g.from);
+    if (!f.from) return Status::InvalidArgument("attack group from unknown area " + g.from);
+    f.hp = pow_hp_list(g.units, g.armies, o.hit_points);
+    f.blocked = sidemountain(w, g.from, in.to);
+    f.ambushed = in.kind != AttackKind::kProbe &&
+                 ((in.ambush && g.from == in.from) ||
+                  (target.mode == DefenceMode::kAmbush && target.ambush_against == g.from));
+    f.g = std::move(g);
+    forces.push_back(std::move(f));
+  }
+  const bool several = forces.size() > 1;
   std::vector<int> d = pow_hp_list(target.engine_state, target.armies, o.hit_points);
   BattleOutcome out;
   out.detail["variant"] = o.variant == PowVariant::kBoardgame    ? "boardgame"
                           : o.variant == PowVariant::kVideogamer ? "videogamer"
                                                                  : "no-luck";
+  auto fighting = [&](const Force& f) { return !f.blocked && !f.hp.empty(); };
+  auto attackers_left = [&] { return std::any_of(forces.begin(), forces.end(), fighting); };
 
-  const FireContext att{&w, &o, &origin, &target, in.attacker, in.from};
-  const FireContext def{&w, &o, &target, &origin, target.owner, in.to};
-
-  // One volley or exchange. `a_fires`/`d_fires` choose who fires; `a_bonus`/`d_bonus` add dice;
-  // `halve` halves both sides' dice (PROBE).
-  auto exchange = [&](const std::string& phase, bool a_fires, bool d_fires, int d_bonus,
-                      bool halve) {
+  // How one exchange is fought.
+  struct Fire {
+    bool attackers = true;       // the attacking groups fire
+    bool defender = true;        // the defender answers each fighting group ...
+    bool ambushed_only = false;  // ... or only the groups it ambushes
+    bool halve = false;          // PROBE
+    bool confusion = false;      // OVERRUN turned assault
+    int defender_extra = 0;      // the old OVERRUN's defender dice
+  };
+  auto exchange = [&](const std::string& phase, const Fire& fire) {
     BattleRound r;
     r.phase = phase;
-    r.attacker_before = static_cast<int>(a.size());
-    r.defender_before = static_cast<int>(d.size());
-    Json amods = Json::object(), dmods = Json::object();
-    int an = 0, dn = 0;
-    if (a_fires) {
-      an = fire_dice(att, r.attacker_before, r.defender_before, amods);
-      if (halve) an = std::max(o.min_dice, an / 2);
+    const int d0 = static_cast<int>(d.size());
+    r.defender_before = d0;
+    std::vector<int> an(forces.size(), 0), dn(forces.size(), 0);
+    std::vector<Json> amods(forces.size(), Json::object()), dmods(forces.size(), Json::object());
+    std::vector<std::vector<int>> adice(forces.size()), ddice(forces.size());
+    std::vector<bool> answered(forces.size(), false);
+    // Every group and the defender fire from the state at the start of the exchange.
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      const Force& f = forces[i];
+      r.attacker_before += static_cast<int>(f.hp.size());
+      if (!fire.attackers || !fighting(f)) continue;
+      bool friend_attacking = false;
+      for (std::size_t j = 0; j < forces.size(); ++j)
+        friend_attacking = friend_attacking || (j != i && fighting(forces[j]));
+      Volley v{.shooter_area = f.from,
+               .target_area = &target,
+               .side = f.g.player,
+               .tanks = static_cast<int>(f.hp.size()),
+               .enemy_tanks = d0,
+               .friend_attacking = friend_attacking,
+               .halve = fire.halve};
+      if (fire.confusion && o.overrun_confusion_dice > 0)
+        v.extra.emplace_back("confusion", -o.overrun_confusion_dice);
+      an[i] = fire_dice(w, o, v, amods[i]);
+      adice[i] = roll(o, an[i], rng);
     }
-    if (d_fires) {
-      dn = fire_dice(def, r.defender_before, r.attacker_before, dmods);
-      if (d_bonus != 0) {
-        dmods["overrun"] = d_bonus;
-        dn = std::max(o.min_dice, dn + d_bonus);
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      const Force& f = forces[i];
+      if (!fire.defender || !fighting(f) || (fire.ambushed_only && !f.ambushed) ||
+          (!fire.ambushed_only && !o.return_fire))
+        continue;
+      answered[i] = true;
+      Volley v{.shooter_area = &target,
+               .target_area = f.from,
+               .side = target.owner,
+               .tanks = d0,
+               .enemy_tanks = static_cast<int>(f.hp.size()),
+               .halve = fire.halve};
+      if (fire.defender_extra != 0) v.extra.emplace_back("overrun", fire.defender_extra);
+      dn[i] = fire_dice(w, o, v, dmods[i]);
+      ddice[i] = roll(o, dn[i], rng);
+    }
+    // Casualties are removed after the exchange. Each group's hits are capped at the target's
+    // tanks; applied one group after the other, their total never exceeds them.
+    std::vector<int> d2 = d;
+    for (std::size_t i = 0; i < forces.size(); ++i)
+      if (an[i] > 0) d2 = apply(o, d2, an[i], adice[i]);
+    Json groups = Json::array();
+    int confusion_losses = 0;
+    for (std::size_t i = 0; i < forces.size(); ++i) {
+      Force& f = forces[i];
+      const int before = static_cast<int>(f.hp.size());
+      std::vector<int> a2 = answered[i] ? apply(o, f.hp, dn[i], ddice[i]) : f.hp;
+      if (fire.confusion && fighting(f)) {
+        const int extra = std::min(o.overrun_confusion_losses, static_cast<int>(a2.size()));
+        a2.resize(a2.size() - static_cast<std::size_t>(extra));  // the most damaged go
+        confusion_losses += extra;
       }
-      if (halve) dn = std::max(o.min_dice, dn / 2);
+      f.hp = std::move(a2);
+      r.attacker_strength += an[i];
+      r.defender_strength += dn[i];
+      r.attacker_losses += before - static_cast<int>(f.hp.size());
+      r.attacker_dice.insert(r.attacker_dice.end(), adice[i].begin(), adice[i].end());
+      r.defender_dice.insert(r.defender_dice.end(), ddice[i].begin(), ddice[i].end());
+      if (several) {
+        Json gj = {{"from", f.g.from},
+                   {"before", before},
+                   {"losses", before - (int)f.hp.size()},
+                   {"hp", f.hp}};
+        if (an[i] > 0) {
+          gj["dice"] = an[i];
+          gj["modifiers"] = amods[i];
+        }
+        if (answered[i]) {
+          gj["defender_dice"] = dn[i];
+          gj["defender_modifiers"] = dmods[i];
+        }
+        groups.push_back(std::move(gj));
+      }
     }
-    r.attacker_strength = an;
-    r.defender_strength = dn;
-    r.attacker_dice = roll(o, an, rng);
-    r.defender_dice = roll(o, dn, rng);
-    std::vector<int> d2 = a_fires ? apply(o, d, an, r.attacker_dice) : d;
-    std::vector<int> a2 = d_fires ? apply(o, a, dn, r.defender_dice) : a;
-    r.attacker_losses = static_cast<int>(a.size() - a2.size());
-    r.defender_losses = static_cast<int>(d.size() - d2.size());
-    a = std::move(a2);
+    r.defender_losses = d0 - static_cast<int>(d2.size());
     d = std::move(d2);
-    if (a_fires) r.detail["attacker_modifiers"] = amods;
-    if (d_fires) r.detail["defender_modifiers"] = dmods;
-    r.detail["attacker_hp"] = a;
+    if (several) {
+      r.detail["groups"] = std::move(groups);
+    } else {
+      if (an[0] > 0) r.detail["attacker_modifiers"] = amods[0];
+      if (answered[0]) r.detail["defender_modifiers"] = dmods[0];
+      r.detail["attacker_hp"] = forces[0].hp;
+    }
+    if (confusion_losses > 0) r.detail["confusion_losses"] = confusion_losses;
     r.detail["defender_hp"] = d;
     out.rounds.push_back(std::move(r));
   };
+  auto assault = [&](bool confusion) {
+    out.attacker_stops = true;
+    int n = 0;
+    while (attackers_left() && !d.empty() && n < o.max_exchanges)
+      exchange("exchange " + std::to_string(++n), Fire{.confusion = confusion});
+    if (attackers_left() && !d.empty())
+      out.detail["ended"] = "exchange limit reached: the attack fails";
+  };
 
-  if (sidemountain(w, in.from, in.to)) {
+  if (!attackers_left()) {
     out.detail["ended"] = "no attack across a sidemountain";
   } else if (!d.empty()) {
-    if (in.ambush && in.kind != AttackKind::kProbe) exchange("ambush", false, true, 0, false);
-    bool assault = false;
-    if (!a.empty()) switch (in.kind) {
+    if (std::any_of(forces.begin(), forces.end(), [&](const Force& f) { return f.ambushed; }))
+      exchange("ambush", Fire{.attackers = false, .ambushed_only = true});
+    if (attackers_left()) switch (in.kind) {
         case AttackKind::kMove:
-          exchange("exchange 1", true, true, 0, false);
+          exchange("exchange 1", Fire{});
           break;
         case AttackKind::kProbe:
-          exchange("probe", true, true, 0, true);
+          exchange("probe", Fire{.halve = true});
           out.attacker_stops = true;
           break;
         case AttackKind::kOverrun:
-          exchange("overrun", true, true, o.overrun_defender_bonus, false);
-          assault = !a.empty() && !d.empty();
+          if (o.overrun_defender_bonus) {
+            exchange("overrun", Fire{.defender_extra = *o.overrun_defender_bonus});
+            if (attackers_left() && !d.empty()) assault(false);
+          } else {
+            // Seed 001 5.5: the attacker fires alone and the defender's casualties are removed
+            // before it answers; survivors make it an assault with the attacker in confusion.
+            exchange("overrun", Fire{.defender = false});
+            if (!d.empty()) assault(true);
+          }
           break;
         case AttackKind::kAssault:
-          assault = true;
+          assault(false);
           break;
       }
     if (in.kind == AttackKind::kAssault) out.attacker_stops = true;
-    if (assault) {
-      out.attacker_stops = true;
-      int n = 0;
-      while (!a.empty() && !d.empty() && n < o.max_exchanges)
-        exchange("exchange " + std::to_string(++n), true, true, 0, false);
-      if (!a.empty() && !d.empty())
-        out.detail["ended"] = "exchange limit reached: the attack fails";
-    }
   }
-  out.attacker_losses = in.attacker_armies - static_cast<int>(a.size());
+  std::vector<int> survivors;
+  for (const Force& f : forces) {
+    out.group_losses.push_back(f.g.armies - static_cast<int>(f.hp.size()));
+    out.group_units.push_back(pow_units_json(f.hp, o.hit_points));
+    out.attacker_losses += out.group_losses.back();
+    survivors.insert(survivors.end(), f.hp.begin(), f.hp.end());
+  }
+  std::sort(survivors.begin(), survivors.end(), std::greater<>());
   out.defender_losses = target.armies - static_cast<int>(d.size());
-  out.attacker_wins = d.empty() && !a.empty() && !sidemountain(w, in.from, in.to);
-  out.attacker_units = pow_units_json(a, o.hit_points);
+  out.attacker_wins = d.empty() && attackers_left();
+  out.attacker_units = pow_units_json(survivors, o.hit_points);
   out.defender_units = pow_units_json(d, o.hit_points);
   return out;
 }

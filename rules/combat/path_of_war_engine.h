@@ -6,40 +6,53 @@
 // as {}. detach_units() sends the healthiest tanks (fresh ones first; the most damaged stay
 // behind); merge_units() pools the lists. Neither needs the game's options.
 //
-// Fire. A force fires N dice (boardgame), shots (videogamer) or 5-HP shots (no-luck):
+// Groups. Each attacking group (BattleInput::groups; one unless several areas attack the area
+// together) is a unit of its own: it fires its own dice with its own modifiers, and the defender
+// answers each group with its full strength, computed against that group. All fire from the state
+// at the start of the exchange; casualties are removed after it (a destroyed tank still fires).
+// Each group's hits are capped at the target's tanks, and the groups' hits together never exceed
+// them. The outcome gives group_losses and group_units.
+// Fire. A force fires N dice (boardgame), shots (videogamer) or shots (no-luck):
 //   N = tanks + Σ terrain "from" of the firing area + Σ terrain "against" of the target area
-//       + flanking (+1: another area of the firing side with armies, adjacent to the target area,
-//         not across a sidemountain edge; at most +1)
-//       − 1 when the enemy force has 3 or more tanks more (outnumbered)
+//       + flanking (+1: another attacking group, or another area of the firing side with armies,
+//         adjacent to the target area and not across a sidemountain edge; at most +1)
+//       − 1 when the enemy force has 3 or more tanks more (outnumbered; per group)
 //       + 1 when the target area is on a road and the firing area is not (feature "road")
 //       + 2 when the target area is on rails and the firing area is not (feature "rails")
-//   then N = max(N, 1). An area's terrain tags are its `terrain` plus every feature set to true
-//   that names a terrain-table entry (e.g. "castle": true, "village": true). Default table:
+//       + attack-kind dice (OVERRUN confusion; the old overrun_defender_bonus)
+//   then halved, rounded down, for a PROBE, and only then N = max(N, min_dice): every modifier
+//   sums before the floor. An area's terrain tags are its `terrain` plus every feature set to
+//   true that names a terrain-table entry (e.g. "castle": true, "village": true). Default table:
 //   hills/plateau +1 from −1 against; forest +1/−1; village/city −1/−1; castle/radar 0/−2.
 //   All numbers are engine options (`terrain`, `modifiers`).
 // Damage. boardgame: each die of 5+ destroys a tank, hits capped at the target's tanks (most
 //   damaged first). videogamer: each shot draws a damage from {1,2,4,6,9,12}; the n highest
 //   apply (n = target tanks), largest to the most damaged tank; a tank at ≤0 HP is destroyed.
-//   no-luck: no dice; shots of hit_points/2 go to the most damaged tank first, each tank taking
-//   the shots it needs to die, a remainder damaging the next one.
-// Exchange. Both sides fire from the state at its start (the attacker's dice are drawn first),
-//   and casualties are removed after it: a destroyed tank still fires.
+//   no-luck: no dice; one shot destroys a damaged tank (any HP below hit_points), two a fresh one
+//   (one if shot_damage >= hit_points); shots go to the most damaged tank first, and a left-over
+//   shot damages a fresh tank by shot_damage.
 // Attack kinds.
 //   MOVE     one exchange; the attacker enters only if no defender survives it.
 //   ASSAULT  exchanges until a side is destroyed or `max_exchanges` (20) pass (then it fails);
 //            survivors stop for the turn.
-//   PROBE    one exchange in which both sides fire half their dice (rounded down, at least the
-//            minimum); survivors stop; it enters only if no defender survives. Ambush-immune.
-//   OVERRUN  one exchange in which the defender fires one extra die; if defenders survive it
-//            becomes an ASSAULT (survivors stop); if the first exchange clears the area, the
-//            attacker enters and may move on.
-// AMBUSH: before the first exchange the ambushing defender fires one volley alone; casualties are
-//   removed before the exchange. RETREAT mode: the defenders withdraw before the battle when the
-//   attacking tanks outnumber the defending tanks. No attack or move crosses a sidemountain edge
-//   (check_order rejects it; resolve() returns a battle without fire if one reaches it).
+//   PROBE    one exchange in which both sides fire half their dice; survivors stop; it enters
+//            only if no defender survives. Ambush-immune.
+//   OVERRUN  (seed 001 5.5) the attacker fires alone first and the defender's casualties are
+//            removed before it could answer; if that clears the area the attacker enters and may
+//            move on (the defender is "routed": destroyed). Otherwise it continues as an ASSAULT
+//            (survivors stop) in which the attacker, "thrown into confusion", loses
+//            overrun_confusion_losses (1) extra tanks and fires overrun_confusion_dice (0) fewer
+//            dice in every exchange. The old option overrun_defender_bonus selects the previous
+//            rule instead (PowOptions).
+// AMBUSH: before the first exchange the ambushing defender fires one volley alone at the group
+//   that comes from the area the ambush is set against; casualties are removed before the
+//   exchange. RETREAT mode: the defenders withdraw before the battle when the attacking tanks
+//   outnumber the defending tanks. No attack or move crosses a sidemountain edge (check_order
+//   rejects it; a group across one that reaches resolve() does not fight).
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,7 +82,20 @@ struct PowOptions {
   int rails = 2;
   int min_dice = 1;
   int max_exchanges = 20;
-  int overrun_defender_bonus = 1;
+  // Whether the defender fires back in every exchange ("everybody has a chance to fight back").
+  // false: seed_rules.md OQ-PW1 (no automatic return fire: the defender hurts attackers only with
+  // an ambush volley or its own attacks).
+  bool return_fire = true;
+  // OVERRUN after a first volley that did not clear the area (seed 001 5.5: "the attacker will be
+  // thrown into confusion and forced to fight to the finish"): in every exchange of the assault
+  // that follows, the attacker loses this many tanks more (most damaged first; "the attacker
+  // loses one extra army in each round") and fires this many dice fewer.
+  int overrun_confusion_losses = 1;
+  int overrun_confusion_dice = 0;
+  // Set only by the old option of the same name: the OVERRUN before issue 12 (one simultaneous
+  // first exchange in which the defender fires this many extra dice, then an assault without
+  // confusion). Games created with that option keep adjudicating as they did.
+  std::optional<int> overrun_defender_bonus;
 };
 
 // Parses and checks `options` (the scenario's engine options). Errors are

@@ -73,6 +73,9 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
     out += line;
     if (r.contains("detail") && r["detail"].contains("ambush_multiplier"))
       out += " (ambush: attacker losses x" + str(r["detail"]["ambush_multiplier"]) + ")";
+    if (r.contains("detail") && r["detail"].contains("confusion_losses"))
+      out += " (overrun in confusion: " + str(r["detail"]["confusion_losses"]) +
+             " of the attacker's losses)";
     out += "\n";
     if (r.contains("attacker_dice"))
       out += "         attacker dice: " + dice(r["attacker_dice"]) + "\n";
