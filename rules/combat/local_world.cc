@@ -71,6 +71,7 @@ Json battle_input_json(const BattleInput& in) {
             {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
             {"rules", to_json(w.rules)},
             {"turn", w.turn},
+            {"order_of_play", w.order_of_play},
             {"areas", std::move(areas)},
             {"adjacency", std::move(edges)},
             {"players", std::move(players)}};
@@ -121,7 +122,8 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
                 {"turn", doc.value("turn", 1)},
                 {"seed", "0"},
                 {"engine", {{"name", engine_name}, {"options", options}}},
-                {"rules", doc.value("rules", Json::object())}};
+                {"rules", doc.value("rules", Json::object())},
+                {"order_of_play", doc.value("order_of_play", Json::array())}};
   std::string from, to, attacker;
   if (doc.contains("areas")) {
     world["areas"] = doc["areas"];

@@ -15,9 +15,17 @@ constexpr const char* kDataSchema = "schemas/vm_data.schema.json";
 constexpr const char* kDefaultTable = "vm-default";
 
 const std::set<std::string>& known_options() {
-  static const std::set<std::string> k = {
-      "data",       "order_bonus", "fort_strength",    "forts_used_up",
-      "initiative", "weather",     "air_tokens_spent", "air_tokens_per_turn"};
+  static const std::set<std::string> k = {"data",
+                                          "order_bonus",
+                                          "fort_strength",
+                                          "forts_used_up",
+                                          "initiative",
+                                          "weather",
+                                          "air_tokens_spent",
+                                          "air_tokens_per_turn",
+                                          "shore_bombardment",
+                                          "overrun_halves_losses",
+                                          "overrun_failed"};
   return k;
 }
 const std::set<std::string>& bonus_keys() {
@@ -38,8 +46,11 @@ struct VmOptions {
   bool forts_used_up = true;
   std::vector<std::string> initiative;
   std::string weather = "clear";
-  bool air_spent = true;
+  bool air_spent = false;  // seed: "Used Air Support Tokens return to Faction's ... pool"
   int air_per_turn = 0;
+  int shore = 1;  // Shore Bombardment points per supporting Fleet
+  bool overrun_halves = true;
+  bool overrun_failed_eliminated = true;
 };
 
 // REQUIRES: options passed check_game (malformed values fall back to defaults).
@@ -57,7 +68,12 @@ VmOptions options_of(const Json* o) {
       if (x.is_string()) v.initiative.push_back(x.get<std::string>());
   if (o->contains("weather") && (*o)["weather"].is_string())
     v.weather = (*o)["weather"].get<std::string>();
-  v.air_spent = o->value("air_tokens_spent", true);
+  v.air_spent = o->value("air_tokens_spent", false);
+  if (o->contains("shore_bombardment") && (*o)["shore_bombardment"].is_number_integer())
+    v.shore = (*o)["shore_bombardment"].get<int>();
+  v.overrun_halves = o->value("overrun_halves_losses", true);
+  if (o->contains("overrun_failed") && (*o)["overrun_failed"].is_string())
+    v.overrun_failed_eliminated = (*o)["overrun_failed"].get<std::string>() != "retreat";
   if (o->contains("air_tokens_per_turn") && (*o)["air_tokens_per_turn"].is_number_integer())
     v.air_per_turn = (*o)["air_tokens_per_turn"].get<int>();
   return v;
@@ -124,34 +140,61 @@ int air_of(const Player* p) {
   return std::max(0, p->engine_state.value("air", 0));
 }
 
-// Initiative rank: lower is higher on the track; INT_MAX when not listed.
+// Initiative rank: lower is higher on the track; INT_MAX when not listed. The track is options
+// "initiative" (player codes or nations) when given, else the turn's order of play (earlier is
+// higher).
 int initiative_rank(const GameState& w, const std::optional<std::string>& code,
                     const VmOptions& o) {
   if (!code) return INT_MAX;
   const Player* p = w.find_player(*code);
+  if (o.initiative.empty()) {
+    for (std::size_t i = 0; i < w.order_of_play.size(); ++i)
+      if (w.order_of_play[i] == *code) return static_cast<int>(i);
+    return INT_MAX;
+  }
   for (std::size_t i = 0; i < o.initiative.size(); ++i)
     if (o.initiative[i] == *code || (p && o.initiative[i] == p->nation)) return static_cast<int>(i);
   return INT_MAX;
+}
+
+// A strength in half-points as points: "7", "7.5", "-0.5".
+std::string points_text(int half) {
+  std::string s = std::to_string(half / 2);
+  if (half % 2 != 0) s = (half < 0 && half / 2 == 0 ? "-0" : s) + ".5";
+  return s;
 }
 
 // One area's SUPPORT in a battle: its strength in half-points (units at half across an unfrozen
 // river, plus the support order bonus).
 struct Supporter {
   std::string area;
-  int points = 0;
+  int points = 0;   // the whole contribution, shore bombardment included
+  int bombard = 0;  // of which Shore Bombardment
 };
 
 Json support_json(const std::vector<Supporter>& list) {
   Json a = Json::array();
-  for (const auto& s : list) a.push_back({{"area", s.area}, {"points", s.points / 2.0}});
+  for (const auto& s : list) {
+    Json j = {{"area", s.area}, {"points", s.points / 2.0}};
+    if (s.bombard > 0) j["shore_bombardment"] = s.bombard / 2.0;
+    a.push_back(std::move(j));
+  }
   return a;
+}
+
+// Whether a unit fights in a battle in `to`: Fleets do not fight on land (seed 002: fleets are
+// destroyed, not retreated, when a port is captured; land supports land, naval supports naval).
+bool fights(const VmUnit& u, const Area& to, const VmData& data) {
+  return to.kind == AreaKind::kSea || !data.is_naval(u);
 }
 
 // Step 1 for both sides, in half-points.
 struct Step1 {
   int attacker_units = 0, attacker_bonus = 0;
   int defender_units = 0, defender_bonus = 0, fort = 0;
-  bool river = false;
+  bool river = false;            // some group attacks across an open river
+  std::vector<int> group_units;  // each group's units, after its own river halving
+  std::vector<bool> group_river;
   std::vector<Supporter> attacker_support, defender_support;
   static int total(const std::vector<Supporter>& list) {
     int n = 0;
@@ -174,13 +217,20 @@ bool open_river(const GameState& w, const std::string& a, const std::string& b,
 }
 
 // The areas next to the battle with a SUPPORT order for it, given by their current owner, on the
-// attacker's or the defender's side (seed 3.2 step 1; OQ-VM2: they add strength, no dice). The
-// area the attack comes from does not also support it (one order per area).
-void add_support(const BattleInput& in, const VmData& data, const VmOptions& o, Step1& s) {
+// attacker's or the defender's side (seed 3.2 step 1; OQ-VM2: they add strength, no dice). An
+// area an attack group comes from does not also support it (one order per area). In a land
+// battle a supporting area's Fleets do not add their strength: each non-exhausted Fleet adds
+// `shore_bombardment` points instead (seed: "Bonus values from ... Shore Bombardment Orders";
+// a bonus, so never halved, OQ-VM6). The Support order's bonus counts when the area holds units
+// that fight in the battle; an area with none of those and no Fleet adds nothing.
+void add_support(const BattleInput& in, const std::vector<AttackGroup>& groups, const VmData& data,
+                 const VmOptions& o, Step1& s) {
   const GameState& w = *in.world;
   const Area& to = in.target();
   for (const std::string& code : w.neighbours(in.to)) {
-    if (code == in.from) continue;
+    if (std::any_of(groups.begin(), groups.end(),
+                    [&](const AttackGroup& g) { return g.from == code; }))
+      continue;
     const Area* a = w.find_area(code);
     if (!a || !a->owner || !a->engine_state.is_object()) continue;
     const Json& sup = a->engine_state.value("support", Json());
@@ -188,33 +238,64 @@ void add_support(const BattleInput& in, const VmData& data, const VmOptions& o, 
       continue;
     const bool attacking = *a->owner == in.attacker;
     if (!attacking && a->owner != to.owner) continue;
-    int units = 0;
-    for (const auto& u : vm_units_of(a->engine_state, a->armies, data))
+    int units = 0, fleets = 0;
+    bool fighters = false;  // units that fight in this battle (exhausted or not)
+    for (const auto& u : vm_units_of(a->engine_state, a->armies, data)) {
+      if (!fights(u, to, data)) {
+        if (!u.exhausted) ++fleets;
+        continue;
+      }
+      fighters = true;
       if (!u.exhausted)
         units += 2 * (attacking ? data.level_of(u).attack : data.level_of(u).defense);
+    }
     if (open_river(w, code, in.to, o)) units /= 2;
-    const Supporter sp{code, units + 2 * o.bonus.at("support")};
+    const int bonus = fighters ? 2 * o.bonus.at("support") : 0;
+    const int bombard = 2 * o.shore * fleets;
+    if (!fighters && fleets == 0) continue;  // nothing there supports
+    const Supporter sp{code, units + bonus + bombard, bombard};
     (attacking ? s.attacker_support : s.defender_support).push_back(sp);
   }
 }
 
-Step1 step1(const BattleInput& in, const std::vector<VmUnit>& att, const std::vector<VmUnit>& def,
-            const VmData& data, const VmOptions& o) {
+Step1 step1(const BattleInput& in, const std::vector<AttackGroup>& groups,
+            const std::vector<VmUnit>& att, const std::vector<VmUnit>& def, const VmData& data,
+            const VmOptions& o) {
   Step1 s;
   const Area& to = in.target();
+  // Each group's units, halved across its own edge when that is an open river.
+  s.group_units.assign(groups.size(), 0);
   for (const auto& u : att)
-    if (!u.exhausted) s.attacker_units += 2 * data.level_of(u).attack;
-  s.river = open_river(*in.world, in.from, in.to, o);
-  if (s.river) s.attacker_units /= 2;  // exact: the units' total is in half-points (OQ-VM1)
+    if (!u.exhausted && fights(u, to, data))
+      s.group_units[static_cast<std::size_t>(u.group)] += 2 * data.level_of(u).attack;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    s.group_river.push_back(open_river(*in.world, groups[g].from, in.to, o));
+    if (s.group_river.back()) s.group_units[g] /= 2;  // exact in half-points (OQ-VM1)
+    s.river = s.river || s.group_river.back();
+    s.attacker_units += s.group_units[g];
+  }
   s.attacker_bonus = 2 * o.bonus.at(to_string(in.kind));
   for (const auto& u : def)
-    if (!u.exhausted) s.defender_units += 2 * data.level_of(u).defense;
+    if (!u.exhausted && fights(u, to, data)) s.defender_units += 2 * data.level_of(u).defense;
   if (to.mode == DefenceMode::kDefend) s.defender_bonus = 2 * o.bonus.at("defend");
-  if (to.mode == DefenceMode::kAmbush && to.ambush_against == in.from)
+  if (to.mode == DefenceMode::kAmbush &&
+      std::any_of(groups.begin(), groups.end(),
+                  [&](const AttackGroup& g) { return to.ambush_against == g.from; }))
     s.defender_bonus = 2 * o.bonus.at("ambush");
   s.fort = 2 * to.fort * o.fort_strength;
-  add_support(in, data, o, s);
+  add_support(in, groups, data, o, s);
   return s;
+}
+
+// The attacking units of every group, in group order, each tagged with its group.
+std::vector<VmUnit> attacking_units(const std::vector<AttackGroup>& groups, const VmData& data) {
+  std::vector<VmUnit> out;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (VmUnit u : vm_units_of(groups[g].units, groups[g].armies, data)) {
+      u.group = static_cast<int>(g);
+      out.push_back(u);
+    }
+  return out;
 }
 
 // Rolls one die by name; appends pips to `pips` and the roll to `log`.
@@ -385,28 +466,38 @@ std::string_view VirtutiMilitariEngine::summary() const {
   return "Virtuti Militari: the higher strength wins, dice only decide losses. Strength = unit "
          "attack (defender: defence) + order bonus (MOVE/OVERRUN +1, ASSAULT +2, DEFEND +1, "
          "AMBUSH +2) + forts (defender) + a card from the hand + air tokens (not in mud or at "
-         "sea) + SUPPORT from adjacent areas (strength, no dice); units across an unfrozen river "
-         "count half. A tie goes to the side higher on the "
-         "initiative track. Both sides roll their units', card's and tokens' dice for damage; "
-         "forts and card HP symbols absorb first. The loser retreats and is exhausted to the end "
-         "of the turn; a winning attacker takes the area and razes its forts. PROBE is a raid: "
-         "losses only, nobody moves. Unit and dice tables are data (placeholder defaults).";
+         "sea; they return to the pool) + SUPPORT from adjacent areas (strength, no dice; Fleets "
+         "there give Shore Bombardment); units across an unfrozen river count half, each attack "
+         "group by its own border. Fleets do not fight on land and are destroyed when their port "
+         "is captured. A tie goes to the side higher on the initiative track (else the order of "
+         "play). Both sides roll their units', card's and tokens' dice for damage; forts and card "
+         "HP symbols absorb first. The loser retreats and is exhausted to the end of the turn; a "
+         "winning attacker takes the area and razes its forts. A winning OVERRUN takes half the "
+         "damage; a failed one is destroyed. PROBE is a raid: losses only, nobody moves. "
+         "Strengths are shown in points (x.5 across rivers). Unit and dice tables are data "
+         "(placeholder defaults).";
 }
 
 std::string_view VirtutiMilitariEngine::order_help() const {
   return "Virtuti Militari options on orders:\n"
          "  MOVE|ASSAULT|PROBE|OVERRUN <from> <to> [n] CARD <k> AIR <m>\n"
          "      play card k of your hand (1 = the first card listed in your report) and commit m "
-         "air support tokens; both are optional.\n"
+         "air support tokens (they return to your pool after the battle); both are optional.\n"
          "  DEFEND|AMBUSH|RETREAT <area> [...] CARD <k> AIR <m>\n"
          "      standing choice for battles in that area: the card (kept by name, spent when "
          "played) and air tokens the defender commits.\n"
-         "MOVE/OVERRUN = Move order (+1), ASSAULT = Move order +2 (survivors stop), PROBE = raid "
-         "(losses only). DEFEND = Defense order (+1); AMBUSH against the attacker's origin +2.\n"
+         "MOVE = Move order (+1), ASSAULT = Move order +2 (survivors stop), PROBE = raid "
+         "(losses only), OVERRUN = Move order +1: if it wins the attackers take half the damage, "
+         "if it fails they fight to the finish and are destroyed. DEFEND = Defense order (+1); "
+         "AMBUSH against the attacker's origin +2. Lines of one action number against one area "
+         "are one battle; each group's units count half across its own unfrozen river, and a "
+         "losing group goes home to its own area.\n"
          "  SUPPORT <where> <to>\n"
          "      for the rest of the turn the units in <where> add their strength (attack or "
          "defence, half across an unfrozen river, +1 for the order; no dice) to your side in "
-         "battles in the adjacent area <to>. An area that attacks does not also support.";
+         "battles in the adjacent area <to>; Fleets there do not fight on land but give Shore "
+         "Bombardment (+1 per Fleet). An area that attacks does not also support.\n"
+         "Fleets never fight in a land battle; a port's Fleets are destroyed when it is captured.";
 }
 
 Status VirtutiMilitariEngine::check_game(const GameState& state) const {
@@ -417,7 +508,8 @@ Status VirtutiMilitariEngine::check_game(const GameState& state) const {
       return Status::InvalidArgument(
           "/engine/options/" + k +
           ": unknown option (known: data, order_bonus, fort_strength, forts_used_up, initiative, "
-          "weather, air_tokens_spent, air_tokens_per_turn)");
+          "weather, air_tokens_spent, air_tokens_per_turn, shore_bombardment, "
+          "overrun_halves_losses, overrun_failed)");
   Result<VmData> data = vm_data_of(o);
   if (!data.ok()) return data.status();
   if (o.contains("order_bonus")) {
@@ -427,7 +519,7 @@ Status VirtutiMilitariEngine::check_game(const GameState& state) const {
       if (!bonus_keys().count(k))
         return Status::InvalidArgument(
             "/engine/options/order_bonus/" + k +
-            ": unknown (known: move, assault, probe, overrun, defend, ambush)");
+            ": unknown (known: move, assault, probe, overrun, defend, ambush, support)");
       if (!is_int(v, -99, 99))
         return Status::InvalidArgument("/engine/options/order_bonus/" + k +
                                        ": must be an integer -99..99");
@@ -437,7 +529,13 @@ Status VirtutiMilitariEngine::check_game(const GameState& state) const {
     return Status::InvalidArgument("/engine/options/fort_strength: must be an integer 0..99");
   if (o.contains("air_tokens_per_turn") && !is_int(o["air_tokens_per_turn"], 0, 99))
     return Status::InvalidArgument("/engine/options/air_tokens_per_turn: must be an integer 0..99");
-  for (const char* k : {"forts_used_up", "air_tokens_spent"})
+  if (o.contains("shore_bombardment") && !is_int(o["shore_bombardment"], 0, 99))
+    return Status::InvalidArgument("/engine/options/shore_bombardment: must be an integer 0..99");
+  if (o.contains("overrun_failed") &&
+      (!o["overrun_failed"].is_string() ||
+       (o["overrun_failed"] != "eliminated" && o["overrun_failed"] != "retreat")))
+    return Status::InvalidArgument("/engine/options/overrun_failed: must be eliminated or retreat");
+  for (const char* k : {"forts_used_up", "air_tokens_spent", "overrun_halves_losses"})
     if (o.contains(k) && !o[k].is_boolean())
       return Status::InvalidArgument(std::string("/engine/options/") + k +
                                      ": must be true or false");
@@ -533,12 +631,45 @@ bool VirtutiMilitariEngine::retreat_triggers(const BattleInput& in) const {
   Result<VmData> data = vm_data_of(*in.options);
   if (!data.ok()) return false;
   const VmOptions o = options_of(in.options);
-  const auto att = vm_units_of(in.attacker_units, in.attacker_armies, *data);
+  const std::vector<AttackGroup> groups = attack_groups(in);
+  const auto att = attacking_units(groups, *data);
   const auto def = vm_units_of(in.target().engine_state, in.target().armies, *data);
-  const Step1 s = step1(in, att, def, *data, o);
+  const Step1 s = step1(in, groups, att, def, *data, o);
   return s.attacker_units + s.attacker_bonus + s.attacker_support_total() >
          s.defender_units + s.defender_bonus + s.fort + s.defender_support_total();
 }
+
+namespace {
+
+// Splits `units` into those that fight in a battle in `to` and those that do not (Fleets on land).
+void split_fighting(std::vector<VmUnit>& units, std::vector<VmUnit>& idle, const Area& to,
+                    const VmData& data) {
+  std::vector<VmUnit> fighting;
+  for (auto& u : units) (fights(u, to, data) ? fighting : idle).push_back(u);
+  units = std::move(fighting);
+}
+
+// Fills the attacker's survivors (total and per group) and per-group losses. `att` are the
+// fighting survivors, `idle` the attacking units that did not fight; `before[g]` the armies of
+// group g.
+void set_attacker_units(BattleOutcome& out, const std::vector<VmUnit>& att,
+                        const std::vector<VmUnit>& idle, const std::vector<AttackGroup>& groups) {
+  std::vector<VmUnit> all;
+  out.group_losses.clear();
+  out.group_units.clear();
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    std::vector<VmUnit> mine;
+    for (const auto* list : {&att, &idle})
+      for (const auto& u : *list)
+        if (u.group == static_cast<int>(g)) mine.push_back(u);
+    out.group_losses.push_back(groups[g].armies - static_cast<int>(mine.size()));
+    out.group_units.push_back(vm_units_json(mine));
+    all.insert(all.end(), mine.begin(), mine.end());
+  }
+  out.attacker_units = vm_units_json(all);
+}
+
+}  // namespace
 
 Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng& rng) const {
   Result<VmData> data_r = vm_data_of(*in.options);
@@ -547,32 +678,56 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
   const VmOptions o = options_of(in.options);
   const GameState& w = *in.world;
   const Area& to = in.target();
-  std::vector<VmUnit> att = vm_units_of(in.attacker_units, in.attacker_armies, data);
+  const std::vector<AttackGroup> groups = attack_groups(in);
+  std::vector<VmUnit> att = attacking_units(groups, data);
   std::vector<VmUnit> def = vm_units_of(to.engine_state, to.armies, data);
+  // Fleets do not fight on land: no strength, no dice, no losses. A defender's Fleets stay in
+  // the port, or are destroyed when the area is captured (step 7); an attacker's ride along.
+  std::vector<VmUnit> att_idle, def_fleets;
+  split_fighting(att, att_idle, to, data);
+  split_fighting(def, def_fleets, to, data);
+  const int fleets_in_port = static_cast<int>(def_fleets.size());
   BattleOutcome out;
   const bool probe = in.kind == AttackKind::kProbe;
   out.attacker_stops = probe || in.kind == AttackKind::kAssault;
+  Json def_state = to.engine_state.is_object() ? to.engine_state : Json::object();
+  auto store_defenders = [&](std::vector<VmUnit> survivors) {
+    survivors.insert(survivors.end(), def_fleets.begin(), def_fleets.end());
+    def_state["units"] = vm_units_json(survivors)["units"];
+    if (survivors.empty()) def_state.erase("units");
+    out.defender_units = def_state;
+  };
 
   if (def.empty()) {
-    // No defending units: no battle; the attacker walks in (a probe turns back).
+    // No defending units that fight: no battle; the attacker walks in (a probe turns back), and
+    // Fleets in the captured port are destroyed.
     BattleRound r;
     r.phase = "unopposed";
     r.attacker_before = in.attacker_armies;
-    out.rounds.push_back(r);
+    r.defender_before = to.armies;
     out.attacker_wins = !probe;
     if (!probe && to.fort > 0) out.fort_after = 0;
-    out.attacker_units = vm_units_json(att);
-    out.defender_units = to.engine_state;
+    if (!probe && fleets_in_port > 0) {
+      out.defender_losses = fleets_in_port;
+      r.defender_losses = fleets_in_port;
+      out.detail["fleets_destroyed_in_port"] = fleets_in_port;
+      def_fleets.clear();
+    }
+    out.rounds.push_back(r);
+    set_attacker_units(out, att, att_idle, groups);
+    if (fleets_in_port == 0)
+      out.defender_units = to.engine_state;
+    else
+      store_defenders({});
     return out;
   }
 
   const Player* attacker = w.find_player(in.attacker);
   const Player* defender = to.owner ? w.find_player(*to.owner) : nullptr;
-  Json def_state = to.engine_state.is_object() ? to.engine_state : Json::object();
   const Json defence = def_state.value("defence", Json::object());
 
   // Step 1.
-  const Step1 s = step1(in, att, def, data, o);
+  const Step1 s = step1(in, groups, att, def, data, o);
   // Step 2: cards.
   Json att_hand = hand_of(attacker), def_hand = hand_of(defender);
   std::optional<Card> att_card, def_card;
@@ -600,7 +755,7 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
       for (const auto& d : (*c)->dice)
         if (!data.dice.count(d))
           return Status::InvalidArgument("card " + (*c)->id + ": unknown die \"" + d + "\"");
-  // Step 3: air support.
+  // Step 3: air support ("skipped in naval battles and in Mud areas").
   const bool no_air = to.kind == AreaKind::kSea || weather_of(to, o) == "mud";
   int att_air = 0, def_air = 0;
   if (!no_air) {
@@ -612,11 +767,16 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
                         2 * (att_card ? att_card->strength : 0) + 2 * att_air * data.air_strength;
   const int def_total = s.defender_units + s.defender_bonus + s.fort + s.defender_support_total() +
                         2 * (def_card ? def_card->strength : 0) + 2 * def_air * data.air_strength;
-  // Step 4: the winner.
+  // Step 4: the winner ("In case of a tie, the winner is a Faction higher on the Initiative
+  // Track"; with no track configured, the order of play; unranked on both sides: the defender).
   bool attacker_won = att_total > def_total;
+  std::string tie_break;
   if (att_total == def_total) {
     const int ra = initiative_rank(w, in.attacker, o), rd = initiative_rank(w, to.owner, o);
     attacker_won = ra < rd;
+    tie_break = ra == INT_MAX && rd == INT_MAX ? "default (neither side is ranked)"
+                : o.initiative.empty()         ? "order of play"
+                                               : "initiative track";
   }
 
   // Step 5: dice, attacker's first (units in order, card, air), then the defender's.
@@ -645,6 +805,12 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
   for (int i = 0; i < def_air; ++i)
     def_damage += roll(data, data.air_die, rng, r.defender_dice, def_rolls, "air");
 
+  // OVERRUN (seed 001 5.5): "If successful the attacker will suffer a minimum of losses": a
+  // winning overrun takes half the defender's damage (rounded down).
+  const bool overrun = in.kind == AttackKind::kOverrun;
+  int to_att = def_damage;
+  if (overrun && attacker_won && o.overrun_halves) to_att /= 2;
+  const int overrun_spared = def_damage - to_att;
   // Absorb: the defender first (forts, then card HP symbols), then the attacker.
   int to_def = att_damage;
   const int fort_absorbed = std::min(to.fort, to_def);
@@ -652,13 +818,12 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
   const int def_hp_absorbed = std::min(def_card ? def_card->hp : 0, to_def);
   to_def -= def_hp_absorbed;
   const int def_destroyed = vm_apply_damage(def, to_def, data);
-  int to_att = def_damage;
   const int att_hp_absorbed = std::min(att_card ? att_card->hp : 0, to_att);
   to_att -= att_hp_absorbed;
-  const int att_destroyed = vm_apply_damage(att, to_att, data);
-  r.attacker_losses = att_destroyed;
-  r.defender_losses = def_destroyed;
+  int att_destroyed = vm_apply_damage(att, to_att, data);
   r.detail = {{"strength_unit", "half-points"},
+              {"attacker_strength_points", points_text(att_total)},
+              {"defender_strength_points", points_text(def_total)},
               {"attacker_units", s.attacker_units},
               {"attacker_bonus", s.attacker_bonus},
               {"river_halved", s.river},
@@ -683,7 +848,18 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
               {"fort_absorbed", fort_absorbed},
               {"defender_hp_absorbed", def_hp_absorbed},
               {"attacker_hp_absorbed", att_hp_absorbed}};
-  out.rounds.push_back(r);
+  if (!tie_break.empty()) r.detail["tie_break"] = tie_break;
+  if (groups.size() > 1) {
+    Json gs = Json::array();
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      gs.push_back({{"from", groups[g].from},
+                    {"units_points", s.group_units[g] / 2.0},
+                    {"river_halved", static_cast<bool>(s.group_river[g])}});
+    r.detail["groups"] = gs;
+  }
+  if (overrun_spared > 0) r.detail["overrun_spared"] = overrun_spared;
+  if (!att_idle.empty()) r.detail["attacker_fleets_idle"] = static_cast<int>(att_idle.size());
+  if (fleets_in_port > 0) r.detail["defender_fleets_idle"] = fleets_in_port;
 
   int def_losses = def_destroyed;
   if (!probe && attacker_won && !def.empty()) {
@@ -693,8 +869,14 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
       std::vector<const Area*> cands;
       for (const auto& code : w.neighbours(to.code)) {
         const Area* n = w.find_area(code);
-        if (n && n->owner == to.owner && n->kind != AreaKind::kSea && code != in.from)
-          cands.push_back(n);
+        const bool origin = std::any_of(groups.begin(), groups.end(),
+                                        [&](const AttackGroup& g) { return g.from == code; });
+        // A land battle's losers retreat overland; a naval battle's Fleets to a friendly sea area
+        // or port (area feature "port").
+        const bool by_sea = n && (n->kind == AreaKind::kSea ||
+                                  (n->features.is_object() && n->features.value("port", false)));
+        const bool reachable = to.kind == AreaKind::kSea ? by_sea : n && n->kind != AreaKind::kSea;
+        if (n && n->owner == to.owner && reachable && !origin) cands.push_back(n);
       }
       for (const Area* c : cands)
         if (to.retreat_to && c->code == *to.retreat_to) dest = c->code;
@@ -714,23 +896,46 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
       out.detail["defender_eliminated"] = "no adjacent friendly area to retreat to";
     }
   }
-  if (!probe && !attacker_won)
+  // Step 7: "If captured area has a port with enemy Fleets in it, they are destroyed." The
+  // defender's Fleets cannot retreat overland: they are destroyed whenever its land units lose
+  // the area.
+  if (!probe && attacker_won && fleets_in_port > 0) {
+    def_losses += fleets_in_port;
+    def_fleets.clear();
+    out.detail["fleets_destroyed_in_port"] = fleets_in_port;
+  }
+  if (!probe && !attacker_won) {
+    if (overrun && o.overrun_failed_eliminated && !att.empty()) {
+      // "If unsuccessful the attacker will be thrown into confusion and forced to fight to the
+      // finish": strength does not change, so the finish is the attacker's end.
+      att_destroyed += static_cast<int>(att.size());
+      att.clear();
+      out.detail["overrun_failed"] = "the attackers fought to the finish and were destroyed";
+    }
     for (auto& u : att) u.exhausted = true;  // home to the origin, exhausted
+    for (auto& u : att_idle) u.exhausted = true;
+  }
+  r.attacker_losses = att_destroyed;
+  r.defender_losses = def_losses;
+  out.rounds.push_back(r);
+  // The battle in points, for reports and logs.
+  out.detail["attacker_strength_points"] = points_text(att_total);
+  out.detail["defender_strength_points"] = points_text(def_total);
+  out.detail["winner"] = attacker_won ? "attacker" : "defender";
+  if (!tie_break.empty()) out.detail["tie_break"] = tie_break;
 
   out.attacker_losses = att_destroyed;
   out.defender_losses = def_losses;
   out.attacker_wins = !probe && attacker_won && !att.empty();
-  def_state["units"] = vm_units_json(def)["units"];
-  if (def.empty()) def_state.erase("units");
-  out.defender_units = def_state;
-  out.attacker_units = vm_units_json(att);
+  store_defenders(def);
+  set_attacker_units(out, att, att_idle, groups);
   if (!probe && attacker_won) {
     if (to.fort > 0) out.fort_after = 0;  // step 7: the forts are razed
   } else if (o.forts_used_up && fort_absorbed > 0) {
     out.fort_after = to.fort - fort_absorbed;
   }
 
-  // Spent cards and tokens.
+  // Spent cards and tokens (air tokens return to the pool unless air_tokens_spent).
   if (attacker && (att_card || (att_air > 0 && o.air_spent))) {
     Json st = attacker->engine_state.is_object() ? attacker->engine_state : Json::object();
     if (att_card) st["hand"] = att_hand;

@@ -8,48 +8,62 @@
 // unless engine options give "data" (an object, or the name of a bundled table such as
 // "vm-default"). Strength is counted in half-points (OQ-VM1), so a river halves exactly.
 //
-// The seven steps, per battle (one Move order in VM terms):
-//  1. Strength: attacker = Σ attack of its non-exhausted units (halved across an unfrozen river:
-//     edge feature "river" and neither area's weather "frozen", nor edge feature "frozen") + the
-//     order bonus of the attack kind (options order_bonus: move 1, assault 2, overrun 1,
-//     probe 0). Defender = Σ defence of its non-exhausted units + the defence-mode bonus
-//     (DEFEND = the Defense order, order_bonus.defend 1; AMBUSH against the attacker's origin =
-//     order_bonus.ambush 2; otherwise 0) + fort level × fort_strength (1). Bonuses never halve
-//     (OQ-VM6). Support: each area next to the battle (not the attack's origin) with a standing
+// The seven steps, per battle (one Move order in VM terms; a combined attack is one battle of
+// several attack groups, each from its own area):
+//  1. Strength: attacker = Σ attack of its non-exhausted units, each group's halved across its
+//     own edge when that is an unfrozen river (edge feature "river" and neither area's weather
+//     "frozen", nor edge feature "frozen") + the order bonus of the attack kind (options
+//     order_bonus: move 1, assault 2, overrun 1, probe 0). Defender = Σ defence of its
+//     non-exhausted units + the defence-mode bonus (DEFEND = the Defense order,
+//     order_bonus.defend 1; AMBUSH against an attack group's origin = order_bonus.ambush 2;
+//     otherwise 0) + fort level × fort_strength (1). Bonuses never halve (OQ-VM6). Support: each
+//     area next to the battle (not an attack group's origin) with a standing
 //     `SUPPORT <area> <battle area>` given by its current owner adds, to that owner's side if it
-//     is the attacker or the defender, the attack (resp. defence) of its non-exhausted units,
-//     halved across an unfrozen river, + order_bonus.support (1); no dice (OQ-VM2). Stored in
-//     the area's engine_state {"support": {"to", "by"}} and cleared by end_turn. Shore
-//     Bombardment is not modelled.
+//     is the attacker or the defender, the attack (resp. defence) of its non-exhausted fighting
+//     units, halved across an unfrozen river, + order_bonus.support (1) when it holds fighting
+//     units; no dice (OQ-VM2). Its Fleets, in a land battle, give Shore Bombardment instead:
+//     shore_bombardment (1) per non-exhausted Fleet. Stored in the area's engine_state
+//     {"support": {"to", "by"}} and cleared by end_turn.
+//     Fleets (units whose type is "naval" in the data) do not fight in a land battle: no
+//     strength, no dice, no losses; an attacking force's Fleets ride along with it.
 //  2. Cards: the attacker plays `CARD n` (1-based index into its hand, Player::engine_state
 //     {"hand": [{"id","name"?,"strength","dice":[die...],"hp"}], "air": tokens}); the defender
 //     plays the card chosen by its standing order `DEFEND|AMBUSH|RETREAT <area> CARD n AIR m`
 //     (stored by card id in the area's engine_state "defence"). A played card leaves the hand.
 //  3. Air: each committed token (`AIR m`, at most the player's tokens) adds the air token's
-//     strength and one die; skipped (nothing spent) when the defended area is sea or its weather
-//     is "mud". Spent tokens leave the player's pool (option air_tokens_spent, default true).
-//  4. Winner: the higher total; a tie goes to the side earlier in options "initiative" (player
-//     codes or nations); when neither or both sides are listed the defender wins the tie.
-//  5. Losses: each side rolls one die per non-exhausted unit in the battle (its unit die), plus
-//     card dice and air-token dice; damage = Σ pips. Defender absorbs first: each fort level
-//     absorbs 1 (and is used up: forts_used_up, default true), each card HP symbol 1; then the
-//     attacker with its card HP symbols. The rest hits units (OQ-VM4), never destroying a unit
-//     while another can take a point: one unit at a time takes damage down to 1 HP, the unit
+//     strength and one die; skipped (nothing committed) when the defended area is sea or its
+//     weather is "mud". Used tokens return to the pool (option air_tokens_spent, default false).
+//  4. Winner: the higher total; a tie goes to the side higher on the initiative track: options
+//     "initiative" (player codes or nations) when given, else the turn's order of play
+//     (GameState::order_of_play, earlier = higher); when neither side is ranked the defender
+//     wins the tie.
+//  5. Losses: each side rolls one die per non-exhausted fighting unit in the battle (its unit
+//     die), plus card dice and air-token dice; damage = Σ pips. Defender absorbs first: each fort
+//     level absorbs 1 (and is used up: forts_used_up, default true), each card HP symbol 1; then
+//     the attacker with its card HP symbols. The rest hits units (OQ-VM4), never destroying a
+//     unit while another can take a point: one unit at a time takes damage down to 1 HP, the unit
 //     with the most hit points left first (ties: the stronger unit, then list order); when all
 //     are at 1 HP each point destroys one, the weakest first. A unit whose HP falls to or below
-//     the HP of the level below drops to that level.
-//  6. The loser retreats. Attacker: home to its origin (attacker_wins = false). Defender: to one
-//     adjacent land area its owner holds: its standing RETREAT location if that qualifies, else
-//     the one with the most armies, ties by code; none ⇒ every survivor is eliminated.
+//     the HP of the level below drops to that level. The attacker's units of all groups take
+//     damage as one force; group_losses/group_units say whose units were lost.
+//  6. The loser retreats. Attacker: each group home to its own origin (attacker_wins = false).
+//     Defender: to one adjacent area its owner holds (land battle: a land area; naval battle: a
+//     sea area or a port, area feature "port"): its standing RETREAT location if that qualifies,
+//     else the one with the most armies, ties by code; none ⇒ every survivor is eliminated.
 //     Retreated units are exhausted until end_turn (strength 0, no dice); detach_units moves
 //     fresh units first.
-//  7. A winning attacker advances and captures; the area's forts are removed (fort_after 0).
-//     Fleets are not modelled separately (a captured port's defenders have already retreated).
-// Attack kinds: MOVE and OVERRUN are a Move order (winners may move on); ASSAULT is a Move order
-// with the larger bonus whose survivors stop; PROBE is a raid: steps 1-5 only, nobody retreats or
-// advances, the attacker goes home (not exhausted) and stops. An area with no defending units is
-// taken without a battle. RETREAT defence mode withdraws before the battle when the attacker's
-// step-1 strength exceeds the defender's.
+//  7. A winning attacker advances with all its survivors (advancing = all) and captures; the
+//     area's forts are removed (fort_after 0); the defender's Fleets in the area (its port) are
+//     destroyed (counted in defender_losses).
+// Attack kinds: MOVE is a Move order; ASSAULT is a Move order with the larger bonus whose
+// survivors stop; OVERRUN (seed 001 5.5) is a Move order whose winner takes half the defender's
+// damage (overrun_halves_losses) and whose failure destroys the attackers (overrun_failed
+// "eliminated"; "retreat" = as MOVE); PROBE is a raid: steps 1-5 only, nobody retreats or
+// advances, the attacker goes home (not exhausted) and stops. An area with no defending units
+// that fight is taken without a battle (its Fleets destroyed). RETREAT defence mode withdraws
+// before the battle when the attacker's step-1 strength exceeds the defender's.
+// Strengths are counted in half-points; rounds keep them so, and detail.<side>_strength_points
+// (round and outcome) gives them in points as text ("7.5") for reports.
 #pragma once
 
 #include <map>
@@ -66,6 +80,7 @@ struct VmUnit {
   int level = 1;
   int hp = 0;
   bool exhausted = false;
+  int group = 0;  // index of the attack group it came with (not stored)
 };
 
 struct VmLevel {
@@ -84,6 +99,7 @@ struct VmData {
   bool placeholder = false;
 
   const VmLevel& level_of(const VmUnit& u) const { return units.at(u.type).at(u.level - 1); }
+  bool is_naval(const VmUnit& u) const { return naval.count(u.type) && naval.at(u.type); }
   VmUnit fresh(const std::string& type) const;
 };
 

@@ -62,13 +62,20 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   if (b["ambush"].get<bool>()) out += "       An ambush was waiting.\n";
   const Json& o = b["outcome"];
   for (const auto& r : o["rounds"]) {
+    // Engines that count in fractions (Virtuti Militari: half-points) give the strength in
+    // points as text in detail.<side>_strength_points.
+    auto strength = [&](const std::string& side) {
+      const std::string key = side + "_strength_points";
+      if (r.contains("detail") && r["detail"].contains(key)) return str(r["detail"][key]);
+      return std::to_string(r[side + "_strength"].get<int>());
+    };
     char line[256];
     std::snprintf(line, sizeof line,
-                  "       %-9s attackers %d (strength %d) v defenders %d (strength %d): "
+                  "       %-9s attackers %d (strength %s) v defenders %d (strength %s): "
                   "attacker lost %d, defender lost %d",
                   str(r["phase"]).c_str(), r["attacker_before"].get<int>(),
-                  r["attacker_strength"].get<int>(), r["defender_before"].get<int>(),
-                  r["defender_strength"].get<int>(), r["attacker_losses"].get<int>(),
+                  strength("attacker").c_str(), r["defender_before"].get<int>(),
+                  strength("defender").c_str(), r["attacker_losses"].get<int>(),
                   r["defender_losses"].get<int>());
     out += line;
     if (r.contains("detail") && r["detail"].contains("ambush_multiplier"))
@@ -76,6 +83,11 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
     if (r.contains("detail") && r["detail"].contains("confusion_losses"))
       out += " (overrun in confusion: " + str(r["detail"]["confusion_losses"]) +
              " of the attacker's losses)";
+    if (r.contains("detail") && r["detail"].contains("tie_break"))
+      out += " (a tie, broken by the " + str(r["detail"]["tie_break"]) + ": the " +
+             str(r["detail"]["winner"]) + " wins)";
+    if (r.contains("detail") && r["detail"].contains("overrun_spared"))
+      out += " (overrun: " + str(r["detail"]["overrun_spared"]) + " damage spared)";
     out += "\n";
     if (r.contains("attacker_dice"))
       out += "         attacker dice: " + dice(r["attacker_dice"]) + "\n";
@@ -91,6 +103,11 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   }
   if (o.contains("detail") && o["detail"].contains("ended"))
     out += "       " + str(o["detail"]["ended"]) + "\n";
+  if (o.contains("detail") && o["detail"].contains("overrun_failed"))
+    out += "       The overrun failed: " + str(o["detail"]["overrun_failed"]) + ".\n";
+  if (o.contains("detail") && o["detail"].contains("fleets_destroyed_in_port"))
+    out += "       " + str(o["detail"]["fleets_destroyed_in_port"]) +
+           " fleet(s) in the captured port were destroyed.\n";
   const int al = o["attacker_losses"], dl = o["defender_losses"];
   const int a_left = b["attacker_armies"].get<int>() - al;
   const int d_left = b["defender_armies"].get<int>() - dl;

@@ -66,6 +66,7 @@ void TurnRun::draw_order_of_play() {
       std::swap(order[i - 1], order[rng.uniform(static_cast<std::uint32_t>(i))]);
   }
   result_.order_of_play = order;
+  s_.order_of_play = order;  // engines read this turn's order (Virtuti Militari ties)
 }
 
 void TurnRun::execute(const std::string& code, const Order& o) {

@@ -93,6 +93,9 @@ Json battle_view(const Json& b, const std::string& viewer) {
                   {"defender_dice", int_list(field(r, "defender_dice"))},
                   {"ambush_multiplier", nullptr}};
       const Json& detail = field(r, "detail");
+      for (const std::string side : {"attacker", "defender"})  // fractional strengths as text
+        if (detail.is_object() && detail.contains(side + "_strength_points"))
+          row[side + "_strength"] = text(detail, (side + "_strength_points").c_str());
       if (detail.is_object() && detail.contains("ambush_multiplier"))
         row["ambush_multiplier"] = text(detail, "ambush_multiplier");
       rounds.push_back(std::move(row));

@@ -293,6 +293,23 @@ TEST(PageView, BattleShowsEveryRoundAndDie) {
   EXPECT_NE(html.find("the attacker took SUS"), std::string::npos);
 }
 
+TEST(PageView, BattleShowsVirtutiMilitariStrengthInPoints) {
+  // The engine counts half-points (15 = 7.5 points) and gives the points as text in detail.
+  const Json battle = {
+      {"id", "1.1.AXI"},
+      {"outcome",
+       {{"rounds",
+         {{{"phase", "battle"},
+           {"attacker_strength", 15},
+           {"defender_strength", 18},
+           {"detail",
+            {{"attacker_strength_points", "7.5"}, {"defender_strength_points", "9"}}}}}}}}};
+  const Json v = battle_view(battle, "AXI");
+  EXPECT_EQ(v["rounds"][0]["attacker_strength"], "7.5");
+  EXPECT_EQ(v["rounds"][0]["defender_strength"], "9");
+  EXPECT_NE(render_template("_battle", v).find(">7.5<"), std::string::npos);
+}
+
 TEST(PageView, EveryTemplateParses) {
   for (const char* name :
        {"layout", "error", "index", "game", "audit", "login", "me", "report", "orders_result",

@@ -11,6 +11,7 @@
 #include "rules/combat/virtuti_militari_engine.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/validator.h"
+#include "rules/report/report.h"
 #include "rules/turn/turn_resolver.h"
 #include "tests/support/scripted_rng.h"
 
@@ -19,16 +20,20 @@ namespace {
 
 using testing::ScriptedRng;
 
-// §3.4 numbers: Army L1 = str 3 / HP 3, Armored Corps L1 = str 4 / HP 3. One test die "t" whose
-// face f shows f - 1 pips, so the examples' pips are fed as faces pips + 1.
+// §3.4 numbers: Army L1 = str 3 / HP 3, Armored Corps L1 = str 4 / HP 3 (and a Fleet, str 2 /
+// HP 3, for the fleet rules). One test die "t" whose face f shows f - 1 pips, so the examples'
+// pips are fed as faces pips + 1.
 Json example_data() {
-  return {{"dice", {{"t", {0, 1, 2, 3, 4, 5}}}},
-          {"units",
-           {{"army", {{"levels", {{{"attack", 3}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}},
-            {"armored_corps",
-             {{"levels", {{{"attack", 4}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}}}},
-          {"default_unit", "army"},
-          {"air_token", {{"strength", 1}, {"die", "t"}}}};
+  return {
+      {"dice", {{"t", {0, 1, 2, 3, 4, 5}}}},
+      {"units",
+       {{"army", {{"levels", {{{"attack", 3}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}},
+        {"armored_corps", {{"levels", {{{"attack", 4}, {"defense", 3}, {"hp", 3}, {"die", "t"}}}}}},
+        {"fleet",
+         {{"naval", true},
+          {"levels", {{{"attack", 2}, {"defense", 2}, {"hp", 3}, {"die", "t"}}}}}}}},
+      {"default_unit", "army"},
+      {"air_token", {{"strength", 1}, {"die", "t"}}}};
 }
 
 // Example 1's battle: Army + Armored Corps attack from ATT (Move +1, card str 2 with one die,
@@ -114,12 +119,13 @@ TEST(VmExample1, AttackerWinsElevenToNine) {
   EXPECT_EQ(unit(f.out.attacker_units, 1)["type"], "armored_corps");
   EXPECT_EQ(unit(f.out.attacker_units, 1)["hp"], 1);
   EXPECT_FALSE(unit(f.out.attacker_units, 1).contains("exhausted"));
-  // Forts removed; cards and the air token spent.
+  // Forts removed; cards spent. "Used Air Support Tokens return to Faction's Air Support Token
+  // pool": the attacker keeps its 1 token.
   ASSERT_TRUE(f.out.fort_after);
   EXPECT_EQ(*f.out.fort_after, 0);
   ASSERT_TRUE(f.out.attacker_player_state);
   EXPECT_TRUE((*f.out.attacker_player_state)["hand"].empty());
-  EXPECT_EQ((*f.out.attacker_player_state)["air"], 0);
+  EXPECT_EQ((*f.out.attacker_player_state)["air"], 1);
   ASSERT_TRUE(f.out.defender_player_state);
   EXPECT_TRUE((*f.out.defender_player_state)["hand"].empty());
 }
@@ -304,7 +310,7 @@ TEST(VmDiceStatistics, FacesAreUniformAndPipsFollowTheData) {
                             {{"type", "fleet"}, {"level", 3}}});
   Json doc = {{"engine", "virtuti-militari"}, {"kind", "probe"}};
   doc["attacker"] = {{"armies", 4}, {"units", {{"units", units}}}};
-  doc["defender"] = {{"armies", 3}};
+  doc["defender"] = {{"armies", 3}, {"kind", "sea"}};  // a naval battle: the Fleet rolls too
   auto b = prepare_battle(doc, "");
   ASSERT_TRUE(b.ok()) << b.status().to_string();
   std::map<std::string, std::array<int, 6>> faces;
@@ -431,11 +437,12 @@ TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
   auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   const GameState& next = res->next_state;
-  // The played card left Germany's hand; 2 air tokens spent, 1 gained at the end of the turn.
+  // The played card left Germany's hand; the 2 air tokens used returned to the pool (seed 002
+  // step 3), 1 gained at the end of the turn.
   const Json& ger = next.find_player("GER")->engine_state;
   ASSERT_EQ(ger["hand"].size(), 2u);
   EXPECT_EQ(ger["hand"][0]["id"], "stuka");
-  EXPECT_EQ(ger["air"], 3 - 2 + 1);
+  EXPECT_EQ(ger["air"], 3 + 1);
   // Poland's standing choice for Warsaw is kept by card id.
   EXPECT_EQ(next.find_area("WAR")->engine_state["defence"]["card"], "last-stand");
   // Both battles had a loser who was exhausted; nobody is exhausted after end_turn.
@@ -512,6 +519,295 @@ TEST(VmTrials, OddsAreComputed) {
   // 11 v 9: the attacker wins on strength unless the defender's dice destroy both its units.
   EXPECT_GT((*t)["attacker_win_probability"].get<double>(), 0.5);
   EXPECT_LT((*t)["attacker_win_probability"].get<double>(), 1.0);
+}
+
+// ---- Issue 12: the seed's sentences (fleets, shore bombardment, air, ties, points, OVERRUN,
+// combined attacks). Dice of the "t" die: face f shows f - 1 pips.
+
+Json units_json(std::initializer_list<const char*> types) {
+  Json a = Json::array();
+  for (const char* t : types) a.push_back({{"type", t}});
+  return {{"units", a}};
+}
+
+TEST(VmFleets, AFleetDoesNotDefendALandAreaAndDiesInTheCapturedPort) {
+  // Seed 002 step 7: "If captured area has a port with enemy Fleets in it, they are destroyed."
+  // TGT (a port) holds the Army and a Fleet. The Fleet adds no strength (else 11 v 11) and rolls
+  // no die: attacker 3 + 4 + 1 + 2 + 1 = 11 v defender 3 + 1 + 2 + 3 = 9. Dice: attacker
+  // 0,1,2,1; defender 1 (Army), 1 (card) - two dice, not three.
+  Json doc = example_battle();
+  doc["areas"][1]["armies"] = 2;
+  doc["areas"][1]["features"] = {{"port", true}};
+  doc["areas"][1]["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  const BattleRound& r = f.out.rounds[0];
+  EXPECT_EQ(r.defender_strength, 18);
+  EXPECT_EQ(r.defender_dice.size(), 2u);
+  EXPECT_TRUE(f.out.attacker_wins);
+  // The Army (HP 3 -> 1) retreats overland to FRN; the Fleet does not: it is destroyed.
+  ASSERT_TRUE(f.out.defender_retreats_to);
+  EXPECT_EQ(*f.out.defender_retreats_to, "FRN");
+  EXPECT_EQ(f.out.defender_losses, 1);
+  EXPECT_EQ(f.out.detail["fleets_destroyed_in_port"], 1);
+  ASSERT_EQ(f.out.defender_units["units"].size(), 1u);
+  EXPECT_EQ(unit(f.out.defender_units, 0)["type"], "army");
+}
+
+TEST(VmFleets, AFleetTakesNoLossesAndStaysWhenTheDefenceHolds) {
+  // Example 3 (river: 7.5 v 9, the defender wins) with a Fleet in TGT: attacker damage 4, 2
+  // absorbed by the forts, 2 on the Army (HP 3 -> 1); the Fleet is untouched and stays.
+  Json doc = example_battle();
+  doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
+  doc["areas"][1]["armies"] = 2;
+  doc["areas"][1]["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_FALSE(f.out.attacker_wins);
+  EXPECT_FALSE(f.out.defender_retreats_to);
+  EXPECT_EQ(f.out.defender_losses, 0);
+  EXPECT_EQ(unit(f.out.defender_units, 0)["hp"], 1);
+  EXPECT_EQ(unit(f.out.defender_units, 1)["type"], "fleet");
+  EXPECT_EQ(unit(f.out.defender_units, 1)["hp"], 3);
+}
+
+TEST(VmFleets, APortHeldOnlyByFleetsFallsWithoutABattle) {
+  Json doc = example_battle();
+  doc["areas"][1]["engine_state"]["units"] = units_json({"fleet"})["units"];
+  Fought f = fight(doc, {1, 2, 3});
+  EXPECT_EQ(f.left, 3u);  // no dice
+  EXPECT_EQ(f.out.rounds[0].phase, "unopposed");
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.defender_losses, 1);
+  EXPECT_FALSE(f.out.defender_units.contains("units"));
+}
+
+TEST(VmFleets, AttackingFleetsAddNothingOnLandAndTakeNoLosses) {
+  // Army + Armored Corps + Fleet attack: still 11 (not 13), four dice (not five). The defender's
+  // 2 damage go to the Armored Corps; the Fleet advances with the others.
+  Json doc = example_battle();
+  doc["attacker"]["armies"] = 3;
+  doc["attacker"]["units"] = units_json({"army", "armored_corps", "fleet"});
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
+  EXPECT_EQ(f.out.rounds[0].attacker_dice.size(), 4u);
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.attacker_losses, 0);
+  ASSERT_EQ(f.out.attacker_units["units"].size(), 3u);
+  EXPECT_EQ(unit(f.out.attacker_units, 2)["hp"], 3);
+}
+
+// A naval battle in the sea area SEA: two Fleets (2 + 2) + Move 1 + card 2 = 7 against one Fleet
+// 2 + card 3 = 5; "Air Support step is skipped in naval battles".
+Json naval_battle() {
+  Json doc = example_battle();
+  doc["attacker"]["units"] = units_json({"fleet", "fleet"});
+  doc["areas"][1] = {
+      {"code", "TGT"},
+      {"name", "TGT"},
+      {"kind", "sea"},
+      {"owner", "ALL"},
+      {"armies", 1},
+      {"engine_state", {{"units", units_json({"fleet"})["units"]}, {"defence", {{"card", "d3"}}}}}};
+  return doc;
+}
+
+TEST(VmNaval, AirIsSkippedAndLosersRetreatOnlyBySea) {
+  // Dice: attacker 0, 0 (Fleets), 0 (card) - no air die; defender 0, 0. 7 v 5.
+  Json doc = naval_battle();
+  doc["areas"][2]["features"] = {{"port", true}};  // FRN is a friendly port
+  Fought f = fight(doc, {1, 1, 1, 1, 1});
+  EXPECT_EQ(f.left, 0u);
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 14);
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 10);
+  EXPECT_EQ(f.out.rounds[0].detail["air_skipped"], true);
+  EXPECT_EQ(f.out.rounds[0].attacker_dice.size(), 3u);
+  ASSERT_TRUE(f.out.defender_retreats_to);
+  EXPECT_EQ(*f.out.defender_retreats_to, "FRN");
+  // FRN without a port: no way by sea, so the Fleet is eliminated.
+  f = fight(naval_battle(), {1, 1, 1, 1, 1});
+  EXPECT_FALSE(f.out.defender_retreats_to);
+  EXPECT_EQ(f.out.defender_losses, 1);
+}
+
+TEST(VmAir, AnOptionKeepsSpendingTheTokens) {
+  Json doc = example_battle();
+  doc["engine"]["options"]["air_tokens_spent"] = true;
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ((*f.out.attacker_player_state)["air"], 0);
+}
+
+TEST(VmShoreBombardment, FleetsInASupportingAreaAddOnePointEach) {
+  // Seed step 1: "Bonus values from Move, Defense, Support and Shore Bombardment Orders". A
+  // SUPPORT order from SUP holding one attacking Fleet: the Fleet does not fight on land; it
+  // bombards: +1 (shore_bombardment), no Support bonus (no land unit), no die. 11 + 1 = 12.
+  Json doc = with_supporter(example_battle(), "AXI", "fleet", "AXI");
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.left, 0u);
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 24);
+  EXPECT_EQ(f.out.rounds[0].detail["attacker_support"][0]["shore_bombardment"], 1.0);
+  // Across an unfrozen river the bombardment is a bonus and is not halved (OQ-VM6); option 2.
+  doc = with_supporter(example_battle(), "AXI", "fleet", "AXI", {{"river", true}});
+  doc["engine"]["options"]["shore_bombardment"] = 2;
+  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 22 + 4);
+  // A defending port with an Army and a Fleet: Army 3 + Support 1 + bombardment 1 = 5.
+  doc = with_supporter(example_battle(), "ALL", "army", "ALL");
+  doc["areas"].back()["armies"] = 2;
+  doc["areas"].back()["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
+  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 10);
+}
+
+TEST(VmTie, WithNoInitiativeTrackTheOrderOfPlayDecides) {
+  // Seed step 4: "In case of a tie, the winner is a Faction higher on the Initiative Track." No
+  // track configured: the turn's order of play (earlier = higher). 9 v 9.
+  Json doc = tie_battle({});
+  doc["engine"]["options"].erase("initiative");
+  doc["order_of_play"] = {"AXI", "ALL"};
+  Fought f = fight(doc, {1, 1, 1, 1, 1});
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.rounds[0].detail["tie_break"], "order of play");
+  doc["order_of_play"] = {"ALL", "AXI"};
+  f = fight(doc, {1, 1, 1, 1, 1});
+  EXPECT_FALSE(f.out.attacker_wins);
+  // Nobody ranked (no order of play yet): the defender holds.
+  doc.erase("order_of_play");
+  f = fight(doc, {1, 1, 1, 1, 1});
+  EXPECT_FALSE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.rounds[0].detail["tie_break"], "default (neither side is ranked)");
+}
+
+TEST(VmPoints, ReportsShowPointsNotHalfPoints) {
+  // Example 3: 3.5 + 1 + 2 + 1 = 7.5 v 9; the log keeps half-points (15, 18) and the points.
+  Json doc = example_battle();
+  doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.rounds[0].attacker_strength, 15);
+  EXPECT_EQ(f.out.rounds[0].detail["attacker_strength_points"], "7.5");
+  EXPECT_EQ(f.out.rounds[0].detail["defender_strength_points"], "9");
+}
+
+TEST(VmOverrun, AWinningOverrunTakesHalfTheDamage) {
+  // Seed 001 5.5: "If successful the attacker will suffer a minimum of losses". Example 1 as an
+  // OVERRUN (bonus 1, as MOVE): 11 v 9, the defender rolls 1 + 1 = 2, halved: 1 reaches the
+  // Armored Corps (HP 3 -> 2).
+  Json doc = example_battle();
+  doc["kind"] = "overrun";
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.rounds[0].detail["overrun_spared"], 1);
+  EXPECT_EQ(unit(f.out.attacker_units, 1)["hp"], 2);
+  EXPECT_EQ(*f.out.defender_retreats_to, "FRN");  // "the defender will be routed"
+}
+
+TEST(VmOverrun, AFailedOverrunFightsToTheFinish) {
+  // "If unsuccessful the attacker will be thrown into confusion and forced to fight to the
+  // finish": example 3 (7.5 v 9) as an OVERRUN: both attacking units are destroyed.
+  Json doc = example_battle();
+  doc["kind"] = "overrun";
+  doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_FALSE(f.out.attacker_wins);
+  EXPECT_EQ(f.out.attacker_losses, 2);
+  EXPECT_FALSE(f.out.attacker_units.contains("units") && !f.out.attacker_units["units"].empty());
+  // Option overrun_failed "retreat": a failed OVERRUN goes home like a MOVE.
+  doc["engine"]["options"]["overrun_failed"] = "retreat";
+  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_EQ(f.out.attacker_losses, 0);
+  EXPECT_EQ(f.out.attacker_units["units"].size(), 2u);
+}
+
+// Example 1 as a combined attack: the Army from ATT, the Armored Corps from ATT2 across an
+// unfrozen river (ATT2-TGT).
+Json combined_battle() {
+  Json doc = example_battle();
+  doc["areas"].push_back({{"code", "ATT2"}, {"name", "ATT2"}, {"owner", "AXI"}, {"armies", 0}});
+  doc["adjacency"].push_back(Json::array({"ATT2", "TGT", {{"river", true}}}));
+  doc["groups"] = {
+      {{"player", "AXI"}, {"from", "ATT"}, {"armies", 1}, {"units", units_json({"army"})}},
+      {{"player", "AXI"},
+       {"from", "ATT2"},
+       {"armies", 1},
+       {"units", units_json({"armored_corps"})}}};
+  return doc;
+}
+
+TEST(VmCombined, RiverHalvingPerGroupAndLossesPerGroup) {
+  // "Units attacking / supporting across rivers suffer 50% strength penalty": only the Armored
+  // Corps crosses: 3 + 4/2 + 1 + 2 + 1 = 9 v 9, a tie won by the Axis (initiative track).
+  // Defender dice 5 (face 6) + 0: Armored Corps 3 -> 1, Army 3 -> 1, the last point destroys the
+  // weaker Army (group 0).
+  Fought f = fight(combined_battle(), {1, 2, 3, 2, 6, 1});
+  EXPECT_EQ(f.left, 0u);
+  const BattleRound& r = f.out.rounds[0];
+  EXPECT_EQ(r.attacker_strength, 18);
+  EXPECT_EQ(r.detail["groups"][0]["units_points"], 3.0);
+  EXPECT_EQ(r.detail["groups"][1]["units_points"], 2.0);
+  EXPECT_EQ(r.detail["groups"][1]["river_halved"], true);
+  EXPECT_TRUE(f.out.attacker_wins);
+  EXPECT_FALSE(f.out.advancing);  // "all attacking units which survived the combat advance"
+  EXPECT_EQ(f.out.attacker_losses, 1);
+  EXPECT_EQ(f.out.group_losses, (std::vector<int>{1, 0}));
+  ASSERT_EQ(f.out.group_units.size(), 2u);
+  EXPECT_TRUE(f.out.group_units[0]["units"].empty());
+  EXPECT_EQ(f.out.group_units[1]["units"][0]["hp"], 1);
+}
+
+TEST(VmCombined, LosingGroupsGoHomeEachToItsOwnArea) {
+  // "If attacker lost, they retreat to an area from which they attacked": the Allies are first
+  // on the track, so the 9 v 9 tie is theirs; each group's survivors are its own, exhausted.
+  Json doc = combined_battle();
+  doc["engine"]["options"]["initiative"] = {"Allies", "Axis"};
+  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  EXPECT_FALSE(f.out.attacker_wins);
+  ASSERT_EQ(f.out.group_units.size(), 2u);
+  EXPECT_EQ(f.out.group_units[0]["units"][0]["type"], "army");
+  EXPECT_EQ(f.out.group_units[0]["units"][0]["exhausted"], true);
+  EXPECT_EQ(f.out.group_units[1]["units"][0]["type"], "armored_corps");
+  EXPECT_EQ(f.out.group_units[1]["units"][0]["exhausted"], true);
+  EXPECT_EQ(f.out.group_losses, (std::vector<int>{0, 0}));
+}
+
+TEST(VmReplay, BattleLogsKeepTheOrderOfPlayAndReplay) {
+  // No initiative option: ties read the order of play, so the battle log's world carries it and
+  // a replay of every logged battle gives the same outcome.
+  GameState st = bundled_state();
+  st.engine.options.erase("initiative");
+  st.order_of_play = {"POL", "GER", "SOV"};
+  OrderBook book;
+  auto g = ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
+  auto p = ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
+  book["GER"] = g.orders;
+  book["POL"] = p.orders;
+  auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  ASSERT_FALSE(res->battles.empty());
+  for (const auto& b : res->battles) {
+    EXPECT_EQ(b.input["order_of_play"], Json({"POL", "GER", "SOV"}));
+    auto prepared = prepare_battle(b.input, "");
+    ASSERT_TRUE(prepared.ok()) << prepared.status().to_string();
+    Xoshiro256 rng(b.seed);
+    auto out = (*prepared)->engine->resolve((*prepared)->input, rng);
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ(to_json(*out), to_json(b.outcome));
+  }
+}
+
+TEST(VmPoints, TheReportPrintsPoints) {
+  // WAR -> EPR crosses the Narew: Army L2 4 + Army 3 + Artillery 2 = 9, halved 4.5, + Move 1 =
+  // 5.5 points (11 half-points in the log).
+  GameState st = bundled_state();
+  OrderBook book;
+  auto p = ack(st, "POL", "husaria", "1. MOVE WAR EPR 3\n");
+  ASSERT_EQ(p.rejected_count(), 0) << p.lines[0].reason;
+  book["POL"] = p.orders;
+  auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  ASSERT_EQ(res->battles.size(), 1u);
+  EXPECT_EQ(res->battles[0].outcome.rounds[0].attacker_strength, 11);
+  const std::string text = render_report_text(build_report(st, *res, "POL"));
+  EXPECT_NE(text.find("(strength 5.5) v defenders"), std::string::npos) << text;
 }
 
 }  // namespace
