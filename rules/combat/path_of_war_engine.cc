@@ -59,7 +59,7 @@ struct Volley {
   std::optional<std::string> side;     // owner of the firing force (flanking friends)
   int tanks = 0;                       // the firing force's tanks at the start of the exchange
   int enemy_tanks = 0;                 // its target's tanks at the start of the exchange
-  bool friend_attacking = false;       // another group of the side attacks the same target
+  bool friend_attacking = false;       // another group of the same player attacks the target
   // Attack-kind dice (OVERRUN confusion, the old overrun_defender_bonus).
   std::vector<std::pair<std::string, int>> extra = {};
   bool halve = false;  // PROBE: half the dice
@@ -474,7 +474,8 @@ Result<BattleOutcome> PathOfWarEngine::resolve(const BattleInput& in, Rng& rng) 
       if (!fire.attackers || !fighting(f)) continue;
       bool friend_attacking = false;
       for (std::size_t j = 0; j < forces.size(); ++j)
-        friend_attacking = friend_attacking || (j != i && fighting(forces[j]));
+        friend_attacking =
+            friend_attacking || (j != i && fighting(forces[j]) && forces[j].g.player == f.g.player);
       Volley v{.shooter_area = f.from,
                .target_area = &target,
                .side = f.g.player,

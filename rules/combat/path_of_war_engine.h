@@ -120,6 +120,9 @@ class PathOfWarEngine final : public CombatEngine {
   Json detach_units(Json& area_units, int area_armies, int n) const override;
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
   std::string_view order_help() const override;
+  // Seed 000: "combat is actually simultaneous ... casualties are removed after combat": every
+  // player's attack of one action round on one area fires in one battle.
+  bool simultaneous_fire() const override { return true; }
 };
 
 }  // namespace adj
