@@ -117,6 +117,40 @@ TEST_P(ConformanceTest, LossesAreWithinTheForces) {
   }
 }
 
+// Per-force results (combined attacks): when an engine gives them, one per force, adding up.
+TEST_P(ConformanceTest, ForceResultsAddUp) {
+  const CombatEngine& e = *GetParam();
+  for (const Sample& s : samples_of(e)) {
+    auto b = prepare(s.doc, e, s.file);
+    if (!b) continue;
+    const std::vector<AttackGroup> groups = attack_groups(b->input);
+    for (Seed seed = 1; seed <= 50; ++seed) {
+      const BattleOutcome o = run_battle(*b, derive_seed(seed, "forces")).raw;
+      const int survivors = b->input.attacker_armies - o.attacker_losses;
+      if (o.advancing) {
+        EXPECT_GE(*o.advancing, 0) << s.file;
+        EXPECT_LE(*o.advancing, survivors) << s.file;
+      }
+      if (!o.group_losses.empty()) {
+        ASSERT_EQ(o.group_losses.size(), groups.size()) << s.file;
+        int sum = 0;
+        for (std::size_t k = 0; k < groups.size(); ++k) {
+          EXPECT_GE(o.group_losses[k], 0) << s.file;
+          EXPECT_LE(o.group_losses[k], groups[k].armies) << s.file;
+          sum += o.group_losses[k];
+        }
+        EXPECT_EQ(sum, o.attacker_losses) << s.file;
+      }
+      if (!o.group_units.empty()) {
+        EXPECT_EQ(o.group_units.size(), groups.size()) << s.file;
+      }
+      if (!o.group_retreats_to.empty()) {
+        EXPECT_EQ(o.group_retreats_to.size(), groups.size()) << s.file;
+      }
+    }
+  }
+}
+
 TEST_P(ConformanceTest, OutcomeIndependentOfInputOrder) {
   const CombatEngine& e = *GetParam();
   for (const Sample& s : samples_of(e)) {
