@@ -39,10 +39,11 @@ struct ExOptions {
 
 const std::set<std::string>& known_options() {
   static const std::set<std::string> k = {
-      "soldiers_per_army", "magnitude_cap", "dv_rounding",      "terrain_dv",    "city_dv",
-      "fort_dv",           "defend_dv",     "external_penalty", "river_penalty", "exchanges",
-      "retreat_margin",    "charm_rerolls", "stunt_dice",       "heal_per_turn", "default_profile",
-      "counterattack",     "defender_turns", "overrun_confusion", "combined"};
+      "soldiers_per_army", "magnitude_cap",     "dv_rounding",     "terrain_dv",
+      "city_dv",           "fort_dv",           "defend_dv",       "external_penalty",
+      "river_penalty",     "exchanges",         "retreat_margin",  "charm_rerolls",
+      "stunt_dice",        "heal_per_turn",     "default_profile", "counterattack",
+      "defender_turns",    "overrun_confusion", "combined"};
   return k;
 }
 
@@ -515,8 +516,8 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
       ExForce f;
       f.from = g.from;
       f.profile = profile_of(w, g.player, o);
-      f.dv = exalted_war_dv(f.profile.intelligence, f.profile.war, f.profile.defense,
-                            o.dv_round_up);
+      f.dv =
+          exalted_war_dv(f.profile.intelligence, f.profile.war, f.profile.defense, o.dv_round_up);
       forces.push_back(std::move(f));
     }
     ExForce& f = forces.back();
@@ -606,14 +607,15 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   };
   // A cycle of War Events opened by force f: its attack, the defender's counterattack when one
   // is elected and allowed, then (Step 10) the damage of both at once.
-  auto attack_cycle = [&](const std::string& tag, ExForce& f, bool counter_allowed,
-                          bool confused) {
+  auto attack_cycle = [&](const std::string& tag, ExForce& f, bool counter_allowed, bool confused) {
     int la = 0, lc = 0;
     BattleRound ra = strike(named(tag + ": attack", f), f, true, confused, la);
     std::optional<BattleRound> rc;
     if (counter_allowed && counters_used < counters) {
       ++counters_used;
-      rc = strike(named(tag + ": counterattack on", f), f, false, confused, lc);
+      rc =
+          strike(forces.size() > 1 ? tag + ": counterattack on " + f.from : tag + ": counterattack",
+                 f, false, confused, lc);
       rc->detail["counterattack"] = true;
     }
     hit_defender(ra, la);
@@ -649,7 +651,8 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
     for (ExForce& f : forces)
       if (f.armies > 0 && d_armies > 0) attack_cycle(tag, f, !sweep, confused);
     if (to_the_finish && !sweep && o.defender_turns && d_armies > 0)
-      if (ExForce* f = largest()) defender_cycle(named(tag + ": defender attacks", *f), *f, confused);
+      if (ExForce* f = largest())
+        defender_cycle(named(tag + ": defender attacks", *f), *f, confused);
     if (e == 1 && d_armies == 0) cleared_in_first = true;
   }
 
@@ -672,7 +675,8 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   store_wounds(def_state, d_wounds);
   out.defender_units = def_state;
   std::vector<int> all_wounds;
-  for (const ExForce& f : forces) all_wounds.insert(all_wounds.end(), f.wounds.begin(), f.wounds.end());
+  for (const ExForce& f : forces)
+    all_wounds.insert(all_wounds.end(), f.wounds.begin(), f.wounds.end());
   Json att_state = Json::object();
   store_wounds(att_state, all_wounds);
   out.attacker_units = att_state;
@@ -688,8 +692,7 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
                 {"defender_war_dv", d_dv},
                 {"attacker_war_dv", forces.front().dv},
                 {"river", forces.front().river},
-                {"counterattacks_elected",
-                 o.counter_always ? Json("always") : Json(counters)},
+                {"counterattacks_elected", o.counter_always ? Json("always") : Json(counters)},
                 {"counterattacks", counters_used}};
   if (forces.size() > 1) {
     Json fs = Json::array();
@@ -714,8 +717,8 @@ Status ExaltedEngine::check_order(const Order& order, const GameState&) const {
                                      "RETREAT)");
   if (order.extras.empty()) return Status::Ok();
   if (order.verb != Verb::kDefend && order.verb != Verb::kAmbush && order.verb != Verb::kRetreat)
-    return Status::InvalidArgument(std::string("COUNTER goes with DEFEND, AMBUSH or RETREAT, not ") +
-                                   verb_name(order.verb));
+    return Status::InvalidArgument(
+        std::string("COUNTER goes with DEFEND, AMBUSH or RETREAT, not ") + verb_name(order.verb));
   const int n = order.extras.at("COUNTER");
   if (n < 0 || n > kMaxCounter)
     return Status::InvalidArgument("COUNTER must be 0.." + std::to_string(kMaxCounter) +
