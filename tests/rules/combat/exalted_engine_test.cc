@@ -8,6 +8,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/validator.h"
+#include "rules/report/report.h"
 #include "rules/turn/turn_resolver.h"
 #include "tests/support/scripted_rng.h"
 
@@ -176,7 +177,7 @@ TEST(ExaltedEngine, ExampleOneOnTheMap) {
   EXPECT_TRUE(out->attacker_wins);
   EXPECT_EQ(out->defender_losses, 1);
   EXPECT_EQ(out->attacker_losses, 0);
-  ASSERT_EQ(out->rounds.size(), 1u);  // no counterattack from a destroyed unit
+  ASSERT_EQ(out->rounds.size(), 1u);  // no counterattack elected
   EXPECT_EQ(out->rounds[0].detail["war_dv"], 4);
   EXPECT_EQ(out->rounds[0].detail["health_levels"], 4);
   EXPECT_EQ(out->rounds[0].attacker_dice,
@@ -600,6 +601,10 @@ TEST(ExaltedTurn, CounterIsAStandingChoice) {
   auto res = resolve_turn(st, book, *find_engine("exalted-mass-combat"));
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   EXPECT_EQ(res->next_state.find_area("GTH")->engine_state["counter"], 2);
+  const std::string text = render_report_text(build_report(st, *res, "RLM"));
+  EXPECT_NE(text.find("GTH forces: counter"), std::string::npos) << text;
+  EXPECT_NE(find_engine("exalted-mass-combat")->order_help().find("COUNTER <n>"),
+            std::string::npos);
   EXPECT_TRUE(find_engine("exalted-mass-combat")->check_game(res->next_state).ok());
   GameState bad = st;
   bad.areas[0].engine_state = {{"counter", -1}};
