@@ -346,8 +346,9 @@ std::string_view ExaltedEngine::order_help() const {
   return "Exalted mass combat options on orders:\n"
          "  DEFEND|AMBUSH|RETREAT <area> [...] COUNTER <n>\n"
          "      standing choice for battles in that area: the defenders counterattack (strike "
-         "back at once, their damage dealt together with the attack's) at most n times per "
-         "battle; COUNTER 0 = never. Without it they do not counterattack. The choice stays "
+         "back at an attack that hit and got past their Hardness, their damage dealt together "
+         "with the attack's) at most n times per battle; COUNTER 0 = never. Without it they do not "
+         "counterattack. The choice stays "
          "until changed and ends when the area is taken.\n"
          "MOVE = one attack; you take the area only if no defenders remain. PROBE = one attack, "
          "then home. ASSAULT = a fight to the finish (at most 10 exchanges): each exchange you "
@@ -606,12 +607,15 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
     return forces.size() > 1 ? s + " " + f.from : s;
   };
   // A cycle of War Events opened by force f: its attack, the defender's counterattack when one
-  // is elected and allowed, then (Step 10) the damage of both at once.
+  // is elected and allowed and the cycle reaches Step 9, then (Step 10) both damages at once.
   auto attack_cycle = [&](const std::string& tag, ExForce& f, bool counter_allowed, bool confused) {
     int la = 0, lc = 0;
     BattleRound ra = strike(named(tag + ": attack", f), f, true, confused, la);
     std::optional<BattleRound> rc;
-    if (counter_allowed && counters_used < counters) {
+    // Steps 5, 6 and 8A end a cycle that misses or is stopped by Hardness ("this cycle of War
+    // Events ends") before Step 9; counterattack "always" answers every attack.
+    const bool step9 = ra.detail["hit"].get<bool>() && !ra.detail["hardness_stopped"].get<bool>();
+    if (counter_allowed && counters_used < counters && (step9 || o.counter_always)) {
       ++counters_used;
       rc =
           strike(forces.size() > 1 ? tag + ": counterattack on " + f.from : tag + ": counterattack",

@@ -306,10 +306,12 @@ TEST(ExaltedCounterattack, ElectedCounterattackStrikesAtPreDamageStrength) {
 }
 
 // COUNTER n allows at most n counterattacks per battle. ASSAULT with exchanges.assault 2 and
-// defender_turns "never", COUNTER 1, every roll all 1s (misses): exchange 1 = attack (10 dice)
-// + counterattack (8 dice); exchange 2 = attack only.
+// defender_turns "never", COUNTER 1. Each exchange A hits: 10,9,7,7,6,5,4,3,2,1 = 5 − DV 4 = 1;
+// raw 6; 6 − 4 = 2 < 4 ⇒ ping 1,1,1,1 = 0 + Might 1 = 1 level (D's armies wounded 1, then 2).
+// Exchange 1: the counterattack (8 × 1, a miss); exchange 2: none left.
 TEST(ExaltedCounterattack, CounterNLimitsCounterattacksPerBattle) {
-  ScriptedRng rng(concat({kTenMisses, kEightMisses, kTenMisses}));
+  const std::deque<int> hit = {10, 9, 7, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1, 1};
+  ScriptedRng rng(concat({hit, kEightMisses, hit}));
   BattleOutcome out =
       run(two_sided_battle("assault", 2, 2, {{"counter", 1}},
                            {{"exchanges", {{"assault", 2}}}, {"defender_turns", "never"}}),
@@ -317,11 +319,31 @@ TEST(ExaltedCounterattack, CounterNLimitsCounterattacksPerBattle) {
   ASSERT_EQ(out.rounds.size(), 3u);
   EXPECT_EQ(out.rounds[1].phase, "exchange 1: counterattack");
   EXPECT_EQ(out.rounds[2].phase, "exchange 2: attack");
+  EXPECT_EQ(out.rounds[2].detail["health_levels"], 1);
+  EXPECT_EQ(out.defender_units["wounds"], Json({2}));
+  EXPECT_EQ(out.detail["counterattacks"], 1);
   EXPECT_TRUE(out.attacker_stops);
 }
 
-// Option counterattack "always" (the reading before issue 12): a counterattack in every attack
-// cycle, but never against a PROBE.
+// Step 5: "If no successes remain, the attack misses and this cycle of War Events ends"; Step 8A:
+// "If Hardness rating equals or exceeds the raw damage, the target is struck but receives no
+// damage. This cycle of War Events ends." Such a cycle never reaches Step 9: no counterattack.
+TEST(ExaltedCounterattack, NoneAfterAMissOrHardness) {
+  ScriptedRng miss_rng(kTenMisses);
+  BattleOutcome miss = run(two_sided_battle("move", 2, 2, {{"counter", 1}}), miss_rng);
+  EXPECT_EQ(miss.rounds.size(), 1u);
+  EXPECT_EQ(miss.detail["counterattacks"], 0);
+  // Hardness 8: 5 − 4 = 1 remains, raw 1 + 5 = 6 ≤ 8.
+  Json doc = two_sided_battle("move", 2, 2, {{"counter", 1}});
+  doc["players"][1]["engine_state"]["profile"]["unit"]["hardness"] = 8;
+  ScriptedRng hard_rng({10, 9, 7, 7, 6, 5, 4, 3, 2, 1});
+  BattleOutcome hard = run(doc, hard_rng);
+  ASSERT_EQ(hard.rounds.size(), 1u);
+  EXPECT_EQ(hard.rounds[0].detail["hardness_stopped"], true);
+}
+
+// Option counterattack "always" (the reading before issue 12): a counterattack after every
+// attack, hit or miss, but never against a PROBE.
 TEST(ExaltedCounterattack, AlwaysOptionCounterattacksEveryCycleButProbes) {
   const Json opts = {
       {"counterattack", "always"}, {"exchanges", {{"assault", 2}}}, {"defender_turns", "never"}};
@@ -400,13 +422,14 @@ TEST(ExaltedOverrun, SuccessfulSweepTakesNoCounterattack) {
 // Seed 001 5.5: "If unsuccessful the attacker will be thrown into confusion and forced to fight
 // to the finish." exchanges.overrun 2, COUNTER 1, overrun_confusion 1 (default).
 //  Exchange 1: A's strike alone, all 1s: a miss; D survives.
-//  Exchange 2 (confusion): A rolls 10,9,7,7,6,5,4,3,2,1 = 5 + 0 − penalty 1 − DV 4 = 0: a miss
-//  (without confusion 1, a hit). D's counterattack against A's DV 5 − 1 = 4: 10,9,7,7,1,1,1,1 =
-//  5 − 4 = 1; raw 1 + 3 = 4; 4 − 1 = 3 < 4 ⇒ ping 9,9,9,1 = 3 levels: one A army lost. D's own
-//  turn against A's single army (Magnitude 3): 8 × 1 = 0 + (4 − 3) − 4 < 1: a miss.
+//  Exchange 2 (confusion): A rolls 10,9,7,7,7,1,1,1,1,1 = 6 + 0 − penalty 1 − DV 4 = 1 (2
+//  without confusion); raw 1 + 5 = 6; 6 − 4 = 2 < 4 ⇒ ping 1,1,1,1 = 0 + Might 1 = 1 level. D's
+//  counterattack against A's DV 5 − 1 = 4: 10,9,7,7,1,1,1,1 = 5 − 4 = 1 (0 without confusion);
+//  raw 1 + 3 = 4; 4 − 1 = 3 < 4 ⇒ ping 9,9,9,1 = 3 levels: one A army lost. D's own turn against
+//  A's single army (Magnitude 3): 8 × 1 = 0 + (4 − 3) − 4 < 1: a miss.
 TEST(ExaltedOverrun, FailedSweepFightsOnInConfusion) {
   ScriptedRng rng(concat({kTenMisses,
-                          {10, 9, 7, 7, 6, 5, 4, 3, 2, 1},
+                          {10, 9, 7, 7, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1},
                           {10, 9, 7, 7, 1, 1, 1, 1, 9, 9, 9, 1},
                           kEightMisses}));
   BattleOutcome out = run(
@@ -414,7 +437,8 @@ TEST(ExaltedOverrun, FailedSweepFightsOnInConfusion) {
   ASSERT_EQ(out.rounds.size(), 4u);
   EXPECT_EQ(out.rounds[0].phase, "exchange 1: attack");
   EXPECT_EQ(out.rounds[1].detail["external_penalty"], 1);
-  EXPECT_EQ(out.rounds[1].detail["remaining"], 0);
+  EXPECT_EQ(out.rounds[1].detail["remaining"], 1);
+  EXPECT_EQ(out.rounds[1].detail["health_levels"], 1);
   EXPECT_EQ(out.rounds[2].phase, "exchange 2: counterattack");
   EXPECT_EQ(out.rounds[2].detail["war_dv"], 4);
   EXPECT_EQ(out.rounds[2].detail["health_levels"], 3);
@@ -422,6 +446,7 @@ TEST(ExaltedOverrun, FailedSweepFightsOnInConfusion) {
   EXPECT_EQ(out.rounds[3].detail["target_magnitude"], 3);
   EXPECT_EQ(out.attacker_losses, 1);
   EXPECT_EQ(out.defender_losses, 0);
+  EXPECT_EQ(out.defender_units["wounds"], Json({1}));
   EXPECT_TRUE(out.attacker_stops);
 }
 
@@ -429,14 +454,16 @@ TEST(ExaltedOverrun, FailedSweepFightsOnInConfusion) {
 // combined "units" each group is its own unit (Step 1: each "Unit Commander ... declares type of
 // attack and target"), attacking in group order. G1: 2 armies from ATT (Magnitude 4); G2: 1 army
 // from AT2 across a river (Magnitude 3). D (2 armies) elected COUNTER 1.
-//  G1 attacks: all 1s, a miss. D counterattacks G1: 10,10,10,1,1,1,1,1 = 6 − 5 = 1; raw 4 − 1 =
-//  3 < 4 ⇒ ping 9,9,9,1 = 3 levels: one G1 army lost. The one counterattack is used.
+//  G1 attacks: 10,9,7,7,6,5,4,3,2,1 = 5 − 4 = 1; raw 6; 6 − 4 = 2 < 4 ⇒ ping 1,1,1,1 = Might 1:
+//  one D army wounded 1. D counterattacks G1: 10,10,10,1,1,1,1,1 = 6 − 5 = 1; raw 4 − 1 = 3 < 4 ⇒
+//  ping 9,9,9,1 = 3 levels: one G1 army lost. The one counterattack is used.
 //  G2 attacks: 10,10,10,10,9,1,1,1,1,1 = 9 + (3 − 4) − river 1 − DV 4 = 3; raw 3 + 5 = 8 >
-//  Hardness 2; 8 − 4 = 4 ≥ G2's Magnitude 3 ⇒ 4 dice 10,7,1,1 = 2 + Might 1 = 3: one D army lost.
+//  Hardness 2; 8 − 4 = 4 ≥ G2's Magnitude 3 ⇒ 4 dice 10,7,1,1 = 2 + Might 1 = 3 levels: the
+//  wounded D army takes 2 and is lost, the other is wounded 1. No counterattack is left.
 TEST(ExaltedCombined, EachGroupAttacksAsItsOwnUnit) {
   Json doc = two_sided_battle("move", 3, 2, {{"counter", 1}});
   doc["groups"] = {{{"from", "ATT"}, {"armies", 2}}, {{"from", "AT2"}, {"armies", 1}}};
-  ScriptedRng rng(concat({kTenMisses,
+  ScriptedRng rng(concat({{10, 9, 7, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1, 1},
                           {10, 10, 10, 1, 1, 1, 1, 1, 9, 9, 9, 1},
                           {10, 10, 10, 10, 9, 1, 1, 1, 1, 1, 10, 7, 1, 1}}));
   BattleOutcome out = run(doc, rng);
@@ -452,6 +479,7 @@ TEST(ExaltedCombined, EachGroupAttacksAsItsOwnUnit) {
   ASSERT_EQ(out.group_units.size(), 2u);
   EXPECT_EQ(out.attacker_losses, 1);
   EXPECT_EQ(out.defender_losses, 1);
+  EXPECT_EQ(out.defender_units["wounds"], Json({1}));
   EXPECT_EQ(out.detail["forces"].size(), 2u);
   EXPECT_EQ(out.detail["forces"][1]["river"], true);
 }
