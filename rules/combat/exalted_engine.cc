@@ -348,8 +348,7 @@ std::string_view ExaltedEngine::order_help() const {
          "      standing choice for battles in that area: the defenders counterattack (strike "
          "back at an attack that hit and got past their Hardness, their damage dealt together "
          "with the attack's) at most n times per battle; COUNTER 0 = never. Without it they do not "
-         "counterattack. The choice stays "
-         "until changed and ends when the area is taken.\n"
+         "counterattack. The choice stays until changed and ends when the area is taken.\n"
          "MOVE = one attack; you take the area only if no defenders remain. PROBE = one attack, "
          "then home. ASSAULT = a fight to the finish (at most 10 exchanges): each exchange you "
          "attack, then the defenders attack your largest force; survivors stop. OVERRUN = your "
@@ -453,7 +452,6 @@ namespace {
 // One attacking unit of a battle: one attack group, or every group as one unit (combined
 // "one_unit").
 struct ExForce {
-  std::vector<std::size_t> groups;  // indices into attack_groups(in)
   std::string from;
   int start = 0, armies = 0;
   std::vector<int> wounds;
@@ -522,7 +520,6 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
       forces.push_back(std::move(f));
     }
     ExForce& f = forces.back();
-    f.groups.push_back(i);
     f.start += g.armies;
     for (int x : wounds_of(g.units, g.armies)) f.wounds.push_back(x);
     f.river = f.river || crosses_river(g.from);
