@@ -1,6 +1,8 @@
 #include "rules/combat/exalted_engine.h"
 
 #include <algorithm>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include "rules/game/json_schema.h"
@@ -10,6 +12,8 @@ namespace adj {
 namespace {
 
 constexpr const char* kProfileSchema = "schemas/exalted_profiles.schema.json";
+// COUNTER n: at most n counterattacks per battle (area engine_state "counter").
+constexpr int kMaxCounter = 100;
 
 // The game's option values with their defaults (the project's decisions, seed_rules.md §5.3).
 struct ExOptions {
@@ -21,7 +25,11 @@ struct ExOptions {
   int city_dv = 1, fort_dv = 1, defend_dv = 1;
   int external_penalty = 0, river_penalty = 1;
   std::map<std::string, int> exchanges = {
-      {"move", 1}, {"probe", 1}, {"overrun", 3}, {"assault", 10}};
+      {"move", 1}, {"probe", 1}, {"overrun", 10}, {"assault", 10}};
+  bool counter_always = false;  // counterattack "always" (before issue 12) or "elected"
+  bool defender_turns = true;   // defender_turns "assault" or "never"
+  int overrun_confusion = 1;
+  bool combined_units = true;  // combined "units" or "one_unit"
   int retreat_margin = 1;
   bool attacker_reroll = false, defender_reroll = false;
   int stunt_dice = 0;
@@ -31,9 +39,11 @@ struct ExOptions {
 
 const std::set<std::string>& known_options() {
   static const std::set<std::string> k = {
-      "soldiers_per_army", "magnitude_cap", "dv_rounding",      "terrain_dv",    "city_dv",
-      "fort_dv",           "defend_dv",     "external_penalty", "river_penalty", "exchanges",
-      "retreat_margin",    "charm_rerolls", "stunt_dice",       "heal_per_turn", "default_profile"};
+      "soldiers_per_army", "magnitude_cap",     "dv_rounding",     "terrain_dv",
+      "city_dv",           "fort_dv",           "defend_dv",       "external_penalty",
+      "river_penalty",     "exchanges",         "retreat_margin",  "charm_rerolls",
+      "stunt_dice",        "heal_per_turn",     "default_profile", "counterattack",
+      "defender_turns",    "overrun_confusion", "combined"};
   return k;
 }
 
@@ -67,6 +77,10 @@ ExOptions options_of(const Json* p) {
   }
   v.stunt_dice = int_or(o, "stunt_dice", 0);
   v.heal_per_turn = int_or(o, "heal_per_turn", 0);
+  v.counter_always = o.value("counterattack", std::string("elected")) == "always";
+  v.defender_turns = o.value("defender_turns", std::string("assault")) != "never";
+  v.overrun_confusion = int_or(o, "overrun_confusion", v.overrun_confusion);
+  v.combined_units = o.value("combined", std::string("units")) != "one_unit";
   if (o.contains("default_profile") && o["default_profile"].is_object())
     v.default_profile = o["default_profile"];
   return v;
@@ -321,18 +335,29 @@ std::string_view ExaltedEngine::summary() const {
          "difference, minus penalties and War DV (terrain, city, forts, DEFEND raise it). Damage: "
          "remaining + Charisma + unit Damage, stopped by Hardness, minus soak but never below "
          "the attacker's Magnitude; the damage roll (10s count once) plus Might is health levels "
-         "lost; every army has a track of health levels, a full track is an army lost. MOVE is "
-         "one exchange (attack and counterattack), OVERRUN up to 3, ASSAULT to the finish (10), "
-         "PROBE one strike without counterattack; an AMBUSH strikes first.";
+         "lost; every army has a track of health levels, a full track is an army lost. The "
+         "defender counterattacks only when it elected to (COUNTER n). MOVE and PROBE are one "
+         "attack; ASSAULT is a fight to the finish in which the defender also attacks; OVERRUN "
+         "strikes first without reply and, if defenders survive, fights to the finish in "
+         "confusion; an AMBUSH strikes first.";
 }
 
 std::string_view ExaltedEngine::order_help() const {
-  return "Exalted mass combat uses the common orders without extra options.\n"
-         "MOVE = one exchange (your attack, their counterattack); you take the area only if no "
-         "defenders remain. OVERRUN = up to 3 exchanges. ASSAULT = exchanges until one side is "
-         "destroyed (at most 10); survivors stop. PROBE = one strike, no counterattack, then "
-         "home. AMBUSH <area> <against>: the defenders strike first. DEFEND: +1 War DV. RETREAT: "
-         "the defenders withdraw from a larger (higher Magnitude) attacker.";
+  return "Exalted mass combat options on orders:\n"
+         "  DEFEND|AMBUSH|RETREAT <area> [...] COUNTER <n>\n"
+         "      standing choice for battles in that area: the defenders counterattack (strike "
+         "back at an attack that hit and got past their Hardness, their damage dealt together "
+         "with the attack's) at most n times per battle; COUNTER 0 = never. Without it they do not "
+         "counterattack. The choice stays until changed and ends when the area is taken.\n"
+         "MOVE = one attack; you take the area only if no defenders remain. PROBE = one attack, "
+         "then home. ASSAULT = a fight to the finish (at most 10 exchanges): each exchange you "
+         "attack, then the defenders attack your largest force; survivors stop. OVERRUN = your "
+         "first strike gets no counterattack; if defenders survive it becomes a fight to the "
+         "finish with -1 to your attacks and War DV (confusion); survivors stop. Lines of the "
+         "same action against one area attack together, each origin as its own unit. "
+         "AMBUSH <area> <against>: the defenders strike first at the force from <against>. "
+         "DEFEND: +1 War DV. RETREAT: the defenders withdraw from a larger (higher Magnitude) "
+         "attacker.";
 }
 
 Status ExaltedEngine::check_game(const GameState& state) const {
@@ -346,7 +371,15 @@ Status ExaltedEngine::check_game(const GameState& state) const {
           ": unknown option (known: soldiers_per_army, magnitude_cap, dv_rounding, "
           "terrain_dv, city_dv, fort_dv, defend_dv, external_penalty, river_penalty, "
           "exchanges, retreat_margin, charm_rerolls, stunt_dice, heal_per_turn, "
-          "default_profile)");
+          "default_profile, counterattack, defender_turns, overrun_confusion, combined)");
+    if (k == "counterattack" && v != "elected" && v != "always")
+      return Status::InvalidArgument(path + ": must be \"elected\" or \"always\"");
+    if (k == "defender_turns" && v != "assault" && v != "never")
+      return Status::InvalidArgument(path + ": must be \"assault\" or \"never\"");
+    if (k == "combined" && v != "units" && v != "one_unit")
+      return Status::InvalidArgument(path + ": must be \"units\" or \"one_unit\"");
+    if (k == "overrun_confusion" && !int_in(v, 0, 10))
+      return Status::InvalidArgument(path + ": must be an integer 0..10");
     if (k == "soldiers_per_army" && !int_in(v, 1, 1000000))
       return Status::InvalidArgument(path + ": must be an integer 1..1000000");
     if (k == "magnitude_cap" && !int_in(v, 0, 20))
@@ -394,6 +427,11 @@ Status ExaltedEngine::check_game(const GameState& state) const {
   }
   for (std::size_t i = 0; i < state.areas.size(); ++i) {
     const Area& a = state.areas[i];
+    if (a.engine_state.is_object() && a.engine_state.contains("counter") &&
+        !int_in(a.engine_state["counter"], 0, kMaxCounter))
+      return Status::InvalidArgument("/areas/" + std::to_string(i) +
+                                     "/engine_state/counter: must be an integer 0.." +
+                                     std::to_string(kMaxCounter) + " (" + a.code + ")");
     if (!a.engine_state.is_object() || !a.engine_state.contains("wounds")) continue;
     const Json& w = a.engine_state["wounds"];
     const std::string path = "/areas/" + std::to_string(i) + "/engine_state/wounds";
@@ -409,28 +447,48 @@ Status ExaltedEngine::check_game(const GameState& state) const {
   return Status::Ok();
 }
 
+namespace {
+
+// One attacking unit of a battle: one attack group, or every group as one unit (combined
+// "one_unit").
+struct ExForce {
+  std::string from;
+  int start = 0, armies = 0;
+  std::vector<int> wounds;
+  Profile profile;
+  int dv = 0;  // bare War DV (the attacker is out of its own area)
+  bool river = false, ambushed = false;
+};
+
+int magnitude_of(int armies, const ExOptions& o) {
+  return exalted_magnitude(static_cast<long long>(armies) * o.soldiers_per_army);
+}
+
+}  // namespace
+
 bool ExaltedEngine::retreat_triggers(const BattleInput& in) const {
   const ExOptions o = options_of(in.options);
-  const int ma =
-      exalted_magnitude(static_cast<long long>(in.attacker_armies) * o.soldiers_per_army);
-  const int md =
-      exalted_magnitude(static_cast<long long>(in.target().armies) * o.soldiers_per_army);
-  return ma >= md + o.retreat_margin;
+  int armies = in.attacker_armies;
+  if (o.combined_units) {
+    armies = 0;
+    for (const AttackGroup& g : attack_groups(in)) armies = std::max(armies, g.armies);
+  }
+  return magnitude_of(armies, o) >= magnitude_of(in.target().armies, o) + o.retreat_margin;
 }
 
 Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) const {
   const ExOptions o = options_of(in.options);
   const GameState& w = *in.world;
   const Area& to = in.target();
-  const Profile pa = profile_of(w, in.attacker, o);
+  const std::vector<AttackGroup> groups = attack_groups(in);
   const Profile pd = profile_of(w, to.owner, o);
-  int a_armies = in.attacker_armies, d_armies = to.armies;
-  std::vector<int> a_wounds = wounds_of(in.attacker_units, a_armies);
+  int d_armies = to.armies;
   std::vector<int> d_wounds = wounds_of(to.engine_state, d_armies);
   BattleOutcome out;
   const bool probe = in.kind == AttackKind::kProbe;
+  const bool overrun = in.kind == AttackKind::kOverrun;
 
-  // The defender's War DV in its own area, and the attacker's bare War DV.
+  // Step 2: the defender's War DV in its own area.
   int d_dv = exalted_war_dv(pd.intelligence, pd.war, pd.defense, o.dv_round_up);
   if (to.kind == AreaKind::kCity)
     d_dv += o.city_dv;
@@ -439,27 +497,75 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   d_dv += o.fort_dv * to.fort;
   if (to.mode == DefenceMode::kDefend) d_dv += o.defend_dv;
   d_dv = std::max(0, d_dv);
-  const int a_dv = exalted_war_dv(pa.intelligence, pa.war, pa.defense, o.dv_round_up);
-  const Edge* edge = w.find_edge(in.from, in.to);
-  const bool river = edge && edge->features.is_object() && edge->features.value("river", false);
 
-  // One cycle: `attacking` strikes (true: the attacker strikes the defender).
-  auto cycle = [&](const std::string& phase, bool attacking) {
+  auto crosses_river = [&](const std::string& from) {
+    const Edge* e = w.find_edge(from, in.to);
+    return e && e->features.is_object() && e->features.value("river", false);
+  };
+  // An ambush strikes the group attacking from the area it is set against (probes avoid it).
+  auto ambushed = [&](std::size_t i, const AttackGroup& g) {
+    if (groups.size() == 1) return in.ambush;
+    return (i == 0 && in.ambush) || (!probe && to.mode == DefenceMode::kAmbush &&
+                                     to.ambush_against && *to.ambush_against == g.from);
+  };
+  std::vector<ExForce> forces;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const AttackGroup& g = groups[i];
+    if (forces.empty() || o.combined_units) {
+      ExForce f;
+      f.from = g.from;
+      f.profile = profile_of(w, g.player, o);
+      f.dv =
+          exalted_war_dv(f.profile.intelligence, f.profile.war, f.profile.defense, o.dv_round_up);
+      forces.push_back(std::move(f));
+    }
+    ExForce& f = forces.back();
+    f.start += g.armies;
+    for (int x : wounds_of(g.units, g.armies)) f.wounds.push_back(x);
+    f.river = f.river || crosses_river(g.from);
+    f.ambushed = f.ambushed || ambushed(i, g);
+  }
+  for (ExForce& f : forces) {
+    f.armies = f.start;
+    std::sort(f.wounds.begin(), f.wounds.end(), std::greater<int>());
+  }
+  auto attackers = [&] {
+    int n = 0;
+    for (const ExForce& f : forces) n += f.armies;
+    return n;
+  };
+
+  // Step 9: counterattacks the defender elected (area engine_state "counter", COUNTER n), or in
+  // every attack cycle but a probe's under counterattack "always".
+  int counters = 0;
+  if (o.counter_always)
+    counters = probe ? 0 : std::numeric_limits<int>::max();
+  else
+    counters = std::clamp(int_or(to.engine_state, "counter", 0), 0, kMaxCounter);
+  int counters_used = 0;
+
+  // Steps 1-8 of one cycle on the current state: `by_attacker` (force f strikes the defender) or
+  // the defender strikes f. `confused`: an overrun that failed (overrun_confusion). Returns the
+  // round and sets `levels`; the damage is applied by the caller (Step 10).
+  auto strike = [&](const std::string& phase, const ExForce& f, bool by_attacker, bool confused,
+                    int& levels) {
     BattleRound r;
     r.phase = phase;
-    r.attacker_before = a_armies;
+    r.attacker_before = attackers();
     r.defender_before = d_armies;
-    const Profile& sp = attacking ? pa : pd;
-    const Profile& tp = attacking ? pd : pa;
-    const ExAttacker s = striker(sp, attacking ? a_armies : d_armies, o);
+    const Profile& sp = by_attacker ? f.profile : pd;
+    const Profile& tp = by_attacker ? pd : f.profile;
+    const ExAttacker s = striker(sp, by_attacker ? f.armies : d_armies, o);
+    const int confusion = confused ? o.overrun_confusion : 0;
     ExTarget t;
-    t.magnitude = striker(tp, attacking ? d_armies : a_armies, o).magnitude;
-    t.dv = attacking ? d_dv : a_dv;
+    t.magnitude = striker(tp, by_attacker ? d_armies : f.armies, o).magnitude;
+    t.dv = by_attacker ? d_dv : std::max(0, f.dv - confusion);
     t.hardness = tp.hardness;
     t.soak = tp.soak.at(sp.damage_type);
     ExCycleOptions co;
     co.magnitude_cap = o.magnitude_cap;
-    co.external_penalty = o.external_penalty + (attacking && river ? o.river_penalty : 0);
+    co.external_penalty =
+        o.external_penalty + (by_attacker ? (f.river ? o.river_penalty : 0) + confusion : 0);
     co.attacker_reroll = o.attacker_reroll;
     co.defender_reroll = o.defender_reroll;
     co.stunt_dice = o.stunt_dice;
@@ -469,15 +575,13 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
     striker_dice.insert(striker_dice.end(), c.damage_dice.begin(), c.damage_dice.end());
     std::vector<int> target_dice = c.stunt_dice;
     target_dice.insert(target_dice.end(), c.stunt_reroll_dice.begin(), c.stunt_reroll_dice.end());
-    (attacking ? r.attacker_dice : r.defender_dice) = striker_dice;
-    (attacking ? r.defender_dice : r.attacker_dice) = target_dice;
-    r.attacker_strength = attacking ? s.pool : t.dv;
-    r.defender_strength = attacking ? t.dv : s.pool;
-    const int lost = attacking ? exalted_apply_levels(d_armies, d_wounds, c.levels, pd.track)
-                               : exalted_apply_levels(a_armies, a_wounds, c.levels, pa.track);
-    (attacking ? r.defender_losses : r.attacker_losses) = lost;
+    (by_attacker ? r.attacker_dice : r.defender_dice) = striker_dice;
+    (by_attacker ? r.defender_dice : r.attacker_dice) = target_dice;
+    r.attacker_strength = by_attacker ? s.pool : t.dv;
+    r.defender_strength = by_attacker ? t.dv : s.pool;
     r.detail = c.detail();
-    r.detail["striker"] = attacking ? "attacker" : "defender";
+    r.detail["striker"] = by_attacker ? "attacker" : "defender";
+    r.detail["from"] = f.from;
     r.detail["striker_magnitude"] = s.magnitude;
     r.detail["target_magnitude"] = t.magnitude;
     r.detail["solo"] = s.solo;
@@ -486,23 +590,78 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
     r.detail["soak"] = t.soak;
     r.detail["damage_type"] = sp.damage_type;
     r.detail["external_penalty"] = co.external_penalty;
+    if (confused) r.detail["confusion"] = confusion;
+    levels = c.levels;
+    return r;
+  };
+  auto hit_defender = [&](BattleRound& r, int levels) {
+    r.defender_losses = exalted_apply_levels(d_armies, d_wounds, levels, pd.track);
+  };
+  auto hit_force = [&](BattleRound& r, ExForce& f, int levels) {
+    r.attacker_losses = exalted_apply_levels(f.armies, f.wounds, levels, f.profile.track);
+  };
+  auto named = [&](const std::string& s, const ExForce& f) {
+    return forces.size() > 1 ? s + " " + f.from : s;
+  };
+  // A cycle of War Events opened by force f: its attack, the defender's counterattack when one
+  // is elected and allowed and the cycle reaches Step 9, then (Step 10) both damages at once.
+  auto attack_cycle = [&](const std::string& tag, ExForce& f, bool counter_allowed, bool confused) {
+    int la = 0, lc = 0;
+    BattleRound ra = strike(named(tag + ": attack", f), f, true, confused, la);
+    std::optional<BattleRound> rc;
+    // Steps 5, 6 and 8A end a cycle that misses or is stopped by Hardness ("this cycle of War
+    // Events ends") before Step 9; counterattack "always" answers every attack.
+    const bool step9 = ra.detail["hit"].get<bool>() && !ra.detail["hardness_stopped"].get<bool>();
+    if (counter_allowed && counters_used < counters && (step9 || o.counter_always)) {
+      ++counters_used;
+      rc =
+          strike(forces.size() > 1 ? tag + ": counterattack on " + f.from : tag + ": counterattack",
+                 f, false, confused, lc);
+      rc->detail["counterattack"] = true;
+    }
+    hit_defender(ra, la);
+    if (rc) hit_force(*rc, f, lc);
+    out.rounds.push_back(std::move(ra));
+    if (rc) out.rounds.push_back(std::move(*rc));
+  };
+  // The defender's own War Event against force f (an ambush, or its turn in a fight to the
+  // finish); the damage applies at once.
+  auto defender_cycle = [&](const std::string& phase, ExForce& f, bool confused) {
+    int l = 0;
+    BattleRound r = strike(phase, f, false, confused, l);
+    hit_force(r, f, l);
     out.rounds.push_back(std::move(r));
   };
+  // The defender's target in its own turn: the largest surviving force (the first on a tie).
+  auto largest = [&]() -> ExForce* {
+    ExForce* best = nullptr;
+    for (ExForce& f : forces)
+      if (f.armies > 0 && (!best || f.armies > best->armies)) best = &f;
+    return best;
+  };
 
-  if (d_armies > 0 && in.ambush) cycle("ambush", false);
+  for (ExForce& f : forces)
+    if (f.ambushed && d_armies > 0 && f.armies > 0) defender_cycle(named("ambush", f), f, false);
+  const bool to_the_finish = in.kind == AttackKind::kAssault || overrun;
   const int n = std::max(1, o.exchanges.at(to_string(in.kind)));
-  bool cleared_in_first = false;
-  for (int e = 1; e <= n && a_armies > 0 && d_armies > 0; ++e) {
+  bool cleared_in_first = to.armies == 0;
+  for (int e = 1; e <= n && attackers() > 0 && d_armies > 0; ++e) {
     const std::string tag = "exchange " + std::to_string(e);
-    cycle(tag + ": attack", true);
-    if (!probe && d_armies > 0 && a_armies > 0) cycle(tag + ": counterattack", false);
+    // OVERRUN: the first exchange is the attacker's strike alone; after it, confusion.
+    const bool sweep = overrun && e == 1, confused = overrun && e > 1;
+    for (ExForce& f : forces)
+      if (f.armies > 0 && d_armies > 0) attack_cycle(tag, f, !sweep, confused);
+    if (to_the_finish && !sweep && o.defender_turns && d_armies > 0)
+      if (ExForce* f = largest())
+        defender_cycle(named(tag + ": defender attacks", *f), *f, confused);
     if (e == 1 && d_armies == 0) cleared_in_first = true;
   }
-  if (to.armies == 0) cleared_in_first = true;
 
-  out.attacker_losses = in.attacker_armies - a_armies;
+  int started = 0;
+  for (const ExForce& f : forces) started += f.start;
+  out.attacker_losses = started - attackers();
   out.defender_losses = to.armies - d_armies;
-  out.attacker_wins = !probe && d_armies == 0 && a_armies > 0;
+  out.attacker_wins = !probe && d_armies == 0 && attackers() > 0;
   switch (in.kind) {
     case AttackKind::kMove:
       out.attacker_stops = false;
@@ -516,18 +675,66 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   Json def_state = to.engine_state.is_object() ? to.engine_state : Json::object();
   store_wounds(def_state, d_wounds);
   out.defender_units = def_state;
+  std::vector<int> all_wounds;
+  for (const ExForce& f : forces)
+    all_wounds.insert(all_wounds.end(), f.wounds.begin(), f.wounds.end());
   Json att_state = Json::object();
-  store_wounds(att_state, a_wounds);
+  store_wounds(att_state, all_wounds);
   out.attacker_units = att_state;
-  out.detail = {
-      {"attacker_magnitude_start",
-       exalted_magnitude(static_cast<long long>(in.attacker_armies) * o.soldiers_per_army)},
-      {"defender_magnitude_start",
-       exalted_magnitude(static_cast<long long>(to.armies) * o.soldiers_per_army)},
-      {"defender_war_dv", d_dv},
-      {"attacker_war_dv", a_dv},
-      {"river", river}};
+  if (o.combined_units && !in.groups.empty() && forces.size() == in.groups.size())
+    for (const ExForce& f : forces) {
+      out.group_losses.push_back(f.start - f.armies);
+      Json u = Json::object();
+      store_wounds(u, f.wounds);
+      out.group_units.push_back(u);
+    }
+  out.detail = {{"attacker_magnitude_start", magnitude_of(started, o)},
+                {"defender_magnitude_start", magnitude_of(to.armies, o)},
+                {"defender_war_dv", d_dv},
+                {"attacker_war_dv", forces.front().dv},
+                {"river", forces.front().river},
+                {"counterattacks_elected", o.counter_always ? Json("always") : Json(counters)},
+                {"counterattacks", counters_used}};
+  if (forces.size() > 1) {
+    Json fs = Json::array();
+    for (const ExForce& f : forces)
+      fs.push_back({{"from", f.from},
+                    {"armies", f.start},
+                    {"magnitude", magnitude_of(f.start, o)},
+                    {"war_dv", f.dv},
+                    {"river", f.river},
+                    {"losses", f.start - f.armies}});
+    out.detail["forces"] = fs;
+  }
   return out;
+}
+
+Status ExaltedEngine::check_order(const Order& order, const GameState&) const {
+  for (const auto& [k, v] : order.extras)
+    if (k != "COUNTER")
+      return Status::InvalidArgument(k +
+                                     " is not part of the orders of this game's rules "
+                                     "(exalted-mass-combat takes COUNTER n on DEFEND, AMBUSH and "
+                                     "RETREAT)");
+  if (order.extras.empty()) return Status::Ok();
+  if (order.verb != Verb::kDefend && order.verb != Verb::kAmbush && order.verb != Verb::kRetreat)
+    return Status::InvalidArgument(
+        std::string("COUNTER goes with DEFEND, AMBUSH or RETREAT, not ") + verb_name(order.verb));
+  const int n = order.extras.at("COUNTER");
+  if (n < 0 || n > kMaxCounter)
+    return Status::InvalidArgument("COUNTER must be 0.." + std::to_string(kMaxCounter) +
+                                   " (counterattacks per battle; 0 = none)");
+  return Status::Ok();
+}
+
+void ExaltedEngine::standing_order(const Order& order, Area& area, Player&) const {
+  auto it = order.extras.find("COUNTER");
+  if (it == order.extras.end()) return;
+  if (!area.engine_state.is_object()) area.engine_state = Json::object();
+  if (it->second > 0)
+    area.engine_state["counter"] = std::min(it->second, kMaxCounter);
+  else
+    area.engine_state.erase("counter");
 }
 
 Json ExaltedEngine::detach_units(Json& area_units, int area_armies, int n) const {

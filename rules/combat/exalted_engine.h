@@ -21,27 +21,48 @@
 // One cycle (attacker X strikes target Y), steps 1-10 of the seed:
 //  2. War DV = (Int + War + unit Defense) / 2 rounded up (dv_rounding "down" for mortals), plus
 //     terrain_dv[terrain], city_dv for cities, fort_dv × fort level and defend_dv in DEFEND
-//     mode, when Y defends its own area; a counterattacked attacker has its bare War DV.
+//     mode, when Y defends its own area; an attacking unit has its bare War DV (less
+//     overrun_confusion after a failed overrun).
 //  3. Attack roll: Wits + War + Accuracy dice (solo: Attribute + min(Ability, War) + extra dice,
 //     OQ-EX3); a d10 of 7-9 is one success, 10 two; + (Magnitude X − Magnitude Y), capped by
 //     magnitude_cap when set (OQ-EX2), clamped at 0 (OQ-EX6).
 //  4. Optional Charm reroll (charm_rerolls.attacker): every failed die rerolled once.
-//  5. − external penalties (external_penalty; + river_penalty attacking across a river edge)
-//     − DV; ≤ 0 misses. Optional defender stunt dice (stunt_dice) subtract their successes.
+//  5. − external penalties (external_penalty; + river_penalty attacking across a river edge;
+//     + overrun_confusion after a failed overrun) − DV; ≤ 0 misses (difficulty 1 is then met).
+//     Optional defender stunt dice (stunt_dice) subtract their successes.
 //  6. Optional defender reroll (charm_rerolls.defender): failed stunt dice rerolled once.
 //  7. Raw damage = remaining + Charisma + unit Damage (solo: its damage).
 //  8. Hardness ≥ raw ⇒ no damage. Pool = raw − soak(damage type); below Magnitude X (solo:
 //     max(Overwhelming, Essence)) ⇒ that many dice (ping; OQ-EX4: equal rolls as is). Damage
 //     roll: each 7+ one level, a 10 counts once; + Might.
-//  9-10. Counterattack: the target strikes back the same way; damage is applied after each cycle.
-// Attack kinds (an exchange = the attacker's cycle, then the defender's counterattack):
+//  9. Reached only by a hit not stopped by Hardness (Steps 5, 6 and 8A: "this cycle of War Events
+//     ends"). Counterattack, only when the defender elected it: the standing order COUNTER n (DEFEND/
+//     AMBUSH/RETREAT <area> ... COUNTER n, kept in Area::engine_state {"counter": n}) allows at
+//     most n counterattacks per battle in that area; none by default. Option counterattack
+//     "always" counterattacks after every attack but a probe, hit or miss (the pre-issue-12
+//     reading).
+//     The counterattack re-runs steps 1-8 with the target striking the attacking unit, both at
+//     their strength before the cycle's damage.
+// 10. The attack's and the counterattack's damage are applied together.
+// Attack kinds (an exchange = each attacking unit's cycle; in a fight to the finish, then the
+// defender's own War Event against the largest attacking unit, unless defender_turns "never"):
 //  MOVE    1 exchange (exchanges.move); the attacker takes the area only if no defenders remain.
-//  ASSAULT exchanges until one side is destroyed or exchanges.assault (10); survivors stop.
-//  OVERRUN up to exchanges.overrun (3); survivors stop unless the first exchange cleared the area.
-//  PROBE   one attacker cycle, no counterattack; the attacker always goes home and stops.
-//  AMBUSH  (the defender ambushes the attacker's origin): the defender strikes a full cycle first.
-//  RETREAT the defenders withdraw first when the attacker's Magnitude is at least the defender's
-//          plus retreat_margin (1).
+//  ASSAULT a fight to the finish: exchanges until one side is destroyed or exchanges.assault (10);
+//          survivors stop.
+//  OVERRUN the first exchange is the attackers' strike alone (no counterattack, no defender
+//          turn). If it clears the area the attackers may move on; otherwise the fight goes on to
+//          the finish (at most exchanges.overrun = 10 exchanges in all) with overrun_confusion
+//          (1) added to the attackers' external penalty and taken off their War DV; survivors
+//          stop.
+//  PROBE   one cycle (a counterattack if elected); the attacker always goes home and stops.
+//  AMBUSH  (the defender ambushes the attacker's origin): the defender strikes a full cycle first
+//          at the unit from that origin.
+//  RETREAT the defenders withdraw first when the attacker's (largest unit's) Magnitude is at least
+//          the defender's plus retreat_margin (1).
+// Combined attacks (several attack groups): with combined "units" (default) every group is its
+// own unit (its own Magnitude, river crossing and ambush), the units attack in group order in
+// each exchange, and group_losses / group_units are filled; with "one_unit" the groups form one
+// unit of their total Magnitude.
 // Rolls are recorded in order: attack dice, rerolls, stunt dice, damage dice.
 #pragma once
 
@@ -110,10 +131,12 @@ class ExaltedEngine final : public CombatEngine {
   std::string_view summary() const override;
   bool deterministic() const override { return false; }
   Status check_game(const GameState& state) const override;
+  Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
   Json detach_units(Json& area_units, int area_armies, int n) const override;
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
+  void standing_order(const Order& order, Area& area, Player& player) const override;
   void end_turn(GameState& state) const override;
   std::string_view order_help() const override;
 };
