@@ -125,6 +125,9 @@ struct BattleOutcome {
   // spreads attacker_losses over the groups, largest group first, and splits attacker_units.
   std::vector<int> group_losses;
   std::vector<Json> group_units;
+  // Per group, when the engine retreats failed attackers on the map (CRT's AR): where each
+  // group's survivors go (nullopt: home). Empty: every group follows attacker_retreats_to.
+  std::vector<std::optional<std::string>> group_retreats_to;
   Json detail = Json::object();  // engine-specific summary for the log
 };
 
