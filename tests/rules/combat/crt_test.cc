@@ -162,6 +162,21 @@ TEST(CrtWorkedExample, FiveRatioRounding) {
   EXPECT_EQ(t.labels[t.column_for(60, 2)], "6:1");
 }
 
+// OQ-CRT2 and the ratio rule of §4.3. Cumulative shifts: a defender in a forest behind a river,
+// 14 v 3: 11 → ">=10", 2 + 3 = 5 left → "1". Ratios: A ≥ D → ⌊A/D⌋:1 (7 v 3 → 2:1); A < D →
+// 1:⌈D/A⌉ (3 v 7 → 1:3, 4 v 7 → 1:2).
+TEST(CrtOpenQuestions, CumulativeShiftsAndRatioRounding) {
+  const BattleOutcome o = fight(example_world(3, "forest", 0, true), 14, {2});
+  EXPECT_EQ(o.rounds[0].detail["shifts"], (Json{{"forest", 2}, {"river", 3}}));
+  EXPECT_EQ(column_of(o), "1");
+  EXPECT_EQ(result_of(o), "DR");
+  auto r = crt_options_from_json({{"method", "ratio"}}, false);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->table.labels[r->table.column_for(7, 3)], "2:1");
+  EXPECT_EQ(r->table.labels[r->table.column_for(3, 7)], "1:3");
+  EXPECT_EQ(r->table.labels[r->table.column_for(4, 7)], "1:2");
+}
+
 // §4.5: outcome counts per column of the seed's table, face by face.
 TEST(CrtWorkedExample, SeedTableCountsPerColumn) {
   auto o = crt_options_from_json(Json::object(), true);
