@@ -138,10 +138,45 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
     from = "ATT";
     to = "TGT";
     attacker = "ATT";
+    const Json& def = doc["defender"];
     Json origin = area_from_compact(att, "ATT", "ATT");
     origin["armies"] = 0;
-    world["areas"] = Json::array({origin, area_from_compact(doc["defender"], "TGT", "DEF")});
-    world["adjacency"] = Json::array({Json::array({"ATT", "TGT"})});
+    Json areas = Json::array({origin, area_from_compact(def, "TGT", "DEF")});
+    const bool river = att.value("river", false);
+    Json adjacency = Json::array(
+        {river ? Json::array({"ATT", "TGT", {{"river", true}}}) : Json::array({"ATT", "TGT"})});
+    // Retreat paths: empty areas of the side, chained from its area (TGT, ATT) and touching
+    // nothing else, so that each step is legal for engines that retreat forces on the map.
+    std::set<std::string> codes = {"ATT", "TGT"};
+    auto chain = [&](const Json& side, const char* start, const char* owner,
+                     const char* path) -> Status {
+      std::string prev = start;
+      for (const Json& c : side.value("retreat", Json::array())) {
+        const std::string code = c.get<std::string>();
+        if (!codes.insert(code).second)
+          return Status::InvalidArgument(std::string(path) + ": area \"" + code +
+                                         "\" is used twice (ATT and TGT are taken)");
+        areas.push_back({{"code", code}, {"name", code}, {"owner", owner}, {"armies", 0}});
+        adjacency.push_back(Json::array({prev, code}));
+        prev = code;
+      }
+      return Status::Ok();
+    };
+    ADJ_RETURN_IF_ERROR(chain(def, "TGT", "DEF", "/defender/retreat"));
+    ADJ_RETURN_IF_ERROR(chain(att, "ATT", "ATT", "/attacker/retreat"));
+    if (!river)
+      b->assumptions.push_back(
+          "no river between ATT and TGT (attacker.river: true puts one there)");
+    if (!def.contains("retreat") || def["retreat"].empty())
+      b->assumptions.push_back(
+          "TGT has no other neighbour: a defender that must retreat (e.g. a CRT DR) is "
+          "eliminated (defender.retreat: [\"R1\", ...] gives it a path)");
+    if (!att.contains("retreat") || att["retreat"].empty())
+      b->assumptions.push_back(
+          "ATT has no other neighbour: an attacker that must retreat beyond its origin (e.g. a "
+          "CRT AR) is eliminated (attacker.retreat: [\"H1\", ...] gives it a path)");
+    world["areas"] = std::move(areas);
+    world["adjacency"] = std::move(adjacency);
     world["players"] = Json::array({{{"code", "ATT"}}, {{"code", "DEF"}}});
   }
   Result<GameState> st = state_from_json(world);
@@ -226,6 +261,7 @@ Json outcome_json(const PreparedBattle& b, const BattleOutcome& out,
   Json d = Json::array();
   for (const auto& x : draws) d.push_back({x.bound, x.value + 1});
   j["draws"] = d;  // [faces, result] pairs, result 1-based
+  if (!b.assumptions.empty()) j["assumptions"] = b.assumptions;
   return j;
 }
 
@@ -249,12 +285,14 @@ Result<Json> battle_trials(const PreparedBattle& b, int trials) {
     return Json{{"mean", sum / v.size()}, {"min", v.front()}, {"p10", pct(0.10)},
                 {"p50", pct(0.50)},       {"p90", pct(0.90)}, {"max", v.back()}};
   };
-  return Json{{"engine", std::string(b.engine->name())},
-              {"trials", trials},
-              {"seed", std::to_string(b.seed)},
-              {"attacker_win_probability", static_cast<double>(wins) / trials},
-              {"attacker_losses", summary(a_losses)},
-              {"defender_losses", summary(d_losses)}};
+  Json j = {{"engine", std::string(b.engine->name())},
+            {"trials", trials},
+            {"seed", std::to_string(b.seed)},
+            {"attacker_win_probability", static_cast<double>(wins) / trials},
+            {"attacker_losses", summary(a_losses)},
+            {"defender_losses", summary(d_losses)}};
+  if (!b.assumptions.empty()) j["assumptions"] = b.assumptions;
+  return j;
 }
 
 }  // namespace adj

@@ -6,9 +6,12 @@
 //              "areas": [...], "adjacency": [...], "players"?: [...], "ambush"?, "seed"?,
 //              "engine"?: {"name", "options"}, "rules"?: {...}}
 //             areas/adjacency/players use the game-state JSON form (rules/game/state.h).
-//  - compact: {"kind", "attacker": {"armies", "terrain"?, ...}, "defender": {"armies",
-//              "population"?, "fort"?, "terrain"?, "kind"?, "mode"?, ...}, ...}: a two-area world
-//              (attacker in "ATT", defender owned by "DEF" in "TGT").
+//  - compact: {"kind", "attacker": {"armies", "terrain"?, "river"?, "retreat"?, ...},
+//              "defender": {"armies", "population"?, "fort"?, "terrain"?, "kind"?, "mode"?,
+//              "retreat"?, ...}, ...}: a two-area world (attacker in "ATT", defender owned by
+//              "DEF" in "TGT"); attacker.river puts a river on the ATT-TGT edge; each side's
+//              "retreat" chains empty areas of its own from its area. What is left out is listed
+//              in PreparedBattle::assumptions and the output's "assumptions".
 #pragma once
 
 #include <memory>
@@ -28,6 +31,8 @@ struct PreparedBattle {
   BattleInput input;
   Seed seed = 0;
   const CombatEngine* engine = nullptr;
+  // What the compact form assumed about the map (no river, no retreat paths), for the output.
+  Json assumptions = Json::array();
 };
 
 // Parses either form. `engine_override` (may be empty) wins over the document's engine name.

@@ -88,6 +88,10 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
              str(r["detail"]["winner"]) + " wins)";
     if (r.contains("detail") && r["detail"].contains("overrun_spared"))
       out += " (overrun: " + str(r["detail"]["overrun_spared"]) + " damage spared)";
+    if (r.contains("detail") && r["detail"].contains("column") && r["detail"].contains("result"))
+      out += " (column " + str(r["detail"]["column"]) + ": " + str(r["detail"]["result"]) + ")";
+    if (r.contains("detail") && r["detail"].contains("overrun"))
+      out += " (overrun " + str(r["detail"]["overrun"]) + ")";
     out += "\n";
     if (r.contains("attacker_dice"))
       out += "         attacker dice: " + dice(r["attacker_dice"]) + "\n";

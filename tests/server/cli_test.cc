@@ -253,6 +253,33 @@ TEST_F(Cli, RollbackAndRerunReproducesEveryReportByteForByte) {
       }
 }
 
+// Issue 12: the compact form used to hide that TGT had no neighbour (every CRT DR eliminated) and
+// no river; it now takes both and says what it assumed when they are left out.
+TEST_F(Cli, BattleCalculatorCompactCrtRiverRetreatsAndAssumptions) {
+  Json battle = {{"kind", "move"},
+                 {"engine", "crt"},
+                 {"attacker", {{"armies", 14}}},
+                 {"defender", {{"armies", 3}}}};
+  auto plain = cli({"battle", "--trials", "600", "-"}, battle.dump());
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  Json p = Json::parse(plain.out);
+  EXPECT_EQ(p["attacker_win_probability"], 1.0);  // 11 → ">=10": DR or DR2, and nowhere to go
+  ASSERT_EQ(p["assumptions"].size(), 3u);
+  EXPECT_NE(p["assumptions"][1].get<std::string>().find("a defender that must retreat"),
+            std::string::npos);
+  battle["attacker"]["river"] = true;
+  battle["defender"]["retreat"] = {"R1", "R2"};
+  battle["attacker"]["retreat"] = {"H1"};
+  auto river = cli({"battle", "--trials", "600", "-"}, battle.dump());
+  ASSERT_EQ(river.exit_code, 0) << river.err;
+  Json r = Json::parse(river.out);
+  EXPECT_FALSE(r.contains("assumptions"));
+  // Across the river ">=10" becomes "4-5": DR2 1, DR 2-4, NR 5, AR 6: the attacker takes TGT on
+  // 4 faces of 6 and the defender survives its retreats.
+  EXPECT_NEAR(r["attacker_win_probability"].get<double>(), 4.0 / 6, 0.07);
+  EXPECT_LT(r["defender_losses"]["mean"].get<double>(), 0.01);
+}
+
 TEST_F(Cli, BattleCalculatorAndReplay) {
   Json battle = {{"kind", "assault"},
                  {"attacker", {{"armies", 8}}},
