@@ -114,6 +114,7 @@ void TurnRun::fight(ActionResult& r, Player& p, const Order& o, Area& from, Area
       dest->armies += to.armies;
       dest->retreat_to = to.code;
       to.armies = 0;
+      log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
     }
   }
   log.defender_armies = to.armies;
