@@ -104,9 +104,11 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   if (o.contains("detail") && o["detail"].contains("pillaged"))
     out += "       The raiders pillaged " + str(b["to"]) + ": " +
            std::to_string(o["detail"]["population_lost"].get<int>()) + " population lost.\n";
+  const bool raid = b["kind"] == "raid";
   out += "       Result: " +
          std::string(b["captured"].get<bool>() ? "the attacker took " + str(b["to"])
-                     : b["kind"] == "raid"     ? "the raiders went back to " + str(b["from"])
+                     : raid && a_left > 0      ? "the raiders went back to " + str(b["from"])
+                     : raid                    ? std::string("the raiders were lost")
                                                : str(b["to"]) + " held") +
          "; attacker " + std::to_string(b["attacker_armies"].get<int>()) + " -> " +
          std::to_string(a_left) + ", defender " + std::to_string(b["defender_armies"].get<int>()) +
