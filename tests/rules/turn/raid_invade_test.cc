@@ -185,6 +185,9 @@ TEST(Raid, AWipedOutRaiderDoesNotPillage) {
   EXPECT_EQ(r.area("BDS").population, 2);
   EXPECT_FALSE(r.action().ok);
   EXPECT_EQ(r.action().message, "the raid failed: all raiding armies were lost");
+  const GameState start = world({{"HRS", "WSX", 1}, {"BDS", "MRC", 0, 2}});
+  const std::string text = render_report_text(build_report(start, r.result, "MRC"));
+  EXPECT_NE(text.find("Result: the raiders were lost; attacker 1 -> 0"), std::string::npos) << text;
 }
 
 // "retreat may trigger" (§1.8) with rule 3.11: BDS in RETREAT mode to LON (its owner's), 1 army,
