@@ -18,6 +18,19 @@ std::string_view DarkAgeEngine::summary() const {
          "sweeps a weak defender aside or turns into a costly assault (not against cities).";
 }
 
+std::string_view DarkAgeEngine::order_help() const {
+  return "RAID <from> <to> [<n> | AB-<n>] (1 BP, not against cities): a hit-and-run attack. The "
+         "raiders lose 1 army if the defence level is above 0, the defenders 1 army unless an "
+         "ambush faces the raiders' area or the area is forest, mountains or wetlands; the raiders "
+         "always go home, and pillage the area (it loses population) when no defending army is "
+         "left. A RETREAT defence mode may withdraw the defenders first. "
+         "INVADE <from> <to> [-] (Gaelic kingdoms only: Irish, Scots, Picts; 0 BP, not against "
+         "cities): a barbarian invasion. The origin loses 1 population; the target loses 1 army, "
+         "else 1 fort, else 1 population. Nothing moves. "
+         "Gaelic areas attacked by a non-Gaelic kingdom: when a retreat triggers, the population "
+         "turns into armies and retreats too.";
+}
+
 Status DarkAgeEngine::check_game(const GameState& state) const {
   if (!state.engine.options.is_object() || !state.engine.options.empty())
     return Status::InvalidArgument(

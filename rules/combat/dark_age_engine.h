@@ -29,6 +29,10 @@ class DarkAgeEngine final : public CombatEngine {
   int world_radius() const override { return 0; }
   Status check_game(const GameState& state) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
+  // RAID and INVADE (resolved by the turn loop, rules/turn/turn_raids.cc) and the Gaelic
+  // conversion on retreat.
+  bool dark_age_actions() const override { return true; }
+  std::string_view order_help() const override;
 };
 
 }  // namespace adj

@@ -15,7 +15,21 @@ nlohmann::json to_json(const RulesConfig& r) {
           {"leftover_bp_bids", r.leftover_bp_bids},
           {"army_upkeep", r.army_upkeep},
           {"costs", r.costs},
-          {"viking_nation", r.viking_nation}};
+          {"viking_nation", r.viking_nation},
+          {"gaelic_nations", r.gaelic_nations},
+          {"raid_shelter_terrain", r.raid_shelter_terrain},
+          {"raid_pillage_population", r.raid_pillage_population}};
+}
+
+bool RulesConfig::is_gaelic(const std::string& nation) const {
+  const auto lower = [](std::string s) {
+    for (char& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return s;
+  };
+  const std::string n = lower(nation);
+  for (const std::string& g : gaelic_nations)
+    if (lower(g) == n) return true;
+  return false;
 }
 
 Result<RulesConfig> rules_from_json(const nlohmann::json& j) {
@@ -50,6 +64,12 @@ Result<RulesConfig> rules_from_json(const nlohmann::json& j) {
         for (const auto& [verb, c] : v.items()) r.costs[verb] = c.get<int>();
       } else if (key == "viking_nation")
         r.viking_nation = v.get<std::string>();
+      else if (key == "gaelic_nations")
+        r.gaelic_nations = v.get<std::set<std::string>>();
+      else if (key == "raid_shelter_terrain")
+        r.raid_shelter_terrain = v.get<std::set<std::string>>();
+      else if (key == "raid_pillage_population")
+        r.raid_pillage_population = v.get<int>();
       else
         return Status::InvalidArgument("/rules/" + key + ": unknown rule parameter");
     }
@@ -60,6 +80,8 @@ Result<RulesConfig> rules_from_json(const nlohmann::json& j) {
     return Status::InvalidArgument("/rules/actions_per_turn: must be between 1 and 99");
   if (r.dispersal_fraction < 0 || r.dispersal_fraction > 1)
     return Status::InvalidArgument("/rules/dispersal_fraction: must be between 0 and 1");
+  if (r.raid_pillage_population < 0)
+    return Status::InvalidArgument("/rules/raid_pillage_population: must be at least 0");
   if (r.max_assault_rounds < 1)
     return Status::InvalidArgument("/rules/max_assault_rounds: must be at least 1");
   return r;

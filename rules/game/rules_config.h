@@ -27,10 +27,20 @@ struct RulesConfig {
   bool leftover_bp_to_treasury = true;  // OQ-1
   bool leftover_bp_bids = true;         // OQ-1: leftover BPs count as an implicit ORDER bid
   int army_upkeep = 0;                  // BPs per army deducted from income (none known)
-  std::map<std::string, int> costs = {{"MOVE", 1},    {"ASSAULT", 2}, {"PROBE", 1},
-                                      {"OVERRUN", 1}, {"AMBUSH", 0},  {"RETREAT", 0},
-                                      {"DEFEND", 0},  {"LEVY", 3}};  // LEVY is per army
+  std::map<std::string, int> costs = {{"MOVE", 1},   {"ASSAULT", 2}, {"PROBE", 1},  {"OVERRUN", 1},
+                                      {"AMBUSH", 0}, {"RETREAT", 0}, {"DEFEND", 0}, {"LEVY", 3},
+                                      {"RAID", 1},   {"INVADE", 0}};  // LEVY is per army
   std::string viking_nation = "Vikings";  // extra BPs equal to the turn number (§1.4)
+  // The Gaelic kingdoms (DA13 5.15: Irish, Scots, Picts), by Player::nation, matched without
+  // regard to case: only they may INVADE, and their population turns into armies when a retreat
+  // triggers against a non-Gaelic attacker (§1.6).
+  std::set<std::string> gaelic_nations = {"Irish", "Picts", "Scots"};
+  // RAID (§1.8): the defender loses no army in these terrains ("mountains/wetlands/forest").
+  std::set<std::string> raid_shelter_terrain = {"forest", "mountains", "wetlands"};
+  // RAID pillage (§1.8, effect not in the rule text): population a pillaged area loses.
+  int raid_pillage_population = 1;
+
+  bool is_gaelic(const std::string& nation) const;
 
   int cost(const std::string& verb) const {
     auto it = costs.find(verb);

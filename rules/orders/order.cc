@@ -34,6 +34,10 @@ const char* verb_name(Verb verb) {
       return "MIGRATE";
     case Verb::kSupport:
       return "SUPPORT";
+    case Verb::kRaid:
+      return "RAID";
+    case Verb::kInvade:
+      return "INVADE";
   }
   return "MOVE";
 }
@@ -67,7 +71,10 @@ std::optional<Verb> verb_from_name(std::string_view name) {
       candidate = Verb::kLevy;
       break;
     case 'R':
-      candidate = Verb::kRetreat;
+      candidate = name.size() == 4 ? Verb::kRaid : Verb::kRetreat;
+      break;
+    case 'I':
+      candidate = Verb::kInvade;
       break;
     case 'O':
       candidate = name.size() == 5 ? Verb::kOrder : Verb::kOverrun;

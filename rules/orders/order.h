@@ -22,6 +22,8 @@ enum class Verb {
   kGift,     // GIFT <kingdom> <bps> (seed 9.2)
   kMigrate,  // MIGRATE <from> <to> <n> (seed 5.14)
   kSupport,  // SUPPORT <where> <to>: only under rules whose engine accepts it (virtuti-militari)
+  kRaid,     // RAID <from> <to> [<n> | AB-<n>] (Dark Age 5.10, seed_rules §1.8)
+  kInvade,   // INVADE <from> <to> [-]: Gaelic kingdoms only (Dark Age 5.15, seed_rules §1.8)
 };
 
 // "MOVE", "ASSAULT", ... (upper case, as written in order files).
@@ -48,12 +50,12 @@ struct Order {
   int line = 0;    // 1-based line number in the file
   int action = 0;  // action slot, 1..actions_per_turn
   Verb verb = Verb::kMove;
-  // MOVE..OVERRUN, MIGRATE: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area ("where"); else ""
+  // MOVE..OVERRUN, RAID, INVADE, MIGRATE: origin; AMBUSH/RETREAT/DEFEND/LEVY: the area; else ""
   std::string from;
-  // MOVE..OVERRUN, MIGRATE: target; AMBUSH: against; RETREAT: retreat location; SUPPORT: the
-  // area whose battles are supported; GIFT: the receiving kingdom's code; else ""
+  // MOVE..OVERRUN, RAID, INVADE, MIGRATE: target; AMBUSH: against; RETREAT: retreat location;
+  // SUPPORT: the area whose battles are supported; GIFT: the receiving kingdom's code; else ""
   std::string to;
-  Quantity qty;  // armies (MOVE..OVERRUN), levies (LEVY), BPs (ORDER, GIFT), population (MIGRATE)
+  Quantity qty;  // armies (MOVE..OVERRUN, RAID), levies (LEVY), BPs (ORDER, GIFT), people (MIGRATE)
   // Engine-specific keyword arguments after the quantity, e.g. "CARD 3 AIR 2" -> {CARD:3, AIR:2}.
   std::map<std::string, int> extras;
   std::string text;  // the order as written, trimmed, without its action number or comment

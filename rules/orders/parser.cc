@@ -310,6 +310,10 @@ string usage(Verb v) {
       return "MIGRATE needs <from> <to> <n>";
     case Verb::kSupport:
       return "SUPPORT needs <where> <to>";
+    case Verb::kRaid:
+      return "RAID needs <from> <to> [<n> | AB-<n>]";
+    case Verb::kInvade:
+      return "INVADE needs <from> <to> [-]";
   }
   return "";
 }
@@ -360,7 +364,8 @@ string quantity_and_options(Tokens& t, Order& o, bool all_but) {
     o.qty = {Quantity::Kind::kExact, to_int(tok)};
     tok = t.next();
   } else if (istarts_with(tok, "AB-") || iequals(tok, "AB")) {
-    if (!all_but) return quote(tok) + ": \"all but\" is only for MOVE, ASSAULT, PROBE and OVERRUN";
+    if (!all_but)
+      return quote(tok) + ": \"all but\" is only for MOVE, ASSAULT, PROBE, OVERRUN and RAID";
     string_view n = tok.size() > 3 ? tok.substr(3) : string_view();
     if (!all_digits(n)) return quote(tok) + " is not a number of armies";
     if (n.size() > kMaxDigits) return too_large(tok);
@@ -375,14 +380,14 @@ string quantity_and_options(Tokens& t, Order& o, bool all_but) {
 // Reads the required plain number of GIFT and MIGRATE into o.qty.
 string exact_number(string_view tok, Order& o) {
   if (istarts_with(tok, "AB-") || iequals(tok, "AB"))
-    return quote(tok) + ": \"all but\" is only for MOVE, ASSAULT, PROBE and OVERRUN";
+    return quote(tok) + ": \"all but\" is only for MOVE, ASSAULT, PROBE, OVERRUN and RAID";
   if (!all_digits(tok)) return quote(tok) + " is not a number";
   if (tok.size() > kMaxDigits) return too_large(tok);
   o.qty = {Quantity::Kind::kExact, to_int(tok)};
   return {};
 }
 
-// Reads the options of AMBUSH, RETREAT, DEFEND, GIFT and MIGRATE, which take no (further)
+// Reads the options of AMBUSH, RETREAT, DEFEND, GIFT, MIGRATE and INVADE, which take no (further)
 // quantity: any other word after their arguments is extra.
 string standing_options(Verb v, Tokens& t, Order& o) {
   string_view tok = t.next();
@@ -397,7 +402,8 @@ string order_body(Verb v, Tokens& t, Order& o) {
     case Verb::kMove:
     case Verb::kAssault:
     case Verb::kProbe:
-    case Verb::kOverrun: {
+    case Verb::kOverrun:
+    case Verb::kRaid: {  // RAID takes its number of armies like MOVE (seed 5.1)
       string_view from = t.next(), to = t.next();
       if (to.empty()) return usage(v);
       if (string r = area_arg(v, from, o.from); !r.empty()) return r;
@@ -446,6 +452,15 @@ string order_body(Verb v, Tokens& t, Order& o) {
         return quote(who) + " is not a kingdom code";
       o.to = upper_copy(who);
       if (string r = exact_number(n, o); !r.empty()) return r;
+      return standing_options(v, t, o);
+    }
+    case Verb::kInvade: {
+      // The turnsheet's number box is NOT USED: `-` or nothing (seed_rules §1.9).
+      string_view from = t.next(), to = t.next();
+      if (to.empty()) return usage(v);
+      if (string r = area_arg(v, from, o.from); !r.empty()) return r;
+      if (string r = area_arg(v, to, o.to); !r.empty()) return r;
+      if (t.peek() == "-") t.next();
       return standing_options(v, t, o);
     }
     case Verb::kMigrate: {

@@ -55,6 +55,24 @@ std::string pad_right(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
+// RAID and INVADE (seed_rules §1.8) exist only under rules that play the Dark Age rulebook's own
+// actions; INVADE only for the Gaelic kingdoms (DA13 5.15), by the player's nation.
+std::string dark_age_action_reason(const Order& o, const Player& p, const GameState& state,
+                                   const CombatEngine* engine) {
+  const std::string verb = verb_name(o.verb);
+  if (!engine || !engine->dark_age_actions())
+    return verb + " is a Dark Age action, not part of this game's rules" +
+           (engine ? " (" + std::string(engine->name()) + ")" : std::string());
+  if (o.verb == Verb::kInvade && !state.rules.is_gaelic(p.nation)) {
+    std::string nations;
+    for (const std::string& n : state.rules.gaelic_nations)
+      nations += (nations.empty() ? "" : ", ") + n;
+    return "only the Gaelic kingdoms (" + nations + ") may INVADE; " + p.code + " is " +
+           (p.nation.empty() ? std::string("of no nation") : p.nation);
+  }
+  return {};
+}
+
 }  // namespace
 
 int OrderAck::accepted_count() const {
@@ -135,6 +153,22 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
                (from->kind == AreaKind::kSea ? o.from : o.to) + ")";
       if (!state.adjacent(o.from, o.to)) return not_adjacent();
       return {};
+    case Verb::kRaid:
+    case Verb::kInvade: {
+      const std::string verb = verb_name(o.verb);
+      if (!to)
+        return o.verb == Verb::kRaid ? "RAID needs <from> <to> [<n> | AB-<n>]"
+                                     : "INVADE needs <from> <to> [-]";
+      if (o.from == o.to) return verb + " needs two different areas (" + o.from + " twice)";
+      if (from->kind == AreaKind::kSea)
+        return "armies cannot leave the sea area " + o.from + " (this game has no ships)";
+      if (to->kind == AreaKind::kSea)
+        return "armies cannot enter the sea area " + o.to + " (this game has no ships)";
+      if (!state.adjacent(o.from, o.to)) return not_adjacent();
+      if (to->kind == AreaKind::kCity)
+        return verb + " is not allowed against a city (" + o.to + ")";
+      return {};
+    }
     case Verb::kMigrate:
       if (!to) return "MIGRATE needs <from> <to> <n>";
       if (o.from == o.to) return "MIGRATE needs two different areas (" + o.from + " twice)";
@@ -210,6 +244,8 @@ OrderAck check_order_file(std::string_view text, const GameState& state, const C
       std::string reason = check_order_against_map(o, state);
       if (reason.empty() && o.verb == Verb::kGift && o.to == player->code)
         reason = "you cannot give BPs to yourself";
+      if (reason.empty() && (o.verb == Verb::kRaid || o.verb == Verb::kInvade))
+        reason = dark_age_action_reason(o, *player, state, engine);
       if (reason.empty() && o.verb == Verb::kSupport && (!engine || !engine->accepts_support()))
         reason = "SUPPORT is not part of this game's rules" +
                  (engine ? " (" + std::string(engine->name()) + ")" : std::string());

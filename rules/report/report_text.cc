@@ -33,7 +33,23 @@ std::string dice(const Json& v) {
   return out;
 }
 
+// An INVADE (Dark Age, seed_rules §1.8): no armies fight; each side loses one level of something.
+void render_invasion(std::string& out, const Json& b) {
+  const Json& d = b["outcome"]["detail"];
+  const std::string lost = str(d["target_lost"]);
+  out += "     Invasion " + str(b["id"]) + ": " + str(b["from"]) + " -> " + str(b["to"]) + " (" +
+         str(b["attacker"]) + ") against " +
+         (b["defender"].is_null() ? std::string("unowned") : str(b["defender"])) + "\n";
+  out += "       " + str(b["from"]) + " population " +
+         std::to_string(d["origin_population"][0].get<int>()) + " -> " +
+         std::to_string(d["origin_population"][1].get<int>()) + "; " + str(b["to"]) +
+         (lost == "nothing" ? std::string(" had nothing to lose")
+                            : " lost 1 " + (lost == "fort" ? std::string("fort level") : lost)) +
+         "; nothing moved\n";
+}
+
 void render_battle(std::string& out, const Json& b, const std::string& viewer) {
+  if (b["kind"] == "invade") return render_invasion(out, b);
   const bool attacking = b["attacker"] == viewer;
   const std::string them = attacking ? str(b["defender"]) : str(b["attacker"]);
   std::string from = str(b["from"]);
@@ -59,6 +75,9 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
     out +=
         "       The defenders withdrew first: " + std::to_string(b["withdrawn_armies"].get<int>()) +
         " defending armies retreated to " + str(b["defender_withdrew_to"]) + ".\n";
+  if (b.contains("converted_population"))
+    out += "       Gaelic rule: " + std::to_string(b["converted_population"].get<int>()) +
+           " population turned into armies and retreated with them.\n";
   if (b["ambush"].get<bool>()) out += "       An ambush was waiting.\n";
   const Json& o = b["outcome"];
   for (const auto& r : o["rounds"]) {
@@ -92,6 +111,9 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
       out += " (column " + str(r["detail"]["column"]) + ": " + str(r["detail"]["result"]) + ")";
     if (r.contains("detail") && r["detail"].contains("overrun"))
       out += " (overrun " + str(r["detail"]["overrun"]) + ")";
+    if (r.contains("detail") && r["detail"].contains("defender_spared"))
+      out += r["detail"]["defender_spared"] == "ambush" ? " (the ambush saved the defenders)"
+                                                        : " (the terrain sheltered the defenders)";
     out += "\n";
     if (r.contains("attacker_dice"))
       out += "         attacker dice: " + dice(r["attacker_dice"]) + "\n";
@@ -115,8 +137,14 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   const int al = o["attacker_losses"], dl = o["defender_losses"];
   const int a_left = b["attacker_armies"].get<int>() - al;
   const int d_left = b["defender_armies"].get<int>() - dl;
+  if (o.contains("detail") && o["detail"].contains("pillaged"))
+    out += "       The raiders pillaged " + str(b["to"]) + ": " +
+           std::to_string(o["detail"]["population_lost"].get<int>()) + " population lost.\n";
+  const bool raid = b["kind"] == "raid";
   out += "       Result: " +
          std::string(b["captured"].get<bool>() ? "the attacker took " + str(b["to"])
+                     : raid && a_left > 0      ? "the raiders went back to " + str(b["from"])
+                     : raid                    ? std::string("the raiders were lost")
                                                : str(b["to"]) + " held") +
          "; attacker " + std::to_string(b["attacker_armies"].get<int>()) + " -> " +
          std::to_string(a_left) + ", defender " + std::to_string(b["defender_armies"].get<int>()) +

@@ -224,6 +224,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
       dest->armies += to.armies;
       dest->retreat_to = to.code;
       to.armies = 0;
+      log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
     }
   }
   log.defender_armies = to.armies;

@@ -103,6 +103,12 @@ void TurnRun::execute(const std::string& code, const Order& o) {
     case Verb::kSupport:
       set_support(r, p, o);
       break;
+    case Verb::kRaid:
+      raid(r, p, o);
+      break;
+    case Verb::kInvade:
+      invade(r, p, o);
+      break;
   }
 }
 

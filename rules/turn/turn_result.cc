@@ -39,7 +39,9 @@ Json to_json(const BattleLog& b) {
   Json j = {{"id", b.id},
             {"seed", std::to_string(b.seed)},
             {"engine", b.engine},
-            {"kind", to_string(b.kind)},
+            {"kind", b.dark_age_action == DarkAgeAction::kRaid     ? "raid"
+                     : b.dark_age_action == DarkAgeAction::kInvade ? "invade"
+                                                                   : to_string(b.kind)},
             {"attacker", b.attacker},
             {"defender", b.defender ? Json(*b.defender) : Json(nullptr)},
             {"from", b.from},
@@ -67,6 +69,7 @@ Json to_json(const BattleLog& b) {
     j["defender_withdrew_to"] = *b.defender_withdrew_to;
     j["withdrawn_armies"] = b.withdrawn_armies;
   }
+  if (b.converted_population > 0) j["converted_population"] = b.converted_population;
   return j;
 }
 

@@ -36,6 +36,11 @@ struct BattleGroupLog {
   int advanced = 0;         // entered the area (the attacker won)
   std::string returned_to;  // where the others went ("" when none survived or all entered)
 };
+// A Dark Age RAID or INVADE (seed_rules §1.8): fixed losses the turn loop applies itself
+// (rules/turn/turn_raids.cc), logged as a battle whose JSON "kind" is "raid" or "invade" (its
+// AttackKind is then unused) and whose `input` only names the kind: no engine ran, so there is
+// nothing for --replay to re-run.
+enum class DarkAgeAction { kNone, kRaid, kInvade };
 
 // One battle with everything needed to show it and replay it.
 struct BattleLog {
@@ -51,6 +56,10 @@ struct BattleLog {
   bool ambush = false;
   std::optional<std::string> defender_withdrew_to;  // RETREAT defence mode fired first
   int withdrawn_armies = 0;
+  // Gaelic conversion (§1.6): population of a Gaelic area attacked by a non-Gaelic kingdom that
+  // turned into armies and withdrew with them (not counted in withdrawn_armies).
+  int converted_population = 0;
+  DarkAgeAction dark_age_action = DarkAgeAction::kNone;
   bool captured = false;
   std::vector<BattleGroupLog> groups;  // every attacking force, the primary (from) first
   BattleOutcome outcome;

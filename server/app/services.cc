@@ -497,6 +497,11 @@ Status Services::notify(Notice n) {
 Result<Json> Services::replay_battle(const std::string& game, int turn, const std::string& id) {
   Result<BattleRecord> rec = s_.reports.battle(game, turn, id);
   if (!rec.ok()) return rec.status();
+  // Dark Age RAID and INVADE are logged as battles but fought by no engine (turn_raids.cc).
+  if (rec->input.is_object() && rec->input.value("replay", true) == false)
+    return Status::InvalidArgument(
+        "battle " + id + " is a Dark Age " + rec->input.value("kind", std::string("action")) +
+        ": its losses are fixed by the rules, there is nothing to replay");
   Json doc = rec->input;
   doc["seed"] = std::to_string(rec->seed);
   doc["id"] = rec->id;

@@ -154,6 +154,23 @@ Json battle_view(const Json& b, const std::string& viewer) {
                      {"armies", num(b, "withdrawn_armies")}};
   const Json& od = field(o, "detail");
   if (od.is_object() && od.contains("ended")) v["ended"] = text(od, "ended");
+  // Dark Age RAID and INVADE (rules/turn/turn_raids.cc) and the Gaelic conversion.
+  if (b.is_object() && b.contains("converted_population") && v["withdrew"].is_object())
+    v["withdrew"]["converted"] = num(b, "converted_population");
+  if (text(b, "kind") == "raid") {
+    v["result"] = aa - al > 0 ? "the raiders went back to " + text(b, "from")
+                              : std::string("the raiders were lost");
+    if (od.is_object() && od.contains("pillaged"))
+      v["ended"] = "The raiders pillaged " + to + ": " +
+                   std::to_string(num(od, "population_lost")) + " population lost.";
+  } else if (text(b, "kind") == "invade" && od.is_object()) {
+    const std::string lost = text(od, "target_lost");
+    v["result"] =
+        text(b, "from") + " lost 1 population; " + to +
+        (lost == "nothing" ? " had nothing to lose"
+                           : " lost 1 " + (lost == "fort" ? std::string("fort level") : lost)) +
+        "; nothing moved";
+  }
   if (o.is_object() && o.contains("defender_retreats_to"))
     v["retreats_to"] = text(o, "defender_retreats_to");
   return v;

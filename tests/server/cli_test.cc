@@ -369,5 +369,25 @@ TEST_F(Cli, GoldenReportsOfTheBundledScenario) {
   }
 }
 
+// Dark Age RAID (seed_rules §1.8) through the CLI: both reports show it; it is not replayable.
+// GLS (Mercia) Arm 2, Pop 2, Def 4: the 2 raiders lose 1, the defenders 1; 1 raider goes home.
+TEST_F(Cli, RaidShowsInBothReportsAndIsNotReplayed) {
+  create();
+  auto sent = cli({"orders", "submit", "britain-1", "-"},
+                  "GAME britain-1\nPLAYER WSX cerdic\n1. RAID WIL GLS 2\n");
+  ASSERT_EQ(sent.exit_code, 0) << sent.out << sent.err;
+  ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
+  const std::string wsx = cli({"report", "britain-1", "WSX"}).out;
+  EXPECT_NE(wsx.find("raided GLS: lost 1 army, the defenders lost 1 army; 1 army went back to WIL"),
+            std::string::npos)
+      << wsx;
+  const std::string mrc = cli({"report", "britain-1", "MRC"}).out;
+  EXPECT_NE(mrc.find("Battle 1.1.WSX: raid WIL -> GLS"), std::string::npos) << mrc;
+  auto replay = cli({"battle", "--replay", "britain-1", "1", "1.1.WSX"});
+  EXPECT_EQ(replay.exit_code, 1);
+  EXPECT_NE((replay.out + replay.err).find("nothing to replay"), std::string::npos)
+      << replay.out << replay.err;
+}
+
 }  // namespace
 }  // namespace adj

@@ -123,7 +123,10 @@ TEST(CrtScenario, RetreatMovesTheDefender) {
   EXPECT_EQ(*o.defender_retreats_to, result == "DR2" ? "RFT" : "EWD");
   const GameState& next = r->next_state;
   EXPECT_EQ(next.find_area("EBR")->owner, "BLU");
-  EXPECT_EQ(next.find_area("EBR")->armies, 14);
+  // Seed 003: "one of the attacking units may enter the hexagon" (option advance, default 1);
+  // the other 13 stay in WBR, where they attacked from.
+  EXPECT_EQ(next.find_area("EBR")->armies, 1);
+  EXPECT_EQ(next.find_area("WBR")->armies, 13);
   const Area* dest = next.find_area(*o.defender_retreats_to);
   EXPECT_EQ(dest->armies, s.find_area(dest->code)->armies + 2);
   EXPECT_EQ(r->battles[0].draws.size(), 1u);
