@@ -52,7 +52,7 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
     return fail(r, "RAID is not allowed against a city (" + to->code + ")");
   if (!owns(p.code, *from)) return fail(r, "you do not own " + from->code);
   std::string why;
-  const int n = armies_for(o, *from, why);
+  const int n = armies_for(o, *from, why, /*attacking=*/true);
   if (n <= 0) return fail(r, why.empty() ? "no armies to raid with" : why);
   // "Attacks on your own area: ... ASSAULT, RAID, SIEGE fail" (§1.8).
   if (owns(p.code, *to)) return fail(r, "RAID on your own area " + to->code + " fails");
