@@ -36,13 +36,12 @@
 //     max(Overwhelming, Essence)) ⇒ that many dice (ping; OQ-EX4: equal rolls as is). Damage
 //     roll: each 7+ one level, a 10 counts once; + Might.
 //  9. Reached only by a hit not stopped by Hardness (Steps 5, 6 and 8A: "this cycle of War Events
-//     ends"). Counterattack, only when the defender elected it: the standing order COUNTER n (DEFEND/
-//     AMBUSH/RETREAT <area> ... COUNTER n, kept in Area::engine_state {"counter": n}) allows at
-//     most n counterattacks per battle in that area; none by default. Option counterattack
-//     "always" counterattacks after every attack but a probe, hit or miss (the pre-issue-12
-//     reading).
-//     The counterattack re-runs steps 1-8 with the target striking the attacking unit, both at
-//     their strength before the cycle's damage.
+//     ends"). Counterattack, only when the defender elected it: the standing order COUNTER n
+//     (DEFEND/ AMBUSH/RETREAT <area> ... COUNTER n, kept in Area::engine_state {"counter": n})
+//     allows at most n counterattacks per battle in that area; none by default. Option
+//     counterattack "always" counterattacks after every attack but a probe, hit or miss (the
+//     pre-issue-12 reading). The counterattack re-runs steps 1-8 with the target striking the
+//     attacking unit, both at their strength before the cycle's damage.
 // 10. The attack's and the counterattack's damage are applied together.
 // Attack kinds (an exchange = each attacking unit's cycle; in a fight to the finish, then the
 // defender's own War Event against the largest attacking unit, unless defender_turns "never"):

@@ -149,6 +149,19 @@ bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
   return true;
 }
 
+BattleLog TurnRun::new_log(const Player& p, const Order& o, const Area& from,
+                           const Area& to) const {
+  BattleLog log;
+  log.id = std::to_string(s_.turn) + "." + std::to_string(o.action) + "." + p.code;
+  log.seed = derive_seed(result_.seed, "battle:" + log.id);
+  log.engine = std::string(engine_.name());
+  log.attacker = p.code;
+  log.defender = to.owner;
+  log.from = from.code;
+  log.to = to.code;
+  return log;
+}
+
 Json TurnRun::leave(Area& from, int n) {
   // Armies that attacked this phase stay behind as long as others can go (armies_for never sends
   // more fresh armies to an attack than there are).
@@ -180,15 +193,8 @@ void TurnRun::disperse(const std::string& player, int lost) {
 
 void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t>& results,
                     std::vector<AttackGroup> groups, Area& to) {
-  BattleLog log;
-  log.id = std::to_string(s_.turn) + "." + std::to_string(first.action) + "." + p.code;
-  log.seed = derive_seed(result_.seed, "battle:" + log.id);
-  log.engine = std::string(engine_.name());
+  BattleLog log = new_log(p, first, *s_.find_area(groups.front().from), to);
   log.kind = attack_kind_of(first.verb);
-  log.attacker = p.code;
-  log.defender = to.owner;
-  log.from = groups.front().from;
-  log.to = to.code;
 
   BattleInput in;
   in.id = log.id;

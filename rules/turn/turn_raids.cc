@@ -61,15 +61,8 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
   Json moving = engine_.detach_units(from->engine_state, from->armies, n);
   from->armies -= n;
 
-  BattleLog log;
-  log.id = std::to_string(s_.turn) + "." + std::to_string(o.action) + "." + p.code;
-  log.seed = derive_seed(result_.seed, "battle:" + log.id);
-  log.engine = std::string(engine_.name());
+  BattleLog log = new_log(p, o, *from, *to);
   log.dark_age_action = DarkAgeAction::kRaid;
-  log.attacker = p.code;
-  log.defender = to->owner;
-  log.from = from->code;
-  log.to = to->code;
   log.attacker_armies = n;
   log.input = {{"kind", "raid"}, {"replay", false}};
 
@@ -176,15 +169,8 @@ void TurnRun::invade(ActionResult& r, Player& p, const Order& o) {
   if (from->population < 1) return fail(r, "no population in " + from->code + " to invade with");
   if (!pay(r, p, s_.rules.cost("INVADE"))) return;
 
-  BattleLog log;
-  log.id = std::to_string(s_.turn) + "." + std::to_string(o.action) + "." + p.code;
-  log.seed = derive_seed(result_.seed, "battle:" + log.id);
-  log.engine = std::string(engine_.name());
+  BattleLog log = new_log(p, o, *from, *to);
   log.dark_age_action = DarkAgeAction::kInvade;
-  log.attacker = p.code;
-  log.defender = to->owner;
-  log.from = from->code;
-  log.to = to->code;
   log.attacker_armies = 0;
   log.defender_armies = to->armies;
   log.input = {{"kind", "invade"}, {"replay", false}};

@@ -102,6 +102,9 @@ class TurnRun {
   // marked done so the loop does not run them again.
   void join_simultaneous(const Player& p, const Area& to, std::vector<std::size_t>& idx,
                          std::vector<AttackGroup>& groups);
+  // A battle log for `p`'s action `o` from `from` against `to`: its id ("turn.action.player"), its
+  // seed (derived from the turn's), the engine, the sides and the areas.
+  BattleLog new_log(const Player& p, const Order& o, const Area& from, const Area& to) const;
   // Takes n armies (and their engine state) out of `from`; the ones that attacked this phase stay.
   Json leave(Area& from, int n);
   // Armies in `a` that attacked in this combat phase (0 unless one_attack_per_unit).
