@@ -438,11 +438,12 @@ TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   const GameState& next = res->next_state;
   // The played card left Germany's hand; the 2 air tokens used returned to the pool (seed 002
-  // step 3), 1 gained at the end of the turn.
+  // step 3: "Used Air Support Tokens return to Faction's Air Support Token pool"). The bundled
+  // scenario grants none per turn (air_tokens_per_turn 0), so the pool stays at 3.
   const Json& ger = next.find_player("GER")->engine_state;
   ASSERT_EQ(ger["hand"].size(), 2u);
   EXPECT_EQ(ger["hand"][0]["id"], "stuka");
-  EXPECT_EQ(ger["air"], 3 + 1);
+  EXPECT_EQ(ger["air"], 3);
   // Poland's standing choice for Warsaw is kept by card id.
   EXPECT_EQ(next.find_area("WAR")->engine_state["defence"]["card"], "last-stand");
   // Both battles had a loser who was exhausted; nobody is exhausted after end_turn.
