@@ -505,8 +505,9 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   // An ambush strikes the group attacking from the area it is set against (probes avoid it).
   auto ambushed = [&](std::size_t i, const AttackGroup& g) {
     if (groups.size() == 1) return in.ambush;
-    return (i == 0 && in.ambush) || (!probe && to.mode == DefenceMode::kAmbush &&
-                                     to.ambush_against && *to.ambush_against == g.from);
+    (void)i;
+    return !probe && to.mode == DefenceMode::kAmbush && to.ambush_against &&
+           *to.ambush_against == g.from;
   };
   std::vector<ExForce> forces;
   for (std::size_t i = 0; i < groups.size(); ++i) {

@@ -434,8 +434,10 @@ Result<BattleOutcome> PathOfWarEngine::resolve(const BattleInput& in, Rng& rng) 
     if (!f.from) return Status::InvalidArgument("attack group from unknown area " + g.from);
     f.hp = pow_hp_list(g.units, g.armies, o.hit_points);
     f.blocked = sidemountain(w, g.from, in.to);
+    // The ambush strikes the force from the area it is set against (in.ambush alone says so for a
+    // single force, e.g. the calculator's compact form).
     f.ambushed = in.kind != AttackKind::kProbe &&
-                 ((in.ambush && g.from == in.from) ||
+                 ((in.ambush && in.groups.size() <= 1) ||
                   (target.mode == DefenceMode::kAmbush && target.ambush_against == g.from));
     f.g = std::move(g);
     forces.push_back(std::move(f));

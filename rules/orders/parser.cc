@@ -752,8 +752,9 @@ string Parser::join_reason(const Order& o) const {
       "only attacks with the same action on the same area, each from a different area, may share "
       "an action number (a combined attack)";
   if (!is_attack_verb(o.verb)) return "action number " + n + " is not after action " + n;
-  if (slot.empty())
-    return "action " + n + " is already used by an earlier line that was not accepted; " + rule;
+  // No accepted attack holds the action (it was left empty, "5.", or its line was rejected, by
+  // the parser or, later, by the validator): the attack takes it on its own.
+  if (slot.empty()) return {};
   const Order& first = *slot.front();
   if (!is_attack_verb(first.verb))
     return "action " + n + " is already used (" + first.text + "); " + rule;
@@ -763,6 +764,9 @@ string Parser::join_reason(const Order& o) const {
            "action number";
   if (o.to != first.to)
     return "action " + n + " attacks " + first.to + " (" + first.text + "); " + rule;
+  if (!o.extras.empty())
+    return "keyword arguments (" + o.extras.begin()->first + " ...) of a combined attack go on " +
+           "its first line (" + first.text + ")";
   for (const Order* x : slot)
     if (x->from == o.from)
       return "action " + n + " already attacks from " + o.from + " (" + x->text +

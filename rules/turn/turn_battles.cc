@@ -53,12 +53,12 @@ void TurnRun::attack(Player& p, const std::vector<const Order*>& lines) {
   std::vector<AttackGroup> groups;
   if (!muster(p, lines, idx, groups)) return;
   Area& to = *s_.find_area(lines.front()->to);
-  if (engine_.simultaneous_fire()) join_simultaneous(p, to, idx, groups);
+  if (engine_.simultaneous_fire()) join_simultaneous(p, to, lines.front()->verb, idx, groups);
   fight(p, *lines.front(), idx, std::move(groups), to);
 }
 
-void TurnRun::join_simultaneous(const Player& p, const Area& to, std::vector<std::size_t>& idx,
-                                std::vector<AttackGroup>& groups) {
+void TurnRun::join_simultaneous(const Player& p, const Area& to, Verb verb,
+                                std::vector<std::size_t>& idx, std::vector<AttackGroup>& groups) {
   const auto& order = result_.order_of_play;
   auto me = std::find(order.begin(), order.end(), p.code);
   if (me == order.end()) return;
@@ -69,8 +69,7 @@ void TurnRun::join_simultaneous(const Player& p, const Area& to, std::vector<std
     if (it == orders_.end()) continue;
     std::vector<const Order*> lines;
     for (const Order& o : it->second)
-      if (o.action == slot && is_attack_verb(o.verb) && o.to == to.code &&
-          !done_.count({*q, o.line}))
+      if (o.action == slot && o.verb == verb && o.to == to.code && !done_.count({*q, o.line}))
         lines.push_back(&o);
     if (lines.empty()) continue;
     for (const Order* o : lines) done_.insert({*q, o->line});
@@ -118,11 +117,11 @@ bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
   }
   if (own_target && first.verb == Verb::kAssault)
     return fail_all(0, "ASSAULT on your own area " + to->code + " fails");
-  if (!own_target && phase_.one_attack_per_target)
-    if (auto it = attacked_.find(to->code); it != attacked_.end())
-      return fail_all(0, to->code + " was already attacked in this combat phase (" + it->second +
-                             "): no area may be the object of more than one attack per combat " +
-                             "phase");
+  if (!own_target && attacked(*to) > 0)
+    return fail_all(0, "the armies in " + to->code +
+                           " were already attacked in this combat phase (" +
+                           attacked_.at(to->code).by +
+                           "): no unit may be the object of more than one attack per combat phase");
   const int cost = s_.rules.cost(verb_name(first.verb));
   if (p.bp < cost * static_cast<int>(lines.size()))
     return fail_all(0, "not enough BPs (you have " + std::to_string(p.bp) + ", it costs " +
@@ -132,9 +131,8 @@ bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
     const bool paid = pay(res(k), p, cost);
     assert(paid);
     (void)paid;
-    carried[k] = std::max(0, spent(*from[k]) - (from[k]->armies - n[k]));
-    groups.push_back(
-        {p.code, from[k]->code, n[k], leave(*from[k], n[k]), lines[k]->action, lines[k]->line});
+    groups.push_back({p.code, from[k]->code, n[k], leave(*from[k], n[k], &carried[k]),
+                      lines[k]->action, lines[k]->line});
   }
   if (own_target) {
     for (std::size_t k = 0; k < lines.size(); ++k) {
@@ -147,6 +145,35 @@ bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
     return false;
   }
   return true;
+}
+
+std::string TurnRun::inconsistency(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                                   int defenders) {
+  int sent = 0;
+  for (const AttackGroup& g : groups) sent += g.armies;
+  if (out.attacker_losses < 0 || out.attacker_losses > sent)
+    return "attacker losses " + std::to_string(out.attacker_losses) + " of " + std::to_string(sent);
+  if (out.defender_losses < 0 || out.defender_losses > defenders)
+    return "defender losses " + std::to_string(out.defender_losses) + " of " +
+           std::to_string(defenders);
+  const std::size_t n = groups.size();
+  if (!out.group_losses.empty()) {
+    if (out.group_losses.size() != n) return "group_losses is not one per force";
+    int sum = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+      if (out.group_losses[k] < 0 || out.group_losses[k] > groups[k].armies)
+        return "force " + std::to_string(k + 1) + " lost " + std::to_string(out.group_losses[k]) +
+               " of " + std::to_string(groups[k].armies);
+      sum += out.group_losses[k];
+    }
+    if (sum != out.attacker_losses) return "group_losses do not add up to attacker_losses";
+  }
+  if (!out.group_units.empty() && out.group_units.size() != n)
+    return "group_units is not one per force";
+  if (!out.group_retreats_to.empty() && out.group_retreats_to.size() != n)
+    return "group_retreats_to is not one per force";
+  if (out.advancing && *out.advancing < 0) return "advancing is negative";
+  return {};
 }
 
 BattleLog TurnRun::new_log(const Player& p, const Order& o, const Area& from,
@@ -162,14 +189,52 @@ BattleLog TurnRun::new_log(const Player& p, const Order& o, const Area& from,
   return log;
 }
 
-Json TurnRun::leave(Area& from, int n) {
-  // Armies that attacked this phase stay behind as long as others can go (armies_for never sends
-  // more fresh armies to an attack than there are).
-  auto it = spent_.find(from.code);
-  if (it != spent_.end()) it->second = std::min(it->second, from.armies - n);
+Json TurnRun::leave(Area& from, int n, int* carried) {
+  // Armies that attacked this phase stay behind as long as other movable armies can go
+  // (armies_for never sends more fresh armies to an attack than there are).
+  const int spent_here = spent(from);
+  const int moving_spent = std::max(0, spent_here - (movable(from) - n));
+  if (spent_here > 0) spent_[from.code] = spent_here - moving_spent;
+  if (carried) *carried = moving_spent;
   Json units = engine_.detach_units(from.engine_state, from.armies, n);
   from.armies -= n;
   return units;
+}
+
+int TurnRun::attacked(const Area& a) const {
+  if (!phase_.one_attack_per_target) return 0;
+  auto it = attacked_.find(a.code);
+  return it == attacked_.end() ? 0 : std::clamp(it->second.armies, 0, a.armies);
+}
+
+void TurnRun::move_marks(const Area& from, const Area& to, int n) {
+  auto move = [&](std::map<std::string, int>& marks) {
+    auto it = marks.find(from.code);
+    if (it == marks.end()) return;
+    const int k = std::clamp(it->second, 0, n);
+    it->second -= k;
+    if (k > 0) marks[to.code] += k;
+  };
+  move(stuck_);
+  move(spent_);
+  if (auto it = attacked_.find(from.code); it != attacked_.end()) {
+    const int k = std::clamp(it->second.armies, 0, n);
+    it->second.armies -= k;
+    if (k > 0) {
+      Attacked& dest = attacked_[to.code];
+      if (dest.armies == 0) dest.by = it->second.by;
+      dest.armies += k;
+    }
+  }
+}
+
+void TurnRun::clamp_marks(const Area& a) {
+  if (auto it = stuck_.find(a.code); it != stuck_.end())
+    it->second = std::min(it->second, a.armies);
+  if (auto it = spent_.find(a.code); it != spent_.end())
+    it->second = std::min(it->second, a.armies);
+  if (auto it = attacked_.find(a.code); it != attacked_.end())
+    it->second.armies = std::min(it->second.armies, a.armies);
 }
 
 int TurnRun::spent(const Area& a) const {
@@ -227,6 +292,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
       log.withdrawn_armies = to.armies;
       Json units = engine_.detach_units(to.engine_state, to.armies, to.armies);
       engine_.merge_units(dest->engine_state, dest->armies, units, to.armies);
+      move_marks(to, *dest, to.armies);
       dest->armies += to.armies;
       dest->retreat_to = to.code;
       to.armies = 0;
@@ -235,12 +301,16 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   }
   log.defender_armies = to.armies;
   log.input = battle_input_json(in);
-  if (phase_.one_attack_per_target)
-    attacked_[to.code] = "action " + std::to_string(first.action) + ", by " + p.code;
+  if (phase_.one_attack_per_target && to.armies > 0)
+    attacked_[to.code] = {to.armies, "action " + std::to_string(first.action) + ", by " + p.code};
 
   auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[results[k]]; };
   Xoshiro256 rng(log.seed);
   Result<BattleOutcome> resolved = engine_.resolve(in, rng);
+  if (resolved.ok()) {
+    const std::string bad = inconsistency(*resolved, groups, to.armies);
+    if (!bad.empty()) resolved = Status::Internal("the engine's outcome is inconsistent: " + bad);
+  }
   if (!resolved.ok()) {
     // Bad engine data: the armies go home, the action fails, the turn goes on.
     for (std::size_t k = 0; k < groups.size(); ++k) {
@@ -253,8 +323,6 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   }
   BattleOutcome out = std::move(resolved).value();
   const int n = in.attacker_armies;
-  assert(out.attacker_losses >= 0 && out.attacker_losses <= n);
-  assert(out.defender_losses >= 0 && out.defender_losses <= to.armies);
   log.draws = rng.draws();
 
   // Each group's losses and survivors.
@@ -292,18 +360,22 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   const int attackers_left = n - out.attacker_losses;
   const int defenders_left = to.armies - out.defender_losses;
   if (old_owner) disperse(*old_owner, out.defender_losses);
-  for (std::size_t k = 0; k < g_count; ++k) disperse(groups[k].player, lost[k]);
+  std::map<std::string, int> lost_by_player;  // dispersal rounds per player, not per force
+  for (std::size_t k = 0; k < g_count; ++k) lost_by_player[groups[k].player] += lost[k];
+  for (const auto& [who, k] : lost_by_player) disperse(who, k);
   if (out.attacker_player_state) p.engine_state = *out.attacker_player_state;
   if (out.defender_player_state && old_owner)
     if (Player* d = s_.find_player(*old_owner)) d->engine_state = *out.defender_player_state;
 
   // The defender's survivors stay, or are pushed out by the engine.
   to.armies = defenders_left;
+  clamp_marks(to);
   to.engine_state = out.defender_units;
   if (out.defender_retreats_to && defenders_left > 0) {
     if (Area* dest = s_.find_area(*out.defender_retreats_to)) {
       Json moved = engine_.detach_units(to.engine_state, to.armies, defenders_left);
       engine_.merge_units(dest->engine_state, dest->armies, moved, defenders_left);
+      move_marks(to, *dest, defenders_left);
       dest->armies += defenders_left;
       if (!dest->owner && dest->armies == defenders_left) dest->owner = to.owner;
       to.armies = 0;
@@ -334,6 +406,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     to.engine_state = Json::object();
     stuck_[to.code] = 0;
     spent_.erase(to.code);
+    attacked_.erase(to.code);
     log.captured = true;
   }
   for (std::size_t k = 0; k < g_count; ++k) {
@@ -343,9 +416,11 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     Json& gu = units[k];
     if (enter[k] > 0) {
       Json in_units = engine_.detach_units(gu, left[k], enter[k]);
-      // The first group to enter records where the area's retreat location points (rule 3.12).
-      arrive(to, home, enter[k], in_units, out.attacker_stops || sticky(to));
-      if (phase_.one_attack_per_unit) spent_[to.code] += enter[k];
+      // Each entering force sets the area's retreat location to its origin (rule 3.12): the last
+      // one's stays.
+      const bool stop = out.attacker_stops || sticky(to);
+      arrive(to, home, enter[k], in_units, stop);
+      if (phase_.one_attack_per_unit && !stop) spent_[to.code] += enter[k];
     }
     const int back_n = left[k] - enter[k];
     if (back_n > 0) {
@@ -358,8 +433,9 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
       engine_.merge_units(back->engine_state, back->armies, gu, back_n);
       back->armies += back_n;
       if (!back->owner && back->armies == back_n) back->owner = groups[k].player;
-      if (out.attacker_stops || back != &home) add_stuck(back->code, back_n);
-      if (phase_.one_attack_per_unit) spent_[back->code] += back_n;
+      const bool stop = out.attacker_stops || back != &home;
+      if (stop) add_stuck(back->code, back_n);
+      if (phase_.one_attack_per_unit && !stop) spent_[back->code] += back_n;
       gl.returned_to = back->code;
     }
     log.groups.push_back(gl);

@@ -86,6 +86,7 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
       log.withdrawn_armies = to->armies;
       Json units = engine_.detach_units(to->engine_state, to->armies, to->armies);
       engine_.merge_units(dest->engine_state, dest->armies, units, to->armies);
+      move_marks(*to, *dest, to->armies);
       dest->armies += to->armies;
       dest->retreat_to = to->code;  // rule 3.12
       to->armies = 0;

@@ -100,13 +100,25 @@ class TurnRun {
   // Under CombatEngine::simultaneous_fire(): the attacks of later players in the order of play on
   // the same area in the same action join this battle (they fire together); their lines are
   // marked done so the loop does not run them again.
-  void join_simultaneous(const Player& p, const Area& to, std::vector<std::size_t>& idx,
+  void join_simultaneous(const Player& p, const Area& to, Verb verb, std::vector<std::size_t>& idx,
                          std::vector<AttackGroup>& groups);
+  // Why an engine's outcome cannot be applied to a battle of `groups` against `defenders` armies
+  // (losses out of range, per-force vectors of the wrong size or not adding up); "" when it can.
+  static std::string inconsistency(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                                   int defenders);
   // A battle log for `p`'s action `o` from `from` against `to`: its id ("turn.action.player"), its
   // seed (derived from the turn's), the engine, the sides and the areas.
   BattleLog new_log(const Player& p, const Order& o, const Area& from, const Area& to) const;
+  // Armies in `a` that were the object of an attack in this combat phase (0 unless
+  // one_attack_per_target).
+  int attacked(const Area& a) const;
+  // n armies of `from` moved to `to` as a whole force (a withdrawal or a defender's retreat): their
+  // stuck, spent and attacked marks go with them.
+  void move_marks(const Area& from, const Area& to, int n);
+  // Keeps the marks of `a` within its armies (after losses).
+  void clamp_marks(const Area& a);
   // Takes n armies (and their engine state) out of `from`; the ones that attacked this phase stay.
-  Json leave(Area& from, int n);
+  Json leave(Area& from, int n, int* carried = nullptr);
   // Armies in `a` that attacked in this combat phase (0 unless one_attack_per_unit).
   int spent(const Area& a) const;
 
@@ -171,10 +183,15 @@ class TurnRun {
   const CombatEngine& engine_;
   TurnResult result_;
   std::map<std::string, int> stuck_;  // armies per area that may not move again this turn
-  // The combat phase (CombatEngine::phase_rules): areas attacked in it ("action 3, by WSX") and
-  // armies per area that attacked in it. Cleared when a phase begins.
+  // The combat phase (CombatEngine::phase_rules), per area: armies that were the object of an
+  // attack in it (with the first such attack, "action 3, by WSX") and armies that attacked in it.
+  // The marks follow the armies when they retreat; they are cleared when a phase begins.
+  struct Attacked {
+    int armies = 0;
+    std::string by;
+  };
   CombatPhaseRules phase_;
-  std::map<std::string, std::string> attacked_;
+  std::map<std::string, Attacked> attacked_;
   std::map<std::string, int> spent_;
   std::set<std::pair<std::string, int>> done_;  // (player, line) already run by another's battle
   std::map<std::string, std::set<std::string>> owned_at_start_;

@@ -188,6 +188,23 @@ TEST(CombinedAttack, TheGrammarSaysWhichLinesMayShareAnActionNumber) {
   EXPECT_NE(no.lines[1].reason.find("do not combine attacks"), std::string::npos);
 }
 
+TEST(CombinedAttack, AJoiningLineStandsAloneWhenTheFirstWasRejectedAndKeywordsGoFirst) {
+  const DarkAgeEngine engine;
+  const GameState s = world();
+  OrderAck ack = check(s, engine, "AAA",
+                       "1. MOVX HRS BDS 2\n"  // a typo: rejected, action 1 stays empty
+                       "1. MOVE OXS BDS 2\n"  // takes action 1 on its own
+                       "2. MOVE HRS BDS 1\n"
+                       "2. MOVE OXS BDS 1 AIR 1\n");  // keywords only on the first line
+  ASSERT_EQ(ack.lines.size(), 4u);
+  EXPECT_FALSE(ack.lines[0].accepted);
+  EXPECT_TRUE(ack.lines[1].accepted) << ack.lines[1].reason;
+  EXPECT_EQ(ack.lines[1].action, 1);
+  EXPECT_TRUE(ack.lines[2].accepted);
+  EXPECT_NE(ack.lines[3].reason.find("go on its first line (MOVE HRS BDS 1)"), std::string::npos)
+      << ack.lines[3].reason;
+}
+
 CombatPhaseRules whole_turn() {
   CombatPhaseRules r;
   r.scope = CombatPhaseRules::Scope::kTurn;
@@ -215,13 +232,13 @@ TEST(CombatPhase, OneArmyAdvancesAndTheOthersGoHome) {
             "won: the combined attack took BDS; 3 armies went back to OXS");
 }
 
-TEST(CombatPhase, NoArmyAttacksTwiceAndNoAreaIsAttackedTwice) {
+TEST(CombatPhase, NoArmyAttacksTwiceAndNoArmyIsAttackedTwice) {
   const PhasedEngine engine(whole_turn(), 1);
-  GameState s = world();
-  s.find_area("BDS")->armies = 1;
-  // AAA: HRS 4 v BDS 1: loses 0, kills 2+1: wins, 1 enters, 3 go home (they attacked).
-  // Action 2: all of HRS again, against LON: refused (they attacked in this combat phase).
-  // CCC action 1 comes after AAA's: KEN attacks BDS, already attacked this phase: refused.
+  const GameState s = world();
+  // AAA action 1: HRS 4 v BDS 4: each side loses ⌊4/2⌋ = 2; BDS holds with 2 and the 2 attackers
+  // go home to HRS, having attacked. Action 2: all of HRS against LON: refused (they attacked in
+  // this combat phase). Action 3: fresh armies from OXS may attack. CCC's action 1 comes after
+  // AAA's: KEN against BDS, whose 2 armies were already attacked: refused.
   OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE HRS LON\n3. MOVE OXS LON 1\n");
   OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
   ASSERT_EQ(a.rejected_count() + c.rejected_count(), 0) << render_ack_text(a);
@@ -230,17 +247,44 @@ TEST(CombatPhase, NoArmyAttacksTwiceAndNoAreaIsAttackedTwice) {
   ASSERT_EQ(res->actions.size(), 4u);
   std::map<std::string, const ActionResult*> by;  // "AAA1" -> its result
   for (const auto& r : res->actions) by[r.player + std::to_string(r.action)] = &r;
-  EXPECT_TRUE(by["AAA1"]->ok) << by["AAA1"]->message;
+  EXPECT_FALSE(by["AAA1"]->ok) << by["AAA1"]->message;
   EXPECT_FALSE(by["AAA2"]->ok);
-  EXPECT_NE(by["AAA2"]->message.find("already attacked in this combat phase"), std::string::npos)
+  EXPECT_NE(by["AAA2"]->message.find("2 armies already attacked in this combat phase"),
+            std::string::npos)
       << by["AAA2"]->message;
-  EXPECT_TRUE(by["AAA3"]->ok) << by["AAA3"]->message;  // fresh armies from OXS may
+  EXPECT_TRUE(by["AAA3"]->ok) << by["AAA3"]->message;
   EXPECT_FALSE(by["CCC1"]->ok);
   EXPECT_EQ(by["CCC1"]->message,
-            "BDS was already attacked in this combat phase (action 1, by AAA): no area may be the "
-            "object of more than one attack per combat phase");
+            "the armies in BDS were already attacked in this combat phase (action 1, by AAA): no "
+            "unit may be the object of more than one attack per combat phase");
   EXPECT_EQ(res->next_state.find_area("KEN")->armies, 5);
-  EXPECT_EQ(res->next_state.find_area("HRS")->armies, 3);
+  EXPECT_EQ(res->next_state.find_area("HRS")->armies, 2);
+  EXPECT_EQ(res->battles.size(), 2u);
+}
+
+TEST(CombatPhase, TheArmyThatEnteredMayBeAttackedAndStoppedArmiesAreNotCountedTwice) {
+  const PhasedEngine engine(whole_turn(), 1);
+  GameState s = world();
+  s.find_area("BDS")->armies = 1;
+  s.find_area("HRS")->armies = 5;
+  // AAA action 1: OXS 4 v BDS 1: loses 0, kills 2 + 1: 1 army enters BDS, 3 go home. CCC then
+  // attacks BDS: the army there never was the object of an attack, so the battle is fought.
+  // AAA action 2: ASSAULT HRS LON 4 against an empty area: won, the 4 stop there (ASSAULT).
+  // Action 3: MOVE HRS LON 1: the one army left in HRS is fresh and not stopped.
+  s.find_area("LON")->owner = "BBB";
+  OrderAck a =
+      check(s, engine, "AAA", "1. MOVE OXS BDS 4\n2. ASSAULT HRS LON 4\n3. MOVE HRS LON 1\n");
+  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  ASSERT_EQ(a.rejected_count() + c.rejected_count(), 0) << render_ack_text(a);
+  auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
+  ASSERT_TRUE(res.ok());
+  std::map<std::string, const ActionResult*> by;
+  for (const auto& r : res->actions) by[r.player + std::to_string(r.action)] = &r;
+  ASSERT_EQ(by.size(), 4u);
+  EXPECT_TRUE(by["AAA1"]->ok) << by["AAA1"]->message;
+  EXPECT_TRUE(by["CCC1"]->battle.has_value()) << by["CCC1"]->message;
+  EXPECT_TRUE(by["AAA2"]->ok) << by["AAA2"]->message;
+  EXPECT_TRUE(by["AAA3"]->ok) << by["AAA3"]->message;
 }
 
 TEST(CombatPhase, AnActionRoundPhaseLetsTheArmiesAttackAgainNextAction) {
