@@ -60,6 +60,10 @@ bool CombatEngine::retreat_triggers(const BattleInput& in) const {
 }
 
 Json CombatEngine::detach_units(Json&, int, int) const { return Json::object(); }
+Json CombatEngine::withdraw_units(Area& area, const Json&, int& n) const {
+  n = area.armies;
+  return detach_units(area.engine_state, area.armies, area.armies);
+}
 void CombatEngine::merge_units(Json&, int, const Json&, int) const {}
 void CombatEngine::standing_order(const Order&, Area&, Player&) const {}
 void CombatEngine::end_turn(GameState&) const {}

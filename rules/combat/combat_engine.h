@@ -151,6 +151,11 @@ class CombatEngine {
   // (e.g. which keyword arguments the engine accepts). A non-ok status is the player's reason.
   virtual Status check_order(const Order& order, const GameState& state) const;
 
+  // The armies of `area` that withdraw when RETREAT mode fires: removes them from
+  // area.engine_state and returns their state, with their number in `n` (the caller adjusts
+  // area.armies). Default: all of them. Virtuti Militari keeps its Fleets in port (they never
+  // retreat overland).
+  virtual Json withdraw_units(Area& area, const Json& options, int& n) const;
   // Whether the defenders of `in.to` withdraw before the battle (RETREAT defence mode). Called
   // only when the area is in RETREAT mode with a valid retreat location. Default: the Dark Age
   // rule 3.11 (attackers outnumber both the defending armies and the defence level).

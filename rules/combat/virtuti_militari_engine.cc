@@ -973,6 +973,18 @@ Json VirtutiMilitariEngine::detach_units(Json& area_units, int area_armies, int 
   return out;
 }
 
+Json VirtutiMilitariEngine::withdraw_units(Area& area, const Json& options, int& n) const {
+  Result<VmData> data = vm_data_of(options);
+  if (!data.ok() || area.kind == AreaKind::kSea)
+    return CombatEngine::withdraw_units(area, options, n);
+  std::vector<VmUnit> moving, staying;
+  for (const VmUnit& u : vm_units_of(area.engine_state, area.armies, *data))
+    (data->is_naval(u) ? staying : moving).push_back(u);
+  n = static_cast<int>(moving.size());
+  area.engine_state = staying.empty() ? Json::object() : vm_units_json(staying);
+  return vm_units_json(moving);
+}
+
 void VirtutiMilitariEngine::merge_units(Json& area_units, int area_armies, const Json& incoming,
                                         int n) const {
   std::vector<Json> all = entries_of(area_units, area_armies);

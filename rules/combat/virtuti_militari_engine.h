@@ -124,6 +124,8 @@ class VirtutiMilitariEngine final : public CombatEngine {
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
   Json detach_units(Json& area_units, int area_armies, int n) const override;
+  // Fleets in a land area stay in its port when the other units withdraw.
+  Json withdraw_units(Area& area, const Json& options, int& n) const override;
   // Exhausted units may not move (step 8).
   int movable_armies(const Area& area) const override;
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;

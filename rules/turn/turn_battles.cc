@@ -288,15 +288,18 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     Area* dest = s_.find_area(*to.retreat_to);
     if (dest && dest->owner == to.owner && s_.adjacent(to.code, dest->code) &&
         engine_.retreat_triggers(in)) {
-      log.defender_withdrew_to = dest->code;
-      log.withdrawn_armies = to.armies;
-      Json units = engine_.detach_units(to.engine_state, to.armies, to.armies);
-      engine_.merge_units(dest->engine_state, dest->armies, units, to.armies);
-      move_marks(to, *dest, to.armies);
-      dest->armies += to.armies;
-      dest->retreat_to = to.code;
-      to.armies = 0;
-      log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
+      int k = 0;
+      Json units = engine_.withdraw_units(to, s_.engine.options, k);
+      if (k > 0) {  // all of them may stay (Virtuti Militari Fleets in port)
+        log.defender_withdrew_to = dest->code;
+        log.withdrawn_armies = k;
+        engine_.merge_units(dest->engine_state, dest->armies, units, k);
+        move_marks(to, *dest, k);
+        dest->armies += k;
+        dest->retreat_to = to.code;
+        to.armies -= k;
+        log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
+      }
     }
   }
   log.defender_armies = to.armies;
