@@ -41,6 +41,19 @@ std::string template_for(const GameState& next, const std::string& player) {
 
 Json battle_for_report(const BattleLog& b) { return to_json(b); }
 
+Json battle_for_report(const BattleLog& b, const GameState& world) {
+  Json j = to_json(b);
+  auto name = [&](const std::string& code) {
+    const Area* a = world.find_area(code);
+    return a && !a->name.empty() ? a->name : code;
+  };
+  j["from_name"] = name(b.from);
+  j["to_name"] = name(b.to);
+  if (j.contains("groups"))
+    for (auto& g : j["groups"]) g["from_name"] = name(g.value("from", ""));
+  return j;
+}
+
 Json build_roundup(const TurnResult& result) {
   const GameState& next = result.next_state;
   std::map<std::string, std::array<int, 3>> totals;  // areas, armies, population
@@ -96,13 +109,14 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
     const ActionResult& a = result.actions[i];
     Json j = to_json(a);
     j.erase("player");
-    if (a.battle) j["battle"] = battle_for_report(result.battles[index.battle_by_id.at(*a.battle)]);
+    if (a.battle)
+      j["battle"] = battle_for_report(result.battles[index.battle_by_id.at(*a.battle)], next);
     actions.push_back(std::move(j));
   }
   Json defended = Json::array();
   for (std::size_t i : mine_idx.battles)
     if (result.battles[i].defender == player)
-      defended.push_back(battle_for_report(result.battles[i]));
+      defended.push_back(battle_for_report(result.battles[i], next));
 
   Json owned = Json::array();
   std::set<std::string> mine, visible;

@@ -59,5 +59,8 @@ std::string gifts_text(const Json& report);
 // One battle as shown to a player ("you" are `viewer`): the numbers before and after, the losses
 // in every round, the dice drawn, the result.
 Json battle_for_report(const BattleLog& battle);
+// The same with the areas' names from `world` ("from_name", "to_name", and per force), for
+// headlines a player can read ("Battle at Middlesex (Oxford → Middlesex)").
+Json battle_for_report(const BattleLog& battle, const GameState& world);
 
 }  // namespace adj

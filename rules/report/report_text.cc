@@ -52,16 +52,24 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
   if (b["kind"] == "invade") return render_invasion(out, b);
   const bool attacking = b["attacker"] == viewer;
   const std::string them = attacking ? str(b["defender"]) : str(b["attacker"]);
-  std::string from = str(b["from"]);
+  // "Battle at Oxfordshire (Hampshire -> Oxfordshire): move by WSX, ..." with the areas' names
+  // when the report carries them (battle_for_report with the world), else their codes.
+  auto name_of = [](const Json& j, const char* name_key, const char* code_key) {
+    return j.contains(name_key) ? str(j[name_key]) : str(j[code_key]);
+  };
+  std::string from = name_of(b, "from_name", "from");
   if (b.contains("groups") && b["groups"].size() > 1) {
     from.clear();
-    for (const auto& x : b["groups"]) from += (from.empty() ? "" : "+") + str(x["from"]);
+    for (const auto& x : b["groups"])
+      from += (from.empty() ? "" : " + ") + name_of(x, "from_name", "from");
   }
-  std::string head = "     Battle " + str(b["id"]) + ": " + str(b["kind"]) + " " + from + " -> " +
-                     str(b["to"]) + ", " + std::to_string(b["attacker_armies"].get<int>()) +
-                     " attacking (" + str(b["attacker"]) + ") against " +
+  const std::string to = name_of(b, "to_name", "to");
+  std::string head = "     Battle at " + to + " (" + from + " -> " + to + "): " + str(b["kind"]) +
+                     " by " + str(b["attacker"]) + ", " +
+                     std::to_string(b["attacker_armies"].get<int>()) + " attacking against " +
                      std::to_string(b["defender_armies"].get<int>()) + " defending (" +
-                     (b["defender"].is_null() ? std::string("unowned") : str(b["defender"])) + ")";
+                     (b["defender"].is_null() ? std::string("unowned") : str(b["defender"])) +
+                     ") [" + str(b["id"]) + "]";
   out += head + "\n";
   const bool combined = b.contains("groups") && b["groups"].size() > 1;
   if (combined) {

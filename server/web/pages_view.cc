@@ -72,6 +72,27 @@ Json area_row(const Json& a) {
   return row;
 }
 
+// A CRT round as a sentence a player can check: "column 2-3 (6-7 shifted 2 left: forest 2),
+// die 5: AR".
+std::string crt_sentence(const Json& d, const Json& dice) {
+  std::string s = "column " + text(d, "column");
+  const Json& shifts = field(d, "shifts");
+  if (shifts.is_object() && !shifts.empty()) {
+    int total = 0;
+    std::string parts;
+    for (const auto& [k, v] : shifts.items()) {
+      if (!v.is_number_integer()) continue;
+      total += v.get<int>();
+      parts += (parts.empty() ? "" : ", ") + k + " " + std::to_string(v.get<int>());
+    }
+    s += " (" + text(d, "column_before_shifts") + " shifted " + std::to_string(total) +
+         " left: " + parts + ")";
+  }
+  if (dice.is_array() && dice.size() == 1 && dice[0].is_number_integer())
+    s += ", die " + std::to_string(dice[0].get<int>());
+  return s + ": " + text(d, "result");
+}
+
 }  // namespace
 
 Json battle_view(const Json& b, const std::string& viewer) {
@@ -98,6 +119,9 @@ Json battle_view(const Json& b, const std::string& viewer) {
           row[side + "_strength"] = text(detail, (side + "_strength_points").c_str());
       if (detail.is_object() && detail.contains("ambush_multiplier"))
         row["ambush_multiplier"] = text(detail, "ambush_multiplier");
+      row["crt"] = nullptr;
+      if (detail.is_object() && detail.contains("column") && detail.contains("result"))
+        row["crt"] = crt_sentence(detail, field(r, "attacker_dice"));
       rounds.push_back(std::move(row));
     }
   Json draws = Json::array();
@@ -107,18 +131,23 @@ Json battle_view(const Json& b, const std::string& viewer) {
         draws.push_back({{"face", d[1].get<int>()}, {"bound", d[0].get<int>()}});
   // Each attacking force, shown when there are several or not all survivors entered.
   Json groups = Json::array();
-  std::string from = text(b, "from");
+  // Areas by name when the report carries them (battle_for_report with the world).
+  auto name_of = [](const Json& j, const char* name_key, const char* code_key) {
+    const std::string n = text(j, name_key, "");
+    return n.empty() ? text(j, code_key) : n;
+  };
+  std::string from = name_of(b, "from_name", "from");
   const Json& gs = field(b, "groups");
   const bool combined = gs.is_array() && gs.size() > 1;
   if (combined) from.clear();
   if (gs.is_array())
     for (const auto& g : gs) {
-      if (combined) from += (from.empty() ? "" : "+") + text(g, "from");
+      if (combined) from += (from.empty() ? "" : " + ") + name_of(g, "from_name", "from");
       const int sent = num(g, "armies"), lost = num(g, "losses"), entered = num(g, "advanced");
       const std::string back = text(g, "returned_to", "");
       if (!combined && (back.empty() || !flag(b, "captured"))) continue;
       groups.push_back(
-          {{"from", text(g, "from")},
+          {{"from", name_of(g, "from_name", "from")},
            {"armies", sent},
            {"losses", lost},
            {"entered", entered > 0 ? Json(entered) : Json()},
@@ -127,10 +156,12 @@ Json battle_view(const Json& b, const std::string& viewer) {
            {"back_to", back == text(g, "from") ? Json() : Json(back)}});
     }
   Json v = {{"id", text(b, "id")},
+            {"place", name_of(b, "to_name", "to")},
             {"kind", text(b, "kind")},
             {"from", from},
             {"combined", combined},
             {"has_groups", !groups.empty()},
+            {"has_draws", !draws.empty()},
             {"groups", std::move(groups)},
             {"to", to},
             {"attacker", text(b, "attacker")},

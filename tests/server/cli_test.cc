@@ -382,7 +382,9 @@ TEST_F(Cli, RaidShowsInBothReportsAndIsNotReplayed) {
             std::string::npos)
       << wsx;
   const std::string mrc = cli({"report", "britain-1", "MRC"}).out;
-  EXPECT_NE(mrc.find("Battle 1.1.WSX: raid WIL -> GLS"), std::string::npos) << mrc;
+  EXPECT_NE(mrc.find("Battle at Gloucestershire (Wiltshire -> Gloucestershire): raid by WSX"),
+            std::string::npos)
+      << mrc;
   auto replay = cli({"battle", "--replay", "britain-1", "1", "1.1.WSX"});
   EXPECT_EQ(replay.exit_code, 1);
   EXPECT_NE((replay.out + replay.err).find("nothing to replay"), std::string::npos)

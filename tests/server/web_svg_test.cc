@@ -310,6 +310,38 @@ TEST(PageView, BattleShowsVirtutiMilitariStrengthInPoints) {
   EXPECT_NE(render_template("_battle", v).find(">7.5<"), std::string::npos);
 }
 
+TEST(PageView, BattleReadsAsASentenceWithTheCrtColumnAndNoEmptyDiceLine) {
+  // Issue 13: "Battle at Middlesex (Oxford → Middlesex)", not "Battle 2.1.WSX"; the CRT column,
+  // shifts, die and result; no "every die drawn: none" for battles without dice.
+  const Json battle = {{"id", "2.1.WSX"},
+                       {"kind", "move"},
+                       {"attacker", "WSX"},
+                       {"defender", "MRC"},
+                       {"from", "OXF"},
+                       {"from_name", "Oxford"},
+                       {"to", "MDX"},
+                       {"to_name", "Middlesex"},
+                       {"attacker_armies", 9},
+                       {"defender_armies", 2},
+                       {"draws", Json::array()},
+                       {"outcome",
+                        {{"rounds",
+                          {{{"phase", "crt"},
+                            {"attacker_dice", {5}},
+                            {"detail",
+                             {{"column", "2-3"},
+                              {"column_before_shifts", "6-7"},
+                              {"shifts", {{"forest", 2}}},
+                              {"result", "AR"}}}}}}}}};
+  const std::string html = render_template("_battle", battle_view(battle, "MRC"));
+  EXPECT_EQ(check_balanced(html, true), "");
+  EXPECT_NE(html.find("Battle at Middlesex</strong> (Oxford &rarr; Middlesex)"), std::string::npos)
+      << html;
+  EXPECT_NE(html.find("column 2-3 (6-7 shifted 2 left: forest 2), die 5: AR"), std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("Every die drawn"), std::string::npos) << html;
+}
+
 TEST(PageView, EveryTemplateParses) {
   for (const char* name :
        {"layout", "error", "index", "game", "audit", "login", "me", "report", "orders_result",

@@ -131,7 +131,7 @@ TEST(CombinedAttack, TheReportAndBattleLogShowEveryForce) {
   EXPECT_EQ(log["groups"][1]["from"], "OXS");
   EXPECT_EQ(res->battles[0].input["groups"].size(), 2u);  // --replay sees both forces
   const std::string text = render_report_text(build_report(s, *res, "AAA"), nullptr);
-  EXPECT_NE(text.find("move HRS+OXS -> BDS"), std::string::npos) << text;
+  EXPECT_NE(text.find("Battle at BDS (HRS + OXS -> BDS): move by AAA"), std::string::npos) << text;
   EXPECT_NE(text.find("A combined attack: 4 from HRS, 4 from OXS."), std::string::npos) << text;
   const std::string theirs = render_report_text(build_report(s, *res, "BBB"), nullptr);
   EXPECT_NE(theirs.find("A combined attack"), std::string::npos) << theirs;
@@ -347,7 +347,7 @@ TEST(SimultaneousFire, AttacksOfOneActionRoundOnOneAreaAreOneBattle) {
       << res->actions[1].message;
   // CCC's report shows the battle.
   const std::string text = render_report_text(build_report(s, *res, "CCC"), nullptr);
-  EXPECT_NE(text.find("Battle " + b.id), std::string::npos) << text;
+  EXPECT_NE(text.find("[" + b.id + "]"), std::string::npos) << text;
 }
 
 }  // namespace

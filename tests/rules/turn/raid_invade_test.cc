@@ -412,7 +412,8 @@ TEST(RaidInvadeReports, ShowTheRaidThePillageTheInvasionAndTheConversion) {
   GameState s = world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1, 2}});
   auto raid = run(s, "WSX", {"RAID HRS BDS"});
   const std::string text = render_report_text(build_report(s, raid.result, "WSX"));
-  EXPECT_NE(text.find("Battle 1.1.WSX: raid HRS -> BDS, 3 attacking (WSX) against 1 defending"),
+  EXPECT_NE(text.find("Battle at BDS (HRS -> BDS): raid by WSX, 3 attacking against 1 defending "
+                      "(MRC) [1.1.WSX]"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("The raiders pillaged BDS: 1 population lost."), std::string::npos) << text;
@@ -420,7 +421,7 @@ TEST(RaidInvadeReports, ShowTheRaidThePillageTheInvasionAndTheConversion) {
             std::string::npos)
       << text;
   const std::string theirs = render_report_text(build_report(s, raid.result, "MRC"));
-  EXPECT_NE(theirs.find("raid HRS -> BDS"), std::string::npos) << theirs;
+  EXPECT_NE(theirs.find("Battle at BDS (HRS -> BDS): raid by WSX"), std::string::npos) << theirs;
 
   GameState i = world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2, 1}});
   auto inv = run(i, "IRL", {"INVADE HRS BDS -"});
