@@ -1,5 +1,7 @@
 #include "rules/combat/combat_engine.h"
 
+#include <algorithm>
+
 #include <cctype>
 
 namespace adj {
@@ -70,6 +72,18 @@ void CombatEngine::end_turn(GameState&) const {}
 std::vector<AttackGroup> attack_groups(const BattleInput& in) {
   if (!in.groups.empty()) return in.groups;
   return {AttackGroup{in.attacker, in.from, in.attacker_armies, in.attacker_units, 0, 0}};
+}
+
+int take_losses(std::vector<int>& left, std::vector<int>& lost, int n) {
+  int taken = 0;
+  while (taken < n) {
+    auto it = std::max_element(left.begin(), left.end());
+    if (it == left.end() || *it == 0) break;
+    --*it;
+    ++lost[it - left.begin()];
+    ++taken;
+  }
+  return taken;
 }
 
 CombatPhaseRules CombatEngine::phase_rules(const Json&) const { return {}; }

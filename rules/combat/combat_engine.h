@@ -78,6 +78,11 @@ struct BattleInput {
 // attacker_units. Engines read the groups through this.
 std::vector<AttackGroup> attack_groups(const BattleInput& in);
 
+// Takes `n` armies from `left` (armies per attack group), one at a time from the group with the
+// most left (the earlier group on a tie), adding them to `lost` (same size). Returns how many it
+// took (fewer when all are gone). The turn loop's default spread of attacker losses.
+int take_losses(std::vector<int>& left, std::vector<int>& lost, int n);
+
 // One round or phase of a battle, for the log and the reports.
 struct BattleRound {
   std::string phase;          // "round 1", "overrun", "fire", "crt", ...
@@ -168,7 +173,10 @@ class CombatEngine {
   // How far from the defended area the engine may look (adjacency steps): a battle log keeps the
   // areas within this radius (plus the origin) so that --replay can re-run it on its own.
   // Default 2. Engines that read more or less of the map override it.
-  virtual int world_radius() const { return 2; }
+  virtual int world_radius(const Json& options) const {
+    (void)options;
+    return 2;
+  }
 
   // How many of the area's armies may be ordered to move (e.g. not exhausted units). The turn
   // loop also subtracts armies that stopped earlier in the turn. Default: all of them.

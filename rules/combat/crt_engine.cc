@@ -46,11 +46,6 @@ bool read_word(const Json& obj, const std::string& key, std::initializer_list<co
   return false;
 }
 
-bool edge_flag(const GameState& w, std::string_view a, std::string_view b, const char* name) {
-  const Edge* e = w.find_edge(a, b);
-  return e && e->features.is_object() && e->features.value(name, false) == true;
-}
-
 struct Column {
   int attack = 0, defence = 0;
   int base = 0;  // unshifted column
@@ -99,7 +94,7 @@ Column column_of(const BattleInput& in, const CrtOptions& o, const std::vector<A
     for (std::size_t i = 0; i < groups.size(); ++i) {
       if (armies[i] <= 0) continue;
       ++fighting;
-      if (edge_flag(*in.world, groups[i].from, in.to, "river")) {
+      if (in.world->edge_flag(groups[i].from, in.to, "river")) {
         ++crossing;
         across += armies[i];
       }
@@ -263,7 +258,7 @@ std::vector<std::string> retreat_path(const GameState& w, const std::string& sta
   auto legal = [&](const std::string& x, const std::string& y) {
     const Area* a = w.find_area(y);
     if (!a || y == battle || y == start || a->kind == AreaKind::kSea) return false;
-    if (edge_flag(w, x, y, "river")) return false;
+    if (w.edge_flag(x, y, "river")) return false;
     const bool own = side && a->owner == side;
     const bool empty = o.retreat_into_empty && !a->owner && a->armies == 0;
     if (!own && !empty) return false;
@@ -298,20 +293,6 @@ std::vector<std::string> retreat_path(const GameState& w, const std::string& sta
   };
   if (steps >= 1) walk(start);
   return best;
-}
-
-// Takes `n` armies from `left`, one at a time from the group with the most left (the earlier
-// group on a tie), adding them to `lost`. Returns how many it took (fewer when all are gone).
-int take_losses(std::vector<int>& left, std::vector<int>& lost, int n) {
-  int taken = 0;
-  while (taken < n) {
-    auto it = std::max_element(left.begin(), left.end());
-    if (it == left.end() || *it == 0) break;
-    --*it;
-    ++lost[it - left.begin()];
-    ++taken;
-  }
-  return taken;
 }
 
 int sum(const std::vector<int>& v) { return std::accumulate(v.begin(), v.end(), 0); }
@@ -356,11 +337,6 @@ std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const 
                       o, steps);
 }
 
-std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const CrtOptions& o,
-                                                   int steps) {
-  return crt_attacker_retreat_path(in, attack_groups(in).front(), o, steps);
-}
-
 std::string_view CrtEngine::summary() const {
   return "Combat results table: total attack strength (every attacking group of a combined "
          "attack) against total defence strength (armies x strength per army), as a "
@@ -400,6 +376,15 @@ CombatPhaseRules CrtEngine::phase_rules(const Json& options) const {
   return o.ok() ? o->phase : CrtOptions{}.phase;
 }
 
+int CrtEngine::world_radius(const Json& options) const {
+  Result<CrtOptions> o = crt_options_from_json(options, false);
+  if (!o.ok()) return 5;
+  int steps = 0;
+  for (const auto& [code, fx] : o->table.results) steps = std::max(steps, fx.defender_retreat);
+  if (o->overrun_rout) steps += o->overrun_rout_areas;
+  return std::max(steps, 1 + o->attacker_retreat) + 3;
+}
+
 bool CrtEngine::retreat_triggers(const BattleInput& in) const {
   Result<CrtOptions> o = crt_options_from_json(*in.options, false);
   if (!o.ok()) return false;
@@ -412,6 +397,10 @@ bool CrtEngine::retreat_triggers(const BattleInput& in) const {
     if (pushes_defender(o->table.results.at(o->table.result(face, c.column)))) ++pushed;
   return 2 * pushed >= o->table.die;
 }
+
+// A fight to the finish ends after this many rolls as a failed attack (it is bounded by the
+// attacking armies and the confusion losses, but a scenario's armies are not).
+constexpr int kMaxFinishRolls = 100;
 
 Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const {
   Result<CrtOptions> parsed = crt_options_from_json(*in.options, false);
@@ -430,8 +419,10 @@ Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const 
   }
   std::vector<int> left, lost(groups.size(), 0);
   for (const AttackGroup& g : groups) left.push_back(g.armies);
+  // An empty code is no result (a fight to the finish that reached its roll limit).
   auto effect = [&](const std::string& code) -> const CrtEffect& {
-    return o.table.results.at(code);
+    static const CrtEffect kNoResult;
+    return code.empty() ? kNoResult : o.table.results.at(code);
   };
   auto describe = [&](BattleRound& r, const Column& c, const std::string& code) {
     r.attacker_strength = c.attack;
@@ -478,6 +469,12 @@ Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const 
     }
   }
   for (int n = 1; fought; ++n) {
+    if (n > kMaxFinishRolls) {
+      out.detail["ended"] = "no result after " + std::to_string(kMaxFinishRolls) +
+                            " rolls to the finish: the attack fails";
+      code.clear();
+      break;
+    }
     BattleRound r;
     r.phase = "to the finish " + std::to_string(n);
     r.attacker_before = sum(left);

@@ -91,18 +91,16 @@ std::vector<std::string> crt_retreat_path(const BattleInput& in, const CrtOption
 // river, with zoc not next to a defending force (in.to and the defender's areas with armies).
 std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const AttackGroup& group,
                                                    const CrtOptions& o, int steps);
-// The same for the primary group (in.attacker from in.from).
-std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const CrtOptions& o,
-                                                   int steps);
 
 class CrtEngine final : public CombatEngine {
  public:
   std::string_view name() const override { return "crt"; }
   std::string_view summary() const override;
   bool deterministic() const override { return false; }
-  // Retreat paths end up to 2 areas away and are ranked by distance (up to 3) from the nearest
-  // attacking force; every such path and force lies within 5 steps of the defended area.
-  int world_radius() const override { return 5; }
+  // Retreat paths end as far as the table's longest retreat (plus an overrun's rout) from the
+  // defended area, or the attacker's retreat from its origin, and are ranked by distance (up to 3)
+  // from the nearest enemy force: all of it lies within that many steps plus 3.
+  int world_radius(const Json& options) const override;
   Status check_game(const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;

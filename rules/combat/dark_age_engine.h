@@ -26,7 +26,7 @@ class DarkAgeEngine final : public CombatEngine {
   std::string_view summary() const override;
   bool deterministic() const override { return true; }
   // Only the defended area itself (and the origin) matter.
-  int world_radius() const override { return 0; }
+  int world_radius(const Json&) const override { return 0; }
   Status check_game(const GameState& state) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
   // RAID and INVADE (resolved by the turn loop, rules/turn/turn_raids.cc) and the Gaelic

@@ -498,10 +498,7 @@ Result<BattleOutcome> ExaltedEngine::resolve(const BattleInput& in, Rng& rng) co
   if (to.mode == DefenceMode::kDefend) d_dv += o.defend_dv;
   d_dv = std::max(0, d_dv);
 
-  auto crosses_river = [&](const std::string& from) {
-    const Edge* e = w.find_edge(from, in.to);
-    return e && e->features.is_object() && e->features.value("river", false);
-  };
+  auto crosses_river = [&](const std::string& from) { return w.edge_flag(from, in.to, "river"); };
   // An ambush strikes the group attacking from the area it is set against (probes avoid it).
   auto ambushed = [&](std::size_t i, const AttackGroup& g) {
     if (groups.size() == 1) return in.ambush;

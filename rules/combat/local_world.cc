@@ -33,7 +33,7 @@ Json battle_input_json(const BattleInput& in) {
   for (const auto& g : in.groups) keep.insert(g.from);
   std::vector<std::string> frontier = {in.to};
   const CombatEngine* engine = find_engine(w.engine.name);
-  const int radius = engine ? engine->world_radius() : 2;
+  const int radius = engine ? engine->world_radius(w.engine.options) : 2;
   for (int step = 0; step < radius; ++step) {
     std::vector<std::string> next;
     for (const auto& code : frontier)

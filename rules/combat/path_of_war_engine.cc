@@ -35,8 +35,7 @@ bool flag(const Area& a, const char* name) {
 }
 
 bool sidemountain(const GameState& w, std::string_view a, std::string_view b) {
-  const Edge* e = w.find_edge(a, b);
-  return e && e->features.is_object() && e->features.value("sidemountain", false) == true;
+  return w.edge_flag(a, b, "sidemountain");
 }
 
 // The terrain-table tags of an area: its terrain and every true feature naming a table entry.

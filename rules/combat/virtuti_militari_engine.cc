@@ -208,11 +208,10 @@ struct Step1 {
 // Whether the edge a-b is a river that is not frozen (by the edge or the weather at either end).
 bool open_river(const GameState& w, const std::string& a, const std::string& b,
                 const VmOptions& o) {
-  const Edge* e = w.find_edge(a, b);
-  if (!e || !e->features.is_object() || !e->features.value("river", false)) return false;
+  if (!w.edge_flag(a, b, "river")) return false;
   const Area* x = w.find_area(a);
   const Area* y = w.find_area(b);
-  return !e->features.value("frozen", false) && !(x && weather_of(*x, o) == "frozen") &&
+  return !w.edge_flag(a, b, "frozen") && !(x && weather_of(*x, o) == "frozen") &&
          !(y && weather_of(*y, o) == "frozen");
 }
 
@@ -873,8 +872,7 @@ Result<BattleOutcome> VirtutiMilitariEngine::resolve(const BattleInput& in, Rng&
                                         [&](const AttackGroup& g) { return g.from == code; });
         // A land battle's losers retreat overland; a naval battle's Fleets to a friendly sea area
         // or port (area feature "port").
-        const bool by_sea = n && (n->kind == AreaKind::kSea ||
-                                  (n->features.is_object() && n->features.value("port", false)));
+        const bool by_sea = n && (n->kind == AreaKind::kSea || feature_flag(n->features, "port"));
         const bool reachable = to.kind == AreaKind::kSea ? by_sea : n && n->kind != AreaKind::kSea;
         if (n && n->owner == to.owner && reachable && !origin) cands.push_back(n);
       }
@@ -977,12 +975,18 @@ Json VirtutiMilitariEngine::withdraw_units(Area& area, const Json& options, int&
   Result<VmData> data = vm_data_of(options);
   if (!data.ok() || area.kind == AreaKind::kSea)
     return CombatEngine::withdraw_units(area, options, n);
-  std::vector<VmUnit> moving, staying;
-  for (const VmUnit& u : vm_units_of(area.engine_state, area.armies, *data))
-    (data->is_naval(u) ? staying : moving).push_back(u);
+  // Split the unit entries only: the area's other state (standing choices, SUPPORT) stays.
+  const std::vector<Json> all = entries_of(area.engine_state, area.armies);
+  const std::vector<VmUnit> units = vm_units_of(area.engine_state, area.armies, *data);
+  std::vector<Json> moving, staying;
+  for (std::size_t i = 0; i < all.size() && i < units.size(); ++i)
+    (data->is_naval(units[i]) ? staying : moving).push_back(all[i]);
   n = static_cast<int>(moving.size());
-  area.engine_state = staying.empty() ? Json::object() : vm_units_json(staying);
-  return vm_units_json(moving);
+  if (n == 0) return Json::object();
+  store_entries(area.engine_state, staying);
+  Json out = Json::object();
+  store_entries(out, moving);
+  return out;
 }
 
 void VirtutiMilitariEngine::merge_units(Json& area_units, int area_armies, const Json& incoming,

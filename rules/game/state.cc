@@ -55,6 +55,17 @@ const Player* GameState::find_player(std::string_view code) const {
 }
 Player* GameState::find_player(std::string_view code) { return find_by_code(players, code); }
 
+bool feature_flag(const Json& features, std::string_view name) {
+  if (!features.is_object()) return false;
+  auto it = features.find(name);
+  return it != features.end() && it->is_boolean() && it->get<bool>();
+}
+
+bool GameState::edge_flag(std::string_view a, std::string_view b, std::string_view name) const {
+  const Edge* e = find_edge(a, b);
+  return e && feature_flag(e->features, name);
+}
+
 const Edge* GameState::find_edge(std::string_view a, std::string_view b) const {
   if (b < a) std::swap(a, b);
   auto it =

@@ -88,6 +88,8 @@ struct GameState {
   Player* find_player(std::string_view code);
   bool adjacent(std::string_view a, std::string_view b) const;
   const Edge* find_edge(std::string_view a, std::string_view b) const;
+  // Whether the border a-b has the feature `name` set to true (absent, or not a boolean: false).
+  bool edge_flag(std::string_view a, std::string_view b, std::string_view name) const;
   // Neighbour codes of an area, sorted.
   std::vector<std::string> neighbours(std::string_view code) const;
 
@@ -97,6 +99,10 @@ struct GameState {
  private:
   std::map<std::string, std::vector<std::string>, std::less<>> adj_;
 };
+
+// Whether `features` (an area's or an edge's) has `name` set to true; anything else is false
+// (scenario data is not trusted to hold booleans there).
+bool feature_flag(const Json& features, std::string_view name);
 
 // Canonical JSON form (the storage format and `game show --json`). Round-trips exactly.
 Json to_json(const GameState& state);

@@ -78,15 +78,6 @@ Json to_json(const VictoryConditions& v) {
   return j;
 }
 
-int victory_points(const GameState& state, const std::string& code) {
-  const Player* p = state.find_player(code);
-  if (!p) return 0;
-  int vp = p->vp;
-  for (const Area& a : state.areas)
-    if (a.owner && *a.owner == code) vp += area_vp(a);
-  return vp;
-}
-
 std::vector<Standing> rank_players(const GameState& state) {
   std::map<std::string, Standing> by_code;
   for (const Player& p : state.players) {

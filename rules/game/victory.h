@@ -51,8 +51,6 @@ struct Standing {
 
 // Every player of `state`, best first, with ranks (results left empty).
 std::vector<Standing> rank_players(const GameState& state);
-// A kingdom's victory points in `state` (0 for an unknown code).
-int victory_points(const GameState& state, const std::string& code);
 
 struct Ending {
   std::string kind;    // "vp", "last_standing", "draw", "last_turn"

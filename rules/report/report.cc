@@ -39,8 +39,6 @@ std::string template_for(const GameState& next, const std::string& player) {
 
 }  // namespace
 
-Json battle_for_report(const BattleLog& b) { return to_json(b); }
-
 Json battle_for_report(const BattleLog& b, const GameState& world) {
   Json j = to_json(b);
   auto name = [&](const std::string& code) {

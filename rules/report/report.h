@@ -56,11 +56,9 @@ void add_rejected_lines(Json& report, const std::vector<LineResult>& lines);
 // the web report.
 std::string gifts_text(const Json& report);
 
-// One battle as shown to a player ("you" are `viewer`): the numbers before and after, the losses
-// in every round, the dice drawn, the result.
-Json battle_for_report(const BattleLog& battle);
-// The same with the areas' names from `world` ("from_name", "to_name", and per force), for
-// headlines a player can read ("Battle at Middlesex (Oxford → Middlesex)").
+// One battle as shown to a player: the numbers before and after, the losses in every round, the
+// dice drawn, the result, and the areas' names from `world` ("from_name", "to_name", and per
+// force) for headlines a player can read ("Battle at Middlesex (Oxford → Middlesex)").
 Json battle_for_report(const BattleLog& battle, const GameState& world);
 
 }  // namespace adj

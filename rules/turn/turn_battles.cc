@@ -189,6 +189,25 @@ BattleLog TurnRun::new_log(const Player& p, const Order& o, const Area& from,
   return log;
 }
 
+void TurnRun::withdraw_defenders(const BattleInput& in, Area& to, const Player& p, BattleLog& log) {
+  if (to.mode != DefenceMode::kRetreat || !to.retreat_to || to.armies <= 0 || !to.owner) return;
+  Area* dest = s_.find_area(*to.retreat_to);
+  if (!dest || dest->owner != to.owner || !s_.adjacent(to.code, dest->code) ||
+      !engine_.retreat_triggers(in))
+    return;
+  int k = 0;
+  Json units = engine_.withdraw_units(to, s_.engine.options, k);
+  if (k == 0) return;  // all of them may stay (Virtuti Militari Fleets in port)
+  log.defender_withdrew_to = dest->code;
+  log.withdrawn_armies = k;
+  engine_.merge_units(dest->engine_state, dest->armies, units, k);
+  move_marks(to, *dest, k);
+  dest->armies += k;
+  dest->retreat_to = to.code;  // rule 3.12
+  to.armies -= k;
+  log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
+}
+
 Json TurnRun::leave(Area& from, int n, int* carried) {
   // Armies that attacked this phase stay behind as long as other movable armies can go
   // (armies_for never sends more fresh armies to an attack than there are).
@@ -283,25 +302,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   log.attacker_armies = in.attacker_armies;
   log.ambush = in.ambush;
 
-  // RETREAT defence mode: the defenders withdraw before the battle (rule 3.11).
-  if (to.mode == DefenceMode::kRetreat && to.retreat_to && to.armies > 0 && to.owner) {
-    Area* dest = s_.find_area(*to.retreat_to);
-    if (dest && dest->owner == to.owner && s_.adjacent(to.code, dest->code) &&
-        engine_.retreat_triggers(in)) {
-      int k = 0;
-      Json units = engine_.withdraw_units(to, s_.engine.options, k);
-      if (k > 0) {  // all of them may stay (Virtuti Militari Fleets in port)
-        log.defender_withdrew_to = dest->code;
-        log.withdrawn_armies = k;
-        engine_.merge_units(dest->engine_state, dest->armies, units, k);
-        move_marks(to, *dest, k);
-        dest->armies += k;
-        dest->retreat_to = to.code;
-        to.armies -= k;
-        log.converted_population = gaelic_conversion(to, *dest, p);  // §1.6 (turn_raids.cc)
-      }
-    }
-  }
+  withdraw_defenders(in, to, p, log);
   log.defender_armies = to.armies;
   log.input = battle_input_json(in);
   if (phase_.one_attack_per_target && to.armies > 0)
@@ -336,11 +337,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   } else {
     std::vector<int> left(g_count);
     for (std::size_t k = 0; k < g_count; ++k) left[k] = groups[k].armies;
-    for (int i = 0; i < out.attacker_losses; ++i) {
-      const auto most = std::max_element(left.begin(), left.end()) - left.begin();
-      --left[most];
-      ++lost[most];
-    }
+    take_losses(left, lost, out.attacker_losses);
   }
   std::vector<int> left(g_count);
   for (std::size_t k = 0; k < g_count; ++k) {

@@ -58,8 +58,7 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
   if (owns(p.code, *to)) return fail(r, "RAID on your own area " + to->code + " fails");
   if (!pay(r, p, s_.rules.cost("RAID"))) return;
 
-  Json moving = engine_.detach_units(from->engine_state, from->armies, n);
-  from->armies -= n;
+  Json moving = leave(*from, n);
 
   BattleLog log = new_log(p, o, *from, *to);
   log.dark_age_action = DarkAgeAction::kRaid;
@@ -68,34 +67,17 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
 
   // "retreat may trigger" (§1.8): rule 3.11 as for an attack by n armies, then §1.6's Gaelic
   // conversion.
-  if (to->mode == DefenceMode::kRetreat && to->retreat_to && to->armies > 0 && to->owner) {
-    Area* dest = s_.find_area(*to->retreat_to);
-    BattleInput in;
-    in.id = log.id;
-    in.world = &s_;
-    in.attacker = p.code;
-    in.from = from->code;
-    in.to = to->code;
-    in.attacker_armies = n;
-    in.attacker_units = moving;
-    in.groups.push_back({p.code, from->code, n, moving, o.action, o.line});
-    in.options = &s_.engine.options;
-    if (dest && dest->owner == to->owner && s_.adjacent(to->code, dest->code) &&
-        engine_.retreat_triggers(in)) {
-      int k = 0;
-      Json units = engine_.withdraw_units(*to, s_.engine.options, k);
-      if (k > 0) {  // all of them may stay (Virtuti Militari Fleets in port)
-        log.defender_withdrew_to = dest->code;
-        log.withdrawn_armies = k;
-        engine_.merge_units(dest->engine_state, dest->armies, units, k);
-        move_marks(*to, *dest, k);
-        dest->armies += k;
-        dest->retreat_to = to->code;  // rule 3.12
-        to->armies -= k;
-        log.converted_population = gaelic_conversion(*to, *dest, p);
-      }
-    }
-  }
+  BattleInput in;
+  in.id = log.id;
+  in.world = &s_;
+  in.attacker = p.code;
+  in.from = from->code;
+  in.to = to->code;
+  in.attacker_armies = n;
+  in.attacker_units = moving;
+  in.groups.push_back({p.code, from->code, n, moving, o.action, o.line});
+  in.options = &s_.engine.options;
+  withdraw_defenders(in, *to, p, log);
   log.defender_armies = to->armies;
 
   // "attacker -1 army if Def>0 (after retreats); defender -1 army unless successful ambush or

@@ -109,6 +109,10 @@ class TurnRun {
   // A battle log for `p`'s action `o` from `from` against `to`: its id ("turn.action.player"), its
   // seed (derived from the turn's), the engine, the sides and the areas.
   BattleLog new_log(const Player& p, const Order& o, const Area& from, const Area& to) const;
+  // RETREAT defence mode (rule 3.11): when it fires for the attack `in`, the defenders of `to`
+  // (those the engine lets go) withdraw to its retreat location first, with §1.6's Gaelic
+  // conversion; recorded in `log`.
+  void withdraw_defenders(const BattleInput& in, Area& to, const Player& p, BattleLog& log);
   // Armies in `a` that were the object of an attack in this combat phase (0 unless
   // one_attack_per_target).
   int attacked(const Area& a) const;

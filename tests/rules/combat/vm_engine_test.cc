@@ -813,3 +813,26 @@ TEST(VmPoints, TheReportPrintsPoints) {
 
 }  // namespace
 }  // namespace adj
+
+namespace adj {
+namespace {
+
+// A RETREAT-mode withdrawal takes the land units only and leaves the area's other state (its
+// standing CARD/AIR choice) in place.
+TEST(VmWithdraw, FleetsStayInPortAndStandingChoicesStay) {
+  Area a;
+  a.code = "GDA";
+  a.armies = 2;
+  a.engine_state = {{"units", {{{"type", "army"}}, {{"type", "fleet"}}}},
+                    {"defence", {{"card", "last-stand"}}}};
+  int n = -1;
+  const Json moving = VirtutiMilitariEngine().withdraw_units(a, Json::object(), n);
+  EXPECT_EQ(n, 1);
+  ASSERT_TRUE(moving.contains("units"));
+  EXPECT_EQ(moving["units"][0]["type"], "army");
+  EXPECT_EQ(a.engine_state["units"][0]["type"], "fleet");
+  EXPECT_EQ(a.engine_state["defence"]["card"], "last-stand");
+}
+
+}  // namespace
+}  // namespace adj

@@ -323,6 +323,16 @@ TEST(GaelicConversion, OnlyUnderTheDarkAgeRules) {
   const CombatEngine* crt = find_engine("crt");
   ASSERT_NE(crt, nullptr);
   ASSERT_FALSE(crt->dark_age_actions());
+  // The first test's world under the CRT: 5 v 2 is column 2-3, where 3 of 6 faces push the
+  // defender out, so RETREAT mode withdraws the 2 armies; the population stays population.
+  A bds{"BDS", "IRL", 2, 2};
+  bds.mode = DefenceMode::kRetreat;
+  bds.retreat_to = "LON";
+  auto r =
+      run(world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}}, "crt"), "WSX", {"MOVE HRS BDS 5"});
+  EXPECT_EQ(r.battle().withdrawn_armies, 2);
+  EXPECT_EQ(r.battle().converted_population, 0);
+  EXPECT_EQ(r.area("LON").armies, 3);
 }
 
 // --- Orders ---------------------------------------------------------------------------------
