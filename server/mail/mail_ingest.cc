@@ -638,8 +638,12 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
        {c.mail.texts.empty() ? std::string() : first_nonblank_line(c.mail.texts.front().text),
         bare_subject(c.mail.subject)})
     if (auto join = join_command_in(line)) return handle_join(c, c.refusal_to, *join);
+  // Lines of the text outside PRESS blocks: a press message's own lines are never a command
+  // (ADDRESS, SECRET, ABSENCE are found on a line of their own anywhere in the text).
+  const std::string outside_press =
+      c.mail.texts.empty() ? std::string() : extract_press_blocks(c.mail.texts.front().text).rest;
   if (!c.mail.texts.empty())
-    if (auto address = address_command_in(c.mail.texts.front().text)) {
+    if (auto address = address_command_in(outside_press)) {
       c.command = Command{"ADDRESS", *address};
       return handle_address(c, *address);
     }
@@ -647,14 +651,13 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
   if (!c.mail.texts.empty())
     if (auto cmd = command_in(first_nonblank_line(c.mail.texts.front().text))) c.command = cmd;
   if (!c.command && !c.mail.texts.empty())
-    if (auto cmd = secret_command_in(extract_press_blocks(c.mail.texts.front().text).rest))
-      c.command = cmd;  // a press message's own lines are never a SECRET command
+    if (auto cmd = secret_command_in(outside_press)) c.command = cmd;
   if (!c.command) {  // attendance (attendance_mail.h)
     std::optional<AttendanceCommand> a;
     if (!c.mail.texts.empty())
       a = attendance_command_in(first_nonblank_line(c.mail.texts.front().text));
     if (!a) a = attendance_command_in(bare_subject(c.mail.subject));
-    if (!a && !c.mail.texts.empty()) a = absence_command_in(c.mail.texts.front().text);
+    if (!a && !c.mail.texts.empty()) a = absence_command_in(outside_press);
     if (a) return handle_attendance(c, *a);
   }
   if (c.command) {
@@ -941,7 +944,7 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
                       "read as orders. Check the GAME line.");
   if (!press.blocks.empty() && parsed.lines.empty() && !submission_id)
     return handle_press(c, press.blocks);  // press alone: no orders to store
-  std::string turn_note;  // the open turn changed while the file arrived
+  std::string turn_note;                   // the open turn changed while the file arrived
   // Guessing limit on the PLAYER line's secret (set_throttle); not again for a message whose
   // submission was stored before a crash.
   const bool guarded = !submission_id && parsed.player && parsed.secret;
@@ -1432,8 +1435,10 @@ Result<ProcessResult> MailIngest::handle_press(Context& c, const std::vector<Pre
   int sent = 0;
   auto text = press_answer(c, game, player, blocks, &sent);
   if (!text.ok()) return text.status();
-  std::string body = "Your press as " + player + " in game " + game + " (no orders were in the "
-                     "message, so your orders on file are unchanged).\n\n" + *text + "\n";
+  std::string body = "Your press as " + player + " in game " + game +
+                     " (no orders were in the "
+                     "message, so your orders on file are unchanged).\n\n" +
+                     *text + "\n";
   if (const std::string link = game_link(game); !link.empty())
     body += "Your press on the web: " + link + "/me/press\n\n";
   body += kSignature;

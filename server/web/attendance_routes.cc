@@ -394,7 +394,7 @@ Response api_attendance(WebContext& ctx, const Request& req, const std::string& 
   auto list = att.standby_list(game);
   if (list.ok()) {
     out["standby_count"] = list->size();
-    if (is_gm(req, ctx.config())) {
+    if (is_gm_limited(ctx, req, "api_gm")) {
       Json addrs = Json::array();
       for (const auto& e : *list) addrs.push_back(e.address);
       out["standby"] = addrs;

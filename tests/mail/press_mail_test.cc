@@ -186,5 +186,13 @@ TEST_F(PressMail, APressLineSaysSecretIsNotACommand) {
   EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "cerdic").ok());
 }
 
+// Likewise ADDRESS and ABSENCE: a press message's own lines are never commands.
+TEST_F(PressMail, PressLinesSayingAddressOrAbsenceAreNotCommands) {
+  const auto r = ingest(eml("s2",
+                            "GAME britain-1\nPLAYER WSX cerdic\nPRESS TO MRC\n"
+                            "Address unknown\nAbsence of mind\nENDPRESS\n"));
+  EXPECT_EQ(r.action, "press");
+}
+
 }  // namespace
 }  // namespace adj
