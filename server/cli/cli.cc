@@ -384,6 +384,15 @@ int run(int argc, char** argv) {
                   "Open HTTP connections at most (more: 503 with Retry-After)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));
+  srv->add_option("--http-io-threads", so.http_io_threads,
+                  "Threads reading and writing HTTP connections (pages kept ready are served "
+                  "by these alone)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  srv->add_option("--cache-mb", so.cache_mb,
+                  "Memory for pages kept ready to serve, in MiB (0: make every page afresh)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65536));
   srv->add_option("--http-max-conns-per-addr", so.http_max_conns_per_addr,
                   "Open HTTP connections at most from one client address (more: 503)")
       ->capture_default_str()

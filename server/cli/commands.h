@@ -119,6 +119,8 @@ struct ServeOptions {
   // sessions together.
   int http_max_conns = 4096;
   int http_max_conns_per_addr = 64;
+  int cache_mb = 64;
+  int http_io_threads = 2;  // threads reading and writing HTTP connections  // the page cache's budget in MiB; 0 turns it off
   int smtp_max_conns = 256;
   int smtp_max_conns_per_addr = 16;
   int smtp_idle_timeout = 30;                  // seconds

@@ -24,7 +24,12 @@
 #include <condition_variable>
 #include <mutex>
 #include <optional>
+#include <array>
+#include <map>
+#include <sstream>
 #include <set>
+#include <vector>
+#include <unistd.h>
 #include <thread>
 
 namespace adj::http {
@@ -55,6 +60,7 @@ struct Connection {
 struct HandlerResult {
   Response response;
   std::string route;
+  std::shared_ptr<const CachedAnswer> kept;  // the answer as the cache kept it, if it did
 };
 
 bool is_http_parse_error(const beast::error_code& ec) {
@@ -84,6 +90,7 @@ bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string&
   const std::string_view target = msg.target();
   if (target.empty() || target.front() != '/') return false;
   req.method = std::string(msg.method_string());
+  req.target = std::string(target);
   const std::size_t q = target.find('?');
   req.path = url_decode(std::string(target.substr(0, q)), false);
   if (req.path.find('\0') != std::string::npos) return false;
@@ -113,6 +120,61 @@ bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string&
 }
 
 namespace {
+
+// The headers every answer gets: Server, the content type, nosniff, the handler's own (Set-Cookie
+// may repeat; any other replaces a default), and for HTML the conservative CSP, X-Frame-Options
+// and Referrer-Policy unless the handler set a CSP.
+template <class Body>
+void set_headers(bhttp::response<Body>& res, const std::string& content_type,
+                 const std::vector<std::pair<std::string, std::string>>& headers) {
+  res.set(bhttp::field::server, "adjutant");
+  res.set(bhttp::field::content_type, header_safe(content_type));
+  res.set("X-Content-Type-Options", "nosniff");
+  bool has_csp = false;
+  for (const auto& [name, value] : headers) {
+    const std::string n = header_safe(name);
+    if (n.empty()) continue;
+    has_csp = has_csp || beast::iequals(n, "content-security-policy");
+    if (beast::iequals(n, "set-cookie"))
+      res.insert(n, header_safe(value));
+    else
+      res.set(n, header_safe(value));
+  }
+  if (!has_csp && content_type.rfind("text/html", 0) == 0) {
+    res.set("Content-Security-Policy", kHtmlCsp);
+    res.set("X-Frame-Options", "DENY");
+    res.set("Referrer-Policy", "no-referrer");
+  }
+}
+
+// The headers of a kept answer in form `encoding`: set_headers, then its ETag, Vary, the
+// handler's Cache-Control or "no-cache" ("private, no-cache" when credentials made it: the ETag
+// makes revalidation a 304; never kept by a shared cache), and Content-Encoding.
+template <class Body>
+void set_cached_headers(bhttp::response<Body>& res, const CachedAnswer& answer,
+                        Encoding encoding) {
+  set_headers(res, answer.content_type, answer.headers);
+  res.set(bhttp::field::etag, answer.etag(encoding));
+  res.set(bhttp::field::vary, "Accept-Encoding");
+  bool has_cache_control = false;
+  for (const auto& [name, value] : answer.headers)
+    has_cache_control = has_cache_control || beast::iequals(name, "cache-control");
+  if (!has_cache_control)
+    res.set(bhttp::field::cache_control, answer.credentials ? "private, no-cache" : "no-cache");
+  if (encoding != Encoding::kIdentity)
+    res.set(bhttp::field::content_encoding, encoding == Encoding::kGzip ? "gzip" : "br");
+}
+
+// The head of a 200 of a kept answer for an HTTP/1.1 keep-alive GET, as bytes.
+std::string cached_head(const CachedAnswer& answer, Encoding encoding) {
+  bhttp::response<bhttp::empty_body> res{bhttp::status::ok, 11};
+  set_cached_headers(res, answer, encoding);
+  res.keep_alive(true);
+  res.content_length(answer.body(encoding).size());
+  std::ostringstream out;
+  out << res.base();
+  return out.str();
+}
 
 // The raw HTTP response a listener writes to a connection it will not serve.
 std::string busy_response(const std::string& message, std::chrono::seconds retry_after) {
@@ -150,12 +212,15 @@ HandlerResult invoke(const Router& router, const Request& req, std::chrono::seco
 // Runs the router on `pool` and completes on the awaiting coroutine's executor.
 template <class Token>
 auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::seconds retry_after,
-                  Request req, Token&& token) {
+                  ResponseCache* cache, std::shared_ptr<const Revisions> revisions, Request req,
+                  Token&& token) {
   return asio::async_initiate<Token, void(HandlerResult)>(
-      [&pool, &router, retry_after](auto handler, Request request) {
-        asio::post(pool, [&router, retry_after, handler = std::move(handler),
+      [&pool, &router, retry_after, cache, revisions = std::move(revisions)](auto handler,
+                                                                             Request request) {
+        asio::post(pool, [&router, retry_after, cache, revisions, handler = std::move(handler),
                           request = std::move(request)]() mutable {
           HandlerResult r = invoke(router, request, retry_after);
+          if (cache) r.kept = cache->keep(request, r.response, r.route, revisions);
           auto ex = asio::get_associated_executor(handler);
           asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
             std::move(handler)(std::move(r));
@@ -168,22 +233,34 @@ auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::se
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(const Router& r, web::Metrics& m, ServerOptions o)
+  Impl(const Router& r, web::Metrics& m, ServerOptions o, ResponseCache* c)
       : router(r),
+        cache(c),
         metrics(m),
         opts(o),
         pool(static_cast<std::size_t>(std::max(1, o.worker_threads))),
         caps(o.max_connections, o.max_connections_per_address) {}
 
   const Router& router;
+  ResponseCache* const cache;  // may be null
   web::Metrics& metrics;
   const ServerOptions opts;
   ListenerCore core;  // io (kept running while handlers are on the pool), acceptor, stop
   asio::thread_pool pool;
 
-  // I/O thread only.
-  bool stopping = false;
-  std::set<Connection*> connections;
+  // More I/O threads for connections (opts.io_threads - 1 of them; the accept thread serves
+  // connections too). Each context is run by one thread, so a connection needs no strand.
+  struct IoShard {
+    asio::io_context io{1};
+    std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
+    std::thread thread;
+  };
+  std::vector<std::unique_ptr<IoShard>> shards;
+  std::size_t next_shard = 0;  // accept thread only; 0 is core.io
+
+  std::atomic<bool> stopping{false};
+  // Accept (core.io) thread only.
+  std::map<Connection*, std::weak_ptr<Connection>> connections;
   ConnectionCaps caps;
 
   awaitable<void> accept_loop();
@@ -191,6 +268,10 @@ struct HttpServer::Impl {
   awaitable<void> write_error(Connection& c, int status, const std::string& message,
                               unsigned version, const char* route);
   awaitable<void> lingering_close(Connection& c);
+  awaitable<beast::error_code> write_cached(Connection& c, const CachedAnswer& answer,
+                                            std::string_view accept_encoding,
+                                            std::string_view if_none_match, unsigned version,
+                                            bool head, bool keep);
   void begin_stop();
 };
 
@@ -229,10 +310,26 @@ awaitable<void> HttpServer::Impl::accept_loop() {
       continue;
     }
     sock.set_option(tcp::no_delay(true), ec);
+    // Round robin over the I/O threads: the socket moves to the chosen thread's context.
+    const std::size_t shard = next_shard;
+    next_shard = (next_shard + 1) % (shards.size() + 1);
+    asio::io_context& io = shard == 0 ? core.io : shards[shard - 1]->io;
+    if (shard != 0) {
+      const auto protocol = sock.local_endpoint(ec).protocol();
+      const auto fd = ec ? -1 : sock.release(ec);
+      if (ec) continue;  // the client is gone
+      tcp::socket moved(io);
+      moved.assign(protocol, fd, ec);
+      if (ec) {
+        ::close(fd);
+        continue;
+      }
+      sock = std::move(moved);
+    }
     auto conn = std::make_shared<Connection>(std::move(sock), remote);
-    connections.insert(conn.get());
+    connections.emplace(conn.get(), conn);
     core.connection_opened();
-    asio::co_spawn(core.io, session(conn), [this, conn](std::exception_ptr e) {
+    asio::co_spawn(io, session(conn), [this, conn](std::exception_ptr e) {
       if (e) {
         try {
           std::rethrow_exception(e);
@@ -242,9 +339,12 @@ awaitable<void> HttpServer::Impl::accept_loop() {
           spdlog::error("event=session_exception");
         }
       }
-      connections.erase(conn.get());
-      caps.release(conn->remote);
-      core.connection_closed();
+      // The bookkeeping belongs to the accept thread.
+      asio::post(core.io, [this, conn] {
+        connections.erase(conn.get());
+        caps.release(conn->remote);
+        core.connection_closed();
+      });
     });
   }
 }
@@ -347,6 +447,28 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
     auto msg = parser.release();
     const bool head = msg.method() == bhttp::verb::head;
     const bool keep_alive = msg.keep_alive();
+    // A kept answer, found from the message as it is (no Request built); a repeated Host, Cookie
+    // or Authorization field takes the long way, where they are joined.
+    ResponseCache::Lookup found;
+    bool looked = false;
+    if (cache && (head || msg.method() == bhttp::verb::get) &&
+        msg.count(bhttp::field::host) <= 1 && msg.count(bhttp::field::cookie) <= 1 &&
+        msg.count(bhttp::field::authorization) <= 1 && !msg.target().empty() &&
+        msg.target().front() == '/') {
+      looked = true;
+      found = cache->find(ResponseCache::key(msg.target(), msg[bhttp::field::host],
+                                             msg[bhttp::field::cookie],
+                                             msg[bhttp::field::authorization]));
+      if (found.answer) {
+        metrics.request(found.answer->route, 200);
+        ec = co_await write_cached(*c, *found.answer, msg[bhttp::field::accept_encoding],
+                                   msg[bhttp::field::if_none_match], version, head,
+                                   keep_alive && !stopping);
+        if (ec || !keep_alive || stopping) break;
+        first = false;
+        continue;
+      }
+    }
     Request req;
     if (!convert_request(msg, remote, req)) {
       co_await write_error(*c, 400, "malformed request target", version, "bad_request");
@@ -355,8 +477,21 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
     const auto started_at = std::chrono::steady_clock::now();
     const std::string method = req.method;
     const std::string path = req.path;
+    if (cache && !looked) found = cache->find(req);
+    if (found.answer) {  // served from the cache, on this thread
+      metrics.request(found.answer->route, 200);
+      ec = co_await write_cached(*c, *found.answer, req.header("accept-encoding"),
+                                 req.header("if-none-match"), version, head,
+                                 keep_alive && !stopping);
+      if (ec || !keep_alive || stopping) break;
+      first = false;
+      continue;
+    }
+    const std::string accept_encoding = req.header("accept-encoding");
+    const std::string if_none_match = req.header("if-none-match");
     HandlerResult result =
-        co_await async_handle(pool, router, opts.retry_after, std::move(req), use_awaitable);
+        co_await async_handle(pool, router, opts.retry_after, cache, std::move(found.revisions),
+                              std::move(req), use_awaitable);
     Response& resp = result.response;
     metrics.request(result.route, resp.status);
     const double ms =
@@ -373,28 +508,17 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
           "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
           log_escape(result.route), resp.status, ms, log_escape(method), log_escape(path),
           log_escape(remote));
+    if (result.kept) {  // the first answer of a kept page goes out as the later ones will
+      ec = co_await write_cached(*c, *result.kept, accept_encoding, if_none_match, version, head,
+                                 keep_alive && !stopping);
+      if (ec || !keep_alive || stopping) break;
+      first = false;
+      continue;
+    }
 
     const int status = resp.status >= 100 && resp.status <= 999 ? resp.status : 500;
     bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
-    res.set(bhttp::field::server, "adjutant");
-    res.set(bhttp::field::content_type, header_safe(resp.content_type));
-    res.set("X-Content-Type-Options", "nosniff");
-    bool has_csp = false;
-    for (const auto& [name, value] : resp.headers) {
-      const std::string n = header_safe(name);
-      if (n.empty()) continue;
-      has_csp = has_csp || beast::iequals(n, "content-security-policy");
-      // Set-Cookie may repeat; any other header from the handler replaces a default.
-      if (beast::iequals(n, "set-cookie"))
-        res.insert(n, header_safe(value));
-      else
-        res.set(n, header_safe(value));
-    }
-    if (!has_csp && resp.content_type.rfind("text/html", 0) == 0) {
-      res.set("Content-Security-Policy", kHtmlCsp);
-      res.set("X-Frame-Options", "DENY");
-      res.set("Referrer-Policy", "no-referrer");
-    }
+    set_headers(res, resp.content_type, resp.headers);
     const bool keep = keep_alive && !stopping;
     res.keep_alive(keep);
     if (head) {
@@ -415,16 +539,54 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
 
 #pragma GCC diagnostic pop
 
+awaitable<beast::error_code> HttpServer::Impl::write_cached(
+    Connection& c, const CachedAnswer& answer, std::string_view accept_encoding,
+    std::string_view if_none_match, unsigned version, bool head, bool keep) {
+  const Encoding encoding = choose_encoding(std::string(accept_encoding), answer);
+  const std::string& body = answer.body(encoding);
+  beast::error_code ec;
+  c.stream.expires_after(opts.read_timeout);  // a client that does not read is dropped
+  const std::string& made = answer.head[static_cast<int>(encoding)];
+  const bool not_modified =
+      !if_none_match.empty() && etag_matches(std::string(if_none_match), answer.etag(encoding));
+  if (!not_modified && !head && keep && version == 11 && !made.empty()) {
+    // The common case: the head made when the answer was kept, and the body, as they are.
+    const std::array<asio::const_buffer, 2> bufs{asio::buffer(made), asio::buffer(body)};
+    co_await asio::async_write(c.stream, bufs, redirect_error(use_awaitable, ec));
+    co_return ec;
+  }
+  bhttp::response<bhttp::span_body<const char>> res{
+      not_modified ? bhttp::status::not_modified : bhttp::status::ok, version};
+  set_cached_headers(res, answer, encoding);
+  res.keep_alive(keep);
+  if (not_modified) {
+    // no body and no length: a 304 never has one
+  } else if (head) {
+    res.content_length(body.size());
+  } else {
+    res.body() = {body.data(), body.size()};
+    res.prepare_payload();
+  }
+  co_await bhttp::async_write(c.stream, res, redirect_error(use_awaitable, ec));
+  co_return ec;
+}
+
 void HttpServer::Impl::begin_stop() {
   stopping = true;
   beast::error_code ec;
   core.acceptor.close(ec);
-  for (Connection* c : connections)
-    if (c->idle) c->stream.cancel();
+  for (const auto& [raw, weak] : connections)
+    if (auto c = weak.lock())
+      asio::post(c->stream.get_executor(), [c] {
+        if (c->idle) c->stream.cancel();
+      });
 }
 
-HttpServer::HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options)
-    : impl_(std::make_unique<Impl>(router, metrics, options)) {}
+HttpServer::HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options,
+                       ResponseCache* cache)
+    : impl_(std::make_unique<Impl>(router, metrics, options, cache)) {
+  if (cache) cache->set_head_writer(cached_head);
+}
 
 HttpServer::~HttpServer() { stop(); }
 
@@ -432,12 +594,29 @@ int HttpServer::port() const { return impl_->core.port(); }
 
 Status HttpServer::start(const std::string& host, int port) {
   Impl& s = *impl_;
-  return s.core.start(host, port, s.accept_loop(), "http");
+  if (s.core.started()) return s.core.start(host, port, s.accept_loop(), "http");  // the error
+  for (int i = 1; i < std::max(1, s.opts.io_threads); ++i) {
+    auto shard = std::make_unique<Impl::IoShard>();
+    shard->work.emplace(asio::make_work_guard(shard->io));
+    s.shards.push_back(std::move(shard));
+  }
+  Status st = s.core.start(host, port, s.accept_loop(), "http");
+  if (!st.ok()) {
+    s.shards.clear();
+    return st;
+  }
+  for (auto& shard : s.shards) shard->thread = run_io_thread(shard->io, "http");
+  return st;
 }
 
 void HttpServer::stop() {
   Impl& s = *impl_;
   if (!s.core.stop([&s] { s.begin_stop(); }, s.opts.shutdown_grace, "http")) return;
+  for (auto& shard : s.shards) {
+    shard->work.reset();
+    shard->io.stop();
+    if (shard->thread.joinable()) shard->thread.join();
+  }
   s.pool.join();  // lets any handler still running (a turn in hand) finish
 }
 

@@ -2,9 +2,10 @@
 // no Asio or Beast types (they cost ~10 s per translation unit): everything Asio lives in
 // http_server.cc.
 //
-// Model: the server owns its own io_context, run by one I/O thread that accepts connections and
-// parses and writes messages (every connection's coroutine runs there, so connections need no
-// strand). Handlers never run on the I/O thread: each parsed request is handed to a thread pool
+// Model: the server owns `io_threads` io_contexts, each run by one I/O thread; the first accepts
+// connections and hands them round robin to the I/O threads, which parse and write messages (a
+// connection's coroutine runs on one thread only, so connections need no strand; the connection
+// table and caps stay on the accepting thread). Handlers never run on the I/O thread: each parsed request is handed to a thread pool
 // of `worker_threads` threads (handlers touch SQLite and may resolve a turn for seconds), and the
 // connection resumes on the I/O thread when the handler returns.
 //
@@ -27,6 +28,7 @@
 
 #include "rules/core/status.h"
 #include "server/http/http_types.h"
+#include "server/http/response_cache.h"
 #include "server/web/metrics.h"
 
 namespace adj::http {
@@ -37,6 +39,9 @@ struct ServerOptions {
   std::chrono::milliseconds read_timeout{15000};  // to receive a whole request once it started
   std::chrono::milliseconds idle_timeout{60000};  // a keep-alive connection waiting for the next
   int worker_threads = 3;                         // handler pool size (>= 1)
+  // Threads reading and writing connections (>= 1; the first also accepts). Answers from the
+  // response cache are written by these threads without the handler pool.
+  int io_threads = 2;
   // Open connections at once, in all and from one client address; a connection beyond either
   // cap is answered 503 (Retry-After: retry_after) and closed. A listener out of file
   // descriptors answers 503 the same way (from a spare descriptor) and keeps accepting.
@@ -50,7 +55,12 @@ class HttpServer {
  public:
   // `router` and `metrics` are borrowed and must outlive the server; router.route() is called
   // from the worker threads concurrently (Router::route is const and thread-safe).
-  HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options = {});
+  // `cache` (optional, borrowed, must outlive the server) is consulted on the I/O thread for
+  // every GET and HEAD before a handler is run, and fed the answers handlers mark cacheable; a
+  // kept answer is served with its ETag (304 when If-None-Match lists it) and in the best
+  // encoding the client accepts, without touching the worker pool.
+  HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options = {},
+             ResponseCache* cache = nullptr);
   // Calls stop().
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;

@@ -17,6 +17,7 @@ namespace adj::http {
 struct Request {
   std::string method;  // "GET", "POST", ... (upper case)
   std::string path;    // decoded path without the query, e.g. "/games/britain-1"
+  std::string target;  // the request target as sent (path and query, not decoded)
   std::map<std::string, std::string> query;    // decoded query parameters
   std::map<std::string, std::string> headers;  // lower-case names
   std::string body;
@@ -36,6 +37,12 @@ struct Response {
   std::string content_type = "text/html; charset=utf-8";
   std::vector<std::pair<std::string, std::string>> headers;  // extra headers (Set-Cookie, Location)
   std::string body;
+  // Set by a handler whose answer depends only on the request's target, its credentials (Cookie,
+  // Authorization) and Host, and on the stored data of this scope (a game id, or "*" for the whole
+  // site; "static" never changes): the answer may then be kept and served again until the
+  // scope's revision changes (response_cache.h). Only GET answers with status 200 and no
+  // Set-Cookie are kept. Empty: never kept.
+  std::string cache_scope;
 
   static Response html(std::string body, int status = 200);
   static Response json(const std::string& body, int status = 200);

@@ -23,6 +23,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -39,6 +40,7 @@
 #include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
 #include "server/web/web_context.h"
+#include "storage/sqlite/revision_watch.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/sqlite_throttle_store.h"
 
@@ -477,20 +479,19 @@ int serve(const Common& c, const ServeOptions& o) {
       });
     });
   };
-  ctx.set_on_secrets_issued(
-      [&](const std::string& game, const std::map<std::string, std::string>& secrets,
-          bool with_link) {
-        asio::post(mail_pool, [&, game, secrets, with_link] {
-          guarded("secret_mail", [&] {
-            auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets, with_link);
-            if (!n.ok())
-              spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
-                           log_escape(n.status().message()));
-            else
-              spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
-          });
-        });
+  ctx.set_on_secrets_issued([&](const std::string& game,
+                                const std::map<std::string, std::string>& secrets, bool with_link) {
+    asio::post(mail_pool, [&, game, secrets, with_link] {
+      guarded("secret_mail", [&] {
+        auto n = thread_ingest(ctx, mail_config).queue_new_secrets(game, secrets, with_link);
+        if (!n.ok())
+          spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
+                       log_escape(n.status().message()));
+        else
+          spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
       });
+    });
+  });
   ctx.set_on_turn_run([&](const std::string& game, int turn) {
     asio::post(deliver_pool, [&, game, turn] {
       guarded("reports_mail", [&] {
@@ -576,7 +577,37 @@ int serve(const Common& c, const ServeOptions& o) {
   http::ServerOptions http_options;
   http_options.max_connections = caps.http;
   http_options.max_connections_per_address = o.http_max_conns_per_addr;
-  http::HttpServer server(router, ctx.metrics(), http_options);
+  http_options.io_threads = o.http_io_threads;
+  // Pages made once and served until the data they show changes (response_cache.h). The
+  // revisions are read by the I/O threads, each through its own connection (no lock shared
+  // between them); when they cannot be read, every page is made afresh.
+  const std::string db_path = config.db_path;
+  http::RevisionSource revision_source = [db_path]() -> std::shared_ptr<const http::Revisions> {
+    thread_local std::map<std::string, std::unique_ptr<sqlite::RevisionWatch>> watches;
+    auto& watch = watches[db_path];
+    if (!watch) {
+      auto w = sqlite::RevisionWatch::open(db_path);
+      if (!w.ok()) return nullptr;
+      watch = std::move(w).value();
+    }
+    auto now = watch->current();
+    return now.ok() ? std::move(now).value() : nullptr;
+  };
+  http::CacheOptions cache_options;
+  cache_options.max_bytes = static_cast<std::size_t>(o.cache_mb) << 20;
+  http::ResponseCache cache(std::move(revision_source), cache_options);
+  http::HttpServer server(router, ctx.metrics(), http_options, o.cache_mb > 0 ? &cache : nullptr);
+  ctx.metrics().set_collector([&cache](std::string& out) {
+    const auto st = cache.stats();
+    out +=
+        "# HELP adjutant_http_cache Answers served from the page cache, made, kept.\n"
+        "# TYPE adjutant_http_cache counter\n";
+    out += "adjutant_http_cache{what=\"hits\"} " + std::to_string(st.hits) + "\n";
+    out += "adjutant_http_cache{what=\"misses\"} " + std::to_string(st.misses) + "\n";
+    out += "adjutant_http_cache{what=\"kept\"} " + std::to_string(st.kept) + "\n";
+    out += "adjutant_http_cache{what=\"evicted\"} " + std::to_string(st.evicted) + "\n";
+    out += "adjutant_http_cache{what=\"bytes\"} " + std::to_string(st.bytes) + "\n";
+  });
 
   // Signals first, so that a SIGTERM during startup is a clean stop too.
   asio::io_context io;

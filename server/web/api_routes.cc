@@ -627,36 +627,34 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
 
 }  // namespace
 
+using route::cached;
 void register_api_routes(http::Router& router, WebContext& ctx) {
   using H = http::Handler;
   auto add = [&router](const char* method, const char* pattern, H h, const char* name) {
     router.add(method, pattern, std::move(h), name);
   };
   // Public.
-  add(
-      "GET", "/api/games", [&ctx](const Request&, const Params&) { return list_games(ctx); },
-      "api_games");
-  add(
-      "GET", "/api/games/{game}",
-      [&ctx](const Request&, const Params& p) { return show_game(ctx, p.at("game")); }, "api_game");
-  add(
-      "GET", "/api/games/{game}/audit",
-      [&ctx](const Request&, const Params& p) { return audit_log(ctx, p.at("game")); },
+  add("GET", "/api/games",
+      cached([&ctx](const Request&, const Params&) { return list_games(ctx); }), "api_games");
+  add("GET", "/api/games/{game}",
+      cached([&ctx](const Request&, const Params& p) { return show_game(ctx, p.at("game")); }),
+      "api_game");
+  add("GET", "/api/games/{game}/audit",
+      cached([&ctx](const Request&, const Params& p) { return audit_log(ctx, p.at("game")); }),
       "api_audit");
-  add(
-      "GET", "/api/games/{game}/schedule",
-      [&ctx](const Request&, const Params& p) { return schedule_answer(ctx, p.at("game")); },
+  add("GET", "/api/games/{game}/schedule", cached([&ctx](const Request&, const Params& p) {
+        return schedule_answer(ctx, p.at("game"));
+      }),
       "api_schedule");
   // Players (their link token, or code and secret).
   add(
       "POST", "/api/games/{game}/orders",
       [&ctx](const Request& r, const Params& p) { return post_orders(ctx, r, p.at("game")); },
       "api_orders");
-  add(
-      "GET", "/api/games/{game}/reports/{player}",
-      [&ctx](const Request& r, const Params& p) {
+  add("GET", "/api/games/{game}/reports/{player}",
+      cached([&ctx](const Request& r, const Params& p) {
         return get_report(ctx, r, p.at("game"), p.at("player"));
-      },
+      }),
       "api_report");
   // GM (Authorization: Bearer <GM token>).
   add("POST", "/api/games",

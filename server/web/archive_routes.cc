@@ -428,6 +428,7 @@ Response api_files(WebContext& ctx, const Request& req, const std::string& game,
 
 }  // namespace
 
+using route::cached;
 void register_archive_routes(http::Router& router, WebContext& ctx) {
   const auto html = [&](const char* path, Body b) {
     router.add("GET", path, guarded(std::move(b), false));
@@ -435,35 +436,31 @@ void register_archive_routes(http::Router& router, WebContext& ctx) {
   const auto api = [&](const char* path, Body b, const char* name) {
     router.add("GET", path, guarded(std::move(b), true), name);
   };
-  html("/games/{game}/standings", [&ctx](const Request& req, const Params& p) {
-    return standings_page(ctx, req, p.at("game"));
-  });
-  html("/games/{game}/archive", [&ctx](const Request& req, const Params& p) {
-    return archive_page(ctx, req, p.at("game"));
-  });
-  html("/games/{game}/archive/{turn}", [&ctx](const Request& req, const Params& p) {
-    return archive_turn_page(ctx, req, p.at("game"), p.at("turn"));
-  });
-  html("/finished", [&ctx](const Request& req, const Params&) { return finished_page(ctx, req); });
+  html("/games/{game}/standings", cached([&ctx](const Request& req, const Params& p) {
+         return standings_page(ctx, req, p.at("game"));
+       }));
+  html("/games/{game}/archive", cached([&ctx](const Request& req, const Params& p) {
+         return archive_page(ctx, req, p.at("game"));
+       }));
+  html("/games/{game}/archive/{turn}", cached([&ctx](const Request& req, const Params& p) {
+         return archive_turn_page(ctx, req, p.at("game"), p.at("turn"));
+       }));
+  html("/finished",
+       cached([&ctx](const Request& req, const Params&) { return finished_page(ctx, req); }));
   html("/games/{game}/me/files", [&ctx](const Request& req, const Params& p) {
     return my_files_page(ctx, req, p.at("game"));
   });
-  api(
-      "/api/games/{game}/standings",
-      [&ctx](const Request&, const Params& p) { return api_standings(ctx, p.at("game")); },
+  api("/api/games/{game}/standings",
+      cached([&ctx](const Request&, const Params& p) { return api_standings(ctx, p.at("game")); }),
       "api_standings");
-  api(
-      "/api/games/{game}/archive",
-      [&ctx](const Request&, const Params& p) { return api_archive(ctx, p.at("game")); },
+  api("/api/games/{game}/archive",
+      cached([&ctx](const Request&, const Params& p) { return api_archive(ctx, p.at("game")); }),
       "api_archive");
-  api(
-      "/api/games/{game}/archive/{turn}",
-      [&ctx](const Request&, const Params& p) {
+  api("/api/games/{game}/archive/{turn}", cached([&ctx](const Request&, const Params& p) {
         return api_archive_turn(ctx, p.at("game"), p.at("turn"));
-      },
+      }),
       "api_archive_turn");
-  api(
-      "/api/finished", [&ctx](const Request&, const Params&) { return api_finished(ctx); },
+  api("/api/finished", cached([&ctx](const Request&, const Params&) { return api_finished(ctx); }),
       "api_finished");
   api(
       "/api/games/{game}/players/{player}/files",

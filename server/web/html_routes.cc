@@ -176,6 +176,7 @@ Response index_page(WebContext& ctx, const Request& req) {
   return page(render_page("Games", "index", model, nav("", "", req, ctx)));
 }
 
+using route::cached;
 using route::public_state;
 
 Json order_of_play(const Json& codes, const Json& players) {
@@ -745,9 +746,12 @@ std::string done_message(const Request& req) {
   auto it = req.query.find("done");
   if (it == req.query.end()) return "";
   static const std::map<std::string, std::string> kMessages = {
-      {"created", "Game created."},    {"rolled-back", "Rolled back: the turn is open again."},
-      {"deadline", "Deadline set."},   {"extended", "Deadline extended."},
-      {"schedule", "Schedule saved."}, {"paused", "Game paused."},
+      {"created", "Game created."},
+      {"rolled-back", "Rolled back: the turn is open again."},
+      {"deadline", "Deadline set."},
+      {"extended", "Deadline extended."},
+      {"schedule", "Schedule saved."},
+      {"paused", "Game paused."},
       {"resumed", "Game resumed."},
       {"signups-open", "The game is open for sign-ups."},
       {"approved", "Sign-up approved."},
@@ -1410,19 +1414,23 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
 }  // namespace
 
 void register_html_routes(http::Router& router, WebContext& ctx) {
-  router.add("GET", "/",
-             guarded([&ctx](const Request& req, const Params&) { return index_page(ctx, req); }),
-             "html_index");
-  router.add("GET", "/static/{name}",
-             guarded([](const Request&, const Params& p) { return static_file(param(p, "name")); }),
-             "html_static");
-  router.add("GET", "/games/{game}", guarded([&ctx](const Request& req, const Params& p) {
+  router.add(
+      "GET", "/",
+      cached(guarded([&ctx](const Request& req, const Params&) { return index_page(ctx, req); })),
+      "html_index");
+  router.add(
+      "GET", "/static/{name}",
+      cached(guarded([](const Request&, const Params& p) { return static_file(param(p, "name")); }),
+             "static"),
+      "html_static");
+  router.add("GET", "/games/{game}", cached(guarded([&ctx](const Request& req, const Params& p) {
                return game_page(ctx, req, param(p, "game"));
-             }),
+             })),
              "html_game");
-  router.add("GET", "/games/{game}/map.svg", guarded([&ctx](const Request&, const Params& p) {
+  router.add("GET", "/games/{game}/map.svg",
+             cached(guarded([&ctx](const Request&, const Params& p) {
                return map_svg(ctx, param(p, "game"));
-             }),
+             })),
              "html_map");
   router.add("GET", "/games/{game}/audit", guarded([&ctx](const Request& req, const Params& p) {
                return audit_page(ctx, req, param(p, "game"));
@@ -1449,9 +1457,9 @@ void register_html_routes(http::Router& router, WebContext& ctx) {
              }),
              "html_me");
   router.add("GET", "/games/{game}/me/reports/{turn}",
-             guarded([&ctx](const Request& req, const Params& p) {
+             cached(guarded([&ctx](const Request& req, const Params& p) {
                return my_report(ctx, req, param(p, "game"), param(p, "turn"));
-             }),
+             })),
              "html_my_report");
   router.add("POST", "/games/{game}/me/secret",
              guarded([&ctx](const Request& req, const Params& p) {
@@ -1468,10 +1476,10 @@ void register_html_routes(http::Router& router, WebContext& ctx) {
              }),
              "html_orders");
   router.add("GET", "/games/{game}/players/{player}/reports/{turn}",
-             guarded([&ctx](const Request& req, const Params& p) {
+             cached(guarded([&ctx](const Request& req, const Params& p) {
                return player_report(ctx, req, param(p, "game"), param(p, "player"),
                                     param(p, "turn"));
-             }),
+             })),
              "html_player_report");
   add_gm_routes(router, ctx);
 }

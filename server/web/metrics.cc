@@ -106,6 +106,7 @@ std::string Metrics::render() const {
     out += "# TYPE " + name + " gauge\n";
     out += name + " " + num(v) + "\n";
   }
+  if (collector_) collector_(out);
   return out;
 }
 

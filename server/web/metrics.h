@@ -3,6 +3,7 @@
 // format for GET /metrics. Thread-safety: every method may be called from any thread.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -26,9 +27,15 @@ class Metrics {
   void auth_refusal(const std::string& channel, const std::string& reason);
   // Prometheus text format (version 0.0.4).
   std::string render() const;
+  // Called at the end of every render() to append more metrics (Prometheus text). Set before
+  // serving; the collector must be thread-safe.
+  void set_collector(std::function<void(std::string&)> collector) {
+    collector_ = std::move(collector);
+  }
 
  private:
   mutable std::mutex mu_;
+  std::function<void(std::string&)> collector_;
   std::map<std::pair<std::string, int>, long> requests_;
   std::map<std::pair<std::string, bool>, long> submissions_;
   long turn_runs_ok_ = 0, turn_runs_failed_ = 0;

@@ -235,4 +235,18 @@ bool identify_player(const http::Request& req, WebContext& ctx, const std::strin
   return false;
 }
 
+http::Handler cached(http::Handler h, std::string scope) {
+  return [h = std::move(h), scope = std::move(scope)](const http::Request& req,
+                                                      const http::Params& p) {
+    http::Response r = h(req, p);
+    if (!scope.empty())
+      r.cache_scope = scope;
+    else if (auto it = p.find("game"); it != p.end())
+      r.cache_scope = it->second;
+    else
+      r.cache_scope = "*";
+    return r;
+  };
+}
+
 }  // namespace adj::web::route

@@ -75,6 +75,12 @@ using Body = std::function<http::Response(const http::Request&, const http::Para
 // it: any other exception is logged and answered 500 as `style` says.
 http::Handler guarded(Body body, GuardStyle style);
 
+// `h` with its answers marked cacheable (http::Response::cache_scope) under `scope`, or when
+// `scope` is empty under the path's {game} ("*", the whole site, for routes without one). Only for
+// handlers whose answer depends on nothing but the request target, Host, credentials and the
+// stored data of that scope (no clock, no other header); see server/http/response_cache.h.
+http::Handler cached(http::Handler h, std::string scope = "");
+
 // The public view of a state document: the game seed (it would let anyone predict the dice) and
 // each player's secret, e-mail address and engine-private data removed.
 Json public_state(Json st);

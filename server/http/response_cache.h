@@ -1,0 +1,129 @@
+// Answers made once and served many times: the cache between the HTTP listener and the handlers.
+//
+// A handler opts in per answer with Response::cache_scope. A kept answer is found again by its
+// key: the request target as sent, the Host, and the credentials (the whole Cookie and
+// Authorization headers, compared byte for byte, never hashed), so an answer made for one
+// player's credentials is only ever served to a request carrying the very same credentials.
+// It stays valid while its scope's revision is the one read *before* the handler ran: the
+// revisions come from the database (storage/sqlite/revision_watch.h), bumped by triggers on every
+// write to the scope's rows, whoever wrote, so a commit, a rollback, a deadline change or a
+// submission makes every page of that game again, and nothing else.
+//
+// Each kept answer carries a strong ETag (a 64-bit hash of its bytes) and its gzip and brotli
+// forms, compressed once when kept (each dropped when it does not save at least 10%).
+// The cache holds at most `max_bytes`, least recently used answers dropped first.
+//
+// Thread-safety: every member may be called from any thread (one mutex, held only for map
+// operations, never while compressing or reading revisions). No Asio, no SQLite.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "server/http/http_types.h"
+
+namespace adj::http {
+
+// scope -> revision; a scope not listed is at revision 0.
+using Revisions = std::unordered_map<std::string, std::int64_t>;
+// The revisions as committed now, or nullptr when they cannot be read (then nothing is served
+// from the cache or kept in it). Called on the listener's I/O thread: must be cheap.
+using RevisionSource = std::function<std::shared_ptr<const Revisions>()>;
+
+struct CacheOptions {
+  std::size_t max_bytes = 64u << 20;        // all forms of all kept answers
+  std::size_t max_answer_bytes = 8u << 20;  // a bigger answer is served but not kept
+  bool brotli = true;
+  int brotli_quality = 9;  // 0..11; 11 costs seconds on a megabyte
+};
+
+enum class Encoding { kIdentity, kGzip, kBrotli };
+
+// One kept answer. Immutable once made; shared by the requests that serve it.
+struct CachedAnswer {
+  std::string route;  // for metrics
+  std::string content_type;
+  std::vector<std::pair<std::string, std::string>> headers;  // the handler's (never Set-Cookie)
+  std::string scope;
+  std::int64_t revision = 0;
+  std::string tag;  // 16 hex digits; the ETag is "<tag>", "<tag>-gz" or "<tag>-br"
+  std::string identity, gzip, brotli;  // gzip / brotli empty when not worth it
+  bool credentials = false;            // made for a request carrying Cookie or Authorization
+  // The whole response head (status line to the blank line) of a 200 for each form, for
+  // HTTP/1.1 keep-alive GETs, made once by the cache's head writer; empty when there is none.
+  std::string head[3];
+
+  std::size_t bytes() const;
+  const std::string& body(Encoding e) const;
+  std::string etag(Encoding e) const;  // quoted
+};
+
+// The best form of `answer` that Accept-Encoding allows (brotli, then gzip; "q=0" refuses one).
+Encoding choose_encoding(const std::string& accept_encoding, const CachedAnswer& answer);
+
+// True when an If-None-Match value lists `etag` (weak comparison, RFC 9110 13.1.2) or is "*".
+bool etag_matches(const std::string& if_none_match, const std::string& etag);
+
+// 16 hex digits of FNV-1a 64 over `bytes` (an ETag, not a secret).
+std::string content_tag(const std::string& bytes);
+
+class ResponseCache {
+ public:
+  explicit ResponseCache(RevisionSource source, CacheOptions options = {});
+
+  struct Lookup {
+    std::shared_ptr<const CachedAnswer> answer;  // a valid kept answer, or null
+    std::shared_ptr<const Revisions> revisions;  // read now; pass to keep()
+  };
+  // For GET and HEAD requests (others: an empty Lookup).
+  Lookup find(const Request& req);
+  // The same by key (see key()), for a caller that has not built a Request.
+  Lookup find(const std::string& key);
+
+  // Makes CachedAnswer::head for a form of a new answer (Encoding, then the answer with its
+  // other fields set). Set before serving; called from any thread.
+  using HeadWriter = std::function<std::string(const CachedAnswer&, Encoding)>;
+  void set_head_writer(HeadWriter writer) { head_writer_ = std::move(writer); }
+
+  // After the handler ran for `req`: keeps `resp` if it may be kept (GET, 200, a cache_scope, no
+  // Set-Cookie, not too big, revisions known) and returns the kept answer; else null. `revisions`
+  // must be what find() returned before the handler ran.
+  std::shared_ptr<const CachedAnswer> keep(const Request& req, const Response& resp,
+                                           const std::string& route,
+                                           const std::shared_ptr<const Revisions>& revisions);
+
+  struct Stats {
+    std::uint64_t hits = 0, misses = 0, kept = 0, evicted = 0;
+    std::size_t answers = 0, bytes = 0;
+  };
+  Stats stats() const;
+
+  // The key of a request (target, Host, Cookie, Authorization).
+  static std::string key(const Request& req);
+  static std::string key(std::string_view target, std::string_view host, std::string_view cookie,
+                         std::string_view authorization);
+
+ private:
+  struct Slot {
+    std::string key;
+    std::shared_ptr<const CachedAnswer> answer;
+  };
+  const RevisionSource source_;
+  HeadWriter head_writer_;
+  const CacheOptions options_;
+  mutable std::mutex mu_;
+  std::list<Slot> lru_;  // most recently used first
+  std::unordered_map<std::string, std::list<Slot>::iterator> index_;
+  Stats stats_;
+};
+
+}  // namespace adj::http

@@ -1,0 +1,37 @@
+#include "storage/sqlite/revision_watch.h"
+
+#include <sqlite3.h>
+
+namespace adj::sqlite {
+
+Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& path) {
+  auto db = Database::open(path);
+  if (!db.ok()) return db.status();
+  // A reader waits at most this long for a lock; the caller may be an I/O thread.
+  sqlite3_busy_timeout(db->handle(), 100);
+  return std::unique_ptr<RevisionWatch>(new RevisionWatch(std::move(db).value()));
+}
+
+Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {
+  std::lock_guard lock(mu_);
+  auto version = db_.prepare("PRAGMA data_version");
+  if (!version.ok()) return version.status();
+  auto row = version->step();
+  if (!row.ok()) return row.status();
+  const std::int64_t now = *row ? version->column_int64(0) : -1;
+  if (revisions_ && now == data_version_) return revisions_;
+  auto st = db_.prepare("SELECT scope, rev FROM revisions");
+  if (!st.ok()) return st.status();
+  auto map = std::make_shared<RevisionMap>();
+  for (;;) {
+    auto more = st->step();
+    if (!more.ok()) return more.status();
+    if (!*more) break;
+    (*map)[st->column_text(0)] = st->column_int64(1);
+  }
+  data_version_ = now;
+  revisions_ = std::move(map);
+  return revisions_;
+}
+
+}  // namespace adj::sqlite

@@ -1,0 +1,221 @@
+// The answer cache (server/http/response_cache.h) on its own: what it keeps, that an answer made
+// for one set of credentials is never found by another, that a revision change makes an answer
+// stale (and that the revisions read before the handler ran are the ones that count), the byte
+// budget, the compressed forms and the ETag rules.
+#include "server/http/response_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "server/http/compress.h"
+
+namespace adj::http {
+namespace {
+
+// The revisions a test sets, read the way the server reads them.
+struct Clock {
+  Revisions now{{"*", 1}, {"britain", 5}, {"gaul", 7}};
+  RevisionSource source() {
+    return [this] { return std::make_shared<const Revisions>(now); };
+  }
+};
+
+Request get(const std::string& target, const std::string& cookie = "",
+            const std::string& authorization = "") {
+  Request r;
+  r.method = "GET";
+  r.target = target;
+  r.path = target.substr(0, target.find('?'));
+  r.headers["host"] = "adjutant.example";
+  if (!cookie.empty()) r.headers["cookie"] = cookie;
+  if (!authorization.empty()) r.headers["authorization"] = authorization;
+  return r;
+}
+
+Response page(const std::string& body, const std::string& scope = "britain") {
+  Response r = Response::html(body);
+  r.cache_scope = scope;
+  return r;
+}
+
+// Looks up, runs the "handler" on a miss and keeps its answer, as the server does.
+std::shared_ptr<const CachedAnswer> serve(ResponseCache& cache, const Request& req,
+                                          const Response& made, bool* hit = nullptr) {
+  auto found = cache.find(req);
+  if (hit) *hit = found.answer != nullptr;
+  if (found.answer) return found.answer;
+  return cache.keep(req, made, "test", found.revisions);
+}
+
+TEST(ResponseCache, KeepsOnlyGet200AnswersThatAskForItAndSetNoCookie) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  auto revisions = std::make_shared<const Revisions>(clock.now);
+  EXPECT_EQ(cache.keep(get("/a"), Response::html("x"), "r", revisions), nullptr);  // no scope
+  Response not_found = page("gone");
+  not_found.status = 404;
+  EXPECT_EQ(cache.keep(get("/b"), not_found, "r", revisions), nullptr);
+  Response cookie = page("form");
+  cookie.headers.emplace_back("Set-Cookie", "adj_csrf=1");
+  EXPECT_EQ(cache.keep(get("/c"), cookie, "r", revisions), nullptr);
+  Request post = get("/d");
+  post.method = "POST";
+  EXPECT_EQ(cache.keep(post, page("done"), "r", revisions), nullptr);
+  EXPECT_EQ(cache.keep(get("/e"), page("no revisions"), "r", nullptr), nullptr);
+  EXPECT_NE(cache.keep(get("/f"), page("kept"), "r", revisions), nullptr);
+  EXPECT_EQ(cache.stats().kept, 1u);
+  EXPECT_NE(cache.find(get("/f")).answer, nullptr);
+  EXPECT_EQ(cache.find(get("/a")).answer, nullptr);
+}
+
+TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  const std::string path = "/games/britain/me/reports/1";
+  serve(cache, get(path, "adj_player=tokenEAN"), page("report of EAN"));
+  serve(cache, get("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"), page("report of WSX"));
+  bool hit = false;
+  auto other = serve(cache, get(path, "adj_player=tokenMRC"), page("report of MRC"), &hit);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(other->identity, "report of MRC");
+  auto none = serve(cache, get(path), page("sign in first"), &hit);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(none->identity, "sign in first");
+  // A cookie that merely starts like another, or carries it among others, is another key.
+  EXPECT_EQ(cache.find(get(path, "adj_player=tokenEA")).answer, nullptr);
+  EXPECT_EQ(cache.find(get(path, "adj_player=tokenEAN; x=1")).answer, nullptr);
+  EXPECT_EQ(cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
+            nullptr);
+  // Moving a header's bytes into another header makes another key too.
+  EXPECT_NE(ResponseCache::key("/a", "h", "c", ""), ResponseCache::key("/a", "h", "", "c"));
+  auto mine = cache.find(get(path, "adj_player=tokenEAN"));
+  ASSERT_NE(mine.answer, nullptr);
+  EXPECT_EQ(mine.answer->identity, "report of EAN");
+  EXPECT_TRUE(mine.answer->credentials);
+  auto wsx = cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"));
+  ASSERT_NE(wsx.answer, nullptr);
+  EXPECT_EQ(wsx.answer->identity, "report of WSX");
+}
+
+TEST(ResponseCache, ARevisionChangeOfItsScopeMakesAnAnswerStaleAndNoOtherDoes) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  serve(cache, get("/games/britain"), page("turn 1"));
+  serve(cache, get("/"), page("index", "*"));
+  serve(cache, get("/static/a.css"), page("css", "static"));
+  clock.now["gaul"] += 1;
+  EXPECT_NE(cache.find(get("/games/britain")).answer, nullptr);
+  clock.now["britain"] += 1;
+  clock.now["*"] += 1;
+  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
+  EXPECT_EQ(cache.find(get("/")).answer, nullptr);
+  EXPECT_NE(cache.find(get("/static/a.css")).answer, nullptr);  // "static" stays at 0
+  bool hit = true;
+  auto again = serve(cache, get("/games/britain"), page("turn 2"), &hit);
+  EXPECT_FALSE(hit);
+  EXPECT_EQ(again->identity, "turn 2");
+  EXPECT_EQ(cache.find(get("/games/britain")).answer->identity, "turn 2");
+}
+
+// A write during the handler: the answer was kept with the revisions read before it ran, so
+// the next request makes it again instead of serving what may predate the write for good.
+TEST(ResponseCache, TheRevisionsReadBeforeTheHandlerRanAreTheOnesKept) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  auto found = cache.find(get("/games/britain"));
+  clock.now["britain"] += 1;  // committed while the page was being made
+  ASSERT_NE(cache.keep(get("/games/britain"), page("maybe old"), "r", found.revisions), nullptr);
+  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
+}
+
+TEST(ResponseCache, TheLeastRecentlyUsedAnswersGoFirstWhenTheBudgetIsFull) {
+  Clock clock;
+  CacheOptions options;
+  options.max_bytes = 10'000;
+  options.max_answer_bytes = 4'000;
+  ResponseCache cache(clock.source(), options);
+  const std::string body(3'000, 'x');  // compresses: gzip and brotli forms are small
+  for (int i = 0; i < 6; ++i) {
+    serve(cache, get("/p" + std::to_string(i)), page(body + std::to_string(i)));
+    cache.find(get("/p0"));  // /p0 stays in use
+  }
+  const auto st = cache.stats();
+  EXPECT_LE(st.bytes, options.max_bytes);
+  EXPECT_GT(st.evicted, 0u);
+  EXPECT_NE(cache.find(get("/p0")).answer, nullptr);
+  EXPECT_EQ(cache.find(get("/p1")).answer, nullptr);
+  EXPECT_NE(cache.find(get("/p5")).answer, nullptr);
+  // Too big to keep: served once, not kept.
+  const std::string big(5'000, 'y');
+  EXPECT_EQ(serve(cache, get("/big"), page(big)), nullptr);
+  EXPECT_EQ(cache.find(get("/big")).answer, nullptr);
+}
+
+TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  std::string html;
+  for (int i = 0; i < 400; ++i) html += "<tr><td>Area " + std::to_string(i) + "</td></tr>\n";
+  auto a = serve(cache, get("/games/britain"), page(html));
+  ASSERT_NE(a, nullptr);
+  ASSERT_FALSE(a->gzip.empty());
+  EXPECT_LT(a->gzip.size(), html.size() / 4);
+  EXPECT_EQ(gzip_decompress(a->gzip, 1 << 20), html);
+  ASSERT_FALSE(a->brotli.empty());
+  EXPECT_LT(a->brotli.size(), a->gzip.size());
+  // The very same object is served again: nothing is compressed per request.
+  EXPECT_EQ(cache.find(get("/games/britain")).answer.get(), a.get());
+  // Tiny answers are not worth compressing.
+  auto tiny = serve(cache, get("/tiny"), page("ok"));
+  EXPECT_TRUE(tiny->gzip.empty());
+  EXPECT_TRUE(tiny->brotli.empty());
+
+  EXPECT_EQ(choose_encoding("gzip, deflate, br", *a), Encoding::kBrotli);
+  EXPECT_EQ(choose_encoding("gzip", *a), Encoding::kGzip);
+  EXPECT_EQ(choose_encoding("br;q=0, gzip", *a), Encoding::kGzip);
+  EXPECT_EQ(choose_encoding("gzip;q=1, br;q=0.5", *a), Encoding::kGzip);
+  EXPECT_EQ(choose_encoding("", *a), Encoding::kIdentity);
+  EXPECT_EQ(choose_encoding("identity", *a), Encoding::kIdentity);
+  EXPECT_EQ(choose_encoding("*", *a), Encoding::kBrotli);
+  EXPECT_EQ(choose_encoding("*;q=0, gzip", *a), Encoding::kGzip);
+  EXPECT_EQ(choose_encoding("gzip, br", *tiny), Encoding::kIdentity);
+}
+
+TEST(ResponseCache, EtagsNameTheBytesAndIfNoneMatchComparesWeakly) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  std::string html(2'000, 'a');
+  auto a = serve(cache, get("/x"), page(html));
+  const std::string tag = a->etag(Encoding::kIdentity);
+  EXPECT_EQ(tag, "\"" + content_tag(html) + "\"");
+  EXPECT_NE(a->etag(Encoding::kGzip), tag);
+  EXPECT_NE(content_tag(html), content_tag(html + "b"));
+  EXPECT_TRUE(etag_matches(tag, tag));
+  EXPECT_TRUE(etag_matches("\"other\", W/" + tag, tag));
+  EXPECT_TRUE(etag_matches("*", tag));
+  EXPECT_FALSE(etag_matches("\"other\"", tag));
+  EXPECT_FALSE(etag_matches(a->etag(Encoding::kGzip), tag));
+}
+
+TEST(ResponseCache, WithoutRevisionsNothingIsServedOrKept) {
+  ResponseCache cache([] { return std::shared_ptr<const Revisions>(); });
+  auto found = cache.find(get("/games/britain"));
+  EXPECT_EQ(found.revisions, nullptr);
+  EXPECT_EQ(cache.keep(get("/games/britain"), page("x"), "r", found.revisions), nullptr);
+  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
+}
+
+TEST(Compress, GzipRefusesWhatIsNotGzipAndBoundsWhatItInflates) {
+  EXPECT_FALSE(gzip_decompress("not gzip at all", 1 << 20).has_value());
+  const std::string zeros(1 << 20, '\0');
+  auto gz = gzip_compress(zeros);
+  ASSERT_TRUE(gz.has_value());
+  EXPECT_LT(gz->size(), 4'000u);
+  EXPECT_FALSE(gzip_decompress(*gz, 1 << 16).has_value());  // a bomb stops at the bound
+  EXPECT_EQ(gzip_decompress(*gz, 1 << 21), zeros);
+}
+
+}  // namespace
+}  // namespace adj::http
