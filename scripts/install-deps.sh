@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Adjutant's Debian packages. Idempotent: when every package asked for is already
 # installed it does nothing (no apt-get update).
-#   scripts/install-deps.sh         what building and running needs (scripts/quickstart.sh)
+#   scripts/install-deps.sh         what building and running needs (scripts/quickstart.sh), and
+#                                   nginx and wrk for scripts/bench-web.sh
 #   scripts/install-deps.sh --test  that plus what only the tests need (scripts/test.sh): GoogleTest
 #                                   and Google Benchmark, the mail peers, Chromium and Python's
 #                                   WebSocket client (the DevTools driver) for the browser tests,
@@ -13,6 +14,8 @@ packages=(
   libboost-dev nlohmann-json3-dev libsqlite3-dev libspdlog-dev libcli11-dev
   libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev libsodium-dev
   sqlite3 curl
+  zlib1g-dev libbrotli-dev
+  nginx-light wrk
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
