@@ -485,11 +485,12 @@ void register_press_routes(http::Router& router, WebContext& ctx) {
                             const Params& p) { return inbox_post(ctx, r, p.at("game")); },
                      false),
              "press_send");
-  router.add("GET", "/games/{game}/press",
-             guarded([&ctx](const Request& r,
-                            const Params& p) { return public_page(ctx, r, p.at("game")); },
-                     false),
-             "press_public");
+  router.add(
+      "GET", "/games/{game}/press",
+      route::cached(guarded(
+          [&ctx](const Request& r, const Params& p) { return public_page(ctx, r, p.at("game")); },
+          false)),
+      "press_public");
   router.add("GET", "/gm/games/{game}/press",
              guarded(
                  [&ctx](const Request& r, const Params& p) {
