@@ -8,7 +8,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
@@ -22,15 +24,13 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
-#include <array>
-#include <map>
-#include <sstream>
 #include <set>
-#include <vector>
-#include <unistd.h>
+#include <sstream>
 #include <thread>
+#include <vector>
 
 namespace adj::http {
 
@@ -151,8 +151,7 @@ void set_headers(bhttp::response<Body>& res, const std::string& content_type,
 // handler's Cache-Control or "no-cache" ("private, no-cache" when credentials made it: the ETag
 // makes revalidation a 304; never kept by a shared cache), and Content-Encoding.
 template <class Body>
-void set_cached_headers(bhttp::response<Body>& res, const CachedAnswer& answer,
-                        Encoding encoding) {
+void set_cached_headers(bhttp::response<Body>& res, const CachedAnswer& answer, Encoding encoding) {
   set_headers(res, answer.content_type, answer.headers);
   res.set(bhttp::field::etag, answer.etag(encoding));
   res.set(bhttp::field::vary, "Accept-Encoding");
@@ -451,14 +450,13 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
     // or Authorization field takes the long way, where they are joined.
     ResponseCache::Lookup found;
     bool looked = false;
-    if (cache && (head || msg.method() == bhttp::verb::get) &&
-        msg.count(bhttp::field::host) <= 1 && msg.count(bhttp::field::cookie) <= 1 &&
-        msg.count(bhttp::field::authorization) <= 1 && !msg.target().empty() &&
-        msg.target().front() == '/') {
+    if (cache && (head || msg.method() == bhttp::verb::get) && msg.count(bhttp::field::host) <= 1 &&
+        msg.count(bhttp::field::cookie) <= 1 && msg.count(bhttp::field::authorization) <= 1 &&
+        !msg.target().empty() && msg.target().front() == '/') {
       looked = true;
       found = cache->find(ResponseCache::key(msg.target(), msg[bhttp::field::host],
                                              msg[bhttp::field::cookie],
-                                             msg[bhttp::field::authorization]));
+                                             msg[bhttp::field::authorization], remote));
       if (found.answer) {
         metrics.request(found.answer->route, 200);
         ec = co_await write_cached(*c, *found.answer, msg[bhttp::field::accept_encoding],

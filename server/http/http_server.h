@@ -5,9 +5,10 @@
 // Model: the server owns `io_threads` io_contexts, each run by one I/O thread; the first accepts
 // connections and hands them round robin to the I/O threads, which parse and write messages (a
 // connection's coroutine runs on one thread only, so connections need no strand; the connection
-// table and caps stay on the accepting thread). Handlers never run on the I/O thread: each parsed request is handed to a thread pool
-// of `worker_threads` threads (handlers touch SQLite and may resolve a turn for seconds), and the
-// connection resumes on the I/O thread when the handler returns.
+// table and caps stay on the accepting thread). Handlers never run on the I/O thread: each parsed
+// request is handed to a thread pool of `worker_threads` threads (handlers touch SQLite and may
+// resolve a turn for seconds), and the connection resumes on the I/O thread when the handler
+// returns.
 //
 // Per connection: a fresh parser for every message with a header limit (431 beyond) and a body
 // limit (413 beyond, decided from Content-Length before the body is read); the whole request

@@ -118,11 +118,13 @@ ResponseCache::ResponseCache(RevisionSource source, CacheOptions options)
     : source_(std::move(source)), options_(options) {}
 
 std::string ResponseCache::key(std::string_view target, std::string_view host,
-                               std::string_view cookie, std::string_view authorization) {
+                               std::string_view cookie, std::string_view authorization,
+                               std::string_view remote) {
   std::string k;
-  k.reserve(target.size() + host.size() + cookie.size() + authorization.size() + 3);
+  k.reserve(target.size() + host.size() + cookie.size() + authorization.size() + remote.size() + 4);
   k.append(target).append(1, '\0').append(host).append(1, '\0').append(cookie);
   k.append(1, '\0').append(authorization);
+  if (!cookie.empty() || !authorization.empty()) k.append(1, '\0').append(remote);
   return k;
 }
 
@@ -131,7 +133,7 @@ std::string ResponseCache::key(const Request& req) {
     auto it = req.headers.find(name);
     return it == req.headers.end() ? std::string_view() : std::string_view(it->second);
   };
-  return key(req.target, header("host"), header("cookie"), header("authorization"));
+  return key(req.target, header("host"), header("cookie"), header("authorization"), req.remote);
 }
 
 ResponseCache::Lookup ResponseCache::find(const Request& req) {

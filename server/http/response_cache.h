@@ -3,7 +3,9 @@
 // A handler opts in per answer with Response::cache_scope. A kept answer is found again by its
 // key: the request target as sent, the Host, and the credentials (the whole Cookie and
 // Authorization headers, compared byte for byte, never hashed), so an answer made for one
-// player's credentials is only ever served to a request carrying the very same credentials.
+// player's credentials is only ever served to a request carrying the very same credentials; and
+// with credentials also the client's address, so that an address the guessing limiter has locked
+// cannot learn from a kept answer what the limiter would not tell it.
 // It stays valid while its scope's revision is the one read *before* the handler ran: the
 // revisions come from the database (storage/sqlite/revision_watch.h), bumped by triggers on every
 // write to the scope's rows, whoever wrote, so a commit, a rollback, a deadline change or a
@@ -107,10 +109,11 @@ class ResponseCache {
   };
   Stats stats() const;
 
-  // The key of a request (target, Host, Cookie, Authorization).
+  // The key of a request (target, Host, Cookie, Authorization, and the address when it has
+  // credentials).
   static std::string key(const Request& req);
   static std::string key(std::string_view target, std::string_view host, std::string_view cookie,
-                         std::string_view authorization);
+                         std::string_view authorization, std::string_view remote);
 
  private:
   struct Slot {

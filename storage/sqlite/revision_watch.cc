@@ -23,12 +23,16 @@ Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {
   auto st = db_.prepare("SELECT scope, rev FROM revisions");
   if (!st.ok()) return st.status();
   auto map = std::make_shared<RevisionMap>();
+  std::int64_t site = 0;  // revisions only grow and rows are never deleted: so does the sum
   for (;;) {
     auto more = st->step();
     if (!more.ok()) return more.status();
     if (!*more) break;
-    (*map)[st->column_text(0)] = st->column_int64(1);
+    const std::int64_t rev = st->column_int64(1);
+    (*map)[st->column_text(0)] = rev;
+    site += rev;
   }
+  (*map)["*"] = site;
   data_version_ = now;
   revisions_ = std::move(map);
   return revisions_;

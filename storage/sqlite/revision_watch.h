@@ -17,7 +17,8 @@
 
 namespace adj::sqlite {
 
-// scope ("*" or a game id) -> revision. A scope not in the map is at revision 0.
+// scope -> revision: a game id, and "*" (the whole site: the sum of every game's revision). A
+// scope not in the map is at revision 0.
 using RevisionMap = std::unordered_map<std::string, std::int64_t>;
 
 class RevisionWatch {

@@ -89,7 +89,14 @@ TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) 
   EXPECT_EQ(cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
             nullptr);
   // Moving a header's bytes into another header makes another key too.
-  EXPECT_NE(ResponseCache::key("/a", "h", "c", ""), ResponseCache::key("/a", "h", "", "c"));
+  EXPECT_NE(ResponseCache::key("/a", "h", "c", "", "r"),
+            ResponseCache::key("/a", "h", "", "c", "r"));
+  // With credentials, another address is another key (the guessing limiter is per address).
+  Request elsewhere = get(path, "adj_player=tokenEAN");
+  elsewhere.remote = "192.0.2.7";
+  EXPECT_EQ(cache.find(elsewhere).answer, nullptr);
+  EXPECT_EQ(ResponseCache::key("/a", "h", "", "", "r1"),
+            ResponseCache::key("/a", "h", "", "", "r2"));
   auto mine = cache.find(get(path, "adj_player=tokenEAN"));
   ASSERT_NE(mine.answer, nullptr);
   EXPECT_EQ(mine.answer->identity, "report of EAN");
