@@ -1044,6 +1044,17 @@ class Game:
     def layout_after_end(self):
         a, ann = self.anon_page(), self.pages["ann"]
         self.layout_here(ann, "player_page_over")  # where no_orders_after_end left it
+        # Pages that only answer a POST: a new sign-in link, and the GM's fresh credentials.
+        self.open_page(ann, self.g("/me"), "player page")
+        self.submit_ok(ann, "form[action$='/me/link']", None, "a new sign-in link")
+        check("/p/" in (ann.text("main") or ""), "no new sign-in link shown")
+        self.layout_here(ann, "me_link")
+        self.gm.goto(self.url("/gm/games/" + self.game))
+        reset = ("form[action='/gm/games/%s/players/EST/reset']:has(input[value=secret])"
+                 % self.game)
+        self.submit_ok(self.gm, reset, None, "a new secret for EST")
+        check(self.gm.exists("td.token"), "no fresh credentials shown")
+        self.layout_here(self.gm, "gm_credentials")
         return self.layout_tour([
             (a, self.g(), "game_over"), (a, self.g("/standings"), "standings"),
             (a, "/finished", "finished_games"), (a, self.g("/archive"), "archive_over"),

@@ -257,7 +257,7 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
         "report",         "press_inbox", "press_public", "archive", "archive_turn",   "audit",
         "gm_desk",        "gm_game",     "gm_preview",   "gm_turn", "gm_confirm_run", "gm_orders",
         "gm_press",       "outbox",      "gm_mail",      "standby", "takeover",       "standings",
-        "finished_games", "own_files",   "error_404"})
+        "finished_games", "own_files",   "error_404",    "me_link", "gm_credentials"})
     for (const char* width : {"phone", "desktop"}) {
       const auto png =
           std::filesystem::path(shots) / (std::string("layout_") + page + "_" + width + ".png");
