@@ -350,6 +350,7 @@ TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
       "Content-Transfer-Encoding: quoted-printable\r\n\r\nPLAYER WSX cerdic\r\nCaf=C3=A9 ok=\r\n"
       " still\r\n";
   ack.dedupe_key = "t1";
+  ack.created_at = 1'700'000'000;
   auto id = st.enqueue(ack);
   ASSERT_TRUE(id.ok());
   OutboxMessage secret = ack;
@@ -364,6 +365,10 @@ TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
   EXPECT_NE(list.body.find("/static/adjutant.css"), std::string::npos);
   EXPECT_NE(list.body.find("href=\"/gm/outbox/" + std::to_string(*id) + "\""), std::string::npos);
   EXPECT_NE(list.body.find("<td data-label=\"Kind\">ack</td>"), std::string::npos);
+  EXPECT_NE(list.body.find("\"><time datetime=\"2023-11-14T22:13:20Z\">2023-11-14 22:13:20 "
+                           "UTC</time></a>"),
+            std::string::npos)
+      << list.body;
   EXPECT_EQ(check_balanced(list.body, true), "");
   Response msg = get("/gm/outbox/" + std::to_string(*id), gm);
   ASSERT_EQ(msg.status, 200);
