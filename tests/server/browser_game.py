@@ -1023,8 +1023,12 @@ class Game:
 
     def layout_mid_game(self):
         a, ann, gm, g = self.anon_page(), self.pages["ann"], self.gm, self.game
+        self.open_page(gm, "/games/%s/outbox" % g, "the outbox")
+        message = gm.eval("(document.querySelector(\"#outbox a[href^='/gm/outbox/']\") || {})"
+                          ".pathname")
+        check(message, "the outbox lists no message")
         return self.layout_tour([
-            (a, self.g(), "game"), (a, self.g("/login"), "login"),
+            (gm, message, "outbox_message"), (a, self.g(), "game"), (a, self.g("/login"), "login"),
             (a, self.g("/standby"), "standby"), (a, self.g("/takeover"), "takeover"),
             (a, self.g("/press"), "press_public"), (a, self.g("/audit"), "audit"),
             (a, self.g("/archive"), "archive"), (a, self.g("/archive/1"), "archive_turn"),

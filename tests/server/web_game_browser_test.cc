@@ -253,11 +253,12 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
       << ec.message();
   // Every page kind at both widths (issue 13), among them the pages only a POST shows.
   for (const char* page :
-       {"index",          "join",        "gm_login",     "game",    "login",          "player_page",
-        "report",         "press_inbox", "press_public", "archive", "archive_turn",   "audit",
-        "gm_desk",        "gm_game",     "gm_preview",   "gm_turn", "gm_confirm_run", "gm_orders",
-        "gm_press",       "outbox",      "gm_mail",      "standby", "takeover",       "standings",
-        "finished_games", "own_files",   "error_404",    "me_link", "gm_credentials"})
+       {"index",        "join",           "gm_login",    "game",           "login",
+        "player_page",  "report",         "press_inbox", "press_public",   "archive",
+        "archive_turn", "audit",          "gm_desk",     "gm_game",        "gm_preview",
+        "gm_turn",      "gm_confirm_run", "gm_orders",   "gm_press",       "outbox",
+        "gm_mail",      "standby",        "takeover",    "standings",      "finished_games",
+        "own_files",    "error_404",      "me_link",     "gm_credentials", "outbox_message"})
     for (const char* width : {"phone", "desktop"}) {
       const auto png =
           std::filesystem::path(shots) / (std::string("layout_") + page + "_" + width + ".png");
