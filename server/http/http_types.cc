@@ -147,11 +147,14 @@ Response Response::error(int status, const std::string& message, bool json_body)
     }
     return Response::json("{\"error\": \"" + escaped + "\"}", status);
   }
-  return Response::html("<!doctype html><html><head><meta charset=\"utf-8\"><title>Error " +
-                            std::to_string(status) + "</title></head><body><h1>Error " +
-                            std::to_string(status) + "</h1><p>" + html_escape(message) +
-                            "</p><p><a href=\"/\">Adjutant</a></p></body></html>",
-                        status);
+  return Response::html(
+      "<!doctype html><html><head><meta charset=\"utf-8\"><meta "
+      "name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+      "<title>Error " +
+          std::to_string(status) + "</title></head><body><main><h1>Error " +
+          std::to_string(status) + "</h1><p>" + html_escape(message) +
+          "</p><p><a href=\"/\">Adjutant</a></p></main></body></html>",
+      status);
 }
 
 void Router::add(const std::string& method, const std::string& pattern, Handler handler,

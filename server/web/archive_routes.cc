@@ -35,6 +35,13 @@ namespace adj::web {
 
 namespace {
 
+// An order file as a page shows it: its time as a <time> element.
+Json file_row(const OrderFileView& f) {
+  Json j = to_json(f);
+  j["received"] = time_html(f.received_at);
+  return j;
+}
+
 using http::Params;
 using http::Request;
 using http::Response;
@@ -174,7 +181,7 @@ Response archive_page(WebContext& ctx, const Request& req, const std::string& ga
   const bool over = g->status == "finished";
   for (auto it = turns->rbegin(); it != turns->rend(); ++it)
     rows.push_back({{"turn", it->turn},
-                    {"ran", utc_minutes(it->ran_at)},
+                    {"ran", time_html(it->ran_at)},
                     {"without_orders", it->without_orders.size()},
                     {"draw", over ? it->draw.size() : 0},
                     {"ending", it->ending ? Json(it->ending->reason) : Json()}});
@@ -211,7 +218,7 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
       {"game", g->id},
       {"name", g->name},
       {"turn", *turn},
-      {"ran", utc_minutes(t->ran_at)},
+      {"ran", time_html(t->ran_at)},
       {"over", over},
       {"map_svg", render_svg_map(map_model_from_state(st))},
       {"roundup", t->roundup.is_null() ? Json() : roundup_view(t->roundup, st["players"])},
@@ -231,7 +238,7 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
     Json files = Json::array();
     auto fs = turn_files(s, game, *turn);
     if (!fs.ok()) return status_page(fs.status());
-    for (const auto& f : *fs) files.push_back(to_json(f));
+    for (const auto& f : *fs) files.push_back(file_row(f));
     model["reports"] = std::move(reports);
     model["files"] = std::move(files);
   }
@@ -246,7 +253,7 @@ Json finished_rows(const std::vector<FinishedGame>& games) {
                     {"name", f.game.name},
                     {"engine", f.game.engine},
                     {"turn", f.ending.turn},
-                    {"finished", utc_minutes(f.finished_at)},
+                    {"finished", time_html(f.finished_at)},
                     {"finished_at", f.finished_at},
                     {"kind", f.ending.kind},
                     {"reason", f.ending.reason},
@@ -276,7 +283,7 @@ Response my_files_page(WebContext& ctx, const Request& req, const std::string& g
   auto files = player_files(s, game, me->player);
   if (!files.ok()) return status_page(files.status());
   Json rows = Json::array();
-  for (auto it = files->rbegin(); it != files->rend(); ++it) rows.push_back(to_json(*it));
+  for (auto it = files->rbegin(); it != files->rend(); ++it) rows.push_back(file_row(*it));
   Json model = {{"game", g->id},
                 {"name", g->name},
                 {"player", me->player},

@@ -27,6 +27,7 @@
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
+#include "server/web/order_builder.h"
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
@@ -99,10 +100,11 @@ std::optional<GameSummary> find_game(WebContext& ctx, const std::string& game, S
   return std::nullopt;
 }
 
+// The deadline as a <time> element (time_html: for {{{...}}} in templates), or "none set".
 std::string deadline_text(WebContext& ctx, const std::string& game) {
   auto s = ctx.admin().schedule(game);
   if (!s.ok() || !s->deadline) return "none set";
-  return format_time(*s->deadline);
+  return time_html(*s->deadline);
 }
 
 // ---- sessions ----
@@ -246,7 +248,7 @@ Response map_svg(WebContext& ctx, const std::string& game) {
 // One audit entry as people read it (audit_text.h).
 Json audit_row(const AuditEntry& e) {
   return {{"id", e.id},
-          {"at", utc_minutes(e.at)},
+          {"at", time_html(e.at)},
           {"who", audit_actor_text(e.actor)},
           {"what", audit_action_text(e)},
           {"action", e.action}};
@@ -277,6 +279,7 @@ Response static_file(const std::string& name) {
     return name.size() >= e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0;
   };
   r.content_type = ends(".css")   ? "text/css; charset=utf-8"
+                   : ends(".js")  ? "text/javascript; charset=utf-8"
                    : ends(".svg") ? "image/svg+xml"
                    : ends(".png") ? "image/png"
                                   : "application/octet-stream";
@@ -468,7 +471,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
     for (const auto& s : *subs)
       if (s.player == me.player)
         submission = {{"has_orders", s.has_orders},
-                      {"received", s.received_at ? Json(format_time(*s.received_at)) : Json()},
+                      {"received", s.received_at ? Json(time_html(*s.received_at)) : Json()},
                       {"accepted", s.accepted},
                       {"rejected", s.rejected}};
   Json on_record = nullptr;
@@ -502,6 +505,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"deadline", deadline_text(ctx, game)},
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
+                {"order_data", script_json(order_builder_model(st, me.player))},
                 {"orders_text", text},
                 {"result", std::move(result)},
                 {"on_record", std::move(on_record)},
@@ -944,7 +948,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                            {"name", s.name},
                            {"email", address.empty() ? "(none on file)" : address},
                            {"has_orders", s.has_orders},
-                           {"received", s.received_at ? format_time(*s.received_at) : "-"},
+                           {"received", s.received_at ? time_html(*s.received_at) : "-"},
                            {"accepted", s.accepted},
                            {"rejected", s.rejected},
                            {"orders_url", "/gm/games/" + http::url_encode(game) + "/players/" +
@@ -982,7 +986,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"turn", turn},
                 {"status", status},
                 {"paused", status == "paused" || status == "held"},
-                {"deadline", s.deadline ? format_time(*s.deadline) : "none set"},
+                {"deadline", s.deadline ? time_html(*s.deadline) : "none set"},
                 {"deadline_date", s.deadline ? format_utc(*s.deadline, "%Y-%m-%d") : ""},
                 {"deadline_time", s.deadline ? format_utc(*s.deadline, "%H:%M") : ""},
                 {"recent_audit", std::move(recent)},

@@ -26,6 +26,7 @@
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
+#include "server/web/pages_view.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
@@ -417,7 +418,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
     for (const auto& s : *list) {
       Json row = signup_json(s);
       row["pending"] = s.state == "pending";
-      row["when"] = utc_minutes(s.created_at);
+      row["when"] = time_html(s.created_at);
       std::string prefs;
       for (const auto& c : s.preferences) prefs += (prefs.empty() ? "" : " ") + c;
       row["preferences_text"] = prefs.empty() ? "any" : prefs;

@@ -55,7 +55,7 @@ Json marked_lines(std::string_view text, const OrderAck& ack) {
 }
 
 Json on_record_view(const SubmissionRecord& file) {
-  Json v = {{"received", format_time(file.received_at)},
+  Json v = {{"received", time_html(file.received_at)},
             {"text", file.raw_text},
             {"refused", !file.accepted},
             {"accepted", 0},

@@ -17,6 +17,7 @@
 #include "server/web/auth_guard.h"
 #include "server/web/outbox_view.h"
 #include "server/web/page_render.h"
+#include "server/web/pages_view.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
@@ -81,7 +82,7 @@ Json inbox_view(const std::vector<InboxMessage>& list) {
   for (const auto& m : list)
     rows.push_back({{"id", m.id},
                     {"state", m.state},
-                    {"received", utc_seconds_or_dash(m.received_at)},
+                    {"received", m.received_at ? time_html(m.received_at, true) : "-"},
                     {"channel", m.channel},
                     {"from", m.envelope_from},
                     {"peer", m.peer},
@@ -180,7 +181,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
                           {"to", m.to},
                           {"subject", subject_of(m.raw)},
                           {"attempts", m.attempts},
-                          {"created", utc_seconds_or_dash(m.created_at)},
+                          {"created", m.created_at ? time_html(m.created_at, true) : "-"},
                           {"last_error", m.last_error}});
         Json model = {{"game", game}, {"game_name", name}, {"limit", 100}, {"messages", rows}};
         return styled("Outbox: " + name, "outbox", model,
@@ -225,7 +226,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
         Json model = {{"subject", subject.empty() ? "(no subject)" : subject},
                       {"state", m->state},
                       {"kind", m->kind},
-                      {"created", utc_seconds_or_dash(m->created_at)},
+                      {"created", m->created_at ? time_html(m->created_at, true) : "-"},
                       {"attempts", m->attempts},
                       {"last_error", m->last_error.empty() ? Json() : Json(m->last_error)},
                       {"game", m->game.empty() ? Json() : Json(m->game)},

@@ -328,6 +328,11 @@ Json ack_view(const OrderAck& ack) {
 
 std::string format_time(std::int64_t t) { return utc_minutes(t); }
 
+std::string time_html(std::int64_t t, bool seconds) {
+  return "<time datetime=\"" + utc_iso(t) + "\">" +
+         (seconds ? format_utc(t, "%Y-%m-%d %H:%M:%S UTC") : utc_minutes(t)) + "</time>";
+}
+
 std::string datetime_local(std::int64_t t) { return format_utc(t, "%Y-%m-%dT%H:%M"); }
 
 std::optional<std::int64_t> parse_time(const std::string& in) {

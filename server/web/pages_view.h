@@ -33,6 +33,10 @@ nlohmann::json ack_view(const OrderAck& ack);
 
 // "2025-03-01 18:00 UTC".
 std::string format_time(std::int64_t unix_seconds);
+// `<time datetime="2025-03-01T18:00:00Z">2025-03-01 18:00 UTC</time>` (with `seconds`:
+// "2025-03-01 18:00:00 UTC"): a time on a page, made of digits only, for templates to insert
+// unescaped ({{{...}}}); static/time.js adds the reader's local time beside it.
+std::string time_html(std::int64_t unix_seconds, bool seconds = false);
 // Parses "YYYY-MM-DDTHH:MM[:SS]" or "YYYY-MM-DD HH:MM[:SS]" (UTC, as an HTML datetime-local field
 // sends it) or plain Unix seconds. nullopt when malformed.
 std::optional<std::int64_t> parse_time(const std::string& text);

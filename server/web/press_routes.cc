@@ -119,7 +119,7 @@ Json messages_view(const std::vector<PressView>& vs) {
   Json out = Json::array();
   for (const auto& v : vs) {
     Json m = message_json(v);
-    m["time"] = utc_minutes(v.message.sent_at);
+    m["time"] = time_html(v.message.sent_at);
     out.push_back(std::move(m));
   }
   return out;

@@ -28,9 +28,10 @@ std::string gm_path(const std::string& game) { return "/gm/games/" + http::url_e
 bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
 
 void harden(Response& r, bool private_page) {
-  r.headers.emplace_back("Content-Security-Policy",
-                         "default-src 'none'; style-src 'self'; img-src 'self' data:; "
-                         "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
+  r.headers.emplace_back(
+      "Content-Security-Policy",
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; script-src 'self'; "
+      "form-action 'self'; frame-ancestors 'none'; base-uri 'none'");
   r.headers.emplace_back("X-Content-Type-Options", "nosniff");
   r.headers.emplace_back("Referrer-Policy", "same-origin");
   r.headers.emplace_back("Cache-Control", private_page ? "no-store" : "no-cache");

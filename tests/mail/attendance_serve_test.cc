@@ -350,7 +350,8 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
   const Http desk = d_->page("/gm/games/britain-1", gm_cookie);
   ASSERT_EQ(desk.status, 200);
   EXPECT_NE(desk.body.find("id=\"attendance\""), std::string::npos);
-  EXPECT_NE(desk.body.find("<td class=\"n missed\">2</td>"), std::string::npos);
+  EXPECT_NE(desk.body.find("<td data-label=\"Missed\" class=\"n missed\">2</td>"),
+            std::string::npos);
   EXPECT_NE(desk.body.find("since turn 3"), std::string::npos);
   EXPECT_NE(desk.body.find("web@example.net"), std::string::npos);
   EXPECT_NE(desk.body.find("id=\"attendance-form\""), std::string::npos);

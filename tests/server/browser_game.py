@@ -40,6 +40,7 @@ import urllib.request
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import cdp  # noqa: E402  (tests/support/cdp.py)
+import browser_layout as layout  # noqa: E402  (tests/server/browser_layout.py)
 
 MAIL_TIMEOUT = 30.0  # seconds to wait for a message the game sends (delivered every ~2 s)
 
@@ -155,6 +156,7 @@ class Game:
         self.after_run_path = ""
         self.confirmed = {}  # turn -> whether the GM was asked to confirm
         self.takeover_code = ""
+        self.anon = None  # a browser context with no cookies, made by the first layout tour
 
     # ---- step machinery ----
 
@@ -302,6 +304,8 @@ class Game:
           needs=["create form: open for sign-ups"])
         S("gm invites a player by address", self.gm_invites,
           needs=["create form: open for sign-ups"])
+        S("phone and desktop: sign-up pages", self.layout_signup,
+          needs=["players join on the web with preferences"])
         S("gm approves the sign-ups", self.gm_approves,
           needs=["players join on the web with preferences"])
         S("gm starts the game (kingdoms assigned)", self.gm_starts,
@@ -324,10 +328,14 @@ class Game:
           needs=["gm allows anonymous press"])
         S("orders form keeps text and marks rejected lines", self.orders_errors,
           needs=["players sign in with their link"])
+        S("order builder writes lines the server accepts", self.order_builder,
+          needs=["players sign in with their link"])
         S("turn 1: everyone submits orders on the web",
           lambda: self.submit_orders(1, ["ann", "bob", "cat"]),
           needs=["players sign in with their link"])
         S("orders on record shown on the player page", self.on_record,
+          needs=["turn 1: everyone submits orders on the web"])
+        S("times in UTC and in the reader's own zone", self.local_times,
           needs=["turn 1: everyone submits orders on the web"])
         S("turn 1: gm runs the turn", lambda: self.gm_run(1, expect_missing=[]),
           needs=["turn 1: everyone submits orders on the web"])
@@ -345,6 +353,8 @@ class Game:
           needs=["turn 1: gm runs the turn"])
         S("gm reads a player's orders on file", self.gm_reads_orders,
           needs=["turn 2: westmark sends no orders"])
+        S("phone and desktop: every page during the game", self.layout_mid_game,
+          needs=["gm reads a player's orders on file", "players exchange press on the web"])
         S("turn 2: gm runs the turn", lambda: self.gm_run(2, expect_missing=["WES"]),
           needs=["turn 2: westmark sends no orders"])
         self.feature("turn 2: gm confirms running with orders missing", self.confirmed.get(2),
@@ -393,6 +403,8 @@ class Game:
         S("a player sees all their own order files", self.own_files,
           needs=["turn 4: gm runs the last turn"])
         S("no orders after the end", self.no_orders_after_end,
+          needs=["the game is finished with a winner"])
+        S("phone and desktop: pages after the end", self.layout_after_end,
           needs=["the game is finished with a winner"])
 
     def gm_sign_in(self):
@@ -711,6 +723,8 @@ class Game:
             check(expect_missing != [], "a confirmation was asked with every order in")
             for code in expect_missing or []:
                 check(code in listed, "the confirmation page does not name %s" % code)
+            if turn == 2:  # the confirmation page exists only as the answer to a POST
+                self.layout_here(self.gm, "gm_confirm_run")
             self.submit_ok(self.gm, "#confirm-run-form", None, "confirm run turn %d" % turn)
             confirmed = True
         j = self.game_json()
@@ -975,6 +989,163 @@ class Game:
         check("over" in (p.text() or "").lower(), "orders after the end were not refused: "
               + (p.text() or "")[:300])
         return "refused: the game is over"
+
+    # ---- issue 13: phones, the order builder, local times ----
+
+    def anon_page(self):
+        if self.anon is None:
+            self.anon = self.browser.new_page("anon")
+        return self.anon
+
+    def layout_tour(self, items):
+        try:
+            done = layout.tour([(p, self.url(path), name) + tuple(rest)
+                                for p, path, name, *rest in items], self.shots)
+        except layout.LayoutError as e:
+            raise Failed(str(e))
+        return "%d pages at %d and %d px: %s" % (len(done), layout.PHONE["width"],
+                                                 layout.DESKTOP["width"], ", ".join(done))
+
+    def layout_here(self, page, name):
+        try:
+            layout.check_here(page, name, self.shots)
+        except layout.LayoutError as e:
+            raise Failed(str(e))
+        finally:
+            layout.clear_metrics(page)
+
+    def layout_signup(self):
+        a, gm = self.anon_page(), self.gm
+        return self.layout_tour([
+            (a, "/", "index"), (a, self.g(), "game_signup"), (a, self.g("/join"), "join"),
+            (a, "/gm/login", "gm_login"), (gm, "/gm", "gm_desk"),
+            (gm, "/gm/games/" + self.game, "gm_game_signups")])
+
+    def layout_mid_game(self):
+        a, ann, gm, g = self.anon_page(), self.pages["ann"], self.gm, self.game
+        self.open_page(gm, "/games/%s/outbox" % g, "the outbox")
+        message = gm.eval("(document.querySelector(\"#outbox a[href^='/gm/outbox/']\") || {})"
+                          ".pathname")
+        check(message, "the outbox lists no message")
+        return self.layout_tour([
+            (gm, message, "outbox_message"), (a, self.g(), "game"), (a, self.g("/login"), "login"),
+            (a, self.g("/standby"), "standby"), (a, self.g("/takeover"), "takeover"),
+            (a, self.g("/press"), "press_public"), (a, self.g("/audit"), "audit"),
+            (a, self.g("/archive"), "archive"), (a, self.g("/archive/1"), "archive_turn"),
+            (a, self.g("/standings"), "standings_open"), (a, "/finished", "finished"),
+            (a, self.g("/no-such-page"), "error_404", 404),
+            (a, self.g("/archive/99"), "error_404_page", 404),
+            (ann, self.g("/me"), "player_page"), (ann, self.g("/me/reports/1"), "report"),
+            (ann, self.g("/me/press"), "press_inbox"), (ann, self.g("/me/files"), "own_files"),
+            (gm, "/gm", "gm_desk_games"), (gm, "/gm/games/" + g, "gm_game"),
+            (gm, "/gm/games/%s/preview" % g, "gm_preview"),
+            (gm, "/gm/games/%s/turns/1" % g, "gm_turn"),
+            (gm, "/gm/games/%s/players/NOR/orders" % g, "gm_orders"),
+            (gm, "/gm/games/%s/press" % g, "gm_press"),
+            (gm, "/games/%s/players/NOR/reports/1" % g, "gm_report"),
+            (gm, "/games/%s/outbox" % g, "outbox"), (gm, "/gm/mail", "gm_mail")])
+
+    def layout_after_end(self):
+        a, ann = self.anon_page(), self.pages["ann"]
+        self.layout_here(ann, "player_page_over")  # where no_orders_after_end left it
+        # Pages that only answer a POST: a new sign-in link, and the GM's fresh credentials.
+        self.open_page(ann, self.g("/me"), "player page")
+        self.submit_ok(ann, "form[action$='/me/link']", None, "a new sign-in link")
+        check("/p/" in (ann.text("main") or ""), "no new sign-in link shown")
+        self.layout_here(ann, "me_link")
+        self.gm.goto(self.url("/gm/games/" + self.game))
+        reset = ("form[action='/gm/games/%s/players/EST/reset']:has(input[value=secret])"
+                 % self.game)
+        self.submit_ok(self.gm, reset, None, "a new secret for EST")
+        check(self.gm.exists("td.token"), "no fresh credentials shown")
+        self.layout_here(self.gm, "gm_credentials")
+        return self.layout_tour([
+            (a, self.g(), "game_over"), (a, self.g("/standings"), "standings"),
+            (a, "/finished", "finished_games"), (a, self.g("/archive"), "archive_over"),
+            (a, self.g("/archive/%d" % LAST_TURN), "archive_last_turn"),
+            (a, self.g("/press"), "press_all"), (ann, self.g("/me/files"), "own_files_over"),
+            (ann, self.g("/me/reports/%d" % LAST_TURN), "report_last")])
+
+    def order_builder(self):
+        """Ann builds her turn 1 orders with the builder's lists, the textarea gets the same
+        text she could type, and the server accepts it. Without JavaScript the builder is
+        hidden and the textarea is all there is."""
+        p = self.pages["ann"]
+        self.open_page(p, self.g("/me"), "player page")
+        self.need(p, "#order-builder", "the order builder")
+        check(p.eval("!document.getElementById('order-builder').hidden"),
+              "the order builder stays hidden with JavaScript on")
+        state = self.game_json()
+        own = sorted(a["code"] for a in state["areas"] if a.get("owner") == "NOR")
+        check(sorted(layout.builder_options(p, "ob-area")) == own,
+              "the builder offers areas %s, Northmark holds %s"
+              % (layout.builder_options(p, "ob-area"), own))
+        verbs = layout.builder_options(p, "ob-action")
+        for v in ("MOVE", "ASSAULT", "PROBE", "OVERRUN", "AMBUSH", "RETREAT", "DEFEND", "LEVY"):
+            check(v in verbs, "the builder has no %s (it has %s)" % (v, verbs))
+        p.eval("document.getElementById('orders').value = ''")
+        p.eval("document.getElementById('ob-area').value = 'NHL';"
+               "document.getElementById('ob-area').dispatchEvent(new Event('change'))")
+        near = sorted({e[1] for e in state["adjacency"] if e[0] == "NHL"}
+                      | {e[0] for e in state["adjacency"] if e[1] == "NHL"})
+        err = layout.builder_add(p, "NHL", "MOVE", near[0], "AB-1")
+        check(not err, err)
+        check(sorted(layout.builder_options(p, "ob-target")) == near,
+              "MOVE from NHL offers %s, the map's neighbours are %s"
+              % (layout.builder_options(p, "ob-target"), near))
+        text = p.eval("document.getElementById('orders').value")
+        check(text == "MOVE NHL %s AB-1\n" % near[0], "the builder wrote %r" % text)
+        err = layout.builder_add(p, "NHL", "MOVE", near[0], "lots")
+        check("AB-n" in err, "a count of 'lots' was not refused: %r" % err)
+        # The real orders: clear, then DEFEND NHL and DEFEND NVL, and an END the next line
+        # must go before.
+        p.eval("document.getElementById('orders').value = 'END\\n'")
+        for area in ("NHL", "NVL"):
+            err = layout.builder_add(p, area, "DEFEND")
+            check(not err, err)
+        text = p.eval("document.getElementById('orders').value")
+        check(text == "DEFEND NHL\nDEFEND NVL\nEND\n", "the builder wrote %r" % text)
+        self.submit_ok(p, self.orders_form(p), None, "orders from the builder",
+                       "button[value=submit]")
+        status, subs = self.api("GET", "/api/games/%s/submissions" % self.game)
+        nor = next((x for x in subs.get("players", []) if x.get("player") == "NOR"), {})
+        check(nor.get("has_orders") and nor.get("accepted") == 2 and nor.get("rejected") == 0,
+              "the builder's orders on file: %s" % nor)
+        # No JavaScript: the builder stays hidden, the form is the same.
+        p.call("Emulation.setScriptExecutionDisabled", {"value": True})
+        try:
+            self.open_page(p, self.g("/me"), "player page without JavaScript")
+            check(p.eval("document.getElementById('order-builder').hidden") is True,
+                  "without JavaScript the builder is shown")
+            check(p.exists("#orders-form textarea[name=orders]"), "no textarea without JS")
+        finally:
+            p.call("Emulation.setScriptExecutionDisabled", {"value": False})
+        return "MOVE NHL %s AB-1 from the lists; DEFEND NHL, DEFEND NVL accepted" % near[0]
+
+    def local_times(self):
+        """The audit log and ann's page in three zones: each time in UTC, and beside it the
+        reader's own time (none added for a reader in UTC)."""
+        p = self.pages["ann"]
+        checked = []
+        try:
+            for zone in ("Asia/Kolkata", "America/New_York"):
+                p.call("Emulation.setTimezoneOverride", {"timezoneId": zone})
+                for path in (self.g("/me"), self.g("/audit")):
+                    self.open_page(p, path, "a page with times")
+                    try:
+                        n = layout.check_local_times(p, zone)
+                    except layout.LayoutError as e:
+                        raise Failed(str(e))
+                    checked.append("%s %s: %d" % (zone, path.rsplit("/", 1)[-1], n))
+                    if zone == "Asia/Kolkata" and path.endswith("/audit"):
+                        self.shot(p, "local_times")
+            p.call("Emulation.setTimezoneOverride", {"timezoneId": "UTC"})
+            self.open_page(p, self.g("/audit"), "the audit log")
+            extra = [t for t in layout.local_times(p) if t[2]]
+            check(not extra, "a reader in UTC is shown a second time: %s" % extra[:2])
+        finally:
+            p.call("Emulation.setTimezoneOverride", {"timezoneId": ""})
+        return "; ".join(checked)
 
 
 def main():

@@ -243,8 +243,10 @@ TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
   Response audit = get("/games/britain-1/audit");
   ASSERT_EQ(audit.status, 200);
   EXPECT_NE(
-      audit.body.find("<td>2023-11-14 22:13 UTC</td><td>the GM</td><td>moved the deadline from "
-                      "none to 2026-11-30 18:30 UTC</td>"),
+      audit.body.find("<td data-label=\"When (UTC)\"><time datetime=\"2023-11-14T22:13:20Z\">"
+                      "2023-11-14 22:13 UTC</time></td><td data-label=\"Who\">the GM</td>"
+                      "<td data-label=\"What\">moved the deadline from none to 2026-11-30 18:30 "
+                      "UTC</td>"),
       std::string::npos)
       << audit.body;
   EXPECT_NE(audit.body.find("ran turn 1; no orders from EAN, GWN, MRC, NUM"), std::string::npos);
@@ -348,6 +350,7 @@ TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
       "Content-Transfer-Encoding: quoted-printable\r\n\r\nPLAYER WSX cerdic\r\nCaf=C3=A9 ok=\r\n"
       " still\r\n";
   ack.dedupe_key = "t1";
+  ack.created_at = 1'700'000'000;
   auto id = st.enqueue(ack);
   ASSERT_TRUE(id.ok());
   OutboxMessage secret = ack;
@@ -361,7 +364,11 @@ TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
   ASSERT_EQ(list.status, 200);
   EXPECT_NE(list.body.find("/static/adjutant.css"), std::string::npos);
   EXPECT_NE(list.body.find("href=\"/gm/outbox/" + std::to_string(*id) + "\""), std::string::npos);
-  EXPECT_NE(list.body.find("<td>ack</td>"), std::string::npos);
+  EXPECT_NE(list.body.find("<td data-label=\"Kind\">ack</td>"), std::string::npos);
+  EXPECT_NE(list.body.find("\"><time datetime=\"2023-11-14T22:13:20Z\">2023-11-14 22:13:20 "
+                           "UTC</time></a>"),
+            std::string::npos)
+      << list.body;
   EXPECT_EQ(check_balanced(list.body, true), "");
   Response msg = get("/gm/outbox/" + std::to_string(*id), gm);
   ASSERT_EQ(msg.status, 200);

@@ -121,8 +121,8 @@ class PagesFixture : public ::testing::Test {
     return router_->route(r);
   }
 
-  std::string player_cookie(const std::string& player) {
-    auto token = ctx_->admin().issue_player_token(kGame, player, "gm");
+  std::string player_cookie(const std::string& player, const std::string& game = kGame) {
+    auto token = ctx_->admin().issue_player_token(game, player, "gm");
     EXPECT_TRUE(token.ok());
     return std::string(kPlayerCookie) + "=" + *token;
   }

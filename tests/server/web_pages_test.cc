@@ -131,15 +131,35 @@ TEST_F(WebPages, HostileNamesAreEscaped) {
   s["name"] = "<script>alert(1)</script>";
   s["players"][0]["name"] = "<script>alert(2)</script>";
   s["areas"][0]["name"] = "<img src=x onerror=alert(3)>";
+  // The order builder's data on the page of a kingdom holding the hostile area, listing the
+  // hostile kingdom among the others.
+  const std::string player = s["players"][1]["code"].get<std::string>();
+  s["areas"][0]["owner"] = player;
   create(s);
+  // The only scripts are the static files and the order builder's JSON block (issue 13).
+  const auto own_scripts_removed = [](std::string body) {
+    for (const std::string ok : {"<script src=\"/static/time.js\" defer></script>",
+                                 "<script src=\"/static/orders.js\" defer></script>",
+                                 "<script type=\"application/json\" id=\"order-data\">"}) {
+      for (std::size_t at = body.find(ok); at != std::string::npos; at = body.find(ok))
+        body.erase(at, ok.size());
+    }
+    return body;
+  };
   for (const std::string path :
-       {"/", "/games/evil-1", "/games/evil-1/audit", "/games/evil-1/login"}) {
-    Response r = get(path);
+       {"/", "/games/evil-1", "/games/evil-1/audit", "/games/evil-1/login", "/games/evil-1/me"}) {
+    Response r = get(path, path.ends_with("/me") ? player_cookie(player, "evil-1") : "");
     ASSERT_EQ(r.status, 200) << path;
-    EXPECT_EQ(r.body.find("<script"), std::string::npos) << path;
+    const std::string body = own_scripts_removed(r.body);
+    EXPECT_EQ(body.find("<script"), std::string::npos) << path;
+    // The order-data block ends at its own </script> only: names inside are \u003c-escaped.
+    EXPECT_EQ(count(body, "</script>"), path.ends_with("/me") ? 1 : 0) << path;
     EXPECT_EQ(r.body.find("<img"), std::string::npos) << path;
     EXPECT_EQ(check_balanced(r.body, true), "") << path;
   }
+  Response me = get("/games/evil-1/me", player_cookie(player, "evil-1"));
+  EXPECT_NE(me.body.find("\\u003cimg src=x onerror=alert(3)\\u003e"), std::string::npos);
+  EXPECT_NE(me.body.find("\\u003cscript\\u003ealert(2)"), std::string::npos);
   Response game = get("/games/evil-1");
   EXPECT_NE(game.body.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(game.body.find("&lt;script&gt;alert(2)&lt;/script&gt;"), std::string::npos);
@@ -470,7 +490,7 @@ TEST_F(WebPages, GmDeskShowsFreshSecretsOnceAndResetsThem) {
   ASSERT_EQ(made.status, 200) << made.body;
   EXPECT_EQ(check_balanced(made.body, true), "");
   EXPECT_EQ(made.body.find("cerdic"), std::string::npos);
-  const std::string cell = "<td>WSX</td><td class=\"token\">";
+  const std::string cell = "<td>WSX</td><td data-label=\"Secret\" class=\"token\">";
   const std::size_t at = made.body.find(cell);
   ASSERT_NE(at, std::string::npos) << made.body;
   const std::string secret = made.body.substr(at + cell.size(), 14);

@@ -1,0 +1,25 @@
+// The data behind the order builder on the player's page (static/orders.js): the player's areas
+// with their neighbours, the other kingdoms, and the actions this game's rules accept, each with
+// the shape of its order line. The builder only writes text into the order textarea; the server
+// parses that text as it parses any order file, so nothing here is trusted on the way back.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace adj::web {
+
+// The builder's model for `player` in `state` (the `game show --json` document):
+//   {"player", "areas": {code: {"name", "kind", "owner", "adj": [codes]}}, "own": [codes],
+//    "kingdoms": [{"code", "name"}], "actions": [{"verb", "area", "target", "count"}]}
+// where "area" is "own" or "none"; "target" is "adjacent", "adjacent-own", "adjacent-optional",
+// "kingdom" or "none"; "count" is "armies" (blank, n or AB-n), "optional" (blank or n),
+// "required" (n) or "none". `areas` holds the player's areas and their neighbours only.
+nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player);
+
+// `model` as JSON text safe inside <script type="application/json">: '<', '>' and '&' are
+// written as \u003c, \u003e and \u0026, so no text from a scenario can end the element.
+std::string script_json(const nlohmann::json& model);
+
+}  // namespace adj::web
