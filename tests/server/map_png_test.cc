@@ -179,6 +179,38 @@ TEST(MapPng, EveryBundledScenarioMapRendersWithinTheLimits) {
   }
 }
 
+TEST(MapPng, HostileStatesRenderOrFailCleanly) {
+  auto doc = bundled_scenario("dark-age-britain");
+  ASSERT_TRUE(doc.ok());
+  auto st = state_from_scenario(*doc, 1);
+  ASSERT_TRUE(st.ok());
+  nlohmann::json j = to_json(*st);
+  // Names and codes from outside: markup, entities, control characters, 20 KB names, huge and
+  // non-finite coordinates.
+  const std::string hostile =
+      "</text></svg><!ENTITY x \"y\"><svg onload=alert(1)>&amp;&\x01\x7f" + std::string(20000, 'W');
+  j["name"] = hostile;
+  for (auto& a : j["areas"]) {
+    a["name"] = hostile;
+    a["code"] = "<" + a.value("code", "") + "&>";
+  }
+  j["areas"][0]["x"] = 1e300;
+  j["areas"][1]["y"] = -1e300;
+  for (auto& p : j["players"]) p["name"] = hostile;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto png = state_map_png(j);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3))
+      << "long names are cut before pango lays them out";
+  ASSERT_TRUE(png.ok()) << png.status().to_string();
+  const auto size = png_size(*png);
+  ASSERT_TRUE(size.ok());
+  EXPECT_LE(size->first, 1600);
+  EXPECT_LE(size->second, 1600);
+  // Not a state at all.
+  EXPECT_FALSE(state_map_png(nlohmann::json::array()).ok());
+  EXPECT_TRUE(state_map_png(nlohmann::json::object()).ok());  // an empty map, still a picture
+}
+
 TEST(MapPng, AFiveThousandAreaMapIsScaledToTheLimit) {
   web::MapModel m;
   m.title = "Big <&> map";
