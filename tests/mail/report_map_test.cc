@@ -234,6 +234,10 @@ TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
     EXPECT_TRUE(p.has_html);
     EXPECT_TRUE(contains(p.text, "/games/britain-1/me/reports/1"));
     EXPECT_LT(m.raw.size(), 400u * 1024) << "a report with its map stays small";
+    if (m.to == "wessex@example.org") {
+      RecordProperty("map_png_bytes", static_cast<int>(map.size()));
+      RecordProperty("report_mail_bytes", static_cast<int>(m.raw.size()));
+    }
   }
 }
 

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "rules/game/scenario.h"
 #include "server/render/map_png.h"
@@ -209,6 +211,27 @@ TEST(MapPng, HostileStatesRenderOrFailCleanly) {
   // Not a state at all.
   EXPECT_FALSE(state_map_png(nlohmann::json::array()).ok());
   EXPECT_TRUE(state_map_png(nlohmann::json::object()).ok());  // an empty map, still a picture
+}
+
+TEST(MapPng, SeveralThreadsAtOnceGetTheSameBytes) {
+  auto doc = bundled_scenario("dark-age-britain");
+  ASSERT_TRUE(doc.ok());
+  auto st = state_from_scenario(*doc, 1);
+  ASSERT_TRUE(st.ok());
+  const nlohmann::json j = to_json(*st);
+  const auto one = state_map_png(j);
+  ASSERT_TRUE(one.ok());
+  std::vector<std::string> got(4 * 3);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3; ++i) {
+        auto png = state_map_png(j);
+        got[static_cast<std::size_t>(t * 3 + i)] = png.ok() ? *png : std::string();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (const std::string& g : got) EXPECT_EQ(g, *one);
 }
 
 TEST(MapPng, AFiveThousandAreaMapIsScaledToTheLimit) {
