@@ -65,6 +65,11 @@ Result<std::string> svg_to_png(std::string_view svg, const PngLimits& limits) {
     return Status::InvalidArgument("svg_to_png: the SVG is " + std::to_string(svg.size()) +
                                    " bytes, over the limit of " +
                                    std::to_string(limits.max_svg_bytes));
+  // No DTD: the map never has one, and entities are where XML parsers go wrong (expansion bombs,
+  // external entities; librsvg 2.54 also leaks entity declarations).
+  if (svg.find("<!DOCTYPE") != std::string_view::npos ||
+      svg.find("<!ENTITY") != std::string_view::npos)
+    return Status::InvalidArgument("svg_to_png: a DOCTYPE or ENTITY declaration is not accepted");
   GError* error = nullptr;
   std::unique_ptr<RsvgHandle, GObjectUnref> handle(
       rsvg_handle_new_from_data(reinterpret_cast<const guint8*>(svg.data()), svg.size(), &error));

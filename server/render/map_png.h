@@ -1,8 +1,9 @@
 // SVG to PNG with librsvg and cairo: the map as an image for mail readers that cannot show SVG.
 //
-// Bounded: the input is at most PngLimits::max_svg_bytes; the image is the SVG's intrinsic size
-// (width/height, else its viewBox) scaled down, aspect ratio kept, to fit max_width x
-// max_height pixels (never scaled up); librsvg loads no external resource (the document has no
+// Bounded: the input is at most PngLimits::max_svg_bytes and has no DOCTYPE or ENTITY
+// declaration (so no entity expansion); the image is the SVG's intrinsic size (width/height,
+// else its viewBox) scaled down, aspect ratio kept, to fit max_width x max_height pixels (never
+// scaled up); librsvg loads no external resource (the document has no
 // base URL) and keeps its own element and nesting limits (no RSVG_HANDLE_FLAG_UNLIMITED).
 // Malformed input is an error Status naming what is wrong, never a crash. Time grows with the
 // element count and the pixel count and a render cannot be interrupted: pass SVG this program
@@ -31,9 +32,9 @@ struct PngLimits {
 };
 
 // The PNG bytes of `svg` rendered as described above. InvalidArgument when the input is empty,
-// larger than max_svg_bytes, not SVG librsvg can read, or has no usable size (no width/height
-// and no viewBox, or a zero, negative or non-finite one); Internal when librsvg cannot draw it
-// or cairo fails (out of memory).
+// larger than max_svg_bytes, has a DOCTYPE or ENTITY declaration, is not SVG librsvg can read,
+// or has no usable size (no width/height and no viewBox, or a zero, negative or non-finite
+// one); Internal when librsvg cannot draw it or cairo fails (out of memory).
 Result<std::string> svg_to_png(std::string_view svg, const PngLimits& limits = {});
 
 // The width and height of a PNG from its IHDR chunk; InvalidArgument when `png` is not a PNG.
