@@ -18,8 +18,8 @@
 //     (optionally followed by a game id; "Re:" prefixes ignored).
 //       HELP: the order syntax (schemas/orders/grammar.md summary) plus, when a game is named (GAME
 //         line, command argument, subject or recipient tag), that game's engine order_help().
-//       RESEND [<turn>]: the player's latest report, or that turn's; needs GAME and PLAYER
-//       <code> <secret> lines.
+//       RESEND [<turn>]: the player's latest report, or that turn's, with the map after it
+//       (MailConfig::map_painter); needs GAME and PLAYER <code> <secret> lines.
 //       STATUS: the acknowledgement of the player's orders on file for the open turn; same lines.
 //       SECRET <new>: a line of its own after the GAME and PLAYER <code> <secret> lines changes
 //         the player's secret (Services::change_secret; audited "secret"); the answer never

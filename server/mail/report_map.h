@@ -22,8 +22,8 @@ namespace adj::mail {
 // safe to call from several threads at once.
 using MapPainter = std::function<Result<std::string>(const Json& state)>;
 
-// The largest map attached (a report with a bigger one goes without it). A 6-area map weighs
-// about 30 KB, base64 adds a third; relays commonly take 10 MB and more.
+// The largest map attached (a report with a bigger one goes without it). The bundled scenarios'
+// maps weigh 56-98 KB, base64 adds a third; relays commonly take 10 MB and more.
 inline constexpr std::size_t kMaxMapAttachmentBytes = 2u << 20;
 
 // The attachment "map-turn-<turn>.png" (image/png) of `game` after `turn`; nullopt (logged,
