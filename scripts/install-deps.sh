@@ -13,6 +13,7 @@ packages=(
   g++ cmake ninja-build pkg-config git
   libboost-dev nlohmann-json3-dev libsqlite3-dev libspdlog-dev libcli11-dev
   libvalijson-dev libkainjow-mustache-dev libcurl4-openssl-dev libgmime-3.0-dev libsodium-dev
+  librsvg2-dev fonts-dejavu-core
   sqlite3 curl
   zlib1g-dev libbrotli-dev
   nginx-light wrk

@@ -12,6 +12,7 @@
 #include "server/mail/mime.h"
 #include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
+#include "server/render/state_map.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/sqlite_throttle_store.h"
 
@@ -58,6 +59,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
+  config.map_painter = render::map_painter();  // RESEND attaches the map
   mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
   // The guessing limiter, its counts in the database (shared with the daemon and other ingests).
   auto throttle_store = SqliteThrottleStore::open(c.db);
@@ -88,6 +90,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
               done->outcome.c_str());
   // What the message caused for others (press, sign-up answers) goes to the outbox now.
   mail::NoticeMailer notices(services, s, s, config.from, config.base_url, wall_clock);
+  notices.set_map_painter(config.map_painter);
   if (auto n = notices.deliver(); !n.ok())
     std::fprintf(stderr, "warning: notices not queued yet: %s\n", n.status().message().c_str());
   return kExitOk;
@@ -203,6 +206,7 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   Services services(Stores{**store, **store, **store, **store, **store}, wall_clock);
   mail::NoticeMailer notices(services, **store, **store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
+  notices.set_map_painter(render::map_painter());  // corrections attach the map
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(**store, *sender);
   mail::WorkerStats total;

@@ -39,6 +39,7 @@
 #include "server/mail/mime.h"
 #include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
+#include "server/render/state_map.h"
 #include "server/web/web_context.h"
 #include "storage/sqlite/revision_watch.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -433,6 +434,7 @@ int serve(const Common& c, const ServeOptions& o) {
   mail_config.max_messages_per_peer = o.mail_peer_messages;
   mail_config.max_bytes_per_peer = o.mail_peer_bytes;
   mail_config.keep_raw_days = o.mail_keep_days;
+  mail_config.map_painter = render::map_painter();  // report mails attach the map as a PNG
   mail_config.trusted_peers.clear();
   for (const std::string& p : o.mail_trusted_peers)
     if (p != "none") mail_config.trusted_peers.push_back(p);
@@ -694,9 +696,11 @@ int serve(const Common& c, const ServeOptions& o) {
         try {
           SqliteStore& store = web::thread_store(ctx);
           // Notices first (press, sign-ups, corrections...), so their mail goes out this pass.
-          if (!notice_mailer)
+          if (!notice_mailer) {
             notice_mailer = std::make_unique<mail::NoticeMailer>(
                 ctx.services(), store, store, mail_config.from, mail_config.base_url, ctx.clock());
+            notice_mailer->set_map_painter(mail_config.map_painter);
+          }
           if (auto n = notice_mailer->deliver(); !n.ok())
             spdlog::warn("event=notices_failed error=\"{}\"", log_escape(n.status().message()));
           else if (*n > 0)

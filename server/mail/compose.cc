@@ -1,6 +1,7 @@
 #include "server/mail/compose.h"
 
 #include <cctype>
+#include <string_view>
 
 #include "server/mail/detail.h"
 
@@ -39,6 +40,41 @@ GPtr<GMimeTextPart> text_part(const char* subtype, const std::string& text) {
   return part;
 }
 
+bool valid_token(std::string_view t) {
+  if (t.empty() || t.size() > 100) return false;
+  for (char c : t)
+    if (!std::isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("!#$&-^_.+").find(c) == std::string_view::npos)
+      return false;
+  return true;
+}
+
+Status check_attachment(const MailAttachment& a) {
+  const std::size_t slash = a.content_type.find('/');
+  if (slash == std::string::npos ||
+      !valid_token(std::string_view(a.content_type).substr(0, slash)) ||
+      !valid_token(std::string_view(a.content_type).substr(slash + 1)))
+    return Status::InvalidArgument("compose: \"" + a.content_type + "\" is not a content type");
+  bool ok = !a.filename.empty() && a.filename.size() <= 200;
+  for (char c : a.filename) ok = ok && c > 32 && c < 127 && c != '"' && c != '\\';
+  if (!ok) return Status::InvalidArgument("compose: an attachment's filename is not plain ASCII");
+  return Status::Ok();
+}
+
+GPtr<GMimePart> attachment_part(const MailAttachment& a) {
+  const std::size_t slash = a.content_type.find('/');
+  GPtr<GMimePart> part(g_mime_part_new_with_type(a.content_type.substr(0, slash).c_str(),
+                                                 a.content_type.substr(slash + 1).c_str()));
+  GPtr<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(a.data.data(), a.data.size()));
+  GPtr<GMimeDataWrapper> content(
+      g_mime_data_wrapper_new_with_stream(stream.get(), GMIME_CONTENT_ENCODING_DEFAULT));
+  g_mime_part_set_content(part.get(), content.get());
+  g_mime_part_set_content_encoding(part.get(), GMIME_CONTENT_ENCODING_BASE64);
+  g_mime_object_set_disposition(GMIME_OBJECT(part.get()), "attachment");
+  g_mime_part_set_filename(part.get(), a.filename.c_str());
+  return part;
+}
+
 }  // namespace
 
 std::string make_message_id(const std::string& key, const std::string& domain) {
@@ -65,6 +101,7 @@ Result<std::string> compose(const OutgoingMail& m) {
   for (const auto& [name, value] : m.headers)
     if (!valid_field_name(name))
       return Status::InvalidArgument("compose: \"" + name + "\" is not a header name");
+  for (const MailAttachment& a : m.attachments) ADJ_RETURN_IF_ERROR(check_attachment(a));
   ensure_gmime();
 
   GPtr<GMimeMessage> msg(g_mime_message_new(TRUE));
@@ -94,6 +131,7 @@ Result<std::string> compose(const OutgoingMail& m) {
     g_mime_object_set_header(obj, name.c_str(), one_line(value).c_str(), "utf-8");
 
   GPtr<GMimeTextPart> plain = text_part("plain", m.text);
+  GPtr<GMimeObject> body;
   if (m.html) {
     GPtr<GMimeMultipart> alt(g_mime_multipart_new_with_subtype("alternative"));
     // A fixed boundary keeps the output deterministic; hex cannot occur in QP-encoded parts.
@@ -102,10 +140,23 @@ Result<std::string> compose(const OutgoingMail& m) {
     GPtr<GMimeTextPart> html = text_part("html", *m.html);
     g_mime_multipart_add(alt.get(), GMIME_OBJECT(plain.get()));
     g_mime_multipart_add(alt.get(), GMIME_OBJECT(html.get()));
-    g_mime_message_set_mime_part(msg.get(), GMIME_OBJECT(alt.get()));
+    body.reset(GMIME_OBJECT(alt.release()));
   } else {
-    g_mime_message_set_mime_part(msg.get(), GMIME_OBJECT(plain.get()));
+    body.reset(GMIME_OBJECT(plain.release()));
   }
+  if (!m.attachments.empty()) {
+    GPtr<GMimeMultipart> mixed(g_mime_multipart_new_with_subtype("mixed"));
+    // Distinct from the alternative's boundary; "=_" cannot occur in base64 or QP lines.
+    const std::string boundary = "=_adjm_" + sha256_hex(m.message_id).substr(0, 24);
+    g_mime_multipart_set_boundary(mixed.get(), boundary.c_str());
+    g_mime_multipart_add(mixed.get(), body.get());
+    for (const MailAttachment& a : m.attachments) {
+      GPtr<GMimePart> part = attachment_part(a);
+      g_mime_multipart_add(mixed.get(), GMIME_OBJECT(part.get()));
+    }
+    body.reset(GMIME_OBJECT(mixed.release()));
+  }
+  g_mime_message_set_mime_part(msg.get(), body.get());
   GMimeFormatOptions* opts = g_mime_format_options_new();
   g_mime_format_options_set_newline_format(opts, GMIME_NEWLINE_FORMAT_DOS);
   std::string out = take(g_mime_object_to_string(obj, opts));

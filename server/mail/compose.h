@@ -21,6 +21,13 @@ struct Mailbox {
   std::string name;     // display name (UTF-8), may be empty
 };
 
+// A file sent with a message, base64-encoded, Content-Disposition attachment.
+struct MailAttachment {
+  std::string filename;      // printable ASCII without quotes or backslashes, e.g. "map-turn-3.png"
+  std::string content_type;  // "type/subtype", e.g. "image/png"
+  std::string data;          // the bytes
+};
+
 struct OutgoingMail {
   Mailbox from;
   Mailbox to;
@@ -34,12 +41,15 @@ struct OutgoingMail {
   std::vector<std::string> references;
   std::string text;                 // the text/plain body (UTF-8)
   std::optional<std::string> html;  // when set: multipart/alternative(text/plain, text/html)
+  // When not empty: multipart/mixed(the body above, each attachment in order).
+  std::vector<MailAttachment> attachments;
   // Extra header lines, e.g. {"Auto-Submitted", "auto-replied"}. Values are UTF-8 text.
   std::vector<std::pair<std::string, std::string>> headers;
 };
 
 // The message as RFC 5322 text. InvalidArgument when from.address, to.address or message_id is
-// empty, or a header name is not a valid field name.
+// empty, a header name is not a valid field name, or an attachment's filename or content type is
+// not as MailAttachment says.
 Result<std::string> compose(const OutgoingMail& m);
 
 // A Message-ID (without <>) determined by `key` and `domain`: "adj.<32 hex digits of the SHA-256

@@ -795,7 +795,8 @@ Result<bool> MailIngest::queue(const std::string& kind, const std::string& game,
 
 Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::string& game,
                                const std::string& suffix, std::string text,
-                               std::optional<std::string> html) {
+                               std::optional<std::string> html,
+                               std::vector<MailAttachment> attachments) {
   OutgoingMail m;
   // Only the PLAYER line's secret field is masked: the same word elsewhere ("is wrong" with the
   // secret "wrong") is the sender's own text and stays as written.
@@ -806,6 +807,7 @@ Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::s
   }
   m.text = mask_player_lines(text, c.secret);
   if (html) m.html = mask_player_lines(*html, c.secret);
+  m.attachments = std::move(attachments);
   m.headers.emplace_back("Auto-Submitted", "auto-replied");
   return queue(kind, game, Mailbox{c.sender, c.mail.from_name},
                "inbox:" + std::to_string(c.in.id) + ":" + suffix, std::move(m));
@@ -1375,6 +1377,7 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
   auto rep = services_.report(game, player, turn);
   std::string text;
   std::optional<std::string> html;
+  std::vector<MailAttachment> attachments;
   if (!rep.ok() && turn && rep.status().code() == StatusCode::kNotFound) {
     auto latest = services_.report(game, player, std::nullopt);
     text = "There is no report of turn " + std::to_string(*turn) + " for " + player + " in game " +
@@ -1397,6 +1400,8 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
     text += "\n";
     text += kSignature;
     html = report_html(intro, rep->text, links);
+    if (auto map = report_map(config_.map_painter, services_, game, rep->turn))
+      attachments.push_back(std::move(*map));
     r.outcome = "RESEND: turn " + std::to_string(rep->turn) + " report of " + game + "/" + player;
   } else if (rep.status().code() == StatusCode::kNotFound) {
     text = "There is no report for " + player + " in game " + game + " yet: no turn has run.\n\n" +
@@ -1405,7 +1410,8 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
   } else {
     return rep.status();
   }
-  auto queued = reply(c, "resend", game, "resend", std::move(text), std::move(html));
+  auto queued =
+      reply(c, "resend", game, "resend", std::move(text), std::move(html), std::move(attachments));
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
   return r;
@@ -1512,6 +1518,7 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     runs = std::max(1, turn_runs(*log, turn).runs);
   }
   if (runs > 1) return queue_corrections(game, turn, runs);
+  const std::optional<MailAttachment> map = report_map(config_.map_painter, services_, game, turn);
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -1538,6 +1545,7 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     m.subject = game_name + " (" + game + "): turn " + std::to_string(turn) + " report for " + code;
     m.text = std::move(text);
     m.html = report_html(intro, rep->text, links);
+    if (map) m.attachments.push_back(*map);
     m.headers.emplace_back("Auto-Submitted", "auto-generated");
     auto q = queue("report", game, Mailbox{email, name},
                    "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
@@ -1570,7 +1578,7 @@ Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int
       text += "Your report on the web: " + link + "/me/reports/" + t + "\n";
     text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n";
     n.text = std::move(text);
-    n.dedupe_key = "correction:" + game + ":" + t + ":" + std::to_string(run) + ":" + code;
+    n.dedupe_key = correction_key(game, turn, run, code);  // NoticeMailer attaches the map
     n.thread = "turns:" + game;
     ADJ_RETURN_IF_ERROR(services_.notify(std::move(n)));
     ++queued;

@@ -18,8 +18,8 @@
 //     (optionally followed by a game id; "Re:" prefixes ignored).
 //       HELP: the order syntax (schemas/orders/grammar.md summary) plus, when a game is named (GAME
 //         line, command argument, subject or recipient tag), that game's engine order_help().
-//       RESEND [<turn>]: the player's latest report, or that turn's; needs GAME and PLAYER
-//       <code> <secret> lines.
+//       RESEND [<turn>]: the player's latest report, or that turn's, with the map after it
+//       (MailConfig::map_painter); needs GAME and PLAYER <code> <secret> lines.
 //       STATUS: the acknowledgement of the player's orders on file for the open turn; same lines.
 //       SECRET <new>: a line of its own after the GAME and PLAYER <code> <secret> lines changes
 //         the player's secret (Services::change_secret; audited "secret"); the answer never
@@ -79,6 +79,7 @@
 #include "server/app/services.h"
 #include "server/mail/compose.h"
 #include "server/mail/mime.h"
+#include "server/mail/report_map.h"
 #include "storage/admin_store.h"
 #include "storage/mail_store.h"
 
@@ -123,6 +124,9 @@ struct MailConfig {
   // How long process() holds a message's lease (MailStore::lease_inbox) before another process
   // may take it over; answering one message takes milliseconds.
   std::int64_t lease_seconds = 120;
+  // Paints the map that report mails (queue_turn_reports, queue_corrections' notices, RESEND)
+  // attach as map-turn-<turn>.png (report_map.h); null: reports go without a map.
+  MapPainter map_painter;
 };
 
 struct Envelope {
@@ -203,7 +207,8 @@ class MailIngest {
   bool recipient_allowed(const std::string& address) const;
 
   // Queues each player's report of `turn` (Services::report: text with the roundup) to every
-  // player with an email address: text body, HTML alternative, links to the web report. Dedupe
+  // player with an email address: text body, HTML alternative, links to the web report, the map
+  // after the turn attached (MailConfig::map_painter; the same PNG for every player). Dedupe
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
   // When the audit log shows the turn ran before (a rollback, then this re-run), every player's
@@ -278,7 +283,8 @@ class MailIngest {
                      const std::string& dedupe_key, OutgoingMail mail);
   Result<bool> reply(Context& c, const std::string& kind, const std::string& game,
                      const std::string& suffix, std::string text,
-                     std::optional<std::string> html = std::nullopt);
+                     std::optional<std::string> html = std::nullopt,
+                     std::vector<MailAttachment> attachments = {});
   // Whether (game, player, secret) authenticate: the validator accepts a file of just the
   // GAME and PLAYER lines.
   Result<bool> authenticated(const std::string& game, const std::string& player,

@@ -36,6 +36,15 @@ Result<int> NoticeMailer::deliver(int limit) {
     text += '\n';
     if (!base_url_.empty()) text += "The game page: " + base_url_ + "/games/" + n.game + "\n\n";
     text += kSignature;
+    std::optional<MailAttachment> map;
+    if (const auto turn = correction_turn(n); turn && painter_) {
+      const std::pair<std::string, int> key{n.game, *turn};
+      if (map_for_ != key) {
+        map_ = report_map(painter_, services_, n.game, *turn);
+        map_for_ = key;
+      }
+      map = map_;
+    }
     const std::string domain = domain_of(from_.address);
     for (const Mailbox& rcpt : to) {
       OutgoingMail m;
@@ -53,6 +62,7 @@ Result<int> NoticeMailer::deliver(int limit) {
         m.references = {root};
       }
       m.text = text;
+      if (map) m.attachments.push_back(*map);
       m.headers.emplace_back("Auto-Submitted", "auto-generated");
       auto raw = compose(m);
       if (!raw.ok()) return raw.status();

@@ -12,6 +12,7 @@
 
 #include "server/app/services.h"
 #include "server/mail/compose.h"
+#include "server/mail/report_map.h"
 #include "storage/mail_store.h"
 #include "storage/notice_store.h"
 
@@ -34,6 +35,10 @@ class NoticeMailer {
   // were queued now. A notice whose game is gone is marked done without mail.
   Result<int> deliver(int limit = 100);
 
+  // Corrections of a report (correction_turn) attach the map after their turn, painted by
+  // `painter` once per game and turn (report_map.h); without a painter they go without it.
+  void set_map_painter(MapPainter painter) { painter_ = std::move(painter); }
+
  private:
   Services& services_;
   NoticeStore& notices_;
@@ -41,6 +46,10 @@ class NoticeMailer {
   Mailbox from_;
   std::string base_url_;
   Clock now_;
+  MapPainter painter_;
+  // The last map attached: (game, turn) and the attachment (nullopt when painting failed).
+  std::optional<std::pair<std::string, int>> map_for_;
+  std::optional<MailAttachment> map_;
 };
 
 }  // namespace adj::mail

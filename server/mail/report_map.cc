@@ -1,0 +1,52 @@
+#include "server/mail/report_map.h"
+
+#include <spdlog/spdlog.h>
+
+#include <charconv>
+
+#include "server/app/log_escape.h"
+
+namespace adj::mail {
+
+std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
+                                         const std::string& game, int turn) {
+  if (!painter) return std::nullopt;
+  const auto fail = [&](const std::string& why) {
+    spdlog::warn("event=report_map_failed game={} turn={} error=\"{}\"", log_escape(game), turn,
+                 log_escape(why));
+    return std::nullopt;
+  };
+  auto state = services.stores().games.load_state(game, turn + 1);
+  if (!state.ok()) return fail("the state after the turn: " + state.status().message());
+  Result<std::string> png = Status::Internal("the painter threw");
+  try {
+    png = painter(to_json(*state));
+  } catch (const std::exception& e) {
+    return fail(std::string("the painter threw: ") + e.what());
+  }
+  if (!png.ok()) return fail(png.status().message());
+  if (png->size() > kMaxMapAttachmentBytes)
+    return fail("the PNG is " + std::to_string(png->size()) + " bytes, over the limit of " +
+                std::to_string(kMaxMapAttachmentBytes));
+  return MailAttachment{"map-turn-" + std::to_string(turn) + ".png", "image/png",
+                        std::move(png).value()};
+}
+
+std::string correction_key(const std::string& game, int turn, int run, const std::string& player) {
+  return "correction:" + game + ":" + std::to_string(turn) + ":" + std::to_string(run) + ":" +
+         player;
+}
+
+std::optional<int> correction_turn(const Notice& n) {
+  const std::string prefix = "correction:" + n.game + ":";
+  if (n.kind != "correction" || n.dedupe_key.rfind(prefix, 0) != 0) return std::nullopt;
+  const char* begin = n.dedupe_key.data() + prefix.size();
+  const char* end = n.dedupe_key.data() + n.dedupe_key.size();
+  int turn = 0;
+  const auto [ptr, ec] = std::from_chars(begin, end, turn);
+  if (ec != std::errc() || ptr == begin || ptr == end || *ptr != ':' || turn < 1)
+    return std::nullopt;
+  return turn;
+}
+
+}  // namespace adj::mail

@@ -1,0 +1,39 @@
+// The map attached to report mails (turn reports, corrections, RESEND): the game after the
+// report's turn (the state its next turn starts from), painted as a PNG by a MapPainter.
+//
+// The painter is injected (MailConfig::map_painter, NoticeMailer::set_map_painter) because the
+// renderer (server/render/state_map.h: the web map through librsvg) sits above this module; the
+// daemon and the command line set it. A report never waits for its map: when there is no
+// painter, or loading or painting fails, or the PNG is too big, the report goes without it and
+// the reason is logged (event=report_map_failed).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "server/app/services.h"
+#include "server/mail/compose.h"
+#include "storage/notice_store.h"
+
+namespace adj::mail {
+
+// A state document (to_json(GameState)) to PNG bytes. Called from the mail threads: must be
+// safe to call from several threads at once.
+using MapPainter = std::function<Result<std::string>(const Json& state)>;
+
+// The largest map attached (a report with a bigger one goes without it). The bundled scenarios'
+// maps weigh 56-98 KB, base64 adds a third; relays commonly take 10 MB and more.
+inline constexpr std::size_t kMaxMapAttachmentBytes = 2u << 20;
+
+// The attachment "map-turn-<turn>.png" (image/png) of `game` after `turn`; nullopt (logged,
+// except for a null painter) as described above.
+std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
+                                         const std::string& game, int turn);
+
+// The dedupe key of a correction notice (MailIngest::queue_corrections) and the turn read back
+// from a notice with such a key (nullopt for any other notice).
+std::string correction_key(const std::string& game, int turn, int run, const std::string& player);
+std::optional<int> correction_turn(const Notice& n);
+
+}  // namespace adj::mail

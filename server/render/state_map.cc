@@ -1,0 +1,65 @@
+#include "server/render/state_map.h"
+
+#include "server/web/svg_map.h"
+
+namespace adj::render {
+namespace {
+
+// Drawn text is laid out by pango, whose time grows with its length (a 20 KB player name in
+// the legend took seconds): every "name" in the state is cut to this many bytes, every "code"
+// to kMaxCodeBytes, at a UTF-8 character boundary.
+constexpr std::size_t kMaxNameBytes = 200, kMaxCodeBytes = 64;
+
+void cut(nlohmann::json& v, std::size_t max) {
+  if (!v.is_string()) return;
+  std::string& s = v.get_ref<std::string&>();
+  if (s.size() <= max) return;
+  std::size_t n = max;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  s.resize(n);
+  s += "\xE2\x80\xA6";  // …
+}
+
+void cut_texts(nlohmann::json& v) {
+  if (v.is_array()) {
+    for (auto& e : v) cut_texts(e);
+  } else if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (it.key() == "name") cut(it.value(), kMaxNameBytes);
+      if (it.key() == "code") cut(it.value(), kMaxCodeBytes);
+      cut_texts(it.value());
+    }
+  }
+}
+
+// The state without what only the server may know: the same fields as route::public_state
+// (server/web/route_util.cc) drops. That one is not called here because route_util.cc also
+// holds the HTTP helpers, which would tie this library to server/http.
+nlohmann::json without_secrets(nlohmann::json st) {
+  st.erase("seed");
+  if (st.contains("players") && st["players"].is_array())
+    for (auto& p : st["players"])
+      if (p.is_object()) {
+        p.erase("secret");
+        p.erase("email");
+        p.erase("engine_state");
+      }
+  return st;
+}
+
+}  // namespace
+
+Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits) {
+  if (!state.is_object())
+    return Status::InvalidArgument("state_map_png: the state is not an object");
+  nlohmann::json st = without_secrets(state);
+  cut_texts(st);
+  const std::string svg = web::render_svg_map(web::map_model_from_state(st));
+  return svg_to_png(svg, limits);
+}
+
+std::function<Result<std::string>(const nlohmann::json&)> map_painter(PngLimits limits) {
+  return [limits](const nlohmann::json& state) { return state_map_png(state, limits); };
+}
+
+}  // namespace adj::render

@@ -1,0 +1,378 @@
+// Report mails carry the map (server/mail/report_map.h, compose.h attachments): turn reports,
+// RESEND answers and corrections attach map-turn-<N>.png, the map after turn N painted by the
+// real renderer (server/render, librsvg); a failing painter never holds a report back. End to
+// end: `adjutant serve` runs a turn on its scheduler and delivers the reports through its SMTP
+// relay client to a real aiosmtpd, and the messages it received are read back with GMime.
+#include <gmime/gmime.h>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/mail/compose.h"
+#include "server/mail/notice_mailer.h"
+#include "server/mail/report_map.h"
+#include "server/render/map_png.h"
+#include "server/render/state_map.h"
+#include "tests/mail/mail_test_util.h"
+#include "tests/support/cli_runner.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+namespace fs = std::filesystem;
+using mail::MailAttachment;
+using mail::OutgoingMail;
+using mail_test::Aiosmtpd;
+using mail_test::eventually;
+using mail_test::free_port;
+
+// A MIME leaf part of a message as GMime reads it: its type, filename and decoded bytes.
+struct Part {
+  std::string type;  // "image/png"
+  std::string filename;
+  bool attachment = false;
+  std::string data;
+};
+
+struct Message {
+  std::string type;  // the top-level Content-Type, e.g. "multipart/mixed"
+  std::vector<Part> parts;
+};
+
+std::string mime_type(GMimeObject* o) {
+  char* t = g_mime_content_type_get_mime_type(g_mime_object_get_content_type(o));
+  std::string out = t ? t : "";
+  g_free(t);
+  return out;
+}
+
+Message read_message(const std::string& raw) {
+  static std::once_flag once;
+  std::call_once(once, [] { g_mime_init(); });
+  Message out;
+  GMimeStream* st = g_mime_stream_mem_new_with_buffer(raw.data(), raw.size());
+  GMimeParser* p = g_mime_parser_new_with_stream(st);
+  g_object_unref(st);
+  GMimeMessage* msg = g_mime_parser_construct_message(p, nullptr);
+  g_object_unref(p);
+  EXPECT_NE(msg, nullptr);
+  if (!msg) return out;
+  out.type = mime_type(g_mime_message_get_mime_part(msg));
+  g_mime_message_foreach(
+      msg,
+      [](GMimeObject*, GMimeObject* obj, gpointer ud) {
+        if (!GMIME_IS_PART(obj)) return;
+        GMimePart* part = GMIME_PART(obj);
+        Part r;
+        r.type = mime_type(obj);
+        const char* name = g_mime_part_get_filename(part);
+        r.filename = name ? name : "";
+        r.attachment = g_mime_part_is_attachment(part);
+        GMimeStream* mem = g_mime_stream_mem_new();
+        if (GMimeDataWrapper* content = g_mime_part_get_content(part))
+          g_mime_data_wrapper_write_to_stream(content, mem);  // transfer-decoded
+        GByteArray* bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
+        r.data.assign(reinterpret_cast<const char*>(bytes->data), bytes->len);
+        g_object_unref(mem);
+        static_cast<Message*>(ud)->parts.push_back(std::move(r));
+      },
+      &out);
+  g_object_unref(msg);
+  return out;
+}
+
+std::vector<Part> pngs(const Message& m) {
+  std::vector<Part> out;
+  for (const Part& p : m.parts)
+    if (p.type == "image/png") out.push_back(p);
+  return out;
+}
+
+bool contains(const std::string& s, const std::string& needle) {
+  return s.find(needle) != std::string::npos;
+}
+
+TEST(ComposeAttachments, MultipartMixedKeepsTheTextAndCarriesTheBytes) {
+  OutgoingMail m;
+  m.from = {"orders@pbm.example.net", "Adjutant"};
+  m.to = {"wessex@example.org", "Wessex"};
+  m.subject = "Turn 1 report";
+  m.message_id = "adj.1@pbm.example.net";
+  m.text = "Your report.\n";
+  m.html = "<p>Your report.</p>";
+  std::string bytes;
+  for (int i = 0; i < 5000; ++i) bytes += static_cast<char>(i * 7 % 256);
+  m.attachments.push_back({"map-turn-1.png", "image/png", bytes});
+  auto raw = mail::compose(m);
+  ASSERT_TRUE(raw.ok()) << raw.status().to_string();
+  EXPECT_EQ(*raw, *mail::compose(m));  // deterministic
+  // 7-bit, short lines.
+  std::size_t line = 0;
+  for (char c : *raw) {
+    ASSERT_LT(static_cast<unsigned char>(c), 128u);
+    line = c == '\n' ? 0 : line + 1;
+    ASSERT_LE(line, 998u);
+  }
+  const Message got = read_message(*raw);
+  EXPECT_EQ(got.type, "multipart/mixed");
+  ASSERT_EQ(got.parts.size(), 3u);
+  EXPECT_EQ(got.parts[0].type, "text/plain");
+  EXPECT_EQ(got.parts[1].type, "text/html");
+  EXPECT_EQ(got.parts[2].type, "image/png");
+  EXPECT_EQ(got.parts[2].filename, "map-turn-1.png");
+  EXPECT_TRUE(got.parts[2].attachment);
+  EXPECT_EQ(got.parts[2].data, bytes);
+  EXPECT_TRUE(contains(*raw, "Content-Transfer-Encoding: base64"));
+  // The project's own parser still finds the text (the orders rule reads replies this way).
+  auto parsed = mail::parse_mail(*raw);
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->text, "Your report.\n");
+  EXPECT_TRUE(parsed->has_html);
+
+  // Without html: mixed(text/plain, image/png).
+  m.html.reset();
+  const Message plain = read_message(*mail::compose(m));
+  EXPECT_EQ(plain.type, "multipart/mixed");
+  ASSERT_EQ(plain.parts.size(), 2u);
+  EXPECT_EQ(plain.parts[1].data, bytes);
+
+  for (const MailAttachment& bad :
+       {MailAttachment{"", "image/png", "x"}, MailAttachment{"a\"b.png", "image/png", "x"},
+        MailAttachment{"a\r\nX-Evil: 1", "image/png", "x"}, MailAttachment{"m.png", "image", "x"},
+        MailAttachment{"m.png", "image/png\r\nX-Evil: 1", "x"},
+        MailAttachment{"m.png", "image/p ng", "x"}}) {
+    m.attachments = {bad};
+    auto r = mail::compose(m);
+    EXPECT_FALSE(r.ok()) << bad.filename << " " << bad.content_type;
+    if (!r.ok()) {
+      EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+    }
+  }
+}
+
+TEST(ReportMapKeys, CorrectionTurnReadsBackTheKey) {
+  Notice n;
+  n.game = "britain-1";
+  n.kind = "correction";
+  n.dedupe_key = mail::correction_key("britain-1", 12, 2, "WSX");
+  EXPECT_EQ(mail::correction_turn(n), 12);
+  n.dedupe_key = mail::correction_key("britain-2", 4, 2, "WSX");
+  EXPECT_EQ(mail::correction_turn(n), std::nullopt);  // another game's key
+  n.game = "britain-2";
+  EXPECT_EQ(mail::correction_turn(n), 4);
+  for (const std::string key : {"correction:britain-1:3:1:", "correction:britain-1:x:1:WSX",
+                                "correction:britain-1:", "correction:britain-1:0:2:WSX",
+                                "correction:britain-1:99999999999999:2:WSX", "press:1"}) {
+    n.game = "britain-1";
+    n.dedupe_key = key;
+    EXPECT_EQ(mail::correction_turn(n),
+              key == "correction:britain-1:3:1:" ? std::optional(3) : std::nullopt)
+        << key;
+  }
+  n.dedupe_key = mail::correction_key("britain-1", 3, 2, "WSX");
+  n.kind = "press";
+  EXPECT_EQ(mail::correction_turn(n), std::nullopt);
+}
+
+// britain-1 with turn 1 run, and the real painter.
+class ReportMapMail : public mail_test::MailFixture {
+ protected:
+  void SetUp() override {
+    MailFixture::SetUp();
+    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
+      const std::string text = ::adj::testing::read_file(
+          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
+      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
+    }
+    auto run = services_->run_turn("britain-1", false);
+    ASSERT_TRUE(run.ok()) << run.status().to_string();
+    config_.map_painter = [this](const Json& st) {
+      ++painted_;
+      return render::state_map_png(st);
+    };
+    make_ingest();
+  }
+  // The map after `turn` as the renderer draws it.
+  std::string expected_map(int turn) {
+    auto st = store_->load_state("britain-1", turn + 1);
+    EXPECT_TRUE(st.ok());
+    auto png = render::state_map_png(to_json(*st));
+    EXPECT_TRUE(png.ok());
+    return png.ok() ? *png : std::string();
+  }
+  std::atomic<int> painted_{0};
+};
+
+TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
+  auto n = ingest_->queue_turn_reports("britain-1", 1);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  ASSERT_EQ(*n, 5);
+  EXPECT_EQ(painted_, 1);  // once for all players
+  const std::string map = expected_map(1);
+  auto before = store_->load_state("britain-1", 1);
+  ASSERT_TRUE(before.ok());
+  EXPECT_NE(map, *render::state_map_png(to_json(*before))) << "the map after the turn";
+  const auto size = render::png_size(map);
+  ASSERT_TRUE(size.ok());
+  for (const OutboxMessage& m : outbox()) {
+    const Message got = read_message(m.raw);
+    EXPECT_EQ(got.type, "multipart/mixed");
+    const auto maps = pngs(got);
+    ASSERT_EQ(maps.size(), 1u) << m.to;
+    EXPECT_EQ(maps[0].filename, "map-turn-1.png");
+    EXPECT_TRUE(maps[0].attachment);
+    EXPECT_EQ(maps[0].data, map);
+    auto got_size = render::png_size(maps[0].data);
+    ASSERT_TRUE(got_size.ok());
+    EXPECT_EQ(*got_size, *size);
+    // The text and HTML are as before.
+    const auto p = parse(m);
+    EXPECT_TRUE(p.has_html);
+    EXPECT_TRUE(contains(p.text, "/games/britain-1/me/reports/1"));
+    EXPECT_LT(m.raw.size(), 400u * 1024) << "a report with its map stays small";
+    if (m.to == "wessex@example.org") {
+      RecordProperty("map_png_bytes", static_cast<int>(map.size()));
+      RecordProperty("report_mail_bytes", static_cast<int>(m.raw.size()));
+    }
+  }
+}
+
+TEST_F(ReportMapMail, AFailingPainterNeverHoldsAReportBack) {
+  const std::vector<std::pair<std::string, mail::MapPainter>> painters = {
+      {"error", [](const Json&) -> Result<std::string> { return Status::Internal("no fonts"); }},
+      {"throws", [](const Json&) -> Result<std::string> { throw std::runtime_error("boom"); }},
+      {"too big", [](const Json&) -> Result<std::string> {
+         return std::string(mail::kMaxMapAttachmentBytes + 1, 'x');
+       }}};
+  // One RESEND per painter (each a new message, so a new answer).
+  for (const auto& [what, painter] : painters) {
+    config_.map_painter = painter;
+    make_ingest();
+    const std::string resend =
+        "From: Wessex <wessex@example.org>\r\nTo: orders@pbm.example.net\r\n"
+        "Subject: question\r\nMessage-ID: <resend-" +
+        what.substr(0, 3) +
+        "@mail.example.org>\r\n\r\nRESEND\r\nGAME britain-1\r\n"
+        "PLAYER WSX cerdic\r\n";
+    const auto r = ingest(resend);
+    EXPECT_EQ(r.action, "resend") << what;
+    EXPECT_EQ(r.queued, 1) << what;
+    const OutboxMessage m = outbox().back();
+    EXPECT_EQ(m.kind, "resend");
+    EXPECT_TRUE(pngs(read_message(m.raw)).empty()) << what;
+    EXPECT_TRUE(contains(parse(m).text, "Turn 1 report for WSX")) << what;
+  }
+  config_.map_painter = [](const Json&) -> Result<std::string> { return Status::Internal("x"); };
+  make_ingest();
+  auto n = ingest_->queue_turn_reports("britain-1", 1);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(*n, 5);
+  for (const OutboxMessage& m : outbox())
+    if (m.kind == "report") {
+      EXPECT_EQ(read_message(m.raw).type, "multipart/alternative");
+    }
+}
+
+TEST_F(ReportMapMail, ResendAttachesTheMapOfTheTurnItSends) {
+  const auto r = ingest(mail_test::corpus("resend.eml"));
+  EXPECT_EQ(r.action, "resend");
+  const auto maps = pngs(read_message(outbox().at(0).raw));
+  ASSERT_EQ(maps.size(), 1u);
+  EXPECT_EQ(maps[0].filename, "map-turn-1.png");
+  EXPECT_EQ(maps[0].data, expected_map(1));
+}
+
+TEST_F(ReportMapMail, CorrectionsAttachTheMapPaintedOncePerTurn) {
+  auto n = ingest_->queue_corrections("britain-1", 1, 2);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  ASSERT_EQ(*n, 5);
+  mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
+                            [this] { return now_; });
+  mailer.set_map_painter(config_.map_painter);
+  painted_ = 0;
+  auto sent = mailer.deliver();
+  ASSERT_TRUE(sent.ok()) << sent.status().to_string();
+  EXPECT_EQ(*sent, 5);
+  EXPECT_EQ(painted_, 1);
+  const std::string map = expected_map(1);
+  int corrections = 0;
+  for (const OutboxMessage& m : outbox()) {
+    if (m.kind != "correction") continue;
+    ++corrections;
+    const auto maps = pngs(read_message(m.raw));
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0].filename, "map-turn-1.png");
+    EXPECT_EQ(maps[0].data, map);
+    EXPECT_TRUE(contains(parse(m).text, "This report replaces the turn 1 report"));
+  }
+  EXPECT_EQ(corrections, 5);
+}
+
+TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("map.db"), log = dir.file("serve.log");
+  const fs::path relay_dir = dir.file("relay");
+  const int relay_port = free_port();
+  Aiosmtpd relay(relay_port, {"aiosmtpd.handlers.Mailbox", relay_dir.string()});
+  ASSERT_TRUE(relay.start());
+  const std::string gm = "map-gm-token";
+  mail_test::ServeProcess d(db, free_port(), free_port(), log, gm,
+                            {"--tick", "1", "--reminder-hours", "0", "--relay",
+                             "smtp://127.0.0.1:" + std::to_string(relay_port), "--mail-from",
+                             "orders@pbm.example.net", "--outbox", dir.file("out")});
+  ASSERT_TRUE(d.wait_ready()) << ::adj::testing::read_file(log);
+  const auto api = [&](const std::string& method, const std::string& path,
+                       const std::string& body) {
+    return ::adj::testing::run_shell("curl -s -m 10 -X " + method + " -H " +
+                                     ::adj::testing::shell_quote("Authorization: Bearer " + gm) +
+                                     " -H 'Content-Type: application/json' --data " +
+                                     ::adj::testing::shell_quote(body) + " " +
+                                     ::adj::testing::shell_quote(d.url(path)));
+  };
+  ASSERT_TRUE(contains(api("POST", "/api/games",
+                           R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})"),
+                       "britain-1"));
+  const long long deadline = static_cast<long long>(std::time(nullptr)) + 2;
+  ASSERT_TRUE(contains(api("PUT", "/api/games/britain-1/schedule",
+                           R"({"kind": "fixed", "deadline": )" + std::to_string(deadline) +
+                               R"(, "nmr_guard_ratio": 1})"),
+                       "\"fixed\""));
+  // The scheduler runs turn 1; the reports go through the relay.
+  std::vector<std::string> reports;
+  ASSERT_TRUE(eventually([&] {
+    reports.clear();
+    for (const std::string& m : mail_test::maildir_texts(relay_dir))
+      if (contains(m, "turn 1 report for")) reports.push_back(m);
+    return reports.size() == 5;
+  })) << ::adj::testing::read_file(log);
+
+  auto store = SqliteStore::open(db);
+  ASSERT_TRUE(store.ok()) << store.status().to_string();
+  auto after = (*store)->load_state("britain-1", 2);
+  ASSERT_TRUE(after.ok()) << after.status().to_string();
+  const auto map = render::state_map_png(to_json(*after));
+  ASSERT_TRUE(map.ok());
+  for (const std::string& raw : reports) {
+    EXPECT_TRUE(contains(raw, "X-Peer:")) << "received by the relay";
+    const Message got = read_message(raw);
+    EXPECT_EQ(got.type, "multipart/mixed");
+    const auto maps = pngs(got);
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0].filename, "map-turn-1.png");
+    const auto size = render::png_size(maps[0].data);
+    ASSERT_TRUE(size.ok()) << size.status().to_string();
+    EXPECT_GT(size->first, 100);
+    EXPECT_LE(size->first, 1600);
+    EXPECT_LE(size->second, 1600);
+    EXPECT_EQ(maps[0].data, *map);
+  }
+  EXPECT_FALSE(contains(::adj::testing::read_file(log), "report_map_failed"));
+}
+
+}  // namespace
+}  // namespace adj
