@@ -118,14 +118,15 @@ std::vector<Cell> territories(const std::vector<Point>& sites, const std::vector
   const std::size_t n = sites.size();
   std::vector<Cell> cells(n);
   if (n == 0) return cells;
-  const double cell_size = std::max(median(radius), 1e-6);
+  double cell_size = median(radius);
+  if (!(cell_size > 1e-6) || !std::isfinite(cell_size)) cell_size = 1;
   const Grid grid(sites, cell_size);
   const double kPi = std::acos(-1.0);
   std::vector<std::pair<double, std::size_t>> near;
   for (std::size_t i = 0; i < n; ++i) {
     const Point s = sites[i];
     const double r = radius[i];
-    assert(r > 0);
+    if (!(r > 0) || !std::isfinite(r) || !std::isfinite(s.x) || !std::isfinite(s.y)) continue;
     near.clear();
     bool duplicate = false;
     const auto rings = static_cast<std::int64_t>(std::ceil(2 * r / cell_size));

@@ -33,7 +33,8 @@ void clip_half_plane(Polygon& poly, std::vector<long>& side, Point m, Point n, l
 // around its site (a coast that follows the sites, not a rectangle). Only sites within
 // 2 * radius[i] can cut cell i; they are found through a uniform grid, so the cost is about
 // linear in the number of sites for evenly spread sites. Sites closer than 1e-9 to an earlier
-// site get an empty cell. Preconditions: radius.size() == sites.size(), every radius > 0.
+// site get an empty cell, and so do sites with a non-finite position or radius, or a radius of
+// at most 0. Precondition: radius.size() == sites.size().
 std::vector<Cell> territories(const std::vector<Point>& sites, const std::vector<double>& radius,
                               int sides = 24);
 

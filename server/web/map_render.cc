@@ -222,28 +222,56 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
     if (!marker[i]) continue;
     const std::size_t h = area_index.at(model.areas[i].hinterland);
     const Polygon& hp = shape[h];
-    // Inside the hinterland, clear of its label (name above the anchor, armies below).
+    // Inside the hinterland and clear of its label (the name above the anchor, the armies and
+    // symbols below it): the city's own place if it is, else the nearest such point on rings
+    // around the label, else the point inside furthest from the label.
+    const Point c = anchor[h];
+    const double fs = std::clamp(room[h] * 0.42, 9.0, 13.0);
+    const double half_w =
+        room[h] < 16 ? 0
+                     : std::min(0.28 * fs * static_cast<double>(utf8_length(model.areas[h].name)),
+                                1.3 * room[h]) +
+                           7;
+    const double top = c.y - fs - 8, bottom = c.y + (room[h] >= 28 ? 32 : 18);
+    // The city's own footprint: the marker, and its name under it.
+    const double city_half_w =
+        room[h] < 28 ? 8 : 0.3 * 10 * static_cast<double>(utf8_length(model.areas[i].name) + 2);
+    const double city_below = room[h] < 28 ? 8 : 22;
+    auto fits = [&](Point q) {
+      const bool on_label = half_w > 0 && std::fabs(q.x - c.x) < half_w + city_half_w &&
+                            q.y + city_below > top && q.y - 8 < bottom;
+      return !on_label && !hp.empty() && contains(hp, q) && room_at(hp, q) >= 5;
+    };
     Point p = lay.at[i];
-    if (!hp.empty()) {
-      Point target = p;
-      const double dx = p.x - anchor[h].x, dy = p.y - anchor[h].y, d = std::hypot(dx, dy);
-      const double clear = std::max(26.0, room[h] * 0.7);
-      if (d < 1e-6)
-        target = {anchor[h].x + clear * 0.8, anchor[h].y + clear * 0.6};
-      else if (d < clear)
-        target = {anchor[h].x + dx / d * clear, anchor[h].y + dy / d * clear};
-      double lo = 0, hi = 1;
-      auto at = [&](double t) {
-        return Point{anchor[h].x + (target.x - anchor[h].x) * t,
-                     anchor[h].y + (target.y - anchor[h].y) * t};
-      };
-      if (!contains(hp, target)) {
-        for (int it = 0; it < 30; ++it) {
-          const double mid = (lo + hi) / 2;
-          (contains(hp, at(mid)) ? lo : hi) = mid;
+    if (!fits(p)) {
+      const double dx = p.x - c.x, dy = p.y - c.y;
+      const double base = std::hypot(dx, dy) > 1e-6 ? std::atan2(dy, dx) : 0.6;
+      bool found = false;
+      for (double rad : {14.0, 22.0, 30.0, 40.0, 55.0, 75.0}) {
+        for (int k = 0; k < 16 && !found; ++k) {
+          const double off = (k % 2 ? -1 : 1) * ((k + 1) / 2) * (std::acos(-1.0) / 8);
+          const Point q{c.x + rad * std::cos(base + off), c.y + rad * std::sin(base + off)};
+          if (fits(q)) {
+            p = q;
+            found = true;
+          }
         }
-        p = at(lo * 0.85);
+        if (found) break;
       }
+      // No place clear of the label: the place inside furthest from it.
+      double best = -1;
+      for (double rad : {8.0, 14.0, 22.0, 30.0, 40.0})
+        for (int k = 0; k < 16 && !found; ++k) {
+          const double a = base + k * (std::acos(-1.0) / 8);
+          const Point q{c.x + rad * std::cos(a), c.y + rad * std::sin(a)};
+          const double score =
+              std::min(std::fabs(q.x - c.x) / std::max(half_w, 1.0), std::fabs(q.y - c.y) / 14);
+          if (!hp.empty() && contains(hp, q) && room_at(hp, q) >= 4 && score > best) {
+            best = score;
+            p = q;
+          }
+        }
+      if (!found && best < 0) p = hp.empty() ? p : c;
     }
     anchor[i] = p;
     room[i] = room[h] * 0.5;
@@ -266,11 +294,24 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
   s += mapstyle::sea_pattern("sea");
   for (std::size_t i = 0; i < model.players.size(); ++i)
     s += mapstyle::owner_pattern(i, "own-" + std::to_string(i));
+  const bool any_sea = std::any_of(model.areas.begin(), model.areas.end(),
+                                   [](const MapArea& a) { return a.kind == "sea"; });
   s += "</defs>\n<rect width=\"" + fmt(lay.width) + "\" height=\"" + fmt(height) +
        "\" fill=\"#f6f3ea\"/>\n";
+  // With sea areas, the water around the land is sea too; the sea areas are zones on it.
+  if (any_sea)
+    s += "<rect class=\"water\" width=\"" + fmt(lay.width) + "\" height=\"" + fmt(lay.height) +
+         "\" fill=\"url(#sea)\" fill-opacity=\"0.6\"/>\n";
 
   // Territories: sea first, then land; cities as groups of their own (markers drawn later).
-  auto title_of = [&](const MapArea& a) {
+  std::vector<std::set<std::string>> borders(n);
+  for (const auto& [ca, cb] : model.edges) {
+    auto ia = area_index.find(ca), ib = area_index.find(cb);
+    if (ia == area_index.end() || ib == area_index.end() || ia->second == ib->second) continue;
+    borders[ia->second].insert(cb);
+    borders[ib->second].insert(ca);
+  }
+  auto title_of = [&](const MapArea& a, std::size_t i) {
     std::string t = xml_escape(a.code) + " " + xml_escape(a.name) + " (" + xml_escape(a.kind) +
                     "): " + xml_escape(owner_text(model, player_index, a.owner)) + ", " +
                     std::to_string(a.armies) + " armies, population " +
@@ -279,24 +320,33 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
     if (a.fort > 0) t += ", fort " + std::to_string(a.fort);
     if (!a.hinterland.empty()) t += ", in " + xml_escape(a.hinterland);
     for (const auto& sym : a.symbols) t += ", " + xml_escape(sym);
+    std::size_t listed = 0;
+    for (const auto& b : borders[i]) {
+      if (listed == 12) {
+        t += " and " + std::to_string(borders[i].size() - listed) + " more";
+        break;
+      }
+      t += (listed++ ? " " : "; borders ") + xml_escape(b);
+    }
     return "<title>" + t + "</title>";
   };
-  auto open_group = [&](const MapArea& a) {
+  auto open_group = [&](std::size_t i) {
+    const MapArea& a = model.areas[i];
     const std::string code = xml_escape(a.code);
     return "<g class=\"area " + xml_escape(a.kind == "sea" || a.kind == "city" ? a.kind : "land") +
-           "\" id=\"area-" + code + "\" data-code=\"" + code + "\">" + title_of(a);
+           "\" id=\"area-" + code + "\" data-code=\"" + code + "\">" + title_of(a, i);
   };
   s += "<g class=\"areas\" stroke-linejoin=\"round\">\n";
   for (const bool sea_pass : {true, false})
     for (std::size_t i = 0; i < n; ++i) {
       const MapArea& a = model.areas[i];
       if (marker[i] || (a.kind == "sea") != sea_pass) continue;
-      s += open_group(a);
+      s += open_group(i);
       if (!shape[i].empty()) {
         const std::string d = path_d(shape[i]);
         if (sea_pass) {
           s += "<path d=\"" + d + "\" fill=\"url(#sea)\" stroke=\"" + mapstyle::kSeaStroke +
-               "\" stroke-width=\"1\"/>";
+               "\" stroke-width=\"1.2\" stroke-dasharray=\"6 3\"/>";
         } else {
           s += "<path d=\"" + d + "\" fill=\"" +
                mapstyle::terrain_fill(mapstyle::terrain_class(a.terrain)) + "\"/>";
@@ -333,7 +383,10 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
            "\" stroke-width=\"3.5\" stroke-linecap=\"round\"/>\n";
       continue;
     }
-    if (touching.count({a, b}) || outlined) continue;
+    // Across the water a sea touches its coasts; the titles name every neighbour.
+    if (touching.count({a, b}) || outlined || model.areas[a].kind == "sea" ||
+        model.areas[b].kind == "sea")
+      continue;
     if ((marker[a] && model.areas[a].hinterland == model.areas[b].code) ||
         (marker[b] && model.areas[b].hinterland == model.areas[a].code))
       continue;
@@ -354,7 +407,7 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
                              : a.owner.empty()        ? "#ffffff"
                                                       : "#555555";
     const double h = std::clamp(room[i] * 0.35, 4.0, 7.0);
-    s += open_group(a) + "<rect x=\"" + fmt(anchor[i].x - h) + "\" y=\"" + fmt(anchor[i].y - h) +
+    s += open_group(i) + "<rect x=\"" + fmt(anchor[i].x - h) + "\" y=\"" + fmt(anchor[i].y - h) +
          "\" width=\"" + fmt(2 * h) + "\" height=\"" + fmt(2 * h) + "\" fill=\"" + fill +
          "\" stroke=\"#1a1a1a\" stroke-width=\"2\"/></g>\n";
   }
@@ -435,9 +488,11 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
       continue;
     }
     const double fs = std::clamp(r * 0.42, 9.0, 13.0);
-    const auto max_chars = static_cast<std::size_t>(2.6 * r / (0.56 * fs));
+    // Too long a name is shortened when most of it still shows, else replaced by the code.
+    const auto max_chars = static_cast<std::size_t>(2.2 * r / (0.56 * fs));
     std::string name = a.name.empty() ? a.code : a.name;
-    if (utf8_length(name) > max_chars) name = max_chars >= 5 ? shorten(name, max_chars) : a.code;
+    if (const std::size_t len = utf8_length(name); len > max_chars)
+      name = max_chars >= 5 && 10 * (max_chars - 1) >= 7 * len ? shorten(name, max_chars) : a.code;
     s += label(p.x, p.y - 3, fs, xml_escape(name),
                sea ? " font-style=\"italic\" class=\"name\"" : " class=\"name\"", ink);
     if (show_badge) {

@@ -33,7 +33,7 @@ std::optional<double> num_field(const Json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
   const double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
+  return std::isfinite(v) && std::fabs(v) <= 1e7 ? std::optional<double>(v) : std::nullopt;
 }
 
 std::string hsl_to_hex(double h, double s, double l) {
@@ -269,7 +269,8 @@ Layout layout_areas(const MapModel& model, double width) {
   for (std::size_t i = 0; i < n; ++i) idx.emplace(model.areas[i].code, i);
 
   // Territory radii in scenario units: about the typical spacing of the territories' sites,
-  // longer where a neighbour (by the borders) is further away, bounded either way.
+  // longer where a neighbour (by the borders) is further away, bounded either way (seas reach
+  // further, towards their coasts).
   std::vector<std::size_t> sites;
   std::vector<Point> site_at;
   for (std::size_t i = 0; i < n; ++i)
@@ -279,7 +280,7 @@ Layout layout_areas(const MapModel& model, double width) {
     }
   const std::vector<double> nn = nearest_distances(site_at, 0);
   double spacing = median(nn);
-  if (!(spacing > 1e-9)) spacing = 1;
+  if (!(spacing > 1e-9) || !std::isfinite(spacing)) spacing = 1;
   std::vector<double> reach(n, 0);
   for (std::size_t k = 0; k < sites.size(); ++k) reach[sites[k]] = 0.6 * nn[k];
   for (const auto& [a, b] : model.edges) {
@@ -292,7 +293,8 @@ Layout layout_areas(const MapModel& model, double width) {
   }
   std::vector<double> r_raw(n, 0);
   for (std::size_t i : sites)
-    r_raw[i] = std::clamp(std::max(0.85 * spacing, reach[i]), 0.5 * spacing, 1.5 * spacing);
+    r_raw[i] = std::clamp(std::max(0.85 * spacing, reach[i]), 0.5 * spacing,
+                          (model.areas[i].kind == "sea" ? 3.0 : 1.5) * spacing);
 
   double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
   auto grow = [&](Point q, double r) {

@@ -25,7 +25,9 @@ struct MapArea {
   std::string hinterland;     // cities: the land area around them ("" otherwise)
   int armies = 0;
   int population = 0;
-  std::optional<double> x, y;  // scenario coordinates (y grows downwards, as in SVG)
+  // Scenario coordinates (y grows downwards, as in SVG); map_model_from_state takes only finite
+  // numbers of magnitude at most 1e7.
+  std::optional<double> x, y;
   std::string terrain;         // e.g. "forest"; "" when the state gives none
   int fort = 0;                // fortification level
   // What the area's `features` hold that the map draws: "castle", "road", "rails" (true

@@ -69,12 +69,18 @@ TEST(MapRender, FiveThousandAreasRenderWithLabelsOnlyWhenZoomed) {
 }
 
 TEST(MapRender, ScenarioOutlinesAreDrawnAndInvalidOnesIgnored) {
-  Json st = state_of("crt-river-crossing");
+  // Through the scenario (its schema allows "outline") and the stored state's JSON form.
+  Json doc = *bundled_scenario("crt-river-crossing");
   // West Ford gets a square outline; East Ford a broken one (a string in it).
-  for (auto& a : st["areas"]) {
+  for (auto& a : doc["areas"]) {
     if (a["code"] == "WFD") a["outline"] = Json::parse("[[60,60],[140,60],[140,140],[60,140]]");
     if (a["code"] == "EFD") a["outline"] = Json::parse("[[0,0],[\"x\",1],[5,5]]");
   }
+  auto state = state_from_scenario(doc, 1);
+  ASSERT_TRUE(state.ok()) << state.status().to_string();
+  Json st = to_json(*state);
+  ASSERT_TRUE(state_from_json(st).ok());
+  EXPECT_EQ(to_json(*state_from_json(st)), st);  // the outline round-trips
   const MapModel m = map_model_from_state(st);
   const MapArea& wfd = *std::find_if(m.areas.begin(), m.areas.end(),
                                      [](const MapArea& a) { return a.code == "WFD"; });
@@ -163,6 +169,34 @@ TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
   EXPECT_EQ(count(html, "<li>"), 5 + 1 + 1 + 5 + 2 + 1);  // kingdoms, unowned, sea, terrains,
                                                           // city and fort, armies
   EXPECT_EQ(render_svg_map(m, {false, 1}).find(m.players[0].name), std::string::npos);
+}
+
+TEST(MapRender, HostileCoordinatesNamesAndNumbersStayBounded) {
+  Json st = state_of("dark-age-britain");
+  int k = 0;
+  for (auto& a : st["areas"]) {
+    const double big[] = {1e300, -1e300, 1e308, 5e7, -1e7, 0};
+    a["x"] = big[k % 6];
+    a["y"] = big[(k + 2) % 6];
+    a["armies"] = 1e300;
+    a["fort"] = -5;
+    a["name"] = std::string(5000, 'W') + "<&>";
+    ++k;
+  }
+  const MapModel m = map_model_from_state(st);
+  for (const MapArea& a : m.areas) {
+    EXPECT_TRUE(!a.x || std::fabs(*a.x) <= 1e7) << a.code;
+    EXPECT_EQ(a.fort, 0);
+    EXPECT_LE(a.armies, 1000000000);
+  }
+  for (double zoom : {1.0, 8.0}) {
+    const std::string svg = render_svg_map(m, {true, zoom});
+    EXPECT_EQ(check_balanced(svg), "");
+    EXPECT_EQ(svg.find("nan"), std::string::npos);
+    EXPECT_EQ(svg.find("inf"), std::string::npos);
+    EXPECT_EQ(svg.find("<&>"), std::string::npos);
+    EXPECT_EQ(count(svg, "<g class=\"area "), static_cast<int>(m.areas.size()));
+  }
 }
 
 TEST(MapView, ZoomIsAWholeNumberFromOneToEight) {
