@@ -280,7 +280,7 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
   // Legend (inside the SVG): rows of fixed-width cells under the map.
   std::vector<LegendItem> legend;
   if (style.legend_inside) legend = legend_items(model, "");
-  constexpr double kCell = 200, kRow = 20;
+  constexpr double kCell = 190, kRow = 20;
   const auto per_row = static_cast<std::size_t>(std::max(1.0, (lay.width - 16) / kCell));
   const std::size_t rows = (legend.size() + per_row - 1) / per_row;
   const double height = lay.height + (rows ? static_cast<double>(rows) * kRow + 12 : 0);
