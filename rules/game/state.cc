@@ -132,6 +132,7 @@ Json to_json(const Area& a) {
   if (!a.hinterland.empty()) j["hinterland"] = a.hinterland;
   if (a.x) j["x"] = *a.x;
   if (a.y) j["y"] = *a.y;
+  if (!a.outline.is_null()) j["outline"] = a.outline;
   return j;
 }
 
@@ -210,6 +211,7 @@ Result<GameState> state_from_json(const Json& j) {
       if (aj.contains("y") && !aj["y"].is_null()) a.y = aj["y"].get<double>();
       a.features = aj.value("features", Json::object());
       a.engine_state = aj.value("engine_state", Json::object());
+      if (aj.contains("outline")) a.outline = aj["outline"];
       s.areas.push_back(std::move(a));
     }
     for (const auto& ej : j.at("adjacency")) {

@@ -56,6 +56,9 @@ struct Area {
   std::optional<double> x, y;          // map coordinates, if the scenario gives them
   Json features = Json::object();      // scenario-given static attributes engines may read
   Json engine_state = Json::object();  // engine-owned per-area data (tank hit points, units)
+  // The scenario's map outline ([[x, y], ...]), kept verbatim for the map, which validates it
+  // (server/web/map_geometry.h parse_outline); null when absent. No engine reads it.
+  Json outline;
 };
 
 struct Edge {

@@ -23,6 +23,7 @@
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
+#include "server/web/map_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/route_util.h"
@@ -214,13 +215,26 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   if (!after.ok()) return status_page(after.status());
   const Json st = public_state(to_json(*after));
   const bool over = g->status == "finished";
+  // The turn's battles as arrows; every move too once the game is over (orders are private
+  // while it runs).
+  MapModel map = map_model_from_state(st);
+  if (auto battles = s.reports.battles(game, *turn); battles.ok()) {
+    std::vector<Json> logs;
+    for (const BattleRecord& b : *battles) logs.push_back(b.outcome);
+    Json actions = Json::array();
+    if (auto rec = s.games.turn_record(game, *turn); over && rec.ok() && rec->is_object())
+      if (const Json sum = rec->value("summary", Json::object()); sum.is_object())
+        actions = sum.value("actions", Json::array());
+    map.arrows = arrows_from_turn(logs, actions, over);
+  }
   Json model = {
       {"game", g->id},
       {"name", g->name},
       {"turn", *turn},
       {"ran", time_html(t->ran_at)},
       {"over", over},
-      {"map_svg", render_svg_map(map_model_from_state(st))},
+      {"map",
+       map_block(map, map_zoom(req.query), game_path(game) + "/archive/" + std::to_string(*turn))},
       {"roundup", t->roundup.is_null() ? Json() : roundup_view(t->roundup, st["players"])},
       {"without_orders", t->without_orders},
       {"has_without_orders", !t->without_orders.empty()},

@@ -28,6 +28,7 @@
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
 #include "server/web/order_builder.h"
+#include "server/web/map_view.h"
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
@@ -222,7 +223,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"over", st.value("status", "") == "finished"},  // archive_routes.cc
                 {"deadline", deadline_text(ctx, game)},
                 {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
-                {"map_svg", render_svg_map(map)},
+                {"map", map_block(map, map_zoom(req.query), game_path(game))},
                 {"automatic_layout", automatic},
                 {"roundup", std::move(roundup)},
                 {"charts", std::move(charts)}};
@@ -545,6 +546,12 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
   if (*turn + 1 < g->turn) {
     model["next"] = base + std::to_string(*turn + 1);
     model["next_turn_link"] = *turn + 1;
+  }
+  // The map after the turn with the report's moves and battles; no map when that state is gone.
+  if (auto after = thread_store(ctx).load_state(game, *turn + 1); after.ok()) {
+    MapModel map = map_model_from_state(public_state(to_json(*after)));
+    map.arrows = arrows_from_report(rep->json);
+    model["map"] = map_block(map, map_zoom(req.query), base + std::to_string(*turn));
   }
   return page(render_page("Report, turn " + std::to_string(*turn), "report", model,
                           nav(game, g->name, req, ctx, session)),

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <map>
@@ -18,10 +19,13 @@ std::string str_field(const Json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// A whole number within +-1e9; 0 for anything else (hostile data cannot overflow an int).
 int int_field(const Json& j, const char* key) {
   if (!j.is_object()) return 0;
   auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<int>() : 0;
+  if (it == j.end() || !it->is_number()) return 0;
+  const double v = it->get<double>();
+  return std::isfinite(v) ? static_cast<int>(std::clamp(v, -1e9, 1e9)) : 0;
 }
 
 std::optional<double> num_field(const Json& j, const char* key) {
@@ -29,21 +33,7 @@ std::optional<double> num_field(const Json& j, const char* key) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number()) return std::nullopt;
   const double v = it->get<double>();
-  return std::isfinite(v) ? std::optional<double>(v) : std::nullopt;
-}
-
-// One decimal place: enough for pixels, and stable text.
-std::string fmt(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f", v);
-  return b;
-}
-
-// Perceived brightness of "#rrggbb" in [0, 1].
-double luminance(const std::string& hex) {
-  if (hex.size() != 7 || hex[0] != '#') return 0.5;
-  auto c = [&](int i) { return std::stoi(hex.substr(1 + 2 * i, 2), nullptr, 16) / 255.0; };
-  return 0.299 * c(0) + 0.587 * c(1) + 0.114 * c(2);
+  return std::isfinite(v) && std::fabs(v) <= 1e7 ? std::optional<double>(v) : std::nullopt;
 }
 
 std::string hsl_to_hex(double h, double s, double l) {
@@ -168,16 +158,50 @@ std::vector<Point> force_layout(std::size_t n, const std::vector<WeightedEdge>& 
   return p;
 }
 
+// Rows of a hexagonal grid, each point moved by a fixed pseudo-random amount (a hash of its
+// index), so that the territories look like land rather than squares.
 std::vector<Point> grid_layout(std::size_t n) {
   const auto cols = static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(n))));
   std::vector<Point> p(n);
-  for (std::size_t i = 0; i < n; ++i)
-    p[i] = {static_cast<double>(i % cols), static_cast<double>(i / cols)};
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 32;
+    const double jx = static_cast<double>(h & 0xffff) / 65535.0 - 0.5;
+    const double jy = static_cast<double>((h >> 16) & 0xffff) / 65535.0 - 0.5;
+    const std::size_t row = i / cols;
+    p[i] = {static_cast<double>(i % cols) + (row % 2 ? 0.5 : 0) + 0.3 * jx,
+            static_cast<double>(row) * 0.866 + 0.3 * jy};
+  }
   return p;
 }
 
-constexpr double kMargin = 36;
+constexpr double kMargin = 8;
 constexpr std::size_t kMaxForceAreas = 600;
+
+// A city drawn as a marker inside its hinterland's territory, not as a territory of its own.
+bool is_marker(const MapArea& a, const std::map<std::string, std::size_t>& idx) {
+  return a.kind == "city" && !a.hinterland.empty() && a.hinterland != a.code &&
+         idx.count(a.hinterland) && !a.outline;
+}
+
+std::vector<std::string> symbols_of(const Json& a) {
+  std::vector<std::string> out;
+  auto f = a.is_object() ? a.find("features") : a.end();
+  if (!a.is_object() || f == a.end() || !f->is_object()) return out;
+  for (const char* k : {"castle", "road", "rails"})
+    if (auto it = f->find(k); it != f->end() && it->is_boolean() && it->get<bool>())
+      out.emplace_back(k);
+  if (auto it = f->find("weather"); it != f->end() && it->is_string())
+    for (const char* w : {"mud", "frozen"})
+      if (it->get<std::string>() == w) out.emplace_back(w);
+  if (auto it = f->find("vp"); it != f->end() && it->is_number_integer()) {
+    const auto vp = it->get<std::int64_t>();
+    if (vp > 0 && vp < 1000000) out.push_back("vp:" + std::to_string(vp));
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -200,12 +224,27 @@ MapModel map_model_from_state(const Json& state) {
       area.population = int_field(a, "population");
       area.x = num_field(a, "x");
       area.y = num_field(a, "y");
+      area.terrain = str_field(a, "terrain");
+      area.fort = std::clamp(int_field(a, "fort"), 0, 99);
+      area.symbols = symbols_of(a);
+      if (a.is_object() && a.contains("outline")) area.outline = parse_outline(a["outline"]);
+      if (area.outline && (!area.x || !area.y)) {
+        const Point c = centroid(*area.outline);
+        area.x = c.x;
+        area.y = c.y;
+      }
       m.areas.push_back(std::move(area));
     }
   if (auto it = state.find("adjacency"); it != state.end() && it->is_array())
     for (const auto& e : *it)
-      if (e.is_array() && e.size() >= 2 && e[0].is_string() && e[1].is_string())
-        m.edges.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+      if (e.is_array() && e.size() >= 2 && e[0].is_string() && e[1].is_string()) {
+        std::string a = e[0].get<std::string>(), b = e[1].get<std::string>();
+        if (e.size() > 2 && e[2].is_object())
+          if (auto r = e[2].find("river"); r != e[2].end() && r->is_boolean() && r->get<bool>())
+            m.rivers.push_back(std::min(a, b) + "|" + std::max(a, b));
+        m.edges.emplace_back(std::move(a), std::move(b));
+      }
+  std::sort(m.rivers.begin(), m.rivers.end());
   return m;
 }
 
@@ -214,7 +253,7 @@ Layout layout_areas(const MapModel& model, double width) {
   out.width = width;
   const std::size_t n = model.areas.size();
   if (n == 0) {
-    out.height = 2 * kMargin;
+    out.height = 4 * kMargin;
     return out;
   }
   const bool given = std::all_of(model.areas.begin(), model.areas.end(),
@@ -226,169 +265,83 @@ Layout layout_areas(const MapModel& model, double width) {
     out.automatic = true;
     raw = n > kMaxForceAreas ? grid_layout(n) : force_layout(n, index_edges(model));
   }
-  double minx = raw[0].x, maxx = raw[0].x, miny = raw[0].y, maxy = raw[0].y;
-  for (const Point& q : raw) {
-    minx = std::min(minx, q.x);
-    maxx = std::max(maxx, q.x);
-    miny = std::min(miny, q.y);
-    maxy = std::max(maxy, q.y);
-  }
-  const double dx = maxx - minx, dy = maxy - miny;
-  const double inner_w = width - 2 * kMargin, max_inner_h = width * 1.2 - 2 * kMargin;
-  double scale = 1;
-  if (dx > 1e-9 && dy > 1e-9)
-    scale = std::min(inner_w / dx, max_inner_h / dy);
-  else if (dx > 1e-9)
-    scale = inner_w / dx;
-  else if (dy > 1e-9)
-    scale = max_inner_h / dy;
-  const double used_w = dx * scale;
-  out.height = std::max(dy * scale + 2 * kMargin, 4 * kMargin);
-  const double off_x = kMargin + (inner_w - used_w) / 2;
-  const double off_y = dy > 1e-9 ? kMargin : out.height / 2;
-  out.at.resize(n);
+  std::map<std::string, std::size_t> idx;
+  for (std::size_t i = 0; i < n; ++i) idx.emplace(model.areas[i].code, i);
+
+  // Territory radii in scenario units: about the typical spacing of the territories' sites,
+  // longer where a neighbour (by the borders) is further away, bounded either way (seas reach
+  // further, towards their coasts).
+  std::vector<std::size_t> sites;
+  std::vector<Point> site_at;
   for (std::size_t i = 0; i < n; ++i)
-    out.at[i] = {off_x + (raw[i].x - minx) * scale, off_y + (raw[i].y - miny) * scale};
+    if (!is_marker(model.areas[i], idx)) {
+      sites.push_back(i);
+      site_at.push_back(raw[i]);
+    }
+  const std::vector<double> nn = nearest_distances(site_at, 0);
+  double spacing = median(nn);
+  if (!(spacing > 1e-9) || !std::isfinite(spacing)) spacing = 1;
+  std::vector<double> reach(n, 0);
+  for (std::size_t k = 0; k < sites.size(); ++k) reach[sites[k]] = 0.6 * nn[k];
+  for (const auto& [a, b] : model.edges) {
+    auto ia = idx.find(a), ib = idx.find(b);
+    if (ia == idx.end() || ib == idx.end()) continue;
+    const double d =
+        std::hypot(raw[ia->second].x - raw[ib->second].x, raw[ia->second].y - raw[ib->second].y);
+    reach[ia->second] = std::max(reach[ia->second], 0.6 * d);
+    reach[ib->second] = std::max(reach[ib->second], 0.6 * d);
+  }
+  std::vector<double> r_raw(n, 0);
+  for (std::size_t i : sites)
+    r_raw[i] = std::clamp(std::max(0.85 * spacing, reach[i]), 0.5 * spacing,
+                          (model.areas[i].kind == "sea" ? 3.0 : 1.5) * spacing);
+
+  double minx = INFINITY, maxx = -INFINITY, miny = INFINITY, maxy = -INFINITY;
+  auto grow = [&](Point q, double r) {
+    minx = std::min(minx, q.x - r);
+    maxx = std::max(maxx, q.x + r);
+    miny = std::min(miny, q.y - r);
+    maxy = std::max(maxy, q.y + r);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    grow(raw[i], r_raw[i]);
+    if (given && model.areas[i].outline)
+      for (const Point& q : *model.areas[i].outline) grow(q, 0);
+  }
+  const double dx = std::max(maxx - minx, 1e-9), dy = std::max(maxy - miny, 1e-9);
+  const double inner_w = width - 2 * kMargin, inner_h = width * 0.75 - 2 * kMargin;
+  const double scale = std::min(inner_w / dx, inner_h / dy);
+  out.scale = scale;
+  out.width = std::max(dx * scale + 2 * kMargin, 4 * kMargin);
+  out.height = std::max(dy * scale + 2 * kMargin, 4 * kMargin);
+  out.offset = {kMargin - minx * scale + (out.width - 2 * kMargin - dx * scale) / 2,
+                kMargin - miny * scale + (out.height - 2 * kMargin - dy * scale) / 2};
+  out.at.resize(n);
+  out.radius.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out.at[i] = {out.offset.x + raw[i].x * scale, out.offset.y + raw[i].y * scale};
+    out.radius[i] = r_raw[i] * scale;
+  }
+  return out;
+}
+
+std::vector<bool> drawn_as_markers(const MapModel& model) {
+  std::map<std::string, std::size_t> idx;
+  for (std::size_t i = 0; i < model.areas.size(); ++i) idx.emplace(model.areas[i].code, i);
+  std::vector<bool> out;
+  out.reserve(model.areas.size());
+  for (const MapArea& a : model.areas) out.push_back(is_marker(a, idx));
   return out;
 }
 
 std::string palette_colour(std::size_t index) {
-  static const char* const kColours[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                         "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+  static const char* const kColours[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#d55e00",
+                                         "#56b4e9", "#f0e442", "#882255", "#332288", "#999933"};
   constexpr std::size_t kN = sizeof kColours / sizeof kColours[0];
   if (index < kN) return kColours[index];
   // Golden-angle hues, alternating lightness: distinct and stable for any index.
   const double hue = std::fmod(static_cast<double>(index - kN) * 137.508 + 20.0, 360.0);
   return hsl_to_hex(hue, 0.55, index % 2 ? 0.38 : 0.52);
-}
-
-std::string render_svg_map(const MapModel& model) {
-  const Layout lay = layout_areas(model);
-  const std::size_t n = model.areas.size();
-
-  // Marker size from the closest pair, so that dense maps do not overlap.
-  double mind = 60;
-  if (n > 1 && n <= 2000)
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = i + 1; j < n; ++j)
-        mind = std::min(mind, std::hypot(lay.at[i].x - lay.at[j].x, lay.at[i].y - lay.at[j].y));
-  const double r = std::clamp(mind * 0.4, 7.0, 17.0);
-
-  std::map<std::string, std::size_t> player_index;
-  for (std::size_t i = 0; i < model.players.size(); ++i)
-    player_index.emplace(model.players[i].code, i);
-  std::map<std::string, std::size_t> area_index;
-  for (std::size_t i = 0; i < n; ++i) area_index.emplace(model.areas[i].code, i);
-
-  // Legend: the players, then the unowned/sea/city keys, in rows of fixed-width cells.
-  constexpr double kCell = 190, kRow = 22;
-  const std::size_t legend_items = model.players.size() + 3;
-  const auto per_row = static_cast<std::size_t>(std::max(1.0, (lay.width - 20) / kCell));
-  const std::size_t rows = (legend_items + per_row - 1) / per_row;
-  const double legend_top = lay.height;
-  const double height = lay.height + static_cast<double>(rows) * kRow + 10;
-
-  std::string s;
-  s.reserve(600 + n * 420);
-  s += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map\" viewBox=\"0 0 " + fmt(lay.width) +
-       " " + fmt(height) + "\" width=\"" + fmt(lay.width) + "\" height=\"" + fmt(height) +
-       "\" role=\"img\" aria-labelledby=\"map-title\" font-family=\"sans-serif\">\n";
-  s += "<title id=\"map-title\">Map of " + xml_escape(model.title) + "</title>\n";
-  s += "<rect x=\"0\" y=\"0\" width=\"" + fmt(lay.width) + "\" height=\"" + fmt(height) +
-       "\" fill=\"#fbf8f1\"/>\n";
-
-  // Borders.
-  s += "<g class=\"edges\">\n";
-  for (const auto& [a, b] : model.edges) {
-    auto ia = area_index.find(a), ib = area_index.find(b);
-    if (ia == area_index.end() || ib == area_index.end()) continue;
-    const Point& p = lay.at[ia->second];
-    const Point& q = lay.at[ib->second];
-    const bool sea = model.areas[ia->second].kind == "sea" || model.areas[ib->second].kind == "sea";
-    s += "<line x1=\"" + fmt(p.x) + "\" y1=\"" + fmt(p.y) + "\" x2=\"" + fmt(q.x) + "\" y2=\"" +
-         fmt(q.y) +
-         (sea ? "\" stroke=\"#6aa9e0\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>\n"
-              : "\" stroke=\"#8a8a8a\" stroke-width=\"2\"/>\n");
-  }
-  s += "</g>\n";
-
-  // Areas: sea below land below cities (cities sit next to their hinterland).
-  auto draw = [&](std::size_t i) {
-    const MapArea& a = model.areas[i];
-    const Point& p = lay.at[i];
-    std::string fill = "#e4e1da", text_fill = "#222";
-    std::string owner_text = "unowned";
-    if (!a.owner.empty()) {
-      auto it = player_index.find(a.owner);
-      fill = it == player_index.end() ? "#555555" : palette_colour(it->second);
-      text_fill = luminance(fill) > 0.6 ? "#111" : "#fff";
-      owner_text =
-          (it == player_index.end() ? std::string() : model.players[it->second].name + " ") + "(" +
-          a.owner + ")";
-    }
-    const std::string code = xml_escape(a.code);
-    s += "<g class=\"area " + xml_escape(a.kind) + "\" id=\"area-" + code + "\" data-code=\"" +
-         code + "\">";
-    s += "<title>" + code + " " + xml_escape(a.name) + " (" + xml_escape(a.kind) +
-         "): " + xml_escape(owner_text) + ", " + std::to_string(a.armies) + " armies, population " +
-         std::to_string(a.population) + "</title>";
-    if (a.kind == "sea") {
-      s += "<ellipse cx=\"" + fmt(p.x) + "\" cy=\"" + fmt(p.y) + "\" rx=\"" + fmt(r * 1.35) +
-           "\" ry=\"" + fmt(r * 0.95) +
-           "\" fill=\"#cfe6fa\" stroke=\"#4a90d9\" stroke-width=\"1.5\"/>";
-      text_fill = "#1d5c99";
-    } else if (a.kind == "city") {
-      const double h = r * 0.85;
-      s += "<rect x=\"" + fmt(p.x - h) + "\" y=\"" + fmt(p.y - h) + "\" width=\"" + fmt(2 * h) +
-           "\" height=\"" + fmt(2 * h) + "\" fill=\"" + fill +
-           "\" stroke=\"#222\" stroke-width=\"2.5\"/>";
-    } else {
-      s += "<circle cx=\"" + fmt(p.x) + "\" cy=\"" + fmt(p.y) + "\" r=\"" + fmt(r) + "\" fill=\"" +
-           fill + "\" stroke=\"#333\" stroke-width=\"1.2\"/>";
-    }
-    if (a.kind != "sea" || a.armies > 0)
-      s += "<text class=\"armies\" x=\"" + fmt(p.x) + "\" y=\"" + fmt(p.y + r * 0.35) +
-           "\" text-anchor=\"middle\" font-size=\"" + fmt(r * 0.95) +
-           "\" font-weight=\"bold\" fill=\"" + text_fill + "\">" + std::to_string(a.armies) +
-           "</text>";
-    s += "<text class=\"code\" x=\"" + fmt(p.x) + "\" y=\"" + fmt(p.y + r + 11) +
-         "\" text-anchor=\"middle\" font-size=\"10\" fill=\"" +
-         (a.kind == "sea" ? "#1d5c99" : "#222") + "\">" + code + "</text></g>\n";
-  };
-  s += "<g class=\"areas\">\n";
-  for (const char* kind : {"sea", "land", "city"})
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::string& k = model.areas[i].kind;
-      const bool other = k != "sea" && k != "city";
-      if (k == kind || (other && std::string_view(kind) == "land")) draw(i);
-    }
-  s += "</g>\n";
-
-  // Legend.
-  s += "<g class=\"legend\" font-size=\"12\">\n";
-  std::size_t item = 0;
-  auto cell = [&](const std::string& shape, const std::string& label) {
-    const double x = 10 + static_cast<double>(item % per_row) * kCell;
-    const double y = legend_top + 6 + static_cast<double>(item / per_row) * kRow;
-    ++item;
-    s += shape.empty()
-             ? ""
-             : "<g transform=\"translate(" + fmt(x) + " " + fmt(y) + ")\">" + shape + "</g>";
-    s += "<text x=\"" + fmt(x + 20) + "\" y=\"" + fmt(y + 12) + "\" fill=\"#222\">" + label +
-         "</text>\n";
-  };
-  for (std::size_t i = 0; i < model.players.size(); ++i)
-    cell("<rect width=\"14\" height=\"14\" fill=\"" + palette_colour(i) + "\" stroke=\"#333\"/>",
-         xml_escape(model.players[i].name) + " (" + xml_escape(model.players[i].code) + ")");
-  cell("<circle cx=\"7\" cy=\"7\" r=\"7\" fill=\"#e4e1da\" stroke=\"#333\"/>", "unowned land");
-  cell(
-      "<rect x=\"1\" y=\"1\" width=\"12\" height=\"12\" fill=\"#fff\" stroke=\"#222\" "
-      "stroke-width=\"2.5\"/>",
-      "city");
-  cell("<ellipse cx=\"7\" cy=\"7\" rx=\"8\" ry=\"6\" fill=\"#cfe6fa\" stroke=\"#4a90d9\"/>",
-       "sea (number: armies)");
-  s += "</g>\n</svg>\n";
-  return s;
 }
 
 }  // namespace adj::web

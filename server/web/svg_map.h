@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "server/app/escape.h"  // xml_escape, used with the SVG of this header
+#include "server/web/map_geometry.h"
 
 namespace adj::web {
 
@@ -24,7 +25,17 @@ struct MapArea {
   std::string hinterland;     // cities: the land area around them ("" otherwise)
   int armies = 0;
   int population = 0;
-  std::optional<double> x, y;  // scenario coordinates (y grows downwards, as in SVG)
+  // Scenario coordinates (y grows downwards, as in SVG); map_model_from_state takes only finite
+  // numbers of magnitude at most 1e7.
+  std::optional<double> x, y;
+  std::string terrain;         // e.g. "forest"; "" when the state gives none
+  int fort = 0;                // fortification level
+  // What the area's `features` hold that the map draws: "castle", "road", "rails" (true
+  // booleans), "mud", "frozen" (the "weather" feature), "vp:<n>" (the "vp" feature, n > 0).
+  std::vector<std::string> symbols;
+  // The scenario's outline (an area's "outline": [[x, y], ...], scenario coordinates), when
+  // valid (parse_outline); the territory is then drawn with it instead of a derived cell.
+  std::optional<Polygon> outline;
 };
 
 struct MapPlayer {
@@ -32,41 +43,71 @@ struct MapPlayer {
   std::string name;
 };
 
+// A movement drawn on the map: a curved arrow from one area to another in the player's colour.
+struct MapArrow {
+  std::string from, to;  // area codes; arrows naming unknown areas are not drawn
+  std::string kind;      // "move", "attack" (drawn bolder) or "retreat" (dashed)
+  std::string player;    // player code ("" for nobody: grey)
+  std::string label;     // tooltip, e.g. "WSX attacks SUS from HAM: the attacker took SUS"
+};
+
 struct MapModel {
   std::string title;                                       // e.g. the game's name
   std::vector<MapArea> areas;                              // drawn in this order
   std::vector<std::pair<std::string, std::string>> edges;  // adjacent area codes
-  std::vector<MapPlayer> players;  // a player's colour is palette_colour(its index here)
+  std::vector<std::string> rivers;  // "A|B" for each edge with the "river" feature, sorted
+  std::vector<MapPlayer> players;   // a player's colour is palette_colour(its index here)
+  std::vector<MapArrow> arrows;
+};
+
+// How a map is drawn. `legend_inside`: the legend is part of the SVG (below the map), as a
+// standalone file or a mail attachment needs; the web pages put render_map_legend_html beside it.
+// `zoom` (clamped to 1..8) multiplies the canvas: more room, so more labels are drawn.
+struct MapStyle {
+  bool legend_inside = true;
+  double zoom = 1;
 };
 
 // The model of a state document (the `game show --json` form, as Services::show_game returns
 // it). Tolerant: missing or mistyped fields take their defaults; never throws.
 MapModel map_model_from_state(const nlohmann::json& state);
 
-struct Point {
-  double x = 0, y = 0;
-};
-
-// Pixel positions of the areas (same order as model.areas) inside a canvas `width` pixels wide,
-// and the canvas height. When every area has x and y the scenario's coordinates are scaled to fit
-// (aspect ratio kept); otherwise every area is placed by a deterministic force-directed layout
-// (Fruchterman-Reingold from a circle, a fixed number of steps, no randomness), cities next to
-// their hinterland; very large maps without coordinates fall back to a grid.
+// Pixel positions of the areas (same order as model.areas) inside a canvas at most `width` pixels
+// wide and 0.75 * width high, with room around them for the territories. When every area has x
+// and y the scenario's coordinates are scaled to fit (aspect ratio kept); otherwise every area is
+// placed by a deterministic force-directed layout (Fruchterman-Reingold from a circle, a fixed
+// number of steps, no randomness), cities next to their hinterland; very large maps without
+// coordinates fall back to a grid.
 struct Layout {
   std::vector<Point> at;
   double width = 0, height = 0;
   bool automatic = false;  // true when positions were computed rather than given
+  double scale = 1;        // pixels per scenario unit (given coordinates and outlines)
+  Point offset;            // pixel = offset + scale * scenario coordinate
+  std::vector<double> radius;  // per area: how far its territory may reach from `at` (pixels)
 };
-Layout layout_areas(const MapModel& model, double width = 800);
+Layout layout_areas(const MapModel& model, double width = 600);
 
-// A stable colour for the player at `index` ("#rrggbb"): ten distinct colours, then generated
-// hues. The map and the charts use the same palette.
+// Per area (same order as model.areas): true for a city drawn as a marker inside its hinterland's
+// territory (a city whose hinterland is another known area and that has no outline of its own).
+std::vector<bool> drawn_as_markers(const MapModel& model);
+
+// A stable colour for the player at `index` ("#rrggbb"): the Okabe-Ito colour-blind-safe
+// colours (without black), three of Paul Tol's, then generated hues. The map and the charts use
+// the same palette; the map adds a per-player hatch (map_style.h) as a second cue.
 std::string palette_colour(std::size_t index);
 
-// The whole map: one <svg> element with borders as lines (dashed over sea), land areas as circles
-// and cities as squares in their owner's colour (light grey when unowned), sea areas in blue, each
-// with its army count inside and its code below, a <title> tooltip per area, and a legend of the
-// players. Each area is a <g> with id "area-<code>" and data-code="<code>".
-std::string render_svg_map(const MapModel& model);
+// The whole map (map_render.cc): one <svg> element with a viewBox, territories (scenario
+// outlines, else Voronoi cells around the areas with a rounded coast), land in terrain colours
+// under the owner's tint and hatch, sea in blue with waves, rivers on shared borders, cities as
+// markers inside their hinterland, forts and features as symbols, names and army counts with a
+// halo (dropped when the territory is too small at this zoom), the arrows, and with
+// style.legend_inside a legend. Each area is a <g> with id "area-<code>", data-code="<code>"
+// and a <title> (code, name, kind, terrain, owner, armies). Deterministic; every text escaped.
+std::string render_svg_map(const MapModel& model, const MapStyle& style = {});
+
+// The legend as HTML (an <aside class="map-legend">): players (colour, hatch, name and code),
+// the terrains and symbols this map shows, the arrow kinds when it has arrows.
+std::string render_map_legend_html(const MapModel& model);
 
 }  // namespace adj::web

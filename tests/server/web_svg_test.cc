@@ -26,6 +26,17 @@ Json state_of(const std::string& scenario) {
   return to_json(*st);
 }
 
+// An area named after its code, at (x, y) when both are given.
+MapArea area(const std::string& code, std::optional<double> x = std::nullopt,
+             std::optional<double> y = std::nullopt) {
+  MapArea a;
+  a.code = code;
+  a.name = code;
+  a.x = x;
+  a.y = y;
+  return a;
+}
+
 TEST(Escape, HtmlAndXml) {
   EXPECT_EQ(html_escape("<a href=\"x\">Tom & 'Jerry'</a>"),
             "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;");
@@ -43,20 +54,70 @@ TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
   const std::string svg = render_svg_map(m);
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
   EXPECT_EQ(check_balanced(svg), "");
+  // Issue 13: names, not only codes. At zoom 4 every territory has room for its name; cities
+  // are markers named beside them. Codes stay in the hover titles.
+  const std::string big = render_svg_map(m, {true, 4});
+  EXPECT_EQ(check_balanced(big), "");
   for (const auto& a : st["areas"]) {
-    const std::string code = a["code"];
+    const std::string code = a["code"], name = a["name"];
     EXPECT_NE(svg.find("id=\"area-" + code + "\""), std::string::npos) << code;
-    EXPECT_NE(svg.find(">" + code + "</text>"), std::string::npos) << code;
+    EXPECT_NE(svg.find("<title>" + code + " " + name + " ("), std::string::npos) << code;
+    if (a["kind"] == "city")
+      EXPECT_NE(big.find(">" + name + " " + std::to_string(a["armies"].get<int>()) + "</text>"),
+                std::string::npos)
+          << code;
+    else
+      EXPECT_NE(big.find(" class=\"name\">" + name + "</text>"), std::string::npos) << code;
   }
+  // Territories: sea in waves, land under the owner's hatch; cities are markers, not territories.
   EXPECT_EQ(count(svg, "<g class=\"area sea\""), 3);   // IRS, CHN, NTS
+  EXPECT_EQ(count(svg, "fill=\"url(#sea)\""), 3 + 2);  // the water around, the legend
   EXPECT_EQ(count(svg, "<g class=\"area city\""), 6);  // WIN CAN LON GLO LEI YRK
-  EXPECT_EQ(count(svg, "<line "), static_cast<int>(st["adjacency"].size()));
-  // Owner colours: Wessex's areas in the first palette colour, the legend names every kingdom.
-  EXPECT_NE(svg.find("fill=\"" + palette_colour(0) + "\""), std::string::npos);
-  for (const auto& p : st["players"])
-    EXPECT_NE(svg.find(p["name"].get<std::string>()), std::string::npos);
-  // Army counts: Hampshire holds 4.
+  EXPECT_EQ(count(svg, "<g class=\"area land\""), 20);
+  const std::size_t win = svg.find("id=\"area-WIN\"");
+  EXPECT_EQ(svg.substr(win, svg.find("</g>", win) - win).find("<path"), std::string::npos);
+  EXPECT_EQ(svg.find("<line "), std::string::npos);
+  EXPECT_EQ(svg.find("<circle cx"), std::string::npos);
+  // Owners: a colour-blind-safe colour plus a hatch per player, and the owner's code with the
+  // army count (Hampshire: Wessex, 4 armies).
+  EXPECT_EQ(count(svg, "<pattern id=\"own-"), 5);
+  EXPECT_NE(svg.find("fill=\"url(#own-4)\""), std::string::npos);  // Wessex sorts last
+  EXPECT_NE(svg.find(">WSX 4</text>"), std::string::npos);
   EXPECT_NE(svg.find("HAM Hampshire (land): Wessex (WSX), 4 armies"), std::string::npos);
+  // Legend inside (the standalone form): every kingdom, terrain, cities, forts.
+  for (const auto& p : st["players"])
+    EXPECT_NE(svg.find(p["name"].get<std::string>() + " (" + p["code"].get<std::string>() + ")"),
+              std::string::npos);
+  for (const char* key : {"unowned land", "sea", "forest", "mountains", "wetlands",
+                          "city (in its hinterland)", "fort (number: its level)"})
+    EXPECT_NE(svg.find(std::string(">") + key), std::string::npos) << key;
+  // Text with a halo.
+  EXPECT_NE(svg.find("paint-order=\"stroke\""), std::string::npos);
+}
+
+TEST(SvgMap, SixAreasFitASmallBoxAndZoomWidensTheCanvas) {
+  MapModel m;
+  for (int i = 0; i < 6; ++i)
+    m.areas.push_back(area("A" + std::to_string(i), static_cast<double>(i % 3) * 100,
+                           static_cast<double>(i / 3) * 100));
+  const auto size_of = [](const std::string& svg) {
+    const std::size_t w = svg.find("width=\""), h = svg.find("height=\"");
+    return std::make_pair(std::stod(svg.substr(w + 7)), std::stod(svg.substr(h + 8)));
+  };
+  const auto [w1, h1] = size_of(render_svg_map(m, {false, 1}));
+  EXPECT_LE(w1, 600);
+  EXPECT_LE(h1, 450);
+  EXPECT_GE(w1, 400);
+  const auto [w2, h2] = size_of(render_svg_map(m, {false, 2}));
+  EXPECT_NEAR(w2, 2 * w1, 20);
+  EXPECT_NEAR(h2, 2 * h1, 20);
+  // Zoom is bounded 1..8; nonsense is 1.
+  EXPECT_EQ(render_svg_map(m, {false, 100}), render_svg_map(m, {false, 8}));
+  EXPECT_EQ(render_svg_map(m, {false, std::nan("")}), render_svg_map(m, {false, 1}));
+  EXPECT_EQ(render_svg_map(m, {false, -3}), render_svg_map(m, {false, 1}));
+  EXPECT_NE(render_svg_map(m, {false, 1}).find("viewBox=\"0 0 "), std::string::npos);
+  EXPECT_EQ(render_svg_map(m, {false, 1}).find("class=\"legend\""), std::string::npos);
+  EXPECT_NE(render_svg_map(m, {true, 1}).find("class=\"legend\""), std::string::npos);
 }
 
 TEST(SvgMap, ScenarioCoordinatesAreScaledKeepingTheShape) {
@@ -125,12 +186,11 @@ TEST(SvgMap, AutomaticLayoutWithoutCoordinates) {
 TEST(SvgMap, AutomaticLayoutOfDisconnectedAndTinyMaps) {
   MapModel m;
   EXPECT_EQ(check_balanced(render_svg_map(m)), "");  // no areas at all
-  m.areas.push_back({"A", "Alpha", "land", "", "", 1, 1, std::nullopt, std::nullopt});
+  m.areas.push_back(area("A"));
   Layout one = layout_areas(m);
   ASSERT_EQ(one.at.size(), 1u);
   EXPECT_TRUE(std::isfinite(one.at[0].x) && std::isfinite(one.at[0].y));
-  for (const char* c : {"B", "C", "D"})
-    m.areas.push_back({c, c, "land", "", "", 0, 0, std::nullopt, std::nullopt});
+  for (const char* c : {"B", "C", "D"}) m.areas.push_back(area(c));
   m.edges = {{"A", "B"}, {"A", "UNKNOWN"}};  // C and D are islands; unknown codes ignored
   const Layout lay = layout_areas(m);
   for (const Point& p : lay.at) {
@@ -156,8 +216,13 @@ TEST(SvgMap, EscapesNamesFromTheScenario) {
   MapModel m;
   m.title = "<script>alert(1)</script>";
   m.players.push_back({"EVL", "<script>alert('x')</script> & co"});
-  m.areas.push_back({"A", "<b>bold</b>", "land", "EVL", "", 2, 1, 0.0, 0.0});
-  m.areas.push_back({"B", "\"quoted\"", "city", "", "A", 0, 1, 10.0, 5.0});
+  m.areas.push_back(area("A", 0, 0));
+  m.areas.back().name = "<b>bold</b>";
+  m.areas.back().owner = "EVL";
+  m.areas.push_back(area("B", 10, 5));
+  m.areas.back().name = "\"quoted\"";
+  m.areas.back().kind = "city";
+  m.areas.back().hinterland = "A";
   const std::string svg = render_svg_map(m);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("<b>"), std::string::npos);

@@ -1,0 +1,49 @@
+// The map's visual vocabulary: terrain colours, symbols, owner hatches, the sea's waves, and the
+// legend entries that explain them. Shared by the SVG map and its HTML legend so that both say
+// the same thing. Pure functions; every returned fragment is well-formed SVG.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace adj::web::mapstyle {
+
+// One decimal place: enough for pixels, and stable text.
+std::string fmt(double v);
+
+// Perceived brightness of "#rrggbb" in [0, 1] (0.5 for anything else).
+double luminance(const std::string& hex);
+
+// The terrain family the map draws for a terrain word: "lowlands" (also clear, plains, unknown
+// words), "forest", "hills" (rough, uplands), "mountains", "wetlands", "town" (village, castle),
+// "desert".
+std::string terrain_class(const std::string& terrain);
+// The land colour of a terrain family.
+std::string terrain_fill(const std::string& family);
+// Whether the family has a symbol (glyph(family, ...)): all but "lowlands".
+bool terrain_has_glyph(const std::string& family);
+
+// A symbol centred at (x, y) in a box `s` pixels wide: the terrain families above, and "fort",
+// "castle", "road", "rails", "mud", "frozen", "vp", "city". Unknown names: "".
+std::string glyph(const std::string& name, double x, double y, double s);
+
+// The fill of an owned territory: <pattern id="<id>"> with the player's colour, translucent, and
+// the player's own hatch (direction, crossing or dots by index), drawn over the land colour.
+std::string owner_pattern(std::size_t player_index, const std::string& id);
+// The sea: light blue with waves.
+std::string sea_pattern(const std::string& id);
+
+constexpr const char* kSeaStroke = "#5b8fc0";
+constexpr const char* kSeaText = "#1d4f80";
+constexpr const char* kRiver = "#3f7fc4";
+
+// One line of a legend: a swatch drawn in a 14x14 box, its text (already XML-escaped) and the
+// <defs> content the swatch needs when it stands alone (patterns), "" when none.
+struct LegendItem {
+  std::string swatch;
+  std::string label;
+  std::string defs;
+};
+
+}  // namespace adj::web::mapstyle
