@@ -44,8 +44,7 @@ int signup_invite(const Common& c, const std::string& game, const std::string& e
 int player_address(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email);
 int player_replace(const Common& c, const std::string& game, const std::string& player,
-                   const std::string& email, const std::string& name,
-                   const std::string& base_url);
+                   const std::string& email, const std::string& name, const std::string& base_url);
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
@@ -119,8 +118,8 @@ struct ServeOptions {
   // sessions together.
   int http_max_conns = 4096;
   int http_max_conns_per_addr = 64;
-  int cache_mb = 64;
-  int http_io_threads = 2;  // threads reading and writing HTTP connections  // the page cache's budget in MiB; 0 turns it off
+  int cache_mb = 64;        // the page cache's budget in MiB; 0 turns it off
+  int http_io_threads = 2;  // threads reading and writing HTTP connections
   int smtp_max_conns = 256;
   int smtp_max_conns_per_addr = 16;
   int smtp_idle_timeout = 30;                  // seconds

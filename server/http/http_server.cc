@@ -8,7 +8,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <unistd.h>
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -154,7 +153,8 @@ template <class Body>
 void set_cached_headers(bhttp::response<Body>& res, const CachedAnswer& answer, Encoding encoding) {
   set_headers(res, answer.content_type, answer.headers);
   res.set(bhttp::field::etag, answer.etag(encoding));
-  res.set(bhttp::field::vary, "Accept-Encoding");
+  res.set(bhttp::field::vary,
+          answer.credentials ? "Accept-Encoding, Cookie, Authorization" : "Accept-Encoding");
   bool has_cache_control = false;
   for (const auto& [name, value] : answer.headers)
     has_cache_control = has_cache_control || beast::iequals(name, "cache-control");
@@ -283,7 +283,10 @@ struct HttpServer::Impl {
 awaitable<void> HttpServer::Impl::accept_loop() {
   for (;;) {
     beast::error_code ec;
-    tcp::socket sock = co_await core.acceptor.async_accept(redirect_error(use_awaitable, ec));
+    // Round robin over the I/O threads: the socket is made on the chosen thread's context.
+    const std::size_t shard = next_shard;
+    asio::io_context& io = shard == 0 ? core.io : shards[shard - 1]->io;
+    tcp::socket sock = co_await core.acceptor.async_accept(io, redirect_error(use_awaitable, ec));
     if (stopping || !core.acceptor.is_open()) co_return;
     if (ec) {
       // Out of file descriptors and the like: refuse one waiting client with the spare
@@ -309,22 +312,7 @@ awaitable<void> HttpServer::Impl::accept_loop() {
       continue;
     }
     sock.set_option(tcp::no_delay(true), ec);
-    // Round robin over the I/O threads: the socket moves to the chosen thread's context.
-    const std::size_t shard = next_shard;
     next_shard = (next_shard + 1) % (shards.size() + 1);
-    asio::io_context& io = shard == 0 ? core.io : shards[shard - 1]->io;
-    if (shard != 0) {
-      const auto protocol = sock.local_endpoint(ec).protocol();
-      const auto fd = ec ? -1 : sock.release(ec);
-      if (ec) continue;  // the client is gone
-      tcp::socket moved(io);
-      moved.assign(protocol, fd, ec);
-      if (ec) {
-        ::close(fd);
-        continue;
-      }
-      sock = std::move(moved);
-    }
     auto conn = std::make_shared<Connection>(std::move(sock), remote);
     connections.emplace(conn.get(), conn);
     core.connection_opened();
@@ -454,11 +442,10 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
         msg.count(bhttp::field::cookie) <= 1 && msg.count(bhttp::field::authorization) <= 1 &&
         !msg.target().empty() && msg.target().front() == '/') {
       looked = true;
-      found = cache->find(ResponseCache::key(msg.target(), msg[bhttp::field::host],
-                                             msg[bhttp::field::cookie],
-                                             msg[bhttp::field::authorization], remote));
+      found =
+          cache->find(cache->key(msg.target(), msg[bhttp::field::host], msg[bhttp::field::cookie],
+                                 msg[bhttp::field::authorization], remote));
       if (found.answer) {
-        metrics.request(found.answer->route, 200);
         ec = co_await write_cached(*c, *found.answer, msg[bhttp::field::accept_encoding],
                                    msg[bhttp::field::if_none_match], version, head,
                                    keep_alive && !stopping);
@@ -477,7 +464,6 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
     const std::string path = req.path;
     if (cache && !looked) found = cache->find(req);
     if (found.answer) {  // served from the cache, on this thread
-      metrics.request(found.answer->route, 200);
       ec = co_await write_cached(*c, *found.answer, req.header("accept-encoding"),
                                  req.header("if-none-match"), version, head,
                                  keep_alive && !stopping);
@@ -491,7 +477,7 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
         co_await async_handle(pool, router, opts.retry_after, cache, std::move(found.revisions),
                               std::move(req), use_awaitable);
     Response& resp = result.response;
-    metrics.request(result.route, resp.status);
+    if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it
     const double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at)
             .count();
@@ -547,6 +533,7 @@ awaitable<beast::error_code> HttpServer::Impl::write_cached(
   const std::string& made = answer.head[static_cast<int>(encoding)];
   const bool not_modified =
       !if_none_match.empty() && etag_matches(std::string(if_none_match), answer.etag(encoding));
+  metrics.request(answer.route, not_modified ? 304 : 200);
   if (!not_modified && !head && keep && version == 11 && !made.empty()) {
     // The common case: the head made when the answer was kept, and the body, as they are.
     const std::array<asio::const_buffer, 2> bufs{asio::buffer(made), asio::buffer(body)};

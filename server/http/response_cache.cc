@@ -117,9 +117,27 @@ std::string content_tag(const std::string& bytes) {
 ResponseCache::ResponseCache(RevisionSource source, CacheOptions options)
     : source_(std::move(source)), options_(options) {}
 
+std::string ResponseCache::credential_cookies(std::string_view header) const {
+  if (options_.credential_cookies.empty()) return std::string(header);
+  std::string out;  // "a=1; b=2" -> the credential pairs, each ended by ';'
+  std::size_t pos = 0;
+  while (pos < header.size()) {
+    std::size_t end = header.find(';', pos);
+    if (end == std::string_view::npos) end = header.size();
+    std::string_view pair = header.substr(pos, end - pos);
+    while (!pair.empty() && (pair.front() == ' ' || pair.front() == '\t')) pair.remove_prefix(1);
+    const std::string_view name = pair.substr(0, pair.find('='));
+    for (const auto& wanted : options_.credential_cookies)
+      if (name == wanted) out.append(pair).append(1, ';');
+    pos = end + 1;
+  }
+  return out;
+}
+
 std::string ResponseCache::key(std::string_view target, std::string_view host,
-                               std::string_view cookie, std::string_view authorization,
-                               std::string_view remote) {
+                               std::string_view cookie_header, std::string_view authorization,
+                               std::string_view remote) const {
+  const std::string cookie = credential_cookies(cookie_header);
   std::string k;
   k.reserve(target.size() + host.size() + cookie.size() + authorization.size() + remote.size() + 4);
   k.append(target).append(1, '\0').append(host).append(1, '\0').append(cookie);
@@ -128,7 +146,7 @@ std::string ResponseCache::key(std::string_view target, std::string_view host,
   return k;
 }
 
-std::string ResponseCache::key(const Request& req) {
+std::string ResponseCache::key(const Request& req) const {
   const auto header = [&req](const char* name) -> std::string_view {
     auto it = req.headers.find(name);
     return it == req.headers.end() ? std::string_view() : std::string_view(it->second);
@@ -179,7 +197,8 @@ std::shared_ptr<const CachedAnswer> ResponseCache::keep(
   auto rev = revisions->find(resp.cache_scope);
   answer->revision = rev == revisions->end() ? 0 : rev->second;
   answer->tag = content_tag(resp.body);
-  answer->credentials = !req.header("cookie").empty() || !req.header("authorization").empty();
+  answer->credentials =
+      !req.header("authorization").empty() || !credential_cookies(req.header("cookie")).empty();
   answer->identity = resp.body;
   // Compressed forms only when they save at least 10% (tiny answers and images do not).
   const auto worth = [&](const std::optional<std::string>& c) {

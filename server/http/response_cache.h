@@ -1,9 +1,9 @@
 // Answers made once and served many times: the cache between the HTTP listener and the handlers.
 //
 // A handler opts in per answer with Response::cache_scope. A kept answer is found again by its
-// key: the request target as sent, the Host, and the credentials (the whole Cookie and
-// Authorization headers, compared byte for byte, never hashed), so an answer made for one
-// player's credentials is only ever served to a request carrying the very same credentials; and
+// key: the request target as sent, the Host, and the credentials (the cookies that identify a
+// client and the Authorization header, compared byte for byte, never hashed), so an answer made for
+// one player's credentials is only ever served to a request carrying the very same credentials; and
 // with credentials also the client's address, so that an address the guessing limiter has locked
 // cannot learn from a kept answer what the limiter would not tell it.
 // It stays valid while its scope's revision is the one read *before* the handler ran: the
@@ -45,7 +45,10 @@ struct CacheOptions {
   std::size_t max_bytes = 64u << 20;        // all forms of all kept answers
   std::size_t max_answer_bytes = 8u << 20;  // a bigger answer is served but not kept
   bool brotli = true;
-  int brotli_quality = 9;  // 0..11; 11 costs seconds on a megabyte
+  int brotli_quality = 5;  // 0..11: 5 costs about a millisecond on a 50 KB page, 11 seconds on 1 MB
+  // The cookies that identify a client (the only ones an answer may depend on); empty: the whole
+  // Cookie header is part of the key.
+  std::vector<std::string> credential_cookies;
 };
 
 enum class Encoding { kIdentity, kGzip, kBrotli };
@@ -109,17 +112,20 @@ class ResponseCache {
   };
   Stats stats() const;
 
-  // The key of a request (target, Host, Cookie, Authorization, and the address when it has
-  // credentials).
-  static std::string key(const Request& req);
-  static std::string key(std::string_view target, std::string_view host, std::string_view cookie,
-                         std::string_view authorization, std::string_view remote);
+  // The key of a request: target, Host, the credential cookies (in the order sent),
+  // Authorization, and the address when there are credentials.
+  std::string key(const Request& req) const;
+  std::string key(std::string_view target, std::string_view host, std::string_view cookie,
+                  std::string_view authorization, std::string_view remote) const;
 
  private:
   struct Slot {
     std::string key;
     std::shared_ptr<const CachedAnswer> answer;
   };
+  // The credential cookies of a Cookie header (all of it when none are configured).
+  std::string credential_cookies(std::string_view header) const;
+
   const RevisionSource source_;
   HeadWriter head_writer_;
   const CacheOptions options_;

@@ -41,6 +41,7 @@
 #include "server/mail/outbox_worker.h"
 #include "server/render/state_map.h"
 #include "server/web/web_context.h"
+#include "server/web/web_session.h"
 #include "storage/sqlite/revision_watch.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/sqlite_throttle_store.h"
@@ -597,19 +598,26 @@ int serve(const Common& c, const ServeOptions& o) {
   };
   http::CacheOptions cache_options;
   cache_options.max_bytes = static_cast<std::size_t>(o.cache_mb) << 20;
+  cache_options.credential_cookies = {web::kPlayerCookie, web::kGmCookie, web::kCsrfCookie};
   http::ResponseCache cache(std::move(revision_source), cache_options);
   http::HttpServer server(router, ctx.metrics(), http_options, o.cache_mb > 0 ? &cache : nullptr);
-  ctx.metrics().set_collector([&cache](std::string& out) {
-    const auto st = cache.stats();
-    out +=
-        "# HELP adjutant_http_cache Answers served from the page cache, made, kept.\n"
-        "# TYPE adjutant_http_cache counter\n";
-    out += "adjutant_http_cache{what=\"hits\"} " + std::to_string(st.hits) + "\n";
-    out += "adjutant_http_cache{what=\"misses\"} " + std::to_string(st.misses) + "\n";
-    out += "adjutant_http_cache{what=\"kept\"} " + std::to_string(st.kept) + "\n";
-    out += "adjutant_http_cache{what=\"evicted\"} " + std::to_string(st.evicted) + "\n";
-    out += "adjutant_http_cache{what=\"bytes\"} " + std::to_string(st.bytes) + "\n";
-  });
+  if (o.cache_mb > 0)
+    ctx.metrics().set_collector([&cache](std::string& out) {
+      const auto st = cache.stats();
+      out +=
+          "# HELP adjutant_http_cache Answers served from the page cache, made, kept.\n"
+          "# TYPE adjutant_http_cache counter\n";
+      out += "adjutant_http_cache{what=\"hits\"} " + std::to_string(st.hits) + "\n";
+      out += "adjutant_http_cache{what=\"misses\"} " + std::to_string(st.misses) + "\n";
+      out += "adjutant_http_cache{what=\"kept\"} " + std::to_string(st.kept) + "\n";
+      out += "adjutant_http_cache{what=\"evicted\"} " + std::to_string(st.evicted) + "\n";
+      out += "adjutant_http_cache{what=\"bytes\"} " + std::to_string(st.bytes) + "\n";
+    });
+  // The collector reads `cache`, which goes before `ctx`: taken off when this scope ends.
+  struct CollectorOff {
+    web::Metrics& metrics;
+    ~CollectorOff() { metrics.set_collector(nullptr); }
+  } collector_off{ctx.metrics()};
 
   // Signals first, so that a SIGTERM during startup is a clean stop too.
   asio::io_context io;

@@ -44,10 +44,18 @@ http::Response too_many_attempts(std::int64_t retry_after, bool json) {
   return r;
 }
 
+namespace {
+thread_local bool refused_this_request = false;
+}  // namespace
+
+void begin_limited_request() { refused_this_request = false; }
+bool limiter_refused() { return refused_this_request; }
+
 std::optional<http::Response> guard_check(WebContext& ctx, const ThrottleKeys& keys,
                                           const std::string& channel, bool json) {
   const ThrottleVerdict v = ctx.throttle().check(keys, ctx.clock()());
   if (v.allowed) return std::nullopt;
+  refused_this_request = true;
   ctx.metrics().auth_refusal(channel, "locked");
   return too_many_attempts(v.retry_after, json);
 }
@@ -71,6 +79,7 @@ bool is_gm_limited(WebContext& ctx, const http::Request& req, const std::string&
   if (req.cookie(kGmCookie).empty() && bearer_token(req).empty()) return false;
   const ThrottleKeys keys = guard_keys(req, kThrottleKeyGm);
   if (!ctx.throttle().check(keys, ctx.clock()()).allowed) {
+    refused_this_request = true;
     ctx.metrics().auth_refusal(channel, "locked");
     return false;
   }

@@ -41,6 +41,12 @@ void guard_record(WebContext& ctx, const ThrottleKeys& keys, const std::string& 
 // locked (then the token is not compared); a token presented is recorded as right or wrong.
 bool is_gm_limited(WebContext& ctx, const http::Request& req, const std::string& channel);
 
+// Whether the limiter refused something (a locked key) since begin_limited_request() on this
+// thread: an answer made so depends on the lock, which ends with the clock, so route::cached does
+// not keep it. Handlers run one request at a time per thread.
+void begin_limited_request();
+bool limiter_refused();
+
 // The answer for a refused attempt: 429, Retry-After, a clear message.
 http::Response too_many_attempts(std::int64_t retry_after, bool json);
 

@@ -27,9 +27,10 @@ class Metrics {
   void auth_refusal(const std::string& channel, const std::string& reason);
   // Prometheus text format (version 0.0.4).
   std::string render() const;
-  // Called at the end of every render() to append more metrics (Prometheus text). Set before
-  // serving; the collector must be thread-safe.
+  // Called at the end of every render() to append more metrics (Prometheus text); nullptr takes
+  // it off. Thread-safe; the collector must be too, and must not call this Metrics.
   void set_collector(std::function<void(std::string&)> collector) {
+    std::lock_guard<std::mutex> lock(mu_);
     collector_ = std::move(collector);
   }
 

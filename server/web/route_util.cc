@@ -1,5 +1,7 @@
 #include "server/web/route_util.h"
 
+#include "server/web/auth_guard.h"
+
 #include <spdlog/spdlog.h>
 
 #include "server/app/log_escape.h"
@@ -236,10 +238,45 @@ bool identify_player(const http::Request& req, WebContext& ctx, const std::strin
   return false;
 }
 
+namespace {
+
+// True when the request may name a kept answer: every query parameter is one the kept pages read,
+// with a value they accept, the raw target has no percent-encoding, and a {game} appears in the
+// path as its stored id. Other spellings of the same page are answered but not kept, so that
+// nobody can fill the cache with copies of one page.
+bool canonical_request(const http::Request& req, const http::Params& p) {
+  if (req.target.find('%') != std::string::npos || req.target.find('+') != std::string::npos)
+    return false;
+  for (const auto& [name, value] : req.query) {
+    if (name == "zoom") {
+      if (value != "1" && value != "2" && value != "4" && value != "8") return false;
+    } else if (name == "turn") {
+      if (value.empty() || value.size() > 6 || value[0] == '0' ||
+          value.find_first_not_of("0123456789") != std::string::npos)
+        return false;
+    } else {
+      return false;
+    }
+  }
+  if (auto it = p.find("game"); it != p.end()) {
+    const std::string segment = "/" + it->second;
+    const std::size_t at = req.path.find(segment + "/");
+    const bool last =
+        req.path.size() >= segment.size() &&
+        req.path.compare(req.path.size() - segment.size(), segment.size(), segment) == 0;
+    if (at == std::string::npos && !last) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 http::Handler cached(http::Handler h, std::string scope) {
   return [h = std::move(h), scope = std::move(scope)](const http::Request& req,
                                                       const http::Params& p) {
+    begin_limited_request();
     http::Response r = h(req, p);
+    if (limiter_refused() || !canonical_request(req, p)) return r;
     if (!scope.empty())
       r.cache_scope = scope;
     else if (auto it = p.find("game"); it != p.end())

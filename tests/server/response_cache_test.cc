@@ -89,14 +89,12 @@ TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) 
   EXPECT_EQ(cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
             nullptr);
   // Moving a header's bytes into another header makes another key too.
-  EXPECT_NE(ResponseCache::key("/a", "h", "c", "", "r"),
-            ResponseCache::key("/a", "h", "", "c", "r"));
+  EXPECT_NE(cache.key("/a", "h", "c", "", "r"), cache.key("/a", "h", "", "c", "r"));
   // With credentials, another address is another key (the guessing limiter is per address).
   Request elsewhere = get(path, "adj_player=tokenEAN");
   elsewhere.remote = "192.0.2.7";
   EXPECT_EQ(cache.find(elsewhere).answer, nullptr);
-  EXPECT_EQ(ResponseCache::key("/a", "h", "", "", "r1"),
-            ResponseCache::key("/a", "h", "", "", "r2"));
+  EXPECT_EQ(cache.key("/a", "h", "", "", "r1"), cache.key("/a", "h", "", "", "r2"));
   auto mine = cache.find(get(path, "adj_player=tokenEAN"));
   ASSERT_NE(mine.answer, nullptr);
   EXPECT_EQ(mine.answer->identity, "report of EAN");
@@ -222,6 +220,42 @@ TEST(Compress, GzipRefusesWhatIsNotGzipAndBoundsWhatItInflates) {
   EXPECT_LT(gz->size(), 4'000u);
   EXPECT_FALSE(gzip_decompress(*gz, 1 << 16).has_value());  // a bomb stops at the bound
   EXPECT_EQ(gzip_decompress(*gz, 1 << 21), zeros);
+}
+
+}  // namespace
+}  // namespace adj::http
+
+namespace adj::http {
+namespace {
+
+TEST(ResponseCache, OnlyTheCredentialCookiesAreInTheKey) {
+  CacheOptions options;
+  options.credential_cookies = {"adj_player", "adj_csrf"};
+  ResponseCache cache([] { return std::make_shared<const Revisions>(); }, options);
+  // Unrelated cookies: the answer of a visitor without credentials, shared, not per address.
+  EXPECT_EQ(cache.key("/g", "h", "theme=dark; _ga=1", "", "10.0.0.1"),
+            cache.key("/g", "h", "", "", "10.0.0.2"));
+  // A credential cookie, wherever it stands among others, keys by its value and the address.
+  EXPECT_EQ(cache.key("/g", "h", "theme=dark; adj_player=t1", "", "a"),
+            cache.key("/g", "h", "adj_player=t1", "", "a"));
+  EXPECT_NE(cache.key("/g", "h", "adj_player=t1", "", "a"),
+            cache.key("/g", "h", "adj_player=t2", "", "a"));
+  EXPECT_NE(cache.key("/g", "h", "adj_player=t1", "", "a"),
+            cache.key("/g", "h", "adj_player=t1", "", "b"));
+  // The CSRF cookie is in the key: a kept form carries the token of its own cookie.
+  EXPECT_NE(cache.key("/g", "h", "adj_player=t1; adj_csrf=x", "", "a"),
+            cache.key("/g", "h", "adj_player=t1; adj_csrf=y", "", "a"));
+  // A name that merely contains a credential cookie's name is not one.
+  EXPECT_EQ(cache.key("/g", "h", "xadj_player=t1", "", "a"), cache.key("/g", "h", "", "", "a"));
+  Request with_theme;
+  with_theme.method = "GET";
+  with_theme.target = "/g";
+  with_theme.headers["cookie"] = "theme=dark";
+  Response page = Response::html(std::string(300, 'p'));
+  page.cache_scope = "*";
+  auto kept = cache.keep(with_theme, page, "r", std::make_shared<const Revisions>());
+  ASSERT_NE(kept, nullptr);
+  EXPECT_FALSE(kept->credentials);
 }
 
 }  // namespace
