@@ -120,7 +120,8 @@ for entry in "${pages[@]}"; do
   i=$((i + 1))
 done
 
-# The game page while another game's turns run back to back.
+# The game page while another game's turns run back to back, on both servers (the turns take
+# their share of the two cores from each alike).
 "$BIN" --db "$work/adj.db" game create bundled:dark-age-britain --id busy-1 >/dev/null
 (
   while true; do
@@ -131,10 +132,10 @@ done
 ) &
 pids+=($!)
 read -r a_rps a_p99 <<<"$(measure "$base/games/$game")"
+read -r n_rps n_p99 <<<"$(measure "http://127.0.0.1:$NGX_PORT/games/$game")"
 kill "${pids[-1]}" 2>/dev/null || true
 runs=$(wc -l <"$work/runs" 2>/dev/null || echo 0)
-read -r n_rps n_p99 <<<"$(measure "http://127.0.0.1:$NGX_PORT/games/$game")"
 printf '%-24s %8s %12.0f %9.2f %12.0f %9.2f %6.2fx\n' "game page, turns running" \
   "$(stat -c %s "$work/www/1")" "$a_rps" "$a_p99" "$n_rps" "$n_p99" "$(awk -v a="$a_rps" -v n="$n_rps" 'BEGIN { print a / n }')"
-echo "(turn run + rollback cycles of another game during that measurement: $runs)"
+echo "(another game's turn run + rollback cycles, from the command line, during both measurements: $runs)"
 curl -fs "$base/metrics" | grep '^adjutant_http_cache' || true
