@@ -25,7 +25,7 @@ work=$(mktemp -d /tmp/adj-bench-web.XXXXXX)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true
   wait 2>/dev/null || true
   rm -rf "$work"
 }
