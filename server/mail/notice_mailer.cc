@@ -38,7 +38,8 @@ Result<int> NoticeMailer::deliver(int limit) {
     text += kSignature;
     std::optional<MailAttachment> map;
     if (const auto turn = correction_turn(n); turn && painter_) {
-      const std::pair<std::string, int> key{n.game, *turn};
+      // The key without its player: one map per game, turn and run (a re-run changes the map).
+      const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
       if (map_for_ != key) {
         map_ = report_map(painter_, services_, n.game, *turn);
         map_for_ = key;
@@ -82,6 +83,8 @@ Result<int> NoticeMailer::deliver(int limit) {
     }
     if (auto st = notices_.mark_notice_done(n.id); !st.ok()) return st;
   }
+  map_for_.reset();
+  map_.reset();
   return queued;
 }
 

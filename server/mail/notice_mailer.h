@@ -36,7 +36,8 @@ class NoticeMailer {
   Result<int> deliver(int limit = 100);
 
   // Corrections of a report (correction_turn) attach the map after their turn, painted by
-  // `painter` once per game and turn (report_map.h); without a painter they go without it.
+  // `painter` once per game, turn and run within one deliver() (report_map.h); without a
+  // painter they go without it.
   void set_map_painter(MapPainter painter) { painter_ = std::move(painter); }
 
  private:
@@ -47,8 +48,9 @@ class NoticeMailer {
   std::string base_url_;
   Clock now_;
   MapPainter painter_;
-  // The last map attached: (game, turn) and the attachment (nullopt when painting failed).
-  std::optional<std::pair<std::string, int>> map_for_;
+  // The last map attached in this deliver(): the correction key without its player
+  // ("correction:<game>:<turn>:<run>") and the attachment (nullopt when painting failed).
+  std::optional<std::string> map_for_;
   std::optional<MailAttachment> map_;
 };
 

@@ -22,9 +22,10 @@ namespace adj::mail {
 // safe to call from several threads at once.
 using MapPainter = std::function<Result<std::string>(const Json& state)>;
 
-// The largest map attached (a report with a bigger one goes without it). The bundled scenarios'
-// maps weigh 56-98 KB, base64 adds a third; relays commonly take 10 MB and more.
-inline constexpr std::size_t kMaxMapAttachmentBytes = 2u << 20;
+// The largest map attached (a report with a bigger one goes without it): a map goes to every
+// player every turn. The bundled scenarios' maps weigh 56-98 KB, base64 adds a third; the
+// renderer draws a bigger map with fewer pixels to stay under (render::kMapPngBudget).
+inline constexpr std::size_t kMaxMapAttachmentBytes = 512u << 10;
 
 // The attachment "map-turn-<turn>.png" (image/png) of `game` after `turn`; nullopt (logged,
 // except for a null painter) as described above.

@@ -1,13 +1,17 @@
 #include "server/render/state_map.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "server/web/svg_map.h"
 
 namespace adj::render {
 namespace {
 
 // Drawn text is laid out by pango, whose time grows with its length (a 20 KB player name in
-// the legend took seconds): every "name" in the state is cut to this many bytes, every "code"
-// to kMaxCodeBytes, at a UTF-8 character boundary.
+// the legend took seconds): every "name" in the state is cut to this many bytes, every other
+// text the map draws ("code", "terrain", "kind", "owner", "hinterland") to kMaxCodeBytes, at a
+// UTF-8 character boundary. Codes and the references to them are cut alike, so they still match.
 constexpr std::size_t kMaxNameBytes = 200, kMaxCodeBytes = 64;
 
 void cut(nlohmann::json& v, std::size_t max) {
@@ -26,7 +30,8 @@ void cut_texts(nlohmann::json& v) {
   } else if (v.is_object()) {
     for (auto it = v.begin(); it != v.end(); ++it) {
       if (it.key() == "name") cut(it.value(), kMaxNameBytes);
-      if (it.key() == "code") cut(it.value(), kMaxCodeBytes);
+      for (const char* k : {"code", "terrain", "kind", "owner", "hinterland"})
+        if (it.key() == k) cut(it.value(), kMaxCodeBytes);
       cut_texts(it.value());
     }
   }
@@ -49,17 +54,39 @@ nlohmann::json without_secrets(nlohmann::json st) {
 
 }  // namespace
 
-Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits) {
-  if (!state.is_object())
-    return Status::InvalidArgument("state_map_png: the state is not an object");
+nlohmann::json drawable_state(const nlohmann::json& state) {
   nlohmann::json st = without_secrets(state);
   cut_texts(st);
-  const std::string svg = web::render_svg_map(web::map_model_from_state(st));
-  return svg_to_png(svg, limits);
+  return st;
 }
 
-std::function<Result<std::string>(const nlohmann::json&)> map_painter(PngLimits limits) {
-  return [limits](const nlohmann::json& state) { return state_map_png(state, limits); };
+Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits,
+                                  std::size_t max_png_bytes) {
+  if (!state.is_object())
+    return Status::InvalidArgument("state_map_png: the state is not an object");
+  const std::string svg = web::render_svg_map(web::map_model_from_state(drawable_state(state)));
+  auto png = svg_to_png(svg, limits);
+  // A detailed map's PNG grows about with its pixel count: fewer pixels, by the excess and a
+  // margin, twice at most.
+  for (int retry = 0; retry < 2 && max_png_bytes > 0 && png.ok() && png->size() > max_png_bytes;
+       ++retry) {
+    const auto size = png_size(*png);
+    if (!size.ok()) break;
+    const double f =
+        0.85 * std::sqrt(static_cast<double>(max_png_bytes) / static_cast<double>(png->size()));
+    PngLimits smaller = limits;
+    smaller.max_width = std::max(1, static_cast<int>(size->first * f));
+    smaller.max_height = std::max(1, static_cast<int>(size->second * f));
+    png = svg_to_png(svg, smaller);
+  }
+  return png;
+}
+
+std::function<Result<std::string>(const nlohmann::json&)> map_painter(PngLimits limits,
+                                                                      std::size_t max_png_bytes) {
+  return [limits, max_png_bytes](const nlohmann::json& state) {
+    return state_map_png(state, limits, max_png_bytes);
+  };
 }
 
 }  // namespace adj::render

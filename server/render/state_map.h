@@ -14,12 +14,24 @@
 
 namespace adj::render {
 
-// `state`: a state document (to_json(GameState), the `game show --json` form). Errors as
-// svg_to_png's; InvalidArgument when `state` is not a JSON object. Every "name" is drawn cut to
-// 200 bytes and every "code" to 64 (with "…"), which bounds the text layout time.
-Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits = {});
+// The state as the PNG map draws it: without its secrets, every "name" cut to 200 bytes and
+// every "code", "terrain", "kind", "owner" and "hinterland" to 64 (with "…"), which bounds the
+// text layout time.
+nlohmann::json drawable_state(const nlohmann::json& state);
+
+// What state_map_png aims under by default: report mails leave out a map over 512 KiB
+// (mail::kMaxMapAttachmentBytes).
+inline constexpr std::size_t kMapPngBudget = 480u << 10;
+
+// `state`: a state document (to_json(GameState), the `game show --json` form), drawn as
+// drawable_state(state). When the PNG is over `max_png_bytes` (0: no bound) the map is drawn
+// again with fewer pixels (aspect kept), at most twice; the result may still be over (the caller
+// checks). Errors as svg_to_png's; InvalidArgument when `state` is not a JSON object.
+Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits = {},
+                                  std::size_t max_png_bytes = kMapPngBudget);
 
 // state_map_png with `limits` as a function (the mail layer's MapPainter, report_map.h).
-std::function<Result<std::string>(const nlohmann::json&)> map_painter(PngLimits limits = {});
+std::function<Result<std::string>(const nlohmann::json&)> map_painter(
+    PngLimits limits = {}, std::size_t max_png_bytes = kMapPngBudget);
 
 }  // namespace adj::render

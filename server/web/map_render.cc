@@ -128,9 +128,18 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
                    "sea", mapstyle::sea_pattern(prefix + "sea")});
   for (const auto& [family, words] : families) {
     std::string text = family;
+    // The terrain words from the scenario: at most kLegendWords of them, each shortened.
+    constexpr std::size_t kLegendWords = 8, kLegendWordChars = 24;
     if (words.size() > 1 || *words.begin() != family) {
       text += ":";
-      for (const auto& w : words) text += " " + w;
+      std::size_t listed = 0;
+      for (const auto& w : words) {
+        if (listed++ == kLegendWords) {
+          text += " \u2026";
+          break;
+        }
+        text += " " + shorten(w, kLegendWordChars);
+      }
     }
     out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + mapstyle::terrain_fill(family) +
                        "\" stroke=\"#999\"/>" +
@@ -191,8 +200,14 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
   for (std::size_t k = 0; k < sites.size(); ++k) {
     const std::size_t i = site_area[k];
     if (model.areas[i].outline && !lay.automatic) {
-      for (const Point& q : *model.areas[i].outline)
-        shape[i].push_back({lay.offset.x + q.x * lay.scale, lay.offset.y + q.y * lay.scale});
+      // At pixel scale: a point within half a pixel of the previous one drawn adds nothing.
+      Polygon& sh = shape[i];
+      for (const Point& q : *model.areas[i].outline) {
+        const Point px{lay.offset.x + q.x * lay.scale, lay.offset.y + q.y * lay.scale};
+        if (sh.empty() || std::hypot(px.x - sh.back().x, px.y - sh.back().y) >= 0.5)
+          sh.push_back(px);
+      }
+      if (sh.size() < 3) sh = cells[k].polygon;
     } else {
       shape[i] = cells[k].polygon;
     }
@@ -218,10 +233,41 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
     if (contains(shape[i], c)) anchor[i] = c;
     room[i] = room_at(shape[i], anchor[i]);
   }
+  // Bounding boxes of the shapes: a point outside one is not tested against the shape.
+  struct Box {
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+  };
+  std::vector<Box> box(n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (const Point& q : shape[i])
+      box[i] = {std::min(box[i].x0, q.x), std::min(box[i].y0, q.y), std::max(box[i].x1, q.x),
+                std::max(box[i].y1, q.y)};
+  MapWork work;
+  std::vector<std::size_t> placed(n, 0);  // per hinterland
   for (std::size_t i = 0; i < n; ++i) {
     if (!marker[i]) continue;
     const std::size_t h = area_index.at(model.areas[i].hinterland);
     const Polygon& hp = shape[h];
+    room[i] = room[h] * 0.5;
+    if (placed[h] >= kMaxCitiesPlacedPerHinterland ||
+        work.placement_ops + hp.size() > kMaxCityPlacementWork) {
+      ++work.cities_unplaced;
+      continue;  // at its layout position
+    }
+    ++placed[h];
+    const Box& hb = box[h];
+    // Whether q is inside the hinterland with at least `margin` pixels around it, within the
+    // work bound (false once it is spent).
+    auto inside = [&](Point q, double margin) {
+      if (hp.empty() || q.x < hb.x0 + margin || q.x > hb.x1 - margin || q.y < hb.y0 + margin ||
+          q.y > hb.y1 - margin)
+        return false;
+      if (work.placement_ops + 2 * hp.size() > kMaxCityPlacementWork) return false;
+      work.placement_ops += hp.size();
+      if (!contains(hp, q)) return false;
+      work.placement_ops += hp.size();
+      return room_at(hp, q) >= margin;
+    };
     // Inside the hinterland and clear of its label (the name above the anchor, the armies and
     // symbols below it): the city's own place if it is, else the nearest such point on rings
     // around the label, else the point inside furthest from the label.
@@ -240,7 +286,7 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
     auto fits = [&](Point q) {
       const bool on_label = half_w > 0 && std::fabs(q.x - c.x) < half_w + city_half_w &&
                             q.y + city_below > top && q.y - 8 < bottom;
-      return !on_label && !hp.empty() && contains(hp, q) && room_at(hp, q) >= 5;
+      return !on_label && inside(q, 5);
     };
     Point p = lay.at[i];
     if (!fits(p)) {
@@ -266,7 +312,7 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
           const Point q{c.x + rad * std::cos(a), c.y + rad * std::sin(a)};
           const double score =
               std::min(std::fabs(q.x - c.x) / std::max(half_w, 1.0), std::fabs(q.y - c.y) / 14);
-          if (!hp.empty() && contains(hp, q) && room_at(hp, q) >= 4 && score > best) {
+          if (score > best && inside(q, 4)) {
             best = score;
             p = q;
           }
@@ -274,8 +320,8 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style) {
       if (!found && best < 0) p = hp.empty() ? p : c;
     }
     anchor[i] = p;
-    room[i] = room[h] * 0.5;
   }
+  if (style.work) *style.work = work;
 
   // Legend (inside the SVG): rows of fixed-width cells under the map.
   std::vector<LegendItem> legend;

@@ -211,6 +211,7 @@ MapModel map_model_from_state(const Json& state) {
   if (!state.is_object()) return m;
   if (auto it = state.find("players"); it != state.end() && it->is_array())
     for (const auto& p : *it) m.players.push_back({str_field(p, "code"), str_field(p, "name")});
+  std::size_t outline_points = 0;
   if (auto it = state.find("areas"); it != state.end() && it->is_array())
     for (const auto& a : *it) {
       MapArea area;
@@ -232,6 +233,12 @@ MapModel map_model_from_state(const Json& state) {
         const Point c = centroid(*area.outline);
         area.x = c.x;
         area.y = c.y;
+      }
+      if (area.outline) {
+        if (area.outline->size() > kMaxTotalOutlinePoints - outline_points)
+          area.outline.reset();
+        else
+          outline_points += area.outline->size();
       }
       m.areas.push_back(std::move(area));
     }

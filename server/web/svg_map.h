@@ -63,13 +63,36 @@ struct MapModel {
 // How a map is drawn. `legend_inside`: the legend is part of the SVG (below the map), as a
 // standalone file or a mail attachment needs; the web pages put render_map_legend_html beside it.
 // `zoom` (clamped to 1..8) multiplies the canvas: more room, so more labels are drawn.
+// `work`, when set, receives what placing the cities cost (for tests and measurements).
+struct MapWork;
 struct MapStyle {
   bool legend_inside = true;
   double zoom = 1;
+  MapWork* work = nullptr;
 };
 
+// Placing a city marker clear of its hinterland's label tries up to ~180 points, each tested
+// against the hinterland's shape (a point operation per shape vertex). Bounds: at most
+// kMaxCitiesPlacedPerHinterland cities of one hinterland are placed so, and a render spends at
+// most kMaxCityPlacementWork point operations on it; any further city is drawn at its own
+// layout position (its coordinates) unchecked.
+inline constexpr std::size_t kMaxCitiesPlacedPerHinterland = 64;
+inline constexpr std::size_t kMaxCityPlacementWork = 8'000'000;
+struct MapWork {
+  std::size_t placement_ops = 0;    // point operations spent placing cities
+  std::size_t cities_unplaced = 0;  // cities drawn at their layout position for a bound above
+};
+
+// The most outline points map_model_from_state keeps over all areas: outlines (in area order)
+// that would go past it are dropped, and those areas are drawn as cells around their sites.
+// Outlines are also drawn simplified: a point closer than half a pixel to the previous point
+// drawn is left out.
+inline constexpr std::size_t kMaxTotalOutlinePoints = 200'000;
+
 // The model of a state document (the `game show --json` form, as Services::show_game returns
-// it). Tolerant: missing or mistyped fields take their defaults; never throws.
+// it). Tolerant: missing or mistyped fields take their defaults; never throws. At most
+// kMaxTotalOutlinePoints outline points in all (an area whose outline is dropped keeps the
+// outline's centroid as its position when it has none).
 MapModel map_model_from_state(const nlohmann::json& state);
 
 // Pixel positions of the areas (same order as model.areas) inside a canvas at most `width` pixels

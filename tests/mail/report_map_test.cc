@@ -312,6 +312,36 @@ TEST_F(ReportMapMail, CorrectionsAttachTheMapPaintedOncePerTurn) {
   EXPECT_EQ(corrections, 5);
 }
 
+// A turn re-run twice: run 3's corrections carry the map painted for run 3, not the one the
+// same long-lived mailer painted for run 2's (the memo is per run and per deliver()).
+TEST_F(ReportMapMail, ARerunsCorrectionsCarryItsOwnMap) {
+  mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
+                            [this] { return now_; });
+  int paints = 0;
+  mailer.set_map_painter([&paints](const Json&) -> Result<std::string> {
+    return "map of paint " + std::to_string(++paints);
+  });
+  for (const int run : {2, 3}) {
+    auto n = ingest_->queue_corrections("britain-1", 1, run);
+    ASSERT_TRUE(n.ok()) << n.status().to_string();
+    ASSERT_EQ(*n, 5);
+    auto sent = mailer.deliver();
+    ASSERT_TRUE(sent.ok()) << sent.status().to_string();
+    EXPECT_EQ(*sent, 5) << "run " << run;
+    EXPECT_EQ(paints, run - 1) << "one paint per run";
+  }
+  int corrections = 0;
+  for (const OutboxMessage& m : outbox()) {
+    if (m.kind != "correction") continue;
+    const bool run3 = m.dedupe_key.find("correction:britain-1:1:3:") != std::string::npos;
+    const auto maps = pngs(read_message(m.raw));
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0].data, run3 ? "map of paint 2" : "map of paint 1") << m.dedupe_key;
+    ++corrections;
+  }
+  EXPECT_EQ(corrections, 10);
+}
+
 TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
   ::adj::testing::TempDir dir;

@@ -172,7 +172,7 @@ TEST(MapPng, EveryBundledScenarioMapRendersWithinTheLimits) {
     EXPECT_LE(size->first, 1600) << name;
     EXPECT_LE(size->second, 1600) << name;
     EXPECT_GT(size->first * size->second, 100 * 100) << name;
-    EXPECT_LT(png->size(), 2u << 20) << name;
+    EXPECT_LT(png->size(), kMapPngBudget) << name;
     // Deterministic: the same state gives the same bytes.
     EXPECT_EQ(*png, *state_map_png(to_json(*st))) << name;
     if (const char* keep = std::getenv("ADJ_MAP_PNG_DIR"))  // to look at them
