@@ -28,8 +28,8 @@ struct MapArea {
   // Scenario coordinates (y grows downwards, as in SVG); map_model_from_state takes only finite
   // numbers of magnitude at most 1e7.
   std::optional<double> x, y;
-  std::string terrain;         // e.g. "forest"; "" when the state gives none
-  int fort = 0;                // fortification level
+  std::string terrain;  // e.g. "forest"; "" when the state gives none
+  int fort = 0;         // fortification level
   // What the area's `features` hold that the map draws: "castle", "road", "rails" (true
   // booleans), "mud", "frozen" (the "weather" feature), "vp:<n>" (the "vp" feature, n > 0).
   std::vector<std::string> symbols;
@@ -104,9 +104,9 @@ MapModel map_model_from_state(const nlohmann::json& state);
 struct Layout {
   std::vector<Point> at;
   double width = 0, height = 0;
-  bool automatic = false;  // true when positions were computed rather than given
-  double scale = 1;        // pixels per scenario unit (given coordinates and outlines)
-  Point offset;            // pixel = offset + scale * scenario coordinate
+  bool automatic = false;      // true when positions were computed rather than given
+  double scale = 1;            // pixels per scenario unit (given coordinates and outlines)
+  Point offset;                // pixel = offset + scale * scenario coordinate
   std::vector<double> radius;  // per area: how far its territory may reach from `at` (pixels)
 };
 Layout layout_areas(const MapModel& model, double width = 600);
