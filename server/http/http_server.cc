@@ -178,9 +178,6 @@ struct HttpServer::Impl {
   ResponseCache* const cache;  // may be null
   web::Metrics& metrics;
   const ServerOptions opts;
-  ListenerCore core;  // io (kept running while handlers are on the pool), acceptor, stop
-  asio::thread_pool pool;
-
   // More I/O threads for connections (opts.io_threads - 1 of them; the accept thread serves
   // connections too). Each context is run by one thread, so a connection needs no strand.
   struct IoShard {
@@ -188,7 +185,12 @@ struct HttpServer::Impl {
     std::optional<asio::executor_work_guard<asio::io_context::executor_type>> work;
     std::thread thread;
   };
+  // Declared before `core`, so destroyed after it: a pending accept in core.io holds a socket of
+  // a shard's context.
   std::vector<std::unique_ptr<IoShard>> shards;
+  ListenerCore core;  // io (kept running while handlers are on the pool), acceptor, stop
+  asio::thread_pool pool;
+
   std::size_t next_shard = 0;  // accept thread only; 0 is core.io
 
   std::atomic<bool> stopping{false};
