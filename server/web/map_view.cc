@@ -1,5 +1,7 @@
 #include "server/web/map_view.h"
 
+#include "server/app/ascii.h"
+
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -10,16 +12,12 @@ namespace adj::web {
 namespace {
 
 using Json = nlohmann::json;
+using ascii::upper;
 
 std::string str(const Json& j, const char* key) {
   if (!j.is_object()) return "";
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // "Hampshire (HAM)" when the battle names the area, else the code.
