@@ -16,6 +16,7 @@ packages=(
   librsvg2-dev fonts-dejavu-core
   sqlite3 curl
   zlib1g-dev libbrotli-dev
+  libpq-dev
   nginx-light wrk
 )
 test_packages=(
@@ -23,6 +24,7 @@ test_packages=(
   python3 python3-aiosmtpd swaks
   chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
+  postgresql
 )
 case "${1:-}" in
   "") ;;

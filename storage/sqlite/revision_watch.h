@@ -14,12 +14,11 @@
 
 #include "rules/core/status.h"
 #include "storage/sqlite/database.h"
+#include "storage/store.h"
 
 namespace adj::sqlite {
 
-// scope -> revision: a game id, and "*" (the whole site: the sum of every game's revision). A
-// scope not in the map is at revision 0.
-using RevisionMap = std::unordered_map<std::string, std::int64_t>;
+using adj::RevisionMap;
 
 class RevisionWatch {
  public:

@@ -5,6 +5,8 @@
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/migrator.h"
+#include "storage/sqlite/revision_watch.h"
+#include "storage/sqlite/sqlite_throttle_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
@@ -36,7 +38,43 @@ Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) 
   auto version = sqlite::migrate(db, migrations);
   if (!version.ok())
     return Status(version.status().code(), path + ": " + version.status().message());
-  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db)));
+  return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), path));
+}
+
+SqliteStore::SqliteStore(sqlite::Database db, std::string path)
+    : db_(std::move(db)), path_(std::move(path)) {}
+
+SqliteStore::~SqliteStore() = default;
+
+Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
+  if (!watch_) {
+    auto w = sqlite::RevisionWatch::open(path_);
+    if (!w.ok()) return w.status();
+    watch_ = std::move(w).value();
+  }
+  return watch_->current();
+}
+
+Result<std::vector<ThrottleState>> SqliteStore::throttle_states(
+    const std::vector<std::string>& keys) {
+  if (!throttle_) {
+    auto t = SqliteThrottleStore::open(path_);
+    if (!t.ok()) return t.status();
+    throttle_ = std::move(t).value();
+  }
+  return throttle_->throttle_states(keys);
+}
+
+Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
+                                    const std::function<void(std::vector<ThrottleState>&)>& change,
+                                    std::int64_t now, std::int64_t forget_before,
+                                    std::size_t max_rows) {
+  if (!throttle_) {
+    auto t = SqliteThrottleStore::open(path_);
+    if (!t.ok()) return t.status();
+    throttle_ = std::move(t).value();
+  }
+  return throttle_->update_throttle(keys, change, now, forget_before, max_rows);
 }
 
 Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }

@@ -26,32 +26,33 @@
 #include <memory>
 #include <string>
 
-#include "storage/admin_store.h"
-#include "storage/attendance_store.h"
-#include "storage/credential_store.h"
-#include "storage/game_store.h"
-#include "storage/mail_store.h"
-#include "storage/membership_store.h"
-#include "storage/notice_store.h"
-#include "storage/press_store.h"
 #include "storage/sqlite/database.h"
+#include "storage/store.h"
 
 namespace adj {
 
-class SqliteStore : public GameStore,
-                    public SubmissionStore,
-                    public ReportStore,
-                    public AdminStore,
-                    public CredentialStore,
-                    public MailStore,
-                    public NoticeStore,
-                    public MembershipStore,
-                    public PressStore,
-                    public AttendanceStore {
+namespace sqlite {
+class RevisionWatch;
+}
+class SqliteThrottleStore;
+
+class SqliteStore final : public Store {
  public:
+  ~SqliteStore() override;
   // Opens `path`, creating the file if missing, and applies any pending migrations.
   // FailedPrecondition when the file was written by a newer schema than this binary knows.
   static Result<std::unique_ptr<SqliteStore>> open(const std::string& path);
+
+  // ---- Store ----
+  std::string backend() const override { return "sqlite"; }
+  // Through a RevisionWatch on the same file, opened on first use.
+  Result<std::shared_ptr<const RevisionMap>> revisions() override;
+  // ---- ThrottleStore: a SqliteThrottleStore on the same file, opened on first use ----
+  Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
+  Status update_throttle(const std::vector<std::string>& keys,
+                         const std::function<void(std::vector<ThrottleState>&)>& change,
+                         std::int64_t now, std::int64_t forget_before,
+                         std::size_t max_rows) override;
 
   // ---- GameStore ----
   // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).
@@ -125,7 +126,7 @@ class SqliteStore : public GameStore,
   Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) override;
   Result<int> prune_inbox(UnixTime before, UnixTime now) override;
   // Bytes stored per game (every game, by id), for the GM page and /metrics.
-  Result<std::vector<GameStorage>> storage_by_game();
+  Result<std::vector<GameStorage>> storage_by_game() override;
   // NotFound when there is no such message; InvalidArgument for an unknown state.
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;
@@ -150,7 +151,7 @@ class SqliteStore : public GameStore,
                     bool final) override;
   Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
   // One outbox message by id (the GM's message view). NotFound for an unknown id.
-  Result<OutboxMessage> outbox_message(std::int64_t id);
+  Result<OutboxMessage> outbox_message(std::int64_t id) override;
   // Messages "pending" or "sending".
   Result<int> pending_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
@@ -208,8 +209,6 @@ class SqliteStore : public GameStore,
   Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
-  using SecretHasher = std::function<Result<std::string>(std::string_view secret)>;
-  using TokenHasher = std::function<std::string(std::string_view token)>;
   // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in
   // pending_upgrades), in one transaction: secrets in the scenario copies and turn states are
   // removed from them and stored hashed (a player's newest turn wins; a player that already has
@@ -217,12 +216,12 @@ class SqliteStore : public GameStore,
   // order files get their PLAYER secret masked. Returns how many secrets it hashed (0 when the
   // step had already run). On error nothing is changed and the step stays pending.
   Result<int> upgrade_credentials(const SecretHasher& hash_secret, const TokenHasher& hash_token,
-                                  UnixTime now);
+                                  UnixTime now) override;
   // The schema version of the open database (the last migration applied).
-  Result<int> schema_version();
+  Result<int> schema_version() override;
 
  private:
-  explicit SqliteStore(sqlite::Database db) : db_(std::move(db)) {}
+  SqliteStore(sqlite::Database db, std::string path);
 
   Result<int> upgrade_credentials_step(const SecretHasher& hash_secret,
                                        const TokenHasher& hash_token, UnixTime now);
@@ -233,6 +232,9 @@ class SqliteStore : public GameStore,
   Status apply_contacts(const std::string& game, GameState& state);
 
   sqlite::Database db_;
+  std::string path_;
+  std::unique_ptr<sqlite::RevisionWatch> watch_;
+  std::unique_ptr<SqliteThrottleStore> throttle_;
 };
 
 }  // namespace adj

@@ -11,6 +11,8 @@
 
 #include "rules/game/state.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
+#include "tests/support/pg_test_db.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::storage_test {
@@ -110,17 +112,10 @@ inline TurnCommit make_commit(const GameState& from) {
   return c;
 }
 
-// A store on a fresh file; `game` ("britain") is created by create_game_or_fail().
-class StoreTest : public ::testing::Test {
+// What the fixtures share: a store, `game` ("britain") created by create_game_or_fail().
+template <typename StoreT, typename Base>
+class StoreFixture : public Base {
  protected:
-  void SetUp() override {
-    auto opened = SqliteStore::open(db_path());
-    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
-    store_ = std::move(opened).value();
-  }
-
-  std::string db_path() const { return dir_.file("adjutant.db"); }
-
   void create_game_or_fail(const std::string& id = "britain") {
     Status s = store_->create_game(make_state(id), make_scenario(id), 1'600'000'000);
     ASSERT_TRUE(s.ok()) << s.to_string();
@@ -139,7 +134,39 @@ class StoreTest : public ::testing::Test {
   }
 
   adj::testing::TempDir dir_;
-  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<StoreT> store_;
 };
+
+// A SqliteStore on a fresh file: for what only the SQLite backend has (its file, its pragmas).
+class StoreTest : public StoreFixture<SqliteStore, ::testing::Test> {
+ protected:
+  void SetUp() override {
+    auto opened = SqliteStore::open(db_path());
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    store_ = std::move(opened).value();
+  }
+
+  std::string db_path() const { return dir_.file("adjutant.db"); }
+};
+
+// A Store of each backend, on a fresh database: SQLite in a temporary file, PostgreSQL in a new
+// database of the test run's throw-away cluster (tests/support/pg_test_db.h). Where no
+// PostgreSQL server can be started the PostgreSQL instances are skipped, with the reason shown.
+// Use with TEST_P and ADJ_ON_EVERY_BACKEND(Suite).
+class BackendTest : public StoreFixture<Store, ::testing::TestWithParam<std::string>> {
+ protected:
+  void SetUp() override {
+    auto opened = open_test_store(GetParam(), dir_);
+    if (!opened.ok() && opened.status().code() == StatusCode::kUnavailable)
+      GTEST_SKIP() << "PostgreSQL not available: " << opened.status().message();
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    store_ = std::move(opened).value();
+  }
+  bool is_sqlite() const { return GetParam() == "sqlite"; }
+};
+
+#define ADJ_ON_EVERY_BACKEND(Suite)                                                     \
+  INSTANTIATE_TEST_SUITE_P(Backends, Suite, ::testing::Values("sqlite", "postgresql"), \
+                           [](const auto& info) { return info.param; })
 
 }  // namespace adj::storage_test

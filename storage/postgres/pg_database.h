@@ -1,0 +1,177 @@
+// A thin RAII layer over libpq: a connection, parameterised queries and transactions. Errors are
+// values: every failure carries the server's message, its SQLSTATE and the SQL that failed.
+// Nothing here throws.
+//
+// Parameters are $1, $2, ... and travel out of line (never spliced into SQL), as text, except
+// bytea parameters, which travel as binary. Results come back as text; bytea columns are decoded.
+//
+// Thread-safety: a Connection and everything made from it are used by one thread at a time (one
+// connection per thread). Lifetime: Transactions refer to their Connection, which must outlive
+// them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+
+struct pg_conn;
+struct pg_result;
+
+namespace adj::pg {
+
+// Maps a SQLSTATE to a Status, as sqlite_status does for SQLite:
+//   23505 unique_violation -> AlreadyExists;  23503 foreign_key_violation -> FailedPrecondition;
+//   other 23xxx (check, not null) -> InvalidArgument;  22xxx (data) -> InvalidArgument;
+//   42xxx (syntax, undefined column) -> Internal;  40001/40P01 (serialization, deadlock) and
+//   connection failures (08xxx, or no SQLSTATE) -> IOError;  XX001/XX002 -> Corruption;
+//   anything else -> IOError. The message is "<server message> (SQLSTATE xxxxx) [in: <context>]",
+//   so with_retry and callers can tell the SQLSTATE.
+Status pg_status(std::string_view sqlstate, std::string_view message, std::string_view context);
+
+// One parameter: NULL, text, or bytes (bytea).
+class Param {
+ public:
+  Param() = default;  // NULL
+  Param(std::nullopt_t) {}
+  Param(std::string_view text) : value_(std::string(text)) {}
+  Param(const std::string& text) : value_(text) {}
+  Param(const char* text) : value_(std::string(text)) {}
+  Param(std::int64_t v) : value_(std::to_string(v)) {}
+  Param(int v) : value_(std::to_string(v)) {}
+  Param(bool v) : value_(v ? "true" : "false") {}
+  Param(double v);
+  static Param bytes(std::span<const std::uint8_t> b);
+  static Param bytes(std::string_view b);  // the string's bytes, as bytea
+
+  bool is_null() const { return !value_.has_value(); }
+  bool is_binary() const { return binary_; }
+  const std::string& value() const { return *value_; }
+
+ private:
+  std::optional<std::string> value_;
+  bool binary_ = false;
+};
+
+// The rows of one statement, owned (the libpq result is cleared on destruction). Move-only.
+// Getters take a 0-based row and column; NULL reads as 0 / "" / empty, like sqlite::Statement.
+class Rows {
+ public:
+  Rows() = default;
+  Rows(Rows&& other) noexcept;
+  Rows& operator=(Rows&& other) noexcept;
+  Rows(const Rows&) = delete;
+  Rows& operator=(const Rows&) = delete;
+  ~Rows();
+
+  int size() const;  // number of rows
+  bool empty() const { return size() == 0; }
+  int columns() const;
+  std::string column_name(int col) const;
+  bool is_null(int row, int col) const;
+  std::int64_t int64(int row, int col) const;  // also reads booleans as 0/1
+  int int32(int row, int col) const;
+  double float64(int row, int col) const;
+  bool boolean(int row, int col) const;
+  std::string text(int row, int col) const;
+  std::vector<std::uint8_t> bytes(int row, int col) const;  // a bytea column, decoded
+  // Rows affected by INSERT/UPDATE/DELETE (PQcmdTuples).
+  std::int64_t affected() const;
+
+ private:
+  friend class Connection;
+  explicit Rows(pg_result* r) : r_(r) {}
+  pg_result* r_ = nullptr;
+};
+
+// An open connection. Move-only; closes on destruction.
+class Connection {
+ public:
+  // Connects with a libpq connection string or URI (postgresql://user@host:port/db?...).
+  // Sets client_encoding UTF8, TimeZone UTC and a statement timeout of kStatementTimeoutMs.
+  // IOError naming the host (never the password) when the server cannot be reached.
+  static Result<Connection> open(const std::string& conninfo);
+  static constexpr int kStatementTimeoutMs = 30000;
+
+  Connection(Connection&& other) noexcept;
+  Connection& operator=(Connection&& other) noexcept;
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  // Runs one or more ';'-separated statements without parameters, discarding any rows.
+  Status exec(std::string_view sql);
+  // Runs exactly one statement with parameters $1..$n. Statements are prepared once per
+  // connection (keyed by their SQL text) and reused.
+  Result<Rows> query(std::string_view sql, std::span<const Param> params = {});
+  Result<Rows> query(std::string_view sql, std::initializer_list<Param> params) {
+    return query(sql, std::span<const Param>(params.begin(), params.size()));
+  }
+  // As query(), for statements whose rows are not needed; returns the rows affected.
+  Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params = {}) {
+    auto r = query(sql, params);
+    if (!r.ok()) return r.status();
+    return r->affected();
+  }
+
+  // True while a transaction is open on this connection.
+  bool in_transaction() const;
+  // False once the server went away; the next query tries to reconnect once.
+  bool healthy() const;
+
+  pg_conn* handle() const { return conn_; }
+
+ private:
+  explicit Connection(pg_conn* c, std::string conninfo);
+  void close();
+  pg_conn* conn_ = nullptr;
+  std::string conninfo_;
+  struct Prepared;                     // pg_database.cc: SQL text -> statement name
+  std::unique_ptr<Prepared> prepared_;
+};
+
+// A transaction: BEGIN (ISOLATION LEVEL as given) on begin(), ROLLBACK on destruction unless
+// committed. Serializable transactions may fail with IOError ("could not serialize"); callers
+// that use them retry (see with_retry).
+class Transaction {
+ public:
+  enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
+  static Result<Transaction> begin(Connection& c, Isolation iso = Isolation::kReadCommitted);
+
+  Transaction(Transaction&& other) noexcept;
+  Transaction& operator=(Transaction&&) = delete;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction();
+
+  Status commit();
+  Status rollback();
+
+ private:
+  explicit Transaction(Connection* c) : c_(c) {}
+  Connection* c_ = nullptr;
+};
+
+// Runs `body` (which opens and commits its own Transaction) until it does not fail with a
+// serialization failure or deadlock (40001, 40P01), at most `attempts` times.
+template <typename F>
+auto with_retry(F&& body, int attempts = 5) -> decltype(body()) {
+  for (int i = 1;; ++i) {
+    auto r = body();
+    if (r.ok() || i >= attempts) return r;
+    const std::string m = [&] {
+      if constexpr (requires { r.status(); }) return r.status().message();
+      else return r.message();
+    }();
+    if (m.find("(SQLSTATE 40001)") == std::string::npos &&
+        m.find("(SQLSTATE 40P01)") == std::string::npos)
+      return r;
+  }
+}
+
+}  // namespace adj::pg

@@ -1,0 +1,184 @@
+// The PostgreSQL implementation of Store (storage/store.h), over one database whose schema is
+// schemas/pg/*.sql (its own numbered migrations). Same tables and column names as the SQLite
+// schema (types mapped: INTEGER -> BIGINT, BLOB -> BYTEA, times stay Unix seconds), so
+// `adjutant copy` moves rows table by table and compares them.
+//
+// Behaviour is the SQLite store's, method for method (storage/sqlite/sqlite_store.h lists the
+// details the interfaces leave open: error codes, orders of lists, NotFound texts); the storage
+// tests run against both. Where several daemons share the database, the claims (begin_resolving,
+// lease_inbox, claim, pending_notices...) are single conditional UPDATEs or SELECT ... FOR UPDATE
+// SKIP LOCKED, so two processes never both win one.
+//
+// Thread-safety: one PgStore per thread (it owns one connection).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "storage/postgres/pg_database.h"
+#include "storage/store.h"
+
+namespace adj {
+
+class PgStore final : public Store {
+ public:
+  // Connects with `conninfo` (a postgresql:// URI or libpq key=value string) and applies any
+  // pending migrations of schemas/pg under an advisory lock (several daemons may start at once).
+  // FailedPrecondition when the database was written by a newer schema than this binary knows.
+  static Result<std::unique_ptr<PgStore>> open(const std::string& conninfo);
+
+  // ---- Store: pg_store.cc (pg-core) ----
+  std::string backend() const override { return "postgresql"; }
+  Result<int> schema_version() override;
+  Result<std::vector<GameStorage>> storage_by_game() override;    // pg_store_mail.cc (pg-mail)
+  Result<OutboxMessage> outbox_message(std::int64_t id) override;  // pg_store_mail.cc (pg-mail)
+  Result<std::shared_ptr<const RevisionMap>> revisions() override;
+  // Returns 0: PostgreSQL databases never held secrets in clear.
+  Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {
+    return 0;
+  }
+
+  // ---- GameStore: pg_store_games.cc, pg_store_turns.cc (helper pg-core) ----
+  Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
+  Result<std::vector<GameSummary>> list_games() override;
+  Result<std::string> stored_game_id(const std::string& game) override;
+  Result<GameSummary> game_summary(const std::string& game) override;
+  Result<Json> scenario(const std::string& game) override;
+  Result<GameState> load_state(const std::string& game, std::optional<int> turn) override;
+  Status commit_turn(const std::string& game, const TurnCommit& commit) override;
+  Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
+  Status end_resolving(const std::string& game, int turn) override;
+  
+  Status rollback(const std::string& game, int turn) override;
+  Result<Json> turn_record(const std::string& game, int turn) override;
+
+  // ---- SubmissionStore: pg_store_submissions.cc (pg-core) ----
+  Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
+  Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
+                                                            int turn) override;
+  Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override;
+
+  // ---- ReportStore: pg_store_reports.cc (pg-core) ----
+  Result<ReportRecord> report(const std::string& game, const std::string& player,
+                              int turn) override;
+  Result<std::vector<int>> report_turns(const std::string& game) override;
+  Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
+  Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
+
+  // ---- AdminStore: pg_store_admin.cc (pg-admin) ----
+  Result<Schedule> schedule(const std::string& game) override;
+  Status set_schedule(const std::string& game, const Schedule& s) override;
+  Status append_audit(const AuditEntry& e) override;
+  Result<std::vector<AuditEntry>> audit_log(const std::string& game) override;
+  Result<int> failed_attempts(const std::string& game) override;
+  Status record_failed_attempt(const std::string& game, const std::string& why) override;
+  Status reset_attempts(const std::string& game) override;
+  Result<UnixTime> last_tick() override;
+  Status set_last_tick(UnixTime t) override;
+  Status set_game_status(const std::string& game, const std::string& status) override;
+
+  // ---- MailStore: pg_store_mail.cc (pg-mail) ----
+  Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
+  Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
+  Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
+  Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
+                                               bool newest_first) override;
+  Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) override;
+  Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) override;
+  Result<int> prune_inbox(UnixTime before, UnixTime now) override;
+
+  Status set_inbox_state(std::int64_t id, const std::string& state,
+                         const std::string& outcome) override;
+  Result<InboxMessage> inbox_message(std::int64_t id) override;
+  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
+  Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                           std::int64_t seconds) override;
+  Status release_inbox(std::int64_t id, const std::string& holder) override;
+  Status retry_inbox_later(std::int64_t id, const std::string& holder) override;
+  Result<std::vector<InboxLease>> inbox_leases() override;
+  Result<std::int64_t> enqueue(const OutboxMessage& m) override;
+  Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
+                                           std::int64_t lease_seconds) override;
+  Status mark_sent(std::int64_t id, UnixTime now) override;
+  Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                    bool final) override;
+  Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
+
+  Result<int> pending_count() override;
+  Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
+
+  // ---- CredentialStore: pg_store_credentials.cc (pg-admin) ----
+  Result<std::string> secret_hash(const std::string& game, const std::string& player) override;
+  Status set_secret_hash(const std::string& game, const std::string& player,
+                         const std::string& hash, UnixTime now) override;
+  Status set_link_token(const std::string& game, const std::string& player,
+                        const std::string& token_hash, UnixTime now) override;
+  Status add_session_token(const std::string& game, const std::string& player,
+                           const std::string& token_hash, UnixTime now) override;
+  Status revoke_tokens(const std::string& game, const std::string& player) override;
+  Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
+
+  // ---- NoticeStore: pg_store_notices.cc (pg-admin) ----
+  Result<std::int64_t> append_notice(const Notice& n) override;
+  Result<std::vector<Notice>> pending_notices(int limit) override;
+  Status mark_notice_done(std::int64_t id) override;
+  Result<std::vector<Notice>> notices(const std::string& game) override;
+
+  // ---- AttendanceStore: pg_store_attendance.cc (pg-mail) ----
+  Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
+                                                           int from_turn) override;
+  Result<AttendanceOptions> attendance_options(const std::string& game) override;
+  Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
+  Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;
+  Status put_attendance_record(const std::string& game, const AttendanceRecord& r) override;
+  Result<std::int64_t> add_absence(const Absence& a) override;
+  Result<std::vector<Absence>> absences(const std::string& game) override;
+  Result<bool> add_standby(const std::string& game, const std::string& address,
+                           UnixTime now) override;
+  Result<std::vector<StandbyEntry>> standby_list(const std::string& game) override;
+  Status remove_standby(const std::string& game, const std::string& address) override;
+  Result<std::int64_t> add_takeover_code(const TakeoverCode& c) override;
+  Result<bool> use_takeover_code(const std::string& game, const std::string& player,
+                                 const std::string& code_hash, const std::string& used_by,
+                                 UnixTime now) override;
+  Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
+
+  // ---- MembershipStore: pg_store_membership.cc (pg-mail) ----
+  Result<std::int64_t> add_signup(const Signup& s, int max) override;
+  Result<std::vector<Signup>> signups(const std::string& game) override;
+  Status set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
+                          const std::string& player) override;
+  Status set_contact(const std::string& game, const Contact& c) override;
+  Result<std::vector<Contact>> contacts(const std::string& game) override;
+
+  // ---- PressStore: pg_store_press.cc (pg-admin) ----
+  Result<PressOptions> press_options(const std::string& game) override;
+  Status set_press_options(const std::string& game, const PressOptions& o) override;
+  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
+  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
+
+  // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
+  Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
+  Status update_throttle(const std::vector<std::string>& keys,
+                         const std::function<void(std::vector<ThrottleState>&)>& change,
+                         std::int64_t now, std::int64_t forget_before,
+                         std::size_t max_rows) override;
+
+  // The connection, for the backend's own tools (table copy, tests). Not for front ends.
+  pg::Connection& connection() { return conn_; }
+
+ private:
+  explicit PgStore(pg::Connection c) : conn_(std::move(c)) {}
+
+  // The game's open turn; NotFound("game <id>") when it does not exist.
+  Result<int> open_turn(const std::string& game);
+  Status require_game(const std::string& game);
+  // Sets each player's email to their contact's (MembershipStore), when they have one.
+  Status apply_contacts(const std::string& game, GameState& state);
+
+  pg::Connection conn_;
+  std::int64_t revision_stamp_ = -1;  // revisions(): the stamp the kept map was read at
+  std::shared_ptr<const RevisionMap> revisions_;
+};
+
+}  // namespace adj
