@@ -19,32 +19,6 @@ namespace {
 
 using namespace testing::grid_world;  // the world, its sizes and codes
 
-// 16 actions of every kind against own and neighbouring areas.
-std::string orders_for(int p) {
-  const int a0 = p * kAreasEach;
-  auto up = [](int i) { return i >= kWidth ? i - kWidth : i + kWidth; };
-  auto down = [](int i) { return i + kWidth < kWidth * kHeight ? i + kWidth : i - kWidth; };
-  std::string s = "GAME bench\nPLAYER " + player(p) + " s\n";
-  auto line = [&](const std::string& l) { s += l + "\n"; };
-  line("LEVY " + area(a0) + " 2");
-  line("MOVE " + area(a0) + " " + area(a0 + 1) + " 2");
-  line("AMBUSH " + area(a0 + 1) + " " + area(up(a0 + 1)));
-  line("RETREAT " + area(a0 + 3) + " " + area(a0 + 2));
-  line("DEFEND " + area(a0 + 2));
-  line("ASSAULT " + area(a0 + 1) + " " + area(down(a0 + 1)) + " 4");
-  line("PROBE " + area(a0 + 2) + " " + area(up(a0 + 2)) + " 2");
-  line("MOVE " + area(a0 + 3) + " " + area(down(a0 + 3)) + " AB-1");
-  line("OVERRUN " + area(a0 + 4) + " " + area(up(a0 + 4)) + " 3");
-  line("MOVE " + area(a0 + 4) + " " + area(a0 + 3));
-  line("LEVY " + area(a0 + 2) + " 1");
-  line("MOVE " + area(a0 + 2) + " " + area(down(a0 + 2)) + " 2");
-  line("ASSAULT " + area(a0) + " " + area(up(a0)) + " 3");
-  line("DEFEND " + area(a0 + 4));
-  line("ORDER 2");
-  line("ORDER");
-  return s;
-}
-
 long max_rss_mb() {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

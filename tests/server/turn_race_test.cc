@@ -24,7 +24,7 @@ namespace {
 using namespace testing::grid_world;  // the world, its sizes and codes
 constexpr const char* kGame = "race";
 
-std::string orders_for(int p) {
+std::string race_orders(int p) {
   const int a0 = p * kAreasEach;
   return std::string("GAME ") + kGame + "\nPLAYER " + player(p) + " s\nLEVY " + area(a0) +
          " 2\nMOVE " + area(a0) + " " + area(a0 + 1) + " 2\nDEFEND " + area(a0 + 2) + "\n";
@@ -63,7 +63,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
     r.turn = 1;
     r.source = "test";
     r.received_at = 1'700'000'000;
-    r.raw_text = orders_for(p);
+    r.raw_text = race_orders(p);
     r.accepted = true;
     ASSERT_TRUE(gm.store->put_submission(r).ok());
   }
@@ -74,7 +74,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   int next = 0;
   const auto submit_one = [&] {
     const int p = next++;
-    auto out = mail.svc->submit_orders(kGame, orders_for(p), "test");
+    auto out = mail.svc->submit_orders(kGame, race_orders(p), "test");
     if (!out.ok()) {  // refused with a reason (e.g. the turn is being resolved): nothing stored
       ++refused_during_run;
       return;
@@ -162,7 +162,7 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   Services svc(Stores{*mail.store, racing, *mail.store, *mail.store, *mail.store},
                [] { return UnixTime{1'700'000'000}; });
 
-  auto out = svc.submit_orders(kGame, orders_for(3), "test");
+  auto out = svc.submit_orders(kGame, race_orders(3), "test");
   ASSERT_TRUE(out.ok()) << out.status().to_string();
   EXPECT_FALSE(out->ack.refused) << out->ack.refusal;
   EXPECT_EQ(out->ack.turn, 2);
