@@ -6,7 +6,7 @@
 #include "server/app/attendance.h"
 #include "server/app/open_store.h"
 #include "server/cli/commands.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -23,9 +23,8 @@ int fail(const Status& s) {
 template <class F>
 int with_attendance(const Common& c, const std::string& game, F f) {
   auto store = adj::open_store(c.db, wall_clock());
-  if (!store.ok())
-    return fail(Status(store.status().code(), c.db + ": " + store.status().message()));
-  SqliteStore& s = **store;
+  if (!store.ok()) return fail(store.status());
+  Store& s = **store;
   Services services(Stores{s, s, s, s, s}, wall_clock);
   Attendance att(services, Stores{s, s, s, s, s}, s, s, wall_clock);
   const std::string id = stored_game_id(c, game);

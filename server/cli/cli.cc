@@ -4,7 +4,7 @@
 
 #include "server/app/secrets.h"
 #include "server/cli/commands.h"
-#include "storage/sqlite/database.h"
+#include "storage/open_database.h"
 
 namespace adj::cli {
 
@@ -51,11 +51,15 @@ int run(int argc, char** argv) {
   app.fallthrough();  // global options such as --db may also follow the subcommand
   Common common;
   if (const char* env = std::getenv("ADJUTANT_DB"); env && *env) common.db = env;
-  app.add_option("--db", common.db, "SQLite database file (env ADJUTANT_DB)")
+  app.add_option("--db", common.db,
+                 "Database: a SQLite file PATH (or sqlite:PATH; the default, created when "
+                 "missing) or a PostgreSQL URL postgresql://USER@HOST:PORT/DBNAME (password "
+                 "best in PGPASSWORD or ~/.pgpass). Default: env ADJUTANT_DB when set")
       ->capture_default_str();
   std::string sync = "normal";
   app.add_option("--sync", sync,
-                 "SQLite durability: normal keeps every commit across a crash of the process, "
+                 "SQLite durability (PostgreSQL commits are always durable): normal keeps every "
+                 "commit across a crash of the process, "
                  "full also across power loss (an fsync per commit)")
       ->check(CLI::IsMember({"normal", "full"}))
       ->envname("ADJUTANT_SYNC")
@@ -84,8 +88,7 @@ int run(int argc, char** argv) {
   bool json = false, preview = false;
   std::vector<std::string> replay;
   app.parse_complete_callback([&] {  // before any subcommand opens the database
-    sqlite::set_default_synchronous(sync == "full" ? sqlite::Synchronous::kFull
-                                                   : sqlite::Synchronous::kNormal);
+    set_default_durability(sync == "full" ? Durability::kFull : Durability::kNormal);
     cost.memlimit = static_cast<std::size_t>(memlimit_kib) << 10;
     if (Status st = set_secret_hash_cost(cost); !st.ok())
       throw CLI::ValidationError("--argon2-*", st.message());
@@ -159,15 +162,17 @@ int run(int argc, char** argv) {
   // player address | replace; signup open | list | approve | start | invite (membership)
   std::string member_email, member_name, member_base_url;
   std::int64_t signup_number = 0;
-  auto* paddr = player_cmd->add_subcommand("address", "Change a player's address (audited; "
-                                                      "the old and new address are told)");
+  auto* paddr = player_cmd->add_subcommand("address",
+                                           "Change a player's address (audited; "
+                                           "the old and new address are told)");
   paddr->add_option("GAME", game_id, "Game id")->required();
   paddr->add_option("PLAYER", player, "Player code")->required();
   paddr->add_option("EMAIL", member_email, "New address")->required();
   paddr->callback([&] { code = player_address(common, game_id, player, member_email); });
   auto* prepl = player_cmd->add_subcommand(
-      "replace", "Give a position to a new player: new address and secret (mailed), old "
-                 "tokens revoked, audited");
+      "replace",
+      "Give a position to a new player: new address and secret (mailed), old "
+      "tokens revoked, audited");
   prepl->add_option("GAME", game_id, "Game id")->required();
   prepl->add_option("PLAYER", player, "Player code")->required();
   prepl->add_option("EMAIL", member_email, "The new player's address")->required();
@@ -176,8 +181,8 @@ int run(int argc, char** argv) {
   prepl->callback([&] {
     code = player_replace(common, game_id, player, member_email, member_name, member_base_url);
   });
-  auto* signup_cmd = app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")
-                         ->require_subcommand(1);
+  auto* signup_cmd =
+      app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")->require_subcommand(1);
   auto* sopen = signup_cmd->add_subcommand("open", "Open a game that has not started for sign-ups");
   sopen->add_option("GAME", game_id, "Game id")->required();
   sopen->callback([&] { code = signup_open(common, game_id); });
@@ -199,9 +204,8 @@ int run(int argc, char** argv) {
   sinv->add_option("--base-url", member_base_url, "Public base URL for the join page link");
   sinv->callback([&] { code = signup_invite(common, game_id, member_email, member_base_url); });
   // press options | list
-  auto* press_cmd =
-      app.add_subcommand("press", "Press between players: options and messages")
-          ->require_subcommand(1);
+  auto* press_cmd = app.add_subcommand("press", "Press between players: options and messages")
+                        ->require_subcommand(1);
   std::string press_level, press_gm_reads;
   auto* popt = press_cmd->add_subcommand("options", "Show or set a game's press options (audited)");
   popt->add_option("GAME", game_id, "Game id")->required();
@@ -504,7 +508,9 @@ int run(int argc, char** argv) {
   // backup FILE
   std::string backup_to;
   auto* bk = app.add_subcommand(
-      "backup", "Copy the database to FILE, consistently, even while the daemon runs");
+      "backup",
+      "Copy the SQLite database to FILE, consistently, even while the daemon runs (for "
+      "PostgreSQL use pg_dump)");
   bk->add_option("FILE", backup_to, "Where to write the copy (must not exist)")->required();
   bk->callback([&] { code = backup(common, backup_to); });
 

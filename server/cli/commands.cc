@@ -13,12 +13,12 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
-#include "server/app/gm_orders.h"
 #include "server/app/attendance.h"
+#include "server/app/gm_orders.h"
 #include "server/app/open_store.h"
 #include "server/app/services.h"
-#include "storage/sqlite/backup.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/open_database.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -26,13 +26,13 @@ namespace {
 
 // Where a command's store and services live for the duration of the command.
 struct Session {
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<Store> store;
   std::unique_ptr<Services> services;
 };
 
 Result<Session> open_session(const Common& c) {
   auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
-  if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
+  if (!store.ok()) return store.status();
   Session s;
   s.store = std::move(store).value();
   s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store},
@@ -101,9 +101,13 @@ void print_turn(const TurnRunOutcome& out) {
 }  // namespace
 
 std::string stored_game_id(const Common& c, const std::string& game) {
-  std::error_code ec;
-  if (game.empty() || !std::filesystem::exists(c.db, ec)) return game;
-  auto store = SqliteStore::open(c.db);
+  if (game.empty()) return game;
+  // A SQLite file that does not exist yet is not created here.
+  if (const std::string file = database_file(c.db); !file.empty()) {
+    std::error_code ec;
+    if (!std::filesystem::exists(file, ec)) return game;
+  }
+  auto store = open_database(c.db);
   if (!store.ok()) return game;  // the command opens it again and reports the error
   auto id = (*store)->stored_game_id(game);
   return id.ok() ? *id : game;
@@ -131,7 +135,8 @@ int game_create(const Common& c, const std::string& scenario_arg,
   auto game = s->services->create_game(scenario, random_seed(), bundled, &issued);
   if (!game.ok()) return fail(game.status());
   std::printf("Created game %s (%s), engine %s, turn %d open. Database: %s\n", game->id.c_str(),
-              game->name.c_str(), game->engine.c_str(), game->turn, c.db.c_str());
+              game->name.c_str(), game->engine.c_str(), game->turn,
+              describe_database(c.db).c_str());
   if (!issued.empty()) {
     std::printf("New player secrets (shown only now; stored hashed):\n");
     for (const auto& [player, secret] : issued)
@@ -144,8 +149,8 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
                  const std::string& what) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store}, *s->store,
-                  [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.reset_player(game, player, what, "gm:cli");
   if (!out.ok()) return fail(out.status());
   const std::size_t space = out->find(' ');
@@ -163,7 +168,7 @@ int game_list(const Common& c) {
   if (!s.ok()) return fail(s.status());
   auto games = s->services->list_games();
   if (!games.ok()) return fail(games.status());
-  if (games->empty()) std::printf("No games in %s.\n", c.db.c_str());
+  if (games->empty()) std::printf("No games in %s.\n", describe_database(c.db).c_str());
   for (const auto& g : *games)
     std::printf("%-20s turn %-3d %-8s %-20s %s\n", g.id.c_str(), g.turn, g.status.c_str(),
                 g.engine.c_str(), g.name.c_str());
@@ -223,7 +228,7 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   if (!text.ok()) return fail(text.status());
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  SqliteStore& st = *s->store;
+  Store& st = *s->store;
   auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st}, st,
                                      static_cast<UnixTime>(std::time(nullptr)), game, player, *text,
                                      "gm:cli", std::nullopt);
@@ -318,12 +323,13 @@ int engines() {
 }
 
 int backup(const Common& c, const std::string& to) {
-  auto info = sqlite::backup_database(c.db, to);
+  auto info = backup_database(c.db, to);
   if (!info.ok()) return fail(info.status());
   std::printf("Backed up %s to %s: %lld KiB, %lld pages, schema version %d, integrity ok.\n",
-              c.db.c_str(), to.c_str(), static_cast<long long>(info->bytes / 1024),
+              database_file(c.db).c_str(), to.c_str(), static_cast<long long>(info->bytes / 1024),
               static_cast<long long>(info->pages), info->schema_version);
-  std::printf("To restore: stop the daemon, then copy %s over %s.\n", to.c_str(), c.db.c_str());
+  std::printf("To restore: stop the daemon, then copy %s over %s.\n", to.c_str(),
+              database_file(c.db).c_str());
   return kExitOk;
 }
 

@@ -9,7 +9,8 @@
 #include "server/app/open_store.h"
 #include "server/app/services.h"
 #include "server/cli/commands.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/open_database.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -32,7 +33,7 @@ std::string replace_game(std::string text, const std::string& from, const std::s
 int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
   auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
   if (!store.ok()) {
-    std::fprintf(stderr, "error: %s: %s\n", c.db.c_str(), store.status().message().c_str());
+    std::fprintf(stderr, "error: %s\n", store.status().message().c_str());
     return kExitError;
   }
   Services svc(Stores{**store, **store, **store, **store, **store},
@@ -93,9 +94,10 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
 int demo(const Common& c, int turns) {
   std::string id;
   if (const int rc = demo_game(c, turns, true, &id); rc != kExitOk) return rc;
-  std::printf("\nDatabase: %s (game %s)\n", c.db.c_str(), id.c_str());
-  std::printf("Try: build/adjutant --db %s game show %s\n", c.db.c_str(), id.c_str());
-  std::printf("     build/adjutant --db %s report %s WSX --turn 1\n", c.db.c_str(), id.c_str());
+  const std::string db = describe_database(c.db);  // never a password
+  std::printf("\nDatabase: %s (game %s)\n", db.c_str(), id.c_str());
+  std::printf("Try: build/adjutant --db %s game show %s\n", db.c_str(), id.c_str());
+  std::printf("     build/adjutant --db %s report %s WSX --turn 1\n", db.c_str(), id.c_str());
   return kExitOk;
 }
 

@@ -6,17 +6,17 @@
 #include "server/app/ending.h"
 #include "server/app/open_store.h"
 #include "server/cli/commands.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
 int standings(const Common& c, const std::string& game_arg, bool json) {
   auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
   if (!store.ok()) {
-    std::fprintf(stderr, "error: %s: %s\n", c.db.c_str(), store.status().message().c_str());
+    std::fprintf(stderr, "error: %s\n", store.status().message().c_str());
     return kExitError;
   }
-  SqliteStore& s = **store;
+  Store& s = **store;
   const Stores stores{s, s, s, s, s};
   const std::string game = stored_game_id(c, game_arg);
   auto g = s.game_summary(game);

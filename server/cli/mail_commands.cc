@@ -13,8 +13,8 @@
 #include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
 #include "server/render/state_map.h"
-#include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
+#include "storage/open_database.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -22,9 +22,9 @@ namespace {
 
 UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
 
-Result<std::unique_ptr<SqliteStore>> open_store(const Common& c) {
+Result<std::unique_ptr<Store>> open_store(const Common& c) {
   auto store = adj::open_store(c.db, wall_clock());
-  if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
+  if (!store.ok()) return store.status();
   return store;
 }
 
@@ -53,7 +53,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
 
   auto store = open_store(c);
   if (!store.ok()) return fail(store.status(), kExitTempFail);
-  SqliteStore& s = **store;
+  Store& s = **store;
   Services services(Stores{s, s, s, s, s}, wall_clock);
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};
@@ -62,9 +62,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.map_painter = render::map_painter();  // RESEND attaches the map
   mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
   // The guessing limiter, its counts in the database (shared with the daemon and other ingests).
-  auto throttle_store = SqliteThrottleStore::open(c.db);
-  if (!throttle_store.ok()) return fail(throttle_store.status(), kExitTempFail);
-  StoredThrottle throttle(**throttle_store, o.auth);
+  StoredThrottle throttle(s, o.auth);  // the Store is the ThrottleStore too
   ingest.set_throttle(&throttle);
   mail::Envelope env{o.envelope_from, o.rcpt_to, ""};
 
@@ -197,7 +195,8 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   } else {
     std::string dir = o.outbox_dir;
     if (dir.empty()) {
-      const std::filesystem::path parent = std::filesystem::path(c.db).parent_path();
+      // Beside a SQLite file; in the working directory for a database that is not a file.
+      const std::filesystem::path parent = std::filesystem::path(database_file(c.db)).parent_path();
       dir = (parent.empty() ? std::filesystem::path("outbox") : parent / "outbox").string();
     }
     sender = std::make_unique<mail::MaildirSender>(dir);

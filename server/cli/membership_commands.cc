@@ -15,7 +15,7 @@
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 namespace {
@@ -34,17 +34,17 @@ int fail(const Status& s) {
 
 // The database, its services and the membership over them.
 struct Session {
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<Store> store;
   std::unique_ptr<Services> services;
   std::unique_ptr<Membership> members;
 };
 
 Result<Session> open(const Common& c, const std::string& base_url = "") {
   auto store = open_store(c.db, wall_clock());
-  if (!store.ok()) return Status(store.status().code(), c.db + ": " + store.status().message());
+  if (!store.ok()) return store.status();
   Session s;
   s.store = std::move(store).value();
-  SqliteStore& st = *s.store;
+  Store& st = *s.store;
   s.services = std::make_unique<Services>(Stores{st, st, st, st, st}, wall_clock);
   s.members = std::make_unique<Membership>(*s.services, Stores{st, st, st, st, st}, st, st,
                                            wall_clock, base_url);
@@ -90,7 +90,7 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
   if (!name.empty()) scenario["name"] = name;
   std::random_device rd;
   const Seed random = (static_cast<Seed>(rd()) << 32) ^ rd();
-  SqliteStore& st = *s->store;
+  Store& st = *s->store;
   GameAdmin admin(*s->services, Stores{st, st, st, st, st}, st, wall_clock);
   auto game = admin.create_game(scenario, random, kActor, true, nullptr);
   if (!game.ok()) return fail(game.status());

@@ -7,7 +7,7 @@
 #include "server/app/press.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -35,9 +35,8 @@ int fail_for(const std::string& game, const Status& s) {
 // error of opening the database.
 int with_press(const Common& c, const std::function<int(Press&)>& f) {
   auto store = open_store(c.db, wall_now());
-  if (!store.ok())
-    return fail(Status(store.status().code(), c.db + ": " + store.status().message()));
-  SqliteStore& s = **store;
+  if (!store.ok()) return fail(store.status());
+  Store& s = **store;
   Services services(Stores{s, s, s, s, s}, wall_now);
   Press press(services, s, wall_now, &s);
   return f(press);

@@ -4,7 +4,7 @@
 
 #include "server/app/membership.h"
 #include "server/mail/detail.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::mail {
 
@@ -35,7 +35,7 @@ std::optional<AttendanceCommand> absence_command_in(std::string_view text) {
 AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock clock,
                                    const std::string& base_url) {
   AttendanceAccess out;
-  auto* store = dynamic_cast<SqliteStore*>(admin);
+  auto* store = dynamic_cast<Store*>(admin);
   if (!store) return out;
   Stores stores{*store, *store, *store, *store, *store};
   out.attendance.emplace(services, stores, *store, *store, clock, base_url);

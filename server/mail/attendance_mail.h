@@ -26,7 +26,7 @@ std::optional<AttendanceCommand> attendance_command_in(std::string_view line);
 std::optional<AttendanceCommand> absence_command_in(std::string_view text);
 
 // The Attendance (and a Replacer) over the stores behind `admin` (the daemon's and the CLI's
-// SqliteStore); nullopt when they are not an attendance store.
+// Store, storage/store.h); nullopt when `admin` is not a whole Store.
 struct AttendanceAccess {
   std::optional<Attendance> attendance;
   Replacer replace;

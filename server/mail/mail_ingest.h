@@ -256,7 +256,7 @@ class MailIngest {
                                     const std::vector<std::string>& words);
   Result<ProcessResult> handle_address(Context& c, const std::string& new_address);
   // The membership services over this object's stores (admin_ must also be a MembershipStore,
-  // as the SqliteStore is; membership_available() says whether it is).
+  // as every Store is; membership_available() says whether it is).
   Membership membership();
   bool membership_available() const;
   // PRESS blocks (press_mail.h): alone in a signed mail, or the press part of an orders answer.

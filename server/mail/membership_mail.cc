@@ -41,7 +41,7 @@ std::optional<std::string> address_command_in(std::string_view text) {
 }
 
 Membership MailIngest::membership() {
-  // The daemon and the command line give the one SqliteStore as every store; it keeps the
+  // The daemon and the command line give their one Store as every store; it keeps the
   // sign-ups and contacts too (storage/membership_store.h).
   auto* members = dynamic_cast<MembershipStore*>(admin_);
   return Membership(services_, services_.stores(), *admin_, *members, now_, config_.base_url);

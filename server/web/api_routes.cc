@@ -25,7 +25,7 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -577,7 +577,7 @@ Response post_player_reset(WebContext& ctx, const Request& req, const std::strin
 
 // GET .../players/{player}/orders (GM): the file on record for the open turn with its answer.
 Response get_player_orders(WebContext& ctx, const std::string& game, const std::string& player) {
-  SqliteStore& st = thread_store(ctx);
+  Store& st = thread_store(ctx);
   auto file = orders_on_file(Stores{st, st, st, st, st}, game, player);
   if (!file.ok()) return fail(file.status());
   Json j = {{"game", game}, {"player", file->player}, {"turn", file->turn}, {"orders", nullptr}};
@@ -611,7 +611,7 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
   const std::string text = doc["orders"].get<std::string>();
   if (text.size() > 64 * 1024)
     return error_response(413, "the orders are too long (at most 64 KB)");
-  SqliteStore& st = thread_store(ctx);
+  Store& st = thread_store(ctx);
   auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st}, st, ctx.clock()(),
                                      game, player, text, kGmActor, turn);
   if (!out.ok()) return fail(out.status());

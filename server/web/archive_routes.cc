@@ -30,7 +30,7 @@
 #include "server/web/routes.h"
 #include "server/web/svg_map.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -51,7 +51,7 @@ using Body = std::function<Response(const Request&, const Params&)>;
 constexpr int kMaxTurnNumber = 1000000;
 
 Stores stores_of(WebContext& ctx) {
-  SqliteStore& s = thread_store(ctx);
+  Store& s = thread_store(ctx);
   return Stores{s, s, s, s, s};
 }
 

@@ -22,7 +22,7 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -72,7 +72,7 @@ http::Handler guarded(route::Body body) {
 }
 
 Attendance attendance_of(WebContext& ctx) {
-  SqliteStore& s = thread_store(ctx);
+  Store& s = thread_store(ctx);
   return Attendance(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(),
                     ctx.config().base_url);
 }
@@ -82,7 +82,7 @@ Attendance attendance_of(WebContext& ctx) {
 Replacer replacer_of(WebContext& ctx) {
   return [&ctx](const std::string& game, const std::string& player, const std::string& email,
                 const std::string& actor) -> Result<TakeoverOutcome> {
-    SqliteStore& s = thread_store(ctx);
+    Store& s = thread_store(ctx);
     Membership m(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(), ctx.config().base_url);
     auto r = m.replace(game, player, email, "", actor);
     if (!r.ok()) return r.status();

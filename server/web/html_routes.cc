@@ -37,7 +37,7 @@
 #include "server/web/svg_charts.h"
 #include "server/web/svg_map.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -402,7 +402,7 @@ std::string order_skeleton(const Json& st, const std::string& player) {
 }
 
 Stores web_stores(WebContext& ctx) {
-  SqliteStore& st = thread_store(ctx);
+  Store& st = thread_store(ctx);
   return Stores{st, st, st, st, st};
 }
 

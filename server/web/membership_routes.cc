@@ -30,7 +30,7 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 namespace {
@@ -49,7 +49,7 @@ using route::trim;
 using route::upper;
 
 Membership membership(WebContext& ctx) {
-  SqliteStore& s = thread_store(ctx);
+  Store& s = thread_store(ctx);
   return Membership(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(),
                     ctx.config().base_url);
 }

@@ -6,7 +6,7 @@
 // And the received mail: GET /api/mail (JSON) and GET /gm/mail (HTML): the messages that could
 // not be answered ("failed": unreadable, or given up after MailConfig::max_process_attempts
 // tries) and those still waiting ("new"), at most 100 newest each, without their bytes; and the
-// bytes stored per game (SqliteStore::storage_by_game). GM only.
+// bytes stored per game (Store::storage_by_game). GM only.
 #include <ctime>
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -99,7 +99,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/api/mail",
       [&ctx](const http::Request& req, const http::Params&) {
         if (!is_gm(req, ctx.config())) return http::Response::error(403, "GM only", true);
-        SqliteStore& store = thread_store(ctx);
+        Store& store = thread_store(ctx);
         auto failed = store.inbox_list("failed", 100, true);
         auto waiting = store.inbox_list("new", 100, true);
         auto sizes = store.storage_by_game();
@@ -120,7 +120,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/gm/mail",
       [&ctx](const http::Request& req, const http::Params&) {
         if (!is_gm(req, ctx.config())) return http::Response::error(403, "GM only", false);
-        SqliteStore& store = thread_store(ctx);
+        Store& store = thread_store(ctx);
         auto failed = store.inbox_list("failed", 100, true);
         auto waiting = store.inbox_list("new", 100, true);
         auto sizes = store.storage_by_game();

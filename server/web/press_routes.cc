@@ -22,7 +22,7 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -39,7 +39,7 @@ using route::game_path;
 using route::upper;
 
 Press press_of(WebContext& ctx) {
-  SqliteStore& s = thread_store(ctx);
+  Store& s = thread_store(ctx);
   return Press(ctx.services(), s, ctx.clock(), &s);
 }
 

@@ -8,7 +8,7 @@
 #include "server/web/metrics.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 

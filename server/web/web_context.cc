@@ -1,6 +1,7 @@
-// WebContext: per-thread SQLite connections, Services and GameAdmin.
+// WebContext: per-thread Stores (database connections), Services and GameAdmin.
 //
-// Each (context, thread) pair gets its own SqliteStore, opened on first use from that thread,
+// Each (context, thread) pair gets its own Store (open_store: the backend the database argument
+// names), opened on first use from that thread,
 // and the Services and GameAdmin over it. They live in one process-wide registry (guarded by a
 // mutex) keyed by context and thread id, and are all closed by ~WebContext. A thread that ends
 // leaves its entry until then; a new thread that reuses the id takes it over, which is safe
@@ -14,7 +15,7 @@
 #include "server/app/log_escape.h"
 #include "server/app/open_store.h"
 #include "server/web/web_context.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 
 namespace adj::web {
 
@@ -23,7 +24,7 @@ namespace {
 // One thread's connection and the services over it.
 struct ThreadState {
   virtual ~ThreadState() = default;
-  std::unique_ptr<SqliteStore> store;
+  std::unique_ptr<Store> store;
   std::unique_ptr<Services> services;
   std::unique_ptr<GameAdmin> admin;
 };
@@ -58,8 +59,8 @@ namespace {
 // `st` is a fresh, empty state to fill.
 Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const Clock& clock,
                                                 std::unique_ptr<ThreadState> st) {
-  auto store = open_store(path, clock());
-  if (!store.ok()) return Status(store.status().code(), path + ": " + store.status().message());
+  auto store = open_store(path, clock());  // errors name the database without its password
+  if (!store.ok()) return store.status();
   st->store = std::move(store).value();
   Stores stores{*st->store, *st->store, *st->store, *st->store, *st->store};
   st->services = std::make_unique<Services>(stores, clock);
@@ -114,7 +115,7 @@ Status WebContext::open_check() {
   return Status::Ok();
 }
 
-SqliteStore& thread_store(WebContext& ctx) {
+Store& thread_store(WebContext& ctx) {
   ctx.services();  // opens this thread's entry when needed
   return *find_state(&ctx)->store;
 }

@@ -1,5 +1,5 @@
 // What the web handlers share: configuration, metrics, and per-thread access to the stores and
-// services (each handler thread opens its own SQLite connection on first use).
+// services (each handler thread opens its own Store, a connection to the database, on first use).
 // Thread-safety: all methods may be called from any thread; services()/admin() return objects
 // owned by the calling thread.
 #pragma once
@@ -15,12 +15,14 @@
 #include "server/web/metrics.h"
 
 namespace adj {
-class SqliteStore;
+class Store;
 }  // namespace adj
 
 namespace adj::web {
 
 struct WebConfig {
+  // The database argument (storage/open_database.h): a SQLite file path (the default) or a
+  // postgresql:// URL. Log it only through describe_database(): a URL may hold a password.
   std::string db_path = "adjutant.db";
   std::string base_url = "http://127.0.0.1:8080";  // public base URL for links (no trailing /)
   std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
@@ -34,9 +36,10 @@ class WebContext {
   const WebConfig& config() const { return config_; }
   Metrics& metrics() { return metrics_; }
   const Clock& clock() const { return clock_; }
-  // This thread's services and admin, over this thread's SqliteStore. Throws
-  // http::ServiceUnavailable if the database cannot be opened (e.g. out of file descriptors;
-  // the HTTP server answers 503, the SMTP store thread 451); a later call tries again.
+  // This thread's services and admin, over this thread's Store. Throws
+  // http::ServiceUnavailable if the database cannot be opened (e.g. out of file descriptors, or
+  // the PostgreSQL server is down; the HTTP server answers 503, the SMTP store thread 451) after
+  // logging why (without secrets); the process goes on and a later call tries again.
   Services& services();
   GameAdmin& admin();
   // Opens the database once from the calling thread; an error to report at startup.
@@ -54,9 +57,8 @@ class WebContext {
   // fresh secrets or the GM resets one, so `adjutant serve` can mail them to the players. Same
   // rules as set_on_turn_run. With `with_link` each mail also carries a new sign-in link (a
   // player given a position: membership start and replace).
-  using SecretsHook =
-      std::function<void(const std::string& game,
-                         const std::map<std::string, std::string>& secrets, bool with_link)>;
+  using SecretsHook = std::function<void(
+      const std::string& game, const std::map<std::string, std::string>& secrets, bool with_link)>;
   void set_on_secrets_issued(SecretsHook hook) { on_secrets_issued_ = std::move(hook); }
   void secrets_issued(const std::string& game, const std::map<std::string, std::string>& secrets,
                       bool with_link = false) const {
@@ -89,7 +91,7 @@ class WebContext {
 // The calling thread's store, for what Services does not expose (stored turn records for the
 // charts).
 // Owned by the calling thread, like services().
-SqliteStore& thread_store(WebContext& ctx);
+Store& thread_store(WebContext& ctx);
 
 // Registers every route (HTML pages, /api/, /healthz, /metrics) on `router`. The context must
 // outlive the router.

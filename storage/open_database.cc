@@ -1,0 +1,178 @@
+#include "storage/open_database.h"
+
+#include <cctype>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/backup.h"
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_store.h"
+
+namespace adj {
+
+namespace {
+
+constexpr std::string_view kSqlitePrefix = "sqlite:";
+constexpr std::string_view kRedacted = "***";
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool is_postgres_url(const std::string& db) {
+  return starts_with(db, "postgresql://") || starts_with(db, "postgres://");
+}
+
+// The scheme of "SCHEME://...", or "" when `db` does not start like a URL.
+std::string url_scheme(const std::string& db) {
+  const std::size_t sep = db.find("://");
+  if (sep == std::string::npos || sep == 0) return "";
+  if (!std::isalpha(static_cast<unsigned char>(db[0]))) return "";
+  for (std::size_t i = 0; i < sep; ++i) {
+    const unsigned char c = static_cast<unsigned char>(db[i]);
+    if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return "";
+  }
+  return db.substr(0, sep);
+}
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decode(const std::string& s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      const int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
+      if (hi >= 0 && lo >= 0) {
+        out += static_cast<char>(hi * 16 + lo);
+        i += 2;
+        continue;
+      }
+    }
+    out += s[i];
+  }
+  return out;
+}
+
+// The password spans of a PostgreSQL URL: [begin, end) offsets into `url`. Conservative: the user
+// part is taken to end at the last '@' before the query, so a password holding '@' or '/' (which
+// libpq would misread anyway) is still covered.
+std::vector<std::pair<std::size_t, std::size_t>> password_spans(const std::string& url) {
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  const std::size_t start = url.find("://") + 3;
+  const std::size_t query = url.find('?', start);
+  const std::size_t before_query = query == std::string::npos ? url.size() : query;
+  const std::size_t at = url.rfind('@', before_query == 0 ? 0 : before_query - 1);
+  if (at != std::string::npos && at >= start) {
+    const std::size_t colon = url.find(':', start);
+    if (colon != std::string::npos && colon < at) spans.emplace_back(colon + 1, at);
+  }
+  if (query != std::string::npos) {
+    std::size_t p = query + 1;
+    while (p <= url.size()) {
+      std::size_t amp = url.find('&', p);
+      if (amp == std::string::npos) amp = url.size();
+      const std::string_view param(url.data() + p, amp - p);
+      constexpr std::string_view key = "password=";
+      if (param.size() >= key.size() && param.substr(0, key.size()) == key)
+        spans.emplace_back(p + key.size(), amp);
+      p = amp + 1;
+    }
+  }
+  return spans;
+}
+
+std::string redact_url(const std::string& url) {
+  std::string out = url;
+  auto spans = password_spans(url);
+  // Back to front, so earlier offsets stay valid.
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it)
+    out.replace(it->first, it->second - it->first, kRedacted);
+  return out;
+}
+
+void replace_all(std::string& s, const std::string& what) {
+  if (what.empty()) return;
+  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + kRedacted.size()))
+    s.replace(p, what.size(), kRedacted);
+}
+
+// `message` with every password of `url` (as written and percent-decoded) replaced by "***": a
+// driver's error may quote parts of the connection string.
+std::string scrub(std::string message, const std::string& url) {
+  for (const auto& [b, e] : password_spans(url)) {
+    const std::string raw = url.substr(b, e - b);
+    replace_all(message, raw);
+    replace_all(message, percent_decode(raw));
+  }
+  return message;
+}
+
+}  // namespace
+
+Result<DatabaseTarget> parse_database(const std::string& db) {
+  if (db.empty()) return Status::InvalidArgument("no database given (--db or ADJUTANT_DB)");
+  if (is_postgres_url(db)) return DatabaseTarget{DatabaseBackend::kPostgres, db};
+  if (starts_with(db, kSqlitePrefix)) {
+    std::string path = db.substr(kSqlitePrefix.size());
+    if (path.empty()) return Status::InvalidArgument("database \"sqlite:\" names no file");
+    return DatabaseTarget{DatabaseBackend::kSqlite, std::move(path)};
+  }
+  if (const std::string scheme = url_scheme(db); !scheme.empty())
+    return Status::InvalidArgument("database URL scheme \"" + scheme +
+                                   "\" is not known: use postgresql://..., sqlite:PATH or a "
+                                   "file path");
+  return DatabaseTarget{DatabaseBackend::kSqlite, db};
+}
+
+std::string describe_database(const std::string& db) {
+  if (!url_scheme(db).empty()) return redact_url(db);
+  return db;
+}
+
+Result<std::unique_ptr<Store>> open_database(const std::string& db) {
+  auto target = parse_database(db);
+  if (!target.ok()) return target.status();
+  if (target->backend == DatabaseBackend::kPostgres) {
+    auto store = PgStore::open(target->location);
+    if (!store.ok())
+      return Status(store.status().code(), "database " + describe_database(db) + ": " +
+                                               scrub(store.status().message(), db));
+    return std::unique_ptr<Store>(std::move(store).value());
+  }
+  auto store = SqliteStore::open(target->location);
+  if (!store.ok())
+    return Status(store.status().code(),
+                  "database " + target->location + ": " + store.status().message());
+  return std::unique_ptr<Store>(std::move(store).value());
+}
+
+std::string database_file(const std::string& db) {
+  auto target = parse_database(db);
+  if (!target.ok() || target->backend != DatabaseBackend::kSqlite) return "";
+  return target->location;
+}
+
+void set_default_durability(Durability d) {
+  sqlite::set_default_synchronous(d == Durability::kFull ? sqlite::Synchronous::kFull
+                                                         : sqlite::Synchronous::kNormal);
+}
+
+Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
+  auto target = parse_database(db);
+  if (!target.ok()) return target.status();
+  if (target->backend != DatabaseBackend::kSqlite)
+    return Status::FailedPrecondition("backup copies SQLite files; for PostgreSQL (" +
+                                      describe_database(db) + ") use pg_dump");
+  auto info = sqlite::backup_database(target->location, to);
+  if (!info.ok()) return info.status();
+  return DatabaseBackup{info->pages, info->bytes, info->schema_version};
+}
+
+}  // namespace adj
