@@ -334,3 +334,9 @@ int backup(const Common& c, const std::string& to) {
 }
 
 }  // namespace adj::cli
+
+namespace adj::cli {
+
+int serve(const Common& c, const ServeOptions& o) { return daemon::serve(c.db, o); }
+
+}  // namespace adj::cli

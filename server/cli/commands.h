@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "server/app/auth_throttle.h"
+#include "server/daemon/serve.h"
 
 namespace adj::cli {
 
@@ -82,52 +83,8 @@ int demo(const Common& c, int turns);
 // (optional) receives the new game's id. Returns an exit code.
 int demo_game(const Common& c, int turns, bool print, std::string* game_id);
 
-// `adjutant serve` (server/http/serve.cc): the daemon. Runs until SIGINT or SIGTERM, then stops
-// accepting, finishes the requests and any turn in hand, and returns kExitOk.
-struct ServeOptions {
-  std::string http = "127.0.0.1:8080";  // HOST:PORT to listen on ([v6]:PORT also)
-  std::string base_url;                 // public base URL for links; default http://HOST:PORT
-  int tick_seconds = 30;                // scheduler period; 0 turns the scheduler off
-  bool demo = false;                    // create the demo game when the database has none
-  // Mail (server/mail). smtp: HOST:PORT of the SMTP listener, or "off".
-  std::string smtp = "127.0.0.1:2525";
-  std::vector<std::string> smtp_allow;        // allowed envelope recipients; empty: any
-  std::size_t max_message_bytes = 10u << 20;  // SIZE; larger messages kept as headers, refused
-  std::string maildir;                        // watched Maildir (DIR/new -> DIR/cur); "" none
-  std::string relay;                          // smtp://HOST:PORT; "" -> outbox Maildir
-  bool relay_starttls = false;
-  std::string relay_user;
-  std::string relay_password;                    // or env ADJUTANT_RELAY_PASSWORD
-  std::string outbox;                            // outbox Maildir; default <db dir>/outbox
-  std::string mail_from = "adjutant@localhost";  // From of the mail sent
-  double reminder_hours = 24;                    // remind players this long before a deadline
-  int mail_seconds = 2;                          // outbox and Maildir polling period
-  // Bounds on received mail (server/mail/mail_ingest.h MailConfig, mime.h MimeLimits).
-  int refusals_per_hour = 3;          // refusal and HELP answers per address
-  int refusals_per_hour_total = 100;  // refusal and HELP answers to all addresses together
-  int mail_max_tries = 3;             // tries to answer one message before it is marked failed
-  std::size_t mail_max_parts = 200;   // MIME parts of one message
-  int mail_sender_messages = 60;      // messages stored per envelope sender per hour (0: no bound)
-  std::int64_t mail_sender_bytes = 50ll << 20;  // bytes stored per envelope sender per hour
-  int mail_peer_messages = 300;                 // messages stored per client address per hour
-  std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
-  std::vector<std::string> mail_trusted_peers = {"127.0.0.1", "::1"};  // no per-address budget
-  int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
-  // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
-  // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
-  // sessions together.
-  int http_max_conns = 4096;
-  int http_max_conns_per_addr = 64;
-  int cache_mb = 64;        // the page cache's budget in MiB; 0 turns it off
-  int http_io_threads = 2;  // threads reading and writing HTTP connections
-  int smtp_max_conns = 256;
-  int smtp_max_conns_per_addr = 16;
-  int smtp_idle_timeout = 30;                  // seconds
-  std::size_t smtp_buffer_budget = 64u << 20;  // bytes
-  ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
-  // Creates the demo game (demo_game without printing); set by the command line.
-  std::function<int(std::string* game_id)> create_demo;
-};
+// `adjutant serve`: the daemon (server/daemon/serve.h, the composition root) on c.db.
+using daemon::ServeOptions;
 int serve(const Common& c, const ServeOptions& o);
 
 // Mail (server/cli/mail_commands.cc).

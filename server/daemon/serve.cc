@@ -3,7 +3,8 @@
 // the signals and the scheduler timer. Every --tick seconds GameAdmin::tick() runs on a one-thread
 // pool (it may resolve a turn), and the next tick is armed only after it returns, so ticks never
 // overlap. SIGINT/SIGTERM: stop accepting, finish the requests and any turn in hand, exit 0.
-// All state is in SQLite: stopping and starting loses nothing.
+// All state is in the database: stopping and starting loses nothing.
+// The composition root (serve.h): the only place that knows every piece.
 #include <spdlog/cfg/env.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -27,9 +28,10 @@
 #include <random>
 #include <sstream>
 
+#include "server/daemon/serve.h"
+
 #include "server/app/gm_token_file.h"
 #include "server/app/log_escape.h"
-#include "server/cli/commands.h"
 #include "server/http/conn_caps.h"
 #include "server/http/http_server.h"
 #include "server/http/smtp_server.h"
@@ -42,11 +44,10 @@
 #include "server/render/state_map.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
-#include "storage/sqlite/revision_watch.h"
-#include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
+#include "storage/open_database.h"
+#include "storage/store.h"
 
-namespace adj::cli {
+namespace adj::daemon {
 
 namespace {
 
@@ -175,19 +176,12 @@ std::string player_link(const http::Router& router, const std::string& gm_token,
 // `adjutant ingest` processes, under the limits of ctx.config().throttle.
 mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& config) {
   thread_local std::unique_ptr<mail::MailIngest> ingest;
-  thread_local std::unique_ptr<SqliteThrottleStore> throttle_store;
   thread_local std::unique_ptr<StoredThrottle> throttle;
   if (!ingest) {
-    SqliteStore& s = web::thread_store(ctx);
+    Store& s = web::thread_store(ctx);  // also the ThrottleStore
     ingest = std::make_unique<mail::MailIngest>(ctx.services(), s, s, config, ctx.clock(), &s);
-    if (auto ts = SqliteThrottleStore::open(ctx.config().db_path); ts.ok()) {
-      throttle_store = std::move(ts).value();
-      throttle = std::make_unique<StoredThrottle>(*throttle_store, ctx.config().throttle);
-      ingest->set_throttle(throttle.get());
-    } else {
-      spdlog::error("event=auth_throttle_unavailable channel=mail error=\"{}\"",
-                    ts.status().message());
-    }
+    throttle = std::make_unique<StoredThrottle>(s, ctx.config().throttle);
+    ingest->set_throttle(throttle.get());
   }
   return *ingest;
 }
@@ -335,7 +329,7 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
 
 }  // namespace
 
-int serve(const Common& c, const ServeOptions& o) {
+int serve(const std::string& db, const ServeOptions& o) {
   setup_logging();
   std::signal(SIGPIPE, SIG_IGN);
   // Large buffers (SMTP message data, request bodies) are mmap'ed and go back to the system when
@@ -357,19 +351,19 @@ int serve(const Common& c, const ServeOptions& o) {
   auto hp = parse_host_port(o.http);
   if (!hp.ok()) {
     spdlog::error("event=bad_option error=\"{}\"", log_escape(hp.status().message()));
-    return kExitError;
+    return kServeError;
   }
   if (hp->port == 0) {
     auto port = free_port(hp->host);
     if (!port.ok()) {
       spdlog::error("event=listen_failed error=\"{}\"", log_escape(port.status().message()));
-      return kExitError;
+      return kServeError;
     }
     hp->port = *port;
   }
 
   web::WebConfig config;
-  config.db_path = c.db;
+  config.db_path = db;
   config.throttle = o.auth;
   config.base_url = o.base_url.empty()
                         ? "http://" + url_host(hp->host) + ":" + std::to_string(hp->port)
@@ -379,7 +373,10 @@ int serve(const Common& c, const ServeOptions& o) {
   bool generated_gm_token = false, gm_token_kept = false;
   if (config.gm_token.empty() && o.demo) {
     // Made up once and kept beside the database, so every quick start has the same token.
-    auto kept = load_or_create_gm_token(c.db);
+    auto kept = database_file(db).empty()
+                    ? Result<std::string>(Status::FailedPrecondition(
+                          "the database is not a file: no GM token file beside it"))
+                    : load_or_create_gm_token(database_file(db));
     if (kept.ok()) {
       config.gm_token = *kept;
       gm_token_kept = true;
@@ -395,7 +392,7 @@ int serve(const Common& c, const ServeOptions& o) {
   web::WebContext ctx(config, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   if (Status s = ctx.open_check(); !s.ok()) {
     spdlog::error("event=db_open_failed error=\"{}\"", log_escape(s.message()));
-    return kExitError;
+    return kServeError;
   }
 
   // The demo game, when asked for and the database has no game yet.
@@ -403,13 +400,13 @@ int serve(const Common& c, const ServeOptions& o) {
   auto games = ctx.services().list_games();
   if (!games.ok()) {
     spdlog::error("event=db_error error=\"{}\"", log_escape(games.status().message()));
-    return kExitError;
+    return kServeError;
   }
   if (o.demo) {
     if (games->empty()) {
-      if (!o.create_demo || o.create_demo(&demo_id) != kExitOk) {
+      if (!o.create_demo || o.create_demo(&demo_id) != kServeOk) {
         spdlog::error("event=demo_failed");
-        return kExitError;
+        return kServeError;
       }
       spdlog::info("event=demo_created game={} turns_played=2", log_escape(demo_id));
     } else {
@@ -441,7 +438,8 @@ int serve(const Common& c, const ServeOptions& o) {
     if (p != "none") mail_config.trusted_peers.push_back(p);
   std::string outbox_dir = o.outbox;
   if (outbox_dir.empty()) {
-    const fs::path parent = fs::path(c.db).parent_path();
+    // Beside a SQLite file; in the working directory for a database that is not a file.
+    const fs::path parent = fs::path(database_file(db)).parent_path();
     outbox_dir = parent.empty() ? std::string("outbox") : (parent / "outbox").string();
   }
   std::unique_ptr<mail::MailSender> sender;
@@ -543,7 +541,7 @@ int serve(const Common& c, const ServeOptions& o) {
     if (!shp.ok()) {
       spdlog::error("event=bad_option option=--smtp error=\"{}\"",
                     log_escape(shp.status().message()));
-      return kExitError;
+      return kServeError;
     }
     http::SmtpServerOptions so;
     so.limits.hostname = "adjutant";
@@ -564,7 +562,7 @@ int serve(const Common& c, const ServeOptions& o) {
                    listen_hint("SMTP", o.smtp, "--smtp", s.message(),
                                "or --smtp off to take no mail on this server")
                        .c_str());
-      return kExitError;
+      return kServeError;
     }
     spdlog::info(
         "event=smtp_listening addr=\"{}:{}\" max_message_bytes={} max_conns={} "
@@ -584,16 +582,16 @@ int serve(const Common& c, const ServeOptions& o) {
   // Pages made once and served until the data they show changes (response_cache.h). The
   // revisions are read by the I/O threads, each through its own connection (no lock shared
   // between them); when they cannot be read, every page is made afresh.
-  const std::string db_path = config.db_path;
-  http::RevisionSource revision_source = [db_path]() -> std::shared_ptr<const http::Revisions> {
-    thread_local std::map<std::string, std::unique_ptr<sqlite::RevisionWatch>> watches;
-    auto& watch = watches[db_path];
-    if (!watch) {
-      auto w = sqlite::RevisionWatch::open(db_path);
-      if (!w.ok()) return nullptr;
-      watch = std::move(w).value();
+  const std::string db_arg = config.db_path;
+  http::RevisionSource revision_source = [db_arg]() -> std::shared_ptr<const http::Revisions> {
+    thread_local std::map<std::string, std::unique_ptr<Store>> stores;
+    auto& store = stores[db_arg];
+    if (!store) {
+      auto opened = open_database(db_arg);
+      if (!opened.ok()) return nullptr;
+      store = std::move(opened).value();
     }
-    auto now = watch->current();
+    auto now = store->revisions();
     return now.ok() ? std::move(now).value() : nullptr;
   };
   http::CacheOptions cache_options;
@@ -633,14 +631,14 @@ int serve(const Common& c, const ServeOptions& o) {
     std::fprintf(
         stderr, "%s",
         listen_hint("HTTP", o.http, "--http", s.message(), "or port 0 to pick a free one").c_str());
-    return kExitError;
+    return kServeError;
   }
   const std::string& base = config.base_url;
   spdlog::info(
       "event=listening addr=\"{}:{}\" db=\"{}\" base_url=\"{}\" tick_seconds={} gm={} "
       "max_conns={} max_conns_per_addr={}",
-      log_escape(hp->host), server.port(), log_escape(c.db), log_escape(base), o.tick_seconds,
-      config.gm_token.empty() ? "off" : "on", caps.http, o.http_max_conns_per_addr);
+      log_escape(hp->host), server.port(), log_escape(describe_database(db)), log_escape(base),
+      o.tick_seconds, config.gm_token.empty() ? "off" : "on", caps.http, o.http_max_conns_per_addr);
 
   std::string lines = "\nAdjutant is serving " + base + "  (Ctrl-C stops it)\n";
   lines += "  Games:            " + base + "/\n";
@@ -659,7 +657,7 @@ int serve(const Common& c, const ServeOptions& o) {
     lines += "  GM desk:          " + base + "/gm";
     lines += !generated_gm_token ? "  (sign in with ADJUTANT_GM_TOKEN)\n"
              : gm_token_kept     ? "  (GM token: " + config.gm_token + ", kept in " +
-                                   gm_token_path(c.db) + " for the next start)\n"
+                                   gm_token_path(database_file(db)) + " for the next start)\n"
                              : "  (GM token for this run: " + config.gm_token + ")\n";
   }
   lines += "  Health, metrics:  " + base + "/healthz  " + base + "/metrics\n";
@@ -702,7 +700,7 @@ int serve(const Common& c, const ServeOptions& o) {
       asio::post(deliver_pool, [&] {
         bool more = false;
         try {
-          SqliteStore& store = web::thread_store(ctx);
+          Store& store = web::thread_store(ctx);
           // Notices first (press, sign-ups, corrections...), so their mail goes out this pass.
           if (!notice_mailer) {
             notice_mailer = std::make_unique<mail::NoticeMailer>(
@@ -744,7 +742,7 @@ int serve(const Common& c, const ServeOptions& o) {
       asio::post(mail_pool, [&] {
         bool more = false;
         try {
-          SqliteStore& store = web::thread_store(ctx);
+          Store& store = web::thread_store(ctx);
           if (!o.maildir.empty()) scan_maildir(ctx, mail_config, o.maildir);
           // Messages left "new": a process died answering (its lease is given back here when it
           // ran on this host, else it runs out), a failed pass.
@@ -793,7 +791,7 @@ int serve(const Common& c, const ServeOptions& o) {
   });
   io.run();
   spdlog::info("event=stopped");
-  return kExitOk;
+  return kServeOk;
 }
 
-}  // namespace adj::cli
+}  // namespace adj::daemon

@@ -28,7 +28,7 @@
 #include <string>
 
 #include "rules/core/status.h"
-#include "server/http/http_types.h"
+#include "server/web/http_types.h"
 #include "server/http/response_cache.h"
 #include "server/web/metrics.h"
 

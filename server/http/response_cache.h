@@ -7,8 +7,8 @@
 // with credentials also the client's address, so that an address the guessing limiter has locked
 // cannot learn from a kept answer what the limiter would not tell it.
 // It stays valid while its scope's revision is the one read *before* the handler ran: the
-// revisions come from the database (storage/sqlite/revision_watch.h), bumped by triggers on every
-// write to the scope's rows, whoever wrote, so a commit, a rollback, a deadline change or a
+// revisions come from the database (Store::revisions(), storage/store.h), bumped by triggers on
+// every write to the scope's rows, whoever wrote, so a commit, a rollback, a deadline change or a
 // submission makes every page of that game again, and nothing else.
 //
 // Each kept answer carries a strong ETag (a 64-bit hash of its bytes) and its gzip and brotli
@@ -31,7 +31,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/http/http_types.h"
+#include "server/web/http_types.h"
 
 namespace adj::http {
 

@@ -1,4 +1,4 @@
-#include "server/http/http_types.h"
+#include "server/web/http_types.h"
 
 #include <cctype>
 

@@ -1,6 +1,8 @@
 // Plain HTTP request/response values and the route table. No Asio or Beast types: handlers and
 // the router are ordinary functions testable without sockets (the Beast "handle_request" idea);
-// server/http/http_server.cc converts to and from Beast messages.
+// the transport (server/http/http_server.cc) converts to and from Beast messages. They sit with
+// the routes that use them; server/http depends on them and on nothing else of server/web but
+// the metrics.
 #pragma once
 
 #include <functional>

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "server/app/ascii.h"
-#include "server/http/http_types.h"
+#include "server/web/http_types.h"
 #include "server/web/auth_guard.h"
 #include "server/web/web_context.h"
 

@@ -11,7 +11,7 @@
 
 #include "server/app/admin.h"
 #include "server/app/auth_throttle.h"
-#include "server/http/http_types.h"
+#include "server/web/http_types.h"
 #include "server/web/metrics.h"
 
 namespace adj {

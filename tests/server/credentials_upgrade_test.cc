@@ -67,7 +67,7 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
 
   auto store = open_store(path, kNow);
   ASSERT_TRUE(store.ok()) << store.status().to_string();
-  SqliteStore& s = **store;
+  Store& s = **store;
   EXPECT_EQ(*s.schema_version(), static_cast<int>(sqlite::bundled_migrations()->size()));
 
   // Nothing in clear is left: not in the states, the scenario copy, the tokens or the files.

@@ -339,7 +339,7 @@ TEST_F(FlowsPages, CredentialFormsAreNotReplayed) {
 TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
   create_britain();
   const std::string gm = gm_cookie();
-  SqliteStore& st = thread_store(*ctx_);
+  Store& st = thread_store(*ctx_);
   OutboxMessage ack;
   ack.kind = "ack";
   ack.game = kGame;
