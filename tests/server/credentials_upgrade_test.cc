@@ -13,6 +13,7 @@
 #include "server/app/services.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/migrator.h"
+#include "storage/sqlite/sqlite_store.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/temp_dir.h"
 
