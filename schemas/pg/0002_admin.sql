@@ -166,20 +166,13 @@ CREATE INDEX press_game ON press(game_id, id);
 CREATE INDEX press_sender_turn ON press(game_id, sender, turn);
 CREATE UNIQUE INDEX press_mail_source ON press(game_id, source) WHERE starts_with(source, 'email:');
 
--- Revisions (SQLite's 0013): every write to a row of a game bumps that game's revision.
-CREATE TRIGGER rev_schedules AFTER INSERT OR UPDATE OR DELETE ON schedules
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_audit_log AFTER INSERT OR UPDATE OR DELETE ON audit_log
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_player_tokens AFTER INSERT OR UPDATE OR DELETE ON player_tokens
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_run_attempts AFTER INSERT OR UPDATE OR DELETE ON run_attempts
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_player_secrets AFTER INSERT OR UPDATE OR DELETE ON player_secrets
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_player_token_hashes AFTER INSERT OR UPDATE OR DELETE ON player_token_hashes
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_press_options AFTER INSERT OR UPDATE OR DELETE ON press_options
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
-CREATE TRIGGER rev_press AFTER INSERT OR UPDATE OR DELETE ON press
-  FOR EACH ROW EXECUTE FUNCTION adj_bump_revision();
+-- Revisions (SQLite's 0013): every write to a row of a game bumps that game's revision
+-- (adj_attach_revision_triggers of 0001_core.sql).
+SELECT adj_attach_revision_triggers('schedules');
+SELECT adj_attach_revision_triggers('audit_log');
+SELECT adj_attach_revision_triggers('player_tokens');
+SELECT adj_attach_revision_triggers('run_attempts');
+SELECT adj_attach_revision_triggers('player_secrets');
+SELECT adj_attach_revision_triggers('player_token_hashes');
+SELECT adj_attach_revision_triggers('press_options');
+SELECT adj_attach_revision_triggers('press');

@@ -8,14 +8,7 @@
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
-
-#define ADJ_PG_CONCAT_INNER_(a, b) a##b
-#define ADJ_PG_CONCAT_(a, b) ADJ_PG_CONCAT_INNER_(a, b)
-#define ADJ_PG_TRY_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                     \
-  if (!tmp.ok()) return tmp.status();    \
-  lhs = std::move(tmp).value()
-#define ADJ_PG_TRY(lhs, expr) ADJ_PG_TRY_IMPL_(ADJ_PG_CONCAT_(adj_pg_try_, __LINE__), lhs, expr)
+#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -45,12 +38,12 @@ Param optional_int(const std::optional<std::int64_t>& v) { return v ? Param(*v) 
 
 Result<Schedule> PgStore::schedule(const std::string& game) {
   // One row per existing game; the schedule's columns are NULL when it has none.
-  ADJ_PG_TRY(const pg::Rows r,
-             conn_.query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
-                         "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
-                         "s.downtime_grace_seconds FROM games g "
-                         "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = $1",
-                         {Param(game)}));
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
+                          "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
+                          "s.downtime_grace_seconds FROM games g "
+                          "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = $1",
+                          {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   Schedule s;
   if (r.is_null(0, 0)) return s;
@@ -69,7 +62,7 @@ Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
   ADJ_RETURN_IF_ERROR(check_schedule(s));
   const std::optional<std::int64_t> time_of_day =
       s.time_of_day ? std::optional<std::int64_t>(*s.time_of_day) : std::nullopt;
-  ADJ_PG_TRY(
+  ADJ_SQL_TRY(
       const std::int64_t n,
       conn_.run("INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
                 "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
@@ -94,8 +87,8 @@ Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
 Status PgStore::append_audit(const AuditEntry& e) {
   if (e.actor.empty() || e.action.empty())
     return Status::InvalidArgument("audit entry needs an actor and an action");
-  ADJ_PG_TRY(const std::string detail, sqlite::json_to_text(e.detail, "audit detail"));
-  ADJ_PG_TRY(
+  ADJ_SQL_TRY(const std::string detail, sqlite::json_to_text(e.detail, "audit detail"));
+  ADJ_SQL_TRY(
       const std::int64_t n,
       conn_.run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
                 "SELECT id, $2::bigint, $3::text, $4::text, $5::text FROM games "
@@ -108,11 +101,11 @@ Status PgStore::append_audit(const AuditEntry& e) {
 Result<std::vector<AuditEntry>> PgStore::audit_log(const std::string& game) {
   // The game's row joined to its entries: no row when the game does not exist, one row with
   // NULL entry columns when it has none.
-  ADJ_PG_TRY(const pg::Rows r,
-             conn_.query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
-                         "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = $1 "
-                         "ORDER BY a.id",
-                         {Param(game)}));
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
+                          "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = $1 "
+                          "ORDER BY a.id",
+                          {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.size(); ++i) {
@@ -123,29 +116,29 @@ Result<std::vector<AuditEntry>> PgStore::audit_log(const std::string& game) {
     e.at = r.int64(i, 1);
     e.actor = r.text(i, 2);
     e.action = r.text(i, 3);
-    ADJ_PG_TRY(e.detail,
-               sqlite::json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
+    ADJ_SQL_TRY(e.detail,
+                sqlite::json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
     out.push_back(std::move(e));
   }
   return out;
 }
 
 Result<int> PgStore::failed_attempts(const std::string& game) {
-  ADJ_PG_TRY(const pg::Rows r, conn_.query("SELECT a.failed FROM games g LEFT JOIN run_attempts a "
-                                           "ON a.game_id = g.id WHERE g.id = $1",
-                                           {Param(game)}));
+  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT a.failed FROM games g LEFT JOIN run_attempts a "
+                                            "ON a.game_id = g.id WHERE g.id = $1",
+                                            {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   return r.is_null(0, 0) ? 0 : r.int32(0, 0);
 }
 
 Status PgStore::record_failed_attempt(const std::string& game, const std::string& why) {
   // One statement: concurrent failures (two daemons) both count.
-  ADJ_PG_TRY(const std::int64_t n,
-             conn_.run("INSERT INTO run_attempts(game_id, failed, last_error) "
-                       "SELECT id, 1, $2::text FROM games WHERE id = $1 "
-                       "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
-                       "last_error = excluded.last_error",
-                       {Param(game), Param(why)}));
+  ADJ_SQL_TRY(const std::int64_t n,
+              conn_.run("INSERT INTO run_attempts(game_id, failed, last_error) "
+                        "SELECT id, 1, $2::text FROM games WHERE id = $1 "
+                        "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
+                        "last_error = excluded.last_error",
+                        {Param(game), Param(why)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }
@@ -156,7 +149,7 @@ Status PgStore::reset_attempts(const std::string& game) {
 }
 
 Result<UnixTime> PgStore::last_tick() {
-  ADJ_PG_TRY(const pg::Rows r, conn_.query("SELECT last_tick FROM daemon_state WHERE id = 1"));
+  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT last_tick FROM daemon_state WHERE id = 1"));
   return r.empty() ? UnixTime{0} : r.int64(0, 0);
 }
 
@@ -171,8 +164,8 @@ Status PgStore::set_last_tick(UnixTime t) {
 
 Status PgStore::set_game_status(const std::string& game, const std::string& status) {
   if (status.empty()) return Status::InvalidArgument("game status must not be empty");
-  ADJ_PG_TRY(const std::int64_t n,
-             conn_.run("UPDATE games SET status = $1 WHERE id = $2", {Param(status), Param(game)}));
+  ADJ_SQL_TRY(const std::int64_t n, conn_.run("UPDATE games SET status = $1 WHERE id = $2",
+                                              {Param(status), Param(game)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }

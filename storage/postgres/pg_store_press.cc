@@ -10,14 +10,7 @@
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
-
-#define ADJ_PG_CONCAT_INNER_(a, b) a##b
-#define ADJ_PG_CONCAT_(a, b) ADJ_PG_CONCAT_INNER_(a, b)
-#define ADJ_PG_TRY_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                     \
-  if (!tmp.ok()) return tmp.status();    \
-  lhs = std::move(tmp).value()
-#define ADJ_PG_TRY(lhs, expr) ADJ_PG_TRY_IMPL_(ADJ_PG_CONCAT_(adj_pg_try_, __LINE__), lhs, expr)
+#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -32,10 +25,10 @@ bool known_level(const std::string& p) {
 }  // namespace
 
 Result<PressOptions> PgStore::press_options(const std::string& game) {
-  ADJ_PG_TRY(const pg::Rows r,
-             conn_.query("SELECT o.press, o.gm_reads_private FROM games g "
-                         "LEFT JOIN press_options o ON o.game_id = g.id WHERE g.id = $1",
-                         {Param(game)}));
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT o.press, o.gm_reads_private FROM games g "
+                          "LEFT JOIN press_options o ON o.game_id = g.id WHERE g.id = $1",
+                          {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   PressOptions o;
   if (!r.is_null(0, 0)) {
@@ -49,7 +42,7 @@ Status PgStore::set_press_options(const std::string& game, const PressOptions& o
   if (!known_level(o.press))
     return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
                                    o.press + "\"");
-  ADJ_PG_TRY(
+  ADJ_SQL_TRY(
       const std::int64_t n,
       conn_.run("INSERT INTO press_options(game_id, press, gm_reads_private) "
                 "SELECT id, $2::text, $3::bigint FROM games WHERE id = $1 "
@@ -68,24 +61,24 @@ Result<std::int64_t> PgStore::append_press(const PressMessage& m, const PressBou
   for (const auto& r : m.recipients)
     if (r.empty() || r.find_first_of("\r\n") != std::string::npos)
       return Status::InvalidArgument("a press recipient is empty or holds a line break");
-  ADJ_PG_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
   {
-    ADJ_PG_TRY(const pg::Rows game, conn_.query("SELECT 1 FROM games WHERE id = $1 "
-                                                "FOR NO KEY UPDATE",
-                                                {Param(m.game)}));
+    ADJ_SQL_TRY(const pg::Rows game, conn_.query("SELECT 1 FROM games WHERE id = $1 "
+                                                 "FOR NO KEY UPDATE",
+                                                 {Param(m.game)}));
     if (game.empty()) return Status::NotFound(no_such_game(m.game));
   }
   if (m.source.rfind("email:", 0) == 0) {
-    ADJ_PG_TRY(const pg::Rows seen,
-               conn_.query("SELECT id FROM press WHERE game_id = $1 AND source = $2",
-                           {Param(m.game), Param(m.source)}));
+    ADJ_SQL_TRY(const pg::Rows seen,
+                conn_.query("SELECT id FROM press WHERE game_id = $1 AND source = $2",
+                            {Param(m.game), Param(m.source)}));
     if (!seen.empty()) return seen.int64(0, 0);  // the destructor ends the transaction
   }
   // Both counts in one statement (the game's row lock keeps them current until commit).
-  ADJ_PG_TRY(const pg::Rows counts,
-             conn_.query("SELECT count(*) FILTER (WHERE sender = $2 AND turn = $3::bigint), "
-                         "count(*) FROM press WHERE game_id = $1",
-                         {Param(m.game), Param(m.sender), Param(std::int64_t{m.turn})}));
+  ADJ_SQL_TRY(const pg::Rows counts,
+              conn_.query("SELECT count(*) FILTER (WHERE sender = $2 AND turn = $3::bigint), "
+                          "count(*) FROM press WHERE game_id = $1",
+                          {Param(m.game), Param(m.sender), Param(std::int64_t{m.turn})}));
   if (counts.int64(0, 0) >= bounds.per_player_turn)
     return Status::FailedPrecondition(
         "you have sent " + std::to_string(bounds.per_player_turn) +
@@ -95,7 +88,7 @@ Result<std::int64_t> PgStore::append_press(const PressMessage& m, const PressBou
     return Status::FailedPrecondition("this game holds " + std::to_string(bounds.per_game) +
                                       " press messages, the most one game may keep; no more "
                                       "press can be sent in it (ask the GM)");
-  ADJ_PG_TRY(
+  ADJ_SQL_TRY(
       const pg::Rows id,
       conn_.query("INSERT INTO press(game_id, turn, sent_at, sender, recipients, to_all, "
                   "anonymous, body, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
@@ -111,11 +104,11 @@ Result<std::int64_t> PgStore::append_press(const PressMessage& m, const PressBou
 Result<std::vector<PressMessage>> PgStore::press_messages(const std::string& game) {
   // The game's row joined to its messages: none when the game does not exist, one with NULL
   // message columns when it has no press.
-  ADJ_PG_TRY(const pg::Rows r,
-             conn_.query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
-                         "p.anonymous, p.body, p.source FROM games g "
-                         "LEFT JOIN press p ON p.game_id = g.id WHERE g.id = $1 ORDER BY p.id",
-                         {Param(game)}));
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
+                          "p.anonymous, p.body, p.source FROM games g "
+                          "LEFT JOIN press p ON p.game_id = g.id WHERE g.id = $1 ORDER BY p.id",
+                          {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   std::vector<PressMessage> out;
   for (int i = 0; i < r.size(); ++i) {
