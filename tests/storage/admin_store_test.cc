@@ -1,29 +1,42 @@
-// SqliteStore as AdminStore (migration 0002): schedules, the audit log, player tokens, run
-// attempts and the daemon's last tick.
+// AdminStore (SQLite migration 0002, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// schedules, the audit log, run attempts, the daemon's last tick and the game's status; and what
+// only the SQLite file has (STRICT tables, reopening the file).
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <set>
+#include <thread>
+#include <utility>
+#include <vector>
 
 #include "storage/sqlite/database.h"
+#include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/backend_sql.h"
+#include "tests/storage/shared_db.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
 namespace {
 
-class AdminStoreTest : public StoreTest {
+class AdminStoreTest : public BackendTest {
  protected:
-  sqlite::Database raw() {
-    auto db = sqlite::Database::open(db_path());
-    EXPECT_TRUE(db.ok()) << db.status().to_string();
-    return std::move(db).value();
-  }
+  std::string sql_text(const std::string& sql) { return query_text(*store_, dir_, sql); }
+  Status exec(const std::string& sql) { return exec_sql(*store_, dir_, sql); }
+  AdminStore& admin() { return *store_; }
+};
+ADJ_ON_EVERY_BACKEND(AdminStoreTest);
 
+// What only the SQLite backend has.
+class AdminStoreSqliteTest : public StoreTest {
+ protected:
   std::vector<std::string> column(const std::string& sql) {
     std::vector<std::string> out;
-    auto db = raw();
-    auto st = db.prepare(sql);
+    auto db = sqlite::Database::open(db_path());
+    EXPECT_TRUE(db.ok()) << db.status().to_string();
+    if (!db.ok()) return out;
+    auto st = db->prepare(sql);
     EXPECT_TRUE(st.ok()) << st.status().to_string();
     if (!st.ok()) return out;
     for (;;) {
@@ -33,8 +46,6 @@ class AdminStoreTest : public StoreTest {
       out.push_back(st->column_text(0));
     }
   }
-
-  AdminStore& admin() { return *store_; }
 };
 
 Schedule full_schedule() {
@@ -61,7 +72,7 @@ void expect_same(const Schedule& a, const Schedule& b) {
   EXPECT_EQ(a.downtime_grace_seconds, b.downtime_grace_seconds);
 }
 
-TEST_F(AdminStoreTest, Migration0002AddsStrictAdminTables) {
+TEST_F(AdminStoreSqliteTest, Migration0002AddsStrictAdminTables) {
   auto version = store_->schema_version();
   ASSERT_TRUE(version.ok());
   EXPECT_GE(*version, 2);
@@ -75,7 +86,7 @@ TEST_F(AdminStoreTest, Migration0002AddsStrictAdminTables) {
   }
 }
 
-TEST_F(AdminStoreTest, DefaultScheduleWhenUnset) {
+TEST_P(AdminStoreTest, DefaultScheduleWhenUnset) {
   create_game_or_fail();
   auto s = admin().schedule("britain");
   ASSERT_TRUE(s.ok()) << s.status().to_string();
@@ -83,7 +94,7 @@ TEST_F(AdminStoreTest, DefaultScheduleWhenUnset) {
   EXPECT_EQ(s->kind, "none");
 }
 
-TEST_F(AdminStoreTest, ScheduleRoundTripAndReplace) {
+TEST_P(AdminStoreTest, ScheduleRoundTripAndReplace) {
   create_game_or_fail();
   ASSERT_TRUE(admin().set_schedule("britain", full_schedule()).ok());
   auto s = admin().schedule("britain");
@@ -98,17 +109,20 @@ TEST_F(AdminStoreTest, ScheduleRoundTripAndReplace) {
   expect_same(*s, fixed);
   EXPECT_FALSE(s->deadline);
   EXPECT_FALSE(s->time_of_day);
+}
 
-  // Survives reopening the file.
+TEST_F(AdminStoreSqliteTest, ScheduleSurvivesReopeningTheFile) {
+  create_game_or_fail();
+  ASSERT_TRUE(store_->set_schedule("britain", full_schedule()).ok());
   store_.reset();
   auto again = SqliteStore::open(db_path());
   ASSERT_TRUE(again.ok());
-  s = (*again)->schedule("britain");
+  auto s = (*again)->schedule("britain");
   ASSERT_TRUE(s.ok());
-  expect_same(*s, fixed);
+  expect_same(*s, full_schedule());
 }
 
-TEST_F(AdminStoreTest, ScheduleOutOfRangeIsRefusedAndNothingWritten) {
+TEST_P(AdminStoreTest, ScheduleOutOfRangeIsRefusedAndNothingWritten) {
   create_game_or_fail();
   ASSERT_TRUE(admin().set_schedule("britain", full_schedule()).ok());
   std::vector<Schedule> bad(8, full_schedule());
@@ -127,7 +141,7 @@ TEST_F(AdminStoreTest, ScheduleOutOfRangeIsRefusedAndNothingWritten) {
   expect_same(*admin().schedule("britain"), full_schedule());
 }
 
-TEST_F(AdminStoreTest, UnknownGameIsNotFound) {
+TEST_P(AdminStoreTest, UnknownGameIsNotFound) {
   const std::string g = "nope";
   const auto expect_not_found = [](const Status& s, const char* what) {
     EXPECT_EQ(s.code(), StatusCode::kNotFound) << what << ": " << s.to_string();
@@ -141,9 +155,18 @@ TEST_F(AdminStoreTest, UnknownGameIsNotFound) {
   expect_not_found(admin().record_failed_attempt(g, "x"), "record_failed_attempt");
   expect_not_found(admin().reset_attempts(g), "reset_attempts");
   expect_not_found(admin().set_game_status(g, "held"), "set_game_status");
+  // The same text on every backend: users see it as it is.
+  EXPECT_EQ(admin().schedule(g).status().message(), no_such_game(g));
+  EXPECT_EQ(admin().append_audit(AuditEntry{0, g, 1, "gm", "run", Json::object()}).message(),
+            no_such_game(g));
+  EXPECT_EQ(admin().record_failed_attempt(g, "x").message(), no_such_game(g));
+  EXPECT_EQ(admin().set_game_status(g, "held").message(), no_such_game(g));
+  // Nothing was written for the unknown game.
+  EXPECT_EQ(sql_text("SELECT count(*) FROM run_attempts"), "0");
+  EXPECT_EQ(sql_text("SELECT count(*) FROM schedules"), "0");
 }
 
-TEST_F(AdminStoreTest, AuditLogIsOldestFirstPerGame) {
+TEST_P(AdminStoreTest, AuditLogIsOldestFirstPerGame) {
   create_game_or_fail("britain");
   create_game_or_fail("albion");
   ASSERT_TRUE(
@@ -173,9 +196,10 @@ TEST_F(AdminStoreTest, AuditLogIsOldestFirstPerGame) {
   EXPECT_LT((*log)[0].id, (*log)[1].id);
   EXPECT_LT((*log)[1].id, (*log)[2].id);
   EXPECT_EQ(admin().audit_log("albion")->size(), 1u);
+  EXPECT_TRUE(admin().audit_log("britain")->at(0).detail.is_object());
 }
 
-TEST_F(AdminStoreTest, AuditEntryNeedsActorAndAction) {
+TEST_P(AdminStoreTest, AuditEntryNeedsActorAndAction) {
   create_game_or_fail();
   EXPECT_EQ(admin().append_audit({0, "britain", 1, "", "run", Json::object()}).code(),
             StatusCode::kInvalidArgument);
@@ -188,78 +212,44 @@ TEST_F(AdminStoreTest, AuditEntryNeedsActorAndAction) {
   EXPECT_TRUE(admin().audit_log("britain")->empty());
 }
 
-TEST_F(AdminStoreTest, AuditLogIsAppendOnly) {
+TEST_P(AdminStoreTest, AuditLogIsAppendOnly) {
   create_game_or_fail();
   ASSERT_TRUE(admin().append_audit({0, "britain", 1, "gm", "create", Json::object()}).ok());
-  auto db = raw();
-  EXPECT_FALSE(db.exec("UPDATE audit_log SET actor = 'someone else'").ok());
-  EXPECT_FALSE(db.exec("DELETE FROM audit_log").ok());
+  const Status update = exec("UPDATE audit_log SET actor = 'someone else'");
+  EXPECT_FALSE(update.ok());
+  EXPECT_NE(update.message().find("audit_log is append-only"), std::string::npos)
+      << update.to_string();
+  EXPECT_FALSE(exec("DELETE FROM audit_log").ok());
+  if (!is_sqlite()) {
+    EXPECT_FALSE(exec("TRUNCATE audit_log").ok());
+  }
   EXPECT_EQ(admin().audit_log("britain")->size(), 1u);
   EXPECT_EQ(admin().audit_log("britain")->front().actor, "gm");
 }
 
-TEST_F(AdminStoreTest, AdminRowsGoAwayWithTheirGame) {
+TEST_P(AdminStoreTest, AdminRowsGoAwayWithTheirGame) {
   create_game_or_fail();
   ASSERT_TRUE(admin().set_schedule("britain", full_schedule()).ok());
   ASSERT_TRUE(admin().append_audit({0, "britain", 1, "gm", "create", Json::object()}).ok());
   ASSERT_TRUE(store_->set_link_token("britain", "WSX", std::string(64, 'a'), 1).ok());
   ASSERT_TRUE(store_->set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1).ok());
   ASSERT_TRUE(admin().record_failed_attempt("britain", "boom").ok());
-  {
-    auto db = raw();
-    Status s = db.exec("DELETE FROM games WHERE id = 'britain'");
-    ASSERT_TRUE(s.ok()) << s.to_string();
-  }
-  for (const char* t :
-       {"schedules", "audit_log", "player_token_hashes", "player_secrets", "run_attempts"})
-    EXPECT_EQ(column(std::string("SELECT count(*) FROM ") + t), std::vector<std::string>{"0"}) << t;
+  ASSERT_TRUE(store_->set_press_options("britain", {"public", false}).ok());
+  PressMessage m;
+  m.game = "britain";
+  m.turn = 1;
+  m.sender = "WSX";
+  m.to_all = true;
+  m.body = "hello";
+  ASSERT_TRUE(store_->append_press(m, {}).ok());
+  Status s = exec("DELETE FROM games WHERE id = 'britain'");
+  ASSERT_TRUE(s.ok()) << s.to_string();
+  for (const char* t : {"schedules", "audit_log", "player_token_hashes", "player_secrets",
+                        "run_attempts", "press_options", "press"})
+    EXPECT_EQ(sql_text(std::string("SELECT count(*) FROM ") + t), "0") << t;
 }
 
-TEST_F(AdminStoreTest, TokenHashesOpenOnlyTheirPlayer) {
-  create_game_or_fail("britain");
-  create_game_or_fail("albion");
-  CredentialStore& creds = *store_;
-  const std::string h1(64, 'a'), h2(64, 'b'), h3(64, 'c');
-  ASSERT_TRUE(creds.set_link_token("britain", "WSX", h1, 1).ok());
-  EXPECT_EQ(*creds.token_owner(h1), std::make_pair(std::string("britain"), std::string("WSX")));
-  // A new link replaces the old one; sessions are kept until revoked.
-  ASSERT_TRUE(creds.add_session_token("britain", "WSX", h3, 2).ok());
-  ASSERT_TRUE(creds.set_link_token("britain", "WSX", h2, 3).ok());
-  EXPECT_EQ(creds.token_owner(h1).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(creds.token_owner(h2)->second, "WSX");
-  EXPECT_EQ(creds.token_owner(h3)->second, "WSX");
-  ASSERT_TRUE(creds.revoke_tokens("britain", "WSX").ok());
-  EXPECT_EQ(creds.token_owner(h2).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(creds.token_owner(h3).status().code(), StatusCode::kNotFound);
-  // Only hash-shaped values are stored.
-  EXPECT_FALSE(creds.set_link_token("britain", "WSX", "0123456789abcdef0123456789abcdef", 4).ok());
-  EXPECT_EQ(creds.set_link_token("nope", "WSX", h1, 4).code(), StatusCode::kNotFound);
-  EXPECT_EQ(creds.set_link_token("britain", "", h1, 4).code(), StatusCode::kInvalidArgument);
-  // Sessions are bounded per player.
-  for (int i = 0; i < CredentialStore::kMaxSessions + 5; ++i) {
-    std::string h = std::to_string(1000 + i);
-    h += std::string(64 - h.size(), 'd');
-    ASSERT_TRUE(creds.add_session_token("albion", "MRC", h, 10 + i).ok());
-  }
-  EXPECT_EQ(column("SELECT count(*) FROM player_token_hashes WHERE game_id = 'albion'"),
-            std::vector<std::string>{std::to_string(CredentialStore::kMaxSessions)});
-  EXPECT_EQ(creds.token_owner("1000" + std::string(60, 'd')).status().code(),
-            StatusCode::kNotFound);  // the oldest went
-}
-
-TEST_F(AdminStoreTest, SecretHashesArePerPlayer) {
-  create_game_or_fail("britain");
-  CredentialStore& creds = *store_;
-  EXPECT_EQ(creds.secret_hash("britain", "WSX").status().code(), StatusCode::kNotFound);
-  ASSERT_TRUE(creds.set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1).ok());
-  ASSERT_TRUE(creds.set_secret_hash("britain", "WSX", "$argon2id$v=19$y", 2).ok());
-  EXPECT_EQ(*creds.secret_hash("britain", "WSX"), "$argon2id$v=19$y");
-  EXPECT_FALSE(creds.set_secret_hash("britain", "MRC", "penda", 3).ok());  // never in clear
-  EXPECT_EQ(creds.set_secret_hash("nope", "WSX", "$argon2id$v=19$x", 1).code(),
-            StatusCode::kNotFound);
-}
-
-TEST_F(AdminStoreTest, FailedAttemptsCountAndReset) {
+TEST_P(AdminStoreTest, FailedAttemptsCountAndReset) {
   create_game_or_fail("britain");
   create_game_or_fail("albion");
   EXPECT_EQ(*admin().failed_attempts("britain"), 0);
@@ -267,26 +257,98 @@ TEST_F(AdminStoreTest, FailedAttemptsCountAndReset) {
   ASSERT_TRUE(admin().record_failed_attempt("britain", "second").ok());
   EXPECT_EQ(*admin().failed_attempts("britain"), 2);
   EXPECT_EQ(*admin().failed_attempts("albion"), 0);
-  EXPECT_EQ(column("SELECT last_error FROM run_attempts WHERE game_id = 'britain'"),
-            std::vector<std::string>{"second"});
+  EXPECT_EQ(sql_text("SELECT last_error FROM run_attempts WHERE game_id = 'britain'"), "second");
   ASSERT_TRUE(admin().reset_attempts("britain").ok());
   EXPECT_EQ(*admin().failed_attempts("britain"), 0);
   ASSERT_TRUE(admin().reset_attempts("britain").ok());  // idempotent
 }
 
-TEST_F(AdminStoreTest, LastTickRoundTrip) {
+TEST_P(AdminStoreTest, LastTickRoundTrip) {
   EXPECT_EQ(*admin().last_tick(), 0);
   ASSERT_TRUE(admin().set_last_tick(1'700'000'000).ok());
   EXPECT_EQ(*admin().last_tick(), 1'700'000'000);
   ASSERT_TRUE(admin().set_last_tick(1'700'000'060).ok());
   EXPECT_EQ(*admin().last_tick(), 1'700'000'060);
-  EXPECT_EQ(column("SELECT count(*) FROM daemon_state"), std::vector<std::string>{"1"});
+  EXPECT_EQ(sql_text("SELECT count(*) FROM daemon_state"), "1");
 }
 
-TEST_F(AdminStoreTest, SetGameStatusThroughTheInterface) {
+TEST_P(AdminStoreTest, SetGameStatusThroughTheInterface) {
   create_game_or_fail();
   ASSERT_TRUE(admin().set_game_status("britain", "held").ok());
   EXPECT_EQ(store_->game_summary("britain")->status, "held");
+}
+
+TEST_P(AdminStoreTest, EveryWriteBumpsItsGameRevision) {
+  // The web cache's revisions (SQLite 0013, PostgreSQL's revision triggers) see every write to
+  // the admin, credential and press tables, and only the written game's revision moves.
+  create_game_or_fail("britain");
+  create_game_or_fail("albion");
+  const auto rev = [&](const std::string& game) -> std::int64_t {
+    auto r = store_->revisions();
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    if (!r.ok()) return -1;
+    auto it = (*r)->find(game);
+    return it == (*r)->end() ? 0 : it->second;
+  };
+  PressMessage m;
+  m.game = "britain";
+  m.turn = 1;
+  m.sender = "WSX";
+  m.to_all = true;
+  m.body = "hello";
+  const std::vector<std::pair<std::string, std::function<Status()>>> writes = {
+      {"set_schedule", [&] { return admin().set_schedule("britain", full_schedule()); }},
+      {"append_audit",
+       [&] {
+         return admin().append_audit({0, "britain", 1, "gm", "run", Json::object()});
+       }},
+      {"record_failed_attempt", [&] { return admin().record_failed_attempt("britain", "x"); }},
+      {"reset_attempts", [&] { return admin().reset_attempts("britain"); }},
+      {"set_game_status", [&] { return admin().set_game_status("britain", "held"); }},
+      {"set_secret_hash",
+       [&] { return store_->set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1); }},
+      {"set_link_token",
+       [&] { return store_->set_link_token("britain", "WSX", std::string(64, 'a'), 1); }},
+      {"add_session_token",
+       [&] { return store_->add_session_token("britain", "WSX", std::string(64, 'b'), 1); }},
+      {"revoke_tokens", [&] { return store_->revoke_tokens("britain", "WSX"); }},
+      {"set_press_options",
+       [&] {
+         return store_->set_press_options("britain", {"public", false});
+       }},
+      {"append_press", [&] { return store_->append_press(m, {}).status(); }},
+  };
+  for (const auto& [name, write] : writes) {
+    const std::int64_t before = rev("britain"), other = rev("albion");
+    const Status s = write();
+    ASSERT_TRUE(s.ok()) << name << ": " << s.to_string();
+    EXPECT_GT(rev("britain"), before) << name;
+    EXPECT_EQ(rev("albion"), other) << name;
+  }
+}
+
+// Several connections (two daemons, say) failing one game's turn at once: every failure counts.
+class AdminConcurrencyTest : public SharedDatabaseTest {};
+ADJ_ON_EVERY_BACKEND(AdminConcurrencyTest);
+
+TEST_P(AdminConcurrencyTest, FailedAttemptsFromTwoConnectionsAllCount) {
+  create_game_or_fail("britain");
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k)
+    threads.emplace_back([this] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < 40; ++i) {
+        const Status s = store->record_failed_attempt("britain", "boom");
+        ASSERT_TRUE(s.ok()) << s.to_string();
+        ASSERT_TRUE(store->set_last_tick(1'700'000'000 + i).ok());
+      }
+    });
+  for (auto& t : threads) t.join();
+  auto store = open();
+  ASSERT_TRUE(store);
+  EXPECT_EQ(*store->failed_attempts("britain"), 80);
+  EXPECT_EQ(*store->last_tick(), 1'700'000'039);
 }
 
 }  // namespace

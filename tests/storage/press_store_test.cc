@@ -1,54 +1,56 @@
-// PressStore over SQLite (migration 0012): options, messages, bounds, one row per mail block.
+// PressStore (SQLite migration 0012, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// options, messages, bounds, one row per mail block, and bounds that hold when several
+// connections send at once.
 #include <gtest/gtest.h>
 
-#include "rules/game/scenario.h"
-#include "server/app/services.h"
-#include "storage/sqlite/sqlite_store.h"
-#include "tests/support/temp_dir.h"
+#include <atomic>
+#include <set>
+#include <thread>
+#include <vector>
 
-namespace adj {
+#include "storage/sqlite/messages.h"
+#include "tests/storage/shared_db.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
 namespace {
 
-class PressStoreTest : public ::testing::Test {
+PressMessage msg(const std::string& from, int turn, const std::string& source = "web") {
+  PressMessage m;
+  m.game = "britain";
+  m.turn = turn;
+  m.sent_at = 100;
+  m.sender = from;
+  m.recipients = {"MRC", "NUM"};
+  m.body = "hello";
+  m.source = source;
+  return m;
+}
+
+class PressStoreTest : public BackendTest {
  protected:
   void SetUp() override {
-    auto s = SqliteStore::open(dir_.file("p.db"));
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    store_ = std::move(s).value();
-    Services svc(Stores{*store_, *store_, *store_, *store_, *store_}, [] { return 1; });
-    auto doc = bundled_scenario("dark-age-britain");
-    ASSERT_TRUE(doc.ok());
-    ASSERT_TRUE(svc.create_game(*doc, 1).ok());
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    create_game_or_fail();
   }
-  PressMessage msg(const std::string& from, int turn, const std::string& source = "web") {
-    PressMessage m;
-    m.game = "britain-1";
-    m.turn = turn;
-    m.sent_at = 100;
-    m.sender = from;
-    m.recipients = {"MRC", "NUM"};
-    m.body = "hello";
-    m.source = source;
-    return m;
-  }
-  ::adj::testing::TempDir dir_;
-  std::unique_ptr<SqliteStore> store_;
 };
+ADJ_ON_EVERY_BACKEND(PressStoreTest);
 
-TEST_F(PressStoreTest, OptionsDefaultAndChange) {
-  auto o = store_->press_options("britain-1");
+TEST_P(PressStoreTest, OptionsDefaultAndChange) {
+  auto o = store_->press_options("britain");
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->press, "private");
   EXPECT_TRUE(o->gm_reads_private);
-  ASSERT_TRUE(store_->set_press_options("britain-1", {"anonymous", false}).ok());
-  EXPECT_EQ(store_->press_options("britain-1")->press, "anonymous");
-  EXPECT_FALSE(store_->press_options("britain-1")->gm_reads_private);
-  EXPECT_EQ(store_->set_press_options("britain-1", {"loud", true}).code(),
+  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false}).ok());
+  EXPECT_EQ(store_->press_options("britain")->press, "anonymous");
+  EXPECT_FALSE(store_->press_options("britain")->gm_reads_private);
+  EXPECT_EQ(store_->set_press_options("britain", {"loud", true}).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->press_options("nope").status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(PressStoreTest, MessagesRoundTripAndMailBlocksAreStoredOnce) {
+TEST_P(PressStoreTest, MessagesRoundTripAndMailBlocksAreStoredOnce) {
   auto a = store_->append_press(msg("WSX", 1, "email:x@y#1"), {});
   ASSERT_TRUE(a.ok()) << a.status().to_string();
   auto b = store_->append_press(msg("WSX", 1, "email:x@y#1"), {});
@@ -59,7 +61,7 @@ TEST_F(PressStoreTest, MessagesRoundTripAndMailBlocksAreStoredOnce) {
   all.to_all = true;
   all.anonymous = true;
   ASSERT_TRUE(store_->append_press(all, {}).ok());
-  auto list = store_->press_messages("britain-1");
+  auto list = store_->press_messages("britain");
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 2u);
   EXPECT_EQ((*list)[0].recipients, (std::vector<std::string>{"MRC", "NUM"}));
@@ -72,7 +74,7 @@ TEST_F(PressStoreTest, MessagesRoundTripAndMailBlocksAreStoredOnce) {
   EXPECT_EQ(store_->append_press(nobody, {}).status().code(), StatusCode::kInvalidArgument);
 }
 
-TEST_F(PressStoreTest, BoundsAreCheckedWhenStoring) {
+TEST_P(PressStoreTest, BoundsAreCheckedWhenStoring) {
   const PressBounds bounds{2, 3};
   ASSERT_TRUE(store_->append_press(msg("WSX", 1), bounds).ok());
   ASSERT_TRUE(store_->append_press(msg("WSX", 1), bounds).ok());
@@ -85,5 +87,87 @@ TEST_F(PressStoreTest, BoundsAreCheckedWhenStoring) {
   EXPECT_NE(full.status().message().find("holds 3 press messages"), std::string::npos);
 }
 
+TEST_P(PressStoreTest, EveryFieldRoundTripsAndUnknownGamesAreNotFound) {
+  EXPECT_TRUE(store_->press_messages("britain")->empty());
+  PressMessage m = msg("WSX", 3, "api");
+  m.sent_at = 1'700'000'123;
+  m.body = "Meet at the ford.\nBring \"spears\" \u00e6\u00fe.";
+  auto id = store_->append_press(m, {});
+  ASSERT_TRUE(id.ok()) << id.status().to_string();
+  auto list = store_->press_messages("britain");
+  ASSERT_TRUE(list.ok()) << list.status().to_string();
+  ASSERT_EQ(list->size(), 1u);
+  const PressMessage& got = list->front();
+  EXPECT_EQ(got.id, *id);
+  EXPECT_EQ(got.game, "britain");
+  EXPECT_EQ(got.turn, 3);
+  EXPECT_EQ(got.sent_at, 1'700'000'123);
+  EXPECT_EQ(got.sender, "WSX");
+  EXPECT_EQ(got.recipients, m.recipients);
+  EXPECT_FALSE(got.to_all);
+  EXPECT_FALSE(got.anonymous);
+  EXPECT_EQ(got.body, m.body);
+  EXPECT_EQ(got.source, "api");
+
+  PressMessage elsewhere = msg("WSX", 1);
+  elsewhere.game = "nope";
+  EXPECT_EQ(store_->append_press(elsewhere, {}).status().message(), no_such_game("nope"));
+  EXPECT_EQ(store_->press_messages("nope").status().message(), no_such_game("nope"));
+  EXPECT_EQ(store_->set_press_options("nope", {}).message(), no_such_game("nope"));
+  PressMessage broken = msg("WSX", 1);
+  broken.recipients = {"MRC", "NUM\nWSX"};
+  EXPECT_EQ(store_->append_press(broken, {}).status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->press_messages("britain")->size(), 1u);
+}
+
+// Several connections sending at once (two daemons, say) cannot pass a bound together, nor store
+// one mail block twice.
+class PressConcurrencyTest : public SharedDatabaseTest {};
+ADJ_ON_EVERY_BACKEND(PressConcurrencyTest);
+
+TEST_P(PressConcurrencyTest, BoundsHoldAcrossConnections) {
+  create_game_or_fail("britain");
+  const PressBounds bounds{100, 30};
+  std::atomic<int> stored{0}, refused{0};
+  std::vector<std::thread> threads;
+  for (const char* sender : {"WSX", "MRC"})
+    threads.emplace_back([&, sender] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < 25; ++i) {
+        auto id = store->append_press(msg(sender, 1), bounds);
+        if (id.ok()) {
+          ++stored;
+        } else {
+          EXPECT_EQ(id.status().code(), StatusCode::kFailedPrecondition) << id.status().to_string();
+          ++refused;
+        }
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(stored.load(), 30);
+  EXPECT_EQ(refused.load(), 20);
+  EXPECT_EQ(open()->press_messages("britain")->size(), 30u);
+}
+
+TEST_P(PressConcurrencyTest, AMailBlockSentFromTwoConnectionsAtOnceIsStoredOnce) {
+  create_game_or_fail("britain");
+  std::vector<std::set<std::int64_t>> ids(2);
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k)
+    threads.emplace_back([&, k] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < 20; ++i) {
+        auto id = store->append_press(msg("WSX", 1, "email:m" + std::to_string(i) + "@x#1"), {});
+        ASSERT_TRUE(id.ok()) << id.status().to_string();
+        ids[k].insert(*id);
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(ids[0], ids[1]);  // both were answered with the one stored row of each block
+  EXPECT_EQ(open()->press_messages("britain")->size(), 20u);
+}
+
 }  // namespace
-}  // namespace adj
+}  // namespace adj::storage_test

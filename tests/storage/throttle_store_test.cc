@@ -1,32 +1,23 @@
-// SqliteThrottleStore (migration 0008) on a real file: states round-trip, two connections (as
-// two processes would) add their failures up, quiet keys are forgotten, the table is capped,
-// and StoredThrottle locks through it.
+// ThrottleStore (SQLite migration 0008, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// states round-trip, two connections (as two processes would) add their failures up, quiet keys
+// are forgotten, the table is capped, and StoredThrottle locks through it.
 #include <gtest/gtest.h>
 
 #include <thread>
 #include <vector>
 
 #include "server/app/auth_throttle.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
-#include "tests/support/temp_dir.h"
+#include "tests/storage/shared_db.h"
 
-namespace adj {
+namespace adj::storage_test {
 namespace {
 
 constexpr std::int64_t kT0 = 1'800'000'000;
 
-class ThrottleStoreTest : public ::testing::Test {
- protected:
-  std::unique_ptr<SqliteThrottleStore> open() {
-    auto s = SqliteThrottleStore::open(db_);
-    EXPECT_TRUE(s.ok()) << s.status().to_string();
-    return s.ok() ? std::move(s).value() : nullptr;
-  }
-  ::adj::testing::TempDir dir_;
-  std::string db_ = dir_.file("throttle.db");
-};
+class ThrottleStoreTest : public SharedDatabaseTest {};
+ADJ_ON_EVERY_BACKEND(ThrottleStoreTest);
 
-TEST_F(ThrottleStoreTest, AStateRoundTrips) {
+TEST_P(ThrottleStoreTest, AStateRoundTrips) {
   auto store = open();
   ASSERT_TRUE(store);
   ThrottleState want;
@@ -57,15 +48,14 @@ TEST_F(ThrottleStoreTest, AStateRoundTrips) {
   EXPECT_EQ((*got)[1].total_failures, 0);  // never stored: the empty state
 }
 
-TEST_F(ThrottleStoreTest, TwoConnectionsCountingAtOnceLoseNoFailure) {
-  ASSERT_TRUE(open());  // migrated once before the threads race
+TEST_P(ThrottleStoreTest, TwoConnectionsCountingAtOnceLoseNoFailure) {
   std::vector<std::thread> threads;
   for (int k = 0; k < 2; ++k)
     threads.emplace_back([this] {
-      auto store = SqliteThrottleStore::open(db_);
-      ASSERT_TRUE(store.ok());
+      auto store = open();
+      ASSERT_TRUE(store);
       for (int i = 0; i < 50; ++i)
-        ASSERT_TRUE((*store)
+        ASSERT_TRUE(store
                         ->update_throttle(
                             {"sender:eve@example.org"},
                             [](std::vector<ThrottleState>& s) {
@@ -81,7 +71,37 @@ TEST_F(ThrottleStoreTest, TwoConnectionsCountingAtOnceLoseNoFailure) {
   EXPECT_EQ((*got)[0].total_failures, 100);
 }
 
-TEST_F(ThrottleStoreTest, QuietKeysAreForgottenAndTheTableIsCapped) {
+TEST_P(ThrottleStoreTest, KeysTakenInOppositeOrdersAtOnceNeitherStallNorLoseCounts) {
+  // As StoredThrottle does (an account and a client key per failure), from two connections
+  // naming the keys in opposite orders: no deadlock error, and every failure counts on both.
+  const std::vector<std::vector<std::string>> orders = {{"player:g/WSX", "sender:eve@example.org"},
+                                                        {"sender:eve@example.org", "player:g/WSX"}};
+  std::vector<std::thread> threads;
+  for (const auto& keys : orders)
+    threads.emplace_back([this, keys] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < 40; ++i) {
+        const Status s = store->update_throttle(
+            keys,
+            [](std::vector<ThrottleState>& states) {
+              for (auto& st : states) {
+                ++st.total_failures;
+                st.last_failure = kT0;
+              }
+            },
+            kT0, kT0 - 1000, 100);
+        ASSERT_TRUE(s.ok()) << s.to_string();
+      }
+    });
+  for (auto& t : threads) t.join();
+  auto got = open()->throttle_states({"player:g/WSX", "sender:eve@example.org"});
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  EXPECT_EQ((*got)[0].total_failures, 80);
+  EXPECT_EQ((*got)[1].total_failures, 80);
+}
+
+TEST_P(ThrottleStoreTest, QuietKeysAreForgottenAndTheTableIsCapped) {
   auto store = open();
   ASSERT_TRUE(store);
   auto fail_at = [&](const std::string& key, std::int64_t t, std::int64_t locked_until) {
@@ -114,7 +134,7 @@ TEST_F(ThrottleStoreTest, QuietKeysAreForgottenAndTheTableIsCapped) {
   EXPECT_EQ((*got)[3].total_failures, 1);
 }
 
-TEST_F(ThrottleStoreTest, AKeyWithANewlineIsRefused) {
+TEST_P(ThrottleStoreTest, AKeyWithANewlineIsRefused) {
   auto store = open();
   ASSERT_TRUE(store);
   const Status s = store->update_throttle(
@@ -122,7 +142,7 @@ TEST_F(ThrottleStoreTest, AKeyWithANewlineIsRefused) {
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
 }
 
-TEST_F(ThrottleStoreTest, StoredThrottleLocksAcrossObjectsSharingTheFile) {
+TEST_P(ThrottleStoreTest, StoredThrottleLocksAcrossObjectsSharingTheFile) {
   ThrottleConfig c;
   c.max_failures = 2;
   const ThrottleKeys keys{throttle_key_sender("eve@example.org"), throttle_key_player("g", "WSX")};
@@ -146,4 +166,4 @@ TEST_F(ThrottleStoreTest, StoredThrottleLocksAcrossObjectsSharingTheFile) {
 }
 
 }  // namespace
-}  // namespace adj
+}  // namespace adj::storage_test

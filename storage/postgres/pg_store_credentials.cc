@@ -1,0 +1,127 @@
+// PgStore: the CredentialStore tables of schemas/pg/0002_admin.sql (secret hashes, token hashes).
+// Behaviour, error codes and texts are SqliteStore's (storage/sqlite/sqlite_store_credentials.cc);
+// the hash shapes are checked by the tables' CHECKs (InvalidArgument). PostgreSQL databases
+// never held secrets in clear, so there is nothing to upgrade (pg_store.h).
+#include <cstdint>
+
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/messages.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+using pg::Param;
+
+namespace {
+
+// A refused write of a hash, without the values the server's detail quotes ("Failing row
+// contains (...)", "Key (token_hash)=(...) already exists"): its code, what was refused and the
+// SQLSTATE. Errors that quote no row (a lost connection, a timeout) pass as they are.
+Status without_values(const Status& s, const std::string& what) {
+  if (s.ok()) return s;
+  const StatusCode c = s.code();
+  if (c != StatusCode::kInvalidArgument && c != StatusCode::kAlreadyExists &&
+      c != StatusCode::kFailedPrecondition)
+    return s;
+  std::string sqlstate;
+  if (const auto at = s.message().find("(SQLSTATE "); at != std::string::npos)
+    sqlstate = " " + s.message().substr(at, s.message().find(')', at) + 1 - at);
+  const char* why = c == StatusCode::kAlreadyExists ? "the token hash is in use already"
+                    : c == StatusCode::kInvalidArgument
+                        ? "the value is not a hash of the stored form (or is empty)"
+                        : "the game is gone";
+  return Status(c, what + ": " + why + sqlstate);
+}
+
+template <typename T>
+Result<T> without_values(Result<T> r, const std::string& what) {
+  if (r.ok()) return r;
+  return without_values(r.status(), what);
+}
+
+}  // namespace
+
+Result<std::string> PgStore::secret_hash(const std::string& game, const std::string& player) {
+  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT secret_hash FROM player_secrets "
+                                            "WHERE game_id = $1 AND player = $2",
+                                            {Param(game), Param(player)}));
+  if (r.empty()) return Status::NotFound("no secret for player " + player + " in game " + game);
+  return r.text(0, 0);
+}
+
+Status PgStore::set_secret_hash(const std::string& game, const std::string& player,
+                                const std::string& hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
+  ADJ_SQL_TRY(const std::int64_t n,
+              without_values(
+                  conn_.run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
+                            "SELECT id, $2::text, $3::text, $4::bigint FROM games WHERE id = $1 "
+                            "ON CONFLICT (game_id, player) DO UPDATE SET "
+                            "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
+                            {Param(game), Param(player), Param(hash), Param(now)}),
+                  "set_secret_hash"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status PgStore::set_link_token(const std::string& game, const std::string& player,
+                               const std::string& token_hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
+  // One statement replaces the player's link row (the partial unique index is the arbiter), so
+  // two concurrent calls leave exactly one link: the later one's.
+  ADJ_SQL_TRY(
+      const std::int64_t n,
+      without_values(
+          conn_.run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                    "created_at) SELECT $3::text, id, $2::text, 'link', $4::bigint FROM games "
+                    "WHERE id = $1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
+                    "DO UPDATE SET token_hash = excluded.token_hash, "
+                    "created_at = excluded.created_at",
+                    {Param(game), Param(player), Param(token_hash), Param(now)}),
+          "set_link_token"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status PgStore::add_session_token(const std::string& game, const std::string& player,
+                                  const std::string& token_hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(
+      const std::int64_t n,
+      without_values(conn_.run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                               "created_at) SELECT $3::text, id, $2::text, 'session', $4::bigint "
+                               "FROM games WHERE id = $1",
+                               {Param(game), Param(player), Param(token_hash), Param(now)}),
+                     "add_session_token"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  // Keep the newest kMaxSessions. There is no rowid to order rows of equal created_at by
+  // insertion: the new token counts as the newest of its second, the others by hash.
+  ADJ_SQL_TRY(const std::int64_t dropped,
+              conn_.run("DELETE FROM player_token_hashes WHERE token_hash IN ("
+                        "SELECT token_hash FROM player_token_hashes WHERE game_id = $1 "
+                        "AND player = $2 AND kind = 'session' "
+                        "ORDER BY created_at DESC, token_hash = $3 DESC, token_hash DESC "
+                        "OFFSET $4::bigint)",
+                        {Param(game), Param(player), Param(token_hash),
+                         Param(std::int64_t{kMaxSessions})}));
+  (void)dropped;
+  return tx.commit();
+}
+
+Status PgStore::revoke_tokens(const std::string& game, const std::string& player) {
+  return conn_
+      .run("DELETE FROM player_token_hashes WHERE game_id = $1 AND player = $2",
+           {Param(game), Param(player)})
+      .status();
+}
+
+Result<std::pair<std::string, std::string>> PgStore::token_owner(const std::string& token_hash) {
+  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT game_id, player FROM player_token_hashes "
+                                            "WHERE token_hash = $1",
+                                            {Param(token_hash)}));
+  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
+  return std::make_pair(r.text(0, 0), r.text(0, 1));
+}
+
+}  // namespace adj

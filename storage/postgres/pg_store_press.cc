@@ -1,0 +1,132 @@
+// PgStore: PressStore over schemas/pg/0002_admin.sql (tables press_options, press). Behaviour,
+// error codes and texts are SqliteStore's (storage/sqlite/sqlite_store_press.cc).
+//
+// append_press checks its bounds and the mail block's source under a lock on the game's row
+// (FOR NO KEY UPDATE: it serialises press senders of one game without blocking inserts that only
+// reference the game), so concurrent senders, in any number of daemons, cannot pass a bound or
+// store one mail block twice.
+#include <cstdint>
+
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/messages.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+using pg::Param;
+
+namespace {
+
+bool known_level(const std::string& p) {
+  return p == "none" || p == "public" || p == "private" || p == "anonymous";
+}
+
+}  // namespace
+
+Result<PressOptions> PgStore::press_options(const std::string& game) {
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT o.press, o.gm_reads_private FROM games g "
+                          "LEFT JOIN press_options o ON o.game_id = g.id WHERE g.id = $1",
+                          {Param(game)}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  PressOptions o;
+  if (!r.is_null(0, 0)) {
+    o.press = r.text(0, 0);
+    o.gm_reads_private = r.int64(0, 1) != 0;
+  }
+  return o;
+}
+
+Status PgStore::set_press_options(const std::string& game, const PressOptions& o) {
+  if (!known_level(o.press))
+    return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
+                                   o.press + "\"");
+  ADJ_SQL_TRY(
+      const std::int64_t n,
+      conn_.run("INSERT INTO press_options(game_id, press, gm_reads_private) "
+                "SELECT id, $2::text, $3::bigint FROM games WHERE id = $1 "
+                "ON CONFLICT (game_id) DO UPDATE SET press = excluded.press, "
+                "gm_reads_private = excluded.gm_reads_private",
+                {Param(game), Param(o.press), Param(std::int64_t{o.gm_reads_private ? 1 : 0})}));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Result<std::int64_t> PgStore::append_press(const PressMessage& m, const PressBounds& bounds) {
+  if (m.sender.empty() || m.body.empty())
+    return Status::InvalidArgument("a press message needs a sender and a text");
+  if (!m.to_all && m.recipients.empty())
+    return Status::InvalidArgument("a press message needs a recipient");
+  for (const auto& r : m.recipients)
+    if (r.empty() || r.find_first_of("\r\n") != std::string::npos)
+      return Status::InvalidArgument("a press recipient is empty or holds a line break");
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  {
+    ADJ_SQL_TRY(const pg::Rows game, conn_.query("SELECT 1 FROM games WHERE id = $1 "
+                                                 "FOR NO KEY UPDATE",
+                                                 {Param(m.game)}));
+    if (game.empty()) return Status::NotFound(no_such_game(m.game));
+  }
+  if (m.source.rfind("email:", 0) == 0) {
+    ADJ_SQL_TRY(const pg::Rows seen,
+                conn_.query("SELECT id FROM press WHERE game_id = $1 AND source = $2",
+                            {Param(m.game), Param(m.source)}));
+    if (!seen.empty()) return seen.int64(0, 0);  // the destructor ends the transaction
+  }
+  // Both counts in one statement (the game's row lock keeps them current until commit).
+  ADJ_SQL_TRY(const pg::Rows counts,
+              conn_.query("SELECT count(*) FILTER (WHERE sender = $2 AND turn = $3::bigint), "
+                          "count(*) FROM press WHERE game_id = $1",
+                          {Param(m.game), Param(m.sender), Param(std::int64_t{m.turn})}));
+  if (counts.int64(0, 0) >= bounds.per_player_turn)
+    return Status::FailedPrecondition(
+        "you have sent " + std::to_string(bounds.per_player_turn) +
+        " press messages this turn, the most a player may send in one turn; send more after "
+        "the turn has run");
+  if (counts.int64(0, 1) >= bounds.per_game)
+    return Status::FailedPrecondition("this game holds " + std::to_string(bounds.per_game) +
+                                      " press messages, the most one game may keep; no more "
+                                      "press can be sent in it (ask the GM)");
+  ADJ_SQL_TRY(
+      const pg::Rows id,
+      conn_.query("INSERT INTO press(game_id, turn, sent_at, sender, recipients, to_all, "
+                  "anonymous, body, source) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "
+                  "RETURNING id",
+                  {Param(m.game), Param(std::int64_t{m.turn}), Param(m.sent_at), Param(m.sender),
+                   Param(m.to_all ? std::string() : sqlite::lines_to_text(m.recipients)),
+                   Param(std::int64_t{m.to_all ? 1 : 0}), Param(std::int64_t{m.anonymous ? 1 : 0}),
+                   Param(m.body), Param(m.source)}));
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id.int64(0, 0);
+}
+
+Result<std::vector<PressMessage>> PgStore::press_messages(const std::string& game) {
+  // The game's row joined to its messages: none when the game does not exist, one with NULL
+  // message columns when it has no press.
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
+                          "p.anonymous, p.body, p.source FROM games g "
+                          "LEFT JOIN press p ON p.game_id = g.id WHERE g.id = $1 ORDER BY p.id",
+                          {Param(game)}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  std::vector<PressMessage> out;
+  for (int i = 0; i < r.size(); ++i) {
+    if (r.is_null(i, 0)) continue;
+    PressMessage m;
+    m.id = r.int64(i, 0);
+    m.game = game;
+    m.turn = r.int32(i, 1);
+    m.sent_at = r.int64(i, 2);
+    m.sender = r.text(i, 3);
+    m.recipients = sqlite::lines_from_text(r.text(i, 4));
+    m.to_all = r.int64(i, 5) != 0;
+    m.anonymous = r.int64(i, 6) != 0;
+    m.body = r.text(i, 7);
+    m.source = r.text(i, 8);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace adj
