@@ -1,5 +1,5 @@
-// PgStore: MembershipStore over schemas/pg/0003_mail.sql (signups, contacts), and the contacts
-// applied to loaded states. Behaves as sqlite_store_membership.cc. add_signup holds the game's
+// PgStore: MembershipStore over schemas/pg/0003_mail.sql (signups, contacts); pg_store.cc applies
+// the contacts to loaded states. Behaves as sqlite_store_membership.cc. add_signup holds the game's
 // row lock while it counts, so concurrent sign-ups never pass `max` together.
 #include <cctype>
 #include <sstream>
@@ -129,16 +129,6 @@ Result<std::vector<Contact>> PgStore::contacts(const std::string& game) {
   for (int i = 0; i < r.size(); ++i)
     out.push_back(Contact{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)});
   return out;
-}
-
-Status PgStore::apply_contacts(const std::string& game, GameState& state) {
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT player, email FROM contacts WHERE game_id = $1", {game}));
-  for (int i = 0; i < r.size(); ++i) {
-    const std::string player = r.text(i, 0);
-    for (Player& p : state.players)
-      if (p.code == player) p.email = r.text(i, 1);
-  }
-  return Status::Ok();
 }
 
 }  // namespace adj
