@@ -210,6 +210,64 @@ TEST_P(AttendanceStoreTest, ANonListOfPlayersWithoutOrdersIsCorruption) {
   EXPECT_EQ(got.status().message(), "game britain turn 1: players_without_orders is not a list");
 }
 
+// Every attendance and membership table has the revision triggers (migration 0013, and its
+// PostgreSQL twin): each write moves the game's revision. Mail does not (it has no game page).
+TEST_P(AttendanceStoreTest, EveryWriteMovesTheGamesRevisionButMailDoesNot) {
+  const auto rev = [&] {
+    auto map = store_->revisions();
+    EXPECT_TRUE(map.ok()) << map.status().to_string();
+    if (!map.ok()) return std::int64_t{-1};
+    auto it = (*map)->find("britain");
+    return it == (*map)->end() ? std::int64_t{0} : it->second;
+  };
+  std::int64_t before = rev();
+  const auto moved = [&](const char* what) {
+    const std::int64_t now = rev();
+    EXPECT_GT(now, before) << what;
+    before = now;
+  };
+  ASSERT_TRUE(store_->set_attendance_options("britain", AttendanceOptions{}).ok());
+  moved("attendance_options");
+  ASSERT_TRUE(store_->put_attendance_record("britain", {"WSX", 2, std::nullopt}).ok());
+  moved("attendance_players");
+  ASSERT_TRUE(store_->add_absence({0, "britain", "WSX", "2026-12-01", "2026-12-02", 1}).ok());
+  moved("absences");
+  ASSERT_TRUE(store_->add_standby("britain", "s@example.org", 1).ok());
+  moved("standby");
+  ASSERT_TRUE(store_->add_takeover_code(code("WSX", 'f', 1000)).ok());
+  moved("takeover_codes");
+  ASSERT_TRUE(*store_->use_takeover_code("britain", "WSX", std::string(64, 'f'), "x", 10));
+  moved("takeover_codes (used)");
+  Signup su;
+  su.game = "britain";
+  su.email = "s@example.org";
+  auto id = store_->add_signup(su, 10);
+  ASSERT_TRUE(id.ok()) << id.status().to_string();
+  moved("signups");
+  ASSERT_TRUE(store_->set_signup_state("britain", *id, "approved", "").ok());
+  moved("signups (state)");
+  ASSERT_TRUE(store_->set_contact("britain", Contact{"WSX", "w@example.org", "", 1}).ok());
+  moved("contacts");
+  ASSERT_TRUE(store_->remove_standby("britain", "s@example.org").ok());
+  moved("standby (removed)");
+
+  OutboxMessage o;
+  o.kind = "report";
+  o.game = "britain";
+  o.to = "w@example.org";
+  o.raw = "Subject: x\r\n\r\nx\r\n";
+  o.dedupe_key = "r1";
+  auto oid = store_->enqueue(o);
+  ASSERT_TRUE(oid.ok()) << oid.status().to_string();
+  ASSERT_TRUE(store_->claim(0, 10, 60).ok());
+  ASSERT_TRUE(store_->mark_sent(*oid, 1).ok());
+  InboxMessage in;
+  in.message_id = "m@x";
+  in.raw = "x";
+  ASSERT_TRUE(store_->put_inbox(in, nullptr).ok());
+  EXPECT_EQ(rev(), before) << "mail moved the game's revision";
+}
+
 ADJ_ON_EVERY_BACKEND(AttendanceStoreTest);
 
 }  // namespace
