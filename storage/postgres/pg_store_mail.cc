@@ -45,9 +45,10 @@ bool valid_inbox_state(const std::string& s) {
   return s == "new" || s == "processed" || s == "failed";
 }
 
-// Text from outside (a Message-ID, MAIL FROM, a client address) as PostgreSQL TEXT can hold it:
-// unchanged when it is valid UTF-8 without NUL, else with each invalid byte (and NUL) replaced by
-// U+FFFD. SQLite stores such bytes as they are; PostgreSQL would refuse the whole batch.
+// Text from outside (a Message-ID, MAIL FROM and the refusal addressed to it, a client address)
+// as PostgreSQL TEXT can hold it: unchanged when it is valid UTF-8 without NUL, else with each
+// invalid byte (and NUL) replaced by U+FFFD. SQLite stores such bytes as they are; PostgreSQL
+// would refuse the row (and with it a whole batch of received mail).
 std::string storable_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());
@@ -363,8 +364,9 @@ Result<std::int64_t> PgStore::enqueue(const OutboxMessage& m) {
                                  "state, attempts, next_attempt_at, created_at) "
                                  "VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7) "
                                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                                 {m.kind, m.game, m.to, m.raw, m.dedupe_key, m.next_attempt_at,
-                                  m.created_at}));
+                                 {storable_text(m.kind), storable_text(m.game), storable_text(m.to),
+                                  storable_text(m.raw), storable_text(m.dedupe_key),
+                                  m.next_attempt_at, m.created_at}));
   if (r.empty()) return Status::AlreadyExists("outbox message " + m.dedupe_key);
   return r.int64(0, 0);
 }
@@ -467,7 +469,7 @@ Result<int> PgStore::outbox_count(const std::string& to, const std::string& kind
                                             : "SELECT count(*) FROM outbox WHERE "
                                               "lower(recipient) = lower($1::text) AND kind = $2 "
                                               "AND created_at >= $3",
-                                 {to, kind, since}));
+                                 {storable_text(to), storable_text(kind), since}));
   return r.empty() ? 0 : r.int32(0, 0);
 }
 

@@ -318,13 +318,17 @@ TEST_P(MailStoreTest, InboxListUsagePruneAndMask) {
   EXPECT_EQ(store_->mask_inbox_raw(idc + 100, "x").code(), StatusCode::kNotFound);
 }
 
-TEST_P(MailStoreTest, AnOddSenderAddressIsStoredAndCounted) {
+TEST_P(MailStoreTest, AnOddSenderAddressIsStoredCountedAndAnswered) {
   InboxMessage m = inbox_row("odd@x");
   m.envelope_from = std::string("b\xff\x00y@example.org", 16);
   auto id = store_->put_inbox(m, nullptr);
   ASSERT_TRUE(id.ok()) << id.status().to_string();
   EXPECT_EQ(store_->inbox_usage_from(m.envelope_from, 0)->messages, 1);
   EXPECT_EQ(store_->inbox_message(*id)->raw, m.raw);
+  // The refusal goes back to that address, and counts against it.
+  queue("refusal-odd", kStart, m.envelope_from, "refusal");
+  EXPECT_EQ(*store_->outbox_count(m.envelope_from, "refusal", kStart), 1);
+  ASSERT_EQ(store_->claim(kStart, 10, 60)->size(), 1u);
 }
 
 TEST_P(MailStoreTest, BytesStoredPerGame) {
