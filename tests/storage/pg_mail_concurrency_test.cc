@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <latch>
 #include <map>
@@ -30,8 +31,10 @@ class PgMailConcurrency : public ::testing::Test {
     }
   }
 
-  // Runs `body(store, index)` on a_ and b_ in two threads, started together.
-  void race(const std::function<void(PgStore&, int)>& body) {
+  // Runs `body(store, index)` on a_ and b_ in two threads, started together. Returns the
+  // milliseconds both took.
+  double race(const std::function<void(PgStore&, int)>& body) {
+    const auto t0 = std::chrono::steady_clock::now();
     std::latch start(2);
     std::thread other([&] {
       start.arrive_and_wait();
@@ -40,6 +43,7 @@ class PgMailConcurrency : public ::testing::Test {
     start.arrive_and_wait();
     body(*a_, 0);
     other.join();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   std::unique_ptr<PgStore> a_, b_;
@@ -59,7 +63,7 @@ TEST_F(PgMailConcurrency, TwoClaimersNeverGetTheSameOutboxMessage) {
   }
   std::vector<std::int64_t> got[2];
   Status failed[2];
-  race([&](PgStore& s, int who) {
+  const double ms = race([&](PgStore& s, int who) {
     for (;;) {
       auto claimed = s.claim(1000, 7, 600);
       if (!claimed.ok()) {
@@ -82,7 +86,8 @@ TEST_F(PgMailConcurrency, TwoClaimersNeverGetTheSameOutboxMessage) {
     EXPECT_EQ(m.state, "sending");
     EXPECT_EQ(m.attempts, 1) << m.id;
   }
-  std::cout << "[ figures  ] claims split " << got[0].size() << " / " << got[1].size() << "\n";
+  std::cout << "[ figures  ] " << kMessages << " messages claimed 7 at a time by two stores in "
+            << ms << " ms, split " << got[0].size() << " / " << got[1].size() << "\n";
 }
 
 TEST_F(PgMailConcurrency, TwoLeasingOneInboxMessageOneWins) {
@@ -99,7 +104,7 @@ TEST_F(PgMailConcurrency, TwoLeasingOneInboxMessageOneWins) {
   }
   std::vector<int> wins[2];
   Status failed[2];
-  race([&](PgStore& s, int who) {
+  const double ms = race([&](PgStore& s, int who) {
     for (std::int64_t id : ids) {
       auto won = s.lease_inbox(id, who == 0 ? "host:1:1" : "host:2:1", 100, 60);
       if (!won.ok()) {
@@ -120,7 +125,8 @@ TEST_F(PgMailConcurrency, TwoLeasingOneInboxMessageOneWins) {
     EXPECT_EQ(a_->inbox_message(ids[i])->attempts, 1);
   }
   EXPECT_EQ(a_->inbox_leases()->size(), ids.size());
-  std::cout << "[ figures  ] leases won " << first << " / " << kMessages - first << "\n";
+  std::cout << "[ figures  ] " << kMessages << " messages leased by two stores racing in " << ms
+            << " ms, won " << first << " / " << kMessages - first << "\n";
 }
 
 TEST_F(PgMailConcurrency, ConcurrentInboxPutsOfOneMessageStoreItOnce) {
