@@ -254,15 +254,14 @@ Result<int> PgStore::prune_inbox(UnixTime before, UnixTime now) {
 }
 
 Result<std::vector<GameStorage>> PgStore::storage_by_game() {
-  ADJ_PG_TRY(
-      Rows r,
-      conn_.query("SELECT g.id, "
-                  "(SELECT coalesce(sum(octet_length(raw_text::text) + "
-                  "octet_length(ack_json::text)), 0) FROM submissions WHERE game_id = g.id), "
-                  "(SELECT coalesce(sum(octet_length(text::text) + octet_length(json::text)), 0) "
-                  "FROM reports WHERE game_id = g.id), "
-                  "(SELECT coalesce(sum(octet_length(raw)), 0) FROM outbox "
-                  "WHERE game_id = g.id) FROM games g ORDER BY g.id COLLATE \"C\""));
+  ADJ_PG_TRY(Rows r,
+             conn_.query("SELECT g.id, "
+                         "(SELECT coalesce(sum(octet_length(raw_text) + "
+                         "octet_length(ack_json)), 0) FROM submissions WHERE game_id = g.id), "
+                         "(SELECT coalesce(sum(octet_length(text) + octet_length(json)), 0) "
+                         "FROM reports WHERE game_id = g.id), "
+                         "(SELECT coalesce(sum(octet_length(raw)), 0) FROM outbox "
+                         "WHERE game_id = g.id) FROM games g ORDER BY g.id COLLATE \"C\""));
   std::vector<GameStorage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i)

@@ -336,13 +336,30 @@ TEST_P(MailStoreTest, BytesStoredPerGame) {
   create_game_or_fail("gaul");
   const auto id = queue("g1", kStart);
   const std::int64_t mail_bytes = static_cast<std::int64_t>(row(id).raw.size());
+  SubmissionRecord file;
+  file.game = "britain-1";
+  file.player = "WSX";
+  file.turn = 1;
+  file.source = "web";
+  file.raw_text = std::string("PLAYER WSX\n\xe9\x00\xff\n", 15);
+  file.ack = {{"lines", 2}};
+  ASSERT_TRUE(store_->put_submission(file).ok());
+  const auto state = store_->load_state("britain-1", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  const TurnCommit commit = make_commit(*state);
   commit_open_turn_or_fail("britain-1");
+  std::int64_t report_bytes = 0;
+  for (const auto& r : commit.reports)
+    report_bytes += static_cast<std::int64_t>(r.text.size() + r.json.dump().size());
+
   auto by_game = store_->storage_by_game();
   ASSERT_TRUE(by_game.ok()) << by_game.status().to_string();
   ASSERT_EQ(by_game->size(), 2u);
   EXPECT_EQ(by_game->at(0).game, "britain-1");
   EXPECT_EQ(by_game->at(0).mail, mail_bytes);
-  EXPECT_GT(by_game->at(0).reports, 0);
+  EXPECT_EQ(by_game->at(0).submissions,
+            static_cast<std::int64_t>(file.raw_text.size() + file.ack.dump().size()));
+  EXPECT_EQ(by_game->at(0).reports, report_bytes);
   EXPECT_EQ(by_game->at(1).game, "gaul");
   EXPECT_EQ(by_game->at(1).mail, 0);
   EXPECT_EQ(by_game->at(1).reports, 0);
