@@ -1,5 +1,6 @@
 // The persistent outbox against real peers: a python3-aiosmtpd relay (/usr/bin/aiosmtpd writing
 // a Maildir), the relay down and back up, a relay that refuses for good, and the MaildirSender.
+// The MailStore contract itself is tested on every backend in tests/storage/mail_store_test.cc.
 #include "server/mail/outbox_worker.h"
 
 #include <gtest/gtest.h>
@@ -8,7 +9,6 @@
 #include <set>
 
 #include "server/mail/compose.h"
-#include "storage/sqlite/database.h"
 #include "tests/mail/mail_test_util.h"
 
 namespace adj::mail {
@@ -327,154 +327,6 @@ TEST_F(Outbox, MaildirFailureIsRetried) {
   EXPECT_EQ(worker.run_once(now_)->retried, 1);
   EXPECT_EQ(row(id).state, "pending");
   EXPECT_FALSE(row(id).last_error.empty());
-}
-
-// ---- the MailStore contract (SqliteStore) ------------------------------------------------------
-
-TEST_F(Outbox, EnqueueDedupesOnTheKey) {
-  queue("same");
-  OutboxMessage o = row(outbox().at(0).id);
-  auto again = store_->enqueue(o);
-  ASSERT_FALSE(again.ok());
-  EXPECT_EQ(again.status().code(), StatusCode::kAlreadyExists);
-  EXPECT_EQ(outbox().size(), 1u);
-  o.dedupe_key = "";
-  EXPECT_EQ(store_->enqueue(o).status().code(), StatusCode::kInvalidArgument);
-}
-
-TEST_F(Outbox, ClaimIsOldestDueFirstAndLeased) {
-  const auto a = queue("c1");
-  now_ += 10;
-  const auto b = queue("c2");
-  now_ += 10;
-  queue("c3");  // due later than the claim time below
-  auto first = store_->claim(kStart + 15, 1, 60);
-  ASSERT_EQ(first->size(), 1u);
-  EXPECT_EQ(first->at(0).id, a);
-  EXPECT_EQ(first->at(0).state, "sending");
-  EXPECT_EQ(first->at(0).attempts, 1);
-  auto second = store_->claim(kStart + 15, 10, 60);
-  ASSERT_EQ(second->size(), 1u);
-  EXPECT_EQ(second->at(0).id, b);
-  EXPECT_EQ(*store_->pending_count(), 3);
-  ASSERT_TRUE(store_->mark_sent(a, kStart + 16).ok());
-  ASSERT_TRUE(store_->mark_retry(b, "later", kStart + 100, false).ok());
-  EXPECT_EQ(row(b).last_error, "later");
-  // A message already sent stays sent even if a late worker reports a failure.
-  ASSERT_TRUE(store_->mark_retry(a, "late failure", kStart + 100, true).ok());
-  EXPECT_EQ(row(a).state, "sent");
-  EXPECT_EQ(store_->mark_sent(9999, now_).code(), StatusCode::kNotFound);
-  EXPECT_EQ(store_->mark_retry(9999, "x", now_, false).code(), StatusCode::kNotFound);
-  EXPECT_EQ(store_->outbox("britain-1", 10)->size(), 3u);
-  EXPECT_EQ(store_->outbox("other-game", 10)->size(), 0u);
-  EXPECT_EQ(*store_->outbox_count("WESSEX@example.org", "test", kStart), 3);
-  EXPECT_EQ(*store_->outbox_count("wessex@example.org", "test", kStart + 1), 2);
-}
-
-TEST_F(Outbox, Migration0003AddsStrictMailTables) {
-  EXPECT_GE(*store_->schema_version(), 3);
-  auto db = sqlite::Database::open(db_);
-  ASSERT_TRUE(db.ok());
-  for (const char* t : {"inbox", "outbox"}) {
-    auto st =
-        db->prepare(std::string("SELECT strict FROM pragma_table_list WHERE name = '") + t + "'");
-    ASSERT_TRUE(st.ok());
-    ASSERT_TRUE(*st->step()) << t;
-    EXPECT_EQ(st->column_int(0), 1) << t;
-  }
-  auto name = db->prepare("SELECT name FROM schema_migrations WHERE version = 3");
-  ASSERT_TRUE(name.ok());
-  ASSERT_TRUE(*name->step());
-  EXPECT_EQ(name->column_text(0), "mail");
-}
-
-TEST_F(Outbox, InboxKeepsRawBytesExactly) {
-  InboxMessage m;
-  m.message_id = "bytes@x";
-  m.channel = "smtp";
-  m.raw = std::string("Subject: \xe9t\xe9\r\n\r\n\x00\xff body", 20);
-  m.envelope_to = {"a@b", "c@d"};
-  bool dup = true;
-  auto id = store_->put_inbox(m, &dup);
-  ASSERT_TRUE(id.ok());
-  EXPECT_FALSE(dup);
-  auto back = store_->inbox_message(*id);
-  ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->raw, m.raw);
-  EXPECT_EQ(back->envelope_to, m.envelope_to);
-  EXPECT_EQ(back->state, "new");
-  EXPECT_EQ(store_->set_inbox_state(*id, "bogus", "").code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(store_->set_inbox_state(*id + 1, "processed", "").code(), StatusCode::kNotFound);
-  EXPECT_EQ(store_->inbox_message(*id + 1).status().code(), StatusCode::kNotFound);
-  m.message_id = "";
-  EXPECT_EQ(store_->put_inbox(m, nullptr).status().code(), StatusCode::kInvalidArgument);
-}
-
-InboxMessage inbox_row(const std::string& id) {
-  InboxMessage m;
-  m.message_id = id;
-  m.channel = "smtp";
-  m.raw = "Message-ID: <" + id + ">\r\n\r\nbody\r\n";
-  return m;
-}
-
-TEST_F(Outbox, InboxBatchIsOneTransactionWithDuplicatesResolved) {
-  bool dup = false;
-  auto first = store_->put_inbox(inbox_row("old@x"), &dup);
-  ASSERT_TRUE(first.ok());
-  auto put = store_->put_inbox_batch(
-      {inbox_row("a@x"), inbox_row("old@x"), inbox_row("b@x"), inbox_row("a@x")});
-  ASSERT_TRUE(put.ok()) << put.status().to_string();
-  ASSERT_EQ(put->size(), 4u);
-  EXPECT_FALSE((*put)[0].duplicate);
-  EXPECT_TRUE((*put)[1].duplicate);
-  EXPECT_EQ((*put)[1].id, *first);
-  EXPECT_FALSE((*put)[2].duplicate);
-  EXPECT_TRUE((*put)[3].duplicate);  // a repeat inside the batch is a duplicate of the first
-  EXPECT_EQ((*put)[3].id, (*put)[0].id);
-  EXPECT_NE((*put)[0].id, (*put)[2].id);
-  auto fresh = store_->inbox_in_state("new", 10);
-  ASSERT_TRUE(fresh.ok());
-  EXPECT_EQ(fresh->size(), 3u);
-  auto empty = store_->put_inbox_batch({});
-  ASSERT_TRUE(empty.ok());
-  EXPECT_TRUE(empty->empty());
-}
-
-TEST_F(Outbox, InboxLeaseIsOneHolderAtATime) {
-  bool dup = false;
-  auto id = store_->put_inbox(inbox_row("lease@x"), &dup);
-  ASSERT_TRUE(id.ok());
-  EXPECT_TRUE(*store_->lease_inbox(*id, "a", 100, 60));
-  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 159, 60));  // a holds it until 160
-  EXPECT_TRUE(*store_->lease_inbox(*id, "a", 150, 60));   // renewed by its holder: until 210
-  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 200, 60));
-  EXPECT_TRUE(store_->release_inbox(*id, "b").ok());  // not b's: left alone
-  EXPECT_FALSE(*store_->lease_inbox(*id, "b", 200, 60));
-  EXPECT_TRUE(store_->release_inbox(*id, "a").ok());
-  EXPECT_TRUE(*store_->lease_inbox(*id, "b", 200, 60));
-  EXPECT_TRUE(*store_->lease_inbox(*id, "c", 261, 60));  // b's ran out at 260
-  ASSERT_TRUE(store_->set_inbox_state(*id, "processed", "done").ok());
-  EXPECT_FALSE(*store_->lease_inbox(*id, "d", 0, 60));  // no longer "new"
-  EXPECT_EQ(store_->lease_inbox(*id + 100, "d", 0, 60).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(store_->lease_inbox(*id, "", 0, 60).status().code(), StatusCode::kInvalidArgument);
-}
-
-TEST_F(Outbox, InboxBatchWithABadRowStoresNothing) {
-  InboxMessage bad = inbox_row("c@x");
-  bad.message_id = "";
-  auto put = store_->put_inbox_batch({inbox_row("ok@x"), bad});
-  ASSERT_FALSE(put.ok());
-  EXPECT_EQ(put.status().code(), StatusCode::kInvalidArgument);
-  EXPECT_NE(put.status().message().find("message 1"), std::string::npos) << put.status().message();
-  InboxMessage odd = inbox_row("d@x");
-  odd.state = "weird";
-  put = store_->put_inbox_batch({inbox_row("ok@x"), odd});
-  ASSERT_FALSE(put.ok());
-  EXPECT_NE(put.status().message().find("weird"), std::string::npos) << put.status().message();
-  auto fresh = store_->inbox_in_state("new", 10);
-  ASSERT_TRUE(fresh.ok());
-  EXPECT_TRUE(fresh->empty());
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// MembershipStore over SQLite (migration 0010): sign-ups and contacts, and contacts applied to
-// every loaded state.
+// MembershipStore on every backend: sign-ups and contacts, and contacts applied to every loaded
+// state.
 #include <gtest/gtest.h>
 
 #include "tests/storage/store_test_util.h"
@@ -7,9 +7,9 @@
 namespace adj::storage_test {
 namespace {
 
-class MembershipStoreTest : public StoreTest {
+class MembershipStoreTest : public BackendTest {
  protected:
-  SqliteStore& store() { return *store_; }
+  Store& store() { return *store_; }
 };
 
 Signup signup(const std::string& email, std::vector<std::string> prefs = {}) {
@@ -22,7 +22,7 @@ Signup signup(const std::string& email, std::vector<std::string> prefs = {}) {
   return s;
 }
 
-TEST_F(MembershipStoreTest, SignupsAreOnePerAddressAndBounded) {
+TEST_P(MembershipStoreTest, SignupsAreOnePerAddressAndBounded) {
   ASSERT_TRUE(store().create_game(make_state("g1"), make_scenario("g1"), 1).ok());
   auto a = store().add_signup(signup("Ann@Example.net", {"WSX", "MRC"}), 2);
   ASSERT_TRUE(a.ok()) << a.status().to_string();
@@ -35,6 +35,7 @@ TEST_F(MembershipStoreTest, SignupsAreOnePerAddressAndBounded) {
   Signup other = signup("ann@example.net");
   other.game = "nope";
   EXPECT_EQ(store().add_signup(other, 2).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store().signups("nope").status().code(), StatusCode::kNotFound);
 
   auto list = store().signups("g1");
   ASSERT_TRUE(list.ok());
@@ -46,9 +47,13 @@ TEST_F(MembershipStoreTest, SignupsAreOnePerAddressAndBounded) {
   EXPECT_EQ((*store().signups("g1"))[0].player, "WSX");
   EXPECT_EQ(store().set_signup_state("g1", 999, "approved", "").code(), StatusCode::kNotFound);
   EXPECT_FALSE(store().set_signup_state("g1", *a, "bogus", "").ok()) << "CHECK on state";
+  auto full = store().add_signup(signup("cy@example.net"), 2);
+  EXPECT_EQ(full.status().message(), "the sign-up list is full (2 sign-ups)");
+  EXPECT_EQ(store().add_signup(signup("ANN@example.net"), 5).status().message(),
+            "ANN@example.net is already on the sign-up list");
 }
 
-TEST_F(MembershipStoreTest, ContactsOverrideTheEmailOfEveryLoadedState) {
+TEST_P(MembershipStoreTest, ContactsOverrideTheEmailOfEveryLoadedState) {
   ASSERT_TRUE(store().create_game(make_state("g1"), make_scenario("g1"), 1).ok());
   ASSERT_TRUE(store().set_contact("g1", Contact{"WSX", "new@example.net", "Ann", 5}).ok());
   ASSERT_TRUE(store().set_contact("g1", Contact{"MRC", "", "", 5}).ok());
@@ -68,6 +73,8 @@ TEST_F(MembershipStoreTest, ContactsOverrideTheEmailOfEveryLoadedState) {
             StatusCode::kNotFound);
   EXPECT_EQ(store().contacts("nope").status().code(), StatusCode::kNotFound);
 }
+
+ADJ_ON_EVERY_BACKEND(MembershipStoreTest);
 
 }  // namespace
 }  // namespace adj::storage_test

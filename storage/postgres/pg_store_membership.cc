@@ -1,0 +1,134 @@
+// PgStore: MembershipStore over schemas/pg/0003_mail.sql (signups, contacts); pg_store.cc applies
+// the contacts to loaded states. Behaves as sqlite_store_membership.cc. add_signup holds the game's
+// row lock while it counts, so concurrent sign-ups never pass `max` together.
+#include <cctype>
+#include <sstream>
+
+#include "storage/postgres/pg_store.h"
+
+#ifndef ADJ_PG_TRY
+#define ADJ_PG_CONCAT_INNER_(a, b) a##b
+#define ADJ_PG_CONCAT_(a, b) ADJ_PG_CONCAT_INNER_(a, b)
+#define ADJ_PG_TRY_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                     \
+  if (!tmp.ok()) return tmp.status();    \
+  lhs = std::move(tmp).value()
+#define ADJ_PG_TRY(lhs, expr) ADJ_PG_TRY_IMPL_(ADJ_PG_CONCAT_(adj_pg_try_, __LINE__), lhs, expr)
+#endif
+
+namespace adj {
+namespace {
+
+using pg::Rows;
+using pg::Transaction;
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string join_words(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+}  // namespace
+
+Result<std::int64_t> PgStore::add_signup(const Signup& s, int max) {
+  if (s.email.empty()) return Status::InvalidArgument("a sign-up needs an address");
+  return pg::with_retry([&]() -> Result<std::int64_t> {
+    ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+    // Sign-ups of one game take turns here: the count below is the committed one.
+    ADJ_PG_TRY(Rows game,
+               conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {s.game}));
+    if (game.empty()) {
+      Status missing = require_game(s.game);
+      return missing.ok() ? Status::NotFound("game " + s.game) : missing;
+    }
+    ADJ_PG_TRY(Rows dup, conn_.query("SELECT 1 FROM signups WHERE game_id = $1 AND email_key = $2",
+                                     {s.game, lower_ascii(s.email)}));
+    if (!dup.empty()) return Status::AlreadyExists(s.email + " is already on the sign-up list");
+    ADJ_PG_TRY(Rows count,
+               conn_.query("SELECT count(*) FROM signups WHERE game_id = $1", {s.game}));
+    if (!count.empty() && count.int64(0, 0) >= max)
+      return Status::FailedPrecondition("the sign-up list is full (" + std::to_string(max) +
+                                        " sign-ups)");
+    ADJ_PG_TRY(Rows id, conn_.query("INSERT INTO signups(game_id, email, email_key, preferences, "
+                                    "channel, created_at) VALUES ($1, $2, $3, $4, $5, $6) "
+                                    "RETURNING id",
+                                    {s.game, s.email, lower_ascii(s.email),
+                                     join_words(s.preferences), s.channel, s.created_at}));
+    ADJ_RETURN_IF_ERROR(tx.commit());
+    return id.int64(0, 0);
+  });
+}
+
+Result<std::vector<Signup>> PgStore::signups(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_PG_TRY(Rows r, conn_.query("SELECT id, game_id, email, preferences, state, player, channel, "
+                                 "created_at FROM signups WHERE game_id = $1 ORDER BY id",
+                                 {game}));
+  std::vector<Signup> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) {
+    Signup s;
+    s.id = r.int64(i, 0);
+    s.game = r.text(i, 1);
+    s.email = r.text(i, 2);
+    s.preferences = split_words(r.text(i, 3));
+    s.state = r.text(i, 4);
+    s.player = r.text(i, 5);
+    s.channel = r.text(i, 6);
+    s.created_at = r.int64(i, 7);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+Status PgStore::set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
+                                 const std::string& player) {
+  ADJ_PG_TRY(std::int64_t n, conn_.run("UPDATE signups SET state = $1, player = $2 "
+                                       "WHERE game_id = $3 AND id = $4",
+                                       {state, player, game, id}));
+  if (n == 0) return Status::NotFound("sign-up " + std::to_string(id));
+  return Status::Ok();
+}
+
+Status PgStore::set_contact(const std::string& game, const Contact& c) {
+  if (c.player.empty()) return Status::InvalidArgument("a contact needs a player code");
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  // A game deleted meanwhile fails the foreign key (FailedPrecondition).
+  ADJ_PG_TRY(std::int64_t n,
+             conn_.run("INSERT INTO contacts(game_id, player, email, name, updated_at) "
+                       "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (game_id, player) DO UPDATE "
+                       "SET email = excluded.email, name = excluded.name, "
+                       "updated_at = excluded.updated_at",
+                       {game, c.player, c.email, c.name, c.updated_at}));
+  (void)n;
+  return Status::Ok();
+}
+
+Result<std::vector<Contact>> PgStore::contacts(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_PG_TRY(Rows r, conn_.query("SELECT player, email, name, updated_at FROM contacts "
+                                 "WHERE game_id = $1 ORDER BY player COLLATE \"C\"",
+                                 {game}));
+  std::vector<Contact> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i)
+    out.push_back(Contact{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)});
+  return out;
+}
+
+}  // namespace adj
