@@ -5,7 +5,9 @@
 -- Conventions (every later schemas/pg migration follows them):
 --   * Same table and column names as schemas/sql, so `adjutant copy` moves rows table by table.
 --     Types map INTEGER -> BIGINT, TEXT -> TEXT, BLOB -> BYTEA, REAL -> DOUBLE PRECISION; flags
---     stay 0/1 integers with the same CHECKs. Times are Unix seconds passed in by the caller.
+--     stay 0/1 integers with the same CHECKs. One exception: submissions.raw_text is BYTEA, as
+--     an order file is kept exactly as it arrived, and PostgreSQL text holds neither NUL bytes
+--     nor invalid UTF-8 (SQLite TEXT holds both). A copy reads that column's bytes. Times are Unix seconds passed in by the caller.
 --   * *_json columns hold one JSON document as text, checked by a cast to json.
 --   * Seeds (unsigned 64-bit) are decimal text, as in SQLite.
 --   * Game ids, player codes and battle ids compare exactly; game ids are also unique regardless
@@ -106,7 +108,7 @@ CREATE TABLE submissions (
   turn        BIGINT NOT NULL CHECK (turn >= 1),
   source      TEXT   NOT NULL,
   received_at BIGINT NOT NULL,
-  raw_text    TEXT   NOT NULL,
+  raw_text    BYTEA  NOT NULL,  -- BYTEA (SQLite: TEXT): kept byte for byte, NUL and all
   ack_json    TEXT   NOT NULL CHECK (ack_json::json IS NOT NULL),
   accepted    BIGINT NOT NULL CHECK (accepted IN (0, 1)),
   current     BIGINT NOT NULL CHECK (current IN (0, 1)),

@@ -24,7 +24,8 @@ Result<std::vector<SubmissionRecord>> collect(const pg::Rows& rows) {
     r.turn = rows.int32(i, 3);
     r.source = rows.text(i, 4);
     r.received_at = rows.int64(i, 5);
-    r.raw_text = rows.text(i, 6);
+    const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // BYTEA: byte for byte
+    r.raw_text.assign(raw.begin(), raw.end());
     ADJ_SQL_TRY(r.ack, sqlite::json_from_text(rows.text(i, 7), "acknowledgement of submission " +
                                                                    std::to_string(r.id)));
     r.accepted = rows.int64(i, 8) != 0;
@@ -74,7 +75,8 @@ Result<std::int64_t> PgStore::put_submission(const SubmissionRecord& record) {
                           "raw_text, ack_json, accepted, current) "
                           "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
                           {record.game, record.player, record.turn, record.source,
-                           std::int64_t{record.received_at}, record.raw_text, ack, flag, flag}));
+                           std::int64_t{record.received_at}, pg::Param::bytes(record.raw_text), ack,
+                           flag, flag}));
   const std::int64_t id = insert.int64(0, 0);
   ADJ_RETURN_IF_ERROR(tx.commit());
   return id;
