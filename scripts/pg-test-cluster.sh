@@ -4,6 +4,7 @@
 #                                              on the Unix socket DIR/.s.PGSQL.PORT; prints the
 #                                              conninfo "host=DIR port=PORT user=adj"
 #   scripts/pg-test-cluster.sh stop DIR PORT    stop it and remove DIR
+# ADJUTANT_PG_BINDIR=DIR uses the server binaries in DIR only.
 # Durability is off (fsync, synchronous_commit, full_page_writes): the data is thrown away.
 # As root, the server runs as the `postgres` user (it refuses root). Exit status 2 when the
 # PostgreSQL server is not installed; with ADJUTANT_PG_MISSING_OK=1 (the ctest fixture) it then
@@ -14,14 +15,15 @@ if [ -z "$cmd" ] || [ -z "$dir" ] || [ -z "$port" ]; then
   echo "usage: $0 start|stop DIR PORT" >&2
   exit 64
 fi
+# ADJUTANT_PG_BINDIR: the server binaries to use (only those); else Debian's newest, else PATH.
 bindir=${ADJUTANT_PG_BINDIR:-}
-if [ -z "$bindir" ]; then
+if [ -z "${ADJUTANT_PG_BINDIR:-}" ]; then
   for d in /usr/lib/postgresql/*/bin; do
-    [ -x "$d/pg_ctl" ] && bindir=$d
+    if [ -x "$d/pg_ctl" ]; then bindir=$d; fi
   done
-fi
-if [ -z "$bindir" ] || [ ! -x "$bindir/pg_ctl" ]; then
-  if command -v pg_ctl >/dev/null 2>&1; then bindir=$(dirname "$(command -v pg_ctl)"); fi
+  if [ -z "$bindir" ] && command -v initdb >/dev/null 2>&1; then
+    bindir=$(dirname "$(command -v initdb)")
+  fi
 fi
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
   why="PostgreSQL server binaries not found (apt-get install postgresql)"
