@@ -287,6 +287,7 @@ bool is_end_of_transaction(std::string_view sql) { return sql == "ROLLBACK" || s
 }  // namespace
 
 Status Connection::ready_for(std::string_view sql) {
+  if (!prepared_) return Status::Internal("postgresql: use of a moved-from connection");
   if (conn_ && PQstatus(conn_) == CONNECTION_OK) return Status::Ok();
   // The server went away. Inside a transaction that is final: its statements are lost with the
   // session, and later ones must not quietly run outside it. Else reconnect once (statements

@@ -1,7 +1,8 @@
 // Integrity of the store under concurrent use (migration 0007): files are stored only for the
 // open turn that is not being resolved, a commit refuses when the turn's files changed under it,
 // rollback retires the files of the turns it removes, game ids are unique regardless of case,
-// and the database files are private to their owner. A real SQLite file in a temporary directory.
+// and the database files are private to their owner. On both backends (BackendTest), except what
+// only SQLite has: its files and its migration 0007.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -50,23 +51,35 @@ int mode_of(const std::string& path) {
   return static_cast<int>(st.st_mode & 0777);
 }
 
-class IntegrityTest : public ::testing::Test {
+// On both backends.
+class IntegrityTest : public storage_test::BackendTest {
  protected:
   void SetUp() override {
-    auto s = SqliteStore::open(path());
-    ASSERT_TRUE(s.ok()) << s.status().to_string();
-    store_ = std::move(s).value();
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     state_ = make_state("britain-1");
     ASSERT_TRUE(store_->create_game(state_, Json::object(), kNow).ok());
   }
   std::string path() const { return dir_.file("adjutant.db"); }
 
-  ::adj::testing::TempDir dir_;
-  std::unique_ptr<SqliteStore> store_;
   GameState state_;
 };
 
-TEST_F(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
+// The SQLite file itself.
+class IntegrityFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto s = SqliteStore::open(path());
+    ASSERT_TRUE(s.ok()) << s.status().to_string();
+    store_ = std::move(s).value();
+  }
+  std::string path() const { return dir_.file("adjutant.db"); }
+
+  ::adj::testing::TempDir dir_;
+  std::unique_ptr<SqliteStore> store_;
+};
+
+TEST_P(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
   auto first = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(first.ok());
   ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*first})).ok());
@@ -80,7 +93,7 @@ TEST_F(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "MRC")).ok());
 }
 
-TEST_F(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
+TEST_P(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
   auto during = store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 1));
   ASSERT_FALSE(during.ok());
@@ -91,19 +104,19 @@ TEST_F(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 2)).ok());
 }
 
-TEST_F(IntegrityTest, AResolvingMarkOfARunThatDiedRunsOut) {
+TEST_P(IntegrityTest, AResolvingMarkOfARunThatDiedRunsOut) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
   const UnixTime later = kNow + SqliteStore::kResolvingLeaseSeconds + 1;
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", later)).ok());
 }
 
-TEST_F(IntegrityTest, BeginResolvingOnlyForTheOpenTurn) {
+TEST_P(IntegrityTest, BeginResolvingOnlyForTheOpenTurn) {
   auto s = store_->begin_resolving("britain-1", 2, kNow);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(store_->begin_resolving("nope", 1, kNow).code(), StatusCode::kNotFound);
 }
 
-TEST_F(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
+TEST_P(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
   auto a = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(a.ok());
   auto b = store_->put_submission(file_for("britain-1", 1, "MRC"));  // arrived after the read
@@ -117,13 +130,13 @@ TEST_F(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
   EXPECT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*b, *a})).ok());
 }
 
-TEST_F(IntegrityTest, CommitClearsTheResolvingMark) {
+TEST_P(IntegrityTest, CommitClearsTheResolvingMark) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
   ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {})).ok());
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kNow + 1)).ok());
 }
 
-TEST_F(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
+TEST_P(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
   auto t1 = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(t1.ok());
   ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*t1})).ok());
@@ -142,7 +155,7 @@ TEST_F(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
   EXPECT_EQ(all->size(), 2u);
 }
 
-TEST_F(IntegrityTest, GameIdsAreUniqueRegardlessOfCase) {
+TEST_P(IntegrityTest, GameIdsAreUniqueRegardlessOfCase) {
   Status s = store_->create_game(make_state("Britain-1"), Json::object(), kNow);
   EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
   EXPECT_NE(s.message().find("differs only by case from the existing game britain-1"),
@@ -154,7 +167,7 @@ TEST_F(IntegrityTest, GameIdsAreUniqueRegardlessOfCase) {
   EXPECT_EQ(store_->stored_game_id("britain-2").status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(IntegrityTest, TheDatabaseAndItsWalAreTheOwnersOnly) {
+TEST_F(IntegrityFileTest, TheDatabaseAndItsWalAreTheOwnersOnly) {
   EXPECT_EQ(mode_of(path()), 0600);
   EXPECT_EQ(mode_of(path() + "-wal"), 0600);
   EXPECT_EQ(mode_of(path() + "-shm"), 0600);
@@ -163,6 +176,8 @@ TEST_F(IntegrityTest, TheDatabaseAndItsWalAreTheOwnersOnly) {
   ASSERT_TRUE(b.ok()) << b.status().to_string();
   EXPECT_EQ(mode_of(copy), 0600);
 }
+
+ADJ_ON_EVERY_BACKEND(IntegrityTest);
 
 TEST(IntegrityFiles, AnExistingWorldReadableDatabaseIsTightenedAtOpen) {
   ::adj::testing::TempDir dir;

@@ -8,6 +8,7 @@
 
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/revision_watch.h"
+#include "tests/storage/backend_sql.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
@@ -100,6 +101,83 @@ TEST_F(RevisionsTest, AWriteFromAnotherConnectionIsSeen) {
   EXPECT_GT(rev(**after, "britain"), rev(**before, "britain"));
   EXPECT_GT(rev(**after, "*"), rev(**before, "*"));
 }
+
+// Through Store::revisions(), on both backends.
+class StoreRevisionsTest : public BackendTest {};
+
+TEST_P(StoreRevisionsTest, WritesToOneGameBumpItAndTheSiteButNotAnother) {
+  create_game_or_fail("britain");
+  create_game_or_fail("gaul");
+  auto before = store_->revisions();
+  ASSERT_TRUE(before.ok()) << before.status().to_string();
+  const auto b = **before;
+  EXPECT_GT(rev(b, "britain"), 0);
+  EXPECT_GT(rev(b, "gaul"), 0);
+  EXPECT_EQ(rev(b, "*"), rev(b, "britain") + rev(b, "gaul"));
+
+  // Unchanged database: the very same map, no re-read.
+  auto again = store_->revisions();
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->get(), before->get());
+
+  commit_open_turn_or_fail("britain");
+  auto after = store_->revisions();
+  ASSERT_TRUE(after.ok());
+  EXPECT_NE(after->get(), before->get());
+  EXPECT_GT(rev(**after, "britain"), rev(b, "britain"));
+  EXPECT_GT(rev(**after, "*"), rev(b, "*"));
+  EXPECT_EQ(rev(**after, "gaul"), rev(b, "gaul"));
+
+  const auto committed = rev(**after, "britain");
+  ASSERT_TRUE(store_->rollback("britain", 1).ok());
+  auto rolled = store_->revisions();
+  ASSERT_TRUE(rolled.ok());
+  EXPECT_GT(rev(**rolled, "britain"), committed);
+
+  // A write under the store (another process would do the same) is seen too.
+  const auto site = rev(**rolled, "*");
+  ASSERT_TRUE(exec_sql(*store_, dir_, "UPDATE games SET name = 'Gallia' WHERE id = 'gaul'").ok());
+  auto renamed = store_->revisions();
+  ASSERT_TRUE(renamed.ok());
+  EXPECT_GT(rev(**renamed, "gaul"), rev(b, "gaul"));
+  EXPECT_GT(rev(**renamed, "*"), site);
+}
+
+// Every table with a game_id column has its three triggers (SQLite: 0013_revisions.sql;
+// PostgreSQL: adj_attach_revision_triggers of schemas/pg/0001_core.sql).
+TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
+  if (is_sqlite()) {
+    EXPECT_EQ(query_text(*store_, dir_,
+                         "SELECT count(*) FROM sqlite_master m, pragma_table_info(m.name) p "
+                         "WHERE m.type = 'table' AND p.name = 'game_id' AND m.name <> 'outbox' "
+                         "AND (SELECT count(*) FROM sqlite_master t WHERE t.type = 'trigger' AND "
+                         "t.name IN ('rev_' || m.name || '_insert', 'rev_' || m.name || "
+                         "'_update', 'rev_' || m.name || '_delete')) <> 3"),
+              "0");
+    return;
+  }
+  auto& c = dynamic_cast<PgStore&>(*store_).connection();
+  auto tables = c.query(
+      "SELECT table_name FROM information_schema.columns WHERE table_schema = current_schema() "
+      "AND column_name = 'game_id'");
+  ASSERT_TRUE(tables.ok()) << tables.status().to_string();
+  std::set<std::string> with_game;
+  for (int i = 0; i < tables->size(); ++i) with_game.insert(tables->text(i, 0));
+  ASSERT_GE(with_game.size(), 5u);
+  with_game.erase("outbox");  // left out on purpose, as in SQLite
+  with_game.insert("games");
+  for (const auto& t : with_game)
+    for (const char* ev : {"insert", "update", "delete"}) {
+      auto n = c.query(
+          "SELECT count(*) FROM pg_trigger WHERE tgname = $1 AND "
+          "tgrelid = to_regclass($2)",
+          {"rev_" + t + "_" + ev, t});
+      ASSERT_TRUE(n.ok()) << n.status().to_string();
+      EXPECT_EQ(n->int64(0, 0), 1) << "table " << t << " has no " << ev << " trigger";
+    }
+}
+
+ADJ_ON_EVERY_BACKEND(StoreRevisionsTest);
 
 }  // namespace
 }  // namespace adj::storage_test

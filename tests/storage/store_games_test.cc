@@ -1,14 +1,16 @@
-// SqliteStore: creating, listing and loading games; WAL and foreign keys; corrupted rows.
+// GameStore on both backends: creating, listing and loading games; foreign keys; corrupted
+// rows. SQLite only: WAL mode, two stores on one file.
 #include <gtest/gtest.h>
 
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/backend_sql.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
 namespace {
 
-class GamesTest : public StoreTest {
+class GamesSqliteTest : public StoreTest {
  protected:
   // A second connection to the same file, for looking under the store.
   sqlite::Database raw() {
@@ -28,8 +30,29 @@ class GamesTest : public StoreTest {
   }
 };
 
-TEST_F(GamesTest, DatabaseIsInWalModeWithForeignKeys) {
+TEST_F(GamesSqliteTest, DatabaseIsInWalMode) {
   EXPECT_EQ(query_text("PRAGMA journal_mode"), "wal");
+}
+
+TEST_F(GamesSqliteTest, TwoStoresOnOneFileSeeEachOthersWrites) {
+  auto second = SqliteStore::open(db_path());
+  ASSERT_TRUE(second.ok()) << second.status().to_string();
+  create_game_or_fail();
+  auto seen = (*second)->game_summary("britain");
+  ASSERT_TRUE(seen.ok()) << seen.status().to_string();
+  ASSERT_TRUE((*second)->set_game_status("britain", "held").ok());
+  EXPECT_EQ(store_->game_summary("britain")->status, "held");
+}
+
+class GamesTest : public BackendTest {
+ protected:
+  Status exec(const std::string& sql) { return exec_sql(*store_, dir_, sql); }
+  std::string query_text(const std::string& sql) {
+    return storage_test::query_text(*store_, dir_, sql);
+  }
+};
+
+TEST_P(GamesTest, ForeignKeysBackTheStore) {
   // The store checks the game itself; the schema's foreign keys back it up on every connection.
   SubmissionRecord orphan;
   orphan.game = "nope";
@@ -37,12 +60,11 @@ TEST_F(GamesTest, DatabaseIsInWalModeWithForeignKeys) {
   auto put = store_->put_submission(orphan);
   ASSERT_FALSE(put.ok());
   EXPECT_EQ(put.status().code(), StatusCode::kNotFound);
-  auto db = raw();
-  EXPECT_EQ(db.exec("INSERT INTO turn_states VALUES ('nope', 1, '{}')").code(),
+  EXPECT_EQ(exec("INSERT INTO turn_states VALUES ('nope', 1, '{}')").code(),
             StatusCode::kFailedPrecondition);  // FOREIGN KEY constraint failed
 }
 
-TEST_F(GamesTest, CreateListLoadRoundTrip) {
+TEST_P(GamesTest, CreateListLoadRoundTrip) {
   const GameState initial = make_state("britain");
   ASSERT_TRUE(store_->create_game(initial, make_scenario("britain"), 1'600'000'000).ok());
   ASSERT_TRUE(
@@ -77,7 +99,7 @@ TEST_F(GamesTest, CreateListLoadRoundTrip) {
   }
 }
 
-TEST_F(GamesTest, GameIdsMatchExactlyAndACaseVariantIsRefused) {
+TEST_P(GamesTest, GameIdsMatchExactlyAndACaseVariantIsRefused) {
   create_game_or_fail("britain");
   EXPECT_EQ(store_->game_summary("Britain").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->game_summary("britain ").status().code(), StatusCode::kNotFound);
@@ -87,7 +109,7 @@ TEST_F(GamesTest, GameIdsMatchExactlyAndACaseVariantIsRefused) {
   EXPECT_EQ(store_->list_games()->size(), 1u);
 }
 
-TEST_F(GamesTest, DuplicateCreateIsRefusedAndKeepsTheOriginal) {
+TEST_P(GamesTest, DuplicateCreateIsRefusedAndKeepsTheOriginal) {
   create_game_or_fail("britain");
   GameState other = make_state("britain");
   other.name = "Impostor";
@@ -105,7 +127,7 @@ TEST_F(GamesTest, DuplicateCreateIsRefusedAndKeepsTheOriginal) {
   EXPECT_EQ(query_text("SELECT count(*) FROM turn_states"), "1");
 }
 
-TEST_F(GamesTest, CreateValidatesTheInitialState) {
+TEST_P(GamesTest, CreateValidatesTheInitialState) {
   EXPECT_EQ(store_->create_game(make_state(""), Json::object(), 1).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->create_game(make_state("x", 0), Json::object(), 1).code(),
@@ -113,20 +135,21 @@ TEST_F(GamesTest, CreateValidatesTheInitialState) {
   EXPECT_TRUE(store_->list_games()->empty());
 }
 
-TEST_F(GamesTest, CreateAtALaterTurnOpensThatTurn) {
+TEST_P(GamesTest, CreateAtALaterTurnOpensThatTurn) {
   ASSERT_TRUE(store_->create_game(make_state("late", 4), Json::object(), 1).ok());
   EXPECT_EQ(store_->game_summary("late")->turn, 4);
   EXPECT_EQ(store_->load_state("late", std::nullopt)->turn, 4);
   EXPECT_EQ(store_->load_state("late", 1).status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(GamesTest, UnknownGameIsNotFound) {
+TEST_P(GamesTest, UnknownGameIsNotFound) {
   create_game_or_fail("britain");
   const std::string g = "atlantis";
   const auto expect_not_found = [&](const Status& s, const char* what) {
     EXPECT_EQ(s.code(), StatusCode::kNotFound) << what << ": " << s.to_string();
-    EXPECT_EQ(s.message(), "there is no game atlantis on this server (the game list shows every "
-                           "game's id)")
+    EXPECT_EQ(s.message(),
+              "there is no game atlantis on this server (the game list shows every "
+              "game's id)")
         << what;
   };
   expect_not_found(store_->game_summary(g).status(), "game_summary");
@@ -145,7 +168,7 @@ TEST_F(GamesTest, UnknownGameIsNotFound) {
   expect_not_found(store_->set_game_status(g, "paused"), "set_game_status");
 }
 
-TEST_F(GamesTest, StateOfAnUnknownTurnIsNotFound) {
+TEST_P(GamesTest, StateOfAnUnknownTurnIsNotFound) {
   create_game_or_fail();
   auto s = store_->load_state("britain", 2);
   ASSERT_FALSE(s.ok());
@@ -153,7 +176,7 @@ TEST_F(GamesTest, StateOfAnUnknownTurnIsNotFound) {
   EXPECT_NE(s.status().message().find("turn 2"), std::string::npos) << s.status().message();
 }
 
-TEST_F(GamesTest, SetGameStatus) {
+TEST_P(GamesTest, SetGameStatus) {
   create_game_or_fail();
   ASSERT_TRUE(store_->set_game_status("britain", "paused").ok());
   EXPECT_EQ(store_->game_summary("britain")->status, "paused");
@@ -161,46 +184,54 @@ TEST_F(GamesTest, SetGameStatus) {
   EXPECT_EQ(store_->game_summary("britain")->status, "paused");
 }
 
-TEST_F(GamesTest, StateThatDoesNotParseIsCorruption) {
+TEST_P(GamesTest, StateThatDoesNotParseIsCorruption) {
   create_game_or_fail();
-  auto db = raw();
   // Valid JSON, but not a GameState.
-  ASSERT_TRUE(db.exec("UPDATE turn_states SET state_json = '{\"game\": 5}'").ok());
+  ASSERT_TRUE(exec("UPDATE turn_states SET state_json = '{\"game\": 5}'").ok());
   auto s = store_->load_state("britain", std::nullopt);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
   EXPECT_NE(s.status().message().find("britain"), std::string::npos);
 
-  // Not JSON at all (written past the CHECK constraint, as a damaged file might hold).
-  ASSERT_TRUE(db.exec("PRAGMA ignore_check_constraints = ON;"
-                      "UPDATE turn_states SET state_json = '{\"game\": \"brit';")
-                  .ok());
+  // Not JSON at all (written past the CHECK constraint, as a damaged database might hold).
+  if (is_sqlite()) {
+    ASSERT_TRUE(exec("PRAGMA ignore_check_constraints = ON;"
+                     "UPDATE turn_states SET state_json = '{\"game\": \"brit';")
+                    .ok());
+  } else {
+    ASSERT_TRUE(exec("ALTER TABLE turn_states DROP CONSTRAINT turn_states_state_json_check;"
+                     "UPDATE turn_states SET state_json = '{\"game\": \"brit';")
+                    .ok());
+  }
   s = store_->load_state("britain", 1);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
 }
 
-TEST_F(GamesTest, StateOfAnotherTurnIsCorruption) {
+TEST_P(GamesTest, StateOfAnotherTurnIsCorruption) {
   create_game_or_fail();
-  auto db = raw();
-  ASSERT_TRUE(
-      db.exec("UPDATE turn_states SET state_json = json_set(state_json, '$.turn', 7)").ok());
+  ASSERT_TRUE(exec(is_sqlite()
+                       ? "UPDATE turn_states SET state_json = json_set(state_json, '$.turn', 7)"
+                       : "UPDATE turn_states SET state_json = "
+                         "jsonb_set(state_json::jsonb, '{turn}', '7')::text")
+                  .ok());
   auto s = store_->load_state("britain", std::nullopt);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.status().code(), StatusCode::kCorruption) << s.status().to_string();
 }
 
-TEST_F(GamesTest, ScenarioThatDoesNotParseIsCorruption) {
+TEST_P(GamesTest, ScenarioThatDoesNotParseIsCorruption) {
   create_game_or_fail();
-  auto db = raw();
-  ASSERT_TRUE(db.exec("PRAGMA ignore_check_constraints = ON;"
-                      "UPDATE games SET scenario_json = 'not json'")
+  ASSERT_TRUE(exec(is_sqlite() ? "PRAGMA ignore_check_constraints = ON;"
+                                 "UPDATE games SET scenario_json = 'not json'"
+                               : "ALTER TABLE games DROP CONSTRAINT games_scenario_json_check;"
+                                 "UPDATE games SET scenario_json = 'not json'")
                   .ok());
   EXPECT_EQ(store_->scenario("britain").status().code(), StatusCode::kCorruption);
   EXPECT_TRUE(store_->game_summary("britain").ok());  // the rest of the row is still readable
 }
 
-TEST_F(GamesTest, InvalidUtf8IsRefusedBeforeWriting) {
+TEST_P(GamesTest, InvalidUtf8IsRefusedBeforeWriting) {
   GameState bad = make_state("britain");
   bad.name = "Br\xFFtain";
   Status s = store_->create_game(bad, Json::object(), 1);
@@ -208,15 +239,14 @@ TEST_F(GamesTest, InvalidUtf8IsRefusedBeforeWriting) {
   EXPECT_EQ(store_->game_summary("britain").status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(GamesTest, TwoStoresOnOneFileSeeEachOthersWrites) {
-  auto second = SqliteStore::open(db_path());
-  ASSERT_TRUE(second.ok()) << second.status().to_string();
+TEST_P(GamesTest, JsonColumnsRefuseWhatIsNotJson) {
   create_game_or_fail();
-  auto seen = (*second)->game_summary("britain");
-  ASSERT_TRUE(seen.ok()) << seen.status().to_string();
-  ASSERT_TRUE((*second)->set_game_status("britain", "held").ok());
-  EXPECT_EQ(store_->game_summary("britain")->status, "held");
+  EXPECT_EQ(exec("UPDATE games SET scenario_json = 'not json'").code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(*store_->scenario("britain"), make_scenario("britain"));
 }
+
+ADJ_ON_EVERY_BACKEND(GamesTest);
 
 }  // namespace
 }  // namespace adj::storage_test

@@ -1,23 +1,23 @@
-// SqliteStore: reports and battle records of resolved turns.
+// ReportStore on both backends: reports and battle records of resolved turns.
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "storage/sqlite/sqlite_store.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
 namespace {
 
-class ReportsTest : public StoreTest {
+class ReportsTest : public BackendTest {
  protected:
   void SetUp() override {
-    StoreTest::SetUp();
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     create_game_or_fail();
   }
 };
 
-TEST_F(ReportsTest, ReportsOfResolvedTurns) {
+TEST_P(ReportsTest, ReportsOfResolvedTurns) {
   EXPECT_TRUE(store_->report_turns("britain")->empty());
   commit_open_turn_or_fail();
   commit_open_turn_or_fail();
@@ -35,7 +35,7 @@ TEST_F(ReportsTest, ReportsOfResolvedTurns) {
   EXPECT_EQ(store_->report("britain", "WSX", 1)->text, "Turn 1 report for Wessex\n");
 }
 
-TEST_F(ReportsTest, MissingReportIsNotFound) {
+TEST_P(ReportsTest, MissingReportIsNotFound) {
   commit_open_turn_or_fail();
   for (auto [player, turn] : {std::pair<std::string, int>{"WSX", 2}, {"XXX", 1}, {"wsx", 1}}) {
     auto r = store_->report("britain", player, turn);
@@ -45,7 +45,7 @@ TEST_F(ReportsTest, MissingReportIsNotFound) {
   }
 }
 
-TEST_F(ReportsTest, BattlesOfATurn) {
+TEST_P(ReportsTest, BattlesOfATurn) {
   const TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   ASSERT_TRUE(store_->commit_turn("britain", c).ok());
 
@@ -71,7 +71,7 @@ TEST_F(ReportsTest, BattlesOfATurn) {
   EXPECT_EQ(store_->battle("britain", 2, "1.2.MRC").status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(ReportsTest, ExtremeSeedsRoundTrip) {
+TEST_P(ReportsTest, ExtremeSeedsRoundTrip) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   c.battles[0].seed = 0;
   c.battles[1].seed = std::numeric_limits<std::uint64_t>::max();
@@ -80,6 +80,22 @@ TEST_F(ReportsTest, ExtremeSeedsRoundTrip) {
   EXPECT_EQ(store_->battle("britain", 1, c.battles[1].id)->seed,
             std::numeric_limits<std::uint64_t>::max());
 }
+
+TEST_P(ReportsTest, BattleIdsSortByteWise) {
+  TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
+  c.battles = {
+      BattleRecord{"1.a", 1, "dark-age", {}, {}}, BattleRecord{"1.B", 2, "dark-age", {}, {}},
+      BattleRecord{"1.10", 3, "dark-age", {}, {}}, BattleRecord{"1.9", 4, "dark-age", {}, {}},
+      BattleRecord{"1._", 5, "dark-age", {}, {}}};
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  std::vector<std::string> ids;
+  auto battles = store_->battles("britain", 1);
+  ASSERT_TRUE(battles.ok()) << battles.status().to_string();
+  for (const auto& b : *battles) ids.push_back(b.id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"1.10", "1.9", "1.B", "1._", "1.a"}));
+}
+
+ADJ_ON_EVERY_BACKEND(ReportsTest);
 
 }  // namespace
 }  // namespace adj::storage_test

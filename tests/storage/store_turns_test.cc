@@ -1,40 +1,37 @@
-// SqliteStore: commit_turn, rollback and turn records.
+// GameStore on both backends: commit_turn, rollback, turn records and the resolving mark.
 #include <gtest/gtest.h>
 
 #include <limits>
 
-#include "storage/sqlite/database.h"
-#include "storage/sqlite/sqlite_store.h"
+#include "tests/storage/backend_sql.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
 namespace {
 
-class TurnsTest : public StoreTest {
+class TurnsTest : public BackendTest {
  protected:
   void SetUp() override {
-    StoreTest::SetUp();
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
     create_game_or_fail();
   }
 
+  Status exec(const std::string& sql) { return exec_sql(*store_, dir_, sql); }
+
   // Row counts of every per-turn table, to show that a refused commit wrote nothing.
   std::string counts() {
-    auto db = sqlite::Database::open(db_path());
-    EXPECT_TRUE(db.ok());
-    auto st = db->prepare(
+    return query_text(
+        *store_, dir_,
         "SELECT (SELECT count(*) FROM turn_states) || '/' || (SELECT count(*) FROM turns) || '/' "
         "|| (SELECT count(*) FROM battles) || '/' || (SELECT count(*) FROM reports) || '/' || "
         "(SELECT open_turn FROM games WHERE id = 'britain')");
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    auto row = st->step();
-    EXPECT_TRUE(row.ok() && *row);
-    return st->column_text(0);
   }
 
   int open_turn() { return store_->game_summary("britain")->turn; }
 };
 
-TEST_F(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
+TEST_P(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
   const GameState turn1 = *store_->load_state("britain", std::nullopt);
   const TurnCommit c = make_commit(turn1);
   ASSERT_TRUE(store_->commit_turn("britain", c).ok());
@@ -57,7 +54,7 @@ TEST_F(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
   EXPECT_EQ(store_->turn_record("britain", 2).status().code(), StatusCode::kNotFound);
 }
 
-TEST_F(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
+TEST_P(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   const std::string before = counts();
   for (int turn : {0, 2, 5}) {
@@ -77,7 +74,7 @@ TEST_F(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
   EXPECT_EQ(counts(), after);
 }
 
-TEST_F(TurnsTest, InconsistentCommitIsInvalidArgument) {
+TEST_P(TurnsTest, InconsistentCommitIsInvalidArgument) {
   const TurnCommit good = make_commit(*store_->load_state("britain", std::nullopt));
   const std::string before = counts();
   TurnCommit wrong_state_turn = good;
@@ -95,7 +92,7 @@ TEST_F(TurnsTest, InconsistentCommitIsInvalidArgument) {
   EXPECT_EQ(counts(), before);
 }
 
-TEST_F(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
+TEST_P(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
   const GameState turn1 = *store_->load_state("britain", std::nullopt);
   TurnCommit c = make_commit(turn1);
   c.battles.push_back(c.battles[0]);  // same id twice: the third battle INSERT fails
@@ -115,7 +112,7 @@ TEST_F(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
   EXPECT_EQ(counts(), "2/1/2/2/2");
 }
 
-TEST_F(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
+TEST_P(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
   // A duplicate report is inserted after the turn row and both battles.
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   c.reports.push_back(c.reports[0]);
@@ -125,7 +122,7 @@ TEST_F(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
   EXPECT_TRUE(store_->battles("britain", 1)->empty());
 }
 
-TEST_F(TurnsTest, RollbackThenRecommit) {
+TEST_P(TurnsTest, RollbackThenRecommit) {
   commit_open_turn_or_fail();  // turn 1
   SubmissionRecord sub;
   sub.game = "britain";
@@ -166,14 +163,14 @@ TEST_F(TurnsTest, RollbackThenRecommit) {
   EXPECT_EQ(store_->load_state("britain", std::nullopt)->find_area("LON")->armies, 12);
 }
 
-TEST_F(TurnsTest, RollbackToTheOpenTurnChangesNothing) {
+TEST_P(TurnsTest, RollbackToTheOpenTurnChangesNothing) {
   commit_open_turn_or_fail();
   const std::string before = counts();
   ASSERT_TRUE(store_->rollback("britain", 2).ok());
   EXPECT_EQ(counts(), before);
 }
 
-TEST_F(TurnsTest, RollbackOutsideTheGameIsRefused) {
+TEST_P(TurnsTest, RollbackOutsideTheGameIsRefused) {
   commit_open_turn_or_fail();
   const std::string before = counts();
   for (int turn : {0, -1, 3}) {
@@ -183,35 +180,83 @@ TEST_F(TurnsTest, RollbackOutsideTheGameIsRefused) {
   EXPECT_EQ(counts(), before);
 }
 
-TEST_F(TurnsTest, RollbackBeforeTheFirstStoredTurnIsRefused) {
+TEST_P(TurnsTest, RollbackBeforeTheFirstStoredTurnIsRefused) {
   ASSERT_TRUE(store_->create_game(make_state("late", 3), Json::object(), 1).ok());
   Status s = store_->rollback("late", 2);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << s.to_string();
   EXPECT_EQ(store_->game_summary("late")->turn, 3);
 }
 
-TEST_F(TurnsTest, CorruptSeedIsCorruption) {
+TEST_P(TurnsTest, CorruptSeedIsCorruption) {
   commit_open_turn_or_fail();
-  auto db = sqlite::Database::open(db_path());
-  ASSERT_TRUE(db.ok());
   // 2^64 passes the column's digits-only CHECK but does not fit in 64 bits.
-  ASSERT_TRUE(
-      db->exec("UPDATE turns SET seed = '18446744073709551616';"
-               "UPDATE battles SET seed = '99999999999999999999' WHERE battle_id = '1.1.WSX'")
-          .ok());
+  ASSERT_TRUE(exec("UPDATE turns SET seed = '18446744073709551616';"
+                   "UPDATE battles SET seed = '99999999999999999999' WHERE battle_id = '1.1.WSX'")
+                  .ok());
   EXPECT_EQ(store_->turn_record("britain", 1).status().code(), StatusCode::kCorruption);
   EXPECT_EQ(store_->battle("britain", 1, "1.1.WSX").status().code(), StatusCode::kCorruption);
   EXPECT_EQ(store_->battles("britain", 1).status().code(), StatusCode::kCorruption);
   EXPECT_TRUE(store_->battle("britain", 1, "1.2.MRC").ok());
 }
 
-TEST_F(TurnsTest, SchemaRefusesAMalformedSeed) {
+TEST_P(TurnsTest, SchemaRefusesAMalformedSeed) {
   commit_open_turn_or_fail();
-  auto db = sqlite::Database::open(db_path());
-  ASSERT_TRUE(db.ok());
-  EXPECT_EQ(db->exec("UPDATE turns SET seed = '-1'").code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(db->exec("UPDATE turns SET seed = ''").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(exec("UPDATE turns SET seed = '-1'").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(exec("UPDATE turns SET seed = ''").code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(exec("UPDATE turns SET seed = '123456789012345678901'").code(),
+            StatusCode::kInvalidArgument);
 }
+
+// A big turn goes in batches: more rows than one batch holds, with text that needs quoting in
+// the batch's arrays, all read back exactly.
+TEST_P(TurnsTest, ABigCommitStoresEveryRowExactly) {
+  TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
+  c.battles.clear();
+  c.reports.clear();
+  constexpr int kRows = 12'000;
+  for (int i = 0; i < kRows; ++i) {
+    const std::string n = std::to_string(i);
+    c.battles.push_back(BattleRecord{"1." + n + ".W\"S\\X",
+                                     static_cast<std::uint64_t>(i) << 40,
+                                     "dark-age",
+                                     {{"n", i}, {"q", "a\"b\\c{d},e"}},
+                                     {{"winner", "defender"}}});
+    c.reports.push_back(
+        ReportRecord{"P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}});
+  }
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(counts(), "2/1/12000/12000/2");
+  auto battles = store_->battles("britain", 1);
+  ASSERT_TRUE(battles.ok()) << battles.status().to_string();
+  ASSERT_EQ(battles->size(), static_cast<std::size_t>(kRows));
+  auto b = store_->battle("britain", 1, "1.11999.W\"S\\X");
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_EQ(b->seed, std::uint64_t{11999} << 40);
+  EXPECT_EQ(b->input, (Json{{"n", 11999}, {"q", "a\"b\\c{d},e"}}));
+  auto r = store_->report("britain", "P7", 1);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->text, "Report \"7\"\n\ttab\\ {x}, y\n");
+  EXPECT_EQ(r->json, (Json{{"player", "P7"}}));
+}
+
+TEST_P(TurnsTest, BeginResolvingMarksTheOpenTurnOnly) {
+  EXPECT_EQ(store_->begin_resolving("britain", 2, 1000).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(store_->begin_resolving("atlantis", 1, 1000).code(), StatusCode::kNotFound);
+  ASSERT_TRUE(store_->begin_resolving("britain", 1, 1000).ok());
+  EXPECT_EQ(query_text(*store_, dir_, "SELECT resolving_turn FROM games"), "1");
+  ASSERT_TRUE(store_->end_resolving("britain", 2).ok());  // another turn's: nothing
+  EXPECT_EQ(query_text(*store_, dir_, "SELECT resolving_turn FROM games"), "1");
+  ASSERT_TRUE(store_->end_resolving("britain", 1).ok());
+  EXPECT_EQ(query_text(*store_, dir_, "SELECT count(*) FROM games WHERE resolving_turn IS NULL"),
+            "1");
+  // A commit clears the mark.
+  ASSERT_TRUE(store_->begin_resolving("britain", 1, 1000).ok());
+  commit_open_turn_or_fail();
+  EXPECT_EQ(query_text(*store_, dir_, "SELECT count(*) FROM games WHERE resolving_turn IS NULL"),
+            "1");
+}
+
+ADJ_ON_EVERY_BACKEND(TurnsTest);
 
 }  // namespace
 }  // namespace adj::storage_test

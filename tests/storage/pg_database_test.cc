@@ -1,0 +1,220 @@
+// The libpq layer (storage/postgres/pg_database.h) and the PostgreSQL migrator against a real
+// server (the test run's throw-away cluster; skipped, saying why, where PostgreSQL is missing).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "storage/postgres/pg_database.h"
+#include "storage/postgres/pg_migrator.h"
+#include "storage/postgres/pg_store.h"
+#include "tests/support/pg_test_db.h"
+
+namespace adj::pg {
+namespace {
+
+class PgDatabaseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto db = adj::testing::fresh_pg_database();
+    if (!db.ok() && db.status().code() == StatusCode::kUnavailable)
+      GTEST_SKIP() << "PostgreSQL not available: " << db.status().message();
+    ASSERT_TRUE(db.ok()) << db.status().to_string();
+    conninfo_ = *db;
+  }
+
+  Connection connect() {
+    auto c = Connection::open(conninfo_);
+    EXPECT_TRUE(c.ok()) << c.status().to_string();
+    return std::move(c).value();
+  }
+
+  std::string conninfo_;
+};
+
+TEST_F(PgDatabaseTest, ParamsRoundTripAndBytesAreExact) {
+  Connection c = connect();
+  std::vector<std::uint8_t> all(256);
+  for (int i = 0; i < 256; ++i) all[i] = static_cast<std::uint8_t>(i);
+  auto r = c.query("SELECT $1::bytea, $2::text, $3::bigint, $4::boolean, $5::float8, $6::text",
+                   {Param::bytes(all), "it's \"quoted\" \\ ünïcode", std::int64_t{-9'000'000'000},
+                    true, 2.5, Param()});
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  ASSERT_EQ(r->size(), 1);
+  EXPECT_EQ(r->bytes(0, 0), all);
+  EXPECT_EQ(r->text(0, 1), "it's \"quoted\" \\ ünïcode");
+  EXPECT_EQ(r->int64(0, 2), -9'000'000'000);
+  EXPECT_TRUE(r->boolean(0, 3));
+  EXPECT_DOUBLE_EQ(r->float64(0, 4), 2.5);
+  EXPECT_TRUE(r->is_null(0, 5));
+  EXPECT_EQ(r->text(0, 5), "");
+  EXPECT_EQ(r->column_name(1), "text");
+}
+
+TEST_F(PgDatabaseTest, ErrorsCarryTheSqlstateAndMapToCodes) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT CHECK (n > 0))").ok());
+  ASSERT_TRUE(c.run("INSERT INTO t VALUES ($1, $2)", {"a", 1}).ok());
+  auto dup = c.run("INSERT INTO t VALUES ($1, $2)", {"a", 2});
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_NE(dup.status().message().find("(SQLSTATE 23505)"), std::string::npos)
+      << dup.status().message();
+  EXPECT_EQ(c.run("INSERT INTO t VALUES ($1, $2)", {"b", -1}).status().code(),
+            StatusCode::kInvalidArgument);
+  auto syntax = c.query("SELEKT 1");
+  EXPECT_EQ(syntax.status().code(), StatusCode::kInternal);
+  EXPECT_NE(syntax.status().message().find("(SQLSTATE 42601)"), std::string::npos);
+  EXPECT_NE(syntax.status().message().find("SELEKT"), std::string::npos);  // the SQL that failed
+  EXPECT_EQ(c.run("UPDATE t SET n = n + 1").value(), 1);                   // rows affected
+}
+
+TEST_F(PgDatabaseTest, StatementsArePreparedOncePerConnection) {
+  Connection c = connect();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.query("SELECT $1::int + 1", {i}).ok());
+  ASSERT_TRUE(c.query("SELECT 2").ok());
+  auto n = c.query("SELECT count(*) FROM pg_prepared_statements");
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(n->int64(0, 0), 3);  // the two above and this one
+}
+
+TEST_F(PgDatabaseTest, TransactionsRollBackUnlessCommitted) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
+  {
+    auto tx = Transaction::begin(c);
+    ASSERT_TRUE(tx.ok());
+    EXPECT_TRUE(c.in_transaction());
+    ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
+  }
+  EXPECT_FALSE(c.in_transaction());
+  EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 0);
+  {
+    auto tx = Transaction::begin(c, Transaction::Isolation::kSerializable);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
+    ASSERT_TRUE(tx->commit().ok());
+  }
+  EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 1);
+  {
+    // A failed statement fails the transaction: its commit reports it.
+    auto tx = Transaction::begin(c);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(c.run("INSERT INTO t VALUES (2)").ok());
+    EXPECT_FALSE(c.run("INSERT INTO t VALUES ('x')").ok());
+    Status s = tx->commit();
+    EXPECT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("SQLSTATE"), std::string::npos) << s.message();
+  }
+  EXPECT_FALSE(c.in_transaction());
+  EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 1);
+}
+
+TEST_F(PgDatabaseTest, ALostSessionIsReplacedOutsideATransactionOnly) {
+  Connection c = connect();
+  Connection killer = connect();
+  const std::int64_t pid = c.query("SELECT pg_backend_pid()")->int64(0, 0);
+  ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
+  ASSERT_TRUE(killer.query("SELECT pg_terminate_backend($1)", {pid}).ok());
+  // The first use finds the session gone (IOError) or already replaced; then it works again.
+  auto first = c.query("SELECT 1");
+  if (!first.ok()) {
+    EXPECT_EQ(first.status().code(), StatusCode::kIOError);
+  }
+  auto again = c.query("SELECT count(*) FROM t");
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+
+  // Inside a transaction: the rest of it must not run on a new session, outside the transaction.
+  {
+    auto tx = Transaction::begin(c);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
+    const std::int64_t pid2 = c.query("SELECT pg_backend_pid()")->int64(0, 0);
+    ASSERT_TRUE(killer.query("SELECT pg_terminate_backend($1)", {pid2}).ok());
+    for (int i = 0; i < 3; ++i)
+      EXPECT_FALSE(c.run("INSERT INTO t VALUES (2)").ok()) << "statement " << i;
+    EXPECT_FALSE(tx->commit().ok());
+  }
+  auto n = c.query("SELECT count(*) FROM t");
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(n->int64(0, 0), 0);
+}
+
+TEST(PgConnectTest, AFailedConnectionNamesTheServerButNeverThePassword) {
+  for (const std::string& conninfo :
+       {std::string("host=/nonexistent-adj-dir port=5999 user=adj password=hunter2secret "
+                    "dbname=games"),
+        std::string("postgresql://adj:hunter2secret@127.0.0.1:1/games?connect_timeout=2")}) {
+    auto c = Connection::open(conninfo);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.status().code(), StatusCode::kIOError);
+    EXPECT_EQ(c.status().message().find("hunter2secret"), std::string::npos)
+        << c.status().message();
+    EXPECT_NE(c.status().message().find("games"), std::string::npos) << c.status().message();
+  }
+}
+
+TEST_F(PgDatabaseTest, MigrationsApplyOnceAndRefuseANewerDatabase) {
+  auto migrations = bundled_migrations();
+  ASSERT_TRUE(migrations.ok()) << migrations.status().to_string();
+  ASSERT_GE(migrations->size(), 1u);
+  EXPECT_EQ((*migrations)[0].name, "core");
+  const int latest = static_cast<int>(migrations->size());
+  Connection c = connect();
+  EXPECT_EQ(*schema_version(c), 0);
+  EXPECT_EQ(*migrate(c, *migrations), latest);
+  EXPECT_EQ(*migrate(c, *migrations), latest);  // idempotent
+  EXPECT_EQ(c.query("SELECT count(*) FROM schema_migrations")->int64(0, 0), latest);
+
+  ASSERT_TRUE(c.run("INSERT INTO schema_migrations VALUES ($1, 'future', 0)", {latest + 1}).ok());
+  auto newer = migrate(c, *migrations);
+  EXPECT_EQ(newer.status().code(), StatusCode::kFailedPrecondition) << newer.status().to_string();
+  auto store = PgStore::open(conninfo_);
+  EXPECT_EQ(store.status().code(), StatusCode::kFailedPrecondition);
+  // The advisory lock was released: another session can take it at once.
+  Connection other = connect();
+  EXPECT_TRUE(other.query("SELECT pg_try_advisory_lock($1)", {kMigrationLockKey})->boolean(0, 0));
+}
+
+TEST_F(PgDatabaseTest, AFailingMigrationIsRolledBackAlone) {
+  std::vector<Migration> ms = {{1, "one", "CREATE TABLE one (n BIGINT)"},
+                               {2, "two", "CREATE TABLE two (n BIGINT); SELECT 1/0"}};
+  Connection c = connect();
+  auto r = migrate(c, ms);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("migration 2_two"), std::string::npos)
+      << r.status().message();
+  EXPECT_EQ(*schema_version(c), 1);
+  EXPECT_TRUE(c.query("SELECT to_regclass('two') IS NULL")->boolean(0, 0));
+  EXPECT_EQ(migrate(c, {{1, "one", ""}, {3, "three", ""}}).status().code(),
+            StatusCode::kInvalidArgument);  // not numbered 1, 2, 3, ...
+}
+
+// Several daemons starting at once on a new database: each migration is applied exactly once
+// and every opener ends up with the whole schema.
+TEST_F(PgDatabaseTest, ConcurrentOpenersMigrateOnce) {
+  constexpr int kOpeners = 6;
+  std::vector<std::thread> threads;
+  std::atomic<int> ready{0}, ok{0};
+  std::vector<std::string> errors(kOpeners);
+  for (int i = 0; i < kOpeners; ++i)
+    threads.emplace_back([&, i] {
+      ++ready;
+      while (ready.load() < kOpeners) std::this_thread::yield();
+      auto s = PgStore::open(conninfo_);
+      if (s.ok() && *(*s)->schema_version() >= 1) ++ok;
+      if (!s.ok()) errors[i] = s.status().to_string();
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) EXPECT_EQ(e, "");
+  EXPECT_EQ(ok.load(), kOpeners);
+  Connection c = connect();
+  auto rows = c.query("SELECT count(*), count(DISTINCT version) FROM schema_migrations");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(rows->int64(0, 0), rows->int64(0, 1));
+  EXPECT_EQ(rows->int64(0, 0), static_cast<std::int64_t>(bundled_migrations()->size()));
+}
+
+}  // namespace
+}  // namespace adj::pg
