@@ -181,7 +181,10 @@ Result<GameState> SqliteStore::load_view(const std::string& game, std::optional<
     ADJ_SQL_TRY(auto eb,
                 db_.prepare("SELECT edge_json FROM open_state_edges "
                             "INDEXED BY open_state_edges_by_b WHERE game_id = ? AND b = ?"));
-    for (const std::string& code : areas) {
+    std::vector<std::string> want_areas = areas;  // each once, as cut_state keeps them
+    std::sort(want_areas.begin(), want_areas.end());
+    want_areas.erase(std::unique(want_areas.begin(), want_areas.end()), want_areas.end());
+    for (const std::string& code : want_areas) {
       ar.reset();
       ar.bind_text(1, game).bind_text(2, code);
       ADJ_SQL_TRY(bool row, ar.step());

@@ -31,7 +31,8 @@ const std::vector<Request> kRequests = {
     {{}, {"LON", "NSE"}},
     {{"NOPE"}, {"XXX", "HRS"}},
     {{"WSX", "MRC"}, {"HRS", "LON", "NSE"}},
-    {{"wsx"}, {"hrs"}},  // codes match exactly: nothing
+    {{"wsx"}, {"hrs"}},                       // codes match exactly: nothing
+    {{"MRC", "MRC"}, {"LON", "HRS", "LON"}},  // repeated
 };
 
 class OpenStateIndexTest : public StoreTest {
