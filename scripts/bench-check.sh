@@ -16,6 +16,14 @@ trap 'rm -rf "$tmp"' EXIT
 declare -A cli_check cli_submit cli_mem inp
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# Runs a command, appending "<wall seconds> <peak RSS KiB>" to $tmp/t (GNU time's %e is too coarse).
+timed() {
+  local t0=$EPOCHREALTIME
+  /usr/bin/time -f "%M" -o "$tmp/rss" "$@"
+  local rc=$?
+  awk -v a="$t0" -v b="$EPOCHREALTIME" -v m="$(cat "$tmp/rss")" 'BEGIN {print b - a, m}' >>"$tmp/t"
+  return $rc
+}
 
 for n in $sizes; do
   db=$tmp/bench-$n.db
@@ -23,15 +31,15 @@ for n in $sizes; do
   # The floor of any command: start the process, open the database, print one line.
   : >"$tmp/t"
   for ((i = 0; i < reps; i++)); do
-    /usr/bin/time -f "%e %M" -a -o "$tmp/t" "$build"/adjutant --db "$db" game list >/dev/null
+    timed "$build"/adjutant --db "$db" game list >/dev/null
   done
   printf 'cli    players=%-6s game list     %8.1f ms  peak %6.1f MB  (process floor)\n' "$n" \
     "$(awk '{print $1 * 1000}' "$tmp/t" | median)" "$(awk '{print $2 / 1024}' "$tmp/t" | median)"
   for cmd in check submit; do
     : >"$tmp/t"
     for ((i = 0; i < reps; i++)); do
-      /usr/bin/time -f "%e %M" -a -o "$tmp/t" "$build"/adjutant --db "$db" orders "$cmd" bench \
-        "$tmp/orders-$n.txt" >"$tmp/ack-$cmd" 2>/dev/null || { echo "adjutant orders $cmd failed" >&2; exit 1; }
+      timed "$build"/adjutant --db "$db" orders "$cmd" bench "$tmp/orders-$n.txt" >"$tmp/ack-$cmd" ||
+        { echo "adjutant orders $cmd failed" >&2; exit 1; }
     done
     ms=$(awk '{print $1 * 1000}' "$tmp/t" | median)
     mb=$(awk '{print $2 / 1024}' "$tmp/t" | median)
