@@ -8,6 +8,7 @@
 
 #include "rules/core/status.h"
 #include "storage/records.h"
+#include "storage/state_view.h"
 
 namespace adj {
 
@@ -26,6 +27,26 @@ class GameStore {
   virtual Result<Json> scenario(const std::string& game) = 0;
   // The starting state of `turn`, or of the open turn when nullopt.
   virtual Result<GameState> load_state(const std::string& game, std::optional<int> turn) = 0;
+  // Part of the starting state of `turn` (the open turn when nullopt): what checking one order
+  // file reads, as cut_state(load_state(game, turn), players, areas) (storage/state_view.h) returns
+  // it, contacts applied. With both lists empty, the state's head alone (no players, areas or
+  // borders). Errors as load_state. The default loads the whole state and cuts it; a backend may
+  // read only the parts (SqliteStore does), returning exactly the same value.
+  virtual Result<GameState> load_view(const std::string& game, std::optional<int> turn,
+                                      const std::vector<std::string>& players,
+                                      const std::vector<std::string>& areas) {
+    Result<GameState> st = load_state(game, turn);
+    if (!st.ok()) return st.status();
+    return cut_state(std::move(st).value(), players, areas);
+  }
+  // Every area's code and name in the starting state of `turn` (open turn when nullopt), sorted
+  // by code (storage/state_view.h area_names_of): for suggestions when a file names an unknown
+  // area. Errors as load_state. The default loads the whole state.
+  virtual Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) {
+    Result<GameState> st = load_state(game, turn);
+    if (!st.ok()) return st.status();
+    return area_names_of(*st);
+  }
   // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
   // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
   // it. FailedPrecondition unless `turn` is the open turn. Call before reading the turn's orders.

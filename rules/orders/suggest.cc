@@ -40,9 +40,14 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
 
 std::vector<std::string> nearest_area_codes(std::string_view word, const GameState& state,
                                             std::size_t max) {
+  return nearest_area_codes(word, state.areas, max);
+}
+
+std::vector<std::string> nearest_area_codes(std::string_view word, const std::vector<Area>& areas,
+                                            std::size_t max) {
   if (word.empty() || word.size() > kMaxSuggestInput || max == 0) return {};
   std::vector<std::tuple<std::size_t, std::string>> found;  // (distance, code)
-  for (const Area& a : state.areas) {
+  for (const Area& a : areas) {
     const std::size_t code_limit = a.code.size() >= 5 ? 2 : 1;
     std::size_t d = edit_distance(word, a.code, code_limit);
     if (d > code_limit) d = code_limit + 1;
@@ -67,7 +72,11 @@ std::vector<std::string> nearest_area_codes(std::string_view word, const GameSta
 }
 
 std::string did_you_mean(std::string_view word, const GameState& state) {
-  const std::vector<std::string> codes = nearest_area_codes(word, state);
+  return did_you_mean(word, state.areas);
+}
+
+std::string did_you_mean(std::string_view word, const std::vector<Area>& areas) {
+  const std::vector<std::string> codes = nearest_area_codes(word, areas);
   if (codes.empty()) return {};
   std::string out = "; did you mean ";
   for (std::size_t i = 0; i < codes.size(); ++i) {

@@ -24,8 +24,13 @@ std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t li
 // Empty when nothing is close.
 std::vector<std::string> nearest_area_codes(std::string_view word, const GameState& state,
                                             std::size_t max = 3);
+// The same over a list of areas of which only code and name are read (sorted by code or not): a
+// caller holding part of a state passes every area's code and name.
+std::vector<std::string> nearest_area_codes(std::string_view word, const std::vector<Area>& areas,
+                                            std::size_t max = 3);
 
 // "; did you mean HRS or HRT?" for nearest_area_codes(word, state); "" when there is none.
 std::string did_you_mean(std::string_view word, const GameState& state);
+std::string did_you_mean(std::string_view word, const std::vector<Area>& areas);
 
 }  // namespace adj

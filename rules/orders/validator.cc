@@ -82,7 +82,27 @@ int OrderAck::accepted_count() const {
 
 int OrderAck::rejected_count() const { return static_cast<int>(lines.size()) - accepted_count(); }
 
-std::string check_order_against_map(const Order& o, const GameState& state) {
+FileReferences references_of(const ParsedOrderFile& parsed) {
+  FileReferences r;
+  if (parsed.player) r.players.push_back(*parsed.player);
+  for (const Order& o : parsed.orders) {
+    if (o.verb == Verb::kGift) {
+      r.players.push_back(o.to);
+      continue;
+    }
+    if (!o.from.empty()) r.areas.push_back(o.from);
+    if (!o.to.empty()) r.areas.push_back(o.to);
+  }
+  for (auto* v : {&r.players, &r.areas}) {
+    std::sort(v->begin(), v->end());
+    v->erase(std::unique(v->begin(), v->end()), v->end());
+  }
+  return r;
+}
+
+std::string check_order_against_map(const Order& o, const GameState& state,
+                                    const std::vector<Area>* suggest_from) {
+  const std::vector<Area>& all_areas = suggest_from ? *suggest_from : state.areas;
   if (o.verb == Verb::kGift) {
     if (!state.find_player(o.to)) return "there is no kingdom " + quote(o.to) + " in this game";
     if (o.qty.n <= 0) return "GIFT needs a number of BPs above 0";
@@ -90,11 +110,11 @@ std::string check_order_against_map(const Order& o, const GameState& state) {
   }
   const Area* from = state.find_area(o.from);
   if (o.verb != Verb::kOrder && !from)
-    return "unknown area " + quote(o.from) + did_you_mean(o.from, state);
+    return "unknown area " + quote(o.from) + did_you_mean(o.from, all_areas);
   const Area* to = nullptr;
   if (!o.to.empty()) {
     to = state.find_area(o.to);
-    if (!to) return "unknown area " + quote(o.to) + did_you_mean(o.to, state);
+    if (!to) return "unknown area " + quote(o.to) + did_you_mean(o.to, all_areas);
   }
   const auto not_adjacent = [&] { return o.from + " and " + o.to + " are not adjacent"; };
 
@@ -192,7 +212,7 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
 }
 
 OrderAck check_order_file(std::string_view text, const GameState& state, const CombatEngine* engine,
-                          const SecretCheck& check) {
+                          const SecretCheck& check, const std::vector<Area>* suggest_from) {
   ParsedOrderFile parsed = parse_order_file(text, state.rules.actions_per_turn);
   OrderAck ack;
   ack.game = parsed.game.value_or("");
@@ -241,7 +261,7 @@ OrderAck check_order_file(std::string_view text, const GameState& state, const C
         continue;
       }
       Order& o = parsed.orders[next++];
-      std::string reason = check_order_against_map(o, state);
+      std::string reason = check_order_against_map(o, state, suggest_from);
       if (reason.empty() && o.verb == Verb::kGift && o.to == player->code)
         reason = "you cannot give BPs to yourself";
       if (reason.empty() && (o.verb == Verb::kRaid || o.verb == Verb::kInvade))

@@ -41,16 +41,35 @@ using SecretCheck = std::function<bool(const std::string& player, std::string_vi
 
 // Parses and checks `text` for `state` (whose turn is the open one). `engine` adds its own checks
 // and may be null (engine-independent checks only). Never throws (unless `check` does).
+//
+// What it reads of `state` (so a caller may pass part of a state, see references_of): the head
+// (game_id, turn, rules, engine, scenario_extra), the players and areas references_of(the file)
+// names, the players owning those areas, and the borders between those areas; and, only to
+// suggest codes for an area that does not exist, every area's code and name: from `suggest_from`
+// when it is not null, else from state.areas. The acknowledgement is the same for any such part
+// as for the whole state.
 OrderAck check_order_file(std::string_view text, const GameState& state, const CombatEngine* engine,
-                          const SecretCheck& check);
+                          const SecretCheck& check,
+                          const std::vector<Area>* suggest_from = nullptr);
 // As above, comparing (in constant time) with Player::secret of `state`: for states built from a
 // scenario in memory (tests, tools). A player without a secret is always refused.
 OrderAck check_order_file(std::string_view text, const GameState& state,
                           const CombatEngine* engine);
 
+// What an order file refers to by code: the PLAYER line's player and GIFT recipients (`players`),
+// and every order's areas (`areas`); sorted, without duplicates. `parsed` is the file as parsed
+// with the game's actions_per_turn (what check_order_file checks).
+struct FileReferences {
+  std::vector<std::string> players;
+  std::vector<std::string> areas;
+};
+FileReferences references_of(const ParsedOrderFile& parsed);
+
 // Per-line checks against the map, engine-independent: known areas, adjacency, city and sea
-// restrictions. Returns "" when the order is acceptable, else the player's reason.
-std::string check_order_against_map(const Order& order, const GameState& state);
+// restrictions. Returns "" when the order is acceptable, else the player's reason. Suggestions
+// for an unknown area come from `suggest_from` when not null, else from state.areas.
+std::string check_order_against_map(const Order& order, const GameState& state,
+                                    const std::vector<Area>* suggest_from = nullptr);
 
 // JSON form of an acknowledgement (stored with the submission, printed by --json).
 nlohmann::json to_json(const OrderAck& ack);

@@ -35,6 +35,33 @@ bool is_token_shaped(const std::string& t) {
   return true;
 }
 
+// What checking one order file reads of the open turn (rules/orders/validator.h
+// check_order_file): the part of the state the file names (GameStore::load_view) and, only when
+// it names an area the game lacks, every area's code and name for the suggestions. Its cost
+// follows the file, not the size of the game.
+struct FileView {
+  GameState state;
+  std::optional<std::vector<Area>> area_names;
+};
+
+Result<FileView> view_for_file(GameStore& games, const std::string& game, std::string_view text) {
+  Result<GameState> head = games.load_view(game, std::nullopt, {}, {});
+  if (!head.ok()) return head.status();
+  // Parsed as the validator parses it, so the references are those of the orders it checks.
+  const FileReferences refs = references_of(parse_order_file(text, head->rules.actions_per_turn));
+  Result<GameState> st = games.load_view(game, head->turn, refs.players, refs.areas);
+  if (!st.ok()) return st.status();
+  FileView v{std::move(st).value(), std::nullopt};
+  for (const std::string& code : refs.areas)
+    if (!v.state.find_area(code)) {
+      Result<std::vector<Area>> names = games.area_names(game, v.state.turn);
+      if (!names.ok()) return names.status();
+      v.area_names = std::move(names).value();
+      break;
+    }
+  return v;
+}
+
 }  // namespace
 
 bool counts_as_orders(const OrderAck& ack) {
@@ -95,18 +122,12 @@ Result<Json> Services::show_game(const std::string& game) {
   return j;
 }
 
-Result<OrderAck> Services::ack_for(const GameState& state, std::string_view text,
-                                   const SecretCheck& check) {
-  const CombatEngine* engine = engine_of(state);
-  if (!engine) return Status::Corruption("game " + state.game_id + " names an unknown engine");
-  return check_order_file(text, state, engine, check);
-}
-
 Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::string_view text,
                                                 const std::string& source, bool store,
                                                 const std::string& authenticated_player) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
+  Result<FileView> view = view_for_file(s_.games, game, text);
+  if (!view.ok()) return view.status();
+  const GameState* st = &view->state;
   // A game open for sign-ups (server/app/membership.h) takes no orders yet.
   const auto unless_started = [&](OrderAck& a) {
     auto g = s_.games.game_summary(game);
@@ -133,8 +154,14 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
       return authenticate_player(state.game_id, code, given).ok();
     };
   };
+  const auto check_file = [&](const FileView& v) -> Result<OrderAck> {
+    const CombatEngine* engine = engine_of(v.state);
+    if (!engine) return Status::Corruption("game " + v.state.game_id + " names an unknown engine");
+    return check_order_file(text, v.state, engine, check_for(v.state),
+                            v.area_names ? &*v.area_names : nullptr);
+  };
   if (!store) {
-    Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
+    Result<OrderAck> ack = check_file(*view);
     if (!ack.ok()) return ack.status();
     unless_started(*ack);
     return SubmitOutcome{std::move(ack).value(), std::nullopt, ""};
@@ -146,10 +173,11 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
   constexpr int kAttempts = 4;
   for (int attempt = 1;; ++attempt) {
     if (attempt > 1) {
-      st = s_.games.load_state(game, std::nullopt);
-      if (!st.ok()) return st.status();
+      view = view_for_file(s_.games, game, text);
+      if (!view.ok()) return view.status();
+      st = &view->state;
     }
-    Result<OrderAck> ack = ack_for(*st, text, check_for(*st));
+    Result<OrderAck> ack = check_file(*view);
     if (!ack.ok()) return ack.status();
     unless_started(*ack);
     SubmissionRecord rec;

@@ -165,11 +165,9 @@ class Services {
   Result<Json> replay_battle(const std::string& game, int turn, const std::string& battle_id);
 
  private:
-  Result<OrderAck> ack_for(const GameState& state, std::string_view text);
   // One attempt of run_turn (see there); `used` receives the submission ids it resolved.
   Result<TurnRunOutcome> run_once(const std::string& game, bool preview,
                                   std::vector<std::int64_t>& used);
-  Result<OrderAck> ack_for(const GameState& state, std::string_view text, const SecretCheck& check);
   // The upper-case code of a player of the game's open turn; NotFound otherwise.
   Result<std::string> player_code(const std::string& game, const std::string& player);
   Result<SubmitOutcome> check_or_submit(const std::string& game, std::string_view text,

@@ -17,7 +17,8 @@ using sqlite::Transaction;
 namespace {
 
 constexpr const char* kSummaryColumns =
-    "SELECT id, name, engine, open_turn, status, created_at FROM games";
+    "SELECT id, name, engine, open_turn, status, created_at FROM games "
+    "INDEXED BY games_small_columns";  // not through the row and its scenario (0014)
 
 GameSummary summary_from_row(const Statement& st) {
   GameSummary g;
@@ -80,7 +81,9 @@ Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
 Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
 
 Result<int> SqliteStore::open_turn(const std::string& game) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT open_turn FROM games WHERE id = ?"));
+  ADJ_SQL_TRY(
+      auto st,
+      db_.prepare("SELECT open_turn FROM games INDEXED BY games_small_columns WHERE id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
@@ -140,6 +143,7 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
               db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
   state.bind_text(1, id).bind_int(2, initial.turn).bind_text(3, state_text);
   ADJ_RETURN_IF_ERROR(state.run());
+  ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }
 

@@ -66,6 +66,13 @@ class SqliteStore final : public Store {
   // NotFound when the game exists but has no stored state for `turn` (after the open turn).
   // Corruption when the stored state does not parse or names another game or turn.
   Result<GameState> load_state(const std::string& game, std::optional<int> turn) override;
+  // Read from the open-state index (migration 0014, sqlite_store_views.cc), in one read
+  // transaction, when it is valid for the turn asked; otherwise as GameStore's default (the
+  // whole state, cut).
+  Result<GameState> load_view(const std::string& game, std::optional<int> turn,
+                              const std::vector<std::string>& players,
+                              const std::vector<std::string>& areas) override;
+  Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
   // InvalidArgument (nothing written) unless commit.next_state is for `game` and turn + 1 and
   // every report's turn is commit.turn. Any failing write (e.g. two battles with one id) rolls
   // the whole commit back and returns the error; the turn stays open.
@@ -219,6 +226,10 @@ class SqliteStore final : public Store {
                                   UnixTime now) override;
   // The schema version of the open database (the last migration applied).
   Result<int> schema_version() override;
+  // Writes the open-state index (migration 0014) of `game` again from its stored open state, in
+  // one transaction: for a tool that wrote turn_states rows itself (a copy between databases).
+  // Until then such a game is read whole (correct, at the cost of the whole state).
+  Status rebuild_open_state_index(const std::string& game);
 
  private:
   SqliteStore(sqlite::Database db, std::string path);
@@ -230,6 +241,13 @@ class SqliteStore final : public Store {
   Status require_game(const std::string& game);
   // Sets each player's email to their contact's (MembershipStore), when they have one.
   Status apply_contacts(const std::string& game, GameState& state);
+  // Writes the open-state index (migration 0014) of `game` from `state`, the state just stored
+  // as the game's open turn (without contacts applied). REQUIRES: inside the write transaction
+  // that stored it (sqlite_store_views.cc).
+  Status index_open_state(const std::string& game, const GameState& state);
+  // The same from the stored state of the game's open turn (after a rollback or an upgrade). A
+  // state that does not parse is left unindexed (readers then load it whole and report it).
+  Status reindex_open_state(const std::string& game);
 
   sqlite::Database db_;
   std::string path_;

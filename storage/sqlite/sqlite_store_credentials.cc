@@ -159,6 +159,9 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
       up.bind_text(1, text).bind_text(2, r.game).bind_int(3, r.turn);
       ADJ_RETURN_IF_ERROR(up.run());
     }
+    for (std::size_t i = 0; i < changed.size(); ++i)  // the updates made the indexes stale
+      if (i == 0 || changed[i].game != changed[i - 1].game)
+        ADJ_RETURN_IF_ERROR(reindex_open_state(changed[i].game));
   }
   // 2. The scenario copies.
   {

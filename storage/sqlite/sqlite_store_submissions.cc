@@ -54,7 +54,7 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
     // The turn the file was checked against must still be open, and not being resolved: a run
     // that has read the turn's files would never see this one.
     ADJ_SQL_TRY(auto turn, db_.prepare("SELECT open_turn, resolving_turn, resolving_since "
-                                       "FROM games WHERE id = ?"));
+                                       "FROM games INDEXED BY games_small_columns WHERE id = ?"));
     turn.bind_text(1, record.game);
     ADJ_SQL_TRY(bool row, turn.step());
     if (!row) return Status::NotFound(no_such_game(record.game));

@@ -132,6 +132,7 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
               db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
   state.bind_text(1, game).bind_int(2, commit.turn + 1).bind_text(3, text.next_state);
   if (auto s = state.run(); !s.ok()) return failed(s);
+  if (auto s = index_open_state(game, commit.next_state); !s.ok()) return failed(s);
 
   ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
                                      "resolving_since = NULL WHERE id = ?"));
@@ -195,6 +196,7 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
     st.bind_text(1, game).bind_int(2, turn);
     ADJ_RETURN_IF_ERROR(st.run());
   }
+  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
   return tx.commit();
 }
 

@@ -44,6 +44,10 @@ TEST_F(RevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
   ASSERT_GE(with_game.size(), 20u);
   // The outbox is left out on purpose (delivering mail changes no kept page).
   with_game.erase("outbox");
+  // The open-state index (0014) changes only with turn_states, whose triggers bump the game.
+  for (const char* t :
+       {"open_states", "open_state_players", "open_state_areas", "open_state_edges"})
+    with_game.erase(t);
   with_game.insert("games");
   for (const auto& t : with_game)
     for (const char* ev : {"insert", "update", "delete"}) {

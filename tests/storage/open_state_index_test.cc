@@ -1,0 +1,230 @@
+// The open-state index of migration 0014 (SqliteStore::load_view, area_names): the part of a
+// state it returns is exactly GameStore's default (the whole state, cut), after every path that
+// writes states, and a state written around it is never read through a stale index.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/migrator.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/state_view.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+using Codes = std::vector<std::string>;
+
+struct Request {
+  Codes players, areas;
+};
+
+// Every kind of request a file can make: nothing, one player, areas with and without owners,
+// borders among them, codes that name nothing, everything.
+const std::vector<Request> kRequests = {
+    {{}, {}},
+    {{"WSX"}, {}},
+    {{"MRC"}, {"HRS"}},
+    {{}, {"LON", "NSE"}},
+    {{"NOPE"}, {"XXX", "HRS"}},
+    {{"WSX", "MRC"}, {"HRS", "LON", "NSE"}},
+    {{"wsx"}, {"hrs"}},                       // codes match exactly: nothing
+    {{"MRC", "MRC"}, {"LON", "HRS", "LON"}},  // repeated
+};
+
+class OpenStateIndexTest : public StoreTest {
+ protected:
+  std::string query(const std::string& sql) {
+    auto db = sqlite::Database::open(db_path());
+    EXPECT_TRUE(db.ok());
+    auto st = db->prepare(sql);
+    EXPECT_TRUE(st.ok()) << st.status().to_string();
+    auto row = st->step();
+    EXPECT_TRUE(row.ok());
+    return *row && !st->column_is_null(0) ? st->column_text(0) : "";
+  }
+  void exec(const std::string& sql) {
+    auto db = sqlite::Database::open(db_path());
+    ASSERT_TRUE(db.ok());
+    ASSERT_TRUE(db->exec(sql).ok()) << sql;
+  }
+  // The turn the index of `game` is valid for ("" when it is not).
+  std::string indexed_turn(const std::string& game = "britain") {
+    return query("SELECT turn FROM open_states WHERE game_id = '" + game + "'");
+  }
+  // load_view and area_names agree with the whole state, cut, for every request.
+  void expect_views_match(std::optional<int> turn = std::nullopt) {
+    auto whole = store_->load_state("britain", turn);
+    ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+    for (const Request& r : kRequests) {
+      auto view = store_->load_view("britain", turn, r.players, r.areas);
+      ASSERT_TRUE(view.ok()) << view.status().to_string();
+      EXPECT_EQ(to_json(*view).dump(), to_json(cut_state(*whole, r.players, r.areas)).dump());
+    }
+    auto names = store_->area_names("britain", turn);
+    ASSERT_TRUE(names.ok()) << names.status().to_string();
+    const std::vector<Area> expected = area_names_of(*whole);
+    ASSERT_EQ(names->size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ((*names)[i].code, expected[i].code);
+      EXPECT_EQ((*names)[i].name, expected[i].name);
+    }
+  }
+};
+
+TEST_F(OpenStateIndexTest, CutKeepsNamedPartsOwnersAndTheirBorders) {
+  const GameState s = make_state("britain");
+  const GameState v = cut_state(s, {}, {"LON"});
+  ASSERT_EQ(v.areas.size(), 1u);
+  EXPECT_EQ(v.areas[0].code, "LON");
+  ASSERT_EQ(v.players.size(), 1u);  // LON's owner
+  EXPECT_EQ(v.players[0].code, "MRC");
+  ASSERT_EQ(v.edges.size(), 1u);  // HRS-LON: one end named
+  EXPECT_TRUE(v.adjacent("LON", "HRS"));
+  EXPECT_EQ(v.neighbours("LON"), Codes{"HRS"});
+  EXPECT_EQ(v.scenario_extra, s.scenario_extra);
+  EXPECT_EQ(v.rules.actions_per_turn, 12);
+  EXPECT_TRUE(cut_state(s, {}, {}).areas.empty());
+}
+
+TEST_F(OpenStateIndexTest, ViewsMatchTheWholeStateAfterCreateCommitAndRollback) {
+  create_game_or_fail();
+  EXPECT_EQ(indexed_turn(), "1");
+  expect_views_match();
+  commit_open_turn_or_fail();
+  EXPECT_EQ(indexed_turn(), "2");
+  expect_views_match();
+  expect_views_match(1);  // a turn that is not open: read whole and cut
+  commit_open_turn_or_fail();
+  ASSERT_TRUE(store_->rollback("britain", 2).ok());
+  EXPECT_EQ(indexed_turn(), "2");
+  expect_views_match();
+  ASSERT_TRUE(store_->rollback("britain", 1).ok());
+  EXPECT_EQ(indexed_turn(), "1");
+  expect_views_match();
+  // Rows of the later turns are gone, not left beside the new ones.
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_edges"), "2");
+}
+
+TEST_F(OpenStateIndexTest, ViewsCarryContactsAsLoadStateDoes) {
+  create_game_or_fail();
+  ASSERT_TRUE(store_->set_contact("britain", Contact{"MRC", "new@example.org", "M", 5}).ok());
+  auto v = store_->load_view("britain", std::nullopt, {"MRC"}, {});
+  ASSERT_TRUE(v.ok());
+  ASSERT_EQ(v->players.size(), 1u);
+  EXPECT_EQ(v->players[0].email, "new@example.org");
+  expect_views_match();
+}
+
+TEST_F(OpenStateIndexTest, AStateWrittenAroundTheIndexIsReadWhole) {
+  create_game_or_fail();
+  exec("UPDATE turn_states SET state_json = json_set(state_json, '$.areas[0].armies', 41)");
+  EXPECT_EQ(indexed_turn(), "");  // the trigger made it stale
+  auto v = store_->load_view("britain", std::nullopt, {}, {"HRS"});
+  ASSERT_TRUE(v.ok()) << v.status().to_string();
+  ASSERT_EQ(v->areas.size(), 1u);
+  EXPECT_EQ(v->areas[0].armies, 41);
+  expect_views_match();
+  ASSERT_TRUE(store_->rebuild_open_state_index("britain").ok());
+  EXPECT_EQ(indexed_turn(), "1");
+  expect_views_match();
+  exec("UPDATE turn_states SET state_json = json_set(state_json, '$.areas[0].armies', 42)");
+  // The next state written through the store is indexed again.
+  commit_open_turn_or_fail();
+  EXPECT_EQ(indexed_turn(), "2");
+  expect_views_match();
+}
+
+TEST_F(OpenStateIndexTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
+  create_game_or_fail();
+  auto state = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  TurnCommit c = make_commit(*state);
+  c.next_state.areas.push_back(c.next_state.areas[0]);
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(indexed_turn(), "");
+  EXPECT_EQ(store_->load_state("britain", std::nullopt)->areas.size(), 4u);
+  // Borders are kept when unchanged and rewritten when they change.
+  state = store_->load_state("britain", std::nullopt);
+  c = make_commit(*state);
+  auto& areas = c.next_state.areas;
+  areas.erase(std::unique(areas.begin(), areas.end(),
+                          [](const Area& x, const Area& y) { return x.code == y.code; }),
+              areas.end());
+  ASSERT_EQ(areas.size(), 3u);
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(indexed_turn(), "3");
+  expect_views_match();
+  state = store_->load_state("britain", std::nullopt);
+  c = make_commit(*state);
+  c.next_state.edges[0].features = {{"bridge", true}};
+  c.next_state.edges.push_back(Edge{"LON", "NSE", {}});
+  c.next_state.normalise();
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_edges"), "3");
+  expect_views_match();
+  auto v = store_->load_view("britain", std::nullopt, {}, {"LON"});
+  ASSERT_TRUE(v.ok());
+  EXPECT_TRUE(v->adjacent("LON", "NSE"));
+}
+
+TEST_F(OpenStateIndexTest, UnknownGameIsNotFound) {
+  EXPECT_EQ(store_->load_view("nope", std::nullopt, {}, {}).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->area_names("nope", std::nullopt).status().code(), StatusCode::kNotFound);
+}
+
+// The migration's backfill (SQL over the stored JSON) gives the same views as the index the
+// store writes: it is run again here on a database whose index tables were dropped.
+TEST_F(OpenStateIndexTest, MigrationBackfillsExistingGames) {
+  create_game_or_fail();
+  commit_open_turn_or_fail();
+  create_game_or_fail("gaul");
+  auto migrations = sqlite::bundled_migrations();
+  ASSERT_TRUE(migrations.ok());
+  std::string sql;
+  for (const auto& m : *migrations)
+    if (m.version == 14) sql = m.sql;
+  ASSERT_NE(sql, "") << "migration 0014 is not bundled";
+  store_.reset();
+  exec(
+      "DROP TABLE open_state_players; DROP TABLE open_state_areas; DROP TABLE open_state_edges; "
+      "DROP TABLE open_states; DROP TRIGGER open_state_stale_insert; "
+      "DROP TRIGGER open_state_stale_update; DROP TRIGGER open_state_stale_delete; "
+      "DROP INDEX games_small_columns;");
+  exec(sql);
+  auto opened = SqliteStore::open(db_path());
+  ASSERT_TRUE(opened.ok());
+  store_ = std::move(opened).value();
+  EXPECT_EQ(indexed_turn(), "2");
+  EXPECT_EQ(indexed_turn("gaul"), "1");
+  expect_views_match();
+}
+
+TEST_F(OpenStateIndexTest, BackfillLeavesAStateWithRepeatedCodesUnindexed) {
+  create_game_or_fail();
+  store_.reset();
+  exec(
+      "UPDATE turn_states SET state_json = json_insert(state_json, '$.areas[#]', "
+      "json_extract(state_json, '$.areas[0]'))");
+  auto migrations = sqlite::bundled_migrations();
+  ASSERT_TRUE(migrations.ok());
+  exec(
+      "DROP TABLE open_state_players; DROP TABLE open_state_areas; DROP TABLE open_state_edges; "
+      "DROP TABLE open_states; DROP TRIGGER open_state_stale_insert; "
+      "DROP TRIGGER open_state_stale_update; DROP TRIGGER open_state_stale_delete; "
+      "DROP INDEX games_small_columns;");
+  for (const auto& m : *migrations)
+    if (m.version == 14) exec(m.sql);
+  EXPECT_EQ(indexed_turn(), "");
+  auto opened = SqliteStore::open(db_path());
+  ASSERT_TRUE(opened.ok());
+  store_ = std::move(opened).value();
+  expect_views_match();
+}
+
+}  // namespace
+}  // namespace adj::storage_test
