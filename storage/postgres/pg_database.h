@@ -129,6 +129,9 @@ class Connection {
  private:
   explicit Connection(pg_conn* c, std::string conninfo);
   void close();
+  // Reconnects a lost session unless it was inside a transaction (then IOError).
+  Status ready_for(std::string_view sql);
+  void note_state();  // records whether the session is inside a transaction
   pg_conn* conn_ = nullptr;
   std::string conninfo_;
   struct Prepared;                     // pg_database.cc: SQL text -> statement name

@@ -1,0 +1,46 @@
+// PostgreSQL schema migrations: the numbered SQL files schemas/pg/NNNN_name.sql, compiled into
+// the binary (schemas/pg/README.md lists them).
+//
+// Each migration runs once, in its own transaction together with its row in
+//   schema_migrations(version BIGINT PRIMARY KEY, name TEXT, applied_at BIGINT),
+// so a database is always at a whole version. The whole run holds a session advisory lock
+// (kMigrationLockKey), and each migration's transaction re-checks schema_migrations, so several
+// daemons opening one database at once apply each migration exactly once; the others wait and
+// then find nothing to do. Migration files must not contain BEGIN/COMMIT.
+//
+// Thread-safety: the functions use only the Connection they are given.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/postgres/pg_database.h"
+
+namespace adj::pg {
+
+struct Migration {
+  int version = 0;   // NNNN, from 1
+  std::string name;  // "core" for 0001_core.sql
+  std::string sql;
+};
+
+// The advisory lock key migrations run under ("adj_migr" as bytes).
+inline constexpr std::int64_t kMigrationLockKey = 0x61646a5f6d696772;
+
+// The migrations of schemas/pg compiled into this binary, ascending. Internal if a bundled file
+// is misnamed or the versions are not 1, 2, 3, ...
+Result<std::vector<Migration>> bundled_migrations();
+
+// Brings the database up to the last of `migrations` (REQUIRES: versions 1..N, ascending;
+// InvalidArgument otherwise) and returns the resulting version. FailedPrecondition when the
+// database records a version newer than the last one given (written by a newer binary); nothing
+// is changed then. A failing migration is rolled back on its own; the ones before it stay.
+// REQUIRES: no transaction open on `c`.
+Result<int> migrate(Connection& c, const std::vector<Migration>& migrations);
+
+// The version recorded in the database (0 for a new database).
+Result<int> schema_version(Connection& c);
+
+}  // namespace adj::pg

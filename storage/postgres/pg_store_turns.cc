@@ -1,0 +1,256 @@
+// PgStore: resolving, committing, rolling back and reading resolved turns.
+//
+// Every write that depends on the game's open turn or resolving mark holds the game's row lock
+// (SELECT ... FOR NO KEY UPDATE, which does not block foreign-key checks of other tables) for
+// its whole transaction, so put_submission, commit_turn and rollback of one game are serialised
+// across connections and processes. begin_resolving is one conditional UPDATE.
+#include <algorithm>
+
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/messages.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+namespace {
+
+// What can be checked before touching the database.
+Status check_commit(const std::string& game, const TurnCommit& c) {
+  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
+  if (c.next_state.game_id != game)
+    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
+  if (c.next_state.turn != c.turn + 1)
+    return Status::InvalidArgument(where + "next_state is for turn " +
+                                   std::to_string(c.next_state.turn) + ", expected " +
+                                   std::to_string(c.turn + 1));
+  for (const auto& r : c.reports) {
+    if (r.turn != c.turn)
+      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
+                                     std::to_string(r.turn));
+  }
+  return Status::Ok();
+}
+
+// One column of a batch as a PostgreSQL array literal of text: {"a","b\"c"}.
+class TextArray {
+ public:
+  void add(std::string_view v) {
+    out_ += out_.empty() ? "{\"" : ",\"";
+    for (char c : v) {
+      if (c == '"' || c == '\\') out_ += '\\';
+      out_ += c;
+    }
+    out_ += '"';
+  }
+  std::string take() {
+    std::string s = out_.empty() ? "{}" : std::move(out_) + "}";
+    out_.clear();
+    return s;
+  }
+  std::size_t bytes() const { return out_.size(); }
+
+ private:
+  std::string out_;
+};
+
+// Rows per INSERT and the text they may carry: a 10,000-player turn is a few statements.
+constexpr std::size_t kBatchRows = 5000;
+constexpr std::size_t kBatchBytes = 16u << 20;
+
+}  // namespace
+
+Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
+  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
+  const std::string where = "game " + game + " turn " + std::to_string(commit.turn);
+  ADJ_SQL_TRY(const std::string summary,
+              sqlite::json_to_text(commit.summary, "summary of " + where));
+  ADJ_SQL_TRY(const std::string next_state,
+              sqlite::json_to_text(to_json(commit.next_state), "next state of " + where));
+
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(auto g,
+              conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  if (g.empty()) return Status::NotFound(no_such_game(game));
+  const int current = g.int32(0, 0);
+  if (commit.turn != current)
+    return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
+                                      std::to_string(commit.turn) + " is not the open turn (" +
+                                      std::to_string(current) + ")");
+  const auto failed = [&](const Status& s) {
+    return Status(s.code(), "commit_turn " + where + ": " + s.message());
+  };
+  {
+    // The files resolved must be exactly the turn's current accepted files: one accepted after
+    // the run read them would otherwise be acknowledged and never used.
+    ADJ_SQL_TRY(auto cur, conn_.query("SELECT id FROM submissions WHERE game_id = $1 AND "
+                                      "turn = $2 AND accepted = 1 AND current = 1 ORDER BY id",
+                                      {game, commit.turn}));
+    std::vector<std::int64_t> now_current;
+    for (int i = 0; i < cur.size(); ++i) now_current.push_back(cur.int64(i, 0));
+    std::vector<std::int64_t> used = commit.submissions;
+    std::sort(used.begin(), used.end());
+    if (used != now_current)
+      return Status::FailedPrecondition(
+          "commit_turn " + where +
+          ": the turn's order files changed while it was being resolved; nothing was written");
+  }
+
+  if (auto s = conn_.query("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+                           "VALUES ($1, $2, $3, $4, $5)",
+                           {game, commit.turn, sqlite::seed_to_text(commit.seed), summary,
+                            std::int64_t{commit.ran_at}});
+      !s.ok())
+    return failed(s.status());
+
+  {
+    // Battles, in batches: each column an array, zipped by unnest.
+    TextArray ids, seeds, engines, inputs, outcomes;
+    std::size_t rows = 0;
+    const auto flush = [&]() -> Status {
+      if (rows == 0) return Status::Ok();
+      rows = 0;
+      auto r = conn_.query(
+          "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+          "SELECT $1::text, $2::bigint, * FROM unnest($3::text[], $4::text[], $5::text[], "
+          "$6::text[], "
+          "$7::text[])",
+          {game, commit.turn, ids.take(), seeds.take(), engines.take(), inputs.take(),
+           outcomes.take()});
+      return r.ok() ? Status::Ok() : failed(r.status());
+    };
+    for (const BattleRecord& b : commit.battles) {
+      ADJ_SQL_TRY(const std::string input,
+                  sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+      ADJ_SQL_TRY(const std::string outcome,
+                  sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+      ids.add(b.id);
+      seeds.add(sqlite::seed_to_text(b.seed));
+      engines.add(b.engine);
+      inputs.add(input);
+      outcomes.add(outcome);
+      if (++rows >= kBatchRows || inputs.bytes() + outcomes.bytes() >= kBatchBytes)
+        ADJ_RETURN_IF_ERROR(flush());
+    }
+    ADJ_RETURN_IF_ERROR(flush());
+  }
+  {
+    TextArray players, texts, jsons;
+    std::size_t rows = 0;
+    const auto flush = [&]() -> Status {
+      if (rows == 0) return Status::Ok();
+      rows = 0;
+      auto r = conn_.query(
+          "INSERT INTO reports(game_id, turn, player, text, json) "
+          "SELECT $1::text, $2::bigint, * FROM unnest($3::text[], $4::text[], $5::text[])",
+          {game, commit.turn, players.take(), texts.take(), jsons.take()});
+      return r.ok() ? Status::Ok() : failed(r.status());
+    };
+    for (const ReportRecord& rep : commit.reports) {
+      ADJ_SQL_TRY(const std::string json,
+                  sqlite::json_to_text(rep.json, "report of " + rep.player));
+      players.add(rep.player);
+      texts.add(rep.text);
+      jsons.add(json);
+      if (++rows >= kBatchRows || texts.bytes() + jsons.bytes() >= kBatchBytes)
+        ADJ_RETURN_IF_ERROR(flush());
+    }
+    ADJ_RETURN_IF_ERROR(flush());
+  }
+
+  if (auto s = conn_.query("INSERT INTO turn_states(game_id, turn, state_json) "
+                           "VALUES ($1, $2, $3)",
+                           {game, commit.turn + 1, next_state});
+      !s.ok())
+    return failed(s.status());
+  // A summary with "ending" (the turn ended the game, server/app/ending.h) finishes the game.
+  if (auto s = conn_.query("UPDATE games SET open_turn = $1, resolving_turn = NULL, "
+                           "resolving_since = NULL, "
+                           "status = CASE WHEN $3 THEN 'finished' ELSE status END WHERE id = $2",
+                           {commit.turn + 1, game, commit.summary.contains("ending")});
+      !s.ok())
+    return failed(s.status());
+  return tx.commit();
+}
+
+Status PgStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
+  // One conditional UPDATE: of two runs starting at once exactly one sets the mark; a mark older
+  // than the lease (a run that died) is taken over.
+  ADJ_SQL_TRY(auto r, conn_.query("UPDATE games SET resolving_turn = $2, resolving_since = $3 "
+                                  "WHERE id = $1 AND open_turn = $2 AND "
+                                  "(resolving_turn IS DISTINCT FROM open_turn OR "
+                                  "resolving_since IS NULL OR resolving_since + $4 <= $3)",
+                                  {game, turn, std::int64_t{now},
+                                   std::int64_t{SqliteStore::kResolvingLeaseSeconds}}));
+  if (r.affected() == 1) return Status::Ok();
+  // Why not: read after the fact (the row may have changed since; the answer is still true of
+  // the moment the UPDATE ran, or a later one).
+  ADJ_SQL_TRY(auto g,
+              conn_.query("SELECT open_turn, resolving_since FROM games WHERE id = $1", {game}));
+  if (g.empty()) return Status::NotFound(no_such_game(game));
+  const int current = g.int32(0, 0);
+  if (turn != current)
+    return Status::FailedPrecondition("game " + game + ": turn " + std::to_string(turn) +
+                                      " is not the open turn (" + std::to_string(current) + ")");
+  return Status::Unavailable("game " + game + ": turn " + std::to_string(turn) +
+                             " is being resolved by another run (since " +
+                             std::to_string(g.int64(0, 1)) + ")");
+}
+
+Status PgStore::end_resolving(const std::string& game, int turn) {
+  auto r = conn_.query(
+      "UPDATE games SET resolving_turn = NULL, resolving_since = NULL "
+      "WHERE id = $1 AND resolving_turn = $2",
+      {game, turn});
+  return r.ok() ? Status::Ok() : r.status();
+}
+
+Status PgStore::rollback(const std::string& game, int turn) {
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(auto g,
+              conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  if (g.empty()) return Status::NotFound(no_such_game(game));
+  const int current = g.int32(0, 0);
+  const std::string where = "rollback game " + game + " to turn " + std::to_string(turn) + ": ";
+  if (turn < 1 || turn > current)
+    return Status::FailedPrecondition(where + "the open turn is " + std::to_string(current));
+  ADJ_SQL_TRY(auto has, conn_.query("SELECT 1 FROM turn_states WHERE game_id = $1 AND turn = $2",
+                                    {game, turn}));
+  if (has.empty()) return Status::FailedPrecondition(where + "no state is stored for that turn");
+  // Children before parents, although ON DELETE CASCADE would also remove battles and reports.
+  // A finished game ended with its last resolved turn: removing that turn reopens it.
+  static constexpr const char* kDeletes[] = {
+      ("UPDATE games SET status = 'open' WHERE id = $1 AND status = 'finished' AND "
+       "$2 < open_turn"),
+      "DELETE FROM battles WHERE game_id = $1 AND turn >= $2",
+      "DELETE FROM reports WHERE game_id = $1 AND turn >= $2",
+      "DELETE FROM turns WHERE game_id = $1 AND turn >= $2",
+      "DELETE FROM turn_states WHERE game_id = $1 AND turn > $2",
+      ("UPDATE games SET open_turn = $2, resolving_turn = NULL, resolving_since = NULL "
+       "WHERE id = $1"),
+  };
+  for (const char* sql : kDeletes) {
+    auto r = conn_.query(sql, {game, turn});
+    if (!r.ok()) return r.status();
+  }
+  return tx.commit();
+}
+
+Result<Json> PgStore::turn_record(const std::string& game, int turn) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto r, conn_.query("SELECT seed, summary_json, ran_at FROM turns "
+                                  "WHERE game_id = $1 AND turn = $2",
+                                  {game, turn}));
+  const std::string where = "game " + game + " turn " + std::to_string(turn);
+  if (r.empty()) return Status::NotFound(where + " has not been resolved");
+  ADJ_SQL_TRY(const std::uint64_t seed, sqlite::seed_from_text(r.text(0, 0), where));
+  ADJ_SQL_TRY(Json summary, sqlite::json_from_text(r.text(0, 1), "summary of " + where));
+  return Json{{"game", game},
+              {"turn", turn},
+              {"seed", sqlite::seed_to_text(seed)},
+              {"summary", std::move(summary)},
+              {"ran_at", r.int64(0, 2)}};
+}
+
+}  // namespace adj
