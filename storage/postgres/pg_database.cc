@@ -305,6 +305,8 @@ Status Connection::ready_for(std::string_view sql) {
 }
 
 void Connection::note_state() {
+  // A session that just broke reports no transaction state: keep what was known before.
+  if (PQstatus(conn_) != CONNECTION_OK) return;
   const auto t = PQtransactionStatus(conn_);
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
