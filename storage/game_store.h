@@ -29,6 +29,10 @@ class GameStore {
   // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
   // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
   // it. FailedPrecondition unless `turn` is the open turn. Call before reading the turn's orders.
+  // It is the claim among processes sharing the database: Unavailable (nothing written) while
+  // another run's mark for `turn` is younger than the backend's lease (SQLite and PostgreSQL:
+  // kResolvingLeaseSeconds, or ADJUTANT_TURN_LEASE_SECONDS), so one due turn is resolved by one
+  // process; a run that died is taken over once its lease has run out. One conditional update.
   virtual Status begin_resolving(const std::string& game, int turn, UnixTime now) = 0;
   // Clears the mark of begin_resolving when it is for `turn` (a run that failed); else nothing.
   virtual Status end_resolving(const std::string& game, int turn) = 0;

@@ -336,6 +336,11 @@ int run(int argc, char** argv) {
   srv->add_option("--mail-from", so.mail_from,
                   "From address of the mail sent (env ADJUTANT_MAIL_FROM)")
       ->capture_default_str();
+  srv->add_option("--outbox-lease", so.outbox_lease_seconds,
+                  "Seconds a claim on outbox messages holds before another daemon may take "
+                  "them over")
+      ->capture_default_str()
+      ->check(CLI::Range(6, 3600));
   srv->add_option("--reminder-hours", so.reminder_hours,
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()

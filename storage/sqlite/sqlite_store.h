@@ -72,8 +72,12 @@ class SqliteStore final : public Store {
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
   Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
   Status end_resolving(const std::string& game, int turn) override;
-  // How long a resolving mark holds without a commit: a run that died stops closing its turn.
+  // How long a resolving mark holds without a commit: a run that died stops closing its turn,
+  // and another process may claim the turn (begin_resolving). kResolvingLeaseSeconds unless the
+  // environment sets ADJUTANT_TURN_LEASE_SECONDS (1..86400; read once per process): keep it above
+  // the longest turn run, or a slow run is resolved a second time (one of the two commits wins).
   static constexpr UnixTime kResolvingLeaseSeconds = 600;
+  static UnixTime resolving_lease_seconds();
   // Also FailedPrecondition when no state is stored for `turn` (before the game's first turn).
   Status rollback(const std::string& game, int turn) override;
   // NotFound when the turn has not been resolved.
