@@ -56,10 +56,6 @@ Status PgStore::revoke_tokens(const std::string&, const std::string&) {
 Result<std::pair<std::string, std::string>> PgStore::token_owner(const std::string&) {
   return pending("token_owner");
 }
-Result<std::int64_t> PgStore::append_notice(const Notice&) { return pending("append_notice"); }
-Result<std::vector<Notice>> PgStore::pending_notices(int) { return pending("pending_notices"); }
-Status PgStore::mark_notice_done(std::int64_t) { return pending("mark_notice_done"); }
-Result<std::vector<Notice>> PgStore::notices(const std::string&) { return pending("notices"); }
 Result<PressOptions> PgStore::press_options(const std::string&) { return pending("press_options"); }
 Status PgStore::set_press_options(const std::string&, const PressOptions&) {
   return pending("set_press_options");
