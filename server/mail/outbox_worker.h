@@ -112,10 +112,10 @@ class OutboxWorker {
   // are returned (messages not yet marked stay claimed until their lease expires).
   // Several workers (threads or processes) on one database: a message is claimed by one of them
   // (MailStore::claim), and a send is started only while it can end within the claim's lease
-  // (elapsed + max_send_seconds + margin < lease_seconds, on a steady clock; margin: a
-  // tenth of the lease, 2..kLeaseMarginSeconds: the claim's clock is whole seconds), so no
-  // other worker can claim a message while it is being sent; the messages left over stay
-  // claimed until their lease runs out (WorkerStats::left_claimed).
+  // (1 + elapsed since run_once began + max_send_seconds + margin < lease_seconds, on a steady
+  // clock; margin: see kMinLeaseMarginSeconds), so no other worker can claim a message while it
+  // is being sent or marked; the messages left over stay claimed until their lease runs out
+  // (WorkerStats::left_claimed).
   Result<WorkerStats> run_once(UnixTime now);
   // The most messages one pass claims: a pass that claimed this many may have left more due.
   int batch() const { return batch_; }
@@ -127,7 +127,10 @@ class OutboxWorker {
   int batch_;
   std::int64_t lease_seconds_;
   std::int64_t max_send_seconds_;
-  // Room for marking the message and for clock differences between processes.
+  // Room for marking the message (which may wait for the database's write lock: SQLite's busy
+  // timeout is 5 s) and for clock differences between processes: a tenth of the lease, within
+  // these bounds.
+  static constexpr std::int64_t kMinLeaseMarginSeconds = 6;
   static constexpr std::int64_t kLeaseMarginSeconds = 30;
 };
 
