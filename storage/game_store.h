@@ -50,6 +50,10 @@ class GameStore {
   // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
   // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
   // it. FailedPrecondition unless `turn` is the open turn. Call before reading the turn's orders.
+  // It is the claim among processes sharing the database: Unavailable (nothing written) while
+  // another run's mark for `turn` is younger than the backend's lease (SQLite and PostgreSQL:
+  // kResolvingLeaseSeconds, or ADJUTANT_TURN_LEASE_SECONDS), so one due turn is resolved by one
+  // process; a run that died is taken over once its lease has run out. One conditional update.
   virtual Status begin_resolving(const std::string& game, int turn, UnixTime now) = 0;
   // Clears the mark of begin_resolving when it is for `turn` (a run that failed); else nothing.
   virtual Status end_resolving(const std::string& game, int turn) = 0;
@@ -67,6 +71,14 @@ class GameStore {
   // The stored turn record (seed, summary) of a resolved turn.
   virtual Result<Json> turn_record(const std::string& game, int turn) = 0;
 };
+
+// How long a resolving mark (GameStore::begin_resolving) holds without a commit, on every backend:
+// a run that died stops closing its turn, and another process may claim the turn. 600 s unless
+// the environment sets ADJUTANT_TURN_LEASE_SECONDS (1..86400; read once per process). Keep it
+// above the longest turn run, or a slow run is resolved a second time (one of the two commits
+// wins). Defined in storage/resolving_lease.cc.
+inline constexpr UnixTime kResolvingLeaseSeconds = 600;
+UnixTime resolving_lease_seconds();
 
 // Order files.
 class SubmissionStore {

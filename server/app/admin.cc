@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "rules/game/victory.h"
 #include "server/app/ascii.h"
 #include "server/app/attendance.h"
 #include "server/app/audit_log.h"
@@ -463,9 +464,78 @@ bool GameAdmin::guard_waived(const std::string& game, int turn) {
   });
 }
 
+std::optional<TickAction> GameAdmin::unfinished_run(const GameSummary& g, UnixTime now, bool due,
+                                                    bool due_reports) {
+  if (g.turn <= 1) return std::nullopt;
+  const int turn = g.turn - 1;
+  Result<Json> rec = s_.games.turn_record(g.id, turn);
+  if (!rec.ok() || !rec->is_object()) return std::nullopt;  // e.g. a scenario starting later
+  const UnixTime ran_at = rec->value("ran_at", UnixTime{0});
+  if (now - ran_at > kRecoverySeconds) return std::nullopt;
+  const auto logged = [&](const std::vector<AuditEntry>& log, const char* action) {
+    return std::any_of(log.begin(), log.end(), [&](const AuditEntry& e) {
+      return e.action == action && int_field(e.detail, "turn") == turn && e.at >= ran_at;
+    });
+  };
+  const auto finished = [&](const std::vector<AuditEntry>& log) { return logged(log, "run"); };
+  Result<std::vector<AuditEntry>> log = admin_.audit_log(g.id);
+  if (!log.ok()) return std::nullopt;
+  const std::string which = "turn " + std::to_string(turn);
+  if (finished(*log)) {
+    if (!due_reports || logged(*log, "reports") || now - ran_at < kBookkeepingGraceSeconds)
+      return std::nullopt;
+    TickAction act{g.id, "reports", which + "'s reports were never recorded as queued"};
+    act.turn = turn;
+    return act;
+  }
+  if (!due) return std::nullopt;
+  if (now - ran_at < kBookkeepingGraceSeconds)
+    return TickAction{g.id, "waiting", which + " was just committed; its bookkeeping is under way"};
+  // The claim on the open turn keeps another scheduler from doing this at the same time.
+  if (Status c = s_.games.begin_resolving(g.id, g.turn, now); !c.ok())
+    return TickAction{g.id, "waiting", which + ": " + c.message()};
+  std::optional<TickAction> act;
+  if (auto again = admin_.audit_log(g.id); again.ok() && !finished(*again)) {
+    TurnRunOutcome out;
+    out.turn = turn;
+    const Json& summary = (*rec)["summary"];
+    if (summary.is_object()) {
+      out.digest = summary.value("digest", "");
+      if (auto it = summary.find("players_without_orders"); it != summary.end() && it->is_array())
+        for (const Json& p : *it)
+          if (p.is_string()) out.players_without_orders.push_back(p.get<std::string>());
+      if (summary.contains("ending")) out.ending = ending_from_json(summary["ending"]);
+    }
+    act = TickAction{g.id, "ran",
+                     which + " ran (digest " + out.digest +
+                         "); its bookkeeping was completed here, after the process that ran it "
+                         "stopped before doing it"};
+    if (Status after = guarded([&]() { return finish_run(g.id, "scheduler", out); }); !after.ok()) {
+      act->detail += "; " + after.message();
+      log_error(g.id, "after run", after);
+    }
+  }
+  (void)s_.games.end_resolving(g.id, g.turn);
+  return act;
+}
+
 TickAction GameAdmin::run_due(const GameSummary& g, const Schedule& s) {
   TickAction act{g.id, "ran", ""};
-  Result<TurnRunOutcome> out = guarded([&]() { return svc_.run_turn(g.id, false); });
+  // For the turn this pass found due only: when another process ran it meanwhile, the next turn
+  // is not run on the old deadline.
+  Result<TurnRunOutcome> out = guarded([&]() { return svc_.run_turn(g.id, false, g.turn); });
+  if (!out.ok()) {
+    // Another process (another daemon, or the GM) is resolving this turn or has resolved it:
+    // not a failure of this game.
+    Result<GameSummary> now_g = s_.games.game_summary(g.id);
+    const bool moved = now_g.ok() && (now_g->turn != g.turn || now_g->status != g.status);
+    if (out.status().code() == StatusCode::kUnavailable || moved) {
+      act.action = "waiting";
+      act.detail = "turn " + std::to_string(g.turn) +
+                   " is run by another process: " + out.status().message();
+      return act;
+    }
+  }
   if (out.ok()) {
     act.detail = "turn " + std::to_string(out->turn) + " ran (digest " + out->digest + ")";
     Status after = guarded([&]() { return finish_run(g.id, "scheduler", *out); });
@@ -556,6 +626,11 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
 
   // 2. Due?
   const bool past_deadline = s.deadline && now >= *s.deadline;
+  // A committed run whose bookkeeping is missing (the process that ran it stopped in between):
+  // its deadline is the previous turn's, so the open turn is not run on it.
+  if (std::optional<TickAction> pending =
+          unfinished_run(g, now, past_deadline || s.early_when_all_in, false))
+    return *pending;
   if (!past_deadline && !s.early_when_all_in) {
     act.detail = s.deadline ? "deadline " + utc_iso(*s.deadline) : "no deadline";
     return act;
@@ -635,7 +710,7 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
   return run_due(g, s);
 }
 
-std::vector<TickAction> GameAdmin::tick() {
+std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
   std::vector<TickAction> actions;
   try {
     const UnixTime now = now_();
@@ -653,6 +728,8 @@ std::vector<TickAction> GameAdmin::tick() {
         Result<Schedule> s = admin_.schedule(g.id);
         if (s.ok() && (s->kind == "none" || (!s->deadline && !s->early_when_all_in))) continue;
         actions.push_back(tick_game(g, now, last_tick));
+        if (recover_reports)
+          if (auto reports = unfinished_run(g, now, false, true)) actions.push_back(*reports);
       } catch (const std::exception& e) {
         actions.push_back({g.id, "failed", std::string("unexpected exception: ") + e.what()});
       } catch (...) {

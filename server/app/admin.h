@@ -57,8 +57,11 @@ struct SubmissionStatus {
 // What the scheduler did for one game on one tick.
 struct TickAction {
   std::string game;
-  std::string action;  // "ran", "held", "extended", "failed", "waiting"
+  std::string action;  // "ran", "held", "extended", "failed", "waiting", "reports"
   std::string detail;
+  // "reports": the resolved turn whose reports were never recorded as queued (audit "reports",
+  // MailIngest::queue_turn_reports); the caller queues them.
+  int turn = 0;
 };
 
 // A schedule as JSON (the API's and the audit log's form).
@@ -154,10 +157,20 @@ class GameAdmin {
   //  4. Otherwise the turn runs as run_turn does ("ran"). A failure is counted (audit "failed",
   //     "failed"); at max_attempts failures the game is held ("held"; audit "hold"). A turn is
   //     never skipped: it is retried on the next pass.
-  std::vector<TickAction> tick();
+  //
+  // Several processes on one database may tick at once: a due turn is run by one of them
+  // (GameStore::begin_resolving is the claim; the others answer "waiting"), and a turn whose
+  // bookkeeping a dead process left undone is finished by another (unfinished_run). With
+  // `recover_reports` (the daemon, which queues reports for "ran"), a game whose last turn's
+  // reports were never recorded as queued also gets a "reports" action, after its own.
+  std::vector<TickAction> tick(bool recover_reports = false);
 
   static constexpr double kNmrSpikeMargin = 0.25;
   static constexpr int kNmrHistoryTurns = 5;
+  // How long after a turn's commit its missing bookkeeping is left to the process that ran it.
+  static constexpr std::int64_t kBookkeepingGraceSeconds = 60;
+  // Turns committed longer ago are not looked at (databases from before the "reports" entry).
+  static constexpr std::int64_t kRecoverySeconds = 86400;
 
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
@@ -168,8 +181,21 @@ class GameAdmin {
   // on file are kept, the deadline, and that a corrected report follows (Services::notify).
   Status notify_rollback(const std::string& game, int turn, int from_turn);
   TickAction tick_game(const GameSummary& game, UnixTime now, UnixTime last_tick);
-  // Runs a due turn for the scheduler, counting a failure and holding at max_attempts.
+  // Runs a due turn for the scheduler, counting a failure and holding at max_attempts. Only the
+  // turn `game` names: when another process resolves or resolved it, "waiting" (no failure).
   TickAction run_due(const GameSummary& game, const Schedule& s);
+  // Several schedulers on one database, any of which may die at any point. For the turn before
+  // the open one, committed less than kRecoverySeconds ago:
+  //  - its audit "run" entry is missing (the process that ran it stopped before finish_run):
+  //    "waiting" for kBookkeepingGraceSeconds after the commit, then finish_run from the stored
+  //    turn record under the open turn's claim (GameStore::begin_resolving): "ran";
+  //  - its audit "reports" entry is missing kBookkeepingGraceSeconds after the commit (the
+  //    process stopped before queueing them): "reports" with the turn.
+  // nullopt when nothing is missing. `due`: the open turn is due (only then is a missing "run"
+  // looked for; its deadline is the previous turn's, so the open turn must not run on it).
+  // `due_reports`: look for a missing "reports" entry (only then).
+  std::optional<TickAction> unfinished_run(const GameSummary& game, UnixTime now, bool due,
+                                           bool due_reports);
   // Mean share of players without orders over the previous resolved turns; nullopt when none.
   std::optional<double> usual_nmr_share(const std::string& game, int turn, std::size_t players);
   // True when the GM resumed the game from "held" during `turn`.

@@ -162,15 +162,17 @@ int run(int argc, char** argv) {
   // player address | replace; signup open | list | approve | start | invite (membership)
   std::string member_email, member_name, member_base_url;
   std::int64_t signup_number = 0;
-  auto* paddr = player_cmd->add_subcommand("address", "Change a player's address (audited; "
-                                                      "the old and new address are told)");
+  auto* paddr = player_cmd->add_subcommand("address",
+                                           "Change a player's address (audited; "
+                                           "the old and new address are told)");
   paddr->add_option("GAME", game_id, "Game id")->required();
   paddr->add_option("PLAYER", player, "Player code")->required();
   paddr->add_option("EMAIL", member_email, "New address")->required();
   paddr->callback([&] { code = player_address(common, game_id, player, member_email); });
   auto* prepl = player_cmd->add_subcommand(
-      "replace", "Give a position to a new player: new address and secret (mailed), old "
-                 "tokens revoked, audited");
+      "replace",
+      "Give a position to a new player: new address and secret (mailed), old "
+      "tokens revoked, audited");
   prepl->add_option("GAME", game_id, "Game id")->required();
   prepl->add_option("PLAYER", player, "Player code")->required();
   prepl->add_option("EMAIL", member_email, "The new player's address")->required();
@@ -179,8 +181,8 @@ int run(int argc, char** argv) {
   prepl->callback([&] {
     code = player_replace(common, game_id, player, member_email, member_name, member_base_url);
   });
-  auto* signup_cmd = app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")
-                         ->require_subcommand(1);
+  auto* signup_cmd =
+      app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")->require_subcommand(1);
   auto* sopen = signup_cmd->add_subcommand("open", "Open a game that has not started for sign-ups");
   sopen->add_option("GAME", game_id, "Game id")->required();
   sopen->callback([&] { code = signup_open(common, game_id); });
@@ -202,9 +204,8 @@ int run(int argc, char** argv) {
   sinv->add_option("--base-url", member_base_url, "Public base URL for the join page link");
   sinv->callback([&] { code = signup_invite(common, game_id, member_email, member_base_url); });
   // press options | list
-  auto* press_cmd =
-      app.add_subcommand("press", "Press between players: options and messages")
-          ->require_subcommand(1);
+  auto* press_cmd = app.add_subcommand("press", "Press between players: options and messages")
+                        ->require_subcommand(1);
   std::string press_level, press_gm_reads;
   auto* popt = press_cmd->add_subcommand("options", "Show or set a game's press options (audited)");
   popt->add_option("GAME", game_id, "Game id")->required();
@@ -339,6 +340,11 @@ int run(int argc, char** argv) {
   srv->add_option("--mail-from", so.mail_from,
                   "From address of the mail sent (env ADJUTANT_MAIL_FROM)")
       ->capture_default_str();
+  srv->add_option("--outbox-lease", so.outbox_lease_seconds,
+                  "Seconds a claim on outbox messages holds before another daemon may take "
+                  "them over")
+      ->capture_default_str()
+      ->check(CLI::Range(20, 3600));
   srv->add_option("--reminder-hours", so.reminder_hours,
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()

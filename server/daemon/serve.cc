@@ -281,7 +281,7 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
 
 void run_tick(web::WebContext& ctx) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<TickAction> actions = ctx.admin().tick();
+  std::vector<TickAction> actions = ctx.admin().tick(true);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int runs = 0;
@@ -296,6 +296,7 @@ void run_tick(web::WebContext& ctx) {
       if (shown.ok() && shown->contains("turn"))
         ctx.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
     }
+    if (a.action == "reports") ctx.turn_ran(a.game, a.turn);  // queued again: see GameAdmin
     const std::string game = log_escape(a.game), detail = log_escape(a.detail);
     if (a.action == "waiting")
       spdlog::debug("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
@@ -449,6 +450,8 @@ int serve(const std::string& db, const ServeOptions& o) {
     ro.starttls = o.relay_starttls;
     ro.user = o.relay_user;
     ro.password = o.relay_password;
+    ro.timeout_seconds = std::min<long>(120, o.outbox_lease_seconds / 3);
+    ro.connect_timeout_seconds = std::min<long>(10, ro.timeout_seconds);
     sender = std::make_unique<mail::SmtpRelaySender>(ro);
   } else {
     sender = std::make_unique<mail::MaildirSender>(outbox_dir);
@@ -711,7 +714,10 @@ int serve(const std::string& db, const ServeOptions& o) {
             spdlog::warn("event=notices_failed error=\"{}\"", log_escape(n.status().message()));
           else if (*n > 0)
             spdlog::info("event=notices queued={}", *n);
-          if (!outbox_worker) outbox_worker = std::make_unique<mail::OutboxWorker>(store, *sender);
+          if (!outbox_worker)
+            outbox_worker = std::make_unique<mail::OutboxWorker>(
+                store, *sender, mail::BackoffPolicy{}, 50, o.outbox_lease_seconds,
+                std::min<std::int64_t>(120, o.outbox_lease_seconds / 3));
           auto st = outbox_worker->run_once(ctx.clock()());
           if (!st.ok())
             spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));

@@ -32,6 +32,10 @@ struct ServeOptions {
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
   int mail_seconds = 2;                          // outbox and Maildir polling period
+  // How long a daemon's claim on outbox messages holds (MailStore::claim): a daemon that died
+  // holding messages leaves them to another after this long. The relay's whole-transaction
+  // timeout is a third of it (at most 120 s), so a send always ends within the claim.
+  int outbox_lease_seconds = 300;
   // Bounds on received mail (server/mail/mail_ingest.h MailConfig, mime.h MimeLimits).
   int refusals_per_hour = 3;          // refusal and HELP answers per address
   int refusals_per_hour_total = 100;  // refusal and HELP answers to all addresses together

@@ -1517,7 +1517,11 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     if (!log.ok()) return log.status();
     runs = std::max(1, turn_runs(*log, turn).runs);
   }
-  if (runs > 1) return queue_corrections(game, turn, runs);
+  if (runs > 1) {
+    auto n = queue_corrections(game, turn, runs);
+    if (n.ok()) ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, *n));
+    return n;
+  }
   const std::optional<MailAttachment> map = report_map(config_.map_painter, services_, game, turn);
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
@@ -1552,7 +1556,18 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     if (!q.ok()) return q.status();
     queued += *q ? 1 : 0;
   }
+  ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, queued));
   return queued;
+}
+
+Status MailIngest::record_reports_queued(const std::string& game, int turn, int queued) {
+  if (!admin_) return Status::Ok();
+  return record_audit(
+      *admin_, game, now_(), "mail", "reports",
+      {{"turn", turn},
+       {"queued", queued},
+       {"message", "the reports of turn " + std::to_string(turn) + " are in the outbox (" +
+                       std::to_string(queued) + " queued now)"}});
 }
 
 Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int run) {

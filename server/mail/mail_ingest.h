@@ -85,7 +85,7 @@
 
 namespace adj::mail {
 
-struct PressBlock;  // press_mail.h
+struct PressBlock;         // press_mail.h
 struct AttendanceCommand;  // attendance_mail.h
 
 struct MailConfig {
@@ -213,6 +213,9 @@ class MailIngest {
   // were queued now. NotFound when the game or the turn's reports do not exist.
   // When the audit log shows the turn ran before (a rollback, then this re-run), every player's
   // report goes out again as a correction instead (queue_corrections).
+  // With an AdminStore, a done call appends the audit entry "reports" {turn, queued} (actor
+  // "mail"): the scheduler of any process sharing the database queues the reports again (a
+  // no-op for those already queued) when a turn's entry is missing (GameAdmin::tick).
   Result<int> queue_turn_reports(const std::string& game, int turn);
   // Every player's report of `turn` as a notice (Services::notify, kind "correction"): subject
   // "Correction: ...", first line saying it replaces the report mailed before. `run` (the run's
@@ -308,6 +311,8 @@ class MailIngest {
   MailConfig config_;
   Clock now_;
   AdminStore* admin_;
+  // The audit entry "reports" of queue_turn_reports; Ok without an AdminStore.
+  Status record_reports_queued(const std::string& game, int turn, int queued);
   std::string holder_;  // this object's lease holder name ("host:pid:n")
   Throttle* throttle_ = nullptr;
 };

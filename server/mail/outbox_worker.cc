@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <mutex>
@@ -208,19 +210,36 @@ std::int64_t backoff_delay(int attempts, const BackoffPolicy& p) {
 }
 
 OutboxWorker::OutboxWorker(MailStore& store, MailSender& sender, BackoffPolicy backoff, int batch,
-                           std::int64_t lease_seconds)
+                           std::int64_t lease_seconds, std::int64_t max_send_seconds)
     : store_(store),
       sender_(sender),
       backoff_(backoff),
       batch_(batch),
-      lease_seconds_(lease_seconds) {}
+      lease_seconds_(lease_seconds),
+      max_send_seconds_(max_send_seconds) {}
 
 Result<WorkerStats> OutboxWorker::run_once(UnixTime now) {
   WorkerStats stats;
+  // The lease runs from `now` (whole seconds, taken by the caller just before): measured from
+  // here, one second earlier, so time spent waiting for the claim's write counts too.
+  const auto started = std::chrono::steady_clock::now() - std::chrono::seconds(1);
   auto claimed = store_.claim(now, batch_, lease_seconds_);
   if (!claimed.ok()) return claimed.status();
   stats.claimed = static_cast<int>(claimed->size());
   for (const OutboxMessage& m : *claimed) {
+    // A send is started only when it ends within the lease even at its longest: past the lease
+    // another process may claim the message and send it too. The rest stay claimed until their
+    // lease runs out, then anyone (this worker too) claims them again.
+    const auto spent =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - started)
+            .count();
+    if (spent + max_send_seconds_ +
+            std::clamp<std::int64_t>(lease_seconds_ / 10, kMinLeaseMarginSeconds,
+                                     kLeaseMarginSeconds) >=
+        lease_seconds_) {
+      stats.left_claimed = stats.claimed - stats.sent - stats.retried - stats.failed;
+      break;
+    }
     const SendResult res = sender_.send(m);
     if (res.ok) {
       ADJ_RETURN_IF_ERROR(store_.mark_sent(m.id, now));

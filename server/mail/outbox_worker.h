@@ -8,9 +8,10 @@
 //
 // Delivery guarantees: a message is marked only after its sender returned, so a crash loses
 // nothing (the lease expires and the message is claimed again). The window for a duplicate is
-// a crash between the relay's 250 and mark_sent; receivers can recognise such a duplicate by its
-// Message-ID, which is fixed when the message is queued. MaildirSender closes that window too:
-// its file name is fixed per outbox message, and a message whose file is already in the
+// a crash between the relay's 250 and mark_sent (one store write: milliseconds); receivers can
+// recognise such a duplicate by its Message-ID, which is fixed when the message is queued. No
+// other duplicate arises with several processes: see run_once. MaildirSender closes that window
+// too: its file name is fixed per outbox message, and a message whose file is already in the
 // Maildir is not written again.
 //
 // Thread-safety: one worker per thread; senders are used from the worker's thread only.
@@ -97,16 +98,24 @@ std::int64_t backoff_delay(int attempts, const BackoffPolicy& policy);
 struct WorkerStats {
   int claimed = 0;
   int sent = 0;
-  int retried = 0;  // back to pending with a later next_attempt_at
-  int failed = 0;   // failed for good
+  int retried = 0;       // back to pending with a later next_attempt_at
+  int failed = 0;        // failed for good
+  int left_claimed = 0;  // not tried: too little of the lease was left (see run_once)
 };
 
 class OutboxWorker {
  public:
+  // max_send_seconds: the longest one send may take (SmtpRelayOptions::timeout_seconds).
   OutboxWorker(MailStore& store, MailSender& sender, BackoffPolicy backoff = {}, int batch = 50,
-               std::int64_t lease_seconds = 300);
+               std::int64_t lease_seconds = 300, std::int64_t max_send_seconds = 120);
   // One pass: claims up to `batch` due messages and delivers each once. Errors from the store
   // are returned (messages not yet marked stay claimed until their lease expires).
+  // Several workers (threads or processes) on one database: a message is claimed by one of them
+  // (MailStore::claim), and a send is started only while it can end within the claim's lease
+  // (1 + elapsed since run_once began + max_send_seconds + margin < lease_seconds, on a steady
+  // clock; margin: see kMinLeaseMarginSeconds), so no other worker can claim a message while it
+  // is being sent or marked; the messages left over stay claimed until their lease runs out
+  // (WorkerStats::left_claimed).
   Result<WorkerStats> run_once(UnixTime now);
   // The most messages one pass claims: a pass that claimed this many may have left more due.
   int batch() const { return batch_; }
@@ -117,6 +126,12 @@ class OutboxWorker {
   BackoffPolicy backoff_;
   int batch_;
   std::int64_t lease_seconds_;
+  std::int64_t max_send_seconds_;
+  // Room for marking the message (which may wait for the database's write lock: SQLite's busy
+  // timeout is 5 s) and for clock differences between processes: a tenth of the lease, within
+  // these bounds.
+  static constexpr std::int64_t kMinLeaseMarginSeconds = 6;
+  static constexpr std::int64_t kLeaseMarginSeconds = 30;
 };
 
 }  // namespace adj::mail

@@ -58,7 +58,7 @@ Result<std::int64_t> PgStore::put_submission(const SubmissionRecord& record) {
       return Status::FailedPrecondition(which + " is not open any more (the open turn is " +
                                         std::to_string(open) + "); nothing was stored");
     if (!g.is_null(0, 1) && g.int32(0, 1) == open &&
-        g.int64(0, 2) + SqliteStore::kResolvingLeaseSeconds > record.received_at)
+        g.int64(0, 2) + resolving_lease_seconds() > record.received_at)
       return Status::Unavailable(
           which +
           " is being resolved right now; nothing was stored. Send the file again in a "

@@ -223,7 +223,7 @@ Status PgStore::begin_resolving(const std::string& game, int turn, UnixTime now)
                                   "(resolving_turn IS DISTINCT FROM open_turn OR "
                                   "resolving_since IS NULL OR resolving_since + $4 <= $3)",
                                   {game, turn, std::int64_t{now},
-                                   std::int64_t{SqliteStore::kResolvingLeaseSeconds}}));
+                                   std::int64_t{resolving_lease_seconds()}}));
   if (r.affected() == 1) return Status::Ok();
   // Why not: read after the fact (the row may have changed since; the answer is still true of
   // the moment the UPDATE ran, or a later one).

@@ -79,8 +79,7 @@ class SqliteStore final : public Store {
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
   Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
   Status end_resolving(const std::string& game, int turn) override;
-  // How long a resolving mark holds without a commit: a run that died stops closing its turn.
-  static constexpr UnixTime kResolvingLeaseSeconds = 600;
+  // The mark holds for resolving_lease_seconds() (storage/game_store.h).
   // Also FailedPrecondition when no state is stored for `turn` (before the game's first turn).
   Status rollback(const std::string& game, int turn) override;
   // NotFound when the turn has not been resolved.

@@ -64,7 +64,7 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
       return Status::FailedPrecondition(which + " is not open any more (the open turn is " +
                                         std::to_string(open) + "); nothing was stored");
     if (!turn.column_is_null(1) && turn.column_int(1) == open &&
-        turn.column_int64(2) + kResolvingLeaseSeconds > record.received_at)
+        turn.column_int64(2) + resolving_lease_seconds() > record.received_at)
       return Status::Unavailable(
           which +
           " is being resolved right now; nothing was stored. Send the file again in a "

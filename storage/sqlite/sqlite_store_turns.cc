@@ -1,5 +1,6 @@
 // SqliteStore: committing, rolling back and reading resolved turns.
 #include <algorithm>
+#include <cstdlib>
 
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -147,17 +148,26 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
 }
 
 Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
+  // One conditional update is the claim: of several processes sharing the database, only one
+  // marks the turn, until it commits, gives the mark back, or its lease runs out (a run that died).
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
   ADJ_SQL_TRY(const int current, open_turn(game));
   if (turn != current)
     return Status::FailedPrecondition("game " + game + ": turn " + std::to_string(turn) +
                                       " is not the open turn (" + std::to_string(current) + ")");
-  ADJ_SQL_TRY(auto mark, db_.prepare("UPDATE games SET resolving_turn = ?, resolving_since = ? "
-                                     "WHERE id = ?"));
-  mark.bind_int(1, turn).bind_int64(2, now).bind_text(3, game);
+  ADJ_SQL_TRY(auto mark,
+              db_.prepare("UPDATE games SET resolving_turn = ?1, resolving_since = ?2 "
+                          "WHERE id = ?3 AND open_turn = ?1 AND (resolving_turn IS NULL OR "
+                          "resolving_turn <> ?1 OR resolving_since + ?4 <= ?2)"));
+  mark.bind_int(1, turn).bind_int64(2, now).bind_text(3, game).bind_int64(
+      4, resolving_lease_seconds());
   ADJ_RETURN_IF_ERROR(mark.run());
+  if (db_.changes() == 0)
+    return Status::Unavailable("game " + game + ": turn " + std::to_string(turn) +
+                               " is being resolved by another run right now");
   return tx.commit();
 }
+
 
 Status SqliteStore::end_resolving(const std::string& game, int turn) {
   ADJ_SQL_TRY(auto clear,

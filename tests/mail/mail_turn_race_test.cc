@@ -40,7 +40,10 @@ TEST_F(MailTurnRace, OrdersArrivingDuringARunAreAnsweredAfterItForTheNewTurn) {
   EXPECT_EQ(still->state, "new");
   EXPECT_EQ(still->attempts, 0);
 
-  // The run commits (here: this process runs the turn, taking the mark over).
+  // While the other run's mark holds, this process cannot run the turn too.
+  EXPECT_EQ(services_->run_turn("britain-1", false).status().code(), StatusCode::kUnavailable);
+  // The other run died: once its lease has run out this process takes the turn over and commits.
+  now_ += resolving_lease_seconds();
   auto run = services_->run_turn("britain-1", false);
   ASSERT_TRUE(run.ok()) << run.status().to_string();
   auto after = ingest_->process(*id);

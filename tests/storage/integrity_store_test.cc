@@ -106,7 +106,7 @@ TEST_P(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
 
 TEST_P(IntegrityTest, AResolvingMarkOfARunThatDiedRunsOut) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
-  const UnixTime later = kNow + SqliteStore::kResolvingLeaseSeconds + 1;
+  const UnixTime later = kNow + kResolvingLeaseSeconds + 1;
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", later)).ok());
 }
 

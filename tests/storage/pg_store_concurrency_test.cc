@@ -86,7 +86,7 @@ TEST_F(PgConcurrencyTest, TwoConnectionsRacingBeginResolvingExactlyOneWins) {
 
 TEST_F(PgConcurrencyTest, AnExpiredResolvingLeaseIsTakenOver) {
   ASSERT_TRUE(a_->begin_resolving("britain", 1, kNow).ok());
-  const UnixTime lease = SqliteStore::kResolvingLeaseSeconds;
+  const UnixTime lease = kResolvingLeaseSeconds;
   EXPECT_EQ(b_->begin_resolving("britain", 1, kNow + lease - 1).code(), StatusCode::kUnavailable);
   EXPECT_TRUE(b_->begin_resolving("britain", 1, kNow + lease).ok());  // the first run died
   EXPECT_EQ(a_->begin_resolving("britain", 1, kNow + lease + 1).code(), StatusCode::kUnavailable);

@@ -1,0 +1,89 @@
+// PgStore: NoticeStore (schemas/pg/0004_notices.sql). Behaviour as SqliteStore's
+// (storage/sqlite/sqlite_store_notices.cc). No claim: see 0004_notices.sql.
+#include <algorithm>
+
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+namespace {
+
+bool bad_recipient(const std::vector<std::string>& v) {
+  for (const auto& s : v)
+    if (s.empty() || s.find_first_of("\r\n") != std::string::npos) return true;
+  return false;
+}
+
+constexpr const char* kSelect =
+    "SELECT id, game_id, kind, players, addresses, subject, body, dedupe_key, thread, "
+    "created_at, state FROM notices ";
+
+std::vector<Notice> read_notices(const pg::Rows& r) {
+  std::vector<Notice> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) {
+    Notice n;
+    n.id = r.int64(i, 0);
+    n.game = r.text(i, 1);
+    n.kind = r.text(i, 2);
+    n.players = sqlite::lines_from_text(r.text(i, 3));
+    n.addresses = sqlite::lines_from_text(r.text(i, 4));
+    n.subject = r.text(i, 5);
+    n.text = r.text(i, 6);
+    n.dedupe_key = r.text(i, 7);
+    n.thread = r.text(i, 8);
+    n.created_at = r.int64(i, 9);
+    n.state = r.text(i, 10);
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::int64_t> PgStore::append_notice(const Notice& n) {
+  if (n.kind.empty() || n.subject.empty() || n.text.empty() || n.dedupe_key.empty())
+    return Status::InvalidArgument("a notice needs a kind, a subject, a text and a dedupe key");
+  if (n.players.empty() && n.addresses.empty())
+    return Status::InvalidArgument("a notice needs at least one recipient");
+  if (bad_recipient(n.players) || bad_recipient(n.addresses))
+    return Status::InvalidArgument("a notice recipient is empty or holds a line break");
+  ADJ_RETURN_IF_ERROR(require_game(n.game));
+  // ON CONFLICT: two processes appending one dedupe key at once get one row, and no error
+  // aborts a caller's transaction.
+  ADJ_SQL_TRY(auto r,
+              conn_.query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
+                          "dedupe_key, thread, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+                          "$8, $9) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                          {n.game, n.kind, sqlite::lines_to_text(n.players),
+                           sqlite::lines_to_text(n.addresses), n.subject, n.text, n.dedupe_key,
+                           n.thread, std::int64_t{n.created_at}}));
+  if (r.empty()) return Status::AlreadyExists("notice " + n.dedupe_key);
+  return r.int64(0, 0);
+}
+
+Result<std::vector<Notice>> PgStore::pending_notices(int limit) {
+  ADJ_SQL_TRY(auto r,
+              conn_.query(std::string(kSelect) + "WHERE state = 'pending' ORDER BY id LIMIT $1",
+                          // A negative limit is none, as in SQLite (LIMIT NULL).
+                          {limit < 0 ? pg::Param() : pg::Param(limit)}));
+  return read_notices(r);
+}
+
+Status PgStore::mark_notice_done(std::int64_t id) {
+  ADJ_SQL_TRY(auto n, conn_.run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                                "'takeover' THEN '[removed once queued: it held a takeover "
+                                "code]' ELSE body END WHERE id = $1",
+                                {id}));
+  if (n == 0) return Status::NotFound("notice " + std::to_string(id));
+  return Status::Ok();
+}
+
+Result<std::vector<Notice>> PgStore::notices(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  ADJ_SQL_TRY(auto r, conn_.query(std::string(kSelect) + "WHERE game_id = $1 ORDER BY id", {game}));
+  return read_notices(r);
+}
+
+}  // namespace adj
