@@ -58,6 +58,12 @@ Json battle_input_json(const BattleInput& in) {
       pj.erase("email");
       players.push_back(std::move(pj));
     }
+  // The order of play cut down to the battle's players, in the same order: engines compare
+  // positions (Virtuti Militari's initiative tie-break), so the relative order is all a replay
+  // needs, and the whole order would make every log grow with the number of players.
+  Json order = Json::array();
+  for (const auto& code : w.order_of_play)
+    if (owners.count(code)) order.push_back(code);
   Json j = {{"kind", to_string(in.kind)},
             {"to", in.to},
             {"attacker",
@@ -71,7 +77,7 @@ Json battle_input_json(const BattleInput& in) {
             {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
             {"rules", to_json(w.rules)},
             {"turn", w.turn},
-            {"order_of_play", w.order_of_play},
+            {"order_of_play", std::move(order)},
             {"areas", std::move(areas)},
             {"adjacency", std::move(edges)},
             {"players", std::move(players)}};

@@ -86,7 +86,7 @@ void BM_PlainSqliteBulkInsert_SameRows(benchmark::State& state) {
   auto out = p.svc->run_turn("bench", true);  // preview: produces the rows, writes nothing
   std::vector<std::string> rows;
   rows.push_back(to_json(out->result.next_state).dump());
-  for (const auto& b : out->result.battles) rows.push_back(to_json(b).dump() + b.input.dump());
+  for (const auto& b : out->result.battles) rows.push_back(to_json(b).dump() + b.input);
   for (const auto& r : out->reports) rows.push_back(r.text + r.json.dump());
   for (auto _ : state) {
     state.PauseTiming();
