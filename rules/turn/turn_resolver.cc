@@ -68,6 +68,7 @@ void TurnRun::draw_order_of_play() {
   }
   result_.order_of_play = order;
   s_.order_of_play = order;  // engines read this turn's order (Virtuti Militari ties)
+  for (std::size_t i = 0; i < order.size(); ++i) order_position_.emplace(order[i], i);
 }
 
 void TurnRun::execute(const std::string& code, const Order& o) {
