@@ -42,6 +42,10 @@ struct BattleRecord {
   std::string engine;
   Json input = Json::object();    // what the engine was given (for --replay)
   Json outcome = Json::object();  // what it returned, with every die
+  // Write path only: when not empty, `input` already as JSON text (a turn's battle logs are kept
+  // as text, rules/turn/turn_result.h); commit_turn stores it verbatim and ignores `input`. Reads
+  // leave it empty and fill `input`.
+  std::string input_text;
 };
 
 struct ReportRecord {
@@ -49,6 +53,10 @@ struct ReportRecord {
   int turn = 0;
   std::string text;
   Json json = Json::object();
+  // Write path only: when not empty, `json` already as JSON text (a big turn's reports are kept
+  // as text until the commit, to bound memory); commit_turn stores it verbatim and ignores `json`.
+  // Reads leave it empty and fill `json`.
+  std::string json_text;
 };
 
 // Everything one turn run produces, committed in one transaction.

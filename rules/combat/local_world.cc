@@ -25,7 +25,8 @@ Json groups_json(const BattleInput& in) {
 
 }  // namespace
 
-Json battle_input_json(const BattleInput& in) {
+Json battle_input_json(const BattleInput& in,
+                       const std::map<std::string, std::size_t>* order_position) {
   // Areas within the engine's world_radius() of the target, the origin, the borders among them
   // and the players who own them (without secrets or addresses).
   const GameState& w = *in.world;
@@ -58,6 +59,21 @@ Json battle_input_json(const BattleInput& in) {
       pj.erase("email");
       players.push_back(std::move(pj));
     }
+  // The order of play cut down to the battle's players, in the same order: engines compare
+  // positions (Virtuti Militari's initiative tie-break), so the relative order is all a replay
+  // needs, and the whole order would make every log grow with the number of players.
+  Json order = Json::array();
+  if (order_position) {
+    std::vector<std::pair<std::size_t, std::string>> listed;
+    for (const auto& code : owners)
+      if (auto it = order_position->find(code); it != order_position->end())
+        listed.emplace_back(it->second, code);
+    std::sort(listed.begin(), listed.end());
+    for (auto& [pos, code] : listed) order.push_back(std::move(code));
+  } else {
+    for (const auto& code : w.order_of_play)
+      if (owners.count(code)) order.push_back(code);
+  }
   Json j = {{"kind", to_string(in.kind)},
             {"to", in.to},
             {"attacker",
@@ -71,7 +87,7 @@ Json battle_input_json(const BattleInput& in) {
             {"engine", {{"name", w.engine.name}, {"options", w.engine.options}}},
             {"rules", to_json(w.rules)},
             {"turn", w.turn},
-            {"order_of_play", w.order_of_play},
+            {"order_of_play", std::move(order)},
             {"areas", std::move(areas)},
             {"adjacency", std::move(edges)},
             {"players", std::move(players)}};

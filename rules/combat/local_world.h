@@ -14,6 +14,7 @@
 //              in PreparedBattle::assumptions and the output's "assumptions".
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -22,8 +23,12 @@
 namespace adj {
 
 // The full form of `in`, with the world cut down to the areas within two steps of the target
-// (plus the origin) and the players owning them.
-Json battle_input_json(const BattleInput& in);
+// (plus the origin) and the players owning them; its order of play lists those players only, in
+// the world's order. `order_position`, when given, maps each code of in.world->order_of_play to
+// its index there (first occurrence), so that cutting the order costs the battle's size rather
+// than the game's; without it the order is scanned.
+Json battle_input_json(const BattleInput& in,
+                       const std::map<std::string, std::size_t>* order_position = nullptr);
 
 // A battle ready to resolve. Not copyable: `input.world` points into `world`.
 struct PreparedBattle {

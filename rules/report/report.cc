@@ -24,10 +24,10 @@ Json area_row(const Area& a) {
   return j;
 }
 
-// 1-based position of `player` in `order`; 0 when absent.
-int position(const std::vector<std::string>& order, const std::string& player) {
-  auto it = std::find(order.begin(), order.end(), player);
-  return it == order.end() ? 0 : static_cast<int>(it - order.begin()) + 1;
+// 1-based position of `player` in an order indexed by ReportIndex; 0 when absent.
+int position(const std::map<std::string, int>& order, const std::string& player) {
+  auto it = order.find(player);
+  return it == order.end() ? 0 : it->second;
 }
 
 std::string template_for(const GameState& next, const std::string& player) {
@@ -91,6 +91,11 @@ ReportIndex::ReportIndex(const TurnResult& result) {
   const auto& areas = result.next_state.areas;
   for (std::size_t i = 0; i < areas.size(); ++i)
     if (areas[i].owner) by_player[*areas[i].owner].areas.push_back(i);
+  // The first occurrence, as a scan would find it.
+  for (std::size_t i = 0; i < result.order_of_play.size(); ++i)
+    position_this.emplace(result.order_of_play[i], static_cast<int>(i) + 1);
+  for (std::size_t i = 0; i < result.next_order_of_play.size(); ++i)
+    position_next.emplace(result.next_order_of_play[i], static_cast<int>(i) + 1);
 }
 
 Json build_report(const GameState&, const TurnResult& result, const std::string& player,
@@ -177,8 +182,8 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
             {"nation", me->nation},
             {"engine_state", me->engine_state}}},
           {"order_position",
-           {{"this_turn", position(result.order_of_play, player)},
-            {"next_turn", position(result.next_order_of_play, player)},
+           {{"this_turn", position(index.position_this, player)},
+            {"next_turn", position(index.position_next, player)},
             {"players", result.order_of_play.size()}}},
           {"orders_on_file", orders_on_file},
           {"actions", std::move(actions)},

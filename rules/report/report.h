@@ -30,6 +30,8 @@ struct ReportIndex {
   explicit ReportIndex(const TurnResult& result);
   std::map<std::string, Entry> by_player;
   std::map<std::string, std::size_t> battle_by_id;
+  // 1-based positions in result.order_of_play and result.next_order_of_play (absent: 0).
+  std::map<std::string, int> position_this, position_next;
 };
 // The same report, using an index built once for the turn.
 Json build_report(const GameState& start, const TurnResult& result, const std::string& player,

@@ -63,7 +63,7 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
   BattleLog log = new_log(p, o, *from, *to);
   log.dark_age_action = DarkAgeAction::kRaid;
   log.attacker_armies = n;
-  log.input = {{"kind", "raid"}, {"replay", false}};
+  log.input = R"({"kind":"raid","replay":false})";
 
   // "retreat may trigger" (§1.8): rule 3.11 as for an attack by n armies, then §1.6's Gaelic
   // conversion.
@@ -159,7 +159,7 @@ void TurnRun::invade(ActionResult& r, Player& p, const Order& o) {
   log.dark_age_action = DarkAgeAction::kInvade;
   log.attacker_armies = 0;
   log.defender_armies = to->armies;
-  log.input = {{"kind", "invade"}, {"replay", false}};
+  log.input = R"({"kind":"invade","replay":false})";
 
   // "attacker -1 population; defender -1 army, else -1 fort, else -1 population; nothing moves"
   // (§1.8).

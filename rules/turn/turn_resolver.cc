@@ -57,8 +57,9 @@ void TurnRun::draw_order_of_play() {
   std::vector<std::string> order = s_.order_of_play;
   // Keep only current players; add any missing ones in code order.
   std::erase_if(order, [&](const std::string& c) { return !s_.find_player(c); });
+  const std::set<std::string> listed(order.begin(), order.end());
   for (const auto& p : s_.players)
-    if (std::find(order.begin(), order.end(), p.code) == order.end()) order.push_back(p.code);
+    if (!listed.count(p.code)) order.push_back(p.code);
   if (s_.order_of_play.empty()) {
     // Turn 1 (or a game without one): a seeded random permutation (Fisher-Yates).
     Xoshiro256 rng(derive_seed(result_.seed, "order-of-play"));
@@ -67,6 +68,7 @@ void TurnRun::draw_order_of_play() {
   }
   result_.order_of_play = order;
   s_.order_of_play = order;  // engines read this turn's order (Virtuti Militari ties)
+  for (std::size_t i = 0; i < order.size(); ++i) order_position_.emplace(order[i], i);
 }
 
 void TurnRun::execute(const std::string& code, const Order& o) {

@@ -64,7 +64,9 @@ struct BattleLog {
   std::vector<BattleGroupLog> groups;  // every attacking force, the primary (from) first
   BattleOutcome outcome;
   std::vector<Draw> draws;  // every random draw, in order
-  Json input;               // a self-contained battle input (local world) for --replay
+  // A self-contained battle input (local world) for --replay, as compact JSON text: kept as text
+  // because a big turn logs tens of thousands of battles and a JSON tree costs ~10x the memory.
+  std::string input;
 };
 
 // BPs one kingdom gave another (GIFT), for the receiver's report.

@@ -198,6 +198,8 @@ class TurnRun {
   std::map<std::string, Attacked> attacked_;
   std::map<std::string, int> spent_;
   std::set<std::pair<std::string, int>> done_;  // (player, line) already run by another's battle
+  // Index of each code in s_.order_of_play (first occurrence), for battle_input_json.
+  std::map<std::string, std::size_t> order_position_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
 };
 

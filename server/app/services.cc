@@ -446,6 +446,16 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     if (auto it = rejected.find(p.code); it != rejected.end())
       add_rejected_lines(r.json, it->second);
     r.text = render_report_text(r.json);
+    if (!preview) {
+      // Kept as JSON text until the commit: a tree per player is most of a big turn's memory.
+      try {
+        r.json_text = r.json.dump();
+      } catch (const Json::exception& e) {
+        return Status::InvalidArgument("the report of " + p.code +
+                                       " cannot be stored as JSON: " + e.what());
+      }
+      r.json = Json();
+    }
     commit.reports.push_back(std::move(r));
   }
   timer.mark("reports");
@@ -460,7 +470,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     rec.seed = b.seed;
     rec.engine = b.engine;
     rec.outcome = to_json(b);
-    rec.input = std::move(b.input);  // the log keeps it; the in-memory result no longer needs it
+    rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
     commit.battles.push_back(std::move(rec));
   }
   Json actions = Json::array();
@@ -478,9 +488,10 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
                     {"actions", actions}};
   if (!draws.empty()) commit.summary["draw"] = draws;
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
-  commit.next_state = out.result.next_state;
+  commit.next_state = std::move(out.result.next_state);  // moved back after the commit
   commit.submissions = used;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  out.result.next_state = std::move(commit.next_state);
   timer.mark("commit");
   out.reports = std::move(commit.reports);
   return out;
@@ -512,6 +523,8 @@ Result<ReportRecord> Services::report(const std::string& game, const std::string
 }
 
 std::string TurnRunOutcome::full_text(const ReportRecord& r) const {
+  if (r.json.is_null() && !r.json_text.empty())  // a committed run keeps reports as text
+    return render_report_text(Json::parse(r.json_text), &roundup);
   return render_report_text(r.json, &roundup);
 }
 

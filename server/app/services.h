@@ -36,8 +36,11 @@ struct TurnRunOutcome {
   bool preview = false;
   std::string digest;
   std::vector<std::string> players_without_orders;
-  std::vector<ReportRecord> reports;  // each player's own report (text without the roundup)
-  Json roundup;                       // the turn's shared roundup (report.h build_roundup)
+  // Each player's own report (text without the roundup). After a committed run (not a preview)
+  // each report's JSON is in json_text and json is null (storage/records.h); full_text reads
+  // either.
+  std::vector<ReportRecord> reports;
+  Json roundup;  // the turn's shared roundup (report.h build_roundup)
   // Wall time of each phase in milliseconds: load, orders, resolve, reports, commit.
   std::vector<std::pair<std::string, double>> phase_ms;
   TurnResult result;

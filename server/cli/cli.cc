@@ -247,7 +247,10 @@ int run(int argc, char** argv) {
   auto* run_cmd = turn_cmd->add_subcommand("run", "Resolve the open turn and write the reports");
   run_cmd->add_option("GAME", game_id, "Game id")->required();
   run_cmd->add_flag("--preview", preview, "Resolve and print, commit nothing");
-  run_cmd->callback([&] { code = turn_run(common, game_id, preview); });
+  bool timings = false;
+  run_cmd->add_flag("--timings", timings,
+                    "Print the wall time of each phase (load, orders, resolve, reports, commit)");
+  run_cmd->callback([&] { code = turn_run(common, game_id, preview, timings); });
   auto* rb = turn_cmd->add_subcommand("rollback",
                                       "Reopen TURN, discarding what it and later turns produced");
   rb->add_option("GAME", game_id, "Game id")->required();

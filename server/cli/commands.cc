@@ -1,5 +1,6 @@
 #include "server/cli/commands.h"
 
+#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -237,7 +238,8 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   return out->ack.refused ? kExitRefused : kExitOk;
 }
 
-int turn_run(const Common& c, const std::string& game, bool preview) {
+int turn_run(const Common& c, const std::string& game, bool preview, bool timings) {
+  const auto t0 = std::chrono::steady_clock::now();
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin, as the web and the scheduler: audited, and the deadline handled.
@@ -246,6 +248,13 @@ int turn_run(const Common& c, const std::string& game, bool preview) {
   auto out = admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
   print_turn(*out);
+  if (timings) {
+    std::printf("Timings:");
+    for (const auto& [phase, ms] : out->phase_ms) std::printf(" %s %.0f ms,", phase.c_str(), ms);
+    std::printf(" total %.0f ms\n",
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                    .count());
+  }
   if (preview)
     for (const auto& r : out->reports)
       std::printf("\n==================== %s ====================\n%s", r.player.c_str(),

@@ -61,7 +61,9 @@ int orders_submit(const Common& c, const std::string& game, const std::string& f
 // the player told by mail); prints the acknowledgement.
 int orders_enter(const Common& c, const std::string& game, const std::string& player,
                  const std::string& file, bool json);
-int turn_run(const Common& c, const std::string& game, bool preview);
+// With `timings`, one more line: "Timings: load N ms, orders N ms, ..., total N ms" (the
+// phases of Services::run_turn; total is the whole run through GameAdmin).
+int turn_run(const Common& c, const std::string& game, bool preview, bool timings = false);
 int turn_rollback(const Common& c, const std::string& game, int turn);
 int report(const Common& c, const std::string& game, const std::string& player,
            std::optional<int> turn, const std::string& format);

@@ -170,8 +170,10 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
     if (auto s = battles.start(); !s.ok()) return failed(s);
     const std::string turn_text = std::to_string(commit.turn);
     for (const BattleRecord& b : commit.battles) {
-      ADJ_SQL_TRY(const std::string input,
-                  sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+      std::string input = b.input_text;  // records.h: text given is stored as is
+      if (input.empty()) {
+        ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+      }
       ADJ_SQL_TRY(const std::string outcome,
                   sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
       battles.field(game);
@@ -188,8 +190,10 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
     CopyIn reports(conn_, "COPY reports(game_id, turn, player, text, json) FROM STDIN");
     if (auto s = reports.start(); !s.ok()) return failed(s);
     for (const ReportRecord& rep : commit.reports) {
-      ADJ_SQL_TRY(const std::string json,
-                  sqlite::json_to_text(rep.json, "report of " + rep.player));
+      std::string json = rep.json_text;  // records.h: text given is stored as is
+      if (json.empty()) {
+        ADJ_SQL_TRY(json, sqlite::json_to_text(rep.json, "report of " + rep.player));
+      }
       reports.field(game);
       reports.field(turn_text);
       reports.field(rep.player);

@@ -43,12 +43,19 @@ Result<CommitText> commit_text(const std::string& game, const TurnCommit& c) {
   ADJ_SQL_TRY(t.summary, sqlite::json_to_text(c.summary, "summary of " + where));
   ADJ_SQL_TRY(t.next_state, sqlite::json_to_text(to_json(c.next_state), "next state of " + where));
   for (const auto& b : c.battles) {
-    ADJ_SQL_TRY(std::string input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+    std::string input;  // empty when written from b.input_text (commit_turn)
+    if (b.input_text.empty()) {
+      ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+    }
     ADJ_SQL_TRY(std::string outcome,
                 sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
     t.battles.emplace_back(std::move(input), std::move(outcome));
   }
   for (const auto& r : c.reports) {
+    if (!r.json_text.empty()) {
+      t.reports.emplace_back();  // written from r.json_text (commit_turn)
+      continue;
+    }
     ADJ_SQL_TRY(std::string json, sqlite::json_to_text(r.json, "report of " + r.player));
     t.reports.push_back(std::move(json));
   }
@@ -111,7 +118,7 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
         .bind_text(3, b.id)
         .bind_text(4, sqlite::seed_to_text(b.seed))
         .bind_text(5, b.engine)
-        .bind_text(6, text.battles[i].first)
+        .bind_text(6, b.input_text.empty() ? text.battles[i].first : b.input_text)
         .bind_text(7, text.battles[i].second);
     if (auto s = battle.run(); !s.ok()) return failed(s);
   }
@@ -125,7 +132,7 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
         .bind_int(2, commit.turn)
         .bind_text(3, r.player)
         .bind_text(4, r.text)
-        .bind_text(5, text.reports[i]);
+        .bind_text(5, r.json_text.empty() ? text.reports[i] : r.json_text);
     if (auto s = report.run(); !s.ok()) return failed(s);
   }
 

@@ -98,16 +98,18 @@ inline TurnCommit make_commit(const GameState& from) {
                                    42,
                                    "dark-age",
                                    {{"attackers", 3}},
-                                   {{"winner", "defender"}, {"dice", {6, 1, 3}}}});
+                                   {{"winner", "defender"}, {"dice", {6, 1, 3}}},
+                                   {}});
   c.battles.push_back(BattleRecord{t + ".1.WSX",
                                    std::uint64_t{1} << 63,
                                    "dark-age",
                                    {{"attackers", 1}},
-                                   {{"winner", "attacker"}}});
-  c.reports.push_back(
-      ReportRecord{"WSX", from.turn, "Turn " + t + " report for Wessex\n", {{"player", "WSX"}}});
-  c.reports.push_back(
-      ReportRecord{"MRC", from.turn, "Turn " + t + " report for Mercia\n", {{"player", "MRC"}}});
+                                   {{"winner", "attacker"}},
+                                   {}});
+  c.reports.push_back(ReportRecord{
+      "WSX", from.turn, "Turn " + t + " report for Wessex\n", {{"player", "WSX"}}, {}});
+  c.reports.push_back(ReportRecord{
+      "MRC", from.turn, "Turn " + t + " report for Mercia\n", {{"player", "MRC"}}, {}});
   c.ran_at = 1'700'000'000 + from.turn;
   return c;
 }

@@ -54,6 +54,31 @@ TEST_P(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
   EXPECT_EQ(store_->turn_record("britain", 2).status().code(), StatusCode::kNotFound);
 }
 
+TEST_P(TurnsTest, PreSerialisedBattleInputsAndReportsAreStoredVerbatim) {
+  // A big turn hands battle inputs and report JSON over as text (records.h input_text,
+  // json_text): written as given, read back as JSON; the tree beside it is ignored.
+  const GameState turn1 = *store_->load_state("britain", std::nullopt);
+  TurnCommit c = make_commit(turn1);
+  c.battles[0].input_text = R"({"kind":"assault","to":"HRS"})";
+  c.battles[0].input = {{"ignored", true}};
+  c.reports[1].json_text = R"({"player":"MRC","areas":[1,2]})";
+  c.reports[1].json = Json();
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+
+  auto b = store_->battle("britain", 1, c.battles[0].id);
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_EQ(b->input, Json({{"kind", "assault"}, {"to", "HRS"}}));
+  EXPECT_TRUE(b->input_text.empty());
+  auto other = store_->battle("britain", 1, c.battles[1].id);
+  ASSERT_TRUE(other.ok());
+  EXPECT_EQ(other->input, c.battles[1].input);  // no text: the tree is written
+  auto r = store_->report("britain", "MRC", 1);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->json, Json({{"player", "MRC"}, {"areas", {1, 2}}}));
+  EXPECT_EQ(r->text, c.reports[1].text);
+  EXPECT_EQ(store_->report("britain", "WSX", 1)->json, c.reports[0].json);
+}
+
 TEST_P(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   const std::string before = counts();

@@ -129,7 +129,7 @@ TEST(CombinedAttack, TheReportAndBattleLogShowEveryForce) {
   const Json log = to_json(res->battles[0]);
   ASSERT_EQ(log["groups"].size(), 2u);
   EXPECT_EQ(log["groups"][1]["from"], "OXS");
-  EXPECT_EQ(res->battles[0].input["groups"].size(), 2u);  // --replay sees both forces
+  EXPECT_EQ(Json::parse(res->battles[0].input)["groups"].size(), 2u);  // --replay sees both forces
   const std::string text = render_report_text(build_report(s, *res, "AAA"), nullptr);
   EXPECT_NE(text.find("Battle at BDS (HRS + OXS -> BDS): move by AAA"), std::string::npos) << text;
   EXPECT_NE(text.find("A combined attack: 4 from HRS, 4 from OXS."), std::string::npos) << text;

@@ -1,0 +1,201 @@
+// The helper of scripts/bench-scale.sh (Release; no Google Benchmark):
+//   adjutant_scale_world make  --db DB --players N [--game ID]
+//     creates the grid world of tests/support/grid_world.h with N players (5 areas each) as game
+//     ID (default "bench") through the real Services and store, and stores one accepted order
+//     file per player for turn 1 (16 actions of every kind each). Secrets are hashed at
+//     libsodium's minimum cost: the benchmark measures the turn, not the set-up.
+//   adjutant_scale_world floor --db DB --turn T [--game ID] --out PLAIN
+//     the SQLite floor: reads the rows the commit of turn T wrote (the turn record, the battles,
+//     the reports, the next state) from DB, then writes the same rows with one prepared INSERT
+//     per table in one transaction into a fresh database PLAIN with bare tables (same columns, no
+//     index, WAL, synchronous=NORMAL as the store) and prints the time of that transaction.
+// Prints "key value" lines for the script; exits 1 with a message on any error.
+#include <sqlite3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "server/app/open_store.h"
+#include "server/app/secrets.h"
+#include "server/app/services.h"
+#include "tests/support/grid_world.h"
+
+namespace {
+
+using namespace adj;
+using namespace adj::testing::grid_world;
+
+[[noreturn]] void die(const std::string& what) {
+  std::fprintf(stderr, "adjutant_scale_world: %s\n", what.c_str());
+  std::exit(1);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+int make(const std::string& db, int players, const std::string& game) {
+  if (players < 1 || players > 100000) die("--players must be between 1 and 100000");
+  if (db.rfind("postgresql:", 0) == 0 || db.rfind("postgres:", 0) == 0)
+    die("this build opens SQLite files only (" + game + ")");
+  SecretHashCost cheap;
+  cheap.opslimit = 1;
+  cheap.memlimit = 8u << 10;
+  if (Status s = set_secret_hash_cost(cheap); !s.ok()) die(s.message());
+  auto t0 = std::chrono::steady_clock::now();
+  auto store = open_store(db, 0);
+  if (!store.ok()) die(db + ": " + store.status().message());
+  SqliteStore& st = **store;
+  Services svc(Stores{st, st, st, st, st}, [] { return UnixTime{0}; });
+  const Size size{players};
+  auto created = svc.create_game(world(game, size), 7);
+  if (!created.ok()) die("create_game: " + created.status().message());
+  std::printf("create_ms %.0f\n", ms_since(t0));
+  t0 = std::chrono::steady_clock::now();
+  for (int p = 0; p < players; ++p) {
+    SubmissionRecord r;
+    r.game = game;
+    r.player = player(p);
+    r.turn = 1;
+    r.source = "bench";
+    r.raw_text = orders_for(p, game, size);
+    r.accepted = true;
+    if (auto id = st.put_submission(r); !id.ok()) die("put_submission: " + id.status().message());
+  }
+  std::printf("submit_ms %.0f\nplayers %d\nareas %d\n", ms_since(t0), players, size.areas());
+  return 0;
+}
+
+struct Db {
+  sqlite3* h = nullptr;
+  explicit Db(const std::string& path, int flags) {
+    if (sqlite3_open_v2(path.c_str(), &h, flags, nullptr) != SQLITE_OK)
+      die(path + ": " + (h ? sqlite3_errmsg(h) : "cannot open"));
+  }
+  ~Db() { sqlite3_close(h); }
+  void exec(const char* sql) {
+    char* err = nullptr;
+    if (sqlite3_exec(h, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+      std::string e = err ? err : "?";
+      sqlite3_free(err);
+      die(std::string(sql) + ": " + e);
+    }
+  }
+};
+
+// One table's rows, every column as text (NULL as absent).
+struct Rows {
+  std::string table;
+  int columns = 0;
+  std::vector<std::vector<std::string>> rows;
+  std::size_t bytes = 0;
+};
+
+Rows read_rows(Db& db, const std::string& table, const std::string& cols, const std::string& where,
+               const std::string& game, int turn) {
+  Rows out;
+  out.table = table;
+  sqlite3_stmt* st = nullptr;
+  const std::string sql = "SELECT " + cols + " FROM " + table + " WHERE " + where;
+  if (sqlite3_prepare_v2(db.h, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+    die(sql + ": " + sqlite3_errmsg(db.h));
+  sqlite3_bind_text(st, 1, game.c_str(), -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int(st, 2, turn);
+  out.columns = sqlite3_column_count(st);
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    std::vector<std::string> row;
+    for (int c = 0; c < out.columns; ++c) {
+      const auto* t = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+      row.emplace_back(t ? t : "");
+      out.bytes += row.back().size();
+    }
+    out.rows.push_back(std::move(row));
+  }
+  sqlite3_finalize(st);
+  return out;
+}
+
+int floor(const std::string& db, int turn, const std::string& game, const std::string& out) {
+  std::vector<Rows> tables;
+  {
+    Db src(db, SQLITE_OPEN_READONLY);
+    tables.push_back(read_rows(src, "turns", "game_id, turn, seed, summary_json, ran_at",
+                               "game_id = ?1 AND turn = ?2", game, turn));
+    tables.push_back(read_rows(src, "battles",
+                               "game_id, turn, battle_id, seed, engine, input_json, outcome_json",
+                               "game_id = ?1 AND turn = ?2", game, turn));
+    tables.push_back(read_rows(src, "reports", "game_id, turn, player, text, json",
+                               "game_id = ?1 AND turn = ?2", game, turn));
+    tables.push_back(read_rows(src, "turn_states", "game_id, turn, state_json",
+                               "game_id = ?1 AND turn = ?2 + 1", game, turn));
+  }
+  if (tables[0].rows.empty())
+    die("turn " + std::to_string(turn) + " of " + game + " is not stored");
+  for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(out + ext);
+  Db dst(out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  dst.exec("PRAGMA journal_mode=WAL");
+  dst.exec("PRAGMA synchronous=NORMAL");
+  std::size_t rows = 0, bytes = 0;
+  for (const auto& t : tables) {
+    std::string sql = "CREATE TABLE " + t.table + "(c0";
+    for (int c = 1; c < t.columns; ++c) sql += ", c" + std::to_string(c);
+    dst.exec((sql + ")").c_str());
+    rows += t.rows.size();
+    bytes += t.bytes;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  dst.exec("BEGIN IMMEDIATE");
+  for (const auto& t : tables) {
+    std::string sql = "INSERT INTO " + t.table + " VALUES (?";
+    for (int c = 1; c < t.columns; ++c) sql += ", ?";
+    sql += ")";
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(dst.h, sql.c_str(), -1, &st, nullptr) != SQLITE_OK)
+      die(sql + ": " + sqlite3_errmsg(dst.h));
+    for (const auto& row : t.rows) {
+      for (int c = 0; c < t.columns; ++c)
+        sqlite3_bind_text(st, c + 1, row[c].data(), static_cast<int>(row[c].size()), SQLITE_STATIC);
+      if (sqlite3_step(st) != SQLITE_DONE) die(sql + ": " + sqlite3_errmsg(dst.h));
+      sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+  }
+  dst.exec("COMMIT");
+  std::printf("floor_ms %.1f\nfloor_rows %zu\nfloor_MB %.1f\n", ms_since(t0), rows, bytes / 1e6);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) die("usage: make|floor --db DB [--players N] [--turn T] [--game ID] [--out PLAIN]");
+  const std::string cmd = argv[1];
+  std::string db, game = "bench", out;
+  int players = 0, turn = 1;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string k = argv[i], v = argv[i + 1];
+    if (k == "--db")
+      db = v;
+    else if (k == "--game")
+      game = v;
+    else if (k == "--out")
+      out = v;
+    else if (k == "--players")
+      players = std::atoi(v.c_str());
+    else if (k == "--turn")
+      turn = std::atoi(v.c_str());
+    else
+      die("unknown option " + k);
+  }
+  if (db.empty()) die("--db is required");
+  if (cmd == "make") return make(db, players, game);
+  if (cmd == "floor") {
+    if (out.empty()) die("--out is required");
+    return floor(db, turn, game, out);
+  }
+  die("unknown command " + cmd);
+}
