@@ -195,8 +195,12 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
 
   st = to.begin_write();
   if (!st.ok()) return st;
-  // Nothing may be there yet: no games, no rows in any copied table.
-  for (const auto& t : plan->tables) {
+  // Nothing may be there yet: no games (asked first, for the clearer message), no rows in any
+  // copied table.
+  std::vector<TableInfo> check = plan->tables;
+  std::stable_partition(check.begin(), check.end(),
+                        [](const TableInfo& t) { return t.name == "games"; });
+  for (const auto& t : check) {
     if (t.name == kPendingUpgrades || t.name == kRevisions) continue;
     auto n = to.count(t.name);
     if (!n.ok()) return n.status();

@@ -154,6 +154,14 @@ TEST_F(TableCopy, SqliteToPostgresAndBackIsTheSameToTheByte) {
   auto r = run_cli({"copy", "--from", a_, "--to", pg});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("skipped open_states"), std::string::npos) << r.out;
+  // Once it holds games, PostgreSQL is refused as a destination too; and as its own source.
+  auto again = run_cli({"copy", "--from", a_, "--to", pg});
+  EXPECT_EQ(again.exit_code, 2) << again.out << again.err;
+  EXPECT_NE(again.err.find("the destination already holds 1 game(s)"), std::string::npos)
+      << again.err;
+  again = run_cli({"copy", "--from", pg, "--to", pg + "&connect_timeout=5"});
+  EXPECT_EQ(again.exit_code, 2) << again.out << again.err;
+  EXPECT_NE(again.err.find("are the same database"), std::string::npos) << again.err;
   r = run_cli({"copy", "--from", pg, "--to", "sqlite:" + b_});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("rebuilt open_states"), std::string::npos) << r.out;
