@@ -159,6 +159,20 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
 
 }  // namespace
 
+Status TableAccess::scan(const std::string& table, const std::vector<std::string>& columns,
+                         const std::vector<std::string>& order_by,
+                         const std::function<Status(const std::vector<Cell>&)>& row) {
+  auto cursor = open_scan(table, columns, order_by);
+  if (!cursor.ok()) return cursor.status();
+  std::vector<Cell> cells;
+  for (;;) {
+    auto more = (*cursor)->next(cells);
+    if (!more.ok()) return more.status();
+    if (!*more) return Status::Ok();
+    if (Status s = row(cells); !s.ok()) return s;
+  }
+}
+
 bool same_value(const Cell& a, const Cell& b) {
   using K = Cell::Kind;
   const bool a_str = a.kind == K::kText || a.kind == K::kBytes;
@@ -296,34 +310,38 @@ Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& t
       for (std::size_t i : key_at) key.push_back(i < row.size() ? row[i] : Cell{});
       return show_key(order, key);
     };
-    // Read the destination in full, then walk the source against it. Tables are read one at a
-    // time, so memory is bounded by the largest table.
-    std::vector<std::vector<Cell>> theirs;
-    st = to.scan(t.name, cols, order, [&](const std::vector<Cell>& row) {
-      theirs.push_back(row);
-      return Status::Ok();
-    });
-    if (!st.ok()) return st;
-    std::size_t n = 0;
-    st = from.scan(t.name, cols, order, [&](const std::vector<Cell>& row) -> Status {
-      if (n >= theirs.size())
+    // Both sides walked together, one row of each in memory.
+    auto mine = from.open_scan(t.name, cols, order);
+    if (!mine.ok()) return mine.status();
+    auto theirs = to.open_scan(t.name, cols, order);
+    if (!theirs.ok()) return theirs.status();
+    std::vector<Cell> row, other;
+    std::int64_t n = 0;
+    for (;;) {
+      auto a = (*mine)->next(row);
+      if (!a.ok()) return a.status();
+      auto b = (*theirs)->next(other);
+      if (!b.ok()) return b.status();
+      if (!*a && !*b) break;
+      if (!*b)
         return Status::FailedPrecondition("table " + t.name + ": row " + key_of(row) +
                                           " is missing from the destination");
-      const auto& other = theirs[n++];
+      if (!*a)
+        return Status::FailedPrecondition("table " + t.name + ": row " + key_of(other) +
+                                          " is only in the destination");
+      ++n;
       for (std::size_t c = 0; c < cols.size(); ++c)
         if (!same_value(row[c], other[c])) {
-          const std::string where = key_of(row) == key_of(other)
+          bool same_key = true;
+          for (std::size_t k : key_at)
+            if (k < row.size() && !same_value(row[k], other[k])) same_key = false;
+          const std::string where = same_key
                                         ? "row " + key_of(row) + " differs in column " + cols[c]
                                         : "row " + key_of(row) + " is missing or differs there";
           return Status::FailedPrecondition("table " + t.name + ": " + where);
         }
-      return Status::Ok();
-    });
-    if (!st.ok()) return st;
-    if (n < theirs.size())
-      return Status::FailedPrecondition("table " + t.name + ": row " + key_of(theirs[n]) +
-                                        " is only in the destination");
-    counts.push_back({t.name, static_cast<std::int64_t>(n)});
+    }
+    counts.push_back({t.name, n});
   }
   return counts;
 }

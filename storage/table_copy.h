@@ -63,10 +63,21 @@ class TableAccess {
   virtual void end_read() = 0;
   virtual Result<std::int64_t> count(const std::string& table) = 0;
   // Every row of `table`, the cells of `columns` in that order, ordered by `order_by` (names
-  // from tables(); never outside input). Stops at and returns the first error `row` returns.
-  virtual Status scan(const std::string& table, const std::vector<std::string>& columns,
-                      const std::vector<std::string>& order_by,
-                      const std::function<Status(const std::vector<Cell>&)>& row) = 0;
+  // from tables(); never outside input), pulled one at a time: memory holds a batch, not the
+  // table. One cursor at a time per TableAccess; it must not outlive it.
+  class Cursor {
+   public:
+    virtual ~Cursor() = default;
+    // Fills `row` with the next row: false at the end.
+    virtual Result<bool> next(std::vector<Cell>& row) = 0;
+  };
+  virtual Result<std::unique_ptr<Cursor>> open_scan(const std::string& table,
+                                                    const std::vector<std::string>& columns,
+                                                    const std::vector<std::string>& order_by) = 0;
+  // open_scan() with `row` called for each row; stops at and returns the first error.
+  Status scan(const std::string& table, const std::vector<std::string>& columns,
+              const std::vector<std::string>& order_by,
+              const std::function<Status(const std::vector<Cell>&)>& row);
 
   // Writing: one transaction from begin_write() to commit(); the destructor or rollback()
   // undoes an uncommitted one.

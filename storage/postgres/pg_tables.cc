@@ -36,6 +36,89 @@ Status result_error(PGresult* r, PGconn* c, const std::string& sql) {
   return pg::pg_status(state ? state : "", msg ? msg : "", sql);
 }
 
+class PgCursor final : public TableAccess::Cursor {
+ public:
+  PgCursor(pg::Connection& conn, std::string name, std::string table, std::size_t columns)
+      : conn_(conn),
+        name_(std::move(name)),
+        table_(std::move(table)),
+        columns_(columns),
+        fetch_("FETCH " + std::to_string(kFetchRows) + " FROM " + name_),
+        batch_(nullptr, PQclear) {}
+  ~PgCursor() override {
+    batch_.reset();
+    if (conn_.in_transaction()) (void)conn_.exec("CLOSE " + name_);
+  }
+  PgCursor(const PgCursor&) = delete;
+  PgCursor& operator=(const PgCursor&) = delete;
+
+  Result<bool> next(std::vector<Cell>& cells) override {
+    if (done_) return false;
+    if (!batch_ || at_ >= PQntuples(batch_.get())) {
+      batch_.reset(PQexec(conn_.handle(), fetch_.c_str()));
+      at_ = 0;
+      if (!batch_ || PQresultStatus(batch_.get()) != PGRES_TUPLES_OK)
+        return result_error(batch_.get(), conn_.handle(), fetch_);
+      if (PQntuples(batch_.get()) == 0) {
+        done_ = true;
+        return false;
+      }
+    }
+    PGresult* r = batch_.get();
+    const int i = at_++;
+    cells.resize(columns_);
+    for (int c = 0; c < static_cast<int>(columns_); ++c) {
+      Cell& cell = cells[static_cast<std::size_t>(c)];
+      cell.s.clear();
+      if (PQgetisnull(r, i, c)) {
+        cell.kind = Cell::Kind::kNull;
+        continue;
+      }
+      const char* v = PQgetvalue(r, i, c);
+      switch (PQftype(r, c)) {
+        case kInt2:
+        case kInt4:
+        case kInt8:
+          cell.kind = Cell::Kind::kInt;
+          cell.i = std::strtoll(v, nullptr, 10);
+          break;
+        case kBool:
+          cell.kind = Cell::Kind::kInt;
+          cell.i = v[0] == 't' ? 1 : 0;
+          break;
+        case kFloat4:
+        case kFloat8:
+          // Shortest text that reads back to the same double (PostgreSQL 12+).
+          cell.kind = Cell::Kind::kReal;
+          cell.d = std::strtod(v, nullptr);
+          break;
+        case kBytea: {
+          cell.kind = Cell::Kind::kBytes;
+          std::size_t len = 0;
+          unsigned char* b = PQunescapeBytea(reinterpret_cast<const unsigned char*>(v), &len);
+          if (!b) return Status::IOError("out of memory decoding a bytea of table " + table_);
+          cell.s.assign(reinterpret_cast<const char*>(b), len);
+          PQfreemem(b);
+          break;
+        }
+        default:
+          cell.kind = Cell::Kind::kText;
+          cell.s.assign(v, static_cast<std::size_t>(PQgetlength(r, i, c)));
+      }
+    }
+    return true;
+  }
+
+ private:
+  pg::Connection& conn_;
+  std::string name_, table_;
+  std::size_t columns_;
+  std::string fetch_;
+  std::unique_ptr<PGresult, void (*)(PGresult*)> batch_;
+  int at_ = 0;
+  bool done_ = false;
+};
+
 class PgTables final : public TableAccess {
  public:
   explicit PgTables(std::unique_ptr<PgStore> store) : store_(std::move(store)) {}
@@ -120,84 +203,24 @@ class PgTables final : public TableAccess {
 
   // A cursor inside the read (or write) transaction, fetched kFetchRows at a time; text
   // ordered bytewise (COLLATE "C"), as SQLite's BINARY orders it.
-  Status scan(const std::string& table, const std::vector<std::string>& columns,
-              const std::vector<std::string>& order_by,
-              const std::function<Status(const std::vector<Cell>&)>& row) override {
+  Result<std::unique_ptr<Cursor>> open_scan(const std::string& table,
+                                            const std::vector<std::string>& columns,
+                                            const std::vector<std::string>& order_by) override {
     if (!conn().in_transaction())
       return Status::Internal("table scan outside a transaction (begin_read first)");
-    std::vector<ColumnClass> classes;
-    std::string sql = "DECLARE adj_scan NO SCROLL CURSOR FOR SELECT ";
-    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
-    sql += " FROM " + quoted(table);
     auto info = column_classes(table);
     if (!info.ok()) return info.status();
+    const std::string name = "adj_scan_" + std::to_string(++cursors_);
+    std::string sql = "DECLARE " + name + " NO SCROLL CURSOR FOR SELECT ";
+    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
+    sql += " FROM " + quoted(table);
     for (std::size_t i = 0; i < order_by.size(); ++i) {
       sql += (i ? ", " : " ORDER BY ") + quoted(order_by[i]);
       auto it = info->find(order_by[i]);
       if (it != info->end() && it->second == ColumnClass::kText) sql += " COLLATE \"C\"";
     }
-    Status s = conn().exec(sql);
-    if (!s.ok()) return s;
-    const std::string fetch = "FETCH " + std::to_string(kFetchRows) + " FROM adj_scan";
-    std::vector<Cell> cells(columns.size());
-    for (;;) {
-      PGresult* r = PQexec(conn().handle(), fetch.c_str());
-      std::unique_ptr<PGresult, void (*)(PGresult*)> owned(r, PQclear);
-      if (!r || PQresultStatus(r) != PGRES_TUPLES_OK) {
-        s = result_error(r, conn().handle(), fetch);
-        break;
-      }
-      const int n = PQntuples(r);
-      if (n == 0) break;
-      for (int i = 0; i < n && s.ok(); ++i) {
-        for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
-          Cell& cell = cells[static_cast<std::size_t>(c)];
-          cell.s.clear();
-          if (PQgetisnull(r, i, c)) {
-            cell.kind = Cell::Kind::kNull;
-            continue;
-          }
-          const char* v = PQgetvalue(r, i, c);
-          switch (PQftype(r, c)) {
-            case kInt2:
-            case kInt4:
-            case kInt8:
-              cell.kind = Cell::Kind::kInt;
-              cell.i = std::strtoll(v, nullptr, 10);
-              break;
-            case kBool:
-              cell.kind = Cell::Kind::kInt;
-              cell.i = v[0] == 't' ? 1 : 0;
-              break;
-            case kFloat4:
-            case kFloat8:
-              // Shortest text that reads back to the same double (PostgreSQL 12+).
-              cell.kind = Cell::Kind::kReal;
-              cell.d = std::strtod(v, nullptr);
-              break;
-            case kBytea: {
-              cell.kind = Cell::Kind::kBytes;
-              std::size_t len = 0;
-              unsigned char* b = PQunescapeBytea(reinterpret_cast<const unsigned char*>(v), &len);
-              if (!b) {
-                s = Status::IOError("out of memory decoding a bytea of table " + table);
-                break;
-              }
-              cell.s.assign(reinterpret_cast<const char*>(b), len);
-              PQfreemem(b);
-              break;
-            }
-            default:
-              cell.kind = Cell::Kind::kText;
-              cell.s.assign(v, static_cast<std::size_t>(PQgetlength(r, i, c)));
-          }
-        }
-        if (s.ok()) s = row(cells);
-      }
-      if (!s.ok()) break;
-    }
-    (void)conn().exec("CLOSE adj_scan");
-    return s;
+    if (Status s = conn().exec(sql); !s.ok()) return s;
+    return std::unique_ptr<Cursor>(std::make_unique<PgCursor>(conn(), name, table, columns.size()));
   }
 
   Status begin_write() override { return conn().exec("BEGIN"); }
@@ -275,6 +298,7 @@ class PgTables final : public TableAccess {
 
   std::unique_ptr<PgStore> store_;
   bool reading_ = false;
+  int cursors_ = 0;
 };
 
 }  // namespace

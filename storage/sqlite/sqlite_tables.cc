@@ -36,6 +36,54 @@ ColumnClass class_of(const std::string& declared) {
   return ColumnClass::kOther;
 }
 
+class SqliteCursor final : public TableAccess::Cursor {
+ public:
+  SqliteCursor(sqlite3* db, sqlite3_stmt* stmt, std::string sql, std::size_t columns)
+      : db_(db), stmt_(stmt), sql_(std::move(sql)), columns_(columns) {}
+  ~SqliteCursor() override { sqlite3_finalize(stmt_); }
+  SqliteCursor(const SqliteCursor&) = delete;
+  SqliteCursor& operator=(const SqliteCursor&) = delete;
+
+  Result<bool> next(std::vector<Cell>& cells) override {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_DONE) return false;
+    if (rc != SQLITE_ROW) return sqlite::sqlite_status(db_, rc, sql_);
+    cells.resize(columns_);
+    for (int c = 0; c < static_cast<int>(columns_); ++c) {
+      Cell& cell = cells[static_cast<std::size_t>(c)];
+      cell.s.clear();
+      switch (sqlite3_column_type(stmt_, c)) {
+        case SQLITE_INTEGER:
+          cell.kind = Cell::Kind::kInt;
+          cell.i = sqlite3_column_int64(stmt_, c);
+          break;
+        case SQLITE_FLOAT:
+          cell.kind = Cell::Kind::kReal;
+          cell.d = sqlite3_column_double(stmt_, c);
+          break;
+        case SQLITE_NULL:
+          cell.kind = Cell::Kind::kNull;
+          break;
+        default: {
+          // TEXT or BLOB: the stored bytes as they are (a TEXT may hold NUL or invalid UTF-8).
+          cell.kind =
+              sqlite3_column_type(stmt_, c) == SQLITE_TEXT ? Cell::Kind::kText : Cell::Kind::kBytes;
+          const void* p = sqlite3_column_blob(stmt_, c);
+          const int n = sqlite3_column_bytes(stmt_, c);
+          if (p && n > 0) cell.s.assign(static_cast<const char*>(p), static_cast<std::size_t>(n));
+        }
+      }
+    }
+    return true;
+  }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  std::string sql_;
+  std::size_t columns_;
+};
+
 class SqliteTables final : public TableAccess {
  public:
   explicit SqliteTables(std::unique_ptr<SqliteStore> store) : store_(std::move(store)) {}
@@ -126,51 +174,23 @@ class SqliteTables final : public TableAccess {
     return st->column_int64(0);
   }
 
-  Status scan(const std::string& table, const std::vector<std::string>& columns,
-              const std::vector<std::string>& order_by,
-              const std::function<Status(const std::vector<Cell>&)>& row) override {
+  Result<std::unique_ptr<Cursor>> open_scan(const std::string& table,
+                                            const std::vector<std::string>& columns,
+                                            const std::vector<std::string>& order_by) override {
     std::string sql = "SELECT ";
     for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
     sql += " FROM " + quoted(table);
     for (std::size_t i = 0; i < order_by.size(); ++i)
       sql += (i ? ", " : " ORDER BY ") + quoted(order_by[i]) + " COLLATE BINARY";
-    // Not the statement cache: a scan may run while another statement on the table is open.
+    // Not the statement cache: a scan may run while other statements are open.
     sqlite3_stmt* raw = nullptr;
-    int rc = sqlite3_prepare_v2(db().handle(), sql.c_str(), -1, &raw, nullptr);
-    if (rc != SQLITE_OK) return sqlite::sqlite_status(db().handle(), rc, sql);
-    std::unique_ptr<sqlite3_stmt, int (*)(sqlite3_stmt*)> stmt(raw, sqlite3_finalize);
-    std::vector<Cell> cells(columns.size());
-    while ((rc = sqlite3_step(raw)) == SQLITE_ROW) {
-      for (int c = 0; c < static_cast<int>(columns.size()); ++c) {
-        Cell& cell = cells[static_cast<std::size_t>(c)];
-        cell.s.clear();
-        switch (sqlite3_column_type(raw, c)) {
-          case SQLITE_INTEGER:
-            cell.kind = Cell::Kind::kInt;
-            cell.i = sqlite3_column_int64(raw, c);
-            break;
-          case SQLITE_FLOAT:
-            cell.kind = Cell::Kind::kReal;
-            cell.d = sqlite3_column_double(raw, c);
-            break;
-          case SQLITE_NULL:
-            cell.kind = Cell::Kind::kNull;
-            break;
-          default: {
-            // TEXT or BLOB: the stored bytes as they are (a TEXT may hold NUL or invalid UTF-8).
-            cell.kind =
-                sqlite3_column_type(raw, c) == SQLITE_TEXT ? Cell::Kind::kText : Cell::Kind::kBytes;
-            const void* p = sqlite3_column_blob(raw, c);
-            const int n = sqlite3_column_bytes(raw, c);
-            if (p && n > 0) cell.s.assign(static_cast<const char*>(p), static_cast<std::size_t>(n));
-          }
-        }
-      }
-      Status s = row(cells);
-      if (!s.ok()) return s;
+    const int rc = sqlite3_prepare_v2(db().handle(), sql.c_str(), -1, &raw, nullptr);
+    if (rc != SQLITE_OK) {
+      sqlite3_finalize(raw);
+      return sqlite::sqlite_status(db().handle(), rc, sql);
     }
-    if (rc != SQLITE_DONE) return sqlite::sqlite_status(db().handle(), rc, sql);
-    return Status::Ok();
+    return std::unique_ptr<Cursor>(
+        std::make_unique<SqliteCursor>(db().handle(), raw, std::move(sql), columns.size()));
   }
 
   Status begin_write() override { return db().exec("BEGIN IMMEDIATE"); }
