@@ -204,7 +204,7 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
       return Status::FailedPrecondition(
           "the source has " + std::to_string(*n) +
           " pending upgrade step(s) (pending_upgrades, e.g. hash_credentials): open it once with "
-          "this version (any adjutant command on it, e.g. `adjutant list`) and copy again");
+          "this version (e.g. `adjutant --db SOURCE game list`) and copy again");
   }
 
   st = to.begin_write();

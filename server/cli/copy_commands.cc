@@ -2,6 +2,7 @@
 // and PostgreSQL and checks the result table by table. Databases are printed only through
 // describe_database(), which hides passwords.
 #include <cstdio>
+#include <filesystem>
 
 #include "server/cli/commands.h"
 #include "storage/open_database.h"
@@ -22,22 +23,34 @@ int copy_database(const std::string& from, const std::string& to) {
   const std::string from_name = describe_database(from), to_name = describe_database(to);
   auto src = open_table_access(from, /*must_exist=*/true);
   if (!src.ok()) return fail("source", src.status());
+  // A SQLite destination file this command creates is removed again when nothing is copied.
+  const std::string to_file = database_file(to);
+  std::error_code ec;
+  const bool new_file = !to_file.empty() && !std::filesystem::exists(to_file, ec);
   auto dst = open_table_access(to, /*must_exist=*/false);
   if (!dst.ok()) return fail("destination", dst.status());
+  auto undo = [&](int code) {
+    if (new_file) {
+      dst->reset();
+      for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+        std::filesystem::remove(to_file + suffix, ec);
+    }
+    return code;
+  };
   auto src_id = (*src)->identity();
-  if (!src_id.ok()) return fail("source", src_id.status());
+  if (!src_id.ok()) return undo(fail("source", src_id.status()));
   auto dst_id = (*dst)->identity();
-  if (!dst_id.ok()) return fail("destination", dst_id.status());
+  if (!dst_id.ok()) return undo(fail("destination", dst_id.status()));
   if (*src_id == *dst_id) {
     std::fprintf(stderr, "error: %s and %s are the same database; nothing copied\n",
                  from_name.c_str(), to_name.c_str());
-    return kExitRefused;
+    return undo(kExitRefused);
   }
 
   std::printf("Copying %s (%s) to %s (%s)\n", from_name.c_str(), (*src)->backend().c_str(),
               to_name.c_str(), (*dst)->backend().c_str());
   auto report = copy_tables(**src, **dst);
-  if (!report.ok()) return fail("copy", report.status());
+  if (!report.ok()) return undo(fail("copy", report.status()));
   for (const auto& s : report->skipped) std::printf("  skipped %s\n", s.c_str());
   for (const auto& r : report->rebuilt)
     std::printf("  rebuilt %s from turn_states (derived; the source has none)\n", r.c_str());

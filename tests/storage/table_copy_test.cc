@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -260,6 +261,23 @@ TEST_F(TableCopy, ASourceWithAPendingCredentialUpgradeIsRefused) {
   auto r = run_cli({"copy", "--from", a_, "--to", b_});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("pending upgrade step"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(b_));  // created for the copy, removed when refused
+}
+
+TEST_F(TableCopy, ATableOrColumnOnOneSideOnlyIsRefusedByName) {
+  build_host(a_);
+  sqlite_exec(a_, "ALTER TABLE games ADD COLUMN note TEXT");
+  ASSERT_EQ(cli(b_, {"game", "list"}).exit_code, 0);  // b: migrated, empty
+  sqlite_exec(b_, "CREATE TABLE extra (x INTEGER)");
+  auto r = run_cli({"copy", "--from", a_, "--to", b_});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("column games.note is only in the source"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("table extra is only in the destination"), std::string::npos) << r.err;
+  auto y = open_table_access(b_, true);
+  ASSERT_TRUE(y.ok());
+  ASSERT_TRUE((*y)->begin_read().ok());
+  EXPECT_EQ(*(*y)->count("games"), 0);
+  (*y)->end_read();
 }
 
 }  // namespace
