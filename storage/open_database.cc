@@ -1,14 +1,17 @@
 #include "storage/open_database.h"
 
 #include <cctype>
+#include <filesystem>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/postgres/pg_tables.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/sqlite/sqlite_tables.h"
 
 namespace adj {
 
@@ -151,6 +154,26 @@ Result<std::unique_ptr<Store>> open_database(const std::string& db) {
     return Status(store.status().code(),
                   "database " + target->location + ": " + store.status().message());
   return std::unique_ptr<Store>(std::move(store).value());
+}
+
+Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bool must_exist) {
+  auto target = parse_database(db);
+  if (!target.ok()) return target.status();
+  if (target->backend == DatabaseBackend::kPostgres) {
+    auto store = PgStore::open(target->location);
+    if (!store.ok())
+      return Status(store.status().code(), "database " + describe_database(db) + ": " +
+                                               scrub(store.status().message(), db));
+    return pg_table_access(std::move(store).value());
+  }
+  std::error_code ec;
+  if (must_exist && !std::filesystem::exists(target->location, ec))
+    return Status::NotFound("database " + target->location + ": no such file");
+  auto store = SqliteStore::open(target->location);
+  if (!store.ok())
+    return Status(store.status().code(),
+                  "database " + target->location + ": " + store.status().message());
+  return sqlite_table_access(std::move(store).value());
 }
 
 std::string database_file(const std::string& db) {

@@ -24,6 +24,7 @@
 
 #include "rules/core/status.h"
 #include "storage/store.h"
+#include "storage/table_copy.h"
 
 namespace adj {
 
@@ -56,6 +57,11 @@ std::string database_file(const std::string& db);
 // PostgreSQL commits are always durable (its own settings decide). Call before opening stores.
 enum class Durability { kNormal, kFull };
 void set_default_durability(Durability d);
+
+// Row-level access to the whole database `db` names, for `adjutant copy` (storage/table_copy.h),
+// migrated like open_database(). `must_exist`: a SQLite file that is missing is NotFound instead
+// of being created (a copy's source).
+Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bool must_exist);
 
 // `adjutant backup`: a consistent copy of a live SQLite database into the new file `to` (never
 // overwriting; see storage/sqlite/backup.h for the errors). FailedPrecondition for PostgreSQL,

@@ -522,6 +522,18 @@ int run(int argc, char** argv) {
   bk->add_option("FILE", backup_to, "Where to write the copy (must not exist)")->required();
   bk->callback([&] { code = backup(common, backup_to); });
 
+  // copy --from DB --to DB
+  std::string copy_from, copy_to;
+  auto* cp = app.add_subcommand(
+      "copy",
+      "Copy every game (and everything else the host keeps) into an empty database, SQLite to "
+      "PostgreSQL or back, then compare every table row by row");
+  cp->add_option("--from", copy_from,
+                 "Source database (sqlite:PATH, a path, or postgresql://...; default: --db)");
+  cp->add_option("--to", copy_to, "Destination database, empty (created when a missing file)")
+      ->required();
+  cp->callback([&] { code = copy_database(copy_from.empty() ? common.db : copy_from, copy_to); });
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

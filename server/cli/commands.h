@@ -142,4 +142,12 @@ int outbox_send(const Common& c, const OutboxSendOptions& o);
 // (SQLite online backup, integrity-checked, never overwriting). Exit 0 when written, 1 otherwise.
 int backup(const Common& c, const std::string& to);
 
+// `adjutant copy --from DB --to DB`: every game and everything else the host keeps, from one
+// database into another, empty one (SQLite to PostgreSQL or back; storage/table_copy.h), then
+// every table compared row by row. Prints per-table row counts. Exit 0 when copied and equal;
+// 2 when refused (same database, destination not empty, schemas differ, source has pending
+// upgrade steps; nothing written); 1 when the copy failed or the comparison found a difference
+// (naming the table and row key).
+int copy_database(const std::string& from, const std::string& to);
+
 }  // namespace adj::cli

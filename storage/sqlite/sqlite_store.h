@@ -229,6 +229,10 @@ class SqliteStore final : public Store {
   // one transaction: for a tool that wrote turn_states rows itself (a copy between databases).
   // Until then such a game is read whole (correct, at the cost of the whole state).
   Status rebuild_open_state_index(const std::string& game);
+  // The connection, for the backend's own tools (table copy, tests). Not for front ends.
+  sqlite::Database& database() { return db_; }
+  // The file this store opened.
+  const std::string& path() const { return path_; }
 
  private:
   SqliteStore(sqlite::Database db, std::string path);

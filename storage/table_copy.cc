@@ -1,0 +1,349 @@
+#include "storage/table_copy.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+
+namespace adj {
+
+namespace {
+
+// Each side's own migration bookkeeping: never copied or compared.
+const std::set<std::string> kBookkeeping = {"schema_migrations", "sqlite_sequence"};
+// SQLite's open-state index (schemas/sql/0014): derived from turn_states; PostgreSQL has none.
+const std::set<std::string> kDerivedSqlite = {"open_states", "open_state_players",
+                                              "open_state_areas", "open_state_edges"};
+// Seeded by a fresh database's migrations (SQLite 0005 seeds hash_credentials); emptied on the
+// destination before the copy.
+const std::string kPendingUpgrades = "pending_upgrades";
+// Written by triggers on every insert: copied last, over what the triggers wrote.
+const std::string kRevisions = "revisions";
+
+bool names_secret(const std::string& column) {
+  for (const char* w : {"hash", "token", "secret", "code", "raw", "password"})
+    if (column.find(w) != std::string::npos) return true;
+  return false;
+}
+
+std::string show_cell(const Cell& c) {
+  switch (c.kind) {
+    case Cell::Kind::kNull:
+      return "NULL";
+    case Cell::Kind::kInt:
+      return std::to_string(c.i);
+    case Cell::Kind::kReal:
+      return std::to_string(c.d);
+    default:
+      break;
+  }
+  // Key text (game ids, player codes); bounded and printable only.
+  std::string out = "\"";
+  for (std::size_t i = 0; i < c.s.size() && i < 64; ++i) {
+    const unsigned char ch = static_cast<unsigned char>(c.s[i]);
+    out += (ch >= 0x20 && ch < 0x7f && ch != '"') ? static_cast<char>(ch) : '?';
+  }
+  if (c.s.size() > 64) out += "...";
+  return out + "\"";
+}
+
+// "(game_id=\"x\", turn=3)": the key of a row, secrets shown as ***.
+std::string show_key(const std::vector<std::string>& key, const std::vector<Cell>& cells) {
+  std::string out = "(";
+  for (std::size_t i = 0; i < key.size() && i < cells.size(); ++i) {
+    if (i) out += ", ";
+    out += key[i] + "=" + (names_secret(key[i]) ? std::string("***") : show_cell(cells[i]));
+  }
+  return out + ")";
+}
+
+struct Plan {
+  std::vector<TableInfo> tables;  // destination's info, in copy order (parents first)
+  std::map<std::string, std::vector<std::string>> columns;  // table -> common columns
+  std::map<std::string, std::vector<std::string>> order;    // table -> order-by columns
+  std::vector<std::string> skipped;
+  std::vector<std::string> rebuild;  // derived tables `to` has and `from` lacks
+};
+
+const TableInfo* find(const std::vector<TableInfo>& ts, const std::string& name) {
+  for (const auto& t : ts)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
+  auto src = from.tables();
+  if (!src.ok()) return src.status();
+  auto dst = to.tables();
+  if (!dst.ok()) return dst.status();
+  Plan plan;
+  std::vector<std::string> problems;
+  std::vector<const TableInfo*> common;
+  for (const auto& s : *src) {
+    if (kBookkeeping.count(s.name)) continue;
+    const TableInfo* d = find(*dst, s.name);
+    if (!d) {
+      if (kDerivedSqlite.count(s.name) && to.backend() == "postgresql") {
+        plan.skipped.push_back(s.name +
+                               " (SQLite's open-state index, derived; PostgreSQL has none)");
+        continue;
+      }
+      problems.push_back("table " + s.name + " is only in the source");
+      continue;
+    }
+    common.push_back(d);
+    std::vector<std::string> cols;
+    for (const auto& c : s.columns) {
+      const bool in_dst = std::any_of(d->columns.begin(), d->columns.end(),
+                                      [&](const ColumnInfo& x) { return x.name == c.name; });
+      if (!in_dst)
+        problems.push_back("column " + s.name + "." + c.name + " is only in the source");
+      else
+        cols.push_back(c.name);
+    }
+    for (const auto& c : d->columns) {
+      const bool in_src = std::any_of(s.columns.begin(), s.columns.end(),
+                                      [&](const ColumnInfo& x) { return x.name == c.name; });
+      if (!in_src)
+        problems.push_back("column " + s.name + "." + c.name + " is only in the destination");
+    }
+    plan.columns[s.name] = cols;
+    plan.order[s.name] = s.primary_key.empty() ? cols : s.primary_key;
+  }
+  for (const auto& d : *dst) {
+    if (kBookkeeping.count(d.name) || find(*src, d.name)) continue;
+    if (kDerivedSqlite.count(d.name) && from.backend() == "postgresql") {
+      plan.rebuild.push_back(d.name);
+      continue;
+    }
+    problems.push_back("table " + d.name + " is only in the destination");
+  }
+  if (!problems.empty()) {
+    std::string m = "the two schemas differ (are both databases at this version's schema?): ";
+    for (std::size_t i = 0; i < problems.size(); ++i) m += (i ? "; " : "") + problems[i];
+    return Status::FailedPrecondition(m);
+  }
+  // Parents before children; revisions last (it overwrites what the triggers wrote).
+  std::set<std::string> done;
+  std::vector<const TableInfo*> left;
+  // SQLite's open-state index goes after turn_states, whose triggers mark it stale.
+  std::vector<TableInfo> ordered;
+  for (const TableInfo* t : common) {
+    if (t->name == kRevisions) continue;
+    ordered.push_back(*t);
+    if (kDerivedSqlite.count(t->name)) ordered.back().parents.push_back("turn_states");
+  }
+  for (const TableInfo& t : ordered) left.push_back(&t);
+  while (!left.empty()) {
+    bool progress = false;
+    for (auto it = left.begin(); it != left.end();) {
+      const bool ready = std::all_of(
+          (*it)->parents.begin(), (*it)->parents.end(),
+          [&](const std::string& p) { return done.count(p) || !plan.columns.count(p); });
+      if (ready) {
+        plan.tables.push_back(**it);
+        done.insert((*it)->name);
+        it = left.erase(it);
+        progress = true;
+      } else {
+        ++it;
+      }
+    }
+    if (!progress)
+      return Status::Internal("foreign keys form a cycle at table " + left.front()->name);
+  }
+  if (const TableInfo* r = find(*dst, kRevisions); r && plan.columns.count(kRevisions))
+    plan.tables.push_back(*r);
+  return plan;
+}
+
+}  // namespace
+
+Status TableAccess::scan(const std::string& table, const std::vector<std::string>& columns,
+                         const std::vector<std::string>& order_by,
+                         const std::function<Status(const std::vector<Cell>&)>& row) {
+  auto cursor = open_scan(table, columns, order_by);
+  if (!cursor.ok()) return cursor.status();
+  std::vector<Cell> cells;
+  for (;;) {
+    auto more = (*cursor)->next(cells);
+    if (!more.ok()) return more.status();
+    if (!*more) return Status::Ok();
+    if (Status s = row(cells); !s.ok()) return s;
+  }
+}
+
+bool same_value(const Cell& a, const Cell& b) {
+  using K = Cell::Kind;
+  const bool a_str = a.kind == K::kText || a.kind == K::kBytes;
+  const bool b_str = b.kind == K::kText || b.kind == K::kBytes;
+  if (a_str || b_str) return a_str && b_str && a.s == b.s;
+  if (a.kind == K::kNull || b.kind == K::kNull) return a.kind == b.kind;
+  if (a.kind == K::kInt && b.kind == K::kInt) return a.i == b.i;
+  const double x = a.kind == K::kInt ? static_cast<double>(a.i) : a.d;
+  const double y = b.kind == K::kInt ? static_cast<double>(b.i) : b.d;
+  return std::memcmp(&x, &y, sizeof x) == 0 || x == y;
+}
+
+Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
+  auto plan = make_plan(from, to);
+  if (!plan.ok()) return plan.status();
+  Status st = from.begin_read();
+  if (!st.ok()) return st;
+  struct EndRead {
+    TableAccess& a;
+    ~EndRead() { a.end_read(); }
+  } end_read{from};
+
+  // The source must have run its upgrade steps (a pending hash_credentials means secrets in
+  // clear, which the destination must never receive).
+  if (plan->columns.count(kPendingUpgrades)) {
+    auto n = from.count(kPendingUpgrades);
+    if (!n.ok()) return n.status();
+    if (*n > 0)
+      return Status::FailedPrecondition(
+          "the source has " + std::to_string(*n) +
+          " pending upgrade step(s) (pending_upgrades, e.g. hash_credentials): open it once with "
+          "this version (e.g. `adjutant --db SOURCE game list`) and copy again");
+  }
+
+  st = to.begin_write();
+  if (!st.ok()) return st;
+  // Nothing may be there yet: no games (asked first, for the clearer message), no rows in any
+  // copied table.
+  std::vector<TableInfo> check = plan->tables;
+  std::stable_partition(check.begin(), check.end(),
+                        [](const TableInfo& t) { return t.name == "games"; });
+  for (const auto& t : check) {
+    if (t.name == kPendingUpgrades || t.name == kRevisions) continue;
+    auto n = to.count(t.name);
+    if (!n.ok()) return n.status();
+    if (*n > 0) {
+      to.rollback();
+      if (t.name == "games")
+        return Status::FailedPrecondition("the destination already holds " + std::to_string(*n) +
+                                          " game(s); copy only into an empty database");
+      return Status::FailedPrecondition("the destination's table " + t.name + " already holds " +
+                                        std::to_string(*n) +
+                                        " row(s); copy only into an empty database");
+    }
+  }
+  CopyReport report;
+  report.skipped = plan->skipped;
+  for (const char* t : {"pending_upgrades", "revisions"}) {
+    if (!plan->columns.count(t)) continue;
+    st = to.clear(t);
+    if (!st.ok()) {
+      to.rollback();
+      return st;
+    }
+  }
+  for (const auto& t : plan->tables) {
+    if (t.name == kRevisions) {
+      st = to.clear(kRevisions);  // what the triggers wrote during the copy
+      if (!st.ok()) break;
+    }
+    const auto& cols = plan->columns.at(t.name);
+    std::int64_t rows = 0;
+    st = from.scan(t.name, cols, plan->order.at(t.name), [&](const std::vector<Cell>& row) {
+      ++rows;
+      return to.insert(t, cols, row);
+    });
+    if (!st.ok()) {
+      st = Status(st.code(), "copying table " + t.name + ": " + st.message());
+      break;
+    }
+    report.copied.push_back({t.name, rows});
+  }
+  if (st.ok()) st = to.finish_identities(plan->tables);
+  if (st.ok()) st = to.commit();
+  if (!st.ok()) {
+    to.rollback();
+    return st;
+  }
+  if (!plan->rebuild.empty()) {
+    std::vector<std::string> games;
+    st = from.scan("games", {"id"}, {"id"}, [&](const std::vector<Cell>& row) {
+      games.push_back(row[0].s);
+      return Status::Ok();
+    });
+    if (st.ok()) st = to.rebuild_derived(games);
+    if (!st.ok())
+      return Status(st.code(),
+                    "the rows are copied, but rebuilding the open-state index failed "
+                    "(games then load whole, correctly): " +
+                        st.message());
+    report.rebuilt = plan->rebuild;
+  }
+  return report;
+}
+
+Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& to) {
+  auto plan = make_plan(from, to);
+  if (!plan.ok()) return plan.status();
+  Status st = from.begin_read();
+  if (!st.ok()) return st;
+  st = to.begin_read();
+  if (!st.ok()) {
+    from.end_read();
+    return st;
+  }
+  struct EndReads {
+    TableAccess& a;
+    TableAccess& b;
+    ~EndReads() {
+      a.end_read();
+      b.end_read();
+    }
+  } end_reads{from, to};
+
+  std::vector<TableCount> counts;
+  for (const auto& t : plan->tables) {
+    const auto& cols = plan->columns.at(t.name);
+    const auto& order = plan->order.at(t.name);
+    std::vector<std::size_t> key_at;
+    for (const auto& k : order)
+      key_at.push_back(
+          static_cast<std::size_t>(std::find(cols.begin(), cols.end(), k) - cols.begin()));
+    auto key_of = [&](const std::vector<Cell>& row) {
+      std::vector<Cell> key;
+      for (std::size_t i : key_at) key.push_back(i < row.size() ? row[i] : Cell{});
+      return show_key(order, key);
+    };
+    // Both sides walked together, one row of each in memory.
+    auto mine = from.open_scan(t.name, cols, order);
+    if (!mine.ok()) return mine.status();
+    auto theirs = to.open_scan(t.name, cols, order);
+    if (!theirs.ok()) return theirs.status();
+    std::vector<Cell> row, other;
+    std::int64_t n = 0;
+    for (;;) {
+      auto a = (*mine)->next(row);
+      if (!a.ok()) return a.status();
+      auto b = (*theirs)->next(other);
+      if (!b.ok()) return b.status();
+      if (!*a && !*b) break;
+      if (!*b)
+        return Status::FailedPrecondition("table " + t.name + ": row " + key_of(row) +
+                                          " is missing from the destination");
+      if (!*a)
+        return Status::FailedPrecondition("table " + t.name + ": row " + key_of(other) +
+                                          " is only in the destination");
+      ++n;
+      for (std::size_t c = 0; c < cols.size(); ++c)
+        if (!same_value(row[c], other[c])) {
+          bool same_key = true;
+          for (std::size_t k : key_at)
+            if (k < row.size() && !same_value(row[k], other[k])) same_key = false;
+          const std::string where = same_key
+                                        ? "row " + key_of(row) + " differs in column " + cols[c]
+                                        : "row " + key_of(row) + " is missing or differs there";
+          return Status::FailedPrecondition("table " + t.name + ": " + where);
+        }
+    }
+    counts.push_back({t.name, n});
+  }
+  return counts;
+}
+
+}  // namespace adj

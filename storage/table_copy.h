@@ -1,0 +1,131 @@
+// Row-level access to a whole database, table by table, for `adjutant copy` (moving a host's
+// games between SQLite and PostgreSQL) and its check. Both schemas (schemas/sql, schemas/pg)
+// use the same table and column names; what each database holds is read from its own catalog
+// (sqlite_master and pragma table_info; information_schema), never from a list kept here.
+//
+// Opened through open_table_access() (storage/open_database.h). Thread-safety: one thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+
+namespace adj {
+
+// One cell, as stored. kText and kBytes are both byte strings: a SQLite TEXT may hold any
+// bytes, and PostgreSQL keeps such a column (submissions.raw_text) as BYTEA.
+struct Cell {
+  enum class Kind { kNull, kInt, kReal, kText, kBytes };
+  Kind kind = Kind::kNull;
+  std::int64_t i = 0;
+  double d = 0;
+  std::string s;  // kText, kBytes
+};
+
+// Equal by value with types normalised: text and bytes compare by their bytes; an integer and
+// a real compare by value (a REAL column holding a whole number); NULL only equals NULL.
+bool same_value(const Cell& a, const Cell& b);
+
+// How a column stores its values on this backend (from the declared type).
+enum class ColumnClass { kInteger, kReal, kText, kBytes, kOther };
+
+struct ColumnInfo {
+  std::string name;
+  ColumnClass type = ColumnClass::kOther;
+};
+
+struct TableInfo {
+  std::string name;
+  std::vector<ColumnInfo> columns;       // in the table's order
+  std::vector<std::string> primary_key;  // empty: ordered by every column
+  std::vector<std::string> parents;      // tables its foreign keys reference (not itself)
+  std::string identity;  // the identity column (PostgreSQL GENERATED ... AS IDENTITY), or ""
+};
+
+class TableAccess {
+ public:
+  virtual ~TableAccess() = default;
+  // "sqlite" or "postgresql".
+  virtual std::string backend() const = 0;
+  // Names the database itself, so two arguments naming one database compare equal: SQLite the
+  // file's canonical path, PostgreSQL the cluster's system identifier and the database name.
+  virtual Result<std::string> identity() = 0;
+  // Every user table of the database, sorted by name.
+  virtual Result<std::vector<TableInfo>> tables() = 0;
+
+  // Reading: begin_read() takes a consistent snapshot (a read transaction) that later scans and
+  // counts see; end_read() ends it.
+  virtual Status begin_read() = 0;
+  virtual void end_read() = 0;
+  virtual Result<std::int64_t> count(const std::string& table) = 0;
+  // Every row of `table`, the cells of `columns` in that order, ordered by `order_by` (names
+  // from tables(); never outside input), pulled one at a time: memory holds a batch, not the
+  // table. One cursor at a time per TableAccess; it must not outlive it.
+  class Cursor {
+   public:
+    virtual ~Cursor() = default;
+    // Fills `row` with the next row: false at the end.
+    virtual Result<bool> next(std::vector<Cell>& row) = 0;
+  };
+  virtual Result<std::unique_ptr<Cursor>> open_scan(const std::string& table,
+                                                    const std::vector<std::string>& columns,
+                                                    const std::vector<std::string>& order_by) = 0;
+  // open_scan() with `row` called for each row; stops at and returns the first error.
+  Status scan(const std::string& table, const std::vector<std::string>& columns,
+              const std::vector<std::string>& order_by,
+              const std::function<Status(const std::vector<Cell>&)>& row);
+
+  // Writing: one transaction from begin_write() to commit(); the destructor or rollback()
+  // undoes an uncommitted one.
+  virtual Status begin_write() = 0;
+  // Inserts one row; each cell is stored as the destination column's class asks (bytes into a
+  // SQLite TEXT column stay TEXT, text into BYTEA becomes its bytes).
+  virtual Status insert(const TableInfo& table, const std::vector<std::string>& columns,
+                        const std::vector<Cell>& row) = 0;
+  // Removes every row of `table` (only for tables a fresh database seeds, e.g. pending_upgrades).
+  virtual Status clear(const std::string& table) = 0;
+  // After the inserts, inside the transaction: moves identity sequences past the largest id
+  // (PostgreSQL); nothing on SQLite (AUTOINCREMENT follows the inserted ids).
+  virtual Status finish_identities(const std::vector<TableInfo>& copied) = 0;
+  virtual Status commit() = 0;
+  virtual void rollback() = 0;
+
+  // Derived data the copy left out (SQLite's open-state index, migration 0014): rebuilt for
+  // every game after commit. Nothing on PostgreSQL.
+  virtual Status rebuild_derived(const std::vector<std::string>& games) = 0;
+};
+
+// ---- the copy (storage/table_copy.cc) ----
+
+struct TableCount {
+  std::string table;
+  std::int64_t rows = 0;
+};
+
+struct CopyReport {
+  std::vector<TableCount> copied;    // in copy order (parents first)
+  std::vector<std::string> skipped;  // tables left out, each with why
+  std::vector<std::string> rebuilt;  // derived tables written again on the destination
+};
+
+// Copies every table the two databases share from `from` into `to`, in one transaction on
+// `to`, parents before children. Refuses (FailedPrecondition, nothing written) when `to`
+// already holds games or rows in any copied table (other than pending_upgrades, which a fresh
+// SQLite database seeds and the copy empties), when `from` has pending upgrade steps, or when
+// a table or column is on one side only and is not knowingly skipped (the message names it).
+// Skipped: schema_migrations (each side's own), SQLite's open-state index tables when `to` is
+// PostgreSQL (derived; rebuilt when `to` is SQLite and `from` lacks them). revisions is written
+// by the destination's triggers during the copy and then overwritten with the source's rows.
+Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to);
+
+// Compares every table both databases share (the copy's skip rules), row by row in primary-key
+// order. OK with the per-table counts of `from` when they are equal; otherwise
+// FailedPrecondition naming the first differing table and the row's key (never other cells,
+// which may be secrets).
+Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& to);
+
+}  // namespace adj
