@@ -154,6 +154,8 @@ TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
     EXPECT_EQ(query_text(*store_, dir_,
                          "SELECT count(*) FROM sqlite_master m, pragma_table_info(m.name) p "
                          "WHERE m.type = 'table' AND p.name = 'game_id' AND m.name <> 'outbox' "
+                         // The open-state index (0014) changes only with turn_states.
+                         "AND m.name NOT LIKE 'open_state%' "
                          "AND (SELECT count(*) FROM sqlite_master t WHERE t.type = 'trigger' AND "
                          "t.name IN ('rev_' || m.name || '_insert', 'rev_' || m.name || "
                          "'_update', 'rev_' || m.name || '_delete')) <> 3"),
