@@ -49,7 +49,7 @@ int make(const std::string& db, int players, const std::string& game) {
   auto t0 = std::chrono::steady_clock::now();
   auto store = open_store(db, 0);
   if (!store.ok()) die(db + ": " + store.status().message());
-  SqliteStore& st = **store;
+  Store& st = **store;
   Services svc(Stores{st, st, st, st, st}, [] { return UnixTime{0}; });
   const Size size{players};
   auto created = svc.create_game(world(game, size), 7);
