@@ -266,9 +266,11 @@ TEST_P(TurnsTest, ABigCommitStoresEveryRowExactly) {
                                      static_cast<std::uint64_t>(i) << 40,
                                      "dark-age",
                                      {{"n", i}, {"q", "a\"b\\c{d},e"}},
-                                     {{"winner", "defender"}}});
-    c.reports.push_back(
-        ReportRecord{"P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}});
+                                     {{"winner", "defender"}},
+                                     {},
+                                     {}});
+    c.reports.push_back(ReportRecord{
+        "P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}, {}});
   }
   ASSERT_TRUE(store_->commit_turn("britain", c).ok());
   EXPECT_EQ(counts(), "2/1/12000/12000/2");
