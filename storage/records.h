@@ -46,6 +46,8 @@ struct BattleRecord {
   // as text, rules/turn/turn_result.h); commit_turn stores it verbatim and ignores `input`. Reads
   // leave it empty and fill `input`.
   std::string input_text;
+  // Write path only, likewise for `outcome`: when not empty, commit_turn stores it verbatim.
+  std::string outcome_text;
 };
 
 struct ReportRecord {
@@ -61,9 +63,12 @@ struct ReportRecord {
 
 // Everything one turn run produces, committed in one transaction.
 struct TurnCommit {
-  int turn = 0;                   // the turn that was resolved
-  std::uint64_t seed = 0;         // that turn's seed
-  GameState next_state;           // the starting state of turn + 1
+  int turn = 0;            // the turn that was resolved
+  std::uint64_t seed = 0;  // that turn's seed
+  GameState next_state;    // the starting state of turn + 1
+  // When not empty, to_json(next_state).dump() made by the caller (TurnResult::next_state_text),
+  // stored as it is instead of serialising next_state again. Empty: the store serialises it.
+  std::string next_state_text;
   Json summary = Json::object();  // order of play, events, digest
   std::vector<BattleRecord> battles;
   std::vector<ReportRecord> reports;

@@ -81,9 +81,10 @@ bool GameState::adjacent(std::string_view a, std::string_view b) const {
   return find_edge(a, b) != nullptr;
 }
 
-std::vector<std::string> GameState::neighbours(std::string_view code) const {
+const std::vector<std::string>& GameState::neighbours(std::string_view code) const {
+  static const std::vector<std::string> kNone;
   auto it = adj_.find(code);
-  if (it == adj_.end()) return {};
+  if (it == adj_.end()) return kNone;
   return it->second;
 }
 

@@ -93,8 +93,9 @@ struct GameState {
   const Edge* find_edge(std::string_view a, std::string_view b) const;
   // Whether the border a-b has the feature `name` set to true (absent, or not a boolean: false).
   bool edge_flag(std::string_view a, std::string_view b, std::string_view name) const;
-  // Neighbour codes of an area, sorted.
-  std::vector<std::string> neighbours(std::string_view code) const;
+  // Neighbour codes of an area, sorted (empty for an unknown area). The reference stays valid
+  // until the next normalise() or the state's destruction.
+  const std::vector<std::string>& neighbours(std::string_view code) const;
 
   // Rebuilds the adjacency index; call after changing edges. Sorting is canonical.
   void normalise();

@@ -88,6 +88,11 @@ ReportIndex::ReportIndex(const TurnResult& result) {
   }
   for (std::size_t i = 0; i < result.actions.size(); ++i)
     by_player[result.actions[i].player].actions.push_back(i);
+  for (std::size_t i = 0; i < result.gifts.size(); ++i) {
+    const Gift& g = result.gifts[i];
+    by_player[g.from].gifts_out += g.bps;
+    by_player[g.to].gifts_received.push_back(i);
+  }
   const auto& areas = result.next_state.areas;
   for (std::size_t i = 0; i < areas.size(); ++i)
     if (areas[i].owner) by_player[*areas[i].owner].areas.push_back(i);
@@ -159,9 +164,9 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
                   {"reserve", e.reserve}};
   Json gifts = Json::array();
   int gifts_in = 0, gifts_out = 0;
-  for (const Gift& g : result.gifts) {
-    if (g.from == player) gifts_out += g.bps;
-    if (g.to != player) continue;
+  gifts_out = mine_idx.gifts_out;
+  for (std::size_t i : mine_idx.gifts_received) {
+    const Gift& g = result.gifts[i];
     gifts_in += g.bps;
     gifts.push_back({{"from", g.from}, {"bps", g.bps}, {"action", g.action}});
   }

@@ -26,6 +26,8 @@ struct ReportIndex {
     std::vector<std::size_t> actions;  // indices into result.actions
     std::vector<std::size_t> battles;  // indices into result.battles (as attacker or defender)
     std::vector<std::size_t> areas;    // indices into result.next_state.areas owned at the end
+    std::vector<std::size_t> gifts_received;  // indices into result.gifts with this player as `to`
+    int gifts_out = 0;                        // BPs of result.gifts with this player as `from`
   };
   explicit ReportIndex(const TurnResult& result);
   std::map<std::string, Entry> by_player;

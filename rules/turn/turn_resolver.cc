@@ -124,14 +124,18 @@ void TurnRun::end_of_turn() {
   result_.next_order_of_play = next;
 }
 
-std::string TurnRun::digest() const {
-  std::string canon = to_json(result_.next_state).dump();
-  for (const auto& a : result_.actions) canon += to_json(a).dump();
+std::string TurnRun::digest() {
+  // FNV-1a over the next state's dump followed by each action's, hashed piece by piece.
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : canon) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
+  const auto hash = [&h](const std::string& text) {
+    for (unsigned char c : text) {
+      h ^= c;
+      h *= 0x100000001b3ULL;
+    }
+  };
+  result_.next_state_text = to_json(result_.next_state).dump();
+  hash(result_.next_state_text);
+  for (const auto& a : result_.actions) hash(to_json(a).dump());
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -104,6 +104,9 @@ struct TurnResult {
   std::map<std::string, std::vector<Order>> orders;  // the orders that were used
   GameState next_state;
   std::string digest;  // hex hash of the canonical next state and actions
+  // to_json(next_state).dump() as the digest hashed it; the store writes it as the state's text
+  // instead of serialising the state again. Stale once next_state is changed (then clear it).
+  std::string next_state_text;
 };
 
 Json to_json(const BattleLog& b);

@@ -180,7 +180,7 @@ class TurnRun {
 
   void end_of_turn();
 
-  std::string digest() const;
+  std::string digest();  // also sets result_.next_state_text
 
   GameState s_;
   const OrderBook& orders_;

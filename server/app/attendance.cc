@@ -157,6 +157,12 @@ Status Attendance::audit(const std::string& game, const std::string& actor,
 Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& game) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
+  return players(game, *st);
+}
+
+Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& game,
+                                                          const GameState& open) {
+  const GameState* st = &open;
   auto records = a_.attendance_records(game);
   if (!records.ok()) return records.status();
   auto absences = a_.absences(game);
@@ -174,7 +180,10 @@ Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& gam
   const int first = std::max(1, st->turn - kLookback);
   auto turns = a_.turns_without_orders(game, first);
   if (!turns.ok()) return turns.status();
-  for (auto& t : *turns) seen[t.turn] = TurnSeen{std::move(t.without_orders), day_of(t.ran_at)};
+  for (auto& t : *turns) {
+    std::sort(t.without_orders.begin(), t.without_orders.end());  // searched once per player
+    seen[t.turn] = TurnSeen{std::move(t.without_orders), day_of(t.ran_at)};
+  }
 
   std::vector<PlayerAttendance> out;
   for (const Player& p : st->players) {
@@ -197,8 +206,8 @@ Result<std::vector<PlayerAttendance>> Attendance::players(const std::string& gam
     }
     for (int t = st->turn - 1; t >= std::max(first, from_turn); --t) {
       const auto it = seen.find(t);
-      if (it == seen.end() || std::find(it->second.missing.begin(), it->second.missing.end(),
-                                        p.code) == it->second.missing.end())
+      if (it == seen.end() ||
+          !std::binary_search(it->second.missing.begin(), it->second.missing.end(), p.code))
         break;
       ++pa.missed;
       const std::int64_t d = it->second.day;
@@ -261,7 +270,11 @@ Status Attendance::after_run(const std::string& game, const TurnRunOutcome& out,
   auto opts = a_.attendance_options(game);
   if (!opts.ok()) return opts.status();
   if (opts->civil_disorder_after <= 0) return Status::Ok();
-  auto ps = players(game);
+  // The state a run in this process committed is the open turn's: no second load of a big game.
+  // An outcome rebuilt from the turn record (bookkeeping completed later) carries none.
+  const GameState& committed = out.result.next_state;
+  auto ps = committed.game_id == game && committed.turn == out.turn + 1 ? players(game, committed)
+                                                                        : players(game);
   if (!ps.ok()) return ps.status();
   auto summary = s_.games.game_summary(game);
   if (!summary.ok()) return summary.status();

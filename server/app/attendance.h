@@ -104,6 +104,9 @@ class Attendance {
 
   // Every position of the open turn, in the state's player order.
   Result<std::vector<PlayerAttendance>> players(const std::string& game);
+  // As above, from `open`: the game's open-turn state as load_state gives it (after_run passes
+  // the state the run just committed, so the game is not loaded a second time).
+  Result<std::vector<PlayerAttendance>> players(const std::string& game, const GameState& open);
   // The positions in civil disorder at the open turn.
   Result<std::set<std::string>> in_disorder(const std::string& game);
 

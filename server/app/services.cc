@@ -469,7 +469,12 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     rec.id = b.id;
     rec.seed = b.seed;
     rec.engine = b.engine;
-    rec.outcome = to_json(b);
+    try {  // as text at once: 65,000 outcome trees held until the commit are a big turn's peak
+      rec.outcome_text = to_json(b).dump();
+    } catch (const Json::exception& e) {
+      return Status::InvalidArgument("battle " + b.id +
+                                     " outcome cannot be stored as JSON: " + e.what());
+    }
     rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
     commit.battles.push_back(std::move(rec));
   }
@@ -488,7 +493,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
                     {"actions", actions}};
   if (!draws.empty()) commit.summary["draw"] = draws;
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
-  commit.next_state = std::move(out.result.next_state);  // moved back after the commit
+  commit.next_state = std::move(out.result.next_state);            // moved back after the commit
+  commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
   ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
   out.result.next_state = std::move(commit.next_state);

@@ -124,8 +124,13 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   const std::string where = "game " + game + " turn " + std::to_string(commit.turn);
   ADJ_SQL_TRY(const std::string summary,
               sqlite::json_to_text(commit.summary, "summary of " + where));
-  ADJ_SQL_TRY(const std::string next_state,
-              sqlite::json_to_text(to_json(commit.next_state), "next state of " + where));
+  std::string next_state_dump;  // empty when written from commit.next_state_text
+  if (commit.next_state_text.empty()) {
+    ADJ_SQL_TRY(next_state_dump,
+                sqlite::json_to_text(to_json(commit.next_state), "next state of " + where));
+  }
+  const std::string& next_state =
+      commit.next_state_text.empty() ? next_state_dump : commit.next_state_text;
 
   ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
   ADJ_SQL_TRY(auto g,
@@ -174,8 +179,11 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
       if (input.empty()) {
         ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
       }
-      ADJ_SQL_TRY(const std::string outcome,
-                  sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+      std::string outcome_dump;  // empty when written from b.outcome_text
+      if (b.outcome_text.empty()) {
+        ADJ_SQL_TRY(outcome_dump, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+      }
+      const std::string& outcome = b.outcome_text.empty() ? outcome_dump : b.outcome_text;
       battles.field(game);
       battles.field(turn_text);
       battles.field(b.id);

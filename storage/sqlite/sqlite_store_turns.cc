@@ -41,14 +41,19 @@ Result<CommitText> commit_text(const std::string& game, const TurnCommit& c) {
   const std::string where = "game " + game + " turn " + std::to_string(c.turn);
   CommitText t;
   ADJ_SQL_TRY(t.summary, sqlite::json_to_text(c.summary, "summary of " + where));
-  ADJ_SQL_TRY(t.next_state, sqlite::json_to_text(to_json(c.next_state), "next state of " + where));
+  if (c.next_state_text.empty()) {
+    ADJ_SQL_TRY(t.next_state,
+                sqlite::json_to_text(to_json(c.next_state), "next state of " + where));
+  }
   for (const auto& b : c.battles) {
     std::string input;  // empty when written from b.input_text (commit_turn)
     if (b.input_text.empty()) {
       ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
     }
-    ADJ_SQL_TRY(std::string outcome,
-                sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+    std::string outcome;  // empty when written from b.outcome_text (commit_turn)
+    if (b.outcome_text.empty()) {
+      ADJ_SQL_TRY(outcome, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+    }
     t.battles.emplace_back(std::move(input), std::move(outcome));
   }
   for (const auto& r : c.reports) {
@@ -119,7 +124,7 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
         .bind_text(4, sqlite::seed_to_text(b.seed))
         .bind_text(5, b.engine)
         .bind_text(6, b.input_text.empty() ? text.battles[i].first : b.input_text)
-        .bind_text(7, text.battles[i].second);
+        .bind_text(7, b.outcome_text.empty() ? text.battles[i].second : b.outcome_text);
     if (auto s = battle.run(); !s.ok()) return failed(s);
   }
 
@@ -138,7 +143,9 @@ Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commi
 
   ADJ_SQL_TRY(auto state,
               db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
-  state.bind_text(1, game).bind_int(2, commit.turn + 1).bind_text(3, text.next_state);
+  state.bind_text(1, game)
+      .bind_int(2, commit.turn + 1)
+      .bind_text(3, commit.next_state_text.empty() ? text.next_state : commit.next_state_text);
   if (auto s = state.run(); !s.ok()) return failed(s);
   if (auto s = index_open_state(game, commit.next_state); !s.ok()) return failed(s);
 
@@ -174,7 +181,6 @@ Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime 
                                " is being resolved by another run right now");
   return tx.commit();
 }
-
 
 Status SqliteStore::end_resolving(const std::string& game, int turn) {
   ADJ_SQL_TRY(auto clear,

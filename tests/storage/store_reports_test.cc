@@ -83,10 +83,11 @@ TEST_P(ReportsTest, ExtremeSeedsRoundTrip) {
 
 TEST_P(ReportsTest, BattleIdsSortByteWise) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
-  c.battles = {
-      BattleRecord{"1.a", 1, "dark-age", {}, {}, {}}, BattleRecord{"1.B", 2, "dark-age", {}, {}, {}},
-      BattleRecord{"1.10", 3, "dark-age", {}, {}, {}}, BattleRecord{"1.9", 4, "dark-age", {}, {}, {}},
-      BattleRecord{"1._", 5, "dark-age", {}, {}, {}}};
+  c.battles = {BattleRecord{"1.a", 1, "dark-age", {}, {}, {}, {}},
+               BattleRecord{"1.B", 2, "dark-age", {}, {}, {}, {}},
+               BattleRecord{"1.10", 3, "dark-age", {}, {}, {}, {}},
+               BattleRecord{"1.9", 4, "dark-age", {}, {}, {}, {}},
+               BattleRecord{"1._", 5, "dark-age", {}, {}, {}, {}}};
   ASSERT_TRUE(store_->commit_turn("britain", c).ok());
   std::vector<std::string> ids;
   auto battles = store_->battles("britain", 1);

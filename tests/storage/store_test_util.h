@@ -99,12 +99,14 @@ inline TurnCommit make_commit(const GameState& from) {
                                    "dark-age",
                                    {{"attackers", 3}},
                                    {{"winner", "defender"}, {"dice", {6, 1, 3}}},
+                                   {},
                                    {}});
   c.battles.push_back(BattleRecord{t + ".1.WSX",
                                    std::uint64_t{1} << 63,
                                    "dark-age",
                                    {{"attackers", 1}},
                                    {{"winner", "attacker"}},
+                                   {},
                                    {}});
   c.reports.push_back(ReportRecord{
       "WSX", from.turn, "Turn " + t + " report for Wessex\n", {{"player", "WSX"}}, {}});
@@ -167,7 +169,7 @@ class BackendTest : public StoreFixture<Store, ::testing::TestWithParam<std::str
   bool is_sqlite() const { return GetParam() == "sqlite"; }
 };
 
-#define ADJ_ON_EVERY_BACKEND(Suite)                                                     \
+#define ADJ_ON_EVERY_BACKEND(Suite)                                                    \
   INSTANTIATE_TEST_SUITE_P(Backends, Suite, ::testing::Values("sqlite", "postgresql"), \
                            [](const auto& info) { return info.param; })
 

@@ -79,6 +79,27 @@ TEST_P(TurnsTest, PreSerialisedBattleInputsAndReportsAreStoredVerbatim) {
   EXPECT_EQ(store_->report("britain", "WSX", 1)->json, c.reports[0].json);
 }
 
+TEST_P(TurnsTest, PreSerialisedOutcomesAndNextStateAreStoredVerbatim) {
+  // The run hands battle outcomes and the next state over as text too (records.h outcome_text,
+  // next_state_text: the digest's dump of the state); written as given, read back as JSON.
+  const GameState turn1 = *store_->load_state("britain", std::nullopt);
+  TurnCommit c = make_commit(turn1);
+  c.battles[0].outcome_text = R"({"winner":"attacker","dice":[2]})";
+  c.battles[0].outcome = {{"ignored", true}};
+  c.next_state_text = to_json(c.next_state).dump();
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+
+  auto b = store_->battle("britain", 1, c.battles[0].id);
+  ASSERT_TRUE(b.ok()) << b.status().to_string();
+  EXPECT_EQ(b->outcome, Json({{"winner", "attacker"}, {"dice", {2}}}));
+  EXPECT_TRUE(b->outcome_text.empty());
+  EXPECT_EQ(store_->battle("britain", 1, c.battles[1].id)->outcome, c.battles[1].outcome);
+  auto next = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(next.ok()) << next.status().to_string();
+  EXPECT_EQ(to_json(*next).dump(), c.next_state_text);
+  EXPECT_EQ(next->find_area("HRS")->armies, 4);
+}
+
 TEST_P(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   const std::string before = counts();
@@ -246,9 +267,10 @@ TEST_P(TurnsTest, ABigCommitStoresEveryRowExactly) {
                                      "dark-age",
                                      {{"n", i}, {"q", "a\"b\\c{d},e"}},
                                      {{"winner", "defender"}},
+                                     {},
                                      {}});
-    c.reports.push_back(
-        ReportRecord{"P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}, {}});
+    c.reports.push_back(ReportRecord{
+        "P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}, {}});
   }
   ASSERT_TRUE(store_->commit_turn("britain", c).ok());
   EXPECT_EQ(counts(), "2/1/12000/12000/2");
