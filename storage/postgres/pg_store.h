@@ -170,6 +170,10 @@ class PgStore final : public Store {
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
 
+  // Writes the open-state index of `game` again from its stored open-turn state, in its own
+  // transaction (for the copy tool, after rows were written around the store).
+  Status rebuild_open_state_index(const std::string& game);
+
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   pg::Connection& connection() { return conn_; }
 

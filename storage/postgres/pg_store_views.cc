@@ -130,6 +130,14 @@ Status PgStore::reindex_open_state(const std::string& game) {
   return index_open_state(game, *state);
 }
 
+Status PgStore::rebuild_open_state_index(const std::string& game) {
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(auto lock,
+              conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
+  return tx.commit();
+}
+
 Result<GameState> PgStore::load_view(const std::string& game, std::optional<int> turn,
                                      const std::vector<std::string>& players,
                                      const std::vector<std::string>& areas) {
