@@ -3,6 +3,7 @@
 // sqlite_store_views.cc), so `adjutant copy` moves them either way.
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
@@ -58,6 +59,33 @@ std::vector<std::string> sorted_unique(std::vector<std::string> v) {
 
 Status PgStore::index_open_state(const std::string& game, const GameState& state) {
   const std::string where = "open-state index of game " + game;
+  // Borders seldom change from one turn to the next: their rows are rewritten only when they
+  // differ from the new state's (compared row by row, in key order; a border given twice keeps
+  // its first row, as SQLite's INSERT OR IGNORE).
+  std::vector<const Edge*> edges;
+  std::vector<std::string> edge_texts;
+  {
+    std::set<std::pair<std::string_view, std::string_view>> seen;
+    for (const Edge& e : state.edges) {
+      if (!seen.emplace(e.a, e.b).second) continue;
+      ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(e), where));
+      edges.push_back(&e);
+      edge_texts.push_back(std::move(text));
+    }
+  }
+  bool same_edges = std::is_sorted(edges.begin(), edges.end(), [](const Edge* x, const Edge* y) {
+    return std::tie(x->a, x->b) < std::tie(y->a, y->b);
+  });
+  if (same_edges) {
+    ADJ_SQL_TRY(auto old,
+                conn_.query("SELECT a, b, edge_json FROM open_state_edges "
+                            "WHERE game_id = $1 ORDER BY a COLLATE \"C\", b COLLATE \"C\"",
+                            {game}));
+    same_edges = old.size() == static_cast<int>(edges.size());
+    for (int i = 0; same_edges && i < old.size(); ++i)
+      same_edges = old.text(i, 0) == edges[i]->a && old.text(i, 1) == edges[i]->b &&
+                   old.text(i, 2) == edge_texts[i];
+  }
   static constexpr const char* kClear[] = {
       "DELETE FROM open_states WHERE game_id = $1",
       "DELETE FROM open_state_players WHERE game_id = $1",
@@ -65,6 +93,7 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
       "DELETE FROM open_state_edges WHERE game_id = $1",
   };
   for (const char* sql : kClear) {
+    if (same_edges && sql == kClear[3]) break;
     ADJ_SQL_TRY(auto r, conn_.query(sql, {game}));
   }
   // A state with two players or two areas of one code is left unindexed (read whole), as on
@@ -98,20 +127,18 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
     ADJ_RETURN_IF_ERROR(ar.end_row());
   }
   ADJ_RETURN_IF_ERROR(ar.finish());
-  // A border given twice keeps its first row (SQLite: INSERT OR IGNORE).
-  pg::CopyIn ed(conn_, "COPY open_state_edges(game_id, a, b, edge_json) FROM STDIN");
-  ADJ_RETURN_IF_ERROR(ed.start());
-  std::set<std::pair<std::string_view, std::string_view>> edges_seen;
-  for (const Edge& e : state.edges) {
-    if (!edges_seen.emplace(e.a, e.b).second) continue;
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(e), where));
-    ed.field(game);
-    ed.field(e.a);
-    ed.field(e.b);
-    ed.field(text);
-    ADJ_RETURN_IF_ERROR(ed.end_row());
+  if (!same_edges) {
+    pg::CopyIn ed(conn_, "COPY open_state_edges(game_id, a, b, edge_json) FROM STDIN");
+    ADJ_RETURN_IF_ERROR(ed.start());
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      ed.field(game);
+      ed.field(edges[i]->a);
+      ed.field(edges[i]->b);
+      ed.field(edge_texts[i]);
+      ADJ_RETURN_IF_ERROR(ed.end_row());
+    }
+    ADJ_RETURN_IF_ERROR(ed.finish());
   }
-  ADJ_RETURN_IF_ERROR(ed.finish());
   ADJ_SQL_TRY(std::string head, sqlite::json_to_text(head_json(state), where));
   ADJ_SQL_TRY(auto hd, conn_.query("INSERT INTO open_states(game_id, turn, head_json) "
                                    "VALUES ($1, $2, $3)",
