@@ -11,9 +11,11 @@ namespace {
 
 // Each side's own migration bookkeeping: never copied or compared.
 const std::set<std::string> kBookkeeping = {"schema_migrations", "sqlite_sequence"};
-// SQLite's open-state index (schemas/sql/0014): derived from turn_states; PostgreSQL has none.
-const std::set<std::string> kDerivedSqlite = {"open_states", "open_state_players",
-                                              "open_state_areas", "open_state_edges"};
+// The open-state index (SQLite schemas/sql/0014, PostgreSQL schemas/pg/0005): derived from
+// turn_states. Copied like any table when both sides have it (after turn_states, whose triggers
+// mark it stale); skipped when the destination lacks it, rebuilt when the source lacks it.
+const std::set<std::string> kOpenStateIndex = {"open_states", "open_state_players",
+                                               "open_state_areas", "open_state_edges"};
 // Seeded by a fresh database's migrations (SQLite 0005 seeds hash_credentials); emptied on the
 // destination before the copy.
 const std::string kPendingUpgrades = "pending_upgrades";
@@ -83,9 +85,9 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
     if (kBookkeeping.count(s.name)) continue;
     const TableInfo* d = find(*dst, s.name);
     if (!d) {
-      if (kDerivedSqlite.count(s.name) && to.backend() == "postgresql") {
+      if (kOpenStateIndex.count(s.name)) {
         plan.skipped.push_back(s.name +
-                               " (SQLite's open-state index, derived; PostgreSQL has none)");
+                               " (the open-state index, derived; the destination has none)");
         continue;
       }
       problems.push_back("table " + s.name + " is only in the source");
@@ -112,7 +114,7 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
   }
   for (const auto& d : *dst) {
     if (kBookkeeping.count(d.name) || find(*src, d.name)) continue;
-    if (kDerivedSqlite.count(d.name) && from.backend() == "postgresql") {
+    if (kOpenStateIndex.count(d.name)) {
       plan.rebuild.push_back(d.name);
       continue;
     }
@@ -126,12 +128,12 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
   // Parents before children; revisions last (it overwrites what the triggers wrote).
   std::set<std::string> done;
   std::vector<const TableInfo*> left;
-  // SQLite's open-state index goes after turn_states, whose triggers mark it stale.
+  // The open-state index goes after turn_states, whose triggers mark it stale.
   std::vector<TableInfo> ordered;
   for (const TableInfo* t : common) {
     if (t->name == kRevisions) continue;
     ordered.push_back(*t);
-    if (kDerivedSqlite.count(t->name)) ordered.back().parents.push_back("turn_states");
+    if (kOpenStateIndex.count(t->name)) ordered.back().parents.push_back("turn_states");
   }
   for (const TableInfo& t : ordered) left.push_back(&t);
   while (!left.empty()) {

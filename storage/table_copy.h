@@ -94,8 +94,8 @@ class TableAccess {
   virtual Status commit() = 0;
   virtual void rollback() = 0;
 
-  // Derived data the copy left out (SQLite's open-state index, migration 0014): rebuilt for
-  // every game after commit. Nothing on PostgreSQL.
+  // Derived data the source lacks (the open-state index: SQLite migration 0014, PostgreSQL
+  // schemas/pg/0005): rebuilt for every game after commit.
   virtual Status rebuild_derived(const std::vector<std::string>& games) = 0;
 };
 
@@ -117,8 +117,9 @@ struct CopyReport {
 // already holds games or rows in any copied table (other than pending_upgrades, which a fresh
 // SQLite database seeds and the copy empties), when `from` has pending upgrade steps, or when
 // a table or column is on one side only and is not knowingly skipped (the message names it).
-// Skipped: schema_migrations (each side's own), SQLite's open-state index tables when `to` is
-// PostgreSQL (derived; rebuilt when `to` is SQLite and `from` lacks them). revisions is written
+// Skipped: schema_migrations (each side's own), the open-state index tables when `to` lacks
+// them (derived; rebuilt when `from` lacks them; both backends have them, so they are copied
+// after turn_states like any table). revisions is written
 // by the destination's triggers during the copy and then overwritten with the source's rows.
 Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to);
 

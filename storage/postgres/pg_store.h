@@ -30,7 +30,7 @@ class PgStore final : public Store {
   // ---- Store: pg_store.cc (pg-core) ----
   std::string backend() const override { return "postgresql"; }
   Result<int> schema_version() override;
-  Result<std::vector<GameStorage>> storage_by_game() override;    // pg_store_mail.cc (pg-mail)
+  Result<std::vector<GameStorage>> storage_by_game() override;     // pg_store_mail.cc (pg-mail)
   Result<OutboxMessage> outbox_message(std::int64_t id) override;  // pg_store_mail.cc (pg-mail)
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
   // Returns 0: PostgreSQL databases never held secrets in clear.
@@ -48,9 +48,15 @@ class PgStore final : public Store {
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
   Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
   Status end_resolving(const std::string& game, int turn) override;
-  
+
   Status rollback(const std::string& game, int turn) override;
   Result<Json> turn_record(const std::string& game, int turn) override;
+  // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
+  // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.
+  Result<GameState> load_view(const std::string& game, std::optional<int> turn,
+                              const std::vector<std::string>& players,
+                              const std::vector<std::string>& areas) override;
+  Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
 
   // ---- SubmissionStore: pg_store_submissions.cc (pg-core) ----
   Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
@@ -164,6 +170,10 @@ class PgStore final : public Store {
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
 
+  // Writes the open-state index of `game` again from its stored open-turn state, in its own
+  // transaction (for the copy tool, after rows were written around the store).
+  Status rebuild_open_state_index(const std::string& game);
+
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   pg::Connection& connection() { return conn_; }
 
@@ -175,6 +185,11 @@ class PgStore final : public Store {
   Status require_game(const std::string& game);
   // Sets each player's email to their contact's (MembershipStore), when they have one.
   Status apply_contacts(const std::string& game, GameState& state);
+  // Rewrites the open-state index of `game` from `state` (its open turn), inside the caller's
+  // transaction. A state with a repeated player or area code is left unindexed.
+  Status index_open_state(const std::string& game, const GameState& state);
+  // index_open_state of the game's stored open-turn state; nothing when it cannot be read.
+  Status reindex_open_state(const std::string& game);
 
   pg::Connection conn_;
   std::int64_t revision_stamp_ = -1;  // revisions(): the stamp the kept map was read at

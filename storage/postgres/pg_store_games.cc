@@ -61,6 +61,7 @@ Status PgStore::create_game(const GameState& initial, const Json& scenario, Unix
   ADJ_SQL_TRY(auto state,
               conn_.query("INSERT INTO turn_states(game_id, turn, state_json) VALUES ($1, $2, $3)",
                           {id, initial.turn, state_text}));
+  ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }
 

@@ -4,10 +4,9 @@
 // (SELECT ... FOR NO KEY UPDATE, which does not block foreign-key checks of other tables) for
 // its whole transaction, so put_submission, commit_turn and rollback of one game are serialised
 // across connections and processes. begin_resolving is one conditional UPDATE.
-#include <libpq-fe.h>
-
 #include <algorithm>
 
+#include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
@@ -34,88 +33,6 @@ Status check_commit(const std::string& game, const TurnCommit& c) {
   }
   return Status::Ok();
 }
-
-// Rows sent with COPY ... FROM STDIN in text format: fields escaped, tab-separated, one row a
-// line, passed to the server in pieces of kCopyChunk bytes. The fastest way in for many rows.
-class CopyIn {
- public:
-  CopyIn(pg::Connection& c, std::string sql) : c_(c), sql_(std::move(sql)) {}
-
-  Status start() {
-    pg_result* r = PQexec(c_.handle(), sql_.c_str());
-    const bool ok = r && PQresultStatus(r) == PGRES_COPY_IN;
-    Status s = ok ? Status::Ok() : error(r);
-    if (r) PQclear(r);
-    return s;
-  }
-  void field(std::string_view v) {
-    if (!at_row_start_) buf_ += '\t';
-    at_row_start_ = false;
-    for (char ch : v) {
-      switch (ch) {
-        case '\\':
-          buf_ += "\\\\";
-          break;
-        case '\n':
-          buf_ += "\\n";
-          break;
-        case '\r':
-          buf_ += "\\r";
-          break;
-        case '\t':
-          buf_ += "\\t";
-          break;
-        default:
-          buf_ += ch;
-      }
-    }
-  }
-  Status end_row() {
-    buf_ += '\n';
-    at_row_start_ = true;
-    return buf_.size() >= kCopyChunk ? send() : Status::Ok();
-  }
-  // Ends the COPY; the server's verdict on the rows (e.g. a duplicate key) comes here.
-  Status finish() {
-    ADJ_RETURN_IF_ERROR(send());
-    if (PQputCopyEnd(c_.handle(), nullptr) != 1) return error(nullptr);
-    Status out = Status::Ok();
-    while (pg_result* r = PQgetResult(c_.handle())) {
-      if (PQresultStatus(r) != PGRES_COMMAND_OK && out.ok()) out = error(r);
-      PQclear(r);
-    }
-    return out;
-  }
-
- private:
-  static constexpr std::size_t kCopyChunk = 1u << 20;
-
-  Status send() {
-    if (buf_.empty()) return Status::Ok();
-    if (PQputCopyData(c_.handle(), buf_.data(), static_cast<int>(buf_.size())) != 1)
-      return error(nullptr);
-    buf_.clear();
-    return Status::Ok();
-  }
-  Status error(pg_result* r) {
-    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-    std::string msg;
-    if (r) {
-      const char* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
-      msg = primary ? primary : PQresultErrorMessage(r);
-      if (const char* detail = PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL))
-        msg += std::string(": ") + detail;
-    }
-    if (msg.empty()) msg = PQerrorMessage(c_.handle());
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    return pg::pg_status(state ? state : "", msg, sql_);
-  }
-
-  pg::Connection& c_;
-  std::string sql_;
-  std::string buf_;
-  bool at_row_start_ = true;
-};
 
 }  // namespace
 
@@ -169,9 +86,10 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
 
   {
     // Battles and reports by COPY: a 10,000-player turn is two statements, not 75,000.
-    CopyIn battles(conn_,
-                   "COPY battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
-                   "FROM STDIN");
+    pg::CopyIn battles(
+        conn_,
+        "COPY battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+        "FROM STDIN");
     if (auto s = battles.start(); !s.ok()) return failed(s);
     const std::string turn_text = std::to_string(commit.turn);
     for (const BattleRecord& b : commit.battles) {
@@ -195,7 +113,7 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
     }
     if (auto s = battles.finish(); !s.ok()) return failed(s);
 
-    CopyIn reports(conn_, "COPY reports(game_id, turn, player, text, json) FROM STDIN");
+    pg::CopyIn reports(conn_, "COPY reports(game_id, turn, player, text, json) FROM STDIN");
     if (auto s = reports.start(); !s.ok()) return failed(s);
     for (const ReportRecord& rep : commit.reports) {
       std::string json = rep.json_text;  // records.h: text given is stored as is
@@ -217,6 +135,7 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
                            {game, commit.turn + 1, next_state});
       !s.ok())
     return failed(s.status());
+  if (auto s = index_open_state(game, commit.next_state); !s.ok()) return failed(s);
   // A summary with "ending" (the turn ended the game, server/app/ending.h) finishes the game.
   if (auto s = conn_.query("UPDATE games SET open_turn = $1, resolving_turn = NULL, "
                            "resolving_since = NULL, "
@@ -287,6 +206,7 @@ Status PgStore::rollback(const std::string& game, int turn) {
     auto r = conn_.query(sql, {game, turn});
     if (!r.ok()) return r.status();
   }
+  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
   return tx.commit();
 }
 

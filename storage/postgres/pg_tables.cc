@@ -280,7 +280,13 @@ class PgTables final : public TableAccess {
   void rollback() override {
     if (conn().in_transaction()) (void)conn().exec("ROLLBACK");
   }
-  Status rebuild_derived(const std::vector<std::string>&) override { return Status::Ok(); }
+  Status rebuild_derived(const std::vector<std::string>& games) override {
+    for (const auto& g : games) {
+      Status s = store_->rebuild_open_state_index(g);
+      if (!s.ok()) return Status(s.code(), "game " + g + ": " + s.message());
+    }
+    return Status::Ok();
+  }
 
  private:
   pg::Connection& conn() { return store_->connection(); }

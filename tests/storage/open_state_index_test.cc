@@ -1,6 +1,7 @@
-// The open-state index of migration 0014 (SqliteStore::load_view, area_names): the part of a
-// state it returns is exactly GameStore's default (the whole state, cut), after every path that
-// writes states, and a state written around it is never read through a stale index.
+// The open-state index (SQLite migration 0014, PostgreSQL schemas/pg/0005; load_view and
+// area_names of either store): the part of a state it returns is exactly GameStore's default (the
+// whole state, cut), after every path that writes states, and a state written around it is never
+// read through a stale index.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/state_view.h"
+#include "tests/storage/backend_sql.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {
@@ -35,6 +37,26 @@ const std::vector<Request> kRequests = {
     {{"MRC", "MRC"}, {"LON", "HRS", "LON"}},  // repeated
 };
 
+// load_view and area_names agree with the whole state, cut, for every request.
+void expect_views_match_on(Store& store, std::optional<int> turn) {
+  auto whole = store.load_state("britain", turn);
+  ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+  for (const Request& r : kRequests) {
+    auto view = store.load_view("britain", turn, r.players, r.areas);
+    ASSERT_TRUE(view.ok()) << view.status().to_string();
+    EXPECT_EQ(to_json(*view).dump(), to_json(cut_state(*whole, r.players, r.areas)).dump());
+  }
+  auto names = store.area_names("britain", turn);
+  ASSERT_TRUE(names.ok()) << names.status().to_string();
+  const std::vector<Area> expected = area_names_of(*whole);
+  ASSERT_EQ(names->size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ((*names)[i].code, expected[i].code);
+    EXPECT_EQ((*names)[i].name, expected[i].name);
+  }
+}
+
+// SQLite only: its migration's backfill.
 class OpenStateIndexTest : public StoreTest {
  protected:
   std::string query(const std::string& sql) {
@@ -55,23 +77,8 @@ class OpenStateIndexTest : public StoreTest {
   std::string indexed_turn(const std::string& game = "britain") {
     return query("SELECT turn FROM open_states WHERE game_id = '" + game + "'");
   }
-  // load_view and area_names agree with the whole state, cut, for every request.
   void expect_views_match(std::optional<int> turn = std::nullopt) {
-    auto whole = store_->load_state("britain", turn);
-    ASSERT_TRUE(whole.ok()) << whole.status().to_string();
-    for (const Request& r : kRequests) {
-      auto view = store_->load_view("britain", turn, r.players, r.areas);
-      ASSERT_TRUE(view.ok()) << view.status().to_string();
-      EXPECT_EQ(to_json(*view).dump(), to_json(cut_state(*whole, r.players, r.areas)).dump());
-    }
-    auto names = store_->area_names("britain", turn);
-    ASSERT_TRUE(names.ok()) << names.status().to_string();
-    const std::vector<Area> expected = area_names_of(*whole);
-    ASSERT_EQ(names->size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      EXPECT_EQ((*names)[i].code, expected[i].code);
-      EXPECT_EQ((*names)[i].name, expected[i].name);
-    }
+    expect_views_match_on(*store_, turn);
   }
 };
 
@@ -90,7 +97,38 @@ TEST_F(OpenStateIndexTest, CutKeepsNamedPartsOwnersAndTheirBorders) {
   EXPECT_TRUE(cut_state(s, {}, {}).areas.empty());
 }
 
-TEST_F(OpenStateIndexTest, ViewsMatchTheWholeStateAfterCreateCommitAndRollback) {
+// Either backend: SQLite (migration 0014) and PostgreSQL (schemas/pg/0005).
+class OpenStateViewTest : public BackendTest {
+ protected:
+  std::string query(const std::string& sql) { return query_text(*store_, dir_, sql); }
+  void exec(const std::string& sql) {
+    Status s = exec_sql(*store_, dir_, sql);
+    ASSERT_TRUE(s.ok()) << sql << ": " << s.to_string();
+  }
+  // The turn the index of `game` is valid for ("" when it is not).
+  std::string indexed_turn(const std::string& game = "britain") {
+    return query("SELECT coalesce(max(CAST(turn AS TEXT)), '') FROM open_states WHERE game_id = '" +
+                 game + "'");
+  }
+  // Sets the first area's armies in the stored open state, around the store.
+  void set_armies_around_the_store(int armies) {
+    const std::string n = std::to_string(armies);
+    if (is_sqlite())
+      exec("UPDATE turn_states SET state_json = json_set(state_json, '$.areas[0].armies', " + n +
+           ")");
+    else
+      exec(
+          "UPDATE turn_states SET state_json = jsonb_set(state_json::jsonb, "
+          "'{areas,0,armies}', '" +
+          n + "')::text");
+  }
+  void expect_views_match(std::optional<int> turn = std::nullopt) {
+    expect_views_match_on(*store_, turn);
+  }
+};
+ADJ_ON_EVERY_BACKEND(OpenStateViewTest);
+
+TEST_P(OpenStateViewTest, ViewsMatchTheWholeStateAfterCreateCommitAndRollback) {
   create_game_or_fail();
   EXPECT_EQ(indexed_turn(), "1");
   expect_views_match();
@@ -110,7 +148,7 @@ TEST_F(OpenStateIndexTest, ViewsMatchTheWholeStateAfterCreateCommitAndRollback) 
   EXPECT_EQ(query("SELECT count(*) FROM open_state_edges"), "2");
 }
 
-TEST_F(OpenStateIndexTest, ViewsCarryContactsAsLoadStateDoes) {
+TEST_P(OpenStateViewTest, ViewsCarryContactsAsLoadStateDoes) {
   create_game_or_fail();
   ASSERT_TRUE(store_->set_contact("britain", Contact{"MRC", "new@example.org", "M", 5}).ok());
   auto v = store_->load_view("britain", std::nullopt, {"MRC"}, {});
@@ -120,26 +158,28 @@ TEST_F(OpenStateIndexTest, ViewsCarryContactsAsLoadStateDoes) {
   expect_views_match();
 }
 
-TEST_F(OpenStateIndexTest, AStateWrittenAroundTheIndexIsReadWhole) {
+TEST_P(OpenStateViewTest, AStateWrittenAroundTheIndexIsReadWhole) {
   create_game_or_fail();
-  exec("UPDATE turn_states SET state_json = json_set(state_json, '$.areas[0].armies', 41)");
+  set_armies_around_the_store(41);
   EXPECT_EQ(indexed_turn(), "");  // the trigger made it stale
   auto v = store_->load_view("britain", std::nullopt, {}, {"HRS"});
   ASSERT_TRUE(v.ok()) << v.status().to_string();
   ASSERT_EQ(v->areas.size(), 1u);
   EXPECT_EQ(v->areas[0].armies, 41);
   expect_views_match();
-  ASSERT_TRUE(store_->rebuild_open_state_index("britain").ok());
-  EXPECT_EQ(indexed_turn(), "1");
-  expect_views_match();
-  exec("UPDATE turn_states SET state_json = json_set(state_json, '$.areas[0].armies', 42)");
+  if (auto* sqlite_store = dynamic_cast<SqliteStore*>(store_.get())) {
+    ASSERT_TRUE(sqlite_store->rebuild_open_state_index("britain").ok());
+    EXPECT_EQ(indexed_turn(), "1");
+    expect_views_match();
+  }
+  set_armies_around_the_store(42);
   // The next state written through the store is indexed again.
   commit_open_turn_or_fail();
   EXPECT_EQ(indexed_turn(), "2");
   expect_views_match();
 }
 
-TEST_F(OpenStateIndexTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
+TEST_P(OpenStateViewTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
   create_game_or_fail();
   auto state = store_->load_state("britain", std::nullopt);
   ASSERT_TRUE(state.ok());
@@ -172,7 +212,7 @@ TEST_F(OpenStateIndexTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
   EXPECT_TRUE(v->adjacent("LON", "NSE"));
 }
 
-TEST_F(OpenStateIndexTest, UnknownGameIsNotFound) {
+TEST_P(OpenStateViewTest, UnknownGameIsNotFound) {
   EXPECT_EQ(store_->load_view("nope", std::nullopt, {}, {}).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->area_names("nope", std::nullopt).status().code(), StatusCode::kNotFound);
 }

@@ -1,7 +1,8 @@
 // The cost of checking and submitting ONE order file in a big game (scripts/bench-check.sh).
 //
 //   adjutant_check_bench setup DB PLAYERS FILE   builds the grid world (tests/support/grid_world.h)
-//       of PLAYERS kingdoms as game "bench" in the SQLite file DB (new), with every player's
+//       of PLAYERS kingdoms as game "bench" in DB: a SQLite file (replaced) or a fresh
+//       PostgreSQL database (postgresql://...), with every player's
 //       order file on file for turn 1, and writes player 0's order file to FILE. Secrets are
 //       hashed at libsodium's lowest Argon2id cost, so that the figures measure loading, not the
 //       deliberate cost of a password hash (which each hash keeps: verify pays what hash paid).
@@ -45,12 +46,14 @@ long max_rss_kb() {
   std::exit(1);
 }
 
-Services services_of(SqliteStore& s) {
+Services services_of(Store& s) {
   return Services(Stores{s, s, s, s, s}, [] { return UnixTime{1700000000}; });
 }
 
 int setup(const std::string& db, int players, const std::string& file) {
-  for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(db + ext);
+  // A PostgreSQL database (postgresql://...) must be fresh; a SQLite file is replaced.
+  if (db.rfind("postgresql://", 0) != 0 && db.rfind("postgres://", 0) != 0)
+    for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(db + ext);
   if (Status c = set_secret_hash_cost({1, 8192, 2}); !c.ok()) die("argon2 cost", c);
   auto store = open_store(db, 1700000000);
   if (!store.ok()) die("open " + db, store.status());

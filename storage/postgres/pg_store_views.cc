@@ -1,0 +1,267 @@
+// PgStore: the open-state index of schemas/pg/0005 (what checking one order file reads) and its
+// readers load_view and area_names. Same rows as SqliteStore's (storage/sqlite/
+// sqlite_store_views.cc), so `adjutant copy` moves them either way.
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "storage/postgres/pg_copy_in.h"
+#include "storage/postgres/pg_store.h"
+#include "storage/sqlite/codec.h"
+#include "storage/sqlite/messages.h"
+#include "storage/sqlite/try.h"
+
+namespace adj {
+
+namespace {
+
+// The state without players, areas and borders: the open_states.head_json document.
+Json head_json(const GameState& s) {
+  GameState h;
+  h.game_id = s.game_id;
+  h.name = s.name;
+  h.turn = s.turn;
+  h.seed = s.seed;
+  h.engine = s.engine;
+  h.rules = s.rules;
+  h.order_of_play = s.order_of_play;
+  h.scenario_extra = s.scenario_extra;
+  Json j = to_json(h);
+  j.erase("players");
+  j.erase("areas");
+  j.erase("adjacency");
+  return j;
+}
+
+// A PostgreSQL text[] literal of `items`, each quoted.
+std::string text_array(const std::vector<std::string>& items) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    out += '"';
+    for (char ch : items[i]) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      out += ch;
+    }
+    out += '"';
+  }
+  out += '}';
+  return out;
+}
+
+std::vector<std::string> sorted_unique(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+}  // namespace
+
+Status PgStore::index_open_state(const std::string& game, const GameState& state) {
+  const std::string where = "open-state index of game " + game;
+  // Borders seldom change from one turn to the next: their rows are rewritten only when they
+  // differ from the new state's (compared row by row, in key order; a border given twice keeps
+  // its first row, as SQLite's INSERT OR IGNORE).
+  std::vector<const Edge*> edges;
+  std::vector<std::string> edge_texts;
+  {
+    std::set<std::pair<std::string_view, std::string_view>> seen;
+    for (const Edge& e : state.edges) {
+      if (!seen.emplace(e.a, e.b).second) continue;
+      ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(e), where));
+      edges.push_back(&e);
+      edge_texts.push_back(std::move(text));
+    }
+  }
+  bool same_edges = std::is_sorted(edges.begin(), edges.end(), [](const Edge* x, const Edge* y) {
+    return std::tie(x->a, x->b) < std::tie(y->a, y->b);
+  });
+  if (same_edges) {
+    ADJ_SQL_TRY(auto old,
+                conn_.query("SELECT a, b, edge_json FROM open_state_edges "
+                            "WHERE game_id = $1 ORDER BY a COLLATE \"C\", b COLLATE \"C\"",
+                            {game}));
+    same_edges = old.size() == static_cast<int>(edges.size());
+    for (int i = 0; same_edges && i < old.size(); ++i)
+      same_edges = old.text(i, 0) == edges[i]->a && old.text(i, 1) == edges[i]->b &&
+                   old.text(i, 2) == edge_texts[i];
+  }
+  static constexpr const char* kClear[] = {
+      "DELETE FROM open_states WHERE game_id = $1",
+      "DELETE FROM open_state_players WHERE game_id = $1",
+      "DELETE FROM open_state_areas WHERE game_id = $1",
+      "DELETE FROM open_state_edges WHERE game_id = $1",
+  };
+  for (const char* sql : kClear) {
+    if (same_edges && sql == kClear[3]) break;
+    ADJ_SQL_TRY(auto r, conn_.query(sql, {game}));
+  }
+  // A state with two players or two areas of one code is left unindexed (read whole), as on
+  // SQLite; checked here because a duplicate key would abort the COPY and the transaction.
+  {
+    std::set<std::string_view> seen;
+    for (const Player& p : state.players)
+      if (!seen.insert(p.code).second) return Status::Ok();
+    seen.clear();
+    for (const Area& a : state.areas)
+      if (!seen.insert(a.code).second) return Status::Ok();
+  }
+  pg::CopyIn pl(conn_, "COPY open_state_players(game_id, code, player_json) FROM STDIN");
+  ADJ_RETURN_IF_ERROR(pl.start());
+  for (const Player& p : state.players) {
+    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(p), where));
+    pl.field(game);
+    pl.field(p.code);
+    pl.field(text);
+    ADJ_RETURN_IF_ERROR(pl.end_row());
+  }
+  ADJ_RETURN_IF_ERROR(pl.finish());
+  pg::CopyIn ar(conn_, "COPY open_state_areas(game_id, code, name, area_json) FROM STDIN");
+  ADJ_RETURN_IF_ERROR(ar.start());
+  for (const Area& a : state.areas) {
+    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(a), where));
+    ar.field(game);
+    ar.field(a.code);
+    ar.field(a.name);
+    ar.field(text);
+    ADJ_RETURN_IF_ERROR(ar.end_row());
+  }
+  ADJ_RETURN_IF_ERROR(ar.finish());
+  if (!same_edges) {
+    pg::CopyIn ed(conn_, "COPY open_state_edges(game_id, a, b, edge_json) FROM STDIN");
+    ADJ_RETURN_IF_ERROR(ed.start());
+    for (std::size_t i = 0; i < edges.size(); ++i) {
+      ed.field(game);
+      ed.field(edges[i]->a);
+      ed.field(edges[i]->b);
+      ed.field(edge_texts[i]);
+      ADJ_RETURN_IF_ERROR(ed.end_row());
+    }
+    ADJ_RETURN_IF_ERROR(ed.finish());
+  }
+  ADJ_SQL_TRY(std::string head, sqlite::json_to_text(head_json(state), where));
+  ADJ_SQL_TRY(auto hd, conn_.query("INSERT INTO open_states(game_id, turn, head_json) "
+                                   "VALUES ($1, $2, $3)",
+                                   {game, state.turn, head}));
+  return Status::Ok();
+}
+
+Status PgStore::reindex_open_state(const std::string& game) {
+  ADJ_SQL_TRY(auto r, conn_.query("SELECT g.open_turn, s.state_json FROM games g "
+                                  "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
+                                  "WHERE g.id = $1",
+                                  {game}));
+  if (r.empty()) return Status::Ok();  // no state for the open turn: nothing to index
+  auto state = sqlite::state_from_text(r.text(0, 1), game, r.int32(0, 0));
+  if (!state.ok()) return Status::Ok();  // left unindexed; load_state reports it to readers
+  return index_open_state(game, *state);
+}
+
+Status PgStore::rebuild_open_state_index(const std::string& game) {
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_SQL_TRY(auto lock,
+              conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
+  return tx.commit();
+}
+
+Result<GameState> PgStore::load_view(const std::string& game, std::optional<int> turn,
+                                     const std::vector<std::string>& players,
+                                     const std::vector<std::string>& areas) {
+  // One snapshot for the head, areas, borders and players read below.
+  std::optional<pg::Transaction> tx;
+  if (!conn_.in_transaction()) {
+    ADJ_SQL_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
+    tx.emplace(std::move(t));
+  }
+  ADJ_SQL_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn, o.head_json FROM games g "
+                                   "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
+                                   {game}));
+  if (hd.empty()) return Status::NotFound(no_such_game(game));
+  const int wanted = turn.value_or(hd.int32(0, 0));
+  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
+    return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
+  const std::string where = "game " + game + " turn " + std::to_string(wanted);
+  ADJ_SQL_TRY(Json doc, sqlite::json_from_text(hd.text(0, 2), "state head of " + where));
+  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
+
+  Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
+  std::vector<std::string> want_players = players;
+  const std::vector<std::string> want_areas = sorted_unique(areas);
+  if (!want_areas.empty()) {
+    const std::string codes = text_array(want_areas);
+    ADJ_SQL_TRY(auto ar, conn_.query("SELECT code, area_json FROM open_state_areas "
+                                     "WHERE game_id = $1 AND code = ANY($2::text[])",
+                                     {game, codes}));
+    for (int i = 0; i < ar.size(); ++i) {
+      ADJ_SQL_TRY(Json a,
+                  sqlite::json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
+      if (a.is_object() && a.contains("owner") && a["owner"].is_string())
+        want_players.push_back(a["owner"].get<std::string>());
+      area_rows.push_back(std::move(a));
+    }
+    ADJ_SQL_TRY(auto ed, conn_.query("SELECT edge_json FROM open_state_edges "
+                                     "WHERE game_id = $1 AND a = ANY($2::text[]) "
+                                     "UNION ALL SELECT edge_json FROM open_state_edges "
+                                     "WHERE game_id = $1 AND b = ANY($2::text[]) "
+                                     "AND NOT a = ANY($2::text[])",
+                                     {game, codes}));
+    for (int i = 0; i < ed.size(); ++i) {
+      ADJ_SQL_TRY(Json e, sqlite::json_from_text(ed.text(i, 0), "border of " + where));
+      edge_rows.push_back(std::move(e));
+    }
+  }
+  want_players = sorted_unique(std::move(want_players));
+  if (!want_players.empty()) {
+    ADJ_SQL_TRY(auto pl, conn_.query("SELECT code, player_json FROM open_state_players "
+                                     "WHERE game_id = $1 AND code = ANY($2::text[])",
+                                     {game, text_array(want_players)}));
+    for (int i = 0; i < pl.size(); ++i) {
+      ADJ_SQL_TRY(Json p, sqlite::json_from_text(pl.text(i, 1),
+                                                 "player " + pl.text(i, 0) + " of " + where));
+      player_rows.push_back(std::move(p));
+    }
+  }
+  doc["players"] = std::move(player_rows);
+  doc["areas"] = std::move(area_rows);
+  doc["adjacency"] = std::move(edge_rows);
+  Result<GameState> state = state_from_json(doc);
+  if (!state.ok()) return Status::Corruption(where + ": " + state.status().message());
+  if (state->game_id != game || state->turn != wanted)
+    return Status::Corruption("the open-state index of " + where + " names game " + state->game_id +
+                              " turn " + std::to_string(state->turn));
+  ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
+  if (tx) ADJ_RETURN_IF_ERROR(tx->commit());
+  return state;
+}
+
+Result<std::vector<Area>> PgStore::area_names(const std::string& game, std::optional<int> turn) {
+  std::optional<pg::Transaction> tx;
+  if (!conn_.in_transaction()) {
+    ADJ_SQL_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
+    tx.emplace(std::move(t));
+  }
+  ADJ_SQL_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn FROM games g "
+                                   "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
+                                   {game}));
+  if (hd.empty()) return Status::NotFound(no_such_game(game));
+  const int wanted = turn.value_or(hd.int32(0, 0));
+  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
+    return GameStore::area_names(game, turn);
+  // COLLATE "C": by bytes, as area_names_of sorts.
+  ADJ_SQL_TRY(auto r, conn_.query("SELECT code, name FROM open_state_areas WHERE game_id = $1 "
+                                  "ORDER BY code COLLATE \"C\"",
+                                  {game}));
+  std::vector<Area> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) {
+    Area a;
+    a.code = r.text(i, 0);
+    a.name = r.text(i, 1);
+    out.push_back(std::move(a));
+  }
+  if (tx) ADJ_RETURN_IF_ERROR(tx->commit());
+  return out;
+}
+
+}  // namespace adj
