@@ -251,9 +251,9 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   if (timings) {
     std::printf("Timings:");
     for (const auto& [phase, ms] : out->phase_ms) std::printf(" %s %.0f ms,", phase.c_str(), ms);
-    std::printf(" total %.0f ms\n",
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                    .count());
+    std::printf(
+        " total %.0f ms\n",
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   }
   if (preview)
     for (const auto& r : out->reports)

@@ -28,8 +28,8 @@
 #include <string>
 
 #include "rules/core/status.h"
-#include "server/web/http_types.h"
 #include "server/http/response_cache.h"
+#include "server/web/http_types.h"
 #include "server/web/metrics.h"
 
 namespace adj::http {

@@ -134,7 +134,7 @@ class Connection {
   void note_state();  // records whether the session is inside a transaction
   pg_conn* conn_ = nullptr;
   std::string conninfo_;
-  struct Prepared;                     // pg_database.cc: SQL text -> statement name
+  struct Prepared;  // pg_database.cc: SQL text -> statement name
   std::unique_ptr<Prepared> prepared_;
 };
 
@@ -168,8 +168,10 @@ auto with_retry(F&& body, int attempts = 5) -> decltype(body()) {
     auto r = body();
     if (r.ok() || i >= attempts) return r;
     const std::string m = [&] {
-      if constexpr (requires { r.status(); }) return r.status().message();
-      else return r.message();
+      if constexpr (requires { r.status(); })
+        return r.status().message();
+      else
+        return r.message();
     }();
     if (m.find("(SQLSTATE 40001)") == std::string::npos &&
         m.find("(SQLSTATE 40P01)") == std::string::npos)
