@@ -41,4 +41,21 @@ std::vector<Area> area_names_of(const GameState& state) {
   return out;
 }
 
+Json head_json(const GameState& s) {
+  GameState h;
+  h.game_id = s.game_id;
+  h.name = s.name;
+  h.turn = s.turn;
+  h.seed = s.seed;
+  h.engine = s.engine;
+  h.rules = s.rules;
+  h.order_of_play = s.order_of_play;
+  h.scenario_extra = s.scenario_extra;
+  Json j = to_json(h);
+  j.erase("players");
+  j.erase("areas");
+  j.erase("adjacency");
+  return j;
+}
+
 }  // namespace adj

@@ -20,4 +20,8 @@ GameState cut_state(GameState state, const std::vector<std::string>& players,
 // area code read (rules/orders/suggest.h).
 std::vector<Area> area_names_of(const GameState& state);
 
+// The state without players, areas and borders (game, turn, seed, engine, rules, order of play,
+// scenario data): the head_json document of the open-state index (SQLite 0014, PostgreSQL 0005).
+Json head_json(const GameState& s);
+
 }  // namespace adj

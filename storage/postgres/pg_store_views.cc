@@ -10,28 +10,11 @@
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/try.h"
+#include "storage/state_view.h"
 
 namespace adj {
 
 namespace {
-
-// The state without players, areas and borders: the open_states.head_json document.
-Json head_json(const GameState& s) {
-  GameState h;
-  h.game_id = s.game_id;
-  h.name = s.name;
-  h.turn = s.turn;
-  h.seed = s.seed;
-  h.engine = s.engine;
-  h.rules = s.rules;
-  h.order_of_play = s.order_of_play;
-  h.scenario_extra = s.scenario_extra;
-  Json j = to_json(h);
-  j.erase("players");
-  j.erase("areas");
-  j.erase("adjacency");
-  return j;
-}
 
 // A PostgreSQL text[] literal of `items`, each quoted.
 std::string text_array(const std::vector<std::string>& items) {

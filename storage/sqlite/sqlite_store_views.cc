@@ -6,28 +6,11 @@
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
+#include "storage/state_view.h"
 
 namespace adj {
 
 namespace {
-
-// The state without players, areas and borders: the open_states.head_json document.
-Json head_json(const GameState& s) {
-  GameState h;
-  h.game_id = s.game_id;
-  h.name = s.name;
-  h.turn = s.turn;
-  h.seed = s.seed;
-  h.engine = s.engine;
-  h.rules = s.rules;
-  h.order_of_play = s.order_of_play;
-  h.scenario_extra = s.scenario_extra;
-  Json j = to_json(h);
-  j.erase("players");
-  j.erase("areas");
-  j.erase("adjacency");
-  return j;
-}
 
 // A read transaction, so that the rows of one view come from one snapshot. Does nothing inside a
 // transaction already open on the connection.
