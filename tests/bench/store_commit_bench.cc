@@ -40,7 +40,8 @@ TurnCommit big_commit(int turn) {
     for (int l = 0; l < 20; ++l) text += line + "\n";  // ~1.5 KB of report text
     Json j = {{"player", "P" + std::to_string(i)}, {"lines", Json::array()}};
     for (int l = 0; l < 30; ++l) j["lines"].push_back({{"n", l}, {"text", line}});  // ~3 KB
-    c.reports.push_back(ReportRecord{"P" + std::to_string(i), turn, std::move(text), std::move(j)});
+    c.reports.push_back(
+        ReportRecord{"P" + std::to_string(i), turn, std::move(text), std::move(j), {}});
   }
   for (int i = 0; i < kBattles; ++i)
     c.battles.push_back(BattleRecord{
@@ -48,7 +49,9 @@ TurnCommit big_commit(int turn) {
         static_cast<std::uint64_t>(i) * 7919,
         "dark-age",
         {{"attackers", {{"P1", 3}}}, {"defenders", {{"P2", 2}}}, {"area", "A" + std::to_string(i)}},
-        {{"winner", "defender"}, {"dice", {6, 1, 3, 4, 2}}, {"losses", {{"P1", 2}, {"P2", 1}}}}});
+        {{"winner", "defender"}, {"dice", {6, 1, 3, 4, 2}}, {"losses", {{"P1", 2}, {"P2", 1}}}},
+        {},
+        {}});
   return c;
 }
 

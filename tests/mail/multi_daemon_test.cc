@@ -328,8 +328,9 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
   for (const auto& [mid, times] : seen) {
     for (std::size_t k = 1; k < times.size(); ++k) {
       ++duplicates;
+      const double first = times[0];  // clang 14: a lambda cannot capture a structured binding
       const bool explained = std::any_of(kills.begin(), kills.end(), [&](double kill) {
-        return times[0] <= kill && kill - times[0] <= kWindow;
+        return first <= kill && kill - first <= kWindow;
       });
       double next_kill = -1;  // the first kill after the first copy, in seconds after it
       for (double kill : kills)
