@@ -74,19 +74,7 @@ class CopyIn {
     buf_.clear();
     return Status::Ok();
   }
-  Status error(pg_result* r) {
-    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-    std::string msg;
-    if (r) {
-      const char* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
-      msg = primary ? primary : PQresultErrorMessage(r);
-      if (const char* detail = PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL))
-        msg += std::string(": ") + detail;
-    }
-    if (msg.empty()) msg = PQerrorMessage(c_.handle());
-    while (!msg.empty() && (msg.back() == '\n' || msg.back() == ' ')) msg.pop_back();
-    return pg::pg_status(state ? state : "", msg, sql_);
-  }
+  Status error(pg_result* r) { return pg::result_status(c_.handle(), r, sql_); }
 
   pg::Connection& c_;
   std::string sql_;

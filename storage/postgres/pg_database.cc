@@ -1,4 +1,5 @@
 #include "storage/postgres/pg_database.h"
+#include "storage/record_checks.h"
 
 #include <libpq-fe.h>
 
@@ -10,6 +11,8 @@
 
 namespace adj::pg {
 
+using store_checks::sql_context;
+
 // Statements prepared on one connection: SQL text -> server-side statement name.
 // Also whether the session was inside a transaction after its last statement, which decides
 // whether a lost connection may be replaced.
@@ -20,27 +23,6 @@ struct Connection::Prepared {
 };
 
 namespace {
-
-// The SQL as one line, shortened, for error messages.
-std::string sql_context(std::string_view sql) {
-  constexpr std::size_t kMax = 160;
-  std::string out;
-  bool space = false;
-  for (char c : sql) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-    if (out.size() >= kMax) {
-      out += "...";
-      break;
-    }
-  }
-  return out;
-}
 
 std::string trimmed(const char* s) {
   std::string out = s ? s : "";
@@ -95,21 +77,20 @@ std::string password_of(const std::string& conninfo) {
   return pw;
 }
 
-// A Status for a failed result (or a failed connection when r is null).
+}  // namespace
+
 Status result_status(pg_conn* c, pg_result* r, std::string_view context) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   std::string msg;
   if (r) {
+    // The primary message only: the DETAIL quotes row and key values ("Failing row contains
+    // (...)", "Key (token_hash)=(...) already exists"), which may be secrets or personal data.
     const char* primary = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
     msg = primary ? primary : trimmed(PQresultErrorMessage(r));
-    if (const char* detail = PQresultErrorField(r, PG_DIAG_MESSAGE_DETAIL))
-      msg += std::string(": ") + detail;
   }
   if (msg.empty()) msg = trimmed(c ? PQerrorMessage(c) : "no connection");
   return pg_status(state ? state : "", msg, context);
 }
-
-}  // namespace
 
 Status pg_status(std::string_view sqlstate, std::string_view message, std::string_view context) {
   std::string text = "postgresql: " + std::string(message);
@@ -332,6 +313,12 @@ Status Connection::exec(std::string_view sql) {
 }
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
+  // libpq reads a text parameter as a C string: a NUL byte would cut it short without a word.
+  for (std::size_t i = 0; i < params.size(); ++i)
+    if (!params[i].is_null() && !params[i].is_binary() &&
+        params[i].value().find('\0') != std::string::npos)
+      return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
+                                     " holds a NUL byte, which PostgreSQL text cannot store");
   if (auto s = ready_for(sql); !s.ok()) return s;
   std::string key(sql);
   auto it = prepared_->names.find(key);

@@ -34,6 +34,10 @@ namespace adj::pg {
 //   so with_retry and callers can tell the SQLSTATE.
 Status pg_status(std::string_view sqlstate, std::string_view message, std::string_view context);
 
+// The Status of a failed result `r` (or of the connection `c` when `r` is null), through
+// pg_status. Only the server's primary message is kept: its DETAIL quotes row and key values.
+Status result_status(pg_conn* c, pg_result* r, std::string_view context);
+
 // One parameter: NULL, text, or bytes (bytea).
 class Param {
  public:
@@ -107,7 +111,8 @@ class Connection {
   // Runs one or more ';'-separated statements without parameters, discarding any rows.
   Status exec(std::string_view sql);
   // Runs exactly one statement with parameters $1..$n. Statements are prepared once per
-  // connection (keyed by their SQL text) and reused.
+  // connection (keyed by their SQL text) and reused. InvalidArgument (nothing sent) when a text
+  // parameter holds a NUL byte (PostgreSQL text cannot; libpq would silently cut it there).
   Result<Rows> query(std::string_view sql, std::span<const Param> params = {});
   Result<Rows> query(std::string_view sql, std::initializer_list<Param> params) {
     return query(sql, std::span<const Param>(params.begin(), params.size()));

@@ -1,10 +1,5 @@
 #include "storage/postgres/pg_migrator.h"
 
-#include <algorithm>
-
-#include "schemas/embedded.h"
-#include "storage/sqlite/migrator.h"
-
 namespace adj::pg {
 
 namespace {
@@ -18,16 +13,6 @@ constexpr std::string_view kCreateMigrationsTable = R"sql(
     applied_at BIGINT NOT NULL
   )
 )sql";
-
-Status check_sequence(const std::vector<Migration>& migrations) {
-  for (std::size_t i = 0; i < migrations.size(); ++i) {
-    if (migrations[i].version != static_cast<int>(i) + 1)
-      return Status::InvalidArgument("migrations must be numbered 1, 2, 3, ...; found " +
-                                     std::to_string(migrations[i].version) + " (" +
-                                     migrations[i].name + ") at position " + std::to_string(i + 1));
-  }
-  return Status::Ok();
-}
 
 // Applies one migration unless it is already recorded (checked inside its transaction).
 Status apply(Connection& c, const Migration& m) {
@@ -66,17 +51,7 @@ Result<int> migrate_locked(Connection& c, const std::vector<Migration>& migratio
 }  // namespace
 
 Result<std::vector<Migration>> bundled_migrations() {
-  std::vector<Migration> out;
-  for (const auto& path : embedded_files(kMigrationsDir)) {
-    if (path.size() < 4 || path.substr(path.size() - 4) != ".sql") continue;
-    auto m = sqlite::migration_from_file(path, embedded_file(path).value_or(""));
-    if (!m.ok()) return Status::Internal(m.status().message());
-    out.push_back(Migration{m->version, std::move(m->name), std::move(m->sql)});
-  }
-  std::sort(out.begin(), out.end(),
-            [](const Migration& a, const Migration& b) { return a.version < b.version; });
-  if (auto s = check_sequence(out); !s.ok()) return Status::Internal(s.message());
-  return out;
+  return adj::bundled_migrations(kMigrationsDir);
 }
 
 Result<int> schema_version(Connection& c) {

@@ -16,15 +16,12 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/migration_files.h"
 #include "storage/postgres/pg_database.h"
 
 namespace adj::pg {
 
-struct Migration {
-  int version = 0;   // NNNN, from 1
-  std::string name;  // "core" for 0001_core.sql
-  std::string sql;
-};
+using adj::Migration;
 
 // The advisory lock key migrations run under ("adj_migr" as bytes).
 inline constexpr std::int64_t kMigrationLockKey = 0x61646a5f6d696772;

@@ -6,31 +6,18 @@
 #include <cstdint>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
+using store_checks::check_schedule;
+
 using pg::Param;
 
 namespace {
-
-Status check_schedule(const Schedule& s) {
-  if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
-    return Status::InvalidArgument("schedule kind must be none, fixed or interval, not '" + s.kind +
-                                   "'");
-  if (s.interval_seconds < 0)
-    return Status::InvalidArgument("schedule interval must not be negative");
-  if (s.time_of_day && (*s.time_of_day < 0 || *s.time_of_day > 86399))
-    return Status::InvalidArgument("schedule time of day must be 0..86399 seconds after midnight");
-  if (s.max_attempts < 1) return Status::InvalidArgument("schedule max_attempts must be >= 1");
-  if (!(s.nmr_guard_ratio >= 0 && s.nmr_guard_ratio <= 1))
-    return Status::InvalidArgument("schedule nmr_guard_ratio must be between 0 and 1");
-  if (s.downtime_grace_seconds < 0)
-    return Status::InvalidArgument("schedule downtime grace must not be negative");
-  return Status::Ok();
-}
 
 Param optional_int(const std::optional<std::int64_t>& v) { return v ? Param(*v) : Param(); }
 

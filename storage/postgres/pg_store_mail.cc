@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 
 #ifndef ADJ_PG_TRY
@@ -22,6 +23,8 @@
 #endif
 
 namespace adj {
+
+using store_checks::valid_inbox_state;
 
 using pg::Param;
 using pg::Rows;
@@ -40,10 +43,6 @@ constexpr std::string_view kInboxColumnsNoRaw =
 constexpr std::string_view kOutboxColumns =
     "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
     "last_error, created_at";
-
-bool valid_inbox_state(const std::string& s) {
-  return s == "new" || s == "processed" || s == "failed";
-}
 
 // Text from outside (a Message-ID, MAIL FROM and the refusal addressed to it, a client address)
 // as PostgreSQL TEXT can hold it: unchanged when it is valid UTF-8 without NUL, else with each

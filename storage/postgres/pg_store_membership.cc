@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 
 #ifndef ADJ_PG_TRY
 #define ADJ_PG_CONCAT_INNER_(a, b) a##b
@@ -17,31 +18,14 @@
 #endif
 
 namespace adj {
+
+using store_checks::join_words;
+using store_checks::lower_ascii;
+using store_checks::split_words;
 namespace {
 
 using pg::Rows;
 using pg::Transaction;
-
-std::string lower_ascii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string join_words(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 }  // namespace
 

@@ -8,21 +8,18 @@
 #include <cstdint>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
+using store_checks::known_press_level;
+
 using pg::Param;
 
-namespace {
-
-bool known_level(const std::string& p) {
-  return p == "none" || p == "public" || p == "private" || p == "anonymous";
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<PressOptions> PgStore::press_options(const std::string& game) {
   ADJ_SQL_TRY(const pg::Rows r,
@@ -39,7 +36,7 @@ Result<PressOptions> PgStore::press_options(const std::string& game) {
 }
 
 Status PgStore::set_press_options(const std::string& game, const PressOptions& o) {
-  if (!known_level(o.press))
+  if (!known_press_level(o.press))
     return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
                                    o.press + "\"");
   ADJ_SQL_TRY(

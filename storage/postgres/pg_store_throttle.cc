@@ -14,36 +14,18 @@
 #include <map>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
+using store_checks::join_lines;
+using store_checks::split_lines;
+using store_checks::valid_throttle_key;
+
 using pg::Param;
 
 namespace {
-
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    const auto nl = s.find('\n', start);
-    out.push_back(s.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
-  return out;
-}
-
-bool valid_key(const std::string& k) { return !k.empty() && k.find('\n') == std::string::npos; }
 
 constexpr const char* kColumns =
     "failures, window_start, last_failure, lockouts, locked_until, total_failures, trusted, "
@@ -81,7 +63,8 @@ Status PgStore::update_throttle(const std::vector<std::string>& keys,
                                 std::int64_t now, std::int64_t forget_before,
                                 std::size_t max_rows) {
   for (const auto& k : keys)
-    if (!valid_key(k)) return Status::InvalidArgument("throttle key must be one non-empty line");
+    if (!valid_throttle_key(k))
+      return Status::InvalidArgument("throttle key must be one non-empty line");
   // Keys in lock order (sorted, once each), so two updates never wait on each other in a cycle.
   std::vector<std::string> order(keys);
   std::sort(order.begin(), order.end());

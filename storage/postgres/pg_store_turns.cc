@@ -8,6 +8,7 @@
 
 #include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -15,26 +16,9 @@
 
 namespace adj {
 
-namespace {
+using store_checks::check_commit;
 
-// What can be checked before touching the database.
-Status check_commit(const std::string& game, const TurnCommit& c) {
-  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
-  if (c.next_state.game_id != game)
-    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
-  if (c.next_state.turn != c.turn + 1)
-    return Status::InvalidArgument(where + "next_state is for turn " +
-                                   std::to_string(c.next_state.turn) + ", expected " +
-                                   std::to_string(c.turn + 1));
-  for (const auto& r : c.reports) {
-    if (r.turn != c.turn)
-      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
-                                     std::to_string(r.turn));
-  }
-  return Status::Ok();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   ADJ_RETURN_IF_ERROR(check_commit(game, commit));

@@ -1,4 +1,5 @@
 #include "storage/postgres/pg_tables.h"
+#include "storage/record_checks.h"
 
 #include <libpq-fe.h>
 
@@ -7,6 +8,8 @@
 
 namespace adj {
 
+using store_checks::quote_identifier;
+
 namespace {
 
 constexpr int kFetchRows = 1000;
@@ -14,12 +17,6 @@ constexpr int kFetchRows = 1000;
 // PostgreSQL type oids (pg_type.dat).
 constexpr Oid kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
               kFloat8 = 701;
-
-std::string quoted(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 ColumnClass class_of(const std::string& data_type) {
   if (data_type == "bigint" || data_type == "integer" || data_type == "smallint")
@@ -31,9 +28,7 @@ ColumnClass class_of(const std::string& data_type) {
 }
 
 Status result_error(PGresult* r, PGconn* c, const std::string& sql) {
-  const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
-  const char* msg = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
-  return pg::pg_status(state ? state : "", msg ? msg : "", sql);
+  return pg::result_status(c, r, sql);
 }
 
 class PgCursor final : public TableAccess::Cursor {
@@ -196,7 +191,7 @@ class PgTables final : public TableAccess {
   }
 
   Result<std::int64_t> count(const std::string& table) override {
-    auto r = conn().query("SELECT count(*) FROM " + quoted(table));
+    auto r = conn().query("SELECT count(*) FROM " + quote_identifier(table));
     if (!r.ok()) return r.status();
     return r->int64(0, 0);
   }
@@ -212,10 +207,11 @@ class PgTables final : public TableAccess {
     if (!info.ok()) return info.status();
     const std::string name = "adj_scan_" + std::to_string(++cursors_);
     std::string sql = "DECLARE " + name + " NO SCROLL CURSOR FOR SELECT ";
-    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
-    sql += " FROM " + quoted(table);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      sql += (i ? ", " : "") + quote_identifier(columns[i]);
+    sql += " FROM " + quote_identifier(table);
     for (std::size_t i = 0; i < order_by.size(); ++i) {
-      sql += (i ? ", " : " ORDER BY ") + quoted(order_by[i]);
+      sql += (i ? ", " : " ORDER BY ") + quote_identifier(order_by[i]);
       auto it = info->find(order_by[i]);
       if (it != info->end() && it->second == ColumnClass::kText) sql += " COLLATE \"C\"";
     }
@@ -227,8 +223,9 @@ class PgTables final : public TableAccess {
 
   Status insert(const TableInfo& table, const std::vector<std::string>& columns,
                 const std::vector<Cell>& row) override {
-    std::string sql = "INSERT INTO " + quoted(table.name) + " (";
-    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
+    std::string sql = "INSERT INTO " + quote_identifier(table.name) + " (";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      sql += (i ? ", " : "") + quote_identifier(columns[i]);
     sql += ") OVERRIDING SYSTEM VALUE VALUES (";
     for (std::size_t i = 0; i < columns.size(); ++i)
       sql += (i ? ", $" : "$") + std::to_string(i + 1);
@@ -260,13 +257,13 @@ class PgTables final : public TableAccess {
   }
 
   Status clear(const std::string& table) override {
-    return conn().exec("DELETE FROM " + quoted(table));
+    return conn().exec("DELETE FROM " + quote_identifier(table));
   }
 
   Status finish_identities(const std::vector<TableInfo>& copied) override {
     for (const auto& t : copied) {
       if (t.identity.empty()) continue;
-      const std::string col = quoted(t.identity), tbl = quoted(t.name);
+      const std::string col = quote_identifier(t.identity), tbl = quote_identifier(t.name);
       // The next id is past the largest copied one (1 for an empty table).
       auto r = conn().query("SELECT setval(pg_get_serial_sequence($1, $2), coalesce((SELECT max(" +
                                 col + ") FROM " + tbl + "), 1), (SELECT max(" + col + ") FROM " +

@@ -1,4 +1,5 @@
 #include "storage/sqlite/database.h"
+#include "storage/record_checks.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -15,6 +16,8 @@
 
 namespace adj::sqlite {
 
+using store_checks::sql_context;
+
 // Idle compiled statements of one connection, by SQL text.
 struct StatementCache {
   std::unordered_multimap<std::string, sqlite3_stmt*> idle;
@@ -24,27 +27,6 @@ struct StatementCache {
 };
 
 namespace {
-
-// The SQL as one line, shortened, for error messages.
-std::string sql_context(std::string_view sql) {
-  constexpr std::size_t kMax = 160;
-  std::string out;
-  bool space = false;
-  for (char c : sql) {
-    if (std::isspace(static_cast<unsigned char>(c))) {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-    if (out.size() >= kMax) {
-      out += "...";
-      break;
-    }
-  }
-  return out;
-}
 
 // SQLite binds NULL for a null data pointer; empty text and blobs must stay non-NULL.
 constexpr char kEmpty[1] = {};

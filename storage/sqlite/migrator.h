@@ -16,19 +16,14 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/migration_files.h"
 #include "storage/sqlite/database.h"
 
 namespace adj::sqlite {
 
-struct Migration {
-  int version = 0;   // NNNN, from 1
-  std::string name;  // "init" for 0001_init.sql
-  std::string sql;
-};
-
-// Parses a migration's file name ("schemas/sql/0001_init.sql" or "0001_init.sql"): four or more
-// digits, '_', a name of [a-z0-9_], ".sql". InvalidArgument otherwise.
-Result<Migration> migration_from_file(std::string_view path, std::string_view sql);
+using adj::check_sequence;
+using adj::Migration;
+using adj::migration_from_file;
 
 // The migrations compiled into this binary, ascending. Internal if a bundled file is misnamed or
 // the versions are not 1, 2, 3, ...

@@ -3,33 +3,18 @@
 // (sqlite_store_credentials.cc, migration 0005).
 #include <cstdint>
 
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
+using store_checks::check_schedule;
+
 using sqlite::Transaction;
 
-namespace {
-
-Status check_schedule(const Schedule& s) {
-  if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
-    return Status::InvalidArgument("schedule kind must be none, fixed or interval, not '" + s.kind +
-                                   "'");
-  if (s.interval_seconds < 0)
-    return Status::InvalidArgument("schedule interval must not be negative");
-  if (s.time_of_day && (*s.time_of_day < 0 || *s.time_of_day > 86399))
-    return Status::InvalidArgument("schedule time of day must be 0..86399 seconds after midnight");
-  if (s.max_attempts < 1) return Status::InvalidArgument("schedule max_attempts must be >= 1");
-  if (!(s.nmr_guard_ratio >= 0 && s.nmr_guard_ratio <= 1))
-    return Status::InvalidArgument("schedule nmr_guard_ratio must be between 0 and 1");
-  if (s.downtime_grace_seconds < 0)
-    return Status::InvalidArgument("schedule downtime grace must not be negative");
-  return Status::Ok();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 Result<Schedule> SqliteStore::schedule(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));

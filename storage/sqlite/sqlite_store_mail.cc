@@ -1,11 +1,14 @@
 // SqliteStore: the MailStore tables of migration 0003 (inbox and persistent outbox).
 #include <algorithm>
 
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
+
+using store_checks::valid_inbox_state;
 
 using sqlite::Statement;
 using sqlite::Transaction;
@@ -23,10 +26,6 @@ constexpr const char* kInboxColumnsNoRaw =
 constexpr const char* kOutboxColumns =
     "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
     "last_error, created_at";
-
-bool valid_inbox_state(const std::string& s) {
-  return s == "new" || s == "processed" || s == "failed";
-}
 
 std::span<const std::uint8_t> bytes(const std::string& s) {
   return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};

@@ -2,34 +2,18 @@
 #include <cctype>
 #include <sstream>
 
+#include "storage/record_checks.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
+
+using store_checks::join_words;
+using store_checks::lower_ascii;
+using store_checks::split_words;
 namespace {
 
 using sqlite::Transaction;
-
-std::string lower_ascii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string join_words(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
 
 constexpr const char* kSignupColumns =
     "SELECT id, game_id, email, preferences, state, player, channel, created_at FROM signups";

@@ -1,16 +1,15 @@
 // PressStore over SQLite (migration 0012).
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
+
+using store_checks::known_press_level;
 namespace {
 
 using sqlite::Transaction;
-
-bool known_level(const std::string& p) {
-  return p == "none" || p == "public" || p == "private" || p == "anonymous";
-}
 
 constexpr const char* kColumns =
     "id, game_id, turn, sent_at, sender, recipients, to_all, anonymous, body, source";
@@ -47,7 +46,7 @@ Result<PressOptions> SqliteStore::press_options(const std::string& game) {
 }
 
 Status SqliteStore::set_press_options(const std::string& game, const PressOptions& o) {
-  if (!known_level(o.press))
+  if (!known_press_level(o.press))
     return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
                                    o.press + "\"");
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));

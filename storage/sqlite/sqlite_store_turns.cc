@@ -2,32 +2,18 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "storage/record_checks.h"
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
+using store_checks::check_commit;
+
 using sqlite::Transaction;
 
 namespace {
-
-// What can be checked before touching the database.
-Status check_commit(const std::string& game, const TurnCommit& c) {
-  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
-  if (c.next_state.game_id != game)
-    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
-  if (c.next_state.turn != c.turn + 1)
-    return Status::InvalidArgument(where + "next_state is for turn " +
-                                   std::to_string(c.next_state.turn) + ", expected " +
-                                   std::to_string(c.turn + 1));
-  for (const auto& r : c.reports) {
-    if (r.turn != c.turn)
-      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
-                                     std::to_string(r.turn));
-  }
-  return Status::Ok();
-}
 
 // The JSON columns of a commit, serialised up front so a bad document fails before any write.
 struct CommitText {

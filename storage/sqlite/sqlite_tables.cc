@@ -1,4 +1,5 @@
 #include "storage/sqlite/sqlite_tables.h"
+#include "storage/record_checks.h"
 
 #include <sqlite3.h>
 
@@ -9,13 +10,9 @@
 
 namespace adj {
 
-namespace {
+using store_checks::quote_identifier;
 
-std::string quoted(const std::string& name) {
-  std::string out = "\"";
-  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+namespace {
 
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -167,7 +164,7 @@ class SqliteTables final : public TableAccess {
   }
 
   Result<std::int64_t> count(const std::string& table) override {
-    auto st = db().prepare("SELECT count(*) FROM " + quoted(table));
+    auto st = db().prepare("SELECT count(*) FROM " + quote_identifier(table));
     if (!st.ok()) return st.status();
     auto more = st->step();
     if (!more.ok()) return more.status();
@@ -178,10 +175,11 @@ class SqliteTables final : public TableAccess {
                                             const std::vector<std::string>& columns,
                                             const std::vector<std::string>& order_by) override {
     std::string sql = "SELECT ";
-    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
-    sql += " FROM " + quoted(table);
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      sql += (i ? ", " : "") + quote_identifier(columns[i]);
+    sql += " FROM " + quote_identifier(table);
     for (std::size_t i = 0; i < order_by.size(); ++i)
-      sql += (i ? ", " : " ORDER BY ") + quoted(order_by[i]) + " COLLATE BINARY";
+      sql += (i ? ", " : " ORDER BY ") + quote_identifier(order_by[i]) + " COLLATE BINARY";
     // Not the statement cache: a scan may run while other statements are open.
     sqlite3_stmt* raw = nullptr;
     const int rc = sqlite3_prepare_v2(db().handle(), sql.c_str(), -1, &raw, nullptr);
@@ -197,8 +195,9 @@ class SqliteTables final : public TableAccess {
 
   Status insert(const TableInfo& table, const std::vector<std::string>& columns,
                 const std::vector<Cell>& row) override {
-    std::string sql = "INSERT INTO " + quoted(table.name) + " (";
-    for (std::size_t i = 0; i < columns.size(); ++i) sql += (i ? ", " : "") + quoted(columns[i]);
+    std::string sql = "INSERT INTO " + quote_identifier(table.name) + " (";
+    for (std::size_t i = 0; i < columns.size(); ++i)
+      sql += (i ? ", " : "") + quote_identifier(columns[i]);
     sql += ") VALUES (";
     for (std::size_t i = 0; i < columns.size(); ++i)
       sql += (i ? ", ?" : "?") + std::to_string(i + 1);
@@ -233,7 +232,7 @@ class SqliteTables final : public TableAccess {
   }
 
   Status clear(const std::string& table) override {
-    return db().exec("DELETE FROM " + quoted(table));
+    return db().exec("DELETE FROM " + quote_identifier(table));
   }
   Status finish_identities(const std::vector<TableInfo>&) override { return Status::Ok(); }
   Status commit() override { return db().exec("COMMIT"); }

@@ -1,36 +1,16 @@
 #include "storage/sqlite/sqlite_throttle_store.h"
 
+#include "storage/record_checks.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/try.h"
 
 namespace adj {
 
-namespace {
+using store_checks::join_lines;
+using store_checks::split_lines;
+using store_checks::valid_throttle_key;
 
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
-}
-
-std::vector<std::string> split_lines(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start < s.size()) {
-    const auto nl = s.find('\n', start);
-    out.push_back(s.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
-    if (nl == std::string::npos) break;
-    start = nl + 1;
-  }
-  return out;
-}
-
-bool valid_key(const std::string& k) { return !k.empty() && k.find('\n') == std::string::npos; }
-
-}  // namespace
+namespace {}  // namespace
 
 Result<std::unique_ptr<SqliteThrottleStore>> SqliteThrottleStore::open(const std::string& path) {
   ADJ_SQL_TRY(auto db, sqlite::Database::open(path));
@@ -75,7 +55,8 @@ Status SqliteThrottleStore::update_throttle(
     const std::function<void(std::vector<ThrottleState>&)>& change, std::int64_t now,
     std::int64_t forget_before, std::size_t max_rows) {
   for (const auto& k : keys)
-    if (!valid_key(k)) return Status::InvalidArgument("throttle key must be one non-empty line");
+    if (!valid_throttle_key(k))
+      return Status::InvalidArgument("throttle key must be one non-empty line");
   ADJ_SQL_TRY(auto tx, sqlite::Transaction::begin(db_));
   std::vector<ThrottleState> states;
   for (const auto& k : keys) {

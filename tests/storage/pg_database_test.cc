@@ -70,6 +70,33 @@ TEST_F(PgDatabaseTest, ErrorsCarryTheSqlstateAndMapToCodes) {
   EXPECT_EQ(c.run("UPDATE t SET n = n + 1").value(), 1);                   // rows affected
 }
 
+// The server's DETAIL quotes the refused row and key ("Key (k)=(...) already exists", "Failing
+// row contains (...)"); an error must not carry them, on a statement or a COPY.
+TEST_F(PgDatabaseTest, AnErrorNeverQuotesTheValuesOfTheRowItRefused) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE t (k TEXT PRIMARY KEY, n BIGINT CHECK (n > 0))").ok());
+  ASSERT_TRUE(c.run("INSERT INTO t VALUES ($1, $2)", {"hunter2-secret", 1}).ok());
+  auto dup = c.run("INSERT INTO t VALUES ($1, $2)", {"hunter2-secret", 2});
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.status().code(), StatusCode::kAlreadyExists);
+  EXPECT_EQ(dup.status().message().find("hunter2"), std::string::npos) << dup.status().message();
+  auto check = c.run("INSERT INTO t VALUES ($1, $2)", {"other-secret", -5});
+  ASSERT_FALSE(check.ok());
+  EXPECT_EQ(check.status().message().find("other-secret"), std::string::npos)
+      << check.status().message();
+}
+
+TEST_F(PgDatabaseTest, ATextParameterWithANulByteIsRefusedNotCut) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE t (k TEXT)").ok());
+  const std::string with_nul("ab\0cd", 5);
+  auto r = c.run("INSERT INTO t VALUES ($1)", {with_nul});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_NE(r.status().message().find("$1"), std::string::npos) << r.status().message();
+  EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 0);
+}
+
 TEST_F(PgDatabaseTest, StatementsArePreparedOncePerConnection) {
   Connection c = connect();
   for (int i = 0; i < 3; ++i) ASSERT_TRUE(c.query("SELECT $1::int + 1", {i}).ok());

@@ -1,0 +1,120 @@
+#include "storage/record_checks.h"
+
+#include <cctype>
+#include <sstream>
+
+namespace adj::store_checks {
+
+Status check_schedule(const Schedule& s) {
+  if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
+    return Status::InvalidArgument("schedule kind must be none, fixed or interval, not '" + s.kind +
+                                   "'");
+  if (s.interval_seconds < 0)
+    return Status::InvalidArgument("schedule interval must not be negative");
+  if (s.time_of_day && (*s.time_of_day < 0 || *s.time_of_day > 86399))
+    return Status::InvalidArgument("schedule time of day must be 0..86399 seconds after midnight");
+  if (s.max_attempts < 1) return Status::InvalidArgument("schedule max_attempts must be >= 1");
+  if (!(s.nmr_guard_ratio >= 0 && s.nmr_guard_ratio <= 1))
+    return Status::InvalidArgument("schedule nmr_guard_ratio must be between 0 and 1");
+  if (s.downtime_grace_seconds < 0)
+    return Status::InvalidArgument("schedule downtime grace must not be negative");
+  return Status::Ok();
+}
+
+Status check_commit(const std::string& game, const TurnCommit& c) {
+  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
+  if (c.next_state.game_id != game)
+    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
+  if (c.next_state.turn != c.turn + 1)
+    return Status::InvalidArgument(where + "next_state is for turn " +
+                                   std::to_string(c.next_state.turn) + ", expected " +
+                                   std::to_string(c.turn + 1));
+  for (const auto& r : c.reports) {
+    if (r.turn != c.turn)
+      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
+                                     std::to_string(r.turn));
+  }
+  return Status::Ok();
+}
+
+bool valid_inbox_state(const std::string& s) {
+  return s == "new" || s == "processed" || s == "failed";
+}
+
+bool known_press_level(const std::string& p) {
+  return p == "none" || p == "public" || p == "private" || p == "anonymous";
+}
+
+std::string join_lines(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += '\n';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < s.size()) {
+    const auto nl = s.find('\n', start);
+    out.push_back(s.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return out;
+}
+
+bool valid_throttle_key(const std::string& k) {
+  return !k.empty() && k.find('\n') == std::string::npos;
+}
+
+std::string lower_ascii(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string join_words(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) {
+    if (!out.empty()) out += ' ';
+    out += s;
+  }
+  return out;
+}
+
+std::vector<std::string> split_words(const std::string& s) {
+  std::vector<std::string> out;
+  std::istringstream in(s);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::string sql_context(std::string_view sql) {
+  constexpr std::size_t kMax = 160;
+  std::string out;
+  bool space = false;
+  for (char c : sql) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += c;
+    if (out.size() >= kMax) {
+      out += "...";
+      break;
+    }
+  }
+  return out;
+}
+
+std::string quote_identifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace adj::store_checks

@@ -1,0 +1,41 @@
+// What both store backends check and encode the same way, whatever the database: argument checks
+// of records (the texts are part of the stores' contracts), the plain-text encodings of list
+// columns, and SQL text for error messages. Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/admin_store.h"
+#include "storage/records.h"
+
+namespace adj::store_checks {
+
+// AdminStore::set_schedule's ranges (InvalidArgument naming the field).
+Status check_schedule(const Schedule& s);
+// GameStore::commit_turn's consistency of `c` with `game` (InvalidArgument).
+Status check_commit(const std::string& game, const TurnCommit& c);
+// MailStore inbox states: "new", "processed", "failed".
+bool valid_inbox_state(const std::string& s);
+// PressStore levels: "none", "public", "private", "anonymous".
+bool known_press_level(const std::string& p);
+
+// ThrottleStore list columns: one item per line. A key is one non-empty line.
+std::string join_lines(const std::vector<std::string>& v);
+std::vector<std::string> split_lines(const std::string& s);
+bool valid_throttle_key(const std::string& k);
+
+// MembershipStore: ASCII lower case (addresses), and word lists stored space-separated.
+std::string lower_ascii(std::string s);
+std::string join_words(const std::vector<std::string>& v);
+std::vector<std::string> split_words(const std::string& s);
+
+// `sql` with runs of white space folded to one space, cut after 160 characters: the context
+// an error message names.
+std::string sql_context(std::string_view sql);
+// `name` as a double-quoted SQL identifier (embedded quotes doubled).
+std::string quote_identifier(const std::string& name);
+
+}  // namespace adj::store_checks
