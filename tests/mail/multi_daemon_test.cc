@@ -169,6 +169,16 @@ class MultiDaemon : public ::testing::TestWithParam<std::string> {
   int smtp_[2] = {free_port(), free_port()};
 };
 
+// The lines of the daemons' logs that say something went wrong or name the outbox (for a failure).
+std::string notable_lines(const std::string& log) {
+  std::string out;
+  for (const std::string& line : split(log, '\n'))
+    if (line.find("rror") != std::string::npos || line.find("warn") != std::string::npos ||
+        line.find("outbox") != std::string::npos)
+      out += line + "\n";
+  return out.size() > 20000 ? out.substr(out.size() - 20000) : out;
+}
+
 // The relay's log: one entry per accepted message.
 struct Relayed {
   double at = 0;
@@ -332,14 +342,19 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
       const bool explained = std::any_of(kills.begin(), kills.end(), [&](double kill) {
         return first <= kill && kill - first <= kWindow;
       });
-      double next_kill = -1;  // the first kill after the first copy, in seconds after it
-      for (double kill : kills)
+      double next_kill = -1, last_kill = -1;  // the kills nearest the first copy: s after, before
+      for (double kill : kills) {
         if (kill >= times[0] && (next_kill < 0 || kill - times[0] < next_kill))
           next_kill = kill - times[0];
+        if (kill < times[0] && (last_kill < 0 || times[0] - kill < last_kill))
+          last_kill = times[0] - kill;
+      }
       EXPECT_TRUE(explained) << mid << " reached the relay again " << (times[k] - times[0])
                              << " s after its first copy, and no daemon was killed within "
                              << kWindow << " s after that (the next kill: " << next_kill
-                             << " s after it)";
+                             << " s after it; the last before it: " << last_kill
+                             << " s before)\n"
+                             << notable_lines(logs());
     }
   }
   EXPECT_LE(duplicates, static_cast<int>(kills.size()));

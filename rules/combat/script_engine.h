@@ -1,0 +1,54 @@
+// Combat engines a GM writes: a Lua 5.4 script behind the CombatEngine interface, sandboxed.
+//
+// The script receives the same BattleInput as a C++ engine (as Lua tables) and returns the same
+// BattleOutcome, which is checked for consistency before the turn uses it. Sandbox: no io, os,
+// package, require, load/loadstring/dofile/loadfile, debug, collectgarbage, string.dump, no
+// pattern matching in C without an instruction bound; randomness only from the battle's Rng
+// (handed to the script as an object). Every call (resolve, check_order, check_game, ...) runs
+// under an instruction limit and the engine's Lua state under a memory limit; a call that breaks
+// either, or raises an error, returns a Status naming the script, the call and the limit or the
+// script's message (with its line), and leaves the engine usable for the next call.
+//
+// Determinism: no state survives from one call to the next (a battle's outcome depends only on
+// its input and its Rng), so --replay of one battle and a whole turn's rerun give the same bytes.
+//
+// Thread-safety: a ScriptEngine is const to its callers and may be shared by threads; it
+// serialises its calls internally.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "rules/combat/combat_engine.h"
+#include "rules/core/status.h"
+
+namespace adj {
+
+// Bounds on one script engine. Defaults are the host's; a GM cannot raise them.
+struct ScriptLimits {
+  std::size_t source_bytes = 256 * 1024;        // the script's text
+  std::uint64_t instructions = 50'000'000;      // per call (one battle, one order check, ...)
+  std::size_t memory_bytes = 64 * 1024 * 1024;  // the engine's whole Lua state
+};
+
+// Which script a game runs: what battle logs record, so that --replay finds the same text.
+struct ScriptId {
+  int version = 0;     // 1, 2, ... per game; each upload is a new version
+  std::string sha256;  // lowercase hex of the source bytes
+};
+
+// Compiles `source` in a fresh sandbox and checks it defines what an engine needs (see README
+// "Writing a combat engine"). `id` is recorded in the engine (name(): "lua"; script_id()).
+// Errors: the source is too big, does not compile (the message names the line), or lacks
+// `resolve`. Never throws.
+Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view source,
+                                                               const ScriptId& id,
+                                                               const ScriptLimits& limits = {});
+
+// The script id of an engine made by load_script_engine; null for a built-in engine.
+const ScriptId* script_id_of(const CombatEngine& engine);
+
+}  // namespace adj
