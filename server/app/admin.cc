@@ -464,6 +464,28 @@ bool GameAdmin::guard_waived(const std::string& game, int turn) {
   });
 }
 
+// The earliest turn before `open_turn` whose latest audit "run" entry is between
+// kBookkeepingGraceSeconds and kRecoverySeconds old with no "reports" entry for it since. Every
+// committed turn is looked at, not only the last: the next turn may run (on another process)
+// before the grace of a turn whose process died before queueing its reports has passed.
+std::optional<int> GameAdmin::turn_missing_reports(const std::vector<AuditEntry>& log,
+                                                   int open_turn, UnixTime now) {
+  std::map<int, UnixTime> last_run, last_reports;
+  for (const AuditEntry& e : log) {
+    if (e.action != "run" && e.action != "reports") continue;
+    const int t = int_field(e.detail, "turn");
+    if (t < 1 || t >= open_turn) continue;
+    UnixTime& at = (e.action == "run" ? last_run : last_reports)[t];
+    at = std::max(at, e.at);
+  }
+  for (const auto& [t, run_at] : last_run) {
+    if (now - run_at < kBookkeepingGraceSeconds || now - run_at > kRecoverySeconds) continue;
+    const auto reported = last_reports.find(t);
+    if (reported == last_reports.end() || reported->second < run_at) return t;
+  }
+  return std::nullopt;
+}
+
 std::optional<TickAction> GameAdmin::unfinished_run(const GameSummary& g, UnixTime now, bool due,
                                                     bool due_reports) {
   if (g.turn <= 1) return std::nullopt;
@@ -481,14 +503,14 @@ std::optional<TickAction> GameAdmin::unfinished_run(const GameSummary& g, UnixTi
   Result<std::vector<AuditEntry>> log = admin_.audit_log(g.id);
   if (!log.ok()) return std::nullopt;
   const std::string which = "turn " + std::to_string(turn);
-  if (finished(*log)) {
-    if (!due_reports || logged(*log, "reports") || now - ran_at < kBookkeepingGraceSeconds)
-      return std::nullopt;
-    TickAction act{g.id, "reports", which + "'s reports were never recorded as queued"};
-    act.turn = turn;
-    return act;
-  }
-  if (!due) return std::nullopt;
+  if (due_reports)
+    if (const std::optional<int> t = turn_missing_reports(*log, g.turn, now)) {
+      TickAction act{g.id, "reports",
+                     "turn " + std::to_string(*t) + "'s reports were never recorded as queued"};
+      act.turn = *t;
+      return act;
+    }
+  if (finished(*log) || !due) return std::nullopt;
   if (now - ran_at < kBookkeepingGraceSeconds)
     return TickAction{g.id, "waiting", which + " was just committed; its bookkeeping is under way"};
   // The claim on the open turn keeps another scheduler from doing this at the same time.

@@ -171,6 +171,11 @@ class GameAdmin {
   static constexpr std::int64_t kBookkeepingGraceSeconds = 60;
   // Turns committed longer ago are not looked at (databases from before the "reports" entry).
   static constexpr std::int64_t kRecoverySeconds = 86400;
+  // The earliest turn before `open_turn` whose latest audit "run" entry in `log` is between
+  // kBookkeepingGraceSeconds and kRecoverySeconds old at `now`, with no "reports" entry for that
+  // turn since; nullopt when none.
+  static std::optional<int> turn_missing_reports(const std::vector<AuditEntry>& log, int open_turn,
+                                                 UnixTime now);
 
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
@@ -189,8 +194,9 @@ class GameAdmin {
   //  - its audit "run" entry is missing (the process that ran it stopped before finish_run):
   //    "waiting" for kBookkeepingGraceSeconds after the commit, then finish_run from the stored
   //    turn record under the open turn's claim (GameStore::begin_resolving): "ran";
-  //  - its audit "reports" entry is missing kBookkeepingGraceSeconds after the commit (the
-  //    process stopped before queueing them): "reports" with the turn.
+  //  - with `due_reports`, any committed turn whose audit "reports" entry is missing
+  //    kBookkeepingGraceSeconds after its "run" entry (the process stopped before queueing
+  //    them): "reports" with that turn (turn_missing_reports), the earliest first.
   // nullopt when nothing is missing. `due`: the open turn is due (only then is a missing "run"
   // looked for; its deadline is the previous turn's, so the open turn must not run on it).
   // `due_reports`: look for a missing "reports" entry (only then).

@@ -267,13 +267,25 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
   killer.join();
   ASSERT_TRUE(d[0]->wait_ready() && d[1]->wait_ready()) << logs();
 
-  // Calm: every mail answered, the outbox empty, at least 5 turns, then the schedule off.
+  // Calm: every mail answered, every turn's reports queued (a turn whose daemon died first is
+  // queued by the other after GameAdmin::kBookkeepingGraceSeconds), the outbox empty, at least 5
+  // turns, then the schedule off.
   const auto settled = [&] {
     const auto inbox = sql("SELECT count(*) FROM inbox WHERE state = 'new'");
     const auto outbox = sql("SELECT count(*) FROM outbox WHERE state <> 'sent'");
     const auto turn = sql(std::string("SELECT open_turn FROM games WHERE id = '") + kGame + "'");
-    return !inbox.empty() && inbox[0][0] == "0" && !outbox.empty() && outbox[0][0] == "0" &&
-           !turn.empty() && std::stoi(turn[0][0]) >= 6;
+    if (inbox.empty() || inbox[0][0] != "0" || outbox.empty() || outbox[0][0] != "0" ||
+        turn.empty() || std::stoi(turn[0][0]) < 6)
+      return false;
+    std::set<int> reported;
+    for (const auto& r : sql(std::string("SELECT detail_json FROM audit_log WHERE game_id = '") +
+                             kGame + "' AND action = 'reports'")) {
+      const Json detail = Json::parse(r.empty() ? "" : r[0], nullptr, false);
+      if (detail.is_object()) reported.insert(detail.value("turn", 0));
+    }
+    for (int t = 1; t < std::stoi(turn[0][0]); ++t)
+      if (!reported.count(t)) return false;
+    return true;
   };
   ASSERT_TRUE(eventually(settled, 150s)) << logs();
   ASSERT_NE(gm(0, "PUT", std::string("/api/games/") + kGame + "/schedule", R"({"kind": "none"})")
@@ -352,8 +364,7 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
       EXPECT_TRUE(explained) << mid << " reached the relay again " << (times[k] - times[0])
                              << " s after its first copy, and no daemon was killed within "
                              << kWindow << " s after that (the next kill: " << next_kill
-                             << " s after it; the last before it: " << last_kill
-                             << " s before)\n"
+                             << " s after it; the last before it: " << last_kill << " s before)\n"
                              << notable_lines(logs());
     }
   }

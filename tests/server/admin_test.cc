@@ -733,5 +733,34 @@ TEST_F(AdminTest, TickConsidersEveryScheduledOpenGame) {
   for (const auto& a : acts) EXPECT_EQ(a.action, "waiting");
 }
 
+AuditEntry entry(const char* action, int turn, UnixTime at) {
+  AuditEntry e;
+  e.action = action;
+  e.at = at;
+  e.detail = Json{{"turn", turn}};
+  return e;
+}
+
+// A daemon killed between a turn's commit and queueing its reports, while the next turn already
+// ran elsewhere: the older turn is still found (not only the last one), once the grace is over.
+TEST(TurnMissingReports, FindsAnyCommittedTurnWhoseReportsWereNeverQueued) {
+  const UnixTime g = GameAdmin::kBookkeepingGraceSeconds;
+  std::vector<AuditEntry> log = {entry("run", 1, 1000), entry("run", 2, 1004),
+                                 entry("reports", 2, 1005), entry("run", 3, 1008),
+                                 entry("reports", 3, 1009)};
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g + 10), std::optional<int>(1));
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g - 1), std::nullopt) << "in its grace";
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 1, 1000 + g + 10), std::nullopt)
+      << "turn 1 is not committed (rolled back)";
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + GameAdmin::kRecoverySeconds + 1),
+            std::nullopt)
+      << "too old to look at";
+  log.push_back(entry("reports", 1, 1100));
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g + 200), std::nullopt);
+  // A rerun of turn 3 after a rollback needs reports of its own.
+  log.push_back(entry("run", 3, 2000));
+  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 2000 + g), std::optional<int>(3));
+}
+
 }  // namespace
 }  // namespace adj
