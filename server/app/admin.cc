@@ -464,12 +464,11 @@ bool GameAdmin::guard_waived(const std::string& game, int turn) {
   });
 }
 
-// The earliest turn before `open_turn` whose latest audit "run" entry is between
-// kBookkeepingGraceSeconds and kRecoverySeconds old with no "reports" entry for it since. Every
-// committed turn is looked at, not only the last: the next turn may run (on another process)
-// before the grace of a turn whose process died before queueing its reports has passed.
+// Every committed turn is looked at, not only the last: the next turn may run (on another
+// process) before the grace of a turn whose process died before queueing its reports has passed.
 std::optional<int> GameAdmin::turn_missing_reports(const std::vector<AuditEntry>& log,
-                                                   int open_turn, UnixTime now) {
+                                                   int open_turn, UnixTime now,
+                                                   std::int64_t grace) {
   std::map<int, UnixTime> last_run, last_reports;
   for (const AuditEntry& e : log) {
     if (e.action != "run" && e.action != "reports") continue;
@@ -479,7 +478,7 @@ std::optional<int> GameAdmin::turn_missing_reports(const std::vector<AuditEntry>
     at = std::max(at, e.at);
   }
   for (const auto& [t, run_at] : last_run) {
-    if (now - run_at < kBookkeepingGraceSeconds || now - run_at > kRecoverySeconds) continue;
+    if (now - run_at < grace || now - run_at > kRecoverySeconds) continue;
     const auto reported = last_reports.find(t);
     if (reported == last_reports.end() || reported->second < run_at) return t;
   }
@@ -745,7 +744,28 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
       return actions;
     }
     for (const GameSummary& g : *games) {
-      if (g.status != "open") continue;
+      if (g.status != "open") {
+        // A game that finished, or was held or paused, right after a turn whose process died
+        // before queueing its reports still gets them.
+        if (recover_reports && g.status != "signup") try {
+            std::unique_lock<std::mutex> lock(quiet_mu_);
+            const auto q = quiet_.find(g.id);
+            if (q != quiet_.end() && q->second == g.turn) continue;
+            lock.unlock();
+            // A finished game is never due again: its last run's missing bookkeeping (the
+            // "run" and "finish" entries, the notices) is completed once the grace is over.
+            if (auto reports = unfinished_run(g, now, g.status == "finished", true))
+              actions.push_back(*reports);
+            else if (Result<std::vector<AuditEntry>> log = admin_.audit_log(g.id);
+                     log.ok() && !turn_missing_reports(*log, g.turn, now, 0)) {
+              lock.lock();
+              quiet_[g.id] = g.turn;
+            }
+          } catch (const std::exception& e) {
+            actions.push_back({g.id, "failed", std::string("unexpected exception: ") + e.what()});
+          }
+        continue;
+      }
       try {
         Result<Schedule> s = admin_.schedule(g.id);
         if (s.ok() && (s->kind == "none" || (!s->deadline && !s->early_when_all_in))) continue;

@@ -36,6 +36,8 @@
 // guard or after max_attempts failures) games never are. A GM may still run any game by hand.
 #pragma once
 
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -172,10 +174,11 @@ class GameAdmin {
   // Turns committed longer ago are not looked at (databases from before the "reports" entry).
   static constexpr std::int64_t kRecoverySeconds = 86400;
   // The earliest turn before `open_turn` whose latest audit "run" entry in `log` is between
-  // kBookkeepingGraceSeconds and kRecoverySeconds old at `now`, with no "reports" entry for that
-  // turn since; nullopt when none.
+  // `grace` and kRecoverySeconds old at `now`, with no "reports" entry for that turn since;
+  // nullopt when none.
   static std::optional<int> turn_missing_reports(const std::vector<AuditEntry>& log, int open_turn,
-                                                 UnixTime now);
+                                                 UnixTime now,
+                                                 std::int64_t grace = kBookkeepingGraceSeconds);
 
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
@@ -211,6 +214,11 @@ class GameAdmin {
   Stores s_;
   AdminStore& admin_;
   Clock now_;
+  // Games not open (finished, held, paused) whose turns' reports were all found recorded by
+  // tick(true): game id -> its open turn then. Not looked at again until the turn changes. Only
+  // tick() touches it; guarded for the GameAdmin shared by the web's threads.
+  std::mutex quiet_mu_;
+  std::map<std::string, int> quiet_;
 };
 
 }  // namespace adj

@@ -174,7 +174,9 @@ std::string notable_lines(const std::string& log) {
   std::string out;
   for (const std::string& line : split(log, '\n'))
     if (line.find("rror") != std::string::npos || line.find("warn") != std::string::npos ||
-        line.find("outbox") != std::string::npos)
+        line.find("outbox") != std::string::npos || line.find("event=tick") != std::string::npos ||
+        line.find("reports_queued") != std::string::npos ||
+        line.find("event=listening") != std::string::npos)
       out += line + "\n";
   return out.size() > 20000 ? out.substr(out.size() - 20000) : out;
 }
@@ -400,6 +402,17 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
             ++n;
       EXPECT_EQ(n, 1) << subject;
     }
+  if (HasFailure()) {  // what happened, for a failure seen only under load
+    std::string audit;
+    for (const auto& r : sql(std::string("SELECT at, actor, action, detail_json FROM audit_log "
+                                         "WHERE game_id = '") +
+                             kGame + "' ORDER BY id")) {
+      for (const std::string& f : r) audit += f + " ";
+      audit += "\n";
+    }
+    std::printf("--- audit log ---\n%s--- the daemons' ticks, reports, errors ---\n%s\n",
+                audit.c_str(), notable_lines(logs()).c_str());
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, MultiDaemon, ::testing::Values("sqlite", "postgresql"),

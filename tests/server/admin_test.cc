@@ -762,5 +762,44 @@ TEST(TurnMissingReports, FindsAnyCommittedTurnWhoseReportsWereNeverQueued) {
   EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 2000 + g), std::optional<int>(3));
 }
 
+// The process that committed a game's last turn (the game finished) died before its bookkeeping
+// and its reports: another daemon's tick completes the bookkeeping after the grace (the game is
+// never due again), then asks for the reports, then leaves the game alone.
+TEST_F(AdminTest, AFinishedGameWhoseRunnerDiedGetsItsBookkeepingAndReports) {
+  create();
+  submit_all(1);
+  ASSERT_TRUE(svc_->run_turn(kGame, false).ok());  // the commit alone
+  ASSERT_TRUE(store_->set_game_status(kGame, "finished").ok());
+  std::vector<TickAction> acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "waiting");
+  const auto before = actions_of(log());
+  EXPECT_EQ(std::count(before.begin(), before.end(), "run"), 0);
+
+  now_ += GameAdmin::kBookkeepingGraceSeconds + 1;
+  acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "ran") << acts[0].detail;
+  const auto after = actions_of(log());
+  EXPECT_EQ(std::count(after.begin(), after.end(), "run"), 1);
+
+  // The daemon queues the reports on "ran"; had it died again, they are asked for after a grace.
+  EXPECT_TRUE(admin_->tick(true).empty());
+  now_ += GameAdmin::kBookkeepingGraceSeconds;
+  acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "reports");
+  EXPECT_EQ(acts[0].turn, 1);
+  AuditEntry queued;  // what MailIngest::record_reports_queued writes
+  queued.game = kGame;
+  queued.at = now_;
+  queued.actor = "mail";
+  queued.action = "reports";
+  queued.detail = Json{{"turn", 1}, {"queued", 5}};
+  ASSERT_TRUE(store_->append_audit(queued).ok());
+  EXPECT_TRUE(admin_->tick(true).empty());
+  EXPECT_EQ(status(), "finished");
+}
+
 }  // namespace
 }  // namespace adj
