@@ -614,7 +614,7 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
     act.detail = "cannot read the schedule: " + sched.status().to_string();
     return act;
   }
-  const Schedule& s = *sched;
+  Schedule s = *sched;
 
   // 1. Downtime guard: a deadline that passed while the scheduler was not running is extended
   // instead of run at once, so players can still send (or fix) their orders.
@@ -646,12 +646,25 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
   }
 
   // 2. Due?
-  const bool past_deadline = s.deadline && now >= *s.deadline;
+  bool past_deadline = s.deadline && now >= *s.deadline;
   // A committed run whose bookkeeping is missing (the process that ran it stopped in between):
   // its deadline is the previous turn's, so the open turn is not run on it.
   if (std::optional<TickAction> pending =
           unfinished_run(g, now, past_deadline || s.early_when_all_in, false))
     return *pending;
+  if (past_deadline) {
+    // Another process may have finished the previous run between the schedule's read above and
+    // the audit log's in unfinished_run: finish_run writes the next deadline before its "run"
+    // entry, so the schedule read again now has it, and the open turn does not run on the old one.
+    Result<Schedule> again = admin_.schedule(g.id);
+    if (!again.ok()) {
+      act.action = "failed";
+      act.detail = "cannot read the schedule: " + again.status().to_string();
+      return act;
+    }
+    s = std::move(again).value();
+    past_deadline = s.deadline && now >= *s.deadline;
+  }
   if (!past_deadline && !s.early_when_all_in) {
     act.detail = s.deadline ? "deadline " + utc_iso(*s.deadline) : "no deadline";
     return act;
