@@ -62,6 +62,9 @@ constexpr const char* kTurnLease = "5";  // ADJUTANT_TURN_LEASE_SECONDS
 // The window for a duplicate: from the relay's 250 until marking the row sent commits, which
 // may wait for the database's write lock (SQLite: its 5 s busy timeout), plus a second.
 constexpr double kWindow = 6.0;
+// The relay stamps a message when it has handled the whole of it, which may be after the sender,
+// having written the end of the data, was killed waiting for the 250 (seen: 45 ms under load).
+constexpr double kRelayLag = 2.0;
 constexpr int kMails = 24;  // order mails sent during the chaos
 const auto kChaos = 28s;    // how long daemons are killed and restarted
 
@@ -354,7 +357,7 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
       ++duplicates;
       const double first = times[0];  // clang 14: a lambda cannot capture a structured binding
       const bool explained = std::any_of(kills.begin(), kills.end(), [&](double kill) {
-        return first <= kill && kill - first <= kWindow;
+        return first - kRelayLag <= kill && kill - first <= kWindow;
       });
       double next_kill = -1, last_kill = -1;  // the kills nearest the first copy: s after, before
       for (double kill : kills) {
@@ -364,8 +367,9 @@ TEST_P(MultiDaemon, KilledAtRandomTheyStillDoEachThingOnce) {
           last_kill = times[0] - kill;
       }
       EXPECT_TRUE(explained) << mid << " reached the relay again " << (times[k] - times[0])
-                             << " s after its first copy, and no daemon was killed within "
-                             << kWindow << " s after that (the next kill: " << next_kill
+                             << " s after its first copy, and no daemon was killed from "
+                             << kRelayLag << " s before to " << kWindow
+                             << " s after that (the next kill: " << next_kill
                              << " s after it; the last before it: " << last_kill << " s before)\n"
                              << notable_lines(logs());
     }
