@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 #include <set>
 
 #include "rules/combat/engine_registry.h"
@@ -509,6 +512,11 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   }
   if (Status made = make_reports(state, out.result, index, rejected, commit.reports); !made.ok())
     return made;
+#ifdef __GLIBC__
+  // The reports' second thread freed its work (trees, the shared battles) into an arena of its
+  // own, which the commit on this thread would not reuse: give those pages back.
+  malloc_trim(0);
+#endif
   timer.mark("reports");
 
   for (auto& b : out.result.battles) {
