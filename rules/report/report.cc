@@ -122,8 +122,10 @@ Json report_detail::build_report(const TurnResult& result, const std::string& pl
   Json actions = Json::array();
   for (std::size_t i : mine_idx.actions) {
     const ActionResult& a = result.actions[i];
-    Json j = to_json(a);
-    j.erase("player");
+    // to_json(a) without "player" (the report's own), and "battle" set below.
+    Json j = {{"action", a.action},        {"line", a.line}, {"text", a.text},
+              {"verb", verb_name(a.verb)}, {"ok", a.ok},     {"message", a.message},
+              {"bp_spent", a.bp_spent}};
     if (a.battle) {
       const std::size_t b = index.battle_by_id.at(*a.battle);
       j["battle"] =
