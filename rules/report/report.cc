@@ -1,5 +1,7 @@
 #include "rules/report/report.h"
 
+#include "rules/report/report_shared.h"
+
 #include <algorithm>
 #include <array>
 #include <set>
@@ -105,6 +107,11 @@ ReportIndex::ReportIndex(const TurnResult& result) {
 
 Json build_report(const GameState&, const TurnResult& result, const std::string& player,
                   const ReportIndex& index) {
+  return report_detail::build_report(result, player, index, false);
+}
+
+Json report_detail::build_report(const TurnResult& result, const std::string& player,
+                                 const ReportIndex& index, bool battle_placeholders) {
   const GameState& next = result.next_state;
   const Player* me = next.find_player(player);
   assert(me);
@@ -115,16 +122,22 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
   Json actions = Json::array();
   for (std::size_t i : mine_idx.actions) {
     const ActionResult& a = result.actions[i];
-    Json j = to_json(a);
-    j.erase("player");
-    if (a.battle)
-      j["battle"] = battle_for_report(result.battles[index.battle_by_id.at(*a.battle)], next);
+    // to_json(a) without "player" (the report's own), and "battle" set below.
+    Json j = {{"action", a.action},        {"line", a.line}, {"text", a.text},
+              {"verb", verb_name(a.verb)}, {"ok", a.ok},     {"message", a.message},
+              {"bp_spent", a.bp_spent}};
+    if (a.battle) {
+      const std::size_t b = index.battle_by_id.at(*a.battle);
+      j["battle"] =
+          battle_placeholders ? Json::binary({}, b) : battle_for_report(result.battles[b], next);
+    }
     actions.push_back(std::move(j));
   }
   Json defended = Json::array();
   for (std::size_t i : mine_idx.battles)
     if (result.battles[i].defender == player)
-      defended.push_back(battle_for_report(result.battles[i], next));
+      defended.push_back(battle_placeholders ? Json::binary({}, i)
+                                             : battle_for_report(result.battles[i], next));
 
   Json owned = Json::array();
   std::set<std::string> mine, visible;

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "rules/report/report.h"
+#include "rules/report/report_shared.h"
 #include "rules/report/state_text.h"
 
 namespace adj {
@@ -48,10 +49,9 @@ void render_invasion(std::string& out, const Json& b) {
          "; nothing moved\n";
 }
 
-void render_battle(std::string& out, const Json& b, const std::string& viewer) {
+// The same text whichever of its two reports (attacker's, defender's) shows the battle.
+void render_battle(std::string& out, const Json& b) {
   if (b["kind"] == "invade") return render_invasion(out, b);
-  const bool attacking = b["attacker"] == viewer;
-  const std::string them = attacking ? str(b["defender"]) : str(b["attacker"]);
   // "Battle at Oxfordshire (Hampshire -> Oxfordshire): move by WSX, ..." with the areas' names
   // when the report carries them (battle_for_report with the world), else their codes.
   auto name_of = [](const Json& j, const char* name_key, const char* code_key) {
@@ -174,12 +174,31 @@ void render_battle(std::string& out, const Json& b, const std::string& viewer) {
       out += line + ".\n";
     }
   }
-  (void)them;
+}
+
+// A battle of the report: a placeholder of render_report (a binary value holding the battle's
+// index in `shared`) takes its text from there, anything else is rendered.
+void put_battle(std::string& out, const Json& b, const std::vector<ReportBattle>* shared) {
+  if (shared && b.is_binary())
+    out += shared->at(b.get_binary().subtype()).text;
+  else
+    render_battle(out, b);
 }
 
 }  // namespace
 
 std::string render_report_text(const Json& r, const Json* roundup) {
+  return report_detail::render_text(r, roundup, nullptr);
+}
+
+std::string report_detail::render_battle_text(const Json& battle) {
+  std::string out;
+  render_battle(out, battle);
+  return out;
+}
+
+std::string report_detail::render_text(const Json& r, const Json* roundup,
+                                       const std::vector<ReportBattle>* shared) {
   std::string out;
   const std::string me = str(r["player"]["code"]);
   out += "ADJUTANT REPORT: " + str(r["game_name"]) + " (" + str(r["game"]) + "), turn " +
@@ -201,7 +220,7 @@ std::string render_report_text(const Json& r, const Json* roundup) {
     if (a["bp_spent"].get<int>() > 0)
       out += " (" + std::to_string(a["bp_spent"].get<int>()) + " BP)";
     out += "\n";
-    if (a.contains("battle")) render_battle(out, a["battle"], me);
+    if (a.contains("battle")) put_battle(out, a["battle"], shared);
   }
   if (const auto nc = r.find("not_carried_out"); nc != r.end() && nc->is_array() && !nc->empty()) {
     out += "\nORDERS NOT CARRIED OUT (rejected when your file was checked)\n";
@@ -211,7 +230,7 @@ std::string render_report_text(const Json& r, const Json* roundup) {
   }
   out += "\nATTACKS ON YOUR AREAS\n";
   if (r["attacks_on_you"].empty()) out += "  (none)\n";
-  for (const auto& b : r["attacks_on_you"]) render_battle(out, b, me);
+  for (const auto& b : r["attacks_on_you"]) put_battle(out, b, shared);
 
   const Json& e = r["economy"];
   auto n = [&](const char* k) { return std::to_string(e[k].get<int>()); };

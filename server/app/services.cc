@@ -4,15 +4,20 @@
 
 #include <algorithm>
 #include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
 #include <set>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
+#include "rules/report/report_shared.h"
 #include "server/app/ending.h"
 #include "server/app/log_escape.h"
 #include "server/app/secrets.h"
+#include "server/app/split_work.h"
 #include "server/app/stored_text.h"
 #include "server/app/turn_guard.h"
 
@@ -313,6 +318,59 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
+// Below this many players (or battles) the reports are made on one thread.
+constexpr std::size_t kMinSplit = 64;
+
+// Every player's report of a committed run into `reports` (in the order of start.players), as
+// JSON text (json null: a tree per player is most of a big turn's memory) and text. Each battle
+// is made once for its two reports (report_shared.h), battles and reports on two threads, each
+// into its own slots: the output is the same as one thread's.
+Status make_reports(const GameState& start, const TurnResult& result, const ReportIndex& index,
+                    const std::map<std::string, std::vector<LineResult>>& rejected,
+                    std::vector<ReportRecord>& reports) {
+  const std::vector<BattleLog>& battles = result.battles;
+  std::vector<ReportBattle> shown(battles.size());
+  std::vector<std::string> errors(battles.size());
+  split_in_two(battles.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) try {
+        shown[i] = report_battle(battles[i], result.next_state);
+      } catch (const Json::exception& e) {
+        errors[i] = e.what();
+      }
+  });
+  for (std::size_t i = 0; i < battles.size(); ++i)
+    if (!errors[i].empty())
+      return Status::InvalidArgument("battle " + battles[i].id +
+                                     " cannot be shown in reports as JSON: " + errors[i]);
+
+  const std::vector<Player>& players = start.players;
+  reports.assign(players.size(), ReportRecord{});
+  errors.assign(players.size(), std::string());
+  split_in_two(players.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::string& code = players[i].code;
+      const auto lines = rejected.find(code);
+      try {
+        RenderedReport made = render_report(start, result, code, index, shown,
+                                            lines == rejected.end() ? nullptr : &lines->second);
+        ReportRecord& r = reports[i];
+        r.player = code;
+        r.turn = start.turn;
+        r.text = std::move(made.text);
+        r.json_text = std::move(made.json_text);
+        r.json = Json();
+      } catch (const Json::exception& e) {
+        errors[i] = e.what();
+      }
+    }
+  });
+  for (std::size_t i = 0; i < players.size(); ++i)
+    if (!errors[i].empty())
+      return Status::InvalidArgument("the report of " + players[i].code +
+                                     " cannot be stored as JSON: " + errors[i]);
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<SubmitOutcome> Services::submit_as(const std::string& game, const std::string& player,
@@ -438,31 +496,28 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   commit.ran_at = now_();
   out.roundup = build_roundup(out.result);
   const ReportIndex index(out.result);
-  for (const Player& p : state.players) {
-    ReportRecord r;
-    r.player = p.code;
-    r.turn = state.turn;
-    r.json = build_report(state, out.result, p.code, index);
-    if (auto it = rejected.find(p.code); it != rejected.end())
-      add_rejected_lines(r.json, it->second);
-    r.text = render_report_text(r.json);
-    if (!preview) {
-      // Kept as JSON text until the commit: a tree per player is most of a big turn's memory.
-      try {
-        r.json_text = r.json.dump();
-      } catch (const Json::exception& e) {
-        return Status::InvalidArgument("the report of " + p.code +
-                                       " cannot be stored as JSON: " + e.what());
-      }
-      r.json = Json();
+  if (preview) {  // the reports as trees, as the caller shows them
+    for (const Player& p : state.players) {
+      ReportRecord r;
+      r.player = p.code;
+      r.turn = state.turn;
+      r.json = build_report(state, out.result, p.code, index);
+      if (auto it = rejected.find(p.code); it != rejected.end())
+        add_rejected_lines(r.json, it->second);
+      r.text = render_report_text(r.json);
+      out.reports.push_back(std::move(r));
     }
-    commit.reports.push_back(std::move(r));
-  }
-  timer.mark("reports");
-  if (preview) {
-    out.reports = std::move(commit.reports);
+    timer.mark("reports");
     return out;
   }
+  if (Status made = make_reports(state, out.result, index, rejected, commit.reports); !made.ok())
+    return made;
+#ifdef __GLIBC__
+  // The reports' second thread freed its work (trees, the shared battles) into an arena of its
+  // own, which the commit on this thread would not reuse: give those pages back.
+  malloc_trim(0);
+#endif
+  timer.mark("reports");
 
   for (auto& b : out.result.battles) {
     BattleRecord rec;

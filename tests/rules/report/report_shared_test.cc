@@ -1,0 +1,128 @@
+// render_report (each battle made once, spliced into its two reports) against the plain path:
+// build_report + add_rejected_lines, Json::dump and render_report_text.
+#include "rules/report/report_shared.h"
+
+#include <gtest/gtest.h>
+
+#include "rules/combat/engine_registry.h"
+#include "rules/game/scenario.h"
+#include "rules/orders/validator.h"
+#include "rules/turn/turn_resolver.h"
+#include "tests/support/grid_world.h"
+
+namespace adj {
+namespace {
+
+using namespace testing::grid_world;
+
+constexpr const char* kGame = "shared";
+
+struct Turn {
+  GameState start;
+  TurnResult result;
+  std::map<std::string, std::vector<LineResult>> rejected;
+};
+
+// A 40-player grid turn; every player's file is checked by the real validator. Player p in
+// `own` sends those lines instead of the grid's.
+Turn run_grid(const Json& scenario, const std::map<int, std::string>& own = {}) {
+  Turn t;
+  auto st = state_from_scenario(scenario, 7);
+  EXPECT_TRUE(st.ok()) << st.status().to_string();
+  t.start = std::move(st).value();
+  const CombatEngine* engine = find_engine(t.start.engine.name);
+  OrderBook book;
+  const Size size{40, 20};
+  for (int p = 0; p < size.players; ++p) {
+    std::string text = orders_for(p, kGame, size);
+    if (auto it = own.find(p); it != own.end())
+      text = std::string("GAME ") + kGame + "\nPLAYER " + player(p) + " s\n" + it->second;
+    OrderAck ack = check_order_file(text, t.start, engine);
+    EXPECT_FALSE(ack.refused) << ack.refusal;
+    book[ack.player] = ack.orders;
+    t.rejected[ack.player] = ack.lines;
+  }
+  auto res = resolve_turn(t.start, book, *engine);
+  EXPECT_TRUE(res.ok()) << res.status().to_string();
+  t.result = std::move(res).value();
+  return t;
+}
+
+std::vector<ReportBattle> shown(const TurnResult& r) {
+  std::vector<ReportBattle> out;
+  for (const BattleLog& b : r.battles) out.push_back(report_battle(b, r.next_state));
+  return out;
+}
+
+// Every player's report both ways; returns how many showed a battle they defended.
+int expect_same(const Turn& t) {
+  const ReportIndex index(t.result);
+  const std::vector<ReportBattle> battles = shown(t.result);
+  int defended = 0;
+  for (const Player& p : t.start.players) {
+    const auto lines = t.rejected.find(p.code);
+    const std::vector<LineResult>* rejected = lines == t.rejected.end() ? nullptr : &lines->second;
+    Json plain = build_report(t.start, t.result, p.code, index);
+    if (rejected) add_rejected_lines(plain, *rejected);
+    const RenderedReport made = render_report(t.start, t.result, p.code, index, battles, rejected);
+    EXPECT_EQ(made.json_text, plain.dump()) << p.code;
+    EXPECT_EQ(made.text, render_report_text(plain)) << p.code;
+    if (!plain["attacks_on_you"].empty()) ++defended;
+  }
+  return defended;
+}
+
+TEST(ReportShared, EveryReportOfAGridTurnIsByteForBytePlain) {
+  Json scenario = world(kGame, {40, 20});
+  // Escaped and non-ASCII text in names, and player state with keys that need escaping.
+  scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
+  scenario["areas"][20]["name"] = "Tab\there\x01";
+  scenario["players"][1]["nation"] = "Irish";  // a Gaelic kingdom may INVADE
+  Turn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
+                               {1, "INVADE A0005 A0025 -\nLEVY\n"}});
+  t.result.next_state.players[2].engine_state = {{"odd key \"\xC3\xA9\"\n", 1.5},
+                                                 {"plain", {1, "two", nullptr, true}}};
+  bool raid = false, invade = false;
+  for (const BattleLog& b : t.result.battles) {
+    raid = raid || b.dark_age_action == DarkAgeAction::kRaid;
+    invade = invade || b.dark_age_action == DarkAgeAction::kInvade;
+  }
+  EXPECT_TRUE(raid);
+  EXPECT_TRUE(invade);
+  EXPECT_GT(expect_same(t), 20);
+  EXPECT_FALSE(rejected_lines_json(t.rejected.at("P0000")).empty());
+}
+
+TEST(ReportShared, ABattleIsTheSameTextInBothItsReports) {
+  Turn t = run_grid(world(kGame, {40, 20}));
+  const ReportIndex index(t.result);
+  const std::vector<ReportBattle> battles = shown(t.result);
+  const BattleLog* fought = nullptr;
+  for (const BattleLog& b : t.result.battles)
+    if (b.defender && *b.defender != b.attacker) fought = &b;
+  ASSERT_NE(fought, nullptr);
+  const ReportBattle& one = battles[index.battle_by_id.at(fought->id)];
+  ASSERT_FALSE(one.text.empty());
+  for (const std::string& who : {fought->attacker, *fought->defender}) {
+    const RenderedReport r = render_report(t.start, t.result, who, index, battles, nullptr);
+    EXPECT_NE(r.text.find(one.text), std::string::npos) << who;
+    EXPECT_NE(r.json_text.find(one.json_text), std::string::npos) << who;
+  }
+}
+
+TEST(ReportShared, InvalidUtf8FailsAsDumpDoes) {
+  auto st = state_from_scenario(world(kGame, {40, 20}), 7);
+  ASSERT_TRUE(st.ok()) << st.status().to_string();
+  auto res = resolve_turn(*st, {}, *find_engine(st->engine.name));
+  ASSERT_TRUE(res.ok()) << res.status().to_string();
+  res->next_state.areas[0].name = "bad \xFF name";  // as an engine's or script's data might be
+  const ReportIndex index(*res);
+  EXPECT_THROW(build_report(*st, *res, "P0000", index).dump(), Json::type_error);
+  EXPECT_THROW(render_report(*st, *res, "P0000", index, {}, nullptr), Json::type_error);
+  // Another player's report does not show that area.
+  const RenderedReport other = render_report(*st, *res, "P0020", index, {}, nullptr);
+  EXPECT_EQ(other.json_text, build_report(*st, *res, "P0020", index).dump());
+}
+
+}  // namespace
+}  // namespace adj

@@ -1,0 +1,81 @@
+// The reports a committed turn stores are made by the shared-battle path on two threads
+// (server/app/services.cc make_reports, rules/report/report_shared.h); a preview makes them the
+// plain way (build_report, add_rejected_lines, render_report_text, one thread). Both must give
+// the same bytes, for every player, in player order.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "server/app/services.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/support/grid_world.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+using namespace testing::grid_world;  // the world, its sizes and codes
+constexpr const char* kGame = "reports";
+
+TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads) {
+  ::adj::testing::TempDir dir;
+  auto opened = SqliteStore::open(dir.file("reports.db"));
+  ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+  auto store = std::move(opened).value();
+  Services svc(Stores{*store, *store, *store, *store, *store},
+               [] { return UnixTime{1'700'000'000}; });
+  const Size size{200, 50};  // over the two-thread threshold for players and battles
+  Json scenario = world(kGame, size);
+  // Names that need escaping and are not ASCII, shown in area rows and battle headlines.
+  scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
+  scenario["areas"][1]["name"] = "Line\tbreak\x01";
+  ASSERT_TRUE(svc.create_game(scenario, 7).ok());
+  for (int p = 0; p < size.players; ++p) {
+    if (p % 7 == 3) continue;  // some players send nothing
+    SubmissionRecord r;
+    r.game = kGame;
+    r.player = player(p);
+    r.turn = 1;
+    r.source = "test";
+    r.received_at = 1'700'000'000;
+    r.raw_text = orders_for(p, kGame, size);
+    if (p % 5 == 0) r.raw_text += "MOVE ZZZZ A0000 1\nLEVY\n";  // rejected: shown in the report
+    r.accepted = true;
+    ASSERT_TRUE(store->put_submission(r).ok());
+  }
+
+  auto preview = svc.run_turn(kGame, true);
+  ASSERT_TRUE(preview.ok()) << preview.status().to_string();
+  auto run = svc.run_turn(kGame, false);
+  ASSERT_TRUE(run.ok()) << run.status().to_string();
+  ASSERT_EQ(run->digest, preview->digest);
+  ASSERT_GT(run->result.battles.size(), 64u);
+  ASSERT_EQ(run->reports.size(), static_cast<std::size_t>(size.players));
+  ASSERT_EQ(preview->reports.size(), run->reports.size());
+  int with_battles = 0, with_rejected = 0;
+  for (std::size_t i = 0; i < run->reports.size(); ++i) {
+    const ReportRecord& plain = preview->reports[i];
+    const ReportRecord& made = run->reports[i];
+    ASSERT_EQ(made.player, player(static_cast<int>(i)));
+    ASSERT_EQ(made.player, plain.player);
+    EXPECT_EQ(made.turn, 1);
+    EXPECT_TRUE(made.json.is_null());
+    EXPECT_EQ(made.json_text, plain.json.dump()) << made.player;
+    EXPECT_EQ(made.text, plain.text) << made.player;
+    EXPECT_EQ(run->full_text(made), preview->full_text(plain)) << made.player;
+    if (!plain.json["attacks_on_you"].empty()) ++with_battles;
+    if (plain.json.contains("not_carried_out")) ++with_rejected;
+    // As stored, and read back.
+    auto stored = store->report(kGame, made.player, 1);
+    ASSERT_TRUE(stored.ok()) << stored.status().to_string();
+    EXPECT_EQ(stored->text, plain.text) << made.player;
+    EXPECT_EQ(stored->json, plain.json) << made.player;
+  }
+  EXPECT_GT(with_battles, 100);
+  EXPECT_EQ(with_rejected, 34);  // every fifth player, less those who sent nothing
+  EXPECT_NE(run->reports[0].text.find("\xC3\x96xford \"the \\ old\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace adj
