@@ -44,9 +44,11 @@ struct BattleRecord {
   Json outcome = Json::object();  // what it returned, with every die
   // Write path only: when not empty, `input` already as JSON text (a turn's battle logs are kept
   // as text, rules/turn/turn_result.h); commit_turn stores it verbatim and ignores `input`. Reads
-  // leave it empty and fill `input`.
+  // leave it empty and fill `input`. REQUIRES: the dump() of a JSON value (the SQLite store
+  // writes it without its json_valid CHECK; not checked again).
   std::string input_text;
   // Write path only, likewise for `outcome`: when not empty, commit_turn stores it verbatim.
+  // REQUIRES: likewise the dump() of a JSON value.
   std::string outcome_text;
 };
 
@@ -57,7 +59,7 @@ struct ReportRecord {
   Json json = Json::object();
   // Write path only: when not empty, `json` already as JSON text (a big turn's reports are kept
   // as text until the commit, to bound memory); commit_turn stores it verbatim and ignores `json`.
-  // Reads leave it empty and fill `json`.
+  // Reads leave it empty and fill `json`. REQUIRES: the dump() of a JSON value (as input_text).
   std::string json_text;
 };
 
@@ -68,6 +70,7 @@ struct TurnCommit {
   GameState next_state;    // the starting state of turn + 1
   // When not empty, to_json(next_state).dump() made by the caller (TurnResult::next_state_text),
   // stored as it is instead of serialising next_state again. Empty: the store serialises it.
+  // REQUIRES: exactly that dump (the store also cuts the open-state index's rows out of it).
   std::string next_state_text;
   Json summary = Json::object();  // order of play, events, digest
   std::vector<BattleRecord> battles;

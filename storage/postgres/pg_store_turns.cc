@@ -119,7 +119,7 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
                            {game, commit.turn + 1, next_state});
       !s.ok())
     return failed(s.status());
-  if (auto s = index_open_state(game, commit.next_state); !s.ok()) return failed(s);
+  if (auto s = index_open_state(game, commit.next_state, next_state); !s.ok()) return failed(s);
   // A summary with "ending" (the turn ended the game, server/app/ending.h) finishes the game.
   if (auto s = conn_.query("UPDATE games SET open_turn = $1, resolving_turn = NULL, "
                            "resolving_since = NULL, "

@@ -10,6 +10,7 @@
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/try.h"
+#include "storage/state_text.h"
 #include "storage/state_view.h"
 
 namespace adj {
@@ -40,20 +41,23 @@ std::vector<std::string> sorted_unique(std::vector<std::string> v) {
 
 }  // namespace
 
-Status PgStore::index_open_state(const std::string& game, const GameState& state) {
+Status PgStore::index_open_state(const std::string& game, const GameState& state,
+                                 std::string_view state_text) {
   const std::string where = "open-state index of game " + game;
+  // The rows' texts: cut out of the state's text when it is given, else serialised here.
+  ADJ_SQL_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
   // Borders seldom change from one turn to the next: their rows are rewritten only when they
   // differ from the new state's (compared row by row, in key order; a border given twice keeps
   // its first row, as SQLite's INSERT OR IGNORE).
   std::vector<const Edge*> edges;
-  std::vector<std::string> edge_texts;
+  std::vector<std::string_view> edge_texts;
   {
     std::set<std::pair<std::string_view, std::string_view>> seen;
-    for (const Edge& e : state.edges) {
+    for (std::size_t i = 0; i < state.edges.size(); ++i) {
+      const Edge& e = state.edges[i];
       if (!seen.emplace(e.a, e.b).second) continue;
-      ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(e), where));
       edges.push_back(&e);
-      edge_texts.push_back(std::move(text));
+      edge_texts.push_back(texts.edges[i]);
     }
   }
   bool same_edges = std::is_sorted(edges.begin(), edges.end(), [](const Edge* x, const Edge* y) {
@@ -91,22 +95,20 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
   }
   pg::CopyIn pl(conn_, "COPY open_state_players(game_id, code, player_json) FROM STDIN");
   ADJ_RETURN_IF_ERROR(pl.start());
-  for (const Player& p : state.players) {
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(p), where));
+  for (std::size_t i = 0; i < state.players.size(); ++i) {
     pl.field(game);
-    pl.field(p.code);
-    pl.field(text);
+    pl.field(state.players[i].code);
+    pl.field(texts.players[i]);
     ADJ_RETURN_IF_ERROR(pl.end_row());
   }
   ADJ_RETURN_IF_ERROR(pl.finish());
   pg::CopyIn ar(conn_, "COPY open_state_areas(game_id, code, name, area_json) FROM STDIN");
   ADJ_RETURN_IF_ERROR(ar.start());
-  for (const Area& a : state.areas) {
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(a), where));
+  for (std::size_t i = 0; i < state.areas.size(); ++i) {
     ar.field(game);
-    ar.field(a.code);
-    ar.field(a.name);
-    ar.field(text);
+    ar.field(state.areas[i].code);
+    ar.field(state.areas[i].name);
+    ar.field(texts.areas[i]);
     ADJ_RETURN_IF_ERROR(ar.end_row());
   }
   ADJ_RETURN_IF_ERROR(ar.finish());

@@ -6,6 +6,7 @@
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
+#include "storage/state_text.h"
 #include "storage/state_view.h"
 
 namespace adj {
@@ -34,16 +35,12 @@ class ReadSnapshot {
 
 }  // namespace
 
-Status SqliteStore::index_open_state(const std::string& game, const GameState& state) {
+Status SqliteStore::index_open_state(const std::string& game, const GameState& state,
+                                     std::string_view state_text) {
   const std::string where = "open-state index of game " + game;
-  // Borders seldom change from one turn to the next: their rows are rewritten only when they
-  // differ from the new state's (compared row by row, in key order).
-  std::vector<std::string> edge_texts;
-  edge_texts.reserve(state.edges.size());
-  for (const Edge& e : state.edges) {
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(e), where));
-    edge_texts.push_back(std::move(text));
-  }
+  // The rows' texts: cut out of the state's text when it is given, else serialised here.
+  ADJ_SQL_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
+  const std::vector<std::string_view>& edge_texts = texts.edges;
   bool same_edges = true;
   {
     ADJ_SQL_TRY(auto st, db_.prepare("SELECT a, b, edge_json FROM open_state_edges "
@@ -82,19 +79,18 @@ Status SqliteStore::index_open_state(const std::string& game, const GameState& s
   ADJ_SQL_TRY(auto pl,
               db_.prepare("INSERT OR ABORT INTO open_state_players(game_id, code, player_json) "
                           "VALUES (?, ?, ?)"));
-  for (const Player& p : state.players) {
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(p), where));
+  for (std::size_t i = 0; i < state.players.size(); ++i) {
     pl.reset();
-    pl.bind_text(1, game).bind_text(2, p.code).bind_text(3, text);
+    pl.bind_text(1, game).bind_text(2, state.players[i].code).bind_text(3, texts.players[i]);
     ADJ_RETURN_IF_ERROR(unless_repeated(pl.run()));
   }
   ADJ_SQL_TRY(auto ar,
               db_.prepare("INSERT OR ABORT INTO open_state_areas(game_id, code, name, area_json) "
                           "VALUES (?, ?, ?, ?)"));
-  for (const Area& a : state.areas) {
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to_json(a), where));
+  for (std::size_t i = 0; i < state.areas.size(); ++i) {
+    const Area& a = state.areas[i];
     ar.reset();
-    ar.bind_text(1, game).bind_text(2, a.code).bind_text(3, a.name).bind_text(4, text);
+    ar.bind_text(1, game).bind_text(2, a.code).bind_text(3, a.name).bind_text(4, texts.areas[i]);
     ADJ_RETURN_IF_ERROR(unless_repeated(ar.run()));
   }
   // A state with two players or two areas of one code is left unindexed (read whole).

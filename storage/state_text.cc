@@ -1,0 +1,130 @@
+#include "storage/state_text.h"
+
+#include <cstddef>
+
+#include "storage/sqlite/codec.h"
+
+namespace adj {
+
+namespace {
+
+constexpr std::size_t kNone = std::string_view::npos;
+
+// The index just past the string starting at text[i] == '"'; kNone if it does not end.
+std::size_t skip_string(std::string_view text, std::size_t i) {
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\\')
+      ++i;  // the escaped character (\uXXXX's digits need no care)
+    else if (text[i] == '"')
+      return i + 1;
+  }
+  return kNone;
+}
+
+// The index just past the compact JSON value starting at text[i]; kNone if it is cut short.
+// Objects and arrays are skipped by counting brackets outside strings.
+std::size_t skip_value(std::string_view text, std::size_t i) {
+  if (i >= text.size()) return kNone;
+  if (text[i] == '"') return skip_string(text, i);
+  if (text[i] != '{' && text[i] != '[') {
+    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']') ++i;
+    return i;
+  }
+  std::size_t depth = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '"') {
+      i = skip_string(text, i);
+      if (i == kNone) return kNone;
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') {
+      if (--depth == 0) return i + 1;
+    }
+    ++i;
+  }
+  return kNone;
+}
+
+// The elements of the array starting at text[i] == '['; false if it is not a whole array.
+bool split_array(std::string_view text, std::size_t i, std::size_t end,
+                 std::vector<std::string_view>& out) {
+  if (text[i] != '[') return false;
+  ++i;
+  if (i < end && text[i] == ']') return i + 1 == end;
+  while (i < end) {
+    const std::size_t next = skip_value(text, i);
+    if (next == kNone || next == i || next >= end) return false;
+    out.push_back(text.substr(i, next - i));
+    if (text[next] == ']') return next + 1 == end;
+    if (text[next] != ',') return false;
+    i = next + 1;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<StateTextParts> split_state_text(std::string_view text) {
+  if (text.size() < 2 || text.front() != '{' || text.back() != '}') return std::nullopt;
+  StateTextParts parts;
+  bool players = false, areas = false, edges = false;
+  std::size_t i = 1;
+  while (i < text.size() - 1) {
+    if (text[i] != '"') return std::nullopt;
+    const std::size_t key_end = skip_string(text, i);
+    if (key_end == kNone || key_end >= text.size() || text[key_end] != ':') return std::nullopt;
+    const std::string_view key = text.substr(i + 1, key_end - i - 2);
+    const std::size_t value = key_end + 1;
+    const std::size_t value_end = skip_value(text, value);
+    if (value_end == kNone || value_end == value || value_end >= text.size()) return std::nullopt;
+    std::vector<std::string_view>* into = nullptr;
+    bool* seen = nullptr;
+    if (key == "players") into = &parts.players, seen = &players;
+    if (key == "areas") into = &parts.areas, seen = &areas;
+    if (key == "adjacency") into = &parts.edges, seen = &edges;
+    if (into) {
+      if (*seen || !split_array(text, value, value_end, *into)) return std::nullopt;
+      *seen = true;
+    }
+    if (text[value_end] == '}') {
+      if (value_end != text.size() - 1) return std::nullopt;
+      break;
+    }
+    if (text[value_end] != ',') return std::nullopt;
+    i = value_end + 1;
+  }
+  if (!players || !areas || !edges) return std::nullopt;
+  return parts;
+}
+
+Result<OpenStateTexts> open_state_texts(const GameState& state, std::string_view state_text,
+                                        const std::string& where) {
+  OpenStateTexts out;
+  if (!state_text.empty()) {
+    if (auto parts = split_state_text(state_text);
+        parts && parts->players.size() == state.players.size() &&
+        parts->areas.size() == state.areas.size() && parts->edges.size() == state.edges.size()) {
+      out.players = std::move(parts->players);
+      out.areas = std::move(parts->areas);
+      out.edges = std::move(parts->edges);
+      return out;
+    }
+  }
+  // Reserved up front: the views below point into these strings, which must not move.
+  out.owned.reserve(state.players.size() + state.areas.size() + state.edges.size());
+  const auto add = [&](const Json& j, std::vector<std::string_view>& into) -> Status {
+    auto text = sqlite::json_to_text(j, where);
+    if (!text.ok()) return text.status();
+    out.owned.push_back(std::move(text).value());
+    into.push_back(out.owned.back());
+    return Status::Ok();
+  };
+  for (const Player& p : state.players) ADJ_RETURN_IF_ERROR(add(to_json(p), out.players));
+  for (const Area& a : state.areas) ADJ_RETURN_IF_ERROR(add(to_json(a), out.areas));
+  for (const Edge& e : state.edges) ADJ_RETURN_IF_ERROR(add(to_json(e), out.edges));
+  return out;
+}
+
+}  // namespace adj

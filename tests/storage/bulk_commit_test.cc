@@ -1,0 +1,229 @@
+// What commit_turn's bulk writes keep (schemas/sql/0015_bulk_revisions.sql, sqlite_store_turns.cc
+// UncheckedWrites, storage/state_text.h): one revision bump per commit and rollback for the
+// battles and reports while every other writer still bumps per row; CHECKs skipped only for the
+// store's own rows; the open-state index cut out of the stored state text, byte for byte what
+// serialising each element gives; and the upgrade of a database at the previous schema.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/migrator.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "storage/state_text.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+using sqlite::Database;
+
+class BulkCommitTest : public StoreTest {
+ protected:
+  // The file the helpers read: the store's, or another the test names.
+  std::string path() const { return path_.empty() ? db_path() : path_; }
+  std::string query(const std::string& sql) {
+    auto db = Database::open(path());
+    EXPECT_TRUE(db.ok());
+    auto st = db->prepare(sql);
+    EXPECT_TRUE(st.ok()) << sql << ": " << st.status().to_string();
+    if (!st.ok()) return "";
+    auto row = st->step();
+    EXPECT_TRUE(row.ok());
+    return row.ok() && *row && !st->column_is_null(0) ? st->column_text(0) : "";
+  }
+  Status exec(const std::string& sql) {
+    auto db = Database::open(path());
+    if (!db.ok()) return db.status();
+    return db->exec(sql);
+  }
+  long long rev(const std::string& game = "britain") {
+    return std::stoll(
+        query("SELECT coalesce(max(rev), 0) FROM revisions WHERE scope = '" + game + "'"));
+  }
+  std::string path_;
+};
+
+TEST_F(BulkCommitTest, ACommitBumpsTheGameAFixedNumberOfTimesWhateverItsRowCount) {
+  create_game_or_fail("britain");
+  create_game_or_fail("gaul");
+  const auto bumps_of_commit = [&](const std::string& game, int extra_battles) {
+    auto state = store_->load_state(game, std::nullopt);
+    EXPECT_TRUE(state.ok());
+    TurnCommit c = make_commit(*state);
+    for (int i = 0; i < extra_battles; ++i)
+      c.battles.push_back(BattleRecord{"x." + std::to_string(i), 1, "dark-age", {}, {}, {}, {}});
+    const auto before = rev(game);
+    EXPECT_TRUE(store_->commit_turn(game, c).ok());
+    return rev(game) - before;
+  };
+  const auto few = bumps_of_commit("britain", 0);
+  const auto many = bumps_of_commit("gaul", 500);
+  EXPECT_GT(few, 0);
+  EXPECT_EQ(many, few);
+  EXPECT_EQ(query("SELECT count(*) FROM battles WHERE game_id = 'gaul'"), "502");
+  EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");  // the mark never outlives it
+
+  // A rollback removing them bumps too, and a fixed number of times as well.
+  const auto before = rev("gaul");
+  ASSERT_TRUE(store_->rollback("gaul", 1).ok());
+  EXPECT_GT(rev("gaul"), before);
+  EXPECT_LT(rev("gaul"), before + 10);
+  EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");
+}
+
+TEST_F(BulkCommitTest, RowsWrittenByHandStillBumpPerRowAndAreStillChecked) {
+  create_game_or_fail();
+  commit_open_turn_or_fail();
+  const auto before = rev();
+  ASSERT_TRUE(exec("INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, "
+                   "outcome_json) VALUES ('britain', 1, 'hand.1', '7', 'dark-age', '{}', '{}')")
+                  .ok());
+  EXPECT_EQ(rev(), before + 1);
+  ASSERT_TRUE(exec("INSERT INTO reports(game_id, turn, player, text, json) VALUES "
+                   "('britain', 1, 'ZZZ', 'hand', '{}')")
+                  .ok());
+  EXPECT_EQ(rev(), before + 2);
+  ASSERT_TRUE(exec("DELETE FROM battles WHERE battle_id = 'hand.1'").ok());
+  EXPECT_EQ(rev(), before + 3);
+  // Another connection's rows keep their CHECKs.
+  EXPECT_FALSE(exec("INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, "
+                    "outcome_json) VALUES ('britain', 1, 'hand.2', '7', 'dark-age', '{', '{}')")
+                   .ok());
+  // So do the store's own connection's, once commit_turn is done: the pragma is off again and no
+  // statement compiled under it is reused.
+  Database& own = store_->database();
+  auto flag = own.prepare("PRAGMA ignore_check_constraints");
+  ASSERT_TRUE(flag.ok());
+  ASSERT_TRUE(*flag->step());
+  EXPECT_EQ(flag->column_int(0), 0);
+  auto bad = own.prepare(
+      "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");  // the very text commit_turn uses
+  ASSERT_TRUE(bad.ok());
+  bad->bind_text(1, "britain")
+      .bind_int(2, 1)
+      .bind_text(3, "hand.3")
+      .bind_text(4, "7")
+      .bind_text(5, "dark-age")
+      .bind_text(6, "not json")
+      .bind_text(7, "{}");
+  EXPECT_FALSE(bad->run().ok());
+  EXPECT_EQ(query("SELECT count(*) FROM battles WHERE battle_id LIKE 'hand.%'"), "0");
+}
+
+TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
+  create_game_or_fail();
+  auto state = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  TurnCommit c = make_commit(*state);
+  c.battles.push_back(c.battles.front());  // the same battle twice: the key refuses the second
+  EXPECT_FALSE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");
+  EXPECT_EQ(query("SELECT count(*) FROM battles"), "0");
+  auto flag = store_->database().prepare("PRAGMA ignore_check_constraints");
+  ASSERT_TRUE(flag.ok());
+  ASSERT_TRUE(*flag->step());
+  EXPECT_EQ(flag->column_int(0), 0);
+  commit_open_turn_or_fail();  // and the next try goes through
+}
+
+// A database written at schema 14 (with a committed turn and rows by hand) is upgraded in place:
+// data kept, the guarded triggers in place, and commits and hand-written rows bump as they should.
+TEST_F(BulkCommitTest, UpgradesADatabaseAtTheFormerSchema) {
+  store_.reset();
+  path_ = dir_.file("v14.db");  // the fixture's file is already at the latest schema
+  {
+    auto db = Database::open(path_);
+    ASSERT_TRUE(db.ok());
+    auto all = sqlite::bundled_migrations();
+    ASSERT_TRUE(all.ok());
+    ASSERT_GE(all->size(), 15u);
+    std::vector<sqlite::Migration> first14(all->begin(), all->begin() + 14);
+    auto v = sqlite::migrate(*db, first14);
+    ASSERT_TRUE(v.ok()) << v.status().to_string();
+    ASSERT_EQ(*v, 14);
+    ASSERT_TRUE(db->exec("INSERT INTO games(id, name, engine, scenario_json, open_turn, status, "
+                         "created_at) VALUES ('britain', 'Britain', 'dark-age', '{}', 2, 'open', "
+                         "1600000000);"
+                         "INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) VALUES "
+                         "('britain', 1, '5', '{}', 1600000001);"
+                         "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, "
+                         "outcome_json) VALUES ('britain', 1, '1.1.WSX', '6', 'dark-age', '{}', "
+                         "'{\"winner\":\"attacker\"}');"
+                         "INSERT INTO reports(game_id, turn, player, text, json) VALUES "
+                         "('britain', 1, 'WSX', 'Turn 1', '{}');")
+                    .ok());
+  }
+  const auto before = rev();
+  EXPECT_GT(before, 3);  // 0013's per-row triggers
+  auto opened = SqliteStore::open(path_);
+  ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+  store_ = std::move(opened).value();
+  EXPECT_EQ(query("PRAGMA user_version"), "15");
+  EXPECT_EQ(rev(), before);
+  EXPECT_EQ(query("SELECT outcome_json FROM battles WHERE battle_id = '1.1.WSX'"),
+            "{\"winner\":\"attacker\"}");
+  EXPECT_EQ(query("SELECT text FROM reports WHERE player = 'WSX'"), "Turn 1");
+  EXPECT_EQ(query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name IN "
+                  "('rev_battles_insert', 'rev_battles_delete', 'rev_reports_insert', "
+                  "'rev_reports_delete') AND sql LIKE '%revision_bulk%'"),
+            "4");
+  ASSERT_TRUE(exec("INSERT INTO reports(game_id, turn, player, text, json) VALUES "
+                   "('britain', 1, 'MRC', 'Turn 1', '{}')")
+                  .ok());
+  EXPECT_EQ(rev(), before + 1);
+  ASSERT_TRUE(exec("DELETE FROM battles").ok());
+  EXPECT_EQ(rev(), before + 2);
+}
+
+TEST(StateTextTest, CutsTheElementsEachAsItsOwnDump) {
+  GameState s = make_state("britain");
+  s.areas.front().name = "Odd \"name\" with ] and } and \\ inside [{";
+  s.normalise();
+  const std::string text = to_json(s).dump();
+  auto parts = split_state_text(text);
+  ASSERT_TRUE(parts.has_value());
+  ASSERT_EQ(parts->players.size(), s.players.size());
+  ASSERT_EQ(parts->areas.size(), s.areas.size());
+  ASSERT_EQ(parts->edges.size(), s.edges.size());
+  for (std::size_t i = 0; i < s.players.size(); ++i)
+    EXPECT_EQ(parts->players[i], to_json(s.players[i]).dump());
+  for (std::size_t i = 0; i < s.areas.size(); ++i)
+    EXPECT_EQ(parts->areas[i], to_json(s.areas[i]).dump());
+  for (std::size_t i = 0; i < s.edges.size(); ++i)
+    EXPECT_EQ(parts->edges[i], to_json(s.edges[i]).dump());
+
+  auto texts = open_state_texts(s, text, "test");
+  ASSERT_TRUE(texts.ok());
+  EXPECT_TRUE(texts->owned.empty());  // cut out, not serialised again
+  auto made = open_state_texts(s, "", "test");
+  ASSERT_TRUE(made.ok());
+  EXPECT_EQ(made->areas, texts->areas);
+  EXPECT_EQ(made->players, texts->players);
+  EXPECT_EQ(made->edges, texts->edges);
+}
+
+TEST(StateTextTest, TextOfAnotherShapeIsNotCut) {
+  for (const char* bad : {"", "{}", "[]", "{\"players\":[],\"areas\":[]}",
+                          "{\"players\":[],\"areas\":[],\"adjacency\":[}",
+                          "{\"players\":[],\"areas\":[],\"adjacency\":[] }",
+                          "{\"players\":[1,],\"areas\":[],\"adjacency\":[]}",
+                          "{\"players\":[\"x],\"areas\":[],\"adjacency\":[]}",
+                          "{\"players\":[],\"players\":[],\"areas\":[],\"adjacency\":[]}",
+                          "{\"players\":[{\"a\":[1]],\"areas\":[],\"adjacency\":[]}"})
+    EXPECT_FALSE(split_state_text(bad).has_value()) << bad;
+  auto ok = split_state_text("{\"adjacency\":[[\"A\",\"B\"]],\"areas\":[],\"players\":[{}]}");
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->edges.size(), 1u);
+  EXPECT_EQ(ok->players.size(), 1u);
+  // Counts that disagree with the state: serialised instead.
+  GameState s = make_state("britain");
+  auto texts = open_state_texts(s, "{\"adjacency\":[],\"areas\":[],\"players\":[]}", "test");
+  ASSERT_TRUE(texts.ok());
+  EXPECT_EQ(texts->areas.size(), s.areas.size());
+  EXPECT_FALSE(texts->owned.empty());
+}
+
+}  // namespace
+}  // namespace adj::storage_test
