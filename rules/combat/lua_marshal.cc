@@ -153,16 +153,28 @@ int world_order_of_play(lua_State* L) {
   return 1;
 }
 
-// Mirrors to_json(const RulesConfig&) (rules/game/rules_config.cc).
+char kRulesKey;  // registry: the read-only Lua form of LuaSandbox::marshal_cache (a RulesConfig)
+
+// Mirrors to_json(const RulesConfig&) (rules/game/rules_config.cc), read-only (nested tables too).
+// The table is built once per distinct RulesConfig and reused: being read-only, it carries no
+// state from one call to the next.
 int world_rules(lua_State* L) {
   const RulesConfig& r = current_world(L).rules;
+  LuaSandbox& box = sandbox_of(L);
+  const auto* cached = static_cast<const RulesConfig*>(box.marshal_cache.get());
+  if (cached && *cached == r) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kRulesKey) == LUA_TTABLE) return 1;
+    lua_pop(L, 1);
+  }
   lua_createtable(L, 0, 16);
   set_int(L, "actions_per_turn", r.actions_per_turn);
   push_int_map(L, r.terrain_bonus);
+  lua_freeze_top(L);
   lua_setfield(L, -2, "terrain_bonus");
   set_int(L, "city_bonus", r.city_bonus);
   set_int(L, "fort_weight", r.fort_weight);
   push_string_list(L, r.sticky_terrain);
+  lua_freeze_top(L);
   lua_setfield(L, -2, "sticky_terrain");
   set_int(L, "ambush_multiplier", r.ambush_multiplier);
   set_int(L, "max_assault_rounds", r.max_assault_rounds);
@@ -172,13 +184,20 @@ int world_rules(lua_State* L) {
   set_bool(L, "leftover_bp_bids", r.leftover_bp_bids);
   set_int(L, "army_upkeep", r.army_upkeep);
   push_int_map(L, r.costs);
+  lua_freeze_top(L);
   lua_setfield(L, -2, "costs");
   set_str(L, "viking_nation", r.viking_nation);
   push_string_list(L, r.gaelic_nations);
+  lua_freeze_top(L);
   lua_setfield(L, -2, "gaelic_nations");
   push_string_list(L, r.raid_shelter_terrain);
+  lua_freeze_top(L);
   lua_setfield(L, -2, "raid_shelter_terrain");
   set_int(L, "raid_pillage_population", r.raid_pillage_population);
+  lua_freeze_top(L);
+  lua_pushvalue(L, -1);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kRulesKey);
+  box.marshal_cache = std::make_shared<const RulesConfig>(r);  // last: nothing raises after it
   return 1;
 }
 
@@ -262,6 +281,11 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   }
   if (depth > kMaxDepth) return bad(path, "nested more than 64 tables deep");
   if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
+  if (lua_push_frozen_target(L, idx)) {  // a read-only table (world:rules()): its contents
+    Result<Json> j = to_json_value(r, -1, path, depth + 1);
+    lua_pop(L, 1);
+    return j;
+  }
   std::size_t count = 0, strings = 0;
   lua_Integer max_int = 0;
   lua_pushnil(L);
@@ -309,7 +333,21 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   return obj;
 }
 
-Result<int> int_at(lua_State* L, int idx, const std::string& path) {
+// Where a value sits in the outcome, spelled only when an error needs it.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;   // a field name, or empty for a list position
+  lua_Integer index = 0;  // the list position (1-based) when key is empty
+  std::string str() const {
+    std::string s = parent ? parent->str() : std::string();
+    if (!key.empty()) return s.empty() ? std::string(key) : s + "." + std::string(key);
+    return s + "[" + std::to_string(index) + "]";
+  }
+};
+
+Status bad(const Path& path, const std::string& what) { return bad(path.str(), what); }
+
+Result<int> int_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TNUMBER)
     return bad(path, "must be an integer, not a " + type_of(L, idx));
   int isnum = 0;
@@ -319,13 +357,13 @@ Result<int> int_at(lua_State* L, int idx, const std::string& path) {
   return static_cast<int>(v);
 }
 
-Result<bool> bool_at(lua_State* L, int idx, const std::string& path) {
+Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TBOOLEAN)
     return bad(path, "must be a boolean, not a " + type_of(L, idx));
   return lua_toboolean(L, idx) != 0;
 }
 
-Result<std::string> string_at(lua_State* L, int idx, const std::string& path) {
+Result<std::string> string_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TSTRING)
     return bad(path, "must be a string, not a " + type_of(L, idx));
   std::size_t n = 0;
@@ -333,16 +371,25 @@ Result<std::string> string_at(lua_State* L, int idx, const std::string& path) {
   return std::string(s, n);
 }
 
-Result<Json> object_at(Reader& r, int idx, const std::string& path) {
+Result<Json> object_at(Reader& r, int idx, const Path& path) {
   if (lua_type(r.L, idx) != LUA_TTABLE)
     return bad(path, "must be a table, not a " + type_of(r.L, idx));
-  Result<Json> j = to_json_value(r, idx, path, 0);
+  idx = lua_absindex(r.L, idx);
+  if (!lua_checkstack(r.L, 3)) return bad(path, "nested too deep");
+  if (lua_getmetatable(r.L, idx)) {
+    lua_pop(r.L, 1);  // maybe read-only: to_json_value looks behind it
+  } else {
+    lua_pushnil(r.L);
+    if (!lua_next(r.L, idx)) return Json::object();  // empty: nothing to convert
+    lua_pop(r.L, 2);
+  }
+  Result<Json> j = to_json_value(r, idx, path.str(), 0);
   if (j.ok() && !j->is_object()) return bad(path, "must be an object (string keys), not a list");
   return j;
 }
 
 // The length of the list at `idx` (keys 1..n only), or an error naming `path`.
-Result<lua_Integer> list_at(lua_State* L, int idx, const std::string& path) {
+Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a list, not a " + type_of(L, idx));
   idx = lua_absindex(L, idx);
   if (!lua_checkstack(L, 3)) return bad(path, "nested too deep");
@@ -361,14 +408,15 @@ Result<lua_Integer> list_at(lua_State* L, int idx, const std::string& path) {
   return n;
 }
 
-Result<std::vector<int>> int_list_at(lua_State* L, int idx, const std::string& path) {
+Result<std::vector<int>> int_list_at(lua_State* L, int idx, const Path& path) {
   Result<lua_Integer> n = list_at(L, idx, path);
   if (!n.ok()) return n.status();
   idx = lua_absindex(L, idx);
   std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(*n));
   for (lua_Integer i = 1; i <= *n; ++i) {
     lua_rawgeti(L, idx, i);
-    Result<int> v = int_at(L, -1, path + "[" + std::to_string(i) + "]");
+    Result<int> v = int_at(L, -1, Path{&path, {}, i});
     lua_pop(L, 1);
     if (!v.ok()) return v.status();
     out.push_back(*v);
@@ -379,7 +427,7 @@ Result<std::vector<int>> int_list_at(lua_State* L, int idx, const std::string& p
 // Iterates the string-keyed fields of the table at `idx`: fn(key, value index) for each, in
 // Lua's order; the first error stops it. Non-string keys are errors naming `path`.
 template <typename Fn>
-Status each_field(lua_State* L, int idx, const std::string& path, Fn fn) {
+Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
   idx = lua_absindex(L, idx);
   if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
   lua_pushnil(L);
@@ -407,12 +455,12 @@ Status each_field(lua_State* L, int idx, const std::string& path, Fn fn) {
     target = std::move(adj_v_).value();       \
   } while (0)
 
-Result<BattleRound> round_from_lua(Reader& r, int idx, const std::string& path) {
+Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
   BattleRound round;
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
-    const std::string p = path + "." + std::string(k);
+    const Path p{&path, k};
     if (k == "phase")
       ADJ_ASSIGN(round.phase, string_at(L, v, p));
     else if (k == "attacker_before")
@@ -505,48 +553,75 @@ void push_rng(lua_State* L) {
   push_object(L, "adj.rng", kMethods, 0);
 }
 
+namespace {
+
+// __index of a battle: the fields that cost a table each (attacker_units, extras, options, groups)
+// are built on first read and then stored in the battle table.
+int battle_index(lua_State* L) {
+  const BattleInput* in = sandbox_of(L).access().battle;
+  if (!in) return luaL_error(L, "the battle is only available during resolve");
+  if (lua_type(L, 2) != LUA_TSTRING) return 0;
+  const std::string_view key = lua_tostring(L, 2);
+  if (key == "attacker_units") {
+    push_json(L, in->attacker_units);
+  } else if (key == "extras") {
+    push_int_map(L, in->extras);
+  } else if (key == "options") {
+    if (in->options)
+      push_json(L, *in->options);
+    else
+      lua_newtable(L);
+  } else if (key == "groups") {
+    const bool one = in->groups.empty();
+    const std::size_t n = one ? 1 : in->groups.size();
+    lua_createtable(L, static_cast<int>(n), 0);
+    for (std::size_t k = 0; k < n; ++k) {
+      lua_createtable(L, 0, 6);
+      if (one) {
+        set_str(L, "player", in->attacker);
+        set_str(L, "from", in->from);
+        set_int(L, "armies", in->attacker_armies);
+        set_json(L, "units", in->attacker_units);
+        set_int(L, "action", 0);
+        set_int(L, "line", 0);
+      } else {
+        const AttackGroup& g = in->groups[k];
+        set_str(L, "player", g.player);
+        set_str(L, "from", g.from);
+        set_int(L, "armies", g.armies);
+        set_json(L, "units", g.units);
+        set_int(L, "action", g.action);
+        set_int(L, "line", g.line);
+      }
+      lua_rawseti(L, -2, static_cast<lua_Integer>(k + 1));
+    }
+  } else {
+    return 0;
+  }
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, -2);
+  lua_rawset(L, 1);
+  return 1;
+}
+
+}  // namespace
+
 void push_battle(lua_State* L, const BattleInput& in) {
-  lua_createtable(L, 0, 14);
+  lua_createtable(L, 0, 12);
+  if (luaL_newmetatable(L, "adj.battle")) {
+    lua_pushcfunction(L, battle_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+  }
+  lua_setmetatable(L, -2);
   set_str(L, "id", in.id);
   set_cstr(L, "kind", to_string(in.kind));
   set_str(L, "attacker", in.attacker);
   set_str(L, "from", in.from);
   set_str(L, "to", in.to);
   set_int(L, "attacker_armies", in.attacker_armies);
-  set_json(L, "attacker_units", in.attacker_units);
   set_bool(L, "ambush", in.ambush);
-  push_int_map(L, in.extras);
-  lua_setfield(L, -2, "extras");
-  if (in.options) {
-    set_json(L, "options", *in.options);
-  } else {
-    lua_newtable(L);
-    lua_setfield(L, -2, "options");
-  }
-  const bool one = in.groups.empty();
-  const std::size_t n = one ? 1 : in.groups.size();
-  lua_createtable(L, static_cast<int>(n), 0);
-  for (std::size_t k = 0; k < n; ++k) {
-    lua_createtable(L, 0, 6);
-    if (one) {
-      set_str(L, "player", in.attacker);
-      set_str(L, "from", in.from);
-      set_int(L, "armies", in.attacker_armies);
-      set_json(L, "units", in.attacker_units);
-      set_int(L, "action", 0);
-      set_int(L, "line", 0);
-    } else {
-      const AttackGroup& g = in.groups[k];
-      set_str(L, "player", g.player);
-      set_str(L, "from", g.from);
-      set_int(L, "armies", g.armies);
-      set_json(L, "units", g.units);
-      set_int(L, "action", g.action);
-      set_int(L, "line", g.line);
-    }
-    lua_rawseti(L, -2, static_cast<lua_Integer>(k + 1));
-  }
-  lua_setfield(L, -2, "groups");
   push_world(L, *in.world);
   lua_setfield(L, -2, "world");
 }
@@ -580,8 +655,9 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
   Reader r{L};
   BattleOutcome o;
-  Status s = each_field(L, idx, "outcome", [&](std::string_view k, int v) -> Status {
-    const std::string p = "outcome." + std::string(k);
+  const Path root{nullptr, "outcome"};
+  Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
+    const Path p{&root, k};
     if (k == "attacker_wins")
       ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
     else if (k == "attacker_losses")
@@ -613,8 +689,9 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
     else if (k == "rounds" || k == "group_units" || k == "group_retreats_to") {
       Result<lua_Integer> n = list_at(L, v, p);
       if (!n.ok()) return n.status();
+      if (k == "rounds") o.rounds.reserve(static_cast<std::size_t>(*n));
       for (lua_Integer i = 1; i <= *n; ++i) {
-        const std::string pi = p + "[" + std::to_string(i) + "]";
+        const Path pi{&p, {}, i};
         lua_rawgeti(L, v, i);
         Status e = Status::Ok();
         if (k == "rounds") {

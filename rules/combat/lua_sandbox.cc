@@ -18,6 +18,7 @@ char kChunkKey;      // the compiled script
 char kEnvMetaKey;    // metatable of every call's environment: {__index = globals}
 char kFrozenMarker;  // present in the metatable of every read-only library table
 char kCopyMarker;    // present in metatables installed by the sandbox's setmetatable
+char kFrozenTarget;  // in a read-only proxy's metatable: the real table
 
 // Protected steps run through lua_pcall take their arguments as light userdata.
 struct CompileJob {
@@ -44,6 +45,8 @@ void freeze_top(lua_State* L) {
   lua_setfield(L, -2, "__metatable");
   lua_pushboolean(L, 1);
   lua_rawsetp(L, -2, &kFrozenMarker);
+  lua_pushvalue(L, -3);
+  lua_rawsetp(L, -2, &kFrozenTarget);
   lua_setmetatable(L, -2);
   lua_remove(L, -2);
 }
@@ -221,6 +224,12 @@ int sorted_next(lua_State* L) {
 int sorted_pairs(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
+  if (is_frozen(L, 1)) {  // iterate the real table behind a read-only proxy
+    lua_getmetatable(L, 1);
+    lua_getfield(L, -1, "__index");
+    lua_replace(L, 1);
+    lua_settop(L, 1);
+  }
   lua_newtable(L);  // 2: keys
   lua_Integer n = 0;
   lua_pushnil(L);
@@ -368,6 +377,18 @@ std::string error_text(lua_State* L) {
 
 }  // namespace
 
+void lua_freeze_top(lua_State* L) { freeze_top(L); }
+
+bool lua_push_frozen_target(lua_State* L, int idx) {
+  if (!lua_checkstack(L, 2) || !lua_getmetatable(L, idx)) return false;
+  if (lua_rawgetp(L, -1, &kFrozenTarget) != LUA_TTABLE) {
+    lua_pop(L, 2);
+    return false;
+  }
+  lua_remove(L, -2);
+  return true;
+}
+
 LuaSandbox& sandbox_of(lua_State* L) { return **static_cast<LuaSandbox**>(lua_getextraspace(L)); }
 
 LuaSandbox::LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions)
@@ -375,18 +396,64 @@ LuaSandbox::LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions)
 
 LuaSandbox::~LuaSandbox() {
   if (L_) lua_close(L_);
+  for (void*& head : free_lists_)
+    while (head) {
+      void* next = *static_cast<void**>(head);
+      std::free(head);
+      head = next;
+    }
+}
+
+namespace {
+std::size_t size_class(std::size_t n) { return (n + 15) / 16 - 1; }  // REQUIRES: 1 <= n
+}  // namespace
+
+void* LuaSandbox::take(std::size_t n) {
+  if (n > kPoolMax) return std::malloc(n);
+  void*& head = free_lists_[size_class(n)];
+  if (!head) return std::malloc((size_class(n) + 1) * 16);
+  void* p = head;
+  head = *static_cast<void**>(p);
+  return p;
+}
+
+void LuaSandbox::give(void* p, std::size_t n) {
+  if (n > kPoolMax || n == 0) {
+    std::free(p);
+    return;
+  }
+  void*& head = free_lists_[size_class(n)];
+  *static_cast<void**>(p) = head;
+  head = p;
 }
 
 void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
   auto* self = static_cast<LuaSandbox*>(ud);
   if (ptr == nullptr) osize = 0;
   if (nsize == 0) {
-    std::free(ptr);
+    if (ptr) self->give(ptr, osize);
     self->memory_used_ -= osize;
     return nullptr;
   }
   if (nsize > osize && nsize - osize > self->memory_cap_ - self->memory_used_) return nullptr;
-  void* p = std::realloc(ptr, nsize);
+  void* p;
+  if (ptr == nullptr) {
+    p = self->take(nsize);
+  } else if (osize > kPoolMax && nsize > kPoolMax) {
+    p = std::realloc(ptr, nsize);
+  } else if (osize <= kPoolMax && nsize <= kPoolMax && size_class(osize) == size_class(nsize)) {
+    p = ptr;  // the block already has room
+  } else {
+    p = self->take(nsize);
+    if (p == nullptr) {
+      if (nsize > osize) return nullptr;
+      // A shrink may not fail: keep the bigger block (it is at least nsize's class).
+      self->memory_used_ = self->memory_used_ - osize + nsize;
+      return ptr;
+    }
+    std::memcpy(p, ptr, osize < nsize ? osize : nsize);
+    self->give(ptr, osize);
+  }
   if (p == nullptr) return nullptr;
   self->memory_used_ = self->memory_used_ - osize + nsize;
   return p;
@@ -416,6 +483,8 @@ std::unique_ptr<LuaSandbox> LuaSandbox::create(std::size_t memory_bytes,
   if (lua_pcall(box->L_, 0, 0, 0) != LUA_OK) return nullptr;
   lua_settop(box->L_, 0);
   lua_gc(box->L_, LUA_GCCOLLECT);
+  // Every call's garbage dies young: the generational collector is cheaper for that.
+  lua_gc(box->L_, LUA_GCINC, 0, 0, 0);
   return box;
 }
 

@@ -30,6 +30,7 @@ struct lua_Debug;
 
 namespace adj {
 
+struct BattleInput;
 struct GameState;
 class Rng;
 
@@ -39,6 +40,7 @@ class LuaSandbox {
   struct Access {
     const GameState* world = nullptr;
     Rng* rng = nullptr;
+    const BattleInput* battle = nullptr;  // resolve's battle (its fields are filled on first read)
   };
 
   // Runs inside lua_pcall with the call's fresh environment (the chunk already ran in it) at stack
@@ -69,20 +71,37 @@ class LuaSandbox {
   const Access& access() const { return access_; }
   std::size_t memory_used() const { return memory_used_; }
 
+  // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
+  // Read-only tables carry no state from one call to the next, so they may be reused.
+  std::shared_ptr<const void> marshal_cache;
+
  private:
   LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions);
   static void* allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize);
+  // Small blocks (up to kPoolMax bytes, in 16-byte classes) are kept on free lists: a battle's
+  // Lua objects are many and short-lived, and malloc/free dominated a call's cost.
+  static constexpr std::size_t kPoolMax = 512;
+  void* take(std::size_t n);
+  void give(void* p, std::size_t n);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
   std::size_t memory_used_ = 0;
+  void* free_lists_[kPoolMax / 16] = {};
   std::uint64_t instruction_limit_;
   std::uint64_t instructions_used_ = 0;
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
   Access access_;
 };
+
+// Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and
+// setmetatable refused; reads, #, pairs and ipairs see the table). May raise.
+void lua_freeze_top(lua_State* L);
+// When the value at `idx` is a read-only proxy, pushes the table behind it and returns true;
+// otherwise pushes nothing. Never raises.
+bool lua_push_frozen_target(lua_State* L, int idx);
 
 // The sandbox that owns `L` (set at creation).
 LuaSandbox& sandbox_of(lua_State* L);

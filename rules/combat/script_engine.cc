@@ -250,13 +250,15 @@ class ScriptEngine final : public CombatEngine {
     {
       std::lock_guard<std::mutex> lock(mu_);
       Status s =
-          box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng});
+          box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
       if (!s.ok()) return failed(s);
       out = outcome_from_lua(box_->state(), -1);
       box_->clear();
     }
     if (!out.ok()) return failed(Status::Internal("resolve: " + out.status().message()));
-    const std::vector<AttackGroup> groups = attack_groups(in);
+    std::vector<AttackGroup> one;
+    if (in.groups.empty()) one = attack_groups(in);
+    const std::vector<AttackGroup>& groups = in.groups.empty() ? one : in.groups;
     const int defenders = in.target().armies;
     std::string bad = outcome_inconsistency(*out, groups, defenders);
     if (bad.empty()) bad = script_inconsistency(*out, in, groups, defenders);

@@ -14,11 +14,8 @@
 -- An ambush multiplies the attacker's losses in the first (assault) round; PROBE is immune.
 
 engine = {
-  summary = "Dark Age (Lua): losses by formula, no dice. Attacker strength is the number of " ..
-    "attacking armies; defender strength is the area's defence level (armies + population + " ..
-    "forts + terrain or city bonus). MOVE fights one round at 1/2 losses, PROBE one round at " ..
-    "1/3, ASSAULT fights to the finish at 1/3, OVERRUN sweeps a weak defender aside or turns " ..
-    "into a costly assault.",
+  -- One literal (no run-time concatenation): the chunk runs again for every call.
+  summary = "Dark Age (Lua): losses by formula, no dice. Attacker strength is the number of attacking armies; defender strength is the area's defence level (armies + population + forts + terrain or city bonus). MOVE fights one round at 1/2 losses, PROBE one round at 1/3, ASSAULT fights to the finish at 1/3, OVERRUN sweeps a weak defender aside or turns into a costly assault.",
   deterministic = true,
   world_radius = 0,
   dark_age_actions = true,

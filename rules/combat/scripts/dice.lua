@@ -12,10 +12,7 @@
 -- and PROBE stop for the turn.
 
 engine = {
-  summary = "Dice (Lua example): Risk-style dice. Each round the attacker rolls up to 3 dice, " ..
-    "the defender up to 2 (more behind forts and in cities); dice are compared highest first " ..
-    "and each lower die costs an army, the defender winning ties. MOVE fights up to 3 rounds, " ..
-    "PROBE one, ASSAULT and OVERRUN to the finish.",
+  summary = "Dice (Lua example): Risk-style dice. Each round the attacker rolls up to 3 dice, the defender up to 2 (more behind forts and in cities); dice are compared highest first and each lower die costs an army, the defender winning ties. MOVE fights up to 3 rounds, PROBE one, ASSAULT and OVERRUN to the finish.",
   deterministic = false,
   world_radius = 0,
 }

@@ -416,6 +416,11 @@ end)lua");
   EXPECT_FALSE(d["player"].contains("secret"));
   EXPECT_FALSE(d["player"].contains("email"));
   EXPECT_EQ(d["rules"], to_json(b->world->rules));
+  // A read-only table returned as a whole field.
+  auto r = load("function resolve(battle, rng)\n  return { detail = battle.world:rules() }\nend\n");
+  auto out2 = run(*r, *b);
+  ASSERT_TRUE(out2.ok()) << out2.status().message();
+  EXPECT_EQ(out2->detail, to_json(b->world->rules));
   EXPECT_EQ(d["kind"], "assault");
   EXPECT_EQ(d["groups"][0]["armies"], 10);
   EXPECT_EQ(d["groups"][0]["from"], "ATT");
