@@ -491,7 +491,10 @@ Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
 
 }  // namespace
 
-void push_json(lua_State* L, const Json& j) {
+namespace {
+
+void push_json_at(lua_State* L, const Json& j, int depth) {
+  if (depth > 200) luaL_error(L, "JSON nested more than 200 deep");
   luaL_checkstack(L, 3, "JSON nested too deep");
   switch (j.type()) {
     case Json::value_t::boolean:
@@ -518,7 +521,7 @@ void push_json(lua_State* L, const Json& j) {
       lua_createtable(L, static_cast<int>(j.size()), 0);
       lua_Integer i = 0;
       for (auto it = j.begin(); it != j.end(); ++it) {
-        push_json(L, *it);
+        push_json_at(L, *it, depth + 1);
         lua_rawseti(L, -2, ++i);
       }
       return;
@@ -527,7 +530,7 @@ void push_json(lua_State* L, const Json& j) {
       lua_createtable(L, 0, static_cast<int>(j.size()));
       for (auto it = j.begin(); it != j.end(); ++it) {
         push_str(L, it.key());
-        push_json(L, it.value());
+        push_json_at(L, it.value(), depth + 1);
         lua_rawset(L, -3);
       }
       return;
@@ -537,6 +540,10 @@ void push_json(lua_State* L, const Json& j) {
       return;
   }
 }
+
+}  // namespace
+
+void push_json(lua_State* L, const Json& j) { push_json_at(L, j, 0); }
 
 void push_world(lua_State* L, const GameState& world) {
   static const luaL_Reg kMethods[] = {

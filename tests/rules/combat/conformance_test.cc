@@ -46,7 +46,7 @@ TEST_P(ConformanceTest, HasSampleBattles) {
 
 TEST_P(ConformanceTest, SampleBattles) {
   const CombatEngine& e = *GetParam();
-  const ConformanceReport r = run_conformance(e, samples_of(e.name()), false);
+  const ConformanceReport r = run_conformance(e, samples_of(e.name()), true);
   EXPECT_TRUE(r.ok()) << r.to_text();
   EXPECT_GT(r.checks.at(2).runs, 0);
 }
