@@ -182,6 +182,10 @@ TEST(ScriptSandbox, ForbiddenThingsAreRefused) {
       {"next({})", "global 'next'"},
       {"coroutine.wrap(function() end)()", "global 'coroutine'"},
       {"print('x')", "global 'print'"},
+      {"local t = setmetatable({}, { __len = function() return 1 << 40 end, __index = rawlen })\n"
+       "table.sort(t)",
+       "table.sort: a table with a metatable is not accepted"},
+      {"table.move({}, 1, 1 << 40, 2)", "table.move: at most 4194304 elements"},
   };
   auto b = battle();
   for (const auto& [code, expected] : cases) {
@@ -307,6 +311,27 @@ end)lua");
     EXPECT_EQ(out->detail["up"], 1);
     EXPECT_EQ(out->detail["seen"], 1);
   }
+}
+
+TEST(ScriptSandbox, TableLibraryWorksOnPlainAndReadOnlyTables) {
+  auto e = load(R"lua(
+function resolve(battle, rng)
+  local t = { 3, 1, 2 }
+  table.sort(t)
+  table.insert(t, 4)
+  local moved = table.move(t, 1, 4, 1, {})
+  local terrain = table.concat(battle.world:rules().sticky_terrain, ",")
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { t = table.concat(moved, ","), n = #battle.world:rules().sticky_terrain,
+                      terrain = terrain } }
+end)lua");
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["t"], "1,2,3,4");
+  EXPECT_EQ(out->detail["n"], 3);
+  EXPECT_EQ(out->detail["terrain"], "forest,mountains,wetlands");
 }
 
 TEST(ScriptSandbox, PairsIsInSortedOrder) {
