@@ -41,6 +41,7 @@ struct RulesConfig {
   int raid_pillage_population = 1;
 
   bool is_gaelic(const std::string& nation) const;
+  bool operator==(const RulesConfig&) const = default;
 
   int cost(const std::string& verb) const {
     auto it = costs.find(verb);

@@ -1,0 +1,354 @@
+// Lua -> C++ for script engines (rules/combat/lua_marshal.h): outcomes and JSON values, read
+// after the protected call returned, never raising.
+#include <climits>
+#include <cmath>
+#include <cstdint>
+
+#include "rules/combat/lua_marshal.h"
+#include "rules/combat/lua_sandbox.h"
+
+extern "C" {
+#include <lua.h>
+}
+
+namespace adj {
+
+namespace {
+
+// ---- Lua -> C++ (never raises: raw access, type checks before every read) ----
+
+constexpr int kMaxDepth = 64;
+constexpr long kMaxNodes = 1'000'000;
+
+struct Reader {
+  lua_State* L;
+  long nodes = 0;
+};
+
+std::string type_of(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
+
+Status bad(const std::string& path, const std::string& what) {
+  return Status::InvalidArgument(path + ": " + what);
+}
+
+Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int depth) {
+  lua_State* L = r.L;
+  idx = lua_absindex(L, idx);
+  if (++r.nodes > kMaxNodes) return bad(path, "more than a million values");
+  switch (lua_type(L, idx)) {
+    case LUA_TNIL:
+      return Json(nullptr);
+    case LUA_TBOOLEAN:
+      return Json(lua_toboolean(L, idx) != 0);
+    case LUA_TNUMBER: {
+      if (lua_isinteger(L, idx)) return Json(static_cast<std::int64_t>(lua_tointeger(L, idx)));
+      const double d = lua_tonumber(L, idx);
+      if (!std::isfinite(d)) return bad(path, "must be a finite number");
+      return Json(d);
+    }
+    case LUA_TSTRING: {
+      std::size_t n = 0;
+      const char* s = lua_tolstring(L, idx, &n);
+      return Json(std::string(s, n));
+    }
+    case LUA_TTABLE:
+      break;
+    default:
+      return bad(path, "a " + type_of(L, idx) + " cannot be stored (only tables, strings, " +
+                           "numbers and booleans)");
+  }
+  if (depth > kMaxDepth) return bad(path, "nested more than 64 tables deep");
+  if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
+  if (lua_push_frozen_target(L, idx)) {  // a read-only table (world:rules()): its contents
+    Result<Json> j = to_json_value(r, -1, path, depth + 1);
+    lua_pop(L, 1);
+    return j;
+  }
+  std::size_t count = 0, strings = 0;
+  lua_Integer max_int = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    ++count;
+    if (lua_type(L, -1) == LUA_TSTRING) {
+      ++strings;
+    } else if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 1) {
+      max_int = std::max(max_int, lua_tointeger(L, -1));
+    } else {
+      lua_pop(L, 1);
+      return bad(path, "a table must be a list (keys 1..n) or an object (string keys)");
+    }
+  }
+  if (strings == 0 && count > 0) {
+    if (static_cast<std::size_t>(max_int) != count)
+      return bad(path, "a list must have keys 1..n without holes");
+    Json arr = Json::array();
+    for (lua_Integer i = 1; i <= max_int; ++i) {
+      lua_rawgeti(L, idx, i);
+      Result<Json> v = to_json_value(r, -1, path + "[" + std::to_string(i) + "]", depth + 1);
+      lua_pop(L, 1);
+      if (!v.ok()) return v.status();
+      arr.push_back(std::move(v).value());
+    }
+    return arr;
+  }
+  if (strings != count)
+    return bad(path, "a table must be a list (keys 1..n) or an object (string keys)");
+  Json obj = Json::object();
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    std::size_t n = 0;
+    const char* k = lua_tolstring(L, -2, &n);
+    std::string key(k, n);
+    Result<Json> v = to_json_value(r, -1, path + "." + key, depth + 1);
+    lua_pop(L, 1);
+    if (!v.ok()) {
+      lua_pop(L, 1);
+      return v.status();
+    }
+    obj[key] = std::move(v).value();
+  }
+  return obj;
+}
+
+// Where a value sits in the outcome, spelled only when an error needs it.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;   // a field name, or empty for a list position
+  lua_Integer index = 0;  // the list position (1-based) when key is empty
+  std::string str() const {
+    std::string s = parent ? parent->str() : std::string();
+    if (!key.empty()) return s.empty() ? std::string(key) : s + "." + std::string(key);
+    return s + "[" + std::to_string(index) + "]";
+  }
+};
+
+Status bad(const Path& path, const std::string& what) { return bad(path.str(), what); }
+
+Result<int> int_at(lua_State* L, int idx, const Path& path) {
+  if (lua_type(L, idx) != LUA_TNUMBER)
+    return bad(path, "must be an integer, not a " + type_of(L, idx));
+  int isnum = 0;
+  const lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum) return bad(path, "must be an integer");
+  if (v < INT_MIN || v > INT_MAX) return bad(path, "out of range");
+  return static_cast<int>(v);
+}
+
+Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
+  if (lua_type(L, idx) != LUA_TBOOLEAN)
+    return bad(path, "must be a boolean, not a " + type_of(L, idx));
+  return lua_toboolean(L, idx) != 0;
+}
+
+Result<std::string> string_at(lua_State* L, int idx, const Path& path) {
+  if (lua_type(L, idx) != LUA_TSTRING)
+    return bad(path, "must be a string, not a " + type_of(L, idx));
+  std::size_t n = 0;
+  const char* s = lua_tolstring(L, idx, &n);
+  return std::string(s, n);
+}
+
+Result<Json> object_at(Reader& r, int idx, const Path& path) {
+  if (lua_type(r.L, idx) != LUA_TTABLE)
+    return bad(path, "must be a table, not a " + type_of(r.L, idx));
+  idx = lua_absindex(r.L, idx);
+  if (!lua_checkstack(r.L, 3)) return bad(path, "nested too deep");
+  if (lua_getmetatable(r.L, idx)) {
+    lua_pop(r.L, 1);  // maybe read-only: to_json_value looks behind it
+  } else {
+    lua_pushnil(r.L);
+    if (!lua_next(r.L, idx)) return Json::object();  // empty: nothing to convert
+    lua_pop(r.L, 2);
+  }
+  Result<Json> j = to_json_value(r, idx, path.str(), 0);
+  if (j.ok() && !j->is_object()) return bad(path, "must be an object (string keys), not a list");
+  return j;
+}
+
+// The length of the list at `idx` (keys 1..n only), or an error naming `path`.
+Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
+  if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a list, not a " + type_of(L, idx));
+  idx = lua_absindex(L, idx);
+  if (!lua_checkstack(L, 3)) return bad(path, "nested too deep");
+  const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, idx));
+  lua_Integer count = 0;
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    lua_pop(L, 1);
+    ++count;
+    if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
+      lua_pop(L, 1);
+      return bad(path, "must be a list (keys 1..n)");
+    }
+  }
+  if (count != n) return bad(path, "must be a list without holes");
+  return n;
+}
+
+Result<std::vector<int>> int_list_at(lua_State* L, int idx, const Path& path) {
+  Result<lua_Integer> n = list_at(L, idx, path);
+  if (!n.ok()) return n.status();
+  idx = lua_absindex(L, idx);
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(*n));
+  for (lua_Integer i = 1; i <= *n; ++i) {
+    lua_rawgeti(L, idx, i);
+    Result<int> v = int_at(L, -1, Path{&path, {}, i});
+    lua_pop(L, 1);
+    if (!v.ok()) return v.status();
+    out.push_back(*v);
+  }
+  return out;
+}
+
+// Iterates the string-keyed fields of the table at `idx`: fn(key, value index) for each, in
+// Lua's order; the first error stops it. Non-string keys are errors naming `path`.
+template <typename Fn>
+Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
+  idx = lua_absindex(L, idx);
+  if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {
+    if (lua_type(L, -2) != LUA_TSTRING) {
+      lua_pop(L, 2);
+      return bad(path, "has a key that is not a field name");
+    }
+    std::size_t n = 0;
+    const char* k = lua_tolstring(L, -2, &n);
+    Status s = fn(std::string_view(k, n), lua_gettop(L));
+    lua_pop(L, 1);
+    if (!s.ok()) {
+      lua_pop(L, 1);
+      return s;
+    }
+  }
+  return Status::Ok();
+}
+
+#define ADJ_ASSIGN(target, expr)              \
+  do {                                        \
+    auto adj_v_ = (expr);                     \
+    if (!adj_v_.ok()) return adj_v_.status(); \
+    target = std::move(adj_v_).value();       \
+  } while (0)
+
+Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
+  lua_State* L = r.L;
+  if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
+  BattleRound round;
+  Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
+    const Path p{&path, k};
+    if (k == "phase")
+      ADJ_ASSIGN(round.phase, string_at(L, v, p));
+    else if (k == "attacker_before")
+      ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
+    else if (k == "defender_before")
+      ADJ_ASSIGN(round.defender_before, int_at(L, v, p));
+    else if (k == "attacker_strength")
+      ADJ_ASSIGN(round.attacker_strength, int_at(L, v, p));
+    else if (k == "defender_strength")
+      ADJ_ASSIGN(round.defender_strength, int_at(L, v, p));
+    else if (k == "attacker_losses")
+      ADJ_ASSIGN(round.attacker_losses, int_at(L, v, p));
+    else if (k == "defender_losses")
+      ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
+    else if (k == "attacker_dice")
+      ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
+    else if (k == "defender_dice")
+      ADJ_ASSIGN(round.defender_dice, int_list_at(L, v, p));
+    else if (k == "detail")
+      ADJ_ASSIGN(round.detail, object_at(r, v, p));
+    else
+      return bad(p, "unknown field of a round");
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return round;
+}
+
+}  // namespace
+
+Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
+  Reader r{L};
+  return to_json_value(r, idx, path, 0);
+}
+
+Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
+  Reader r{L};
+  BattleOutcome o;
+  const Path root{nullptr, "outcome"};
+  Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
+    const Path p{&root, k};
+    if (k == "attacker_wins")
+      ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
+    else if (k == "attacker_losses")
+      ADJ_ASSIGN(o.attacker_losses, int_at(L, v, p));
+    else if (k == "defender_losses")
+      ADJ_ASSIGN(o.defender_losses, int_at(L, v, p));
+    else if (k == "attacker_stops")
+      ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
+    else if (k == "defender_retreats_to")
+      ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
+    else if (k == "attacker_retreats_to")
+      ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
+    else if (k == "fort_after")
+      ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
+    else if (k == "advancing")
+      ADJ_ASSIGN(o.advancing, int_at(L, v, p));
+    else if (k == "attacker_units")
+      ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
+    else if (k == "defender_units")
+      ADJ_ASSIGN(o.defender_units, object_at(r, v, p));
+    else if (k == "detail")
+      ADJ_ASSIGN(o.detail, object_at(r, v, p));
+    else if (k == "attacker_player_state")
+      ADJ_ASSIGN(o.attacker_player_state, object_at(r, v, p));
+    else if (k == "defender_player_state")
+      ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
+    else if (k == "group_losses")
+      ADJ_ASSIGN(o.group_losses, int_list_at(L, v, p));
+    else if (k == "rounds" || k == "group_units" || k == "group_retreats_to") {
+      Result<lua_Integer> n = list_at(L, v, p);
+      if (!n.ok()) return n.status();
+      if (k == "rounds") o.rounds.reserve(static_cast<std::size_t>(*n));
+      for (lua_Integer i = 1; i <= *n; ++i) {
+        const Path pi{&p, {}, i};
+        lua_rawgeti(L, v, i);
+        Status e = Status::Ok();
+        if (k == "rounds") {
+          Result<BattleRound> round = round_from_lua(r, -1, pi);
+          if (round.ok())
+            o.rounds.push_back(std::move(round).value());
+          else
+            e = round.status();
+        } else if (k == "group_units") {
+          Result<Json> u = object_at(r, -1, pi);
+          if (u.ok())
+            o.group_units.push_back(std::move(u).value());
+          else
+            e = u.status();
+        } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
+          o.group_retreats_to.push_back(std::nullopt);
+        } else {
+          Result<std::string> to = string_at(L, -1, pi);
+          if (to.ok())
+            o.group_retreats_to.push_back(std::move(to).value());
+          else
+            e = bad(pi, "must be an area code or false (home)");
+        }
+        lua_pop(L, 1);
+        if (!e.ok()) return e;
+      }
+    } else {
+      return bad(p, "unknown field of an outcome");
+    }
+    return Status::Ok();
+  });
+  if (!s.ok()) return s;
+  return o;
+}
+
+}  // namespace adj
