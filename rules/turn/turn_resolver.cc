@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "rules/turn/turn_run.h"
+#include "rules/turn/turn_text.h"
 
 namespace adj {
 
@@ -133,9 +134,16 @@ std::string TurnRun::digest() {
       h *= 0x100000001b3ULL;
     }
   };
-  result_.next_state_text = to_json(result_.next_state).dump();
+  // The same bytes as to_json(...).dump(), written without the trees (rules/turn/turn_text.h).
+  result_.next_state_text.clear();
+  json_text::state(result_.next_state_text, result_.next_state);
   hash(result_.next_state_text);
-  for (const auto& a : result_.actions) hash(to_json(a).dump());
+  std::string text;
+  for (const auto& a : result_.actions) {
+    text.clear();
+    json_text::action(text, a);
+    hash(text);
+  }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/combat/battle_input_text.h"
 #include "rules/combat/local_world.h"
 #include "rules/turn/economy.h"
 #include "rules/turn/turn_resolver.h"
@@ -31,7 +32,8 @@ class TurnRun {
       : s_(start),
         orders_(orders),
         engine_(engine),
-        phase_(engine.phase_rules(start.engine.options)) {
+        phase_(engine.phase_rules(start.engine.options)),
+        input_writer_(s_) {
     result_.turn = start.turn;
     result_.seed = turn_seed(start.seed, start.turn);
     for (const auto& p : start.players) {
@@ -200,6 +202,8 @@ class TurnRun {
   std::set<std::pair<std::string, int>> done_;  // (player, line) already run by another's battle
   // Index of each code in s_.order_of_play (first occurrence), for battle_input_json.
   std::map<std::string, std::size_t> order_position_;
+  // Each battle's replay input as text (s_'s engine and rules do not change during the battles).
+  BattleInputWriter input_writer_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
 };
 

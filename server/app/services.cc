@@ -10,6 +10,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
+#include "rules/turn/turn_text.h"
 #include "server/app/ending.h"
 #include "server/app/log_escape.h"
 #include "server/app/secrets.h"
@@ -470,7 +471,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     rec.seed = b.seed;
     rec.engine = b.engine;
     try {  // as text at once: 65,000 outcome trees held until the commit are a big turn's peak
-      rec.outcome_text = to_json(b).dump();
+      json_text::battle_log(rec.outcome_text, b);  // to_json(b).dump(), without the tree
     } catch (const Json::exception& e) {
       return Status::InvalidArgument("battle " + b.id +
                                      " outcome cannot be stored as JSON: " + e.what());
