@@ -67,8 +67,8 @@ std::string BattleInputWriter::write(const BattleInput& in,
                             [](const std::string* a, const std::string* b) { return *a == *b; }),
                 owners_.end());
 
-  std::string out;
-  out.reserve(last_size_ + last_size_ / 4 + 256);
+  std::string& out = text_;  // reused: its capacity grows to the largest battle's
+  out.clear();
   out += "{\"adjacency\":[";
   bool first = true;
   for (std::size_t i : keep_) {
@@ -162,8 +162,8 @@ std::string BattleInputWriter::write(const BattleInput& in,
   out += ",\"turn\":";
   json_text::integer(out, w.turn);
   out += '}';
-  last_size_ = out.size();
-  return out;
+  return std::string(
+      out);  // exactly its size: tens of thousands of these are kept until the commit
 }
 
 }  // namespace adj

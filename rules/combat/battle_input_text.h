@@ -37,8 +37,8 @@ class BattleInputWriter {
   std::string engine_text_;
   std::string rules_text_;
   int radius_ = 2;
-  std::size_t last_size_ = 0;  // the previous battle's text, to reserve about enough
   // Scratch, reused from battle to battle.
+  std::string text_;
   std::vector<std::size_t> keep_;  // area indices, sorted
   std::vector<std::size_t> frontier_, next_;
   std::vector<const std::string*> owners_;  // sorted by value, unique

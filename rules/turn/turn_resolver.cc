@@ -16,7 +16,7 @@ namespace turn_detail {
 
 Result<TurnResult> TurnRun::run() {
   draw_order_of_play();
-  result_.orders = orders_;
+  if (&orders_ != &result_.orders) result_.orders = orders_;
   const int n = s_.rules.actions_per_turn;
   for (int slot = 1; slot <= n; ++slot) {
     if (slot == 1 || phase_.scope == CombatPhaseRules::Scope::kActionRound) {
@@ -137,6 +137,7 @@ std::string TurnRun::digest() {
   // The same bytes as to_json(...).dump(), written without the trees (rules/turn/turn_text.h).
   result_.next_state_text.clear();
   json_text::state(result_.next_state_text, result_.next_state);
+  result_.next_state_text.shrink_to_fit();  // kept until the commit
   hash(result_.next_state_text);
   std::string text;
   for (const auto& a : result_.actions) {
@@ -157,6 +158,14 @@ Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
     if (!state.find_player(code))
       return Status::InvalidArgument("orders for unknown player " + code);
   return turn_detail::TurnRun(state, orders, engine).run();
+}
+
+Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
+                                const CombatEngine& engine) {
+  for (const auto& [code, list] : orders)
+    if (!state.find_player(code))
+      return Status::InvalidArgument("orders for unknown player " + code);
+  return turn_detail::TurnRun(state, std::move(orders), engine).run();
 }
 
 }  // namespace adj

@@ -100,6 +100,14 @@ TEST(JsonText, ScaleWorldTurnStateActionsBattlesAndInputsAreTheTreesBytes) {
   }
   Result<TurnResult> r = resolve_turn(*start, book, *engine);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
+  {  // The overload that takes the orders instead of copying them resolves the same turn.
+    OrderBook taken = book;
+    Result<TurnResult> again = resolve_turn(*start, std::move(taken), *engine);
+    ASSERT_TRUE(again.ok()) << again.status().to_string();
+    EXPECT_EQ(again->digest, r->digest);
+    EXPECT_EQ(again->orders, book);
+    EXPECT_EQ(r->orders, book);
+  }
   // The digest's text of the next state is the tree's dump (the store writes it as is).
   EXPECT_EQ(r->next_state_text, to_json(r->next_state).dump());
   ASSERT_GT(r->battles.size(), 1000u);
