@@ -26,7 +26,8 @@ namespace adj {
 // (plus the origin) and the players owning them; its order of play lists those players only, in
 // the world's order. `order_position`, when given, maps each code of in.world->order_of_play to
 // its index there (first occurrence), so that cutting the order costs the battle's size rather
-// than the game's; without it the order is scanned.
+// than the game's; without it the order is scanned. The turn loop writes the same document as text
+// with BattleInputWriter (rules/combat/battle_input_text.h): keep the two in step.
 Json battle_input_json(const BattleInput& in,
                        const std::map<std::string, std::size_t>* order_position = nullptr);
 

@@ -143,6 +143,10 @@ Json to_json(const Edge& e) {
   return j;
 }
 
+Json engine_json(const EngineSpec& spec) {
+  return {{"name", spec.name}, {"options", spec.options}};
+}
+
 Json to_json(const GameState& s) {
   Json players = Json::array();
   for (const auto& p : s.players) players.push_back(to_json(p));
@@ -154,7 +158,7 @@ Json to_json(const GameState& s) {
           {"name", s.name},
           {"turn", s.turn},
           {"seed", std::to_string(s.seed)},
-          {"engine", {{"name", s.engine.name}, {"options", s.engine.options}}},
+          {"engine", engine_json(s.engine)},
           {"rules", to_json(s.rules)},
           {"players", std::move(players)},
           {"areas", std::move(areas)},

@@ -114,6 +114,9 @@ Json to_json(const GameState& state);
 Json to_json(const Player& p);
 Json to_json(const Area& a);
 Json to_json(const Edge& e);
+// {"name", "options"}: the engine as game states and battle inputs write it (one place to
+// extend, e.g. with a script version; rules/game/json_text.h writes it from this tree).
+Json engine_json(const EngineSpec& spec);
 Result<GameState> state_from_json(const Json& j);
 
 }  // namespace adj

@@ -252,11 +252,13 @@ void TurnRun::disperse(const std::string& player, int lost) {
 }
 
 void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t>& results,
-                    std::vector<AttackGroup> groups, Area& to) {
+                    std::vector<AttackGroup> forces, Area& to) {
+  BattleInput in;
+  in.groups = std::move(forces);  // the battle's forces, read below as `groups` (no copy)
+  const std::vector<AttackGroup>& groups = in.groups;
   BattleLog log = new_log(p, first, *s_.find_area(groups.front().from), to);
   log.kind = attack_kind_of(first.verb);
 
-  BattleInput in;
   in.id = log.id;
   in.kind = log.kind;
   in.world = &s_;
@@ -274,15 +276,13 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   in.ambush = to.mode == DefenceMode::kAmbush && first.verb != Verb::kProbe &&
               std::any_of(groups.begin(), groups.end(),
                           [&](const AttackGroup& g) { return to.ambush_against == g.from; });
-  in.groups = groups;
   log.attacker_armies = in.attacker_armies;
   log.ambush = in.ambush;
 
   withdraw_defenders(in, to, p, log);
   log.defender_armies = to.armies;
   // Invalid UTF-8 in scenario text cannot stop a turn: replaced, as in any JSON text out.
-  log.input =
-      battle_input_json(in, &order_position_).dump(-1, ' ', false, Json::error_handler_t::replace);
+  log.input = input_writer_.write(in, &order_position_);
   if (phase_.one_attack_per_target && to.armies > 0)
     attacked_[to.code] = {to.armies, "action " + std::to_string(first.action) + ", by " + p.code};
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "rules/turn/turn_run.h"
+#include "rules/turn/turn_text.h"
 
 namespace adj {
 
@@ -15,7 +16,7 @@ namespace turn_detail {
 
 Result<TurnResult> TurnRun::run() {
   draw_order_of_play();
-  result_.orders = orders_;
+  if (&orders_ != &result_.orders) result_.orders = orders_;
   const int n = s_.rules.actions_per_turn;
   for (int slot = 1; slot <= n; ++slot) {
     if (slot == 1 || phase_.scope == CombatPhaseRules::Scope::kActionRound) {
@@ -133,9 +134,17 @@ std::string TurnRun::digest() {
       h *= 0x100000001b3ULL;
     }
   };
-  result_.next_state_text = to_json(result_.next_state).dump();
+  // The same bytes as to_json(...).dump(), written without the trees (rules/turn/turn_text.h).
+  result_.next_state_text.clear();
+  json_text::state(result_.next_state_text, result_.next_state);
+  result_.next_state_text.shrink_to_fit();  // kept until the commit
   hash(result_.next_state_text);
-  for (const auto& a : result_.actions) hash(to_json(a).dump());
+  std::string text;
+  for (const auto& a : result_.actions) {
+    text.clear();
+    json_text::action(text, a);
+    hash(text);
+  }
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
@@ -149,6 +158,14 @@ Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
     if (!state.find_player(code))
       return Status::InvalidArgument("orders for unknown player " + code);
   return turn_detail::TurnRun(state, orders, engine).run();
+}
+
+Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
+                                const CombatEngine& engine) {
+  for (const auto& [code, list] : orders)
+    if (!state.find_player(code))
+      return Status::InvalidArgument("orders for unknown player " + code);
+  return turn_detail::TurnRun(state, std::move(orders), engine).run();
 }
 
 }  // namespace adj

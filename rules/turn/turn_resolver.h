@@ -24,6 +24,10 @@ using OrderBook = std::map<std::string, std::vector<Order>>;  // player code -> 
 // REQUIRES: `state` is valid (scenario-checked) and `engine` is the game's engine.
 Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
                                 const CombatEngine& engine);
+// The same, taking the orders (TurnResult::orders) instead of copying them: a big turn's book
+// holds 160,000 orders.
+Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
+                                const CombatEngine& engine);
 
 // The seed of turn `turn` of a game.
 Seed turn_seed(Seed game_seed, int turn);

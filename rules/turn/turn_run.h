@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/combat/battle_input_text.h"
 #include "rules/combat/local_world.h"
 #include "rules/turn/economy.h"
 #include "rules/turn/turn_resolver.h"
@@ -31,7 +32,25 @@ class TurnRun {
       : s_(start),
         orders_(orders),
         engine_(engine),
-        phase_(engine.phase_rules(start.engine.options)) {
+        phase_(engine.phase_rules(start.engine.options)),
+        input_writer_(s_) {
+    init(start);
+  }
+  // Takes the orders: they become result_.orders at once (run() copies none).
+  TurnRun(const GameState& start, OrderBook&& orders, const CombatEngine& engine)
+      : s_(start),
+        orders_(result_.orders),
+        engine_(engine),
+        phase_(engine.phase_rules(start.engine.options)),
+        input_writer_(s_) {
+    result_.orders = std::move(orders);
+    init(start);
+  }
+
+  Result<TurnResult> run();
+
+ private:
+  void init(const GameState& start) {
     result_.turn = start.turn;
     result_.seed = turn_seed(start.seed, start.turn);
     for (const auto& p : start.players) {
@@ -42,9 +61,6 @@ class TurnRun {
       if (a.owner) owned_at_start_[*a.owner].insert(a.code);
   }
 
-  Result<TurnResult> run();
-
- private:
   void draw_order_of_play();
 
   ActionResult& begin(const std::string& player, const Order& o) {
@@ -182,10 +198,10 @@ class TurnRun {
 
   std::string digest();  // also sets result_.next_state_text
 
+  TurnResult result_;  // first: orders_ may refer to result_.orders
   GameState s_;
   const OrderBook& orders_;
   const CombatEngine& engine_;
-  TurnResult result_;
   std::map<std::string, int> stuck_;  // armies per area that may not move again this turn
   // The combat phase (CombatEngine::phase_rules), per area: armies that were the object of an
   // attack in it (with the first such attack, "action 3, by WSX") and armies that attacked in it.
@@ -200,6 +216,8 @@ class TurnRun {
   std::set<std::pair<std::string, int>> done_;  // (player, line) already run by another's battle
   // Index of each code in s_.order_of_play (first occurrence), for battle_input_json.
   std::map<std::string, std::size_t> order_position_;
+  // Each battle's replay input as text (s_'s engine and rules do not change during the battles).
+  BattleInputWriter input_writer_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
 };
 

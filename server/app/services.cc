@@ -14,6 +14,7 @@
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
+#include "rules/turn/turn_text.h"
 #include "server/app/ending.h"
 #include "server/app/log_escape.h"
 #include "server/app/secrets.h"
@@ -472,10 +473,10 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     OrderAck ack = check_order_file(sub.raw_text, state, engine,
                                     [](const std::string&, std::string_view) { return true; });
     if (ack.refused) continue;
-    book[ack.player] = ack.orders;
-    rejected[ack.player] = ack.lines;
-    if (counts_as_orders(ack)) with_orders.insert(ack.player);
+    if (counts_as_orders(ack)) with_orders.insert(ack.player);  // reads ack.lines: before the moves
     if (ack.draw) draws.insert(ack.player);
+    book[ack.player] = std::move(ack.orders);
+    rejected[ack.player] = std::move(ack.lines);
   }
   timer.mark("orders");
   out.turn = state.turn;
@@ -483,7 +484,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   for (const Player& p : state.players)
     if (!with_orders.count(p.code)) out.players_without_orders.push_back(p.code);
 
-  Result<TurnResult> res = resolve_turn(state, book, *engine);
+  Result<TurnResult> res = resolve_turn(state, std::move(book), *engine);
   if (!res.ok()) return res.status();
   out.result = std::move(res).value();
   out.digest = out.result.digest;
@@ -519,13 +520,17 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
 #endif
   timer.mark("reports");
 
+  // Each outcome is written here, then copied at its size: they are kept until the commit.
+  std::string scratch;
   for (auto& b : out.result.battles) {
     BattleRecord rec;
     rec.id = b.id;
     rec.seed = b.seed;
     rec.engine = b.engine;
     try {  // as text at once: 65,000 outcome trees held until the commit are a big turn's peak
-      rec.outcome_text = to_json(b).dump();
+      scratch.clear();
+      json_text::battle_log(scratch, b);  // to_json(b).dump(), without the tree
+      rec.outcome_text = scratch;
     } catch (const Json::exception& e) {
       return Status::InvalidArgument("battle " + b.id +
                                      " outcome cannot be stored as JSON: " + e.what());

@@ -1,0 +1,48 @@
+// The full battle input form of rules/combat/local_world.h written as text directly: the same
+// bytes as battle_input_json(in, order_position).dump(-1, ' ', false,
+// Json::error_handler_t::replace) (tests/rules/combat/battle_input_text_test.cc checks both on the
+// scale world and the bundled scenarios), without building the tree. A key added to
+// battle_input_json must be added here too, in sorted order; the "engine" object is engine_json()
+// (rules/game/state.h) in both, so a key added there needs nothing here.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "rules/combat/combat_engine.h"
+
+namespace adj {
+
+// Writes the battle inputs of one world, battle after battle (a turn's). The world's engine, its
+// rules and the engine's world radius are written once, at construction: they must not change
+// while the writer is used (areas, players and their state may). `world` must outlive the writer.
+// Not thread-safe: one writer per thread.
+class BattleInputWriter {
+ public:
+  explicit BattleInputWriter(const GameState& world);
+
+  // battle_input_json(in, order_position) as compact text. Precondition: in.world is the world
+  // given at construction, and in.to, in.from and every group's area exist in it.
+  std::string write(const BattleInput& in,
+                    const std::map<std::string, std::size_t>* order_position = nullptr);
+
+ private:
+  bool kept(std::size_t area) const;
+  void keep(std::size_t area, std::vector<std::size_t>* frontier);
+  std::size_t index_of(std::string_view code) const;
+
+  const GameState& world_;
+  std::string engine_text_;
+  std::string rules_text_;
+  int radius_ = 2;
+  // Scratch, reused from battle to battle.
+  std::string text_;
+  std::vector<std::size_t> keep_;  // area indices, sorted
+  std::vector<std::size_t> frontier_, next_;
+  std::vector<const std::string*> owners_;  // sorted by value, unique
+  std::vector<std::pair<std::size_t, const std::string*>> listed_;
+};
+
+}  // namespace adj
