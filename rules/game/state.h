@@ -69,7 +69,15 @@ struct Edge {
 struct EngineSpec {
   std::string name = "dark-age";
   Json options = Json::object();
+  // A script engine ("lua"): the stored version of the game's script that runs (JSON
+  // "script": {"version", "sha256"}; absent for built-in engines). The text is stored once per
+  // version with the game (storage/engine_script_store.h), not in every turn's state.
+  int script_version = 0;      // 0: none
+  std::string script_sha256;   // lowercase hex of the source bytes
 };
+
+// The "engine" object of the state JSON: {name, options[, script: {version, sha256}]}.
+Json engine_spec_json(const EngineSpec& e);
 
 struct GameState {
   std::string game_id;

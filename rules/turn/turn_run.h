@@ -201,6 +201,9 @@ class TurnRun {
   // Index of each code in s_.order_of_play (first occurrence), for battle_input_json.
   std::map<std::string, std::size_t> order_position_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
+  // Set by the first battle a script engine failed (an error, or a broken instruction or
+  // memory limit): later battles are not fought and run() returns it, so the turn is not used.
+  Status fatal_ = Status::Ok();
 };
 
 }  // namespace adj::turn_detail

@@ -403,7 +403,7 @@ std::string order_skeleton(const Json& st, const std::string& player) {
 
 Stores web_stores(WebContext& ctx) {
   Store& st = thread_store(ctx);
-  return Stores{st, st, st, st, st};
+  return Stores{st, st, st, st, st, st};
 }
 
 // The newest audit entry's id (0 when none): forms that issue credentials carry it as `seen`,
@@ -462,6 +462,10 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
   if (!state.ok()) return status_page(state.status());
   const Json& st = *state;
   const int turn = st.value("turn", 1);
+  // Null when the engine cannot be built (a broken script): the builder then offers the
+  // common actions only, and the GM sees the script's error where turns are run.
+  Result<EngineHandle> found = ctx.services().engine_of(game);
+  const EngineHandle engine = found.ok() ? std::move(found).value() : nullptr;
   std::string player_name;
   for (const auto& p : st["players"])
     if (p.value("code", "") == me.player) player_name = p.value("name", "");
@@ -506,7 +510,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"deadline", deadline_text(ctx, game)},
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
-                {"order_data", script_json(order_builder_model(st, me.player))},
+                {"order_data", script_json(order_builder_model(st, me.player, engine.get()))},
                 {"orders_text", text},
                 {"result", std::move(result)},
                 {"on_record", std::move(on_record)},

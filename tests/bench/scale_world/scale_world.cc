@@ -48,7 +48,7 @@ int make(const std::string& db, int players, const std::string& game) {
   auto store = open_store(db, 0);
   if (!store.ok()) die(db + ": " + store.status().message());
   Store& st = **store;
-  Services svc(Stores{st, st, st, st, st}, [] { return UnixTime{0}; });
+  Services svc(Stores{st, st, st, st, st, st}, [] { return UnixTime{0}; });
   const Size size{players};
   auto created = svc.create_game(world(game, size), 7);
   if (!created.ok()) die("create_game: " + created.status().message());
