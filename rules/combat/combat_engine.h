@@ -138,6 +138,12 @@ struct BattleOutcome {
   Json detail = Json::object();  // engine-specific summary for the log
 };
 
+// Why `out` cannot be applied to a battle of `groups` against `defenders` armies (losses out of
+// range, per-force vectors of the wrong size or not adding up, negative advancing); "" when it
+// can. The turn loop's check of every engine's outcome (TurnRun::inconsistency).
+std::string outcome_inconsistency(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                                  int defenders);
+
 class CombatEngine {
  public:
   virtual ~CombatEngine() = default;

@@ -150,31 +150,7 @@ bool TurnRun::muster(Player& p, const std::vector<const Order*>& lines,
 
 std::string TurnRun::inconsistency(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
                                    int defenders) {
-  int sent = 0;
-  for (const AttackGroup& g : groups) sent += g.armies;
-  if (out.attacker_losses < 0 || out.attacker_losses > sent)
-    return "attacker losses " + std::to_string(out.attacker_losses) + " of " + std::to_string(sent);
-  if (out.defender_losses < 0 || out.defender_losses > defenders)
-    return "defender losses " + std::to_string(out.defender_losses) + " of " +
-           std::to_string(defenders);
-  const std::size_t n = groups.size();
-  if (!out.group_losses.empty()) {
-    if (out.group_losses.size() != n) return "group_losses is not one per force";
-    int sum = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-      if (out.group_losses[k] < 0 || out.group_losses[k] > groups[k].armies)
-        return "force " + std::to_string(k + 1) + " lost " + std::to_string(out.group_losses[k]) +
-               " of " + std::to_string(groups[k].armies);
-      sum += out.group_losses[k];
-    }
-    if (sum != out.attacker_losses) return "group_losses do not add up to attacker_losses";
-  }
-  if (!out.group_units.empty() && out.group_units.size() != n)
-    return "group_units is not one per force";
-  if (!out.group_retreats_to.empty() && out.group_retreats_to.size() != n)
-    return "group_retreats_to is not one per force";
-  if (out.advancing && *out.advancing < 0) return "advancing is negative";
-  return {};
+  return outcome_inconsistency(out, groups, defenders);
 }
 
 BattleLog TurnRun::new_log(const Player& p, const Order& o, const Area& from,

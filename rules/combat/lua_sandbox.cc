@@ -1,0 +1,467 @@
+#include "rules/combat/lua_sandbox.h"
+
+#include <cstdlib>
+#include <cstring>
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+}
+
+namespace adj {
+
+namespace {
+
+// Registry keys (their addresses).
+char kChunkKey;      // the compiled script
+char kEnvMetaKey;    // metatable of every call's environment: {__index = globals}
+char kFrozenMarker;  // present in the metatable of every read-only library table
+char kCopyMarker;    // present in metatables installed by the sandbox's setmetatable
+
+// Protected steps run through lua_pcall take their arguments as light userdata.
+struct CompileJob {
+  const char* data;
+  std::size_t size;
+};
+
+struct CallJob {
+  LuaSandbox::Body body;
+  void* ctx;
+};
+
+int refuse_write(lua_State* L) { return luaL_error(L, "library tables are read-only"); }
+
+// Replaces the table at the top of the stack by a read-only proxy of it.
+void freeze_top(lua_State* L) {
+  lua_newtable(L);           // proxy
+  lua_createtable(L, 0, 4);  // its metatable
+  lua_pushvalue(L, -3);      // the real table
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, refuse_write);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, -2, &kFrozenMarker);
+  lua_setmetatable(L, -2);
+  lua_remove(L, -2);
+}
+
+bool is_frozen(lua_State* L, int idx) {
+  if (!lua_getmetatable(L, idx)) return false;
+  const bool frozen = lua_rawgetp(L, -1, &kFrozenMarker) != LUA_TNIL;
+  lua_pop(L, 2);
+  return frozen;
+}
+
+int safe_rawset(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  luaL_checkany(L, 2);
+  luaL_checkany(L, 3);
+  if (is_frozen(L, 1)) return luaL_error(L, "rawset: library tables are read-only");
+  lua_settop(L, 3);
+  lua_rawset(L, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+// setmetatable(t, mt): refuses library tables, __gc and __mode; installs a private copy of `mt`
+// (so that fields added to `mt` later, such as __mode, have no effect) whose __metatable is `mt`,
+// so getmetatable(t) == mt as usual.
+int safe_setmetatable(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  const int t = lua_type(L, 2);
+  luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+  lua_settop(L, 2);
+  if (lua_getmetatable(L, 1)) {
+    const bool ours = lua_rawgetp(L, -1, &kCopyMarker) != LUA_TNIL;
+    lua_pop(L, 1);
+    if (!ours) {
+      if (lua_rawgetp(L, -1, &kFrozenMarker) != LUA_TNIL)
+        return luaL_error(L, "setmetatable: library tables are read-only");
+      lua_pop(L, 1);
+      if (lua_getfield(L, -1, "__metatable") != LUA_TNIL)
+        return luaL_error(L, "cannot change a protected metatable");
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+  }
+  if (t == LUA_TNIL) {
+    lua_setmetatable(L, 1);
+    return 1;
+  }
+  for (const char* banned : {"__gc", "__mode"}) {
+    lua_pushstring(L, banned);
+    if (lua_rawget(L, 2) != LUA_TNIL)
+      return luaL_error(L,
+                        "setmetatable: %s is not available (its effect depends on when the "
+                        "garbage collector runs)",
+                        banned);
+    lua_pop(L, 1);
+  }
+  lua_newtable(L);  // 3: the copy
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, 3);
+  }
+  lua_pushboolean(L, 1);
+  lua_rawsetp(L, 3, &kCopyMarker);
+  lua_pushstring(L, "__metatable");
+  if (lua_rawget(L, 3) == LUA_TNIL) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, 2);
+    lua_setfield(L, 3, "__metatable");
+  } else {
+    lua_pop(L, 1);
+  }
+  lua_setmetatable(L, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+// tostring without addresses: tables and userdata with __tostring use it; otherwise tables,
+// functions, threads and userdata print as their type name.
+void push_safe_string(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  const int t = lua_type(L, idx);
+  if (t == LUA_TTABLE || t == LUA_TUSERDATA) {
+    if (luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+      lua_pop(L, 1);
+      luaL_tolstring(L, idx, nullptr);
+      return;
+    }
+    lua_pushstring(L, lua_typename(L, t));
+  } else if (t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TLIGHTUSERDATA) {
+    lua_pushstring(L, lua_typename(L, t));
+  } else {
+    luaL_tolstring(L, idx, nullptr);
+  }
+}
+
+int safe_tostring(lua_State* L) {
+  luaL_checkany(L, 1);
+  push_safe_string(L, 1);
+  return 1;
+}
+
+// string.format without %p, printing tables and functions by type name (upvalue 1: the real one).
+int safe_format(lua_State* L) {
+  std::size_t n = 0;
+  const char* fmt = luaL_checklstring(L, 1, &n);
+  for (std::size_t i = 0; i + 1 < n; ++i) {
+    if (fmt[i] != '%') continue;
+    std::size_t j = i + 1;
+    while (j < n && std::strchr("-+ #0123456789.", fmt[j])) ++j;
+    if (j < n && fmt[j] == 'p') return luaL_error(L, "string.format: %%p is not available");
+    i = j;
+  }
+  const int top = lua_gettop(L);
+  for (int i = 2; i <= top; ++i) {
+    const int t = lua_type(L, i);
+    if (t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD || t == LUA_TUSERDATA ||
+        t == LUA_TLIGHTUSERDATA) {
+      push_safe_string(L, i);
+      lua_replace(L, i);
+    }
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, top, 1);
+  return 1;
+}
+
+// Key order for pairs: booleans, then numbers, then strings (bytewise), each ascending.
+int key_rank(lua_State* L, int idx) {
+  switch (lua_type(L, idx)) {
+    case LUA_TBOOLEAN:
+      return 0;
+    case LUA_TNUMBER:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+int key_less(lua_State* L) {
+  const int ra = key_rank(L, 1), rb = key_rank(L, 2);
+  bool less;
+  if (ra != rb) {
+    less = ra < rb;
+  } else if (ra == 0) {
+    less = !lua_toboolean(L, 1) && lua_toboolean(L, 2);
+  } else if (ra == 1) {
+    less = lua_compare(L, 1, 2, LUA_OPLT);
+  } else {
+    std::size_t la = 0, lb = 0;
+    const char* a = lua_tolstring(L, 1, &la);
+    const char* b = lua_tolstring(L, 2, &lb);
+    const int c = std::memcmp(a, b, la < lb ? la : lb);
+    less = c < 0 || (c == 0 && la < lb);
+  }
+  lua_pushboolean(L, less);
+  return 1;
+}
+
+// Iterator of sorted_pairs: upvalues table, keys, position.
+int sorted_next(lua_State* L) {
+  const lua_Integer i = lua_tointeger(L, lua_upvalueindex(3)) + 1;
+  if (lua_rawgeti(L, lua_upvalueindex(2), i) == LUA_TNIL) return 1;
+  lua_pushinteger(L, i);
+  lua_replace(L, lua_upvalueindex(3));
+  lua_pushvalue(L, -1);
+  lua_rawget(L, lua_upvalueindex(1));
+  return 2;
+}
+
+// pairs(t) in a deterministic order (Lua's own order depends on a per-process hash seed):
+// booleans, numbers, then strings, ascending. Other key types are refused. Upvalue 1: table.sort.
+int sorted_pairs(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_newtable(L);  // 2: keys
+  lua_Integer n = 0;
+  lua_pushnil(L);
+  while (lua_next(L, 1)) {
+    lua_pop(L, 1);
+    const int t = lua_type(L, -1);
+    if (t != LUA_TNUMBER && t != LUA_TSTRING && t != LUA_TBOOLEAN)
+      return luaL_error(L, "pairs: a %s key has no deterministic order", lua_typename(L, t));
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 2, ++n);
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 2);
+  lua_pushcfunction(L, key_less);
+  lua_call(L, 2, 0);
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 2);
+  lua_pushinteger(L, 0);
+  lua_pushcclosure(L, sorted_next, 3);
+  lua_pushnil(L);
+  lua_pushnil(L);
+  return 3;
+}
+
+// Copies the named fields of the table at `from` into a new table, freezes it and stores it in
+// the table at `into` under `name`.
+void copy_frozen(lua_State* L, int from, int into, const char* name,
+                 std::initializer_list<const char*> keep) {
+  lua_newtable(L);
+  for (const char* k : keep) {
+    lua_getfield(L, from, k);
+    lua_setfield(L, -2, k);
+  }
+  freeze_top(L);
+  lua_setfield(L, into, name);
+}
+
+int open_sandbox(lua_State* L) {
+  luaL_requiref(L, "_G", luaopen_base, 0);
+  luaL_requiref(L, "string", luaopen_string, 0);
+  luaL_requiref(L, "table", luaopen_table, 0);
+  luaL_requiref(L, "math", luaopen_math, 0);
+  luaL_requiref(L, "utf8", luaopen_utf8, 0);
+  // Stack: 1 _G, 2 string, 3 table, 4 math, 5 utf8.
+  lua_newtable(L);  // 6: the safe globals
+  for (const char* k : {"assert", "error", "ipairs", "pcall", "rawequal", "rawget", "rawlen",
+                        "select", "getmetatable", "tonumber", "type", "xpcall", "_VERSION"}) {
+    lua_getfield(L, 1, k);
+    lua_setfield(L, 6, k);
+  }
+  lua_pushcfunction(L, safe_rawset);
+  lua_setfield(L, 6, "rawset");
+  lua_pushcfunction(L, safe_setmetatable);
+  lua_setfield(L, 6, "setmetatable");
+  lua_pushcfunction(L, safe_tostring);
+  lua_setfield(L, 6, "tostring");
+  lua_getfield(L, 3, "sort");
+  lua_pushcclosure(L, sorted_pairs, 1);
+  lua_setfield(L, 6, "pairs");
+
+  lua_newtable(L);  // 7: string
+  for (const char* k : {"byte", "char", "len", "lower", "upper", "rep", "reverse", "sub", "pack",
+                        "packsize", "unpack"}) {
+    lua_getfield(L, 2, k);
+    lua_setfield(L, 7, k);
+  }
+  lua_getfield(L, 2, "format");
+  lua_pushcclosure(L, safe_format, 1);
+  lua_setfield(L, 7, "format");
+  freeze_top(L);  // 7: the read-only string
+  // Strings' metatable: methods from the read-only string table, nothing else.
+  lua_pushliteral(L, "");
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 7);
+  lua_setfield(L, -2, "__index");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_setmetatable(L, -2);
+  lua_pop(L, 1);
+  lua_setfield(L, 6, "string");
+
+  copy_frozen(L, 3, 6, "table", {"concat", "insert", "move", "pack", "remove", "sort", "unpack"});
+  copy_frozen(L, 4, 6, "math",
+              {"abs",        "ceil", "floor", "fmod", "huge",      "max",  "maxinteger", "min",
+               "mininteger", "modf", "pi",    "sqrt", "tointeger", "type", "ult",        "exp",
+               "log",        "sin",  "cos",   "tan",  "asin",      "acos", "atan"});
+  copy_frozen(L, 5, 6, "utf8", {"char", "charpattern", "codepoint", "codes", "len", "offset"});
+  freeze_top(L);  // 6: the read-only globals
+
+  // Every call's environment looks globals up there; its own writes stay in it.
+  lua_createtable(L, 0, 2);
+  lua_pushvalue(L, 6);
+  lua_setfield(L, -2, "__index");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kEnvMetaKey);
+
+  // Nothing else keeps the full libraries reachable from scripts: drop them from the registry's
+  // loaded table and the global table.
+  lua_pushglobaltable(L);
+  lua_pushnil(L);
+  while (lua_next(L, -2)) {
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_pushnil(L);
+    lua_rawset(L, -4);
+  }
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+  return 0;
+}
+
+int compile_chunk(lua_State* L) {
+  const auto* job = static_cast<const CompileJob*>(lua_touserdata(L, 1));
+  if (luaL_loadbufferx(L, job->data, job->size, "=script", "t") != LUA_OK) return lua_error(L);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &kChunkKey);
+  return 0;
+}
+
+int run_call(lua_State* L) {
+  const auto* job = static_cast<const CallJob*>(lua_touserdata(L, 1));
+  lua_settop(L, 0);
+  lua_createtable(L, 0, 8);  // 1: the environment
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kEnvMetaKey);
+  lua_setmetatable(L, 1);
+  lua_pushvalue(L, 1);
+  lua_setfield(L, 1, "_G");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &kChunkKey);
+  lua_pushvalue(L, 1);
+  lua_setupvalue(L, 2, 1);  // _ENV
+  lua_call(L, 0, 0);
+  return job->body(L, job->ctx);
+}
+
+// The message of the error object on top of the stack (without raising).
+std::string error_text(lua_State* L) {
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    std::size_t n = 0;
+    const char* s = lua_tolstring(L, -1, &n);
+    return std::string(s, n > 2000 ? 2000 : n);
+  }
+  return std::string("(an error object of type ") + lua_typename(L, lua_type(L, -1)) + ")";
+}
+
+}  // namespace
+
+LuaSandbox& sandbox_of(lua_State* L) { return **static_cast<LuaSandbox**>(lua_getextraspace(L)); }
+
+LuaSandbox::LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions)
+    : memory_cap_(memory_bytes), instruction_limit_(instructions) {}
+
+LuaSandbox::~LuaSandbox() {
+  if (L_) lua_close(L_);
+}
+
+void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
+  auto* self = static_cast<LuaSandbox*>(ud);
+  if (ptr == nullptr) osize = 0;
+  if (nsize == 0) {
+    std::free(ptr);
+    self->memory_used_ -= osize;
+    return nullptr;
+  }
+  if (nsize > osize && nsize - osize > self->memory_cap_ - self->memory_used_) return nullptr;
+  void* p = std::realloc(ptr, nsize);
+  if (p == nullptr) return nullptr;
+  self->memory_used_ = self->memory_used_ - osize + nsize;
+  return p;
+}
+
+void LuaSandbox::count_hook(lua_State* L, lua_Debug*) {
+  LuaSandbox& self = sandbox_of(L);
+  self.instructions_used_ += static_cast<std::uint64_t>(self.hook_step_);
+  if (self.instructions_used_ > self.instruction_limit_ || self.instructions_exceeded_) {
+    // From now on every instruction fails, so a pcall in the script cannot swallow the limit.
+    self.instructions_exceeded_ = true;
+    if (self.hook_step_ != 1) {
+      self.hook_step_ = 1;
+      lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    }
+    luaL_error(L, "instruction limit exceeded");
+  }
+}
+
+std::unique_ptr<LuaSandbox> LuaSandbox::create(std::size_t memory_bytes,
+                                               std::uint64_t instructions) {
+  std::unique_ptr<LuaSandbox> box(new LuaSandbox(memory_bytes, instructions));
+  box->L_ = lua_newstate(&LuaSandbox::allocate, box.get());
+  if (!box->L_) return nullptr;
+  *static_cast<LuaSandbox**>(lua_getextraspace(box->L_)) = box.get();
+  lua_pushcfunction(box->L_, open_sandbox);
+  if (lua_pcall(box->L_, 0, 0, 0) != LUA_OK) return nullptr;
+  lua_settop(box->L_, 0);
+  lua_gc(box->L_, LUA_GCCOLLECT);
+  return box;
+}
+
+Status LuaSandbox::compile(std::string_view source) {
+  CompileJob job{source.data(), source.size()};
+  lua_settop(L_, 0);
+  lua_pushcfunction(L_, compile_chunk);
+  lua_pushlightuserdata(L_, &job);
+  const int rc = lua_pcall(L_, 1, 0, 0);
+  if (rc == LUA_OK) return Status::Ok();
+  std::string msg = rc == LUA_ERRMEM ? "the script does not fit in the memory limit (" +
+                                           std::to_string(memory_cap_) + " bytes)"
+                                     : error_text(L_);
+  lua_settop(L_, 0);
+  return Status::InvalidArgument("compile: " + msg);
+}
+
+Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access access) {
+  CallJob job{body, ctx};
+  lua_settop(L_, 0);
+  access_ = access;
+  instructions_used_ = 0;
+  instructions_exceeded_ = false;
+  hook_step_ = instruction_limit_ < 1000
+                   ? static_cast<int>(instruction_limit_ ? instruction_limit_ : 1)
+                   : 1000;
+  lua_sethook(L_, count_hook, LUA_MASKCOUNT, hook_step_);
+  lua_pushcfunction(L_, run_call);
+  lua_pushlightuserdata(L_, &job);
+  const int rc = lua_pcall(L_, 1, 1, 0);
+  lua_sethook(L_, nullptr, 0, 0);
+  access_ = {};
+  if (rc == LUA_OK && !instructions_exceeded_) return Status::Ok();
+  std::string msg;
+  if (instructions_exceeded_)
+    msg = "instruction limit (" + std::to_string(instruction_limit_) + " per call) exceeded";
+  else if (rc == LUA_ERRMEM)
+    msg = "memory limit (" + std::to_string(memory_cap_) + " bytes) exceeded";
+  else
+    msg = error_text(L_);
+  lua_settop(L_, 0);
+  // Reclaim what the failed call left (a memory bomb) before the next one.
+  lua_gc(L_, LUA_GCCOLLECT);
+  return Status::InvalidArgument(std::string(what) + ": " + msg);
+}
+
+void LuaSandbox::clear() { lua_settop(L_, 0); }
+
+}  // namespace adj

@@ -1,0 +1,90 @@
+// A sandboxed Lua 5.4 state for one script engine: a capped allocator, an instruction-count hook,
+// the safe library set (read-only), and calls that each run the script's chunk again in a fresh
+// environment so that no state survives from one call to the next.
+//
+// Safe library set: assert error ipairs pairs (sorted keys) pcall rawequal rawget rawlen rawset
+// select setmetatable getmetatable tonumber tostring type xpcall _VERSION, and read-only string
+// (without dump, find, match, gmatch, gsub; format refuses %p), table, math (without random,
+// randomseed) and utf8. No io, os, package, require, load, dofile, loadfile, debug,
+// collectgarbage, next or coroutine. setmetatable refuses __gc and __mode (their effects depend on
+// when the collector runs) and installs a private copy of the metatable; tostring and
+// string.format print tables and functions by their type name only (never an address).
+//
+// Lua errors are longjmps (the system's liblua is C): every Lua call that can raise runs inside
+// lua_pcall, and code running there keeps no C++ object with a destructor alive across a Lua API
+// call (see Body).
+//
+// Thread-safety: none; the owner serialises calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "rules/core/status.h"
+
+struct lua_State;
+struct lua_Debug;
+
+namespace adj {
+
+struct GameState;
+class Rng;
+
+class LuaSandbox {
+ public:
+  // What the script's C callbacks (world, rng) may read during the current call; null outside.
+  struct Access {
+    const GameState* world = nullptr;
+    Rng* rng = nullptr;
+  };
+
+  // Runs inside lua_pcall with the call's fresh environment (the chunk already ran in it) at stack
+  // index 1; pushes exactly one result and returns 1. It may raise Lua errors, so it must not keep
+  // a C++ object with a destructor alive across a Lua API call; `ctx` is the caller's.
+  using Body = int (*)(lua_State* L, void* ctx);
+
+  // A state with the safe library set under `memory_bytes`, running at most `instructions` VM
+  // instructions per call. Null when even the libraries do not fit.
+  static std::unique_ptr<LuaSandbox> create(std::size_t memory_bytes, std::uint64_t instructions);
+  ~LuaSandbox();
+  LuaSandbox(const LuaSandbox&) = delete;
+  LuaSandbox& operator=(const LuaSandbox&) = delete;
+
+  // Compiles `source` (text only: binary chunks are refused) as the script. Errors carry Lua's
+  // message, which names the line ("script:12: ...").
+  Status compile(std::string_view source);
+
+  // Runs the script's chunk in a fresh environment, then `body`, under the limits. On success
+  // the body's result is on top of the stack until the next call or clear(). Errors name `what`
+  // and the limit broken or the script's message with its line.
+  Status call(std::string_view what, Body body, void* ctx, Access access);
+  // Drops whatever the last call left on the stack.
+  void clear();
+
+  lua_State* state() const { return L_; }
+  // The access of the current call (null members outside calls).
+  const Access& access() const { return access_; }
+  std::size_t memory_used() const { return memory_used_; }
+
+ private:
+  LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions);
+  static void* allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize);
+  static void count_hook(lua_State* L, ::lua_Debug* ar);
+
+  lua_State* L_ = nullptr;
+  std::size_t memory_cap_;
+  std::size_t memory_used_ = 0;
+  std::uint64_t instruction_limit_;
+  std::uint64_t instructions_used_ = 0;
+  int hook_step_ = 1;
+  bool instructions_exceeded_ = false;
+  Access access_;
+};
+
+// The sandbox that owns `L` (set at creation).
+LuaSandbox& sandbox_of(lua_State* L);
+
+}  // namespace adj
