@@ -16,9 +16,9 @@ namespace adj {
 
 struct EngineScript {
   std::string game;
-  int version = 0;          // 1, 2, ... per game, assigned by the store
-  std::string source;       // the Lua text (empty in engine_script_versions)
-  std::string sha256;       // 64 lowercase hex digits of `source`
+  int version = 0;     // 1, 2, ... per game, assigned by the store
+  std::string source;  // the Lua text (empty in engine_script_versions)
+  std::string sha256;  // 64 lowercase hex digits of `source`
   UnixTime created_at = 0;
   std::string created_by;   // "scenario", "gm:web", "gm:api", ...
   std::string conformance;  // the conformance suite's report (JSON text), "" when none ran

@@ -266,9 +266,9 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
 
 }  // namespace
 
-Result<std::unique_ptr<PreparedBattle>> prepare_battle(
-    const Json& doc, std::string_view engine_override,
-    std::shared_ptr<const CombatEngine> engine) {
+Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
+                                                       std::string_view engine_override,
+                                                       std::shared_ptr<const CombatEngine> engine) {
   const auto errors = validate_against_schema(doc, "schemas/battle.schema.json");
   if (!errors.empty()) return Status::InvalidArgument(format_errors(errors));
   try {

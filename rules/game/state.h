@@ -67,13 +67,17 @@ struct Edge {
 };
 
 struct EngineSpec {
-  std::string name = "dark-age";
-  Json options = Json::object();
+  // Not an aggregate: {name, options} leaves the script unset without a missing-field warning.
+  EngineSpec(std::string n = "dark-age", Json o = Json::object())
+      : name(std::move(n)), options(std::move(o)) {}
+
+  std::string name;
+  Json options;
   // A script engine ("lua"): the stored version of the game's script that runs (JSON
   // "script": {"version", "sha256"}; absent for built-in engines). The text is stored once per
   // version with the game (storage/engine_script_store.h), not in every turn's state.
-  int script_version = 0;      // 0: none
-  std::string script_sha256;   // lowercase hex of the source bytes
+  int script_version = 0;     // 0: none
+  std::string script_sha256;  // lowercase hex of the source bytes
 };
 
 // The "engine" object of the state JSON: {name, options[, script: {version, sha256}]}.

@@ -282,8 +282,8 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   withdraw_defenders(in, to, p, log);
   log.defender_armies = to.armies;
   // Invalid UTF-8 in scenario text cannot stop a turn: replaced, as in any JSON text out.
-  log.input =
-      battle_input_json(in, &order_position_, &engine_).dump(-1, ' ', false, Json::error_handler_t::replace);
+  log.input = battle_input_json(in, &order_position_, &engine_)
+                  .dump(-1, ' ', false, Json::error_handler_t::replace);
   if (phase_.one_attack_per_target && to.armies > 0)
     attacked_[to.code] = {to.armies, "action " + std::to_string(first.action) + ", by " + p.code};
 

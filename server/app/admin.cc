@@ -175,7 +175,9 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
     // scheduler's failures are audited in run_due).
     if (!preview && out.status().code() != StatusCode::kUnavailable)
       if (auto e = svc_.engine_of(game); e.ok() && script_id_of(**e))
-        (void)audit(game, actor, "failed", {{"error", out.status().to_string()}});
+        (void)audit(game, actor, "failed",
+                    {{"error", out.status().to_string()},
+                     {"message", "the turn failed to run: " + out.status().message()}});
     return out;
   }
   if (preview) {
@@ -188,12 +190,12 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
 }
 
 Result<EngineScript> GameAdmin::upload_engine_script(const std::string& game,
-                                                    std::string_view source,
-                                                    const std::string& actor) {
+                                                     std::string_view source,
+                                                     const std::string& actor) {
   Result<EngineScript> stored = svc_.upload_engine_script(game, source, actor);
   if (!stored.ok()) return stored;
-  ADJ_RETURN_IF_ERROR(
-      audit(game, actor, "engine_script", {{"version", stored->version}, {"sha256", stored->sha256}}));
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "engine_script",
+                            {{"version", stored->version}, {"sha256", stored->sha256}}));
   return stored;
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <utility>
 
+#include "rules/combat/conformance.h"
 #include "server/app/sha256.h"
 
 namespace adj {
@@ -57,8 +58,7 @@ Result<EngineHandle> script_engine_for(std::string_view source, const ScriptId& 
   if (EngineHandle e = cache().find(id)) return e;
   auto loaded = load_script_engine(source, id, host_script_limits());
   if (!loaded.ok())
-    return Status::FailedPrecondition(version_text(id.version) + ": " +
-                                      loaded.status().message());
+    return Status::FailedPrecondition(version_text(id.version) + ": " + loaded.status().message());
   EngineHandle e = std::move(loaded).value();
   cache().put(id, e);
   return e;
@@ -74,10 +74,15 @@ Result<ScriptCheck> check_script(std::string_view source) {
   c.sha256 = sha256_hex_of(source);
   auto loaded = load_script_engine(source, ScriptId{0, c.sha256}, limits);
   if (!loaded.ok()) return Status::InvalidArgument(loaded.status().message());
-  // TODO(lua-engine merge): the conformance suite (rules/combat/conformance.h).
-  c.passed = true;
-  c.json = Json{{"passed", true}, {"checks", Json::array()}};
-  c.report = "";
+  c.engine = std::move(loaded).value();
+  const ConformanceReport report = run_conformance(*c.engine);
+  c.passed = report.ok();
+  c.report = report.to_text();
+  Json checks = Json::array();
+  for (const ConformanceCheck& k : report.checks)
+    checks.push_back(
+        {{"name", k.name}, {"runs", k.runs}, {"failures", k.failures}, {"messages", k.messages}});
+  c.json = Json{{"passed", c.passed}, {"battles", report.battles}, {"checks", std::move(checks)}};
   return c;
 }
 

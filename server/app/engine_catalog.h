@@ -42,8 +42,9 @@ Result<EngineHandle> current_engine(EngineScriptStore& scripts, const std::strin
 struct ScriptCheck {
   std::string sha256;  // of the source
   bool passed = false;
-  std::string report;  // the conformance suite's report as text (one line per check)
-  Json json;           // the same as JSON (what the store keeps)
+  std::string report;   // the conformance suite's report as text (one line per check)
+  Json json;            // the same as JSON (what the store keeps)
+  EngineHandle engine;  // the script loaded (version 0), for further checks by the caller
 };
 
 // Checks a script a GM brings (scenario, upload, `adjutant engines check`): InvalidArgument when

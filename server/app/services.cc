@@ -7,12 +7,12 @@
 #include <set>
 
 #include "rules/combat/engine_registry.h"
-#include "rules/combat/script_engine.h"
 #include "rules/combat/local_world.h"
+#include "rules/combat/script_engine.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
-#include "server/app/engine_catalog.h"
 #include "server/app/ending.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
@@ -27,7 +27,8 @@ namespace {
 Result<EngineHandle> engine_for_state(const Stores& s, const GameState& state) {
   EngineSpec spec = state.engine;
   Result<EngineHandle> e = current_engine(s.scripts, state.game_id, spec);
-  if (!e.ok() && e.status().code() == StatusCode::kNotFound && state.engine.name != kScriptEngineName)
+  if (!e.ok() && e.status().code() == StatusCode::kNotFound &&
+      state.engine.name != kScriptEngineName)
     return Status::Corruption("game " + state.game_id + " names an unknown engine");
   return e;
 }
@@ -107,7 +108,7 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
     if (!checked->passed)
       return Status::InvalidArgument("/engine/script: the script fails the conformance suite:\n" +
                                      checked->report);
-    script = EngineScript{st->game_id, 1, source, checked->sha256, now_(), "scenario",
+    script = EngineScript{st->game_id,         1, source, checked->sha256, now_(), "scenario",
                           checked->json.dump()};
     st->engine.script_version = 1;
     st->engine.script_sha256 = checked->sha256;
@@ -462,8 +463,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   Result<TurnResult> res = resolve_turn(state, book, **engine);
   if (!res.ok()) {
     if (script_id_of(**engine))  // the GM's script failed: say which turn, keep the message
-      return Status(res.status().code(),
-                    "turn " + std::to_string(state.turn) + " was not run: " + res.status().message());
+      return Status(res.status().code(), "turn " + std::to_string(state.turn) +
+                                             " was not run: " + res.status().message());
     return res.status();
   }
   out.result = std::move(res).value();
@@ -581,8 +582,8 @@ Status Services::notify(Notice n) {
 }
 
 Result<EngineScript> Services::upload_engine_script(const std::string& game,
-                                                   std::string_view source,
-                                                   const std::string& who) {
+                                                    std::string_view source,
+                                                    const std::string& who) {
   Result<GameState> st = s_.games.load_view(game, std::nullopt, {}, {});
   if (!st.ok()) return st.status();
   if (st->engine.name != kScriptEngineName)
@@ -592,8 +593,12 @@ Result<EngineScript> Services::upload_engine_script(const std::string& game,
   if (!checked.ok()) return checked.status();
   if (!checked->passed)
     return Status::InvalidArgument("the script fails the conformance suite:\n" + checked->report);
-  EngineScript s{game, 0, std::string(source), checked->sha256, now_(), who,
-                 checked->json.dump()};
+  // The script must take the game as it stands (its options and engine data).
+  Result<GameState> whole = s_.games.load_state(game, std::nullopt);
+  if (!whole.ok()) return whole.status();
+  if (Status fits = checked->engine->check_game(*whole); !fits.ok())
+    return Status::InvalidArgument("the script refuses this game: " + fits.message());
+  EngineScript s{game, 0, std::string(source), checked->sha256, now_(), who, checked->json.dump()};
   Result<int> v = s_.scripts.add_engine_script(s);
   if (!v.ok()) return v.status();
   s.version = *v;
@@ -629,7 +634,8 @@ Result<Json> Services::replay_battle(const std::string& game, int turn, const st
     EngineSpec spec;
     spec.name = kScriptEngineName;
     const Json& script = doc["engine"].value("script", Json::object());
-    if (!script.is_object() || !script.contains("version") || !script["version"].is_number_integer())
+    if (!script.is_object() || !script.contains("version") ||
+        !script["version"].is_number_integer())
       return Status::Corruption("stored battle " + id + " names no engine script version");
     spec.script_version = script["version"].get<int>();
     spec.script_sha256 = script.value("sha256", "");

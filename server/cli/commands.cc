@@ -38,8 +38,9 @@ Result<Session> open_session(const Common& c) {
   if (!store.ok()) return store.status();
   Session s;
   s.store = std::move(store).value();
-  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store, *s.store},
-                                          [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  s.services =
+      std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store, *s.store},
+                                 [] { return static_cast<UnixTime>(std::time(nullptr)); });
   return s;
 }
 
@@ -165,7 +166,8 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
                  const std::string& what) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.reset_player(game, player, what, "gm:cli");
   if (!out.ok()) return fail(out.status());
@@ -258,7 +260,8 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin, as the web and the scheduler: audited, and the deadline handled.
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
@@ -282,7 +285,8 @@ int turn_rollback(const Common& c, const std::string& game, int turn) {
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin: audited, and every player is told (a notice, mailed by `outbox send`
   // or the daemon).
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   Status st = admin.rollback(game, turn, "gm");
   if (!st.ok()) return fail(st);

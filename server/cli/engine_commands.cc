@@ -97,9 +97,10 @@ int engines_upload(const Common& c, const std::string& game, const std::string& 
     std::fprintf(stderr, "error: %s\n", stored.status().message().c_str());
     return stored.status().code() == StatusCode::kInvalidArgument ? kExitRefused : kExitError;
   }
-  std::printf("Stored %s as version %d of the engine script of %s (sha256 %s); the next turn run "
-              "uses it.\n",
-              file.c_str(), stored->version, id->c_str(), stored->sha256.c_str());
+  std::printf(
+      "Stored %s as version %d of the engine script of %s (sha256 %s); the next turn run "
+      "uses it.\n",
+      file.c_str(), stored->version, id->c_str(), stored->sha256.c_str());
   return kExitOk;
 }
 

@@ -613,8 +613,8 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
   if (text.size() > 64 * 1024)
     return error_response(413, "the orders are too long (at most 64 KB)");
   Store& st = thread_store(ctx);
-  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st, st}, st, ctx.clock()(),
-                                     game, player, text, kGmActor, turn);
+  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st, st}, st,
+                                     ctx.clock()(), game, player, text, kGmActor, turn);
   if (!out.ok()) return fail(out.status());
   ctx.metrics().submission("gm", !out->ack.refused);
   return json_response({{"game", game},

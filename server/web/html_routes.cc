@@ -21,14 +21,15 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/audit_text.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
-#include "server/web/order_builder.h"
 #include "server/web/map_view.h"
+#include "server/web/order_builder.h"
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
@@ -763,6 +764,7 @@ std::string done_message(const Request& req) {
   static const std::map<std::string, std::string> kMessages = {
       {"created", "Game created."},
       {"rolled-back", "Rolled back: the turn is open again."},
+      {"engine-script", "Engine script stored: the next turn run uses it."},
       {"deadline", "Deadline set."},
       {"extended", "Deadline extended."},
       {"schedule", "Schedule saved."},
@@ -1022,6 +1024,17 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"flash", flash.empty() ? Json() : Json(flash)}};
   model["attendance"] = attendance_gm_view(ctx, req, game);
   model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
+  if (st.contains("engine") && st["engine"].value("name", "") == kScriptEngineName) {
+    Json versions = Json::array();
+    if (auto v = ctx.services().engine_scripts(game); v.ok())
+      for (auto it = v->rbegin(); it != v->rend(); ++it)
+        versions.push_back({{"version", it->version},
+                            {"sha256", it->sha256.substr(0, 16)},
+                            {"at", time_html(it->created_at)},
+                            {"by", it->created_by}});
+    model["script_engine"] = {{"versions", std::move(versions)},
+                              {"max_bytes", host_script_limits().source_bytes}};
+  }
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,
                                nav(game, st.value("name", game), req, ctx)));
@@ -1310,6 +1323,16 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                });
              }),
              "html_gm_rollback");
+  router.add("POST", "/gm/games/{game}/engine-script",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "engine-script", [&](const auto& form) {
+                 const std::string script = field(form, "script");
+                 if (script.empty()) return Status::InvalidArgument("paste the Lua script first");
+                 return ctx.admin().upload_engine_script(game, script, kGmActor).status();
+               });
+             }),
+             "html_gm_engine_script");
   router.add("POST", "/gm/games/{game}/deadline",
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");

@@ -35,9 +35,9 @@ Result<int> PgStore::add_engine_script(const EngineScript& s) {
   ADJ_RETURN_IF_ERROR(store_checks::check_engine_script(s.source, s.sha256));
   ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
   {
-    ADJ_SQL_TRY(const pg::Rows game,
-                conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE",
-                            {Param(s.game)}));
+    ADJ_SQL_TRY(
+        const pg::Rows game,
+        conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {Param(s.game)}));
     if (game.empty()) return Status::NotFound(no_such_game(s.game));
   }
   ADJ_SQL_TRY(const pg::Rows v,
