@@ -7,8 +7,8 @@
 //     --engine-script the game's engine is that Lua file (stored as script version 1).
 //   adjutant_scale_world same --db DB --other DB2 --game ID --turn T
 //     compares what turn T of game ID left in two databases (the same world run on two
-//     engines): the next state with its "engine" object left out, and every battle's input
-//     (without "engine") and outcome. Prints "same yes|no" and the first difference.
+//     engines): the next state, and every battle's input and outcome, each with its "engine"
+//     left out. Prints "same yes|no" and the first difference.
 //   adjutant_scale_world floor --db DB --turn T [--game ID] --out PLAIN
 //     the SQLite floor: reads the rows the commit of turn T wrote (the turn record, the battles,
 //     the reports, the next state) from DB, then writes the same rows with one prepared INSERT
@@ -208,9 +208,9 @@ int same(const std::string& db, const std::string& other, int turn, const std::s
   }
   for (std::size_t i = 0; i < ba->size(); ++i) {
     Json ia = (*ba)[i].input, ib = (*bb)[i].input;
-    ia.erase("engine");
-    ib.erase("engine");
-    if ((*ba)[i].id != (*bb)[i].id || ia != ib || (*ba)[i].outcome != (*bb)[i].outcome) {
+    Json oa = (*ba)[i].outcome, ob = (*bb)[i].outcome;
+    for (Json* j : {&ia, &ib, &oa, &ob}) j->erase("engine");  // each names its engine
+    if ((*ba)[i].id != (*bb)[i].id || ia != ib || oa != ob) {
       std::printf("same no\ndifference battle %s\n", (*ba)[i].id.c_str());
       return 0;
     }
