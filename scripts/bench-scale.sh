@@ -5,19 +5,26 @@
 # (wall time and peak RSS from /usr/bin/time -v), with its phases (--timings) and, beside it, the
 # SQLite floor: a plain bulk insert of the rows that commit wrote, in the same run.
 # Prints figures; asserts nothing about speed.
-#   scripts/bench-scale.sh [--db DB] [--no-build] [PLAYERS...]
+#   scripts/bench-scale.sh [--db DB] [--no-build] [--engine-script LUA] [PLAYERS...]
 # --db: a database for every size (a connection string is passed through as it is); default a
 # fresh SQLite file per size in a temporary directory. Each size is game "scaleN". ADJUTANT_BIN:
 # the adjutant binary to time (default build/adjutant).
+# --engine-script LUA: instead, for each size, the same world and orders run once on the built-in
+# Dark Age and once on the Lua script LUA (e.g. rules/combat/scripts/dark_age.lua), each in a
+# fresh SQLite file; prints both turns' wall and CPU (user+sys) time, peak RSS and digest, the
+# Lua/C++ ratios, and whether the two turns left the same state and battles (the state's engine
+# object aside: the digest hashes it, so the digests differ by the engine's name alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-db="" build=1 sizes=()
+db="" build=1 sizes=() script=""
 while (($#)); do
   case "$1" in
     --db) db="$2"; shift 2 ;;
     --db=*) db="${1#--db=}"; shift ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    --engine-script) script="$2"; shift 2 ;;
+    --engine-script=*) script="${1#--engine-script=}"; shift ;;
+    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -29,6 +36,36 @@ fi
 bin=${ADJUTANT_BIN:-build/adjutant} tool=build/adjutant_scale_world
 tmp=$(mktemp -d /tmp/adjutant-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+
+if [[ -n "$script" ]]; then
+  [[ -r "$script" ]] || { echo "cannot read $script" >&2; exit 1; }
+  printf '%-8s %-6s %8s %8s %8s %8s %-18s\n' players engine wall_s cpu_s rss_MB resolve digest
+  for n in "${sizes[@]}"; do
+    game="scale$n"
+    declare -A cpu=() wl=()
+    for e in cpp lua; do
+      d="$tmp/$e$n.db"
+      if [[ $e == lua ]]; then
+        "$tool" make --db "$d" --players "$n" --game "$game" --engine-script "$script" >"$tmp/make.$e"
+      else
+        "$tool" make --db "$d" --players "$n" --game "$game" >"$tmp/make.$e"
+      fi
+      /usr/bin/time -v "$bin" --db "$d" turn run "$game" --timings >"$tmp/run.$e" 2>"$tmp/time.$e" || {
+        cat "$tmp/run.$e" "$tmp/time.$e" >&2; exit 1; }
+      wl[$e]=$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.$e")
+      cpu[$e]=$(awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$tmp/time.$e")
+      r=$(awk -F': ' '/Maximum resident set size/{printf "%.0f", $2/1024}' "$tmp/time.$e")
+      res=$(sed -n 's/.* resolve \([0-9]*\) ms.*/\1/p' "$tmp/run.$e")
+      dig=$(grep -o 'digest [0-9a-f]*' "$tmp/run.$e" | head -1 | cut -d' ' -f2)
+      printf '%-8s %-6s %8.2f %8s %8s %8s %-18s\n' "$n" "$e" "${wl[$e]}" "${cpu[$e]}" "$r" "$res" "$dig"
+    done
+    same=$("$tool" same --db "$tmp/cpp$n.db" --other "$tmp/lua$n.db" --game "$game" --turn 1 | tr '\n' ' ')
+    awk -v n="$n" -v wc="${wl[cpp]}" -v wl="${wl[lua]}" -v cc="${cpu[cpp]}" -v cl="${cpu[lua]}" -v s="$same" \
+      'BEGIN{printf "%d players: Lua/C++ wall x%.2f, CPU x%.2f; %s\n", n, wl/(wc>0?wc:1), cl/(cc>0?cc:1), s}'
+    rm -f "$tmp"/cpp$n.db* "$tmp"/lua$n.db*
+  done
+  exit 0
+fi
 
 printf '%-8s %-7s %8s %8s %8s %8s %8s %8s %8s %8s %9s %8s %6s\n' players areas wall_s rss_MB \
   load orders resolve reports commit floor commit/fl battles us/pl

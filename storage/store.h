@@ -18,6 +18,7 @@
 #include "storage/admin_store.h"
 #include "storage/attendance_store.h"
 #include "storage/credential_store.h"
+#include "storage/engine_script_store.h"
 #include "storage/game_store.h"
 #include "storage/mail_store.h"
 #include "storage/membership_store.h"
@@ -41,7 +42,8 @@ class Store : public GameStore,
               public MembershipStore,
               public PressStore,
               public AttendanceStore,
-              public ThrottleStore {
+              public ThrottleStore,
+              public EngineScriptStore {
  public:
   ~Store() override = default;
 

@@ -9,7 +9,7 @@ namespace adj {
 
 namespace {
 
-// Each side's own migration bookkeeping, and SQLite's revision_bulk (schemas/sql/0015: rows only
+// Each side's own migration bookkeeping, and SQLite's revision_bulk (schemas/sql/0016: rows only
 // inside the store's own transactions): never copied or compared.
 const std::set<std::string> kBookkeeping = {"schema_migrations", "sqlite_sequence",
                                             "revision_bulk"};

@@ -16,11 +16,12 @@ bool less_deref(const std::string* a, const std::string* b) { return *a < *b; }
 
 }  // namespace
 
-BattleInputWriter::BattleInputWriter(const GameState& world) : world_(world) {
+BattleInputWriter::BattleInputWriter(const GameState& world, const CombatEngine* engine)
+    : world_(world) {
   json_text::engine(engine_text_, world.engine, kReplace);
   json_text::value(rules_text_, to_json(world.rules), kReplace);
-  if (const CombatEngine* engine = find_engine(world.engine.name))
-    radius_ = engine->world_radius(world.engine.options);
+  if (!engine) engine = find_engine(world.engine.name);
+  if (engine) radius_ = engine->world_radius(world.engine.options);
 }
 
 std::size_t BattleInputWriter::index_of(std::string_view code) const {

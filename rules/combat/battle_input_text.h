@@ -21,7 +21,9 @@ namespace adj {
 // Not thread-safe: one writer per thread.
 class BattleInputWriter {
  public:
-  explicit BattleInputWriter(const GameState& world);
+  // `engine`: the engine that fights the battles (its world_radius(); a script engine is not
+  // found by name); null: the world's engine name is looked up. Borrowed for the constructor only.
+  explicit BattleInputWriter(const GameState& world, const CombatEngine* engine = nullptr);
 
   // battle_input_json(in, order_position) as compact text. Precondition: in.world is the world
   // given at construction, and in.to, in.from and every group's area exist in it.

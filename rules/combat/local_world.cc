@@ -26,14 +26,15 @@ Json groups_json(const BattleInput& in) {
 }  // namespace
 
 Json battle_input_json(const BattleInput& in,
-                       const std::map<std::string, std::size_t>* order_position) {
+                       const std::map<std::string, std::size_t>* order_position,
+                       const CombatEngine* engine) {
   // Areas within the engine's world_radius() of the target, the origin, the borders among them
   // and the players who own them (without secrets or addresses).
   const GameState& w = *in.world;
   std::set<std::string> keep = {in.to, in.from};
   for (const auto& g : in.groups) keep.insert(g.from);
   std::vector<std::string> frontier = {in.to};
-  const CombatEngine* engine = find_engine(w.engine.name);
+  if (!engine) engine = find_engine(w.engine.name);
   const int radius = engine ? engine->world_radius(w.engine.options) : 2;
   for (int step = 0; step < radius; ++step) {
     std::vector<std::string> next;
@@ -105,11 +106,13 @@ Json area_from_compact(const Json& side, const char* code, const char* owner) {
   return a;
 }
 
-Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_view engine_override) {
+Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_view engine_override,
+                                                std::shared_ptr<const CombatEngine> engine) {
   if (!doc.is_object()) return Status::InvalidArgument("/: a battle must be a JSON object");
   auto b = std::make_unique<PreparedBattle>();
   std::string engine_name = "dark-age";
   Json options = Json::object();
+  Json script;  // the engine's script id, kept in the world's EngineSpec
   if (doc.contains("engine")) {
     const Json& e = doc["engine"];
     if (e.is_string())
@@ -117,12 +120,19 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
     else if (e.is_object()) {
       engine_name = e.value("name", engine_name);
       options = e.value("options", Json::object());
+      if (e.contains("script") && e["script"].is_object()) script = e["script"];
     } else
       return Status::InvalidArgument("/engine: must be a name or {name, options}");
   }
   if (doc.contains("options")) options = doc["options"];
   if (!engine_override.empty()) engine_name = std::string(engine_override);
-  b->engine = find_engine(engine_name);
+  if (engine) {
+    b->owned_engine = std::move(engine);
+    b->engine = b->owned_engine.get();
+    engine_name = std::string(b->engine->name());
+  } else {
+    b->engine = find_engine(engine_name);
+  }
   if (!b->engine) return Status::InvalidArgument("/engine: unknown engine \"" + engine_name + "\"");
 
   const auto kind = attack_kind_from_string(doc.value("kind", ""));
@@ -140,6 +150,7 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
                 {"engine", {{"name", engine_name}, {"options", options}}},
                 {"rules", doc.value("rules", Json::object())},
                 {"order_of_play", doc.value("order_of_play", Json::array())}};
+  if (script.is_object()) world["engine"]["script"] = script;
   std::string from, to, attacker;
   if (doc.contains("areas")) {
     world["areas"] = doc["areas"];
@@ -256,11 +267,12 @@ Result<std::unique_ptr<PreparedBattle>> prepare(const Json& doc, std::string_vie
 }  // namespace
 
 Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
-                                                       std::string_view engine_override) {
+                                                       std::string_view engine_override,
+                                                       std::shared_ptr<const CombatEngine> engine) {
   const auto errors = validate_against_schema(doc, "schemas/battle.schema.json");
   if (!errors.empty()) return Status::InvalidArgument(format_errors(errors));
   try {
-    return prepare(doc, engine_override);
+    return prepare(doc, engine_override, std::move(engine));
   } catch (const std::exception& e) {
     return Status::InvalidArgument(std::string("battle: ") + e.what());
   }

@@ -28,8 +28,12 @@ namespace adj {
 // its index there (first occurrence), so that cutting the order costs the battle's size rather
 // than the game's; without it the order is scanned. The turn loop writes the same document as text
 // with BattleInputWriter (rules/combat/battle_input_text.h): keep the two in step.
+// `engine`, when given, is the engine that fights the battle (its world_radius(); a script
+// engine is not found by name); otherwise the world's engine name is looked up. The engine
+// object records the script version and sha256 of a script engine (EngineSpec).
 Json battle_input_json(const BattleInput& in,
-                       const std::map<std::string, std::size_t>* order_position = nullptr);
+                       const std::map<std::string, std::size_t>* order_position = nullptr,
+                       const CombatEngine* engine = nullptr);
 
 // A battle ready to resolve. Not copyable: `input.world` points into `world`.
 struct PreparedBattle {
@@ -37,14 +41,19 @@ struct PreparedBattle {
   BattleInput input;
   Seed seed = 0;
   const CombatEngine* engine = nullptr;
+  std::shared_ptr<const CombatEngine> owned_engine;  // holds `engine` when the caller gave one
   // What the compact form assumed about the map (no river, no retreat paths), for the output.
   Json assumptions = Json::array();
 };
 
-// Parses either form. `engine_override` (may be empty) wins over the document's engine name.
+// Parses either form. `engine_override` (may be empty) wins over the document's engine name;
+// `engine` (may be null: found by name), when given, fights the battle whatever the document
+// names (a script engine built by the caller from the script the document's engine.script
+// names; the document's engine object, script included, is kept in the world's EngineSpec).
 // Errors name the JSON path and what is wrong.
-Result<std::unique_ptr<PreparedBattle>> prepare_battle(const Json& doc,
-                                                       std::string_view engine_override);
+Result<std::unique_ptr<PreparedBattle>> prepare_battle(
+    const Json& doc, std::string_view engine_override,
+    std::shared_ptr<const CombatEngine> engine = nullptr);
 
 // The battle's outcome as JSON, with every die drawn (as stored in battle logs).
 Json outcome_json(const PreparedBattle& b, const BattleOutcome& out,

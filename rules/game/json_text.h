@@ -36,7 +36,7 @@ void player(std::string& out, const Player& p, bool public_player,
             ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 void area(std::string& out, const Area& a, ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 void edge(std::string& out, const Edge& e, ErrorHandler on_bad_utf8 = ErrorHandler::strict);
-// {"name", "options"}: the same bytes as engine_json(spec).dump().
+// The same bytes as engine_json(spec).dump().
 void engine(std::string& out, const EngineSpec& spec,
             ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 // to_json(s).dump(-1, ' ', false, on_bad_utf8).

@@ -5,6 +5,8 @@
 #include <set>
 
 #include "rules/combat/engine_registry.h"
+#include "rules/combat/engine_resolver.h"
+#include "rules/combat/script_engine.h"
 #include "rules/game/json_schema.h"
 #include "schemas/embedded.h"
 
@@ -144,11 +146,17 @@ void semantic_checks(const Json& j, std::vector<ScenarioError>& errors) {
   }
   victory_checks(j, errors);
   const std::string engine = j["engine"]["name"];
-  if (!find_engine(engine)) {
+  if (engine == kScriptEngineName) {
+    if (!j["engine"].contains("script"))
+      err("/engine/script", "a \"lua\" engine needs its script (the Lua source as a string)");
+  } else if (j["engine"].contains("script")) {
+    err("/engine/script", "only a \"lua\" engine takes a script (this one is \"" + engine + "\")");
+  } else if (!find_engine(engine)) {
     std::string names;
     for (const auto* e : all_engines())
       names += (names.empty() ? "" : ", ") + std::string(e->name());
-    err("/engine/name", "unknown engine \"" + engine + "\" (available: " + names + ")");
+    err("/engine/name",
+        "unknown engine \"" + engine + "\" (available: " + names + ", " + kScriptEngineName + ")");
   }
 }
 
@@ -214,7 +222,14 @@ std::vector<ScenarioError> validate_scenario(const Json& scenario) {
   Result<RulesConfig> rules = rules_from_json(j.value("rules", Json::object()));
   if (!rules.ok()) return {{"/rules", rules.status().message()}};
   GameState st = build_state(j, 0);
-  Status engine_ok = find_engine(st.engine.name)->check_game(st);
+  std::shared_ptr<const CombatEngine> script;
+  if (st.engine.name == kScriptEngineName) {
+    // Compiled here only to check the game; the caller stores it and names its version.
+    auto loaded = load_script_engine(j["engine"]["script"].get<std::string>(), ScriptId{1, ""});
+    if (!loaded.ok()) return {{"/engine/script", loaded.status().message()}};
+    script = std::move(loaded).value();
+  }
+  Status engine_ok = (script ? script.get() : find_engine(st.engine.name))->check_game(st);
   if (!engine_ok.ok()) {
     // Engines report "<path>: <message>".
     const std::string& m = engine_ok.message();

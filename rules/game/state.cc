@@ -143,8 +143,11 @@ Json to_json(const Edge& e) {
   return j;
 }
 
-Json engine_json(const EngineSpec& spec) {
-  return {{"name", spec.name}, {"options", spec.options}};
+Json engine_json(const EngineSpec& e) {
+  Json j = {{"name", e.name}, {"options", e.options}};
+  if (e.script_version > 0)
+    j["script"] = {{"version", e.script_version}, {"sha256", e.script_sha256}};
+  return j;
 }
 
 Json to_json(const GameState& s) {
@@ -176,6 +179,10 @@ Result<GameState> state_from_json(const Json& j) {
     s.seed = std::stoull(j.at("seed").get<std::string>());
     s.engine.name = j.at("engine").at("name").get<std::string>();
     s.engine.options = j.at("engine").value("options", Json::object());
+    if (const Json& e = j.at("engine"); e.contains("script")) {
+      s.engine.script_version = e.at("script").at("version").get<int>();
+      s.engine.script_sha256 = e.at("script").at("sha256").get<std::string>();
+    }
     auto rules = rules_from_json(j.at("rules"));
     if (!rules.ok()) return rules.status();
     s.rules = std::move(rules).value();

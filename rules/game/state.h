@@ -67,8 +67,17 @@ struct Edge {
 };
 
 struct EngineSpec {
-  std::string name = "dark-age";
-  Json options = Json::object();
+  // Not an aggregate: {name, options} leaves the script unset without a missing-field warning.
+  EngineSpec(std::string n = "dark-age", Json o = Json::object())
+      : name(std::move(n)), options(std::move(o)) {}
+
+  std::string name;
+  Json options;
+  // A script engine ("lua"): the stored version of the game's script that runs (JSON
+  // "script": {"version", "sha256"}; absent for built-in engines). The text is stored once per
+  // version with the game (storage/engine_script_store.h), not in every turn's state.
+  int script_version = 0;     // 0: none
+  std::string script_sha256;  // lowercase hex of the source bytes
 };
 
 struct GameState {
@@ -114,8 +123,8 @@ Json to_json(const GameState& state);
 Json to_json(const Player& p);
 Json to_json(const Area& a);
 Json to_json(const Edge& e);
-// {"name", "options"}: the engine as game states and battle inputs write it (one place to
-// extend, e.g. with a script version; rules/game/json_text.h writes it from this tree).
+// The "engine" object as game states and battle inputs write it: {name, options[, script:
+// {version, sha256}]} (rules/game/json_text.h writes it from this tree).
 Json engine_json(const EngineSpec& spec);
 Result<GameState> state_from_json(const Json& j);
 

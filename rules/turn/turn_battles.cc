@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "rules/combat/script_engine.h"
 #include "rules/turn/turn_run.h"
 
 namespace adj::turn_detail {
@@ -288,10 +289,20 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
 
   auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[results[k]]; };
   Xoshiro256 rng(log.seed);
-  Result<BattleOutcome> resolved = engine_.resolve(in, rng);
+  Result<BattleOutcome> resolved =
+      fatal_.ok() ? engine_.resolve(in, rng) : Result<BattleOutcome>(fatal_);
   if (resolved.ok()) {
     const std::string bad = inconsistency(*resolved, groups, to.armies);
     if (!bad.empty()) resolved = Status::Internal("the engine's outcome is inconsistent: " + bad);
+  }
+  if (!resolved.ok() && fatal_.ok()) {
+    // A script is the GM's code, not engine data: its failure fails the whole turn run, naming
+    // the battle, the script version and the script's message.
+    if (const ScriptId* id = script_id_of(engine_))
+      fatal_ = Status::FailedPrecondition(
+          "battle " + in.id + " (" + p.code + " from " + in.from + " against " + in.to +
+          "): the lua engine script version " + std::to_string(id->version) + " (sha256 " +
+          id->sha256.substr(0, 12) + ") failed: " + resolved.status().message());
   }
   if (!resolved.ok()) {
     // Bad engine data: the armies go home, the action fails, the turn goes on.

@@ -50,6 +50,7 @@ Result<TurnResult> TurnRun::run() {
   s_.order_of_play = result_.next_order_of_play;
   s_.normalise();
   result_.next_state = std::move(s_);
+  if (!fatal_.ok()) return fatal_;  // a script engine failed: the turn is not used
   result_.digest = digest();
   return std::move(result_);
 }

@@ -33,7 +33,7 @@ class TurnRun {
         orders_(orders),
         engine_(engine),
         phase_(engine.phase_rules(start.engine.options)),
-        input_writer_(s_) {
+        input_writer_(s_, &engine) {
     init(start);
   }
   // Takes the orders: they become result_.orders at once (run() copies none).
@@ -42,7 +42,7 @@ class TurnRun {
         orders_(result_.orders),
         engine_(engine),
         phase_(engine.phase_rules(start.engine.options)),
-        input_writer_(s_) {
+        input_writer_(s_, &engine) {
     result_.orders = std::move(orders);
     init(start);
   }
@@ -219,6 +219,9 @@ class TurnRun {
   // Each battle's replay input as text (s_'s engine and rules do not change during the battles).
   BattleInputWriter input_writer_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
+  // Set by the first battle a script engine failed (an error, or a broken instruction or
+  // memory limit): later battles are not fought and run() returns it, so the turn is not used.
+  Status fatal_ = Status::Ok();
 };
 
 }  // namespace adj::turn_detail

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 
+#include "rules/combat/script_engine.h"
 #include "rules/game/victory.h"
 #include "server/app/ascii.h"
 #include "server/app/attendance.h"
@@ -169,7 +170,16 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
         "game " + game +
         " has not started: it is open for sign-ups. Assign kingdoms and start it first");
   Result<TurnRunOutcome> out = svc_.run_turn(game, preview, expected_turn);
-  if (!out.ok()) return out;
+  if (!out.ok()) {
+    // A Lua game's script failed: the audit log keeps the script's message for the GM (the
+    // scheduler's failures are audited in run_due).
+    if (!preview && out.status().code() != StatusCode::kUnavailable)
+      if (auto e = svc_.engine_of(game); e.ok() && script_id_of(**e))
+        (void)audit(game, actor, "failed",
+                    {{"error", out.status().to_string()},
+                     {"message", "the turn failed to run: " + out.status().message()}});
+    return out;
+  }
   if (preview) {
     ADJ_RETURN_IF_ERROR(
         audit(game, actor, "preview", {{"turn", out->turn}, {"digest", out->digest}}));
@@ -177,6 +187,16 @@ Result<TurnRunOutcome> GameAdmin::run_turn(const std::string& game, bool preview
     ADJ_RETURN_IF_ERROR(finish_run(game, actor, *out));
   }
   return out;
+}
+
+Result<EngineScript> GameAdmin::upload_engine_script(const std::string& game,
+                                                     std::string_view source,
+                                                     const std::string& actor) {
+  Result<EngineScript> stored = svc_.upload_engine_script(game, source, actor);
+  if (!stored.ok()) return stored;
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "engine_script",
+                            {{"version", stored->version}, {"sha256", stored->sha256}}));
+  return stored;
 }
 
 Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor) {

@@ -180,6 +180,10 @@ class GameAdmin {
                                                  UnixTime now,
                                                  std::int64_t grace = kBookkeepingGraceSeconds);
 
+  // Services::upload_engine_script, audited ("engine_script": version, sha256) when stored.
+  Result<EngineScript> upload_engine_script(const std::string& game, std::string_view source,
+                                            const std::string& actor);
+
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
                Json detail);

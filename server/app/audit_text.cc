@@ -124,6 +124,9 @@ std::string audit_action_text(const AuditEntry& e) {
     if (!missing.empty()) t += " (" + missing + ")";
     return t;
   }
+  if (a == "engine_script")
+    return "stored version " + num(d, "version") + " of the engine script (sha256 " +
+           str(d, "sha256").substr(0, 12) + ")";
   if (a == "failed" || a == "hold") {
     const std::string m = str(d, "message");
     if (!m.empty()) return m;

@@ -11,11 +11,13 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
+#include "rules/combat/script_engine.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
 #include "rules/turn/turn_text.h"
 #include "server/app/ending.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/split_work.h"
@@ -26,7 +28,16 @@ namespace adj {
 
 namespace {
 
-const CombatEngine* engine_of(const GameState& state) { return find_engine(state.engine.name); }
+// The engine that checks orders for the game's open turn: the one its next run uses (for a Lua
+// game the newest stored script version).
+Result<EngineHandle> engine_for_state(const Stores& s, const GameState& state) {
+  EngineSpec spec = state.engine;
+  Result<EngineHandle> e = current_engine(s.scripts, state.game_id, spec);
+  if (!e.ok() && e.status().code() == StatusCode::kNotFound &&
+      state.engine.name != kScriptEngineName)
+    return Status::Corruption("game " + state.game_id + " names an unknown engine");
+  return e;
+}
 
 std::string upper(std::string s) {
   for (char& c : s)
@@ -94,6 +105,20 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
                                           std::map<std::string, std::string>* issued) {
   Result<GameState> st = state_from_scenario(scenario, seed);
   if (!st.ok()) return st.status();
+  // A Lua game: its script is checked before anything is written and stored as version 1.
+  std::optional<EngineScript> script;
+  if (st->engine.name == kScriptEngineName) {
+    const std::string source = scenario["engine"]["script"].get<std::string>();
+    Result<ScriptCheck> checked = check_script(source);
+    if (!checked.ok()) return checked.status();
+    if (!checked->passed)
+      return Status::InvalidArgument("/engine/script: the script fails the conformance suite:\n" +
+                                     checked->report);
+    script = EngineScript{st->game_id,         1, source, checked->sha256, now_(), "scenario",
+                          checked->json.dump()};
+    st->engine.script_version = 1;
+    st->engine.script_sha256 = checked->sha256;
+  }
   // Hashed before anything is written, so a failure leaves nothing behind.
   std::map<std::string, std::string> hashes, fresh;
   for (Player& p : st->players) {
@@ -110,6 +135,11 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
   const UnixTime now = now_();
   // The store's AlreadyExists names the id taken and what to do.
   ADJ_RETURN_IF_ERROR(s_.games.create_game(*st, copy, now));
+  if (script) {
+    Result<int> v = s_.scripts.add_engine_script(*script);
+    if (!v.ok()) return v.status();
+    if (*v != 1) return Status::Internal("a new game's first engine script is not version 1");
+  }
   for (const auto& [code, h] : hashes)
     ADJ_RETURN_IF_ERROR(s_.credentials.set_secret_hash(st->game_id, code, h, now));
   if (issued) *issued = std::move(fresh);
@@ -161,9 +191,9 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
     };
   };
   const auto check_file = [&](const FileView& v) -> Result<OrderAck> {
-    const CombatEngine* engine = engine_of(v.state);
-    if (!engine) return Status::Corruption("game " + v.state.game_id + " names an unknown engine");
-    return check_order_file(text, v.state, engine, check_for(v.state),
+    Result<EngineHandle> engine = engine_for_state(s_, v.state);
+    if (!engine.ok()) return engine.status();
+    return check_order_file(text, v.state, engine->get(), check_for(v.state),
                             v.area_names ? &*v.area_names : nullptr);
   };
   if (!store) {
@@ -455,9 +485,14 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   PhaseTimer timer(out.phase_ms);
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
+  // A Lua game runs its newest script version, which the next state's EngineSpec records.
+  Result<EngineHandle> engine = current_engine(s_.scripts, game, st->engine);
+  if (!engine.ok()) {
+    if (engine.status().code() == StatusCode::kNotFound && st->engine.name != kScriptEngineName)
+      return Status::Corruption("game " + game + " names an unknown engine");
+    return engine.status();
+  }
   const GameState& state = *st;
-  const CombatEngine* engine = engine_of(state);
-  if (!engine) return Status::Corruption("game " + game + " names an unknown engine");
   auto subs = s_.submissions.current_submissions(game, state.turn);
   if (!subs.ok()) return subs.status();
   timer.mark("load");
@@ -470,7 +505,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   for (const auto& sub : *subs) {
     used.push_back(sub.id);
     // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
-    OrderAck ack = check_order_file(sub.raw_text, state, engine,
+    OrderAck ack = check_order_file(sub.raw_text, state, engine->get(),
                                     [](const std::string&, std::string_view) { return true; });
     if (ack.refused) continue;
     if (counts_as_orders(ack)) with_orders.insert(ack.player);  // reads ack.lines: before the moves
@@ -484,8 +519,13 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   for (const Player& p : state.players)
     if (!with_orders.count(p.code)) out.players_without_orders.push_back(p.code);
 
-  Result<TurnResult> res = resolve_turn(state, std::move(book), *engine);
-  if (!res.ok()) return res.status();
+  Result<TurnResult> res = resolve_turn(state, std::move(book), **engine);
+  if (!res.ok()) {
+    if (script_id_of(**engine))  // the GM's script failed: say which turn, keep the message
+      return Status(res.status().code(), "turn " + std::to_string(state.turn) +
+                                             " was not run: " + res.status().message());
+    return res.status();
+  }
   out.result = std::move(res).value();
   out.digest = out.result.digest;
   out.ending = check_ending(out.result.next_state, state.turn, draws);
@@ -601,6 +641,41 @@ Status Services::notify(Notice n) {
   return Status::Ok();
 }
 
+Result<EngineScript> Services::upload_engine_script(const std::string& game,
+                                                    std::string_view source,
+                                                    const std::string& who) {
+  Result<GameState> st = s_.games.load_view(game, std::nullopt, {}, {});
+  if (!st.ok()) return st.status();
+  if (st->engine.name != kScriptEngineName)
+    return Status::FailedPrecondition("game " + game + " runs the built-in engine \"" +
+                                      st->engine.name + "\", not a script");
+  Result<ScriptCheck> checked = check_script(source);
+  if (!checked.ok()) return checked.status();
+  if (!checked->passed)
+    return Status::InvalidArgument("the script fails the conformance suite:\n" + checked->report);
+  // The script must take the game as it stands (its options and engine data).
+  Result<GameState> whole = s_.games.load_state(game, std::nullopt);
+  if (!whole.ok()) return whole.status();
+  if (Status fits = checked->engine->check_game(*whole); !fits.ok())
+    return Status::InvalidArgument("the script refuses this game: " + fits.message());
+  EngineScript s{game, 0, std::string(source), checked->sha256, now_(), who, checked->json.dump()};
+  Result<int> v = s_.scripts.add_engine_script(s);
+  if (!v.ok()) return v.status();
+  s.version = *v;
+  s.source.clear();
+  return s;
+}
+
+Result<EngineHandle> Services::engine_of(const std::string& game) {
+  Result<GameState> st = s_.games.load_view(game, std::nullopt, {}, {});
+  if (!st.ok()) return st.status();
+  return engine_for_state(s_, *st);
+}
+
+Result<std::vector<EngineScript>> Services::engine_scripts(const std::string& game) {
+  return s_.scripts.engine_script_versions(game);
+}
+
 Result<Json> Services::replay_battle(const std::string& game, int turn, const std::string& id) {
   Result<BattleRecord> rec = s_.reports.battle(game, turn, id);
   if (!rec.ok()) return rec.status();
@@ -612,7 +687,23 @@ Result<Json> Services::replay_battle(const std::string& game, int turn, const st
   Json doc = rec->input;
   doc["seed"] = std::to_string(rec->seed);
   doc["id"] = rec->id;
-  auto battle = prepare_battle(doc, "");
+  // A Lua battle is fought again by the script version its log names.
+  EngineHandle engine;
+  if (doc.contains("engine") && doc["engine"].is_object() &&
+      doc["engine"].value("name", "") == kScriptEngineName) {
+    EngineSpec spec;
+    spec.name = kScriptEngineName;
+    const Json& script = doc["engine"].value("script", Json::object());
+    if (!script.is_object() || !script.contains("version") ||
+        !script["version"].is_number_integer())
+      return Status::Corruption("stored battle " + id + " names no engine script version");
+    spec.script_version = script["version"].get<int>();
+    spec.script_sha256 = script.value("sha256", "");
+    Result<EngineHandle> e = game_engine(s_.scripts, game, spec);
+    if (!e.ok()) return e.status();
+    engine = std::move(e).value();
+  }
+  auto battle = prepare_battle(doc, "", engine);
   if (!battle.ok())
     return Status::Corruption("stored battle " + id + ": " + battle.status().message());
   Xoshiro256 rng((*battle)->seed);

@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
+#include "rules/combat/engine_resolver.h"
 #include "rules/game/victory.h"
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
 #include "storage/credential_store.h"
+#include "storage/engine_script_store.h"
 #include "storage/game_store.h"
 #include "storage/notice_store.h"
 
@@ -26,6 +28,7 @@ struct Stores {
   ReportStore& reports;
   CredentialStore& credentials;
   NoticeStore& notices;
+  EngineScriptStore& scripts;  // the scripts of games whose engine is a Lua script
 };
 
 using Clock = std::function<UnixTime()>;
@@ -164,6 +167,18 @@ class Services {
   // layer delivers it later; nothing here waits for mail.
   Status notify(Notice n);
 
+  // ---- Script engines (server/app/engine_catalog.h) ----
+  // Stores `source` as the next version of a Lua game's script, used from the next turn run,
+  // after check_script: InvalidArgument with the reason (too big, does not compile, or the
+  // conformance suite's report) when it fails; FailedPrecondition for a game whose engine is
+  // built in; NotFound for an unknown game. `who` is recorded ("gm:web", "gm:api", ...). The
+  // result has no source.
+  Result<EngineScript> upload_engine_script(const std::string& game, std::string_view source,
+                                            const std::string& who);
+  // The engine the game's next turn runs (for a Lua game its newest script version).
+  Result<EngineHandle> engine_of(const std::string& game);
+  // Every stored version of the game's script, oldest first, without the sources.
+  Result<std::vector<EngineScript>> engine_scripts(const std::string& game);
   // Re-runs a stored battle from its logged input and seed; the result says whether it matches.
   Result<Json> replay_battle(const std::string& game, int turn, const std::string& battle_id);
 

@@ -25,8 +25,8 @@ int with_attendance(const Common& c, const std::string& game, F f) {
   auto store = adj::open_store(c.db, wall_clock());
   if (!store.ok()) return fail(store.status());
   Store& s = **store;
-  Services services(Stores{s, s, s, s, s}, wall_clock);
-  Attendance att(services, Stores{s, s, s, s, s}, s, s, wall_clock);
+  Services services(Stores{s, s, s, s, s, s}, wall_clock);
+  Attendance att(services, Stores{s, s, s, s, s, s}, s, s, wall_clock);
   const std::string id = stored_game_id(c, game);
   return f(att, id);
 }

@@ -296,7 +296,25 @@ int run(int argc, char** argv) {
     }
   });
 
-  app.add_subcommand("engines", "List the combat engines")->callback([&] { code = engines(); });
+  auto* eng = app.add_subcommand("engines", "List the combat engines (and check Lua scripts)");
+  eng->require_subcommand(0, 1);
+  std::string script;
+  auto* eng_check = eng->add_subcommand(
+      "check", "Run the conformance suite on a Lua engine script (exit 0 when it passes)");
+  eng_check->add_option("SCRIPT", script, "Lua file, '-' for stdin, or example:NAME")->required();
+  eng_check->callback([&] { code = engines_check(script); });
+  auto* eng_up = eng->add_subcommand(
+      "upload", "Store a Lua file as the next version of a Lua game's engine script");
+  eng_up->add_option("GAME", game_id, "Game id")->required();
+  eng_up->add_option("SCRIPT", script, "Lua file, '-' for stdin, or example:NAME")->required();
+  eng_up->callback([&] { code = engines_upload(common, game_id, script); });
+  auto* eng_versions =
+      eng->add_subcommand("versions", "List the stored versions of a Lua game's engine script");
+  eng_versions->add_option("GAME", game_id, "Game id")->required();
+  eng_versions->callback([&] { code = engines_versions(common, game_id); });
+  eng->callback([&] {
+    if (eng->get_subcommands().empty()) code = engines();
+  });
 
   auto* dem = app.add_subcommand(
       "demo",

@@ -11,10 +11,12 @@
 #include <sstream>
 
 #include "rules/combat/engine_registry.h"
+#include "rules/combat/engine_resolver.h"
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
 #include "server/app/attendance.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/open_store.h"
 #include "server/app/services.h"
@@ -36,8 +38,9 @@ Result<Session> open_session(const Common& c) {
   if (!store.ok()) return store.status();
   Session s;
   s.store = std::move(store).value();
-  s.services = std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store},
-                                          [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  s.services =
+      std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store, *s.store},
+                                 [] { return static_cast<UnixTime>(std::time(nullptr)); });
   return s;
 }
 
@@ -124,6 +127,19 @@ int game_create(const Common& c, const std::string& scenario_arg,
   else
     doc = read_json(scenario_arg);
   if (!doc.ok()) return fail(doc.status());
+  // A Lua engine's script may be a file named next to the scenario ("script_file"); the
+  // scenario stored with the game carries its text ("script").
+  if (Json* e = doc->is_object() && doc->contains("engine") ? &(*doc)["engine"] : nullptr;
+      e && e->is_object() && e->contains("script_file") && (*e)["script_file"].is_string()) {
+    if (e->contains("script"))
+      return fail(Status::InvalidArgument("/engine: give script or script_file, not both"));
+    const std::filesystem::path base = std::filesystem::path(scenario_arg).parent_path();
+    const std::filesystem::path file = base / (*e)["script_file"].get<std::string>();
+    Result<std::string> text = read_input(file.string(), host_script_limits().source_bytes);
+    if (!text.ok()) return fail(text.status());
+    (*e)["script"] = *text;
+    e->erase("script_file");
+  }
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   Json scenario = *doc;
@@ -150,7 +166,8 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
                  const std::string& what) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.reset_player(game, player, what, "gm:cli");
   if (!out.ok()) return fail(out.status());
@@ -230,7 +247,7 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   Store& st = *s->store;
-  auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st}, st,
+  auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st, st}, st,
                                      static_cast<UnixTime>(std::time(nullptr)), game, player, *text,
                                      "gm:cli", std::nullopt);
   if (!out.ok()) return fail(out.status());
@@ -243,7 +260,8 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin, as the web and the scheduler: audited, and the deadline handled.
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   auto out = admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
@@ -267,7 +285,8 @@ int turn_rollback(const Common& c, const std::string& game, int turn) {
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin: audited, and every player is told (a notice, mailed by `outbox send`
   // or the daemon).
-  GameAdmin admin(*s->services, Stores{*s->store, *s->store, *s->store, *s->store, *s->store},
+  GameAdmin admin(*s->services,
+                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
   Status st = admin.rollback(game, turn, "gm");
   if (!st.ok()) return fail(st);
@@ -327,6 +346,16 @@ int engines() {
     if (!e->order_help().empty())
       std::printf("  Orders: %s\n", std::string(e->order_help()).c_str());
     std::printf("\n");
+  }
+  std::printf("%-22s %s\n  %s\n", kScriptEngineName, "(a script)",
+              "Combat rules a GM writes in Lua 5.4, sandboxed: the scenario's engine.script (or "
+              "an upload: `adjutant engines upload`, the GM page, PUT "
+              "/api/games/{id}/engine-script); check one with `adjutant engines check FILE`.");
+  const auto examples = example_scripts();
+  if (!examples.empty()) {
+    std::printf("  Shipped examples (`adjutant engines check example:NAME`):\n");
+    for (const auto& [name, text] : examples)
+      std::printf("    example:%s (%zu bytes)\n", name.c_str(), text.size());
   }
   return kExitOk;
 }

@@ -72,6 +72,16 @@ int standings(const Common& c, const std::string& game, bool json);
 int battle(const std::string& engine, const std::string& file, int trials);
 int battle_replay(const Common& c, const std::string& game, int turn, const std::string& id);
 int engines();
+// Script engines (engine_commands.cc). `engines check SCRIPT`: the checks an upload runs (size,
+// compilation, the conformance suite) on a Lua file ('-' for stdin, example:NAME for a shipped
+// example); prints the report; kExitOk when it passes, kExitRefused naming the failures.
+int engines_check(const std::string& script);
+// `engines upload GAME FILE`: stores FILE as the next version of a Lua game's script (the
+// checks above first; audited as the GM's). `engines versions GAME`: the stored versions.
+int engines_upload(const Common& c, const std::string& game, const std::string& file);
+int engines_versions(const Common& c, const std::string& game);
+// The Lua examples shipped with the binary (rules/combat/scripts/*.lua): name -> text.
+std::vector<std::pair<std::string, std::string_view>> example_scripts();
 // Press options (press_commands.cc): shows them, after setting `level` (none, public, private,
 // anonymous) and `gm_reads_private` ("yes"/"no") when given (audited "press-options").
 int press_options(const Common& c, const std::string& game, const std::string& level,

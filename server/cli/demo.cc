@@ -36,7 +36,7 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
     std::fprintf(stderr, "error: %s\n", store.status().message().c_str());
     return kExitError;
   }
-  Services svc(Stores{**store, **store, **store, **store, **store},
+  Services svc(Stores{**store, **store, **store, **store, **store, **store},
                [] { return static_cast<UnixTime>(std::time(nullptr)); });
   Json scenario = bundled_scenario(kScenario).value();
   const std::string base = scenario["id"];

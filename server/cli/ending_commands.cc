@@ -17,7 +17,7 @@ int standings(const Common& c, const std::string& game_arg, bool json) {
     return kExitError;
   }
   Store& s = **store;
-  const Stores stores{s, s, s, s, s};
+  const Stores stores{s, s, s, s, s, s};
   const std::string game = stored_game_id(c, game_arg);
   auto g = s.game_summary(game);
   auto st = s.load_state(game, std::nullopt);

@@ -54,7 +54,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   auto store = open_store(c);
   if (!store.ok()) return fail(store.status(), kExitTempFail);
   Store& s = **store;
-  Services services(Stores{s, s, s, s, s}, wall_clock);
+  Services services(Stores{s, s, s, s, s, s}, wall_clock);
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
@@ -202,7 +202,7 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
     sender = std::make_unique<mail::MaildirSender>(dir);
   }
   // Pending notices (press, sign-ups, corrections...) become outbox mail first.
-  Services services(Stores{**store, **store, **store, **store, **store}, wall_clock);
+  Services services(Stores{**store, **store, **store, **store, **store, **store}, wall_clock);
   mail::NoticeMailer notices(services, **store, **store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
   notices.set_map_painter(render::map_painter());  // corrections attach the map

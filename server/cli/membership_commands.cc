@@ -45,8 +45,8 @@ Result<Session> open(const Common& c, const std::string& base_url = "") {
   Session s;
   s.store = std::move(store).value();
   Store& st = *s.store;
-  s.services = std::make_unique<Services>(Stores{st, st, st, st, st}, wall_clock);
-  s.members = std::make_unique<Membership>(*s.services, Stores{st, st, st, st, st}, st, st,
+  s.services = std::make_unique<Services>(Stores{st, st, st, st, st, st}, wall_clock);
+  s.members = std::make_unique<Membership>(*s.services, Stores{st, st, st, st, st, st}, st, st,
                                            wall_clock, base_url);
   return s;
 }
@@ -91,7 +91,7 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
   std::random_device rd;
   const Seed random = (static_cast<Seed>(rd()) << 32) ^ rd();
   Store& st = *s->store;
-  GameAdmin admin(*s->services, Stores{st, st, st, st, st}, st, wall_clock);
+  GameAdmin admin(*s->services, Stores{st, st, st, st, st, st}, st, wall_clock);
   auto game = admin.create_game(scenario, random, kActor, true, nullptr);
   if (!game.ok()) return fail(game.status());
   if (Status o = s->members->open_signups(game->id, kActor); !o.ok()) return fail(o);

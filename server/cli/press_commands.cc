@@ -37,7 +37,7 @@ int with_press(const Common& c, const std::function<int(Press&)>& f) {
   auto store = open_store(c.db, wall_now());
   if (!store.ok()) return fail(store.status());
   Store& s = **store;
-  Services services(Stores{s, s, s, s, s}, wall_now);
+  Services services(Stores{s, s, s, s, s, s}, wall_now);
   Press press(services, s, wall_now, &s);
   return f(press);
 }

@@ -37,13 +37,13 @@ AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock 
   AttendanceAccess out;
   auto* store = dynamic_cast<Store*>(admin);
   if (!store) return out;
-  Stores stores{*store, *store, *store, *store, *store};
+  Stores stores{*store, *store, *store, *store, *store, *store};
   out.attendance.emplace(services, stores, *store, *store, clock, base_url);
   out.replace = [&services, store, clock, base_url](
                     const std::string& game, const std::string& player, const std::string& email,
                     const std::string& actor) -> Result<TakeoverOutcome> {
-    Membership m(services, Stores{*store, *store, *store, *store, *store}, *store, *store, clock,
-                 base_url);
+    Membership m(services, Stores{*store, *store, *store, *store, *store, *store}, *store, *store,
+                 clock, base_url);
     auto r = m.replace(game, player, email, "", actor);
     if (!r.ok()) return r.status();
     return TakeoverOutcome{game, r->player, r->email, r->secret};

@@ -1131,8 +1131,8 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
     if (state.ok()) {
       auto st = state_from_json(*state);
       if (!st.ok()) return st.status();
-      const CombatEngine* e = find_engine(st->engine.name);
-      game_part = help_for_game(*st, player, e ? e->order_help() : std::string_view());
+      Result<EngineHandle> e = services_.engine_of(*game);
+      game_part = help_for_game(*st, player, e.ok() ? (*e)->order_help() : std::string_view());
       if (const std::string link = game_link(*game); !link.empty())
         game_part += "\nGame page: " + link + (player.empty() ? "" : "/me") + "\n";
     } else if (state.status().code() == StatusCode::kNotFound) {

@@ -17,6 +17,7 @@
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "server/app/audit_text.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
@@ -578,7 +579,7 @@ Response post_player_reset(WebContext& ctx, const Request& req, const std::strin
 // GET .../players/{player}/orders (GM): the file on record for the open turn with its answer.
 Response get_player_orders(WebContext& ctx, const std::string& game, const std::string& player) {
   Store& st = thread_store(ctx);
-  auto file = orders_on_file(Stores{st, st, st, st, st}, game, player);
+  auto file = orders_on_file(Stores{st, st, st, st, st, st}, game, player);
   if (!file.ok()) return fail(file.status());
   Json j = {{"game", game}, {"player", file->player}, {"turn", file->turn}, {"orders", nullptr}};
   if (file->file) {
@@ -612,8 +613,8 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
   if (text.size() > 64 * 1024)
     return error_response(413, "the orders are too long (at most 64 KB)");
   Store& st = thread_store(ctx);
-  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st}, st, ctx.clock()(),
-                                     game, player, text, kGmActor, turn);
+  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st, st}, st,
+                                     ctx.clock()(), game, player, text, kGmActor, turn);
   if (!out.ok()) return fail(out.status());
   ctx.metrics().submission("gm", !out->ack.refused);
   return json_response({{"game", game},
@@ -623,6 +624,40 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
                         {"ack", to_json(out->ack)},
                         {"text", out->text()}},
                        out->ack.refused ? 422 : 200);
+}
+
+Json engine_script_json(const EngineScript& e) {
+  Json conformance = Json::parse(e.conformance, nullptr, false);
+  return {{"version", e.version},
+          {"sha256", e.sha256},
+          {"created_at", e.created_at},
+          {"created_by", e.created_by},
+          {"conformance", conformance.is_discarded() ? Json() : conformance}};
+}
+
+// GET /api/games/{game}/engine-script: every stored version of a Lua game's script (no text).
+Response engine_script_versions(WebContext& ctx, const std::string& game) {
+  auto versions = ctx.services().engine_scripts(game);
+  if (!versions.ok()) return fail(versions.status());
+  Json list = Json::array();
+  for (const auto& v : *versions) list.push_back(engine_script_json(v));
+  return json_response({{"game", game}, {"versions", std::move(list)}});
+}
+
+// PUT /api/games/{game}/engine-script: the body is the Lua text of the next version. Refused
+// (422, with the conformance report) when the script fails its checks; used from the next run.
+Response put_engine_script(WebContext& ctx, const Request& req, const std::string& game) {
+  if (req.body.size() > host_script_limits().source_bytes)
+    return error_response(413, "the script is too long (at most " +
+                                   std::to_string(host_script_limits().source_bytes) + " bytes)");
+  if (req.body.empty()) return error_response(400, "the request body must be the Lua script");
+  auto stored = ctx.admin().upload_engine_script(game, req.body, kGmActor);
+  if (!stored.ok()) {
+    if (stored.status().code() == StatusCode::kInvalidArgument)
+      return error_response(422, stored.status().message());
+    return fail(stored.status());
+  }
+  return json_response({{"game", game}, {"stored", engine_script_json(*stored)}});
 }
 
 }  // namespace
@@ -672,6 +707,14 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
       gm_only(ctx, [&ctx](const Request& r,
                           const Params& p) { return run_turn(ctx, r, p.at("game"), false); }),
       "api_turn_run");
+  add("GET", "/api/games/{game}/engine-script",
+      gm_only(ctx, [&ctx](const Request&,
+                          const Params& p) { return engine_script_versions(ctx, p.at("game")); }),
+      "api_engine_scripts");
+  add("PUT", "/api/games/{game}/engine-script",
+      gm_only(ctx, [&ctx](const Request& r,
+                          const Params& p) { return put_engine_script(ctx, r, p.at("game")); }),
+      "api_put_engine_script");
   add("POST", "/api/games/{game}/rollback",
       gm_only(ctx,
               [&ctx](const Request& r, const Params& p) { return rollback(ctx, r, p.at("game")); }),

@@ -52,7 +52,7 @@ constexpr int kMaxTurnNumber = 1000000;
 
 Stores stores_of(WebContext& ctx) {
   Store& s = thread_store(ctx);
-  return Stores{s, s, s, s, s};
+  return Stores{s, s, s, s, s, s};
 }
 
 using route::game_path;

@@ -73,7 +73,7 @@ http::Handler guarded(route::Body body) {
 
 Attendance attendance_of(WebContext& ctx) {
   Store& s = thread_store(ctx);
-  return Attendance(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(),
+  return Attendance(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
                     ctx.config().base_url);
 }
 
@@ -83,7 +83,8 @@ Replacer replacer_of(WebContext& ctx) {
   return [&ctx](const std::string& game, const std::string& player, const std::string& email,
                 const std::string& actor) -> Result<TakeoverOutcome> {
     Store& s = thread_store(ctx);
-    Membership m(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(), ctx.config().base_url);
+    Membership m(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
+                 ctx.config().base_url);
     auto r = m.replace(game, player, email, "", actor);
     if (!r.ok()) return r.status();
     return TakeoverOutcome{game, r->player, r->email, r->secret};

@@ -21,14 +21,15 @@
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/audit_text.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
-#include "server/web/order_builder.h"
 #include "server/web/map_view.h"
+#include "server/web/order_builder.h"
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
@@ -403,7 +404,7 @@ std::string order_skeleton(const Json& st, const std::string& player) {
 
 Stores web_stores(WebContext& ctx) {
   Store& st = thread_store(ctx);
-  return Stores{st, st, st, st, st};
+  return Stores{st, st, st, st, st, st};
 }
 
 // The newest audit entry's id (0 when none): forms that issue credentials carry it as `seen`,
@@ -462,6 +463,10 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
   if (!state.ok()) return status_page(state.status());
   const Json& st = *state;
   const int turn = st.value("turn", 1);
+  // Null when the engine cannot be built (a broken script): the builder then offers the
+  // common actions only, and the GM sees the script's error where turns are run.
+  Result<EngineHandle> found = ctx.services().engine_of(game);
+  const EngineHandle engine = found.ok() ? std::move(found).value() : nullptr;
   std::string player_name;
   for (const auto& p : st["players"])
     if (p.value("code", "") == me.player) player_name = p.value("name", "");
@@ -506,7 +511,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"deadline", deadline_text(ctx, game)},
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
-                {"order_data", script_json(order_builder_model(st, me.player))},
+                {"order_data", script_json(order_builder_model(st, me.player, engine.get()))},
                 {"orders_text", text},
                 {"result", std::move(result)},
                 {"on_record", std::move(on_record)},
@@ -759,6 +764,7 @@ std::string done_message(const Request& req) {
   static const std::map<std::string, std::string> kMessages = {
       {"created", "Game created."},
       {"rolled-back", "Rolled back: the turn is open again."},
+      {"engine-script", "Engine script stored: the next turn run uses it."},
       {"deadline", "Deadline set."},
       {"extended", "Deadline extended."},
       {"schedule", "Schedule saved."},
@@ -1018,6 +1024,17 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"flash", flash.empty() ? Json() : Json(flash)}};
   model["attendance"] = attendance_gm_view(ctx, req, game);
   model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
+  if (st.contains("engine") && st["engine"].value("name", "") == kScriptEngineName) {
+    Json versions = Json::array();
+    if (auto v = ctx.services().engine_scripts(game); v.ok())
+      for (auto it = v->rbegin(); it != v->rend(); ++it)
+        versions.push_back({{"version", it->version},
+                            {"sha256", it->sha256.substr(0, 16)},
+                            {"at", time_html(it->created_at)},
+                            {"by", it->created_by}});
+    model["script_engine"] = {{"versions", std::move(versions)},
+                              {"max_bytes", host_script_limits().source_bytes}};
+  }
   return form_page(ctx, csrf,
                    render_page("GM: " + st.value("name", game), "gm_game", model,
                                nav(game, st.value("name", game), req, ctx)));
@@ -1306,6 +1323,16 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                });
              }),
              "html_gm_rollback");
+  router.add("POST", "/gm/games/{game}/engine-script",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = param(p, "game");
+               return gm_action(ctx, req, game, "engine-script", [&](const auto& form) {
+                 const std::string script = field(form, "script");
+                 if (script.empty()) return Status::InvalidArgument("paste the Lua script first");
+                 return ctx.admin().upload_engine_script(game, script, kGmActor).status();
+               });
+             }),
+             "html_gm_engine_script");
   router.add("POST", "/gm/games/{game}/deadline",
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = param(p, "game");

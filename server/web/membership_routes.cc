@@ -50,7 +50,7 @@ using route::upper;
 
 Membership membership(WebContext& ctx) {
   Store& s = thread_store(ctx);
-  return Membership(ctx.services(), Stores{s, s, s, s, s}, s, s, ctx.clock(),
+  return Membership(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
                     ctx.config().base_url);
 }
 

@@ -23,7 +23,7 @@ Json action(const char* verb, const char* area, const char* target, const char* 
 
 }  // namespace
 
-Json order_builder_model(const Json& state, const std::string& player) {
+Json order_builder_model(const Json& state, const std::string& player, const CombatEngine* engine) {
   std::map<std::string, const Json*> by_code;
   std::vector<std::string> own;
   if (auto it = state.find("areas"); it != state.end() && it->is_array())
@@ -62,7 +62,7 @@ Json order_builder_model(const Json& state, const std::string& player) {
         kingdoms.push_back({{"code", code}, {"name", str(p, "name")}});
 
   const auto eng = state.is_object() ? state.find("engine") : state.end();
-  const CombatEngine* engine = find_engine(eng != state.end() ? str(*eng, "name") : "");
+  if (!engine) engine = find_engine(eng != state.end() ? str(*eng, "name") : "");
   const bool dark_age = engine && engine->dark_age_actions();
   Json actions = Json::array({
       action("MOVE", "own", "adjacent", "armies"),

@@ -8,6 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+namespace adj {
+class CombatEngine;
+}
+
 namespace adj::web {
 
 // The builder's model for `player` in `state` (the `game show --json` document):
@@ -16,7 +20,10 @@ namespace adj::web {
 // where "area" is "own" or "none"; "target" is "adjacent", "adjacent-own", "adjacent-optional",
 // "kingdom" or "none"; "count" is "armies" (blank, n or AB-n), "optional" (blank or n),
 // "required" (n) or "none". `areas` holds the player's areas and their neighbours only.
-nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player);
+// `engine` is the game's engine (a script engine declares its own traits); when null it is found
+// by the state's engine name among the built-in engines.
+nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player,
+                                   const CombatEngine* engine = nullptr);
 
 // `model` as JSON text safe inside <script type="application/json">: '<', '>' and '&' are
 // written as \u003c, \u003e and \u0026, so no text from a scenario can end the element.

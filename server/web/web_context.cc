@@ -62,7 +62,7 @@ Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const C
   auto store = open_store(path, clock());  // errors name the database without its password
   if (!store.ok()) return store.status();
   st->store = std::move(store).value();
-  Stores stores{*st->store, *st->store, *st->store, *st->store, *st->store};
+  Stores stores{*st->store, *st->store, *st->store, *st->store, *st->store, *st->store};
   st->services = std::make_unique<Services>(stores, clock);
   st->admin = std::make_unique<GameAdmin>(*st->services, stores, *st->store, clock);
   return st;

@@ -163,6 +163,12 @@ class PgStore final : public Store {
   Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
   Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
 
+  // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
+  Result<int> add_engine_script(const EngineScript& s) override;
+  Result<EngineScript> engine_script(const std::string& game, int version) override;
+  Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) override;
+  Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
+
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
   Status update_throttle(const std::vector<std::string>& keys,

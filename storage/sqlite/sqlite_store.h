@@ -213,6 +213,11 @@ class SqliteStore final : public Store {
   Status set_press_options(const std::string& game, const PressOptions& o) override;
   Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
   Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
+  // ---- EngineScriptStore (sqlite_store_engine_scripts.cc, migration 0015) ----
+  Result<int> add_engine_script(const EngineScript& s) override;
+  Result<EngineScript> engine_script(const std::string& game, int version) override;
+  Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) override;
+  Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in

@@ -79,7 +79,7 @@ class UncheckedWrites {
   sqlite::Database* db_;
 };
 
-// The bulk mark of 0015_bulk_revisions.sql: between mark_bulk and unmark_bulk (REQUIRES: one
+// The bulk mark of 0016_bulk_revisions.sql: between mark_bulk and unmark_bulk (REQUIRES: one
 // transaction) the per-row revision triggers of `game`'s battles and reports are skipped;
 // unmark_bulk bumps the game's revision once for all of them.
 Status mark_bulk(sqlite::Database& db, const std::string& game) {

@@ -36,8 +36,9 @@ Prepared prepare(const Json& scenario) {
   p.db = (std::filesystem::temp_directory_path() / "adjutant-bench.db").string();
   for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(p.db + ext);
   p.store = std::move(SqliteStore::open(p.db)).value();
-  p.svc = std::make_unique<Services>(Stores{*p.store, *p.store, *p.store, *p.store, *p.store},
-                                     [] { return UnixTime{0}; });
+  p.svc =
+      std::make_unique<Services>(Stores{*p.store, *p.store, *p.store, *p.store, *p.store, *p.store},
+                                 [] { return UnixTime{0}; });
   if (!p.svc->create_game(scenario, 7).ok()) std::abort();
   for (int i = 0; i < kPlayers; ++i) {
     SubmissionRecord r;

@@ -775,7 +775,8 @@ TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
     }
   auto second_store = SqliteStore::open(db_);
   ASSERT_TRUE(second_store.ok());
-  Services second_services(Stores{**second_store, **second_store, **second_store, **second_store, **second_store},
+  Services second_services(Stores{**second_store, **second_store, **second_store, **second_store,
+                                  **second_store, **second_store},
                            [this] { return now_; });
   MailIngest second(
       second_services, **second_store, **second_store, config_, [this] { return now_; },

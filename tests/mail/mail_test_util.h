@@ -49,8 +49,8 @@ class MailFixture : public ::testing::Test {
     auto s = SqliteStore::open(db_);
     ASSERT_TRUE(s.ok()) << s.status().to_string();
     store_ = std::move(s).value();
-    services_ = std::make_unique<Services>(Stores{*store_, *store_, *store_, *store_, *store_},
-                                           [this] { return now_; });
+    services_ = std::make_unique<Services>(
+        Stores{*store_, *store_, *store_, *store_, *store_, *store_}, [this] { return now_; });
     auto scenario = bundled_scenario("dark-age-britain");
     ASSERT_TRUE(scenario.ok());
     auto game = services_->create_game(*scenario, 1066);

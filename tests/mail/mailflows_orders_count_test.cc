@@ -40,7 +40,7 @@ TEST_F(MailflowsOrdersCount, AFileWithEveryLineRejectedIsNoOrders) {
   ASSERT_EQ(on_file->size(), 1u);
   EXPECT_EQ((*on_file)[0].player, "WSX");
 
-  GameAdmin admin(*services_, Stores{*store_, *store_, *store_, *store_, *store_}, *store_,
+  GameAdmin admin(*services_, Stores{*store_, *store_, *store_, *store_, *store_, *store_}, *store_,
                   [this] { return now_; });
   auto status = admin.submission_status("britain-1");
   ASSERT_TRUE(status.ok());

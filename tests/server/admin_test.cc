@@ -39,7 +39,8 @@ class AdminTest : public ::testing::Test {
     auto opened = SqliteStore::open(db_path());
     ASSERT_TRUE(opened.ok()) << opened.status().to_string();
     store_ = std::move(opened).value();
-    stores_ = std::make_unique<Stores>(Stores{*store_, *store_, *store_, *store_, *store_});
+    stores_ =
+        std::make_unique<Stores>(Stores{*store_, *store_, *store_, *store_, *store_, *store_});
     const Clock clock = [this] { return now_; };
     svc_ = std::make_unique<Services>(*stores_, clock);
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);

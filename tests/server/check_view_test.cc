@@ -28,7 +28,7 @@ class CheckViewTest : public ::testing::Test {
     auto s = SqliteStore::open(dir_.file("adjutant.db"));
     ASSERT_TRUE(s.ok()) << s.status().to_string();
     store_ = std::move(s).value();
-    svc_ = std::make_unique<Services>(Stores{*store_, *store_, *store_, *store_, *store_},
+    svc_ = std::make_unique<Services>(Stores{*store_, *store_, *store_, *store_, *store_, *store_},
                                       [] { return UnixTime{1'700'000'000}; });
   }
 

@@ -80,7 +80,7 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
   EXPECT_EQ(subs->front().raw_text,
             "GAME britain-1\nPLAYER WSX ******** # mine\nDEFEND WIN cerdic\n");
   // The same secrets and the same link keep working.
-  Services svc(Stores{s, s, s, s, s}, [] { return kNow; });
+  Services svc(Stores{s, s, s, s, s, s}, [] { return kNow; });
   EXPECT_TRUE(svc.authenticate_player("britain-1", "WSX", "cerdic").ok());
   EXPECT_TRUE(svc.authenticate_player("britain-1", "GWN", "cadwallon").ok());
   EXPECT_FALSE(svc.authenticate_player("britain-1", "WSX", "penda").ok());

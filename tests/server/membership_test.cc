@@ -27,7 +27,7 @@ struct World {
     auto opened = SqliteStore::open(path);
     EXPECT_TRUE(opened.ok()) << opened.status().to_string();
     store = std::move(opened).value();
-    stores = std::make_unique<Stores>(Stores{*store, *store, *store, *store, *store});
+    stores = std::make_unique<Stores>(Stores{*store, *store, *store, *store, *store, *store});
     const Clock clock = [this] { return now; };
     svc = std::make_unique<Services>(*stores, clock);
     admin = std::make_unique<GameAdmin>(*svc, *stores, *store, clock);

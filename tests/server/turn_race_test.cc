@@ -45,7 +45,7 @@ struct Conn {
     auto s = SqliteStore::open(path);
     if (!s.ok()) ADD_FAILURE() << s.status().to_string();
     store = std::move(s).value();
-    svc = std::make_unique<Services>(Stores{*store, *store, *store, *store, *store},
+    svc = std::make_unique<Services>(Stores{*store, *store, *store, *store, *store, *store},
                                      [] { return UnixTime{1'700'000'000}; });
   }
 };
@@ -169,7 +169,7 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ASSERT_TRUE(gm.svc->create_game(world(kGame), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
-  Services svc(Stores{*mail.store, racing, *mail.store, *mail.store, *mail.store},
+  Services svc(Stores{*mail.store, racing, *mail.store, *mail.store, *mail.store, *mail.store},
                [] { return UnixTime{1'700'000'000}; });
 
   auto out = svc.submit_orders(kGame, race_orders(3), "test");

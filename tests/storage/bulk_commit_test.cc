@@ -1,4 +1,4 @@
-// What commit_turn's bulk writes keep (schemas/sql/0015_bulk_revisions.sql, sqlite_store_turns.cc
+// What commit_turn's bulk writes keep (schemas/sql/0016_bulk_revisions.sql, sqlite_store_turns.cc
 // UncheckedWrites, storage/state_text.h): one revision bump per commit and rollback for the
 // battles and reports while every other writer still bumps per row; CHECKs skipped only for the
 // store's own rows; the open-state index cut out of the stored state text, byte for byte what
@@ -128,21 +128,23 @@ TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
   commit_open_turn_or_fail();  // and the next try goes through
 }
 
-// A database written at schema 14 (with a committed turn and rows by hand) is upgraded in place:
+// A database written at the schema before 0016 (with a committed turn and rows by hand) is
+// upgraded in place:
 // data kept, the guarded triggers in place, and commits and hand-written rows bump as they should.
 TEST_F(BulkCommitTest, UpgradesADatabaseAtTheFormerSchema) {
   store_.reset();
-  path_ = dir_.file("v14.db");  // the fixture's file is already at the latest schema
+  path_ = dir_.file("v15.db");  // the fixture's file is already at the latest schema
   {
     auto db = Database::open(path_);
     ASSERT_TRUE(db.ok());
     auto all = sqlite::bundled_migrations();
     ASSERT_TRUE(all.ok());
-    ASSERT_GE(all->size(), 15u);
-    std::vector<sqlite::Migration> first14(all->begin(), all->begin() + 14);
-    auto v = sqlite::migrate(*db, first14);
+    ASSERT_GE(all->size(), 16u);
+    ASSERT_EQ((*all)[15].version, 16);
+    std::vector<sqlite::Migration> first15(all->begin(), all->begin() + 15);
+    auto v = sqlite::migrate(*db, first15);
     ASSERT_TRUE(v.ok()) << v.status().to_string();
-    ASSERT_EQ(*v, 14);
+    ASSERT_EQ(*v, 15);
     ASSERT_TRUE(db->exec("INSERT INTO games(id, name, engine, scenario_json, open_turn, status, "
                          "created_at) VALUES ('britain', 'Britain', 'dark-age', '{}', 2, 'open', "
                          "1600000000);"
@@ -160,7 +162,8 @@ TEST_F(BulkCommitTest, UpgradesADatabaseAtTheFormerSchema) {
   auto opened = SqliteStore::open(path_);
   ASSERT_TRUE(opened.ok()) << opened.status().to_string();
   store_ = std::move(opened).value();
-  EXPECT_EQ(query("PRAGMA user_version"), "15");
+  EXPECT_EQ(query("PRAGMA user_version"),
+            std::to_string(sqlite::bundled_migrations()->back().version));
   EXPECT_EQ(rev(), before);
   EXPECT_EQ(query("SELECT outcome_json FROM battles WHERE battle_id = '1.1.WSX'"),
             "{\"winner\":\"attacker\"}");

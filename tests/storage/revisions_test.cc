@@ -160,7 +160,7 @@ TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
                          "t.name IN ('rev_' || m.name || '_insert', 'rev_' || m.name || "
                          "'_update', 'rev_' || m.name || '_delete')) <> 3"),
               "0");
-    // Since 0015 the insert and delete triggers of battles and reports skip the rows the store
+    // Since 0016 the insert and delete triggers of battles and reports skip the rows the store
     // writes in bulk (revision_bulk; it bumps once per commit and rollback instead): exactly
     // those four are guarded, by that mark and nothing else; every other trigger always fires.
     EXPECT_EQ(query_text(*store_, dir_,

@@ -47,7 +47,7 @@ long max_rss_kb() {
 }
 
 Services services_of(Store& s) {
-  return Services(Stores{s, s, s, s, s}, [] { return UnixTime{1700000000}; });
+  return Services(Stores{s, s, s, s, s, s}, [] { return UnixTime{1700000000}; });
 }
 
 int setup(const std::string& db, int players, const std::string& file) {

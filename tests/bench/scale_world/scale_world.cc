@@ -1,9 +1,14 @@
 // The helper of scripts/bench-scale.sh (Release; no Google Benchmark):
-//   adjutant_scale_world make  --db DB --players N [--game ID]
+//   adjutant_scale_world make  --db DB --players N [--game ID] [--engine-script LUA]
 //     creates the grid world of tests/support/grid_world.h with N players (5 areas each) as game
 //     ID (default "bench") through the real Services and store, and stores one accepted order
 //     file per player for turn 1 (16 actions of every kind each). Secrets are hashed at
-//     libsodium's minimum cost: the benchmark measures the turn, not the set-up.
+//     libsodium's minimum cost: the benchmark measures the turn, not the set-up. With
+//     --engine-script the game's engine is that Lua file (stored as script version 1).
+//   adjutant_scale_world same --db DB --other DB2 --game ID --turn T
+//     compares what turn T of game ID left in two databases (the same world run on two
+//     engines): the next state, and every battle's input and outcome, each with its "engine"
+//     left out. Prints "same yes|no" and the first difference.
 //   adjutant_scale_world floor --db DB --turn T [--game ID] --out PLAIN
 //     the SQLite floor: reads the rows the commit of turn T wrote (the turn record, the battles,
 //     the reports, the next state) from DB, then writes the same rows with one prepared INSERT
@@ -16,6 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,7 +45,8 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-int make(const std::string& db, int players, const std::string& game) {
+int make(const std::string& db, int players, const std::string& game,
+         const std::string& engine_script) {
   if (players < 1 || players > 100000) die("--players must be between 1 and 100000");
   SecretHashCost cheap;
   cheap.opslimit = 1;
@@ -48,9 +56,17 @@ int make(const std::string& db, int players, const std::string& game) {
   auto store = open_store(db, 0);
   if (!store.ok()) die(db + ": " + store.status().message());
   Store& st = **store;
-  Services svc(Stores{st, st, st, st, st}, [] { return UnixTime{0}; });
+  Services svc(Stores{st, st, st, st, st, st}, [] { return UnixTime{0}; });
   const Size size{players};
-  auto created = svc.create_game(world(game, size), 7);
+  Json scenario = world(game, size);
+  if (!engine_script.empty()) {
+    std::ifstream in(engine_script, std::ios::binary);
+    if (!in) die("cannot read " + engine_script);
+    std::ostringstream text;
+    text << in.rdbuf();
+    scenario["engine"] = {{"name", "lua"}, {"script", text.str()}};
+  }
+  auto created = svc.create_game(scenario, 7);
   if (!created.ok()) die("create_game: " + created.status().message());
   std::printf("create_ms %.0f\n", ms_since(t0));
   t0 = std::chrono::steady_clock::now();
@@ -167,12 +183,48 @@ int floor(const std::string& db, int turn, const std::string& game, const std::s
   return 0;
 }
 
+// See the header comment ("same").
+int same(const std::string& db, const std::string& other, int turn, const std::string& game) {
+  auto a = open_store(db, 0);
+  if (!a.ok()) die(db + ": " + a.status().message());
+  auto b = open_store(other, 0);
+  if (!b.ok()) die(other + ": " + b.status().message());
+  auto sa = (*a)->load_state(game, turn + 1);
+  auto sb = (*b)->load_state(game, turn + 1);
+  if (!sa.ok() || !sb.ok()) die("turn " + std::to_string(turn) + " has not run in both");
+  Json ja = to_json(*sa), jb = to_json(*sb);
+  ja.erase("engine");
+  jb.erase("engine");
+  if (ja != jb) {
+    std::printf("same no\ndifference next state\n");
+    return 0;
+  }
+  auto ba = (*a)->battles(game, turn);
+  auto bb = (*b)->battles(game, turn);
+  if (!ba.ok() || !bb.ok()) die("cannot read the battles");
+  if (ba->size() != bb->size()) {
+    std::printf("same no\ndifference battle count %zu vs %zu\n", ba->size(), bb->size());
+    return 0;
+  }
+  for (std::size_t i = 0; i < ba->size(); ++i) {
+    Json ia = (*ba)[i].input, ib = (*bb)[i].input;
+    Json oa = (*ba)[i].outcome, ob = (*bb)[i].outcome;
+    for (Json* j : {&ia, &ib, &oa, &ob}) j->erase("engine");  // each names its engine
+    if ((*ba)[i].id != (*bb)[i].id || ia != ib || oa != ob) {
+      std::printf("same no\ndifference battle %s\n", (*ba)[i].id.c_str());
+      return 0;
+    }
+  }
+  std::printf("same yes\nbattles %zu\n", ba->size());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) die("usage: make|floor --db DB [--players N] [--turn T] [--game ID] [--out PLAIN]");
   const std::string cmd = argv[1];
-  std::string db, game = "bench", out;
+  std::string db, game = "bench", out, engine_script, other;
   int players = 0, turn = 1;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string k = argv[i], v = argv[i + 1];
@@ -182,6 +234,10 @@ int main(int argc, char** argv) {
       game = v;
     else if (k == "--out")
       out = v;
+    else if (k == "--engine-script")
+      engine_script = v;
+    else if (k == "--other")
+      other = v;
     else if (k == "--players")
       players = std::atoi(v.c_str());
     else if (k == "--turn")
@@ -190,7 +246,11 @@ int main(int argc, char** argv) {
       die("unknown option " + k);
   }
   if (db.empty()) die("--db is required");
-  if (cmd == "make") return make(db, players, game);
+  if (cmd == "make") return make(db, players, game, engine_script);
+  if (cmd == "same") {
+    if (other.empty()) die("--other is required");
+    return same(db, other, turn, game);
+  }
   if (cmd == "floor") {
     if (out.empty()) die("--out is required");
     return floor(db, turn, game, out);

@@ -1,0 +1,45 @@
+// The scripts of games whose combat engine is a Lua script (migration 0015 in SQLite, 0006 in
+// PostgreSQL): one row per game and version, kept for the game's life so that every version a
+// battle log names can be replayed. The application (server/app/engine_catalog.h) checks a
+// script (size, compilation, the conformance suite) before it asks the store to keep it.
+// Thread-safety: as the other stores, one object per thread.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rules/core/status.h"
+#include "storage/records.h"
+
+namespace adj {
+
+struct EngineScript {
+  std::string game;
+  int version = 0;     // 1, 2, ... per game, assigned by the store
+  std::string source;  // the Lua text (empty in engine_script_versions)
+  std::string sha256;  // 64 lowercase hex digits of `source`
+  UnixTime created_at = 0;
+  std::string created_by;   // "scenario", "gm:web", "gm:api", ...
+  std::string conformance;  // the conformance suite's report (JSON text), "" when none ran
+};
+
+class EngineScriptStore {
+ public:
+  virtual ~EngineScriptStore() = default;
+  // Stores s.source as the game's next version (the newest + 1, or 1); returns that version.
+  // s.version is ignored. InvalidArgument (nothing written) for an empty source or a sha256
+  // that is not 64 hex digits; NotFound for an unknown game. Concurrent adds to one game get
+  // distinct versions.
+  virtual Result<int> add_engine_script(const EngineScript& s) = 0;
+  // One version with its source. NotFound for an unknown game or version.
+  virtual Result<EngineScript> engine_script(const std::string& game, int version) = 0;
+  // The newest version (without its source), nullopt when the game has none. NotFound for an
+  // unknown game.
+  virtual Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) = 0;
+  // Every version of the game, oldest first, without their sources. NotFound for an unknown
+  // game.
+  virtual Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) = 0;
+};
+
+}  // namespace adj

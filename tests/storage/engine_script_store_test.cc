@@ -1,0 +1,129 @@
+// EngineScriptStore (SQLite migration 0015, PostgreSQL schemas/pg/0006_engine_scripts.sql) on
+// every backend: versions numbered per game, the text kept byte for byte, bad rows refused with
+// nothing written, and distinct versions when several connections upload at once.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "tests/storage/shared_db.h"
+#include "tests/storage/store_test_util.h"
+
+namespace adj::storage_test {
+namespace {
+
+const std::string kShaA(64, 'a');
+const std::string kShaB(64, 'b');
+
+EngineScript script(const std::string& game, const std::string& source, const std::string& sha,
+                    const std::string& who = "scenario") {
+  EngineScript s;
+  s.game = game;
+  s.version = 99;  // ignored: the store numbers versions
+  s.source = source;
+  s.sha256 = sha;
+  s.created_at = 1'700'000'123;
+  s.created_by = who;
+  s.conformance = R"({"passed":true})";
+  return s;
+}
+
+class EngineScriptStoreTest : public BackendTest {
+ protected:
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped() || HasFatalFailure()) return;
+    create_game_or_fail();
+    create_game_or_fail("other");
+  }
+};
+ADJ_ON_EVERY_BACKEND(EngineScriptStoreTest);
+
+TEST_P(EngineScriptStoreTest, VersionsArePerGameAndKeepTheTextExactly) {
+  auto none = store_->newest_engine_script("britain");
+  ASSERT_TRUE(none.ok()) << none.status().to_string();
+  EXPECT_FALSE(none->has_value());
+  // Bytes a text column could lose: a NUL-free but non-ASCII, CRLF and trailing-space text.
+  const std::string text = "-- d\xc3\xa9j\xc3\xa0 vu\r\nfunction resolve(b, rng) return {} end  \n";
+  auto v1 = store_->add_engine_script(script("britain", text, kShaA));
+  ASSERT_TRUE(v1.ok()) << v1.status().to_string();
+  EXPECT_EQ(*v1, 1);
+  auto v2 = store_->add_engine_script(script("britain", "return 2", kShaB, "gm:api"));
+  ASSERT_TRUE(v2.ok());
+  EXPECT_EQ(*v2, 2);
+  auto o1 = store_->add_engine_script(script("other", "return 3", kShaB));
+  ASSERT_TRUE(o1.ok());
+  EXPECT_EQ(*o1, 1);
+
+  auto got = store_->engine_script("britain", 1);
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  EXPECT_EQ(got->game, "britain");
+  EXPECT_EQ(got->version, 1);
+  EXPECT_EQ(got->source, text);
+  EXPECT_EQ(got->sha256, kShaA);
+  EXPECT_EQ(got->created_at, 1'700'000'123);
+  EXPECT_EQ(got->created_by, "scenario");
+  EXPECT_EQ(got->conformance, R"({"passed":true})");
+
+  auto newest = store_->newest_engine_script("britain");
+  ASSERT_TRUE(newest.ok());
+  ASSERT_TRUE(newest->has_value());
+  EXPECT_EQ((*newest)->version, 2);
+  EXPECT_EQ((*newest)->created_by, "gm:api");
+  EXPECT_TRUE((*newest)->source.empty());  // metadata only
+
+  auto all = store_->engine_script_versions("britain");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 2u);
+  EXPECT_EQ((*all)[0].version, 1);
+  EXPECT_EQ((*all)[1].sha256, kShaB);
+  EXPECT_TRUE((*all)[0].source.empty());
+}
+
+TEST_P(EngineScriptStoreTest, BadRowsAndUnknownNamesAreRefused) {
+  EXPECT_EQ(store_->add_engine_script(script("britain", "", kShaA)).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->add_engine_script(script("britain", "x", "abc")).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->add_engine_script(script("britain", "x", std::string(64, 'A'))).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->add_engine_script(script("nope", "x", kShaA)).status().code(),
+            StatusCode::kNotFound);
+  auto all = store_->engine_script_versions("britain");
+  ASSERT_TRUE(all.ok());
+  EXPECT_TRUE(all->empty());  // nothing was written
+  EXPECT_EQ(store_->engine_script("britain", 1).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->engine_script("nope", 1).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->engine_script_versions("nope").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->newest_engine_script("nope").status().code(), StatusCode::kNotFound);
+}
+
+class EngineScriptConcurrencyTest : public SharedDatabaseTest {};
+ADJ_ON_EVERY_BACKEND(EngineScriptConcurrencyTest);
+
+TEST_P(EngineScriptConcurrencyTest, ConcurrentUploadsGetDistinctVersions) {
+  create_game_or_fail("britain");
+  constexpr int kThreads = 3, kEach = 8;
+  std::vector<std::vector<int>> got(kThreads);
+  std::vector<std::thread> threads;
+  for (int k = 0; k < kThreads; ++k)
+    threads.emplace_back([&, k] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < kEach; ++i) {
+        auto v = store->add_engine_script(script("britain", "return " + std::to_string(i), kShaA));
+        ASSERT_TRUE(v.ok()) << v.status().to_string();
+        got[k].push_back(*v);
+      }
+    });
+  for (auto& t : threads) t.join();
+  std::set<int> all;
+  for (const auto& g : got) all.insert(g.begin(), g.end());
+  EXPECT_EQ(all.size(), static_cast<std::size_t>(kThreads * kEach));
+  EXPECT_EQ(*all.begin(), 1);
+  EXPECT_EQ(*all.rbegin(), kThreads * kEach);
+}
+
+}  // namespace
+}  // namespace adj::storage_test
