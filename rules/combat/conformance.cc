@@ -4,6 +4,7 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
+#include "rules/combat/script_engine.h"
 #include "rules/turn/turn_result.h"
 
 namespace adj {
@@ -260,7 +261,19 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
   Checker forces("losses within the forces, a winner has survivors, per-force results add up");
   Checker order("outcome independent of the order of areas, players and borders");
   Checker no_draws("a deterministic engine never draws");
+  // A script's check is bounded in total, not only per call: at most kConformanceInstructions
+  // VM instructions for the whole suite, and it stops at the first battle that breaks a limit
+  // (a script that loops would otherwise run every battle to its per-call limit).
+  const std::uint64_t spent_before = script_instructions(engine);
+  std::string stopped;
+  const auto out_of_budget = [&](const std::string& where) {
+    if (script_instructions(engine) - spent_before <= kConformanceInstructions) return false;
+    stopped = "the suite's budget of " + std::to_string(kConformanceInstructions) +
+              " script instructions ran out before " + where + ": the script is too slow to check";
+    return true;
+  };
   for (const Doc& d : docs) {
+    if (!stopped.empty() || out_of_budget(d.label)) break;
     auto b = prepare_for(engine, d.doc);
     if (!b.ok()) {
       prepared.fail(d.label, b.status().message());
@@ -272,9 +285,15 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
     for (Seed k = 0; k < 6; ++k) {
       const Seed seed = k == 0 ? pb.seed : derive_seed(k, "conformance:" + d.label);
       const std::string at = d.label + " seed " + std::to_string(seed);
+      if (out_of_budget(at)) break;
       const Run r1 = run(engine, pb, seed);
       if (!r1.status.ok()) {
         resolves.fail(at, r1.status.message());
+        // A broken limit costs the whole limit each time: one is enough to know.
+        if (r1.status.message().find(" limit (") != std::string::npos) {
+          stopped = "stopped at the first battle that broke a limit";
+          break;
+        }
         continue;
       }
       resolves.pass();
@@ -297,6 +316,7 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
       }
     }
   }
+  if (!stopped.empty()) resolves.fail("the suite", stopped);
   report.checks = {prepared.take(), resolves.take(), same.take(), forces.take(), order.take()};
   if (engine.deterministic()) report.checks.push_back(no_draws.take());
   return report;

@@ -11,6 +11,7 @@
 // every built-in engine and on the shipped example scripts.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct ConformanceReport {
   // One line per check ("PASS name (runs)" / "FAIL name: n of runs" and its messages).
   std::string to_text() const;
 };
+
+// A check of a script engine runs at most this many VM instructions in all (about a second or two
+// of Lua), and stops at the first battle that breaks a limit: an upload's check is bounded.
+inline constexpr std::uint64_t kConformanceInstructions = 200'000'000;
 
 // Runs the suite on `engine` with the generated battles and `samples` (calculator documents; a
 // document that does not prepare is a failed check naming it). Documents are prepared with the

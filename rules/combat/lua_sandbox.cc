@@ -559,6 +559,7 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
   lua_pushlightuserdata(L_, &job);
   const int rc = lua_pcall(L_, 1, 1, 0);
   lua_sethook(L_, nullptr, 0, 0);
+  instructions_total_ += instructions_used_;
   access_ = {};
   if (rc == LUA_OK && !instructions_exceeded_) return Status::Ok();
   std::string msg;

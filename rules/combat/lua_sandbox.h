@@ -70,6 +70,8 @@ class LuaSandbox {
   // The access of the current call (null members outside calls).
   const Access& access() const { return access_; }
   std::size_t memory_used() const { return memory_used_; }
+  // VM instructions run by every call so far (counted in steps of up to 1,000).
+  std::uint64_t instructions_total() const { return instructions_total_; }
 
   // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
   // Read-only tables carry no state from one call to the next, so they may be reused.
@@ -91,6 +93,7 @@ class LuaSandbox {
   void* free_lists_[kPoolMax / 16] = {};
   std::uint64_t instruction_limit_;
   std::uint64_t instructions_used_ = 0;
+  std::uint64_t instructions_total_ = 0;
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
   Access access_;

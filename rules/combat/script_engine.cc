@@ -215,6 +215,10 @@ class ScriptEngine final : public CombatEngine {
   bool accepts_support() const override { return decl_.accepts_support; }
   bool dark_age_actions() const override { return decl_.dark_age_actions; }
   const ScriptId& id() const { return id_; }
+  std::uint64_t instructions_total() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return box_->instructions_total();
+  }
 
   Status check_game(const GameState& state) const override {
     if (!decl_.has_check_game) return Status::Ok();
@@ -343,6 +347,11 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
 const ScriptId* script_id_of(const CombatEngine& engine) {
   const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
   return s ? &s->id() : nullptr;
+}
+
+std::uint64_t script_instructions(const CombatEngine& engine) {
+  const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
+  return s ? s->instructions_total() : 0;
 }
 
 }  // namespace adj

@@ -51,4 +51,8 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
 // The script id of an engine made by load_script_engine; null for a built-in engine.
 const ScriptId* script_id_of(const CombatEngine& engine);
 
+// VM instructions the script engine's calls have run so far (all calls, all threads); 0 for a
+// built-in engine. The conformance suite bounds a check's total cost with it.
+std::uint64_t script_instructions(const CombatEngine& engine);
+
 }  // namespace adj

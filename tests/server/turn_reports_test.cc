@@ -23,7 +23,7 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
   auto opened = SqliteStore::open(dir.file("reports.db"));
   ASSERT_TRUE(opened.ok()) << opened.status().to_string();
   auto store = std::move(opened).value();
-  Services svc(Stores{*store, *store, *store, *store, *store},
+  Services svc(Stores{*store, *store, *store, *store, *store, *store},
                [] { return UnixTime{1'700'000'000}; });
   const Size size{200, 50};  // over the two-thread threshold for players and battles
   Json scenario = world(kGame, size);

@@ -103,14 +103,13 @@ TEST(Conformance, ExampleScriptsPass) {
 }
 
 TEST(Conformance, ReportsAScriptThatBreaksTheRules) {
-  // Errors on some battles, exceeds the instruction limit on others, draws though deterministic,
-  // and gives inconsistent losses on the rest: each is a failed check with a message, no crash.
+  // Errors on some battles, draws though deterministic, and gives inconsistent losses on the
+  // rest: each is a failed check with a message, no crash.
   auto e = load_script_engine(R"lua(
 engine = { deterministic = true }
 function resolve(battle, rng)
   local a = battle.attacker_armies
   if a % 4 == 0 then error("four") end
-  if a % 4 == 1 then while true do end end
   rng:die(6)
   if a % 4 == 2 then return { attacker_losses = 0, defender_losses = 0 } end
   return { attacker_losses = a + 1, defender_losses = 0 }
@@ -122,9 +121,38 @@ end)lua",
   const std::string text = r.to_text();
   EXPECT_NE(text.find("FAIL resolve succeeds"), std::string::npos) << text;
   EXPECT_NE(text.find("script:5: four"), std::string::npos) << text;
-  EXPECT_NE(text.find("instruction limit"), std::string::npos) << text;
   EXPECT_NE(text.find("FAIL a deterministic engine never draws"), std::string::npos) << text;
   EXPECT_NE(text.find("inconsistent outcome"), std::string::npos) << text;
+}
+
+// A check's cost is bounded: a script that loops is stopped at its first broken limit (not run
+// to the limit on every battle), and a slow one when the suite's instruction budget runs out.
+TEST(Conformance, AScriptThatLoopsOrCrawlsIsStoppedEarly) {
+  auto loops = load_script_engine("function resolve(battle, rng) while true do end end", {1, ""});
+  ASSERT_TRUE(loops.ok()) << loops.status().to_string();
+  ConformanceReport r = run_conformance(*loops.value());
+  EXPECT_FALSE(r.ok());
+  std::string text = r.to_text();
+  EXPECT_NE(text.find("instruction limit"), std::string::npos) << text;
+  EXPECT_NE(text.find("stopped at the first battle that broke a limit"), std::string::npos) << text;
+  EXPECT_LE(script_instructions(*loops.value()), 2 * ScriptLimits{}.instructions) << text;
+
+  // About 4 million instructions a battle: within the per-call limit, over the suite's budget.
+  auto crawls = load_script_engine(R"lua(
+function resolve(battle, rng)
+  local n = 0
+  for i = 1, 1000000 do n = n + i end
+  return { attacker_losses = 0, defender_losses = 0 }
+end)lua",
+                                   {1, ""});
+  ASSERT_TRUE(crawls.ok()) << crawls.status().to_string();
+  r = run_conformance(*crawls.value());
+  EXPECT_FALSE(r.ok());
+  text = r.to_text();
+  EXPECT_NE(text.find("budget"), std::string::npos) << text;
+  EXPECT_LE(script_instructions(*crawls.value()),
+            kConformanceInstructions + 2 * ScriptLimits{}.instructions)
+      << text;
 }
 
 }  // namespace
