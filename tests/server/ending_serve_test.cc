@@ -20,6 +20,7 @@
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
+#include "tests/support/serve_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -44,19 +45,8 @@ CurlResult curl(const std::string& args) { return {::adj::testing::curl(args)}; 
 // `adjutant serve` on a free port, no scheduler, no SMTP listener.
 class Daemon {
  public:
-  Daemon(const std::string& db, const std::string& log) : port_(free_port()), log_(log) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::freopen((log + ".out").c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
-      ::unsetenv("ADJUTANT_DB");
-      const std::string http = "127.0.0.1:" + std::to_string(port_);
-      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", http.c_str(), "--tick",
-              "0", "--smtp", "off", static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
+  Daemon(const std::string& db, const std::string& log)
+      : port_(free_port()), log_(log), pid_(::adj::testing::spawn_serve(db, port_, log, kGm, 0)) {}
   ~Daemon() {
     ::kill(pid_, SIGTERM);
     ::waitpid(pid_, nullptr, 0);
@@ -64,14 +54,7 @@ class Daemon {
   std::string url(const std::string& path) const {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
-  bool wait_healthy() const {
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (curl(q(url("/healthz"))).status == 200) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
-  }
+  bool wait_healthy() const { return ::adj::testing::wait_healthy(port_, 30s); }
   std::string log() const { return read_file(log_); }
 
   CurlResult get(const std::string& path, const std::string& extra = "") const {

@@ -16,6 +16,7 @@
 
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
+#include "tests/support/serve_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -37,19 +38,8 @@ using ::adj::testing::curl;
 
 class Daemon {
  public:
-  Daemon(const std::string& db, int port, const std::string& log) : port_(port) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::freopen((log + ".out").c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
-      ::unsetenv("ADJUTANT_DB");
-      const std::string http = "127.0.0.1:" + std::to_string(port);
-      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", http.c_str(), "--tick",
-              "1", "--smtp", "off", static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
+  Daemon(const std::string& db, int port, const std::string& log)
+      : port_(port), pid_(::adj::testing::spawn_serve(db, port, log, kGm, 1)) {}
   ~Daemon() {
     if (pid_ > 0 && !reaped_) {
       ::kill(pid_, SIGKILL);
@@ -61,12 +51,7 @@ class Daemon {
   }
   // Polls /healthz until it answers 200.
   bool wait_healthy(std::chrono::seconds timeout = 20s) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (curl(q(url("/healthz"))).status == 200) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
+    return ::adj::testing::wait_healthy(port_, timeout);
   }
   // Sends `sig` and waits for the exit; the exit code, or -1 on a crash or timeout.
   int stop(int sig, std::chrono::seconds timeout = 30s) {

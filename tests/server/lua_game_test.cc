@@ -21,6 +21,7 @@
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
+#include "tests/support/serve_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -207,19 +208,9 @@ TEST_F(LuaGame, ChecksUploadsAndAScriptThatNeverEndsFailsTheRunWithoutCommitting
 constexpr const char* kGm = "lua-gm-token";
 class Daemon {
  public:
-  Daemon(const std::string& db, const std::string& log) : port_(::adj::testing::free_port()) {
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::freopen((log + ".out").c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
-      ::unsetenv("ADJUTANT_DB");
-      const std::string http = "127.0.0.1:" + std::to_string(port_);
-      ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--http", http.c_str(), "--tick",
-              "0", "--smtp", "off", static_cast<char*>(nullptr));
-      std::_Exit(127);
-    }
-  }
+  Daemon(const std::string& db, const std::string& log)
+      : port_(::adj::testing::free_port()),
+        pid_(::adj::testing::spawn_serve(db, port_, log, kGm, 0)) {}
   ~Daemon() {
     ::kill(pid_, SIGTERM);
     ::waitpid(pid_, nullptr, 0);
@@ -237,14 +228,7 @@ class Daemon {
       args += " -H " + shell_quote("Content-Type: " + type) + " --data-binary " + shell_quote(body);
     return ::adj::testing::curl(args + " " + shell_quote(url(path)));
   }
-  bool wait_healthy() const {
-    const auto deadline = std::chrono::steady_clock::now() + 30s;
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (curl("GET", "/healthz").status == 200) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
-  }
+  bool wait_healthy() const { return ::adj::testing::wait_healthy(port_, 30s); }
 
  private:
   int port_;
