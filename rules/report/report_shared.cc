@@ -1,5 +1,7 @@
 #include "rules/report/report_shared.h"
 
+#include "rules/turn/turn_text.h"
+
 namespace adj {
 
 namespace {
@@ -78,8 +80,10 @@ class SplicingWriter {
 }  // namespace
 
 ReportBattle report_battle(const BattleLog& battle, const GameState& world) {
-  const Json j = battle_for_report(battle, world);
-  return {j.dump(), report_detail::render_battle_text(j)};
+  ReportBattle out;
+  json_text::report_battle(out.json_text, battle, world);  // battle_for_report's dump()
+  out.text = report_detail::render_battle_text(battle, world);
+  return out;
 }
 
 RenderedReport render_report(const GameState&, const TurnResult& result, const std::string& player,

@@ -19,7 +19,9 @@ struct ReportBattle {
 };
 
 // The ReportBattle of `battle`, with the area names of `world` (a turn's next state, as
-// build_report uses). Throws Json::type_error where Json::dump would (invalid UTF-8).
+// build_report uses), written from the log without building its tree. Throws Json::type_error
+// where Json::dump would (invalid UTF-8). Reads its arguments only: several threads may call it
+// at once.
 ReportBattle report_battle(const BattleLog& battle, const GameState& world);
 
 // A player's report as a committed turn stores and mails it.
@@ -49,6 +51,8 @@ std::string render_text(const Json& report, const Json* roundup,
                         const std::vector<ReportBattle>* shared);
 // The section render_report_text writes for one battle of battle_for_report.
 std::string render_battle_text(const Json& battle);
+// The same section for battle_for_report(battle, world), read from the log without a tree.
+std::string render_battle_text(const BattleLog& battle, const GameState& world);
 }  // namespace report_detail
 
 }  // namespace adj

@@ -176,6 +176,157 @@ void render_battle(std::string& out, const Json& b) {
   }
 }
 
+// render_battle of battle_for_report(b, world), read from the log itself (no tree): the same text
+// byte for byte (tests/rules/report/report_shared_test.cc and the case files compare both).
+// The engines' "detail" objects are read as the tree path reads them.
+const std::string& area_name(const GameState& world, const std::string& code) {
+  const Area* a = world.find_area(code);
+  return a && !a->name.empty() ? a->name : code;
+}
+
+std::string ints_text(const std::vector<int>& v) {
+  std::string out;
+  for (int d : v) {
+    if (!out.empty()) out += ' ';
+    out += std::to_string(d);
+  }
+  return out;
+}
+
+void render_invasion(std::string& out, const BattleLog& b) {
+  const Json& d = b.outcome.detail;
+  const std::string lost = str(d["target_lost"]);
+  out += "     Invasion " + b.id + ": " + b.from + " -> " + b.to + " (" + b.attacker +
+         ") against " + (b.defender ? *b.defender : std::string("unowned")) + "\n";
+  out += "       " + b.from + " population " +
+         std::to_string(d["origin_population"][0].get<int>()) + " -> " +
+         std::to_string(d["origin_population"][1].get<int>()) + "; " + b.to +
+         (lost == "nothing" ? std::string(" had nothing to lose")
+                            : " lost 1 " + (lost == "fort" ? std::string("fort level") : lost)) +
+         "; nothing moved\n";
+}
+
+void render_battle(std::string& out, const BattleLog& b, const GameState& world) {
+  const std::string kind = b.dark_age_action == DarkAgeAction::kRaid     ? "raid"
+                           : b.dark_age_action == DarkAgeAction::kInvade ? "invade"
+                                                                         : to_string(b.kind);
+  if (kind == "invade") return render_invasion(out, b);
+  const bool combined = b.groups.size() > 1;
+  std::string from = area_name(world, b.from);
+  if (combined) {
+    from.clear();
+    for (const auto& x : b.groups) {
+      if (!from.empty()) from += " + ";
+      from += area_name(world, x.from);
+    }
+  }
+  const std::string& to = area_name(world, b.to);
+  out += "     Battle at ";
+  out += to;
+  out += " (" + from + " -> ";
+  out += to;
+  out += "): " + kind + " by " + b.attacker + ", " + std::to_string(b.attacker_armies) +
+         " attacking against " + std::to_string(b.defender_armies) + " defending (" +
+         (b.defender ? *b.defender : std::string("unowned")) + ") [" + b.id + "]\n";
+  if (combined) {
+    std::string g;
+    for (const auto& x : b.groups)
+      g += (g.empty() ? "" : ", ") + std::to_string(x.armies) + " from " + x.from;
+    out += "       A combined attack: " + g + ".\n";
+  }
+  if (b.defender_withdrew_to)
+    out += "       The defenders withdrew first: " + std::to_string(b.withdrawn_armies) +
+           " defending armies retreated to " + *b.defender_withdrew_to + ".\n";
+  if (b.converted_population > 0)
+    out += "       Gaelic rule: " + std::to_string(b.converted_population) +
+           " population turned into armies and retreated with them.\n";
+  if (b.ambush) out += "       An ambush was waiting.\n";
+  const BattleOutcome& o = b.outcome;
+  for (const BattleRound& r : o.rounds) {
+    const Json& detail = r.detail;  // the tree holds it when it is not empty
+    auto has = [&](const char* key) { return !detail.empty() && detail.contains(key); };
+    auto strength = [&](const char* side, int value) {
+      const std::string key = std::string(side) + "_strength_points";
+      if (!detail.empty() && detail.contains(key)) return str(detail[key]);
+      return std::to_string(value);
+    };
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "       %-9s attackers %d (strength %s) v defenders %d (strength %s): "
+                  "attacker lost %d, defender lost %d",
+                  r.phase.c_str(), r.attacker_before,
+                  strength("attacker", r.attacker_strength).c_str(), r.defender_before,
+                  strength("defender", r.defender_strength).c_str(), r.attacker_losses,
+                  r.defender_losses);
+    out += line;
+    if (has("ambush_multiplier"))
+      out += " (ambush: attacker losses x" + str(detail["ambush_multiplier"]) + ")";
+    if (has("confusion_losses"))
+      out += " (overrun in confusion: " + str(detail["confusion_losses"]) +
+             " of the attacker's losses)";
+    if (has("tie_break"))
+      out += " (a tie, broken by the " + str(detail["tie_break"]) + ": the " +
+             str(detail["winner"]) + " wins)";
+    if (has("overrun_spared"))
+      out += " (overrun: " + str(detail["overrun_spared"]) + " damage spared)";
+    if (has("column") && detail.contains("result"))
+      out += " (column " + str(detail["column"]) + ": " + str(detail["result"]) + ")";
+    if (has("overrun")) out += " (overrun " + str(detail["overrun"]) + ")";
+    if (has("defender_spared"))
+      out += detail["defender_spared"] == "ambush" ? " (the ambush saved the defenders)"
+                                                   : " (the terrain sheltered the defenders)";
+    out += "\n";
+    if (!r.attacker_dice.empty())
+      out += "         attacker dice: " + ints_text(r.attacker_dice) + "\n";
+    if (!r.defender_dice.empty())
+      out += "         defender dice: " + ints_text(r.defender_dice) + "\n";
+  }
+  if (!b.draws.empty()) {
+    std::string d;
+    for (const Draw& x : b.draws) {
+      if (!d.empty()) d += ' ';
+      d += std::to_string(static_cast<int>(x.value + 1));
+      d += "/d";
+      d += std::to_string(static_cast<int>(x.bound));
+    }
+    out += "       every die drawn (seed " + std::to_string(b.seed) + "): " + d + "\n";
+  }
+  const Json& od = o.detail;
+  auto has = [&](const char* key) { return !od.empty() && od.contains(key); };
+  if (has("ended")) out += "       " + str(od["ended"]) + "\n";
+  if (has("overrun_failed"))
+    out += "       The overrun failed: " + str(od["overrun_failed"]) + ".\n";
+  if (has("fleets_destroyed_in_port"))
+    out += "       " + str(od["fleets_destroyed_in_port"]) +
+           " fleet(s) in the captured port were destroyed.\n";
+  const int al = o.attacker_losses, dl = o.defender_losses;
+  const int a_left = b.attacker_armies - al;
+  const int d_left = b.defender_armies - dl;
+  if (has("pillaged"))
+    out += "       The raiders pillaged " + b.to + ": " +
+           std::to_string(od["population_lost"].get<int>()) + " population lost.\n";
+  const bool raid = kind == "raid";
+  out += "       Result: " +
+         std::string(b.captured           ? "the attacker took " + b.to
+                     : raid && a_left > 0 ? "the raiders went back to " + b.from
+                     : raid               ? std::string("the raiders were lost")
+                                          : b.to + " held") +
+         "; attacker " + std::to_string(b.attacker_armies) + " -> " + std::to_string(a_left) +
+         ", defender " + std::to_string(b.defender_armies) + " -> " + std::to_string(d_left) + "\n";
+  if (o.defender_retreats_to)
+    out += "       The defenders retreated to " + *o.defender_retreats_to + ".\n";
+  for (const BattleGroupLog& x : b.groups) {
+    if (!combined && (x.returned_to.empty() || !b.captured)) continue;
+    std::string line = "       From " + x.from + ": " + std::to_string(x.armies) + " sent, " +
+                       std::to_string(x.losses) + " lost";
+    if (x.advanced > 0) line += ", " + std::to_string(x.advanced) + " entered " + b.to;
+    if (!x.returned_to.empty())
+      line += ", " + std::to_string(x.armies - x.losses - x.advanced) +
+              (x.returned_to == x.from ? " went back" : " retreated to " + x.returned_to);
+    out += line + ".\n";
+  }
+}
+
 // A battle of the report: a placeholder of render_report (a binary value holding the battle's
 // index in `shared`) takes its text from there, anything else is rendered.
 void put_battle(std::string& out, const Json& b, const std::vector<ReportBattle>* shared) {
@@ -194,6 +345,12 @@ std::string render_report_text(const Json& r, const Json* roundup) {
 std::string report_detail::render_battle_text(const Json& battle) {
   std::string out;
   render_battle(out, battle);
+  return out;
+}
+
+std::string report_detail::render_battle_text(const BattleLog& battle, const GameState& world) {
+  std::string out;
+  render_battle(out, battle, world);
   return out;
 }
 

@@ -98,7 +98,17 @@ void battle_outcome(std::string& out, const BattleOutcome& o, ErrorHandler h) {
   out += "]}";
 }
 
-void battle_log(std::string& out, const BattleLog& b, ErrorHandler h) {
+namespace {
+
+// The name battle_for_report (rules/report/report.h) shows for an area: its name in `world`, or
+// the code when the area is not there or has no name.
+const std::string& area_name(const GameState& world, const std::string& code) {
+  const Area* a = world.find_area(code);
+  return a && !a->name.empty() ? a->name : code;
+}
+
+// battle_log, with the area names of `world` beside the codes when `world` is given.
+void log_with_names(std::string& out, const BattleLog& b, ErrorHandler h, const GameState* world) {
   out += "{\"ambush\":";
   boolean(out, b.ambush);
   out += ",\"attacker\":";
@@ -131,6 +141,10 @@ void battle_log(std::string& out, const BattleLog& b, ErrorHandler h) {
   str(out, b.engine, h);
   out += ",\"from\":";
   str(out, b.from, h);
+  if (world) {
+    out += ",\"from_name\":";
+    str(out, area_name(*world, b.from), h);
+  }
   if (!b.groups.empty()) {
     out += ",\"groups\":[";
     for (std::size_t i = 0; i < b.groups.size(); ++i) {
@@ -143,6 +157,10 @@ void battle_log(std::string& out, const BattleLog& b, ErrorHandler h) {
       integer(out, g.armies);
       out += ",\"from\":";
       str(out, g.from, h);
+      if (world) {
+        out += ",\"from_name\":";
+        str(out, area_name(*world, g.from), h);
+      }
       out += ",\"line\":";
       integer(out, g.line);
       out += ",\"losses\":";
@@ -167,11 +185,25 @@ void battle_log(std::string& out, const BattleLog& b, ErrorHandler h) {
   unsigned_integer(out, b.seed);
   out += "\",\"to\":";
   str(out, b.to, h);
+  if (world) {
+    out += ",\"to_name\":";
+    str(out, area_name(*world, b.to), h);
+  }
   if (b.defender_withdrew_to) {
     out += ",\"withdrawn_armies\":";
     integer(out, b.withdrawn_armies);
   }
   out += '}';
+}
+
+}  // namespace
+
+void battle_log(std::string& out, const BattleLog& b, ErrorHandler h) {
+  log_with_names(out, b, h, nullptr);
+}
+
+void report_battle(std::string& out, const BattleLog& b, const GameState& world, ErrorHandler h) {
+  log_with_names(out, b, h, &world);
 }
 
 void action(std::string& out, const ActionResult& a, ErrorHandler h) {

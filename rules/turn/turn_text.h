@@ -16,6 +16,10 @@ void battle_outcome(std::string& out, const BattleOutcome& o,
                     ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 void battle_log(std::string& out, const BattleLog& b,
                 ErrorHandler on_bad_utf8 = ErrorHandler::strict);
+// battle_for_report(b, world).dump(...) (rules/report/report.h): battle_log's keys with each
+// area's name in `world` beside its code ("from_name", "to_name", each group's "from_name").
+void report_battle(std::string& out, const BattleLog& b, const GameState& world,
+                   ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 void action(std::string& out, const ActionResult& a,
             ErrorHandler on_bad_utf8 = ErrorHandler::strict);
 

@@ -93,6 +93,64 @@ TEST(ReportShared, EveryReportOfAGridTurnIsByteForBytePlain) {
   EXPECT_FALSE(rejected_lines_json(t.rejected.at("P0000")).empty());
 }
 
+// report_battle writes each battle from its log; the tree path (battle_for_report, dumped and
+// rendered) is the reference. Names that need escaping, areas without a name or missing from the
+// world (the code is shown), raids and invasions.
+TEST(ReportShared, EveryBattleFromItsLogIsTheTreesBytes) {
+  Json scenario = world(kGame, {40, 20});
+  scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
+  scenario["areas"][20]["name"] = "Tab\there\x01";
+  scenario["players"][1]["nation"] = "Irish";
+  Turn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
+                               {1, "INVADE A0005 A0025 -\nLEVY\n"}});
+  GameState& world = t.result.next_state;
+  for (std::size_t i = 0; i < world.areas.size(); i += 7) world.areas[i].name.clear();
+  ASSERT_GT(t.result.battles.size(), 20u);
+  t.result.battles[1].to = "NOWHERE";  // not in the world: shown by its code
+  // Combined attacks (a second force that went back, a third that retreated elsewhere), a
+  // withdrawal and the Gaelic conversion, on logs of the turn.
+  for (std::size_t i = 2; i < t.result.battles.size(); i += 3) {
+    BattleLog& b = t.result.battles[i];
+    if (b.groups.empty()) continue;
+    BattleGroupLog back = b.groups[0];
+    back.from = world.areas[20].code;
+    back.returned_to = back.from;
+    back.armies = 3;
+    back.losses = 1;
+    back.advanced = i % 2;
+    b.groups.push_back(back);
+    if (i % 4 == 0) {
+      back.from = world.areas[0].code;
+      back.returned_to = world.areas[1].code;
+      b.groups.push_back(back);
+    }
+    if (i % 5 == 0) {
+      b.defender_withdrew_to = world.areas[2].code;
+      b.withdrawn_armies = 2;
+      b.converted_population = 1;
+    }
+  }
+  int combined = 0;
+  for (const BattleLog& b : t.result.battles) {
+    combined += b.groups.size() > 1;
+    const Json tree = battle_for_report(b, world);
+    const ReportBattle shown = report_battle(b, world);
+    EXPECT_EQ(shown.json_text, tree.dump()) << b.id;
+    EXPECT_EQ(shown.text, report_detail::render_battle_text(tree)) << b.id;
+  }
+  Area* fought = world.find_area(t.result.battles[0].to);
+  ASSERT_NE(fought, nullptr);
+  fought->name = "bad \xFF name";
+  int bad = 0;
+  for (const BattleLog& b : t.result.battles) {
+    if (b.to != fought->code && b.from != fought->code) continue;
+    ++bad;
+    EXPECT_THROW(report_battle(b, world), Json::type_error) << b.id;
+  }
+  EXPECT_GT(bad, 0);
+  EXPECT_GT(combined, 0);
+}
+
 TEST(ReportShared, ABattleIsTheSameTextInBothItsReports) {
   Turn t = run_grid(world(kGame, {40, 20}));
   const ReportIndex index(t.result);

@@ -10,6 +10,7 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/validator.h"
+#include "rules/report/report_shared.h"
 #include "rules/turn/turn_resolver.h"
 
 namespace adj {
@@ -188,6 +189,14 @@ TEST_P(CaseFiles, Adjudicates) {
   for (std::size_t i = 0; i < want_logs.size(); ++i) {
     ASSERT_LT(i, res->battles.size()) << "no battle " << i;
     expect_subset(to_json(res->battles[i]), want_logs[i], "battle_logs/" + std::to_string(i));
+  }
+  // Every engine's battles as a report shows them: written from the log (report_battle) and
+  // through the tree (battle_for_report, dumped and rendered), byte for byte.
+  for (const BattleLog& b : res->battles) {
+    const Json tree = battle_for_report(b, next);
+    const ReportBattle shown = report_battle(b, next);
+    EXPECT_EQ(shown.json_text, tree.dump()) << b.id;
+    EXPECT_EQ(shown.text, report_detail::render_battle_text(tree)) << b.id;
   }
 }
 
