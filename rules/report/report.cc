@@ -105,19 +105,47 @@ ReportIndex::ReportIndex(const TurnResult& result) {
     position_next.emplace(result.next_order_of_play[i], static_cast<int>(i) + 1);
 }
 
-Json build_report(const GameState&, const TurnResult& result, const std::string& player,
-                  const ReportIndex& index) {
-  return report_detail::build_report(result, player, index, false);
-}
-
-Json report_detail::build_report(const TurnResult& result, const std::string& player,
-                                 const ReportIndex& index, bool battle_placeholders) {
+report_detail::ReportParts report_detail::report_parts(const TurnResult& result,
+                                                       const std::string& player,
+                                                       const ReportIndex& index) {
   const GameState& next = result.next_state;
-  const Player* me = next.find_player(player);
-  assert(me);
+  ReportParts parts;
+  parts.me = next.find_player(player);
+  assert(parts.me);
   static const ReportIndex::Entry kNone;
   auto found = index.by_player.find(player);
-  const ReportIndex::Entry& mine_idx = found == index.by_player.end() ? kNone : found->second;
+  parts.entry = found == index.by_player.end() ? &kNone : &found->second;
+  for (std::size_t i : parts.entry->battles)
+    if (result.battles[i].defender == player) parts.defended.push_back(i);
+  std::set<std::string_view> mine, visible;
+  for (std::size_t i : parts.entry->areas) mine.insert(next.areas[i].code);
+  for (const auto& code : mine)
+    for (const auto& n : next.neighbours(code))
+      if (!mine.count(n)) visible.insert(n);
+  for (std::size_t i : parts.entry->battles) {
+    const BattleLog& b = result.battles[i];
+    if (!mine.count(b.to)) visible.insert(b.to);
+    if (!mine.count(b.from)) visible.insert(b.from);
+  }
+  for (std::string_view code : visible) parts.visible.push_back(next.find_area(code));
+  parts.economy = &result.economy.at(player);
+  const auto given = result.orders.find(player);
+  parts.orders_on_file = given != result.orders.end() && !given->second.empty();
+  parts.position_this = position(index.position_this, player);
+  parts.position_next = position(index.position_next, player);
+  return parts;
+}
+
+std::string report_detail::order_template(const GameState& next, const std::string& player) {
+  return template_for(next, player);
+}
+
+Json build_report(const GameState&, const TurnResult& result, const std::string& player,
+                  const ReportIndex& index) {
+  const GameState& next = result.next_state;
+  const report_detail::ReportParts parts = report_detail::report_parts(result, player, index);
+  const Player* me = parts.me;
+  const ReportIndex::Entry& mine_idx = *parts.entry;
 
   Json actions = Json::array();
   for (std::size_t i : mine_idx.actions) {
@@ -128,22 +156,17 @@ Json report_detail::build_report(const TurnResult& result, const std::string& pl
               {"bp_spent", a.bp_spent}};
     if (a.battle) {
       const std::size_t b = index.battle_by_id.at(*a.battle);
-      j["battle"] =
-          battle_placeholders ? Json::binary({}, b) : battle_for_report(result.battles[b], next);
+      j["battle"] = battle_for_report(result.battles[b], next);
     }
     actions.push_back(std::move(j));
   }
   Json defended = Json::array();
-  for (std::size_t i : mine_idx.battles)
-    if (result.battles[i].defender == player)
-      defended.push_back(battle_placeholders ? Json::binary({}, i)
-                                             : battle_for_report(result.battles[i], next));
+  for (std::size_t i : parts.defended)
+    defended.push_back(battle_for_report(result.battles[i], next));
 
   Json owned = Json::array();
-  std::set<std::string> mine, visible;
   for (std::size_t i : mine_idx.areas) {
     const Area& a = next.areas[i];
-    mine.insert(a.code);
     Json j = area_row(a);
     j["mode"] = to_string(a.mode);
     j["retreat_to"] = a.retreat_to ? Json(*a.retreat_to) : Json(nullptr);
@@ -151,18 +174,10 @@ Json report_detail::build_report(const TurnResult& result, const std::string& pl
     if (!a.engine_state.empty()) j["engine_state"] = a.engine_state;  // units, tanks, wounds
     owned.push_back(std::move(j));
   }
-  for (const auto& code : mine)
-    for (const auto& n : next.neighbours(code))
-      if (!mine.count(n)) visible.insert(n);
-  for (std::size_t i : mine_idx.battles) {
-    const BattleLog& b = result.battles[i];
-    if (!mine.count(b.to)) visible.insert(b.to);
-    if (!mine.count(b.from)) visible.insert(b.from);
-  }
   Json seen = Json::array();
-  for (const auto& code : visible) seen.push_back(area_row(*next.find_area(code)));
+  for (const Area* a : parts.visible) seen.push_back(area_row(*a));
 
-  const Economy& e = result.economy.at(player);
+  const Economy& e = *parts.economy;
   Json economy = {{"bp_start", e.bp_start},
                   {"bp_spent", e.bp_spent},
                   {"bid", e.bid},
@@ -187,8 +202,6 @@ Json report_detail::build_report(const TurnResult& result, const std::string& pl
   if (gifts_in > 0) economy["gifts_in"] = gifts_in;
   if (gifts_out > 0) economy["gifts_out"] = gifts_out;
   if (!gifts.empty()) economy["gifts_received"] = std::move(gifts);
-  const auto given = result.orders.find(player);
-  const bool orders_on_file = given != result.orders.end() && !given->second.empty();
   return {{"game", next.game_id},
           {"game_name", next.name},
           {"turn", result.turn},
@@ -200,10 +213,10 @@ Json report_detail::build_report(const TurnResult& result, const std::string& pl
             {"nation", me->nation},
             {"engine_state", me->engine_state}}},
           {"order_position",
-           {{"this_turn", position(index.position_this, player)},
-            {"next_turn", position(index.position_next, player)},
+           {{"this_turn", parts.position_this},
+            {"next_turn", parts.position_next},
             {"players", result.order_of_play.size()}}},
-          {"orders_on_file", orders_on_file},
+          {"orders_on_file", parts.orders_on_file},
           {"actions", std::move(actions)},
           {"attacks_on_you", std::move(defended)},
           {"economy", std::move(economy)},

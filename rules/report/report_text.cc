@@ -327,36 +327,8 @@ void render_battle(std::string& out, const BattleLog& b, const GameState& world)
   }
 }
 
-// A battle of the report: a placeholder of render_report (a binary value holding the battle's
-// index in `shared`) takes its text from there, anything else is rendered.
-void put_battle(std::string& out, const Json& b, const std::vector<ReportBattle>* shared) {
-  if (shared && b.is_binary())
-    out += shared->at(b.get_binary().subtype()).text;
-  else
-    render_battle(out, b);
-}
-
-}  // namespace
-
-std::string render_report_text(const Json& r, const Json* roundup) {
-  return report_detail::render_text(r, roundup, nullptr);
-}
-
-std::string report_detail::render_battle_text(const Json& battle) {
-  std::string out;
-  render_battle(out, battle);
-  return out;
-}
-
-std::string report_detail::render_battle_text(const BattleLog& battle, const GameState& world) {
-  std::string out;
-  render_battle(out, battle, world);
-  return out;
-}
-
-std::string report_detail::render_text(const Json& r, const Json* roundup,
-                                       const std::vector<ReportBattle>* shared) {
-  std::string out;
+// render_report_text.
+void render_text(std::string& out, const Json& r, const Json* roundup) {
   const std::string me = str(r["player"]["code"]);
   out += "ADJUTANT REPORT: " + str(r["game_name"]) + " (" + str(r["game"]) + "), turn " +
          std::to_string(r["turn"].get<int>()) + "\n";
@@ -377,7 +349,7 @@ std::string report_detail::render_text(const Json& r, const Json* roundup,
     if (a["bp_spent"].get<int>() > 0)
       out += " (" + std::to_string(a["bp_spent"].get<int>()) + " BP)";
     out += "\n";
-    if (a.contains("battle")) put_battle(out, a["battle"], shared);
+    if (a.contains("battle")) render_battle(out, a["battle"]);
   }
   if (const auto nc = r.find("not_carried_out"); nc != r.end() && nc->is_array() && !nc->empty()) {
     out += "\nORDERS NOT CARRIED OUT (rejected when your file was checked)\n";
@@ -387,7 +359,7 @@ std::string report_detail::render_text(const Json& r, const Json* roundup,
   }
   out += "\nATTACKS ON YOUR AREAS\n";
   if (r["attacks_on_you"].empty()) out += "  (none)\n";
-  for (const auto& b : r["attacks_on_you"]) put_battle(out, b, shared);
+  for (const auto& b : r["attacks_on_you"]) render_battle(out, b);
 
   const Json& e = r["economy"];
   auto n = [&](const char* k) { return std::to_string(e[k].get<int>()); };
@@ -447,6 +419,25 @@ std::string report_detail::render_text(const Json& r, const Json* roundup,
   }
   out += "\nORDERS FOR TURN " + std::to_string(r["next_turn"].get<int>()) +
          " (fill in and send back)\n" + str(r["template"]);
+}
+
+}  // namespace
+
+std::string render_report_text(const Json& r, const Json* roundup) {
+  std::string out;
+  render_text(out, r, roundup);
+  return out;
+}
+
+std::string report_detail::render_battle_text(const Json& battle) {
+  std::string out;
+  render_battle(out, battle);
+  return out;
+}
+
+std::string report_detail::render_battle_text(const BattleLog& battle, const GameState& world) {
+  std::string out;
+  render_battle(out, battle, world);
   return out;
 }
 

@@ -82,6 +82,26 @@ TEST(ReportShared, EveryReportOfAGridTurnIsByteForBytePlain) {
                                {1, "INVADE A0005 A0025 -\nLEVY\n"}});
   t.result.next_state.players[2].engine_state = {{"odd key \"\xC3\xA9\"\n", 1.5},
                                                  {"plain", {1, "two", nullptr, true}}};
+  // Cities, engine state in areas, defence settings, gifts and a player without orders, set on
+  // the result both paths read.
+  GameState& next = t.result.next_state;
+  for (std::size_t i = 0; i < next.areas.size(); i += 9) {
+    Area& a = next.areas[i];
+    a.kind = AreaKind::kCity;
+    a.hinterland = next.areas[(i + 1) % next.areas.size()].code;
+    a.trade = static_cast<int>(i % 4);
+  }
+  for (std::size_t i = 0; i < next.areas.size(); i += 4) {
+    Area& a = next.areas[i];
+    a.engine_state = {{"units", {{"tank", 2}}}};
+    a.mode = i % 8 ? DefenceMode::kAmbush : DefenceMode::kRetreat;
+    if (i % 12 == 0) a.retreat_to.reset();
+    if (i % 16 == 0) a.ambush_against = next.areas[i + 1].code;
+  }
+  t.result.gifts.push_back({"P0003", "P0004", 3, 2});
+  t.result.gifts.push_back({"P0005", "P0004", 0, 5});
+  t.result.gifts.push_back({"P0004", "P0006", 1, 7});
+  t.result.orders.erase("P0007");
   bool raid = false, invade = false;
   for (const BattleLog& b : t.result.battles) {
     raid = raid || b.dark_age_action == DarkAgeAction::kRaid;
