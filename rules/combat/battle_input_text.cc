@@ -30,6 +30,20 @@ std::size_t BattleInputWriter::index_of(std::string_view code) const {
   return static_cast<std::size_t>(a - world_.areas.data());
 }
 
+void BattleInputWriter::index_borders() {
+  const GameState& w = world_;
+  first_border_.assign(1, 0);
+  borders_.clear();
+  for (const Area& a : w.areas) {
+    for (const auto& n : w.neighbours(a.code)) {
+      const Edge* e = w.find_edge(a.code, n);
+      assert(e && "a neighbour is across a border");
+      borders_.push_back({index_of(n), static_cast<std::size_t>(e - w.edges.data())});
+    }
+    first_border_.push_back(borders_.size());
+  }
+}
+
 bool BattleInputWriter::kept(std::size_t area) const {
   return std::binary_search(keep_.begin(), keep_.end(), area);
 }
@@ -45,6 +59,11 @@ std::string BattleInputWriter::write(const BattleInput& in,
                                      const std::map<std::string, std::size_t>* order_position) {
   assert(in.world == &world_);
   const GameState& w = world_;
+  if (first_border_.size() != w.areas.size() + 1) index_borders();
+  auto borders_of = [&](std::size_t i) {
+    return std::pair(borders_.begin() + static_cast<std::ptrdiff_t>(first_border_[i]),
+                     borders_.begin() + static_cast<std::ptrdiff_t>(first_border_[i + 1]));
+  };
   // The areas within the engine's radius of the target, the origin and the groups' areas; in
   // code order (the areas are sorted by code, so by index).
   keep_.clear();
@@ -55,7 +74,7 @@ std::string BattleInputWriter::write(const BattleInput& in,
   for (int step = 0; step < radius_; ++step) {
     next_.clear();
     for (std::size_t i : frontier_)
-      for (const auto& n : w.neighbours(w.areas[i].code)) keep(index_of(n), &next_);
+      for (auto [b, end] = borders_of(i); b != end; ++b) keep(b->area, &next_);
     frontier_.swap(next_);
   }
   owners_.clear();
@@ -73,12 +92,12 @@ std::string BattleInputWriter::write(const BattleInput& in,
   out += "{\"adjacency\":[";
   bool first = true;
   for (std::size_t i : keep_) {
-    const std::string& code = w.areas[i].code;
-    for (const auto& n : w.neighbours(code)) {
-      if (!(code < n) || !kept(index_of(n))) continue;
+    // Codes are sorted with the areas: code < neighbour's code is i < its index.
+    for (auto [b, end] = borders_of(i); b != end; ++b) {
+      if (!(i < b->area) || !kept(b->area)) continue;
       if (!first) out += ',';
       first = false;
-      json_text::edge(out, *w.find_edge(code, n), kReplace);
+      json_text::edge(out, w.edges[b->edge], kReplace);
     }
   }
   out += "],\"ambush\":";

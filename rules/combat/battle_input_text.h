@@ -16,9 +16,10 @@
 namespace adj {
 
 // Writes the battle inputs of one world, battle after battle (a turn's). The world's engine, its
-// rules and the engine's world radius are written once, at construction: they must not change
-// while the writer is used (areas, players and their state may). `world` must outlive the writer.
-// Not thread-safe: one writer per thread.
+// rules and the engine's world radius are written once, at construction, and its borders are
+// indexed at the first write: the engine, the rules, which areas there are (their codes and
+// order) and which borders must not change while the writer is used (the areas' and players'
+// contents may). `world` must outlive the writer. Not thread-safe: one writer per thread.
 class BattleInputWriter {
  public:
   // `engine`: the engine that fights the battles (its world_radius(); a script engine is not
@@ -34,11 +35,20 @@ class BattleInputWriter {
   bool kept(std::size_t area) const;
   void keep(std::size_t area, std::vector<std::size_t>* frontier);
   std::size_t index_of(std::string_view code) const;
+  // Fills first_border_ and borders_ from the world's neighbours and edges.
+  void index_borders();
 
   const GameState& world_;
   std::string engine_text_;
   std::string rules_text_;
   int radius_ = 2;
+  // The neighbours of area i (indices into world_.areas, in code order, as GameState::neighbours)
+  // and the index of the border's Edge: borders_[first_border_[i] .. first_border_[i + 1]).
+  struct Border {
+    std::size_t area, edge;
+  };
+  std::vector<std::size_t> first_border_;
+  std::vector<Border> borders_;
   // Scratch, reused from battle to battle.
   std::string text_;
   std::vector<std::size_t> keep_;  // area indices, sorted

@@ -81,9 +81,10 @@ void TurnRun::bid(ActionResult& r, Player& p, const Order& o) {
   const int spent = std::min(want, p.bp);
   p.bp -= spent;
   r.bp_spent = spent;
-  result_.economy[p.code].bp_spent += spent;
-  result_.economy[p.code].bid += spent;
-  result_.economy[p.code].order_bid += spent;
+  Economy& e = economy_of(p);
+  e.bp_spent += spent;
+  e.bid += spent;
+  e.order_bid += spent;
   r.ok = true;
   r.message = "bid " + std::to_string(spent) + " BPs for the order of play";
   if (spent < want) r.message += " (cut to what you had)";
@@ -109,7 +110,7 @@ void TurnRun::gift(ActionResult& r, Player& p, const Order& o) {
   p.bp -= given;
   to->bp += given;
   r.bp_spent = given;
-  result_.economy[p.code].bp_spent += given;
+  economy_of(p).bp_spent += given;
   result_.gifts.push_back({p.code, to->code, given, o.action});
   r.ok = true;
   r.message = "gave " + bps(given) + " to " + to->name + " (" + to->code + ")";

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -55,7 +56,9 @@ class TurnRun {
     result_.seed = turn_seed(start.seed, start.turn);
     for (const auto& p : start.players) {
       owned_at_start_[p.code];
-      result_.economy[p.code].bp_start = p.bp;
+      auto e = result_.economy.try_emplace(p.code).first;
+      e->second.bp_start = p.bp;
+      economy_by_index_.push_back(&*e);  // s_.players starts as start.players, in its order
     }
     for (const auto& a : start.areas)
       if (a.owner) owned_at_start_[*a.owner].insert(a.code);
@@ -85,8 +88,19 @@ class TurnRun {
     }
     p.bp -= cost;
     r.bp_spent += cost;
-    result_.economy[p.code].bp_spent += cost;
+    economy_of(p).bp_spent += cost;
     return true;
+  }
+  // result_.economy[p.code], without the map lookup when p is the player of s_ it was made for.
+  Economy& economy_of(const Player& p) {
+    const Player* first = s_.players.data();
+    if (std::less_equal<const Player*>()(first, &p) &&
+        std::less<const Player*>()(&p, first + s_.players.size())) {
+      const auto i = static_cast<std::size_t>(&p - first);
+      if (i < economy_by_index_.size() && economy_by_index_[i]->first == p.code)
+        return economy_by_index_[i]->second;
+    }
+    return result_.economy[p.code];
   }
   bool owns(const std::string& player, const Area& a) const { return a.owner == player; }
   int movable(const Area& a) const {
@@ -219,6 +233,8 @@ class TurnRun {
   // Each battle's replay input as text (s_'s engine and rules do not change during the battles).
   BattleInputWriter input_writer_;
   std::map<std::string, std::set<std::string>> owned_at_start_;
+  // The result_.economy entry of start.players[i] (map nodes do not move), for economy_of().
+  std::vector<std::pair<const std::string, Economy>*> economy_by_index_;
   // Set by the first battle a script engine failed (an error, or a broken instruction or
   // memory limit): later battles are not fought and run() returns it, so the turn is not used.
   Status fatal_ = Status::Ok();
