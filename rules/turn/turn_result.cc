@@ -74,10 +74,19 @@ Json to_json(const BattleLog& b) {
 }
 
 Json to_json(const ActionResult& a) {
-  Json j = {{"player", a.player},   {"action", a.action},        {"line", a.line},
-            {"text", a.text},       {"verb", verb_name(a.verb)}, {"ok", a.ok},
-            {"message", a.message}, {"bp_spent", a.bp_spent}};
-  if (a.battle) j["battle"] = *a.battle;
+  // Inserted in key order at the end of the map (a turn's summary holds 160,000 of these).
+  Json j(Json::value_t::object);
+  Json::object_t& o = j.get_ref<Json::object_t&>();
+  auto put = [&](const char* key, Json v) { o.emplace_hint(o.end(), key, std::move(v)); };
+  put("action", a.action);
+  if (a.battle) put("battle", *a.battle);
+  put("bp_spent", a.bp_spent);
+  put("line", a.line);
+  put("message", a.message);
+  put("ok", a.ok);
+  put("player", a.player);
+  put("text", a.text);
+  put("verb", verb_name(a.verb));
   return j;
 }
 

@@ -551,8 +551,22 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     timer.mark("reports");
     return out;
   }
-  if (Status made = make_reports(state, out.result, index, rejected, commit.reports); !made.ok())
-    return made;
+  // The summary's trees (every action and order of the turn) are built on a thread of their own
+  // beside the reports: both only read the result.
+  Json actions = Json::array();
+  Json orders = Json::object();
+  Status made = Status::Ok();
+  run_beside([&] { made = make_reports(state, out.result, index, rejected, commit.reports); },
+             [&] {
+               actions.get_ref<Json::array_t&>().reserve(out.result.actions.size());
+               for (const auto& a : out.result.actions) actions.push_back(to_json(a));
+               for (const auto& [code, list] : out.result.orders) {
+                 Json lines = Json::array();
+                 for (const auto& o : list) lines.push_back(o.text);
+                 orders[code] = std::move(lines);
+               }
+             });
+  if (!made.ok()) return made;
 #ifdef __GLIBC__
   // The reports' second thread freed its work (trees, the shared battles) into an arena of its
   // own, which the commit on this thread would not reuse: give those pages back.
@@ -578,19 +592,11 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
     commit.battles.push_back(std::move(rec));
   }
-  Json actions = Json::array();
-  for (const auto& a : out.result.actions) actions.push_back(to_json(a));
-  Json orders = Json::object();
-  for (const auto& [code, list] : out.result.orders) {
-    Json lines = Json::array();
-    for (const auto& o : list) lines.push_back(o.text);
-    orders[code] = lines;
-  }
   commit.summary = {{"digest", out.digest},
                     {"roundup", out.roundup},
                     {"players_without_orders", out.players_without_orders},
-                    {"orders", orders},
-                    {"actions", actions}};
+                    {"orders", std::move(orders)},
+                    {"actions", std::move(actions)}};
   if (!draws.empty()) commit.summary["draw"] = draws;
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit

@@ -46,4 +46,41 @@ void split_in_two(std::size_t n, std::size_t min_split, Fn&& fn) {
   if (second_error) std::rethrow_exception(second_error);
 }
 
+// Calls main() on the calling thread and side() on a second thread at once, and returns when both
+// are done (one after the other on this thread, main first, on a one-core machine or when no
+// thread can be started). An exception from either is rethrown here after both ended (main's
+// when both threw). REQUIRES: main and side are safe to run at the same time.
+template <class Main, class Side>
+void run_beside(Main&& main, Side&& side) {
+  if (std::thread::hardware_concurrency() < 2) {
+    main();
+    side();
+    return;
+  }
+  std::exception_ptr side_error;
+  std::thread second;
+  try {
+    second = std::thread([&] {
+      try {
+        side();
+      } catch (...) {
+        side_error = std::current_exception();
+      }
+    });
+  } catch (const std::system_error&) {
+    main();
+    side();
+    return;
+  }
+  std::exception_ptr main_error;
+  try {
+    main();
+  } catch (...) {
+    main_error = std::current_exception();
+  }
+  second.join();
+  if (main_error) std::rethrow_exception(main_error);
+  if (side_error) std::rethrow_exception(side_error);
+}
+
 }  // namespace adj
