@@ -23,6 +23,7 @@
 #include "server/app/split_work.h"
 #include "server/app/stored_text.h"
 #include "server/app/turn_guard.h"
+#include "server/app/turn_summary.h"
 
 namespace adj {
 
@@ -551,21 +552,14 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     timer.mark("reports");
     return out;
   }
-  // The summary's trees (every action and order of the turn) are built on a thread of their own
-  // beside the reports: both only read the result.
-  Json actions = Json::array();
-  Json orders = Json::object();
+  // The summary (every action and order of the turn) is built on a thread of its own beside the
+  // reports: both only read the result.
   Status made = Status::Ok();
+  const TurnSummaryParts parts{&out.digest,        &out.roundup,        &out.players_without_orders,
+                               &out.result.orders, &out.result.actions, &draws,
+                               &out.ending};
   run_beside([&] { made = make_reports(state, out.result, index, rejected, commit.reports); },
-             [&] {
-               actions.get_ref<Json::array_t&>().reserve(out.result.actions.size());
-               for (const auto& a : out.result.actions) actions.push_back(to_json(a));
-               for (const auto& [code, list] : out.result.orders) {
-                 Json lines = Json::array();
-                 for (const auto& o : list) lines.push_back(o.text);
-                 orders[code] = std::move(lines);
-               }
-             });
+             [&] { commit.summary = turn_summary(parts); });
   if (!made.ok()) return made;
 #ifdef __GLIBC__
   // The reports' second thread freed its work (trees, the shared battles) into an arena of its
@@ -592,13 +586,6 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
     commit.battles.push_back(std::move(rec));
   }
-  commit.summary = {{"digest", out.digest},
-                    {"roundup", out.roundup},
-                    {"players_without_orders", out.players_without_orders},
-                    {"orders", std::move(orders)},
-                    {"actions", std::move(actions)}};
-  if (!draws.empty()) commit.summary["draw"] = draws;
-  if (out.ending) commit.summary["ending"] = to_json(*out.ending);
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit
   commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
