@@ -562,8 +562,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
              [&] { commit.summary = turn_summary(parts); });
   if (!made.ok()) return made;
 #ifdef __GLIBC__
-  // The reports' second thread freed its work (trees, the shared battles) into an arena of its
-  // own, which the commit on this thread would not reuse: give those pages back.
+  // The reports' second thread freed its work (the shared battles, scratch text) into an arena
+  // of its own, which the commit on this thread would not reuse: give those pages back.
   malloc_trim(0);
 #endif
   timer.mark("reports");
