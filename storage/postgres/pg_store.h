@@ -51,6 +51,7 @@ class PgStore final : public Store {
 
   Status rollback(const std::string& game, int turn) override;
   Result<Json> turn_record(const std::string& game, int turn) override;
+  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
   // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
   // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.
   Result<GameState> load_view(const std::string& game, std::optional<int> turn,

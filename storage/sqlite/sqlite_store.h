@@ -84,6 +84,7 @@ class SqliteStore final : public Store {
   Status rollback(const std::string& game, int turn) override;
   // NotFound when the turn has not been resolved.
   Result<Json> turn_record(const std::string& game, int turn) override;
+  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
 
   // ---- SubmissionStore ----
   // record.id and record.current are ignored: the store assigns the id, and an accepted record
