@@ -167,7 +167,8 @@ class PgStore final : public Store {
   // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
   Result<int> add_engine_script(const EngineScript& s) override;
   Result<EngineScript> engine_script(const std::string& game, int version) override;
-  Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) override;
+  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
+                                                             int turn) override;
   Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
