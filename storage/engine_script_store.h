@@ -22,21 +22,26 @@ struct EngineScript {
   UnixTime created_at = 0;
   std::string created_by;   // "scenario", "gm:web", "gm:api", ...
   std::string conformance;  // the conformance suite's report (JSON text), "" when none ran
+  // The turn from whose run on this version is used (>= 1): the game's open turn when it was
+  // stored. A rerun of an earlier turn after a rollback keeps the version that turn ran with.
+  int from_turn = 1;
 };
 
 class EngineScriptStore {
  public:
   virtual ~EngineScriptStore() = default;
   // Stores s.source as the game's next version (the newest + 1, or 1); returns that version.
-  // s.version is ignored. InvalidArgument (nothing written) for an empty source or a sha256
-  // that is not 64 hex digits; NotFound for an unknown game. Concurrent adds to one game get
+  // s.version is ignored. InvalidArgument (nothing written) for an empty source, a sha256 that
+  // is not 64 hex digits (the store does not check that it is the source's: the application
+  // does) or a from_turn below 1; NotFound for an unknown game. Concurrent adds to one game get
   // distinct versions.
   virtual Result<int> add_engine_script(const EngineScript& s) = 0;
   // One version with its source. NotFound for an unknown game or version.
   virtual Result<EngineScript> engine_script(const std::string& game, int version) = 0;
-  // The newest version (without its source), nullopt when the game has none. NotFound for an
-  // unknown game.
-  virtual Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) = 0;
+  // The version a run of `turn` uses (without its source): the newest whose from_turn <= turn;
+  // nullopt when there is none. NotFound for an unknown game.
+  virtual Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
+                                                                     int turn) = 0;
   // Every version of the game, oldest first, without their sources. NotFound for an unknown
   // game.
   virtual Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) = 0;

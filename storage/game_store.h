@@ -70,6 +70,9 @@ class GameStore {
   virtual Status rollback(const std::string& game, int turn) = 0;
   // The stored turn record (seed, summary) of a resolved turn.
   virtual Result<Json> turn_record(const std::string& game, int turn) = 0;
+  // When a resolved turn was committed (its record's ran_at), without reading its summary (a big
+  // turn's summary is tens of MB). NotFound when the turn has not been resolved.
+  virtual Result<UnixTime> turn_ran_at(const std::string& game, int turn) = 0;
 };
 
 // How long a resolving mark (GameStore::begin_resolving) holds without a commit, on every backend:

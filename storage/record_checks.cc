@@ -45,10 +45,13 @@ bool known_press_level(const std::string& p) {
   return p == "none" || p == "public" || p == "private" || p == "anonymous";
 }
 
-Status check_engine_script(const std::string& source, const std::string& sha256) {
+Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn) {
   if (source.empty()) return Status::InvalidArgument("an engine script cannot be empty");
   if (sha256.size() != 64 || sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
     return Status::InvalidArgument("an engine script's sha256 must be 64 lowercase hex digits");
+  if (from_turn < 1)
+    return Status::InvalidArgument("an engine script's first turn must be 1 or later, not " +
+                                   std::to_string(from_turn));
   return Status::Ok();
 }
 

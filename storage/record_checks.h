@@ -22,8 +22,8 @@ bool valid_inbox_state(const std::string& s);
 // PressStore levels: "none", "public", "private", "anonymous".
 bool known_press_level(const std::string& p);
 // EngineScriptStore::add_engine_script: Ok, or InvalidArgument naming what is wrong (an empty
-// source, a sha256 that is not 64 lowercase hex digits).
-Status check_engine_script(const std::string& source, const std::string& sha256);
+// source, a sha256 that is not 64 lowercase hex digits, a first turn below 1).
+Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn);
 
 // ThrottleStore list columns: one item per line. A key is one non-empty line.
 std::string join_lines(const std::vector<std::string>& v);

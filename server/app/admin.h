@@ -162,9 +162,11 @@ class GameAdmin {
   //
   // Several processes on one database may tick at once: a due turn is run by one of them
   // (GameStore::begin_resolving is the claim; the others answer "waiting"), and a turn whose
-  // bookkeeping a dead process left undone is finished by another (unfinished_run). With
-  // `recover_reports` (the daemon, which queues reports for "ran"), a game whose last turn's
-  // reports were never recorded as queued also gets a "reports" action, after its own.
+  // bookkeeping a dead process left undone is finished by another (unfinished_run; for a game
+  // without a deadline, run by hand, after kBookkeepingGraceSeconds). With
+  // `recover_reports` (the daemon, which queues reports for "ran"), every committed turn of a
+  // game (open, held, paused or finished) whose reports were never recorded as queued gets a
+  // "reports" action, after the game's own.
   std::vector<TickAction> tick(bool recover_reports = false);
 
   static constexpr double kNmrSpikeMargin = 0.25;
@@ -173,12 +175,11 @@ class GameAdmin {
   static constexpr std::int64_t kBookkeepingGraceSeconds = 60;
   // Turns committed longer ago are not looked at (databases from before the "reports" entry).
   static constexpr std::int64_t kRecoverySeconds = 86400;
-  // The earliest turn before `open_turn` whose latest audit "run" entry in `log` is between
-  // `grace` and kRecoverySeconds old at `now`, with no "reports" entry for that turn since;
-  // nullopt when none.
-  static std::optional<int> turn_missing_reports(const std::vector<AuditEntry>& log, int open_turn,
-                                                 UnixTime now,
-                                                 std::int64_t grace = kBookkeepingGraceSeconds);
+  // Every turn before `open_turn` (ascending) whose latest audit "run" entry in `log` is between
+  // `grace` and kRecoverySeconds old at `now`, with no "reports" entry for that turn since.
+  static std::vector<int> turns_missing_reports(const std::vector<AuditEntry>& log, int open_turn,
+                                                UnixTime now,
+                                                std::int64_t grace = kBookkeepingGraceSeconds);
 
   // Services::upload_engine_script, audited ("engine_script": version, sha256) when stored.
   Result<EngineScript> upload_engine_script(const std::string& game, std::string_view source,
@@ -197,18 +198,24 @@ class GameAdmin {
   // turn `game` names: when another process resolves or resolved it, "waiting" (no failure).
   TickAction run_due(const GameSummary& game, const Schedule& s);
   // Several schedulers on one database, any of which may die at any point. For the turn before
-  // the open one, committed less than kRecoverySeconds ago:
-  //  - its audit "run" entry is missing (the process that ran it stopped before finish_run):
-  //    "waiting" for kBookkeepingGraceSeconds after the commit, then finish_run from the stored
-  //    turn record under the open turn's claim (GameStore::begin_resolving): "ran";
-  //  - with `due_reports`, any committed turn whose audit "reports" entry is missing
-  //    kBookkeepingGraceSeconds after its "run" entry (the process stopped before queueing
-  //    them): "reports" with that turn (turn_missing_reports), the earliest first.
-  // nullopt when nothing is missing. `due`: the open turn is due (only then is a missing "run"
-  // looked for; its deadline is the previous turn's, so the open turn must not run on it).
-  // `due_reports`: look for a missing "reports" entry (only then).
-  std::optional<TickAction> unfinished_run(const GameSummary& game, UnixTime now, bool due,
-                                           bool due_reports);
+  // the open one, committed less than kRecoverySeconds ago, whose audit "run" entry is missing
+  // from `log` (the game's audit log; the process that ran it stopped before finish_run):
+  // "waiting" for kBookkeepingGraceSeconds after the commit, then finish_run from the stored turn
+  // record under the open turn's claim (GameStore::begin_resolving): "ran". nullopt when nothing
+  // is missing. The caller calls it only when the open turn is due (its deadline is the previous
+  // turn's, so the open turn must not run on it), or when the game has no deadline to run on
+  // (run by hand, or finished).
+  std::optional<TickAction> unfinished_run(const GameSummary& game, UnixTime now,
+                                           const std::vector<AuditEntry>& log);
+  // A "reports" action (with its turn) for every turn of turns_missing_reports(log): the process
+  // that committed it stopped before its reports were recorded as queued.
+  std::vector<TickAction> missing_reports(const GameSummary& game, UnixTime now,
+                                          const std::vector<AuditEntry>& log);
+  // True when nothing of a game's runs can still need recovering: no turn misses its reports
+  // (grace 0), and the last committed turn (committed at `ran_at`; 0: none) has its "run" entry
+  // and a "reports" entry after it, or is older than kRecoverySeconds.
+  bool settled(const GameSummary& game, UnixTime now, const std::vector<AuditEntry>& log,
+               UnixTime ran_at);
   // Mean share of players without orders over the previous resolved turns; nullopt when none.
   std::optional<double> usual_nmr_share(const std::string& game, int turn, std::size_t players);
   // True when the GM resumed the game from "held" during `turn`.
@@ -218,11 +225,12 @@ class GameAdmin {
   Stores s_;
   AdminStore& admin_;
   Clock now_;
-  // Games not open (finished, held, paused) whose turns' reports were all found recorded by
-  // tick(true): game id -> its open turn then. Not looked at again until the turn changes. Only
+  // Games not open (finished, held, paused) found settled() by tick(true): game id -> its open
+  // turn and its last turn's ran_at then. Not looked at again until either changes (a run, or a
+  // rollback and rerun); erased when the game is seen open. At most one entry per game. Only
   // tick() touches it; guarded for the GameAdmin shared by the web's threads.
   std::mutex quiet_mu_;
-  std::map<std::string, int> quiet_;
+  std::map<std::string, std::pair<int, UnixTime>> quiet_;
 };
 
 }  // namespace adj

@@ -1,5 +1,7 @@
 #include "server/app/engine_catalog.h"
 
+#include <limits>
+
 #include <deque>
 #include <map>
 #include <mutex>
@@ -91,7 +93,7 @@ Result<EngineHandle> game_engine(EngineScriptStore& scripts, const std::string& 
   if (spec.name != kScriptEngineName) return builtin_engines().resolve(spec);
   int version = spec.script_version;
   if (version <= 0) {
-    auto newest = scripts.newest_engine_script(game);
+    auto newest = scripts.engine_script_for_turn(game, std::numeric_limits<int>::max());
     if (!newest.ok()) return newest.status();
     if (!*newest) return Status::NotFound("game " + game + " has no engine script");
     version = (*newest)->version;
@@ -107,12 +109,14 @@ Result<EngineHandle> game_engine(EngineScriptStore& scripts, const std::string& 
   return script_engine_for(s->source, ScriptId{version, s->sha256});
 }
 
-Result<EngineHandle> current_engine(EngineScriptStore& scripts, const std::string& game,
+Result<EngineHandle> current_engine(EngineScriptStore& scripts, const std::string& game, int turn,
                                     EngineSpec& spec) {
   if (spec.name != kScriptEngineName) return builtin_engines().resolve(spec);
-  auto newest = scripts.newest_engine_script(game);
+  auto newest = scripts.engine_script_for_turn(game, turn);
   if (!newest.ok()) return newest.status();
-  if (!*newest) return Status::NotFound("game " + game + " has no engine script");
+  if (!*newest)
+    return Status::NotFound("game " + game + " has no engine script for turn " +
+                            std::to_string(turn));
   EngineSpec at = spec;
   at.script_version = (*newest)->version;
   at.script_sha256 = (*newest)->sha256;

@@ -33,9 +33,11 @@ Result<EngineHandle> script_engine_for(std::string_view source, const ScriptId& 
 Result<EngineHandle> game_engine(EngineScriptStore& scripts, const std::string& game,
                                  const EngineSpec& spec);
 
-// The engine the game's next turn runs: for "lua" the newest stored version, written into
-// `spec` (script_version, script_sha256); built-in engines as game_engine.
-Result<EngineHandle> current_engine(EngineScriptStore& scripts, const std::string& game,
+// The engine a run of the game's `turn` uses: for "lua" the newest stored version whose
+// from_turn <= turn (EngineScriptStore::engine_script_for_turn: a rerun after a rollback uses
+// the version the turn first ran with, unless the GM stored one since), written into `spec`
+// (script_version, script_sha256); built-in engines as game_engine.
+Result<EngineHandle> current_engine(EngineScriptStore& scripts, const std::string& game, int turn,
                                     EngineSpec& spec);
 
 // What checking a script before it is stored found.

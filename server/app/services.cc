@@ -30,10 +30,10 @@ namespace adj {
 namespace {
 
 // The engine that checks orders for the game's open turn: the one its next run uses (for a Lua
-// game the newest stored script version).
+// game the script version for that turn, engine_catalog.h current_engine).
 Result<EngineHandle> engine_for_state(const Stores& s, const GameState& state) {
   EngineSpec spec = state.engine;
-  Result<EngineHandle> e = current_engine(s.scripts, state.game_id, spec);
+  Result<EngineHandle> e = current_engine(s.scripts, state.game_id, state.turn, spec);
   if (!e.ok() && e.status().code() == StatusCode::kNotFound &&
       state.engine.name != kScriptEngineName)
     return Status::Corruption("game " + state.game_id + " names an unknown engine");
@@ -486,8 +486,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   PhaseTimer timer(out.phase_ms);
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
-  // A Lua game runs its newest script version, which the next state's EngineSpec records.
-  Result<EngineHandle> engine = current_engine(s_.scripts, game, st->engine);
+  // A Lua game runs the script version for this turn, which the next state's EngineSpec records.
+  Result<EngineHandle> engine = current_engine(s_.scripts, game, st->turn, st->engine);
   if (!engine.ok()) {
     if (engine.status().code() == StatusCode::kNotFound && st->engine.name != kScriptEngineName)
       return Status::Corruption("game " + game + " names an unknown engine");
@@ -651,7 +651,9 @@ Result<EngineScript> Services::upload_engine_script(const std::string& game,
   if (!whole.ok()) return whole.status();
   if (Status fits = checked->engine->check_game(*whole); !fits.ok())
     return Status::InvalidArgument("the script refuses this game: " + fits.message());
-  EngineScript s{game, 0, std::string(source), checked->sha256, now_(), who, checked->json.dump()};
+  // Used from the open turn's run on; a rerun of an earlier turn keeps its own version.
+  EngineScript s{game,   0,   std::string(source),  checked->sha256,
+                 now_(), who, checked->json.dump(), st->turn};
   Result<int> v = s_.scripts.add_engine_script(s);
   if (!v.ok()) return v.status();
   s.version = *v;

@@ -114,8 +114,8 @@ int engines_versions(const Common& c, const std::string& game) {
   if (!versions.ok()) return fail(versions.status());
   if (versions->empty()) std::printf("%s has no engine script.\n", id->c_str());
   for (const auto& v : *versions)
-    std::printf("version %d  sha256 %s  %s  by %s\n", v.version, v.sha256.c_str(),
-                utc_minutes(v.created_at).c_str(), v.created_by.c_str());
+    std::printf("version %d  sha256 %s  %s  by %s  from turn %d\n", v.version, v.sha256.c_str(),
+                utc_minutes(v.created_at).c_str(), v.created_by.c_str(), v.from_turn);
   return kExitOk;
 }
 

@@ -18,6 +18,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <chrono>
 
 #include <csignal>
 #include <cstdio>
@@ -32,6 +33,7 @@
 
 #include "server/app/gm_token_file.h"
 #include "server/app/log_escape.h"
+#include "server/app/reports_in_flight.h"
 #include "server/http/conn_caps.h"
 #include "server/http/http_server.h"
 #include "server/http/smtp_server.h"
@@ -296,7 +298,7 @@ void run_tick(web::WebContext& ctx) {
       if (shown.ok() && shown->contains("turn"))
         ctx.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
     }
-    if (a.action == "reports") ctx.turn_ran(a.game, a.turn);  // queued again: see GameAdmin
+    if (a.action == "reports") ctx.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
     const std::string game = log_escape(a.game), detail = log_escape(a.detail);
     if (a.action == "waiting")
       spdlog::debug("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
@@ -496,16 +498,31 @@ int serve(const std::string& db, const ServeOptions& o) {
       });
     });
   });
-  ctx.set_on_turn_run([&](const std::string& game, int turn) {
+  ReportsInFlight reports_in_flight;
+  const auto steady_seconds = [] {
+    return std::chrono::duration_cast<std::chrono::seconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+  };
+  ctx.set_on_turn_run([&](const std::string& game, int turn, bool recovery) {
+    if (!reports_in_flight.begin(game, turn, recovery, steady_seconds())) {
+      spdlog::debug(
+          "event=reports_mail_skipped game={} turn={} reason=\"queued or failed just now\"",
+          log_escape(game), turn);
+      return;
+    }
     asio::post(deliver_pool, [&, game, turn] {
+      bool ok = false;
       guarded("reports_mail", [&] {
         auto n = thread_ingest(ctx, mail_config).queue_turn_reports(game, turn);
+        ok = n.ok();
         if (!n.ok())
           spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", log_escape(game),
                        turn, log_escape(n.status().message()));
         else
           spdlog::info("event=reports_queued game={} turn={} count={}", log_escape(game), turn, *n);
       });
+      reports_in_flight.end(game, turn, ok, steady_seconds());
     });
   });
   // A player's key locked by failed checks on the web: the player hears of it (auth_alert.h).

@@ -632,6 +632,7 @@ Json engine_script_json(const EngineScript& e) {
           {"sha256", e.sha256},
           {"created_at", e.created_at},
           {"created_by", e.created_by},
+          {"from_turn", e.from_turn},
           {"conformance", conformance.is_discarded() ? Json() : conformance}};
 }
 
@@ -645,7 +646,8 @@ Response engine_script_versions(WebContext& ctx, const std::string& game) {
 }
 
 // PUT /api/games/{game}/engine-script: the body is the Lua text of the next version. Refused
-// (422, with the conformance report) when the script fails its checks; used from the next run.
+// (422, with the conformance report) when the script fails its checks; used from the open turn's
+// run on (a rerun of an earlier turn keeps its version).
 Response put_engine_script(WebContext& ctx, const Request& req, const std::string& game) {
   if (req.body.size() > host_script_limits().source_bytes)
     return error_response(413, "the script is too long (at most " +

@@ -1031,7 +1031,8 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
         versions.push_back({{"version", it->version},
                             {"sha256", it->sha256.substr(0, 16)},
                             {"at", time_html(it->created_at)},
-                            {"by", it->created_by}});
+                            {"by", it->created_by},
+                            {"from_turn", it->from_turn}});
     model["script_engine"] = {{"versions", std::move(versions)},
                               {"max_bytes", host_script_limits().source_bytes}};
   }

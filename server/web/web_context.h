@@ -47,11 +47,12 @@ class WebContext {
   // A hook called after every committed turn run (GM runs through the web and API, and the
   // scheduler in `adjutant serve`) with the game and the turn resolved, from the running thread.
   // Set before serving starts (not synchronised); the hook must be thread-safe and quick.
-  void set_on_turn_run(std::function<void(const std::string& game, int turn)> hook) {
-    on_turn_run_ = std::move(hook);
-  }
-  void turn_ran(const std::string& game, int turn) const {
-    if (on_turn_run_) on_turn_run_(game, turn);
+  // `recovery`: not a run, but the scheduler asking again for the reports of a turn whose
+  // queueing was never recorded (GameAdmin::tick, "reports").
+  using TurnRunHook = std::function<void(const std::string& game, int turn, bool recovery)>;
+  void set_on_turn_run(TurnRunHook hook) { on_turn_run_ = std::move(hook); }
+  void turn_ran(const std::string& game, int turn, bool recovery = false) const {
+    if (on_turn_run_) on_turn_run_(game, turn, recovery);
   }
   // A hook called with new player secrets in clear (code -> secret) when a game is created with
   // fresh secrets or the GM resets one, so `adjutant serve` can mail them to the players. Same
@@ -82,7 +83,7 @@ class WebContext {
   WebConfig config_;
   Clock clock_;
   Metrics metrics_;
-  std::function<void(const std::string&, int)> on_turn_run_;
+  TurnRunHook on_turn_run_;
   SecretsHook on_secrets_issued_;
   AuthThrottle throttle_;
   LockoutHook on_auth_lockout_;

@@ -51,6 +51,7 @@ class PgStore final : public Store {
 
   Status rollback(const std::string& game, int turn) override;
   Result<Json> turn_record(const std::string& game, int turn) override;
+  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
   // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
   // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.
   Result<GameState> load_view(const std::string& game, std::optional<int> turn,
@@ -166,7 +167,8 @@ class PgStore final : public Store {
   // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
   Result<int> add_engine_script(const EngineScript& s) override;
   Result<EngineScript> engine_script(const std::string& game, int version) override;
-  Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) override;
+  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
+                                                             int turn) override;
   Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----

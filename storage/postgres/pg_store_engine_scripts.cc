@@ -1,5 +1,5 @@
-// PgStore: EngineScriptStore over schemas/pg/0006_engine_scripts.sql. Behaviour, error codes and
-// texts are SqliteStore's (storage/sqlite/sqlite_store_engine_scripts.cc).
+// PgStore: EngineScriptStore over schemas/pg/0006_engine_scripts.sql and 0007. Behaviour, error
+// codes and texts are SqliteStore's (storage/sqlite/sqlite_store_engine_scripts.cc).
 //
 // add_engine_script numbers the version under a lock on the game's row (FOR NO KEY UPDATE), so
 // concurrent uploads, in any number of daemons, get distinct versions.
@@ -16,7 +16,7 @@ using pg::Param;
 
 namespace {
 
-// Columns 0..5: game_id, version, sha256, created_at, created_by, conformance.
+// Columns 0..6: game_id, version, sha256, created_at, created_by, conformance, from_turn.
 
 EngineScript read_script_row(const pg::Rows& r, int i) {
   EngineScript s;
@@ -26,13 +26,14 @@ EngineScript read_script_row(const pg::Rows& r, int i) {
   s.created_at = r.int64(i, 3);
   s.created_by = r.text(i, 4);
   s.conformance = r.text(i, 5);
+  s.from_turn = static_cast<int>(r.int64(i, 6));
   return s;
 }
 
 }  // namespace
 
 Result<int> PgStore::add_engine_script(const EngineScript& s) {
-  ADJ_RETURN_IF_ERROR(store_checks::check_engine_script(s.source, s.sha256));
+  ADJ_RETURN_IF_ERROR(store_checks::check_engine_script(s.source, s.sha256, s.from_turn));
   ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
   {
     ADJ_SQL_TRY(
@@ -40,13 +41,14 @@ Result<int> PgStore::add_engine_script(const EngineScript& s) {
         conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {Param(s.game)}));
     if (game.empty()) return Status::NotFound(no_such_game(s.game));
   }
-  ADJ_SQL_TRY(const pg::Rows v,
-              conn_.query("INSERT INTO engine_scripts(game_id, version, source, sha256, "
-                          "created_at, created_by, conformance) "
-                          "SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6 "
-                          "FROM engine_scripts WHERE game_id = $1 RETURNING version",
-                          {Param(s.game), Param(s.source), Param(s.sha256), Param(s.created_at),
-                           Param(s.created_by), Param(s.conformance)}));
+  ADJ_SQL_TRY(
+      const pg::Rows v,
+      conn_.query("INSERT INTO engine_scripts(game_id, version, source, sha256, "
+                  "created_at, created_by, conformance, from_turn) "
+                  "SELECT $1, coalesce(max(version), 0) + 1, $2, $3, $4, $5, $6, $7 "
+                  "FROM engine_scripts WHERE game_id = $1 RETURNING version",
+                  {Param(s.game), Param(s.source), Param(s.sha256), Param(s.created_at),
+                   Param(s.created_by), Param(s.conformance), Param(std::int64_t{s.from_turn})}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return v.int32(0, 0);
 }
@@ -54,7 +56,8 @@ Result<int> PgStore::add_engine_script(const EngineScript& s) {
 Result<EngineScript> PgStore::engine_script(const std::string& game, int version) {
   ADJ_SQL_TRY(const pg::Rows r,
               conn_.query("SELECT s.game_id, s.version, s.sha256, s.created_at, s.created_by, "
-                          "s.conformance, s.source FROM games g LEFT JOIN engine_scripts s "
+                          "s.conformance, s.from_turn, s.source FROM games g "
+                          "LEFT JOIN engine_scripts s "
                           "ON s.game_id = g.id AND s.version = $2::bigint WHERE g.id = $1",
                           {Param(game), Param(std::int64_t{version})}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
@@ -62,20 +65,28 @@ Result<EngineScript> PgStore::engine_script(const std::string& game, int version
     return Status::NotFound("game " + game + " has no engine script version " +
                             std::to_string(version));
   EngineScript s = read_script_row(r, 0);
-  s.source = r.text(0, 6);
+  s.source = r.text(0, 7);
   return s;
 }
 
-Result<std::optional<EngineScript>> PgStore::newest_engine_script(const std::string& game) {
-  ADJ_SQL_TRY(auto all, engine_script_versions(game));
-  if (all.empty()) return std::optional<EngineScript>();
-  return std::optional<EngineScript>(std::move(all.back()));
+Result<std::optional<EngineScript>> PgStore::engine_script_for_turn(const std::string& game,
+                                                                    int turn) {
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT s.game_id, s.version, s.sha256, s.created_at, s.created_by, "
+                          "s.conformance, s.from_turn FROM games g LEFT JOIN LATERAL "
+                          "(SELECT * FROM engine_scripts e WHERE e.game_id = g.id AND "
+                          "e.from_turn <= $2::bigint ORDER BY e.version DESC LIMIT 1) s ON true "
+                          "WHERE g.id = $1",
+                          {Param(game), Param(std::int64_t{turn})}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  if (r.is_null(0, 0)) return std::optional<EngineScript>();
+  return std::optional<EngineScript>(read_script_row(r, 0));
 }
 
 Result<std::vector<EngineScript>> PgStore::engine_script_versions(const std::string& game) {
   ADJ_SQL_TRY(const pg::Rows r,
               conn_.query("SELECT s.game_id, s.version, s.sha256, s.created_at, s.created_by, "
-                          "s.conformance FROM games g LEFT JOIN engine_scripts s "
+                          "s.conformance, s.from_turn FROM games g LEFT JOIN engine_scripts s "
                           "ON s.game_id = g.id WHERE g.id = $1 ORDER BY s.version",
                           {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));

@@ -19,8 +19,6 @@ using store_checks::known_press_level;
 
 using pg::Param;
 
-namespace {}  // namespace
-
 Result<PressOptions> PgStore::press_options(const std::string& game) {
   ADJ_SQL_TRY(const pg::Rows r,
               conn_.query("SELECT o.press, o.gm_reads_private FROM games g "

@@ -18,8 +18,6 @@ namespace adj {
 
 using store_checks::check_commit;
 
-namespace {}  // namespace
-
 Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   ADJ_RETURN_IF_ERROR(check_commit(game, commit));
   const std::string where = "game " + game + " turn " + std::to_string(commit.turn);
@@ -208,6 +206,15 @@ Result<Json> PgStore::turn_record(const std::string& game, int turn) {
               {"seed", sqlite::seed_to_text(seed)},
               {"summary", std::move(summary)},
               {"ran_at", r.int64(0, 2)}};
+}
+
+Result<UnixTime> PgStore::turn_ran_at(const std::string& game, int turn) {
+  ADJ_SQL_TRY(auto r, conn_.query("SELECT ran_at FROM turns WHERE game_id = $1 AND turn = $2",
+                                  {game, turn}));
+  if (r.empty())
+    return Status::NotFound("game " + game + " turn " + std::to_string(turn) +
+                            " has not been resolved");
+  return UnixTime{r.int64(0, 0)};
 }
 
 }  // namespace adj

@@ -84,6 +84,7 @@ class SqliteStore final : public Store {
   Status rollback(const std::string& game, int turn) override;
   // NotFound when the turn has not been resolved.
   Result<Json> turn_record(const std::string& game, int turn) override;
+  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
 
   // ---- SubmissionStore ----
   // record.id and record.current are ignored: the store assigns the id, and an accepted record
@@ -216,7 +217,8 @@ class SqliteStore final : public Store {
   // ---- EngineScriptStore (sqlite_store_engine_scripts.cc, migration 0015) ----
   Result<int> add_engine_script(const EngineScript& s) override;
   Result<EngineScript> engine_script(const std::string& game, int version) override;
-  Result<std::optional<EngineScript>> newest_engine_script(const std::string& game) override;
+  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
+                                                             int turn) override;
   Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- Not part of the interfaces ----

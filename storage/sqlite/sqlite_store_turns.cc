@@ -283,4 +283,14 @@ Result<Json> SqliteStore::turn_record(const std::string& game, int turn) {
               {"ran_at", st.column_int64(2)}};
 }
 
+Result<UnixTime> SqliteStore::turn_ran_at(const std::string& game, int turn) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT ran_at FROM turns WHERE game_id = ? AND turn = ?"));
+  st.bind_text(1, game).bind_int(2, turn);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row)
+    return Status::NotFound("game " + game + " turn " + std::to_string(turn) +
+                            " has not been resolved");
+  return UnixTime{st.column_int64(0)};
+}
+
 }  // namespace adj

@@ -749,18 +749,22 @@ TEST(TurnMissingReports, FindsAnyCommittedTurnWhoseReportsWereNeverQueued) {
   std::vector<AuditEntry> log = {entry("run", 1, 1000), entry("run", 2, 1004),
                                  entry("reports", 2, 1005), entry("run", 3, 1008),
                                  entry("reports", 3, 1009)};
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g + 10), std::optional<int>(1));
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g - 1), std::nullopt) << "in its grace";
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 1, 1000 + g + 10), std::nullopt)
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 1000 + g + 10), std::vector<int>{1});
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 1000 + g - 1), std::vector<int>{})
+      << "in its grace";
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 1, 1000 + g + 10), std::vector<int>{})
       << "turn 1 is not committed (rolled back)";
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + GameAdmin::kRecoverySeconds + 1),
-            std::nullopt)
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 1000 + GameAdmin::kRecoverySeconds + 1),
+            std::vector<int>{})
       << "too old to look at";
   log.push_back(entry("reports", 1, 1100));
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 1000 + g + 200), std::nullopt);
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 1000 + g + 200), std::vector<int>{});
   // A rerun of turn 3 after a rollback needs reports of its own.
   log.push_back(entry("run", 3, 2000));
-  EXPECT_EQ(GameAdmin::turn_missing_reports(log, 4, 2000 + g), std::optional<int>(3));
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 2000 + g), std::vector<int>{3});
+  // Two turns missing theirs: both are found (one that keeps failing does not hide the other).
+  log.push_back(entry("run", 2, 2001));
+  EXPECT_EQ(GameAdmin::turns_missing_reports(log, 4, 2001 + g), (std::vector<int>{2, 3}));
 }
 
 // The process that committed a game's last turn (the game finished) died before its bookkeeping
@@ -800,6 +804,66 @@ TEST_F(AdminTest, AFinishedGameWhoseRunnerDiedGetsItsBookkeepingAndReports) {
   ASSERT_TRUE(store_->append_audit(queued).ok());
   EXPECT_TRUE(admin_->tick(true).empty());
   EXPECT_EQ(status(), "finished");
+}
+
+// A game run by hand (no schedule) whose runner died after the commit: its bookkeeping is
+// completed after the grace and its reports asked for, as for a scheduled game.
+TEST_F(AdminTest, AnUnscheduledGameWhoseRunnerDiedGetsItsBookkeepingAndReports) {
+  create();
+  submit_all(1);
+  ASSERT_TRUE(svc_->run_turn(kGame, false).ok());  // the commit alone
+  std::vector<TickAction> acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "waiting");
+  now_ += GameAdmin::kBookkeepingGraceSeconds + 1;
+  acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "ran") << acts[0].detail;
+  EXPECT_TRUE(admin_->tick(true).empty());
+  now_ += GameAdmin::kBookkeepingGraceSeconds;
+  acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "reports");
+  EXPECT_EQ(acts[0].turn, 1);
+  EXPECT_EQ(status(), "open");
+  EXPECT_EQ(open_turn(), 2);
+}
+
+// A held game found settled is looked at again when its last turn is run again at the same open
+// turn (rollback and rerun), and not before it is settled: the run's reports are asked for.
+TEST_F(AdminTest, AHeldGameIsLookedAtAgainAfterARerunAtTheSameTurn) {
+  const auto append = [&](const char* action) {
+    AuditEntry e;
+    e.game = kGame;
+    e.at = now_;
+    e.actor = "test";
+    e.action = action;
+    e.detail = Json{{"turn", 1}};
+    ASSERT_TRUE(store_->append_audit(e).ok());
+  };
+  create();
+  submit_all(1);
+  ASSERT_TRUE(svc_->run_turn(kGame, false).ok());
+  append("run");
+  ASSERT_TRUE(store_->set_game_status(kGame, "held").ok());
+  EXPECT_TRUE(admin_->tick(true).empty()) << "in the grace: not missing yet";
+  append("reports");
+  EXPECT_TRUE(admin_->tick(true).empty()) << "settled";
+
+  now_ += 100;
+  ASSERT_TRUE(store_->rollback(kGame, 1).ok());
+  ASSERT_TRUE(store_->set_game_status(kGame, "open").ok());
+  ASSERT_TRUE(svc_->run_turn(kGame, false).ok());
+  ASSERT_TRUE(store_->set_game_status(kGame, "held").ok());
+  append("run");  // the rerun's process then died before queueing its reports
+  ASSERT_EQ(open_turn(), 2);
+  now_ += GameAdmin::kBookkeepingGraceSeconds + 1;
+  std::vector<TickAction> acts = admin_->tick(true);
+  ASSERT_EQ(acts.size(), 1u);
+  EXPECT_EQ(acts[0].action, "reports");
+  EXPECT_EQ(acts[0].turn, 1);
+  append("reports");
+  EXPECT_TRUE(admin_->tick(true).empty());
 }
 
 }  // namespace

@@ -115,12 +115,26 @@ TEST_F(LuaGame, RollbackAndRerunAndReplayAreByteIdenticalAndMatchTheBuiltInEngin
   EXPECT_EQ(state["engine"]["script"]["version"], 1);
   EXPECT_EQ(state["engine"]["script"]["sha256"].get<std::string>().size(), 64u);
 
+  // A version stored while turn 3 is open is used from turn 3's run on: the rerun of turns 1
+  // and 2 after the rollback keeps version 1.
+  write_file(dir_.file("v2.lua"), variant(false));
+  auto up = cli({"engines", "upload", "britain-1", dir_.file("v2.lua")});
+  ASSERT_EQ(up.exit_code, 0) << up.out << up.err;
+  versions = cli({"engines", "versions", "britain-1"});
+  EXPECT_NE(versions.out.find("from turn 3"), std::string::npos) << versions.out;
+
   ASSERT_EQ(cli({"turn", "rollback", "britain-1", "1"}).exit_code, 0);
   EXPECT_EQ(open_turn(), 1);
   ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
   ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
   const auto after = reports(2);
   for (const auto& [key, text] : before) EXPECT_EQ(after.at(key), text) << key;
+  state = Json::parse(cli({"game", "show", "britain-1", "--json"}).out);
+  EXPECT_EQ(state["engine"]["script"]["version"], 1) << "the rerun kept the turns' version";
+  auto third = cli({"turn", "run", "britain-1"});  // turn 3 (no orders): on version 2
+  ASSERT_EQ(third.exit_code, 0) << third.out << third.err;
+  state = Json::parse(cli({"game", "show", "britain-1", "--json"}).out);
+  EXPECT_EQ(state["engine"]["script"]["version"], 2);
 
   // Every battle of turn 1 replays on the version its log names.
   Json rep =

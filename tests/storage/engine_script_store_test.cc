@@ -7,8 +7,12 @@
 #include <thread>
 #include <vector>
 
+#include "storage/sqlite/database.h"
+#include "storage/sqlite/migrator.h"
+#include "storage/sqlite/sqlite_store.h"
 #include "tests/storage/shared_db.h"
 #include "tests/storage/store_test_util.h"
+#include "tests/support/temp_dir.h"
 
 namespace adj::storage_test {
 namespace {
@@ -17,7 +21,7 @@ const std::string kShaA(64, 'a');
 const std::string kShaB(64, 'b');
 
 EngineScript script(const std::string& game, const std::string& source, const std::string& sha,
-                    const std::string& who = "scenario") {
+                    const std::string& who = "scenario", int from_turn = 1) {
   EngineScript s;
   s.game = game;
   s.version = 99;  // ignored: the store numbers versions
@@ -26,6 +30,7 @@ EngineScript script(const std::string& game, const std::string& source, const st
   s.created_at = 1'700'000'123;
   s.created_by = who;
   s.conformance = R"({"passed":true})";
+  s.from_turn = from_turn;
   return s;
 }
 
@@ -41,7 +46,7 @@ class EngineScriptStoreTest : public BackendTest {
 ADJ_ON_EVERY_BACKEND(EngineScriptStoreTest);
 
 TEST_P(EngineScriptStoreTest, VersionsArePerGameAndKeepTheTextExactly) {
-  auto none = store_->newest_engine_script("britain");
+  auto none = store_->engine_script_for_turn("britain", 1);
   ASSERT_TRUE(none.ok()) << none.status().to_string();
   EXPECT_FALSE(none->has_value());
   // Bytes a text column could lose: a NUL-free but non-ASCII, CRLF and trailing-space text.
@@ -66,7 +71,7 @@ TEST_P(EngineScriptStoreTest, VersionsArePerGameAndKeepTheTextExactly) {
   EXPECT_EQ(got->created_by, "scenario");
   EXPECT_EQ(got->conformance, R"({"passed":true})");
 
-  auto newest = store_->newest_engine_script("britain");
+  auto newest = store_->engine_script_for_turn("britain", 1);
   ASSERT_TRUE(newest.ok());
   ASSERT_TRUE(newest->has_value());
   EXPECT_EQ((*newest)->version, 2);
@@ -96,7 +101,72 @@ TEST_P(EngineScriptStoreTest, BadRowsAndUnknownNamesAreRefused) {
   EXPECT_EQ(store_->engine_script("britain", 1).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->engine_script("nope", 1).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->engine_script_versions("nope").status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(store_->newest_engine_script("nope").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->engine_script_for_turn("nope", 1).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->add_engine_script(script("britain", "x", kShaA, "gm", 0)).status().code(),
+            StatusCode::kInvalidArgument);
+}
+
+// A version is used from the turn that was open when it was stored: a run (or a rerun after a
+// rollback) of an earlier turn keeps the version that turn had.
+TEST_P(EngineScriptStoreTest, AVersionIsUsedFromItsFirstTurnOn) {
+  ASSERT_TRUE(store_->add_engine_script(script("britain", "return 1", kShaA, "scenario", 1)).ok());
+  ASSERT_TRUE(store_->add_engine_script(script("britain", "return 2", kShaB, "gm:web", 4)).ok());
+  ASSERT_TRUE(store_->add_engine_script(script("britain", "return 3", kShaA, "gm:web", 2)).ok());
+  const auto version_for = [&](int turn) {
+    auto v = store_->engine_script_for_turn("britain", turn);
+    EXPECT_TRUE(v.ok()) << v.status().to_string();
+    return v.ok() && v->has_value() ? (*v)->version : 0;
+  };
+  EXPECT_EQ(version_for(1), 1);
+  EXPECT_EQ(version_for(2), 3) << "version 3 was stored while turn 2 was open again";
+  EXPECT_EQ(version_for(3), 3);
+  EXPECT_EQ(version_for(4), 3) << "the newest of those that apply";
+  auto all = store_->engine_script_versions("britain");
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 3u);
+  EXPECT_EQ((*all)[1].from_turn, 4);
+  auto got = store_->engine_script("britain", 2);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->from_turn, 4);
+  EXPECT_EQ(got->source, "return 2");
+  auto none = store_->engine_script_for_turn("other", 5);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+// A database at the schema before 0017 with a stored script is upgraded in place: the version is
+// kept and used from turn 1 on, as it was.
+TEST(EngineScriptUpgrade, VersionsStoredBefore0017AreUsedFromTurnOne) {
+  ::adj::testing::TempDir dir;
+  const std::string path = dir.file("v16.db");
+  {
+    auto db = sqlite::Database::open(path);
+    ASSERT_TRUE(db.ok());
+    auto all = sqlite::bundled_migrations();
+    ASSERT_TRUE(all.ok());
+    ASSERT_GE(all->size(), 17u);
+    ASSERT_EQ((*all)[16].version, 17);
+    std::vector<sqlite::Migration> first16(all->begin(), all->begin() + 16);
+    auto v = sqlite::migrate(*db, first16);
+    ASSERT_TRUE(v.ok()) << v.status().to_string();
+    ASSERT_TRUE(db->exec("INSERT INTO games(id, name, engine, scenario_json, open_turn, status, "
+                         "created_at) VALUES ('britain', 'Britain', 'lua', '{}', 3, 'open', "
+                         "1600000000);"
+                         "INSERT INTO engine_scripts(game_id, version, source, sha256, created_at) "
+                         "VALUES ('britain', 1, 'return 1', '" +
+                         kShaA + "', 1600000001);")
+                    .ok());
+  }
+  auto store = SqliteStore::open(path);
+  ASSERT_TRUE(store.ok()) << store.status().to_string();
+  auto v = (*store)->engine_script_for_turn("britain", 1);
+  ASSERT_TRUE(v.ok()) << v.status().to_string();
+  ASSERT_TRUE(v->has_value());
+  EXPECT_EQ((*v)->version, 1);
+  EXPECT_EQ((*v)->from_turn, 1);
+  auto got = (*store)->engine_script("britain", 1);
+  ASSERT_TRUE(got.ok());
+  EXPECT_EQ(got->source, "return 1");
 }
 
 class EngineScriptConcurrencyTest : public SharedDatabaseTest {};
