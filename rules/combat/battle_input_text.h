@@ -1,7 +1,7 @@
 // The full battle input form of rules/combat/local_world.h written as text directly: the same
 // bytes as battle_input_json(in, order_position).dump(-1, ' ', false,
-// Json::error_handler_t::replace) (tests/rules/combat/battle_input_text_test.cc checks both on the
-// scale world and the bundled scenarios), without building the tree. A key added to
+// Json::error_handler_t::replace) (tests/rules/turn/json_text_test.cc checks both on the scale
+// world and the bundled scenarios), without building the tree. A key added to
 // battle_input_json must be added here too, in sorted order; the "engine" object is engine_json()
 // (rules/game/state.h) in both, so a key added there needs nothing here.
 #pragma once

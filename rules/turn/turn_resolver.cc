@@ -16,7 +16,6 @@ namespace turn_detail {
 
 Result<TurnResult> TurnRun::run() {
   draw_order_of_play();
-  if (&orders_ != &result_.orders) result_.orders = orders_;
   const int n = s_.rules.actions_per_turn;
   for (int slot = 1; slot <= n; ++slot) {
     if (slot == 1 || phase_.scope == CombatPhaseRules::Scope::kActionRound) {
@@ -155,10 +154,7 @@ std::string TurnRun::digest() {
 
 Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
                                 const CombatEngine& engine) {
-  for (const auto& [code, list] : orders)
-    if (!state.find_player(code))
-      return Status::InvalidArgument("orders for unknown player " + code);
-  return turn_detail::TurnRun(state, orders, engine).run();
+  return resolve_turn(state, OrderBook(orders), engine);
 }
 
 Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,

@@ -29,14 +29,6 @@ inline std::string bps(int n) { return std::to_string(n) + (n == 1 ? " BP" : " B
 // Mutable working state of one turn run.
 class TurnRun {
  public:
-  TurnRun(const GameState& start, const OrderBook& orders, const CombatEngine& engine)
-      : s_(start),
-        orders_(orders),
-        engine_(engine),
-        phase_(engine.phase_rules(start.engine.options)),
-        input_writer_(s_, &engine) {
-    init(start);
-  }
   // Takes the orders: they become result_.orders at once (run() copies none).
   TurnRun(const GameState& start, OrderBook&& orders, const CombatEngine& engine)
       : s_(start),
@@ -212,7 +204,7 @@ class TurnRun {
 
   std::string digest();  // also sets result_.next_state_text
 
-  TurnResult result_;  // first: orders_ may refer to result_.orders
+  TurnResult result_;  // first: orders_ refers to result_.orders
   GameState s_;
   const OrderBook& orders_;
   const CombatEngine& engine_;
