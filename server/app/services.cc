@@ -16,6 +16,7 @@
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
 #include "rules/turn/turn_text.h"
+#include "server/app/commit_battles.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/log_escape.h"
@@ -560,24 +561,20 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
 #endif
   timer.mark("reports");
 
-  // Each outcome is written here, then copied at its size: they are kept until the commit.
-  std::string scratch;
-  for (auto& b : out.result.battles) {
-    BattleRecord rec;
-    rec.id = b.id;
-    rec.seed = b.seed;
-    rec.engine = b.engine;
-    try {  // as text at once: 65,000 outcome trees held until the commit are a big turn's peak
-      scratch.clear();
-      json_text::battle_log(scratch, b);  // to_json(b).dump(), without the tree
-      rec.outcome_text = scratch;
-    } catch (const Json::exception& e) {
-      return Status::InvalidArgument("battle " + b.id +
-                                     " outcome cannot be stored as JSON: " + e.what());
-    }
-    rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
-    commit.battles.push_back(std::move(rec));
-  }
+  // The battles and reports go to the store one by one as the commit's first part
+  // (storage/turn_writer.h): a backend that writes them at once frees each before the next, so
+  // a big turn never holds every battle log and report text at the same time as the summary.
+  Result<std::unique_ptr<TurnWriter>> writer =
+      s_.games.begin_commit(game, state.turn, std::vector<std::int64_t>(used));
+  if (!writer.ok()) return writer.status();
+  ADJ_RETURN_IF_ERROR(add_battles(out.result.battles, **writer));
+  for (auto& r : commit.reports) ADJ_RETURN_IF_ERROR((*writer)->add_report(std::move(r)));
+  commit.reports = {};
+#ifdef __GLIBC__
+  // Half of the reports were made on the second thread, in an arena of its own: give back the
+  // pages their texts held before the summary is built on this thread.
+  malloc_trim(0);
+#endif
   Json actions = Json::array();
   for (const auto& a : out.result.actions) actions.push_back(to_json(a));
   Json orders = Json::object();
@@ -596,10 +593,10 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit
   commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
-  ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  ADJ_RETURN_IF_ERROR((*writer)->finish(commit));
+  writer->reset();
   out.result.next_state = std::move(commit.next_state);
   timer.mark("commit");
-  out.reports = std::move(commit.reports);
   return out;
 }
 
