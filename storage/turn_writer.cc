@@ -18,23 +18,25 @@ BufferedTurnWriter::BufferedTurnWriter(GameStore& store, std::string game, int t
     : store_(store), game_(std::move(game)), turn_(turn), submissions_(std::move(submissions)) {}
 
 Status BufferedTurnWriter::add_battle(BattleRecord b) {
-  if (finished_) return Status::FailedPrecondition("turn writer: already finished");
+  if (finished_) return Status::FailedPrecondition("turn writer: already finished or failed");
   battles_.push_back(std::move(b));
   return Status::Ok();
 }
 
 Status BufferedTurnWriter::add_report(ReportRecord r) {
-  if (finished_) return Status::FailedPrecondition("turn writer: already finished");
-  if (r.turn != turn_)
+  if (finished_) return Status::FailedPrecondition("turn writer: already finished or failed");
+  if (r.turn != turn_) {
+    finished_ = true;  // after an error nothing more is taken, and finish() writes nothing
     return Status::InvalidArgument("commit_turn game " + game_ + " turn " + std::to_string(turn_) +
                                    ": the report of " + r.player + " is for turn " +
                                    std::to_string(r.turn));
+  }
   reports_.push_back(std::move(r));
   return Status::Ok();
 }
 
 Status BufferedTurnWriter::finish(TurnCommit& rest) {
-  if (finished_) return Status::FailedPrecondition("turn writer: already finished");
+  if (finished_) return Status::FailedPrecondition("turn writer: already finished or failed");
   finished_ = true;
   if (rest.turn != turn_)
     return Status::InvalidArgument("commit_turn game " + game_ + ": the writer is for turn " +

@@ -18,7 +18,8 @@ class GameStore;
 // atomic commit, with GameStore::commit_turn's checks and effects: a writer destroyed before
 // finish() succeeded writes nothing. Records are taken by value: the writer owns them, and a
 // backend that writes at once (SqliteStore) frees each before add_* returns.
-// After an error every later call returns that error and nothing is written.
+// After an error nothing is written: every later call fails (with that error, or, on a
+// BufferedTurnWriter, FailedPrecondition).
 // Not thread-safe; while a writer is open its store must not be used for anything else (on
 // SQLite the writer holds the store's connection inside its transaction).
 class TurnWriter {

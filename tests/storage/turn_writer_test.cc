@@ -161,6 +161,8 @@ TEST_P(TurnWriterTest, FilesThatChangedAreRefused) {
   EXPECT_EQ(counts(), before);
   // And a writer for a turn that is not open.
   TurnCommit later = c;
+  later.battles.clear();
+  later.reports.clear();
   later.turn = 2;
   later.next_state.turn = 3;
   auto stale = store_->begin_commit("britain", 2, {});
