@@ -114,7 +114,9 @@ TEST_P(TurnWriterTest, AFailedRowFailsTheWholeCommit) {
   ASSERT_TRUE((*w)->add_battle(c.battles[0]).ok());
   // The same battle id again: SQLite refuses it at once, PostgreSQL at finish().
   Status again = (*w)->add_battle(c.battles[0]);
-  if (is_sqlite()) EXPECT_EQ(again.code(), StatusCode::kAlreadyExists) << again.to_string();
+  if (is_sqlite()) {
+    EXPECT_EQ(again.code(), StatusCode::kAlreadyExists) << again.to_string();
+  }
   Status done = (*w)->finish(c);
   ASSERT_FALSE(done.ok());
   EXPECT_EQ(done.code(), StatusCode::kAlreadyExists) << done.to_string();
@@ -186,8 +188,9 @@ TEST_P(TurnWriterTest, ASummaryGivenAsTextIsStoredAsTheSummary) {
   auto record = store_->turn_record("britain", 1);
   ASSERT_TRUE(record.ok()) << record.status().to_string();
   EXPECT_EQ((*record)["summary"], full);
-  if (is_sqlite())
+  if (is_sqlite()) {
     EXPECT_EQ(query_text(*store_, dir_, "SELECT summary_json FROM turns"), c.summary_text);
+  }
   EXPECT_EQ(store_->game_summary("britain")->status, "finished");
 
   // Through commit_turn too, without an ending.
