@@ -2,6 +2,8 @@
 // Thread-safety: an implementation object is used from one thread at a time.
 #pragma once
 
+#include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "rules/core/status.h"
 #include "storage/records.h"
 #include "storage/state_view.h"
+#include "storage/turn_writer.h"
 
 namespace adj {
 
@@ -62,6 +65,12 @@ class GameStore {
   // game's open turn and commit.submissions are exactly its current accepted files. A summary
   // with "ending" (the turn ended the game) also sets the status to "finished".
   virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
+  // The same commit in parts (storage/turn_writer.h), for `turn` and the submission ids the run
+  // resolved (TurnCommit::submissions): battles and reports added one by one, then finish(). The
+  // default keeps them and makes one commit_turn at finish (BufferedTurnWriter); a backend may
+  // write each as it comes (SqliteStore), checking the turn and the submissions up front.
+  virtual Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
+                                                           std::vector<std::int64_t> submissions);
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
   // reports). Submissions are kept, those of later turns too: when those turns open again their
   // files are checked again from their text by the run (a rerun with the same orders reproduces

@@ -73,6 +73,10 @@ struct TurnCommit {
   // REQUIRES: exactly that dump (the store also cuts the open-state index's rows out of it).
   std::string next_state_text;
   Json summary = Json::object();  // order of play, events, digest
+  // When not empty, the summary as the caller wrote it (a big turn's is ~30 MB of text), stored
+  // as it is instead of summary.dump(); `summary` is then read only for "ending".
+  // REQUIRES: the dump() of a JSON object, with "ending" exactly when `summary` has it.
+  std::string summary_text;
   std::vector<BattleRecord> battles;
   std::vector<ReportRecord> reports;
   UnixTime ran_at = 0;

@@ -15,7 +15,7 @@
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
-#include "rules/turn/turn_text.h"
+#include "server/app/commit_battles.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/log_escape.h"
@@ -552,15 +552,25 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     timer.mark("reports");
     return out;
   }
-  // The summary (every action and order of the turn) is built on a thread of its own beside the
-  // reports: both only read the result.
-  Status made = Status::Ok();
+  // The summary (every action and order of the turn) is written as text on a thread of its own
+  // beside the reports: both only read the result. The tree keeps only "ending" (records.h).
+  Status made = Status::Ok(), summary_made = Status::Ok();
   const TurnSummaryParts parts{&out.digest,        &out.roundup,        &out.players_without_orders,
                                &out.result.orders, &out.result.actions, &draws,
                                &out.ending};
   run_beside([&] { made = make_reports(state, out.result, index, rejected, commit.reports); },
-             [&] { commit.summary = turn_summary(parts); });
+             [&] {
+               try {
+                 commit.summary_text = turn_summary_text(parts);
+               } catch (const Json::exception& e) {
+                 summary_made = Status::InvalidArgument(
+                     "the summary of turn " + std::to_string(state.turn) +
+                     " cannot be stored as JSON: " + e.what());
+               }
+             });
   if (!made.ok()) return made;
+  if (!summary_made.ok()) return summary_made;
+  if (out.ending) commit.summary["ending"] = to_json(*out.ending);
 #ifdef __GLIBC__
   // The reports' second thread freed its work (the shared battles, scratch text) into an arena
   // of its own, which the commit on this thread would not reuse: give those pages back.
@@ -568,31 +578,27 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
 #endif
   timer.mark("reports");
 
-  // Each outcome is written here, then copied at its size: they are kept until the commit.
-  std::string scratch;
-  for (auto& b : out.result.battles) {
-    BattleRecord rec;
-    rec.id = b.id;
-    rec.seed = b.seed;
-    rec.engine = b.engine;
-    try {  // as text at once: 65,000 outcome trees held until the commit are a big turn's peak
-      scratch.clear();
-      json_text::battle_log(scratch, b);  // to_json(b).dump(), without the tree
-      rec.outcome_text = scratch;
-    } catch (const Json::exception& e) {
-      return Status::InvalidArgument("battle " + b.id +
-                                     " outcome cannot be stored as JSON: " + e.what());
-    }
-    rec.input_text = std::move(b.input);  // the log keeps it; the in-memory result needs it no more
-    commit.battles.push_back(std::move(rec));
-  }
+  // The battles and reports go to the store one by one as the commit's first part
+  // (storage/turn_writer.h): a backend that writes them at once frees each before the next, so
+  // a big turn never holds every battle log and report text at the same time as the summary.
+  Result<std::unique_ptr<TurnWriter>> writer =
+      s_.games.begin_commit(game, state.turn, std::vector<std::int64_t>(used));
+  if (!writer.ok()) return writer.status();
+  ADJ_RETURN_IF_ERROR(add_battles(out.result.battles, **writer));
+  for (auto& r : commit.reports) ADJ_RETURN_IF_ERROR((*writer)->add_report(std::move(r)));
+  commit.reports = {};
+#ifdef __GLIBC__
+  // Half of the reports were made on the second thread, in an arena of its own: give back the
+  // pages their texts held before the commit's last part (the next state).
+  malloc_trim(0);
+#endif
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit
   commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
-  ADJ_RETURN_IF_ERROR(s_.games.commit_turn(game, commit));
+  ADJ_RETURN_IF_ERROR((*writer)->finish(commit));
+  writer->reset();
   out.result.next_state = std::move(commit.next_state);
   timer.mark("commit");
-  out.reports = std::move(commit.reports);
   return out;
 }
 

@@ -39,9 +39,9 @@ struct TurnRunOutcome {
   bool preview = false;
   std::string digest;
   std::vector<std::string> players_without_orders;
-  // Each player's own report (text without the roundup). After a committed run (not a preview)
-  // each report's JSON is in json_text and json is null (storage/records.h); full_text reads
-  // either.
+  // A preview's reports: each player's own report (text without the roundup). Empty after a
+  // committed run: its reports went to the store as they were written (ReportStore::report
+  // reads them back, Services::report with the roundup).
   std::vector<ReportRecord> reports;
   Json roundup;  // the turn's shared roundup (report.h build_roundup)
   // Wall time of each phase in milliseconds: load, orders, resolve, reports, commit.

@@ -21,8 +21,11 @@ using store_checks::check_commit;
 Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   ADJ_RETURN_IF_ERROR(check_commit(game, commit));
   const std::string where = "game " + game + " turn " + std::to_string(commit.turn);
-  ADJ_SQL_TRY(const std::string summary,
-              sqlite::json_to_text(commit.summary, "summary of " + where));
+  std::string summary_dump;  // empty when written from commit.summary_text
+  if (commit.summary_text.empty()) {
+    ADJ_SQL_TRY(summary_dump, sqlite::json_to_text(commit.summary, "summary of " + where));
+  }
+  const std::string& summary = commit.summary_text.empty() ? summary_dump : commit.summary_text;
   std::string next_state_dump;  // empty when written from commit.next_state_text
   if (commit.next_state_text.empty()) {
     ADJ_SQL_TRY(next_state_dump,

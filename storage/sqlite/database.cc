@@ -251,6 +251,13 @@ Statement& Statement::bind_text(int index, std::string_view value) {
   return *this;
 }
 
+Statement& Statement::bind_text_in_place(int index, std::string_view value) {
+  const char* data = value.data() ? value.data() : kEmpty;
+  keep_bind_error(
+      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_STATIC, SQLITE_UTF8));
+  return *this;
+}
+
 Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> value) {
   const void* data = value.data() ? static_cast<const void*>(value.data()) : kEmpty;
   keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, value.size(), SQLITE_TRANSIENT));

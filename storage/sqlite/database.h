@@ -107,6 +107,9 @@ class Statement {
   Statement& bind_int(int index, int value);
   Statement& bind_double(int index, double value);
   Statement& bind_text(int index, std::string_view value);
+  // As bind_text without the copy: SQLite reads `value` where it is. REQUIRES: it stays alive and
+  // unchanged until reset() (or the Statement's end); for big texts written once.
+  Statement& bind_text_in_place(int index, std::string_view value);
   Statement& bind_blob(int index, std::span<const std::uint8_t> value);
   Statement& bind_null(int index);
 

@@ -77,6 +77,13 @@ class SqliteStore final : public Store {
   // every report's turn is commit.turn. Any failing write (e.g. two battles with one id) rolls
   // the whole commit back and returns the error; the turn stays open.
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
+  // Begins the commit's transaction at once (BEGIN IMMEDIATE: other writers wait until finish()
+  // or the writer's end) and checks the open turn and the submissions there (FailedPrecondition,
+  // as commit_turn). Each battle and report is written when added; the turn record, the next
+  // state and its index at finish(). Foreign keys are checked at the commit (the turn record comes
+  // last). The commit's CHECK-free writes and bulk revision mark hold for the writer's life.
+  Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
+                                                   std::vector<std::int64_t> submissions) override;
   Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
   Status end_resolving(const std::string& game, int turn) override;
   // The mark holds for resolving_lease_seconds() (storage/game_store.h).
@@ -261,6 +268,8 @@ class SqliteStore final : public Store {
   // The same from the stored state of the game's open turn (after a rollback or an upgrade). A
   // state that does not parse is left unindexed (readers then load it whole and report it).
   Status reindex_open_state(const std::string& game);
+
+  friend class SqliteTurnWriter;  // sqlite_store_turns.cc
 
   sqlite::Database db_;
   std::string path_;

@@ -1,6 +1,8 @@
 // SqliteStore: committing, rolling back and reading resolved turns.
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "storage/record_checks.h"
@@ -15,44 +17,6 @@ using store_checks::check_commit;
 using sqlite::Transaction;
 
 namespace {
-
-// The JSON columns of a commit, serialised up front so a bad document fails before any write.
-struct CommitText {
-  std::string summary;
-  std::string next_state;
-  std::vector<std::pair<std::string, std::string>> battles;  // input, outcome
-  std::vector<std::string> reports;
-};
-
-Result<CommitText> commit_text(const std::string& game, const TurnCommit& c) {
-  const std::string where = "game " + game + " turn " + std::to_string(c.turn);
-  CommitText t;
-  ADJ_SQL_TRY(t.summary, sqlite::json_to_text(c.summary, "summary of " + where));
-  if (c.next_state_text.empty()) {
-    ADJ_SQL_TRY(t.next_state,
-                sqlite::json_to_text(to_json(c.next_state), "next state of " + where));
-  }
-  for (const auto& b : c.battles) {
-    std::string input;  // empty when written from b.input_text (commit_turn)
-    if (b.input_text.empty()) {
-      ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
-    }
-    std::string outcome;  // empty when written from b.outcome_text (commit_turn)
-    if (b.outcome_text.empty()) {
-      ADJ_SQL_TRY(outcome, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
-    }
-    t.battles.emplace_back(std::move(input), std::move(outcome));
-  }
-  for (const auto& r : c.reports) {
-    if (!r.json_text.empty()) {
-      t.reports.emplace_back();  // written from r.json_text (commit_turn)
-      continue;
-    }
-    ADJ_SQL_TRY(std::string json, sqlite::json_to_text(r.json, "report of " + r.player));
-    t.reports.push_back(std::move(json));
-  }
-  return t;
-}
 
 // While alive, statements the connection compiles skip their CHECK constraints (PRAGMA
 // ignore_check_constraints; changing it expires every compiled statement of the connection, so
@@ -98,108 +62,220 @@ Status unmark_bulk(sqlite::Database& db, const std::string& game) {
   return bump.run();
 }
 
+constexpr const char* kInsertBattle =
+    "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)";
+constexpr const char* kInsertReport =
+    "INSERT INTO reports(game_id, turn, player, text, json) VALUES (?, ?, ?, ?, ?)";
+
 }  // namespace
 
-Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commit) {
-  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
-  ADJ_SQL_TRY(const CommitText text, commit_text(game, commit));
+// SqliteStore::begin_commit's writer: one transaction on the store's connection from begin() to
+// finish(); each battle and report is one INSERT as it is added, its texts bound in place.
+// Battles and reports come before their turn record, so foreign keys are deferred to the commit
+// (PRAGMA defer_foreign_keys, which SQLite turns off again at the transaction's end).
+class SqliteTurnWriter final : public TurnWriter {
+ public:
+  static Result<std::unique_ptr<SqliteTurnWriter>> begin(SqliteStore& store,
+                                                         const std::string& game, int turn,
+                                                         std::vector<std::int64_t> submissions);
+  // The statements before the transaction and the transaction before UncheckedWrites (members in
+  // reverse order): a writer never finished is rolled back.
+  ~SqliteTurnWriter() override = default;
 
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(const int current, open_turn(game));
-  if (commit.turn != current)
+  Status add_battle(BattleRecord b) override { return remember(write_battle(b)); }
+  Status add_report(ReportRecord r) override { return remember(write_report(r)); }
+  Status finish(TurnCommit& rest) override { return remember(finish_commit(rest)); }
+
+  // The same without taking the records (commit_turn).
+  Status write_battle(const BattleRecord& b);
+  Status write_report(const ReportRecord& r);
+  Status finish_commit(const TurnCommit& rest);
+
+ private:
+  SqliteTurnWriter(SqliteStore& store, std::string game, int turn)
+      : store_(store), db_(store.db_), game_(std::move(game)), turn_(turn) {}
+  Status remember(Status s) {
+    if (!s.ok() && first_error_.ok()) first_error_ = s;
+    return s;
+  }
+  Status usable() const {
+    if (!first_error_.ok()) return first_error_;
+    if (done_)
+      return Status::FailedPrecondition("commit_turn game " + game_ + ": already finished");
+    return Status::Ok();
+  }
+  Status failed(const Status& s) const {
+    return Status(s.code(), "commit_turn game " + game_ + " turn " + std::to_string(turn_) + ": " +
+                                s.message());
+  }
+
+  SqliteStore& store_;
+  sqlite::Database& db_;
+  std::string game_;
+  int turn_;
+  std::optional<UncheckedWrites> unchecked_;
+  std::optional<Transaction> tx_;
+  std::optional<sqlite::Statement> battle_;
+  std::optional<sqlite::Statement> report_;
+  Status first_error_;
+  bool done_ = false;
+};
+
+Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
+    SqliteStore& store, const std::string& game, int turn, std::vector<std::int64_t> submissions) {
+  std::unique_ptr<SqliteTurnWriter> w(new SqliteTurnWriter(store, game, turn));
+  sqlite::Database& db = store.db_;
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db));
+  w->tx_.emplace(std::move(tx));
+  ADJ_SQL_TRY(const int current, store.open_turn(game));
+  if (turn != current)
     return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
-                                      std::to_string(commit.turn) + " is not the open turn (" +
+                                      std::to_string(turn) + " is not the open turn (" +
                                       std::to_string(current) + ")");
-  const auto failed = [&](const Status& s) {
-    return Status(s.code(), "commit_turn game " + game + " turn " + std::to_string(commit.turn) +
-                                ": " + s.message());
-  };
   {
     // The files resolved must be exactly the turn's current accepted files: one accepted after
     // the run read them would otherwise be acknowledged and never used.
-    ADJ_SQL_TRY(auto cur, db_.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
-                                      "AND accepted = 1 AND current = 1 ORDER BY id"));
-    cur.bind_text(1, game).bind_int(2, commit.turn);
+    ADJ_SQL_TRY(auto cur, db.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
+                                     "AND accepted = 1 AND current = 1 ORDER BY id"));
+    cur.bind_text(1, game).bind_int(2, turn);
     std::vector<std::int64_t> now_current;
     for (;;) {
       ADJ_SQL_TRY(bool row, cur.step());
       if (!row) break;
       now_current.push_back(cur.column_int64(0));
     }
-    std::vector<std::int64_t> used = commit.submissions;
-    std::sort(used.begin(), used.end());
-    if (used != now_current)
+    std::sort(submissions.begin(), submissions.end());
+    if (submissions != now_current)
       return Status::FailedPrecondition(
-          "commit_turn game " + game + " turn " + std::to_string(commit.turn) +
+          "commit_turn game " + game + " turn " + std::to_string(turn) +
           ": the turn's order files changed while it was being resolved; nothing was written");
   }
+  if (auto s = db.exec("PRAGMA defer_foreign_keys = ON"); !s.ok()) return w->failed(s);
+  // Every JSON text written is a dump() (the caller's per records.h, or this writer's).
+  ADJ_SQL_TRY(auto unchecked, UncheckedWrites::begin(db));
+  w->unchecked_.emplace(std::move(unchecked));
+  if (auto s = mark_bulk(db, game); !s.ok()) return w->failed(s);
+  // Compiled after UncheckedWrites began (changing the pragma expires compiled statements).
+  ADJ_SQL_TRY(auto battle, db.prepare(kInsertBattle));
+  w->battle_.emplace(std::move(battle));
+  ADJ_SQL_TRY(auto report, db.prepare(kInsertReport));
+  w->report_.emplace(std::move(report));
+  return w;
+}
 
-  // Every JSON text below is a dump() (commit_text, or the caller's per records.h).
-  ADJ_SQL_TRY(auto unchecked, UncheckedWrites::begin(db_));
-  if (auto s = mark_bulk(db_, game); !s.ok()) return failed(s);
+Status SqliteTurnWriter::write_battle(const BattleRecord& b) {
+  ADJ_RETURN_IF_ERROR(usable());
+  std::string input;  // the dump when not given as text
+  if (b.input_text.empty()) {
+    ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+  }
+  std::string outcome;
+  if (b.outcome_text.empty()) {
+    ADJ_SQL_TRY(outcome, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+  }
+  sqlite::Statement& st = *battle_;
+  st.bind_text(1, game_)
+      .bind_int(2, turn_)
+      .bind_text(3, b.id)
+      .bind_text(4, sqlite::seed_to_text(b.seed))
+      .bind_text(5, b.engine)
+      .bind_text_in_place(6, b.input_text.empty() ? input : b.input_text)
+      .bind_text_in_place(7, b.outcome_text.empty() ? outcome : b.outcome_text);
+  Status s = st.run();
+  st.reset();  // before the texts bound in place go
+  return s.ok() ? s : failed(s);
+}
+
+Status SqliteTurnWriter::write_report(const ReportRecord& r) {
+  ADJ_RETURN_IF_ERROR(usable());
+  if (r.turn != turn_)
+    return Status::InvalidArgument("commit_turn game " + game_ + " turn " + std::to_string(turn_) +
+                                   ": the report of " + r.player + " is for turn " +
+                                   std::to_string(r.turn));
+  std::string json;
+  if (r.json_text.empty()) {
+    ADJ_SQL_TRY(json, sqlite::json_to_text(r.json, "report of " + r.player));
+  }
+  sqlite::Statement& st = *report_;
+  st.bind_text(1, game_)
+      .bind_int(2, turn_)
+      .bind_text(3, r.player)
+      .bind_text_in_place(4, r.text)
+      .bind_text_in_place(5, r.json_text.empty() ? json : r.json_text);
+  Status s = st.run();
+  st.reset();
+  return s.ok() ? s : failed(s);
+}
+
+Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
+  ADJ_RETURN_IF_ERROR(usable());
+  if (rest.turn != turn_)
+    return Status::InvalidArgument("commit_turn game " + game_ + ": the writer is for turn " +
+                                   std::to_string(turn_) + ", not " + std::to_string(rest.turn));
+  ADJ_RETURN_IF_ERROR(check_commit(game_, rest));
+  const std::string where = "game " + game_ + " turn " + std::to_string(turn_);
+  std::string summary_dump;  // when rest.summary_text is not given
+  if (rest.summary_text.empty()) {
+    ADJ_SQL_TRY(summary_dump, sqlite::json_to_text(rest.summary, "summary of " + where));
+  }
+  const std::string_view summary =
+      rest.summary_text.empty() ? std::string_view(summary_dump) : rest.summary_text;
+  std::string next_state;  // the dump when rest.next_state_text is not given
+  if (rest.next_state_text.empty()) {
+    ADJ_SQL_TRY(next_state,
+                sqlite::json_to_text(to_json(rest.next_state), "next state of " + where));
+  }
+  const std::string_view state_text =
+      rest.next_state_text.empty() ? std::string_view(next_state) : rest.next_state_text;
+  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
+  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
+  done_ = true;  // whatever follows: a writer finishes once
+  battle_.reset();
+  report_.reset();
 
   ADJ_SQL_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
                                      "VALUES (?, ?, ?, ?, ?)"));
-  turn.bind_text(1, game)
-      .bind_int(2, commit.turn)
-      .bind_text(3, sqlite::seed_to_text(commit.seed))
-      .bind_text(4, text.summary)
-      .bind_int64(5, commit.ran_at);
+  turn.bind_text(1, game_)
+      .bind_int(2, turn_)
+      .bind_text(3, sqlite::seed_to_text(rest.seed))
+      .bind_text_in_place(4, summary)
+      .bind_int64(5, rest.ran_at);
   if (auto s = turn.run(); !s.ok()) return failed(s);
-
-  ADJ_SQL_TRY(auto battle,
-              db_.prepare("INSERT INTO battles(game_id, turn, battle_id, seed, engine, "
-                          "input_json, outcome_json) VALUES (?, ?, ?, ?, ?, ?, ?)"));
-  for (std::size_t i = 0; i < commit.battles.size(); ++i) {
-    const BattleRecord& b = commit.battles[i];
-    battle.reset();
-    battle.bind_text(1, game)
-        .bind_int(2, commit.turn)
-        .bind_text(3, b.id)
-        .bind_text(4, sqlite::seed_to_text(b.seed))
-        .bind_text(5, b.engine)
-        .bind_text(6, b.input_text.empty() ? text.battles[i].first : b.input_text)
-        .bind_text(7, b.outcome_text.empty() ? text.battles[i].second : b.outcome_text);
-    if (auto s = battle.run(); !s.ok()) return failed(s);
-  }
-
-  ADJ_SQL_TRY(auto report, db_.prepare("INSERT INTO reports(game_id, turn, player, text, json) "
-                                       "VALUES (?, ?, ?, ?, ?)"));
-  for (std::size_t i = 0; i < commit.reports.size(); ++i) {
-    const ReportRecord& r = commit.reports[i];
-    report.reset();
-    report.bind_text(1, game)
-        .bind_int(2, commit.turn)
-        .bind_text(3, r.player)
-        .bind_text(4, r.text)
-        .bind_text(5, r.json_text.empty() ? text.reports[i] : r.json_text);
-    if (auto s = report.run(); !s.ok()) return failed(s);
-  }
-
-  if (auto s = unmark_bulk(db_, game); !s.ok()) return failed(s);
+  if (auto s = unmark_bulk(db_, game_); !s.ok()) return failed(s);
 
   ADJ_SQL_TRY(auto state,
               db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
-  state.bind_text(1, game)
-      .bind_int(2, commit.turn + 1)
-      .bind_text(3, commit.next_state_text.empty() ? text.next_state : commit.next_state_text);
+  state.bind_text(1, game_).bind_int(2, turn_ + 1).bind_text_in_place(3, state_text);
   if (auto s = state.run(); !s.ok()) return failed(s);
-  if (auto s = index_open_state(game, commit.next_state,
-                                commit.next_state_text.empty() ? std::string_view(text.next_state)
-                                                               : commit.next_state_text);
-      !s.ok())
+  if (auto s = store_.index_open_state(game_, rest.next_state, state_text); !s.ok())
     return failed(s);
 
   ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
                                      "resolving_since = NULL WHERE id = ?"));
-  bump.bind_int(1, commit.turn + 1).bind_text(2, game);
+  bump.bind_int(1, turn_ + 1).bind_text(2, game_);
   if (auto s = bump.run(); !s.ok()) return failed(s);
-  if (commit.summary.contains("ending")) {  // the turn ended the game (server/app/ending.h)
+  if (rest.summary.contains("ending")) {  // the turn ended the game (server/app/ending.h)
     ADJ_SQL_TRY(auto over, db_.prepare("UPDATE games SET status = 'finished' WHERE id = ?"));
-    over.bind_text(1, game);
+    over.bind_text(1, game_);
     if (auto s = over.run(); !s.ok()) return failed(s);
   }
-  return tx.commit();
+  Status committed = tx_->commit();
+  unchecked_.reset();
+  if (!committed.ok()) return failed(committed);
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<TurnWriter>> SqliteStore::begin_commit(
+    const std::string& game, int turn, std::vector<std::int64_t> submissions) {
+  ADJ_SQL_TRY(auto w, SqliteTurnWriter::begin(*this, game, turn, std::move(submissions)));
+  return std::unique_ptr<TurnWriter>(std::move(w));
+}
+
+Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commit) {
+  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
+  ADJ_SQL_TRY(auto w, SqliteTurnWriter::begin(*this, game, commit.turn, commit.submissions));
+  return w->finish_commit(commit);
 }
 
 Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime now) {

@@ -1,13 +1,14 @@
 // The reports a committed turn stores are made by the shared-battle path on two threads
 // (server/app/services.cc make_reports, rules/report/report_shared.h); a preview makes them the
 // plain way (build_report, add_rejected_lines, render_report_text, one thread). Both must give
-// the same bytes, for every player, in player order.
+// the same bytes, for every player, in player order. The committed ones are checked as stored.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
 #include "server/app/services.h"
+#include "storage/sqlite/database.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/grid_world.h"
 #include "tests/support/temp_dir.h"
@@ -51,30 +52,43 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
   ASSERT_TRUE(run.ok()) << run.status().to_string();
   ASSERT_EQ(run->digest, preview->digest);
   ASSERT_GT(run->result.battles.size(), 64u);
-  ASSERT_EQ(run->reports.size(), static_cast<std::size_t>(size.players));
-  ASSERT_EQ(preview->reports.size(), run->reports.size());
+  // A committed run hands its reports to the store as it writes them (storage/turn_writer.h).
+  EXPECT_TRUE(run->reports.empty());
+  ASSERT_EQ(preview->reports.size(), static_cast<std::size_t>(size.players));
+  // The stored bytes, read on a connection of their own.
+  auto raw_db = sqlite::Database::open(dir.file("reports.db"));
+  ASSERT_TRUE(raw_db.ok()) << raw_db.status().to_string();
+  auto raw = raw_db->prepare(
+      "SELECT player, text, json FROM reports WHERE game_id = ? AND "
+      "turn = 1 ORDER BY player");
+  ASSERT_TRUE(raw.ok()) << raw.status().to_string();
+  raw->bind_text(1, kGame);
   int with_battles = 0, with_rejected = 0;
-  for (std::size_t i = 0; i < run->reports.size(); ++i) {
+  for (std::size_t i = 0; i < preview->reports.size(); ++i) {
     const ReportRecord& plain = preview->reports[i];
-    const ReportRecord& made = run->reports[i];
-    ASSERT_EQ(made.player, player(static_cast<int>(i)));
-    ASSERT_EQ(made.player, plain.player);
-    EXPECT_EQ(made.turn, 1);
-    EXPECT_TRUE(made.json.is_null());
-    EXPECT_EQ(made.json_text, plain.json.dump()) << made.player;
-    EXPECT_EQ(made.text, plain.text) << made.player;
-    EXPECT_EQ(run->full_text(made), preview->full_text(plain)) << made.player;
+    ASSERT_EQ(plain.player, player(static_cast<int>(i)));
+    auto row = raw->step();
+    ASSERT_TRUE(row.ok() && *row) << plain.player;
+    ASSERT_EQ(raw->column_text(0), plain.player);
+    EXPECT_EQ(raw->column_text(1), plain.text) << plain.player;
+    EXPECT_EQ(raw->column_text(2), plain.json.dump()) << plain.player;
     if (!plain.json["attacks_on_you"].empty()) ++with_battles;
     if (plain.json.contains("not_carried_out")) ++with_rejected;
-    // As stored, and read back.
-    auto stored = store->report(kGame, made.player, 1);
+    // Read back through the store, and as the player receives it (with the roundup).
+    auto stored = store->report(kGame, plain.player, 1);
     ASSERT_TRUE(stored.ok()) << stored.status().to_string();
-    EXPECT_EQ(stored->text, plain.text) << made.player;
-    EXPECT_EQ(stored->json, plain.json) << made.player;
+    EXPECT_EQ(stored->text, plain.text) << plain.player;
+    EXPECT_EQ(stored->json, plain.json) << plain.player;
+    auto received = svc.report(kGame, plain.player, 1);
+    ASSERT_TRUE(received.ok()) << received.status().to_string();
+    EXPECT_EQ(received->text, preview->full_text(plain)) << plain.player;
   }
+  auto end = raw->step();
+  ASSERT_TRUE(end.ok());
+  EXPECT_FALSE(*end);  // no report beyond the players'
   EXPECT_GT(with_battles, 100);
   EXPECT_EQ(with_rejected, 34);  // every fifth player, less those who sent nothing
-  EXPECT_NE(run->reports[0].text.find("\xC3\x96xford \"the \\ old\""), std::string::npos);
+  EXPECT_NE(preview->reports[0].text.find("\xC3\x96xford \"the \\ old\""), std::string::npos);
 }
 
 }  // namespace
