@@ -1,0 +1,269 @@
+// Services::run_turn: a turn run from the stored state and order files to the commit (the
+// rest of Services is in services.cc).
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#ifdef __GLIBC__
+#include <malloc.h>  // malloc_trim
+#endif
+#include <set>
+
+#include "rules/report/report.h"
+#include "rules/report/report_shared.h"
+#include "server/app/commit_battles.h"
+#include "server/app/ending.h"
+#include "server/app/engine_catalog.h"
+#include "server/app/log_escape.h"
+#include "server/app/services.h"
+#include "server/app/split_work.h"
+#include "server/app/turn_guard.h"
+#include "server/app/turn_summary.h"
+
+namespace adj {
+
+namespace {
+
+// Records the wall time since the previous mark under `name`.
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(std::vector<std::pair<std::string, double>>& out) : out_(out) {}
+  void mark(const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    out_.emplace_back(name, std::chrono::duration<double, std::milli>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  std::vector<std::pair<std::string, double>>& out_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// Below this many players (or battles) the reports are made on one thread.
+constexpr std::size_t kMinSplit = 64;
+
+// Every player's report of a committed run into `reports` (in the order of start.players), as
+// JSON text (json null: a tree per player is most of a big turn's memory) and text. Each battle
+// is made once for its two reports (report_shared.h), battles and reports on two threads, each
+// into its own slots: the output is the same as one thread's.
+Status make_reports(const GameState& start, const TurnResult& result, const ReportIndex& index,
+                    const std::map<std::string, std::vector<LineResult>>& rejected,
+                    std::vector<ReportRecord>& reports) {
+  const std::vector<BattleLog>& battles = result.battles;
+  std::vector<ReportBattle> shown(battles.size());
+  std::vector<std::string> errors(battles.size());
+  split_in_two(battles.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) try {
+        shown[i] = report_battle(battles[i], result.next_state);
+      } catch (const Json::exception& e) {
+        errors[i] = e.what();
+      }
+  });
+  for (std::size_t i = 0; i < battles.size(); ++i)
+    if (!errors[i].empty())
+      return Status::InvalidArgument("battle " + battles[i].id +
+                                     " cannot be shown in reports as JSON: " + errors[i]);
+
+  const std::vector<Player>& players = start.players;
+  reports.assign(players.size(), ReportRecord{});
+  errors.assign(players.size(), std::string());
+  split_in_two(players.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+      const std::string& code = players[i].code;
+      const auto lines = rejected.find(code);
+      try {
+        RenderedReport made = render_report(start, result, code, index, shown,
+                                            lines == rejected.end() ? nullptr : &lines->second);
+        ReportRecord& r = reports[i];
+        r.player = code;
+        r.turn = start.turn;
+        r.text = std::move(made.text);
+        r.json_text = std::move(made.json_text);
+        r.json = Json();
+      } catch (const Json::exception& e) {
+        errors[i] = e.what();
+      }
+    }
+  });
+  for (std::size_t i = 0; i < players.size(); ++i)
+    if (!errors[i].empty())
+      return Status::InvalidArgument("the report of " + players[i].code +
+                                     " cannot be stored as JSON: " + errors[i]);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview) {
+  return run_turn(game, preview, std::nullopt);
+}
+
+Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview,
+                                          std::optional<int> expected_turn) {
+  if (auto over = game_over(s_, game)) return Status::FailedPrecondition(*over);
+  if (expected_turn) {
+    Result<GameSummary> open = s_.games.game_summary(game);
+    if (!open.ok()) return open.status();
+    ADJ_RETURN_IF_ERROR(stale_turn(*expected_turn, open->turn));
+  }
+  if (preview) {
+    std::vector<std::int64_t> used;
+    return run_once(game, true, used);
+  }
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) return g.status();
+  const int turn = expected_turn.value_or(g->turn);
+  for (int attempt = 1;; ++attempt) {
+    if (Status b = s_.games.begin_resolving(game, turn, now_()); !b.ok()) {
+      auto moved = s_.games.game_summary(game);  // another request ran this turn first
+      if (expected_turn && moved.ok() && moved->turn != turn) return stale_turn(turn, moved->turn);
+      return b;
+    }
+    std::vector<std::int64_t> used;
+    Result<TurnRunOutcome> out = run_once(game, false, used);
+    if (out.ok()) {
+      // The run is committed: a failure to queue the standings mail must not undo its answer.
+      if (out->ending)
+        if (Status queued = notify(standings_notice(game, *out, now_())); !queued.ok())
+          spdlog::error("event=standings_notice_failed game={} error=\"{}\"", log_escape(game),
+                        log_escape(queued.to_string()));
+      return out;
+    }
+    (void)s_.games.end_resolving(game, turn);  // reopens the turn to files; best effort
+    if (out.status().code() != StatusCode::kFailedPrecondition || attempt == kRunAttempts)
+      return out;
+    // Resolve again only when the turn is still open and its files changed under the run.
+    auto still = s_.games.game_summary(game);
+    auto files = s_.submissions.current_submissions(game, turn);
+    if (!still.ok() || still->turn != turn || !files.ok()) return out;
+    std::vector<std::int64_t> now_ids;
+    for (const auto& f : *files) now_ids.push_back(f.id);
+    std::sort(now_ids.begin(), now_ids.end());
+    std::sort(used.begin(), used.end());
+    if (now_ids == used) return out;
+  }
+}
+
+Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
+                                          std::vector<std::int64_t>& used) {
+  TurnRunOutcome out;
+  PhaseTimer timer(out.phase_ms);
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  // A Lua game runs the script version for this turn, which the next state's EngineSpec records.
+  Result<EngineHandle> engine = current_engine(s_.scripts, game, st->turn, st->engine);
+  if (!engine.ok()) {
+    if (engine.status().code() == StatusCode::kNotFound && st->engine.name != kScriptEngineName)
+      return Status::Corruption("game " + game + " names an unknown engine");
+    return engine.status();
+  }
+  const GameState& state = *st;
+  auto subs = s_.submissions.current_submissions(game, state.turn);
+  if (!subs.ok()) return subs.status();
+  timer.mark("load");
+
+  // Orders are re-checked from the raw text: one validator, one source of truth.
+  OrderBook book;
+  std::map<std::string, std::vector<LineResult>> rejected;  // shown in each player's report
+  std::set<std::string> with_orders;                        // counts_as_orders
+  std::set<std::string> draws;  // players whose current file proposes a draw
+  for (const auto& sub : *subs) {
+    used.push_back(sub.id);
+    // Authenticated when accepted; the stored PLAYER secret is masked, so it is not checked again.
+    OrderAck ack = check_order_file(sub.raw_text, state, engine->get(),
+                                    [](const std::string&, std::string_view) { return true; });
+    if (ack.refused) continue;
+    if (counts_as_orders(ack)) with_orders.insert(ack.player);  // reads ack.lines: before the moves
+    if (ack.draw) draws.insert(ack.player);
+    book[ack.player] = std::move(ack.orders);
+    rejected[ack.player] = std::move(ack.lines);
+  }
+  timer.mark("orders");
+  out.turn = state.turn;
+  out.preview = preview;
+  for (const Player& p : state.players)
+    if (!with_orders.count(p.code)) out.players_without_orders.push_back(p.code);
+
+  Result<TurnResult> res = resolve_turn(state, std::move(book), **engine);
+  if (!res.ok()) {
+    if (script_id_of(**engine))  // the GM's script failed: say which turn, keep the message
+      return Status(res.status().code(), "turn " + std::to_string(state.turn) +
+                                             " was not run: " + res.status().message());
+    return res.status();
+  }
+  out.result = std::move(res).value();
+  out.digest = out.result.digest;
+  out.ending = check_ending(out.result.next_state, state.turn, draws);
+  timer.mark("resolve");
+
+  TurnCommit commit;
+  commit.turn = state.turn;
+  commit.seed = out.result.seed;
+  commit.ran_at = now_();
+  out.roundup = build_roundup(out.result);
+  const ReportIndex index(out.result);
+  if (preview) {  // the reports as trees, as the caller shows them
+    for (const Player& p : state.players) {
+      ReportRecord r;
+      r.player = p.code;
+      r.turn = state.turn;
+      r.json = build_report(state, out.result, p.code, index);
+      if (auto it = rejected.find(p.code); it != rejected.end())
+        add_rejected_lines(r.json, it->second);
+      r.text = render_report_text(r.json);
+      out.reports.push_back(std::move(r));
+    }
+    timer.mark("reports");
+    return out;
+  }
+  // The summary (every action and order of the turn) is written as text on a thread of its own
+  // beside the reports: both only read the result. The tree keeps only "ending" (records.h).
+  Status made = Status::Ok(), summary_made = Status::Ok();
+  const TurnSummaryParts parts{&out.digest,        &out.roundup,        &out.players_without_orders,
+                               &out.result.orders, &out.result.actions, &draws,
+                               &out.ending};
+  run_beside([&] { made = make_reports(state, out.result, index, rejected, commit.reports); },
+             [&] {
+               try {
+                 commit.summary_text = turn_summary_text(parts);
+               } catch (const Json::exception& e) {
+                 summary_made =
+                     Status::InvalidArgument("the summary of turn " + std::to_string(state.turn) +
+                                             " cannot be stored as JSON: " + e.what());
+               }
+             });
+  if (!made.ok()) return made;
+  if (!summary_made.ok()) return summary_made;
+  if (out.ending) commit.summary["ending"] = to_json(*out.ending);
+#ifdef __GLIBC__
+  // The reports' second thread freed its work (the shared battles, scratch text) into an arena
+  // of its own, which the commit on this thread would not reuse: give those pages back.
+  malloc_trim(0);
+#endif
+  timer.mark("reports");
+
+  // The battles and reports go to the store one by one as the commit's first part
+  // (storage/turn_writer.h): a backend that writes them at once frees each before the next, so
+  // a big turn never holds every battle log and report text at the same time as the summary.
+  Result<std::unique_ptr<TurnWriter>> writer =
+      s_.games.begin_commit(game, state.turn, std::vector<std::int64_t>(used));
+  if (!writer.ok()) return writer.status();
+  ADJ_RETURN_IF_ERROR(add_battles(out.result.battles, **writer));
+  for (auto& r : commit.reports) ADJ_RETURN_IF_ERROR((*writer)->add_report(std::move(r)));
+  commit.reports = {};
+#ifdef __GLIBC__
+  // Half of the reports were made on the second thread, in an arena of its own: give back the
+  // pages their texts held before the commit's last part (the next state).
+  malloc_trim(0);
+#endif
+  commit.next_state = std::move(out.result.next_state);            // moved back after the commit
+  commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
+  commit.submissions = used;
+  ADJ_RETURN_IF_ERROR((*writer)->finish(commit));
+  writer->reset();
+  out.result.next_state = std::move(commit.next_state);
+  timer.mark("commit");
+  return out;
+}
+
+}  // namespace adj
