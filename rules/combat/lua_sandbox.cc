@@ -1,7 +1,10 @@
 #include "rules/combat/lua_sandbox.h"
 
+#include <climits>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 extern "C" {
 #include <lauxlib.h>
@@ -115,6 +118,7 @@ int safe_setmetatable(lua_State* L) {
   lua_newtable(L);  // 3: the copy
   lua_pushnil(L);
   while (lua_next(L, 2)) {
+    LuaSandbox::charge(L, 1);
     lua_pushvalue(L, -2);
     lua_insert(L, -2);
     lua_rawset(L, 3);
@@ -163,6 +167,7 @@ int safe_tostring(lua_State* L) {
 int safe_format(lua_State* L) {
   std::size_t n = 0;
   const char* fmt = luaL_checklstring(L, 1, &n);
+  LuaSandbox::charge(L, 1 + n / 64);
   for (std::size_t i = 0; i + 1 < n; ++i) {
     if (fmt[i] != '%') continue;
     std::size_t j = i + 1;
@@ -197,24 +202,109 @@ int key_rank(lua_State* L, int idx) {
   }
 }
 
-int key_less(lua_State* L) {
-  const int ra = key_rank(L, 1), rb = key_rank(L, 2);
-  bool less;
-  if (ra != rb) {
-    less = ra < rb;
-  } else if (ra == 0) {
-    less = !lua_toboolean(L, 1) && lua_toboolean(L, 2);
-  } else if (ra == 1) {
-    less = lua_compare(L, 1, 2, LUA_OPLT);
-  } else {
-    std::size_t la = 0, lb = 0;
-    const char* a = lua_tolstring(L, 1, &la);
-    const char* b = lua_tolstring(L, 2, &lb);
-    const int c = std::memcmp(a, b, la < lb ? la : lb);
-    less = c < 0 || (c == 0 && la < lb);
+// Whether the key at `a` comes before the key at `b` (both booleans, numbers or strings).
+bool key_less(lua_State* L, int a, int b, int) {
+  const int ra = key_rank(L, a), rb = key_rank(L, b);
+  if (ra != rb) return ra < rb;
+  if (ra == 0) return !lua_toboolean(L, a) && lua_toboolean(L, b);
+  if (ra == 1) return lua_compare(L, a, b, LUA_OPLT);
+  std::size_t la = 0, lb = 0;
+  const char* x = lua_tolstring(L, a, &la);
+  const char* y = lua_tolstring(L, b, &lb);
+  const int c = std::memcmp(x, y, la < lb ? la : lb);
+  return c < 0 || (c == 0 && la < lb);
+}
+
+// table.sort's order: the comparator at `cmp` (absolute index), or `<` when cmp is 0. May raise.
+bool value_less(lua_State* L, int a, int b, int cmp) {
+  if (cmp == 0) return lua_compare(L, a, b, LUA_OPLT);
+  lua_pushvalue(L, cmp);
+  lua_pushvalue(L, a);
+  lua_pushvalue(L, b);
+  lua_call(L, 2, 1);
+  const bool less = lua_toboolean(L, -1);
+  lua_pop(L, 1);
+  return less;
+}
+
+using Less = bool (*)(lua_State* L, int a, int b, int cmp);
+
+// Sorts t[1..n] (t at absolute index `t`, a table without metatable) by `less`, stably: the
+// result depends only on the elements and the answers of `less`, so it is the same on every run
+// even for ties or an inconsistent comparator (Lua's own sort picks pivots from the clock).
+// Insertion sort up to 12 elements, bottom-up merge sort above. Charged one instruction per
+// comparison (the comparator's own instructions count as usual). May raise.
+void stable_sort(lua_State* L, int t, lua_Integer n, Less less, int cmp) {
+  if (n < 2) return;
+  luaL_checkstack(L, 8, "sort");
+  if (n <= 12) {
+    for (lua_Integer i = 2; i <= n; ++i) {
+      lua_rawgeti(L, t, i);  // the element to place
+      const int x = lua_gettop(L);
+      lua_Integer j = i - 1;
+      for (; j >= 1; --j) {
+        LuaSandbox::charge(L, 1);
+        lua_rawgeti(L, t, j);
+        if (!less(L, x, lua_gettop(L), cmp)) {
+          lua_pop(L, 1);
+          break;
+        }
+        lua_rawseti(L, t, j + 1);  // shift t[j] up
+      }
+      lua_rawseti(L, t, j + 1);
+    }
+    return;
   }
-  lua_pushboolean(L, less);
-  return 1;
+  if (n >= INT_MAX) luaL_error(L, "table.sort: too many elements");
+  lua_createtable(L, static_cast<int>(n), 0);  // the other buffer
+  int src = t, dst = lua_gettop(L);
+  for (lua_Integer width = 1; width < n; width *= 2) {
+    LuaSandbox::charge(L, static_cast<std::uint64_t>(n));
+    for (lua_Integer lo = 1; lo <= n; lo += 2 * width) {
+      const lua_Integer mid = lo + width > n + 1 ? n + 1 : lo + width;
+      const lua_Integer hi = mid + width > n + 1 ? n + 1 : mid + width;
+      lua_Integer i = lo, j = mid;
+      for (lua_Integer k = lo; k < hi; ++k) {
+        if (i < mid && j < hi) {
+          lua_rawgeti(L, src, j);
+          lua_rawgeti(L, src, i);
+          const int top = lua_gettop(L);
+          if (less(L, top - 1, top, cmp)) {  // right < left: the right one first
+            lua_pop(L, 1);
+            ++j;
+          } else {
+            lua_remove(L, -2);
+            ++i;
+          }
+        } else {
+          lua_rawgeti(L, src, i < mid ? i++ : j++);
+        }
+        lua_rawseti(L, dst, k);
+      }
+    }
+    std::swap(src, dst);
+  }
+  if (src != t) {
+    LuaSandbox::charge(L, static_cast<std::uint64_t>(n));
+    for (lua_Integer k = 1; k <= n; ++k) {
+      lua_rawgeti(L, src, k);
+      lua_rawseti(L, t, k);
+    }
+  }
+  lua_pop(L, 1);
+}
+
+// table.sort(t [, comp]) over stable_sort.
+int sandbox_sort(lua_State* L) {
+  luaL_checktype(L, 1, LUA_TTABLE);
+  int cmp = 0;
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    cmp = 2;
+  }
+  lua_settop(L, 2);
+  stable_sort(L, 1, static_cast<lua_Integer>(lua_rawlen(L, 1)), value_less, cmp);
+  return 0;
 }
 
 // Iterator of sorted_pairs: upvalues table, keys, position.
@@ -229,7 +319,8 @@ int sorted_next(lua_State* L) {
 }
 
 // pairs(t) in a deterministic order (Lua's own order depends on a per-process hash seed):
-// booleans, numbers, then strings, ascending. Other key types are refused. Upvalue 1: table.sort.
+// booleans, numbers, then strings, ascending. Other key types are refused. Charged one
+// instruction per key and the sort's comparisons.
 int sorted_pairs(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   lua_settop(L, 1);
@@ -250,10 +341,8 @@ int sorted_pairs(lua_State* L) {
     lua_pushvalue(L, -1);
     lua_rawseti(L, 2, ++n);
   }
-  lua_pushvalue(L, lua_upvalueindex(1));
-  lua_pushvalue(L, 2);
-  lua_pushcfunction(L, key_less);
-  lua_call(L, 2, 0);
+  LuaSandbox::charge(L, static_cast<std::uint64_t>(n));
+  stable_sort(L, 2, n, key_less, 0);
   lua_pushvalue(L, 1);
   lua_pushvalue(L, 2);
   lua_pushinteger(L, 0);
@@ -263,10 +352,50 @@ int sorted_pairs(lua_State* L) {
   return 3;
 }
 
+// The elements a range i..j covers (0 when empty), without overflow.
+std::uint64_t range_size(lua_Integer i, lua_Integer j) {
+  return j < i ? 0 : static_cast<std::uint64_t>(j) - static_cast<std::uint64_t>(i) + 1;
+}
+
+// The raw length of the table at `idx`, or of the table behind it when it is read-only.
+lua_Integer plain_len(lua_State* L, int idx) {
+  if (!lua_push_frozen_target(L, idx)) return static_cast<lua_Integer>(lua_rawlen(L, idx));
+  const auto n = static_cast<lua_Integer>(lua_rawlen(L, -1));
+  lua_pop(L, 1);
+  return n;
+}
+
+// Charges a table function the elements it will touch: concat and unpack their range, insert
+// and remove the elements they shift, move its range. Raises on bad arguments as the real ones.
+void charge_table_work(lua_State* L, const char* name) {
+  std::uint64_t units = 1;
+  if (std::strcmp(name, "concat") == 0 || std::strcmp(name, "unpack") == 0) {
+    const int first = name[0] == 'c' ? 3 : 2;
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const lua_Integer i = luaL_optinteger(L, first, 1);
+    const lua_Integer j = lua_isnoneornil(L, first + 1)
+                              ? plain_len(L, 1)
+                              : luaL_checkinteger(L, first + 1);
+    std::uint64_t n = range_size(i, j);
+    // unpack refuses more than the stack holds (about a million values) before any work.
+    if (name[0] == 'u' && n > 1'000'000) n = 1'000'000;
+    units += n;
+  } else if (std::strcmp(name, "insert") == 0 || std::strcmp(name, "remove") == 0) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    const lua_Integer n = plain_len(L, 1);
+    const bool at = name[0] == 'i' ? lua_gettop(L) >= 3 : lua_gettop(L) >= 2;
+    if (at) units += range_size(luaL_checkinteger(L, 2), n);
+  } else if (std::strcmp(name, "move") == 0) {
+    units += range_size(luaL_checkinteger(L, 2), luaL_checkinteger(L, 3));
+  }
+  LuaSandbox::charge(L, units);
+}
+
 // table.insert/remove/sort/concat/unpack/move read a table's length and elements through its
 // metamethods from C, outside the instruction count: a __len of 2^62 with a C function as __index
 // would loop for ever. So they take plain tables (or read-only library tables) only, and
-// table.move at most 2^22 elements. Upvalues: the real function, its name.
+// table.move at most 2^22 elements; each is charged its work (charge_table_work), and sort is
+// stable_sort. Upvalues: the real function (none for sort), its name.
 int table_guard(lua_State* L) {
   const char* name = lua_tostring(L, lua_upvalueindex(2));
   const int top = lua_gettop(L);
@@ -280,10 +409,92 @@ int table_guard(lua_State* L) {
     if (e >= f && (f < 0 ? e > f + (lua_Integer{1} << 22) : e - f >= (lua_Integer{1} << 22)))
       return luaL_error(L, "table.move: at most 4194304 elements");
   }
+  if (std::strcmp(name, "sort") == 0) {
+    if (lua_type(L, 1) == LUA_TTABLE && is_frozen(L, 1))
+      return luaL_error(L, "table.sort: library tables are read-only");
+    return sandbox_sort(L);
+  }
+  charge_table_work(L, name);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, top, LUA_MULTRET);
   return lua_gettop(L);
+}
+
+// string.rep without its unbounded loop: an empty result is made at once (the real one loops n
+// times copying nothing), and the rest is charged n * (#s + #sep) / 64 before it runs.
+// Upvalue 1: the real string.rep.
+int sandbox_rep(lua_State* L) {
+  std::size_t l = 0, lsep = 0;
+  luaL_checklstring(L, 1, &l);
+  const lua_Integer n = luaL_checkinteger(L, 2);
+  luaL_optlstring(L, 3, "", &lsep);
+  if (n <= 0 || l + lsep == 0) {
+    lua_pushliteral(L, "");
+    return 1;
+  }
+  const std::uint64_t each = static_cast<std::uint64_t>(l) + lsep;
+  const std::uint64_t count = static_cast<std::uint64_t>(n);
+  LuaSandbox::charge(L, count > UINT64_MAX / each ? UINT64_MAX : count * each / 64 + 1);
+  const int top = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, top, 1);
+  return 1;
+}
+
+// A library function charged its work: 1, plus the first argument's bytes / 64 when upvalue 2 is
+// true (functions that scan it: upper, lower, reverse, pack's and unpack's formats, utf8.len and
+// utf8.offset), plus one per result (byte, unpack, codepoint push up to a million values).
+// Upvalue 1: the real function.
+int charged_call(lua_State* L) {
+  std::uint64_t units = 1;
+  if (lua_toboolean(L, lua_upvalueindex(2)) && lua_type(L, 1) == LUA_TSTRING)
+    units += lua_rawlen(L, 1) / 64;
+  LuaSandbox::charge(L, units);
+  const int top = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, top, LUA_MULTRET);
+  const int results = lua_gettop(L);
+  LuaSandbox::charge(L, static_cast<std::uint64_t>(results));
+  return results;
+}
+
+// Stores the field `k` of the table at `from` in the table on top, wrapped in charged_call.
+void set_charged(lua_State* L, int from, const char* k, bool scans_first) {
+  lua_getfield(L, from, k);
+  lua_pushboolean(L, scans_first);
+  lua_pushcclosure(L, charged_call, 2);
+  lua_setfield(L, -2, k);
+}
+
+// pcall and xpcall as the base library's, except that a memory error is raised again: breaking
+// the memory limit ends the call (as the instruction limit does).
+int finish_pcall(lua_State* L, int status, int extra) {
+  if (status == LUA_ERRMEM) return lua_error(L);
+  if (status != LUA_OK) {
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+  }
+  return lua_gettop(L) - extra;
+}
+
+int sandbox_pcall(lua_State* L) {
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);
+  lua_insert(L, 1);
+  return finish_pcall(L, lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0), 0);
+}
+
+int sandbox_xpcall(lua_State* L) {
+  const int n = lua_gettop(L);
+  luaL_checktype(L, 2, LUA_TFUNCTION);
+  lua_pushboolean(L, 1);
+  lua_pushvalue(L, 1);
+  lua_rotate(L, 3, 2);
+  return finish_pcall(L, lua_pcall(L, n - 2, LUA_MULTRET, 2), 2);
 }
 
 // Copies the named fields of the table at `from` into a new table, freezes it and stores it in
@@ -307,27 +518,35 @@ int open_sandbox(lua_State* L) {
   luaL_requiref(L, "utf8", luaopen_utf8, 0);
   // Stack: 1 _G, 2 string, 3 table, 4 math, 5 utf8.
   lua_newtable(L);  // 6: the safe globals
-  for (const char* k : {"assert", "error", "ipairs", "pcall", "rawequal", "rawget", "rawlen",
-                        "select", "getmetatable", "tonumber", "type", "xpcall", "_VERSION"}) {
+  for (const char* k : {"assert", "error", "ipairs", "rawequal", "rawget", "rawlen", "select",
+                        "getmetatable", "tonumber", "type", "_VERSION"}) {
     lua_getfield(L, 1, k);
     lua_setfield(L, 6, k);
   }
+  lua_pushcfunction(L, sandbox_pcall);
+  lua_setfield(L, 6, "pcall");
+  lua_pushcfunction(L, sandbox_xpcall);
+  lua_setfield(L, 6, "xpcall");
   lua_pushcfunction(L, safe_rawset);
   lua_setfield(L, 6, "rawset");
   lua_pushcfunction(L, safe_setmetatable);
   lua_setfield(L, 6, "setmetatable");
   lua_pushcfunction(L, safe_tostring);
   lua_setfield(L, 6, "tostring");
-  lua_getfield(L, 3, "sort");
-  lua_pushcclosure(L, sorted_pairs, 1);
+  lua_pushcfunction(L, sorted_pairs);
   lua_setfield(L, 6, "pairs");
 
   lua_newtable(L);  // 7: string
-  for (const char* k : {"byte", "char", "len", "lower", "upper", "rep", "reverse", "sub", "pack",
-                        "packsize", "unpack"}) {
+  for (const char* k : {"char", "len", "sub"}) {  // O(1) or paid by their result's allocation
     lua_getfield(L, 2, k);
     lua_setfield(L, 7, k);
   }
+  set_charged(L, 2, "byte", false);
+  for (const char* k : {"lower", "upper", "reverse", "pack", "packsize", "unpack"})
+    set_charged(L, 2, k, true);
+  lua_getfield(L, 2, "rep");
+  lua_pushcclosure(L, sandbox_rep, 1);
+  lua_setfield(L, 7, "rep");
   lua_getfield(L, 2, "format");
   lua_pushcclosure(L, safe_format, 1);
   lua_setfield(L, 7, "format");
@@ -358,7 +577,16 @@ int open_sandbox(lua_State* L) {
               {"abs",        "ceil", "floor", "fmod", "huge",      "max",  "maxinteger", "min",
                "mininteger", "modf", "pi",    "sqrt", "tointeger", "type", "ult",        "exp",
                "log",        "sin",  "cos",   "tan",  "asin",      "acos", "atan"});
-  copy_frozen(L, 5, 6, "utf8", {"char", "charpattern", "codepoint", "codes", "len", "offset"});
+  lua_newtable(L);  // utf8
+  for (const char* k : {"char", "charpattern", "codes"}) {
+    lua_getfield(L, 5, k);
+    lua_setfield(L, -2, k);
+  }
+  set_charged(L, 5, "codepoint", false);
+  set_charged(L, 5, "len", true);
+  set_charged(L, 5, "offset", true);
+  freeze_top(L);
+  lua_setfield(L, 6, "utf8");
   freeze_top(L);  // 6: the read-only globals
 
   // Every call's environment looks globals up there; its own writes stay in it.
@@ -438,12 +666,23 @@ LuaSandbox::LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions)
 
 LuaSandbox::~LuaSandbox() {
   if (L_) lua_close(L_);
+  free_pooled();
+}
+
+void LuaSandbox::free_pooled() {
   for (void*& head : free_lists_)
     while (head) {
       void* next = *static_cast<void**>(head);
       std::free(head);
       head = next;
     }
+  pooled_bytes_ = 0;
+}
+
+void LuaSandbox::release_idle_memory() {
+  if (memory_used_ + pooled_bytes_ <= kIdleBytes) return;
+  lua_gc(L_, LUA_GCCOLLECT);
+  free_pooled();
 }
 
 namespace {
@@ -456,6 +695,7 @@ void* LuaSandbox::take(std::size_t n) {
   if (!head) return std::malloc((size_class(n) + 1) * 16);
   void* p = head;
   head = *static_cast<void**>(p);
+  pooled_bytes_ -= (size_class(n) + 1) * 16;
   return p;
 }
 
@@ -467,6 +707,18 @@ void LuaSandbox::give(void* p, std::size_t n) {
   void*& head = free_lists_[size_class(n)];
   *static_cast<void**>(p) = head;
   head = p;
+  pooled_bytes_ += (size_class(n) + 1) * 16;
+}
+
+bool LuaSandbox::charge_allocation(std::size_t bytes) {
+  if (!counting_) return true;
+  instructions_used_ += bytes / 64;
+  if (instructions_used_ <= instruction_limit_ && !instructions_exceeded_) return true;
+  // From now on every instruction fails (count_hook), as when the count passes the limit there.
+  instructions_exceeded_ = true;
+  hook_step_ = 1;
+  lua_sethook(L_, count_hook, LUA_MASKCOUNT, 1);
+  return false;
 }
 
 void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
@@ -478,6 +730,7 @@ void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t n
     return nullptr;
   }
   if (nsize > osize && nsize - osize > self->memory_cap_ - self->memory_used_) return nullptr;
+  if (nsize > kPoolMax && nsize > osize && !self->charge_allocation(nsize)) return nullptr;
   void* p;
   if (ptr == nullptr) {
     p = self->take(nsize);
@@ -513,6 +766,27 @@ void LuaSandbox::count_hook(lua_State* L, lua_Debug*) {
     }
     luaL_error(L, "instruction limit exceeded");
   }
+}
+
+void LuaSandbox::exceed(lua_State* L) {
+  LuaSandbox& self = sandbox_of(L);
+  self.instructions_exceeded_ = true;
+  if (self.hook_step_ != 1) {
+    self.hook_step_ = 1;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  }
+  luaL_error(L, "instruction limit exceeded");
+  std::abort();  // luaL_error does not return
+}
+
+void LuaSandbox::charge(lua_State* L, std::uint64_t units) {
+  LuaSandbox& self = sandbox_of(L);
+  if (units > self.instruction_limit_ - self.instructions_used_ ||
+      self.instructions_used_ > self.instruction_limit_) {
+    self.instructions_used_ = self.instruction_limit_ + 1;
+    exceed(L);
+  }
+  self.instructions_used_ += units;
 }
 
 std::unique_ptr<LuaSandbox> LuaSandbox::create(std::size_t memory_bytes,
@@ -555,9 +829,11 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
                    ? static_cast<int>(instruction_limit_ ? instruction_limit_ : 1)
                    : 1000;
   lua_sethook(L_, count_hook, LUA_MASKCOUNT, hook_step_);
+  counting_ = true;
   lua_pushcfunction(L_, run_call);
   lua_pushlightuserdata(L_, &job);
   const int rc = lua_pcall(L_, 1, 1, 0);
+  counting_ = false;
   lua_sethook(L_, nullptr, 0, 0);
   instructions_total_ += instructions_used_;
   access_ = {};
@@ -572,9 +848,13 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
   lua_settop(L_, 0);
   // Reclaim what the failed call left (a memory bomb) before the next one.
   lua_gc(L_, LUA_GCCOLLECT);
+  release_idle_memory();
   return Status::InvalidArgument(std::string(what) + ": " + msg);
 }
 
-void LuaSandbox::clear() { lua_settop(L_, 0); }
+void LuaSandbox::clear() {
+  lua_settop(L_, 0);
+  release_idle_memory();
+}
 
 }  // namespace adj

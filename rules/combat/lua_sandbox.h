@@ -9,6 +9,12 @@
 // collectgarbage, next or coroutine. setmetatable refuses __gc and __mode (their effects depend on
 // when the collector runs) and installs a private copy of the metatable; tostring and
 // string.format print tables and functions by their type name only (never an address).
+// table.sort is a stable merge sort (the same order on every run, whatever the comparator).
+// pcall and xpcall do not catch a memory error: it ends the call.
+//
+// Work done in C counts against the instruction limit (charge()): the library functions the
+// script calls are charged in proportion to their work (elements moved or compared, bytes
+// scanned, results pushed), and every allocation above 512 bytes one instruction per 64 bytes.
 //
 // Lua errors are longjmps (the system's liblua is C): every Lua call that can raise runs inside
 // lua_pcall, and code running there keeps no C++ object with a destructor alive across a Lua API
@@ -66,10 +72,20 @@ class LuaSandbox {
   // Drops whatever the last call left on the stack.
   void clear();
 
+  // Adds `units` instructions' worth of C work to the current call's count; past the limit, marks
+  // the call as over it and raises "instruction limit exceeded". Only from C functions the script
+  // calls (inside call()).
+  static void charge(lua_State* L, std::uint64_t units);
+
   lua_State* state() const { return L_; }
   // The access of the current call (null members outside calls).
   const Access& access() const { return access_; }
   std::size_t memory_used() const { return memory_used_; }
+  // Memory the state holds from the system: in use, plus freed small blocks kept for reuse.
+  std::size_t memory_held() const { return memory_used_ + pooled_bytes_; }
+  // After a call, what an idle state may hold; clear() and a failed call bring it back under this
+  // (a full collection and the free lists returned) when it is over.
+  static constexpr std::size_t kIdleBytes = 8 * 1024 * 1024;
   // VM instructions run by every call so far (counted in steps of up to 1,000).
   std::uint64_t instructions_total() const { return instructions_total_; }
 
@@ -86,16 +102,25 @@ class LuaSandbox {
   void* take(std::size_t n);
   void give(void* p, std::size_t n);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
+  // Marks the call as over its instruction limit and raises.
+  [[noreturn]] static void exceed(lua_State* L);
+  // Large allocations' share of the instruction count; false when it breaks the limit.
+  bool charge_allocation(std::size_t bytes);
+  // Brings the memory the state holds under kIdleBytes when it is over (see kIdleBytes).
+  void release_idle_memory();
+  void free_pooled();
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
   std::size_t memory_used_ = 0;
   void* free_lists_[kPoolMax / 16] = {};
+  std::size_t pooled_bytes_ = 0;  // bytes on the free lists
   std::uint64_t instruction_limit_;
   std::uint64_t instructions_used_ = 0;
   std::uint64_t instructions_total_ = 0;
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
+  bool counting_ = false;  // inside call(): allocations are charged
   Access access_;
 };
 
