@@ -70,6 +70,24 @@ const GameState& current_world(lua_State* L) {
   return *w;
 }
 
+// In check_order the world shows only what the order names (LuaSandbox::Access::order), the
+// same at submission (a view of those parts) and at the turn run (the whole state).
+bool area_visible(lua_State* L, std::string_view code) {
+  const Order* o = sandbox_of(L).access().order;
+  return !o || (o->verb != Verb::kGift && (code == o->from || code == o->to));
+}
+
+bool player_visible(lua_State* L, const GameState& w, std::string_view code) {
+  const Order* o = sandbox_of(L).access().order;
+  if (!o) return true;
+  if (o->verb == Verb::kGift) return code == o->to;
+  for (const std::string* a : {&o->from, &o->to}) {
+    const Area* area = a->empty() ? nullptr : w.find_area(*a);
+    if (area && area->owner && *area->owner == code) return true;
+  }
+  return false;
+}
+
 // Mirrors to_json(const Area&) (rules/game/state.cc); null members are left out (nil).
 void push_area(lua_State* L, const Area& a) {
   lua_createtable(L, 0, 16);
@@ -108,6 +126,7 @@ std::string_view code_arg(lua_State* L, int arg) {
 
 int world_area(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!area_visible(L, code_arg(L, 2))) return 0;
   const Area* a = w.find_area(code_arg(L, 2));
   if (!a) return 0;
   push_area(L, *a);
@@ -116,12 +135,19 @@ int world_area(lua_State* L) {
 
 int world_neighbours(lua_State* L) {
   const GameState& w = current_world(L);
-  push_string_list(L, w.neighbours(code_arg(L, 2)));
+  if (!area_visible(L, code_arg(L, 2))) {
+    lua_newtable(L);
+    return 1;
+  }
+  const auto& list = w.neighbours(code_arg(L, 2));
+  LuaSandbox::charge(L, list.size());
+  push_string_list(L, list);
   return 1;
 }
 
 int world_edge(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!area_visible(L, code_arg(L, 2)) && !area_visible(L, code_arg(L, 3))) return 0;
   const Edge* e = w.find_edge(code_arg(L, 2), code_arg(L, 3));
   if (!e) return 0;
   lua_createtable(L, 0, 3);
@@ -134,6 +160,7 @@ int world_edge(lua_State* L) {
 // Mirrors to_json(const Player&) without the secret and the address.
 int world_player(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!player_visible(L, w, code_arg(L, 2))) return 0;
   const Player* p = w.find_player(code_arg(L, 2));
   if (!p) return 0;
   lua_createtable(L, 0, 8);
@@ -149,7 +176,9 @@ int world_player(lua_State* L) {
 }
 
 int world_order_of_play(lua_State* L) {
-  push_string_list(L, current_world(L).order_of_play);
+  const GameState& w = current_world(L);
+  LuaSandbox::charge(L, w.order_of_play.size());
+  push_string_list(L, w.order_of_play);
   return 1;
 }
 
@@ -266,6 +295,7 @@ void push_json_at(lua_State* L, const Json& j, int depth) {
       push_str(L, j.get_ref<const std::string&>());
       return;
     case Json::value_t::array: {
+      LuaSandbox::charge(L, j.size());
       lua_createtable(L, static_cast<int>(j.size()), 0);
       lua_Integer i = 0;
       for (auto it = j.begin(); it != j.end(); ++it) {
@@ -275,6 +305,7 @@ void push_json_at(lua_State* L, const Json& j, int depth) {
       return;
     }
     case Json::value_t::object: {
+      LuaSandbox::charge(L, j.size());
       lua_createtable(L, 0, static_cast<int>(j.size()));
       for (auto it = j.begin(); it != j.end(); ++it) {
         push_str(L, it.key());

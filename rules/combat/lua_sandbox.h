@@ -38,6 +38,7 @@ namespace adj {
 
 struct BattleInput;
 struct GameState;
+struct Order;
 class Rng;
 
 class LuaSandbox {
@@ -47,6 +48,9 @@ class LuaSandbox {
     const GameState* world = nullptr;
     Rng* rng = nullptr;
     const BattleInput* battle = nullptr;  // resolve's battle (its fields are filled on first read)
+    // check_order's order: the world shows only its areas (from, to), their borders and owners,
+    // and the receiving kingdom of a GIFT (lua_marshal.h push_world).
+    const Order* order = nullptr;
   };
 
   // Runs inside lua_pcall with the call's fresh environment (the chunk already ran in it) at stack

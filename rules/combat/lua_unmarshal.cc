@@ -19,11 +19,28 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 constexpr long kMaxNodes = 1'000'000;
+// What one outcome (or the engine's declarations) may hold: string bytes (values and keys) plus 8
+// per value, counted for every reference (the same Lua string listed twice is two copies here).
+constexpr std::size_t kMaxBytes = 1 << 20;
+constexpr lua_Integer kMaxRounds = 10'000;
+constexpr lua_Integer kMaxListItems = 10'000;  // dice per round, group_losses, groups
 
 struct Reader {
   lua_State* L;
+  std::string root;  // "outcome" or "engine": what kMaxBytes bounds
   long nodes = 0;
+  std::size_t bytes = 0;
 };
+
+Status bad(const std::string& path, const std::string& what);
+
+// Counts `n` more bytes against kMaxBytes; the error names the root and where it was passed.
+Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
+  if (n > kMaxBytes - r.bytes)
+    return bad(r.root, "more than 1 MB of data (at " + path + ")");
+  r.bytes += n;
+  return Status::Ok();
+}
 
 std::string type_of(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
 
@@ -35,6 +52,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   lua_State* L = r.L;
   idx = lua_absindex(L, idx);
   if (++r.nodes > kMaxNodes) return bad(path, "more than a million values");
+  ADJ_RETURN_IF_ERROR(take_bytes(r, 8, path));
   switch (lua_type(L, idx)) {
     case LUA_TNIL:
       return Json(nullptr);
@@ -49,6 +67,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
     case LUA_TSTRING: {
       std::size_t n = 0;
       const char* s = lua_tolstring(L, idx, &n);
+      ADJ_RETURN_IF_ERROR(take_bytes(r, n, path));
       return Json(std::string(s, n));
     }
     case LUA_TTABLE:
@@ -99,6 +118,10 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   while (lua_next(L, idx)) {
     std::size_t n = 0;
     const char* k = lua_tolstring(L, -2, &n);
+    if (Status s = take_bytes(r, n, path); !s.ok()) {
+      lua_pop(L, 2);
+      return s;
+    }
     std::string key(k, n);
     Result<Json> v = to_json_value(r, -1, path + "." + key, depth + 1);
     lua_pop(L, 1);
@@ -141,11 +164,14 @@ Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
   return lua_toboolean(L, idx) != 0;
 }
 
-Result<std::string> string_at(lua_State* L, int idx, const Path& path) {
+Result<std::string> string_at(Reader& r, int idx, const Path& path) {
+  lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TSTRING)
     return bad(path, "must be a string, not a " + type_of(L, idx));
   std::size_t n = 0;
   const char* s = lua_tolstring(L, idx, &n);
+  if (n > kMaxBytes - r.bytes) return take_bytes(r, n, path.str());
+  r.bytes += n;
   return std::string(s, n);
 }
 
@@ -186,9 +212,15 @@ Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
   return n;
 }
 
-Result<std::vector<int>> int_list_at(lua_State* L, int idx, const Path& path) {
+Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
+  lua_State* L = r.L;
   Result<lua_Integer> n = list_at(L, idx, path);
   if (!n.ok()) return n.status();
+  if (*n > kMaxListItems)
+    return bad(path, "more than " + std::to_string(kMaxListItems) + " values");
+  const auto bytes = static_cast<std::size_t>(*n) * 8;
+  if (bytes > kMaxBytes - r.bytes) return take_bytes(r, bytes, path.str());
+  r.bytes += bytes;
   idx = lua_absindex(L, idx);
   std::vector<int> out;
   out.reserve(static_cast<std::size_t>(*n));
@@ -240,7 +272,7 @@ Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
     const Path p{&path, k};
     if (k == "phase")
-      ADJ_ASSIGN(round.phase, string_at(L, v, p));
+      ADJ_ASSIGN(round.phase, string_at(r, v, p));
     else if (k == "attacker_before")
       ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
     else if (k == "defender_before")
@@ -254,9 +286,9 @@ Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
     else if (k == "defender_losses")
       ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
     else if (k == "attacker_dice")
-      ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
+      ADJ_ASSIGN(round.attacker_dice, int_list_at(r, v, p));
     else if (k == "defender_dice")
-      ADJ_ASSIGN(round.defender_dice, int_list_at(L, v, p));
+      ADJ_ASSIGN(round.defender_dice, int_list_at(r, v, p));
     else if (k == "detail")
       ADJ_ASSIGN(round.detail, object_at(r, v, p));
     else
@@ -270,14 +302,14 @@ Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
 }  // namespace
 
 Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
-  Reader r{L};
+  Reader r{L, path};
   return to_json_value(r, idx, path, 0);
 }
 
 Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
-  Reader r{L};
+  Reader r{L, "outcome"};
   BattleOutcome o;
   const Path root{nullptr, "outcome"};
   Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
@@ -291,9 +323,9 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
     else if (k == "attacker_stops")
       ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
     else if (k == "defender_retreats_to")
-      ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
+      ADJ_ASSIGN(o.defender_retreats_to, string_at(r, v, p));
     else if (k == "attacker_retreats_to")
-      ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
+      ADJ_ASSIGN(o.attacker_retreats_to, string_at(r, v, p));
     else if (k == "fort_after")
       ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
     else if (k == "advancing")
@@ -309,10 +341,12 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
     else if (k == "defender_player_state")
       ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
     else if (k == "group_losses")
-      ADJ_ASSIGN(o.group_losses, int_list_at(L, v, p));
+      ADJ_ASSIGN(o.group_losses, int_list_at(r, v, p));
     else if (k == "rounds" || k == "group_units" || k == "group_retreats_to") {
       Result<lua_Integer> n = list_at(L, v, p);
       if (!n.ok()) return n.status();
+      const lua_Integer most = k == "rounds" ? kMaxRounds : kMaxListItems;
+      if (*n > most) return bad(p, "more than " + std::to_string(most) + " entries");
       if (k == "rounds") o.rounds.reserve(static_cast<std::size_t>(*n));
       for (lua_Integer i = 1; i <= *n; ++i) {
         const Path pi{&p, {}, i};
@@ -333,7 +367,7 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
         } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
           o.group_retreats_to.push_back(std::nullopt);
         } else {
-          Result<std::string> to = string_at(L, -1, pi);
+          Result<std::string> to = string_at(r, -1, pi);
           if (to.ok())
             o.group_retreats_to.push_back(std::move(to).value());
           else

@@ -35,6 +35,8 @@ Status declaration_error(const std::string& key, const std::string& what) {
   return Status::InvalidArgument("engine." + key + ": " + what);
 }
 
+constexpr std::size_t kMaxKeywords = 64;
+
 Result<Declarations> parse_declarations(const Json& e) {
   Declarations d;
   for (auto it = e.begin(); it != e.end(); ++it) {
@@ -65,6 +67,8 @@ Result<Declarations> parse_declarations(const Json& e) {
       d.world_radius = v.get<int>();
     } else if (k == "keywords") {
       if (!v.is_array()) return declaration_error(k, "must be a list of words, e.g. {\"CARD\"}");
+      if (v.size() > kMaxKeywords)
+        return declaration_error(k, "at most " + std::to_string(kMaxKeywords) + " keywords");
       for (const Json& w : v) {
         bool ok = w.is_string() && !w.get_ref<const std::string&>().empty() &&
                   w.get_ref<const std::string&>().size() <= 32;
@@ -219,6 +223,10 @@ class ScriptEngine final : public CombatEngine {
     std::lock_guard<std::mutex> lock(mu_);
     return box_->instructions_total();
   }
+  std::size_t memory_held() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return box_->memory_held();
+  }
 
   Status check_game(const GameState& state) const override {
     if (!decl_.has_check_game) return Status::Ok();
@@ -241,7 +249,7 @@ class ScriptEngine final : public CombatEngine {
     if (!decl_.has_check_order) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
     OrderCheck c{&order, &state};
-    Status s = box_->call("check_order", body_check_order, &c, {&state, nullptr});
+    Status s = box_->call("check_order", body_check_order, &c, {&state, nullptr, nullptr, &order});
     if (!s.ok()) return failed(s);
     Status answer = check_answer(box_->state(), "check_order");
     box_->clear();
@@ -352,6 +360,11 @@ const ScriptId* script_id_of(const CombatEngine& engine) {
 std::uint64_t script_instructions(const CombatEngine& engine) {
   const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
   return s ? s->instructions_total() : 0;
+}
+
+std::size_t script_memory_held(const CombatEngine& engine) {
+  const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
+  return s ? s->memory_held() : 0;
 }
 
 }  // namespace adj

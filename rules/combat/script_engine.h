@@ -1,7 +1,8 @@
 // Combat engines a GM writes: a Lua 5.4 script behind the CombatEngine interface, sandboxed.
 //
 // The script receives the same BattleInput as a C++ engine (as Lua tables) and returns the same
-// BattleOutcome, which is checked for consistency before the turn uses it. Sandbox: no io, os,
+// BattleOutcome (at most 1 MB of data, 10,000 rounds), which is checked for consistency before the
+// turn uses it. Sandbox: no io, os,
 // package, require, load/loadstring/dofile/loadfile, debug, collectgarbage, string.dump, no
 // pattern matching in C without an instruction bound; randomness only from the battle's Rng
 // (handed to the script as an object). Every call (resolve, check_order, check_game, ...) runs
@@ -54,5 +55,9 @@ const ScriptId* script_id_of(const CombatEngine& engine);
 // VM instructions the script engine's calls have run so far (all calls, all threads); 0 for a
 // built-in engine. The conformance suite bounds a check's total cost with it.
 std::uint64_t script_instructions(const CombatEngine& engine);
+
+// Bytes the script engine's Lua state holds between calls (at most 8 MB after a call unless its
+// live data is larger: see LuaSandbox::kIdleBytes); 0 for a built-in engine.
+std::size_t script_memory_held(const CombatEngine& engine);
 
 }  // namespace adj
