@@ -373,9 +373,8 @@ void charge_table_work(lua_State* L, const char* name) {
     const int first = name[0] == 'c' ? 3 : 2;
     luaL_checktype(L, 1, LUA_TTABLE);
     const lua_Integer i = luaL_optinteger(L, first, 1);
-    const lua_Integer j = lua_isnoneornil(L, first + 1)
-                              ? plain_len(L, 1)
-                              : luaL_checkinteger(L, first + 1);
+    const lua_Integer j =
+        lua_isnoneornil(L, first + 1) ? plain_len(L, 1) : luaL_checkinteger(L, first + 1);
     std::uint64_t n = range_size(i, j);
     // unpack refuses more than the stack holds (about a million values) before any work.
     if (name[0] == 'u' && n > 1'000'000) n = 1'000'000;
@@ -536,7 +535,7 @@ int open_sandbox(lua_State* L) {
   lua_pushcfunction(L, sorted_pairs);
   lua_setfield(L, 6, "pairs");
 
-  lua_newtable(L);  // 7: string
+  lua_newtable(L);                                // 7: string
   for (const char* k : {"char", "len", "sub"}) {  // O(1) or paid by their result's allocation
     lua_getfield(L, 2, k);
     lua_setfield(L, 7, k);

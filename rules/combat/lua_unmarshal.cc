@@ -36,8 +36,7 @@ Status bad(const std::string& path, const std::string& what);
 
 // Counts `n` more bytes against kMaxBytes; the error names the root and where it was passed.
 Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
-  if (n > kMaxBytes - r.bytes)
-    return bad(r.root, "more than 1 MB of data (at " + path + ")");
+  if (n > kMaxBytes - r.bytes) return bad(r.root, "more than 1 MB of data (at " + path + ")");
   r.bytes += n;
   return Status::Ok();
 }

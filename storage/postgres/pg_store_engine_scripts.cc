@@ -5,6 +5,7 @@
 // concurrent uploads, in any number of daemons, get distinct versions.
 #include <cstdint>
 
+#include "storage/engine_script_limits.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/record_checks.h"
 #include "storage/sqlite/messages.h"
@@ -40,6 +41,14 @@ Result<int> PgStore::add_engine_script(const EngineScript& s) {
         conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {Param(s.game)}));
     if (game.empty()) return Status::NotFound(no_such_game(s.game));
   }
+  {
+    ADJ_SQL_TRY(const pg::Rows n,
+                conn_.query("SELECT coalesce(max(version), 0) FROM engine_scripts "
+                            "WHERE game_id = $1",
+                            {Param(s.game)}));
+    if (n.int32(0, 0) >= kMaxEngineScriptVersions)
+      return Status::FailedPrecondition(too_many_script_versions(s.game));
+  }
   ADJ_SQL_TRY(const pg::Rows v,
               conn_.query("INSERT INTO engine_scripts(game_id, version, source, sha256, "
                           "created_at, created_by, conformance) "
@@ -67,9 +76,15 @@ Result<EngineScript> PgStore::engine_script(const std::string& game, int version
 }
 
 Result<std::optional<EngineScript>> PgStore::newest_engine_script(const std::string& game) {
-  ADJ_SQL_TRY(auto all, engine_script_versions(game));
-  if (all.empty()) return std::optional<EngineScript>();
-  return std::optional<EngineScript>(std::move(all.back()));
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT s.game_id, s.version, s.sha256, s.created_at, s.created_by, "
+                          "s.conformance FROM games g LEFT JOIN LATERAL (SELECT * FROM "
+                          "engine_scripts e WHERE e.game_id = g.id ORDER BY e.version DESC "
+                          "LIMIT 1) s ON true WHERE g.id = $1",
+                          {Param(game)}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  if (r.is_null(0, 0)) return std::optional<EngineScript>();
+  return std::optional<EngineScript>(read_script_row(r, 0));
 }
 
 Result<std::vector<EngineScript>> PgStore::engine_script_versions(const std::string& game) {

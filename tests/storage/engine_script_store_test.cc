@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/engine_script_limits.h"
 #include "tests/storage/shared_db.h"
 #include "tests/storage/store_test_util.h"
 
@@ -97,6 +98,27 @@ TEST_P(EngineScriptStoreTest, BadRowsAndUnknownNamesAreRefused) {
   EXPECT_EQ(store_->engine_script("nope", 1).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->engine_script_versions("nope").status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->newest_engine_script("nope").status().code(), StatusCode::kNotFound);
+}
+
+TEST_P(EngineScriptStoreTest, AGameKeepsAtMostTwoHundredVersions) {
+  for (int v = 1; v <= kMaxEngineScriptVersions; ++v) {
+    auto added = store_->add_engine_script(
+        script("britain", "return " + std::to_string(v), v % 2 ? kShaA : kShaB));
+    ASSERT_TRUE(added.ok()) << v << ": " << added.status().to_string();
+    ASSERT_EQ(*added, v);
+  }
+  auto over = store_->add_engine_script(script("britain", "return 0", kShaA));
+  ASSERT_EQ(over.status().code(), StatusCode::kFailedPrecondition) << over.status().to_string();
+  EXPECT_EQ(over.status().message(), too_many_script_versions("britain"));
+  auto newest = store_->newest_engine_script("britain");
+  ASSERT_TRUE(newest.ok() && newest->has_value());
+  EXPECT_EQ((*newest)->version, kMaxEngineScriptVersions);  // the refused one left nothing
+  EXPECT_EQ((*newest)->sha256, kShaB);
+  EXPECT_EQ((*newest)->created_by, "scenario");
+  EXPECT_EQ((*newest)->conformance, R"({"passed":true})");
+  EXPECT_TRUE((*newest)->source.empty());
+  // Other games are not affected.
+  EXPECT_TRUE(store_->add_engine_script(script("other", "return 1", kShaA)).ok());
 }
 
 class EngineScriptConcurrencyTest : public SharedDatabaseTest {};

@@ -57,10 +57,11 @@ void expect_instruction_limit(const std::string& body, std::uint64_t instruction
 
 TEST(ScriptLimits, StringRepIsChargedAndAnEmptyRepEndsAtOnce) {
   // liblua's rep of an empty string loops n times copying nothing: it never ended.
-  auto e = load(with_body("local a = string.rep('', math.maxinteger)\n"
-                          "local b = (''):rep(math.maxinteger, '')\n"
-                          "local c = string.rep('ab', 3, ',')",
-                          "{ a = a, b = b, c = c }"));
+  auto e =
+      load(with_body("local a = string.rep('', math.maxinteger)\n"
+                     "local b = (''):rep(math.maxinteger, '')\n"
+                     "local c = string.rep('ab', 3, ',')",
+                     "{ a = a, b = b, c = c }"));
   ASSERT_TRUE(e);
   auto b = battle();
   auto out = run(*e, *b);
@@ -112,8 +113,7 @@ TEST(ScriptLimits, SetmetatableIsChargedTheFieldsItCopies) {
 
 TEST(ScriptLimits, StringAndUtf8ScansAreCharged) {
   expect_instruction_limit(
-      "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local n = utf8.len(s) end",
-      1'000'000);
+      "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local n = utf8.len(s) end", 1'000'000);
   expect_instruction_limit(
       "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local u = s:upper() end", 1'000'000);
   expect_instruction_limit(
@@ -169,9 +169,10 @@ TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
   EXPECT_EQ(out->detail["w"], "c,b,a");
   EXPECT_EQ(out->detail["sorted"], true);
   // The same order on every run (another engine, another state).
-  auto again = load(with_body("local u = {}\nfor i = 1, 300 do u[i] = (i * 37) % 101 end\n"
-                              "table.sort(u, function(a, b) return true end)",
-                              "{ u = table.concat(u, ',') }"));
+  auto again =
+      load(with_body("local u = {}\nfor i = 1, 300 do u[i] = (i * 37) % 101 end\n"
+                     "table.sort(u, function(a, b) return true end)",
+                     "{ u = table.concat(u, ',') }"));
   auto out2 = run(*again, *b);
   ASSERT_TRUE(out2.ok()) << out2.status().message();
   EXPECT_EQ(out2->detail["u"], out->detail["u"]);
@@ -191,9 +192,10 @@ TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
 TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
   auto b = battle();
   // One 100 kB string listed 150 times: 15 MB once copied out of Lua.
-  auto shared = load(with_body("local d = string.rep('x', 100000)\n"
-                               "local big = {} for i = 1, 150 do big[i] = d end",
-                               "{ big = big }"));
+  auto shared =
+      load(with_body("local d = string.rep('x', 100000)\n"
+                     "local big = {} for i = 1, 150 do big[i] = d end",
+                     "{ big = big }"));
   ASSERT_TRUE(shared);
   auto out = run(*shared, *b);
   ASSERT_FALSE(out.ok());
@@ -201,16 +203,16 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
             std::string::npos)
       << out.status().message();
   // Keys count too.
-  auto keys = load(with_body("local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end",
-                             "k"));
+  auto keys =
+      load(with_body("local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end", "k"));
   out = run(*keys, *b);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("more than 1 MB of data"), std::string::npos)
       << out.status().message();
   // Rounds and lists are capped in number.
-  auto rounds =
-      load("function resolve(battle, rng)\n  local r = {} for i = 1, 10001 do r[i] = {} end\n"
-           "  return { attacker_losses = 0, defender_losses = 0, rounds = r }\nend\n");
+  auto rounds = load(
+      "function resolve(battle, rng)\n  local r = {} for i = 1, 10001 do r[i] = {} end\n"
+      "  return { attacker_losses = 0, defender_losses = 0, rounds = r }\nend\n");
   out = run(*rounds, *b);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("outcome.rounds: more than 10000 entries"),
@@ -226,9 +228,10 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
             std::string::npos)
       << out.status().message();
   // Under the bounds, the same shapes pass.
-  auto fine = load(with_body("local d = string.rep('x', 1000)\n"
-                             "local big = {} for i = 1, 150 do big[i] = d end",
-                             "{ big = big }"));
+  auto fine =
+      load(with_body("local d = string.rep('x', 1000)\n"
+                     "local big = {} for i = 1, 150 do big[i] = d end",
+                     "{ big = big }"));
   out = run(*fine, *b);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->detail["big"].size(), 150u);
@@ -252,8 +255,7 @@ TEST(ScriptLimits, DeclarationsHoldAtMostOneMegabyteAndSixtyFourKeywords) {
   };
   auto many = load_script_engine(words(65), {1, ""});
   ASSERT_FALSE(many.ok());
-  EXPECT_NE(many.status().message().find("engine.keywords: at most 64 keywords"),
-            std::string::npos)
+  EXPECT_NE(many.status().message().find("engine.keywords: at most 64 keywords"), std::string::npos)
       << many.status().message();
   EXPECT_TRUE(load_script_engine(words(64), {1, ""}).ok());
 }
@@ -287,13 +289,13 @@ TEST(ScriptLimits, MemoryErrorsCannotBeCaught) {
   auto b = battle();
   auto out = run(*e, *b);
   ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.status().message().find("memory limit (8388608 bytes) exceeded"),
-            std::string::npos)
+  EXPECT_NE(out.status().message().find("memory limit (8388608 bytes) exceeded"), std::string::npos)
       << out.status().message();
   // Other errors are caught as before.
-  auto caught = load(with_body("local ok, m = pcall(error, 'x')\n"
-                               "local ok2, m2 = xpcall(error, function(e) return 'h:' .. e end, 'y')",
-                               "{ ok = ok, m = m, ok2 = ok2, m2 = m2 }"));
+  auto caught =
+      load(with_body("local ok, m = pcall(error, 'x')\n"
+                     "local ok2, m2 = xpcall(error, function(e) return 'h:' .. e end, 'y')",
+                     "{ ok = ok, m = m, ok2 = ok2, m2 = m2 }"));
   auto out2 = run(*caught, *b);
   ASSERT_TRUE(out2.ok()) << out2.status().message();
   EXPECT_EQ(out2->detail["ok"], false);
@@ -324,8 +326,7 @@ end
   Order defend;
   defend.verb = Verb::kDefend;
   defend.from = "ATT";
-  EXPECT_EQ(e->check_order(defend, *b->world).message(),
-            "area ATT, borders ATT, player ATT, edge");
+  EXPECT_EQ(e->check_order(defend, *b->world).message(), "area ATT, borders ATT, player ATT, edge");
   Order move;
   move.verb = Verb::kAssault;
   move.from = "ATT";
@@ -337,8 +338,9 @@ end
   gift.to = "DEF";
   EXPECT_EQ(e->check_order(gift, *b->world).message(), "player DEF");
   // resolve still sees the whole world.
-  auto r = load(with_body("", "{ a = battle.world:area('ATT') ~= nil, d = "
-                              "battle.world:player('DEF') ~= nil }"));
+  auto r = load(with_body("",
+                          "{ a = battle.world:area('ATT') ~= nil, d = "
+                          "battle.world:player('DEF') ~= nil }"));
   auto out = run(*r, *b);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->detail["a"], true);
