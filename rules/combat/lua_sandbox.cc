@@ -722,6 +722,8 @@ bool LuaSandbox::charge_allocation(std::size_t bytes) {
 
 void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t nsize) {
   auto* self = static_cast<LuaSandbox*>(ud);
+  // A new block's osize is the kind of object (a long string: LUA_TSTRING).
+  const bool new_string = ptr == nullptr && osize == LUA_TSTRING;
   if (ptr == nullptr) osize = 0;
   if (nsize == 0) {
     if (ptr) self->give(ptr, osize);
@@ -729,7 +731,7 @@ void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t n
     return nullptr;
   }
   if (nsize > osize && nsize - osize > self->memory_cap_ - self->memory_used_) return nullptr;
-  if (nsize > kPoolMax && nsize > osize && !self->charge_allocation(nsize)) return nullptr;
+  if (new_string && nsize > kPoolMax && !self->charge_allocation(nsize)) return nullptr;
   void* p;
   if (ptr == nullptr) {
     p = self->take(nsize);

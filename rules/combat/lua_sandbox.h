@@ -14,7 +14,9 @@
 //
 // Work done in C counts against the instruction limit (charge()): the library functions the
 // script calls are charged in proportion to their work (elements moved or compared, bytes
-// scanned, results pushed), and every allocation above 512 bytes one instruction per 64 bytes.
+// scanned, results pushed), and every string of more than 512 bytes the call makes one
+// instruction per 64 bytes (only strings: other allocations, such as the stack's, depend on when
+// the collector ran, and the count must not).
 //
 // Lua errors are longjmps (the system's liblua is C): every Lua call that can raise runs inside
 // lua_pcall, and code running there keeps no C++ object with a destructor alive across a Lua API
@@ -108,7 +110,7 @@ class LuaSandbox {
   static void count_hook(lua_State* L, ::lua_Debug* ar);
   // Marks the call as over its instruction limit and raises.
   [[noreturn]] static void exceed(lua_State* L);
-  // Large allocations' share of the instruction count; false when it breaks the limit.
+  // A new long string's share of the instruction count; false when it breaks the limit.
   bool charge_allocation(std::size_t bytes);
   // Brings the memory the state holds under kIdleBytes when it is over (see kIdleBytes).
   void release_idle_memory();
