@@ -345,6 +345,35 @@ TEST(LuaServe, AnEndlessScriptFailsTheRunTheDaemonKeepsServingAndTheGmSeesWhy) {
       audited = true;
   EXPECT_TRUE(audited) << r.body;
 
+  // While one upload is being checked, another is refused at once: 429 with Retry-After.
+  {
+    const std::string slow =
+        "function resolve(battle, rng) for i = 1, 3e6 do end "
+        "return { attacker_losses = 0, defender_losses = 0 } end\n";
+    std::atomic<bool> done{false};
+    std::thread first([&] {
+      ::adj::testing::CurlAnswer a;
+      do {  // until it is the one being checked
+        a = d.curl("PUT", "/api/games/lua-1/engine-script", slow, "text/plain");
+      } while (a.status == 429);
+      EXPECT_EQ(a.status, 422) << a.body;  // past the suite's instruction budget
+      done = true;
+    });
+    bool busy = false;
+    while (!done && !busy) {
+      auto a =
+          d.curl("PUT", "/api/games/lua-1/engine-script", "function resolve() end\n", "text/plain");
+      if (a.status == 429) {
+        busy = true;
+        EXPECT_NE(a.body.find("try again"), std::string::npos) << a.body;
+      } else {
+        EXPECT_EQ(a.status, 422) << a.body;
+      }
+    }
+    first.join();
+    EXPECT_TRUE(busy) << "no upload was refused as busy while another was checked";
+  }
+
   // A refused upload answers 422 with the conformance report; an accepted one is version 2.
   r = d.curl("PUT", "/api/games/lua-1/engine-script",
              "function resolve(battle, rng) error('no battle today') end\n", "text/plain");
