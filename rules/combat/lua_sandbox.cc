@@ -443,9 +443,9 @@ int sandbox_rep(lua_State* L) {
 }
 
 // A library function charged its work: 1, plus the first argument's bytes / 64 when upvalue 2 is
-// true (functions that scan it: upper, lower, reverse, pack's and unpack's formats, utf8.len and
-// utf8.offset), plus one per result (byte, unpack, codepoint push up to a million values).
-// Upvalue 1: the real function.
+// true (functions that scan it: tonumber, upper, lower, reverse, pack's and unpack's formats,
+// utf8.len and utf8.offset), plus one per result (byte, unpack, codepoint push up to a million
+// values). Upvalue 1: the real function.
 int charged_call(lua_State* L) {
   std::uint64_t units = 1;
   if (lua_toboolean(L, lua_upvalueindex(2)) && lua_type(L, 1) == LUA_TSTRING)
@@ -518,10 +518,13 @@ int open_sandbox(lua_State* L) {
   // Stack: 1 _G, 2 string, 3 table, 4 math, 5 utf8.
   lua_newtable(L);  // 6: the safe globals
   for (const char* k : {"assert", "error", "ipairs", "rawequal", "rawget", "rawlen", "select",
-                        "getmetatable", "tonumber", "type", "_VERSION"}) {
+                        "getmetatable", "type", "_VERSION"}) {
     lua_getfield(L, 1, k);
     lua_setfield(L, 6, k);
   }
+  lua_pushvalue(L, 6);
+  set_charged(L, 1, "tonumber", true);  // scans a string argument
+  lua_pop(L, 1);
   lua_pushcfunction(L, sandbox_pcall);
   lua_setfield(L, 6, "pcall");
   lua_pushcfunction(L, sandbox_xpcall);

@@ -117,6 +117,9 @@ TEST(ScriptLimits, StringAndUtf8ScansAreCharged) {
   expect_instruction_limit(
       "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local u = s:upper() end", 1'000'000);
   expect_instruction_limit(
+      "local s = string.rep('1', 100000)\nfor r = 1, 1000 do local n = tonumber(s, 2) end",
+      1'000'000);
+  expect_instruction_limit(
       "local s = string.rep('a', 100000)\nfor r = 1, 100 do local n = select('#', s:byte(1, -1)) "
       "end",
       1'000'000);
