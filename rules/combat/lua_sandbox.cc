@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <utility>
 
 extern "C" {
@@ -770,6 +771,30 @@ void LuaSandbox::count_hook(lua_State* L, lua_Debug*) {
     }
     luaL_error(L, "instruction limit exceeded");
   }
+  if (self.time_exceeded_ || self.over_time()) {
+    self.time_exceeded_ = true;  // sticky, as the instruction limit
+    if (self.hook_step_ != 1) {
+      self.hook_step_ = 1;
+      lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    }
+    luaL_error(L, "time limit exceeded");
+  }
+}
+
+namespace {
+std::int64_t clock_ns(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
+}  // namespace
+
+bool LuaSandbox::over_time() {
+  const std::int64_t mark = cpu_limit_ns_ < 1'000'000'000 ? cpu_limit_ns_ : 1'000'000'000;
+  if (clock_ns(CLOCK_MONOTONIC_COARSE) - call_start_ns_ < mark) return false;
+  const std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  if (cpu_mark_ns_ < 0) cpu_mark_ns_ = cpu;
+  return cpu - cpu_mark_ns_ > cpu_limit_ns_;
 }
 
 void LuaSandbox::exceed(lua_State* L) {
@@ -829,6 +854,9 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
   access_ = access;
   instructions_used_ = 0;
   instructions_exceeded_ = false;
+  time_exceeded_ = false;
+  cpu_mark_ns_ = -1;
+  call_start_ns_ = clock_ns(CLOCK_MONOTONIC_COARSE);
   hook_step_ = instruction_limit_ < 1000
                    ? static_cast<int>(instruction_limit_ ? instruction_limit_ : 1)
                    : 1000;
@@ -841,9 +869,12 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
   lua_sethook(L_, nullptr, 0, 0);
   instructions_total_ += instructions_used_;
   access_ = {};
-  if (rc == LUA_OK && !instructions_exceeded_) return Status::Ok();
+  if (rc == LUA_OK && !instructions_exceeded_ && !time_exceeded_) return Status::Ok();
   std::string msg;
-  if (instructions_exceeded_)
+  if (time_exceeded_)
+    msg = "time limit (" + std::to_string(cpu_limit_ns_ / 1'000'000) +
+          " ms of CPU per call) exceeded";
+  else if (instructions_exceeded_)
     msg = "instruction limit (" + std::to_string(instruction_limit_) + " per call) exceeded";
   else if (rc == LUA_ERRMEM)
     msg = "memory limit (" + std::to_string(memory_cap_) + " bytes) exceeded";

@@ -75,6 +75,13 @@ class LuaSandbox {
   // the body's result is on top of the stack until the next call or clear(). Errors name `what`
   // and the limit broken or the script's message with its line.
   Status call(std::string_view what, Body body, void* ctx, Access access);
+  // A backstop on the CPU time of one call (10 s unless set): some VM instructions cost in
+  // proportion to their operands (== and < on long strings compare them byte by byte), which the
+  // instruction count does not see. Calls within the instruction limit otherwise stay far below
+  // it (50,000,000 instructions take well under a second). A call past it fails ("time limit").
+  void set_cpu_limit_ms(std::uint64_t ms) {
+    cpu_limit_ns_ = static_cast<std::int64_t>(ms) * 1'000'000;
+  }
   // Drops whatever the last call left on the stack.
   void clear();
 
@@ -115,6 +122,9 @@ class LuaSandbox {
   // Brings the memory the state holds under kIdleBytes when it is over (see kIdleBytes).
   void release_idle_memory();
   void free_pooled();
+  // Whether the current call is past its CPU time (see set_cpu_limit_ms): a cheap coarse clock
+  // first; the thread's CPU clock only once the call has run a second (or the limit) of wall time.
+  bool over_time();
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
@@ -127,6 +137,10 @@ class LuaSandbox {
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
   bool counting_ = false;  // inside call(): allocations are charged
+  std::int64_t cpu_limit_ns_ = 10'000'000'000;
+  std::int64_t call_start_ns_ = 0;  // CLOCK_MONOTONIC_COARSE at the call's start
+  std::int64_t cpu_mark_ns_ = -1;   // the thread's CPU clock when the wall mark passed
+  bool time_exceeded_ = false;
   Access access_;
 };
 

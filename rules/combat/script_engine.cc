@@ -343,6 +343,7 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
                                    " bytes; the limit is " + std::to_string(limits.source_bytes));
   std::unique_ptr<LuaSandbox> box = LuaSandbox::create(limits.memory_bytes, limits.instructions);
   if (!box) return Status::InvalidArgument("the Lua libraries do not fit in the memory limit");
+  box->set_cpu_limit_ms(limits.cpu_ms);
   ADJ_RETURN_IF_ERROR(box->compile(source));
   ADJ_RETURN_IF_ERROR(box->call("loading the script", body_environment, nullptr, {}));
   Result<Declarations> decl = read_definitions(box->state());

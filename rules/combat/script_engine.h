@@ -33,6 +33,9 @@ struct ScriptLimits {
   std::size_t source_bytes = 256 * 1024;        // the script's text
   std::uint64_t instructions = 50'000'000;      // per call (one battle, one order check, ...)
   std::size_t memory_bytes = 64 * 1024 * 1024;  // the engine's whole Lua state
+  // CPU time per call: a backstop for instructions whose cost the count does not see (comparing
+  // long strings); LuaSandbox::set_cpu_limit_ms.
+  std::uint64_t cpu_ms = 10'000;
 };
 
 // Which script a game runs: what battle logs record, so that --replay finds the same text.

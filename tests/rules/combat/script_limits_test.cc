@@ -139,6 +139,34 @@ TEST(ScriptLimits, WorldReadsAreChargedTheirSize) {
       << out.status().message();
 }
 
+// Comparing two long strings is one VM instruction that reads both: a loop of them ran for
+// hours under the instruction limit. The CPU time backstop ends it.
+TEST(ScriptLimits, LongStringComparisonsStopAtTheTimeLimit) {
+  auto e = load(with_body("local a = string.rep('x', 1 << 23)\n"
+                          "local b = string.rep('x', 1 << 23)\n"
+                          "local n = 0\n"
+                          "for i = 1, 2000 do if a == b and a <= b then n = n + 1 end end"),
+                {.cpu_ms = 200});
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("time limit (200 ms of CPU per call) exceeded"),
+            std::string::npos)
+      << out.status().message();
+  // Not swallowed by pcall, and the engine serves the next call.
+  auto p = load(with_body("local a = string.rep('x', 1 << 23)\n"
+                          "local b = string.rep('x', 1 << 23)\n"
+                          "pcall(function() for i = 1, 4000 do local c = a == b end end)"),
+                {.cpu_ms = 200});
+  auto out2 = run(*p, *b);
+  ASSERT_FALSE(out2.ok());
+  EXPECT_NE(out2.status().message().find("time limit"), std::string::npos)
+      << out2.status().message();
+  auto ok = load(with_body("local n = 0 for i = 1, 100000 do n = n + i end"), {.cpu_ms = 200});
+  EXPECT_TRUE(run(*ok, *b).ok());
+}
+
 TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
   auto e = load(with_body(R"lua(
   local t = {}
