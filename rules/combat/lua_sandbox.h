@@ -23,6 +23,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/combat/lua_keys.h"
 #include "rules/core/status.h"
 
 struct lua_State;
@@ -73,6 +74,14 @@ class LuaSandbox {
   // VM instructions run by every call so far (counted in steps of up to 1,000).
   std::uint64_t instructions_total() const { return instructions_total_; }
 
+  // The registry index of the interned field name `k` (lua_rawgeti(L, LUA_REGISTRYINDEX, ...)
+  // pushes it), and its characters' address (the same for every equal short string in the state).
+  int key_ref(LuaKey k) const { return key_refs_[static_cast<int>(k)]; }
+  const char* key_chars(LuaKey k) const { return key_chars_[static_cast<int>(k)]; }
+  // The interned field name whose characters are at `chars` (from lua_tolstring), or
+  // LuaKey::kCount when it is none of them. A hash lookup on the address.
+  LuaKey key_of(const char* chars) const;
+
   // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
   // Read-only tables carry no state from one call to the next, so they may be reused.
   std::shared_ptr<const void> marshal_cache;
@@ -86,6 +95,7 @@ class LuaSandbox {
   void* take(std::size_t n);
   void give(void* p, std::size_t n);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
+  static int open_keys(lua_State* L);
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
@@ -97,6 +107,15 @@ class LuaSandbox {
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
   Access access_;
+  int key_refs_[kLuaKeyCount] = {};
+  const char* key_chars_[kLuaKeyCount] = {};
+  struct KeySlot {
+    const char* chars = nullptr;
+    LuaKey key = LuaKey::kCount;
+  };
+  static constexpr std::size_t kKeyTableSize = 256;  // open addressing, at most 1/3 full
+  static_assert(kLuaKeyCount * 3 <= kKeyTableSize);
+  KeySlot key_table_[kKeyTableSize];
 };
 
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and

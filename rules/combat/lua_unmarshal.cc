@@ -22,6 +22,7 @@ constexpr long kMaxNodes = 1'000'000;
 
 struct Reader {
   lua_State* L;
+  const LuaSandbox& box;
   long nodes = 0;
 };
 
@@ -233,98 +234,128 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
     target = std::move(adj_v_).value();       \
   } while (0)
 
-Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
+// Reads the round at `idx` into `round`.
+Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
-  BattleRound round;
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
     const Path p{&path, k};
-    if (k == "phase")
-      ADJ_ASSIGN(round.phase, string_at(L, v, p));
-    else if (k == "attacker_before")
-      ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
-    else if (k == "defender_before")
-      ADJ_ASSIGN(round.defender_before, int_at(L, v, p));
-    else if (k == "attacker_strength")
-      ADJ_ASSIGN(round.attacker_strength, int_at(L, v, p));
-    else if (k == "defender_strength")
-      ADJ_ASSIGN(round.defender_strength, int_at(L, v, p));
-    else if (k == "attacker_losses")
-      ADJ_ASSIGN(round.attacker_losses, int_at(L, v, p));
-    else if (k == "defender_losses")
-      ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
-    else if (k == "attacker_dice")
-      ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
-    else if (k == "defender_dice")
-      ADJ_ASSIGN(round.defender_dice, int_list_at(L, v, p));
-    else if (k == "detail")
-      ADJ_ASSIGN(round.detail, object_at(r, v, p));
-    else
-      return bad(p, "unknown field of a round");
+    switch (r.box.key_of(k.data())) {
+      case LuaKey::phase:
+        ADJ_ASSIGN(round.phase, string_at(L, v, p));
+        break;
+      case LuaKey::attacker_before:
+        ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
+        break;
+      case LuaKey::defender_before:
+        ADJ_ASSIGN(round.defender_before, int_at(L, v, p));
+        break;
+      case LuaKey::attacker_strength:
+        ADJ_ASSIGN(round.attacker_strength, int_at(L, v, p));
+        break;
+      case LuaKey::defender_strength:
+        ADJ_ASSIGN(round.defender_strength, int_at(L, v, p));
+        break;
+      case LuaKey::attacker_losses:
+        ADJ_ASSIGN(round.attacker_losses, int_at(L, v, p));
+        break;
+      case LuaKey::defender_losses:
+        ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
+        break;
+      case LuaKey::attacker_dice:
+        ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
+        break;
+      case LuaKey::defender_dice:
+        ADJ_ASSIGN(round.defender_dice, int_list_at(L, v, p));
+        break;
+      case LuaKey::detail:
+        ADJ_ASSIGN(round.detail, object_at(r, v, p));
+        break;
+      default:
+        return bad(p, "unknown field of a round");
+    }
     return Status::Ok();
   });
-  if (!s.ok()) return s;
-  return round;
+  return s;
 }
 
 }  // namespace
 
 Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
-  Reader r{L};
+  Reader r{L, sandbox_of(L)};
   return to_json_value(r, idx, path, 0);
 }
 
 Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
-  Reader r{L};
+  Reader r{L, sandbox_of(L)};
   BattleOutcome o;
   const Path root{nullptr, "outcome"};
   Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
     const Path p{&root, k};
-    if (k == "attacker_wins")
-      ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
-    else if (k == "attacker_losses")
-      ADJ_ASSIGN(o.attacker_losses, int_at(L, v, p));
-    else if (k == "defender_losses")
-      ADJ_ASSIGN(o.defender_losses, int_at(L, v, p));
-    else if (k == "attacker_stops")
-      ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
-    else if (k == "defender_retreats_to")
-      ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
-    else if (k == "attacker_retreats_to")
-      ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
-    else if (k == "fort_after")
-      ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
-    else if (k == "advancing")
-      ADJ_ASSIGN(o.advancing, int_at(L, v, p));
-    else if (k == "attacker_units")
-      ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
-    else if (k == "defender_units")
-      ADJ_ASSIGN(o.defender_units, object_at(r, v, p));
-    else if (k == "detail")
-      ADJ_ASSIGN(o.detail, object_at(r, v, p));
-    else if (k == "attacker_player_state")
-      ADJ_ASSIGN(o.attacker_player_state, object_at(r, v, p));
-    else if (k == "defender_player_state")
-      ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
-    else if (k == "group_losses")
-      ADJ_ASSIGN(o.group_losses, int_list_at(L, v, p));
-    else if (k == "rounds" || k == "group_units" || k == "group_retreats_to") {
+    const LuaKey key = r.box.key_of(k.data());
+    switch (key) {
+      case LuaKey::attacker_wins:
+        ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_losses:
+        ADJ_ASSIGN(o.attacker_losses, int_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::defender_losses:
+        ADJ_ASSIGN(o.defender_losses, int_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_stops:
+        ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::defender_retreats_to:
+        ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_retreats_to:
+        ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::fort_after:
+        ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::advancing:
+        ADJ_ASSIGN(o.advancing, int_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_units:
+        ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::defender_units:
+        ADJ_ASSIGN(o.defender_units, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::detail:
+        ADJ_ASSIGN(o.detail, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_player_state:
+        ADJ_ASSIGN(o.attacker_player_state, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::defender_player_state:
+        ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::group_losses:
+        ADJ_ASSIGN(o.group_losses, int_list_at(L, v, p));
+        return Status::Ok();
+      case LuaKey::rounds:
+      case LuaKey::group_units:
+      case LuaKey::group_retreats_to:
+        break;
+      default:
+        return bad(p, "unknown field of an outcome");
+    }
+    {
       Result<lua_Integer> n = list_at(L, v, p);
       if (!n.ok()) return n.status();
-      if (k == "rounds") o.rounds.reserve(static_cast<std::size_t>(*n));
+      if (key == LuaKey::rounds) o.rounds.reserve(static_cast<std::size_t>(*n));
       for (lua_Integer i = 1; i <= *n; ++i) {
         const Path pi{&p, {}, i};
         lua_rawgeti(L, v, i);
         Status e = Status::Ok();
-        if (k == "rounds") {
-          Result<BattleRound> round = round_from_lua(r, -1, pi);
-          if (round.ok())
-            o.rounds.push_back(std::move(round).value());
-          else
-            e = round.status();
-        } else if (k == "group_units") {
+        if (key == LuaKey::rounds) {
+          e = round_from_lua(r, -1, pi, o.rounds.emplace_back());
+        } else if (key == LuaKey::group_units) {
           Result<Json> u = object_at(r, -1, pi);
           if (u.ok())
             o.group_units.push_back(std::move(u).value());
@@ -342,8 +373,6 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
         lua_pop(L, 1);
         if (!e.ok()) return e;
       }
-    } else {
-      return bad(p, "unknown field of an outcome");
     }
     return Status::Ok();
   });

@@ -260,8 +260,10 @@ class ScriptEngine final : public CombatEngine {
       box_->clear();
     }
     if (!out.ok()) return failed(Status::Internal("resolve: " + out.status().message()));
+    // A battle of one group without in.groups: that group (its units are not read here).
     std::vector<AttackGroup> one;
-    if (in.groups.empty()) one = attack_groups(in);
+    if (in.groups.empty())
+      one.push_back(AttackGroup{in.attacker, in.from, in.attacker_armies, Json(), 0, 0});
     const std::vector<AttackGroup>& groups = in.groups.empty() ? one : in.groups;
     const int defenders = in.target().armies;
     std::string bad = outcome_inconsistency(*out, groups, defenders);

@@ -4,12 +4,15 @@
 // Prints nanoseconds per battle for each and the ratio. Issue 15's aim: Lua within 5x of C++.
 //
 // Usage: adjutant_script_bench [battles (default 2000)] [seconds per engine (default 1)]
+//                              [script.lua instead of dice.lua, or -] [only: cpp|lua|script]
+// `only` runs one engine alone (for a profiler); the others print 0.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "rules/combat/conformance.h"
@@ -78,7 +81,8 @@ int main(int argc, char** argv) {
   const adj::DarkAgeEngine cpp;
   auto lua = script("dark_age.lua");
   auto dice = script("dice.lua");
-  if (argc > 3) {  // a third script from a file, e.g. to measure the fixed cost of a call
+  const bool own_script = argc > 3 && std::string(argv[3]) != "-";
+  if (own_script) {  // a third script from a file, e.g. to measure the fixed cost of a call
     std::ifstream f(argv[3]);
     std::stringstream text;
     text << f.rdbuf();
@@ -89,15 +93,17 @@ int main(int argc, char** argv) {
     }
     dice = e.value();
   }
+  const std::string only = argc > 4 ? argv[4] : "";
+  auto runs = [&](const char* which) { return only.empty() || only == which; };
   long c1 = 0, c2 = 0, c3 = 0;  // keeps the outcomes alive for the optimiser
-  const double t_cpp = per_battle(cpp, battles, seconds, c1);
-  const double t_lua = per_battle(*lua, battles, seconds, c2);
-  const double t_dice = per_battle(*dice, battles, seconds, c3);
+  const double t_cpp = runs("cpp") ? per_battle(cpp, battles, seconds, c1) : 0;
+  const double t_lua = runs("lua") ? per_battle(*lua, battles, seconds, c2) : 0;
+  const double t_dice = runs("script") ? per_battle(*dice, battles, seconds, c3) : 0;
   std::printf("battles: %d random (rules/combat/conformance.h), %.1f s CPU per engine\n", count,
               seconds);
   std::printf("C++ dark-age:      %9.0f ns/battle\n", t_cpp);
   std::printf("Lua dark_age.lua:  %9.0f ns/battle\n", t_lua);
-  std::printf("Lua %-14s %9.0f ns/battle\n", argc > 3 ? argv[3] : "dice.lua:", t_dice);
+  std::printf("Lua %-14s %9.0f ns/battle\n", own_script ? argv[3] : "dice.lua:", t_dice);
   std::printf("ratio Lua/C++ (Dark Age): %.2fx (aim: within 5x)\n", t_lua / t_cpp);
   return c1 + c2 + c3 == 42 ? 2 : 0;
 }
