@@ -192,8 +192,6 @@ int world_order_of_play(lua_State* L) {
   return 1;
 }
 
-char kRulesKey;  // registry: the read-only Lua form of LuaSandbox::marshal_cache (a RulesConfig)
-
 // Mirrors to_json(const RulesConfig&) (rules/game/rules_config.cc), read-only (nested tables too).
 // The table is built once per distinct RulesConfig and reused: being read-only, it carries no
 // state from one call to the next.
@@ -202,7 +200,7 @@ int world_rules(lua_State* L) {
   LuaSandbox& box = sandbox_of(L);
   const auto* cached = static_cast<const RulesConfig*>(box.marshal_cache.get());
   if (cached && *cached == r) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kRulesKey) == LUA_TTABLE) return 1;
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRules)) == LUA_TTABLE) return 1;
     lua_pop(L, 1);
   }
   lua_createtable(L, 0, 16);
@@ -235,7 +233,7 @@ int world_rules(lua_State* L) {
   set_int(L, "raid_pillage_population", r.raid_pillage_population);
   lua_freeze_top(L);
   lua_pushvalue(L, -1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kRulesKey);
+  lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRules));
   box.marshal_cache = std::make_shared<const RulesConfig>(r);  // last: nothing raises after it
   return 1;
 }
@@ -262,33 +260,28 @@ int rng_uniform(lua_State* L) {
   return 1;
 }
 
-// Registry keys (their addresses) of the world and rng objects and their method tables.
-char kWorldKey;
-char kWorldMethodsKey;
-char kRngKey;
-char kBattleMetaKey;
-
-// Pushes the state's one object `key`: a userdata without fields or user values whose protected
-// metatable's __index is a table of `methods` (kept under `methods_key` when not null). Being
-// a userdata, a script cannot store anything in it, so one object serves every call. Created on
-// first use.
-void push_object(lua_State* L, const char* key, const char* methods_key, const luaL_Reg* methods) {
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TUSERDATA) return;
+// Pushes the state's one object in `slot`: a userdata without fields or user values whose
+// protected metatable's __index is a table of `methods` (kept in `methods_slot` unless it is
+// LuaSlot::kCount). Being a userdata, a script cannot store anything in it, so one object serves
+// every call. Created on first use.
+void push_object(lua_State* L, LuaSlot slot, LuaSlot methods_slot, const luaL_Reg* methods) {
+  const LuaSandbox& box = sandbox_of(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(slot)) == LUA_TUSERDATA) return;
   lua_pop(L, 1);
   lua_newuserdatauv(L, 0, 0);
   lua_createtable(L, 0, 2);
   lua_newtable(L);
   luaL_setfuncs(L, methods, 0);
-  if (methods_key) {
+  if (methods_slot != LuaSlot::kCount) {
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, methods_key);
+    lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(methods_slot));
   }
   lua_setfield(L, -2, "__index");
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
   lua_setmetatable(L, -2);
   lua_pushvalue(L, -1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+  lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(slot));
 }
 
 }  // namespace
@@ -352,17 +345,18 @@ void push_world(lua_State* L, const GameState& world) {
       {"area", world_area},     {"neighbours", world_neighbours},       {"edge", world_edge},
       {"player", world_player}, {"order_of_play", world_order_of_play}, {"rules", world_rules},
       {nullptr, nullptr}};
-  push_object(L, &kWorldKey, &kWorldMethodsKey, kMethods);
+  push_object(L, LuaSlot::kWorld, LuaSlot::kWorldMethods, kMethods);
   // world.turn: a field of the method table, set for the call (scripts cannot reach the table).
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kWorldMethodsKey);
-  Fields(L).integer(LuaKey::turn, world.turn);
+  const Fields f(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kWorldMethods));
+  f.integer(LuaKey::turn, world.turn);
   lua_pop(L, 1);
 }
 
 void push_rng(lua_State* L) {
   static const luaL_Reg kMethods[] = {
       {"die", rng_die}, {"uniform", rng_uniform}, {nullptr, nullptr}};
-  push_object(L, &kRngKey, nullptr, kMethods);
+  push_object(L, LuaSlot::kRng, LuaSlot::kCount, kMethods);
 }
 
 namespace {
@@ -421,7 +415,8 @@ int battle_index(lua_State* L) {
 
 void push_battle(lua_State* L, const BattleInput& in) {
   lua_createtable(L, 0, 12);
-  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kBattleMetaKey) != LUA_TTABLE) {
+  const Fields f(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kBattleMeta)) != LUA_TTABLE) {
     lua_pop(L, 1);
     lua_createtable(L, 0, 2);
     lua_pushcfunction(L, battle_index);
@@ -429,10 +424,9 @@ void push_battle(lua_State* L, const BattleInput& in) {
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
     lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &kBattleMetaKey);
+    lua_rawseti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kBattleMeta));
   }
   lua_setmetatable(L, -2);
-  const Fields f(L);
   f.str(LuaKey::id, in.id);
   f.cstr(LuaKey::kind, to_string(in.kind));
   f.str(LuaKey::attacker, in.attacker);

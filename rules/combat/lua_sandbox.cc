@@ -14,8 +14,6 @@ namespace adj {
 namespace {
 
 // Registry keys (their addresses).
-char kChunkKey;      // the compiled script
-char kEnvMetaKey;    // metatable of every call's environment: {__index = globals}
 char kFrozenMarker;  // present in the metatable of every read-only library table
 char kCopyMarker;    // present in metatables installed by the sandbox's setmetatable
 char kFrozenTarget;  // in a read-only proxy's metatable: the real table
@@ -367,7 +365,7 @@ int open_sandbox(lua_State* L) {
   lua_setfield(L, -2, "__index");
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kEnvMetaKey);
+  lua_rawseti(L, LUA_REGISTRYINDEX, sandbox_of(L).slot_ref(LuaSlot::kEnvMeta));
 
   // Nothing else keeps the full libraries reachable from scripts: drop them from the registry's
   // loaded table and the global table.
@@ -388,19 +386,20 @@ int open_sandbox(lua_State* L) {
 int compile_chunk(lua_State* L) {
   const auto* job = static_cast<const CompileJob*>(lua_touserdata(L, 1));
   if (luaL_loadbufferx(L, job->data, job->size, "=script", "t") != LUA_OK) return lua_error(L);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kChunkKey);
+  lua_rawseti(L, LUA_REGISTRYINDEX, sandbox_of(L).slot_ref(LuaSlot::kChunk));
   return 0;
 }
 
 int run_call(lua_State* L) {
   const auto* job = static_cast<const CallJob*>(lua_touserdata(L, 1));
+  const LuaSandbox& box = sandbox_of(L);
   lua_settop(L, 0);
   lua_createtable(L, 0, 8);  // 1: the environment
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kEnvMetaKey);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kEnvMeta));
   lua_setmetatable(L, 1);
   lua_pushvalue(L, 1);
   lua_setfield(L, 1, "_G");
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &kChunkKey);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kChunk));
   lua_pushvalue(L, 1);
   lua_setupvalue(L, 2, 1);  // _ENV
   lua_call(L, 0, 0);
@@ -524,6 +523,10 @@ std::size_t key_slot(const char* chars, std::size_t probe) {
 
 int LuaSandbox::open_keys(lua_State* L) {
   LuaSandbox& self = sandbox_of(L);
+  for (int& ref : self.slot_refs_) {
+    lua_pushboolean(L, 0);
+    ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  }
   for (std::size_t i = 0; i < kLuaKeyCount; ++i) {
     lua_pushstring(L, kLuaKeyNames[i]);
     const char* chars = lua_tostring(L, -1);
@@ -550,9 +553,9 @@ std::unique_ptr<LuaSandbox> LuaSandbox::create(std::size_t memory_bytes,
   box->L_ = lua_newstate(&LuaSandbox::allocate, box.get());
   if (!box->L_) return nullptr;
   *static_cast<LuaSandbox**>(lua_getextraspace(box->L_)) = box.get();
-  lua_pushcfunction(box->L_, open_sandbox);
-  if (lua_pcall(box->L_, 0, 0, 0) != LUA_OK) return nullptr;
   lua_pushcfunction(box->L_, open_keys);
+  if (lua_pcall(box->L_, 0, 0, 0) != LUA_OK) return nullptr;
+  lua_pushcfunction(box->L_, open_sandbox);
   if (lua_pcall(box->L_, 0, 0, 0) != LUA_OK) return nullptr;
   lua_settop(box->L_, 0);
   lua_gc(box->L_, LUA_GCCOLLECT);

@@ -35,6 +35,19 @@ struct BattleInput;
 struct GameState;
 class Rng;
 
+// Registry slots (integer keys: one array read each) for values the engine reuses from call to
+// call. Each holds false until set.
+enum class LuaSlot : int {
+  kChunk,         // the compiled script
+  kEnvMeta,       // metatable of every call's environment: {__index = globals}
+  kWorld,         // lua_marshal: the world object
+  kWorldMethods,  // lua_marshal: its method table (holds `turn`)
+  kRng,           // lua_marshal: the rng object
+  kBattleMeta,    // lua_marshal: the metatable of battles
+  kRules,         // lua_marshal: the read-only form of marshal_cache (world:rules())
+  kCount
+};
+
 class LuaSandbox {
  public:
   // What the script's C callbacks (world, rng) may read during the current call; null outside.
@@ -78,6 +91,9 @@ class LuaSandbox {
   // pushes it), and its characters' address (the same for every equal short string in the state).
   int key_ref(LuaKey k) const { return key_refs_[static_cast<int>(k)]; }
   const char* key_chars(LuaKey k) const { return key_chars_[static_cast<int>(k)]; }
+  // The registry index of `slot` (lua_rawgeti pushes its value, lua_rawseti sets it; neither
+  // raises: the slot exists from creation on).
+  int slot_ref(LuaSlot slot) const { return slot_refs_[static_cast<int>(slot)]; }
   // The interned field name whose characters are at `chars` (from lua_tolstring), or
   // LuaKey::kCount when it is none of them. A hash lookup on the address.
   LuaKey key_of(const char* chars) const;
@@ -108,6 +124,7 @@ class LuaSandbox {
   bool instructions_exceeded_ = false;
   Access access_;
   int key_refs_[kLuaKeyCount] = {};
+  int slot_refs_[static_cast<int>(LuaSlot::kCount)] = {};
   const char* key_chars_[kLuaKeyCount] = {};
   struct KeySlot {
     const char* chars = nullptr;

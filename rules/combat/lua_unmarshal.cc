@@ -150,6 +150,35 @@ Result<std::string> string_at(lua_State* L, int idx, const Path& path) {
   return std::string(s, n);
 }
 
+// Fast paths for the common field types (no Result, no Status on success); on failure the
+// *_at function gives the error. `L`, `v` (the value's index) and `p` (its path) in scope.
+bool fast_int(lua_State* L, int idx, int& target) {
+  if (lua_type(L, idx) != LUA_TNUMBER) return false;
+  int isnum = 0;
+  const lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum || v < INT_MIN || v > INT_MAX) return false;
+  target = static_cast<int>(v);
+  return true;
+}
+bool fast_int(lua_State* L, int idx, std::optional<int>& target) {
+  int v = 0;
+  if (!fast_int(L, idx, v)) return false;
+  target = v;
+  return true;
+}
+bool fast_bool(lua_State* L, int idx, bool& target) {
+  if (lua_type(L, idx) != LUA_TBOOLEAN) return false;
+  target = lua_toboolean(L, idx) != 0;
+  return true;
+}
+template <typename S>  // std::string or std::optional<std::string>
+bool fast_string(lua_State* L, int idx, S& target) {
+  if (lua_type(L, idx) != LUA_TSTRING) return false;
+  std::size_t n = 0;
+  const char* chars = lua_tolstring(L, idx, &n);
+  target = std::string(chars, n);
+  return true;
+}
 Result<Json> object_at(Reader& r, int idx, const Path& path) {
   if (lua_type(r.L, idx) != LUA_TTABLE)
     return bad(path, "must be a table, not a " + type_of(r.L, idx));
@@ -195,10 +224,14 @@ Result<std::vector<int>> int_list_at(lua_State* L, int idx, const Path& path) {
   out.reserve(static_cast<std::size_t>(*n));
   for (lua_Integer i = 1; i <= *n; ++i) {
     lua_rawgeti(L, idx, i);
-    Result<int> v = int_at(L, -1, Path{&path, {}, i});
+    int x = 0;
+    if (!fast_int(L, -1, x)) {
+      Result<int> v = int_at(L, -1, Path{&path, {}, i});
+      lua_pop(L, 1);
+      return v.status();
+    }
     lua_pop(L, 1);
-    if (!v.ok()) return v.status();
-    out.push_back(*v);
+    out.push_back(x);
   }
   return out;
 }
@@ -227,6 +260,13 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
   return Status::Ok();
 }
 
+#define ADJ_INT(target) \
+  if (!fast_int(L, v, target)) return int_at(L, v, p).status()
+#define ADJ_BOOL(target) \
+  if (!fast_bool(L, v, target)) return bool_at(L, v, p).status()
+#define ADJ_STRING(target) \
+  if (!fast_string(L, v, target)) return string_at(L, v, p).status()
+
 #define ADJ_ASSIGN(target, expr)              \
   do {                                        \
     auto adj_v_ = (expr);                     \
@@ -242,25 +282,25 @@ Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) 
     const Path p{&path, k};
     switch (r.box.key_of(k.data())) {
       case LuaKey::phase:
-        ADJ_ASSIGN(round.phase, string_at(L, v, p));
+        ADJ_STRING(round.phase);
         break;
       case LuaKey::attacker_before:
-        ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
+        ADJ_INT(round.attacker_before);
         break;
       case LuaKey::defender_before:
-        ADJ_ASSIGN(round.defender_before, int_at(L, v, p));
+        ADJ_INT(round.defender_before);
         break;
       case LuaKey::attacker_strength:
-        ADJ_ASSIGN(round.attacker_strength, int_at(L, v, p));
+        ADJ_INT(round.attacker_strength);
         break;
       case LuaKey::defender_strength:
-        ADJ_ASSIGN(round.defender_strength, int_at(L, v, p));
+        ADJ_INT(round.defender_strength);
         break;
       case LuaKey::attacker_losses:
-        ADJ_ASSIGN(round.attacker_losses, int_at(L, v, p));
+        ADJ_INT(round.attacker_losses);
         break;
       case LuaKey::defender_losses:
-        ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
+        ADJ_INT(round.defender_losses);
         break;
       case LuaKey::attacker_dice:
         ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
@@ -290,35 +330,36 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
   Reader r{L, sandbox_of(L)};
-  BattleOutcome o;
+  Result<BattleOutcome> out{BattleOutcome{}};
+  BattleOutcome& o = *out;
   const Path root{nullptr, "outcome"};
   Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
     const Path p{&root, k};
     const LuaKey key = r.box.key_of(k.data());
     switch (key) {
       case LuaKey::attacker_wins:
-        ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
+        ADJ_BOOL(o.attacker_wins);
         return Status::Ok();
       case LuaKey::attacker_losses:
-        ADJ_ASSIGN(o.attacker_losses, int_at(L, v, p));
+        ADJ_INT(o.attacker_losses);
         return Status::Ok();
       case LuaKey::defender_losses:
-        ADJ_ASSIGN(o.defender_losses, int_at(L, v, p));
+        ADJ_INT(o.defender_losses);
         return Status::Ok();
       case LuaKey::attacker_stops:
-        ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
+        ADJ_BOOL(o.attacker_stops);
         return Status::Ok();
       case LuaKey::defender_retreats_to:
-        ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
+        ADJ_STRING(o.defender_retreats_to);
         return Status::Ok();
       case LuaKey::attacker_retreats_to:
-        ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
+        ADJ_STRING(o.attacker_retreats_to);
         return Status::Ok();
       case LuaKey::fort_after:
-        ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
+        ADJ_INT(o.fort_after);
         return Status::Ok();
       case LuaKey::advancing:
-        ADJ_ASSIGN(o.advancing, int_at(L, v, p));
+        ADJ_INT(o.advancing);
         return Status::Ok();
       case LuaKey::attacker_units:
         ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
@@ -377,7 +418,7 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
     return Status::Ok();
   });
   if (!s.ok()) return s;
-  return o;
+  return out;
 }
 
 }  // namespace adj
