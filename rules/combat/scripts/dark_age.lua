@@ -24,8 +24,14 @@ engine = {
   dark_age_actions = true,
 }
 
+-- The first key of t, or nil when t is empty.
+local function next_key(t)
+  for k in pairs(t) do return k end
+  return nil
+end
+
 function check_game(options)
-  for _ in pairs(options) do
+  if next_key(options) ~= nil then
     return "dark-age takes no engine options (its numbers are under /rules)"
   end
 end
