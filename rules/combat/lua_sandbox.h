@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/combat/lua_keys.h"
 #include "rules/core/status.h"
 
 struct lua_State;
@@ -42,6 +43,19 @@ struct BattleInput;
 struct GameState;
 struct Order;
 class Rng;
+
+// Registry slots (integer keys: one array read each) for values the engine reuses from call to
+// call. Each holds false until set.
+enum class LuaSlot : int {
+  kChunk,         // the compiled script
+  kEnvMeta,       // metatable of every call's environment: {__index = globals}
+  kWorld,         // lua_marshal: the world object
+  kWorldMethods,  // lua_marshal: its method table (holds `turn`)
+  kRng,           // lua_marshal: the rng object
+  kBattleMeta,    // lua_marshal: the metatable of battles
+  kRules,         // lua_marshal: the read-only form of marshal_cache (world:rules())
+  kCount
+};
 
 class LuaSandbox {
  public:
@@ -102,6 +116,17 @@ class LuaSandbox {
   // VM instructions run by every call so far (counted in steps of up to 1,000).
   std::uint64_t instructions_total() const { return instructions_total_; }
 
+  // The registry index of the interned field name `k` (lua_rawgeti(L, LUA_REGISTRYINDEX, ...)
+  // pushes it), and its characters' address (the same for every equal short string in the state).
+  int key_ref(LuaKey k) const { return key_refs_[static_cast<int>(k)]; }
+  const char* key_chars(LuaKey k) const { return key_chars_[static_cast<int>(k)]; }
+  // The registry index of `slot` (lua_rawgeti pushes its value, lua_rawseti sets it; neither
+  // raises: the slot exists from creation on).
+  int slot_ref(LuaSlot slot) const { return slot_refs_[static_cast<int>(slot)]; }
+  // The interned field name whose characters are at `chars` (from lua_tolstring), or
+  // LuaKey::kCount when it is none of them. A hash lookup on the address.
+  LuaKey key_of(const char* chars) const;
+
   // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
   // Read-only tables carry no state from one call to the next, so they may be reused.
   std::shared_ptr<const void> marshal_cache;
@@ -125,6 +150,7 @@ class LuaSandbox {
   // Whether the current call is past its CPU time (see set_cpu_limit_ms): a cheap coarse clock
   // first; the thread's CPU clock only once the call has run a second (or the limit) of wall time.
   bool over_time();
+  static int open_keys(lua_State* L);
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
@@ -142,6 +168,16 @@ class LuaSandbox {
   std::int64_t cpu_mark_ns_ = -1;   // the thread's CPU clock when the wall mark passed
   bool time_exceeded_ = false;
   Access access_;
+  int key_refs_[kLuaKeyCount] = {};
+  int slot_refs_[static_cast<int>(LuaSlot::kCount)] = {};
+  const char* key_chars_[kLuaKeyCount] = {};
+  struct KeySlot {
+    const char* chars = nullptr;
+    LuaKey key = LuaKey::kCount;
+  };
+  static constexpr std::size_t kKeyTableSize = 256;  // open addressing, at most 1/3 full
+  static_assert(kLuaKeyCount * 3 <= kKeyTableSize);
+  KeySlot key_table_[kKeyTableSize];
 };
 
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and

@@ -258,18 +258,18 @@ class ScriptEngine final : public CombatEngine {
   }
 
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override {
-    Result<BattleOutcome> out = Status::Internal("unset");
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Status s =
-          box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
-      if (!s.ok()) return failed(s);
-      out = outcome_from_lua(box_->state(), -1);
-      box_->clear();
-    }
+    std::unique_lock<std::mutex> lock(mu_);
+    Status s =
+        box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
+    if (!s.ok()) return failed(s);
+    Result<BattleOutcome> out = outcome_from_lua(box_->state(), -1);
+    box_->clear();
+    lock.unlock();
     if (!out.ok()) return failed(Status::Internal("resolve: " + out.status().message()));
+    // A battle of one group without in.groups: that group (its units are not read here).
     std::vector<AttackGroup> one;
-    if (in.groups.empty()) one = attack_groups(in);
+    if (in.groups.empty())
+      one.push_back(AttackGroup{in.attacker, in.from, in.attacker_armies, Json(), 0, 0});
     const std::vector<AttackGroup>& groups = in.groups.empty() ? one : in.groups;
     const int defenders = in.target().armies;
     std::string bad = outcome_inconsistency(*out, groups, defenders);

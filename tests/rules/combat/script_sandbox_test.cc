@@ -318,6 +318,44 @@ end)lua");
   }
 }
 
+// The world and rng objects are the same from one call to the next (one of each per Lua state),
+// so nothing may be stored in them or in their method tables.
+TEST(ScriptSandbox, WorldAndRngObjectsCarryNoState) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"battle.world.x = 1", "attempt to index a userdata value"},
+      {"rng.x = 1", "attempt to index a userdata value"},
+      {"rawset(battle.world, 'x', 1)", "table expected, got userdata"},
+      {"setmetatable(rng, {})", "table expected, got userdata"},
+      {"local m = getmetatable(battle.world); m.__index.x = 1", "attempt to index a boolean"},
+      {"local a = battle.world.area; a.x = 1", "attempt to index a function"},
+      {"for k in pairs(battle.world) do end", "table expected, got userdata"},
+  };
+  auto b = battle();
+  for (const auto& [code, expected] : cases) {
+    auto e = load(with_body(code));
+    ASSERT_TRUE(e) << code;
+    auto out = run(*e, *b);
+    ASSERT_FALSE(out.ok()) << code;
+    EXPECT_NE(out.status().message().find(expected), std::string::npos)
+        << code << " -> " << out.status().message();
+  }
+  // world.turn follows the world of each call.
+  auto turn = load(R"lua(
+function resolve(battle, rng)
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { turn = battle.world.turn, same = battle.world == battle.world } }
+end)lua");
+  ASSERT_TRUE(turn);
+  for (int t : {3, 7, 1}) {
+    auto bt = battle();
+    bt->world->turn = t;
+    auto out = run(*turn, *bt);
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(out->detail["turn"], t);
+    EXPECT_EQ(out->detail["same"], true);
+  }
+}
+
 TEST(ScriptSandbox, TableLibraryWorksOnPlainAndReadOnlyTables) {
   auto e = load(R"lua(
 function resolve(battle, rng)
@@ -407,6 +445,14 @@ TEST(ScriptMarshal, OutcomeErrorsNameTheField) {
       {"return { rounds = { { attacker_before = 2, attacker_losses = 3 } } }",
        "rounds[1].attacker_losses: 3 of 2"},
       {"return { advancing = 11 }", "advancing: 11 of 10"},
+      // Field names are recognised by their interned string: names of other tables (battle,
+      // area, round) and long strings are not outcome fields.
+      {"return { kind = 'move' }", "outcome.kind: unknown field of an outcome"},
+      {"return { phase = 'x' }", "outcome.phase: unknown field of an outcome"},
+      {"return { [string.rep('attacker_losses', 3)] = 1 }", "unknown field of an outcome"},
+      {"return { rounds = { { attacker_wins = true } } }",
+       "outcome.rounds[1].attacker_wins: unknown field of a round"},
+      {"return { rounds = { { [string.rep('phase', 9)] = 'x' } } }", "unknown field of a round"},
   };
   auto b = battle();
   for (const auto& [code, expected] : cases) {
