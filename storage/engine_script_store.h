@@ -1,8 +1,8 @@
-// The scripts of games whose combat engine is a Lua script (migration 0015 in SQLite, 0006 in
-// PostgreSQL): one row per game and version, kept for the game's life so that every version a
-// battle log names can be replayed. The application (server/app/engine_catalog.h) checks a
-// script (size, compilation, the conformance suite) before it asks the store to keep it.
-// Thread-safety: as the other stores, one object per thread.
+// Lua scripts of games (SQLite migration 0015, PostgreSQL 0006): one row per game and version,
+// kept for the game's life so that every version a battle log names can be replayed. The
+// application (server/app/engine_catalog.h) checks a script and computes its sha256 before it is
+// kept: the store checks the sha256's form only, not that it matches the source (game_engine
+// does, answering Corruption). Thread-safety: as the other stores, one object per thread.
 #pragma once
 
 #include <optional>
@@ -33,8 +33,9 @@ class EngineScriptStore {
   // Stores s.source as the game's next version (the newest + 1, or 1); returns that version.
   // s.version is ignored. InvalidArgument (nothing written) for an empty source, a sha256 that
   // is not 64 hex digits (the store does not check that it is the source's: the application
-  // does) or a from_turn below 1; NotFound for an unknown game. Concurrent adds to one game get
-  // distinct versions.
+  // does) or a from_turn below 1; NotFound for an unknown game; FailedPrecondition past the
+  // game's kMaxEngineScriptVersions (engine_script_limits.h). Concurrent adds get distinct
+  // versions.
   virtual Result<int> add_engine_script(const EngineScript& s) = 0;
   // One version with its source. NotFound for an unknown game or version.
   virtual Result<EngineScript> engine_script(const std::string& game, int version) = 0;

@@ -20,6 +20,55 @@ namespace {
 
 void push_str(lua_State* L, const std::string& s) { lua_pushlstring(L, s.data(), s.size()); }
 
+// Sets fields of the table on top of the stack by interned key (raw sets: the tables built here
+// have no __newindex).
+struct Fields {
+  lua_State* L;
+  const LuaSandbox& box;
+  explicit Fields(lua_State* l) : L(l), box(sandbox_of(l)) {}
+
+  void key(LuaKey k) const { lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k)); }
+  // Sets field k to the value on top of the stack (popping it).
+  void set_top(LuaKey k) const {
+    key(k);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+  }
+  void str(LuaKey k, const std::string& v) const {
+    key(k);
+    push_str(L, v);
+    lua_rawset(L, -3);
+  }
+  void cstr(LuaKey k, const char* v) const {
+    key(k);
+    lua_pushstring(L, v);
+    lua_rawset(L, -3);
+  }
+  void integer(LuaKey k, lua_Integer v) const {
+    key(k);
+    lua_pushinteger(L, v);
+    lua_rawset(L, -3);
+  }
+  void boolean(LuaKey k, bool v) const {
+    key(k);
+    lua_pushboolean(L, v);
+    lua_rawset(L, -3);
+  }
+  void number(LuaKey k, double v) const {
+    key(k);
+    lua_pushnumber(L, v);
+    lua_rawset(L, -3);
+  }
+  void json(LuaKey k, const Json& v) const {
+    key(k);
+    push_json(L, v);
+    lua_rawset(L, -3);
+  }
+  void opt(LuaKey k, const std::optional<std::string>& v) const {
+    if (v) str(k, *v);
+  }
+};
+
 void set_str(lua_State* L, const char* key, const std::string& s) {
   push_str(L, s);
   lua_setfield(L, -2, key);
@@ -35,13 +84,6 @@ void set_int(lua_State* L, const char* key, lua_Integer v) {
 void set_bool(lua_State* L, const char* key, bool v) {
   lua_pushboolean(L, v);
   lua_setfield(L, -2, key);
-}
-void set_json(lua_State* L, const char* key, const Json& j) {
-  push_json(L, j);
-  lua_setfield(L, -2, key);
-}
-void set_opt(lua_State* L, const char* key, const std::optional<std::string>& s) {
-  if (s) set_str(L, key, *s);
 }
 
 template <typename Map>
@@ -70,33 +112,46 @@ const GameState& current_world(lua_State* L) {
   return *w;
 }
 
+// In check_order the world shows only what the order names (LuaSandbox::Access::order), the
+// same at submission (a view of those parts) and at the turn run (the whole state).
+bool area_visible(lua_State* L, std::string_view code) {
+  const Order* o = sandbox_of(L).access().order;
+  return !o || (o->verb != Verb::kGift && (code == o->from || code == o->to));
+}
+
+bool player_visible(lua_State* L, const GameState& w, std::string_view code) {
+  const Order* o = sandbox_of(L).access().order;
+  if (!o) return true;
+  if (o->verb == Verb::kGift) return code == o->to;
+  for (const std::string* a : {&o->from, &o->to}) {
+    const Area* area = a->empty() ? nullptr : w.find_area(*a);
+    if (area && area->owner && *area->owner == code) return true;
+  }
+  return false;
+}
+
 // Mirrors to_json(const Area&) (rules/game/state.cc); null members are left out (nil).
 void push_area(lua_State* L, const Area& a) {
   lua_createtable(L, 0, 16);
-  set_str(L, "code", a.code);
-  set_str(L, "name", a.name);
-  set_cstr(L, "kind", to_string(a.kind));
-  set_str(L, "terrain", a.terrain);
-  set_opt(L, "owner", a.owner);
-  set_int(L, "population", a.population);
-  set_int(L, "fort", a.fort);
-  set_int(L, "trade", a.trade);
-  set_int(L, "armies", a.armies);
-  set_cstr(L, "mode", to_string(a.mode));
-  set_opt(L, "retreat_to", a.retreat_to);
-  set_opt(L, "ambush_against", a.ambush_against);
-  set_json(L, "features", a.features);
-  set_json(L, "engine_state", a.engine_state);
-  if (!a.hinterland.empty()) set_str(L, "hinterland", a.hinterland);
-  if (a.x) {
-    lua_pushnumber(L, *a.x);
-    lua_setfield(L, -2, "x");
-  }
-  if (a.y) {
-    lua_pushnumber(L, *a.y);
-    lua_setfield(L, -2, "y");
-  }
-  if (!a.outline.is_null()) set_json(L, "outline", a.outline);
+  const Fields f(L);
+  f.str(LuaKey::code, a.code);
+  f.str(LuaKey::name, a.name);
+  f.cstr(LuaKey::kind, to_string(a.kind));
+  f.str(LuaKey::terrain, a.terrain);
+  f.opt(LuaKey::owner, a.owner);
+  f.integer(LuaKey::population, a.population);
+  f.integer(LuaKey::fort, a.fort);
+  f.integer(LuaKey::trade, a.trade);
+  f.integer(LuaKey::armies, a.armies);
+  f.cstr(LuaKey::mode, to_string(a.mode));
+  f.opt(LuaKey::retreat_to, a.retreat_to);
+  f.opt(LuaKey::ambush_against, a.ambush_against);
+  f.json(LuaKey::features, a.features);
+  f.json(LuaKey::engine_state, a.engine_state);
+  if (!a.hinterland.empty()) f.str(LuaKey::hinterland, a.hinterland);
+  if (a.x) f.number(LuaKey::x, *a.x);
+  if (a.y) f.number(LuaKey::y, *a.y);
+  if (!a.outline.is_null()) f.json(LuaKey::outline, a.outline);
 }
 
 // The code argument `arg` as a string view into Lua's own string.
@@ -108,6 +163,7 @@ std::string_view code_arg(lua_State* L, int arg) {
 
 int world_area(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!area_visible(L, code_arg(L, 2))) return 0;
   const Area* a = w.find_area(code_arg(L, 2));
   if (!a) return 0;
   push_area(L, *a);
@@ -116,44 +172,54 @@ int world_area(lua_State* L) {
 
 int world_neighbours(lua_State* L) {
   const GameState& w = current_world(L);
-  push_string_list(L, w.neighbours(code_arg(L, 2)));
+  if (!area_visible(L, code_arg(L, 2))) {
+    lua_newtable(L);
+    return 1;
+  }
+  const auto& list = w.neighbours(code_arg(L, 2));
+  LuaSandbox::charge(L, list.size());
+  push_string_list(L, list);
   return 1;
 }
 
 int world_edge(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!area_visible(L, code_arg(L, 2)) && !area_visible(L, code_arg(L, 3))) return 0;
   const Edge* e = w.find_edge(code_arg(L, 2), code_arg(L, 3));
   if (!e) return 0;
   lua_createtable(L, 0, 3);
-  set_str(L, "a", e->a);
-  set_str(L, "b", e->b);
-  set_json(L, "features", e->features);
+  const Fields f(L);
+  f.str(LuaKey::a, e->a);
+  f.str(LuaKey::b, e->b);
+  f.json(LuaKey::features, e->features);
   return 1;
 }
 
 // Mirrors to_json(const Player&) without the secret and the address.
 int world_player(lua_State* L) {
   const GameState& w = current_world(L);
+  if (!player_visible(L, w, code_arg(L, 2))) return 0;
   const Player* p = w.find_player(code_arg(L, 2));
   if (!p) return 0;
   lua_createtable(L, 0, 8);
-  set_str(L, "code", p->code);
-  set_str(L, "name", p->name);
-  set_str(L, "nation", p->nation);
-  set_int(L, "bp", p->bp);
-  set_int(L, "treasury", p->treasury);
-  set_int(L, "vp", p->vp);
-  set_int(L, "reserve", p->reserve);
-  set_json(L, "engine_state", p->engine_state);
+  const Fields f(L);
+  f.str(LuaKey::code, p->code);
+  f.str(LuaKey::name, p->name);
+  f.str(LuaKey::nation, p->nation);
+  f.integer(LuaKey::bp, p->bp);
+  f.integer(LuaKey::treasury, p->treasury);
+  f.integer(LuaKey::vp, p->vp);
+  f.integer(LuaKey::reserve, p->reserve);
+  f.json(LuaKey::engine_state, p->engine_state);
   return 1;
 }
 
 int world_order_of_play(lua_State* L) {
-  push_string_list(L, current_world(L).order_of_play);
+  const GameState& w = current_world(L);
+  LuaSandbox::charge(L, w.order_of_play.size());
+  push_string_list(L, w.order_of_play);
   return 1;
 }
-
-char kRulesKey;  // registry: the read-only Lua form of LuaSandbox::marshal_cache (a RulesConfig)
 
 // Mirrors to_json(const RulesConfig&) (rules/game/rules_config.cc), read-only (nested tables too).
 // The table is built once per distinct RulesConfig and reused: being read-only, it carries no
@@ -163,7 +229,7 @@ int world_rules(lua_State* L) {
   LuaSandbox& box = sandbox_of(L);
   const auto* cached = static_cast<const RulesConfig*>(box.marshal_cache.get());
   if (cached && *cached == r) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &kRulesKey) == LUA_TTABLE) return 1;
+    if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRules)) == LUA_TTABLE) return 1;
     lua_pop(L, 1);
   }
   lua_createtable(L, 0, 16);
@@ -196,7 +262,7 @@ int world_rules(lua_State* L) {
   set_int(L, "raid_pillage_population", r.raid_pillage_population);
   lua_freeze_top(L);
   lua_pushvalue(L, -1);
-  lua_rawsetp(L, LUA_REGISTRYINDEX, &kRulesKey);
+  lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRules));
   box.marshal_cache = std::make_shared<const RulesConfig>(r);  // last: nothing raises after it
   return 1;
 }
@@ -223,18 +289,28 @@ int rng_uniform(lua_State* L) {
   return 1;
 }
 
-// Pushes a table and gives it the metatable `name` ({__index = methods, __metatable = false}),
-// created on first use in this state.
-void push_object(lua_State* L, const char* name, const luaL_Reg* methods, int fields) {
-  lua_createtable(L, 0, fields);
-  if (luaL_newmetatable(L, name)) {
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
-    lua_setfield(L, -2, "__index");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
+// Pushes the state's one object in `slot`: a userdata without fields or user values whose
+// protected metatable's __index is a table of `methods` (kept in `methods_slot` unless it is
+// LuaSlot::kCount). Being a userdata, a script cannot store anything in it, so one object serves
+// every call. Created on first use.
+void push_object(lua_State* L, LuaSlot slot, LuaSlot methods_slot, const luaL_Reg* methods) {
+  const LuaSandbox& box = sandbox_of(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(slot)) == LUA_TUSERDATA) return;
+  lua_pop(L, 1);
+  lua_newuserdatauv(L, 0, 0);
+  lua_createtable(L, 0, 2);
+  lua_newtable(L);
+  luaL_setfuncs(L, methods, 0);
+  if (methods_slot != LuaSlot::kCount) {
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(methods_slot));
   }
+  lua_setfield(L, -2, "__index");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
   lua_setmetatable(L, -2);
+  lua_pushvalue(L, -1);
+  lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(slot));
 }
 
 }  // namespace
@@ -266,6 +342,7 @@ void push_json_at(lua_State* L, const Json& j, int depth) {
       push_str(L, j.get_ref<const std::string&>());
       return;
     case Json::value_t::array: {
+      LuaSandbox::charge(L, j.size());
       lua_createtable(L, static_cast<int>(j.size()), 0);
       lua_Integer i = 0;
       for (auto it = j.begin(); it != j.end(); ++it) {
@@ -275,6 +352,7 @@ void push_json_at(lua_State* L, const Json& j, int depth) {
       return;
     }
     case Json::value_t::object: {
+      LuaSandbox::charge(L, j.size());
       lua_createtable(L, 0, static_cast<int>(j.size()));
       for (auto it = j.begin(); it != j.end(); ++it) {
         push_str(L, it.key());
@@ -298,14 +376,18 @@ void push_world(lua_State* L, const GameState& world) {
       {"area", world_area},     {"neighbours", world_neighbours},       {"edge", world_edge},
       {"player", world_player}, {"order_of_play", world_order_of_play}, {"rules", world_rules},
       {nullptr, nullptr}};
-  push_object(L, "adj.world", kMethods, 1);
-  set_int(L, "turn", world.turn);
+  push_object(L, LuaSlot::kWorld, LuaSlot::kWorldMethods, kMethods);
+  // world.turn: a field of the method table, set for the call (scripts cannot reach the table).
+  const Fields f(L);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kWorldMethods));
+  f.integer(LuaKey::turn, world.turn);
+  lua_pop(L, 1);
 }
 
 void push_rng(lua_State* L) {
   static const luaL_Reg kMethods[] = {
       {"die", rng_die}, {"uniform", rng_uniform}, {nullptr, nullptr}};
-  push_object(L, "adj.rng", kMethods, 0);
+  push_object(L, LuaSlot::kRng, LuaSlot::kCount, kMethods);
 }
 
 namespace {
@@ -330,23 +412,24 @@ int battle_index(lua_State* L) {
     const bool one = in->groups.empty();
     const std::size_t n = one ? 1 : in->groups.size();
     lua_createtable(L, static_cast<int>(n), 0);
+    const Fields f(L);
     for (std::size_t k = 0; k < n; ++k) {
       lua_createtable(L, 0, 6);
       if (one) {
-        set_str(L, "player", in->attacker);
-        set_str(L, "from", in->from);
-        set_int(L, "armies", in->attacker_armies);
-        set_json(L, "units", in->attacker_units);
-        set_int(L, "action", 0);
-        set_int(L, "line", 0);
+        f.str(LuaKey::player, in->attacker);
+        f.str(LuaKey::from, in->from);
+        f.integer(LuaKey::armies, in->attacker_armies);
+        f.json(LuaKey::units, in->attacker_units);
+        f.integer(LuaKey::action, 0);
+        f.integer(LuaKey::line, 0);
       } else {
         const AttackGroup& g = in->groups[k];
-        set_str(L, "player", g.player);
-        set_str(L, "from", g.from);
-        set_int(L, "armies", g.armies);
-        set_json(L, "units", g.units);
-        set_int(L, "action", g.action);
-        set_int(L, "line", g.line);
+        f.str(LuaKey::player, g.player);
+        f.str(LuaKey::from, g.from);
+        f.integer(LuaKey::armies, g.armies);
+        f.json(LuaKey::units, g.units);
+        f.integer(LuaKey::action, g.action);
+        f.integer(LuaKey::line, g.line);
       }
       lua_rawseti(L, -2, static_cast<lua_Integer>(k + 1));
     }
@@ -363,22 +446,27 @@ int battle_index(lua_State* L) {
 
 void push_battle(lua_State* L, const BattleInput& in) {
   lua_createtable(L, 0, 12);
-  if (luaL_newmetatable(L, "adj.battle")) {
+  const Fields f(L);
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kBattleMeta)) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
     lua_pushcfunction(L, battle_index);
     lua_setfield(L, -2, "__index");
     lua_pushboolean(L, 0);
     lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, LUA_REGISTRYINDEX, f.box.slot_ref(LuaSlot::kBattleMeta));
   }
   lua_setmetatable(L, -2);
-  set_str(L, "id", in.id);
-  set_cstr(L, "kind", to_string(in.kind));
-  set_str(L, "attacker", in.attacker);
-  set_str(L, "from", in.from);
-  set_str(L, "to", in.to);
-  set_int(L, "attacker_armies", in.attacker_armies);
-  set_bool(L, "ambush", in.ambush);
+  f.str(LuaKey::id, in.id);
+  f.cstr(LuaKey::kind, to_string(in.kind));
+  f.str(LuaKey::attacker, in.attacker);
+  f.str(LuaKey::from, in.from);
+  f.str(LuaKey::to, in.to);
+  f.integer(LuaKey::attacker_armies, in.attacker_armies);
+  f.boolean(LuaKey::ambush, in.ambush);
   push_world(L, *in.world);
-  lua_setfield(L, -2, "world");
+  f.set_top(LuaKey::world);
 }
 
 void push_order(lua_State* L, const Order& order) {

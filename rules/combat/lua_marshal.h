@@ -25,7 +25,10 @@ void push_battle(lua_State* L, const BattleInput& in);
 
 // The `world` object: world.turn, world:area(code), world:neighbours(code), world:edge(a, b),
 // world:player(code), world:order_of_play(), world:rules(). The methods read the sandbox's
-// current GameState (LuaSandbox::Access), so a world kept past its call reads nothing.
+// current GameState (LuaSandbox::Access), so a world kept past its call reads nothing. During
+// check_order (Access::order set) they show only the order's areas, the borders touching them,
+// their owners and a GIFT's receiving kingdom: nil (or no neighbours) for anything else. Each
+// method is charged its size against the instruction limit (LuaSandbox::charge).
 void push_world(lua_State* L, const GameState& world);
 
 // The `rng` argument: rng:die(sides) (1..sides) and rng:uniform(bound) (0..bound-1), drawing from

@@ -9,6 +9,14 @@
 // collectgarbage, next or coroutine. setmetatable refuses __gc and __mode (their effects depend on
 // when the collector runs) and installs a private copy of the metatable; tostring and
 // string.format print tables and functions by their type name only (never an address).
+// table.sort is a stable merge sort (the same order on every run, whatever the comparator).
+// pcall and xpcall do not catch a memory error: it ends the call.
+//
+// Work done in C counts against the instruction limit (charge()): the library functions the
+// script calls are charged in proportion to their work (elements moved or compared, bytes
+// scanned, results pushed), and every string of more than 512 bytes the call makes one
+// instruction per 64 bytes (only strings: other allocations, such as the stack's, depend on when
+// the collector ran, and the count must not).
 //
 // Lua errors are longjmps (the system's liblua is C): every Lua call that can raise runs inside
 // lua_pcall, and code running there keeps no C++ object with a destructor alive across a Lua API
@@ -23,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "rules/combat/lua_keys.h"
 #include "rules/core/status.h"
 
 struct lua_State;
@@ -32,7 +41,21 @@ namespace adj {
 
 struct BattleInput;
 struct GameState;
+struct Order;
 class Rng;
+
+// Registry slots (integer keys: one array read each) for values the engine reuses from call to
+// call. Each holds false until set.
+enum class LuaSlot : int {
+  kChunk,         // the compiled script
+  kEnvMeta,       // metatable of every call's environment: {__index = globals}
+  kWorld,         // lua_marshal: the world object
+  kWorldMethods,  // lua_marshal: its method table (holds `turn`)
+  kRng,           // lua_marshal: the rng object
+  kBattleMeta,    // lua_marshal: the metatable of battles
+  kRules,         // lua_marshal: the read-only form of marshal_cache (world:rules())
+  kCount
+};
 
 class LuaSandbox {
  public:
@@ -41,6 +64,9 @@ class LuaSandbox {
     const GameState* world = nullptr;
     Rng* rng = nullptr;
     const BattleInput* battle = nullptr;  // resolve's battle (its fields are filled on first read)
+    // check_order's order: the world shows only its areas (from, to), their borders and owners,
+    // and the receiving kingdom of a GIFT (lua_marshal.h push_world).
+    const Order* order = nullptr;
   };
 
   // Runs inside lua_pcall with the call's fresh environment (the chunk already ran in it) at stack
@@ -63,15 +89,43 @@ class LuaSandbox {
   // the body's result is on top of the stack until the next call or clear(). Errors name `what`
   // and the limit broken or the script's message with its line.
   Status call(std::string_view what, Body body, void* ctx, Access access);
+  // A backstop on the CPU time of one call (10 s unless set): some VM instructions cost in
+  // proportion to their operands (== and < on long strings compare them byte by byte), which the
+  // instruction count does not see. Calls within the instruction limit otherwise stay far below
+  // it (50,000,000 instructions take well under a second). A call past it fails ("time limit").
+  void set_cpu_limit_ms(std::uint64_t ms) {
+    cpu_limit_ns_ = static_cast<std::int64_t>(ms) * 1'000'000;
+  }
   // Drops whatever the last call left on the stack.
   void clear();
+
+  // Adds `units` instructions' worth of C work to the current call's count; past the limit, marks
+  // the call as over it and raises "instruction limit exceeded". Only from C functions the script
+  // calls (inside call()).
+  static void charge(lua_State* L, std::uint64_t units);
 
   lua_State* state() const { return L_; }
   // The access of the current call (null members outside calls).
   const Access& access() const { return access_; }
   std::size_t memory_used() const { return memory_used_; }
+  // Memory the state holds from the system: in use, plus freed small blocks kept for reuse.
+  std::size_t memory_held() const { return memory_used_ + pooled_bytes_; }
+  // After a call, what an idle state may hold; clear() and a failed call bring it back under this
+  // (a full collection and the free lists returned) when it is over.
+  static constexpr std::size_t kIdleBytes = 8 * 1024 * 1024;
   // VM instructions run by every call so far (counted in steps of up to 1,000).
   std::uint64_t instructions_total() const { return instructions_total_; }
+
+  // The registry index of the interned field name `k` (lua_rawgeti(L, LUA_REGISTRYINDEX, ...)
+  // pushes it), and its characters' address (the same for every equal short string in the state).
+  int key_ref(LuaKey k) const { return key_refs_[static_cast<int>(k)]; }
+  const char* key_chars(LuaKey k) const { return key_chars_[static_cast<int>(k)]; }
+  // The registry index of `slot` (lua_rawgeti pushes its value, lua_rawseti sets it; neither
+  // raises: the slot exists from creation on).
+  int slot_ref(LuaSlot slot) const { return slot_refs_[static_cast<int>(slot)]; }
+  // The interned field name whose characters are at `chars` (from lua_tolstring), or
+  // LuaKey::kCount when it is none of them. A hash lookup on the address.
+  LuaKey key_of(const char* chars) const;
 
   // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
   // Read-only tables carry no state from one call to the next, so they may be reused.
@@ -86,17 +140,44 @@ class LuaSandbox {
   void* take(std::size_t n);
   void give(void* p, std::size_t n);
   static void count_hook(lua_State* L, ::lua_Debug* ar);
+  // Marks the call as over its instruction limit and raises.
+  [[noreturn]] static void exceed(lua_State* L);
+  // A new long string's share of the instruction count; false when it breaks the limit.
+  bool charge_allocation(std::size_t bytes);
+  // Brings the memory the state holds under kIdleBytes when it is over (see kIdleBytes).
+  void release_idle_memory();
+  void free_pooled();
+  // Whether the current call is past its CPU time (see set_cpu_limit_ms): a cheap coarse clock
+  // first; the thread's CPU clock only once the call has run a second (or the limit) of wall time.
+  bool over_time();
+  static int open_keys(lua_State* L);
 
   lua_State* L_ = nullptr;
   std::size_t memory_cap_;
   std::size_t memory_used_ = 0;
   void* free_lists_[kPoolMax / 16] = {};
+  std::size_t pooled_bytes_ = 0;  // bytes on the free lists
   std::uint64_t instruction_limit_;
   std::uint64_t instructions_used_ = 0;
   std::uint64_t instructions_total_ = 0;
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
+  bool counting_ = false;  // inside call(): allocations are charged
+  std::int64_t cpu_limit_ns_ = 10'000'000'000;
+  std::int64_t call_start_ns_ = 0;  // CLOCK_MONOTONIC_COARSE at the call's start
+  std::int64_t cpu_mark_ns_ = -1;   // the thread's CPU clock when the wall mark passed
+  bool time_exceeded_ = false;
   Access access_;
+  int key_refs_[kLuaKeyCount] = {};
+  int slot_refs_[static_cast<int>(LuaSlot::kCount)] = {};
+  const char* key_chars_[kLuaKeyCount] = {};
+  struct KeySlot {
+    const char* chars = nullptr;
+    LuaKey key = LuaKey::kCount;
+  };
+  static constexpr std::size_t kKeyTableSize = 256;  // open addressing, at most 1/3 full
+  static_assert(kLuaKeyCount * 3 <= kKeyTableSize);
+  KeySlot key_table_[kKeyTableSize];
 };
 
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and

@@ -19,11 +19,28 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 constexpr long kMaxNodes = 1'000'000;
+// What one outcome (or the engine's declarations) may hold: string bytes (values and keys) plus 8
+// per value, counted for every reference (the same Lua string listed twice is two copies here).
+constexpr std::size_t kMaxBytes = 1 << 20;
+constexpr lua_Integer kMaxRounds = 10'000;
+constexpr lua_Integer kMaxListItems = 10'000;  // dice per round, group_losses, groups
 
 struct Reader {
   lua_State* L;
+  const LuaSandbox& box;
+  std::string root;  // "outcome" or "engine": what kMaxBytes bounds
   long nodes = 0;
+  std::size_t bytes = 0;
 };
+
+Status bad(const std::string& path, const std::string& what);
+
+// Counts `n` more bytes against kMaxBytes; the error names the root and where it was passed.
+Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
+  if (n > kMaxBytes - r.bytes) return bad(r.root, "more than 1 MB of data (at " + path + ")");
+  r.bytes += n;
+  return Status::Ok();
+}
 
 std::string type_of(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
 
@@ -35,6 +52,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   lua_State* L = r.L;
   idx = lua_absindex(L, idx);
   if (++r.nodes > kMaxNodes) return bad(path, "more than a million values");
+  ADJ_RETURN_IF_ERROR(take_bytes(r, 8, path));
   switch (lua_type(L, idx)) {
     case LUA_TNIL:
       return Json(nullptr);
@@ -49,6 +67,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
     case LUA_TSTRING: {
       std::size_t n = 0;
       const char* s = lua_tolstring(L, idx, &n);
+      ADJ_RETURN_IF_ERROR(take_bytes(r, n, path));
       return Json(std::string(s, n));
     }
     case LUA_TTABLE:
@@ -99,6 +118,10 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   while (lua_next(L, idx)) {
     std::size_t n = 0;
     const char* k = lua_tolstring(L, -2, &n);
+    if (Status s = take_bytes(r, n, path); !s.ok()) {
+      lua_pop(L, 2);
+      return s;
+    }
     std::string key(k, n);
     Result<Json> v = to_json_value(r, -1, path + "." + key, depth + 1);
     lua_pop(L, 1);
@@ -141,14 +164,49 @@ Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
   return lua_toboolean(L, idx) != 0;
 }
 
-Result<std::string> string_at(lua_State* L, int idx, const Path& path) {
+Result<std::string> string_at(Reader& r, int idx, const Path& path) {
+  lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TSTRING)
     return bad(path, "must be a string, not a " + type_of(L, idx));
   std::size_t n = 0;
   const char* s = lua_tolstring(L, idx, &n);
+  if (n > kMaxBytes - r.bytes) return take_bytes(r, n, path.str());
+  r.bytes += n;
   return std::string(s, n);
 }
 
+// Fast paths for the common field types (no Result, no Status on success); on failure the
+// *_at function gives the error. `L`, `v` (the value's index) and `p` (its path) in scope.
+bool fast_int(lua_State* L, int idx, int& target) {
+  if (lua_type(L, idx) != LUA_TNUMBER) return false;
+  int isnum = 0;
+  const lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum || v < INT_MIN || v > INT_MAX) return false;
+  target = static_cast<int>(v);
+  return true;
+}
+bool fast_int(lua_State* L, int idx, std::optional<int>& target) {
+  int v = 0;
+  if (!fast_int(L, idx, v)) return false;
+  target = v;
+  return true;
+}
+bool fast_bool(lua_State* L, int idx, bool& target) {
+  if (lua_type(L, idx) != LUA_TBOOLEAN) return false;
+  target = lua_toboolean(L, idx) != 0;
+  return true;
+}
+// Counts the string's bytes against kMaxBytes (false past it: string_at names the error).
+template <typename S>  // std::string or std::optional<std::string>
+bool fast_string(Reader& r, int idx, S& target) {
+  if (lua_type(r.L, idx) != LUA_TSTRING) return false;
+  std::size_t n = 0;
+  const char* chars = lua_tolstring(r.L, idx, &n);
+  if (n > kMaxBytes - r.bytes) return false;
+  r.bytes += n;
+  target = std::string(chars, n);
+  return true;
+}
 Result<Json> object_at(Reader& r, int idx, const Path& path) {
   if (lua_type(r.L, idx) != LUA_TTABLE)
     return bad(path, "must be a table, not a " + type_of(r.L, idx));
@@ -186,18 +244,28 @@ Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
   return n;
 }
 
-Result<std::vector<int>> int_list_at(lua_State* L, int idx, const Path& path) {
+Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
+  lua_State* L = r.L;
   Result<lua_Integer> n = list_at(L, idx, path);
   if (!n.ok()) return n.status();
+  if (*n > kMaxListItems)
+    return bad(path, "more than " + std::to_string(kMaxListItems) + " values");
+  const auto bytes = static_cast<std::size_t>(*n) * 8;
+  if (bytes > kMaxBytes - r.bytes) return take_bytes(r, bytes, path.str());
+  r.bytes += bytes;
   idx = lua_absindex(L, idx);
   std::vector<int> out;
   out.reserve(static_cast<std::size_t>(*n));
   for (lua_Integer i = 1; i <= *n; ++i) {
     lua_rawgeti(L, idx, i);
-    Result<int> v = int_at(L, -1, Path{&path, {}, i});
+    int x = 0;
+    if (!fast_int(L, -1, x)) {
+      Result<int> v = int_at(L, -1, Path{&path, {}, i});
+      lua_pop(L, 1);
+      return v.status();
+    }
     lua_pop(L, 1);
-    if (!v.ok()) return v.status();
-    out.push_back(*v);
+    out.push_back(x);
   }
   return out;
 }
@@ -226,6 +294,13 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
   return Status::Ok();
 }
 
+#define ADJ_INT(target) \
+  if (!fast_int(L, v, target)) return int_at(L, v, p).status()
+#define ADJ_BOOL(target) \
+  if (!fast_bool(L, v, target)) return bool_at(L, v, p).status()
+#define ADJ_STRING(target) \
+  if (!fast_string(r, v, target)) return string_at(r, v, p).status()
+
 #define ADJ_ASSIGN(target, expr)              \
   do {                                        \
     auto adj_v_ = (expr);                     \
@@ -233,98 +308,131 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
     target = std::move(adj_v_).value();       \
   } while (0)
 
-Result<BattleRound> round_from_lua(Reader& r, int idx, const Path& path) {
+// Reads the round at `idx` into `round`.
+Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
-  BattleRound round;
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
     const Path p{&path, k};
-    if (k == "phase")
-      ADJ_ASSIGN(round.phase, string_at(L, v, p));
-    else if (k == "attacker_before")
-      ADJ_ASSIGN(round.attacker_before, int_at(L, v, p));
-    else if (k == "defender_before")
-      ADJ_ASSIGN(round.defender_before, int_at(L, v, p));
-    else if (k == "attacker_strength")
-      ADJ_ASSIGN(round.attacker_strength, int_at(L, v, p));
-    else if (k == "defender_strength")
-      ADJ_ASSIGN(round.defender_strength, int_at(L, v, p));
-    else if (k == "attacker_losses")
-      ADJ_ASSIGN(round.attacker_losses, int_at(L, v, p));
-    else if (k == "defender_losses")
-      ADJ_ASSIGN(round.defender_losses, int_at(L, v, p));
-    else if (k == "attacker_dice")
-      ADJ_ASSIGN(round.attacker_dice, int_list_at(L, v, p));
-    else if (k == "defender_dice")
-      ADJ_ASSIGN(round.defender_dice, int_list_at(L, v, p));
-    else if (k == "detail")
-      ADJ_ASSIGN(round.detail, object_at(r, v, p));
-    else
-      return bad(p, "unknown field of a round");
+    switch (r.box.key_of(k.data())) {
+      case LuaKey::phase:
+        ADJ_STRING(round.phase);
+        break;
+      case LuaKey::attacker_before:
+        ADJ_INT(round.attacker_before);
+        break;
+      case LuaKey::defender_before:
+        ADJ_INT(round.defender_before);
+        break;
+      case LuaKey::attacker_strength:
+        ADJ_INT(round.attacker_strength);
+        break;
+      case LuaKey::defender_strength:
+        ADJ_INT(round.defender_strength);
+        break;
+      case LuaKey::attacker_losses:
+        ADJ_INT(round.attacker_losses);
+        break;
+      case LuaKey::defender_losses:
+        ADJ_INT(round.defender_losses);
+        break;
+      case LuaKey::attacker_dice:
+        ADJ_ASSIGN(round.attacker_dice, int_list_at(r, v, p));
+        break;
+      case LuaKey::defender_dice:
+        ADJ_ASSIGN(round.defender_dice, int_list_at(r, v, p));
+        break;
+      case LuaKey::detail:
+        ADJ_ASSIGN(round.detail, object_at(r, v, p));
+        break;
+      default:
+        return bad(p, "unknown field of a round");
+    }
     return Status::Ok();
   });
-  if (!s.ok()) return s;
-  return round;
+  return s;
 }
 
 }  // namespace
 
 Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
-  Reader r{L};
+  Reader r{L, sandbox_of(L), path};
   return to_json_value(r, idx, path, 0);
 }
 
 Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
-  Reader r{L};
-  BattleOutcome o;
+  Reader r{L, sandbox_of(L), "outcome"};
+  Result<BattleOutcome> out{BattleOutcome{}};
+  BattleOutcome& o = *out;
   const Path root{nullptr, "outcome"};
   Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
     const Path p{&root, k};
-    if (k == "attacker_wins")
-      ADJ_ASSIGN(o.attacker_wins, bool_at(L, v, p));
-    else if (k == "attacker_losses")
-      ADJ_ASSIGN(o.attacker_losses, int_at(L, v, p));
-    else if (k == "defender_losses")
-      ADJ_ASSIGN(o.defender_losses, int_at(L, v, p));
-    else if (k == "attacker_stops")
-      ADJ_ASSIGN(o.attacker_stops, bool_at(L, v, p));
-    else if (k == "defender_retreats_to")
-      ADJ_ASSIGN(o.defender_retreats_to, string_at(L, v, p));
-    else if (k == "attacker_retreats_to")
-      ADJ_ASSIGN(o.attacker_retreats_to, string_at(L, v, p));
-    else if (k == "fort_after")
-      ADJ_ASSIGN(o.fort_after, int_at(L, v, p));
-    else if (k == "advancing")
-      ADJ_ASSIGN(o.advancing, int_at(L, v, p));
-    else if (k == "attacker_units")
-      ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
-    else if (k == "defender_units")
-      ADJ_ASSIGN(o.defender_units, object_at(r, v, p));
-    else if (k == "detail")
-      ADJ_ASSIGN(o.detail, object_at(r, v, p));
-    else if (k == "attacker_player_state")
-      ADJ_ASSIGN(o.attacker_player_state, object_at(r, v, p));
-    else if (k == "defender_player_state")
-      ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
-    else if (k == "group_losses")
-      ADJ_ASSIGN(o.group_losses, int_list_at(L, v, p));
-    else if (k == "rounds" || k == "group_units" || k == "group_retreats_to") {
+    const LuaKey key = r.box.key_of(k.data());
+    switch (key) {
+      case LuaKey::attacker_wins:
+        ADJ_BOOL(o.attacker_wins);
+        return Status::Ok();
+      case LuaKey::attacker_losses:
+        ADJ_INT(o.attacker_losses);
+        return Status::Ok();
+      case LuaKey::defender_losses:
+        ADJ_INT(o.defender_losses);
+        return Status::Ok();
+      case LuaKey::attacker_stops:
+        ADJ_BOOL(o.attacker_stops);
+        return Status::Ok();
+      case LuaKey::defender_retreats_to:
+        ADJ_STRING(o.defender_retreats_to);
+        return Status::Ok();
+      case LuaKey::attacker_retreats_to:
+        ADJ_STRING(o.attacker_retreats_to);
+        return Status::Ok();
+      case LuaKey::fort_after:
+        ADJ_INT(o.fort_after);
+        return Status::Ok();
+      case LuaKey::advancing:
+        ADJ_INT(o.advancing);
+        return Status::Ok();
+      case LuaKey::attacker_units:
+        ADJ_ASSIGN(o.attacker_units, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::defender_units:
+        ADJ_ASSIGN(o.defender_units, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::detail:
+        ADJ_ASSIGN(o.detail, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::attacker_player_state:
+        ADJ_ASSIGN(o.attacker_player_state, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::defender_player_state:
+        ADJ_ASSIGN(o.defender_player_state, object_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::group_losses:
+        ADJ_ASSIGN(o.group_losses, int_list_at(r, v, p));
+        return Status::Ok();
+      case LuaKey::rounds:
+      case LuaKey::group_units:
+      case LuaKey::group_retreats_to:
+        break;
+      default:
+        return bad(p, "unknown field of an outcome");
+    }
+    {
       Result<lua_Integer> n = list_at(L, v, p);
       if (!n.ok()) return n.status();
-      if (k == "rounds") o.rounds.reserve(static_cast<std::size_t>(*n));
+      const lua_Integer most = key == LuaKey::rounds ? kMaxRounds : kMaxListItems;
+      if (*n > most) return bad(p, "more than " + std::to_string(most) + " entries");
+      if (key == LuaKey::rounds) o.rounds.reserve(static_cast<std::size_t>(*n));
       for (lua_Integer i = 1; i <= *n; ++i) {
         const Path pi{&p, {}, i};
         lua_rawgeti(L, v, i);
         Status e = Status::Ok();
-        if (k == "rounds") {
-          Result<BattleRound> round = round_from_lua(r, -1, pi);
-          if (round.ok())
-            o.rounds.push_back(std::move(round).value());
-          else
-            e = round.status();
-        } else if (k == "group_units") {
+        if (key == LuaKey::rounds) {
+          e = round_from_lua(r, -1, pi, o.rounds.emplace_back());
+        } else if (key == LuaKey::group_units) {
           Result<Json> u = object_at(r, -1, pi);
           if (u.ok())
             o.group_units.push_back(std::move(u).value());
@@ -333,7 +441,7 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
         } else if (lua_type(L, -1) == LUA_TBOOLEAN && !lua_toboolean(L, -1)) {
           o.group_retreats_to.push_back(std::nullopt);
         } else {
-          Result<std::string> to = string_at(L, -1, pi);
+          Result<std::string> to = string_at(r, -1, pi);
           if (to.ok())
             o.group_retreats_to.push_back(std::move(to).value());
           else
@@ -342,13 +450,11 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
         lua_pop(L, 1);
         if (!e.ok()) return e;
       }
-    } else {
-      return bad(p, "unknown field of an outcome");
     }
     return Status::Ok();
   });
   if (!s.ok()) return s;
-  return o;
+  return out;
 }
 
 }  // namespace adj

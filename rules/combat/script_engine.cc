@@ -35,6 +35,8 @@ Status declaration_error(const std::string& key, const std::string& what) {
   return Status::InvalidArgument("engine." + key + ": " + what);
 }
 
+constexpr std::size_t kMaxKeywords = 64;
+
 Result<Declarations> parse_declarations(const Json& e) {
   Declarations d;
   for (auto it = e.begin(); it != e.end(); ++it) {
@@ -65,6 +67,8 @@ Result<Declarations> parse_declarations(const Json& e) {
       d.world_radius = v.get<int>();
     } else if (k == "keywords") {
       if (!v.is_array()) return declaration_error(k, "must be a list of words, e.g. {\"CARD\"}");
+      if (v.size() > kMaxKeywords)
+        return declaration_error(k, "at most " + std::to_string(kMaxKeywords) + " keywords");
       for (const Json& w : v) {
         bool ok = w.is_string() && !w.get_ref<const std::string&>().empty() &&
                   w.get_ref<const std::string&>().size() <= 32;
@@ -219,6 +223,10 @@ class ScriptEngine final : public CombatEngine {
     std::lock_guard<std::mutex> lock(mu_);
     return box_->instructions_total();
   }
+  std::size_t memory_held() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return box_->memory_held();
+  }
 
   Status check_game(const GameState& state) const override {
     if (!decl_.has_check_game) return Status::Ok();
@@ -241,7 +249,7 @@ class ScriptEngine final : public CombatEngine {
     if (!decl_.has_check_order) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
     OrderCheck c{&order, &state};
-    Status s = box_->call("check_order", body_check_order, &c, {&state, nullptr});
+    Status s = box_->call("check_order", body_check_order, &c, {&state, nullptr, nullptr, &order});
     if (!s.ok()) return failed(s);
     Status answer = check_answer(box_->state(), "check_order");
     box_->clear();
@@ -250,18 +258,18 @@ class ScriptEngine final : public CombatEngine {
   }
 
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override {
-    Result<BattleOutcome> out = Status::Internal("unset");
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      Status s =
-          box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
-      if (!s.ok()) return failed(s);
-      out = outcome_from_lua(box_->state(), -1);
-      box_->clear();
-    }
+    std::unique_lock<std::mutex> lock(mu_);
+    Status s =
+        box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
+    if (!s.ok()) return failed(s);
+    Result<BattleOutcome> out = outcome_from_lua(box_->state(), -1);
+    box_->clear();
+    lock.unlock();
     if (!out.ok()) return failed(Status::Internal("resolve: " + out.status().message()));
+    // A battle of one group without in.groups: that group (its units are not read here).
     std::vector<AttackGroup> one;
-    if (in.groups.empty()) one = attack_groups(in);
+    if (in.groups.empty())
+      one.push_back(AttackGroup{in.attacker, in.from, in.attacker_armies, Json(), 0, 0});
     const std::vector<AttackGroup>& groups = in.groups.empty() ? one : in.groups;
     const int defenders = in.target().armies;
     std::string bad = outcome_inconsistency(*out, groups, defenders);
@@ -335,6 +343,7 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
                                    " bytes; the limit is " + std::to_string(limits.source_bytes));
   std::unique_ptr<LuaSandbox> box = LuaSandbox::create(limits.memory_bytes, limits.instructions);
   if (!box) return Status::InvalidArgument("the Lua libraries do not fit in the memory limit");
+  box->set_cpu_limit_ms(limits.cpu_ms);
   ADJ_RETURN_IF_ERROR(box->compile(source));
   ADJ_RETURN_IF_ERROR(box->call("loading the script", body_environment, nullptr, {}));
   Result<Declarations> decl = read_definitions(box->state());
@@ -352,6 +361,11 @@ const ScriptId* script_id_of(const CombatEngine& engine) {
 std::uint64_t script_instructions(const CombatEngine& engine) {
   const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
   return s ? s->instructions_total() : 0;
+}
+
+std::size_t script_memory_held(const CombatEngine& engine) {
+  const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
+  return s ? s->memory_held() : 0;
 }
 
 }  // namespace adj

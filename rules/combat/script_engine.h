@@ -1,7 +1,8 @@
 // Combat engines a GM writes: a Lua 5.4 script behind the CombatEngine interface, sandboxed.
 //
 // The script receives the same BattleInput as a C++ engine (as Lua tables) and returns the same
-// BattleOutcome, which is checked for consistency before the turn uses it. Sandbox: no io, os,
+// BattleOutcome (at most 1 MB of data, 10,000 rounds), which is checked for consistency before the
+// turn uses it. Sandbox: no io, os,
 // package, require, load/loadstring/dofile/loadfile, debug, collectgarbage, string.dump, no
 // pattern matching in C without an instruction bound; randomness only from the battle's Rng
 // (handed to the script as an object). Every call (resolve, check_order, check_game, ...) runs
@@ -32,6 +33,9 @@ struct ScriptLimits {
   std::size_t source_bytes = 256 * 1024;        // the script's text
   std::uint64_t instructions = 50'000'000;      // per call (one battle, one order check, ...)
   std::size_t memory_bytes = 64 * 1024 * 1024;  // the engine's whole Lua state
+  // CPU time per call: a backstop for instructions whose cost the count does not see (comparing
+  // long strings); LuaSandbox::set_cpu_limit_ms.
+  std::uint64_t cpu_ms = 10'000;
 };
 
 // Which script a game runs: what battle logs record, so that --replay finds the same text.
@@ -54,5 +58,9 @@ const ScriptId* script_id_of(const CombatEngine& engine);
 // VM instructions the script engine's calls have run so far (all calls, all threads); 0 for a
 // built-in engine. The conformance suite bounds a check's total cost with it.
 std::uint64_t script_instructions(const CombatEngine& engine);
+
+// Bytes the script engine's Lua state holds between calls (at most 8 MB after a call unless its
+// live data is larger: see LuaSandbox::kIdleBytes); 0 for a built-in engine.
+std::size_t script_memory_held(const CombatEngine& engine);
 
 }  // namespace adj

@@ -1,24 +1,27 @@
 #include "server/app/engine_catalog.h"
 
-#include <limits>
-
+#include <atomic>
 #include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <utility>
 
 #include "rules/combat/conformance.h"
 #include "server/app/sha256.h"
+#include "storage/engine_script_limits.h"
 
 namespace adj {
 
 namespace {
 
 // Compiled script engines by (version, sha256), the most recently built last. Bounded: the
-// oldest is dropped past kMaxEngines (holders keep theirs alive through the shared pointer).
+// oldest is dropped past kMaxEngines (holders keep theirs alive through the shared pointer). An
+// idle engine holds at most LuaSandbox::kIdleBytes (8 MB) unless its live data is larger, so the
+// cache holds about 256 MB at most.
 class ScriptCache {
  public:
-  static constexpr std::size_t kMaxEngines = 64;
+  static constexpr std::size_t kMaxEngines = 32;
 
   EngineHandle find(const ScriptId& id) {
     std::lock_guard lock(mu_);
@@ -49,6 +52,28 @@ ScriptCache& cache() {
 
 std::string version_text(int v) { return "engine script version " + std::to_string(v); }
 
+constexpr const char* kCheckBusy =
+    "another engine script is being checked on this host; try again in a minute";
+
+// One conformance check at a time in the process; the holder releases it on destruction.
+class CheckSlot {
+ public:
+  CheckSlot() : held_(!busy().exchange(true)) {}
+  ~CheckSlot() {
+    if (held_) busy().store(false);
+  }
+  CheckSlot(const CheckSlot&) = delete;
+  CheckSlot& operator=(const CheckSlot&) = delete;
+  bool held() const { return held_; }
+
+ private:
+  static std::atomic<bool>& busy() {
+    static std::atomic<bool> b{false};
+    return b;
+  }
+  bool held_;
+};
+
 }  // namespace
 
 const ScriptLimits& host_script_limits() {
@@ -72,6 +97,8 @@ Result<ScriptCheck> check_script(std::string_view source) {
     return Status::InvalidArgument("the script has " + std::to_string(source.size()) +
                                    " bytes; the most this host takes is " +
                                    std::to_string(limits.source_bytes));
+  CheckSlot slot;
+  if (!slot.held()) return Status::Unavailable(kCheckBusy);
   ScriptCheck c;
   c.sha256 = sha256_hex_of(source);
   auto loaded = load_script_engine(source, ScriptId{0, c.sha256}, limits);
@@ -86,6 +113,18 @@ Result<ScriptCheck> check_script(std::string_view source) {
         {{"name", k.name}, {"runs", k.runs}, {"failures", k.failures}, {"messages", k.messages}});
   c.json = Json{{"passed", c.passed}, {"battles", report.battles}, {"checks", std::move(checks)}};
   return c;
+}
+
+bool is_script_check_busy(const Status& s) {
+  return s.code() == StatusCode::kUnavailable && s.message() == kCheckBusy;
+}
+
+Status script_version_room(EngineScriptStore& scripts, const std::string& game) {
+  auto newest = scripts.engine_script_for_turn(game, std::numeric_limits<int>::max());
+  if (!newest.ok()) return newest.status();
+  if (*newest && (*newest)->version >= kMaxEngineScriptVersions)
+    return Status::FailedPrecondition(too_many_script_versions(game));
+  return Status::Ok();
 }
 
 Result<EngineHandle> game_engine(EngineScriptStore& scripts, const std::string& game,

@@ -52,7 +52,17 @@ struct ScriptCheck {
 // Checks a script a GM brings (scenario, upload, `adjutant engines check`): InvalidArgument when
 // it is larger than host_script_limits().source_bytes or does not load (the loader's message,
 // with its line); otherwise runs the conformance suite on it (ScriptCheck::passed, report).
+// One check runs at a time in the process (a check may cost seconds of CPU): meanwhile another
+// gets Unavailable at once, which is_script_check_busy() recognises (HTTP answers 429).
 Result<ScriptCheck> check_script(std::string_view source);
+bool is_script_check_busy(const Status& s);
+
+// Ok when the game may store another script version; FailedPrecondition when it has
+// kMaxEngineScriptVersions (storage/engine_script_limits.h) already; the store's errors
+// (NotFound for an unknown game). Front ends ask before the check, which costs far more.
+Status script_version_room(EngineScriptStore& scripts, const std::string& game);
+// How long a front end tells a refused uploader to wait (Retry-After), in seconds.
+inline constexpr int kScriptCheckRetrySeconds = 30;
 
 // An EngineResolver over one game's stored scripts (for code that takes a resolver).
 class GameEngineResolver final : public EngineResolver {

@@ -37,18 +37,16 @@ Result<std::string> read_script(const std::string& where) {
     return Status::NotFound("no shipped example \"" + name + "\" (`adjutant engines` lists them)");
   }
   const std::size_t limit = host_script_limits().source_bytes;
-  std::string text;
-  if (where == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-  } else {
-    std::ifstream in(where, std::ios::binary);
-    if (!in) return Status::NotFound("cannot read " + where);
-    text.resize(limit + 1);
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+  std::ifstream file;
+  if (where != "-") {
+    file.open(where, std::ios::binary);
+    if (!file) return Status::NotFound("cannot read " + where);
   }
+  std::istream& in = where == "-" ? std::cin : file;
+  // At most limit + 1 bytes are read, from a file or from stdin.
+  std::string text(limit + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
   if (text.size() > limit)
     return Status::InvalidArgument(where + " is larger than the " + std::to_string(limit) +
                                    " bytes a script may have");

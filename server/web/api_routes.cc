@@ -49,6 +49,13 @@ Response error_response(int status, const std::string& message, Json errors = nu
 
 Response fail(const Status& s) { return route::api_fail(s); }
 
+// 429 with Retry-After: another engine script is being checked (engine_catalog check_script).
+Response script_check_busy(const Status& s) {
+  Response r = error_response(429, s.message());
+  r.headers.emplace_back("Retry-After", std::to_string(kScriptCheckRetrySeconds));
+  return r;
+}
+
 using route::upper;
 
 std::string lower(std::string s) {
@@ -390,7 +397,10 @@ Response create_game(WebContext& ctx, const Request& req) {
   auto created = ctx.admin().create_game(
       scenario, seed ? *seed : random_seed(), kGmActor,
       wrapper && doc.contains("bundled") && !doc.value("demo_secrets", false), &issued);
-  if (!created.ok()) return fail(created.status());
+  if (!created.ok()) {
+    if (is_script_check_busy(created.status())) return script_check_busy(created.status());
+    return fail(created.status());
+  }
   if (wrapper && doc.value("signup", false)) {  // open for sign-ups: secrets come at the start
     if (Status s = open_signups_after_create(ctx, created->id); !s.ok()) return fail(s);
     issued.clear();
@@ -653,8 +663,10 @@ Response put_engine_script(WebContext& ctx, const Request& req, const std::strin
     return error_response(413, "the script is too long (at most " +
                                    std::to_string(host_script_limits().source_bytes) + " bytes)");
   if (req.body.empty()) return error_response(400, "the request body must be the Lua script");
+  if (Status room = script_version_room(thread_store(ctx), game); !room.ok()) return fail(room);
   auto stored = ctx.admin().upload_engine_script(game, req.body, kGmActor);
   if (!stored.ok()) {
+    if (is_script_check_busy(stored.status())) return script_check_busy(stored.status());
     if (stored.status().code() == StatusCode::kInvalidArgument)
       return error_response(422, stored.status().message());
     return fail(stored.status());

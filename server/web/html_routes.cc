@@ -905,7 +905,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
   const bool fresh = !bundled.empty() && field(form, "demo_secrets").empty();
   auto g = ctx.admin().create_game(scenario, seed, kGmActor, fresh, &issued);
   if (!g.ok()) {
-    const int code = http::http_status(g.status());
+    const int code = is_script_check_busy(g.status()) ? 429 : http::http_status(g.status());
     if (code == 500) return status_page(g.status());
     return again("The game was not created: " + g.status().message(), code);
   }
@@ -1055,6 +1055,12 @@ Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
     if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
       return *stale;
   const Status s = act(form);
+  if (is_script_check_busy(s)) {
+    Response r = status_page(s);
+    r.status = 429;
+    r.headers.emplace_back("Retry-After", std::to_string(kScriptCheckRetrySeconds));
+    return r;
+  }
   if (!s.ok()) return status_page(s);
   return redirect("/gm/games/" + http::url_encode(game) + "?done=" + done);
 }
@@ -1330,6 +1336,7 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
                return gm_action(ctx, req, game, "engine-script", [&](const auto& form) {
                  const std::string script = field(form, "script");
                  if (script.empty()) return Status::InvalidArgument("paste the Lua script first");
+                 ADJ_RETURN_IF_ERROR(script_version_room(thread_store(ctx), game));
                  return ctx.admin().upload_engine_script(game, script, kGmActor).status();
                });
              }),

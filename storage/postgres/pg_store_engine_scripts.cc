@@ -5,6 +5,7 @@
 // concurrent uploads, in any number of daemons, get distinct versions.
 #include <cstdint>
 
+#include "storage/engine_script_limits.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/record_checks.h"
 #include "storage/sqlite/messages.h"
@@ -40,6 +41,14 @@ Result<int> PgStore::add_engine_script(const EngineScript& s) {
         const pg::Rows game,
         conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {Param(s.game)}));
     if (game.empty()) return Status::NotFound(no_such_game(s.game));
+  }
+  {
+    ADJ_SQL_TRY(const pg::Rows n,
+                conn_.query("SELECT coalesce(max(version), 0) FROM engine_scripts "
+                            "WHERE game_id = $1",
+                            {Param(s.game)}));
+    if (n.int32(0, 0) >= kMaxEngineScriptVersions)
+      return Status::FailedPrecondition(too_many_script_versions(s.game));
   }
   ADJ_SQL_TRY(
       const pg::Rows v,

@@ -1,4 +1,5 @@
 // EngineScriptStore over SQLite (migrations 0015 and 0017).
+#include "storage/engine_script_limits.h"
 #include "storage/record_checks.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
@@ -40,6 +41,8 @@ Result<int> SqliteStore::add_engine_script(const EngineScript& s) {
     ADJ_SQL_TRY(bool row, st.step());
     if (row) version = st.column_int(0);
   }
+  if (version > kMaxEngineScriptVersions)
+    return Status::FailedPrecondition(too_many_script_versions(s.game));
   ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO engine_scripts(game_id, version, source, sha256, "
                                    "created_at, created_by, conformance, from_turn) "
                                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));

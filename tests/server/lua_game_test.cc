@@ -5,11 +5,13 @@
 // its instruction limit fails the turn run with the battle, version and message, commits
 // nothing, and a running `adjutant serve` keeps answering and shows the GM why.
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <string>
@@ -18,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/game/scenario.h"
+#include "server/app/engine_catalog.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/process.h"
@@ -218,6 +221,66 @@ TEST_F(LuaGame, ChecksUploadsAndAScriptThatNeverEndsFailsTheRunWithoutCommitting
   EXPECT_EQ(state["engine"]["script"]["version"], 2);
 }
 
+// One script check at a time in a process: a second one meanwhile is refused at once as busy
+// (the HTTP routes answer 429), and a check runs again once the first is done.
+TEST(LuaCheck, OneCheckAtATimeTheOthersAreToldTheHostIsBusy) {
+  // About 3 million instructions a battle: the suite's 200 million budget takes most of a second.
+  const std::string slow =
+      "function resolve(battle, rng) for i = 1, 3e6 do end "
+      "return { attacker_losses = 0, defender_losses = 0 } end\n";
+  const std::string quick = "function resolve(battle, rng) error('x') end\n";
+  std::atomic<bool> done{false};
+  std::thread first([&] {
+    Result<ScriptCheck> c = Status::Unavailable("not run");
+    do {  // until it has the slot (the quick checks below may hold it for a moment)
+      c = check_script(slow);
+    } while (is_script_check_busy(c.status()));
+    EXPECT_TRUE(c.ok()) << c.status().to_string();
+    done = true;
+  });
+  bool refused = false;
+  while (!done && !refused) {
+    auto c = check_script(quick);
+    if (!c.ok()) {
+      EXPECT_TRUE(is_script_check_busy(c.status())) << c.status().to_string();
+      EXPECT_EQ(c.status().code(), StatusCode::kUnavailable);
+      EXPECT_NE(c.status().message().find("try again"), std::string::npos);
+      refused = true;
+    }
+    std::this_thread::sleep_for(1ms);
+  }
+  first.join();
+  EXPECT_TRUE(refused) << "the second check was never refused while the first ran";
+  auto again = check_script(quick);
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+  EXPECT_FALSE(again->passed);
+  EXPECT_FALSE(is_script_check_busy(Status::Unavailable("turn 3 is being resolved")));
+}
+
+// `engines check -` reads at most one byte past the source bound from stdin: an endless stdin
+// is refused after 256 kB, not read into memory.
+TEST(LuaCheck, StdinIsReadOnlyUpToTheLimit) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const std::string cmd = "head -c 400000000 /dev/zero | " + std::string(ADJ_BINARY) +
+                            " engines check - >/dev/null 2>&1";
+    ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    std::_Exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  ASSERT_EQ(::wait4(pid, &status, 0, &usage), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_NE(WEXITSTATUS(status), 0);  // the pipeline's status: the refusal
+  // 400 million bytes held would be 400 MB and more; the bounded read holds a quarter of a
+  // megabyte.
+  EXPECT_LT(usage.ru_maxrss, 200 * 1024) << "peak RSS " << usage.ru_maxrss << " kB";
+  auto r = run_cli({"engines", "check", "-"}, std::string(300 * 1024, '-'));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE((r.out + r.err).find("larger than the 262144 bytes"), std::string::npos)
+      << r.out << r.err;
+}
+
 // `adjutant serve` on a free port, no scheduler, no SMTP listener.
 constexpr const char* kGm = "lua-gm-token";
 class Daemon {
@@ -296,6 +359,35 @@ TEST(LuaServe, AnEndlessScriptFailsTheRunTheDaemonKeepsServingAndTheGmSeesWhy) {
         e.value("text", "").find("script version 1") != std::string::npos)
       audited = true;
   EXPECT_TRUE(audited) << r.body;
+
+  // While one upload is being checked, another is refused at once: 429 with Retry-After.
+  {
+    const std::string slow =
+        "function resolve(battle, rng) for i = 1, 3e6 do end "
+        "return { attacker_losses = 0, defender_losses = 0 } end\n";
+    std::atomic<bool> done{false};
+    std::thread first([&] {
+      ::adj::testing::CurlAnswer a;
+      do {  // until it is the one being checked
+        a = d.curl("PUT", "/api/games/lua-1/engine-script", slow, "text/plain");
+      } while (a.status == 429);
+      EXPECT_EQ(a.status, 422) << a.body;  // past the suite's instruction budget
+      done = true;
+    });
+    bool busy = false;
+    while (!done && !busy) {
+      auto a =
+          d.curl("PUT", "/api/games/lua-1/engine-script", "function resolve() end\n", "text/plain");
+      if (a.status == 429) {
+        busy = true;
+        EXPECT_NE(a.body.find("try again"), std::string::npos) << a.body;
+      } else {
+        EXPECT_EQ(a.status, 422) << a.body;
+      }
+    }
+    first.join();
+    EXPECT_TRUE(busy) << "no upload was refused as busy while another was checked";
+  }
 
   // A refused upload answers 422 with the conformance report; an accepted one is version 2.
   r = d.curl("PUT", "/api/games/lua-1/engine-script",

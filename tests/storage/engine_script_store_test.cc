@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "storage/engine_script_limits.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/sqlite_store.h"
@@ -167,6 +168,27 @@ TEST(EngineScriptUpgrade, VersionsStoredBefore0017AreUsedFromTurnOne) {
   auto got = (*store)->engine_script("britain", 1);
   ASSERT_TRUE(got.ok());
   EXPECT_EQ(got->source, "return 1");
+}
+
+TEST_P(EngineScriptStoreTest, AGameKeepsAtMostTwoHundredVersions) {
+  for (int v = 1; v <= kMaxEngineScriptVersions; ++v) {
+    auto added = store_->add_engine_script(
+        script("britain", "return " + std::to_string(v), v % 2 ? kShaA : kShaB));
+    ASSERT_TRUE(added.ok()) << v << ": " << added.status().to_string();
+    ASSERT_EQ(*added, v);
+  }
+  auto over = store_->add_engine_script(script("britain", "return 0", kShaA));
+  ASSERT_EQ(over.status().code(), StatusCode::kFailedPrecondition) << over.status().to_string();
+  EXPECT_EQ(over.status().message(), too_many_script_versions("britain"));
+  auto newest = store_->engine_script_for_turn("britain", 1);
+  ASSERT_TRUE(newest.ok() && newest->has_value());
+  EXPECT_EQ((*newest)->version, kMaxEngineScriptVersions);  // the refused one left nothing
+  EXPECT_EQ((*newest)->sha256, kShaB);
+  EXPECT_EQ((*newest)->created_by, "scenario");
+  EXPECT_EQ((*newest)->conformance, R"({"passed":true})");
+  EXPECT_TRUE((*newest)->source.empty());
+  // Other games are not affected.
+  EXPECT_TRUE(store_->add_engine_script(script("other", "return 1", kShaA)).ok());
 }
 
 class EngineScriptConcurrencyTest : public SharedDatabaseTest {};

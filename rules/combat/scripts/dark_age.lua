@@ -12,6 +12,9 @@
 --   OVERRUN  phase 1: the weaker side loses diff//3; if defending armies remain, ASSAULT rounds
 --            follow with one extra attacker loss per round.
 -- An ambush multiplies the attacker's losses in the first (assault) round; PROBE is immune.
+--
+-- Written for speed (the chunk runs again for every call): no closures made per battle, each
+-- round's table built in one constructor, rules read once into locals.
 
 engine = {
   -- One literal (no run-time concatenation): the chunk runs again for every call.
@@ -21,24 +24,30 @@ engine = {
   dark_age_actions = true,
 }
 
+-- The first key of t, or nil when t is empty.
+local function next_key(t)
+  for k in pairs(t) do return k end
+  return nil
+end
+
 function check_game(options)
   if next_key(options) ~= nil then
     return "dark-age takes no engine options (its numbers are under /rules)"
   end
 end
 
--- The first key of t, or nil when t is empty.
-function next_key(t)
-  for k in pairs(t) do return k end
-  return nil
-end
-
-local function formula_losses(a, d, divisor, with_difference)
-  local a_loss, d_loss = d // divisor, a // divisor
-  if with_difference then
-    if a < d then a_loss = a_loss + (d - a) // divisor end
-    if a > d then d_loss = d_loss + (a - d) // divisor end
-  end
+-- Appends the round {phase, a, k, losses} to rounds[n]; the losses are capped by the forces and
+-- the attacker's multiplied by `mult` (an ambush) when given. Returns the losses.
+local function add_round(rounds, n, phase, a, k, d, a_loss, d_loss, mult)
+  if mult then a_loss = a_loss * mult end
+  if a_loss > a then a_loss = a end
+  if d_loss > k then d_loss = k end
+  local r = {
+    phase = phase, attacker_before = a, defender_before = k, attacker_strength = a,
+    defender_strength = d, attacker_losses = a_loss, defender_losses = d_loss,
+  }
+  if mult then r.detail = { ambush_multiplier = mult } end
+  rounds[n] = r
   return a_loss, d_loss
 end
 
@@ -53,77 +62,70 @@ function resolve(battle, rng)
     bonus = rules.terrain_bonus[area.terrain] or 0
   end
   local fixed = area.population + rules.fort_weight * area.fort + bonus
-  local a, k = battle.attacker_armies, area.armies
+  local a0, k0 = battle.attacker_armies, area.armies
+  local a, k = a0, k0
   local kind = battle.kind
   local rounds = {}
-  local out = { attacker_wins = false, attacker_stops = false, rounds = rounds }
-  local ambush_pending = battle.ambush and kind ~= "probe"
-  local round_no = 0
+  -- The ambush multiplier while the ambush has not struck yet (PROBE is immune).
+  local ambush = battle.ambush and kind ~= "probe" and rules.ambush_multiplier or nil
+  local stops, stalemate, round_no = false, false, 0
+  local max_rounds = rules.max_assault_rounds
 
-  -- Plays one round; returns false when nobody lost anything.
-  local function play(phase, a_loss, d_loss, ambushable)
-    local r = {
-      phase = phase, attacker_before = a, defender_before = k,
-      attacker_strength = a, defender_strength = k + fixed,
-    }
-    if ambushable and ambush_pending then
-      r.detail = { ambush_multiplier = rules.ambush_multiplier }
-      a_loss = a_loss * rules.ambush_multiplier
-      ambush_pending = false
-    end
-    if a_loss > a then a_loss = a end
-    if d_loss > k then d_loss = k end
-    r.attacker_losses, r.defender_losses = a_loss, d_loss
-    a, k = a - a_loss, k - d_loss
-    rounds[#rounds + 1] = r
-    return a_loss > 0 or d_loss > 0
-  end
-
-  local stalemate = false
   if kind == "move" then
-    local al, dl = formula_losses(a, k + fixed, 2, true)
-    play("move", al, dl, true)
+    local d = k + fixed
+    local al, dl = d // 2, a // 2
+    if a < d then al = al + (d - a) // 2 elseif a > d then dl = dl + (a - d) // 2 end
+    al, dl = add_round(rounds, 1, "move", a, k, d, al, dl, ambush)
+    a, k = a - al, k - dl
   elseif kind == "probe" then
-    local al, dl = formula_losses(a, k + fixed, 3, false)
-    play("probe", al, dl, false)
-    out.attacker_stops = true
+    local d = k + fixed
+    local al, dl = add_round(rounds, 1, "probe", a, k, d, d // 3, a // 3, nil)
+    a, k = a - al, k - dl
+    stops = true
   else
     local overrun = kind == "overrun"
+    local n = 0
     if overrun then
       local d = k + fixed
-      local diff = math.abs(a - d) // 3
-      play("overrun", a < d and diff or 0, a > d and diff or 0, false)
-    else
-      out.attacker_stops = true
+      local diff = (a < d and d - a or a - d) // 3
+      n = 1
+      local al, dl = add_round(rounds, 1, "overrun", a, k, d, a < d and diff or 0,
+                               a > d and diff or 0, nil)
+      a, k = a - al, k - dl
     end
     if not overrun or (k > 0 and a > 0) then
-      out.attacker_stops = true
+      stops = true
+      local extra = overrun and 1 or 0
       repeat
-        if round_no >= rules.max_assault_rounds then
+        if round_no >= max_rounds then
           stalemate = true
           break
         end
         round_no = round_no + 1
-        local al, dl = formula_losses(a, k + fixed, 3, true)
-        if overrun then al = al + 1 end
-        if not play("round " .. round_no, al, dl, true) then
+        local d = k + fixed
+        local al, dl = d // 3 + extra, a // 3
+        if a < d then al = al + (d - a) // 3 elseif a > d then dl = dl + (a - d) // 3 end
+        n = n + 1
+        al, dl = add_round(rounds, n, "round " .. round_no, a, k, d, al, dl, ambush)
+        ambush = nil
+        a, k = a - al, k - dl
+        if al <= 0 and dl <= 0 then
           stalemate = true
           break
         end
       until k == 0 or a == 0
     end
   end
-  out.attacker_losses = battle.attacker_armies - a
-  out.defender_losses = area.armies - k
-  out.attacker_wins = k == 0 and a > 0
+  local out = {
+    attacker_wins = k == 0 and a > 0, attacker_losses = a0 - a, defender_losses = k0 - k,
+    attacker_stops = stops, rounds = rounds,
+  }
   if stalemate and k > 0 then
-    local ended
-    if round_no >= rules.max_assault_rounds then
-      ended = "round limit reached: the attack fails"
+    if round_no >= max_rounds then
+      out.detail = { ended = "round limit reached: the attack fails" }
     else
-      ended = "a round without losses: the attack fails"
+      out.detail = { ended = "a round without losses: the attack fails" }
     end
-    out.detail = { ended = ended }
   end
   return out
 end

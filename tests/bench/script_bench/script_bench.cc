@@ -1,15 +1,20 @@
 // Per-battle cost of the Lua Dark Age (rules/combat/scripts/dark_age.lua) against the C++ engine
 // on the same random battles (rules/combat/conformance.h random_battle, the default rules as in one
-// game), and of the dice example.
+// game), of the dice example and of a resolve that only returns a constant (the fixed cost of a
+// call).
 // Prints nanoseconds per battle for each and the ratio. Issue 15's aim: Lua within 5x of C++.
 //
 // Usage: adjutant_script_bench [battles (default 2000)] [seconds per engine (default 1)]
+//                              [script.lua instead of dice.lua, or -]
+//                              [only: cpp|lua|script|const]
+// `only` runs one engine alone (for a profiler); the others print 0.
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <memory>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "rules/combat/conformance.h"
@@ -78,7 +83,8 @@ int main(int argc, char** argv) {
   const adj::DarkAgeEngine cpp;
   auto lua = script("dark_age.lua");
   auto dice = script("dice.lua");
-  if (argc > 3) {  // a third script from a file, e.g. to measure the fixed cost of a call
+  const bool own_script = argc > 3 && std::string(argv[3]) != "-";
+  if (own_script) {  // a third script from a file, e.g. to measure the fixed cost of a call
     std::ifstream f(argv[3]);
     std::stringstream text;
     text << f.rdbuf();
@@ -89,15 +95,26 @@ int main(int argc, char** argv) {
     }
     dice = e.value();
   }
-  long c1 = 0, c2 = 0, c3 = 0;  // keeps the outcomes alive for the optimiser
-  const double t_cpp = per_battle(cpp, battles, seconds, c1);
-  const double t_lua = per_battle(*lua, battles, seconds, c2);
-  const double t_dice = per_battle(*dice, battles, seconds, c3);
+  // The fixed cost of a call: a resolve that only returns a constant outcome.
+  auto constant = adj::load_script_engine(
+      "function resolve(battle, rng)\n"
+      "  return { attacker_losses = 0, defender_losses = 0 }\n"
+      "end\n",
+      {1, ""});
+  if (!constant.ok()) return 1;
+  const std::string only = argc > 4 ? argv[4] : "";
+  auto runs = [&](const char* which) { return only.empty() || only == which; };
+  long c1 = 0, c2 = 0, c3 = 0, c4 = 0;  // keeps the outcomes alive for the optimiser
+  const double t_cpp = runs("cpp") ? per_battle(cpp, battles, seconds, c1) : 0;
+  const double t_lua = runs("lua") ? per_battle(*lua, battles, seconds, c2) : 0;
+  const double t_dice = runs("script") ? per_battle(*dice, battles, seconds, c3) : 0;
+  const double t_const = runs("const") ? per_battle(**constant, battles, seconds, c4) : 0;
   std::printf("battles: %d random (rules/combat/conformance.h), %.1f s CPU per engine\n", count,
               seconds);
   std::printf("C++ dark-age:      %9.0f ns/battle\n", t_cpp);
   std::printf("Lua dark_age.lua:  %9.0f ns/battle\n", t_lua);
-  std::printf("Lua %-14s %9.0f ns/battle\n", argc > 3 ? argv[3] : "dice.lua:", t_dice);
+  std::printf("Lua %-14s %9.0f ns/battle\n", own_script ? argv[3] : "dice.lua:", t_dice);
+  std::printf("Lua constant resolve: %6.0f ns/battle (the fixed cost of a call)\n", t_const);
   std::printf("ratio Lua/C++ (Dark Age): %.2fx (aim: within 5x)\n", t_lua / t_cpp);
-  return c1 + c2 + c3 == 42 ? 2 : 0;
+  return c1 + c2 + c3 + c4 == 42 ? 2 : 0;
 }

@@ -1,0 +1,382 @@
+// The Lua script engine's limits on work done in C (library functions, world reads, allocations),
+// on what a script returns, on what an idle engine keeps, on declarations; table.sort's order;
+// and check_order's view of the world. Each script here would run far past its limits (or pass
+// where it must not) without the bound it tests.
+#include <gtest/gtest.h>
+
+#include "rules/combat/local_world.h"
+#include "rules/combat/lua_sandbox.h"
+#include "rules/combat/script_engine.h"
+
+namespace adj {
+namespace {
+
+std::unique_ptr<PreparedBattle> battle() {
+  Json doc = {{"engine", "dark-age"},
+              {"kind", "move"},
+              {"attacker", {{"armies", 10}}},
+              {"defender", {{"armies", 6}}}};
+  auto b = prepare_battle(doc, "");
+  EXPECT_TRUE(b.ok()) << b.status().to_string();
+  return std::move(b).value();
+}
+
+std::shared_ptr<const CombatEngine> load(const std::string& source, ScriptLimits limits = {}) {
+  auto e = load_script_engine(source, {1, "test"}, limits);
+  EXPECT_TRUE(e.ok()) << e.status().to_string();
+  return e.ok() ? e.value() : nullptr;
+}
+
+Result<BattleOutcome> run(const CombatEngine& e, const PreparedBattle& b) {
+  Xoshiro256 rng(1);
+  return e.resolve(b.input, rng);
+}
+
+// A resolve that runs `body`, then returns a valid outcome with `detail` (a Lua expression).
+std::string with_body(const std::string& body, const std::string& detail = "{}") {
+  return "function resolve(battle, rng)\n" + body +
+         "\nreturn { attacker_losses = 0, defender_losses = 0, detail = " + detail + " }\nend\n";
+}
+
+// Runs `body` under `instructions` and expects the instruction limit to stop it.
+void expect_instruction_limit(const std::string& body, std::uint64_t instructions) {
+  auto e = load(with_body(body), {.instructions = instructions});
+  ASSERT_TRUE(e) << body;
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok()) << body << ": the script ran to the end";
+  EXPECT_NE(out.status().message().find("instruction limit (" + std::to_string(instructions) +
+                                        " per call) exceeded"),
+            std::string::npos)
+      << body << ": " << out.status().message();
+  // The engine stays usable: the same call fails the same way.
+  auto again = run(*e, *b);
+  ASSERT_FALSE(again.ok());
+  EXPECT_EQ(again.status().message(), out.status().message());
+}
+
+TEST(ScriptLimits, StringRepIsChargedAndAnEmptyRepEndsAtOnce) {
+  // liblua's rep of an empty string loops n times copying nothing: it never ended.
+  auto e =
+      load(with_body("local a = string.rep('', math.maxinteger)\n"
+                     "local b = (''):rep(math.maxinteger, '')\n"
+                     "local c = string.rep('ab', 3, ',')",
+                     "{ a = a, b = b, c = c }"));
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["a"], "");
+  EXPECT_EQ(out->detail["b"], "");
+  EXPECT_EQ(out->detail["c"], "ab,ab,ab");
+  // 2,000 calls of ~5 instructions each make 200 MB: charged by the bytes, through the library
+  // and through the string metatable.
+  expect_instruction_limit("for i = 1, 2000 do local s = string.rep('x', 100000) end", 20'000);
+  expect_instruction_limit("for i = 1, 2000 do local s = ('x'):rep(100000) end", 20'000);
+  // A concatenation is one instruction whatever its length: its allocation is charged.
+  expect_instruction_limit(
+      "local s = string.rep('x', 4096)\nfor i = 1, 5000 do local t = s .. i end", 100'000);
+}
+
+TEST(ScriptLimits, TableFunctionsAreChargedTheirElements) {
+  // Each table.move call moves 4M elements for ~5 instructions.
+  expect_instruction_limit(
+      "local t = { 1, 2, 3, 4 }\nfor i = 1, 20 do table.move(t, 1, 4194303, 1) end", 1'000'000);
+  expect_instruction_limit(
+      "local t = {} for i = 1, 10000 do t[i] = 'x' end\n"
+      "for r = 1, 200 do local s = table.concat(t) end",
+      500'000);
+  expect_instruction_limit(
+      "local t = {} for i = 1, 10000 do t[i] = i end\n"
+      "for r = 1, 200 do local n = select('#', table.unpack(t)) end",
+      500'000);
+  expect_instruction_limit(
+      "local t = {} for i = 1, 10000 do t[i] = i end\n"
+      "for r = 1, 200 do table.insert(t, 1, r) table.remove(t, 1) end",
+      500'000);
+}
+
+TEST(ScriptLimits, PairsIsChargedItsSort) {
+  // Every pairs() call collects and sorts all the keys in C.
+  expect_instruction_limit(
+      "local t = {} for i = 1, 20000 do t[i] = i end\n"
+      "for r = 1, 50 do for k in pairs(t) do break end end",
+      1'000'000);
+}
+
+TEST(ScriptLimits, SetmetatableIsChargedTheFieldsItCopies) {
+  expect_instruction_limit(
+      "local mt = {} for i = 1, 20000 do mt[i] = i end\n"
+      "for r = 1, 100 do setmetatable({}, mt) end",
+      500'000);
+}
+
+TEST(ScriptLimits, StringAndUtf8ScansAreCharged) {
+  expect_instruction_limit(
+      "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local n = utf8.len(s) end", 1'000'000);
+  expect_instruction_limit(
+      "local s = string.rep('a', 100000)\nfor r = 1, 1000 do local u = s:upper() end", 1'000'000);
+  expect_instruction_limit(
+      "local s = string.rep('1', 100000)\nfor r = 1, 1000 do local n = tonumber(s, 2) end",
+      1'000'000);
+  expect_instruction_limit(
+      "local s = string.rep('a', 100000)\nfor r = 1, 100 do local n = select('#', s:byte(1, -1)) "
+      "end",
+      1'000'000);
+}
+
+TEST(ScriptLimits, WorldReadsAreChargedTheirSize) {
+  auto b = battle();
+  Json big = Json::array();
+  for (int i = 0; i < 50000; ++i) big.push_back(i);
+  b->world->find_area("TGT")->features = Json{{"list", big}};
+  auto e = load(with_body("for r = 1, 100 do local a = battle.world:area('TGT') end"),
+                {.instructions = 1'000'000});
+  ASSERT_TRUE(e);
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("instruction limit"), std::string::npos)
+      << out.status().message();
+}
+
+// Comparing two long strings is one VM instruction that reads both: a loop of them ran for
+// hours under the instruction limit. The CPU time backstop ends it.
+TEST(ScriptLimits, LongStringComparisonsStopAtTheTimeLimit) {
+  auto e = load(with_body("local a = string.rep('x', 1 << 23)\n"
+                          "local b = string.rep('x', 1 << 23)\n"
+                          "local n = 0\n"
+                          "for i = 1, 2000 do if a == b and a <= b then n = n + 1 end end"),
+                {.cpu_ms = 200});
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("time limit (200 ms of CPU per call) exceeded"),
+            std::string::npos)
+      << out.status().message();
+  // Not swallowed by pcall, and the engine serves the next call.
+  auto p = load(with_body("local a = string.rep('x', 1 << 23)\n"
+                          "local b = string.rep('x', 1 << 23)\n"
+                          "pcall(function() for i = 1, 4000 do local c = a == b end end)"),
+                {.cpu_ms = 200});
+  auto out2 = run(*p, *b);
+  ASSERT_FALSE(out2.ok());
+  EXPECT_NE(out2.status().message().find("time limit"), std::string::npos)
+      << out2.status().message();
+  auto ok = load(with_body("local n = 0 for i = 1, 100000 do n = n + i end"), {.cpu_ms = 200});
+  EXPECT_TRUE(run(*ok, *b).ok());
+}
+
+TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
+  auto e = load(with_body(R"lua(
+  local t = {}
+  for i = 1, 300 do t[i] = { k = (i * 7) % 3, id = i } end
+  table.sort(t, function(a, b) return a.k < b.k end)
+  local ok = true
+  for i = 2, #t do
+    if t[i - 1].k > t[i].k or (t[i - 1].k == t[i].k and t[i - 1].id > t[i].id) then ok = false end
+  end
+  local u = {}
+  for i = 1, 300 do u[i] = (i * 37) % 101 end
+  table.sort(u, function(a, b) return true end)  -- inconsistent: some order, never an error
+  local v = { 5, 3, 9, 1, 7 }
+  table.sort(v)
+  local w = { 'b', 'c', 'a' }
+  table.sort(w, function(a, b) return a > b end)
+  local big = {}
+  for i = 1, 1000 do big[i] = (i * 7919) % 1000 end
+  table.sort(big)
+  local sorted = true
+  for i = 2, #big do if big[i - 1] > big[i] then sorted = false end end
+)lua",
+                          "{ stable = ok, u = table.concat(u, ','), v = table.concat(v, ','), "
+                          "w = table.concat(w, ','), sorted = sorted }"));
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["stable"], true);
+  EXPECT_EQ(out->detail["v"], "1,3,5,7,9");
+  EXPECT_EQ(out->detail["w"], "c,b,a");
+  EXPECT_EQ(out->detail["sorted"], true);
+  // The same order on every run (another engine, another state).
+  auto again =
+      load(with_body("local u = {}\nfor i = 1, 300 do u[i] = (i * 37) % 101 end\n"
+                     "table.sort(u, function(a, b) return true end)",
+                     "{ u = table.concat(u, ',') }"));
+  auto out2 = run(*again, *b);
+  ASSERT_TRUE(out2.ok()) << out2.status().message();
+  EXPECT_EQ(out2->detail["u"], out->detail["u"]);
+  // Errors of the comparison still surface.
+  auto bad = load(with_body("local t = { 1, 'x', 2 } table.sort(t)"));
+  auto out3 = run(*bad, *b);
+  ASSERT_FALSE(out3.ok());
+  EXPECT_NE(out3.status().message().find("attempt to compare"), std::string::npos)
+      << out3.status().message();
+  // A comparator's own instructions count.
+  expect_instruction_limit(
+      "local t = {} for i = 1, 2000 do t[i] = -i end\n"
+      "table.sort(t, function(a, b) for j = 1, 100 do end return a < b end)",
+      1'000'000);
+}
+
+TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
+  auto b = battle();
+  // One 100 kB string listed 150 times: 15 MB once copied out of Lua.
+  auto shared =
+      load(with_body("local d = string.rep('x', 100000)\n"
+                     "local big = {} for i = 1, 150 do big[i] = d end",
+                     "{ big = big }"));
+  ASSERT_TRUE(shared);
+  auto out = run(*shared, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("outcome: more than 1 MB of data (at outcome.detail.big["),
+            std::string::npos)
+      << out.status().message();
+  // Keys count too.
+  auto keys =
+      load(with_body("local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end", "k"));
+  out = run(*keys, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("more than 1 MB of data"), std::string::npos)
+      << out.status().message();
+  // Rounds and lists are capped in number.
+  auto rounds = load(
+      "function resolve(battle, rng)\n  local r = {} for i = 1, 10001 do r[i] = {} end\n"
+      "  return { attacker_losses = 0, defender_losses = 0, rounds = r }\nend\n");
+  out = run(*rounds, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("outcome.rounds: more than 10000 entries"),
+            std::string::npos)
+      << out.status().message();
+  auto dice = load(
+      "function resolve(battle, rng)\n  local d = {} for i = 1, 10001 do d[i] = 1 end\n"
+      "  return { attacker_losses = 0, defender_losses = 0, rounds = { { attacker_dice = d } } }\n"
+      "end\n");
+  out = run(*dice, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("outcome.rounds[1].attacker_dice: more than 10000 values"),
+            std::string::npos)
+      << out.status().message();
+  // Under the bounds, the same shapes pass.
+  auto fine =
+      load(with_body("local d = string.rep('x', 1000)\n"
+                     "local big = {} for i = 1, 150 do big[i] = d end",
+                     "{ big = big }"));
+  out = run(*fine, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["big"].size(), 150u);
+}
+
+TEST(ScriptLimits, DeclarationsHoldAtMostOneMegabyteAndSixtyFourKeywords) {
+  auto big = load_script_engine(
+      "local s = string.rep('x', 1 << 20)\nengine = { summary = s }\n" + with_body(""), {1, ""});
+  ASSERT_FALSE(big.ok());
+  EXPECT_NE(big.status().message().find("engine: more than 1 MB of data"), std::string::npos)
+      << big.status().message();
+
+  auto words = [](int n) {
+    std::string list;
+    for (int i = 0; i < n; ++i) {
+      std::string w = "K";
+      for (int v = i; v > 0; v /= 26) w += static_cast<char>('A' + v % 26);
+      list += (i ? ", \"" : "\"") + w + "\"";
+    }
+    return "engine = { keywords = { " + list + " } }\n" + with_body("");
+  };
+  auto many = load_script_engine(words(65), {1, ""});
+  ASSERT_FALSE(many.ok());
+  EXPECT_NE(many.status().message().find("engine.keywords: at most 64 keywords"), std::string::npos)
+      << many.status().message();
+  EXPECT_TRUE(load_script_engine(words(64), {1, ""}).ok());
+}
+
+TEST(ScriptLimits, AnIdleEngineKeepsLittleMemory) {
+  // 200,000 small tables: freed blocks stayed on the state's free lists until the engine died.
+  auto e = load(with_body("local t = {} for i = 1, 200000 do t[i] = { i } end"));
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_LE(script_memory_held(*e), LuaSandbox::kIdleBytes);
+  // The same after a failed call.
+  auto f = load(with_body("local t = {} for i = 1, 200000 do t[i] = { i } end error('x')"));
+  ASSERT_TRUE(f);
+  EXPECT_FALSE(run(*f, *b).ok());
+  EXPECT_LE(script_memory_held(*f), LuaSandbox::kIdleBytes);
+  // A small battle does not pay for a collection: it holds more than its live data.
+  auto small = load(with_body("local t = {} for i = 1, 1000 do t[i] = { i } end"));
+  const std::size_t before = script_memory_held(*small);
+  ASSERT_TRUE(run(*small, *b).ok());
+  EXPECT_GT(script_memory_held(*small), before);
+}
+
+TEST(ScriptLimits, MemoryErrorsCannotBeCaught) {
+  auto e = load(with_body("local ok = pcall(function() local s = string.rep('x', 1 << 24) end)\n"
+                          "local ok2 = xpcall(function() local t = {} for i = 1, 1e9 do t[i] = i "
+                          "end end, function(m) return m end)"),
+                {.instructions = 1'000'000'000, .memory_bytes = 8 << 20});
+  ASSERT_TRUE(e);
+  auto b = battle();
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("memory limit (8388608 bytes) exceeded"), std::string::npos)
+      << out.status().message();
+  // Other errors are caught as before.
+  auto caught =
+      load(with_body("local ok, m = pcall(error, 'x')\n"
+                     "local ok2, m2 = xpcall(error, function(e) return 'h:' .. e end, 'y')",
+                     "{ ok = ok, m = m, ok2 = ok2, m2 = m2 }"));
+  auto out2 = run(*caught, *b);
+  ASSERT_TRUE(out2.ok()) << out2.status().message();
+  EXPECT_EQ(out2->detail["ok"], false);
+  EXPECT_EQ(out2->detail["m"], "x");
+  EXPECT_EQ(out2->detail["ok2"], false);
+  EXPECT_EQ(out2->detail["m2"], "h:y");
+}
+
+// check_order's world shows what the order names and nothing else, so that the check at
+// submission (a view of those parts) and at the turn run (the whole state) see the same world.
+TEST(ScriptLimits, CheckOrderSeesOnlyWhatTheOrderNames) {
+  auto e = load(R"lua(
+function check_order(order, world)
+  local seen = {}
+  for _, code in ipairs({ "ATT", "TGT" }) do
+    if world:area(code) then seen[#seen + 1] = "area " .. code end
+    if #world:neighbours(code) > 0 then seen[#seen + 1] = "borders " .. code end
+  end
+  for _, code in ipairs({ "ATT", "DEF" }) do
+    if world:player(code) then seen[#seen + 1] = "player " .. code end
+  end
+  if world:edge("ATT", "TGT") then seen[#seen + 1] = "edge" end
+  return table.concat(seen, ", ")
+end
+)lua" + with_body(""));
+  ASSERT_TRUE(e);
+  auto b = battle();
+  Order defend;
+  defend.verb = Verb::kDefend;
+  defend.from = "ATT";
+  EXPECT_EQ(e->check_order(defend, *b->world).message(), "area ATT, borders ATT, player ATT, edge");
+  Order move;
+  move.verb = Verb::kAssault;
+  move.from = "ATT";
+  move.to = "TGT";
+  EXPECT_EQ(e->check_order(move, *b->world).message(),
+            "area ATT, borders ATT, area TGT, borders TGT, player ATT, player DEF, edge");
+  Order gift;
+  gift.verb = Verb::kGift;
+  gift.to = "DEF";
+  EXPECT_EQ(e->check_order(gift, *b->world).message(), "player DEF");
+  // resolve still sees the whole world.
+  auto r = load(with_body("",
+                          "{ a = battle.world:area('ATT') ~= nil, d = "
+                          "battle.world:player('DEF') ~= nil }"));
+  auto out = run(*r, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["a"], true);
+  EXPECT_EQ(out->detail["d"], true);
+}
+
+}  // namespace
+}  // namespace adj
