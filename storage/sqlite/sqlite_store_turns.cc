@@ -1,5 +1,6 @@
 // SqliteStore: committing, rolling back and reading resolved turns.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <optional>
@@ -34,8 +35,15 @@ class UncheckedWrites {
   UncheckedWrites(UncheckedWrites&& o) noexcept : db_(std::exchange(o.db_, nullptr)) {}
   UncheckedWrites& operator=(UncheckedWrites&&) = delete;
   ~UncheckedWrites() {
-    // Cannot fail short of a closed connection: the pragma only sets a flag.
-    if (db_) (void)db_->exec("PRAGMA ignore_check_constraints = OFF");
+    if (!db_) return;
+    // The pragma only sets a flag: it fails only when SQLite cannot even compile it (out of
+    // memory). A connection left skipping its CHECKs would store whatever it is given from then
+    // on, silently, so the process stops instead (fail closed).
+    if (Status off = db_->exec("PRAGMA ignore_check_constraints = OFF"); !off.ok()) {
+      std::fprintf(stderr, "adjutant: cannot switch SQLite CHECK constraints back on (%s)\n",
+                   off.to_string().c_str());
+      std::abort();
+    }
   }
 
  private:
