@@ -17,7 +17,7 @@ double dist(Point a, Point b) { return std::hypot(a.x - b.x, a.y - b.y); }
 // A uniform grid over the sites: bucket (ix, iy) holds the indices of the sites in it, in order.
 class Grid {
  public:
-  Grid(const std::vector<Point>& sites, double cell) : sites_(sites), cell_(cell) {
+  Grid(const std::vector<Point>& sites, double cell) : cell_(cell) {
     assert(cell > 0);
     for (std::size_t i = 0; i < sites.size(); ++i) {
       const auto [ix, iy] = index(sites[i]);
@@ -58,7 +58,6 @@ class Grid {
   static std::int64_t key(std::int64_t x, std::int64_t y) {
     return (x & 0xffffffffLL) | (static_cast<std::int64_t>(static_cast<std::uint64_t>(y) << 32));
   }
-  const std::vector<Point>& sites_;
   double cell_;
   std::int64_t lo_x_ = INT64_MAX, hi_x_ = INT64_MIN, lo_y_ = INT64_MAX, hi_y_ = INT64_MIN;
   std::unordered_map<std::int64_t, std::vector<std::size_t>> buckets_;
