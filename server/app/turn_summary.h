@@ -25,7 +25,8 @@ struct TurnSummaryParts {
   const std::optional<Ending>* ending = nullptr;  // "ending" when set
 };
 
-// The summary as a tree.
+// The summary as a tree: the reference turn_summary_text is tested against (a run stores the
+// text, TurnCommit::summary_text).
 Json turn_summary(const TurnSummaryParts& parts);
 
 // turn_summary(parts).dump(), written without the tree (at 10,000 players the tree of 160,000

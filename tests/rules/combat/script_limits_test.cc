@@ -7,30 +7,14 @@
 #include "rules/combat/local_world.h"
 #include "rules/combat/lua_sandbox.h"
 #include "rules/combat/script_engine.h"
+#include "tests/rules/combat/script_test_util.h"
 
 namespace adj {
 namespace {
 
-std::unique_ptr<PreparedBattle> battle() {
-  Json doc = {{"engine", "dark-age"},
-              {"kind", "move"},
-              {"attacker", {{"armies", 10}}},
-              {"defender", {{"armies", 6}}}};
-  auto b = prepare_battle(doc, "");
-  EXPECT_TRUE(b.ok()) << b.status().to_string();
-  return std::move(b).value();
-}
-
-std::shared_ptr<const CombatEngine> load(const std::string& source, ScriptLimits limits = {}) {
-  auto e = load_script_engine(source, {1, "test"}, limits);
-  EXPECT_TRUE(e.ok()) << e.status().to_string();
-  return e.ok() ? e.value() : nullptr;
-}
-
-Result<BattleOutcome> run(const CombatEngine& e, const PreparedBattle& b) {
-  Xoshiro256 rng(1);
-  return e.resolve(b.input, rng);
-}
+using script_test::battle;
+using script_test::load;
+using script_test::run;
 
 // A resolve that runs `body`, then returns a valid outcome with `detail` (a Lua expression).
 std::string with_body(const std::string& body, const std::string& detail = "{}") {

@@ -4,31 +4,14 @@
 
 #include "rules/combat/local_world.h"
 #include "rules/combat/script_engine.h"
+#include "tests/rules/combat/script_test_util.h"
 
 namespace adj {
 namespace {
 
-std::unique_ptr<PreparedBattle> battle(const std::string& kind = "move", int attackers = 10,
-                                       int defenders = 6) {
-  Json doc = {{"engine", "dark-age"},
-              {"kind", kind},
-              {"attacker", {{"armies", attackers}}},
-              {"defender", {{"armies", defenders}}}};
-  auto b = prepare_battle(doc, "");
-  EXPECT_TRUE(b.ok()) << b.status().to_string();
-  return std::move(b).value();
-}
-
-std::shared_ptr<const CombatEngine> load(const std::string& source, ScriptLimits limits = {}) {
-  auto e = load_script_engine(source, {1, "test"}, limits);
-  EXPECT_TRUE(e.ok()) << e.status().to_string();
-  return e.ok() ? e.value() : nullptr;
-}
-
-Result<BattleOutcome> run(const CombatEngine& e, const PreparedBattle& b, Seed seed = 1) {
-  Xoshiro256 rng(seed);
-  return e.resolve(b.input, rng);
-}
+using script_test::battle;
+using script_test::load;
+using script_test::run;
 
 const char* kSimple = R"lua(
 function resolve(battle, rng)
