@@ -182,6 +182,21 @@ Json to_json(const GameState& s) {
           {"scenario_extra", s.scenario_extra}};
 }
 
+Result<EngineSpec> engine_spec_from_json(const Json& e) {
+  try {
+    EngineSpec spec;
+    spec.name = e.at("name").get<std::string>();
+    spec.options = e.value("options", Json::object());
+    if (e.contains("script")) {
+      spec.script_version = e.at("script").at("version").get<int>();
+      spec.script_sha256 = e.at("script").at("sha256").get<std::string>();
+    }
+    return spec;
+  } catch (const std::exception& ex) {
+    return Status::Corruption(std::string("stored game state does not parse: ") + ex.what());
+  }
+}
+
 Result<GameState> state_from_json(const Json& j) {
   try {
     GameState s;
@@ -189,12 +204,9 @@ Result<GameState> state_from_json(const Json& j) {
     s.name = j.at("name").get<std::string>();
     s.turn = j.at("turn").get<int>();
     s.seed = std::stoull(j.at("seed").get<std::string>());
-    s.engine.name = j.at("engine").at("name").get<std::string>();
-    s.engine.options = j.at("engine").value("options", Json::object());
-    if (const Json& e = j.at("engine"); e.contains("script")) {
-      s.engine.script_version = e.at("script").at("version").get<int>();
-      s.engine.script_sha256 = e.at("script").at("sha256").get<std::string>();
-    }
+    auto engine = engine_spec_from_json(j.at("engine"));
+    if (!engine.ok()) return engine.status();
+    s.engine = std::move(engine).value();
     auto rules = rules_from_json(j.at("rules"));
     if (!rules.ok()) return rules.status();
     s.rules = std::move(rules).value();

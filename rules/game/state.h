@@ -126,6 +126,8 @@ Json to_json(const Edge& e);
 // The "engine" object as game states and battle inputs write it: {name, options[, script:
 // {version, sha256}]} (rules/game/json_text.h writes it from this tree).
 Json engine_json(const EngineSpec& spec);
+// The "engine" object back (engine_json's form). Errors: Corruption naming what is wrong.
+Result<EngineSpec> engine_spec_from_json(const Json& e);
 Result<GameState> state_from_json(const Json& j);
 
 }  // namespace adj

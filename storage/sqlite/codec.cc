@@ -3,6 +3,8 @@
 #include <charconv>
 #include <sstream>
 
+#include "rules/game/state_reader.h"
+
 namespace adj::sqlite {
 
 Result<std::string> json_to_text(const Json& j, std::string_view what) {
@@ -32,10 +34,17 @@ Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view wha
 
 Result<GameState> state_from_text(std::string_view text, const std::string& game, int turn) {
   const std::string what = "state of game " + game + " turn " + std::to_string(turn);
-  auto j = json_from_text(text, what);
-  if (!j.ok()) return j.status();
-  auto state = state_from_json(*j);
-  if (!state.ok()) return Status::Corruption(what + ": " + state.status().message());
+  // The direct reader gives the tree's state for the canonical form; anything else goes
+  // through the tree, which names the error.
+  Result<GameState> state = Status::Internal("unread");
+  if (std::optional<GameState> direct = read_state_direct(text)) {
+    state = std::move(*direct);
+  } else {
+    auto j = json_from_text(text, what);
+    if (!j.ok()) return j.status();
+    state = state_from_json(*j);
+    if (!state.ok()) return Status::Corruption(what + ": " + state.status().message());
+  }
   if (state->game_id != game || state->turn != turn)
     return Status::Corruption(what + " holds game " + state->game_id + " turn " +
                               std::to_string(state->turn));
