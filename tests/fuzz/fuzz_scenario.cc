@@ -3,16 +3,26 @@
 // document is validated and turned into the starting state. Invariants: nothing crashes or
 // throws; a scenario with validation errors is refused by state_from_scenario, one without is
 // accepted or refused with a reason; an accepted state survives its JSON round trip (what the
-// store keeps) unchanged.
+// store keeps) unchanged. The direct state reader (rules/game/state_reader.h) runs on the raw
+// input and on the stored text: whenever it gives a state, the tree gives the same one.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "rules/game/json_text.h"
 #include "rules/game/scenario.h"
+#include "rules/game/state_reader.h"
 #include "tests/fuzz/fuzz_check.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const adj::Json doc = adj::Json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (auto direct = adj::read_state_direct(text)) {
+    FUZZ_CHECK(!doc.is_discarded());
+    const auto tree = adj::state_from_json(doc);
+    FUZZ_CHECK(tree.ok());
+    FUZZ_CHECK(adj::to_json(*direct) == adj::to_json(*tree));
+  }
   if (doc.is_discarded()) return 0;
   const auto errors = adj::validate_scenario(doc);
   for (const adj::ScenarioError& e : errors) FUZZ_CHECK(!e.message.empty());
@@ -26,5 +36,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto back = adj::state_from_json(stored);
   FUZZ_CHECK(back.ok());
   FUZZ_CHECK(adj::to_json(*back) == stored);
+  std::string stored_text;
+  adj::json_text::state(stored_text, *state);
+  const auto direct = adj::read_state_direct(stored_text);
+  FUZZ_CHECK(direct.has_value());
+  FUZZ_CHECK(adj::to_json(*direct) == stored);
   return 0;
 }
