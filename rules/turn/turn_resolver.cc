@@ -1,6 +1,7 @@
 #include "rules/turn/turn_resolver.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "rules/turn/turn_run.h"
@@ -16,19 +17,44 @@ namespace turn_detail {
 
 Result<TurnResult> TurnRun::run() {
   draw_order_of_play();
+  // Each player's orders (in the order of play) with their positions sorted by action, stably:
+  // an action's lines are then visited in their list order, as a scan of the whole list per
+  // action would, without looking the player up and scanning every line for every action.
+  struct Book {
+    const std::string* code;
+    const std::vector<Order>* list;
+    std::vector<std::uint32_t> by_action;
+    std::size_t next = 0;  // first entry of by_action not yet behind the current action
+  };
+  std::vector<Book> books;
+  books.reserve(result_.order_of_play.size());
+  for (const auto& code : result_.order_of_play) {
+    auto it = orders_.find(code);
+    if (it == orders_.end()) continue;
+    Book b{&code, &it->second, {}, 0};
+    b.by_action.resize(it->second.size());
+    for (std::uint32_t i = 0; i < b.by_action.size(); ++i) b.by_action[i] = i;
+    std::stable_sort(b.by_action.begin(), b.by_action.end(), [&](std::uint32_t x, std::uint32_t y) {
+      return (*b.list)[x].action < (*b.list)[y].action;
+    });
+    books.push_back(std::move(b));
+  }
   const int n = s_.rules.actions_per_turn;
   for (int slot = 1; slot <= n; ++slot) {
     if (slot == 1 || phase_.scope == CombatPhaseRules::Scope::kActionRound) {
       attacked_.clear();
       spent_.clear();
     }
-    for (const auto& code : result_.order_of_play) {
-      auto it = orders_.find(code);
-      if (it == orders_.end()) continue;
-      const std::vector<Order>& list = it->second;
-      for (std::size_t i = 0; i < list.size(); ++i) {
+    for (Book& b : books) {
+      const std::string& code = *b.code;
+      const std::vector<Order>& list = *b.list;
+      while (b.next < b.by_action.size() && list[b.by_action[b.next]].action < slot) ++b.next;
+      std::size_t taken = 0;  // list positions below this were taken by a combined attack
+      for (; b.next < b.by_action.size() && list[b.by_action[b.next]].action == slot; ++b.next) {
+        std::size_t i = b.by_action[b.next];
+        if (i < taken) continue;
         const Order& o = list[i];
-        if (o.action != slot || done_.count({code, o.line})) continue;
+        if (!done_.empty() && done_.count({code, o.line})) continue;
         if (!is_attack_verb(o.verb)) {
           execute(code, o);
           continue;
@@ -39,6 +65,7 @@ Result<TurnResult> TurnRun::run() {
         while (i + 1 < list.size() && list[i + 1].action == slot &&
                is_attack_verb(list[i + 1].verb))
           lines.push_back(&list[++i]);
+        taken = i + 1;
         attack(*s_.find_player(code), lines);
       }
     }
