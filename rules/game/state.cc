@@ -1,6 +1,7 @@
 #include "rules/game/state.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace adj {
 
@@ -59,12 +60,20 @@ std::optional<std::string> opt_str(const Json& j, const char* key) {
 
 }  // namespace
 
-const Area* GameState::find_area(std::string_view code) const { return find_by_code(areas, code); }
-Area* GameState::find_area(std::string_view code) { return find_by_code(areas, code); }
-const Player* GameState::find_player(std::string_view code) const {
-  return find_by_code(players, code);
+const Area* GameState::find_area(std::string_view code) const {
+  const std::size_t at = area_index_.find(areas, code);
+  return at != CodeIndex::npos ? &areas[at] : find_by_code(areas, code);
 }
-Player* GameState::find_player(std::string_view code) { return find_by_code(players, code); }
+Area* GameState::find_area(std::string_view code) {
+  return const_cast<Area*>(std::as_const(*this).find_area(code));
+}
+const Player* GameState::find_player(std::string_view code) const {
+  const std::size_t at = player_index_.find(players, code);
+  return at != CodeIndex::npos ? &players[at] : find_by_code(players, code);
+}
+Player* GameState::find_player(std::string_view code) {
+  return const_cast<Player*>(std::as_const(*this).find_player(code));
+}
 
 bool feature_flag(const Json& features, std::string_view name) {
   if (!features.is_object()) return false;
@@ -117,6 +126,8 @@ void GameState::normalise() {
     adj_[e.b].push_back(e.a);
   }
   for (auto& [code, list] : adj_) std::sort(list.begin(), list.end());
+  player_index_.build(players);
+  area_index_.build(areas);
 }
 
 Json to_json(const Player& p) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -80,6 +81,43 @@ struct EngineSpec {
   std::string script_sha256;  // lowercase hex of the source bytes
 };
 
+// A hash index from codes to positions in a vector of items with a `code` (players, areas),
+// rebuilt by GameState::normalise(). Every hit is checked against the item at that position, so
+// an index left stale by a change made without normalise() only misses (the caller then searches
+// as without it), never gives a wrong item. Copies with its owner (positions, not pointers).
+class CodeIndex {
+ public:
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  template <class T>
+  void build(const std::vector<T>& items) {
+    std::size_t size = 16;
+    while (size < items.size() * 2) size *= 2;
+    slots_.assign(size, 0);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      std::size_t s = hash(items[i].code) & (size - 1);
+      bool known = false;
+      for (; slots_[s] != 0; s = (s + 1) & (size - 1))
+        if (items[slots_[s] - 1].code == items[i].code) known = true;  // the first one stays
+      if (!known) slots_[s] = static_cast<std::uint32_t>(i + 1);
+    }
+  }
+  // The position of the first item with `code` as indexed, or npos.
+  template <class T>
+  std::size_t find(const std::vector<T>& items, std::string_view code) const {
+    if (slots_.empty()) return npos;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t s = hash(code) & mask; slots_[s] != 0; s = (s + 1) & mask) {
+      const std::size_t pos = slots_[s] - 1;
+      if (pos < items.size() && items[pos].code == code) return pos;
+    }
+    return npos;
+  }
+
+ private:
+  static std::size_t hash(std::string_view code) { return std::hash<std::string_view>()(code); }
+  std::vector<std::uint32_t> slots_;  // position + 1; 0: empty. Size: a power of two.
+};
+
 struct GameState {
   std::string game_id;
   std::string name;
@@ -111,6 +149,7 @@ struct GameState {
 
  private:
   std::map<std::string, std::vector<std::string>, std::less<>> adj_;
+  CodeIndex player_index_, area_index_;
 };
 
 // Whether `features` (an area's or an edge's) has `name` set to true; anything else is false
