@@ -13,11 +13,12 @@
 //     the SQLite floor: reads the rows the commit of turn T wrote (the turn record, the battles,
 //     the reports, the next state) from DB, then writes the same rows with one prepared INSERT
 //     per table in one transaction into a fresh database PLAIN with bare tables (same columns, no
-//     index, WAL, synchronous=NORMAL as the store) and prints the time of that transaction:
-//     floor_ms from BEGIN to the end of COMMIT, which, as the store's commit, includes SQLite's
-//     automatic checkpoint (wal_autocheckpoint at its default on both sides: the transaction's
-//     pages copied from the WAL into the database file, and its two fsyncs); floor_insert_ms the
-//     part before COMMIT. Not in the floor: the open-state index rows (~5% of the bytes).
+//     index, WAL, synchronous=NORMAL and the page size of DB, as the store) and prints the time of
+//     that transaction: floor_ms from BEGIN to the end of COMMIT, which, as the store's commit,
+//     includes SQLite's automatic checkpoint (wal_autocheckpoint at its default on both sides: the
+//     transaction's pages copied from the WAL into the database file, and its two fsyncs);
+//     floor_insert_ms the part before COMMIT. Not in the floor: the open-state index rows (~5% of
+//     the bytes).
 // Prints "key value" lines for the script; exits 1 with a message on any error.
 #include <sqlite3.h>
 
@@ -139,8 +140,14 @@ Rows read_rows(Db& db, const std::string& table, const std::string& cols, const 
 
 int floor(const std::string& db, int turn, const std::string& game, const std::string& out) {
   std::vector<Rows> tables;
+  int page_size = 4096;
   {
     Db src(db, SQLITE_OPEN_READONLY);
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(src.h, "PRAGMA page_size", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      page_size = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
     tables.push_back(read_rows(src, "turns", "game_id, turn, seed, summary_json, ran_at",
                                "game_id = ?1 AND turn = ?2", game, turn));
     tables.push_back(read_rows(src, "battles",
@@ -155,6 +162,7 @@ int floor(const std::string& db, int turn, const std::string& game, const std::s
     die("turn " + std::to_string(turn) + " of " + game + " is not stored");
   for (const char* ext : {"", "-wal", "-shm"}) std::filesystem::remove(out + ext);
   Db dst(out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  dst.exec(("PRAGMA page_size=" + std::to_string(page_size)).c_str());
   dst.exec("PRAGMA journal_mode=WAL");
   dst.exec("PRAGMA synchronous=NORMAL");
   std::size_t rows = 0, bytes = 0;
