@@ -280,7 +280,7 @@ bool Reader::skip_extent() {
   const auto skip_string = [&] {
     for (++p_; p_ < end_; ++p_) {
       if (*p_ == '\\') {
-        ++p_;
+        if (++p_ == end_) return false;
       } else if (*p_ == '"') {
         ++p_;
         return true;
