@@ -52,11 +52,14 @@ class Reader {
   // Moves past one value without checking it (json() checks it).
   bool skip_extent();
 
-  // {"k": v, ...}: member(key) reads each value; `seen` bits (bit(key) != 0) catch duplicates.
+  // {"k": v, ...}: member(key) reads each value (and catches duplicate keys with first()).
   template <typename Member>
   bool object(Member&& member);
   template <typename Element>
   bool array(Element&& element);
+  // [v, ...] appended to `out`, each element read by read(out.back()).
+  template <typename T, typename Read>
+  bool list(std::vector<T>& out, Read&& read);
 
   bool player(Player& p);
   bool area(Area& a);
@@ -346,6 +349,14 @@ bool Reader::array(Element&& element) {
   }
 }
 
+template <typename T, typename Read>
+bool Reader::list(std::vector<T>& out, Read&& read) {
+  return array([&] {
+    out.emplace_back();
+    return read(out.back());
+  });
+}
+
 // Marks `bit` in `seen`; false when it was already there (a duplicate key).
 bool first(std::uint32_t& seen, std::uint32_t bit) {
   if (seen & bit) return false;
@@ -466,25 +477,14 @@ bool Reader::state(GameState& s) {
       return true;
     }
     if (k == "players")
-      return first(seen, 1u << 6) && array([&] {
-               s.players.emplace_back();
-               return player(s.players.back());
-             });
+      return first(seen, 1u << 6) && list(s.players, [&](Player& p) { return player(p); });
     if (k == "areas")
-      return first(seen, 1u << 7) && array([&] {
-               s.areas.emplace_back();
-               return area(s.areas.back());
-             });
+      return first(seen, 1u << 7) && list(s.areas, [&](Area& a) { return area(a); });
     if (k == "adjacency")
-      return first(seen, 1u << 8) && array([&] {
-               s.edges.emplace_back();
-               return edge(s.edges.back());
-             });
+      return first(seen, 1u << 8) && list(s.edges, [&](Edge& e) { return edge(e); });
     if (k == "order_of_play")
-      return first(seen, 1u << 9) && array([&] {
-               s.order_of_play.emplace_back();
-               return string(s.order_of_play.back());
-             });
+      return first(seen, 1u << 9) &&
+             list(s.order_of_play, [&](std::string& code) { return string(code); });
     if (k == "scenario_extra") return first(seen, 1u << 10) && json(s.scenario_extra);
     return json(ignored);
   });
