@@ -1,4 +1,6 @@
 // SqliteStore: committing, rolling back and reading resolved turns.
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -48,6 +50,43 @@ class UncheckedWrites {
 
  private:
   explicit UncheckedWrites(sqlite::Database& db) : db_(&db) {}
+  sqlite::Database* db_;
+};
+
+// While alive, the connection runs no triggers (SQLITE_DBCONFIG_ENABLE_TRIGGER; changing it
+// expires every compiled statement of the connection, so none compiled while it is off is used
+// after it). For the bulk writes of a turn's battles and reports inside mark_bulk: the only
+// triggers on their inserts are the revision bumps of 0013/0016, which the bulk mark skips
+// anyway (unmark_bulk bumps once). Compiled with a trigger, every such INSERT must also keep a
+// statement journal (a trigger makes it a multi-table write that may abort halfway), and that
+// journal copies each B-tree page the row touches: at 10,000 players ~20 pages of 16 KB and
+// ~40 writes to a temporary file per row, gigabytes in all, for nothing. Foreign keys, NOT NULL
+// and the table's keys still apply. Not thread-safe (one connection, one thread at a time).
+class TriggersOff {
+ public:
+  static Result<TriggersOff> begin(sqlite::Database& db) {
+    int now = 1;
+    const int rc = sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, &now);
+    if (rc != SQLITE_OK || now != 0)
+      return Status::IOError("sqlite: cannot turn triggers off for a turn's bulk writes");
+    return TriggersOff(db);
+  }
+  TriggersOff(TriggersOff&& o) noexcept : db_(std::exchange(o.db_, nullptr)) {}
+  TriggersOff& operator=(TriggersOff&&) = delete;
+  ~TriggersOff() {
+    if (!db_) return;
+    // A connection left without triggers would skip every revision bump from then on, silently,
+    // so the process stops instead (fail closed).
+    int now = 0;
+    if (sqlite3_db_config(db_->handle(), SQLITE_DBCONFIG_ENABLE_TRIGGER, 1, &now) != SQLITE_OK ||
+        now != 1) {
+      std::fprintf(stderr, "adjutant: cannot turn SQLite triggers back on\n");
+      std::abort();
+    }
+  }
+
+ private:
+  explicit TriggersOff(sqlite::Database& db) : db_(&db) {}
   sqlite::Database* db_;
 };
 
@@ -124,6 +163,7 @@ class SqliteTurnWriter final : public TurnWriter {
   int turn_;
   std::optional<UncheckedWrites> unchecked_;
   std::optional<Transaction> tx_;
+  std::optional<TriggersOff> triggers_off_;  // from begin() until the battles and reports are in
   std::optional<sqlite::Statement> battle_;
   std::optional<sqlite::Statement> report_;
   Status first_error_;
@@ -164,7 +204,10 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
   ADJ_SQL_TRY(auto unchecked, UncheckedWrites::begin(db));
   w->unchecked_.emplace(std::move(unchecked));
   if (auto s = mark_bulk(db, game); !s.ok()) return w->failed(s);
-  // Compiled after UncheckedWrites began (changing the pragma expires compiled statements).
+  ADJ_SQL_TRY(auto triggers_off, TriggersOff::begin(db));
+  w->triggers_off_.emplace(std::move(triggers_off));
+  // Compiled after UncheckedWrites and TriggersOff began (changing either expires compiled
+  // statements).
   ADJ_SQL_TRY(auto battle, db.prepare(kInsertBattle));
   w->battle_.emplace(std::move(battle));
   ADJ_SQL_TRY(auto report, db.prepare(kInsertReport));
@@ -241,6 +284,7 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
   done_ = true;  // whatever follows: a writer finishes once
   battle_.reset();
   report_.reset();
+  triggers_off_.reset();  // the rest of the commit runs its triggers (turns, states, games)
 
   ADJ_SQL_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
                                      "VALUES (?, ?, ?, ?, ?)"));

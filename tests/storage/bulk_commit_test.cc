@@ -1,10 +1,13 @@
 // What commit_turn's bulk writes keep (schemas/sql/0016_bulk_revisions.sql, sqlite_store_turns.cc
-// UncheckedWrites, storage/state_text.h): one revision bump per commit and rollback for the
-// battles and reports while every other writer still bumps per row; CHECKs skipped only for the
-// store's own rows; the open-state index cut out of the stored state text, byte for byte what
-// serialising each element gives; and the upgrade of a database at the previous schema.
+// UncheckedWrites and TriggersOff, storage/state_text.h): one revision bump per commit and
+// rollback for the battles and reports while every other writer still bumps per row; CHECKs and
+// triggers skipped only for the store's own bulk rows, which need no statement journal; the
+// open-state index cut out of the stored state text, byte for byte what serialising each element
+// gives; and the upgrade of a database at the previous schema.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
+#include <atomic>
 #include <string>
 
 #include "storage/sqlite/database.h"
@@ -17,6 +20,57 @@ namespace adj::storage_test {
 namespace {
 
 using sqlite::Database;
+
+// Whether `db` runs triggers now (SQLITE_DBCONFIG_ENABLE_TRIGGER, read without changing it).
+bool triggers_on(Database& db) {
+  int on = -1;
+  EXPECT_EQ(sqlite3_db_config(db.handle(), SQLITE_DBCONFIG_ENABLE_TRIGGER, -1, &on), SQLITE_OK);
+  return on == 1;
+}
+
+// While alive, the default VFS is a pass-through that counts the bytes SQLite writes to statement
+// journals kept as files (SQLITE_OPEN_SUBJOURNAL: a statement's journal spilled past its memory
+// threshold; once spilled, the transaction's later statements journal into the same file).
+// Connections opened before or after it use the real default VFS. One at a time.
+class SubjournalCounter {
+ public:
+  SubjournalCounter() : base_(sqlite3_vfs_find(nullptr)) {
+    shim_ = *base_;
+    shim_.zName = "adj-count-subjournals";
+    shim_.pAppData = base_;
+    shim_.pNext = nullptr;
+    shim_.xOpen = [](sqlite3_vfs* vfs, sqlite3_filename name, sqlite3_file* file, int flags,
+                     int* out) {
+      auto* base = static_cast<sqlite3_vfs*>(vfs->pAppData);
+      const int rc = base->xOpen(base, name, file, flags, out);
+      if (rc == SQLITE_OK && (flags & SQLITE_OPEN_SUBJOURNAL) && file->pMethods) {
+        // The same file object and methods, but for xWrite, which counts and passes on.
+        real_ = file->pMethods;
+        counting_ = *real_;
+        counting_.xWrite = [](sqlite3_file* f, const void* data, int n, sqlite3_int64 off) {
+          bytes_.fetch_add(n);
+          return real_->xWrite(f, data, n, off);
+        };
+        file->pMethods = &counting_;
+      }
+      return rc;
+    };
+    bytes_ = 0;
+    EXPECT_EQ(sqlite3_vfs_register(&shim_, 1), SQLITE_OK);
+  }
+  ~SubjournalCounter() {
+    sqlite3_vfs_register(base_, 1);
+    sqlite3_vfs_unregister(&shim_);
+  }
+  long long bytes() const { return bytes_.load(); }
+
+ private:
+  static inline std::atomic<long long> bytes_{0};
+  static inline const sqlite3_io_methods* real_ = nullptr;
+  static inline sqlite3_io_methods counting_{};
+  sqlite3_vfs* base_;
+  sqlite3_vfs shim_{};
+};
 
 class BulkCommitTest : public StoreTest {
  protected:
@@ -110,6 +164,60 @@ TEST_F(BulkCommitTest, RowsWrittenByHandStillBumpPerRowAndAreStillChecked) {
       .bind_text(7, "{}");
   EXPECT_FALSE(bad->run().ok());
   EXPECT_EQ(query("SELECT count(*) FROM battles WHERE battle_id LIKE 'hand.%'"), "0");
+  // Its triggers run again too: the same statement text, compiled afresh, bumps per row.
+  EXPECT_TRUE(triggers_on(own));
+  const auto before_own = rev();
+  auto good = own.prepare(
+      "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  ASSERT_TRUE(good.ok());
+  good->bind_text(1, "britain")
+      .bind_int(2, 1)
+      .bind_text(3, "hand.4")
+      .bind_text(4, "7")
+      .bind_text(5, "dark-age")
+      .bind_text(6, "{}")
+      .bind_text(7, "{}");
+  ASSERT_TRUE(good->run().ok());
+  EXPECT_EQ(rev(), before_own + 1);
+}
+
+// A commit's battles and reports are written without statement journals. With a trigger on their
+// table every INSERT would copy the B-tree pages it touches into one (16 KB each), and a big turn
+// spills it to a temporary file: a commit with 400 more big rows would write megabytes more there.
+// (The turn's other writes, a few rows with triggers, may journal a few pages.)
+TEST_F(BulkCommitTest, BulkRowsNeedNoStatementJournal) {
+  create_game_or_fail("britain");
+  create_game_or_fail("gaul");
+  store_.reset();
+  SubjournalCounter counter;
+  auto opened = SqliteStore::open(db_path());  // through the counting VFS
+  ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+  store_ = std::move(opened).value();
+  const std::string big = "{\"pad\":\"" + std::string(20000, 'x') + "\"}";
+  const auto journalled = [&](const std::string& game, int rows) {
+    auto state = store_->load_state(game, std::nullopt);
+    EXPECT_TRUE(state.ok());
+    TurnCommit c = make_commit(*state);
+    for (int i = 0; i < rows; ++i) {
+      BattleRecord b{"x." + std::to_string(i), 1, "dark-age", {}, {}, {}, {}};
+      b.input_text = big;
+      b.outcome_text = "{}";
+      c.battles.push_back(std::move(b));
+      c.reports.push_back(ReportRecord{"R" + std::to_string(i), 1, big, {}, big});
+    }
+    const long long before = counter.bytes();
+    EXPECT_TRUE(store_->commit_turn(game, c).ok());
+    return counter.bytes() - before;
+  };
+  const long long few = journalled("britain", 0);
+  const long long many = journalled("gaul", 200);
+  // Journalled per row, the 400 rows wrote 26 MB more (SQLite 3.40); without, ~0.2 MB more.
+  EXPECT_LT(many - few, 1024 * 1024) << few << " bytes journalled for the small commit";
+  EXPECT_EQ(query("SELECT count(*) FROM battles WHERE game_id = 'gaul'"), "202");
+  EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");
+  EXPECT_TRUE(triggers_on(store_->database()));
+  store_.reset();  // closed before the counting VFS goes
 }
 
 TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
@@ -125,6 +233,7 @@ TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
   ASSERT_TRUE(flag.ok());
   ASSERT_TRUE(*flag->step());
   EXPECT_EQ(flag->column_int(0), 0);
+  EXPECT_TRUE(triggers_on(store_->database()));
   commit_open_turn_or_fail();  // and the next try goes through
 }
 
