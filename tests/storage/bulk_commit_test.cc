@@ -151,34 +151,27 @@ TEST_F(BulkCommitTest, RowsWrittenByHandStillBumpPerRowAndAreStillChecked) {
   ASSERT_TRUE(flag.ok());
   ASSERT_TRUE(*flag->step());
   EXPECT_EQ(flag->column_int(0), 0);
-  auto bad = own.prepare(
-      "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?)");  // the very text commit_turn uses
-  ASSERT_TRUE(bad.ok());
-  bad->bind_text(1, "britain")
-      .bind_int(2, 1)
-      .bind_text(3, "hand.3")
-      .bind_text(4, "7")
-      .bind_text(5, "dark-age")
-      .bind_text(6, "not json")
-      .bind_text(7, "{}");
-  EXPECT_FALSE(bad->run().ok());
+  // A battle row on `own` through the very statement text commit_turn uses.
+  const auto insert_on_own = [&own](const std::string& id, const std::string& input) {
+    auto st = own.prepare(
+        "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    if (!st.ok()) return st.status();
+    st->bind_text(1, "britain")
+        .bind_int(2, 1)
+        .bind_text(3, id)
+        .bind_text(4, "7")
+        .bind_text(5, "dark-age")
+        .bind_text(6, input)
+        .bind_text(7, "{}");
+    return st->run();
+  };
+  EXPECT_FALSE(insert_on_own("hand.3", "not json").ok());
   EXPECT_EQ(query("SELECT count(*) FROM battles WHERE battle_id LIKE 'hand.%'"), "0");
   // Its triggers run again too: the same statement text, compiled afresh, bumps per row.
   EXPECT_TRUE(triggers_on(own));
   const auto before_own = rev();
-  auto good = own.prepare(
-      "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?)");
-  ASSERT_TRUE(good.ok());
-  good->bind_text(1, "britain")
-      .bind_int(2, 1)
-      .bind_text(3, "hand.4")
-      .bind_text(4, "7")
-      .bind_text(5, "dark-age")
-      .bind_text(6, "{}")
-      .bind_text(7, "{}");
-  ASSERT_TRUE(good->run().ok());
+  ASSERT_TRUE(insert_on_own("hand.4", "{}").ok());
   EXPECT_EQ(rev(), before_own + 1);
 }
 
