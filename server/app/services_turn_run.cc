@@ -259,6 +259,7 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit
   commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
+  commit.without_orders = out.players_without_orders;  // as the summary lists them
   ADJ_RETURN_IF_ERROR((*writer)->finish(commit));
   writer->reset();
   out.result.next_state = std::move(commit.next_state);

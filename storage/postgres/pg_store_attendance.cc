@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "storage/postgres/pg_store.h"
+#include "storage/turn_attendance.h"
 
 #ifndef ADJ_PG_TRY
 #define ADJ_PG_CONCAT_INNER_(a, b) a##b
@@ -25,11 +26,7 @@ Result<std::vector<TurnAttendance>> PgStore::turns_without_orders(const std::str
                                                                   int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   // A JSON null reads as SQL NULL, as SQLite's json_extract gives it.
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT turn, nullif(summary_json::jsonb -> "
-                                 "'players_without_orders', 'null'::jsonb)::text, ran_at "
-                                 "FROM turns WHERE game_id = $1 AND turn >= $2 "
-                                 "ORDER BY turn DESC",
-                                 {game, from_turn}));
+  ADJ_PG_TRY(Rows r, conn_.query(kTurnsWithoutOrdersPg, {game, from_turn}));
   std::vector<TurnAttendance> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {

@@ -13,6 +13,7 @@
 #include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
+#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -68,6 +69,12 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
                             std::int64_t{commit.ran_at}});
       !s.ok())
     return failed(s.status());
+  if (const std::optional<std::string> listed = without_orders_text(commit))
+    if (auto s = conn_.query("INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders) "
+                             "VALUES ($1, $2, $3, $4)",
+                             {game, commit.turn, std::int64_t{commit.ran_at}, *listed});
+        !s.ok())
+      return failed(s.status());
 
   {
     // Battles and reports by COPY: a 10,000-player turn is two statements, not 75,000.
@@ -182,6 +189,7 @@ Status PgStore::rollback(const std::string& game, int turn) {
        "$2 < open_turn"),
       "DELETE FROM battles WHERE game_id = $1 AND turn >= $2",
       "DELETE FROM reports WHERE game_id = $1 AND turn >= $2",
+      "DELETE FROM turn_attendance WHERE game_id = $1 AND turn >= $2",
       "DELETE FROM turns WHERE game_id = $1 AND turn >= $2",
       "DELETE FROM turn_states WHERE game_id = $1 AND turn > $2",
       ("UPDATE games SET open_turn = $2, resolving_turn = NULL, resolving_since = NULL "

@@ -3,6 +3,7 @@
 
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
+#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -11,9 +12,7 @@ using sqlite::Transaction;
 Result<std::vector<TurnAttendance>> SqliteStore::turns_without_orders(const std::string& game,
                                                                       int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT turn, json_extract(summary_json, "
-                                   "'$.players_without_orders'), ran_at FROM turns "
-                                   "WHERE game_id = ? AND turn >= ? ORDER BY turn DESC"));
+  ADJ_SQL_TRY(auto st, db_.prepare(kTurnsWithoutOrdersSqlite));
   st.bind_text(1, game).bind_int(2, from_turn);
   std::vector<TurnAttendance> out;
   for (;;) {

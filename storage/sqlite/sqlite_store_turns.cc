@@ -12,6 +12,7 @@
 #include "storage/sqlite/codec.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
+#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -294,6 +295,16 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
       .bind_text_in_place(4, summary)
       .bind_int64(5, rest.ran_at);
   if (auto s = turn.run(); !s.ok()) return failed(s);
+  if (const std::optional<std::string> listed = without_orders_text(rest)) {
+    ADJ_SQL_TRY(auto attendance,
+                db_.prepare("INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders) "
+                            "VALUES (?, ?, ?, ?)"));
+    attendance.bind_text(1, game_)
+        .bind_int(2, turn_)
+        .bind_int64(3, rest.ran_at)
+        .bind_text(4, *listed);
+    if (auto s = attendance.run(); !s.ok()) return failed(s);
+  }
   if (auto s = unmark_bulk(db_, game_); !s.ok()) return failed(s);
 
   ADJ_SQL_TRY(auto state,
@@ -378,6 +389,7 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
        "?2 < open_turn"),
       "DELETE FROM battles WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM reports WHERE game_id = ?1 AND turn >= ?2",
+      "DELETE FROM turn_attendance WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turns WHERE game_id = ?1 AND turn >= ?2",
       "DELETE FROM turn_states WHERE game_id = ?1 AND turn > ?2",
       ("UPDATE games SET open_turn = ?2, resolving_turn = NULL, resolving_since = NULL "
