@@ -17,10 +17,4 @@ namespace adj {
 // summary_text holds the summary: that turn is then read from its summary.
 std::optional<std::string> without_orders_text(const TurnCommit& c);
 
-// The SELECT of AttendanceStore::turns_without_orders over both tables: a turn's row when it has
-// one, else its summary's list (json_extract on SQLite, jsonb on PostgreSQL), newest first.
-// Columns: turn, the list as JSON text (NULL: none listed), ran_at.
-extern const char* const kTurnsWithoutOrdersSqlite;
-extern const char* const kTurnsWithoutOrdersPg;
-
 }  // namespace adj

@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "storage/postgres/pg_store.h"
-#include "storage/turn_attendance.h"
 
 #ifndef ADJ_PG_TRY
 #define ADJ_PG_CONCAT_INNER_(a, b) a##b
@@ -25,8 +24,16 @@ using pg::Transaction;
 Result<std::vector<TurnAttendance>> PgStore::turns_without_orders(const std::string& game,
                                                                   int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  // A JSON null reads as SQL NULL, as SQLite's json_extract gives it.
-  ADJ_PG_TRY(Rows r, conn_.query(kTurnsWithoutOrdersPg, {game, from_turn}));
+  // As SQLite's: a turn's turn_attendance row (schemas/pg/0008), else its summary's list, where
+  // a JSON null reads as SQL NULL, as SQLite's json_extract gives it.
+  ADJ_PG_TRY(Rows r, conn_.query("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN "
+                                 "a.without_orders ELSE nullif(t.summary_json::jsonb -> "
+                                 "'players_without_orders', 'null'::jsonb)::text END, "
+                                 "coalesce(a.ran_at, t.ran_at) FROM turns t "
+                                 "LEFT JOIN turn_attendance a "
+                                 "ON a.game_id = t.game_id AND a.turn = t.turn "
+                                 "WHERE t.game_id = $1 AND t.turn >= $2 ORDER BY t.turn DESC",
+                                 {game, from_turn}));
   std::vector<TurnAttendance> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {

@@ -3,7 +3,6 @@
 
 #include "storage/sqlite/sqlite_store.h"
 #include "storage/sqlite/try.h"
-#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -12,7 +11,15 @@ using sqlite::Transaction;
 Result<std::vector<TurnAttendance>> SqliteStore::turns_without_orders(const std::string& game,
                                                                       int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(kTurnsWithoutOrdersSqlite));
+  // A turn's turn_attendance row (schemas/sql/0018) when it has one; else its summary's list.
+  // The summary (and ran_at, stored after it) is read only in that branch: a row needs none of
+  // the turn record's overflow pages.
+  ADJ_SQL_TRY(auto st,
+              db_.prepare("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN a.without_orders "
+                          "ELSE json_extract(t.summary_json, '$.players_without_orders') END, "
+                          "coalesce(a.ran_at, t.ran_at) FROM turns t LEFT JOIN turn_attendance a "
+                          "ON a.game_id = t.game_id AND a.turn = t.turn "
+                          "WHERE t.game_id = ? AND t.turn >= ? ORDER BY t.turn DESC"));
   st.bind_text(1, game).bind_int(2, from_turn);
   std::vector<TurnAttendance> out;
   for (;;) {
