@@ -465,7 +465,7 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     }
   }
   log.outcome = std::move(out);
-  result_.battles.push_back(std::move(log));
+  keep_battle(std::move(log));
 }
 
 void TurnRun::capture(Area& to, const Area& from, const Player& p,

@@ -137,7 +137,7 @@ void TurnRun::raid(ActionResult& r, Player& p, const Order& o) {
   }
   log.outcome = std::move(out);
   r.battle = log.id;
-  result_.battles.push_back(std::move(log));
+  keep_battle(std::move(log));
 }
 
 void TurnRun::invade(ActionResult& r, Player& p, const Order& o) {
@@ -198,7 +198,7 @@ void TurnRun::invade(ActionResult& r, Player& p, const Order& o) {
                                  : to->code + " lost 1 " + (lost == "fort" ? "fort level" : lost));
   log.outcome = std::move(out);
   r.battle = log.id;
-  result_.battles.push_back(std::move(log));
+  keep_battle(std::move(log));
 }
 
 }  // namespace adj::turn_detail

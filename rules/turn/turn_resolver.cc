@@ -70,6 +70,7 @@ Result<TurnResult> TurnRun::run() {
       }
     }
   }
+  close_sink();
   engine_.end_turn(s_);
   end_of_turn();
   s_.turn += 1;
@@ -186,10 +187,17 @@ Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
 
 Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
                                 const CombatEngine& engine) {
+  return resolve_turn(state, std::move(orders), engine, nullptr);
+}
+
+Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
+                                const CombatEngine& engine, BattleSink* sink) {
   for (const auto& [code, list] : orders)
-    if (!state.find_player(code))
+    if (!state.find_player(code)) {
+      if (sink) sink->close();
       return Status::InvalidArgument("orders for unknown player " + code);
-  return turn_detail::TurnRun(state, std::move(orders), engine).run();
+    }
+  return turn_detail::TurnRun(state, std::move(orders), engine, sink).run();
 }
 
 }  // namespace adj

@@ -21,6 +21,19 @@ namespace adj {
 
 using OrderBook = std::map<std::string, std::vector<Order>>;  // player code -> accepted orders
 
+// Sees each battle of a resolve_turn() call as soon as its log is final: on the resolving thread,
+// once per battle, in the order of TurnResult::battles. The log passed to battle() stays at the
+// same address, unchanged, until close() returns; the run calls close() once after its last
+// battle (also when it fails or throws), before the logs move into TurnResult::battles. A caller
+// may so work on each battle (on a thread of its own) while the turn is still being resolved.
+class BattleSink {
+ public:
+  virtual ~BattleSink() = default;
+  virtual void battle(const BattleLog& log) = 0;
+  // Returns once the sink reads no log any more.
+  virtual void close() = 0;
+};
+
 // REQUIRES: `state` is valid (scenario-checked) and `engine` is the game's engine.
 Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
                                 const CombatEngine& engine);
@@ -28,6 +41,9 @@ Result<TurnResult> resolve_turn(const GameState& state, const OrderBook& orders,
 // holds 160,000 orders.
 Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
                                 const CombatEngine& engine);
+// The same, showing each battle to `sink` (null: none) as it is logged. The result is the same.
+Result<TurnResult> resolve_turn(const GameState& state, OrderBook&& orders,
+                                const CombatEngine& engine, BattleSink* sink);
 
 // The seed of turn `turn` of a game.
 Seed turn_seed(Seed game_seed, int turn);

@@ -9,10 +9,12 @@
 #include <cassert>
 #include <cmath>
 #include <cstdio>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rules/combat/battle_input_text.h"
@@ -30,8 +32,10 @@ inline std::string bps(int n) { return std::to_string(n) + (n == 1 ? " BP" : " B
 class TurnRun {
  public:
   // Takes the orders: they become result_.orders at once (run() copies none).
-  TurnRun(const GameState& start, OrderBook&& orders, const CombatEngine& engine)
-      : s_(start),
+  TurnRun(const GameState& start, OrderBook&& orders, const CombatEngine& engine,
+          BattleSink* sink = nullptr)
+      : sink_(sink),
+        s_(start),
         orders_(result_.orders),
         engine_(engine),
         phase_(engine.phase_rules(start.engine.options)),
@@ -40,9 +44,34 @@ class TurnRun {
     init(start);
   }
 
+  // Closes the sink when run() did not (it threw): its logs go with this object.
+  ~TurnRun() { close_sink(); }
+  TurnRun(const TurnRun&) = delete;
+  TurnRun& operator=(const TurnRun&) = delete;
+
   Result<TurnResult> run();
 
  private:
+  // Every battle's log goes through here, in execution order: to result_.battles, or, with a
+  // sink, to sunk_ (where it does not move) and the sink.
+  void keep_battle(BattleLog&& log) {
+    if (!sink_) {
+      result_.battles.push_back(std::move(log));
+      return;
+    }
+    sunk_.push_back(std::move(log));
+    sink_->battle(sunk_.back());
+  }
+  // After the last battle: closes the sink, then moves its logs into result_.battles.
+  void close_sink() {
+    if (!sink_) return;
+    BattleSink* sink = std::exchange(sink_, nullptr);
+    sink->close();
+    result_.battles.reserve(result_.battles.size() + sunk_.size());
+    for (BattleLog& b : sunk_) result_.battles.push_back(std::move(b));
+    sunk_.clear();
+  }
+
   void init(const GameState& start) {
     result_.turn = start.turn;
     result_.seed = turn_seed(start.seed, start.turn);
@@ -204,7 +233,9 @@ class TurnRun {
 
   std::string digest();  // also sets result_.next_state_text
 
-  TurnResult result_;  // first: orders_ refers to result_.orders
+  BattleSink* sink_;            // null when there is none, or once closed
+  std::deque<BattleLog> sunk_;  // the logs shown to sink_ (a deque: they must not move)
+  TurnResult result_;           // orders_ refers to result_.orders
   GameState s_;
   const OrderBook& orders_;
   const CombatEngine& engine_;

@@ -3,14 +3,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #ifdef __GLIBC__
 #include <malloc.h>  // malloc_trim
 #endif
+#include <optional>
 #include <set>
 
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
+#include "server/app/battle_stream.h"
 #include "server/app/commit_battles.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
@@ -44,21 +47,30 @@ constexpr std::size_t kMinSplit = 64;
 
 // Every player's report of a committed run into `reports` (in the order of start.players), as
 // JSON text (json null: a tree per player is most of a big turn's memory) and text. Each battle
-// is made once for its two reports (report_shared.h), battles and reports on two threads, each
-// into its own slots: the output is the same as one thread's.
+// is made once for its two reports (report_shared.h): by `stream` while the turn was resolved
+// when it did them all, else here; battles and reports on two threads, each into its own slots:
+// the output is the same as one thread's.
 Status make_reports(const GameState& start, const TurnResult& result, const ReportIndex& index,
                     const std::map<std::string, std::vector<LineResult>>& rejected,
-                    std::vector<ReportRecord>& reports) {
+                    ReportBattleStream& stream, std::vector<ReportRecord>& reports) {
   const std::vector<BattleLog>& battles = result.battles;
-  std::vector<ReportBattle> shown(battles.size());
-  std::vector<std::string> errors(battles.size());
-  split_in_two(battles.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) try {
-        shown[i] = report_battle(battles[i], result.next_state);
-      } catch (const Json::exception& e) {
-        errors[i] = e.what();
-      }
-  });
+  std::vector<ReportBattle> shown;
+  std::vector<std::string> errors;
+  if (stream.complete()) {
+    shown = stream.take_shown();
+    errors = stream.take_errors();
+    assert(shown.size() == battles.size() && errors.size() == battles.size());
+  } else {
+    shown.resize(battles.size());
+    errors.resize(battles.size());
+    split_in_two(battles.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) try {
+          shown[i] = report_battle(battles[i], result.next_state);
+        } catch (const Json::exception& e) {
+          errors[i] = e.what();
+        }
+    });
+  }
   for (std::size_t i = 0; i < battles.size(); ++i)
     if (!errors[i].empty())
       return Status::InvalidArgument("battle " + battles[i].id +
@@ -184,7 +196,12 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   for (const Player& p : state.players)
     if (!with_orders.count(p.code)) out.players_without_orders.push_back(p.code);
 
-  Result<TurnResult> res = resolve_turn(state, std::move(book), **engine);
+  // A committed run's battles are shown in reports while the turn is resolved (a preview's
+  // reports are trees, made below).
+  std::optional<ReportBattleStream> stream;
+  if (!preview) stream.emplace(state);
+  Result<TurnResult> res =
+      resolve_turn(state, std::move(book), **engine, stream ? &*stream : nullptr);
   if (!res.ok()) {
     if (script_id_of(**engine))  // the GM's script failed: say which turn, keep the message
       return Status(res.status().code(), "turn " + std::to_string(state.turn) +
@@ -222,16 +239,17 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   const TurnSummaryParts parts{&out.digest,        &out.roundup,        &out.players_without_orders,
                                &out.result.orders, &out.result.actions, &draws,
                                &out.ending};
-  run_beside([&] { made = make_reports(state, out.result, index, rejected, commit.reports); },
-             [&] {
-               try {
-                 commit.summary_text = turn_summary_text(parts);
-               } catch (const Json::exception& e) {
-                 summary_made =
-                     Status::InvalidArgument("the summary of turn " + std::to_string(state.turn) +
-                                             " cannot be stored as JSON: " + e.what());
-               }
-             });
+  run_beside(
+      [&] { made = make_reports(state, out.result, index, rejected, *stream, commit.reports); },
+      [&] {
+        try {
+          commit.summary_text = turn_summary_text(parts);
+        } catch (const Json::exception& e) {
+          summary_made =
+              Status::InvalidArgument("the summary of turn " + std::to_string(state.turn) +
+                                      " cannot be stored as JSON: " + e.what());
+        }
+      });
   if (!made.ok()) return made;
   if (!summary_made.ok()) return summary_made;
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
