@@ -16,7 +16,7 @@ packages=(
   librsvg2-dev fonts-dejavu-core
   sqlite3 curl
   zlib1g-dev libbrotli-dev
-  libpq-dev liblua5.4-dev
+  libpq-dev liblua5.4-dev libmimalloc-dev
   nginx-light wrk
 )
 test_packages=(
