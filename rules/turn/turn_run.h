@@ -44,8 +44,10 @@ class TurnRun {
     init(start);
   }
 
-  // Closes the sink when run() did not (it threw): its logs go with this object.
-  ~TurnRun() { close_sink(); }
+  // Closes the sink when run() did not (it threw): its logs go with this object, unmoved.
+  ~TurnRun() {
+    if (sink_) sink_->close();
+  }
   TurnRun(const TurnRun&) = delete;
   TurnRun& operator=(const TurnRun&) = delete;
 

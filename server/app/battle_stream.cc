@@ -48,11 +48,13 @@ void ReportBattleStream::work() {
     for (const BattleLog* b : batch) {
       if (gave_up_) break;
       try {
-        shown_.push_back(report_battle(*b, start_));
-        errors_.emplace_back();
-      } catch (const Json::exception& e) {
-        shown_.emplace_back();
-        errors_.emplace_back(e.what());
+        try {
+          shown_.push_back(report_battle(*b, start_));
+          errors_.emplace_back();
+        } catch (const Json::exception& e) {
+          shown_.emplace_back();
+          errors_.emplace_back(e.what());
+        }
       } catch (...) {  // e.g. std::bad_alloc: left to the caller, which meets it on its thread
         gave_up_ = true;
         shown_ = {};

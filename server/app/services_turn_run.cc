@@ -254,8 +254,10 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   if (!summary_made.ok()) return summary_made;
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
 #ifdef __GLIBC__
-  // The reports' second thread freed its work (the shared battles, scratch text) into an arena
-  // of its own, which the commit on this thread would not reuse: give those pages back.
+  // Under glibc's malloc (the sanitizer build; mimalloc, the default, gives freed pages back by
+  // itself and this does nothing): the reports' second thread freed its work (the shared battles,
+  // scratch text) into an arena of its own, which the commit on this thread would not reuse:
+  // give those pages back.
   malloc_trim(0);
 #endif
   timer.mark("reports");
@@ -270,8 +272,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   for (auto& r : commit.reports) ADJ_RETURN_IF_ERROR((*writer)->add_report(std::move(r)));
   commit.reports = {};
 #ifdef __GLIBC__
-  // Half of the reports were made on the second thread, in an arena of its own: give back the
-  // pages their texts held before the commit's last part (the next state).
+  // Likewise under glibc: half of the reports were made on the second thread, in an arena of its
+  // own: give back the pages their texts held before the commit's last part (the next state).
   malloc_trim(0);
 #endif
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit

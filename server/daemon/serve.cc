@@ -335,9 +335,12 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
 int serve(const std::string& db, const ServeOptions& o) {
   setup_logging();
   std::signal(SIGPIPE, SIG_IGN);
-  // Large buffers (SMTP message data, request bodies) are mmap'ed and go back to the system when
-  // freed, so the resident size follows the SMTP buffer budget (by default glibc raises its mmap
-  // threshold after the first large free and keeps freed heap memory resident).
+  // Under glibc's malloc (a build without mimalloc, e.g. the sanitizer build): large buffers (SMTP
+  // message data, request bodies) are mmap'ed and go back to the system when freed, so the
+  // resident size follows the SMTP buffer budget (by default glibc raises its mmap threshold after
+  // the first large free and keeps freed heap memory resident). With mimalloc (CMakeLists.txt
+  // ADJUTANT_MIMALLOC) this is glibc's own setting and changes nothing: mimalloc returns freed
+  // memory to the system by itself.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 
   // Connection caps below the file limit, so that a flood of clients meets a polite refusal and
