@@ -24,8 +24,10 @@ using OrderBook = std::map<std::string, std::vector<Order>>;  // player code -> 
 // Sees each battle of a resolve_turn() call as soon as its log is final: on the resolving thread,
 // once per battle, in the order of TurnResult::battles. The log passed to battle() stays at the
 // same address, unchanged, until close() returns; the run calls close() once after its last
-// battle (also when it fails or throws), before the logs move into TurnResult::battles. A caller
-// may so work on each battle (on a thread of its own) while the turn is still being resolved.
+// battle (also when it fails or throws), before the logs move into TurnResult::battles. A run that
+// throws before it begins (out of memory copying the state) shows no battle and does not call
+// close(): the sink's owner closes it. A caller may so work on each battle (on a thread of its
+// own) while the turn is still being resolved.
 class BattleSink {
  public:
   virtual ~BattleSink() = default;
