@@ -29,7 +29,12 @@ namespace adj {
   X(defender_player_state) X(rounds) X(detail)                                                  \
   /* round fields (and attacker_losses, defender_losses, detail) */                             \
   X(phase) X(attacker_before) X(defender_before) X(attacker_strength) X(defender_strength)      \
-  X(attacker_dice) X(defender_dice)
+  X(attacker_dice) X(defender_dice)                                                             \
+  /* world:rules() */                                                                           \
+  X(actions_per_turn) X(terrain_bonus) X(city_bonus) X(fort_weight) X(sticky_terrain)           \
+  X(ambush_multiplier) X(max_assault_rounds) X(dispersal_fraction) X(leftover_bp_to_treasury)   \
+  X(leftover_bp_bids) X(army_upkeep) X(costs) X(viking_nation) X(gaelic_nations)                \
+  X(raid_shelter_terrain) X(raid_pillage_population)
 // clang-format on
 
 enum class LuaKey : int {

@@ -19,8 +19,9 @@ namespace adj {
 void push_json(lua_State* L, const Json& j);
 
 // The `battle` argument of resolve(): id, kind, attacker, from, to, attacker_armies,
-// attacker_units, ambush, extras, options, groups[] and world (see push_world). attacker_units,
-// extras, options and groups are built on first read (from the sandbox's current battle).
+// attacker_units, ambush, extras, options, groups[] and world (see push_world). A lazy table
+// (lua_views.cc): kind, to, attacker_armies, ambush and world are set at once, the others built
+// on first read from the sandbox's current battle, which must be `in`.
 void push_battle(lua_State* L, const BattleInput& in);
 
 // The `world` object: world.turn, world:area(code), world:neighbours(code), world:edge(a, b),

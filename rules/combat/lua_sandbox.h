@@ -53,7 +53,21 @@ enum class LuaSlot : int {
   kWorldMethods,  // lua_marshal: its method table (holds `turn`)
   kRng,           // lua_marshal: the rng object
   kBattleMeta,    // lua_marshal: the metatable of battles
-  kRules,         // lua_marshal: the read-only form of marshal_cache (world:rules())
+  kAreaMeta,      // lua_marshal: the metatable of world:area()'s tables
+  kRulesView,     // lua_views: world:rules() (a read-only proxy)
+  kRulesScalars,  // lua_views: the values its fields were last set from
+  // lua_views: world:rules()'s nested tables, a read-only view each
+  kTerrainBonusView,
+  kCostsView,
+  kStickyTerrainView,
+  kGaelicNationsView,
+  kRaidShelterTerrainView,
+  // lua_top_level: the top level's environment, the metatable of every call's environment over
+  // it, the metatable of every call's `engine` and the upvalues to set again before each call
+  kKeptEnv,
+  kKeptEnvMeta,
+  kKeptEngine,
+  kKeptUpvalues,
   kCount
 };
 
@@ -69,9 +83,10 @@ class LuaSandbox {
     const Order* order = nullptr;
   };
 
-  // Runs inside lua_pcall with the call's fresh environment (the chunk already ran in it) at stack
-  // index 1; pushes exactly one result and returns 1. It may raise Lua errors, so it must not keep
-  // a C++ object with a destructor alive across a Lua API call; `ctx` is the caller's.
+  // Runs inside lua_pcall with the table holding the script's top-level definitions at stack
+  // index 1 (read it raw; see keep_top_level); pushes exactly one result and returns 1. It may
+  // raise Lua errors, so it must not keep a C++ object with a destructor alive across a Lua API
+  // call; `ctx` is the caller's.
   using Body = int (*)(lua_State* L, void* ctx);
 
   // A state with the safe library set under `memory_bytes`, running at most `instructions` VM
@@ -87,7 +102,8 @@ class LuaSandbox {
 
   // Runs the script's chunk in a fresh environment, then `body`, under the limits. On success
   // the body's result is on top of the stack until the next call or clear(). Errors name `what`
-  // and the limit broken or the script's message with its line.
+  // and the limit broken or the script's message with its line. `access` stays in force until
+  // clear() (the outcome readers complete lazy tables with it), without the limits.
   Status call(std::string_view what, Body body, void* ctx, Access access);
   // A backstop on the CPU time of one call (10 s unless set): some VM instructions cost in
   // proportion to their operands (== and < on long strings compare them byte by byte), which the
@@ -96,12 +112,25 @@ class LuaSandbox {
   void set_cpu_limit_ms(std::uint64_t ms) {
     cpu_limit_ns_ = static_cast<std::int64_t>(ms) * 1'000'000;
   }
-  // Drops whatever the last call left on the stack.
+  // Stops running the chunk before every call when that changes nothing a script can see
+  // (lua_top_level.cc): with the environment the last call left on top of the stack (the one the
+  // chunk ran in), if the top level left only functions, numbers, strings and booleans in globals
+  // and upvalues, plus an `engine` table of such values (string keys). Each call then gets a fresh
+  // environment over the kept one, a fresh `engine` and the upvalues as the top level left them.
+  // Returns whether it did; on false nothing changed. Call once, after the loading call.
+  bool keep_top_level();
+  bool top_level_kept() const { return top_level_kept_; }
+
+  // Drops whatever the last call left on the stack, and the call's access.
   void clear();
+  // Counts calls (from 1); lazy tables remember the call that made them, and refuse to be read
+  // in another.
+  std::uint64_t call_serial() const { return call_serial_; }
 
   // Adds `units` instructions' worth of C work to the current call's count; past the limit, marks
-  // the call as over it and raises "instruction limit exceeded". Only from C functions the script
-  // calls (inside call()).
+  // the call as over it and raises "instruction limit exceeded". From C functions the script
+  // calls (inside call()); outside a call (the outcome readers completing a lazy table after it)
+  // it charges nothing.
   static void charge(lua_State* L, std::uint64_t units);
 
   lua_State* state() const { return L_; }
@@ -126,10 +155,6 @@ class LuaSandbox {
   // The interned field name whose characters are at `chars` (from lua_tolstring), or
   // LuaKey::kCount when it is none of them. A hash lookup on the address.
   LuaKey key_of(const char* chars) const;
-
-  // For lua_marshal: the C++ value whose read-only Lua form the registry caches (world:rules()).
-  // Read-only tables carry no state from one call to the next, so they may be reused.
-  std::shared_ptr<const void> marshal_cache;
 
  private:
   LuaSandbox(std::size_t memory_bytes, std::uint64_t instructions);
@@ -167,6 +192,8 @@ class LuaSandbox {
   std::int64_t call_start_ns_ = 0;  // CLOCK_MONOTONIC_COARSE at the call's start
   std::int64_t cpu_mark_ns_ = -1;   // the thread's CPU clock when the wall mark passed
   bool time_exceeded_ = false;
+  std::uint64_t call_serial_ = 0;
+  bool top_level_kept_ = false;
   Access access_;
   int key_refs_[kLuaKeyCount] = {};
   int slot_refs_[static_cast<int>(LuaSlot::kCount)] = {};
@@ -183,9 +210,33 @@ class LuaSandbox {
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and
 // setmetatable refused; reads, #, pairs and ipairs see the table). May raise.
 void lua_freeze_top(lua_State* L);
-// When the value at `idx` is a read-only proxy, pushes the table behind it and returns true;
-// otherwise pushes nothing. Never raises.
-bool lua_push_frozen_target(lua_State* L, int idx);
+// Lazy tables (lua_marshal's areas, battles and rules): a table whose fields are built from the
+// world when first read. Its metatable holds a fill function under a private key; called with the
+// table, the function returns the table whose raw contents are everything the lazy one shows (the
+// table itself once completed, or a new table for a read-only view). Pops the function on top of
+// the stack into the metatable below it. May raise.
+void lua_set_lazy_fill(lua_State* L);
+// Marks the metatable on top of the stack as a read-only table's: rawset, setmetatable and
+// table.sort refuse the tables it belongs to (their __newindex must refuse writes too).
+void lua_mark_frozen(lua_State* L);
+// Pushes the table whose raw contents are what the table at `idx` shows to a script: the real
+// table behind a read-only proxy, a lazy table's fill (lua_set_lazy_fill), or the table itself.
+// pairs, rawget, # in the table library and the outcome readers go through it. May raise.
+void lua_push_contents(lua_State* L, int idx);
+// lua_push_contents without raising: false (nothing pushed, *error set) when it failed.
+bool lua_push_contents_protected(lua_State* L, int idx, std::string* error);
+
+// For LuaSandbox's calls once the top level is kept (lua_top_level.cc): leaves the kept definitions
+// at stack index 1 with the call's fresh environment in every function's _ENV, a fresh `engine`
+// and the upvalues as the top level left them. May raise (allocation).
+void lua_enter_kept_top_level(lua_State* L);
+
+// For LuaSandbox::create (lua_library.cc): installs the safe library set as the globals every
+// call's environment reads, and drops the full libraries. Run protected.
+int lua_open_sandbox_library(lua_State* L);
+
+// The message of the error object on top of the stack, at most 2,000 bytes. Never raises.
+std::string lua_error_text(lua_State* L);
 
 // The sandbox that owns `L` (set at creation).
 LuaSandbox& sandbox_of(lua_State* L);

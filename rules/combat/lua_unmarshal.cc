@@ -78,10 +78,16 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   }
   if (depth > kMaxDepth) return bad(path, "nested more than 64 tables deep");
   if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
-  if (lua_push_frozen_target(L, idx)) {  // a read-only table (world:rules()): its contents
-    Result<Json> j = to_json_value(r, -1, path, depth + 1);
+  if (lua_getmetatable(L, idx)) {  // a read-only or lazy table of the world: its contents
     lua_pop(L, 1);
-    return j;
+    std::string error;
+    if (!lua_push_contents_protected(L, idx, &error)) return bad(path, error);
+    if (!lua_rawequal(L, -1, idx)) {
+      Result<Json> j = to_json_value(r, -1, path, depth + 1);
+      lua_pop(L, 1);
+      return j;
+    }
+    lua_pop(L, 1);
   }
   std::size_t count = 0, strings = 0;
   lua_Integer max_int = 0;

@@ -227,6 +227,10 @@ class ScriptEngine final : public CombatEngine {
     std::lock_guard<std::mutex> lock(mu_);
     return box_->memory_held();
   }
+  bool top_level_kept() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return box_->top_level_kept();
+  }
 
   Status check_game(const GameState& state) const override {
     if (!decl_.has_check_game) return Status::Ok();
@@ -347,6 +351,7 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
   ADJ_RETURN_IF_ERROR(box->compile(source));
   ADJ_RETURN_IF_ERROR(box->call("loading the script", body_environment, nullptr, {}));
   Result<Declarations> decl = read_definitions(box->state());
+  if (decl.ok()) box->keep_top_level();
   box->clear();
   if (!decl.ok()) return decl.status();
   return std::shared_ptr<const CombatEngine>(
@@ -361,6 +366,11 @@ const ScriptId* script_id_of(const CombatEngine& engine) {
 std::uint64_t script_instructions(const CombatEngine& engine) {
   const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
   return s ? s->instructions_total() : 0;
+}
+
+bool script_top_level_kept(const CombatEngine& engine) {
+  const auto* s = dynamic_cast<const ScriptEngine*>(&engine);
+  return s && s->top_level_kept();
 }
 
 std::size_t script_memory_held(const CombatEngine& engine) {

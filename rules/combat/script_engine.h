@@ -63,4 +63,8 @@ std::uint64_t script_instructions(const CombatEngine& engine);
 // live data is larger: see LuaSandbox::kIdleBytes); 0 for a built-in engine.
 std::size_t script_memory_held(const CombatEngine& engine);
 
+// Whether the script engine runs its top level once rather than before every call
+// (LuaSandbox::keep_top_level); false for a built-in engine.
+bool script_top_level_kept(const CombatEngine& engine);
+
 }  // namespace adj

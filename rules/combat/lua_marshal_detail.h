@@ -1,0 +1,141 @@
+// Helpers the script engine's marshalling files share (lua_marshal.cc, lua_views.cc). Each may
+// raise Lua errors (allocation): only inside the sandbox's protected call (LuaSandbox::Body).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "rules/combat/lua_keys.h"
+#include "rules/combat/lua_sandbox.h"
+#include "rules/game/state.h"
+
+extern "C" {
+#include <lauxlib.h>
+#include <lua.h>
+}
+
+namespace adj {
+
+void push_json(lua_State* L, const Json& j);
+
+namespace lua_detail {
+
+// ---- C++ -> Lua (may raise; no C++ temporaries with destructors across Lua calls) ----
+
+inline void push_str(lua_State* L, const std::string& s) { lua_pushlstring(L, s.data(), s.size()); }
+
+// Sets fields of the table on top of the stack by interned key (raw sets: the tables built here
+// have no __newindex).
+struct Fields {
+  lua_State* L;
+  const LuaSandbox& box;
+  explicit Fields(lua_State* l) : L(l), box(sandbox_of(l)) {}
+
+  void key(LuaKey k) const { lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k)); }
+  // Sets field k to the value on top of the stack (popping it).
+  void set_top(LuaKey k) const {
+    key(k);
+    lua_insert(L, -2);
+    lua_rawset(L, -3);
+  }
+  void str(LuaKey k, const std::string& v) const {
+    key(k);
+    push_str(L, v);
+    lua_rawset(L, -3);
+  }
+  void cstr(LuaKey k, const char* v) const {
+    key(k);
+    lua_pushstring(L, v);
+    lua_rawset(L, -3);
+  }
+  void integer(LuaKey k, lua_Integer v) const {
+    key(k);
+    lua_pushinteger(L, v);
+    lua_rawset(L, -3);
+  }
+  void boolean(LuaKey k, bool v) const {
+    key(k);
+    lua_pushboolean(L, v);
+    lua_rawset(L, -3);
+  }
+  void number(LuaKey k, double v) const {
+    key(k);
+    lua_pushnumber(L, v);
+    lua_rawset(L, -3);
+  }
+  void json(LuaKey k, const Json& v) const {
+    key(k);
+    push_json(L, v);
+    lua_rawset(L, -3);
+  }
+  void opt(LuaKey k, const std::optional<std::string>& v) const {
+    if (v) str(k, *v);
+  }
+};
+
+inline void set_str(lua_State* L, const char* key, const std::string& s) {
+  push_str(L, s);
+  lua_setfield(L, -2, key);
+}
+inline void set_cstr(lua_State* L, const char* key, const char* s) {
+  lua_pushstring(L, s);
+  lua_setfield(L, -2, key);
+}
+inline void set_int(lua_State* L, const char* key, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, key);
+}
+inline void set_bool(lua_State* L, const char* key, bool v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, key);
+}
+
+template <typename Map>
+void push_int_map(lua_State* L, const Map& m) {
+  lua_createtable(L, 0, static_cast<int>(m.size()));
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    push_str(L, it->first);
+    lua_pushinteger(L, it->second);
+    lua_rawset(L, -3);
+  }
+}
+
+template <typename Set>
+void push_string_list(lua_State* L, const Set& s) {
+  lua_createtable(L, static_cast<int>(s.size()), 0);
+  lua_Integer i = 0;
+  for (auto it = s.begin(); it != s.end(); ++it) {
+    push_str(L, *it);
+    lua_rawseti(L, -2, ++i);
+  }
+}
+
+inline const GameState& current_world(lua_State* L) {
+  const GameState* w = sandbox_of(L).access().world;
+  if (!w) luaL_error(L, "the world is only available during the call it was given to");
+  return *w;
+}
+
+// In check_order the world shows only what the order names (LuaSandbox::Access::order), the
+// same at submission (a view of those parts) and at the turn run (the whole state).
+inline bool area_visible(lua_State* L, std::string_view code) {
+  const Order* o = sandbox_of(L).access().order;
+  return !o || (o->verb != Verb::kGift && (code == o->from || code == o->to));
+}
+
+// The code argument `arg` as a string view into Lua's own string.
+inline std::string_view code_arg(lua_State* L, int arg) {
+  std::size_t n = 0;
+  const char* s = luaL_checklstring(L, arg, &n);
+  return {s, n};
+}
+
+// world:area(code) and world:rules() (lua_views.cc): lazy tables, built field by field as read.
+int world_area(lua_State* L);
+int world_rules(lua_State* L);
+
+}  // namespace lua_detail
+}  // namespace adj
