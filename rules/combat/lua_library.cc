@@ -83,12 +83,18 @@ int safe_rawget(lua_State* L) {
   return 1;
 }
 
+// rawset(t, k, v) as the base library's, except that read-only tables refuse it and a lazy table
+// is completed first (so that a field set to nil stays nil).
 int safe_rawset(lua_State* L) {
   luaL_checktype(L, 1, LUA_TTABLE);
   luaL_checkany(L, 2);
   luaL_checkany(L, 3);
   if (is_frozen(L, 1)) return luaL_error(L, "rawset: library tables are read-only");
   lua_settop(L, 3);
+  if (is_lazy(L, 1)) {
+    lua_push_contents(L, 1);
+    lua_pop(L, 1);
+  }
   lua_rawset(L, 1);
   lua_settop(L, 1);
   return 1;
@@ -102,11 +108,13 @@ int safe_setmetatable(lua_State* L) {
   const int t = lua_type(L, 2);
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   lua_settop(L, 2);
-  if (is_lazy(L, 1) && !is_frozen(L, 1)) {  // a lazy table of the world: completed, it is plain
+  if (is_lazy(L, 1) && !is_frozen(L, 1)) {  // a lazy table: completed first
     lua_push_contents(L, 1);
     lua_pop(L, 1);
-    lua_pushnil(L);
-    lua_setmetatable(L, 1);
+    if (is_lazy(L, 1)) {  // an area or the battle, complete: a plain table from now on
+      lua_pushnil(L);
+      lua_setmetatable(L, 1);
+    }
   }
   if (lua_getmetatable(L, 1)) {
     const bool ours = lua_rawgetp(L, -1, &kCopyMarker) != LUA_TNIL;
@@ -124,6 +132,10 @@ int safe_setmetatable(lua_State* L) {
   if (t == LUA_TNIL) {
     lua_setmetatable(L, 1);
     return 1;
+  }
+  if (is_lazy(L, 2) && !is_frozen(L, 2)) {  // a lazy table of the world as a metatable: complete
+    lua_push_contents(L, 2);
+    lua_pop(L, 1);
   }
   for (const char* banned : {"__gc", "__mode"}) {
     lua_pushstring(L, banned);

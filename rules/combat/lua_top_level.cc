@@ -4,7 +4,8 @@
 // next one. Running the chunk again in a fresh environment gives that by construction; keeping
 // the top level's results gives it when nothing they hold can change:
 //   - globals: each call gets a fresh environment whose misses read the kept one (__index), so a
-//     call's global writes stay in its own table; `_G` is the call's table;
+//     call's global writes stay in its own table; `_G` is the call's table; a write that would
+//     hide a kept global, pairs, rawget and rawset make it a complete copy first (kept_env_fill);
 //   - functions have no fields; their upvalues (cells the top level's locals left) are set back
 //     to the values the top level left before every call;
 //   - numbers, strings and booleans are values; the library tables are read-only;
@@ -12,6 +13,7 @@
 //     table for each call that reads the top level's until the call changes it (engine_fill).
 // Anything else (a table in a global or an upvalue, a C closure with state such as pairs'
 // iterator, a metatable on `engine`) and the chunk keeps running before every call.
+#include <cstdint>
 #include <string_view>
 
 #include "rules/combat/lua_sandbox.h"
@@ -49,26 +51,36 @@ bool plain_data(lua_State* L, int idx) {
   return true;
 }
 
-// The kept `engine` a call sees is a fresh empty table whose metatable (LuaSlot::kKeptEngine)
-// reads the top level's table (__index). The first write to a field it lacks, pairs, rawget,
-// setmetatable or an outcome reader complete it (a copy of every field) and drop the metatable:
-// from then on it is the call's own plain table, as a fresh run of the top level would give.
-int engine_fill(lua_State* L) {
-  lua_settop(L, 1);
-  if (!lua_getmetatable(L, 1)) return 1;  // already complete
-  lua_getfield(L, 2, "__index");          // 3: the top level's table
+// Copies every field of the table at `from` that the table at `into` lacks (raw), charged one
+// instruction each.
+void copy_missing(lua_State* L, int from, int into) {
+  lua_Integer n = 0;
   lua_pushnil(L);
-  while (lua_next(L, 3)) {
+  while (lua_next(L, from)) {
+    ++n;
     lua_pushvalue(L, -2);
-    if (lua_rawget(L, 1) == LUA_TNIL) {
+    if (lua_rawget(L, into) == LUA_TNIL) {
       lua_pop(L, 1);
       lua_pushvalue(L, -2);
       lua_insert(L, -2);
-      lua_rawset(L, 1);
+      lua_rawset(L, into);
     } else {
       lua_pop(L, 2);
     }
   }
+  LuaSandbox::charge(L, static_cast<std::uint64_t>(n));
+}
+
+// The kept `engine` a call sees is a fresh empty table whose metatable (LuaSlot::kKeptEngine)
+// reads the top level's table (__index). The first write to a field it lacks, pairs, rawget,
+// rawset, setmetatable or an outcome reader complete it (a copy of every field) and drop the
+// metatable: from then on it is the call's own plain table, as a fresh run of the top level would
+// give.
+int engine_fill(lua_State* L) {
+  lua_settop(L, 1);
+  if (!lua_getmetatable(L, 1)) return 1;  // already complete
+  lua_getfield(L, 2, "__index");          // 3: the top level's table
+  copy_missing(L, 3, 1);
   lua_pushnil(L);
   lua_setmetatable(L, 1);
   lua_settop(L, 1);
@@ -80,6 +92,43 @@ int engine_newindex(lua_State* L) {
   lua_pushcfunction(L, engine_fill);
   lua_pushvalue(L, 1);
   lua_call(L, 1, 0);
+  lua_rawset(L, 1);
+  return 0;
+}
+
+// The kept environment a call's environment reads (__index), and the classic environment's
+// metatable it takes once complete.
+void push_slot(lua_State* L, LuaSlot slot) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, sandbox_of(L).slot_ref(slot));
+}
+
+// A call's environment is a table of its own whose misses read the kept one. A write that would
+// hide a kept global (`helper = nil`), pairs, rawget and rawset complete it first: every kept
+// global copied in (charged one instruction each), the classic environment's metatable put on,
+// so that from then on it is what a fresh run of the top level would have left.
+int kept_env_fill(lua_State* L) {
+  lua_settop(L, 1);
+  if (!lua_getmetatable(L, 1)) return 1;
+  lua_pop(L, 1);
+  push_slot(L, LuaSlot::kKeptEnv);  // 2
+  copy_missing(L, 2, 1);
+  push_slot(L, LuaSlot::kEnvMeta);
+  lua_setmetatable(L, 1);
+  lua_settop(L, 1);
+  return 1;
+}
+
+int kept_env_newindex(lua_State* L) {
+  lua_settop(L, 3);
+  push_slot(L, LuaSlot::kKeptEnv);
+  lua_pushvalue(L, 2);
+  const bool kept = lua_rawget(L, -2) != LUA_TNIL;
+  lua_pop(L, 2);
+  if (kept) {
+    lua_pushcfunction(L, kept_env_fill);
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 0);
+  }
   lua_rawset(L, 1);
   return 0;
 }
@@ -101,6 +150,8 @@ int keep_job(lua_State* L) {
   const int work = lua_gettop(L);  // functions to visit
   lua_newtable(L);
   const int found = lua_gettop(L);  // found.engine: the engine table
+  lua_newtable(L);
+  const int cells = lua_gettop(L);  // upvalue cells recorded (by lua_upvalueid), each once
   lua_Integer n_work = 0, n_up = 0;
 
   lua_pushnil(L);
@@ -111,7 +162,11 @@ int keep_job(lua_State* L) {
     }
     const char* k = lua_tostring(L, -2);
     const int t = lua_type(L, -1);
-    if (std::string_view(k) == "_G" && lua_rawequal(L, -1, env)) {
+    if (std::string_view(k) == "_G") {
+      if (!lua_rawequal(L, -1, env)) {  // the top level set _G to something else: left as it is
+        lua_pushboolean(L, 0);
+        return 1;
+      }
     } else if (std::string_view(k) == "engine" && t == LUA_TTABLE && plain_data(L, -1)) {
       lua_pushvalue(L, -1);
       lua_setfield(L, found, "engine");
@@ -156,13 +211,18 @@ int keep_job(lua_State* L) {
       } else if (!is_scalar(t) && t != LUA_TFUNCTION) {
         lua_pushboolean(L, 0);
         return 1;
-      } else {
+      } else if (lua_rawgetp(L, cells, lua_upvalueid(L, f, i)) == LUA_TNIL) {
+        lua_pop(L, 1);
+        lua_pushboolean(L, 1);
+        lua_rawsetp(L, cells, lua_upvalueid(L, f, i));
         lua_pushvalue(L, f);
         lua_rawseti(L, upvalues, ++n_up);
         lua_pushinteger(L, i);
         lua_rawseti(L, upvalues, ++n_up);
         lua_pushvalue(L, -1);
         lua_rawseti(L, upvalues, ++n_up);
+      } else {
+        lua_pop(L, 1);  // a cell another function shares: recorded once
       }
       if (t == LUA_TFUNCTION) {
         lua_pushvalue(L, -1);
@@ -199,11 +259,15 @@ int keep_job(lua_State* L) {
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptUpvalues));
   lua_pushvalue(L, env);
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEnv));
-  lua_createtable(L, 0, 2);
+  lua_createtable(L, 0, 4);
   lua_pushvalue(L, env);
   lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, kept_env_newindex);
+  lua_setfield(L, -2, "__newindex");
   lua_pushboolean(L, 0);
   lua_setfield(L, -2, "__metatable");
+  lua_pushcfunction(L, kept_env_fill);
+  lua_set_lazy_fill(L);
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEnvMeta));
   lua_pushboolean(L, 1);
   return 1;
@@ -230,13 +294,16 @@ void lua_enter_kept_top_level(lua_State* L) {
   lua_createtable(L, 0, 2);                                            // 2: the call's environment
   lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEnvMeta));
   lua_setmetatable(L, 2);
+  lua_pushliteral(L, "_G");  // raw sets: the environment's __newindex is for the script
   lua_pushvalue(L, 2);
-  lua_setfield(L, 2, "_G");
+  lua_rawset(L, 2);
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEngine)) == LUA_TTABLE) {
     lua_newtable(L);  // the call's `engine`: see engine_fill
     lua_insert(L, -2);
     lua_setmetatable(L, -2);
-    lua_setfield(L, 2, "engine");
+    lua_pushliteral(L, "engine");
+    lua_insert(L, -2);
+    lua_rawset(L, 2);
   } else {
     lua_pop(L, 1);
   }
@@ -247,6 +314,7 @@ void lua_enter_kept_top_level(lua_State* L) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptUpvalues));
   const int ups = lua_gettop(L);
   const auto n = static_cast<lua_Integer>(lua_rawlen(L, ups));
+  LuaSandbox::charge(L, static_cast<std::uint64_t>(n / 3));
   for (lua_Integer i = 1; i + 2 <= n; i += 3) {
     lua_rawgeti(L, ups, i);  // the function
     lua_rawgeti(L, ups, i + 1);

@@ -24,27 +24,59 @@ using namespace lua_detail;
 
 namespace {
 
-// The hidden field of a lazy area or battle not yet complete (its key is this address): the
-// call's serial (low 32 bits) << 32 | the area's index in the world.
+// The hidden field of a lazy area or battle not yet complete (its key is this address), an
+// integer: bits 0-23 the fields built so far (by their place in the table's key list: a field
+// built and then set to nil by the script must stay nil), bits 24-47 the area's index in the world,
+// bits 48-63 the call's serial (low 16 bits; a table cannot outlive its call: nothing a script
+// keeps survives it).
 char kLazyRef;
 
-lua_Integer lazy_ref(const LuaSandbox& box, std::size_t index) {
-  return static_cast<lua_Integer>(((box.call_serial() & 0xffffffffu) << 32) | index);
+struct LazyRef {
+  std::uint64_t built = 0;
+  std::uint64_t index = 0;
+};
+
+constexpr std::uint64_t kBuiltBits = 24, kIndexBits = 24;
+
+void set_lazy_ref(lua_State* L, int table, const LazyRef& ref) {
+  const std::uint64_t serial = sandbox_of(L).call_serial() & 0xffffu;
+  lua_pushinteger(L, static_cast<lua_Integer>((serial << (kBuiltBits + kIndexBits)) |
+                                              (ref.index << kBuiltBits) | ref.built));
+  lua_rawsetp(L, table, &kLazyRef);
 }
 
-// The index recorded by the lazy table at stack index 1, or -1 when it is complete. Raises when
-// the table belongs to another call.
-long lazy_index(lua_State* L, const char* what) {
+// The hidden field of the lazy table at stack index 1; false when the table is complete. Raises
+// when the table belongs to another call.
+bool lazy_ref_of(lua_State* L, const char* what, LazyRef* ref) {
   if (lua_rawgetp(L, 1, &kLazyRef) != LUA_TNUMBER) {
     lua_pop(L, 1);
-    return -1;
+    return false;
   }
-  const auto ref = static_cast<std::uint64_t>(lua_tointeger(L, -1));
+  const auto v = static_cast<std::uint64_t>(lua_tointeger(L, -1));
   lua_pop(L, 1);
   const LuaSandbox& box = sandbox_of(L);
-  if ((ref >> 32) != (box.call_serial() & 0xffffffffu) || !box.access().world)
+  if ((v >> (kBuiltBits + kIndexBits)) != (box.call_serial() & 0xffffu) || !box.access().world)
     luaL_error(L, "the %s is only available during the call it was given to", what);
-  return static_cast<long>(ref & 0xffffffffu);
+  ref->built = v & ((std::uint64_t{1} << kBuiltBits) - 1);
+  ref->index = (v >> kBuiltBits) & ((std::uint64_t{1} << kIndexBits) - 1);
+  return true;
+}
+
+// The bit of `k` in a table's key list, or 0 when it is not one of them.
+template <std::size_t N>
+constexpr std::uint64_t bit_of(const LuaKey (&keys)[N], LuaKey k) {
+  static_assert(N <= kBuiltBits);
+  for (std::size_t i = 0; i < N; ++i)
+    if (keys[i] == k) return std::uint64_t{1} << i;
+  return 0;
+}
+
+// The bits of every key of `some` in `keys`.
+template <std::size_t N, std::size_t M>
+constexpr std::uint64_t bits_of(const LuaKey (&keys)[N], const LuaKey (&some)[M]) {
+  std::uint64_t bits = 0;
+  for (LuaKey k : some) bits |= bit_of(keys, k);
+  return bits;
 }
 
 // The interned field name at stack index 2, or LuaKey::kCount.
@@ -82,12 +114,14 @@ void push_lazy_meta(lua_State* L, LuaSlot slot, lua_CFunction index, lua_CFuncti
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(slot));
 }
 
-// Completes the lazy table at stack index 1 with `push_field` for every key in `keys` not set
-// yet, drops its hidden field and returns it.
+// Completes the lazy table at stack index 1 with `push_field` for every key in `keys` not built
+// yet (`built`) nor set, drops its hidden field and returns it.
 template <typename PushField, std::size_t N>
-int fill_lazy(lua_State* L, const LuaKey (&keys)[N], PushField push_field) {
+int fill_lazy(lua_State* L, const LuaKey (&keys)[N], std::uint64_t built, PushField push_field) {
   const LuaSandbox& box = sandbox_of(L);
-  for (LuaKey k : keys) {
+  for (std::size_t i = 0; i < N; ++i) {
+    const LuaKey k = keys[i];
+    if (built & (std::uint64_t{1} << i)) continue;
     lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k));
     if (lua_rawget(L, 1) != LUA_TNIL) {
       lua_pop(L, 1);
@@ -107,16 +141,30 @@ int fill_lazy(lua_State* L, const LuaKey (&keys)[N], PushField push_field) {
 }
 
 // Returns the field value on top of the stack; a table or userdata is first stored as field
-// (stack index 2) of the table at 1, so that every read gives the same object. Numbers, strings
-// and booleans are values: built again on the next read, they are not stored (a store is a hash
-// insertion, dearer than a battle's one read of each).
-int keep_field(lua_State* L) {
+// (stack index 2) of the table at 1 and marked built in `ref` (bit `bit`), so that every read gives
+// the same object. Numbers, strings and booleans are values: built again on the next read, they
+// are not stored (a store is a hash insertion, dearer than a battle's one read of each).
+int keep_field(lua_State* L, LazyRef ref, std::uint64_t bit) {
   if (lua_type(L, -1) == LUA_TTABLE || lua_type(L, -1) == LUA_TUSERDATA) {
     lua_pushvalue(L, 2);
     lua_pushvalue(L, -2);
     lua_rawset(L, 1);
+    ref.built |= bit;
+    set_lazy_ref(L, 1, ref);
   }
   return 1;
+}
+
+// The __index of a lazy table with key list `keys`: the field, built unless it was built before
+// (then the script removed it: nil), or nil when the table is complete.
+template <std::size_t N, typename PushField>
+int lazy_field(lua_State* L, const char* what, const LuaKey (&keys)[N], PushField push_field) {
+  LazyRef ref;
+  if (!lazy_ref_of(L, what, &ref)) return 0;
+  const LuaKey k = key_at(L);
+  const std::uint64_t bit = k == LuaKey::kCount ? 0 : bit_of(keys, k);
+  if (!bit || (ref.built & bit) || !push_field(ref, k)) return 0;
+  return keep_field(L, ref, bit);
 }
 
 // ---- areas: mirror to_json(const Area&) (rules/game/state.cc); null members are nil ----
@@ -202,27 +250,25 @@ bool push_area_field(lua_State* L, const Area& a, LuaKey k) {
 constexpr LuaKey kEagerAreaKeys[] = {LuaKey::kind, LuaKey::terrain, LuaKey::population,
                                      LuaKey::fort, LuaKey::armies};
 
-const Area& area_at(lua_State* L, long index) {
+const Area& area_at(lua_State* L, std::uint64_t index) {
   const GameState& w = current_world(L);
-  if (static_cast<std::size_t>(index) >= w.areas.size())
+  if (index >= w.areas.size())
     luaL_error(L, "the area is only available during the call it was given to");
-  return w.areas[static_cast<std::size_t>(index)];
+  return w.areas[index];
 }
 
 int area_index(lua_State* L) {
-  const long i = lazy_index(L, "area");
-  if (i < 0) return 0;
-  const LuaKey k = key_at(L);
-  if (k == LuaKey::kCount || !push_area_field(L, area_at(L, i), k)) return 0;
-  return keep_field(L);
+  return lazy_field(L, "area", kAreaKeys, [L](const LazyRef& ref, LuaKey k) {
+    return push_area_field(L, area_at(L, ref.index), k);
+  });
 }
 
 int area_fill(lua_State* L) {
   lua_settop(L, 1);
-  const long i = lazy_index(L, "area");
-  if (i < 0) return 1;
-  const Area& a = area_at(L, i);
-  return fill_lazy(L, kAreaKeys, [&](LuaKey k) { return push_area_field(L, a, k); });
+  LazyRef ref;
+  if (!lazy_ref_of(L, "area", &ref)) return 1;
+  const Area& a = area_at(L, ref.index);
+  return fill_lazy(L, kAreaKeys, ref.built, [&](LuaKey k) { return push_area_field(L, a, k); });
 }
 
 // ---- the battle ----
@@ -231,6 +277,9 @@ constexpr LuaKey kBattleKeys[] = {LuaKey::id,     LuaKey::kind,    LuaKey::attac
                                   LuaKey::from,   LuaKey::to,      LuaKey::attacker_armies,
                                   LuaKey::ambush, LuaKey::world,   LuaKey::attacker_units,
                                   LuaKey::extras, LuaKey::options, LuaKey::groups};
+// Set when the table is made (see kEagerAreaKeys): what every battle reads.
+constexpr LuaKey kEagerBattleKeys[] = {LuaKey::kind, LuaKey::to, LuaKey::attacker_armies,
+                                       LuaKey::ambush, LuaKey::world};
 
 bool push_battle_field(lua_State* L, const BattleInput& in, LuaKey k) {
   switch (k) {
@@ -309,17 +358,18 @@ const BattleInput& current_battle(lua_State* L) {
 }
 
 int battle_index(lua_State* L) {
-  if (lazy_index(L, "battle") < 0) return 0;
-  const LuaKey k = key_at(L);
-  if (k == LuaKey::kCount || !push_battle_field(L, current_battle(L), k)) return 0;
-  return keep_field(L);
+  return lazy_field(L, "battle", kBattleKeys, [L](const LazyRef&, LuaKey k) {
+    return push_battle_field(L, current_battle(L), k);
+  });
 }
 
 int battle_fill(lua_State* L) {
   lua_settop(L, 1);
-  if (lazy_index(L, "battle") < 0) return 1;
+  LazyRef ref;
+  if (!lazy_ref_of(L, "battle", &ref)) return 1;
   const BattleInput& in = current_battle(L);
-  return fill_lazy(L, kBattleKeys, [&](LuaKey k) { return push_battle_field(L, in, k); });
+  return fill_lazy(L, kBattleKeys, ref.built,
+                   [&](LuaKey k) { return push_battle_field(L, in, k); });
 }
 
 // ---- world:rules(): read-only views of the current call's RulesConfig ----
@@ -468,8 +518,10 @@ int view_index(lua_State* L) {
     return 1;
   }
   const auto* list = view_list(r, v);
-  if (!list || !lua_isinteger(L, 2)) return 0;
-  const lua_Integer i = lua_tointeger(L, 2);
+  if (!list || lua_type(L, 2) != LUA_TNUMBER) return 0;
+  int exact = 0;  // 2.0 is the key 2, as in a plain table
+  const lua_Integer i = lua_tointegerx(L, 2, &exact);
+  if (!exact) return 0;
   if (i < 1 || static_cast<std::uint64_t>(i) > list->size()) return 0;
   LuaSandbox::charge(L, static_cast<std::uint64_t>(i));  // a walk along the set
   auto it = list->begin();
@@ -510,6 +562,7 @@ struct RulesScalars {
       raid_pillage_population;
   double dispersal_fraction;
   bool leftover_bp_to_treasury, leftover_bp_bids;
+  bool valid;  // false: the fields may not hold these values (never equal to scalars_of's)
 };
 
 RulesScalars scalars_of(const RulesConfig& r) {
@@ -525,6 +578,7 @@ RulesScalars scalars_of(const RulesConfig& r) {
   s.dispersal_fraction = r.dispersal_fraction;
   s.leftover_bp_to_treasury = r.leftover_bp_to_treasury;
   s.leftover_bp_bids = r.leftover_bp_bids;
+  s.valid = true;
   return s;
 }
 
@@ -551,13 +605,16 @@ int world_area(lua_State* L) {
   push_lazy_meta(L, LuaSlot::kAreaMeta, area_index, area_fill);
   lua_setmetatable(L, -2);
   const LuaSandbox& box = sandbox_of(L);
-  lua_pushinteger(L, lazy_ref(box, static_cast<std::size_t>(a - w.areas.data())));
-  lua_rawsetp(L, -2, &kLazyRef);
-  for (LuaKey k : kEagerAreaKeys) {
+  LazyRef ref;
+  ref.index = static_cast<std::uint64_t>(a - w.areas.data());
+  if (ref.index >> kIndexBits) luaL_error(L, "world:area: more areas than a script can read");
+  for (LuaKey k : kEagerAreaKeys) {  // an area always has these
     lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k));
     push_area_field(L, *a, k);
     lua_rawset(L, -3);
   }
+  ref.built = bits_of(kAreaKeys, kEagerAreaKeys);
+  set_lazy_ref(L, lua_gettop(L), ref);
   return 1;
 }
 
@@ -565,20 +622,28 @@ int world_rules(lua_State* L) {
   const RulesConfig& r = current_world(L).rules;
   const LuaSandbox& box = sandbox_of(L);
   const RulesScalars now = scalars_of(r);
+  // The values the fields were set from: made (not valid) before the table, and marked not valid
+  // while the fields are set, so that a memory error half-way leaves them to be set again.
+  RulesScalars* kept = nullptr;
+  if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesScalars)) == LUA_TUSERDATA) {
+    kept = static_cast<RulesScalars*>(lua_touserdata(L, -1));
+  } else {
+    kept = static_cast<RulesScalars*>(lua_newuserdatauv(L, sizeof(RulesScalars), 0));
+    std::memset(kept, 0, sizeof *kept);  // valid = false
+    lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesScalars));
+  }
+  lua_pop(L, 1);  // the registry keeps it
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesView)) != LUA_TTABLE) {
     lua_pop(L, 1);
+    kept->valid = false;
     lua_createtable(L, 0, static_cast<int>(std::size(kRulesKeys)));
     set_rules_fields(L, r);
     lua_freeze_top(L);
     lua_pushvalue(L, -1);
     lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesView));
-    *static_cast<RulesScalars*>(lua_newuserdatauv(L, sizeof(RulesScalars), 0)) = now;
-    lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesScalars));
+    *kept = now;
     return 1;
   }
-  lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kRulesScalars));
-  auto* kept = static_cast<RulesScalars*>(lua_touserdata(L, -1));
-  lua_pop(L, 1);             // the registry keeps it
   lua_push_contents(L, -1);  // the plain table behind the proxy
   lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(LuaKey::viking_nation));
   lua_rawget(L, -2);
@@ -588,6 +653,7 @@ int world_rules(lua_State* L) {
                     std::string_view(viking, n) == r.viking_nation;
   lua_pop(L, 1);
   if (!same) {
+    kept->valid = false;
     set_rules_fields(L, r);
     *kept = now;
   }
@@ -602,15 +668,14 @@ void push_battle(lua_State* L, const BattleInput& in) {
   push_lazy_meta(L, LuaSlot::kBattleMeta, battle_index, battle_fill);
   lua_setmetatable(L, -2);
   const LuaSandbox& box = sandbox_of(L);
-  lua_pushinteger(L, lazy_ref(box, 0));
-  lua_rawsetp(L, -2, &kLazyRef);
-  // Set now (see kEagerAreaKeys): what every battle reads.
-  for (LuaKey k :
-       {LuaKey::kind, LuaKey::to, LuaKey::attacker_armies, LuaKey::ambush, LuaKey::world}) {
+  LazyRef ref;
+  for (LuaKey k : kEagerBattleKeys) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k));
     push_battle_field(L, in, k);
     lua_rawset(L, -3);
   }
+  ref.built = bits_of(kBattleKeys, kEagerBattleKeys);
+  set_lazy_ref(L, lua_gettop(L), ref);
 }
 
 }  // namespace adj

@@ -27,13 +27,16 @@ std::string keys_of(const Json& j) {
   return out;
 }
 
-TEST(ScriptLazyTables, AnAreaIsACompleteTable) {
-  auto e = load(R"lua(
+// A Lua helper: keys(t) lists the keys pairs gives, joined by commas.
+const std::string kKeys = R"lua(
 local function keys(t)
   local out = {}
   for k in pairs(t) do out[#out + 1] = k end
   return table.concat(out, ",")
-end
+end)lua";
+
+TEST(ScriptLazyTables, AnAreaIsACompleteTable) {
+  auto e = load(kKeys + R"lua(
 function resolve(battle, rng)
   local w = battle.world
   local a = w:area(battle.to)
@@ -178,6 +181,58 @@ end)lua");
             "RETREAT=0");
   EXPECT_EQ(out->detail["missing"], true);
   EXPECT_EQ(out->detail["raw"], 3);  // rawget sees the fields, as it does an area's
+}
+
+// A field set to nil stays nil, whether it was set when the table was made, built by a read, or
+// not built yet; rawset too.
+TEST(ScriptLazyTables, AFieldSetToNilStaysNil) {
+  auto e = load(kKeys + R"lua(
+function resolve(battle, rng)
+  local a = battle.world:area(battle.to)
+  local f = a.features
+  a.armies = nil
+  a.features = nil
+  a.name = nil
+  battle.world = nil
+  battle.kind = nil
+  local g = battle.groups
+  battle.groups = nil
+  rawset(battle, "id", nil)
+  local r = battle.world
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { armies = tostring(a.armies), features = tostring(a.features),
+                      name = tostring(a.name), world = type(battle.world),
+                      kind = tostring(battle.kind), groups = tostring(battle.groups),
+                      id = tostring(battle.id), area_keys = keys(a), battle_keys = keys(battle),
+                      had = type(f) .. type(g) } }
+end)lua");
+  ASSERT_TRUE(e);
+  auto b = battle("assault");
+  auto out = run(*e, *b);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  const Json& d = out->detail;
+  for (const char* k : {"armies", "features", "name", "kind", "groups", "id"})
+    EXPECT_EQ(d[k], "nil") << k;
+  EXPECT_EQ(d["world"], "nil");
+  EXPECT_EQ(d["had"], "tabletable");
+  EXPECT_EQ(d["area_keys"], "code,engine_state,fort,kind,mode,owner,population,terrain,trade");
+  EXPECT_EQ(d["battle_keys"],
+            "ambush,attacker,attacker_armies,attacker_units,extras,from,options,to");
+}
+
+TEST(ScriptLazyTables, RulesListsTakeWholeFloatKeys) {
+  auto e = load(R"lua(
+function resolve(battle, rng)
+  local g = battle.world:rules().gaelic_nations
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { two = g[4 / 2], half = tostring(g[1.5]), str = tostring(g["1"]) } }
+end)lua");
+  ASSERT_TRUE(e);
+  auto out = run(*e, *battle());
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["two"], "Picts");
+  EXPECT_EQ(out->detail["half"], "nil");
+  EXPECT_EQ(out->detail["str"], "nil");
 }
 
 }  // namespace

@@ -368,5 +368,56 @@ end
   EXPECT_EQ(out->detail["d"], true);
 }
 
+// world:rules() makes its tables on first use: a memory error at any point of that must leave the
+// engine able to serve the next call (it once left a half-made cache that crashed it). The first
+// call fills the memory up to a point that moves by 8 bytes from engine to engine, then asks for
+// the rules; the second asks again, with room.
+TEST(ScriptLimits, AMemoryErrorWhileTheRulesAreMadeLeavesTheEngineUsable) {
+  // The fill is made of strings under 1 KiB, which string.rep builds on the C stack: one big
+  // string would leave its build buffer as garbage, which the collector frees when memory runs
+  // out, and the rules would never be the ones to break the limit.
+  const std::string src = R"lua(
+function resolve(battle, rng)
+  local fill, keep = battle.attacker_armies, {}
+  for i = 1, fill // 1000 do keep[i] = string.rep("x", 999) end
+  keep[#keep + 1] = string.rep("y", fill % 1000)
+  local r = battle.world:rules()
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { city = r.city_bonus, forest = r.terrain_bonus.forest, n = #keep } }
+end)lua";
+  const ScriptLimits limits{.memory_bytes = 2 << 20};
+  auto fails = [&](int fill) {
+    auto e = load(src, limits);
+    return !run(*e, *battle("move", fill)).ok();
+  };
+  // The smallest fill that fails, with nothing but the string (binary search).
+  int lo = 1, hi = 2 << 20;
+  ASSERT_TRUE(fails(hi));
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (fails(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  // From there up, the first call fails: inside world:rules() first, then earlier.
+  int failed = 0;
+  for (int fill = lo; fill < lo + 4096; fill += 8) {
+    auto e = load(src, limits);
+    ASSERT_TRUE(e);
+    auto first = run(*e, *battle("move", fill));
+    if (!first.ok()) {
+      ++failed;
+      EXPECT_NE(first.status().message().find("memory limit"), std::string::npos)
+          << first.status().message();
+    }
+    auto next = run(*e, *battle("move", 10));
+    ASSERT_TRUE(next.ok()) << fill << ": " << next.status().message();
+    EXPECT_EQ(next->detail["city"], 3);
+    EXPECT_EQ(next->detail["forest"], 1);
+  }
+  EXPECT_EQ(failed, 512);
+}
+
 }  // namespace
 }  // namespace adj

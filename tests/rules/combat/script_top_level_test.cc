@@ -159,5 +159,66 @@ end)lua");
   EXPECT_TRUE(e->check_game(s).ok());
 }
 
+// The same script, kept and not (a table pinned in an upvalue of resolve keeps the chunk running),
+// gives the same answers to everything a call can ask of its globals.
+TEST(ScriptTopLevel, KeptAndRunAgainAnswerAlike) {
+  const std::string body = R"lua(
+engine = { summary = "kept", deterministic = true }
+limit = 3
+function helper() return 1 end
+function resolve(battle, rng)
+  pin_use()
+  local before = rawget(_G, "limit")
+  limit = nil
+  helper = nil
+  local keys = {}
+  for k in pairs(_G) do keys[#keys + 1] = k end
+  rawset(_G, "extra", 1)
+  rawset(engine, "summary", nil)
+  local ekeys = {}
+  for k in pairs(engine) do ekeys[#ekeys + 1] = k end
+  return { attacker_losses = 0, defender_losses = 0,
+           detail = { before = before, limit = tostring(limit), helper = tostring(helper),
+                      keys = table.concat(keys, ","), extra = extra,
+                      summary = tostring(engine.summary), ekeys = table.concat(ekeys, ",") } }
+end)lua";
+  // pin_use is a local function (not a global): kept, it reads nothing; pinned, it reads a table.
+  auto kept = load("local function pin_use() end\n" + body);
+  auto again = load("local pin = {}\nlocal function pin_use() return pin end\n" + body);
+  ASSERT_TRUE(kept && again);
+  EXPECT_TRUE(script_top_level_kept(*kept));
+  EXPECT_FALSE(script_top_level_kept(*again));
+  auto b = battle();
+  for (int i = 0; i < 3; ++i) {
+    auto k = run(*kept, *b);
+    auto a = run(*again, *b);
+    ASSERT_TRUE(k.ok()) << k.status().message();
+    ASSERT_TRUE(a.ok()) << a.status().message();
+    EXPECT_EQ(k->detail, a->detail);
+    EXPECT_EQ(k->detail["before"], 3);
+    EXPECT_EQ(k->detail["limit"], "nil");
+    EXPECT_EQ(k->detail["helper"], "nil");
+    EXPECT_EQ(k->detail["keys"], "_G,engine,resolve");
+    EXPECT_EQ(k->detail["extra"], 1);
+    EXPECT_EQ(k->detail["summary"], "nil");
+    EXPECT_EQ(k->detail["ekeys"], "deterministic");
+  }
+}
+
+// A top level that sets _G to something else keeps running before every call (it is not the
+// environment a kept call would give).
+TEST(ScriptTopLevel, AnotherGKeepsTheChunkRunning) {
+  auto e = load(R"lua(
+_G = 7
+function resolve(battle, rng)
+  return { attacker_losses = 0, defender_losses = 0, detail = { g = _G } }
+end)lua");
+  ASSERT_TRUE(e);
+  EXPECT_FALSE(script_top_level_kept(*e));
+  auto out = run(*e, *battle());
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(out->detail["g"], 7);
+}
+
 }  // namespace
 }  // namespace adj
