@@ -68,6 +68,22 @@ bool is_lazy(lua_State* L, int idx) {
   return lazy;
 }
 
+// getmetatable(v) as the base library's (upvalue 1), after completing a lazy table: a complete
+// one is plain (nil) or the call's environment (its protected metatable: false), as a fresh run of
+// the top level would give.
+int safe_getmetatable(lua_State* L) {
+  luaL_checkany(L, 1);
+  lua_settop(L, 1);
+  if (lua_type(L, 1) == LUA_TTABLE && is_lazy(L, 1) && !is_frozen(L, 1)) {
+    lua_push_contents(L, 1);
+    lua_pop(L, 1);
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 1, 1);
+  return 1;
+}
+
 // rawget(t, k) as the base library's, on what the table shows (lua_push_contents): a lazy table is
 // completed first, and a read-only one's fields are read behind it.
 int safe_rawget(lua_State* L) {
@@ -108,13 +124,9 @@ int safe_setmetatable(lua_State* L) {
   const int t = lua_type(L, 2);
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   lua_settop(L, 2);
-  if (is_lazy(L, 1) && !is_frozen(L, 1)) {  // a lazy table: completed first
-    lua_push_contents(L, 1);
+  if (is_lazy(L, 1) && !is_frozen(L, 1)) {  // a lazy table: completed first (then plain, or the
+    lua_push_contents(L, 1);                // call's environment with its protected metatable)
     lua_pop(L, 1);
-    if (is_lazy(L, 1)) {  // an area or the battle, complete: a plain table from now on
-      lua_pushnil(L);
-      lua_setmetatable(L, 1);
-    }
   }
   if (lua_getmetatable(L, 1)) {
     const bool ours = lua_rawgetp(L, -1, &kCopyMarker) != LUA_TNIL;
@@ -426,7 +438,11 @@ int table_guard(lua_State* L) {
   const char* name = lua_tostring(L, lua_upvalueindex(2));
   const int top = lua_gettop(L);
   for (int i = 1; i <= top; ++i) {
-    if (lua_type(L, i) != LUA_TTABLE || is_frozen(L, i) || is_lazy(L, i)) continue;
+    if (lua_type(L, i) != LUA_TTABLE || is_frozen(L, i)) continue;
+    if (is_lazy(L, i)) {  // completed first: then a plain table, or the environment (refused)
+      lua_push_contents(L, i);
+      lua_pop(L, 1);
+    }
     if (lua_getmetatable(L, i))
       return luaL_error(L, "table.%s: a table with a metatable is not accepted", name);
   }
@@ -544,8 +560,8 @@ int open_library(lua_State* L) {
   luaL_requiref(L, "utf8", luaopen_utf8, 0);
   // Stack: 1 _G, 2 string, 3 table, 4 math, 5 utf8.
   lua_newtable(L);  // 6: the safe globals
-  for (const char* k : {"assert", "error", "ipairs", "rawequal", "rawlen", "select", "getmetatable",
-                        "type", "_VERSION"}) {
+  for (const char* k :
+       {"assert", "error", "ipairs", "rawequal", "rawlen", "select", "type", "_VERSION"}) {
     lua_getfield(L, 1, k);
     lua_setfield(L, 6, k);
   }
@@ -560,6 +576,9 @@ int open_library(lua_State* L) {
   lua_setfield(L, 6, "rawset");
   lua_pushcfunction(L, safe_rawget);
   lua_setfield(L, 6, "rawget");
+  lua_getfield(L, 1, "getmetatable");
+  lua_pushcclosure(L, safe_getmetatable, 1);
+  lua_setfield(L, 6, "getmetatable");
   lua_pushcfunction(L, safe_setmetatable);
   lua_setfield(L, 6, "setmetatable");
   lua_pushcfunction(L, safe_tostring);

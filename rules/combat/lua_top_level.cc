@@ -153,6 +153,7 @@ int keep_job(lua_State* L) {
   lua_newtable(L);
   const int cells = lua_gettop(L);  // upvalue cells recorded (by lua_upvalueid), each once
   lua_Integer n_work = 0, n_up = 0;
+  bool g_is_env = false;
 
   lua_pushnil(L);
   while (lua_next(L, env)) {
@@ -167,6 +168,7 @@ int keep_job(lua_State* L) {
         lua_pushboolean(L, 0);
         return 1;
       }
+      g_is_env = true;
     } else if (std::string_view(k) == "engine" && t == LUA_TTABLE && plain_data(L, -1)) {
       lua_pushvalue(L, -1);
       lua_setfield(L, found, "engine");
@@ -178,6 +180,11 @@ int keep_job(lua_State* L) {
       return 1;
     }
     lua_pop(L, 1);
+  }
+
+  if (!g_is_env) {  // the top level removed _G: each call's would be there again
+    lua_pushboolean(L, 0);
+    return 1;
   }
 
   while (n_work > 0) {

@@ -230,11 +230,25 @@ Result<Json> object_at(Reader& r, int idx, const Path& path) {
   return j;
 }
 
-// The length of the list at `idx` (keys 1..n only), or an error naming `path`.
+// Replaces a table with a metatable at `idx` (absolute) by what it shows to a script
+// (lua_push_contents: a lazy table of the world completed, the contents of a read-only one), so
+// that raw reads see it as the script does. Never raises.
+Status contents_in_place(lua_State* L, int idx, const Path& path) {
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return Status::Ok();
+  lua_pop(L, 1);
+  std::string error;
+  if (!lua_push_contents_protected(L, idx, &error)) return bad(path, error);
+  lua_replace(L, idx);
+  return Status::Ok();
+}
+
+// The length of the list at `idx` (keys 1..n only), or an error naming `path`. A lazy or
+// read-only table there is replaced by its contents first (contents_in_place).
 Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a list, not a " + type_of(L, idx));
   idx = lua_absindex(L, idx);
   if (!lua_checkstack(L, 3)) return bad(path, "nested too deep");
+  ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, path));
   const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, idx));
   lua_Integer count = 0;
   lua_pushnil(L);
@@ -318,6 +332,8 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
 Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
+  idx = lua_absindex(L, idx);
+  ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, path));
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
     const Path p{&path, k};
     switch (r.box.key_of(k.data())) {
@@ -370,9 +386,11 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
   Reader r{L, sandbox_of(L), "outcome"};
+  const Path root{nullptr, "outcome"};
+  idx = lua_absindex(L, idx);
+  ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, root));
   Result<BattleOutcome> out{BattleOutcome{}};
   BattleOutcome& o = *out;
-  const Path root{nullptr, "outcome"};
   Status s = each_field(L, idx, root, [&](std::string_view k, int v) -> Status {
     const Path p{&root, k};
     const LuaKey key = r.box.key_of(k.data());

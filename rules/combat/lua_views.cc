@@ -25,10 +25,11 @@ using namespace lua_detail;
 namespace {
 
 // The hidden field of a lazy area or battle not yet complete (its key is this address), an
-// integer: bits 0-23 the fields built so far (by their place in the table's key list: a field
-// built and then set to nil by the script must stay nil), bits 24-47 the area's index in the world,
-// bits 48-63 the call's serial (low 16 bits; a table cannot outlive its call: nothing a script
-// keeps survives it).
+// integer: bits 0-17 the fields built so far (by their place in the table's key list: a field
+// built and then set to nil by the script must stay nil), bits 18-41 the area's index in the world
+// (world:area() refuses areas past 2^24), bits 42-63 the call's serial (low 22 bits; a table
+// cannot outlive its call: nothing a script keeps survives it). Completing the table removes the
+// field and the metatable.
 char kLazyRef;
 
 struct LazyRef {
@@ -36,10 +37,10 @@ struct LazyRef {
   std::uint64_t index = 0;
 };
 
-constexpr std::uint64_t kBuiltBits = 24, kIndexBits = 24;
+constexpr std::uint64_t kBuiltBits = 18, kIndexBits = 24, kSerialMask = (1u << 22) - 1;
 
 void set_lazy_ref(lua_State* L, int table, const LazyRef& ref) {
-  const std::uint64_t serial = sandbox_of(L).call_serial() & 0xffffu;
+  const std::uint64_t serial = sandbox_of(L).call_serial() & kSerialMask;
   lua_pushinteger(L, static_cast<lua_Integer>((serial << (kBuiltBits + kIndexBits)) |
                                               (ref.index << kBuiltBits) | ref.built));
   lua_rawsetp(L, table, &kLazyRef);
@@ -55,7 +56,7 @@ bool lazy_ref_of(lua_State* L, const char* what, LazyRef* ref) {
   const auto v = static_cast<std::uint64_t>(lua_tointeger(L, -1));
   lua_pop(L, 1);
   const LuaSandbox& box = sandbox_of(L);
-  if ((v >> (kBuiltBits + kIndexBits)) != (box.call_serial() & 0xffffu) || !box.access().world)
+  if ((v >> (kBuiltBits + kIndexBits)) != (box.call_serial() & kSerialMask) || !box.access().world)
     luaL_error(L, "the %s is only available during the call it was given to", what);
   ref->built = v & ((std::uint64_t{1} << kBuiltBits) - 1);
   ref->index = (v >> kBuiltBits) & ((std::uint64_t{1} << kIndexBits) - 1);
@@ -136,6 +137,8 @@ int fill_lazy(lua_State* L, const LuaKey (&keys)[N], std::uint64_t built, PushFi
   }
   lua_pushnil(L);
   lua_rawsetp(L, 1, &kLazyRef);
+  lua_pushnil(L);  // complete: a plain table from now on
+  lua_setmetatable(L, 1);
   lua_settop(L, 1);
   return 1;
 }

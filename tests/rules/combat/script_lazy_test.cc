@@ -49,7 +49,9 @@ function resolve(battle, rng)
            detail = { unread = keys(a), raw = rawget(w:area(battle.to), "armies"),
                       written = c.armies, owner_cleared = c.owner == nil, extra = c.extra,
                       written_keys = keys(c), code = d.code, missing = d.nosuch,
-                      kind = type(a), fresh = w:area(battle.to).armies } }
+                      kind = type(a), fresh = w:area(battle.to).armies,
+                      meta = tostring(getmetatable(w:area(battle.to))),
+                      inserted = pcall(table.insert, w:area(battle.to), 1) } }
 end)lua");
   ASSERT_TRUE(e);
   auto b = battle("assault");
@@ -68,7 +70,9 @@ end)lua");
   EXPECT_EQ(d["code"], "TGT");  // a table given the script's own metatable keeps its fields
   EXPECT_EQ(d["missing"], "default");
   EXPECT_EQ(d["kind"], "table");
-  EXPECT_EQ(d["fresh"], 6);  // each world:area() is a table of its own
+  EXPECT_EQ(d["fresh"], 6);     // each world:area() is a table of its own
+  EXPECT_EQ(d["meta"], "nil");  // as a plain table's
+  EXPECT_EQ(d["inserted"], true);
 }
 
 TEST(ScriptLazyTables, TheBattleIsACompleteTable) {

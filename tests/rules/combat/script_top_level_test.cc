@@ -173,6 +173,8 @@ function resolve(battle, rng)
   helper = nil
   local keys = {}
   for k in pairs(_G) do keys[#keys + 1] = k end
+  local meta = tostring(getmetatable(engine)) .. "," .. tostring(getmetatable(_G))
+  local inserted = pcall(table.insert, _G, 5)
   rawset(_G, "extra", 1)
   rawset(engine, "summary", nil)
   local ekeys = {}
@@ -180,7 +182,8 @@ function resolve(battle, rng)
   return { attacker_losses = 0, defender_losses = 0,
            detail = { before = before, limit = tostring(limit), helper = tostring(helper),
                       keys = table.concat(keys, ","), extra = extra,
-                      summary = tostring(engine.summary), ekeys = table.concat(ekeys, ",") } }
+                      summary = tostring(engine.summary), ekeys = table.concat(ekeys, ","),
+                      meta = meta, inserted = inserted } }
 end)lua";
   // pin_use is a local function (not a global): kept, it reads nothing; pinned, it reads a table.
   auto kept = load("local function pin_use() end\n" + body);
@@ -202,22 +205,41 @@ end)lua";
     EXPECT_EQ(k->detail["extra"], 1);
     EXPECT_EQ(k->detail["summary"], "nil");
     EXPECT_EQ(k->detail["ekeys"], "deterministic");
+    EXPECT_EQ(k->detail["meta"], "nil,false");
+    EXPECT_EQ(k->detail["inserted"], false);  // the environment has a metatable: refused
   }
+  // An outcome made of the call's engine reads as the script sees it, kept or not.
+  const std::string outcome = R"lua(
+engine = { summary = "s" }
+function resolve(battle, rng)
+  pin_use()
+  return { attacker_losses = 0, defender_losses = 0, rounds = engine }
+end)lua";
+  auto k2 = load("local function pin_use() end\n" + outcome);
+  auto a2 = load("local pin = {}\nlocal function pin_use() return pin end\n" + outcome);
+  ASSERT_TRUE(k2 && a2);
+  EXPECT_TRUE(script_top_level_kept(*k2));
+  auto ko = run(*k2, *b);
+  auto ao = run(*a2, *b);
+  ASSERT_FALSE(ko.ok());
+  ASSERT_FALSE(ao.ok());
+  EXPECT_EQ(ko.status().message(), ao.status().message());
 }
 
-// A top level that sets _G to something else keeps running before every call (it is not the
-// environment a kept call would give).
+// A top level that sets _G to something else, or removes it, keeps running before every call (a
+// kept call's _G is its environment).
 TEST(ScriptTopLevel, AnotherGKeepsTheChunkRunning) {
-  auto e = load(R"lua(
-_G = 7
+  for (const char* g : {"7", "nil"}) {
+    auto e = load(std::string("_G = ") + g + R"lua(
 function resolve(battle, rng)
-  return { attacker_losses = 0, defender_losses = 0, detail = { g = _G } }
+  return { attacker_losses = 0, defender_losses = 0, detail = { g = tostring(_G) } }
 end)lua");
-  ASSERT_TRUE(e);
-  EXPECT_FALSE(script_top_level_kept(*e));
-  auto out = run(*e, *battle());
-  ASSERT_TRUE(out.ok()) << out.status().message();
-  EXPECT_EQ(out->detail["g"], 7);
+    ASSERT_TRUE(e);
+    EXPECT_FALSE(script_top_level_kept(*e)) << g;
+    auto out = run(*e, *battle());
+    ASSERT_TRUE(out.ok()) << out.status().message();
+    EXPECT_EQ(out->detail["g"], g);
+  }
 }
 
 }  // namespace
