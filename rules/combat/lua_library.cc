@@ -68,16 +68,22 @@ bool is_lazy(lua_State* L, int idx) {
   return lazy;
 }
 
+// Completes the value at `idx` when it is a lazy table that is not read-only (an area, the battle,
+// a kept call's environment or `engine`): it is then a plain table, or the call's environment with
+// the classic metatable. May raise.
+void complete_lazy(lua_State* L, int idx) {
+  if (lua_type(L, idx) != LUA_TTABLE || !is_lazy(L, idx) || is_frozen(L, idx)) return;
+  lua_push_contents(L, idx);
+  lua_pop(L, 1);
+}
+
 // getmetatable(v) as the base library's (upvalue 1), after completing a lazy table: a complete
 // one is plain (nil) or the call's environment (its protected metatable: false), as a fresh run of
 // the top level would give.
 int safe_getmetatable(lua_State* L) {
   luaL_checkany(L, 1);
   lua_settop(L, 1);
-  if (lua_type(L, 1) == LUA_TTABLE && is_lazy(L, 1) && !is_frozen(L, 1)) {
-    lua_push_contents(L, 1);
-    lua_pop(L, 1);
-  }
+  complete_lazy(L, 1);
   lua_pushvalue(L, lua_upvalueindex(1));
   lua_insert(L, 1);
   lua_call(L, 1, 1);
@@ -107,10 +113,7 @@ int safe_rawset(lua_State* L) {
   luaL_checkany(L, 3);
   if (is_frozen(L, 1)) return luaL_error(L, "rawset: library tables are read-only");
   lua_settop(L, 3);
-  if (is_lazy(L, 1)) {
-    lua_push_contents(L, 1);
-    lua_pop(L, 1);
-  }
+  complete_lazy(L, 1);
   lua_rawset(L, 1);
   lua_settop(L, 1);
   return 1;
@@ -124,10 +127,7 @@ int safe_setmetatable(lua_State* L) {
   const int t = lua_type(L, 2);
   luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
   lua_settop(L, 2);
-  if (is_lazy(L, 1) && !is_frozen(L, 1)) {  // a lazy table: completed first (then plain, or the
-    lua_push_contents(L, 1);                // call's environment with its protected metatable)
-    lua_pop(L, 1);
-  }
+  complete_lazy(L, 1);  // then plain, or the call's environment with its protected metatable
   if (lua_getmetatable(L, 1)) {
     const bool ours = lua_rawgetp(L, -1, &kCopyMarker) != LUA_TNIL;
     lua_pop(L, 1);
@@ -145,10 +145,7 @@ int safe_setmetatable(lua_State* L) {
     lua_setmetatable(L, 1);
     return 1;
   }
-  if (is_lazy(L, 2) && !is_frozen(L, 2)) {  // a lazy table of the world as a metatable: complete
-    lua_push_contents(L, 2);
-    lua_pop(L, 1);
-  }
+  complete_lazy(L, 2);  // a lazy table as the metatable: copied complete
   for (const char* banned : {"__gc", "__mode"}) {
     lua_pushstring(L, banned);
     if (lua_rawget(L, 2) != LUA_TNIL)
@@ -439,10 +436,7 @@ int table_guard(lua_State* L) {
   const int top = lua_gettop(L);
   for (int i = 1; i <= top; ++i) {
     if (lua_type(L, i) != LUA_TTABLE || is_frozen(L, i)) continue;
-    if (is_lazy(L, i)) {  // completed first: then a plain table, or the environment (refused)
-      lua_push_contents(L, i);
-      lua_pop(L, 1);
-    }
+    complete_lazy(L, i);  // then a plain table, or the call's environment (refused)
     if (lua_getmetatable(L, i))
       return luaL_error(L, "table.%s: a table with a metatable is not accepted", name);
   }
@@ -670,6 +664,26 @@ int lua_open_sandbox_library(lua_State* L) { return open_library(L); }
 void lua_freeze_top(lua_State* L) { freeze_top(L); }
 
 void lua_set_lazy_fill(lua_State* L) { lua_rawsetp(L, -2, &kLazyFill); }
+
+int lua_lazy_newindex(lua_State* L) {
+  lua_settop(L, 3);
+  lua_push_contents(L, 1);
+  lua_pop(L, 1);
+  lua_rawset(L, 1);
+  return 0;
+}
+
+void lua_new_lazy_metatable(lua_State* L, int (*newindex)(lua_State*), int (*fill)(lua_State*)) {
+  lua_createtable(L, 0, 4);
+  lua_insert(L, -2);
+  lua_setfield(L, -2, "__index");
+  lua_pushcfunction(L, newindex);
+  lua_setfield(L, -2, "__newindex");
+  lua_pushboolean(L, 0);
+  lua_setfield(L, -2, "__metatable");
+  lua_pushcfunction(L, fill);
+  lua_set_lazy_fill(L);
+}
 
 void lua_mark_frozen(lua_State* L) {
   lua_pushboolean(L, 1);

@@ -21,6 +21,19 @@ namespace {
 
 // ---- C++ -> Lua (may raise; no C++ temporaries with destructors across Lua calls) ----
 
+void set_str(lua_State* L, const char* key, const std::string& s) {
+  push_str(L, s);
+  lua_setfield(L, -2, key);
+}
+void set_cstr(lua_State* L, const char* key, const char* s) {
+  lua_pushstring(L, s);
+  lua_setfield(L, -2, key);
+}
+void set_int(lua_State* L, const char* key, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, key);
+}
+
 bool player_visible(lua_State* L, const GameState& w, std::string_view code) {
   const Order* o = sandbox_of(L).access().order;
   if (!o) return true;

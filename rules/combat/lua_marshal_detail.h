@@ -3,7 +3,6 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -35,20 +34,9 @@ struct Fields {
   explicit Fields(lua_State* l) : L(l), box(sandbox_of(l)) {}
 
   void key(LuaKey k) const { lua_rawgeti(L, LUA_REGISTRYINDEX, box.key_ref(k)); }
-  // Sets field k to the value on top of the stack (popping it).
-  void set_top(LuaKey k) const {
-    key(k);
-    lua_insert(L, -2);
-    lua_rawset(L, -3);
-  }
   void str(LuaKey k, const std::string& v) const {
     key(k);
     push_str(L, v);
-    lua_rawset(L, -3);
-  }
-  void cstr(LuaKey k, const char* v) const {
-    key(k);
-    lua_pushstring(L, v);
     lua_rawset(L, -3);
   }
   void integer(LuaKey k, lua_Integer v) const {
@@ -56,42 +44,12 @@ struct Fields {
     lua_pushinteger(L, v);
     lua_rawset(L, -3);
   }
-  void boolean(LuaKey k, bool v) const {
-    key(k);
-    lua_pushboolean(L, v);
-    lua_rawset(L, -3);
-  }
-  void number(LuaKey k, double v) const {
-    key(k);
-    lua_pushnumber(L, v);
-    lua_rawset(L, -3);
-  }
   void json(LuaKey k, const Json& v) const {
     key(k);
     push_json(L, v);
     lua_rawset(L, -3);
   }
-  void opt(LuaKey k, const std::optional<std::string>& v) const {
-    if (v) str(k, *v);
-  }
 };
-
-inline void set_str(lua_State* L, const char* key, const std::string& s) {
-  push_str(L, s);
-  lua_setfield(L, -2, key);
-}
-inline void set_cstr(lua_State* L, const char* key, const char* s) {
-  lua_pushstring(L, s);
-  lua_setfield(L, -2, key);
-}
-inline void set_int(lua_State* L, const char* key, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_setfield(L, -2, key);
-}
-inline void set_bool(lua_State* L, const char* key, bool v) {
-  lua_pushboolean(L, v);
-  lua_setfield(L, -2, key);
-}
 
 template <typename Map>
 void push_int_map(lua_State* L, const Map& m) {

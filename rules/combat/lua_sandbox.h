@@ -1,6 +1,7 @@
 // A sandboxed Lua 5.4 state for one script engine: a capped allocator, an instruction-count hook,
-// the safe library set (read-only), and calls that each run the script's chunk again in a fresh
-// environment so that no state survives from one call to the next.
+// the safe library set (read-only), and calls that each start from what the script's top level
+// left, in a fresh environment, so that no state survives from one call to the next (the chunk runs
+// again before each call, or once when keep_top_level finds that changes nothing).
 //
 // Safe library set: assert error ipairs pairs (sorted keys) pcall rawequal rawget rawlen rawset
 // select setmetatable getmetatable tonumber tostring type xpcall _VERSION, and read-only string
@@ -100,10 +101,11 @@ class LuaSandbox {
   // message, which names the line ("script:12: ...").
   Status compile(std::string_view source);
 
-  // Runs the script's chunk in a fresh environment, then `body`, under the limits. On success
-  // the body's result is on top of the stack until the next call or clear(). Errors name `what`
-  // and the limit broken or the script's message with its line. `access` stays in force until
-  // clear() (the outcome readers complete lazy tables with it), without the limits.
+  // Runs the script's chunk in a fresh environment (or enters the kept top level), then `body`,
+  // under the limits. On success the body's result is on top of the stack until the next call or
+  // clear(). Errors name `what` and the limit broken or the script's message with its line.
+  // `access` stays in force until clear() (the outcome readers complete lazy tables with it),
+  // without the limits.
   Status call(std::string_view what, Body body, void* ctx, Access access);
   // A backstop on the CPU time of one call (10 s unless set): some VM instructions cost in
   // proportion to their operands (== and < on long strings compare them byte by byte), which the
@@ -210,12 +212,20 @@ class LuaSandbox {
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and
 // setmetatable refused; reads, #, pairs and ipairs see the table). May raise.
 void lua_freeze_top(lua_State* L);
-// Lazy tables (lua_marshal's areas, battles and rules): a table whose fields are built from the
-// world when first read. Its metatable holds a fill function under a private key; called with the
-// table, the function returns the table whose raw contents are everything the lazy one shows (the
-// table itself once completed, or a new table for a read-only view). Pops the function on top of
-// the stack into the metatable below it. May raise.
+// Lazy tables (lua_views.cc: areas, the battle, the rules; lua_top_level.cc: a kept call's
+// environment and `engine`): a table whose fields are built when first read. Its metatable holds a
+// fill function under a private key; called with the table, the function returns the table whose
+// raw contents are everything the lazy one shows (the table itself once completed, or a new table
+// for a read-only view). Pops the function on top of the stack into the metatable below it. May
+// raise.
 void lua_set_lazy_fill(lua_State* L);
+// Pops the value on top of the stack (the __index: a function or a table) and pushes a new
+// metatable for lazy tables: that __index, `newindex`, a protected __metatable and `fill` as the
+// fill function. May raise.
+void lua_new_lazy_metatable(lua_State* L, int (*newindex)(lua_State*), int (*fill)(lua_State*));
+// A lazy table's usual __newindex: completes the table, then sets the field (so that a field
+// written before it was read is not built over later).
+int lua_lazy_newindex(lua_State* L);
 // Marks the metatable on top of the stack as a read-only table's: rawset, setmetatable and
 // table.sort refuse the tables it belongs to (their __newindex must refuse writes too).
 void lua_mark_frozen(lua_State* L);

@@ -87,17 +87,7 @@ int engine_fill(lua_State* L) {
   return 1;
 }
 
-int engine_newindex(lua_State* L) {
-  lua_settop(L, 3);
-  lua_pushcfunction(L, engine_fill);
-  lua_pushvalue(L, 1);
-  lua_call(L, 1, 0);
-  lua_rawset(L, 1);
-  return 0;
-}
-
-// The kept environment a call's environment reads (__index), and the classic environment's
-// metatable it takes once complete.
+// Pushes the registry value in `slot`.
 void push_slot(lua_State* L, LuaSlot slot) {
   lua_rawgeti(L, LUA_REGISTRYINDEX, sandbox_of(L).slot_ref(slot));
 }
@@ -246,17 +236,7 @@ int keep_job(lua_State* L) {
   if (lua_getfield(L, found, "engine") == LUA_TTABLE) {
     lua_pushnil(L);
     lua_setfield(L, env, "engine");
-    const int engine = lua_gettop(L);
-    lua_createtable(L, 0, 4);  // the metatable of every call's `engine`
-    lua_pushvalue(L, engine);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, engine_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_pushcfunction(L, engine_fill);
-    lua_set_lazy_fill(L);
-    lua_remove(L, engine);
+    lua_new_lazy_metatable(L, lua_lazy_newindex, engine_fill);  // of every call's `engine`
   } else {
     lua_pop(L, 1);
     lua_pushboolean(L, 0);
@@ -266,15 +246,8 @@ int keep_job(lua_State* L) {
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptUpvalues));
   lua_pushvalue(L, env);
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEnv));
-  lua_createtable(L, 0, 4);
   lua_pushvalue(L, env);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, kept_env_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_pushcfunction(L, kept_env_fill);
-  lua_set_lazy_fill(L);
+  lua_new_lazy_metatable(L, kept_env_newindex, kept_env_fill);
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(LuaSlot::kKeptEnvMeta));
   lua_pushboolean(L, 1);
   return 1;

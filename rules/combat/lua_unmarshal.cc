@@ -48,6 +48,17 @@ Status bad(const std::string& path, const std::string& what) {
   return Status::InvalidArgument(path + ": " + what);
 }
 
+// Replaces a table with a metatable at `idx` (absolute) by what it shows to a script
+// (lua_push_contents: a lazy table completed, the contents of a read-only one), so that raw reads
+// see it as the script does; false (*error set) when that failed. Never raises.
+bool contents_in_place(lua_State* L, int idx, std::string* error) {
+  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return true;
+  lua_pop(L, 1);
+  if (!lua_push_contents_protected(L, idx, error)) return false;
+  lua_replace(L, idx);
+  return true;
+}
+
 Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int depth) {
   lua_State* L = r.L;
   idx = lua_absindex(L, idx);
@@ -78,17 +89,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
   }
   if (depth > kMaxDepth) return bad(path, "nested more than 64 tables deep");
   if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
-  if (lua_getmetatable(L, idx)) {  // a read-only or lazy table of the world: its contents
-    lua_pop(L, 1);
-    std::string error;
-    if (!lua_push_contents_protected(L, idx, &error)) return bad(path, error);
-    if (!lua_rawequal(L, -1, idx)) {
-      Result<Json> j = to_json_value(r, -1, path, depth + 1);
-      lua_pop(L, 1);
-      return j;
-    }
-    lua_pop(L, 1);
-  }
+  if (std::string error; !contents_in_place(L, idx, &error)) return bad(path, error);
   std::size_t count = 0, strings = 0;
   lua_Integer max_int = 0;
   lua_pushnil(L);
@@ -230,16 +231,9 @@ Result<Json> object_at(Reader& r, int idx, const Path& path) {
   return j;
 }
 
-// Replaces a table with a metatable at `idx` (absolute) by what it shows to a script
-// (lua_push_contents: a lazy table of the world completed, the contents of a read-only one), so
-// that raw reads see it as the script does. Never raises.
 Status contents_in_place(lua_State* L, int idx, const Path& path) {
-  if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx)) return Status::Ok();
-  lua_pop(L, 1);
   std::string error;
-  if (!lua_push_contents_protected(L, idx, &error)) return bad(path, error);
-  lua_replace(L, idx);
-  return Status::Ok();
+  return contents_in_place(L, idx, &error) ? Status::Ok() : bad(path, error);
 }
 
 // The length of the list at `idx` (keys 1..n only), or an error naming `path`. A lazy or

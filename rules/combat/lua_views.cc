@@ -4,9 +4,9 @@
 // JSON converted, the rules compared with the last call's) cost more than the whole battle of the
 // C++ engine; a lazy table builds a field when it is first read.
 //
-// To a script they are tables as before: pairs, rawget, setmetatable, the table library and the
-// outcome readers complete them first (lua_push_contents), and a write to a field not yet built
-// completes the table before it is made. An area or a battle remembers its call
+// To a script they are tables as before: pairs, rawget, rawset, getmetatable, setmetatable, the
+// table library and the outcome readers complete them first (lua_push_contents), and a write to a
+// field not yet built completes the table before it is made. An area or a battle remembers its call
 // (LuaSandbox::call_serial) and the item it shows in a hidden field, removed once complete; read
 // in another call, it raises. world:rules() and its nested tables are one read-only object each
 // per Lua state, showing the current call's rules.
@@ -86,31 +86,13 @@ LuaKey key_at(lua_State* L) {
   return sandbox_of(L).key_of(lua_tostring(L, 2));
 }
 
-// __newindex of areas and battles: the table is completed, then the write is made (so that a
-// field written before it was read is not built over later).
-int lazy_newindex(lua_State* L) {
-  lua_settop(L, 3);
-  lua_push_contents(L, 1);
-  lua_pop(L, 1);
-  lua_rawset(L, 1);
-  return 0;
-}
-
-// Pushes the metatable in `slot`, made on first use: __index, __newindex, the fill function and
-// a protected __metatable (a script cannot reach it to change every such table).
+// Pushes the metatable in `slot`, made on first use (lua_new_lazy_metatable with `index`).
 void push_lazy_meta(lua_State* L, LuaSlot slot, lua_CFunction index, lua_CFunction fill) {
   const LuaSandbox& box = sandbox_of(L);
   if (lua_rawgeti(L, LUA_REGISTRYINDEX, box.slot_ref(slot)) == LUA_TTABLE) return;
   lua_pop(L, 1);
-  lua_createtable(L, 0, 4);
   lua_pushcfunction(L, index);
-  lua_setfield(L, -2, "__index");
-  lua_pushcfunction(L, lazy_newindex);
-  lua_setfield(L, -2, "__newindex");
-  lua_pushboolean(L, 0);
-  lua_setfield(L, -2, "__metatable");
-  lua_pushcfunction(L, fill);
-  lua_set_lazy_fill(L);
+  lua_new_lazy_metatable(L, lua_lazy_newindex, fill);
   lua_pushvalue(L, -1);
   lua_rawseti(L, LUA_REGISTRYINDEX, box.slot_ref(slot));
 }
@@ -248,8 +230,8 @@ bool push_area_field(lua_State* L, const Area& a, LuaKey k) {
   }
 }
 
-// Fields set when the table is made: numbers and names of fixed strings, cheaper to set than to
-// read through __index (a C call each), and what a battle reads most.
+// Fields set when the table is made: what a battle reads most (cheaper to set than to read through
+// __index, a C call each).
 constexpr LuaKey kEagerAreaKeys[] = {LuaKey::kind, LuaKey::terrain, LuaKey::population,
                                      LuaKey::fort, LuaKey::armies};
 
@@ -514,11 +496,16 @@ int view_index(lua_State* L) {
     if (lua_type(L, 2) != LUA_TSTRING) return 0;
     std::size_t n = 0;
     const char* s = lua_tolstring(L, 2, &n);
-    LuaSandbox::charge(L, 1 + n / 64);
-    const auto it = m->find(std::string(s, n));
-    if (it == m->end()) return 0;
-    lua_pushinteger(L, it->second);
-    return 1;
+    // Compared in place, entry by entry (the map's find would copy the key out of Lua's memory
+    // cap); a rules map holds a handful of entries.
+    LuaSandbox::charge(L, 1 + m->size());
+    const std::string_view key(s, n);
+    for (const auto& [name, value] : *m) {
+      if (name != key) continue;
+      lua_pushinteger(L, value);
+      return 1;
+    }
+    return 0;
   }
   const auto* list = view_list(r, v);
   if (!list || lua_type(L, 2) != LUA_TNUMBER) return 0;
