@@ -7,7 +7,8 @@
 #                                   and Google Benchmark, the mail peers, Chromium and Python's
 #                                   WebSocket client (the DevTools driver) for the browser tests,
 #                                   clang with the sanitizer and libFuzzer runtimes and the
-#                                   symbolizer for the ASan/UBSan pass and the fuzzers.
+#                                   symbolizer for the ASan/UBSan pass and the fuzzers, and ccache
+#                                   (scripts/test.sh compiles through it).
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
@@ -24,7 +25,7 @@ test_packages=(
   python3 python3-aiosmtpd swaks
   chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
-  postgresql
+  postgresql ccache
 )
 case "${1:-}" in
   "") ;;

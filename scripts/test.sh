@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # The test command (what .ci/run calls). Stages, each timed (the table at the end):
-#   1. deps      scripts/install-deps.sh --test
-#   2. gcc       GCC Release build of the daemon, the tests and the fuzz harnesses (replay mode) in
-#                build/, then the whole suite (ctest), including the seed-corpus replays
-#   3. asan      clang-14 build in build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
-#                (UB is fatal) and libFuzzer coverage on all code (ADJUTANT_SANITIZE, ADJUTANT_FUZZ)
-#   4. asan-test the whole suite again in build-asan/ (ASAN_OPTIONS/UBSAN_OPTIONS halt on error,
-#                leaks checked with tests/sanitizer/lsan.supp)
-#   5. fuzz      each harness of tests/fuzz for FUZZ_SECONDS (default 25) from its seed corpus;
-#                a crash, leak, timeout or out-of-memory fails the stage (input saved in
-#                build-asan/fuzz/artifacts/)
+#   1. deps       scripts/install-deps.sh --test
+#   2. gcc        GCC Release build (unity batches, -Werror) of the daemon, the tests and the fuzz
+#                 harnesses (replay mode) in build/
+#   3. gcc-test   the whole suite there (ctest: every label), including the seed-corpus replays
+#   4. asan       clang-14 build in build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
+#                 (UB is fatal) at -O0, libFuzzer coverage on the libraries the harnesses reach
+#   5. asan-test  the labels unit, storage, service and sanitize-e2e (an end-to-end daemon test)
+#                 in build-asan/ (ASAN_OPTIONS/UBSAN_OPTIONS halt on error, leaks checked with
+#                 tests/sanitizer/lsan.supp); e2e, browser and stats run in gcc-test only
+#   6. fuzz       each harness of tests/fuzz for FUZZ_SECONDS (default 25) from its seed corpus,
+#                 two at a time; a crash, leak, timeout or out-of-memory fails the stage (input
+#                 saved in build-asan/fuzz/artifacts/)
 # Every stage runs even when an earlier independent one failed; the exit status is non-zero when
-# any stage failed. Environment: FUZZ_SECONDS, and CMAKE_CXX_COMPILER_LAUNCHER=ccache (with
-# CMAKE_C_COMPILER_LAUNCHER) to compile through ccache.
+# any stage failed. Both builds compile through ccache when it is installed (install-deps --test
+# installs it; the cache is ccache's default, ~/.cache/ccache): set ADJUTANT_CCACHE=0 to compile
+# without it. Environment: FUZZ_SECONDS, JOBS (default 2), ADJUTANT_CCACHE.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -44,49 +47,77 @@ stage() {  # stage NAME COMMAND...: runs and times one stage
   return $rc
 }
 
-gcc_build_and_test() {
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON >/dev/null &&
-    cmake --build build -j"$JOBS" --target adj_tests &&
-    ctest --test-dir build -j"$JOBS" --output-on-failure --timeout 900
+# The compiler cache: on unless ADJUTANT_CCACHE=0 or ccache is missing. Sloppiness: __DATE__ /
+# __TIME__ are not used here, and the unity files CMake writes are compared by content.
+launcher=()
+if [ "${ADJUTANT_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
+  ccache --zero-stats >/dev/null 2>&1 || true
+fi
+
+gcc_build() {
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
+    -DADJUTANT_WERROR=ON "${launcher[@]}" >/dev/null &&
+    cmake --build build -j"$JOBS" --target adj_tests
+}
+
+gcc_test() {
+  ctest --test-dir build -j"$JOBS" --output-on-failure --timeout 900
 }
 
 asan_build() {
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON >/dev/null &&
+    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON "${launcher[@]}" >/dev/null &&
     cmake --build build-asan -j"$JOBS" --target adj_tests
 }
 
 asan_test() {
-  ctest --test-dir build-asan -j"$JOBS" --output-on-failure --timeout 1800
+  ctest --test-dir build-asan -j"$JOBS" --output-on-failure --timeout 1800 \
+    -L '^(unit|storage|service|sanitize-e2e)$'
 }
 
-fuzz_all() {
-  local rc=0 h work art="$ROOT/build-asan/fuzz/artifacts"
-  mkdir -p "$art"
+fuzz_one() {  # fuzz_one HARNESS: runs it for FUZZ_SECONDS on a scratch copy of its corpus
+  local h=$1 work art="$ROOT/build-asan/fuzz/artifacts"
+  # New inputs go to a scratch copy: the committed corpus changes only by hand.
+  work=$(mktemp -d)
+  cp "$ROOT/tests/fuzz/corpus/$h/"* "$work/"
+  if "$ROOT/build-asan/fuzz/fuzz_$h" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
+    -artifact_prefix="$art/$h-" "$work" >"$art/$h.log" 2>&1; then
+    echo "--- fuzz_$h: ${FUZZ_SECONDS} s: $(grep -aE '^#[0-9]+.*DONE' "$art/$h.log" | tail -1)"
+    rm -rf "$work"
+    return 0
+  fi
+  echo "--- fuzz_$h FAILED (log: $art/$h.log):"
+  grep -aE 'FUZZ_CHECK|ERROR|SUMMARY|^    #[0-9]+ .* in adj::|Test unit written' "$art/$h.log" | head -20
+  rm -rf "$work"
+  return 1
+}
+
+fuzz_all() {  # every harness, two at a time (one core each)
+  local rc=0 h pids=() names=() i
+  mkdir -p "$ROOT/build-asan/fuzz/artifacts"
   for h in "$ROOT"/tests/fuzz/corpus/*/; do
     h=$(basename "$h")
-    # New inputs go to a scratch copy: the committed corpus changes only by hand.
-    work=$(mktemp -d)
-    cp "$ROOT/tests/fuzz/corpus/$h/"* "$work/"
-    echo "--- fuzz_$h: ${FUZZ_SECONDS} s"
-    if "$ROOT/build-asan/fuzz/fuzz_$h" -max_total_time="$FUZZ_SECONDS" -timeout=10 \
-      -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
-      -artifact_prefix="$art/$h-" "$work" >"$art/$h.log" 2>&1; then
-      grep -aE '^#[0-9]+.*DONE' "$art/$h.log" | tail -1
-    else
-      rc=1
-      echo "fuzz_$h FAILED (log: $art/$h.log):"
-      grep -aE 'FUZZ_CHECK|ERROR|SUMMARY|^    #[0-9]+ .* in adj::|Test unit written' "$art/$h.log" | head -20
+    fuzz_one "$h" &
+    pids+=($!)
+    names+=("$h")
+    if [ ${#pids[@]} -ge "$JOBS" ]; then
+      wait "${pids[0]}" || rc=1
+      pids=("${pids[@]:1}")
     fi
-    rm -rf "$work"
   done
+  for i in "${pids[@]}"; do wait "$i" || rc=1; done
   return $rc
 }
 
 T0=$SECONDS
 stage deps scripts/install-deps.sh --test || exit 1
-stage gcc gcc_build_and_test
+if stage gcc gcc_build; then
+  stage gcc-test gcc_test
+fi
 if stage asan asan_build; then
   stage asan-test asan_test
   stage fuzz fuzz_all
@@ -98,4 +129,7 @@ for i in "${!names[@]}"; do
   printf '  %-10s %6d  %s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
 done
 printf '  %-10s %6d\n' total $((SECONDS - T0))
+if [ ${#launcher[@]} -gt 0 ]; then
+  echo "ccache: $(ccache --print-stats 2>/dev/null | awk -F'\t' '/^(direct_cache_hit|preprocessed_cache_hit|cache_miss)\t/{printf "%s %s  ", $1, $2}')"
+fi
 exit $failed

@@ -1,4 +1,5 @@
 #include "rules/game/scenario.h"
+#include "rules/core/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,10 +18,7 @@ namespace {
 constexpr const char* kSchema = "schemas/scenario.schema.json";
 constexpr const char* kBundledPrefix = "schemas/scenarios/";
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::upper;
 
 std::string at(const std::string& base, std::size_t i, const char* key = nullptr) {
   std::string p = base + "/" + std::to_string(i);

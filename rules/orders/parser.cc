@@ -3,6 +3,8 @@
 // message are documented in schemas/orders/grammar.md: keep the two in step.
 #include "rules/orders/parser.h"
 
+#include "rules/core/ascii.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +29,7 @@ constexpr string_view kReplacementChar = "\xEF\xBF\xBD";  // U+FFFD
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
 inline bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-inline char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+using ascii::upper;
 
 // Length of the multi-byte space character (NBSP and the other Unicode spaces, zero-width ones and
 // a stray BOM) starting at s[i], or 0. REQUIRES: s[i] >= 0x80.
@@ -198,16 +200,8 @@ bool only_noise(string_view s) {
 // ---------------------------------------------------------------------------------------------
 // Tokens.
 
-bool iequals(string_view a, string_view upper_b) {
-  if (a.size() != upper_b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (upper(a[i]) != upper_b[i]) return false;
-  return true;
-}
-
-bool istarts_with(string_view a, string_view upper_prefix) {
-  return a.size() >= upper_prefix.size() && iequals(a.substr(0, upper_prefix.size()), upper_prefix);
-}
+using ascii::iequals;
+using ascii::istarts_with;
 
 bool all_digits(string_view s) {
   if (s.empty()) return false;

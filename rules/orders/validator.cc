@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "rules/combat/combat_engine.h"
+#include "rules/core/ascii.h"
 #include "rules/game/victory.h"
 #include "rules/orders/suggest.h"
 
@@ -15,14 +16,8 @@ namespace {
 
 constexpr std::string_view kMask = "********";
 
-char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (upper(a[i]) != upper(b[i])) return false;
-  return true;
-}
+using ascii::iequals;
+using ascii::upper;
 
 // Compares without stopping at the first difference, so timing says nothing about the secret.
 bool same_secret(std::string_view given, std::string_view real) {
@@ -33,7 +28,7 @@ bool same_secret(std::string_view given, std::string_view real) {
   return diff == 0;
 }
 
-std::string quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
+std::string in_quotes(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 const char* kind_name(Quantity::Kind k) {
   switch (k) {
@@ -104,17 +99,17 @@ std::string check_order_against_map(const Order& o, const GameState& state,
                                     const std::vector<Area>* suggest_from) {
   const std::vector<Area>& all_areas = suggest_from ? *suggest_from : state.areas;
   if (o.verb == Verb::kGift) {
-    if (!state.find_player(o.to)) return "there is no kingdom " + quote(o.to) + " in this game";
+    if (!state.find_player(o.to)) return "there is no kingdom " + in_quotes(o.to) + " in this game";
     if (o.qty.n <= 0) return "GIFT needs a number of BPs above 0";
     return {};
   }
   const Area* from = state.find_area(o.from);
   if (o.verb != Verb::kOrder && !from)
-    return "unknown area " + quote(o.from) + did_you_mean(o.from, all_areas);
+    return "unknown area " + in_quotes(o.from) + did_you_mean(o.from, all_areas);
   const Area* to = nullptr;
   if (!o.to.empty()) {
     to = state.find_area(o.to);
-    if (!to) return "unknown area " + quote(o.to) + did_you_mean(o.to, all_areas);
+    if (!to) return "unknown area " + in_quotes(o.to) + did_you_mean(o.to, all_areas);
   }
   const auto not_adjacent = [&] { return o.from + " and " + o.to + " are not adjacent"; };
 
@@ -374,7 +369,7 @@ Result<OrderAck> ack_from_json(const nlohmann::json& j) {
       o.action = oj.at("action").get<int>();
       const std::string verb = oj.at("verb").get<std::string>();
       std::optional<Verb> v = verb_from_name(verb);
-      if (!v) return Status::Corruption("order acknowledgement: unknown verb " + quote(verb));
+      if (!v) return Status::Corruption("order acknowledgement: unknown verb " + in_quotes(verb));
       o.verb = *v;
       o.from = oj.at("from").get<std::string>();
       o.to = oj.at("to").get<std::string>();
@@ -386,7 +381,8 @@ Result<OrderAck> ack_from_json(const nlohmann::json& j) {
       else if (kind == "all_but")
         o.qty.kind = Quantity::Kind::kAllBut;
       else
-        return Status::Corruption("order acknowledgement: unknown quantity kind " + quote(kind));
+        return Status::Corruption("order acknowledgement: unknown quantity kind " +
+                                  in_quotes(kind));
       o.qty.n = oj.at("qty").at("n").get<int>();
       for (const auto& [k, v2] : oj.at("extras").items()) o.extras[k] = v2.get<int>();
       o.text = oj.at("text").get<std::string>();

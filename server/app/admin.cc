@@ -10,9 +10,9 @@
 #include <set>
 
 #include "rules/combat/script_engine.h"
+#include "rules/core/ascii.h"
 #include "rules/game/victory.h"
 #include "server/app/admin_internal.h"
-#include "server/app/ascii.h"
 #include "server/app/attendance.h"
 #include "server/app/audit_log.h"
 #include "server/app/log_escape.h"
@@ -22,8 +22,6 @@
 namespace adj {
 
 namespace {
-
-constexpr std::int64_t kDay = 86400;
 
 using admin_internal::int_field;
 using ascii::upper;

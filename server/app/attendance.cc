@@ -4,7 +4,7 @@
 #include <cctype>
 #include <map>
 
-#include "server/app/ascii.h"
+#include "rules/core/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/membership.h"
 #include "server/app/secrets.h"
@@ -13,8 +13,6 @@
 namespace adj {
 
 namespace {
-
-constexpr std::int64_t kDay = 86400;
 
 using ascii::lower;
 using ascii::upper;

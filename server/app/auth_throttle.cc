@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "server/app/ascii.h"
+#include "rules/core/ascii.h"
 
 namespace adj {
 

@@ -1,7 +1,7 @@
 #include "server/app/gm_orders.h"
 
+#include "rules/core/ascii.h"
 #include "rules/orders/parser.h"
-#include "server/app/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/turn_guard.h"
 

@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "server/app/ascii.h"
+#include "rules/core/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 

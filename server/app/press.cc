@@ -4,7 +4,7 @@
 #include <cctype>
 #include <set>
 
-#include "server/app/ascii.h"
+#include "rules/core/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/time_text.h"
 

@@ -6,6 +6,7 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/combat/script_engine.h"
+#include "rules/core/ascii.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
@@ -31,11 +32,7 @@ Result<EngineHandle> engine_for_state(const Stores& s, const GameState& state) {
   return e;
 }
 
-std::string upper(std::string s) {
-  for (char& c : s)
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  return s;
-}
+using ascii::upper;
 
 bool is_token_shaped(const std::string& t) {
   if (t.size() != 32) return false;

@@ -1,11 +1,15 @@
 // Unix times as text, in UTC, for pages, mail, the CLI and JSON. Pure (gmtime_r).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "storage/records.h"  // UnixTime
 
 namespace adj {
+
+// Seconds in a UTC day (Unix time has no leap seconds).
+inline constexpr std::int64_t kDay = 86400;
 
 // `t` through strftime with `format` (e.g. "%Y-%m-%d %H:%M UTC"); the number itself when it is
 // out of range.

@@ -12,18 +12,16 @@ namespace adj::cli {
 
 namespace {
 
-UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
-
-int fail(const Status& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return s.code() == StatusCode::kInvalidArgument ? kExitRefused : kExitError;
+// kExitRefused for a request the game refuses (InvalidArgument), else kExitError.
+int attendance_fail(const Status& s) {
+  return fail(s, s.code() == StatusCode::kInvalidArgument ? kExitRefused : kExitError);
 }
 
 // Runs `f` with the game's Attendance (the game id in its stored spelling).
 template <class F>
 int with_attendance(const Common& c, const std::string& game, F f) {
   auto store = adj::open_store(c.db, wall_clock());
-  if (!store.ok()) return fail(store.status());
+  if (!store.ok()) return attendance_fail(store.status());
   Store& s = **store;
   Services services(Stores{s, s, s, s, s, s}, wall_clock);
   Attendance att(services, Stores{s, s, s, s, s, s}, s, s, wall_clock);
@@ -36,11 +34,11 @@ int with_attendance(const Common& c, const std::string& game, F f) {
 int attendance_show(const Common& c, const std::string& game, bool json) {
   return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
     auto ps = att.players(id);
-    if (!ps.ok()) return fail(ps.status());
+    if (!ps.ok()) return attendance_fail(ps.status());
     auto o = att.options(id);
-    if (!o.ok()) return fail(o.status());
+    if (!o.ok()) return attendance_fail(o.status());
     auto standby = att.standby_list(id);
-    if (!standby.ok()) return fail(standby.status());
+    if (!standby.ok()) return attendance_fail(standby.status());
     if (json) {
       Json players = Json::array();
       for (const auto& p : *ps) players.push_back(to_json(p));
@@ -68,14 +66,14 @@ int attendance_show(const Common& c, const std::string& game, bool json) {
 int attendance_set(const Common& c, const std::string& game, const std::string& options_json) {
   return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
     auto o = att.options(id);
-    if (!o.ok()) return fail(o.status());
+    if (!o.ok()) return attendance_fail(o.status());
     const Json j = Json::parse(options_json, nullptr, false);
     if (j.is_discarded())
-      return fail(
+      return attendance_fail(
           Status::InvalidArgument("the options are not JSON, e.g. "
                                   "'{\"civil_disorder_after\": 3}'"));
-    if (Status s = Attendance::merge_json(j, *o); !s.ok()) return fail(s);
-    if (Status s = att.set_options(id, *o, "gm:cli"); !s.ok()) return fail(s);
+    if (Status s = Attendance::merge_json(j, *o); !s.ok()) return attendance_fail(s);
+    if (Status s = att.set_options(id, *o, "gm:cli"); !s.ok()) return attendance_fail(s);
     std::printf("Attendance options of %s: %s\n", id.c_str(), to_json(*o).dump().c_str());
     return kExitOk;
   });
@@ -84,7 +82,7 @@ int attendance_set(const Common& c, const std::string& game, const std::string& 
 int attendance_code(const Common& c, const std::string& game, const std::string& player) {
   return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
     auto code = att.issue_code(id, player, "gm:cli");
-    if (!code.ok()) return fail(code.status());
+    if (!code.ok()) return attendance_fail(code.status());
     std::printf("Takeover code for %s in %s (shown only now; single use): %s\n", player.c_str(),
                 id.c_str(), code->c_str());
     return kExitOk;

@@ -25,6 +25,13 @@
 
 namespace adj::cli {
 
+int fail(const Status& s, int code) {
+  std::fprintf(stderr, "error: %s\n", s.message().c_str());
+  return code;
+}
+
+UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
+
 namespace {
 
 // Where a command's store and services live for the duration of the command.
@@ -42,11 +49,6 @@ Result<Session> open_session(const Common& c) {
       std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store, *s.store},
                                  [] { return static_cast<UnixTime>(std::time(nullptr)); });
   return s;
-}
-
-int fail(const Status& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return kExitError;
 }
 
 // Reads a whole file, or stdin for "-". Refuses anything over `limit` bytes.

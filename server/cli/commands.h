@@ -10,12 +10,18 @@
 
 #include "server/app/auth_throttle.h"
 #include "server/daemon/serve.h"
+#include "storage/records.h"  // UnixTime
 
 namespace adj::cli {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitError = 1;
 inline constexpr int kExitRefused = 2;
+
+// Prints "error: <message>" on standard error; returns `code`.
+int fail(const Status& s, int code = kExitError);
+// The wall clock, in Unix seconds.
+UnixTime wall_clock();
 
 struct Common {
   std::string db = "adjutant.db";  // --db or ADJUTANT_DB

@@ -22,11 +22,6 @@ constexpr std::string_view kExamplePrefix = "example:";
 
 UnixTime wall_now() { return static_cast<UnixTime>(std::time(nullptr)); }
 
-int fail(const Status& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return kExitError;
-}
-
 // A script's text: a file, stdin for "-", or a shipped example ("example:dark_age"). Refuses
 // more than the host's source bound (one byte over is enough to tell).
 Result<std::string> read_script(const std::string& where) {

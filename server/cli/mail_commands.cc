@@ -20,17 +20,10 @@ namespace adj::cli {
 
 namespace {
 
-UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
-
-Result<std::unique_ptr<Store>> open_store(const Common& c) {
+Result<std::unique_ptr<Store>> open_mail_store(const Common& c) {
   auto store = adj::open_store(c.db, wall_clock());
   if (!store.ok()) return store.status();
   return store;
-}
-
-int fail(const Status& s, int code = kExitError) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return code;
 }
 
 }  // namespace
@@ -51,7 +44,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   if (std::ferror(in))
     return fail(Status::IOError("cannot read the message on stdin"), kExitTempFail);
 
-  auto store = open_store(c);
+  auto store = open_mail_store(c);
   if (!store.ok()) return fail(store.status(), kExitTempFail);
   Store& s = **store;
   Services services(Stores{s, s, s, s, s, s}, wall_clock);
@@ -95,7 +88,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
 }
 
 int inbox_list(const Common& c, const std::string& state, int limit, bool json) {
-  auto store = open_store(c);
+  auto store = open_mail_store(c);
   if (!store.ok()) return fail(store.status());
   auto list = (*store)->inbox_list(state, limit, true);
   if (!list.ok()) return fail(list.status());
@@ -131,7 +124,7 @@ int inbox_list(const Common& c, const std::string& state, int limit, bool json) 
 }
 
 int inbox_prune(const Common& c, int keep_days) {
-  auto store = open_store(c);
+  auto store = open_mail_store(c);
   if (!store.ok()) return fail(store.status());
   const UnixTime now = wall_clock();
   auto n = (*store)->prune_inbox(now - static_cast<UnixTime>(keep_days) * 86400, now);
@@ -141,7 +134,7 @@ int inbox_prune(const Common& c, int keep_days) {
 }
 
 int outbox_list(const Common& c, const std::string& game, int limit, bool json) {
-  auto store = open_store(c);
+  auto store = open_mail_store(c);
   if (!store.ok()) return fail(store.status());
   auto list = (*store)->outbox(game, limit);
   if (!list.ok()) return fail(list.status());
@@ -181,7 +174,7 @@ int outbox_list(const Common& c, const std::string& game, int limit, bool json) 
 }
 
 int outbox_send(const Common& c, const OutboxSendOptions& o) {
-  auto store = open_store(c);
+  auto store = open_mail_store(c);
   if (!store.ok()) return fail(store.status());
   std::unique_ptr<mail::MailSender> sender;
   if (!o.relay.empty()) {

@@ -22,14 +22,14 @@ namespace {
 
 constexpr const char* kActor = "gm:cli";
 
-UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
-
-int fail(const Status& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return s.code() == StatusCode::kInvalidArgument || s.code() == StatusCode::kFailedPrecondition ||
-                 s.code() == StatusCode::kAlreadyExists
-             ? kExitRefused
-             : kExitError;
+// kExitRefused for a request the game refuses (InvalidArgument, FailedPrecondition,
+// AlreadyExists), else kExitError.
+int membership_fail(const Status& s) {
+  return fail(s, s.code() == StatusCode::kInvalidArgument ||
+                         s.code() == StatusCode::kFailedPrecondition ||
+                         s.code() == StatusCode::kAlreadyExists
+                     ? kExitRefused
+                     : kExitError);
 }
 
 // The database, its services and the membership over them.
@@ -58,7 +58,7 @@ int mail_secrets(Session& s, const std::string& game,
   config.base_url = base_url;
   mail::MailIngest ingest(*s.services, *s.store, *s.store, config, wall_clock, s.store.get());
   auto n = ingest.queue_new_secrets(game, secrets, true);
-  if (!n.ok()) return fail(n.status());
+  if (!n.ok()) return membership_fail(n.status());
   std::printf("%d secret mail(s) queued (sent by the daemon or `adjutant outbox send`).\n", *n);
   return kExitOk;
 }
@@ -74,16 +74,17 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
     doc = bundled_scenario(scenario_arg.substr(prefix.size()));
   } else {
     std::ifstream in(scenario_arg, std::ios::binary);
-    if (!in) return fail(Status::NotFound("cannot read " + scenario_arg));
+    if (!in) return membership_fail(Status::NotFound("cannot read " + scenario_arg));
     std::ostringstream ss;
     ss << in.rdbuf();
     Json j = Json::parse(ss.str(), nullptr, false);
-    if (j.is_discarded()) return fail(Status::InvalidArgument(scenario_arg + " is not JSON"));
+    if (j.is_discarded())
+      return membership_fail(Status::InvalidArgument(scenario_arg + " is not JSON"));
     doc = std::move(j);
   }
-  if (!doc.ok()) return fail(doc.status());
+  if (!doc.ok()) return membership_fail(doc.status());
   auto s = open(c);
-  if (!s.ok()) return fail(s.status());
+  if (!s.ok()) return membership_fail(s.status());
   Json scenario = *doc;
   if (seed) scenario["seed"] = std::to_string(*seed);
   if (!id.empty()) scenario["id"] = id;
@@ -93,8 +94,8 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
   Store& st = *s->store;
   GameAdmin admin(*s->services, Stores{st, st, st, st, st, st}, st, wall_clock);
   auto game = admin.create_game(scenario, random, kActor, true, nullptr);
-  if (!game.ok()) return fail(game.status());
-  if (Status o = s->members->open_signups(game->id, kActor); !o.ok()) return fail(o);
+  if (!game.ok()) return membership_fail(game.status());
+  if (Status o = s->members->open_signups(game->id, kActor); !o.ok()) return membership_fail(o);
   std::printf(
       "Created game %s (%s), open for sign-ups. Players join with a mail \"JOIN %s [kingdoms]\" "
       "or on /games/%s/join; start it with `adjutant signup start %s`.\n",
@@ -104,17 +105,17 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
 
 int signup_open(const Common& c, const std::string& game) {
   auto s = open(c);
-  if (!s.ok()) return fail(s.status());
-  if (Status o = s->members->open_signups(game, kActor); !o.ok()) return fail(o);
+  if (!s.ok()) return membership_fail(s.status());
+  if (Status o = s->members->open_signups(game, kActor); !o.ok()) return membership_fail(o);
   std::printf("Game %s is open for sign-ups.\n", game.c_str());
   return kExitOk;
 }
 
 int signup_list(const Common& c, const std::string& game) {
   auto s = open(c);
-  if (!s.ok()) return fail(s.status());
+  if (!s.ok()) return membership_fail(s.status());
   auto list = s->members->signups(game);
-  if (!list.ok()) return fail(list.status());
+  if (!list.ok()) return membership_fail(list.status());
   if (list->empty()) std::printf("No sign-ups for %s.\n", game.c_str());
   for (const Signup& x : *list) {
     std::string prefs;
@@ -128,17 +129,17 @@ int signup_list(const Common& c, const std::string& game) {
 
 int signup_approve(const Common& c, const std::string& game, std::int64_t id) {
   auto s = open(c);
-  if (!s.ok()) return fail(s.status());
-  if (Status a = s->members->approve(game, id, kActor); !a.ok()) return fail(a);
+  if (!s.ok()) return membership_fail(s.status());
+  if (Status a = s->members->approve(game, id, kActor); !a.ok()) return membership_fail(a);
   std::printf("Sign-up %lld of %s approved.\n", static_cast<long long>(id), game.c_str());
   return kExitOk;
 }
 
 int signup_start(const Common& c, const std::string& game, const std::string& base_url) {
   auto s = open(c, base_url);
-  if (!s.ok()) return fail(s.status());
+  if (!s.ok()) return membership_fail(s.status());
   auto out = s->members->start(game, kActor);
-  if (!out.ok()) return fail(out.status());
+  if (!out.ok()) return membership_fail(out.status());
   std::printf("Game %s started.\n", game.c_str());
   for (const Assignment& a : out->assigned)
     std::printf("  %-6s %s (%s)\n", a.player.c_str(), a.email.c_str(),
@@ -152,8 +153,8 @@ int signup_start(const Common& c, const std::string& game, const std::string& ba
 int signup_invite(const Common& c, const std::string& game, const std::string& email,
                   const std::string& base_url) {
   auto s = open(c, base_url);
-  if (!s.ok()) return fail(s.status());
-  if (Status i = s->members->invite(game, email, kActor); !i.ok()) return fail(i);
+  if (!s.ok()) return membership_fail(s.status());
+  if (Status i = s->members->invite(game, email, kActor); !i.ok()) return membership_fail(i);
   std::printf("Invitation to %s queued.\n", email.c_str());
   return kExitOk;
 }
@@ -161,8 +162,9 @@ int signup_invite(const Common& c, const std::string& game, const std::string& e
 int player_address(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email) {
   auto s = open(c);
-  if (!s.ok()) return fail(s.status());
-  if (Status a = s->members->change_address(game, player, email, kActor); !a.ok()) return fail(a);
+  if (!s.ok()) return membership_fail(s.status());
+  if (Status a = s->members->change_address(game, player, email, kActor); !a.ok())
+    return membership_fail(a);
   std::printf("Address of %s in %s is now %s; the old and the new address are told.\n",
               player.c_str(), game.c_str(), email.c_str());
   return kExitOk;
@@ -171,9 +173,9 @@ int player_address(const Common& c, const std::string& game, const std::string& 
 int player_replace(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email, const std::string& name, const std::string& base_url) {
   auto s = open(c, base_url);
-  if (!s.ok()) return fail(s.status());
+  if (!s.ok()) return membership_fail(s.status());
   auto out = s->members->replace(game, player, email, name, kActor);
-  if (!out.ok()) return fail(out.status());
+  if (!out.ok()) return membership_fail(out.status());
   std::printf("%s in %s now played by %s; every old token revoked.\n", out->player.c_str(),
               game.c_str(), out->email.c_str());
   return mail_secrets(*s, game, {{out->player, out->secret}}, base_url);

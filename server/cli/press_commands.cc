@@ -15,11 +15,6 @@ namespace {
 
 UnixTime wall_now() { return static_cast<UnixTime>(std::time(nullptr)); }
 
-int fail(const Status& s) {
-  std::fprintf(stderr, "error: %s\n", s.message().c_str());
-  return kExitError;
-}
-
 int fail_for(const std::string& game, const Status& s) {
   if (s.code() == StatusCode::kNotFound && s.message() == "game " + game) {
     std::fprintf(stderr,

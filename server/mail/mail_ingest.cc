@@ -1,4 +1,5 @@
 #include "server/mail/mail_ingest.h"
+#include "server/mail/signature.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -205,19 +206,24 @@ std::string header_only(const std::string& raw) {
          "the message was processed; its orders are kept with their answer.]\r\n";
 }
 
-struct Command {
+}  // namespace
+
+// A mail command (named, not anonymous: MailIngest::Context holds one).
+struct MailCommand {
   std::string name;  // "HELP", "RESEND", "STATUS", "SECRET"
   std::string arg;   // an optional game id; SECRET: the new secret
 };
 
+namespace {
+
 // "SECRET <new-secret>" on a line of its own in the first text (after the GAME and PLAYER lines).
-std::optional<Command> secret_command_in(std::string_view text) {
+std::optional<MailCommand> secret_command_in(std::string_view text) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::vector<std::string> w = words(text.substr(start, end - start));
-    if (w.size() == 2 && upper(w[0]) == "SECRET") return Command{"SECRET", w[1]};
+    if (w.size() == 2 && upper(w[0]) == "SECRET") return MailCommand{"SECRET", w[1]};
     start = end + 1;
   }
   return std::nullopt;
@@ -225,7 +231,7 @@ std::optional<Command> secret_command_in(std::string_view text) {
 
 // RESEND's turn: "RESEND <turn>" names a turn by its number (a game id is never all digits in
 // practice; the GAME line names the game). nullopt for RESEND alone or with a game id.
-std::optional<int> resend_turn(const Command& c) {
+std::optional<int> resend_turn(const MailCommand& c) {
   if (c.name != "RESEND" || c.arg.empty() || c.arg.size() > 6) return std::nullopt;
   for (char ch : c.arg)
     if (ch < '0' || ch > '9') return std::nullopt;
@@ -234,12 +240,12 @@ std::optional<int> resend_turn(const Command& c) {
 }
 
 // A line that is a command: the command word alone, or followed by one game id.
-std::optional<Command> command_in(std::string_view line) {
+std::optional<MailCommand> command_in(std::string_view line) {
   const std::vector<std::string> w = words(line);
   if (w.empty() || w.size() > 2) return std::nullopt;
   const std::string name = upper(w[0]);
   if (name != "HELP" && name != "RESEND" && name != "STATUS") return std::nullopt;
-  return Command{name, w.size() == 2 ? w[1] : ""};
+  return MailCommand{name, w.size() == 2 ? w[1] : ""};
 }
 
 std::string first_nonblank_line(std::string_view text) {
@@ -270,8 +276,6 @@ constexpr const char* kCommandsHelp =
     "  TAKEOVER <game-id> <kingdom> <code>  take a position over with its takeover code\n"
     "  ABSENCE <from> <to>  after the GAME and PLAYER lines: declare an absence (days as\n"
     "                     YYYY-MM-DD, UTC)\n";
-
-constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 
 bool automatic(const ParsedMail& m, const std::string& envelope_from) {
   if (!m.auto_submitted.empty() && m.auto_submitted != "no") return true;
@@ -331,7 +335,7 @@ struct MailIngest::Context {
   std::string refusal_to;
   std::string source;  // "email:<message-id>"
   std::string secret;  // a secret seen in the message, masked out of anything sent back
-  std::optional<Command> command;
+  std::optional<MailCommand> command;
 };
 
 namespace {
@@ -644,7 +648,7 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
       c.mail.texts.empty() ? std::string() : extract_press_blocks(c.mail.texts.front().text).rest;
   if (!c.mail.texts.empty())
     if (auto address = address_command_in(outside_press)) {
-      c.command = Command{"ADDRESS", *address};
+      c.command = MailCommand{"ADDRESS", *address};
       return handle_address(c, *address);
     }
   if (auto cmd = command_in(bare_subject(c.mail.subject))) c.command = cmd;
@@ -1252,7 +1256,7 @@ Result<ProcessResult> MailIngest::handle_attendance(Context& c, const Attendance
   r.state = "processed";
   r.action = lower(cmd.name);
   if (cmd.name == "ABSENCE") {
-    c.command = Command{"ABSENCE", ""};
+    c.command = MailCommand{"ABSENCE", ""};
     ProcessResult refusal;
     auto who = signed_command(c, &refusal);
     if (!who.ok()) return who.status();
@@ -1431,7 +1435,7 @@ Result<std::string> MailIngest::press_answer(Context& c, const std::string& game
 }
 
 Result<ProcessResult> MailIngest::handle_press(Context& c, const std::vector<PressBlock>& blocks) {
-  c.command = Command{"PRESS", ""};
+  c.command = MailCommand{"PRESS", ""};
   ProcessResult refusal;
   auto who = signed_command(c, &refusal);
   if (!who.ok()) return who.status();

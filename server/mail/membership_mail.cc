@@ -1,5 +1,6 @@
 // JOIN and ADDRESS by mail (membership_mail.h): MailIngest::handle_join and handle_address.
 #include "server/mail/membership_mail.h"
+#include "server/mail/signature.h"
 
 #include <cctype>
 
@@ -15,7 +16,6 @@ using detail::words;
 
 namespace {
 
-constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
 constexpr std::size_t kMaxLine = 1000;
 
 }  // namespace

@@ -1,13 +1,10 @@
 #include "server/mail/notice_mailer.h"
+#include "server/mail/signature.h"
 
 #include <set>
 
 namespace adj::mail {
-namespace {
-
-constexpr const char* kSignature = "-- \nAdjutant, the turn adjudicator\n";
-
-}  // namespace
+namespace {}  // namespace
 
 Result<int> NoticeMailer::deliver(int limit) {
   auto pending = notices_.pending_notices(limit);

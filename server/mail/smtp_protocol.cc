@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::size_t kDataFlush = 16 * 1024;  // a data line longer than this is flushed early
 
-std::string upper(std::string_view s) {
+std::string upper_copy(std::string_view s) {
   std::string u(s);
   for (char& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   return u;
@@ -24,7 +24,7 @@ bool iequals_prefix(std::string_view s, std::string_view prefix) {
   return true;
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -32,17 +32,17 @@ std::string_view trim(std::string_view s) {
 
 // "<addr> PARAMS" after "MAIL FROM:" or "RCPT TO:". Accepts a bare address without <> too.
 bool parse_path(std::string_view rest, std::string* addr, std::string_view* params) {
-  rest = trim(rest);
+  rest = trim_blanks(rest);
   if (rest.empty()) return false;
   if (rest.front() == '<') {
     const std::size_t close = rest.find('>');
     if (close == std::string_view::npos) return false;
     *addr = std::string(rest.substr(1, close - 1));
-    *params = trim(rest.substr(close + 1));
+    *params = trim_blanks(rest.substr(close + 1));
   } else {
     const std::size_t sp = rest.find(' ');
     *addr = std::string(rest.substr(0, sp));
-    *params = sp == std::string_view::npos ? std::string_view() : trim(rest.substr(sp + 1));
+    *params = sp == std::string_view::npos ? std::string_view() : trim_blanks(rest.substr(sp + 1));
   }
   if (addr->find_first_of(" \t<>\r\n") != std::string::npos) return false;
   return true;
@@ -236,9 +236,9 @@ void SmtpProtocol::reset_transaction() {
 
 void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   const std::size_t sp = l.find(' ');
-  const std::string verb = upper(l.substr(0, sp));
+  const std::string verb = upper_copy(l.substr(0, sp));
   const std::string_view arg =
-      sp == std::string_view::npos ? std::string_view() : trim(l.substr(sp + 1));
+      sp == std::string_view::npos ? std::string_view() : trim_blanks(l.substr(sp + 1));
   auto ok = [&](std::string r) { out.push_back({SmtpEvent::kReply, reply(std::move(r)), {}, 0}); };
 
   if (verb == "EHLO" || verb == "HELO") {
@@ -277,8 +277,9 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
       return error(reply("501 5.1.7 Bad sender address syntax"), out);
     while (!params.empty()) {
       const std::size_t psp = params.find(' ');
-      const std::string p = upper(params.substr(0, psp));
-      params = psp == std::string_view::npos ? std::string_view() : trim(params.substr(psp + 1));
+      const std::string p = upper_copy(params.substr(0, psp));
+      params =
+          psp == std::string_view::npos ? std::string_view() : trim_blanks(params.substr(psp + 1));
       if (p.rfind("SIZE=", 0) == 0) {
         try {
           std::size_t used = 0;

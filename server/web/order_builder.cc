@@ -11,7 +11,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string str(const Json& j, const char* key) {
+std::string member_text(const Json& j, const char* key) {
   if (!j.is_object()) return "";
   auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
@@ -28,9 +28,9 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   std::vector<std::string> own;
   if (auto it = state.find("areas"); it != state.end() && it->is_array())
     for (const auto& a : *it) {
-      const std::string code = str(a, "code");
+      const std::string code = member_text(a, "code");
       if (code.empty() || !by_code.emplace(code, &a).second) continue;
-      if (str(a, "owner") == player) own.push_back(code);
+      if (member_text(a, "owner") == player) own.push_back(code);
     }
   std::map<std::string, std::set<std::string>> adj;
   if (auto it = state.find("adjacency"); it != state.end() && it->is_array())
@@ -45,9 +45,9 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   const auto put = [&](const std::string& code, bool with_neighbours) {
     const Json& a = *by_code.at(code);
     Json& out = areas[code];
-    out["name"] = str(a, "name");
-    out["kind"] = str(a, "kind").empty() ? "land" : str(a, "kind");
-    out["owner"] = str(a, "owner");
+    out["name"] = member_text(a, "name");
+    out["kind"] = member_text(a, "kind").empty() ? "land" : member_text(a, "kind");
+    out["owner"] = member_text(a, "owner");
     if (with_neighbours) out["adj"] = adj[code];
   };
   for (const auto& code : own) {
@@ -58,11 +58,11 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   Json kingdoms = Json::array();
   if (auto it = state.find("players"); it != state.end() && it->is_array())
     for (const auto& p : *it)
-      if (const std::string code = str(p, "code"); !code.empty() && code != player)
-        kingdoms.push_back({{"code", code}, {"name", str(p, "name")}});
+      if (const std::string code = member_text(p, "code"); !code.empty() && code != player)
+        kingdoms.push_back({{"code", code}, {"name", member_text(p, "name")}});
 
   const auto eng = state.is_object() ? state.find("engine") : state.end();
-  if (!engine) engine = find_engine(eng != state.end() ? str(*eng, "name") : "");
+  if (!engine) engine = find_engine(eng != state.end() ? member_text(*eng, "name") : "");
   const bool dark_age = engine && engine->dark_age_actions();
   Json actions = Json::array({
       action("MOVE", "own", "adjacent", "armies"),

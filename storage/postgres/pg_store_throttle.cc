@@ -27,11 +27,11 @@ using pg::Param;
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kThrottleColumns =
     "failures, window_start, last_failure, lockouts, locked_until, total_failures, trusted, "
     "recent";
 
-// Row `i` of a result whose columns are kColumns.
+// Row `i` of a result whose columns are kThrottleColumns.
 ThrottleState read_state(const pg::Rows& r, int i) {
   ThrottleState s;
   s.failures = r.int32(i, 0);
@@ -50,7 +50,7 @@ ThrottleState read_state(const pg::Rows& r, int i) {
 Result<std::vector<ThrottleState>> PgStore::throttle_states(const std::vector<std::string>& keys) {
   std::vector<ThrottleState> out;
   for (const auto& k : keys) {
-    ADJ_SQL_TRY(const pg::Rows r, conn_.query(std::string("SELECT ") + kColumns +
+    ADJ_SQL_TRY(const pg::Rows r, conn_.query(std::string("SELECT ") + kThrottleColumns +
                                                   " FROM auth_throttle WHERE key = $1",
                                               {Param(k)}));
     out.push_back(r.empty() ? ThrottleState{} : read_state(r, 0));
@@ -82,7 +82,7 @@ Status PgStore::update_throttle(const std::vector<std::string>& keys,
                   conn_.query(std::string("INSERT INTO auth_throttle(key) VALUES ($1) "
                                           "ON CONFLICT (key) DO UPDATE SET key = excluded.key "
                                           "RETURNING ") +
-                                  kColumns,
+                                  kThrottleColumns,
                               {Param(k)}));
       locked[k] = read_state(r, 0);
     }

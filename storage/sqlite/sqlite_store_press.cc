@@ -11,7 +11,7 @@ namespace {
 
 using sqlite::Transaction;
 
-constexpr const char* kColumns =
+constexpr const char* kPressColumns =
     "id, game_id, turn, sent_at, sender, recipients, to_all, anonymous, body, source";
 
 PressMessage read_press(sqlite::Statement& st) {
@@ -116,7 +116,7 @@ Result<std::int64_t> SqliteStore::append_press(const PressMessage& m, const Pres
 
 Result<std::vector<PressMessage>> SqliteStore::press_messages(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
+  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kPressColumns +
                                    " FROM press WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<PressMessage> out;

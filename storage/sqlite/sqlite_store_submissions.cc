@@ -11,7 +11,7 @@ using sqlite::Transaction;
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kSubmissionColumns =
     "SELECT id, game_id, player, turn, source, received_at, raw_text, ack_json, accepted, current "
     "FROM submissions ";
 
@@ -99,7 +99,7 @@ Result<std::vector<SubmissionRecord>> SqliteStore::current_submissions(const std
                                                                        int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string(kColumns) +
+              db_.prepare(std::string(kSubmissionColumns) +
                           "WHERE game_id = ? AND turn = ? AND accepted = 1 AND current = 1 "
                           "ORDER BY player"));
   st.bind_text(1, game).bind_int(2, turn);
@@ -108,7 +108,8 @@ Result<std::vector<SubmissionRecord>> SqliteStore::current_submissions(const std
 
 Result<std::vector<SubmissionRecord>> SqliteStore::all_submissions(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kColumns) + "WHERE game_id = ? ORDER BY id"));
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(std::string(kSubmissionColumns) + "WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   return collect(st);
 }

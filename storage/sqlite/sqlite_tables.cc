@@ -1,4 +1,5 @@
 #include "storage/sqlite/sqlite_tables.h"
+#include "rules/core/ascii.h"
 #include "storage/record_checks.h"
 
 #include <sqlite3.h>
@@ -14,10 +15,7 @@ using store_checks::quote_identifier;
 
 namespace {
 
-std::string upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
+using ascii::upper;
 
 // SQLite's affinity rules (datatype3.html, 3.1), in their order.
 ColumnClass class_of(const std::string& declared) {

@@ -26,17 +26,17 @@ using namespace std::chrono_literals;
 using mail_test::eventually;
 using mail_test::free_port;
 
-constexpr const char* kGm = "attendance-gm-token";
-constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+constexpr const char* kAttendanceGm = "attendance-gm-token";
+constexpr const char* kAttendanceCsrf = "0123456789abcdef0123456789abcdef";
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
 
 using Http = ::adj::testing::CurlAnswer;
 using ::adj::testing::curl;
 
 // The text of every message in the outbox Maildir (new/) sent to `to`, with soft line breaks of
 // quoted-printable undone.
-std::vector<std::string> mail_to(const fs::path& outbox, const std::string& to) {
+std::vector<std::string> attendance_mail_to(const fs::path& outbox, const std::string& to) {
   std::vector<std::string> out;
   for (const auto& f : mail_test::maildir_new(outbox)) {
     std::string m = ::adj::testing::read_file(f.string());
@@ -56,11 +56,12 @@ std::string find_in(const std::vector<std::string>& mails, const std::string& re
   return "";
 }
 
-class Daemon : public mail_test::ServeProcess {
+class AttendanceDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, const fs::path& outbox,
-         std::vector<std::string> extra = {})
-      : ServeProcess(db, free_port(), free_port(), log, kGm, with(outbox, std::move(extra))),
+  AttendanceDaemon(const std::string& db, const std::string& log, const fs::path& outbox,
+                   std::vector<std::string> extra = {})
+      : ServeProcess(db, free_port(), free_port(), log, kAttendanceGm,
+                     with(outbox, std::move(extra))),
         log_(log) {}
   static std::vector<std::string> with(const fs::path& outbox, std::vector<std::string> extra) {
     std::vector<std::string> v = {"--tick", "0",        "--reminder-hours",
@@ -70,23 +71,27 @@ class Daemon : public mail_test::ServeProcess {
   }
   std::string log() const { return ::adj::testing::read_file(log_); }
   Http gm(const std::string& method, const std::string& path, const std::string& body = "") const {
-    std::string args = "-X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + q(body);
-    return curl(args + " " + q(url(path)));
+    std::string args = "-X " + method + " -H " +
+                       shell_quote(std::string("Authorization: Bearer ") + kAttendanceGm);
+    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return curl(args + " " + shell_quote(url(path)));
   }
   Http api(const std::string& method, const std::string& path, const std::string& body) const {
-    return curl("-X " + method + " -H 'Content-Type: application/json' --data " + q(body) + " " +
-                q(url(path)));
+    return curl("-X " + method + " -H 'Content-Type: application/json' --data " +
+                shell_quote(body) + " " + shell_quote(url(path)));
   }
   // A form POST with the CSRF cookie and field (and more cookies).
   Http form(const std::string& path, const std::string& fields,
             const std::string& cookies = "") const {
-    std::string c = std::string("adj_csrf=") + kCsrf + (cookies.empty() ? "" : "; " + cookies);
-    return curl("-X POST -b " + q(c) + " --data " + q(std::string("csrf=") + kCsrf + "&" + fields) +
-                " " + q(url(path)));
+    std::string c =
+        std::string("adj_csrf=") + kAttendanceCsrf + (cookies.empty() ? "" : "; " + cookies);
+    return curl("-X POST -b " + shell_quote(c) + " --data " +
+                shell_quote(std::string("csrf=") + kAttendanceCsrf + "&" + fields) + " " +
+                shell_quote(url(path)));
   }
   Http page(const std::string& path, const std::string& cookies = "") const {
-    return curl((cookies.empty() ? "" : "-b " + q(cookies) + " ") + q(url(path)));
+    return curl((cookies.empty() ? "" : "-b " + shell_quote(cookies) + " ") +
+                shell_quote(url(path)));
   }
   bool create_game() const {
     return gm("POST", "/api/games",
@@ -110,7 +115,7 @@ class Daemon : public mail_test::ServeProcess {
 };
 
 // Sends a plain message (envelope sender `from`) with `body`; the SMTP answer code.
-std::string send(const Daemon& d, const std::string& from, const std::string& subject,
+std::string send(const AttendanceDaemon& d, const std::string& from, const std::string& subject,
                  const std::string& body, const std::string& tag) {
   ::adj::testing::TempDir tmp;
   const std::string eml = tmp.file("m.eml");
@@ -120,7 +125,7 @@ std::string send(const Daemon& d, const std::string& from, const std::string& su
   return mail_test::send_file(d.smtp(), eml, from);
 }
 
-bool has_orders(const Daemon& d, const std::string& player) {
+bool attendance_has_orders(const AttendanceDaemon& d, const std::string& player) {
   const Json j = Json::parse(d.gm("GET", "/api/games/britain-1/submissions").body, nullptr, false);
   if (!j.is_object() || !j.contains("players")) return false;
   for (const auto& p : j["players"])
@@ -131,8 +136,8 @@ bool has_orders(const Daemon& d, const std::string& player) {
 class AttendanceServe : public ::testing::Test {
  protected:
   void start(std::vector<std::string> extra = {}) {
-    d_ = std::make_unique<Daemon>(dir_.file("a.db"), dir_.file("serve.log"), outbox_,
-                                  std::move(extra));
+    d_ = std::make_unique<AttendanceDaemon>(dir_.file("a.db"), dir_.file("serve.log"), outbox_,
+                                            std::move(extra));
     ASSERT_TRUE(d_->wait_ready()) << d_->log();
     ASSERT_TRUE(d_->create_game());
     ASSERT_EQ(
@@ -152,7 +157,7 @@ class AttendanceServe : public ::testing::Test {
   std::string offer_code(const std::string& to, const std::string& kingdom) {
     std::string code;
     eventually([&] {
-      code = find_in(mail_to(outbox_, to), "TAKEOVER britain-1 " + kingdom + " (\\S+)");
+      code = find_in(attendance_mail_to(outbox_, to), "TAKEOVER britain-1 " + kingdom + " (\\S+)");
       return !code.empty();
     });
     return code;
@@ -160,7 +165,7 @@ class AttendanceServe : public ::testing::Test {
   std::string secret_mailed(const std::string& to, const std::string& kingdom) {
     std::string secret;
     eventually([&] {
-      secret = find_in(mail_to(outbox_, to), "PLAYER " + kingdom + " (\\S+)");
+      secret = find_in(attendance_mail_to(outbox_, to), "PLAYER " + kingdom + " (\\S+)");
       return !secret.empty();
     });
     return secret;
@@ -168,7 +173,7 @@ class AttendanceServe : public ::testing::Test {
 
   ::adj::testing::TempDir dir_;
   fs::path outbox_ = dir_.file("out");
-  std::unique_ptr<Daemon> d_;
+  std::unique_ptr<AttendanceDaemon> d_;
 };
 
 TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersThatCount) {
@@ -176,7 +181,8 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   // STANDBY from the envelope sender.
   ASSERT_EQ(send(*d_, "stand@example.net", "standing by", "STANDBY britain-1\r\n", "sb1"), "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "stand@example.net"), "(on\\s+the\\s+standby\\s+list)")
+    return !find_in(attendance_mail_to(outbox_, "stand@example.net"),
+                    "(on\\s+the\\s+standby\\s+list)")
                 .empty();
   })) << d_->log();
   EXPECT_EQ(d_->attendance()["standby"], Json::array({"stand@example.net"}));
@@ -190,7 +196,8 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
       send(*d_, "stand@example.net", "takeover", "TAKEOVER britain-1 MRC wrong-code-1\r\n", "to1"),
       "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "stand@example.net"), "(wrong,\\s+used\\s+or\\s+expired)")
+    return !find_in(attendance_mail_to(outbox_, "stand@example.net"),
+                    "(wrong,\\s+used\\s+or\\s+expired)")
                 .empty();
   })) << d_->log();
   EXPECT_TRUE(d_->player("MRC").value("civil_disorder", false));
@@ -201,7 +208,7 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   ASSERT_FALSE(secret.empty()) << d_->log();
   EXPECT_FALSE(d_->player("MRC").value("civil_disorder", true));
   EXPECT_EQ(d_->player("MRC").value("missed", -1), 0);
-  for (const auto& m : mail_to(outbox_, "stand@example.net")) {
+  for (const auto& m : attendance_mail_to(outbox_, "stand@example.net")) {
     if (m.find("takeover of MRC") != std::string::npos) {
       EXPECT_EQ(m.find(secret), std::string::npos) << "the secret comes in its own mail";
     }
@@ -212,7 +219,8 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
       send(*d_, "thief@example.net", "takeover", "TAKEOVER britain-1 MRC " + code + "\r\n", "to3"),
       "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "thief@example.net"), "(wrong,\\s+used\\s+or\\s+expired)")
+    return !find_in(attendance_mail_to(outbox_, "thief@example.net"),
+                    "(wrong,\\s+used\\s+or\\s+expired)")
                 .empty();
   })) << d_->log();
 
@@ -220,7 +228,7 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   ASSERT_EQ(send(*d_, "stand@example.net", "orders",
                  "GAME britain-1\r\nPLAYER MRC " + secret + "\r\nDEFEND LEI\r\n", "o1"),
             "250");
-  ASSERT_TRUE(eventually([&] { return has_orders(*d_, "MRC"); })) << d_->log();
+  ASSERT_TRUE(eventually([&] { return attendance_has_orders(*d_, "MRC"); })) << d_->log();
   ASSERT_TRUE(d_->run_turn());
   EXPECT_EQ(d_->player("MRC").value("missed", -1), 0);
   EXPECT_EQ(d_->player("NUM").value("missed", -1), 3);
@@ -234,13 +242,13 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
 
 TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
   start();
-  const std::string today = sh("date -u +%F").substr(0, 10);
+  const std::string today = run_shell("date -u +%F").substr(0, 10);
   ASSERT_EQ(
       send(*d_, "wessex@example.org", "away",
            "GAME britain-1\r\nPLAYER WSX cerdic\r\nABSENCE " + today + " " + today + "\r\n", "ab1"),
       "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "wessex@example.org"),
+    return !find_in(attendance_mail_to(outbox_, "wessex@example.org"),
                     "(absence\\s+from\\s+\\S+\\s+to\\s+\\S+\\s+is\\s+noted)")
                 .empty();
   })) << d_->log();
@@ -251,16 +259,18 @@ TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
            "GAME britain-1\r\nPLAYER MRC guess\r\nABSENCE " + today + " " + today + "\r\n", "ab2"),
       "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "mallory@example.net"), "(not\\s+right)").empty();
+    return !find_in(attendance_mail_to(outbox_, "mallory@example.net"), "(not\\s+right)").empty();
   })) << d_->log();
   EXPECT_TRUE(d_->player("MRC").value("absences", Json::array()).empty());
   // HELP lists the attendance commands.
   ASSERT_EQ(send(*d_, "new@example.net", "help", "HELP britain-1\r\n", "h1"), "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "new@example.net"), "(TAKEOVER <game-id> <kingdom> <code>)")
+    return !find_in(attendance_mail_to(outbox_, "new@example.net"),
+                    "(TAKEOVER <game-id> <kingdom> <code>)")
                 .empty();
   })) << d_->log();
-  EXPECT_FALSE(find_in(mail_to(outbox_, "new@example.net"), "(ABSENCE <from> <to>)").empty());
+  EXPECT_FALSE(
+      find_in(attendance_mail_to(outbox_, "new@example.net"), "(ABSENCE <from> <to>)").empty());
 }
 
 TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
@@ -300,14 +310,16 @@ TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   const std::string token =
       Json::parse(d_->gm("POST", "/api/games/britain-1/players/WSX/token").body).value("token", "");
   ASSERT_FALSE(token.empty());
-  const std::string today = sh("date -u +%F").substr(0, 10);
+  const std::string today = run_shell("date -u +%F").substr(0, 10);
   const std::string absence = R"({"from": ")" + today + R"(", "to": ")" + today + R"("})";
-  EXPECT_EQ(curl("-X POST -H " + q("Authorization: Bearer " + token) + " --data " + q(absence) +
-                 " " + q(d_->url("/api/games/britain-1/players/WSX/absence")))
+  EXPECT_EQ(curl("-X POST -H " + shell_quote("Authorization: Bearer " + token) + " --data " +
+                 shell_quote(absence) + " " +
+                 shell_quote(d_->url("/api/games/britain-1/players/WSX/absence")))
                 .status,
             201);
-  EXPECT_EQ(curl("-X POST -H " + q("Authorization: Bearer " + token) + " --data " + q(absence) +
-                 " " + q(d_->url("/api/games/britain-1/players/MRC/absence")))
+  EXPECT_EQ(curl("-X POST -H " + shell_quote("Authorization: Bearer " + token) + " --data " +
+                 shell_quote(absence) + " " +
+                 shell_quote(d_->url("/api/games/britain-1/players/MRC/absence")))
                 .status,
             401);
   const Http bad = d_->gm("POST", "/api/games/britain-1/players/MRC/absence",
@@ -340,13 +352,14 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
   EXPECT_NE(d_->page("/games/britain-1/standby?done=1").body.find("id=\"standby-done\""),
             std::string::npos);
   // Without the CSRF token: refused.
-  EXPECT_EQ(curl("-X POST --data 'email=x%40example.net' " + q(d_->url("/games/britain-1/standby")))
+  EXPECT_EQ(curl("-X POST --data 'email=x%40example.net' " +
+                 shell_quote(d_->url("/games/britain-1/standby")))
                 .status,
             403);
   two_missed_turns();
 
   // The GM desk: the attendance section with missed turns, disorder and the standby list.
-  const std::string gm_cookie = std::string("adj_gm=") + kGm;
+  const std::string gm_cookie = std::string("adj_gm=") + kAttendanceGm;
   const Http desk = d_->page("/gm/games/britain-1", gm_cookie);
   ASSERT_EQ(desk.status, 200);
   EXPECT_NE(desk.body.find("id=\"attendance\""), std::string::npos);
@@ -392,7 +405,7 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
   const std::string token =
       Json::parse(d_->gm("POST", "/api/games/britain-1/players/WSX/token").body).value("token", "");
   const std::string me = "adj_player=" + token;
-  const std::string today = sh("date -u +%F").substr(0, 10);
+  const std::string today = run_shell("date -u +%F").substr(0, 10);
   const Http me_page = d_->page("/games/britain-1/me", me);
   ASSERT_EQ(me_page.status, 200);
   EXPECT_NE(me_page.body.find("id=\"absence-form\""), std::string::npos);
@@ -436,16 +449,18 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
                    "g" + std::to_string(i)),
               "250");
     ASSERT_TRUE(eventually([&] {
-      return !find_in(mail_to(outbox_, from), "(wrong,\\s+used\\s+or\\s+expired)").empty();
+      return !find_in(attendance_mail_to(outbox_, from), "(wrong,\\s+used\\s+or\\s+expired)")
+                  .empty();
     })) << d_->log();
   }
   ASSERT_EQ(send(*d_, "legit@example.net", "t", "TAKEOVER britain-1 MRC " + mrc + "\r\n", "g9"),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !find_in(mail_to(outbox_, "legit@example.net"), "(too\\s+many\\s+failed\\s+attempts)")
+    return !find_in(attendance_mail_to(outbox_, "legit@example.net"),
+                    "(too\\s+many\\s+failed\\s+attempts)")
                 .empty();
   })) << d_->log();
-  EXPECT_TRUE(mail_to(outbox_, "legit@example.net").size() == 1u);
+  EXPECT_TRUE(attendance_mail_to(outbox_, "legit@example.net").size() == 1u);
   EXPECT_EQ(d_->gm("GET", "/api/games/britain-1/audit").body.find("\"takeover\""),
             std::string::npos);
 
@@ -453,9 +468,10 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
   for (int i = 0; i < 6; ++i)
     ASSERT_EQ(send(*d_, "flood@example.net", "s", "STANDBY britain-1\r\n", "f" + std::to_string(i)),
               "250");
-  ASSERT_TRUE(eventually([&] { return mail_to(outbox_, "flood@example.net").size() >= 3; }));
+  ASSERT_TRUE(
+      eventually([&] { return attendance_mail_to(outbox_, "flood@example.net").size() >= 3; }));
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(mail_to(outbox_, "flood@example.net").size(), 3u);
+  EXPECT_EQ(attendance_mail_to(outbox_, "flood@example.net").size(), 3u);
   EXPECT_FALSE(d_->player("NUM").value("civil_disorder", true));
   EXPECT_EQ(d_->attendance().value("standby_count", -1), 1);
 }

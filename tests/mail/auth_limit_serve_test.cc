@@ -16,17 +16,17 @@ using ::adj::testing::shell_quote;
 
 constexpr const char* kGmToken = "gm-token-for-limit-tests";
 
-struct Answer {
+struct LimitAnswer {
   int status = 0;
   std::string retry_after;
   std::string body;
 };
 
 // curl from source address `from` (127.0.0.x); `args` are curl options and the URL, quoted.
-Answer curl(const std::string& from, const std::string& args) {
+LimitAnswer limit_curl(const std::string& from, const std::string& args) {
   const std::string out =
       run_shell("curl -s -i -m 20 --interface " + from + " " + args + " 2>/dev/null");
-  Answer a;
+  LimitAnswer a;
   std::smatch m;
   if (std::regex_search(out, m, std::regex("^HTTP/1\\.1 (\\d+)"))) a.status = std::stoi(m[1]);
   if (std::regex_search(out, m, std::regex("[Rr]etry-[Aa]fter: (\\d+)"))) a.retry_after = m[1];
@@ -53,16 +53,17 @@ class ServeLimitTest : public MailFixture {
 TEST_F(ServeLimitTest, HttpBasicLocksAndAnswers429EvenToTheRightSecret) {
   const std::string report = url("/api/games/britain-1/reports/WSX");
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(curl("127.0.0.2", "-u WSX:guess" + std::to_string(i) + " " + report).status, 401);
-  const Answer a = curl("127.0.0.2", "-u WSX:cerdic " + report);
+    EXPECT_EQ(limit_curl("127.0.0.2", "-u WSX:guess" + std::to_string(i) + " " + report).status,
+              401);
+  const LimitAnswer a = limit_curl("127.0.0.2", "-u WSX:cerdic " + report);
   EXPECT_EQ(a.status, 429) << a.body;
   ASSERT_FALSE(a.retry_after.empty());
   EXPECT_GT(std::stoi(a.retry_after), 500);
   EXPECT_NE(a.body.find("too many failed attempts"), std::string::npos) << a.body;
   // Another address, for the same locked player, waits too (it never signed in before) ...
-  EXPECT_EQ(curl("127.0.0.3", "-u WSX:cerdic " + report).status, 429);
+  EXPECT_EQ(limit_curl("127.0.0.3", "-u WSX:cerdic " + report).status, 429);
   // ... but another player is not held back from a fresh address.
-  EXPECT_NE(curl("127.0.0.3", "-u MRC:penda " + report).status, 429);
+  EXPECT_NE(limit_curl("127.0.0.3", "-u MRC:penda " + report).status, 429);
 
   const std::string metrics = run_shell("curl -s " + url("/metrics"));
   EXPECT_NE(
@@ -88,12 +89,13 @@ TEST_F(ServeLimitTest, HttpBasicLocksAndAnswers429EvenToTheRightSecret) {
 TEST_F(ServeLimitTest, TheSignInFormLocksWith429AndRetryAfter) {
   const std::string csrf = "0123456789abcdef0123456789abcdef";
   auto sign_in = [&](const std::string& secret) {
-    return curl("127.0.0.4", "-b adj_csrf=" + csrf + " --data " +
-                                 shell_quote("csrf=" + csrf + "&player=NUM&secret=" + secret) +
-                                 " " + url("/games/britain-1/login"));
+    return limit_curl("127.0.0.4",
+                      "-b adj_csrf=" + csrf + " --data " +
+                          shell_quote("csrf=" + csrf + "&player=NUM&secret=" + secret) + " " +
+                          url("/games/britain-1/login"));
   };
   for (int i = 0; i < 3; ++i) EXPECT_EQ(sign_in("nope" + std::to_string(i)).status, 403);
-  const Answer a = sign_in("oswald");
+  const LimitAnswer a = sign_in("oswald");
   EXPECT_EQ(a.status, 429);
   EXPECT_FALSE(a.retry_after.empty());
   EXPECT_NE(a.body.find("Too many failed attempts"), std::string::npos);
@@ -103,31 +105,31 @@ TEST_F(ServeLimitTest, TheGmTokenLocksButTheGmsOwnAddressKeepsWorking) {
   const std::string pause = "-X POST " + url("/api/games/britain-1/pause");
   const std::string resume = "-X POST " + url("/api/games/britain-1/resume");
   const std::string gm = "-H " + shell_quote(std::string("Authorization: Bearer ") + kGmToken);
-  ASSERT_EQ(curl("127.0.0.5", gm + " " + pause).status, 200);  // the GM, from their address
+  ASSERT_EQ(limit_curl("127.0.0.5", gm + " " + pause).status, 200);  // the GM, from their address
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(
-        curl("127.0.0.6", "-H 'Authorization: Bearer wrong" + std::to_string(i) + "' " + resume)
-            .status,
-        401);
-  EXPECT_EQ(curl("127.0.0.6", gm + " " + resume).status, 429);  // the attacker's address
-  EXPECT_EQ(curl("127.0.0.7", gm + " " + resume).status, 429);  // any new address
-  EXPECT_EQ(curl("127.0.0.5", gm + " " + resume).status, 200);  // the GM's own address
+    EXPECT_EQ(limit_curl("127.0.0.6",
+                         "-H 'Authorization: Bearer wrong" + std::to_string(i) + "' " + resume)
+                  .status,
+              401);
+  EXPECT_EQ(limit_curl("127.0.0.6", gm + " " + resume).status, 429);  // the attacker's address
+  EXPECT_EQ(limit_curl("127.0.0.7", gm + " " + resume).status, 429);  // any new address
+  EXPECT_EQ(limit_curl("127.0.0.5", gm + " " + resume).status, 200);  // the GM's own address
 }
 
 // A page that shows more to the GM (the "GM desk" link) is no oracle for guessing the GM cookie.
 TEST_F(ServeLimitTest, GmCookiesOnPublicPagesAreLimitedToo) {
   const std::string page = url("/games/britain-1");
-  EXPECT_NE(
-      curl("127.0.0.10", "-b adj_gm=" + std::string(kGmToken) + " " + page).body.find("GM desk"),
-      std::string::npos);
+  EXPECT_NE(limit_curl("127.0.0.10", "-b adj_gm=" + std::string(kGmToken) + " " + page)
+                .body.find("GM desk"),
+            std::string::npos);
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(
-        curl("127.0.0.11", "-b adj_gm=wrong" + std::to_string(i) + " " + page).body.find("GM desk"),
-        std::string::npos);
+    EXPECT_EQ(limit_curl("127.0.0.11", "-b adj_gm=wrong" + std::to_string(i) + " " + page)
+                  .body.find("GM desk"),
+              std::string::npos);
   // From the guessing address, even the right cookie now shows nothing more.
-  EXPECT_EQ(
-      curl("127.0.0.11", "-b adj_gm=" + std::string(kGmToken) + " " + page).body.find("GM desk"),
-      std::string::npos);
+  EXPECT_EQ(limit_curl("127.0.0.11", "-b adj_gm=" + std::string(kGmToken) + " " + page)
+                .body.find("GM desk"),
+            std::string::npos);
   const std::string metrics = run_shell("curl -s " + url("/metrics"));
   EXPECT_NE(metrics.find("adjutant_auth_refusals_total{channel=\"web_gm\",reason=\"locked\"} 1"),
             std::string::npos)
@@ -137,25 +139,25 @@ TEST_F(ServeLimitTest, GmCookiesOnPublicPagesAreLimitedToo) {
 TEST_F(ServeLimitTest, BearerTokensAndOrderChecksAreLimitedPerAddress) {
   const std::string orders = url("/api/games/britain-1/orders?check=1");
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(curl("127.0.0.8",
-                   "-H 'Content-Type: text/plain' --data-binary " +
-                       shell_quote("GAME britain-1\nPLAYER EAN w" + std::to_string(i) + "\nEND\n") +
-                       " " + orders)
+    EXPECT_EQ(limit_curl("127.0.0.8", "-H 'Content-Type: text/plain' --data-binary " +
+                                          shell_quote("GAME britain-1\nPLAYER EAN w" +
+                                                      std::to_string(i) + "\nEND\n") +
+                                          " " + orders)
                   .status,
               422);
-  EXPECT_EQ(curl("127.0.0.8", "-H 'Content-Type: text/plain' --data-binary " +
-                                  shell_quote("GAME britain-1\nPLAYER EAN raedwald\nEND\n") + " " +
-                                  orders)
+  EXPECT_EQ(limit_curl("127.0.0.8", "-H 'Content-Type: text/plain' --data-binary " +
+                                        shell_quote("GAME britain-1\nPLAYER EAN raedwald\nEND\n") +
+                                        " " + orders)
                 .status,
             429);
   const std::string report = url("/api/games/britain-1/reports/GWN");
   for (int i = 0; i < 3; ++i)
-    EXPECT_EQ(curl("127.0.0.9", "-H 'Authorization: Bearer 0000000000000000000000000000000" +
-                                    std::to_string(i) + "' " + report)
+    EXPECT_EQ(limit_curl("127.0.0.9", "-H 'Authorization: Bearer 0000000000000000000000000000000" +
+                                          std::to_string(i) + "' " + report)
                   .status,
               401);
-  const Answer a =
-      curl("127.0.0.9", "-H 'Authorization: Bearer 00000000000000000000000000000009' " + report);
+  const LimitAnswer a = limit_curl(
+      "127.0.0.9", "-H 'Authorization: Bearer 00000000000000000000000000000009' " + report);
   EXPECT_EQ(a.status, 429);
   EXPECT_FALSE(a.retry_after.empty());
 }

@@ -25,10 +25,10 @@ using mail_test::eventually;
 using mail_test::free_port;
 using mail_test::send_file;
 
-constexpr const char* kGm = "ending-mail-gm";
+constexpr const char* kEndingGm = "ending-mail-gm";
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
 
 // Messages that contain every one of `needles`.
 int count_with(const std::vector<std::string>& files, const std::vector<std::string>& needles) {
@@ -46,7 +46,7 @@ class EndingMail : public ::testing::Test {
   void SetUp() override {
     outbox_ = dir_.file("out");
     d_ = std::make_unique<mail_test::ServeProcess>(
-        dir_.file("end.db"), free_port(), free_port(), dir_.file("serve.log"), kGm,
+        dir_.file("end.db"), free_port(), free_port(), dir_.file("serve.log"), kEndingGm,
         std::vector<std::string>{"--tick", "0", "--reminder-hours", "0", "--outbox",
                                  outbox_.string()});
     ASSERT_TRUE(d_->wait_ready()) << log();
@@ -58,13 +58,13 @@ class EndingMail : public ::testing::Test {
   std::string log() const { return ::adj::testing::read_file(dir_.file("serve.log")); }
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
-    std::string cmd =
-        "curl -s -m 20 -X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(d_->url(path)));
+    std::string cmd = "curl -s -m 20 -X " + method + " -H " +
+                      shell_quote(std::string("Authorization: Bearer ") + kEndingGm);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(d_->url(path)));
   }
   Json get(const std::string& path) const {
-    return Json::parse(sh("curl -s -m 20 " + q(d_->url(path))), nullptr, false);
+    return Json::parse(run_shell("curl -s -m 20 " + shell_quote(d_->url(path))), nullptr, false);
   }
   // Sends a plain-text message from `from` through the SMTP listener; the reply code.
   std::string mail(const std::string& from, const std::string& subject, const std::string& body) {

@@ -28,32 +28,37 @@ using Json = nlohmann::json;
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+using ::adj::testing::shell_quote;
 
-constexpr const char* kGm = "flows-serve-gm-token";
-constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
-const std::string kSrc = ADJ_SOURCE_DIR;
+constexpr const char* kFlowsServeGm = "flows-serve-gm-token";
+constexpr const char* kFlowsCsrf = "0123456789abcdef0123456789abcdef";
+const std::string kFlowsSrc = ADJ_SOURCE_DIR;
 
-using Answer = ::adj::testing::CurlAnswer;
+using FlowsAnswer = ::adj::testing::CurlAnswer;
 
-class Daemon : public mail_test::ServeProcess {
+class FlowsDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
-      : ServeProcess(db, free_port(), free_port(), log, kGm, std::move(extra)), log_(log) {}
+  FlowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
+      : ServeProcess(db, free_port(), free_port(), log, kFlowsServeGm, std::move(extra)),
+        log_(log) {}
   std::string log() const { return ::adj::testing::read_file(log_); }
   // curl ARGS against `path`; the status from -w.
-  Answer curl(const std::string& args, const std::string& path) const {
-    return ::adj::testing::curl(args + " " + q(url(path)));
+  FlowsAnswer curl(const std::string& args, const std::string& path) const {
+    return ::adj::testing::curl(args + " " + shell_quote(url(path)));
   }
-  Answer api(const std::string& method, const std::string& path, const std::string& body = "") {
-    std::string args = "-X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + q(body);
+  FlowsAnswer api(const std::string& method, const std::string& path,
+                  const std::string& body = "") {
+    std::string args = "-X " + method + " -H " +
+                       shell_quote(std::string("Authorization: Bearer ") + kFlowsServeGm);
+    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + shell_quote(body);
     return curl(args, path);
   }
   // A GM form POST as the browser sends it (GM cookie, CSRF cookie and field).
-  Answer form(const std::string& path, const std::string& fields) {
-    return curl("-X POST -H " + q(std::string("Cookie: adj_gm=") + kGm + "; adj_csrf=" + kCsrf) +
-                    " --data " + q(std::string("csrf=") + kCsrf + "&" + fields),
+  FlowsAnswer form(const std::string& path, const std::string& fields) {
+    return curl("-X POST -H " +
+                    shell_quote(std::string("Cookie: adj_gm=") + kFlowsServeGm +
+                                "; adj_csrf=" + kFlowsCsrf) +
+                    " --data " + shell_quote(std::string("csrf=") + kFlowsCsrf + "&" + fields),
                 path);
   }
 
@@ -61,7 +66,7 @@ class Daemon : public mail_test::ServeProcess {
   std::string log_;
 };
 
-int open_turn(Daemon& d) {
+int open_turn(FlowsDaemon& d) {
   const Json g = Json::parse(d.api("GET", "/api/games/britain-1").body, nullptr, false);
   return g.is_object() ? g.value("turn", 0) : 0;
 }
@@ -69,14 +74,15 @@ int open_turn(Daemon& d) {
 TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("flows.db"), dir.file("serve.log"),
-           {"--tick", "0", "--outbox", outbox.string()});
+  FlowsDaemon d(dir.file("flows.db"), dir.file("serve.log"),
+                {"--tick", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "demo_secrets": true})")
                 .status,
             201);
   // Wessex's orders by mail through the SMTP listener.
-  EXPECT_EQ(send_file(d.smtp(), kSrc + "/tests/data/mail/plain.eml", "wessex@example.org"), "250")
+  EXPECT_EQ(send_file(d.smtp(), kFlowsSrc + "/tests/data/mail/plain.eml", "wessex@example.org"),
+            "250")
       << d.log();
   ASSERT_TRUE(eventually([&] {
     const Json s =
@@ -89,7 +95,7 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
       << d.api("GET", "/api/games/britain-1/submissions").body;
 
   // The GM reads Wessex's file on record (secret masked) and enters Mercia's.
-  Answer wsx = d.api("GET", "/api/games/britain-1/players/wsx/orders");
+  FlowsAnswer wsx = d.api("GET", "/api/games/britain-1/players/wsx/orders");
   ASSERT_EQ(wsx.status, 200) << wsx.body;
   const Json w = Json::parse(wsx.body);
   EXPECT_EQ(w["player"], "WSX");
@@ -98,10 +104,10 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   EXPECT_EQ(wsx.body.find("cerdic"), std::string::npos);
   EXPECT_EQ(Json::parse(d.api("GET", "/api/games/britain-1/players/MRC/orders").body)["orders"],
             nullptr);
-  Answer bad = d.api("PUT", "/api/games/britain-1/players/MRC/orders", R"({"text": "x"})");
+  FlowsAnswer bad = d.api("PUT", "/api/games/britain-1/players/MRC/orders", R"({"text": "x"})");
   EXPECT_EQ(bad.status, 400);
-  Answer entered = d.api("PUT", "/api/games/britain-1/players/MRC/orders",
-                         R"({"orders": "1. ORDER 2\n", "turn": 1})");
+  FlowsAnswer entered = d.api("PUT", "/api/games/britain-1/players/MRC/orders",
+                              R"({"orders": "1. ORDER 2\n", "turn": 1})");
   ASSERT_EQ(entered.status, 200) << entered.body;
   EXPECT_EQ(Json::parse(entered.body)["stored"], true);
   EXPECT_EQ(d.api("PUT", "/api/games/britain-1/players/MRC/orders",
@@ -124,9 +130,9 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
       << d.log();
 
   // A run for turn 1, then the same request again: 409, nothing runs.
-  Answer run = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
+  FlowsAnswer run = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
   ASSERT_EQ(run.status, 200) << run.body;
-  Answer again = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
+  FlowsAnswer again = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
   EXPECT_EQ(again.status, 409);
   EXPECT_NE(again.body.find("Turn 1 already ran; nothing was changed."), std::string::npos)
       << again.body;
@@ -156,14 +162,16 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
 TEST(FlowsServe, SecondCopyOfABundledScenarioByApiAndCommandLine) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("copy.db");
-  Daemon d(db, dir.file("serve.log"), {"--tick", "0"});
+  FlowsDaemon d(db, dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.api("POST", "/api/games", R"({"bundled": "dark-age-britain"})").status, 201);
-  Answer copy = d.api("POST", "/api/games",
-                      R"({"bundled": "dark-age-britain", "id": "britain-2", "name": "Second"})");
+  FlowsAnswer copy =
+      d.api("POST", "/api/games",
+            R"({"bundled": "dark-age-britain", "id": "britain-2", "name": "Second"})");
   ASSERT_EQ(copy.status, 201) << copy.body;
   EXPECT_EQ(Json::parse(copy.body)["name"], "Second");
-  Answer dup = d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "id": "britain-2"})");
+  FlowsAnswer dup =
+      d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "id": "britain-2"})");
   EXPECT_EQ(dup.status, 409);
   EXPECT_EQ(Json::parse(dup.body)["error"],
             "A game with id britain-2 already exists; choose another id.");
@@ -200,7 +208,7 @@ TEST(FlowsServe, GmEntersOrdersFromTheCommandLine) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("Leave out the PLAYER line"), std::string::npos) << r.err;
   // Audited in words, and MRC is told (a pending notice, mailed by the daemon or `outbox send`).
-  Daemon d(db, dir.file("serve.log"), {"--tick", "0"});
+  FlowsDaemon d(db, dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   const std::string audit = d.api("GET", "/api/games/britain-1/audit").body;
   EXPECT_NE(audit.find("\"who\":\"the GM (command line)\""), std::string::npos) << audit;
@@ -217,25 +225,25 @@ TEST(FlowsServe, GmEntersOrdersFromTheCommandLine) {
 
 TEST(FlowsServe, RunFormSentTwiceOverHttpRunsOneTurn) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("web.db"), dir.file("serve.log"), {"--tick", "0"});
+  FlowsDaemon d(dir.file("web.db"), dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "demo_secrets": true})")
                 .status,
             201);
   // Orders missing: a confirmation page first, nothing run.
-  Answer ask = d.form("/gm/games/britain-1/run", "turn=1");
+  FlowsAnswer ask = d.form("/gm/games/britain-1/run", "turn=1");
   EXPECT_EQ(ask.status, 200);
   EXPECT_NE(ask.body.find("id=\"confirm-run-form\""), std::string::npos) << ask.body;
   EXPECT_EQ(open_turn(d), 1);
-  Answer run = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
+  FlowsAnswer run = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
   EXPECT_EQ(run.status, 303) << run.body;
   EXPECT_EQ(open_turn(d), 2);
-  Answer reload = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
+  FlowsAnswer reload = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
   EXPECT_EQ(reload.status, 409);
   EXPECT_NE(reload.body.find("Turn 1 already ran; nothing was changed."), std::string::npos);
   EXPECT_EQ(open_turn(d), 2);
-  Answer landed = d.curl("-H " + q(std::string("Cookie: adj_gm=") + kGm),
-                         "/gm/games/britain-1?done=ran&turn=1");
+  FlowsAnswer landed = d.curl("-H " + shell_quote(std::string("Cookie: adj_gm=") + kFlowsServeGm),
+                              "/gm/games/britain-1?done=ran&turn=1");
   EXPECT_NE(landed.body.find("Resolved turn 1"), std::string::npos);
 }
 

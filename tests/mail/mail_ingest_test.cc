@@ -27,7 +27,7 @@ std::string flat(std::string s) {
     if (c == '\n') c = ' ';
   return s;
 }
-bool contains(const std::string& hay, const std::string& needle) {
+bool ingest_contains(const std::string& hay, const std::string& needle) {
   return flat(hay).find(flat(needle)) != std::string::npos;
 }
 
@@ -271,15 +271,15 @@ TEST_P(Corpus, IngestAndAnswer) {
     EXPECT_EQ(reply.auto_submitted, "auto-replied");
     EXPECT_EQ(reply.from_address, "orders@pbm.example.net");
     if (e.counts) {
-      EXPECT_TRUE(contains(reply.text, e.counts)) << reply.text;
+      EXPECT_TRUE(ingest_contains(reply.text, e.counts)) << reply.text;
     } else {
-      EXPECT_FALSE(contains(reply.text, " accepted, ")) << reply.text;
+      EXPECT_FALSE(ingest_contains(reply.text, " accepted, ")) << reply.text;
     }
     for (const char* s : e.reply_has)
-      EXPECT_TRUE(contains(reply.text, s)) << s << "\n" << reply.text;
+      EXPECT_TRUE(ingest_contains(reply.text, s)) << s << "\n" << reply.text;
     for (const char* s : e.reply_has_not) {
-      EXPECT_FALSE(contains(m.raw, s)) << s;
-      EXPECT_FALSE(contains(reply.text, s)) << s << "\n" << reply.text;
+      EXPECT_FALSE(ingest_contains(m.raw, s)) << s;
+      EXPECT_FALSE(ingest_contains(reply.text, s)) << s << "\n" << reply.text;
     }
   }
   if (e.warning_to) {
@@ -287,9 +287,9 @@ TEST_P(Corpus, IngestAndAnswer) {
     EXPECT_EQ(w.kind, "warning");
     EXPECT_EQ(w.to, e.warning_to);
     const ParsedMail warn = parse(w);
-    EXPECT_TRUE(contains(warn.text, "not from your address on file")) << warn.text;
-    EXPECT_TRUE(contains(warn.text, parse_mail(raw)->from_address));
-    for (const char* s : e.reply_has_not) EXPECT_FALSE(contains(w.raw, s)) << s;
+    EXPECT_TRUE(ingest_contains(warn.text, "not from your address on file")) << warn.text;
+    EXPECT_TRUE(ingest_contains(warn.text, parse_mail(raw)->from_address));
+    for (const char* s : e.reply_has_not) EXPECT_FALSE(ingest_contains(w.raw, s)) << s;
   }
 }
 
@@ -376,7 +376,7 @@ TEST_F(Ingest, GameFromTheSubjectOrTheRecipientTag) {
   EXPECT_EQ(r.action, "orders");
   auto reply = parse(outbox().at(0));
   EXPECT_EQ(outbox().at(0).kind, "ack");
-  EXPECT_TRUE(contains(reply.text, "the file has no GAME line")) << reply.text;
+  EXPECT_TRUE(ingest_contains(reply.text, "the file has no GAME line")) << reply.text;
 
   // orders+britain-1@host as the envelope recipient.
   auto id =
@@ -386,18 +386,18 @@ TEST_F(Ingest, GameFromTheSubjectOrTheRecipientTag) {
   auto help = ingest_->process(*id);
   ASSERT_TRUE(help.ok());
   EXPECT_EQ(help->action, "help");
-  EXPECT_TRUE(contains(help->outcome, "for britain-1")) << help->outcome;
+  EXPECT_TRUE(ingest_contains(help->outcome, "for britain-1")) << help->outcome;
 }
 
 TEST_F(Ingest, UnknownGameAndNoGameAreRefused) {
   auto r = ingest("From: a@example.org\nMessage-ID: <u1@x>\n\nGAME nowhere-9\nPLAYER X y\n");
   EXPECT_EQ(r.action, "refusal");
-  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "There is no game \"nowhere-9\""));
+  EXPECT_TRUE(ingest_contains(parse(outbox().at(0)).text, "There is no game \"nowhere-9\""));
   auto r2 = ingest("From: b@example.org\nMessage-ID: <u2@x>\n\nPLAYER WSX cerdic\nLEVY HAM\n");
   EXPECT_EQ(r2.action, "refusal");
   const ParsedMail reply = parse(outbox().at(1));
-  EXPECT_TRUE(contains(reply.text, "did not say which game")) << reply.text;
-  EXPECT_FALSE(contains(outbox().at(1).raw, "cerdic"));
+  EXPECT_TRUE(ingest_contains(reply.text, "did not say which game")) << reply.text;
+  EXPECT_FALSE(ingest_contains(outbox().at(1).raw, "cerdic"));
   EXPECT_TRUE(submissions().empty());
 }
 
@@ -409,7 +409,7 @@ TEST_F(Ingest, RefusalsAreRateLimitedPerSender) {
            "@evil>\n\nGAME britain-1\nPLAYER WSX wrong" + std::to_string(i) + "\n");
   EXPECT_EQ(outbox().size(), 2u);
   auto in = store_->inbox_message(last_inbox_);
-  EXPECT_TRUE(contains(in->outcome, "rate limit")) << in->outcome;
+  EXPECT_TRUE(ingest_contains(in->outcome, "rate limit")) << in->outcome;
   // Another sender is not affected, and the limit lifts after the window.
   ingest("From: other@example.org\nMessage-ID: <rl-other@x>\n\nGAME britain-1\nPLAYER WSX no\n");
   EXPECT_EQ(outbox().size(), 3u);
@@ -431,9 +431,10 @@ TEST_F(Ingest, AuthenticatedButRefusedFileGetsTheFullAcknowledgement) {
   const OutboxMessage m = outbox().at(0);
   EXPECT_EQ(m.kind, "ack");
   const ParsedMail reply = parse(m);
-  EXPECT_TRUE(contains(reply.text, "Refused: orders are for turn 9; turn 1 is open")) << reply.text;
-  EXPECT_TRUE(contains(reply.text, "DEFEND WIN"));
-  EXPECT_FALSE(contains(m.raw, "cerdic"));
+  EXPECT_TRUE(ingest_contains(reply.text, "Refused: orders are for turn 9; turn 1 is open"))
+      << reply.text;
+  EXPECT_TRUE(ingest_contains(reply.text, "DEFEND WIN"));
+  EXPECT_FALSE(ingest_contains(m.raw, "cerdic"));
 }
 
 TEST_F(Ingest, SecretInTheSubjectIsMasked) {
@@ -441,14 +442,14 @@ TEST_F(Ingest, SecretInTheSubjectIsMasked) {
       "From: wessex@example.org\nSubject: PLAYER WSX cerdic\nMessage-ID: <m1@x>\n\n"
       "GAME britain-1\nPLAYER WSX cerdic\nDEFEND WIN\n");
   const OutboxMessage m = outbox().at(0);
-  EXPECT_FALSE(contains(m.raw, "cerdic"));
+  EXPECT_FALSE(ingest_contains(m.raw, "cerdic"));
   EXPECT_EQ(parse(m).subject, "Re: PLAYER WSX ********");
 }
 
 TEST_F(Ingest, StatusShowsTheOrdersOnFile) {
   auto none = ingest(corpus("status.eml"));
   EXPECT_EQ(none.action, "status");
-  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "No orders are on file for WSX"));
+  EXPECT_TRUE(ingest_contains(parse(outbox().at(0)).text, "No orders are on file for WSX"));
   ingest(corpus("plain.eml"));
   // The same STATUS text as a new message (another Message-ID).
   std::string again = corpus("status.eml");
@@ -458,12 +459,12 @@ TEST_F(Ingest, StatusShowsTheOrdersOnFile) {
   const auto out = outbox();
   ASSERT_EQ(out.size(), 3u);
   const ParsedMail reply = parse(out[2]);
-  EXPECT_TRUE(contains(reply.text, "The orders on file for WSX in game britain-1, turn 1"))
+  EXPECT_TRUE(ingest_contains(reply.text, "The orders on file for WSX in game britain-1, turn 1"))
       << reply.text;
-  EXPECT_TRUE(contains(reply.text, "7 accepted, 2 rejected"));
-  EXPECT_TRUE(contains(reply.text, ", by mail)")) << reply.text;  // never the Message-ID
-  EXPECT_FALSE(contains(reply.text, "email:plain.7f3a@mail.example.org"));
-  EXPECT_FALSE(contains(out[2].raw, "cerdic"));
+  EXPECT_TRUE(ingest_contains(reply.text, "7 accepted, 2 rejected"));
+  EXPECT_TRUE(ingest_contains(reply.text, ", by mail)")) << reply.text;  // never the Message-ID
+  EXPECT_FALSE(ingest_contains(reply.text, "email:plain.7f3a@mail.example.org"));
+  EXPECT_FALSE(ingest_contains(out[2].raw, "cerdic"));
 }
 
 TEST_F(Ingest, StatusAndResendNeedTheSecret) {
@@ -471,20 +472,20 @@ TEST_F(Ingest, StatusAndResendNeedTheSecret) {
       "From: x@evil.example\nSubject: STATUS\nMessage-ID: <st1@x>\n\nGAME britain-1\n"
       "PLAYER WSX nope\n");
   EXPECT_EQ(r.action, "refusal");
-  EXPECT_TRUE(contains(parse(outbox().at(0)).text, "code or secret is not right"));
+  EXPECT_TRUE(ingest_contains(parse(outbox().at(0)).text, "code or secret is not right"));
   auto r2 = ingest("From: x@evil.example\nSubject: resend\nMessage-ID: <st2@x>\n\nRESEND\n");
   EXPECT_EQ(r2.action, "refusal");
-  EXPECT_TRUE(contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
+  EXPECT_TRUE(ingest_contains(parse(outbox().at(1)).text, "RESEND needs the lines"));
 }
 
 TEST_F(Ingest, TheInboxKeepsNoSecretOnceProcessed) {
   const std::string original = corpus("plain.eml");
-  ASSERT_TRUE(contains(original, "cerdic"));
+  ASSERT_TRUE(ingest_contains(original, "cerdic"));
   auto r = ingest(original);
   EXPECT_EQ(r.state, "processed");
   const std::string raw = store_->inbox_message(last_inbox_)->raw;
-  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
-  EXPECT_TRUE(contains(raw, "********"));
+  EXPECT_FALSE(ingest_contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(ingest_contains(raw, "********"));
   // Processing the stored message again finds the submission it made (nothing twice).
   EXPECT_EQ(submissions().size(), 1u);
 }
@@ -497,8 +498,8 @@ TEST_F(Ingest, AnEncodedPartWithASecretIsNotKeptOnceProcessed) {
   const std::string raw = store_->inbox_message(last_inbox_)->raw;
   EXPECT_EQ(raw.find("base64\r\n\r\n"), std::string::npos) << raw;
   EXPECT_LT(raw.size(), original.size());
-  EXPECT_TRUE(contains(raw, "carried a secret in an encoded part")) << raw;
-  EXPECT_TRUE(contains(raw, "Message-ID:") || contains(raw, "Message-Id:")) << raw;
+  EXPECT_TRUE(ingest_contains(raw, "carried a secret in an encoded part")) << raw;
+  EXPECT_TRUE(ingest_contains(raw, "Message-ID:") || ingest_contains(raw, "Message-Id:")) << raw;
 }
 
 TEST_F(Ingest, SecretCommandChangesTheSecret) {
@@ -522,17 +523,17 @@ TEST_F(Ingest, SecretCommandChangesTheSecret) {
   EXPECT_TRUE(services_->authenticate_player("britain-1", "WSX", "Kent-and-Sussex-9").ok());
   const auto out = outbox();
   ASSERT_EQ(out.size(), 3u);
-  EXPECT_TRUE(contains(parse(out[2]).text, "is changed")) << parse(out[2]).text;
+  EXPECT_TRUE(ingest_contains(parse(out[2]).text, "is changed")) << parse(out[2]).text;
   for (const auto& m : out) {
-    EXPECT_FALSE(contains(m.raw, "Kent-and-Sussex-9"));
-    EXPECT_FALSE(contains(m.raw, "cerdic"));
+    EXPECT_FALSE(ingest_contains(m.raw, "Kent-and-Sussex-9"));
+    EXPECT_FALSE(ingest_contains(m.raw, "cerdic"));
   }
   EXPECT_EQ(store_->audit_log("britain-1")->back().action, "secret");
   // The stored message keeps neither secret once processed.
   const std::string raw = store_->inbox_message(last_inbox_)->raw;
-  EXPECT_FALSE(contains(raw, "Kent-and-Sussex-9")) << raw;
-  EXPECT_FALSE(contains(raw, "cerdic")) << raw;
-  EXPECT_TRUE(contains(raw, "PLAYER WSX ********")) << raw;
+  EXPECT_FALSE(ingest_contains(raw, "Kent-and-Sussex-9")) << raw;
+  EXPECT_FALSE(ingest_contains(raw, "cerdic")) << raw;
+  EXPECT_TRUE(ingest_contains(raw, "PLAYER WSX ********")) << raw;
 }
 
 TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
@@ -545,14 +546,14 @@ TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
   EXPECT_EQ(out[0].to, "wessex@example.org");
   EXPECT_EQ(out[0].dedupe_key.find("abcd-efgh-jkmn"), std::string::npos);
   const ParsedMail p = parse(out[0]);
-  EXPECT_TRUE(contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
-  EXPECT_FALSE(contains(p.text, "cerdic"));
+  EXPECT_TRUE(ingest_contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
+  EXPECT_FALSE(ingest_contains(p.text, "cerdic"));
   // Once delivered, the database keeps the header only: the secret is nowhere in clear.
   ASSERT_TRUE(store_->mark_sent(out[0].id, now_).ok());
   const auto sent = outbox();
   ASSERT_EQ(sent.size(), 1u);
-  EXPECT_FALSE(contains(sent[0].raw, "abcd-efgh-jkmn")) << sent[0].raw;
-  EXPECT_TRUE(contains(sent[0].raw, "To: "));
+  EXPECT_FALSE(ingest_contains(sent[0].raw, "abcd-efgh-jkmn")) << sent[0].raw;
+  EXPECT_TRUE(ingest_contains(sent[0].raw, "To: "));
   // A second reset is mailed too.
   EXPECT_EQ(*ingest_->queue_new_secrets("britain-1", {{"WSX", "mnpq-rstu-vwxy"}}), 1);
   EXPECT_EQ(ingest_->queue_new_secrets("nope", {{"WSX", "x"}}).status().code(),
@@ -581,10 +582,10 @@ TEST_F(WithTurn, ResendSendsTheLatestReport) {
   const ParsedMail reply = parse(m);
   auto report = services_->report("britain-1", "WSX", 1);
   ASSERT_TRUE(report.ok());
-  EXPECT_TRUE(contains(reply.text, report->text));
-  EXPECT_TRUE(contains(reply.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
+  EXPECT_TRUE(ingest_contains(reply.text, report->text));
+  EXPECT_TRUE(ingest_contains(reply.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
   EXPECT_TRUE(reply.has_html);
-  EXPECT_FALSE(contains(m.raw, "cerdic"));
+  EXPECT_FALSE(ingest_contains(m.raw, "cerdic"));
 }
 
 TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
@@ -605,21 +606,22 @@ TEST_F(WithTurn, TurnReportsGoToEveryPlayerOnce) {
     EXPECT_TRUE(p.has_html);
     EXPECT_EQ(p.auto_submitted, "auto-generated");
     ASSERT_EQ(p.texts.size(), 2u);
-    EXPECT_TRUE(contains(p.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
-    EXPECT_TRUE(contains(p.texts[1].text, "Your report on the web"));
+    EXPECT_TRUE(ingest_contains(p.text, "https://pbm.example.net/games/britain-1/me/reports/1"));
+    EXPECT_TRUE(ingest_contains(p.texts[1].text, "Your report on the web"));
     // The HTML part links to the web report (it may be quoted-printable: undo soft breaks).
     std::string unfolded = m.raw;
     for (std::size_t at; (at = unfolded.find("=\r\n")) != std::string::npos;) unfolded.erase(at, 3);
     const std::string url = "\"https://pbm.example.net/games/britain-1/me/reports/1\"";
-    EXPECT_TRUE(contains(unfolded, "href=" + url) || contains(unfolded, "href=3D" + url));
+    EXPECT_TRUE(ingest_contains(unfolded, "href=" + url) ||
+                ingest_contains(unfolded, "href=3D" + url));
     for (const char* secret : {"cerdic", "penda", "oswald", "raedwald", "cadwallon"})
-      EXPECT_FALSE(contains(m.raw, secret)) << secret;
+      EXPECT_FALSE(ingest_contains(m.raw, secret)) << secret;
     if (m.to == "mercia@example.org") {
       auto report = services_->report("britain-1", "MRC", 1);
       ASSERT_TRUE(report.ok());
-      EXPECT_TRUE(contains(p.text, report->text));
+      EXPECT_TRUE(ingest_contains(p.text, report->text));
       // No sign-in link: tokens are stored only hashed, and the mail waits in the outbox.
-      EXPECT_FALSE(contains(m.raw, "/games/britain-1/p/"));
+      EXPECT_FALSE(ingest_contains(m.raw, "/games/britain-1/p/"));
       EXPECT_EQ(p.subject, "Dark Age Britain (britain-1): turn 1 report for MRC");
     }
   }
@@ -641,7 +643,8 @@ TEST_F(Ingest, RemindersGoToPlayersWithoutOrders) {
     if (m.kind != "reminder") continue;
     ++reminders;
     EXPECT_NE(m.to, "wessex@example.org");
-    EXPECT_TRUE(contains(parse(m).text, "The deadline is 2026-11-20 00:00 UTC")) << parse(m).text;
+    EXPECT_TRUE(ingest_contains(parse(m).text, "The deadline is 2026-11-20 00:00 UTC"))
+        << parse(m).text;
   }
   EXPECT_EQ(reminders, 8);
 }
@@ -662,8 +665,8 @@ TEST_F(Ingest, OversizedMessageIsStoredAsHeadersAndRefused) {
   EXPECT_LT(in->raw.size(), 1024u);
   EXPECT_TRUE(in->raw.starts_with("X-Adjutant-Truncated: " + std::to_string(raw.size()) + "\r\n"));
   const ParsedMail reply = parse(outbox().at(0));
-  EXPECT_TRUE(contains(reply.text, "Your message was 30 MiB")) << reply.text;
-  EXPECT_TRUE(contains(reply.text, "up to 10 MiB"));
+  EXPECT_TRUE(ingest_contains(reply.text, "Your message was 30 MiB")) << reply.text;
+  EXPECT_TRUE(ingest_contains(reply.text, "up to 10 MiB"));
   EXPECT_EQ(reply.in_reply_to, "");  // a refusal carries nothing of the incoming header
   // The same oversized message again is a duplicate.
   bool dup = false;

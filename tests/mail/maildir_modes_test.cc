@@ -18,7 +18,7 @@ int mode_of(const std::filesystem::path& p) {
   return static_cast<int>(st.st_mode & 0777);
 }
 
-OutboxMessage message(std::int64_t id) {
+OutboxMessage modes_message(std::int64_t id) {
   OutboxMessage m;
   m.id = id;
   m.kind = "report";
@@ -33,9 +33,9 @@ TEST(MaildirModes, CreatedDirectoriesAndFilesAreTheOwnersOnly) {
   ::adj::testing::TempDir dir;
   const auto box = dir.path() / "spool" / "outbox";
   MaildirSender sender(box.string());
-  ASSERT_TRUE(sender.send(message(1)).ok);
+  ASSERT_TRUE(sender.send(modes_message(1)).ok);
   for (const auto& d : {box, box / "tmp", box / "new", box / "cur"}) EXPECT_EQ(mode_of(d), 0700);
-  const auto file = box / "new" / sender.file_name(message(1));
+  const auto file = box / "new" / sender.file_name(modes_message(1));
   EXPECT_EQ(mode_of(file), 0600);
 }
 
@@ -46,9 +46,9 @@ TEST(MaildirModes, AnExistingMaildirKeepsItsModes) {
   for (const auto& d : {box, box / "tmp", box / "new", box / "cur"})
     ASSERT_EQ(::chmod(d.c_str(), 0750), 0);
   MaildirSender sender(box.string());
-  ASSERT_TRUE(sender.send(message(2)).ok);
+  ASSERT_TRUE(sender.send(modes_message(2)).ok);
   EXPECT_EQ(mode_of(box / "new"), 0750);
-  EXPECT_EQ(mode_of(box / "new" / sender.file_name(message(2))), 0600);
+  EXPECT_EQ(mode_of(box / "new" / sender.file_name(modes_message(2))), 0600);
 }
 
 }  // namespace

@@ -32,18 +32,18 @@ using mail_test::eventually;
 using mail_test::free_port;
 using mail_test::send_file;
 
-constexpr const char* kGm = "mailflows-gm-token";
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
-std::string slurp(const fs::path& p) { return ::adj::testing::read_file(p.string()); }
+constexpr const char* kMailflowsGm = "mailflows-gm-token";
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
+std::string mailflows_slurp(const fs::path& p) { return ::adj::testing::read_file(p.string()); }
 
 // The messages in a Maildir's new/, with folded header lines unfolded (a long subject is one
 // line again).
-std::vector<std::string> maildir_files(const fs::path& dir) {
+std::vector<std::string> mailflows_maildir_files(const fs::path& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir / "new", ec)) {
-    std::string m = slurp(e.path());
+    std::string m = mailflows_slurp(e.path());
     const std::size_t head_end =
         m.find("\n\n") != std::string::npos ? m.find("\n\n") : m.find("\r\n\r\n");
     std::string head = m.substr(0, head_end);
@@ -75,18 +75,18 @@ std::string body_of(const std::string& raw) {
   return b;
 }
 
-class Daemon : public mail_test::ServeProcess {
+class MailflowsDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra,
-         const std::string& gm = kGm)
+  MailflowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra,
+                  const std::string& gm = kMailflowsGm)
       : ServeProcess(db, free_port(), free_port(), log, gm, std::move(extra)), log_(log) {}
-  std::string log() const { return slurp(log_); }
+  std::string log() const { return mailflows_slurp(log_); }
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
-    std::string cmd =
-        "curl -s -m 20 -X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(url(path)));
+    std::string cmd = "curl -s -m 20 -X " + method + " -H " +
+                      shell_quote(std::string("Authorization: Bearer ") + kMailflowsGm);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(url(path)));
   }
   bool create_game() const {
     return gm("POST", "/api/games",
@@ -113,8 +113,8 @@ class Daemon : public mail_test::ServeProcess {
   std::string log_;
 };
 
-std::string message(const std::string& from, const std::string& subject, const std::string& id,
-                    const std::string& body) {
+std::string mailflows_message(const std::string& from, const std::string& subject,
+                              const std::string& id, const std::string& body) {
   return "From: " + from + "\r\nTo: orders@pbm.example.net\r\nSubject: " + subject +
          "\r\nMessage-ID: <" + id + "@example.org>\r\nMIME-Version: 1.0\r\n\r\n" + body;
 }
@@ -125,7 +125,7 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  Daemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // An interval schedule: each run sets the next deadline a day on.
@@ -138,21 +138,23 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
 
   // Wessex's orders by mail, with a line that cannot be read.
   ASSERT_EQ(d.send(dir,
-                   message(kWessex, "orders", "rb1",
-                           "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. LEVY HAM 3\r\n"
-                           "2. MOVVE HAM KNT\r\nEND\r\n"),
+                   mailflows_message(kWessex, "orders", "rb1",
+                                     "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. LEVY HAM 3\r\n"
+                                     "2. MOVVE HAM KNT\r\nEND\r\n"),
                    kWessex),
             "250");
-  ASSERT_TRUE(eventually([&] { return !containing(maildir_files(outbox), "rb1@").empty(); }))
-      << d.log();
+  ASSERT_TRUE(eventually([&] {
+    return !containing(mailflows_maildir_files(outbox), "rb1@").empty();
+  })) << d.log();
 
   const std::string ran = d.gm("POST", "/api/games/britain-1/turns/run");
   ASSERT_NE(ran.find("\"turn\""), std::string::npos) << ran;
   ASSERT_TRUE(eventually([&] {
-    return containing(maildir_files(outbox), "turn 1 report for").size() == 5;
+    return containing(mailflows_maildir_files(outbox), "turn 1 report for").size() == 5;
   })) << d.log();
-  const auto wsx_report = containing(containing(maildir_files(outbox), "turn 1 report for WSX"),
-                                     "ORDERS NOT CARRIED OUT");
+  const auto wsx_report =
+      containing(containing(mailflows_maildir_files(outbox), "turn 1 report for WSX"),
+                 "ORDERS NOT CARRIED OUT");
   ASSERT_EQ(wsx_report.size(), 1u) << "the rejected line is in the report";
   EXPECT_NE(body_of(wsx_report[0]).find("MOVVE HAM KNT"), std::string::npos);
   const auto after_run = d.deadline();
@@ -163,9 +165,10 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   ASSERT_EQ(d.gm("POST", "/api/games/britain-1/rollback", R"({"turn": 1})").find("error"),
             std::string::npos);
   ASSERT_TRUE(eventually([&] {
-    return containing(maildir_files(outbox), "turn 1 reopened by the game master").size() == 5;
+    return containing(mailflows_maildir_files(outbox), "turn 1 reopened by the game master")
+               .size() == 5;
   })) << d.log();
-  for (const auto& m : containing(maildir_files(outbox), "turn 1 reopened")) {
+  for (const auto& m : containing(mailflows_maildir_files(outbox), "turn 1 reopened")) {
     const std::string b = body_of(m);
     EXPECT_NE(b.find("are kept"), std::string::npos) << b;
     EXPECT_NE(b.find("The deadline is"), std::string::npos) << b;
@@ -175,9 +178,9 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   // The re-run: every report again, marked as a correction; the deadline is not pushed.
   ASSERT_NE(d.gm("POST", "/api/games/britain-1/turns/run").find("\"turn\""), std::string::npos);
   ASSERT_TRUE(eventually([&] {
-    return containing(maildir_files(outbox), "Subject: Correction:").size() == 5;
+    return containing(mailflows_maildir_files(outbox), "Subject: Correction:").size() == 5;
   })) << d.log();
-  for (const auto& m : containing(maildir_files(outbox), "Subject: Correction:")) {
+  for (const auto& m : containing(mailflows_maildir_files(outbox), "Subject: Correction:")) {
     // The text part (the map after the turn is attached to it, report_map_test.cc).
     const auto p = mail::parse_mail(m);
     ASSERT_TRUE(p.ok()) << p.status().to_string();
@@ -187,28 +190,31 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   }
   EXPECT_EQ(d.deadline(), after_run);
   // The first reports were not sent again under their old subject.
-  EXPECT_EQ(containing(maildir_files(outbox), "turn 1 report for").size(), 10u);
+  EXPECT_EQ(containing(mailflows_maildir_files(outbox), "turn 1 report for").size(), 10u);
   EXPECT_EQ(
-      containing(containing(maildir_files(outbox), "turn 1 report for"), "Correction:").size(), 5u);
+      containing(containing(mailflows_maildir_files(outbox), "turn 1 report for"), "Correction:")
+          .size(),
+      5u);
 }
 
 TEST(MailflowsServe, RepliesMaskOnlyThePlayerLinesSecretAndSuggestNearAreaCodes) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  Daemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // The secret "cerdic" also appears as an ordinary word in the subject and an order line.
   ASSERT_EQ(d.send(dir,
-                   message(kWessex, "cerdic marches", "mask1",
-                           "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. MOVE HAM OXD 4\r\n"
-                           "2. MOVE HAM cerdic\r\nEND\r\n"),
+                   mailflows_message(kWessex, "cerdic marches", "mask1",
+                                     "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. MOVE HAM OXD 4\r\n"
+                                     "2. MOVE HAM cerdic\r\nEND\r\n"),
                    kWessex),
             "250");
-  ASSERT_TRUE(eventually([&] { return !containing(maildir_files(outbox), "mask1@").empty(); }))
-      << d.log();
-  const std::string answer = containing(maildir_files(outbox), "mask1@").front();
+  ASSERT_TRUE(eventually([&] {
+    return !containing(mailflows_maildir_files(outbox), "mask1@").empty();
+  })) << d.log();
+  const std::string answer = containing(mailflows_maildir_files(outbox), "mask1@").front();
   const std::string b = body_of(answer);
   EXPECT_NE(answer.find("Subject: Re: cerdic marches"), std::string::npos) << answer;
   EXPECT_NE(b.find("PLAYER WSX ********"), std::string::npos) << b;
@@ -221,18 +227,20 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  Daemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
 
   // Anyone: the syntax and examples from the map, nothing private, no Markdown.
-  ASSERT_EQ(d.send(dir, message("stranger@example.com", "HELP britain-1", "help1", "\r\n"),
-                   "stranger@example.com"),
-            "250");
+  ASSERT_EQ(
+      d.send(dir, mailflows_message("stranger@example.com", "HELP britain-1", "help1", "\r\n"),
+             "stranger@example.com"),
+      "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(maildir_files(outbox), "stranger@example.com").empty();
+    return !containing(mailflows_maildir_files(outbox), "stranger@example.com").empty();
   })) << d.log();
-  const std::string open = body_of(containing(maildir_files(outbox), "stranger@example.com")[0]);
+  const std::string open =
+      body_of(containing(mailflows_maildir_files(outbox), "stranger@example.com")[0]);
   EXPECT_NE(open.find("HOW TO WRITE ORDERS"), std::string::npos) << open;
   EXPECT_NE(open.find("GAME britain-1"), std::string::npos) << open;
   EXPECT_NE(open.find("Examples on this map"), std::string::npos) << open;
@@ -241,14 +249,15 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
     EXPECT_EQ(open.find(markdown), std::string::npos) << markdown << "\n" << open;
 
   // Signed: the player's own areas with their neighbours and examples from them.
-  ASSERT_EQ(
-      d.send(dir,
-             message(kWessex, "help", "help2", "HELP\r\nGAME britain-1\r\nPLAYER WSX cerdic\r\n"),
-             kWessex),
-      "250");
-  ASSERT_TRUE(eventually([&] { return !containing(maildir_files(outbox), "help2@").empty(); }))
-      << d.log();
-  const std::string mine = body_of(containing(maildir_files(outbox), "help2@")[0]);
+  ASSERT_EQ(d.send(dir,
+                   mailflows_message(kWessex, "help", "help2",
+                                     "HELP\r\nGAME britain-1\r\nPLAYER WSX cerdic\r\n"),
+                   kWessex),
+            "250");
+  ASSERT_TRUE(eventually([&] {
+    return !containing(mailflows_maildir_files(outbox), "help2@").empty();
+  })) << d.log();
+  const std::string mine = body_of(containing(mailflows_maildir_files(outbox), "help2@")[0]);
   EXPECT_NE(mine.find("YOUR AREAS (WSX"), std::string::npos) << mine;
   EXPECT_NE(mine.find("  HAM "), std::string::npos) << mine;
   EXPECT_NE(mine.find("Examples from your position"), std::string::npos) << mine;
@@ -256,21 +265,22 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
 
   // A wrong secret gets the public answer only.
   ASSERT_EQ(d.send(dir,
-                   message("other@example.com", "help", "help3",
-                           "HELP\r\nGAME britain-1\r\nPLAYER WSX notright\r\n"),
+                   mailflows_message("other@example.com", "help", "help3",
+                                     "HELP\r\nGAME britain-1\r\nPLAYER WSX notright\r\n"),
                    "other@example.com"),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(maildir_files(outbox), "other@example.com").empty();
+    return !containing(mailflows_maildir_files(outbox), "other@example.com").empty();
   })) << d.log();
-  const std::string wrong = body_of(containing(maildir_files(outbox), "other@example.com")[0]);
+  const std::string wrong =
+      body_of(containing(mailflows_maildir_files(outbox), "other@example.com")[0]);
   EXPECT_EQ(wrong.find("YOUR AREAS"), std::string::npos) << wrong;
   EXPECT_NE(wrong.find("HOW TO WRITE ORDERS"), std::string::npos) << wrong;
 }
 
 TEST(MailflowsServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("mf.db"), dir.file("serve.log"), {"--tick", "0"});
+  MailflowsDaemon d(dir.file("mf.db"), dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // A second game with a taken id.
@@ -289,9 +299,10 @@ TEST(MailflowsServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
   const std::string schema = d.gm("POST", "/api/games", bad.dump());
   EXPECT_NE(schema.find("must be one of"), std::string::npos) << schema;
   // An unknown area in an order file gets the nearest codes.
-  const std::string ack = sh("curl -s -m 20 -H 'Content-Type: text/plain' --data-binary " +
-                             q("GAME britain-1\nPLAYER WSX cerdic\n1. MOVE HAM OXD 4\n") + " " +
-                             q(d.url("/api/games/britain-1/orders?check=1")));
+  const std::string ack =
+      run_shell("curl -s -m 20 -H 'Content-Type: text/plain' --data-binary " +
+                shell_quote("GAME britain-1\nPLAYER WSX cerdic\n1. MOVE HAM OXD 4\n") + " " +
+                shell_quote(d.url("/api/games/britain-1/orders?check=1")));
   EXPECT_NE(ack.find("did you mean OXF"), std::string::npos) << ack;
 }
 
@@ -301,37 +312,41 @@ TEST(MailflowsServe, QuickStartKeepsItsGmTokenInAPrivateFileBesideTheDatabase) {
   const std::string token_file = db + ".gm-token";
   std::string token;
   {
-    Daemon d(db, log, {"--demo", "--tick", "0"}, "");
+    MailflowsDaemon d(db, log, {"--demo", "--tick", "0"}, "");
     ASSERT_TRUE(d.wait_ready()) << d.log();
-    token = slurp(token_file);
+    token = mailflows_slurp(token_file);
     while (!token.empty() && token.back() == '\n') token.pop_back();
     ASSERT_EQ(token.size(), 32u);
     struct stat st {};
     ASSERT_EQ(::stat(token_file.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
-    EXPECT_EQ(sh("curl -s -o /dev/null -w '%{http_code}' -H " +
-                 q("Authorization: Bearer " + token) + " " + q(d.url("/api/mail"))),
+    EXPECT_EQ(run_shell("curl -s -o /dev/null -w '%{http_code}' -H " +
+                        shell_quote("Authorization: Bearer " + token) + " " +
+                        shell_quote(d.url("/api/mail"))),
               "200");
     // The demo game has the README's id.
-    EXPECT_NE(sh("curl -s " + q(d.url("/api/games"))).find("\"britain-1\""), std::string::npos);
+    EXPECT_NE(run_shell("curl -s " + shell_quote(d.url("/api/games"))).find("\"britain-1\""),
+              std::string::npos);
   }
-  Daemon again(db, log, {"--demo", "--tick", "0"}, "");
+  MailflowsDaemon again(db, log, {"--demo", "--tick", "0"}, "");
   ASSERT_TRUE(again.wait_ready()) << again.log();
-  EXPECT_EQ(sh("curl -s -o /dev/null -w '%{http_code}' -H " + q("Authorization: Bearer " + token) +
-               " " + q(again.url("/api/mail"))),
+  EXPECT_EQ(run_shell("curl -s -o /dev/null -w '%{http_code}' -H " +
+                      shell_quote("Authorization: Bearer " + token) + " " +
+                      shell_quote(again.url("/api/mail"))),
             "200");
-  EXPECT_NE(slurp(log + ".out").find(token_file), std::string::npos) << slurp(log + ".out");
+  EXPECT_NE(mailflows_slurp(log + ".out").find(token_file), std::string::npos)
+      << mailflows_slurp(log + ".out");
 }
 
 TEST(MailflowsServe, ASecondServeOnATakenSmtpPortSaysWhichPortAndWhichFlag) {
   ::adj::testing::TempDir dir;
-  Daemon first(dir.file("a.db"), dir.file("a.log"), {"--tick", "0"});
+  MailflowsDaemon first(dir.file("a.db"), dir.file("a.log"), {"--tick", "0"});
   ASSERT_TRUE(first.wait_ready()) << first.log();
   const std::string smtp = "127.0.0.1:" + std::to_string(first.smtp());
   const std::string out =
-      sh("ADJUTANT_GM_TOKEN= timeout 30 " + q(ADJ_BINARY) + " --db " + q(dir.file("b.db")) +
-         " serve --tick 0 --http 127.0.0.1:" + std::to_string(free_port()) + " --smtp " + smtp +
-         " 2>&1; echo exit=$?");
+      run_shell("ADJUTANT_GM_TOKEN= timeout 30 " + shell_quote(ADJ_BINARY) + " --db " +
+                shell_quote(dir.file("b.db")) + " serve --tick 0 --http 127.0.0.1:" +
+                std::to_string(free_port()) + " --smtp " + smtp + " 2>&1; echo exit=$?");
   EXPECT_NE(out.find("cannot listen for SMTP on " + smtp), std::string::npos) << out;
   EXPECT_NE(out.find("--smtp HOST:PORT"), std::string::npos) << out;
   EXPECT_NE(out.find("--smtp off"), std::string::npos) << out;
@@ -339,8 +354,9 @@ TEST(MailflowsServe, ASecondServeOnATakenSmtpPortSaysWhichPortAndWhichFlag) {
 
   const std::string http = "127.0.0.1:" + std::to_string(first.http());
   const std::string out2 =
-      sh("ADJUTANT_GM_TOKEN= timeout 30 " + q(ADJ_BINARY) + " --db " + q(dir.file("c.db")) +
-         " serve --tick 0 --smtp off --http " + http + " 2>&1; echo exit=$?");
+      run_shell("ADJUTANT_GM_TOKEN= timeout 30 " + shell_quote(ADJ_BINARY) + " --db " +
+                shell_quote(dir.file("c.db")) + " serve --tick 0 --smtp off --http " + http +
+                " 2>&1; echo exit=$?");
   EXPECT_NE(out2.find("cannot listen for HTTP on " + http), std::string::npos) << out2;
   EXPECT_NE(out2.find("--http HOST:PORT"), std::string::npos) << out2;
   EXPECT_NE(out2.find("exit=1"), std::string::npos) << out2;

@@ -27,10 +27,10 @@ using namespace std::chrono_literals;
 using mail_test::eventually;
 using mail_test::free_port;
 
-constexpr const char* kGm = "members-gm-token";
+constexpr const char* kMembershipGm = "members-gm-token";
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
 
 // One sent message, decoded.
 struct Sent {
@@ -48,8 +48,9 @@ std::vector<Sent> sent(const fs::path& outbox) {
       "  out.append({'to': str(m['To']), 'subject': str(m['Subject']),\n"
       "              'text': b.get_content() if b else ''})\n"
       "print(json.dumps(out))\n";
-  const Json j =
-      Json::parse(sh("/usr/bin/python3 -c " + q(py) + " " + q(outbox.string())), nullptr, false);
+  const Json j = Json::parse(
+      run_shell("/usr/bin/python3 -c " + shell_quote(py) + " " + shell_quote(outbox.string())),
+      nullptr, false);
   std::vector<Sent> v;
   if (!j.is_array()) return v;
   for (const auto& m : j) v.push_back({m["to"], m["subject"], m["text"]});
@@ -85,30 +86,31 @@ std::string send_text(int port, const std::string& from, const std::string& subj
       "except smtplib.SMTPResponseException as e:\n"
       "  print(e.smtp_code)\n"
       "s.quit()\n";
-  std::string out = sh("/usr/bin/python3 -c " + q(py) + " " + std::to_string(port) + " " + q(from) +
-                       " " + q(subject) + " " + q(body));
+  std::string out =
+      run_shell("/usr/bin/python3 -c " + shell_quote(py) + " " + std::to_string(port) + " " +
+                shell_quote(from) + " " + shell_quote(subject) + " " + shell_quote(body));
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
-class Daemon : public mail_test::ServeProcess {
+class MembershipDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, const fs::path& outbox, int http)
-      : ServeProcess(db, http, free_port(), log, kGm,
+  MembershipDaemon(const std::string& db, const std::string& log, const fs::path& outbox, int http)
+      : ServeProcess(db, http, free_port(), log, kMembershipGm,
                      {"--tick", "0", "--outbox", outbox.string(), "--base-url",
                       "http://127.0.0.1:" + std::to_string(http)}),
         log_(log) {}
   std::string log() const { return ::adj::testing::read_file(log_); }
   // curl; the body. `bearer` "" for none.
   std::string call(const std::string& method, const std::string& path, const std::string& body,
-                   const std::string& bearer = kGm) const {
+                   const std::string& bearer = kMembershipGm) const {
     std::string cmd = "curl -s -m 10 -X " + method;
-    if (!bearer.empty()) cmd += " -H " + q("Authorization: Bearer " + bearer);
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(url(path)));
+    if (!bearer.empty()) cmd += " -H " + shell_quote("Authorization: Bearer " + bearer);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(url(path)));
   }
   Json json(const std::string& method, const std::string& path, const std::string& body = "",
-            const std::string& bearer = kGm) const {
+            const std::string& bearer = kMembershipGm) const {
     return Json::parse(call(method, path, body, bearer), nullptr, false);
   }
 
@@ -117,7 +119,7 @@ class Daemon : public mail_test::ServeProcess {
 };
 
 // The audit entries of britain-1 with `action`.
-std::vector<Json> audit(const Daemon& d, const std::string& action) {
+std::vector<Json> audit(const MembershipDaemon& d, const std::string& action) {
   std::vector<Json> out;
   const Json j = d.json("GET", "/api/games/britain-1/audit");
   if (j.is_object())
@@ -136,7 +138,7 @@ TEST(MembershipServe, JoinByMailStartMailsSecretsAndLinksThenAddressByMail) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
   const int http = free_port();
-  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, http);
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, http);
   ASSERT_TRUE(d.wait_ready()) << d.log();
   const Json created =
       d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 3, "signup": true})");
@@ -191,9 +193,9 @@ TEST(MembershipServe, JoinByMailStartMailsSecretsAndLinksThenAddressByMail) {
   EXPECT_EQ(to(all, "bob@example.net", "secret")[0].text.find(secret), std::string::npos);
   // The link signs in: the player's token works for their API.
   const std::string token = link[1].str();
-  EXPECT_EQ(sh("curl -s -o /dev/null -w '%{http_code}' -m 10 " +
-               q(d.url("/api/games/britain-1/reports/WSX")) + " -H " +
-               q("Authorization: Bearer " + token)),
+  EXPECT_EQ(run_shell("curl -s -o /dev/null -w '%{http_code}' -m 10 " +
+                      shell_quote(d.url("/api/games/britain-1/reports/WSX")) + " -H " +
+                      shell_quote("Authorization: Bearer " + token)),
             "404")
       << "authenticated (no report yet), not 401";
   EXPECT_EQ(audit(d, "assign").size(), 2u);
@@ -241,7 +243,7 @@ TEST(MembershipServe, JoinByMailStartMailsSecretsAndLinksThenAddressByMail) {
 TEST(MembershipServe, JoinFloodIsRateLimitedAndHeaderInjectionRefused) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
                 .value("status", ""),
@@ -277,7 +279,7 @@ TEST(MembershipServe, JoinFloodIsRateLimitedAndHeaderInjectionRefused) {
 TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.json("POST", "/api/games",
                    R"({"bundled": "dark-age-britain", "seed": 5, "demo_secrets": true})")
@@ -303,8 +305,8 @@ TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
             std::string::npos);
   // The old published secret no longer works; the new one does (orders by the API, Basic auth).
   const auto basic = [&](const std::string& s) {
-    return sh("curl -s -o /dev/null -w '%{http_code}' -m 10 -u " + q("MRC:" + s) + " " +
-              q(d.url("/api/games/britain-1/reports/MRC")));
+    return run_shell("curl -s -o /dev/null -w '%{http_code}' -m 10 -u " + shell_quote("MRC:" + s) +
+                     " " + shell_quote(d.url("/api/games/britain-1/reports/MRC")));
   };
   EXPECT_EQ(basic("penda"), "401");
   EXPECT_EQ(basic(secret), "404") << "authenticated; no report yet";

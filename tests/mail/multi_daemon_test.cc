@@ -54,7 +54,7 @@ using mail_test::free_port;
 using mail_test::send_file;
 using mail_test::ServeProcess;
 
-constexpr const char* kGm = "multi-gm-token";
+constexpr const char* kMultiGm = "multi-gm-token";
 constexpr const char* kGame = "britain-1";
 constexpr int kInterval = 4;             // seconds between deadlines
 constexpr int kOutboxLease = 24;         // serve --outbox-lease
@@ -147,7 +147,7 @@ class MultiDaemon : public ::testing::TestWithParam<std::string> {
   std::unique_ptr<ServeProcess> start(int i) {
     const std::string log = dir_.file("serve-" + std::to_string(i) + ".log");
     return std::make_unique<ServeProcess>(
-        db_, http_[i], smtp_[i], log, kGm,
+        db_, http_[i], smtp_[i], log, kMultiGm,
         std::vector<std::string>{"--tick", "1", "--reminder-hours", "0", "--relay",
                                  "smtp://127.0.0.1:" + std::to_string(relay_port_),
                                  "--outbox-lease", std::to_string(kOutboxLease)});
@@ -159,7 +159,7 @@ class MultiDaemon : public ::testing::TestWithParam<std::string> {
   std::string gm(int i, const std::string& method, const std::string& path,
                  const std::string& body = "") const {
     std::string cmd = "curl -s -m 10 -X " + method + " -H " +
-                      shell_quote(std::string("Authorization: Bearer ") + kGm);
+                      shell_quote(std::string("Authorization: Bearer ") + kMultiGm);
     if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
     return run_shell(cmd + " " +
                      shell_quote("http://127.0.0.1:" + std::to_string(http_[i]) + path));

@@ -24,13 +24,13 @@ using namespace std::chrono_literals;
 using mail_test::eventually;
 using mail_test::free_port;
 
-constexpr const char* kGm = "press-gm-token";
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+constexpr const char* kPressGm = "press-gm-token";
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
 
 // The delivered messages to `to` whose text holds `needle`.
-std::vector<std::string> mail_to(const fs::path& dir, const std::string& to,
-                                 const std::string& needle) {
+std::vector<std::string> press_mail_to(const fs::path& dir, const std::string& to,
+                                       const std::string& needle) {
   std::vector<std::string> out;
   for (const auto& m : mail_test::maildir_texts(dir))
     if (m.find("To: " + to) != std::string::npos || m.find("<" + to + ">") != std::string::npos)
@@ -49,7 +49,7 @@ class PressServe : public ::testing::Test {
  protected:
   void SetUp() override {
     daemon_ = std::make_unique<mail_test::ServeProcess>(
-        dir_.file("press.db"), free_port(), free_port(), dir_.file("serve.log"), kGm,
+        dir_.file("press.db"), free_port(), free_port(), dir_.file("serve.log"), kPressGm,
         std::vector<std::string>{"--tick", "0", "--outbox", outbox_.string()});
     ASSERT_TRUE(daemon_->wait_ready()) << ::adj::testing::read_file(dir_.file("serve.log"));
     ASSERT_NE(gm("POST", "/api/games",
@@ -59,12 +59,12 @@ class PressServe : public ::testing::Test {
   }
   std::string curl(const std::string& method, const std::string& path, const std::string& auth,
                    const std::string& body = "") {
-    std::string cmd = "curl -s -m 10 -X " + method + " -H " + q("Authorization: " + auth);
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(daemon_->url(path)));
+    std::string cmd = "curl -s -m 10 -X " + method + " -H " + shell_quote("Authorization: " + auth);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(daemon_->url(path)));
   }
   std::string gm(const std::string& method, const std::string& path, const std::string& body = "") {
-    return curl(method, path, std::string("Bearer ") + kGm, body);
+    return curl(method, path, std::string("Bearer ") + kPressGm, body);
   }
   std::string send(const std::string& name, const std::string& from, const std::string& body) {
     const std::string file = dir_.file(name + ".eml");
@@ -93,15 +93,15 @@ TEST_F(PressServe, PressByMailAloneAndInOrdersIsDeliveredThreaded) {
                  "ENDPRESS\n"),
             "250");
   ASSERT_TRUE(eventually(
-      [&] { return mail_to(outbox_, "northumbria@example.org", "share Mercia").size() == 1; },
+      [&] { return press_mail_to(outbox_, "northumbria@example.org", "share Mercia").size() == 1; },
       20s));
-  const std::string to_mrc = mail_to(outbox_, "mercia@example.org", "share Mercia").at(0);
+  const std::string to_mrc = press_mail_to(outbox_, "mercia@example.org", "share Mercia").at(0);
   EXPECT_NE(to_mrc.find("Press from Wessex (WSX)"), std::string::npos) << to_mrc;
   const std::string thread = header_of(to_mrc, "References");
   EXPECT_FALSE(thread.empty()) << to_mrc;
   // The sender's answer lists what was sent to whom.
   ASSERT_TRUE(eventually(
-      [&] { return !mail_to(outbox_, "wessex@example.org", "sent to Mercia (MRC)").empty(); },
+      [&] { return !press_mail_to(outbox_, "wessex@example.org", "sent to Mercia (MRC)").empty(); },
       20s));
   EXPECT_FALSE(has_orders("WSX"));
 
@@ -112,17 +112,21 @@ TEST_F(PressServe, PressByMailAloneAndInOrdersIsDeliveredThreaded) {
   orders += "\nPRESS TO WSX, Northumbria\nAgreed: Oxfordshire is yours.\nENDPRESS\n";
   ASSERT_EQ(send("o1", "mercia@example.org", orders), "250");
   ASSERT_TRUE(eventually(
-      [&] { return mail_to(outbox_, "wessex@example.org", "Oxfordshire is yours").size() == 1; },
+      [&] {
+        return press_mail_to(outbox_, "wessex@example.org", "Oxfordshire is yours").size() == 1;
+      },
       20s));
   EXPECT_TRUE(eventually([&] { return has_orders("MRC"); }, 20s));
-  const std::string reply = mail_to(outbox_, "wessex@example.org", "Oxfordshire is yours").at(0);
+  const std::string reply =
+      press_mail_to(outbox_, "wessex@example.org", "Oxfordshire is yours").at(0);
   EXPECT_EQ(header_of(reply, "References"), thread);
   ASSERT_TRUE(eventually(
-      [&] { return !mail_to(outbox_, "mercia@example.org", "accepted, 0 rejected").empty(); },
+      [&] { return !press_mail_to(outbox_, "mercia@example.org", "accepted, 0 rejected").empty(); },
       20s));
-  EXPECT_NE(
-      mail_to(outbox_, "mercia@example.org", "accepted, 0 rejected").at(0).find("sent to Wessex"),
-      std::string::npos);
+  EXPECT_NE(press_mail_to(outbox_, "mercia@example.org", "accepted, 0 rejected")
+                .at(0)
+                .find("sent to Wessex"),
+            std::string::npos);
 }
 
 TEST_F(PressServe, AnonymousPressByMailAndThePressApi) {
@@ -134,9 +138,12 @@ TEST_F(PressServe, AnonymousPressByMailAndThePressApi) {
                  "ENDPRESS\n"),
             "250");
   ASSERT_TRUE(eventually(
-      [&] { return mail_to(outbox_, "eastanglia@example.org", "Watch your coast").size() == 1; },
+      [&] {
+        return press_mail_to(outbox_, "eastanglia@example.org", "Watch your coast").size() == 1;
+      },
       20s));
-  const std::string anon = mail_to(outbox_, "eastanglia@example.org", "Watch your coast").at(0);
+  const std::string anon =
+      press_mail_to(outbox_, "eastanglia@example.org", "Watch your coast").at(0);
   EXPECT_EQ(anon.find("WSX"), std::string::npos) << anon;
   EXPECT_EQ(anon.find("Wessex"), std::string::npos);
   EXPECT_EQ(anon.find("wessex@"), std::string::npos);
@@ -152,9 +159,11 @@ TEST_F(PressServe, AnonymousPressByMailAndThePressApi) {
                                      R"({"to": "ALL", "body": "East Anglia fears no one."})"));
   EXPECT_EQ(sent.value("to", ""), "ALL");
   ASSERT_TRUE(eventually(
-      [&] { return mail_to(outbox_, "gwynedd@example.org", "fears no one").size() == 1; }, 20s));
+      [&] { return press_mail_to(outbox_, "gwynedd@example.org", "fears no one").size() == 1; },
+      20s));
   // Public press is on the public page; the GM reads the anonymous sender.
-  EXPECT_NE(sh("curl -s -m 10 " + q(daemon_->url("/games/britain-1/press"))).find("fears no one"),
+  EXPECT_NE(run_shell("curl -s -m 10 " + shell_quote(daemon_->url("/games/britain-1/press")))
+                .find("fears no one"),
             std::string::npos);
   const Json gm_view = Json::parse(gm("GET", "/api/games/britain-1/press"));
   ASSERT_EQ(gm_view["messages"].size(), 2u);

@@ -92,7 +92,7 @@ std::vector<Part> pngs(const Message& m) {
   return out;
 }
 
-bool contains(const std::string& s, const std::string& needle) {
+bool map_contains(const std::string& s, const std::string& needle) {
   return s.find(needle) != std::string::npos;
 }
 
@@ -126,7 +126,7 @@ TEST(ComposeAttachments, MultipartMixedKeepsTheTextAndCarriesTheBytes) {
   EXPECT_EQ(got.parts[2].filename, "map-turn-1.png");
   EXPECT_TRUE(got.parts[2].attachment);
   EXPECT_EQ(got.parts[2].data, bytes);
-  EXPECT_TRUE(contains(*raw, "Content-Transfer-Encoding: base64"));
+  EXPECT_TRUE(map_contains(*raw, "Content-Transfer-Encoding: base64"));
   // The project's own parser still finds the text (the orders rule reads replies this way).
   auto parsed = mail::parse_mail(*raw);
   ASSERT_TRUE(parsed.ok());
@@ -232,7 +232,7 @@ TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
     // The text and HTML are as before.
     const auto p = parse(m);
     EXPECT_TRUE(p.has_html);
-    EXPECT_TRUE(contains(p.text, "/games/britain-1/me/reports/1"));
+    EXPECT_TRUE(map_contains(p.text, "/games/britain-1/me/reports/1"));
     EXPECT_LT(m.raw.size(), 400u * 1024) << "a report with its map stays small";
     if (m.to == "wessex@example.org") {
       RecordProperty("map_png_bytes", static_cast<int>(map.size()));
@@ -264,7 +264,7 @@ TEST_F(ReportMapMail, AFailingPainterNeverHoldsAReportBack) {
     const OutboxMessage m = outbox().back();
     EXPECT_EQ(m.kind, "resend");
     EXPECT_TRUE(pngs(read_message(m.raw)).empty()) << what;
-    EXPECT_TRUE(contains(parse(m).text, "Turn 1 report for WSX")) << what;
+    EXPECT_TRUE(map_contains(parse(m).text, "Turn 1 report for WSX")) << what;
   }
   config_.map_painter = [](const Json&) -> Result<std::string> { return Status::Internal("x"); };
   make_ingest();
@@ -307,7 +307,7 @@ TEST_F(ReportMapMail, CorrectionsAttachTheMapPaintedOncePerTurn) {
     ASSERT_EQ(maps.size(), 1u);
     EXPECT_EQ(maps[0].filename, "map-turn-1.png");
     EXPECT_EQ(maps[0].data, map);
-    EXPECT_TRUE(contains(parse(m).text, "This report replaces the turn 1 report"));
+    EXPECT_TRUE(map_contains(parse(m).text, "This report replaces the turn 1 report"));
   }
   EXPECT_EQ(corrections, 5);
 }
@@ -364,20 +364,21 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
                                      ::adj::testing::shell_quote(body) + " " +
                                      ::adj::testing::shell_quote(d.url(path)));
   };
-  ASSERT_TRUE(contains(api("POST", "/api/games",
-                           R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})"),
-                       "britain-1"));
+  ASSERT_TRUE(
+      map_contains(api("POST", "/api/games",
+                       R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})"),
+                   "britain-1"));
   const long long deadline = static_cast<long long>(std::time(nullptr)) + 2;
-  ASSERT_TRUE(contains(api("PUT", "/api/games/britain-1/schedule",
-                           R"({"kind": "fixed", "deadline": )" + std::to_string(deadline) +
-                               R"(, "nmr_guard_ratio": 1})"),
-                       "\"fixed\""));
+  ASSERT_TRUE(map_contains(api("PUT", "/api/games/britain-1/schedule",
+                               R"({"kind": "fixed", "deadline": )" + std::to_string(deadline) +
+                                   R"(, "nmr_guard_ratio": 1})"),
+                           "\"fixed\""));
   // The scheduler runs turn 1; the reports go through the relay.
   std::vector<std::string> reports;
   ASSERT_TRUE(eventually([&] {
     reports.clear();
     for (const std::string& m : mail_test::maildir_texts(relay_dir))
-      if (contains(m, "turn 1 report for")) reports.push_back(m);
+      if (map_contains(m, "turn 1 report for")) reports.push_back(m);
     return reports.size() == 5;
   })) << ::adj::testing::read_file(log);
 
@@ -388,7 +389,7 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
   const auto map = render::state_map_png(to_json(*after));
   ASSERT_TRUE(map.ok());
   for (const std::string& raw : reports) {
-    EXPECT_TRUE(contains(raw, "X-Peer:")) << "received by the relay";
+    EXPECT_TRUE(map_contains(raw, "X-Peer:")) << "received by the relay";
     const Message got = read_message(raw);
     EXPECT_EQ(got.type, "multipart/mixed");
     const auto maps = pngs(got);
@@ -401,7 +402,7 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
     EXPECT_LE(size->second, 1600);
     EXPECT_EQ(maps[0].data, *map);
   }
-  EXPECT_FALSE(contains(::adj::testing::read_file(log), "report_map_failed"));
+  EXPECT_FALSE(map_contains(::adj::testing::read_file(log), "report_map_failed"));
 }
 
 }  // namespace

@@ -26,24 +26,24 @@ using namespace std::chrono_literals;
 using mail_test::eventually;
 using mail_test::free_port;
 
-constexpr const char* kGm = "bounds-gm-token";
+constexpr const char* kBoundsGm = "bounds-gm-token";
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
 
 using mail_test::maildir_texts;
 
-class Daemon : public mail_test::ServeProcess {
+class BoundsDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
-      : ServeProcess(db, free_port(), free_port(), log, kGm, std::move(extra)), log_(log) {}
+  BoundsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
+      : ServeProcess(db, free_port(), free_port(), log, kBoundsGm, std::move(extra)), log_(log) {}
   std::string log() const { return ::adj::testing::read_file(log_); }
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
-    std::string cmd =
-        "curl -s -m 10 -X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(url(path)));
+    std::string cmd = "curl -s -m 10 -X " + method + " -H " +
+                      shell_quote(std::string("Authorization: Bearer ") + kBoundsGm);
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(url(path)));
   }
   Json mail() const { return Json::parse(gm("GET", "/api/mail"), nullptr, false); }
   bool create_game() const {
@@ -65,15 +65,15 @@ class Daemon : public mail_test::ServeProcess {
 std::string smtp_script(const ::adj::testing::TempDir& dir, int port, const std::string& body) {
   const std::string path = dir.file("client.py");
   ::adj::testing::write_file(path, "import smtplib, sys\nport = int(sys.argv[1])\n" + body);
-  return sh("/usr/bin/python3 " + q(path) + " " + std::to_string(port));
+  return run_shell("/usr/bin/python3 " + shell_quote(path) + " " + std::to_string(port));
 }
 
 TEST(ServeMailBounds, ForgedSenderFloodGetsAtMostTheGlobalBudgetWithoutTheirSubject) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("b.db"), dir.file("serve.log"),
-           {"--tick", "0", "--outbox", outbox.string(), "--mail-refusals-total", "5", "--mail-from",
-            "orders@pbm.example.net"});
+  BoundsDaemon d(dir.file("b.db"), dir.file("serve.log"),
+                 {"--tick", "0", "--outbox", outbox.string(), "--mail-refusals-total", "5",
+                  "--mail-from", "orders@pbm.example.net"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   const std::string out = smtp_script(dir, d.smtp(), R"(
@@ -117,16 +117,16 @@ print(' '.join(codes))
     EXPECT_NE(a.find("@attacker.example"), std::string::npos) << "to the envelope sender\n" << a;
     EXPECT_EQ(a.find("guess"), std::string::npos) << a;
   }
-  const std::string outcomes =
-      sh("sqlite3 " + q(dir.file("b.db")) +
-         " \"SELECT count(*) FROM inbox WHERE outcome LIKE '%rate limit for all refusals%'\"");
+  const std::string outcomes = run_shell(
+      "sqlite3 " + shell_quote(dir.file("b.db")) +
+      " \"SELECT count(*) FROM inbox WHERE outcome LIKE '%rate limit for all refusals%'\"");
   EXPECT_EQ(outcomes, "25\n");
 }
 
 TEST(ServeMailBounds, SenderPastItsStorageBudgetGets452AndNothingIsStored) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("b.db"), dir.file("serve.log"),
-           {"--tick", "0", "--outbox", dir.file("out"), "--mail-sender-messages", "2"});
+  BoundsDaemon d(dir.file("b.db"), dir.file("serve.log"),
+                 {"--tick", "0", "--outbox", dir.file("out"), "--mail-sender-messages", "2"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   const std::string out = smtp_script(dir, d.smtp(), R"(
 codes = []
@@ -145,7 +145,7 @@ print(' '.join(codes))
   EXPECT_EQ(out, "250 250 452 250\n") << d.log();
   ASSERT_TRUE(eventually([&] { return d.inbox_drained(); }, 30s));
   const std::string db_rows =
-      sh("sqlite3 " + q(dir.file("b.db")) + " 'SELECT count(*) FROM inbox'");
+      run_shell("sqlite3 " + shell_quote(dir.file("b.db")) + " 'SELECT count(*) FROM inbox'");
   EXPECT_EQ(db_rows, "3\n");
   EXPECT_NE(d.log().find("event=mail_budget_refused"), std::string::npos);
 }
@@ -153,8 +153,8 @@ print(' '.join(codes))
 TEST(ServeMailBounds, TooManyMimePartsIsRefusedNamingTheBoundAndTheDaemonGoesOn) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
-  Daemon d(dir.file("b.db"), dir.file("serve.log"),
-           {"--tick", "0", "--outbox", outbox.string(), "--mail-max-parts", "100"});
+  BoundsDaemon d(dir.file("b.db"), dir.file("serve.log"),
+                 {"--tick", "0", "--outbox", outbox.string(), "--mail-max-parts", "100"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   const std::string out = smtp_script(dir, d.smtp(), R"(
@@ -171,9 +171,10 @@ print('sent')
   const std::string answer = maildir_texts(outbox).front();
   EXPECT_NE(answer.find("more than 100 MIME parts"), std::string::npos) << answer;
   EXPECT_NE(answer.find("ann@example.org"), std::string::npos);
-  EXPECT_NE(sh("curl -s -m 5 " + q(d.url("/healthz"))).find("ok"), std::string::npos);
+  EXPECT_NE(run_shell("curl -s -m 5 " + shell_quote(d.url("/healthz"))).find("ok"),
+            std::string::npos);
   // The GM sees the bytes stored per game.
-  const std::string metrics = sh("curl -s -m 5 " + q(d.url("/metrics")));
+  const std::string metrics = run_shell("curl -s -m 5 " + shell_quote(d.url("/metrics")));
   EXPECT_NE(metrics.find("adjutant_game_bytes{game=\"britain-1\",kind=\"submissions\"}"),
             std::string::npos)
       << metrics;
@@ -181,7 +182,9 @@ print('sent')
   ASSERT_TRUE(mail.is_object()) << d.gm("GET", "/api/mail");
   ASSERT_EQ(mail["games"].size(), 1u);
   EXPECT_EQ(mail["games"][0]["game"], "britain-1");
-  EXPECT_EQ(sh("curl -s -m 5 -o /dev/null -w '%{http_code}' " + q(d.url("/api/mail"))), "403");
+  EXPECT_EQ(
+      run_shell("curl -s -m 5 -o /dev/null -w '%{http_code}' " + shell_quote(d.url("/api/mail"))),
+      "403");
 
   // A message that cannot be answered is listed for the GM as failed, with why.
   EXPECT_EQ(smtp_script(dir, d.smtp(), R"(

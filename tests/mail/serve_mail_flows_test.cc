@@ -30,9 +30,11 @@ namespace {
 using mail_test::eventually;
 using mail_test::send_file;
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
-std::string sh(const std::string& cmd) { return ::adj::testing::run_shell(cmd); }
-std::string slurp(const std::filesystem::path& p) { return ::adj::testing::read_file(p.string()); }
+using ::adj::testing::run_shell;
+using ::adj::testing::shell_quote;
+std::string serve_flows_slurp(const std::filesystem::path& p) {
+  return ::adj::testing::read_file(p.string());
+}
 
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
@@ -40,44 +42,48 @@ using namespace std::chrono_literals;
 using mail_test::Aiosmtpd;
 using mail_test::free_port;
 
-constexpr const char* kGm = "flows-gm-token";
-const std::string kSrc = ADJ_SOURCE_DIR;
-const std::string kPlain = kSrc + "/tests/data/mail/plain.eml";
+constexpr const char* kServeFlowsGm = "flows-gm-token";
+const std::string kServeFlowsSrc = ADJ_SOURCE_DIR;
+const std::string kPlain = kServeFlowsSrc + "/tests/data/mail/plain.eml";
 const std::string kPlainThread = "In-Reply-To: <plain.7f3a@mail.example.org>";
 
 // The contents of the files in a Maildir subdirectory ("new" or "cur").
-std::vector<std::string> maildir_files(const fs::path& dir, const std::string& sub = "new") {
+std::vector<std::string> serve_flows_maildir_files(const fs::path& dir,
+                                                   const std::string& sub = "new") {
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir / sub, ec)) out.push_back(slurp(e.path()));
+  for (const auto& e : fs::directory_iterator(dir / sub, ec))
+    out.push_back(serve_flows_slurp(e.path()));
   return out;
 }
 
-int count_containing(const std::vector<std::string>& files, const std::string& needle) {
+int serve_flows_count_containing(const std::vector<std::string>& files, const std::string& needle) {
   int n = 0;
   for (const auto& f : files) n += f.find(needle) != std::string::npos;
   return n;
 }
 
-const std::string kBearer = q(std::string("Authorization: Bearer ") + kGm);
+const std::string kBearer = shell_quote(std::string("Authorization: Bearer ") + kServeFlowsGm);
 
 // `adjutant serve` on free ports, with extra options, and the GM API as this file uses it.
-class Daemon : public mail_test::ServeProcess {
+class ServeFlowsDaemon : public mail_test::ServeProcess {
  public:
-  Daemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
-      : ServeProcess(db, free_port(), free_port(), log, kGm, std::move(extra)), log_(log) {}
-  std::string log() const { return slurp(log_); }
+  ServeFlowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
+      : ServeProcess(db, free_port(), free_port(), log, kServeFlowsGm, std::move(extra)),
+        log_(log) {}
+  std::string log() const { return serve_flows_slurp(log_); }
 
   // curl with the GM bearer token; the body.
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
     std::string cmd = "curl -s -m 10 -X " + method + " -H " + kBearer;
-    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + q(body);
-    return sh(cmd + " " + q(url(path)));
+    if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return run_shell(cmd + " " + shell_quote(url(path)));
   }
   // The HTTP status of a GET with extra curl arguments.
   std::string status(const std::string& path, const std::string& curl_args = "") const {
-    return sh("curl -s -m 10 -o /dev/null -w '%{http_code}' " + curl_args + " " + q(url(path)));
+    return run_shell("curl -s -m 10 -o /dev/null -w '%{http_code}' " + curl_args + " " +
+                     shell_quote(url(path)));
   }
   // Creates britain-1 through the GM API.
   bool create_game() const {
@@ -107,7 +113,7 @@ int count_of(const std::vector<std::string>& v, const std::string& s) {
   return static_cast<int>(std::count(v.begin(), v.end(), s));
 }
 
-bool has_orders(const Daemon& d, const std::string& player) {
+bool serve_flows_has_orders(const ServeFlowsDaemon& d, const std::string& player) {
   const Json j = Json::parse(d.gm("GET", "/api/games/britain-1/submissions"), nullptr, false);
   if (!j.is_object() || !j.contains("players")) return false;
   for (const auto& p : j["players"])
@@ -123,36 +129,42 @@ TEST(ServeMailFlows, WatchedMaildirIsIngestedMovedToCurAndAnswered) {
   const fs::path in = dir.file("in"), outbox = dir.file("out");
   fs::create_directories(in / "new");
   fs::create_directories(in / "tmp");
-  Daemon d(db, log, {"--tick", "0", "--maildir", in.string(), "--outbox", outbox.string()});
+  ServeFlowsDaemon d(db, log,
+                     {"--tick", "0", "--maildir", in.string(), "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
-  EXPECT_FALSE(has_orders(d, "WSX"));
+  EXPECT_FALSE(serve_flows_has_orders(d, "WSX"));
 
   // Delivered the Maildir way: written in tmp/, then renamed into new/.
   fs::copy_file(kPlain, in / "tmp" / "1700000000.M1P1.test");
   fs::rename(in / "tmp" / "1700000000.M1P1.test", in / "new" / "1700000000.M1P1.test");
 
-  ASSERT_TRUE(eventually([&] { return maildir_files(in, "new").empty(); }, 15s)) << d.log();
-  const auto cur = maildir_files(in, "cur");
+  ASSERT_TRUE(eventually([&] { return serve_flows_maildir_files(in, "new").empty(); }, 15s))
+      << d.log();
+  const auto cur = serve_flows_maildir_files(in, "cur");
   ASSERT_EQ(cur.size(), 1u);
   EXPECT_NE(cur[0].find("<plain.7f3a@mail.example.org>"), std::string::npos);
   EXPECT_TRUE(fs::exists(in / "cur" / "1700000000.M1P1.test:2,S"));
-  EXPECT_TRUE(eventually([&] { return has_orders(d, "WSX"); }, 15s)) << d.log();
+  EXPECT_TRUE(eventually([&] { return serve_flows_has_orders(d, "WSX"); }, 15s)) << d.log();
   EXPECT_NE(d.log().find("channel=maildir"), std::string::npos);
   // The answer, threaded to the message, in the outbox Maildir.
-  ASSERT_TRUE(
-      eventually([&] { return count_containing(maildir_files(outbox), kPlainThread) == 1; }, 15s))
+  ASSERT_TRUE(eventually(
+      [&] {
+        return serve_flows_count_containing(serve_flows_maildir_files(outbox), kPlainThread) == 1;
+      },
+      15s))
       << d.log();
-  const auto answers = maildir_files(outbox);
-  EXPECT_EQ(count_containing(answers, "wessex@example.org"), 1);
-  EXPECT_EQ(count_containing(answers, "cerdic"), 0) << "the secret is masked";
+  const auto answers = serve_flows_maildir_files(outbox);
+  EXPECT_EQ(serve_flows_count_containing(answers, "wessex@example.org"), 1);
+  EXPECT_EQ(serve_flows_count_containing(answers, "cerdic"), 0) << "the secret is masked";
 
   // The same file again (same Message-ID): moved, but neither stored nor answered twice.
   fs::copy_file(kPlain, in / "new" / "1700000001.M2P1.test");
-  ASSERT_TRUE(eventually([&] { return maildir_files(in, "new").empty(); }, 15s)) << d.log();
+  ASSERT_TRUE(eventually([&] { return serve_flows_maildir_files(in, "new").empty(); }, 15s))
+      << d.log();
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(maildir_files(in, "cur").size(), 2u);
-  EXPECT_EQ(count_containing(maildir_files(outbox), kPlainThread), 1);
+  EXPECT_EQ(serve_flows_maildir_files(in, "cur").size(), 2u);
+  EXPECT_EQ(serve_flows_count_containing(serve_flows_maildir_files(outbox), kPlainThread), 1);
   EXPECT_NE(d.log().find("duplicate=true"), std::string::npos);
 }
 
@@ -164,29 +176,29 @@ TEST(ServeMailFlows, AnswersGoThroughTheRelayNotTheLocalOutbox) {
   const int relay_port = free_port();
   Aiosmtpd relay(relay_port, {"aiosmtpd.handlers.Mailbox", relay_dir.string()});
   ASSERT_TRUE(relay.start());
-  Daemon d(db, log,
-           {"--tick", "0", "--relay", "smtp://127.0.0.1:" + std::to_string(relay_port),
-            "--mail-from", "orders@pbm.example.net", "--outbox", outbox.string()});
+  ServeFlowsDaemon d(db, log,
+                     {"--tick", "0", "--relay", "smtp://127.0.0.1:" + std::to_string(relay_port),
+                      "--mail-from", "orders@pbm.example.net", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_NE(d.log().find("smtp://127.0.0.1:" + std::to_string(relay_port)), std::string::npos);
 
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
   ASSERT_TRUE(eventually([&] {
-    return count_containing(maildir_files(relay_dir), kPlainThread) == 1;
+    return serve_flows_count_containing(serve_flows_maildir_files(relay_dir), kPlainThread) == 1;
   })) << d.log();
-  const auto got = maildir_files(relay_dir);
-  EXPECT_EQ(count_containing(got, "References: <plain.7f3a@mail.example.org>"), 1);
-  EXPECT_EQ(count_containing(got, "X-RcptTo: wessex@example.org"), 1);
-  EXPECT_EQ(count_containing(got, "X-MailFrom: orders@pbm.example.net"),
+  const auto got = serve_flows_maildir_files(relay_dir);
+  EXPECT_EQ(serve_flows_count_containing(got, "References: <plain.7f3a@mail.example.org>"), 1);
+  EXPECT_EQ(serve_flows_count_containing(got, "X-RcptTo: wessex@example.org"), 1);
+  EXPECT_EQ(serve_flows_count_containing(got, "X-MailFrom: orders@pbm.example.net"),
             static_cast<int>(got.size()));
   // Marked sent, and nothing in the local outbox Maildir.
   EXPECT_TRUE(eventually([&] {
     const Json ob = d.outbox();
     return !ob.empty() && ob[0].value("state", "") == "sent";
   })) << d.outbox().dump();
-  EXPECT_TRUE(maildir_files(outbox).empty());
-  EXPECT_TRUE(has_orders(d, "WSX"));
+  EXPECT_TRUE(serve_flows_maildir_files(outbox).empty());
+  EXPECT_TRUE(serve_flows_has_orders(d, "WSX"));
 }
 
 TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
@@ -194,7 +206,8 @@ TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
   // No reminders here (0 hours): only the answer and the reports.
-  Daemon d(db, log, {"--tick", "1", "--reminder-hours", "0", "--outbox", outbox.string()});
+  ServeFlowsDaemon d(db, log,
+                     {"--tick", "1", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
@@ -207,13 +220,14 @@ TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
 
   // The scheduler runs turn 1 after the deadline; a report per player with an address.
   ASSERT_TRUE(eventually([&] {
-    return count_containing(maildir_files(outbox), "turn 1 report for") == 5;
+    return serve_flows_count_containing(serve_flows_maildir_files(outbox), "turn 1 report for") ==
+           5;
   })) << d.log();
   EXPECT_GE(now(), deadline);
   EXPECT_NE(d.log().find("action=ran"), std::string::npos) << d.log();
   EXPECT_NE(d.log().find("event=reports_queued game=britain-1 turn=1 count=5"), std::string::npos)
       << d.log();
-  const auto files = maildir_files(outbox);
+  const auto files = serve_flows_maildir_files(outbox);
   for (const std::string to :
        {"wessex@example.org", "mercia@example.org", "northumbria@example.org",
         "eastanglia@example.org", "gwynedd@example.org"}) {
@@ -233,7 +247,8 @@ TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
   }
   // More ticks do not mail the reports again.
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(count_containing(maildir_files(outbox), "turn 1 report for"), 5);
+  EXPECT_EQ(serve_flows_count_containing(serve_flows_maildir_files(outbox), "turn 1 report for"),
+            5);
   EXPECT_EQ(recipients(d.outbox(), "report").size(), 5u);
 }
 
@@ -241,11 +256,12 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  Daemon d(db, log, {"--tick", "1", "--reminder-hours", "2", "--outbox", outbox.string()});
+  ServeFlowsDaemon d(db, log,
+                     {"--tick", "1", "--reminder-hours", "2", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
-  ASSERT_TRUE(eventually([&] { return has_orders(d, "WSX"); })) << d.log();
+  ASSERT_TRUE(eventually([&] { return serve_flows_has_orders(d, "WSX"); })) << d.log();
 
   // A deadline an hour away: inside the two hours of --reminder-hours.
   const std::string sched =
@@ -256,7 +272,8 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
   ASSERT_TRUE(eventually([&] { return recipients(d.outbox(), "reminder").size() >= 4; }))
       << d.log();
   ASSERT_TRUE(eventually([&] {
-    return count_containing(maildir_files(outbox), "reminder, no orders yet") >= 4;
+    return serve_flows_count_containing(serve_flows_maildir_files(outbox),
+                                        "reminder, no orders yet") >= 4;
   })) << d.log();
   // Several more ticks: no duplicates.
   std::this_thread::sleep_for(4s);
@@ -266,8 +283,8 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
                                "eastanglia@example.org", "gwynedd@example.org"})
     EXPECT_EQ(count_of(reminders, to), 1) << to;
   EXPECT_EQ(count_of(reminders, "wessex@example.org"), 0);
-  const auto files = maildir_files(outbox);
-  EXPECT_EQ(count_containing(files, "reminder, no orders yet"), 4);
+  const auto files = serve_flows_maildir_files(outbox);
+  EXPECT_EQ(serve_flows_count_containing(files, "reminder, no orders yet"), 4);
   for (const auto& f : files) {
     if (f.find("reminder, no orders yet") != std::string::npos) {
       EXPECT_EQ(f.find("wessex@example.org"), std::string::npos) << f;
@@ -279,7 +296,7 @@ TEST(ServeMailFlows, GmOutboxPageIsForTheGmOnly) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  Daemon d(db, log, {"--tick", "0", "--outbox", outbox.string()});
+  ServeFlowsDaemon d(db, log, {"--tick", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
@@ -287,16 +304,18 @@ TEST(ServeMailFlows, GmOutboxPageIsForTheGmOnly) {
 
   const std::string page = "/games/britain-1/outbox";
   EXPECT_EQ(d.status(page, "-H " + kBearer), "200");
-  EXPECT_EQ(d.status(page, "-H " + q(std::string("Cookie: adj_gm=") + kGm)), "200");
+  EXPECT_EQ(d.status(page, "-H " + shell_quote(std::string("Cookie: adj_gm=") + kServeFlowsGm)),
+            "200");
   EXPECT_EQ(d.status(page), "403");
   EXPECT_EQ(d.status(page, "-H 'Authorization: Bearer wrong'"), "403");
   EXPECT_EQ(d.status(page, "-H 'Cookie: adj_gm=wrong'"), "403");
-  const std::string html = sh("curl -s -m 10 -H " + kBearer + " " + q(d.url(page)));
+  const std::string html =
+      run_shell("curl -s -m 10 -H " + kBearer + " " + shell_quote(d.url(page)));
   EXPECT_NE(html.find("wessex@example.org"), std::string::npos) << html;
   EXPECT_NE(html.find("<td data-label=\"Kind\">ack</td>"), std::string::npos) << html;
   // The GM desk's game page links to it.
   const std::string desk =
-      sh("curl -s -m 10 -H " + kBearer + " " + q(d.url("/gm/games/britain-1")));
+      run_shell("curl -s -m 10 -H " + kBearer + " " + shell_quote(d.url("/gm/games/britain-1")));
   EXPECT_NE(desk.find("href=\"" + page + "\""), std::string::npos) << desk;
 }
 

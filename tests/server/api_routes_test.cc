@@ -17,8 +17,8 @@ namespace {
 using http::Request;
 using http::Response;
 
-constexpr const char* kGm = "gm-token-for-tests";
-constexpr UnixTime kNow = 1'800'000'000;
+constexpr const char* kApiGm = "gm-token-for-tests";
+constexpr UnixTime kApiNow = 1'800'000'000;
 
 std::string orders(int turn, const std::string& player) {
   auto f = embedded_file("schemas/scenarios/dark-age-britain/turn" + std::to_string(turn) + "-" +
@@ -44,7 +44,7 @@ std::string without_header(const std::string& text) {
 
 class ApiTest : public ::testing::Test {
  protected:
-  ApiTest() : ctx_(make_config(dir_, kGm), [this] { return now_; }) {
+  ApiTest() : ctx_(make_config(dir_, kApiGm), [this] { return now_; }) {
     register_routes(router_, ctx_);
   }
 
@@ -77,7 +77,7 @@ class ApiTest : public ::testing::Test {
   Response gm(const std::string& method, const std::string& target, const std::string& body = "") {
     return call(
         method, target, body,
-        {{"authorization", std::string("Bearer ") + kGm}, {"content-type", "application/json"}});
+        {{"authorization", std::string("Bearer ") + kApiGm}, {"content-type", "application/json"}});
   }
   Response as(const std::string& token, const std::string& method, const std::string& target,
               const std::string& body = "", const std::string& type = "text/plain") {
@@ -111,7 +111,7 @@ class ApiTest : public ::testing::Test {
   }
 
   ::adj::testing::TempDir dir_;
-  UnixTime now_ = kNow;
+  UnixTime now_ = kApiNow;
   WebContext ctx_;
   http::Router router_;
 };
@@ -487,16 +487,17 @@ TEST_F(ApiTest, GmTurnControlsAreAudited) {
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(body(r)["status"], "open");
 
-  r = gm("POST", "/api/games/britain-1/deadline", Json{{"deadline", kNow + 3600}}.dump());
+  r = gm("POST", "/api/games/britain-1/deadline", Json{{"deadline", kApiNow + 3600}}.dump());
   EXPECT_EQ(r.status, 200) << r.body;
   expect_schema(r, "schedule.schema.json");
-  EXPECT_EQ(body(r)["deadline"], kNow + 3600);
+  EXPECT_EQ(body(r)["deadline"], kApiNow + 3600);
   EXPECT_EQ(body(r)["kind"], "fixed");
   r = gm("POST", "/api/games/britain-1/deadline", R"({"extend_seconds": 600})");
   EXPECT_EQ(r.status, 200) << r.body;
-  EXPECT_EQ(body(r)["deadline"], kNow + 4200);
-  EXPECT_EQ(gm("POST", "/api/games/britain-1/deadline", Json{{"deadline", kNow - 1}}.dump()).status,
-            400);
+  EXPECT_EQ(body(r)["deadline"], kApiNow + 4200);
+  EXPECT_EQ(
+      gm("POST", "/api/games/britain-1/deadline", Json{{"deadline", kApiNow - 1}}.dump()).status,
+      400);
   EXPECT_EQ(gm("POST", "/api/games/britain-1/deadline", "{}").status, 400);
 
   r = gm("PUT", "/api/games/britain-1/schedule",
@@ -537,7 +538,7 @@ TEST_F(ApiTest, EveryGmRouteNeedsTheGmToken) {
   for (const auto& [method, path] : routes) {
     EXPECT_EQ(call(method, path).status, 401) << method << " " << path;
     EXPECT_EQ(as(wsx, method, path).status, 403) << method << " " << path;
-    EXPECT_EQ(as(std::string(kGm) + "x", method, path).status, 401) << method << " " << path;
+    EXPECT_EQ(as(std::string(kApiGm) + "x", method, path).status, 401) << method << " " << path;
   }
   EXPECT_EQ(body(call("GET", "/api/games/britain-1"))["turn"], 1);
   EXPECT_EQ(call("DELETE", "/api/games/britain-1").status, 405);
@@ -547,7 +548,7 @@ TEST(ApiNoGmToken, GmApiIsDisabled) {
   ::adj::testing::TempDir dir;
   WebConfig c;
   c.db_path = dir.file("x.db");
-  WebContext ctx(c, [] { return kNow; });
+  WebContext ctx(c, [] { return kApiNow; });
   http::Router router;
   register_routes(router, ctx);
   Request req;

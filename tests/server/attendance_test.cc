@@ -19,9 +19,9 @@
 namespace adj {
 namespace {
 
-constexpr const char* kGame = "britain-1";
-constexpr UnixTime kDay = 86400;
-constexpr UnixTime kStart = 1'700'000'000;  // 2023-11-14T22:13:20Z
+constexpr const char* kAttendanceGame = "britain-1";
+constexpr UnixTime kAttendanceDay = 86400;
+constexpr UnixTime kAttendanceStart = 1'700'000'000;  // 2023-11-14T22:13:20Z
 
 class AttendanceTest : public ::testing::Test {
  protected:
@@ -45,16 +45,16 @@ class AttendanceTest : public ::testing::Test {
     const std::string text = ::adj::testing::read_file(
         std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn" +
         std::to_string(turn) + "-" + player + ".txt");
-    auto out = svc_->submit_orders(kGame, text, "web");
+    auto out = svc_->submit_orders(kAttendanceGame, text, "web");
     ASSERT_TRUE(out.ok()) << out.status().to_string();
     ASSERT_FALSE(out->ack.refused) << out->ack.refusal;
   }
   void run() {
-    auto out = admin_->run_turn(kGame, false, "gm");
+    auto out = admin_->run_turn(kAttendanceGame, false, "gm");
     ASSERT_TRUE(out.ok()) << out.status().to_string();
   }
   PlayerAttendance of(const std::string& player) {
-    auto ps = att_->players(kGame);
+    auto ps = att_->players(kAttendanceGame);
     EXPECT_TRUE(ps.ok());
     for (const auto& p : *ps)
       if (p.player == player) return p;
@@ -63,14 +63,14 @@ class AttendanceTest : public ::testing::Test {
   }
   std::vector<Notice> notices(const std::string& kind) {
     std::vector<Notice> out;
-    const auto all = store_->notices(kGame);
+    const auto all = store_->notices(kAttendanceGame);
     for (const auto& n : *all)
       if (n.kind == kind) out.push_back(n);
     return out;
   }
   int audits(const std::string& action) {
     int n = 0;
-    const auto log = admin_->audit_log(kGame);
+    const auto log = admin_->audit_log(kAttendanceGame);
     for (const auto& e : *log) n += e.action == action;
     return n;
   }
@@ -94,7 +94,7 @@ class AttendanceTest : public ::testing::Test {
   }
 
   ::adj::testing::TempDir dir_;
-  UnixTime now_ = kStart;
+  UnixTime now_ = kAttendanceStart;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Services> svc_;
@@ -122,19 +122,20 @@ TEST_F(AttendanceTest, MissesComeFromTheTurnRecordsAndDisorderFollowsTheRunAndRo
   const auto told = notices("disorder");
   ASSERT_EQ(told.size(), 4u);
   EXPECT_NE(told[0].text.find("civil disorder"), std::string::npos);
-  EXPECT_EQ(*att_->in_disorder(kGame), (std::set<std::string>{"EAN", "GWN", "MRC", "NUM"}));
+  EXPECT_EQ(*att_->in_disorder(kAttendanceGame),
+            (std::set<std::string>{"EAN", "GWN", "MRC", "NUM"}));
 
   // A rollback to turn 2 takes the miss and the disorder back.
-  ASSERT_TRUE(admin_->rollback(kGame, 2, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kAttendanceGame, 2, "gm").ok());
   EXPECT_EQ(of("MRC").missed, 1);
   EXPECT_FALSE(of("MRC").disorder);
-  EXPECT_TRUE(att_->in_disorder(kGame)->empty());
+  EXPECT_TRUE(att_->in_disorder(kAttendanceGame)->empty());
 }
 
 TEST_F(AttendanceTest, NeverWhenTheOptionIsZero) {
   AttendanceOptions o;
   o.civil_disorder_after = 0;
-  ASSERT_TRUE(att_->set_options(kGame, o, "gm").ok());
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
   run();
   run();
   run();
@@ -144,12 +145,12 @@ TEST_F(AttendanceTest, NeverWhenTheOptionIsZero) {
 }
 
 TEST_F(AttendanceTest, StandbyGetsAnOfferAndTheTakeoverEndsTheDisorderOnce) {
-  auto text = att_->standby(kGame, "Stand@Example.net");
+  auto text = att_->standby(kAttendanceGame, "Stand@Example.net");
   ASSERT_TRUE(text.ok()) << text.status().to_string();
   EXPECT_NE(text->find("standby list"), std::string::npos);
   ASSERT_EQ(notices("standby").size(), 1u);
   EXPECT_EQ(notices("standby")[0].addresses, std::vector<std::string>{"stand@example.net"});
-  ASSERT_TRUE(att_->standby(kGame, "stand@example.net").ok());  // again: no second notice
+  ASSERT_TRUE(att_->standby(kAttendanceGame, "stand@example.net").ok());  // again: no second notice
   EXPECT_EQ(notices("standby").size(), 1u);
 
   submit(1, "WSX");
@@ -164,33 +165,35 @@ TEST_F(AttendanceTest, StandbyGetsAnOfferAndTheTakeoverEndsTheDisorderOnce) {
     EXPECT_NE(n.text.find("/games/britain-1/takeover"), std::string::npos);
   }
   // The code is stored only as its hash.
-  const auto codes = store_->takeover_codes(kGame);
+  const auto codes = store_->takeover_codes(kAttendanceGame);
   for (const auto& c : *codes) EXPECT_NE(c.code_hash, code);
 
   // Bound to its position: not for NUM.
-  auto wrong = att_->takeover(kGame, "NUM", code, "stand@example.net", replacer(), "test");
+  auto wrong =
+      att_->takeover(kAttendanceGame, "NUM", code, "stand@example.net", replacer(), "test");
   EXPECT_EQ(wrong.status().code(), StatusCode::kPermissionDenied);
   EXPECT_NE(wrong.status().message().find("wrong, used or expired"), std::string::npos);
 
-  auto t = att_->takeover(kGame, "mrc", code, "stand@example.net", replacer(), "test");
+  auto t = att_->takeover(kAttendanceGame, "mrc", code, "stand@example.net", replacer(), "test");
   ASSERT_TRUE(t.ok()) << t.status().to_string();
   EXPECT_EQ(t->player, "MRC");
   EXPECT_FALSE(t->secret.empty());
   EXPECT_EQ(replaced_, std::vector<std::string>{"MRC:stand@example.net"});
   EXPECT_FALSE(of("MRC").disorder);
   EXPECT_EQ(of("MRC").missed, 0);
-  EXPECT_TRUE(att_->standby_list(kGame)->empty());
+  EXPECT_TRUE(att_->standby_list(kAttendanceGame)->empty());
   EXPECT_EQ(audits("takeover"), 1);
-  EXPECT_TRUE(svc_->authenticate_player(kGame, "MRC", t->secret).ok());
+  EXPECT_TRUE(svc_->authenticate_player(kAttendanceGame, "MRC", t->secret).ok());
 
   // Used: refused, and the position is not replaced again.
-  auto again = att_->takeover(kGame, "MRC", code, "other@example.net", replacer(), "test");
+  auto again =
+      att_->takeover(kAttendanceGame, "MRC", code, "other@example.net", replacer(), "test");
   EXPECT_EQ(again.status().code(), StatusCode::kPermissionDenied);
   EXPECT_EQ(replaced_.size(), 1u);
 
   // The new player's orders count: MRC is not missing after the next run.
   const std::string orders = "GAME britain-1\nPLAYER MRC " + t->secret + "\nDEFEND LEI\n";
-  auto sub = svc_->submit_orders(kGame, orders, "web");
+  auto sub = svc_->submit_orders(kAttendanceGame, orders, "web");
   ASSERT_TRUE(sub.ok());
   ASSERT_FALSE(sub->ack.refused) << sub->ack.refusal;
   run();
@@ -200,28 +203,28 @@ TEST_F(AttendanceTest, StandbyGetsAnOfferAndTheTakeoverEndsTheDisorderOnce) {
 }
 
 TEST_F(AttendanceTest, GmCodesExpireAndBadAddressesAreRefusedBeforeTheCodeIsSpent) {
-  auto code = att_->issue_code(kGame, "gwn", "gm");
+  auto code = att_->issue_code(kAttendanceGame, "gwn", "gm");
   ASSERT_TRUE(code.ok()) << code.status().to_string();
   EXPECT_EQ(audits("takeover-code"), 1);
-  const auto log = admin_->audit_log(kGame);
+  const auto log = admin_->audit_log(kAttendanceGame);
   for (const auto& e : *log)
     EXPECT_EQ(e.detail.dump().find(*code), std::string::npos) << "never the code";
-  auto bad = att_->takeover(kGame, "GWN", *code, "not an address", replacer(), "test");
+  auto bad = att_->takeover(kAttendanceGame, "GWN", *code, "not an address", replacer(), "test");
   EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
-  auto nobody = att_->takeover(kGame, "XYZ", *code, "a@example.net", replacer(), "test");
+  auto nobody = att_->takeover(kAttendanceGame, "XYZ", *code, "a@example.net", replacer(), "test");
   EXPECT_EQ(nobody.status().code(), StatusCode::kNotFound);
   EXPECT_NE(nobody.status().message().find("WSX"), std::string::npos) << "lists the kingdoms";
 
-  now_ += 8 * kDay;  // default validity: 7 days
-  auto late = att_->takeover(kGame, "GWN", *code, "a@example.net", replacer(), "test");
+  now_ += 8 * kAttendanceDay;  // default validity: 7 days
+  auto late = att_->takeover(kAttendanceGame, "GWN", *code, "a@example.net", replacer(), "test");
   EXPECT_EQ(late.status().code(), StatusCode::kPermissionDenied);
   EXPECT_TRUE(replaced_.empty());
 }
 
 TEST_F(AttendanceTest, AbsenceExcusesMissesAndExtendsTheDeadlineOncePerTurn) {
   // Away from today for three days (the turns run today).
-  const std::string from = ymd_of(now_), to = ymd_of(now_ + 2 * kDay);
-  auto a = att_->declare_absence(kGame, "mrc", from, to, "player:MRC");
+  const std::string from = ymd_of(now_), to = ymd_of(now_ + 2 * kAttendanceDay);
+  auto a = att_->declare_absence(kAttendanceGame, "mrc", from, to, "player:MRC");
   ASSERT_TRUE(a.ok()) << a.status().to_string();
   EXPECT_EQ(a->player, "MRC");
   EXPECT_EQ(audits("absence"), 1);
@@ -238,14 +241,15 @@ TEST_F(AttendanceTest, AbsenceExcusesMissesAndExtendsTheDeadlineOncePerTurn) {
   s.kind = "fixed";
   s.deadline = now_ + 3600;
   s.nmr_guard_ratio = 1;
-  ASSERT_TRUE(admin_->set_schedule(kGame, s, "gm").ok());
+  ASSERT_TRUE(admin_->set_schedule(kAttendanceGame, s, "gm").ok());
   now_ += 2 * 3600;
   auto acts = admin_->tick();
   ASSERT_EQ(acts.size(), 1u);
   EXPECT_EQ(acts[0].action, "extended") << acts[0].detail;
   EXPECT_NE(acts[0].detail.find("absence of MRC"), std::string::npos) << acts[0].detail;
-  const UnixTime extended = *store_->schedule(kGame)->deadline;
-  EXPECT_EQ(extended, kStart + 3600 + 3 * kDay);  // to the same time after the last day
+  const UnixTime extended = *store_->schedule(kAttendanceGame)->deadline;
+  EXPECT_EQ(extended,
+            kAttendanceStart + 3600 + 3 * kAttendanceDay);  // to the same time after the last day
   now_ = extended + 60;
   acts = admin_->tick();
   ASSERT_EQ(acts.size(), 1u);
@@ -255,24 +259,25 @@ TEST_F(AttendanceTest, AbsenceExcusesMissesAndExtendsTheDeadlineOncePerTurn) {
 TEST_F(AttendanceTest, AbsenceExtensionIsCappedAndOffByPolicy) {
   AttendanceOptions o;
   o.absence_max_days = 1;
-  ASSERT_TRUE(att_->set_options(kGame, o, "gm").ok());
-  ASSERT_TRUE(
-      att_->declare_absence(kGame, "MRC", ymd_of(now_), ymd_of(now_ + 10 * kDay), "gm").ok());
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
+  ASSERT_TRUE(att_->declare_absence(kAttendanceGame, "MRC", ymd_of(now_),
+                                    ymd_of(now_ + 10 * kAttendanceDay), "gm")
+                  .ok());
   Schedule s;
   s.kind = "fixed";
   s.deadline = now_ + 3600;
   s.nmr_guard_ratio = 1;
-  ASSERT_TRUE(admin_->set_schedule(kGame, s, "gm").ok());
+  ASSERT_TRUE(admin_->set_schedule(kAttendanceGame, s, "gm").ok());
   now_ += 2 * 3600;
   ASSERT_EQ(admin_->tick()[0].action, "extended");
-  EXPECT_EQ(*store_->schedule(kGame)->deadline, kStart + 3600 + kDay);
-  now_ = *store_->schedule(kGame)->deadline + 1;
+  EXPECT_EQ(*store_->schedule(kAttendanceGame)->deadline, kAttendanceStart + 3600 + kAttendanceDay);
+  now_ = *store_->schedule(kAttendanceGame)->deadline + 1;
   EXPECT_EQ(admin_->tick()[0].action, "ran") << "once per turn";
 
   o.absence_extends = false;
-  ASSERT_TRUE(att_->set_options(kGame, o, "gm").ok());
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
   s.deadline = now_ + 3600;
-  ASSERT_TRUE(admin_->set_schedule(kGame, s, "gm").ok());
+  ASSERT_TRUE(admin_->set_schedule(kAttendanceGame, s, "gm").ok());
   now_ += 2 * 3600;
   EXPECT_EQ(admin_->tick()[0].action, "ran") << "the policy says no";
 }
@@ -280,15 +285,15 @@ TEST_F(AttendanceTest, AbsenceExtensionIsCappedAndOffByPolicy) {
 TEST_F(AttendanceTest, PositionsInDisorderDoNotHoldUpEarlyRunsOrTheNmrGuard) {
   AttendanceOptions o;
   o.civil_disorder_after = 1;
-  ASSERT_TRUE(att_->set_options(kGame, o, "gm").ok());
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
   submit(1, "WSX");
   run();
-  ASSERT_EQ(att_->in_disorder(kGame)->size(), 4u);
+  ASSERT_EQ(att_->in_disorder(kAttendanceGame)->size(), 4u);
   Schedule s;
   s.kind = "fixed";
-  s.deadline = now_ + 10 * kDay;
+  s.deadline = now_ + 10 * kAttendanceDay;
   s.early_when_all_in = true;
-  ASSERT_TRUE(admin_->set_schedule(kGame, s, "gm").ok());
+  ASSERT_TRUE(admin_->set_schedule(kAttendanceGame, s, "gm").ok());
   EXPECT_EQ(admin_->tick()[0].action, "waiting");
   submit(2, "WSX");
   const auto acts = admin_->tick();
@@ -299,7 +304,7 @@ TEST_F(AttendanceTest, PositionsInDisorderDoNotHoldUpEarlyRunsOrTheNmrGuard) {
 TEST_F(AttendanceTest, OptionsAndAbsencesAreValidatedWithClearErrors) {
   AttendanceOptions o;
   o.civil_disorder_after = 21;
-  Status s = att_->set_options(kGame, o, "gm");
+  Status s = att_->set_options(kAttendanceGame, o, "gm");
   EXPECT_EQ(s.code(), StatusCode::kInvalidArgument);
   EXPECT_NE(s.message().find("civil_disorder_after"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("0 to 20"), std::string::npos) << s.message();
@@ -313,28 +318,30 @@ TEST_F(AttendanceTest, OptionsAndAbsencesAreValidatedWithClearErrors) {
   EXPECT_EQ(j.civil_disorder_after, 3);
 
   const auto refused = [&](const std::string& from, const std::string& to, const char* says) {
-    auto a = att_->declare_absence(kGame, "MRC", from, to, "gm");
+    auto a = att_->declare_absence(kAttendanceGame, "MRC", from, to, "gm");
     EXPECT_FALSE(a.ok()) << from << " " << to;
     EXPECT_NE(a.status().message().find(says), std::string::npos) << a.status().message();
   };
   refused("2023-13-01", "2023-12-01", "not a date");
-  refused(ymd_of(now_ + 5 * kDay), ymd_of(now_ + 2 * kDay), "before it starts");
-  refused(ymd_of(now_ - 5 * kDay), ymd_of(now_ - 2 * kDay), "over already");
-  refused(ymd_of(now_), ymd_of(now_ + 200 * kDay), "at most");
+  refused(ymd_of(now_ + 5 * kAttendanceDay), ymd_of(now_ + 2 * kAttendanceDay), "before it starts");
+  refused(ymd_of(now_ - 5 * kAttendanceDay), ymd_of(now_ - 2 * kAttendanceDay), "over already");
+  refused(ymd_of(now_), ymd_of(now_ + 200 * kAttendanceDay), "at most");
   for (int i = 0; i < 3; ++i)
-    ASSERT_TRUE(att_->declare_absence(kGame, "MRC", ymd_of(now_), ymd_of(now_), "gm").ok());
+    ASSERT_TRUE(
+        att_->declare_absence(kAttendanceGame, "MRC", ymd_of(now_), ymd_of(now_), "gm").ok());
   refused(ymd_of(now_), ymd_of(now_), "the most it allows");
-  auto nobody = att_->declare_absence(kGame, "ZZZ", ymd_of(now_), ymd_of(now_), "gm");
+  auto nobody = att_->declare_absence(kAttendanceGame, "ZZZ", ymd_of(now_), ymd_of(now_), "gm");
   EXPECT_EQ(nobody.status().code(), StatusCode::kNotFound);
 }
 
 TEST_F(AttendanceTest, StandbyListIsBoundedAndAddressesChecked) {
-  EXPECT_EQ(att_->standby(kGame, "no-at-sign").status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(att_->standby(kGame, "a@b.c\r\nBcc: x@y.z").status().code(),
+  EXPECT_EQ(att_->standby(kAttendanceGame, "no-at-sign").status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(att_->standby(kAttendanceGame, "a@b.c\r\nBcc: x@y.z").status().code(),
             StatusCode::kInvalidArgument);
   for (int i = 0; i < Attendance::kMaxStandby; ++i)
-    ASSERT_TRUE(att_->standby(kGame, "p" + std::to_string(i) + "@example.net").ok());
-  auto full = att_->standby(kGame, "late@example.net");
+    ASSERT_TRUE(att_->standby(kAttendanceGame, "p" + std::to_string(i) + "@example.net").ok());
+  auto full = att_->standby(kAttendanceGame, "late@example.net");
   EXPECT_EQ(full.status().code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(full.status().message().find("full"), std::string::npos);
   EXPECT_EQ(static_cast<int>(notices("standby").size()), Attendance::kMaxStandby);

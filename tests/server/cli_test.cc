@@ -20,7 +20,7 @@ using ::adj::testing::read_file;
 using ::adj::testing::run_cli;
 using ::adj::testing::write_file;
 
-const std::string kOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
+const std::string kCliOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
 
 class Cli : public ::testing::Test {
  protected:
@@ -33,7 +33,7 @@ class Cli : public ::testing::Test {
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   std::string orders(int turn, const std::string& player) {
-    return read_file(kOrders + "turn" + std::to_string(turn) + "-" + player + ".txt");
+    return read_file(kCliOrders + "turn" + std::to_string(turn) + "-" + player + ".txt");
   }
   void submit_all(int turn) {
     for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {

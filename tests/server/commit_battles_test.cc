@@ -17,7 +17,7 @@ namespace adj {
 namespace {
 
 using namespace testing::grid_world;
-constexpr const char* kGame = "battles";
+constexpr const char* kBattlesGame = "battles";
 
 class CommitBattles : public ::testing::Test {
  protected:
@@ -28,20 +28,20 @@ class CommitBattles : public ::testing::Test {
     svc_ = std::make_unique<Services>(Stores{*store_, *store_, *store_, *store_, *store_, *store_},
                                       [] { return UnixTime{1'700'000'000}; });
     const Size size{40, 10};
-    ASSERT_TRUE(svc_->create_game(world(kGame, size), 7).ok());
+    ASSERT_TRUE(svc_->create_game(world(kBattlesGame, size), 7).ok());
     for (int p = 0; p < size.players; ++p) {
       SubmissionRecord r;
-      r.game = kGame;
+      r.game = kBattlesGame;
       r.player = player(p);
       r.turn = 1;
       r.source = "test";
-      r.raw_text = orders_for(p, kGame, size);
+      r.raw_text = orders_for(p, kBattlesGame, size);
       r.accepted = true;
       auto id = store_->put_submission(r);
       ASSERT_TRUE(id.ok()) << id.status().to_string();
       used_.push_back(*id);
     }
-    auto preview = svc_->run_turn(kGame, true);  // the turn, resolved and not stored
+    auto preview = svc_->run_turn(kBattlesGame, true);  // the turn, resolved and not stored
     ASSERT_TRUE(preview.ok()) << preview.status().to_string();
     result_ = std::move(preview->result);
     ASSERT_GT(result_.battles.size(), 20u);
@@ -83,7 +83,7 @@ TEST_F(CommitBattles, ChunksOnTwoThreadsStoreWhatOneThreadMakes) {
   std::vector<std::vector<std::string>> expected;
   for (const BattleLog& b : result_.battles) expected.push_back({b.id, b.input, to_json(b).dump()});
   // Chunks of 3: many hand-overs between the threads, and a last chunk that is not full.
-  auto w = store_->begin_commit(kGame, 1, used_);
+  auto w = store_->begin_commit(kBattlesGame, 1, used_);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   Status added = add_battles(result_.battles, **w, 3);
   ASSERT_TRUE(added.ok()) << added.to_string();
@@ -96,7 +96,7 @@ TEST_F(CommitBattles, ChunksOnTwoThreadsStoreWhatOneThreadMakes) {
 
 TEST_F(CommitBattles, ALogThatIsNotJsonFailsTheCommit) {
   result_.battles[7].attacker = "\xFF\xFE";  // not UTF-8: dump() would throw
-  auto w = store_->begin_commit(kGame, 1, used_);
+  auto w = store_->begin_commit(kBattlesGame, 1, used_);
   ASSERT_TRUE(w.ok()) << w.status().to_string();
   Status added = add_battles(result_.battles, **w, 2);
   ASSERT_FALSE(added.ok());
@@ -104,7 +104,7 @@ TEST_F(CommitBattles, ALogThatIsNotJsonFailsTheCommit) {
   EXPECT_NE(added.message().find(result_.battles[7].id), std::string::npos) << added.message();
   w->reset();  // dropped unfinished
   EXPECT_TRUE(stored().empty());
-  EXPECT_EQ(store_->game_summary(kGame)->turn, 1);
+  EXPECT_EQ(store_->game_summary(kBattlesGame)->turn, 1);
 }
 
 }  // namespace

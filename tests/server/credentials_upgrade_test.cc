@@ -20,7 +20,7 @@
 namespace adj {
 namespace {
 
-constexpr UnixTime kNow = 1'800'000'000;
+constexpr UnixTime kUpgradeNow = 1'800'000'000;
 constexpr char kOldToken[] = "0123456789abcdef0123456789abcdef";
 
 // A version-4 database with one game as the code before migration 0005 stored it.
@@ -66,7 +66,7 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
   make_old_database(path);
   if (HasFatalFailure()) return;
 
-  auto store = open_store(path, kNow);
+  auto store = open_store(path, kUpgradeNow);
   ASSERT_TRUE(store.ok()) << store.status().to_string();
   Store& s = **store;
   EXPECT_EQ(*s.schema_version(), static_cast<int>(sqlite::bundled_migrations()->size()));
@@ -80,7 +80,7 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
   EXPECT_EQ(subs->front().raw_text,
             "GAME britain-1\nPLAYER WSX ******** # mine\nDEFEND WIN cerdic\n");
   // The same secrets and the same link keep working.
-  Services svc(Stores{s, s, s, s, s, s}, [] { return kNow; });
+  Services svc(Stores{s, s, s, s, s, s}, [] { return kUpgradeNow; });
   EXPECT_TRUE(svc.authenticate_player("britain-1", "WSX", "cerdic").ok());
   EXPECT_TRUE(svc.authenticate_player("britain-1", "GWN", "cadwallon").ok());
   EXPECT_FALSE(svc.authenticate_player("britain-1", "WSX", "penda").ok());
@@ -103,7 +103,7 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
   ASSERT_TRUE(again.ok());
   auto hashed = (*again)->upgrade_credentials(
       [](std::string_view) -> Result<std::string> { return Status::Internal("not again"); },
-      [](std::string_view t) { return hash_token(t); }, kNow);
+      [](std::string_view t) { return hash_token(t); }, kUpgradeNow);
   ASSERT_TRUE(hashed.ok()) << hashed.status().to_string();
   EXPECT_EQ(*hashed, 0);
 }
@@ -117,12 +117,12 @@ TEST(CredentialsUpgrade, AFailingStepChangesNothingAndStaysPending) {
   ASSERT_TRUE(store.ok());
   auto failed = (*store)->upgrade_credentials(
       [](std::string_view) -> Result<std::string> { return Status::Internal("no memory"); },
-      [](std::string_view t) { return hash_token(t); }, kNow);
+      [](std::string_view t) { return hash_token(t); }, kUpgradeNow);
   EXPECT_FALSE(failed.ok());
   EXPECT_NE(to_json(*(*store)->load_state("britain-1", 1)).dump().find("cerdic"),
             std::string::npos);
   store->reset();
-  auto fixed = open_store(path, kNow);
+  auto fixed = open_store(path, kUpgradeNow);
   ASSERT_TRUE(fixed.ok()) << fixed.status().to_string();
   EXPECT_EQ(to_json(*(*fixed)->load_state("britain-1", 1)).dump().find("cerdic"),
             std::string::npos);

@@ -26,13 +26,13 @@ using ::adj::testing::free_port;
 using ::adj::testing::read_file;
 using ::adj::testing::run_cli;
 
-constexpr const char* kGm = "db-choice-gm-token";
+constexpr const char* kDbChoiceGm = "db-choice-gm-token";
 constexpr const char* kPassword = "Zq9SecretPw";
 // Nothing listens on port 1: opening fails (connection refused) wherever the test runs.
 const std::string kUnreachable =
     std::string("postgresql://alice:") + kPassword + "@127.0.0.1:1/adj?connect_timeout=2";
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+using ::adj::testing::shell_quote;
 
 // `adjutant serve` with ADJUTANT_DB = `db` and no --db; stdout and stderr into `log`.
 class EnvDaemon {
@@ -42,7 +42,7 @@ class EnvDaemon {
     if (pid_ == 0) {
       std::freopen(log.c_str(), "a", stderr);
       std::freopen(log.c_str(), "a", stdout);
-      ::setenv("ADJUTANT_GM_TOKEN", kGm, 1);
+      ::setenv("ADJUTANT_GM_TOKEN", kDbChoiceGm, 1);
       ::setenv("ADJUTANT_DB", db.c_str(), 1);
       const std::string http = "127.0.0.1:" + std::to_string(port);
       ::execl(ADJ_BINARY, ADJ_BINARY, "serve", "--http", http.c_str(), "--tick", "0", "--smtp",
@@ -62,7 +62,7 @@ class EnvDaemon {
   bool wait_healthy() {
     const auto deadline = std::chrono::steady_clock::now() + 20s;
     while (std::chrono::steady_clock::now() < deadline) {
-      if (curl(q(url("/healthz"))).status == 200) return true;
+      if (curl(shell_quote(url("/healthz"))).status == 200) return true;
       if (exited()) return false;
       std::this_thread::sleep_for(100ms);
     }
@@ -97,10 +97,11 @@ TEST(DbChoice, TheDaemonTakesTheDatabaseFromAdjutantDb) {
   {
     EnvDaemon d("sqlite:" + path, free_port(), log);
     ASSERT_TRUE(d.wait_healthy()) << read_file(log);
-    auto r = curl("-X POST -H " + q(std::string("Authorization: Bearer ") + kGm) +
-                  " -H 'Content-Type: application/json' --data " +
-                  q(R"({"bundled": "dark-age-britain", "seed": 5, "demo_secrets": true})") + " " +
-                  q(d.url("/api/games")));
+    auto r =
+        curl("-X POST -H " + shell_quote(std::string("Authorization: Bearer ") + kDbChoiceGm) +
+             " -H 'Content-Type: application/json' --data " +
+             shell_quote(R"({"bundled": "dark-age-britain", "seed": 5, "demo_secrets": true})") +
+             " " + shell_quote(d.url("/api/games")));
     ASSERT_EQ(r.status, 201) << r.body;
     EXPECT_EQ(d.wait_exit(SIGTERM), 0) << read_file(log);
   }
@@ -151,7 +152,7 @@ TEST(DbChoice, AnUnopenableDatabaseIsA503NotACrash) {
   for (const std::string& db : {kUnreachable, dir.file("no/such/dir/x.db")}) {
     web::WebConfig config;
     config.db_path = db;
-    config.gm_token = kGm;
+    config.gm_token = kDbChoiceGm;
     web::WebContext ctx(config, [] { return UnixTime{1000}; });
     http::Router router;
     web::register_routes(router, ctx);

@@ -18,9 +18,9 @@
 namespace adj {
 namespace {
 
-constexpr UnixTime kStart = 1'700'000'000;
+constexpr UnixTime kEndingStart = 1'700'000'000;
 
-Json scenario() {
+Json ending_admin_scenario() {
   return Json::parse(R"({
     "id": "end-1", "name": "Ending", "engine": {"name": "dark-age"},
     "victory": {"vp": 5, "draw": true},
@@ -44,7 +44,7 @@ class EndingAdmin : public ::testing::Test {
     const Clock clock = [this] { return now_; };
     svc_ = std::make_unique<Services>(*stores_, clock);
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
-    auto g = admin_->create_game(scenario(), 3, "gm");
+    auto g = admin_->create_game(ending_admin_scenario(), 3, "gm");
     ASSERT_TRUE(g.ok()) << g.status().to_string();
   }
   SubmitOutcome submit(const std::string& text) {
@@ -63,7 +63,7 @@ class EndingAdmin : public ::testing::Test {
   }
 
   ::adj::testing::TempDir dir_;
-  UnixTime now_ = kStart;
+  UnixTime now_ = kEndingStart;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Services> svc_;
@@ -166,7 +166,7 @@ TEST(EndingCli, StandingsCommandAndNoTurnsOrOrdersAfterTheEnd) {
   using ::adj::testing::run_cli;
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("cli.db"), sc = dir.file("end.json"), orders = dir.file("o.txt");
-  ::adj::testing::write_file(sc, scenario().dump());
+  ::adj::testing::write_file(sc, ending_admin_scenario().dump());
   ::adj::testing::write_file(orders, "GAME end-1\nPLAYER AAA alpha-secret\nMOVE AHM GLD 3\n");
   ASSERT_EQ(run_cli({"--db", db, "game", "create", sc}).exit_code, 0);
   auto r = run_cli({"--db", db, "standings", "end-1"});

@@ -32,22 +32,24 @@ using ::adj::testing::read_file;
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+using ::adj::testing::shell_quote;
 
-constexpr const char* kGm = "ending-gm-token";
+constexpr const char* kEndingGm = "ending-gm-token";
 
-struct CurlResult : ::adj::testing::CurlAnswer {
+struct EndingCurlResult : ::adj::testing::CurlAnswer {
   Json json() const { return Json::parse(body, nullptr, false); }
 };
 
-CurlResult curl(const std::string& args) { return {::adj::testing::curl(args)}; }
+EndingCurlResult ending_curl(const std::string& args) { return {::adj::testing::curl(args)}; }
 
 // `adjutant serve` on a free port, no scheduler, no SMTP listener.
-class Daemon {
+class EndingDaemon {
  public:
-  Daemon(const std::string& db, const std::string& log)
-      : port_(free_port()), log_(log), pid_(::adj::testing::spawn_serve(db, port_, log, kGm, 0)) {}
-  ~Daemon() {
+  EndingDaemon(const std::string& db, const std::string& log)
+      : port_(free_port()),
+        log_(log),
+        pid_(::adj::testing::spawn_serve(db, port_, log, kEndingGm, 0)) {}
+  ~EndingDaemon() {
     ::kill(pid_, SIGTERM);
     ::waitpid(pid_, nullptr, 0);
   }
@@ -57,18 +59,20 @@ class Daemon {
   bool wait_healthy() const { return ::adj::testing::wait_healthy(port_, 30s); }
   std::string log() const { return read_file(log_); }
 
-  CurlResult get(const std::string& path, const std::string& extra = "") const {
-    return curl(extra + " " + q(url(path)));
+  EndingCurlResult get(const std::string& path, const std::string& extra = "") const {
+    return ending_curl(extra + " " + shell_quote(url(path)));
   }
-  CurlResult gm(const std::string& method, const std::string& path,
-                const std::string& body = "") const {
-    std::string args = "-X " + method + " -H " + q(std::string("Authorization: Bearer ") + kGm);
-    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + q(body);
-    return curl(args + " " + q(url(path)));
+  EndingCurlResult gm(const std::string& method, const std::string& path,
+                      const std::string& body = "") const {
+    std::string args =
+        "-X " + method + " -H " + shell_quote(std::string("Authorization: Bearer ") + kEndingGm);
+    if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + shell_quote(body);
+    return ending_curl(args + " " + shell_quote(url(path)));
   }
-  CurlResult orders(const std::string& text) const {
-    return curl("-X POST -H 'Content-Type: application/json' --data " +
-                q(Json{{"text", text}}.dump()) + " " + q(url("/api/games/end-1/orders")));
+  EndingCurlResult orders(const std::string& text) const {
+    return ending_curl("-X POST -H 'Content-Type: application/json' --data " +
+                       shell_quote(Json{{"text", text}}.dump()) + " " +
+                       shell_quote(url("/api/games/end-1/orders")));
   }
 
  private:
@@ -78,7 +82,7 @@ class Daemon {
 };
 
 // Three kingdoms; GLD, empty and neutral, is worth 5 victory points and borders Alba's AHM.
-Json scenario(const Json& victory) {
+Json ending_serve_scenario(const Json& victory) {
   Json j = Json::parse(R"({
     "id": "end-1", "name": "Ending", "engine": {"name": "dark-age"},
     "players": [{"code": "AAA", "name": "Alba", "secret": "alpha-secret", "bp": 10},
@@ -95,12 +99,12 @@ Json scenario(const Json& victory) {
 }
 
 // The answer validates against schemas/api/<schema>.
-void expect_schema(const CurlResult& r, const std::string& schema) {
+void expect_schema(const EndingCurlResult& r, const std::string& schema) {
   const auto errors = validate_against_schema(r.json(), "schemas/api/" + schema);
   EXPECT_TRUE(errors.empty()) << schema << ": " << format_errors(errors) << "\n" << r.body;
 }
 
-bool has_action(const Daemon& d, const std::string& action) {
+bool has_action(const EndingDaemon& d, const std::string& action) {
   const Json log = d.gm("GET", "/api/games/end-1/audit").json();
   if (!log.is_object()) return false;
   for (const auto& e : log["entries"])
@@ -110,11 +114,12 @@ bool has_action(const Daemon& d, const std::string& action) {
 
 TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("end.db"), dir.file("serve.log"));
+  EndingDaemon d(dir.file("end.db"), dir.file("serve.log"));
   ASSERT_TRUE(d.wait_healthy()) << d.log();
-  CurlResult r =
+  EndingCurlResult r =
       d.gm("POST", "/api/games",
-           Json{{"scenario", scenario({{"vp", 5}, {"last_turn", 9}, {"draw", true}})}, {"seed", 5}}
+           Json{{"scenario", ending_serve_scenario({{"vp", 5}, {"last_turn", 9}, {"draw", true}})},
+                {"seed", 5}}
                .dump());
   ASSERT_EQ(r.status, 201) << r.body;
 
@@ -181,7 +186,8 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
   // A player's own files: the player (link token) or the GM, nobody else.
   const std::string alba = d.gm("POST", "/api/games/end-1/players/AAA/token").json()["token"];
   const std::string bern = d.gm("POST", "/api/games/end-1/players/BBB/token").json()["token"];
-  r = d.get("/api/games/end-1/players/AAA/files", "-H " + q("Authorization: Bearer " + alba));
+  r = d.get("/api/games/end-1/players/AAA/files",
+            "-H " + shell_quote("Authorization: Bearer " + alba));
   ASSERT_EQ(r.status, 200) << r.body;
   ASSERT_EQ(r.json()["files"].size(), 1u);
   EXPECT_EQ(r.json()["files"][0]["turn"], 1);
@@ -191,7 +197,8 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
             std::string::npos);
   EXPECT_EQ(d.gm("GET", "/api/games/end-1/players/AAA/files").status, 200);
   EXPECT_EQ(d.get("/api/games/end-1/players/AAA/files").status, 401);
-  EXPECT_EQ(d.get("/api/games/end-1/players/AAA/files", "-H " + q("Authorization: Bearer " + bern))
+  EXPECT_EQ(d.get("/api/games/end-1/players/AAA/files",
+                  "-H " + shell_quote("Authorization: Bearer " + bern))
                 .status,
             403);
 
@@ -209,12 +216,13 @@ TEST(EndingServe, VictoryPointsEndTheGameThroughTheApiAndARollbackReopensIt) {
 
 TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("end.db"), dir.file("serve.log"));
+  EndingDaemon d(dir.file("end.db"), dir.file("serve.log"));
   ASSERT_TRUE(d.wait_healthy()) << d.log();
   // The last turn is turn 2: the leader then wins.
-  CurlResult r =
-      d.gm("POST", "/api/games",
-           Json{{"scenario", scenario({{"last_turn", 2}, {"draw", true}})}, {"seed", 5}}.dump());
+  EndingCurlResult r = d.gm(
+      "POST", "/api/games",
+      Json{{"scenario", ending_serve_scenario({{"last_turn", 2}, {"draw", true}})}, {"seed", 5}}
+          .dump());
   ASSERT_EQ(r.status, 201) << r.body;
   ASSERT_EQ(d.orders("GAME end-1\nPLAYER AAA alpha-secret\nMOVE AHM GLD 2\n").status, 200);
   ASSERT_EQ(d.orders("GAME end-1\nPLAYER BBB bravo-secret\nDRAW\n").status, 200);
@@ -275,14 +283,14 @@ TEST(EndingServe, PagesShowStandingsArchiveFinishedGamesAndOwnFiles) {
 
   // Own files: signed in (the link token as the sign-in cookie), else to the sign-in page.
   const std::string alba = d.gm("POST", "/api/games/end-1/players/AAA/token").json()["token"];
-  r = d.get("/games/end-1/me/files", "-b " + q("adj_player=" + alba));
+  r = d.get("/games/end-1/me/files", "-b " + shell_quote("adj_player=" + alba));
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(::adj::testing::check_balanced(r.body, true), "");
   EXPECT_EQ(count(r.body, "class=\"order-file\""), 1);
   EXPECT_NE(r.body.find("MOVE AHM GLD 2"), std::string::npos);
   EXPECT_EQ(r.body.find("alpha-secret"), std::string::npos);
   EXPECT_EQ(d.get("/games/end-1/me/files").status, 303);
-  r = d.get("/games/end-1/me", "-b " + q("adj_player=" + alba));
+  r = d.get("/games/end-1/me", "-b " + shell_quote("adj_player=" + alba));
   EXPECT_NE(r.body.find("href=\"/games/end-1/me/files\""), std::string::npos);
 }
 

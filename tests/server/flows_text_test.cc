@@ -11,7 +11,7 @@
 namespace adj {
 namespace {
 
-AuditEntry entry(const std::string& actor, const std::string& action, Json detail) {
+AuditEntry flows_audit_entry(const std::string& actor, const std::string& action, Json detail) {
   AuditEntry e;
   e.actor = actor;
   e.action = action;
@@ -24,36 +24,40 @@ TEST(FlowsText, AuditEntriesInWords) {
   EXPECT_EQ(audit_actor_text("gm:cli"), "the GM (command line)");
   EXPECT_EQ(audit_actor_text("scheduler"), "the scheduler");
   EXPECT_EQ(audit_actor_text("player:WSX"), "player WSX");
-  EXPECT_EQ(audit_action_text(entry("gm", "run",
-                                    {{"turn", 3},
-                                     {"players_without_orders", {"MRC"}},
-                                     {"deadline", 1'796'063'400},
-                                     {"released_hold", false}})),
+  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "run",
+                                                {{"turn", 3},
+                                                 {"players_without_orders", {"MRC"}},
+                                                 {"deadline", 1'796'063'400},
+                                                 {"released_hold", false}})),
             "ran turn 3; no orders from MRC; next deadline 2026-11-30 18:30 UTC");
-  EXPECT_EQ(audit_action_text(
-                entry("gm", "run", {{"turn", 1}, {"players_without_orders", Json::array()}})),
+  EXPECT_EQ(audit_action_text(flows_audit_entry(
+                "gm", "run", {{"turn", 1}, {"players_without_orders", Json::array()}})),
             "ran turn 1; every player had orders in");
-  EXPECT_EQ(audit_action_text(entry("gm", "deadline", {{"from", nullptr}, {"to", 1'796'063'400}})),
+  EXPECT_EQ(audit_action_text(
+                flows_audit_entry("gm", "deadline", {{"from", nullptr}, {"to", 1'796'063'400}})),
             "moved the deadline from none to 2026-11-30 18:30 UTC");
-  EXPECT_EQ(audit_action_text(entry("gm", "pause", {{"from", "open"}, {"remaining", 7200}})),
-            "paused the game (it was open); 2 hours were left to the deadline");
-  EXPECT_EQ(audit_action_text(entry("gm", "schedule",
-                                    {{"schedule",
-                                      {{"kind", "interval"},
-                                       {"interval_seconds", 172800},
-                                       {"time_of_day", 64800},
-                                       {"deadline", 1'796'063'400}}}})),
+  EXPECT_EQ(
+      audit_action_text(flows_audit_entry("gm", "pause", {{"from", "open"}, {"remaining", 7200}})),
+      "paused the game (it was open); 2 hours were left to the deadline");
+  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "schedule",
+                                                {{"schedule",
+                                                  {{"kind", "interval"},
+                                                   {"interval_seconds", 172800},
+                                                   {"time_of_day", 64800},
+                                                   {"deadline", 1'796'063'400}}}})),
             "set the schedule to every 2 days at 18:00 UTC; next deadline 2026-11-30 18:30 UTC");
-  EXPECT_EQ(audit_action_text(entry("gm", "reset", {{"player", "NUM"}, {"what", "both"}})),
-            "issued a new secret and sign-in link for NUM");
-  EXPECT_EQ(audit_action_text(entry("player:WSX", "secret", {{"what", "token"}})),
+  EXPECT_EQ(
+      audit_action_text(flows_audit_entry("gm", "reset", {{"player", "NUM"}, {"what", "both"}})),
+      "issued a new secret and sign-in link for NUM");
+  EXPECT_EQ(audit_action_text(flows_audit_entry("player:WSX", "secret", {{"what", "token"}})),
             "replaced their sign-in link");
-  EXPECT_EQ(audit_action_text(entry("scheduler", "hold", {{"message", "turn 3 held"}})),
+  EXPECT_EQ(audit_action_text(flows_audit_entry("scheduler", "hold", {{"message", "turn 3 held"}})),
             "turn 3 held");
   // Odd or missing details never throw.
-  EXPECT_EQ(audit_action_text(entry("gm", "run", Json::array())),
+  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "run", Json::array())),
             "ran turn ?; every player had orders in");
-  EXPECT_EQ(audit_action_text(entry("gm", "something-new", Json::object())), "something-new");
+  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "something-new", Json::object())),
+            "something-new");
 }
 
 TEST(FlowsText, StaleTurnAnswers) {

@@ -22,7 +22,7 @@ using namespace std::chrono_literals;
 using testing::http_get;
 using testing::RawConn;
 
-std::string addr(int i) { return "127.0.0." + std::to_string(i); }
+std::string conn_addr(int i) { return "127.0.0." + std::to_string(i); }
 
 Router test_router() {
   Router r;
@@ -93,25 +93,25 @@ TEST(HttpConnLimits, PerAddressAndGlobalCapsAnswer503AndHeldConnectionsStay) {
   const int port = server.port();
 
   std::vector<RawConn> held;
-  for (int i = 0; i < 10; ++i) held.emplace_back(port, addr(2));
+  for (int i = 0; i < 10; ++i) held.emplace_back(port, conn_addr(2));
   // The 11th from the same address: a clear refusal, not a silent close.
   std::string resp;
-  EXPECT_EQ(http_get(port, "/healthz", &resp, addr(2)), 503);
+  EXPECT_EQ(http_get(port, "/healthz", &resp, conn_addr(2)), 503);
   EXPECT_NE(resp.find("Retry-After: 5"), std::string::npos) << resp;
   EXPECT_NE(resp.find("too many connections from your address"), std::string::npos) << resp;
   // Another address is served.
-  EXPECT_EQ(http_get(port, "/healthz", nullptr, addr(1)), 200);
+  EXPECT_EQ(http_get(port, "/healthz", nullptr, conn_addr(1)), 200);
 
-  for (int i = 0; i < 10; ++i) held.emplace_back(port, addr(3));
-  for (int i = 0; i < 10; ++i) held.emplace_back(port, addr(4));
-  ASSERT_TRUE(eventually_status(port, 503, addr(5)));  // the global cap: 30 held
-  EXPECT_EQ(http_get(port, "/healthz", &resp, addr(5)), 503);
+  for (int i = 0; i < 10; ++i) held.emplace_back(port, conn_addr(3));
+  for (int i = 0; i < 10; ++i) held.emplace_back(port, conn_addr(4));
+  ASSERT_TRUE(eventually_status(port, 503, conn_addr(5)));  // the global cap: 30 held
+  EXPECT_EQ(http_get(port, "/healthz", &resp, conn_addr(5)), 503);
   EXPECT_NE(resp.find("server busy"), std::string::npos) << resp;
   for (auto& c : held) EXPECT_TRUE(c.idle_open());
 
   // Freeing connections from one address lets others in again.
   for (int i = 0; i < 10; ++i) held[static_cast<std::size_t>(i)].close();
-  EXPECT_TRUE(eventually_status(port, 200, addr(5)));
+  EXPECT_TRUE(eventually_status(port, 200, conn_addr(5)));
 
   const std::string m = metrics.render();
   EXPECT_NE(
@@ -139,7 +139,7 @@ TEST(HttpConnLimits, HealthzAnswersWhileTwoThousandIdleConnectionsAreHeld) {
   std::vector<RawConn> held;
   held.reserve(2200);
   for (int i = 0; i < 2000; ++i) {  // 50 from each of 127.0.0.2 .. 127.0.0.41
-    held.emplace_back(port, addr(2 + i % 40));
+    held.emplace_back(port, conn_addr(2 + i % 40));
     ASSERT_TRUE(held.back().connected()) << i;
   }
   EXPECT_TRUE(eventually_status(port, 200));
@@ -147,13 +147,13 @@ TEST(HttpConnLimits, HealthzAnswersWhileTwoThousandIdleConnectionsAreHeld) {
   EXPECT_EQ(http_get(port, "/healthz", &resp), 200) << resp;
 
   // Per address: 10 more from 127.0.0.2 fit (60), the 11th is refused.
-  for (int i = 0; i < 10; ++i) held.emplace_back(port, addr(2));
-  EXPECT_EQ(http_get(port, "/healthz", &resp, addr(2)), 503);
+  for (int i = 0; i < 10; ++i) held.emplace_back(port, conn_addr(2));
+  EXPECT_EQ(http_get(port, "/healthz", &resp, conn_addr(2)), 503);
   EXPECT_NE(resp.find("your address"), std::string::npos) << resp;
   EXPECT_EQ(http_get(port, "/healthz"), 200);
 
   // In all: 90 more (2100) fill the global cap; then even 127.0.0.1 gets a clear 503.
-  for (int i = 0; i < 90; ++i) held.emplace_back(port, addr(50 + i % 3));
+  for (int i = 0; i < 90; ++i) held.emplace_back(port, conn_addr(50 + i % 3));
   ASSERT_TRUE(eventually_status(port, 503));
   EXPECT_EQ(http_get(port, "/healthz", &resp), 503);
   EXPECT_NE(resp.find("Retry-After"), std::string::npos);
@@ -200,7 +200,7 @@ TEST(HttpConnLimits, OutOfDescriptorsRefusesPolitelyAndRecovers) {
   constexpr int kHigh = 2500;
   std::vector<int> clients;
   for (int i = 0; i < kClients; ++i) {
-    RawConn c(port, addr(2));
+    RawConn c(port, conn_addr(2));
     ASSERT_TRUE(c.connected());
     const int high = kHigh + i;
     ASSERT_EQ(::dup2(c.fd(), high), high);

@@ -23,24 +23,25 @@ namespace adj {
 namespace {
 
 using ::adj::testing::free_port;
-std::string q(const std::string& s) { return ::adj::testing::shell_quote(s); }
+using ::adj::testing::shell_quote;
 
 using Json = nlohmann::json;
 using namespace std::chrono_literals;
 using ::adj::testing::read_file;
 using ::adj::testing::write_file;
 
-constexpr const char* kGm = "e2e-gm-token";
-const std::string kOrders = std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
+constexpr const char* kServeGm = "e2e-gm-token";
+const std::string kServeOrders =
+    std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/";
 
 using CurlResult = ::adj::testing::CurlAnswer;
 using ::adj::testing::curl;
 
-class Daemon {
+class ServeDaemon {
  public:
-  Daemon(const std::string& db, int port, const std::string& log)
-      : port_(port), pid_(::adj::testing::spawn_serve(db, port, log, kGm, 1)) {}
-  ~Daemon() {
+  ServeDaemon(const std::string& db, int port, const std::string& log)
+      : port_(port), pid_(::adj::testing::spawn_serve(db, port, log, kServeGm, 1)) {}
+  ~ServeDaemon() {
     if (pid_ > 0 && !reaped_) {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
@@ -77,44 +78,47 @@ class Daemon {
 TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("e2e.db"), log = dir.file("serve.log");
-  const std::string gm = q(std::string("Authorization: Bearer ") + kGm);
+  const std::string gm = shell_quote(std::string("Authorization: Bearer ") + kServeGm);
   std::string token;
   {
-    Daemon d(db, free_port(), log);
+    ServeDaemon d(db, free_port(), log);
     ASSERT_TRUE(d.wait_healthy()) << read_file(log);
 
-    CurlResult r = curl("-X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
-                        q(R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})") +
-                        " " + q(d.url("/api/games")));
+    CurlResult r =
+        curl("-X POST -H " + gm + " -H 'Content-Type: application/json' --data " +
+             shell_quote(R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})") +
+             " " + shell_quote(d.url("/api/games")));
     ASSERT_EQ(r.status, 201) << r.body;
 
     // Orders: one player with their link token and no header lines, the others as by mail.
-    r = curl("-X POST -H " + gm + " " + q(d.url("/api/games/britain-1/players/WSX/token")));
+    r = curl("-X POST -H " + gm + " " +
+             shell_quote(d.url("/api/games/britain-1/players/WSX/token")));
     ASSERT_EQ(r.status, 200) << r.body;
     token = Json::parse(r.body)["token"];
     const std::string wsx = dir.file("wsx.txt");
     write_file(wsx, "1. LEVY HAM 3\n2. MOVE HAM OXF 4\n3. DEFEND WIN\n");
-    r = curl("-H " + q("Authorization: Bearer " + token) +
-             " -H 'Content-Type: text/plain' --data-binary @" + q(wsx) + " " +
-             q(d.url("/api/games/britain-1/orders")));
+    r = curl("-H " + shell_quote("Authorization: Bearer " + token) +
+             " -H 'Content-Type: text/plain' --data-binary @" + shell_quote(wsx) + " " +
+             shell_quote(d.url("/api/games/britain-1/orders")));
     EXPECT_EQ(r.status, 200) << r.body;
     for (const char* p : {"MRC", "NUM", "EAN", "GWN"}) {
       r = curl("-H 'Content-Type: text/plain' --data-binary @" +
-               q(kOrders + "turn1-" + p + ".txt") + " " + q(d.url("/api/games/britain-1/orders")));
+               shell_quote(kServeOrders + "turn1-" + p + ".txt") + " " +
+               shell_quote(d.url("/api/games/britain-1/orders")));
       EXPECT_EQ(r.status, 200) << p << ": " << r.body;
     }
 
-    r = curl("-X POST -H " + gm + " " + q(d.url("/api/games/britain-1/turns/run")));
+    r = curl("-X POST -H " + gm + " " + shell_quote(d.url("/api/games/britain-1/turns/run")));
     ASSERT_EQ(r.status, 200) << r.body;
     EXPECT_EQ(Json::parse(r.body)["turn"], 1);
 
-    r = curl(q(d.url("/api/games/britain-1/reports/WSX")));
+    r = curl(shell_quote(d.url("/api/games/britain-1/reports/WSX")));
     EXPECT_EQ(r.status, 401);
-    r = curl("-H " + q("Authorization: Bearer " + token) + " " +
-             q(d.url("/api/games/britain-1/reports/WSX")));
+    r = curl("-H " + shell_quote("Authorization: Bearer " + token) + " " +
+             shell_quote(d.url("/api/games/britain-1/reports/WSX")));
     EXPECT_EQ(r.status, 200) << r.body;
 
-    r = curl(q(d.url("/metrics")));
+    r = curl(shell_quote(d.url("/metrics")));
     EXPECT_EQ(r.status, 200);
     EXPECT_NE(r.body.find("adjutant_http_requests_total{route=\"api_orders\",status=\"200\"} 5"),
               std::string::npos)
@@ -122,7 +126,7 @@ TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
     EXPECT_NE(r.body.find("adjutant_turn_run_seconds_count 1"), std::string::npos);
     EXPECT_NE(r.body.find("adjutant_submissions_total{channel=\"web\",result=\"accepted\"} 5"),
               std::string::npos);
-    const std::string again = curl(q(d.url("/metrics"))).body;
+    const std::string again = curl(shell_quote(d.url("/metrics"))).body;
     EXPECT_NE(again.find("adjutant_http_requests_total{route=\"metrics\",status=\"200\"} 1"),
               std::string::npos);
 
@@ -139,14 +143,14 @@ TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
   EXPECT_EQ(Json::parse(shown.out)["turn"], 2);
   {
-    Daemon d(db, free_port(), log);
+    ServeDaemon d(db, free_port(), log);
     ASSERT_TRUE(d.wait_healthy()) << read_file(log);
-    CurlResult r = curl(q(d.url("/api/games/britain-1")));
+    CurlResult r = curl(shell_quote(d.url("/api/games/britain-1")));
     ASSERT_EQ(r.status, 200);
     EXPECT_EQ(Json::parse(r.body)["turn"], 2);
-    r = curl("-H " + gm + " " + q(d.url("/api/games/britain-1/reports/EAN?turn=1")));
+    r = curl("-H " + gm + " " + shell_quote(d.url("/api/games/britain-1/reports/EAN?turn=1")));
     EXPECT_EQ(r.status, 200);
-    r = curl(q(d.url("/api/games/britain-1/audit")));
+    r = curl(shell_quote(d.url("/api/games/britain-1/audit")));
     EXPECT_NE(r.body.find("\"run\""), std::string::npos);
     EXPECT_EQ(d.stop(SIGINT), 0) << read_file(log);
   }

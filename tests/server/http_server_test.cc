@@ -123,7 +123,7 @@ class Client {
   std::string buf_;
 };
 
-std::string get(const std::string& path, const std::string& extra = "") {
+std::string raw_get(const std::string& path, const std::string& extra = "") {
   return "GET " + path + " HTTP/1.1\r\nHost: test\r\n" + extra + "\r\n";
 }
 
@@ -206,14 +206,14 @@ class HttpServerTest : public ::testing::Test {
 
 TEST_F(HttpServerTest, GetWithQueryAndSecurityHeaders) {
   start();
-  RawResponse r = request(get("/hello?name=Penda%20of+Mercia"));
+  RawResponse r = request(raw_get("/hello?name=Penda%20of+Mercia"));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "hello Penda of Mercia");
   EXPECT_EQ(r.headers["content-type"], "text/plain; charset=utf-8");
   EXPECT_EQ(r.headers["x-content-type-options"], "nosniff");
   EXPECT_EQ(r.headers.count("content-security-policy"), 0u);  // not HTML
 
-  r = request(get("/page"));
+  r = request(raw_get("/page"));
   EXPECT_EQ(r.status, 200);
   EXPECT_NE(r.headers["content-security-policy"].find("default-src 'none'"), std::string::npos);
   EXPECT_EQ(r.headers["x-frame-options"], "DENY");
@@ -225,17 +225,17 @@ TEST_F(HttpServerTest, PostBodyAndPathParameters) {
   RawResponse r = request(post("/echo", "GAME britain-1\nPLAYER WSX cerdic\n"));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.body, "text/plain|GAME britain-1\nPLAYER WSX cerdic\n");
-  r = request(get("/items/42"));
+  r = request(raw_get("/items/42"));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.headers["content-type"], "application/json");
 }
 
 TEST_F(HttpServerTest, NotFoundAndMethodNotAllowed) {
   start();
-  EXPECT_EQ(request(get("/nowhere")).status, 404);
+  EXPECT_EQ(request(raw_get("/nowhere")).status, 404);
   EXPECT_EQ(request(post("/hello", "x")).status, 405);
-  EXPECT_EQ(request(get("/../../etc/passwd")).status, 404);
-  RawResponse r = request(get("/api/nothing"));
+  EXPECT_EQ(request(raw_get("/../../etc/passwd")).status, 404);
+  RawResponse r = request(raw_get("/api/nothing"));
   EXPECT_EQ(r.status, 404);
   EXPECT_NE(r.body.find("\"error\""), std::string::npos);
 }
@@ -248,7 +248,7 @@ TEST_F(HttpServerTest, HeadHasLengthButNoBody) {
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.headers["content-length"], "11");
   // The connection is still usable: the next response is not polluted by a body.
-  c.send(get("/hello"));
+  c.send(raw_get("/hello"));
   EXPECT_EQ(c.read_response().body, "hello world");
 }
 
@@ -276,7 +276,7 @@ TEST_F(HttpServerTest, OversizedHeadersAre431) {
   ServerOptions o;
   o.header_limit = 4096;
   start(o);
-  RawResponse r = request(get("/hello", "X-Big: " + std::string(8000, 'a') + "\r\n"));
+  RawResponse r = request(raw_get("/hello", "X-Big: " + std::string(8000, 'a') + "\r\n"));
   EXPECT_EQ(r.status, 431);
 }
 
@@ -289,13 +289,13 @@ TEST_F(HttpServerTest, MalformedRequestsAre400AndServerKeepsServing) {
   std::string binary = "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03";  // a TLS hello
   binary += std::string(64, '\0');
   EXPECT_EQ(request(binary).status, 400);
-  EXPECT_EQ(request(get("/hello")).status, 200);
+  EXPECT_EQ(request(raw_get("/hello")).status, 200);
 }
 
 TEST_F(HttpServerTest, HandlerExceptionIs500AndHeadersCannotBeInjected) {
   start();
-  EXPECT_EQ(request(get("/throw")).status, 500);
-  RawResponse r = request(get("/inject"));
+  EXPECT_EQ(request(raw_get("/throw")).status, 500);
+  RawResponse r = request(raw_get("/inject"));
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.headers.count("set-cookie"), 0u);
   EXPECT_EQ(r.headers["x-evil"], "aSet-Cookie: pwned=1");
@@ -306,10 +306,10 @@ TEST_F(HttpServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
   Client c(port_);
   ASSERT_TRUE(c.connected());
   // Two requests sent back to back (pipelined), then a third after the answers.
-  c.send(get("/hello?name=one") + get("/hello?name=two"));
+  c.send(raw_get("/hello?name=one") + raw_get("/hello?name=two"));
   EXPECT_EQ(c.read_response().body, "hello one");
   EXPECT_EQ(c.read_response().body, "hello two");
-  c.send(get("/hello?name=three", "Connection: close\r\n"));
+  c.send(raw_get("/hello?name=three", "Connection: close\r\n"));
   RawResponse r = c.read_response();
   EXPECT_EQ(r.body, "hello three");
   EXPECT_EQ(r.headers["connection"], "close");
@@ -328,10 +328,10 @@ TEST_F(HttpServerTest, SlowHandlerDoesNotBlockOthers) {
   slow_ms_ = 1500;
   start();
   Client slow(port_);
-  slow.send(get("/slow"));
+  slow.send(raw_get("/slow"));
   while (slow_started_ == 0) std::this_thread::sleep_for(5ms);
   const auto t0 = std::chrono::steady_clock::now();
-  EXPECT_EQ(request(get("/hello")).status, 200);
+  EXPECT_EQ(request(raw_get("/hello")).status, 200);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 1000ms);
   EXPECT_EQ(slow.read_response().body, "slow done");
 }
@@ -346,7 +346,7 @@ TEST_F(HttpServerTest, ConcurrentClients) {
       Client c(port_);
       for (int i = 0; i < 10; ++i) {
         const std::string name = std::to_string(t) + "-" + std::to_string(i);
-        c.send(get(i % 3 == 0 ? "/slow" : "/hello?name=" + name));
+        c.send(raw_get(i % 3 == 0 ? "/slow" : "/hello?name=" + name));
         RawResponse r = c.read_response();
         if (r.status == 200 && (i % 3 == 0 ? r.body == "slow done" : r.body == "hello " + name))
           ++ok;
@@ -368,7 +368,7 @@ TEST_F(HttpServerTest, SlowlorisIsDisconnected) {
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 2000ms);
   Client silent(port_);  // connects and sends nothing
   EXPECT_TRUE(silent.closed_within(3000ms));
-  EXPECT_EQ(request(get("/hello")).status, 200);
+  EXPECT_EQ(request(raw_get("/hello")).status, 200);
 }
 
 TEST_F(HttpServerTest, IdleKeepAliveConnectionTimesOut) {
@@ -376,7 +376,7 @@ TEST_F(HttpServerTest, IdleKeepAliveConnectionTimesOut) {
   o.idle_timeout = 300ms;
   start(o);
   Client c(port_);
-  c.send(get("/hello"));
+  c.send(raw_get("/hello"));
   EXPECT_EQ(c.read_response().status, 200);
   EXPECT_TRUE(c.closed_within(3000ms));
 }
@@ -399,10 +399,10 @@ TEST_F(HttpServerTest, StopFinishesRequestsInHandAndClosesIdleConnections) {
   slow_ms_ = 800;
   start();
   Client idle(port_);
-  idle.send(get("/hello"));
+  idle.send(raw_get("/hello"));
   ASSERT_EQ(idle.read_response().status, 200);  // now idle on keep-alive
   Client busy(port_);
-  busy.send(get("/slow"));
+  busy.send(raw_get("/slow"));
   while (slow_started_ == 0) std::this_thread::sleep_for(5ms);
   const auto t0 = std::chrono::steady_clock::now();
   server_->stop();
@@ -414,15 +414,16 @@ TEST_F(HttpServerTest, StopFinishesRequestsInHandAndClosesIdleConnections) {
   EXPECT_EQ(r.headers["connection"], "close");
   EXPECT_TRUE(idle.closed_within(1000ms));
   Client late(port_);
-  EXPECT_FALSE(late.connected() && late.send(get("/hello")) && late.read_response(500ms).status);
+  EXPECT_FALSE(late.connected() && late.send(raw_get("/hello")) &&
+               late.read_response(500ms).status);
   server_->stop();  // idempotent
 }
 
 TEST_F(HttpServerTest, MetricsCountRequestsByRouteAndStatus) {
   start();
-  request(get("/hello"));
-  request(get("/hello"));
-  request(get("/nowhere"));
+  request(raw_get("/hello"));
+  request(raw_get("/hello"));
+  request(raw_get("/nowhere"));
   const std::string m = metrics_.render();
   EXPECT_NE(m.find("adjutant_http_requests_total{route=\"hello\",status=\"200\"} 2"),
             std::string::npos);

@@ -37,8 +37,8 @@ using Json = nlohmann::json;
 using namespace std::chrono_literals;
 
 const std::string kSource = ADJ_SOURCE_DIR;
-const std::string kOrders = kSource + "/schemas/scenarios/dark-age-britain/";
-const char* const kPlayers[] = {"WSX", "MRC", "NUM", "EAN", "GWN"};
+const std::string kLuaOrders = kSource + "/schemas/scenarios/dark-age-britain/";
+const char* const kLuaPlayers[] = {"WSX", "MRC", "NUM", "EAN", "GWN"};
 
 std::string dark_age_lua() { return read_file(kSource + "/rules/combat/scripts/dark_age.lua"); }
 
@@ -78,16 +78,16 @@ class LuaGame : public ::testing::Test {
     ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   }
   void submit_all(int turn) {
-    for (const char* p : kPlayers) {
+    for (const char* p : kLuaPlayers) {
       auto r = cli({"orders", "submit", "britain-1", "-"},
-                   read_file(kOrders + "turn" + std::to_string(turn) + "-" + p + ".txt"));
+                   read_file(kLuaOrders + "turn" + std::to_string(turn) + "-" + p + ".txt"));
       ASSERT_EQ(r.exit_code, 0) << p << "\n" << r.out << r.err;
     }
   }
   std::map<std::string, std::string> reports(int turns) {
     std::map<std::string, std::string> out;
     for (int t = 1; t <= turns; ++t)
-      for (const char* p : kPlayers)
+      for (const char* p : kLuaPlayers)
         for (const char* f : {"text", "json"}) {
           auto r = cli({"report", "britain-1", p, "--turn", std::to_string(t), "--format", f});
           EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -160,15 +160,15 @@ TEST_F(LuaGame, RollbackAndRerunAndReplayAreByteIdenticalAndMatchTheBuiltInEngin
           .exit_code,
       0);
   for (int t : {1, 2}) {
-    for (const char* p : kPlayers)
+    for (const char* p : kLuaPlayers)
       ASSERT_EQ(run_cli({"--db", cpp_db, "orders", "submit", "britain-1", "-"},
-                        read_file(kOrders + "turn" + std::to_string(t) + "-" + p + ".txt"))
+                        read_file(kLuaOrders + "turn" + std::to_string(t) + "-" + p + ".txt"))
                     .exit_code,
                 0);
     ASSERT_EQ(run_cli({"--db", cpp_db, "turn", "run", "britain-1"}).exit_code, 0);
   }
   for (int t : {1, 2})
-    for (const char* p : kPlayers) {
+    for (const char* p : kLuaPlayers) {
       auto r = run_cli({"--db", cpp_db, "report", "britain-1", p, "--turn", std::to_string(t)});
       std::string lua = before.at(std::to_string(t) + p + "text");
       const std::size_t rules = lua.find("Rules: lua");  // the header names the engine
@@ -282,13 +282,13 @@ TEST(LuaCheck, StdinIsReadOnlyUpToTheLimit) {
 }
 
 // `adjutant serve` on a free port, no scheduler, no SMTP listener.
-constexpr const char* kGm = "lua-gm-token";
-class Daemon {
+constexpr const char* kLuaGm = "lua-gm-token";
+class LuaDaemon {
  public:
-  Daemon(const std::string& db, const std::string& log)
+  LuaDaemon(const std::string& db, const std::string& log)
       : port_(::adj::testing::free_port()),
-        pid_(::adj::testing::spawn_serve(db, port_, log, kGm, 0)) {}
-  ~Daemon() {
+        pid_(::adj::testing::spawn_serve(db, port_, log, kLuaGm, 0)) {}
+  ~LuaDaemon() {
     ::kill(pid_, SIGTERM);
     ::waitpid(pid_, nullptr, 0);
   }
@@ -300,7 +300,7 @@ class Daemon {
                                   const std::string& type = "application/json") const {
     using ::adj::testing::shell_quote;
     std::string args =
-        "-X " + method + " -H " + shell_quote(std::string("Authorization: Bearer ") + kGm);
+        "-X " + method + " -H " + shell_quote(std::string("Authorization: Bearer ") + kLuaGm);
     if (!body.empty())
       args += " -H " + shell_quote("Content-Type: " + type) + " --data-binary " + shell_quote(body);
     return ::adj::testing::curl(args + " " + shell_quote(url(path)));
@@ -314,7 +314,7 @@ class Daemon {
 
 TEST(LuaServe, AnEndlessScriptFailsTheRunTheDaemonKeepsServingAndTheGmSeesWhy) {
   ::adj::testing::TempDir dir;
-  Daemon d(dir.file("serve.db"), dir.file("serve.log"));
+  LuaDaemon d(dir.file("serve.db"), dir.file("serve.log"));
   ASSERT_TRUE(d.wait_healthy()) << read_file(dir.file("serve.log"));
   Json scen = Json::parse(R"({
     "id": "lua-1", "name": "Lua", "engine": {"name": "lua", "options": {"trap": true}},

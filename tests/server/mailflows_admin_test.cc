@@ -15,10 +15,10 @@
 namespace adj {
 namespace {
 
-constexpr const char* kGame = "britain-1";
-constexpr UnixTime kHour = 3600;
-constexpr UnixTime kDay = 86400;
-constexpr UnixTime kStart = 1'700'000'000;
+constexpr const char* kMailflowsGame = "britain-1";
+constexpr UnixTime kMailflowsHour = 3600;
+constexpr UnixTime kMailflowsDay = 86400;
+constexpr UnixTime kMailflowsStart = 1'700'000'000;
 
 class MailflowsAdmin : public ::testing::Test {
  protected:
@@ -39,17 +39,17 @@ class MailflowsAdmin : public ::testing::Test {
     Schedule s;
     s.kind = kind;
     s.deadline = deadline;
-    if (kind == "interval") s.interval_seconds = kDay;
-    ASSERT_TRUE(admin_->set_schedule(kGame, s, "gm").ok());
+    if (kind == "interval") s.interval_seconds = kMailflowsDay;
+    ASSERT_TRUE(admin_->set_schedule(kMailflowsGame, s, "gm").ok());
   }
-  std::optional<UnixTime> deadline() { return store_->schedule(kGame)->deadline; }
+  std::optional<UnixTime> deadline() { return store_->schedule(kMailflowsGame)->deadline; }
   void run() {
-    auto out = admin_->run_turn(kGame, false, "gm");
+    auto out = admin_->run_turn(kMailflowsGame, false, "gm");
     ASSERT_TRUE(out.ok()) << out.status().to_string();
   }
 
   ::adj::testing::TempDir dir_;
-  UnixTime now_ = kStart;
+  UnixTime now_ = kMailflowsStart;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Services> svc_;
@@ -57,15 +57,15 @@ class MailflowsAdmin : public ::testing::Test {
 };
 
 TEST_F(MailflowsAdmin, NeitherTheRollbackNorTheRerunMovesAnIntervalDeadline) {
-  schedule("interval", kStart + kHour);
+  schedule("interval", kMailflowsStart + kMailflowsHour);
   run();
-  const UnixTime next = kStart + kHour + kDay;
+  const UnixTime next = kMailflowsStart + kMailflowsHour + kMailflowsDay;
   ASSERT_EQ(deadline(), next);
 
   now_ += 10 * 60;
-  ASSERT_TRUE(admin_->rollback(kGame, 1, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
   EXPECT_EQ(deadline(), next);
-  auto notices = store_->notices(kGame);
+  auto notices = store_->notices(kMailflowsGame);
   ASSERT_TRUE(notices.ok());
   ASSERT_EQ(notices->size(), 1u);
   const Notice& n = notices->front();
@@ -81,28 +81,29 @@ TEST_F(MailflowsAdmin, NeitherTheRollbackNorTheRerunMovesAnIntervalDeadline) {
   // The next turn's run moves it on as usual.
   now_ = next;
   run();
-  EXPECT_EQ(deadline(), next + kDay);
+  EXPECT_EQ(deadline(), next + kMailflowsDay);
 }
 
 TEST_F(MailflowsAdmin, TwoRollbacksAreTwoNotices) {
   schedule("none", 0);
   run();
-  ASSERT_TRUE(admin_->rollback(kGame, 1, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
   run();
-  ASSERT_TRUE(admin_->rollback(kGame, 1, "gm").ok());
-  auto notices = store_->notices(kGame);
+  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
+  auto notices = store_->notices(kMailflowsGame);
   ASSERT_TRUE(notices.ok());
   EXPECT_EQ(notices->size(), 2u);
 }
 
 TEST_F(MailflowsAdmin, AFixedDeadlineIsUsedUpByTheRerunAsByTheFirstRun) {
-  schedule("fixed", kStart + kHour);
-  now_ = kStart + kHour;
+  schedule("fixed", kMailflowsStart + kMailflowsHour);
+  now_ = kMailflowsStart + kMailflowsHour;
   run();
   EXPECT_FALSE(deadline());
-  ASSERT_TRUE(admin_->rollback(kGame, 1, "gm").ok());
-  schedule("fixed", kStart + 2 * kHour);  // the GM's new deadline for the reopened turn
-  now_ = kStart + 2 * kHour;
+  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
+  schedule("fixed",
+           kMailflowsStart + 2 * kMailflowsHour);  // the GM's new deadline for the reopened turn
+  now_ = kMailflowsStart + 2 * kMailflowsHour;
   run();
   EXPECT_FALSE(deadline());
 }

@@ -21,13 +21,13 @@ using ::adj::testing::count;
 using http::Request;
 using http::Response;
 
-constexpr const char* kGame = "britain-1";
-constexpr const char* kBase = "http://127.0.0.1:8080";
-constexpr const char* kGmToken = "gm-token-for-press";
-constexpr const char* kCsrf = "0123456789abcdef0123456789abcdef";
-constexpr UnixTime kNow = 1'700'000'000;
+constexpr const char* kPressGame = "britain-1";
+constexpr const char* kPressBase = "http://127.0.0.1:8080";
+constexpr const char* kPressGmToken = "gm-token-for-press";
+constexpr const char* kPressCsrf = "0123456789abcdef0123456789abcdef";
+constexpr UnixTime kPressNow = 1'700'000'000;
 
-std::string header(const Response& r, const std::string& name) {
+std::string press_header(const Response& r, const std::string& name) {
   for (const auto& [k, v] : r.headers)
     if (k == name) return v;
   return "";
@@ -39,9 +39,9 @@ class PressWeb : public ::testing::Test {
     router_ = std::make_unique<http::Router>();
     WebConfig config;
     config.db_path = dir_.file("press.db");
-    config.base_url = kBase;
-    config.gm_token = kGmToken;
-    ctx_ = std::make_unique<WebContext>(config, [] { return kNow; });
+    config.base_url = kPressBase;
+    config.gm_token = kPressGmToken;
+    ctx_ = std::make_unique<WebContext>(config, [] { return kPressNow; });
     register_routes(*router_, *ctx_);
     auto doc = bundled_scenario("dark-age-britain");
     ASSERT_TRUE(doc.ok());
@@ -72,9 +72,9 @@ class PressWeb : public ::testing::Test {
   // A form POST from one of our pages; `to` repeats the field as checkboxes do.
   Response post(const std::string& path, std::vector<std::pair<std::string, std::string>> form,
                 const std::string& cookies) {
-    form.emplace_back(kCsrfField, kCsrf);
-    Request r = request("POST", path, cookies + "; " + kCsrfCookie + "=" + kCsrf);
-    r.headers["origin"] = kBase;
+    form.emplace_back(kCsrfField, kPressCsrf);
+    Request r = request("POST", path, cookies + "; " + kCsrfCookie + "=" + kPressCsrf);
+    r.headers["origin"] = kPressBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
       r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
@@ -89,21 +89,21 @@ class PressWeb : public ::testing::Test {
     return router_->route(r);
   }
   std::string token(const std::string& player) {
-    auto t = ctx_->admin().issue_player_token(kGame, player, "gm");
+    auto t = ctx_->admin().issue_player_token(kPressGame, player, "gm");
     EXPECT_TRUE(t.ok());
     return t.ok() ? *t : "";
   }
   std::string cookie(const std::string& player) {
     return std::string(kPlayerCookie) + "=" + token(player);
   }
-  std::string gm_cookie() const { return std::string(kGmCookie) + "=" + kGmToken; }
+  std::string gm_cookie() const { return std::string(kGmCookie) + "=" + kPressGmToken; }
   void set_press(const std::string& level, bool gm_reads = true) {
-    const Response r = api("PUT", "/api/games/britain-1/options/press", kGmToken,
+    const Response r = api("PUT", "/api/games/britain-1/options/press", kPressGmToken,
                            Json{{"press", level}, {"gm_reads_private", gm_reads}}.dump());
     ASSERT_EQ(r.status, 200) << r.body;
   }
   std::vector<Notice> press_notices() {
-    auto all = thread_store(*ctx_).notices(kGame);
+    auto all = thread_store(*ctx_).notices(kPressGame);
     EXPECT_TRUE(all.ok());
     std::vector<Notice> out;
     for (auto& n : *all)
@@ -133,7 +133,7 @@ TEST_F(PressWeb, InboxComposeSendsAndTheRecipientReadsIt) {
       {{"turn", "1"}, {"to", "MRC"}, {"to", "NUM"}, {"body", "Let us <b>share</b> Oxfordshire."}},
       wsx);
   ASSERT_EQ(sent.status, 303) << sent.body;
-  const std::string where = header(sent, "Location");
+  const std::string where = press_header(sent, "Location");
   EXPECT_EQ(where.rfind("/games/britain-1/me/press?sent=", 0), 0u) << where;
   // The flash names the message's recipients, never text from the link.
   EXPECT_EQ(get("/games/britain-1/me/press?sent=Fake%20news", wsx).body.find("Fake"),
@@ -269,24 +269,24 @@ TEST_F(PressWeb, OptionsDecideWhatMaySend) {
   EXPECT_NE(desk.find("id=\"press-options-form\""), std::string::npos);
   EXPECT_NE(desk.find("A friend warns you."), std::string::npos);
   EXPECT_NE(desk.find("Wessex (WSX) (sent anonymously)"), std::string::npos);
-  const Json gm_api = Json::parse(api("GET", "/api/games/britain-1/press", kGmToken).body);
+  const Json gm_api = Json::parse(api("GET", "/api/games/britain-1/press", kPressGmToken).body);
   EXPECT_EQ(gm_api["messages"][0]["from"], "WSX");
   set_press("anonymous", false);
   desk = get("/gm/games/britain-1/press", gm_cookie()).body;
   EXPECT_EQ(desk.find("A friend warns you."), std::string::npos);
   EXPECT_NE(desk.find("Hear ye"), std::string::npos);
-  const Json gm_public = Json::parse(api("GET", "/api/games/britain-1/press", kGmToken).body);
+  const Json gm_public = Json::parse(api("GET", "/api/games/britain-1/press", kPressGmToken).body);
   ASSERT_EQ(gm_public["messages"].size(), 1u);  // the public message only
   EXPECT_EQ(gm_public["messages"][0]["body"], "Hear ye");
 
   // Bad option values name what is allowed; players cannot set options.
-  r = api("PUT", "/api/games/britain-1/options/press", kGmToken, R"({"press": "loud"})");
+  r = api("PUT", "/api/games/britain-1/options/press", kPressGmToken, R"({"press": "loud"})");
   EXPECT_EQ(r.status, 400);
   EXPECT_NE(r.body.find("none, public, private or anonymous"), std::string::npos);
   EXPECT_EQ(api("PUT", "/api/games/britain-1/options/press", tok, R"({"press": "none"})").status,
             403);
   // Changes are audited.
-  auto log = ctx_->admin().audit_log(kGame);
+  auto log = ctx_->admin().audit_log(kPressGame);
   ASSERT_TRUE(log.ok());
   int changes = 0;
   for (const auto& e : *log) changes += e.action == "press-options";
@@ -301,7 +301,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
   const Response saved =
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "public"}}, gm_cookie());
   ASSERT_EQ(saved.status, 303) << saved.body;
-  auto o = thread_store(*ctx_).press_options(kGame);
+  auto o = thread_store(*ctx_).press_options(kPressGame);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->press, "public");
   EXPECT_FALSE(o->gm_reads_private);  // unchecked box
@@ -313,7 +313,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "none"}}, cookie("WSX"))
           .status,
       403);
-  EXPECT_EQ(thread_store(*ctx_).press_options(kGame)->press, "public");
+  EXPECT_EQ(thread_store(*ctx_).press_options(kPressGame)->press, "public");
 }
 
 TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
@@ -325,7 +325,7 @@ TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
       api("POST", "/api/games/britain-1/press", "nonsense", R"({"to":"ALL","body":"x"})").status,
       401);
   EXPECT_EQ(
-      api("POST", "/api/games/britain-1/press", kGmToken, R"({"to":"ALL","body":"x"})").status,
+      api("POST", "/api/games/britain-1/press", kPressGmToken, R"({"to":"ALL","body":"x"})").status,
       403);
   Response r = api("POST", "/api/games/britain-1/press", tok, R"({"to": 5, "body": "x"})");
   EXPECT_EQ(r.status, 400);
@@ -344,7 +344,7 @@ TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
   const Json box = Json::parse(api("GET", "/api/games/britain-1/press", tok).body);
   ASSERT_EQ(box["messages"].size(), 2u);
   EXPECT_EQ(box["messages"][0]["turn"], 1);
-  EXPECT_EQ(box["messages"][0]["sent_at"], kNow);
+  EXPECT_EQ(box["messages"][0]["sent_at"], kPressNow);
   // Private press is not public, nor in the archive before the end.
   EXPECT_EQ(
       Json::parse(api("GET", "/api/games/britain-1/press/archive", "").body)["messages"].size(),
@@ -367,7 +367,7 @@ TEST_F(PressWeb, PerTurnBoundIsNamedAndFinishedGamesArchiveEverything) {
           .status,
       201);
 
-  ASSERT_TRUE(thread_store(*ctx_).set_game_status(kGame, "finished").ok());
+  ASSERT_TRUE(thread_store(*ctx_).set_game_status(kPressGame, "finished").ok());
   r = api("POST", "/api/games/britain-1/press", token("MRC"), R"({"to": ["WSX"], "body": "z"})");
   EXPECT_EQ(r.status, 409);
   EXPECT_NE(r.body.find("the game is over"), std::string::npos);

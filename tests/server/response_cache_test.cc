@@ -22,8 +22,8 @@ struct Clock {
   }
 };
 
-Request get(const std::string& target, const std::string& cookie = "",
-            const std::string& authorization = "") {
+Request get_request(const std::string& target, const std::string& cookie = "",
+                    const std::string& authorization = "") {
   Request r;
   r.method = "GET";
   r.target = target;
@@ -53,53 +53,55 @@ TEST(ResponseCache, KeepsOnlyGet200AnswersThatAskForItAndSetNoCookie) {
   Clock clock;
   ResponseCache cache(clock.source());
   auto revisions = std::make_shared<const Revisions>(clock.now);
-  EXPECT_EQ(cache.keep(get("/a"), Response::html("x"), "r", revisions), nullptr);  // no scope
+  EXPECT_EQ(cache.keep(get_request("/a"), Response::html("x"), "r", revisions),
+            nullptr);  // no scope
   Response not_found = page("gone");
   not_found.status = 404;
-  EXPECT_EQ(cache.keep(get("/b"), not_found, "r", revisions), nullptr);
+  EXPECT_EQ(cache.keep(get_request("/b"), not_found, "r", revisions), nullptr);
   Response cookie = page("form");
   cookie.headers.emplace_back("Set-Cookie", "adj_csrf=1");
-  EXPECT_EQ(cache.keep(get("/c"), cookie, "r", revisions), nullptr);
-  Request post = get("/d");
+  EXPECT_EQ(cache.keep(get_request("/c"), cookie, "r", revisions), nullptr);
+  Request post = get_request("/d");
   post.method = "POST";
   EXPECT_EQ(cache.keep(post, page("done"), "r", revisions), nullptr);
-  EXPECT_EQ(cache.keep(get("/e"), page("no revisions"), "r", nullptr), nullptr);
-  EXPECT_NE(cache.keep(get("/f"), page("kept"), "r", revisions), nullptr);
+  EXPECT_EQ(cache.keep(get_request("/e"), page("no revisions"), "r", nullptr), nullptr);
+  EXPECT_NE(cache.keep(get_request("/f"), page("kept"), "r", revisions), nullptr);
   EXPECT_EQ(cache.stats().kept, 1u);
-  EXPECT_NE(cache.find(get("/f")).answer, nullptr);
-  EXPECT_EQ(cache.find(get("/a")).answer, nullptr);
+  EXPECT_NE(cache.find(get_request("/f")).answer, nullptr);
+  EXPECT_EQ(cache.find(get_request("/a")).answer, nullptr);
 }
 
 TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) {
   Clock clock;
   ResponseCache cache(clock.source());
   const std::string path = "/games/britain/me/reports/1";
-  serve(cache, get(path, "adj_player=tokenEAN"), page("report of EAN"));
-  serve(cache, get("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"), page("report of WSX"));
+  serve(cache, get_request(path, "adj_player=tokenEAN"), page("report of EAN"));
+  serve(cache, get_request("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"),
+        page("report of WSX"));
   bool hit = false;
-  auto other = serve(cache, get(path, "adj_player=tokenMRC"), page("report of MRC"), &hit);
+  auto other = serve(cache, get_request(path, "adj_player=tokenMRC"), page("report of MRC"), &hit);
   EXPECT_FALSE(hit);
   EXPECT_EQ(other->identity, "report of MRC");
-  auto none = serve(cache, get(path), page("sign in first"), &hit);
+  auto none = serve(cache, get_request(path), page("sign in first"), &hit);
   EXPECT_FALSE(hit);
   EXPECT_EQ(none->identity, "sign in first");
   // A cookie that merely starts like another, or carries it among others, is another key.
-  EXPECT_EQ(cache.find(get(path, "adj_player=tokenEA")).answer, nullptr);
-  EXPECT_EQ(cache.find(get(path, "adj_player=tokenEAN; x=1")).answer, nullptr);
-  EXPECT_EQ(cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
+  EXPECT_EQ(cache.find(get_request(path, "adj_player=tokenEA")).answer, nullptr);
+  EXPECT_EQ(cache.find(get_request(path, "adj_player=tokenEAN; x=1")).answer, nullptr);
+  EXPECT_EQ(cache.find(get_request("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
             nullptr);
   // Moving a header's bytes into another header makes another key too.
   EXPECT_NE(cache.key("/a", "h", "c", "", "r"), cache.key("/a", "h", "", "c", "r"));
   // With credentials, another address is another key (the guessing limiter is per address).
-  Request elsewhere = get(path, "adj_player=tokenEAN");
+  Request elsewhere = get_request(path, "adj_player=tokenEAN");
   elsewhere.remote = "192.0.2.7";
   EXPECT_EQ(cache.find(elsewhere).answer, nullptr);
   EXPECT_EQ(cache.key("/a", "h", "", "", "r1"), cache.key("/a", "h", "", "", "r2"));
-  auto mine = cache.find(get(path, "adj_player=tokenEAN"));
+  auto mine = cache.find(get_request(path, "adj_player=tokenEAN"));
   ASSERT_NE(mine.answer, nullptr);
   EXPECT_EQ(mine.answer->identity, "report of EAN");
   EXPECT_TRUE(mine.answer->credentials);
-  auto wsx = cache.find(get("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"));
+  auto wsx = cache.find(get_request("/api/games/britain/reports/WSX", "", "Bearer tokenWSX"));
   ASSERT_NE(wsx.answer, nullptr);
   EXPECT_EQ(wsx.answer->identity, "report of WSX");
 }
@@ -107,21 +109,21 @@ TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) 
 TEST(ResponseCache, ARevisionChangeOfItsScopeMakesAnAnswerStaleAndNoOtherDoes) {
   Clock clock;
   ResponseCache cache(clock.source());
-  serve(cache, get("/games/britain"), page("turn 1"));
-  serve(cache, get("/"), page("index", "*"));
-  serve(cache, get("/static/a.css"), page("css", "static"));
+  serve(cache, get_request("/games/britain"), page("turn 1"));
+  serve(cache, get_request("/"), page("index", "*"));
+  serve(cache, get_request("/static/a.css"), page("css", "static"));
   clock.now["gaul"] += 1;
-  EXPECT_NE(cache.find(get("/games/britain")).answer, nullptr);
+  EXPECT_NE(cache.find(get_request("/games/britain")).answer, nullptr);
   clock.now["britain"] += 1;
   clock.now["*"] += 1;
-  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
-  EXPECT_EQ(cache.find(get("/")).answer, nullptr);
-  EXPECT_NE(cache.find(get("/static/a.css")).answer, nullptr);  // "static" stays at 0
+  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
+  EXPECT_EQ(cache.find(get_request("/")).answer, nullptr);
+  EXPECT_NE(cache.find(get_request("/static/a.css")).answer, nullptr);  // "static" stays at 0
   bool hit = true;
-  auto again = serve(cache, get("/games/britain"), page("turn 2"), &hit);
+  auto again = serve(cache, get_request("/games/britain"), page("turn 2"), &hit);
   EXPECT_FALSE(hit);
   EXPECT_EQ(again->identity, "turn 2");
-  EXPECT_EQ(cache.find(get("/games/britain")).answer->identity, "turn 2");
+  EXPECT_EQ(cache.find(get_request("/games/britain")).answer->identity, "turn 2");
 }
 
 // A write during the handler: the answer was kept with the revisions read before it ran, so
@@ -129,10 +131,11 @@ TEST(ResponseCache, ARevisionChangeOfItsScopeMakesAnAnswerStaleAndNoOtherDoes) {
 TEST(ResponseCache, TheRevisionsReadBeforeTheHandlerRanAreTheOnesKept) {
   Clock clock;
   ResponseCache cache(clock.source());
-  auto found = cache.find(get("/games/britain"));
+  auto found = cache.find(get_request("/games/britain"));
   clock.now["britain"] += 1;  // committed while the page was being made
-  ASSERT_NE(cache.keep(get("/games/britain"), page("maybe old"), "r", found.revisions), nullptr);
-  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
+  ASSERT_NE(cache.keep(get_request("/games/britain"), page("maybe old"), "r", found.revisions),
+            nullptr);
+  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
 }
 
 TEST(ResponseCache, TheLeastRecentlyUsedAnswersGoFirstWhenTheBudgetIsFull) {
@@ -143,19 +146,19 @@ TEST(ResponseCache, TheLeastRecentlyUsedAnswersGoFirstWhenTheBudgetIsFull) {
   ResponseCache cache(clock.source(), options);
   const std::string body(3'000, 'x');  // compresses: gzip and brotli forms are small
   for (int i = 0; i < 6; ++i) {
-    serve(cache, get("/p" + std::to_string(i)), page(body + std::to_string(i)));
-    cache.find(get("/p0"));  // /p0 stays in use
+    serve(cache, get_request("/p" + std::to_string(i)), page(body + std::to_string(i)));
+    cache.find(get_request("/p0"));  // /p0 stays in use
   }
   const auto st = cache.stats();
   EXPECT_LE(st.bytes, options.max_bytes);
   EXPECT_GT(st.evicted, 0u);
-  EXPECT_NE(cache.find(get("/p0")).answer, nullptr);
-  EXPECT_EQ(cache.find(get("/p1")).answer, nullptr);
-  EXPECT_NE(cache.find(get("/p5")).answer, nullptr);
+  EXPECT_NE(cache.find(get_request("/p0")).answer, nullptr);
+  EXPECT_EQ(cache.find(get_request("/p1")).answer, nullptr);
+  EXPECT_NE(cache.find(get_request("/p5")).answer, nullptr);
   // Too big to keep: served once, not kept.
   const std::string big(5'000, 'y');
-  EXPECT_EQ(serve(cache, get("/big"), page(big)), nullptr);
-  EXPECT_EQ(cache.find(get("/big")).answer, nullptr);
+  EXPECT_EQ(serve(cache, get_request("/big"), page(big)), nullptr);
+  EXPECT_EQ(cache.find(get_request("/big")).answer, nullptr);
 }
 
 TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
@@ -163,7 +166,7 @@ TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
   ResponseCache cache(clock.source());
   std::string html;
   for (int i = 0; i < 400; ++i) html += "<tr><td>Area " + std::to_string(i) + "</td></tr>\n";
-  auto a = serve(cache, get("/games/britain"), page(html));
+  auto a = serve(cache, get_request("/games/britain"), page(html));
   ASSERT_NE(a, nullptr);
   ASSERT_FALSE(a->gzip.empty());
   EXPECT_LT(a->gzip.size(), html.size() / 4);
@@ -171,9 +174,9 @@ TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
   ASSERT_FALSE(a->brotli.empty());
   EXPECT_LT(a->brotli.size(), a->gzip.size());
   // The very same object is served again: nothing is compressed per request.
-  EXPECT_EQ(cache.find(get("/games/britain")).answer.get(), a.get());
+  EXPECT_EQ(cache.find(get_request("/games/britain")).answer.get(), a.get());
   // Tiny answers are not worth compressing.
-  auto tiny = serve(cache, get("/tiny"), page("ok"));
+  auto tiny = serve(cache, get_request("/tiny"), page("ok"));
   EXPECT_TRUE(tiny->gzip.empty());
   EXPECT_TRUE(tiny->brotli.empty());
 
@@ -192,7 +195,7 @@ TEST(ResponseCache, EtagsNameTheBytesAndIfNoneMatchComparesWeakly) {
   Clock clock;
   ResponseCache cache(clock.source());
   std::string html(2'000, 'a');
-  auto a = serve(cache, get("/x"), page(html));
+  auto a = serve(cache, get_request("/x"), page(html));
   const std::string tag = a->etag(Encoding::kIdentity);
   EXPECT_EQ(tag, "\"" + content_tag(html) + "\"");
   EXPECT_NE(a->etag(Encoding::kGzip), tag);
@@ -206,10 +209,10 @@ TEST(ResponseCache, EtagsNameTheBytesAndIfNoneMatchComparesWeakly) {
 
 TEST(ResponseCache, WithoutRevisionsNothingIsServedOrKept) {
   ResponseCache cache([] { return std::shared_ptr<const Revisions>(); });
-  auto found = cache.find(get("/games/britain"));
+  auto found = cache.find(get_request("/games/britain"));
   EXPECT_EQ(found.revisions, nullptr);
-  EXPECT_EQ(cache.keep(get("/games/britain"), page("x"), "r", found.revisions), nullptr);
-  EXPECT_EQ(cache.find(get("/games/britain")).answer, nullptr);
+  EXPECT_EQ(cache.keep(get_request("/games/britain"), page("x"), "r", found.revisions), nullptr);
+  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
 }
 
 TEST(Compress, GzipRefusesWhatIsNotGzipAndBoundsWhatItInflates) {

@@ -16,7 +16,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::RawConn;
 
-std::string addr(int i) { return "127.0.0." + std::to_string(i); }
+std::string smtp_addr(int i) { return "127.0.0." + std::to_string(i); }
 
 SmtpServer::BatchHandler store_all() {
   return [](std::vector<mail::SmtpMessage>& batch) {
@@ -56,22 +56,22 @@ TEST(SmtpLimits, PerAddressAndGlobalCapsAnswer421) {
   const int port = server.port();
   std::vector<RawConn> held;
   for (int i = 0; i < 3; ++i) {
-    held.emplace_back(port, addr(2));
+    held.emplace_back(port, smtp_addr(2));
     EXPECT_EQ(held.back().read_until("\r\n", 20s).substr(0, 4), "220 ");
   }
-  const std::string refused = greeting(port, addr(2));
+  const std::string refused = greeting(port, smtp_addr(2));
   EXPECT_EQ(refused.rfind("421 4.3.2 Too many connections from your address", 0), 0u) << refused;
   for (int i = 0; i < 3; ++i) {
-    held.emplace_back(port, addr(3));
+    held.emplace_back(port, smtp_addr(3));
     EXPECT_EQ(held.back().read_until("\r\n", 20s).substr(0, 4), "220 ");
   }
-  const std::string busy = greeting(port, addr(4));
+  const std::string busy = greeting(port, smtp_addr(4));
   EXPECT_EQ(busy.rfind("421 4.3.2 Too many connections, try again later", 0), 0u) << busy;
   for (auto& c : held) EXPECT_TRUE(c.idle_open());
   held.clear();  // closed: room again
   std::string again;
   for (int i = 0; i < 200 && again.rfind("220 ", 0) != 0; ++i) {
-    again = greeting(port, addr(4));
+    again = greeting(port, smtp_addr(4));
     if (again.rfind("220 ", 0) != 0) std::this_thread::sleep_for(50ms);
   }
   EXPECT_EQ(again.substr(0, 4), "220 ");
@@ -153,13 +153,14 @@ TEST(SmtpLimits, NewSessionIsGreetedWhileTwoThousandIdleConnectionsAreHeld) {
   std::vector<RawConn> held;
   held.reserve(2000);
   for (int i = 0; i < 2000; ++i) {
-    held.emplace_back(server.port(), addr(2 + i % 40));
+    held.emplace_back(server.port(), smtp_addr(2 + i % 40));
     ASSERT_TRUE(held.back().connected()) << i;
   }
   std::string g;
-  for (int i = 0; i < 100 && g.rfind("220 ", 0) != 0; ++i) g = greeting(server.port(), addr(1));
+  for (int i = 0; i < 100 && g.rfind("220 ", 0) != 0; ++i)
+    g = greeting(server.port(), smtp_addr(1));
   EXPECT_EQ(g.substr(0, 4), "220 ") << g;
-  EXPECT_EQ(greeting(server.port(), addr(1)).substr(0, 4), "220 ");
+  EXPECT_EQ(greeting(server.port(), smtp_addr(1)).substr(0, 4), "220 ");
 }
 
 }  // namespace

@@ -23,11 +23,11 @@ namespace adj {
 namespace {
 
 using namespace testing::grid_world;  // the world, its sizes and codes
-constexpr const char* kGame = "race";
+constexpr const char* kRaceGame = "race";
 
 std::string race_orders(int p) {
   const int a0 = p * kAreasEach;
-  return std::string("GAME ") + kGame + "\nPLAYER " + player(p) + " s\nLEVY " + area(a0) +
+  return std::string("GAME ") + kRaceGame + "\nPLAYER " + player(p) + " s\nLEVY " + area(a0) +
          " 2\nMOVE " + area(a0) + " " + area(a0 + 1) + " 2\nDEFEND " + area(a0 + 2) + "\n";
 }
 
@@ -54,12 +54,12 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("race.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(kGame), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame), 7).ok());
   // The second half of the players have orders in before the run starts (stored as the
   // services would store them; the run checks every file again from its text).
   for (int p = kPlayers / 2; p < kPlayers; ++p) {
     SubmissionRecord r;
-    r.game = kGame;
+    r.game = kRaceGame;
     r.player = player(p);
     r.turn = 1;
     r.source = "test";
@@ -77,7 +77,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   // is now checked in well under a millisecond, far faster than a turn runs.
   const auto submit_one = [&] {
     const int p = next++ % (kPlayers / 2);
-    auto out = mail.svc->submit_orders(kGame, race_orders(p), "test");
+    auto out = mail.svc->submit_orders(kRaceGame, race_orders(p), "test");
     if (!out.ok()) {  // refused with a reason (e.g. the turn is being resolved): nothing stored
       ++refused_during_run;
       return;
@@ -91,7 +91,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   std::atomic<bool> done{false};
   Result<TurnRunOutcome> run = Status::Internal("not run");
   std::thread runner([&] {
-    run = gm.svc->run_turn(kGame, false);
+    run = gm.svc->run_turn(kRaceGame, false);
     done = true;
   });
   while (!done) {
@@ -106,7 +106,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   // Which acknowledged files were used.
   const std::set<std::string> without(run->players_without_orders.begin(),
                                       run->players_without_orders.end());
-  auto current2 = gm.store->current_submissions(kGame, 2);
+  auto current2 = gm.store->current_submissions(kRaceGame, 2);
   ASSERT_TRUE(current2.ok());
   std::map<std::string, std::int64_t> current_of;
   for (const auto& s : *current2) current_of[s.player] = s.id;
@@ -166,23 +166,23 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("moved.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(kGame), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
   Services svc(Stores{*mail.store, racing, *mail.store, *mail.store, *mail.store, *mail.store},
                [] { return UnixTime{1'700'000'000}; });
 
-  auto out = svc.submit_orders(kGame, race_orders(3), "test");
+  auto out = svc.submit_orders(kRaceGame, race_orders(3), "test");
   ASSERT_TRUE(out.ok()) << out.status().to_string();
   EXPECT_FALSE(out->ack.refused) << out->ack.refusal;
   EXPECT_EQ(out->ack.turn, 2);
   EXPECT_NE(out->note.find("changed from 1 to 2"), std::string::npos) << out->note;
   EXPECT_NE(out->text().find(out->note), std::string::npos);
-  auto current = mail.store->current_submissions(kGame, 2);
+  auto current = mail.store->current_submissions(kRaceGame, 2);
   ASSERT_TRUE(current.ok());
   ASSERT_EQ(current->size(), 1u);
   EXPECT_EQ(current->front().id, out->submission_id.value());
-  auto stale = mail.store->current_submissions(kGame, 1);
+  auto stale = mail.store->current_submissions(kRaceGame, 1);
   ASSERT_TRUE(stale.ok());
   EXPECT_TRUE(stale->empty());  // nothing was stored for the closed turn
 }

@@ -17,7 +17,7 @@ namespace adj {
 namespace {
 
 using namespace testing::grid_world;  // the world, its sizes and codes
-constexpr const char* kGame = "reports";
+constexpr const char* kReportsGame = "reports";
 
 TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads) {
   ::adj::testing::TempDir dir;
@@ -27,7 +27,7 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
   Services svc(Stores{*store, *store, *store, *store, *store, *store},
                [] { return UnixTime{1'700'000'000}; });
   const Size size{200, 50};  // over the two-thread threshold for players and battles
-  Json scenario = world(kGame, size);
+  Json scenario = world(kReportsGame, size);
   // Names that need escaping and are not ASCII, shown in area rows and battle headlines.
   scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
   scenario["areas"][1]["name"] = "Line\tbreak\x01";
@@ -35,20 +35,20 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
   for (int p = 0; p < size.players; ++p) {
     if (p % 7 == 3) continue;  // some players send nothing
     SubmissionRecord r;
-    r.game = kGame;
+    r.game = kReportsGame;
     r.player = player(p);
     r.turn = 1;
     r.source = "test";
     r.received_at = 1'700'000'000;
-    r.raw_text = orders_for(p, kGame, size);
+    r.raw_text = orders_for(p, kReportsGame, size);
     if (p % 5 == 0) r.raw_text += "MOVE ZZZZ A0000 1\nLEVY\n";  // rejected: shown in the report
     r.accepted = true;
     ASSERT_TRUE(store->put_submission(r).ok());
   }
 
-  auto preview = svc.run_turn(kGame, true);
+  auto preview = svc.run_turn(kReportsGame, true);
   ASSERT_TRUE(preview.ok()) << preview.status().to_string();
-  auto run = svc.run_turn(kGame, false);
+  auto run = svc.run_turn(kReportsGame, false);
   ASSERT_TRUE(run.ok()) << run.status().to_string();
   ASSERT_EQ(run->digest, preview->digest);
   ASSERT_GT(run->result.battles.size(), 64u);
@@ -62,7 +62,7 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
       "SELECT player, text, json FROM reports WHERE game_id = ? AND "
       "turn = 1 ORDER BY player");
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
-  raw->bind_text(1, kGame);
+  raw->bind_text(1, kReportsGame);
   int with_battles = 0, with_rejected = 0;
   for (std::size_t i = 0; i < preview->reports.size(); ++i) {
     const ReportRecord& plain = preview->reports[i];
@@ -75,11 +75,11 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
     if (!plain.json["attacks_on_you"].empty()) ++with_battles;
     if (plain.json.contains("not_carried_out")) ++with_rejected;
     // Read back through the store, and as the player receives it (with the roundup).
-    auto stored = store->report(kGame, plain.player, 1);
+    auto stored = store->report(kReportsGame, plain.player, 1);
     ASSERT_TRUE(stored.ok()) << stored.status().to_string();
     EXPECT_EQ(stored->text, plain.text) << plain.player;
     EXPECT_EQ(stored->json, plain.json) << plain.player;
-    auto received = svc.report(kGame, plain.player, 1);
+    auto received = svc.report(kReportsGame, plain.player, 1);
     ASSERT_TRUE(received.ok()) << received.status().to_string();
     EXPECT_EQ(received->text, preview->full_text(plain)) << plain.player;
   }

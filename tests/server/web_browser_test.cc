@@ -37,15 +37,15 @@ using ::adj::testing::free_port;
 using ::adj::testing::read_file;
 using ::adj::testing::run_cli;
 
-constexpr const char* kChromium = "/usr/bin/chromium";
+constexpr const char* kBrowserChromium = "/usr/bin/chromium";
 constexpr const char* kCurl = "/usr/bin/curl";
-constexpr const char* kGmToken = "browser-test-gm-token";
+constexpr const char* kBrowserGmToken = "browser-test-gm-token";
 
 bool executable(const char* path) { return ::access(path, X_OK) == 0; }
 
 // Starts argv in its own process group with stdout and stderr to `log`; returns its pid.
-pid_t spawn(const std::vector<std::string>& args, const std::string& log,
-            const std::vector<std::pair<std::string, std::string>>& env = {}) {
+pid_t browser_spawn(const std::vector<std::string>& args, const std::string& log,
+                    const std::vector<std::pair<std::string, std::string>>& env = {}) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::setpgid(0, 0);
@@ -65,7 +65,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& log,
 }
 
 // Waits up to `seconds` for `pid`; on timeout kills its process group. The exit code, or -1.
-int wait_for(pid_t pid, int seconds) {
+int browser_wait_for(pid_t pid, int seconds) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   int status = 0;
   while (true) {
@@ -92,7 +92,7 @@ class Cdp {
   ~Cdp() {
     if (pid_ > 0) {
       send("Browser.close", Json::object(), "");
-      if (wait_for(pid_, 10) < 0) ::kill(-pid_, SIGKILL);
+      if (browser_wait_for(pid_, 10) < 0) ::kill(-pid_, SIGKILL);
     }
     if (to_ >= 0) ::close(to_);
     if (from_ >= 0) ::close(from_);
@@ -236,13 +236,13 @@ class WebBrowser : public ::testing::Test {
   void TearDown() override {
     if (server_ > 0) {
       ::kill(server_, SIGTERM);
-      if (wait_for(server_, 15) < 0) ADD_FAILURE() << "the server did not stop on SIGTERM";
+      if (browser_wait_for(server_, 15) < 0) ADD_FAILURE() << "the server did not stop on SIGTERM";
     }
   }
 
   // Runs headless Chromium on `url` with `extra` flags and this test's profile; its stdout.
   std::string chromium(const std::string& url, const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {kChromium,
+    std::vector<std::string> args = {kBrowserChromium,
                                      "--headless",
                                      "--no-sandbox",
                                      "--disable-gpu",
@@ -255,27 +255,29 @@ class WebBrowser : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back(url);
     const std::string log = dir_.file("chromium-" + std::to_string(++runs_) + ".out");
-    const int code = wait_for(spawn(args, log), 120);
+    const int code = browser_wait_for(browser_spawn(args, log), 120);
     EXPECT_EQ(code, 0) << "chromium " << url;
     return read_file(log);
   }
 
   bool healthy(const std::string& base) {
-    const pid_t pid = spawn({kCurl, "-sf", "-o", "/dev/null", "--max-time", "2", base + "/healthz"},
-                            dir_.file("curl.out"));
-    return wait_for(pid, 10) == 0;
+    const pid_t pid =
+        browser_spawn({kCurl, "-sf", "-o", "/dev/null", "--max-time", "2", base + "/healthz"},
+                      dir_.file("curl.out"));
+    return browser_wait_for(pid, 10) == 0;
   }
 
   // Skips the test unless Chromium, curl and `adjutant serve` are there.
   void require_tools() {
-    if (!executable(kChromium)) GTEST_SKIP() << "no " << kChromium << " (Debian package chromium)";
+    if (!executable(kBrowserChromium))
+      GTEST_SKIP() << "no " << kBrowserChromium << " (Debian package chromium)";
     if (!executable(kCurl)) GTEST_SKIP() << "no " << kCurl << " (Debian package curl)";
     if (run_cli({"serve", "--help"}).exit_code != 0)
       GTEST_SKIP() << "this adjutant binary has no `serve` command yet";
   }
 
   // Creates the Dark Age Britain game in a fresh database and serves it on a free loopback port
-  // (GM token kGmToken, scheduler off); sets db_ and base_ once /healthz answers.
+  // (GM token kBrowserGmToken, scheduler off); sets db_ and base_ once /healthz answers.
   void start_server() {
     db_ = dir_.file("browser.db");
     auto made =
@@ -284,9 +286,9 @@ class WebBrowser : public ::testing::Test {
     const int port = free_port();
     ASSERT_GT(port, 0);
     base_ = "http://127.0.0.1:" + std::to_string(port);
-    server_ = spawn({ADJ_BINARY, "--db", db_, "serve", "--http",
-                     "127.0.0.1:" + std::to_string(port), "--tick", "0", "--smtp", "off"},
-                    dir_.file("serve.log"), {{"ADJUTANT_GM_TOKEN", kGmToken}});
+    server_ = browser_spawn({ADJ_BINARY, "--db", db_, "serve", "--http",
+                             "127.0.0.1:" + std::to_string(port), "--tick", "0", "--smtp", "off"},
+                            dir_.file("serve.log"), {{"ADJUTANT_GM_TOKEN", kBrowserGmToken}});
     bool up = false;
     for (int i = 0; i < 100 && !up; ++i) {
       up = healthy(base_);
@@ -373,7 +375,7 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
 
   Cdp cdp;
   ASSERT_TRUE(
-      cdp.start({kChromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+      cdp.start({kBrowserChromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--user-data-dir=" + dir_.file("cdp-profile"),
                  "--remote-debugging-pipe", "--window-size=1200,900", "about:blank"},
@@ -460,7 +462,7 @@ TEST_F(WebBrowser, PlayerSubmitsGmRunsPlayerReadsInChromium) {
   // The GM signs in and runs the turn from the GM page.
   go("/gm");
   ASSERT_EQ(path(), "/gm/login");
-  submit("/gm/login", {{"token", kGmToken}}, "button");
+  submit("/gm/login", {{"token", kBrowserGmToken}}, "button");
   ASSERT_EQ(path(), "/gm") << html().substr(0, 2000);
   go("/gm/games/britain-1");
   EXPECT_NE(html().find("1 of 5 players have orders in"), std::string::npos);

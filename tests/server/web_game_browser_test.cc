@@ -47,9 +47,9 @@ using ::adj::testing::read_file;
 using ::adj::testing::run_shell;
 using ::adj::testing::shell_quote;
 
-constexpr const char* kChromium = "/usr/bin/chromium";
+constexpr const char* kGameBrowserChromium = "/usr/bin/chromium";
 constexpr const char* kPython = "/usr/bin/python3";  // Debian's, with python3-websocket
-constexpr const char* kGmToken = "e2e-browser-gm-token";
+constexpr const char* kGameBrowserGmToken = "e2e-browser-gm-token";
 const std::string kSrc = ADJ_SOURCE_DIR;
 
 // The steps that work before issue 11's features are merged: they must pass in every mode.
@@ -76,8 +76,9 @@ bool strict_mode() {
 }
 
 // Starts argv in its own process group, stdout to `out` and stderr to `err`; its pid.
-pid_t spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
-            const std::vector<std::pair<std::string, std::string>>& env = {}) {
+pid_t game_browser_spawn(const std::vector<std::string>& args, const std::string& out,
+                         const std::string& err,
+                         const std::vector<std::pair<std::string, std::string>>& env = {}) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::setpgid(0, 0);
@@ -99,7 +100,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::string& out, const 
 
 // Waits up to `seconds` for `pid`. On timeout: SIGTERM to its process group (the scenario then
 // closes its browser), SIGKILL after 15 s more. The exit code, or -1.
-int wait_for(pid_t pid, int seconds) {
+int game_browser_wait_for(pid_t pid, int seconds) {
   auto until = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   bool termed = false;
   int status = 0;
@@ -142,13 +143,15 @@ class WebGameBrowser : public ::testing::Test {
   void TearDown() override {
     if (server_ > 0) {
       ::kill(server_, SIGTERM);
-      if (wait_for(server_, 15) < 0) ADD_FAILURE() << "the server did not stop on SIGTERM";
+      if (game_browser_wait_for(server_, 15) < 0)
+        ADD_FAILURE() << "the server did not stop on SIGTERM";
     }
   }
 
   // Why the test cannot run here, or "".
   static std::string missing_tool() {
-    if (::access(kChromium, X_OK) != 0) return "no " + std::string(kChromium) + " (chromium)";
+    if (::access(kGameBrowserChromium, X_OK) != 0)
+      return "no " + std::string(kGameBrowserChromium) + " (chromium)";
     if (::access(kPython, X_OK) != 0) return "no " + std::string(kPython) + " (python3)";
     if (run_shell(std::string(kPython) + " -c 'import websocket; print(1)' 2>/dev/null") != "1\n")
       return "no python3-websocket (scripts/install-deps.sh --test)";
@@ -164,12 +167,12 @@ class WebGameBrowser : public ::testing::Test {
     if (http <= 0 || smtp <= 0 || http == smtp) return false;
     base_ = "http://127.0.0.1:" + std::to_string(http);
     outbox_ = dir_.file("outbox");
-    server_ = spawn({ADJ_BINARY, "--db", dir_.file("game.db"), "serve", "--http",
-                     "127.0.0.1:" + std::to_string(http), "--smtp",
-                     "127.0.0.1:" + std::to_string(smtp), "--tick", "1", "--outbox", outbox_,
-                     "--mail-from", "adjutant@marches.example"},
-                    dir_.file("serve.out"), dir_.file("serve.log"),
-                    {{"ADJUTANT_GM_TOKEN", kGmToken}});
+    server_ = game_browser_spawn(
+        {ADJ_BINARY, "--db", dir_.file("game.db"), "serve", "--http",
+         "127.0.0.1:" + std::to_string(http), "--smtp", "127.0.0.1:" + std::to_string(smtp),
+         "--tick", "1", "--outbox", outbox_, "--mail-from", "adjutant@marches.example"},
+        dir_.file("serve.out"), dir_.file("serve.log"),
+        {{"ADJUTANT_GM_TOKEN", kGameBrowserGmToken}});
     for (int i = 0; i < 300; ++i) {
       const std::string health =
           run_shell("curl -s -m 2 " + shell_quote(base_ + "/healthz") + " 2>/dev/null");
@@ -201,13 +204,13 @@ TEST_F(WebGameBrowser, ThreePlayersFromSignUpThroughTakeoverToVictory) {
       std::filesystem::remove(e.path(), made);
   const std::string out = dir_.file("scenario.json"), err = dir_.file("scenario.log");
   const std::string profile = dir_.file("chromium-profile");
-  const pid_t py = spawn({kPython, "-B", kSrc + "/tests/server/browser_game.py", "--base", base_,
-                          "--gm-token", kGmToken, "--outbox", outbox_, "--scenario",
-                          kSrc + "/tests/data/e2e/three-kingdoms.json", "--shots", shots,
-                          "--profile", profile},
-                         out, err, {{"ADJ_E2E_STRICT", strict_mode() ? "1" : "0"}});
+  const pid_t py = game_browser_spawn(
+      {kPython, "-B", kSrc + "/tests/server/browser_game.py", "--base", base_, "--gm-token",
+       kGameBrowserGmToken, "--outbox", outbox_, "--scenario",
+       kSrc + "/tests/data/e2e/three-kingdoms.json", "--shots", shots, "--profile", profile},
+      out, err, {{"ADJ_E2E_STRICT", strict_mode() ? "1" : "0"}});
   ASSERT_GT(py, 0);
-  const int code = wait_for(py, 300);
+  const int code = game_browser_wait_for(py, 300);
   const std::string log = read_file(err);
   std::cout << log;  // the step table, as the scenario went
 

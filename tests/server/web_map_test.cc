@@ -18,7 +18,7 @@ using ::adj::testing::check_balanced;
 using ::adj::testing::count;
 using Json = nlohmann::json;
 
-Json state_of(const std::string& scenario) {
+Json map_state_of(const std::string& scenario) {
   auto doc = bundled_scenario(scenario);
   EXPECT_TRUE(doc.ok()) << doc.status().to_string();
   auto st = state_from_scenario(*doc, 1);
@@ -111,7 +111,7 @@ TEST(MapRender, ScenarioOutlinesAreDrawnAndInvalidOnesIgnored) {
 }
 
 TEST(MapRender, TerrainFortsFeaturesAndRiversAreDrawnAndExplained) {
-  const MapModel vm = map_model_from_state(state_of("virtuti-militari-1939"));
+  const MapModel vm = map_model_from_state(map_state_of("virtuti-militari-1939"));
   const std::string svg = render_svg_map(vm, {true, 2});
   EXPECT_EQ(check_balanced(svg), "");
   EXPECT_EQ(count(svg, "fill=\"#3b3b3b\""), 1 + 5);     // the legend, DAN EPR KRK MIN WAR
@@ -123,14 +123,14 @@ TEST(MapRender, TerrainFortsFeaturesAndRiversAreDrawnAndExplained) {
             static_cast<int>(vm.rivers.size()));
   EXPECT_GE(count(svg, "class=\"river\""), 1);
   EXPECT_NE(svg.find(">river</text>"), std::string::npos);
-  const MapModel pw = map_model_from_state(state_of("path-of-war-ardennes"));
+  const MapModel pw = map_model_from_state(map_state_of("path-of-war-ardennes"));
   const std::string ardennes = render_svg_map(pw);
   for (const char* key : {">castle</text>", ">road</text>", ">railway</text>"})
     EXPECT_NE(ardennes.find(key), std::string::npos) << key;
 }
 
 TEST(MapRender, ArrowsInThePlayersColourWithResultsEscaped) {
-  MapModel m = map_model_from_state(state_of("dark-age-britain"));
+  MapModel m = map_model_from_state(map_state_of("dark-age-britain"));
   m.arrows = {{"HAM", "SUS", "attack", "WSX", "Battle at <Sussex> & co"},
               {"WIL", "OXF", "move", "WSX", "MOVE WIL OXF 2"},
               {"SUS", "KNT", "retreat", "", "fell back"},
@@ -158,7 +158,7 @@ TEST(MapRender, ArrowsInThePlayersColourWithResultsEscaped) {
 }
 
 TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
-  MapModel m = map_model_from_state(state_of("dark-age-britain"));
+  MapModel m = map_model_from_state(map_state_of("dark-age-britain"));
   m.players[0].name = "<img src=x onerror=alert(1)>";
   const std::string html = render_map_legend_html(m);
   EXPECT_EQ(check_balanced(html), "");
@@ -172,7 +172,7 @@ TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
 }
 
 TEST(MapRender, HostileCoordinatesNamesAndNumbersStayBounded) {
-  Json st = state_of("dark-age-britain");
+  Json st = map_state_of("dark-age-britain");
   int k = 0;
   for (auto& a : st["areas"]) {
     const double big[] = {1e300, -1e300, 1e308, 5e7, -1e7, 0};
@@ -272,7 +272,7 @@ TEST(MapView, TurnArrowsShowMovesOnlyWhenAsked) {
 }
 
 TEST(MapView, BlockHasZoomLinksTheMapAndTheLegend) {
-  const MapModel m = map_model_from_state(state_of("exalted-scavenger-lands"));
+  const MapModel m = map_model_from_state(map_state_of("exalted-scavenger-lands"));
   const Json b = map_block(m, 4, "/games/x-1");
   EXPECT_EQ(b["zoom"], 4);
   EXPECT_TRUE(b["zoomed"].get<bool>());

@@ -18,7 +18,7 @@ namespace {
 using ::adj::testing::check_balanced;
 using ::adj::testing::count;
 
-Json state_of(const std::string& scenario) {
+Json svg_state_of(const std::string& scenario) {
   auto doc = bundled_scenario(scenario);
   EXPECT_TRUE(doc.ok()) << doc.status().to_string();
   auto st = state_from_scenario(*doc, 1);
@@ -47,7 +47,7 @@ TEST(Escape, HtmlAndXml) {
 }
 
 TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
-  const Json st = state_of("dark-age-britain");
+  const Json st = svg_state_of("dark-age-britain");
   const MapModel m = map_model_from_state(st);
   ASSERT_EQ(m.areas.size(), st["areas"].size());
   ASSERT_EQ(m.players.size(), 5u);
@@ -121,7 +121,7 @@ TEST(SvgMap, SixAreasFitASmallBoxAndZoomWidensTheCanvas) {
 }
 
 TEST(SvgMap, ScenarioCoordinatesAreScaledKeepingTheShape) {
-  const MapModel m = map_model_from_state(state_of("dark-age-britain"));
+  const MapModel m = map_model_from_state(svg_state_of("dark-age-britain"));
   const Layout lay = layout_areas(m, 800);
   EXPECT_FALSE(lay.automatic);
   ASSERT_EQ(lay.at.size(), m.areas.size());
@@ -138,7 +138,7 @@ TEST(SvgMap, ScenarioCoordinatesAreScaledKeepingTheShape) {
 }
 
 TEST(SvgMap, AutomaticLayoutWithoutCoordinates) {
-  Json st = state_of("dark-age-britain");
+  Json st = svg_state_of("dark-age-britain");
   for (auto& a : st["areas"]) {
     a.erase("x");
     a.erase("y");
@@ -203,7 +203,7 @@ TEST(SvgMap, AutomaticLayoutOfDisconnectedAndTinyMaps) {
 
 TEST(SvgMap, EveryBundledScenarioDraws) {
   for (const std::string& name : bundled_scenarios()) {
-    const Json st = state_of(name);
+    const Json st = svg_state_of(name);
     const std::string svg = render_svg_map(map_model_from_state(st));
     EXPECT_EQ(check_balanced(svg), "") << name;
     for (const auto& a : st["areas"])
@@ -260,7 +260,7 @@ Json roundup(int turn, std::vector<std::tuple<std::string, int, int, int>> k) {
 }
 
 TEST(SvgCharts, OneSeriesPerKingdomInEachChart) {
-  const Json st = state_of("dark-age-britain");
+  const Json st = svg_state_of("dark-age-britain");
   const std::vector<Json> roundups = {roundup(2, {{"WSX", 6, 10, 12}}),
                                       roundup(1, {{"WSX", 5, 9, 11}, {"MRC", 4, 8, 9}})};
   const KingdomHistory h = history_from_roundups(st["players"], roundups, &st);

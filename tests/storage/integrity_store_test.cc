@@ -19,10 +19,10 @@ namespace {
 
 using storage_test::make_state;
 
-constexpr UnixTime kNow = 1'700'000'000;
+constexpr UnixTime kIntegrityNow = 1'700'000'000;
 
 SubmissionRecord file_for(const std::string& game, int turn, const std::string& player,
-                          UnixTime at = kNow) {
+                          UnixTime at = kIntegrityNow) {
   SubmissionRecord r;
   r.game = game;
   r.player = player;
@@ -40,7 +40,7 @@ TurnCommit commit_for(const GameState& state, std::vector<std::int64_t> files) {
   c.seed = 1;
   c.next_state = state;
   c.next_state.turn = state.turn + 1;
-  c.ran_at = kNow;
+  c.ran_at = kIntegrityNow;
   c.submissions = std::move(files);
   return c;
 }
@@ -58,7 +58,7 @@ class IntegrityTest : public storage_test::BackendTest {
     BackendTest::SetUp();
     if (IsSkipped() || HasFatalFailure()) return;
     state_ = make_state("britain-1");
-    ASSERT_TRUE(store_->create_game(state_, Json::object(), kNow).ok());
+    ASSERT_TRUE(store_->create_game(state_, Json::object(), kIntegrityNow).ok());
   }
   std::string path() const { return dir_.file("adjutant.db"); }
 
@@ -94,26 +94,26 @@ TEST_P(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
 }
 
 TEST_P(IntegrityTest, WhileATurnIsBeingResolvedItsFilesAreRefused) {
-  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
-  auto during = store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 1));
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kIntegrityNow).ok());
+  auto during = store_->put_submission(file_for("britain-1", 1, "WSX", kIntegrityNow + 1));
   ASSERT_FALSE(during.ok());
   EXPECT_EQ(during.status().code(), StatusCode::kUnavailable);
   EXPECT_NE(during.status().message().find("being resolved"), std::string::npos);
   // A run that failed reopens the turn.
   ASSERT_TRUE(store_->end_resolving("britain-1", 1).ok());
-  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", kNow + 2)).ok());
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", kIntegrityNow + 2)).ok());
 }
 
 TEST_P(IntegrityTest, AResolvingMarkOfARunThatDiedRunsOut) {
-  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
-  const UnixTime later = kNow + kResolvingLeaseSeconds + 1;
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kIntegrityNow).ok());
+  const UnixTime later = kIntegrityNow + kResolvingLeaseSeconds + 1;
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 1, "WSX", later)).ok());
 }
 
 TEST_P(IntegrityTest, BeginResolvingOnlyForTheOpenTurn) {
-  auto s = store_->begin_resolving("britain-1", 2, kNow);
+  auto s = store_->begin_resolving("britain-1", 2, kIntegrityNow);
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
-  EXPECT_EQ(store_->begin_resolving("nope", 1, kNow).code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->begin_resolving("nope", 1, kIntegrityNow).code(), StatusCode::kNotFound);
 }
 
 TEST_P(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
@@ -131,9 +131,9 @@ TEST_P(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
 }
 
 TEST_P(IntegrityTest, CommitClearsTheResolvingMark) {
-  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kNow).ok());
+  ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kIntegrityNow).ok());
   ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {})).ok());
-  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kNow + 1)).ok());
+  EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kIntegrityNow + 1)).ok());
 }
 
 TEST_P(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
@@ -156,7 +156,7 @@ TEST_P(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
 }
 
 TEST_P(IntegrityTest, GameIdsAreUniqueRegardlessOfCase) {
-  Status s = store_->create_game(make_state("Britain-1"), Json::object(), kNow);
+  Status s = store_->create_game(make_state("Britain-1"), Json::object(), kIntegrityNow);
   EXPECT_EQ(s.code(), StatusCode::kAlreadyExists);
   EXPECT_NE(s.message().find("differs only by case from the existing game britain-1"),
             std::string::npos)
@@ -221,7 +221,7 @@ TEST(IntegrityMigration, KeepsMixedCaseIdsAndFindsThemInAnyCase) {
   auto id = (*s)->stored_game_id("britain-1");
   ASSERT_TRUE(id.ok());
   EXPECT_EQ(*id, "Britain-1");
-  EXPECT_EQ((*s)->create_game(make_state("BRITAIN-1"), Json::object(), kNow).code(),
+  EXPECT_EQ((*s)->create_game(make_state("BRITAIN-1"), Json::object(), kIntegrityNow).code(),
             StatusCode::kAlreadyExists);
 }
 

@@ -20,7 +20,11 @@ namespace adj::testing {
 // The conninfo of a new, empty database (a unique name) on the run's cluster.
 Result<std::string> fresh_pg_database();
 
-// A migrated Store of `backend` ("sqlite": a file in `dir`; "postgresql": fresh_pg_database()).
+// The conninfo of a new database holding every migration: a copy (CREATE DATABASE ... TEMPLATE) of
+// a migrated template made once per cluster, instead of migrating each test's database.
+Result<std::string> migrated_pg_database();
+
+// A migrated Store of `backend` ("sqlite": a file in `dir`; "postgresql": migrated_pg_database()).
 Result<std::unique_ptr<Store>> open_test_store(const std::string& backend, const TempDir& dir);
 
 }  // namespace adj::testing

@@ -9,7 +9,7 @@
 namespace adj {
 namespace {
 
-GameState bundled_state(const std::string& name) {
+GameState scenarios_bundled_state(const std::string& name) {
   Result<Json> doc = bundled_scenario(name);
   EXPECT_TRUE(doc.ok()) << name;
   Result<GameState> st = state_from_scenario(doc.value(), 1);
@@ -55,7 +55,7 @@ TEST(CrtScenario, RiverCrossingValidates) {
 // GER attacks Spa from Monschau (no-luck, so the numbers are exact): 3 shots against 2 tanks and
 // 2 + 1 (flanking from Malmedy) shots back. Both sides keep a damaged tank into turn 2.
 TEST(PathOfWarScenario, DamagedTanksPersistAcrossTurns) {
-  GameState s = bundled_state("path-of-war-ardennes");
+  GameState s = scenarios_bundled_state("path-of-war-ardennes");
   s.engine.options["variant"] = "no-luck";
   const CombatEngine& engine = *find_engine("path-of-war");
   OrderBook book;
@@ -84,7 +84,7 @@ TEST(PathOfWarScenario, DamagedTanksPersistAcrossTurns) {
 }
 
 TEST(PathOfWarScenario, BoardgameTurnLogsEveryDie) {
-  GameState s = bundled_state("path-of-war-ardennes");
+  GameState s = scenarios_bundled_state("path-of-war-ardennes");
   const CombatEngine& engine = *find_engine("path-of-war");
   OrderBook book;
   book["GER"] = {order(1, Verb::kAssault, "PRU", "CLV"), order(2, Verb::kMove, "SCH", "STV")};
@@ -109,7 +109,7 @@ TEST(PathOfWarScenario, BoardgameTurnLogsEveryDie) {
 // retreat (DR or DR2). East Ford and Millford are next to Blue's forces, so Red falls back through
 // East Wood (to Red Fort on a DR2) and Blue enters Old Bridge.
 TEST(CrtScenario, RetreatMovesTheDefender) {
-  GameState s = bundled_state("crt-river-crossing");
+  GameState s = scenarios_bundled_state("crt-river-crossing");
   s.find_area("WBR")->armies = 14;
   const CombatEngine& engine = *find_engine("crt");
   OrderBook book;
@@ -133,7 +133,7 @@ TEST(CrtScenario, RetreatMovesTheDefender) {
 }
 
 TEST(CrtScenario, RiverAttackIsHarder) {
-  GameState s = bundled_state("crt-river-crossing");
+  GameState s = scenarios_bundled_state("crt-river-crossing");
   const CombatEngine& engine = *find_engine("crt");
   OrderBook book;
   book["BLU"] = {order(1, Verb::kMove, "WFD", "EFD")};

@@ -15,7 +15,7 @@ namespace {
 
 using testing::ScriptedRng;
 
-struct AreaSpec {
+struct CrtArea {
   std::string code;
   std::optional<std::string> owner;
   int armies = 0;
@@ -23,9 +23,9 @@ struct AreaSpec {
   int fort = 0;
 };
 
-GameState world(const std::vector<AreaSpec>& areas,
-                const std::vector<std::tuple<std::string, std::string, bool>>& edges,
-                Json options = Json::object()) {
+GameState crt_world(const std::vector<CrtArea>& areas,
+                    const std::vector<std::tuple<std::string, std::string, bool>>& edges,
+                    Json options = Json::object()) {
   std::vector<testing::WorldArea> as;
   for (const auto& a : areas) as.push_back({a.code, a.owner, a.armies, a.terrain, a.fort});
   std::vector<testing::WorldEdge> es;
@@ -34,8 +34,8 @@ GameState world(const std::vector<AreaSpec>& areas,
   return testing::engine_world("crt", {"AAA", "BBB", "CCC"}, as, es, std::move(options));
 }
 
-BattleInput battle(const GameState& w, AttackKind kind, int armies, const std::string& to = "TGT",
-                   const std::string& from = "ATT") {
+BattleInput crt_battle(const GameState& w, AttackKind kind, int armies,
+                       const std::string& to = "TGT", const std::string& from = "ATT") {
   BattleInput in;
   in.id = "test";
   in.kind = kind;
@@ -48,11 +48,11 @@ BattleInput battle(const GameState& w, AttackKind kind, int armies, const std::s
   return in;
 }
 
-const CrtEngine kEngine;
+const CrtEngine kCrtEngine;
 
 // ATT attacks TGT; TGT can retreat to RET and on to RE2; behind ATT lies the attacker's HOM.
 GameState example_world(int defenders, const std::string& terrain, int fort, bool river) {
-  return world(
+  return crt_world(
       {{"HOM", "AAA", 0},
        {"ATT", "AAA", 0},
        {"TGT", "BBB", defenders, terrain, fort},
@@ -61,10 +61,10 @@ GameState example_world(int defenders, const std::string& terrain, int fort, boo
       {{"HOM", "ATT", false}, {"ATT", "TGT", river}, {"TGT", "RET", false}, {"RET", "RE2", false}});
 }
 
-BattleOutcome fight(const GameState& w, int armies, std::deque<int> dice,
-                    AttackKind kind = AttackKind::kMove) {
+BattleOutcome crt_fight(const GameState& w, int armies, std::deque<int> dice,
+                        AttackKind kind = AttackKind::kMove) {
   ScriptedRng rng(std::move(dice));
-  auto out = kEngine.resolve(battle(w, kind, armies), rng);
+  auto out = kCrtEngine.resolve(crt_battle(w, kind, armies), rng);
   EXPECT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(rng.remaining(), 0u);
   return out.ok() ? out.value() : BattleOutcome{};
@@ -78,7 +78,7 @@ std::string column_of(const BattleOutcome& o) {
 // §4.5 example 1: A 9 v D 4, clear: differential 5 → "4-5"; die 3 → DR.
 TEST(CrtWorkedExample, OneClear) {
   const GameState w = example_world(4, "clear", 0, false);
-  const BattleOutcome o = fight(w, 9, {3});
+  const BattleOutcome o = crt_fight(w, 9, {3});
   EXPECT_EQ(column_of(o), "4-5");
   EXPECT_EQ(result_of(o), "DR");
   EXPECT_EQ(o.defender_retreats_to, "RET");
@@ -89,7 +89,7 @@ TEST(CrtWorkedExample, OneClear) {
 
 // §4.5 example 2: the same in a forest: two columns left → "1"; die 3 → NR.
 TEST(CrtWorkedExample, TwoForest) {
-  const BattleOutcome o = fight(example_world(4, "forest", 0, false), 9, {3});
+  const BattleOutcome o = crt_fight(example_world(4, "forest", 0, false), 9, {3});
   EXPECT_EQ(o.rounds[0].detail["column_before_shifts"], "4-5");
   EXPECT_EQ(column_of(o), "1");
   EXPECT_EQ(result_of(o), "NR");
@@ -100,11 +100,11 @@ TEST(CrtWorkedExample, TwoForest) {
 // §4.5 example 3: A 6 v D 7 fortified: −1 → "<=-1", the shift clamps there; 1 → NR, 3 → AR.
 TEST(CrtWorkedExample, ThreeFortifiedClamps) {
   const GameState w = example_world(7, "clear", 1, false);
-  const BattleOutcome one = fight(w, 6, {1});
+  const BattleOutcome one = crt_fight(w, 6, {1});
   EXPECT_EQ(column_of(one), "<=-1");
   EXPECT_EQ(one.rounds[0].detail["shifts"], (Json{{"fortified", 3}}));
   EXPECT_EQ(result_of(one), "NR");
-  const BattleOutcome three = fight(w, 6, {3});
+  const BattleOutcome three = crt_fight(w, 6, {3});
   EXPECT_EQ(result_of(three), "AR");
   EXPECT_FALSE(three.attacker_wins);
   EXPECT_EQ(three.attacker_losses, 0);
@@ -115,26 +115,26 @@ TEST(CrtWorkedExample, ThreeFortifiedClamps) {
 // are eliminated; attacker_retreat 0 sends them home instead; a PROBE always just goes home.
 TEST(CrtAttackerRetreat, OneAreaBackOrEliminated) {
   // Nowhere to go: ATT's only other neighbour is the defender's (next to the battle: ZOC).
-  GameState w = world({{"ATT", "AAA", 0}, {"TGT", "BBB", 7, "clear", 1}, {"SID", "AAA", 0}},
-                      {{"ATT", "TGT", false}, {"ATT", "SID", false}, {"SID", "TGT", false}});
-  BattleOutcome trapped = fight(w, 6, {3});
+  GameState w = crt_world({{"ATT", "AAA", 0}, {"TGT", "BBB", 7, "clear", 1}, {"SID", "AAA", 0}},
+                          {{"ATT", "TGT", false}, {"ATT", "SID", false}, {"SID", "TGT", false}});
+  BattleOutcome trapped = crt_fight(w, 6, {3});
   EXPECT_EQ(result_of(trapped), "AR");
   EXPECT_FALSE(trapped.attacker_retreats_to);
   EXPECT_EQ(trapped.attacker_losses, 6);
   EXPECT_EQ(trapped.rounds[0].detail["attacker_retreat"], "no legal retreat: eliminated");
   // Without ZOC, SID (the attacker's own, next to the battle) is a legal retreat.
   w.engine.options["zoc"] = false;
-  BattleOutcome side = fight(w, 6, {3});
+  BattleOutcome side = crt_fight(w, 6, {3});
   EXPECT_EQ(side.attacker_retreats_to, "SID");
   EXPECT_EQ(side.attacker_losses, 0);
   // attacker_retreat 0: home to ATT, nobody lost.
   w.engine.options = {{"attacker_retreat", 0}};
-  BattleOutcome home = fight(w, 6, {3});
+  BattleOutcome home = crt_fight(w, 6, {3});
   EXPECT_FALSE(home.attacker_retreats_to);
   EXPECT_EQ(home.attacker_losses, 0);
   // A probe goes home whatever the map.
   w.engine.options = Json::object();
-  BattleOutcome probe = fight(w, 6, {3}, AttackKind::kProbe);
+  BattleOutcome probe = crt_fight(w, 6, {3}, AttackKind::kProbe);
   EXPECT_FALSE(probe.attacker_retreats_to);
   EXPECT_EQ(probe.attacker_losses, 0);
 }
@@ -142,12 +142,12 @@ TEST(CrtAttackerRetreat, OneAreaBackOrEliminated) {
 // §4.5 example 4: A 14 v D 3 across a river: 11 → ">=10", three left → "4-5"; 1 → DR2, 5 → NR.
 TEST(CrtWorkedExample, FourAcrossRiver) {
   const GameState w = example_world(3, "clear", 0, true);
-  const BattleOutcome dr2 = fight(w, 14, {1});
+  const BattleOutcome dr2 = crt_fight(w, 14, {1});
   EXPECT_EQ(column_of(dr2), "4-5");
   EXPECT_EQ(result_of(dr2), "DR2");
   EXPECT_EQ(dr2.defender_retreats_to, "RE2");
   EXPECT_EQ(dr2.rounds[0].detail["retreat_path"], (Json{"RET", "RE2"}));
-  EXPECT_EQ(result_of(fight(w, 14, {5})), "NR");
+  EXPECT_EQ(result_of(crt_fight(w, 14, {5})), "NR");
 }
 
 // §4.5 example 5: ratio 11 v 4 = 2.75 → 2:1; 5 v 7 → 1:1.4 → 1:2 (the defender's favour).
@@ -166,7 +166,7 @@ TEST(CrtWorkedExample, FiveRatioRounding) {
 // 14 v 3: 11 → ">=10", 2 + 3 = 5 left → "1". Ratios: A ≥ D → ⌊A/D⌋:1 (7 v 3 → 2:1); A < D →
 // 1:⌈D/A⌉ (3 v 7 → 1:3, 4 v 7 → 1:2).
 TEST(CrtOpenQuestions, CumulativeShiftsAndRatioRounding) {
-  const BattleOutcome o = fight(example_world(3, "forest", 0, true), 14, {2});
+  const BattleOutcome o = crt_fight(example_world(3, "forest", 0, true), 14, {2});
   EXPECT_EQ(o.rounds[0].detail["shifts"], (Json{{"forest", 2}, {"river", 3}}));
   EXPECT_EQ(column_of(o), "1");
   EXPECT_EQ(result_of(o), "DR");
@@ -207,11 +207,11 @@ TEST(CrtStatistics, ResultFrequenciesPerColumnMatchTheTable) {
   for (int c = 0; c < t.columns(); ++c) {
     const int attack = c == 0 ? 1 : defenders + t.min[c];
     GameState w = example_world(defenders, "clear", 0, false);
-    const BattleInput in = battle(w, AttackKind::kMove, attack);
+    const BattleInput in = crt_battle(w, AttackKind::kMove, attack);
     std::map<std::string, int> seen;
     for (int i = 0; i < trials; ++i) {
       Xoshiro256 rng(derive_seed(99, "crt-stats:" + std::to_string(c) + ":" + std::to_string(i)));
-      auto out = kEngine.resolve(in, rng);
+      auto out = kCrtEngine.resolve(in, rng);
       ASSERT_TRUE(out.ok());
       ASSERT_EQ(out->rounds[0].detail["column"], t.labels[c]);
       ++seen[result_of(out.value())];
@@ -231,28 +231,28 @@ TEST(CrtStatistics, ResultFrequenciesPerColumnMatchTheTable) {
 GameState retreat_world(std::optional<std::string> r1_owner = "BBB",
                         std::optional<std::string> r4_owner = "BBB",
                         Json options = Json::object()) {
-  return world({{"ATT", "AAA", 0},
-                {"TGT", "BBB", 2},
-                {"R1", r1_owner, 0},
-                {"R2", "BBB", 0},
-                {"R3", "BBB", 0},
-                {"R4", r4_owner, 0},
-                {"RV", "BBB", 0},
-                {"Z", "AAA", 1}},
-               {{"ATT", "TGT", false},
-                {"TGT", "R1", false},
-                {"R1", "R3", false},
-                {"TGT", "R2", false},
-                {"R2", "Z", false},
-                {"TGT", "R4", false},
-                {"TGT", "RV", true}},
-               std::move(options));
+  return crt_world({{"ATT", "AAA", 0},
+                    {"TGT", "BBB", 2},
+                    {"R1", r1_owner, 0},
+                    {"R2", "BBB", 0},
+                    {"R3", "BBB", 0},
+                    {"R4", r4_owner, 0},
+                    {"RV", "BBB", 0},
+                    {"Z", "AAA", 1}},
+                   {{"ATT", "TGT", false},
+                    {"TGT", "R1", false},
+                    {"R1", "R3", false},
+                    {"TGT", "R2", false},
+                    {"R2", "Z", false},
+                    {"TGT", "R4", false},
+                    {"TGT", "RV", true}},
+                   std::move(options));
 }
 
 std::vector<std::string> path(const GameState& w, int steps) {
   auto o = crt_options_from_json(w.engine.options, false);
   EXPECT_TRUE(o.ok());
-  return crt_retreat_path(battle(w, AttackKind::kMove, 9), o.value(), steps);
+  return crt_retreat_path(crt_battle(w, AttackKind::kMove, 9), o.value(), steps);
 }
 
 TEST(CrtRetreat, AvoidsRiverAndZocTiesByLowestCode) {
@@ -277,77 +277,77 @@ TEST(CrtRetreat, EmptyAreasOnlyWhenAllowed) {
 TEST(CrtRetreat, NoRetreatMeansElimination) {
   const GameState w = retreat_world("CCC", "CCC");
   // 9 v 2: differential 7 → "6-7"; die 3 → DR, but every way out is closed.
-  const BattleOutcome o = fight(w, 9, {3});
+  const BattleOutcome o = crt_fight(w, 9, {3});
   EXPECT_EQ(result_of(o), "DR");
   EXPECT_FALSE(o.defender_retreats_to);
   EXPECT_EQ(o.defender_losses, 2);
   EXPECT_TRUE(o.attacker_wins);
   EXPECT_EQ(o.rounds[0].detail["retreat"], "no legal retreat: eliminated");
   // DR2 needs two legal steps: R4 is a dead end, so only R1 → R3 works.
-  const BattleOutcome dr2 = fight(retreat_world("BBB", "BBB"), 9, {2});
+  const BattleOutcome dr2 = crt_fight(retreat_world("BBB", "BBB"), 9, {2});
   EXPECT_EQ(dr2.defender_retreats_to, "R3");
-  const BattleOutcome stuck = fight(retreat_world("CCC", "BBB"), 9, {2});
+  const BattleOutcome stuck = crt_fight(retreat_world("CCC", "BBB"), 9, {2});
   EXPECT_EQ(stuck.defender_losses, 2);
 }
 
 TEST(CrtEngine, RatioTableEliminationsAndExchange) {
   GameState w = example_world(1, "clear", 0, false);
   w.engine.options = {{"method", "ratio"}};
-  const BattleOutcome ex = fight(w, 3, {4});  // 3:1, die 4 → EX
+  const BattleOutcome ex = crt_fight(w, 3, {4});  // 3:1, die 4 → EX
   EXPECT_EQ(result_of(ex), "EX");
   EXPECT_EQ(ex.defender_losses, 1);
   EXPECT_EQ(ex.attacker_losses, 1);
   EXPECT_TRUE(ex.attacker_wins);
   w.find_area("TGT")->armies = 3;
-  const BattleOutcome ae = fight(w, 1, {3});  // 1:3, die 3 → AE
+  const BattleOutcome ae = crt_fight(w, 1, {3});  // 1:3, die 3 → AE
   EXPECT_EQ(result_of(ae), "AE");
   EXPECT_EQ(ae.attacker_losses, 1);
-  EXPECT_EQ(fight(w, 1, {3}, AttackKind::kProbe).attacker_losses, 0);  // a probe withdraws
+  EXPECT_EQ(crt_fight(w, 1, {3}, AttackKind::kProbe).attacker_losses, 0);  // a probe withdraws
 }
 
 TEST(CrtEngine, AttackKindsAndAmbush) {
   const GameState w = example_world(4, "clear", 0, false);
   // ASSAULT rolls again after an NR: "4-5" die 5 → NR, die 1 → DR2.
-  const BattleOutcome a = fight(w, 9, {5, 1}, AttackKind::kAssault);
+  const BattleOutcome a = crt_fight(w, 9, {5, 1}, AttackKind::kAssault);
   EXPECT_EQ(result_of(a), "DR2");
   EXPECT_TRUE(a.attacker_stops);
   // PROBE never enters.
-  const BattleOutcome p = fight(w, 9, {3}, AttackKind::kProbe);
+  const BattleOutcome p = crt_fight(w, 9, {3}, AttackKind::kProbe);
   EXPECT_EQ(result_of(p), "DR");
   EXPECT_FALSE(p.attacker_wins);
   // OVERRUN (overrun "shift", the reading before seed 001 5.5 was applied): one column right
   // ("6-7"); die 6 → NR there; an AR costs an army. The default "rout" is in CrtOverrun below.
   GameState shift = example_world(4, "clear", 0, false);
   shift.engine.options = {{"overrun", "shift"}};
-  const BattleOutcome o = fight(shift, 9, {6}, AttackKind::kOverrun);
+  const BattleOutcome o = crt_fight(shift, 9, {6}, AttackKind::kOverrun);
   EXPECT_EQ(column_of(o), "6-7");
   EXPECT_EQ(result_of(o), "NR");
   GameState shift_forest = example_world(4, "forest", 0, false);
   shift_forest.engine.options = {{"overrun", "shift"}};
   const BattleOutcome oar =
-      fight(shift_forest, 5, {5}, AttackKind::kOverrun);  // "1" → 2 left, 1 right: "0"
+      crt_fight(shift_forest, 5, {5}, AttackKind::kOverrun);  // "1" → 2 left, 1 right: "0"
   EXPECT_EQ(result_of(oar), "AR");
   EXPECT_EQ(oar.attacker_losses, 1);
   EXPECT_EQ(oar.attacker_retreats_to, "HOM");
   // AMBUSH: one column left.
-  BattleInput in = battle(w, AttackKind::kMove, 9);
+  BattleInput in = crt_battle(w, AttackKind::kMove, 9);
   in.ambush = true;
   ScriptedRng rng({3});
-  auto amb = kEngine.resolve(in, rng);
+  auto amb = kCrtEngine.resolve(in, rng);
   ASSERT_TRUE(amb.ok());
   EXPECT_EQ(column_of(amb.value()), "2-3");
 }
 
 TEST(CrtEngine, RetreatModeWhenThePushIsLikely) {
   const GameState w = example_world(4, "clear", 0, false);
-  EXPECT_TRUE(kEngine.retreat_triggers(battle(w, AttackKind::kMove, 6)));   // "2-3": 3 of 6
-  EXPECT_FALSE(kEngine.retreat_triggers(battle(w, AttackKind::kMove, 5)));  // "1": 2 of 6
+  EXPECT_TRUE(kCrtEngine.retreat_triggers(crt_battle(w, AttackKind::kMove, 6)));   // "2-3": 3 of 6
+  EXPECT_FALSE(kCrtEngine.retreat_triggers(crt_battle(w, AttackKind::kMove, 5)));  // "1": 2 of 6
 }
 
 TEST(CrtEngine, StrengthPerArmy) {
   GameState w = example_world(2, "clear", 0, false);
   w.engine.options = {{"strength_per_army", 3}};
-  const BattleOutcome o = fight(w, 3, {6});  // 9 v 6: differential 3 → "2-3"
+  const BattleOutcome o = crt_fight(w, 3, {6});  // 9 v 6: differential 3 → "2-3"
   EXPECT_EQ(column_of(o), "2-3");
   EXPECT_EQ(o.rounds[0].attacker_strength, 9);
   EXPECT_EQ(o.rounds[0].defender_strength, 6);
@@ -355,10 +355,10 @@ TEST(CrtEngine, StrengthPerArmy) {
 
 TEST(CrtEngine, CheckGameNamesThePath) {
   GameState w = example_world(1, "clear", 0, false);
-  EXPECT_TRUE(kEngine.check_game(w).ok());
+  EXPECT_TRUE(kCrtEngine.check_game(w).ok());
   auto msg = [&](Json options) {
     w.engine.options = std::move(options);
-    return kEngine.check_game(w).message();
+    return kCrtEngine.check_game(w).message();
   };
   EXPECT_EQ(msg({{"method", "odds"}}),
             "/engine/options/method: must be one of differential, ratio");
@@ -390,19 +390,19 @@ TEST(CrtEngine, CheckGameNamesThePath) {
 // the object of more than one attack per combat phase." The seed's game has one combat phase per
 // turn: by default the phase is the turn and both limits hold; options switch each.
 TEST(CrtPhaseRules, OneAttackPerUnitAndPerTargetPerTurn) {
-  const CombatPhaseRules d = kEngine.phase_rules(Json::object());
+  const CombatPhaseRules d = kCrtEngine.phase_rules(Json::object());
   EXPECT_EQ(d.scope, CombatPhaseRules::Scope::kTurn);
   EXPECT_TRUE(d.one_attack_per_unit);
   EXPECT_TRUE(d.one_attack_per_target);
-  const CombatPhaseRules a = kEngine.phase_rules({{"combat_phase", "action"},
-                                                  {"one_attack_per_unit", false},
-                                                  {"one_attack_per_target", false}});
+  const CombatPhaseRules a = kCrtEngine.phase_rules({{"combat_phase", "action"},
+                                                     {"one_attack_per_unit", false},
+                                                     {"one_attack_per_target", false}});
   EXPECT_EQ(a.scope, CombatPhaseRules::Scope::kActionRound);
   EXPECT_FALSE(a.one_attack_per_unit);
   EXPECT_FALSE(a.one_attack_per_target);
   GameState w = example_world(1, "clear", 0, false);
   w.engine.options = {{"combat_phase", "round"}};
-  EXPECT_EQ(kEngine.check_game(w).message(),
+  EXPECT_EQ(kCrtEngine.check_game(w).message(),
             "/engine/options/combat_phase: must be one of turn, action");
 }
 
@@ -411,65 +411,65 @@ TEST(CrtPhaseRules, OneAttackPerUnitAndPerTargetPerTurn) {
 // defender retreats to RET, one of the nine attackers enters TGT, eight stay in ATT.
 TEST(CrtAdvance, OneAttackingArmyEnters) {
   GameState w = example_world(4, "clear", 0, false);
-  const BattleOutcome o = fight(w, 9, {3});
+  const BattleOutcome o = crt_fight(w, 9, {3});
   EXPECT_EQ(result_of(o), "DR");
   EXPECT_TRUE(o.attacker_wins);
   EXPECT_EQ(o.advancing, 1);
   EXPECT_EQ(o.detail["advancing"], 1);
   // "or is eliminated": DR with no way out (retreat_world with foreign R1, R4) → eliminated;
   // 9 v 2: 7 → "6-7", die 3 → DR; one army enters.
-  const BattleOutcome dead = fight(retreat_world("CCC", "CCC"), 9, {3});
+  const BattleOutcome dead = crt_fight(retreat_world("CCC", "CCC"), 9, {3});
   EXPECT_EQ(dead.defender_losses, 2);
   EXPECT_EQ(dead.advancing, 1);
   // advance 3: three enter; "all": every survivor (nullopt); 0: nobody, so the area is not taken.
   w.engine.options = {{"advance", 3}};
-  EXPECT_EQ(fight(w, 9, {3}).advancing, 3);
+  EXPECT_EQ(crt_fight(w, 9, {3}).advancing, 3);
   w.engine.options = {{"advance", "all"}};
-  const BattleOutcome all = fight(w, 9, {3});
+  const BattleOutcome all = crt_fight(w, 9, {3});
   EXPECT_TRUE(all.attacker_wins);
   EXPECT_FALSE(all.advancing);
   w.engine.options = {{"advance", 0}};
-  const BattleOutcome none = fight(w, 9, {3});
+  const BattleOutcome none = crt_fight(w, 9, {3});
   EXPECT_EQ(none.defender_retreats_to, "RET");
   EXPECT_FALSE(none.attacker_wins);
   EXPECT_EQ(none.detail["advancing"], 0);
   // An empty area is not a combat: every army moves in.
-  const BattleOutcome empty = fight(example_world(0, "clear", 0, false), 9, {});
+  const BattleOutcome empty = crt_fight(example_world(0, "clear", 0, false), 9, {});
   EXPECT_TRUE(empty.attacker_wins);
   EXPECT_FALSE(empty.advancing);
   w.engine.options = {{"advance", "some"}};
-  EXPECT_EQ(kEngine.check_game(w).message(),
+  EXPECT_EQ(kCrtEngine.check_game(w).message(),
             "/engine/options/advance: must be \"all\" or an integer from 0 to 100000");
 }
 
 // A combined attack ("More than one unit may participate in a given attack"): ATT (across a
 // river) and AT2 (no river) attack TGT. HOM lies behind ATT; AT2 has no area of its own but ATT.
 GameState combined_world(int defenders, int fort = 0, bool at2_river = false) {
-  return world({{"HOM", "AAA", 0},
-                {"ATT", "AAA", 0},
-                {"AT2", "AAA", 0},
-                {"TGT", "BBB", defenders, "clear", fort},
-                {"RET", "BBB", 0},
-                {"RE2", "BBB", 0}},
-               {{"HOM", "ATT", false},
-                {"ATT", "TGT", true},
-                {"AT2", "TGT", at2_river},
-                {"ATT", "AT2", false},
-                {"TGT", "RET", false},
-                {"RET", "RE2", false}});
+  return crt_world({{"HOM", "AAA", 0},
+                    {"ATT", "AAA", 0},
+                    {"AT2", "AAA", 0},
+                    {"TGT", "BBB", defenders, "clear", fort},
+                    {"RET", "BBB", 0},
+                    {"RE2", "BBB", 0}},
+                   {{"HOM", "ATT", false},
+                    {"ATT", "TGT", true},
+                    {"AT2", "TGT", at2_river},
+                    {"ATT", "AT2", false},
+                    {"TGT", "RET", false},
+                    {"RET", "RE2", false}});
 }
 
 BattleInput combined(const GameState& w, int from_att, int from_at2,
                      AttackKind kind = AttackKind::kMove) {
-  BattleInput in = battle(w, kind, from_att + from_at2);
+  BattleInput in = crt_battle(w, kind, from_att + from_at2);
   in.groups = {{"AAA", "ATT", from_att, Json::object(), 1, 1},
                {"AAA", "AT2", from_at2, Json::object(), 1, 2}};
   return in;
 }
 
-BattleOutcome fight(const BattleInput& in, std::deque<int> dice) {
+BattleOutcome crt_fight(const BattleInput& in, std::deque<int> dice) {
   ScriptedRng rng(std::move(dice));
-  auto out = kEngine.resolve(in, rng);
+  auto out = kCrtEngine.resolve(in, rng);
   EXPECT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(rng.remaining(), 0u);
   return out.ok() ? out.value() : BattleOutcome{};
@@ -480,7 +480,7 @@ BattleOutcome fight(const BattleInput& in, std::deque<int> dice) {
 // "any": 3 left → "0": die 2 → NR. "proportional": ⌈3 × 5 / 9⌉ = 2 left → "1": die 2 → DR.
 TEST(CrtCombined, StrengthsAddAndTheRiverShiftFollowsTheOption) {
   GameState w = combined_world(4);
-  const BattleOutcome all = fight(combined(w, 5, 4), {2});
+  const BattleOutcome all = crt_fight(combined(w, 5, 4), {2});
   EXPECT_EQ(all.rounds[0].attacker_strength, 9);
   EXPECT_EQ(all.rounds[0].detail["shifts"], Json::object());
   EXPECT_EQ(column_of(all), "4-5");
@@ -488,16 +488,16 @@ TEST(CrtCombined, StrengthsAddAndTheRiverShiftFollowsTheOption) {
   EXPECT_EQ(all.advancing, 1);
   EXPECT_EQ(all.group_losses, (std::vector<int>{0, 0}));
   w.engine.options = {{"river_shift", "any"}};
-  const BattleOutcome any = fight(combined(w, 5, 4), {2});
+  const BattleOutcome any = crt_fight(combined(w, 5, 4), {2});
   EXPECT_EQ(column_of(any), "0");
   EXPECT_EQ(result_of(any), "NR");
   w.engine.options = {{"river_shift", "proportional"}};
-  const BattleOutcome prop = fight(combined(w, 5, 4), {2});
+  const BattleOutcome prop = crt_fight(combined(w, 5, 4), {2});
   EXPECT_EQ(prop.rounds[0].detail["shifts"], (Json{{"river", 2}}));
   EXPECT_EQ(column_of(prop), "1");
   // Both groups across a river: the full 3 under "all": "4-5" → "0".
   const GameState both = combined_world(4, 0, true);
-  EXPECT_EQ(column_of(fight(combined(both, 5, 4), {2})), "0");
+  EXPECT_EQ(column_of(crt_fight(combined(both, 5, 4), {2})), "0");
 }
 
 // AR in a combined attack: every group retreats from its own origin. 3 + 3 = 6 v 7 fortified:
@@ -505,7 +505,7 @@ TEST(CrtCombined, StrengthsAddAndTheRiverShiftFollowsTheOption) {
 // the battle (ZOC): it cannot retreat and is eliminated, counted in its group's losses.
 TEST(CrtCombined, AttackerRetreatPerGroup) {
   const GameState w = combined_world(7, 1);
-  const BattleOutcome o = fight(combined(w, 3, 3), {3});
+  const BattleOutcome o = crt_fight(combined(w, 3, 3), {3});
   EXPECT_EQ(result_of(o), "AR");
   EXPECT_EQ(o.group_losses, (std::vector<int>{0, 3}));
   EXPECT_EQ(o.attacker_losses, 3);
@@ -524,25 +524,25 @@ TEST(CrtCombined, AttackerRetreatPerGroup) {
 TEST(CrtCombined, ExchangeLossesSpreadFromTheLargestGroup) {
   GameState w = combined_world(2);
   w.engine.options = {{"method", "ratio"}};
-  const BattleOutcome a = fight(combined(w, 4, 2), {4});
+  const BattleOutcome a = crt_fight(combined(w, 4, 2), {4});
   EXPECT_EQ(column_of(a), "3:1");
   EXPECT_EQ(result_of(a), "EX");
   EXPECT_EQ(a.attacker_losses, 2);
   EXPECT_EQ(a.group_losses, (std::vector<int>{2, 0}));
   EXPECT_EQ(a.defender_losses, 2);
   EXPECT_EQ(a.advancing, 1);
-  const BattleOutcome b = fight(combined(w, 3, 3), {4});
+  const BattleOutcome b = crt_fight(combined(w, 3, 3), {4});
   EXPECT_EQ(b.group_losses, (std::vector<int>{1, 1}));
 }
 
 // The defender's retreat keeps out of the zone of control of every attacking group: RET is next
 // to AT2 here, so a DR has no legal way out and eliminates the defender.
 TEST(CrtCombined, EveryGroupOriginExertsZoc) {
-  const GameState w = world(
+  const GameState w = crt_world(
       {{"ATT", "AAA", 0}, {"AT2", "AAA", 0}, {"TGT", "BBB", 2}, {"RET", "BBB", 0}},
       {{"ATT", "TGT", false}, {"AT2", "TGT", false}, {"TGT", "RET", false}, {"AT2", "RET", false}});
   // 5 + 4 = 9 v 2: 7 → "6-7"; die 3 → DR.
-  const BattleOutcome o = fight(combined(w, 5, 4), {3});
+  const BattleOutcome o = crt_fight(combined(w, 5, 4), {3});
   EXPECT_EQ(result_of(o), "DR");
   EXPECT_EQ(o.defender_losses, 2);
   EXPECT_EQ(o.rounds[0].detail["retreat"], "no legal retreat: eliminated");
@@ -552,18 +552,18 @@ TEST(CrtCombined, EveryGroupOriginExertsZoc) {
 // be routed." 9 v 4 clear: "4-5", one right for the overrun → "6-7"; die 1 → DR2, routed one
 // further: three areas (RET → RE2 → RE3), no attacking army lost; one enters and may move on.
 TEST(CrtOverrun, SuccessRoutsTheDefender) {
-  const GameState w = world({{"HOM", "AAA", 0},
-                             {"ATT", "AAA", 0},
-                             {"TGT", "BBB", 4},
-                             {"RET", "BBB", 0},
-                             {"RE2", "BBB", 0},
-                             {"RE3", "BBB", 0}},
-                            {{"HOM", "ATT", false},
-                             {"ATT", "TGT", false},
-                             {"TGT", "RET", false},
-                             {"RET", "RE2", false},
-                             {"RE2", "RE3", false}});
-  const BattleOutcome o = fight(w, 9, {1}, AttackKind::kOverrun);
+  const GameState w = crt_world({{"HOM", "AAA", 0},
+                                 {"ATT", "AAA", 0},
+                                 {"TGT", "BBB", 4},
+                                 {"RET", "BBB", 0},
+                                 {"RE2", "BBB", 0},
+                                 {"RE3", "BBB", 0}},
+                                {{"HOM", "ATT", false},
+                                 {"ATT", "TGT", false},
+                                 {"TGT", "RET", false},
+                                 {"RET", "RE2", false},
+                                 {"RE2", "RE3", false}});
+  const BattleOutcome o = crt_fight(w, 9, {1}, AttackKind::kOverrun);
   EXPECT_EQ(column_of(o), "6-7");
   EXPECT_EQ(result_of(o), "DR2");
   EXPECT_EQ(o.rounds[0].detail["rout"], 1);
@@ -574,12 +574,12 @@ TEST(CrtOverrun, SuccessRoutsTheDefender) {
   EXPECT_FALSE(o.attacker_stops);
   // In example_world there is no third area: the routed defender is eliminated.
   const BattleOutcome dead =
-      fight(example_world(4, "clear", 0, false), 9, {1}, AttackKind::kOverrun);
+      crt_fight(example_world(4, "clear", 0, false), 9, {1}, AttackKind::kOverrun);
   EXPECT_EQ(dead.defender_losses, 4);
   // overrun_rout 0: a DR2 is just a DR2.
   GameState w0 = example_world(4, "clear", 0, false);
   w0.engine.options = {{"overrun_rout", 0}};
-  EXPECT_EQ(fight(w0, 9, {1}, AttackKind::kOverrun).defender_retreats_to, "RE2");
+  EXPECT_EQ(crt_fight(w0, 9, {1}, AttackKind::kOverrun).defender_retreats_to, "RE2");
 }
 
 // Seed 001 5.5: "If unsuccessful the attacker will be thrown into confusion and forced to fight
@@ -589,7 +589,7 @@ TEST(CrtOverrun, SuccessRoutsTheDefender) {
 // armies lost in all; the survivors stop, and one enters.
 TEST(CrtOverrun, FailureFightsToTheFinish) {
   const BattleOutcome o =
-      fight(example_world(4, "clear", 0, false), 9, {6, 6, 3}, AttackKind::kOverrun);
+      crt_fight(example_world(4, "clear", 0, false), 9, {6, 6, 3}, AttackKind::kOverrun);
   ASSERT_EQ(o.rounds.size(), 3u);
   EXPECT_EQ(o.rounds[0].detail["overrun"], "failed: the attacker fights to the finish");
   EXPECT_EQ(o.rounds[1].phase, "to the finish 1");
@@ -608,7 +608,7 @@ TEST(CrtOverrun, FailureFightsToTheFinish) {
   // an army and is at 4, 3, 2, 1 v 4, forest: "<=-1" (NR 1-2, AR 3-6): dice 3, 1, 4, 6 → AR, NR,
   // AR, AR; then the last army is lost to confusion: all five gone, the defender stays.
   const BattleOutcome lost =
-      fight(example_world(4, "forest", 0, false), 5, {5, 3, 1, 4, 6}, AttackKind::kOverrun);
+      crt_fight(example_world(4, "forest", 0, false), 5, {5, 3, 1, 4, 6}, AttackKind::kOverrun);
   EXPECT_EQ(lost.attacker_losses, 5);
   EXPECT_EQ(lost.defender_losses, 0);
   EXPECT_FALSE(lost.attacker_wins);
@@ -616,7 +616,7 @@ TEST(CrtOverrun, FailureFightsToTheFinish) {
   // overrun_confusion_loss 2: two armies before each roll: 5 → 3 → 1 → gone after two rolls.
   GameState w2 = example_world(4, "forest", 0, false);
   w2.engine.options = {{"overrun_confusion_loss", 2}};
-  EXPECT_EQ(fight(w2, 5, {5, 3, 4}, AttackKind::kOverrun).attacker_losses, 5);
+  EXPECT_EQ(crt_fight(w2, 5, {5, 3, 4}, AttackKind::kOverrun).attacker_losses, 5);
 }
 
 // OQ-CRT4: the retreat follows the owner's standing order (the area's RETREAT location) when it
@@ -642,7 +642,7 @@ TEST(CrtCalculator, CompactFormRiverRetreatsAndAssumptions) {
             "no river between ATT and TGT (attacker.river: true puts one there)");
   // 14 v 3: 11 → ">=10"; die 1 → DR2 but TGT has no neighbour: eliminated.
   ScriptedRng rng1({1});
-  auto o1 = kEngine.resolve((*plain)->input, rng1);
+  auto o1 = kCrtEngine.resolve((*plain)->input, rng1);
   ASSERT_TRUE(o1.ok());
   EXPECT_EQ(o1->defender_losses, 3);
   EXPECT_EQ(outcome_json(**plain, *o1, {})["assumptions"].size(), 3u);
@@ -660,7 +660,7 @@ TEST(CrtCalculator, CompactFormRiverRetreatsAndAssumptions) {
   EXPECT_EQ(w.find_area("H1")->owner, "ATT");
   // §4.5 example 4 through the calculator: ">=10" three left → "4-5"; die 1 → DR2 to R2.
   ScriptedRng rng2({1});
-  auto o2 = kEngine.resolve((*full)->input, rng2);
+  auto o2 = kCrtEngine.resolve((*full)->input, rng2);
   ASSERT_TRUE(o2.ok());
   EXPECT_EQ(o2->rounds[0].detail["column"], "4-5");
   EXPECT_EQ(o2->defender_retreats_to, "R2");
@@ -671,7 +671,7 @@ TEST(CrtCalculator, CompactFormRiverRetreatsAndAssumptions) {
   auto weak = prepare_battle(doc, "");
   ASSERT_TRUE(weak.ok());
   ScriptedRng rng3({3});
-  auto o3 = kEngine.resolve((*weak)->input, rng3);
+  auto o3 = kCrtEngine.resolve((*weak)->input, rng3);
   ASSERT_TRUE(o3.ok());
   EXPECT_EQ(o3->attacker_retreats_to, "H1");
   doc["attacker"]["retreat"] = {"R1"};

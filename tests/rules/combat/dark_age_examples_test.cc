@@ -13,8 +13,8 @@ struct Fight {
   std::size_t draws = 0;
 };
 
-Fight fight(const std::string& kind, int attackers, Json defender, bool ambush = false,
-            Json rules = Json::object()) {
+Fight dark_age_fight(const std::string& kind, int attackers, Json defender, bool ambush = false,
+                     Json rules = Json::object()) {
   Json doc = {{"engine", "dark-age"}, {"kind", kind},     {"attacker", {{"armies", attackers}}},
               {"defender", defender}, {"ambush", ambush}, {"rules", rules}};
   auto b = prepare_battle(doc, "");
@@ -26,7 +26,7 @@ Fight fight(const std::string& kind, int attackers, Json defender, bool ambush =
 }
 
 TEST(DarkAgeExample1, MoveTenAgainstSixWipesThemOut) {
-  auto f = fight("move", 10, {{"armies", 6}, {"mode", "defend"}});
+  auto f = dark_age_fight("move", 10, {{"armies", 6}, {"mode", "defend"}});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 3);
   EXPECT_EQ(f.out.defender_losses, 6);
@@ -36,14 +36,14 @@ TEST(DarkAgeExample1, MoveTenAgainstSixWipesThemOut) {
 }
 
 TEST(DarkAgeExample1, AmbushDoublesAttackerLosses) {
-  auto f = fight("move", 10, {{"armies", 6}}, true);
+  auto f = dark_age_fight("move", 10, {{"armies", 6}}, true);
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 6);
   EXPECT_EQ(10 - f.out.attacker_losses, 4);
 }
 
 TEST(DarkAgeExample2, PopulationAndFortHoldTheArea) {
-  auto f = fight("move", 10, {{"armies", 6}, {"population", 2}, {"fort", 1}});
+  auto f = dark_age_fight("move", 10, {{"armies", 6}, {"population", 2}, {"fort", 1}});
   EXPECT_EQ(f.out.rounds[0].defender_strength, 9);
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 4);
@@ -52,50 +52,50 @@ TEST(DarkAgeExample2, PopulationAndFortHoldTheArea) {
 }
 
 TEST(DarkAgeExample2, WithAmbushOnlyTwoReturn) {
-  auto f = fight("move", 10, {{"armies", 6}, {"population", 2}, {"fort", 1}}, true);
+  auto f = dark_age_fight("move", 10, {{"armies", 6}, {"population", 2}, {"fort", 1}}, true);
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 8);
 }
 
 TEST(DarkAgeExample3, ProbeAgainstUnownedLowlands) {
-  auto f = fight("probe", 3, {{"armies", 1}, {"population", 2}});
+  auto f = dark_age_fight("probe", 3, {{"armies", 1}, {"population", 2}});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 1);
   EXPECT_TRUE(f.out.attacker_stops);
 }
 
 TEST(DarkAgeExample3, ProbeFailsAfterALevy) {
-  auto f = fight("probe", 3, {{"armies", 2}, {"population", 2}});
+  auto f = dark_age_fight("probe", 3, {{"armies", 2}, {"population", 2}});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.defender_losses, 1);
-  auto g = fight("probe", 6, {{"armies", 2}, {"population", 2}});
+  auto g = dark_age_fight("probe", 6, {{"armies", 2}, {"population", 2}});
   EXPECT_TRUE(g.out.attacker_wins);
   EXPECT_EQ(g.out.attacker_losses, 1);
   EXPECT_EQ(6 - g.out.attacker_losses, 5);
 }
 
 TEST(DarkAgeExample3, ProbeIgnoresAmbush) {
-  auto f = fight("probe", 3, {{"armies", 1}, {"population", 2}}, true);
+  auto f = dark_age_fight("probe", 3, {{"armies", 1}, {"population", 2}}, true);
   EXPECT_EQ(f.out.attacker_losses, 1);
 }
 
 TEST(DarkAgeExample4, AssaultOnACity) {
   Json city = {{"armies", 1}, {"fort", 1}, {"population", 4}, {"kind", "city"}};
-  auto three = fight("assault", 3, city);
+  auto three = dark_age_fight("assault", 3, city);
   EXPECT_EQ(three.out.rounds[0].defender_strength, 9);
   EXPECT_FALSE(three.out.attacker_wins);  // mutual wipe-out: no capture (OQ-9)
   EXPECT_EQ(three.out.attacker_losses, 3);
   EXPECT_EQ(three.out.defender_losses, 1);
-  auto four = fight("assault", 4, city);
+  auto four = dark_age_fight("assault", 4, city);
   EXPECT_FALSE(four.out.attacker_wins);
   EXPECT_EQ(four.out.attacker_losses, 4);
-  auto five = fight("assault", 5, city);
+  auto five = dark_age_fight("assault", 5, city);
   EXPECT_TRUE(five.out.attacker_wins);
   EXPECT_EQ(five.out.attacker_losses, 4);
 }
 
 TEST(DarkAgeExample5, MultiRoundAssault) {
-  auto f = fight("assault", 8, {{"armies", 6}, {"population", 2}});
+  auto f = dark_age_fight("assault", 8, {{"armies", 6}, {"population", 2}});
   ASSERT_EQ(f.out.rounds.size(), 4u);
   const int a_losses[] = {2, 2, 1, 1}, d_losses[] = {2, 2, 1, 1};
   for (int i = 0; i < 4; ++i) {
@@ -108,7 +108,7 @@ TEST(DarkAgeExample5, MultiRoundAssault) {
 }
 
 TEST(DarkAgeExample6, OverrunSweepsASmallArmyAside) {
-  auto f = fight("overrun", 15, {{"armies", 2}, {"fort", 2}, {"population", 3}});
+  auto f = dark_age_fight("overrun", 15, {{"armies", 2}, {"fort", 2}, {"population", 3}});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 0);
   EXPECT_EQ(f.out.rounds.size(), 1u);
@@ -116,7 +116,7 @@ TEST(DarkAgeExample6, OverrunSweepsASmallArmyAside) {
 }
 
 TEST(DarkAgeExample6, FailedOverrunBecomesACostlyAssault) {
-  auto f = fight("overrun", 9, {{"armies", 4}, {"population", 3}});
+  auto f = dark_age_fight("overrun", 9, {{"armies", 4}, {"population", 3}});
   ASSERT_EQ(f.out.rounds.size(), 3u);
   EXPECT_EQ(f.out.rounds[0].attacker_losses + f.out.rounds[0].defender_losses, 0);
   EXPECT_EQ(f.out.rounds[1].attacker_losses, 3);
@@ -129,7 +129,7 @@ TEST(DarkAgeExample6, FailedOverrunBecomesACostlyAssault) {
 }
 
 TEST(DarkAgeExample6, FiveAttackersAreDestroyed) {
-  auto f = fight("overrun", 5, {{"armies", 4}, {"population", 3}});
+  auto f = dark_age_fight("overrun", 5, {{"armies", 4}, {"population", 3}});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 5);
   EXPECT_EQ(4 - f.out.defender_losses, 3);
@@ -137,25 +137,25 @@ TEST(DarkAgeExample6, FiveAttackersAreDestroyed) {
 
 TEST(DarkAgeOpenQuestions, StalemateEndsTheAssault) {
   // OQ-5: 2 v defence level 2 kills nobody; the attack fails instead of looping.
-  auto f = fight("assault", 2, {{"armies", 2}});
+  auto f = dark_age_fight("assault", 2, {{"armies", 2}});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.rounds.size(), 1u);
   EXPECT_EQ(f.out.attacker_losses, 0);
 }
 
 TEST(DarkAgeOpenQuestions, TerrainAndCityBonusesAreConfigurable) {
-  auto forest = fight("move", 4, {{"armies", 0}, {"terrain", "forest"}});
+  auto forest = dark_age_fight("move", 4, {{"armies", 0}, {"terrain", "forest"}});
   EXPECT_EQ(forest.out.rounds[0].defender_strength, 1);
-  auto custom = fight("move", 4, {{"armies", 0}, {"terrain", "forest"}}, false,
-                      {{"terrain_bonus", {{"forest", 3}}}});
+  auto custom = dark_age_fight("move", 4, {{"armies", 0}, {"terrain", "forest"}}, false,
+                               {{"terrain_bonus", {{"forest", 3}}}});
   EXPECT_EQ(custom.out.rounds[0].defender_strength, 3);
-  auto ambush3 = fight("move", 10, {{"armies", 6}}, true, {{"ambush_multiplier", 3}});
+  auto ambush3 = dark_age_fight("move", 10, {{"armies", 6}}, true, {{"ambush_multiplier", 3}});
   EXPECT_EQ(ambush3.out.attacker_losses, 9);
 }
 
 TEST(DarkAgeOpenQuestions, PopulationOnlyDefenceFightsOneRound) {
   // OQ-6: no armies but population: the attacker takes its losses, then wins.
-  auto f = fight("assault", 4, {{"armies", 0}, {"population", 3}});
+  auto f = dark_age_fight("assault", 4, {{"armies", 0}, {"population", 3}});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 1);
   EXPECT_EQ(f.out.rounds.size(), 1u);

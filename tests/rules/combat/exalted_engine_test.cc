@@ -222,7 +222,7 @@ Json two_sided_battle(const std::string& kind, int att, int def, const Json& tar
                                      Json::array({"AT2", "TGT", {{"river", true}}})})}};
 }
 
-BattleOutcome run(const Json& doc, ScriptedRng& rng) {
+BattleOutcome exalted_run(const Json& doc, ScriptedRng& rng) {
   auto b = prepare_battle(doc, "");
   EXPECT_TRUE(b.ok()) << b.status().to_string();
   if (!b.ok()) return {};
@@ -246,7 +246,7 @@ std::deque<int> concat(std::initializer_list<std::deque<int>> parts) {
 // one army of D (track 3) lost, the other wounded 1. D does not strike back.
 TEST(ExaltedCounterattack, NoneUnlessTheDefenderElectsIt) {
   ScriptedRng rng({10, 9, 7, 7, 6, 5, 4, 3, 2, 1, /* damage */ 10, 8, 3, 7});
-  BattleOutcome out = run(two_sided_battle("move", 2, 2, Json::object()), rng);
+  BattleOutcome out = exalted_run(two_sided_battle("move", 2, 2, Json::object()), rng);
   ASSERT_EQ(out.rounds.size(), 1u);
   EXPECT_EQ(out.rounds[0].phase, "exchange 1: attack");
   EXPECT_EQ(out.rounds[0].detail["health_levels"], 4);
@@ -291,7 +291,7 @@ TEST(ExaltedCounterattack, ElectedCounterattackStrikesAtPreDamageStrength) {
                    9,
                    9,
                    1});
-  BattleOutcome out = run(two_sided_battle("move", 2, 2, {{"counter", 1}}), rng);
+  BattleOutcome out = exalted_run(two_sided_battle("move", 2, 2, {{"counter", 1}}), rng);
   ASSERT_EQ(out.rounds.size(), 2u);
   EXPECT_EQ(out.rounds[1].phase, "exchange 1: counterattack");
   EXPECT_EQ(out.rounds[1].detail["striker_magnitude"], 4);
@@ -313,9 +313,9 @@ TEST(ExaltedCounterattack, CounterNLimitsCounterattacksPerBattle) {
   const std::deque<int> hit = {10, 9, 7, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1, 1};
   ScriptedRng rng(concat({hit, kEightMisses, hit}));
   BattleOutcome out =
-      run(two_sided_battle("assault", 2, 2, {{"counter", 1}},
-                           {{"exchanges", {{"assault", 2}}}, {"defender_turns", "never"}}),
-          rng);
+      exalted_run(two_sided_battle("assault", 2, 2, {{"counter", 1}},
+                                   {{"exchanges", {{"assault", 2}}}, {"defender_turns", "never"}}),
+                  rng);
   ASSERT_EQ(out.rounds.size(), 3u);
   EXPECT_EQ(out.rounds[1].phase, "exchange 1: counterattack");
   EXPECT_EQ(out.rounds[2].phase, "exchange 2: attack");
@@ -330,14 +330,14 @@ TEST(ExaltedCounterattack, CounterNLimitsCounterattacksPerBattle) {
 // damage. This cycle of War Events ends." Such a cycle never reaches Step 9: no counterattack.
 TEST(ExaltedCounterattack, NoneAfterAMissOrHardness) {
   ScriptedRng miss_rng(kTenMisses);
-  BattleOutcome miss = run(two_sided_battle("move", 2, 2, {{"counter", 1}}), miss_rng);
+  BattleOutcome miss = exalted_run(two_sided_battle("move", 2, 2, {{"counter", 1}}), miss_rng);
   EXPECT_EQ(miss.rounds.size(), 1u);
   EXPECT_EQ(miss.detail["counterattacks"], 0);
   // Hardness 8: 5 − 4 = 1 remains, raw 1 + 5 = 6 ≤ 8.
   Json doc = two_sided_battle("move", 2, 2, {{"counter", 1}});
   doc["players"][1]["engine_state"]["profile"]["unit"]["hardness"] = 8;
   ScriptedRng hard_rng({10, 9, 7, 7, 6, 5, 4, 3, 2, 1});
-  BattleOutcome hard = run(doc, hard_rng);
+  BattleOutcome hard = exalted_run(doc, hard_rng);
   ASSERT_EQ(hard.rounds.size(), 1u);
   EXPECT_EQ(hard.rounds[0].detail["hardness_stopped"], true);
 }
@@ -348,11 +348,12 @@ TEST(ExaltedCounterattack, AlwaysOptionCounterattacksEveryCycleButProbes) {
   const Json opts = {
       {"counterattack", "always"}, {"exchanges", {{"assault", 2}}}, {"defender_turns", "never"}};
   ScriptedRng rng(concat({kTenMisses, kEightMisses, kTenMisses, kEightMisses}));
-  BattleOutcome out = run(two_sided_battle("assault", 2, 2, Json::object(), opts), rng);
+  BattleOutcome out = exalted_run(two_sided_battle("assault", 2, 2, Json::object(), opts), rng);
   EXPECT_EQ(out.rounds.size(), 4u);
   EXPECT_EQ(out.detail["counterattacks_elected"], "always");
   ScriptedRng probe_rng(kTenMisses);
-  BattleOutcome probe = run(two_sided_battle("probe", 2, 2, Json::object(), opts), probe_rng);
+  BattleOutcome probe =
+      exalted_run(two_sided_battle("probe", 2, 2, Json::object(), opts), probe_rng);
   EXPECT_EQ(probe.rounds.size(), 1u);
 }
 
@@ -361,7 +362,7 @@ TEST(ExaltedCounterattack, AlwaysOptionCounterattacksEveryCycleButProbes) {
 // defender's own War Event (Step 1: it declares its own attack), which is not a counterattack.
 TEST(ExaltedAssault, DefenderTakesItsOwnTurnEachExchange) {
   ScriptedRng rng(concat({kTenMisses, kEightMisses}));
-  BattleOutcome out = run(
+  BattleOutcome out = exalted_run(
       two_sided_battle("assault", 2, 2, Json::object(), {{"exchanges", {{"assault", 1}}}}), rng);
   ASSERT_EQ(out.rounds.size(), 2u);
   EXPECT_EQ(out.rounds[1].phase, "exchange 1: defender attacks");
@@ -378,7 +379,7 @@ TEST(ExaltedAssault, DefenderTakesItsOwnTurnEachExchange) {
 // 7,7,7,7 = 4 levels: one of A's armies lost, another wounded 1.
 TEST(ExaltedOverrun, SuccessfulSweepTakesNoCounterattack) {
   ScriptedRng rng({10, 9, 7, 7, 6, 5, 4, 3, 2, 1, 10, 8, 3, 7});
-  BattleOutcome out = run(two_sided_battle("overrun", 2, 1, {{"counter", 1}}), rng);
+  BattleOutcome out = exalted_run(two_sided_battle("overrun", 2, 1, {{"counter", 1}}), rng);
   ASSERT_EQ(out.rounds.size(), 1u);
   EXPECT_TRUE(out.attacker_wins);
   EXPECT_EQ(out.attacker_losses, 0);
@@ -410,7 +411,7 @@ TEST(ExaltedOverrun, SuccessfulSweepTakesNoCounterattack) {
                         7,
                         7,
                         7});
-  BattleOutcome move = run(two_sided_battle("move", 2, 1, {{"counter", 1}}), move_rng);
+  BattleOutcome move = exalted_run(two_sided_battle("move", 2, 1, {{"counter", 1}}), move_rng);
   ASSERT_EQ(move.rounds.size(), 2u);
   EXPECT_EQ(move.rounds[1].detail["remaining"], 2);
   EXPECT_EQ(move.rounds[1].detail["health_levels"], 4);
@@ -432,7 +433,7 @@ TEST(ExaltedOverrun, FailedSweepFightsOnInConfusion) {
                           {10, 9, 7, 7, 7, 1, 1, 1, 1, 1, 1, 1, 1, 1},
                           {10, 9, 7, 7, 1, 1, 1, 1, 9, 9, 9, 1},
                           kEightMisses}));
-  BattleOutcome out = run(
+  BattleOutcome out = exalted_run(
       two_sided_battle("overrun", 2, 2, {{"counter", 1}}, {{"exchanges", {{"overrun", 2}}}}), rng);
   ASSERT_EQ(out.rounds.size(), 4u);
   EXPECT_EQ(out.rounds[0].phase, "exchange 1: attack");
@@ -466,7 +467,7 @@ TEST(ExaltedCombined, EachGroupAttacksAsItsOwnUnit) {
   ScriptedRng rng(concat({{10, 9, 7, 7, 6, 5, 4, 3, 2, 1, 1, 1, 1, 1},
                           {10, 10, 10, 1, 1, 1, 1, 1, 9, 9, 9, 1},
                           {10, 10, 10, 10, 9, 1, 1, 1, 1, 1, 10, 7, 1, 1}}));
-  BattleOutcome out = run(doc, rng);
+  BattleOutcome out = exalted_run(doc, rng);
   ASSERT_EQ(out.rounds.size(), 3u);
   EXPECT_EQ(out.rounds[0].phase, "exchange 1: attack ATT");
   EXPECT_EQ(out.rounds[1].phase, "exchange 1: counterattack on ATT");
@@ -490,7 +491,7 @@ TEST(ExaltedCombined, OneUnitOptionMergesTheGroups) {
   Json doc = two_sided_battle("move", 3, 2, Json::object(), {{"combined", "one_unit"}});
   doc["groups"] = {{{"from", "ATT"}, {"armies", 2}}, {{"from", "AT2"}, {"armies", 1}}};
   ScriptedRng rng(kTenMisses);
-  BattleOutcome out = run(doc, rng);
+  BattleOutcome out = exalted_run(doc, rng);
   ASSERT_EQ(out.rounds.size(), 1u);
   EXPECT_EQ(out.rounds[0].phase, "exchange 1: attack");
   EXPECT_EQ(out.rounds[0].detail["striker_magnitude"], 4);
@@ -505,7 +506,7 @@ TEST(ExaltedCombined, AmbushHitsTheGroupFromItsArea) {
   doc["areas"][2]["ambush_against"] = "AT2";
   doc["groups"] = {{{"from", "ATT"}, {"armies", 2}}, {{"from", "AT2"}, {"armies", 1}}};
   ScriptedRng rng(concat({kEightMisses, kTenMisses, kTenMisses}));
-  BattleOutcome out = run(doc, rng);
+  BattleOutcome out = exalted_run(doc, rng);
   ASSERT_EQ(out.rounds.size(), 3u);
   EXPECT_EQ(out.rounds[0].phase, "ambush AT2");
   EXPECT_EQ(out.rounds[0].detail["target_magnitude"], 3);
@@ -573,7 +574,7 @@ TEST(ExaltedEngine, RerollsAndStuntsAreOffByDefaultAndWorkWhenOn) {
   EXPECT_EQ(c.levels, 1);  // no successes + Might 1
 }
 
-GameState bundled_state() {
+GameState exalted_bundled_state() {
   auto j = bundled_scenario("exalted-scavenger-lands");
   EXPECT_TRUE(j.ok());
   auto st = state_from_scenario(*j, 7);
@@ -590,7 +591,7 @@ TEST(ExaltedScenario, BundledScenarioValidates) {
 }
 
 TEST(ExaltedCheckGame, ErrorsNameThePath) {
-  GameState st = bundled_state();
+  GameState st = exalted_bundled_state();
   const CombatEngine& e = *find_engine("exalted-mass-combat");
   EXPECT_TRUE(e.check_game(st).ok()) << e.check_game(st).message();
   st.engine.options = {{"soldiers", 5}};
@@ -612,8 +613,8 @@ TEST(ExaltedCheckGame, ErrorsNameThePath) {
   EXPECT_EQ(errs[0].path, "/players/2/engine_state/profile/unit/might");
 }
 
-OrderAck ack(const GameState& st, const std::string& player, const std::string& secret,
-             const std::string& lines) {
+OrderAck exalted_ack(const GameState& st, const std::string& player, const std::string& secret,
+                     const std::string& lines) {
   const std::string text = "GAME " + st.game_id + "\nPLAYER " + player + " " + secret + "\nTURN " +
                            std::to_string(st.turn) + "\n" + lines + "END\n";
   return check_order_file(text, st, find_engine(st.engine.name));
@@ -621,9 +622,10 @@ OrderAck ack(const GameState& st, const std::string& player, const std::string& 
 
 // COUNTER n is a standing choice of DEFEND, AMBUSH and RETREAT; the turn stores it in the area.
 TEST(ExaltedTurn, CounterIsAStandingChoice) {
-  GameState st = bundled_state();
-  auto r = ack(st, "RLM", "dragonblood",
-               "1. DEFEND GTH COUNTER 2\n2. MOVE CAL THR 1 COUNTER 1\n3. DEFEND CAL COUNTER 101\n");
+  GameState st = exalted_bundled_state();
+  auto r = exalted_ack(
+      st, "RLM", "dragonblood",
+      "1. DEFEND GTH COUNTER 2\n2. MOVE CAL THR 1 COUNTER 1\n3. DEFEND CAL COUNTER 101\n");
   ASSERT_EQ(r.rejected_count(), 2);
   OrderBook book = {{"RLM", r.orders}};
   auto res = resolve_turn(st, book, *find_engine("exalted-mass-combat"));
@@ -646,9 +648,9 @@ TEST(ExaltedTurn, CounterIsAStandingChoice) {
 }
 
 TEST(ExaltedTurn, BattlesRecordDiceAndWoundsPersistConsistently) {
-  GameState st = bundled_state();
-  auto l = ack(st, "LKS", "seventh", "1. ASSAULT LOK GTH 4\n2. MOVE MAR GRT 2\n");
-  auto r = ack(st, "RLM", "dragonblood", "1. DEFEND GTH\n2. PROBE CAL THR 1 CARD 1\n");
+  GameState st = exalted_bundled_state();
+  auto l = exalted_ack(st, "LKS", "seventh", "1. ASSAULT LOK GTH 4\n2. MOVE MAR GRT 2\n");
+  auto r = exalted_ack(st, "RLM", "dragonblood", "1. DEFEND GTH\n2. PROBE CAL THR 1 CARD 1\n");
   ASSERT_EQ(l.rejected_count(), 0);
   EXPECT_EQ(r.rejected_count(), 1);  // no CARD in this engine
   OrderBook book = {{"LKS", l.orders}, {"RLM", r.orders}};

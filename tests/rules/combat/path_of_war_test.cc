@@ -15,16 +15,16 @@ namespace {
 
 using testing::ScriptedRng;
 
-struct AreaSpec {
+struct PowArea {
   std::string code, owner, terrain;
   int armies = 0;
   Json features = Json::object();
   Json units = Json::object();
 };
 
-GameState world(const std::vector<AreaSpec>& areas,
-                const std::vector<std::tuple<std::string, std::string, Json>>& edges,
-                Json options = Json::object()) {
+GameState pow_world(const std::vector<PowArea>& areas,
+                    const std::vector<std::tuple<std::string, std::string, Json>>& edges,
+                    Json options = Json::object()) {
   std::vector<testing::WorldArea> as;
   for (const auto& a : areas)
     as.push_back({a.code, a.owner, a.armies, a.terrain, 0, a.features, a.units});
@@ -33,8 +33,8 @@ GameState world(const std::vector<AreaSpec>& areas,
   return testing::engine_world("path-of-war", {"AAA", "BBB"}, as, es, std::move(options));
 }
 
-BattleInput battle(const GameState& w, AttackKind kind, const std::string& from,
-                   const std::string& to, int armies, Json units = Json::object()) {
+BattleInput pow_battle(const GameState& w, AttackKind kind, const std::string& from,
+                       const std::string& to, int armies, Json units = Json::object()) {
   BattleInput in;
   in.id = "test";
   in.kind = kind;
@@ -48,15 +48,15 @@ BattleInput battle(const GameState& w, AttackKind kind, const std::string& from,
   return in;
 }
 
-const PathOfWarEngine kEngine;
+const PathOfWarEngine kPowEngine;
 const Json kNone = Json::object();
 
 // §2.4 example 1: 4 tanks on hills attack 3 in a forest; the forest unit fires back.
 TEST(PathOfWarWorkedExample, OneHillsAgainstForest) {
   GameState w =
-      world({{"HIL", "AAA", "hills", 0}, {"FOR", "BBB", "forest", 3}}, {{"HIL", "FOR", kNone}});
+      pow_world({{"HIL", "AAA", "hills", 0}, {"FOR", "BBB", "forest", 3}}, {{"HIL", "FOR", kNone}});
   ScriptedRng rng({6, 5, 2, 5, /* defender */ 1, 5, 3});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "HIL", "FOR", 4), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "HIL", "FOR", 4), rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 1u);
   const BattleRound& r = out->rounds[0];
@@ -72,11 +72,11 @@ TEST(PathOfWarWorkedExample, OneHillsAgainstForest) {
 
 // §2.4 example 2: 2 tanks on a road against 6 on a railroad: 2 −1 +2 = 3 dice.
 TEST(PathOfWarWorkedExample, TwoRoadAgainstRails) {
-  GameState w = world(
+  GameState w = pow_world(
       {{"RD", "AAA", "clear", 0, {{"road", true}}}, {"RL", "BBB", "clear", 6, {{"rails", true}}}},
       {{"RD", "RL", kNone}});
   ScriptedRng rng({1, 1, 1, /* defender: 6 +1 (target on road) */ 1, 1, 1, 1, 1, 1, 1});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "RD", "RL", 2), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "RD", "RL", 2), rng);
   ASSERT_TRUE(out.ok());
   const BattleRound& r = out->rounds.at(0);
   EXPECT_EQ(r.attacker_strength, 3);
@@ -89,12 +89,12 @@ TEST(PathOfWarWorkedExample, TwoRoadAgainstRails) {
 
 // §2.4 example 3: 1 tank against a castle rolls one die; no attack across a sidemountain.
 TEST(PathOfWarWorkedExample, ThreeCastleAndSidemountain) {
-  GameState w = world({{"ATT", "AAA", "clear", 0},
-                       {"CAS", "BBB", "clear", 1, {{"castle", true}}},
-                       {"MTN", "AAA", "clear", 1}},
-                      {{"ATT", "CAS", kNone}, {"MTN", "CAS", {{"sidemountain", true}}}});
+  GameState w = pow_world({{"ATT", "AAA", "clear", 0},
+                           {"CAS", "BBB", "clear", 1, {{"castle", true}}},
+                           {"MTN", "AAA", "clear", 1}},
+                          {{"ATT", "CAS", kNone}, {"MTN", "CAS", {{"sidemountain", true}}}});
   ScriptedRng rng({5, /* defender */ 1});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "CAS", 1), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "CAS", 1), rng);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->rounds.at(0).attacker_strength, 1);  // 1 − 2 → at least one die
   EXPECT_EQ(out->rounds.at(0).detail["attacker_modifiers"]["minimum"], 2);
@@ -103,7 +103,7 @@ TEST(PathOfWarWorkedExample, ThreeCastleAndSidemountain) {
   EXPECT_TRUE(out->attacker_wins);
 
   ScriptedRng none({});
-  auto blocked = kEngine.resolve(battle(w, AttackKind::kAssault, "MTN", "CAS", 1), none);
+  auto blocked = kPowEngine.resolve(pow_battle(w, AttackKind::kAssault, "MTN", "CAS", 1), none);
   ASSERT_TRUE(blocked.ok());
   EXPECT_TRUE(blocked->rounds.empty());
   EXPECT_FALSE(blocked->attacker_wins);
@@ -113,18 +113,18 @@ TEST(PathOfWarWorkedExample, ThreeCastleAndSidemountain) {
   o.verb = Verb::kOverrun;
   o.from = "MTN";
   o.to = "CAS";
-  EXPECT_FALSE(kEngine.check_order(o, w).ok());
+  EXPECT_FALSE(kPowEngine.check_order(o, w).ok());
   o.from = "ATT";
-  EXPECT_TRUE(kEngine.check_order(o, w).ok());
+  EXPECT_TRUE(kPowEngine.check_order(o, w).ok());
 }
 
 // §2.4 example 4: No Luck, 5 shots against HP 5,10,10 destroy the unit; 4 shots leave one at 5.
 TEST(PathOfWarWorkedExample, FourNoLuck) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3, kNone, {{"hp", {5}}}}},
-            {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3, kNone, {{"hp", {5}}}}},
+                {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
   ScriptedRng rng({});
-  auto five = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 5), rng);
+  auto five = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 5), rng);
   ASSERT_TRUE(five.ok());
   EXPECT_EQ(five->defender_losses, 3);
   EXPECT_TRUE(five->attacker_wins);
@@ -132,7 +132,7 @@ TEST(PathOfWarWorkedExample, FourNoLuck) {
   EXPECT_EQ(five->attacker_losses, 1);
   EXPECT_EQ(five->attacker_units, (Json{{"hp", {5}}}));
 
-  auto four = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
+  auto four = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
   ASSERT_TRUE(four.ok());
   EXPECT_EQ(four->defender_losses, 2);
   EXPECT_EQ(four->defender_units, (Json{{"hp", {5}}}));
@@ -142,12 +142,12 @@ TEST(PathOfWarWorkedExample, FourNoLuck) {
 
 // §2.4 example 5: Videogamer, 3 tanks + flanking = 4 shots against 2 fresh tanks.
 TEST(PathOfWarWorkedExample, FiveVideogamer) {
-  GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"FLK", "AAA", "clear", 1}, {"TGT", "BBB", "clear", 2}},
-            {{"ATT", "TGT", kNone}, {"FLK", "TGT", kNone}}, {{"variant", "videogamer"}});
+  GameState w = pow_world(
+      {{"ATT", "AAA", "clear", 0}, {"FLK", "AAA", "clear", 1}, {"TGT", "BBB", "clear", 2}},
+      {{"ATT", "TGT", kNone}, {"FLK", "TGT", kNone}}, {{"variant", "videogamer"}});
   // Faces index {1,2,4,6,9,12}: 4 → 3, 12 → 6, 1 → 1, 9 → 5. The defender's two shots: 1, 1.
   ScriptedRng rng({3, 6, 1, 5, 1, 1});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(out.ok());
   const BattleRound& r = out->rounds.at(0);
   EXPECT_EQ(r.attacker_strength, 4);
@@ -159,14 +159,14 @@ TEST(PathOfWarWorkedExample, FiveVideogamer) {
 }
 
 TEST(PathOfWarEngine, OutnumberedAndFlankingOnBothSides) {
-  GameState w = world({{"ATT", "AAA", "clear", 0},
-                       {"TGT", "BBB", "clear", 1},
-                       {"BFL", "BBB", "clear", 2},
-                       {"AFL", "AAA", "clear", 2}},
-                      {{"ATT", "TGT", kNone}, {"AFL", "TGT", kNone}, {"BFL", "ATT", kNone}},
-                      {{"variant", "no-luck"}});
+  GameState w = pow_world({{"ATT", "AAA", "clear", 0},
+                           {"TGT", "BBB", "clear", 1},
+                           {"BFL", "BBB", "clear", 2},
+                           {"AFL", "AAA", "clear", 2}},
+                          {{"ATT", "TGT", kNone}, {"AFL", "TGT", kNone}, {"BFL", "ATT", kNone}},
+                          {{"variant", "no-luck"}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kProbe, "ATT", "TGT", 4), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kProbe, "ATT", "TGT", 4), rng);
   ASSERT_TRUE(out.ok());
   const BattleRound& r = out->rounds.at(0);
   // Every modifier sums first, a PROBE halves the sum (rounded down), the floor comes last.
@@ -179,12 +179,12 @@ TEST(PathOfWarEngine, OutnumberedAndFlankingOnBothSides) {
 }
 
 TEST(PathOfWarEngine, AssaultFightsToTheFinishAndAmbushFiresFirst) {
-  GameState w = world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}},
-                      {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
-  BattleInput in = battle(w, AttackKind::kAssault, "ATT", "TGT", 3);
+  GameState w = pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}},
+                          {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
+  BattleInput in = pow_battle(w, AttackKind::kAssault, "ATT", "TGT", 3);
   in.ambush = true;
   ScriptedRng rng({});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   ASSERT_GE(out->rounds.size(), 2u);
   EXPECT_EQ(out->rounds[0].phase, "ambush");
@@ -202,9 +202,9 @@ TEST(PathOfWarEngine, AssaultFightsToTheFinishAndAmbushFiresFirst) {
 // both defending tanks, which never fire back. No assault follows and the attacker may move on.
 TEST(PathOfWarOverrun, AttackerFiresFirstAndAlone) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}}, {{"ATT", "TGT", kNone}});
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}}, {{"ATT", "TGT", kNone}});
   ScriptedRng rng({5, 6, 1});
-  auto out = kEngine.resolve(battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 1u);
   EXPECT_EQ(out->rounds[0].phase, "overrun");
@@ -227,10 +227,10 @@ TEST(PathOfWarOverrun, AttackerFiresFirstAndAlone) {
 // The attacker takes the area with 3 fresh tanks and stops. (A MOVE with the same forces fails:
 // 3 answering shots destroy one tank and damage another, and one defender survives.)
 TEST(PathOfWarOverrun, SurvivorsMakeItAnAssaultInConfusion) {
-  GameState w = world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}},
-                      {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
+  GameState w = pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}},
+                          {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kOverrun, "ATT", "TGT", 4), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "ATT", "TGT", 4), rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 2u);
   EXPECT_EQ(out->rounds[0].defender_losses, 2);
@@ -244,7 +244,7 @@ TEST(PathOfWarOverrun, SurvivorsMakeItAnAssaultInConfusion) {
   EXPECT_TRUE(out->attacker_wins);
   EXPECT_TRUE(out->attacker_stops);
 
-  auto move = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
+  auto move = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
   ASSERT_TRUE(move.ok());
   EXPECT_EQ(move->defender_losses, 2);
   EXPECT_EQ(move->attacker_losses, 1);
@@ -259,11 +259,11 @@ TEST(PathOfWarOverrun, SurvivorsMakeItAnAssaultInConfusion) {
 //               fresh one (5); the defender's 2 shots destroy one attacker → attacker 10, 10.
 //   exchange 2: 2 − 1 = 1 shot destroys the damaged defender; its 1 shot damages an attacker.
 TEST(PathOfWarOverrun, ConfusionIsConfigurable) {
-  GameState w = world(
+  GameState w = pow_world(
       {{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}}, {{"ATT", "TGT", kNone}},
       {{"variant", "no-luck"}, {"overrun_confusion_losses", 0}, {"overrun_confusion_dice", 1}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 3u);
   EXPECT_EQ(out->rounds[1].attacker_strength, 2);
@@ -282,11 +282,11 @@ TEST(PathOfWarOverrun, ConfusionIsConfigurable) {
 // (the old engine floored first: 1, then +1 = 2).
 TEST(PathOfWarOverrun, OldDefenderBonusOptionStillLoads) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 1}}, {{"ATT", "TGT", kNone}},
-            {{"variant", "no-luck"}, {"overrun_defender_bonus", 1}});
-  ASSERT_TRUE(kEngine.check_game(w).ok());
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 1}}, {{"ATT", "TGT", kNone}},
+                {{"variant", "no-luck"}, {"overrun_defender_bonus", 1}});
+  ASSERT_TRUE(kPowEngine.check_game(w).ok());
   ScriptedRng rng({});
-  auto quick = kEngine.resolve(battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
+  auto quick = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(quick.ok());
   ASSERT_EQ(quick->rounds.size(), 1u);
   EXPECT_EQ(quick->rounds[0].defender_strength, 2);  // 1 tank + 1 overrun die
@@ -295,12 +295,12 @@ TEST(PathOfWarOverrun, OldDefenderBonusOptionStillLoads) {
   EXPECT_FALSE(quick->attacker_stops);
 
   w.find_area("TGT")->terrain = "village";
-  auto village = kEngine.resolve(battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
+  auto village = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(village.ok());
   EXPECT_EQ(village->rounds.at(0).defender_strength, 1);
 
   w.engine.options["overrun_confusion_losses"] = 1;
-  EXPECT_EQ(kEngine.check_game(w).message().rfind("/engine/options/overrun_defender_bonus: ", 0),
+  EXPECT_EQ(kPowEngine.check_game(w).message().rfind("/engine/options/overrun_defender_bonus: ", 0),
             0u);
 }
 
@@ -308,11 +308,11 @@ TEST(PathOfWarOverrun, OldDefenderBonusOptionStillLoads) {
 // modifier. 1 tank from a village against a castle on rails: 1 − 1 − 2 + 2 = 0 → 1 die (a floor
 // taken before the rails bonus would give 3).
 TEST(PathOfWarFloor, ModifiersSumBeforeTheFloor) {
-  GameState w = world({{"VIL", "AAA", "village", 0},
-                       {"CAS", "BBB", "clear", 3, {{"castle", true}, {"rails", true}}}},
-                      {{"VIL", "CAS", kNone}}, {{"variant", "no-luck"}});
+  GameState w = pow_world({{"VIL", "AAA", "village", 0},
+                           {"CAS", "BBB", "clear", 3, {{"castle", true}, {"rails", true}}}},
+                          {{"VIL", "CAS", kNone}}, {{"variant", "no-luck"}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "VIL", "CAS", 1), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "VIL", "CAS", 1), rng);
   ASSERT_TRUE(out.ok());
   const BattleRound& r = out->rounds.at(0);
   EXPECT_EQ(r.attacker_strength, 1);
@@ -326,7 +326,7 @@ TEST(PathOfWarFloor, ModifiersSumBeforeTheFloor) {
   // OVERRUN confusion dice sum in too: 1 − 1 − 2 + 2 − 1 = −1 → 1 die.
   w.engine.options["overrun_confusion_dice"] = 1;
   w.engine.options["overrun_confusion_losses"] = 0;
-  auto ov = kEngine.resolve(battle(w, AttackKind::kOverrun, "VIL", "CAS", 1), rng);
+  auto ov = kPowEngine.resolve(pow_battle(w, AttackKind::kOverrun, "VIL", "CAS", 1), rng);
   ASSERT_TRUE(ov.ok());
   ASSERT_GE(ov->rounds.size(), 2u);
   EXPECT_EQ(ov->rounds[1].attacker_strength, 1);
@@ -338,10 +338,10 @@ TEST(PathOfWarFloor, ModifiersSumBeforeTheFloor) {
 // each die to one shot; the third shot damages the fresh tank (HP 5). (Before, HP 9 took two.)
 TEST(PathOfWarNoLuck, AnyDamagedTankDiesToOneShot) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3, kNone, {{"hp", {9, 1}}}}},
-            {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3, kNone, {{"hp", {9, 1}}}}},
+                {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->defender_losses, 2);
   EXPECT_EQ(out->defender_units, (Json{{"hp", {5}}}));
@@ -349,7 +349,7 @@ TEST(PathOfWarNoLuck, AnyDamagedTankDiesToOneShot) {
   // With 20 HP tanks (shots of 10), a tank at 15 still dies to one shot, a fresh one to two.
   w.engine.options["hit_points"] = 20;
   w.find_area("TGT")->engine_state = {{"hp", {15}}};
-  auto big = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
+  auto big = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 3), rng);
   ASSERT_TRUE(big.ok());
   EXPECT_EQ(big->defender_losses, 2);
   EXPECT_EQ(big->defender_units, Json::object());
@@ -368,14 +368,14 @@ TEST(PathOfWarNoLuck, AnyDamagedTankDiesToOneShot) {
 // "Combat is actually simultaneous ... casualties are removed after combat": the destroyed
 // defender still fires; HIL loses a tank.
 TEST(PathOfWarGroups, EachGroupFiresWithItsOwnModifiers) {
-  GameState w = world({{"HIL", "AAA", "hills", 0},
-                       {"RD", "AAA", "clear", 0, {{"road", true}}},
-                       {"TGT", "BBB", "forest", 3, {{"road", true}}}},
-                      {{"HIL", "TGT", kNone}, {"RD", "TGT", kNone}});
-  BattleInput in = battle(w, AttackKind::kMove, "HIL", "TGT", 3);
+  GameState w = pow_world({{"HIL", "AAA", "hills", 0},
+                           {"RD", "AAA", "clear", 0, {{"road", true}}},
+                           {"TGT", "BBB", "forest", 3, {{"road", true}}}},
+                          {{"HIL", "TGT", kNone}, {"RD", "TGT", kNone}});
+  BattleInput in = pow_battle(w, AttackKind::kMove, "HIL", "TGT", 3);
   in.groups = {{"AAA", "HIL", 2, Json::object(), 1, 1}, {"AAA", "RD", 1, Json::object(), 1, 2}};
   ScriptedRng rng({5, 6, 5, 1, /* RD */ 6, /* answer HIL */ 6, 1, 1, /* answer RD */ 1, 2, 3, 4});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 1u);
   const BattleRound& r = out->rounds[0];
@@ -404,12 +404,12 @@ TEST(PathOfWarGroups, EachGroupFiresWithItsOwnModifiers) {
 //   one shot destroys it. Everyone fired from the start of the exchange.
 TEST(PathOfWarGroups, PerGroupLossesAndHitPoints) {
   GameState w =
-      world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}},
-            {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
-  BattleInput in = battle(w, AttackKind::kMove, "A1", "TGT", 4, {{"hp", {5}}});
+      pow_world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}},
+                {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
+  BattleInput in = pow_battle(w, AttackKind::kMove, "A1", "TGT", 4, {{"hp", {5}}});
   in.groups = {{"AAA", "A1", 2, {{"hp", {5}}}, 1, 1}, {"AAA", "A2", 2, Json::object(), 1, 2}};
   ScriptedRng rng({});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->rounds.at(0).attacker_strength, 6);
   EXPECT_EQ(out->rounds.at(0).defender_strength, 4);
@@ -427,12 +427,12 @@ TEST(PathOfWarGroups, PerGroupLossesAndHitPoints) {
 //   The defender answers A1 with 4 shots and A2 with 4 (4 − 1 = 3: A2 does not outnumber it).
 TEST(PathOfWarGroups, OutnumberedComparesEachGroup) {
   GameState w =
-      world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 4}},
-            {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
-  BattleInput in = battle(w, AttackKind::kMove, "A1", "TGT", 4);
+      pow_world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 4}},
+                {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
+  BattleInput in = pow_battle(w, AttackKind::kMove, "A1", "TGT", 4);
   in.groups = {{"AAA", "A1", 3, Json::object(), 1, 1}, {"AAA", "A2", 1, Json::object(), 1, 2}};
   ScriptedRng rng({});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   const Json& g = out->rounds.at(0).detail["groups"];
   EXPECT_EQ(g[0]["dice"], 4);
@@ -450,13 +450,13 @@ TEST(PathOfWarGroups, OutnumberedComparesEachGroup) {
 // "cannot attack across sidemountain; no flanking help if friend behind sidemountain": a group
 // across a sidemountain neither fights nor helps the other. No-luck: A1 fires 2 shots, no flanking.
 TEST(PathOfWarGroups, GroupAcrossSidemountainNeitherFightsNorFlanks) {
-  GameState w = world(
+  GameState w = pow_world(
       {{"A1", "AAA", "clear", 0}, {"MTN", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 1}},
       {{"A1", "TGT", kNone}, {"MTN", "TGT", {{"sidemountain", true}}}}, {{"variant", "no-luck"}});
-  BattleInput in = battle(w, AttackKind::kMove, "A1", "TGT", 5);
+  BattleInput in = pow_battle(w, AttackKind::kMove, "A1", "TGT", 5);
   in.groups = {{"AAA", "A1", 2, Json::object(), 1, 1}, {"AAA", "MTN", 3, Json::object(), 1, 2}};
   ScriptedRng rng({});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   const Json& g = out->rounds.at(0).detail["groups"];
   EXPECT_EQ(g[0]["modifiers"], Json::object());
@@ -474,15 +474,15 @@ TEST(PathOfWarGroups, GroupAcrossSidemountainNeitherFightsNorFlanks) {
 //   tank is damaged, A2's damaged tank is destroyed.
 TEST(PathOfWarGroups, AmbushFiresAtTheGroupFromTheAmbushedArea) {
   GameState w =
-      world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 1}},
-            {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
+      pow_world({{"A1", "AAA", "clear", 0}, {"A2", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 1}},
+                {{"A1", "TGT", kNone}, {"A2", "TGT", kNone}}, {{"variant", "no-luck"}});
   Area& t = *w.find_area("TGT");
   t.mode = DefenceMode::kAmbush;
   t.ambush_against = "A2";
-  BattleInput in = battle(w, AttackKind::kMove, "A1", "TGT", 4);
+  BattleInput in = pow_battle(w, AttackKind::kMove, "A1", "TGT", 4);
   in.groups = {{"AAA", "A1", 2, Json::object(), 1, 1}, {"AAA", "A2", 2, Json::object(), 1, 2}};
   ScriptedRng rng({});
-  auto out = kEngine.resolve(in, rng);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->rounds.size(), 2u);
   EXPECT_EQ(out->rounds[0].phase, "ambush");
@@ -522,9 +522,10 @@ TEST(PathOfWarOverrun, ReportShowsTheConfusion) {
       {"adjacency", Json::array({Json::array({"HRS", "BDS"})})}};
   Result<GameState> state = state_from_scenario(scenario, 1);
   ASSERT_TRUE(state.ok()) << state.status().to_string();
-  OrderAck ack = check_order_file("GAME pow\nPLAYER WSX pw\nOVERRUN HRS BDS\n", *state, &kEngine);
+  OrderAck ack =
+      check_order_file("GAME pow\nPLAYER WSX pw\nOVERRUN HRS BDS\n", *state, &kPowEngine);
   ASSERT_EQ(ack.rejected_count(), 0);
-  auto res = resolve_turn(*state, OrderBook{{"WSX", ack.orders}}, kEngine);
+  auto res = resolve_turn(*state, OrderBook{{"WSX", ack.orders}}, kPowEngine);
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   const std::string text = render_report_text(build_report(*state, *res, "WSX"));
   EXPECT_NE(text.find("overrun   attackers 4 (strength 4) v defenders 3 (strength 0): attacker "
@@ -540,86 +541,89 @@ TEST(PathOfWarOverrun, ReportShowsTheConfusion) {
 // Option return_fire false (seed_rules.md OQ-PW1: no automatic return fire). No-luck, MOVE, 2
 // tanks against 3: 2 shots destroy one; the defender does not answer. An ambush still fires.
 TEST(PathOfWarEngine, ReturnFireIsAnOption) {
-  GameState w = world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}},
-                      {{"ATT", "TGT", kNone}}, {{"variant", "no-luck"}, {"return_fire", false}});
+  GameState w =
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}}, {{"ATT", "TGT", kNone}},
+                {{"variant", "no-luck"}, {"return_fire", false}});
   ScriptedRng rng({});
-  BattleInput in = battle(w, AttackKind::kMove, "ATT", "TGT", 2);
-  auto out = kEngine.resolve(in, rng);
+  BattleInput in = pow_battle(w, AttackKind::kMove, "ATT", "TGT", 2);
+  auto out = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->rounds.at(0).defender_strength, 0);
   EXPECT_EQ(out->attacker_losses, 0);
   EXPECT_EQ(out->defender_losses, 1);
   in.ambush = true;  // the volley: 3 shots destroy one tank and damage the other
-  auto ambushed = kEngine.resolve(in, rng);
+  auto ambushed = kPowEngine.resolve(in, rng);
   ASSERT_TRUE(ambushed.ok());
   EXPECT_EQ(ambushed->rounds.at(0).phase, "ambush");
   EXPECT_EQ(ambushed->attacker_losses, 1);
   EXPECT_EQ(ambushed->attacker_units, (Json{{"hp", {5}}}));
   w.engine.options["return_fire"] = 1;
-  EXPECT_EQ(kEngine.check_game(w).message(), "/engine/options/return_fire: must be true or false");
+  EXPECT_EQ(kPowEngine.check_game(w).message(),
+            "/engine/options/return_fire: must be true or false");
 }
 
 TEST(PathOfWarEngine, DetachSendsHealthiestAndMergePools) {
   Json area = {{"hp", {3, 7}}};  // 4 armies: 10, 10, 7, 3
-  Json moving = kEngine.detach_units(area, 4, 3);
+  Json moving = kPowEngine.detach_units(area, 4, 3);
   EXPECT_EQ(moving, (Json{{"hp", {7}}}));
   EXPECT_EQ(area, (Json{{"hp", {3}}}));
   Json fresh = Json::object();
-  EXPECT_EQ(kEngine.detach_units(fresh, 3, 2), Json::object());
-  kEngine.merge_units(area, 1, moving, 3);
+  EXPECT_EQ(kPowEngine.detach_units(fresh, 3, 2), Json::object());
+  kPowEngine.merge_units(area, 1, moving, 3);
   EXPECT_EQ(area, (Json{{"hp", {7, 3}}}));
-  kEngine.merge_units(area, 4, Json(), 2);  // levies are fresh
+  kPowEngine.merge_units(area, 4, Json(), 2);  // levies are fresh
   EXPECT_EQ(area, (Json{{"hp", {7, 3}}}));
   EXPECT_EQ(pow_hp_list(area, 4, 10), (std::vector<int>{10, 10, 7, 3}));
   EXPECT_EQ(pow_units_json({10, 10, 4}, 10), (Json{{"hp", {4}}}));
 }
 
 TEST(PathOfWarEngine, CheckGameNamesThePath) {
-  GameState w = world({{"A", "AAA", "clear", 1}, {"B", "BBB", "clear", 1}}, {{"A", "B", kNone}});
-  EXPECT_TRUE(kEngine.check_game(w).ok());
+  GameState w =
+      pow_world({{"A", "AAA", "clear", 1}, {"B", "BBB", "clear", 1}}, {{"A", "B", kNone}});
+  EXPECT_TRUE(kPowEngine.check_game(w).ok());
   w.engine.options = {{"variant", "lucky"}};
-  EXPECT_EQ(kEngine.check_game(w).message(),
+  EXPECT_EQ(kPowEngine.check_game(w).message(),
             "/engine/options/variant: must be one of boardgame, videogamer, no-luck");
   w.engine.options = {{"hit_points", 0}};
-  EXPECT_EQ(kEngine.check_game(w).message().rfind("/engine/options/hit_points: ", 0), 0u);
+  EXPECT_EQ(kPowEngine.check_game(w).message().rfind("/engine/options/hit_points: ", 0), 0u);
   w.engine.options = {{"terrain", {{"swamp", {{"against", -3}}}}}};
-  EXPECT_TRUE(kEngine.check_game(w).ok());
+  EXPECT_TRUE(kPowEngine.check_game(w).ok());
   w.engine.options = {{"terrain", {{"swamp", {{"agianst", -3}}}}}};
-  EXPECT_EQ(kEngine.check_game(w).message().rfind("/engine/options/terrain/swamp/agianst: ", 0),
+  EXPECT_EQ(kPowEngine.check_game(w).message().rfind("/engine/options/terrain/swamp/agianst: ", 0),
             0u);
   w.engine.options = {{"colour", "green"}};
-  EXPECT_EQ(kEngine.check_game(w).message().rfind("/engine/options/colour: ", 0), 0u);
+  EXPECT_EQ(kPowEngine.check_game(w).message().rfind("/engine/options/colour: ", 0), 0u);
   w.engine.options = Json::object();
   w.areas[0].engine_state = {{"hp", {4, 4}}};  // more HP entries than armies
-  EXPECT_FALSE(kEngine.check_game(w).ok());
+  EXPECT_FALSE(kPowEngine.check_game(w).ok());
 }
 
 TEST(PathOfWarEngine, TerrainTableIsAnOption) {
-  GameState w = world(
+  GameState w = pow_world(
       {{"ATT", "AAA", "swamp", 0}, {"TGT", "BBB", "forest", 2}}, {{"ATT", "TGT", kNone}},
       {{"variant", "no-luck"}, {"terrain", {{"swamp", {{"from", -2}}}, {"forest", nullptr}}}});
   ScriptedRng rng({});
-  auto out = kEngine.resolve(battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
+  auto out = kPowEngine.resolve(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 4), rng);
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->rounds.at(0).attacker_strength, 2);  // 4 − 2 from swamp; forest removed
 }
 
 TEST(PathOfWarEngine, RetreatModeWithdrawsWhenOutnumbered) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}}, {{"ATT", "TGT", kNone}});
-  EXPECT_TRUE(kEngine.retreat_triggers(battle(w, AttackKind::kMove, "ATT", "TGT", 3)));
-  EXPECT_FALSE(kEngine.retreat_triggers(battle(w, AttackKind::kMove, "ATT", "TGT", 2)));
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 2}}, {{"ATT", "TGT", kNone}});
+  EXPECT_TRUE(kPowEngine.retreat_triggers(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 3)));
+  EXPECT_FALSE(kPowEngine.retreat_triggers(pow_battle(w, AttackKind::kMove, "ATT", "TGT", 2)));
 }
 
 // Statistics over seeded streams: the boardgame hit rate is 1/3 (60,000 dice).
 TEST(PathOfWarStatistics, BoardgameHitRateIsOneThird) {
   GameState w =
-      world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 10}}, {{"ATT", "TGT", kNone}});
-  const BattleInput in = battle(w, AttackKind::kMove, "ATT", "TGT", 10);
+      pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 10}}, {{"ATT", "TGT", kNone}});
+  const BattleInput in = pow_battle(w, AttackKind::kMove, "ATT", "TGT", 10);
   long dice = 0, hits = 0;
   for (int i = 0; i < 3000; ++i) {
     Xoshiro256 rng(derive_seed(42, "pow-stats:" + std::to_string(i)));
-    auto out = kEngine.resolve(in, rng);
+    auto out = kPowEngine.resolve(in, rng);
     ASSERT_TRUE(out.ok());
     const BattleRound& r = out->rounds.at(0);
     int a_hits = 0, d_hits = 0;
@@ -637,15 +641,15 @@ TEST(PathOfWarStatistics, BoardgameHitRateIsOneThird) {
 }
 
 TEST(PathOfWarStatistics, VideogamerMeanDamage) {
-  GameState w = world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 10}},
-                      {{"ATT", "TGT", kNone}}, {{"variant", "videogamer"}});
-  const BattleInput in = battle(w, AttackKind::kMove, "ATT", "TGT", 10);
+  GameState w = pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 10}},
+                          {{"ATT", "TGT", kNone}}, {{"variant", "videogamer"}});
+  const BattleInput in = pow_battle(w, AttackKind::kMove, "ATT", "TGT", 10);
   double sum = 0;
   long shots = 0;
   std::map<int, long> counts;
   for (int i = 0; i < 3000; ++i) {
     Xoshiro256 rng(derive_seed(7, "pow-video:" + std::to_string(i)));
-    auto out = kEngine.resolve(in, rng);
+    auto out = kPowEngine.resolve(in, rng);
     ASSERT_TRUE(out.ok());
     for (const auto* v : {&out->rounds[0].attacker_dice, &out->rounds[0].defender_dice})
       for (int d : *v) {

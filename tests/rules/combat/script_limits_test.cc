@@ -17,14 +17,14 @@ using script_test::load;
 using script_test::run;
 
 // A resolve that runs `body`, then returns a valid outcome with `detail` (a Lua expression).
-std::string with_body(const std::string& body, const std::string& detail = "{}") {
+std::string limits_with_body(const std::string& body, const std::string& detail = "{}") {
   return "function resolve(battle, rng)\n" + body +
          "\nreturn { attacker_losses = 0, defender_losses = 0, detail = " + detail + " }\nend\n";
 }
 
 // Runs `body` under `instructions` and expects the instruction limit to stop it.
 void expect_instruction_limit(const std::string& body, std::uint64_t instructions) {
-  auto e = load(with_body(body), {.instructions = instructions});
+  auto e = load(limits_with_body(body), {.instructions = instructions});
   ASSERT_TRUE(e) << body;
   auto b = battle();
   auto out = run(*e, *b);
@@ -42,10 +42,10 @@ void expect_instruction_limit(const std::string& body, std::uint64_t instruction
 TEST(ScriptLimits, StringRepIsChargedAndAnEmptyRepEndsAtOnce) {
   // liblua's rep of an empty string loops n times copying nothing: it never ended.
   auto e =
-      load(with_body("local a = string.rep('', math.maxinteger)\n"
-                     "local b = (''):rep(math.maxinteger, '')\n"
-                     "local c = string.rep('ab', 3, ',')",
-                     "{ a = a, b = b, c = c }"));
+      load(limits_with_body("local a = string.rep('', math.maxinteger)\n"
+                            "local b = (''):rep(math.maxinteger, '')\n"
+                            "local c = string.rep('ab', 3, ',')",
+                            "{ a = a, b = b, c = c }"));
   ASSERT_TRUE(e);
   auto b = battle();
   auto out = run(*e, *b);
@@ -114,16 +114,18 @@ TEST(ScriptLimits, WorldReadsAreChargedTheirSize) {
   Json big = Json::array();
   for (int i = 0; i < 50000; ++i) big.push_back(i);
   b->world->find_area("TGT")->features = Json{{"list", big}};
-  auto e = load(with_body("for r = 1, 100 do local a = battle.world:area('TGT').features end"),
-                {.instructions = 1'000'000});
+  auto e =
+      load(limits_with_body("for r = 1, 100 do local a = battle.world:area('TGT').features end"),
+           {.instructions = 1'000'000});
   ASSERT_TRUE(e);
   auto out = run(*e, *b);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("instruction limit"), std::string::npos)
       << out.status().message();
   // An area's fields are built when read: areas whose features are not read cost little.
-  auto cheap = load(with_body("for r = 1, 100 do local a = battle.world:area('TGT').armies end"),
-                    {.instructions = 1'000'000});
+  auto cheap =
+      load(limits_with_body("for r = 1, 100 do local a = battle.world:area('TGT').armies end"),
+           {.instructions = 1'000'000});
   ASSERT_TRUE(cheap);
   auto ok = run(*cheap, *b);
   EXPECT_TRUE(ok.ok()) << ok.status().message();
@@ -132,10 +134,10 @@ TEST(ScriptLimits, WorldReadsAreChargedTheirSize) {
 // Comparing two long strings is one VM instruction that reads both: a loop of them ran for
 // hours under the instruction limit. The CPU time backstop ends it.
 TEST(ScriptLimits, LongStringComparisonsStopAtTheTimeLimit) {
-  auto e = load(with_body("local a = string.rep('x', 1 << 23)\n"
-                          "local b = string.rep('x', 1 << 23)\n"
-                          "local n = 0\n"
-                          "for i = 1, 2000 do if a == b and a <= b then n = n + 1 end end"),
+  auto e = load(limits_with_body("local a = string.rep('x', 1 << 23)\n"
+                                 "local b = string.rep('x', 1 << 23)\n"
+                                 "local n = 0\n"
+                                 "for i = 1, 2000 do if a == b and a <= b then n = n + 1 end end"),
                 {.cpu_ms = 200});
   ASSERT_TRUE(e);
   auto b = battle();
@@ -145,20 +147,22 @@ TEST(ScriptLimits, LongStringComparisonsStopAtTheTimeLimit) {
             std::string::npos)
       << out.status().message();
   // Not swallowed by pcall, and the engine serves the next call.
-  auto p = load(with_body("local a = string.rep('x', 1 << 23)\n"
-                          "local b = string.rep('x', 1 << 23)\n"
-                          "pcall(function() for i = 1, 4000 do local c = a == b end end)"),
+  auto p = load(limits_with_body("local a = string.rep('x', 1 << 23)\n"
+                                 "local b = string.rep('x', 1 << 23)\n"
+                                 "pcall(function() for i = 1, 4000 do local c = a == b end end)"),
                 {.cpu_ms = 200});
   auto out2 = run(*p, *b);
   ASSERT_FALSE(out2.ok());
   EXPECT_NE(out2.status().message().find("time limit"), std::string::npos)
       << out2.status().message();
-  auto ok = load(with_body("local n = 0 for i = 1, 100000 do n = n + i end"), {.cpu_ms = 200});
+  auto ok =
+      load(limits_with_body("local n = 0 for i = 1, 100000 do n = n + i end"), {.cpu_ms = 200});
   EXPECT_TRUE(run(*ok, *b).ok());
 }
 
 TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
-  auto e = load(with_body(R"lua(
+  auto e =
+      load(limits_with_body(R"lua(
   local t = {}
   for i = 1, 300 do t[i] = { k = (i * 7) % 3, id = i } end
   table.sort(t, function(a, b) return a.k < b.k end)
@@ -179,8 +183,8 @@ TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
   local sorted = true
   for i = 2, #big do if big[i - 1] > big[i] then sorted = false end end
 )lua",
-                          "{ stable = ok, u = table.concat(u, ','), v = table.concat(v, ','), "
-                          "w = table.concat(w, ','), sorted = sorted }"));
+                            "{ stable = ok, u = table.concat(u, ','), v = table.concat(v, ','), "
+                            "w = table.concat(w, ','), sorted = sorted }"));
   ASSERT_TRUE(e);
   auto b = battle();
   auto out = run(*e, *b);
@@ -191,14 +195,14 @@ TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
   EXPECT_EQ(out->detail["sorted"], true);
   // The same order on every run (another engine, another state).
   auto again =
-      load(with_body("local u = {}\nfor i = 1, 300 do u[i] = (i * 37) % 101 end\n"
-                     "table.sort(u, function(a, b) return true end)",
-                     "{ u = table.concat(u, ',') }"));
+      load(limits_with_body("local u = {}\nfor i = 1, 300 do u[i] = (i * 37) % 101 end\n"
+                            "table.sort(u, function(a, b) return true end)",
+                            "{ u = table.concat(u, ',') }"));
   auto out2 = run(*again, *b);
   ASSERT_TRUE(out2.ok()) << out2.status().message();
   EXPECT_EQ(out2->detail["u"], out->detail["u"]);
   // Errors of the comparison still surface.
-  auto bad = load(with_body("local t = { 1, 'x', 2 } table.sort(t)"));
+  auto bad = load(limits_with_body("local t = { 1, 'x', 2 } table.sort(t)"));
   auto out3 = run(*bad, *b);
   ASSERT_FALSE(out3.ok());
   EXPECT_NE(out3.status().message().find("attempt to compare"), std::string::npos)
@@ -214,9 +218,9 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
   auto b = battle();
   // One 100 kB string listed 150 times: 15 MB once copied out of Lua.
   auto shared =
-      load(with_body("local d = string.rep('x', 100000)\n"
-                     "local big = {} for i = 1, 150 do big[i] = d end",
-                     "{ big = big }"));
+      load(limits_with_body("local d = string.rep('x', 100000)\n"
+                            "local big = {} for i = 1, 150 do big[i] = d end",
+                            "{ big = big }"));
   ASSERT_TRUE(shared);
   auto out = run(*shared, *b);
   ASSERT_FALSE(out.ok());
@@ -224,8 +228,8 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
             std::string::npos)
       << out.status().message();
   // Keys count too.
-  auto keys =
-      load(with_body("local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end", "k"));
+  auto keys = load(limits_with_body(
+      "local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end", "k"));
   out = run(*keys, *b);
   ASSERT_FALSE(out.ok());
   EXPECT_NE(out.status().message().find("more than 1 MB of data"), std::string::npos)
@@ -250,9 +254,9 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
       << out.status().message();
   // Under the bounds, the same shapes pass.
   auto fine =
-      load(with_body("local d = string.rep('x', 1000)\n"
-                     "local big = {} for i = 1, 150 do big[i] = d end",
-                     "{ big = big }"));
+      load(limits_with_body("local d = string.rep('x', 1000)\n"
+                            "local big = {} for i = 1, 150 do big[i] = d end",
+                            "{ big = big }"));
   out = run(*fine, *b);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->detail["big"].size(), 150u);
@@ -260,7 +264,8 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
 
 TEST(ScriptLimits, DeclarationsHoldAtMostOneMegabyteAndSixtyFourKeywords) {
   auto big = load_script_engine(
-      "local s = string.rep('x', 1 << 20)\nengine = { summary = s }\n" + with_body(""), {1, ""});
+      "local s = string.rep('x', 1 << 20)\nengine = { summary = s }\n" + limits_with_body(""),
+      {1, ""});
   ASSERT_FALSE(big.ok());
   EXPECT_NE(big.status().message().find("engine: more than 1 MB of data"), std::string::npos)
       << big.status().message();
@@ -272,7 +277,7 @@ TEST(ScriptLimits, DeclarationsHoldAtMostOneMegabyteAndSixtyFourKeywords) {
       for (int v = i; v > 0; v /= 26) w += static_cast<char>('A' + v % 26);
       list += (i ? ", \"" : "\"") + w + "\"";
     }
-    return "engine = { keywords = { " + list + " } }\n" + with_body("");
+    return "engine = { keywords = { " + list + " } }\n" + limits_with_body("");
   };
   auto many = load_script_engine(words(65), {1, ""});
   ASSERT_FALSE(many.ok());
@@ -283,29 +288,30 @@ TEST(ScriptLimits, DeclarationsHoldAtMostOneMegabyteAndSixtyFourKeywords) {
 
 TEST(ScriptLimits, AnIdleEngineKeepsLittleMemory) {
   // 200,000 small tables: freed blocks stayed on the state's free lists until the engine died.
-  auto e = load(with_body("local t = {} for i = 1, 200000 do t[i] = { i } end"));
+  auto e = load(limits_with_body("local t = {} for i = 1, 200000 do t[i] = { i } end"));
   ASSERT_TRUE(e);
   auto b = battle();
   auto out = run(*e, *b);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_LE(script_memory_held(*e), LuaSandbox::kIdleBytes);
   // The same after a failed call.
-  auto f = load(with_body("local t = {} for i = 1, 200000 do t[i] = { i } end error('x')"));
+  auto f = load(limits_with_body("local t = {} for i = 1, 200000 do t[i] = { i } end error('x')"));
   ASSERT_TRUE(f);
   EXPECT_FALSE(run(*f, *b).ok());
   EXPECT_LE(script_memory_held(*f), LuaSandbox::kIdleBytes);
   // A small battle does not pay for a collection: it holds more than its live data.
-  auto small = load(with_body("local t = {} for i = 1, 1000 do t[i] = { i } end"));
+  auto small = load(limits_with_body("local t = {} for i = 1, 1000 do t[i] = { i } end"));
   const std::size_t before = script_memory_held(*small);
   ASSERT_TRUE(run(*small, *b).ok());
   EXPECT_GT(script_memory_held(*small), before);
 }
 
 TEST(ScriptLimits, MemoryErrorsCannotBeCaught) {
-  auto e = load(with_body("local ok = pcall(function() local s = string.rep('x', 1 << 24) end)\n"
-                          "local ok2 = xpcall(function() local t = {} for i = 1, 1e9 do t[i] = i "
-                          "end end, function(m) return m end)"),
-                {.instructions = 1'000'000'000, .memory_bytes = 8 << 20});
+  auto e =
+      load(limits_with_body("local ok = pcall(function() local s = string.rep('x', 1 << 24) end)\n"
+                            "local ok2 = xpcall(function() local t = {} for i = 1, 1e9 do t[i] = i "
+                            "end end, function(m) return m end)"),
+           {.instructions = 1'000'000'000, .memory_bytes = 8 << 20});
   ASSERT_TRUE(e);
   auto b = battle();
   auto out = run(*e, *b);
@@ -314,9 +320,9 @@ TEST(ScriptLimits, MemoryErrorsCannotBeCaught) {
       << out.status().message();
   // Other errors are caught as before.
   auto caught =
-      load(with_body("local ok, m = pcall(error, 'x')\n"
-                     "local ok2, m2 = xpcall(error, function(e) return 'h:' .. e end, 'y')",
-                     "{ ok = ok, m = m, ok2 = ok2, m2 = m2 }"));
+      load(limits_with_body("local ok, m = pcall(error, 'x')\n"
+                            "local ok2, m2 = xpcall(error, function(e) return 'h:' .. e end, 'y')",
+                            "{ ok = ok, m = m, ok2 = ok2, m2 = m2 }"));
   auto out2 = run(*caught, *b);
   ASSERT_TRUE(out2.ok()) << out2.status().message();
   EXPECT_EQ(out2->detail["ok"], false);
@@ -341,7 +347,7 @@ function check_order(order, world)
   if world:edge("ATT", "TGT") then seen[#seen + 1] = "edge" end
   return table.concat(seen, ", ")
 end
-)lua" + with_body(""));
+)lua" + limits_with_body(""));
   ASSERT_TRUE(e);
   auto b = battle();
   Order defend;
@@ -359,9 +365,9 @@ end
   gift.to = "DEF";
   EXPECT_EQ(e->check_order(gift, *b->world).message(), "player DEF");
   // resolve still sees the whole world.
-  auto r = load(with_body("",
-                          "{ a = battle.world:area('ATT') ~= nil, d = "
-                          "battle.world:player('DEF') ~= nil }"));
+  auto r = load(limits_with_body("",
+                                 "{ a = battle.world:area('ATT') ~= nil, d = "
+                                 "battle.world:player('DEF') ~= nil }"));
   auto out = run(*r, *b);
   ASSERT_TRUE(out.ok()) << out.status().message();
   EXPECT_EQ(out->detail["a"], true);

@@ -23,7 +23,7 @@ end
 )lua";
 
 // A script whose resolve body is `body` (it returns a valid outcome when the body falls through).
-std::string with_body(const std::string& body) {
+std::string sandbox_with_body(const std::string& body) {
   return "function resolve(battle, rng)\n" + body +
          "\nreturn { attacker_losses = 0, defender_losses = 0 }\nend\n";
 }
@@ -58,7 +58,8 @@ TEST(ScriptEngine, LoadErrorsNameTheProblem) {
   ASSERT_FALSE(no_resolve.ok());
   EXPECT_NE(no_resolve.status().message().find("resolve"), std::string::npos);
 
-  auto bad_decl = load_script_engine("engine = { wold_radius = 3 }\n" + with_body(""), {1, ""});
+  auto bad_decl =
+      load_script_engine("engine = { wold_radius = 3 }\n" + sandbox_with_body(""), {1, ""});
   ASSERT_FALSE(bad_decl.ok());
   EXPECT_NE(bad_decl.status().message().find("engine.wold_radius"), std::string::npos);
 
@@ -72,7 +73,7 @@ engine = { summary = "S", deterministic = true, keywords = { "CARD" }, world_rad
            accepts_support = true, simultaneous_fire = true, combined_attacks = false,
            dark_age_actions = true, order_help = "CARD n",
            phase_rules = { scope = "turn", one_attack_per_unit = true } }
-)lua" + with_body(""));
+)lua" + sandbox_with_body(""));
   ASSERT_TRUE(e);
   EXPECT_EQ(e->summary(), "S");
   EXPECT_TRUE(e->deterministic());
@@ -86,7 +87,7 @@ engine = { summary = "S", deterministic = true, keywords = { "CARD" }, world_rad
   EXPECT_TRUE(e->phase_rules(Json::object()).one_attack_per_unit);
   EXPECT_FALSE(e->phase_rules(Json::object()).one_attack_per_target);
 
-  auto d = load(with_body(""));
+  auto d = load(sandbox_with_body(""));
   ASSERT_TRUE(d);
   EXPECT_FALSE(d->deterministic());
   EXPECT_EQ(d->world_radius(Json::object()), 2);
@@ -102,7 +103,7 @@ function check_order(order, world)
     return "CARD must be 1 to 3 (line " .. order.line .. ", " .. order.verb .. ")"
   end
 end
-)lua" + with_body(""));
+)lua" + sandbox_with_body(""));
   ASSERT_TRUE(e);
   auto b = battle();
   Order o;
@@ -125,7 +126,7 @@ TEST(ScriptEngine, CheckGameGetsTheOptions) {
 function check_game(options, world)
   if options.bad then return "bad is set (turn " .. world.turn .. ")" end
 end
-)lua" + with_body(""));
+)lua" + sandbox_with_body(""));
   ASSERT_TRUE(e);
   auto b = battle();
   EXPECT_TRUE(e->check_game(*b->world).ok());
@@ -172,7 +173,7 @@ TEST(ScriptSandbox, ForbiddenThingsAreRefused) {
   };
   auto b = battle();
   for (const auto& [code, expected] : cases) {
-    auto e = load(with_body(code));
+    auto e = load(sandbox_with_body(code));
     ASSERT_TRUE(e) << code;
     auto out = run(*e, *b);
     ASSERT_FALSE(out.ok()) << code;
@@ -212,7 +213,7 @@ TEST(ScriptSandbox, InfiniteLoopStopsAtTheInstructionLimit) {
   for (const char* body :
        {"while true do end", "while true do pcall(function() while true do end end) end",
         "local function f() return f() end f()"}) {
-    auto e = load(with_body(body), {.instructions = 100'000});
+    auto e = load(sandbox_with_body(body), {.instructions = 100'000});
     ASSERT_TRUE(e);
     auto out = run(*e, *b);
     ASSERT_FALSE(out.ok()) << body;
@@ -221,7 +222,7 @@ TEST(ScriptSandbox, InfiniteLoopStopsAtTheInstructionLimit) {
         << body << ": " << out.status().message();
   }
   // The next call of a script under the limit works.
-  auto ok = load(with_body("for i = 1, 1000 do end"), {.instructions = 100'000});
+  auto ok = load(sandbox_with_body("for i = 1, 1000 do end"), {.instructions = 100'000});
   EXPECT_TRUE(run(*ok, *b).ok());
 }
 
@@ -233,7 +234,8 @@ TEST(ScriptSandbox, MemoryBombStopsAtTheMemoryLimit) {
         "local s = 'x' while true do s = s .. s end",
         "while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end"}) {
     // An instruction limit far above what the bombs reach: the memory limit must stop them.
-    auto e = load(with_body(body), {.instructions = 1'000'000'000'000, .memory_bytes = 8 << 20});
+    auto e =
+        load(sandbox_with_body(body), {.instructions = 1'000'000'000'000, .memory_bytes = 8 << 20});
     ASSERT_TRUE(e);
     auto out = run(*e, *b);
     ASSERT_FALSE(out.ok()) << body;
@@ -246,8 +248,8 @@ TEST(ScriptSandbox, MemoryBombStopsAtTheMemoryLimit) {
     EXPECT_EQ(again.status().message(), m);
   }
   // A well-behaved engine under the same limits works.
-  auto ok =
-      load(with_body("local t = {} for i = 1, 1000 do t[i] = i end"), {.memory_bytes = 8 << 20});
+  auto ok = load(sandbox_with_body("local t = {} for i = 1, 1000 do t[i] = i end"),
+                 {.memory_bytes = 8 << 20});
   EXPECT_TRUE(run(*ok, *b).ok());
 }
 
@@ -315,7 +317,7 @@ TEST(ScriptSandbox, WorldAndRngObjectsCarryNoState) {
   };
   auto b = battle();
   for (const auto& [code, expected] : cases) {
-    auto e = load(with_body(code));
+    auto e = load(sandbox_with_body(code));
     ASSERT_TRUE(e) << code;
     auto out = run(*e, *b);
     ASSERT_FALSE(out.ok()) << code;
@@ -399,7 +401,7 @@ end)lua");
   EXPECT_EQ(out->rounds[0].detail["u"], static_cast<int>(ref.uniform(10)));
   EXPECT_EQ(rng.draws()[5].bound, 10u);
 
-  auto bad = load(with_body("rng:die(0)"));
+  auto bad = load(sandbox_with_body("rng:die(0)"));
   auto r = run(*bad, *b);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("sides"), std::string::npos) << r.status().message();

@@ -87,7 +87,7 @@ struct Fought {
   std::size_t left = 0;
 };
 
-Fought fight(const Json& doc, std::deque<int> faces) {
+Fought vm_fight(const Json& doc, std::deque<int> faces) {
   auto b = prepare_battle(doc, "");
   EXPECT_TRUE(b.ok()) << b.status().to_string();
   ScriptedRng rng(std::move(faces));
@@ -100,7 +100,7 @@ const Json& unit(const Json& units, std::size_t i) { return units.at("units").at
 
 TEST(VmExample1, AttackerWinsElevenToNine) {
   // Attacker dice 0,1,2,1 (Army, Armored Corps, card, air); defender 1,1 (Army, card).
-  Fought f = fight(example_battle(), {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(example_battle(), {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.left, 0u);
   ASSERT_EQ(f.out.rounds.size(), 1u);
   const BattleRound& r = f.out.rounds[0];
@@ -143,7 +143,7 @@ Json tie_battle(std::vector<std::string> initiative) {
 }
 
 TEST(VmExample2, TieGoesToTheAttackerHigherOnInitiative) {
-  Fought f = fight(tie_battle({"Axis", "Allies"}), {1, 1, 1, 1, 1});
+  Fought f = vm_fight(tie_battle({"Axis", "Allies"}), {1, 1, 1, 1, 1});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 18);
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
   EXPECT_TRUE(f.out.attacker_wins);
@@ -151,7 +151,7 @@ TEST(VmExample2, TieGoesToTheAttackerHigherOnInitiative) {
 }
 
 TEST(VmExample2, TieGoesToTheDefenderHigherOnInitiative) {
-  Fought f = fight(tie_battle({"ALL", "AXI"}), {1, 1, 1, 1, 1});
+  Fought f = vm_fight(tie_battle({"ALL", "AXI"}), {1, 1, 1, 1, 1});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_FALSE(f.out.defender_retreats_to);
   // The attacker's survivors go home exhausted.
@@ -161,14 +161,14 @@ TEST(VmExample2, TieGoesToTheDefenderHigherOnInitiative) {
 TEST(VmExample3, UnfrozenRiverHalvesTheAttackingUnits) {
   Json doc = example_battle();
   doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 15);  // 3.5 + 1 + 2 + 1 = 7.5
   EXPECT_EQ(f.out.rounds[0].detail["attacker_total_points"], 7.5);
   EXPECT_FALSE(f.out.attacker_wins);
   for (const auto& u : f.out.attacker_units["units"]) EXPECT_EQ(u["exhausted"], true);
   // A frozen river does not halve.
   doc["areas"][1]["features"] = {{"weather", "frozen"}};
-  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
   EXPECT_TRUE(f.out.attacker_wins);
 }
@@ -190,7 +190,7 @@ Json with_supporter(Json doc, const std::string& owner, const std::string& type,
 TEST(VmSupport, AdjacentSupportAddsStrengthButNoDice) {
   // The defender's Army next door (defence 3, +1 for the order) turns 11 v 9 into 11 v 13; the
   // same dice are drawn (supporters roll none: OQ-VM2).
-  Fought f = fight(with_supporter(example_battle(), "ALL", "army", "ALL"), {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(with_supporter(example_battle(), "ALL", "army", "ALL"), {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.left, 0u);
   const BattleRound& r = f.out.rounds[0];
   EXPECT_EQ(r.attacker_strength, 22);
@@ -207,27 +207,27 @@ TEST(VmSupport, AdjacentSupportAddsStrengthButNoDice) {
 TEST(VmSupport, SidesRiversAndStaleOrders) {
   // On the attacker's side: an Armored Corps adds attack 4 + 1.
   Fought f =
-      fight(with_supporter(example_battle(), "AXI", "armored_corps", "AXI"), {1, 2, 3, 2, 2, 2});
+      vm_fight(with_supporter(example_battle(), "AXI", "armored_corps", "AXI"), {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 22 + 10);
   EXPECT_TRUE(f.out.attacker_wins);
   // Across an unfrozen river the units count half (the order's +1 does not): 1.5 + 1.
-  f = fight(with_supporter(example_battle(), "ALL", "army", "ALL", {{"river", true}}),
-            {1, 2, 3, 2, 2, 2});
+  f = vm_fight(with_supporter(example_battle(), "ALL", "army", "ALL", {{"river", true}}),
+               {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 5);
   EXPECT_EQ(f.out.rounds[0].detail["defender_support"][0]["points"], 2.5);
   // An order given by someone who no longer holds the area counts for nobody.
-  f = fight(with_supporter(example_battle(), "ALL", "army", "AXI"), {1, 2, 3, 2, 2, 2});
+  f = vm_fight(with_supporter(example_battle(), "ALL", "army", "AXI"), {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
   // A third party's support is for neither side.
   Json third = with_supporter(example_battle(), "NEU", "army", "NEU");
   third["players"].push_back({{"code", "NEU"}, {"name", "Neutral"}, {"nation", "Neutral"}});
-  f = fight(third, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(third, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18);
   // Exhausted units add nothing; the order's bonus still counts.
   Json tired = with_supporter(example_battle(), "ALL", "army", "ALL");
   tired["areas"].back()["engine_state"]["units"][0]["exhausted"] = true;
-  f = fight(tired, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(tired, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 2);
 }
 
@@ -235,7 +235,7 @@ TEST(VmExample4, MudSkipsAirSupport) {
   Json doc = example_battle();
   doc["areas"][1]["features"] = {{"weather", "mud"}};
   // No air die: attacker 3 dice, defender 2.
-  Fought f = fight(doc, {1, 2, 3, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2});
   EXPECT_EQ(f.left, 0u);
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 20);  // 10 v 9
   EXPECT_TRUE(f.out.attacker_wins);
@@ -245,7 +245,7 @@ TEST(VmExample4, MudSkipsAirSupport) {
 TEST(VmExample5, DefenderWithNoFriendlyNeighbourIsEliminated) {
   Json doc = example_battle();
   doc["areas"][2]["owner"] = "AXI";
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_FALSE(f.out.defender_retreats_to);
   EXPECT_EQ(f.out.defender_losses, 1);
@@ -255,7 +255,7 @@ TEST(VmExample5, DefenderWithNoFriendlyNeighbourIsEliminated) {
 TEST(VmEngine, ProbeInflictsLossesButNobodyMoves) {
   Json doc = example_battle();
   doc["kind"] = "probe";
-  Fought f = fight(doc, {6, 6, 6, 6, 1, 1});  // attacker 5+5+5+5 = 20 damage
+  Fought f = vm_fight(doc, {6, 6, 6, 6, 1, 1});  // attacker 5+5+5+5 = 20 damage
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_TRUE(f.out.attacker_stops);
   EXPECT_FALSE(f.out.defender_retreats_to);
@@ -345,7 +345,7 @@ TEST(VmDiceStatistics, FacesAreUniformAndPipsFollowTheData) {
   }
 }
 
-GameState bundled_state() {
+GameState vm_bundled_state() {
   auto j = bundled_scenario("virtuti-militari-1939");
   EXPECT_TRUE(j.ok());
   auto st = state_from_scenario(*j, 7);
@@ -363,7 +363,7 @@ TEST(VmScenario, BundledScenarioValidates) {
 }
 
 Status check_with_options(Json options) {
-  GameState st = bundled_state();
+  GameState st = vm_bundled_state();
   st.engine.options = std::move(options);
   return find_engine("virtuti-militari")->check_game(st);
 }
@@ -408,18 +408,18 @@ TEST(VmCheckGame, ErrorsNameThePath) {
   EXPECT_EQ(errs[0].path, "/players/0/engine_state/hand/0/dice/0");
 }
 
-OrderAck ack(const GameState& st, const std::string& player, const std::string& secret,
-             const std::string& lines) {
+OrderAck vm_ack(const GameState& st, const std::string& player, const std::string& secret,
+                const std::string& lines) {
   const std::string text = "GAME " + st.game_id + "\nPLAYER " + player + " " + secret + "\nTURN " +
                            std::to_string(st.turn) + "\n" + lines + "END\n";
   return check_order_file(text, st, find_engine(st.engine.name));
 }
 
 TEST(VmCheckOrder, AcceptsCardAndAirAndRejectsOthers) {
-  GameState st = bundled_state();
-  auto a = ack(st, "GER", "blitz",
-               "1. MOVE SIL KRK 2 CARD 3 AIR 3\n2. MOVE POM POZ CARD 4\n3. MOVE POM POZ AIR 4\n"
-               "4. MOVE POM POZ FLANK 1\n5. LEVY POM 1 CARD 1\n6. DEFEND EPR CARD 2 AIR 1\n");
+  GameState st = vm_bundled_state();
+  auto a = vm_ack(st, "GER", "blitz",
+                  "1. MOVE SIL KRK 2 CARD 3 AIR 3\n2. MOVE POM POZ CARD 4\n3. MOVE POM POZ AIR 4\n"
+                  "4. MOVE POM POZ FLANK 1\n5. LEVY POM 1 CARD 1\n6. DEFEND EPR CARD 2 AIR 1\n");
   ASSERT_EQ(a.lines.size(), 6u);
   EXPECT_TRUE(a.lines[0].accepted) << a.lines[0].reason;
   EXPECT_EQ(a.lines[1].reason, "CARD must be 1..3 (the cards in your hand)");
@@ -430,10 +430,10 @@ TEST(VmCheckOrder, AcceptsCardAndAirAndRejectsOthers) {
 }
 
 TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
-  GameState st = bundled_state();
+  GameState st = vm_bundled_state();
   OrderBook book;
-  auto g = ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
-  auto p = ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
+  auto g = vm_ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
+  auto p = vm_ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
   ASSERT_EQ(g.rejected_count(), 0);
   ASSERT_EQ(p.rejected_count(), 0);
   book["GER"] = g.orders;
@@ -469,17 +469,17 @@ TEST(VmTurn, CardsSpentStandingChoicesKeptExhaustionLifted) {
 }
 
 TEST(VmTurn, SupportHoldsKrakowAndEndsWithTheTurn) {
-  GameState st = bundled_state();
+  GameState st = vm_bundled_state();
   OrderBook book;
   // Poland supports Krakow from Lodz and Lwow (actions 1 and 2) before Germany's attack from
   // Silesia (action 3; actions run round-robin by number).
   auto p =
-      ack(st, "POL", "husaria", "1. SUPPORT LOD KRK\n2. SUPPORT LWO KRK\n3. SUPPORT WAR KRK\n");
+      vm_ack(st, "POL", "husaria", "1. SUPPORT LOD KRK\n2. SUPPORT LWO KRK\n3. SUPPORT WAR KRK\n");
   ASSERT_EQ(p.lines.size(), 3u);
   EXPECT_TRUE(p.lines[0].accepted) << p.lines[0].reason;
   EXPECT_TRUE(p.lines[1].accepted) << p.lines[1].reason;
   EXPECT_EQ(p.lines[2].reason, "WAR and KRK are not adjacent");
-  auto g = ack(st, "GER", "blitz", "3. ASSAULT SIL KRK 3\n");
+  auto g = vm_ack(st, "GER", "blitz", "3. ASSAULT SIL KRK 3\n");
   ASSERT_EQ(g.rejected_count(), 0);
   book["POL"] = p.orders;
   book["GER"] = g.orders;
@@ -503,8 +503,8 @@ TEST(VmTurn, SupportHoldsKrakowAndEndsWithTheTurn) {
 }
 
 TEST(VmCheckOrder, SupportOnlyWhereTheRulesHaveIt) {
-  GameState st = bundled_state();
-  auto a = ack(st, "POL", "husaria", "1. SUPPORT LOD KRK CARD 1\n2. SUPPORT KRK KRK\n");
+  GameState st = vm_bundled_state();
+  auto a = vm_ack(st, "POL", "husaria", "1. SUPPORT LOD KRK CARD 1\n2. SUPPORT KRK KRK\n");
   EXPECT_FALSE(a.lines[0].accepted);
   EXPECT_EQ(a.lines[1].reason, "an area cannot support itself (KRK)");
   // Under Dark Age rules SUPPORT is refused with the rules named.
@@ -544,7 +544,7 @@ TEST(VmFleets, AFleetDoesNotDefendALandAreaAndDiesInTheCapturedPort) {
   doc["areas"][1]["armies"] = 2;
   doc["areas"][1]["features"] = {{"port", true}};
   doc["areas"][1]["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.left, 0u);
   const BattleRound& r = f.out.rounds[0];
   EXPECT_EQ(r.defender_strength, 18);
@@ -566,7 +566,7 @@ TEST(VmFleets, AFleetTakesNoLossesAndStaysWhenTheDefenceHolds) {
   doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
   doc["areas"][1]["armies"] = 2;
   doc["areas"][1]["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_FALSE(f.out.defender_retreats_to);
   EXPECT_EQ(f.out.defender_losses, 0);
@@ -578,7 +578,7 @@ TEST(VmFleets, AFleetTakesNoLossesAndStaysWhenTheDefenceHolds) {
 TEST(VmFleets, APortHeldOnlyByFleetsFallsWithoutABattle) {
   Json doc = example_battle();
   doc["areas"][1]["engine_state"]["units"] = units_json({"fleet"})["units"];
-  Fought f = fight(doc, {1, 2, 3});
+  Fought f = vm_fight(doc, {1, 2, 3});
   EXPECT_EQ(f.left, 3u);  // no dice
   EXPECT_EQ(f.out.rounds[0].phase, "unopposed");
   EXPECT_TRUE(f.out.attacker_wins);
@@ -592,7 +592,7 @@ TEST(VmFleets, AttackingFleetsAddNothingOnLandAndTakeNoLosses) {
   Json doc = example_battle();
   doc["attacker"]["armies"] = 3;
   doc["attacker"]["units"] = units_json({"army", "armored_corps", "fleet"});
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.left, 0u);
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 22);
   EXPECT_EQ(f.out.rounds[0].attacker_dice.size(), 4u);
@@ -621,7 +621,7 @@ TEST(VmNaval, AirIsSkippedAndLosersRetreatOnlyBySea) {
   // Dice: attacker 0, 0 (Fleets), 0 (card) - no air die; defender 0, 0. 7 v 5.
   Json doc = naval_battle();
   doc["areas"][2]["features"] = {{"port", true}};  // FRN is a friendly port
-  Fought f = fight(doc, {1, 1, 1, 1, 1});
+  Fought f = vm_fight(doc, {1, 1, 1, 1, 1});
   EXPECT_EQ(f.left, 0u);
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 14);
   EXPECT_EQ(f.out.rounds[0].defender_strength, 10);
@@ -630,7 +630,7 @@ TEST(VmNaval, AirIsSkippedAndLosersRetreatOnlyBySea) {
   ASSERT_TRUE(f.out.defender_retreats_to);
   EXPECT_EQ(*f.out.defender_retreats_to, "FRN");
   // FRN without a port: no way by sea, so the Fleet is eliminated.
-  f = fight(naval_battle(), {1, 1, 1, 1, 1});
+  f = vm_fight(naval_battle(), {1, 1, 1, 1, 1});
   EXPECT_FALSE(f.out.defender_retreats_to);
   EXPECT_EQ(f.out.defender_losses, 1);
 }
@@ -638,7 +638,7 @@ TEST(VmNaval, AirIsSkippedAndLosersRetreatOnlyBySea) {
 TEST(VmAir, AnOptionKeepsSpendingTheTokens) {
   Json doc = example_battle();
   doc["engine"]["options"]["air_tokens_spent"] = true;
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ((*f.out.attacker_player_state)["air"], 0);
 }
 
@@ -647,20 +647,20 @@ TEST(VmShoreBombardment, FleetsInASupportingAreaAddOnePointEach) {
   // SUPPORT order from SUP holding one attacking Fleet: the Fleet does not fight on land; it
   // bombards: +1 (shore_bombardment), no Support bonus (no land unit), no die. 11 + 1 = 12.
   Json doc = with_supporter(example_battle(), "AXI", "fleet", "AXI");
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.left, 0u);
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 24);
   EXPECT_EQ(f.out.rounds[0].detail["attacker_support"][0]["shore_bombardment"], 1.0);
   // Across an unfrozen river the bombardment is a bonus and is not halved (OQ-VM6); option 2.
   doc = with_supporter(example_battle(), "AXI", "fleet", "AXI", {{"river", true}});
   doc["engine"]["options"]["shore_bombardment"] = 2;
-  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 22 + 4);
   // A defending port with an Army and a Fleet: Army 3 + Support 1 + bombardment 1 = 5.
   doc = with_supporter(example_battle(), "ALL", "army", "ALL");
   doc["areas"].back()["armies"] = 2;
   doc["areas"].back()["engine_state"]["units"] = units_json({"army", "fleet"})["units"];
-  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].defender_strength, 18 + 10);
 }
 
@@ -670,15 +670,15 @@ TEST(VmTie, WithNoInitiativeTrackTheOrderOfPlayDecides) {
   Json doc = tie_battle({});
   doc["engine"]["options"].erase("initiative");
   doc["order_of_play"] = {"AXI", "ALL"};
-  Fought f = fight(doc, {1, 1, 1, 1, 1});
+  Fought f = vm_fight(doc, {1, 1, 1, 1, 1});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.rounds[0].detail["tie_break"], "order of play");
   doc["order_of_play"] = {"ALL", "AXI"};
-  f = fight(doc, {1, 1, 1, 1, 1});
+  f = vm_fight(doc, {1, 1, 1, 1, 1});
   EXPECT_FALSE(f.out.attacker_wins);
   // Nobody ranked (no order of play yet): the defender holds.
   doc.erase("order_of_play");
-  f = fight(doc, {1, 1, 1, 1, 1});
+  f = vm_fight(doc, {1, 1, 1, 1, 1});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.rounds[0].detail["tie_break"], "default (neither side is ranked)");
 }
@@ -687,7 +687,7 @@ TEST(VmPoints, ReportsShowPointsNotHalfPoints) {
   // Example 3: 3.5 + 1 + 2 + 1 = 7.5 v 9; the log keeps half-points (15, 18) and the points.
   Json doc = example_battle();
   doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.rounds[0].attacker_strength, 15);
   EXPECT_EQ(f.out.rounds[0].detail["attacker_strength_points"], "7.5");
   EXPECT_EQ(f.out.rounds[0].detail["defender_strength_points"], "9");
@@ -699,7 +699,7 @@ TEST(VmOverrun, AWinningOverrunTakesHalfTheDamage) {
   // Armored Corps (HP 3 -> 2).
   Json doc = example_battle();
   doc["kind"] = "overrun";
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_TRUE(f.out.attacker_wins);
   EXPECT_EQ(f.out.rounds[0].detail["overrun_spared"], 1);
   EXPECT_EQ(unit(f.out.attacker_units, 1)["hp"], 2);
@@ -712,13 +712,13 @@ TEST(VmOverrun, AFailedOverrunFightsToTheFinish) {
   Json doc = example_battle();
   doc["kind"] = "overrun";
   doc["adjacency"][0] = Json::array({"ATT", "TGT", {{"river", true}}});
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_FALSE(f.out.attacker_wins);
   EXPECT_EQ(f.out.attacker_losses, 2);
   EXPECT_FALSE(f.out.attacker_units.contains("units") && !f.out.attacker_units["units"].empty());
   // Option overrun_failed "retreat": a failed OVERRUN goes home like a MOVE.
   doc["engine"]["options"]["overrun_failed"] = "retreat";
-  f = fight(doc, {1, 2, 3, 2, 2, 2});
+  f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_EQ(f.out.attacker_losses, 0);
   EXPECT_EQ(f.out.attacker_units["units"].size(), 2u);
 }
@@ -743,7 +743,7 @@ TEST(VmCombined, RiverHalvingPerGroupAndLossesPerGroup) {
   // Corps crosses: 3 + 4/2 + 1 + 2 + 1 = 9 v 9, a tie won by the Axis (initiative track).
   // Defender dice 5 (face 6) + 0: Armored Corps 3 -> 1, Army 3 -> 1, the last point destroys the
   // weaker Army (group 0).
-  Fought f = fight(combined_battle(), {1, 2, 3, 2, 6, 1});
+  Fought f = vm_fight(combined_battle(), {1, 2, 3, 2, 6, 1});
   EXPECT_EQ(f.left, 0u);
   const BattleRound& r = f.out.rounds[0];
   EXPECT_EQ(r.attacker_strength, 18);
@@ -764,7 +764,7 @@ TEST(VmCombined, LosingGroupsGoHomeEachToItsOwnArea) {
   // on the track, so the 9 v 9 tie is theirs; each group's survivors are its own, exhausted.
   Json doc = combined_battle();
   doc["engine"]["options"]["initiative"] = {"Allies", "Axis"};
-  Fought f = fight(doc, {1, 2, 3, 2, 2, 2});
+  Fought f = vm_fight(doc, {1, 2, 3, 2, 2, 2});
   EXPECT_FALSE(f.out.attacker_wins);
   ASSERT_EQ(f.out.group_units.size(), 2u);
   EXPECT_EQ(f.out.group_units[0]["units"][0]["type"], "army");
@@ -777,12 +777,12 @@ TEST(VmCombined, LosingGroupsGoHomeEachToItsOwnArea) {
 TEST(VmReplay, BattleLogsKeepTheOrderOfPlayAndReplay) {
   // No initiative option: ties read the order of play, so the battle log's world carries it (of
   // the battle's players) and a replay of every logged battle gives the same outcome.
-  GameState st = bundled_state();
+  GameState st = vm_bundled_state();
   st.engine.options.erase("initiative");
   st.order_of_play = {"POL", "GER", "SOV"};
   OrderBook book;
-  auto g = ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
-  auto p = ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
+  auto g = vm_ack(st, "GER", "blitz", "1. ASSAULT SIL KRK 3 CARD 1 AIR 2\n2. MOVE POM POZ 3\n");
+  auto p = vm_ack(st, "POL", "husaria", "1. DEFEND WAR CARD 1 AIR 1\n2. DEFEND KRK\n");
   book["GER"] = g.orders;
   book["POL"] = p.orders;
   auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));
@@ -811,9 +811,9 @@ TEST(VmReplay, BattleLogsKeepTheOrderOfPlayAndReplay) {
 TEST(VmPoints, TheReportPrintsPoints) {
   // WAR -> EPR crosses the Narew: Army L2 4 + Army 3 + Artillery 2 = 9, halved 4.5, + Move 1 =
   // 5.5 points (11 half-points in the log).
-  GameState st = bundled_state();
+  GameState st = vm_bundled_state();
   OrderBook book;
-  auto p = ack(st, "POL", "husaria", "1. MOVE WAR EPR 3\n");
+  auto p = vm_ack(st, "POL", "husaria", "1. MOVE WAR EPR 3\n");
   ASSERT_EQ(p.rejected_count(), 0) << p.lines[0].reason;
   book["POL"] = p.orders;
   auto res = resolve_turn(st, book, *find_engine("virtuti-militari"));

@@ -7,7 +7,7 @@
 namespace adj {
 namespace {
 
-Json base() {
+Json schema_messages_base() {
   return Json::parse(R"({
     "id": "t-1", "name": "Test", "engine": {"name": "dark-age"},
     "players": [{"code": "WSX", "name": "Wessex", "secret": "s", "bp": 20},
@@ -18,39 +18,39 @@ Json base() {
   })");
 }
 
-std::string first_error(const std::function<void(Json&)>& edit) {
-  Json j = base();
+std::string schema_messages_first_error(const std::function<void(Json&)>& edit) {
+  Json j = schema_messages_base();
   edit(j);
   auto errors = validate_scenario(j);
   return errors.empty() ? std::string("(valid)") : errors[0].path + ": " + errors[0].message;
 }
 
 TEST(MailflowsSchemaMessages, EnumNamesTheAllowedValues) {
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][0]["kind"] = "swamp"; }),
+  EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][0]["kind"] = "swamp"; }),
             "/areas/0/kind: must be one of \"land\", \"city\", \"sea\" (got \"swamp\")");
 }
 
 TEST(MailflowsSchemaMessages, TypeNamesTheExpectedType) {
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][1]["armies"] = "two"; }),
+  EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][1]["armies"] = "two"; }),
             "/areas/1/armies: must be a whole number (got a string)");
 }
 
 TEST(MailflowsSchemaMessages, RangeNamesTheBounds) {
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][1]["armies"] = -2; }),
+  EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][1]["armies"] = -2; }),
             "/areas/1/armies: must be at least 0 (got -2)");
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_EQ(schema_messages_first_error([](Json& j) {
               j["rules"] = {{"ambush_multiplier", 11}};
             }),
             "/rules/ambush_multiplier: must be at least 1 and at most 10 (got 11)");
 }
 
 TEST(MailflowsSchemaMessages, RequiredNamesTheMissingField) {
-  EXPECT_EQ(first_error([](Json& j) { j["players"][0].erase("name"); }),
+  EXPECT_EQ(schema_messages_first_error([](Json& j) { j["players"][0].erase("name"); }),
             "/players/0: the required field \"name\" is missing");
 }
 
 TEST(MailflowsSchemaMessages, UnknownFieldNamesTheAllowedOnes) {
-  const std::string e = first_error([](Json& j) { j["colour"] = "red"; });
+  const std::string e = schema_messages_first_error([](Json& j) { j["colour"] = "red"; });
   EXPECT_NE(e.find("unknown field \"colour\" (allowed: "), std::string::npos) << e;
   EXPECT_NE(e.find("players"), std::string::npos) << e;
 }

@@ -8,7 +8,7 @@
 namespace adj {
 namespace {
 
-Json base() {
+Json scenario_base() {
   return Json::parse(R"({
     "id": "t-1", "name": "Test", "engine": {"name": "dark-age"},
     "players": [{"code": "WSX", "name": "Wessex", "secret": "s", "bp": 20},
@@ -22,16 +22,16 @@ Json base() {
 }
 
 // The first error for a scenario with `edit` applied, as "<path>: <message>".
-std::string first_error(const std::function<void(Json&)>& edit) {
-  Json j = base();
+std::string scenario_first_error(const std::function<void(Json&)>& edit) {
+  Json j = scenario_base();
   edit(j);
   auto errors = validate_scenario(j);
   return errors.empty() ? std::string("(valid)") : errors[0].path + ": " + errors[0].message;
 }
 
 TEST(Scenario, BaseIsValidAndBuildsAState) {
-  EXPECT_EQ(first_error([](Json&) {}), "(valid)");
-  auto st = state_from_scenario(base(), 99);
+  EXPECT_EQ(scenario_first_error([](Json&) {}), "(valid)");
+  auto st = state_from_scenario(scenario_base(), 99);
   ASSERT_TRUE(st.ok()) << st.status().to_string();
   EXPECT_EQ(st->seed, 99u);
   EXPECT_EQ(st->turn, 1);
@@ -41,7 +41,7 @@ TEST(Scenario, BaseIsValidAndBuildsAState) {
 }
 
 TEST(Scenario, CodesAreCaseInsensitive) {
-  Json j = base();
+  Json j = scenario_base();
   j["areas"][0]["code"] = "hrs";
   j["adjacency"][0][0] = "Hrs";
   auto st = state_from_scenario(j, 1);
@@ -50,48 +50,50 @@ TEST(Scenario, CodesAreCaseInsensitive) {
 }
 
 TEST(Scenario, SchemaErrorsNameThePath) {
-  EXPECT_NE(first_error([](Json& j) { j.erase("players"); }).find("players"), std::string::npos);
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][1]["armies"] = -2; }).substr(0, 16),
+  EXPECT_NE(scenario_first_error([](Json& j) { j.erase("players"); }).find("players"),
+            std::string::npos);
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][1]["armies"] = -2; }).substr(0, 16),
             "/areas/1/armies:");
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][0]["kind"] = "swamp"; }).substr(0, 14),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][0]["kind"] = "swamp"; }).substr(0, 14),
             "/areas/0/kind:");
-  EXPECT_EQ(first_error([](Json& j) { j["players"][0]["code"] = "W S"; }).substr(0, 16),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["players"][0]["code"] = "W S"; }).substr(0, 16),
             "/players/0/code:");
-  EXPECT_NE(first_error([](Json& j) { j["colour"] = "red"; }).find("colour"), std::string::npos);
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_NE(scenario_first_error([](Json& j) { j["colour"] = "red"; }).find("colour"),
+            std::string::npos);
+  EXPECT_EQ(scenario_first_error([](Json& j) {
               j["rules"] = {{"ambush_multiplier", 0}};
             }).substr(0, 25),
             "/rules/ambush_multiplier:");
 }
 
 TEST(Scenario, SemanticErrorsNameThePath) {
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][1]["owner"] = "XXX"; }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][1]["owner"] = "XXX"; }),
             "/areas/1/owner: unknown player XXX");
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][3]["code"] = "HRS"; }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][3]["code"] = "HRS"; }),
             "/areas/3/code: duplicate area code HRS");
-  EXPECT_EQ(first_error([](Json& j) { j["players"][1]["code"] = "WSX"; }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["players"][1]["code"] = "WSX"; }),
             "/players/1/code: duplicate player code WSX");
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][2].erase("hinterland"); }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][2].erase("hinterland"); }),
             "/areas/2: a city must name its hinterland");
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][2]["hinterland"] = "NTS"; }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][2]["hinterland"] = "NTS"; }),
             "/areas/2/hinterland: the hinterland NTS must be a land area");
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_EQ(scenario_first_error([](Json& j) {
               j["adjacency"][1] = {"HRS", "NTS"};
             }),
             "/areas/2/hinterland: the city must border its hinterland BDS");
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_EQ(scenario_first_error([](Json& j) {
               j["adjacency"].push_back({"HRS", "XYZ"});
             }),
             "/adjacency/3/1: unknown area XYZ");
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_EQ(scenario_first_error([](Json& j) {
               j["adjacency"].push_back({"BDS", "HRS"});
             }),
             "/adjacency/3: duplicate border BDS-HRS");
-  EXPECT_EQ(first_error([](Json& j) { j["areas"][3]["armies"] = 2; }),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["areas"][3]["armies"] = 2; }),
             "/areas/3/armies: a sea area cannot hold armies");
-  EXPECT_EQ(first_error([](Json& j) { j["engine"]["name"] = "chess"; }).substr(0, 38),
+  EXPECT_EQ(scenario_first_error([](Json& j) { j["engine"]["name"] = "chess"; }).substr(0, 38),
             "/engine/name: unknown engine \"chess\" (");
-  EXPECT_EQ(first_error([](Json& j) {
+  EXPECT_EQ(scenario_first_error([](Json& j) {
               j["engine"]["options"] = {{"x", 1}};
             }).substr(0, 16),
             "/engine/options:");

@@ -26,7 +26,7 @@ std::optional<GameState> tree(const std::string& text) {
 
 // Whether the direct reader gives exactly the tree's state (both the canonical JSON and the
 // fields it leaves out: the secret, the script id).
-void expect_same(const std::string& text) {
+void expect_same_state(const std::string& text) {
   std::optional<GameState> direct = read_state_direct(text);
   std::optional<GameState> reference = tree(text);
   ASSERT_TRUE(direct.has_value()) << text.substr(0, 300);
@@ -77,9 +77,9 @@ TEST(StateReader, GivesTheTreesStateForStoredStates) {
   const Json world = testing::grid_world::world("g", {200, 40});
   Result<GameState> grid = state_from_scenario(world, 7);
   ASSERT_TRUE(grid.ok()) << grid.status().to_string();
-  expect_same(stored(*grid));
-  expect_same(to_json(*grid).dump());
-  expect_same(to_json(*grid).dump(2));  // whitespace everywhere
+  expect_same_state(stored(*grid));
+  expect_same_state(to_json(*grid).dump());
+  expect_same_state(to_json(*grid).dump(2));  // whitespace everywhere
 
   int scenarios = 0;
   for (const std::string& f : embedded_files("schemas/scenarios/")) {
@@ -87,16 +87,16 @@ TEST(StateReader, GivesTheTreesStateForStoredStates) {
     ++scenarios;
     Result<GameState> s = state_from_scenario(Json::parse(*embedded_file(f)), 11);
     ASSERT_TRUE(s.ok()) << f << ": " << s.status().to_string();
-    expect_same(stored(*s));
+    expect_same_state(stored(*s));
   }
   EXPECT_GE(scenarios, 5);
 }
 
 TEST(StateReader, ReadsEveryMemberInAnyOrderWithEscapes) {
   const Json j = full();
-  expect_same(j.dump());
-  expect_same(j.dump(1, '\t'));
-  expect_same(j.dump(-1, ' ', /*ensure_ascii=*/true));  // \uXXXX escapes and surrogate pairs
+  expect_same_state(j.dump());
+  expect_same_state(j.dump(1, '\t'));
+  expect_same_state(j.dump(-1, ' ', /*ensure_ascii=*/true));  // \uXXXX escapes and surrogate pairs
   // Keys in another order: nlohmann keeps objects sorted, so reverse them by hand.
   std::string reversed = "{";
   std::vector<std::pair<std::string, Json>> members;
@@ -104,7 +104,7 @@ TEST(StateReader, ReadsEveryMemberInAnyOrderWithEscapes) {
   for (auto it = members.rbegin(); it != members.rend(); ++it)
     reversed += (reversed.size() > 1 ? "," : "") + Json(it->first).dump() + ":" + it->second.dump();
   reversed += "}";
-  expect_same(reversed);
+  expect_same_state(reversed);
   // Defaults: a player without nation takes its code, an area without name its code.
   auto direct = read_state_direct(j.dump());
   ASSERT_TRUE(direct.has_value());

@@ -34,21 +34,21 @@ GameState state(const Json& victory) {
   return st.ok() ? *st : GameState{};
 }
 
-std::string first_error(const Json& doc) {
+std::string victory_first_error(const Json& doc) {
   auto errors = validate_scenario(doc);
   return errors.empty() ? "(valid)" : errors[0].path + ": " + errors[0].message;
 }
 
 TEST(Victory, ConditionsAreValidatedWithTheScenario) {
-  EXPECT_EQ(first_error(scenario(Json{{"vp", 5}, {"draw", true}})), "(valid)");
-  EXPECT_EQ(first_error(scenario(Json::object())).substr(0, 9), "/victory:");
-  EXPECT_NE(first_error(scenario(Json::object())).find("no way to end the game"),
+  EXPECT_EQ(victory_first_error(scenario(Json{{"vp", 5}, {"draw", true}})), "(valid)");
+  EXPECT_EQ(victory_first_error(scenario(Json::object())).substr(0, 9), "/victory:");
+  EXPECT_NE(victory_first_error(scenario(Json::object())).find("no way to end the game"),
             std::string::npos);
-  EXPECT_EQ(first_error(scenario(Json{{"vp", 0}})).substr(0, 12), "/victory/vp:");
-  EXPECT_NE(first_error(scenario(Json{{"turns", 3}})).find("turns"), std::string::npos);
+  EXPECT_EQ(victory_first_error(scenario(Json{{"vp", 0}})).substr(0, 12), "/victory/vp:");
+  EXPECT_NE(victory_first_error(scenario(Json{{"turns", 3}})).find("turns"), std::string::npos);
   Json bad = scenario(Json{{"draw", true}});
   bad["areas"][3]["features"]["vp"] = "five";
-  EXPECT_EQ(first_error(bad),
+  EXPECT_EQ(victory_first_error(bad),
             "/areas/3/features/vp: victory points of an area must be a whole "
             "number from 0 to 1000000");
   // Kept in the state, read back by victory_of.
@@ -157,14 +157,14 @@ TEST(Victory, VictoryPointsComeBeforeALastTurnAndADraw) {
   EXPECT_EQ(e->winners, std::vector<std::string>{"BBB"});
 }
 
-OrderAck check(const GameState& st, const std::string& body) {
+OrderAck victory_check(const GameState& st, const std::string& body) {
   return check_order_file("GAME end-1\nPLAYER AAA alpha-secret\n" + body, st,
                           find_engine(st.engine.name));
 }
 
 TEST(Victory, DrawIsAnOrderLineThatProposesADraw) {
   const GameState st = state(Json{{"draw", true}});
-  OrderAck ack = check(st, "MOVE AHM GLD 2\ndraw\n");
+  OrderAck ack = victory_check(st, "MOVE AHM GLD 2\ndraw\n");
   ASSERT_FALSE(ack.refused) << ack.refusal;
   EXPECT_TRUE(ack.draw);
   ASSERT_EQ(ack.lines.size(), 2u);
@@ -179,14 +179,14 @@ TEST(Victory, DrawIsAnOrderLineThatProposesADraw) {
 
   // Where draws are not allowed, the line is rejected and says why.
   const GameState no = state(Json{{"last_turn", 5}});
-  ack = check(no, "DRAW\n");
+  ack = victory_check(no, "DRAW\n");
   EXPECT_FALSE(ack.draw);
   ASSERT_EQ(ack.lines.size(), 1u);
   EXPECT_FALSE(ack.lines[0].accepted);
   EXPECT_NE(ack.lines[0].reason.find("does not allow draws"), std::string::npos);
 
   // DRAW takes nothing and no action number.
-  ack = check(st, "DRAW now\n2. DRAW\n");
+  ack = victory_check(st, "DRAW now\n2. DRAW\n");
   EXPECT_FALSE(ack.draw);
   ASSERT_EQ(ack.lines.size(), 2u);
   EXPECT_NE(ack.lines[0].reason.find("DRAW takes nothing after it"), std::string::npos);

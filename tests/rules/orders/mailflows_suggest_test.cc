@@ -8,7 +8,7 @@
 namespace adj {
 namespace {
 
-GameState map() {
+GameState suggest_map() {
   GameState s;
   s.game_id = "g-1";
   s.turn = 1;
@@ -36,7 +36,7 @@ TEST(MailflowsSuggest, EditDistanceIsCaseInsensitiveAndBounded) {
 }
 
 TEST(MailflowsSuggest, NearestCodesByCodeAndName) {
-  const GameState s = map();
+  const GameState s = suggest_map();
   EXPECT_EQ(nearest_area_codes("HRX", s), (std::vector<std::string>{"HRS", "HRT"}));
   EXPECT_EQ(nearest_area_codes("OXFORD", s), (std::vector<std::string>{"OXF"}));
   EXPECT_EQ(nearest_area_codes("Yrok", s), (std::vector<std::string>{"YRK"}));
@@ -48,7 +48,7 @@ TEST(MailflowsSuggest, NearestCodesByCodeAndName) {
 }
 
 TEST(MailflowsSuggest, TheValidatorSuggestsInTheLinesReason) {
-  const GameState s = map();
+  const GameState s = suggest_map();
   const OrderAck ack = check_order_file(
       "GAME g-1\nPLAYER WSX secret-1\n1. MOVE HRX OXF\n2. MOVE HRS OXFORD\n3. MOVE HRS QQQ\n", s,
       nullptr);

@@ -17,7 +17,7 @@ using namespace testing::grid_world;
 
 constexpr const char* kGame = "shared";
 
-struct Turn {
+struct SharedTurn {
   GameState start;
   TurnResult result;
   std::map<std::string, std::vector<LineResult>> rejected;
@@ -25,8 +25,8 @@ struct Turn {
 
 // A 40-player grid turn; every player's file is checked by the real validator. Player p in
 // `own` sends those lines instead of the grid's.
-Turn run_grid(const Json& scenario, const std::map<int, std::string>& own = {}) {
-  Turn t;
+SharedTurn run_grid(const Json& scenario, const std::map<int, std::string>& own = {}) {
+  SharedTurn t;
   auto st = state_from_scenario(scenario, 7);
   EXPECT_TRUE(st.ok()) << st.status().to_string();
   t.start = std::move(st).value();
@@ -55,7 +55,7 @@ std::vector<ReportBattle> shown(const TurnResult& r) {
 }
 
 // Every player's report both ways; returns how many showed a battle they defended.
-int expect_same(const Turn& t) {
+int expect_same_reports(const SharedTurn& t) {
   const ReportIndex index(t.result);
   const std::vector<ReportBattle> battles = shown(t.result);
   int defended = 0;
@@ -78,8 +78,8 @@ TEST(ReportShared, EveryReportOfAGridTurnIsByteForBytePlain) {
   scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
   scenario["areas"][20]["name"] = "Tab\there\x01";
   scenario["players"][1]["nation"] = "Irish";  // a Gaelic kingdom may INVADE
-  Turn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
-                               {1, "INVADE A0005 A0025 -\nLEVY\n"}});
+  SharedTurn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
+                                     {1, "INVADE A0005 A0025 -\nLEVY\n"}});
   t.result.next_state.players[2].engine_state = {{"odd key \"\xC3\xA9\"\n", 1.5},
                                                  {"plain", {1, "two", nullptr, true}}};
   // Cities, engine state in areas, defence settings, gifts and a player without orders, set on
@@ -109,7 +109,7 @@ TEST(ReportShared, EveryReportOfAGridTurnIsByteForBytePlain) {
   }
   EXPECT_TRUE(raid);
   EXPECT_TRUE(invade);
-  EXPECT_GT(expect_same(t), 20);
+  EXPECT_GT(expect_same_reports(t), 20);
   EXPECT_FALSE(rejected_lines_json(t.rejected.at("P0000")).empty());
 }
 
@@ -121,8 +121,8 @@ TEST(ReportShared, EveryBattleFromItsLogIsTheTreesBytes) {
   scenario["areas"][0]["name"] = "\xC3\x96xford \"the \\ old\"";
   scenario["areas"][20]["name"] = "Tab\there\x01";
   scenario["players"][1]["nation"] = "Irish";
-  Turn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
-                               {1, "INVADE A0005 A0025 -\nLEVY\n"}});
+  SharedTurn t = run_grid(scenario, {{0, "MOVE ZZZZ A0000 1\nRAID A0000 A0020\n"},
+                                     {1, "INVADE A0005 A0025 -\nLEVY\n"}});
   GameState& world = t.result.next_state;
   for (std::size_t i = 0; i < world.areas.size(); i += 7) world.areas[i].name.clear();
   ASSERT_GT(t.result.battles.size(), 20u);
@@ -172,7 +172,7 @@ TEST(ReportShared, EveryBattleFromItsLogIsTheTreesBytes) {
 }
 
 TEST(ReportShared, ABattleIsTheSameTextInBothItsReports) {
-  Turn t = run_grid(world(kGame, {40, 20}));
+  SharedTurn t = run_grid(world(kGame, {40, 20}));
   const ReportIndex index(t.result);
   const std::vector<ReportBattle> battles = shown(t.result);
   const BattleLog* fought = nullptr;

@@ -28,7 +28,7 @@ class RetreatingEngine : public CombatEngine {
   std::string dest_;
 };
 
-GameState map() {
+GameState retreat_map() {
   GameState s = testing::engine_world(
       "retreating", {"AAA", "BBB"},
       {{"HOM", "AAA", 0}, {"ATT", "AAA", 4}, {"TGT", "BBB", 2}, {"EMP", std::nullopt, 0}},
@@ -60,7 +60,7 @@ OrderBook attack_then_move_on(const std::string& then_from) {
 
 TEST(AttackerRetreat, SurvivorsGoWhereTheEngineSaysAndStop) {
   const RetreatingEngine engine("HOM");
-  auto res = resolve_turn(map(), attack_then_move_on("HOM"), engine);
+  auto res = resolve_turn(retreat_map(), attack_then_move_on("HOM"), engine);
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   const GameState& next = res->next_state;
   EXPECT_EQ(next.find_area("HOM")->armies, 2);  // 3 attacked, 1 lost, 2 retreated (and stopped)
@@ -74,7 +74,7 @@ TEST(AttackerRetreat, SurvivorsGoWhereTheEngineSaysAndStop) {
 
 TEST(AttackerRetreat, IntoAnEmptyAreaTakesIt) {
   const RetreatingEngine engine("EMP");
-  auto res = resolve_turn(map(), attack_then_move_on("HOM"), engine);
+  auto res = resolve_turn(retreat_map(), attack_then_move_on("HOM"), engine);
   ASSERT_TRUE(res.ok()) << res.status().to_string();
   const Area* emp = res->next_state.find_area("EMP");
   EXPECT_EQ(emp->armies, 2);

@@ -43,14 +43,14 @@ class RecordingSink : public BattleSink {
   int closes = 0;
 };
 
-struct Turn {
+struct SinkTurn {
   GameState start;
   OrderBook book;
   const CombatEngine* engine = nullptr;
 };
 
-Turn grid_turn(int players) {
-  Turn t;
+SinkTurn grid_turn(int players) {
+  SinkTurn t;
   const Size size{players, 20};
   t.start = std::move(state_from_scenario(world("sink", size), 7)).value();
   t.engine = find_engine(t.start.engine.name);
@@ -63,7 +63,7 @@ Turn grid_turn(int players) {
 }
 
 TEST(BattleSink, SeesEveryBattleOnceInOrderAtAStableAddressAndChangesNothing) {
-  const Turn t = grid_turn(40);
+  const SinkTurn t = grid_turn(40);
   Result<TurnResult> plain = resolve_turn(t.start, t.book, *t.engine);
   ASSERT_TRUE(plain.ok()) << plain.status().to_string();
   ASSERT_GT(plain->battles.size(), 100u);  // enough that the logs' container grew many times
@@ -84,7 +84,7 @@ TEST(BattleSink, SeesEveryBattleOnceInOrderAtAStableAddressAndChangesNothing) {
 }
 
 TEST(BattleSink, ClosedOnceWhenTheRunFails) {
-  Turn t = grid_turn(2);
+  SinkTurn t = grid_turn(2);
   t.book["NOBODY"] = t.book.begin()->second;  // orders for a player not in the game
   RecordingSink sink;
   Result<TurnResult> r = resolve_turn(t.start, std::move(t.book), *t.engine, &sink);

@@ -47,7 +47,7 @@ class PhasedEngine : public CombatEngine {
 
 // HRS(4) and OXS(4) of AAA are both next to BDS (BBB, 4 armies, DEFEND mode, no population);
 // CCC holds KEN (5 armies), also next to BDS.
-GameState world() {
+GameState combined_attack_world() {
   GameState s = testing::engine_world("dark-age", {"AAA", "BBB", "CCC"},
                                       {{"HRS", "AAA", 4},
                                        {"OXS", "AAA", 4},
@@ -75,15 +75,15 @@ GameState world() {
   return s;
 }
 
-OrderAck check(const GameState& s, const CombatEngine& e, const std::string& player,
-               const std::string& lines) {
+OrderAck combined_check(const GameState& s, const CombatEngine& e, const std::string& player,
+                        const std::string& lines) {
   return check_order_file("GAME g\nPLAYER " + player + " pw\n" + lines, s, &e);
 }
 
 TEST(CombinedAttack, TwoAreasFightOneBattleAndWinWhereTwoAttacksWouldCostMore) {
   const DarkAgeEngine engine;
-  const GameState s = world();
-  OrderAck ack = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
+  const GameState s = combined_attack_world();
+  OrderAck ack = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
   ASSERT_EQ(ack.rejected_count(), 0) << render_ack_text(ack);
   ASSERT_EQ(ack.orders.size(), 2u);
   auto res = resolve_turn(s, {{"AAA", ack.orders}}, engine);
@@ -113,7 +113,7 @@ TEST(CombinedAttack, TwoAreasFightOneBattleAndWinWhereTwoAttacksWouldCostMore) {
 
   // The same armies in two separate actions: 4 v 4 loses 2 each (BDS holds with 2), then 4 v 2
   // loses ⌊2/2⌋ = 1 and kills ⌊4/2⌋ + ⌊2/2⌋ = 3 ≥ 2: 3 enter. 3 armies lost instead of 2.
-  OrderAck apart = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE OXS BDS 4\n");
+  OrderAck apart = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE OXS BDS 4\n");
   auto res2 = resolve_turn(s, {{"AAA", apart.orders}}, engine);
   ASSERT_TRUE(res2.ok());
   ASSERT_EQ(res2->battles.size(), 2u);
@@ -122,8 +122,8 @@ TEST(CombinedAttack, TwoAreasFightOneBattleAndWinWhereTwoAttacksWouldCostMore) {
 
 TEST(CombinedAttack, TheReportAndBattleLogShowEveryForce) {
   const DarkAgeEngine engine;
-  const GameState s = world();
-  OrderAck ack = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
+  const GameState s = combined_attack_world();
+  OrderAck ack = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
   auto res = resolve_turn(s, {{"AAA", ack.orders}}, engine);
   ASSERT_TRUE(res.ok());
   const Json log = to_json(res->battles[0]);
@@ -139,9 +139,9 @@ TEST(CombinedAttack, TheReportAndBattleLogShowEveryForce) {
 
 TEST(CombinedAttack, OneLineThatCannotGoAheadStopsTheWholeAttack) {
   const DarkAgeEngine engine;
-  const GameState s = world();
+  const GameState s = combined_attack_world();
   // Seed 001 5.1: "If there are fewer armies available than you ordered ... the action fails".
-  OrderAck ack = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 5\n");
+  OrderAck ack = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 5\n");
   ASSERT_EQ(ack.rejected_count(), 0);
   auto res = resolve_turn(s, {{"AAA", ack.orders}}, engine);
   ASSERT_TRUE(res.ok());
@@ -159,14 +159,14 @@ TEST(CombinedAttack, OneLineThatCannotGoAheadStopsTheWholeAttack) {
 
 TEST(CombinedAttack, TheGrammarSaysWhichLinesMayShareAnActionNumber) {
   const DarkAgeEngine engine;
-  const GameState s = world();
-  OrderAck ack = check(s, engine, "AAA",
-                       "1. MOVE HRS BDS 2\n"
-                       "1. MOVE OXS LON 2\n"     // another target
-                       "1. ASSAULT OXS BDS 2\n"  // another verb
-                       "1. MOVE HRS BDS 1\n"     // the same origin twice
-                       "1. LEVY HRS\n"           // not an attack
-                       "1. MOVE OXS BDS 1\n");   // joins line 1
+  const GameState s = combined_attack_world();
+  OrderAck ack = combined_check(s, engine, "AAA",
+                                "1. MOVE HRS BDS 2\n"
+                                "1. MOVE OXS LON 2\n"     // another target
+                                "1. ASSAULT OXS BDS 2\n"  // another verb
+                                "1. MOVE HRS BDS 1\n"     // the same origin twice
+                                "1. LEVY HRS\n"           // not an attack
+                                "1. MOVE OXS BDS 1\n");   // joins line 1
   ASSERT_FALSE(ack.refused) << ack.refusal;
   ASSERT_EQ(ack.lines.size(), 6u);
   EXPECT_TRUE(ack.lines[0].accepted);
@@ -183,19 +183,19 @@ TEST(CombinedAttack, TheGrammarSaysWhichLinesMayShareAnActionNumber) {
 
   // Rules that do not combine attacks refuse the second line.
   const PhasedEngine single({}, std::nullopt, /*combine=*/false);
-  OrderAck no = check(s, single, "AAA", "1. MOVE HRS BDS 2\n1. MOVE OXS BDS 2\n");
+  OrderAck no = combined_check(s, single, "AAA", "1. MOVE HRS BDS 2\n1. MOVE OXS BDS 2\n");
   ASSERT_EQ(no.rejected_count(), 1);
   EXPECT_NE(no.lines[1].reason.find("do not combine attacks"), std::string::npos);
 }
 
 TEST(CombinedAttack, AJoiningLineStandsAloneWhenTheFirstWasRejectedAndKeywordsGoFirst) {
   const DarkAgeEngine engine;
-  const GameState s = world();
-  OrderAck ack = check(s, engine, "AAA",
-                       "1. MOVX HRS BDS 2\n"  // a typo: rejected, action 1 stays empty
-                       "1. MOVE OXS BDS 2\n"  // takes action 1 on its own
-                       "2. MOVE HRS BDS 1\n"
-                       "2. MOVE OXS BDS 1 AIR 1\n");  // keywords only on the first line
+  const GameState s = combined_attack_world();
+  OrderAck ack = combined_check(s, engine, "AAA",
+                                "1. MOVX HRS BDS 2\n"  // a typo: rejected, action 1 stays empty
+                                "1. MOVE OXS BDS 2\n"  // takes action 1 on its own
+                                "2. MOVE HRS BDS 1\n"
+                                "2. MOVE OXS BDS 1 AIR 1\n");  // keywords only on the first line
   ASSERT_EQ(ack.lines.size(), 4u);
   EXPECT_FALSE(ack.lines[0].accepted);
   EXPECT_TRUE(ack.lines[1].accepted) << ack.lines[1].reason;
@@ -215,8 +215,8 @@ CombatPhaseRules whole_turn() {
 
 TEST(CombatPhase, OneArmyAdvancesAndTheOthersGoHome) {
   const PhasedEngine engine(whole_turn(), 1);
-  const GameState s = world();
-  OrderAck ack = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
+  const GameState s = combined_attack_world();
+  OrderAck ack = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n1. MOVE OXS BDS 4\n");
   auto res = resolve_turn(s, {{"AAA", ack.orders}}, engine);
   ASSERT_TRUE(res.ok());
   // As above: 6 survive (3 per area); one army (from HRS, the first line) enters BDS.
@@ -234,13 +234,14 @@ TEST(CombatPhase, OneArmyAdvancesAndTheOthersGoHome) {
 
 TEST(CombatPhase, NoArmyAttacksTwiceAndNoArmyIsAttackedTwice) {
   const PhasedEngine engine(whole_turn(), 1);
-  const GameState s = world();
+  const GameState s = combined_attack_world();
   // AAA action 1: HRS 4 v BDS 4: each side loses ⌊4/2⌋ = 2; BDS holds with 2 and the 2 attackers
   // go home to HRS, having attacked. Action 2: all of HRS against LON: refused (they attacked in
   // this combat phase). Action 3: fresh armies from OXS may attack. CCC's action 1 comes after
   // AAA's: KEN against BDS, whose 2 armies were already attacked: refused.
-  OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE HRS LON\n3. MOVE OXS LON 1\n");
-  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  OrderAck a =
+      combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE HRS LON\n3. MOVE OXS LON 1\n");
+  OrderAck c = combined_check(s, engine, "CCC", "1. MOVE KEN BDS\n");
   ASSERT_EQ(a.rejected_count() + c.rejected_count(), 0) << render_ack_text(a);
   auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
   ASSERT_TRUE(res.ok());
@@ -264,7 +265,7 @@ TEST(CombatPhase, NoArmyAttacksTwiceAndNoArmyIsAttackedTwice) {
 
 TEST(CombatPhase, TheArmyThatEnteredMayBeAttackedAndStoppedArmiesAreNotCountedTwice) {
   const PhasedEngine engine(whole_turn(), 1);
-  GameState s = world();
+  GameState s = combined_attack_world();
   s.find_area("BDS")->armies = 1;
   s.find_area("HRS")->armies = 5;
   // AAA action 1: OXS 4 v BDS 1: loses 0, kills 2 + 1: 1 army enters BDS, 3 go home. CCC then
@@ -272,9 +273,9 @@ TEST(CombatPhase, TheArmyThatEnteredMayBeAttackedAndStoppedArmiesAreNotCountedTw
   // AAA action 2: ASSAULT HRS LON 4 against an empty area: won, the 4 stop there (ASSAULT).
   // Action 3: MOVE HRS LON 1: the one army left in HRS is fresh and not stopped.
   s.find_area("LON")->owner = "BBB";
-  OrderAck a =
-      check(s, engine, "AAA", "1. MOVE OXS BDS 4\n2. ASSAULT HRS LON 4\n3. MOVE HRS LON 1\n");
-  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  OrderAck a = combined_check(s, engine, "AAA",
+                              "1. MOVE OXS BDS 4\n2. ASSAULT HRS LON 4\n3. MOVE HRS LON 1\n");
+  OrderAck c = combined_check(s, engine, "CCC", "1. MOVE KEN BDS\n");
   ASSERT_EQ(a.rejected_count() + c.rejected_count(), 0) << render_ack_text(a);
   auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
   ASSERT_TRUE(res.ok());
@@ -291,9 +292,9 @@ TEST(CombatPhase, AnActionRoundPhaseLetsTheArmiesAttackAgainNextAction) {
   CombatPhaseRules r = whole_turn();
   r.scope = CombatPhaseRules::Scope::kActionRound;
   const PhasedEngine engine(r, 1);
-  GameState s = world();
+  GameState s = combined_attack_world();
   s.find_area("BDS")->armies = 1;
-  OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE HRS LON\n");
+  OrderAck a = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n2. MOVE HRS LON\n");
   auto res = resolve_turn(s, {{"AAA", a.orders}}, engine);
   ASSERT_TRUE(res.ok());
   ASSERT_EQ(res->actions.size(), 2u);
@@ -307,9 +308,9 @@ TEST(CombatPhase, DarkAgeHasNoPhaseLimits) {
   const CombatPhaseRules r = engine.phase_rules(Json::object());
   EXPECT_FALSE(r.one_attack_per_unit);
   EXPECT_FALSE(r.one_attack_per_target);
-  const GameState s = world();
-  OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS 4\n");
-  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  const GameState s = combined_attack_world();
+  OrderAck a = combined_check(s, engine, "AAA", "1. MOVE HRS BDS 4\n");
+  OrderAck c = combined_check(s, engine, "CCC", "1. MOVE KEN BDS\n");
   auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
   ASSERT_TRUE(res.ok());
   EXPECT_EQ(res->battles.size(), 2u);
@@ -324,9 +325,9 @@ TEST(SimultaneousFire, AttacksOfOneActionRoundOnOneAreaAreOneBattle) {
   // ⌊9/2⌋ + ⌊5/2⌋ = 6 ≥ 4: wiped out. AAA comes first in the order of play: its 3 survivors
   // enter; CCC's 4 go home.
   const PhasedEngine engine({}, std::nullopt, true, /*simultaneous=*/true);
-  const GameState s = world();
-  OrderAck a = check(s, engine, "AAA", "1. MOVE HRS BDS\n");
-  OrderAck c = check(s, engine, "CCC", "1. MOVE KEN BDS\n");
+  const GameState s = combined_attack_world();
+  OrderAck a = combined_check(s, engine, "AAA", "1. MOVE HRS BDS\n");
+  OrderAck c = combined_check(s, engine, "CCC", "1. MOVE KEN BDS\n");
   auto res = resolve_turn(s, {{"AAA", a.orders}, {"CCC", c.orders}}, engine);
   ASSERT_TRUE(res.ok());
   ASSERT_EQ(res->battles.size(), 1u);

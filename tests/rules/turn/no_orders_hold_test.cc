@@ -21,7 +21,7 @@ class NoBattleEngine : public CombatEngine {
   }
 };
 
-GameState world() {
+GameState hold_world() {
   GameState s =
       testing::engine_world("no-battle", {"AAA", "BBB"},
                             {{"AHM", "AAA", 3},
@@ -45,7 +45,7 @@ GameState world() {
 }
 
 TEST(NoOrdersHold, APlayerWithoutOrdersKeepsEveryAreaAndStandingDefence) {
-  const GameState before = world();
+  const GameState before = hold_world();
   Order move;
   move.line = 1;
   move.action = 1;

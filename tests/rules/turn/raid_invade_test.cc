@@ -25,7 +25,7 @@ struct A {
 
 // Players WSX (Saxons), MRC (Angles), IRL (Irish), SCO (Scots), each with 10 BPs; order of play
 // as listed. Areas HRS-BDS-LON in a row, YRK next to BDS, city CTY in BDS.
-GameState world(const std::vector<A>& areas, const std::string& engine = "dark-age") {
+GameState raid_world(const std::vector<A>& areas, const std::string& engine = "dark-age") {
   GameState s;
   s.game_id = "raid";
   s.engine.name = engine;
@@ -72,7 +72,7 @@ struct Run {
 };
 
 // Checks `lines` of `player` with the real validator (all must be accepted) and runs the turn.
-Run run(const GameState& s, const std::string& player, const std::vector<std::string>& lines) {
+Run raid_run(const GameState& s, const std::string& player, const std::vector<std::string>& lines) {
   const CombatEngine* engine = find_engine(s.engine.name);
   EXPECT_NE(engine, nullptr);
   std::string text = "GAME raid\nPLAYER " + player + " pw\n";
@@ -101,7 +101,8 @@ std::string rejection(const GameState& s, const std::string& player, const std::
 // BDS: 2 armies, pop 2 -> Def 4 > 0: raiders lose 1; lowlands, no ambush: defenders lose 1.
 // One defending army survives: no pillage. 3 - 1 = 2 raiders go home to HRS.
 TEST(Raid, BothSidesLoseOneArmyAndTheRaidersGoHome) {
-  auto r = run(world({{"HRS", "WSX", 3}, {"BDS", "MRC", 2, 2}}), "WSX", {"RAID HRS BDS 3"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 3}, {"BDS", "MRC", 2, 2}}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(r.area("HRS").armies, 2);
   EXPECT_EQ(r.area("BDS").armies, 1);
   EXPECT_EQ(r.area("BDS").population, 2);
@@ -124,7 +125,7 @@ TEST(Raid, BothSidesLoseOneArmyAndTheRaidersGoHome) {
 // Def 3: raiders lose 1, the last defender falls: pillage costs BDS 1 population (2 -> 1;
 // RulesConfig::raid_pillage_population). The area is not captured.
 TEST(Raid, PillagesWhenNoDefenderIsLeft) {
-  auto r = run(world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1, 2}}), "WSX", {"RAID HRS BDS"});
+  auto r = raid_run(raid_world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1, 2}}), "WSX", {"RAID HRS BDS"});
   EXPECT_EQ(r.area("HRS").armies, 2);
   EXPECT_EQ(r.area("BDS").armies, 0);
   EXPECT_EQ(r.area("BDS").population, 1);
@@ -142,7 +143,8 @@ TEST(Raid, AnAmbushAgainstTheRaidersAreaSavesTheDefender) {
   A bds{"BDS", "MRC", 1, 2};
   bds.mode = DefenceMode::kAmbush;
   bds.ambush_against = "HRS";
-  auto r = run(world({{"HRS", "WSX", 3}, bds, {"YRK", "MRC", 0}}), "WSX", {"RAID HRS BDS 3"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 3}, bds, {"YRK", "MRC", 0}}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(r.area("HRS").armies, 2);
   EXPECT_EQ(r.area("BDS").armies, 1);
   EXPECT_EQ(r.area("BDS").population, 2);
@@ -150,7 +152,8 @@ TEST(Raid, AnAmbushAgainstTheRaidersAreaSavesTheDefender) {
   EXPECT_EQ(r.battle().outcome.rounds.at(0).detail["defender_spared"], "ambush");
 
   bds.ambush_against = "YRK";
-  auto other = run(world({{"HRS", "WSX", 3}, bds, {"YRK", "MRC", 0}}), "WSX", {"RAID HRS BDS 3"});
+  auto other =
+      raid_run(raid_world({{"HRS", "WSX", 3}, bds, {"YRK", "MRC", 0}}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(other.area("BDS").armies, 0);
   EXPECT_EQ(other.area("BDS").population, 1);  // pillaged
   EXPECT_FALSE(other.battle().ambush);
@@ -161,7 +164,7 @@ TEST(Raid, AnAmbushAgainstTheRaidersAreaSavesTheDefender) {
 TEST(Raid, ForestShelterTheDefenders) {
   A bds{"BDS", "MRC", 1, 1};
   bds.terrain = "forest";
-  auto r = run(world({{"HRS", "WSX", 3}, bds}), "WSX", {"RAID HRS BDS 3"});
+  auto r = raid_run(raid_world({{"HRS", "WSX", 3}, bds}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(r.area("HRS").armies, 2);
   EXPECT_EQ(r.area("BDS").armies, 1);
   EXPECT_EQ(r.area("BDS").population, 1);
@@ -172,7 +175,8 @@ TEST(Raid, ForestShelterTheDefenders) {
 // "attacker −1 army if Def>0": an empty lowland area with no population has Def 0, so the raid
 // costs no army; nothing defends it, so it is pillaged (it has no population to lose).
 TEST(Raid, DefenceLevelZeroCostsTheRaidersNothing) {
-  auto r = run(world({{"HRS", "WSX", 2}, {"BDS", "MRC", 0, 0}}), "WSX", {"RAID HRS BDS 2"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 2}, {"BDS", "MRC", 0, 0}}), "WSX", {"RAID HRS BDS 2"});
   EXPECT_EQ(r.area("HRS").armies, 2);
   EXPECT_EQ(r.battle().outcome.attacker_losses, 0);
   EXPECT_EQ(r.battle().outcome.detail["population_lost"], 0);
@@ -180,12 +184,13 @@ TEST(Raid, DefenceLevelZeroCostsTheRaidersNothing) {
 
 // "pillage if ... attacker not wiped": 1 raider against BDS with pop 2 (Def 2) is lost; no pillage.
 TEST(Raid, AWipedOutRaiderDoesNotPillage) {
-  auto r = run(world({{"HRS", "WSX", 1}, {"BDS", "MRC", 0, 2}}), "WSX", {"RAID HRS BDS 1"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 1}, {"BDS", "MRC", 0, 2}}), "WSX", {"RAID HRS BDS 1"});
   EXPECT_EQ(r.area("HRS").armies, 0);
   EXPECT_EQ(r.area("BDS").population, 2);
   EXPECT_FALSE(r.action().ok);
   EXPECT_EQ(r.action().message, "the raid failed: all raiding armies were lost");
-  const GameState start = world({{"HRS", "WSX", 1}, {"BDS", "MRC", 0, 2}});
+  const GameState start = raid_world({{"HRS", "WSX", 1}, {"BDS", "MRC", 0, 2}});
   const std::string text = render_report_text(build_report(start, r.result, "MRC"));
   EXPECT_NE(text.find("Result: the raiders were lost; attacker 1 -> 0"), std::string::npos) << text;
 }
@@ -197,7 +202,8 @@ TEST(Raid, TheRetreatModeMayWithdrawTheDefendersFirst) {
   A bds{"BDS", "MRC", 1, 1};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  auto r = run(world({{"HRS", "WSX", 3}, bds, {"LON", "MRC", 1}}), "WSX", {"RAID HRS BDS 3"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 3}, bds, {"LON", "MRC", 1}}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(r.area("LON").armies, 2);
   EXPECT_EQ(r.area("BDS").armies, 0);
   EXPECT_EQ(r.area("BDS").population, 0);
@@ -210,14 +216,14 @@ TEST(Raid, TheRetreatModeMayWithdrawTheDefendersFirst) {
 // "Attacks on your own area: ... ASSAULT, RAID, SIEGE fail" and "If you lack the BPs the action
 // fails" (§1.8, §1.4): RAID costs 1 BP.
 TEST(Raid, OnYourOwnAreaOrWithoutBpsFails) {
-  auto own = run(world({{"HRS", "WSX", 3}, {"BDS", "WSX", 1}}), "WSX", {"RAID HRS BDS"});
+  auto own = raid_run(raid_world({{"HRS", "WSX", 3}, {"BDS", "WSX", 1}}), "WSX", {"RAID HRS BDS"});
   EXPECT_FALSE(own.action().ok);
   EXPECT_EQ(own.action().message, "RAID on your own area BDS fails");
   EXPECT_EQ(own.area("HRS").armies, 3);
 
-  GameState s = world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1}});
+  GameState s = raid_world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1}});
   s.find_player("WSX")->bp = 0;
-  auto poor = run(s, "WSX", {"RAID HRS BDS"});
+  auto poor = raid_run(s, "WSX", {"RAID HRS BDS"});
   EXPECT_FALSE(poor.action().ok);
   EXPECT_EQ(poor.action().message, "not enough BPs (you have 0, it costs 1)");
   EXPECT_TRUE(poor.result.battles.empty());
@@ -229,8 +235,8 @@ TEST(Raid, OnYourOwnAreaOrWithoutBpsFails) {
 // nothing moves | Gaelic only; not vs cities" (§1.8). IRL (Irish) invades from HRS (pop 3).
 TEST(Invade, CostsOnePopulationAndTakesAnArmyElseAFortElsePopulation) {
   // BDS has 2 armies: it loses one; HRS 3 -> 2 population; no BP; nothing moves.
-  auto army =
-      run(world({{"HRS", "IRL", 1, 3}, {"BDS", "MRC", 2, 2, 1}}), "IRL", {"INVADE HRS BDS -"});
+  auto army = raid_run(raid_world({{"HRS", "IRL", 1, 3}, {"BDS", "MRC", 2, 2, 1}}), "IRL",
+                       {"INVADE HRS BDS -"});
   EXPECT_EQ(army.area("HRS").population, 2);
   EXPECT_EQ(army.area("HRS").armies, 1);
   EXPECT_EQ(army.area("BDS").armies, 1);
@@ -243,26 +249,28 @@ TEST(Invade, CostsOnePopulationAndTakesAnArmyElseAFortElsePopulation) {
   EXPECT_EQ(to_json(army.battle())["kind"], "invade");
 
   // No army, fort 1: the fort falls to 0.
-  auto fort =
-      run(world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2, 1}}), "IRL", {"INVADE HRS BDS"});
+  auto fort = raid_run(raid_world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2, 1}}), "IRL",
+                       {"INVADE HRS BDS"});
   EXPECT_EQ(fort.area("BDS").fort, 0);
   EXPECT_EQ(fort.area("BDS").population, 2);
   EXPECT_EQ(fort.battle().outcome.fort_after, 0);
 
   // No army, no fort: population 2 -> 1.
-  auto pop = run(world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2}}), "IRL", {"INVADE HRS BDS"});
+  auto pop =
+      raid_run(raid_world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2}}), "IRL", {"INVADE HRS BDS"});
   EXPECT_EQ(pop.area("BDS").population, 1);
   EXPECT_EQ(pop.area("HRS").population, 2);
 
   // Nothing at all: the cost is still paid.
-  auto none =
-      run(world({{"HRS", "IRL", 0, 3}, {"BDS", std::nullopt, 0, 0}}), "IRL", {"INVADE HRS BDS"});
+  auto none = raid_run(raid_world({{"HRS", "IRL", 0, 3}, {"BDS", std::nullopt, 0, 0}}), "IRL",
+                       {"INVADE HRS BDS"});
   EXPECT_EQ(none.area("HRS").population, 2);
   EXPECT_EQ(none.battle().outcome.detail["target_lost"], "nothing");
 }
 
 TEST(Invade, NeedsPopulationInTheOrigin) {
-  auto r = run(world({{"HRS", "IRL", 2, 0}, {"BDS", "MRC", 1}}), "IRL", {"INVADE HRS BDS"});
+  auto r =
+      raid_run(raid_world({{"HRS", "IRL", 2, 0}, {"BDS", "MRC", 1}}), "IRL", {"INVADE HRS BDS"});
   EXPECT_FALSE(r.action().ok);
   EXPECT_EQ(r.action().message, "no population in HRS to invade with");
   EXPECT_EQ(r.area("BDS").armies, 1);
@@ -279,7 +287,8 @@ TEST(GaelicConversion, PopulationRetreatsAsArmiesFromANonGaelicAttack) {
   A bds{"BDS", "IRL", 2, 2};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  auto r = run(world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}}), "WSX", {"MOVE HRS BDS 5"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}}), "WSX", {"MOVE HRS BDS 5"});
   EXPECT_EQ(r.area("LON").armies, 5);
   EXPECT_EQ(r.area("BDS").owner, "WSX");
   EXPECT_EQ(r.area("BDS").armies, 5);
@@ -295,7 +304,8 @@ TEST(GaelicConversion, NotWhenTheAttackerIsGaelicToo) {
   A bds{"BDS", "IRL", 2, 2};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  auto r = run(world({{"HRS", "SCO", 5}, bds, {"LON", "IRL", 1}}), "SCO", {"MOVE HRS BDS 5"});
+  auto r =
+      raid_run(raid_world({{"HRS", "SCO", 5}, bds, {"LON", "IRL", 1}}), "SCO", {"MOVE HRS BDS 5"});
   EXPECT_EQ(r.area("LON").armies, 3);
   EXPECT_EQ(r.area("BDS").armies, 4);
   EXPECT_EQ(r.area("BDS").population, 1);
@@ -310,7 +320,8 @@ TEST(GaelicConversion, AlsoOnARaidsRetreat) {
   A bds{"BDS", "IRL", 1, 1};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  auto r = run(world({{"HRS", "WSX", 3}, bds, {"LON", "IRL", 1}}), "WSX", {"RAID HRS BDS 3"});
+  auto r =
+      raid_run(raid_world({{"HRS", "WSX", 3}, bds, {"LON", "IRL", 1}}), "WSX", {"RAID HRS BDS 3"});
   EXPECT_EQ(r.area("LON").armies, 3);
   EXPECT_EQ(r.area("BDS").population, 0);
   EXPECT_EQ(r.area("HRS").armies, 3);
@@ -328,8 +339,8 @@ TEST(GaelicConversion, OnlyUnderTheDarkAgeRules) {
   A bds{"BDS", "IRL", 2, 2};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  auto r =
-      run(world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}}, "crt"), "WSX", {"MOVE HRS BDS 5"});
+  auto r = raid_run(raid_world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}}, "crt"), "WSX",
+                    {"MOVE HRS BDS 5"});
   EXPECT_EQ(r.battle().withdrawn_armies, 2);
   EXPECT_EQ(r.battle().converted_population, 0);
   EXPECT_EQ(r.area("LON").armies, 3);
@@ -338,11 +349,11 @@ TEST(GaelicConversion, OnlyUnderTheDarkAgeRules) {
 // --- Orders ---------------------------------------------------------------------------------
 
 TEST(RaidInvadeOrders, ValidatorReasons) {
-  const GameState s = world({{"HRS", "IRL", 3, 3},
-                             {"BDS", "MRC", 1},
-                             {"YRK", "MRC", 1},
-                             {"CTY", "MRC", 1, 0, 0, "lowlands", DefenceMode::kDefend, std::nullopt,
-                              std::nullopt, AreaKind::kCity}});
+  const GameState s = raid_world({{"HRS", "IRL", 3, 3},
+                                  {"BDS", "MRC", 1},
+                                  {"YRK", "MRC", 1},
+                                  {"CTY", "MRC", 1, 0, 0, "lowlands", DefenceMode::kDefend,
+                                   std::nullopt, std::nullopt, AreaKind::kCity}});
   EXPECT_EQ(rejection(s, "IRL", "RAID HRS BDS 2"), "");
   EXPECT_EQ(rejection(s, "IRL", "RAID HRS BDS AB-1"), "");
   EXPECT_EQ(rejection(s, "IRL", "INVADE HRS BDS -"), "");
@@ -419,8 +430,8 @@ TEST(RaidInvadeOrders, TheDarkAgeHelpNamesThem) {
 // --- Reports --------------------------------------------------------------------------------
 
 TEST(RaidInvadeReports, ShowTheRaidThePillageTheInvasionAndTheConversion) {
-  GameState s = world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1, 2}});
-  auto raid = run(s, "WSX", {"RAID HRS BDS"});
+  GameState s = raid_world({{"HRS", "WSX", 3}, {"BDS", "MRC", 1, 2}});
+  auto raid = raid_run(s, "WSX", {"RAID HRS BDS"});
   const std::string text = render_report_text(build_report(s, raid.result, "WSX"));
   EXPECT_NE(text.find("Battle at BDS (HRS -> BDS): raid by WSX, 3 attacking against 1 defending "
                       "(MRC) [1.1.WSX]"),
@@ -433,8 +444,8 @@ TEST(RaidInvadeReports, ShowTheRaidThePillageTheInvasionAndTheConversion) {
   const std::string theirs = render_report_text(build_report(s, raid.result, "MRC"));
   EXPECT_NE(theirs.find("Battle at BDS (HRS -> BDS): raid by WSX"), std::string::npos) << theirs;
 
-  GameState i = world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2, 1}});
-  auto inv = run(i, "IRL", {"INVADE HRS BDS -"});
+  GameState i = raid_world({{"HRS", "IRL", 0, 3}, {"BDS", "MRC", 0, 2, 1}});
+  auto inv = raid_run(i, "IRL", {"INVADE HRS BDS -"});
   const std::string itext = render_report_text(build_report(i, inv.result, "MRC"));
   EXPECT_NE(itext.find("Invasion 1.1.IRL: HRS -> BDS (IRL) against MRC"), std::string::npos)
       << itext;
@@ -445,8 +456,8 @@ TEST(RaidInvadeReports, ShowTheRaidThePillageTheInvasionAndTheConversion) {
   A bds{"BDS", "IRL", 2, 2};
   bds.mode = DefenceMode::kRetreat;
   bds.retreat_to = "LON";
-  GameState g = world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}});
-  auto conv = run(g, "WSX", {"MOVE HRS BDS 5"});
+  GameState g = raid_world({{"HRS", "WSX", 5}, bds, {"LON", "IRL", 1}});
+  auto conv = raid_run(g, "WSX", {"MOVE HRS BDS 5"});
   const std::string gtext = render_report_text(build_report(g, conv.result, "IRL"));
   EXPECT_NE(gtext.find("Gaelic rule: 2 population turned into armies and retreated with them."),
             std::string::npos)

@@ -1,0 +1,35 @@
+#include "rules/core/ascii.h"
+
+namespace adj::ascii {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = upper(c);
+  return s;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = lower(c);
+  return s;
+}
+
+std::string_view trim_view(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+std::string trim(std::string_view s) { return std::string(trim_view(s)); }
+
+bool iequals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (upper(a[i]) != upper(b[i])) return false;
+  return true;
+}
+
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
+
+}  // namespace adj::ascii

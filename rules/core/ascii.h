@@ -1,0 +1,31 @@
+// ASCII text helpers for every layer (rules, storage, services, web, mail): case folding,
+// comparison and white space trimming, independent of the locale's notion of letters beyond
+// ASCII. Bytes outside a-z / A-Z are never changed. Pure functions, thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace adj::ascii {
+
+// `c` with a-z made A-Z (other bytes unchanged).
+constexpr char upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
+// `c` with A-Z made a-z (other bytes unchanged).
+constexpr char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+// ASCII white space: space, \t, \n, \v, \f, \r.
+constexpr bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+// `s` with a-z made A-Z (other bytes unchanged).
+std::string upper(std::string s);
+// `s` with A-Z made a-z (other bytes unchanged).
+std::string lower(std::string s);
+// `s` without ASCII white space at either end.
+std::string trim(std::string_view s);
+// The same, as a view into `s`.
+std::string_view trim_view(std::string_view s);
+// Whether `a` and `b` are equal ignoring ASCII case.
+bool iequals(std::string_view a, std::string_view b);
+// Whether `s` starts with `prefix`, ignoring ASCII case.
+bool istarts_with(std::string_view s, std::string_view prefix);
+
+}  // namespace adj::ascii
