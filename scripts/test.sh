@@ -12,10 +12,11 @@
 #   6. fuzz       each harness of tests/fuzz for FUZZ_SECONDS (default 25) from its seed corpus,
 #                 two at a time; a crash, leak, timeout or out-of-memory fails the stage (input
 #                 saved in build-asan/fuzz/artifacts/)
-# Every stage runs even when an earlier independent one failed; the exit status is non-zero when
-# any stage failed. Both builds compile through ccache when it is installed (install-deps --test
+# gcc-test runs alongside asan (ADJUTANT_TEST_OVERLAP=0: one after the other), so the stages' times
+# add up to more than the total. Every stage runs even when an earlier independent one failed; the
+# exit status is non-zero when any stage failed. Both builds compile through ccache when it is installed (install-deps --test
 # installs it; the cache is ccache's default, ~/.cache/ccache): set ADJUTANT_CCACHE=0 to compile
-# without it. Environment: FUZZ_SECONDS, JOBS (default 2), ADJUTANT_CCACHE.
+# without it. Environment: FUZZ_SECONDS, JOBS (default 2), ADJUTANT_CCACHE, ADJUTANT_TEST_OVERLAP.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -34,17 +35,42 @@ names=()
 times=()
 results=()
 failed=0
+record() {  # record NAME RC SECONDS: one row of the stage table
+  names+=("$1")
+  times+=("$3")
+  if [ "$2" -eq 0 ]; then results+=(ok); else results+=("FAILED ($2)"); failed=1; fi
+  echo "=== stage $1: ${results[-1]} in $3 s"
+}
 stage() {  # stage NAME COMMAND...: runs and times one stage
   local name=$1
   shift
   echo "=== stage $name: $*"
   local t0=$SECONDS rc=0
   "$@" || rc=$?
-  names+=("$name")
-  times+=($((SECONDS - t0)))
-  if [ $rc -eq 0 ]; then results+=(ok); else results+=("FAILED ($rc)"); failed=1; fi
-  echo "=== stage $name: ${results[-1]} in $((SECONDS - t0)) s"
+  record "$name" $rc $((SECONDS - t0))
   return $rc
+}
+# A stage in the background, its output kept in LOG until stage_join prints it (so two stages'
+# lines do not interleave).
+stage_bg() {  # stage_bg NAME LOG COMMAND...; sets BG_PID
+  local name=$1 log=$2
+  shift 2
+  echo "=== stage $name (alongside the next stage): $*"
+  (
+    t0=$SECONDS
+    rc=0
+    "$@" >"$log" 2>&1 || rc=$?
+    echo "$rc $((SECONDS - t0))" >"$log.result"
+  ) &
+  BG_PID=$!
+}
+stage_join() {  # stage_join NAME LOG PID: waits for a stage_bg, prints its output, records it
+  local rc secs
+  wait "$3"
+  read -r rc secs <"$2.result"
+  cat "$2"
+  record "$1" "$rc" "$secs"
+  return "$rc"
 }
 
 # The compiler cache: on unless ADJUTANT_CCACHE=0 or ccache is missing. Sloppiness: __DATE__ /
@@ -69,7 +95,7 @@ gcc_test() {
 asan_build() {
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON "${launcher[@]}" >/dev/null &&
+    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON -DADJUTANT_WERROR=ON "${launcher[@]}" >/dev/null &&
     cmake --build build-asan -j"$JOBS" --target adj_tests
 }
 
@@ -115,13 +141,26 @@ fuzz_all() {  # every harness, two at a time (one core each)
 
 T0=$SECONDS
 stage deps scripts/install-deps.sh --test || exit 1
+# The GCC suite runs alongside the sanitizer build: about half of its time is spent waiting (on
+# daemons, sockets, Chromium), which the build fills. ADJUTANT_TEST_OVERLAP=0 runs them one after
+# the other.
+LOGS=$(mktemp -d)
 if stage gcc gcc_build; then
-  stage gcc-test gcc_test
+  if [ "${ADJUTANT_TEST_OVERLAP:-1}" != 0 ]; then
+    stage_bg gcc-test "$LOGS/gcc-test.log" gcc_test
+    gcc_test_pid=$BG_PID
+  else
+    stage gcc-test gcc_test
+  fi
 fi
-if stage asan asan_build; then
+asan_ok=0
+stage asan asan_build && asan_ok=1
+if [ -n "${gcc_test_pid:-}" ]; then stage_join gcc-test "$LOGS/gcc-test.log" "$gcc_test_pid"; fi
+if [ $asan_ok = 1 ]; then
   stage asan-test asan_test
   stage fuzz fuzz_all
 fi
+rm -rf "$LOGS"
 
 echo
 echo "Stage times (s):"

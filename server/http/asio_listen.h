@@ -180,7 +180,10 @@ class ListenerCore {
       return;
     }
     ++refusing_;
-    boost::asio::co_spawn(io, refuse_slowly(std::move(sock), std::move(text)),
+    // On the socket's own context (an I/O shard's, or io): its timer and handlers then hold work
+    // only on the context that owns them, so no context's teardown touches another's.
+    auto ex = sock.get_executor();
+    boost::asio::co_spawn(ex, refuse_slowly(std::move(sock), std::move(text)),
                           [this](std::exception_ptr) { --refusing_; });
   }
 
@@ -257,7 +260,8 @@ class ListenerCore {
   }
 
   SpareFd spare_;
-  int refusing_ = 0;  // refuse_slowly coroutines running (I/O thread only)
+  // refuse_slowly coroutines running; started on the accept thread, finished on the socket's.
+  std::atomic<int> refusing_{0};
   std::chrono::steady_clock::time_point last_exhaustion_log_{};
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> io_work_;
   std::thread io_thread_;
