@@ -1,5 +1,4 @@
 #include "rules/game/scenario.h"
-#include "rules/core/ascii.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,6 +7,7 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/engine_resolver.h"
 #include "rules/combat/script_engine.h"
+#include "rules/core/ascii.h"
 #include "rules/game/json_schema.h"
 #include "schemas/embedded.h"
 

@@ -3,8 +3,6 @@
 // message are documented in schemas/orders/grammar.md: keep the two in step.
 #include "rules/orders/parser.h"
 
-#include "rules/core/ascii.h"
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +10,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "rules/core/ascii.h"
 
 namespace adj {
 

@@ -1,5 +1,4 @@
 #include "server/mail/mail_ingest.h"
-#include "server/mail/signature.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@
 #include "server/mail/membership_mail.h"
 #include "server/mail/mime.h"
 #include "server/mail/press_mail.h"
+#include "server/mail/signature.h"
 
 namespace adj::mail {
 
@@ -206,15 +206,10 @@ std::string header_only(const std::string& raw) {
          "the message was processed; its orders are kept with their answer.]\r\n";
 }
 
-}  // namespace
-
-// A mail command (named, not anonymous: MailIngest::Context holds one).
 struct MailCommand {
   std::string name;  // "HELP", "RESEND", "STATUS", "SECRET"
   std::string arg;   // an optional game id; SECRET: the new secret
 };
-
-namespace {
 
 // "SECRET <new-secret>" on a line of its own in the first text (after the GAME and PLAYER lines).
 std::optional<MailCommand> secret_command_in(std::string_view text) {

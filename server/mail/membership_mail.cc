@@ -1,12 +1,12 @@
 // JOIN and ADDRESS by mail (membership_mail.h): MailIngest::handle_join and handle_address.
 #include "server/mail/membership_mail.h"
-#include "server/mail/signature.h"
 
 #include <cctype>
 
 #include "server/app/membership.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
+#include "server/mail/signature.h"
 #include "storage/membership_store.h"
 
 namespace adj::mail {

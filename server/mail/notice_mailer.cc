@@ -1,10 +1,10 @@
 #include "server/mail/notice_mailer.h"
-#include "server/mail/signature.h"
 
 #include <set>
 
+#include "server/mail/signature.h"
+
 namespace adj::mail {
-namespace {}  // namespace
 
 Result<int> NoticeMailer::deliver(int limit) {
   auto pending = notices_.pending_notices(limit);

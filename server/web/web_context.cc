@@ -19,20 +19,15 @@
 
 namespace adj::web {
 
-// One thread's connection and the services over it. Named (not in the anonymous namespace) because
-// WebContext::PerThread derives from it.
-namespace web_context_detail {
+namespace {
+
+// One thread's connection and the services over it.
 struct ThreadState {
   virtual ~ThreadState() = default;
   std::unique_ptr<Store> store;
   std::unique_ptr<Services> services;
   std::unique_ptr<GameAdmin> admin;
 };
-}  // namespace web_context_detail
-
-namespace {
-
-using web_context_detail::ThreadState;
 
 using ThreadMap = std::map<std::thread::id, std::unique_ptr<ThreadState>>;
 
@@ -55,7 +50,7 @@ ThreadState* find_state(const WebContext* ctx) {
 
 }  // namespace
 
-struct WebContext::PerThread : web_context_detail::ThreadState {};
+struct WebContext::PerThread : ThreadState {};
 
 namespace {
 

@@ -20,8 +20,7 @@ using store_checks::check_commit;
 
 using sqlite::Transaction;
 
-// Named (not anonymous): SqliteTurnWriter, a friend of SqliteStore, has fields of these types.
-namespace sqlite_turns_detail {
+namespace {
 
 // While alive, statements the connection compiles skip their CHECK constraints (PRAGMA
 // ignore_check_constraints; changing it expires every compiled statement of the connection, so
@@ -92,10 +91,6 @@ class TriggersOff {
   explicit TriggersOff(sqlite::Database& db) : db_(&db) {}
   sqlite::Database* db_;
 };
-
-}  // namespace sqlite_turns_detail
-
-namespace {
 
 // The bulk mark of 0016_bulk_revisions.sql: between mark_bulk and unmark_bulk (REQUIRES: one
 // transaction) the per-row revision triggers of `game`'s battles and reports are skipped;
@@ -168,10 +163,9 @@ class SqliteTurnWriter final : public TurnWriter {
   sqlite::Database& db_;
   std::string game_;
   int turn_;
-  std::optional<sqlite_turns_detail::UncheckedWrites> unchecked_;
+  std::optional<UncheckedWrites> unchecked_;
   std::optional<Transaction> tx_;
-  std::optional<sqlite_turns_detail::TriggersOff>
-      triggers_off_;  // from begin() until the battles and reports are in
+  std::optional<TriggersOff> triggers_off_;  // from begin() until the battles and reports are in
   std::optional<sqlite::Statement> battle_;
   std::optional<sqlite::Statement> report_;
   Status first_error_;
@@ -209,10 +203,10 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
   }
   if (auto s = db.exec("PRAGMA defer_foreign_keys = ON"); !s.ok()) return w->failed(s);
   // Every JSON text written is a dump() (the caller's per records.h, or this writer's).
-  ADJ_SQL_TRY(auto unchecked, sqlite_turns_detail::UncheckedWrites::begin(db));
+  ADJ_SQL_TRY(auto unchecked, UncheckedWrites::begin(db));
   w->unchecked_.emplace(std::move(unchecked));
   if (auto s = mark_bulk(db, game); !s.ok()) return w->failed(s);
-  ADJ_SQL_TRY(auto triggers_off, sqlite_turns_detail::TriggersOff::begin(db));
+  ADJ_SQL_TRY(auto triggers_off, TriggersOff::begin(db));
   w->triggers_off_.emplace(std::move(triggers_off));
   // Compiled after UncheckedWrites and TriggersOff began (changing either expires compiled
   // statements).

@@ -13,6 +13,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/temp_dir.h"
 
@@ -22,17 +23,7 @@ namespace {
 using http::Request;
 using http::Response;
 
-constexpr const char* kMemberWebGame = "britain-1";
-constexpr const char* kMemberWebBase = "http://127.0.0.1:8080";
-constexpr const char* kMemberWebGmToken = "gm-token-for-tests";
-constexpr const char* kMemberWebCsrf = "0123456789abcdef0123456789abcdef";
-constexpr UnixTime kMemberWebNow = 1'700'000'000;
-
-std::string member_web_header(const Response& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers)
-    if (k == name) return v;
-  return "";
-}
+using pages_test::header;  // tests/server/web_pages_fixture.h
 
 bool has(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
@@ -43,14 +34,14 @@ class MembershipWeb : public ::testing::Test {
   void SetUp() override {
     WebConfig config;
     config.db_path = dir_.file("web.db");
-    config.base_url = kMemberWebBase;
-    config.gm_token = kMemberWebGmToken;
-    ctx_ = std::make_unique<WebContext>(config, [] { return kMemberWebNow; });
+    config.base_url = pages_test::kBase;
+    config.gm_token = pages_test::kGmToken;
+    ctx_ = std::make_unique<WebContext>(config, [] { return pages_test::kNow; });
     ctx_->set_on_secrets_issued([this](const std::string& game,
                                        const std::map<std::string, std::string>& secrets,
                                        bool with_link) {
       for (const auto& [code, secret] : secrets) mailed_[code] = secret;
-      EXPECT_EQ(game, kMemberWebGame);
+      EXPECT_EQ(game, pages_test::kGame);
       EXPECT_TRUE(with_link) << "a new player's mail carries a sign-in link";
     });
     register_routes(router_, *ctx_);
@@ -76,16 +67,17 @@ class MembershipWeb : public ::testing::Test {
   }
   Response post(const std::string& path, std::map<std::string, std::string> form,
                 const std::string& cookies = "") {
-    form[kCsrfField] = kMemberWebCsrf;
-    std::string all = cookies + (cookies.empty() ? "" : "; ") + kCsrfCookie + "=" + kMemberWebCsrf;
+    form[kCsrfField] = pages_test::kCsrf;
+    std::string all =
+        cookies + (cookies.empty() ? "" : "; ") + kCsrfCookie + "=" + pages_test::kCsrf;
     Request r = request("POST", path, all);
-    r.headers["origin"] = kMemberWebBase;
+    r.headers["origin"] = pages_test::kBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
       r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
     return router_.route(r);
   }
-  std::string gm_cookie() const { return std::string(kGmCookie) + "=" + kMemberWebGmToken; }
+  std::string gm_cookie() const { return std::string(kGmCookie) + "=" + pages_test::kGmToken; }
   // A JSON API call with an optional bearer token.
   Response api(const std::string& method, const std::string& path, const std::string& body,
                const std::string& bearer = "") {
@@ -101,16 +93,16 @@ class MembershipWeb : public ::testing::Test {
   void create_signup_game() {
     const Response r =
         api("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 7, "signup": true})",
-            kMemberWebGmToken);
+            pages_test::kGmToken);
     ASSERT_EQ(r.status, 201) << r.body;
     EXPECT_EQ(json(r)["status"], "signup");
     EXPECT_FALSE(json(r).contains("secrets")) << "secrets come at the start";
     EXPECT_TRUE(mailed_.empty());
   }
-  std::string status() { return thread_store(*ctx_).game_summary(kMemberWebGame)->status; }
+  std::string status() { return thread_store(*ctx_).game_summary(pages_test::kGame)->status; }
   std::vector<AuditEntry> log(const std::string& action) {
     std::vector<AuditEntry> out;
-    const auto all = ctx_->admin().audit_log(kMemberWebGame);
+    const auto all = ctx_->admin().audit_log(pages_test::kGame);
     for (const auto& e : *all)
       if (e.action == action) out.push_back(e);
     return out;
@@ -144,8 +136,8 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
       post("/games/britain-1/join",
            {{"email", "ann@example.net"}, {"preferences", "wsx, Mercia"}, {"turn", "1"}});
   ASSERT_EQ(ok.status, 303) << ok.body;
-  EXPECT_EQ(member_web_header(ok, "Location"), "/games/britain-1/join?done=1");
-  EXPECT_TRUE(has(get(member_web_header(ok, "Location")).body, "sign-up 1 of 5 places"));
+  EXPECT_EQ(header(ok, "Location"), "/games/britain-1/join?done=1");
+  EXPECT_TRUE(has(get(header(ok, "Location")).body, "sign-up 1 of 5 places"));
 
   const Response dup = post("/games/britain-1/join", {{"email", "ANN@example.net"}, {"turn", "1"}});
   EXPECT_EQ(dup.status, 409);
@@ -157,7 +149,7 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
   EXPECT_EQ(stale.status, 409);
   EXPECT_TRUE(has(stale.body, "already ran"));
 
-  const Json list = json(api("GET", "/api/games/britain-1/signups", "", kMemberWebGmToken));
+  const Json list = json(api("GET", "/api/games/britain-1/signups", "", pages_test::kGmToken));
   ASSERT_EQ(list["signups"].size(), 1u) << list.dump();
   EXPECT_EQ(list["signups"][0]["preferences"], Json({"WSX", "MRC"}));
   EXPECT_EQ(list["signups"][0]["channel"], "web");
@@ -183,7 +175,7 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   const Response approved =
       post("/gm/games/britain-1/signups/2/approve", {{"turn", "1"}}, gm_cookie());
   ASSERT_EQ(approved.status, 303);
-  EXPECT_TRUE(has(member_web_header(approved, "Location"), "/gm/games/britain-1?done=approved"));
+  EXPECT_TRUE(has(header(approved, "Location"), "/gm/games/britain-1?done=approved"));
   ASSERT_EQ(post("/gm/games/britain-1/signups/3/approve", {{"turn", "1"}}, gm_cookie()).status,
             303);
   ASSERT_EQ(
@@ -213,7 +205,7 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
            {{"email", "dee@example.net"}, {"name", "Dee"}, {"turn", "1"}}, gm_cookie());
   ASSERT_EQ(replaced.status, 303) << replaced.body;
   ASSERT_EQ(mailed_.size(), 1u);
-  EXPECT_TRUE(ctx_->services().authenticate_player(kMemberWebGame, "WSX", mailed_["WSX"]).ok());
+  EXPECT_TRUE(ctx_->services().authenticate_player(pages_test::kGame, "WSX", mailed_["WSX"]).ok());
   EXPECT_EQ(log("replace").size(), 1u);
   EXPECT_TRUE(has(get("/gm/games/britain-1", gm_cookie()).body, "dee@example.net"));
   // The GM changes an address from the desk: audited as the GM.
@@ -267,11 +259,11 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
   EXPECT_EQ(api("GET", "/api/games/britain-1/signups", "").status, 401);
   EXPECT_EQ(api("POST", "/api/games/britain-1/start", "").status, 401);
   EXPECT_EQ(status(), "signup");
-  EXPECT_EQ(
-      api("POST", "/api/games/britain-1/invite", R"({"email": "bad"})", kMemberWebGmToken).status,
-      400);
+  EXPECT_EQ(api("POST", "/api/games/britain-1/invite", R"({"email": "bad"})", pages_test::kGmToken)
+                .status,
+            400);
 
-  r = api("POST", "/api/games/britain-1/start", "", kMemberWebGmToken);
+  r = api("POST", "/api/games/britain-1/start", "", pages_test::kGmToken);
   ASSERT_EQ(r.status, 200) << r.body;
   const Json started = json(r);
   ASSERT_EQ(started["assigned"].size(), 2u);
@@ -286,7 +278,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
             409);
 
   // The player changes their own address with their link token.
-  auto token = ctx_->services().issue_link_token(kMemberWebGame, ann_code);
+  auto token = ctx_->services().issue_link_token(pages_test::kGame, ann_code);
   ASSERT_TRUE(token.ok());
   r = api("PUT", "/api/games/britain-1/players/" + ann_code + "/address",
           R"({"email": "ann@new.example"})", *token);
@@ -305,7 +297,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
             401);
   // The GM may change any address.
   EXPECT_EQ(api("PUT", "/api/games/britain-1/players/NUM/address",
-                R"({"email": "num@new.example"})", kMemberWebGmToken)
+                R"({"email": "num@new.example"})", pages_test::kGmToken)
                 .status,
             200);
   EXPECT_EQ(log("address").back().actor, "gm");
@@ -313,7 +305,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
   // The GM replaces ann: her token stops working, the new player gets a secret by mail.
   mailed_.clear();
   r = api("POST", "/api/games/britain-1/players/" + ann_code + "/replace",
-          R"({"email": "zed@example.net", "name": "Zed"})", kMemberWebGmToken);
+          R"({"email": "zed@example.net", "name": "Zed"})", pages_test::kGmToken);
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(mailed_.size(), 1u);
   EXPECT_EQ(ctx_->services().token_owner(*token).status().code(), StatusCode::kNotFound);
@@ -322,7 +314,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
                 .status,
             401);
   EXPECT_EQ(api("POST", "/api/games/britain-1/players/QQQ/replace",
-                R"({"email": "zed@example.net"})", kMemberWebGmToken)
+                R"({"email": "zed@example.net"})", pages_test::kGmToken)
                 .status,
             404);
 }
@@ -330,7 +322,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
 TEST_F(MembershipWeb, PlayerChangesTheirAddressOnTheirPage) {
   auto doc = bundled_scenario("dark-age-britain");
   ASSERT_TRUE(ctx_->admin().create_game(*doc, 42, "gm").ok());
-  auto token = ctx_->admin().issue_player_token(kMemberWebGame, "MRC", "gm");
+  auto token = ctx_->admin().issue_player_token(pages_test::kGame, "MRC", "gm");
   ASSERT_TRUE(token.ok());
   const std::string cookie = std::string(kPlayerCookie) + "=" + *token;
   const Response me = get("/games/britain-1/me", cookie);
@@ -340,7 +332,7 @@ TEST_F(MembershipWeb, PlayerChangesTheirAddressOnTheirPage) {
   const Response changed =
       post("/games/britain-1/me/address", {{"email", "penda@example.net"}, {"turn", "1"}}, cookie);
   ASSERT_EQ(changed.status, 303) << changed.body;
-  EXPECT_EQ(member_web_header(changed, "Location"), "/games/britain-1/me?done=address");
+  EXPECT_EQ(header(changed, "Location"), "/games/britain-1/me?done=address");
   EXPECT_TRUE(
       has(get("/games/britain-1/me?done=address", cookie).body, "value=\"penda@example.net\""));
   EXPECT_EQ(log("address").size(), 1u);

@@ -10,6 +10,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/temp_dir.h"
 
@@ -21,17 +22,9 @@ using ::adj::testing::count;
 using http::Request;
 using http::Response;
 
-constexpr const char* kPressGame = "britain-1";
-constexpr const char* kPressBase = "http://127.0.0.1:8080";
 constexpr const char* kPressGmToken = "gm-token-for-press";
-constexpr const char* kPressCsrf = "0123456789abcdef0123456789abcdef";
-constexpr UnixTime kPressNow = 1'700'000'000;
 
-std::string press_header(const Response& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers)
-    if (k == name) return v;
-  return "";
-}
+using pages_test::header;  // tests/server/web_pages_fixture.h
 
 class PressWeb : public ::testing::Test {
  protected:
@@ -39,9 +32,9 @@ class PressWeb : public ::testing::Test {
     router_ = std::make_unique<http::Router>();
     WebConfig config;
     config.db_path = dir_.file("press.db");
-    config.base_url = kPressBase;
+    config.base_url = pages_test::kBase;
     config.gm_token = kPressGmToken;
-    ctx_ = std::make_unique<WebContext>(config, [] { return kPressNow; });
+    ctx_ = std::make_unique<WebContext>(config, [] { return pages_test::kNow; });
     register_routes(*router_, *ctx_);
     auto doc = bundled_scenario("dark-age-britain");
     ASSERT_TRUE(doc.ok());
@@ -72,9 +65,9 @@ class PressWeb : public ::testing::Test {
   // A form POST from one of our pages; `to` repeats the field as checkboxes do.
   Response post(const std::string& path, std::vector<std::pair<std::string, std::string>> form,
                 const std::string& cookies) {
-    form.emplace_back(kCsrfField, kPressCsrf);
-    Request r = request("POST", path, cookies + "; " + kCsrfCookie + "=" + kPressCsrf);
-    r.headers["origin"] = kPressBase;
+    form.emplace_back(kCsrfField, pages_test::kCsrf);
+    Request r = request("POST", path, cookies + "; " + kCsrfCookie + "=" + pages_test::kCsrf);
+    r.headers["origin"] = pages_test::kBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
       r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
@@ -89,7 +82,7 @@ class PressWeb : public ::testing::Test {
     return router_->route(r);
   }
   std::string token(const std::string& player) {
-    auto t = ctx_->admin().issue_player_token(kPressGame, player, "gm");
+    auto t = ctx_->admin().issue_player_token(pages_test::kGame, player, "gm");
     EXPECT_TRUE(t.ok());
     return t.ok() ? *t : "";
   }
@@ -103,7 +96,7 @@ class PressWeb : public ::testing::Test {
     ASSERT_EQ(r.status, 200) << r.body;
   }
   std::vector<Notice> press_notices() {
-    auto all = thread_store(*ctx_).notices(kPressGame);
+    auto all = thread_store(*ctx_).notices(pages_test::kGame);
     EXPECT_TRUE(all.ok());
     std::vector<Notice> out;
     for (auto& n : *all)
@@ -133,7 +126,7 @@ TEST_F(PressWeb, InboxComposeSendsAndTheRecipientReadsIt) {
       {{"turn", "1"}, {"to", "MRC"}, {"to", "NUM"}, {"body", "Let us <b>share</b> Oxfordshire."}},
       wsx);
   ASSERT_EQ(sent.status, 303) << sent.body;
-  const std::string where = press_header(sent, "Location");
+  const std::string where = header(sent, "Location");
   EXPECT_EQ(where.rfind("/games/britain-1/me/press?sent=", 0), 0u) << where;
   // The flash names the message's recipients, never text from the link.
   EXPECT_EQ(get("/games/britain-1/me/press?sent=Fake%20news", wsx).body.find("Fake"),
@@ -286,7 +279,7 @@ TEST_F(PressWeb, OptionsDecideWhatMaySend) {
   EXPECT_EQ(api("PUT", "/api/games/britain-1/options/press", tok, R"({"press": "none"})").status,
             403);
   // Changes are audited.
-  auto log = ctx_->admin().audit_log(kPressGame);
+  auto log = ctx_->admin().audit_log(pages_test::kGame);
   ASSERT_TRUE(log.ok());
   int changes = 0;
   for (const auto& e : *log) changes += e.action == "press-options";
@@ -301,7 +294,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
   const Response saved =
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "public"}}, gm_cookie());
   ASSERT_EQ(saved.status, 303) << saved.body;
-  auto o = thread_store(*ctx_).press_options(kPressGame);
+  auto o = thread_store(*ctx_).press_options(pages_test::kGame);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->press, "public");
   EXPECT_FALSE(o->gm_reads_private);  // unchecked box
@@ -313,7 +306,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "none"}}, cookie("WSX"))
           .status,
       403);
-  EXPECT_EQ(thread_store(*ctx_).press_options(kPressGame)->press, "public");
+  EXPECT_EQ(thread_store(*ctx_).press_options(pages_test::kGame)->press, "public");
 }
 
 TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
@@ -344,7 +337,7 @@ TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
   const Json box = Json::parse(api("GET", "/api/games/britain-1/press", tok).body);
   ASSERT_EQ(box["messages"].size(), 2u);
   EXPECT_EQ(box["messages"][0]["turn"], 1);
-  EXPECT_EQ(box["messages"][0]["sent_at"], kPressNow);
+  EXPECT_EQ(box["messages"][0]["sent_at"], pages_test::kNow);
   // Private press is not public, nor in the archive before the end.
   EXPECT_EQ(
       Json::parse(api("GET", "/api/games/britain-1/press/archive", "").body)["messages"].size(),
@@ -367,7 +360,7 @@ TEST_F(PressWeb, PerTurnBoundIsNamedAndFinishedGamesArchiveEverything) {
           .status,
       201);
 
-  ASSERT_TRUE(thread_store(*ctx_).set_game_status(kPressGame, "finished").ok());
+  ASSERT_TRUE(thread_store(*ctx_).set_game_status(pages_test::kGame, "finished").ok());
   r = api("POST", "/api/games/britain-1/press", token("MRC"), R"({"to": ["WSX"], "body": "z"})");
   EXPECT_EQ(r.status, 409);
   EXPECT_NE(r.body.find("the game is over"), std::string::npos);

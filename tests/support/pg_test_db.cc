@@ -188,12 +188,8 @@ Result<std::string> migrated_pg_database() {
   auto base = cluster().conninfo();
   if (!base.ok()) return base.status();
   static const std::string tmpl = template_name();
-  static std::mutex mu;
-  {
-    std::lock_guard lock(mu);
-    static Status made = ensure_template(*base, tmpl);
-    if (!made.ok()) return made;
-  }
+  static const Status made = ensure_template(*base, tmpl);  // once per process, thread-safe
+  if (!made.ok()) return made;
   return new_pg_database(*base, " TEMPLATE " + tmpl);
 }
 
