@@ -17,6 +17,7 @@
 #include "server/app/services.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/grid_world.h"
+#include "tests/support/sanitized.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj {
@@ -24,6 +25,8 @@ namespace {
 
 using namespace testing::grid_world;  // the world, its sizes and codes
 constexpr const char* kRaceGame = "race";
+// The game's size: 1,000 players; 200 under the sanitizers, whose turn takes as long.
+constexpr int kRacePlayers = ::adj::testing::kSanitized ? 200 : kPlayers;
 
 std::string race_orders(int p) {
   const int a0 = p * kAreasEach;
@@ -54,10 +57,10 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("race.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame, Size{kRacePlayers}), 7).ok());
   // The second half of the players have orders in before the run starts (stored as the
   // services would store them; the run checks every file again from its text).
-  for (int p = kPlayers / 2; p < kPlayers; ++p) {
+  for (int p = kRacePlayers / 2; p < kRacePlayers; ++p) {
     SubmissionRecord r;
     r.game = kRaceGame;
     r.player = player(p);
@@ -76,7 +79,7 @@ TEST(TurnRace, NoAcknowledgedFileIsLostWhileA1000PlayerTurnRuns) {
   // Players without orders are cycled through (a file replaces the player's earlier one): a file
   // is now checked in well under a millisecond, far faster than a turn runs.
   const auto submit_one = [&] {
-    const int p = next++ % (kPlayers / 2);
+    const int p = next++ % (kRacePlayers / 2);
     auto out = mail.svc->submit_orders(kRaceGame, race_orders(p), "test");
     if (!out.ok()) {  // refused with a reason (e.g. the turn is being resolved): nothing stored
       ++refused_during_run;
@@ -166,7 +169,7 @@ TEST(TurnRace, AFileCheckedAgainstATurnThatClosedMeanwhileAppliesToTheNewTurnAnd
   ::adj::testing::TempDir dir;
   const std::string path = dir.file("moved.db");
   Conn gm(path);
-  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame), 7).ok());
+  ASSERT_TRUE(gm.svc->create_game(world(kRaceGame, Size{kRacePlayers}), 7).ok());
   Conn mail(path);
   TurnRunsBeforeTheFirstPut racing(*mail.store, *gm.svc);
   Services svc(Stores{*mail.store, racing, *mail.store, *mail.store, *mail.store, *mail.store},

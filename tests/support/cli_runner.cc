@@ -11,21 +11,14 @@
 
 namespace adj::testing {
 
-namespace {
-
-std::string temp_path(const char* tag) {
-  char name[] = "/tmp/adj-cli-XXXXXX";
-  int fd = ::mkstemp(name);
-  ::close(fd);
-  return std::string(name) + tag;
-}
-
-}  // namespace
-
 CliResult run_cli(const std::vector<std::string>& args, const std::string& input,
                   const std::string& adjutant_db) {
-  const std::string in_path = temp_path(".in"), out_path = temp_path(".out"),
-                    err_path = temp_path(".err");
+  // One scratch directory per call, removed with its three files before returning.
+  char dir_template[] = "/tmp/adj-cli-XXXXXX";
+  const char* made = ::mkdtemp(dir_template);
+  if (made == nullptr) return CliResult{-1, "", "run_cli: mkdtemp failed"};
+  const std::string dir = made;
+  const std::string in_path = dir + "/in", out_path = dir + "/out", err_path = dir + "/err";
   write_file(in_path, input);
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -55,6 +48,7 @@ CliResult run_cli(const std::vector<std::string>& args, const std::string& input
   std::remove(in_path.c_str());
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
+  ::rmdir(dir.c_str());
   return r;
 }
 

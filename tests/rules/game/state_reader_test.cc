@@ -11,6 +11,7 @@
 #include "rules/game/state_reader.h"
 #include "schemas/embedded.h"
 #include "tests/support/grid_world.h"
+#include "tests/support/sanitized.h"
 
 namespace adj {
 namespace {
@@ -74,7 +75,7 @@ Json full() {
 }
 
 TEST(StateReader, GivesTheTreesStateForStoredStates) {
-  const Json world = testing::grid_world::world("g", {200, 40});
+  const Json world = testing::grid_world::world("g", {testing::sanitized_count(200), 40});
   Result<GameState> grid = state_from_scenario(world, 7);
   ASSERT_TRUE(grid.ok()) << grid.status().to_string();
   expect_same_state(stored(*grid));
@@ -161,7 +162,7 @@ TEST(StateReader, NeverAcceptsWhatTheTreeRefuses) {
   std::mt19937 gen(20261123);
   const std::string alphabet = "{}[],:\"\\ 0123456789.-+eEtrufalsn\x80\xC3\xA9";
   int read = 0;
-  for (int i = 0; i < 3000; ++i) {
+  for (int i = 0; i < testing::sanitized_count(3000); ++i) {
     std::string t = base;
     const int edits = 1 + static_cast<int>(gen() % 3);
     for (int e = 0; e < edits; ++e) {
@@ -185,7 +186,8 @@ TEST(StateReader, NeverAcceptsWhatTheTreeRefuses) {
     ASSERT_TRUE(reference.has_value()) << t;
     EXPECT_EQ(to_json(*direct), to_json(*reference)) << t;
   }
-  EXPECT_GT(read, 100);  // the damage often hits a value the reader still reads
+  EXPECT_GT(read,
+            testing::sanitized_count(100));  // the damage often hits a value the reader still reads
 }
 
 }  // namespace

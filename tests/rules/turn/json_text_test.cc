@@ -130,7 +130,8 @@ TEST(JsonText, ScaleWorldTurnStateActionsBattlesAndInputsAreTheTreesBytes) {
     ASSERT_EQ(out, to_json(a).dump()) << a.player << " " << a.line;
   }
   // A world after a turn (armies moved, areas taken, retreat and ambush settings, bids).
-  EXPECT_GT(expect_battle_inputs_match(r->next_state, 3000), 1000);
+  EXPECT_GT(expect_battle_inputs_match(r->next_state, testing::sanitized_count(3000)),
+            testing::sanitized_count(1000));
 }
 
 TEST(JsonText, StringsThatNeedEscapingOrAreNotUtf8AreWrittenAsDumpWritesThem) {
