@@ -33,8 +33,8 @@ for channel in orders basic signin bearer gm; do
   curl -sf "http://127.0.0.1:$port/healthz" >/dev/null ||
     { echo "serve did not start" >&2; cat "$tmp/serve.log" >&2; exit 1; }
   /usr/bin/python3 scripts/bench-guessing.py "$port" britain-1 WSX "$secs" "$conns" "$channel"
-  if curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^adjutant_auth_'; then
-    curl -sf "http://127.0.0.1:$port/metrics" | grep '^adjutant_auth_' | sed 's/^/    /'
+  if curl -sf -H "Authorization: Bearer bench-gm-token-$$" "http://127.0.0.1:$port/metrics" | grep -q '^adjutant_auth_'; then
+    curl -sf -H "Authorization: Bearer bench-gm-token-$$" "http://127.0.0.1:$port/metrics" | grep '^adjutant_auth_' | sed 's/^/    /'
   fi
   stop
 done

@@ -138,4 +138,4 @@ runs=$(wc -l <"$work/runs" 2>/dev/null || echo 0)
 printf '%-24s %8s %12.0f %9.2f %12.0f %9.2f %6.2fx\n' "game page, turns running" \
   "$(stat -c %s "$work/www/1")" "$a_rps" "$a_p99" "$n_rps" "$n_p99" "$(awk -v a="$a_rps" -v n="$n_rps" 'BEGIN { print a / n }')"
 echo "(another game's turn run + rollback cycles, from the command line, during both measurements: $runs)"
-curl -fs "$base/metrics" | grep '^adjutant_http_cache' || true
+curl -fs -H "Authorization: Bearer $ADJUTANT_GM_TOKEN" "$base/metrics" | grep '^adjutant_http_cache' || true

@@ -19,6 +19,10 @@ struct PressOptions {
   std::string press = "private";
   // Whether the GM desk shows private press (and the senders of anonymous messages).
   bool gm_reads_private = true;
+  // Whether a position's new player (a takeover or the GM's replace) reads the position's private
+  // press from before they took it over (migration 0019; off: they see only press to everyone
+  // from before, and everything from their start on).
+  bool new_holder_reads_earlier = false;
 };
 
 struct PressMessage {

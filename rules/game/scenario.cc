@@ -272,10 +272,16 @@ std::vector<std::string> bundled_scenarios() {
   return names;
 }
 
-Result<Json> bundled_scenario(const std::string& name) {
+Result<Json> bundled_scenario_published(const std::string& name) {
   auto text = embedded_file(std::string(kBundledPrefix) + name + ".json");
   if (!text) return Status::NotFound("no bundled scenario named " + name);
   return Json::parse(*text);
+}
+
+Result<Json> bundled_scenario(const std::string& name) {
+  Result<Json> doc = bundled_scenario_published(name);
+  if (doc.ok() && doc->is_object()) doc->erase("seed");
+  return doc;
 }
 
 }  // namespace adj

@@ -26,8 +26,13 @@ std::string format_errors(const std::vector<ScenarioError>& errors);
 // REQUIRES nothing: validates first and returns InvalidArgument listing every error.
 Result<GameState> state_from_scenario(const Json& scenario, Seed seed);
 
-// The bundled scenarios (compiled in from schemas/scenarios/): name -> JSON text.
+// The bundled scenarios (compiled in from schemas/scenarios/), by name. A bundled scenario's
+// "seed" is published with the source, so bundled_scenario() returns the document without it: a
+// game made from it rolls with the seed its creator passes (the GM's, or a fresh random one), and
+// nobody can foresee its dice. bundled_scenario_published() keeps the file's seed (the demo, the
+// golden tests and the worked examples, whose dice are meant to be known).
 std::vector<std::string> bundled_scenarios();
 Result<Json> bundled_scenario(const std::string& name);
+Result<Json> bundled_scenario_published(const std::string& name);
 
 }  // namespace adj

@@ -29,12 +29,6 @@ std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
 
 std::int64_t day_of(UnixTime t) { return t >= 0 ? t / kDay : (t - kDay + 1) / kDay; }
 
-std::string kingdom_list(const GameState& st) {
-  std::string out;
-  for (const Player& p : st.players) out += (out.empty() ? "" : ", ") + p.code;
-  return out;
-}
-
 }  // namespace
 
 // ---- dates and addresses ----
@@ -143,6 +137,15 @@ Status Attendance::set_options(const std::string& game, const AttendanceOptions&
   ADJ_RETURN_IF_ERROR(validate(o));
   ADJ_RETURN_IF_ERROR(a_.set_attendance_options(game, o));
   return audit(game, actor, "attendance", {{"options", to_json(o)}});
+}
+
+Result<GameState> Attendance::state_with(const std::string& game, const std::string& code) {
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok() || st->find_player(code)) return st;
+  std::string kingdoms;
+  for (const Player& p : st->players) kingdoms += (kingdoms.empty() ? "" : ", ") + p.code;
+  return Status::NotFound("there is no kingdom " + code + " in game " + game +
+                          "; the kingdoms are " + kingdoms);
 }
 
 Status Attendance::audit(const std::string& game, const std::string& actor,
@@ -412,12 +415,9 @@ Result<std::string> Attendance::extend_for_absence(const std::string& game, int 
 Result<Absence> Attendance::declare_absence(const std::string& game, const std::string& player,
                                             const std::string& from, const std::string& to,
                                             const std::string& actor) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
   const std::string code = upper(player);
-  if (!st->find_player(code))
-    return Status::NotFound("there is no kingdom " + code + " in game " + game +
-                            "; the kingdoms are " + kingdom_list(*st));
+  Result<GameState> st = state_with(game, code);
+  if (!st.ok()) return st.status();
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
   if (g->status == "finished")
@@ -461,112 +461,6 @@ Result<Absence> Attendance::declare_absence(const std::string& game, const std::
   ADJ_RETURN_IF_ERROR(
       audit(game, actor, "absence", {{"player", code}, {"from", from}, {"to", to}}));
   return a;
-}
-
-// ---- standby and takeover ----
-
-Result<std::string> Attendance::standby(const std::string& game, const std::string& address,
-                                        bool notify) {
-  ADJ_RETURN_IF_ERROR(Membership::check_address(address));
-  auto g = s_.games.game_summary(game);
-  if (!g.ok()) return g.status();
-  if (g->status == "finished")
-    return Status::FailedPrecondition("game " + game + " is over; it needs no standby players");
-  auto list = a_.standby_list(game);
-  if (!list.ok()) return list.status();
-  const std::string addr = lower(address);
-  const bool there = std::any_of(list->begin(), list->end(),
-                                 [&](const StandbyEntry& e) { return e.address == addr; });
-  if (!there && static_cast<int>(list->size()) >= kMaxStandby)
-    return Status::FailedPrecondition("the standby list of game " + game + " is full (" +
-                                      std::to_string(kMaxStandby) +
-                                      " players); try again later or ask the GM");
-  auto added = a_.add_standby(game, addr, now_());
-  if (!added.ok()) return added.status();
-  const std::string text = std::string(*added ? "You are now" : "You were already") +
-                           " on the standby list of game " + game + " (" + g->name +
-                           "). When a position goes into civil disorder you get an offer "
-                           "with a takeover code by mail at " +
-                           addr + ".\n";
-  if (*added) {
-    ADJ_RETURN_IF_ERROR(audit(game, "standby", "standby", {{"address", addr}}));
-  }
-  if (*added && notify) {
-    Notice n;
-    n.game = game;
-    n.kind = "standby";
-    n.addresses = {addr};
-    n.subject = "Standby for " + g->name;
-    n.text = text;
-    n.dedupe_key = "standby:" + game + ":" + addr;
-    n.thread = "standby:" + game + ":" + addr;
-    ADJ_RETURN_IF_ERROR(svc_.notify(n));
-  }
-  return text;
-}
-
-Result<std::vector<StandbyEntry>> Attendance::standby_list(const std::string& game) {
-  return a_.standby_list(game);
-}
-
-Result<std::string> Attendance::issue_code(const std::string& game, const std::string& player,
-                                           const std::string& actor) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
-  const std::string code = upper(player);
-  if (!st->find_player(code))
-    return Status::NotFound("there is no kingdom " + code + " in game " + game +
-                            "; the kingdoms are " + kingdom_list(*st));
-  auto opts = a_.attendance_options(game);
-  if (!opts.ok()) return opts.status();
-  auto c = new_code(game, code, "", actor, opts->takeover_code_days);
-  if (!c.ok()) return c;
-  ADJ_RETURN_IF_ERROR(
-      audit(game, actor, "takeover-code",
-            {{"player", code}, {"expires", utc_iso(now_() + opts->takeover_code_days * kDay)}}));
-  return c;
-}
-
-Result<TakeoverOutcome> Attendance::takeover(const std::string& game, const std::string& kingdom,
-                                             const std::string& code, const std::string& email,
-                                             const Replacer& replace, const std::string& channel) {
-  ADJ_RETURN_IF_ERROR(Membership::check_address(email));
-  auto g = s_.games.game_summary(game);
-  if (!g.ok()) return g.status();
-  if (g->status == "finished")
-    return Status::FailedPrecondition("game " + game + " is over; no position can be taken over");
-  if (g->status == "signup")
-    return Status::FailedPrecondition("game " + game +
-                                      " has not started; join it with JOIN instead");
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
-  const std::string player = upper(kingdom);
-  if (!st->find_player(player))
-    return Status::NotFound("there is no kingdom " + player + " in game " + game +
-                            "; the kingdoms are " + kingdom_list(*st));
-  if (code.empty() || code.size() > 64)
-    return Status::PermissionDenied("this takeover code is wrong, used or expired");
-  const std::string addr = lower(email);
-  auto used = a_.use_takeover_code(game, player, hash_token(code), addr, now_());
-  if (!used.ok()) return used.status();
-  if (!*used)
-    return Status::PermissionDenied("this takeover code is wrong, used or expired for " + player +
-                                    " in game " + game +
-                                    "; check the code in your offer, or ask the GM for a new one");
-  auto out = replace(game, player, addr, "takeover:" + addr);
-  if (!out.ok()) return out;
-
-  AttendanceRecord r;
-  r.player = player;
-  r.misses_from_turn = st->turn;  // misses before the takeover were not the new player's
-  ADJ_RETURN_IF_ERROR(a_.put_attendance_record(game, r));
-  ADJ_RETURN_IF_ERROR(a_.remove_standby(game, addr));
-  ADJ_RETURN_IF_ERROR(audit(game, "takeover:" + addr, "takeover",
-                            {{"player", player}, {"to", addr}, {"channel", channel}}));
-  out->game = game;
-  out->player = player;
-  out->email = addr;
-  return out;
 }
 
 }  // namespace adj

@@ -16,8 +16,14 @@
 //
 // Takeover codes: new_secret() text, stored as hash_token (never in clear except the offer mail
 // or the GM's one-time page), single use, bound to game and position, valid takeover_code_days;
-// a takeover voids the position's other codes. Callers throttle code guesses (auth_throttle.h)
-// with the account key takeover_throttle_key(game, kingdom).
+// a takeover voids the position's other codes. A code opens the position only while it is open:
+// an offered code (standby) only while the position is still in civil disorder; any code is void
+// once an accepted order file for the position arrived after it was issued (from the first turn
+// in disorder on), or once the player or the GM acted on the position since (audit replace,
+// address, reset, token, orders, secret, absence). Derived from the stores at each attempt, so
+// every channel that accepts orders or acts voids it. A void code gets FailedPrecondition "... no
+// longer open for takeover ..." (not counted as a guess). Callers throttle code guesses
+// (auth_throttle.h) with the account key takeover_throttle_key(game, kingdom).
 //
 // Absences. A player declares inclusive UTC dates; with absence_extends, a deadline that passes
 // on a day inside the absence of a player who has no orders in (and is not in disorder) is
@@ -135,8 +141,9 @@ class Attendance {
                                  const std::string& actor);
 
   // Takes `kingdom` over for `email` with `code` (see above): PermissionDenied("... wrong, used
-  // or expired ...") when the code does not fit; FailedPrecondition when the game is over or has
-  // not started; NotFound for an unknown kingdom; InvalidArgument for a bad address.
+  // or expired ...") when the code does not fit; FailedPrecondition when the code is void (the
+  // position is no longer open) or the game is over or has not started; NotFound for an unknown
+  // kingdom; InvalidArgument for a bad address.
   Result<TakeoverOutcome> takeover(const std::string& game, const std::string& kingdom,
                                    const std::string& code, const std::string& email,
                                    const Replacer& replace, const std::string& channel);
@@ -148,10 +155,15 @@ class Attendance {
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
                Json detail);
+  // The open-turn state of `game`; NotFound listing the kingdoms when it has no `code`.
+  Result<GameState> state_with(const std::string& game, const std::string& code);
   // A new code for game/player offered to `address` ("" for the GM's); the code in clear.
   Result<std::string> new_code(const std::string& game, const std::string& player,
                                const std::string& address, const std::string& actor,
                                int valid_days);
+  // Why the position of the genuine, unused code `c` is no longer open (see above); "" when
+  // it is. `open_turn`: the game's open turn.
+  Result<std::string> closed_reason(const std::string& game, const TakeoverCode& c, int open_turn);
   std::string takeover_instructions(const std::string& game, const std::string& player,
                                     const std::string& code) const;
 

@@ -25,6 +25,11 @@ bool throttle_fail(ThrottleState& s, const ThrottleConfig& c, std::int64_t now) 
   }
   s.last_failure = now;
   if (++s.failures < c.max_failures) return false;
+  throttle_lock(s, c, now);
+  return true;
+}
+
+void throttle_lock(ThrottleState& s, const ThrottleConfig& c, std::int64_t now) {
   // A lockout: first_lock_seconds doubled once per earlier lockout, capped.
   std::int64_t lock = std::max<std::int64_t>(c.first_lock_seconds, 1);
   for (int i = 0; i < s.lockouts && lock < c.max_lock_seconds; ++i) lock *= 2;
@@ -32,7 +37,6 @@ bool throttle_fail(ThrottleState& s, const ThrottleConfig& c, std::int64_t now) 
   ++s.lockouts;
   s.locked_until = now + lock;
   s.failures = 0;
-  return true;
 }
 
 void throttle_remember(std::vector<std::string>& list, const std::string& client, std::size_t cap) {
@@ -158,11 +162,17 @@ ThrottleState& AuthThrottle::touch(const std::string& key, std::int64_t now) {
   return t.map.emplace(key, Table::Entry{ThrottleState{}, t.order.begin()}).first->second.state;
 }
 
+bool throttle_lock_refuses_others(const std::string& account_key) {
+  return !account_key.empty() && account_key.rfind("player:", 0) != 0 &&
+         account_key != kThrottleKeyGm;
+}
+
 ThrottleVerdict throttle_verdict(const ThrottleState* client, const ThrottleState* account,
-                                 const std::string& client_key, std::int64_t now) {
+                                 const ThrottleKeys& keys, std::int64_t now) {
   ThrottleVerdict v;
   std::int64_t wait = client ? throttle_wait(*client, now) : 0;
-  if (account && !throttle_trusts(*account, client_key))
+  if (account && throttle_lock_refuses_others(keys.account) &&
+      !throttle_trusts(*account, keys.client))
     wait = std::max(wait, throttle_wait(*account, now));
   if (wait > 0) {
     v.allowed = false;
@@ -179,7 +189,17 @@ ThrottleEvent throttle_apply(ThrottleState* client, ThrottleState* account,
     if (account) throttle_remember(account->trusted, client_key, kTrustedClients);
     return e;
   }
-  if (client) e.client_locked = throttle_fail(*client, c, now);
+  // One strike: a wrong guess at an account that is locked locks the guessing client at once
+  // (unless it is a client the account trusts, which is counted as usual).
+  const bool strike = account && client && throttle_wait(*account, now) > 0 &&
+                      !throttle_trusts(*account, client_key);
+  if (client) {
+    e.client_locked = throttle_fail(*client, c, now);
+    if (strike && !e.client_locked && throttle_wait(*client, now) == 0) {
+      throttle_lock(*client, c, now);
+      e.client_locked = true;
+    }
+  }
   if (account) {
     e.account_locked = throttle_fail(*account, c, now);
     throttle_remember(account->recent, client_key, kRecentClients);
@@ -191,7 +211,7 @@ ThrottleEvent throttle_apply(ThrottleState* client, ThrottleState* account,
 ThrottleVerdict AuthThrottle::check(const ThrottleKeys& keys, std::int64_t now) {
   if (!config_.enabled) return {};
   std::lock_guard<std::mutex> lock(mu_);
-  return throttle_verdict(find(keys.client), find(keys.account), keys.client, now);
+  return throttle_verdict(find(keys.client), find(keys.account), keys, now);
 }
 
 ThrottleEvent AuthThrottle::record(const ThrottleKeys& keys, bool ok, std::int64_t now) {
@@ -219,9 +239,11 @@ std::size_t AuthThrottle::size() const {
 
 ThrottleVerdict StoredThrottle::check(const ThrottleKeys& keys, std::int64_t now) {
   if (!config_.enabled) return {};
+  // The account's state is read only when its lock refuses other clients (throttle_verdict).
+  const bool with_account = throttle_lock_refuses_others(keys.account);
   std::vector<std::string> names;
   if (!keys.client.empty()) names.push_back(keys.client);
-  if (!keys.account.empty()) names.push_back(keys.account);
+  if (with_account) names.push_back(keys.account);
   if (names.empty()) return {};
   auto states = store_.throttle_states(names);
   if (!states.ok()) {
@@ -229,8 +251,8 @@ ThrottleVerdict StoredThrottle::check(const ThrottleKeys& keys, std::int64_t now
     return {};
   }
   const ThrottleState* client = keys.client.empty() ? nullptr : &(*states)[0];
-  const ThrottleState* account = keys.account.empty() ? nullptr : &states->back();
-  return throttle_verdict(client, account, keys.client, now);
+  const ThrottleState* account = with_account ? &states->back() : nullptr;
+  return throttle_verdict(client, account, keys, now);
 }
 
 ThrottleEvent StoredThrottle::record(const ThrottleKeys& keys, bool ok, std::int64_t now) {

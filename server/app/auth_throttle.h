@@ -3,27 +3,36 @@
 // and tells afterwards whether the check failed.
 //
 // Keys (strings; throttle_key_* below builds them):
-//   "addr:<ip>"             the client: HTTP peer address (IPv6 by its /64, which one host
-//                           usually owns whole), SMTP peer address;
+//   "addr:<ip>"             the client: HTTP client address (the peer, or the address a
+//                           trusted proxy forwards; IPv6 by its /64, which one host usually
+//                           owns whole), SMTP peer address;
 //   "sender:<address>"      mail: the envelope sender (lower case);
 //   "player:<game>/<code>"  the account being guessed (game and code lower case);
 //   "gm"                    the GM token.
 // Each failed check counts against every key of the attempt. After `max_failures` failures
 // within `window_seconds` a key is locked for `first_lock_seconds`, doubling with each further
 // lockout up to `max_lock_seconds`; a key with no failure for `quiet_seconds` starts afresh.
-// While any key of an attempt is locked the attempt is refused WITHOUT checking the secret (so
-// a lockout also saves the slow hash), and the caller answers 429 with Retry-After (web) or
-// "too many failed attempts; try again after <time>" (mail), never saying whether the secret
-// would have been right.
 //
-// Locking out a real player (decision): an attacker who knows a player's code can keep the
-// player key locked with one guess per lockout (at most max_failures guesses per max_lock_seconds
-// once the doubling has reached its cap). So a client that has succeeded as a player before
-// (the same "addr:" key or "sender:" key, up to kTrustedClients remembered per player, kept as
-// long as the player key) is not held back by that player's lockout, only by its own address's.
-// An attacker cannot use this without first knowing the secret, and a player who signs in from a
-// new address while under attack waits for the lock (at most max_lock_seconds) or uses the
-// sign-in link (a bearer token, whose own key is the address only).
+// What a lock does (decision: no number of wrong guesses from one client makes another client's
+// right secret, sign-in link, token or the GM's sign-in fail):
+//   - a locked CLIENT key refuses that client's attempts WITHOUT checking the secret (so a
+//     lockout also saves the slow hash); the caller answers 429 with Retry-After (web) or "too
+//     many failed attempts; try again after <time>" (mail), never saying whether the secret
+//     would have been right;
+//   - a locked ACCOUNT key (player or "gm") refuses nobody: every attempt is still checked, a
+//     right one succeeds, and a wrong one locks its client at once ("one strike", the client's
+//     next lockout, doubling as usual), except a client that has succeeded on that account before
+//     (the same "addr:" or "sender:" key, up to kTrustedClients remembered per account, kept as
+//     long as the account key), which is counted as usual. So while an account is under attack
+//     each client address gets one guess per lockout of its own, and the player (or GM) signs in
+//     as always. Bearer credentials of 128 bits or more (sign-in links, API and session tokens,
+//     the GM token) are thus never refused because of an account lock; only the client's own.
+//   - The account's lockouts still tell the player ("failed attempts" mail, auth_alert.h).
+//   - Other account keys (a takeover code's, throttle_lock_refuses_others) keep the stricter
+//     rule: while locked they refuse every client the account does not trust, unchecked.
+// Behind a reverse proxy the client is the address the proxy forwards (`serve --trusted-proxy`,
+// server/app/client_address.h); without that flag every client shares the proxy's address and
+// its lock.
 //
 // Memory: at most `max_keys` keys per class (clients, accounts); when full, the least recently
 // failed unlocked key is dropped (a locked one only when all are locked), so spraying addresses
@@ -65,6 +74,8 @@ inline constexpr std::size_t kRecentClients = 5;
 std::int64_t throttle_wait(const ThrottleState& s, std::int64_t now);
 // Counts one failure at `now`; true when it started a new lockout.
 bool throttle_fail(ThrottleState& s, const ThrottleConfig& c, std::int64_t now);
+// Starts the next lockout of `s` at `now` (first_lock_seconds doubled per earlier one, capped).
+void throttle_lock(ThrottleState& s, const ThrottleConfig& c, std::int64_t now);
 // Remembers `client` in `list` (newest first, at most `cap`, no repeats).
 void throttle_remember(std::vector<std::string>& list, const std::string& client, std::size_t cap);
 bool throttle_trusts(const ThrottleState& s, const std::string& client);
@@ -105,9 +116,16 @@ struct ThrottleEvent {
 };
 
 // The decision and the transition for one attempt, over the states of its keys (null: no such
-// key). Shared by the in-memory AuthThrottle and the stored one (StoredThrottle).
+// key). Shared by the in-memory AuthThrottle and the stored one (StoredThrottle). The decision
+// reads the client key, and the account key only when throttle_lock_refuses_others(); the
+// transition counts a failure against both keys and applies the one-strike rule above.
 ThrottleVerdict throttle_verdict(const ThrottleState* client, const ThrottleState* account,
-                                 const std::string& client_key, std::int64_t now);
+                                 const ThrottleKeys& keys, std::int64_t now);
+// Whether a lock of this account key refuses clients it does not trust: not for a player's or
+// the GM's own credentials ("player:...", "gm"); yes for any other account key, such as a
+// takeover code's "takeover:<game>/<kingdom>" (server/app/attendance.h), where refusing keeps
+// a position from being taken by guessing from many clients.
+bool throttle_lock_refuses_others(const std::string& account_key);
 ThrottleEvent throttle_apply(ThrottleState* client, ThrottleState* account,
                              const std::string& client_key, bool ok, const ThrottleConfig& c,
                              std::int64_t now);
@@ -118,11 +136,12 @@ class Throttle {
  public:
   virtual ~Throttle() = default;
   virtual const ThrottleConfig& config() const = 0;
-  // Refused while the client key is locked, or the account key is locked and the client is not
-  // one the account trusts. Allowed when disabled.
+  // Refused while the client key is locked, or (other than player and GM keys) the account key
+  // is locked and does not trust the client. Allowed when disabled.
   virtual ThrottleVerdict check(const ThrottleKeys& keys, std::int64_t now) = 0;
-  // A failure counts against both keys; a success makes the client trusted by the account.
-  // Nothing when disabled.
+  // A failure counts against both keys, and locks the client at once while the account is
+  // locked (one strike); a success makes the client trusted by the account. Nothing when
+  // disabled.
   virtual ThrottleEvent record(const ThrottleKeys& keys, bool ok, std::int64_t now) = 0;
 };
 

@@ -310,14 +310,32 @@ Result<std::vector<PressView>> Press::mailbox(const std::string& game, const std
   auto all = store_.press_messages(game);
   if (!all.ok()) return all.status();
   const std::string me = upper(player);
+  auto since = holder_since(game, me);
+  if (!since.ok()) return since.status();
   std::vector<PressView> out;
   for (auto it = all->rbegin(); it != all->rend(); ++it) {
     const PressMessage& m = *it;
     const bool mine = m.sender == me || m.to_all ||
                       std::find(m.recipients.begin(), m.recipients.end(), me) != m.recipients.end();
-    if (mine) out.push_back(view(*state, m, me, false));
+    const bool earlier = *since && m.sent_at < **since && !m.to_all;
+    if (mine && !earlier) out.push_back(view(*state, m, me, false));
   }
   return out;
+}
+
+Result<std::optional<UnixTime>> Press::holder_since(const std::string& game,
+                                                    const std::string& player) {
+  std::optional<UnixTime> since;
+  if (!audit_) return since;
+  auto opts = store_.press_options(game);
+  if (!opts.ok()) return opts.status();
+  if (opts->new_holder_reads_earlier) return since;
+  auto log = audit_->audit_log(game);
+  if (!log.ok()) return log.status();
+  for (const AuditEntry& e : *log)
+    if (e.action == "replace" && e.detail.is_object() && e.detail.value("player", "") == player)
+      since = std::max(since.value_or(e.at), e.at);
+  return since;
 }
 
 Result<std::vector<PressView>> Press::archive(const std::string& game) {
@@ -351,9 +369,10 @@ Status Press::set_options(const std::string& game, const PressOptions& o,
                           const std::string& actor) {
   ADJ_RETURN_IF_ERROR(store_.set_press_options(game, o));
   if (audit_) {
-    ADJ_RETURN_IF_ERROR(
-        record_audit(*audit_, game, now_(), actor, "press-options",
-                     {{"press", o.press}, {"gm_reads_private", o.gm_reads_private}}));
+    ADJ_RETURN_IF_ERROR(record_audit(*audit_, game, now_(), actor, "press-options",
+                                     {{"press", o.press},
+                                      {"gm_reads_private", o.gm_reads_private},
+                                      {"new_holder_reads_earlier", o.new_holder_reads_earlier}}));
   }
   return Status::Ok();
 }

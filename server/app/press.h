@@ -67,7 +67,9 @@ class Press {
   Result<PressView> send(const std::string& game, const std::string& player,
                          const PressDraft& draft);
 
-  // The player's received and sent messages, newest first.
+  // The player's received and sent messages, newest first. A position's new player (the last
+  // audit "replace", which a takeover makes too) sees of the private press before their start
+  // nothing, unless the game's new_holder_reads_earlier says so (needs the audit store).
   Result<std::vector<PressView>> mailbox(const std::string& game, const std::string& player);
   // What anyone may read: press to everyone; once the game is finished, every message.
   // Newest first; anonymous senders stay hidden.
@@ -96,6 +98,9 @@ class Press {
  private:
   PressView view(const Json& state, const PressMessage& m, const std::string& reader,
                  bool reveal) const;
+  // When `player`'s present holder took the position over: nullopt for its first player, with
+  // new_holder_reads_earlier, or without an audit store.
+  Result<std::optional<UnixTime>> holder_since(const std::string& game, const std::string& player);
 
   Services& services_;
   PressStore& store_;

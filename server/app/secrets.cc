@@ -144,6 +144,13 @@ std::string new_token() {
   return to_hex(bytes, sizeof bytes);
 }
 
+std::uint64_t new_game_seed() {
+  ensure_sodium();
+  std::uint64_t seed = 0;
+  randombytes_buf(&seed, sizeof seed);
+  return seed;
+}
+
 std::string hash_token(std::string_view token) {
   ensure_sodium();
   unsigned char out[32];

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,9 @@ bool verify_secret(std::string_view secret, const std::string& hash);
 std::string new_secret();
 // A new link token: 128 random bits as 32 lower-case hex digits.
 std::string new_token();
+// A new game seed: 64 random bits (libsodium randombytes_buf). Every game gets one unless its GM
+// sets a seed; nobody can foresee its dice (README, Security).
+std::uint64_t new_game_seed();
 // The stored form of a link token: 64 lower-case hex digits (BLAKE2b-256). Any input is accepted.
 std::string hash_token(std::string_view token);
 

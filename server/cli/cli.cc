@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "server/app/client_address.h"
 #include "server/app/secrets.h"
 #include "server/cli/commands.h"
 #include "storage/open_database.h"
@@ -250,7 +251,13 @@ int run(int argc, char** argv) {
   bool timings = false;
   run_cmd->add_flag("--timings", timings,
                     "Print the wall time of each phase (load, orders, resolve, reports, commit)");
-  run_cmd->callback([&] { code = turn_run(common, game_id, preview, timings); });
+  std::optional<int> run_turn_number;
+  run_cmd
+      ->add_option("--turn", run_turn_number,
+                   "The turn you mean to run: refused unless it is the open turn (as the API's "
+                   "expected turn), so a repeated command never runs the next one")
+      ->check(CLI::PositiveNumber);
+  run_cmd->callback([&] { code = turn_run(common, game_id, preview, timings, run_turn_number); });
   auto* rb = turn_cmd->add_subcommand("rollback",
                                       "Reopen TURN, discarding what it and later turns produced");
   rb->add_option("GAME", game_id, "Game id")->required();
@@ -443,6 +450,13 @@ int run(int argc, char** argv) {
                   "Bytes of message data buffered by all SMTP sessions together (DATA beyond: 452)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1} << 20, std::size_t{1} << 40));
+  srv->add_option("--trusted-proxy", so.trusted_proxies,
+                  "Reverse proxy (CIDR or address; repeatable) whose X-Forwarded-For or Forwarded "
+                  "header names the HTTP client; from any other peer they are ignored (default: "
+                  "none)")
+      ->check([](const std::string& v) -> std::string {
+        return parse_ip_net(v) ? std::string() : "not an IP address or CIDR: " + v;
+      });
   add_auth_options(srv, so.auth);
   srv->callback([&] {
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };

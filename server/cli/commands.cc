@@ -7,7 +7,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <random>
 #include <sstream>
 
 #include "rules/combat/engine_registry.h"
@@ -19,6 +18,7 @@
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/open_store.h"
+#include "server/app/secrets.h"
 #include "server/app/services.h"
 #include "storage/open_database.h"
 #include "storage/store.h"
@@ -75,11 +75,6 @@ Result<Json> read_json(const std::string& path) {
     return Status::InvalidArgument((path == "-" ? std::string("stdin") : path) +
                                    " is not valid JSON: " + e.what());
   }
-}
-
-Seed random_seed() {
-  std::random_device rd;
-  return (static_cast<Seed>(rd()) << 32) ^ rd();
 }
 
 void print_ack(const SubmitOutcome& out, bool json) {
@@ -151,7 +146,7 @@ int game_create(const Common& c, const std::string& scenario_arg,
   // A bundled scenario's secrets are public (README): its players get fresh ones.
   const bool bundled = scenario_arg.rfind(prefix, 0) == 0 && !demo_secrets;
   std::map<std::string, std::string> issued;
-  auto game = s->services->create_game(scenario, random_seed(), bundled, &issued);
+  auto game = s->services->create_game(scenario, new_game_seed(), bundled, &issued);
   if (!game.ok()) return fail(game.status());
   std::printf("Created game %s (%s), engine %s, turn %d open. Database: %s\n", game->id.c_str(),
               game->name.c_str(), game->engine.c_str(), game->turn,
@@ -257,7 +252,8 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   return out->ack.refused ? kExitRefused : kExitOk;
 }
 
-int turn_run(const Common& c, const std::string& game, bool preview, bool timings) {
+int turn_run(const Common& c, const std::string& game, bool preview, bool timings,
+             std::optional<int> expected_turn) {
   const auto t0 = std::chrono::steady_clock::now();
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
@@ -265,7 +261,8 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   GameAdmin admin(*s->services,
                   Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
                   *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
-  auto out = admin.run_turn(game, preview, "gm");
+  auto out = expected_turn ? admin.run_turn(game, preview, "gm", expected_turn)
+                           : admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
   print_turn(*out);
   if (timings) {

@@ -69,7 +69,9 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
                  const std::string& file, bool json);
 // With `timings`, one more line: "Timings: load N ms, orders N ms, ..., total N ms" (the
 // phases of Services::run_turn; total is the whole run through GameAdmin).
-int turn_run(const Common& c, const std::string& game, bool preview, bool timings = false);
+// `expected_turn`: when set, the run is refused (nothing run) unless it is the open turn.
+int turn_run(const Common& c, const std::string& game, bool preview, bool timings = false,
+             std::optional<int> expected_turn = std::nullopt);
 int turn_rollback(const Common& c, const std::string& game, int turn);
 int report(const Common& c, const std::string& game, const std::string& player,
            std::optional<int> turn, const std::string& format);

@@ -38,7 +38,7 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
   }
   Services svc(Stores{**store, **store, **store, **store, **store, **store},
                [] { return static_cast<UnixTime>(std::time(nullptr)); });
-  Json scenario = bundled_scenario(kScenario).value();
+  Json scenario = bundled_scenario_published(kScenario).value();  // the demo's dice are known
   const std::string base = scenario["id"];
   // The README's id (britain-1) when it is free, so the README's commands work on the demo
   // game; otherwise a fresh one, so the demo never disturbs an existing game.

@@ -63,7 +63,12 @@ std::vector<std::pair<std::string, std::string_view>> example_scripts() {
 
 int engines_check(const std::string& script) {
   Result<std::string> text = read_script(script);
-  if (!text.ok()) return fail(text.status());
+  // A script refused for what it is (too large) exits 2 as a failed check does; a file that
+  // cannot be read is an error (1).
+  if (!text.ok())
+    return fail(text.status(), text.status().code() == StatusCode::kInvalidArgument
+                                   ? kExitRefused
+                                   : kExitError);
   Result<ScriptCheck> c = check_script(*text);
   if (!c.ok()) {
     std::printf("%s: does not load: %s\n", script.c_str(), c.status().message().c_str());

@@ -5,13 +5,13 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
-#include <random>
 #include <sstream>
 
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
 #include "server/app/membership.h"
 #include "server/app/open_store.h"
+#include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
@@ -89,11 +89,9 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
   if (seed) scenario["seed"] = std::to_string(*seed);
   if (!id.empty()) scenario["id"] = id;
   if (!name.empty()) scenario["name"] = name;
-  std::random_device rd;
-  const Seed random = (static_cast<Seed>(rd()) << 32) ^ rd();
   Store& st = *s->store;
   GameAdmin admin(*s->services, Stores{st, st, st, st, st, st}, st, wall_clock);
-  auto game = admin.create_game(scenario, random, kActor, true, nullptr);
+  auto game = admin.create_game(scenario, new_game_seed(), kActor, true, nullptr);
   if (!game.ok()) return membership_fail(game.status());
   if (Status o = s->members->open_signups(game->id, kActor); !o.ok()) return membership_fail(o);
   std::printf(

@@ -31,6 +31,7 @@
 
 #include "server/daemon/serve.h"
 
+#include "server/app/client_address.h"
 #include "server/app/gm_token_file.h"
 #include "server/app/log_escape.h"
 #include "server/app/reports_in_flight.h"
@@ -359,6 +360,13 @@ int serve(const std::string& db, const ServeOptions& o) {
     spdlog::error("event=bad_option error=\"{}\"", log_escape(hp.status().message()));
     return kServeError;
   }
+  TrustedProxies trusted_proxies;
+  for (const std::string& cidr : o.trusted_proxies)
+    if (!trusted_proxies.add(cidr)) {
+      spdlog::error("event=bad_option error=\"--trusted-proxy {}: not an IP address or CIDR\"",
+                    log_escape(cidr));
+      return kServeError;
+    }
   if (hp->port == 0) {
     auto port = free_port(hp->host);
     if (!port.ok()) {
@@ -602,6 +610,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   http_options.max_connections = caps.http;
   http_options.max_connections_per_address = o.http_max_conns_per_addr;
   http_options.io_threads = o.http_io_threads;
+  http_options.trusted_proxies = trusted_proxies;
   // Pages made once and served until the data they show changes (response_cache.h). The
   // revisions are read by the I/O threads, each through its own connection (no lock shared
   // between them); when they cannot be read, every page is made afresh.
@@ -659,9 +668,10 @@ int serve(const std::string& db, const ServeOptions& o) {
   const std::string& base = config.base_url;
   spdlog::info(
       "event=listening addr=\"{}:{}\" db=\"{}\" base_url=\"{}\" tick_seconds={} gm={} "
-      "max_conns={} max_conns_per_addr={}",
+      "max_conns={} max_conns_per_addr={} trusted_proxies={}",
       log_escape(hp->host), server.port(), log_escape(describe_database(db)), log_escape(base),
-      o.tick_seconds, config.gm_token.empty() ? "off" : "on", caps.http, o.http_max_conns_per_addr);
+      o.tick_seconds, config.gm_token.empty() ? "off" : "on", caps.http, o.http_max_conns_per_addr,
+      o.trusted_proxies.size());
 
   std::string lines = "\nAdjutant is serving " + base + "  (Ctrl-C stops it)\n";
   lines += "  Games:            " + base + "/\n";

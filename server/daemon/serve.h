@@ -59,6 +59,9 @@ struct ServeOptions {
   int smtp_idle_timeout = 30;                  // seconds
   std::size_t smtp_buffer_budget = 64u << 20;  // bytes
   ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
+  // --trusted-proxy: CIDRs (or bare addresses) of reverse proxies whose X-Forwarded-For /
+  // Forwarded name the HTTP client (server/app/client_address.h); empty: none is believed.
+  std::vector<std::string> trusted_proxies;
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };

@@ -70,6 +70,32 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// Every value of the field `f` in `msg`, joined with ", " ("" when absent).
+std::string joined(const bhttp::request<bhttp::string_body>& msg, std::string_view name) {
+  std::string out;
+  for (auto [it, end] = msg.equal_range(name); it != end; ++it)
+    out += (out.empty() ? "" : ", ") + std::string(it->value());
+  return out;
+}
+
+// The client's address for `msg` from `peer` (client_address.h). With no trusted proxy, warns
+// once when a loopback or private peer forwards: every client then shares its address.
+std::string client_of(const std::string& peer, const bhttp::request<bhttp::string_body>& msg,
+                      const TrustedProxies& trusted) {
+  if (trusted.empty()) {
+    static std::atomic<bool> warned{false};
+    if (!warned.load(std::memory_order_relaxed) && msg.find("X-Forwarded-For") != msg.end() &&
+        is_private_or_loopback(peer) && !warned.exchange(true))
+      spdlog::warn(
+          "event=untrusted_forwarding peer=\"{}\" reason=\"requests from a proxy carry "
+          "X-Forwarded-For but no --trusted-proxy is set: every client shares the proxy's "
+          "address (and its guessing lock); start serve with --trusted-proxy {}\"",
+          log_escape(peer), log_escape(peer));
+    return peer;
+  }
+  return client_address(peer, joined(msg, "X-Forwarded-For"), joined(msg, "Forwarded"), trusted);
+}
+
 }  // namespace
 
 // Fills `req` from a parsed Beast message; false when the target is not an origin-form path.
@@ -305,7 +331,6 @@ awaitable<void> HttpServer::Impl::lingering_close(Connection& c) {
 
 awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
   beast::flat_buffer buffer;
-  const std::string& remote = c->remote;
   bool first = true;
   for (;;) {
     if (stopping) break;
@@ -370,6 +395,8 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
     auto msg = parser.release();
     const bool head = msg.method() == bhttp::verb::head;
     const bool keep_alive = msg.keep_alive();
+    // The client: the TCP peer, or the address a trusted proxy forwards.
+    const std::string remote = client_of(c->remote, msg, opts.trusted_proxies);
     // A kept answer, found from the message as it is (no Request built); a repeated Host, Cookie
     // or Authorization field takes the long way, where they are joined.
     ResponseCache::Lookup found;

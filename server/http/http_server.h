@@ -28,6 +28,7 @@
 #include <string>
 
 #include "rules/core/status.h"
+#include "server/app/client_address.h"
 #include "server/http/response_cache.h"
 #include "server/web/http_types.h"
 #include "server/web/metrics.h"
@@ -50,6 +51,12 @@ struct ServerOptions {
   int max_connections_per_address = 64;
   std::chrono::seconds retry_after{5};
   std::chrono::milliseconds shutdown_grace{30000};  // stop() waits this long for busy requests
+  // Reverse proxies whose X-Forwarded-For / Forwarded name the client (server/app/
+  // client_address.h): Request::remote, the request log and the page cache's key then use the
+  // forwarded client; the connection caps count TCP peers. Empty: the headers are never read,
+  // and the first request from a loopback or private peer carrying X-Forwarded-For logs one
+  // warning (event=untrusted_forwarding) that every client shares the proxy's address.
+  TrustedProxies trusted_proxies;
 };
 
 class HttpServer {

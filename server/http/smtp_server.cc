@@ -120,7 +120,7 @@ struct SmtpServer::Impl {
         allow(std::move(a)),
         opts(std::move(o)),
         caps(opts.max_connections, opts.max_connections_per_address),
-        budget(opts.buffer_budget) {
+        budget(opts.buffer_budget, opts.buffer_budget_per_address) {
     opts.max_batch = std::max<std::size_t>(1, opts.max_batch);
     metrics = opts.metrics ? opts.metrics : &own_metrics;
   }
@@ -220,6 +220,8 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
   mail::SmtpProtocol proto(opts.limits, allow, &budget);
   std::string peer;  // for the storage budget per client address (MailIngest)
   if (auto ep = c->stream.socket().remote_endpoint(ec); !ec) peer = ep.address().to_string();
+  proto.set_client(peer);  // its share of the data budget
+  std::optional<std::chrono::steady_clock::time_point> data_deadline;
   if (!co_await write(proto.greeting())) co_return;
   std::vector<char> buf(16 * 1024);
   std::vector<mail::SmtpEvent> events;
@@ -227,9 +229,18 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     c->stream.expires_never();
     c->timed_out = false;
     const unsigned gen = ++c->read_gen;
-    c->read_timer.expires_after(proto.in_data()          ? opts.data_timeout
-                                : proto.in_transaction() ? opts.command_timeout
-                                                         : opts.idle_timeout);
+    auto wait = proto.in_data()          ? opts.data_timeout
+                : proto.in_transaction() ? opts.command_timeout
+                                         : opts.idle_timeout;
+    if (!proto.in_data()) {
+      data_deadline.reset();
+    } else {
+      const auto now = std::chrono::steady_clock::now();
+      if (!data_deadline) data_deadline = now + opts.data_total_timeout;
+      wait = std::min(wait, std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
+                                *data_deadline - now, std::chrono::steady_clock::duration{})));
+    }
+    c->read_timer.expires_after(wait);
     c->read_timer.async_wait([c, gen](const beast::error_code& e) {
       if (e || c->read_gen != gen) return;
       c->timed_out = true;
@@ -257,8 +268,9 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
         struct GiveBack {
           mail::SmtpDataBudget& b;
           std::size_t n;
-          ~GiveBack() { b.give_back(n); }
-        } give_back{budget, e.budget_charge};
+          const std::string& client;
+          ~GiveBack() { b.give_back(n, client); }
+        } give_back{budget, e.budget_charge, peer};
         out += co_await async_store(store_queue, std::move(e.message), use_awaitable);
       } else {
         if (!out.empty()) co_await write(out);

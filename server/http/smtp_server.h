@@ -38,11 +38,15 @@ struct SmtpServerOptions {
   std::chrono::milliseconds idle_timeout{30000};  // before MAIL
   std::chrono::milliseconds command_timeout{300000};
   std::chrono::milliseconds data_timeout{180000};
+  // DATA as a whole, however steadily it trickles: a message not finished within this is
+  // answered 421 and the connection closed (its budget given back).
+  std::chrono::milliseconds data_total_timeout{600000};
   std::size_t max_batch = 256;  // messages per handler call (>= 1)
   int max_connections = 256;
   int max_connections_per_address = 16;
-  std::size_t buffer_budget = 64u << 20;  // message bytes buffered across all sessions
-  web::Metrics* metrics = nullptr;        // borrowed; refusals are counted here when set
+  std::size_t buffer_budget = 64u << 20;      // message bytes buffered across all sessions
+  std::size_t buffer_budget_per_address = 0;  // of it, one client address's (0: a quarter)
+  web::Metrics* metrics = nullptr;            // borrowed; refusals are counted here when set
   std::chrono::milliseconds shutdown_grace{10000};
 };
 

@@ -33,10 +33,11 @@ std::string auth_alert_text(const std::string& game, const std::string& player,
   if (from.empty()) from = "(no address known)";
   return std::to_string(account.total_failures) + " failed attempts to use your secret (player " +
          player + " in game " + game + ") from " + from +
-         ".\n\nFurther attempts with your secret are refused until " +
+         ".\n\nThe addresses that tried wrong secrets are held back for a while, and until " +
          utc_minutes(account.locked_until) +
-         " (you keep signing in from an address where you have signed in before, and your "
-         "sign-in link keeps working).\n\nNothing about your secret was revealed. If you think "
+         " a single further wrong attempt from any address holds that address back too. Your own "
+         "correct secret, your sign-in link and your API token keep working from wherever you "
+         "are.\n\nNothing about your secret was revealed. If you think "
          "someone knows it, ask the game master for a new one.\n";
 }
 

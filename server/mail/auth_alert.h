@@ -1,6 +1,8 @@
 // The mail a player gets when failed attempts at their secret lock their key in the guessing
-// limiter (server/app/auth_throttle.h): how many attempts failed, from which addresses, and
-// until when further attempts are refused. Never says anything about the secret itself.
+// limiter (server/app/auth_throttle.h): how many attempts failed, from which addresses, that
+// the guessing addresses are held back (until when one wrong guess holds any address back),
+// and that the player's own correct secret, sign-in link and token keep working. Never says
+// anything about the secret itself.
 // Thread-safety: as the stores passed in (one per thread).
 #pragma once
 

@@ -34,7 +34,10 @@ std::optional<std::string> address_command_in(std::string_view text) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::vector<std::string> w = words(text.substr(start, end - start));
-    if (w.size() == 2 && upper(w[0]) == "ADDRESS") return w[1];
+    // Only a word with an '@' is meant as an address: "Address London" in a signature is not
+    // the command (a malformed address with an '@' is, and is refused naming what is wrong).
+    if (w.size() == 2 && upper(w[0]) == "ADDRESS" && w[1].find('@') != std::string::npos)
+      return w[1];
     start = end + 1;
   }
   return std::nullopt;

@@ -17,7 +17,8 @@ namespace adj::mail {
 // The words of a line that is a JOIN command ("JOIN", any case, then at least nothing): nullopt
 // for any other line. words[0] is "JOIN".
 std::optional<std::vector<std::string>> join_command_in(std::string_view line);
-// The new address of an "ADDRESS <new address>" line of its own in `text`; nullopt when none.
+// The new address of an "ADDRESS <new address>" line of its own in `text`, the address being one
+// word with an '@'; nullopt when none ("Address London" in a signature is no command).
 std::optional<std::string> address_command_in(std::string_view text);
 
 }  // namespace adj::mail

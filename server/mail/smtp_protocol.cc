@@ -56,10 +56,28 @@ SmtpProtocol::SmtpProtocol(SmtpLimits limits, std::function<bool(const std::stri
                            SmtpDataBudget* budget)
     : limits_(std::move(limits)), allow_(std::move(allow)), budget_(budget) {}
 
+void SmtpDataBudget::give_back(std::size_t n, const std::string& client) {
+  used_ -= n < used_ ? n : used_;
+  if (client.empty()) return;
+  auto it = by_client_.find(client);
+  if (it == by_client_.end()) return;
+  it->second -= n < it->second ? n : it->second;
+  if (it->second == 0) by_client_.erase(it);
+}
+
+std::size_t SmtpDataBudget::free(const std::string& client) const {
+  const std::size_t all = used_ < limit_ ? limit_ - used_ : 0;
+  if (client.empty()) return all;
+  auto it = by_client_.find(client);
+  const std::size_t held = it == by_client_.end() ? 0 : it->second;
+  const std::size_t share = held < per_client_ ? per_client_ - held : 0;
+  return std::min(all, share);
+}
+
 SmtpProtocol::~SmtpProtocol() { release_budget(); }
 
 void SmtpProtocol::release_budget() {
-  if (budget_) budget_->give_back(charged_);
+  if (budget_) budget_->give_back(charged_, client_);
   charged_ = 0;
 }
 
@@ -70,10 +88,10 @@ bool SmtpProtocol::reserve_data(std::size_t need) {
   // Grow geometrically here, so that every byte the string reserves is in the budget.
   std::size_t want = std::max({need, d.capacity() * 2, std::size_t{4096}});
   want = std::min(want, std::max(need, limits_.max_message_bytes + 2));
-  if (want > charged_ && !budget_->try_take(want - charged_)) {
+  if (want > charged_ && !budget_->try_take(want - charged_, client_)) {
     // What is left of the budget, if the need fits in it (one last growth, not one per line).
-    want = charged_ + budget_->free();
-    if (want < need || !budget_->try_take(want - charged_)) return false;
+    want = charged_ + budget_->free(client_);
+    if (want < need || !budget_->try_take(want - charged_, client_)) return false;
   }
   charged_ = std::max(charged_, want);
   if (want > d.capacity()) {  // exactly `want` (reserve() on a full string may double instead)
@@ -83,7 +101,7 @@ bool SmtpProtocol::reserve_data(std::size_t need) {
     d.swap(grown);
   }
   if (d.capacity() > charged_) {  // the allocator rounded up: count it, even past the limit
-    budget_->take_anyway(d.capacity() - charged_);
+    budget_->take_anyway(d.capacity() - charged_, client_);
     charged_ = d.capacity();
   }
   return true;
@@ -174,7 +192,7 @@ void SmtpProtocol::append_data(std::string_view bytes) {
     if (budget_) {  // only the head is kept: give the rest of the reservation back
       msg_.data.shrink_to_fit();
       if (msg_.data.capacity() < charged_) {
-        budget_->give_back(charged_ - msg_.data.capacity());
+        budget_->give_back(charged_ - msg_.data.capacity(), client_);
         charged_ = msg_.data.capacity();
       }
     }
@@ -320,7 +338,7 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
     if (state_ == State::kMail) return error(reply("554 5.5.1 No valid recipients"), out);
     if (state_ != State::kRcpt) return error(reply("503 5.5.1 Need RCPT before DATA"), out);
     if (!arg.empty()) return error(reply("501 5.5.4 DATA takes no argument"), out);
-    if (budget_ && budget_->free() < kDataStartFree) {
+    if (budget_ && budget_->free(client_) < kDataStartFree) {
       out.push_back({SmtpEvent::kReply, reply_no_storage(), {}, 0});
       return;
     }

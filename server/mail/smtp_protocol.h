@@ -24,7 +24,8 @@
 //
 // Memory across sessions: every session of one listener shares an SmtpDataBudget (when given).
 // Message data is buffered only as far as the budget allows, counted by the bytes reserved. DATA
-// is answered "452 4.3.1 Insufficient system storage" when less than kDataStartFree is left; a
+// is answered "452 4.3.1 Insufficient system storage" when less than kDataStartFree is left (of
+// the whole, or of the client's share: SmtpDataBudget::per_client); a
 // message that runs out of budget on the way is not buffered further and its final "." is
 // answered with the same 452 (the sender keeps it and retries later; nothing is acknowledged).
 // The budget a completed message still holds travels in its event (budget_charge) and is given
@@ -38,6 +39,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace adj::mail {
@@ -50,29 +52,39 @@ struct SmtpLimits {
   int max_errors = 20;  // bad commands before the connection is dropped
 };
 
-// Bytes of message data buffered by all the sessions of one listener, at most limit().
+// Bytes of message data buffered by all the sessions of one listener, at most limit(); and by the
+// sessions of one client (its address key, "" for none) at most per_client() of it, so one client
+// holding connections open cannot take the budget from every other.
 // Thread-safety: none (shared by the sessions of one I/O thread).
 class SmtpDataBudget {
  public:
-  explicit SmtpDataBudget(std::size_t limit) : limit_(limit) {}
+  // `per_client` 0: a quarter of `limit`.
+  explicit SmtpDataBudget(std::size_t limit, std::size_t per_client = 0)
+      : limit_(limit), per_client_(per_client ? per_client : limit / 4) {}
   SmtpDataBudget(const SmtpDataBudget&) = delete;
   SmtpDataBudget& operator=(const SmtpDataBudget&) = delete;
-  // Takes n bytes if they fit under the limit.
-  bool try_take(std::size_t n) {
-    if (n > free()) return false;
-    used_ += n;
+  // Takes n bytes if they fit under the limit and the client's share.
+  bool try_take(std::size_t n, const std::string& client = "") {
+    if (n > free(client)) return false;
+    take_anyway(n, client);
     return true;
   }
   // Takes n bytes even past the limit (memory already allocated, e.g. an allocator's rounding).
-  void take_anyway(std::size_t n) { used_ += n; }
-  void give_back(std::size_t n) { used_ -= n < used_ ? n : used_; }
+  void take_anyway(std::size_t n, const std::string& client = "") {
+    used_ += n;
+    if (!client.empty()) by_client_[client] += n;
+  }
+  void give_back(std::size_t n, const std::string& client = "");
   std::size_t used() const { return used_; }
-  std::size_t free() const { return used_ < limit_ ? limit_ - used_ : 0; }
+  // What is left for `client`: of the whole budget, and of its share ("" : the whole only).
+  std::size_t free(const std::string& client = "") const;
   std::size_t limit() const { return limit_; }
+  std::size_t per_client() const { return per_client_; }
 
  private:
-  std::size_t limit_;
+  std::size_t limit_, per_client_;
   std::size_t used_ = 0;
+  std::unordered_map<std::string, std::size_t> by_client_;  // clients holding some, only
 };
 
 // A message the peer finished sending.
@@ -111,6 +123,9 @@ class SmtpProtocol {
   ~SmtpProtocol();
   SmtpProtocol(const SmtpProtocol&) = delete;
   SmtpProtocol& operator=(const SmtpProtocol&) = delete;
+
+  // The client's key in the budget (its address; set by the listener before any data).
+  void set_client(std::string key) { client_ = std::move(key); }
 
   std::string greeting() const;
   // Consumes `bytes` and appends the resulting events to `out`. After a kClose event, further
@@ -154,6 +169,7 @@ class SmtpProtocol {
   bool data_line_mid_ = false;  // part of the current data line was already appended
   SmtpMessage msg_;
   SmtpDataBudget* budget_ = nullptr;
+  std::string client_;        // the key of the budget's per-client share
   std::size_t charged_ = 0;   // budget bytes held for msg_.data
   bool over_budget_ = false;  // the current message ran out of budget: dropped, answered 452
 };

@@ -11,7 +11,6 @@
 
 #include <chrono>
 #include <map>
-#include <random>
 
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
@@ -20,6 +19,7 @@
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/log_escape.h"
+#include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
@@ -201,13 +201,8 @@ Response list_games(WebContext& ctx) {
 Response show_game(WebContext& ctx, const std::string& game) {
   auto doc = ctx.services().show_game(game);
   if (!doc.ok()) return fail(doc.status());
-  Json j = std::move(doc).value();
-  j.erase("seed");  // the game seed would let anyone predict the dice
-  for (auto& p : j["players"]) {
-    p.erase("secret");
-    p.erase("email");
-    p.erase("engine_state");  // engine-private (cards, hidden tokens)
-  }
+  const bool over = route::game_over(*doc);
+  Json j = route::public_state(std::move(doc).value(), over);
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return fail(sched.status());
   j["schedule"] = to_json(*sched);
@@ -343,11 +338,6 @@ Response get_report(WebContext& ctx, const Request& req, const std::string& game
 
 // ---- GM ----
 
-Seed random_seed() {
-  std::random_device rd;
-  return (static_cast<Seed>(rd()) << 32) ^ rd();
-}
-
 Response create_game(WebContext& ctx, const Request& req) {
   Json doc = Json::parse(req.body, nullptr, false);
   if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
@@ -378,6 +368,7 @@ Response create_game(WebContext& ctx, const Request& req) {
             400, "invalid request: /seed: not a whole number",
             Json::array({{{"path", "/seed"}, {"message", "not a whole number"}}}));
       }
+      scenario["seed"] = std::to_string(*seed);  // the GM's seed wins over the document's
     }
   } else {
     scenario = std::move(doc);
@@ -395,7 +386,7 @@ Response create_game(WebContext& ctx, const Request& req) {
   // A bundled scenario's secrets are public (README): its players get fresh ones, answered once.
   std::map<std::string, std::string> issued;
   auto created = ctx.admin().create_game(
-      scenario, seed ? *seed : random_seed(), kGmActor,
+      scenario, seed ? *seed : new_game_seed(), kGmActor,
       wrapper && doc.contains("bundled") && !doc.value("demo_secrets", false), &issued);
   if (!created.ok()) {
     if (is_script_check_busy(created.status())) return script_check_busy(created.status());

@@ -213,8 +213,8 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   // The map after the turn: the next turn's starting state.
   Result<GameState> after = s.games.load_state(game, *turn + 1);
   if (!after.ok()) return status_page(after.status());
-  const Json st = public_state(to_json(*after));
   const bool over = g->status == "finished";
+  const Json st = public_state(to_json(*after), over);
   // The turn's battles as arrows; every move too once the game is over (orders are private
   // while it runs).
   MapModel map = map_model_from_state(st);
@@ -374,7 +374,7 @@ Response api_archive_turn(WebContext& ctx, const std::string& game, const std::s
   if (!after.ok()) return api_fail(after.status());
   Json j = archive_turn_json(*t);
   j["game"] = g->id;
-  j["state_after"] = public_state(to_json(*after));
+  j["state_after"] = public_state(to_json(*after), g->status == "finished");
   if (g->status == "finished") {
     Json reports = Json::array();
     for (const Player& p : after->players) {

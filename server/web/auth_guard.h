@@ -5,8 +5,10 @@
 //   ... the check ...
 //   guard_record(ctx, keys, "api_basic", ok, "wrong_secret");
 //
-// The client key is the request's peer address (http::Request::remote; an IPv6 address by its
-// /64). A refused attempt is answered 429 with "Retry-After: <seconds>" and says only that there
+// The client key is the request's client address (http::Request::remote: the peer, or the
+// address a trusted proxy forwards; an IPv6 address by its /64). Only the client's own lock
+// refuses; a locked account key makes a wrong guess lock its client at once (auth_throttle.h).
+// A refused attempt is answered 429 with "Retry-After: <seconds>" and says only that there
 // were too many failed attempts, never whether this secret would have been right.
 // Metrics: adjutant_auth_refusals_total{channel, reason} counts every failed check and every
 // refusal by the limiter (reason "locked"); /metrics also shows adjutant_auth_locked_keys.
@@ -37,8 +39,8 @@ void guard_record(WebContext& ctx, const ThrottleKeys& keys, const std::string& 
                   const std::string& player = "");
 
 // is_gm (routes.h) through the limiter, for pages that show more to the GM without answering a
-// refusal: false when no GM token is configured or presented, or the key "gm" / the address is
-// locked (then the token is not compared); a token presented is recorded as right or wrong.
+// refusal: false when no GM token is configured or presented, or the client's address is locked
+// (then the token is not compared); a token presented is recorded as right or wrong (key "gm").
 bool is_gm_limited(WebContext& ctx, const http::Request& req, const std::string& channel);
 
 // Whether the limiter refused something (a locked key) since begin_limited_request() on this

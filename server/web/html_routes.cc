@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <functional>
 #include <map>
-#include <random>
 #include <variant>
 
 #include "rules/game/scenario.h"
@@ -25,6 +24,7 @@
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
+#include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
 #include "server/web/auth_guard.h"
@@ -199,7 +199,8 @@ Json order_of_play(const Json& codes, const Json& players) {
 Response game_page(WebContext& ctx, const Request& req, const std::string& game) {
   auto state = ctx.services().show_game(game);
   if (!state.ok()) return status_page(state.status());
-  const Json st = public_state(std::move(state).value());
+  const bool over = route::game_over(*state);
+  const Json st = public_state(std::move(state).value(), over);
   const Json& players = st["players"];
   const int turn = st.value("turn", 1);
 
@@ -238,8 +239,9 @@ Response map_svg(WebContext& ctx, const std::string& game) {
   if (!state.ok()) return status_page(state.status());
   Response r;
   r.content_type = "image/svg+xml";
+  const bool over = route::game_over(*state);
   r.body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
-           render_svg_map(map_model_from_state(public_state(std::move(state).value())));
+           render_svg_map(map_model_from_state(public_state(std::move(state).value(), over)));
   r.headers.emplace_back("X-Content-Type-Options", "nosniff");
   r.headers.emplace_back("Content-Security-Policy",
                          "default-src 'none'; style-src 'unsafe-inline'");
@@ -554,7 +556,7 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
   }
   // The map after the turn with the report's moves and battles; no map when that state is gone.
   if (auto after = thread_store(ctx).load_state(game, *turn + 1); after.ok()) {
-    MapModel map = map_model_from_state(public_state(to_json(*after)));
+    MapModel map = map_model_from_state(public_state(to_json(*after), g->status == "finished"));
     map.arrows = arrows_from_report(rep->json);
     model["map"] = map_block(map, map_zoom(req.query), base + std::to_string(*turn));
   }
@@ -817,11 +819,6 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
                    status);
 }
 
-Seed random_seed() {
-  std::random_device rd;
-  return (static_cast<Seed>(rd()) << 32) ^ rd();
-}
-
 // New credentials, shown to the GM this once (only their hashes are stored). Each row: code,
 // and secret and/or url.
 Response credentials_page(WebContext& ctx, const Request& req, const std::string& game,
@@ -889,7 +886,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
     if (name.size() > 200) return again("The game name may be at most 200 characters.", 400);
     scenario["name"] = name;
   }
-  Seed seed = random_seed();
+  Seed seed = new_game_seed();
   const std::string seed_text = trim(field(form, "seed"));
   if (!seed_text.empty()) {
     try {
@@ -899,6 +896,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
     } catch (const std::exception&) {
       return again("The seed must be a whole number.", 400);
     }
+    scenario["seed"] = std::to_string(seed);  // the GM's seed wins over a pasted document's
   }
   // A bundled scenario's secrets are public (README): its players get fresh ones, shown once.
   std::map<std::string, std::string> issued;

@@ -310,6 +310,7 @@ Response gm_options_post(WebContext& ctx, const Request& req, const std::string&
                        "and save them again.",
                    409);
   PressOptions o;
+  if (auto cur = press_of(ctx).options(game); cur.ok()) o = *cur;  // keeps what the form lacks
   o.press = field(form, "press");
   o.gm_reads_private = !field(form, "gm_reads_private").empty();
   const Status s = press_of(ctx).set_options(game, o, kGmActor);
@@ -432,6 +433,7 @@ Response api_archive(WebContext& ctx, const std::string& game) {
 Json options_json(const PressOptions& o) {
   return {{"press", o.press},
           {"gm_reads_private", o.gm_reads_private},
+          {"new_holder_reads_earlier", o.new_holder_reads_earlier},
           {"description", Press::describe(o)}};
 }
 
@@ -449,14 +451,16 @@ Response api_options_put(WebContext& ctx, const Request& req, const std::string&
   if (!j.is_object())
     return json_error(400,
                       "the body must be a JSON object {\"press\": \"none\" | \"public\" | "
-                      "\"private\" | \"anonymous\", \"gm_reads_private\": true | false}");
+                      "\"private\" | \"anonymous\", \"gm_reads_private\": true | false, "
+                      "\"new_holder_reads_earlier\": true | false}");
   auto cur = press_of(ctx).options(game);
   if (!cur.ok()) return json_fail(cur.status());
   PressOptions o = *cur;
   for (const auto& [k, v] : j.items())
-    if (k != "press" && k != "gm_reads_private")
+    if (k != "press" && k != "gm_reads_private" && k != "new_holder_reads_earlier")
       return json_error(400, "unknown field \"" + k.substr(0, 40) +
-                                 "\"; the fields are press and gm_reads_private");
+                                 "\"; the fields are press, gm_reads_private and "
+                                 "new_holder_reads_earlier");
   if (j.contains("press")) {
     if (!j["press"].is_string())
       return json_error(400, "\"press\" must be one of none, public, private, anonymous");
@@ -466,6 +470,11 @@ Response api_options_put(WebContext& ctx, const Request& req, const std::string&
     if (!j["gm_reads_private"].is_boolean())
       return json_error(400, "\"gm_reads_private\" must be true or false");
     o.gm_reads_private = j["gm_reads_private"].get<bool>();
+  }
+  if (j.contains("new_holder_reads_earlier")) {
+    if (!j["new_holder_reads_earlier"].is_boolean())
+      return json_error(400, "\"new_holder_reads_earlier\" must be true or false");
+    o.new_holder_reads_earlier = j["new_holder_reads_earlier"].get<bool>();
   }
   const Status s = press_of(ctx).set_options(game, o, kGmActor);
   if (!s.ok()) return json_fail(s);

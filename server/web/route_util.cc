@@ -130,15 +130,28 @@ http::Handler guarded(Body body, GuardStyle style) {
       };
 }
 
-Json public_state(Json st) {
+Json public_state(Json st, bool game_over) {
   st.erase("seed");
-  if (st.contains("players"))
+  if (st.contains("players") && st["players"].is_array())
     for (auto& p : st["players"]) {
       p.erase("secret");
       p.erase("email");
       p.erase("engine_state");
     }
+  if (!game_over && st.contains("areas") && st["areas"].is_array())
+    for (auto& a : st["areas"]) {
+      if (!a.is_object()) continue;
+      a.erase("mode");
+      a.erase("retreat_to");
+      a.erase("ambush_against");
+      if (a.contains("engine_state") && a["engine_state"].is_object())
+        a["engine_state"].erase("support");
+    }
   return st;
+}
+
+bool game_over(const Json& shown) {
+  return shown.is_object() && shown.value("status", "") == "finished";
 }
 
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,

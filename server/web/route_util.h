@@ -82,8 +82,14 @@ http::Handler guarded(Body body, GuardStyle style);
 http::Handler cached(http::Handler h, std::string scope = "");
 
 // The public view of a state document: the game seed (it would let anyone predict the dice) and
-// each player's secret, e-mail address and engine-private data removed.
-Json public_state(Json st);
+// each player's secret, e-mail address and engine-private data removed; and while the game runs
+// (`game_over` false) each area's standing defences too, which only its owner and the GM know
+// until the end: the defence mode (where the ambushes are), the retreat destination, the ambush
+// target, and what the engine keeps placed there ("support": Virtuti Militari DEFEND cards and
+// air tokens).
+Json public_state(Json st, bool game_over);
+// Whether a show_game document (it has "status") is of a finished game.
+bool game_over(const Json& shown);
 
 // The game and player owning the page cookie's token (kPlayerCookie), or nullopt when there is
 // no cookie, it is oversized or the token is unknown. Not throttled (a cookie is not a guess).

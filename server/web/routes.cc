@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "server/web/auth_guard.h"
 #include "server/web/metrics.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
@@ -47,7 +48,16 @@ void register_routes(http::Router& router, WebContext& ctx) {
 
   router.add(
       "GET", "/metrics",
-      [&ctx](const http::Request&, const http::Params&) {
+      [&ctx](const http::Request& req, const http::Params&) {
+        // The figures (byte counts per game, lockouts, mail queues) are the host's: the GM
+        // token (Authorization: Bearer, as Prometheus' `authorization` sends it) or the GM's
+        // cookie, through the guessing limiter.
+        if (!is_gm_limited(ctx, req, "metrics")) {
+          auto denied =
+              http::Response::text("/metrics needs the GM token (Authorization: Bearer)\n", 401);
+          denied.headers.emplace_back("WWW-Authenticate", "Bearer realm=\"adjutant metrics\"");
+          return denied;
+        }
         ctx.metrics().set_gauge("adjutant_auth_locked_keys",
                                 static_cast<double>(ctx.throttle().locked(ctx.clock()())));
         std::string out = ctx.metrics().render();

@@ -20,15 +20,17 @@ using store_checks::known_press_level;
 using pg::Param;
 
 Result<PressOptions> PgStore::press_options(const std::string& game) {
-  ADJ_SQL_TRY(const pg::Rows r,
-              conn_.query("SELECT o.press, o.gm_reads_private FROM games g "
-                          "LEFT JOIN press_options o ON o.game_id = g.id WHERE g.id = $1",
-                          {Param(game)}));
+  ADJ_SQL_TRY(
+      const pg::Rows r,
+      conn_.query("SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier FROM games g "
+                  "LEFT JOIN press_options o ON o.game_id = g.id WHERE g.id = $1",
+                  {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   PressOptions o;
   if (!r.is_null(0, 0)) {
     o.press = r.text(0, 0);
     o.gm_reads_private = r.int64(0, 1) != 0;
+    o.new_holder_reads_earlier = r.int64(0, 2) != 0;
   }
   return o;
 }
@@ -39,11 +41,14 @@ Status PgStore::set_press_options(const std::string& game, const PressOptions& o
                                    o.press + "\"");
   ADJ_SQL_TRY(
       const std::int64_t n,
-      conn_.run("INSERT INTO press_options(game_id, press, gm_reads_private) "
-                "SELECT id, $2::text, $3::bigint FROM games WHERE id = $1 "
+      conn_.run("INSERT INTO press_options(game_id, press, gm_reads_private, "
+                "new_holder_reads_earlier) "
+                "SELECT id, $2::text, $3::bigint, $4::bigint FROM games WHERE id = $1 "
                 "ON CONFLICT (game_id) DO UPDATE SET press = excluded.press, "
-                "gm_reads_private = excluded.gm_reads_private",
-                {Param(game), Param(o.press), Param(std::int64_t{o.gm_reads_private ? 1 : 0})}));
+                "gm_reads_private = excluded.gm_reads_private, "
+                "new_holder_reads_earlier = excluded.new_holder_reads_earlier",
+                {Param(game), Param(o.press), Param(std::int64_t{o.gm_reads_private ? 1 : 0}),
+                 Param(std::int64_t{o.new_holder_reads_earlier ? 1 : 0})}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }

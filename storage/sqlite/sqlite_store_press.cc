@@ -33,14 +33,15 @@ PressMessage read_press(sqlite::Statement& st) {
 
 Result<PressOptions> SqliteStore::press_options(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT press, gm_reads_private FROM press_options "
-                                   "WHERE game_id = ?"));
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT press, gm_reads_private, new_holder_reads_earlier "
+                                   "FROM press_options WHERE game_id = ?"));
   st.bind_text(1, game);
   ADJ_SQL_TRY(bool row, st.step());
   PressOptions o;
   if (row) {
     o.press = st.column_text(0);
     o.gm_reads_private = st.column_int(1) != 0;
+    o.new_holder_reads_earlier = st.column_int(2) != 0;
   }
   return o;
 }
@@ -51,11 +52,16 @@ Status SqliteStore::set_press_options(const std::string& game, const PressOption
                                    o.press + "\"");
   ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO press_options(game_id, press, gm_reads_private) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO press_options(game_id, press, gm_reads_private, "
+                                   "new_holder_reads_earlier) "
+                                   "VALUES (?, ?, ?, ?) ON CONFLICT(game_id) DO UPDATE SET "
                                    "press = excluded.press, "
-                                   "gm_reads_private = excluded.gm_reads_private"));
-  st.bind_text(1, game).bind_text(2, o.press).bind_int(3, o.gm_reads_private ? 1 : 0);
+                                   "gm_reads_private = excluded.gm_reads_private, "
+                                   "new_holder_reads_earlier = excluded.new_holder_reads_earlier"));
+  st.bind_text(1, game)
+      .bind_text(2, o.press)
+      .bind_int(3, o.gm_reads_private ? 1 : 0)
+      .bind_int(4, o.new_holder_reads_earlier ? 1 : 0);
   ADJ_RETURN_IF_ERROR(st.run());
   return tx.commit();
 }

@@ -23,7 +23,7 @@ const std::vector<adj::GameState>& states() {
   static const std::vector<adj::GameState> all = [] {
     std::vector<adj::GameState> out;
     for (const std::string& name : adj::bundled_scenarios()) {
-      auto json = adj::bundled_scenario(name);
+      auto json = adj::bundled_scenario_published(name);
       FUZZ_CHECK(json.ok());
       auto st = adj::state_from_scenario(*json, 1);
       FUZZ_CHECK(st.ok());

@@ -240,6 +240,39 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   EXPECT_EQ(audit.find(code), std::string::npos);
 }
 
+// Wessex misses turn 1 and goes into civil disorder; it sends orders for turn 2 by mail and plays
+// it. At turn 3 the turn-1 offer is refused through the API (the position is no longer open) and
+// Wessex's secret still works.
+TEST_F(AttendanceServe, TakeoverWithTheOfferOfATurnThePlayerCameBackFromIsRefused) {
+  start();
+  ASSERT_EQ(
+      d_->gm("PUT", "/api/games/britain-1/options/attendance", R"({"civil_disorder_after": 1})")
+          .status,
+      200);
+  ASSERT_EQ(
+      d_->api("POST", "/api/games/britain-1/standby", R"({"email": "thief@example.net"})").status,
+      200);
+  ASSERT_TRUE(d_->run_turn());
+  ASSERT_TRUE(d_->player("WSX").value("civil_disorder", false));
+  const std::string code = offer_code("thief@example.net", "WSX");
+  ASSERT_FALSE(code.empty()) << d_->log();
+  const std::string hold = "GAME britain-1\r\nPLAYER WSX cerdic\r\n";  // orders: hold all
+  ASSERT_EQ(send(*d_, "wessex@example.org", "orders", hold, "w2"), "250");
+  ASSERT_TRUE(eventually([&] { return attendance_has_orders(*d_, "WSX"); })) << d_->log();
+  ASSERT_TRUE(d_->run_turn());
+
+  const Http t =
+      d_->api("POST", "/api/games/britain-1/takeover",
+              R"({"kingdom": "WSX", "code": ")" + code + R"(", "email": "thief@example.net"})");
+  EXPECT_EQ(t.status, 409) << t.body;
+  EXPECT_NE(t.body.find("no longer open"), std::string::npos) << t.body;
+  EXPECT_EQ(d_->gm("GET", "/api/games/britain-1/audit").body.find("\"takeover\""),
+            std::string::npos);
+  // Wessex's secret still signs its orders.
+  ASSERT_EQ(send(*d_, "wessex@example.org", "orders", hold, "w3"), "250");
+  EXPECT_TRUE(eventually([&] { return attendance_has_orders(*d_, "WSX"); })) << d_->log();
+}
+
 TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
   start();
   const std::string today = run_shell("date -u +%F").substr(0, 10);

@@ -51,7 +51,7 @@ class MailFixture : public ::testing::Test {
     store_ = std::move(s).value();
     services_ = std::make_unique<Services>(
         Stores{*store_, *store_, *store_, *store_, *store_, *store_}, [this] { return now_; });
-    auto scenario = bundled_scenario("dark-age-britain");
+    auto scenario = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(scenario.ok());
     auto game = services_->create_game(*scenario, 1066);
     ASSERT_TRUE(game.ok()) << game.status().to_string();

@@ -174,7 +174,9 @@ print('sent')
   EXPECT_NE(run_shell("curl -s -m 5 " + shell_quote(d.url("/healthz"))).find("ok"),
             std::string::npos);
   // The GM sees the bytes stored per game.
-  const std::string metrics = run_shell("curl -s -m 5 " + shell_quote(d.url("/metrics")));
+  const std::string metrics = run_shell(
+      "curl -s -m 5 -H " + shell_quote(std::string("Authorization: Bearer ") + kBoundsGm) + " " +
+      shell_quote(d.url("/metrics")));
   EXPECT_NE(metrics.find("adjutant_game_bytes{game=\"britain-1\",kind=\"submissions\"}"),
             std::string::npos)
       << metrics;

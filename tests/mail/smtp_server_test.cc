@@ -121,7 +121,9 @@ TEST(SmtpServeTest, OrdersBySmtpAnsweredThreadedOnceAndReportsAfterTheTurn) {
   EXPECT_NE(run_shell("curl -s -o /dev/null -w '%{http_code}' " +
                       shell_quote(d.url("/api/games/britain-1/outbox"))),
             "200");
-  EXPECT_NE(run_shell("curl -s " + shell_quote(d.url("/metrics"))).find("adjutant_mail_queue"),
+  EXPECT_NE(run_shell("curl -s -H " + shell_quote(std::string("Authorization: Bearer ") + kSmtpGm) +
+                      " " + shell_quote(d.url("/metrics")))
+                .find("adjutant_mail_queue"),
             std::string::npos);
 }
 

@@ -49,7 +49,7 @@ class AdminTest : public ::testing::Test {
   std::string db_path() const { return dir_.file("adjutant.db"); }
 
   void create() {
-    auto scenario = bundled_scenario("dark-age-britain");
+    auto scenario = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(scenario.ok()) << scenario.status().to_string();
     auto g = admin_->create_game(*scenario, 42, "gm");
     ASSERT_TRUE(g.ok()) << g.status().to_string();
@@ -425,7 +425,7 @@ TEST_F(AdminTest, PlayersChangeAndTheGmResetsCredentials) {
 }
 
 TEST_F(AdminTest, BundledGamesGetFreshSecrets) {
-  auto scenario = bundled_scenario("dark-age-britain");
+  auto scenario = bundled_scenario_published("dark-age-britain");
   std::map<std::string, std::string> issued;
   auto g = admin_->create_game(*scenario, 42, "gm", true, &issued);
   ASSERT_TRUE(g.ok()) << g.status().to_string();
@@ -729,7 +729,7 @@ TEST_F(AdminTest, GmRunOfAPausedGameKeepsItPaused) {
 
 TEST_F(AdminTest, TickConsidersEveryScheduledOpenGame) {
   create();
-  auto scenario = bundled_scenario("dark-age-britain");
+  auto scenario = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(scenario.ok());
   (*scenario)["id"] = "britain-2";
   ASSERT_TRUE(admin_->create_game(*scenario, 7, "gm").ok());

@@ -125,14 +125,19 @@ TEST_F(ApiTest, HealthzAndMetrics) {
   EXPECT_EQ(body(call("GET", "/healthz"))["games"], 1);
 
   ctx_.metrics().request("api_games", 200);
+  // The host's figures are the GM's: 401 with a Bearer challenge without the token.
   r = call("GET", "/metrics");
+  EXPECT_EQ(r.status, 401);
+  EXPECT_EQ(r.body.find("adjutant_"), std::string::npos);
+  EXPECT_EQ(call("GET", "/metrics", "", {{"authorization", "Bearer not-the-token"}}).status, 401);
+  r = gm("GET", "/metrics");
   EXPECT_EQ(r.status, 200);
   EXPECT_EQ(r.content_type.rfind("text/plain; version=0.0.4", 0), 0u);
   EXPECT_NE(r.body.find("adjutant_games{status=\"open\"} 1\n"), std::string::npos) << r.body;
   EXPECT_NE(r.body.find("adjutant_http_requests_total{route=\"api_games\",status=\"200\"} 1"),
             std::string::npos);
   ctx_.metrics().request("api_games", 200);
-  EXPECT_NE(call("GET", "/metrics")
+  EXPECT_NE(gm("GET", "/metrics")
                 .body.find("adjutant_http_requests_total{route=\"api_games\",status=\"200\"} 2"),
             std::string::npos);
 }

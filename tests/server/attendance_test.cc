@@ -12,6 +12,8 @@
 
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/membership.h"
+#include "server/app/press.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/temp_dir.h"
@@ -36,7 +38,7 @@ class AttendanceTest : public ::testing::Test {
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
     att_ = std::make_unique<Attendance>(*svc_, *stores_, *store_, *store_, clock,
                                         "https://pbm.example.net");
-    auto scenario = bundled_scenario("dark-age-britain");
+    auto scenario = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(scenario.ok());
     ASSERT_TRUE(admin_->create_game(*scenario, 42, "gm").ok());
   }
@@ -219,6 +221,129 @@ TEST_F(AttendanceTest, GmCodesExpireAndBadAddressesAreRefusedBeforeTheCodeIsSpen
   auto late = att_->takeover(kAttendanceGame, "GWN", *code, "a@example.net", replacer(), "test");
   EXPECT_EQ(late.status().code(), StatusCode::kPermissionDenied);
   EXPECT_TRUE(replaced_.empty());
+}
+
+// Wessex missed turn 1 and went into disorder; it sent orders for turn 2 and played it. The
+// turn-1 offer no longer opens the position at turn 3, and Wessex's secret still works.
+TEST_F(AttendanceTest, TakeoverWithAnOfferFromBeforeThePlayerCameBackIsRefused) {
+  AttendanceOptions o;
+  o.civil_disorder_after = 1;
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
+  ASSERT_TRUE(att_->standby(kAttendanceGame, "thief@example.net").ok());
+  run();
+  ASSERT_TRUE(of("WSX").disorder);
+  const std::string code = offered_code("WSX");
+  ASSERT_FALSE(code.empty());
+  now_ += 3600;
+  submit(2, "WSX");
+  run();
+  now_ += 3600;
+  auto t = att_->takeover(kAttendanceGame, "WSX", code, "thief@example.net", replacer(), "test");
+  EXPECT_EQ(t.status().code(), StatusCode::kFailedPrecondition) << t.status().to_string();
+  EXPECT_NE(t.status().message().find("no longer open"), std::string::npos) << t.status().message();
+  EXPECT_TRUE(replaced_.empty());
+  EXPECT_TRUE(svc_->authenticate_player(kAttendanceGame, "WSX", "cerdic").ok());
+  EXPECT_EQ(audits("takeover"), 0);
+}
+
+TEST_F(AttendanceTest, TakeoverCodeIsUsedAtMostOnceAndVoidsTheOtherOffers) {
+  AttendanceOptions o;
+  o.civil_disorder_after = 1;
+  ASSERT_TRUE(att_->set_options(kAttendanceGame, o, "gm").ok());
+  ASSERT_TRUE(att_->standby(kAttendanceGame, "one@example.net").ok());
+  ASSERT_TRUE(att_->standby(kAttendanceGame, "two@example.net").ok());
+  run();
+  std::vector<std::string> codes;
+  std::smatch m;
+  for (const auto& n : notices("takeover"))
+    if (std::regex_search(n.text, m, std::regex("TAKEOVER britain-1 MRC (\\S+)")))
+      codes.push_back(m[1]);
+  ASSERT_EQ(codes.size(), 2u);
+  ASSERT_TRUE(
+      att_->takeover(kAttendanceGame, "MRC", codes[0], "one@example.net", replacer(), "t").ok());
+  for (const auto& c : codes) {
+    auto again = att_->takeover(kAttendanceGame, "MRC", c, "two@example.net", replacer(), "t");
+    EXPECT_EQ(again.status().code(), StatusCode::kPermissionDenied);
+  }
+  EXPECT_EQ(replaced_.size(), 1u);
+}
+
+TEST_F(AttendanceTest, TakeoverCodeIsVoidedByOrdersForThePosition) {
+  auto code = att_->issue_code(kAttendanceGame, "WSX", "gm");
+  ASSERT_TRUE(code.ok());
+  now_ += 60;
+  submit(1, "WSX");
+  auto t = att_->takeover(kAttendanceGame, "WSX", *code, "new@example.net", replacer(), "test");
+  EXPECT_EQ(t.status().code(), StatusCode::kFailedPrecondition) << t.status().to_string();
+  EXPECT_NE(t.status().message().find("orders for it arrived"), std::string::npos)
+      << t.status().message();
+  EXPECT_TRUE(replaced_.empty());
+  // Another position's orders do not void it.
+  auto mrc = att_->issue_code(kAttendanceGame, "MRC", "gm");
+  now_ += 60;
+  submit(1, "NUM");
+  EXPECT_TRUE(
+      att_->takeover(kAttendanceGame, "MRC", *mrc, "new@example.net", replacer(), "test").ok());
+}
+
+TEST_F(AttendanceTest, TakeoverCodeIsVoidedWhenTheGmActsOnThePosition) {
+  for (const char* what : {"reset", "token"}) {
+    now_ += 60;
+    auto code = att_->issue_code(kAttendanceGame, "GWN", "gm");
+    ASSERT_TRUE(code.ok());
+    now_ += 60;
+    if (std::string(what) == "reset")
+      ASSERT_TRUE(admin_->reset_player(kAttendanceGame, "GWN", "secret", "gm").ok());
+    else
+      ASSERT_TRUE(admin_->issue_player_token(kAttendanceGame, "GWN", "gm").ok());
+    auto t = att_->takeover(kAttendanceGame, "GWN", *code, "new@example.net", replacer(), "test");
+    EXPECT_EQ(t.status().code(), StatusCode::kFailedPrecondition) << what;
+    EXPECT_NE(t.status().message().find("the GM has acted on it"), std::string::npos)
+        << t.status().message();
+  }
+  EXPECT_TRUE(replaced_.empty());
+}
+
+// The new player of a position taken over reads none of its private press from before, unless
+// the GM sets new_holder_reads_earlier; press to everyone and press after the takeover they do.
+TEST_F(AttendanceTest, PressOfThePositionFromBeforeTheTakeoverIsHiddenFromTheNewPlayer) {
+  const Clock clock = [this] { return now_; };
+  Press press(*svc_, *store_, clock, store_.get());
+  Membership members(*svc_, *stores_, *store_, *store_, clock);
+  PressDraft secret_plan{{"WSX"}, false, "Meet me at Bath.", "web"};
+  ASSERT_TRUE(press.send(kAttendanceGame, "MRC", secret_plan).ok());
+  PressDraft to_all{{"ALL"}, false, "Hello all.", "web"};
+  ASSERT_TRUE(press.send(kAttendanceGame, "NUM", to_all).ok());
+  ASSERT_EQ(press.mailbox(kAttendanceGame, "WSX")->size(), 2u);
+  now_ += 60;
+  auto code = att_->issue_code(kAttendanceGame, "WSX", "gm");
+  ASSERT_TRUE(code.ok());
+  const Replacer replace = [&](const std::string& game, const std::string& player,
+                               const std::string& email,
+                               const std::string& actor) -> Result<TakeoverOutcome> {
+    auto r = members.replace(game, player, email, "", actor);
+    if (!r.ok()) return r.status();
+    return TakeoverOutcome{game, player, email, r->secret};
+  };
+  now_ += 60;
+  ASSERT_TRUE(
+      att_->takeover(kAttendanceGame, "WSX", *code, "new@example.net", replace, "test").ok());
+  now_ += 60;
+  PressDraft later{{"WSX"}, false, "Welcome.", "web"};
+  ASSERT_TRUE(press.send(kAttendanceGame, "MRC", later).ok());
+  auto box = press.mailbox(kAttendanceGame, "WSX");
+  ASSERT_TRUE(box.ok());
+  std::string seen;
+  for (const auto& v : *box) seen += v.message.body + "|";
+  EXPECT_EQ(seen, "Welcome.|Hello all.|");
+  // The sender's own box is unchanged.
+  EXPECT_EQ(press.mailbox(kAttendanceGame, "MRC")->size(), 3u);
+
+  PressOptions o = *press.options(kAttendanceGame);
+  o.new_holder_reads_earlier = true;
+  ASSERT_TRUE(press.set_options(kAttendanceGame, o, "gm").ok());
+  EXPECT_EQ(press.mailbox(kAttendanceGame, "WSX")->size(), 3u);
+  EXPECT_TRUE(press.options(kAttendanceGame)->new_holder_reads_earlier);
 }
 
 TEST_F(AttendanceTest, AbsenceExcusesMissesAndExtendsTheDeadlineOncePerTurn) {

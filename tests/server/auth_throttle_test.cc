@@ -1,5 +1,6 @@
 // The guessing limiter's logic (server/app/auth_throttle.h) with the clock in the test's hand:
-// lockouts after N failures, doubling up to the cap, quiet reset, trusted clients, bounded memory,
+// lockouts after N failures, doubling up to the cap, quiet reset, an account lock that refuses
+// nobody but locks a wrong guesser at once (one strike), trusted clients, bounded memory,
 // thread-safety, and the validator wording secret_check_of relies on.
 #include <gtest/gtest.h>
 
@@ -65,21 +66,67 @@ TEST(AuthThrottle, AQuietKeyStartsAfreshAtTheFirstLock) {
   EXPECT_EQ(t.check(kAttacker, now).retry_after, 1);
 }
 
-TEST(AuthThrottle, ALockedPlayerStillLetsInAClientThatSucceededBefore) {
+TEST(AuthThrottle, ALockedAccountRefusesNobodyButAWrongGuessLocksItsClientAtOnce) {
   AuthThrottle t(small());
   const std::string account = throttle_key_player("g", "WSX");
   const ThrottleKeys home{throttle_key_addr("198.51.100.1"), account};
   const ThrottleKeys stranger{throttle_key_addr("198.51.100.2"), account};
   t.record(home, true, kT0);  // the player signed in from home once
-  // Attackers from many addresses lock the player's key.
+  // Attackers from many addresses lock the player's key ...
   for (int i = 0; i < 3; ++i)
     t.record({throttle_key_addr("203.0.113." + std::to_string(i)), account}, false, kT0);
+  // ... which refuses nobody: the right secret from any address is checked and gets in.
   EXPECT_TRUE(t.check(home, kT0).allowed);
-  EXPECT_FALSE(t.check(stranger, kT0).allowed);
-  EXPECT_FALSE(t.check({throttle_key_addr("203.0.113.9"), account}, kT0).allowed);
-  // The player's home address is held back by its own failures, though.
-  for (int i = 0; i < 3; ++i) t.record(home, false, kT0);
+  EXPECT_TRUE(t.check(stranger, kT0).allowed);
+  EXPECT_FALSE(t.record(stranger, true, kT0).client_locked);
+  // One strike: a wrong guess while the account is locked locks its client at once.
+  const ThrottleKeys guesser{throttle_key_addr("203.0.113.9"), account};
+  ASSERT_TRUE(t.check(guesser, kT0).allowed);
+  EXPECT_TRUE(t.record(guesser, false, kT0).client_locked);
+  EXPECT_FALSE(t.check(guesser, kT0).allowed);
+  // A client the account trusts (it succeeded before) is counted as usual ...
+  EXPECT_FALSE(t.record(home, false, kT0).client_locked);
+  EXPECT_TRUE(t.check(home, kT0).allowed);
+  // ... and is held back by its own failures.
+  for (int i = 0; i < 2; ++i) t.record(home, false, kT0);
   EXPECT_FALSE(t.check(home, kT0).allowed);
+  // Once the account's lock has run out, a wrong guess is one failure like any other.
+  const ThrottleKeys later{throttle_key_addr("203.0.113.10"), account};
+  EXPECT_FALSE(t.record(later, false, kT0 + 60).client_locked);
+  EXPECT_TRUE(t.check(later, kT0 + 60).allowed);
+}
+
+TEST(AuthThrottle, AStruckClientsLocksDoubleAsUsual) {
+  AuthThrottle t(small());
+  const std::string account = throttle_key_player("g", "WSX");
+  // Four lockouts of the account at once, the last of 8 s: locked until kT0 + 8.
+  for (int i = 0; i < 12; ++i)
+    t.record({throttle_key_addr("203.0.113." + std::to_string(i)), account}, false, kT0);
+  const ThrottleKeys guesser{throttle_key_addr("192.0.2.77"), account};
+  std::vector<std::int64_t> waits;
+  std::int64_t now = kT0;
+  for (int i = 0; i < 3; ++i) {
+    t.record(guesser, false, now);
+    const ThrottleVerdict v = t.check(guesser, now);
+    ASSERT_FALSE(v.allowed);
+    waits.push_back(v.retry_after);
+    now += v.retry_after;
+  }
+  EXPECT_EQ(waits, (std::vector<std::int64_t>{1, 2, 4}));
+}
+
+TEST(AuthThrottle, ALockedTakeoverKeyStillRefusesClientsItDoesNotTrust) {
+  AuthThrottle t(small());
+  const std::string account = "takeover:g/wsx";  // not a player's or the GM's own credential
+  const ThrottleKeys volunteer{throttle_key_addr("198.51.100.1"), account};
+  t.record(volunteer, true, kT0);
+  for (int i = 0; i < 3; ++i)
+    t.record({throttle_key_addr("203.0.113." + std::to_string(i)), account}, false, kT0);
+  EXPECT_FALSE(t.check({throttle_key_addr("198.51.100.2"), account}, kT0).allowed);
+  EXPECT_TRUE(t.check(volunteer, kT0).allowed);
+  EXPECT_TRUE(throttle_lock_refuses_others(account));
+  EXPECT_FALSE(throttle_lock_refuses_others(throttle_key_player("g", "WSX")));
+  EXPECT_FALSE(throttle_lock_refuses_others(kThrottleKeyGm));
 }
 
 TEST(AuthThrottle, AnAddressLockCoversEveryAccountAndAnAccountLockEveryAddress) {
@@ -155,7 +202,7 @@ TEST(ThrottleKeys, Ipv6ByItsSlash64AndMappedIpv4AsIpv4) {
 
 // secret_check_of reads the validator's refusals: these pin the wording it relies on.
 TEST(SecretCheck, ReadsTheValidatorsRefusals) {
-  auto scenario = bundled_scenario("dark-age-britain");
+  auto scenario = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(scenario.ok());
   auto state = state_from_scenario(*scenario, 1);
   ASSERT_TRUE(state.ok());

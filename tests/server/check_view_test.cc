@@ -153,7 +153,7 @@ class CheckViewTest : public ::testing::Test {
 TEST_F(CheckViewTest, BundledScenariosAcknowledgeAsWithTheWholeState) {
   int suggested = 0;
   for (const std::string& name : bundled_scenarios()) {
-    auto sc = bundled_scenario(name);
+    auto sc = bundled_scenario_published(name);
     ASSERT_TRUE(sc.ok()) << name;
     const std::string game = create(*sc);
     ASSERT_FALSE(game.empty()) << name;
@@ -163,7 +163,7 @@ TEST_F(CheckViewTest, BundledScenariosAcknowledgeAsWithTheWholeState) {
 }
 
 TEST_F(CheckViewTest, BundledTurnFilesAcknowledgeAsWithTheWholeState) {
-  auto sc = bundled_scenario("dark-age-britain");
+  auto sc = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(sc.ok());
   const std::string game = create(*sc);
   int checked = 0;

@@ -29,7 +29,8 @@ class Cli : public ::testing::Test {
     return run_cli(args, input);
   }
   void create() {
-    auto r = cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"});
+    auto r =
+        cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets", "--seed", "1066"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   std::string orders(int turn, const std::string& player) {
@@ -224,6 +225,23 @@ TEST_F(Cli, PreviewCommitsNothing) {
   EXPECT_NE(r.out.find("ADJUTANT REPORT"), std::string::npos);
   EXPECT_EQ(Json::parse(cli({"game", "show", "britain-1", "--json"}).out)["turn"], 1);
   EXPECT_EQ(cli({"report", "britain-1", "WSX"}).exit_code, 1);  // no reports yet
+}
+
+// `turn run --turn N` runs only when N is the open turn, as the API's expected turn: a command
+// repeated from the shell's history never runs the turn after.
+TEST_F(Cli, TurnRunWithATurnRunsOnlyThatOpenTurn) {
+  create();
+  submit_all(1);
+  auto stale = cli({"turn", "run", "britain-1", "--turn", "2"});
+  EXPECT_NE(stale.exit_code, 0);
+  EXPECT_NE((stale.out + stale.err).find("turn 1"), std::string::npos) << stale.out << stale.err;
+  EXPECT_EQ(Json::parse(cli({"game", "show", "britain-1", "--json"}).out)["turn"], 1);
+  auto ran = cli({"turn", "run", "britain-1", "--turn", "1"});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  EXPECT_EQ(Json::parse(cli({"game", "show", "britain-1", "--json"}).out)["turn"], 2);
+  auto again = cli({"turn", "run", "britain-1", "--turn", "1"});  // the same command again
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_EQ(Json::parse(cli({"game", "show", "britain-1", "--json"}).out)["turn"], 2);
 }
 
 TEST_F(Cli, RollbackAndRerunReproducesEveryReportByteForByte) {

@@ -32,7 +32,7 @@ void make_old_database(const std::string& path) {
   std::vector<sqlite::Migration> first4(all->begin(), all->begin() + 4);
   ASSERT_EQ(*sqlite::migrate(*db, first4), 4);
 
-  Json scenario = *bundled_scenario("dark-age-britain");
+  Json scenario = *bundled_scenario_published("dark-age-britain");
   auto state = state_from_scenario(scenario, 42);
   ASSERT_TRUE(state.ok());
   const std::string state_json = to_json(*state).dump();

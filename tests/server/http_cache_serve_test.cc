@@ -156,7 +156,10 @@ TEST_F(HttpCacheServe, KeptPagesComeBackWithTheirEtagAs304AndCompressed) {
   EXPECT_NE(head.find("Content-Length: " + std::to_string(first.body.size())), std::string::npos)
       << head;
 
-  const std::string metrics = curl(shell_quote(url("/metrics"))).body;
+  const std::string metrics =
+      curl("-H " + shell_quote(std::string("Authorization: Bearer ") + kCacheGm) + " " +
+           shell_quote(url("/metrics")))
+          .body;
   EXPECT_NE(metrics.find("adjutant_http_cache{what=\"hits\"}"), std::string::npos);
   EXPECT_EQ(metrics.find("adjutant_http_cache{what=\"hits\"} 0\n"), std::string::npos);
 }

@@ -119,6 +119,11 @@ TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
     EXPECT_EQ(r.status, 200) << r.body;
 
     r = curl(shell_quote(d.url("/metrics")));
+    EXPECT_EQ(r.status, 401);  // the GM's figures
+    EXPECT_EQ(r.body.find("adjutant_"), std::string::npos);
+    const std::string gm_auth =
+        "-H " + shell_quote(std::string("Authorization: Bearer ") + kServeGm);
+    r = curl(gm_auth + " " + shell_quote(d.url("/metrics")));
     EXPECT_EQ(r.status, 200);
     EXPECT_NE(r.body.find("adjutant_http_requests_total{route=\"api_orders\",status=\"200\"} 5"),
               std::string::npos)
@@ -126,7 +131,7 @@ TEST(ServeTest, EndToEndWithCurlThenSigtermAndRestart) {
     EXPECT_NE(r.body.find("adjutant_turn_run_seconds_count 1"), std::string::npos);
     EXPECT_NE(r.body.find("adjutant_submissions_total{channel=\"web\",result=\"accepted\"} 5"),
               std::string::npos);
-    const std::string again = curl(shell_quote(d.url("/metrics"))).body;
+    const std::string again = curl(gm_auth + " " + shell_quote(d.url("/metrics"))).body;
     EXPECT_NE(again.find("adjutant_http_requests_total{route=\"metrics\",status=\"200\"} 1"),
               std::string::npos);
 

@@ -31,7 +31,7 @@ class MailflowsAdmin : public ::testing::Test {
     const Clock clock = [this] { return now_; };
     svc_ = std::make_unique<Services>(*stores_, clock);
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
-    auto scenario = bundled_scenario("dark-age-britain");
+    auto scenario = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(scenario.ok());
     ASSERT_TRUE(admin_->create_game(*scenario, 42, "gm").ok());
   }

@@ -63,7 +63,7 @@ TEST(MapBounds, CityPlacementWorkIsBounded) {
 
   // A bundled map places every city the usual way.
   for (const std::string& name : bundled_scenarios()) {
-    auto doc = bundled_scenario(name);
+    auto doc = bundled_scenario_published(name);
     ASSERT_TRUE(doc.ok());
     auto s = state_from_scenario(*doc, 1);
     ASSERT_TRUE(s.ok());

@@ -161,7 +161,7 @@ TEST(MapPng, ExternalFilesAndEntitiesAreNotRead) {
 
 TEST(MapPng, EveryBundledScenarioMapRendersWithinTheLimits) {
   for (const std::string& name : bundled_scenarios()) {
-    auto doc = bundled_scenario(name);
+    auto doc = bundled_scenario_published(name);
     ASSERT_TRUE(doc.ok()) << name;
     auto st = state_from_scenario(*doc, 1);
     ASSERT_TRUE(st.ok()) << name;
@@ -181,7 +181,7 @@ TEST(MapPng, EveryBundledScenarioMapRendersWithinTheLimits) {
 }
 
 TEST(MapPng, HostileStatesRenderOrFailCleanly) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(doc.ok());
   auto st = state_from_scenario(*doc, 1);
   ASSERT_TRUE(st.ok());
@@ -213,7 +213,7 @@ TEST(MapPng, HostileStatesRenderOrFailCleanly) {
 }
 
 TEST(MapPng, SeveralThreadsAtOnceGetTheSameBytes) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(doc.ok());
   auto st = state_from_scenario(*doc, 1);
   ASSERT_TRUE(st.ok());

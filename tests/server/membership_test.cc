@@ -33,7 +33,7 @@ struct World {
     admin = std::make_unique<GameAdmin>(*svc, *stores, *store, clock);
     members =
         std::make_unique<Membership>(*svc, *stores, *store, *store, clock, "http://adj.example");
-    auto scenario = bundled_scenario("dark-age-britain");
+    auto scenario = bundled_scenario_published("dark-age-britain");
     EXPECT_TRUE(scenario.ok());
     auto g = admin->create_game(*scenario, seed, "gm", true);
     EXPECT_TRUE(g.ok()) << g.status().to_string();

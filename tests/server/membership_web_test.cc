@@ -223,7 +223,7 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
 }
 
 TEST_F(MembershipWeb, OpenSignupsFromTheDeskAndCreateForm) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(doc.ok());
   ASSERT_TRUE(ctx_->admin().create_game(*doc, 42, "gm").ok());
   const Response desk = get("/gm/games/britain-1", gm_cookie());
@@ -320,7 +320,7 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
 }
 
 TEST_F(MembershipWeb, PlayerChangesTheirAddressOnTheirPage) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   ASSERT_TRUE(ctx_->admin().create_game(*doc, 42, "gm").ok());
   auto token = ctx_->admin().issue_player_token(pages_test::kGame, "MRC", "gm");
   ASSERT_TRUE(token.ok());

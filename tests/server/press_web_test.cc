@@ -36,7 +36,7 @@ class PressWeb : public ::testing::Test {
     config.gm_token = kPressGmToken;
     ctx_ = std::make_unique<WebContext>(config, [] { return pages_test::kNow; });
     register_routes(*router_, *ctx_);
-    auto doc = bundled_scenario("dark-age-britain");
+    auto doc = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(doc.ok());
     auto g = ctx_->admin().create_game(*doc, 42, "gm");
     ASSERT_TRUE(g.ok()) << g.status().to_string();

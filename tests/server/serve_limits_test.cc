@@ -143,8 +143,11 @@ TEST(ServeLimits, RaisesTheFileLimitAndCapsConnectionsByFlag) {
   }
   RawConn third(s.smtp(), "127.0.0.3");
   EXPECT_EQ(third.read_until("\r\n", 20s).substr(0, 8), "421 4.3.");
-  std::string metrics;
-  EXPECT_EQ(http_get(s.http(), "/metrics", &metrics), 200);
+  const auto got = ::adj::testing::curl(
+      "-H 'Authorization: Bearer gm-token-for-tests' http://127.0.0.1:" + std::to_string(s.http()) +
+      "/metrics");
+  EXPECT_EQ(got.status, 200);
+  const std::string& metrics = got.body;
   EXPECT_NE(metrics.find("adjutant_connections_refused_total{listener=\"http\",reason=\"per_"
                          "address_cap\"} 1"),
             std::string::npos)

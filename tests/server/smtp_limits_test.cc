@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +44,15 @@ std::string say(RawConn& c, const std::string& cmd) {
     const std::string last = got.substr(start == std::string::npos ? 0 : start + 2);
     if (last.size() < 4 || last[3] == ' ') return last;
   }
+}
+
+// Greeting, EHLO, MAIL and RCPT on `c`; the reply to DATA.
+std::string open_data(RawConn& c) {
+  EXPECT_EQ(c.read_until("\r\n", 20s).substr(0, 4), "220 ");
+  EXPECT_EQ(say(c, "EHLO t\r\n").substr(0, 4), "250 ");
+  EXPECT_EQ(say(c, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
+  EXPECT_EQ(say(c, "RCPT TO:<orders@x.example>\r\n").substr(0, 4), "250 ");
+  return say(c, "DATA\r\n");
 }
 
 TEST(SmtpLimits, PerAddressAndGlobalCapsAnswer421) {
@@ -101,18 +111,12 @@ TEST(SmtpLimits, IdleBeforeMailIsClosedButATransactionIsNot) {
 
 TEST(SmtpLimits, BufferBudgetSharedBySessionsAnswers452) {
   SmtpServerOptions o;
-  o.buffer_budget = 1u << 20;  // 1 MiB for every DATA together
+  o.buffer_budget = 1u << 20;              // 1 MiB for every DATA together
+  o.buffer_budget_per_address = 1u << 20;  // a and b share one address: the whole is theirs
   o.limits.max_message_bytes = 10u << 20;
   SmtpServer server(store_all(), {}, o);
   ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
   const int port = server.port();
-  auto open_data = [&](RawConn& c) {
-    EXPECT_EQ(c.read_until("\r\n", 20s).substr(0, 4), "220 ");
-    EXPECT_EQ(say(c, "EHLO t\r\n").substr(0, 4), "250 ");
-    EXPECT_EQ(say(c, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
-    EXPECT_EQ(say(c, "RCPT TO:<orders@x.example>\r\n").substr(0, 4), "250 ");
-    return say(c, "DATA\r\n");
-  };
   const std::string line(998, 'x');
   std::string chunk;
   for (int i = 0; i < 100; ++i) chunk += line + "\r\n";  // 100 KB
@@ -141,6 +145,66 @@ TEST(SmtpLimits, BufferBudgetSharedBySessionsAnswers452) {
   EXPECT_EQ(say(b, "DATA\r\n").substr(0, 4), "354 ");
   EXPECT_EQ(say(b, "Subject: small\r\n\r\nhello\r\n.\r\n").substr(0, 4), "250 ");
   EXPECT_EQ(say(a, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
+}
+
+// Many connections from one address hold at most its share (a quarter by default) of the
+// budget: another address is still answered 354 and its mail stored while they trickle.
+TEST(SmtpLimits, OneAddressHoldsAtMostItsShareOfTheBudget) {
+  SmtpServerOptions o;
+  o.buffer_budget = 4u << 20;  // 4 MiB; one address's share: 1 MiB
+  o.limits.max_message_bytes = 10u << 20;
+  SmtpServer server(store_all(), {}, o);
+  ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
+  const int port = server.port();
+  const std::string line(998, 'x');
+  std::string chunk;
+  for (int i = 0; i < 100; ++i) chunk += line + "\r\n";  // 100 KB
+  // The hog: connections from 127.0.0.2, each holding ~1 MB of an unfinished message, until its
+  // DATA is refused.
+  std::vector<std::unique_ptr<RawConn>> hog;
+  int opened = 0;
+  for (int i = 0; i < 12; ++i) {
+    hog.push_back(std::make_unique<RawConn>(port, smtp_addr(2)));
+    const std::string r = open_data(*hog.back());
+    if (r.rfind("354", 0) != 0) {
+      EXPECT_EQ(r.rfind("452 4.3.1", 0), 0u) << r;
+      break;
+    }
+    ++opened;
+    ASSERT_TRUE(hog.back()->send("Subject: hog\r\n\r\n"));
+    for (int k = 0; k < 10; ++k) ASSERT_TRUE(hog.back()->send(chunk));
+    std::this_thread::sleep_for(200ms);  // read by the server
+  }
+  EXPECT_LT(opened, 12);  // refused before the twelfth
+  // Another address: DATA accepted, its message stored.
+  RawConn other(port, smtp_addr(3));
+  EXPECT_EQ(open_data(other).substr(0, 4), "354 ");
+  EXPECT_EQ(say(other, "Subject: fine\r\n\r\n" + chunk + ".\r\n").substr(0, 4), "250 ");
+}
+
+// DATA as a whole ends after data_total_timeout however steadily it trickles.
+TEST(SmtpLimits, ADataPhaseEndsAfterItsTotalTimeEvenWhileItTrickles) {
+  SmtpServerOptions o;
+  o.data_timeout = 10s;
+  o.data_total_timeout = 1500ms;
+  SmtpServer server(store_all(), {}, o);
+  ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
+  RawConn c(server.port());
+  EXPECT_EQ(c.read_until("\r\n", 20s).substr(0, 4), "220 ");
+  EXPECT_EQ(say(c, "EHLO t\r\n").substr(0, 4), "250 ");
+  EXPECT_EQ(say(c, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
+  EXPECT_EQ(say(c, "RCPT TO:<orders@x.example>\r\n").substr(0, 4), "250 ");
+  EXPECT_EQ(say(c, "DATA\r\n").substr(0, 4), "354 ");
+  const auto t0 = std::chrono::steady_clock::now();
+  std::string got;
+  for (int i = 0; i < 100 && got.empty(); ++i) {
+    if (!c.send("x\r\n")) break;  // a line every 100 ms: never silent for data_timeout
+    got = c.read_until("\r\n", 100ms);
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(got.substr(0, 4), "421 ") << got;
+  EXPECT_GT(s, 1.0);
+  EXPECT_LT(s, 5.0);
 }
 
 TEST(SmtpLimits, NewSessionIsGreetedWhileTwoThousandIdleConnectionsAreHeld) {

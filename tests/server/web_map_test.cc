@@ -19,7 +19,7 @@ using ::adj::testing::count;
 using Json = nlohmann::json;
 
 Json map_state_of(const std::string& scenario) {
-  auto doc = bundled_scenario(scenario);
+  auto doc = bundled_scenario_published(scenario);
   EXPECT_TRUE(doc.ok()) << doc.status().to_string();
   auto st = state_from_scenario(*doc, 1);
   EXPECT_TRUE(st.ok()) << st.status().to_string();
@@ -70,7 +70,7 @@ TEST(MapRender, FiveThousandAreasRenderWithLabelsOnlyWhenZoomed) {
 
 TEST(MapRender, ScenarioOutlinesAreDrawnAndInvalidOnesIgnored) {
   // Through the scenario (its schema allows "outline") and the stored state's JSON form.
-  Json doc = *bundled_scenario("crt-river-crossing");
+  Json doc = *bundled_scenario_published("crt-river-crossing");
   // West Ford gets a square outline; East Ford a broken one (a string in it).
   for (auto& a : doc["areas"]) {
     if (a["code"] == "WFD") a["outline"] = Json::parse("[[60,60],[140,60],[140,140],[60,140]]");

@@ -62,7 +62,7 @@ class PagesFixture : public ::testing::Test {
     ASSERT_TRUE(g.ok()) << g.status().to_string();
   }
   void create_britain() {
-    auto doc = bundled_scenario("dark-age-britain");
+    auto doc = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(doc.ok());
     create(*doc);
   }

@@ -75,7 +75,7 @@ TEST_F(WebPages, GamePageHasFactsMapAndCharts) {
   EXPECT_EQ(check_balanced(r.body, true), "");
   EXPECT_NE(r.body.find("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map\""),
             std::string::npos);
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   for (const auto& a : (*doc)["areas"])
     EXPECT_NE(r.body.find("id=\"area-" + a["code"].get<std::string>() + "\""), std::string::npos);
   EXPECT_EQ(count(r.body, "class=\"chart\""), 3);
@@ -109,7 +109,7 @@ TEST_F(WebPages, GamePageHasFactsMapAndCharts) {
 }
 
 TEST_F(WebPages, GameWithoutCoordinatesGetsAutomaticLayout) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   Json s = *doc;
   for (auto& a : s["areas"]) {
     a.erase("x");
@@ -125,7 +125,7 @@ TEST_F(WebPages, GameWithoutCoordinatesGetsAutomaticLayout) {
 }
 
 TEST_F(WebPages, HostileNamesAreEscaped) {
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   Json s = *doc;
   s["id"] = "evil-1";
   s["name"] = "<script>alert(1)</script>";
@@ -319,7 +319,7 @@ TEST_F(WebPages, ReportsAreTheirPlayersOnly) {
   EXPECT_EQ(get("/games/britain-1/players/wsx/reports/1", wsx).status, 200);
   EXPECT_EQ(get("/games/britain-1/players/MRC/reports/1", gm_cookie()).status, 200);
   // A token of one game does not open another game's pages.
-  auto doc = bundled_scenario("dark-age-britain");
+  auto doc = bundled_scenario_published("dark-age-britain");
   Json other = *doc;
   other["id"] = "britain-2";
   create(other);
@@ -333,7 +333,7 @@ TEST_F(WebPages, ReportsAreTheirPlayersOnly) {
 
 TEST_F(WebPages, EngineStateReadsAsTextNotJson) {
   // A Virtuti Militari game: units per area and the player's cards and air tokens.
-  auto vm = bundled_scenario("virtuti-militari-1939");
+  auto vm = bundled_scenario_published("virtuti-militari-1939");
   ASSERT_TRUE(vm.ok());
   create(*vm);
   const std::string game = (*vm)["id"].get<std::string>();
@@ -516,7 +516,7 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
                        {{"bundled", "dark-age-britain"}, {"seed", "7"}, {"demo_secrets", "1"}}, gm);
   ASSERT_EQ(made.status, 303) << made.body;
   EXPECT_EQ(header(made, "Location"), "/gm/games/britain-1?done=created");
-  auto doc = bundled_scenario("crt-river-crossing");
+  auto doc = bundled_scenario_published("crt-river-crossing");
   Response pasted = post("/gm/games", {{"scenario", doc->dump()}}, gm);
   EXPECT_EQ(pasted.status, 303) << pasted.body;
   EXPECT_EQ(post("/gm/games", {{"scenario", "{not json"}}, gm).status, 400);

@@ -19,7 +19,7 @@ using ::adj::testing::check_balanced;
 using ::adj::testing::count;
 
 Json svg_state_of(const std::string& scenario) {
-  auto doc = bundled_scenario(scenario);
+  auto doc = bundled_scenario_published(scenario);
   EXPECT_TRUE(doc.ok()) << doc.status().to_string();
   auto st = state_from_scenario(*doc, 1);
   EXPECT_TRUE(st.ok()) << st.status().to_string();

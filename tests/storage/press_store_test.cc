@@ -45,6 +45,9 @@ TEST_P(PressStoreTest, OptionsDefaultAndChange) {
   ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false}).ok());
   EXPECT_EQ(store_->press_options("britain")->press, "anonymous");
   EXPECT_FALSE(store_->press_options("britain")->gm_reads_private);
+  EXPECT_FALSE(store_->press_options("britain")->new_holder_reads_earlier);
+  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false, true}).ok());
+  EXPECT_TRUE(store_->press_options("britain")->new_holder_reads_earlier);
   EXPECT_EQ(store_->set_press_options("britain", {"loud", true}).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->press_options("nope").status().code(), StatusCode::kNotFound);

@@ -10,7 +10,7 @@ namespace adj {
 namespace {
 
 GameState scenarios_bundled_state(const std::string& name) {
-  Result<Json> doc = bundled_scenario(name);
+  Result<Json> doc = bundled_scenario_published(name);
   EXPECT_TRUE(doc.ok()) << name;
   Result<GameState> st = state_from_scenario(doc.value(), 1);
   EXPECT_TRUE(st.ok()) << st.status().message();
@@ -29,7 +29,7 @@ Order order(int action, Verb verb, const std::string& from, const std::string& t
 }
 
 TEST(PathOfWarScenario, ArdennesValidates) {
-  Result<Json> doc = bundled_scenario("path-of-war-ardennes");
+  Result<Json> doc = bundled_scenario_published("path-of-war-ardennes");
   ASSERT_TRUE(doc.ok());
   EXPECT_EQ(format_errors(validate_scenario(doc.value())), "");
   EXPECT_EQ((*doc)["engine"]["name"], "path-of-war");
@@ -42,7 +42,7 @@ TEST(PathOfWarScenario, ArdennesValidates) {
 }
 
 TEST(CrtScenario, RiverCrossingValidates) {
-  Result<Json> doc = bundled_scenario("crt-river-crossing");
+  Result<Json> doc = bundled_scenario_published("crt-river-crossing");
   ASSERT_TRUE(doc.ok());
   EXPECT_EQ(format_errors(validate_scenario(doc.value())), "");
   Json bad = doc.value();

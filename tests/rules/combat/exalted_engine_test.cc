@@ -575,7 +575,7 @@ TEST(ExaltedEngine, RerollsAndStuntsAreOffByDefaultAndWorkWhenOn) {
 }
 
 GameState exalted_bundled_state() {
-  auto j = bundled_scenario("exalted-scavenger-lands");
+  auto j = bundled_scenario_published("exalted-scavenger-lands");
   EXPECT_TRUE(j.ok());
   auto st = state_from_scenario(*j, 7);
   EXPECT_TRUE(st.ok()) << st.status().to_string();
@@ -583,7 +583,7 @@ GameState exalted_bundled_state() {
 }
 
 TEST(ExaltedScenario, BundledScenarioValidates) {
-  auto j = bundled_scenario("exalted-scavenger-lands");
+  auto j = bundled_scenario_published("exalted-scavenger-lands");
   ASSERT_TRUE(j.ok());
   EXPECT_EQ(format_errors(validate_scenario(*j)), "");
   EXPECT_GE((*j)["areas"].size(), 10u);
@@ -604,7 +604,7 @@ TEST(ExaltedCheckGame, ErrorsNameThePath) {
   st.engine.options = {{"default_profile", {{"commander", {{"war", 99}}}}}};
   EXPECT_EQ(e.check_game(st).message().rfind("/engine/options/default_profile/commander/war", 0),
             0u);
-  Json scen = *bundled_scenario("exalted-scavenger-lands");
+  Json scen = *bundled_scenario_published("exalted-scavenger-lands");
   // Players are listed by code in the bundled file, so state indices are document indices.
   ASSERT_EQ(scen["players"][2]["code"], "RLM");
   scen["players"][2]["engine_state"]["profile"]["unit"]["might"] = 9;

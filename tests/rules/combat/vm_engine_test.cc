@@ -346,7 +346,7 @@ TEST(VmDiceStatistics, FacesAreUniformAndPipsFollowTheData) {
 }
 
 GameState vm_bundled_state() {
-  auto j = bundled_scenario("virtuti-militari-1939");
+  auto j = bundled_scenario_published("virtuti-militari-1939");
   EXPECT_TRUE(j.ok());
   auto st = state_from_scenario(*j, 7);
   EXPECT_TRUE(st.ok()) << st.status().to_string();
@@ -354,7 +354,7 @@ GameState vm_bundled_state() {
 }
 
 TEST(VmScenario, BundledScenarioValidates) {
-  auto j = bundled_scenario("virtuti-militari-1939");
+  auto j = bundled_scenario_published("virtuti-militari-1939");
   ASSERT_TRUE(j.ok());
   EXPECT_EQ(format_errors(validate_scenario(*j)), "");
   EXPECT_GE((*j)["areas"].size(), 10u);
@@ -395,13 +395,13 @@ TEST(VmCheckGame, ErrorsNameThePath) {
                 .rfind("/engine/options/order_bonus/charge: unknown", 0),
             0u);
   // A scenario's unit of an unknown type and a card with an unknown die.
-  Json scen = *bundled_scenario("virtuti-militari-1939");
+  Json scen = *bundled_scenario_published("virtuti-militari-1939");
   for (auto& a : scen["areas"])
     if (a["code"] == "POM") a["engine_state"]["units"][0]["type"] = "zeppelin";
   auto errs = validate_scenario(scen);
   ASSERT_EQ(errs.size(), 1u);
   EXPECT_NE(errs[0].message.find("unknown unit type \"zeppelin\""), std::string::npos);
-  scen = *bundled_scenario("virtuti-militari-1939");
+  scen = *bundled_scenario_published("virtuti-militari-1939");
   scen["players"][0]["engine_state"]["hand"][0]["dice"] = {"red"};
   errs = validate_scenario(scen);
   ASSERT_EQ(errs.size(), 1u);

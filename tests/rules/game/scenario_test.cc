@@ -102,7 +102,7 @@ TEST(Scenario, SemanticErrorsNameThePath) {
 TEST(Scenario, EngineErrorsPointAtTheEntryInTheFilesOwnOrder) {
   // The engine checks the state, whose areas and players are sorted by code; the error must
   // still name the index in the file, which lists them in its own (here: reversed) order.
-  auto vm = bundled_scenario("virtuti-militari-1939");
+  auto vm = bundled_scenario_published("virtuti-militari-1939");
   ASSERT_TRUE(vm.ok());
   Json j = *vm;
   std::reverse(j["areas"].begin(), j["areas"].end());
@@ -133,14 +133,14 @@ TEST(Scenario, EveryBundledScenarioIsValid) {
   const auto names = bundled_scenarios();
   EXPECT_GE(names.size(), 5u);
   for (const auto& n : names) {
-    auto doc = bundled_scenario(n);
+    auto doc = bundled_scenario_published(n);
     ASSERT_TRUE(doc.ok()) << n;
     EXPECT_EQ(format_errors(validate_scenario(*doc)), "") << n;
   }
 }
 
 TEST(Scenario, BritainIsARealPlayableMap) {
-  auto st = state_from_scenario(*bundled_scenario("dark-age-britain"), 1);
+  auto st = state_from_scenario(*bundled_scenario_published("dark-age-britain"), 1);
   ASSERT_TRUE(st.ok());
   int land = 0, cities = 0;
   for (const auto& a : st->areas) {

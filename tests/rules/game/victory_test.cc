@@ -61,7 +61,7 @@ TEST(Victory, ConditionsAreValidatedWithTheScenario) {
 
 TEST(Victory, EveryBundledScenarioCanEnd) {
   for (const std::string& name : bundled_scenarios()) {
-    auto doc = bundled_scenario(name);
+    auto doc = bundled_scenario_published(name);
     ASSERT_TRUE(doc.ok()) << name;
     auto st = state_from_scenario(*doc, 1);
     ASSERT_TRUE(st.ok()) << name << ": " << st.status().to_string();

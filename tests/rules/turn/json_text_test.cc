@@ -72,7 +72,7 @@ TEST(JsonText, BundledScenariosStatesAndBattleInputsAreTheTreesBytes) {
   ASSERT_FALSE(names.empty());
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
-    Result<Json> doc = bundled_scenario(name);
+    Result<Json> doc = bundled_scenario_published(name);
     ASSERT_TRUE(doc.ok()) << doc.status().to_string();
     Result<GameState> s = state_from_scenario(*doc, 7);
     ASSERT_TRUE(s.ok()) << s.status().to_string();
