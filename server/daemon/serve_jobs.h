@@ -1,0 +1,40 @@
+// The background work of `adjutant serve`, apart from its listeners: one MailIngest per thread,
+// the maildir scan, the scheduler's tick and the reminders. Called from serve.cc's threads;
+// each function uses the calling thread's store (WebContext is thread-safe).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "server/mail/mail_ingest.h"
+#include "server/mail/smtp_protocol.h"
+#include "server/web/web_context.h"
+
+namespace adj::daemon {
+
+// This thread's MailIngest over this thread's store (MailIngest is one object per thread).
+// Its guessing limiter keeps its counts in the database (migration 0008), shared with
+// `adjutant ingest` processes, under the limits of ctx.config().throttle.
+mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& config);
+
+// Stores messages that arrived by SMTP (on the SMTP store thread; one transaction for the batch)
+// and returns their final replies: 250 once stored (then `process` is handed each new id), 550
+// for a message none of whose recipients is accepted, 451 for all when the batch could not be
+// stored (the clients keep their messages and retry).
+std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::MailConfig& config,
+                                          std::vector<mail::SmtpMessage>& batch,
+                                          const std::function<void(std::int64_t)>& process);
+
+// Accepts every file in DIR/new through MailIngest (channel "maildir"), then moves it to DIR/cur.
+// A file that could not be stored stays in new/ for the next pass.
+void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const std::string& dir);
+
+void run_tick(web::WebContext& ctx);
+
+// Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
+// deadline, so one reminder per deadline; MailIngest dedupes repeats).
+void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, double hours);
+
+}  // namespace adj::daemon
