@@ -10,14 +10,57 @@ std::uint64_t splitmix64_mix(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-Seed derive_seed(Seed parent, std::string_view tag) {
-  // FNV-1a 64 of the tag, then mixed with the parent through two SplitMix64 rounds.
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : tag) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
+namespace {
+
+std::uint64_t rotl64(std::uint64_t x, int b) { return (x << b) | (x >> (64 - b)); }
+
+void sip_round(std::uint64_t& v0, std::uint64_t& v1, std::uint64_t& v2, std::uint64_t& v3) {
+  v0 += v1;
+  v1 = rotl64(v1, 13);
+  v1 ^= v0;
+  v0 = rotl64(v0, 32);
+  v2 += v3;
+  v3 = rotl64(v3, 16);
+  v3 ^= v2;
+  v0 += v3;
+  v3 = rotl64(v3, 21);
+  v3 ^= v0;
+  v2 += v1;
+  v1 = rotl64(v1, 17);
+  v1 ^= v2;
+  v2 = rotl64(v2, 32);
+}
+
+}  // namespace
+
+std::uint64_t siphash24(std::uint64_t k0, std::uint64_t k1, std::string_view m) {
+  std::uint64_t v0 = 0x736f6d6570736575ULL ^ k0, v1 = 0x646f72616e646f6dULL ^ k1,
+                v2 = 0x6c7967656e657261ULL ^ k0, v3 = 0x7465646279746573ULL ^ k1;
+  const std::size_t whole = m.size() / 8 * 8;
+  for (std::size_t i = 0; i < whole; i += 8) {
+    std::uint64_t w = 0;
+    for (int b = 7; b >= 0; --b) w = (w << 8) | static_cast<unsigned char>(m[i + b]);
+    v3 ^= w;
+    sip_round(v0, v1, v2, v3);
+    sip_round(v0, v1, v2, v3);
+    v0 ^= w;
   }
-  return splitmix64_mix(splitmix64_mix(parent + 0x9e3779b97f4a7c15ULL) ^ h);
+  std::uint64_t last = static_cast<std::uint64_t>(m.size() & 0xff) << 56;
+  for (std::size_t i = whole; i < m.size(); ++i)
+    last |= static_cast<std::uint64_t>(static_cast<unsigned char>(m[i])) << (8 * (i - whole));
+  v3 ^= last;
+  sip_round(v0, v1, v2, v3);
+  sip_round(v0, v1, v2, v3);
+  v0 ^= last;
+  v2 ^= 0xff;
+  for (int r = 0; r < 4; ++r) sip_round(v0, v1, v2, v3);
+  return v0 ^ v1 ^ v2 ^ v3;
+}
+
+Seed derive_seed(Seed parent, std::string_view tag) {
+  // SipHash-2-4 keyed by the parent: a pseudo-random function, so a child seed (a battle's is
+  // printed in reports) tells nothing about its parent or its siblings.
+  return siphash24(parent, parent ^ 0x61646a7574616e74ULL /* "adjutant" */, tag);
 }
 
 std::uint32_t Rng::uniform(std::uint32_t bound) {

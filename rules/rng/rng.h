@@ -5,7 +5,7 @@
 // gives the same dice on every platform and compiler: no std:: distributions are used anywhere.
 //
 // Streams are derived, never shared: game seed -> turn seed ("turn:N") -> battle seed
-// ("battle:<id>"). Adding a battle never shifts the dice of another.
+// ("battle:<id>"), one way (derive_seed). Adding a battle never shifts the dice of another.
 //
 // Thread-safety: an Rng is a mutable value; use one per thread (one per battle in practice).
 #pragma once
@@ -21,8 +21,13 @@ using Seed = std::uint64_t;
 // SplitMix64 finaliser: a bijective 64-bit mix.
 std::uint64_t splitmix64_mix(std::uint64_t x);
 
-// Derives a child seed from a parent seed and a stream tag such as "turn:3" or "battle:5.2.WSX".
-// Pure; stable across releases (golden-tested).
+// SipHash-2-4 (Aumasson & Bernstein, 2012) of `m` under the 128-bit key (k0, k1).
+std::uint64_t siphash24(std::uint64_t k0, std::uint64_t k1, std::string_view m);
+
+// Derives a child seed from a parent seed and a stream tag such as "turn:3" or "battle:5.2.WSX":
+// SipHash-2-4 of the tag keyed by the parent. One-way: a child seed (reports print each battle's)
+// reveals neither the parent nor any other child, so no player can work out the game's seed and
+// foresee later dice. Pure; stable across releases (golden-tested).
 Seed derive_seed(Seed parent, std::string_view tag);
 
 // One draw as recorded for audit: a value in [0, bound).

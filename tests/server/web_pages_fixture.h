@@ -61,9 +61,12 @@ class PagesFixture : public ::testing::Test {
     auto g = ctx_->admin().create_game(scenario, 42, "gm");
     ASSERT_TRUE(g.ok()) << g.status().to_string();
   }
+  // The document's seed wins; 138 gives turn 1 the order of play the pages' tests were written
+  // for (that of the published 1066 before seeds were derived one way).
   void create_britain() {
     auto doc = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(doc.ok());
+    (*doc)["seed"] = "138";
     create(*doc);
   }
   // Plays turn 1 (every player's worked orders) through the services.

@@ -74,7 +74,7 @@ Json scenario_of(const Json& c) {
   }
   Json s = {{"id", "case"},
             {"name", c["case"]},
-            {"seed", "1"},
+            {"seed", c.value("seed", "1")},
             {"engine",
              {{"name", c.value("engine", "dark-age")},
               {"options", c.value("engine_options", Json::object())}}},
