@@ -8,7 +8,8 @@
 #                                   WebSocket client (the DevTools driver) for the browser tests,
 #                                   clang with the sanitizer and libFuzzer runtimes and the
 #                                   symbolizer for the ASan/UBSan pass and the fuzzers, and ccache
-#                                   (scripts/test.sh compiles through it).
+#                                   (scripts/test.sh compiles through it), and iproute2 (the IPv6
+#                                   /64 tests make a /64 local to lo).
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
@@ -25,7 +26,7 @@ test_packages=(
   python3 python3-aiosmtpd swaks
   chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
-  postgresql ccache
+  postgresql ccache iproute2
 )
 case "${1:-}" in
   "") ;;

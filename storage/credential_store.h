@@ -1,6 +1,6 @@
 // Player credentials at rest: each player's secret as an Argon2id hash and their link and
 // sign-in tokens as hashes (server/app/secrets.h makes both; the store never sees a secret or a
-// token in clear). Implemented by SqliteStore (migration 0005).
+// token in clear). Implemented by SqliteStore (migrations 0005, 0021) and PgStore (0002, 0011).
 // Thread-safety: as the other stores, one object per thread.
 #pragma once
 
@@ -11,6 +11,14 @@
 #include "storage/records.h"
 
 namespace adj {
+
+// A stored link or sign-in token (by its hash).
+struct TokenRecord {
+  std::string game, player;
+  bool session = false;  // a sign-in session; else the player's link token
+  UnixTime created_at = 0;
+  UnixTime last_used_at = 0;  // a session's last recorded use; created_at until the first
+};
 
 class CredentialStore {
  public:
@@ -32,6 +40,15 @@ class CredentialStore {
   // The (game, player) of a token hash; NotFound when unknown.
   virtual Result<std::pair<std::string, std::string>> token_owner(
       const std::string& token_hash) = 0;
+  // The token of `token_hash`; NotFound when unknown (the message never holds the hash).
+  virtual Result<TokenRecord> token_record(const std::string& token_hash) = 0;
+  // Records a use of the session `token_hash` at `now` (nothing for a link token or an unknown
+  // hash).
+  virtual Status touch_session(const std::string& token_hash, UnixTime now) = 0;
+  // Removes the player's sign-in sessions except the one with `keep_hash` (all when empty); the
+  // link token stays.
+  virtual Status revoke_sessions(const std::string& game, const std::string& player,
+                                 const std::string& keep_hash) = 0;
 
   static constexpr int kMaxSessions = 20;
 };

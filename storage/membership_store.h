@@ -1,7 +1,7 @@
 // Sign-ups for games open for sign-ups, and each position's contact: the address the game mails
 // and the person's name, kept apart from the turn states so that a rollback never reverts them.
 // A contact overrides the email of the player in every state the store loads. Implemented by
-// SqliteStore (sqlite_store_membership.cc, migration 0010).
+// SqliteStore (sqlite_store_membership.cc, migrations 0010 and 0020) and PgStore.
 // Thread-safety: as the other stores, one object per thread.
 #pragma once
 
@@ -35,6 +35,31 @@ struct Contact {
   UnixTime updated_at = 0;
 };
 
+// A sign-up or standby request made on a public channel, waiting for the address to confirm it
+// with the code mailed to it (server/app/confirmations.h). Never on a list until confirmed.
+struct PendingConfirmation {
+  std::int64_t id = 0;  // assigned by the store
+  std::string game;
+  std::string kind;       // "signup" or "standby"
+  std::string address;    // as given
+  std::string client;     // who asked: client_key of the HTTP client, "mail:<address>" for mail
+  std::string payload;    // JSON object text: what confirming records (preferences, channel)
+  std::string code_hash;  // hash_token of the code (server/app/secrets.h); 64 hex digits
+  UnixTime created_at = 0;
+  UnixTime expires_at = 0;
+  std::optional<UnixTime> confirmed_at;
+};
+
+// Bounds add_confirmation checks, counted from the stored rows (so every thread and process
+// shares them): requests created within the last `window` seconds per client and per address
+// (compared without regard to case), and unconfirmed, unexpired requests per game.
+struct ConfirmationLimits {
+  int per_client = 10;
+  int per_address = 3;
+  UnixTime window = 3600;
+  int per_game = 500;
+};
+
 class MembershipStore {
  public:
   virtual ~MembershipStore() = default;
@@ -48,6 +73,21 @@ class MembershipStore {
   // Sets a sign-up's state and position. NotFound when the game has no sign-up `id`.
   virtual Status set_signup_state(const std::string& game, std::int64_t id,
                                   const std::string& state, const std::string& player) = 0;
+  // Deletes sign-up `id` of the game. NotFound when the game has no such sign-up.
+  virtual Status remove_signup(const std::string& game, std::int64_t id) = 0;
+
+  // In one transaction: deletes every request expired at c.created_at (of any game), then
+  // stores `c` (id and confirmed_at ignored). Unavailable naming the bound ("client", "address"
+  // or "game" in the message) when a limit of `l` is reached; NotFound for an unknown game;
+  // InvalidArgument for an empty address or client, a kind other than signup/standby or a hash
+  // that is not 64 characters.
+  virtual Result<std::int64_t> add_confirmation(const PendingConfirmation& c,
+                                                const ConfirmationLimits& l) = 0;
+  // In one transaction: the request with this code hash, unconfirmed and not expired at `now`,
+  // is marked confirmed at `now` and returned (so a code works once); nullopt otherwise.
+  virtual Result<std::optional<PendingConfirmation>> use_confirmation(const std::string& code_hash,
+                                                                      UnixTime now) = 0;
+
   // Sets (or replaces) the contact of a position. NotFound for an unknown game.
   virtual Status set_contact(const std::string& game, const Contact& c) = 0;
   // Every contact of the game, by player code. NotFound for an unknown game.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/notice_store.h"
 #include "storage/records.h"
 
 namespace adj {
@@ -44,6 +45,19 @@ struct PressBounds {
   int per_game = 20000;       // messages in one game
 };
 
+// Where a player's press digest stands (migration 0022): the last press id mailed to them and
+// when. A player never mailed a digest has none.
+struct PressDigestMark {
+  std::string player;
+  std::int64_t last_id = 0;
+  UnixTime sent_at = 0;
+};
+
+struct PressDigestState {
+  std::int64_t last_press_id = 0;  // the game's newest message; 0 for none
+  std::vector<PressDigestMark> marks;
+};
+
 class PressStore {
  public:
   virtual ~PressStore() = default;
@@ -59,6 +73,22 @@ class PressStore {
   virtual Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) = 0;
   // Every message of the game, oldest first.
   virtual Result<std::vector<PressMessage>> press_messages(const std::string& game) = 0;
+  // The game's messages with an id above `after_id`, oldest first. NotFound for an unknown game.
+  virtual Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
+                                                                 std::int64_t after_id) = 0;
+
+  // ---- Digests (server/app/press_digest.h) ----
+  // The game's newest press id and every player's mark. NotFound for an unknown game.
+  virtual Result<PressDigestState> press_digest_state(const std::string& game) = 0;
+  // Claims one digest in one transaction: moves `player`'s mark from `from_id` (0: no mark yet)
+  // to `to_id` with sent_at `now`, and appends `notice` (NoticeStore::append_notice's checks;
+  // none when nullptr: the player had nothing to read). Returns false, writing nothing, when
+  // the mark is no longer at `from_id` (another thread or process claimed it first) or the
+  // notice's dedupe key was used before. NotFound for an unknown game; InvalidArgument for
+  // to_id <= from_id or an empty player.
+  virtual Result<bool> queue_press_digest(const std::string& game, const std::string& player,
+                                          std::int64_t from_id, std::int64_t to_id, UnixTime now,
+                                          const Notice* notice) = 0;
 };
 
 }  // namespace adj

@@ -101,6 +101,30 @@ std::vector<std::string> split_words(const std::string& s) {
   return out;
 }
 
+Status check_confirmation(const PendingConfirmation& c) {
+  if (c.kind != "signup" && c.kind != "standby")
+    return Status::InvalidArgument("a confirmation's kind must be signup or standby, not \"" +
+                                   c.kind.substr(0, 16) + "\"");
+  if (c.address.empty()) return Status::InvalidArgument("a confirmation needs an address");
+  if (c.client.empty()) return Status::InvalidArgument("a confirmation needs a client");
+  if (c.code_hash.size() != 64)
+    return Status::InvalidArgument("a confirmation's code hash must have 64 characters");
+  return Status::Ok();
+}
+
+Status confirmation_limit(const std::string& which, const ConfirmationLimits& l) {
+  if (which == "client")
+    return Status::Unavailable("client: at most " + std::to_string(l.per_client) +
+                               " requests per client in " + std::to_string(l.window / 60) +
+                               " minutes");
+  if (which == "address")
+    return Status::Unavailable("address: at most " + std::to_string(l.per_address) +
+                               " requests per address in " + std::to_string(l.window / 60) +
+                               " minutes");
+  return Status::Unavailable("game: at most " + std::to_string(l.per_game) +
+                             " unconfirmed requests per game");
+}
+
 std::string sql_context(std::string_view sql) {
   constexpr std::size_t kMax = 160;
   std::string out;

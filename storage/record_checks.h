@@ -9,6 +9,7 @@
 
 #include "rules/core/status.h"
 #include "storage/admin_store.h"
+#include "storage/membership_store.h"
 #include "storage/records.h"
 
 namespace adj::store_checks {
@@ -34,6 +35,10 @@ bool valid_throttle_key(const std::string& k);
 std::string lower_ascii(std::string s);
 std::string join_words(const std::vector<std::string>& v);
 std::vector<std::string> split_words(const std::string& s);
+// MembershipStore::add_confirmation's argument checks (InvalidArgument naming the field), and
+// its Unavailable for the bound `which` ("client", "address" or "game") of `l`.
+Status check_confirmation(const PendingConfirmation& c);
+Status confirmation_limit(const std::string& which, const ConfirmationLimits& l);
 
 // `sql` with runs of white space folded to one space, cut after 160 characters: the context
 // an error message names.

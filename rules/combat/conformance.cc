@@ -261,15 +261,15 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
   Checker forces("losses within the forces, a winner has survivors, per-force results add up");
   Checker order("outcome independent of the order of areas, players and borders");
   Checker no_draws("a deterministic engine never draws");
-  // A script's check is bounded in total, not only per call: at most kConformanceInstructions
-  // VM instructions for the whole suite, and it stops at the first battle that breaks a limit
-  // (a script that loops would otherwise run every battle to its per-call limit).
-  const std::uint64_t spent_before = script_instructions(engine);
+  // A script's check is bounded in total, not only per call: its calls share the upload check's
+  // budget (ScriptLimits::check_instructions), and it stops at the first battle that breaks a
+  // limit (a script that loops would otherwise run every battle to its per-call limit).
+  ScriptRunBudget budget(ScriptRun::kUploadCheck);
   std::string stopped;
   const auto out_of_budget = [&](const std::string& where) {
-    if (script_instructions(engine) - spent_before <= kConformanceInstructions) return false;
-    stopped = "the suite's budget of " + std::to_string(kConformanceInstructions) +
-              " script instructions ran out before " + where + ": the script is too slow to check";
+    if (!budget.exhausted) return false;
+    stopped = "the upload check's budget of script instructions ran out (at " + where +
+              "): the script is too slow to check";
     return true;
   };
   for (const Doc& d : docs) {
@@ -290,6 +290,7 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
       if (!r1.status.ok()) {
         resolves.fail(at, r1.status.message());
         // A broken limit costs the whole limit each time: one is enough to know.
+        if (out_of_budget(at)) break;
         if (r1.status.message().find(" limit (") != std::string::npos) {
           stopped = "stopped at the first battle that broke a limit";
           break;
@@ -298,6 +299,10 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
       }
       resolves.pass();
       const Run r2 = run(engine, pb, seed);
+      if (out_of_budget(at)) {
+        resolves.fail(at, r2.status.message());
+        break;
+      }
       same.check(r2.status.ok() && r1.outcome == r2.outcome && same_draws(r1.draws, r2.draws), at,
                  "a second run differs");
       const std::string problem = force_problem(r1.raw, pb);
@@ -310,12 +315,17 @@ ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<
           order.fail(at, "the reversed document does not prepare: " + b_rev.status().message());
         } else {
           const Run r3 = run(engine, **b_rev, seed);
+          if (out_of_budget(at)) {
+            resolves.fail(at, r3.status.message());
+            break;
+          }
           order.check(r3.status.ok() && r3.outcome == r1.outcome && same_draws(r3.draws, r1.draws),
                       at, "the reversed document gives another outcome");
         }
       }
     }
   }
+  if (stopped.empty() && budget.exhausted) out_of_budget("the last battle");
   if (!stopped.empty()) resolves.fail("the suite", stopped);
   report.checks = {prepared.take(), resolves.take(), same.take(), forces.take(), order.take()};
   if (engine.deterministic()) report.checks.push_back(no_draws.take());

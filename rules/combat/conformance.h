@@ -47,13 +47,11 @@ struct ConformanceReport {
   std::string to_text() const;
 };
 
-// A check of a script engine runs at most this many VM instructions in all (about a second or two
-// of Lua), and stops at the first battle that breaks a limit: an upload's check is bounded.
-inline constexpr std::uint64_t kConformanceInstructions = 200'000'000;
-
 // Runs the suite on `engine` with the generated battles and `samples` (calculator documents; a
-// document that does not prepare is a failed check naming it). Documents are prepared with the
-// built-in "dark-age" world defaults, then resolved by `engine` itself.
+// document that does not prepare is a failed check naming it). A script engine's calls share one
+// upload check's budget (ScriptRunBudget, ScriptLimits::check_instructions), and the suite stops
+// at the first battle that breaks a limit or the budget: a check's cost is bounded. Documents are
+// prepared with the built-in "dark-age" world defaults, then resolved by `engine` itself.
 ConformanceReport run_conformance(const CombatEngine& engine, const std::vector<Json>& samples = {},
                                   bool generated = true);
 

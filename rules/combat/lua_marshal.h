@@ -44,8 +44,19 @@ void push_order(lua_State* L, const Order& order);
 // objects, empty tables objects; numbers stay integers when they are. Errors name `path`.
 Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path);
 
+// What one outcome may hold: `bytes` of data (string bytes plus 8 per value, every reference
+// counted), and what passing it means for the error ("more than 65536 bytes of data, the limit of
+// one battle's outcome").
+struct OutcomeBound {
+  std::size_t bytes = 1 << 20;
+  std::string over = "more than 1 MB of data";
+};
+
 // Lua -> BattleOutcome (the value at `idx`), field by field: unknown fields and wrong types are
-// errors naming the field. Consistency is checked separately (outcome_inconsistency).
-Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx);
+// errors naming the field; data past `bound` is an error naming the bound and where it was
+// passed. Consistency is checked separately (outcome_inconsistency). `bytes` (when given) is set
+// to what the outcome counted, up to where reading stopped.
+Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound& bound = {},
+                                       std::size_t* bytes = nullptr);
 
 }  // namespace adj

@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <utility>
 
 extern "C" {
@@ -94,6 +93,8 @@ void LuaSandbox::release_idle_memory() {
 
 namespace {
 std::size_t size_class(std::size_t n) { return (n + 15) / 16 - 1; }  // REQUIRES: 1 <= n
+// The length of the string create() makes to measure a string's allocation beyond its characters.
+constexpr std::size_t kProbeStringBytes = 1000;
 }  // namespace
 
 void* LuaSandbox::take(std::size_t n) {
@@ -119,8 +120,13 @@ void LuaSandbox::give(void* p, std::size_t n) {
 
 bool LuaSandbox::charge_allocation(std::size_t bytes) {
   if (!counting_) return true;
+  if (bytes > string_limit_ + string_overhead_) {
+    string_exceeded_ = true;  // the call fails on this limit, whatever pcall does
+    return false;
+  }
+  if (bytes > string_mark_) string_mark_ = bytes;
   instructions_used_ += bytes / 64;
-  if (instructions_used_ <= instruction_limit_ && !instructions_exceeded_) return true;
+  if (instructions_used_ <= call_limit_ && !instructions_exceeded_) return true;
   // From now on every instruction fails (count_hook), as when the count passes the limit there.
   instructions_exceeded_ = true;
   hook_step_ = 1;
@@ -132,6 +138,7 @@ void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t n
   auto* self = static_cast<LuaSandbox*>(ud);
   // A new block's osize is the kind of object (a long string: LUA_TSTRING).
   const bool new_string = ptr == nullptr && osize == LUA_TSTRING;
+  if (new_string && self->measuring_) self->string_overhead_ = nsize - kProbeStringBytes;
   if (ptr == nullptr) osize = 0;
   if (nsize == 0) {
     if (ptr) self->give(ptr, osize);
@@ -165,8 +172,22 @@ void* LuaSandbox::allocate(void* ud, void* ptr, std::size_t osize, std::size_t n
 
 void LuaSandbox::count_hook(lua_State* L, lua_Debug*) {
   LuaSandbox& self = sandbox_of(L);
-  self.instructions_used_ += static_cast<std::uint64_t>(self.hook_step_);
-  if (self.instructions_used_ > self.instruction_limit_ || self.instructions_exceeded_) {
+  self.instructions_used_ +=
+      static_cast<std::uint64_t>(self.hook_step_) * self.instruction_weight();
+  if (!self.depth_exceeded_ && !self.instructions_exceeded_) {
+    lua_Debug deepest;
+    // O(the depth, at most the limit): a walk of the call chain every 1,000 instructions.
+    if (lua_getstack(L, self.depth_limit_, &deepest)) self.depth_exceeded_ = true;
+  }
+  if (self.depth_exceeded_) {
+    // Sticky, as the instruction limit: a pcall in the script cannot swallow it.
+    if (self.hook_step_ != 1) {
+      self.hook_step_ = 1;
+      lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    }
+    luaL_error(L, "call depth limit exceeded");
+  }
+  if (self.instructions_used_ > self.call_limit_ || self.instructions_exceeded_) {
     // From now on every instruction fails, so a pcall in the script cannot swallow the limit.
     self.instructions_exceeded_ = true;
     if (self.hook_step_ != 1) {
@@ -175,30 +196,6 @@ void LuaSandbox::count_hook(lua_State* L, lua_Debug*) {
     }
     luaL_error(L, "instruction limit exceeded");
   }
-  if (self.time_exceeded_ || self.over_time()) {
-    self.time_exceeded_ = true;  // sticky, as the instruction limit
-    if (self.hook_step_ != 1) {
-      self.hook_step_ = 1;
-      lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
-    }
-    luaL_error(L, "time limit exceeded");
-  }
-}
-
-namespace {
-std::int64_t clock_ns(clockid_t clock) {
-  timespec t{};
-  clock_gettime(clock, &t);
-  return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
-}
-}  // namespace
-
-bool LuaSandbox::over_time() {
-  const std::int64_t mark = cpu_limit_ns_ < 1'000'000'000 ? cpu_limit_ns_ : 1'000'000'000;
-  if (clock_ns(CLOCK_MONOTONIC_COARSE) - call_start_ns_ < mark) return false;
-  const std::int64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
-  if (cpu_mark_ns_ < 0) cpu_mark_ns_ = cpu;
-  return cpu - cpu_mark_ns_ > cpu_limit_ns_;
 }
 
 void LuaSandbox::exceed(lua_State* L) {
@@ -215,9 +212,9 @@ void LuaSandbox::exceed(lua_State* L) {
 void LuaSandbox::charge(lua_State* L, std::uint64_t units) {
   LuaSandbox& self = sandbox_of(L);
   if (!self.counting_) return;  // after the call: an outcome reader completing a lazy table
-  if (units > self.instruction_limit_ - self.instructions_used_ ||
-      self.instructions_used_ > self.instruction_limit_) {
-    self.instructions_used_ = self.instruction_limit_ + 1;
+  if (units > self.call_limit_ - self.instructions_used_ ||
+      self.instructions_used_ > self.call_limit_) {
+    self.instructions_used_ = self.call_limit_ + 1;
     exceed(L);
   }
   self.instructions_used_ += units;
@@ -232,6 +229,13 @@ std::size_t key_slot(const char* chars, std::size_t probe) {
 
 int LuaSandbox::open_keys(lua_State* L) {
   LuaSandbox& self = sandbox_of(L);
+  // A string's allocation beyond its characters (Lua 5.4's header and final '\0'), which the
+  // string limit does not count.
+  static const char kProbe[kProbeStringBytes] = {};
+  self.measuring_ = true;
+  lua_pushlstring(L, kProbe, kProbeStringBytes);
+  self.measuring_ = false;
+  lua_pop(L, 1);
   for (int& ref : self.slot_refs_) {
     lua_pushboolean(L, 0);
     ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -291,19 +295,19 @@ Status LuaSandbox::compile(std::string_view source) {
   return Status::InvalidArgument("compile: " + msg);
 }
 
-Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access access) {
+Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access access,
+                        std::uint64_t instruction_limit) {
   CallJob job{body, ctx};
   lua_settop(L_, 0);
   access_ = access;
   ++call_serial_;
+  call_limit_ = instruction_limit < instruction_limit_ ? instruction_limit : instruction_limit_;
   instructions_used_ = 0;
   instructions_exceeded_ = false;
-  time_exceeded_ = false;
-  cpu_mark_ns_ = -1;
-  call_start_ns_ = clock_ns(CLOCK_MONOTONIC_COARSE);
-  hook_step_ = instruction_limit_ < 1000
-                   ? static_cast<int>(instruction_limit_ ? instruction_limit_ : 1)
-                   : 1000;
+  string_exceeded_ = false;
+  depth_exceeded_ = false;
+  string_mark_ = top_level_kept_ ? kept_string_mark_ : 0;
+  hook_step_ = call_limit_ < 1000 ? static_cast<int>(call_limit_ ? call_limit_ : 1) : 1000;
   lua_sethook(L_, count_hook, LUA_MASKCOUNT, hook_step_);
   counting_ = true;
   lua_pushcfunction(L_, run_call);
@@ -312,13 +316,17 @@ Status LuaSandbox::call(std::string_view what, Body body, void* ctx, Access acce
   counting_ = false;
   lua_sethook(L_, nullptr, 0, 0);
   instructions_total_ += instructions_used_;
-  if (rc == LUA_OK && !instructions_exceeded_ && !time_exceeded_) return Status::Ok();
+  last_call_instructions_ = instructions_used_;
+  last_call_out_of_instructions_ = instructions_exceeded_ && !string_exceeded_ && !depth_exceeded_;
+  if (rc == LUA_OK && !instructions_exceeded_ && !string_exceeded_ && !depth_exceeded_)
+    return Status::Ok();
   std::string msg;
-  if (time_exceeded_)
-    msg = "time limit (" + std::to_string(cpu_limit_ns_ / 1'000'000) +
-          " ms of CPU per call) exceeded";
+  if (string_exceeded_)
+    msg = "string length limit (" + std::to_string(string_limit_) + " bytes) exceeded";
+  else if (depth_exceeded_)
+    msg = "call depth limit (" + std::to_string(depth_limit_) + " levels) exceeded";
   else if (instructions_exceeded_)
-    msg = "instruction limit (" + std::to_string(instruction_limit_) + " per call) exceeded";
+    msg = "instruction limit (" + std::to_string(call_limit_) + " per call) exceeded";
   else if (rc == LUA_ERRMEM)
     msg = "memory limit (" + std::to_string(memory_cap_) + " bytes) exceeded";
   else

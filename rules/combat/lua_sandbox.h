@@ -19,6 +19,18 @@
 // instruction per 64 bytes (only strings: other allocations, such as the stack's, depend on when
 // the collector ran, and the count must not).
 //
+// Work the VM does on long strings without an allocation (==, <, <= on two strings compare them
+// byte by byte, as a table lookup by a long string key does) is charged through the string mark:
+// the length of the longest string of more than 512 bytes the call made (or the kept top level
+// holds). Every VM instruction then counts 1 + mark / kStringBytesPerInstruction, the most a
+// comparison of two strings of that length can cost, in instructions' worth. A string longer than
+// the string limit (set_string_limit) is not made at all. The count depends only on the script
+// and its input, never on the machine or the collector: the same call gives the same count, and
+// the same pass or fail, on every run. No clock is read.
+//
+// Calls nest at most set_depth_limit() levels (Lua and C functions alike), checked with the
+// instruction count (so a recursion stops within a step of 1,000 instructions past the limit).
+//
 // Lua errors are longjmps (the system's liblua is C): every Lua call that can raise runs inside
 // lua_pcall, and code running there keeps no C++ object with a destructor alive across a Lua API
 // call (see Body).
@@ -92,6 +104,7 @@ class LuaSandbox {
 
   // A state with the safe library set under `memory_bytes`, running at most `instructions` VM
   // instructions per call. Null when even the libraries do not fit.
+  // (Strings of at most kDefaultStringBytes and kDefaultDepth levels until set otherwise.)
   static std::unique_ptr<LuaSandbox> create(std::size_t memory_bytes, std::uint64_t instructions);
   ~LuaSandbox();
   LuaSandbox(const LuaSandbox&) = delete;
@@ -102,18 +115,27 @@ class LuaSandbox {
   Status compile(std::string_view source);
 
   // Runs the script's chunk in a fresh environment (or enters the kept top level), then `body`,
-  // under the limits. On success the body's result is on top of the stack until the next call or
-  // clear(). Errors name `what` and the limit broken or the script's message with its line.
-  // `access` stays in force until clear() (the outcome readers complete lazy tables with it),
-  // without the limits.
-  Status call(std::string_view what, Body body, void* ctx, Access access);
-  // A backstop on the CPU time of one call (10 s unless set): some VM instructions cost in
-  // proportion to their operands (== and < on long strings compare them byte by byte), which the
-  // instruction count does not see. Calls within the instruction limit otherwise stay far below
-  // it (50,000,000 instructions take well under a second). A call past it fails ("time limit").
-  void set_cpu_limit_ms(std::uint64_t ms) {
-    cpu_limit_ns_ = static_cast<std::int64_t>(ms) * 1'000'000;
-  }
+  // under the limits; the instruction limit is the lower of the state's and `instruction_limit`
+  // (what remains of a run's budget). On success the body's result is on top of the stack until
+  // the next call or clear(). Errors name `what` and the limit broken or the script's message
+  // with its line. `access` stays in force until clear() (the outcome readers complete lazy
+  // tables with it), without the limits.
+  Status call(std::string_view what, Body body, void* ctx, Access access,
+              std::uint64_t instruction_limit = UINT64_MAX);
+  // Instructions the last call counted, and whether it ended on the instruction limit it was
+  // given.
+  std::uint64_t last_call_instructions() const { return last_call_instructions_; }
+  bool last_call_out_of_instructions() const { return last_call_out_of_instructions_; }
+  // The longest string a call may make, in bytes (a longer one fails the call: "string length
+  // limit (N bytes) exceeded").
+  void set_string_limit(std::size_t bytes) { string_limit_ = bytes; }
+  // The deepest a call may nest, in levels of calls ("call depth limit (N levels) exceeded").
+  void set_depth_limit(int levels) { depth_limit_ = levels < 1 ? 1 : levels; }
+  static constexpr std::size_t kDefaultStringBytes = 1024 * 1024;
+  static constexpr int kDefaultDepth = 1000;
+  // Bytes of the string mark that count as one more instruction for every VM instruction (a
+  // comparison of 256 bytes costs about what 2 to 4 VM instructions do).
+  static constexpr std::size_t kStringBytesPerInstruction = 256;
   // Stops running the chunk before every call when that changes nothing a script can see
   // (lua_top_level.cc): with the environment the last call left on top of the stack (the one the
   // chunk ran in), if the top level left only functions, numbers, strings and booleans in globals
@@ -174,9 +196,8 @@ class LuaSandbox {
   // Brings the memory the state holds under kIdleBytes when it is over (see kIdleBytes).
   void release_idle_memory();
   void free_pooled();
-  // Whether the current call is past its CPU time (see set_cpu_limit_ms): a cheap coarse clock
-  // first; the thread's CPU clock only once the call has run a second (or the limit) of wall time.
-  bool over_time();
+  // What every VM instruction counts now: 1 + string mark / kStringBytesPerInstruction.
+  std::uint64_t instruction_weight() const { return 1 + string_mark_ / kStringBytesPerInstruction; }
   static int open_keys(lua_State* L);
 
   lua_State* L_ = nullptr;
@@ -189,11 +210,18 @@ class LuaSandbox {
   std::uint64_t instructions_total_ = 0;
   int hook_step_ = 1;
   bool instructions_exceeded_ = false;
-  bool counting_ = false;  // inside call(): allocations are charged
-  std::int64_t cpu_limit_ns_ = 10'000'000'000;
-  std::int64_t call_start_ns_ = 0;  // CLOCK_MONOTONIC_COARSE at the call's start
-  std::int64_t cpu_mark_ns_ = -1;   // the thread's CPU clock when the wall mark passed
-  bool time_exceeded_ = false;
+  bool counting_ = false;         // inside call(): allocations are charged
+  std::uint64_t call_limit_ = 0;  // the current call's instruction limit
+  std::uint64_t last_call_instructions_ = 0;
+  bool last_call_out_of_instructions_ = false;
+  std::size_t string_limit_ = kDefaultStringBytes;
+  std::size_t string_overhead_ = 0;  // a string's allocation beyond its characters (create())
+  bool measuring_ = false;           // create() is measuring string_overhead_
+  bool string_exceeded_ = false;
+  std::size_t string_mark_ = 0;       // see the header comment; the current call's
+  std::size_t kept_string_mark_ = 0;  // the loading call's, when the top level is kept
+  int depth_limit_ = kDefaultDepth;
+  bool depth_exceeded_ = false;
   std::uint64_t call_serial_ = 0;
   bool top_level_kept_ = false;
   Access access_;

@@ -265,6 +265,8 @@ bool LuaSandbox::keep_top_level() {
   }
   top_level_kept_ = lua_toboolean(L_, -1);
   lua_pop(L_, 1);
+  // The strings the top level made stay reachable from every call (string mark).
+  if (top_level_kept_) kept_string_mark_ = string_mark_;
   return top_level_kept_;
 }
 

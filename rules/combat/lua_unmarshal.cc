@@ -28,16 +28,19 @@ constexpr lua_Integer kMaxListItems = 10'000;  // dice per round, group_losses, 
 struct Reader {
   lua_State* L;
   const LuaSandbox& box;
-  std::string root;  // "outcome" or "engine": what kMaxBytes bounds
+  std::string root;  // "outcome" or "engine": what max_bytes bounds
   long nodes = 0;
   std::size_t bytes = 0;
+  std::size_t max_bytes = kMaxBytes;
+  std::string over = "more than 1 MB of data";  // what passing max_bytes means
 };
 
 Status bad(const std::string& path, const std::string& what);
 
-// Counts `n` more bytes against kMaxBytes; the error names the root and where it was passed.
+// Counts `n` more bytes against max_bytes; the error names the root, the bound and where it was
+// passed.
 Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
-  if (n > kMaxBytes - r.bytes) return bad(r.root, "more than 1 MB of data (at " + path + ")");
+  if (n > r.max_bytes - r.bytes) return bad(r.root, r.over + " (at " + path + ")");
   r.bytes += n;
   return Status::Ok();
 }
@@ -177,7 +180,7 @@ Result<std::string> string_at(Reader& r, int idx, const Path& path) {
     return bad(path, "must be a string, not a " + type_of(L, idx));
   std::size_t n = 0;
   const char* s = lua_tolstring(L, idx, &n);
-  if (n > kMaxBytes - r.bytes) return take_bytes(r, n, path.str());
+  if (n > r.max_bytes - r.bytes) return take_bytes(r, n, path.str());
   r.bytes += n;
   return std::string(s, n);
 }
@@ -203,13 +206,13 @@ bool fast_bool(lua_State* L, int idx, bool& target) {
   target = lua_toboolean(L, idx) != 0;
   return true;
 }
-// Counts the string's bytes against kMaxBytes (false past it: string_at names the error).
+// Counts the string's bytes against max_bytes (false past it: string_at names the error).
 template <typename S>  // std::string or std::optional<std::string>
 bool fast_string(Reader& r, int idx, S& target) {
   if (lua_type(r.L, idx) != LUA_TSTRING) return false;
   std::size_t n = 0;
   const char* chars = lua_tolstring(r.L, idx, &n);
-  if (n > kMaxBytes - r.bytes) return false;
+  if (n > r.max_bytes - r.bytes) return false;
   r.bytes += n;
   target = std::string(chars, n);
   return true;
@@ -265,7 +268,7 @@ Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
   if (*n > kMaxListItems)
     return bad(path, "more than " + std::to_string(kMaxListItems) + " values");
   const auto bytes = static_cast<std::size_t>(*n) * 8;
-  if (bytes > kMaxBytes - r.bytes) return take_bytes(r, bytes, path.str());
+  if (bytes > r.max_bytes - r.bytes) return take_bytes(r, bytes, path.str());
   r.bytes += bytes;
   idx = lua_absindex(L, idx);
   std::vector<int> out;
@@ -376,10 +379,20 @@ Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
   return to_json_value(r, idx, path, 0);
 }
 
-Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx) {
+Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound& bound,
+                                       std::size_t* bytes) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
   Reader r{L, sandbox_of(L), "outcome"};
+  r.max_bytes = bound.bytes;
+  r.over = bound.over;
+  struct Report {  // *bytes on every return
+    Reader& r;
+    std::size_t* out;
+    ~Report() {
+      if (out) *out = r.bytes;
+    }
+  } report{r, bytes};
   const Path root{nullptr, "outcome"};
   idx = lua_absindex(L, idx);
   ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, root));

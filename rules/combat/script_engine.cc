@@ -205,8 +205,9 @@ std::string script_inconsistency(const BattleOutcome& o, const BattleInput& in,
 
 class ScriptEngine final : public CombatEngine {
  public:
-  ScriptEngine(std::unique_ptr<LuaSandbox> box, Declarations decl, ScriptId id)
-      : box_(std::move(box)), decl_(std::move(decl)), id_(std::move(id)) {}
+  ScriptEngine(std::unique_ptr<LuaSandbox> box, Declarations decl, ScriptId id,
+               const ScriptLimits& limits)
+      : box_(std::move(box)), decl_(std::move(decl)), id_(std::move(id)), limits_(limits) {}
 
   std::string_view name() const override { return "lua"; }
   std::string_view summary() const override { return decl_.summary; }
@@ -235,8 +236,8 @@ class ScriptEngine final : public CombatEngine {
   Status check_game(const GameState& state) const override {
     if (!decl_.has_check_game) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
-    Status s = box_->call("check_game", body_check_game, const_cast<GameState*>(&state),
-                          {&state, nullptr});
+    Status s =
+        call("check_game", body_check_game, const_cast<GameState*>(&state), {&state, nullptr});
     if (!s.ok()) return failed(s);
     Status answer = check_answer(box_->state(), "check_game");
     box_->clear();
@@ -253,7 +254,7 @@ class ScriptEngine final : public CombatEngine {
     if (!decl_.has_check_order) return Status::Ok();
     std::lock_guard<std::mutex> lock(mu_);
     OrderCheck c{&order, &state};
-    Status s = box_->call("check_order", body_check_order, &c, {&state, nullptr, nullptr, &order});
+    Status s = call("check_order", body_check_order, &c, {&state, nullptr, nullptr, &order});
     if (!s.ok()) return failed(s);
     Status answer = check_answer(box_->state(), "check_order");
     box_->clear();
@@ -263,11 +264,27 @@ class ScriptEngine final : public CombatEngine {
 
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override {
     std::unique_lock<std::mutex> lock(mu_);
-    Status s =
-        box_->call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
+    Status s = call("resolve", body_resolve, const_cast<BattleInput*>(&in), {in.world, &rng, &in});
     if (!s.ok()) return failed(s);
-    Result<BattleOutcome> out = outcome_from_lua(box_->state(), -1);
+    ScriptRunBudget* run = ScriptRunBudget::current();
+    OutcomeBound bound{limits_.outcome_bytes,
+                       "more than " + std::to_string(limits_.outcome_bytes) +
+                           " bytes of data, the limit of one battle's outcome"};
+    if (run && run->run() == ScriptRun::kTurnRun) {
+      const std::size_t left = run->outcome_bytes < limits_.turn_outcome_bytes
+                                   ? limits_.turn_outcome_bytes - run->outcome_bytes
+                                   : 0;
+      if (left < bound.bytes)
+        bound = {left, "the turn run's budget of " + std::to_string(limits_.turn_outcome_bytes) +
+                           " bytes of battle outcomes is used up"};
+    }
+    std::size_t bytes = 0;
+    Result<BattleOutcome> out = outcome_from_lua(box_->state(), -1, bound, &bytes);
     box_->clear();
+    if (run) {
+      run->outcome_bytes += bytes;
+      if (!out.ok() && bound.bytes < limits_.outcome_bytes) run->exhausted = true;
+    }
     lock.unlock();
     if (!out.ok()) return failed(Status::Internal("resolve: " + out.status().message()));
     // A battle of one group without in.groups: that group (its units are not read here).
@@ -285,6 +302,27 @@ class ScriptEngine final : public CombatEngine {
   }
 
  private:
+  // box_->call under the per-call limits and the thread's run budget (ScriptRunBudget), which it
+  // charges. Holds mu_.
+  Status call(std::string_view what, LuaSandbox::Body body, void* ctx,
+              LuaSandbox::Access access) const {
+    ScriptRunBudget* run = ScriptRunBudget::current();
+    if (!run) return box_->call(what, body, ctx, access);
+    const std::uint64_t total =
+        run->run() == ScriptRun::kTurnRun ? limits_.turn_instructions : limits_.check_instructions;
+    const std::uint64_t left = run->instructions < total ? total - run->instructions : 0;
+    if (left > 0) {
+      Status s = box_->call(what, body, ctx, access, left);
+      run->instructions += box_->last_call_instructions();
+      // Failed on the instructions it was given only when the run's budget gave it fewer.
+      if (s.ok() || left >= limits_.instructions || !box_->last_call_out_of_instructions())
+        return s;
+    }
+    run->exhausted = true;
+    return Status::InvalidArgument(std::string(what) + ": the " + run->name() + "'s budget of " +
+                                   std::to_string(total) + " script instructions is used up");
+  }
+
   Status failed(const Status& s) const {
     return Status::Internal("lua script v" + std::to_string(id_.version) + ": " + s.message());
   }
@@ -293,7 +331,10 @@ class ScriptEngine final : public CombatEngine {
   std::unique_ptr<LuaSandbox> box_;  // guarded by mu_
   Declarations decl_;
   ScriptId id_;
+  ScriptLimits limits_;
 };
+
+thread_local ScriptRunBudget* current_run_budget = nullptr;
 
 // Reads the script's top-level definitions from its environment on top of the stack (raw, never
 // raising).
@@ -347,7 +388,8 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
                                    " bytes; the limit is " + std::to_string(limits.source_bytes));
   std::unique_ptr<LuaSandbox> box = LuaSandbox::create(limits.memory_bytes, limits.instructions);
   if (!box) return Status::InvalidArgument("the Lua libraries do not fit in the memory limit");
-  box->set_cpu_limit_ms(limits.cpu_ms);
+  box->set_string_limit(limits.string_bytes);
+  box->set_depth_limit(limits.call_depth);
   ADJ_RETURN_IF_ERROR(box->compile(source));
   ADJ_RETURN_IF_ERROR(box->call("loading the script", body_environment, nullptr, {}));
   Result<Declarations> decl = read_definitions(box->state());
@@ -355,8 +397,16 @@ Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view 
   box->clear();
   if (!decl.ok()) return decl.status();
   return std::shared_ptr<const CombatEngine>(
-      std::make_shared<ScriptEngine>(std::move(box), std::move(decl).value(), id));
+      std::make_shared<ScriptEngine>(std::move(box), std::move(decl).value(), id, limits));
 }
+
+ScriptRunBudget::ScriptRunBudget(ScriptRun run) : run_(run), outer_(current_run_budget) {
+  current_run_budget = this;
+}
+
+ScriptRunBudget::~ScriptRunBudget() { current_run_budget = outer_; }
+
+ScriptRunBudget* ScriptRunBudget::current() { return current_run_budget; }
 
 const ScriptId* script_id_of(const CombatEngine& engine) {
   const auto* s = dynamic_cast<const ScriptEngine*>(&engine);

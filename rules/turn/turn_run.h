@@ -19,6 +19,7 @@
 
 #include "rules/combat/battle_input_text.h"
 #include "rules/combat/local_world.h"
+#include "rules/combat/script_engine.h"
 #include "rules/turn/economy.h"
 #include "rules/turn/turn_resolver.h"
 
@@ -54,6 +55,9 @@ class TurnRun {
   Result<TurnResult> run();
 
  private:
+  // The turn run's total budget for a script engine's calls (ScriptLimits::turn_*): the calls
+  // this thread makes while the run lives. Not moved; declared first, so it outlives the rest.
+  ScriptRunBudget script_budget_{ScriptRun::kTurnRun};
   // Every battle's log goes through here, in execution order: to result_.battles, or, with a
   // sink, to sunk_ (where it does not move) and the sink.
   void keep_battle(BattleLog&& log) {

@@ -399,11 +399,11 @@ Result<std::string> GameAdmin::reset_player(const std::string& game, const std::
 }
 
 Result<std::string> GameAdmin::player_update(const std::string& game, const std::string& player,
-                                             const std::string& what,
-                                             const std::string& new_secret) {
+                                             const std::string& what, const std::string& new_secret,
+                                             const std::string& current_token) {
   std::string out;
   if (what == "secret") {
-    ADJ_RETURN_IF_ERROR(svc_.change_secret(game, player, new_secret));
+    ADJ_RETURN_IF_ERROR(svc_.change_secret(game, player, new_secret, current_token));
   } else if (what == "token") {
     Result<std::string> token = svc_.rotate_tokens(game, player);
     if (!token.ok()) return token;

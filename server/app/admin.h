@@ -128,10 +128,13 @@ class GameAdmin {
   Result<std::string> reset_player(const std::string& game, const std::string& player,
                                    const std::string& what, const std::string& actor);
   // A player's own change, after the caller authenticated them: `what` "secret" sets
-  // `new_secret` (InvalidArgument unless acceptable_secret; returns ""), "token" revokes every
-  // token of the player and returns a new link token. Audited ("secret", actor "player:<code>").
+  // `new_secret` (InvalidArgument unless acceptable_secret; returns "") and ends every sign-in
+  // session of the player but the caller's `current_token` (Services::change_secret), "token"
+  // revokes every token of the player and returns a new link token. Audited ("secret", actor
+  // "player:<code>").
   Result<std::string> player_update(const std::string& game, const std::string& player,
-                                    const std::string& what, const std::string& new_secret);
+                                    const std::string& what, const std::string& new_secret,
+                                    const std::string& current_token = "");
   // NotFound for an unknown token (Services::token_owner).
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token);
   // True when `secret` is the player's secret (Services::authenticate_player). False for a wrong

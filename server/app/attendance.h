@@ -34,6 +34,7 @@
 //   attendance      {options}                          the GM changed the policy
 //   civil-disorder  {player, turn (first turn in disorder), missed, offers}
 //   standby         {address}                          actor "standby"
+//   standby-remove  {address}                          the GM removed it
 //   takeover-code   {player, expires}                  (never the code)
 //   takeover        {player, to (address), channel}
 //   absence         {player, from, to}
@@ -131,10 +132,16 @@ class Attendance {
 
   // Puts `address` on the standby list (at most kMaxStandby per game) and tells it (notice
   // "standby", once per address and game). Returns the answer text for the caller to show.
-  // With notify false no notice is queued (the mail channel answers the sender itself).
+  // With notify false no notice is queued (the mail channel answers the sender itself). Public
+  // channels come here only once the address confirmed (server/app/confirmations.h), so only
+  // confirmed addresses count toward kMaxStandby and get takeover offers.
   Result<std::string> standby(const std::string& game, const std::string& address,
                               bool notify = true);
   Result<std::vector<StandbyEntry>> standby_list(const std::string& game);
+  // The GM removes `address` (any case) from the standby list (audit standby-remove {address}).
+  // NotFound when it is not on the list.
+  Status remove_standby(const std::string& game, const std::string& address,
+                        const std::string& actor);
 
   // A new takeover code for `player` (the GM's; any position); returned once, stored hashed.
   Result<std::string> issue_code(const std::string& game, const std::string& player,

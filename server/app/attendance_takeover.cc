@@ -69,6 +69,18 @@ Result<std::vector<StandbyEntry>> Attendance::standby_list(const std::string& ga
   return a_.standby_list(game);
 }
 
+Status Attendance::remove_standby(const std::string& game, const std::string& address,
+                                  const std::string& actor) {
+  auto list = a_.standby_list(game);
+  if (!list.ok()) return list.status();
+  const std::string addr = lower(address);
+  if (std::none_of(list->begin(), list->end(),
+                   [&](const StandbyEntry& e) { return e.address == addr; }))
+    return Status::NotFound(address.substr(0, 254) + " is not on the standby list of game " + game);
+  ADJ_RETURN_IF_ERROR(a_.remove_standby(game, addr));
+  return audit(game, actor, "standby-remove", {{"address", addr}});
+}
+
 Result<std::string> Attendance::issue_code(const std::string& game, const std::string& player,
                                            const std::string& actor) {
   const std::string code = upper(player);

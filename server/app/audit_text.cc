@@ -155,4 +155,40 @@ std::string audit_action_text(const AuditEntry& e) {
   return a;
 }
 
+namespace {
+
+std::string without_addresses(const std::string& s) {
+  if (s.find('@') == std::string::npos) return s;
+  std::string out;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ' ' || s[i] == '\n' || s[i] == '\t') {
+      out += s[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < s.size() && s[end] != ' ' && s[end] != '\n' && s[end] != '\t') ++end;
+    const std::string word = s.substr(i, end - i);
+    out += word.find('@') == std::string::npos ? word : std::string(kAddressWithheld);
+    i = end;
+  }
+  return out;
+}
+
+void withhold_addresses(Json& j) {
+  if (j.is_string()) {
+    j = without_addresses(j.get<std::string>());
+  } else if (j.is_structured()) {
+    for (auto& x : j) withhold_addresses(x);
+  }
+}
+
+}  // namespace
+
+AuditEntry public_audit_entry(AuditEntry e) {
+  e.actor = without_addresses(e.actor);
+  withhold_addresses(e.detail);
+  return e;
+}
+
 }  // namespace adj

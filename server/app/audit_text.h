@@ -17,4 +17,10 @@ std::string audit_actor_text(const std::string& actor);
 // MRC, NUM" or "moved the deadline from 2026-11-22 18:00 UTC to 2026-11-23 18:00 UTC".
 std::string audit_action_text(const AuditEntry& e);
 
+// The entry as the public sees it (the public audit page and API): every word holding an '@' in
+// the actor and in every string of the detail, at any depth, replaced by kAddressWithheld, so
+// that no e-mail address is shown. The GM's views show entries as stored.
+AuditEntry public_audit_entry(AuditEntry e);
+inline constexpr const char* kAddressWithheld = "(address withheld)";
+
 }  // namespace adj

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "rules/core/ascii.h"
+#include "server/app/client_address.h"
 
 namespace adj {
 
@@ -56,53 +57,9 @@ bool throttle_idle(const ThrottleState& s, const ThrottleConfig& c, std::int64_t
          (s.last_failure == 0 || now - s.last_failure >= c.quiet_seconds);
 }
 
-namespace {
-
 using ascii::lower;
 
-// The first four groups of a textual IPv6 address (its /64), expanding "::"; "" when `ip` is
-// not IPv6.
-std::string ipv6_prefix64(const std::string& ip) {
-  if (ip.find(':') == std::string::npos) return "";
-  std::string a = lower(ip);
-  if (const auto pct = a.find('%'); pct != std::string::npos) a.erase(pct);  // zone id
-  std::vector<std::string> head, tail;
-  const auto dbl = a.find("::");
-  auto split = [](const std::string& s, std::vector<std::string>& out) {
-    std::size_t start = 0;
-    while (start <= s.size() && !s.empty()) {
-      const auto colon = s.find(':', start);
-      out.push_back(
-          s.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
-      if (colon == std::string::npos) break;
-      start = colon + 1;
-    }
-  };
-  if (dbl == std::string::npos) {
-    split(a, head);
-  } else {
-    split(a.substr(0, dbl), head);
-    split(a.substr(dbl + 2), tail);
-    while (head.size() + tail.size() < 8) head.push_back("0");
-  }
-  head.insert(head.end(), tail.begin(), tail.end());
-  std::string out;
-  for (std::size_t i = 0; i < 4 && i < head.size(); ++i) {
-    std::string g = head[i];
-    while (g.size() > 1 && g.front() == '0') g.erase(0, 1);
-    out += (i ? ":" : "") + (g.empty() ? std::string("0") : g);
-  }
-  return out + "::/64";
-}
-
-}  // namespace
-
-std::string throttle_key_addr(const std::string& ip) {
-  std::string a = lower(ip);
-  if (a.rfind("::ffff:", 0) == 0 && a.find('.') != std::string::npos) return "addr:" + a.substr(7);
-  if (std::string p = ipv6_prefix64(a); !p.empty()) return "addr:" + p;
-  return "addr:" + a;
-}
+std::string throttle_key_addr(const std::string& ip) { return "addr:" + lower(client_key(ip)); }
 
 std::string throttle_key_sender(const std::string& address) {
   // An address is at most 254 octets (RFC 5321); a longer "sender" is cut, so that no key

@@ -169,6 +169,14 @@ std::string canonical_ip(std::string_view text) {
   return a ? text_of(*a) : std::string();
 }
 
+std::string client_key(std::string_view ip) {
+  auto a = parse_address(trim(ip));
+  if (!a) return std::string(ip.substr(0, 64));
+  if (a->v4) return text_of(*a);
+  std::fill(a->bytes.begin() + 8, a->bytes.end(), std::uint8_t{0});
+  return text_of(*a) + "/64";
+}
+
 bool is_private_or_loopback(std::string_view ip) {
   const auto a = parse_address(ip);
   if (!a) return false;

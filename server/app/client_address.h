@@ -38,6 +38,13 @@ std::optional<IpNet> parse_ip_net(std::string_view text);
 // The canonical text of a textual IP address ("" when `text` is not one).
 std::string canonical_ip(std::string_view text);
 
+// The key under which one client is counted by every per-address cap, budget and limit (the
+// guessing limiter, the HTTP and SMTP connection caps, the SMTP data share, the mail budget per
+// peer, the sign-up and standby rates): an IPv4 address (or IPv4-mapped IPv6) in canonical text;
+// an IPv6 address as its /64 ("2001:db8:1:2::/64"), since one subscriber is given a whole /64.
+// Text that is no address comes back as is, cut to 64 characters.
+std::string client_key(std::string_view ip);
+
 // 127/8, 10/8, 172.16/12, 192.168/16, 169.254/16, 100.64/10, ::1, fc00::/7, fe80::/10.
 bool is_private_or_loopback(std::string_view ip);
 

@@ -164,6 +164,38 @@ Status Membership::open_signups(const std::string& game_in, const std::string& a
   return audit(*game, actor, "signup-open", {{"from", g->status}});
 }
 
+Result<Membership::JoinCheck> Membership::check_join(const std::string& game_in,
+                                                     const std::string& email,
+                                                     std::string_view preferences) {
+  auto game = game_id(game_in);
+  if (!game.ok()) return game.status();
+  auto g = summary_in(*game, "signup", "joining");
+  if (!g.ok()) return g.status();
+  ADJ_RETURN_IF_ERROR(check_address(email));
+  auto state = s_.games.load_state(*game, std::nullopt);
+  if (!state.ok()) return state.status();
+  auto prefs = parse_preferences(*state, preferences);
+  if (!prefs.ok()) return prefs.status();
+  return JoinCheck{*game, g->name, std::move(prefs).value()};
+}
+
+Status Membership::remove_signup(const std::string& game_in, std::int64_t signup,
+                                 const std::string& actor) {
+  auto game = game_id(game_in);
+  if (!game.ok()) return game.status();
+  auto all = m_.signups(*game);
+  if (!all.ok()) return all.status();
+  const auto it =
+      std::find_if(all->begin(), all->end(), [&](const Signup& s) { return s.id == signup; });
+  if (it == all->end())
+    return Status::NotFound("game " + *game + " has no sign-up " + std::to_string(signup));
+  if (it->state == "assigned")
+    return Status::FailedPrecondition("the sign-up of " + it->email + " was given " + it->player +
+                                      "; to take the position away, replace the player");
+  ADJ_RETURN_IF_ERROR(m_.remove_signup(*game, signup));
+  return audit(*game, actor, "signup-remove", {{"signup", signup}, {"address", it->email}});
+}
+
 Result<JoinOutcome> Membership::join(const std::string& game_in, const std::string& email,
                                      std::string_view preferences, const std::string& channel) {
   auto game = game_id(game_in);

@@ -13,6 +13,7 @@
 // Audit log (AdminStore, actor as given; a player's own change has actor "player:<code>"):
 //   signup-open  {from (status)}
 //   approve      {signup, address}
+//   signup-remove {signup, address}
 //   assign       {player, address, preference_rank (1-based; null when no preference was free)}
 //   start        {assigned, vacant: [codes], unassigned, seed_used: true}
 //   invite       {address}
@@ -99,8 +100,23 @@ class Membership {
   Status open_signups(const std::string& game, const std::string& actor);
   // Puts `email` on the sign-up list with its preferences (see parse_preferences). The game must
   // be in status "signup"; at most kSignupsPerPlace x places sign-ups; one per address.
+  // Public channels do not call this directly but ask for a confirmation first
+  // (server/app/confirmations.h); the GM's channels may.
   Result<JoinOutcome> join(const std::string& game, const std::string& email,
                            std::string_view preferences, const std::string& channel);
+  // What join() checks before it records anything (errors as join's): the stored game id, its
+  // name and the preferences as codes. Says nothing about the list.
+  struct JoinCheck {
+    std::string game;
+    std::string game_name;
+    std::vector<std::string> preferences;
+  };
+  Result<JoinCheck> check_join(const std::string& game, const std::string& email,
+                               std::string_view preferences);
+  // The GM removes sign-up `id` (audit signup-remove {signup, address}). NotFound for an
+  // unknown sign-up; FailedPrecondition for one that was given a position (replace the player
+  // instead).
+  Status remove_signup(const std::string& game, std::int64_t signup, const std::string& actor);
   Result<std::vector<Signup>> signups(const std::string& game);
   // Marks a pending sign-up approved (approving twice is Ok). Status "signup" only.
   Status approve(const std::string& game, std::int64_t signup, const std::string& actor);

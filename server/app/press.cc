@@ -2,11 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 #include "rules/core/ascii.h"
 #include "server/app/audit_log.h"
-#include "server/app/time_text.h"
 
 namespace adj {
 namespace {
@@ -75,20 +73,6 @@ int level(const std::string& press) {
   if (press == "private") return 2;
   if (press == "anonymous") return 3;
   return 0;
-}
-
-std::string thread_key(const PressMessage& m) {
-  if (m.to_all) return "press:all";
-  std::set<std::string> who(m.recipients.begin(), m.recipients.end());
-  if (m.anonymous) {
-    std::string k = "press:anonymous";
-    for (const auto& c : who) k += ":" + c;
-    return k;
-  }
-  who.insert(m.sender);
-  std::string k = "press";
-  for (const auto& c : who) k += ":" + c;
-  return k;
 }
 
 bool game_over(const Json& state) { return state.value("status", "") == "finished"; }
@@ -276,31 +260,7 @@ Result<PressView> Press::send(const std::string& game, const std::string& player
   if (!id.ok()) return id.status();
   m.id = *id;
 
-  // Mail to the recipients (everyone else for ALL).
-  Notice n;
-  n.game = game;
-  n.kind = "press";
-  if (all) {
-    for (const Json& p : (*state)["players"])
-      if (p.value("code", "") != me) n.players.push_back(p.value("code", ""));
-  } else {
-    n.players = m.recipients;
-  }
-  const PressView v = view(*state, m, "", false);
-  n.subject = std::string(all ? "Public press" : "Press") +
-              (m.anonymous ? " (anonymous)" : " from " + v.from);
-  n.text =
-      "Press in game " + game + ", turn " + std::to_string(m.turn) + ", " + utc_minutes(m.sent_at) +
-      ".\nFrom: " + v.from + "\nTo: " + v.to + "\n\n" + body + "\n\n" +
-      (m.anonymous ? std::string("The sender is anonymous; an answer cannot go to them alone.\n")
-                   : "To answer, send a mail with your GAME and PLAYER lines and\n"
-                     "  PRESS TO " +
-                         m.sender +
-                         "\n  <your message>\n  ENDPRESS\nor use your press page on the "
-                         "web.\n");
-  n.dedupe_key = "press:" + game + ":" + std::to_string(m.id);
-  n.thread = thread_key(m);
-  if (!n.players.empty()) ADJ_RETURN_IF_ERROR(services_.notify(std::move(n)));
+  // Mailed by the recipients' next press digest (press_digest.h), not one mail per message.
   return view(*state, m, me, false);
 }
 

@@ -1,6 +1,7 @@
 // Press between players: who may send what to whom under the game's press options, storing each
-// message and mailing it to its recipients (Services::notify, kind "press"), and who may read
-// which messages (a player's mailbox, the public press, the GM's view, the archive).
+// message (mailed to its recipients later, gathered in a digest per recipient:
+// server/app/press_digest.h), and who may read which messages (a player's mailbox, the public
+// press, the GM's view, the archive).
 //
 // Rules (every channel: mail PRESS blocks, the web inbox, the JSON API):
 //   * Options (PressOptions): "none" refuses all press; "public" only to everyone; "private" also
@@ -13,9 +14,6 @@
 //     everyone. The sender is never a recipient of their own message.
 //   * Bounds (PressLimits): body size, recipients, messages per player per turn, per game; each
 //     refusal names the bound.
-//   * Threads: a message's thread is its set of participants (sender and recipients, sorted), so
-//     a conversation is one thread; public press is one thread per game; anonymous press is
-//     threaded by its recipients only.
 // Thread-safety: one Press per thread, like Services. Ownership: borrows its arguments.
 #pragma once
 
@@ -60,10 +58,11 @@ class Press {
         audit_(audit),
         limits_(limits) {}
 
-  // Stores and mails a message from `player` (authenticated by the caller). Errors, each a
-  // sentence for the sender: NotFound (unknown game or player), FailedPrecondition (press off,
-  // private or anonymous press not allowed, the game is over, a bound reached), InvalidArgument
-  // (unknown recipient, empty or too long text, no recipient).
+  // Stores a message from `player` for the recipients' press pages and their next digest mail
+  // (authenticated by the caller). Errors, each a sentence for the sender: NotFound (unknown game
+  // or player), FailedPrecondition (press off, private or anonymous press not allowed, the game is
+  // over, a bound reached), InvalidArgument (unknown recipient, empty or too long text, no
+  // recipient).
   Result<PressView> send(const std::string& game, const std::string& player,
                          const PressDraft& draft);
 
@@ -95,12 +94,13 @@ class Press {
 
   const PressLimits& limits() const { return limits_; }
 
- private:
-  PressView view(const Json& state, const PressMessage& m, const std::string& reader,
-                 bool reveal) const;
   // When `player`'s present holder took the position over: nullopt for its first player, with
   // new_holder_reads_earlier, or without an audit store.
   Result<std::optional<UnixTime>> holder_since(const std::string& game, const std::string& player);
+
+ private:
+  PressView view(const Json& state, const PressMessage& m, const std::string& reader,
+                 bool reveal) const;
 
   Services& services_;
   PressStore& store_;

@@ -275,9 +275,30 @@ Status Services::authenticate_player(const std::string& game, const std::string&
   return verify_secret(secret, *hash) ? Status::Ok() : denied;
 }
 
-Result<std::pair<std::string, std::string>> Services::token_owner(const std::string& token) {
+Result<TokenRecord> Services::credential(const std::string& token) {
   if (!is_token_shaped(token)) return Status::NotFound("unknown player token");
-  return s_.credentials.token_owner(hash_token(token));
+  const std::string hash = hash_token(token);
+  Result<TokenRecord> r = s_.credentials.token_record(hash);
+  if (!r.ok() || !r->session) return r;
+  const UnixTime now = now_();
+  if (now - r->created_at >= sessions_.absolute_seconds ||
+      now - r->last_used_at >= sessions_.idle_seconds)
+    return Status::NotFound("sign-in session expired");  // its row goes with kMaxSessions
+  if (now - r->last_used_at >= sessions_.touch_seconds) {
+    ADJ_RETURN_IF_ERROR(s_.credentials.touch_session(hash, now));
+    r->last_used_at = now;
+  }
+  return r;
+}
+
+Result<std::pair<std::string, std::string>> Services::token_owner(const std::string& token) {
+  Result<TokenRecord> r = credential(token);
+  if (!r.ok()) return r.status();
+  return std::make_pair(r->game, r->player);
+}
+
+Status Services::end_sessions(const std::string& game, const std::string& player) {
+  return s_.credentials.revoke_sessions(game, upper(player), "");
 }
 
 Result<std::string> Services::issue_link_token(const std::string& game, const std::string& player) {
@@ -305,14 +326,16 @@ Result<std::string> Services::rotate_tokens(const std::string& game, const std::
 }
 
 Status Services::change_secret(const std::string& game, const std::string& player,
-                               const std::string& new_secret) {
+                               const std::string& new_secret, const std::string& keep_token) {
   std::string why;
   if (!acceptable_secret(new_secret, &why)) return Status::InvalidArgument(why);
   Result<std::string> code = player_code(game, player);
   if (!code.ok()) return code.status();
   Result<std::string> h = hash_secret(new_secret);
   if (!h.ok()) return h.status();
-  return s_.credentials.set_secret_hash(game, *code, *h, now_());
+  ADJ_RETURN_IF_ERROR(s_.credentials.set_secret_hash(game, *code, *h, now_()));
+  return s_.credentials.revoke_sessions(game, *code,
+                                        is_token_shaped(keep_token) ? hash_token(keep_token) : "");
 }
 
 Result<std::string> Services::reset_secret(const std::string& game, const std::string& player) {

@@ -33,6 +33,15 @@ struct Stores {
 
 using Clock = std::function<UnixTime()>;
 
+// Server-side limits of sign-in sessions (README, Security): a session unused for idle_seconds,
+// or older than absolute_seconds, is refused and removed. A use is recorded at most once per
+// touch_seconds, so reading pages is not a write per request.
+struct SessionLimits {
+  std::int64_t idle_seconds = 14 * 86400;      // --session-idle-days
+  std::int64_t absolute_seconds = 30 * 86400;  // --session-max-days
+  std::int64_t touch_seconds = 60;
+};
+
 // What a turn run (or preview) produced.
 struct TurnRunOutcome {
   int turn = 0;
@@ -126,19 +135,29 @@ class Services {
   // game. `player` is matched case-insensitively.
   Status authenticate_player(const std::string& game, const std::string& player,
                              std::string_view secret);
+  // The limits token_owner and credential apply to sign-in sessions (defaults: SessionLimits).
+  void set_session_limits(const SessionLimits& limits) { sessions_ = limits; }
   // The (game, player) a link or sign-in token belongs to. NotFound when unknown (also for
-  // anything that is not a token).
+  // anything that is not a token, and for a session past its idle or absolute limit). Records the
+  // session's use (at most once per SessionLimits::touch_seconds).
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token);
+  // The same with what the token is (TokenRecord::session: a sign-in session, else the link).
+  Result<TokenRecord> credential(const std::string& token);
+  // Ends every sign-in session of the player (sign-out; the link token stays).
+  Status end_sessions(const std::string& game, const std::string& player);
   // A new link token for the player, replacing the previous link (sign-in sessions stay). The
   // token exists in clear only in the result. NotFound for an unknown game or player.
   Result<std::string> issue_link_token(const std::string& game, const std::string& player);
   // A new sign-in session token (the web cookie). NotFound for an unknown game or player.
   Result<std::string> new_session_token(const std::string& game, const std::string& player);
-  // Revokes every token of the player (link and sessions) and issues a new link token.
+  // Revokes every token of the player (link and sessions, the caller's too) and issues a new link
+  // token.
   Result<std::string> rotate_tokens(const std::string& game, const std::string& player);
-  // Sets the player's secret. InvalidArgument (nothing changed) unless acceptable_secret.
+  // Sets the player's secret and ends every sign-in session of the player except the session
+  // `keep_token` (the caller's own, when it is one; the link token stays). InvalidArgument
+  // (nothing changed) unless acceptable_secret.
   Status change_secret(const std::string& game, const std::string& player,
-                       const std::string& new_secret);
+                       const std::string& new_secret, const std::string& keep_token = "");
   // A new random secret for the player (the GM's reset); returned once, stored hashed.
   Result<std::string> reset_secret(const std::string& game, const std::string& player);
 
@@ -194,6 +213,7 @@ class Services {
 
   Stores s_;
   Clock now_;
+  SessionLimits sessions_;
 };
 
 }  // namespace adj

@@ -1,10 +1,11 @@
-// `adjutant attendance show|set|code`: missed turns, civil disorder, absences, the standby list,
-// the attendance options and the GM's takeover codes (server/app/attendance.h).
+// `adjutant attendance show|set|code|standby-remove`: missed turns, civil disorder, absences, the
+// standby list, the attendance options and the GM's takeover codes (server/app/attendance.h).
 #include <cstdio>
 #include <ctime>
 
 #include "server/app/attendance.h"
 #include "server/app/open_store.h"
+#include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "storage/store.h"
 
@@ -58,7 +59,8 @@ int attendance_show(const Common& c, const std::string& game, bool json) {
                   p.disorder ? ("since turn " + std::to_string(*p.disorder_since)).c_str() : "no",
                   p.absence_text().c_str());
     std::printf("Standby: %zu address(es)\n", standby->size());
-    for (const auto& e : *standby) std::printf("  %s\n", e.address.c_str());
+    for (const auto& e : *standby)
+      std::printf("  %s (since %s)\n", e.address.c_str(), utc_minutes(e.created_at).c_str());
     return kExitOk;
   });
 }
@@ -85,6 +87,15 @@ int attendance_code(const Common& c, const std::string& game, const std::string&
     if (!code.ok()) return attendance_fail(code.status());
     std::printf("Takeover code for %s in %s (shown only now; single use): %s\n", player.c_str(),
                 id.c_str(), code->c_str());
+    return kExitOk;
+  });
+}
+
+int attendance_standby_remove(const Common& c, const std::string& game,
+                              const std::string& address) {
+  return with_attendance(c, game, [&](Attendance& att, const std::string& id) {
+    if (Status s = att.remove_standby(id, address, "gm:cli"); !s.ok()) return attendance_fail(s);
+    std::printf("%s removed from the standby list of %s.\n", address.c_str(), id.c_str());
     return kExitOk;
   });
 }

@@ -1,6 +1,8 @@
 #include "server/cli/cli.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
 
 #include "server/app/client_address.h"
 #include "server/app/secrets.h"
@@ -160,6 +162,13 @@ int run(int argc, char** argv) {
   att_code->add_option("GAME", game_id, "Game id")->required();
   att_code->add_option("PLAYER", player, "Player code")->required();
   att_code->callback([&] { code = attendance_code(common, game_id, player); });
+  std::string standby_address;
+  auto* att_unstand =
+      att->add_subcommand("standby-remove", "Remove an address from the standby list (audited)");
+  att_unstand->add_option("GAME", game_id, "Game id")->required();
+  att_unstand->add_option("ADDRESS", standby_address, "The address to remove")->required();
+  att_unstand->callback(
+      [&] { code = attendance_standby_remove(common, game_id, standby_address); });
   // player address | replace; signup open | list | approve | start | invite (membership)
   std::string member_email, member_name, member_base_url;
   std::int64_t signup_number = 0;
@@ -194,6 +203,10 @@ int run(int argc, char** argv) {
   sappr->add_option("GAME", game_id, "Game id")->required();
   sappr->add_option("ID", signup_number, "Sign-up number (signup list)")->required();
   sappr->callback([&] { code = signup_approve(common, game_id, signup_number); });
+  auto* sremove = signup_cmd->add_subcommand("remove", "Remove a sign-up (by its number; audited)");
+  sremove->add_option("GAME", game_id, "Game id")->required();
+  sremove->add_option("ID", signup_number, "Sign-up number (signup list)")->required();
+  sremove->callback([&] { code = signup_remove(common, game_id, signup_number); });
   auto* sstart = signup_cmd->add_subcommand(
       "start", "Assign kingdoms to the sign-ups and start the game (secrets are mailed)");
   sstart->add_option("GAME", game_id, "Game id")->required();
@@ -333,6 +346,10 @@ int run(int argc, char** argv) {
 
   // serve: the daemon (HTTP pages and API, deadline scheduler)
   ServeOptions so;
+  std::int64_t press_digest_minutes = so.press_digest.interval_seconds / 60;
+  double session_idle_days = static_cast<double>(so.sessions.idle_seconds) / 86400;
+  double session_max_days = static_cast<double>(so.sessions.absolute_seconds) / 86400;
+  std::size_t press_digest_kib = so.press_digest.max_bytes / 1024;
   if (const char* env = std::getenv("ADJUTANT_BASE_URL"); env && *env) so.base_url = env;
   auto* srv = app.add_subcommand(
       "serve",
@@ -377,6 +394,14 @@ int run(int argc, char** argv) {
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 24.0 * 30));
+  srv->add_option("--press-digest-minutes", press_digest_minutes,
+                  "Press is mailed to each player gathered, at most one mail this often")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 24 * 60));
+  srv->add_option("--press-digest-kib", press_digest_kib,
+                  "Press text in one digest mail (KiB); the rest is on the web")
+      ->capture_default_str()
+      ->check(CLI::Range(8, 4096));
   srv->add_option("--mail-refusals-per-hour", so.refusals_per_hour,
                   "Refusal and HELP answers per address per hour")
       ->capture_default_str()
@@ -450,6 +475,15 @@ int run(int argc, char** argv) {
                   "Bytes of message data buffered by all SMTP sessions together (DATA beyond: 452)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1} << 20, std::size_t{1} << 40));
+  srv->add_option("--smtp-buffer-per-addr", so.smtp_buffer_per_addr,
+                  "Bytes of that budget one client address (an IPv6 client's /64) may hold (DATA "
+                  "beyond: 452; default 0: a quarter of the budget)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{0}, std::size_t{1} << 40));
+  srv->add_option("--smtp-data-total-timeout", so.smtp_data_total_timeout,
+                  "Seconds one DATA phase may last in all, however steadily it trickles (then 421)")
+      ->capture_default_str()
+      ->check(CLI::Range(10, 86400));
   srv->add_option("--trusted-proxy", so.trusted_proxies,
                   "Reverse proxy (CIDR or address; repeatable) whose X-Forwarded-For or Forwarded "
                   "header names the HTTP client; from any other peer they are ignored (default: "
@@ -457,9 +491,25 @@ int run(int argc, char** argv) {
       ->check([](const std::string& v) -> std::string {
         return parse_ip_net(v) ? std::string() : "not an IP address or CIDR: " + v;
       });
+  srv->add_option("--session-idle-days", session_idle_days,
+                  "Days a player's sign-in session may go unused before the server ends it "
+                  "(fractions allowed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.00001, 3650.0));
+  srv->add_option("--session-max-days", session_max_days,
+                  "Days after sign-in when the server ends a session however much it is used "
+                  "(fractions allowed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.00001, 3650.0));
   add_auth_options(srv, so.auth);
   srv->callback([&] {
+    so.sessions.idle_seconds = std::max<std::int64_t>(1, std::llround(session_idle_days * 86400));
+    so.sessions.absolute_seconds =
+        std::max<std::int64_t>(1, std::llround(session_max_days * 86400));
+    so.sessions.touch_seconds = std::clamp<std::int64_t>(so.sessions.idle_seconds / 4, 1, 60);
     so.create_demo = [&](std::string* id) { return demo_game(common, 2, false, id); };
+    so.press_digest.interval_seconds = press_digest_minutes * 60;
+    so.press_digest.max_bytes = press_digest_kib * 1024;
     code = serve(common, so);
   });
 

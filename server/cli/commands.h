@@ -45,6 +45,8 @@ int game_create_signup(const Common& c, const std::string& scenario,
 int signup_open(const Common& c, const std::string& game);
 int signup_list(const Common& c, const std::string& game);
 int signup_approve(const Common& c, const std::string& game, std::int64_t id);
+// Removes a sign-up (by its number; audited signup-remove).
+int signup_remove(const Common& c, const std::string& game, std::int64_t id);
 int signup_start(const Common& c, const std::string& game, const std::string& base_url);
 int signup_invite(const Common& c, const std::string& game, const std::string& email,
                   const std::string& base_url);
@@ -61,6 +63,8 @@ int game_show(const Common& c, const std::string& game, bool json);
 int attendance_show(const Common& c, const std::string& game, bool json);
 int attendance_set(const Common& c, const std::string& game, const std::string& options_json);
 int attendance_code(const Common& c, const std::string& game, const std::string& player);
+// Removes an address from the standby list (audited standby-remove).
+int attendance_standby_remove(const Common& c, const std::string& game, const std::string& address);
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only);
 // The GM enters or replaces PLAYER's orders for the open turn from FILE (gm_orders.h: audited,

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "server/app/open_store.h"
+#include "server/app/press_digest.h"
 #include "server/app/services.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
@@ -24,6 +25,17 @@ Result<std::unique_ptr<Store>> open_mail_store(const Common& c) {
   auto store = adj::open_store(c.db, wall_clock());
   if (!store.ok()) return store.status();
   return store;
+}
+
+// Queues the due press digests of every game (server/app/press_digest.h, default interval and
+// size), as the daemon's delivery pass does.
+Status queue_press_digests(Services& services, Store& s) {
+  auto games = services.list_games();
+  if (!games.ok()) return games.status();
+  PressDigest digest(services, s, wall_clock, &s, PressDigestConfig{});
+  for (const auto& g : *games)
+    if (auto n = digest.run(g.id); !n.ok()) return n.status();
+  return Status::Ok();
 }
 
 }  // namespace
@@ -80,6 +92,8 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   std::printf("stored as inbox message %lld: %s\n", static_cast<long long>(*id),
               done->outcome.c_str());
   // What the message caused for others (press, sign-up answers) goes to the outbox now.
+  if (Status d = queue_press_digests(services, s); !d.ok())
+    std::fprintf(stderr, "warning: press digests not queued yet: %s\n", d.message().c_str());
   mail::NoticeMailer notices(services, s, s, config.from, config.base_url, wall_clock);
   notices.set_map_painter(config.map_painter);
   if (auto n = notices.deliver(); !n.ok())
@@ -194,8 +208,10 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
     }
     sender = std::make_unique<mail::MaildirSender>(dir);
   }
-  // Pending notices (press, sign-ups, corrections...) become outbox mail first.
+  // Due press digests and pending notices (press, sign-ups, corrections...) become outbox mail
+  // first.
   Services services(Stores{**store, **store, **store, **store, **store, **store}, wall_clock);
+  if (Status d = queue_press_digests(services, **store); !d.ok()) return fail(d);
   mail::NoticeMailer notices(services, **store, **store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
   notices.set_map_painter(render::map_painter());  // corrections attach the map

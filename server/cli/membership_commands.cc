@@ -1,4 +1,4 @@
-// `adjutant signup open|list|approve|start|invite`, `adjutant player address|replace` and
+// `adjutant signup open|list|approve|remove|start|invite`, `adjutant player address|replace` and
 // `adjutant game create --signup`: the membership services (server/app/membership.h) on the
 // command line. New secrets are never printed: they are queued for mailing (with a sign-in link
 // when --base-url is given) and leave with `adjutant outbox send` or the daemon.
@@ -122,6 +122,14 @@ int signup_list(const Common& c, const std::string& game) {
                 x.email.c_str(), x.state.c_str(), x.player.c_str(), x.channel.c_str(),
                 utc_minutes(x.created_at).c_str(), prefs.empty() ? "any" : prefs.c_str());
   }
+  return kExitOk;
+}
+
+int signup_remove(const Common& c, const std::string& game, std::int64_t id) {
+  auto s = open(c);
+  if (!s.ok()) return membership_fail(s.status());
+  if (Status a = s->members->remove_signup(game, id, kActor); !a.ok()) return membership_fail(a);
+  std::printf("Sign-up %lld of %s removed.\n", static_cast<long long>(id), game.c_str());
   return kExitOk;
 }
 

@@ -31,6 +31,7 @@
 
 #include "server/daemon/serve.h"
 
+#include "server/daemon/cache_credentials.h"
 #include "server/daemon/serve_jobs.h"
 
 #include "server/app/client_address.h"
@@ -224,6 +225,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   web::WebConfig config;
   config.db_path = db;
   config.throttle = o.auth;
+  config.sessions = o.sessions;
   config.base_url = o.base_url.empty()
                         ? "http://" + url_host(hp->host) + ":" + std::to_string(hp->port)
                         : o.base_url;
@@ -426,6 +428,8 @@ int serve(const std::string& db, const ServeOptions& o) {
     so.max_connections_per_address = o.smtp_max_conns_per_addr;
     so.idle_timeout = std::chrono::seconds(o.smtp_idle_timeout);
     so.buffer_budget = o.smtp_buffer_budget;
+    so.buffer_budget_per_address = o.smtp_buffer_per_addr;
+    so.data_total_timeout = std::chrono::seconds(o.smtp_data_total_timeout);
     so.metrics = &ctx.metrics();
     smtp = std::make_unique<http::SmtpServer>(
         [&](std::vector<mail::SmtpMessage>& batch) {
@@ -473,7 +477,11 @@ int serve(const std::string& db, const ServeOptions& o) {
   };
   http::CacheOptions cache_options;
   cache_options.max_bytes = static_cast<std::size_t>(o.cache_mb) << 20;
-  cache_options.credential_cookies = {web::kPlayerCookie, web::kGmCookie, web::kCsrfCookie};
+  // Only issued credentials are keyed (cache_credentials.h); the CSRF token, which forms embed,
+  // only beside one.
+  cache_options.credential_cookies = {web::kPlayerCookie, web::kGmCookie};
+  cache_options.companion_cookies = {web::kCsrfCookie};
+  cache_options.check = issued_credential_check(ctx);
   http::ResponseCache cache(std::move(revision_source), cache_options);
   http::HttpServer server(router, ctx.metrics(), http_options, o.cache_mb > 0 ? &cache : nullptr);
   if (o.cache_mb > 0)
@@ -550,6 +558,7 @@ int serve(const std::string& db, const ServeOptions& o) {
       if (ec || stopping) return;
       asio::post(tick_pool, [&] {
         try {
+          queue_press_digests(ctx, o.press_digest, true);  // press before the turns run
           run_tick(ctx);
           queue_due_reminders(ctx, mail_config, o.reminder_hours);
         } catch (const std::exception& e) {
@@ -570,6 +579,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   asio::steady_timer deliver_timer(io);
   std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
   std::unique_ptr<mail::NoticeMailer> notice_mailer;  // deliver thread only
+  UnixTime last_digest_pass = 0;                      // deliver thread only
   std::function<void(bool)> arm_deliver = [&](bool at_once) {
     deliver_timer.expires_after(at_once ? std::chrono::seconds(0)
                                         : std::chrono::seconds(std::max(1, o.mail_seconds)));
@@ -579,7 +589,12 @@ int serve(const std::string& db, const ServeOptions& o) {
         bool more = false;
         try {
           Store& store = web::thread_store(ctx);
-          // Notices first (press, sign-ups, corrections...), so their mail goes out this pass.
+          // Press digests, then notices (press, sign-ups, corrections...), so their mail goes
+          // out this pass.
+          if (const UnixTime now = ctx.clock()(); now - last_digest_pass >= 10) {
+            queue_press_digests(ctx, o.press_digest, false);
+            last_digest_pass = now;
+          }
           if (!notice_mailer) {
             notice_mailer = std::make_unique<mail::NoticeMailer>(
                 ctx.services(), store, store, mail_config.from, mail_config.base_url, ctx.clock());

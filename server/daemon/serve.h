@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "server/app/auth_throttle.h"
+#include "server/app/press_digest.h"
+#include "server/app/services.h"
 
 namespace adj::daemon {
 
@@ -31,6 +33,7 @@ struct ServeOptions {
   std::string outbox;                            // outbox Maildir; default <db dir>/outbox
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
   double reminder_hours = 24;                    // remind players this long before a deadline
+  PressDigestConfig press_digest;                // --press-digest-minutes, --press-digest-kib
   int mail_seconds = 2;                          // outbox and Maildir polling period
   // How long a daemon's claim on outbox messages holds (MailStore::claim): a daemon that died
   // holding messages leaves them to another after this long. The relay's whole-transaction
@@ -58,7 +61,11 @@ struct ServeOptions {
   int smtp_max_conns_per_addr = 16;
   int smtp_idle_timeout = 30;                  // seconds
   std::size_t smtp_buffer_budget = 64u << 20;  // bytes
+  std::size_t smtp_buffer_per_addr = 0;        // bytes one client may hold of it; 0: a quarter
+  int smtp_data_total_timeout = 600;           // seconds one DATA phase may last in all
   ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
+  // Server-side expiry of sign-in sessions (--session-idle-days, --session-max-days).
+  SessionLimits sessions;
   // --trusted-proxy: CIDRs (or bare addresses) of reverse proxies whose X-Forwarded-For /
   // Forwarded name the HTTP client (server/app/client_address.h); empty: none is believed.
   std::vector<std::string> trusted_proxies;

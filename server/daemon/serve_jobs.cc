@@ -199,4 +199,27 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
   }
 }
 
+void queue_press_digests(web::WebContext& ctx, const PressDigestConfig& config, bool before_tick) {
+  auto games = ctx.services().list_games();
+  if (!games.ok()) return;
+  Store& store = web::thread_store(ctx);
+  PressDigest digest(ctx.services(), store, ctx.clock(), &store, config);
+  const UnixTime now = ctx.clock()();
+  for (const auto& g : *games) {
+    UnixTime deadline = 0;
+    if (before_tick) {
+      auto sched = ctx.admin().schedule(g.id);
+      if (!sched.ok() || !sched->deadline || *sched->deadline > now) continue;
+      deadline = *sched->deadline;
+    }
+    auto n = digest.run(g.id, deadline);
+    if (!n.ok())
+      spdlog::warn("event=press_digest_failed game={} error=\"{}\"", log_escape(g.id),
+                   log_escape(n.status().message()));
+    else if (*n > 0)
+      spdlog::info("event=press_digests game={} queued={} deadline={}", log_escape(g.id), *n,
+                   deadline);
+  }
+}
+
 }  // namespace adj::daemon

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "server/app/press_digest.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/smtp_protocol.h"
 #include "server/web/web_context.h"
@@ -36,5 +37,11 @@ void run_tick(web::WebContext& ctx);
 // Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
 // deadline, so one reminder per deadline; MailIngest dedupes repeats).
 void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, double hours);
+
+// Queues the due press digests of every game (server/app/press_digest.h) on the calling thread's
+// store. before_tick: only games whose deadline has come, each player's unmailed press once per
+// deadline (the tick then runs their turns); otherwise every game, by the interval. Safe beside
+// other threads and processes doing the same (each digest is claimed in one transaction).
+void queue_press_digests(web::WebContext& ctx, const PressDigestConfig& config, bool before_tick);
 
 }  // namespace adj::daemon

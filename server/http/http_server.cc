@@ -5,6 +5,7 @@
 #include "server/http/beast_request.h"
 #include "server/http/response_head.h"
 
+#include "server/app/client_address.h"
 #include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
 
@@ -264,7 +265,7 @@ awaitable<void> HttpServer::Impl::accept_loop() {
     }
     std::string remote;
     if (const auto ep = sock.remote_endpoint(ec); !ec) remote = ep.address().to_string();
-    const ConnectionCaps::Verdict verdict = caps.admit(remote);
+    const ConnectionCaps::Verdict verdict = caps.admit(client_key(remote));
     if (verdict != ConnectionCaps::Verdict::kAdmitted) {
       const std::string message = verdict == ConnectionCaps::Verdict::kPerAddressCap
                                       ? "too many connections from your address, try again later"
@@ -291,7 +292,7 @@ awaitable<void> HttpServer::Impl::accept_loop() {
       // The bookkeeping belongs to the accept thread.
       asio::post(core.io, [this, conn] {
         connections.erase(conn.get());
-        caps.release(conn->remote);
+        caps.release(client_key(conn->remote));
         core.connection_closed();
       });
     });

@@ -117,27 +117,67 @@ std::string content_tag(const std::string& bytes) {
 ResponseCache::ResponseCache(RevisionSource source, CacheOptions options)
     : source_(std::move(source)), options_(options) {}
 
-std::string ResponseCache::credential_cookies(std::string_view header) const {
+std::string ResponseCache::credential_cookies(std::string_view header, std::string_view remote,
+                                              std::vector<std::string>* dropped,
+                                              bool* uncached) const {
   if (options_.credential_cookies.empty()) return std::string(header);
-  std::string out;  // "a=1; b=2" -> the credential pairs, each ended by ';'
+  const auto listed = [](const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  std::string out, companions;  // "a=1; b=2" -> the keyed pairs, each ended by ';'
+  std::vector<std::string> companion_values;
   std::size_t pos = 0;
   while (pos < header.size()) {
     std::size_t end = header.find(';', pos);
     if (end == std::string_view::npos) end = header.size();
     std::string_view pair = header.substr(pos, end - pos);
     while (!pair.empty() && (pair.front() == ' ' || pair.front() == '\t')) pair.remove_prefix(1);
-    const std::string_view name = pair.substr(0, pair.find('='));
-    for (const auto& wanted : options_.credential_cookies)
-      if (name == wanted) out.append(pair).append(1, ';');
+    const std::size_t eq = pair.find('=');
+    const std::string_view name = pair.substr(0, eq);
+    const std::string_view value =
+        eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
     pos = end + 1;
+    if (!options_.check) {
+      if (listed(options_.credential_cookies, name) || listed(options_.companion_cookies, name))
+        out.append(pair).append(1, ';');
+    } else if (listed(options_.credential_cookies, name)) {
+      switch (options_.check(name, value, remote)) {
+        case CredentialKind::kIssued:
+          out.append(pair).append(1, ';');
+          break;
+        case CredentialKind::kMadeUp:
+          if (dropped) dropped->emplace_back(value);
+          break;
+        case CredentialKind::kUncached:
+          if (uncached) *uncached = true;
+          break;
+      }
+    } else if (listed(options_.companion_cookies, name)) {
+      companions.append(pair).append(1, ';');
+      companion_values.emplace_back(value);
+    }
   }
+  if (!out.empty())
+    out += companions;  // beside an issued credential: keyed
+  else if (dropped)
+    dropped->insert(dropped->end(), companion_values.begin(), companion_values.end());
   return out;
 }
 
 std::string ResponseCache::key(std::string_view target, std::string_view host,
                                std::string_view cookie_header, std::string_view authorization,
                                std::string_view remote) const {
-  const std::string cookie = credential_cookies(cookie_header);
+  return key(target, host, cookie_header, authorization, remote, nullptr, nullptr);
+}
+
+std::string ResponseCache::key(std::string_view target, std::string_view host,
+                               std::string_view cookie_header, std::string_view authorization,
+                               std::string_view remote, std::vector<std::string>* dropped,
+                               bool* with_credentials) const {
+  bool uncached = false;
+  const std::string cookie = credential_cookies(cookie_header, remote, dropped, &uncached);
+  if (uncached) return "";
+  if (with_credentials) *with_credentials = !cookie.empty() || !authorization.empty();
   std::string k;
   k.reserve(target.size() + host.size() + cookie.size() + authorization.size() + remote.size() + 4);
   k.append(target).append(1, '\0').append(host).append(1, '\0').append(cookie);
@@ -160,6 +200,7 @@ ResponseCache::Lookup ResponseCache::find(const Request& req) {
 }
 
 ResponseCache::Lookup ResponseCache::find(const std::string& k) {
+  if (k.empty()) return {};  // a request the cache stays out of (kUncached)
   Lookup out;
   out.revisions = source_ ? source_() : nullptr;
   if (!out.revisions) return out;
@@ -188,6 +229,19 @@ std::shared_ptr<const CachedAnswer> ResponseCache::keep(
   if (resp.body.size() > options_.max_answer_bytes) return nullptr;
   for (const auto& [name, value] : resp.headers)
     if (lower(name) == "set-cookie") return nullptr;
+  const auto header = [&req](const char* name) -> std::string_view {
+    auto it = req.headers.find(name);
+    return it == req.headers.end() ? std::string_view() : std::string_view(it->second);
+  };
+  std::vector<std::string> dropped;
+  bool with_credentials = false;
+  const std::string k = key(req.target, header("host"), header("cookie"), header("authorization"),
+                            req.remote, &dropped, &with_credentials);
+  if (k.empty()) return nullptr;
+  // An answer that shows a value its key leaves out (a made-up CSRF token in a form) was made for
+  // that request alone.
+  for (const std::string& v : dropped)
+    if (!v.empty() && resp.body.find(v) != std::string::npos) return nullptr;
 
   auto answer = std::make_shared<CachedAnswer>();
   answer->route = route;
@@ -197,8 +251,7 @@ std::shared_ptr<const CachedAnswer> ResponseCache::keep(
   auto rev = revisions->find(resp.cache_scope);
   answer->revision = rev == revisions->end() ? 0 : rev->second;
   answer->tag = content_tag(resp.body);
-  answer->credentials =
-      !req.header("authorization").empty() || !credential_cookies(req.header("cookie")).empty();
+  answer->credentials = with_credentials;
   answer->identity = resp.body;
   // Compressed forms only when they save at least 10% (tiny answers and images do not).
   const auto worth = [&](const std::optional<std::string>& c) {
@@ -219,7 +272,6 @@ std::shared_ptr<const CachedAnswer> ResponseCache::keep(
   const std::size_t size = answer->bytes();
   if (size > options_.max_bytes) return answer;  // served this once, not kept
 
-  const std::string k = key(req);
   std::lock_guard lock(mu_);
   if (auto it = index_.find(k); it != index_.end()) {
     stats_.bytes -= it->second->answer->bytes();

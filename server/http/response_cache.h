@@ -5,7 +5,10 @@
 // client and the Authorization header, compared byte for byte, never hashed), so an answer made for
 // one player's credentials is only ever served to a request carrying the very same credentials; and
 // with credentials also the client's address, so that an address the guessing limiter has locked
-// cannot learn from a kept answer what the limiter would not tell it.
+// cannot learn from a kept answer what the limiter would not tell it. With a CredentialCheck only
+// credentials the server issued count: a made-up cookie value is left out of the key (the request
+// shares the answer of one without it), so random values neither miss nor push real readers'
+// answers out.
 // It stays valid while its scope's revision is the one read *before* the handler ran: the
 // revisions come from the database (Store::revisions(), storage/store.h), bumped by triggers on
 // every write to the scope's rows, whoever wrote, so a commit, a rollback, a deadline change or a
@@ -41,6 +44,17 @@ using Revisions = std::unordered_map<std::string, std::int64_t>;
 // from the cache or kept in it). Called on the listener's I/O thread: must be cheap.
 using RevisionSource = std::function<std::shared_ptr<const Revisions>()>;
 
+// What a credential cookie's value is, for the key.
+enum class CredentialKind {
+  kIssued,    // one the server issued: in the key, with the client's address
+  kMadeUp,    // not one it issued: left out of the key (answered as a request without it)
+  kUncached,  // the request is neither served from the cache nor kept (a guess to be counted)
+};
+// Judges a credential cookie (name, value as sent, client address). Called from any thread, on
+// every lookup and keep of a request carrying the cookie: must be thread-safe and cheap.
+using CredentialCheck = std::function<CredentialKind(std::string_view name, std::string_view value,
+                                                     std::string_view remote)>;
+
 struct CacheOptions {
   std::size_t max_bytes = 64u << 20;        // all forms of all kept answers
   std::size_t max_answer_bytes = 8u << 20;  // a bigger answer is served but not kept
@@ -51,6 +65,12 @@ struct CacheOptions {
   // The cookies that identify a client (the only ones an answer may depend on); empty: the whole
   // Cookie header is part of the key.
   std::vector<std::string> credential_cookies;
+  // When set, each credential cookie is judged by it (CredentialKind), and the companion cookies
+  // (values a page may embed, e.g. the CSRF token in its forms) are keyed only beside an issued
+  // credential; an answer whose body holds a value left out of its key is not kept. When unset,
+  // credential and companion cookies are all keyed as sent.
+  CredentialCheck check;
+  std::vector<std::string> companion_cookies;
 };
 
 enum class Encoding { kIdentity, kGzip, kBrotli };
@@ -114,8 +134,10 @@ class ResponseCache {
   };
   Stats stats() const;
 
-  // The key of a request: target, Host, the credential cookies (in the order sent),
-  // Authorization, and the address when there are credentials.
+  // The key of a request: target, Host, the credential cookies (in the order sent; with a check,
+  // the issued ones and then their companions), Authorization, and the address when there are
+  // credentials. Empty when a credential is CredentialKind::kUncached (find() then finds
+  // nothing and counts nothing, keep() keeps nothing).
   std::string key(const Request& req) const;
   std::string key(std::string_view target, std::string_view host, std::string_view cookie,
                   std::string_view authorization, std::string_view remote) const;
@@ -125,8 +147,15 @@ class ResponseCache {
     std::string key;
     std::shared_ptr<const CachedAnswer> answer;
   };
-  // The credential cookies of a Cookie header (all of it when none are configured).
-  std::string credential_cookies(std::string_view header) const;
+  // The credential cookies of a Cookie header for the key (all of it when none are configured);
+  // `dropped` gets the values left out (made up, or companions without an issued credential);
+  // `uncached` is set for a kUncached credential. key(): `with_credentials` says whether the key
+  // holds any.
+  std::string credential_cookies(std::string_view header, std::string_view remote,
+                                 std::vector<std::string>* dropped, bool* uncached) const;
+  std::string key(std::string_view target, std::string_view host, std::string_view cookie,
+                  std::string_view authorization, std::string_view remote,
+                  std::vector<std::string>* dropped, bool* with_credentials) const;
 
   const RevisionSource source_;
   HeadWriter head_writer_;

@@ -2,6 +2,7 @@
 // I/O thread; a store thread that runs the batch handler over a queue of completed messages.
 #include "server/http/smtp_server.h"
 
+#include "server/app/client_address.h"
 #include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
 
@@ -41,7 +42,7 @@ struct SmtpConnection {
   SmtpConnection(tcp::socket s, std::string r)
       : stream(std::move(s)), remote(std::move(r)), read_timer(stream.get_executor()) {}
   beast::tcp_stream stream;
-  const std::string remote;  // the peer's address, its key in the caps
+  const std::string remote;  // the peer's client_key (an IPv6 peer's /64), its key in the caps
   // A read's timeout cancels the read (beast's own expiry would close the socket, and the 421
   // could not be written). read_gen tells a stale expiry from the current one.
   asio::steady_timer read_timer;
@@ -186,7 +187,8 @@ awaitable<void> SmtpServer::Impl::accept_loop() {
       continue;
     }
     std::string remote;
-    if (const auto ep = sock.remote_endpoint(ec); !ec) remote = ep.address().to_string();
+    if (const auto ep = sock.remote_endpoint(ec); !ec)
+      remote = client_key(ep.address().to_string());
     const ConnectionCaps::Verdict verdict = caps.admit(remote);
     if (verdict != ConnectionCaps::Verdict::kAdmitted) {
       core.refuse(std::move(sock),
@@ -220,7 +222,7 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
   mail::SmtpProtocol proto(opts.limits, allow, &budget);
   std::string peer;  // for the storage budget per client address (MailIngest)
   if (auto ep = c->stream.socket().remote_endpoint(ec); !ec) peer = ep.address().to_string();
-  proto.set_client(peer);  // its share of the data budget
+  proto.set_client(client_key(peer));  // its share of the data budget (an IPv6 client per /64)
   std::optional<std::chrono::steady_clock::time_point> data_deadline;
   if (!co_await write(proto.greeting())) co_return;
   std::vector<char> buf(16 * 1024);

@@ -53,7 +53,9 @@ AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock 
 
 std::string standby_usage() {
   return "To stand by for a game, send a message whose first line is\n\n  STANDBY <game-id>\n\n"
-         "from the address that should get the takeover offers.\n";
+         "from the address that should get the takeover offers. The answer carries a "
+         "confirmation code: you are on the list once you confirm it (CONFIRM <code>, or the "
+         "link in it).\n";
 }
 
 std::string takeover_usage() {

@@ -12,6 +12,8 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
 #include "server/app/audit_log.h"
+#include "server/app/client_address.h"
+#include "server/app/confirmations.h"
 #include "server/app/escape.h"
 #include "server/app/secrets.h"
 #include "server/app/source_text.h"
@@ -25,6 +27,7 @@
 #include "server/mail/mime.h"
 #include "server/mail/press_mail.h"
 #include "server/mail/signature.h"
+#include "storage/store.h"
 
 namespace adj::mail {
 
@@ -268,6 +271,8 @@ constexpr const char* kCommandsHelp =
     "                     you will play from\n"
     "  STANDBY <game-id>  stand by to take over a position whose player stopped sending\n"
     "                     orders (offers come with a takeover code)\n"
+    "  CONFIRM <code>     confirm a JOIN or STANDBY: the answer to either carries the code,\n"
+    "                     and nothing is recorded until it is confirmed\n"
     "  TAKEOVER <game-id> <kingdom> <code>  take a position over with its takeover code\n"
     "  ABSENCE <from> <to>  after the GAME and PLAYER lines: declare an absence (days as\n"
     "                     YYYY-MM-DD, UTC)\n";
@@ -392,7 +397,9 @@ Result<InboxMessage> MailIngest::row(std::string raw, std::string message_id,
   m.channel = channel;
   m.envelope_from = envelope.mail_from;
   m.envelope_to = envelope.rcpt_to;
-  m.peer = envelope.peer;
+  // Kept as the limits count it (an IPv6 client as its /64), so that the budget per peer below
+  // finds every message of one client.
+  m.peer = envelope.peer.empty() ? std::string() : client_key(envelope.peer);
   m.raw = std::move(raw);
   m.received_at = now_();
   m.state = "new";
@@ -451,7 +458,7 @@ Result<std::string> MailIngest::storage_budget_spent(const Envelope& envelope, s
   if (!envelope.peer.empty() &&
       std::find(config_.trusted_peers.begin(), config_.trusted_peers.end(), envelope.peer) ==
           config_.trusted_peers.end()) {
-    auto u = mail_.inbox_usage_peer(envelope.peer, since);
+    auto u = mail_.inbox_usage_peer(client_key(envelope.peer), since);
     if (!u.ok()) return u.status();
     if (over(*u, config_.max_messages_per_peer, config_.max_bytes_per_peer))
       return std::string("too much mail from this address in the last hour; try again later");
@@ -637,6 +644,13 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
        {c.mail.texts.empty() ? std::string() : first_nonblank_line(c.mail.texts.front().text),
         bare_subject(c.mail.subject)})
     if (auto join = join_command_in(line)) return handle_join(c, c.refusal_to, *join);
+  for (const std::string& line :
+       {c.mail.texts.empty() ? std::string() : first_nonblank_line(c.mail.texts.front().text),
+        bare_subject(c.mail.subject)})
+    if (auto code = confirm_command_in(line)) {
+      c.secret = *code;  // never echoed
+      return handle_confirm(c, c.refusal_to, *code);
+    }
   // Lines of the text outside PRESS blocks: a press message's own lines are never a command
   // (ADDRESS, SECRET, ABSENCE are found on a line of their own anywhere in the text).
   const std::string outside_press =
@@ -1307,10 +1321,17 @@ Result<ProcessResult> MailIngest::handle_attendance(Context& c, const Attendance
       text = standby_usage();
       r.outcome = "STANDBY without a game";
     } else {
-      auto s = att.standby(*game, c.refusal_to, false);
+      auto* store = dynamic_cast<Store*>(admin_);
+      auto s = store == nullptr ? Result<ConfirmationAsked>(Status::FailedPrecondition(
+                                      "standby by mail is not available on this server"))
+                                : Confirmations(services_, *store, now_, config_.base_url)
+                                      .ask_standby(*game, c.refusal_to, "mail", "");
       if (s.ok()) {
-        text = *s;
-        r.outcome = "STANDBY: " + c.refusal_to + " for " + *game;
+        text = s->text;
+        r.outcome =
+            "STANDBY: " +
+            std::string(s->limited ? "refused (request limit) for " : "confirmation asked for ") +
+            c.refusal_to + " for " + *game;
       } else if (s.status().code() == StatusCode::kNotFound) {
         text = "There is no game \"" + *game + "\" on this server.\n";
         r.outcome = "STANDBY for unknown game " + *game;

@@ -258,6 +258,9 @@ class MailIngest {
   Result<ProcessResult> handle_join(Context& c, const std::string& refusal_to,
                                     const std::vector<std::string>& words);
   Result<ProcessResult> handle_address(Context& c, const std::string& new_address);
+  // CONFIRM <code> (membership_mail.cc): a sign-up or standby request confirmed.
+  Result<ProcessResult> handle_confirm(Context& c, const std::string& refusal_to,
+                                       const std::string& code);
   // The membership services over this object's stores (admin_ must also be a MembershipStore,
   // as every Store is; membership_available() says whether it is).
   Membership membership();

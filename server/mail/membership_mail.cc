@@ -3,11 +3,13 @@
 
 #include <cctype>
 
+#include "server/app/confirmations.h"
 #include "server/app/membership.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/signature.h"
 #include "storage/membership_store.h"
+#include "storage/store.h"
 
 namespace adj::mail {
 
@@ -41,6 +43,13 @@ std::optional<std::string> address_command_in(std::string_view text) {
     start = end + 1;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> confirm_command_in(std::string_view line) {
+  if (line.size() > kMaxLine) line = line.substr(0, kMaxLine);
+  const std::vector<std::string> w = words(line);
+  if (w.empty() || upper(w[0]) != "CONFIRM") return std::nullopt;
+  return w.size() < 2 || w.size() > 3 ? std::string() : w.back();
 }
 
 Membership MailIngest::membership() {
@@ -77,18 +86,21 @@ Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& ref
         "  JOIN britain-1 WSX MRC\n\nThe games open for sign-ups are listed on the server's "
         "home page.\n";
     r.outcome = "JOIN without a game";
-  } else if (!membership_available()) {
+  } else if (!membership_available() || dynamic_cast<Store*>(admin_) == nullptr) {
     text = "Sign-ups by mail are not available on this server; ask the GM.\n";
     r.outcome = "JOIN: no membership store";
   } else {
     game = words[1].substr(0, 64);
     std::string prefs;
     for (std::size_t i = 2; i < words.size(); ++i) prefs += (i > 2 ? " " : "") + words[i];
-    auto joined = membership().join(game, refusal_to, prefs, "mail");
+    Confirmations confirm(services_, dynamic_cast<Store&>(*admin_), now_, config_.base_url);
+    auto joined = confirm.ask_signup(game, refusal_to, prefs, "mail", "");
     if (joined.ok()) {
       game = joined->game;
       text = joined->text;
-      r.outcome = "JOIN " + game + ": sign-up " + std::to_string(joined->id) + " for " + refusal_to;
+      r.outcome = "JOIN " + game + ": " +
+                  (joined->limited ? "refused (request limit) for " : "confirmation asked for ") +
+                  refusal_to;
     } else if (joined.status().code() == StatusCode::kNotFound ||
                joined.status().code() == StatusCode::kInvalidArgument ||
                joined.status().code() == StatusCode::kFailedPrecondition ||
@@ -109,6 +121,57 @@ Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& ref
   text += "\n";
   text += kSignature;
   auto queued = reply_anonymous(c, "join", game, "Adjutant: your sign-up (JOIN)", text);
+  if (!queued.ok()) return queued.status();
+  r.queued = *queued ? 1 : 0;
+  return r;
+}
+
+Result<ProcessResult> MailIngest::handle_confirm(Context& c, const std::string& refusal_to,
+                                                 const std::string& code) {
+  ProcessResult r;
+  r.state = "processed";
+  r.action = "confirm";
+  if (refusal_to.empty()) {
+    r.outcome = "CONFIRM; not answered nor confirmed: no envelope sender";
+    return r;
+  }
+  auto spent = refusal_budget_spent(refusal_to);
+  if (!spent.ok()) return spent.status();
+  if (!spent->empty()) {
+    r.outcome = "CONFIRM; not confirmed nor answered: " + *spent;
+    return r;
+  }
+  std::string text, game;
+  auto* store = dynamic_cast<Store*>(admin_);
+  if (code.empty()) {
+    text =
+        "To confirm a sign-up or standby request, send a message whose first line is\n\n"
+        "  CONFIRM <code>\n\nwith the code from the confirmation mail.\n";
+    r.outcome = "CONFIRM without a code";
+  } else if (store == nullptr) {
+    text = "Confirmations by mail are not available on this server; ask the GM.\n";
+    r.outcome = "CONFIRM: no membership store";
+  } else {
+    Confirmations confirm(services_, *store, now_, config_.base_url);
+    auto done = confirm.confirm(code, "mail");
+    if (done.ok()) {
+      game = done->game;
+      text = done->text;
+      r.outcome = "CONFIRM " + done->kind + " " + game + " for " + done->address;
+    } else if (done.status().code() == StatusCode::kPermissionDenied ||
+               done.status().code() == StatusCode::kNotFound ||
+               done.status().code() == StatusCode::kInvalidArgument ||
+               done.status().code() == StatusCode::kFailedPrecondition ||
+               done.status().code() == StatusCode::kAlreadyExists) {
+      text = "Nothing was confirmed: " + done.status().message() + ".\n";
+      r.outcome = "CONFIRM refused: " + done.status().message();
+    } else {
+      return done.status();
+    }
+  }
+  text += "\n";
+  text += kSignature;
+  auto queued = reply_anonymous(c, "join", game, "Adjutant: confirmation (CONFIRM)", text);
   if (!queued.ok()) return queued.status();
   r.queued = *queued ? 1 : 0;
   return r;

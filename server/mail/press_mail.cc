@@ -122,7 +122,13 @@ Result<std::string> send_press_blocks(Press& press, const std::string& game,
     auto v = press.send(game, player, d);
     if (v.ok()) {
       ++ok;
-      out += where + "sent to " + v->to + (b.anonymous ? " without your name" : "") + ".\n";
+      // An anonymous message's recipients are not named here: this answer sits in the outbox,
+      // which the GM may read even when the game keeps private press from them.
+      out += where +
+             (b.anonymous ? std::string("sent without your name (its recipients are on your "
+                                        "press page, not in this answer)")
+                          : "sent to " + v->to) +
+             ".\n";
       continue;
     }
     switch (v.status().code()) {
@@ -135,6 +141,10 @@ Result<std::string> send_press_blocks(Press& press, const std::string& game,
         return v.status();
     }
   }
+  if (ok > 0)
+    out +=
+        "  The recipients read press on their press page at once; by mail it reaches them in "
+        "their next press digest.\n";
   if (sent) *sent = ok;
   return out;
 }

@@ -206,15 +206,18 @@ Response show_game(WebContext& ctx, const std::string& game) {
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return fail(sched.status());
   j["schedule"] = to_json(*sched);
-  add_attendance_json(ctx, game, j);  // missed turns, civil disorder, absence
+  add_attendance_json(ctx, game, j);  // missed turns, civil disorder
   return json_response(j);
 }
 
-Response audit_log(WebContext& ctx, const std::string& game) {
+Response audit_log(WebContext& ctx, const Request& req, const std::string& game) {
   auto log = ctx.admin().audit_log(game);
   if (!log.ok()) return fail(log.status());
+  // The GM sees the entries as stored; everyone else without e-mail addresses.
+  const bool gm = is_gm_limited(ctx, req, "api_gm");
   Json entries = Json::array();
-  for (const auto& e : *log)
+  for (const auto& stored : *log) {
+    const AuditEntry e = gm ? stored : public_audit_entry(stored);
     entries.push_back({{"id", e.id},
                        {"at", e.at},
                        {"actor", e.actor},
@@ -223,6 +226,7 @@ Response audit_log(WebContext& ctx, const std::string& game) {
                        {"at_text", utc_minutes(e.at)},
                        {"who", audit_actor_text(e.actor)},
                        {"text", audit_action_text(e)}});
+  }
   return json_response({{"game", game}, {"entries", std::move(entries)}});
 }
 
@@ -556,7 +560,9 @@ Response put_player_secret(WebContext& ctx, const Request& req, const std::strin
   Json j = Json::parse(req.body, nullptr, false);
   if (!j.is_object() || !j.contains("secret") || !j["secret"].is_string())
     return error_response(400, "the body must be {\"secret\": \"<new secret>\"}");
-  auto out = ctx.admin().player_update(game, player, "secret", j["secret"].get<std::string>());
+  // Every sign-in session of the player ends but the one this request came with, if any.
+  auto out = ctx.admin().player_update(game, player, "secret", j["secret"].get<std::string>(),
+                                       bearer_token(req));
   if (!out.ok()) return fail(out.status());
   return token_answer(ctx, game, player, "");
 }
@@ -679,8 +685,9 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
   add("GET", "/api/games/{game}",
       cached([&ctx](const Request&, const Params& p) { return show_game(ctx, p.at("game")); }),
       "api_game");
-  add("GET", "/api/games/{game}/audit",
-      cached([&ctx](const Request&, const Params& p) { return audit_log(ctx, p.at("game")); }),
+  add("GET", "/api/games/{game}/audit", cached([&ctx](const Request& req, const Params& p) {
+        return audit_log(ctx, req, p.at("game"));
+      }),
       "api_audit");
   add("GET", "/api/games/{game}/schedule", cached([&ctx](const Request&, const Params& p) {
         return schedule_answer(ctx, p.at("game"));

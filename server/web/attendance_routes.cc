@@ -1,11 +1,16 @@
 // Attendance on the web and in the JSON API (server/app/attendance.h): the standby and takeover
 // pages, the player's absence form (/me), the GM desk's attendance section (missed turns,
 // absences, civil disorder, standby list, takeover codes, options) and the API routes
-//   POST /api/games/{g}/standby {email}
+//   POST /api/games/{g}/standby {email}                      (202: a confirmation is mailed,
+//                                                             server/app/confirmations.h; 429
+//                                                             past the request limits)
+//   POST /api/games/{g}/standby/remove {email}                (GM)
 //   POST /api/games/{g}/takeover {kingdom, code, email}
 //   POST /api/games/{g}/players/{p}/absence {from, to}        (the player or the GM)
 //   POST /api/games/{g}/players/{p}/takeover-code             (GM; the code is answered once)
-//   GET  /api/games/{g}/attendance                            (players; the GM also sees standby)
+//   GET  /api/games/{g}/attendance                            (players; the GM also sees standby,
+//                                                             with when each joined)
+// The GM removes a standby entry on the GM desk too: POST /gm/games/{g}/standby/remove {email}.
 //   GET/PUT /api/games/{g}/options/attendance                 (PUT: GM)
 // Takeover-code guesses go through the guessing limiter (auth_guard.h) with the account key
 // takeover_throttle_key(game, kingdom). New secrets are mailed through ctx.secrets_issued.
@@ -14,6 +19,8 @@
 #include <variant>
 
 #include "server/app/attendance.h"
+#include "server/app/client_address.h"
+#include "server/app/confirmations.h"
 #include "server/app/log_escape.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"
@@ -132,8 +139,10 @@ Response standby_page(WebContext& ctx, const Request& req, const std::string& ga
 Response standby_post(WebContext& ctx, const Request& req, const std::string& game) {
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  auto text = attendance_of(ctx).standby(game, field(form, "email"));
-  if (!text.ok()) return status_page(text.status());
+  Confirmations confirm(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
+  auto out = confirm.ask_standby(game, field(form, "email"), "web", client_key(req.remote));
+  if (!out.ok()) return status_page(out.status());
+  if (out->limited) return error_page(429, out->text);
   return redirect(game_path(game) + "/standby?done=1");
 }
 
@@ -206,6 +215,15 @@ Response absence_post(WebContext& ctx, const Request& req, const std::string& ga
 // ---- GM desk ----
 
 bool gm_ok(WebContext& ctx, const Request& req) { return is_gm_limited(ctx, req, "web_gm"); }
+
+Response gm_standby_remove_post(WebContext& ctx, const Request& req, const std::string& game) {
+  if (!gm_ok(ctx, req)) return error_page(403, "This page is for the GM; sign in at /gm/login.");
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (Status s = attendance_of(ctx).remove_standby(game, field(form, "email"), kGmActor); !s.ok())
+    return status_page(s);
+  return redirect("/gm/games/" + http::url_encode(game) + "?done=standby-removed#attendance");
+}
 
 Response gm_options_post(WebContext& ctx, const Request& req, const std::string& game) {
   if (!gm_ok(ctx, req)) return error_page(403, "This page is for the GM; sign in at /gm/login.");
@@ -321,9 +339,29 @@ Response api_standby(WebContext& ctx, const Request& req, const std::string& gam
   if (auto* r = std::get_if<Response>(&body)) return *r;
   auto email = string_field(std::get<Json>(body), "email");
   if (!email.ok()) return api_fail(email.status());
-  auto text = attendance_of(ctx).standby(game, *email);
-  if (!text.ok()) return api_fail(text.status());
-  return json_response({{"game", game}, {"standby", true}, {"message", *text}});
+  Confirmations confirm(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
+  auto out = confirm.ask_standby(game, *email, "api", client_key(req.remote));
+  if (!out.ok()) return api_fail(out.status());
+  if (out->limited) {
+    Response r = json_response(json_error(out->text), 429);
+    r.headers.emplace_back("Retry-After", std::to_string(Confirmations::kLimits.window));
+    return r;
+  }
+  return json_response({{"game", out->game}, {"confirmation", "mailed"}, {"message", out->text}},
+                       202);
+}
+
+Response api_attendance(WebContext& ctx, const Request& req, const std::string& game);
+
+Response api_standby_remove(WebContext& ctx, const Request& req, const std::string& game) {
+  if (auto denied = api_gm_denied(ctx, req)) return *denied;
+  auto body = json_body(req);
+  if (auto* r = std::get_if<Response>(&body)) return *r;
+  auto email = string_field(std::get<Json>(body), "email");
+  if (!email.ok()) return api_fail(email.status());
+  Attendance att = attendance_of(ctx);
+  if (Status s = att.remove_standby(game, *email, kGmActor); !s.ok()) return api_fail(s);
+  return api_attendance(ctx, req, game);
 }
 
 Response api_takeover(WebContext& ctx, const Request& req, const std::string& game) {
@@ -387,18 +425,27 @@ Response api_attendance(WebContext& ctx, const Request& req, const std::string& 
   Attendance att = attendance_of(ctx);
   auto ps = att.players(game);
   if (!ps.ok()) return api_fail(ps.status());
+  // Absence dates are the player's and the GM's: the public list leaves them out.
+  const bool gm = is_gm_limited(ctx, req, "api_gm");
   Json players = Json::array();
-  for (const auto& p : *ps) players.push_back(to_json(p));
+  for (const auto& p : *ps) {
+    players.push_back(to_json(p));
+    if (!gm) players.back().erase("absences");
+  }
   Json out = {{"game", game}, {"players", players}};
   auto o = att.options(game);
   if (o.ok()) out["options"] = to_json(*o);
   auto list = att.standby_list(game);
   if (list.ok()) {
     out["standby_count"] = list->size();
-    if (is_gm_limited(ctx, req, "api_gm")) {
-      Json addrs = Json::array();
-      for (const auto& e : *list) addrs.push_back(e.address);
+    if (gm) {
+      Json addrs = Json::array(), entries = Json::array();
+      for (const auto& e : *list) {
+        addrs.push_back(e.address);
+        entries.push_back({{"address", e.address}, {"since", e.created_at}});
+      }
       out["standby"] = addrs;
+      out["standby_entries"] = entries;
     }
   }
   return json_response(out);
@@ -478,7 +525,6 @@ void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
       if (p.value("code", "") == a.player) {
         p["missed"] = a.missed;
         p["civil_disorder"] = a.disorder;
-        p["absence"] = a.absence_text();
       }
 }
 
@@ -526,6 +572,11 @@ void register_attendance_routes(http::Router& router, WebContext& ctx) {
                return gm_options_post(ctx, req, g(p));
              }),
              "html_gm_attendance");
+  router.add("POST", "/gm/games/{game}/standby/remove",
+             guarded([&ctx, g](const Request& req, const Params& p) {
+               return gm_standby_remove_post(ctx, req, g(p));
+             }),
+             "html_gm_standby_remove");
   router.add("POST", "/gm/games/{game}/players/{player}/takeover-code",
              guarded([&ctx, g](const Request& req, const Params& p) {
                return gm_code_post(ctx, req, g(p), param(p, "player"));
@@ -549,6 +600,11 @@ void register_attendance_routes(http::Router& router, WebContext& ctx) {
       "POST", "/api/games/{game}/standby",
       api([&ctx, g](const Request& req, const Params& p) { return api_standby(ctx, req, g(p)); }),
       "api_standby");
+  router.add("POST", "/api/games/{game}/standby/remove",
+             api([&ctx, g](const Request& req, const Params& p) {
+               return api_standby_remove(ctx, req, g(p));
+             }),
+             "api_standby_remove");
   router.add(
       "POST", "/api/games/{game}/takeover",
       api([&ctx, g](const Request& req, const Params& p) { return api_takeover(ctx, req, g(p)); }),

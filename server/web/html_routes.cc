@@ -264,8 +264,10 @@ Response audit_page(WebContext& ctx, const Request& req, const std::string& game
   if (!g) return status_page(err);
   auto log = ctx.admin().audit_log(game);
   if (!log.ok()) return status_page(log.status());
+  // The GM sees the entries as stored; everyone else without e-mail addresses.
+  const bool gm = is_gm_limited(ctx, req, "web_gm");
   Json entries = Json::array();
-  for (const auto& e : *log) entries.push_back(audit_row(e));
+  for (const auto& e : *log) entries.push_back(audit_row(gm ? e : public_audit_entry(e)));
   Json model = {
       {"game_name", g->name}, {"has_entries", !entries.empty()}, {"entries", std::move(entries)}};
   return page(render_page("Audit log: " + g->name, "audit", model, nav(game, g->name, req, ctx)));
@@ -310,12 +312,18 @@ Response login_form(WebContext& ctx, const Request& req, const std::string& game
                    status);
 }
 
+// The Set-Cookie value of a player's sign-in session cookie (it lives as long as the server
+// keeps the session at most).
+std::string session_cookie(WebContext& ctx, const std::string& game, const std::string& token) {
+  return cookie_header(kPlayerCookie, http::url_encode(token), game_path(game), secure(ctx),
+                       std::min<long>(kPlayerCookieSeconds,
+                                      static_cast<long>(ctx.config().sessions.absolute_seconds)));
+}
+
 Response player_cookie(WebContext& ctx, const std::string& game, const std::string& token,
                        const std::string& then) {
   Response r = redirect(then);
-  r.headers.emplace_back("Set-Cookie",
-                         cookie_header(kPlayerCookie, http::url_encode(token), game_path(game),
-                                       secure(ctx), kPlayerCookieSeconds));
+  r.headers.emplace_back("Set-Cookie", session_cookie(ctx, game, token));
   return r;
 }
 
@@ -369,23 +377,32 @@ Response link_login(WebContext& ctx, const Request& req, const std::string& game
   // Guessing limit on link tokens, by client address (auth_guard.h).
   const ThrottleKeys keys = guard_keys(req, "");
   if (auto r = guard_check(ctx, keys, "web_link", false)) return *r;
-  auto owner = token.size() > 256
-                   ? Result<std::pair<std::string, std::string>>(Status::NotFound("token"))
-                   : ctx.admin().token_owner(token);
-  if (!owner.ok() || owner->first != game) {
+  // Only the link token signs in here (a session token is not a link); the browser gets a sign-in
+  // session of its own, which expires on the server (SessionLimits).
+  auto owner = token.size() > 256 ? Result<TokenRecord>(Status::NotFound("token"))
+                                  : ctx.services().credential(token);
+  if (!owner.ok() || owner->session || owner->game != game) {
     if (owner.ok() || owner.status().code() == StatusCode::kNotFound) {
       if (!owner.ok()) guard_record(ctx, keys, "web_link", false, "unknown_token");
       return error_page(404, "This sign-in link is not valid. Ask your GM for a new one.");
     }
     return status_page(owner.status());
   }
-  Response r = player_cookie(ctx, game, token, game_path(game) + "/me");
+  auto session = ctx.services().new_session_token(game, owner->player);
+  if (!session.ok()) return status_page(session.status());
+  Response r = player_cookie(ctx, game, *session, game_path(game) + "/me");
   r.headers.emplace_back("Referrer-Policy", "no-referrer");
   return r;
 }
 
+// Signing out ends every sign-in session of the player (this browser's and any other); a link
+// token in the cookie is only forgotten by the browser (rotating it is the player's link form).
 Response logout_post(WebContext& ctx, const Request& req, const std::string& game) {
   if (!csrf_ok(req, req.form(), ctx.config().base_url)) return csrf_failed();
+  if (auto owner = route::cookie_owner(req, ctx); owner && owner->first == game) {
+    const Status ended = ctx.services().end_sessions(owner->first, owner->second);
+    if (!ended.ok()) return status_page(ended);
+  }
   Response r = redirect(game_path(game));
   r.headers.emplace_back("Set-Cookie",
                          cookie_header(kPlayerCookie, "", game_path(game), secure(ctx), 0));
@@ -565,9 +582,9 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
               200, true);
 }
 
-// The signed-in player changes their secret (the current one is asked again) or replaces their
-// sign-in link (every link and session revoked; the new link is shown once and signs this
-// browser in).
+// The signed-in player changes their secret (the current one is asked again; every other sign-in
+// session of the player ends, this one stays) or replaces their sign-in link (every link and
+// session revoked; the new link is shown once and this browser gets a new session).
 Response me_credentials_post(WebContext& ctx, const Request& req, const std::string& game,
                              bool rotate) {
   auto who = require_player(req, ctx, game);
@@ -584,6 +601,8 @@ Response me_credentials_post(WebContext& ctx, const Request& req, const std::str
                         "again.");
     auto token = ctx.admin().player_update(game, me.player, "token", "");
     if (!token.ok()) return status_page(token.status());
+    auto session = ctx.services().new_session_token(game, me.player);
+    if (!session.ok()) return status_page(session.status());
     Json model = {{"game", game},
                   {"player", me.player},
                   {"url", ctx.config().base_url + game_path(game) + "/p/" + *token}};
@@ -591,9 +610,7 @@ Response me_credentials_post(WebContext& ctx, const Request& req, const std::str
         page(render_page("Your new sign-in link", "me_link", model, nav(game, game, req, ctx, &me)),
              200, true);
     r.headers.emplace_back("Cache-Control", "no-store");
-    r.headers.emplace_back("Set-Cookie",
-                           cookie_header(kPlayerCookie, http::url_encode(*token), game_path(game),
-                                         secure(ctx), kPlayerCookieSeconds));
+    r.headers.emplace_back("Set-Cookie", session_cookie(ctx, game, *session));
     return r;
   }
   auto ok = ctx.admin().check_secret(game, me.player, field(form, "current"));
@@ -601,7 +618,8 @@ Response me_credentials_post(WebContext& ctx, const Request& req, const std::str
   if (!*ok) return error_page(403, "Your current secret is not right; nothing was changed.");
   if (field(form, "secret") != field(form, "repeat"))
     return error_page(400, "The two new secrets differ; nothing was changed.");
-  auto changed = ctx.admin().player_update(game, me.player, "secret", field(form, "secret"));
+  auto changed = ctx.admin().player_update(game, me.player, "secret", field(form, "secret"),
+                                           route::cookie_token(req));
   if (!changed.ok()) return status_page(changed.status());
   return redirect(game_path(game) + "/me?done=secret");
 }

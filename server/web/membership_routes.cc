@@ -1,11 +1,17 @@
 // Joining, leaving and replacing on the web and the JSON API (server/app/membership.h):
 //   HTML  GET/POST /games/{g}/join                         (anyone; form join-form)
+//         GET/POST /games/{g}/confirm?code=...             (anyone; confirm-form: the GET shows
+//              one button, the POST confirms a sign-up or standby request)
 //         POST /games/{g}/me/address                       (the signed-in player; address-form)
 //         POST /gm/games/{g}/open-signups | start | invite (GM; signup-form, start-form,
 //              invite-form), /gm/games/{g}/signups/{id}/approve,
 //              /gm/games/{g}/players/{p}/replace (replace-form-{P}),
-//              /gm/games/{g}/players/{p}/address (gm-address-form-{P})
-//   API   POST /api/games/{g}/signups {email, preferences}   (anyone)
+//              /gm/games/{g}/players/{p}/address (gm-address-form-{P}),
+//              /gm/games/{g}/signups/{id}/remove (signup-remove-form-{id})
+//   API   POST /api/games/{g}/signups {email, preferences}   (anyone; 202: a confirmation is
+//              mailed; 429 past the request limits)
+//         POST /api/games/{g}/confirm {code}                (anyone: confirms a sign-up or standby)
+//         POST /api/games/{g}/signups/{id}/remove           (GM)
 //         GET  /api/games/{g}/signups                       (GM)
 //         POST /api/games/{g}/signups/{id}/approve | start | invite {email} | open-signups (GM)
 //         PUT  /api/games/{g}/players/{p}/address {email}   (the player's token, or the GM)
@@ -15,12 +21,15 @@
 // answered 409 "Turn N already ran" and changes nothing. New secrets are never shown: they are
 // mailed privately with a sign-in link (WebContext::secrets_issued with_link).
 //
-// Web sign-ups are answered on the page only (nothing is mailed to the address given), so the
-// form cannot be used to send mail to third parties; the list is bounded per game.
+// Web and API sign-ups record nothing until the address confirms (server/app/confirmations.h):
+// the code is mailed to the address, and the answer never says whether it is on the list.
+// Requests are bounded per client (client_key of Request::remote) and per address.
 #include <spdlog/spdlog.h>
 
 #include <variant>
 
+#include "server/app/client_address.h"
+#include "server/app/confirmations.h"
 #include "server/app/log_escape.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"
@@ -52,6 +61,10 @@ Membership membership(WebContext& ctx) {
   Store& s = thread_store(ctx);
   return Membership(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
                     ctx.config().base_url);
+}
+
+Confirmations confirmations(WebContext& ctx) {
+  return Confirmations(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
 }
 
 // ---- HTML answers (route_util.h: no scripts, no framing; never stored by caches) ----
@@ -155,14 +168,51 @@ Response join_post(WebContext& ctx, const Request& req, const std::string& game)
   const std::string email = trim(field(form, "email"));
   const std::string prefs = field(form, "preferences");
   if (auto stale = stale_turn(ctx, form, game, "the sign-up page")) return *stale;
-  auto out = membership(ctx).join(game, email, prefs, "web");
+  auto out = confirmations(ctx).ask_signup(game, email, prefs, "web", client_key(req.remote));
   if (!out.ok()) {
     const int code = http::http_status(out.status());
     if (code == 500) return status_page(out.status());
     return join_form(ctx, req, game, out.status().message(), email.substr(0, 254),
                      prefs.substr(0, Membership::kMaxPreferencesText), code);
   }
-  return redirect(game_path(game) + "/join?done=" + std::to_string(out->position));
+  if (out->limited)
+    return join_form(ctx, req, game, out->text, email.substr(0, 254),
+                     prefs.substr(0, Membership::kMaxPreferencesText), 429);
+  return redirect(game_path(game) + "/join?done=confirm");
+}
+
+// ---- public: confirming a sign-up or standby request ----
+
+Response confirm_page(WebContext& ctx, const Request& req, const std::string& game,
+                      const std::string& code, const std::string& result, const std::string& error,
+                      int status) {
+  auto g = thread_store(ctx).game_summary(game);
+  if (!g.ok()) return status_page(g.status());
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", g->id},
+                {"name", g->name},
+                {"csrf", csrf.value},
+                {"code", code.substr(0, Confirmations::kMaxCode)},
+                {"result", result.empty() ? Json() : Json(result)},
+                {"error", error.empty() ? Json() : Json(error)}};
+  Response r =
+      page(render_page("Confirm for " + g->name, "confirm", model, nav(ctx, req, g->id, g->name)),
+           status);
+  set_csrf_cookie(r, csrf, secure(ctx));
+  return r;
+}
+
+Response confirm_post(WebContext& ctx, const Request& req, const std::string& game) {
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  const std::string code = trim(field(form, "code"));
+  auto out = confirmations(ctx).confirm(code, "web");
+  if (!out.ok()) {
+    const int status = http::http_status(out.status());
+    if (status == 500) return status_page(out.status());
+    return confirm_page(ctx, req, game, "", "", out.status().message(), status);
+  }
+  return confirm_page(ctx, req, out->game, "", out->text, "", 200);
 }
 
 // ---- the signed-in player: address ----
@@ -263,6 +313,13 @@ Json signup_json(const Signup& s) {
           {"created_at", s.created_at}};
 }
 
+// 429 (Retry-After: the window) for a refused request.
+Response api_limited(const std::string& text) {
+  Response r = api_error(429, text);
+  r.headers.emplace_back("Retry-After", std::to_string(Confirmations::kLimits.window));
+  return r;
+}
+
 Response api_join(WebContext& ctx, const Request& req, const std::string& game) {
   const std::string shape = "{\"email\": \"you@example.org\", \"preferences\": [\"WSX\", ...]}";
   auto body = json_body(req, shape);
@@ -284,15 +341,27 @@ Response api_join(WebContext& ctx, const Request& req, const std::string& game) 
       return api_error(400, "\"preferences\" must be a list of kingdom codes: " + shape);
     }
   }
-  auto out = membership(ctx).join(game, trim(std::get<std::string>(email)), prefs, "api");
+  auto out = confirmations(ctx).ask_signup(game, trim(std::get<std::string>(email)), prefs, "api",
+                                           client_key(req.remote));
   if (!out.ok()) return api_fail(out.status());
-  return json_response({{"id", out->id},
-                        {"game", out->game},
-                        {"position", out->position},
-                        {"places", out->places},
-                        {"preferences", out->preferences},
-                        {"message", out->text}},
-                       201);
+  if (out->limited) return api_limited(out->text);
+  return json_response({{"game", out->game}, {"confirmation", "mailed"}, {"message", out->text}},
+                       202);
+}
+
+Response api_confirm(WebContext& ctx, const Request& req) {
+  const std::string shape = "{\"code\": \"the code from the mail\"}";
+  auto body = json_body(req, shape);
+  if (auto* r = std::get_if<Response>(&body)) return *r;
+  auto code = string_member(std::get<Json>(body), "code", shape);
+  if (auto* r = std::get_if<Response>(&code)) return *r;
+  auto out = confirmations(ctx).confirm(std::get<std::string>(code), "api");
+  if (!out.ok()) return api_fail(out.status());
+  return json_response({{"game", out->game},
+                        {"kind", out->kind},
+                        {"email", out->address},
+                        {"confirmed", true},
+                        {"message", out->text}});
 }
 
 Response api_signups(WebContext& ctx, const std::string& game) {
@@ -418,6 +487,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
     for (const auto& s : *list) {
       Json row = signup_json(s);
       row["pending"] = s.state == "pending";
+      row["removable"] = s.state != "assigned";
       row["when"] = time_html(s.created_at);
       std::string prefs;
       for (const auto& c : s.preferences) prefs += (prefs.empty() ? "" : " ") + c;
@@ -476,15 +546,14 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
   // Public sign-up page.
   router.add("GET", "/games/{game}/join", guarded([&ctx](const Request& req, const Params& p) {
                std::string done;
-               if (auto it = req.query.find("done"); it != req.query.end()) {
-                 auto g = thread_store(ctx).game_summary(p.at("game"));
-                 auto places = thread_store(ctx).load_state(p.at("game"), std::nullopt);
-                 if (g.ok() && places.ok() && signup_id(it->second))
-                   done = "You are on the sign-up list: sign-up " + it->second + " of " +
-                          std::to_string(places->players.size()) +
-                          " places. The GM approves sign-ups and starts the game; you will "
-                          "then get your kingdom, your secret and your sign-in link by mail.";
-               }
+               if (req.query.count("done"))
+                 done =
+                     "If the address can be put on the sign-up list, a confirmation has "
+                     "been mailed to it. Follow that mail within " +
+                     std::to_string(Confirmations::kValidHours) +
+                     " hours: nothing is recorded until then. Once confirmed, the GM "
+                     "approves sign-ups and starts the game; you then get your kingdom, your "
+                     "secret and your sign-in link by mail.";
                return join_form(ctx, req, p.at("game"), "", "", "", 200, done);
              }),
              "html_join");
@@ -492,6 +561,16 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
                return join_post(ctx, req, p.at("game"));
              }),
              "html_join_post");
+  router.add("GET", "/games/{game}/confirm", guarded([&ctx](const Request& req, const Params& p) {
+               const auto it = req.query.find("code");
+               return confirm_page(ctx, req, p.at("game"),
+                                   it == req.query.end() ? "" : trim(it->second), "", "", 200);
+             }),
+             "html_confirm");
+  router.add("POST", "/games/{game}/confirm", guarded([&ctx](const Request& req, const Params& p) {
+               return confirm_post(ctx, req, p.at("game"));
+             }),
+             "html_confirm_post");
   router.add("POST", "/games/{game}/me/address",
              guarded([&ctx](const Request& req, const Params& p) {
                return me_address_post(ctx, req, p.at("game"));
@@ -515,6 +594,16 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
                });
              }),
              "html_gm_approve");
+  router.add("POST", "/gm/games/{game}/signups/{id}/remove",
+             guarded([&ctx](const Request& req, const Params& p) {
+               const std::string game = p.at("game");
+               const auto id = signup_id(p.at("id"));
+               return gm_post(ctx, req, game, "signup-removed", [&](const auto&) {
+                 if (!id) return Status::NotFound("there is no such sign-up");
+                 return membership(ctx).remove_signup(game, *id, kGmActor);
+               });
+             }),
+             "html_gm_signup_remove");
   router.add("POST", "/gm/games/{game}/invite",
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = p.at("game");
@@ -574,6 +663,18 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
                       return s.ok() ? api_signups(ctx, p.at("game")) : api_fail(s);
                     }),
              "api_signup_approve");
+  router.add("POST", "/api/games/{game}/signups/{id}/remove",
+             api_gm(ctx,
+                    [&ctx](const Request&, const Params& p) {
+                      const auto id = signup_id(p.at("id"));
+                      if (!id) return api_error(404, "there is no such sign-up");
+                      const Status s = membership(ctx).remove_signup(p.at("game"), *id, kGmActor);
+                      return s.ok() ? api_signups(ctx, p.at("game")) : api_fail(s);
+                    }),
+             "api_signup_remove");
+  router.add(
+      "POST", "/api/games/{game}/confirm",
+      [&ctx](const Request& req, const Params&) { return api_confirm(ctx, req); }, "api_confirm");
   router.add("POST", "/api/games/{game}/open-signups",
              api_gm(ctx,
                     [&ctx](const Request&, const Params& p) {

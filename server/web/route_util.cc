@@ -154,9 +154,13 @@ bool game_over(const Json& shown) {
   return shown.is_object() && shown.value("status", "") == "finished";
 }
 
+std::string cookie_token(const http::Request& req) {
+  return http::url_decode(req.cookie(kPlayerCookie), false);
+}
+
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
                                                                 WebContext& ctx) {
-  const std::string token = http::url_decode(req.cookie(kPlayerCookie), false);
+  const std::string token = cookie_token(req);
   if (token.empty() || token.size() > 256) return std::nullopt;
   auto owner = ctx.admin().token_owner(token);
   if (!owner.ok()) return std::nullopt;

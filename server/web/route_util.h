@@ -91,8 +91,11 @@ Json public_state(Json st, bool game_over);
 // Whether a show_game document (it has "status") is of a finished game.
 bool game_over(const Json& shown);
 
+// The token in the request's player cookie (kPlayerCookie), URL-decoded; "" when none.
+std::string cookie_token(const http::Request& req);
 // The game and player owning the page cookie's token (kPlayerCookie), or nullopt when there is
-// no cookie, it is oversized or the token is unknown. Not throttled (a cookie is not a guess).
+// no cookie, it is oversized or the token is unknown (or an expired session). Not throttled (a
+// cookie is not a guess).
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,
                                                                 WebContext& ctx);
 

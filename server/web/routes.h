@@ -13,7 +13,8 @@ void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_r
 // attendance_routes.cc: standby, takeover, absence, the GM's attendance section and its API.
 void register_attendance_routes(http::Router& router, WebContext& ctx);
 // View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
-// per-player attendance fields (missed, civil_disorder, absence) added to GET /api/games/{g}.
+// per-player attendance fields (missed, civil_disorder; never absence dates, which are the
+// player's and the GM's) added to the public GET /api/games/{g}.
 Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game);
 Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
                         const std::string& player);

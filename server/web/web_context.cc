@@ -95,6 +95,7 @@ WebContext::~WebContext() {
 WebContext::PerThread& WebContext::local() {
   if (ThreadState* st = find_state(this)) return static_cast<PerThread&>(*st);
   auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
+  if (st.ok()) (*st)->services->set_session_limits(config_.sessions);
   if (!st.ok()) {
     // Nothing is cached: the next call from this thread tries again.
     spdlog::error("event=db_open_failed error=\"{}\"", log_escape(st.status().message()));

@@ -27,6 +27,7 @@ struct WebConfig {
   std::string base_url = "http://127.0.0.1:8080";  // public base URL for links (no trailing /)
   std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
   ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
+  SessionLimits sessions;   // server-side expiry of sign-in sessions (Services::token_owner)
 };
 
 class WebContext {

@@ -124,6 +124,10 @@ class PgStore final : public Store {
                            const std::string& token_hash, UnixTime now) override;
   Status revoke_tokens(const std::string& game, const std::string& player) override;
   Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
+  Result<TokenRecord> token_record(const std::string& token_hash) override;
+  Status touch_session(const std::string& token_hash, UnixTime now) override;
+  Status revoke_sessions(const std::string& game, const std::string& player,
+                         const std::string& keep_hash) override;
 
   // ---- NoticeStore: pg_store_notices.cc (pg-admin) ----
   Result<std::int64_t> append_notice(const Notice& n) override;
@@ -153,6 +157,11 @@ class PgStore final : public Store {
   // ---- MembershipStore: pg_store_membership.cc (pg-mail) ----
   Result<std::int64_t> add_signup(const Signup& s, int max) override;
   Result<std::vector<Signup>> signups(const std::string& game) override;
+  Status remove_signup(const std::string& game, std::int64_t id) override;
+  Result<std::int64_t> add_confirmation(const PendingConfirmation& c,
+                                        const ConfirmationLimits& l) override;
+  Result<std::optional<PendingConfirmation>> use_confirmation(const std::string& code_hash,
+                                                              UnixTime now) override;
   Status set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
@@ -163,6 +172,12 @@ class PgStore final : public Store {
   Status set_press_options(const std::string& game, const PressOptions& o) override;
   Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
   Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
+  Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
+                                                         std::int64_t after_id) override;
+  Result<PressDigestState> press_digest_state(const std::string& game) override;
+  Result<bool> queue_press_digest(const std::string& game, const std::string& player,
+                                  std::int64_t from_id, std::int64_t to_id, UnixTime now,
+                                  const Notice* notice) override;
 
   // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
   Result<int> add_engine_script(const EngineScript& s) override;

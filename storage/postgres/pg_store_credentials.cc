@@ -1,4 +1,5 @@
-// PgStore: the CredentialStore tables of schemas/pg/0002_admin.sql (secret hashes, token hashes).
+// PgStore: the CredentialStore tables of schemas/pg/0002_admin.sql (secret hashes, token hashes)
+// and 0011_session_activity.sql (session use).
 // Behaviour, error codes and texts are SqliteStore's (storage/sqlite/sqlite_store_credentials.cc);
 // the hash shapes are checked by the tables' CHECKs (InvalidArgument). PostgreSQL databases
 // never held secrets in clear, so there is nothing to upgrade (pg_store.h).
@@ -122,6 +123,45 @@ Result<std::pair<std::string, std::string>> PgStore::token_owner(const std::stri
                                             {Param(token_hash)}));
   if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
   return std::make_pair(r.text(0, 0), r.text(0, 1));
+}
+
+Result<TokenRecord> PgStore::token_record(const std::string& token_hash) {
+  ADJ_SQL_TRY(const pg::Rows r,
+              conn_.query("SELECT t.game_id, t.player, t.kind, t.created_at, "
+                          "COALESCE(a.last_used_at, t.created_at) "
+                          "FROM player_token_hashes t LEFT JOIN session_activity a "
+                          "ON a.token_hash = t.token_hash WHERE t.token_hash = $1",
+                          {Param(token_hash)}));
+  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
+  TokenRecord out;
+  out.game = r.text(0, 0);
+  out.player = r.text(0, 1);
+  out.session = r.text(0, 2) == "session";
+  out.created_at = r.int64(0, 3);
+  out.last_used_at = r.int64(0, 4);
+  return out;
+}
+
+Status PgStore::touch_session(const std::string& token_hash, UnixTime now) {
+  return conn_
+      .run(
+          "INSERT INTO session_activity AS a (token_hash, last_used_at) "
+          "SELECT token_hash, $2::bigint FROM player_token_hashes "
+          "WHERE token_hash = $1 AND kind = 'session' "
+          "ON CONFLICT (token_hash) DO UPDATE SET "
+          "last_used_at = GREATEST(a.last_used_at, excluded.last_used_at)",
+          {Param(token_hash), Param(now)})
+      .status();
+}
+
+Status PgStore::revoke_sessions(const std::string& game, const std::string& player,
+                                const std::string& keep_hash) {
+  return conn_
+      .run(
+          "DELETE FROM player_token_hashes WHERE game_id = $1 AND player = $2 "
+          "AND kind = 'session' AND token_hash <> $3",
+          {Param(game), Param(player), Param(keep_hash)})
+      .status();
 }
 
 }  // namespace adj

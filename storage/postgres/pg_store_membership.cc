@@ -89,6 +89,81 @@ Status PgStore::set_signup_state(const std::string& game, std::int64_t id, const
   return Status::Ok();
 }
 
+Status PgStore::remove_signup(const std::string& game, std::int64_t id) {
+  ADJ_PG_TRY(std::int64_t n,
+             conn_.run("DELETE FROM signups WHERE game_id = $1 AND id = $2", {game, id}));
+  if (n == 0) return Status::NotFound("sign-up " + std::to_string(id));
+  return Status::Ok();
+}
+
+Result<std::int64_t> PgStore::add_confirmation(const PendingConfirmation& c,
+                                               const ConfirmationLimits& l) {
+  ADJ_RETURN_IF_ERROR(store_checks::check_confirmation(c));
+  return pg::with_retry([&]() -> Result<std::int64_t> {
+    ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+    // Requests for one game take turns here (the game's row lock), so its counts are the
+    // committed ones; the per-client and per-address counts may miss a request of another
+    // game committing at the same instant (at most one per concurrent connection).
+    ADJ_PG_TRY(Rows game,
+               conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {c.game}));
+    if (game.empty()) {
+      Status missing = require_game(c.game);
+      return missing.ok() ? Status::NotFound("game " + c.game) : missing;
+    }
+    ADJ_PG_TRY(std::int64_t purged,
+               conn_.run("DELETE FROM confirmations WHERE expires_at <= $1", {c.created_at}));
+    (void)purged;
+    const UnixTime since = c.created_at - l.window;
+    ADJ_PG_TRY(Rows by_client,
+               conn_.query("SELECT count(*) FROM confirmations WHERE client = $1 AND "
+                           "created_at > $2",
+                           {c.client, since}));
+    if (by_client.int64(0, 0) >= l.per_client) return store_checks::confirmation_limit("client", l);
+    ADJ_PG_TRY(Rows by_address,
+               conn_.query("SELECT count(*) FROM confirmations WHERE address_key = $1 AND "
+                           "created_at > $2",
+                           {lower_ascii(c.address), since}));
+    if (by_address.int64(0, 0) >= l.per_address)
+      return store_checks::confirmation_limit("address", l);
+    ADJ_PG_TRY(Rows by_game,
+               conn_.query("SELECT count(*) FROM confirmations WHERE game_id = $1 AND "
+                           "confirmed_at IS NULL AND expires_at > $2",
+                           {c.game, c.created_at}));
+    if (by_game.int64(0, 0) >= l.per_game) return store_checks::confirmation_limit("game", l);
+    ADJ_PG_TRY(Rows id,
+               conn_.query("INSERT INTO confirmations(game_id, kind, address, address_key, "
+                           "client, payload, code_hash, created_at, expires_at) VALUES "
+                           "($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+                           {c.game, c.kind, c.address, lower_ascii(c.address), c.client, c.payload,
+                            c.code_hash, c.created_at, c.expires_at}));
+    ADJ_RETURN_IF_ERROR(tx.commit());
+    return id.int64(0, 0);
+  });
+}
+
+Result<std::optional<PendingConfirmation>> PgStore::use_confirmation(const std::string& code_hash,
+                                                                     UnixTime now) {
+  // One statement: of two concurrent uses of one code, the second finds it confirmed.
+  ADJ_PG_TRY(Rows r, conn_.query("UPDATE confirmations SET confirmed_at = $2 WHERE code_hash = "
+                                 "$1 AND confirmed_at IS NULL AND expires_at > $2 RETURNING id, "
+                                 "game_id, kind, address, client, payload, code_hash, "
+                                 "created_at, expires_at",
+                                 {code_hash, now}));
+  if (r.empty()) return std::optional<PendingConfirmation>();
+  PendingConfirmation c;
+  c.id = r.int64(0, 0);
+  c.game = r.text(0, 1);
+  c.kind = r.text(0, 2);
+  c.address = r.text(0, 3);
+  c.client = r.text(0, 4);
+  c.payload = r.text(0, 5);
+  c.code_hash = r.text(0, 6);
+  c.created_at = r.int64(0, 7);
+  c.expires_at = r.int64(0, 8);
+  c.confirmed_at = now;
+  return std::optional<PendingConfirmation>(std::move(c));
+}
+
 Status PgStore::set_contact(const std::string& game, const Contact& c) {
   if (c.player.empty()) return Status::InvalidArgument("a contact needs a player code");
   ADJ_RETURN_IF_ERROR(require_game(game));

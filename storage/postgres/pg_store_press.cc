@@ -102,13 +102,19 @@ Result<std::int64_t> PgStore::append_press(const PressMessage& m, const PressBou
 }
 
 Result<std::vector<PressMessage>> PgStore::press_messages(const std::string& game) {
+  return press_messages_after(game, 0);
+}
+
+Result<std::vector<PressMessage>> PgStore::press_messages_after(const std::string& game,
+                                                                std::int64_t after_id) {
   // The game's row joined to its messages: none when the game does not exist, one with NULL
-  // message columns when it has no press.
+  // message columns when it has no press (after `after_id`).
   ADJ_SQL_TRY(const pg::Rows r,
               conn_.query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
                           "p.anonymous, p.body, p.source FROM games g "
-                          "LEFT JOIN press p ON p.game_id = g.id WHERE g.id = $1 ORDER BY p.id",
-                          {Param(game)}));
+                          "LEFT JOIN press p ON p.game_id = g.id AND p.id > $2 WHERE g.id = $1 "
+                          "ORDER BY p.id",
+                          {Param(game), Param(after_id)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   std::vector<PressMessage> out;
   for (int i = 0; i < r.size(); ++i) {
@@ -127,6 +133,53 @@ Result<std::vector<PressMessage>> PgStore::press_messages(const std::string& gam
     out.push_back(std::move(m));
   }
   return out;
+}
+
+Result<PressDigestState> PgStore::press_digest_state(const std::string& game) {
+  ADJ_SQL_TRY(const pg::Rows head,
+              conn_.query("SELECT (SELECT coalesce(max(id), 0) FROM press WHERE game_id = g.id) "
+                          "FROM games g WHERE g.id = $1",
+                          {Param(game)}));
+  if (head.empty()) return Status::NotFound(no_such_game(game));
+  PressDigestState out;
+  out.last_press_id = head.int64(0, 0);
+  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT player, last_id, sent_at FROM press_digests "
+                                            "WHERE game_id = $1 ORDER BY player",
+                                            {Param(game)}));
+  for (int i = 0; i < r.size(); ++i)
+    out.marks.push_back({r.text(i, 0), r.int64(i, 1), r.int64(i, 2)});
+  return out;
+}
+
+Result<bool> PgStore::queue_press_digest(const std::string& game, const std::string& player,
+                                         std::int64_t from_id, std::int64_t to_id, UnixTime now,
+                                         const Notice* notice) {
+  if (player.empty() || to_id <= from_id || from_id < 0)
+    return Status::InvalidArgument("a press digest needs a player and a later press id");
+  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  // A first mark is inserted; a later one moves only from where it was read (a concurrent
+  // claimer waits on the row and then finds it moved).
+  Result<std::int64_t> moved =
+      from_id == 0 ? conn_.run(
+                         "INSERT INTO press_digests(game_id, player, last_id, sent_at) "
+                         "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                         {Param(game), Param(player), Param(to_id), Param(now)})
+                   : conn_.run(
+                         "UPDATE press_digests SET last_id = $3, sent_at = $4 "
+                         "WHERE game_id = $1 AND player = $2 AND last_id = $5",
+                         {Param(game), Param(player), Param(to_id), Param(now), Param(from_id)});
+  if (!moved.ok()) return moved.status();
+  if (*moved == 0) return false;  // claimed by another; the destructor rolls back
+  if (notice) {
+    auto id = append_notice(*notice);
+    if (!id.ok()) {
+      if (id.status().code() == StatusCode::kAlreadyExists) return false;
+      return id.status();
+    }
+  }
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return true;
 }
 
 }  // namespace adj

@@ -1,5 +1,5 @@
-// SqliteStore: the CredentialStore tables of migration 0005 (secret hashes, token hashes) and the
-// one-time upgrade of databases written before it.
+// SqliteStore: the CredentialStore tables of migrations 0005 (secret hashes, token hashes) and
+// 0021 (session use), and the one-time upgrade of databases written before 0005.
 #include <array>
 #include <map>
 #include <set>
@@ -91,6 +91,41 @@ Result<std::pair<std::string, std::string>> SqliteStore::token_owner(
   ADJ_SQL_TRY(bool row, st.step());
   if (!row) return Status::NotFound("unknown player token");  // never echo the token
   return std::make_pair(st.column_text(0), st.column_text(1));
+}
+
+Result<TokenRecord> SqliteStore::token_record(const std::string& token_hash) {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT t.game_id, t.player, t.kind, t.created_at, "
+                                   "COALESCE(a.last_used_at, t.created_at) "
+                                   "FROM player_token_hashes t LEFT JOIN session_activity a "
+                                   "ON a.token_hash = t.token_hash WHERE t.token_hash = ?"));
+  st.bind_text(1, token_hash);
+  ADJ_SQL_TRY(bool row, st.step());
+  if (!row) return Status::NotFound("unknown player token");  // never echo the token
+  TokenRecord r;
+  r.game = st.column_text(0);
+  r.player = st.column_text(1);
+  r.session = st.column_text(2) == "session";
+  r.created_at = st.column_int64(3);
+  r.last_used_at = st.column_int64(4);
+  return r;
+}
+
+Status SqliteStore::touch_session(const std::string& token_hash, UnixTime now) {
+  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO session_activity(token_hash, last_used_at) "
+                                   "SELECT token_hash, ?2 FROM player_token_hashes "
+                                   "WHERE token_hash = ?1 AND kind = 'session' "
+                                   "ON CONFLICT(token_hash) DO UPDATE SET "
+                                   "last_used_at = max(last_used_at, excluded.last_used_at)"));
+  st.bind_text(1, token_hash).bind_int64(2, now);
+  return st.run();
+}
+
+Status SqliteStore::revoke_sessions(const std::string& game, const std::string& player,
+                                    const std::string& keep_hash) {
+  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
+                                   "player = ? AND kind = 'session' AND token_hash <> ?"));
+  st.bind_text(1, game).bind_text(2, player).bind_text(3, keep_hash);
+  return st.run();
 }
 
 namespace {

@@ -36,13 +36,19 @@ Notice read_notice(sqlite::Statement& st) {
 }  // namespace
 
 Result<std::int64_t> SqliteStore::append_notice(const Notice& n) {
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_SQL_TRY(const std::int64_t id, insert_notice(n));
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::int64_t> SqliteStore::insert_notice(const Notice& n) {
   if (n.kind.empty() || n.subject.empty() || n.text.empty() || n.dedupe_key.empty())
     return Status::InvalidArgument("a notice needs a kind, a subject, a text and a dedupe key");
   if (n.players.empty() && n.addresses.empty())
     return Status::InvalidArgument("a notice needs at least one recipient");
   if (has_newline(n.players) || has_newline(n.addresses))
     return Status::InvalidArgument("a notice recipient is empty or holds a line break");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(n.game));
   {
     ADJ_SQL_TRY(auto st, db_.prepare("SELECT 1 FROM notices WHERE dedupe_key = ?"));
@@ -63,9 +69,7 @@ Result<std::int64_t> SqliteStore::append_notice(const Notice& n) {
       .bind_text(8, n.thread)
       .bind_int64(9, n.created_at);
   ADJ_RETURN_IF_ERROR(st.run());
-  const std::int64_t id = db_.last_insert_rowid();
-  ADJ_RETURN_IF_ERROR(tx.commit());
-  return id;
+  return db_.last_insert_rowid();
 }
 
 Result<std::vector<Notice>> SqliteStore::pending_notices(int limit) {

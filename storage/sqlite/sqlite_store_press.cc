@@ -121,16 +121,68 @@ Result<std::int64_t> SqliteStore::append_press(const PressMessage& m, const Pres
 }
 
 Result<std::vector<PressMessage>> SqliteStore::press_messages(const std::string& game) {
+  return press_messages_after(game, 0);
+}
+
+Result<std::vector<PressMessage>> SqliteStore::press_messages_after(const std::string& game,
+                                                                    std::int64_t after_id) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kPressColumns +
-                                   " FROM press WHERE game_id = ? ORDER BY id"));
-  st.bind_text(1, game);
+                                   " FROM press WHERE game_id = ? AND id > ? ORDER BY id"));
+  st.bind_text(1, game).bind_int64(2, after_id);
   std::vector<PressMessage> out;
   for (;;) {
     ADJ_SQL_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(read_press(st));
   }
+}
+
+Result<PressDigestState> SqliteStore::press_digest_state(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  PressDigestState out;
+  {
+    ADJ_SQL_TRY(auto st, db_.prepare("SELECT max(id) FROM press WHERE game_id = ?"));
+    st.bind_text(1, game);
+    ADJ_SQL_TRY(bool row, st.step());
+    if (row) out.last_press_id = st.column_int64(0);  // NULL reads as 0
+  }
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, last_id, sent_at FROM press_digests "
+                                   "WHERE game_id = ? ORDER BY player"));
+  st.bind_text(1, game);
+  for (;;) {
+    ADJ_SQL_TRY(bool row, st.step());
+    if (!row) return out;
+    out.marks.push_back({st.column_text(0), st.column_int64(1), st.column_int64(2)});
+  }
+}
+
+Result<bool> SqliteStore::queue_press_digest(const std::string& game, const std::string& player,
+                                             std::int64_t from_id, std::int64_t to_id, UnixTime now,
+                                             const Notice* notice) {
+  if (player.empty() || to_id <= from_id || from_id < 0)
+    return Status::InvalidArgument("a press digest needs a player and a later press id");
+  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_RETURN_IF_ERROR(require_game(game));
+  // A first mark is inserted; a later one moves only from where it was read.
+  ADJ_SQL_TRY(auto st,
+              db_.prepare(from_id == 0 ? "INSERT INTO press_digests(game_id, player, last_id, "
+                                         "sent_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING"
+                                       : "UPDATE press_digests SET last_id = ?3, sent_at = ?4 "
+                                         "WHERE game_id = ?1 AND player = ?2 AND last_id = ?5"));
+  st.bind_text(1, game).bind_text(2, player).bind_int64(3, to_id).bind_int64(4, now);
+  if (from_id != 0) st.bind_int64(5, from_id);
+  ADJ_RETURN_IF_ERROR(st.run());
+  if (db_.changes() == 0) return false;  // claimed by another; the destructor rolls back
+  if (notice) {
+    auto id = insert_notice(*notice);
+    if (!id.ok()) {
+      if (id.status().code() == StatusCode::kAlreadyExists) return false;  // rolled back
+      return id.status();
+    }
+  }
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return true;
 }
 
 }  // namespace adj

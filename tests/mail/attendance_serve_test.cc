@@ -162,6 +162,26 @@ class AttendanceServe : public ::testing::Test {
     });
     return code;
   }
+  // The confirmation code mailed to `to` for a standby or sign-up request (eventually).
+  std::string confirm_code(const std::string& to) {
+    std::string code;
+    eventually([&] {
+      code = find_in(attendance_mail_to(outbox_, to), "CONFIRM ([0-9a-f]{32})");
+      return !code.empty();
+    });
+    return code;
+  }
+  // Puts `address` on the standby list through the API: the request, then the mailed code.
+  void stand_by_by_api(const std::string& address) {
+    const Http asked =
+        d_->api("POST", "/api/games/britain-1/standby", R"({"email": ")" + address + R"("})");
+    ASSERT_EQ(asked.status, 202) << asked.body;
+    const std::string code = confirm_code(address);
+    ASSERT_FALSE(code.empty()) << d_->log();
+    const Http done =
+        d_->api("POST", "/api/games/britain-1/confirm", R"({"code": ")" + code + R"("})");
+    ASSERT_EQ(done.status, 200) << done.body;
+  }
   std::string secret_mailed(const std::string& to, const std::string& kingdom) {
     std::string secret;
     eventually([&] {
@@ -180,9 +200,15 @@ TEST_F(AttendanceServe, ByMailMissedTurnsDisorderStandbyOfferTakeoverAndOrdersTh
   start({"--mail-refusals-per-hour", "20"});
   // STANDBY from the envelope sender.
   ASSERT_EQ(send(*d_, "stand@example.net", "standing by", "STANDBY britain-1\r\n", "sb1"), "250");
+  // The answer carries a confirmation code; the address is on the list once it confirms.
+  const std::string confirm = confirm_code("stand@example.net");
+  ASSERT_FALSE(confirm.empty()) << d_->log();
+  EXPECT_EQ(d_->attendance()["standby"], Json::array());
+  ASSERT_EQ(send(*d_, "stand@example.net", "Re: standby", "CONFIRM " + confirm + "\r\n", "sb2"),
+            "250");
   ASSERT_TRUE(eventually([&] {
     return !find_in(attendance_mail_to(outbox_, "stand@example.net"),
-                    "(on\\s+the\\s+standby\\s+list)")
+                    "(You\\s+are\\s+now\\s+on\\s+the\\s+standby\\s+list)")
                 .empty();
   })) << d_->log();
   EXPECT_EQ(d_->attendance()["standby"], Json::array({"stand@example.net"}));
@@ -249,9 +275,7 @@ TEST_F(AttendanceServe, TakeoverWithTheOfferOfATurnThePlayerCameBackFromIsRefuse
       d_->gm("PUT", "/api/games/britain-1/options/attendance", R"({"civil_disorder_after": 1})")
           .status,
       200);
-  ASSERT_EQ(
-      d_->api("POST", "/api/games/britain-1/standby", R"({"email": "thief@example.net"})").status,
-      200);
+  stand_by_by_api("thief@example.net");
   ASSERT_TRUE(d_->run_turn());
   ASSERT_TRUE(d_->player("WSX").value("civil_disorder", false));
   const std::string code = offer_code("thief@example.net", "WSX");
@@ -308,9 +332,7 @@ TEST_F(AttendanceServe, ByMailAbsenceIsSignedAndNoted) {
 
 TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   start();
-  EXPECT_EQ(
-      d_->api("POST", "/api/games/britain-1/standby", R"({"email": "api@example.net"})").status,
-      200);
+  stand_by_by_api("api@example.net");
   EXPECT_EQ(d_->api("POST", "/api/games/britain-1/standby", R"({"email": "no address"})").status,
             400);
   two_missed_turns();
@@ -360,6 +382,25 @@ TEST_F(AttendanceServe, ByApiStandbyCodeTakeoverAbsenceAndOptions) {
   EXPECT_EQ(bad.status, 400);
   EXPECT_NE(bad.body.find("YYYY-MM-DD"), std::string::npos) << bad.body;
 
+  // Absence dates are the player's and the GM's: not in the public attendance list nor in the
+  // public game document.
+  EXPECT_EQ(d_->player("WSX").value("absences", Json::array()).size(), 1u);
+  const Json seen = Json::parse(d_->page("/api/games/britain-1/attendance").body, nullptr, false);
+  ASSERT_TRUE(seen.is_object());
+  for (const auto& p : seen["players"]) EXPECT_FALSE(p.contains("absences")) << p;
+  const Json doc = Json::parse(d_->page("/api/games/britain-1").body, nullptr, false);
+  ASSERT_TRUE(doc.is_object());
+  for (const auto& p : doc["players"]) EXPECT_FALSE(p.contains("absence")) << p;
+  // The public audit log (API and page) names nobody's address; the GM's shows them.
+  EXPECT_NE(d_->gm("GET", "/api/games/britain-1/audit").body.find("newgwn@example.net"),
+            std::string::npos);
+  for (const std::string path : {"/api/games/britain-1/audit", "/games/britain-1/audit"}) {
+    const Http pub = d_->page(path);
+    EXPECT_EQ(pub.status, 200) << path;
+    EXPECT_EQ(pub.body.find("example.net"), std::string::npos) << path << pub.body;
+    EXPECT_NE(pub.body.find("address withheld"), std::string::npos) << path;
+  }
+
   // Options: read by anyone, changed by the GM only, validated.
   EXPECT_EQ(Json::parse(d_->page("/api/games/britain-1/options/attendance").body)
                 .value("civil_disorder_after", -1),
@@ -384,6 +425,17 @@ TEST_F(AttendanceServe, ThroughTheWebPagesStandbyGmCodeTakeoverAbsenceAndTheGmDe
   EXPECT_EQ(sb.status, 303) << sb.body;
   EXPECT_NE(d_->page("/games/britain-1/standby?done=1").body.find("id=\"standby-done\""),
             std::string::npos);
+  // The mailed link shows one button (a prefetch confirms nothing); pressing it confirms.
+  const std::string wcode = confirm_code("web@example.net");
+  ASSERT_FALSE(wcode.empty()) << d_->log();
+  const Http cp = d_->page("/games/britain-1/confirm?code=" + wcode);
+  ASSERT_EQ(cp.status, 200);
+  EXPECT_NE(cp.body.find("id=\"confirm-form\""), std::string::npos);
+  EXPECT_EQ(d_->attendance().value("standby_count", -1), 0);
+  const Http confirmed = d_->form("/games/britain-1/confirm", "code=" + wcode);
+  EXPECT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_NE(confirmed.body.find("id=\"confirm-done\""), std::string::npos);
+  EXPECT_EQ(d_->attendance().value("standby_count", -1), 1);
   // Without the CSRF token: refused.
   EXPECT_EQ(curl("-X POST --data 'email=x%40example.net' " +
                  shell_quote(d_->url("/games/britain-1/standby")))
@@ -506,7 +558,8 @@ TEST_F(AttendanceServe, CodeGuessingIsThrottledAndAStandbyFloodIsRateLimited) {
   std::this_thread::sleep_for(3s);
   EXPECT_EQ(attendance_mail_to(outbox_, "flood@example.net").size(), 3u);
   EXPECT_FALSE(d_->player("NUM").value("civil_disorder", true));
-  EXPECT_EQ(d_->attendance().value("standby_count", -1), 1);
+  // Unconfirmed, none of them is on the list.
+  EXPECT_EQ(d_->attendance().value("standby_count", -1), 0);
 }
 
 }  // namespace

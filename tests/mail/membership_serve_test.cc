@@ -128,6 +128,40 @@ std::vector<Json> audit(const MembershipDaemon& d, const std::string& action) {
   return out;
 }
 
+// The confirmation code in the mails of `mails` ("" when none).
+std::string confirm_code_in(const std::vector<Sent>& mails) {
+  std::smatch m;
+  for (const auto& x : mails)
+    if (std::regex_search(x.text, m, std::regex("CONFIRM ([0-9a-f]{32})"))) return m[1].str();
+  return "";
+}
+
+// The confirmation code mailed to `address` (waits for it).
+std::string mailed_code(const fs::path& outbox, const std::string& address) {
+  std::string code;
+  eventually([&] { return !(code = confirm_code_in(to(sent(outbox), address))).empty(); }, 30s);
+  return code;
+}
+
+// curl with the CSRF cookie and field (as the site's own forms send them), and more cookies.
+constexpr const char* kMembersCsrf = "0123456789abcdef0123456789abcdef";
+::adj::testing::CurlAnswer members_form(const MembershipDaemon& d, const std::string& path,
+                                        const std::string& fields,
+                                        const std::string& cookies = "") {
+  const std::string c =
+      std::string("adj_csrf=") + kMembersCsrf + (cookies.empty() ? "" : "; " + cookies);
+  return ::adj::testing::curl("-X POST -b " + shell_quote(c) + " --data " +
+                              shell_quote(std::string("csrf=") + kMembersCsrf + "&" + fields) +
+                              " " + shell_quote(d.url(path)));
+}
+
+// An API request without credentials; status and body.
+::adj::testing::CurlAnswer members_api(const MembershipDaemon& d, const std::string& path,
+                                       const std::string& body) {
+  return ::adj::testing::curl("-X POST -H 'Content-Type: application/json' --data " +
+                              shell_quote(body) + " " + shell_quote(d.url(path)));
+}
+
 // "Your secret is: <secret>" in a mail text.
 std::string secret_in(const std::string& text) {
   std::smatch m;
@@ -152,12 +186,28 @@ TEST(MembershipServe, JoinByMailStartMailsSecretsAndLinksThenAddressByMail) {
   EXPECT_EQ(send_text(d.smtp(), "dee@example.net", "hi", "JOIN nowhere-9\n"), "250");
   ASSERT_TRUE(eventually([&] { return sent(outbox).size() >= 4; }, 30s)) << d.log();
   auto all = sent(outbox);
+  // A JOIN is answered with a confirmation code (a sender can be forged); nothing recorded yet.
   ASSERT_EQ(to(all, "ann@example.net").size(), 1u);
-  EXPECT_NE(to(all, "ann@example.net")[0].text.find("sign-up 1 of 5 places"), std::string::npos)
-      << to(all, "ann@example.net")[0].text;
-  EXPECT_NE(to(all, "ann@example.net")[0].text.find("Mercia (MRC)"), std::string::npos);
-  ASSERT_EQ(to(all, "bob@example.net").size(), 1u);
-  EXPECT_NE(to(all, "bob@example.net")[0].text.find("sign-up 2 of 5"), std::string::npos);
+  const std::string ann_confirm = confirm_code_in(to(all, "ann@example.net"));
+  ASSERT_FALSE(ann_confirm.empty()) << to(all, "ann@example.net")[0].text;
+  const std::string bob_confirm = confirm_code_in(to(all, "bob@example.net"));
+  ASSERT_FALSE(bob_confirm.empty());
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 0u);
+  // Ann confirms by mail, Bob through the API.
+  EXPECT_EQ(send_text(d.smtp(), "ann@example.net", "Re: sign-up", "CONFIRM " + ann_confirm + "\n"),
+            "250");
+  ASSERT_TRUE(eventually([&] { return to(sent(outbox), "ann@example.net").size() == 2; }, 30s))
+      << d.log();
+  const auto bob_done =
+      members_api(d, "/api/games/britain-1/confirm", R"({"code": ")" + bob_confirm + R"("})");
+  ASSERT_EQ(bob_done.status, 200) << bob_done.body;
+  EXPECT_NE(bob_done.body.find("sign-up 2 of 5"), std::string::npos) << bob_done.body;
+  all = sent(outbox);
+  bool ann_on_list = false;
+  for (const auto& m : to(all, "ann@example.net"))
+    ann_on_list |= m.text.find("sign-up 1 of 5 places") != std::string::npos &&
+                   m.text.find("Mercia (MRC)") != std::string::npos;
+  EXPECT_TRUE(ann_on_list) << d.log();
   ASSERT_EQ(to(all, "cy@example.net").size(), 1u);
   EXPECT_NE(to(all, "cy@example.net")[0].text.find("\"Atlantis\" is not a kingdom"),
             std::string::npos)
@@ -248,7 +298,8 @@ TEST(MembershipServe, JoinFloodIsRateLimitedAndHeaderInjectionRefused) {
   ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
                 .value("status", ""),
             "signup");
-  // Five JOINs from one sender: three answers (the HELP/refusal limit per hour), one sign-up.
+  // Five JOINs from one sender: three answers (the HELP/refusal limit per hour), no sign-up
+  // until one is confirmed.
   for (int i = 0; i < 5; ++i)
     ASSERT_EQ(send_text(d.smtp(), "flood@example.net", "x", "JOIN britain-1\n"), "250");
   // Every one processed (the daemon logs each), then count what was sent.
@@ -268,12 +319,12 @@ TEST(MembershipServe, JoinFloodIsRateLimitedAndHeaderInjectionRefused) {
     answers += m.value("kind", "") == "join" && m.value("to", "") == "flood@example.net";
   EXPECT_EQ(answers, 3) << ob.dump();
   const Json list = d.json("GET", "/api/games/britain-1/signups");
-  EXPECT_EQ(list["signups"].size(), 1u) << list.dump();
+  EXPECT_EQ(list["signups"].size(), 0u) << list.dump();
   // Header injection through the API is refused with what is wrong.
   const Json bad = d.json("POST", "/api/games/britain-1/signups",
                           R"({"email": "x@example.net\r\nBcc: victim@example.org"})", "");
   EXPECT_NE(bad.value("error", "").find("line break"), std::string::npos) << bad.dump();
-  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 1u);
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 0u);
 }
 
 TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
@@ -312,6 +363,200 @@ TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
   EXPECT_EQ(basic(secret), "404") << "authenticated; no report yet";
   ASSERT_EQ(audit(d, "replace").size(), 1u);
   EXPECT_EQ(audit(d, "replace")[0]["detail"]["name"], "Offa");
+}
+
+// Issue 28: anonymous standby requests no longer fill the list. Twenty requests from one client
+// for twenty addresses: ten are taken (and mailed), the rest answered 429, and none is on the
+// list; a volunteer who confirms by mail still gets on.
+TEST(MembershipServe, TwentyAnonymousStandbyRequestsNoLongerFillTheList) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(
+      d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "seed": 4})").value("id", ""),
+      "britain-1");
+  int accepted = 0, limited = 0;
+  for (int i = 0; i < 20; ++i) {
+    const auto r = members_api(d, "/api/games/britain-1/standby",
+                               R"({"email": "sb)" + std::to_string(i) + R"(@evil.example"})");
+    accepted += r.status == 202;
+    limited += r.status == 429;
+    if (r.status == 202) {
+      EXPECT_NE(r.body.find("a confirmation has been mailed"), std::string::npos) << r.body;
+    }
+  }
+  EXPECT_EQ(accepted, 10);
+  EXPECT_EQ(limited, 10);
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/attendance").value("standby_count", -1), 0);
+  // A real volunteer, by mail: STANDBY, then CONFIRM with the code of the answer.
+  ASSERT_EQ(send_text(d.smtp(), "real@example.net", "x", "STANDBY britain-1\n"), "250");
+  const std::string code = mailed_code(outbox, "real@example.net");
+  ASSERT_FALSE(code.empty()) << d.log();
+  ASSERT_EQ(send_text(d.smtp(), "real@example.net", "Re: x", "CONFIRM " + code + "\n"), "250");
+  ASSERT_TRUE(eventually(
+      [&] {
+        return d.json("GET", "/api/games/britain-1/attendance").value("standby_count", -1) == 1;
+      },
+      30s))
+      << d.log();
+  const Json att = d.json("GET", "/api/games/britain-1/attendance");
+  EXPECT_EQ(att["standby"], Json::array({"real@example.net"}));
+  ASSERT_EQ(att["standby_entries"].size(), 1u);
+  EXPECT_GT(att["standby_entries"][0].value("since", 0), 0);
+}
+
+// An unconfirmed web or API sign-up is never assigned; confirming through the mailed link (one
+// button on the page, a POST to confirm) works once.
+TEST(MembershipServe, UnconfirmedSignupIsNotAssignedAtStartAndTheLinkConfirmsOnce) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
+                .value("status", ""),
+            "signup");
+  const auto web = members_form(d, "/games/britain-1/join", "email=web%40example.net&turn=1");
+  EXPECT_EQ(web.status, 303) << web.body;
+  const auto api = members_api(d, "/api/games/britain-1/signups",
+                               R"({"email": "idle@example.net", "preferences": ["WSX"]})");
+  EXPECT_EQ(api.status, 202) << api.body;
+  const std::string code = mailed_code(outbox, "web@example.net");
+  ASSERT_FALSE(code.empty()) << d.log();
+  std::smatch link;
+  const std::string text = to(sent(outbox), "web@example.net")[0].text;
+  ASSERT_TRUE(
+      std::regex_search(text, link, std::regex("(/games/britain-1/confirm\\?code=[0-9a-f]{32})")))
+      << text;
+  const auto page = ::adj::testing::curl(shell_quote(d.url(link[1].str())));
+  EXPECT_EQ(page.status, 200);
+  EXPECT_NE(page.body.find("id=\"confirm-form\""), std::string::npos);
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 0u)
+      << "a GET (a mail scanner's prefetch) confirms nothing";
+  const auto done = members_form(d, "/games/britain-1/confirm", "code=" + code);
+  EXPECT_EQ(done.status, 200) << done.body;
+  EXPECT_NE(done.body.find("id=\"confirm-done\""), std::string::npos);
+  const auto again = members_form(d, "/games/britain-1/confirm", "code=" + code);
+  EXPECT_EQ(again.status, 403);
+  EXPECT_NE(again.body.find("wrong, used or expired"), std::string::npos);
+  const Json started = d.json("POST", "/api/games/britain-1/start");
+  ASSERT_EQ(started["assigned"].size(), 1u) << started.dump();
+  EXPECT_EQ(started["assigned"][0]["email"], "web@example.net");
+  EXPECT_EQ(started["unassigned"].size(), 0u);
+  EXPECT_EQ(started.dump().find("idle@example.net"), std::string::npos);
+}
+
+// Requests are bounded per address (3 an hour) and per client (10 an hour): the API answers 429
+// with Retry-After, the web form a page that says so; the answer never tells whether the
+// address is on the list.
+TEST(MembershipServe, SignupRequestsAreBoundedPerAddressAndPerClient) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  MembershipDaemon d(dir.file("m.db"), dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
+                .value("status", ""),
+            "signup");
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(
+        members_api(d, "/api/games/britain-1/signups", R"({"email": "v@example.net"})").status,
+        202);
+  const auto fourth = ::adj::testing::curl(
+      "-i -X POST -H 'Content-Type: application/json' --data '{\"email\": \"V@example.net\"}' " +
+      shell_quote(d.url("/api/games/britain-1/signups")));
+  EXPECT_EQ(fourth.status, 429) << fourth.body;
+  EXPECT_NE(fourth.body.find("Retry-After: 3600"), std::string::npos) << fourth.body;
+  EXPECT_NE(fourth.body.find("for this address"), std::string::npos) << fourth.body;
+  // The refused request is not counted: 3 + 7 make the client's ten.
+  for (int i = 0; i < 7; ++i)
+    EXPECT_EQ(members_api(d, "/api/games/britain-1/signups",
+                          R"({"email": "w)" + std::to_string(i) + R"(@example.net"})")
+                  .status,
+              202);
+  // The client's eleventh request in the hour, on the web form.
+  const auto page = members_form(d, "/games/britain-1/join", "email=x%40example.net&turn=1");
+  EXPECT_EQ(page.status, 429) << page.body;
+  EXPECT_NE(page.body.find("from your network"), std::string::npos) << page.body;
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 0u);
+  eventually([&] { return to(sent(outbox), "v@example.net").size() >= 3; }, 30s);
+  EXPECT_EQ(to(sent(outbox), "v@example.net").size(), 3u);
+}
+
+// The GM removes sign-ups and standby entries on the web, through the API and the command
+// line; each removal is audited.
+TEST(MembershipServe, GmRemovesSignupsAndStandbyEntriesOnWebApiAndCli) {
+  ::adj::testing::TempDir dir;
+  const fs::path outbox = dir.file("out");
+  const std::string db = dir.file("m.db");
+  MembershipDaemon d(db, dir.file("serve.log"), outbox, free_port());
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_EQ(d.json("POST", "/api/games", R"({"bundled": "dark-age-britain", "signup": true})")
+                .value("status", ""),
+            "signup");
+  const std::vector<std::string> who = {"a@example.net", "b@example.net", "c@example.net"};
+  for (const auto& address : who)
+    for (const char* kind : {"signups", "standby"}) {
+      ASSERT_EQ(members_api(d, std::string("/api/games/britain-1/") + kind,
+                            R"({"email": ")" + address + R"("})")
+                    .status,
+                202);
+    }
+  // Each address got two codes; confirm both.
+  ASSERT_TRUE(eventually([&] { return sent(outbox).size() >= 6; }, 30s)) << d.log();
+  for (const auto& m : sent(outbox)) {
+    std::smatch c;
+    ASSERT_TRUE(std::regex_search(m.text, c, std::regex("CONFIRM ([0-9a-f]{32})"))) << m.text;
+    ASSERT_EQ(members_api(d, "/api/games/britain-1/confirm", R"({"code": ")" + c[1].str() + R"("})")
+                  .status,
+              200);
+  }
+  Json list = d.json("GET", "/api/games/britain-1/signups");
+  ASSERT_EQ(list["signups"].size(), 3u) << list.dump();
+  ASSERT_EQ(d.json("GET", "/api/games/britain-1/attendance").value("standby_count", -1), 3);
+  const std::string gm = std::string("adj_gm=") + kMembershipGm;
+  // The GM desk shows a remove button for each.
+  const auto desk = ::adj::testing::curl("-b " + shell_quote(gm) + " " +
+                                         shell_quote(d.url("/gm/games/britain-1")));
+  EXPECT_NE(desk.body.find("standby-remove-form"), std::string::npos);
+  const std::int64_t first = list["signups"][0]["id"];
+  EXPECT_NE(desk.body.find("signup-remove-form-" + std::to_string(first)), std::string::npos);
+  // Web.
+  EXPECT_EQ(members_form(d, "/gm/games/britain-1/signups/" + std::to_string(first) + "/remove",
+                         "turn=1", gm)
+                .status,
+            303);
+  EXPECT_EQ(
+      members_form(d, "/gm/games/britain-1/standby/remove", "email=a%40example.net", gm).status,
+      303);
+  // Not the GM: refused.
+  EXPECT_EQ(members_form(d, "/gm/games/britain-1/standby/remove", "email=b%40example.net").status,
+            403);
+  EXPECT_EQ(
+      members_api(d, "/api/games/britain-1/standby/remove", R"({"email": "b@example.net"})").status,
+      401);
+  // API.
+  const std::int64_t second = list["signups"][1]["id"];
+  const Json after_api =
+      d.json("POST", "/api/games/britain-1/signups/" + std::to_string(second) + "/remove");
+  EXPECT_EQ(after_api["signups"].size(), 1u) << after_api.dump();
+  const Json att =
+      d.json("POST", "/api/games/britain-1/standby/remove", R"({"email": "b@example.net"})");
+  EXPECT_EQ(att["standby"], Json::array({"c@example.net"})) << att.dump();
+  // Command line.
+  const std::int64_t third = list["signups"][2]["id"];
+  const auto s =
+      ::adj::testing::run_cli({"--db", db, "signup", "remove", "britain-1", std::to_string(third)});
+  EXPECT_EQ(s.exit_code, 0) << s.err;
+  const auto t = ::adj::testing::run_cli(
+      {"--db", db, "attendance", "standby-remove", "britain-1", "c@example.net"});
+  EXPECT_EQ(t.exit_code, 0) << t.err;
+  const auto missing = ::adj::testing::run_cli(
+      {"--db", db, "attendance", "standby-remove", "britain-1", "c@example.net"});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/signups")["signups"].size(), 0u);
+  EXPECT_EQ(d.json("GET", "/api/games/britain-1/attendance").value("standby_count", -1), 0);
+  EXPECT_EQ(audit(d, "signup-remove").size(), 3u);
+  EXPECT_EQ(audit(d, "standby-remove").size(), 3u);
 }
 
 }  // namespace

@@ -96,7 +96,7 @@ TEST_F(PressServe, PressByMailAloneAndInOrdersIsDeliveredThreaded) {
       [&] { return press_mail_to(outbox_, "northumbria@example.org", "share Mercia").size() == 1; },
       20s));
   const std::string to_mrc = press_mail_to(outbox_, "mercia@example.org", "share Mercia").at(0);
-  EXPECT_NE(to_mrc.find("Press from Wessex (WSX)"), std::string::npos) << to_mrc;
+  EXPECT_NE(to_mrc.find("From: Wessex (WSX)"), std::string::npos) << to_mrc;  // its digest
   const std::string thread = header_of(to_mrc, "References");
   EXPECT_FALSE(thread.empty()) << to_mrc;
   // The sender's answer lists what was sent to whom.
@@ -168,6 +168,44 @@ TEST_F(PressServe, AnonymousPressByMailAndThePressApi) {
   const Json gm_view = Json::parse(gm("GET", "/api/games/britain-1/press"));
   ASSERT_EQ(gm_view["messages"].size(), 2u);
   EXPECT_EQ(gm_view["messages"][1]["from"], "WSX");
+}
+
+// Issue 28: with gm_reads_private off, the sender's answer to anonymous press, which the GM's
+// outbox view shows, does not say to whom it went (it said "sent to East Anglia (EAN) without
+// your name"), and the recipients' digests stay withheld there.
+TEST_F(PressServe, GmOutboxViewNeverShowsWhoSentAnonymousPressToWhom) {
+  EXPECT_NE(gm("PUT", "/api/games/britain-1/options/press",
+               R"({"press": "anonymous", "gm_reads_private": false})")
+                .find("\"anonymous\""),
+            std::string::npos);
+  ASSERT_EQ(send("a2", "wessex@example.org",
+                 "GAME britain-1\nPLAYER WSX cerdic\nPRESS TO EAN ANONYMOUS\nA secret ally.\n"
+                 "ENDPRESS\n"),
+            "250");
+  ASSERT_TRUE(eventually(
+      [&] { return press_mail_to(outbox_, "eastanglia@example.org", "A secret ally").size() == 1; },
+      20s));
+  const Json list = Json::parse(gm("GET", "/api/games/britain-1/outbox"));
+  std::int64_t ack = 0, digest = 0;
+  for (const auto& m : list["outbox"]) {
+    if (m.value("kind", "") == "press-ack") ack = m.value("id", std::int64_t{0});
+    if (m.value("kind", "") == "press") digest = m.value("id", std::int64_t{0});
+  }
+  ASSERT_NE(ack, 0) << list.dump();
+  ASSERT_NE(digest, 0) << list.dump();
+  const std::string page = gm("GET", "/gm/outbox/" + std::to_string(ack));
+  EXPECT_NE(page.find("sent without your name"), std::string::npos) << page;  // the body shows
+  EXPECT_EQ(page.find("East Anglia"), std::string::npos) << page;
+  EXPECT_EQ(page.find("(EAN)"), std::string::npos) << page;
+  const std::string to_ean = gm("GET", "/gm/outbox/" + std::to_string(digest));
+  EXPECT_NE(to_ean.find("press withheld"), std::string::npos) << to_ean;
+  EXPECT_EQ(to_ean.find("A secret ally"), std::string::npos);
+  // The sender still learns on the web to whom it went.
+  const Json tok = Json::parse(gm("POST", "/api/games/britain-1/players/WSX/token"));
+  const Json box =
+      Json::parse(curl("GET", "/api/games/britain-1/press", "Bearer " + tok.value("token", "")));
+  ASSERT_EQ(box["messages"].size(), 1u);
+  EXPECT_EQ(box["messages"][0]["to"], Json::array({"EAN"}));
 }
 
 }  // namespace

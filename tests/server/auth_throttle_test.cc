@@ -192,8 +192,8 @@ TEST(AuthThrottle, ALockoutReportsTheAccountsRecentClients) {
 TEST(ThrottleKeys, Ipv6ByItsSlash64AndMappedIpv4AsIpv4) {
   EXPECT_EQ(throttle_key_addr("2001:db8:1:2:aaaa::1"), "addr:2001:db8:1:2::/64");
   EXPECT_EQ(throttle_key_addr("2001:DB8:1:2:ffff:ffff:ffff:ffff"), "addr:2001:db8:1:2::/64");
-  EXPECT_EQ(throttle_key_addr("2001:db8::1"), "addr:2001:db8:0:0::/64");
-  EXPECT_EQ(throttle_key_addr("::1"), "addr:0:0:0:0::/64");
+  EXPECT_EQ(throttle_key_addr("2001:db8::1"), "addr:2001:db8::/64");
+  EXPECT_EQ(throttle_key_addr("::1"), "addr:::/64");
   EXPECT_EQ(throttle_key_addr("::ffff:192.0.2.7"), "addr:192.0.2.7");
   EXPECT_EQ(throttle_key_addr("192.0.2.7"), "addr:192.0.2.7");
   EXPECT_EQ(throttle_key_player("Britain-1", "wsx"), "player:britain-1/wsx");

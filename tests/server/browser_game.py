@@ -470,6 +470,14 @@ class Game:
               "GET %s: %s %s" % (path, status, j))
         return "civil disorder after 2 missed turns"
 
+    def confirm_by_link(self, page, addr):
+        """Follows the confirmation link mailed to `addr`: the page's one button confirms."""
+        link = r"(/games/[^/\s]+/confirm\?code=[0-9a-f]{32})"
+        m = self.mail.wait(addr, lambda m: re.search(link, m["text"]), "a confirmation link")
+        self.open_page(page, re.search(link, m["text"]).group(1), "confirmation page")
+        self.need(page, "#confirm-form", "confirmation form")
+        self.submit_ok(page, "#confirm-form", {}, "confirming " + addr)
+
     def players_join(self):
         for who, (addr, prefs, _) in PEOPLE.items():
             p = self.pages[who]
@@ -477,6 +485,7 @@ class Game:
             self.need(p, "#join-form", "sign-up form")
             self.submit_ok(p, "#join-form", {"email": addr, "preferences": prefs},
                            "joining as " + addr)
+            self.confirm_by_link(p, addr)
         # The same address again is not a second sign-up.
         p = self.pages["ann"]
         self.open_page(p, self.g("/join"), "sign-up page")
@@ -770,6 +779,7 @@ class Game:
         self.open_page(p, self.g("/standby"), "standby page")
         self.need(p, "#standby-form", "standby form")
         self.submit_ok(p, "#standby-form", {"email": addr}, "standby sign-up")
+        self.confirm_by_link(p, addr)
         return addr + " on the standby list"
 
     def gm_reads_orders(self):

@@ -119,4 +119,15 @@ TEST(ClientAddress, LoopbackAndPrivatePeersAreRecognised) {
 }
 
 }  // namespace
+TEST(ClientAddress, ClientKeyIsTheIPv4AddressOrTheIPv6Slash64) {
+  EXPECT_EQ(client_key("192.0.2.7"), "192.0.2.7");
+  EXPECT_EQ(client_key("::ffff:192.0.2.7"), "192.0.2.7");
+  EXPECT_EQ(client_key("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+  EXPECT_EQ(client_key("2001:DB8:1:2:bbbb:cccc:dddd:eeee"), "2001:db8:1:2::/64");
+  EXPECT_EQ(client_key("2001:db8::5"), "2001:db8::/64");
+  EXPECT_NE(client_key("2001:db8:1:3::1"), client_key("2001:db8:1:2::1"));
+  EXPECT_EQ(client_key("not an address"), "not an address");
+  EXPECT_EQ(client_key(std::string(200, 'x')).size(), 64u);
+}
+
 }  // namespace adj

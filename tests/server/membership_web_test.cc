@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,20 @@ class MembershipWeb : public ::testing::Test {
     EXPECT_TRUE(mailed_.empty());
   }
   std::string status() { return thread_store(*ctx_).game_summary(pages_test::kGame)->status; }
+  // Confirms the request whose code was mailed (notice "confirm") to `address`, through the API.
+  Response confirm(const std::string& address) {
+    auto ns = thread_store(*ctx_).notices(pages_test::kGame);
+    EXPECT_TRUE(ns.ok());
+    std::string code;
+    std::smatch m;
+    if (ns.ok())
+      for (const auto& n : *ns)
+        if (n.kind == "confirm" && n.addresses == std::vector<std::string>{address} &&
+            std::regex_search(n.text, m, std::regex("CONFIRM ([0-9a-f]{32})")))
+          code = m[1].str();
+    EXPECT_FALSE(code.empty()) << "no confirmation mailed to " << address;
+    return api("POST", "/api/games/britain-1/confirm", R"({"code": ")" + code + R"("})");
+  }
   std::vector<AuditEntry> log(const std::string& action) {
     std::vector<AuditEntry> out;
     const auto all = ctx_->admin().audit_log(pages_test::kGame);
@@ -136,12 +151,23 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
       post("/games/britain-1/join",
            {{"email", "ann@example.net"}, {"preferences", "wsx, Mercia"}, {"turn", "1"}});
   ASSERT_EQ(ok.status, 303) << ok.body;
-  EXPECT_EQ(header(ok, "Location"), "/games/britain-1/join?done=1");
-  EXPECT_TRUE(has(get(header(ok, "Location")).body, "sign-up 1 of 5 places"));
+  EXPECT_EQ(header(ok, "Location"), "/games/britain-1/join?done=confirm");
+  EXPECT_TRUE(has(get(header(ok, "Location")).body, "a confirmation has been mailed"));
+  EXPECT_EQ(
+      json(api("GET", "/api/games/britain-1/signups", "", pages_test::kGmToken))["signups"].size(),
+      0u)
+      << "nothing recorded before the confirmation";
+  const Response confirmed = confirm("ann@example.net");
+  ASSERT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_TRUE(has(confirmed.body, "sign-up 1 of 5 places"));
 
+  // Asking again answers the same (it does not tell that the address is on the list); the
+  // confirmation then says so.
   const Response dup = post("/games/britain-1/join", {{"email", "ANN@example.net"}, {"turn", "1"}});
-  EXPECT_EQ(dup.status, 409);
-  EXPECT_TRUE(has(dup.body, "already on the sign-up list"));
+  EXPECT_EQ(dup.status, 303);
+  const Response dup_confirmed = confirm("ANN@example.net");
+  EXPECT_EQ(dup_confirmed.status, 409);
+  EXPECT_TRUE(has(dup_confirmed.body, "already on the sign-up list"));
   const Response inject =
       post("/games/britain-1/join", {{"email", "x@example.net\r\nBcc: y@evil.example"}});
   EXPECT_EQ(inject.status, 400);
@@ -157,11 +183,13 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
 
 TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   create_signup_game();
-  for (const char* who : {"ann@example.net", "bob@example.net", "cy@example.net"})
+  for (const char* who : {"ann@example.net", "bob@example.net", "cy@example.net"}) {
     ASSERT_EQ(api("POST", "/api/games/britain-1/signups",
                   std::string(R"({"email": ")") + who + R"(", "preferences": ["GWN"]})")
                   .status,
-              201);
+              202);
+    ASSERT_EQ(confirm(who).status, 200);
+  }
   const Response desk = get("/gm/games/britain-1", gm_cookie());
   ASSERT_EQ(desk.status, 200);
   for (const char* id :
@@ -241,10 +269,15 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
   create_signup_game();
   Response r = api("POST", "/api/games/britain-1/signups",
                    R"({"email": "ann@example.net", "preferences": ["EAN", "Wessex"]})");
-  ASSERT_EQ(r.status, 201) << r.body;
-  EXPECT_EQ(json(r)["position"], 1);
-  EXPECT_EQ(json(r)["places"], 5);
-  EXPECT_EQ(json(r)["preferences"], Json({"EAN", "WSX"}));
+  ASSERT_EQ(r.status, 202) << r.body;
+  EXPECT_EQ(json(r)["confirmation"], "mailed");
+  r = confirm("ann@example.net");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json(r)["kind"], "signup");
+  EXPECT_TRUE(has(json(r)["message"].get<std::string>(), "sign-up 1 of 5 places"));
+  EXPECT_EQ(json(api("GET", "/api/games/britain-1/signups", "",
+                     pages_test::kGmToken))["signups"][0]["preferences"],
+            Json({"EAN", "WSX"}));
   r = api("POST", "/api/games/britain-1/signups",
           R"({"email": "bob@example.net", "preferences": ["XYZ"]})");
   EXPECT_EQ(r.status, 400);
@@ -254,7 +287,8 @@ TEST_F(MembershipWeb, ApiJoinStartReplaceAndAddresses) {
   EXPECT_TRUE(has(json(r)["error"].get<std::string>(), "\"email\" must be a string"));
   EXPECT_EQ(api("POST", "/api/games/nope/signups", R"({"email": "a@example.net"})").status, 404);
   ASSERT_EQ(api("POST", "/api/games/britain-1/signups", R"({"email": "bob@example.net"})").status,
-            201);
+            202);
+  ASSERT_EQ(confirm("bob@example.net").status, 200);
   // GM routes need the GM.
   EXPECT_EQ(api("GET", "/api/games/britain-1/signups", "").status, 401);
   EXPECT_EQ(api("POST", "/api/games/britain-1/start", "").status, 401);

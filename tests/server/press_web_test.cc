@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <set>
 
 #include "rules/game/scenario.h"
+#include "server/app/press_digest.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
@@ -95,8 +97,13 @@ class PressWeb : public ::testing::Test {
                            Json{{"press", level}, {"gm_reads_private", gm_reads}}.dump());
     ASSERT_EQ(r.status, 200) << r.body;
   }
+  // The press mail queued so far: each recipient's digest (press_digest.h), as when a deadline
+  // (just after kNow) has come.
   std::vector<Notice> press_notices() {
-    auto all = thread_store(*ctx_).notices(pages_test::kGame);
+    Store& store = thread_store(*ctx_);
+    PressDigest digest(ctx_->services(), store, [] { return pages_test::kNow; }, &store, {});
+    EXPECT_TRUE(digest.run(pages_test::kGame, pages_test::kNow + 1).ok());
+    auto all = store.notices(pages_test::kGame);
     EXPECT_TRUE(all.ok());
     std::vector<Notice> out;
     for (auto& n : *all)
@@ -145,21 +152,25 @@ TEST_F(PressWeb, InboxComposeSendsAndTheRecipientReadsIt) {
   EXPECT_EQ(count(get("/games/britain-1/me/press", cookie("EAN")).body, "class=\"press-message\""),
             0);  // not a recipient
 
-  // Mailed to each recipient once, threaded by its participants.
+  // Mailed to each recipient in their digest: one mail each, naming the sender.
   const auto notices = press_notices();
-  ASSERT_EQ(notices.size(), 1u);
-  EXPECT_EQ(notices[0].players, (std::vector<std::string>{"MRC", "NUM"}));
-  EXPECT_EQ(notices[0].thread, "press:MRC:NUM:WSX");
-  EXPECT_NE(notices[0].subject.find("Press from Wessex (WSX)"), std::string::npos);
-  EXPECT_NE(notices[0].text.find("Let us <b>share</b> Oxfordshire."), std::string::npos);
+  ASSERT_EQ(notices.size(), 2u);
+  std::set<std::string> mailed;
+  for (const Notice& n : notices) {
+    mailed.insert(n.players.at(0));
+    EXPECT_EQ(n.subject, "Press: 1 new message");
+    EXPECT_NE(n.text.find("From: Wessex (WSX)"), std::string::npos);
+    EXPECT_NE(n.text.find("Let us <b>share</b> Oxfordshire."), std::string::npos);
+    EXPECT_EQ(n.thread, "press:digest");
+  }
+  EXPECT_EQ(mailed, (std::set<std::string>{"MRC", "NUM"}));
 
-  // An answer from MRC to WSX and NUM is the same conversation: the same thread.
+  // An answer from MRC to WSX and NUM: one digest more for each of them.
   ASSERT_EQ(post("/games/britain-1/me/press",
                  {{"turn", "1"}, {"to", "WSX"}, {"to", "NUM"}, {"body", "Agreed."}}, mrc)
                 .status,
             303);
-  ASSERT_EQ(press_notices().size(), 2u);
-  EXPECT_EQ(press_notices()[1].thread, press_notices()[0].thread);
+  EXPECT_EQ(press_notices().size(), 4u);
   // Newest first in NUM's inbox.
   const std::string nbox = get("/games/britain-1/me/press", num).body;
   EXPECT_LT(nbox.find("Agreed."), nbox.find("Oxfordshire"));
@@ -224,9 +235,7 @@ TEST_F(PressWeb, OptionsDecideWhatMaySend) {
   EXPECT_EQ(r.status, 201) << r.body;
   EXPECT_EQ(Json::parse(r.body)["to"], "ALL");
   // Public press: everyone else is mailed, and anyone may read it.
-  ASSERT_EQ(press_notices().size(), 1u);
-  EXPECT_EQ(press_notices()[0].players.size(), 4u);
-  EXPECT_EQ(press_notices()[0].thread, "press:all");
+  ASSERT_EQ(press_notices().size(), 4u);  // one digest per other kingdom
   EXPECT_NE(get("/games/britain-1").body.find("href=\"/games/britain-1/press\""),
             std::string::npos);
   const Response pub = get("/games/britain-1/press");
@@ -391,7 +400,8 @@ TEST_F(PressWeb, AnonymousCheckboxOnlyWhereAllowed) {
             303);
   const auto n = press_notices();
   ASSERT_EQ(n.size(), 1u);
-  EXPECT_EQ(n[0].subject, "Press (anonymous)");
+  EXPECT_EQ(n[0].subject, "Press: 1 new message");
+  EXPECT_NE(n[0].text.find("From: anonymous"), std::string::npos);
   EXPECT_EQ(n[0].text.find("Northumbria"), std::string::npos);
   const std::string theirs = get("/games/britain-1/me/press", cookie("MRC")).body;
   EXPECT_NE(theirs.find("From: anonymous"), std::string::npos);

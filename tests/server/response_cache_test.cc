@@ -231,6 +231,49 @@ TEST(Compress, GzipRefusesWhatIsNotGzipAndBoundsWhatItInflates) {
 namespace adj::http {
 namespace {
 
+TEST(ResponseCache, OnlyIssuedCredentialsAreInTheKey) {
+  CacheOptions options;
+  options.credential_cookies = {"adj_player", "adj_gm"};
+  options.companion_cookies = {"adj_csrf"};
+  options.check = [](std::string_view name, std::string_view value, std::string_view) {
+    if (name == "adj_gm")
+      return value == "gm" ? CredentialKind::kIssued : CredentialKind::kUncached;
+    return value == "issued" ? CredentialKind::kIssued : CredentialKind::kMadeUp;
+  };
+  ResponseCache cache([] { return std::make_shared<const Revisions>(); }, options);
+  const std::string anonymous = cache.key("/g", "h", "", "", "10.0.0.1");
+  // Made-up values and a CSRF cookie on its own: the key of a request without them.
+  EXPECT_EQ(cache.key("/g", "h", "adj_player=r4nd0m", "", "10.0.0.9"), anonymous);
+  EXPECT_EQ(cache.key("/g", "h", "adj_csrf=x", "", "10.0.0.9"), anonymous);
+  EXPECT_EQ(cache.key("/g", "h", "adj_csrf=x; adj_player=r4nd0m", "", "10.0.0.9"), anonymous);
+  // An issued one keys with its CSRF companion and the address.
+  EXPECT_NE(cache.key("/g", "h", "adj_player=issued; adj_csrf=x", "", "a"),
+            cache.key("/g", "h", "adj_player=issued; adj_csrf=y", "", "a"));
+  EXPECT_NE(cache.key("/g", "h", "adj_player=issued", "", "a"), anonymous);
+  // kUncached: no key, so nothing is found (nor counted) and nothing kept.
+  EXPECT_EQ(cache.key("/g", "h", "adj_gm=guess", "", "a"), "");
+  Request guess;
+  guess.method = "GET";
+  guess.target = "/g";
+  guess.headers["cookie"] = "adj_gm=guess";
+  Response page = Response::html(std::string(300, 'p'));
+  page.cache_scope = "*";
+  EXPECT_EQ(cache.find(guess).answer, nullptr);
+  EXPECT_EQ(cache.keep(guess, page, "r", std::make_shared<const Revisions>()), nullptr);
+  EXPECT_EQ(cache.stats().misses, 0u);
+  // A page showing a value left out of its key (a form with a made-up CSRF token) is not kept.
+  Request made_up = guess;
+  made_up.headers["cookie"] = "adj_csrf=0123456789abcdef";
+  Response form = Response::html(std::string(300, 'p') + "0123456789abcdef");
+  form.cache_scope = "*";
+  EXPECT_EQ(cache.keep(made_up, form, "r", std::make_shared<const Revisions>()), nullptr);
+  EXPECT_NE(cache.keep(made_up, page, "r", std::make_shared<const Revisions>()), nullptr);
+  EXPECT_NE(cache.find(made_up).answer, nullptr);  // found again by a request without the cookie
+  Request plain = guess;
+  plain.headers.erase("cookie");
+  EXPECT_NE(cache.find(plain).answer, nullptr);
+}
+
 TEST(ResponseCache, OnlyTheCredentialCookiesAreInTheKey) {
   CacheOptions options;
   options.credential_cookies = {"adj_player", "adj_csrf"};

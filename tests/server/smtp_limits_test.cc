@@ -147,6 +147,27 @@ TEST(SmtpLimits, BufferBudgetSharedBySessionsAnswers452) {
   EXPECT_EQ(say(a, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
 }
 
+// An IPv6 client is counted per /64: three addresses of one /64 are one client for the cap, and
+// their 4th connection is refused, while an address of the next /64 is not.
+TEST(SmtpLimits, IPv6ClientsAreCountedPerSlash64) {
+  testing::Ipv6LocalPrefix local("2001:db8:28::/63");
+  if (!local.ok()) GTEST_SKIP() << "cannot make an IPv6 /63 local to lo (needs root and iproute2)";
+  SmtpServerOptions o;
+  o.max_connections_per_address = 3;
+  SmtpServer server(store_all(), {}, o);
+  ASSERT_TRUE(server.start("::1", 0).ok());
+  const int port = server.port();
+  std::vector<RawConn> held;
+  for (int i = 2; i < 5; ++i) {
+    held.emplace_back(port, "2001:db8:28::" + std::to_string(i));
+    ASSERT_TRUE(held.back().connected());
+    EXPECT_EQ(held.back().read_until("\r\n", 20s).substr(0, 4), "220 ");
+  }
+  const std::string refused = greeting(port, "2001:db8:28::99");
+  EXPECT_EQ(refused.rfind("421 4.3.2 Too many connections from your address", 0), 0u) << refused;
+  EXPECT_EQ(greeting(port, "2001:db8:28:1::2").substr(0, 4), "220 ");
+}
+
 // Many connections from one address hold at most its share (a quarter by default) of the
 // budget: another address is still answered 354 and its mail stored while they trickle.
 TEST(SmtpLimits, OneAddressHoldsAtMostItsShareOfTheBudget) {

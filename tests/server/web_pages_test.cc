@@ -230,12 +230,13 @@ TEST_F(WebPages, APlayerChangesTheirSecretAndLink) {
   EXPECT_EQ(done.status, 303) << done.body;
   EXPECT_FALSE(*ctx_->admin().check_secret(kGame, "WSX", "cerdic"));
   EXPECT_TRUE(*ctx_->admin().check_secret(kGame, "WSX", "Offa-dyke-77"));
-  // A new link: shown once, signs this browser in, and the old cookie stops working.
+  // A new link: shown once, this browser gets a new session, and the old cookie stops working.
   Response link = post("/games/britain-1/me/link", {}, me);
   ASSERT_EQ(link.status, 200) << link.body;
   auto fresh = set_cookie(link, kPlayerCookie);
   ASSERT_TRUE(fresh);
-  EXPECT_NE(link.body.find("/games/britain-1/p/" + *fresh), std::string::npos);
+  EXPECT_EQ(link.body.find("/games/britain-1/p/" + *fresh), std::string::npos);
+  EXPECT_NE(link.body.find("/games/britain-1/p/"), std::string::npos);
   EXPECT_EQ(get("/games/britain-1/me", me).status, 303);  // back to the sign-in page
   EXPECT_EQ(get("/games/britain-1/me", std::string(kPlayerCookie) + "=" + *fresh).status, 200);
 }
@@ -246,7 +247,12 @@ TEST_F(WebPages, SignInWithLinkToken) {
   Response r = get("/games/britain-1/p/" + token);
   EXPECT_EQ(r.status, 303);
   EXPECT_EQ(header(r, "Location"), "/games/britain-1/me");
-  EXPECT_EQ(set_cookie(r, kPlayerCookie), token);
+  // A sign-in session of its own, not the link token.
+  auto session = set_cookie(r, kPlayerCookie);
+  ASSERT_TRUE(session);
+  EXPECT_NE(*session, token);
+  EXPECT_EQ(get("/games/britain-1/me", std::string(kPlayerCookie) + "=" + *session).status, 200);
+  EXPECT_EQ(get("/games/britain-1/p/" + *session).status, 404);  // a session is not a link
   EXPECT_EQ(get("/games/britain-1/p/not-a-token").status, 404);
   EXPECT_EQ(get("/games/other-game/p/" + token).status, 404);
 }

@@ -1,6 +1,7 @@
-// CredentialStore (SQLite migration 0005, PostgreSQL schemas/pg/0002_admin.sql) on every
-// backend: secret and token hashes per player, link replacement, the session bound, and errors
-// that never echo what was refused.
+// CredentialStore (SQLite migrations 0005 and 0021, PostgreSQL 0002_admin.sql and
+// 0011_session_activity.sql) on every backend: secret and token hashes per player, link
+// replacement, the session bound, session use and revocation, and errors that never echo what was
+// refused.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -49,6 +50,38 @@ TEST_P(CredentialStoreTest, TokenHashesOpenOnlyTheirPlayer) {
             std::to_string(CredentialStore::kMaxSessions));
   EXPECT_EQ(creds.token_owner("1000" + std::string(60, 'd')).status().code(),
             StatusCode::kNotFound);  // the oldest went
+}
+
+TEST_P(CredentialStoreTest, SessionUseIsRecordedAndOtherSessionsRevoked) {
+  create_game_or_fail("britain");
+  CredentialStore& creds = *store_;
+  const std::string link(64, 'a'), mine(64, 'b'), other(64, 'c'), theirs(64, 'f');
+  ASSERT_TRUE(creds.set_link_token("britain", "WSX", link, 1).ok());
+  ASSERT_TRUE(creds.add_session_token("britain", "WSX", mine, 10).ok());
+  ASSERT_TRUE(creds.add_session_token("britain", "WSX", other, 11).ok());
+  ASSERT_TRUE(creds.add_session_token("britain", "MRC", theirs, 12).ok());
+  auto r = creds.token_record(mine);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_TRUE(r->session);
+  EXPECT_EQ(r->player, "WSX");
+  EXPECT_EQ(r->created_at, 10);
+  EXPECT_EQ(r->last_used_at, 10);  // never used yet: its creation counts
+  ASSERT_TRUE(creds.touch_session(mine, 500).ok());
+  ASSERT_TRUE(creds.touch_session(mine, 400).ok());  // never back in time
+  EXPECT_EQ(creds.token_record(mine)->last_used_at, 500);
+  ASSERT_TRUE(creds.touch_session(link, 600).ok());  // a link has no recorded use
+  EXPECT_FALSE(creds.token_record(link)->session);
+  EXPECT_EQ(creds.token_record(link)->last_used_at, 1);
+  EXPECT_EQ(creds.token_record(std::string(64, 'd')).status().code(), StatusCode::kNotFound);
+  // Every other session of the player goes; the link and the other player's stay.
+  ASSERT_TRUE(creds.revoke_sessions("britain", "WSX", mine).ok());
+  EXPECT_TRUE(creds.token_record(mine).ok());
+  EXPECT_EQ(creds.token_record(other).status().code(), StatusCode::kNotFound);
+  EXPECT_TRUE(creds.token_record(link).ok());
+  EXPECT_TRUE(creds.token_record(theirs).ok());
+  ASSERT_TRUE(creds.revoke_sessions("britain", "WSX", "").ok());
+  EXPECT_EQ(creds.token_record(mine).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(sql_text("SELECT count(*) FROM session_activity"), "0");  // gone with its token
 }
 
 TEST_P(CredentialStoreTest, SecretHashesArePerPlayer) {

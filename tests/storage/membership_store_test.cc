@@ -74,6 +74,63 @@ TEST_P(MembershipStoreTest, ContactsOverrideTheEmailOfEveryLoadedState) {
   EXPECT_EQ(store().contacts("nope").status().code(), StatusCode::kNotFound);
 }
 
+PendingConfirmation pending(const std::string& address, const std::string& client, char hash,
+                            UnixTime at) {
+  PendingConfirmation p;
+  p.game = "g1";
+  p.kind = "standby";
+  p.address = address;
+  p.client = client;
+  p.payload = "{}";
+  p.code_hash = std::string(64, hash);
+  p.created_at = at;
+  p.expires_at = at + 1000;
+  return p;
+}
+
+// Requests are bounded per client and per address within the window, and per game while
+// unconfirmed; a code is used once and not after it expired; removing a sign-up.
+TEST_P(MembershipStoreTest, ConfirmationsAreBoundedSingleUseAndExpire) {
+  ASSERT_TRUE(store().create_game(make_state("g1"), make_scenario("g1"), 1).ok());
+  const ConfirmationLimits l{3, 2, 100, 4};
+  ASSERT_TRUE(store().add_confirmation(pending("a@example.net", "c1", 'a', 10), l).ok());
+  ASSERT_TRUE(store().add_confirmation(pending("A@example.NET", "c2", 'b', 11), l).ok());
+  auto third = store().add_confirmation(pending("a@example.net", "c3", 'c', 12), l);
+  EXPECT_EQ(third.status().code(), StatusCode::kUnavailable);
+  EXPECT_EQ(third.status().message().rfind("address:", 0), 0u) << third.status().message();
+  ASSERT_TRUE(store().add_confirmation(pending("b@example.net", "c1", 'd', 13), l).ok());
+  ASSERT_TRUE(store().add_confirmation(pending("c@example.net", "c1", 'e', 14), l).ok());
+  auto fourth = store().add_confirmation(pending("d@example.net", "c1", 'f', 15), l);
+  EXPECT_EQ(fourth.status().message().rfind("client:", 0), 0u) << fourth.status().message();
+  auto game = store().add_confirmation(pending("d@example.net", "c4", 'f', 15), l);
+  EXPECT_EQ(game.status().message().rfind("game:", 0), 0u) << game.status().message();
+  // Past the window the client may ask again (the game's bound still counts the four).
+  EXPECT_EQ(store().add_confirmation(pending("e@example.net", "c1", '1', 120), l).status().code(),
+            StatusCode::kUnavailable);
+  // Used once.
+  auto used = store().use_confirmation(std::string(64, 'a'), 50);
+  ASSERT_TRUE(used.ok()) << used.status().to_string();
+  ASSERT_TRUE(used->has_value());
+  EXPECT_EQ((*used)->address, "a@example.net");
+  EXPECT_EQ((*used)->kind, "standby");
+  EXPECT_FALSE(store().use_confirmation(std::string(64, 'a'), 51)->has_value());
+  EXPECT_FALSE(store().use_confirmation(std::string(64, '9'), 51)->has_value());
+  // Expired: not usable, and purged by the next request.
+  EXPECT_FALSE(store().use_confirmation(std::string(64, 'b'), 1011)->has_value());
+  ASSERT_TRUE(store().add_confirmation(pending("e@example.net", "c1", '2', 2000), l).ok());
+  EXPECT_EQ(store().add_confirmation(pending("", "c1", '3', 2000), l).status().code(),
+            StatusCode::kInvalidArgument);
+  PendingConfirmation other = pending("x@example.net", "c9", '4', 2000);
+  other.game = "nope";
+  EXPECT_EQ(store().add_confirmation(other, l).status().code(), StatusCode::kNotFound);
+
+  auto id = store().add_signup(signup("ann@example.net"), 5);
+  ASSERT_TRUE(id.ok());
+  ASSERT_TRUE(store().remove_signup("g1", *id).ok());
+  EXPECT_EQ(store().remove_signup("g1", *id).code(), StatusCode::kNotFound);
+  EXPECT_TRUE(store().signups("g1")->empty());
+}
+
 ADJ_ON_EVERY_BACKEND(MembershipStoreTest);
 
 }  // namespace

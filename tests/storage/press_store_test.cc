@@ -123,6 +123,65 @@ TEST_P(PressStoreTest, EveryFieldRoundTripsAndUnknownGamesAreNotFound) {
   EXPECT_EQ(store_->press_messages("britain")->size(), 1u);
 }
 
+// 1 when a digest claim won, 0 when it lost, -1 on an error.
+int press_digest_claimed(const Result<bool>& r) { return r.ok() ? (*r ? 1 : 0) : -1; }
+
+Notice press_digest_notice(const std::string& player, std::int64_t to_id) {
+  Notice n;
+  n.game = "britain";
+  n.kind = "press";
+  n.players = {player};
+  n.subject = "Press: new messages";
+  n.text = "digest";
+  n.dedupe_key = "press-digest:britain:" + player + ":" + std::to_string(to_id);
+  return n;
+}
+
+TEST_P(PressStoreTest, DigestMarksMoveOnlyFromWhereTheyWereRead) {
+  auto st = store_->press_digest_state("britain");
+  ASSERT_TRUE(st.ok()) << st.status().to_string();
+  EXPECT_EQ(st->last_press_id, 0);
+  EXPECT_TRUE(st->marks.empty());
+  const std::int64_t a = *store_->append_press(msg("WSX", 1), {});
+  const std::int64_t b = *store_->append_press(msg("WSX", 1), {});
+  EXPECT_EQ(store_->press_digest_state("britain")->last_press_id, b);
+  auto after = store_->press_messages_after("britain", a);
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ(after->size(), 1u);
+  EXPECT_EQ(after->at(0).id, b);
+
+  const Notice n = press_digest_notice("MRC", a);
+  EXPECT_EQ(press_digest_claimed(store_->queue_press_digest("britain", "MRC", 0, a, 500, &n)), 1);
+  // A second claim from the same reading finds the mark moved: nothing written.
+  const Notice again = press_digest_notice("MRC", b);
+  EXPECT_EQ(press_digest_claimed(store_->queue_press_digest("britain", "MRC", 0, b, 501, &again)),
+            0);
+  EXPECT_EQ(
+      press_digest_claimed(store_->queue_press_digest("britain", "MRC", b, b + 1, 501, &again)), 0);
+  EXPECT_EQ(press_digest_claimed(store_->queue_press_digest("britain", "MRC", a, b, 600, &again)),
+            1);
+  // No notice: the mark moves alone (a player with nothing to read).
+  EXPECT_EQ(press_digest_claimed(store_->queue_press_digest("britain", "NUM", 0, b, 0, nullptr)),
+            1);
+  st = store_->press_digest_state("britain");
+  ASSERT_EQ(st->marks.size(), 2u);
+  EXPECT_EQ(st->marks[0].player, "MRC");
+  EXPECT_EQ(st->marks[0].last_id, b);
+  EXPECT_EQ(st->marks[0].sent_at, 600);
+  EXPECT_EQ(st->marks[1].last_id, b);
+  auto notices = store_->notices("britain");
+  ASSERT_TRUE(notices.ok());
+  EXPECT_EQ(notices->size(), 2u);
+  // A used dedupe key writes nothing, not even the mark.
+  EXPECT_EQ(press_digest_claimed(store_->queue_press_digest("britain", "GWN", 0, a, 700, &n)), 0);
+  EXPECT_EQ(store_->press_digest_state("britain")->marks.size(), 2u);
+  EXPECT_EQ(store_->queue_press_digest("britain", "MRC", b, b, 1, nullptr).status().code(),
+            StatusCode::kInvalidArgument);
+  EXPECT_EQ(store_->press_digest_state("nope").status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(store_->queue_press_digest("nope", "MRC", 0, 1, 1, nullptr).status().code(),
+            StatusCode::kNotFound);
+}
+
 // Several connections sending at once (two daemons, say) cannot pass a bound together, nor store
 // one mail block twice.
 class PressConcurrencyTest : public SharedDatabaseTest {};
@@ -170,6 +229,29 @@ TEST_P(PressConcurrencyTest, AMailBlockSentFromTwoConnectionsAtOnceIsStoredOnce)
   for (auto& t : threads) t.join();
   EXPECT_EQ(ids[0], ids[1]);  // both were answered with the one stored row of each block
   EXPECT_EQ(open()->press_messages("britain")->size(), 20u);
+}
+
+// Two connections claiming every player's digest at once: each digest is queued once.
+TEST_P(PressConcurrencyTest, ADigestClaimedFromTwoConnectionsAtOnceIsQueuedOnce) {
+  create_game_or_fail("britain");
+  const std::int64_t last = *open()->append_press(msg("WSX", 1), {});
+  std::atomic<int> won{0};
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k)
+    threads.emplace_back([&] {
+      auto store = open();
+      ASSERT_TRUE(store);
+      for (int i = 0; i < 20; ++i) {
+        const std::string player = "P" + std::to_string(i);
+        const Notice n = press_digest_notice(player, last);
+        auto got = store->queue_press_digest("britain", player, 0, last, 10, &n);
+        ASSERT_TRUE(got.ok()) << got.status().to_string();
+        won += *got ? 1 : 0;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(won.load(), 20);
+  EXPECT_EQ(open()->notices("britain")->size(), 20u);
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 namespace adj::testing {
 
@@ -23,6 +25,25 @@ long long raise_nofile() {
 }
 
 RawConn::RawConn(int port, const std::string& source) {
+  if (source.find(':') != std::string::npos) {  // IPv6: to [::1]:port
+    fd_ = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd_ < 0) return;
+    // The source may be an address of a /64 made local by a route (Ipv6LocalPrefix), which
+    // bind() accepts only with IP_FREEBIND.
+    const int on = 1;
+    ::setsockopt(fd_, SOL_IP, IP_FREEBIND, &on, sizeof on);
+    sockaddr_in6 src{};
+    src.sin6_family = AF_INET6;
+    ::inet_pton(AF_INET6, source.c_str(), &src.sin6_addr);
+    sockaddr_in6 dst{};
+    dst.sin6_family = AF_INET6;
+    dst.sin6_port = htons(static_cast<std::uint16_t>(port));
+    dst.sin6_addr = in6addr_loopback;
+    if (::bind(fd_, reinterpret_cast<sockaddr*>(&src), sizeof src) != 0 ||
+        ::connect(fd_, reinterpret_cast<sockaddr*>(&dst), sizeof dst) != 0)
+      close();
+    return;
+  }
   fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd_ < 0) return;
   sockaddr_in src{};
@@ -90,6 +111,18 @@ int http_get(int port, const std::string& path, std::string* response, const std
   if (response) *response = r;
   if (r.rfind("HTTP/1.1 ", 0) != 0 || r.size() < 12) return 0;
   return std::atoi(r.substr(9, 3).c_str());
+}
+
+Ipv6LocalPrefix::Ipv6LocalPrefix(std::string prefix) : prefix_(std::move(prefix)) {
+  const std::string cmd = "ip -6 route replace local " + prefix_ + " dev lo >/dev/null 2>&1";
+  ok_ = std::system(cmd.c_str()) == 0;
+}
+
+Ipv6LocalPrefix::~Ipv6LocalPrefix() {
+  if (!ok_) return;
+  const std::string cmd = "ip -6 route del local " + prefix_ + " dev lo >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0)
+    std::fprintf(stderr, "could not remove route %s\n", prefix_.c_str());
 }
 
 }  // namespace adj::testing

@@ -7,6 +7,8 @@
 #include "rules/combat/local_world.h"
 #include "rules/combat/lua_sandbox.h"
 #include "rules/combat/script_engine.h"
+#include "rules/game/scenario.h"
+#include "rules/turn/turn_resolver.h"
 #include "tests/rules/combat/script_test_util.h"
 #include "tests/support/sanitized.h"
 
@@ -132,33 +134,215 @@ TEST(ScriptLimits, WorldReadsAreChargedTheirSize) {
   EXPECT_TRUE(ok.ok()) << ok.status().message();
 }
 
-// Comparing two long strings is one VM instruction that reads both: a loop of them ran for
-// hours under the instruction limit. The CPU time backstop ends it.
-TEST(ScriptLimits, LongStringComparisonsStopAtTheTimeLimit) {
-  auto e = load(limits_with_body("local a = string.rep('x', 1 << 23)\n"
-                                 "local b = string.rep('x', 1 << 23)\n"
-                                 "local n = 0\n"
-                                 "for i = 1, 2000 do if a == b and a <= b then n = n + 1 end end"),
-                {.cpu_ms = 200});
-  ASSERT_TRUE(e);
+// Comparing two long strings is one VM instruction that reads both (1.1 ms for two 16 MiB
+// strings): a loop of them ran for minutes per call within the instruction limit, and only a CPU
+// clock stopped it, so pass or fail depended on the machine. Now a string is at most the string
+// limit, and every instruction counts the most a comparison of the longest string made can cost.
+TEST(ScriptLimits, LongStringComparisonsAreChargedByTheirLength) {
   auto b = battle();
-  auto out = run(*e, *b);
-  ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.status().message().find("time limit (200 ms of CPU per call) exceeded"),
+  // The upload that ran past 20 s: two 16 MiB strings compared in a loop.
+  const std::string slow =
+      "local a = string.rep('x', 1 << 24)\n"
+      "local b = string.rep('x', 1 << 24)\n"
+      "function resolve(battle, rng)\n"
+      "  local n = 0\n"
+      "  for i = 1, 1000 do if a == b then n = n + 1 end end\n"
+      "  return { attacker_losses = 0, defender_losses = 0 }\n"
+      "end\n";
+  auto refused = load_script_engine(slow, {1, "test"});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("string length limit (1048576 bytes) exceeded"),
             std::string::npos)
-      << out.status().message();
-  // Not swallowed by pcall, and the engine serves the next call.
-  auto p = load(limits_with_body("local a = string.rep('x', 1 << 23)\n"
-                                 "local b = string.rep('x', 1 << 23)\n"
-                                 "pcall(function() for i = 1, 4000 do local c = a == b end end)"),
-                {.cpu_ms = 200});
+      << refused.status().message();
+  // Within the string limit, the same loop ends on the instruction limit after a bounded number of
+  // comparisons: each instruction counts 1 + 1 MiB / 256.
+  const std::uint64_t limit = testing::kSanitized ? 2'000'000 : 20'000'000;
+  const std::string within = limits_with_body(
+      "local a = string.rep('x', 1 << 20)\n"
+      "local b = string.rep('x', 1 << 20)\n"
+      "local n = 0\n"
+      "for i = 1, 100000000 do if a == b and a <= b then n = n + 1 end end");
+  std::uint64_t counted[2] = {};
+  std::string messages[2];
+  for (int k = 0; k < 2; ++k) {
+    auto e = load(within, {.instructions = limit});
+    ASSERT_TRUE(e);
+    auto out = run(*e, *b);
+    ASSERT_FALSE(out.ok());
+    messages[k] = out.status().message();
+    counted[k] = script_instructions(*e);
+    // Charged past the limit by at most one step of the count hook (1,000 instructions).
+    EXPECT_LE(counted[k], limit + 1000 * (1 + (1 << 20) / 256 + 1) + (1 << 20));
+  }
+  EXPECT_NE(messages[0].find("instruction limit (" + std::to_string(limit) + " per call)"),
+            std::string::npos)
+      << messages[0];
+  // Every run the same: the same message and the same count.
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_EQ(counted[0], counted[1]);
+  // Not swallowed by pcall.
+  auto p = load(limits_with_body("local a = string.rep('x', 1 << 20)\n"
+                                 "local b = string.rep('x', 1 << 20)\n"
+                                 "pcall(function() for i = 1, 100000000 do local c = a == b end "
+                                 "end)"),
+                {.instructions = limit});
   auto out2 = run(*p, *b);
   ASSERT_FALSE(out2.ok());
-  EXPECT_NE(out2.status().message().find("time limit"), std::string::npos)
+  EXPECT_NE(out2.status().message().find("instruction limit"), std::string::npos)
       << out2.status().message();
-  auto ok =
-      load(limits_with_body("local n = 0 for i = 1, 100000 do n = n + i end"), {.cpu_ms = 200});
-  EXPECT_TRUE(run(*ok, *b).ok());
+  // Short strings cost nothing more: a loop of comparisons of 400-byte strings passes.
+  auto ok = load(limits_with_body("local a = string.rep('x', 400)\n"
+                                  "local b = string.rep('x', 400)\n"
+                                  "local n = 0 for i = 1, 100000 do if a == b then n = n + 1 end "
+                                  "end"),
+                 {.instructions = 1'000'000});
+  auto fine = run(*ok, *b);
+  EXPECT_TRUE(fine.ok()) << fine.status().message();
+}
+
+TEST(ScriptLimits, AStringLongerThanTheStringLimitIsNotMade) {
+  auto b = battle();
+  for (const char* body :
+       {"local s = string.rep('x', 1 << 19)\nlocal t = s .. s .. 'y'",
+        "local s = string.rep('x', 1 << 19)\nlocal t = table.concat({ s, s, 'y' })",
+        "local s = string.rep('x', 1 << 19)\nlocal ok = pcall(function() return s .. s .. 'y' end)",
+        "local s = string.format('%s%s%s', string.rep('x', 1 << 19), string.rep('x', 1 << 19), "
+        "'y')"}) {
+    auto e = load(limits_with_body(body));
+    ASSERT_TRUE(e);
+    auto out = run(*e, *b);
+    ASSERT_FALSE(out.ok()) << body;
+    EXPECT_NE(out.status().message().find("resolve: string length limit (1048576 bytes) exceeded"),
+              std::string::npos)
+        << body << ": " << out.status().message();
+  }
+  // At the limit, a string is made; the limit is the host's to set.
+  auto at = load(limits_with_body("local s = string.rep('x', 1 << 19)\nlocal t = s .. s"));
+  auto made = run(*at, *b);
+  EXPECT_TRUE(made.ok()) << made.status().message();
+  auto small = load(limits_with_body("local s = string.rep('x', 5000)"), {.string_bytes = 4096});
+  auto refused = run(*small, *b);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("string length limit (4096 bytes) exceeded"),
+            std::string::npos)
+      << refused.status().message();
+}
+
+// Recursion stops at the call depth limit, the same way on every run, and pcall cannot catch it.
+TEST(ScriptLimits, DeepRecursionStopsAtTheDepthLimit) {
+  auto b = battle();
+  const std::string deep =
+      "local function f(n) return 1 + f(n + 1) end\n" + limits_with_body("f(1)");
+  std::uint64_t counted[2] = {};
+  std::string messages[2];
+  for (int k = 0; k < 2; ++k) {
+    auto e = load(deep);
+    ASSERT_TRUE(e);
+    auto out = run(*e, *b);
+    ASSERT_FALSE(out.ok());
+    messages[k] = out.status().message();
+    counted[k] = script_instructions(*e);
+    EXPECT_LT(counted[k], 20'000u) << messages[k];
+  }
+  EXPECT_NE(messages[0].find("resolve: call depth limit (1000 levels) exceeded"), std::string::npos)
+      << messages[0];
+  EXPECT_EQ(messages[0], messages[1]);
+  EXPECT_EQ(counted[0], counted[1]);
+  auto caught = load(
+      "local function f(n) return 1 + f(n + 1) end\n" + limits_with_body("local ok = pcall(f, 1)"),
+      {.call_depth = 50});
+  auto out = run(*caught, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("call depth limit (50 levels) exceeded"), std::string::npos)
+      << out.status().message();
+  // Recursion within the limit runs.
+  auto fine = load("local function f(n) if n == 0 then return 0 end return 1 + f(n - 1) end\n" +
+                   limits_with_body("assert(f(500) == 500)"));
+  auto ok = run(*fine, *b);
+  EXPECT_TRUE(ok.ok()) << ok.status().message();
+}
+
+// A run's calls share its budget: a turn run stops on its instruction budget and on its outcome
+// bytes, at the same battle on every run; an upload check on its own.
+TEST(ScriptLimits, ARunHasATotalBudget) {
+  auto b = battle();
+  const std::string busy = limits_with_body("local n = 0 for i = 1, 100000 do n = n + i end");
+  auto failing_battle = [&](ScriptRun kind, const ScriptLimits& limits, std::string* message) {
+    auto e = load(busy, limits);
+    ScriptRunBudget budget(kind);
+    for (int i = 1; i <= 100; ++i) {
+      auto out = run(*e, *b);
+      if (!out.ok()) {
+        *message = out.status().message();
+        EXPECT_TRUE(budget.exhausted);
+        return i;
+      }
+    }
+    return 0;
+  };
+  std::string m1, m2;
+  const int first = failing_battle(ScriptRun::kTurnRun, {.turn_instructions = 2'000'000}, &m1);
+  EXPECT_EQ(failing_battle(ScriptRun::kTurnRun, {.turn_instructions = 2'000'000}, &m2), first);
+  EXPECT_GT(first, 1);
+  EXPECT_LT(first, 20);
+  EXPECT_NE(m1.find("resolve: the turn run's budget of 2000000 script instructions is used up"),
+            std::string::npos)
+      << m1;
+  EXPECT_EQ(m1, m2);
+  std::string m3;
+  EXPECT_GT(failing_battle(ScriptRun::kUploadCheck, {.check_instructions = 3'000'000}, &m3), first);
+  EXPECT_NE(m3.find("the upload check's budget of 3000000 script instructions is used up"),
+            std::string::npos)
+      << m3;
+  // Outside a run, only the per-call limit counts.
+  auto free_engine = load(busy, {.turn_instructions = 2'000'000});
+  for (int i = 0; i < 30; ++i) ASSERT_TRUE(run(*free_engine, *b).ok());
+
+  // Outcome bytes: 30 kB of detail a battle, 100 kB a turn.
+  auto e = load(limits_with_body("", "{ text = string.rep('x', 30000) }"),
+                {.turn_outcome_bytes = 100'000});
+  ScriptRunBudget turn(ScriptRun::kTurnRun);
+  for (int i = 1; i <= 3; ++i) ASSERT_TRUE(run(*e, *b).ok()) << i;
+  auto out = run(*e, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find(
+                "the turn run's budget of 100000 bytes of battle outcomes is used up (at "
+                "outcome.detail.text)"),
+            std::string::npos)
+      << out.status().message();
+}
+
+// resolve_turn runs under a turn run's budget: a turn whose battle costs more than the budget
+// fails naming it, on every rerun; the same engine outside a turn resolves the battle.
+TEST(ScriptLimits, ATurnRunHasATotalBudget) {
+  Result<Json> doc = bundled_scenario_published("path-of-war-ardennes");
+  ASSERT_TRUE(doc.ok());
+  Result<GameState> state = state_from_scenario(*doc, 1);
+  ASSERT_TRUE(state.ok()) << state.status().message();
+  auto e = load(limits_with_body("local n = 0 for i = 1, 100000 do n = n + i end"),
+                {.turn_instructions = 100'000});
+  ASSERT_TRUE(e);
+  Order o;
+  o.line = o.action = 1;
+  o.verb = Verb::kMove;
+  o.from = "MON";
+  o.to = "SPA";
+  o.text = "MOVE MON SPA";
+  OrderBook book;
+  book["GER"] = {o};
+  std::string messages[2];
+  for (std::string& m : messages) {
+    Result<TurnResult> r = resolve_turn(*state, book, *e);
+    ASSERT_FALSE(r.ok());
+    m = r.status().message();
+  }
+  EXPECT_NE(messages[0].find("the turn run's budget of 100000 script instructions is used up"),
+            std::string::npos)
+      << messages[0];
+  EXPECT_EQ(messages[0], messages[1]);
+  auto b = battle();
+  auto alone = run(*e, *b);
+  EXPECT_TRUE(alone.ok()) << alone.status().message();
 }
 
 TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
@@ -215,9 +399,10 @@ TEST(ScriptLimits, TableSortIsStableAndTakesAnyComparator) {
       1'000'000);
 }
 
-TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
+TEST(ScriptLimits, AnOutcomeHoldsAtMostTheOutcomeLimit) {
   auto b = battle();
-  // One 100 kB string listed 150 times: 15 MB once copied out of Lua.
+  // One 100 kB string listed 150 times: 15 MB once copied out of Lua (1 MiB of detail a battle
+  // was accepted: 3,200 battles would have stored about 16 GB).
   auto shared =
       load(limits_with_body("local d = string.rep('x', 100000)\n"
                             "local big = {} for i = 1, 150 do big[i] = d end",
@@ -225,7 +410,9 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
   ASSERT_TRUE(shared);
   auto out = run(*shared, *b);
   ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.status().message().find("outcome: more than 1 MB of data (at outcome.detail.big["),
+  EXPECT_NE(out.status().message().find(
+                "outcome: more than 262144 bytes of data, the limit of one battle's outcome (at "
+                "outcome.detail.big["),
             std::string::npos)
       << out.status().message();
   // Keys count too.
@@ -233,7 +420,16 @@ TEST(ScriptLimits, AnOutcomeHoldsAtMostOneMegabyte) {
       "local k = {} for i = 1, 20 do k[string.rep('k', 60000) .. i] = 1 end", "k"));
   out = run(*keys, *b);
   ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.status().message().find("more than 1 MB of data"), std::string::npos)
+  EXPECT_NE(out.status().message().find("more than 262144 bytes of data"), std::string::npos)
+      << out.status().message();
+  // The limit is the host's to set.
+  auto small =
+      load(limits_with_body("", "{ text = string.rep('x', 5000) }"), {.outcome_bytes = 4096});
+  out = run(*small, *b);
+  ASSERT_FALSE(out.ok());
+  EXPECT_NE(out.status().message().find("more than 4096 bytes of data, the limit of one "
+                                        "battle's outcome (at outcome.detail.text)"),
+            std::string::npos)
       << out.status().message();
   // Rounds and lists are capped in number.
   auto rounds = load(

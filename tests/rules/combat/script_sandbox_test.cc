@@ -233,9 +233,11 @@ TEST(ScriptSandbox, MemoryBombStopsAtTheMemoryLimit) {
         "local t = {} for i = 1, 1e9 do t[i] = string.rep('y', 1000) .. i end",
         "local s = 'x' while true do s = s .. s end",
         "while true do pcall(function() local t = {} for i = 1, 1e9 do t[i] = i end end) end"}) {
-    // An instruction limit far above what the bombs reach: the memory limit must stop them.
+    // An instruction limit far above what the bombs reach, strings as long as the memory: the
+    // memory limit must stop them.
     auto e =
-        load(sandbox_with_body(body), {.instructions = 1'000'000'000'000, .memory_bytes = 8 << 20});
+        load(sandbox_with_body(body),
+             {.instructions = 1'000'000'000'000, .memory_bytes = 8 << 20, .string_bytes = 8 << 20});
     ASSERT_TRUE(e);
     auto out = run(*e, *b);
     ASSERT_FALSE(out.ok()) << body;
