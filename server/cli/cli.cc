@@ -501,6 +501,20 @@ int run(int argc, char** argv) {
                   "(fractions allowed)")
       ->capture_default_str()
       ->check(CLI::Range(0.00001, 3650.0));
+  srv->add_option("--pg-connect-timeout", so.pg_connect_timeout,
+                  "Seconds to wait for PostgreSQL to accept a connection (then 503)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 600));
+  srv->add_option("--pg-statement-timeout", so.pg_statement_timeout,
+                  "Seconds to wait for PostgreSQL to answer one statement (then the connection "
+                  "is dropped and the request gets 503)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  srv->add_option("--pg-idle-timeout", so.pg_idle_timeout,
+                  "Seconds a PostgreSQL connection may be idle before TCP keepalives check the "
+                  "server is there")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
   add_auth_options(srv, so.auth);
   srv->callback([&] {
     so.sessions.idle_seconds = std::max<std::int64_t>(1, std::llround(session_idle_days * 86400));

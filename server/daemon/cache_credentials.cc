@@ -3,6 +3,7 @@
 #include <string>
 
 #include "server/web/web_session.h"
+#include "storage/wait_limit.h"
 
 namespace adj::daemon {
 
@@ -13,6 +14,9 @@ http::CredentialCheck issued_credential_check(web::WebContext& ctx) {
       const std::string token = http::url_decode(std::string(value), false);
       if (token.empty() || token.size() > 256) return http::CredentialKind::kMadeUp;
       try {
+        // On the I/O thread: a database that is slow to answer costs the cache, not the others
+        // on this thread (the handler then asks again, with the full limits).
+        const ScopedWaitCap capped(std::chrono::milliseconds(500));
         auto owner = ctx.services().credential(token);
         if (owner.ok()) return http::CredentialKind::kIssued;
         return owner.status().code() == StatusCode::kNotFound ? http::CredentialKind::kMadeUp

@@ -32,6 +32,7 @@
 #include "server/daemon/serve.h"
 
 #include "server/daemon/cache_credentials.h"
+#include "server/daemon/revision_reader.h"
 #include "server/daemon/serve_jobs.h"
 
 #include "server/app/client_address.h"
@@ -52,6 +53,7 @@
 #include "server/web/web_session.h"
 #include "storage/open_database.h"
 #include "storage/store.h"
+#include "storage/wait_limit.h"
 
 namespace adj::daemon {
 
@@ -221,6 +223,12 @@ int serve(const std::string& db, const ServeOptions& o) {
     }
     hp->port = *port;
   }
+
+  DatabaseWaitLimits waits;  // before the first connection opens
+  waits.connect = std::chrono::seconds(o.pg_connect_timeout);
+  waits.statement = std::chrono::seconds(o.pg_statement_timeout);
+  waits.idle = std::chrono::seconds(o.pg_idle_timeout);
+  set_database_wait_limits(waits);
 
   web::WebConfig config;
   config.db_path = db;
@@ -462,19 +470,11 @@ int serve(const std::string& db, const ServeOptions& o) {
   http_options.trusted_proxies = trusted_proxies;
   // Pages made once and served until the data they show changes (response_cache.h). The
   // revisions are read by the I/O threads, each through its own connection (no lock shared
-  // between them); when they cannot be read, every page is made afresh.
-  const std::string db_arg = config.db_path;
-  http::RevisionSource revision_source = [db_arg]() -> std::shared_ptr<const http::Revisions> {
-    thread_local std::map<std::string, std::unique_ptr<Store>> stores;
-    auto& store = stores[db_arg];
-    if (!store) {
-      auto opened = open_database(db_arg);
-      if (!opened.ok()) return nullptr;
-      store = std::move(opened).value();
-    }
-    auto now = store->revisions();
-    return now.ok() ? std::move(now).value() : nullptr;
-  };
+  // between them), within half a second; while the database does not answer, kept pages and
+  // static files are served as they are (revision_reader.h).
+  RevisionReader revision_reader(config.db_path, std::chrono::milliseconds(500),
+                                 std::chrono::milliseconds(250));
+  http::RevisionSource revision_source = revision_reader.source();
   http::CacheOptions cache_options;
   cache_options.max_bytes = static_cast<std::size_t>(o.cache_mb) << 20;
   // Only issued credentials are keyed (cache_credentials.h); the CSRF token, which forms embed,

@@ -69,6 +69,11 @@ struct ServeOptions {
   // --trusted-proxy: CIDRs (or bare addresses) of reverse proxies whose X-Forwarded-For /
   // Forwarded name the HTTP client (server/app/client_address.h); empty: none is believed.
   std::vector<std::string> trusted_proxies;
+  // How long the daemon waits for PostgreSQL (storage/wait_limit.h), in seconds: to connect,
+  // for one statement's answer, and idle before TCP keepalives probe a silent server.
+  int pg_connect_timeout = 5;
+  int pg_statement_timeout = 30;
+  int pg_idle_timeout = 60;
   // Creates the demo game (demo_game without printing); set by the command line.
   std::function<int(std::string* game_id)> create_demo;
 };

@@ -8,6 +8,7 @@
 #include "server/web/page_render.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
+#include "storage/wait_limit.h"
 
 namespace adj::web::route {
 
@@ -97,6 +98,8 @@ Response json_error(int status, const std::string& message, bool no_store) {
 
 Response api_fail(const Status& s, const char* event, bool no_store) {
   const int code = http::http_status(s);
+  if (code == 500 && database_stalled())
+    throw http::ServiceUnavailable("the database does not answer: " + s.message());
   if (code == 500) {
     spdlog::error("event={} error=\"{}\"", event, log_escape(s.to_string()));
     return json_error(500, "internal error", no_store);
@@ -108,7 +111,11 @@ http::Handler guarded(Body body, GuardStyle style) {
   return
       [body = std::move(body), style](const http::Request& req, const http::Params& p) -> Response {
         try {
-          return body(req, p);
+          Response r = body(req, p);
+          // A failure while the database does not answer is the database's, for a while.
+          if (r.status == 500 && database_stalled())
+            throw http::ServiceUnavailable("the database does not answer");
+          return r;
         } catch (const http::ServiceUnavailable&) {
           throw;  // the server answers 503 with Retry-After
         } catch (const std::exception& e) {
@@ -125,6 +132,7 @@ http::Handler guarded(Body body, GuardStyle style) {
           else
             spdlog::error("event={} path=\"{}\"", style.event, log_escape(req.path));
         }
+        if (database_stalled()) throw http::ServiceUnavailable("the database does not answer");
         if (style.json) return Response::json(R"({"error": "internal error"})", 500);
         return error_page(500, style.message, style.private_page);
       };

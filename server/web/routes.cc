@@ -10,6 +10,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/store.h"
+#include "storage/wait_limit.h"
 
 namespace adj::web {
 
@@ -34,13 +35,31 @@ bool is_gm(const http::Request& req, const WebConfig& config) {
   return !cookie.empty() && constant_time_equal(cookie, config.gm_token);
 }
 
+namespace {
+
+// How long /healthz waits for the database before answering 503.
+constexpr std::chrono::milliseconds kHealthWait{2000};
+
+}  // namespace
+
 void register_routes(http::Router& router, WebContext& ctx) {
   router.add(
       "GET", "/healthz",
       [&ctx](const http::Request&, const http::Params&) {
-        auto games = ctx.services().list_games();
-        if (!games.ok())
-          return http::Response::json(R"({"status": "unavailable", "error": "database"})", 503);
+        // Within kHealthWait even when the database stalls (storage/wait_limit.h).
+        const ScopedWaitCap cap(kHealthWait);
+        const auto unavailable = [] {
+          auto r = http::Response::json(R"({"status": "unavailable", "error": "database"})", 503);
+          r.headers.emplace_back("Cache-Control", "no-store");
+          return r;
+        };
+        Result<std::vector<GameSummary>> games = Status::Unavailable("");
+        try {
+          games = ctx.services().list_games();
+        } catch (const http::ServiceUnavailable&) {
+          return unavailable();  // this thread could not connect
+        }
+        if (!games.ok()) return unavailable();
         return http::Response::json(
             R"({"status": "ok", "games": )" + std::to_string(games->size()) + "}", 200);
       },

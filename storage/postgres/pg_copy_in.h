@@ -1,5 +1,8 @@
 // CopyIn: rows sent to PostgreSQL with COPY ... FROM STDIN (text format), the fastest way in
-// for many rows. Used inside a transaction the caller holds; a failed COPY aborts it.
+// for many rows. Used inside a transaction the caller holds; a failed COPY aborts it, and a COPY
+// left unfinished (a row failed a check) is ended with an error by the connection's next
+// statement. Its own waits block: the wait limits of storage/wait_limit.h do not cut them, the
+// server's statement_timeout and the connection's tcp_user_timeout do.
 // Not thread-safe (one connection).
 #pragma once
 

@@ -2,12 +2,19 @@
 #include "storage/record_checks.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <unordered_map>
 #include <utility>
+
+#include "storage/wait_limit.h"
 
 namespace adj::pg {
 
@@ -193,31 +200,113 @@ std::int64_t Rows::affected() const {
 
 namespace {
 
+using PgWaitClock = std::chrono::steady_clock;
+
+// Waits until `c`'s socket is ready for `events` (POLLIN, POLLOUT) or `deadline` passes:
+// 1 ready, 0 the deadline passed, -1 an error (no socket, poll failed). A wait that started at
+// `start` ends at start + the stalled limit instead once the database is found stalled
+// meanwhile (by this or another thread), so waits already under way fail fast too.
+int pg_wait_socket(pg_conn* c, short events, PgWaitClock::time_point start,
+                   PgWaitClock::time_point deadline) {
+  const int fd = PQsocket(c);
+  if (fd < 0) return -1;
+  pollfd p{fd, events, 0};
+  const auto stalled_end = start + database_wait_limits().stalled;
+  for (;;) {
+    const auto end = database_stalled() ? std::min(deadline, stalled_end) : deadline;
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(end - PgWaitClock::now());
+    if (left.count() <= 0) return 0;
+    const int n = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left.count(), 200)));
+    if (n > 0) return 1;
+    if (n < 0 && errno != EINTR) return -1;
+  }
+}
+
+std::string pg_millis(std::chrono::milliseconds d) { return std::to_string(d.count()) + " ms"; }
+
+// Runs `sql` (settings, no rows) on a connection still being set up, within `deadline`.
+Status pg_setup_session(pg_conn* c, const std::string& sql, PgWaitClock::time_point start,
+                        PgWaitClock::time_point deadline) {
+  if (PQsendQuery(c, sql.c_str()) != 1) return result_status(c, nullptr, "connection setup");
+  Status out = Status::Ok();
+  for (;;) {
+    if (PQconsumeInput(c) == 0) return result_status(c, nullptr, "connection setup");
+    while (!PQisBusy(c)) {
+      pg_result* r = PQgetResult(c);
+      if (!r) return out;
+      if (PQresultStatus(r) != PGRES_COMMAND_OK && out.ok())
+        out = result_status(c, r, "connection setup");
+      PQclear(r);
+    }
+    const int w = pg_wait_socket(c, POLLIN, start, deadline);
+    if (w == 0)
+      return Status::IOError("postgresql: the server did not answer the connection setup");
+    if (w < 0) return result_status(c, nullptr, "connection setup");
+  }
+}
+
+// Connects within the connect limit (storage/wait_limit.h). The keepalive settings go before
+// the caller's string (libpq's expand_dbname), so any the string gives win.
 Result<pg_conn*> connect(const std::string& conninfo) {
-  pg_conn* c = PQconnectdb(conninfo.c_str());
-  if (!c) return Status::IOError("postgresql: out of memory connecting");
-  if (PQstatus(c) != CONNECTION_OK) {
-    std::string why = without(trimmed(PQerrorMessage(c)), password_of(conninfo));
+  const DatabaseWaitLimits limits = effective_wait_limits();
+  const auto idle_s = std::max<std::int64_t>(1, limits.idle.count() / 1000);
+  const std::string idle = std::to_string(idle_s);
+  const std::string interval = std::to_string(std::max<std::int64_t>(1, idle_s / 3));
+  const std::string user_timeout = std::to_string(limits.idle.count());
+  const char* keys[] = {"keepalives",
+                        "keepalives_idle",
+                        "keepalives_interval",
+                        "keepalives_count",
+                        "tcp_user_timeout",
+                        "dbname",
+                        nullptr};
+  const char* values[] = {
+      "1", idle.c_str(), interval.c_str(), "3", user_timeout.c_str(), conninfo.c_str(), nullptr};
+  const auto fail = [&](pg_conn* c, const std::string& why) -> Status {
     PQfinish(c);
-    return Status::IOError("cannot connect to " + describe_target(conninfo) + ": " + why +
-                           " (SQLSTATE 08001)");
+    return Status::IOError("cannot connect to " + describe_target(conninfo) + ": " +
+                           without(why, password_of(conninfo)) + " (SQLSTATE 08001)");
+  };
+  pg_conn* c = PQconnectStartParams(keys, values, /*expand_dbname=*/1);
+  if (!c) return Status::IOError("postgresql: out of memory connecting");
+  if (PQstatus(c) == CONNECTION_BAD) return fail(c, trimmed(PQerrorMessage(c)));
+  const auto start = PgWaitClock::now();
+  const auto deadline = start + limits.connect;
+  // A server that does not even answer a new connection within the stalled limit is stalled
+  // (slow statements and lock waits never make a connect wait).
+  const bool decisive = limits.connect >= database_wait_limits().stalled;
+  // libpq's protocol: wait as PQconnectPoll last asked (writable at first), then poll again.
+  for (PostgresPollingStatusType st = PGRES_POLLING_WRITING; st != PGRES_POLLING_OK;) {
+    if (st == PGRES_POLLING_FAILED) return fail(c, trimmed(PQerrorMessage(c)));
+    const int w =
+        pg_wait_socket(c, st == PGRES_POLLING_READING ? POLLIN : POLLOUT, start, deadline);
+    if (w == 0) {
+      if (decisive) note_database_timeout();
+      return fail(c, "no answer within " + pg_millis(limits.connect));
+    }
+    if (w < 0) return fail(c, trimmed(PQerrorMessage(c)));
+    st = PQconnectPoll(c);
   }
   // Notices (e.g. "table exists, skipping") are not errors; keep them off stderr.
   PQsetNoticeProcessor(
       c, [](void*, const char*) {}, nullptr);
-  const std::string setup =
+  // The server's own limit on a statement, for what the client abandons (it sends no cancel);
+  // from PostgreSQL 14 the server also checks every second, during a long statement, whether
+  // the client is still there, so an abandoned statement ends soon and frees its locks.
+  std::string setup =
       "SET client_encoding = 'UTF8'; SET TimeZone = 'UTC'; "
       "SET statement_timeout = " +
-      std::to_string(Connection::kStatementTimeoutMs);
-  pg_result* r = PQexec(c, setup.c_str());
-  const bool ok = r && PQresultStatus(r) == PGRES_COMMAND_OK;
-  if (!ok) {
-    Status s = result_status(c, r, "connection setup");
-    if (r) PQclear(r);
+      std::to_string(database_wait_limits().statement.count());
+  if (PQserverVersion(c) >= 140000) setup += "; SET client_connection_check_interval = 1000";
+  if (Status s = pg_setup_session(c, setup, start, deadline); !s.ok()) {
+    if (s.message().find("did not answer") != std::string::npos) {
+      if (decisive) note_database_timeout();
+      return fail(c, "no answer within " + pg_millis(limits.connect));
+    }
     PQfinish(c);
     return s;
   }
-  PQclear(r);
+  note_database_answered();
   return c;
 }
 
@@ -293,11 +382,122 @@ void Connection::note_state() {
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
+Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), const void* arg,
+                                          std::string_view context) {
+  const DatabaseWaitLimits limits = effective_wait_limits();
+  const auto start = PgWaitClock::now();
+  const auto deadline = start + limits.statement;
+  const auto abandon = [&](Status why) -> Status {
+    close();  // the session is in an unknown state: never reused
+    return why;
+  };
+  // A send needs a connection with nothing pending. Every round trip reads all of its own, so
+  // what is left comes from a COPY its caller abandoned (pg_copy_in.h: a row failed a check half
+  // way): that COPY is ended with an error, as PQexec would, and the server's verdict read, all
+  // within the deadline; anything else pending means an earlier wait was left half way (a bug).
+  if (PQsetnonblocking(conn_, 1) != 0) return abandon(result_status(conn_, nullptr, context));
+  for (;;) {
+    if (PQconsumeInput(conn_) == 0) return abandon(result_status(conn_, nullptr, context));
+    if (PQisBusy(conn_)) {
+      const int w = pg_wait_socket(conn_, POLLIN, start, deadline);
+      if (w <= 0)
+        return abandon(Status::IOError(
+            "postgresql: the connection was still busy with an earlier statement (SQLSTATE "
+            "08006)"));
+      continue;
+    }
+    pg_result* stale = PQgetResult(conn_);
+    if (!stale) break;
+    const auto st = PQresultStatus(stale);
+    PQclear(stale);
+    if (st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
+      return abandon(Status::IOError("postgresql: an earlier COPY was left unfinished"));
+    if (st != PGRES_COPY_IN) continue;
+    for (int e; (e = PQputCopyEnd(conn_, "abandoned by the client")) != 1;) {
+      if (e < 0 || pg_wait_socket(conn_, POLLOUT, start, deadline) <= 0)
+        return abandon(result_status(conn_, nullptr, context));
+    }
+    for (int f; (f = PQflush(conn_)) != 0;) {
+      if (f < 0 || pg_wait_socket(conn_, POLLOUT, start, deadline) <= 0)
+        return abandon(result_status(conn_, nullptr, context));
+    }
+  }
+  // Non-blocking while the statement goes out, so a server that stopped reading cannot hold the
+  // send past the deadline. Blocking again afterwards (PQexec users such as COPY expect it).
+  if (send(conn_, arg) != 1) {
+    Status s = result_status(conn_, nullptr, context);
+    if (PQstatus(conn_) != CONNECTION_OK) return abandon(s);
+    PQsetnonblocking(conn_, 0);
+    return s;
+  }
+  pg_result* keep = nullptr;
+  const auto failed = [](pg_result* r) {
+    const auto st = PQresultStatus(r);
+    return st == PGRES_BAD_RESPONSE || st == PGRES_NONFATAL_ERROR || st == PGRES_FATAL_ERROR;
+  };
+  const auto lost = [&]() -> Status {
+    Status s = result_status(conn_, nullptr, context);
+    if (keep) PQclear(keep);
+    return abandon(s);
+  };
+  bool flushed = false;
+  for (;;) {
+    if (!flushed) {
+      const int f = PQflush(conn_);
+      if (f < 0) return lost();
+      flushed = f == 0;
+    }
+    // Whatever already arrived is read before waiting: a result may be complete in libpq's
+    // buffer with nothing more to come on the socket.
+    // A connection that broke is no longer busy: its error result is read below.
+    if (PQconsumeInput(conn_) == 0 && PQisBusy(conn_)) return lost();
+    while (flushed && !PQisBusy(conn_)) {
+      pg_result* r = PQgetResult(conn_);
+      if (!r) {
+        PQsetnonblocking(conn_, 0);
+        note_database_answered();
+        if (!keep) return result_status(conn_, nullptr, context);
+        return keep;
+      }
+      const auto st = PQresultStatus(r);
+      if (keep && failed(keep)) {
+        PQclear(r);
+      } else {
+        if (keep) PQclear(keep);
+        keep = r;
+      }
+      // COPY hands the connection to its caller (pg_copy_in.h) instead of ending the query.
+      if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
+        PQsetnonblocking(conn_, 0);
+        note_database_answered();
+        return keep;
+      }
+    }
+    const int w = pg_wait_socket(conn_, flushed ? POLLIN : POLLIN | POLLOUT, start, deadline);
+    if (w == 0) {
+      if (keep) PQclear(keep);
+      const auto waited =
+          std::chrono::duration_cast<std::chrono::milliseconds>(PgWaitClock::now() - start);
+      return abandon(
+          Status::IOError("postgresql: the server did not answer within " + pg_millis(waited) +
+                          " (SQLSTATE 57014) in: " + store_checks::sql_context(context)));
+    }
+    if (w < 0) return lost();
+  }
+}
+
 Status Connection::exec(std::string_view sql) {
   if (auto s = ready_for(sql); !s.ok()) return s;
   const std::string text(sql);
-  pg_result* r = PQexec(conn_, text.c_str());
-  const auto st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+  auto sent = round_trip(
+      [](pg_conn* c, const void* q) { return PQsendQuery(c, static_cast<const char*>(q)); },
+      text.c_str(), sql);
+  if (!sent.ok()) {
+    note_state();
+    return sent.status();
+  }
+  pg_result* r = *sent;
+  const auto st = PQresultStatus(r);
   Status out = Status::Ok();
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
     out = result_status(conn_, r, sql);
@@ -307,10 +507,27 @@ Status Connection::exec(std::string_view sql) {
         "postgresql: the transaction had failed and was rolled back "
         "(SQLSTATE 25P02) in: COMMIT");
   }
-  if (r) PQclear(r);
+  PQclear(r);
   note_state();
   return out;
 }
+
+namespace {
+
+// The arguments of PQsendPrepare / PQsendQueryPrepared, for round_trip.
+struct PgPrepareCall {
+  const char* name;
+  const char* sql;
+};
+struct PgExecPreparedCall {
+  const char* name;
+  int n;
+  const char* const* values;
+  const int* lengths;
+  const int* formats;
+};
+
+}  // namespace
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
   // libpq reads a text parameter as a C string: a NUL byte would cut it short without a word.
@@ -324,10 +541,21 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   auto it = prepared_->names.find(key);
   if (it == prepared_->names.end()) {
     const std::string name = "adj_" + std::to_string(prepared_->next++);
-    pg_result* r = PQprepare(conn_, name.c_str(), key.c_str(), 0, nullptr);
-    if (!r || PQresultStatus(r) != PGRES_COMMAND_OK) {
+    const PgPrepareCall call{name.c_str(), key.c_str()};
+    auto sent = round_trip(
+        [](pg_conn* c, const void* a) {
+          const auto* p = static_cast<const PgPrepareCall*>(a);
+          return PQsendPrepare(c, p->name, p->sql, 0, nullptr);
+        },
+        &call, sql);
+    if (!sent.ok()) {
+      note_state();
+      return sent.status();
+    }
+    pg_result* r = *sent;
+    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
       Status s = result_status(conn_, r, sql);
-      if (r) PQclear(r);
+      PQclear(r);
       note_state();
       return s;
     }
@@ -343,13 +571,22 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     lengths[i] = static_cast<int>(params[i].value().size());
     formats[i] = params[i].is_binary() ? 1 : 0;
   }
-  pg_result* r = PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(params.size()),
-                                values.data(), lengths.data(), formats.data(), /*resultFormat=*/0);
-  const auto st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+  const PgExecPreparedCall call{it->second.c_str(), static_cast<int>(params.size()), values.data(),
+                                lengths.data(), formats.data()};
+  auto sent = round_trip(
+      [](pg_conn* c, const void* a) {
+        const auto* p = static_cast<const PgExecPreparedCall*>(a);
+        return PQsendQueryPrepared(c, p->name, p->n, p->values, p->lengths, p->formats,
+                                   /*resultFormat=*/0);
+      },
+      &call, sql);
   note_state();
+  if (!sent.ok()) return sent.status();
+  pg_result* r = *sent;
+  const auto st = PQresultStatus(r);
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
     Status s = result_status(conn_, r, sql);
-    if (r) PQclear(r);
+    PQclear(r);
     // A statement that no longer exists on the server (e.g. DISCARD ALL by a pooler) is
     // prepared again on the next call.
     if (s.message().find("(SQLSTATE 26000)") != std::string::npos) prepared_->names.erase(it);

@@ -5,6 +5,13 @@
 // Parameters are $1, $2, ... and travel out of line (never spliced into SQL), as text, except
 // bytea parameters, which travel as binary. Results come back as text; bytea columns are decoded.
 //
+// Waits are bounded (storage/wait_limit.h): connecting by the connect limit, each round trip
+// (send a statement, read all its results) by the statement limit, both read on the calling
+// thread when the wait starts. A wait that runs out closes the session (IOError, SQLSTATE
+// 57014; no cancel request is sent, as libpq's would block on a stalled server: the server's own
+// statement_timeout, set to the statement limit, ends the statement there) and the next use
+// reconnects, as after a lost connection.
+//
 // Thread-safety: a Connection and everything made from it are used by one thread at a time (one
 // connection per thread). Lifetime: Transactions refer to their Connection, which must outlive
 // them.
@@ -96,11 +103,12 @@ class Rows {
 // An open connection. Move-only; closes on destruction.
 class Connection {
  public:
-  // Connects with a libpq connection string or URI (postgresql://user@host:port/db?...).
-  // Sets client_encoding UTF8, TimeZone UTC and a statement timeout of kStatementTimeoutMs.
-  // IOError naming the host (never the password) when the server cannot be reached.
+  // Connects with a libpq connection string or URI (postgresql://user@host:port/db?...), with
+  // TCP keepalives after the idle limit and tcp_user_timeout (settings the string gives win).
+  // Sets client_encoding UTF8, TimeZone UTC and statement_timeout to the statement limit.
+  // IOError naming the host (never the password) when the server cannot be reached or does not
+  // answer within the connect limit.
   static Result<Connection> open(const std::string& conninfo);
-  static constexpr int kStatementTimeoutMs = 30000;
 
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;
@@ -137,6 +145,12 @@ class Connection {
   // Reconnects a lost session unless it was inside a transaction (then IOError).
   Status ready_for(std::string_view sql);
   void note_state();  // records whether the session is inside a transaction
+  // Sends with `send` (a PQsend* call on the connection) and reads every result within the
+  // statement limit. Returns the first failed result, else the last one (owned by the caller,
+  // never null), or an error with the session closed when the wait ran out or the connection
+  // failed.
+  Result<pg_result*> round_trip(int (*send)(pg_conn*, const void*), const void* arg,
+                                std::string_view context);
   pg_conn* conn_ = nullptr;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name

@@ -1,14 +1,19 @@
 // The libpq layer (storage/postgres/pg_database.h) and the PostgreSQL migrator against a real
 // server (the test run's throw-away cluster; skipped, saying why, where PostgreSQL is missing).
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 #include <vector>
 
 #include "storage/postgres/pg_database.h"
 #include "storage/postgres/pg_migrator.h"
 #include "storage/postgres/pg_store.h"
+#include "storage/wait_limit.h"
 #include "tests/support/pg_test_db.h"
 
 namespace adj::pg {
@@ -166,6 +171,89 @@ TEST_F(PgDatabaseTest, ALostSessionIsReplacedOutsideATransactionOnly) {
   auto n = c.query("SELECT count(*) FROM t");
   ASSERT_TRUE(n.ok()) << n.status().to_string();
   EXPECT_EQ(n->int64(0, 0), 0);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A statement the server does not answer within the statement limit fails (57014) in about that
+// time; the session is dropped and the next statement runs on a new one.
+TEST_F(PgDatabaseTest, ARoundTripIsAbandonedAtTheStatementLimit) {
+  Connection c = connect();
+  const std::int64_t pid = c.query("SELECT pg_backend_pid()")->int64(0, 0);
+  const auto t0 = std::chrono::steady_clock::now();
+  {
+    const ScopedWaitCap cap(std::chrono::milliseconds(300));
+    auto slow = c.query("SELECT pg_sleep(5)");
+    ASSERT_FALSE(slow.ok());
+    EXPECT_EQ(slow.status().code(), StatusCode::kIOError);
+    EXPECT_NE(slow.status().message().find("(SQLSTATE 57014)"), std::string::npos)
+        << slow.status().message();
+    EXPECT_FALSE(c.healthy());
+    EXPECT_FALSE(database_stalled());  // a slow statement is not a stalled server
+  }
+  EXPECT_LT(seconds_since(t0), 3.0);
+  auto again = c.query("SELECT pg_backend_pid()");
+  ASSERT_TRUE(again.ok()) << again.status().to_string();
+  EXPECT_NE(again->int64(0, 0), pid);
+  // Inside a transaction, the statements after an abandoned one fail until it ends.
+  ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
+  {
+    auto tx = Transaction::begin(c);
+    ASSERT_TRUE(tx.ok());
+    ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
+    {
+      const ScopedWaitCap cap(std::chrono::milliseconds(200));
+      EXPECT_FALSE(c.query("SELECT pg_sleep(5)").ok());
+    }
+    EXPECT_FALSE(c.run("INSERT INTO t VALUES (2)").ok());
+    EXPECT_FALSE(tx->commit().ok());
+  }
+  auto n = c.query("SELECT count(*) FROM t");
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  EXPECT_EQ(n->int64(0, 0), 0);
+}
+
+// A server that takes the connection but never answers (a listening socket nobody accepts on):
+// connecting fails at the connect limit, naming the server.
+TEST(PgConnectTest, ASilentServerFailsAtTheConnectLimit) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(::listen(fd, 16), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const std::string conninfo =
+      "host=127.0.0.1 port=" + std::to_string(ntohs(addr.sin_port)) + " user=adj dbname=games";
+  const auto t0 = std::chrono::steady_clock::now();
+  Result<Connection> c = Status::Unavailable("not tried");
+  {
+    const ScopedWaitCap cap(std::chrono::milliseconds(400));
+    c = Connection::open(conninfo);
+  }
+  const double took = seconds_since(t0);
+  EXPECT_FALSE(database_stalled());  // it waited less than the stalled limit
+  // Allowed the stalled limit (2 s) and still no answer: the server is stalled, and every wait
+  // is cut to that limit until one completes.
+  {
+    const ScopedWaitCap cap(database_wait_limits().stalled);
+    EXPECT_FALSE(Connection::open(conninfo).ok());
+  }
+  EXPECT_TRUE(database_stalled());
+  EXPECT_EQ(effective_wait_limits().statement, database_wait_limits().stalled);
+  ::close(fd);
+  ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.status().code(), StatusCode::kIOError);
+  EXPECT_NE(c.status().message().find("no answer within 400 ms"), std::string::npos)
+      << c.status().message();
+  EXPECT_NE(c.status().message().find("127.0.0.1"), std::string::npos) << c.status().message();
+  EXPECT_LT(took, 3.0);
+  note_database_answered();  // else the stalled mode would shorten other tests' waits
+  EXPECT_FALSE(database_stalled());
 }
 
 TEST(PgConnectTest, AFailedConnectionNamesTheServerButNeverThePassword) {
