@@ -176,7 +176,10 @@ Result<Membership::JoinCheck> Membership::check_join(const std::string& game_in,
   if (!state.ok()) return state.status();
   auto prefs = parse_preferences(*state, preferences);
   if (!prefs.ok()) return prefs.status();
-  return JoinCheck{*game, g->name, std::move(prefs).value()};
+  JoinCheck out{
+      *game, g->name, std::move(prefs).value(), {}, static_cast<int>(state->players.size())};
+  for (const auto& code : out.preferences) out.preference_names.push_back(kingdom_of(*state, code));
+  return out;
 }
 
 Status Membership::remove_signup(const std::string& game_in, std::int64_t signup,
@@ -198,16 +201,12 @@ Status Membership::remove_signup(const std::string& game_in, std::int64_t signup
 
 Result<JoinOutcome> Membership::join(const std::string& game_in, const std::string& email,
                                      std::string_view preferences, const std::string& channel) {
-  auto game = game_id(game_in);
-  if (!game.ok()) return game.status();
-  auto g = summary_in(*game, "signup", "joining");
-  if (!g.ok()) return g.status();
-  ADJ_RETURN_IF_ERROR(check_address(email));
-  auto state = s_.games.load_state(*game, std::nullopt);
-  if (!state.ok()) return state.status();
-  auto prefs = parse_preferences(*state, preferences);
-  if (!prefs.ok()) return prefs.status();
-  const int places = static_cast<int>(state->players.size());
+  auto checked = check_join(game_in, email, preferences);
+  if (!checked.ok()) return checked.status();
+  const std::string* game = &checked->game;
+  const std::string& game_name = checked->game_name;
+  const std::vector<std::string>* prefs = &checked->preferences;
+  const int places = checked->places;
 
   Signup s;
   s.game = *game;
@@ -218,12 +217,12 @@ Result<JoinOutcome> Membership::join(const std::string& game_in, const std::stri
   auto id = m_.add_signup(s, places * kSignupsPerPlace);
   if (!id.ok()) {
     if (id.status().code() == StatusCode::kAlreadyExists)
-      return Status::AlreadyExists(email + " is already on the sign-up list of " + g->name + " (" +
-                                   *game +
+      return Status::AlreadyExists(email + " is already on the sign-up list of " + game_name +
+                                   " (" + *game +
                                    "); nothing changed. You will hear by mail when the game "
                                    "starts.");
     if (id.status().code() == StatusCode::kFailedPrecondition)
-      return Status::FailedPrecondition("the sign-up list of " + g->name + " (" + *game +
+      return Status::FailedPrecondition("the sign-up list of " + game_name + " (" + *game +
                                         ") is full; ask the GM, or join another game");
     return id.status();
   }
@@ -231,19 +230,19 @@ Result<JoinOutcome> Membership::join(const std::string& game_in, const std::stri
   if (!all.ok()) return all.status();
   JoinOutcome out;
   out.game = *game;
-  out.game_name = g->name;
+  out.game_name = game_name;
   out.id = *id;
   out.places = places;
   out.preferences = *prefs;
   for (std::size_t i = 0; i < all->size(); ++i)
     if ((*all)[i].id == *id) out.position = static_cast<int>(i) + 1;
-  out.text = "You are on the sign-up list for " + g->name + " (" + *game + ") as " + email +
+  out.text = "You are on the sign-up list for " + game_name + " (" + *game + ") as " + email +
              ": sign-up " + std::to_string(out.position) + " of " + std::to_string(places) +
              " places.\n";
   if (!prefs->empty()) {
     out.text += "Your preferences: ";
     for (std::size_t i = 0; i < prefs->size(); ++i)
-      out.text += (i ? ", " : "") + kingdom_of(*state, (*prefs)[i]);
+      out.text += (i ? ", " : "") + checked->preference_names[i];
     out.text += ".\n";
   } else {
     out.text += "You named no preferred kingdom; any kingdom will do.\n";

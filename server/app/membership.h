@@ -105,11 +105,14 @@ class Membership {
   Result<JoinOutcome> join(const std::string& game, const std::string& email,
                            std::string_view preferences, const std::string& channel);
   // What join() checks before it records anything (errors as join's): the stored game id, its
-  // name and the preferences as codes. Says nothing about the list.
+  // name, the preferences as codes and as kingdom names, and the number of places. Says nothing
+  // about the list.
   struct JoinCheck {
     std::string game;
     std::string game_name;
     std::vector<std::string> preferences;
+    std::vector<std::string> preference_names;
+    int places = 0;
   };
   Result<JoinCheck> check_join(const std::string& game, const std::string& email,
                                std::string_view preferences);

@@ -30,11 +30,14 @@
 
 namespace adj::web {
 
-namespace {
-
 using http::Params;
 using http::Request;
 using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace api_local {
 
 constexpr const char* kGmActor = "gm";
 constexpr const char* kChannel = "web";
@@ -671,10 +674,12 @@ Response put_engine_script(WebContext& ctx, const Request& req, const std::strin
   return json_response({{"game", game}, {"stored", engine_script_json(*stored)}});
 }
 
+}  // namespace api_local
 }  // namespace
 
 using route::cached;
 void register_api_routes(http::Router& router, WebContext& ctx) {
+  using namespace api_local;
   using H = http::Handler;
   auto add = [&router](const char* method, const char* pattern, H h, const char* name) {
     router.add(method, pattern, std::move(h), name);

@@ -34,7 +34,14 @@
 
 namespace adj::web {
 
+using http::Params;
+using http::Request;
+using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
 namespace {
+namespace archive_local {
 
 // An order file as a page shows it: its time as a <time> element.
 Json file_row(const OrderFileView& f) {
@@ -43,9 +50,6 @@ Json file_row(const OrderFileView& f) {
   return j;
 }
 
-using http::Params;
-using http::Request;
-using http::Response;
 using Body = std::function<Response(const Request&, const Params&)>;
 
 constexpr int kMaxTurnNumber = 1000000;
@@ -447,10 +451,12 @@ Response api_files(WebContext& ctx, const Request& req, const std::string& game,
   return json_response({{"game", st->game_id}, {"player", player}, {"files", std::move(list)}});
 }
 
+}  // namespace archive_local
 }  // namespace
 
 using route::cached;
 void register_archive_routes(http::Router& router, WebContext& ctx) {
+  using namespace archive_local;
   const auto html = [&](const char* path, Body b) {
     router.add("GET", path, guarded(std::move(b), false));
   };

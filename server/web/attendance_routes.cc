@@ -33,11 +33,14 @@
 
 namespace adj::web {
 
-namespace {
-
 using http::Params;
 using http::Request;
 using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace attendance_local {
 
 constexpr const char* kGmActor = "gm";
 constexpr std::size_t kMaxBody = 16 * 1024;
@@ -464,11 +467,13 @@ Response api_options(WebContext& ctx, const Request& req, const std::string& gam
   return json_response(to_json(*o));
 }
 
+}  // namespace attendance_local
 }  // namespace
 
 // ---- view models for the shared pages ----
 
 Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& game) {
+  using namespace attendance_local;
   Attendance att = attendance_of(ctx);
   Json v = Json::object();
   v["saved"] = req.query.count("done") && req.query.at("done") == "attendance";
@@ -498,6 +503,7 @@ Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& 
 
 Json attendance_me_view(WebContext& ctx, const Request& req, const std::string& game,
                         const std::string& player) {
+  using namespace attendance_local;
   Attendance att = attendance_of(ctx);
   Json v = Json::object();
   auto ps = att.players(game);
@@ -518,6 +524,7 @@ Json attendance_me_view(WebContext& ctx, const Request& req, const std::string& 
 }
 
 void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
+  using namespace attendance_local;
   auto ps = attendance_of(ctx).players(game);
   if (!ps.ok() || !doc.contains("players") || !doc["players"].is_array()) return;
   for (Json& p : doc["players"])
@@ -529,6 +536,7 @@ void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
 }
 
 void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows) {
+  using namespace attendance_local;
   auto ps = attendance_of(ctx).players(game);
   if (!ps.ok() || !rows.is_array()) return;
   for (Json& row : rows)
@@ -541,6 +549,7 @@ void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows
 }
 
 void register_attendance_routes(http::Router& router, WebContext& ctx) {
+  using namespace attendance_local;
   const auto g = [](const Params& p) { return param(p, "game"); };
   router.add("GET", "/games/{game}/standby",
              guarded([&ctx, g](const Request& req, const Params& p) {

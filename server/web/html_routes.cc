@@ -42,11 +42,14 @@
 
 namespace adj::web {
 
-namespace {
-
 using http::Params;
 using http::Request;
 using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace html_local {
 
 constexpr const char* kGmActor = "gm";
 constexpr const char* kChannel = "web";
@@ -1473,9 +1476,11 @@ void add_gm_routes(http::Router& router, WebContext& ctx) {
              "html_gm_resume");
 }
 
+}  // namespace html_local
 }  // namespace
 
 void register_html_routes(http::Router& router, WebContext& ctx) {
+  using namespace html_local;
   router.add(
       "GET", "/",
       cached(guarded([&ctx](const Request& req, const Params&) { return index_page(ctx, req); })),

@@ -42,11 +42,14 @@
 #include "storage/store.h"
 
 namespace adj::web {
-namespace {
-
 using http::Params;
 using http::Request;
 using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace membership_local {
 
 constexpr const char* kGmActor = "gm";
 
@@ -470,12 +473,14 @@ http::Handler api_gm(WebContext& ctx, http::Handler h) {
   };
 }
 
+}  // namespace membership_local
 }  // namespace
 
 // ---- sections of pages rendered elsewhere ----
 
 std::string membership_gm_section(WebContext& ctx, const std::string& game,
                                   const std::string& csrf) {
+  using namespace membership_local;
   auto g = thread_store(ctx).game_summary(game);
   if (!g.ok()) return "";
   auto state = thread_store(ctx).load_state(game, std::nullopt);
@@ -528,6 +533,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
 
 std::string membership_me_section(WebContext& ctx, const std::string& game,
                                   const std::string& player, const std::string& csrf) {
+  using namespace membership_local;
   auto g = thread_store(ctx).game_summary(game);
   if (!g.ok()) return "";
   std::string email;
@@ -539,10 +545,12 @@ std::string membership_me_section(WebContext& ctx, const std::string& game,
 }
 
 Status open_signups_after_create(WebContext& ctx, const std::string& game) {
+  using namespace membership_local;
   return membership(ctx).open_signups(game, kGmActor);
 }
 
 void register_membership_routes(http::Router& router, WebContext& ctx) {
+  using namespace membership_local;
   // Public sign-up page.
   router.add("GET", "/games/{game}/join", guarded([&ctx](const Request& req, const Params& p) {
                std::string done;

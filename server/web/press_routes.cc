@@ -26,11 +26,14 @@
 
 namespace adj::web {
 
-namespace {
-
 using http::Params;
 using http::Request;
 using http::Response;
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace press_local {
 
 constexpr const char* kGmActor = "gm";
 constexpr std::size_t kMaxFormBytes = 64 * 1024;
@@ -481,9 +484,11 @@ Response api_options_put(WebContext& ctx, const Request& req, const std::string&
   return json(options_json(o));
 }
 
+}  // namespace press_local
 }  // namespace
 
 void register_press_routes(http::Router& router, WebContext& ctx) {
+  using namespace press_local;
   router.add(
       "GET", "/games/{game}/me/press",
       guarded([&ctx](const Request& r, const Params& p) { return inbox_get(ctx, r, p.at("game")); },
