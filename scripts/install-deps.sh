@@ -18,12 +18,12 @@ packages=(
   librsvg2-dev fonts-dejavu-core
   sqlite3 curl
   zlib1g-dev libbrotli-dev
-  libpq-dev liblua5.4-dev libmimalloc-dev
+  libpq-dev liblua5.4-dev libmimalloc-dev libssl-dev
   nginx-light wrk
 )
 test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-aiosmtpd swaks
+  python3 python3-aiosmtpd swaks libnet-ssleay-perl openssl
   chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
   postgresql ccache iproute2

@@ -133,6 +133,8 @@ class MailStore {
                             bool final) = 0;
   virtual Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) = 0;
   virtual Result<int> pending_count() = 0;
+  // Of those, the messages whose latest attempt failed (retried later; the GM desk and /healthz).
+  virtual Result<int> failing_count() = 0;
   // How many messages of `kind` were queued to `to` (compared without regard to case; "" for
   // every recipient) at or after `since`, in any state. For rate limits (refusals per sender
   // per hour, and in all).

@@ -1,4 +1,5 @@
 #include "server/app/confirmations.h"
+#include "server/app/mail_delivery.h"
 
 #include "rules/core/ascii.h"
 #include "server/app/attendance.h"
@@ -114,7 +115,7 @@ Result<ConfirmationAsked> Confirmations::ask(const std::string& game, const std:
   n.thread = kind == "signup" ? "join:" + game : "standby:" + game + ":" + ascii::lower(address);
   ADJ_RETURN_IF_ERROR(svc_.notify(std::move(n)));
   out.text = "If " + address + " can be put on " + confirm_what(kind) + " of " + label +
-             ", a confirmation has been mailed to it. Follow that mail within " +
+             ", a confirmation " + mailed_words("has been") + " to it. Follow that mail within " +
              std::to_string(kValidHours) + " hours; nothing is recorded until then.\n";
   return out;
 }

@@ -363,6 +363,7 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   srv->add_flag("--demo", so.demo, "Create the demo game (two turns played) if there is no game");
   if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) so.mail_from = env;
+  if (const char* env = std::getenv("ADJUTANT_RELAY"); env && *env) so.relay = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY_PASSWORD"); env && *env)
     so.relay_password = env;
   srv->add_option("--smtp", so.smtp, "HOST:PORT of the SMTP listener for orders, or off")
@@ -375,7 +376,9 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 30));
   srv->add_option("--maildir", so.maildir,
                   "Maildir to watch for orders (DIR/new, moved to DIR/cur)");
-  srv->add_option("--relay", so.relay, "smtp://HOST:PORT relay for outgoing mail (default: none)");
+  srv->add_option("--relay", so.relay,
+                  "smtp://HOST:PORT or smtps://HOST:PORT relay for outgoing mail (env "
+                  "ADJUTANT_RELAY; default: none, mail stays in the local outbox Maildir)");
   srv->add_flag("--relay-starttls", so.relay_starttls, "Require STARTTLS on the relay");
   srv->add_option("--relay-user", so.relay_user, "Relay AUTH user");
   srv->add_option("--relay-password", so.relay_password,
@@ -484,6 +487,15 @@ int run(int argc, char** argv) {
                   "Seconds one DATA phase may last in all, however steadily it trickles (then 421)")
       ->capture_default_str()
       ->check(CLI::Range(10, 86400));
+  srv->add_option("--smtp-tls-cert", so.smtp_tls_cert,
+                  "PEM certificate chain for STARTTLS on the SMTP listener (with --smtp-tls-key; "
+                  "re-read on SIGHUP; default: no STARTTLS)")
+      ->envname("ADJUTANT_SMTP_TLS_CERT");
+  srv->add_option("--smtp-tls-key", so.smtp_tls_key,
+                  "PEM private key (unencrypted) of --smtp-tls-cert (re-read on SIGHUP)")
+      ->envname("ADJUTANT_SMTP_TLS_KEY");
+  srv->add_flag("--smtp-require-tls", so.smtp_require_tls,
+                "Refuse mail (530) from SMTP clients that have not issued STARTTLS");
   srv->add_option("--trusted-proxy", so.trusted_proxies,
                   "Reverse proxy (CIDR or address; repeatable) whose X-Forwarded-For or Forwarded "
                   "header names the HTTP client; from any other peer they are ignored (default: "

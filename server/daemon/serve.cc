@@ -38,6 +38,7 @@
 #include "server/app/client_address.h"
 #include "server/app/gm_token_file.h"
 #include "server/app/log_escape.h"
+#include "server/app/mail_delivery.h"
 #include "server/app/reports_in_flight.h"
 #include "server/http/conn_caps.h"
 #include "server/http/http_server.h"
@@ -321,8 +322,10 @@ int serve(const std::string& db, const ServeOptions& o) {
     ro.timeout_seconds = std::min<long>(120, o.outbox_lease_seconds / 3);
     ro.connect_timeout_seconds = std::min<long>(10, ro.timeout_seconds);
     sender = std::make_unique<mail::SmtpRelaySender>(ro);
+    mail_delivery().set_mode(MailDeliveryMode::kRelay, o.relay);
   } else {
     sender = std::make_unique<mail::MaildirSender>(outbox_dir);
+    mail_delivery().set_mode(MailDeliveryMode::kMaildir, outbox_dir);
   }
   asio::thread_pool mail_pool(1);
   // Answering, delivering and the Maildir scan are background work: at nice 19 the mail thread
@@ -429,6 +432,15 @@ int serve(const std::string& db, const ServeOptions& o) {
                     log_escape(shp.status().message()));
       return kServeError;
     }
+    if (o.smtp_tls_cert.empty() != o.smtp_tls_key.empty() ||
+        (o.smtp_require_tls && o.smtp_tls_cert.empty())) {
+      const char* why = o.smtp_tls_cert.empty() != o.smtp_tls_key.empty()
+                            ? "--smtp-tls-cert and --smtp-tls-key go together"
+                            : "--smtp-require-tls needs --smtp-tls-cert and --smtp-tls-key";
+      spdlog::error("event=bad_option option=--smtp-tls error=\"{}\"", why);
+      std::fprintf(stderr, "adjutant serve: %s\n", why);
+      return kServeError;
+    }
     http::SmtpServerOptions so;
     so.limits.hostname = "adjutant";
     so.limits.max_message_bytes = o.max_message_bytes;
@@ -438,6 +450,9 @@ int serve(const std::string& db, const ServeOptions& o) {
     so.buffer_budget = o.smtp_buffer_budget;
     so.buffer_budget_per_address = o.smtp_buffer_per_addr;
     so.data_total_timeout = std::chrono::seconds(o.smtp_data_total_timeout);
+    so.tls_cert_file = o.smtp_tls_cert;
+    so.tls_key_file = o.smtp_tls_key;
+    so.require_tls = o.smtp_require_tls;
     so.metrics = &ctx.metrics();
     smtp = std::make_unique<http::SmtpServer>(
         [&](std::vector<mail::SmtpMessage>& batch) {
@@ -445,7 +460,15 @@ int serve(const std::string& db, const ServeOptions& o) {
         },
         [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
     if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {
-      spdlog::error("event=smtp_listen_failed error=\"{}\"", log_escape(s.message()));
+      const bool tls_failed = s.code() == StatusCode::kFailedPrecondition;  // cert or key
+      spdlog::error("event={} error=\"{}\"",
+                    tls_failed ? "smtp_tls_load_failed" : "smtp_listen_failed",
+                    log_escape(s.message()));
+      if (tls_failed) {
+        std::fprintf(stderr, "adjutant serve: STARTTLS (--smtp-tls-cert, --smtp-tls-key): %s\n",
+                     s.message().c_str());
+        return kServeError;
+      }
       std::fprintf(stderr, "%s",
                    listen_hint("SMTP", o.smtp, "--smtp", s.message(),
                                "or --smtp off to take no mail on this server")
@@ -454,12 +477,20 @@ int serve(const std::string& db, const ServeOptions& o) {
     }
     spdlog::info(
         "event=smtp_listening addr=\"{}:{}\" max_message_bytes={} max_conns={} "
-        "max_conns_per_addr={} idle_timeout_s={} buffer_budget={}",
+        "max_conns_per_addr={} idle_timeout_s={} buffer_budget={} starttls={}",
         log_escape(shp->host), smtp->port(), o.max_message_bytes, caps.smtp,
-        o.smtp_max_conns_per_addr, o.smtp_idle_timeout, o.smtp_buffer_budget);
+        o.smtp_max_conns_per_addr, o.smtp_idle_timeout, o.smtp_buffer_budget,
+        o.smtp_tls_cert.empty() ? "off"
+        : o.smtp_require_tls    ? "required"
+                                : "offered");
   }
   spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", log_escape(sender->describe()),
                log_escape(o.maildir));
+  if (mail_delivery().mode() == MailDeliveryMode::kMaildir)
+    spdlog::warn(
+        "event=mail_not_sent outbox=\"{}\" reason=\"no --relay: outgoing mail stays in "
+        "the local Maildir\"",
+        log_escape(outbox_dir));
 
   http::Router router;
   web::register_routes(router, ctx);
@@ -505,6 +536,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   // Signals first, so that a SIGTERM during startup is a clean stop too.
   asio::io_context io;
   asio::signal_set signals(io, SIGINT, SIGTERM);
+  asio::signal_set hangup(io, SIGHUP);
   asio::steady_timer timer(io);
   asio::steady_timer mail_timer(io);
   asio::thread_pool tick_pool(1);
@@ -547,6 +579,16 @@ int serve(const std::string& db, const ServeOptions& o) {
                              : "  (GM token for this run: " + config.gm_token + ")\n";
   }
   lines += "  Health, metrics:  " + base + "/healthz  " + base + "/metrics\n";
+  if (mail_delivery().mode() == MailDeliveryMode::kMaildir)
+    lines +=
+        "\n  MAIL IS NOT SENT. Outgoing mail (players' secrets, sign-in links, reports) is\n"
+        "  written to the local Maildir " +
+        outbox_dir +
+        "\n"
+        "  and stays on this machine. To send it, start with --relay smtp://HOST:PORT\n"
+        "  (or set ADJUTANT_RELAY; --relay-user, --relay-password for AUTH).\n";
+  else
+    lines += "  Mail out:         through " + mail_delivery().snapshot().target + "\n";
   std::fputs(lines.c_str(), stdout);
   std::fflush(stdout);
 
@@ -615,8 +657,6 @@ int serve(const std::string& db, const ServeOptions& o) {
             spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried,
                          st->failed);
           more = st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
-          if (auto n = store.pending_count(); n.ok())
-            ctx.metrics().set_gauge("adjutant_mail_queue", *n);
         } catch (const std::exception& e) {
           spdlog::error("event=deliver_timer_exception what=\"{}\"", e.what());
         }
@@ -670,10 +710,28 @@ int serve(const std::string& db, const ServeOptions& o) {
   };
   arm_mail(false);
 
+  // SIGHUP: the SMTP listener re-reads its certificate and key (a renewed certificate needs no
+  // restart); files that do not load are logged and the previous ones stay in use.
+  std::function<void()> arm_hangup = [&] {
+    hangup.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec || stopping) return;
+      if (smtp && !o.smtp_tls_cert.empty()) {
+        if (Status s = smtp->reload_tls(); !s.ok())
+          spdlog::error("event=smtp_tls_reload_failed kept=previous error=\"{}\"",
+                        log_escape(s.message()));
+      } else {
+        spdlog::info("event=sighup reloaded=nothing");
+      }
+      arm_hangup();
+    });
+  };
+  arm_hangup();
+
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;
     spdlog::info("event=stopping signal={}", signo == SIGINT ? "SIGINT" : "SIGTERM");
     stopping = true;
+    hangup.cancel();
     timer.cancel();
     mail_timer.cancel();
     deliver_timer.cancel();

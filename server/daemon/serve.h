@@ -63,6 +63,11 @@ struct ServeOptions {
   std::size_t smtp_buffer_budget = 64u << 20;  // bytes
   std::size_t smtp_buffer_per_addr = 0;        // bytes one client may hold of it; 0: a quarter
   int smtp_data_total_timeout = 600;           // seconds one DATA phase may last in all
+  // STARTTLS on the SMTP listener: PEM certificate chain and key (both or neither; re-read on
+  // SIGHUP), and whether MAIL is refused (530) before STARTTLS.
+  std::string smtp_tls_cert;
+  std::string smtp_tls_key;
+  bool smtp_require_tls = false;
   ThrottleConfig auth;  // guessing limits (--auth-*; server/app/auth_throttle.h)
   // Server-side expiry of sign-in sessions (--session-idle-days, --session-max-days).
   SessionLimits sessions;
@@ -80,6 +85,8 @@ struct ServeOptions {
 // Runs the daemon on the database `db` (storage/open_database.h: a SQLite path or a
 // postgresql:// URL) until SIGINT or SIGTERM, then stops accepting, finishes the requests and
 // any turn in hand, and returns kServeOk; kServeError when it cannot start (the log says why).
+// SIGHUP re-reads the SMTP listener's TLS certificate and key (a file that does not load is
+// logged and the previous ones kept).
 inline constexpr int kServeOk = 0;
 inline constexpr int kServeError = 1;
 int serve(const std::string& db, const ServeOptions& o);

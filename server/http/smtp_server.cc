@@ -5,6 +5,7 @@
 #include "server/app/client_address.h"
 #include "server/app/log_escape.h"
 #include "server/http/asio_listen.h"
+#include "server/http/tls_context.h"
 
 #include <spdlog/spdlog.h>
 
@@ -15,10 +16,12 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <cassert>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -48,6 +51,10 @@ struct SmtpConnection {
   asio::steady_timer read_timer;
   unsigned read_gen = 0;
   bool timed_out = false;
+  // After STARTTLS: the TLS layer over `stream` and the context it was made with (kept alive
+  // while it is used, a reload notwithstanding). Declared last: destroyed first.
+  std::shared_ptr<asio::ssl::context> tls_context;
+  std::optional<asio::ssl::stream<beast::tcp_stream&>> tls;
 };
 
 std::string smtp_refusal(const char* text) { return std::string("421 4.3.2 ") + text + "\r\n"; }
@@ -124,6 +131,8 @@ struct SmtpServer::Impl {
         budget(opts.buffer_budget, opts.buffer_budget_per_address) {
     opts.max_batch = std::max<std::size_t>(1, opts.max_batch);
     metrics = opts.metrics ? opts.metrics : &own_metrics;
+    opts.limits.starttls = !opts.tls_cert_file.empty() || !opts.tls_key_file.empty();
+    opts.limits.require_tls = opts.require_tls;
   }
 
   BatchHandler handler;
@@ -139,9 +148,19 @@ struct SmtpServer::Impl {
   std::thread store_thread;
   bool stopping = false;            // I/O thread only
   std::set<SmtpConnection*> conns;  // I/O thread only
+  std::mutex tls_mu;
+  std::shared_ptr<asio::ssl::context> tls_context;  // guarded by tls_mu; null: no STARTTLS
+
+  std::shared_ptr<asio::ssl::context> current_tls() {
+    std::lock_guard<std::mutex> lock(tls_mu);
+    return tls_context;
+  }
+  Status load_tls();
 
   awaitable<void> accept_loop();
   awaitable<void> session(std::shared_ptr<SmtpConnection> c);
+  // The server side of the TLS handshake on `c`, within idle_timeout; false: failed (logged).
+  awaitable<bool> start_tls(SmtpConnection& c);
   void store_loop();
   void begin_stop();
 };
@@ -215,8 +234,11 @@ awaitable<void> SmtpServer::Impl::accept_loop() {
 awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
   beast::error_code ec;
   auto write = [&](const std::string& s) -> awaitable<bool> {
-    c->stream.expires_after(opts.command_timeout);
-    co_await asio::async_write(c->stream, asio::buffer(s), redirect_error(use_awaitable, ec));
+    c->stream.expires_after(opts.command_timeout);  // bounds the TLS layer's writes too
+    if (c->tls)
+      co_await asio::async_write(*c->tls, asio::buffer(s), redirect_error(use_awaitable, ec));
+    else
+      co_await asio::async_write(c->stream, asio::buffer(s), redirect_error(use_awaitable, ec));
     co_return !ec;
   };
   mail::SmtpProtocol proto(opts.limits, allow, &budget);
@@ -249,8 +271,10 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
       beast::error_code ignored;
       c->stream.socket().cancel(ignored);
     });
-    const std::size_t n =
-        co_await c->stream.async_read_some(asio::buffer(buf), redirect_error(use_awaitable, ec));
+    const std::size_t n = c->tls ? co_await c->tls->async_read_some(
+                                       asio::buffer(buf), redirect_error(use_awaitable, ec))
+                                 : co_await c->stream.async_read_some(
+                                       asio::buffer(buf), redirect_error(use_awaitable, ec));
     ++c->read_gen;
     c->read_timer.cancel();
     if (c->timed_out) {
@@ -264,6 +288,13 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     for (auto& e : events) {
       if (e.kind == mail::SmtpEvent::kReply) {
         out += e.reply;
+      } else if (e.kind == mail::SmtpEvent::kStartTls) {
+        // The last event: the protocol dropped whatever followed STARTTLS in `buf`, and the
+        // handshake reads afresh from the socket.
+        if (!co_await write(out)) co_return;
+        out.clear();
+        if (!co_await start_tls(*c)) co_return;
+        proto.tls_started();
       } else if (e.kind == mail::SmtpEvent::kMessage) {
         e.message.peer = peer;
         // The budget the message holds is given back once it is stored (or the session ends).
@@ -283,6 +314,32 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
   }
 }
 
+awaitable<bool> SmtpServer::Impl::start_tls(SmtpConnection& c) {
+  c.tls_context = current_tls();
+  assert(c.tls_context);  // STARTTLS is offered only with a context loaded by start()
+  c.tls.emplace(c.stream, *c.tls_context);
+  c.stream.expires_after(opts.idle_timeout);  // beast closes the socket when it runs out
+  beast::error_code ec;
+  co_await c.tls->async_handshake(asio::ssl::stream_base::server,
+                                  redirect_error(use_awaitable, ec));
+  if (ec) {
+    spdlog::info("event=smtp_tls_handshake_failed error=\"{}\"", log_escape(ec.message()));
+    co_return false;
+  }
+  co_return true;
+}
+
+Status SmtpServer::Impl::load_tls() {
+  auto loaded = load_tls_server_context(opts.tls_cert_file, opts.tls_key_file);
+  if (!loaded.ok()) return loaded.status();
+  spdlog::info("event=smtp_tls_loaded subject=\"{}\" not_after=\"{}\" sha256={}",
+               log_escape(loaded->subject), log_escape(loaded->not_after),
+               loaded->sha256_fingerprint);
+  std::lock_guard<std::mutex> lock(tls_mu);
+  tls_context = std::move(loaded->context);
+  return Status::Ok();
+}
+
 void SmtpServer::Impl::begin_stop() {
   stopping = true;
   beast::error_code ignored;
@@ -300,6 +357,12 @@ int SmtpServer::port() const { return impl_->core.port(); }
 Status SmtpServer::start(const std::string& host, int port) {
   Impl& s = *impl_;
   if (s.core.started()) return Status::FailedPrecondition("the SMTP server is already started");
+  if (s.opts.limits.starttls) {
+    if (Status t = s.load_tls(); !t.ok()) return Status::FailedPrecondition(t.message());
+  } else if (s.opts.require_tls) {
+    return Status::InvalidArgument(
+        "requiring TLS needs a TLS certificate and key (STARTTLS is not offered without them)");
+  }
   s.store_thread = std::thread([&s] {
     name_this_thread("smtp-store");
     s.store_loop();
@@ -310,6 +373,12 @@ Status SmtpServer::start(const std::string& host, int port) {
     s.store_thread.join();
   }
   return st;
+}
+
+Status SmtpServer::reload_tls() {
+  if (!impl_->opts.limits.starttls)
+    return Status::FailedPrecondition("the SMTP listener has no TLS certificate to reload");
+  return impl_->load_tls();
 }
 
 void SmtpServer::stop() {

@@ -19,6 +19,10 @@
 // is out of file descriptors (from a spare descriptor), and the listener keeps accepting. Message
 // data buffered by all sessions together stays within buffer_budget bytes (see SmtpDataBudget in
 // smtp_protocol.h: DATA gets 452 when it is spent). Refusals are counted in `metrics`.
+//
+// STARTTLS (RFC 3207; OpenSSL through Asio's SSL stream): offered when tls_cert_file is set. The
+// handshake must finish within idle_timeout (else the connection is closed) and the connection
+// counts toward the caps like any other. reload_tls() re-reads the files for new handshakes.
 #pragma once
 
 #include <chrono>
@@ -48,6 +52,11 @@ struct SmtpServerOptions {
   std::size_t buffer_budget_per_address = 0;  // of it, one client address's (0: a quarter)
   web::Metrics* metrics = nullptr;            // borrowed; refusals are counted here when set
   std::chrono::milliseconds shutdown_grace{10000};
+  // PEM certificate chain (leaf first) and private key for STARTTLS; both or neither. start()
+  // fails when they cannot be loaded (server/http/tls_context.h), naming the file.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  bool require_tls = false;  // MAIL, RCPT and DATA refused (530) before STARTTLS; needs a cert
 };
 
 class SmtpServer {
@@ -63,9 +72,16 @@ class SmtpServer {
   SmtpServer(const SmtpServer&) = delete;
   SmtpServer& operator=(const SmtpServer&) = delete;
 
-  // Binds host:port (0: ephemeral, see port()) and starts the threads. Call once.
+  // Binds host:port (0: ephemeral, see port()) and starts the threads. Call once. Fails with
+  // FailedPrecondition (naming the file) when the TLS certificate or key cannot be loaded.
   Status start(const std::string& host, int port);
   int port() const;
+  // Re-reads tls_cert_file and tls_key_file: handshakes that begin afterwards use them, sessions
+  // already in TLS keep theirs. On failure the previous ones stay in use and the Status names
+  // the file and the reason. Each load (here and in start()) is logged (event=smtp_tls_loaded)
+  // with the certificate's subject, expiry and SHA-256 fingerprint. FailedPrecondition without
+  // TLS configured. Any thread.
+  Status reload_tls();
   // Stops accepting, closes the connections (a message being stored finishes and is answered
   // if the peer is still there, up to shutdown_grace), joins the threads. Idempotent; blocks.
   void stop();

@@ -1,5 +1,7 @@
 #include "server/mail/outbox_worker.h"
 
+#include "server/app/mail_delivery.h"
+
 #include <curl/curl.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -110,6 +112,11 @@ SendResult SmtpRelaySender::send(const OutboxMessage& m) {
   // relay configuration, which the GM can fix, so the message is retried.
   const bool auth_reply = reply == 530 || reply == 534 || reply == 535 || reply == 538;
   r.permanent = reply >= 500 && reply < 600 && !auth_reply && rc != CURLE_LOGIN_DENIED;
+  // No SMTP reply at all (no connection, TLS failed, timed out before a reply), 421 (service not
+  // available), or the relay's own configuration: the way out, not this message.
+  r.delivery_path = reply == 0 || reply == 421 || auth_reply || rc == CURLE_LOGIN_DENIED ||
+                    rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
+                    rc == CURLE_USE_SSL_FAILED;
   return r;
 }
 
@@ -132,6 +139,7 @@ std::string MaildirSender::file_name(const OutboxMessage& m) const {
 SendResult MaildirSender::send(const OutboxMessage& m) {
   namespace fs = std::filesystem;
   SendResult r;
+  r.delivery_path = true;  // every failure here is the Maildir's (disk full, permissions)
   std::error_code ec;
   // Mail holds reports and links: directories this sender makes are the owner's only (0700);
   // ones that already exist (an MTA's Maildir) keep the mode their owner gave them.
@@ -242,11 +250,13 @@ Result<WorkerStats> OutboxWorker::run_once(UnixTime now) {
     }
     const SendResult res = sender_.send(m);
     if (res.ok) {
+      mail_delivery().note_sent(now);
       ADJ_RETURN_IF_ERROR(store_.mark_sent(m.id, now));
       ++stats.sent;
       continue;
     }
-    const bool final = res.permanent || m.attempts >= backoff_.max_attempts;
+    mail_delivery().note_failed(now, res.error);
+    const bool final = res.permanent || (!res.delivery_path && m.attempts >= backoff_.max_attempts);
     ADJ_RETURN_IF_ERROR(
         store_.mark_retry(m.id, res.error, now + backoff_delay(m.attempts, backoff_), final));
     ++(final ? stats.failed : stats.retried);

@@ -2,9 +2,12 @@
 //
 // OutboxWorker::run_once(now) claims the messages that are due (MailStore::claim, with a lease),
 // hands each to a MailSender and marks it: sent on success; on failure back to pending with an
-// exponential backoff (BackoffPolicy), or failed for good after max_attempts claims or on a
-// permanent refusal (an SMTP 5xx to the message). Claims count as attempts, so a message whose
-// delivery keeps crashing the process also ends as failed.
+// exponential backoff (BackoffPolicy), or failed for good on a permanent refusal (an SMTP 5xx to
+// the message) or after max_attempts claims that the receiver answered with a temporary refusal
+// (4xx to the message). A failure of the way out (SendResult::delivery_path: relay down or
+// misconfigured, Maildir unwritable) never ends a message: mail is kept and retried, at most
+// every max_delay_seconds, until it goes through. Each outcome is noted in mail_delivery()
+// (server/app/mail_delivery.h) for the GM desk and /healthz.
 //
 // Delivery guarantees: a message is marked only after its sender returned, so a crash loses
 // nothing (the lease expires and the message is claimed again). The window for a duplicate is
@@ -29,7 +32,11 @@ namespace adj::mail {
 struct SendResult {
   bool ok = false;
   bool permanent = false;  // the receiver refused the message for good (no retry)
-  std::string error;       // what went wrong, for last_error and the GM
+  // The way out failed, not this message: the relay could not be reached, refused the
+  // connection, the TLS or the AUTH, or the Maildir could not be written. Such a failure never
+  // uses up a message's attempts: it is retried until the way is fixed.
+  bool delivery_path = false;
+  std::string error;  // what went wrong, for last_error and the GM
 };
 
 // Delivers one complete message (OutboxMessage::raw) to OutboxMessage::to.
@@ -89,7 +96,7 @@ class MaildirSender : public MailSender {
 struct BackoffPolicy {
   std::int64_t first_delay_seconds = 30;  // after the first failed attempt
   std::int64_t max_delay_seconds = 3600;  // the delay doubles per attempt up to this
-  int max_attempts = 30;                  // then the message is failed for good (about a day)
+  int max_attempts = 30;  // then a message its receiver refuses for now fails for good (~a day)
 };
 // The wait after the `attempts`-th failed attempt (attempts >= 1): first * 2^(attempts-1),
 // capped at max_delay_seconds. 30 s, 1 min, 2 min, 4 min, ... 1 h, 1 h, ...

@@ -1,6 +1,7 @@
 #include "server/mail/smtp_protocol.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cctype>
 #include <stdexcept>
 #include <utility>
@@ -125,8 +126,19 @@ std::string SmtpProtocol::reply_no_storage() {
   return reply("452 4.3.1 Insufficient system storage, try again later");
 }
 
+void SmtpProtocol::tls_started() {
+  assert(awaiting_tls_);
+  awaiting_tls_ = false;
+  tls_ = true;
+  reset_transaction();
+  state_ = State::kGreeted;
+  partial_.clear();
+  discarding_ = false;
+}
+
 void SmtpProtocol::receive(std::string_view bytes, std::vector<SmtpEvent>& out) {
-  while (!bytes.empty() && !closed_) {
+  // After STARTTLS, nothing (not even the rest of this chunk) is taken until tls_started().
+  while (!bytes.empty() && !closed_ && !awaiting_tls_) {
     const std::size_t nl = bytes.find('\n');
     const std::string_view piece =
         bytes.substr(0, nl == std::string_view::npos ? bytes.size() : nl);
@@ -265,9 +277,21 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
     state_ = State::kReady;
     if (verb == "HELO") return ok("250 " + limits_.hostname);
     return ok("250-" + limits_.hostname + " greets " + std::string(arg) + "\r\n250-SIZE " +
-              std::to_string(limits_.max_message_bytes) +
-              "\r\n250-8BITMIME\r\n250-PIPELINING\r\n250 ENHANCEDSTATUSCODES");
+              std::to_string(limits_.max_message_bytes) + "\r\n250-8BITMIME\r\n250-PIPELINING\r\n" +
+              (limits_.starttls && !tls_ ? "250-STARTTLS\r\n" : "") + "250 ENHANCEDSTATUSCODES");
   }
+  if (verb == "STARTTLS" && limits_.starttls) {
+    if (!arg.empty()) return error(reply("501 5.5.4 STARTTLS takes no argument"), out);
+    if (tls_) return error(reply("503 5.5.1 TLS already active"), out);
+    if (in_transaction())
+      return error(reply("503 5.5.1 STARTTLS not allowed during a mail transaction"), out);
+    ok("220 2.0.0 Ready to start TLS");
+    out.push_back({SmtpEvent::kStartTls, "", {}, 0});
+    awaiting_tls_ = true;
+    return;
+  }
+  if ((verb == "MAIL" || verb == "RCPT" || verb == "DATA") && limits_.require_tls && !tls_)
+    return error(reply("530 5.7.0 Must issue a STARTTLS command first"), out);
   if (verb == "NOOP") return ok("250 2.0.0 OK");
   if (verb == "RSET") {
     reset_transaction();

@@ -8,14 +8,24 @@
 // message event is produced, so pipelined commands after the final "." are answered correctly
 // (their replies follow in the event list, and the caller must write them after the message's
 // reply, i.e. process events strictly in order). kClose: write what precedes it, then close.
+// kStartTls: write what precedes it (the 220), run the TLS handshake, then call tls_started()
+// (on failure close). It is always the last event of its receive().
 //
-// Supported: EHLO (advertises SIZE <max>, 8BITMIME, PIPELINING, ENHANCEDSTATUSCODES), HELO,
-// MAIL FROM:<addr> [SIZE=n] [BODY=...] (552 when SIZE exceeds the limit), RCPT TO:<addr>
-// (550 unless allow(addr); at most max_recipients), DATA (354; dot-unstuffing; ends at a line
-// "."), RSET, NOOP, QUIT (221 then close), VRFY (252). EXPN, HELP, TURN, ETRN, STARTTLS, AUTH,
-// BDAT: 502. Unknown verbs: 500. Commands out of order: 503. Syntax errors: 501. A command line
-// longer than max_command_line bytes: 500 (the excess is discarded without buffering). After
-// max_errors bad commands the connection is closed with 421.
+// Supported: EHLO (advertises SIZE <max>, 8BITMIME, PIPELINING, STARTTLS when offered and not
+// yet in TLS, ENHANCEDSTATUSCODES), HELO, MAIL FROM:<addr> [SIZE=n] [BODY=...] (552 when SIZE
+// exceeds the limit), RCPT TO:<addr> (550 unless allow(addr); at most max_recipients), DATA
+// (354; dot-unstuffing; ends at a line "."), RSET, NOOP, QUIT (221 then close), VRFY (252).
+// EXPN, HELP, TURN, ETRN, AUTH, BDAT, and STARTTLS when not offered: 502. Unknown verbs: 500.
+// Commands out of order: 503. Syntax errors: 501. A command line longer than max_command_line
+// bytes: 500 (the excess is discarded without buffering). After max_errors bad commands the
+// connection is closed with 421.
+//
+// STARTTLS (RFC 3207), when limits.starttls: 220 then kStartTls. Refused with arguments (501),
+// once in TLS (503) and inside a transaction (503). Every byte received after the STARTTLS line
+// and before tls_started() is discarded, the rest of the same chunk included: plaintext
+// pipelined behind STARTTLS must never be taken as commands sent under TLS (CVE-2011-0411).
+// tls_started() forgets EHLO and any transaction: the client must EHLO again. With
+// limits.require_tls, MAIL, RCPT and DATA before TLS get "530 5.7.0".
 //
 // Size: message data (after unstuffing, CRLF line ends) beyond max_message_bytes is not
 // buffered: the message event then has oversized = true, data holds the first bytes only (at
@@ -49,7 +59,9 @@ struct SmtpLimits {
   std::size_t max_message_bytes = 10u << 20;  // SIZE advertised and enforced
   std::size_t max_command_line = 512;         // RFC 5321 4.5.3.1.4, CRLF included
   std::size_t max_recipients = 100;
-  int max_errors = 20;  // bad commands before the connection is dropped
+  int max_errors = 20;       // bad commands before the connection is dropped
+  bool starttls = false;     // STARTTLS offered (the listener has a certificate)
+  bool require_tls = false;  // MAIL, RCPT and DATA refused (530) before STARTTLS
 };
 
 // Bytes of message data buffered by all the sessions of one listener, at most limit(); and by the
@@ -98,7 +110,7 @@ struct SmtpMessage {
 };
 
 struct SmtpEvent {
-  enum Kind { kReply, kMessage, kClose };
+  enum Kind { kReply, kMessage, kClose, kStartTls };
   Kind kind = kReply;
   std::string reply;    // kReply: the reply, CRLF-terminated
   SmtpMessage message;  // kMessage
@@ -138,6 +150,11 @@ class SmtpProtocol {
     return state_ == State::kMail || state_ == State::kRcpt || state_ == State::kData;
   }
   bool closed() const { return closed_; }
+  // The listener completed the TLS handshake that a kStartTls event asked for: the session
+  // starts afresh (state as after the greeting) and input is taken again.
+  void tls_started();
+  // Whether the session is in TLS (tls_started() was called).
+  bool tls() const { return tls_; }
 
   // The final replies to a message event.
   static std::string reply_stored(const std::string& detail = "");
@@ -172,6 +189,8 @@ class SmtpProtocol {
   std::string client_;        // the key of the budget's per-client share
   std::size_t charged_ = 0;   // budget bytes held for msg_.data
   bool over_budget_ = false;  // the current message ran out of budget: dropped, answered 452
+  bool tls_ = false;
+  bool awaiting_tls_ = false;  // STARTTLS accepted, handshake not done: input is discarded
 };
 
 }  // namespace adj::mail

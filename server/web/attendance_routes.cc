@@ -22,6 +22,7 @@
 #include "server/app/client_address.h"
 #include "server/app/confirmations.h"
 #include "server/app/log_escape.h"
+#include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
@@ -133,6 +134,7 @@ Response standby_page(WebContext& ctx, const Request& req, const std::string& ga
   const bool done = req.query.count("done") > 0;
   Json model = {{"game", g->id},      {"name", g->name}, {"turn", g->turn},
                 {"csrf", csrf.value}, {"done", done},    {"finished", g->status == "finished"}};
+  model["mailed_has_been"] = mailed_words("has been");
   Response r = page(
       render_page("Stand by for " + g->name, "attendance_standby", model, nav_of(ctx, req, *g)));
   set_csrf_cookie(r, csrf, secure(ctx));
@@ -166,6 +168,7 @@ Response takeover_page(WebContext& ctx, const Request& req, const std::string& g
                 {"turn", g->turn},      {"csrf", csrf.value},
                 {"kingdoms", kingdoms}, {"done", !done.empty()},
                 {"player", done},       {"finished", g->status == "finished"}};
+  model["mailed_was"] = mailed_words("was");
   Response r = page(render_page("Take over a position in " + g->name, "attendance_takeover", model,
                                 nav_of(ctx, req, *g)));
   set_csrf_cookie(r, csrf, secure(ctx));
@@ -382,8 +385,8 @@ Response api_takeover(WebContext& ctx, const Request& req, const std::string& ga
   return json_response({{"game", out.game},
                         {"player", out.player},
                         {"email", out.email},
-                        {"message", "You now play " + out.player +
-                                        "; the new secret was mailed to " + out.email + "."}});
+                        {"message", "You now play " + out.player + "; the new secret " +
+                                        mailed_words() + " to " + out.email + "."}});
 }
 
 Response api_absence(WebContext& ctx, const Request& req, const std::string& game,

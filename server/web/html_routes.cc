@@ -24,6 +24,7 @@
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/log_escape.h"
+#include "server/app/mail_delivery.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
@@ -796,11 +797,13 @@ std::string done_message(const Request& req) {
       {"signups-open", "The game is open for sign-ups."},
       {"approved", "Sign-up approved."},
       {"invited", "Invitation queued for mailing."},
-      {"started", "Kingdoms assigned and the game started; each player was mailed their secret."},
-      {"replaced", "Player replaced; the new player was mailed their secret."},
       {"address", "Address changed; the old and the new address were told."}};
   auto m = kMessages.find(it->second);
   if (m != kMessages.end()) return m->second;
+  if (it->second == "started")
+    return "Kingdoms assigned and the game started; each player's secret " + mailed_words() + ".";
+  if (it->second == "replaced")
+    return "Player replaced; the new player's secret " + mailed_words() + ".";
   // Codes that name a turn (a number from the query, checked).
   auto t = req.query.find("turn");
   const auto turn = t == req.query.end() ? std::nullopt : positive_int(t->second);

@@ -31,6 +31,7 @@
 #include "server/app/client_address.h"
 #include "server/app/confirmations.h"
 #include "server/app/log_escape.h"
+#include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
@@ -393,8 +394,9 @@ Response api_start(WebContext& ctx, const std::string& game) {
                         {"vacant", out->vacant},
                         {"unassigned", out->unassigned},
                         {"message",
-                         "The game has started. Each player was mailed their kingdom, secret "
-                         "and sign-in link."}});
+                         "The game has started. Each player's kingdom, secret and sign-in "
+                         "link " +
+                             mailed_words() + "."}});
 }
 
 Response api_address(WebContext& ctx, const Request& req, const std::string& game,
@@ -457,12 +459,12 @@ Response api_replace(WebContext& ctx, const Request& req, const std::string& gam
                                      trim(std::get<std::string>(name)), kGmActor);
   if (!out.ok()) return api_fail(out.status());
   ctx.secrets_issued(game, {{out->player, out->secret}}, true);
-  return json_response({{"game", game},
-                        {"player", out->player},
-                        {"email", out->email},
-                        {"message",
-                         "The position has a new player: their new secret and sign-in link "
-                         "were mailed to them; every old token is revoked."}});
+  return json_response(
+      {{"game", game},
+       {"player", out->player},
+       {"email", out->email},
+       {"message", "The position has a new player: their new secret and sign-in link " +
+                       mailed_words("were") + " to them; every old token is revoked."}});
 }
 
 // GM API routes: the GM check, then `h`.
@@ -555,13 +557,12 @@ void register_membership_routes(http::Router& router, WebContext& ctx) {
   router.add("GET", "/games/{game}/join", guarded([&ctx](const Request& req, const Params& p) {
                std::string done;
                if (req.query.count("done"))
-                 done =
-                     "If the address can be put on the sign-up list, a confirmation has "
-                     "been mailed to it. Follow that mail within " +
-                     std::to_string(Confirmations::kValidHours) +
-                     " hours: nothing is recorded until then. Once confirmed, the GM "
-                     "approves sign-ups and starts the game; you then get your kingdom, your "
-                     "secret and your sign-in link by mail.";
+                 done = "If the address can be put on the sign-up list, a confirmation " +
+                        mailed_words("has been") + " to it. Follow that mail within " +
+                        std::to_string(Confirmations::kValidHours) +
+                        " hours: nothing is recorded until then. Once confirmed, the GM "
+                        "approves sign-ups and starts the game; you then get your kingdom, your "
+                        "secret and your sign-in link by mail.";
                return join_form(ctx, req, p.at("game"), "", "", "", 200, done);
              }),
              "html_join");

@@ -1,5 +1,7 @@
 #include "server/web/page_render.h"
 
+#include "server/app/mail_delivery.h"
+
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -93,6 +95,10 @@ std::string render_page(const std::string& title, const std::string& body_templa
                         const Json& model, const Json& nav) {
   Json page = nav.is_object() ? nav : Json::object();
   page["title"] = title;
+  // The GM sees on every page when outgoing mail does not leave the machine or fails.
+  if (page.value("gm", false))
+    if (std::string w = mail_delivery_warning(mail_delivery().snapshot()); !w.empty())
+      page["mail_notice"] = std::move(w);
   page["body"] = render_template(body_template, model);
   return render_template("layout", page);
 }

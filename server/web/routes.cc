@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "server/app/mail_delivery.h"
 #include "server/web/auth_guard.h"
 #include "server/web/metrics.h"
 #include "server/web/web_context.h"
@@ -60,8 +61,21 @@ void register_routes(http::Router& router, WebContext& ctx) {
           return unavailable();  // this thread could not connect
         }
         if (!games.ok()) return unavailable();
-        return http::Response::json(
-            R"({"status": "ok", "games": )" + std::to_string(games->size()) + "}", 200);
+        // How outgoing mail leaves (server/app/mail_delivery.h) and how much waits: -1 when
+        // the count cannot be read.
+        Store& store = thread_store(ctx);
+        const auto queued = store.pending_count();
+        const auto failing = store.failing_count();
+        const std::string mail = std::string(R"({"delivery": ")") +
+                                 mail_delivery_name(mail_delivery().mode()) + R"(", "queued": )" +
+                                 std::to_string(queued.ok() ? *queued : -1) + R"(, "failing": )" +
+                                 std::to_string(failing.ok() ? *failing : -1) + "}";
+        auto r =
+            http::Response::json(R"({"status": "ok", "games": )" + std::to_string(games->size()) +
+                                     R"(, "mail": )" + mail + "}",
+                                 200);
+        r.headers.emplace_back("Cache-Control", "no-store");
+        return r;
       },
       "healthz");
 
@@ -79,7 +93,21 @@ void register_routes(http::Router& router, WebContext& ctx) {
         }
         ctx.metrics().set_gauge("adjutant_auth_locked_keys",
                                 static_cast<double>(ctx.throttle().locked(ctx.clock()())));
+        {
+          Store& store = thread_store(ctx);
+          if (auto n = store.pending_count(); n.ok())
+            ctx.metrics().set_gauge("adjutant_mail_queue", *n);
+          if (auto n = store.failing_count(); n.ok())
+            ctx.metrics().set_gauge("adjutant_mail_failing", *n);
+        }
         std::string out = ctx.metrics().render();
+        out +=
+            "# HELP adjutant_mail_delivery How outgoing mail leaves (1 for the mode in use).\n"
+            "# TYPE adjutant_mail_delivery gauge\n";
+        for (const auto mode :
+             {MailDeliveryMode::kRelay, MailDeliveryMode::kMaildir, MailDeliveryMode::kOff})
+          out += std::string("adjutant_mail_delivery{mode=\"") + mail_delivery_name(mode) + "\"} " +
+                 (mail_delivery().mode() == mode ? "1" : "0") + "\n";
         auto games = ctx.services().list_games();
         if (games.ok()) {
           std::map<std::string, int> by_status;

@@ -112,6 +112,7 @@ class PgStore final : public Store {
   Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
 
   Result<int> pending_count() override;
+  Result<int> failing_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
 
   // ---- CredentialStore: pg_store_credentials.cc (pg-admin) ----

@@ -461,6 +461,12 @@ Result<int> PgStore::pending_count() {
   return r.empty() ? 0 : r.int32(0, 0);
 }
 
+Result<int> PgStore::failing_count() {
+  ADJ_PG_TRY(Rows r, conn_.query("SELECT count(*) FROM outbox WHERE state IN ('pending', "
+                                 "'sending') AND last_error <> ''"));
+  return r.empty() ? 0 : r.int32(0, 0);
+}
+
 Result<int> PgStore::outbox_count(const std::string& to, const std::string& kind, UnixTime since) {
   ADJ_PG_TRY(Rows r, conn_.query(to.empty() ? "SELECT count(*) FROM outbox WHERE $1::text = '' "
                                               "AND kind = $2 AND created_at >= $3"

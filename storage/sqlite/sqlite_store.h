@@ -168,6 +168,7 @@ class SqliteStore final : public Store {
   Result<OutboxMessage> outbox_message(std::int64_t id) override;
   // Messages "pending" or "sending".
   Result<int> pending_count() override;
+  Result<int> failing_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
 
   // ---- CredentialStore (sqlite_store_credentials.cc, migration 0005) ----

@@ -444,6 +444,13 @@ Result<int> SqliteStore::pending_count() {
   return row ? st.column_int(0) : 0;
 }
 
+Result<int> SqliteStore::failing_count() {
+  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', "
+                                   "'sending') AND last_error <> ''"));
+  ADJ_SQL_TRY(bool row, st.step());
+  return row ? st.column_int(0) : 0;
+}
+
 Result<int> SqliteStore::outbox_count(const std::string& to, const std::string& kind,
                                       UnixTime since) {
   ADJ_SQL_TRY(auto st,

@@ -4,7 +4,9 @@
 // the size, line-length, recipient and error bounds reachable. Invariants: every reply is one or
 // more CRLF-terminated lines starting with a 3-digit code; nothing follows kClose; a message is
 // at most max_message_bytes unless marked oversized, and an oversized one keeps at most
-// kOversizedHead bytes; recipients never exceed max_recipients.
+// kOversizedHead bytes; recipients never exceed max_recipients. STARTTLS is offered (and
+// required when the first byte is odd); nothing follows kStartTls in its chunk, and the
+// "handshake" completes before the next chunk.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.max_message_bytes = 2048;
   limits.max_command_line = 128;
   limits.max_recipients = 3;
+  limits.starttls = true;
+  limits.require_tls = size > 0 && (data[0] & 1) != 0;
   limits.max_errors = 5;
   adj::mail::SmtpProtocol smtp(
       limits, [](const std::string& rcpt) { return rcpt.find("game") != std::string::npos; });
@@ -72,8 +76,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         case adj::mail::SmtpEvent::kClose:
           closed = true;
           break;
+        case adj::mail::SmtpEvent::kStartTls:
+          FUZZ_CHECK(&e == &events.back());
+          FUZZ_CHECK(!smtp.tls());
+          break;
       }
     }
+    if (!events.empty() && events.back().kind == adj::mail::SmtpEvent::kStartTls)
+      smtp.tls_started();
     if (closed) FUZZ_CHECK(smtp.closed());
   }
   return 0;

@@ -122,6 +122,7 @@ class Aiosmtpd {
  public:
   Aiosmtpd(int port, std::vector<std::string> handler, std::string pythonpath = "")
       : port_(port), handler_(std::move(handler)), pythonpath_(std::move(pythonpath)) {}
+  int port() const { return port_; }
   static Aiosmtpd script(int port, const std::string& path, std::vector<std::string> args) {
     Aiosmtpd s(port, {});
     s.argv_ = {"/usr/bin/python3", path, std::to_string(port)};
@@ -218,6 +219,10 @@ class ServeProcess {
       ::waitpid(pid_, nullptr, 0);
       reaped_ = true;
     }
+  }
+  // Sends `sig` without waiting (SIGHUP: the daemon reloads its TLS certificate).
+  void signal(int sig) const {
+    if (pid_ > 0 && !reaped_) ::kill(pid_, sig);
   }
   std::string url(const std::string& path) const {
     return "http://127.0.0.1:" + std::to_string(http_) + path;

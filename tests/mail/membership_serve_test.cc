@@ -383,7 +383,10 @@ TEST(MembershipServe, TwentyAnonymousStandbyRequestsNoLongerFillTheList) {
     accepted += r.status == 202;
     limited += r.status == 429;
     if (r.status == 202) {
-      EXPECT_NE(r.body.find("a confirmation has been mailed"), std::string::npos) << r.body;
+      // This daemon has no relay: the answer says where the mail really went.
+      EXPECT_NE(r.body.find("a confirmation has been queued in the local Maildir (not sent)"),
+                std::string::npos)
+          << r.body;
     }
   }
   EXPECT_EQ(accepted, 10);

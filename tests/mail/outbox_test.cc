@@ -1,6 +1,7 @@
 // The persistent outbox against real peers: a python3-aiosmtpd relay (/usr/bin/aiosmtpd writing
 // a Maildir), the relay down and back up, a relay that refuses for good, and the MaildirSender.
 // The MailStore contract itself is tested on every backend in tests/storage/mail_store_test.cc.
+#include "server/app/mail_delivery.h"
 #include "server/mail/outbox_worker.h"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,19 @@ class Outbox : public MailFixture {
       if (m.id == id) return m;
     ADD_FAILURE() << "no outbox row " << id;
     return {};
+  }
+  // A real aiosmtpd on a free port whose handler answers every RCPT with `reply`; started.
+  Aiosmtpd rcpt_answering(const std::string& module, const std::string& reply) {
+    const auto pydir = dir_.path() / "py";
+    std::filesystem::create_directories(pydir);
+    write_file((pydir / (module + ".py")).string(),
+               "class Handler:\n"
+               "    async def handle_RCPT(self, server, session, envelope, address, options):\n"
+               "        return '" +
+                   reply + "'\n");
+    Aiosmtpd relay(free_port(), {module + ".Handler"}, pydir.string());
+    EXPECT_TRUE(relay.start());
+    return relay;
   }
   static SmtpRelayOptions relay_at(int port) {
     SmtpRelayOptions o;
@@ -171,18 +185,10 @@ TEST_F(Outbox, AWorkerThatDiedMidSendIsTakenOverAfterTheLease) {
 
 TEST_F(Outbox, PermanentRefusalIsFinal) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
-  // A real aiosmtpd with a handler that refuses every recipient with 550.
-  const auto pydir = dir_.path() / "py";
-  std::filesystem::create_directories(pydir);
-  write_file((pydir / "refusing.py").string(),
-             "class Handler:\n"
-             "    async def handle_RCPT(self, server, session, envelope, address, options):\n"
-             "        return '550 5.1.1 no such mailbox'\n");
-  const int port = free_port();
-  Aiosmtpd relay(port, {"refusing.Handler"}, pydir.string());
-  ASSERT_TRUE(relay.start());
+  // A real aiosmtpd that refuses every recipient with 550.
+  Aiosmtpd relay = rcpt_answering("refusing", "550 5.1.1 no such mailbox");
   const auto id = queue("refused");
-  SmtpRelaySender sender(relay_at(port));
+  SmtpRelaySender sender(relay_at(relay.port()));
   OutboxWorker worker(*store_, sender);
   auto s = worker.run_once(now_);
   ASSERT_TRUE(s.ok());
@@ -271,9 +277,30 @@ TEST_F(Outbox, AuthToARelayThatRequiresIt) {
   EXPECT_TRUE(parse_mail(read_file(maildir_new(maildir)[0].string())).ok());
 }
 
-TEST_F(Outbox, GivesUpAfterMaxAttempts) {
-  const auto id = queue("give-up");
+TEST_F(Outbox, ARelayThatCannotBeReachedNeverUsesUpTheAttempts) {
+  const auto id = queue("kept");
   SmtpRelaySender sender(relay_at(free_port()));  // nobody listens
+  BackoffPolicy p;
+  p.max_attempts = 3;
+  OutboxWorker worker(*store_, sender, p);
+  UnixTime t = now_;
+  for (int i = 0; i < 6; ++i) {
+    ASSERT_EQ(worker.run_once(t)->claimed, 1);
+    t = row(id).next_attempt_at;
+  }
+  EXPECT_EQ(row(id).state, "pending") << "kept for when the relay is back";
+  EXPECT_EQ(row(id).attempts, 6);
+  EXPECT_GT(t, now_);  // still scheduled
+  EXPECT_EQ(*store_->failing_count(), 1);
+  EXPECT_GE(mail_delivery().snapshot().failures_in_a_row, 6);
+}
+
+TEST_F(Outbox, GivesUpAfterMaxAttemptsOnAMessageTheRelayDefers) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  // A real aiosmtpd that defers every recipient (451): the message's own trouble, not the way's.
+  Aiosmtpd relay = rcpt_answering("deferring", "451 4.2.0 try again later");
+  const auto id = queue("give-up");
+  SmtpRelaySender sender(relay_at(relay.port()));
   BackoffPolicy p;
   p.max_attempts = 3;
   OutboxWorker worker(*store_, sender, p);
@@ -284,6 +311,7 @@ TEST_F(Outbox, GivesUpAfterMaxAttempts) {
   }
   EXPECT_EQ(row(id).state, "failed");
   EXPECT_EQ(row(id).attempts, 3);
+  EXPECT_NE(row(id).last_error.find("451"), std::string::npos) << row(id).last_error;
 }
 
 TEST_F(Outbox, MaildirSenderWritesFilesGMimeReadsBack) {

@@ -272,5 +272,136 @@ TEST(SmtpBudget, ManyInterleavedSessionsStayWithinTheBudget) {
   EXPECT_EQ(budget.used(), 0u);
 }
 
+// STARTTLS (RFC 3207) as offered by a listener with a certificate.
+class SmtpStartTlsProtocol : public ::testing::Test {
+ protected:
+  explicit SmtpStartTlsProtocol(bool require = false)
+      : p_(SmtpLimits{"mx.test", 1000, 512, 3, 20, true, require}) {}
+
+  std::vector<SmtpEvent> feed(const std::string& bytes) {
+    std::vector<SmtpEvent> ev;
+    p_.receive(bytes, ev);
+    return ev;
+  }
+  std::string one(const std::string& bytes) {
+    auto ev = feed(bytes);
+    EXPECT_EQ(ev.size(), 1u) << bytes;
+    return ev.empty() ? "" : ev[0].reply;
+  }
+  // STARTTLS accepted: the 220 reply, then the kStartTls event, last.
+  void starttls() {
+    auto ev = feed("STARTTLS\r\n");
+    ASSERT_EQ(ev.size(), 2u);
+    EXPECT_EQ(ev[0].reply, "220 2.0.0 Ready to start TLS\r\n");
+    EXPECT_EQ(ev[1].kind, SmtpEvent::kStartTls);
+  }
+
+  SmtpProtocol p_;
+};
+
+class SmtpRequireTlsProtocol : public SmtpStartTlsProtocol {
+ protected:
+  SmtpRequireTlsProtocol() : SmtpStartTlsProtocol(true) {}
+};
+
+TEST_F(SmtpStartTlsProtocol, EhloOffersStartTlsUntilTlsIsUp) {
+  const std::string before = one("EHLO client.test\r\n");
+  EXPECT_NE(before.find("250-STARTTLS\r\n"), std::string::npos) << before;
+  EXPECT_TRUE(before.ends_with("250-STARTTLS\r\n250 ENHANCEDSTATUSCODES\r\n")) << before;
+  starttls();
+  EXPECT_FALSE(p_.tls());
+  p_.tls_started();
+  EXPECT_TRUE(p_.tls());
+  const std::string after = one("EHLO client.test\r\n");
+  EXPECT_EQ(after.find("STARTTLS"), std::string::npos) << after;
+  EXPECT_NE(after.find("250-PIPELINING"), std::string::npos) << after;
+}
+
+TEST_F(SmtpStartTlsProtocol, NotOfferedWithoutACertificate) {
+  SmtpProtocol plain(SmtpLimits{"mx.test", 1000, 512, 3, 20});
+  std::vector<SmtpEvent> ev;
+  plain.receive("EHLO c\r\nSTARTTLS\r\n", ev);
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].reply.find("STARTTLS"), std::string::npos) << ev[0].reply;
+  EXPECT_EQ(ev[1].reply.substr(0, 3), "502");
+}
+
+TEST_F(SmtpStartTlsProtocol, RefusedWithArgumentsTwiceOrInATransaction) {
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("STARTTLS now\r\n").substr(0, 4), "501 ");
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("STARTTLS\r\n"), "503 5.5.1 STARTTLS not allowed during a mail transaction\r\n");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "250");  // the transaction goes on
+  EXPECT_EQ(one("RSET\r\n").substr(0, 3), "250");
+  starttls();
+  p_.tls_started();
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("STARTTLS\r\n"), "503 5.5.1 TLS already active\r\n");
+}
+
+TEST_F(SmtpStartTlsProtocol, TlsForgetsEhloAndTheTransaction) {
+  one("EHLO c\r\n");
+  starttls();
+  p_.tls_started();
+  // RFC 3207 4.2: the client must EHLO again; nothing from before carries over.
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n"), "503 5.5.1 Send EHLO first\r\n");
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "503");
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("DATA\r\n").substr(0, 3), "354");
+  auto ev = feed("Subject: s\r\n\r\nbody\r\n.\r\n");
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].kind, SmtpEvent::kMessage);
+  EXPECT_EQ(ev[0].message.data, "Subject: s\r\n\r\nbody\r\n");
+}
+
+// CVE-2011-0411: commands pipelined behind STARTTLS in the same packet are plaintext an attacker
+// could inject; they must be dropped, not run once TLS is up.
+TEST_F(SmtpStartTlsProtocol, BytesPipelinedAfterStartTlsAreDiscarded) {
+  one("EHLO c\r\n");
+  auto ev = feed("STARTTLS\r\nMAIL FROM:<evil@x>\r\nRCPT TO:<orders@x>\r\nNOOP\r\nRSET");
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].reply.substr(0, 3), "220");
+  EXPECT_EQ(ev[1].kind, SmtpEvent::kStartTls);
+  EXPECT_TRUE(feed("NOOP\r\n").empty());  // before the handshake is done: ignored too
+  p_.tls_started();
+  EXPECT_EQ(one("\r\n").substr(0, 3), "500");  // no partial line ("RSET") left to complete
+  one("EHLO c\r\n");
+  // The injected MAIL did not open a transaction: a fresh MAIL is not "nested".
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n"), "250 2.1.0 OK\r\n");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("DATA\r\n").substr(0, 3), "354");
+  ev = feed("x\r\n.\r\n");
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].message.mail_from, "a@b");
+}
+
+TEST_F(SmtpRequireTlsProtocol, MailRcptDataNeedStartTlsFirst) {
+  EXPECT_EQ(one("EHLO c\r\n").substr(0, 4), "250-");
+  EXPECT_EQ(one("HELO c\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("NOOP\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RSET\r\n").substr(0, 3), "250");
+  const std::string must = "530 5.7.0 Must issue a STARTTLS command first\r\n";
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n"), must);
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n"), must);
+  EXPECT_EQ(one("DATA\r\n"), must);
+  starttls();
+  p_.tls_started();
+  one("EHLO c\r\n");
+  EXPECT_EQ(one("MAIL FROM:<a@b>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("RCPT TO:<orders@x>\r\n").substr(0, 3), "250");
+  EXPECT_EQ(one("DATA\r\n").substr(0, 3), "354");
+  auto ev = feed("QUIT\r\n");  // message data now, not a command
+  EXPECT_TRUE(ev.empty());
+}
+
+TEST_F(SmtpRequireTlsProtocol, QuitWorksBeforeTls) {
+  auto ev = feed("QUIT\r\n");
+  ASSERT_EQ(ev.size(), 2u);
+  EXPECT_EQ(ev[0].reply.substr(0, 3), "221");
+  EXPECT_EQ(ev[1].kind, SmtpEvent::kClose);
+}
+
 }  // namespace
 }  // namespace adj::mail

@@ -119,7 +119,8 @@ class ApiTest : public ::testing::Test {
 TEST_F(ApiTest, HealthzAndMetrics) {
   Response r = call("GET", "/healthz");
   EXPECT_EQ(r.status, 200);
-  EXPECT_EQ(body(r), Json::parse(R"({"status": "ok", "games": 0})"));
+  EXPECT_EQ(body(r), Json::parse(R"({"status": "ok", "games": 0,
+      "mail": {"delivery": "off", "queued": 0, "failing": 0}})"));
   expect_schema(r, "health.schema.json");
   create_britain();
   EXPECT_EQ(body(call("GET", "/healthz"))["games"], 1);

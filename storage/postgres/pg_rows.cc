@@ -1,0 +1,94 @@
+// Param and Rows of storage/postgres/pg_database.h: parameters as libpq takes them and the rows
+// of a result, decoded from libpq's text form.
+#include "storage/postgres/pg_database.h"
+
+#include <libpq-fe.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace adj::pg {
+
+Param::Param(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  value_ = std::string(buf);
+}
+
+Param Param::bytes(std::span<const std::uint8_t> b) {
+  Param p;
+  p.value_ = std::string(reinterpret_cast<const char*>(b.data()), b.size());
+  p.binary_ = true;
+  return p;
+}
+
+Param Param::bytes(std::string_view b) {
+  Param p;
+  p.value_ = std::string(b);
+  p.binary_ = true;
+  return p;
+}
+
+// ---- Rows ----
+
+Rows::Rows(Rows&& other) noexcept : r_(std::exchange(other.r_, nullptr)) {}
+Rows& Rows::operator=(Rows&& other) noexcept {
+  if (this != &other) {
+    if (r_) PQclear(r_);
+    r_ = std::exchange(other.r_, nullptr);
+  }
+  return *this;
+}
+Rows::~Rows() {
+  if (r_) PQclear(r_);
+}
+
+int Rows::size() const { return r_ ? PQntuples(r_) : 0; }
+int Rows::columns() const { return r_ ? PQnfields(r_) : 0; }
+std::string Rows::column_name(int col) const {
+  const char* n = r_ ? PQfname(r_, col) : nullptr;
+  return n ? n : "";
+}
+bool Rows::is_null(int row, int col) const { return !r_ || PQgetisnull(r_, row, col); }
+
+std::int64_t Rows::int64(int row, int col) const {
+  if (is_null(row, col)) return 0;
+  const char* v = PQgetvalue(r_, row, col);
+  if (v[0] == 't') return 1;
+  if (v[0] == 'f') return 0;
+  return std::strtoll(v, nullptr, 10);
+}
+int Rows::int32(int row, int col) const { return static_cast<int>(int64(row, col)); }
+double Rows::float64(int row, int col) const {
+  if (is_null(row, col)) return 0;
+  return std::strtod(PQgetvalue(r_, row, col), nullptr);
+}
+bool Rows::boolean(int row, int col) const { return int64(row, col) != 0; }
+std::string Rows::text(int row, int col) const {
+  if (is_null(row, col)) return "";
+  return std::string(PQgetvalue(r_, row, col), PQgetlength(r_, row, col));
+}
+std::vector<std::uint8_t> Rows::bytes(int row, int col) const {
+  if (is_null(row, col)) return {};
+  if (PQfformat(r_, col) == 1) {
+    const auto* v = reinterpret_cast<const std::uint8_t*>(PQgetvalue(r_, row, col));
+    return {v, v + PQgetlength(r_, row, col)};
+  }
+  std::size_t n = 0;
+  unsigned char* raw =
+      PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_, row, col)), &n);
+  if (!raw) return {};
+  std::vector<std::uint8_t> out(raw, raw + n);
+  PQfreemem(raw);
+  return out;
+}
+std::int64_t Rows::affected() const {
+  const char* n = r_ ? PQcmdTuples(r_) : nullptr;
+  return n && *n ? std::strtoll(n, nullptr, 10) : 0;
+}
+
+}  // namespace adj::pg
