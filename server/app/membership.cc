@@ -182,16 +182,20 @@ Result<Membership::JoinCheck> Membership::check_join(const std::string& game_in,
   return out;
 }
 
+Result<Signup> Membership::signup_by_id(const std::string& game, std::int64_t id) {
+  auto all = m_.signups(game);
+  if (!all.ok()) return all.status();
+  for (Signup& s : *all)
+    if (s.id == id) return std::move(s);
+  return Status::NotFound("game " + game + " has no sign-up " + std::to_string(id));
+}
+
 Status Membership::remove_signup(const std::string& game_in, std::int64_t signup,
                                  const std::string& actor) {
   auto game = game_id(game_in);
   if (!game.ok()) return game.status();
-  auto all = m_.signups(*game);
-  if (!all.ok()) return all.status();
-  const auto it =
-      std::find_if(all->begin(), all->end(), [&](const Signup& s) { return s.id == signup; });
-  if (it == all->end())
-    return Status::NotFound("game " + *game + " has no sign-up " + std::to_string(signup));
+  auto it = signup_by_id(*game, signup);
+  if (!it.ok()) return it.status();
   if (it->state == "assigned")
     return Status::FailedPrecondition("the sign-up of " + it->email + " was given " + it->player +
                                       "; to take the position away, replace the player");
@@ -270,12 +274,8 @@ Status Membership::approve(const std::string& game_in, std::int64_t signup,
   if (!game.ok()) return game.status();
   auto g = summary_in(*game, "signup", "approving a sign-up");
   if (!g.ok()) return g.status();
-  auto all = m_.signups(*game);
-  if (!all.ok()) return all.status();
-  const auto it =
-      std::find_if(all->begin(), all->end(), [&](const Signup& s) { return s.id == signup; });
-  if (it == all->end())
-    return Status::NotFound("game " + *game + " has no sign-up " + std::to_string(signup));
+  auto it = signup_by_id(*game, signup);
+  if (!it.ok()) return it.status();
   if (it->state == "approved") return Status::Ok();
   if (it->state != "pending")
     return Status::FailedPrecondition("the sign-up of " + it->email + " is " + it->state);

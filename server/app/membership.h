@@ -157,6 +157,8 @@ class Membership {
   Result<std::string> game_id(const std::string& game);
   Status audit(const std::string& game, const std::string& actor, const std::string& action,
                Json detail);
+  // Sign-up `id` of `game` (a stored game id); NotFound naming both when there is none.
+  Result<Signup> signup_by_id(const std::string& game, std::int64_t id);
   Result<GameSummary> summary_in(const std::string& game, const std::string& status,
                                  const std::string& doing);
 
