@@ -364,6 +364,7 @@ int run(int argc, char** argv) {
   srv->add_flag("--demo", so.demo, "Create the demo game (two turns played) if there is no game");
   if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) so.mail_from = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY"); env && *env) so.relay = env;
+  if (const char* env = std::getenv("ADJUTANT_RELAY_USER"); env && *env) so.relay_user = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY_PASSWORD"); env && *env)
     so.relay_password = env;
   srv->add_option("--smtp", so.smtp, "HOST:PORT of the SMTP listener for orders, or off")
@@ -379,8 +380,10 @@ int run(int argc, char** argv) {
   srv->add_option("--relay", so.relay,
                   "smtp://HOST:PORT or smtps://HOST:PORT relay for outgoing mail (env "
                   "ADJUTANT_RELAY; default: none, mail stays in the local outbox Maildir)");
-  srv->add_flag("--relay-starttls", so.relay_starttls, "Require STARTTLS on the relay");
-  srv->add_option("--relay-user", so.relay_user, "Relay AUTH user");
+  srv->add_flag("--relay-starttls", so.relay_starttls,
+                "Require STARTTLS on the relay (env ADJUTANT_RELAY_STARTTLS=1)")
+      ->envname("ADJUTANT_RELAY_STARTTLS");
+  srv->add_option("--relay-user", so.relay_user, "Relay AUTH user (env ADJUTANT_RELAY_USER)");
   srv->add_option("--relay-password", so.relay_password,
                   "Relay AUTH password (env ADJUTANT_RELAY_PASSWORD)");
   srv->add_option("--outbox", so.outbox,

@@ -93,5 +93,51 @@ TEST(ServeMailDelivery, ARelayThatCannotBeReachedIsShownAndTheMailIsKept) {
   EXPECT_EQ(desk.find("MAIL IS NOT SENT"), std::string::npos);
 }
 
+// The relay's whole configuration from the environment alone (docker/env.example,
+// /etc/adjutant.env): address, user and password reach an AUTH relay; ADJUTANT_RELAY_STARTTLS=1
+// makes STARTTLS required, so a relay that does not offer it gets nothing.
+TEST(ServeMailDelivery, TheRelayIsConfiguredFromTheEnvironment) {
+  if (!mail_test::Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  for (const bool starttls : {false, true}) {
+    TempDir dir;
+    const std::string log = dir.file("serve.log");
+    const auto maildir = dir.path() / "relay";
+    const int relay_port = free_port();
+    auto relay = mail_test::Aiosmtpd::script(
+        relay_port, std::string(ADJ_SOURCE_DIR) + "/tests/mail/auth_relay.py",
+        {maildir.string(), "adjutant", "env pass"});
+    ASSERT_TRUE(relay.start());
+    ::setenv("ADJUTANT_RELAY", ("smtp://127.0.0.1:" + std::to_string(relay_port)).c_str(), 1);
+    ::setenv("ADJUTANT_RELAY_USER", "adjutant", 1);
+    ::setenv("ADJUTANT_RELAY_PASSWORD", "env pass", 1);
+    if (starttls) ::setenv("ADJUTANT_RELAY_STARTTLS", "1", 1);
+    ServeProcess serve(dir.file("games.db"), free_port(), free_port(), log, kDeliveryGm, {});
+    for (const char* name : {"ADJUTANT_RELAY", "ADJUTANT_RELAY_USER", "ADJUTANT_RELAY_PASSWORD",
+                             "ADJUTANT_RELAY_STARTTLS"})
+      ::unsetenv(name);  // the child has them
+    ASSERT_TRUE(serve.wait_ready()) << read_file(log);
+    ASSERT_EQ(
+        mail_test::send_file(serve.smtp(), mail_test::kCorpus + "help.eml", "someone@example.org"),
+        "250");
+    std::string health;
+    if (!starttls) {
+      EXPECT_TRUE(eventually([&] { return mail_test::maildir_new(maildir).size() == 1; }))
+          << read_file(log);
+      EXPECT_TRUE(eventually([&] {
+        health = get(serve, "/healthz");
+        return health.find(R"("delivery": "relay", "queued": 0, "failing": 0)") !=
+               std::string::npos;
+      })) << health;
+    } else {
+      EXPECT_TRUE(eventually([&] {
+        health = get(serve, "/healthz");
+        return health.find(R"("failing": 1)") != std::string::npos;
+      })) << health;
+      EXPECT_NE(gm_get(serve, "/gm").find("STARTTLS"), std::string::npos);
+      EXPECT_TRUE(mail_test::maildir_new(maildir).empty());
+    }
+  }
+}
+
 }  // namespace
 }  // namespace adj
