@@ -8,8 +8,12 @@
 #                                   WebSocket client (the DevTools driver) for the browser tests,
 #                                   clang with the sanitizer and libFuzzer runtimes and the
 #                                   symbolizer for the ASan/UBSan pass and the fuzzers, and ccache
-#                                   (scripts/test.sh compiles through it), and iproute2 (the IPv6
-#                                   /64 tests make a /64 local to lo).
+#                                   (scripts/test.sh compiles through it), iproute2 (the IPv6
+#                                   /64 tests make a /64 local to lo), and Postfix (the tests run a
+#                                   private instance of it as the MX and relay in front of the
+#                                   daemon, tests/mail/postfix_peer_test.cc). Postfix is installed
+#                                   as debconf's "No configuration": no system instance is set up,
+#                                   started or left listening on port 25.
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config git
@@ -26,7 +30,7 @@ test_packages=(
   python3 python3-aiosmtpd swaks libnet-ssleay-perl openssl
   chromium python3-websocket
   clang-14 libclang-rt-14-dev llvm-14
-  postgresql ccache iproute2
+  postgresql ccache iproute2 postfix
 )
 case "${1:-}" in
   "") ;;
@@ -45,5 +49,16 @@ echo "install-deps: installing ${missing[*]}"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
+new_postfix=no
+for p in "${missing[@]}"; do
+  if [ "$p" = postfix ]; then new_postfix=yes; fi
+done
+if [ "$new_postfix" = yes ]; then
+  # Only the binaries: no /etc/postfix/main.cf, so no system Postfix runs.
+  echo "postfix postfix/main_mailer_type select No configuration" | $SUDO debconf-set-selections
+fi
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ "$new_postfix" = yes ] && [ -d /run/systemd/system ]; then
+  $SUDO systemctl disable --now postfix >/dev/null 2>&1 || true
+fi
