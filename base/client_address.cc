@@ -1,4 +1,4 @@
-#include "server/app/client_address.h"
+#include "base/client_address.h"
 
 #include <arpa/inet.h>
 

@@ -1,4 +1,4 @@
-#include "server/app/escape.h"
+#include "base/escape.h"
 
 namespace adj {
 

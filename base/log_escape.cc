@@ -1,4 +1,4 @@
-#include "server/app/log_escape.h"
+#include "base/log_escape.h"
 
 #include <algorithm>
 

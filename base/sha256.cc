@@ -1,4 +1,4 @@
-#include "server/app/sha256.h"
+#include "base/sha256.h"
 
 #include <sodium.h>
 

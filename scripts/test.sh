@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The test command (what .ci/run calls). Stages, each timed (the table at the end):
 #   1. deps       scripts/install-deps.sh --test
+#      checks     scripts/check-layers.sh (no include crosses the layer rules of
+#                 docs/architecture.md) and scripts/check-doc-links.sh (README and docs/ links)
 #   2. gcc        GCC Release build (unity batches, -Werror) of the daemon, the tests and the fuzz
 #                 harnesses (replay mode) in build/
 #   3. gcc-test   the whole suite there (ctest: every label), including the seed-corpus replays
@@ -139,8 +141,16 @@ fuzz_all() {  # every harness, two at a time (one core each)
   return $rc
 }
 
+checks_all() {  # the layer rules of the includes, and the links of the documentation
+  local rc=0
+  scripts/check-layers.sh || rc=1
+  scripts/check-doc-links.sh || rc=1
+  return $rc
+}
+
 T0=$SECONDS
 stage deps scripts/install-deps.sh --test || exit 1
+stage checks checks_all
 # The GCC suite runs alongside the sanitizer build: about half of its time is spent waiting (on
 # daemons, sockets, Chromium), which the build fills. ADJUTANT_TEST_OVERLAP=0 runs them one after
 # the other.

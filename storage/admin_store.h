@@ -23,7 +23,7 @@ struct Schedule {
   bool early_when_all_in = false;              // run as soon as every player has orders
   int max_attempts = 3;                        // failed runs before the game is held for the GM
   double nmr_guard_ratio = 0.5;                // hold when more than this share of players have no
-                                               // orders and far more than usual (ANCHORS.md guards)
+                                               // orders and far more than usual (docs/gm.md)
   std::int64_t downtime_grace_seconds = 3600;  // overdue by more than this after downtime:
                                                // extend instead of running at once
 };

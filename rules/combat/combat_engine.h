@@ -214,9 +214,9 @@ class CombatEngine {
   // Whether SUPPORT <where> <to> orders exist under these rules (standing_order then receives
   // them; the validator refuses SUPPORT otherwise).
   virtual bool accepts_support() const { return false; }
-  // Whether the Dark Age rulebook's own actions and rules apply (seed_rules §1.6, §1.8): RAID,
-  // INVADE and the Gaelic conversion of population to armies on retreat. The validator refuses
-  // RAID and INVADE otherwise. Default false.
+  // Whether the Dark Age rulebook's own actions and rules apply (docs/rules/dark-age.md §1.6,
+  // §1.8): RAID, INVADE and the Gaelic conversion of population to armies on retreat. The validator
+  // refuses RAID and INVADE otherwise. Default false.
   virtual bool dark_age_actions() const { return false; }
 };
 

@@ -1,4 +1,4 @@
-// Combat results table (seed 003, seed_rules.md §4): strengths, a column, one die, a result.
+// Combat results table (seed 003, docs/rules/crt.md §4): strengths, a column, one die, a result.
 //
 // Strength. Attack = the attacking armies of every group (a combined attack: "More than one unit
 //   may participate in a given attack") × strength_per_army (default 1). Defence = defending

@@ -1,4 +1,4 @@
-// Dark Age (seed 001, seed_rules.md §1): formula losses, no dice.
+// Dark Age (seed 001, docs/rules/dark-age.md §1): formula losses, no dice.
 //
 // Strength: attacker = attacking armies (A); defender = the area's defence level
 // D = armies + population + fort_weight * fort + terrain bonus (city bonus for cities), recomputed

@@ -15,7 +15,8 @@ constexpr const char* kProfileSchema = "schemas/exalted_profiles.schema.json";
 // COUNTER n: at most n counterattacks per battle (area engine_state "counter").
 constexpr int kMaxCounter = 100;
 
-// The game's option values with their defaults (the project's decisions, seed_rules.md §5.3).
+// The game's option values with their defaults (the project's decisions,
+// docs/rules/exalted-mass-combat.md §5.3).
 struct ExOptions {
   int soldiers_per_army = 100;
   int magnitude_cap = -1;

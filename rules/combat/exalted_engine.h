@@ -1,5 +1,5 @@
-// Exalted 2e mass combat (seed 004, Oakthorne "WoA-Order"; seed_rules.md §5): cycles of War
-// Events between two units.
+// Exalted 2e mass combat (seed 004, Oakthorne "WoA-Order"; docs/rules/exalted-mass-combat.md §5):
+// cycles of War Events between two units.
 //
 // Mapping onto armies in areas:
 //  - Magnitude from soldiers = armies × soldiers_per_army (option, default 100): 0 = 1 soldier

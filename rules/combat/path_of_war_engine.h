@@ -1,4 +1,5 @@
-// Path of War (seed 000, seed_rules.md §2): tanks, dice and simultaneous exchanges of fire.
+// Path of War (seed 000, docs/rules/path-of-war.md §2): tanks, dice and simultaneous exchanges of
+// fire.
 //
 // Units. Every army is a tank with `hit_points` HP (default 10). Per-area HP lives in
 // Area::engine_state as {"hp": [h1, h2, ...]}: the HP of some of the area's tanks; the tanks not
@@ -67,7 +68,7 @@ struct PowTerrain {
   int against = 0;  // dice added when firing at an area with this tag
 };
 
-// The engine's options with their defaults (seed_rules.md §2.2, OQ-PW6).
+// The engine's options with their defaults (docs/rules/path-of-war.md §2.2, OQ-PW6).
 struct PowOptions {
   PowVariant variant = PowVariant::kBoardgame;
   int hit_points = 10;
@@ -83,8 +84,8 @@ struct PowOptions {
   int min_dice = 1;
   int max_exchanges = 20;
   // Whether the defender fires back in every exchange ("everybody has a chance to fight back").
-  // false: seed_rules.md OQ-PW1 (no automatic return fire: the defender hurts attackers only with
-  // an ambush volley or its own attacks).
+  // false: docs/rules/path-of-war.md OQ-PW1 (no automatic return fire: the defender hurts attackers
+  // only with an ambush volley or its own attacks).
   bool return_fire = true;
   // OVERRUN after a first volley that did not clear the area (seed 001 5.5: "the attacker will be
   // thrown into confusion and forced to fight to the finish"): in every exchange of the assault

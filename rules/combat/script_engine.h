@@ -87,8 +87,8 @@ struct ScriptId {
   std::string sha256;  // lowercase hex of the source bytes
 };
 
-// Compiles `source` in a fresh sandbox and checks it defines what an engine needs (see README
-// "Writing a combat engine"). `id` is recorded in the engine (name(): "lua"; script_id()).
+// Compiles `source` in a fresh sandbox and checks it defines what an engine needs (see
+// docs/lua-engines.md). `id` is recorded in the engine (name(): "lua"; script_id()).
 // Errors: the source is too big, does not compile (the message names the line), or lacks
 // `resolve`. Never throws.
 Result<std::shared_ptr<const CombatEngine>> load_script_engine(std::string_view source,

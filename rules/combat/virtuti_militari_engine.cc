@@ -38,7 +38,8 @@ const std::set<std::string>& weathers() {
   return k;
 }
 
-// The game's option values with their defaults (the project's decisions, seed_rules.md §3.3).
+// The game's option values with their defaults (the project's decisions,
+// docs/rules/virtuti-militari.md §3.3).
 struct VmOptions {
   std::map<std::string, int> bonus = {{"move", 1},   {"assault", 2}, {"probe", 0},  {"overrun", 1},
                                       {"defend", 1}, {"ambush", 2},  {"support", 1}};

@@ -1,4 +1,5 @@
-// Virtuti Militari (seed 002, seed_rules.md §3): strength decides the winner, dice decide losses.
+// Virtuti Militari (seed 002, docs/rules/virtuti-militari.md §3): strength decides the winner, dice
+// decide losses.
 //
 // Units. Each army of the map is one VM unit {type, level 1-3, hp, exhausted}. An area's units
 // live in Area::engine_state as {"units": [...]} (missing entries = fresh units of the data's

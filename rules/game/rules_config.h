@@ -1,5 +1,6 @@
 // Rule parameters of a game, from the scenario's "rules" object, with the project's decisions
-// (seed_rules.md §1.12 recommendations) as defaults. Every number is configurable per game.
+// (docs/rules/dark-age.md §1.12 recommendations) as defaults. Every number is configurable per
+// game.
 #pragma once
 
 #include <map>

@@ -36,7 +36,7 @@ struct Player {
   int bp = 0;          // BPs available for the open turn
   int treasury = 0;
   int vp = 0;
-  int reserve = 0;                     // armies dispersed to reserve (seed_rules OQ-8)
+  int reserve = 0;                     // armies dispersed to reserve (docs/rules/dark-age.md OQ-8)
   Json engine_state = Json::object();  // engine-owned per-player data (cards, tokens, profiles)
 };
 
@@ -58,7 +58,7 @@ struct Area {
   Json features = Json::object();      // scenario-given static attributes engines may read
   Json engine_state = Json::object();  // engine-owned per-area data (tank hit points, units)
   // The scenario's map outline ([[x, y], ...]), kept verbatim for the map, which validates it
-  // (server/web/map_geometry.h parse_outline); null when absent. No engine reads it.
+  // (server/render/map_geometry.h parse_outline); null when absent. No engine reads it.
   Json outline;
 };
 

@@ -22,8 +22,9 @@ enum class Verb {
   kGift,     // GIFT <kingdom> <bps> (seed 9.2)
   kMigrate,  // MIGRATE <from> <to> <n> (seed 5.14)
   kSupport,  // SUPPORT <where> <to>: only under rules whose engine accepts it (virtuti-militari)
-  kRaid,     // RAID <from> <to> [<n> | AB-<n>] (Dark Age 5.10, seed_rules §1.8)
-  kInvade,   // INVADE <from> <to> [-]: Gaelic kingdoms only (Dark Age 5.15, seed_rules §1.8)
+  kRaid,     // RAID <from> <to> [<n> | AB-<n>] (Dark Age 5.10, docs/rules/dark-age.md §1.8)
+  kInvade,   // INVADE <from> <to> [-]: Gaelic kingdoms only (Dark Age 5.15, docs/rules/dark-age.md
+             // §1.8)
 };
 
 // "MOVE", "ASSAULT", ... (upper case, as written in order files).

@@ -449,7 +449,7 @@ string order_body(Verb v, Tokens& t, Order& o) {
       return standing_options(v, t, o);
     }
     case Verb::kInvade: {
-      // The turnsheet's number box is NOT USED: `-` or nothing (seed_rules §1.9).
+      // The turnsheet's number box is NOT USED: `-` or nothing (docs/rules/dark-age.md §1.9).
       string_view from = t.next(), to = t.next();
       if (to.empty()) return usage(v);
       if (string r = area_arg(v, from, o.from); !r.empty()) return r;

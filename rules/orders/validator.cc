@@ -50,8 +50,8 @@ std::string pad_right(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-// RAID and INVADE (seed_rules §1.8) exist only under rules that play the Dark Age rulebook's own
-// actions; INVADE only for the Gaelic kingdoms (DA13 5.15), by the player's nation.
+// RAID and INVADE (docs/rules/dark-age.md §1.8) exist only under rules that play the Dark Age
+// rulebook's own actions; INVADE only for the Gaelic kingdoms (DA13 5.15), by the player's nation.
 std::string dark_age_action_reason(const Order& o, const Player& p, const GameState& state,
                                    const CombatEngine* engine) {
   const std::string verb = verb_name(o.verb);

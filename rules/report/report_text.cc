@@ -34,7 +34,8 @@ std::string dice(const Json& v) {
   return out;
 }
 
-// An INVADE (Dark Age, seed_rules §1.8): no armies fight; each side loses one level of something.
+// An INVADE (Dark Age, docs/rules/dark-age.md §1.8): no armies fight; each side loses one level of
+// something.
 void render_invasion(std::string& out, const Json& b) {
   const Json& d = b["outcome"]["detail"];
   const std::string lost = str(d["target_lost"]);

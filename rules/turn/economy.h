@@ -1,4 +1,5 @@
-// End-of-turn economy (seed_rules.md §1.4): leftover BPs, income, upkeep, trade and blockades.
+// End-of-turn economy (docs/rules/dark-age.md §1.4): leftover BPs, income, upkeep, trade and
+// blockades.
 #pragma once
 
 #include <map>

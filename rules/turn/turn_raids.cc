@@ -1,10 +1,10 @@
 // TurnRun: the Dark Age RAID and INVADE actions and the Gaelic conversion of population to armies
-// on retreat (seed_rules.md §1.6, §1.8; rules/turn/turn_run.h). They are not engine battles: their
-// losses are fixed by the rulebook, so the turn loop applies them here and logs each as a battle of
-// kind "raid" or "invade" (BattleLog::dark_age_action).
+// on retreat (docs/rules/dark-age.md §1.6, §1.8; rules/turn/turn_run.h). They are not engine
+// battles: their losses are fixed by the rulebook, so the turn loop applies them here and logs each
+// as a battle of kind "raid" or "invade" (BattleLog::dark_age_action).
 //
-// Choices where the rule text is open (each is the seed_rules.md recommendation or the plainest
-// reading; the numbers are in RulesConfig):
+// Choices where the rule text is open (each is the docs/rules/dark-age.md recommendation or the
+// plainest reading; the numbers are in RulesConfig):
 // - RAID and the RETREAT defence mode: "retreat may trigger" (§1.8) -> the same rule 3.11 test as
 //   for attacks (CombatEngine::retreat_triggers with the raiding armies), the same guards as the
 //   withdrawal in TurnRun::fight (RETREAT mode, a retreat location adjacent and owned by the

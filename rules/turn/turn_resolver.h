@@ -1,10 +1,10 @@
 // Resolving a turn: a pure function from the open turn's starting state and the players' accepted
 // orders to the next state, with every action's result and every battle's log.
 //
-// Order of processing (seed_rules.md §1.3): action 1 of every player in the turn's order of play,
-// then action 2, ..., action N. The order of play is a seeded permutation on turn 1 and afterwards
-// the result of the previous turn's ORDER bids. Then the end of turn: leftover BPs, income, trade,
-// reserves and the next order of play.
+// Order of processing (docs/rules/dark-age.md §1.3): action 1 of every player in the turn's order
+// of play, then action 2, ..., action N. The order of play is a seeded permutation on turn 1 and
+// afterwards the result of the previous turn's ORDER bids. Then the end of turn: leftover BPs,
+// income, trade, reserves and the next order of play.
 //
 // Determinism: the same state and orders give byte-identical results. Randomness comes only from
 // streams derived from state.seed ("turn:N", then "battle:<id>" and "order-of-play:N").

@@ -36,9 +36,9 @@ struct BattleGroupLog {
   int advanced = 0;         // entered the area (the attacker won)
   std::string returned_to;  // where the others went ("" when none survived or all entered)
 };
-// A Dark Age RAID or INVADE (seed_rules §1.8): fixed losses the turn loop applies itself
-// (rules/turn/turn_raids.cc), logged as a battle whose JSON "kind" is "raid" or "invade" (its
-// AttackKind is then unused) and whose `input` only names the kind: no engine ran, so there is
+// A Dark Age RAID or INVADE (docs/rules/dark-age.md §1.8): fixed losses the turn loop applies
+// itself (rules/turn/turn_raids.cc), logged as a battle whose JSON "kind" is "raid" or "invade"
+// (its AttackKind is then unused) and whose `input` only names the kind: no engine ran, so there is
 // nothing for --replay to re-run.
 enum class DarkAgeAction { kNone, kRaid, kInvade };
 

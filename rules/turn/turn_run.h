@@ -219,19 +219,19 @@ class TurnRun {
   // lost on the way: destination +n, source -(n+1). Not from a blockaded city.
   void migrate(ActionResult& r, Player& p, const Order& o);
 
-  // RAID (Dark Age 5.10, seed_rules §1.8; rules/turn/turn_raids.cc): 1 BP; the RETREAT defence
-  // mode may withdraw the defenders first; the raiders lose 1 army if the defence level is above
-  // 0, the defenders 1 army unless an ambush faces the raiders' area or the terrain shelters them;
-  // the survivors go home and pillage the area when no defending army is left. Not vs cities.
+  // RAID (Dark Age 5.10, docs/rules/dark-age.md §1.8; rules/turn/turn_raids.cc): 1 BP; the RETREAT
+  // defence mode may withdraw the defenders first; the raiders lose 1 army if the defence level is
+  // above 0, the defenders 1 army unless an ambush faces the raiders' area or the terrain shelters
+  // them; the survivors go home and pillage the area when no defending army is left. Not vs cities.
   void raid(ActionResult& r, Player& p, const Order& o);
 
-  // INVADE (Dark Age 5.15, seed_rules §1.8): Gaelic kingdoms only, 0 BP; the origin loses 1
-  // population; the target loses 1 army, else 1 fort, else 1 population. Nothing moves.
+  // INVADE (Dark Age 5.15, docs/rules/dark-age.md §1.8): Gaelic kingdoms only, 0 BP; the origin
+  // loses 1 population; the target loses 1 army, else 1 fort, else 1 population. Nothing moves.
   void invade(ActionResult& r, Player& p, const Order& o);
 
-  // Gaelic conversion (seed_rules §1.6), called when a RETREAT-mode withdrawal from `to` to
-  // `dest` has triggered: if `to` is owned by a Gaelic kingdom and `attacker` is not Gaelic (and
-  // the engine plays the Dark Age rules), its whole population turns into armies that join the
+  // Gaelic conversion (docs/rules/dark-age.md §1.6), called when a RETREAT-mode withdrawal from
+  // `to` to `dest` has triggered: if `to` is owned by a Gaelic kingdom and `attacker` is not Gaelic
+  // (and the engine plays the Dark Age rules), its whole population turns into armies that join the
   // withdrawal into `dest`. Returns how many (0 when the rule does not apply).
   int gaelic_conversion(Area& to, Area& dest, const Player& attacker);
 

@@ -9,13 +9,13 @@
 #include <map>
 #include <set>
 
+#include "base/log_escape.h"
 #include "rules/combat/script_engine.h"
 #include "rules/core/ascii.h"
 #include "rules/game/victory.h"
 #include "server/app/admin_internal.h"
 #include "server/app/attendance.h"
 #include "server/app/audit_log.h"
-#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
 

@@ -7,9 +7,9 @@
 #include <exception>
 #include <string>
 
+#include "base/log_escape.h"
 #include "rules/core/status.h"
 #include "rules/game/state.h"
-#include "server/app/log_escape.h"
 
 namespace adj::admin_internal {
 

@@ -7,10 +7,10 @@
 #include <map>
 #include <set>
 
+#include "base/log_escape.h"
 #include "rules/game/victory.h"
 #include "server/app/admin_internal.h"
 #include "server/app/attendance.h"
-#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
 
 // GameAdmin's scheduler (GameAdmin::tick) and the recovery of runs a dead process left

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/client_address.h"
 #include "rules/core/ascii.h"
-#include "server/app/client_address.h"
 
 namespace adj {
 

@@ -31,7 +31,7 @@
 //   - Other account keys (a takeover code's, throttle_lock_refuses_others) keep the stricter
 //     rule: while locked they refuse every client the account does not trust, unchecked.
 // Behind a reverse proxy the client is the address the proxy forwards (`serve --trusted-proxy`,
-// server/app/client_address.h); without that flag every client shares the proxy's address and
+// base/client_address.h); without that flag every client shares the proxy's address and
 // its lock.
 //
 // Memory: at most `max_keys` keys per class (clients, accounts); when full, the least recently

@@ -7,8 +7,8 @@
 #include <mutex>
 #include <utility>
 
+#include "base/sha256.h"
 #include "rules/combat/conformance.h"
-#include "server/app/sha256.h"
 #include "storage/engine_script_limits.h"
 
 namespace adj {

@@ -45,7 +45,7 @@ std::string new_secret();
 // A new link token: 128 random bits as 32 lower-case hex digits.
 std::string new_token();
 // A new game seed: 64 random bits (libsodium randombytes_buf). Every game gets one unless its GM
-// sets a seed; nobody can foresee its dice (README, Security).
+// sets a seed; nobody can foresee its dice (docs/security.md).
 std::uint64_t new_game_seed();
 // The stored form of a link token: 64 lower-case hex digits (BLAKE2b-256). Any input is accepted.
 std::string hash_token(std::string_view token);

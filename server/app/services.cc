@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "base/log_escape.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/combat/script_engine.h"
@@ -12,7 +13,6 @@
 #include "rules/report/report_shared.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
-#include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
 #include "server/app/turn_guard.h"

@@ -33,7 +33,7 @@ struct Stores {
 
 using Clock = std::function<UnixTime()>;
 
-// Server-side limits of sign-in sessions (README, Security): a session unused for idle_seconds,
+// Server-side limits of sign-in sessions (docs/security.md): a session unused for idle_seconds,
 // or older than absolute_seconds, is refused and removed. A use is recorded at most once per
 // touch_seconds, so reading pages is not a write per request.
 struct SessionLimits {

@@ -11,13 +11,13 @@
 #include <optional>
 #include <set>
 
+#include "base/log_escape.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
 #include "server/app/battle_stream.h"
 #include "server/app/commit_battles.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
-#include "server/app/log_escape.h"
 #include "server/app/services.h"
 #include "server/app/split_work.h"
 #include "server/app/turn_guard.h"

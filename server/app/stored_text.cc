@@ -1,6 +1,6 @@
 #include "server/app/stored_text.h"
 
-#include "server/app/sha256.h"
+#include "base/sha256.h"
 
 namespace adj {
 

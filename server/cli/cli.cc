@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "server/app/client_address.h"
+#include "base/client_address.h"
 #include "server/app/secrets.h"
 #include "server/cli/commands.h"
 #include "storage/open_database.h"
@@ -107,9 +107,10 @@ int run(int argc, char** argv) {
       ->required();
   create->add_option("--seed", seed, "Game seed (default: the scenario's, else random)");
   bool demo_secrets = false;
-  create->add_flag("--demo-secrets", demo_secrets,
-                   "bundled: keep the README's published secrets (demos and tests only) instead "
-                   "of fresh random ones");
+  create->add_flag(
+      "--demo-secrets", demo_secrets,
+      "bundled: keep the published secrets of docs/scenarios.md (demos and tests only) instead "
+      "of fresh random ones");
   std::string create_id, create_name;
   create->add_option("--id", create_id,
                      "Game id (default: the scenario's; another id makes a "

@@ -143,7 +143,7 @@ int game_create(const Common& c, const std::string& scenario_arg,
   if (seed) scenario["seed"] = std::to_string(*seed);
   if (!id.empty()) scenario["id"] = id;
   if (!name.empty()) scenario["name"] = name;
-  // A bundled scenario's secrets are public (README): its players get fresh ones.
+  // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones.
   const bool bundled = scenario_arg.rfind(prefix, 0) == 0 && !demo_secrets;
   std::map<std::string, std::string> issued;
   auto game = s->services->create_game(scenario, new_game_seed(), bundled, &issued);

@@ -60,7 +60,7 @@ int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
   if (print)
     std::printf(
         "Created game %s (%s) from the bundled scenario %s.\n"
-        "It is a demo: its players keep the secrets published in the README, so its "
+        "It is a demo: its players keep the secrets published in docs/scenarios.md, so its "
         "worked order files work. Never use those for a real game.\n\n",
         id.c_str(), created->name.c_str(), kScenario);
 

@@ -35,9 +35,9 @@
 #include "server/daemon/revision_reader.h"
 #include "server/daemon/serve_jobs.h"
 
-#include "server/app/client_address.h"
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/app/gm_token_file.h"
-#include "server/app/log_escape.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/reports_in_flight.h"
 #include "server/http/conn_caps.h"
@@ -455,7 +455,7 @@ int serve(const std::string& db, const ServeOptions& o) {
     so.require_tls = o.smtp_require_tls;
     so.metrics = &ctx.metrics();
     smtp = std::make_unique<http::SmtpServer>(
-        [&](std::vector<mail::SmtpMessage>& batch) {
+        [&](std::vector<http::SmtpMessage>& batch) {
           return store_smtp_batch(ctx, mail_config, batch, process);
         },
         [&gate](const std::string& a) { return gate.recipient_allowed(a); }, so);
@@ -529,7 +529,7 @@ int serve(const std::string& db, const ServeOptions& o) {
     });
   // The collector reads `cache`, which goes before `ctx`: taken off when this scope ends.
   struct CollectorOff {
-    web::Metrics& metrics;
+    http::Metrics& metrics;
     ~CollectorOff() { metrics.set_collector(nullptr); }
   } collector_off{ctx.metrics()};
 

@@ -72,7 +72,7 @@ struct ServeOptions {
   // Server-side expiry of sign-in sessions (--session-idle-days, --session-max-days).
   SessionLimits sessions;
   // --trusted-proxy: CIDRs (or bare addresses) of reverse proxies whose X-Forwarded-For /
-  // Forwarded name the HTTP client (server/app/client_address.h); empty: none is believed.
+  // Forwarded name the HTTP client (base/client_address.h); empty: none is believed.
   std::vector<std::string> trusted_proxies;
   // How long the daemon waits for PostgreSQL (storage/wait_limit.h), in seconds: to connect,
   // for one statement's answer, and idle before TCP keepalives probe a silent server.

@@ -21,9 +21,9 @@
 #include <map>
 #include <random>
 #include <sstream>
-#include "server/app/client_address.h"
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/app/gm_token_file.h"
-#include "server/app/log_escape.h"
 #include "server/app/reports_in_flight.h"
 #include "server/http/conn_caps.h"
 #include "server/http/http_server.h"
@@ -62,19 +62,19 @@ mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& co
 // for a message none of whose recipients is accepted, 451 for all when the batch could not be
 // stored (the clients keep their messages and retry).
 std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::MailConfig& config,
-                                          std::vector<mail::SmtpMessage>& batch,
+                                          std::vector<http::SmtpMessage>& batch,
                                           const std::function<void(std::int64_t)>& process) {
   mail::MailIngest& ingest = thread_ingest(ctx, config);
   std::vector<std::string> replies(batch.size());
   std::vector<InboxMessage> rows;
   std::vector<std::size_t> row_of;  // rows[k] is batch[row_of[k]]
   for (std::size_t i = 0; i < batch.size(); ++i) {
-    mail::SmtpMessage& m = batch[i];
+    http::SmtpMessage& m = batch[i];
     const mail::Envelope env{m.mail_from, m.rcpt_to, m.peer};
     if (auto spent = ingest.storage_budget_spent(env, m.oversized ? 0 : m.data.size());
         !spent.ok() || !spent->empty()) {  // over budget: 452, nothing stored
       replies[i] =
-          spent.ok() ? "452 4.3.1 " + *spent + "\r\n" : mail::SmtpProtocol::reply_temp_failure();
+          spent.ok() ? "452 4.3.1 " + *spent + "\r\n" : http::SmtpProtocol::reply_temp_failure();
       if (spent.ok())
         spdlog::warn("event=mail_budget_refused peer={} reason=\"{}\"", m.peer, *spent);
       continue;
@@ -84,8 +84,8 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
                            : ingest.prepare(m.data, "smtp", env);
     if (!row.ok()) {
       replies[i] = row.status().code() == StatusCode::kPermissionDenied
-                       ? mail::SmtpProtocol::reply_refused(row.status().message())
-                       : mail::SmtpProtocol::reply_temp_failure();
+                       ? http::SmtpProtocol::reply_refused(row.status().message())
+                       : http::SmtpProtocol::reply_temp_failure();
       continue;
     }
     rows.push_back(std::move(row).value());
@@ -96,7 +96,7 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
   if (!put.ok()) {
     spdlog::error("event=smtp_store_failed messages={} error=\"{}\"", rows.size(),
                   log_escape(put.status().message()));
-    for (std::size_t i : row_of) replies[i] = mail::SmtpProtocol::reply_temp_failure();
+    for (std::size_t i : row_of) replies[i] = http::SmtpProtocol::reply_temp_failure();
     return replies;
   }
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -105,7 +105,7 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
     spdlog::info("event=mail_received channel=smtp inbox_id={} bytes={} duplicate={} batch={}",
                  p.id, batch[i].total_bytes, p.duplicate, rows.size());
     if (!p.duplicate) process(p.id);
-    replies[i] = mail::SmtpProtocol::reply_stored("queued as " + std::to_string(p.id));
+    replies[i] = http::SmtpProtocol::reply_stored("queued as " + std::to_string(p.id));
   }
   return replies;
 }

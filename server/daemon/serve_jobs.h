@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "server/app/press_digest.h"
+#include "server/http/smtp_protocol.h"
 #include "server/mail/mail_ingest.h"
-#include "server/mail/smtp_protocol.h"
 #include "server/web/web_context.h"
 
 namespace adj::daemon {
@@ -25,7 +25,7 @@ mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& co
 // for a message none of whose recipients is accepted, 451 for all when the batch could not be
 // stored (the clients keep their messages and retry).
 std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::MailConfig& config,
-                                          std::vector<mail::SmtpMessage>& batch,
+                                          std::vector<http::SmtpMessage>& batch,
                                           const std::function<void(std::int64_t)>& process);
 
 // Accepts every file in DIR/new through MailIngest (channel "maildir"), then moves it to DIR/cur.

@@ -32,8 +32,8 @@
 
 #include "rules/core/status.h"
 #include "server/http/conn_caps.h"
+#include "server/http/metrics.h"
 #include "server/http/thread_setup.h"
-#include "server/web/metrics.h"
 
 namespace adj::http {
 
@@ -167,7 +167,7 @@ class ListenerCore {
   // time; beyond that the refusal is sent without waiting and the socket closed at once. Counts
   // the refusal in `metrics` (`listener`, `reason`). I/O thread only.
   static constexpr int kMaxRefusing = 64;
-  void refuse(boost::asio::ip::tcp::socket sock, std::string text, web::Metrics& metrics,
+  void refuse(boost::asio::ip::tcp::socket sock, std::string text, http::Metrics& metrics,
               const char* listener, const char* reason) {
     metrics.connection_refused(listener, reason);
     spdlog::debug("event=connection_refused listener={} reason={}", listener, reason);
@@ -190,7 +190,7 @@ class ListenerCore {
   // After a failed accept that is resource exhaustion: refuse one waiting client with the spare
   // descriptor (counted as reason "fd_limit"); logs at most once a minute.
   void refuse_without_descriptors(const boost::system::error_code& ec, const std::string& text,
-                                  web::Metrics& metrics, const char* listener) {
+                                  http::Metrics& metrics, const char* listener) {
     const auto now = std::chrono::steady_clock::now();
     if (now - last_exhaustion_log_ > std::chrono::minutes(1)) {
       last_exhaustion_log_ = now;

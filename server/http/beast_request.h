@@ -7,7 +7,7 @@
 #include <boost/beast/http/string_body.hpp>
 #include <string>
 
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 
 namespace adj::http {
 

@@ -5,8 +5,8 @@
 #include "server/http/beast_request.h"
 #include "server/http/response_head.h"
 
-#include "server/app/client_address.h"
-#include "server/app/log_escape.h"
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/http/asio_listen.h"
 
 #include <spdlog/spdlog.h>
@@ -193,7 +193,7 @@ auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::se
 }  // namespace
 
 struct HttpServer::Impl {
-  Impl(const Router& r, web::Metrics& m, ServerOptions o, ResponseCache* c)
+  Impl(const Router& r, http::Metrics& m, ServerOptions o, ResponseCache* c)
       : router(r),
         cache(c),
         metrics(m),
@@ -203,7 +203,7 @@ struct HttpServer::Impl {
 
   const Router& router;
   ResponseCache* const cache;  // may be null
-  web::Metrics& metrics;
+  http::Metrics& metrics;
   const ServerOptions opts;
   // More I/O threads for connections (opts.io_threads - 1 of them; the accept thread serves
   // connections too). Each context is run by one thread, so a connection needs no strand.
@@ -531,7 +531,7 @@ void HttpServer::Impl::begin_stop() {
       });
 }
 
-HttpServer::HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options,
+HttpServer::HttpServer(const Router& router, http::Metrics& metrics, ServerOptions options,
                        ResponseCache* cache)
     : impl_(std::make_unique<Impl>(router, metrics, options, cache)) {
   if (cache) cache->set_head_writer(cached_head);

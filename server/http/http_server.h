@@ -27,11 +27,11 @@
 #include <memory>
 #include <string>
 
+#include "base/client_address.h"
 #include "rules/core/status.h"
-#include "server/app/client_address.h"
+#include "server/http/http_types.h"
+#include "server/http/metrics.h"
 #include "server/http/response_cache.h"
-#include "server/web/http_types.h"
-#include "server/web/metrics.h"
 
 namespace adj::http {
 
@@ -67,7 +67,7 @@ class HttpServer {
   // every GET and HEAD before a handler is run, and fed the answers handlers mark cacheable; a
   // kept answer is served with its ETag (304 when If-None-Match lists it) and in the best
   // encoding the client accepts, without touching the worker pool.
-  HttpServer(const Router& router, web::Metrics& metrics, ServerOptions options = {},
+  HttpServer(const Router& router, http::Metrics& metrics, ServerOptions options = {},
              ResponseCache* cache = nullptr);
   // Calls stop().
   ~HttpServer();

@@ -1,8 +1,8 @@
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 
 #include <cctype>
 
-#include "server/app/escape.h"
+#include "base/escape.h"
 
 namespace adj::http {
 

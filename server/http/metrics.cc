@@ -1,8 +1,8 @@
-#include "server/web/metrics.h"
+#include "server/http/metrics.h"
 
 #include <cstdio>
 
-namespace adj::web {
+namespace adj::http {
 
 namespace {
 constexpr double kTurnBuckets[] = {0.1, 0.5, 1, 2, 5, 10, 30, 60, 300};
@@ -110,4 +110,4 @@ std::string Metrics::render() const {
   return out;
 }
 
-}  // namespace adj::web
+}  // namespace adj::http

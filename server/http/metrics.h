@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-namespace adj::web {
+namespace adj::http {
 
 // A label value escaped for the Prometheus text format (backslash, double quote, newline).
 std::string prometheus_label(const std::string& s);
@@ -47,4 +47,4 @@ class Metrics {
   std::map<std::pair<std::string, std::string>, long> auth_refusals_;
 };
 
-}  // namespace adj::web
+}  // namespace adj::http

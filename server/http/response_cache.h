@@ -34,7 +34,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 
 namespace adj::http {
 

@@ -1,4 +1,4 @@
-#include "server/mail/smtp_protocol.h"
+#include "server/http/smtp_protocol.h"
 
 #include <algorithm>
 #include <cassert>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace adj::mail {
+namespace adj::http {
 
 namespace {
 
@@ -372,4 +372,4 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   return error(reply("500 5.5.2 Command unrecognized"), out);
 }
 
-}  // namespace adj::mail
+}  // namespace adj::http

@@ -52,7 +52,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace adj::mail {
+namespace adj::http {
 
 struct SmtpLimits {
   std::string hostname = "localhost";         // in the greeting and the EHLO reply
@@ -193,4 +193,4 @@ class SmtpProtocol {
   bool awaiting_tls_ = false;  // STARTTLS accepted, handshake not done: input is discarded
 };
 
-}  // namespace adj::mail
+}  // namespace adj::http

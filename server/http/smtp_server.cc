@@ -2,8 +2,8 @@
 // I/O thread; a store thread that runs the batch handler over a queue of completed messages.
 #include "server/http/smtp_server.h"
 
-#include "server/app/client_address.h"
-#include "server/app/log_escape.h"
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/http/asio_listen.h"
 #include "server/http/tls_context.h"
 
@@ -61,7 +61,7 @@ std::string smtp_refusal(const char* text) { return std::string("421 4.3.2 ") + 
 
 // A completed message waiting for the store thread, and how to deliver its reply.
 struct StoreJob {
-  mail::SmtpMessage message;
+  http::SmtpMessage message;
   std::function<void(std::string)> done;  // posts the reply to the session's executor
 };
 
@@ -105,9 +105,9 @@ class StoreQueue {
 // Queues the message for the store thread and completes, on the awaiting coroutine's executor,
 // with its final reply.
 template <class Token>
-auto async_store(StoreQueue& queue, mail::SmtpMessage m, Token&& token) {
+auto async_store(StoreQueue& queue, http::SmtpMessage m, Token&& token) {
   return asio::async_initiate<Token, void(std::string)>(
-      [&queue](auto handler, mail::SmtpMessage msg) {
+      [&queue](auto handler, http::SmtpMessage msg) {
         using Handler = decltype(handler);
         auto held = std::make_shared<Handler>(std::move(handler));
         queue.push(StoreJob{std::move(msg), [held](std::string reply) {
@@ -140,9 +140,9 @@ struct SmtpServer::Impl {
   SmtpServerOptions opts;
   // Before core: the sessions' coroutine frames (destroyed with core.io) give budget back.
   ConnectionCaps caps;          // I/O thread only
-  mail::SmtpDataBudget budget;  // I/O thread only
-  web::Metrics own_metrics;     // when the options name none
-  web::Metrics* metrics = nullptr;
+  http::SmtpDataBudget budget;  // I/O thread only
+  http::Metrics own_metrics;    // when the options name none
+  http::Metrics* metrics = nullptr;
   ListenerCore core;
   StoreQueue store_queue;
   std::thread store_thread;
@@ -169,7 +169,7 @@ void SmtpServer::Impl::store_loop() {
   for (;;) {
     std::vector<StoreJob> jobs = store_queue.take(opts.max_batch);
     if (jobs.empty()) return;  // closed and drained
-    std::vector<mail::SmtpMessage> batch;
+    std::vector<http::SmtpMessage> batch;
     batch.reserve(jobs.size());
     for (auto& j : jobs) batch.push_back(std::move(j.message));
     std::vector<std::string> replies;
@@ -183,7 +183,7 @@ void SmtpServer::Impl::store_loop() {
       if (!replies.empty())
         spdlog::error("event=smtp_handler_bad_reply_count got={} want={}", replies.size(),
                       jobs.size());
-      replies.assign(jobs.size(), mail::SmtpProtocol::reply_temp_failure());
+      replies.assign(jobs.size(), http::SmtpProtocol::reply_temp_failure());
     }
     for (std::size_t i = 0; i < jobs.size(); ++i) jobs[i].done(std::move(replies[i]));
   }
@@ -241,14 +241,14 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
       co_await asio::async_write(c->stream, asio::buffer(s), redirect_error(use_awaitable, ec));
     co_return !ec;
   };
-  mail::SmtpProtocol proto(opts.limits, allow, &budget);
+  http::SmtpProtocol proto(opts.limits, allow, &budget);
   std::string peer;  // for the storage budget per client address (MailIngest)
   if (auto ep = c->stream.socket().remote_endpoint(ec); !ec) peer = ep.address().to_string();
   proto.set_client(client_key(peer));  // its share of the data budget (an IPv6 client per /64)
   std::optional<std::chrono::steady_clock::time_point> data_deadline;
   if (!co_await write(proto.greeting())) co_return;
   std::vector<char> buf(16 * 1024);
-  std::vector<mail::SmtpEvent> events;
+  std::vector<http::SmtpEvent> events;
   for (;;) {
     c->stream.expires_never();
     c->timed_out = false;
@@ -278,7 +278,7 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     ++c->read_gen;
     c->read_timer.cancel();
     if (c->timed_out) {
-      co_await write(mail::SmtpProtocol::reply_timeout());
+      co_await write(http::SmtpProtocol::reply_timeout());
       co_return;
     }
     if (ec || stopping) co_return;
@@ -286,20 +286,20 @@ awaitable<void> SmtpServer::Impl::session(std::shared_ptr<SmtpConnection> c) {
     proto.receive(std::string_view(buf.data(), n), events);
     std::string out;
     for (auto& e : events) {
-      if (e.kind == mail::SmtpEvent::kReply) {
+      if (e.kind == http::SmtpEvent::kReply) {
         out += e.reply;
-      } else if (e.kind == mail::SmtpEvent::kStartTls) {
+      } else if (e.kind == http::SmtpEvent::kStartTls) {
         // The last event: the protocol dropped whatever followed STARTTLS in `buf`, and the
         // handshake reads afresh from the socket.
         if (!co_await write(out)) co_return;
         out.clear();
         if (!co_await start_tls(*c)) co_return;
         proto.tls_started();
-      } else if (e.kind == mail::SmtpEvent::kMessage) {
+      } else if (e.kind == http::SmtpEvent::kMessage) {
         e.message.peer = peer;
         // The budget the message holds is given back once it is stored (or the session ends).
         struct GiveBack {
-          mail::SmtpDataBudget& b;
+          http::SmtpDataBudget& b;
           std::size_t n;
           const std::string& client;
           ~GiveBack() { b.give_back(n, client); }

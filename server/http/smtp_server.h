@@ -1,5 +1,5 @@
 // The SMTP listener of `adjutant serve` (Boost.Asio, C++20 coroutines) driving the pure protocol
-// state machine of server/mail/smtp_protocol.h. No Asio types in this header.
+// state machine of server/http/smtp_protocol.h. No Asio types in this header.
 //
 // Model: one I/O thread accepts connections and reads and writes them; completed messages go to
 // one store thread, which hands them to `handler` in batches: every message completed while the
@@ -32,13 +32,13 @@
 #include <vector>
 
 #include "rules/core/status.h"
-#include "server/mail/smtp_protocol.h"
-#include "server/web/metrics.h"
+#include "server/http/metrics.h"
+#include "server/http/smtp_protocol.h"
 
 namespace adj::http {
 
 struct SmtpServerOptions {
-  mail::SmtpLimits limits;
+  http::SmtpLimits limits;
   std::chrono::milliseconds idle_timeout{30000};  // before MAIL
   std::chrono::milliseconds command_timeout{300000};
   std::chrono::milliseconds data_timeout{180000};
@@ -50,7 +50,7 @@ struct SmtpServerOptions {
   int max_connections_per_address = 16;
   std::size_t buffer_budget = 64u << 20;      // message bytes buffered across all sessions
   std::size_t buffer_budget_per_address = 0;  // of it, one client address's (0: a quarter)
-  web::Metrics* metrics = nullptr;            // borrowed; refusals are counted here when set
+  http::Metrics* metrics = nullptr;           // borrowed; refusals are counted here when set
   std::chrono::milliseconds shutdown_grace{10000};
   // PEM certificate chain (leaf first) and private key for STARTTLS; both or neither. start()
   // fails when they cannot be loaded (server/http/tls_context.h), naming the file.
@@ -63,7 +63,7 @@ class SmtpServer {
  public:
   // Called on the store thread with 1..max_batch completed messages, oldest first; returns one
   // final reply (CRLF ended) per message, in the same order. An exception answers all 451.
-  using BatchHandler = std::function<std::vector<std::string>(std::vector<mail::SmtpMessage>&)>;
+  using BatchHandler = std::function<std::vector<std::string>(std::vector<http::SmtpMessage>&)>;
   // Called on the I/O thread for each RCPT TO; must be cheap and thread-safe. Empty: any.
   using RecipientFilter = std::function<bool(const std::string&)>;
 

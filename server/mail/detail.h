@@ -3,8 +3,8 @@
 // GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
 #pragma once
 
+#include "base/sha256.h"
 #include "rules/core/ascii.h"
-#include "server/app/sha256.h"
 
 #include <gmime/gmime.h>
 

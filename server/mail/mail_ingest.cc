@@ -9,12 +9,12 @@
 #include <cerrno>
 #include <ctime>
 
+#include "base/client_address.h"
+#include "base/escape.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
 #include "server/app/audit_log.h"
-#include "server/app/client_address.h"
 #include "server/app/confirmations.h"
-#include "server/app/escape.h"
 #include "server/app/secrets.h"
 #include "server/app/source_text.h"
 #include "server/app/time_text.h"

@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "server/app/log_escape.h"
+#include "base/log_escape.h"
 
 namespace adj::mail {
 

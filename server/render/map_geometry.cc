@@ -1,4 +1,4 @@
-#include "server/web/map_geometry.h"
+#include "server/render/map_geometry.h"
 
 #include <algorithm>
 #include <cassert>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <unordered_map>
 
-namespace adj::web {
+namespace adj::render {
 
 namespace {
 
@@ -264,4 +264,4 @@ Curve arrow_curve(Point a, Point b, double bend, double head) {
   return c;
 }
 
-}  // namespace adj::web
+}  // namespace adj::render

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace adj::web {
+namespace adj::render {
 
 struct Point {
   double x = 0, y = 0;
@@ -65,4 +65,4 @@ struct Curve {
 };
 Curve arrow_curve(Point a, Point b, double bend, double head);
 
-}  // namespace adj::web
+}  // namespace adj::render

@@ -4,10 +4,10 @@
 #include <map>
 #include <set>
 
-#include "server/web/map_style.h"
-#include "server/web/svg_map.h"
+#include "server/render/map_style.h"
+#include "server/render/svg_map.h"
 
-namespace adj::web {
+namespace adj::render {
 
 namespace {
 
@@ -598,4 +598,4 @@ std::string render_map_legend_html(const MapModel& model) {
   return s + "</ul>\n</aside>\n";
 }
 
-}  // namespace adj::web
+}  // namespace adj::render

@@ -1,11 +1,11 @@
-#include "server/web/map_style.h"
+#include "server/render/map_style.h"
 
 #include <cstdio>
 #include <string_view>
 
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
-namespace adj::web::mapstyle {
+namespace adj::render::mapstyle {
 
 std::string fmt(double v) {
   char b[32];
@@ -153,4 +153,4 @@ std::string sea_pattern(const std::string& id) {
          "stroke=\"#8db9e0\" stroke-width=\"1\"/></pattern>";
 }
 
-}  // namespace adj::web::mapstyle
+}  // namespace adj::render::mapstyle

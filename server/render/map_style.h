@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace adj::web::mapstyle {
+namespace adj::render::mapstyle {
 
 // One decimal place: enough for pixels, and stable text.
 std::string fmt(double v);
@@ -46,4 +46,4 @@ struct LegendItem {
   std::string defs;
 };
 
-}  // namespace adj::web::mapstyle
+}  // namespace adj::render::mapstyle

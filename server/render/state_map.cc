@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 namespace adj::render {
 namespace {
@@ -64,7 +64,8 @@ Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& 
                                   std::size_t max_png_bytes) {
   if (!state.is_object())
     return Status::InvalidArgument("state_map_png: the state is not an object");
-  const std::string svg = web::render_svg_map(web::map_model_from_state(drawable_state(state)));
+  const std::string svg =
+      render::render_svg_map(render::map_model_from_state(drawable_state(state)));
   auto png = svg_to_png(svg, limits);
   // A detailed map's PNG grows about with its pixel count: fewer pixels, by the excess and a
   // margin, twice at most.

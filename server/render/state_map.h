@@ -1,4 +1,4 @@
-// The map of a game state as a PNG: the web pages' SVG map (server/web/svg_map.h) of the state
+// The map of a game state as a PNG: the web pages' SVG map (server/render/svg_map.h) of the state
 // without its secrets (the fields route::public_state drops), rendered by svg_to_png. What
 // report mails attach.
 //

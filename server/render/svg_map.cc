@@ -1,4 +1,4 @@
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <deque>
 #include <map>
 
-namespace adj::web {
+namespace adj::render {
 
 namespace {
 
@@ -351,4 +351,4 @@ std::string palette_colour(std::size_t index) {
   return hsl_to_hex(hue, 0.55, index % 2 ? 0.38 : 0.52);
 }
 
-}  // namespace adj::web
+}  // namespace adj::render

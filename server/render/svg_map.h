@@ -11,10 +11,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/app/escape.h"  // xml_escape, used with the SVG of this header
-#include "server/web/map_geometry.h"
+#include "base/escape.h"  // xml_escape, used with the SVG of this header
+#include "server/render/map_geometry.h"
 
-namespace adj::web {
+namespace adj::render {
 
 // One area as drawn.
 struct MapArea {
@@ -133,4 +133,4 @@ std::string render_svg_map(const MapModel& model, const MapStyle& style = {});
 // the terrains and symbols this map shows, the arrow kinds when it has arrows.
 std::string render_map_legend_html(const MapModel& model);
 
-}  // namespace adj::web
+}  // namespace adj::render

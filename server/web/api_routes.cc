@@ -12,13 +12,13 @@
 #include <chrono>
 #include <map>
 
+#include "base/log_escape.h"
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "server/app/audit_text.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
-#include "server/app/log_escape.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
@@ -390,7 +390,7 @@ Response create_game(WebContext& ctx, const Request& req) {
         "invalid scenario: " + list[0]["path"].get<std::string>() + ": " + errors.front().message;
     return error_response(400, message, std::move(list));
   }
-  // A bundled scenario's secrets are public (README): its players get fresh ones, answered once.
+  // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones, answered once.
   std::map<std::string, std::string> issued;
   auto created = ctx.admin().create_game(
       scenario, seed ? *seed : new_game_seed(), kGmActor,

@@ -19,16 +19,16 @@
 #include <optional>
 #include <variant>
 
+#include "base/log_escape.h"
 #include "server/app/ending.h"
-#include "server/app/log_escape.h"
 #include "server/app/time_text.h"
+#include "server/render/svg_map.h"
 #include "server/web/auth_guard.h"
 #include "server/web/map_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
-#include "server/web/svg_map.h"
 #include "server/web/web_session.h"
 #include "storage/store.h"
 
@@ -221,7 +221,7 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   const Json st = public_state(to_json(*after), over);
   // The turn's battles as arrows; every move too once the game is over (orders are private
   // while it runs).
-  MapModel map = map_model_from_state(st);
+  render::MapModel map = render::map_model_from_state(st);
   if (auto battles = s.reports.battles(game, *turn); battles.ok()) {
     std::vector<Json> logs;
     for (const BattleRecord& b : *battles) logs.push_back(b.outcome);

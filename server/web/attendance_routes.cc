@@ -18,10 +18,10 @@
 
 #include <variant>
 
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/app/attendance.h"
-#include "server/app/client_address.h"
 #include "server/app/confirmations.h"
-#include "server/app/log_escape.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"

@@ -18,7 +18,7 @@
 #include <optional>
 #include <string>
 
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 #include "server/web/web_context.h"
 
 namespace adj::web {

@@ -16,6 +16,7 @@
 #include <map>
 #include <variant>
 
+#include "base/log_escape.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
@@ -23,11 +24,11 @@
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
-#include "server/app/log_escape.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
+#include "server/render/svg_map.h"
 #include "server/web/auth_guard.h"
 #include "server/web/map_view.h"
 #include "server/web/order_builder.h"
@@ -37,7 +38,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
-#include "server/web/svg_map.h"
 #include "server/web/web_session.h"
 #include "storage/store.h"
 
@@ -208,9 +208,9 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
   const Json& players = st["players"];
   const int turn = st.value("turn", 1);
 
-  const MapModel map = map_model_from_state(st);
+  const render::MapModel map = render::map_model_from_state(st);
   const bool automatic = std::any_of(map.areas.begin(), map.areas.end(),
-                                     [](const MapArea& a) { return !a.x || !a.y; });
+                                     [](const render::MapArea& a) { return !a.x || !a.y; });
 
   Json roundup = nullptr;
   Json charts = Json::array();
@@ -245,7 +245,8 @@ Response map_svg(WebContext& ctx, const std::string& game) {
   r.content_type = "image/svg+xml";
   const bool over = route::game_over(*state);
   r.body = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" +
-           render_svg_map(map_model_from_state(public_state(std::move(state).value(), over)));
+           render::render_svg_map(
+               render::map_model_from_state(public_state(std::move(state).value(), over)));
   r.headers.emplace_back("X-Content-Type-Options", "nosniff");
   r.headers.emplace_back("Content-Security-Policy",
                          "default-src 'none'; style-src 'unsafe-inline'");
@@ -577,7 +578,8 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
   }
   // The map after the turn with the report's moves and battles; no map when that state is gone.
   if (auto after = thread_store(ctx).load_state(game, *turn + 1); after.ok()) {
-    MapModel map = map_model_from_state(public_state(to_json(*after), g->status == "finished"));
+    render::MapModel map =
+        render::map_model_from_state(public_state(to_json(*after), g->status == "finished"));
     map.arrows = arrows_from_report(rep->json);
     model["map"] = map_block(map, map_zoom(req.query), base + std::to_string(*turn));
   }
@@ -922,7 +924,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
     }
     scenario["seed"] = std::to_string(seed);  // the GM's seed wins over a pasted document's
   }
-  // A bundled scenario's secrets are public (README): its players get fresh ones, shown once.
+  // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones, shown once.
   std::map<std::string, std::string> issued;
   const bool fresh = !bundled.empty() && field(form, "demo_secrets").empty();
   auto g = ctx.admin().create_game(scenario, seed, kGmActor, fresh, &issued);

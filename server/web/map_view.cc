@@ -26,7 +26,7 @@ std::string place(const Json& b, const char* code_key, const char* name_key) {
   return name.empty() || name == code ? code : name + " (" + code + ")";
 }
 
-void add_battle(const Json& b, std::vector<MapArrow>& out, std::set<std::string>& seen) {
+void add_battle(const Json& b, std::vector<render::MapArrow>& out, std::set<std::string>& seen) {
   if (!b.is_object()) return;
   const std::string id = str(b, "id"), from = str(b, "from"), to = str(b, "to");
   const std::string attacker = str(b, "attacker"), defender = str(b, "defender");
@@ -65,7 +65,7 @@ void add_battle(const Json& b, std::vector<MapArrow>& out, std::set<std::string>
                        " fell back from " + from + " to " + r});
 }
 
-void add_move(const Json& a, std::vector<MapArrow>& out, const std::string& player) {
+void add_move(const Json& a, std::vector<render::MapArrow>& out, const std::string& player) {
   const std::string verb = upper(str(a, "verb"));
   if (verb != "MOVE" && verb != "MIGRATE") return;
   if (!(a.contains("ok") && a["ok"].is_boolean() && a["ok"].get<bool>())) return;
@@ -86,8 +86,8 @@ int map_zoom(const std::map<std::string, std::string>& query) {
   return c >= '1' && c <= '0' + kMaxMapZoom ? c - '0' : 1;
 }
 
-std::vector<MapArrow> arrows_from_report(const Json& report) {
-  std::vector<MapArrow> out;
+std::vector<render::MapArrow> arrows_from_report(const Json& report) {
+  std::vector<render::MapArrow> out;
   std::set<std::string> seen;
   if (!report.is_object()) return out;
   const std::string me = report.contains("player") ? str(report["player"], "code") : "";
@@ -104,9 +104,9 @@ std::vector<MapArrow> arrows_from_report(const Json& report) {
   return out;
 }
 
-std::vector<MapArrow> arrows_from_turn(const std::vector<Json>& battles, const Json& actions,
-                                       bool with_moves) {
-  std::vector<MapArrow> out;
+std::vector<render::MapArrow> arrows_from_turn(const std::vector<Json>& battles,
+                                               const Json& actions, bool with_moves) {
+  std::vector<render::MapArrow> out;
   std::set<std::string> seen;
   for (const Json& b : battles) add_battle(b, out, seen);
   if (!with_moves || !actions.is_array()) return out;
@@ -115,15 +115,15 @@ std::vector<MapArrow> arrows_from_turn(const std::vector<Json>& battles, const J
   return out;
 }
 
-Json map_block(const MapModel& model, int zoom, const std::string& path) {
+Json map_block(const render::MapModel& model, int zoom, const std::string& path) {
   zoom = std::clamp(zoom, 1, kMaxMapZoom);
   Json links = Json::array();
   for (int z : {1, 2, 4, 8})
     links.push_back({{"label", std::to_string(z) + "\u00d7"},
                      {"href", path + (z == 1 ? "" : "?zoom=" + std::to_string(z)) + "#map"},
                      {"current", z == zoom}});
-  return {{"map_svg", render_svg_map(model, {false, static_cast<double>(zoom)})},
-          {"map_legend", render_map_legend_html(model)},
+  return {{"map_svg", render::render_svg_map(model, {false, static_cast<double>(zoom)})},
+          {"map_legend", render::render_map_legend_html(model)},
           {"zoom", zoom},
           {"zoomed", zoom > 1},
           {"zoom_links", std::move(links)}};

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 namespace adj::web {
 
@@ -21,16 +21,16 @@ int map_zoom(const std::map<std::string, std::string>& query);
 // succeeded without a battle, every battle the report holds (its own attacks and the attacks on
 // it) as "attack" arrows from each attacking origin, and the retreats the battles caused. Each
 // battle once; malformed entries are skipped.
-std::vector<MapArrow> arrows_from_report(const nlohmann::json& report);
+std::vector<render::MapArrow> arrows_from_report(const nlohmann::json& report);
 
 // The arrows of a resolved turn: every battle log (to_json(BattleLog) form, as the battle
 // records keep it) with its retreats, and with `with_moves` also the moves without battle among
 // the turn record's actions (every player's, to_json(ActionResult) form).
-std::vector<MapArrow> arrows_from_turn(const std::vector<nlohmann::json>& battles,
-                                       const nlohmann::json& actions, bool with_moves);
+std::vector<render::MapArrow> arrows_from_turn(const std::vector<nlohmann::json>& battles,
+                                               const nlohmann::json& actions, bool with_moves);
 
 // The view model of the _map partial: {"map_svg", "map_legend", "zoom", "zoom_links": [{"label",
 // "href", "current"}]}; `path` is the page's own path (the links add ?zoom=n#map).
-nlohmann::json map_block(const MapModel& model, int zoom, const std::string& path);
+nlohmann::json map_block(const render::MapModel& model, int zoom, const std::string& path);
 
 }  // namespace adj::web

@@ -28,9 +28,9 @@
 
 #include <variant>
 
-#include "server/app/client_address.h"
+#include "base/client_address.h"
+#include "base/log_escape.h"
 #include "server/app/confirmations.h"
-#include "server/app/log_escape.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
 #include "server/app/time_text.h"

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string>
 
+#include "base/escape.h"
 #include "rules/game/state.h"
-#include "server/app/escape.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/outbox_view.h"

@@ -8,7 +8,7 @@
 #include "rules/report/report.h"
 #include "rules/report/state_text.h"
 #include "server/app/time_text.h"
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 namespace adj::web {
 
@@ -233,7 +233,7 @@ Json roundup_view(const Json& roundup, const Json& players) {
       kingdoms.push_back(
           {{"code", code},
            {"name", text(k, "name", "")},
-           {"colour", it == who.end() ? "#555555" : palette_colour(it->second.second)},
+           {"colour", it == who.end() ? "#555555" : render::palette_colour(it->second.second)},
            {"areas", num(k, "areas")},
            {"armies", num(k, "armies")},
            {"population", num(k, "population")},

@@ -13,7 +13,7 @@
 
 #include <variant>
 
-#include "server/app/log_escape.h"
+#include "base/log_escape.h"
 #include "server/app/press.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"

@@ -4,7 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "server/app/log_escape.h"
+#include "base/log_escape.h"
 #include "server/web/page_render.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"

@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "rules/core/ascii.h"
+#include "server/http/http_types.h"
 #include "server/web/auth_guard.h"
-#include "server/web/http_types.h"
 #include "server/web/web_context.h"
 
 namespace adj::web::route {

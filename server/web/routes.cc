@@ -6,8 +6,8 @@
 #include <map>
 
 #include "server/app/mail_delivery.h"
+#include "server/http/metrics.h"
 #include "server/web/auth_guard.h"
-#include "server/web/metrics.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/store.h"
@@ -114,7 +114,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
           for (const auto& g : *games) ++by_status[g.status];
           out += "# HELP adjutant_games Games by status.\n# TYPE adjutant_games gauge\n";
           for (const auto& [status, n] : by_status)
-            out += "adjutant_games{status=\"" + prometheus_label(status) + "\"} " +
+            out += "adjutant_games{status=\"" + http::prometheus_label(status) + "\"} " +
                    std::to_string(n) + "\n";
         }
         if (auto sizes = thread_store(ctx).storage_by_game(); sizes.ok()) {
@@ -126,7 +126,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
                  {std::pair<const char*, std::int64_t>{"submissions", g.submissions},
                   {"reports", g.reports},
                   {"mail", g.mail}})
-              out += "adjutant_game_bytes{game=\"" + prometheus_label(g.game) + "\",kind=\"" +
+              out += "adjutant_game_bytes{game=\"" + http::prometheus_label(g.game) + "\",kind=\"" +
                      kind + "\"} " + std::to_string(n) + "\n";
         }
         auto r = http::Response::text(std::move(out));

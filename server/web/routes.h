@@ -2,7 +2,7 @@
 // JSON API under /api/ (api_routes.cc) and the server-rendered HTML pages (html_routes.cc).
 #pragma once
 
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 #include "server/web/web_context.h"
 
 namespace adj::web {

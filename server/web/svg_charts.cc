@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 namespace adj::web {
 
@@ -199,7 +199,7 @@ std::vector<LineChart> kingdom_charts(const KingdomHistory& h) {
     for (const auto& k : h.kingdoms) {
       ChartSeries s;
       s.label = (k.name.empty() ? k.code : k.name + " (" + k.code + ")");
-      s.colour = palette_colour(k.palette);
+      s.colour = render::palette_colour(k.palette);
       s.values = i == 0 ? k.areas : i == 1 ? k.armies : k.population;
       out[i].series.push_back(std::move(s));
     }

@@ -12,7 +12,7 @@
 #include <mutex>
 #include <thread>
 
-#include "server/app/log_escape.h"
+#include "base/log_escape.h"
 #include "server/app/open_store.h"
 #include "server/web/web_context.h"
 #include "storage/store.h"

@@ -11,8 +11,8 @@
 
 #include "server/app/admin.h"
 #include "server/app/auth_throttle.h"
-#include "server/web/http_types.h"
-#include "server/web/metrics.h"
+#include "server/http/http_types.h"
+#include "server/http/metrics.h"
 
 namespace adj {
 class Store;
@@ -35,7 +35,7 @@ class WebContext {
   WebContext(WebConfig config, Clock clock);
   ~WebContext();
   const WebConfig& config() const { return config_; }
-  Metrics& metrics() { return metrics_; }
+  http::Metrics& metrics() { return metrics_; }
   const Clock& clock() const { return clock_; }
   // This thread's services and admin, over this thread's Store. Throws
   // http::ServiceUnavailable if the database cannot be opened (e.g. out of file descriptors, or
@@ -83,7 +83,7 @@ class WebContext {
   PerThread& local();
   WebConfig config_;
   Clock clock_;
-  Metrics metrics_;
+  http::Metrics metrics_;
   TurnRunHook on_turn_run_;
   SecretsHook on_secrets_issued_;
   AuthThrottle throttle_;

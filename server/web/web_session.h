@@ -18,7 +18,7 @@
 #include <map>
 #include <string>
 
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 
 namespace adj::web {
 

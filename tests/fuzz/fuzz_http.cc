@@ -17,7 +17,7 @@
 #include <string_view>
 
 #include "server/http/beast_request.h"
-#include "server/web/http_types.h"
+#include "server/http/http_types.h"
 #include "server/web/web_context.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/support/temp_dir.h"

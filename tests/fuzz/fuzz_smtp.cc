@@ -1,4 +1,4 @@
-// libFuzzer harness: the SMTP server state machine (server/mail/smtp_protocol.h). The input is
+// libFuzzer harness: the SMTP server state machine (server/http/smtp_protocol.h). The input is
 // what a peer sends on one connection, cut into reads: each chunk is preceded by one byte giving
 // its length (1..64), so pipelining and lines split across reads are explored. Small limits make
 // the size, line-length, recipient and error bounds reachable. Invariants: every reply is one or
@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/mail/smtp_protocol.h"
+#include "server/http/smtp_protocol.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace {
@@ -35,7 +35,7 @@ bool well_formed_reply(const std::string& r) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  adj::mail::SmtpLimits limits;
+  adj::http::SmtpLimits limits;
   limits.hostname = "fuzz.test";
   limits.max_message_bytes = 2048;
   limits.max_command_line = 128;
@@ -43,11 +43,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.starttls = true;
   limits.require_tls = size > 0 && (data[0] & 1) != 0;
   limits.max_errors = 5;
-  adj::mail::SmtpProtocol smtp(
+  adj::http::SmtpProtocol smtp(
       limits, [](const std::string& rcpt) { return rcpt.find("game") != std::string::npos; });
   FUZZ_CHECK(well_formed_reply(smtp.greeting()));
 
-  std::vector<adj::mail::SmtpEvent> events;
+  std::vector<adj::http::SmtpEvent> events;
   std::size_t pos = 0;
   bool closed = false;
   while (pos < size) {
@@ -56,33 +56,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     events.clear();
     smtp.receive(std::string_view(reinterpret_cast<const char*>(data) + pos, len), events);
     pos += len;
-    for (const adj::mail::SmtpEvent& e : events) {
+    for (const adj::http::SmtpEvent& e : events) {
       FUZZ_CHECK(!closed);
       switch (e.kind) {
-        case adj::mail::SmtpEvent::kReply:
+        case adj::http::SmtpEvent::kReply:
           FUZZ_CHECK(well_formed_reply(e.reply));
           break;
-        case adj::mail::SmtpEvent::kMessage:
+        case adj::http::SmtpEvent::kMessage:
           FUZZ_CHECK(!e.message.rcpt_to.empty());
           FUZZ_CHECK(e.message.rcpt_to.size() <= limits.max_recipients);
           if (e.message.oversized) {
             FUZZ_CHECK(e.message.total_bytes > limits.max_message_bytes);
-            FUZZ_CHECK(e.message.data.size() <= adj::mail::SmtpProtocol::kOversizedHead);
+            FUZZ_CHECK(e.message.data.size() <= adj::http::SmtpProtocol::kOversizedHead);
           } else {
             FUZZ_CHECK(e.message.data.size() <= limits.max_message_bytes);
             FUZZ_CHECK(e.message.total_bytes == e.message.data.size());
           }
           break;
-        case adj::mail::SmtpEvent::kClose:
+        case adj::http::SmtpEvent::kClose:
           closed = true;
           break;
-        case adj::mail::SmtpEvent::kStartTls:
+        case adj::http::SmtpEvent::kStartTls:
           FUZZ_CHECK(&e == &events.back());
           FUZZ_CHECK(!smtp.tls());
           break;
       }
     }
-    if (!events.empty() && events.back().kind == adj::mail::SmtpEvent::kStartTls)
+    if (!events.empty() && events.back().kind == adj::http::SmtpEvent::kStartTls)
       smtp.tls_started();
     if (closed) FUZZ_CHECK(smtp.closed());
   }

@@ -9,8 +9,8 @@
 
 #include <string>
 
+#include "base/sha256.h"
 #include "rules/orders/parser.h"
-#include "server/app/sha256.h"
 #include "server/app/stored_text.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"

@@ -387,8 +387,9 @@ TEST_F(Cli, GoldenReportsOfTheBundledScenario) {
   }
 }
 
-// Dark Age RAID (seed_rules §1.8) through the CLI: both reports show it; it is not replayable.
-// GLS (Mercia) Arm 2, Pop 2, Def 4: the 2 raiders lose 1, the defenders 1; 1 raider goes home.
+// Dark Age RAID (docs/rules/dark-age.md §1.8) through the CLI: both reports show it; it is not
+// replayable. GLS (Mercia) Arm 2, Pop 2, Def 4: the 2 raiders lose 1, the defenders 1; 1 raider
+// goes home.
 TEST_F(Cli, RaidShowsInBothReportsAndIsNotReplayed) {
   create();
   auto sent = cli({"orders", "submit", "britain-1", "-"},

@@ -1,9 +1,9 @@
-// The client's address behind reverse proxies (server/app/client_address.h): CIDR parsing,
+// The client's address behind reverse proxies (base/client_address.h): CIDR parsing,
 // X-Forwarded-For walked from the right past trusted proxies, RFC 7239 Forwarded, malformed
 // values falling back to the peer, and the headers never believed from an untrusted peer.
 #include <gtest/gtest.h>
 
-#include "server/app/client_address.h"
+#include "base/client_address.h"
 
 namespace adj {
 namespace {

@@ -7,8 +7,8 @@
 
 #include <memory>
 
+#include "base/escape.h"
 #include "rules/game/scenario.h"
-#include "server/app/escape.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"

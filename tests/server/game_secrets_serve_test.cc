@@ -1,4 +1,4 @@
-// What a game keeps from the public, end to end. Seeds (README, Randomness and replay): every
+// What a game keeps from the public, end to end. Seeds (docs/architecture.md): every
 // game gets a fresh random seed unless its GM sets one, and the API, the web form and the command
 // line all honour the GM's; a bundled scenario's published seed is never used, and the seed is
 // shown to nobody but the GM. Standing defences (ambushes, retreat destinations) are in no public

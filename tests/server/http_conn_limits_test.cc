@@ -83,7 +83,7 @@ TEST(ConnectionCaps, FitToFileLimit) {
 
 TEST(HttpConnLimits, PerAddressAndGlobalCapsAnswer503AndHeldConnectionsStay) {
   Router router = test_router();
-  web::Metrics metrics;
+  http::Metrics metrics;
   ServerOptions o;
   o.max_connections = 30;
   o.max_connections_per_address = 10;
@@ -127,7 +127,7 @@ TEST(HttpConnLimits, PerAddressAndGlobalCapsAnswer503AndHeldConnectionsStay) {
 TEST(HttpConnLimits, HealthzAnswersWhileTwoThousandIdleConnectionsAreHeld) {
   if (testing::raise_nofile() < 4500) GTEST_SKIP() << "needs RLIMIT_NOFILE >= 4500";
   Router router = test_router();
-  web::Metrics metrics;
+  http::Metrics metrics;
   ServerOptions o;
   o.max_connections = 2100;
   o.max_connections_per_address = 60;
@@ -168,7 +168,7 @@ TEST(HttpConnLimits, HealthzAnswersWhileTwoThousandIdleConnectionsAreHeld) {
 
 TEST(HttpConnLimits, ServiceUnavailableFromAHandlerIs503WithRetryAfter) {
   Router router = test_router();
-  web::Metrics metrics;
+  http::Metrics metrics;
   HttpServer server(router, metrics);
   ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
   std::string resp;
@@ -183,7 +183,7 @@ TEST(HttpConnLimits, ServiceUnavailableFromAHandlerIs503WithRetryAfter) {
 // spare descriptor, keeps running, and serves again once descriptors are free.
 TEST(HttpConnLimits, OutOfDescriptorsRefusesPolitelyAndRecovers) {
   Router router = test_router();
-  web::Metrics metrics;
+  http::Metrics metrics;
   ServerOptions o;
   o.max_connections = 100000;
   o.max_connections_per_address = 100000;

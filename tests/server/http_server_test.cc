@@ -197,7 +197,7 @@ class HttpServerTest : public ::testing::Test {
   }
 
   Router router_;
-  web::Metrics metrics_;
+  http::Metrics metrics_;
   std::unique_ptr<HttpServer> server_;
   int port_ = 0;
   int slow_ms_ = 1000;

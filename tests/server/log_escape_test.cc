@@ -1,5 +1,5 @@
-// log_escape (server/app/log_escape.h): what outside data looks like in a log line.
-#include "server/app/log_escape.h"
+// log_escape (base/log_escape.h): what outside data looks like in a log line.
+#include "base/log_escape.h"
 
 #include <gtest/gtest.h>
 

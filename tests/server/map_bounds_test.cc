@@ -9,9 +9,9 @@
 #include "rules/game/scenario.h"
 #include "server/render/map_png.h"
 #include "server/render/state_map.h"
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
-namespace adj::web {
+namespace adj::render {
 namespace {
 
 using Json = nlohmann::json;
@@ -199,4 +199,4 @@ TEST(MapBounds, ABigMapsPngIsDrawnSmallerToFitTheMailBudget) {
 }
 
 }  // namespace
-}  // namespace adj::web
+}  // namespace adj::render

@@ -1,4 +1,4 @@
-// The map's plane geometry (server/web/map_geometry.h): half-plane clipping, territories as
+// The map's plane geometry (server/render/map_geometry.h): half-plane clipping, territories as
 // clipped Voronoi cells (checked against brute force), outline validation, arrow curves.
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <limits>
 
-#include "server/web/map_geometry.h"
+#include "server/render/map_geometry.h"
 
-namespace adj::web {
+namespace adj::render {
 namespace {
 
 using Json = nlohmann::json;
@@ -194,4 +194,4 @@ TEST(MapGeometry, ArrowCurveBendsLeftAndEndsInItsHead) {
 }
 
 }  // namespace
-}  // namespace adj::web
+}  // namespace adj::render

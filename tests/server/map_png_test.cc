@@ -17,7 +17,7 @@
 #include "rules/game/scenario.h"
 #include "server/render/map_png.h"
 #include "server/render/state_map.h"
-#include "server/web/svg_map.h"
+#include "server/render/svg_map.h"
 
 namespace adj::render {
 namespace {
@@ -234,11 +234,11 @@ TEST(MapPng, SeveralThreadsAtOnceGetTheSameBytes) {
 }
 
 TEST(MapPng, AFiveThousandAreaMapIsScaledToTheLimit) {
-  web::MapModel m;
+  render::MapModel m;
   m.title = "Big <&> map";
   m.players = {{"AAA", "A"}, {"BBB", "B"}};
   for (int i = 0; i < 5000; ++i) {
-    web::MapArea a;
+    render::MapArea a;
     a.code = "A" + std::to_string(i);
     a.name = "Area \"" + std::to_string(i) + "\" <x>";
     a.owner = i % 3 == 0 ? "AAA" : i % 3 == 1 ? "BBB" : "";
@@ -248,7 +248,7 @@ TEST(MapPng, AFiveThousandAreaMapIsScaledToTheLimit) {
     m.areas.push_back(a);
     if (i > 0) m.edges.emplace_back("A" + std::to_string(i - 1), a.code);
   }
-  const std::string s = web::render_svg_map(m);
+  const std::string s = render::render_svg_map(m);
   const auto t0 = std::chrono::steady_clock::now();
   const auto png = svg_to_png(s);
   const double ms =

@@ -20,8 +20,8 @@ using testing::RawConn;
 std::string smtp_addr(int i) { return "127.0.0." + std::to_string(i); }
 
 SmtpServer::BatchHandler store_all() {
-  return [](std::vector<mail::SmtpMessage>& batch) {
-    return std::vector<std::string>(batch.size(), mail::SmtpProtocol::reply_stored());
+  return [](std::vector<http::SmtpMessage>& batch) {
+    return std::vector<std::string>(batch.size(), http::SmtpProtocol::reply_stored());
   };
 }
 
@@ -56,7 +56,7 @@ std::string open_data(RawConn& c) {
 }
 
 TEST(SmtpLimits, PerAddressAndGlobalCapsAnswer421) {
-  web::Metrics metrics;
+  http::Metrics metrics;
   SmtpServerOptions o;
   o.max_connections = 6;
   o.max_connections_per_address = 3;

@@ -72,7 +72,7 @@ std::string send_one(int port, const std::string& tag) {
 // until release().
 class RecordingHandler {
  public:
-  std::vector<std::string> operator()(std::vector<mail::SmtpMessage>& batch) {
+  std::vector<std::string> operator()(std::vector<http::SmtpMessage>& batch) {
     std::unique_lock<std::mutex> lock(mu_);
     std::vector<std::string> senders;
     for (const auto& m : batch) senders.push_back(m.mail_from);
@@ -80,7 +80,7 @@ class RecordingHandler {
     cv_.notify_all();
     if (batches_.size() == 1 && hold_) cv_.wait(lock, [&] { return !hold_; });
     std::vector<std::string> replies;
-    for (const auto& s : senders) replies.push_back(mail::SmtpProtocol::reply_stored("for " + s));
+    for (const auto& s : senders) replies.push_back(http::SmtpProtocol::reply_stored("for " + s));
     return replies;
   }
   void hold() { hold_ = true; }
@@ -109,7 +109,7 @@ class RecordingHandler {
 TEST(SmtpListener, MessagesCompletedDuringAStoreShareTheNextBatch) {
   RecordingHandler rec;
   rec.hold();
-  SmtpServer server([&](std::vector<mail::SmtpMessage>& b) { return rec(b); }, {});
+  SmtpServer server([&](std::vector<http::SmtpMessage>& b) { return rec(b); }, {});
   ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
   const int port = server.port();
 
@@ -143,7 +143,7 @@ TEST(SmtpListener, BatchesAreCutAtMaxBatch) {
   rec.hold();
   SmtpServerOptions o;
   o.max_batch = 2;
-  SmtpServer server([&](std::vector<mail::SmtpMessage>& b) { return rec(b); }, {}, o);
+  SmtpServer server([&](std::vector<http::SmtpMessage>& b) { return rec(b); }, {}, o);
   ASSERT_TRUE(server.start("127.0.0.1", 0).ok());
   std::vector<std::thread> clients;
   std::atomic<int> stored{0};
@@ -168,11 +168,11 @@ TEST(SmtpListener, BatchesAreCutAtMaxBatch) {
 TEST(SmtpListener, AFailingHandlerIsATemporaryFailureForItsMessages) {
   std::atomic<int> calls{0};
   SmtpServer server(
-      [&](std::vector<mail::SmtpMessage>& b) -> std::vector<std::string> {
+      [&](std::vector<http::SmtpMessage>& b) -> std::vector<std::string> {
         const int n = ++calls;
         if (n == 1) throw std::runtime_error("disk on fire");
         if (n == 2) return {};  // a wrong number of replies
-        return std::vector<std::string>(b.size(), mail::SmtpProtocol::reply_stored());
+        return std::vector<std::string>(b.size(), http::SmtpProtocol::reply_stored());
       },
       {});
   ASSERT_TRUE(server.start("127.0.0.1", 0).ok());

@@ -1,5 +1,5 @@
-// SmtpProtocol (server/mail/smtp_protocol.h): the SMTP server state machine, fed bytes directly.
-#include "server/mail/smtp_protocol.h"
+// SmtpProtocol (server/http/smtp_protocol.h): the SMTP server state machine, fed bytes directly.
+#include "server/http/smtp_protocol.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace adj::mail {
+namespace adj::http {
 namespace {
 
 class SmtpProtocolTest : public ::testing::Test {
@@ -404,4 +404,4 @@ TEST_F(SmtpRequireTlsProtocol, QuitWorksBeforeTls) {
 }
 
 }  // namespace
-}  // namespace adj::mail
+}  // namespace adj::http

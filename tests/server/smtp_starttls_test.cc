@@ -130,23 +130,23 @@ elif mode == 'plain':
 // Messages the listener handed over, all answered 250.
 class TlsRecorder {
  public:
-  std::vector<std::string> operator()(std::vector<mail::SmtpMessage>& batch) {
+  std::vector<std::string> operator()(std::vector<http::SmtpMessage>& batch) {
     std::lock_guard<std::mutex> lock(mu_);
     std::vector<std::string> replies;
     for (auto& m : batch) {
       messages_.push_back(m);
-      replies.push_back(mail::SmtpProtocol::reply_stored());
+      replies.push_back(http::SmtpProtocol::reply_stored());
     }
     return replies;
   }
-  std::vector<mail::SmtpMessage> messages() {
+  std::vector<http::SmtpMessage> messages() {
     std::lock_guard<std::mutex> lock(mu_);
     return messages_;
   }
 
  private:
   std::mutex mu_;
-  std::vector<mail::SmtpMessage> messages_;
+  std::vector<http::SmtpMessage> messages_;
 };
 
 class SmtpStartTls : public ::testing::Test {
@@ -166,7 +166,7 @@ class SmtpStartTls : public ::testing::Test {
   }
   void start(SmtpServerOptions o) {
     server_ = std::make_unique<SmtpServer>(
-        [this](std::vector<mail::SmtpMessage>& b) { return rec_(b); }, nullptr, std::move(o));
+        [this](std::vector<http::SmtpMessage>& b) { return rec_(b); }, nullptr, std::move(o));
     ASSERT_TRUE(server_->start("127.0.0.1", 0).ok());
   }
   std::string py(const std::string& mode) {
@@ -296,8 +296,8 @@ TEST_F(SmtpStartTls, StartFailsOnAMissingOrBrokenFile) {
   auto o = tls_options();
   o.tls_key_file = dir_.file("absent.key");
   SmtpServer missing(
-      [](std::vector<mail::SmtpMessage>& b) {
-        return std::vector<std::string>(b.size(), mail::SmtpProtocol::reply_stored());
+      [](std::vector<http::SmtpMessage>& b) {
+        return std::vector<std::string>(b.size(), http::SmtpProtocol::reply_stored());
       },
       nullptr, o);
   const Status st = missing.start("127.0.0.1", 0);
@@ -307,8 +307,8 @@ TEST_F(SmtpStartTls, StartFailsOnAMissingOrBrokenFile) {
   SmtpServerOptions require_without_cert;
   require_without_cert.require_tls = true;
   SmtpServer no_cert(
-      [](std::vector<mail::SmtpMessage>& b) {
-        return std::vector<std::string>(b.size(), mail::SmtpProtocol::reply_stored());
+      [](std::vector<http::SmtpMessage>& b) {
+        return std::vector<std::string>(b.size(), http::SmtpProtocol::reply_stored());
       },
       nullptr, require_without_cert);
   EXPECT_FALSE(no_cert.start("127.0.0.1", 0).ok());

@@ -7,8 +7,8 @@
 #include <cstdio>
 
 #include "rules/game/scenario.h"
+#include "server/render/svg_map.h"
 #include "server/web/map_view.h"
-#include "server/web/svg_map.h"
 #include "tests/server/web_test_util.h"
 
 namespace adj::web {
@@ -27,8 +27,8 @@ Json map_state_of(const std::string& scenario) {
 }
 
 // n areas on a jittered grid with coordinates, owned in turn by four players.
-MapModel big_model(std::size_t n) {
-  MapModel m;
+render::MapModel big_model(std::size_t n) {
+  render::MapModel m;
   m.title = "Big";
   for (const char* p : {"AAA", "BBB", "CCC", "DDD"})
     m.players.push_back({p, std::string(p) + " land"});
@@ -36,7 +36,7 @@ MapModel big_model(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) {
     const double jx = std::sin(static_cast<double>(i) * 12.9898) * 0.3;
     const double jy = std::cos(static_cast<double>(i) * 78.233) * 0.3;
-    MapArea a;
+    render::MapArea a;
     a.code = "A" + std::to_string(i);
     a.name = "Province " + std::to_string(i);
     a.owner = i % 5 == 4 ? "" : m.players[i % 4].code;
@@ -51,9 +51,9 @@ MapModel big_model(std::size_t n) {
 }
 
 TEST(MapRender, FiveThousandAreasRenderWithLabelsOnlyWhenZoomed) {
-  const MapModel m = big_model(5000);
+  const render::MapModel m = big_model(5000);
   const auto t0 = std::chrono::steady_clock::now();
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0);
   std::printf("[ figure   ] 5000 areas: render %.0f ms, SVG %zu bytes (zoom 1, legend inside)\n",
               ms.count(), svg.size());
@@ -61,7 +61,7 @@ TEST(MapRender, FiveThousandAreasRenderWithLabelsOnlyWhenZoomed) {
   EXPECT_EQ(count(svg, "<g class=\"area "), 5000);
   EXPECT_EQ(count(svg, " class=\"name\""), 0);  // too small for names at zoom 1
   const auto t1 = std::chrono::steady_clock::now();
-  const std::string zoomed = render_svg_map(m, {false, 8});
+  const std::string zoomed = render::render_svg_map(m, {false, 8});
   const auto ms8 = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1);
   std::printf("[ figure   ] 5000 areas: render %.0f ms, SVG %zu bytes (zoom 8)\n", ms8.count(),
               zoomed.size());
@@ -81,15 +81,15 @@ TEST(MapRender, ScenarioOutlinesAreDrawnAndInvalidOnesIgnored) {
   Json st = to_json(*state);
   ASSERT_TRUE(state_from_json(st).ok());
   EXPECT_EQ(to_json(*state_from_json(st)), st);  // the outline round-trips
-  const MapModel m = map_model_from_state(st);
-  const MapArea& wfd = *std::find_if(m.areas.begin(), m.areas.end(),
-                                     [](const MapArea& a) { return a.code == "WFD"; });
-  const MapArea& efd = *std::find_if(m.areas.begin(), m.areas.end(),
-                                     [](const MapArea& a) { return a.code == "EFD"; });
+  const render::MapModel m = render::map_model_from_state(st);
+  const render::MapArea& wfd = *std::find_if(
+      m.areas.begin(), m.areas.end(), [](const render::MapArea& a) { return a.code == "WFD"; });
+  const render::MapArea& efd = *std::find_if(
+      m.areas.begin(), m.areas.end(), [](const render::MapArea& a) { return a.code == "EFD"; });
   ASSERT_TRUE(wfd.outline);
   EXPECT_EQ(wfd.outline->size(), 4u);
   EXPECT_FALSE(efd.outline);
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   EXPECT_EQ(check_balanced(svg), "");
   // WFD's territory is its square: a path of four points.
   const std::size_t g = svg.find("id=\"area-WFD\"");
@@ -103,16 +103,16 @@ TEST(MapRender, ScenarioOutlinesAreDrawnAndInvalidOnesIgnored) {
       a.erase("x");
       a.erase("y");
     }
-  const MapModel m2 = map_model_from_state(st);
+  const render::MapModel m2 = render::map_model_from_state(st);
   const auto& w2 = *std::find_if(m2.areas.begin(), m2.areas.end(),
-                                 [](const MapArea& a) { return a.code == "WFD"; });
+                                 [](const render::MapArea& a) { return a.code == "WFD"; });
   EXPECT_DOUBLE_EQ(*w2.x, 100);
   EXPECT_DOUBLE_EQ(*w2.y, 100);
 }
 
 TEST(MapRender, TerrainFortsFeaturesAndRiversAreDrawnAndExplained) {
-  const MapModel vm = map_model_from_state(map_state_of("virtuti-militari-1939"));
-  const std::string svg = render_svg_map(vm, {true, 2});
+  const render::MapModel vm = render::map_model_from_state(map_state_of("virtuti-militari-1939"));
+  const std::string svg = render::render_svg_map(vm, {true, 2});
   EXPECT_EQ(check_balanced(svg), "");
   EXPECT_EQ(count(svg, "fill=\"#3b3b3b\""), 1 + 5);     // the legend, DAN EPR KRK MIN WAR
   EXPECT_NE(svg.find(">2</text>"), std::string::npos);  // Warsaw's fort level
@@ -123,20 +123,20 @@ TEST(MapRender, TerrainFortsFeaturesAndRiversAreDrawnAndExplained) {
             static_cast<int>(vm.rivers.size()));
   EXPECT_GE(count(svg, "class=\"river\""), 1);
   EXPECT_NE(svg.find(">river</text>"), std::string::npos);
-  const MapModel pw = map_model_from_state(map_state_of("path-of-war-ardennes"));
-  const std::string ardennes = render_svg_map(pw);
+  const render::MapModel pw = render::map_model_from_state(map_state_of("path-of-war-ardennes"));
+  const std::string ardennes = render::render_svg_map(pw);
   for (const char* key : {">castle</text>", ">road</text>", ">railway</text>"})
     EXPECT_NE(ardennes.find(key), std::string::npos) << key;
 }
 
 TEST(MapRender, ArrowsInThePlayersColourWithResultsEscaped) {
-  MapModel m = map_model_from_state(map_state_of("dark-age-britain"));
+  render::MapModel m = render::map_model_from_state(map_state_of("dark-age-britain"));
   m.arrows = {{"HAM", "SUS", "attack", "WSX", "Battle at <Sussex> & co"},
               {"WIL", "OXF", "move", "WSX", "MOVE WIL OXF 2"},
               {"SUS", "KNT", "retreat", "", "fell back"},
               {"HAM", "NOWHERE", "move", "WSX", "unknown area: not drawn"},
               {"HAM", "HAM", "move", "WSX", "no distance: not drawn"}};
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   EXPECT_EQ(check_balanced(svg), "");
   EXPECT_EQ(count(svg, "<g class=\"arrow "), 3);
   EXPECT_EQ(count(svg, "<g class=\"arrow attack\""), 1);
@@ -145,7 +145,7 @@ TEST(MapRender, ArrowsInThePlayersColourWithResultsEscaped) {
   // Wessex's colour (index 4), bolder for the attack; retreats dashed and grey without a player.
   const std::size_t at = svg.find("<g class=\"arrow attack\"");
   const std::string attack = svg.substr(at, svg.find("</g>", at) - at);
-  EXPECT_NE(attack.find("stroke=\"" + palette_colour(4) + "\" stroke-width=\"4.5\""),
+  EXPECT_NE(attack.find("stroke=\"" + render::palette_colour(4) + "\" stroke-width=\"4.5\""),
             std::string::npos)
       << attack;
   const std::size_t rt = svg.find("<g class=\"arrow retreat\"");
@@ -154,13 +154,13 @@ TEST(MapRender, ArrowsInThePlayersColourWithResultsEscaped) {
   EXPECT_NE(retreat.find("#555555"), std::string::npos);
   EXPECT_NE(svg.find(">attack (hover: result)</text>"), std::string::npos);
   // Deterministic bytes.
-  EXPECT_EQ(svg, render_svg_map(m));
+  EXPECT_EQ(svg, render::render_svg_map(m));
 }
 
 TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
-  MapModel m = map_model_from_state(map_state_of("dark-age-britain"));
+  render::MapModel m = render::map_model_from_state(map_state_of("dark-age-britain"));
   m.players[0].name = "<img src=x onerror=alert(1)>";
-  const std::string html = render_map_legend_html(m);
+  const std::string html = render::render_map_legend_html(m);
   EXPECT_EQ(check_balanced(html), "");
   EXPECT_EQ(html.rfind("<aside class=\"map-legend\"", 0), 0u);
   EXPECT_EQ(html.find("<img"), std::string::npos);
@@ -168,7 +168,7 @@ TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
   EXPECT_EQ(count(html, "<pattern id=\"lg-own-"), 5);
   EXPECT_EQ(count(html, "<li>"), 5 + 1 + 1 + 5 + 2 + 1);  // kingdoms, unowned, sea, terrains,
                                                           // city and fort, armies
-  EXPECT_EQ(render_svg_map(m, {false, 1}).find(m.players[0].name), std::string::npos);
+  EXPECT_EQ(render::render_svg_map(m, {false, 1}).find(m.players[0].name), std::string::npos);
 }
 
 TEST(MapRender, HostileCoordinatesNamesAndNumbersStayBounded) {
@@ -183,14 +183,14 @@ TEST(MapRender, HostileCoordinatesNamesAndNumbersStayBounded) {
     a["name"] = std::string(5000, 'W') + "<&>";
     ++k;
   }
-  const MapModel m = map_model_from_state(st);
-  for (const MapArea& a : m.areas) {
+  const render::MapModel m = render::map_model_from_state(st);
+  for (const render::MapArea& a : m.areas) {
     EXPECT_TRUE(!a.x || std::fabs(*a.x) <= 1e7) << a.code;
     EXPECT_EQ(a.fort, 0);
     EXPECT_LE(a.armies, 1000000000);
   }
   for (double zoom : {1.0, 8.0}) {
-    const std::string svg = render_svg_map(m, {true, zoom});
+    const std::string svg = render::render_svg_map(m, {true, zoom});
     EXPECT_EQ(check_balanced(svg), "");
     EXPECT_EQ(svg.find("nan"), std::string::npos);
     EXPECT_EQ(svg.find("inf"), std::string::npos);
@@ -234,7 +234,7 @@ TEST(MapView, ReportArrowsAreMovesBattlesAndRetreatsEachOnce) {
         {{"verb", "MOVE"}, {"ok", true}, {"text", "MOVE"}},  // malformed: skipped
         "not an object"}},
       {"attacks_on_you", {battle("1.1.WSX", "HAM", "SUS", true), 42}}};
-  const std::vector<MapArrow> arrows = arrows_from_report(report);
+  const std::vector<render::MapArrow> arrows = arrows_from_report(report);
   ASSERT_EQ(arrows.size(), 4u);
   EXPECT_EQ(arrows[0].kind, "move");
   EXPECT_EQ(arrows[0].from, "SOM");
@@ -272,7 +272,7 @@ TEST(MapView, TurnArrowsShowMovesOnlyWhenAsked) {
 }
 
 TEST(MapView, BlockHasZoomLinksTheMapAndTheLegend) {
-  const MapModel m = map_model_from_state(map_state_of("exalted-scavenger-lands"));
+  const render::MapModel m = render::map_model_from_state(map_state_of("exalted-scavenger-lands"));
   const Json b = map_block(m, 4, "/games/x-1");
   EXPECT_EQ(b["zoom"], 4);
   EXPECT_TRUE(b["zoomed"].get<bool>());

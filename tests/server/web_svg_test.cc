@@ -1,4 +1,4 @@
-// The SVG map and charts (server/web/svg_map.h, svg_charts.h) and the page view models
+// The SVG map and charts (server/render/svg_map.h, svg_charts.h) and the page view models
 // (pages_view.h): pure functions, tested on the bundled scenarios.
 #include <gtest/gtest.h>
 
@@ -6,10 +6,10 @@
 #include <set>
 
 #include "rules/game/scenario.h"
+#include "server/render/svg_map.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/svg_charts.h"
-#include "server/web/svg_map.h"
 #include "tests/server/web_test_util.h"
 
 namespace adj::web {
@@ -27,9 +27,9 @@ Json svg_state_of(const std::string& scenario) {
 }
 
 // An area named after its code, at (x, y) when both are given.
-MapArea area(const std::string& code, std::optional<double> x = std::nullopt,
-             std::optional<double> y = std::nullopt) {
-  MapArea a;
+render::MapArea area(const std::string& code, std::optional<double> x = std::nullopt,
+                     std::optional<double> y = std::nullopt) {
+  render::MapArea a;
   a.code = code;
   a.name = code;
   a.x = x;
@@ -48,15 +48,15 @@ TEST(Escape, HtmlAndXml) {
 
 TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
   const Json st = svg_state_of("dark-age-britain");
-  const MapModel m = map_model_from_state(st);
+  const render::MapModel m = render::map_model_from_state(st);
   ASSERT_EQ(m.areas.size(), st["areas"].size());
   ASSERT_EQ(m.players.size(), 5u);
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   EXPECT_EQ(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0), 0u);
   EXPECT_EQ(check_balanced(svg), "");
   // Issue 13: names, not only codes. At zoom 4 every territory has room for its name; cities
   // are markers named beside them. Codes stay in the hover titles.
-  const std::string big = render_svg_map(m, {true, 4});
+  const std::string big = render::render_svg_map(m, {true, 4});
   EXPECT_EQ(check_balanced(big), "");
   for (const auto& a : st["areas"]) {
     const std::string code = a["code"], name = a["name"];
@@ -96,7 +96,7 @@ TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
 }
 
 TEST(SvgMap, SixAreasFitASmallBoxAndZoomWidensTheCanvas) {
-  MapModel m;
+  render::MapModel m;
   for (int i = 0; i < 6; ++i)
     m.areas.push_back(area("A" + std::to_string(i), static_cast<double>(i % 3) * 100,
                            static_cast<double>(i / 3) * 100));
@@ -104,28 +104,29 @@ TEST(SvgMap, SixAreasFitASmallBoxAndZoomWidensTheCanvas) {
     const std::size_t w = svg.find("width=\""), h = svg.find("height=\"");
     return std::make_pair(std::stod(svg.substr(w + 7)), std::stod(svg.substr(h + 8)));
   };
-  const auto [w1, h1] = size_of(render_svg_map(m, {false, 1}));
+  const auto [w1, h1] = size_of(render::render_svg_map(m, {false, 1}));
   EXPECT_LE(w1, 600);
   EXPECT_LE(h1, 450);
   EXPECT_GE(w1, 400);
-  const auto [w2, h2] = size_of(render_svg_map(m, {false, 2}));
+  const auto [w2, h2] = size_of(render::render_svg_map(m, {false, 2}));
   EXPECT_NEAR(w2, 2 * w1, 20);
   EXPECT_NEAR(h2, 2 * h1, 20);
   // Zoom is bounded 1..8; nonsense is 1.
-  EXPECT_EQ(render_svg_map(m, {false, 100}), render_svg_map(m, {false, 8}));
-  EXPECT_EQ(render_svg_map(m, {false, std::nan("")}), render_svg_map(m, {false, 1}));
-  EXPECT_EQ(render_svg_map(m, {false, -3}), render_svg_map(m, {false, 1}));
-  EXPECT_NE(render_svg_map(m, {false, 1}).find("viewBox=\"0 0 "), std::string::npos);
-  EXPECT_EQ(render_svg_map(m, {false, 1}).find("class=\"legend\""), std::string::npos);
-  EXPECT_NE(render_svg_map(m, {true, 1}).find("class=\"legend\""), std::string::npos);
+  EXPECT_EQ(render::render_svg_map(m, {false, 100}), render::render_svg_map(m, {false, 8}));
+  EXPECT_EQ(render::render_svg_map(m, {false, std::nan("")}),
+            render::render_svg_map(m, {false, 1}));
+  EXPECT_EQ(render::render_svg_map(m, {false, -3}), render::render_svg_map(m, {false, 1}));
+  EXPECT_NE(render::render_svg_map(m, {false, 1}).find("viewBox=\"0 0 "), std::string::npos);
+  EXPECT_EQ(render::render_svg_map(m, {false, 1}).find("class=\"legend\""), std::string::npos);
+  EXPECT_NE(render::render_svg_map(m, {true, 1}).find("class=\"legend\""), std::string::npos);
 }
 
 TEST(SvgMap, ScenarioCoordinatesAreScaledKeepingTheShape) {
-  const MapModel m = map_model_from_state(svg_state_of("dark-age-britain"));
-  const Layout lay = layout_areas(m, 800);
+  const render::MapModel m = render::map_model_from_state(svg_state_of("dark-age-britain"));
+  const render::Layout lay = render::layout_areas(m, 800);
   EXPECT_FALSE(lay.automatic);
   ASSERT_EQ(lay.at.size(), m.areas.size());
-  for (const Point& p : lay.at) {
+  for (const render::Point& p : lay.at) {
     EXPECT_GE(p.x, 0);
     EXPECT_LE(p.x, lay.width);
     EXPECT_GE(p.y, 0);
@@ -143,12 +144,12 @@ TEST(SvgMap, AutomaticLayoutWithoutCoordinates) {
     a.erase("x");
     a.erase("y");
   }
-  const MapModel m = map_model_from_state(st);
-  const Layout lay = layout_areas(m, 800);
+  const render::MapModel m = render::map_model_from_state(st);
+  const render::Layout lay = render::layout_areas(m, 800);
   EXPECT_TRUE(lay.automatic);
   ASSERT_EQ(lay.at.size(), m.areas.size());
   // Deterministic.
-  const Layout again = layout_areas(m, 800);
+  const render::Layout again = render::layout_areas(m, 800);
   for (std::size_t i = 0; i < lay.at.size(); ++i) {
     EXPECT_EQ(lay.at[i].x, again.at[i].x);
     EXPECT_EQ(lay.at[i].y, again.at[i].y);
@@ -177,34 +178,34 @@ TEST(SvgMap, AutomaticLayoutWithoutCoordinates) {
     for (std::size_t j = i + 1; j < lay.at.size(); ++j, ++all_n) all_sum += dist(i, j);
   EXPECT_LT(edge_sum / static_cast<double>(m.edges.size()), 0.6 * all_sum / all_n);
   // Still a complete, well-formed map.
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   EXPECT_EQ(check_balanced(svg), "");
   for (const auto& a : m.areas)
     EXPECT_NE(svg.find("id=\"area-" + a.code + "\""), std::string::npos);
 }
 
 TEST(SvgMap, AutomaticLayoutOfDisconnectedAndTinyMaps) {
-  MapModel m;
-  EXPECT_EQ(check_balanced(render_svg_map(m)), "");  // no areas at all
+  render::MapModel m;
+  EXPECT_EQ(check_balanced(render::render_svg_map(m)), "");  // no areas at all
   m.areas.push_back(area("A"));
-  Layout one = layout_areas(m);
+  render::Layout one = render::layout_areas(m);
   ASSERT_EQ(one.at.size(), 1u);
   EXPECT_TRUE(std::isfinite(one.at[0].x) && std::isfinite(one.at[0].y));
   for (const char* c : {"B", "C", "D"}) m.areas.push_back(area(c));
   m.edges = {{"A", "B"}, {"A", "UNKNOWN"}};  // C and D are islands; unknown codes ignored
-  const Layout lay = layout_areas(m);
-  for (const Point& p : lay.at) {
+  const render::Layout lay = render::layout_areas(m);
+  for (const render::Point& p : lay.at) {
     EXPECT_TRUE(std::isfinite(p.x) && std::isfinite(p.y));
     EXPECT_GE(p.x, 0);
     EXPECT_LE(p.x, lay.width);
   }
-  EXPECT_EQ(check_balanced(render_svg_map(m)), "");
+  EXPECT_EQ(check_balanced(render::render_svg_map(m)), "");
 }
 
 TEST(SvgMap, EveryBundledScenarioDraws) {
   for (const std::string& name : bundled_scenarios()) {
     const Json st = svg_state_of(name);
-    const std::string svg = render_svg_map(map_model_from_state(st));
+    const std::string svg = render::render_svg_map(render::map_model_from_state(st));
     EXPECT_EQ(check_balanced(svg), "") << name;
     for (const auto& a : st["areas"])
       EXPECT_NE(svg.find("data-code=\"" + a["code"].get<std::string>() + "\""), std::string::npos)
@@ -213,7 +214,7 @@ TEST(SvgMap, EveryBundledScenarioDraws) {
 }
 
 TEST(SvgMap, EscapesNamesFromTheScenario) {
-  MapModel m;
+  render::MapModel m;
   m.title = "<script>alert(1)</script>";
   m.players.push_back({"EVL", "<script>alert('x')</script> & co"});
   m.areas.push_back(area("A", 0, 0));
@@ -223,7 +224,7 @@ TEST(SvgMap, EscapesNamesFromTheScenario) {
   m.areas.back().name = "\"quoted\"";
   m.areas.back().kind = "city";
   m.areas.back().hinterland = "A";
-  const std::string svg = render_svg_map(m);
+  const std::string svg = render::render_svg_map(m);
   EXPECT_EQ(svg.find("<script"), std::string::npos);
   EXPECT_EQ(svg.find("<b>"), std::string::npos);
   EXPECT_NE(svg.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; co"),
@@ -235,10 +236,10 @@ TEST(SvgMap, EscapesNamesFromTheScenario) {
 TEST(SvgMap, PaletteIsStableAndDistinct) {
   std::set<std::string> seen;
   for (std::size_t i = 0; i < 40; ++i) {
-    const std::string c = palette_colour(i);
+    const std::string c = render::palette_colour(i);
     ASSERT_EQ(c.size(), 7u);
     EXPECT_EQ(c[0], '#');
-    EXPECT_EQ(c, palette_colour(i));
+    EXPECT_EQ(c, render::palette_colour(i));
     seen.insert(c);
   }
   EXPECT_EQ(seen.size(), 40u);

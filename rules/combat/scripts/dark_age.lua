@@ -1,4 +1,4 @@
--- Dark Age (seed 001, seed_rules.md section 1) written in Lua: losses by formula, no dice.
+-- Dark Age (seed 001, docs/rules/dark-age.md §1) written in Lua: losses by formula, no dice.
 -- Gives exactly the outcomes of the built-in "dark-age" engine (rules/combat/dark_age_engine.cc);
 -- tests/rules/combat/script_engine_test.cc compares them on 10,000 random battles.
 --

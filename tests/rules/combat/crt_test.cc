@@ -1,5 +1,5 @@
-// Combat results table: the worked examples of seed_rules.md §4.5 with scripted dice, the tables
-// as data, retreat paths on a small map and result frequencies.
+// Combat results table: the worked examples of docs/rules/crt.md §4.5 with scripted dice, the
+// tables as data, retreat paths on a small map and result frequencies.
 #include <gtest/gtest.h>
 
 #include "rules/combat/local_world.h"

@@ -1,5 +1,5 @@
-// The worked examples of seed_rules.md §1.13, each as its own test, through the same battle
-// calculator input the command line uses.
+// The worked examples of docs/rules/dark-age.md §1.13, each as its own test, through the same
+// battle calculator input the command line uses.
 #include <gtest/gtest.h>
 
 #include "rules/combat/dark_age_engine.h"

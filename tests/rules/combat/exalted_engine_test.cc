@@ -1,6 +1,6 @@
-// Exalted mass combat engine: the worked examples of seed_rules.md §5.4 with their dice fed
-// through a scripted stream, dice statistics, health-level bookkeeping, option and profile
-// validation, the bundled scenario and a full turn.
+// Exalted mass combat engine: the worked examples of docs/rules/exalted-mass-combat.md §5.4 with
+// their dice fed through a scripted stream, dice statistics, health-level bookkeeping, option and
+// profile validation, the bundled scenario and a full turn.
 #include <gtest/gtest.h>
 
 #include "rules/combat/engine_registry.h"

@@ -1,5 +1,5 @@
-// Path of War: the worked examples of seed_rules.md §2.4 with scripted dice, options, unit
-// bookkeeping and dice statistics.
+// Path of War: the worked examples of docs/rules/path-of-war.md §2.4 with scripted dice, options,
+// unit bookkeeping and dice statistics.
 #include <gtest/gtest.h>
 
 #include "rules/combat/path_of_war_engine.h"
@@ -538,8 +538,9 @@ TEST(PathOfWarOverrun, ReportShowsTheConfusion) {
       << text;
 }
 
-// Option return_fire false (seed_rules.md OQ-PW1: no automatic return fire). No-luck, MOVE, 2
-// tanks against 3: 2 shots destroy one; the defender does not answer. An ambush still fires.
+// Option return_fire false (docs/rules/path-of-war.md OQ-PW1: no automatic return fire). No-luck,
+// MOVE, 2 tanks against 3: 2 shots destroy one; the defender does not answer. An ambush still
+// fires.
 TEST(PathOfWarEngine, ReturnFireIsAnOption) {
   GameState w =
       pow_world({{"ATT", "AAA", "clear", 0}, {"TGT", "BBB", "clear", 3}}, {{"ATT", "TGT", kNone}},

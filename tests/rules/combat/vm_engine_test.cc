@@ -1,6 +1,7 @@
-// Virtuti Militari engine: the worked examples of seed_rules.md §3.4 (with the illustrative unit
-// numbers built into the test data and the examples' dice fed through a scripted stream), data
-// validation, unit bookkeeping, dice statistics, the bundled scenario and a full turn.
+// Virtuti Militari engine: the worked examples of docs/rules/virtuti-militari.md §3.4 (with the
+// illustrative unit numbers built into the test data and the examples' dice fed through a scripted
+// stream), data validation, unit bookkeeping, dice statistics, the bundled scenario and a full
+// turn.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
-// DATC-style adjudication cases (ANCHORS.md §3): each tests/data/cases/*.json file holds a small
-// world, the players' order lines and the expected state and per-order results after the turn.
-// Every bug report becomes a case. Format: tests/data/cases/README.md.
+// DATC-style adjudication cases (as Diplomacy judges keep): each tests/data/cases/*.json file holds
+// a small world, the players' order lines and the expected state and per-order results after the
+// turn. Every bug report becomes a case. Format: tests/data/cases/README.md.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,6 +1,6 @@
-// Dark Age RAID, INVADE and the Gaelic conversion on retreat (seed_rules.md §1.6, §1.8), worked by
-// hand through the whole turn loop under the dark-age engine. Defence level Def = armies +
-// population + fort + terrain bonus (lowlands 0, forest +1: OQ-4).
+// Dark Age RAID, INVADE and the Gaelic conversion on retreat (docs/rules/dark-age.md §1.6, §1.8),
+// worked by hand through the whole turn loop under the dark-age engine. Defence level Def = armies
+// + population + fort + terrain bonus (lowlands 0, forest +1: OQ-4).
 #include <gtest/gtest.h>
 
 #include "rules/combat/engine_registry.h"
