@@ -1,0 +1,209 @@
+// The mail the game sends on its own: turn reports, corrections, new secrets and reminders.
+#include <algorithm>
+
+#include "server/app/audit_log.h"
+#include "server/app/secrets.h"
+#include "server/app/time_text.h"
+#include "server/app/turn_runs.h"
+#include "server/mail/mail_ingest.h"
+#include "server/mail/mail_ingest_internal.h"
+#include "server/mail/signature.h"
+
+namespace adj::mail {
+
+using ingest_detail::report_html;
+
+Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string game_name = state->value("name", game);
+  // A turn that ran before (then was rolled back) is mailed again as a correction.
+  int runs = 1;
+  if (admin_) {
+    auto log = admin_->audit_log(game);
+    if (!log.ok()) return log.status();
+    runs = std::max(1, turn_runs(*log, turn).runs);
+  }
+  if (runs > 1) {
+    auto n = queue_corrections(game, turn, runs);
+    if (n.ok()) ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, *n));
+    return n;
+  }
+  const std::optional<MailAttachment> map = report_map(config_.map_painter, services_, game, turn);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    if (code.empty() || email.empty()) continue;
+    auto rep = services_.report(game, code, turn);
+    if (!rep.ok()) return rep.status();
+    const std::string name = p.value("name", code);
+    const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
+                              ") in " + game_name + " (" + game + ").";
+    std::vector<std::pair<std::string, std::string>> links;
+    if (const std::string link = game_link(game); !link.empty()) {
+      links.emplace_back("Your report on the web", link + "/me/reports/" + std::to_string(turn));
+      // No sign-in link: link tokens exist in clear only when issued (stored hashed), and a
+      // mail waits in the outbox.
+      links.emplace_back("The game page", link);
+    }
+    std::string text = intro + "\n\n" + rep->text + "\n";
+    for (const auto& [label, url] : links) text += label + ": " + url + "\n";
+    text +=
+        "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject = game_name + " (" + game + "): turn " + std::to_string(turn) + " report for " + code;
+    m.text = std::move(text);
+    m.html = report_html(intro, rep->text, links);
+    if (map) m.attachments.push_back(*map);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    auto q = queue("report", game, Mailbox{email, name},
+                   "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, queued));
+  return queued;
+}
+
+Status MailIngest::record_reports_queued(const std::string& game, int turn, int queued) {
+  if (!admin_) return Status::Ok();
+  return record_audit(
+      *admin_, game, now_(), "mail", "reports",
+      {{"turn", turn},
+       {"queued", queued},
+       {"message", "the reports of turn " + std::to_string(turn) + " are in the outbox (" +
+                       std::to_string(queued) + " queued now)"}});
+}
+
+Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int run) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string t = std::to_string(turn);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    if (code.empty()) continue;
+    auto rep = services_.report(game, code, turn);
+    if (!rep.ok()) return rep.status();
+    Notice n;
+    n.game = game;
+    n.kind = "correction";
+    n.players = {code};
+    // The mailer puts "Correction: <game name> (<game>): " before it.
+    n.subject = "turn " + t + " report for " + code;
+    std::string text = "This report replaces the turn " + t +
+                       " report mailed to you before: the game master reopened turn " + t +
+                       " and it ran again. Disregard the earlier one.\n\n" + rep->text + "\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "Your report on the web: " + link + "/me/reports/" + t + "\n";
+    text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n";
+    n.text = std::move(text);
+    n.dedupe_key = correction_key(game, turn, run, code);  // NoticeMailer attaches the map
+    n.thread = "turns:" + game;
+    ADJ_RETURN_IF_ERROR(services_.notify(std::move(n)));
+    ++queued;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_new_secrets(const std::string& game,
+                                          const std::map<std::string, std::string>& secrets,
+                                          bool with_link) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const std::string game_name = state->value("name", game);
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    const auto it = secrets.find(code);
+    if (code.empty() || email.empty() || it == secrets.end()) continue;
+    const std::string name = p.value("name", code);
+    std::string text = "You play " + name + " (" + code + ") in " + game_name + " (" + game +
+                       ").\n\nYour secret is: " + it->second +
+                       "\n\nPut it on the PLAYER line of your orders:\n\n  GAME " + game +
+                       "\n  PLAYER " + code + " " + it->second +
+                       "\n\nIt replaces any secret you had before in this game. Keep it to "
+                       "yourself. To choose your own, send a message with the GAME and PLAYER "
+                       "lines and a line\n\n  SECRET <your new secret>\n\n";
+    if (const std::string link = game_link(game); !link.empty()) {
+      text += "The game page: " + link + "\n\n";
+      if (with_link) {
+        auto token = services_.issue_link_token(game, code);
+        if (!token.ok()) return token.status();
+        text += "Your sign-in link (it signs you in without the secret; keep it to yourself):\n" +
+                link + "/p/" + *token + "\n\n";
+      }
+    }
+    text += kSignature;
+    OutgoingMail m;
+    m.subject = game_name + " (" + game + "): your secret for " + code;
+    m.text = std::move(text);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    // A fresh key each time: a second reset must be mailed too; it never contains the secret.
+    auto q = queue("secret", game, Mailbox{email, name},
+                   "secret:" + game + ":" + code + ":" + new_token(), std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+Result<int> MailIngest::queue_reminders(const std::string& game, const std::string& tag) {
+  auto state = services_.show_game(game);
+  if (!state.ok()) return state.status();
+  const int turn = state->value("turn", 0);
+  const std::string game_name = state->value("name", game);
+  auto subs = services_.orders_on_file(game, turn);  // every line rejected: reminded too
+  if (!subs.ok()) return subs.status();
+  auto files = submissions_.current_submissions(game, turn);  // to say which case it is
+  if (!files.ok()) return files.status();
+  std::string deadline;
+  if (admin_) {
+    auto sched = admin_->schedule(game);
+    if (!sched.ok()) return sched.status();
+    if (sched->deadline) deadline = utc_minutes(*sched->deadline);
+  }
+  int queued = 0;
+  for (const Json& p : (*state)["players"]) {
+    const std::string code = p.value("code", "");
+    const std::string email = p.value("email", "");
+    if (code.empty() || email.empty()) continue;
+    if (std::any_of(subs->begin(), subs->end(),
+                    [&](const SubmissionRecord& s) { return s.player == code; }))
+      continue;
+    const std::string name = p.value("name", code);
+    const bool unusable = std::any_of(files->begin(), files->end(),
+                                      [&](const SubmissionRecord& s) { return s.player == code; });
+    std::string text =
+        unusable ? "The file on record for " + name + " (" + code + ") for turn " +
+                       std::to_string(turn) + " of " + game_name + " (" + game +
+                       ") has no line that can be carried out, so it does not count as "
+                       "orders. Send STATUS to see why each line was rejected.\n"
+                 : "No orders from " + name + " (" + code + ") are on file yet for turn " +
+                       std::to_string(turn) + " of " + game_name + " (" + game + ").\n";
+    if (!deadline.empty()) text += "The deadline is " + deadline + ".\n";
+    text += "\nReply to this message with your orders:\n\n  GAME " + game + "\n  PLAYER " + code +
+            " <your secret>\n  TURN " + std::to_string(turn) +
+            "\n  ...one order per line...\n  END\n\nSend HELP for the order syntax.\n";
+    if (const std::string link = game_link(game); !link.empty())
+      text += "Or enter them on the web: " + link + "/me\n";
+    text += "\n";
+    text += kSignature;
+    OutgoingMail m;
+    m.subject =
+        game_name + " (" + game + "): reminder, no orders yet for turn " + std::to_string(turn);
+    m.text = std::move(text);
+    m.headers.emplace_back("Auto-Submitted", "auto-generated");
+    std::string key = "reminder:" + game + ":" + std::to_string(turn) + ":" + code;
+    if (!tag.empty()) key += ":" + tag;
+    auto q = queue("reminder", game, Mailbox{email, name}, key, std::move(m));
+    if (!q.ok()) return q.status();
+    queued += *q ? 1 : 0;
+  }
+  return queued;
+}
+
+}  // namespace adj::mail
