@@ -340,6 +340,11 @@ int serve(const std::string& db, const ServeOptions& o) {
   asio::thread_pool deliver_pool(1);
   asio::post(deliver_pool, [] { http::name_this_thread("deliver"); });
   std::atomic<bool> mail_stopping{false};
+  // Every message answered is logged once, by whichever path answered it (the listener's
+  // process() or a pass over the messages left "new").
+  const auto log_processed = [](std::int64_t id, const auto& r) {
+    spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r.action, r.queued);
+  };
   const auto process = [&](std::int64_t id) {
     asio::post(mail_pool, [&, id] {
       if (mail_stopping) return;  // still "new": process_pending at the next start
@@ -349,8 +354,7 @@ int serve(const std::string& db, const ServeOptions& o) {
           spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
                        log_escape(r.status().message()));
         else
-          spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r->action,
-                       r->queued);
+          log_processed(id, *r);
       });
     });
   };
@@ -411,7 +415,7 @@ int serve(const std::string& db, const ServeOptions& o) {
       if (auto n = thread_ingest(ctx, mail_config).release_dead_leases(); n.ok() && *n > 0)
         spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
       for (;;) {
-        auto n = thread_ingest(ctx, mail_config).process_pending(100);
+        auto n = thread_ingest(ctx, mail_config).process_pending(100, log_processed);
         if (!n.ok()) {
           spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
           break;
@@ -683,7 +687,7 @@ int serve(const std::string& db, const ServeOptions& o) {
           // Messages left "new": a process died answering (its lease is given back here when it
           // ran on this host, else it runs out), a failed pass.
           (void)thread_ingest(ctx, mail_config).release_dead_leases();
-          if (auto n = thread_ingest(ctx, mail_config).process_pending(100); !n.ok())
+          if (auto n = thread_ingest(ctx, mail_config).process_pending(100, log_processed); !n.ok())
             spdlog::warn("event=mail_pending_failed error=\"{}\"",
                          log_escape(n.status().message()));
           else

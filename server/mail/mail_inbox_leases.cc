@@ -187,13 +187,16 @@ Result<int> MailIngest::release_dead_leases() {
   return n;
 }
 
-Result<int> MailIngest::process_pending(int limit) {
+Result<int> MailIngest::process_pending(int limit, const Answered& answered) {
   auto pending = mail_.inbox_list("new", limit, false);  // ids only: raw is read one at a time
   if (!pending.ok()) return pending.status();
   int n = 0;
   for (const InboxMessage& m : *pending) {
     auto r = process(m.id);
-    if (r.ok() && !r->already_done) ++n;
+    if (r.ok() && !r->already_done) {
+      ++n;
+      if (answered) answered(m.id, *r);
+    }
   }
   return n;
 }

@@ -68,6 +68,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -200,8 +201,11 @@ class MailIngest {
   // process() for up to `limit` "new" messages, oldest first; returns how many it answered (not
   // counting those another process holds). A message whose processing fails is skipped (its
   // try is counted, see max_process_attempts) so it never holds the others; only failing to
-  // list the messages is an error.
-  Result<int> process_pending(int limit = 100);
+  // list the messages is an error. `answered`, when set, is called with each message this call
+  // answered (not those answered before or held elsewhere), e.g. to log it as process()'s
+  // callers do.
+  using Answered = std::function<void(std::int64_t id, const ProcessResult& result)>;
+  Result<int> process_pending(int limit = 100, const Answered& answered = {});
 
   // Whether `address` is an allowed envelope recipient (always true with no allow-list).
   bool recipient_allowed(const std::string& address) const;

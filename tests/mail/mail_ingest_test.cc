@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cstring>
@@ -692,12 +694,21 @@ TEST_F(Ingest, RecipientAllowList) {
 TEST_F(Ingest, ProcessPendingHandlesEveryNewMessage) {
   for (const char* f : {"plain.eml", "alternative_qp.eml", "empty.eml", "bounce.eml"})
     ASSERT_TRUE(ingest_->accept(corpus(f), "maildir", {}).ok());
-  auto n = ingest_->process_pending();
+  // Each message answered is reported once with its action (the daemon logs it).
+  std::map<std::int64_t, std::string> answered;
+  auto n = ingest_->process_pending(
+      100, [&](std::int64_t id, const ProcessResult& r) { answered[id] = r.action; });
   ASSERT_TRUE(n.ok());
   EXPECT_EQ(*n, 4);
+  EXPECT_EQ(answered.size(), 4u);
+  for (const auto& [id, action] : answered) EXPECT_FALSE(action.empty()) << id;
   EXPECT_TRUE(store_->inbox_in_state("new", 10)->empty());
   EXPECT_EQ(store_->inbox_in_state("failed", 10)->size(), 1u);  // the empty one
-  EXPECT_EQ(*ingest_->process_pending(), 0);
+  answered.clear();
+  EXPECT_EQ(*ingest_->process_pending(
+                100, [&](std::int64_t id, const ProcessResult& r) { answered[id] = r.action; }),
+            0);
+  EXPECT_TRUE(answered.empty()) << "answered before: not reported again";
   EXPECT_EQ(outbox().size(), 2u);
 }
 
