@@ -157,15 +157,13 @@ bool nginx_missing() { return run_shell("command -v nginx").empty(); }
 
 // A daemon whose log has a line for every request (SPDLOG_LEVEL=debug), with the client address
 // it took (remote="...").
-std::unique_ptr<ServeProcess> logging_daemon(const TempDir& dir, const std::string& db,
-                                             const std::string& log) {
+std::unique_ptr<ServeProcess> logging_daemon(const std::string& db, const std::string& log) {
   ::setenv("SPDLOG_LEVEL", "debug", 1);
   auto serve = std::make_unique<ServeProcess>(
       db, free_port(), free_port(), log, kNginxGm,
       std::vector<std::string>{"--tick", "0", "--trusted-proxy", "127.0.0.1", "--base-url",
                                std::string("https://") + kDomain});
   ::unsetenv("SPDLOG_LEVEL");  // the child has it
-  (void)dir;
   return serve;
 }
 
@@ -173,7 +171,7 @@ TEST(NginxConfig, TheSingleDaemonFileTerminatesTlsAndPassesTheRealClient) {
   if (nginx_missing()) GTEST_SKIP() << "nginx is not installed (scripts/install-deps.sh)";
   TempDir dir;
   const std::string log = dir.file("serve.log");
-  auto serve = logging_daemon(dir, dir.file("games.db"), log);
+  auto serve = logging_daemon(dir.file("games.db"), log);
   ASSERT_TRUE(serve->wait_ready()) << read_file(log);
   Nginx nginx(dir, "adjutant.conf", {{"127.0.0.1:8080", serve->http()}});
   ASSERT_NE(nginx.check().find("test is successful"), std::string::npos) << nginx.check();
@@ -239,9 +237,9 @@ TEST(NginxConfig, TheTwoDaemonFileSpreadsRequestsAndSkipsADeadDaemon) {
   TempDir dir;
   const std::string db = dir.file("games.db");
   const std::string log_a = dir.file("a.log"), log_b = dir.file("b.log");
-  auto a = logging_daemon(dir, db, log_a);
+  auto a = logging_daemon(db, log_a);
   ASSERT_TRUE(a->wait_ready()) << read_file(log_a);
-  auto b = logging_daemon(dir, db, log_b);
+  auto b = logging_daemon(db, log_b);
   ASSERT_TRUE(b->wait_ready()) << read_file(log_b);
   Nginx nginx(dir, "adjutant-two-daemons.conf",
               {{"adjutant-a:8080", a->http()}, {"adjutant-b:8080", b->http()}});
