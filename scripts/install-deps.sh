@@ -6,7 +6,7 @@
 #   scripts/install-deps.sh --test  that plus what only the tests need (scripts/test.sh): GoogleTest
 #                                   and Google Benchmark, the mail peers, Chromium and Python's
 #                                   WebSocket client (the DevTools driver) for the browser tests,
-#                                   clang with the sanitizer and libFuzzer runtimes and the
+#                                   clang with the sanitizer and libFuzzer runtimes, lld and the
 #                                   symbolizer for the ASan/UBSan pass and the fuzzers, and ccache
 #                                   (scripts/test.sh compiles through it), iproute2 (the IPv6
 #                                   /64 tests make a /64 local to lo), and Postfix (the tests run a
@@ -29,7 +29,7 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-aiosmtpd swaks libnet-ssleay-perl openssl
   chromium python3-websocket
-  clang-14 libclang-rt-14-dev llvm-14
+  clang-14 libclang-rt-14-dev llvm-14 lld-14
   postgresql ccache iproute2 postfix
 )
 case "${1:-}" in

@@ -3,11 +3,12 @@
 #   1. deps       scripts/install-deps.sh --test
 #      checks     scripts/check-layers.sh (no include crosses the layer rules of
 #                 docs/architecture.md) and scripts/check-doc-links.sh (README and docs/ links)
-#   2. gcc        GCC Release build (unity batches, -Werror) of the daemon, the tests and the fuzz
-#                 harnesses (replay mode) in build/
+#   2. gcc        GCC Release build at -O1 (unity batches, -Werror) of the daemon, the tests and
+#                 the fuzz harnesses (replay mode) in build/
 #   3. gcc-test   the whole suite there (ctest: every label), including the seed-corpus replays
 #   4. asan       clang-14 build in build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
-#                 (UB is fatal) at -O0, libFuzzer coverage on the libraries the harnesses reach
+#                 (UB is fatal) at -O0, libFuzzer coverage on the libraries the harnesses reach,
+#                 linked with lld
 #   5. asan-test  the labels unit, storage, service and sanitize-e2e (an end-to-end daemon test)
 #                 in build-asan/ (ASAN_OPTIONS/UBSAN_OPTIONS halt on error, leaks checked with
 #                 tests/sanitizer/lsan.supp); e2e, browser and stats run in gcc-test only
@@ -86,7 +87,7 @@ fi
 
 gcc_build() {
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
-    -DADJUTANT_WERROR=ON "${launcher[@]}" >/dev/null &&
+    -DADJUTANT_WERROR=ON -DADJUTANT_OPT=-O1 "${launcher[@]}" >/dev/null &&
     cmake --build build -j"$JOBS" --target adj_tests
 }
 
@@ -97,7 +98,8 @@ gcc_test() {
 asan_build() {
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
-    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON -DADJUTANT_WERROR=ON "${launcher[@]}" >/dev/null &&
+    -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON -DADJUTANT_WERROR=ON \
+    -DADJUTANT_LD_PATH="$(command -v ld.lld-14 || true)" "${launcher[@]}" >/dev/null &&
     cmake --build build-asan -j"$JOBS" --target adj_tests
 }
 

@@ -35,19 +35,19 @@ struct Reader {
   std::string over = "more than 1 MB of data";  // what passing max_bytes means
 };
 
-Status bad(const std::string& path, const std::string& what);
+Status bad_value(const std::string& path, const std::string& what);
 
 // Counts `n` more bytes against max_bytes; the error names the root, the bound and where it was
 // passed.
 Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
-  if (n > r.max_bytes - r.bytes) return bad(r.root, r.over + " (at " + path + ")");
+  if (n > r.max_bytes - r.bytes) return bad_value(r.root, r.over + " (at " + path + ")");
   r.bytes += n;
   return Status::Ok();
 }
 
 std::string type_of(lua_State* L, int idx) { return lua_typename(L, lua_type(L, idx)); }
 
-Status bad(const std::string& path, const std::string& what) {
+Status bad_value(const std::string& path, const std::string& what) {
   return Status::InvalidArgument(path + ": " + what);
 }
 
@@ -65,7 +65,7 @@ bool contents_in_place(lua_State* L, int idx, std::string* error) {
 Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int depth) {
   lua_State* L = r.L;
   idx = lua_absindex(L, idx);
-  if (++r.nodes > kMaxNodes) return bad(path, "more than a million values");
+  if (++r.nodes > kMaxNodes) return bad_value(path, "more than a million values");
   ADJ_RETURN_IF_ERROR(take_bytes(r, 8, path));
   switch (lua_type(L, idx)) {
     case LUA_TNIL:
@@ -75,7 +75,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
     case LUA_TNUMBER: {
       if (lua_isinteger(L, idx)) return Json(static_cast<std::int64_t>(lua_tointeger(L, idx)));
       const double d = lua_tonumber(L, idx);
-      if (!std::isfinite(d)) return bad(path, "must be a finite number");
+      if (!std::isfinite(d)) return bad_value(path, "must be a finite number");
       return Json(d);
     }
     case LUA_TSTRING: {
@@ -87,12 +87,12 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
     case LUA_TTABLE:
       break;
     default:
-      return bad(path, "a " + type_of(L, idx) + " cannot be stored (only tables, strings, " +
-                           "numbers and booleans)");
+      return bad_value(path, "a " + type_of(L, idx) + " cannot be stored (only tables, strings, " +
+                                 "numbers and booleans)");
   }
-  if (depth > kMaxDepth) return bad(path, "nested more than 64 tables deep");
-  if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
-  if (std::string error; !contents_in_place(L, idx, &error)) return bad(path, error);
+  if (depth > kMaxDepth) return bad_value(path, "nested more than 64 tables deep");
+  if (!lua_checkstack(L, 4)) return bad_value(path, "nested too deep");
+  if (std::string error; !contents_in_place(L, idx, &error)) return bad_value(path, error);
   std::size_t count = 0, strings = 0;
   lua_Integer max_int = 0;
   lua_pushnil(L);
@@ -105,12 +105,12 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
       max_int = std::max(max_int, lua_tointeger(L, -1));
     } else {
       lua_pop(L, 1);
-      return bad(path, "a table must be a list (keys 1..n) or an object (string keys)");
+      return bad_value(path, "a table must be a list (keys 1..n) or an object (string keys)");
     }
   }
   if (strings == 0 && count > 0) {
     if (static_cast<std::size_t>(max_int) != count)
-      return bad(path, "a list must have keys 1..n without holes");
+      return bad_value(path, "a list must have keys 1..n without holes");
     Json arr = Json::array();
     for (lua_Integer i = 1; i <= max_int; ++i) {
       lua_rawgeti(L, idx, i);
@@ -122,7 +122,7 @@ Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int dept
     return arr;
   }
   if (strings != count)
-    return bad(path, "a table must be a list (keys 1..n) or an object (string keys)");
+    return bad_value(path, "a table must be a list (keys 1..n) or an object (string keys)");
   Json obj = Json::object();
   lua_pushnil(L);
   while (lua_next(L, idx)) {
@@ -156,28 +156,28 @@ struct Path {
   }
 };
 
-Status bad(const Path& path, const std::string& what) { return bad(path.str(), what); }
+Status bad_value(const Path& path, const std::string& what) { return bad_value(path.str(), what); }
 
 Result<int> int_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TNUMBER)
-    return bad(path, "must be an integer, not a " + type_of(L, idx));
+    return bad_value(path, "must be an integer, not a " + type_of(L, idx));
   int isnum = 0;
   const lua_Integer v = lua_tointegerx(L, idx, &isnum);
-  if (!isnum) return bad(path, "must be an integer");
-  if (v < INT_MIN || v > INT_MAX) return bad(path, "out of range");
+  if (!isnum) return bad_value(path, "must be an integer");
+  if (v < INT_MIN || v > INT_MAX) return bad_value(path, "out of range");
   return static_cast<int>(v);
 }
 
 Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
   if (lua_type(L, idx) != LUA_TBOOLEAN)
-    return bad(path, "must be a boolean, not a " + type_of(L, idx));
+    return bad_value(path, "must be a boolean, not a " + type_of(L, idx));
   return lua_toboolean(L, idx) != 0;
 }
 
 Result<std::string> string_at(Reader& r, int idx, const Path& path) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TSTRING)
-    return bad(path, "must be a string, not a " + type_of(L, idx));
+    return bad_value(path, "must be a string, not a " + type_of(L, idx));
   std::size_t n = 0;
   const char* s = lua_tolstring(L, idx, &n);
   if (n > r.max_bytes - r.bytes) return take_bytes(r, n, path.str());
@@ -219,9 +219,9 @@ bool fast_string(Reader& r, int idx, S& target) {
 }
 Result<Json> object_at(Reader& r, int idx, const Path& path) {
   if (lua_type(r.L, idx) != LUA_TTABLE)
-    return bad(path, "must be a table, not a " + type_of(r.L, idx));
+    return bad_value(path, "must be a table, not a " + type_of(r.L, idx));
   idx = lua_absindex(r.L, idx);
-  if (!lua_checkstack(r.L, 3)) return bad(path, "nested too deep");
+  if (!lua_checkstack(r.L, 3)) return bad_value(path, "nested too deep");
   if (lua_getmetatable(r.L, idx)) {
     lua_pop(r.L, 1);  // maybe read-only: to_json_value looks behind it
   } else {
@@ -230,21 +230,23 @@ Result<Json> object_at(Reader& r, int idx, const Path& path) {
     lua_pop(r.L, 2);
   }
   Result<Json> j = to_json_value(r, idx, path.str(), 0);
-  if (j.ok() && !j->is_object()) return bad(path, "must be an object (string keys), not a list");
+  if (j.ok() && !j->is_object())
+    return bad_value(path, "must be an object (string keys), not a list");
   return j;
 }
 
 Status contents_in_place(lua_State* L, int idx, const Path& path) {
   std::string error;
-  return contents_in_place(L, idx, &error) ? Status::Ok() : bad(path, error);
+  return contents_in_place(L, idx, &error) ? Status::Ok() : bad_value(path, error);
 }
 
 // The length of the list at `idx` (keys 1..n only), or an error naming `path`. A lazy or
 // read-only table there is replaced by its contents first (contents_in_place).
 Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
-  if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a list, not a " + type_of(L, idx));
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return bad_value(path, "must be a list, not a " + type_of(L, idx));
   idx = lua_absindex(L, idx);
-  if (!lua_checkstack(L, 3)) return bad(path, "nested too deep");
+  if (!lua_checkstack(L, 3)) return bad_value(path, "nested too deep");
   ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, path));
   const lua_Integer n = static_cast<lua_Integer>(lua_rawlen(L, idx));
   lua_Integer count = 0;
@@ -254,10 +256,10 @@ Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
     ++count;
     if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > n) {
       lua_pop(L, 1);
-      return bad(path, "must be a list (keys 1..n)");
+      return bad_value(path, "must be a list (keys 1..n)");
     }
   }
-  if (count != n) return bad(path, "must be a list without holes");
+  if (count != n) return bad_value(path, "must be a list without holes");
   return n;
 }
 
@@ -266,7 +268,7 @@ Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
   Result<lua_Integer> n = list_at(L, idx, path);
   if (!n.ok()) return n.status();
   if (*n > kMaxListItems)
-    return bad(path, "more than " + std::to_string(kMaxListItems) + " values");
+    return bad_value(path, "more than " + std::to_string(kMaxListItems) + " values");
   const auto bytes = static_cast<std::size_t>(*n) * 8;
   if (bytes > r.max_bytes - r.bytes) return take_bytes(r, bytes, path.str());
   r.bytes += bytes;
@@ -292,12 +294,12 @@ Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
 template <typename Fn>
 Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
   idx = lua_absindex(L, idx);
-  if (!lua_checkstack(L, 4)) return bad(path, "nested too deep");
+  if (!lua_checkstack(L, 4)) return bad_value(path, "nested too deep");
   lua_pushnil(L);
   while (lua_next(L, idx)) {
     if (lua_type(L, -2) != LUA_TSTRING) {
       lua_pop(L, 2);
-      return bad(path, "has a key that is not a field name");
+      return bad_value(path, "has a key that is not a field name");
     }
     std::size_t n = 0;
     const char* k = lua_tolstring(L, -2, &n);
@@ -328,7 +330,8 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
 // Reads the round at `idx` into `round`.
 Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) {
   lua_State* L = r.L;
-  if (lua_type(L, idx) != LUA_TTABLE) return bad(path, "must be a table, not a " + type_of(L, idx));
+  if (lua_type(L, idx) != LUA_TTABLE)
+    return bad_value(path, "must be a table, not a " + type_of(L, idx));
   idx = lua_absindex(L, idx);
   ADJ_RETURN_IF_ERROR(contents_in_place(L, idx, path));
   Status s = each_field(L, idx, path, [&](std::string_view k, int v) -> Status {
@@ -365,7 +368,7 @@ Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) 
         ADJ_ASSIGN(round.detail, object_at(r, v, p));
         break;
       default:
-        return bad(p, "unknown field of a round");
+        return bad_value(p, "unknown field of a round");
     }
     return Status::Ok();
   });
@@ -382,7 +385,7 @@ Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
 Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound& bound,
                                        std::size_t* bytes) {
   if (lua_type(L, idx) != LUA_TTABLE)
-    return bad("outcome", "resolve must return a table, not a " + type_of(L, idx));
+    return bad_value("outcome", "resolve must return a table, not a " + type_of(L, idx));
   Reader r{L, sandbox_of(L), "outcome"};
   r.max_bytes = bound.bytes;
   r.over = bound.over;
@@ -449,13 +452,13 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound
       case LuaKey::group_retreats_to:
         break;
       default:
-        return bad(p, "unknown field of an outcome");
+        return bad_value(p, "unknown field of an outcome");
     }
     {
       Result<lua_Integer> n = list_at(L, v, p);
       if (!n.ok()) return n.status();
       const lua_Integer most = key == LuaKey::rounds ? kMaxRounds : kMaxListItems;
-      if (*n > most) return bad(p, "more than " + std::to_string(most) + " entries");
+      if (*n > most) return bad_value(p, "more than " + std::to_string(most) + " entries");
       if (key == LuaKey::rounds) o.rounds.reserve(static_cast<std::size_t>(*n));
       for (lua_Integer i = 1; i <= *n; ++i) {
         const Path pi{&p, {}, i};
@@ -476,7 +479,7 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound
           if (to.ok())
             o.group_retreats_to.push_back(std::move(to).value());
           else
-            e = bad(pi, "must be an area code or false (home)");
+            e = bad_value(pi, "must be an area code or false (home)");
         }
         lua_pop(L, 1);
         if (!e.ok()) return e;

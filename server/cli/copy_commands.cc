@@ -12,7 +12,7 @@ namespace adj::cli {
 
 namespace {
 
-int fail(const std::string& what, const Status& s) {
+int copy_fail(const std::string& what, const Status& s) {
   std::fprintf(stderr, "error: %s: %s\n", what.c_str(), s.message().c_str());
   return s.code() == StatusCode::kFailedPrecondition ? kExitRefused : kExitError;
 }
@@ -22,13 +22,13 @@ int fail(const std::string& what, const Status& s) {
 int copy_database(const std::string& from, const std::string& to) {
   const std::string from_name = describe_database(from), to_name = describe_database(to);
   auto src = open_table_access(from, /*must_exist=*/true);
-  if (!src.ok()) return fail("source", src.status());
+  if (!src.ok()) return copy_fail("source", src.status());
   // A SQLite destination file this command creates is removed again when nothing is copied.
   const std::string to_file = database_file(to);
   std::error_code ec;
   const bool new_file = !to_file.empty() && !std::filesystem::exists(to_file, ec);
   auto dst = open_table_access(to, /*must_exist=*/false);
-  if (!dst.ok()) return fail("destination", dst.status());
+  if (!dst.ok()) return copy_fail("destination", dst.status());
   auto undo = [&](int code) {
     if (new_file) {
       dst->reset();
@@ -38,9 +38,9 @@ int copy_database(const std::string& from, const std::string& to) {
     return code;
   };
   auto src_id = (*src)->identity();
-  if (!src_id.ok()) return undo(fail("source", src_id.status()));
+  if (!src_id.ok()) return undo(copy_fail("source", src_id.status()));
   auto dst_id = (*dst)->identity();
-  if (!dst_id.ok()) return undo(fail("destination", dst_id.status()));
+  if (!dst_id.ok()) return undo(copy_fail("destination", dst_id.status()));
   if (*src_id == *dst_id) {
     std::fprintf(stderr, "error: %s and %s are the same database; nothing copied\n",
                  from_name.c_str(), to_name.c_str());
@@ -50,7 +50,7 @@ int copy_database(const std::string& from, const std::string& to) {
   std::printf("Copying %s (%s) to %s (%s)\n", from_name.c_str(), (*src)->backend().c_str(),
               to_name.c_str(), (*dst)->backend().c_str());
   auto report = copy_tables(**src, **dst);
-  if (!report.ok()) return undo(fail("copy", report.status()));
+  if (!report.ok()) return undo(copy_fail("copy", report.status()));
   for (const auto& s : report->skipped) std::printf("  skipped %s\n", s.c_str());
   for (const auto& r : report->rebuilt)
     std::printf("  rebuilt %s from turn_states (derived; the source has none)\n", r.c_str());

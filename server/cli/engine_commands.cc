@@ -20,8 +20,6 @@ namespace {
 constexpr std::string_view kScriptsDir = "rules/combat/scripts/";
 constexpr std::string_view kExamplePrefix = "example:";
 
-UnixTime wall_now() { return static_cast<UnixTime>(std::time(nullptr)); }
-
 // A script's text: a file, stdin for "-", or a shipped example ("example:dark_age"). Refuses
 // more than the host's source bound (one byte over is enough to tell).
 Result<std::string> read_script(const std::string& where) {
@@ -66,9 +64,8 @@ int engines_check(const std::string& script) {
   // A script refused for what it is (too large) exits 2 as a failed check does; a file that
   // cannot be read is an error (1).
   if (!text.ok())
-    return fail(text.status(), text.status().code() == StatusCode::kInvalidArgument
-                                   ? kExitRefused
-                                   : kExitError);
+    return fail(text.status(),
+                text.status().code() == StatusCode::kInvalidArgument ? kExitRefused : kExitError);
   Result<ScriptCheck> c = check_script(*text);
   if (!c.ok()) {
     std::printf("%s: does not load: %s\n", script.c_str(), c.status().message().c_str());
@@ -83,13 +80,13 @@ int engines_check(const std::string& script) {
 int engines_upload(const Common& c, const std::string& game, const std::string& file) {
   Result<std::string> text = read_script(file);
   if (!text.ok()) return fail(text.status());
-  auto store = open_store(c.db, wall_now());
+  auto store = open_store(c.db, wall_clock());
   if (!store.ok()) return fail(store.status());
   Store& s = **store;
   auto id = s.stored_game_id(game);
   if (!id.ok()) return fail(id.status());
-  Services services(Stores{s, s, s, s, s, s}, wall_now);
-  GameAdmin admin(services, Stores{s, s, s, s, s, s}, s, wall_now);
+  Services services(Stores{s, s, s, s, s, s}, wall_clock);
+  GameAdmin admin(services, Stores{s, s, s, s, s, s}, s, wall_clock);
   Result<EngineScript> stored = admin.upload_engine_script(*id, *text, "gm:cli");
   if (!stored.ok()) {
     std::fprintf(stderr, "error: %s\n", stored.status().message().c_str());
@@ -103,7 +100,7 @@ int engines_upload(const Common& c, const std::string& game, const std::string& 
 }
 
 int engines_versions(const Common& c, const std::string& game) {
-  auto store = open_store(c.db, wall_now());
+  auto store = open_store(c.db, wall_clock());
   if (!store.ok()) return fail(store.status());
   Store& s = **store;
   auto id = s.stored_game_id(game);

@@ -33,16 +33,16 @@ int membership_fail(const Status& s) {
 }
 
 // The database, its services and the membership over them.
-struct Session {
+struct MembershipSession {
   std::unique_ptr<Store> store;
   std::unique_ptr<Services> services;
   std::unique_ptr<Membership> members;
 };
 
-Result<Session> open(const Common& c, const std::string& base_url = "") {
+Result<MembershipSession> open(const Common& c, const std::string& base_url = "") {
   auto store = open_store(c.db, wall_clock());
   if (!store.ok()) return store.status();
-  Session s;
+  MembershipSession s;
   s.store = std::move(store).value();
   Store& st = *s.store;
   s.services = std::make_unique<Services>(Stores{st, st, st, st, st, st}, wall_clock);
@@ -52,7 +52,7 @@ Result<Session> open(const Common& c, const std::string& base_url = "") {
 }
 
 // Queues the new secrets' mail (as the daemon does for the web).
-int mail_secrets(Session& s, const std::string& game,
+int mail_secrets(MembershipSession& s, const std::string& game,
                  const std::map<std::string, std::string>& secrets, const std::string& base_url) {
   mail::MailConfig config;
   config.base_url = base_url;

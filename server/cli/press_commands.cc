@@ -13,8 +13,6 @@ namespace adj::cli {
 
 namespace {
 
-UnixTime wall_now() { return static_cast<UnixTime>(std::time(nullptr)); }
-
 int fail_for(const std::string& game, const Status& s) {
   if (s.code() == StatusCode::kNotFound && s.message() == "game " + game) {
     std::fprintf(stderr,
@@ -29,11 +27,11 @@ int fail_for(const std::string& game, const Status& s) {
 // Runs `f` with a Press over the database of `c` (opened and migrated); its exit code, or the
 // error of opening the database.
 int with_press(const Common& c, const std::function<int(Press&)>& f) {
-  auto store = open_store(c.db, wall_now());
+  auto store = open_store(c.db, wall_clock());
   if (!store.ok()) return fail(store.status());
   Store& s = **store;
-  Services services(Stores{s, s, s, s, s, s}, wall_now);
-  Press press(services, s, wall_now, &s);
+  Services services(Stores{s, s, s, s, s, s}, wall_clock);
+  Press press(services, s, wall_clock, &s);
   return f(press);
 }
 
