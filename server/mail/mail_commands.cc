@@ -11,9 +11,9 @@
 #include "server/app/time_text.h"
 #include "server/mail/attendance_mail.h"
 #include "server/mail/detail.h"
+#include "server/mail/mail_help.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
-#include "server/mail/mailflows_help.h"
 #include "server/mail/signature.h"
 #include "storage/store.h"
 

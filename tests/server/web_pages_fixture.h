@@ -1,5 +1,5 @@
 // The fixture of the server-rendered page tests that go through the Router without sockets
-// (web_pages_test.cc, flows_pages_test.cc): a WebContext over a real SQLite file in a temporary
+// (web_pages_test.cc, html_forms_test.cc): a WebContext over a real SQLite file in a temporary
 // directory, the bundled Dark Age Britain game, and requests built as a browser sends them (GET,
 // form POST with Origin and the CSRF cookie and field, multipart POST), the player and GM cookies.
 // Header-only (the test glob compiles *_test.cc only).

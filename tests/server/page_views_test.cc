@@ -1,4 +1,4 @@
-// The web-flows slice's pure pieces: the audit log in words (audit_text.h), the stale-turn
+// The pages' pure views: the audit log in words (audit_text.h), the stale-turn
 // answer (turn_guard.h), order files line by line (orders_view.h) and the outbox message view
 // (outbox_view.h).
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 namespace adj {
 namespace {
 
-AuditEntry flows_audit_entry(const std::string& actor, const std::string& action, Json detail) {
+AuditEntry audit_entry_of(const std::string& actor, const std::string& action, Json detail) {
   AuditEntry e;
   e.actor = actor;
   e.action = action;
@@ -19,48 +19,47 @@ AuditEntry flows_audit_entry(const std::string& actor, const std::string& action
   return e;
 }
 
-TEST(FlowsText, AuditEntriesInWords) {
+TEST(PageViews, AuditEntriesInWords) {
   EXPECT_EQ(audit_actor_text("gm"), "the GM");
   EXPECT_EQ(audit_actor_text("gm:cli"), "the GM (command line)");
   EXPECT_EQ(audit_actor_text("scheduler"), "the scheduler");
   EXPECT_EQ(audit_actor_text("player:WSX"), "player WSX");
-  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "run",
-                                                {{"turn", 3},
-                                                 {"players_without_orders", {"MRC"}},
-                                                 {"deadline", 1'796'063'400},
-                                                 {"released_hold", false}})),
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "run",
+                                             {{"turn", 3},
+                                              {"players_without_orders", {"MRC"}},
+                                              {"deadline", 1'796'063'400},
+                                              {"released_hold", false}})),
             "ran turn 3; no orders from MRC; next deadline 2026-11-30 18:30 UTC");
-  EXPECT_EQ(audit_action_text(flows_audit_entry(
+  EXPECT_EQ(audit_action_text(audit_entry_of(
                 "gm", "run", {{"turn", 1}, {"players_without_orders", Json::array()}})),
             "ran turn 1; every player had orders in");
   EXPECT_EQ(audit_action_text(
-                flows_audit_entry("gm", "deadline", {{"from", nullptr}, {"to", 1'796'063'400}})),
+                audit_entry_of("gm", "deadline", {{"from", nullptr}, {"to", 1'796'063'400}})),
             "moved the deadline from none to 2026-11-30 18:30 UTC");
   EXPECT_EQ(
-      audit_action_text(flows_audit_entry("gm", "pause", {{"from", "open"}, {"remaining", 7200}})),
+      audit_action_text(audit_entry_of("gm", "pause", {{"from", "open"}, {"remaining", 7200}})),
       "paused the game (it was open); 2 hours were left to the deadline");
-  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "schedule",
-                                                {{"schedule",
-                                                  {{"kind", "interval"},
-                                                   {"interval_seconds", 172800},
-                                                   {"time_of_day", 64800},
-                                                   {"deadline", 1'796'063'400}}}})),
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "schedule",
+                                             {{"schedule",
+                                               {{"kind", "interval"},
+                                                {"interval_seconds", 172800},
+                                                {"time_of_day", 64800},
+                                                {"deadline", 1'796'063'400}}}})),
             "set the schedule to every 2 days at 18:00 UTC; next deadline 2026-11-30 18:30 UTC");
-  EXPECT_EQ(
-      audit_action_text(flows_audit_entry("gm", "reset", {{"player", "NUM"}, {"what", "both"}})),
-      "issued a new secret and sign-in link for NUM");
-  EXPECT_EQ(audit_action_text(flows_audit_entry("player:WSX", "secret", {{"what", "token"}})),
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "reset", {{"player", "NUM"}, {"what", "both"}})),
+            "issued a new secret and sign-in link for NUM");
+  EXPECT_EQ(audit_action_text(audit_entry_of("player:WSX", "secret", {{"what", "token"}})),
             "replaced their sign-in link");
-  EXPECT_EQ(audit_action_text(flows_audit_entry("scheduler", "hold", {{"message", "turn 3 held"}})),
+  EXPECT_EQ(audit_action_text(audit_entry_of("scheduler", "hold", {{"message", "turn 3 held"}})),
             "turn 3 held");
   // Odd or missing details never throw.
-  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "run", Json::array())),
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "run", Json::array())),
             "ran turn ?; every player had orders in");
-  EXPECT_EQ(audit_action_text(flows_audit_entry("gm", "something-new", Json::object())),
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "something-new", Json::object())),
             "something-new");
 }
 
-TEST(FlowsText, StaleTurnAnswers) {
+TEST(PageViews, StaleTurnAnswers) {
   EXPECT_TRUE(stale_turn(3, 3).ok());
   const Status ran = stale_turn(2, 3);
   EXPECT_EQ(ran.code(), StatusCode::kFailedPrecondition);
@@ -73,7 +72,7 @@ TEST(FlowsText, StaleTurnAnswers) {
   EXPECT_FALSE(parse_turn_field("99999999999").ok());
 }
 
-TEST(FlowsText, OrderLinesAreMarkedWhereTheyStand) {
+TEST(PageViews, OrderLinesAreMarkedWhereTheyStand) {
   OrderAck ack;
   LineResult ok;
   ok.line = 2;
@@ -95,7 +94,7 @@ TEST(FlowsText, OrderLinesAreMarkedWhereTheyStand) {
             "GAME g\n1. X\n");
 }
 
-TEST(FlowsText, OutboxMessageView) {
+TEST(PageViews, OutboxMessageView) {
   const std::string multipart =
       "From: a@example.org\r\nTo: b@example.org\r\nSubject: Report\r\nMIME-Version: 1.0\r\n"
       "Content-Type: multipart/alternative; boundary=\"XX\"\r\n\r\n--XX\r\n"

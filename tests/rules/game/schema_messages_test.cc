@@ -25,17 +25,17 @@ std::string schema_messages_first_error(const std::function<void(Json&)>& edit) 
   return errors.empty() ? std::string("(valid)") : errors[0].path + ": " + errors[0].message;
 }
 
-TEST(MailflowsSchemaMessages, EnumNamesTheAllowedValues) {
+TEST(SchemaMessages, EnumNamesTheAllowedValues) {
   EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][0]["kind"] = "swamp"; }),
             "/areas/0/kind: must be one of \"land\", \"city\", \"sea\" (got \"swamp\")");
 }
 
-TEST(MailflowsSchemaMessages, TypeNamesTheExpectedType) {
+TEST(SchemaMessages, TypeNamesTheExpectedType) {
   EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][1]["armies"] = "two"; }),
             "/areas/1/armies: must be a whole number (got a string)");
 }
 
-TEST(MailflowsSchemaMessages, RangeNamesTheBounds) {
+TEST(SchemaMessages, RangeNamesTheBounds) {
   EXPECT_EQ(schema_messages_first_error([](Json& j) { j["areas"][1]["armies"] = -2; }),
             "/areas/1/armies: must be at least 0 (got -2)");
   EXPECT_EQ(schema_messages_first_error([](Json& j) {
@@ -44,12 +44,12 @@ TEST(MailflowsSchemaMessages, RangeNamesTheBounds) {
             "/rules/ambush_multiplier: must be at least 1 and at most 10 (got 11)");
 }
 
-TEST(MailflowsSchemaMessages, RequiredNamesTheMissingField) {
+TEST(SchemaMessages, RequiredNamesTheMissingField) {
   EXPECT_EQ(schema_messages_first_error([](Json& j) { j["players"][0].erase("name"); }),
             "/players/0: the required field \"name\" is missing");
 }
 
-TEST(MailflowsSchemaMessages, UnknownFieldNamesTheAllowedOnes) {
+TEST(SchemaMessages, UnknownFieldNamesTheAllowedOnes) {
   const std::string e = schema_messages_first_error([](Json& j) { j["colour"] = "red"; });
   EXPECT_NE(e.find("unknown field \"colour\" (allowed: "), std::string::npos) << e;
   EXPECT_NE(e.find("players"), std::string::npos) << e;

@@ -13,14 +13,14 @@ namespace {
 
 using mail_test::MailFixture;
 
-class MailflowsOrdersCount : public MailFixture {};
+class CountsAsOrders : public MailFixture {};
 
 std::string mail_from(const std::string& from, const std::string& id, const std::string& body) {
   return "From: " + from + "\r\nTo: orders@pbm.example.net\r\nSubject: orders\r\nMessage-ID: <" +
          id + "@example.org>\r\n\r\n" + body;
 }
 
-TEST_F(MailflowsOrdersCount, AFileWithEveryLineRejectedIsNoOrders) {
+TEST_F(CountsAsOrders, AFileWithEveryLineRejectedIsNoOrders) {
   // Mercia: every line rejected. Wessex: one of its lines rejected (MOVVE).
   auto r = ingest(mail_from("mercia@example.org", "all-bad",
                             "GAME britain-1\r\nPLAYER MRC penda\r\n1. MOVVE XXX YYY\r\n"

@@ -1,4 +1,4 @@
-// The web-flows slice end to end on `adjutant serve` as a real process: the JSON API's stale-turn
+// The GM desk end to end on `adjutant serve` as a real process: the JSON API's stale-turn
 // answers (turns/run, turns/preview and rollback with the turn they were made for), the GM's
 // orders desk by the API with the player told by mail (the notice mailed to the outbox
 // Maildir), the readable audit log, a second copy of a bundled scenario by the API and the
@@ -30,33 +30,32 @@ using namespace std::chrono_literals;
 
 using ::adj::testing::shell_quote;
 
-constexpr const char* kFlowsServeGm = "flows-serve-gm-token";
+constexpr const char* kGmDeskToken = "flows-serve-gm-token";
 constexpr const char* kFlowsCsrf = "0123456789abcdef0123456789abcdef";
 const std::string kFlowsSrc = ADJ_SOURCE_DIR;
 
-using FlowsAnswer = ::adj::testing::CurlAnswer;
+using DeskAnswer = ::adj::testing::CurlAnswer;
 
 class FlowsDaemon : public mail_test::ServeProcess {
  public:
   FlowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
-      : ServeProcess(db, free_port(), free_port(), log, kFlowsServeGm, std::move(extra)),
+      : ServeProcess(db, free_port(), free_port(), log, kGmDeskToken, std::move(extra)),
         log_(log) {}
   std::string log() const { return ::adj::testing::read_file(log_); }
   // curl ARGS against `path`; the status from -w.
-  FlowsAnswer curl(const std::string& args, const std::string& path) const {
+  DeskAnswer curl(const std::string& args, const std::string& path) const {
     return ::adj::testing::curl(args + " " + shell_quote(url(path)));
   }
-  FlowsAnswer api(const std::string& method, const std::string& path,
-                  const std::string& body = "") {
-    std::string args = "-X " + method + " -H " +
-                       shell_quote(std::string("Authorization: Bearer ") + kFlowsServeGm);
+  DeskAnswer api(const std::string& method, const std::string& path, const std::string& body = "") {
+    std::string args =
+        "-X " + method + " -H " + shell_quote(std::string("Authorization: Bearer ") + kGmDeskToken);
     if (!body.empty()) args += " -H 'Content-Type: application/json' --data " + shell_quote(body);
     return curl(args, path);
   }
   // A GM form POST as the browser sends it (GM cookie, CSRF cookie and field).
-  FlowsAnswer form(const std::string& path, const std::string& fields) {
+  DeskAnswer form(const std::string& path, const std::string& fields) {
     return curl("-X POST -H " +
-                    shell_quote(std::string("Cookie: adj_gm=") + kFlowsServeGm +
+                    shell_quote(std::string("Cookie: adj_gm=") + kGmDeskToken +
                                 "; adj_csrf=" + kFlowsCsrf) +
                     " --data " + shell_quote(std::string("csrf=") + kFlowsCsrf + "&" + fields),
                 path);
@@ -71,7 +70,7 @@ int open_turn(FlowsDaemon& d) {
   return g.is_object() ? g.value("turn", 0) : 0;
 }
 
-TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
+TEST(GmDeskServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   ::adj::testing::TempDir dir;
   const fs::path outbox = dir.file("out");
   FlowsDaemon d(dir.file("flows.db"), dir.file("serve.log"),
@@ -95,7 +94,7 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
       << d.api("GET", "/api/games/britain-1/submissions").body;
 
   // The GM reads Wessex's file on record (secret masked) and enters Mercia's.
-  FlowsAnswer wsx = d.api("GET", "/api/games/britain-1/players/wsx/orders");
+  DeskAnswer wsx = d.api("GET", "/api/games/britain-1/players/wsx/orders");
   ASSERT_EQ(wsx.status, 200) << wsx.body;
   const Json w = Json::parse(wsx.body);
   EXPECT_EQ(w["player"], "WSX");
@@ -104,10 +103,10 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   EXPECT_EQ(wsx.body.find("cerdic"), std::string::npos);
   EXPECT_EQ(Json::parse(d.api("GET", "/api/games/britain-1/players/MRC/orders").body)["orders"],
             nullptr);
-  FlowsAnswer bad = d.api("PUT", "/api/games/britain-1/players/MRC/orders", R"({"text": "x"})");
+  DeskAnswer bad = d.api("PUT", "/api/games/britain-1/players/MRC/orders", R"({"text": "x"})");
   EXPECT_EQ(bad.status, 400);
-  FlowsAnswer entered = d.api("PUT", "/api/games/britain-1/players/MRC/orders",
-                              R"({"orders": "1. ORDER 2\n", "turn": 1})");
+  DeskAnswer entered = d.api("PUT", "/api/games/britain-1/players/MRC/orders",
+                             R"({"orders": "1. ORDER 2\n", "turn": 1})");
   ASSERT_EQ(entered.status, 200) << entered.body;
   EXPECT_EQ(Json::parse(entered.body)["stored"], true);
   EXPECT_EQ(d.api("PUT", "/api/games/britain-1/players/MRC/orders",
@@ -130,9 +129,9 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
       << d.log();
 
   // A run for turn 1, then the same request again: 409, nothing runs.
-  FlowsAnswer run = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
+  DeskAnswer run = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
   ASSERT_EQ(run.status, 200) << run.body;
-  FlowsAnswer again = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
+  DeskAnswer again = d.api("POST", "/api/games/britain-1/turns/run", R"({"turn": 1})");
   EXPECT_EQ(again.status, 409);
   EXPECT_NE(again.body.find("Turn 1 already ran; nothing was changed."), std::string::npos)
       << again.body;
@@ -159,18 +158,18 @@ TEST(FlowsServe, ApiRefusesStaleTurnsAndTheGmEntersOrdersThePlayerIsMailed) {
   EXPECT_EQ(audit["entries"][0].value("who", ""), "the GM");
 }
 
-TEST(FlowsServe, SecondCopyOfABundledScenarioByApiAndCommandLine) {
+TEST(GmDeskServe, SecondCopyOfABundledScenarioByApiAndCommandLine) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("copy.db");
   FlowsDaemon d(db, dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_EQ(d.api("POST", "/api/games", R"({"bundled": "dark-age-britain"})").status, 201);
-  FlowsAnswer copy =
+  DeskAnswer copy =
       d.api("POST", "/api/games",
             R"({"bundled": "dark-age-britain", "id": "britain-2", "name": "Second"})");
   ASSERT_EQ(copy.status, 201) << copy.body;
   EXPECT_EQ(Json::parse(copy.body)["name"], "Second");
-  FlowsAnswer dup =
+  DeskAnswer dup =
       d.api("POST", "/api/games", R"({"bundled": "dark-age-britain", "id": "britain-2"})");
   EXPECT_EQ(dup.status, 409);
   EXPECT_EQ(Json::parse(dup.body)["error"],
@@ -190,7 +189,7 @@ TEST(FlowsServe, SecondCopyOfABundledScenarioByApiAndCommandLine) {
   EXPECT_EQ(games[2]["name"], "Third table");
 }
 
-TEST(FlowsServe, GmEntersOrdersFromTheCommandLine) {
+TEST(GmDeskServe, GmEntersOrdersFromTheCommandLine) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("cli.db");
   ASSERT_EQ(::adj::testing::run_cli(
@@ -223,7 +222,7 @@ TEST(FlowsServe, GmEntersOrdersFromTheCommandLine) {
   })) << d.log();
 }
 
-TEST(FlowsServe, RunFormSentTwiceOverHttpRunsOneTurn) {
+TEST(GmDeskServe, RunFormSentTwiceOverHttpRunsOneTurn) {
   ::adj::testing::TempDir dir;
   FlowsDaemon d(dir.file("web.db"), dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
@@ -231,19 +230,19 @@ TEST(FlowsServe, RunFormSentTwiceOverHttpRunsOneTurn) {
                 .status,
             201);
   // Orders missing: a confirmation page first, nothing run.
-  FlowsAnswer ask = d.form("/gm/games/britain-1/run", "turn=1");
+  DeskAnswer ask = d.form("/gm/games/britain-1/run", "turn=1");
   EXPECT_EQ(ask.status, 200);
   EXPECT_NE(ask.body.find("id=\"confirm-run-form\""), std::string::npos) << ask.body;
   EXPECT_EQ(open_turn(d), 1);
-  FlowsAnswer run = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
+  DeskAnswer run = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
   EXPECT_EQ(run.status, 303) << run.body;
   EXPECT_EQ(open_turn(d), 2);
-  FlowsAnswer reload = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
+  DeskAnswer reload = d.form("/gm/games/britain-1/run", "turn=1&confirm=1");
   EXPECT_EQ(reload.status, 409);
   EXPECT_NE(reload.body.find("Turn 1 already ran; nothing was changed."), std::string::npos);
   EXPECT_EQ(open_turn(d), 2);
-  FlowsAnswer landed = d.curl("-H " + shell_quote(std::string("Cookie: adj_gm=") + kFlowsServeGm),
-                              "/gm/games/britain-1?done=ran&turn=1");
+  DeskAnswer landed = d.curl("-H " + shell_quote(std::string("Cookie: adj_gm=") + kGmDeskToken),
+                             "/gm/games/britain-1?done=ran&turn=1");
   EXPECT_NE(landed.body.find("Resolved turn 1"), std::string::npos);
 }
 

@@ -29,13 +29,13 @@ GameState suggest_map() {
   return s;
 }
 
-TEST(MailflowsSuggest, EditDistanceIsCaseInsensitiveAndBounded) {
+TEST(AreaSuggest, EditDistanceIsCaseInsensitiveAndBounded) {
   EXPECT_EQ(edit_distance("hrs", "HRS", 2), 0u);
   EXPECT_EQ(edit_distance("HRX", "HRS", 2), 1u);
   EXPECT_EQ(edit_distance("ABCDEFGH", "HRS", 2), 3u);  // limit + 1
 }
 
-TEST(MailflowsSuggest, NearestCodesByCodeAndName) {
+TEST(AreaSuggest, NearestCodesByCodeAndName) {
   const GameState s = suggest_map();
   EXPECT_EQ(nearest_area_codes("HRX", s), (std::vector<std::string>{"HRS", "HRT"}));
   EXPECT_EQ(nearest_area_codes("OXFORD", s), (std::vector<std::string>{"OXF"}));
@@ -47,7 +47,7 @@ TEST(MailflowsSuggest, NearestCodesByCodeAndName) {
   EXPECT_EQ(did_you_mean("QQQ", s), "");
 }
 
-TEST(MailflowsSuggest, TheValidatorSuggestsInTheLinesReason) {
+TEST(AreaSuggest, TheValidatorSuggestsInTheLinesReason) {
   const GameState s = suggest_map();
   const OrderAck ack = check_order_file(
       "GAME g-1\nPLAYER WSX secret-1\n1. MOVE HRX OXF\n2. MOVE HRS OXFORD\n3. MOVE HRS QQQ\n", s,

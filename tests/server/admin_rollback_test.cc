@@ -1,4 +1,4 @@
-// GameAdmin for the mail-flows items: a rollback tells every player (a notice with the turn, the
+// GameAdmin's rollback and re-run: a rollback tells every player (a notice with the turn, the
 // orders kept and the deadline) and neither it nor the re-run of the reopened turn moves an
 // interval deadline; a fixed deadline is used up by the re-run as by the first run. A real
 // SQLite file and a settable clock.
@@ -15,12 +15,12 @@
 namespace adj {
 namespace {
 
-constexpr const char* kMailflowsGame = "britain-1";
-constexpr UnixTime kMailflowsHour = 3600;
-constexpr UnixTime kMailflowsDay = 86400;
-constexpr UnixTime kMailflowsStart = 1'700'000'000;
+constexpr const char* kRollbackGame = "britain-1";
+constexpr UnixTime kRollbackHour = 3600;
+constexpr UnixTime kRollbackDay = 86400;
+constexpr UnixTime kRollbackStart = 1'700'000'000;
 
-class MailflowsAdmin : public ::testing::Test {
+class AdminRollback : public ::testing::Test {
  protected:
   void SetUp() override {
     auto opened = SqliteStore::open(dir_.file("adjutant.db"));
@@ -39,33 +39,33 @@ class MailflowsAdmin : public ::testing::Test {
     Schedule s;
     s.kind = kind;
     s.deadline = deadline;
-    if (kind == "interval") s.interval_seconds = kMailflowsDay;
-    ASSERT_TRUE(admin_->set_schedule(kMailflowsGame, s, "gm").ok());
+    if (kind == "interval") s.interval_seconds = kRollbackDay;
+    ASSERT_TRUE(admin_->set_schedule(kRollbackGame, s, "gm").ok());
   }
-  std::optional<UnixTime> deadline() { return store_->schedule(kMailflowsGame)->deadline; }
+  std::optional<UnixTime> deadline() { return store_->schedule(kRollbackGame)->deadline; }
   void run() {
-    auto out = admin_->run_turn(kMailflowsGame, false, "gm");
+    auto out = admin_->run_turn(kRollbackGame, false, "gm");
     ASSERT_TRUE(out.ok()) << out.status().to_string();
   }
 
   ::adj::testing::TempDir dir_;
-  UnixTime now_ = kMailflowsStart;
+  UnixTime now_ = kRollbackStart;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<Stores> stores_;
   std::unique_ptr<Services> svc_;
   std::unique_ptr<GameAdmin> admin_;
 };
 
-TEST_F(MailflowsAdmin, NeitherTheRollbackNorTheRerunMovesAnIntervalDeadline) {
-  schedule("interval", kMailflowsStart + kMailflowsHour);
+TEST_F(AdminRollback, NeitherTheRollbackNorTheRerunMovesAnIntervalDeadline) {
+  schedule("interval", kRollbackStart + kRollbackHour);
   run();
-  const UnixTime next = kMailflowsStart + kMailflowsHour + kMailflowsDay;
+  const UnixTime next = kRollbackStart + kRollbackHour + kRollbackDay;
   ASSERT_EQ(deadline(), next);
 
   now_ += 10 * 60;
-  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kRollbackGame, 1, "gm").ok());
   EXPECT_EQ(deadline(), next);
-  auto notices = store_->notices(kMailflowsGame);
+  auto notices = store_->notices(kRollbackGame);
   ASSERT_TRUE(notices.ok());
   ASSERT_EQ(notices->size(), 1u);
   const Notice& n = notices->front();
@@ -81,29 +81,29 @@ TEST_F(MailflowsAdmin, NeitherTheRollbackNorTheRerunMovesAnIntervalDeadline) {
   // The next turn's run moves it on as usual.
   now_ = next;
   run();
-  EXPECT_EQ(deadline(), next + kMailflowsDay);
+  EXPECT_EQ(deadline(), next + kRollbackDay);
 }
 
-TEST_F(MailflowsAdmin, TwoRollbacksAreTwoNotices) {
+TEST_F(AdminRollback, TwoRollbacksAreTwoNotices) {
   schedule("none", 0);
   run();
-  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kRollbackGame, 1, "gm").ok());
   run();
-  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
-  auto notices = store_->notices(kMailflowsGame);
+  ASSERT_TRUE(admin_->rollback(kRollbackGame, 1, "gm").ok());
+  auto notices = store_->notices(kRollbackGame);
   ASSERT_TRUE(notices.ok());
   EXPECT_EQ(notices->size(), 2u);
 }
 
-TEST_F(MailflowsAdmin, AFixedDeadlineIsUsedUpByTheRerunAsByTheFirstRun) {
-  schedule("fixed", kMailflowsStart + kMailflowsHour);
-  now_ = kMailflowsStart + kMailflowsHour;
+TEST_F(AdminRollback, AFixedDeadlineIsUsedUpByTheRerunAsByTheFirstRun) {
+  schedule("fixed", kRollbackStart + kRollbackHour);
+  now_ = kRollbackStart + kRollbackHour;
   run();
   EXPECT_FALSE(deadline());
-  ASSERT_TRUE(admin_->rollback(kMailflowsGame, 1, "gm").ok());
+  ASSERT_TRUE(admin_->rollback(kRollbackGame, 1, "gm").ok());
   schedule("fixed",
-           kMailflowsStart + 2 * kMailflowsHour);  // the GM's new deadline for the reopened turn
-  now_ = kMailflowsStart + 2 * kMailflowsHour;
+           kRollbackStart + 2 * kRollbackHour);  // the GM's new deadline for the reopened turn
+  now_ = kRollbackStart + 2 * kRollbackHour;
   run();
   EXPECT_FALSE(deadline());
 }

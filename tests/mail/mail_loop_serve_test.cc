@@ -32,7 +32,7 @@ using mail_test::send_file;
 
 using ::adj::testing::run_shell;
 using ::adj::testing::shell_quote;
-std::string serve_flows_slurp(const std::filesystem::path& p) {
+std::string loop_slurp(const std::filesystem::path& p) {
   return ::adj::testing::read_file(p.string());
 }
 
@@ -48,16 +48,14 @@ const std::string kPlain = kServeFlowsSrc + "/tests/data/mail/plain.eml";
 const std::string kPlainThread = "In-Reply-To: <plain.7f3a@mail.example.org>";
 
 // The contents of the files in a Maildir subdirectory ("new" or "cur").
-std::vector<std::string> serve_flows_maildir_files(const fs::path& dir,
-                                                   const std::string& sub = "new") {
+std::vector<std::string> loop_maildir_files(const fs::path& dir, const std::string& sub = "new") {
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir / sub, ec))
-    out.push_back(serve_flows_slurp(e.path()));
+  for (const auto& e : fs::directory_iterator(dir / sub, ec)) out.push_back(loop_slurp(e.path()));
   return out;
 }
 
-int serve_flows_count_containing(const std::vector<std::string>& files, const std::string& needle) {
+int loop_count_containing(const std::vector<std::string>& files, const std::string& needle) {
   int n = 0;
   for (const auto& f : files) n += f.find(needle) != std::string::npos;
   return n;
@@ -66,12 +64,12 @@ int serve_flows_count_containing(const std::vector<std::string>& files, const st
 const std::string kBearer = shell_quote(std::string("Authorization: Bearer ") + kServeFlowsGm);
 
 // `adjutant serve` on free ports, with extra options, and the GM API as this file uses it.
-class ServeFlowsDaemon : public mail_test::ServeProcess {
+class LoopDaemon : public mail_test::ServeProcess {
  public:
-  ServeFlowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
+  LoopDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra)
       : ServeProcess(db, free_port(), free_port(), log, kServeFlowsGm, std::move(extra)),
         log_(log) {}
-  std::string log() const { return serve_flows_slurp(log_); }
+  std::string log() const { return loop_slurp(log_); }
 
   // curl with the GM bearer token; the body.
   std::string gm(const std::string& method, const std::string& path,
@@ -113,7 +111,7 @@ int count_of(const std::vector<std::string>& v, const std::string& s) {
   return static_cast<int>(std::count(v.begin(), v.end(), s));
 }
 
-bool serve_flows_has_orders(const ServeFlowsDaemon& d, const std::string& player) {
+bool loop_has_orders(const LoopDaemon& d, const std::string& player) {
   const Json j = Json::parse(d.gm("GET", "/api/games/britain-1/submissions"), nullptr, false);
   if (!j.is_object() || !j.contains("players")) return false;
   for (const auto& p : j["players"])
@@ -123,52 +121,46 @@ bool serve_flows_has_orders(const ServeFlowsDaemon& d, const std::string& player
 
 long long now() { return static_cast<long long>(std::time(nullptr)); }
 
-TEST(ServeMailFlows, WatchedMaildirIsIngestedMovedToCurAndAnswered) {
+TEST(MailLoopServe, WatchedMaildirIsIngestedMovedToCurAndAnswered) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path in = dir.file("in"), outbox = dir.file("out");
   fs::create_directories(in / "new");
   fs::create_directories(in / "tmp");
-  ServeFlowsDaemon d(db, log,
-                     {"--tick", "0", "--maildir", in.string(), "--outbox", outbox.string()});
+  LoopDaemon d(db, log, {"--tick", "0", "--maildir", in.string(), "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
-  EXPECT_FALSE(serve_flows_has_orders(d, "WSX"));
+  EXPECT_FALSE(loop_has_orders(d, "WSX"));
 
   // Delivered the Maildir way: written in tmp/, then renamed into new/.
   fs::copy_file(kPlain, in / "tmp" / "1700000000.M1P1.test");
   fs::rename(in / "tmp" / "1700000000.M1P1.test", in / "new" / "1700000000.M1P1.test");
 
-  ASSERT_TRUE(eventually([&] { return serve_flows_maildir_files(in, "new").empty(); }, 15s))
-      << d.log();
-  const auto cur = serve_flows_maildir_files(in, "cur");
+  ASSERT_TRUE(eventually([&] { return loop_maildir_files(in, "new").empty(); }, 15s)) << d.log();
+  const auto cur = loop_maildir_files(in, "cur");
   ASSERT_EQ(cur.size(), 1u);
   EXPECT_NE(cur[0].find("<plain.7f3a@mail.example.org>"), std::string::npos);
   EXPECT_TRUE(fs::exists(in / "cur" / "1700000000.M1P1.test:2,S"));
-  EXPECT_TRUE(eventually([&] { return serve_flows_has_orders(d, "WSX"); }, 15s)) << d.log();
+  EXPECT_TRUE(eventually([&] { return loop_has_orders(d, "WSX"); }, 15s)) << d.log();
   EXPECT_NE(d.log().find("channel=maildir"), std::string::npos);
   // The answer, threaded to the message, in the outbox Maildir.
   ASSERT_TRUE(eventually(
-      [&] {
-        return serve_flows_count_containing(serve_flows_maildir_files(outbox), kPlainThread) == 1;
-      },
-      15s))
+      [&] { return loop_count_containing(loop_maildir_files(outbox), kPlainThread) == 1; }, 15s))
       << d.log();
-  const auto answers = serve_flows_maildir_files(outbox);
-  EXPECT_EQ(serve_flows_count_containing(answers, "wessex@example.org"), 1);
-  EXPECT_EQ(serve_flows_count_containing(answers, "cerdic"), 0) << "the secret is masked";
+  const auto answers = loop_maildir_files(outbox);
+  EXPECT_EQ(loop_count_containing(answers, "wessex@example.org"), 1);
+  EXPECT_EQ(loop_count_containing(answers, "cerdic"), 0) << "the secret is masked";
 
   // The same file again (same Message-ID): moved, but neither stored nor answered twice.
   fs::copy_file(kPlain, in / "new" / "1700000001.M2P1.test");
-  ASSERT_TRUE(eventually([&] { return serve_flows_maildir_files(in, "new").empty(); }, 15s))
-      << d.log();
+  ASSERT_TRUE(eventually([&] { return loop_maildir_files(in, "new").empty(); }, 15s)) << d.log();
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(serve_flows_maildir_files(in, "cur").size(), 2u);
-  EXPECT_EQ(serve_flows_count_containing(serve_flows_maildir_files(outbox), kPlainThread), 1);
+  EXPECT_EQ(loop_maildir_files(in, "cur").size(), 2u);
+  EXPECT_EQ(loop_count_containing(loop_maildir_files(outbox), kPlainThread), 1);
   EXPECT_NE(d.log().find("duplicate=true"), std::string::npos);
 }
 
-TEST(ServeMailFlows, AnswersGoThroughTheRelayNotTheLocalOutbox) {
+TEST(MailLoopServe, AnswersGoThroughTheRelayNotTheLocalOutbox) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
@@ -176,38 +168,37 @@ TEST(ServeMailFlows, AnswersGoThroughTheRelayNotTheLocalOutbox) {
   const int relay_port = free_port();
   Aiosmtpd relay(relay_port, {"aiosmtpd.handlers.Mailbox", relay_dir.string()});
   ASSERT_TRUE(relay.start());
-  ServeFlowsDaemon d(db, log,
-                     {"--tick", "0", "--relay", "smtp://127.0.0.1:" + std::to_string(relay_port),
-                      "--mail-from", "orders@pbm.example.net", "--outbox", outbox.string()});
+  LoopDaemon d(db, log,
+               {"--tick", "0", "--relay", "smtp://127.0.0.1:" + std::to_string(relay_port),
+                "--mail-from", "orders@pbm.example.net", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_NE(d.log().find("smtp://127.0.0.1:" + std::to_string(relay_port)), std::string::npos);
 
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
   ASSERT_TRUE(eventually([&] {
-    return serve_flows_count_containing(serve_flows_maildir_files(relay_dir), kPlainThread) == 1;
+    return loop_count_containing(loop_maildir_files(relay_dir), kPlainThread) == 1;
   })) << d.log();
-  const auto got = serve_flows_maildir_files(relay_dir);
-  EXPECT_EQ(serve_flows_count_containing(got, "References: <plain.7f3a@mail.example.org>"), 1);
-  EXPECT_EQ(serve_flows_count_containing(got, "X-RcptTo: wessex@example.org"), 1);
-  EXPECT_EQ(serve_flows_count_containing(got, "X-MailFrom: orders@pbm.example.net"),
+  const auto got = loop_maildir_files(relay_dir);
+  EXPECT_EQ(loop_count_containing(got, "References: <plain.7f3a@mail.example.org>"), 1);
+  EXPECT_EQ(loop_count_containing(got, "X-RcptTo: wessex@example.org"), 1);
+  EXPECT_EQ(loop_count_containing(got, "X-MailFrom: orders@pbm.example.net"),
             static_cast<int>(got.size()));
   // Marked sent, and nothing in the local outbox Maildir.
   EXPECT_TRUE(eventually([&] {
     const Json ob = d.outbox();
     return !ob.empty() && ob[0].value("state", "") == "sent";
   })) << d.outbox().dump();
-  EXPECT_TRUE(serve_flows_maildir_files(outbox).empty());
-  EXPECT_TRUE(serve_flows_has_orders(d, "WSX"));
+  EXPECT_TRUE(loop_maildir_files(outbox).empty());
+  EXPECT_TRUE(loop_has_orders(d, "WSX"));
 }
 
-TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
+TEST(MailLoopServe, SchedulerRunMailsAReportToEveryPlayer) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
   // No reminders here (0 hours): only the answer and the reports.
-  ServeFlowsDaemon d(db, log,
-                     {"--tick", "1", "--reminder-hours", "0", "--outbox", outbox.string()});
+  LoopDaemon d(db, log, {"--tick", "1", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
@@ -220,14 +211,13 @@ TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
 
   // The scheduler runs turn 1 after the deadline; a report per player with an address.
   ASSERT_TRUE(eventually([&] {
-    return serve_flows_count_containing(serve_flows_maildir_files(outbox), "turn 1 report for") ==
-           5;
+    return loop_count_containing(loop_maildir_files(outbox), "turn 1 report for") == 5;
   })) << d.log();
   EXPECT_GE(now(), deadline);
   EXPECT_NE(d.log().find("action=ran"), std::string::npos) << d.log();
   EXPECT_NE(d.log().find("event=reports_queued game=britain-1 turn=1 count=5"), std::string::npos)
       << d.log();
-  const auto files = serve_flows_maildir_files(outbox);
+  const auto files = loop_maildir_files(outbox);
   for (const std::string to :
        {"wessex@example.org", "mercia@example.org", "northumbria@example.org",
         "eastanglia@example.org", "gwynedd@example.org"}) {
@@ -247,21 +237,19 @@ TEST(ServeMailFlows, SchedulerRunMailsAReportToEveryPlayer) {
   }
   // More ticks do not mail the reports again.
   std::this_thread::sleep_for(3s);
-  EXPECT_EQ(serve_flows_count_containing(serve_flows_maildir_files(outbox), "turn 1 report for"),
-            5);
+  EXPECT_EQ(loop_count_containing(loop_maildir_files(outbox), "turn 1 report for"), 5);
   EXPECT_EQ(recipients(d.outbox(), "report").size(), 5u);
 }
 
-TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
+TEST(MailLoopServe, RemindersGoOnceToPlayersWithoutOrders) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  ServeFlowsDaemon d(db, log,
-                     {"--tick", "1", "--reminder-hours", "2", "--outbox", outbox.string()});
+  LoopDaemon d(db, log, {"--tick", "1", "--reminder-hours", "2", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();
-  ASSERT_TRUE(eventually([&] { return serve_flows_has_orders(d, "WSX"); })) << d.log();
+  ASSERT_TRUE(eventually([&] { return loop_has_orders(d, "WSX"); })) << d.log();
 
   // A deadline an hour away: inside the two hours of --reminder-hours.
   const std::string sched =
@@ -272,8 +260,7 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
   ASSERT_TRUE(eventually([&] { return recipients(d.outbox(), "reminder").size() >= 4; }))
       << d.log();
   ASSERT_TRUE(eventually([&] {
-    return serve_flows_count_containing(serve_flows_maildir_files(outbox),
-                                        "reminder, no orders yet") >= 4;
+    return loop_count_containing(loop_maildir_files(outbox), "reminder, no orders yet") >= 4;
   })) << d.log();
   // Several more ticks: no duplicates.
   std::this_thread::sleep_for(4s);
@@ -283,8 +270,8 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
                                "eastanglia@example.org", "gwynedd@example.org"})
     EXPECT_EQ(count_of(reminders, to), 1) << to;
   EXPECT_EQ(count_of(reminders, "wessex@example.org"), 0);
-  const auto files = serve_flows_maildir_files(outbox);
-  EXPECT_EQ(serve_flows_count_containing(files, "reminder, no orders yet"), 4);
+  const auto files = loop_maildir_files(outbox);
+  EXPECT_EQ(loop_count_containing(files, "reminder, no orders yet"), 4);
   for (const auto& f : files) {
     if (f.find("reminder, no orders yet") != std::string::npos) {
       EXPECT_EQ(f.find("wessex@example.org"), std::string::npos) << f;
@@ -292,11 +279,11 @@ TEST(ServeMailFlows, RemindersGoOnceToPlayersWithoutOrders) {
   }
 }
 
-TEST(ServeMailFlows, GmOutboxPageIsForTheGmOnly) {
+TEST(MailLoopServe, GmOutboxPageIsForTheGmOnly) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("flows.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  ServeFlowsDaemon d(db, log, {"--tick", "0", "--outbox", outbox.string()});
+  LoopDaemon d(db, log, {"--tick", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   EXPECT_EQ(send_file(d.smtp(), kPlain, "wessex@example.org"), "250") << d.log();

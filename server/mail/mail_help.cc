@@ -1,4 +1,4 @@
-#include "server/mail/mailflows_help.h"
+#include "server/mail/mail_help.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// The command line's messages for the mail-flows items: a duplicate game id says what to do; the
+// The command line's game commands: a duplicate game id says what to do; the
 // demo game has the README's id; a rollback tells every player (a rollback notice queued) and
 // its re-run keeps the deadline; CLI runs and rollbacks are audited like the web's.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@ namespace {
 
 using ::adj::testing::run_cli;
 
-class MailflowsCli : public ::testing::Test {
+class CliGameCommands : public ::testing::Test {
  protected:
   ::adj::testing::CliResult cli(std::vector<std::string> args, const std::string& input = "") {
     args.insert(args.begin(), {"--db", db_});
@@ -24,7 +24,7 @@ class MailflowsCli : public ::testing::Test {
   std::string db_ = dir_.file("test.db");
 };
 
-TEST_F(MailflowsCli, ADuplicateGameIdSaysItExistsAndToChooseAnother) {
+TEST_F(CliGameCommands, ADuplicateGameIdSaysItExistsAndToChooseAnother) {
   ASSERT_EQ(cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"}).exit_code, 0);
   auto again = cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"});
   EXPECT_EQ(again.exit_code, 1);
@@ -33,7 +33,7 @@ TEST_F(MailflowsCli, ADuplicateGameIdSaysItExistsAndToChooseAnother) {
       << again.err;
 }
 
-TEST_F(MailflowsCli, TheDemoGameHasTheReadmesId) {
+TEST_F(CliGameCommands, TheDemoGameHasTheReadmesId) {
   auto r = cli({"demo", "--turns", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Created game britain-1 "), std::string::npos) << r.out.substr(0, 400);
@@ -41,7 +41,7 @@ TEST_F(MailflowsCli, TheDemoGameHasTheReadmesId) {
   EXPECT_EQ(show.exit_code, 0) << show.err;
 }
 
-TEST_F(MailflowsCli, ARollbackQueuesANoticeForEveryPlayerAndIsAudited) {
+TEST_F(CliGameCommands, ARollbackQueuesANoticeForEveryPlayerAndIsAudited) {
   ASSERT_EQ(cli({"game", "create", "bundled:dark-age-britain", "--demo-secrets"}).exit_code, 0);
   ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
   auto rb = cli({"turn", "rollback", "britain-1", "1"});

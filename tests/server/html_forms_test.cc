@@ -1,4 +1,4 @@
-// The web-flows slice through the Router (no sockets): a real SQLite file, requests built as a
+// The HTML forms through the Router (no sockets): a real SQLite file, requests built as a
 // browser sends them. PRG and stale forms (turn_guard.h), the run confirmation, the order form
 // keeping its text and marking rejected lines, the file on record, creating a second copy of a
 // bundled scenario, the readable audit log, the 24-hour deadline field, the GM's orders desk and
@@ -28,7 +28,7 @@ using http::Response;
 
 using namespace pages_test;  // kGame, kBase, kGmToken, kCsrf, kNow, kPlayers, orders_file, header
 
-class FlowsPages : public PagesFixture {};
+class HtmlForms : public PagesFixture {};
 
 // The GET that a 303 leads to (path and query of its Location).
 Request follow(const Response& r, Request base) {
@@ -53,7 +53,7 @@ Request follow(const Response& r, Request base) {
   return base;
 }
 
-TEST_F(FlowsPages, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
+TEST_F(HtmlForms, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
   create_britain();
   const std::string gm = gm_cookie();
   for (const char* p : kPlayers)
@@ -100,7 +100,7 @@ TEST_F(FlowsPages, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
   EXPECT_NE(rb_again.body.find("rolled back"), std::string::npos) << rb_again.body;
 }
 
-TEST_F(FlowsPages, RunWithOrdersMissingAsksForConfirmation) {
+TEST_F(HtmlForms, RunWithOrdersMissingAsksForConfirmation) {
   create_britain();
   const std::string gm = gm_cookie();
   ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, "WSX"), "cli").ok());
@@ -120,7 +120,7 @@ TEST_F(FlowsPages, RunWithOrdersMissingAsksForConfirmation) {
   EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
 }
 
-TEST_F(FlowsPages, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnRecord) {
+TEST_F(HtmlForms, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnRecord) {
   create_britain();
   const std::string wsx = player_cookie("WSX");
   Response me = get("/games/britain-1/me", wsx);
@@ -180,7 +180,7 @@ TEST_F(FlowsPages, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnReco
   EXPECT_FALSE(has_orders("WSX"));
 }
 
-TEST_F(FlowsPages, GmCreatesASecondCopyOfABundledScenario) {
+TEST_F(HtmlForms, GmCreatesASecondCopyOfABundledScenario) {
   const std::string gm = gm_cookie();
   Response desk = get("/gm", gm);
   EXPECT_NE(desk.body.find("id=\"create-form\""), std::string::npos);
@@ -220,7 +220,7 @@ TEST_F(FlowsPages, GmCreatesASecondCopyOfABundledScenario) {
   EXPECT_EQ(ctx_->services().list_games()->size(), 2u);
 }
 
-TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
+TEST_F(HtmlForms, AuditLogAndDeadlineAreReadable) {
   create_britain();
   const std::string gm = gm_cookie();
   Response set =
@@ -257,7 +257,7 @@ TEST_F(FlowsPages, AuditLogAndDeadlineAreReadable) {
   EXPECT_NE(desk2.body.find("ran turn 1; no orders from EAN, GWN, MRC, NUM"), std::string::npos);
 }
 
-TEST_F(FlowsPages, GmReadsAndEntersAPlayersOrders) {
+TEST_F(HtmlForms, GmReadsAndEntersAPlayersOrders) {
   create_britain();
   const std::string gm = gm_cookie();
   ASSERT_TRUE(ctx_->services().submit_orders(kGame, orders_file(1, "WSX"), "cli").ok());
@@ -315,7 +315,7 @@ TEST_F(FlowsPages, GmReadsAndEntersAPlayersOrders) {
             409);
 }
 
-TEST_F(FlowsPages, CredentialFormsAreNotReplayed) {
+TEST_F(HtmlForms, CredentialFormsAreNotReplayed) {
   create_britain();
   const std::string gm = gm_cookie();
   Response desk = get("/gm/games/britain-1", gm);
@@ -336,7 +336,7 @@ TEST_F(FlowsPages, CredentialFormsAreNotReplayed) {
             200);
 }
 
-TEST_F(FlowsPages, OutboxPageIsStyledAndShowsAMessage) {
+TEST_F(HtmlForms, OutboxPageIsStyledAndShowsAMessage) {
   create_britain();
   const std::string gm = gm_cookie();
   Store& st = thread_store(*ctx_);

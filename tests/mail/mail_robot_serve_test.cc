@@ -32,18 +32,18 @@ using mail_test::eventually;
 using mail_test::free_port;
 using mail_test::send_file;
 
-constexpr const char* kMailflowsGm = "mailflows-gm-token";
+constexpr const char* kRobotGm = "robot-gm-token";
 using ::adj::testing::run_shell;
 using ::adj::testing::shell_quote;
-std::string mailflows_slurp(const fs::path& p) { return ::adj::testing::read_file(p.string()); }
+std::string robot_slurp(const fs::path& p) { return ::adj::testing::read_file(p.string()); }
 
 // The messages in a Maildir's new/, with folded header lines unfolded (a long subject is one
 // line again).
-std::vector<std::string> mailflows_maildir_files(const fs::path& dir) {
+std::vector<std::string> robot_maildir_files(const fs::path& dir) {
   std::vector<std::string> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir / "new", ec)) {
-    std::string m = mailflows_slurp(e.path());
+    std::string m = robot_slurp(e.path());
     const std::size_t head_end =
         m.find("\n\n") != std::string::npos ? m.find("\n\n") : m.find("\r\n\r\n");
     std::string head = m.substr(0, head_end);
@@ -75,16 +75,16 @@ std::string body_of(const std::string& raw) {
   return b;
 }
 
-class MailflowsDaemon : public mail_test::ServeProcess {
+class RobotDaemon : public mail_test::ServeProcess {
  public:
-  MailflowsDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra,
-                  const std::string& gm = kMailflowsGm)
+  RobotDaemon(const std::string& db, const std::string& log, std::vector<std::string> extra,
+              const std::string& gm = kRobotGm)
       : ServeProcess(db, free_port(), free_port(), log, gm, std::move(extra)), log_(log) {}
-  std::string log() const { return mailflows_slurp(log_); }
+  std::string log() const { return robot_slurp(log_); }
   std::string gm(const std::string& method, const std::string& path,
                  const std::string& body = "") const {
     std::string cmd = "curl -s -m 20 -X " + method + " -H " +
-                      shell_quote(std::string("Authorization: Bearer ") + kMailflowsGm);
+                      shell_quote(std::string("Authorization: Bearer ") + kRobotGm);
     if (!body.empty()) cmd += " -H 'Content-Type: application/json' --data " + shell_quote(body);
     return run_shell(cmd + " " + shell_quote(url(path)));
   }
@@ -113,19 +113,19 @@ class MailflowsDaemon : public mail_test::ServeProcess {
   std::string log_;
 };
 
-std::string mailflows_message(const std::string& from, const std::string& subject,
-                              const std::string& id, const std::string& body) {
+std::string robot_message(const std::string& from, const std::string& subject,
+                          const std::string& id, const std::string& body) {
   return "From: " + from + "\r\nTo: orders@pbm.example.net\r\nSubject: " + subject +
          "\r\nMessage-ID: <" + id + "@example.org>\r\nMIME-Version: 1.0\r\n\r\n" + body;
 }
 
 const std::string kWessex = "wessex@example.org";
 
-TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPushingTheDeadline) {
+TEST(MailRobotServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPushingTheDeadline) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  RobotDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // An interval schedule: each run sets the next deadline a day on.
@@ -138,23 +138,21 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
 
   // Wessex's orders by mail, with a line that cannot be read.
   ASSERT_EQ(d.send(dir,
-                   mailflows_message(kWessex, "orders", "rb1",
-                                     "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. LEVY HAM 3\r\n"
-                                     "2. MOVVE HAM KNT\r\nEND\r\n"),
+                   robot_message(kWessex, "orders", "rb1",
+                                 "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. LEVY HAM 3\r\n"
+                                 "2. MOVVE HAM KNT\r\nEND\r\n"),
                    kWessex),
             "250");
-  ASSERT_TRUE(eventually([&] {
-    return !containing(mailflows_maildir_files(outbox), "rb1@").empty();
-  })) << d.log();
+  ASSERT_TRUE(eventually([&] { return !containing(robot_maildir_files(outbox), "rb1@").empty(); }))
+      << d.log();
 
   const std::string ran = d.gm("POST", "/api/games/britain-1/turns/run");
   ASSERT_NE(ran.find("\"turn\""), std::string::npos) << ran;
   ASSERT_TRUE(eventually([&] {
-    return containing(mailflows_maildir_files(outbox), "turn 1 report for").size() == 5;
+    return containing(robot_maildir_files(outbox), "turn 1 report for").size() == 5;
   })) << d.log();
-  const auto wsx_report =
-      containing(containing(mailflows_maildir_files(outbox), "turn 1 report for WSX"),
-                 "ORDERS NOT CARRIED OUT");
+  const auto wsx_report = containing(
+      containing(robot_maildir_files(outbox), "turn 1 report for WSX"), "ORDERS NOT CARRIED OUT");
   ASSERT_EQ(wsx_report.size(), 1u) << "the rejected line is in the report";
   EXPECT_NE(body_of(wsx_report[0]).find("MOVVE HAM KNT"), std::string::npos);
   const auto after_run = d.deadline();
@@ -165,10 +163,10 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   ASSERT_EQ(d.gm("POST", "/api/games/britain-1/rollback", R"({"turn": 1})").find("error"),
             std::string::npos);
   ASSERT_TRUE(eventually([&] {
-    return containing(mailflows_maildir_files(outbox), "turn 1 reopened by the game master")
-               .size() == 5;
+    return containing(robot_maildir_files(outbox), "turn 1 reopened by the game master").size() ==
+           5;
   })) << d.log();
-  for (const auto& m : containing(mailflows_maildir_files(outbox), "turn 1 reopened")) {
+  for (const auto& m : containing(robot_maildir_files(outbox), "turn 1 reopened")) {
     const std::string b = body_of(m);
     EXPECT_NE(b.find("are kept"), std::string::npos) << b;
     EXPECT_NE(b.find("The deadline is"), std::string::npos) << b;
@@ -178,9 +176,9 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   // The re-run: every report again, marked as a correction; the deadline is not pushed.
   ASSERT_NE(d.gm("POST", "/api/games/britain-1/turns/run").find("\"turn\""), std::string::npos);
   ASSERT_TRUE(eventually([&] {
-    return containing(mailflows_maildir_files(outbox), "Subject: Correction:").size() == 5;
+    return containing(robot_maildir_files(outbox), "Subject: Correction:").size() == 5;
   })) << d.log();
-  for (const auto& m : containing(mailflows_maildir_files(outbox), "Subject: Correction:")) {
+  for (const auto& m : containing(robot_maildir_files(outbox), "Subject: Correction:")) {
     // The text part (the map after the turn is attached to it, report_map_test.cc).
     const auto p = mail::parse_mail(m);
     ASSERT_TRUE(p.ok()) << p.status().to_string();
@@ -190,31 +188,30 @@ TEST(MailflowsServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   }
   EXPECT_EQ(d.deadline(), after_run);
   // The first reports were not sent again under their old subject.
-  EXPECT_EQ(containing(mailflows_maildir_files(outbox), "turn 1 report for").size(), 10u);
-  EXPECT_EQ(
-      containing(containing(mailflows_maildir_files(outbox), "turn 1 report for"), "Correction:")
-          .size(),
-      5u);
+  EXPECT_EQ(containing(robot_maildir_files(outbox), "turn 1 report for").size(), 10u);
+  EXPECT_EQ(containing(containing(robot_maildir_files(outbox), "turn 1 report for"), "Correction:")
+                .size(),
+            5u);
 }
 
-TEST(MailflowsServe, RepliesMaskOnlyThePlayerLinesSecretAndSuggestNearAreaCodes) {
+TEST(MailRobotServe, RepliesMaskOnlyThePlayerLinesSecretAndSuggestNearAreaCodes) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  RobotDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // The secret "cerdic" also appears as an ordinary word in the subject and an order line.
   ASSERT_EQ(d.send(dir,
-                   mailflows_message(kWessex, "cerdic marches", "mask1",
-                                     "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. MOVE HAM OXD 4\r\n"
-                                     "2. MOVE HAM cerdic\r\nEND\r\n"),
+                   robot_message(kWessex, "cerdic marches", "mask1",
+                                 "GAME britain-1\r\nPLAYER WSX cerdic\r\n1. MOVE HAM OXD 4\r\n"
+                                 "2. MOVE HAM cerdic\r\nEND\r\n"),
                    kWessex),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(mailflows_maildir_files(outbox), "mask1@").empty();
+    return !containing(robot_maildir_files(outbox), "mask1@").empty();
   })) << d.log();
-  const std::string answer = containing(mailflows_maildir_files(outbox), "mask1@").front();
+  const std::string answer = containing(robot_maildir_files(outbox), "mask1@").front();
   const std::string b = body_of(answer);
   EXPECT_NE(answer.find("Subject: Re: cerdic marches"), std::string::npos) << answer;
   EXPECT_NE(b.find("PLAYER WSX ********"), std::string::npos) << b;
@@ -223,24 +220,23 @@ TEST(MailflowsServe, RepliesMaskOnlyThePlayerLinesSecretAndSuggestNearAreaCodes)
   EXPECT_NE(b.find("did you mean OXF"), std::string::npos) << b;
 }
 
-TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) {
+TEST(MailRobotServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("mf.db"), log = dir.file("serve.log");
   const fs::path outbox = dir.file("out");
-  MailflowsDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
+  RobotDaemon d(db, log, {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string()});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
 
   // Anyone: the syntax and examples from the map, nothing private, no Markdown.
-  ASSERT_EQ(
-      d.send(dir, mailflows_message("stranger@example.com", "HELP britain-1", "help1", "\r\n"),
-             "stranger@example.com"),
-      "250");
+  ASSERT_EQ(d.send(dir, robot_message("stranger@example.com", "HELP britain-1", "help1", "\r\n"),
+                   "stranger@example.com"),
+            "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(mailflows_maildir_files(outbox), "stranger@example.com").empty();
+    return !containing(robot_maildir_files(outbox), "stranger@example.com").empty();
   })) << d.log();
   const std::string open =
-      body_of(containing(mailflows_maildir_files(outbox), "stranger@example.com")[0]);
+      body_of(containing(robot_maildir_files(outbox), "stranger@example.com")[0]);
   EXPECT_NE(open.find("HOW TO WRITE ORDERS"), std::string::npos) << open;
   EXPECT_NE(open.find("GAME britain-1"), std::string::npos) << open;
   EXPECT_NE(open.find("Examples on this map"), std::string::npos) << open;
@@ -250,14 +246,14 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
 
   // Signed: the player's own areas with their neighbours and examples from them.
   ASSERT_EQ(d.send(dir,
-                   mailflows_message(kWessex, "help", "help2",
-                                     "HELP\r\nGAME britain-1\r\nPLAYER WSX cerdic\r\n"),
+                   robot_message(kWessex, "help", "help2",
+                                 "HELP\r\nGAME britain-1\r\nPLAYER WSX cerdic\r\n"),
                    kWessex),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(mailflows_maildir_files(outbox), "help2@").empty();
+    return !containing(robot_maildir_files(outbox), "help2@").empty();
   })) << d.log();
-  const std::string mine = body_of(containing(mailflows_maildir_files(outbox), "help2@")[0]);
+  const std::string mine = body_of(containing(robot_maildir_files(outbox), "help2@")[0]);
   EXPECT_NE(mine.find("YOUR AREAS (WSX"), std::string::npos) << mine;
   EXPECT_NE(mine.find("  HAM "), std::string::npos) << mine;
   EXPECT_NE(mine.find("Examples from your position"), std::string::npos) << mine;
@@ -265,22 +261,22 @@ TEST(MailflowsServe, HelpIsPlainTextForTheGameWithThePlayersOwnAreasWhenSigned) 
 
   // A wrong secret gets the public answer only.
   ASSERT_EQ(d.send(dir,
-                   mailflows_message("other@example.com", "help", "help3",
-                                     "HELP\r\nGAME britain-1\r\nPLAYER WSX notright\r\n"),
+                   robot_message("other@example.com", "help", "help3",
+                                 "HELP\r\nGAME britain-1\r\nPLAYER WSX notright\r\n"),
                    "other@example.com"),
             "250");
   ASSERT_TRUE(eventually([&] {
-    return !containing(mailflows_maildir_files(outbox), "other@example.com").empty();
+    return !containing(robot_maildir_files(outbox), "other@example.com").empty();
   })) << d.log();
   const std::string wrong =
-      body_of(containing(mailflows_maildir_files(outbox), "other@example.com")[0]);
+      body_of(containing(robot_maildir_files(outbox), "other@example.com")[0]);
   EXPECT_EQ(wrong.find("YOUR AREAS"), std::string::npos) << wrong;
   EXPECT_NE(wrong.find("HOW TO WRITE ORDERS"), std::string::npos) << wrong;
 }
 
-TEST(MailflowsServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
+TEST(MailRobotServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
   ::adj::testing::TempDir dir;
-  MailflowsDaemon d(dir.file("mf.db"), dir.file("serve.log"), {"--tick", "0"});
+  RobotDaemon d(dir.file("mf.db"), dir.file("serve.log"), {"--tick", "0"});
   ASSERT_TRUE(d.wait_ready()) << d.log();
   ASSERT_TRUE(d.create_game());
   // A second game with a taken id.
@@ -306,15 +302,15 @@ TEST(MailflowsServe, TheJsonApiSaysWhatIsWrongAndWhatToDo) {
   EXPECT_NE(ack.find("did you mean OXF"), std::string::npos) << ack;
 }
 
-TEST(MailflowsServe, QuickStartKeepsItsGmTokenInAPrivateFileBesideTheDatabase) {
+TEST(MailRobotServe, QuickStartKeepsItsGmTokenInAPrivateFileBesideTheDatabase) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("qs.db"), log = dir.file("serve.log");
   const std::string token_file = db + ".gm-token";
   std::string token;
   {
-    MailflowsDaemon d(db, log, {"--demo", "--tick", "0"}, "");
+    RobotDaemon d(db, log, {"--demo", "--tick", "0"}, "");
     ASSERT_TRUE(d.wait_ready()) << d.log();
-    token = mailflows_slurp(token_file);
+    token = robot_slurp(token_file);
     while (!token.empty() && token.back() == '\n') token.pop_back();
     ASSERT_EQ(token.size(), 32u);
     struct stat st {};
@@ -328,19 +324,19 @@ TEST(MailflowsServe, QuickStartKeepsItsGmTokenInAPrivateFileBesideTheDatabase) {
     EXPECT_NE(run_shell("curl -s " + shell_quote(d.url("/api/games"))).find("\"britain-1\""),
               std::string::npos);
   }
-  MailflowsDaemon again(db, log, {"--demo", "--tick", "0"}, "");
+  RobotDaemon again(db, log, {"--demo", "--tick", "0"}, "");
   ASSERT_TRUE(again.wait_ready()) << again.log();
   EXPECT_EQ(run_shell("curl -s -o /dev/null -w '%{http_code}' -H " +
                       shell_quote("Authorization: Bearer " + token) + " " +
                       shell_quote(again.url("/api/mail"))),
             "200");
-  EXPECT_NE(mailflows_slurp(log + ".out").find(token_file), std::string::npos)
-      << mailflows_slurp(log + ".out");
+  EXPECT_NE(robot_slurp(log + ".out").find(token_file), std::string::npos)
+      << robot_slurp(log + ".out");
 }
 
-TEST(MailflowsServe, ASecondServeOnATakenSmtpPortSaysWhichPortAndWhichFlag) {
+TEST(MailRobotServe, ASecondServeOnATakenSmtpPortSaysWhichPortAndWhichFlag) {
   ::adj::testing::TempDir dir;
-  MailflowsDaemon first(dir.file("a.db"), dir.file("a.log"), {"--tick", "0"});
+  RobotDaemon first(dir.file("a.db"), dir.file("a.log"), {"--tick", "0"});
   ASSERT_TRUE(first.wait_ready()) << first.log();
   const std::string smtp = "127.0.0.1:" + std::to_string(first.smtp());
   const std::string out =
