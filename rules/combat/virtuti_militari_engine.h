@@ -65,6 +65,9 @@
 // before the battle when the attacker's step-1 strength exceeds the defender's.
 // Strengths are counted in half-points; rounds keep them so, and detail.<side>_strength_points
 // (round and outcome) gives them in points as text ("7.5") for reports.
+// The engine is three files: its data (vm_data.h: tables, units, options, cards), its numbers
+// (vm_numbers.h: strengths, initiative, dice, damage) and its resolution (this file's .cc: the
+// seven steps applied to a battle).
 #pragma once
 
 #include <map>
@@ -72,48 +75,9 @@
 #include <vector>
 
 #include "rules/combat/combat_engine.h"
+#include "rules/combat/vm_data.h"
 
 namespace adj {
-
-// One VM unit (one army on the map).
-struct VmUnit {
-  std::string type;
-  int level = 1;
-  int hp = 0;
-  bool exhausted = false;
-  int group = 0;  // index of the attack group it came with (not stored)
-};
-
-struct VmLevel {
-  int attack = 0, defense = 0, hp = 1;
-  std::string die;
-};
-
-// Parsed, validated unit and dice data.
-struct VmData {
-  std::map<std::string, std::vector<int>> dice;  // die -> pips on faces 1..6
-  std::map<std::string, std::vector<VmLevel>> units;
-  std::map<std::string, bool> naval;
-  std::string default_unit;
-  int air_strength = 1;
-  std::string air_die;
-  bool placeholder = false;
-
-  const VmLevel& level_of(const VmUnit& u) const { return units.at(u.type).at(u.level - 1); }
-  bool is_naval(const VmUnit& u) const { return naval.count(u.type) && naval.at(u.type); }
-  VmUnit fresh(const std::string& type) const;
-};
-
-// Parses data (an object following vm_data.schema.json, or a bundled table name); errors are
-// "<path_prefix>/...: what is wrong".
-Result<VmData> vm_parse_data(const Json& data, const std::string& path_prefix);
-// The data a game uses (options "data" or the bundled default).
-Result<VmData> vm_data_of(const Json& options);
-// Units of an engine_state object, padded with fresh default units (or cut) to `armies`.
-std::vector<VmUnit> vm_units_of(const Json& state, int armies, const VmData& data);
-Json vm_units_json(const std::vector<VmUnit>& units);
-// Applies `damage` points to `units` (rules of step 5); returns the number destroyed (removed).
-int vm_apply_damage(std::vector<VmUnit>& units, int damage, const VmData& data);
 
 class VirtutiMilitariEngine final : public CombatEngine {
  public:

@@ -14,6 +14,7 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/combat/virtuti_militari_engine.h"
+#include "rules/combat/vm_numbers.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/validator.h"
 #include "rules/report/report.h"
