@@ -1,0 +1,304 @@
+#include "server/daemon/mail_loop.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <functional>
+#include <map>
+
+#include "base/log_escape.h"
+#include "server/app/reports_in_flight.h"
+#include "server/daemon/serve_jobs.h"
+#include "server/http/thread_setup.h"
+#include "server/mail/auth_alert.h"
+#include "server/mail/notice_mailer.h"
+#include "server/mail/outbox_worker.h"
+#include "storage/store.h"
+
+namespace adj::daemon {
+
+namespace asio = boost::asio;
+
+namespace {
+
+// Runs `fn` on a pool thread, logging an exception instead of letting it end the process (e.g.
+// the database cannot be opened for want of file descriptors; the work is retried later).
+template <class F>
+void guarded(const char* what, F&& fn) {
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    spdlog::error("event={}_exception what=\"{}\"", what, log_escape(e.what()));
+  }
+}
+
+std::int64_t steady_seconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Every message answered is logged once, by whichever path answered it (process() or a pass over
+// the messages left "new").
+void log_processed(std::int64_t id, const mail::ProcessResult& r) {
+  spdlog::info("event=mail_processed inbox_id={} action={} queued={}", id, r.action, r.queued);
+}
+
+}  // namespace
+
+struct MailLoop::Impl {
+  Impl(web::WebContext& c, const mail::MailConfig& mc, mail::MailSender& s, const ServeOptions& opt)
+      : ctx(c), config(mc), sender(s), o(opt), gate(thread_ingest(c, mc)) {}
+
+  web::WebContext& ctx;
+  const mail::MailConfig& config;
+  mail::MailSender& sender;
+  const ServeOptions& o;
+  mail::MailIngest& gate;  // the main thread's; recipient_allowed only
+
+  asio::thread_pool mail_pool{1};
+  asio::thread_pool deliver_pool{1};
+  std::atomic<bool> mail_stopping{false};
+  bool stopping = false;  // the io_context's thread only
+  bool finished = false;
+  std::unique_ptr<asio::steady_timer> mail_timer, deliver_timer;
+  ReportsInFlight reports_in_flight;
+  std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
+  std::unique_ptr<mail::NoticeMailer> notice_mailer;  // deliver thread only
+  UnixTime last_digest_pass = 0;                      // deliver thread only
+  UnixTime last_prune = 0;                            // mail thread only
+
+  std::chrono::seconds period(bool at_once) const {
+    return at_once ? std::chrono::seconds(0) : std::chrono::seconds(std::max(1, o.mail_seconds));
+  }
+
+  void install_hooks();
+  void process_pending_at_start();
+  void arm_mail(bool at_once);
+  bool mail_pass();
+  void arm_deliver(bool at_once);
+  bool deliver_pass();
+};
+
+void MailLoop::Impl::install_hooks() {
+  ctx.set_on_secrets_issued([this](const std::string& game,
+                                   const std::map<std::string, std::string>& secrets,
+                                   bool with_link) {
+    asio::post(mail_pool, [this, game, secrets, with_link] {
+      guarded("secret_mail", [&] {
+        auto n = thread_ingest(ctx, config).queue_new_secrets(game, secrets, with_link);
+        if (!n.ok())
+          spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
+                       log_escape(n.status().message()));
+        else
+          spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
+      });
+    });
+  });
+  ctx.set_on_turn_run([this](const std::string& game, int turn, bool recovery) {
+    if (!reports_in_flight.begin(game, turn, recovery, steady_seconds())) {
+      spdlog::debug(
+          "event=reports_mail_skipped game={} turn={} reason=\"queued or failed just now\"",
+          log_escape(game), turn);
+      return;
+    }
+    asio::post(deliver_pool, [this, game, turn] {
+      bool ok = false;
+      guarded("reports_mail", [&] {
+        auto n = thread_ingest(ctx, config).queue_turn_reports(game, turn);
+        ok = n.ok();
+        if (!n.ok())
+          spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", log_escape(game),
+                       turn, log_escape(n.status().message()));
+        else
+          spdlog::info("event=reports_queued game={} turn={} count={}", log_escape(game), turn, *n);
+      });
+      reports_in_flight.end(game, turn, ok, steady_seconds());
+    });
+  });
+  // A player's key locked by failed checks on the web: the player hears of it (auth_alert.h).
+  ctx.set_on_auth_lockout(
+      [this](const std::string& game, const std::string& player, const ThrottleState& account) {
+        asio::post(mail_pool, [this, game, player, account] {
+          auto q = mail::queue_auth_alert(ctx.services(), web::thread_store(ctx), config, game,
+                                          player, account, ctx.clock()());
+          if (!q.ok())
+            spdlog::warn("event=auth_alert_failed error=\"{}\"", q.status().message());
+          else if (*q)
+            spdlog::info("event=auth_alert_queued lockouts={}", account.lockouts);
+        });
+      });
+}
+
+void MailLoop::Impl::process_pending_at_start() {
+  asio::post(mail_pool, [this] {
+    guarded("mail_pending", [&] {
+      if (auto n = thread_ingest(ctx, config).release_dead_leases(); n.ok() && *n > 0)
+        spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
+      for (;;) {
+        auto n = thread_ingest(ctx, config).process_pending(100, log_processed);
+        if (!n.ok()) {
+          spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
+          break;
+        }
+        if (*n > 0) spdlog::info("event=mail_pending_processed count={}", *n);
+        if (*n < 100 || mail_stopping) break;
+      }
+    });
+  });
+}
+
+// Reads the watched Maildir, answers what is left "new", prunes old raw mail. True when a full
+// batch was answered (more may wait).
+bool MailLoop::Impl::mail_pass() {
+  bool more = false;
+  Store& store = web::thread_store(ctx);
+  if (!o.maildir.empty()) scan_maildir(ctx, config, o.maildir);
+  // Messages left "new": a process died answering (its lease is given back here when it ran on
+  // this host, else it runs out), a failed pass.
+  (void)thread_ingest(ctx, config).release_dead_leases();
+  if (auto n = thread_ingest(ctx, config).process_pending(100, log_processed); !n.ok())
+    spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
+  else
+    more = *n >= 100;
+  if (const UnixTime now = ctx.clock()(); now - last_prune >= 3600) {
+    last_prune = now;
+    if (auto n = thread_ingest(ctx, config).prune(); !n.ok())
+      spdlog::warn("event=mail_prune_failed error=\"{}\"", log_escape(n.status().message()));
+    else if (*n > 0)
+      spdlog::info("event=mail_pruned count={} keep_days={}", *n, config.keep_raw_days);
+  }
+  if (auto n = store.inbox_list("failed", 1000, true); n.ok())
+    ctx.metrics().set_gauge("adjutant_mail_inbox_failed", static_cast<double>(n->size()));
+  return more;
+}
+
+void MailLoop::Impl::arm_mail(bool at_once) {
+  mail_timer->expires_after(period(at_once));
+  mail_timer->async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping) return;
+    asio::post(mail_pool, [this] {
+      bool more = false;
+      try {
+        more = mail_pass();
+      } catch (const std::exception& e) {
+        spdlog::error("event=mail_timer_exception what=\"{}\"", log_escape(e.what()));
+      }
+      asio::post(mail_timer->get_executor(), [this, more] {
+        if (!stopping) arm_mail(more);
+      });
+    });
+  });
+}
+
+// Press digests, then notices (press, sign-ups, corrections...), so their mail goes out this
+// pass, then one batch of the outbox. True when a full batch was sent (more may wait).
+bool MailLoop::Impl::deliver_pass() {
+  Store& store = web::thread_store(ctx);
+  if (const UnixTime now = ctx.clock()(); now - last_digest_pass >= 10) {
+    queue_press_digests(ctx, o.press_digest, false);
+    last_digest_pass = now;
+  }
+  if (!notice_mailer) {
+    notice_mailer = std::make_unique<mail::NoticeMailer>(ctx.services(), store, store, config.from,
+                                                         config.base_url, ctx.clock());
+    notice_mailer->set_map_painter(config.map_painter);
+  }
+  if (auto n = notice_mailer->deliver(); !n.ok())
+    spdlog::warn("event=notices_failed error=\"{}\"", log_escape(n.status().message()));
+  else if (*n > 0)
+    spdlog::info("event=notices queued={}", *n);
+  if (!outbox_worker)
+    outbox_worker = std::make_unique<mail::OutboxWorker>(
+        store, sender, mail::BackoffPolicy{}, 50, o.outbox_lease_seconds,
+        std::min<std::int64_t>(120, o.outbox_lease_seconds / 3));
+  auto st = outbox_worker->run_once(ctx.clock()());
+  if (!st.ok())
+    spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
+  else if (st->claimed > 0)
+    spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried, st->failed);
+  return st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
+}
+
+void MailLoop::Impl::arm_deliver(bool at_once) {
+  deliver_timer->expires_after(period(at_once));
+  deliver_timer->async_wait([this](const boost::system::error_code& ec) {
+    if (ec || stopping) return;
+    asio::post(deliver_pool, [this] {
+      bool more = false;
+      try {
+        more = deliver_pass();
+      } catch (const std::exception& e) {
+        spdlog::error("event=deliver_timer_exception what=\"{}\"", e.what());
+      }
+      asio::post(deliver_timer->get_executor(), [this, more] {
+        if (!stopping) arm_deliver(more);
+      });
+    });
+  });
+}
+
+MailLoop::MailLoop(web::WebContext& ctx, const mail::MailConfig& config, mail::MailSender& sender,
+                   const ServeOptions& o)
+    : impl_(std::make_unique<Impl>(ctx, config, sender, o)) {
+  // Answering, delivering and the Maildir scan are background work: at nice 19 the mail thread
+  // yields the CPU to the listeners (acknowledging a message is what a client waits for) and
+  // catches up as soon as the CPU is free.
+  asio::post(impl_->mail_pool, [] {
+    http::name_this_thread("mail");
+    if (!http::lower_this_thread_priority(19)) spdlog::warn("event=mail_thread_nice_refused");
+  });
+  asio::post(impl_->deliver_pool, [] { http::name_this_thread("deliver"); });
+  impl_->install_hooks();
+}
+
+MailLoop::~MailLoop() { finish(); }
+
+void MailLoop::process(std::int64_t id) {
+  Impl* d = impl_.get();
+  asio::post(d->mail_pool, [d, id] {
+    if (d->mail_stopping) return;  // still "new": process_pending at the next start
+    guarded("mail_process", [&] {
+      auto r = thread_ingest(d->ctx, d->config).process(id);
+      if (!r.ok())
+        spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
+                     log_escape(r.status().message()));
+      else
+        log_processed(id, *r);
+    });
+  });
+}
+
+bool MailLoop::recipient_allowed(const std::string& address) const {
+  return impl_->gate.recipient_allowed(address);
+}
+
+void MailLoop::start(asio::io_context& io) {
+  impl_->process_pending_at_start();
+  impl_->mail_timer = std::make_unique<asio::steady_timer>(io);
+  impl_->deliver_timer = std::make_unique<asio::steady_timer>(io);
+  impl_->arm_deliver(false);
+  impl_->arm_mail(false);
+}
+
+void MailLoop::cancel() {
+  impl_->stopping = true;
+  if (impl_->mail_timer) impl_->mail_timer->cancel();
+  if (impl_->deliver_timer) impl_->deliver_timer->cancel();
+}
+
+void MailLoop::finish() {
+  if (impl_->finished) return;
+  impl_->finished = true;
+  impl_->mail_stopping = true;  // unprocessed messages stay "new" for the next start
+  impl_->mail_pool.join();
+  impl_->deliver_pool.join();  // a message being delivered finishes (and is marked)
+}
+
+}  // namespace adj::daemon

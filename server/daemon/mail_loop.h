@@ -1,0 +1,67 @@
+// The mail work of `adjutant serve`, on two threads of its own.
+//
+// The mail thread answers received mail one message at a time, in order (so no message is
+// answered twice at once), queues new players' secrets and lockout alerts, reads the watched
+// Maildir and prunes old raw mail. The deliver thread queues the reports of a turn that ran, press
+// digests and notices, and delivers the outbox (it is the sender's only user), so delivery never
+// waits behind answering and answering never waits behind a slow relay. Both queues are durable
+// (inbox "new", outbox "pending"): stopping loses nothing.
+//
+// Thread-safety: construct, start(), cancel() and finish() on the thread that runs the
+// io_context; process() and recipient_allowed() from any thread.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "server/daemon/serve.h"
+#include "server/mail/mail_ingest.h"
+#include "server/web/web_context.h"
+
+namespace boost::asio {
+class io_context;
+}
+namespace adj::mail {
+class MailSender;
+}
+
+namespace adj::daemon {
+
+class MailLoop {
+ public:
+  // Installs ctx's hooks (secrets issued, turn run, web lockout) that hand work to the two
+  // threads. `ctx`, `config`, `sender` and `o` must outlive this object.
+  MailLoop(web::WebContext& ctx, const mail::MailConfig& config, mail::MailSender& sender,
+           const ServeOptions& o);
+  ~MailLoop();  // finish(), when not done yet
+  MailLoop(const MailLoop&) = delete;
+  MailLoop& operator=(const MailLoop&) = delete;
+
+  // Answers inbox message `inbox_id` on the mail thread; after finish() began it stays "new" for
+  // the next start.
+  void process(std::int64_t inbox_id);
+
+  // The SMTP listener's recipient check (MailIngest::recipient_allowed: it reads only the
+  // configuration).
+  bool recipient_allowed(const std::string& address) const;
+
+  // Answers what a previous run stored but did not answer, then arms the mail timer (Maildir,
+  // messages left "new", pruning) and the delivery timer on `io`, each every --mail-seconds, at
+  // once again after a full batch.
+  void start(boost::asio::io_context& io);
+
+  // Cancels both timers (the io_context's thread).
+  void cancel();
+
+  // Lets the mail thread finish the message in hand (the others stay "new") and the deliver
+  // thread its delivery, then joins both. Call after the listeners and the scheduler stopped, so
+  // the reports of a last turn are still queued.
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace adj::daemon

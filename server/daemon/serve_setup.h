@@ -1,0 +1,104 @@
+// What `adjutant serve` makes of its options before anything listens: the listening address, the
+// file limit and connection caps, the database wait limits, logging, the web and mail
+// configurations (with the GM token), the outbox and its sender, the demo game, the page cache's
+// options and the lines printed at start. serve.cc wires what these return; nothing here listens
+// or starts a thread. Main thread only.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "base/client_address.h"
+#include "rules/core/status.h"
+#include "server/daemon/serve.h"
+#include "server/http/conn_caps.h"
+#include "server/http/response_cache.h"
+#include "server/mail/mail_ingest.h"
+#include "server/web/web_context.h"
+
+namespace adj::mail {
+class MailSender;
+}
+namespace adj::http {
+class Router;
+}
+
+namespace adj::daemon {
+
+struct HostPort {
+  std::string host;
+  int port = 0;
+};
+
+// "HOST:PORT" or "[V6]:PORT" (InvalidArgument naming `flag` otherwise).
+Result<HostPort> parse_host_port(const std::string& s, const std::string& flag = "--http");
+
+// --http, with port 0 replaced by a free port of the host (so the base URL can name it).
+Result<HostPort> http_address(const ServeOptions& o);
+
+// --trusted-proxy as a set (InvalidArgument naming the entry that is no address or CIDR).
+Result<TrustedProxies> trusted_proxies(const ServeOptions& o);
+
+// logfmt-style lines on stderr (ts=... level=... event=...); SPDLOG_LEVEL sets the level.
+void setup_logging();
+
+// Raises the soft file limit to the hard one and fits the HTTP and SMTP connection caps below it,
+// so a flood of clients meets a polite refusal and files can still be opened (logged when the
+// caps asked for had to be lowered).
+http::FittedCaps connection_caps(const ServeOptions& o);
+
+// How long the process waits for PostgreSQL (storage/wait_limit.h); before the first connection.
+void set_wait_limits(const ServeOptions& o);
+
+// Where this run's GM token came from: what the start-up lines say of it.
+struct GmTokenOrigin {
+  bool made_up = false;  // no ADJUTANT_GM_TOKEN: --demo made one
+  bool kept = false;     // ... and keeps it beside the database for the next start
+};
+
+// The web configuration: the database, the guessing and session limits, the base URL
+// (--base-url, or http:// the listening address) and the GM token (ADJUTANT_GM_TOKEN; with
+// --demo and none set, one made up and kept beside the database). Logs when the GM is off.
+web::WebConfig web_config(const std::string& db, const ServeOptions& o, const HostPort& http,
+                          GmTokenOrigin* origin);
+
+// The mail configuration from the options (bounds on received mail, From, the map painter).
+mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url);
+
+// The outbox Maildir: --outbox, else beside a SQLite file, else ./outbox.
+std::string outbox_dir(const std::string& db, const ServeOptions& o);
+
+// The outbox's sender: the relay of --relay, else the outbox Maildir. Records the mode in
+// mail_delivery() (the health check and the GM pages show it).
+std::unique_ptr<mail::MailSender> mail_sender(const ServeOptions& o, const std::string& outbox);
+
+// With --demo: the demo game's id, created when the database has no game (else its first game);
+// "" without --demo. An error when the database cannot be read or the game not made (logged).
+Result<std::string> demo_game(web::WebContext& ctx, const ServeOptions& o);
+
+// The page cache's options: the budget of --cache-mb, keyed by issued credentials only.
+http::CacheOptions cache_options(const ServeOptions& o, web::WebContext& ctx);
+
+// The page cache's counters in the Prometheus text format, for Metrics::set_collector. `cache`
+// must outlive the collector.
+std::function<void(std::string&)> cache_collector(const http::ResponseCache& cache);
+
+// What to print when a listener cannot start: which address failed, why, and the flag to pass.
+std::string listen_hint(const std::string& what, const std::string& addr, const std::string& flag,
+                        const std::string& why, const std::string& alternative);
+
+// The lines printed once the daemon listens: where the games, the demo game and a player's link,
+// the GM desk (and where its token is), health and metrics are, and whether mail leaves the host.
+struct StartupFacts {
+  std::string db;
+  std::string base_url;
+  std::string gm_token;
+  GmTokenOrigin gm_origin;
+  std::string demo_game;
+  std::string outbox;
+};
+std::string startup_lines(const StartupFacts& facts, web::WebContext& ctx,
+                          const http::Router& router);
+
+}  // namespace adj::daemon

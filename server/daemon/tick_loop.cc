@@ -1,0 +1,78 @@
+#include "server/daemon/tick_loop.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+
+#include "base/log_escape.h"
+#include "server/daemon/serve_jobs.h"
+#include "server/http/thread_setup.h"
+
+namespace adj::daemon {
+
+namespace asio = boost::asio;
+
+struct TickLoop::Impl {
+  Impl(web::WebContext& c, const mail::MailConfig& mc, const ServeOptions& opt)
+      : ctx(c), config(mc), o(opt) {}
+
+  web::WebContext& ctx;
+  const mail::MailConfig& config;
+  const ServeOptions& o;
+  asio::thread_pool pool{1};
+  std::unique_ptr<asio::steady_timer> timer;
+  bool stopping = false;  // the io_context's thread only
+  bool joined = false;
+
+  void tick() {
+    try {
+      queue_press_digests(ctx, o.press_digest, true);  // press before the turns run
+      run_tick(ctx);
+      queue_due_reminders(ctx, config, o.reminder_hours);
+    } catch (const std::exception& e) {
+      spdlog::error("event=tick_exception what=\"{}\"", log_escape(e.what()));
+    }
+  }
+
+  void arm(std::chrono::seconds delay) {
+    timer->expires_after(delay);
+    timer->async_wait([this](const boost::system::error_code& ec) {
+      if (ec || stopping) return;
+      asio::post(pool, [this] {
+        tick();
+        asio::post(timer->get_executor(), [this] {
+          if (!stopping) arm(std::chrono::seconds(o.tick_seconds));
+        });
+      });
+    });
+  }
+};
+
+TickLoop::TickLoop(web::WebContext& ctx, const mail::MailConfig& config, const ServeOptions& o)
+    : impl_(std::make_unique<Impl>(ctx, config, o)) {
+  asio::post(impl_->pool, [] { http::name_this_thread("tick"); });
+}
+
+TickLoop::~TickLoop() { join(); }
+
+void TickLoop::start(asio::io_context& io) {
+  impl_->timer = std::make_unique<asio::steady_timer>(io);
+  if (impl_->o.tick_seconds > 0) impl_->arm(std::chrono::seconds(0));
+}
+
+void TickLoop::cancel() {
+  impl_->stopping = true;
+  if (impl_->timer) impl_->timer->cancel();
+}
+
+void TickLoop::join() {
+  if (impl_->joined) return;
+  impl_->joined = true;
+  impl_->pool.join();
+}
+
+}  // namespace adj::daemon
