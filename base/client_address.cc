@@ -1,4 +1,5 @@
 #include "base/client_address.h"
+#include "base/ascii.h"
 
 #include <arpa/inet.h>
 
@@ -8,12 +9,6 @@
 namespace adj {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool all_digits(std::string_view s) {
   return !s.empty() && s.size() <= 5 &&
@@ -65,7 +60,7 @@ bool in_net(const IpNet& net, const IpNet& a) {
 
 // One forwarded node: "192.0.2.1", "192.0.2.1:4711", "2001:db8::1", "[2001:db8::1]:4711".
 std::optional<IpNet> parse_node(std::string_view s) {
-  s = trim(s);
+  s = ascii::trim_view(s);
   if (!s.empty() && s.front() == '[') {
     const auto close = s.find(']');
     if (close == std::string_view::npos) return std::nullopt;
@@ -108,7 +103,7 @@ std::vector<std::string> forwarded_for(std::string_view header) {
   for (std::string_view element : split_unquoted(header, ',')) {
     std::string value;
     for (std::string_view pair : split_unquoted(element, ';')) {
-      pair = trim(pair);
+      pair = ascii::trim_view(pair);
       const auto eq = pair.find('=');
       if (eq != 3) continue;
       std::string name(pair.substr(0, 3));
@@ -125,7 +120,7 @@ std::vector<std::string> forwarded_for(std::string_view header) {
         value = std::string(v);
       }
     }
-    if (!trim(element).empty()) out.push_back(value);
+    if (!ascii::trim_view(element).empty()) out.push_back(value);
   }
   return out;
 }
@@ -147,7 +142,7 @@ std::string walk(const std::string& peer, const Nodes& nodes, const TrustedProxi
 }  // namespace
 
 std::optional<IpNet> parse_ip_net(std::string_view text) {
-  text = trim(text);
+  text = ascii::trim_view(text);
   const auto slash = text.find('/');
   auto n = parse_address(text.substr(0, slash));
   if (!n) return std::nullopt;
@@ -165,12 +160,12 @@ std::optional<IpNet> parse_ip_net(std::string_view text) {
 }
 
 std::string canonical_ip(std::string_view text) {
-  const auto a = parse_address(trim(text));
+  const auto a = parse_address(ascii::trim_view(text));
   return a ? text_of(*a) : std::string();
 }
 
 std::string client_key(std::string_view ip) {
-  auto a = parse_address(trim(ip));
+  auto a = parse_address(ascii::trim_view(ip));
   if (!a) return std::string(ip.substr(0, 64));
   if (a->v4) return text_of(*a);
   std::fill(a->bytes.begin() + 8, a->bytes.end(), std::uint8_t{0});
@@ -205,9 +200,9 @@ bool TrustedProxies::contains(std::string_view ip) const {
 std::string client_address(const std::string& peer, std::string_view x_forwarded_for,
                            std::string_view forwarded, const TrustedProxies& trusted) {
   if (!trusted.contains(peer)) return peer;
-  if (!trim(x_forwarded_for).empty())
+  if (!ascii::trim_view(x_forwarded_for).empty())
     return walk(peer, split_unquoted(x_forwarded_for, ','), trusted);
-  if (!trim(forwarded).empty()) return walk(peer, forwarded_for(forwarded), trusted);
+  if (!ascii::trim_view(forwarded).empty()) return walk(peer, forwarded_for(forwarded), trusted);
   return peer;
 }
 

@@ -5,7 +5,10 @@
 #
 #   base/           (nothing)        text, escaping, hashing, addresses
 #   rules/          base             the game: no database, no clock, no sockets
-#   storage/        rules            the stores: no services
+#   storage/        rules            the store interfaces and the factory that picks a backend
+#   storage/core    storage/., rules what both backends share: checks, codecs, error texts
+#   storage/sqlite  storage/core     one backend; it never includes the other (nor the other it)
+#   storage/postgres storage/core
 #   server/app      storage          the services: no pages, mail or sockets
 #   server/render   rules            the map as SVG and PNG
 #   server/http     rules/core, base the transport: no services, routes, mail or command line
@@ -15,7 +18,7 @@
 #   server/cli      daemon, and everything below it
 # A folder's allowance includes everything its allowed folders may include (rules/ may use
 # base/, so storage/, which may use rules/, may use base/ too); schemas/ (the embedded data) is
-# open to all.
+# open to all. "DIR/." allows the files directly in DIR, not its subfolders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +26,9 @@ declare -A below=(
   [base]=""
   [rules]="base"
   [storage]="rules"
+  [storage/core]="storage/. rules"
+  [storage/sqlite]="storage/core"
+  [storage/postgres]="storage/core"
   [server/app]="storage"
   [server/render]="rules"
   [server/http]="rules/core base"
@@ -55,7 +61,11 @@ for layer in "${!below[@]}"; do
     target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$hit")
     good=0
     for prefix in "${ok[@]}"; do
-      [[ "$target" == "$prefix"/* ]] && good=1 && break
+      if [[ "$prefix" == */. ]]; then
+        [[ "$(dirname "$target")" == "${prefix%/.}" ]] && good=1 && break
+      else
+        [[ "$target" == "$prefix"/* ]] && good=1 && break
+      fi
     done
     # Includes of files that are not in a project folder (generated headers) are not checked.
     top=${target%%/*}

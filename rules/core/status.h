@@ -99,3 +99,15 @@ class [[nodiscard]] Result {
     ::adj::Status adj_status_ = (expr);        \
     if (!adj_status_.ok()) return adj_status_; \
   } while (0)
+
+// ADJ_TRY(lhs, expr): evaluates `expr` (a Result<T>); returns its Status from the enclosing
+// function when it is an error, else move-assigns the value to `lhs`, which may be a declaration:
+//   ADJ_TRY(auto st, db.prepare("SELECT 1"));
+// A statement, not an expression; for .cc files (it declares a hidden local per line).
+#define ADJ_TRY_CONCAT_INNER_(a, b) a##b
+#define ADJ_TRY_CONCAT_(a, b) ADJ_TRY_CONCAT_INNER_(a, b)
+#define ADJ_TRY_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                  \
+  if (!tmp.ok()) return tmp.status(); \
+  lhs = std::move(tmp).value()
+#define ADJ_TRY(lhs, expr) ADJ_TRY_IMPL_(ADJ_TRY_CONCAT_(adj_try_, __LINE__), lhs, expr)

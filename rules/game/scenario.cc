@@ -4,10 +4,10 @@
 #include <cctype>
 #include <set>
 
+#include "base/ascii.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/engine_resolver.h"
 #include "rules/combat/script_engine.h"
-#include "rules/core/ascii.h"
 #include "rules/game/json_schema.h"
 #include "schemas/embedded.h"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <utility>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 
 namespace adj {
 

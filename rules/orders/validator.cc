@@ -5,8 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "base/ascii.h"
 #include "rules/combat/combat_engine.h"
-#include "rules/core/ascii.h"
 #include "rules/game/victory.h"
 #include "rules/orders/suggest.h"
 

@@ -9,9 +9,9 @@
 #include <map>
 #include <set>
 
+#include "base/ascii.h"
 #include "base/log_escape.h"
 #include "rules/combat/script_engine.h"
-#include "rules/core/ascii.h"
 #include "rules/game/victory.h"
 #include "server/app/admin_internal.h"
 #include "server/app/attendance.h"

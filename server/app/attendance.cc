@@ -4,7 +4,7 @@
 #include <cctype>
 #include <map>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/membership.h"
 #include "server/app/secrets.h"

@@ -1,7 +1,7 @@
 // Attendance: the standby list and takeovers (server/app/attendance.h, "Takeover codes").
 #include <algorithm>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/app/attendance.h"
 #include "server/app/membership.h"
 #include "server/app/secrets.h"

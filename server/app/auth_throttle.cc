@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/ascii.h"
 #include "base/client_address.h"
-#include "rules/core/ascii.h"
 
 namespace adj {
 

@@ -1,7 +1,7 @@
 #include "server/app/confirmations.h"
 #include "server/app/mail_delivery.h"
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/app/attendance.h"
 #include "server/app/audit_log.h"
 #include "server/app/membership.h"

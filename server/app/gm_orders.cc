@@ -1,6 +1,6 @@
 #include "server/app/gm_orders.h"
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "rules/orders/parser.h"
 #include "server/app/audit_log.h"
 #include "server/app/turn_guard.h"

@@ -5,7 +5,7 @@
 #include <random>
 #include <set>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 

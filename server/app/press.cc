@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/app/audit_log.h"
 
 namespace adj {

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <set>
 
+#include "base/ascii.h"
 #include "base/log_escape.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/combat/script_engine.h"
-#include "rules/core/ascii.h"
 #include "rules/game/scenario.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"

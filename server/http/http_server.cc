@@ -1,6 +1,7 @@
 // Beast/Asio implementation of http_server.h: one I/O thread running the accept loop and one
 // coroutine per connection, handlers on an asio::thread_pool. See the header for the model.
 #include "server/http/http_server.h"
+#include "base/ascii.h"
 
 #include "server/http/beast_request.h"
 #include "server/http/response_head.h"
@@ -65,12 +66,6 @@ bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // Every value of the field `f` in `msg`, joined with ", " ("" when absent).
 std::string joined(const bhttp::request<bhttp::string_body>& msg, std::string_view name) {
   std::string out;
@@ -125,7 +120,7 @@ bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string&
     }
   }
   for (const auto& field : msg) {
-    std::string name = lower(field.name_string());
+    std::string name = ascii::lower(std::string(field.name_string()));
     auto [it, inserted] = req.headers.emplace(name, std::string(field.value()));
     if (!inserted) it->second += (name == "cookie" ? "; " : ", ") + std::string(field.value());
   }

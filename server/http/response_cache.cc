@@ -3,23 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "base/ascii.h"
 #include "server/http/compress.h"
 
 namespace adj::http {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && (s[b] == ' ' || s[b] == '\t')) ++b;
-  while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t')) --e;
-  return s.substr(b, e - b);
-}
 
 // Splits a comma-separated header value into trimmed items.
 std::vector<std::string> items(const std::string& value) {
@@ -28,7 +17,7 @@ std::vector<std::string> items(const std::string& value) {
   while (pos <= value.size()) {
     std::size_t comma = value.find(',', pos);
     if (comma == std::string::npos) comma = value.size();
-    std::string item = trim(value.substr(pos, comma - pos));
+    std::string item = ascii::trim(value.substr(pos, comma - pos));
     if (!item.empty()) out.push_back(std::move(item));
     pos = comma + 1;
   }
@@ -37,7 +26,7 @@ std::vector<std::string> items(const std::string& value) {
 
 // The q value of an Accept-Encoding item ("gzip;q=0.5" -> 0.5; no q -> 1).
 double quality(const std::string& params) {
-  const std::size_t q = lower(params).find("q=");
+  const std::size_t q = ascii::lower(params).find("q=");
   if (q == std::string::npos) return 1.0;
   try {
     return std::stod(params.substr(q + 2));
@@ -77,7 +66,7 @@ Encoding choose_encoding(const std::string& accept_encoding, const CachedAnswer&
   double br = -1, gz = -1, any = 0;  // -1: not named
   for (const std::string& item : items(accept_encoding)) {
     const std::size_t semi = item.find(';');
-    const std::string coding = lower(trim(item.substr(0, semi)));
+    const std::string coding = ascii::lower(ascii::trim(item.substr(0, semi)));
     const double q = semi == std::string::npos ? 1.0 : quality(item.substr(semi + 1));
     if (coding == "br") br = q;
     if (coding == "gzip" || coding == "x-gzip") gz = q;
@@ -228,7 +217,7 @@ std::shared_ptr<const CachedAnswer> ResponseCache::keep(
     return nullptr;
   if (resp.body.size() > options_.max_answer_bytes) return nullptr;
   for (const auto& [name, value] : resp.headers)
-    if (lower(name) == "set-cookie") return nullptr;
+    if (ascii::lower(name) == "set-cookie") return nullptr;
   const auto header = [&req](const char* name) -> std::string_view {
     auto it = req.headers.find(name);
     return it == req.headers.end() ? std::string_view() : std::string_view(it->second);

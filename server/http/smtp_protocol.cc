@@ -1,4 +1,5 @@
 #include "server/http/smtp_protocol.h"
+#include "base/ascii.h"
 
 #include <algorithm>
 #include <cassert>
@@ -12,38 +13,20 @@ namespace {
 
 constexpr std::size_t kDataFlush = 16 * 1024;  // a data line longer than this is flushed early
 
-std::string upper_copy(std::string_view s) {
-  std::string u(s);
-  for (char& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-  return u;
-}
-
-bool iequals_prefix(std::string_view s, std::string_view prefix) {
-  if (s.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i)
-    if (std::toupper(static_cast<unsigned char>(s[i])) != prefix[i]) return false;
-  return true;
-}
-
-std::string_view trim_blanks(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // "<addr> PARAMS" after "MAIL FROM:" or "RCPT TO:". Accepts a bare address without <> too.
 bool parse_path(std::string_view rest, std::string* addr, std::string_view* params) {
-  rest = trim_blanks(rest);
+  rest = ascii::trim_view(rest);
   if (rest.empty()) return false;
   if (rest.front() == '<') {
     const std::size_t close = rest.find('>');
     if (close == std::string_view::npos) return false;
     *addr = std::string(rest.substr(1, close - 1));
-    *params = trim_blanks(rest.substr(close + 1));
+    *params = ascii::trim_view(rest.substr(close + 1));
   } else {
     const std::size_t sp = rest.find(' ');
     *addr = std::string(rest.substr(0, sp));
-    *params = sp == std::string_view::npos ? std::string_view() : trim_blanks(rest.substr(sp + 1));
+    *params =
+        sp == std::string_view::npos ? std::string_view() : ascii::trim_view(rest.substr(sp + 1));
   }
   if (addr->find_first_of(" \t<>\r\n") != std::string::npos) return false;
   return true;
@@ -266,9 +249,9 @@ void SmtpProtocol::reset_transaction() {
 
 void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   const std::size_t sp = l.find(' ');
-  const std::string verb = upper_copy(l.substr(0, sp));
+  const std::string verb = ascii::upper(std::string(l.substr(0, sp)));
   const std::string_view arg =
-      sp == std::string_view::npos ? std::string_view() : trim_blanks(l.substr(sp + 1));
+      sp == std::string_view::npos ? std::string_view() : ascii::trim_view(l.substr(sp + 1));
   auto ok = [&](std::string r) { out.push_back({SmtpEvent::kReply, reply(std::move(r)), {}, 0}); };
 
   if (verb == "EHLO" || verb == "HELO") {
@@ -311,7 +294,7 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   if (verb == "MAIL") {
     if (state_ == State::kGreeted) return error(reply("503 5.5.1 Send EHLO first"), out);
     if (state_ != State::kReady) return error(reply("503 5.5.1 Nested MAIL command"), out);
-    if (!iequals_prefix(arg, "FROM:"))
+    if (!ascii::istarts_with(arg, "FROM:"))
       return error(reply("501 5.5.4 Syntax: MAIL FROM:<address>"), out);
     std::string addr;
     std::string_view params;
@@ -319,9 +302,9 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
       return error(reply("501 5.1.7 Bad sender address syntax"), out);
     while (!params.empty()) {
       const std::size_t psp = params.find(' ');
-      const std::string p = upper_copy(params.substr(0, psp));
-      params =
-          psp == std::string_view::npos ? std::string_view() : trim_blanks(params.substr(psp + 1));
+      const std::string p = ascii::upper(std::string(params.substr(0, psp)));
+      params = psp == std::string_view::npos ? std::string_view()
+                                             : ascii::trim_view(params.substr(psp + 1));
       if (p.rfind("SIZE=", 0) == 0) {
         try {
           std::size_t used = 0;
@@ -346,7 +329,7 @@ void SmtpProtocol::command(std::string_view l, std::vector<SmtpEvent>& out) {
   if (verb == "RCPT") {
     if (state_ != State::kMail && state_ != State::kRcpt)
       return error(reply("503 5.5.1 Need MAIL before RCPT"), out);
-    if (!iequals_prefix(arg, "TO:"))
+    if (!ascii::istarts_with(arg, "TO:"))
       return error(reply("501 5.5.4 Syntax: RCPT TO:<address>"), out);
     std::string addr;
     std::string_view params;

@@ -3,8 +3,8 @@
 // GMime's one-time initialisation, SHA-256 and small ASCII string helpers.
 #pragma once
 
+#include "base/ascii.h"
 #include "base/sha256.h"
-#include "rules/core/ascii.h"
 
 #include <gmime/gmime.h>
 
@@ -45,7 +45,7 @@ inline void ensure_gmime() {
 // The SHA-256 of `data` as 64 lower-case hex digits.
 inline std::string sha256_hex(std::string_view data) { return sha256_hex_of(data); }
 
-// ASCII case folding and trimming (rules/core/ascii.h).
+// ASCII case folding and trimming (base/ascii.h).
 using ::adj::ascii::lower;
 using ::adj::ascii::trim;
 using ::adj::ascii::upper;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/ascii.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
 
@@ -33,8 +34,7 @@ struct MailCommand {
   std::string arg;   // an optional game id; SECRET: the new secret
 };
 
-// ASCII comparison without regard to case.
-bool iequals(std::string_view a, std::string_view b);
+using ascii::iequals;  // base/ascii.h
 // `text` with the secret field of each PLAYER line that carries `secret` masked; nothing else
 // (a template line "PLAYER WSX <your secret>", or the same word elsewhere, stays as written).
 std::string mask_player_lines(const std::string& text, const std::string& secret);

@@ -35,13 +35,6 @@ std::string mask_whole_words(std::string s, const std::string& secret) {
 
 }  // namespace
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
 std::string mask_player_lines(const std::string& text, const std::string& secret) {
   if (secret.empty()) return text;
   std::string out;

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <map>
 
+#include "base/ascii.h"
 #include "base/log_escape.h"
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
@@ -60,11 +61,6 @@ Response script_check_busy(const Status& s) {
 }
 
 using route::upper;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 Json errors_json(const std::vector<ScenarioError>& errors) {
   Json out = Json::array();
@@ -237,10 +233,10 @@ Response audit_log(WebContext& ctx, const Request& req, const std::string& game)
 
 Response post_orders(WebContext& ctx, const Request& req, const std::string& game) {
   const auto check_it = req.query.find("check");
-  const bool check_only =
-      check_it != req.query.end() && check_it->second != "0" && lower(check_it->second) != "false";
+  const bool check_only = check_it != req.query.end() && check_it->second != "0" &&
+                          ascii::lower(check_it->second) != "false";
   std::string text, body_player, body_secret;
-  if (lower(req.header("content-type")).rfind("application/json", 0) == 0) {
+  if (ascii::lower(req.header("content-type")).rfind("application/json", 0) == 0) {
     auto doc = parse_body(req, "orders.request.schema.json");
     if (auto* r = std::get_if<Response>(&doc)) return *r;
     const Json& j = std::get<Json>(doc);
@@ -390,7 +386,8 @@ Response create_game(WebContext& ctx, const Request& req) {
         "invalid scenario: " + list[0]["path"].get<std::string>() + ": " + errors.front().message;
     return error_response(400, message, std::move(list));
   }
-  // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones, answered once.
+  // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones,
+  // answered once.
   std::map<std::string, std::string> issued;
   auto created = ctx.admin().create_game(
       scenario, seed ? *seed : new_game_seed(), kGmActor,

@@ -1,6 +1,6 @@
 #include "server/web/map_view.h"
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 
 #include <algorithm>
 #include <cctype>

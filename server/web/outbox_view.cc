@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "base/ascii.h"
 #include "rules/orders/parser.h"
 
 namespace adj::web {
@@ -9,11 +10,6 @@ namespace adj::web {
 namespace {
 
 constexpr std::size_t kMaxBody = 256 * 1024;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 // Splits a message (or MIME part) into unfolded header lines and the body.
 void split(const std::string& raw, std::vector<std::pair<std::string, std::string>>& headers,
@@ -42,7 +38,7 @@ void split(const std::string& raw, std::vector<std::pair<std::string, std::strin
 std::string header(const std::vector<std::pair<std::string, std::string>>& h,
                    const std::string& name) {
   for (const auto& [k, v] : h)
-    if (lower(k) == name) return v;
+    if (ascii::lower(k) == name) return v;
   return "";
 }
 
@@ -104,7 +100,7 @@ std::string base64(const std::string& in) {
 
 std::string decode(const std::vector<std::pair<std::string, std::string>>& h,
                    const std::string& body) {
-  const std::string cte = lower(header(h, "content-transfer-encoding"));
+  const std::string cte = ascii::lower(header(h, "content-transfer-encoding"));
   std::string text = cte == "quoted-printable" ? quoted_printable(body)
                      : cte == "base64"         ? base64(body)
                                                : body;
@@ -115,7 +111,7 @@ std::string decode(const std::vector<std::pair<std::string, std::string>>& h,
 }
 
 std::string boundary_of(const std::string& content_type) {
-  const std::string lc = lower(content_type);
+  const std::string lc = ascii::lower(content_type);
   std::size_t at = lc.find("boundary=");
   if (at == std::string::npos) return "";
   std::string b = content_type.substr(at + 9);
@@ -129,7 +125,7 @@ std::string boundary_of(const std::string& content_type) {
 // The text/plain part's decoded text, searching multipart bodies up to `depth` levels.
 std::string plain_text(const std::vector<std::pair<std::string, std::string>>& h,
                        const std::string& body, int depth) {
-  const std::string type = lower(header(h, "content-type"));
+  const std::string type = ascii::lower(header(h, "content-type"));
   if (type.rfind("multipart/", 0) != 0 || depth > 3) return decode(h, body);
   const std::string b = boundary_of(header(h, "content-type"));
   if (b.empty()) return decode(h, body);
@@ -144,7 +140,7 @@ std::string plain_text(const std::vector<std::pair<std::string, std::string>>& h
     std::vector<std::pair<std::string, std::string>> ph;
     std::string pb;
     split(part, ph, pb);
-    const std::string pt = lower(header(ph, "content-type"));
+    const std::string pt = ascii::lower(header(ph, "content-type"));
     if (pt.empty() || pt.rfind("text/plain", 0) == 0 || pt.rfind("multipart/", 0) == 0)
       return plain_text(ph, pb, depth + 1);
     pos = next;
@@ -155,7 +151,7 @@ std::string plain_text(const std::vector<std::pair<std::string, std::string>>& h
 }  // namespace
 
 bool outbox_body_withheld(const std::string& kind) {
-  const std::string k = lower(kind);
+  const std::string k = ascii::lower(kind);
   for (const char* word : {"secret", "join", "invite", "takeover", "credential", "welcome",
                            "approve", "signup", "replace", "start"})
     if (k.find(word) != std::string::npos) return true;

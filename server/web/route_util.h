@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 #include "server/http/http_types.h"
 #include "server/web/auth_guard.h"
 #include "server/web/web_context.h"
@@ -20,7 +20,7 @@ namespace adj::web::route {
 inline constexpr const char* kServerFailed =
     "The server could not complete this request (the details are in its log).";
 
-// ASCII case folding and trimming (rules/core/ascii.h).
+// ASCII case folding and trimming (base/ascii.h).
 using ascii::trim;
 using ascii::upper;
 // The path parameter `name`, or "" when absent.

@@ -1,5 +1,7 @@
 #include "storage/postgres/pg_database.h"
-#include "storage/record_checks.h"
+
+#include "base/ascii.h"
+#include "storage/core/record_checks.h"
 
 #include <libpq-fe.h>
 #include <poll.h>
@@ -31,11 +33,8 @@ struct Connection::Prepared {
 
 namespace {
 
-std::string trimmed(const char* s) {
-  std::string out = s ? s : "";
-  while (!out.empty() && std::isspace(static_cast<unsigned char>(out.back()))) out.pop_back();
-  return out;
-}
+// libpq's message without its trailing newline ("" for none).
+std::string trimmed(const char* s) { return ascii::trim(s ? s : ""); }
 
 // Where a connection string points, for messages: host, port and database, never the password.
 std::string describe_target(const std::string& conninfo) {

@@ -1,15 +1,14 @@
 // PgStore: opening, the schema version, revision counters and the helpers every part uses.
 #include "storage/postgres/pg_store.h"
 
+#include "storage/core/messages.h"
 #include "storage/postgres/pg_migrator.h"
-#include "storage/sqlite/messages.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
 Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& conninfo) {
-  ADJ_SQL_TRY(auto conn, pg::Connection::open(conninfo));
-  ADJ_SQL_TRY(auto migrations, pg::bundled_migrations());
+  ADJ_TRY(auto conn, pg::Connection::open(conninfo));
+  ADJ_TRY(auto migrations, pg::bundled_migrations());
   auto version = pg::migrate(conn, migrations);
   if (!version.ok()) return version.status();
   return std::unique_ptr<PgStore>(new PgStore(std::move(conn)));
@@ -20,10 +19,10 @@ Result<int> PgStore::schema_version() { return pg::schema_version(conn_); }
 Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   // Revisions only grow and rows are never deleted, so their sum (the site's revision) changes
   // with every write: one small aggregate tells whether the kept map is still current.
-  ADJ_SQL_TRY(auto stamp, conn_.query("SELECT coalesce(sum(rev), 0)::bigint FROM revisions"));
+  ADJ_TRY(auto stamp, conn_.query("SELECT coalesce(sum(rev), 0)::bigint FROM revisions"));
   const std::int64_t site = stamp.int64(0, 0);
   if (revisions_ && site == revision_stamp_) return revisions_;
-  ADJ_SQL_TRY(auto rows, conn_.query("SELECT scope, rev FROM revisions"));
+  ADJ_TRY(auto rows, conn_.query("SELECT scope, rev FROM revisions"));
   auto map = std::make_shared<RevisionMap>();
   std::int64_t sum = 0;
   for (int i = 0; i < rows.size(); ++i) {
@@ -37,7 +36,7 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
 }
 
 Result<int> PgStore::open_turn(const std::string& game) {
-  ADJ_SQL_TRY(auto r, conn_.query("SELECT open_turn FROM games WHERE id = $1", {game}));
+  ADJ_TRY(auto r, conn_.query("SELECT open_turn FROM games WHERE id = $1", {game}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   return r.int32(0, 0);
 }

@@ -212,7 +212,7 @@ class PgStore final : public Store {
   // Rewrites the open-state index of `game` from `state` (its open turn), inside the caller's
   // transaction. A state with a repeated player or area code is left unindexed.
   // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
-  // areas and borders are cut out of it rather than serialised again (storage/state_text.h).
+  // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
                           std::string_view state_text = {});
   // index_open_state of the game's stored open-turn state; nothing when it cannot be read.

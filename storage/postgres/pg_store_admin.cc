@@ -5,11 +5,10 @@
 // need the game are INSERT ... SELECT FROM games, so "no such game" and the write are one step.
 #include <cstdint>
 
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -25,12 +24,12 @@ Param optional_int(const std::optional<std::int64_t>& v) { return v ? Param(*v) 
 
 Result<Schedule> PgStore::schedule(const std::string& game) {
   // One row per existing game; the schedule's columns are NULL when it has none.
-  ADJ_SQL_TRY(const pg::Rows r,
-              conn_.query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
-                          "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
-                          "s.downtime_grace_seconds FROM games g "
-                          "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = $1",
-                          {Param(game)}));
+  ADJ_TRY(const pg::Rows r,
+          conn_.query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
+                      "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
+                      "s.downtime_grace_seconds FROM games g "
+                      "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = $1",
+                      {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   Schedule s;
   if (r.is_null(0, 0)) return s;
@@ -47,9 +46,7 @@ Result<Schedule> PgStore::schedule(const std::string& game) {
 
 Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
   ADJ_RETURN_IF_ERROR(check_schedule(s));
-  const std::optional<std::int64_t> time_of_day =
-      s.time_of_day ? std::optional<std::int64_t>(*s.time_of_day) : std::nullopt;
-  ADJ_SQL_TRY(
+  ADJ_TRY(
       const std::int64_t n,
       conn_.run("INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
                 "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
@@ -64,7 +61,7 @@ Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
                 "nmr_guard_ratio = excluded.nmr_guard_ratio, "
                 "downtime_grace_seconds = excluded.downtime_grace_seconds",
                 {Param(game), Param(s.kind), optional_int(s.deadline), Param(s.interval_seconds),
-                 optional_int(time_of_day), Param(std::int64_t{s.early_when_all_in ? 1 : 0}),
+                 s.time_of_day ? Param(std::int64_t{*s.time_of_day}) : Param(), Param(std::int64_t{s.early_when_all_in ? 1 : 0}),
                  Param(std::int64_t{s.max_attempts}), Param(s.nmr_guard_ratio),
                  Param(s.downtime_grace_seconds)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
@@ -74,13 +71,12 @@ Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
 Status PgStore::append_audit(const AuditEntry& e) {
   if (e.actor.empty() || e.action.empty())
     return Status::InvalidArgument("audit entry needs an actor and an action");
-  ADJ_SQL_TRY(const std::string detail, sqlite::json_to_text(e.detail, "audit detail"));
-  ADJ_SQL_TRY(
-      const std::int64_t n,
-      conn_.run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
-                "SELECT id, $2::bigint, $3::text, $4::text, $5::text FROM games "
-                "WHERE id = $1",
-                {Param(e.game), Param(e.at), Param(e.actor), Param(e.action), Param(detail)}));
+  ADJ_TRY(const std::string detail, json_to_text(e.detail, "audit detail"));
+  ADJ_TRY(const std::int64_t n,
+          conn_.run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
+                    "SELECT id, $2::bigint, $3::text, $4::text, $5::text FROM games "
+                    "WHERE id = $1",
+                    {Param(e.game), Param(e.at), Param(e.actor), Param(e.action), Param(detail)}));
   if (n == 0) return Status::NotFound(no_such_game(e.game));
   return Status::Ok();
 }
@@ -88,11 +84,11 @@ Status PgStore::append_audit(const AuditEntry& e) {
 Result<std::vector<AuditEntry>> PgStore::audit_log(const std::string& game) {
   // The game's row joined to its entries: no row when the game does not exist, one row with
   // NULL entry columns when it has none.
-  ADJ_SQL_TRY(const pg::Rows r,
-              conn_.query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
-                          "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = $1 "
-                          "ORDER BY a.id",
-                          {Param(game)}));
+  ADJ_TRY(const pg::Rows r,
+          conn_.query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
+                      "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = $1 "
+                      "ORDER BY a.id",
+                      {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.size(); ++i) {
@@ -103,29 +99,28 @@ Result<std::vector<AuditEntry>> PgStore::audit_log(const std::string& game) {
     e.at = r.int64(i, 1);
     e.actor = r.text(i, 2);
     e.action = r.text(i, 3);
-    ADJ_SQL_TRY(e.detail,
-                sqlite::json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
+    ADJ_TRY(e.detail, json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
     out.push_back(std::move(e));
   }
   return out;
 }
 
 Result<int> PgStore::failed_attempts(const std::string& game) {
-  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT a.failed FROM games g LEFT JOIN run_attempts a "
-                                            "ON a.game_id = g.id WHERE g.id = $1",
-                                            {Param(game)}));
+  ADJ_TRY(const pg::Rows r, conn_.query("SELECT a.failed FROM games g LEFT JOIN run_attempts a "
+                                        "ON a.game_id = g.id WHERE g.id = $1",
+                                        {Param(game)}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   return r.is_null(0, 0) ? 0 : r.int32(0, 0);
 }
 
 Status PgStore::record_failed_attempt(const std::string& game, const std::string& why) {
   // One statement: concurrent failures (two daemons) both count.
-  ADJ_SQL_TRY(const std::int64_t n,
-              conn_.run("INSERT INTO run_attempts(game_id, failed, last_error) "
-                        "SELECT id, 1, $2::text FROM games WHERE id = $1 "
-                        "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
-                        "last_error = excluded.last_error",
-                        {Param(game), Param(why)}));
+  ADJ_TRY(const std::int64_t n,
+          conn_.run("INSERT INTO run_attempts(game_id, failed, last_error) "
+                    "SELECT id, 1, $2::text FROM games WHERE id = $1 "
+                    "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
+                    "last_error = excluded.last_error",
+                    {Param(game), Param(why)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }
@@ -136,7 +131,7 @@ Status PgStore::reset_attempts(const std::string& game) {
 }
 
 Result<UnixTime> PgStore::last_tick() {
-  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT last_tick FROM daemon_state WHERE id = 1"));
+  ADJ_TRY(const pg::Rows r, conn_.query("SELECT last_tick FROM daemon_state WHERE id = 1"));
   return r.empty() ? UnixTime{0} : r.int64(0, 0);
 }
 
@@ -151,8 +146,8 @@ Status PgStore::set_last_tick(UnixTime t) {
 
 Status PgStore::set_game_status(const std::string& game, const std::string& status) {
   if (status.empty()) return Status::InvalidArgument("game status must not be empty");
-  ADJ_SQL_TRY(const std::int64_t n, conn_.run("UPDATE games SET status = $1 WHERE id = $2",
-                                              {Param(status), Param(game)}));
+  ADJ_TRY(const std::int64_t n,
+          conn_.run("UPDATE games SET status = $1 WHERE id = $2", {Param(status), Param(game)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }

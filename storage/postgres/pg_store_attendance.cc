@@ -5,35 +5,24 @@
 
 #include "storage/postgres/pg_store.h"
 
-#ifndef ADJ_PG_TRY
-#define ADJ_PG_CONCAT_INNER_(a, b) a##b
-#define ADJ_PG_CONCAT_(a, b) ADJ_PG_CONCAT_INNER_(a, b)
-#define ADJ_PG_TRY_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                     \
-  if (!tmp.ok()) return tmp.status();    \
-  lhs = std::move(tmp).value()
-#define ADJ_PG_TRY(lhs, expr) ADJ_PG_TRY_IMPL_(ADJ_PG_CONCAT_(adj_pg_try_, __LINE__), lhs, expr)
-#endif
-
 namespace adj {
 
 using pg::Param;
 using pg::Rows;
-using pg::Transaction;
 
 Result<std::vector<TurnAttendance>> PgStore::turns_without_orders(const std::string& game,
                                                                   int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   // As SQLite's: a turn's turn_attendance row (schemas/pg/0008), else its summary's list, where
   // a JSON null reads as SQL NULL, as SQLite's json_extract gives it.
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN "
-                                 "a.without_orders ELSE nullif(t.summary_json::jsonb -> "
-                                 "'players_without_orders', 'null'::jsonb)::text END, "
-                                 "coalesce(a.ran_at, t.ran_at) FROM turns t "
-                                 "LEFT JOIN turn_attendance a "
-                                 "ON a.game_id = t.game_id AND a.turn = t.turn "
-                                 "WHERE t.game_id = $1 AND t.turn >= $2 ORDER BY t.turn DESC",
-                                 {game, from_turn}));
+  ADJ_TRY(Rows r, conn_.query("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN "
+                              "a.without_orders ELSE nullif(t.summary_json::jsonb -> "
+                              "'players_without_orders', 'null'::jsonb)::text END, "
+                              "coalesce(a.ran_at, t.ran_at) FROM turns t "
+                              "LEFT JOIN turn_attendance a "
+                              "ON a.game_id = t.game_id AND a.turn = t.turn "
+                              "WHERE t.game_id = $1 AND t.turn >= $2 ORDER BY t.turn DESC",
+                              {game, from_turn}));
   std::vector<TurnAttendance> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
@@ -55,10 +44,10 @@ Result<std::vector<TurnAttendance>> PgStore::turns_without_orders(const std::str
 
 Result<AttendanceOptions> PgStore::attendance_options(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT civil_disorder_after, absence_extends, absence_max_days, "
-                                 "absence_max_per_game, takeover_code_days "
-                                 "FROM attendance_options WHERE game_id = $1",
-                                 {game}));
+  ADJ_TRY(Rows r, conn_.query("SELECT civil_disorder_after, absence_extends, absence_max_days, "
+                              "absence_max_per_game, takeover_code_days "
+                              "FROM attendance_options WHERE game_id = $1",
+                              {game}));
   AttendanceOptions o;
   if (r.empty()) return o;
   o.civil_disorder_after = r.int32(0, 0);
@@ -88,10 +77,10 @@ Status PgStore::set_attendance_options(const std::string& game, const Attendance
 
 Result<std::vector<AttendanceRecord>> PgStore::attendance_records(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT player, misses_from_turn, disorder_turn FROM "
-                                 "attendance_players WHERE game_id = $1 "
-                                 "ORDER BY player COLLATE \"C\"",
-                                 {game}));
+  ADJ_TRY(Rows r, conn_.query("SELECT player, misses_from_turn, disorder_turn FROM "
+                              "attendance_players WHERE game_id = $1 "
+                              "ORDER BY player COLLATE \"C\"",
+                              {game}));
   std::vector<AttendanceRecord> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
@@ -122,17 +111,17 @@ Result<std::int64_t> PgStore::add_absence(const Absence& a) {
   if (a.player.empty() || a.from.size() != 10 || a.to.size() != 10 || a.to < a.from)
     return Status::InvalidArgument("an absence needs a player and dates from <= to");
   ADJ_RETURN_IF_ERROR(require_game(a.game));
-  ADJ_PG_TRY(Rows r, conn_.query("INSERT INTO absences(game_id, player, from_day, to_day, "
-                                 "declared_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                                 {a.game, a.player, a.from, a.to, a.declared_at}));
+  ADJ_TRY(Rows r, conn_.query("INSERT INTO absences(game_id, player, from_day, to_day, "
+                              "declared_at) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                              {a.game, a.player, a.from, a.to, a.declared_at}));
   return r.int64(0, 0);
 }
 
 Result<std::vector<Absence>> PgStore::absences(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT id, player, from_day, to_day, declared_at FROM "
-                                 "absences WHERE game_id = $1 ORDER BY id",
-                                 {game}));
+  ADJ_TRY(Rows r, conn_.query("SELECT id, player, from_day, to_day, declared_at FROM "
+                              "absences WHERE game_id = $1 ORDER BY id",
+                              {game}));
   std::vector<Absence> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
@@ -152,18 +141,18 @@ Result<bool> PgStore::add_standby(const std::string& game, const std::string& ad
                                   UnixTime now) {
   if (address.empty()) return Status::InvalidArgument("a standby entry needs an address");
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(std::int64_t n, conn_.run("INSERT INTO standby(game_id, address, created_at) "
-                                       "VALUES ($1, $2, $3) "
-                                       "ON CONFLICT (game_id, address) DO NOTHING",
-                                       {game, address, now}));
+  ADJ_TRY(std::int64_t n, conn_.run("INSERT INTO standby(game_id, address, created_at) "
+                                    "VALUES ($1, $2, $3) "
+                                    "ON CONFLICT (game_id, address) DO NOTHING",
+                                    {game, address, now}));
   return n > 0;
 }
 
 Result<std::vector<StandbyEntry>> PgStore::standby_list(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT id, address, created_at FROM standby WHERE game_id = $1 "
-                                 "ORDER BY id",
-                                 {game}));
+  ADJ_TRY(Rows r, conn_.query("SELECT id, address, created_at FROM standby WHERE game_id = $1 "
+                              "ORDER BY id",
+                              {game}));
   std::vector<StandbyEntry> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
@@ -186,11 +175,11 @@ Result<std::int64_t> PgStore::add_takeover_code(const TakeoverCode& c) {
   if (c.player.empty() || c.code_hash.size() != 64)
     return Status::InvalidArgument("a takeover code needs a player and a 64-digit hash");
   ADJ_RETURN_IF_ERROR(require_game(c.game));
-  ADJ_PG_TRY(Rows r, conn_.query("INSERT INTO takeover_codes(game_id, player, code_hash, "
-                                 "address, issued_by, created_at, expires_at) "
-                                 "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
-                                 {c.game, c.player, c.code_hash, c.address, c.issued_by,
-                                  c.created_at, c.expires_at}));
+  ADJ_TRY(Rows r, conn_.query("INSERT INTO takeover_codes(game_id, player, code_hash, "
+                              "address, issued_by, created_at, expires_at) "
+                              "VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+                              {c.game, c.player, c.code_hash, c.address, c.issued_by, c.created_at,
+                               c.expires_at}));
   return r.int64(0, 0);
 }
 
@@ -198,23 +187,23 @@ Result<bool> PgStore::use_takeover_code(const std::string& game, const std::stri
                                         const std::string& code_hash, const std::string& used_by,
                                         UnixTime now) {
   return pg::with_retry([&]() -> Result<bool> {
-    ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+    ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
     // The position's codes, locked in one order by every user: the statements after this one
     // see what an earlier user committed.
-    ADJ_PG_TRY(Rows locked, conn_.query("SELECT id FROM takeover_codes WHERE game_id = $1 AND "
-                                        "player = $2 ORDER BY id FOR UPDATE",
-                                        {game, player}));
+    ADJ_TRY(Rows locked, conn_.query("SELECT id FROM takeover_codes WHERE game_id = $1 AND "
+                                     "player = $2 ORDER BY id FOR UPDATE",
+                                     {game, player}));
     (void)locked;
-    ADJ_PG_TRY(std::int64_t used,
-               conn_.run("UPDATE takeover_codes SET used_at = $1, used_by = $2 "
-                         "WHERE game_id = $3 AND player = $4 AND code_hash = $5 AND "
-                         "used_at IS NULL AND expires_at > $1",
-                         {now, used_by, game, player, code_hash}));
+    ADJ_TRY(std::int64_t used,
+            conn_.run("UPDATE takeover_codes SET used_at = $1, used_by = $2 "
+                      "WHERE game_id = $3 AND player = $4 AND code_hash = $5 AND "
+                      "used_at IS NULL AND expires_at > $1",
+                      {now, used_by, game, player, code_hash}));
     if (used == 0) return false;  // the destructor rolls back
-    ADJ_PG_TRY(std::int64_t voided,
-               conn_.run("UPDATE takeover_codes SET expires_at = $1 WHERE game_id = $2 "
-                         "AND player = $3 AND used_at IS NULL AND expires_at > $1",
-                         {now, game, player}));
+    ADJ_TRY(std::int64_t voided,
+            conn_.run("UPDATE takeover_codes SET expires_at = $1 WHERE game_id = $2 "
+                      "AND player = $3 AND used_at IS NULL AND expires_at > $1",
+                      {now, game, player}));
     (void)voided;
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
@@ -223,10 +212,10 @@ Result<bool> PgStore::use_takeover_code(const std::string& game, const std::stri
 
 Result<std::vector<TakeoverCode>> PgStore::takeover_codes(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT id, player, code_hash, address, issued_by, created_at, "
-                                 "expires_at, used_at, used_by FROM takeover_codes "
-                                 "WHERE game_id = $1 ORDER BY id",
-                                 {game}));
+  ADJ_TRY(Rows r, conn_.query("SELECT id, player, code_hash, address, issued_by, created_at, "
+                              "expires_at, used_at, used_by FROM takeover_codes "
+                              "WHERE game_id = $1 ORDER BY id",
+                              {game}));
   std::vector<TakeoverCode> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {

@@ -5,9 +5,8 @@
 // never held secrets in clear, so there is nothing to upgrade (pg_store.h).
 #include <cstdint>
 
+#include "storage/core/messages.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/sqlite/messages.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -43,9 +42,9 @@ Result<T> without_values(Result<T> r, const std::string& what) {
 }  // namespace
 
 Result<std::string> PgStore::secret_hash(const std::string& game, const std::string& player) {
-  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT secret_hash FROM player_secrets "
-                                            "WHERE game_id = $1 AND player = $2",
-                                            {Param(game), Param(player)}));
+  ADJ_TRY(const pg::Rows r, conn_.query("SELECT secret_hash FROM player_secrets "
+                                        "WHERE game_id = $1 AND player = $2",
+                                        {Param(game), Param(player)}));
   if (r.empty()) return Status::NotFound("no secret for player " + player + " in game " + game);
   return r.text(0, 0);
 }
@@ -53,14 +52,14 @@ Result<std::string> PgStore::secret_hash(const std::string& game, const std::str
 Status PgStore::set_secret_hash(const std::string& game, const std::string& player,
                                 const std::string& hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
-  ADJ_SQL_TRY(const std::int64_t n,
-              without_values(
-                  conn_.run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
-                            "SELECT id, $2::text, $3::text, $4::bigint FROM games WHERE id = $1 "
-                            "ON CONFLICT (game_id, player) DO UPDATE SET "
-                            "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
-                            {Param(game), Param(player), Param(hash), Param(now)}),
-                  "set_secret_hash"));
+  ADJ_TRY(const std::int64_t n,
+          without_values(
+              conn_.run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
+                        "SELECT id, $2::text, $3::text, $4::bigint FROM games WHERE id = $1 "
+                        "ON CONFLICT (game_id, player) DO UPDATE SET "
+                        "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
+                        {Param(game), Param(player), Param(hash), Param(now)}),
+              "set_secret_hash"));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }
@@ -70,16 +69,15 @@ Status PgStore::set_link_token(const std::string& game, const std::string& playe
   if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
   // One statement replaces the player's link row (the partial unique index is the arbiter), so
   // two concurrent calls leave exactly one link: the later one's.
-  ADJ_SQL_TRY(
-      const std::int64_t n,
-      without_values(
-          conn_.run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
-                    "created_at) SELECT $3::text, id, $2::text, 'link', $4::bigint FROM games "
-                    "WHERE id = $1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
-                    "DO UPDATE SET token_hash = excluded.token_hash, "
-                    "created_at = excluded.created_at",
-                    {Param(game), Param(player), Param(token_hash), Param(now)}),
-          "set_link_token"));
+  ADJ_TRY(const std::int64_t n,
+          without_values(
+              conn_.run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                        "created_at) SELECT $3::text, id, $2::text, 'link', $4::bigint FROM games "
+                        "WHERE id = $1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
+                        "DO UPDATE SET token_hash = excluded.token_hash, "
+                        "created_at = excluded.created_at",
+                        {Param(game), Param(player), Param(token_hash), Param(now)}),
+              "set_link_token"));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }
@@ -87,8 +85,8 @@ Status PgStore::set_link_token(const std::string& game, const std::string& playe
 Status PgStore::add_session_token(const std::string& game, const std::string& player,
                                   const std::string& token_hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
-  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_SQL_TRY(
+  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_TRY(
       const std::int64_t n,
       without_values(conn_.run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
                                "created_at) SELECT $3::text, id, $2::text, 'session', $4::bigint "
@@ -98,14 +96,14 @@ Status PgStore::add_session_token(const std::string& game, const std::string& pl
   if (n == 0) return Status::NotFound(no_such_game(game));
   // Keep the newest kMaxSessions. There is no rowid to order rows of equal created_at by
   // insertion: the new token counts as the newest of its second, the others by hash.
-  ADJ_SQL_TRY(const std::int64_t dropped,
-              conn_.run("DELETE FROM player_token_hashes WHERE token_hash IN ("
-                        "SELECT token_hash FROM player_token_hashes WHERE game_id = $1 "
-                        "AND player = $2 AND kind = 'session' "
-                        "ORDER BY created_at DESC, token_hash = $3 DESC, token_hash DESC "
-                        "OFFSET $4::bigint)",
-                        {Param(game), Param(player), Param(token_hash),
-                         Param(std::int64_t{kMaxSessions})}));
+  ADJ_TRY(const std::int64_t dropped,
+          conn_.run(
+              "DELETE FROM player_token_hashes WHERE token_hash IN ("
+              "SELECT token_hash FROM player_token_hashes WHERE game_id = $1 "
+              "AND player = $2 AND kind = 'session' "
+              "ORDER BY created_at DESC, token_hash = $3 DESC, token_hash DESC "
+              "OFFSET $4::bigint)",
+              {Param(game), Param(player), Param(token_hash), Param(std::int64_t{kMaxSessions})}));
   (void)dropped;
   return tx.commit();
 }
@@ -118,20 +116,19 @@ Status PgStore::revoke_tokens(const std::string& game, const std::string& player
 }
 
 Result<std::pair<std::string, std::string>> PgStore::token_owner(const std::string& token_hash) {
-  ADJ_SQL_TRY(const pg::Rows r, conn_.query("SELECT game_id, player FROM player_token_hashes "
-                                            "WHERE token_hash = $1",
-                                            {Param(token_hash)}));
+  ADJ_TRY(const pg::Rows r, conn_.query("SELECT game_id, player FROM player_token_hashes "
+                                        "WHERE token_hash = $1",
+                                        {Param(token_hash)}));
   if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
   return std::make_pair(r.text(0, 0), r.text(0, 1));
 }
 
 Result<TokenRecord> PgStore::token_record(const std::string& token_hash) {
-  ADJ_SQL_TRY(const pg::Rows r,
-              conn_.query("SELECT t.game_id, t.player, t.kind, t.created_at, "
-                          "COALESCE(a.last_used_at, t.created_at) "
-                          "FROM player_token_hashes t LEFT JOIN session_activity a "
-                          "ON a.token_hash = t.token_hash WHERE t.token_hash = $1",
-                          {Param(token_hash)}));
+  ADJ_TRY(const pg::Rows r, conn_.query("SELECT t.game_id, t.player, t.kind, t.created_at, "
+                                        "COALESCE(a.last_used_at, t.created_at) "
+                                        "FROM player_token_hashes t LEFT JOIN session_activity a "
+                                        "ON a.token_hash = t.token_hash WHERE t.token_hash = $1",
+                                        {Param(token_hash)}));
   if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
   TokenRecord out;
   out.game = r.text(0, 0);

@@ -8,19 +8,9 @@
 #include <algorithm>
 #include <string_view>
 
+#include "storage/core/codec.h"
+#include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
-
-#ifndef ADJ_PG_TRY
-#define ADJ_PG_CONCAT_INNER_(a, b) a##b
-#define ADJ_PG_CONCAT_(a, b) ADJ_PG_CONCAT_INNER_(a, b)
-#define ADJ_PG_TRY_IMPL_(tmp, lhs, expr) \
-  auto tmp = (expr);                     \
-  if (!tmp.ok()) return tmp.status();    \
-  lhs = std::move(tmp).value()
-#define ADJ_PG_TRY(lhs, expr) ADJ_PG_TRY_IMPL_(ADJ_PG_CONCAT_(adj_pg_try_, __LINE__), lhs, expr)
-#endif
 
 namespace adj {
 
@@ -28,7 +18,6 @@ using store_checks::valid_inbox_state;
 
 using pg::Param;
 using pg::Rows;
-using pg::Transaction;
 
 namespace {
 
@@ -91,8 +80,8 @@ Result<InboxMessage> inbox_from_row(const Rows& r, int row) {
   m.message_id = r.text(row, 1);
   m.channel = r.text(row, 2);
   m.envelope_from = r.text(row, 3);
-  ADJ_PG_TRY(Json to, sqlite::json_from_text(r.text(row, 4),
-                                             "envelope of inbox message " + std::to_string(m.id)));
+  ADJ_TRY(Json to,
+          json_from_text(r.text(row, 4), "envelope of inbox message " + std::to_string(m.id)));
   if (!to.is_array())
     return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
                               " is not a list");
@@ -118,7 +107,7 @@ Result<std::vector<InboxMessage>> inbox_rows(const Rows& r) {
   std::vector<InboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
-    ADJ_PG_TRY(InboxMessage m, inbox_from_row(r, i));
+    ADJ_TRY(InboxMessage m, inbox_from_row(r, i));
     out.push_back(std::move(m));
   }
   return out;
@@ -148,7 +137,7 @@ std::string inbox_not_found(std::int64_t id) { return "inbox message " + std::to
 Result<std::int64_t> PgStore::put_inbox(const InboxMessage& m, bool* duplicate) {
   if (duplicate) *duplicate = false;
   if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");
-  ADJ_PG_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
+  ADJ_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
   if (duplicate) *duplicate = put.front().duplicate;
   return put.front().id;
 }
@@ -164,7 +153,7 @@ Result<std::vector<InboxPut>> PgStore::put_inbox_batch(const std::vector<InboxMe
       return Status::InvalidArgument(where + "unknown state '" + m.state + "'");
     Json to = Json::array();
     for (const std::string& r : m.envelope_to) to.push_back(r);
-    ADJ_PG_TRY(std::string text, sqlite::json_to_text(to, "envelope recipients"));
+    ADJ_TRY(std::string text, json_to_text(to, "envelope recipients"));
     to_texts.push_back(std::move(text));
   }
   if (ms.empty()) return std::vector<InboxPut>{};
@@ -174,27 +163,26 @@ Result<std::vector<InboxPut>> PgStore::put_inbox_batch(const std::vector<InboxMe
   return pg::with_retry([&]() -> Result<std::vector<InboxPut>> {
     std::vector<InboxPut> out;
     out.reserve(ms.size());
-    ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+    ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
     for (std::size_t i = 0; i < ms.size(); ++i) {
       const InboxMessage& m = ms[i];
       const std::string message_id = storable_text(m.message_id);
-      ADJ_PG_TRY(
-          Rows ins,
-          conn_.query("INSERT INTO inbox(message_id, channel, envelope_from, "
-                      "envelope_to_json, raw, received_at, state, outcome, raw_bytes, "
-                      "peer) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
-                      "ON CONFLICT (message_id) DO NOTHING RETURNING id",
-                      {message_id, storable_text(m.channel), storable_text(m.envelope_from),
-                       to_texts[i], Param::bytes(m.raw), m.received_at,
-                       m.state.empty() ? std::string("new") : m.state, storable_text(m.outcome),
-                       static_cast<std::int64_t>(m.raw.size()), storable_text(m.peer)}));
+      ADJ_TRY(Rows ins,
+              conn_.query("INSERT INTO inbox(message_id, channel, envelope_from, "
+                          "envelope_to_json, raw, received_at, state, outcome, raw_bytes, "
+                          "peer) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
+                          "ON CONFLICT (message_id) DO NOTHING RETURNING id",
+                          {message_id, storable_text(m.channel), storable_text(m.envelope_from),
+                           to_texts[i], Param::bytes(m.raw), m.received_at,
+                           m.state.empty() ? std::string("new") : m.state, storable_text(m.outcome),
+                           static_cast<std::int64_t>(m.raw.size()), storable_text(m.peer)}));
       if (ins.size() == 1) {
         out.push_back({ins.int64(0, 0), false});
         continue;
       }
       // Stored already (by an earlier message of this batch, or by a transaction that committed
       // while this insert waited for it): this statement's snapshot sees it.
-      ADJ_PG_TRY(Rows old, conn_.query("SELECT id FROM inbox WHERE message_id = $1", {message_id}));
+      ADJ_TRY(Rows old, conn_.query("SELECT id FROM inbox WHERE message_id = $1", {message_id}));
       if (old.empty())
         return Status::IOError("put_inbox: message " + std::to_string(i) +
                                " conflicted with a row that is gone");
@@ -206,18 +194,17 @@ Result<std::vector<InboxPut>> PgStore::put_inbox_batch(const std::vector<InboxMe
 }
 
 Result<std::vector<InboxMessage>> PgStore::inbox_in_state(const std::string& state, int limit) {
-  ADJ_PG_TRY(Rows r,
-             conn_.query(std::string(kInboxColumns) + "WHERE state = $1 ORDER BY id LIMIT $2",
-                         {state, std::max(limit, 0)}));
+  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE state = $1 ORDER BY id LIMIT $2",
+                              {state, std::max(limit, 0)}));
   return inbox_rows(r);
 }
 
 Result<std::vector<InboxMessage>> PgStore::inbox_list(const std::string& state, int limit,
                                                       bool newest_first) {
-  ADJ_PG_TRY(Rows r, conn_.query(std::string(kInboxColumnsNoRaw) +
-                                     "WHERE $1::text = '' OR state = $1::text ORDER BY id " +
-                                     (newest_first ? "DESC" : "ASC") + " LIMIT $2",
-                                 {state, std::max(limit, 0)}));
+  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumnsNoRaw) +
+                                  "WHERE $1::text = '' OR state = $1::text ORDER BY id " +
+                                  (newest_first ? "DESC" : "ASC") + " LIMIT $2",
+                              {state, std::max(limit, 0)}));
   return inbox_rows(r);
 }
 
@@ -227,9 +214,9 @@ namespace {
 Result<InboxUsage> inbox_usage(pg::Connection& c, std::string_view match, const std::string& key,
                                UnixTime since) {
   if (key.empty()) return InboxUsage{};
-  ADJ_PG_TRY(Rows r, c.query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
-                                 std::string(match) + " AND received_at >= $2",
-                             {storable_text(key), since}));
+  ADJ_TRY(Rows r, c.query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
+                              std::string(match) + " AND received_at >= $2",
+                          {storable_text(key), since}));
   if (r.empty()) return InboxUsage{};
   return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
 }
@@ -245,22 +232,21 @@ Result<InboxUsage> PgStore::inbox_usage_peer(const std::string& peer, UnixTime s
 }
 
 Result<int> PgStore::prune_inbox(UnixTime before, UnixTime now) {
-  ADJ_PG_TRY(std::int64_t n,
-             conn_.run("UPDATE inbox SET raw = ''::bytea, pruned_at = $1 WHERE state <> 'new' "
-                       "AND received_at < $2 AND pruned_at IS NULL",
-                       {now, before}));
+  ADJ_TRY(std::int64_t n,
+          conn_.run("UPDATE inbox SET raw = ''::bytea, pruned_at = $1 WHERE state <> 'new' "
+                    "AND received_at < $2 AND pruned_at IS NULL",
+                    {now, before}));
   return static_cast<int>(n);
 }
 
 Result<std::vector<GameStorage>> PgStore::storage_by_game() {
-  ADJ_PG_TRY(Rows r,
-             conn_.query("SELECT g.id, "
-                         "(SELECT coalesce(sum(octet_length(raw_text) + "
-                         "octet_length(ack_json)), 0) FROM submissions WHERE game_id = g.id), "
-                         "(SELECT coalesce(sum(octet_length(text) + octet_length(json)), 0) "
-                         "FROM reports WHERE game_id = g.id), "
-                         "(SELECT coalesce(sum(octet_length(raw)), 0) FROM outbox "
-                         "WHERE game_id = g.id) FROM games g ORDER BY g.id COLLATE \"C\""));
+  ADJ_TRY(Rows r, conn_.query("SELECT g.id, "
+                              "(SELECT coalesce(sum(octet_length(raw_text) + "
+                              "octet_length(ack_json)), 0) FROM submissions WHERE game_id = g.id), "
+                              "(SELECT coalesce(sum(octet_length(text) + octet_length(json)), 0) "
+                              "FROM reports WHERE game_id = g.id), "
+                              "(SELECT coalesce(sum(octet_length(raw)), 0) FROM outbox "
+                              "WHERE game_id = g.id) FROM games g ORDER BY g.id COLLATE \"C\""));
   std::vector<GameStorage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i)
@@ -269,7 +255,7 @@ Result<std::vector<GameStorage>> PgStore::storage_by_game() {
 }
 
 Result<InboxMessage> PgStore::inbox_message(std::int64_t id) {
-  ADJ_PG_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE id = $1", {id}));
+  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE id = $1", {id}));
   if (r.empty()) return Status::NotFound(inbox_not_found(id));
   return inbox_from_row(r, 0);
 }
@@ -278,14 +264,14 @@ Status PgStore::set_inbox_state(std::int64_t id, const std::string& state,
                                 const std::string& outcome) {
   if (!valid_inbox_state(state))
     return Status::InvalidArgument("set_inbox_state: unknown state '" + state + "'");
-  ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
   // The UPDATE takes the row lock lease_inbox takes; the DELETE after it (a new snapshot) then
   // sees any lease taken before.
-  ADJ_PG_TRY(std::int64_t n, conn_.run("UPDATE inbox SET state = $1, outcome = $2 WHERE id = $3",
-                                       {state, storable_text(outcome), id}));
+  ADJ_TRY(std::int64_t n, conn_.run("UPDATE inbox SET state = $1, outcome = $2 WHERE id = $3",
+                                    {state, storable_text(outcome), id}));
   if (n == 0) return Status::NotFound(inbox_not_found(id));
   if (state != "new") {
-    ADJ_PG_TRY(std::int64_t gone, conn_.run("DELETE FROM inbox_lease WHERE inbox_id = $1", {id}));
+    ADJ_TRY(std::int64_t gone, conn_.run("DELETE FROM inbox_lease WHERE inbox_id = $1", {id}));
     (void)gone;
   }
   return tx.commit();
@@ -294,8 +280,8 @@ Status PgStore::set_inbox_state(std::int64_t id, const std::string& state,
 Status PgStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   // The old bytes stay in a dead row version until VACUUM reclaims it (autovacuum does, soon
   // after, on a busy inbox); no reader sees them.
-  ADJ_PG_TRY(std::int64_t n,
-             conn_.run("UPDATE inbox SET raw = $1 WHERE id = $2", {Param::bytes(raw), id}));
+  ADJ_TRY(std::int64_t n,
+          conn_.run("UPDATE inbox SET raw = $1 WHERE id = $2", {Param::bytes(raw), id}));
   if (n == 0) return Status::NotFound(inbox_not_found(id));
   return Status::Ok();
 }
@@ -304,26 +290,25 @@ Result<bool> PgStore::lease_inbox(std::int64_t id, const std::string& holder, Un
                                   std::int64_t seconds) {
   if (holder.empty()) return Status::InvalidArgument("lease_inbox: the holder is empty");
   return pg::with_retry([&]() -> Result<bool> {
-    ADJ_PG_TRY(auto tx, Transaction::begin(conn_));
+    ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
     // Every taker of this message's lease holds its row lock first, so the statement below (a
     // new snapshot) sees the lease as the last taker committed it.
-    ADJ_PG_TRY(Rows msg, conn_.query("SELECT state FROM inbox WHERE id = $1 FOR UPDATE", {id}));
+    ADJ_TRY(Rows msg, conn_.query("SELECT state FROM inbox WHERE id = $1 FOR UPDATE", {id}));
     if (msg.empty()) return Status::NotFound(inbox_not_found(id));
     if (msg.text(0, 0) != "new") return false;  // the destructor rolls back
     // Taken when there is no lease, it is `holder`'s, or it ran out; a try starts unless
     // `holder` renews its own lease.
-    ADJ_PG_TRY(Rows r,
-               conn_.query("WITH old AS (SELECT holder FROM inbox_lease WHERE inbox_id = $1), "
-                           "l AS (INSERT INTO inbox_lease(inbox_id, holder, until) "
-                           "VALUES ($1, $2, $3) ON CONFLICT (inbox_id) DO UPDATE SET "
-                           "holder = excluded.holder, until = excluded.until "
-                           "WHERE inbox_lease.holder = excluded.holder OR "
-                           "inbox_lease.until <= $4 RETURNING inbox_id), "
-                           "u AS (UPDATE inbox SET attempts = attempts + 1 "
-                           "WHERE id IN (SELECT inbox_id FROM l) AND "
-                           "NOT EXISTS (SELECT 1 FROM old WHERE holder = $2) RETURNING id) "
-                           "SELECT (SELECT count(*) FROM l), (SELECT count(*) FROM u)",
-                           {id, holder, now + seconds, now}));
+    ADJ_TRY(Rows r, conn_.query("WITH old AS (SELECT holder FROM inbox_lease WHERE inbox_id = $1), "
+                                "l AS (INSERT INTO inbox_lease(inbox_id, holder, until) "
+                                "VALUES ($1, $2, $3) ON CONFLICT (inbox_id) DO UPDATE SET "
+                                "holder = excluded.holder, until = excluded.until "
+                                "WHERE inbox_lease.holder = excluded.holder OR "
+                                "inbox_lease.until <= $4 RETURNING inbox_id), "
+                                "u AS (UPDATE inbox SET attempts = attempts + 1 "
+                                "WHERE id IN (SELECT inbox_id FROM l) AND "
+                                "NOT EXISTS (SELECT 1 FROM old WHERE holder = $2) RETURNING id) "
+                                "SELECT (SELECT count(*) FROM l), (SELECT count(*) FROM u)",
+                                {id, holder, now + seconds, now}));
     if (r.empty() || r.int64(0, 0) == 0) return false;
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
@@ -331,8 +316,7 @@ Result<bool> PgStore::lease_inbox(std::int64_t id, const std::string& holder, Un
 }
 
 Result<std::vector<InboxLease>> PgStore::inbox_leases() {
-  ADJ_PG_TRY(Rows r,
-             conn_.query("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id"));
+  ADJ_TRY(Rows r, conn_.query("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id"));
   std::vector<InboxLease> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1), r.int64(i, 2)});
@@ -358,13 +342,13 @@ Result<std::int64_t> PgStore::enqueue(const OutboxMessage& m) {
     return Status::InvalidArgument(
         "enqueue: a message needs a kind, a recipient, a raw message "
         "and a dedupe key");
-  ADJ_PG_TRY(Rows r, conn_.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
-                                 "state, attempts, next_attempt_at, created_at) "
-                                 "VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7) "
-                                 "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                                 {storable_text(m.kind), storable_text(m.game), storable_text(m.to),
-                                  storable_text(m.raw), storable_text(m.dedupe_key),
-                                  m.next_attempt_at, m.created_at}));
+  ADJ_TRY(Rows r, conn_.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                              "state, attempts, next_attempt_at, created_at) "
+                              "VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7) "
+                              "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                              {storable_text(m.kind), storable_text(m.game), storable_text(m.to),
+                               storable_text(m.raw), storable_text(m.dedupe_key), m.next_attempt_at,
+                               m.created_at}));
   if (r.empty()) return Status::AlreadyExists("outbox message " + m.dedupe_key);
   return r.int64(0, 0);
 }
@@ -388,7 +372,7 @@ Result<std::vector<OutboxMessage>> PgStore::claim(UnixTime now, int limit,
     sql += ", ";
     rest.remove_prefix(comma + 2);
   }
-  ADJ_PG_TRY(Rows r, conn_.query(sql, {now + lease_seconds, now, std::max(limit, 0)}));
+  ADJ_TRY(Rows r, conn_.query(sql, {now + lease_seconds, now, std::max(limit, 0)}));
   std::vector<OutboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
@@ -429,17 +413,17 @@ Status PgStore::mark_retry(std::int64_t id, const std::string& error, UnixTime n
       {final ? "failed" : "pending", next_attempt_at, storable_text(error), id});
   if (!n.ok()) return n.status();
   if (*n == 0) {
-    ADJ_PG_TRY(Rows exists, conn_.query("SELECT 1 FROM outbox WHERE id = $1", {id}));
+    ADJ_TRY(Rows exists, conn_.query("SELECT 1 FROM outbox WHERE id = $1", {id}));
     if (exists.empty()) return Status::NotFound("outbox message " + std::to_string(id));
   }
   return Status::Ok();
 }
 
 Result<std::vector<OutboxMessage>> PgStore::outbox(const std::string& game, int limit) {
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT " + std::string(kOutboxColumns) +
-                                     " FROM outbox WHERE $1::text = '' OR game_id = $1::text "
-                                     "ORDER BY id DESC LIMIT $2",
-                                 {game, std::max(limit, 0)}));
+  ADJ_TRY(Rows r, conn_.query("SELECT " + std::string(kOutboxColumns) +
+                                  " FROM outbox WHERE $1::text = '' OR game_id = $1::text "
+                                  "ORDER BY id DESC LIMIT $2",
+                              {game, std::max(limit, 0)}));
   std::vector<OutboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
@@ -447,7 +431,7 @@ Result<std::vector<OutboxMessage>> PgStore::outbox(const std::string& game, int 
 }
 
 Result<OutboxMessage> PgStore::outbox_message(std::int64_t id) {
-  ADJ_PG_TRY(
+  ADJ_TRY(
       Rows r,
       conn_.query("SELECT " + std::string(kOutboxColumns) + " FROM outbox WHERE id = $1", {id}));
   if (r.empty())
@@ -456,24 +440,23 @@ Result<OutboxMessage> PgStore::outbox_message(std::int64_t id) {
 }
 
 Result<int> PgStore::pending_count() {
-  ADJ_PG_TRY(Rows r,
-             conn_.query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));
+  ADJ_TRY(Rows r, conn_.query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));
   return r.empty() ? 0 : r.int32(0, 0);
 }
 
 Result<int> PgStore::failing_count() {
-  ADJ_PG_TRY(Rows r, conn_.query("SELECT count(*) FROM outbox WHERE state IN ('pending', "
-                                 "'sending') AND last_error <> ''"));
+  ADJ_TRY(Rows r, conn_.query("SELECT count(*) FROM outbox WHERE state IN ('pending', "
+                              "'sending') AND last_error <> ''"));
   return r.empty() ? 0 : r.int32(0, 0);
 }
 
 Result<int> PgStore::outbox_count(const std::string& to, const std::string& kind, UnixTime since) {
-  ADJ_PG_TRY(Rows r, conn_.query(to.empty() ? "SELECT count(*) FROM outbox WHERE $1::text = '' "
-                                              "AND kind = $2 AND created_at >= $3"
-                                            : "SELECT count(*) FROM outbox WHERE "
-                                              "lower(recipient) = lower($1::text) AND kind = $2 "
-                                              "AND created_at >= $3",
-                                 {storable_text(to), storable_text(kind), since}));
+  ADJ_TRY(Rows r, conn_.query(to.empty() ? "SELECT count(*) FROM outbox WHERE $1::text = '' "
+                                           "AND kind = $2 AND created_at >= $3"
+                                         : "SELECT count(*) FROM outbox WHERE "
+                                           "lower(recipient) = lower($1::text) AND kind = $2 "
+                                           "AND created_at >= $3",
+                              {storable_text(to), storable_text(kind), since}));
   return r.empty() ? 0 : r.int32(0, 0);
 }
 

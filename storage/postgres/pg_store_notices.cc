@@ -2,9 +2,8 @@
 // (storage/sqlite/sqlite_store_notices.cc). No claim: see 0004_notices.sql.
 #include <algorithm>
 
+#include "storage/core/codec.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 namespace {
@@ -27,8 +26,8 @@ std::vector<Notice> read_notices(const pg::Rows& r) {
     n.id = r.int64(i, 0);
     n.game = r.text(i, 1);
     n.kind = r.text(i, 2);
-    n.players = sqlite::lines_from_text(r.text(i, 3));
-    n.addresses = sqlite::lines_from_text(r.text(i, 4));
+    n.players = lines_from_text(r.text(i, 3));
+    n.addresses = lines_from_text(r.text(i, 4));
     n.subject = r.text(i, 5);
     n.text = r.text(i, 6);
     n.dedupe_key = r.text(i, 7);
@@ -52,37 +51,35 @@ Result<std::int64_t> PgStore::append_notice(const Notice& n) {
   ADJ_RETURN_IF_ERROR(require_game(n.game));
   // ON CONFLICT: two processes appending one dedupe key at once get one row, and no error
   // aborts a caller's transaction.
-  ADJ_SQL_TRY(auto r,
-              conn_.query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
-                          "dedupe_key, thread, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, "
-                          "$8, $9) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                          {n.game, n.kind, sqlite::lines_to_text(n.players),
-                           sqlite::lines_to_text(n.addresses), n.subject, n.text, n.dedupe_key,
-                           n.thread, std::int64_t{n.created_at}}));
+  ADJ_TRY(auto r,
+          conn_.query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
+                      "dedupe_key, thread, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, "
+                      "$8, $9) ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                      {n.game, n.kind, lines_to_text(n.players), lines_to_text(n.addresses),
+                       n.subject, n.text, n.dedupe_key, n.thread, std::int64_t{n.created_at}}));
   if (r.empty()) return Status::AlreadyExists("notice " + n.dedupe_key);
   return r.int64(0, 0);
 }
 
 Result<std::vector<Notice>> PgStore::pending_notices(int limit) {
-  ADJ_SQL_TRY(auto r,
-              conn_.query(std::string(kSelect) + "WHERE state = 'pending' ORDER BY id LIMIT $1",
-                          // A negative limit is none, as in SQLite (LIMIT NULL).
-                          {limit < 0 ? pg::Param() : pg::Param(limit)}));
+  ADJ_TRY(auto r, conn_.query(std::string(kSelect) + "WHERE state = 'pending' ORDER BY id LIMIT $1",
+                              // A negative limit is none, as in SQLite (LIMIT NULL).
+                              {limit < 0 ? pg::Param() : pg::Param(limit)}));
   return read_notices(r);
 }
 
 Status PgStore::mark_notice_done(std::int64_t id) {
-  ADJ_SQL_TRY(auto n, conn_.run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
-                                "'takeover' THEN '[removed once queued: it held a takeover "
-                                "code]' ELSE body END WHERE id = $1",
-                                {id}));
+  ADJ_TRY(auto n, conn_.run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                            "'takeover' THEN '[removed once queued: it held a takeover "
+                            "code]' ELSE body END WHERE id = $1",
+                            {id}));
   if (n == 0) return Status::NotFound("notice " + std::to_string(id));
   return Status::Ok();
 }
 
 Result<std::vector<Notice>> PgStore::notices(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto r, conn_.query(std::string(kSelect) + "WHERE game_id = $1 ORDER BY id", {game}));
+  ADJ_TRY(auto r, conn_.query(std::string(kSelect) + "WHERE game_id = $1 ORDER BY id", {game}));
   return read_notices(r);
 }
 

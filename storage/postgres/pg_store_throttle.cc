@@ -13,9 +13,8 @@
 #include <limits>
 #include <map>
 
+#include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/record_checks.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -50,9 +49,9 @@ ThrottleState read_state(const pg::Rows& r, int i) {
 Result<std::vector<ThrottleState>> PgStore::throttle_states(const std::vector<std::string>& keys) {
   std::vector<ThrottleState> out;
   for (const auto& k : keys) {
-    ADJ_SQL_TRY(const pg::Rows r, conn_.query(std::string("SELECT ") + kThrottleColumns +
-                                                  " FROM auth_throttle WHERE key = $1",
-                                              {Param(k)}));
+    ADJ_TRY(const pg::Rows r, conn_.query(std::string("SELECT ") + kThrottleColumns +
+                                              " FROM auth_throttle WHERE key = $1",
+                                          {Param(k)}));
     out.push_back(r.empty() ? ThrottleState{} : read_state(r, 0));
   }
   return out;
@@ -73,17 +72,17 @@ Status PgStore::update_throttle(const std::vector<std::string>& keys,
       std::min<std::size_t>(max_rows, std::numeric_limits<std::int64_t>::max()));
 
   return pg::with_retry([&]() -> Status {
-    ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
+    ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
     std::map<std::string, ThrottleState> locked;
     for (const auto& k : order) {
       // A missing row is created with the defaults (ThrottleState{}); either way it comes back
       // locked until commit.
-      ADJ_SQL_TRY(const pg::Rows r,
-                  conn_.query(std::string("INSERT INTO auth_throttle(key) VALUES ($1) "
-                                          "ON CONFLICT (key) DO UPDATE SET key = excluded.key "
-                                          "RETURNING ") +
-                                  kThrottleColumns,
-                              {Param(k)}));
+      ADJ_TRY(const pg::Rows r,
+              conn_.query(std::string("INSERT INTO auth_throttle(key) VALUES ($1) "
+                                      "ON CONFLICT (key) DO UPDATE SET key = excluded.key "
+                                      "RETURNING ") +
+                              kThrottleColumns,
+                          {Param(k)}));
       locked[k] = read_state(r, 0);
     }
     std::vector<ThrottleState> states;
@@ -96,31 +95,31 @@ Status PgStore::update_throttle(const std::vector<std::string>& keys,
         for (const auto& c : *list)
           if (c.find('\n') != std::string::npos)
             return Status::InvalidArgument("throttle client key must be one line");
-      ADJ_SQL_TRY(const std::int64_t n,
-                  conn_.run("UPDATE auth_throttle SET failures = $2::bigint, "
-                            "window_start = $3::bigint, last_failure = $4::bigint, "
-                            "lockouts = $5::bigint, locked_until = $6::bigint, "
-                            "total_failures = $7::bigint, trusted = $8, recent = $9 "
-                            "WHERE key = $1",
-                            {Param(keys[i]), Param(std::int64_t{s.failures}), Param(s.window_start),
-                             Param(s.last_failure), Param(std::int64_t{s.lockouts}),
-                             Param(s.locked_until), Param(std::int64_t{s.total_failures}),
-                             Param(join_lines(s.trusted)), Param(join_lines(s.recent))}));
+      ADJ_TRY(const std::int64_t n,
+              conn_.run("UPDATE auth_throttle SET failures = $2::bigint, "
+                        "window_start = $3::bigint, last_failure = $4::bigint, "
+                        "lockouts = $5::bigint, locked_until = $6::bigint, "
+                        "total_failures = $7::bigint, trusted = $8, recent = $9 "
+                        "WHERE key = $1",
+                        {Param(keys[i]), Param(std::int64_t{s.failures}), Param(s.window_start),
+                         Param(s.last_failure), Param(std::int64_t{s.lockouts}),
+                         Param(s.locked_until), Param(std::int64_t{s.total_failures}),
+                         Param(join_lines(s.trusted)), Param(join_lines(s.recent))}));
       if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
     }
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
-    ADJ_SQL_TRY(const std::int64_t forgotten,
-                conn_.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
-                          "WHERE locked_until <= $1::bigint AND last_failure < $2::bigint AND "
-                          "trusted = '' FOR UPDATE SKIP LOCKED)",
-                          {Param(now), Param(forget_before)}));
+    ADJ_TRY(const std::int64_t forgotten,
+            conn_.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
+                      "WHERE locked_until <= $1::bigint AND last_failure < $2::bigint AND "
+                      "trusted = '' FOR UPDATE SKIP LOCKED)",
+                      {Param(now), Param(forget_before)}));
     // The cap: beyond max_rows, the least recently failed unlocked rows go first.
-    ADJ_SQL_TRY(const std::int64_t capped,
-                conn_.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
-                          "ORDER BY locked_until > $1::bigint, last_failure "
-                          "LIMIT greatest(0, (SELECT count(*) FROM auth_throttle) - $2::bigint) "
-                          "FOR UPDATE SKIP LOCKED)",
-                          {Param(now), Param(cap)}));
+    ADJ_TRY(const std::int64_t capped,
+            conn_.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
+                      "ORDER BY locked_until > $1::bigint, last_failure "
+                      "LIMIT greatest(0, (SELECT count(*) FROM auth_throttle) - $2::bigint) "
+                      "FOR UPDATE SKIP LOCKED)",
+                      {Param(now), Param(cap)}));
     (void)forgotten;
     (void)capped;
     return tx.commit();

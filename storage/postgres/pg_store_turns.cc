@@ -6,14 +6,12 @@
 // across connections and processes. begin_resolving is one conditional UPDATE.
 #include <algorithm>
 
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/record_checks.h"
+#include "storage/core/turn_attendance.h"
 #include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
-#include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
-#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -24,20 +22,19 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   const std::string where = "game " + game + " turn " + std::to_string(commit.turn);
   std::string summary_dump;  // empty when written from commit.summary_text
   if (commit.summary_text.empty()) {
-    ADJ_SQL_TRY(summary_dump, sqlite::json_to_text(commit.summary, "summary of " + where));
+    ADJ_TRY(summary_dump, json_to_text(commit.summary, "summary of " + where));
   }
   const std::string& summary = commit.summary_text.empty() ? summary_dump : commit.summary_text;
   std::string next_state_dump;  // empty when written from commit.next_state_text
   if (commit.next_state_text.empty()) {
-    ADJ_SQL_TRY(next_state_dump,
-                sqlite::json_to_text(to_json(commit.next_state), "next state of " + where));
+    ADJ_TRY(next_state_dump, json_to_text(to_json(commit.next_state), "next state of " + where));
   }
   const std::string& next_state =
       commit.next_state_text.empty() ? next_state_dump : commit.next_state_text;
 
-  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_SQL_TRY(auto g,
-              conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_TRY(auto g,
+          conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
   if (g.empty()) return Status::NotFound(no_such_game(game));
   const int current = g.int32(0, 0);
   if (commit.turn != current)
@@ -50,9 +47,9 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   {
     // The files resolved must be exactly the turn's current accepted files: one accepted after
     // the run read them would otherwise be acknowledged and never used.
-    ADJ_SQL_TRY(auto cur, conn_.query("SELECT id FROM submissions WHERE game_id = $1 AND "
-                                      "turn = $2 AND accepted = 1 AND current = 1 ORDER BY id",
-                                      {game, commit.turn}));
+    ADJ_TRY(auto cur, conn_.query("SELECT id FROM submissions WHERE game_id = $1 AND "
+                                  "turn = $2 AND accepted = 1 AND current = 1 ORDER BY id",
+                                  {game, commit.turn}));
     std::vector<std::int64_t> now_current;
     for (int i = 0; i < cur.size(); ++i) now_current.push_back(cur.int64(i, 0));
     std::vector<std::int64_t> used = commit.submissions;
@@ -63,10 +60,10 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
           ": the turn's order files changed while it was being resolved; nothing was written");
   }
 
-  if (auto s = conn_.query("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
-                           "VALUES ($1, $2, $3, $4, $5)",
-                           {game, commit.turn, sqlite::seed_to_text(commit.seed), summary,
-                            std::int64_t{commit.ran_at}});
+  if (auto s = conn_.query(
+          "INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+          "VALUES ($1, $2, $3, $4, $5)",
+          {game, commit.turn, seed_to_text(commit.seed), summary, std::int64_t{commit.ran_at}});
       !s.ok())
     return failed(s.status());
   if (const std::optional<std::string> listed = without_orders_text(commit))
@@ -87,17 +84,17 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
     for (const BattleRecord& b : commit.battles) {
       std::string input = b.input_text;  // records.h: text given is stored as is
       if (input.empty()) {
-        ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+        ADJ_TRY(input, json_to_text(b.input, "battle " + b.id + " input"));
       }
       std::string outcome_dump;  // empty when written from b.outcome_text
       if (b.outcome_text.empty()) {
-        ADJ_SQL_TRY(outcome_dump, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+        ADJ_TRY(outcome_dump, json_to_text(b.outcome, "battle " + b.id + " outcome"));
       }
       const std::string& outcome = b.outcome_text.empty() ? outcome_dump : b.outcome_text;
       battles.field(game);
       battles.field(turn_text);
       battles.field(b.id);
-      battles.field(sqlite::seed_to_text(b.seed));
+      battles.field(seed_to_text(b.seed));
       battles.field(b.engine);
       battles.field(input);
       battles.field(outcome);
@@ -110,7 +107,7 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
     for (const ReportRecord& rep : commit.reports) {
       std::string json = rep.json_text;  // records.h: text given is stored as is
       if (json.empty()) {
-        ADJ_SQL_TRY(json, sqlite::json_to_text(rep.json, "report of " + rep.player));
+        ADJ_TRY(json, json_to_text(rep.json, "report of " + rep.player));
       }
       reports.field(game);
       reports.field(turn_text);
@@ -141,17 +138,17 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
 Status PgStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
   // One conditional UPDATE: of two runs starting at once exactly one sets the mark; a mark older
   // than the lease (a run that died) is taken over.
-  ADJ_SQL_TRY(auto r, conn_.query("UPDATE games SET resolving_turn = $2, resolving_since = $3 "
-                                  "WHERE id = $1 AND open_turn = $2 AND "
-                                  "(resolving_turn IS DISTINCT FROM open_turn OR "
-                                  "resolving_since IS NULL OR resolving_since + $4 <= $3)",
-                                  {game, turn, std::int64_t{now},
-                                   std::int64_t{resolving_lease_seconds()}}));
+  ADJ_TRY(auto r,
+          conn_.query("UPDATE games SET resolving_turn = $2, resolving_since = $3 "
+                      "WHERE id = $1 AND open_turn = $2 AND "
+                      "(resolving_turn IS DISTINCT FROM open_turn OR "
+                      "resolving_since IS NULL OR resolving_since + $4 <= $3)",
+                      {game, turn, std::int64_t{now}, std::int64_t{resolving_lease_seconds()}}));
   if (r.affected() == 1) return Status::Ok();
   // Why not: read after the fact (the row may have changed since; the answer is still true of
   // the moment the UPDATE ran, or a later one).
-  ADJ_SQL_TRY(auto g,
-              conn_.query("SELECT open_turn, resolving_since FROM games WHERE id = $1", {game}));
+  ADJ_TRY(auto g,
+          conn_.query("SELECT open_turn, resolving_since FROM games WHERE id = $1", {game}));
   if (g.empty()) return Status::NotFound(no_such_game(game));
   const int current = g.int32(0, 0);
   if (turn != current)
@@ -171,16 +168,16 @@ Status PgStore::end_resolving(const std::string& game, int turn) {
 }
 
 Status PgStore::rollback(const std::string& game, int turn) {
-  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_SQL_TRY(auto g,
-              conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_TRY(auto g,
+          conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
   if (g.empty()) return Status::NotFound(no_such_game(game));
   const int current = g.int32(0, 0);
   const std::string where = "rollback game " + game + " to turn " + std::to_string(turn) + ": ";
   if (turn < 1 || turn > current)
     return Status::FailedPrecondition(where + "the open turn is " + std::to_string(current));
-  ADJ_SQL_TRY(auto has, conn_.query("SELECT 1 FROM turn_states WHERE game_id = $1 AND turn = $2",
-                                    {game, turn}));
+  ADJ_TRY(auto has,
+          conn_.query("SELECT 1 FROM turn_states WHERE game_id = $1 AND turn = $2", {game, turn}));
   if (has.empty()) return Status::FailedPrecondition(where + "no state is stored for that turn");
   // Children before parents, although ON DELETE CASCADE would also remove battles and reports.
   // A finished game ended with its last resolved turn: removing that turn reopens it.
@@ -205,23 +202,23 @@ Status PgStore::rollback(const std::string& game, int turn) {
 
 Result<Json> PgStore::turn_record(const std::string& game, int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto r, conn_.query("SELECT seed, summary_json, ran_at FROM turns "
-                                  "WHERE game_id = $1 AND turn = $2",
-                                  {game, turn}));
+  ADJ_TRY(auto r, conn_.query("SELECT seed, summary_json, ran_at FROM turns "
+                              "WHERE game_id = $1 AND turn = $2",
+                              {game, turn}));
   const std::string where = "game " + game + " turn " + std::to_string(turn);
   if (r.empty()) return Status::NotFound(where + " has not been resolved");
-  ADJ_SQL_TRY(const std::uint64_t seed, sqlite::seed_from_text(r.text(0, 0), where));
-  ADJ_SQL_TRY(Json summary, sqlite::json_from_text(r.text(0, 1), "summary of " + where));
+  ADJ_TRY(const std::uint64_t seed, seed_from_text(r.text(0, 0), where));
+  ADJ_TRY(Json summary, json_from_text(r.text(0, 1), "summary of " + where));
   return Json{{"game", game},
               {"turn", turn},
-              {"seed", sqlite::seed_to_text(seed)},
+              {"seed", seed_to_text(seed)},
               {"summary", std::move(summary)},
               {"ran_at", r.int64(0, 2)}};
 }
 
 Result<UnixTime> PgStore::turn_ran_at(const std::string& game, int turn) {
-  ADJ_SQL_TRY(auto r, conn_.query("SELECT ran_at FROM turns WHERE game_id = $1 AND turn = $2",
-                                  {game, turn}));
+  ADJ_TRY(auto r,
+          conn_.query("SELECT ran_at FROM turns WHERE game_id = $1 AND turn = $2", {game, turn}));
   if (r.empty())
     return Status::NotFound("game " + game + " turn " + std::to_string(turn) +
                             " has not been resolved");

@@ -5,12 +5,11 @@
 #include <set>
 #include <tuple>
 
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/state_text.h"
 #include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
-#include "storage/sqlite/try.h"
-#include "storage/state_text.h"
 #include "storage/state_view.h"
 
 namespace adj {
@@ -45,7 +44,7 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
                                  std::string_view state_text) {
   const std::string where = "open-state index of game " + game;
   // The rows' texts: cut out of the state's text when it is given, else serialised here.
-  ADJ_SQL_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
+  ADJ_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
   // Borders seldom change from one turn to the next: their rows are rewritten only when they
   // differ from the new state's (compared row by row, in key order; a border given twice keeps
   // its first row, as SQLite's INSERT OR IGNORE).
@@ -64,10 +63,9 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
     return std::tie(x->a, x->b) < std::tie(y->a, y->b);
   });
   if (same_edges) {
-    ADJ_SQL_TRY(auto old,
-                conn_.query("SELECT a, b, edge_json FROM open_state_edges "
-                            "WHERE game_id = $1 ORDER BY a COLLATE \"C\", b COLLATE \"C\"",
-                            {game}));
+    ADJ_TRY(auto old, conn_.query("SELECT a, b, edge_json FROM open_state_edges "
+                                  "WHERE game_id = $1 ORDER BY a COLLATE \"C\", b COLLATE \"C\"",
+                                  {game}));
     same_edges = old.size() == static_cast<int>(edges.size());
     for (int i = 0; same_edges && i < old.size(); ++i)
       same_edges = old.text(i, 0) == edges[i]->a && old.text(i, 1) == edges[i]->b &&
@@ -81,7 +79,7 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
   };
   for (const char* sql : kClear) {
     if (same_edges && sql == kClear[3]) break;
-    ADJ_SQL_TRY(auto r, conn_.query(sql, {game}));
+    ADJ_TRY(auto r, conn_.query(sql, {game}));
   }
   // A state with two players or two areas of one code is left unindexed (read whole), as on
   // SQLite; checked here because a duplicate key would abort the COPY and the transaction.
@@ -124,28 +122,27 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
     }
     ADJ_RETURN_IF_ERROR(ed.finish());
   }
-  ADJ_SQL_TRY(std::string head, sqlite::json_to_text(head_json(state), where));
-  ADJ_SQL_TRY(auto hd, conn_.query("INSERT INTO open_states(game_id, turn, head_json) "
-                                   "VALUES ($1, $2, $3)",
-                                   {game, state.turn, head}));
+  ADJ_TRY(std::string head, json_to_text(head_json(state), where));
+  ADJ_TRY(auto hd, conn_.query("INSERT INTO open_states(game_id, turn, head_json) "
+                               "VALUES ($1, $2, $3)",
+                               {game, state.turn, head}));
   return Status::Ok();
 }
 
 Status PgStore::reindex_open_state(const std::string& game) {
-  ADJ_SQL_TRY(auto r, conn_.query("SELECT g.open_turn, s.state_json FROM games g "
-                                  "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
-                                  "WHERE g.id = $1",
-                                  {game}));
+  ADJ_TRY(auto r, conn_.query("SELECT g.open_turn, s.state_json FROM games g "
+                              "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
+                              "WHERE g.id = $1",
+                              {game}));
   if (r.empty()) return Status::Ok();  // no state for the open turn: nothing to index
-  auto state = sqlite::state_from_text(r.text(0, 1), game, r.int32(0, 0));
+  auto state = state_from_text(r.text(0, 1), game, r.int32(0, 0));
   if (!state.ok()) return Status::Ok();  // left unindexed; load_state reports it to readers
   return index_open_state(game, *state);
 }
 
 Status PgStore::rebuild_open_state_index(const std::string& game) {
-  ADJ_SQL_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_SQL_TRY(auto lock,
-              conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
+  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
+  ADJ_TRY(auto lock, conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
   ADJ_RETURN_IF_ERROR(reindex_open_state(game));
   return tx.commit();
 }
@@ -156,18 +153,18 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
   // One snapshot for the head, areas, borders and players read below.
   std::optional<pg::Transaction> tx;
   if (!conn_.in_transaction()) {
-    ADJ_SQL_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
+    ADJ_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
     tx.emplace(std::move(t));
   }
-  ADJ_SQL_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn, o.head_json FROM games g "
-                                   "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
-                                   {game}));
+  ADJ_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn, o.head_json FROM games g "
+                               "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
+                               {game}));
   if (hd.empty()) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(hd.int32(0, 0));
   if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
     return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
   const std::string where = "game " + game + " turn " + std::to_string(wanted);
-  ADJ_SQL_TRY(Json doc, sqlite::json_from_text(hd.text(0, 2), "state head of " + where));
+  ADJ_TRY(Json doc, json_from_text(hd.text(0, 2), "state head of " + where));
   if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
 
   Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
@@ -175,35 +172,33 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
   const std::vector<std::string> want_areas = sorted_unique(areas);
   if (!want_areas.empty()) {
     const std::string codes = text_array(want_areas);
-    ADJ_SQL_TRY(auto ar, conn_.query("SELECT code, area_json FROM open_state_areas "
-                                     "WHERE game_id = $1 AND code = ANY($2::text[])",
-                                     {game, codes}));
+    ADJ_TRY(auto ar, conn_.query("SELECT code, area_json FROM open_state_areas "
+                                 "WHERE game_id = $1 AND code = ANY($2::text[])",
+                                 {game, codes}));
     for (int i = 0; i < ar.size(); ++i) {
-      ADJ_SQL_TRY(Json a,
-                  sqlite::json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
+      ADJ_TRY(Json a, json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
       if (a.is_object() && a.contains("owner") && a["owner"].is_string())
         want_players.push_back(a["owner"].get<std::string>());
       area_rows.push_back(std::move(a));
     }
-    ADJ_SQL_TRY(auto ed, conn_.query("SELECT edge_json FROM open_state_edges "
-                                     "WHERE game_id = $1 AND a = ANY($2::text[]) "
-                                     "UNION ALL SELECT edge_json FROM open_state_edges "
-                                     "WHERE game_id = $1 AND b = ANY($2::text[]) "
-                                     "AND NOT a = ANY($2::text[])",
-                                     {game, codes}));
+    ADJ_TRY(auto ed, conn_.query("SELECT edge_json FROM open_state_edges "
+                                 "WHERE game_id = $1 AND a = ANY($2::text[]) "
+                                 "UNION ALL SELECT edge_json FROM open_state_edges "
+                                 "WHERE game_id = $1 AND b = ANY($2::text[]) "
+                                 "AND NOT a = ANY($2::text[])",
+                                 {game, codes}));
     for (int i = 0; i < ed.size(); ++i) {
-      ADJ_SQL_TRY(Json e, sqlite::json_from_text(ed.text(i, 0), "border of " + where));
+      ADJ_TRY(Json e, json_from_text(ed.text(i, 0), "border of " + where));
       edge_rows.push_back(std::move(e));
     }
   }
   want_players = sorted_unique(std::move(want_players));
   if (!want_players.empty()) {
-    ADJ_SQL_TRY(auto pl, conn_.query("SELECT code, player_json FROM open_state_players "
-                                     "WHERE game_id = $1 AND code = ANY($2::text[])",
-                                     {game, text_array(want_players)}));
+    ADJ_TRY(auto pl, conn_.query("SELECT code, player_json FROM open_state_players "
+                                 "WHERE game_id = $1 AND code = ANY($2::text[])",
+                                 {game, text_array(want_players)}));
     for (int i = 0; i < pl.size(); ++i) {
-      ADJ_SQL_TRY(Json p, sqlite::json_from_text(pl.text(i, 1),
-                                                 "player " + pl.text(i, 0) + " of " + where));
+      ADJ_TRY(Json p, json_from_text(pl.text(i, 1), "player " + pl.text(i, 0) + " of " + where));
       player_rows.push_back(std::move(p));
     }
   }
@@ -223,20 +218,20 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
 Result<std::vector<Area>> PgStore::area_names(const std::string& game, std::optional<int> turn) {
   std::optional<pg::Transaction> tx;
   if (!conn_.in_transaction()) {
-    ADJ_SQL_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
+    ADJ_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
     tx.emplace(std::move(t));
   }
-  ADJ_SQL_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn FROM games g "
-                                   "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
-                                   {game}));
+  ADJ_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn FROM games g "
+                               "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
+                               {game}));
   if (hd.empty()) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(hd.int32(0, 0));
   if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
     return GameStore::area_names(game, turn);
   // COLLATE "C": by bytes, as area_names_of sorts.
-  ADJ_SQL_TRY(auto r, conn_.query("SELECT code, name FROM open_state_areas WHERE game_id = $1 "
-                                  "ORDER BY code COLLATE \"C\"",
-                                  {game}));
+  ADJ_TRY(auto r, conn_.query("SELECT code, name FROM open_state_areas WHERE game_id = $1 "
+                              "ORDER BY code COLLATE \"C\"",
+                              {game}));
   std::vector<Area> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {

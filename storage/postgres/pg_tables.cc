@@ -1,5 +1,5 @@
 #include "storage/postgres/pg_tables.h"
-#include "storage/record_checks.h"
+#include "storage/core/record_checks.h"
 
 #include <libpq-fe.h>
 

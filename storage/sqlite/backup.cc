@@ -6,7 +6,6 @@
 #include <system_error>
 
 #include "storage/sqlite/database.h"
-#include "storage/sqlite/try.h"
 
 namespace adj::sqlite {
 
@@ -35,7 +34,7 @@ Result<BackupInfo> backup_database(const std::string& from, const std::string& t
 
   BackupInfo info;
   {
-    ADJ_SQL_TRY(Database src, Database::open(from));
+    ADJ_TRY(Database src, Database::open(from));
     ADJ_RETURN_IF_ERROR(make_private_file(tmp));  // a backup holds every secret: owner only
     sqlite3* dst = nullptr;
     int rc =

@@ -1,5 +1,5 @@
 #include "storage/sqlite/database.h"
-#include "storage/record_checks.h"
+#include "storage/core/record_checks.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>

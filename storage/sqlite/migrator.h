@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
-#include "storage/migration_files.h"
+#include "storage/core/migration_files.h"
 #include "storage/sqlite/database.h"
 
 namespace adj::sqlite {

@@ -2,12 +2,11 @@
 // sqlite_store_*.cc files next to this one.
 #include "storage/sqlite/sqlite_store.h"
 
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/revision_watch.h"
 #include "storage/sqlite/sqlite_throttle_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -34,8 +33,8 @@ GameSummary summary_from_row(const Statement& st) {
 }  // namespace
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
-  ADJ_SQL_TRY(auto db, sqlite::Database::open(path));
-  ADJ_SQL_TRY(auto migrations, sqlite::bundled_migrations());
+  ADJ_TRY(auto db, sqlite::Database::open(path));
+  ADJ_TRY(auto migrations, sqlite::bundled_migrations());
   auto version = sqlite::migrate(db, migrations);
   if (!version.ok())
     return Status(version.status().code(), path + ": " + version.status().message());
@@ -81,11 +80,10 @@ Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
 Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
 
 Result<int> SqliteStore::open_turn(const std::string& game) {
-  ADJ_SQL_TRY(
-      auto st,
-      db_.prepare("SELECT open_turn FROM games INDEXED BY games_small_columns WHERE id = ?"));
+  ADJ_TRY(auto st,
+          db_.prepare("SELECT open_turn FROM games INDEXED BY games_small_columns WHERE id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
   return st.column_int(0);
 }
@@ -97,7 +95,7 @@ Status SqliteStore::require_game(const std::string& game) {
 
 Status SqliteStore::set_game_status(const std::string& game, const std::string& status) {
   if (status.empty()) return Status::InvalidArgument("game status must not be empty");
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE games SET status = ? WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE games SET status = ? WHERE id = ?"));
   st.bind_text(1, status).bind_text(2, game);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound(no_such_game(game));
@@ -110,15 +108,14 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
   if (initial.turn < 1)
     return Status::InvalidArgument("create_game: game " + id + " starts at turn " +
                                    std::to_string(initial.turn));
-  ADJ_SQL_TRY(const std::string scenario_text, sqlite::json_to_text(scenario, "scenario of " + id));
-  ADJ_SQL_TRY(const std::string state_text,
-              sqlite::json_to_text(to_json(initial), "state of game " + id));
+  ADJ_TRY(const std::string scenario_text, json_to_text(scenario, "scenario of " + id));
+  ADJ_TRY(const std::string state_text, json_to_text(to_json(initial), "state of game " + id));
 
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto taken, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
+    ADJ_TRY(auto taken, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
     taken.bind_text(1, id);
-    ADJ_SQL_TRY(bool exists, taken.step());
+    ADJ_TRY(bool exists, taken.step());
     if (exists && taken.column_text(0) == id)
       return Status::AlreadyExists("A game with id " + id + " already exists; choose another id.");
     if (exists)
@@ -129,9 +126,9 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
                                    " (game ids are compared regardless of case); choose another "
                                    "id.");
   }
-  ADJ_SQL_TRY(auto game,
-              db_.prepare("INSERT INTO games(id, name, engine, scenario_json, status, open_turn, "
-                          "created_at) VALUES (?, ?, ?, ?, 'open', ?, ?)"));
+  ADJ_TRY(auto game,
+          db_.prepare("INSERT INTO games(id, name, engine, scenario_json, status, open_turn, "
+                      "created_at) VALUES (?, ?, ?, ?, 'open', ?, ?)"));
   game.bind_text(1, id)
       .bind_text(2, initial.name)
       .bind_text(3, initial.engine.name)
@@ -139,8 +136,8 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
       .bind_int(5, initial.turn)
       .bind_int64(6, now);
   ADJ_RETURN_IF_ERROR(game.run());
-  ADJ_SQL_TRY(auto state,
-              db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
+  ADJ_TRY(auto state,
+          db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
   state.bind_text(1, id).bind_int(2, initial.turn).bind_text(3, state_text);
   ADJ_RETURN_IF_ERROR(state.run());
   ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
@@ -148,18 +145,18 @@ Status SqliteStore::create_game(const GameState& initial, const Json& scenario, 
 }
 
 Result<std::string> SqliteStore::stored_game_id(const std::string& game) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
+  ADJ_TRY(auto st, db_.prepare("SELECT id FROM games WHERE id = ? COLLATE NOCASE"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
   return st.column_text(0);
 }
 
 Result<std::vector<GameSummary>> SqliteStore::list_games() {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " ORDER BY id"));
   std::vector<GameSummary> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) break;
     out.push_back(summary_from_row(st));
   }
@@ -167,35 +164,35 @@ Result<std::vector<GameSummary>> SqliteStore::list_games() {
 }
 
 Result<GameSummary> SqliteStore::game_summary(const std::string& game) {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kSummaryColumns) + " WHERE id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
   return summary_from_row(st);
 }
 
 Result<Json> SqliteStore::scenario(const std::string& game) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT scenario_json FROM games WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT scenario_json FROM games WHERE id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
-  return sqlite::json_from_text(st.column_text(0), "scenario of game " + game);
+  return json_from_text(st.column_text(0), "scenario of game " + game);
 }
 
 Result<GameState> SqliteStore::load_state(const std::string& game, std::optional<int> turn) {
   // One statement, so the open turn and its state are read from the same snapshot.
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT g.open_turn, s.state_json FROM games g "
-                                   "LEFT JOIN turn_states s "
-                                   "ON s.game_id = g.id AND s.turn = coalesce(?1, g.open_turn) "
-                                   "WHERE g.id = ?2"));
+  ADJ_TRY(auto st, db_.prepare("SELECT g.open_turn, s.state_json FROM games g "
+                               "LEFT JOIN turn_states s "
+                               "ON s.game_id = g.id AND s.turn = coalesce(?1, g.open_turn) "
+                               "WHERE g.id = ?2"));
   if (turn) st.bind_int(1, *turn);
   st.bind_text(2, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(st.column_int(0));
   if (st.column_is_null(1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));
-  auto state = sqlite::state_from_text(st.column_text(1), game, wanted);
+  auto state = state_from_text(st.column_text(1), game, wanted);
   if (state.ok()) ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
   return state;
 }

@@ -281,7 +281,7 @@ class SqliteStore final : public Store {
   // as the game's open turn (without contacts applied). REQUIRES: inside the write transaction
   // that stored it (sqlite_store_views.cc).
   // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
-  // areas and borders are cut out of it rather than serialised again (storage/state_text.h).
+  // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
                           std::string_view state_text = {});
   // The same from the stored state of the game's open turn (after a rollback or an upgrade). A

@@ -3,10 +3,9 @@
 // (sqlite_store_credentials.cc, migration 0005).
 #include <cstdint>
 
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
+#include "storage/core/record_checks.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -18,11 +17,11 @@ namespace {}  // namespace
 
 Result<Schedule> SqliteStore::schedule(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT kind, deadline, interval_seconds, time_of_day, "
-                                   "early_when_all_in, max_attempts, nmr_guard_ratio, "
-                                   "downtime_grace_seconds FROM schedules WHERE game_id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT kind, deadline, interval_seconds, time_of_day, "
+                               "early_when_all_in, max_attempts, nmr_guard_ratio, "
+                               "downtime_grace_seconds FROM schedules WHERE game_id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   Schedule s;
   if (!row) return s;
   s.kind = st.column_text(0);
@@ -38,12 +37,12 @@ Result<Schedule> SqliteStore::schedule(const std::string& game) {
 
 Status SqliteStore::set_schedule(const std::string& game, const Schedule& s) {
   ADJ_RETURN_IF_ERROR(check_schedule(s));
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT OR REPLACE INTO schedules(game_id, kind, deadline, "
-                                   "interval_seconds, time_of_day, early_when_all_in, "
-                                   "max_attempts, nmr_guard_ratio, downtime_grace_seconds) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT OR REPLACE INTO schedules(game_id, kind, deadline, "
+                               "interval_seconds, time_of_day, early_when_all_in, "
+                               "max_attempts, nmr_guard_ratio, downtime_grace_seconds) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, game).bind_text(2, s.kind);
   if (s.deadline)
     st.bind_int64(3, *s.deadline);
@@ -65,11 +64,11 @@ Status SqliteStore::set_schedule(const std::string& game, const Schedule& s) {
 Status SqliteStore::append_audit(const AuditEntry& e) {
   if (e.actor.empty() || e.action.empty())
     return Status::InvalidArgument("audit entry needs an actor and an action");
-  ADJ_SQL_TRY(const std::string detail, sqlite::json_to_text(e.detail, "audit detail"));
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(const std::string detail, json_to_text(e.detail, "audit detail"));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(e.game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO audit_log(game_id, at, actor, action, "
-                                   "detail_json) VALUES (?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO audit_log(game_id, at, actor, action, "
+                               "detail_json) VALUES (?, ?, ?, ?, ?)"));
   st.bind_text(1, e.game)
       .bind_int64(2, e.at)
       .bind_text(3, e.actor)
@@ -81,12 +80,12 @@ Status SqliteStore::append_audit(const AuditEntry& e) {
 
 Result<std::vector<AuditEntry>> SqliteStore::audit_log(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, game_id, at, actor, action, detail_json "
-                                   "FROM audit_log WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare("SELECT id, game_id, at, actor, action, detail_json "
+                               "FROM audit_log WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<AuditEntry> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     AuditEntry e;
     e.id = st.column_int64(0);
@@ -94,49 +93,48 @@ Result<std::vector<AuditEntry>> SqliteStore::audit_log(const std::string& game) 
     e.at = st.column_int64(2);
     e.actor = st.column_text(3);
     e.action = st.column_text(4);
-    ADJ_SQL_TRY(e.detail,
-                sqlite::json_from_text(st.column_text(5), "audit entry " + std::to_string(e.id)));
+    ADJ_TRY(e.detail, json_from_text(st.column_text(5), "audit entry " + std::to_string(e.id)));
     out.push_back(std::move(e));
   }
 }
 
 Result<int> SqliteStore::failed_attempts(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT failed FROM run_attempts WHERE game_id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT failed FROM run_attempts WHERE game_id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   return row ? st.column_int(0) : 0;
 }
 
 Status SqliteStore::record_failed_attempt(const std::string& game, const std::string& why) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO run_attempts(game_id, failed, last_error) "
-                                   "VALUES (?1, 1, ?2) ON CONFLICT(game_id) DO UPDATE SET "
-                                   "failed = failed + 1, last_error = ?2"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO run_attempts(game_id, failed, last_error) "
+                               "VALUES (?1, 1, ?2) ON CONFLICT(game_id) DO UPDATE SET "
+                               "failed = failed + 1, last_error = ?2"));
   st.bind_text(1, game).bind_text(2, why);
   ADJ_RETURN_IF_ERROR(st.run());
   return tx.commit();
 }
 
 Status SqliteStore::reset_attempts(const std::string& game) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM run_attempts WHERE game_id = ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM run_attempts WHERE game_id = ?"));
   st.bind_text(1, game);
   ADJ_RETURN_IF_ERROR(st.run());
   return tx.commit();
 }
 
 Result<UnixTime> SqliteStore::last_tick() {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT last_tick FROM daemon_state WHERE id = 1"));
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(auto st, db_.prepare("SELECT last_tick FROM daemon_state WHERE id = 1"));
+  ADJ_TRY(bool row, st.step());
   return row ? st.column_int64(0) : UnixTime{0};
 }
 
 Status SqliteStore::set_last_tick(UnixTime t) {
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO daemon_state(id, last_tick) VALUES (1, ?1) "
-                                   "ON CONFLICT(id) DO UPDATE SET last_tick = ?1"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO daemon_state(id, last_tick) VALUES (1, ?1) "
+                               "ON CONFLICT(id) DO UPDATE SET last_tick = ?1"));
   st.bind_int64(1, t);
   return st.run();
 }

@@ -2,7 +2,6 @@
 #include <algorithm>
 
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -14,16 +13,16 @@ Result<std::vector<TurnAttendance>> SqliteStore::turns_without_orders(const std:
   // A turn's turn_attendance row (schemas/sql/0018) when it has one; else its summary's list.
   // The summary (and ran_at, stored after it) is read only in that branch: a row needs none of
   // the turn record's overflow pages.
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN a.without_orders "
-                          "ELSE json_extract(t.summary_json, '$.players_without_orders') END, "
-                          "coalesce(a.ran_at, t.ran_at) FROM turns t LEFT JOIN turn_attendance a "
-                          "ON a.game_id = t.game_id AND a.turn = t.turn "
-                          "WHERE t.game_id = ? AND t.turn >= ? ORDER BY t.turn DESC"));
+  ADJ_TRY(auto st,
+          db_.prepare("SELECT t.turn, CASE WHEN a.turn IS NOT NULL THEN a.without_orders "
+                      "ELSE json_extract(t.summary_json, '$.players_without_orders') END, "
+                      "coalesce(a.ran_at, t.ran_at) FROM turns t LEFT JOIN turn_attendance a "
+                      "ON a.game_id = t.game_id AND a.turn = t.turn "
+                      "WHERE t.game_id = ? AND t.turn >= ? ORDER BY t.turn DESC"));
   st.bind_text(1, game).bind_int(2, from_turn);
   std::vector<TurnAttendance> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     TurnAttendance t;
     t.turn = st.column_int(0);
@@ -42,12 +41,11 @@ Result<std::vector<TurnAttendance>> SqliteStore::turns_without_orders(const std:
 
 Result<AttendanceOptions> SqliteStore::attendance_options(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT civil_disorder_after, absence_extends, absence_max_days, "
-                          "absence_max_per_game, takeover_code_days "
-                          "FROM attendance_options WHERE game_id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT civil_disorder_after, absence_extends, absence_max_days, "
+                               "absence_max_per_game, takeover_code_days "
+                               "FROM attendance_options WHERE game_id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   AttendanceOptions o;
   if (!row) return o;
   o.civil_disorder_after = st.column_int(0);
@@ -60,15 +58,15 @@ Result<AttendanceOptions> SqliteStore::attendance_options(const std::string& gam
 
 Status SqliteStore::set_attendance_options(const std::string& game, const AttendanceOptions& o) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO attendance_options(game_id, civil_disorder_after, "
-                                   "absence_extends, absence_max_days, absence_max_per_game, "
-                                   "takeover_code_days) VALUES (?, ?, ?, ?, ?, ?) "
-                                   "ON CONFLICT(game_id) DO UPDATE SET "
-                                   "civil_disorder_after = excluded.civil_disorder_after, "
-                                   "absence_extends = excluded.absence_extends, "
-                                   "absence_max_days = excluded.absence_max_days, "
-                                   "absence_max_per_game = excluded.absence_max_per_game, "
-                                   "takeover_code_days = excluded.takeover_code_days"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO attendance_options(game_id, civil_disorder_after, "
+                               "absence_extends, absence_max_days, absence_max_per_game, "
+                               "takeover_code_days) VALUES (?, ?, ?, ?, ?, ?) "
+                               "ON CONFLICT(game_id) DO UPDATE SET "
+                               "civil_disorder_after = excluded.civil_disorder_after, "
+                               "absence_extends = excluded.absence_extends, "
+                               "absence_max_days = excluded.absence_max_days, "
+                               "absence_max_per_game = excluded.absence_max_per_game, "
+                               "takeover_code_days = excluded.takeover_code_days"));
   st.bind_text(1, game)
       .bind_int(2, o.civil_disorder_after)
       .bind_int(3, o.absence_extends ? 1 : 0)
@@ -80,12 +78,12 @@ Status SqliteStore::set_attendance_options(const std::string& game, const Attend
 
 Result<std::vector<AttendanceRecord>> SqliteStore::attendance_records(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, misses_from_turn, disorder_turn FROM "
-                                   "attendance_players WHERE game_id = ? ORDER BY player"));
+  ADJ_TRY(auto st, db_.prepare("SELECT player, misses_from_turn, disorder_turn FROM "
+                               "attendance_players WHERE game_id = ? ORDER BY player"));
   st.bind_text(1, game);
   std::vector<AttendanceRecord> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     AttendanceRecord r;
     r.player = st.column_text(0);
@@ -98,11 +96,11 @@ Result<std::vector<AttendanceRecord>> SqliteStore::attendance_records(const std:
 Status SqliteStore::put_attendance_record(const std::string& game, const AttendanceRecord& r) {
   if (r.player.empty()) return Status::InvalidArgument("an attendance record needs a player");
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO attendance_players(game_id, player, "
-                                   "misses_from_turn, disorder_turn) VALUES (?, ?, ?, ?) "
-                                   "ON CONFLICT(game_id, player) DO UPDATE SET "
-                                   "misses_from_turn = excluded.misses_from_turn, "
-                                   "disorder_turn = excluded.disorder_turn"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO attendance_players(game_id, player, "
+                               "misses_from_turn, disorder_turn) VALUES (?, ?, ?, ?) "
+                               "ON CONFLICT(game_id, player) DO UPDATE SET "
+                               "misses_from_turn = excluded.misses_from_turn, "
+                               "disorder_turn = excluded.disorder_turn"));
   st.bind_text(1, game).bind_text(2, r.player).bind_int(3, std::max(1, r.misses_from_turn));
   if (r.disorder_turn)
     st.bind_int(4, *r.disorder_turn);
@@ -115,8 +113,8 @@ Result<std::int64_t> SqliteStore::add_absence(const Absence& a) {
   if (a.player.empty() || a.from.size() != 10 || a.to.size() != 10 || a.to < a.from)
     return Status::InvalidArgument("an absence needs a player and dates from <= to");
   ADJ_RETURN_IF_ERROR(require_game(a.game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO absences(game_id, player, from_day, to_day, "
-                                   "declared_at) VALUES (?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO absences(game_id, player, from_day, to_day, "
+                               "declared_at) VALUES (?, ?, ?, ?, ?)"));
   st.bind_text(1, a.game)
       .bind_text(2, a.player)
       .bind_text(3, a.from)
@@ -128,12 +126,12 @@ Result<std::int64_t> SqliteStore::add_absence(const Absence& a) {
 
 Result<std::vector<Absence>> SqliteStore::absences(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, player, from_day, to_day, declared_at FROM "
-                                   "absences WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare("SELECT id, player, from_day, to_day, declared_at FROM "
+                               "absences WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<Absence> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     Absence a;
     a.id = st.column_int64(0);
@@ -150,8 +148,8 @@ Result<bool> SqliteStore::add_standby(const std::string& game, const std::string
                                       UnixTime now) {
   if (address.empty()) return Status::InvalidArgument("a standby entry needs an address");
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO standby(game_id, address, created_at) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(game_id, address) DO NOTHING"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO standby(game_id, address, created_at) "
+                               "VALUES (?, ?, ?) ON CONFLICT(game_id, address) DO NOTHING"));
   st.bind_text(1, game).bind_text(2, address).bind_int64(3, now);
   ADJ_RETURN_IF_ERROR(st.run());
   return db_.changes() > 0;
@@ -159,12 +157,12 @@ Result<bool> SqliteStore::add_standby(const std::string& game, const std::string
 
 Result<std::vector<StandbyEntry>> SqliteStore::standby_list(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, address, created_at FROM standby WHERE game_id = ? "
-                                   "ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare("SELECT id, address, created_at FROM standby WHERE game_id = ? "
+                               "ORDER BY id"));
   st.bind_text(1, game);
   std::vector<StandbyEntry> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     StandbyEntry e;
     e.id = st.column_int64(0);
@@ -176,7 +174,7 @@ Result<std::vector<StandbyEntry>> SqliteStore::standby_list(const std::string& g
 }
 
 Status SqliteStore::remove_standby(const std::string& game, const std::string& address) {
-  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM standby WHERE game_id = ? AND address = ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM standby WHERE game_id = ? AND address = ?"));
   st.bind_text(1, game).bind_text(2, address);
   return st.run();
 }
@@ -185,9 +183,9 @@ Result<std::int64_t> SqliteStore::add_takeover_code(const TakeoverCode& c) {
   if (c.player.empty() || c.code_hash.size() != 64)
     return Status::InvalidArgument("a takeover code needs a player and a 64-digit hash");
   ADJ_RETURN_IF_ERROR(require_game(c.game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO takeover_codes(game_id, player, code_hash, "
-                                   "address, issued_by, created_at, expires_at) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO takeover_codes(game_id, player, code_hash, "
+                               "address, issued_by, created_at, expires_at) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, c.game)
       .bind_text(2, c.player)
       .bind_text(3, c.code_hash)
@@ -202,11 +200,11 @@ Result<std::int64_t> SqliteStore::add_takeover_code(const TakeoverCode& c) {
 Result<bool> SqliteStore::use_takeover_code(const std::string& game, const std::string& player,
                                             const std::string& code_hash,
                                             const std::string& used_by, UnixTime now) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE takeover_codes SET used_at = ?, used_by = ? "
-                                     "WHERE game_id = ? AND player = ? AND code_hash = ? AND "
-                                     "used_at IS NULL AND expires_at > ?"));
+    ADJ_TRY(auto st, db_.prepare("UPDATE takeover_codes SET used_at = ?, used_by = ? "
+                                 "WHERE game_id = ? AND player = ? AND code_hash = ? AND "
+                                 "used_at IS NULL AND expires_at > ?"));
     st.bind_int64(1, now)
         .bind_text(2, used_by)
         .bind_text(3, game)
@@ -217,8 +215,8 @@ Result<bool> SqliteStore::use_takeover_code(const std::string& game, const std::
     if (db_.changes() == 0) return false;  // the destructor rolls back
   }
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE takeover_codes SET expires_at = ? WHERE game_id = ? "
-                                     "AND player = ? AND used_at IS NULL AND expires_at > ?"));
+    ADJ_TRY(auto st, db_.prepare("UPDATE takeover_codes SET expires_at = ? WHERE game_id = ? "
+                                 "AND player = ? AND used_at IS NULL AND expires_at > ?"));
     st.bind_int64(1, now).bind_text(2, game).bind_text(3, player).bind_int64(4, now);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -228,13 +226,13 @@ Result<bool> SqliteStore::use_takeover_code(const std::string& game, const std::
 
 Result<std::vector<TakeoverCode>> SqliteStore::takeover_codes(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, player, code_hash, address, issued_by, created_at, "
-                                   "expires_at, used_at, used_by FROM takeover_codes "
-                                   "WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare("SELECT id, player, code_hash, address, issued_by, created_at, "
+                               "expires_at, used_at, used_by FROM takeover_codes "
+                               "WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<TakeoverCode> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     TakeoverCode c;
     c.id = st.column_int64(0);

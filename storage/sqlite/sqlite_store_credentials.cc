@@ -6,19 +6,18 @@
 #include <vector>
 
 #include "rules/orders/parser.h"
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
 using sqlite::Transaction;
 
 Result<std::string> SqliteStore::secret_hash(const std::string& game, const std::string& player) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT secret_hash FROM player_secrets "
-                                   "WHERE game_id = ? AND player = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT secret_hash FROM player_secrets "
+                               "WHERE game_id = ? AND player = ?"));
   st.bind_text(1, game).bind_text(2, player);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound("no secret for player " + player + " in game " + game);
   return st.column_text(0);
 }
@@ -27,10 +26,10 @@ Status SqliteStore::set_secret_hash(const std::string& game, const std::string& 
                                     const std::string& hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO player_secrets(game_id, player, secret_hash, "
-                                   "changed_at) VALUES (?, ?, ?, ?) ON CONFLICT(game_id, player) "
-                                   "DO UPDATE SET secret_hash = excluded.secret_hash, "
-                                   "changed_at = excluded.changed_at"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO player_secrets(game_id, player, secret_hash, "
+                               "changed_at) VALUES (?, ?, ?, ?) ON CONFLICT(game_id, player) "
+                               "DO UPDATE SET secret_hash = excluded.secret_hash, "
+                               "changed_at = excluded.changed_at"));
   st.bind_text(1, game).bind_text(2, player).bind_text(3, hash).bind_int64(4, now);
   return st.run();
 }
@@ -38,16 +37,16 @@ Status SqliteStore::set_secret_hash(const std::string& game, const std::string& 
 Status SqliteStore::set_link_token(const std::string& game, const std::string& player,
                                    const std::string& token_hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
   {
-    ADJ_SQL_TRY(auto del, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
-                                      "player = ? AND kind = 'link'"));
+    ADJ_TRY(auto del, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
+                                  "player = ? AND kind = 'link'"));
     del.bind_text(1, game).bind_text(2, player);
     ADJ_RETURN_IF_ERROR(del.run());
   }
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, player, "
-                                   "kind, created_at) VALUES (?, ?, ?, 'link', ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, player, "
+                               "kind, created_at) VALUES (?, ?, ?, 'link', ?)"));
   st.bind_text(1, token_hash).bind_text(2, game).bind_text(3, player).bind_int64(4, now);
   ADJ_RETURN_IF_ERROR(st.run());
   return tx.commit();
@@ -56,20 +55,20 @@ Status SqliteStore::set_link_token(const std::string& game, const std::string& p
 Status SqliteStore::add_session_token(const std::string& game, const std::string& player,
                                       const std::string& token_hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, "
-                                     "player, kind, created_at) VALUES (?, ?, ?, 'session', ?)"));
+    ADJ_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, "
+                                 "player, kind, created_at) VALUES (?, ?, ?, 'session', ?)"));
     st.bind_text(1, token_hash).bind_text(2, game).bind_text(3, player).bind_int64(4, now);
     ADJ_RETURN_IF_ERROR(st.run());
   }
   {
     // Keep the newest kMaxSessions (rowid orders rows of equal created_at by insertion).
-    ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE rowid IN ("
-                                     "SELECT rowid FROM player_token_hashes WHERE game_id = ?1 "
-                                     "AND player = ?2 AND kind = 'session' "
-                                     "ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?3)"));
+    ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE rowid IN ("
+                                 "SELECT rowid FROM player_token_hashes WHERE game_id = ?1 "
+                                 "AND player = ?2 AND kind = 'session' "
+                                 "ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?3)"));
     st.bind_text(1, game).bind_text(2, player).bind_int(3, kMaxSessions);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -77,29 +76,28 @@ Status SqliteStore::add_session_token(const std::string& game, const std::string
 }
 
 Status SqliteStore::revoke_tokens(const std::string& game, const std::string& player) {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND player = ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND player = ?"));
   st.bind_text(1, game).bind_text(2, player);
   return st.run();
 }
 
 Result<std::pair<std::string, std::string>> SqliteStore::token_owner(
     const std::string& token_hash) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT game_id, player FROM player_token_hashes "
-                                   "WHERE token_hash = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT game_id, player FROM player_token_hashes "
+                               "WHERE token_hash = ?"));
   st.bind_text(1, token_hash);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound("unknown player token");  // never echo the token
   return std::make_pair(st.column_text(0), st.column_text(1));
 }
 
 Result<TokenRecord> SqliteStore::token_record(const std::string& token_hash) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT t.game_id, t.player, t.kind, t.created_at, "
-                                   "COALESCE(a.last_used_at, t.created_at) "
-                                   "FROM player_token_hashes t LEFT JOIN session_activity a "
-                                   "ON a.token_hash = t.token_hash WHERE t.token_hash = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT t.game_id, t.player, t.kind, t.created_at, "
+                               "COALESCE(a.last_used_at, t.created_at) "
+                               "FROM player_token_hashes t LEFT JOIN session_activity a "
+                               "ON a.token_hash = t.token_hash WHERE t.token_hash = ?"));
   st.bind_text(1, token_hash);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound("unknown player token");  // never echo the token
   TokenRecord r;
   r.game = st.column_text(0);
@@ -111,19 +109,19 @@ Result<TokenRecord> SqliteStore::token_record(const std::string& token_hash) {
 }
 
 Status SqliteStore::touch_session(const std::string& token_hash, UnixTime now) {
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO session_activity(token_hash, last_used_at) "
-                                   "SELECT token_hash, ?2 FROM player_token_hashes "
-                                   "WHERE token_hash = ?1 AND kind = 'session' "
-                                   "ON CONFLICT(token_hash) DO UPDATE SET "
-                                   "last_used_at = max(last_used_at, excluded.last_used_at)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO session_activity(token_hash, last_used_at) "
+                               "SELECT token_hash, ?2 FROM player_token_hashes "
+                               "WHERE token_hash = ?1 AND kind = 'session' "
+                               "ON CONFLICT(token_hash) DO UPDATE SET "
+                               "last_used_at = max(last_used_at, excluded.last_used_at)"));
   st.bind_text(1, token_hash).bind_int64(2, now);
   return st.run();
 }
 
 Status SqliteStore::revoke_sessions(const std::string& game, const std::string& player,
                                     const std::string& keep_hash) {
-  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
-                                   "player = ? AND kind = 'session' AND token_hash <> ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
+                               "player = ? AND kind = 'session' AND token_hash <> ?"));
   st.bind_text(1, game).bind_text(2, player).bind_text(3, keep_hash);
   return st.run();
 }
@@ -161,11 +159,10 @@ Result<int> SqliteStore::upgrade_credentials(const SecretHasher& hash_secret,
 
 Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secret,
                                                   const TokenHasher& hash_token, UnixTime now) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto st,
-                db_.prepare("SELECT 1 FROM pending_upgrades WHERE name = 'hash_credentials'"));
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(auto st, db_.prepare("SELECT 1 FROM pending_upgrades WHERE name = 'hash_credentials'"));
+    ADJ_TRY(bool row, st.step());
     if (!row) return 0;  // done before (the destructor ends the read-only transaction)
   }
   std::map<std::string, std::map<std::string, std::string>> found;  // game -> player -> secret
@@ -178,19 +175,19 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
       Json doc;
     };
     std::vector<Row> changed;
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT game_id, turn, state_json FROM turn_states "
-                                     "ORDER BY game_id, turn DESC"));
+    ADJ_TRY(auto st, db_.prepare("SELECT game_id, turn, state_json FROM turn_states "
+                                 "ORDER BY game_id, turn DESC"));
     for (;;) {
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (!row) break;
       Row r{st.column_text(0), st.column_int(1), Json()};
-      ADJ_SQL_TRY(r.doc, sqlite::json_from_text(st.column_text(2), "state of " + r.game));
+      ADJ_TRY(r.doc, json_from_text(st.column_text(2), "state of " + r.game));
       if (strip_secrets(r.doc, r.game, found)) changed.push_back(std::move(r));
     }
     for (const Row& r : changed) {
-      ADJ_SQL_TRY(std::string text, sqlite::json_to_text(r.doc, "state of " + r.game));
-      ADJ_SQL_TRY(auto up, db_.prepare("UPDATE turn_states SET state_json = ? "
-                                       "WHERE game_id = ? AND turn = ?"));
+      ADJ_TRY(std::string text, json_to_text(r.doc, "state of " + r.game));
+      ADJ_TRY(auto up, db_.prepare("UPDATE turn_states SET state_json = ? "
+                                   "WHERE game_id = ? AND turn = ?"));
       up.bind_text(1, text).bind_text(2, r.game).bind_int(3, r.turn);
       ADJ_RETURN_IF_ERROR(up.run());
     }
@@ -201,17 +198,17 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
   // 2. The scenario copies.
   {
     std::vector<std::pair<std::string, Json>> changed;
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, scenario_json FROM games ORDER BY id"));
+    ADJ_TRY(auto st, db_.prepare("SELECT id, scenario_json FROM games ORDER BY id"));
     for (;;) {
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (!row) break;
       std::string game = st.column_text(0);
-      ADJ_SQL_TRY(Json doc, sqlite::json_from_text(st.column_text(1), "scenario of " + game));
+      ADJ_TRY(Json doc, json_from_text(st.column_text(1), "scenario of " + game));
       if (strip_secrets(doc, game, found)) changed.emplace_back(std::move(game), std::move(doc));
     }
     for (const auto& [game, doc] : changed) {
-      ADJ_SQL_TRY(std::string text, sqlite::json_to_text(doc, "scenario of " + game));
-      ADJ_SQL_TRY(auto up, db_.prepare("UPDATE games SET scenario_json = ? WHERE id = ?"));
+      ADJ_TRY(std::string text, json_to_text(doc, "scenario of " + game));
+      ADJ_TRY(auto up, db_.prepare("UPDATE games SET scenario_json = ? WHERE id = ?"));
       up.bind_text(1, text).bind_text(2, game);
       ADJ_RETURN_IF_ERROR(up.run());
     }
@@ -220,15 +217,15 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
   int hashed = 0;
   for (const auto& [game, players] : found) {
     for (const auto& [player, secret] : players) {
-      ADJ_SQL_TRY(auto seen, db_.prepare("SELECT 1 FROM player_secrets WHERE game_id = ? AND "
-                                         "player = ?"));
+      ADJ_TRY(auto seen, db_.prepare("SELECT 1 FROM player_secrets WHERE game_id = ? AND "
+                                     "player = ?"));
       seen.bind_text(1, game).bind_text(2, player);
-      ADJ_SQL_TRY(bool row, seen.step());
+      ADJ_TRY(bool row, seen.step());
       if (row) continue;
       Result<std::string> h = hash_secret(secret);
       if (!h.ok()) return h.status();
-      ADJ_SQL_TRY(auto ins, db_.prepare("INSERT INTO player_secrets(game_id, player, "
-                                        "secret_hash, changed_at) VALUES (?, ?, ?, ?)"));
+      ADJ_TRY(auto ins, db_.prepare("INSERT INTO player_secrets(game_id, player, "
+                                    "secret_hash, changed_at) VALUES (?, ?, ?, ?)"));
       ins.bind_text(1, game).bind_text(2, player).bind_text(3, *h).bind_int64(4, now);
       ADJ_RETURN_IF_ERROR(ins.run());
       ++hashed;
@@ -237,16 +234,16 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
   // 4. Link tokens in clear become hashes (the links already mailed keep working).
   {
     std::vector<std::array<std::string, 3>> tokens;
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT token, game_id, player FROM player_tokens"));
+    ADJ_TRY(auto st, db_.prepare("SELECT token, game_id, player FROM player_tokens"));
     for (;;) {
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (!row) break;
       tokens.push_back({st.column_text(0), st.column_text(1), st.column_text(2)});
     }
     for (const auto& [token, game, player] : tokens) {
-      ADJ_SQL_TRY(auto ins, db_.prepare("INSERT OR IGNORE INTO player_token_hashes(token_hash, "
-                                        "game_id, player, kind, created_at) "
-                                        "VALUES (?, ?, ?, 'link', ?)"));
+      ADJ_TRY(auto ins, db_.prepare("INSERT OR IGNORE INTO player_token_hashes(token_hash, "
+                                    "game_id, player, kind, created_at) "
+                                    "VALUES (?, ?, ?, 'link', ?)"));
       ins.bind_text(1, hash_token(token))
           .bind_text(2, game)
           .bind_text(3, player)
@@ -258,16 +255,16 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
   // 5. Stored order files: the PLAYER line's secret masked.
   {
     std::vector<std::pair<std::int64_t, std::string>> changed;
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, raw_text FROM submissions"));
+    ADJ_TRY(auto st, db_.prepare("SELECT id, raw_text FROM submissions"));
     for (;;) {
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (!row) break;
       std::string raw = st.column_text(1);
       std::string masked = mask_player_secret(raw);
       if (masked != raw) changed.emplace_back(st.column_int64(0), std::move(masked));
     }
     for (const auto& [id, text] : changed) {
-      ADJ_SQL_TRY(auto up, db_.prepare("UPDATE submissions SET raw_text = ? WHERE id = ?"));
+      ADJ_TRY(auto up, db_.prepare("UPDATE submissions SET raw_text = ? WHERE id = ?"));
       up.bind_text(1, text).bind_int64(2, id);
       ADJ_RETURN_IF_ERROR(up.run());
     }

@@ -1,10 +1,9 @@
 // SqliteStore: the MailStore tables of migration 0003 (inbox and persistent outbox).
 #include <algorithm>
 
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
+#include "storage/core/record_checks.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -37,8 +36,8 @@ Result<InboxMessage> inbox_from_row(const Statement& st) {
   m.message_id = st.column_text(1);
   m.channel = st.column_text(2);
   m.envelope_from = st.column_text(3);
-  ADJ_SQL_TRY(Json to, sqlite::json_from_text(st.column_text(4),
-                                              "envelope of inbox message " + std::to_string(m.id)));
+  ADJ_TRY(Json to,
+          json_from_text(st.column_text(4), "envelope of inbox message " + std::to_string(m.id)));
   if (!to.is_array())
     return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
                               " is not a list");
@@ -82,7 +81,7 @@ OutboxMessage outbox_from_row(const Statement& st) {
 Result<std::int64_t> SqliteStore::put_inbox(const InboxMessage& m, bool* duplicate) {
   if (duplicate) *duplicate = false;
   if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");
-  ADJ_SQL_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
+  ADJ_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
   if (duplicate) *duplicate = put.front().duplicate;
   return put.front().id;
 }
@@ -98,28 +97,28 @@ Result<std::vector<InboxPut>> SqliteStore::put_inbox_batch(const std::vector<Inb
       return Status::InvalidArgument(where + "unknown state '" + m.state + "'");
     Json to = Json::array();
     for (const std::string& r : m.envelope_to) to.push_back(r);
-    ADJ_SQL_TRY(std::string text, sqlite::json_to_text(to, "envelope recipients"));
+    ADJ_TRY(std::string text, json_to_text(to, "envelope recipients"));
     to_texts.push_back(std::move(text));
   }
   std::vector<InboxPut> out;
   out.reserve(ms.size());
   if (ms.empty()) return out;
 
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   for (std::size_t i = 0; i < ms.size(); ++i) {
     const InboxMessage& m = ms[i];
     {
-      ADJ_SQL_TRY(auto st, db_.prepare("SELECT id FROM inbox WHERE message_id = ?"));
+      ADJ_TRY(auto st, db_.prepare("SELECT id FROM inbox WHERE message_id = ?"));
       st.bind_text(1, m.message_id);
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (row) {
         out.push_back({st.column_int64(0), true});
         continue;
       }
     }
-    ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
-                                     "envelope_to_json, raw, received_at, state, outcome, "
-                                     "raw_bytes, peer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    ADJ_TRY(auto st, db_.prepare("INSERT INTO inbox(message_id, channel, envelope_from, "
+                                 "envelope_to_json, raw, received_at, state, outcome, "
+                                 "raw_bytes, peer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     st.bind_text(1, m.message_id)
         .bind_text(2, m.channel)
         .bind_text(3, m.envelope_from)
@@ -138,29 +137,28 @@ Result<std::vector<InboxPut>> SqliteStore::put_inbox_batch(const std::vector<Inb
 }
 
 Result<std::vector<InboxMessage>> SqliteStore::inbox_in_state(const std::string& state, int limit) {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string(kInboxColumns) + "WHERE state = ? ORDER BY id LIMIT ?"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kInboxColumns) + "WHERE state = ? ORDER BY id LIMIT ?"));
   st.bind_text(1, state).bind_int(2, std::max(limit, 0));
   std::vector<InboxMessage> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
-    ADJ_SQL_TRY(InboxMessage m, inbox_from_row(st));
+    ADJ_TRY(InboxMessage m, inbox_from_row(st));
     out.push_back(std::move(m));
   }
 }
 
 Result<std::vector<InboxMessage>> SqliteStore::inbox_list(const std::string& state, int limit,
                                                           bool newest_first) {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kInboxColumnsNoRaw) +
-                                   "WHERE ?1 = '' OR state = ?1 ORDER BY id " +
-                                   (newest_first ? "DESC" : "ASC") + " LIMIT ?2"));
+  ADJ_TRY(auto st,
+          db_.prepare(std::string(kInboxColumnsNoRaw) + "WHERE ?1 = '' OR state = ?1 ORDER BY id " +
+                      (newest_first ? "DESC" : "ASC") + " LIMIT ?2"));
   st.bind_text(1, state).bind_int(2, std::max(limit, 0));
   std::vector<InboxMessage> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
-    ADJ_SQL_TRY(InboxMessage m, inbox_from_row(st));
+    ADJ_TRY(InboxMessage m, inbox_from_row(st));
     out.push_back(std::move(m));
   }
 }
@@ -171,11 +169,11 @@ namespace {
 Result<InboxUsage> inbox_usage(sqlite::Database& db, const char* match, const std::string& key,
                                UnixTime since) {
   if (key.empty()) return InboxUsage{};
-  ADJ_SQL_TRY(auto st, db.prepare(std::string("SELECT count(*), coalesce(sum(raw_bytes), 0) "
-                                              "FROM inbox WHERE ") +
-                                  match + " AND received_at >= ?"));
+  ADJ_TRY(auto st, db.prepare(std::string("SELECT count(*), coalesce(sum(raw_bytes), 0) "
+                                          "FROM inbox WHERE ") +
+                              match + " AND received_at >= ?"));
   st.bind_text(1, key).bind_int64(2, since);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return InboxUsage{};
   return InboxUsage{st.column_int(0), st.column_int64(1)};
 }
@@ -191,15 +189,15 @@ Result<InboxUsage> SqliteStore::inbox_usage_peer(const std::string& peer, UnixTi
 }
 
 Result<int> SqliteStore::prune_inbox(UnixTime before, UnixTime now) {
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET raw = X'', pruned_at = ? WHERE state <> 'new' "
-                                   "AND received_at < ? AND pruned_at IS NULL"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE inbox SET raw = X'', pruned_at = ? WHERE state <> 'new' "
+                               "AND received_at < ? AND pruned_at IS NULL"));
   st.bind_int64(1, now).bind_int64(2, before);
   ADJ_RETURN_IF_ERROR(st.run());
   return db_.changes();
 }
 
 Result<std::vector<GameStorage>> SqliteStore::storage_by_game() {
-  ADJ_SQL_TRY(
+  ADJ_TRY(
       auto st,
       db_.prepare("SELECT g.id, "
                   "(SELECT coalesce(sum(length(CAST(raw_text AS BLOB)) + length(CAST(ack_json AS "
@@ -210,16 +208,16 @@ Result<std::vector<GameStorage>> SqliteStore::storage_by_game() {
                   "game_id = g.id) FROM games g ORDER BY g.id"));
   std::vector<GameStorage> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back({st.column_text(0), st.column_int64(1), st.column_int64(2), st.column_int64(3)});
   }
 }
 
 Result<InboxMessage> SqliteStore::inbox_message(std::int64_t id) {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kInboxColumns) + "WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kInboxColumns) + "WHERE id = ?"));
   st.bind_int64(1, id);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound("inbox message " + std::to_string(id));
   return inbox_from_row(st);
 }
@@ -228,15 +226,15 @@ Status SqliteStore::set_inbox_state(std::int64_t id, const std::string& state,
                                     const std::string& outcome) {
   if (!valid_inbox_state(state))
     return Status::InvalidArgument("set_inbox_state: unknown state '" + state + "'");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?"));
+    ADJ_TRY(auto st, db_.prepare("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?"));
     st.bind_text(1, state).bind_text(2, outcome).bind_int64(3, id);
     ADJ_RETURN_IF_ERROR(st.run());
     if (db_.changes() == 0) return Status::NotFound("inbox message " + std::to_string(id));
   }
   if (state != "new") {
-    ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ?"));
+    ADJ_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ?"));
     st.bind_int64(1, id);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -245,7 +243,7 @@ Status SqliteStore::set_inbox_state(std::int64_t id, const std::string& state,
 
 Status SqliteStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   ADJ_RETURN_IF_ERROR(db_.exec("PRAGMA secure_delete=ON"));
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET raw = ? WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE inbox SET raw = ? WHERE id = ?"));
   st.bind_blob(1, bytes(raw)).bind_int64(2, id);
   Status s = st.run();
   const bool none = s.ok() && db_.changes() == 0;
@@ -258,31 +256,31 @@ Status SqliteStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
 Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                                       std::int64_t seconds) {
   if (holder.empty()) return Status::InvalidArgument("lease_inbox: the holder is empty");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT state FROM inbox WHERE id = ?"));
+    ADJ_TRY(auto st, db_.prepare("SELECT state FROM inbox WHERE id = ?"));
     st.bind_int64(1, id);
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return Status::NotFound("inbox message " + std::to_string(id));
     if (st.column_text(0) != "new") return false;
   }
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT holder, until FROM inbox_lease WHERE inbox_id = ?"));
+    ADJ_TRY(auto st, db_.prepare("SELECT holder, until FROM inbox_lease WHERE inbox_id = ?"));
     st.bind_int64(1, id);
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (row && st.column_text(0) != holder && st.column_int64(1) > now) return false;
   }
   {
     // A try starts unless `holder` renews its own lease.
-    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = attempts + 1 WHERE id = ? AND "
-                                     "NOT EXISTS (SELECT 1 FROM inbox_lease WHERE inbox_id = ? "
-                                     "AND holder = ?)"));
+    ADJ_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = attempts + 1 WHERE id = ? AND "
+                                 "NOT EXISTS (SELECT 1 FROM inbox_lease WHERE inbox_id = ? "
+                                 "AND holder = ?)"));
     st.bind_int64(1, id).bind_int64(2, id).bind_text(3, holder);
     ADJ_RETURN_IF_ERROR(st.run());
   }
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO inbox_lease(inbox_id, holder, until) "
-                                   "VALUES (?, ?, ?) ON CONFLICT(inbox_id) DO UPDATE SET "
-                                   "holder = excluded.holder, until = excluded.until"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO inbox_lease(inbox_id, holder, until) "
+                               "VALUES (?, ?, ?) ON CONFLICT(inbox_id) DO UPDATE SET "
+                               "holder = excluded.holder, until = excluded.until"));
   st.bind_int64(1, id).bind_text(2, holder).bind_int64(3, now + seconds);
   ADJ_RETURN_IF_ERROR(st.run());
   ADJ_RETURN_IF_ERROR(tx.commit());
@@ -290,30 +288,30 @@ Result<bool> SqliteStore::lease_inbox(std::int64_t id, const std::string& holder
 }
 
 Result<std::vector<InboxLease>> SqliteStore::inbox_leases() {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id"));
+  ADJ_TRY(auto st,
+          db_.prepare("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id"));
   std::vector<InboxLease> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back({st.column_int64(0), st.column_text(1), st.column_int64(2)});
   }
 }
 
 Status SqliteStore::release_inbox(std::int64_t id, const std::string& holder) {
-  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
   st.bind_int64(1, id).bind_text(2, holder);
   return st.run();
 }
 
 Status SqliteStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(auto held, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto held, db_.prepare("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?"));
   held.bind_int64(1, id).bind_text(2, holder);
   ADJ_RETURN_IF_ERROR(held.run());
   if (db_.changes() > 0) {
-    ADJ_SQL_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = max(attempts - 1, 0) "
-                                     "WHERE id = ?"));
+    ADJ_TRY(auto st, db_.prepare("UPDATE inbox SET attempts = max(attempts - 1, 0) "
+                                 "WHERE id = ?"));
     st.bind_int64(1, id);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -325,9 +323,9 @@ Result<std::int64_t> SqliteStore::enqueue(const OutboxMessage& m) {
     return Status::InvalidArgument(
         "enqueue: a message needs a kind, a recipient, a raw message "
         "and a dedupe key");
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
-                                   "state, attempts, next_attempt_at, created_at) "
-                                   "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                               "state, attempts, next_attempt_at, created_at) "
+                               "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?)"));
   st.bind_text(1, m.kind)
       .bind_text(2, m.game)
       .bind_text(3, m.to)
@@ -344,19 +342,19 @@ Result<std::int64_t> SqliteStore::enqueue(const OutboxMessage& m) {
 
 Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
                                                       std::int64_t lease_seconds) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string("UPDATE outbox SET state = 'sending', lease_until = ?1, "
-                                      "attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
-                                      "WHERE (state = 'pending' AND next_attempt_at <= ?2) OR "
-                                      "(state = 'sending' AND lease_until <= ?2) "
-                                      "ORDER BY kind IN ('refusal', 'help'), next_attempt_at, "
-                                      "id LIMIT ?3) RETURNING ") +
-                          kOutboxColumns));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto st,
+          db_.prepare(std::string("UPDATE outbox SET state = 'sending', lease_until = ?1, "
+                                  "attempts = attempts + 1 WHERE id IN (SELECT id FROM outbox "
+                                  "WHERE (state = 'pending' AND next_attempt_at <= ?2) OR "
+                                  "(state = 'sending' AND lease_until <= ?2) "
+                                  "ORDER BY kind IN ('refusal', 'help'), next_attempt_at, "
+                                  "id LIMIT ?3) RETURNING ") +
+                      kOutboxColumns));
   st.bind_int64(1, now + lease_seconds).bind_int64(2, now).bind_int(3, std::max(limit, 0));
   std::vector<OutboxMessage> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) break;
     out.push_back(outbox_from_row(st));
   }
@@ -374,23 +372,23 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
 }
 
 Status SqliteStore::mark_sent(std::int64_t id, UnixTime now) {
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE outbox SET state = 'sent', sent_at = ?, "
-                                   "lease_until = NULL, last_error = '' WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE outbox SET state = 'sent', sent_at = ?, "
+                               "lease_until = NULL, last_error = '' WHERE id = ?"));
   st.bind_int64(1, now).bind_int64(2, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("outbox message " + std::to_string(id));
   // A mail that carried a secret or a takeover code keeps only its header once delivered: the
   // credential is then with its recipient, and the database holds it nowhere in clear.
-  ADJ_SQL_TRY(auto secret, db_.prepare("SELECT raw FROM outbox WHERE id = ? AND kind IN "
-                                       "('secret', 'takeover')"));
+  ADJ_TRY(auto secret, db_.prepare("SELECT raw FROM outbox WHERE id = ? AND kind IN "
+                                   "('secret', 'takeover')"));
   secret.bind_int64(1, id);
-  ADJ_SQL_TRY(bool row, secret.step());
+  ADJ_TRY(bool row, secret.step());
   if (!row) return Status::Ok();
   std::string raw = secret.column_text(0);
   const std::size_t end = raw.find("\r\n\r\n");
   raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
         "[The body of this message held a credential and was removed once it was delivered.]\r\n";
-  ADJ_SQL_TRY(auto blank, db_.prepare("UPDATE outbox SET raw = ? WHERE id = ?"));
+  ADJ_TRY(auto blank, db_.prepare("UPDATE outbox SET raw = ? WHERE id = ?"));
   blank.bind_text(1, raw).bind_int64(2, id);
   return blank.run();
 }
@@ -398,68 +396,67 @@ Status SqliteStore::mark_sent(std::int64_t id, UnixTime now) {
 Status SqliteStore::mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
                                bool final) {
   // A message already sent (by another worker whose lease overlapped) stays sent.
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE outbox SET state = ?, next_attempt_at = ?, "
-                                   "last_error = ?, lease_until = NULL "
-                                   "WHERE id = ? AND state <> 'sent'"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE outbox SET state = ?, next_attempt_at = ?, "
+                               "last_error = ?, lease_until = NULL "
+                               "WHERE id = ? AND state <> 'sent'"));
   st.bind_text(1, final ? "failed" : "pending")
       .bind_int64(2, next_attempt_at)
       .bind_text(3, error)
       .bind_int64(4, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) {
-    ADJ_SQL_TRY(auto exists, db_.prepare("SELECT 1 FROM outbox WHERE id = ?"));
+    ADJ_TRY(auto exists, db_.prepare("SELECT 1 FROM outbox WHERE id = ?"));
     exists.bind_int64(1, id);
-    ADJ_SQL_TRY(bool row, exists.step());
+    ADJ_TRY(bool row, exists.step());
     if (!row) return Status::NotFound("outbox message " + std::to_string(id));
   }
   return Status::Ok();
 }
 
 Result<std::vector<OutboxMessage>> SqliteStore::outbox(const std::string& game, int limit) {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kOutboxColumns +
-                                   " FROM outbox WHERE ?1 = '' OR game_id = ?1 "
-                                   "ORDER BY id DESC LIMIT ?2"));
+  ADJ_TRY(auto st, db_.prepare(std::string("SELECT ") + kOutboxColumns +
+                               " FROM outbox WHERE ?1 = '' OR game_id = ?1 "
+                               "ORDER BY id DESC LIMIT ?2"));
   st.bind_text(1, game).bind_int(2, std::max(limit, 0));
   std::vector<OutboxMessage> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(outbox_from_row(st));
   }
 }
 
 Result<OutboxMessage> SqliteStore::outbox_message(std::int64_t id) {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string("SELECT ") + kOutboxColumns + " FROM outbox WHERE id = ?"));
+  ADJ_TRY(auto st,
+          db_.prepare(std::string("SELECT ") + kOutboxColumns + " FROM outbox WHERE id = ?"));
   st.bind_int64(1, id);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::NotFound("There is no outgoing message " + std::to_string(id) + ".");
   return outbox_from_row(st);
 }
 
 Result<int> SqliteStore::pending_count() {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(auto st,
+          db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')"));
+  ADJ_TRY(bool row, st.step());
   return row ? st.column_int(0) : 0;
 }
 
 Result<int> SqliteStore::failing_count() {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', "
-                                   "'sending') AND last_error <> ''"));
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(auto st, db_.prepare("SELECT count(*) FROM outbox WHERE state IN ('pending', "
+                               "'sending') AND last_error <> ''"));
+  ADJ_TRY(bool row, st.step());
   return row ? st.column_int(0) : 0;
 }
 
 Result<int> SqliteStore::outbox_count(const std::string& to, const std::string& kind,
                                       UnixTime since) {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(to.empty() ? "SELECT count(*) FROM outbox WHERE ?1 = '' AND "
-                                       "kind = ?2 AND created_at >= ?3"
-                                     : "SELECT count(*) FROM outbox WHERE recipient = ?1 "
-                                       "COLLATE NOCASE AND kind = ?2 AND created_at >= ?3"));
+  ADJ_TRY(auto st, db_.prepare(to.empty() ? "SELECT count(*) FROM outbox WHERE ?1 = '' AND "
+                                            "kind = ?2 AND created_at >= ?3"
+                                          : "SELECT count(*) FROM outbox WHERE recipient = ?1 "
+                                            "COLLATE NOCASE AND kind = ?2 AND created_at >= ?3"));
   st.bind_text(1, to).bind_text(2, kind).bind_int64(3, since);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   return row ? st.column_int(0) : 0;
 }
 

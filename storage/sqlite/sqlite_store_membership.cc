@@ -2,14 +2,13 @@
 #include <cctype>
 #include <sstream>
 
-#include "storage/record_checks.h"
+#include "base/ascii.h"
+#include "storage/core/record_checks.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
 using store_checks::join_words;
-using store_checks::lower_ascii;
 using store_checks::split_words;
 namespace {
 
@@ -22,27 +21,27 @@ constexpr const char* kSignupColumns =
 
 Result<std::int64_t> SqliteStore::add_signup(const Signup& s, int max) {
   if (s.email.empty()) return Status::InvalidArgument("a sign-up needs an address");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(s.game));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT 1 FROM signups WHERE game_id = ? AND email_key = ?"));
-    st.bind_text(1, s.game).bind_text(2, lower_ascii(s.email));
-    ADJ_SQL_TRY(bool dup, st.step());
+    ADJ_TRY(auto st, db_.prepare("SELECT 1 FROM signups WHERE game_id = ? AND email_key = ?"));
+    st.bind_text(1, s.game).bind_text(2, ascii::lower(s.email));
+    ADJ_TRY(bool dup, st.step());
     if (dup) return Status::AlreadyExists(s.email + " is already on the sign-up list");
   }
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT count(*) FROM signups WHERE game_id = ?"));
+    ADJ_TRY(auto st, db_.prepare("SELECT count(*) FROM signups WHERE game_id = ?"));
     st.bind_text(1, s.game);
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (row && st.column_int(0) >= max)
       return Status::FailedPrecondition("the sign-up list is full (" + std::to_string(max) +
                                         " sign-ups)");
   }
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO signups(game_id, email, email_key, preferences, "
-                                   "channel, created_at) VALUES (?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO signups(game_id, email, email_key, preferences, "
+                               "channel, created_at) VALUES (?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, s.game)
       .bind_text(2, s.email)
-      .bind_text(3, lower_ascii(s.email))
+      .bind_text(3, ascii::lower(s.email))
       .bind_text(4, join_words(s.preferences))
       .bind_text(5, s.channel)
       .bind_int64(6, s.created_at);
@@ -54,11 +53,11 @@ Result<std::int64_t> SqliteStore::add_signup(const Signup& s, int max) {
 
 Result<std::vector<Signup>> SqliteStore::signups(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kSignupColumns) + " WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kSignupColumns) + " WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<Signup> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     Signup s;
     s.id = st.column_int64(0);
@@ -75,8 +74,8 @@ Result<std::vector<Signup>> SqliteStore::signups(const std::string& game) {
 
 Status SqliteStore::set_signup_state(const std::string& game, std::int64_t id,
                                      const std::string& state, const std::string& player) {
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE signups SET state = ?, player = ? "
-                                   "WHERE game_id = ? AND id = ?"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE signups SET state = ?, player = ? "
+                               "WHERE game_id = ? AND id = ?"));
   st.bind_text(1, state).bind_text(2, player).bind_text(3, game).bind_int64(4, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("sign-up " + std::to_string(id));
@@ -84,7 +83,7 @@ Status SqliteStore::set_signup_state(const std::string& game, std::int64_t id,
 }
 
 Status SqliteStore::remove_signup(const std::string& game, std::int64_t id) {
-  ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM signups WHERE game_id = ? AND id = ?"));
+  ADJ_TRY(auto st, db_.prepare("DELETE FROM signups WHERE game_id = ? AND id = ?"));
   st.bind_text(1, game).bind_int64(2, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("sign-up " + std::to_string(id));
@@ -94,18 +93,18 @@ Status SqliteStore::remove_signup(const std::string& game, std::int64_t id) {
 Result<std::int64_t> SqliteStore::add_confirmation(const PendingConfirmation& c,
                                                    const ConfirmationLimits& l) {
   ADJ_RETURN_IF_ERROR(store_checks::check_confirmation(c));
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(c.game));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM confirmations WHERE expires_at <= ?"));
+    ADJ_TRY(auto st, db_.prepare("DELETE FROM confirmations WHERE expires_at <= ?"));
     st.bind_int64(1, c.created_at);
     ADJ_RETURN_IF_ERROR(st.run());
   }
   const auto count = [&](const char* sql, const std::string& key,
                          UnixTime since) -> Result<std::int64_t> {
-    ADJ_SQL_TRY(auto st, db_.prepare(sql));
+    ADJ_TRY(auto st, db_.prepare(sql));
     st.bind_text(1, key).bind_int64(2, since);
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     return row ? st.column_int64(0) : 0;
   };
   const UnixTime since = c.created_at - l.window;
@@ -115,7 +114,7 @@ Result<std::int64_t> SqliteStore::add_confirmation(const PendingConfirmation& c,
   if (*by_client >= l.per_client) return store_checks::confirmation_limit("client", l);
   auto by_address =
       count("SELECT count(*) FROM confirmations WHERE address_key = ? AND created_at > ?",
-            lower_ascii(c.address), since);
+            ascii::lower(c.address), since);
   if (!by_address.ok()) return by_address.status();
   if (*by_address >= l.per_address) return store_checks::confirmation_limit("address", l);
   auto by_game = count(
@@ -124,13 +123,13 @@ Result<std::int64_t> SqliteStore::add_confirmation(const PendingConfirmation& c,
       c.game, c.created_at);
   if (!by_game.ok()) return by_game.status();
   if (*by_game >= l.per_game) return store_checks::confirmation_limit("game", l);
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO confirmations(game_id, kind, address, "
-                                   "address_key, client, payload, code_hash, created_at, "
-                                   "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO confirmations(game_id, kind, address, "
+                               "address_key, client, payload, code_hash, created_at, "
+                               "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, c.game)
       .bind_text(2, c.kind)
       .bind_text(3, c.address)
-      .bind_text(4, lower_ascii(c.address))
+      .bind_text(4, ascii::lower(c.address))
       .bind_text(5, c.client)
       .bind_text(6, c.payload)
       .bind_text(7, c.code_hash)
@@ -144,13 +143,13 @@ Result<std::int64_t> SqliteStore::add_confirmation(const PendingConfirmation& c,
 
 Result<std::optional<PendingConfirmation>> SqliteStore::use_confirmation(
     const std::string& code_hash, UnixTime now) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT id, game_id, kind, address, client, payload, "
-                                   "code_hash, created_at, expires_at FROM confirmations "
-                                   "WHERE code_hash = ? AND confirmed_at IS NULL AND "
-                                   "expires_at > ?"));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto st, db_.prepare("SELECT id, game_id, kind, address, client, payload, "
+                               "code_hash, created_at, expires_at FROM confirmations "
+                               "WHERE code_hash = ? AND confirmed_at IS NULL AND "
+                               "expires_at > ?"));
   st.bind_text(1, code_hash).bind_int64(2, now);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return std::optional<PendingConfirmation>();
   PendingConfirmation c;
   c.id = st.column_int64(0);
@@ -163,7 +162,7 @@ Result<std::optional<PendingConfirmation>> SqliteStore::use_confirmation(
   c.created_at = st.column_int64(7);
   c.expires_at = st.column_int64(8);
   c.confirmed_at = now;
-  ADJ_SQL_TRY(auto up, db_.prepare("UPDATE confirmations SET confirmed_at = ? WHERE id = ?"));
+  ADJ_TRY(auto up, db_.prepare("UPDATE confirmations SET confirmed_at = ? WHERE id = ?"));
   up.bind_int64(1, now).bind_int64(2, c.id);
   ADJ_RETURN_IF_ERROR(up.run());
   ADJ_RETURN_IF_ERROR(tx.commit());
@@ -172,12 +171,12 @@ Result<std::optional<PendingConfirmation>> SqliteStore::use_confirmation(
 
 Status SqliteStore::set_contact(const std::string& game, const Contact& c) {
   if (c.player.empty()) return Status::InvalidArgument("a contact needs a player code");
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO contacts(game_id, player, email, name, updated_at) "
-                                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id, player) DO UPDATE "
-                                   "SET email = excluded.email, name = excluded.name, "
-                                   "updated_at = excluded.updated_at"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO contacts(game_id, player, email, name, updated_at) "
+                               "VALUES (?, ?, ?, ?, ?) ON CONFLICT(game_id, player) DO UPDATE "
+                               "SET email = excluded.email, name = excluded.name, "
+                               "updated_at = excluded.updated_at"));
   st.bind_text(1, game)
       .bind_text(2, c.player)
       .bind_text(3, c.email)
@@ -189,12 +188,12 @@ Status SqliteStore::set_contact(const std::string& game, const Contact& c) {
 
 Result<std::vector<Contact>> SqliteStore::contacts(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, email, name, updated_at FROM contacts "
-                                   "WHERE game_id = ? ORDER BY player"));
+  ADJ_TRY(auto st, db_.prepare("SELECT player, email, name, updated_at FROM contacts "
+                               "WHERE game_id = ? ORDER BY player"));
   st.bind_text(1, game);
   std::vector<Contact> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(
         Contact{st.column_text(0), st.column_text(1), st.column_text(2), st.column_int64(3)});
@@ -202,10 +201,10 @@ Result<std::vector<Contact>> SqliteStore::contacts(const std::string& game) {
 }
 
 Status SqliteStore::apply_contacts(const std::string& game, GameState& state) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT player, email FROM contacts WHERE game_id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT player, email FROM contacts WHERE game_id = ?"));
   st.bind_text(1, game);
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return Status::Ok();
     const std::string player = st.column_text(0);
     for (Player& p : state.players)

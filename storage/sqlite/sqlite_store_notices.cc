@@ -1,7 +1,6 @@
 // NoticeStore over SQLite (migration 0009).
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 namespace {
@@ -22,8 +21,8 @@ Notice read_notice(sqlite::Statement& st) {
   n.id = st.column_int64(0);
   n.game = st.column_text(1);
   n.kind = st.column_text(2);
-  n.players = sqlite::lines_from_text(st.column_text(3));
-  n.addresses = sqlite::lines_from_text(st.column_text(4));
+  n.players = lines_from_text(st.column_text(3));
+  n.addresses = lines_from_text(st.column_text(4));
   n.subject = st.column_text(5);
   n.text = st.column_text(6);
   n.dedupe_key = st.column_text(7);
@@ -36,8 +35,8 @@ Notice read_notice(sqlite::Statement& st) {
 }  // namespace
 
 Result<std::int64_t> SqliteStore::append_notice(const Notice& n) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(const std::int64_t id, insert_notice(n));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(const std::int64_t id, insert_notice(n));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return id;
 }
@@ -51,18 +50,18 @@ Result<std::int64_t> SqliteStore::insert_notice(const Notice& n) {
     return Status::InvalidArgument("a notice recipient is empty or holds a line break");
   ADJ_RETURN_IF_ERROR(require_game(n.game));
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT 1 FROM notices WHERE dedupe_key = ?"));
+    ADJ_TRY(auto st, db_.prepare("SELECT 1 FROM notices WHERE dedupe_key = ?"));
     st.bind_text(1, n.dedupe_key);
-    ADJ_SQL_TRY(bool dup, st.step());
+    ADJ_TRY(bool dup, st.step());
     if (dup) return Status::AlreadyExists("notice " + n.dedupe_key);
   }
-  ADJ_SQL_TRY(auto st, db_.prepare("INSERT INTO notices(game_id, kind, players, addresses, "
-                                   "subject, body, dedupe_key, thread, created_at) "
-                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto st, db_.prepare("INSERT INTO notices(game_id, kind, players, addresses, "
+                               "subject, body, dedupe_key, thread, created_at) "
+                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   st.bind_text(1, n.game)
       .bind_text(2, n.kind)
-      .bind_text(3, sqlite::lines_to_text(n.players))
-      .bind_text(4, sqlite::lines_to_text(n.addresses))
+      .bind_text(3, lines_to_text(n.players))
+      .bind_text(4, lines_to_text(n.addresses))
       .bind_text(5, n.subject)
       .bind_text(6, n.text)
       .bind_text(7, n.dedupe_key)
@@ -73,21 +72,21 @@ Result<std::int64_t> SqliteStore::insert_notice(const Notice& n) {
 }
 
 Result<std::vector<Notice>> SqliteStore::pending_notices(int limit) {
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
-                                   " FROM notices WHERE state = 'pending' ORDER BY id LIMIT ?"));
+  ADJ_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
+                               " FROM notices WHERE state = 'pending' ORDER BY id LIMIT ?"));
   st.bind_int64(1, limit);
   std::vector<Notice> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(read_notice(st));
   }
 }
 
 Status SqliteStore::mark_notice_done(std::int64_t id) {
-  ADJ_SQL_TRY(auto st, db_.prepare("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
-                                   "'takeover' THEN '[removed once queued: it held a takeover "
-                                   "code]' ELSE body END WHERE id = ?"));
+  ADJ_TRY(auto st, db_.prepare("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                               "'takeover' THEN '[removed once queued: it held a takeover "
+                               "code]' ELSE body END WHERE id = ?"));
   st.bind_int64(1, id);
   ADJ_RETURN_IF_ERROR(st.run());
   if (db_.changes() == 0) return Status::NotFound("notice " + std::to_string(id));
@@ -96,12 +95,12 @@ Status SqliteStore::mark_notice_done(std::int64_t id) {
 
 Result<std::vector<Notice>> SqliteStore::notices(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
-                                   " FROM notices WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare(std::string("SELECT ") + kColumns +
+                               " FROM notices WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   std::vector<Notice> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(read_notice(st));
   }

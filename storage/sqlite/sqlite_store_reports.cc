@@ -1,7 +1,6 @@
 // SqliteStore: reports and battle records of resolved turns.
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -16,10 +15,10 @@ Result<BattleRecord> battle_from_row(const Statement& st, const std::string& gam
   BattleRecord b;
   b.id = st.column_text(0);
   const std::string where = "battle " + b.id + " of game " + game + " turn " + std::to_string(turn);
-  ADJ_SQL_TRY(b.seed, sqlite::seed_from_text(st.column_text(1), where));
+  ADJ_TRY(b.seed, seed_from_text(st.column_text(1), where));
   b.engine = st.column_text(2);
-  ADJ_SQL_TRY(b.input, sqlite::json_from_text(st.column_text(3), "input of " + where));
-  ADJ_SQL_TRY(b.outcome, sqlite::json_from_text(st.column_text(4), "outcome of " + where));
+  ADJ_TRY(b.input, json_from_text(st.column_text(3), "input of " + where));
+  ADJ_TRY(b.outcome, json_from_text(st.column_text(4), "outcome of " + where));
   return b;
 }
 
@@ -28,10 +27,10 @@ Result<BattleRecord> battle_from_row(const Statement& st, const std::string& gam
 Result<ReportRecord> SqliteStore::report(const std::string& game, const std::string& player,
                                          int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT text, json FROM reports "
-                                   "WHERE game_id = ? AND turn = ? AND player = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT text, json FROM reports "
+                               "WHERE game_id = ? AND turn = ? AND player = ?"));
   st.bind_text(1, game).bind_int(2, turn).bind_text(3, player);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   const std::string where =
       "report of " + player + " for game " + game + " turn " + std::to_string(turn);
   if (!row) return Status::NotFound(where);
@@ -39,18 +38,18 @@ Result<ReportRecord> SqliteStore::report(const std::string& game, const std::str
   r.player = player;
   r.turn = turn;
   r.text = st.column_text(0);
-  ADJ_SQL_TRY(r.json, sqlite::json_from_text(st.column_text(1), where));
+  ADJ_TRY(r.json, json_from_text(st.column_text(1), where));
   return r;
 }
 
 Result<std::vector<int>> SqliteStore::report_turns(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT DISTINCT turn FROM reports WHERE game_id = ? ORDER BY turn"));
+  ADJ_TRY(auto st,
+          db_.prepare("SELECT DISTINCT turn FROM reports WHERE game_id = ? ORDER BY turn"));
   st.bind_text(1, game);
   std::vector<int> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
     out.push_back(st.column_int(0));
   }
@@ -58,10 +57,10 @@ Result<std::vector<int>> SqliteStore::report_turns(const std::string& game) {
 
 Result<BattleRecord> SqliteStore::battle(const std::string& game, int turn, const std::string& id) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kBattleColumns) +
-                                   "WHERE game_id = ? AND turn = ? AND battle_id = ?"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kBattleColumns) +
+                               "WHERE game_id = ? AND turn = ? AND battle_id = ?"));
   st.bind_text(1, game).bind_int(2, turn).bind_text(3, id);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row)
     return Status::NotFound("battle " + id + " of game " + game + " turn " + std::to_string(turn));
   return battle_from_row(st, game, turn);
@@ -69,14 +68,14 @@ Result<BattleRecord> SqliteStore::battle(const std::string& game, int turn, cons
 
 Result<std::vector<BattleRecord>> SqliteStore::battles(const std::string& game, int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare(std::string(kBattleColumns) +
-                                   "WHERE game_id = ? AND turn = ? ORDER BY battle_id"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kBattleColumns) +
+                               "WHERE game_id = ? AND turn = ? ORDER BY battle_id"));
   st.bind_text(1, game).bind_int(2, turn);
   std::vector<BattleRecord> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
-    ADJ_SQL_TRY(BattleRecord b, battle_from_row(st, game, turn));
+    ADJ_TRY(BattleRecord b, battle_from_row(st, game, turn));
     out.push_back(std::move(b));
   }
 }

@@ -1,8 +1,7 @@
 // SqliteStore: order submissions.
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -24,8 +23,8 @@ Result<SubmissionRecord> submission_from_row(const Statement& st) {
   r.source = st.column_text(4);
   r.received_at = st.column_int64(5);
   r.raw_text = st.column_text(6);
-  ADJ_SQL_TRY(r.ack, sqlite::json_from_text(st.column_text(7), "acknowledgement of submission " +
-                                                                   std::to_string(r.id)));
+  ADJ_TRY(r.ack, json_from_text(st.column_text(7),
+                                "acknowledgement of submission " + std::to_string(r.id)));
   r.accepted = st.column_int(8) != 0;
   r.current = st.column_int(9) != 0;
   return r;
@@ -34,9 +33,9 @@ Result<SubmissionRecord> submission_from_row(const Statement& st) {
 Result<std::vector<SubmissionRecord>> collect(Statement& st) {
   std::vector<SubmissionRecord> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) return out;
-    ADJ_SQL_TRY(SubmissionRecord r, submission_from_row(st));
+    ADJ_TRY(SubmissionRecord r, submission_from_row(st));
     out.push_back(std::move(r));
   }
 }
@@ -46,17 +45,16 @@ Result<std::vector<SubmissionRecord>> collect(Statement& st) {
 Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record) {
   if (record.turn < 1)
     return Status::InvalidArgument("put_submission: turn " + std::to_string(record.turn));
-  ADJ_SQL_TRY(const std::string ack,
-              sqlite::json_to_text(record.ack, "submission acknowledgement"));
+  ADJ_TRY(const std::string ack, json_to_text(record.ack, "submission acknowledgement"));
 
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
   {
     // The turn the file was checked against must still be open, and not being resolved: a run
     // that has read the turn's files would never see this one.
-    ADJ_SQL_TRY(auto turn, db_.prepare("SELECT open_turn, resolving_turn, resolving_since "
-                                       "FROM games INDEXED BY games_small_columns WHERE id = ?"));
+    ADJ_TRY(auto turn, db_.prepare("SELECT open_turn, resolving_turn, resolving_since "
+                                   "FROM games INDEXED BY games_small_columns WHERE id = ?"));
     turn.bind_text(1, record.game);
-    ADJ_SQL_TRY(bool row, turn.step());
+    ADJ_TRY(bool row, turn.step());
     if (!row) return Status::NotFound(no_such_game(record.game));
     const int open = turn.column_int(0);
     const std::string which = "turn " + std::to_string(record.turn) + " of game " + record.game;
@@ -71,15 +69,15 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
           "few minutes: it will then be checked against the next turn");
   }
   if (record.accepted) {
-    ADJ_SQL_TRY(auto demote, db_.prepare("UPDATE submissions SET current = 0 WHERE game_id = ? "
-                                         "AND turn = ? AND player = ? AND current = 1"));
+    ADJ_TRY(auto demote, db_.prepare("UPDATE submissions SET current = 0 WHERE game_id = ? "
+                                     "AND turn = ? AND player = ? AND current = 1"));
     demote.bind_text(1, record.game).bind_int(2, record.turn).bind_text(3, record.player);
     ADJ_RETURN_IF_ERROR(demote.run());
   }
-  ADJ_SQL_TRY(auto insert,
-              db_.prepare("INSERT INTO submissions(game_id, player, turn, source, received_at, "
-                          "raw_text, ack_json, accepted, current) "
-                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto insert,
+          db_.prepare("INSERT INTO submissions(game_id, player, turn, source, received_at, "
+                      "raw_text, ack_json, accepted, current) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   insert.bind_text(1, record.game)
       .bind_text(2, record.player)
       .bind_int(3, record.turn)
@@ -98,18 +96,16 @@ Result<std::int64_t> SqliteStore::put_submission(const SubmissionRecord& record)
 Result<std::vector<SubmissionRecord>> SqliteStore::current_submissions(const std::string& game,
                                                                        int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string(kSubmissionColumns) +
-                          "WHERE game_id = ? AND turn = ? AND accepted = 1 AND current = 1 "
-                          "ORDER BY player"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kSubmissionColumns) +
+                               "WHERE game_id = ? AND turn = ? AND accepted = 1 AND current = 1 "
+                               "ORDER BY player"));
   st.bind_text(1, game).bind_int(2, turn);
   return collect(st);
 }
 
 Result<std::vector<SubmissionRecord>> SqliteStore::all_submissions(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st,
-              db_.prepare(std::string(kSubmissionColumns) + "WHERE game_id = ? ORDER BY id"));
+  ADJ_TRY(auto st, db_.prepare(std::string(kSubmissionColumns) + "WHERE game_id = ? ORDER BY id"));
   st.bind_text(1, game);
   return collect(st);
 }

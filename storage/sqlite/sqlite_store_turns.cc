@@ -8,11 +8,10 @@
 #include <optional>
 #include <utility>
 
-#include "storage/record_checks.h"
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
+#include "storage/core/record_checks.h"
+#include "storage/core/turn_attendance.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
-#include "storage/turn_attendance.h"
 
 namespace adj {
 
@@ -96,17 +95,17 @@ class TriggersOff {
 // transaction) the per-row revision triggers of `game`'s battles and reports are skipped;
 // unmark_bulk bumps the game's revision once for all of them.
 Status mark_bulk(sqlite::Database& db, const std::string& game) {
-  ADJ_SQL_TRY(auto st, db.prepare("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)"));
+  ADJ_TRY(auto st, db.prepare("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)"));
   st.bind_text(1, game);
   return st.run();
 }
 
 Status unmark_bulk(sqlite::Database& db, const std::string& game) {
-  ADJ_SQL_TRY(auto del, db.prepare("DELETE FROM revision_bulk WHERE scope = ?"));
+  ADJ_TRY(auto del, db.prepare("DELETE FROM revision_bulk WHERE scope = ?"));
   del.bind_text(1, game);
   ADJ_RETURN_IF_ERROR(del.run());
-  ADJ_SQL_TRY(auto bump, db.prepare("INSERT INTO revisions(scope, rev) VALUES (?, 1) "
-                                    "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1"));
+  ADJ_TRY(auto bump, db.prepare("INSERT INTO revisions(scope, rev) VALUES (?, 1) "
+                                "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1"));
   bump.bind_text(1, game);
   return bump.run();
 }
@@ -176,9 +175,9 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
     SqliteStore& store, const std::string& game, int turn, std::vector<std::int64_t> submissions) {
   std::unique_ptr<SqliteTurnWriter> w(new SqliteTurnWriter(store, game, turn));
   sqlite::Database& db = store.db_;
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db));
+  ADJ_TRY(auto tx, Transaction::begin(db));
   w->tx_.emplace(std::move(tx));
-  ADJ_SQL_TRY(const int current, store.open_turn(game));
+  ADJ_TRY(const int current, store.open_turn(game));
   if (turn != current)
     return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
                                       std::to_string(turn) + " is not the open turn (" +
@@ -186,12 +185,12 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
   {
     // The files resolved must be exactly the turn's current accepted files: one accepted after
     // the run read them would otherwise be acknowledged and never used.
-    ADJ_SQL_TRY(auto cur, db.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
-                                     "AND accepted = 1 AND current = 1 ORDER BY id"));
+    ADJ_TRY(auto cur, db.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
+                                 "AND accepted = 1 AND current = 1 ORDER BY id"));
     cur.bind_text(1, game).bind_int(2, turn);
     std::vector<std::int64_t> now_current;
     for (;;) {
-      ADJ_SQL_TRY(bool row, cur.step());
+      ADJ_TRY(bool row, cur.step());
       if (!row) break;
       now_current.push_back(cur.column_int64(0));
     }
@@ -203,16 +202,16 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
   }
   if (auto s = db.exec("PRAGMA defer_foreign_keys = ON"); !s.ok()) return w->failed(s);
   // Every JSON text written is a dump() (the caller's per records.h, or this writer's).
-  ADJ_SQL_TRY(auto unchecked, UncheckedWrites::begin(db));
+  ADJ_TRY(auto unchecked, UncheckedWrites::begin(db));
   w->unchecked_.emplace(std::move(unchecked));
   if (auto s = mark_bulk(db, game); !s.ok()) return w->failed(s);
-  ADJ_SQL_TRY(auto triggers_off, TriggersOff::begin(db));
+  ADJ_TRY(auto triggers_off, TriggersOff::begin(db));
   w->triggers_off_.emplace(std::move(triggers_off));
   // Compiled after UncheckedWrites and TriggersOff began (changing either expires compiled
   // statements).
-  ADJ_SQL_TRY(auto battle, db.prepare(kInsertBattle));
+  ADJ_TRY(auto battle, db.prepare(kInsertBattle));
   w->battle_.emplace(std::move(battle));
-  ADJ_SQL_TRY(auto report, db.prepare(kInsertReport));
+  ADJ_TRY(auto report, db.prepare(kInsertReport));
   w->report_.emplace(std::move(report));
   return w;
 }
@@ -221,17 +220,17 @@ Status SqliteTurnWriter::write_battle(const BattleRecord& b) {
   ADJ_RETURN_IF_ERROR(usable());
   std::string input;  // the dump when not given as text
   if (b.input_text.empty()) {
-    ADJ_SQL_TRY(input, sqlite::json_to_text(b.input, "battle " + b.id + " input"));
+    ADJ_TRY(input, json_to_text(b.input, "battle " + b.id + " input"));
   }
   std::string outcome;
   if (b.outcome_text.empty()) {
-    ADJ_SQL_TRY(outcome, sqlite::json_to_text(b.outcome, "battle " + b.id + " outcome"));
+    ADJ_TRY(outcome, json_to_text(b.outcome, "battle " + b.id + " outcome"));
   }
   sqlite::Statement& st = *battle_;
   st.bind_text(1, game_)
       .bind_int(2, turn_)
       .bind_text(3, b.id)
-      .bind_text(4, sqlite::seed_to_text(b.seed))
+      .bind_text(4, seed_to_text(b.seed))
       .bind_text(5, b.engine)
       .bind_text_in_place(6, b.input_text.empty() ? input : b.input_text)
       .bind_text_in_place(7, b.outcome_text.empty() ? outcome : b.outcome_text);
@@ -248,7 +247,7 @@ Status SqliteTurnWriter::write_report(const ReportRecord& r) {
                                    std::to_string(r.turn));
   std::string json;
   if (r.json_text.empty()) {
-    ADJ_SQL_TRY(json, sqlite::json_to_text(r.json, "report of " + r.player));
+    ADJ_TRY(json, json_to_text(r.json, "report of " + r.player));
   }
   sqlite::Statement& st = *report_;
   st.bind_text(1, game_)
@@ -270,14 +269,13 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
   const std::string where = "game " + game_ + " turn " + std::to_string(turn_);
   std::string summary_dump;  // when rest.summary_text is not given
   if (rest.summary_text.empty()) {
-    ADJ_SQL_TRY(summary_dump, sqlite::json_to_text(rest.summary, "summary of " + where));
+    ADJ_TRY(summary_dump, json_to_text(rest.summary, "summary of " + where));
   }
   const std::string_view summary =
       rest.summary_text.empty() ? std::string_view(summary_dump) : rest.summary_text;
   std::string next_state;  // the dump when rest.next_state_text is not given
   if (rest.next_state_text.empty()) {
-    ADJ_SQL_TRY(next_state,
-                sqlite::json_to_text(to_json(rest.next_state), "next state of " + where));
+    ADJ_TRY(next_state, json_to_text(to_json(rest.next_state), "next state of " + where));
   }
   const std::string_view state_text =
       rest.next_state_text.empty() ? std::string_view(next_state) : rest.next_state_text;
@@ -288,18 +286,18 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
   report_.reset();
   triggers_off_.reset();  // the rest of the commit runs its triggers (turns, states, games)
 
-  ADJ_SQL_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
-                                     "VALUES (?, ?, ?, ?, ?)"));
+  ADJ_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+                                 "VALUES (?, ?, ?, ?, ?)"));
   turn.bind_text(1, game_)
       .bind_int(2, turn_)
-      .bind_text(3, sqlite::seed_to_text(rest.seed))
+      .bind_text(3, seed_to_text(rest.seed))
       .bind_text_in_place(4, summary)
       .bind_int64(5, rest.ran_at);
   if (auto s = turn.run(); !s.ok()) return failed(s);
   if (const std::optional<std::string> listed = without_orders_text(rest)) {
-    ADJ_SQL_TRY(auto attendance,
-                db_.prepare("INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders) "
-                            "VALUES (?, ?, ?, ?)"));
+    ADJ_TRY(auto attendance,
+            db_.prepare("INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders) "
+                        "VALUES (?, ?, ?, ?)"));
     attendance.bind_text(1, game_)
         .bind_int(2, turn_)
         .bind_int64(3, rest.ran_at)
@@ -308,19 +306,19 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
   }
   if (auto s = unmark_bulk(db_, game_); !s.ok()) return failed(s);
 
-  ADJ_SQL_TRY(auto state,
-              db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
+  ADJ_TRY(auto state,
+          db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
   state.bind_text(1, game_).bind_int(2, turn_ + 1).bind_text_in_place(3, state_text);
   if (auto s = state.run(); !s.ok()) return failed(s);
   if (auto s = store_.index_open_state(game_, rest.next_state, state_text); !s.ok())
     return failed(s);
 
-  ADJ_SQL_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
-                                     "resolving_since = NULL WHERE id = ?"));
+  ADJ_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
+                                 "resolving_since = NULL WHERE id = ?"));
   bump.bind_int(1, turn_ + 1).bind_text(2, game_);
   if (auto s = bump.run(); !s.ok()) return failed(s);
   if (rest.summary.contains("ending")) {  // the turn ended the game (server/app/ending.h)
-    ADJ_SQL_TRY(auto over, db_.prepare("UPDATE games SET status = 'finished' WHERE id = ?"));
+    ADJ_TRY(auto over, db_.prepare("UPDATE games SET status = 'finished' WHERE id = ?"));
     over.bind_text(1, game_);
     if (auto s = over.run(); !s.ok()) return failed(s);
   }
@@ -332,28 +330,27 @@ Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
 
 Result<std::unique_ptr<TurnWriter>> SqliteStore::begin_commit(
     const std::string& game, int turn, std::vector<std::int64_t> submissions) {
-  ADJ_SQL_TRY(auto w, SqliteTurnWriter::begin(*this, game, turn, std::move(submissions)));
+  ADJ_TRY(auto w, SqliteTurnWriter::begin(*this, game, turn, std::move(submissions)));
   return std::unique_ptr<TurnWriter>(std::move(w));
 }
 
 Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commit) {
   ADJ_RETURN_IF_ERROR(check_commit(game, commit));
-  ADJ_SQL_TRY(auto w, SqliteTurnWriter::begin(*this, game, commit.turn, commit.submissions));
+  ADJ_TRY(auto w, SqliteTurnWriter::begin(*this, game, commit.turn, commit.submissions));
   return w->finish_commit(commit);
 }
 
 Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
   // One conditional update is the claim: of several processes sharing the database, only one
   // marks the turn, until it commits, gives the mark back, or its lease runs out (a run that died).
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(const int current, open_turn(game));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(const int current, open_turn(game));
   if (turn != current)
     return Status::FailedPrecondition("game " + game + ": turn " + std::to_string(turn) +
                                       " is not the open turn (" + std::to_string(current) + ")");
-  ADJ_SQL_TRY(auto mark,
-              db_.prepare("UPDATE games SET resolving_turn = ?1, resolving_since = ?2 "
-                          "WHERE id = ?3 AND open_turn = ?1 AND (resolving_turn IS NULL OR "
-                          "resolving_turn <> ?1 OR resolving_since + ?4 <= ?2)"));
+  ADJ_TRY(auto mark, db_.prepare("UPDATE games SET resolving_turn = ?1, resolving_since = ?2 "
+                                 "WHERE id = ?3 AND open_turn = ?1 AND (resolving_turn IS NULL OR "
+                                 "resolving_turn <> ?1 OR resolving_since + ?4 <= ?2)"));
   mark.bind_int(1, turn).bind_int64(2, now).bind_text(3, game).bind_int64(
       4, resolving_lease_seconds());
   ADJ_RETURN_IF_ERROR(mark.run());
@@ -364,23 +361,22 @@ Status SqliteStore::begin_resolving(const std::string& game, int turn, UnixTime 
 }
 
 Status SqliteStore::end_resolving(const std::string& game, int turn) {
-  ADJ_SQL_TRY(auto clear,
-              db_.prepare("UPDATE games SET resolving_turn = NULL, "
-                          "resolving_since = NULL WHERE id = ? AND resolving_turn = ?"));
+  ADJ_TRY(auto clear, db_.prepare("UPDATE games SET resolving_turn = NULL, "
+                                  "resolving_since = NULL WHERE id = ? AND resolving_turn = ?"));
   clear.bind_text(1, game).bind_int(2, turn);
   return clear.run();
 }
 
 Status SqliteStore::rollback(const std::string& game, int turn) {
-  ADJ_SQL_TRY(auto tx, Transaction::begin(db_));
-  ADJ_SQL_TRY(const int current, open_turn(game));
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  ADJ_TRY(const int current, open_turn(game));
   const std::string where = "rollback game " + game + " to turn " + std::to_string(turn) + ": ";
   if (turn < 1 || turn > current)
     return Status::FailedPrecondition(where + "the open turn is " + std::to_string(current));
   {
-    ADJ_SQL_TRY(auto has, db_.prepare("SELECT 1 FROM turn_states WHERE game_id = ? AND turn = ?"));
+    ADJ_TRY(auto has, db_.prepare("SELECT 1 FROM turn_states WHERE game_id = ? AND turn = ?"));
     has.bind_text(1, game).bind_int(2, turn);
-    ADJ_SQL_TRY(bool row, has.step());
+    ADJ_TRY(bool row, has.step());
     if (!row) return Status::FailedPrecondition(where + "no state is stored for that turn");
   }
   // Children before parents, although ON DELETE CASCADE would also remove battles and reports.
@@ -398,7 +394,7 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
   };
   ADJ_RETURN_IF_ERROR(mark_bulk(db_, game));  // one revision bump for the battles and reports
   for (const char* sql : kDeletes) {
-    ADJ_SQL_TRY(auto st, db_.prepare(sql));
+    ADJ_TRY(auto st, db_.prepare(sql));
     st.bind_text(1, game).bind_int(2, turn);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -409,25 +405,25 @@ Status SqliteStore::rollback(const std::string& game, int turn) {
 
 Result<Json> SqliteStore::turn_record(const std::string& game, int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT seed, summary_json, ran_at FROM turns "
-                                   "WHERE game_id = ? AND turn = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT seed, summary_json, ran_at FROM turns "
+                               "WHERE game_id = ? AND turn = ?"));
   st.bind_text(1, game).bind_int(2, turn);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   const std::string where = "game " + game + " turn " + std::to_string(turn);
   if (!row) return Status::NotFound(where + " has not been resolved");
-  ADJ_SQL_TRY(const std::uint64_t seed, sqlite::seed_from_text(st.column_text(0), where));
-  ADJ_SQL_TRY(Json summary, sqlite::json_from_text(st.column_text(1), "summary of " + where));
+  ADJ_TRY(const std::uint64_t seed, seed_from_text(st.column_text(0), where));
+  ADJ_TRY(Json summary, json_from_text(st.column_text(1), "summary of " + where));
   return Json{{"game", game},
               {"turn", turn},
-              {"seed", sqlite::seed_to_text(seed)},
+              {"seed", seed_to_text(seed)},
               {"summary", std::move(summary)},
               {"ran_at", st.column_int64(2)}};
 }
 
 Result<UnixTime> SqliteStore::turn_ran_at(const std::string& game, int turn) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT ran_at FROM turns WHERE game_id = ? AND turn = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT ran_at FROM turns WHERE game_id = ? AND turn = ?"));
   st.bind_text(1, game).bind_int(2, turn);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row)
     return Status::NotFound("game " + game + " turn " + std::to_string(turn) +
                             " has not been resolved");

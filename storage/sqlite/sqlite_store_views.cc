@@ -2,11 +2,10 @@
 // its readers load_view and area_names.
 #include <algorithm>
 
-#include "storage/sqlite/codec.h"
-#include "storage/sqlite/messages.h"
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/state_text.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/try.h"
-#include "storage/state_text.h"
 #include "storage/state_view.h"
 
 namespace adj {
@@ -39,16 +38,16 @@ Status SqliteStore::index_open_state(const std::string& game, const GameState& s
                                      std::string_view state_text) {
   const std::string where = "open-state index of game " + game;
   // The rows' texts: cut out of the state's text when it is given, else serialised here.
-  ADJ_SQL_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
+  ADJ_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
   const std::vector<std::string_view>& edge_texts = texts.edges;
   bool same_edges = true;
   {
-    ADJ_SQL_TRY(auto st, db_.prepare("SELECT a, b, edge_json FROM open_state_edges "
-                                     "WHERE game_id = ? ORDER BY a, b"));
+    ADJ_TRY(auto st, db_.prepare("SELECT a, b, edge_json FROM open_state_edges "
+                                 "WHERE game_id = ? ORDER BY a, b"));
     st.bind_text(1, game);
     std::size_t i = 0;
     for (;; ++i) {
-      ADJ_SQL_TRY(bool row, st.step());
+      ADJ_TRY(bool row, st.step());
       if (!row) break;
       if (i >= state.edges.size() || st.column_text(0) != state.edges[i].a ||
           st.column_text(1) != state.edges[i].b || st.column_text(2) != edge_texts[i]) {
@@ -66,7 +65,7 @@ Status SqliteStore::index_open_state(const std::string& game, const GameState& s
   };
   for (const char* sql : kClear) {
     if (same_edges && sql == kClear[3]) break;
-    ADJ_SQL_TRY(auto st, db_.prepare(sql));
+    ADJ_TRY(auto st, db_.prepare(sql));
     st.bind_text(1, game);
     ADJ_RETURN_IF_ERROR(st.run());
   }
@@ -76,17 +75,17 @@ Status SqliteStore::index_open_state(const std::string& game, const GameState& s
     repeated = true;
     return Status::Ok();
   };
-  ADJ_SQL_TRY(auto pl,
-              db_.prepare("INSERT OR ABORT INTO open_state_players(game_id, code, player_json) "
-                          "VALUES (?, ?, ?)"));
+  ADJ_TRY(auto pl,
+          db_.prepare("INSERT OR ABORT INTO open_state_players(game_id, code, player_json) "
+                      "VALUES (?, ?, ?)"));
   for (std::size_t i = 0; i < state.players.size(); ++i) {
     pl.reset();
     pl.bind_text(1, game).bind_text(2, state.players[i].code).bind_text(3, texts.players[i]);
     ADJ_RETURN_IF_ERROR(unless_repeated(pl.run()));
   }
-  ADJ_SQL_TRY(auto ar,
-              db_.prepare("INSERT OR ABORT INTO open_state_areas(game_id, code, name, area_json) "
-                          "VALUES (?, ?, ?, ?)"));
+  ADJ_TRY(auto ar,
+          db_.prepare("INSERT OR ABORT INTO open_state_areas(game_id, code, name, area_json) "
+                      "VALUES (?, ?, ?, ?)"));
   for (std::size_t i = 0; i < state.areas.size(); ++i) {
     const Area& a = state.areas[i];
     ar.reset();
@@ -95,36 +94,35 @@ Status SqliteStore::index_open_state(const std::string& game, const GameState& s
   }
   // A state with two players or two areas of one code is left unindexed (read whole).
   if (repeated) return Status::Ok();
-  ADJ_SQL_TRY(auto ed, db_.prepare("INSERT OR IGNORE INTO open_state_edges(game_id, a, b, "
-                                   "edge_json) VALUES (?, ?, ?, ?)"));
+  ADJ_TRY(auto ed, db_.prepare("INSERT OR IGNORE INTO open_state_edges(game_id, a, b, "
+                               "edge_json) VALUES (?, ?, ?, ?)"));
   for (std::size_t i = 0; i < state.edges.size() && !same_edges; ++i) {
     const Edge& e = state.edges[i];
     ed.reset();
     ed.bind_text(1, game).bind_text(2, e.a).bind_text(3, e.b).bind_text(4, edge_texts[i]);
     ADJ_RETURN_IF_ERROR(ed.run());
   }
-  ADJ_SQL_TRY(std::string head, sqlite::json_to_text(head_json(state), where));
-  ADJ_SQL_TRY(auto hd,
-              db_.prepare("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)"));
+  ADJ_TRY(std::string head, json_to_text(head_json(state), where));
+  ADJ_TRY(auto hd,
+          db_.prepare("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)"));
   hd.bind_text(1, game).bind_int(2, state.turn).bind_text(3, head);
   return hd.run();
 }
 
 Status SqliteStore::reindex_open_state(const std::string& game) {
-  ADJ_SQL_TRY(auto st,
-              db_.prepare("SELECT g.open_turn, s.state_json FROM games g "
-                          "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
-                          "WHERE g.id = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT g.open_turn, s.state_json FROM games g "
+                               "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
+                               "WHERE g.id = ?"));
   st.bind_text(1, game);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   if (!row) return Status::Ok();  // no state for the open turn: nothing to index
-  auto state = sqlite::state_from_text(st.column_text(1), game, st.column_int(0));
+  auto state = state_from_text(st.column_text(1), game, st.column_int(0));
   if (!state.ok()) return Status::Ok();  // left unindexed; load_state reports it to readers
   return index_open_state(game, *state);
 }
 
 Status SqliteStore::rebuild_open_state_index(const std::string& game) {
-  ADJ_SQL_TRY(auto tx, sqlite::Transaction::begin(db_));
+  ADJ_TRY(auto tx, sqlite::Transaction::begin(db_));
   ADJ_RETURN_IF_ERROR(reindex_open_state(game));
   return tx.commit();
 }
@@ -134,42 +132,39 @@ Result<GameState> SqliteStore::load_view(const std::string& game, std::optional<
                                          const std::vector<std::string>& areas) {
   ReadSnapshot snapshot(db_);
   ADJ_RETURN_IF_ERROR(snapshot.begin());
-  ADJ_SQL_TRY(
-      auto hd,
-      db_.prepare(
-          "SELECT g.open_turn, o.turn, o.head_json FROM games g INDEXED BY games_small_columns "
-          "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = ?"));
+  ADJ_TRY(auto hd,
+          db_.prepare(
+              "SELECT g.open_turn, o.turn, o.head_json FROM games g INDEXED BY games_small_columns "
+              "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = ?"));
   hd.bind_text(1, game);
-  ADJ_SQL_TRY(bool found, hd.step());
+  ADJ_TRY(bool found, hd.step());
   if (!found) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(hd.column_int(0));
   if (hd.column_is_null(1) || hd.column_int(1) != wanted || hd.column_int(0) != wanted)
     return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
   const std::string where = "game " + game + " turn " + std::to_string(wanted);
-  ADJ_SQL_TRY(Json doc, sqlite::json_from_text(hd.column_text(2), "state head of " + where));
+  ADJ_TRY(Json doc, json_from_text(hd.column_text(2), "state head of " + where));
   if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
 
   Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
   std::vector<std::string> want_players = players;
   {
-    ADJ_SQL_TRY(auto ar, db_.prepare("SELECT area_json FROM open_state_areas "
-                                     "WHERE game_id = ? AND code = ?"));
-    ADJ_SQL_TRY(auto ea, db_.prepare("SELECT edge_json FROM open_state_edges "
-                                     "WHERE game_id = ? AND a = ?"));
+    ADJ_TRY(auto ar, db_.prepare("SELECT area_json FROM open_state_areas "
+                                 "WHERE game_id = ? AND code = ?"));
+    ADJ_TRY(auto ea, db_.prepare("SELECT edge_json FROM open_state_edges "
+                                 "WHERE game_id = ? AND a = ?"));
     // Without statistics the planner would scan the game's borders by the primary key.
-    ADJ_SQL_TRY(auto eb,
-                db_.prepare("SELECT edge_json FROM open_state_edges "
-                            "INDEXED BY open_state_edges_by_b WHERE game_id = ? AND b = ?"));
+    ADJ_TRY(auto eb, db_.prepare("SELECT edge_json FROM open_state_edges "
+                                 "INDEXED BY open_state_edges_by_b WHERE game_id = ? AND b = ?"));
     std::vector<std::string> want_areas = areas;  // each once, as cut_state keeps them
     std::sort(want_areas.begin(), want_areas.end());
     want_areas.erase(std::unique(want_areas.begin(), want_areas.end()), want_areas.end());
     for (const std::string& code : want_areas) {
       ar.reset();
       ar.bind_text(1, game).bind_text(2, code);
-      ADJ_SQL_TRY(bool row, ar.step());
+      ADJ_TRY(bool row, ar.step());
       if (!row) continue;
-      ADJ_SQL_TRY(Json a,
-                  sqlite::json_from_text(ar.column_text(0), "area " + code + " of " + where));
+      ADJ_TRY(Json a, json_from_text(ar.column_text(0), "area " + code + " of " + where));
       if (a.is_object() && a.contains("owner") && a["owner"].is_string())
         want_players.push_back(a["owner"].get<std::string>());
       area_rows.push_back(std::move(a));
@@ -177,9 +172,9 @@ Result<GameState> SqliteStore::load_view(const std::string& game, std::optional<
         st->reset();
         st->bind_text(1, game).bind_text(2, code);
         for (;;) {
-          ADJ_SQL_TRY(bool e, st->step());
+          ADJ_TRY(bool e, st->step());
           if (!e) break;
-          ADJ_SQL_TRY(Json ej, sqlite::json_from_text(st->column_text(0), "border of " + where));
+          ADJ_TRY(Json ej, json_from_text(st->column_text(0), "border of " + where));
           edge_rows.push_back(std::move(ej));
         }
       }
@@ -188,15 +183,14 @@ Result<GameState> SqliteStore::load_view(const std::string& game, std::optional<
   std::sort(want_players.begin(), want_players.end());
   want_players.erase(std::unique(want_players.begin(), want_players.end()), want_players.end());
   {
-    ADJ_SQL_TRY(auto pl, db_.prepare("SELECT player_json FROM open_state_players "
-                                     "WHERE game_id = ? AND code = ?"));
+    ADJ_TRY(auto pl, db_.prepare("SELECT player_json FROM open_state_players "
+                                 "WHERE game_id = ? AND code = ?"));
     for (const std::string& code : want_players) {
       pl.reset();
       pl.bind_text(1, game).bind_text(2, code);
-      ADJ_SQL_TRY(bool row, pl.step());
+      ADJ_TRY(bool row, pl.step());
       if (!row) continue;
-      ADJ_SQL_TRY(Json p,
-                  sqlite::json_from_text(pl.column_text(0), "player " + code + " of " + where));
+      ADJ_TRY(Json p, json_from_text(pl.column_text(0), "player " + code + " of " + where));
       player_rows.push_back(std::move(p));
     }
   }
@@ -216,21 +210,21 @@ Result<std::vector<Area>> SqliteStore::area_names(const std::string& game,
                                                   std::optional<int> turn) {
   ReadSnapshot snapshot(db_);
   ADJ_RETURN_IF_ERROR(snapshot.begin());
-  ADJ_SQL_TRY(auto hd,
-              db_.prepare("SELECT g.open_turn, o.turn FROM games g INDEXED BY games_small_columns "
-                          "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = ?"));
+  ADJ_TRY(auto hd,
+          db_.prepare("SELECT g.open_turn, o.turn FROM games g INDEXED BY games_small_columns "
+                      "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = ?"));
   hd.bind_text(1, game);
-  ADJ_SQL_TRY(bool found, hd.step());
+  ADJ_TRY(bool found, hd.step());
   if (!found) return Status::NotFound(no_such_game(game));
   const int wanted = turn.value_or(hd.column_int(0));
   if (hd.column_is_null(1) || hd.column_int(1) != wanted || hd.column_int(0) != wanted)
     return GameStore::area_names(game, turn);
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT code, name FROM open_state_areas WHERE game_id = ? "
-                                   "ORDER BY code"));
+  ADJ_TRY(auto st, db_.prepare("SELECT code, name FROM open_state_areas WHERE game_id = ? "
+                               "ORDER BY code"));
   st.bind_text(1, game);
   std::vector<Area> out;
   for (;;) {
-    ADJ_SQL_TRY(bool row, st.step());
+    ADJ_TRY(bool row, st.step());
     if (!row) break;
     Area a;
     a.code = st.column_text(0);

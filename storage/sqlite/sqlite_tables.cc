@@ -1,6 +1,6 @@
 #include "storage/sqlite/sqlite_tables.h"
-#include "rules/core/ascii.h"
-#include "storage/record_checks.h"
+#include "base/ascii.h"
+#include "storage/core/record_checks.h"
 
 #include <sqlite3.h>
 

@@ -1,8 +1,7 @@
 #include "storage/sqlite/sqlite_throttle_store.h"
 
-#include "storage/record_checks.h"
+#include "storage/core/record_checks.h"
 #include "storage/sqlite/migrator.h"
-#include "storage/sqlite/try.h"
 
 namespace adj {
 
@@ -13,8 +12,8 @@ using store_checks::valid_throttle_key;
 namespace {}  // namespace
 
 Result<std::unique_ptr<SqliteThrottleStore>> SqliteThrottleStore::open(const std::string& path) {
-  ADJ_SQL_TRY(auto db, sqlite::Database::open(path));
-  ADJ_SQL_TRY(auto migrations, sqlite::bundled_migrations());
+  ADJ_TRY(auto db, sqlite::Database::open(path));
+  ADJ_TRY(auto migrations, sqlite::bundled_migrations());
   auto version = sqlite::migrate(db, migrations);
   if (!version.ok())
     return Status(version.status().code(), path + ": " + version.status().message());
@@ -22,11 +21,11 @@ Result<std::unique_ptr<SqliteThrottleStore>> SqliteThrottleStore::open(const std
 }
 
 Result<ThrottleState> SqliteThrottleStore::read(const std::string& key) {
-  ADJ_SQL_TRY(auto st, db_.prepare("SELECT failures, window_start, last_failure, lockouts, "
-                                   "locked_until, total_failures, trusted, recent "
-                                   "FROM auth_throttle WHERE key = ?"));
+  ADJ_TRY(auto st, db_.prepare("SELECT failures, window_start, last_failure, lockouts, "
+                               "locked_until, total_failures, trusted, recent "
+                               "FROM auth_throttle WHERE key = ?"));
   st.bind_text(1, key);
-  ADJ_SQL_TRY(bool row, st.step());
+  ADJ_TRY(bool row, st.step());
   ThrottleState s;
   if (!row) return s;
   s.failures = st.column_int(0);
@@ -44,7 +43,7 @@ Result<std::vector<ThrottleState>> SqliteThrottleStore::throttle_states(
     const std::vector<std::string>& keys) {
   std::vector<ThrottleState> out;
   for (const auto& k : keys) {
-    ADJ_SQL_TRY(auto s, read(k));
+    ADJ_TRY(auto s, read(k));
     out.push_back(std::move(s));
   }
   return out;
@@ -57,10 +56,10 @@ Status SqliteThrottleStore::update_throttle(
   for (const auto& k : keys)
     if (!valid_throttle_key(k))
       return Status::InvalidArgument("throttle key must be one non-empty line");
-  ADJ_SQL_TRY(auto tx, sqlite::Transaction::begin(db_));
+  ADJ_TRY(auto tx, sqlite::Transaction::begin(db_));
   std::vector<ThrottleState> states;
   for (const auto& k : keys) {
-    ADJ_SQL_TRY(auto s, read(k));
+    ADJ_TRY(auto s, read(k));
     states.push_back(std::move(s));
   }
   change(states);
@@ -70,10 +69,10 @@ Status SqliteThrottleStore::update_throttle(
       for (const auto& c : *list)
         if (c.find('\n') != std::string::npos)
           return Status::InvalidArgument("throttle client key must be one line");
-    ADJ_SQL_TRY(auto st,
-                db_.prepare("INSERT OR REPLACE INTO auth_throttle(key, failures, window_start, "
-                            "last_failure, lockouts, locked_until, total_failures, trusted, "
-                            "recent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    ADJ_TRY(auto st,
+            db_.prepare("INSERT OR REPLACE INTO auth_throttle(key, failures, window_start, "
+                        "last_failure, lockouts, locked_until, total_failures, trusted, "
+                        "recent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
     st.bind_text(1, keys[i])
         .bind_int(2, s.failures)
         .bind_int64(3, s.window_start)
@@ -87,17 +86,17 @@ Status SqliteThrottleStore::update_throttle(
   }
   {
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
-    ADJ_SQL_TRY(auto st, db_.prepare("DELETE FROM auth_throttle WHERE locked_until <= ? AND "
-                                     "last_failure < ? AND trusted = ''"));
+    ADJ_TRY(auto st, db_.prepare("DELETE FROM auth_throttle WHERE locked_until <= ? AND "
+                                 "last_failure < ? AND trusted = ''"));
     st.bind_int64(1, now).bind_int64(2, forget_before);
     ADJ_RETURN_IF_ERROR(st.run());
   }
   {
     // The cap: beyond max_rows, the least recently failed unlocked rows go first.
-    ADJ_SQL_TRY(auto st,
-                db_.prepare("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
-                            "ORDER BY locked_until > ?, last_failure LIMIT max(0, (SELECT "
-                            "count(*) FROM auth_throttle) - ?))"));
+    ADJ_TRY(auto st,
+            db_.prepare("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM auth_throttle "
+                        "ORDER BY locked_until > ?, last_failure LIMIT max(0, (SELECT "
+                        "count(*) FROM auth_throttle) - ?))"));
     st.bind_int64(1, now).bind_int64(2, static_cast<std::int64_t>(max_rows));
     ADJ_RETURN_IF_ERROR(st.run());
   }

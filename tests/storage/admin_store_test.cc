@@ -10,8 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "storage/core/messages.h"
 #include "storage/sqlite/database.h"
-#include "storage/sqlite/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 #include "tests/storage/backend_sql.h"
 #include "tests/storage/shared_db.h"

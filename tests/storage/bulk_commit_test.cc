@@ -1,5 +1,5 @@
 // What commit_turn's bulk writes keep (schemas/sql/0016_bulk_revisions.sql, sqlite_store_turns.cc
-// UncheckedWrites and TriggersOff, storage/state_text.h): one revision bump per commit and
+// UncheckedWrites and TriggersOff, storage/core/state_text.h): one revision bump per commit and
 // rollback for the battles and reports while every other writer still bumps per row; CHECKs and
 // triggers skipped only for the store's own bulk rows, which need no statement journal; the
 // open-state index cut out of the stored state text, byte for byte what serialising each element
@@ -10,10 +10,10 @@
 #include <atomic>
 #include <string>
 
+#include "storage/core/state_text.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/state_text.h"
 #include "tests/storage/store_test_util.h"
 
 namespace adj::storage_test {

@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "storage/sqlite/messages.h"
+#include "storage/core/messages.h"
 #include "tests/storage/shared_db.h"
 #include "tests/storage/store_test_util.h"
 

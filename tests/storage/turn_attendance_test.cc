@@ -1,16 +1,17 @@
-// Who had no orders in each resolved turn, kept beside the turn record (storage/turn_attendance.h,
-// schemas/sql/0018 and schemas/pg/0008): what commit_turn keeps, that turns_without_orders reads
-// it instead of the summary, the summary as the fallback for a turn without a row, rollback, and
-// the upgrade of a database whose turns predate the table, on both backends.
+// Who had no orders in each resolved turn, kept beside the turn record
+// (storage/core/turn_attendance.h, schemas/sql/0018 and schemas/pg/0008): what commit_turn keeps,
+// that turns_without_orders reads it instead of the summary, the summary as the fallback for a turn
+// without a row, rollback, and the upgrade of a database whose turns predate the table, on both
+// backends.
 #include <gtest/gtest.h>
 
+#include "storage/core/turn_attendance.h"
 #include "storage/postgres/pg_database.h"
 #include "storage/postgres/pg_migrator.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/turn_attendance.h"
 #include "tests/storage/backend_sql.h"
 #include "tests/storage/store_test_util.h"
 #include "tests/support/pg_test_db.h"

@@ -1,4 +1,4 @@
-#include "rules/core/ascii.h"
+#include "base/ascii.h"
 
 namespace adj::ascii {
 

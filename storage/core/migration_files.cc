@@ -1,4 +1,4 @@
-#include "storage/migration_files.h"
+#include "storage/core/migration_files.h"
 
 #include <algorithm>
 #include <charconv>

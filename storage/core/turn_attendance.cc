@@ -1,4 +1,4 @@
-#include "storage/turn_attendance.h"
+#include "storage/core/turn_attendance.h"
 
 namespace adj {
 

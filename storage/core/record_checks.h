@@ -31,8 +31,7 @@ std::string join_lines(const std::vector<std::string>& v);
 std::vector<std::string> split_lines(const std::string& s);
 bool valid_throttle_key(const std::string& k);
 
-// MembershipStore: ASCII lower case (addresses), and word lists stored space-separated.
-std::string lower_ascii(std::string s);
+// MembershipStore: word lists stored space-separated (addresses are folded by ascii::lower).
 std::string join_words(const std::vector<std::string>& v);
 std::vector<std::string> split_words(const std::string& s);
 // MembershipStore::add_confirmation's argument checks (InvalidArgument naming the field), and

@@ -1,11 +1,11 @@
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
 
 #include <charconv>
 #include <sstream>
 
 #include "rules/game/state_reader.h"
 
-namespace adj::sqlite {
+namespace adj {
 
 Result<std::string> json_to_text(const Json& j, std::string_view what) {
   try {
@@ -68,4 +68,4 @@ std::vector<std::string> lines_from_text(const std::string& text) {
   return out;
 }
 
-}  // namespace adj::sqlite
+}  // namespace adj

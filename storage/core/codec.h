@@ -10,7 +10,7 @@
 #include "rules/core/status.h"
 #include "rules/game/state.h"
 
-namespace adj::sqlite {
+namespace adj {
 
 // Compact JSON text. InvalidArgument (naming `what`) when a string holds invalid UTF-8.
 Result<std::string> json_to_text(const Json& j, std::string_view what);
@@ -29,4 +29,4 @@ std::vector<std::string> lines_from_text(const std::string& text);
 // Parses a stored GameState and checks it is the one asked for. Corruption otherwise.
 Result<GameState> state_from_text(std::string_view text, const std::string& game, int turn);
 
-}  // namespace adj::sqlite
+}  // namespace adj

@@ -1,4 +1,4 @@
-#include "storage/record_checks.h"
+#include "storage/core/record_checks.h"
 
 #include <cctype>
 #include <sstream>
@@ -78,11 +78,6 @@ std::vector<std::string> split_lines(const std::string& s) {
 
 bool valid_throttle_key(const std::string& k) {
   return !k.empty() && k.find('\n') == std::string::npos;
-}
-
-std::string lower_ascii(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string join_words(const std::vector<std::string>& v) {

@@ -1,8 +1,8 @@
-#include "storage/state_text.h"
+#include "storage/core/state_text.h"
 
 #include <cstddef>
 
-#include "storage/sqlite/codec.h"
+#include "storage/core/codec.h"
 
 namespace adj {
 
@@ -115,7 +115,7 @@ Result<OpenStateTexts> open_state_texts(const GameState& state, std::string_view
   // Reserved up front: the views below point into these strings, which must not move.
   out.owned.reserve(state.players.size() + state.areas.size() + state.edges.size());
   const auto add = [&](const Json& j, std::vector<std::string_view>& into) -> Status {
-    auto text = sqlite::json_to_text(j, where);
+    auto text = json_to_text(j, where);
     if (!text.ok()) return text.status();
     out.owned.push_back(std::move(text).value());
     into.push_back(out.owned.back());
