@@ -1,5 +1,5 @@
 // The command implementations behind the command line: plain functions over plain options, so
-// that CLI11 stays in one translation unit (cli.cc). Each prints to stdout/stderr and returns the
+// that CLI11 stays in the files that register the commands (cli_state.h). Each prints to stdout/stderr and returns the
 // process exit code (see cli.h).
 #pragma once
 
