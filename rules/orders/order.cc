@@ -1,12 +1,8 @@
 #include "rules/orders/order.h"
 
+#include "base/ascii.h"
+
 namespace adj {
-
-namespace {
-
-char ascii_upper(char c) { return (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c; }
-
-}  // namespace
 
 const char* verb_name(Verb verb) {
   switch (verb) {
@@ -51,7 +47,7 @@ std::optional<Verb> verb_from_name(std::string_view name) {
   // Dispatch on length and first letter, then compare the rest.
   if (name.size() < 4 || name.size() > 7) return std::nullopt;
   Verb candidate;
-  switch (ascii_upper(name[0])) {
+  switch (ascii::upper(name[0])) {
     case 'M':
       candidate = name.size() == 4 ? Verb::kMove : Verb::kMigrate;
       break;
@@ -88,7 +84,7 @@ std::optional<Verb> verb_from_name(std::string_view name) {
   const std::string_view want = verb_name(candidate);
   if (want.size() != name.size()) return std::nullopt;
   for (std::size_t i = 1; i < want.size(); ++i)
-    if (ascii_upper(name[i]) != want[i]) return std::nullopt;
+    if (ascii::upper(name[i]) != want[i]) return std::nullopt;
   return candidate;
 }
 
