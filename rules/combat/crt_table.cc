@@ -9,7 +9,7 @@ namespace adj {
 
 namespace {
 
-constexpr const char* kSchema = "schemas/crt_table.schema.json";
+constexpr const char* kCrtSchema = "schemas/crt_table.schema.json";
 
 Status err(const std::string& path, const std::string& what) {
   return Status::InvalidArgument(path + ": " + what);
@@ -62,7 +62,7 @@ Result<Json> crt_document(const Json& spec, const std::string& kind, const std::
     return err(path, "must be the name of a bundled table or a table object");
   }
   if (validate) {
-    auto errors = validate_against_schema(doc, kSchema);
+    auto errors = validate_against_schema(doc, kCrtSchema);
     if (!errors.empty())
       return err(path + (errors[0].path == "/" ? "" : errors[0].path), errors[0].message);
   }

@@ -25,7 +25,7 @@ constexpr std::size_t kMaxBytes = 1 << 20;
 constexpr lua_Integer kMaxRounds = 10'000;
 constexpr lua_Integer kMaxListItems = 10'000;  // dice per round, group_losses, groups
 
-struct Reader {
+struct LuaReader {
   lua_State* L;
   const LuaSandbox& box;
   std::string root;  // "outcome" or "engine": what max_bytes bounds
@@ -39,7 +39,7 @@ Status bad_value(const std::string& path, const std::string& what);
 
 // Counts `n` more bytes against max_bytes; the error names the root, the bound and where it was
 // passed.
-Status take_bytes(Reader& r, std::size_t n, const std::string& path) {
+Status take_bytes(LuaReader& r, std::size_t n, const std::string& path) {
   if (n > r.max_bytes - r.bytes) return bad_value(r.root, r.over + " (at " + path + ")");
   r.bytes += n;
   return Status::Ok();
@@ -62,7 +62,7 @@ bool contents_in_place(lua_State* L, int idx, std::string* error) {
   return true;
 }
 
-Result<Json> to_json_value(Reader& r, int idx, const std::string& path, int depth) {
+Result<Json> to_json_value(LuaReader& r, int idx, const std::string& path, int depth) {
   lua_State* L = r.L;
   idx = lua_absindex(L, idx);
   if (++r.nodes > kMaxNodes) return bad_value(path, "more than a million values");
@@ -174,7 +174,7 @@ Result<bool> bool_at(lua_State* L, int idx, const Path& path) {
   return lua_toboolean(L, idx) != 0;
 }
 
-Result<std::string> string_at(Reader& r, int idx, const Path& path) {
+Result<std::string> string_at(LuaReader& r, int idx, const Path& path) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TSTRING)
     return bad_value(path, "must be a string, not a " + type_of(L, idx));
@@ -208,7 +208,7 @@ bool fast_bool(lua_State* L, int idx, bool& target) {
 }
 // Counts the string's bytes against max_bytes (false past it: string_at names the error).
 template <typename S>  // std::string or std::optional<std::string>
-bool fast_string(Reader& r, int idx, S& target) {
+bool fast_string(LuaReader& r, int idx, S& target) {
   if (lua_type(r.L, idx) != LUA_TSTRING) return false;
   std::size_t n = 0;
   const char* chars = lua_tolstring(r.L, idx, &n);
@@ -217,7 +217,7 @@ bool fast_string(Reader& r, int idx, S& target) {
   target = std::string(chars, n);
   return true;
 }
-Result<Json> object_at(Reader& r, int idx, const Path& path) {
+Result<Json> object_at(LuaReader& r, int idx, const Path& path) {
   if (lua_type(r.L, idx) != LUA_TTABLE)
     return bad_value(path, "must be a table, not a " + type_of(r.L, idx));
   idx = lua_absindex(r.L, idx);
@@ -263,7 +263,7 @@ Result<lua_Integer> list_at(lua_State* L, int idx, const Path& path) {
   return n;
 }
 
-Result<std::vector<int>> int_list_at(Reader& r, int idx, const Path& path) {
+Result<std::vector<int>> int_list_at(LuaReader& r, int idx, const Path& path) {
   lua_State* L = r.L;
   Result<lua_Integer> n = list_at(L, idx, path);
   if (!n.ok()) return n.status();
@@ -328,7 +328,7 @@ Status each_field(lua_State* L, int idx, const Path& path, Fn fn) {
   } while (0)
 
 // Reads the round at `idx` into `round`.
-Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) {
+Status round_from_lua(LuaReader& r, int idx, const Path& path, BattleRound& round) {
   lua_State* L = r.L;
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad_value(path, "must be a table, not a " + type_of(L, idx));
@@ -378,7 +378,7 @@ Status round_from_lua(Reader& r, int idx, const Path& path, BattleRound& round) 
 }  // namespace
 
 Result<Json> json_from_lua(lua_State* L, int idx, const std::string& path) {
-  Reader r{L, sandbox_of(L), path};
+  LuaReader r{L, sandbox_of(L), path};
   return to_json_value(r, idx, path, 0);
 }
 
@@ -386,11 +386,11 @@ Result<BattleOutcome> outcome_from_lua(lua_State* L, int idx, const OutcomeBound
                                        std::size_t* bytes) {
   if (lua_type(L, idx) != LUA_TTABLE)
     return bad_value("outcome", "resolve must return a table, not a " + type_of(L, idx));
-  Reader r{L, sandbox_of(L), "outcome"};
+  LuaReader r{L, sandbox_of(L), "outcome"};
   r.max_bytes = bound.bytes;
   r.over = bound.over;
   struct Report {  // *bytes on every return
-    Reader& r;
+    LuaReader& r;
     std::size_t* out;
     ~Report() {
       if (out) *out = r.bytes;

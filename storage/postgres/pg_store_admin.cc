@@ -48,22 +48,23 @@ Status PgStore::set_schedule(const std::string& game, const Schedule& s) {
   ADJ_RETURN_IF_ERROR(check_schedule(s));
   ADJ_TRY(
       const std::int64_t n,
-      conn_.run("INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
-                "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
-                "downtime_grace_seconds) "
-                "SELECT id, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::bigint, "
-                "$7::bigint, $8::double precision, $9::bigint FROM games WHERE id = $1 "
-                "ON CONFLICT (game_id) DO UPDATE SET kind = excluded.kind, "
-                "deadline = excluded.deadline, interval_seconds = excluded.interval_seconds, "
-                "time_of_day = excluded.time_of_day, "
-                "early_when_all_in = excluded.early_when_all_in, "
-                "max_attempts = excluded.max_attempts, "
-                "nmr_guard_ratio = excluded.nmr_guard_ratio, "
-                "downtime_grace_seconds = excluded.downtime_grace_seconds",
-                {Param(game), Param(s.kind), optional_int(s.deadline), Param(s.interval_seconds),
-                 s.time_of_day ? Param(std::int64_t{*s.time_of_day}) : Param(), Param(std::int64_t{s.early_when_all_in ? 1 : 0}),
-                 Param(std::int64_t{s.max_attempts}), Param(s.nmr_guard_ratio),
-                 Param(s.downtime_grace_seconds)}));
+      conn_.run(
+          "INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
+          "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
+          "downtime_grace_seconds) "
+          "SELECT id, $2::text, $3::bigint, $4::bigint, $5::bigint, $6::bigint, "
+          "$7::bigint, $8::double precision, $9::bigint FROM games WHERE id = $1 "
+          "ON CONFLICT (game_id) DO UPDATE SET kind = excluded.kind, "
+          "deadline = excluded.deadline, interval_seconds = excluded.interval_seconds, "
+          "time_of_day = excluded.time_of_day, "
+          "early_when_all_in = excluded.early_when_all_in, "
+          "max_attempts = excluded.max_attempts, "
+          "nmr_guard_ratio = excluded.nmr_guard_ratio, "
+          "downtime_grace_seconds = excluded.downtime_grace_seconds",
+          {Param(game), Param(s.kind), optional_int(s.deadline), Param(s.interval_seconds),
+           s.time_of_day ? Param(std::int64_t{*s.time_of_day}) : Param(),
+           Param(std::int64_t{s.early_when_all_in ? 1 : 0}), Param(std::int64_t{s.max_attempts}),
+           Param(s.nmr_guard_ratio), Param(s.downtime_grace_seconds)}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }

@@ -18,7 +18,7 @@ namespace {
 
 // Columns 0..6: game_id, version, sha256, created_at, created_by, conformance, from_turn.
 
-EngineScript read_script_row(const pg::Rows& r, int i) {
+EngineScript pg_read_script_row(const pg::Rows& r, int i) {
   EngineScript s;
   s.game = r.text(i, 0);
   s.version = r.int32(i, 1);
@@ -70,7 +70,7 @@ Result<EngineScript> PgStore::engine_script(const std::string& game, int version
   if (r.is_null(0, 0))
     return Status::NotFound("game " + game + " has no engine script version " +
                             std::to_string(version));
-  EngineScript s = read_script_row(r, 0);
+  EngineScript s = pg_read_script_row(r, 0);
   s.source = r.text(0, 7);
   return s;
 }
@@ -86,7 +86,7 @@ Result<std::optional<EngineScript>> PgStore::engine_script_for_turn(const std::s
                       {Param(game), Param(std::int64_t{turn})}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   if (r.is_null(0, 0)) return std::optional<EngineScript>();
-  return std::optional<EngineScript>(read_script_row(r, 0));
+  return std::optional<EngineScript>(pg_read_script_row(r, 0));
 }
 
 Result<std::vector<EngineScript>> PgStore::engine_script_versions(const std::string& game) {
@@ -98,7 +98,7 @@ Result<std::vector<EngineScript>> PgStore::engine_script_versions(const std::str
   if (r.empty()) return Status::NotFound(no_such_game(game));
   std::vector<EngineScript> out;
   for (int i = 0; i < r.size(); ++i)
-    if (!r.is_null(i, 0)) out.push_back(read_script_row(r, i));
+    if (!r.is_null(i, 0)) out.push_back(pg_read_script_row(r, i));
   return out;
 }
 

@@ -7,10 +7,10 @@ namespace adj {
 
 namespace {
 
-constexpr const char* kSummaryColumns =
+constexpr const char* kPgSummaryColumns =
     "SELECT id, name, engine, open_turn, status, created_at FROM games";
 
-GameSummary summary_from_row(const pg::Rows& r, int i) {
+GameSummary pg_summary_from_row(const pg::Rows& r, int i) {
   GameSummary g;
   g.id = r.text(i, 0);
   g.name = r.text(i, 1);
@@ -71,17 +71,17 @@ Result<std::string> PgStore::stored_game_id(const std::string& game) {
 
 Result<std::vector<GameSummary>> PgStore::list_games() {
   // COLLATE "C": by bytes, as SQLite's BINARY order.
-  ADJ_TRY(auto r, conn_.query(std::string(kSummaryColumns) + " ORDER BY id COLLATE \"C\""));
+  ADJ_TRY(auto r, conn_.query(std::string(kPgSummaryColumns) + " ORDER BY id COLLATE \"C\""));
   std::vector<GameSummary> out;
   out.reserve(r.size());
-  for (int i = 0; i < r.size(); ++i) out.push_back(summary_from_row(r, i));
+  for (int i = 0; i < r.size(); ++i) out.push_back(pg_summary_from_row(r, i));
   return out;
 }
 
 Result<GameSummary> PgStore::game_summary(const std::string& game) {
-  ADJ_TRY(auto r, conn_.query(std::string(kSummaryColumns) + " WHERE id = $1", {game}));
+  ADJ_TRY(auto r, conn_.query(std::string(kPgSummaryColumns) + " WHERE id = $1", {game}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
-  return summary_from_row(r, 0);
+  return pg_summary_from_row(r, 0);
 }
 
 Result<Json> PgStore::scenario(const std::string& game) {

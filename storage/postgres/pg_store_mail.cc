@@ -74,7 +74,7 @@ std::string storable_text(std::string_view s) {
 }
 
 // Reads the columns of kInboxColumns.
-Result<InboxMessage> inbox_from_row(const Rows& r, int row) {
+Result<InboxMessage> pg_inbox_from_row(const Rows& r, int row) {
   InboxMessage m;
   m.id = r.int64(row, 0);
   m.message_id = r.text(row, 1);
@@ -107,14 +107,14 @@ Result<std::vector<InboxMessage>> inbox_rows(const Rows& r) {
   std::vector<InboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
   for (int i = 0; i < r.size(); ++i) {
-    ADJ_TRY(InboxMessage m, inbox_from_row(r, i));
+    ADJ_TRY(InboxMessage m, pg_inbox_from_row(r, i));
     out.push_back(std::move(m));
   }
   return out;
 }
 
 // Reads the columns of kOutboxColumns.
-OutboxMessage outbox_from_row(const Rows& r, int row) {
+OutboxMessage pg_outbox_from_row(const Rows& r, int row) {
   OutboxMessage m;
   m.id = r.int64(row, 0);
   m.kind = r.text(row, 1);
@@ -211,8 +211,8 @@ Result<std::vector<InboxMessage>> PgStore::inbox_list(const std::string& state, 
 namespace {
 
 // Messages and raw bytes received since `since` WHERE `match` (on $1, bound to `key`).
-Result<InboxUsage> inbox_usage(pg::Connection& c, std::string_view match, const std::string& key,
-                               UnixTime since) {
+Result<InboxUsage> pg_inbox_usage(pg::Connection& c, std::string_view match, const std::string& key,
+                                  UnixTime since) {
   if (key.empty()) return InboxUsage{};
   ADJ_TRY(Rows r, c.query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
                               std::string(match) + " AND received_at >= $2",
@@ -224,11 +224,11 @@ Result<InboxUsage> inbox_usage(pg::Connection& c, std::string_view match, const 
 }  // namespace
 
 Result<InboxUsage> PgStore::inbox_usage_from(const std::string& from, UnixTime since) {
-  return inbox_usage(conn_, "lower(envelope_from) = lower($1)", from, since);
+  return pg_inbox_usage(conn_, "lower(envelope_from) = lower($1)", from, since);
 }
 
 Result<InboxUsage> PgStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
-  return inbox_usage(conn_, "peer = $1", peer, since);
+  return pg_inbox_usage(conn_, "peer = $1", peer, since);
 }
 
 Result<int> PgStore::prune_inbox(UnixTime before, UnixTime now) {
@@ -257,7 +257,7 @@ Result<std::vector<GameStorage>> PgStore::storage_by_game() {
 Result<InboxMessage> PgStore::inbox_message(std::int64_t id) {
   ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE id = $1", {id}));
   if (r.empty()) return Status::NotFound(inbox_not_found(id));
-  return inbox_from_row(r, 0);
+  return pg_inbox_from_row(r, 0);
 }
 
 Status PgStore::set_inbox_state(std::int64_t id, const std::string& state,
@@ -375,7 +375,7 @@ Result<std::vector<OutboxMessage>> PgStore::claim(UnixTime now, int limit,
   ADJ_TRY(Rows r, conn_.query(sql, {now + lease_seconds, now, std::max(limit, 0)}));
   std::vector<OutboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
+  for (int i = 0; i < r.size(); ++i) out.push_back(pg_outbox_from_row(r, i));
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
     const auto anonymous = [](const OutboxMessage& m) {
       return m.kind == "refusal" || m.kind == "help";
@@ -426,7 +426,7 @@ Result<std::vector<OutboxMessage>> PgStore::outbox(const std::string& game, int 
                               {game, std::max(limit, 0)}));
   std::vector<OutboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
+  for (int i = 0; i < r.size(); ++i) out.push_back(pg_outbox_from_row(r, i));
   return out;
 }
 
@@ -436,7 +436,7 @@ Result<OutboxMessage> PgStore::outbox_message(std::int64_t id) {
       conn_.query("SELECT " + std::string(kOutboxColumns) + " FROM outbox WHERE id = $1", {id}));
   if (r.empty())
     return Status::NotFound("There is no outgoing message " + std::to_string(id) + ".");
-  return outbox_from_row(r, 0);
+  return pg_outbox_from_row(r, 0);
 }
 
 Result<int> PgStore::pending_count() {

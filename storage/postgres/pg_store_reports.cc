@@ -6,10 +6,11 @@ namespace adj {
 
 namespace {
 
-constexpr const char* kBattleColumns =
+constexpr const char* kPgBattleColumns =
     "SELECT battle_id, seed, engine, input_json, outcome_json FROM battles ";
 
-Result<BattleRecord> battle_from_row(const pg::Rows& r, int i, const std::string& game, int turn) {
+Result<BattleRecord> pg_battle_from_row(const pg::Rows& r, int i, const std::string& game,
+                                        int turn) {
   BattleRecord b;
   b.id = r.text(i, 0);
   const std::string where = "battle " + b.id + " of game " + game + " turn " + std::to_string(turn);
@@ -50,23 +51,23 @@ Result<std::vector<int>> PgStore::report_turns(const std::string& game) {
 
 Result<BattleRecord> PgStore::battle(const std::string& game, int turn, const std::string& id) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_TRY(auto r, conn_.query(std::string(kBattleColumns) +
+  ADJ_TRY(auto r, conn_.query(std::string(kPgBattleColumns) +
                                   "WHERE game_id = $1 AND turn = $2 AND battle_id = $3",
                               {game, turn, id}));
   if (r.empty())
     return Status::NotFound("battle " + id + " of game " + game + " turn " + std::to_string(turn));
-  return battle_from_row(r, 0, game, turn);
+  return pg_battle_from_row(r, 0, game, turn);
 }
 
 Result<std::vector<BattleRecord>> PgStore::battles(const std::string& game, int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_TRY(auto r, conn_.query(std::string(kBattleColumns) + "WHERE game_id = $1 AND turn = $2 "
-                                                            "ORDER BY battle_id COLLATE \"C\"",
+  ADJ_TRY(auto r, conn_.query(std::string(kPgBattleColumns) + "WHERE game_id = $1 AND turn = $2 "
+                                                              "ORDER BY battle_id COLLATE \"C\"",
                               {game, turn}));
   std::vector<BattleRecord> out;
   out.reserve(r.size());
   for (int i = 0; i < r.size(); ++i) {
-    ADJ_TRY(BattleRecord b, battle_from_row(r, i, game, turn));
+    ADJ_TRY(BattleRecord b, pg_battle_from_row(r, i, game, turn));
     out.push_back(std::move(b));
   }
   return out;

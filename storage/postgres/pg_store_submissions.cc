@@ -7,11 +7,11 @@ namespace adj {
 
 namespace {
 
-constexpr const char* kColumns =
+constexpr const char* kPgColumns =
     "SELECT id, game_id, player, turn, source, received_at, raw_text, ack_json, accepted, current "
     "FROM submissions ";
 
-Result<std::vector<SubmissionRecord>> collect(const pg::Rows& rows) {
+Result<std::vector<SubmissionRecord>> pg_collect(const pg::Rows& rows) {
   std::vector<SubmissionRecord> out;
   out.reserve(rows.size());
   for (int i = 0; i < rows.size(); ++i) {
@@ -83,16 +83,17 @@ Result<std::vector<SubmissionRecord>> PgStore::current_submissions(const std::st
                                                                    int turn) {
   ADJ_RETURN_IF_ERROR(require_game(game));
   ADJ_TRY(auto rows,
-          conn_.query(std::string(kColumns) + "WHERE game_id = $1 AND turn = $2 AND accepted = 1 "
-                                              "AND current = 1 ORDER BY player COLLATE \"C\"",
+          conn_.query(std::string(kPgColumns) + "WHERE game_id = $1 AND turn = $2 AND accepted = 1 "
+                                                "AND current = 1 ORDER BY player COLLATE \"C\"",
                       {game, turn}));
-  return collect(rows);
+  return pg_collect(rows);
 }
 
 Result<std::vector<SubmissionRecord>> PgStore::all_submissions(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_TRY(auto rows, conn_.query(std::string(kColumns) + "WHERE game_id = $1 ORDER BY id", {game}));
-  return collect(rows);
+  ADJ_TRY(auto rows,
+          conn_.query(std::string(kPgColumns) + "WHERE game_id = $1 ORDER BY id", {game}));
+  return pg_collect(rows);
 }
 
 }  // namespace adj

@@ -18,7 +18,7 @@ constexpr int kFetchRows = 1000;
 constexpr Oid kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
               kFloat8 = 701;
 
-ColumnClass class_of(const std::string& data_type) {
+ColumnClass pg_class_of(const std::string& data_type) {
   if (data_type == "bigint" || data_type == "integer" || data_type == "smallint")
     return ColumnClass::kInteger;
   if (data_type == "double precision" || data_type == "real") return ColumnClass::kReal;
@@ -152,7 +152,7 @@ class PgTables final : public TableAccess {
           {t.name});
       if (!cols.ok()) return cols.status();
       for (int c = 0; c < cols->size(); ++c) {
-        t.columns.push_back({cols->text(c, 0), class_of(cols->text(c, 1))});
+        t.columns.push_back({cols->text(c, 0), pg_class_of(cols->text(c, 1))});
         if (cols->text(c, 2) == "YES") t.identity = cols->text(c, 0);
       }
       auto pk = conn().query(
@@ -295,7 +295,7 @@ class PgTables final : public TableAccess {
         {table});
     if (!cols.ok()) return cols.status();
     std::map<std::string, ColumnClass> out;
-    for (int c = 0; c < cols->size(); ++c) out[cols->text(c, 0)] = class_of(cols->text(c, 1));
+    for (int c = 0; c < cols->size(); ++c) out[cols->text(c, 0)] = pg_class_of(cols->text(c, 1));
     return out;
   }
 
