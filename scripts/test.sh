@@ -2,7 +2,9 @@
 # The test command (what .ci/run calls). Stages, each timed (the table at the end):
 #   1. deps       scripts/install-deps.sh --test
 #      checks     scripts/check-layers.sh (no include crosses the layer rules of
-#                 docs/architecture.md) and scripts/check-doc-links.sh (README and docs/ links)
+#                 docs/architecture.md), scripts/check-doc-links.sh (README and docs/ links) and
+#                 scripts/check-unity-names.py (no two files of a target define one local name,
+#                 which a unity batch would make a redefinition)
 #   2. gcc        GCC Release build at -O1 (unity batches, -Werror) of the daemon, the tests and
 #                 the fuzz harnesses (replay mode) in build/
 #   3. gcc-test   the whole suite there (ctest: every label), including the seed-corpus replays
@@ -147,6 +149,7 @@ checks_all() {  # the layer rules of the includes, and the links of the document
   local rc=0
   scripts/check-layers.sh || rc=1
   scripts/check-doc-links.sh || rc=1
+  python3 scripts/check-unity-names.py || rc=1
   return $rc
 }
 

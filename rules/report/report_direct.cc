@@ -22,7 +22,7 @@ void jstr(std::string& out, std::string_view s) { json_text::str(out, s); }
 void jopt(std::string& out, const std::optional<std::string>& s) { json_text::opt_str(out, s); }
 
 // Left-aligns `s` in `width` columns; a longer text still gets one space after it.
-void pad(std::string& out, std::string_view s, std::size_t width) {
+void direct_pad(std::string& out, std::string_view s, std::size_t width) {
   out += s;
   out.append(s.size() < width ? width - s.size() : 1, ' ');
 }
@@ -126,8 +126,8 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   for (std::size_t i : entry.actions) {
     const ActionResult& a = result.actions[i];
     t += "  ";
-    pad(t, std::to_string(a.action) + ".", 4);
-    pad(t, a.text, 28);
+    direct_pad(t, std::to_string(a.action) + ".", 4);
+    direct_pad(t, a.text, 28);
     t += a.ok ? "ok: " : "FAILED: ";
     t += a.message;
     if (a.bp_spent > 0) t += " (" + std::to_string(a.bp_spent) + " BP)";

@@ -15,7 +15,7 @@ std::string words(std::string key) {
 
 bool scalar(const Json& j) { return !j.is_object() && !j.is_array(); }
 
-bool shown(const Json& j) {
+bool state_shown(const Json& j) {
   return !((j.is_array() || j.is_object()) && j.empty()) && !j.is_null();
 }
 
@@ -39,7 +39,7 @@ std::string value_inline(const Json& j) {
   if (j.is_array()) {
     std::string out;
     for (const auto& x : j) {
-      if (!shown(x)) continue;
+      if (!state_shown(x)) continue;
       if (!out.empty()) out += ", ";
       out += value_inline(x);
     }
@@ -57,10 +57,11 @@ std::string value_inline(const Json& j) {
 std::string object_inline(const Json& o, const std::string& skip_head) {
   bool all_plain = true;
   for (auto it = o.begin(); it != o.end(); ++it)
-    if (shown(*it) && !scalar(*it)) all_plain = false;
+    if (state_shown(*it) && !scalar(*it)) all_plain = false;
   std::string out;
   for (auto it = o.begin(); it != o.end(); ++it) {
-    if (it.key() == skip_head || (skip_head == "name" && it.key() == "id") || !shown(*it)) continue;
+    if (it.key() == skip_head || (skip_head == "name" && it.key() == "id") || !state_shown(*it))
+      continue;
     if (!out.empty()) out += all_plain ? ", " : "; ";
     out += words(it.key()) + (scalar(*it) ? " " : ": ") + value_inline(*it);
   }
@@ -76,7 +77,7 @@ bool spread(const Json& o) {
 
 void lines(const Json& o, const std::string& indent, std::string& out) {
   for (auto it = o.begin(); it != o.end(); ++it) {
-    if (!shown(*it)) continue;
+    if (!state_shown(*it)) continue;
     if (it->is_object() && spread(*it)) {
       out += indent + words(it.key()) + ":\n";
       lines(*it, indent + "  ", out);
@@ -89,13 +90,13 @@ void lines(const Json& o, const std::string& indent, std::string& out) {
 }  // namespace
 
 std::string state_inline(const Json& state) {
-  if (!shown(state)) return "-";
+  if (!state_shown(state)) return "-";
   const std::string out = value_inline(state);
   return out.empty() ? "-" : out;
 }
 
 std::string state_lines(const Json& state, const std::string& indent) {
-  if (!shown(state)) return "";
+  if (!state_shown(state)) return "";
   if (!state.is_object()) return indent + value_inline(state) + "\n";
   std::string out;
   lines(state, indent, out);

@@ -21,15 +21,15 @@ using pg::Rows;
 
 namespace {
 
-constexpr std::string_view kInboxColumns =
+constexpr std::string_view kPgInboxColumns =
     "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
     "outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
 // The same columns with raw left out (empty bytes in its place).
-constexpr std::string_view kInboxColumnsNoRaw =
+constexpr std::string_view kPgInboxColumnsNoRaw =
     "SELECT id, message_id, channel, envelope_from, envelope_to_json, ''::bytea, received_at, "
     "state, outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
 
-constexpr std::string_view kOutboxColumns =
+constexpr std::string_view kPgOutboxColumns =
     "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
     "last_error, created_at";
 
@@ -73,7 +73,7 @@ std::string storable_text(std::string_view s) {
   return out;
 }
 
-// Reads the columns of kInboxColumns.
+// Reads the columns of kPgInboxColumns.
 Result<InboxMessage> pg_inbox_from_row(const Rows& r, int row) {
   InboxMessage m;
   m.id = r.int64(row, 0);
@@ -113,7 +113,7 @@ Result<std::vector<InboxMessage>> inbox_rows(const Rows& r) {
   return out;
 }
 
-// Reads the columns of kOutboxColumns.
+// Reads the columns of kPgOutboxColumns.
 OutboxMessage pg_outbox_from_row(const Rows& r, int row) {
   OutboxMessage m;
   m.id = r.int64(row, 0);
@@ -194,14 +194,15 @@ Result<std::vector<InboxPut>> PgStore::put_inbox_batch(const std::vector<InboxMe
 }
 
 Result<std::vector<InboxMessage>> PgStore::inbox_in_state(const std::string& state, int limit) {
-  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE state = $1 ORDER BY id LIMIT $2",
-                              {state, std::max(limit, 0)}));
+  ADJ_TRY(Rows r,
+          conn_.query(std::string(kPgInboxColumns) + "WHERE state = $1 ORDER BY id LIMIT $2",
+                      {state, std::max(limit, 0)}));
   return inbox_rows(r);
 }
 
 Result<std::vector<InboxMessage>> PgStore::inbox_list(const std::string& state, int limit,
                                                       bool newest_first) {
-  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumnsNoRaw) +
+  ADJ_TRY(Rows r, conn_.query(std::string(kPgInboxColumnsNoRaw) +
                                   "WHERE $1::text = '' OR state = $1::text ORDER BY id " +
                                   (newest_first ? "DESC" : "ASC") + " LIMIT $2",
                               {state, std::max(limit, 0)}));
@@ -255,7 +256,7 @@ Result<std::vector<GameStorage>> PgStore::storage_by_game() {
 }
 
 Result<InboxMessage> PgStore::inbox_message(std::int64_t id) {
-  ADJ_TRY(Rows r, conn_.query(std::string(kInboxColumns) + "WHERE id = $1", {id}));
+  ADJ_TRY(Rows r, conn_.query(std::string(kPgInboxColumns) + "WHERE id = $1", {id}));
   if (r.empty()) return Status::NotFound(inbox_not_found(id));
   return pg_inbox_from_row(r, 0);
 }
@@ -364,7 +365,7 @@ Result<std::vector<OutboxMessage>> PgStore::claim(UnixTime now, int limit,
       "FOR UPDATE SKIP LOCKED) "
       "UPDATE outbox o SET state = 'sending', lease_until = $1, attempts = o.attempts + 1 "
       "FROM c WHERE o.id = c.id RETURNING ";
-  for (std::string_view rest = kOutboxColumns;;) {
+  for (std::string_view rest = kPgOutboxColumns;;) {
     const std::size_t comma = rest.find(", ");
     sql += "o.";
     sql += rest.substr(0, comma);
@@ -420,7 +421,7 @@ Status PgStore::mark_retry(std::int64_t id, const std::string& error, UnixTime n
 }
 
 Result<std::vector<OutboxMessage>> PgStore::outbox(const std::string& game, int limit) {
-  ADJ_TRY(Rows r, conn_.query("SELECT " + std::string(kOutboxColumns) +
+  ADJ_TRY(Rows r, conn_.query("SELECT " + std::string(kPgOutboxColumns) +
                                   " FROM outbox WHERE $1::text = '' OR game_id = $1::text "
                                   "ORDER BY id DESC LIMIT $2",
                               {game, std::max(limit, 0)}));
@@ -433,7 +434,7 @@ Result<std::vector<OutboxMessage>> PgStore::outbox(const std::string& game, int 
 Result<OutboxMessage> PgStore::outbox_message(std::int64_t id) {
   ADJ_TRY(
       Rows r,
-      conn_.query("SELECT " + std::string(kOutboxColumns) + " FROM outbox WHERE id = $1", {id}));
+      conn_.query("SELECT " + std::string(kPgOutboxColumns) + " FROM outbox WHERE id = $1", {id}));
   if (r.empty())
     return Status::NotFound("There is no outgoing message " + std::to_string(id) + ".");
   return pg_outbox_from_row(r, 0);
