@@ -59,10 +59,11 @@
 // SIZE <max_message_bytes> and, for data beyond the limit, stop buffering and call
 // accept_oversized with the header block it kept.
 //
-// Thread-safety: one MailIngest per thread (it uses its stores from the calling thread). One
-// message must not be processed by two callers at once (the inbox has no processing lease): the
-// daemon processes what it accepted and, at start-up, what is still "new"; `adjutant ingest`
-// processes only the message it stored.
+// Thread-safety: one MailIngest per thread (it uses its stores from the calling thread). Several
+// threads and processes may process the same inbox: process() answers a message only under its
+// lease (MailStore::lease_inbox), so a message is answered once however many callers try. The
+// daemon processes what it accepted and, at start-up and on its mail timer, what is still "new";
+// `adjutant ingest` processes the message it stored.
 // Ownership: the services and stores are borrowed and must outlive the object.
 #pragma once
 
