@@ -32,6 +32,17 @@
 
 namespace adj::mail_test {
 
+// Whether `hay` holds `needle`, line breaks counting as spaces on both sides: prose in answers is
+// wrapped at 76 columns.
+inline bool ingest_contains(const std::string& hay, const std::string& needle) {
+  const auto flat = [](std::string t) {
+    for (char& c : t)
+      if (c == '\n') c = ' ';
+    return t;
+  };
+  return flat(hay).find(flat(needle)) != std::string::npos;
+}
+
 using ::adj::testing::free_port;
 using ::adj::testing::port_open;
 
