@@ -15,12 +15,13 @@
 #include <memory>
 #include <string>
 
+#include "storage/core/sql_store.h"
 #include "storage/postgres/pg_database.h"
-#include "storage/store.h"
+#include "storage/postgres/pg_session.h"
 
 namespace adj {
 
-class PgStore final : public Store {
+class PgStore final : public SqlStore {
  public:
   // Connects with `conninfo` (a postgresql:// URI or libpq key=value string) and applies any
   // pending migrations of schemas/pg under an advisory lock (several daemons may start at once).
@@ -130,12 +131,6 @@ class PgStore final : public Store {
   Status revoke_sessions(const std::string& game, const std::string& player,
                          const std::string& keep_hash) override;
 
-  // ---- NoticeStore: pg_store_notices.cc (pg-admin) ----
-  Result<std::int64_t> append_notice(const Notice& n) override;
-  Result<std::vector<Notice>> pending_notices(int limit) override;
-  Status mark_notice_done(std::int64_t id) override;
-  Result<std::vector<Notice>> notices(const std::string& game) override;
-
   // ---- AttendanceStore: pg_store_attendance.cc (pg-mail) ----
   Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
                                                            int from_turn) override;
@@ -167,18 +162,6 @@ class PgStore final : public Store {
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
-
-  // ---- PressStore: pg_store_press.cc (pg-admin) ----
-  Result<PressOptions> press_options(const std::string& game) override;
-  Status set_press_options(const std::string& game, const PressOptions& o) override;
-  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
-  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
-  Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
-                                                         std::int64_t after_id) override;
-  Result<PressDigestState> press_digest_state(const std::string& game) override;
-  Result<bool> queue_press_digest(const std::string& game, const std::string& player,
-                                  std::int64_t from_id, std::int64_t to_id, UnixTime now,
-                                  const Notice* notice) override;
 
   // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
   Result<int> add_engine_script(const EngineScript& s) override;
@@ -218,7 +201,10 @@ class PgStore final : public Store {
   // index_open_state of the game's stored open-turn state; nothing when it cannot be read.
   Status reindex_open_state(const std::string& game);
 
+  sql::Session& session() override { return session_; }
+
   pg::Connection conn_;
+  pg::PgSession session_{conn_};
   std::int64_t revision_stamp_ = -1;  // revisions(): the stamp the kept map was read at
   std::shared_ptr<const RevisionMap> revisions_;
 };

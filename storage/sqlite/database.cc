@@ -322,6 +322,21 @@ std::vector<std::uint8_t> Statement::column_blob(int index) const {
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
+ColumnType Statement::column_type(int index) const {
+  switch (sqlite3_column_type(stmt_, index)) {
+    case SQLITE_INTEGER:
+      return ColumnType::kInteger;
+    case SQLITE_FLOAT:
+      return ColumnType::kReal;
+    case SQLITE_TEXT:
+      return ColumnType::kText;
+    case SQLITE_BLOB:
+      return ColumnType::kBlob;
+    default:
+      return ColumnType::kNull;
+  }
+}
+
 // ---- Transaction -------------------------------------------------------------------------------
 
 namespace {

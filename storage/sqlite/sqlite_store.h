@@ -26,8 +26,9 @@
 #include <memory>
 #include <string>
 
+#include "storage/core/sql_store.h"
 #include "storage/sqlite/database.h"
-#include "storage/store.h"
+#include "storage/sqlite/sqlite_session.h"
 
 namespace adj {
 
@@ -36,7 +37,7 @@ class RevisionWatch;
 }
 class SqliteThrottleStore;
 
-class SqliteStore final : public Store {
+class SqliteStore final : public SqlStore {
  public:
   ~SqliteStore() override;
   // Opens `path`, creating the file if missing, and applies any pending migrations.
@@ -189,12 +190,6 @@ class SqliteStore final : public Store {
   Status revoke_sessions(const std::string& game, const std::string& player,
                          const std::string& keep_hash) override;
 
-  // ---- NoticeStore (sqlite_store_notices.cc, migration 0009) ----
-  Result<std::int64_t> append_notice(const Notice& n) override;
-  Result<std::vector<Notice>> pending_notices(int limit) override;
-  Status mark_notice_done(std::int64_t id) override;
-  Result<std::vector<Notice>> notices(const std::string& game) override;
-
   // ---- AttendanceStore (sqlite_store_attendance.cc, migration 0011) ----
   Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
                                                            int from_turn) override;
@@ -226,17 +221,6 @@ class SqliteStore final : public Store {
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
-  // ---- PressStore (sqlite_store_press.cc, migration 0012) ----
-  Result<PressOptions> press_options(const std::string& game) override;
-  Status set_press_options(const std::string& game, const PressOptions& o) override;
-  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
-  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
-  Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
-                                                         std::int64_t after_id) override;
-  Result<PressDigestState> press_digest_state(const std::string& game) override;
-  Result<bool> queue_press_digest(const std::string& game, const std::string& player,
-                                  std::int64_t from_id, std::int64_t to_id, UnixTime now,
-                                  const Notice* notice) override;
   // ---- EngineScriptStore (sqlite_store_engine_scripts.cc, migration 0015) ----
   Result<int> add_engine_script(const EngineScript& s) override;
   Result<EngineScript> engine_script(const std::string& game, int version) override;
@@ -272,9 +256,6 @@ class SqliteStore final : public Store {
   // The game's open turn; NotFound("game <id>") when it does not exist.
   Result<int> open_turn(const std::string& game);
   Status require_game(const std::string& game);
-  // append_notice's checks and insert, inside the caller's write transaction
-  // (sqlite_store_notices.cc).
-  Result<std::int64_t> insert_notice(const Notice& n);
   // Sets each player's email to their contact's (MembershipStore), when they have one.
   Status apply_contacts(const std::string& game, GameState& state);
   // Writes the open-state index (migration 0014) of `game` from `state`, the state just stored
@@ -290,7 +271,10 @@ class SqliteStore final : public Store {
 
   friend class SqliteTurnWriter;  // sqlite_store_turns.cc
 
+  sql::Session& session() override { return session_; }
+
   sqlite::Database db_;
+  sqlite::SqliteSession session_{db_};
   std::string path_;
   std::unique_ptr<sqlite::RevisionWatch> watch_;
   std::unique_ptr<SqliteThrottleStore> throttle_;

@@ -1,0 +1,32 @@
+#include "storage/core/sql_session.h"
+
+namespace adj::sql {
+
+Param Param::bytes(std::string_view b) {
+  Param p;
+  p.kind_ = Kind::kBytes;
+  p.text_ = std::string(b);
+  return p;
+}
+
+Param Param::bytes(std::span<const std::uint8_t> b) {
+  return bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
+}
+
+Result<WriteTx> WriteTx::begin(Session& s) {
+  ADJ_RETURN_IF_ERROR(s.begin_write());
+  return WriteTx(&s);
+}
+
+WriteTx::~WriteTx() {
+  if (s_) (void)s_->rollback();
+}
+
+Status WriteTx::commit() {
+  if (!s_) return Status::Internal("commit of a finished transaction");
+  ADJ_RETURN_IF_ERROR(s_->commit());
+  s_ = nullptr;
+  return Status::Ok();
+}
+
+}  // namespace adj::sql

@@ -1,0 +1,151 @@
+// The narrow layer each backend gives the shared store (storage/core/sql_store.h): one connection
+// that runs a statement with `?` parameters and returns its rows, and one write transaction.
+// Everything above it (checks, error texts, codecs, the SQL both dialects accept) is written once.
+//
+// SQL handed to a Session is written once for both dialects: `?` placeholders (PostgreSQL's
+// session numbers them $1, $2, ... outside quotes), standard CAST(? AS BIGINT) rather than `::`,
+// RETURNING, ON CONFLICT, FILTER. Where a dialect needs its own words, a Session says them
+// (lock_rows()).
+//
+// Thread-safety: a Session is used by one thread at a time, as the connection it wraps. Rows own
+// their data and outlive the statement that made them.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/status.h"
+
+namespace adj::sql {
+
+enum class Dialect { kSqlite, kPostgres };
+
+// One parameter: NULL, an integer, a real, a text or bytes. There is no bool: flags are stored
+// as 0/1 integers in both schemas (flag()).
+class Param {
+ public:
+  enum class Kind { kNull, kInt, kReal, kText, kBytes };
+  Param() = default;  // NULL
+  Param(std::nullopt_t) {}
+  Param(std::int64_t v) : kind_(Kind::kInt), int_(v) {}
+  Param(int v) : kind_(Kind::kInt), int_(v) {}
+  Param(double v) : kind_(Kind::kReal), real_(v) {}
+  Param(std::string_view v) : kind_(Kind::kText), text_(v) {}
+  Param(const std::string& v) : kind_(Kind::kText), text_(v) {}
+  Param(const char* v) : kind_(Kind::kText), text_(v) {}
+  Param(bool) = delete;  // say flag(b)
+  static Param bytes(std::string_view b);
+  static Param bytes(std::span<const std::uint8_t> b);
+
+  Kind kind() const { return kind_; }
+  std::int64_t as_int() const { return int_; }
+  double as_real() const { return real_; }
+  const std::string& as_text() const { return text_; }  // text, or the bytes
+
+ private:
+  Kind kind_ = Kind::kNull;
+  std::int64_t int_ = 0;
+  double real_ = 0;
+  std::string text_;
+};
+
+inline Param flag(bool b) { return Param(std::int64_t{b ? 1 : 0}); }
+
+// What a backend's rows are read through (Rows below).
+class RowSource {
+ public:
+  virtual ~RowSource() = default;
+  virtual int size() const = 0;
+  virtual int columns() const = 0;
+  virtual bool is_null(int row, int col) const = 0;
+  virtual std::int64_t int64(int row, int col) const = 0;
+  virtual double float64(int row, int col) const = 0;
+  virtual std::string text(int row, int col) const = 0;
+  virtual std::vector<std::uint8_t> bytes(int row, int col) const = 0;
+};
+
+// The rows of one statement, owned. Getters take a 0-based row and column; NULL reads as 0 / ""
+// / empty. REQUIRES: row < size(), col < columns().
+class Rows {
+ public:
+  Rows() = default;
+  explicit Rows(std::unique_ptr<RowSource> s) : s_(std::move(s)) {}
+
+  int size() const { return s_ ? s_->size() : 0; }
+  bool empty() const { return size() == 0; }
+  bool is_null(int row, int col) const { return s_->is_null(row, col); }
+  std::int64_t int64(int row, int col) const { return s_->int64(row, col); }
+  int int32(int row, int col) const { return static_cast<int>(s_->int64(row, col)); }
+  bool boolean(int row, int col) const { return s_->int64(row, col) != 0; }
+  double float64(int row, int col) const { return s_->float64(row, col); }
+  std::string text(int row, int col) const { return s_->text(row, col); }
+  std::vector<std::uint8_t> bytes(int row, int col) const { return s_->bytes(row, col); }
+
+ private:
+  std::unique_ptr<RowSource> s_;
+};
+
+class Session {
+ public:
+  virtual ~Session() = default;
+  virtual Dialect dialect() const = 0;
+
+  // Runs exactly one statement with `?` parameters bound in order; its rows (none for a
+  // statement without RETURNING). Errors as the backend maps them (sqlite_status, pg_status).
+  virtual Result<Rows> query(std::string_view sql, std::span<const Param> params) = 0;
+  Result<Rows> query(std::string_view sql, std::initializer_list<Param> params) {
+    return query(sql, std::span<const Param>(params.begin(), params.size()));
+  }
+  // As query(), for a statement whose rows are not needed: the rows it changed.
+  virtual Result<std::int64_t> run(std::string_view sql, std::span<const Param> params) = 0;
+  Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params) {
+    return run(sql, std::span<const Param>(params.begin(), params.size()));
+  }
+
+  // The write transaction (use WriteTx): SQLite's BEGIN IMMEDIATE (writers queue at the start),
+  // PostgreSQL's BEGIN at READ COMMITTED (writers lock the rows they change: lock_rows()).
+  // REQUIRES: no transaction open on this session for begin_write.
+  virtual Status begin_write() = 0;
+  virtual Status commit() = 0;
+  virtual Status rollback() = 0;
+
+  // Appended to a SELECT of rows the transaction goes on to depend on or change, so concurrent
+  // writers of those rows queue: " FOR NO KEY UPDATE" on PostgreSQL, "" on SQLite (whose write
+  // transaction already holds the database's one write lock).
+  std::string_view lock_rows() const {
+    return dialect() == Dialect::kPostgres ? " FOR NO KEY UPDATE" : "";
+  }
+};
+
+// A write transaction on a Session: begun by begin(), rolled back on destruction unless
+// committed. Move-only. REQUIRES: the Session outlives it.
+class WriteTx {
+ public:
+  static Result<WriteTx> begin(Session& s);
+  WriteTx(WriteTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
+  WriteTx& operator=(WriteTx&&) = delete;
+  WriteTx(const WriteTx&) = delete;
+  WriteTx& operator=(const WriteTx&) = delete;
+  ~WriteTx();
+
+  // On failure the transaction stays open and is rolled back on destruction.
+  Status commit();
+
+ private:
+  explicit WriteTx(Session* s) : s_(s) {}
+  Session* s_ = nullptr;  // null once committed or moved from
+};
+
+// A LIMIT parameter: `limit`, or no limit when it is negative (both dialects take the largest
+// integer; SQLite refuses NULL there).
+inline Param limit_param(std::int64_t limit) {
+  return limit < 0 ? Param(std::int64_t{INT64_MAX}) : Param(limit);
+}
+
+}  // namespace adj::sql

@@ -1,0 +1,58 @@
+// The part of Store (storage/store.h) written once over a sql::Session
+// (storage/core/sql_session.h): the checks, error texts, row codecs and transaction shape both
+// backends share. SqliteStore and PgStore derive from it and add what only their engine has
+// (opening, migrations, revisions, bulk turn commits, the throttle), each giving its connection as
+// session().
+//
+// Concurrency, the same on both backends: every write runs in one sql::WriteTx; a write that
+// checks a count or a claim first reads the rows it depends on with Session::lock_rows(), so
+// writers on PostgreSQL (READ COMMITTED, several daemons) queue there as SQLite's (one writer
+// at a time) queue at BEGIN IMMEDIATE.
+//
+// Thread-safety: one store per thread, as every Store.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "storage/core/sql_session.h"
+#include "storage/store.h"
+
+namespace adj {
+
+class SqlStore : public Store {
+ public:
+  // ---- NoticeStore (sql_store_notices.cc) ----
+  // AlreadyExists("notice <key>") for a dedupe key stored before (ON CONFLICT, so no error
+  // aborts a caller's transaction).
+  Result<std::int64_t> append_notice(const Notice& n) override;
+  Result<std::vector<Notice>> pending_notices(int limit) override;
+  Status mark_notice_done(std::int64_t id) override;
+  Result<std::vector<Notice>> notices(const std::string& game) override;
+
+  // ---- PressStore (sql_store_press.cc) ----
+  Result<PressOptions> press_options(const std::string& game) override;
+  Status set_press_options(const std::string& game, const PressOptions& o) override;
+  // The bounds are counted under a lock on the game's row, so concurrent senders cannot pass one.
+  Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
+  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
+  Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
+                                                         std::int64_t after_id) override;
+  Result<PressDigestState> press_digest_state(const std::string& game) override;
+  Result<bool> queue_press_digest(const std::string& game, const std::string& player,
+                                  std::int64_t from_id, std::int64_t to_id, UnixTime now,
+                                  const Notice* notice) override;
+
+ protected:
+  // The backend's connection. Valid for the store's life once constructed.
+  virtual sql::Session& session() = 0;
+
+  // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
+  // (REQUIRES: inside a WriteTx then).
+  Status require_game_row(const std::string& game, bool lock = false);
+  // append_notice's checks and insert, inside the caller's WriteTx.
+  Result<std::int64_t> insert_notice(const Notice& n);
+};
+
+}  // namespace adj

@@ -1,0 +1,92 @@
+// SqlStore: NoticeStore (SQLite migration 0009, PostgreSQL 0004_notices.sql).
+#include "storage/core/codec.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+namespace {
+
+bool bad_recipient(const std::vector<std::string>& v) {
+  for (const auto& s : v)
+    if (s.empty() || s.find_first_of("\r\n") != std::string::npos) return true;
+  return false;
+}
+
+constexpr const char* kNoticeSelect =
+    "SELECT id, game_id, kind, players, addresses, subject, body, dedupe_key, thread, "
+    "created_at, state FROM notices ";
+
+std::vector<Notice> read_notices(const sql::Rows& r) {
+  std::vector<Notice> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) {
+    Notice n;
+    n.id = r.int64(i, 0);
+    n.game = r.text(i, 1);
+    n.kind = r.text(i, 2);
+    n.players = lines_from_text(r.text(i, 3));
+    n.addresses = lines_from_text(r.text(i, 4));
+    n.subject = r.text(i, 5);
+    n.text = r.text(i, 6);
+    n.dedupe_key = r.text(i, 7);
+    n.thread = r.text(i, 8);
+    n.created_at = r.int64(i, 9);
+    n.state = r.text(i, 10);
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::int64_t> SqlStore::append_notice(const Notice& n) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_TRY(const std::int64_t id, insert_notice(n));
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::int64_t> SqlStore::insert_notice(const Notice& n) {
+  if (n.kind.empty() || n.subject.empty() || n.text.empty() || n.dedupe_key.empty())
+    return Status::InvalidArgument("a notice needs a kind, a subject, a text and a dedupe key");
+  if (n.players.empty() && n.addresses.empty())
+    return Status::InvalidArgument("a notice needs at least one recipient");
+  if (bad_recipient(n.players) || bad_recipient(n.addresses))
+    return Status::InvalidArgument("a notice recipient is empty or holds a line break");
+  ADJ_RETURN_IF_ERROR(require_game_row(n.game));
+  // ON CONFLICT: two processes appending one dedupe key at once get one row, and no error
+  // aborts the caller's transaction.
+  ADJ_TRY(const sql::Rows r,
+          session().query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
+                          "dedupe_key, thread, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                          "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                          {n.game, n.kind, lines_to_text(n.players), lines_to_text(n.addresses),
+                           n.subject, n.text, n.dedupe_key, n.thread, std::int64_t{n.created_at}}));
+  if (r.empty()) return Status::AlreadyExists("notice " + n.dedupe_key);
+  return r.int64(0, 0);
+}
+
+Result<std::vector<Notice>> SqlStore::pending_notices(int limit) {
+  ADJ_TRY(const sql::Rows r, session().query(std::string(kNoticeSelect) +
+                                                 "WHERE state = 'pending' ORDER BY id LIMIT ?",
+                                             {sql::limit_param(limit)}));
+  return read_notices(r);
+}
+
+Status SqlStore::mark_notice_done(std::int64_t id) {
+  ADJ_TRY(const std::int64_t n,
+          session().run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                        "'takeover' THEN '[removed once queued: it held a takeover "
+                        "code]' ELSE body END WHERE id = ?",
+                        {id}));
+  if (n == 0) return Status::NotFound("notice " + std::to_string(id));
+  return Status::Ok();
+}
+
+Result<std::vector<Notice>> SqlStore::notices(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game_row(game));
+  ADJ_TRY(const sql::Rows r,
+          session().query(std::string(kNoticeSelect) + "WHERE game_id = ? ORDER BY id", {game}));
+  return read_notices(r);
+}
+
+}  // namespace adj

@@ -1,0 +1,101 @@
+#include "storage/postgres/pg_session.h"
+
+#include <vector>
+
+namespace adj::pg {
+namespace {
+
+class PgRows final : public sql::RowSource {
+ public:
+  explicit PgRows(Rows r) : r_(std::move(r)) {}
+  int size() const override { return r_.size(); }
+  int columns() const override { return r_.columns(); }
+  bool is_null(int row, int col) const override { return r_.is_null(row, col); }
+  std::int64_t int64(int row, int col) const override { return r_.int64(row, col); }
+  double float64(int row, int col) const override { return r_.float64(row, col); }
+  std::string text(int row, int col) const override { return r_.text(row, col); }
+  std::vector<std::uint8_t> bytes(int row, int col) const override { return r_.bytes(row, col); }
+
+ private:
+  Rows r_;
+};
+
+Param to_pg(const sql::Param& p) {
+  switch (p.kind()) {
+    case sql::Param::Kind::kNull:
+      return Param();
+    case sql::Param::Kind::kInt:
+      return Param(p.as_int());
+    case sql::Param::Kind::kReal:
+      return Param(p.as_real());
+    case sql::Param::Kind::kText:
+      return Param(p.as_text());
+    case sql::Param::Kind::kBytes:
+      return Param::bytes(std::string_view(p.as_text()));
+  }
+  return Param();
+}
+
+}  // namespace
+
+std::string numbered_placeholders(std::string_view sql) {
+  std::string out;
+  out.reserve(sql.size() + 16);
+  int n = 0;
+  char quote = 0;
+  for (char c : sql) {
+    if (quote) {
+      if (c == quote) quote = 0;  // a doubled quote closes and reopens: same result
+      out += c;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      out += c;
+    } else if (c == '?') {
+      out += '$';
+      out += std::to_string(++n);
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Result<Rows> PgSession::pg_query(std::string_view sql, std::span<const sql::Param> params) {
+  std::vector<Param> ps;
+  ps.reserve(params.size());
+  for (const auto& p : params) ps.push_back(to_pg(p));
+  return conn_.query(numbered_placeholders(sql), ps);
+}
+
+Result<sql::Rows> PgSession::query(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(Rows r, pg_query(sql, params));
+  return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+}
+
+Result<std::int64_t> PgSession::run(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(const Rows r, pg_query(sql, params));
+  return r.affected();
+}
+
+Status PgSession::begin_write() {
+  if (tx_) return Status::Internal("postgresql: a write transaction is already open");
+  ADJ_TRY(auto tx, Transaction::begin(conn_));
+  tx_.emplace(std::move(tx));
+  return Status::Ok();
+}
+
+Status PgSession::commit() {
+  if (!tx_) return Status::Internal("postgresql: commit without a transaction");
+  Status s = tx_->commit();  // a failed COMMIT has ended the transaction too
+  tx_.reset();
+  return s;
+}
+
+Status PgSession::rollback() {
+  if (!tx_) return Status::Ok();
+  Status s = tx_->rollback();
+  tx_.reset();
+  return s;
+}
+
+}  // namespace adj::pg

@@ -1,0 +1,36 @@
+// sql::Session (storage/core/sql_session.h) over one pg::Connection: `?` placeholders numbered
+// $1, $2, ... (outside quotes), rows kept as libpq returned them, the write transaction as BEGIN
+// at READ COMMITTED.
+//
+// Thread-safety: as the Connection. Lifetime: the Connection outlives the session.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "storage/core/sql_session.h"
+#include "storage/postgres/pg_database.h"
+
+namespace adj::pg {
+
+// `sql` with each `?` outside '...' and "..." replaced by $1, $2, ... in order.
+std::string numbered_placeholders(std::string_view sql);
+
+class PgSession final : public sql::Session {
+ public:
+  explicit PgSession(Connection& conn) : conn_(conn) {}
+
+  sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
+  Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Status begin_write() override;
+  Status commit() override;
+  Status rollback() override;
+
+ private:
+  Result<Rows> pg_query(std::string_view sql, std::span<const sql::Param> params);
+  Connection& conn_;
+  std::optional<Transaction> tx_;
+};
+
+}  // namespace adj::pg

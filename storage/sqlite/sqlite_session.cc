@@ -1,0 +1,150 @@
+#include "storage/sqlite/sqlite_session.h"
+
+#include <cstdlib>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace adj::sqlite {
+namespace {
+
+// One cell as SQLite typed it: NULL, INTEGER, REAL, or TEXT/BLOB bytes.
+using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
+
+class SqliteRows final : public sql::RowSource {
+ public:
+  SqliteRows(int columns, std::vector<Cell> cells) : columns_(columns), cells_(std::move(cells)) {}
+  int size() const override {
+    return columns_ == 0 ? 0 : static_cast<int>(cells_.size()) / columns_;
+  }
+  int columns() const override { return columns_; }
+  bool is_null(int row, int col) const override {
+    return std::holds_alternative<std::monostate>(at(row, col));
+  }
+  // As SQLite converts: text to its leading integer, a real truncated.
+  std::int64_t int64(int row, int col) const override {
+    const Cell& c = at(row, col);
+    if (auto* i = std::get_if<std::int64_t>(&c)) return *i;
+    if (auto* d = std::get_if<double>(&c)) return static_cast<std::int64_t>(*d);
+    if (auto* s = std::get_if<std::string>(&c)) return std::strtoll(s->c_str(), nullptr, 10);
+    return 0;
+  }
+  double float64(int row, int col) const override {
+    const Cell& c = at(row, col);
+    if (auto* i = std::get_if<std::int64_t>(&c)) return static_cast<double>(*i);
+    if (auto* d = std::get_if<double>(&c)) return *d;
+    if (auto* s = std::get_if<std::string>(&c)) return std::strtod(s->c_str(), nullptr);
+    return 0;
+  }
+  std::string text(int row, int col) const override {
+    const Cell& c = at(row, col);
+    if (auto* s = std::get_if<std::string>(&c)) return *s;
+    if (auto* i = std::get_if<std::int64_t>(&c)) return std::to_string(*i);
+    if (std::holds_alternative<double>(c)) return std::to_string(std::get<double>(c));
+    return "";
+  }
+  std::vector<std::uint8_t> bytes(int row, int col) const override {
+    const std::string s = text(row, col);
+    return {s.begin(), s.end()};
+  }
+
+ private:
+  const Cell& at(int row, int col) const {
+    return cells_[static_cast<std::size_t>(row) * static_cast<std::size_t>(columns_) +
+                  static_cast<std::size_t>(col)];
+  }
+  int columns_;
+  std::vector<Cell> cells_;
+};
+
+void bind_all(Statement& st, std::span<const sql::Param> params) {
+  int i = 1;
+  for (const auto& p : params) {
+    switch (p.kind()) {
+      case sql::Param::Kind::kNull:
+        st.bind_null(i);
+        break;
+      case sql::Param::Kind::kInt:
+        st.bind_int64(i, p.as_int());
+        break;
+      case sql::Param::Kind::kReal:
+        st.bind_double(i, p.as_real());
+        break;
+      case sql::Param::Kind::kText:
+        st.bind_text(i, p.as_text());
+        break;
+      case sql::Param::Kind::kBytes: {
+        const std::string& b = p.as_text();
+        st.bind_blob(i, {reinterpret_cast<const std::uint8_t*>(b.data()), b.size()});
+        break;
+      }
+    }
+    ++i;
+  }
+}
+
+}  // namespace
+
+Result<sql::Rows> SqliteSession::query(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(auto st, db_.prepare(sql));
+  bind_all(st, params);
+  std::vector<Cell> cells;
+  int columns = 0;
+  for (;;) {
+    ADJ_TRY(bool row, st.step());
+    if (!row) break;
+    columns = st.column_count();
+    for (int c = 0; c < columns; ++c) {
+      switch (st.column_type(c)) {
+        case ColumnType::kNull:
+          cells.emplace_back(std::monostate{});
+          break;
+        case ColumnType::kInteger:
+          cells.emplace_back(st.column_int64(c));
+          break;
+        case ColumnType::kReal:
+          cells.emplace_back(st.column_double(c));
+          break;
+        case ColumnType::kText:
+          cells.emplace_back(st.column_text(c));
+          break;
+        case ColumnType::kBlob: {
+          const auto b = st.column_blob(c);
+          cells.emplace_back(std::string(b.begin(), b.end()));
+          break;
+        }
+      }
+    }
+  }
+  return sql::Rows(std::make_unique<SqliteRows>(columns, std::move(cells)));
+}
+
+Result<std::int64_t> SqliteSession::run(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(auto st, db_.prepare(sql));
+  bind_all(st, params);
+  ADJ_RETURN_IF_ERROR(st.run());
+  return db_.changes();
+}
+
+Status SqliteSession::begin_write() {
+  if (tx_) return Status::Internal("sqlite: a write transaction is already open");
+  ADJ_TRY(auto tx, Transaction::begin(db_));
+  tx_.emplace(std::move(tx));
+  return Status::Ok();
+}
+
+Status SqliteSession::commit() {
+  if (!tx_) return Status::Internal("sqlite: commit without a transaction");
+  ADJ_RETURN_IF_ERROR(tx_->commit());
+  tx_.reset();
+  return Status::Ok();
+}
+
+Status SqliteSession::rollback() {
+  if (!tx_) return Status::Ok();
+  Status s = tx_->rollback();
+  tx_.reset();
+  return s;
+}
+
+}  // namespace adj::sqlite

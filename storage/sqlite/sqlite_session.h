@@ -1,0 +1,30 @@
+// sql::Session (storage/core/sql_session.h) over one sqlite::Database: statements from its cache,
+// rows read into memory, the write transaction as BEGIN IMMEDIATE.
+//
+// Thread-safety: as the Database. Lifetime: the Database outlives the session.
+#pragma once
+
+#include <optional>
+
+#include "storage/core/sql_session.h"
+#include "storage/sqlite/database.h"
+
+namespace adj::sqlite {
+
+class SqliteSession final : public sql::Session {
+ public:
+  explicit SqliteSession(Database& db) : db_(db) {}
+
+  sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
+  Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Status begin_write() override;
+  Status commit() override;
+  Status rollback() override;
+
+ private:
+  Database& db_;
+  std::optional<Transaction> tx_;
+};
+
+}  // namespace adj::sqlite
