@@ -121,6 +121,16 @@ class Session {
   std::string_view lock_rows() const {
     return dialect() == Dialect::kPostgres ? " FOR NO KEY UPDATE" : "";
   }
+  // Appended to an ORDER BY term of text, so both dialects sort by bytes: ` COLLATE "C"` on
+  // PostgreSQL (whose default collation follows the locale), "" on SQLite (BINARY already).
+  std::string_view bytewise() const {
+    return dialect() == Dialect::kPostgres ? " COLLATE \"C\"" : "";
+  }
+  // A text kept byte for byte (order files, mail): TEXT on SQLite, BYTEA on PostgreSQL (whose
+  // text refuses NUL and invalid UTF-8). Read it back with Rows::bytes().
+  Param raw_text(std::string_view s) const {
+    return dialect() == Dialect::kPostgres ? Param::bytes(s) : Param(s);
+  }
 };
 
 // A write transaction on a Session: begun by begin(), rolled back on destruction unless

@@ -23,6 +23,24 @@ namespace adj {
 
 class SqlStore : public Store {
  public:
+  // ---- SubmissionStore (sql_store_submissions.cc) ----
+  // record.id and record.current are ignored: the store assigns the id, and an accepted record
+  // becomes current. NotFound for an unknown game; InvalidArgument when turn < 1;
+  // FailedPrecondition when the turn is not open; Unavailable while it is being resolved.
+  Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
+  // Sorted by player (bytewise).
+  Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
+                                                            int turn) override;
+  Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override;
+
+  // ---- EngineScriptStore (sql_store_engine_scripts.cc) ----
+  // Versions are numbered under a lock on the game's row.
+  Result<int> add_engine_script(const EngineScript& s) override;
+  Result<EngineScript> engine_script(const std::string& game, int version) override;
+  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
+                                                             int turn) override;
+  Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
+
   // ---- NoticeStore (sql_store_notices.cc) ----
   // AlreadyExists("notice <key>") for a dedupe key stored before (ON CONFLICT, so no error
   // aborts a caller's transaction).
@@ -51,6 +69,8 @@ class SqlStore : public Store {
   // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
   // (REQUIRES: inside a WriteTx then).
   Status require_game_row(const std::string& game, bool lock = false);
+  // "games", or on SQLite the index of its small columns (not through the row and its scenario).
+  std::string games_small_columns();
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
 };

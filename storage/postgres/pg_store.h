@@ -60,12 +60,6 @@ class PgStore final : public SqlStore {
                               const std::vector<std::string>& areas) override;
   Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
 
-  // ---- SubmissionStore: pg_store_submissions.cc (pg-core) ----
-  Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
-  Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
-                                                            int turn) override;
-  Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override;
-
   // ---- ReportStore: pg_store_reports.cc (pg-core) ----
   Result<ReportRecord> report(const std::string& game, const std::string& player,
                               int turn) override;
@@ -162,13 +156,6 @@ class PgStore final : public SqlStore {
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
-
-  // ---- EngineScriptStore (pg_store_engine_scripts.cc, migration 0006) ----
-  Result<int> add_engine_script(const EngineScript& s) override;
-  Result<EngineScript> engine_script(const std::string& game, int version) override;
-  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
-                                                             int turn) override;
-  Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;

@@ -94,14 +94,6 @@ class SqliteStore final : public SqlStore {
   Result<Json> turn_record(const std::string& game, int turn) override;
   Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
 
-  // ---- SubmissionStore ----
-  // record.id and record.current are ignored: the store assigns the id, and an accepted record
-  // becomes current. NotFound for an unknown game; InvalidArgument when turn < 1.
-  Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
-  Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
-                                                            int turn) override;
-  Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override;
-
   // ---- ReportStore ----
   // NotFound when the game, or that player's report for that turn, does not exist.
   Result<ReportRecord> report(const std::string& game, const std::string& player,
@@ -221,12 +213,6 @@ class SqliteStore final : public SqlStore {
                           const std::string& player) override;
   Status set_contact(const std::string& game, const Contact& c) override;
   Result<std::vector<Contact>> contacts(const std::string& game) override;
-  // ---- EngineScriptStore (sqlite_store_engine_scripts.cc, migration 0015) ----
-  Result<int> add_engine_script(const EngineScript& s) override;
-  Result<EngineScript> engine_script(const std::string& game, int version) override;
-  Result<std::optional<EngineScript>> engine_script_for_turn(const std::string& game,
-                                                             int turn) override;
-  Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
   // ---- Not part of the interfaces ----
   // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in

@@ -1,0 +1,109 @@
+// SqlStore: order submissions (SubmissionStore).
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+namespace {
+
+constexpr const char* kSubmissionSelect =
+    "SELECT id, game_id, player, turn, source, received_at, raw_text, ack_json, accepted, current "
+    "FROM submissions ";
+
+Result<std::vector<SubmissionRecord>> read_submissions(const sql::Rows& rows) {
+  std::vector<SubmissionRecord> out;
+  out.reserve(static_cast<std::size_t>(rows.size()));
+  for (int i = 0; i < rows.size(); ++i) {
+    SubmissionRecord r;
+    r.id = rows.int64(i, 0);
+    r.game = rows.text(i, 1);
+    r.player = rows.text(i, 2);
+    r.turn = rows.int32(i, 3);
+    r.source = rows.text(i, 4);
+    r.received_at = rows.int64(i, 5);
+    const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
+    r.raw_text.assign(raw.begin(), raw.end());
+    ADJ_TRY(r.ack, json_from_text(rows.text(i, 7),
+                                  "acknowledgement of submission " + std::to_string(r.id)));
+    r.accepted = rows.boolean(i, 8);
+    r.current = rows.boolean(i, 9);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string SqlStore::games_small_columns() {
+  // SQLite: not through the row and its scenario (migration 0014).
+  return session().dialect() == sql::Dialect::kSqlite ? "games INDEXED BY games_small_columns"
+                                                      : "games";
+}
+
+Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
+  if (record.turn < 1)
+    return Status::InvalidArgument("put_submission: turn " + std::to_string(record.turn));
+  ADJ_TRY(const std::string ack, json_to_text(record.ack, "submission acknowledgement"));
+
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  {
+    // The turn the file was checked against must still be open, and not being resolved: a run
+    // that has read the turn's files would never see this one. The game's row stays locked
+    // until commit, so begin_resolving and commit_turn wait for this file (or it for them).
+    ADJ_TRY(const sql::Rows g, session().query("SELECT open_turn, resolving_turn, resolving_since "
+                                               "FROM " +
+                                                   games_small_columns() + " WHERE id = ?" +
+                                                   std::string(session().lock_rows()),
+                                               {record.game}));
+    if (g.empty()) return Status::NotFound(no_such_game(record.game));
+    const int open = g.int32(0, 0);
+    const std::string which = "turn " + std::to_string(record.turn) + " of game " + record.game;
+    if (open != record.turn)
+      return Status::FailedPrecondition(which + " is not open any more (the open turn is " +
+                                        std::to_string(open) + "); nothing was stored");
+    if (!g.is_null(0, 1) && g.int32(0, 1) == open &&
+        g.int64(0, 2) + resolving_lease_seconds() > record.received_at)
+      return Status::Unavailable(
+          which +
+          " is being resolved right now; nothing was stored. Send the file again in a "
+          "few minutes: it will then be checked against the next turn");
+  }
+  if (record.accepted)
+    ADJ_RETURN_IF_ERROR(session()
+                            .run("UPDATE submissions SET current = 0 WHERE game_id = ? "
+                                 "AND turn = ? AND player = ? AND current = 1",
+                                 {record.game, record.turn, record.player})
+                            .status());
+  ADJ_TRY(const sql::Rows insert,
+          session().query("INSERT INTO submissions(game_id, player, turn, source, received_at, "
+                          "raw_text, ack_json, accepted, current) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                          {record.game, record.player, record.turn, record.source,
+                           std::int64_t{record.received_at}, session().raw_text(record.raw_text),
+                           ack, sql::flag(record.accepted), sql::flag(record.accepted)}));
+  const std::int64_t id = insert.int64(0, 0);
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return id;
+}
+
+Result<std::vector<SubmissionRecord>> SqlStore::current_submissions(const std::string& game,
+                                                                    int turn) {
+  ADJ_RETURN_IF_ERROR(require_game_row(game));
+  ADJ_TRY(const sql::Rows rows,
+          session().query(std::string(kSubmissionSelect) +
+                              "WHERE game_id = ? AND turn = ? AND accepted = 1 AND current = 1 "
+                              "ORDER BY player" +
+                              std::string(session().bytewise()),
+                          {game, turn}));
+  return read_submissions(rows);
+}
+
+Result<std::vector<SubmissionRecord>> SqlStore::all_submissions(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game_row(game));
+  ADJ_TRY(
+      const sql::Rows rows,
+      session().query(std::string(kSubmissionSelect) + "WHERE game_id = ? ORDER BY id", {game}));
+  return read_submissions(rows);
+}
+
+}  // namespace adj
