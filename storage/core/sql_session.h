@@ -2,10 +2,10 @@
 // that runs a statement with `?` parameters and returns its rows, and one write transaction.
 // Everything above it (checks, error texts, codecs, the SQL both dialects accept) is written once.
 //
-// SQL handed to a Session is written once for both dialects: `?` placeholders (PostgreSQL's
-// session numbers them $1, $2, ... outside quotes), standard CAST(? AS BIGINT) rather than `::`,
-// RETURNING, ON CONFLICT, FILTER. Where a dialect needs its own words, a Session says them
-// (lock_rows()).
+// SQL handed to a Session is written once for both dialects: `?` or `?N` placeholders (as SQLite
+// numbers them; PostgreSQL's session turns them into $1, $2, ... outside quotes), standard CAST(?
+// AS BIGINT) rather than `::`, RETURNING, ON CONFLICT, FILTER. Where a dialect needs its own words,
+// a Session says them (lock_rows()).
 //
 // Thread-safety: a Session is used by one thread at a time, as the connection it wraps. Rows own
 // their data and outlive the statement that made them.

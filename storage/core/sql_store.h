@@ -41,6 +41,44 @@ class SqlStore : public Store {
                                                              int turn) override;
   Result<std::vector<EngineScript>> engine_script_versions(const std::string& game) override;
 
+  // ---- AdminStore (sql_store_admin.cc) ----
+  Result<Schedule> schedule(const std::string& game) override;
+  // Stores the schedule as given (the GameAdmin validates against the clock). InvalidArgument
+  // (nothing written) when a field is out of range: kind not none/fixed/interval, a negative
+  // interval or grace, time_of_day outside 0..86399, max_attempts < 1, nmr_guard_ratio outside
+  // 0..1.
+  Status set_schedule(const std::string& game, const Schedule& s) override;
+  // e.id is ignored (assigned by the store). InvalidArgument when actor or action is empty or the
+  // detail cannot be serialised.
+  Status append_audit(const AuditEntry& e) override;
+  Result<std::vector<AuditEntry>> audit_log(const std::string& game) override;
+  Result<int> failed_attempts(const std::string& game) override;
+  Status record_failed_attempt(const std::string& game, const std::string& why) override;
+  Status reset_attempts(const std::string& game) override;
+  Result<UnixTime> last_tick() override;
+  Status set_last_tick(UnixTime t) override;
+
+  // Sets games.status (any non-empty word; InvalidArgument when empty).
+  Status set_game_status(const std::string& game, const std::string& status) override;
+
+  // ---- CredentialStore (sql_store_credentials.cc) ----
+  // The store does not know the game's players: callers check `player` (InvalidArgument when
+  // empty). Hashes are stored as given; the table CHECKs refuse what is not an Argon2id string or
+  // 64 hex digits (InvalidArgument).
+  Result<std::string> secret_hash(const std::string& game, const std::string& player) override;
+  Status set_secret_hash(const std::string& game, const std::string& player,
+                         const std::string& hash, UnixTime now) override;
+  Status set_link_token(const std::string& game, const std::string& player,
+                        const std::string& token_hash, UnixTime now) override;
+  Status add_session_token(const std::string& game, const std::string& player,
+                           const std::string& token_hash, UnixTime now) override;
+  Status revoke_tokens(const std::string& game, const std::string& player) override;
+  Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
+  Result<TokenRecord> token_record(const std::string& token_hash) override;
+  Status touch_session(const std::string& token_hash, UnixTime now) override;
+  Status revoke_sessions(const std::string& game, const std::string& player,
+                         const std::string& keep_hash) override;
+
   // ---- NoticeStore (sql_store_notices.cc) ----
   // AlreadyExists("notice <key>") for a dedupe key stored before (ON CONFLICT, so no error
   // aborts a caller's transaction).

@@ -1,5 +1,7 @@
 #include "storage/postgres/pg_session.h"
 
+#include <algorithm>
+#include <string>
 #include <vector>
 
 namespace adj::pg {
@@ -43,7 +45,8 @@ std::string numbered_placeholders(std::string_view sql) {
   out.reserve(sql.size() + 16);
   int n = 0;
   char quote = 0;
-  for (char c : sql) {
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    const char c = sql[i];
     if (quote) {
       if (c == quote) quote = 0;  // a doubled quote closes and reopens: same result
       out += c;
@@ -52,7 +55,18 @@ std::string numbered_placeholders(std::string_view sql) {
       out += c;
     } else if (c == '?') {
       out += '$';
-      out += std::to_string(++n);
+      std::size_t digits = 0;
+      while (i + 1 + digits < sql.size() && sql[i + 1 + digits] >= '0' &&
+             sql[i + 1 + digits] <= '9')
+        ++digits;
+      if (digits == 0) {
+        out += std::to_string(++n);
+      } else {  // ?N: as SQLite, a later plain ? is one more than the largest number so far
+        const std::string_view number = sql.substr(i + 1, digits);
+        out += number;
+        n = std::max(n, std::stoi(std::string(number)));
+        i += digits;
+      }
     } else {
       out += c;
     }

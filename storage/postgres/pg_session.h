@@ -13,7 +13,8 @@
 
 namespace adj::pg {
 
-// `sql` with each `?` outside '...' and "..." replaced by $1, $2, ... in order.
+// `sql` with each `?` outside '...' and "..." replaced by $1, $2, ... in order, and each `?N` by
+// $N (as SQLite numbers them: a plain `?` after `?N` is one more than the largest N so far).
 std::string numbered_placeholders(std::string_view sql);
 
 class PgSession final : public sql::Session {

@@ -67,17 +67,6 @@ class PgStore final : public SqlStore {
   Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
   Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
-  // ---- AdminStore: pg_store_admin.cc (pg-admin) ----
-  Result<Schedule> schedule(const std::string& game) override;
-  Status set_schedule(const std::string& game, const Schedule& s) override;
-  Status append_audit(const AuditEntry& e) override;
-  Result<std::vector<AuditEntry>> audit_log(const std::string& game) override;
-  Result<int> failed_attempts(const std::string& game) override;
-  Status record_failed_attempt(const std::string& game, const std::string& why) override;
-  Status reset_attempts(const std::string& game) override;
-  Result<UnixTime> last_tick() override;
-  Status set_last_tick(UnixTime t) override;
-  Status set_game_status(const std::string& game, const std::string& status) override;
 
   // ---- MailStore: pg_store_mail.cc (pg-mail) ----
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
@@ -110,20 +99,6 @@ class PgStore final : public SqlStore {
   Result<int> failing_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
 
-  // ---- CredentialStore: pg_store_credentials.cc (pg-admin) ----
-  Result<std::string> secret_hash(const std::string& game, const std::string& player) override;
-  Status set_secret_hash(const std::string& game, const std::string& player,
-                         const std::string& hash, UnixTime now) override;
-  Status set_link_token(const std::string& game, const std::string& player,
-                        const std::string& token_hash, UnixTime now) override;
-  Status add_session_token(const std::string& game, const std::string& player,
-                           const std::string& token_hash, UnixTime now) override;
-  Status revoke_tokens(const std::string& game, const std::string& player) override;
-  Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
-  Result<TokenRecord> token_record(const std::string& token_hash) override;
-  Status touch_session(const std::string& token_hash, UnixTime now) override;
-  Status revoke_sessions(const std::string& game, const std::string& player,
-                         const std::string& keep_hash) override;
 
   // ---- AttendanceStore: pg_store_attendance.cc (pg-mail) ----
   Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,

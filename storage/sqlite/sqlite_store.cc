@@ -93,15 +93,6 @@ Status SqliteStore::require_game(const std::string& game) {
   return turn.ok() ? Status::Ok() : turn.status();
 }
 
-Status SqliteStore::set_game_status(const std::string& game, const std::string& status) {
-  if (status.empty()) return Status::InvalidArgument("game status must not be empty");
-  ADJ_TRY(auto st, db_.prepare("UPDATE games SET status = ? WHERE id = ?"));
-  st.bind_text(1, status).bind_text(2, game);
-  ADJ_RETURN_IF_ERROR(st.run());
-  if (db_.changes() == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
-}
-
 Status SqliteStore::create_game(const GameState& initial, const Json& scenario, UnixTime now) {
   const std::string& id = initial.game_id;
   if (id.empty()) return Status::InvalidArgument("create_game: the game id is empty");

@@ -1,5 +1,5 @@
-// SqliteStore: the CredentialStore tables of migrations 0005 (secret hashes, token hashes) and
-// 0021 (session use), and the one-time upgrade of databases written before 0005.
+// SqliteStore: the one-time upgrade of databases written before migration 0005 (secrets in clear);
+// the CredentialStore tables themselves are SqlStore's (storage/core/sql_store_credentials.cc).
 #include <array>
 #include <map>
 #include <set>
@@ -12,119 +12,6 @@
 namespace adj {
 
 using sqlite::Transaction;
-
-Result<std::string> SqliteStore::secret_hash(const std::string& game, const std::string& player) {
-  ADJ_TRY(auto st, db_.prepare("SELECT secret_hash FROM player_secrets "
-                               "WHERE game_id = ? AND player = ?"));
-  st.bind_text(1, game).bind_text(2, player);
-  ADJ_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("no secret for player " + player + " in game " + game);
-  return st.column_text(0);
-}
-
-Status SqliteStore::set_secret_hash(const std::string& game, const std::string& player,
-                                    const std::string& hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
-  ADJ_RETURN_IF_ERROR(require_game(game));
-  ADJ_TRY(auto st, db_.prepare("INSERT INTO player_secrets(game_id, player, secret_hash, "
-                               "changed_at) VALUES (?, ?, ?, ?) ON CONFLICT(game_id, player) "
-                               "DO UPDATE SET secret_hash = excluded.secret_hash, "
-                               "changed_at = excluded.changed_at"));
-  st.bind_text(1, game).bind_text(2, player).bind_text(3, hash).bind_int64(4, now);
-  return st.run();
-}
-
-Status SqliteStore::set_link_token(const std::string& game, const std::string& player,
-                                   const std::string& token_hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
-  ADJ_TRY(auto tx, Transaction::begin(db_));
-  ADJ_RETURN_IF_ERROR(require_game(game));
-  {
-    ADJ_TRY(auto del, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
-                                  "player = ? AND kind = 'link'"));
-    del.bind_text(1, game).bind_text(2, player);
-    ADJ_RETURN_IF_ERROR(del.run());
-  }
-  ADJ_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, player, "
-                               "kind, created_at) VALUES (?, ?, ?, 'link', ?)"));
-  st.bind_text(1, token_hash).bind_text(2, game).bind_text(3, player).bind_int64(4, now);
-  ADJ_RETURN_IF_ERROR(st.run());
-  return tx.commit();
-}
-
-Status SqliteStore::add_session_token(const std::string& game, const std::string& player,
-                                      const std::string& token_hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
-  ADJ_TRY(auto tx, Transaction::begin(db_));
-  ADJ_RETURN_IF_ERROR(require_game(game));
-  {
-    ADJ_TRY(auto st, db_.prepare("INSERT INTO player_token_hashes(token_hash, game_id, "
-                                 "player, kind, created_at) VALUES (?, ?, ?, 'session', ?)"));
-    st.bind_text(1, token_hash).bind_text(2, game).bind_text(3, player).bind_int64(4, now);
-    ADJ_RETURN_IF_ERROR(st.run());
-  }
-  {
-    // Keep the newest kMaxSessions (rowid orders rows of equal created_at by insertion).
-    ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE rowid IN ("
-                                 "SELECT rowid FROM player_token_hashes WHERE game_id = ?1 "
-                                 "AND player = ?2 AND kind = 'session' "
-                                 "ORDER BY created_at DESC, rowid DESC LIMIT -1 OFFSET ?3)"));
-    st.bind_text(1, game).bind_text(2, player).bind_int(3, kMaxSessions);
-    ADJ_RETURN_IF_ERROR(st.run());
-  }
-  return tx.commit();
-}
-
-Status SqliteStore::revoke_tokens(const std::string& game, const std::string& player) {
-  ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND player = ?"));
-  st.bind_text(1, game).bind_text(2, player);
-  return st.run();
-}
-
-Result<std::pair<std::string, std::string>> SqliteStore::token_owner(
-    const std::string& token_hash) {
-  ADJ_TRY(auto st, db_.prepare("SELECT game_id, player FROM player_token_hashes "
-                               "WHERE token_hash = ?"));
-  st.bind_text(1, token_hash);
-  ADJ_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("unknown player token");  // never echo the token
-  return std::make_pair(st.column_text(0), st.column_text(1));
-}
-
-Result<TokenRecord> SqliteStore::token_record(const std::string& token_hash) {
-  ADJ_TRY(auto st, db_.prepare("SELECT t.game_id, t.player, t.kind, t.created_at, "
-                               "COALESCE(a.last_used_at, t.created_at) "
-                               "FROM player_token_hashes t LEFT JOIN session_activity a "
-                               "ON a.token_hash = t.token_hash WHERE t.token_hash = ?"));
-  st.bind_text(1, token_hash);
-  ADJ_TRY(bool row, st.step());
-  if (!row) return Status::NotFound("unknown player token");  // never echo the token
-  TokenRecord r;
-  r.game = st.column_text(0);
-  r.player = st.column_text(1);
-  r.session = st.column_text(2) == "session";
-  r.created_at = st.column_int64(3);
-  r.last_used_at = st.column_int64(4);
-  return r;
-}
-
-Status SqliteStore::touch_session(const std::string& token_hash, UnixTime now) {
-  ADJ_TRY(auto st, db_.prepare("INSERT INTO session_activity(token_hash, last_used_at) "
-                               "SELECT token_hash, ?2 FROM player_token_hashes "
-                               "WHERE token_hash = ?1 AND kind = 'session' "
-                               "ON CONFLICT(token_hash) DO UPDATE SET "
-                               "last_used_at = max(last_used_at, excluded.last_used_at)"));
-  st.bind_text(1, token_hash).bind_int64(2, now);
-  return st.run();
-}
-
-Status SqliteStore::revoke_sessions(const std::string& game, const std::string& player,
-                                    const std::string& keep_hash) {
-  ADJ_TRY(auto st, db_.prepare("DELETE FROM player_token_hashes WHERE game_id = ? AND "
-                               "player = ? AND kind = 'session' AND token_hash <> ?"));
-  st.bind_text(1, game).bind_text(2, player).bind_text(3, keep_hash);
-  return st.run();
-}
 
 namespace {
 

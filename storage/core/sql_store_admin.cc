@@ -1,0 +1,155 @@
+// SqlStore: the AdminStore tables (schedules, audit log, run attempts, daemon state; SQLite
+// migration 0002, PostgreSQL 0002_admin.sql) and the game's status. Writes that several daemons
+// may race on are single statements: an upsert for record_failed_attempt and set_last_tick, and
+// writes that need the game are INSERT ... SELECT FROM games, so "no such game" and the write are
+// one step.
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/record_checks.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+
+using store_checks::check_schedule;
+
+namespace {
+
+sql::Param optional_int(const std::optional<std::int64_t>& v) {
+  return v ? sql::Param(*v) : sql::Param();
+}
+
+}  // namespace
+
+Result<Schedule> SqlStore::schedule(const std::string& game) {
+  // One row per existing game; the schedule's columns are NULL when it has none.
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
+                          "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
+                          "s.downtime_grace_seconds FROM games g "
+                          "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = ?",
+                          {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  Schedule s;
+  if (r.is_null(0, 0)) return s;
+  s.kind = r.text(0, 0);
+  if (!r.is_null(0, 1)) s.deadline = r.int64(0, 1);
+  s.interval_seconds = r.int64(0, 2);
+  if (!r.is_null(0, 3)) s.time_of_day = r.int32(0, 3);
+  s.early_when_all_in = r.boolean(0, 4);
+  s.max_attempts = r.int32(0, 5);
+  s.nmr_guard_ratio = r.float64(0, 6);
+  s.downtime_grace_seconds = r.int64(0, 7);
+  return s;
+}
+
+Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
+  ADJ_RETURN_IF_ERROR(check_schedule(s));
+  ADJ_TRY(
+      const std::int64_t n,
+      session().run("INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
+                    "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
+                    "downtime_grace_seconds) "
+                    "SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                    "CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                    "CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT) FROM games WHERE id = ? "
+                    "ON CONFLICT (game_id) DO UPDATE SET kind = excluded.kind, "
+                    "deadline = excluded.deadline, interval_seconds = excluded.interval_seconds, "
+                    "time_of_day = excluded.time_of_day, "
+                    "early_when_all_in = excluded.early_when_all_in, "
+                    "max_attempts = excluded.max_attempts, "
+                    "nmr_guard_ratio = excluded.nmr_guard_ratio, "
+                    "downtime_grace_seconds = excluded.downtime_grace_seconds",
+                    {s.kind, optional_int(s.deadline), std::int64_t{s.interval_seconds},
+                     s.time_of_day ? sql::Param(*s.time_of_day) : sql::Param(),
+                     sql::flag(s.early_when_all_in), s.max_attempts, s.nmr_guard_ratio,
+                     std::int64_t{s.downtime_grace_seconds}, game}));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status SqlStore::append_audit(const AuditEntry& e) {
+  if (e.actor.empty() || e.action.empty())
+    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_TRY(const std::string detail, json_to_text(e.detail, "audit detail"));
+  ADJ_TRY(const std::int64_t n,
+          session().run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
+                        "SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
+                        "CAST(? AS TEXT) FROM games WHERE id = ?",
+                        {std::int64_t{e.at}, e.actor, e.action, detail, e.game}));
+  if (n == 0) return Status::NotFound(no_such_game(e.game));
+  return Status::Ok();
+}
+
+Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
+  // The game's row joined to its entries: no row when the game does not exist, one row with
+  // NULL entry columns when it has none.
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
+                          "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = ? "
+                          "ORDER BY a.id",
+                          {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  std::vector<AuditEntry> out;
+  for (int i = 0; i < r.size(); ++i) {
+    if (r.is_null(i, 0)) continue;
+    AuditEntry e;
+    e.id = r.int64(i, 0);
+    e.game = game;
+    e.at = r.int64(i, 1);
+    e.actor = r.text(i, 2);
+    e.action = r.text(i, 3);
+    ADJ_TRY(e.detail, json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+Result<int> SqlStore::failed_attempts(const std::string& game) {
+  ADJ_TRY(const sql::Rows r, session().query("SELECT a.failed FROM games g LEFT JOIN "
+                                             "run_attempts a ON a.game_id = g.id WHERE g.id = ?",
+                                             {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  return r.is_null(0, 0) ? 0 : r.int32(0, 0);
+}
+
+Status SqlStore::record_failed_attempt(const std::string& game, const std::string& why) {
+  // One statement: concurrent failures (two daemons) both count.
+  ADJ_TRY(const std::int64_t n,
+          session().run("INSERT INTO run_attempts(game_id, failed, last_error) "
+                        "SELECT id, 1, CAST(? AS TEXT) FROM games WHERE id = ? "
+                        "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
+                        "last_error = excluded.last_error",
+                        {why, game}));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status SqlStore::reset_attempts(const std::string& game) {
+  ADJ_RETURN_IF_ERROR(require_game_row(game));
+  return session().run("DELETE FROM run_attempts WHERE game_id = ?", {game}).status();
+}
+
+Result<UnixTime> SqlStore::last_tick() {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT last_tick FROM daemon_state WHERE id = 1", {}));
+  return r.empty() ? UnixTime{0} : r.int64(0, 0);
+}
+
+Status SqlStore::set_last_tick(UnixTime t) {
+  return session()
+      .run(
+          "INSERT INTO daemon_state(id, last_tick) VALUES (1, CAST(? AS BIGINT)) "
+          "ON CONFLICT (id) DO UPDATE SET last_tick = excluded.last_tick",
+          {std::int64_t{t}})
+      .status();
+}
+
+Status SqlStore::set_game_status(const std::string& game, const std::string& status) {
+  if (status.empty()) return Status::InvalidArgument("game status must not be empty");
+  ADJ_TRY(const std::int64_t n,
+          session().run("UPDATE games SET status = ? WHERE id = ?", {status, game}));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+}  // namespace adj

@@ -1,0 +1,162 @@
+// SqlStore: the CredentialStore tables (SQLite migrations 0005 and 0021; PostgreSQL
+// 0002_admin.sql and 0011_session_activity.sql): secret hashes, token hashes, session use. The
+// hash shapes are checked by the tables' CHECKs (InvalidArgument). SQLite's one-time upgrade of
+// databases written before 0005 stays with it (sqlite_store_credentials.cc).
+#include "storage/core/messages.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+
+namespace {
+
+// A refused write of a hash, without the values the server's detail quotes ("Failing row
+// contains (...)", "Key (token_hash)=(...) already exists"): its code, what was refused and the
+// SQLSTATE. Errors that quote no row (a lost connection, a timeout) pass as they are.
+Status without_values(const Status& s, const std::string& what) {
+  if (s.ok()) return s;
+  const StatusCode c = s.code();
+  if (c != StatusCode::kInvalidArgument && c != StatusCode::kAlreadyExists &&
+      c != StatusCode::kFailedPrecondition)
+    return s;
+  std::string sqlstate;
+  if (const auto at = s.message().find("(SQLSTATE "); at != std::string::npos)
+    sqlstate = " " + s.message().substr(at, s.message().find(')', at) + 1 - at);
+  const char* why = c == StatusCode::kAlreadyExists ? "the token hash is in use already"
+                    : c == StatusCode::kInvalidArgument
+                        ? "the value is not a hash of the stored form (or is empty)"
+                        : "the game is gone";
+  return Status(c, what + ": " + why + sqlstate);
+}
+
+template <typename T>
+Result<T> without_values(Result<T> r, const std::string& what) {
+  if (r.ok()) return r;
+  return without_values(r.status(), what);
+}
+
+}  // namespace
+
+Result<std::string> SqlStore::secret_hash(const std::string& game, const std::string& player) {
+  ADJ_TRY(const sql::Rows r, session().query("SELECT secret_hash FROM player_secrets "
+                                             "WHERE game_id = ?1 AND player = ?2",
+                                             {game, player}));
+  if (r.empty()) return Status::NotFound("no secret for player " + player + " in game " + game);
+  return r.text(0, 0);
+}
+
+Status SqlStore::set_secret_hash(const std::string& game, const std::string& player,
+                                 const std::string& hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
+  ADJ_TRY(const std::int64_t n,
+          without_values(
+              session().run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
+                            "SELECT id, CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT) "
+                            "FROM games WHERE id = ?1 "
+                            "ON CONFLICT (game_id, player) DO UPDATE SET "
+                            "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
+                            {game, player, hash, std::int64_t{now}}),
+              "set_secret_hash"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status SqlStore::set_link_token(const std::string& game, const std::string& player,
+                                const std::string& token_hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
+  // One statement replaces the player's link row (the partial unique index is the arbiter), so
+  // two concurrent calls leave exactly one link: the later one's.
+  ADJ_TRY(const std::int64_t n,
+          without_values(
+              session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                            "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'link', "
+                            "CAST(?4 AS BIGINT) FROM games "
+                            "WHERE id = ?1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
+                            "DO UPDATE SET token_hash = excluded.token_hash, "
+                            "created_at = excluded.created_at",
+                            {game, player, token_hash, std::int64_t{now}}),
+              "set_link_token"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  return Status::Ok();
+}
+
+Status SqlStore::add_session_token(const std::string& game, const std::string& player,
+                                   const std::string& token_hash, UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_TRY(const std::int64_t n,
+          without_values(
+              session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                            "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'session', "
+                            "CAST(?4 AS BIGINT) "
+                            "FROM games WHERE id = ?1",
+                            {game, player, token_hash, std::int64_t{now}}),
+              "add_session_token"));
+  if (n == 0) return Status::NotFound(no_such_game(game));
+  // Keep the newest kMaxSessions: of equal created_at, the new token counts as the newest and
+  // the others go by hash (PostgreSQL has no rowid to order by insertion).
+  ADJ_TRY(const std::int64_t dropped,
+          session().run("DELETE FROM player_token_hashes WHERE token_hash IN ("
+                        "SELECT token_hash FROM player_token_hashes WHERE game_id = ?1 "
+                        "AND player = ?2 AND kind = 'session' "
+                        "ORDER BY created_at DESC, token_hash = ?3 DESC, token_hash DESC "
+                        "LIMIT ?5 OFFSET ?4)",
+                        {game, player, token_hash, kMaxSessions, sql::limit_param(-1)}));
+  (void)dropped;
+  return tx.commit();
+}
+
+Status SqlStore::revoke_tokens(const std::string& game, const std::string& player) {
+  return session()
+      .run("DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2", {game, player})
+      .status();
+}
+
+Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
+  ADJ_TRY(const sql::Rows r, session().query("SELECT game_id, player FROM player_token_hashes "
+                                             "WHERE token_hash = ?1",
+                                             {token_hash}));
+  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
+  return std::make_pair(r.text(0, 0), r.text(0, 1));
+}
+
+Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT t.game_id, t.player, t.kind, t.created_at, "
+                          "COALESCE(a.last_used_at, t.created_at) "
+                          "FROM player_token_hashes t LEFT JOIN session_activity a "
+                          "ON a.token_hash = t.token_hash WHERE t.token_hash = ?1",
+                          {token_hash}));
+  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
+  TokenRecord out;
+  out.game = r.text(0, 0);
+  out.player = r.text(0, 1);
+  out.session = r.text(0, 2) == "session";
+  out.created_at = r.int64(0, 3);
+  out.last_used_at = r.int64(0, 4);
+  return out;
+}
+
+Status SqlStore::touch_session(const std::string& token_hash, UnixTime now) {
+  return session()
+      .run(
+          "INSERT INTO session_activity AS a (token_hash, last_used_at) "
+          "SELECT token_hash, CAST(?2 AS BIGINT) FROM player_token_hashes "
+          "WHERE token_hash = ?1 AND kind = 'session' "
+          "ON CONFLICT (token_hash) DO UPDATE SET "
+          "last_used_at = CASE WHEN excluded.last_used_at > a.last_used_at THEN "
+          "excluded.last_used_at ELSE a.last_used_at END",
+          {token_hash, std::int64_t{now}})
+      .status();
+}
+
+Status SqlStore::revoke_sessions(const std::string& game, const std::string& player,
+                                 const std::string& keep_hash) {
+  return session()
+      .run(
+          "DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2 "
+          "AND kind = 'session' AND token_hash <> ?3",
+          {game, player, keep_hash})
+      .status();
+}
+
+}  // namespace adj
