@@ -115,6 +115,10 @@ class Session {
   virtual Status commit() = 0;
   virtual Status rollback() = 0;
 
+  // True for a failure worth running the whole transaction again: PostgreSQL's serialization
+  // failure and deadlock (SQLSTATE 40001, 40P01). SQLite never reports these.
+  virtual bool retryable(const Status& s) const = 0;
+
   // Appended to a SELECT of rows the transaction goes on to depend on or change, so concurrent
   // writers of those rows queue: " FOR NO KEY UPDATE" on PostgreSQL, "" on SQLite (whose write
   // transaction already holds the database's one write lock).
@@ -151,6 +155,21 @@ class WriteTx {
   explicit WriteTx(Session* s) : s_(s) {}
   Session* s_ = nullptr;  // null once committed or moved from
 };
+
+// Runs `body` (which opens and commits its own WriteTx) until it does not fail with a failure
+// s.retryable() names, at most `attempts` times.
+template <typename F>
+auto with_retry(const Session& s, F&& body, int attempts = 5) -> decltype(body()) {
+  for (int i = 1;; ++i) {
+    auto r = body();
+    if (r.ok() || i >= attempts) return r;
+    if constexpr (requires { r.status(); }) {
+      if (!s.retryable(r.status())) return r;
+    } else {
+      if (!s.retryable(r)) return r;
+    }
+  }
+}
 
 // A LIMIT parameter: `limit`, or no limit when it is negative (both dialects take the largest
 // integer; SQLite refuses NULL there).

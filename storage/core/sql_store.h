@@ -79,6 +79,39 @@ class SqlStore : public Store {
   Status revoke_sessions(const std::string& game, const std::string& player,
                          const std::string& keep_hash) override;
 
+  // ---- MembershipStore (sql_store_membership.cc) ----
+  // load_state applies the game's contacts to the players of the state it returns.
+  Result<std::int64_t> add_signup(const Signup& s, int max) override;
+  Result<std::vector<Signup>> signups(const std::string& game) override;
+  Status remove_signup(const std::string& game, std::int64_t id) override;
+  Result<std::int64_t> add_confirmation(const PendingConfirmation& c,
+                                        const ConfirmationLimits& l) override;
+  Result<std::optional<PendingConfirmation>> use_confirmation(const std::string& code_hash,
+                                                              UnixTime now) override;
+  Status set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
+                          const std::string& player) override;
+  Status set_contact(const std::string& game, const Contact& c) override;
+  Result<std::vector<Contact>> contacts(const std::string& game) override;
+
+  // ---- AttendanceStore (sql_store_attendance.cc) ----
+  Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
+                                                           int from_turn) override;
+  Result<AttendanceOptions> attendance_options(const std::string& game) override;
+  Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
+  Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;
+  Status put_attendance_record(const std::string& game, const AttendanceRecord& r) override;
+  Result<std::int64_t> add_absence(const Absence& a) override;
+  Result<std::vector<Absence>> absences(const std::string& game) override;
+  Result<bool> add_standby(const std::string& game, const std::string& address,
+                           UnixTime now) override;
+  Result<std::vector<StandbyEntry>> standby_list(const std::string& game) override;
+  Status remove_standby(const std::string& game, const std::string& address) override;
+  Result<std::int64_t> add_takeover_code(const TakeoverCode& c) override;
+  Result<bool> use_takeover_code(const std::string& game, const std::string& player,
+                                 const std::string& code_hash, const std::string& used_by,
+                                 UnixTime now) override;
+  Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
+
   // ---- NoticeStore (sql_store_notices.cc) ----
   // AlreadyExists("notice <key>") for a dedupe key stored before (ON CONFLICT, so no error
   // aborts a caller's transaction).
@@ -109,6 +142,9 @@ class SqlStore : public Store {
   Status require_game_row(const std::string& game, bool lock = false);
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
   std::string games_small_columns();
+  // SQL for the member `key` of the JSON text in `column`, as JSON text; NULL when absent or
+  // a JSON null. `column` and `key` are SQL the caller wrote, never input.
+  std::string json_member(std::string_view column, std::string_view key);
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
 };

@@ -91,6 +91,11 @@ Result<std::int64_t> PgSession::run(std::string_view sql, std::span<const sql::P
   return r.affected();
 }
 
+bool PgSession::retryable(const Status& s) const {
+  return s.message().find("(SQLSTATE 40001)") != std::string::npos ||
+         s.message().find("(SQLSTATE 40P01)") != std::string::npos;
+}
+
 Status PgSession::begin_write() {
   if (tx_) return Status::Internal("postgresql: a write transaction is already open");
   ADJ_TRY(auto tx, Transaction::begin(conn_));

@@ -27,6 +27,7 @@ class PgSession final : public sql::Session {
   Status begin_write() override;
   Status commit() override;
   Status rollback() override;
+  bool retryable(const Status& s) const override;
 
  private:
   Result<Rows> pg_query(std::string_view sql, std::span<const sql::Param> params);

@@ -67,7 +67,6 @@ class PgStore final : public SqlStore {
   Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
   Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
-
   // ---- MailStore: pg_store_mail.cc (pg-mail) ----
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
   Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
@@ -98,39 +97,6 @@ class PgStore final : public SqlStore {
   Result<int> pending_count() override;
   Result<int> failing_count() override;
   Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
-
-
-  // ---- AttendanceStore: pg_store_attendance.cc (pg-mail) ----
-  Result<std::vector<TurnAttendance>> turns_without_orders(const std::string& game,
-                                                           int from_turn) override;
-  Result<AttendanceOptions> attendance_options(const std::string& game) override;
-  Status set_attendance_options(const std::string& game, const AttendanceOptions& o) override;
-  Result<std::vector<AttendanceRecord>> attendance_records(const std::string& game) override;
-  Status put_attendance_record(const std::string& game, const AttendanceRecord& r) override;
-  Result<std::int64_t> add_absence(const Absence& a) override;
-  Result<std::vector<Absence>> absences(const std::string& game) override;
-  Result<bool> add_standby(const std::string& game, const std::string& address,
-                           UnixTime now) override;
-  Result<std::vector<StandbyEntry>> standby_list(const std::string& game) override;
-  Status remove_standby(const std::string& game, const std::string& address) override;
-  Result<std::int64_t> add_takeover_code(const TakeoverCode& c) override;
-  Result<bool> use_takeover_code(const std::string& game, const std::string& player,
-                                 const std::string& code_hash, const std::string& used_by,
-                                 UnixTime now) override;
-  Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
-
-  // ---- MembershipStore: pg_store_membership.cc (pg-mail) ----
-  Result<std::int64_t> add_signup(const Signup& s, int max) override;
-  Result<std::vector<Signup>> signups(const std::string& game) override;
-  Status remove_signup(const std::string& game, std::int64_t id) override;
-  Result<std::int64_t> add_confirmation(const PendingConfirmation& c,
-                                        const ConfirmationLimits& l) override;
-  Result<std::optional<PendingConfirmation>> use_confirmation(const std::string& code_hash,
-                                                              UnixTime now) override;
-  Status set_signup_state(const std::string& game, std::int64_t id, const std::string& state,
-                          const std::string& player) override;
-  Status set_contact(const std::string& game, const Contact& c) override;
-  Result<std::vector<Contact>> contacts(const std::string& game) override;
 
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;

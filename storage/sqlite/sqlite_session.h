@@ -21,6 +21,7 @@ class SqliteSession final : public sql::Session {
   Status begin_write() override;
   Status commit() override;
   Status rollback() override;
+  bool retryable(const Status&) const override { return false; }
 
  private:
   Database& db_;

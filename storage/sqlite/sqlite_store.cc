@@ -188,4 +188,16 @@ Result<GameState> SqliteStore::load_state(const std::string& game, std::optional
   return state;
 }
 
+Status SqliteStore::apply_contacts(const std::string& game, GameState& state) {
+  ADJ_TRY(auto st, db_.prepare("SELECT player, email FROM contacts WHERE game_id = ?"));
+  st.bind_text(1, game);
+  for (;;) {
+    ADJ_TRY(bool row, st.step());
+    if (!row) return Status::Ok();
+    const std::string player = st.column_text(0);
+    for (Player& p : state.players)
+      if (p.code == player) p.email = st.column_text(1);
+  }
+}
+
 }  // namespace adj
