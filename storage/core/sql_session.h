@@ -130,6 +130,18 @@ class Session {
   std::string_view bytewise() const {
     return dialect() == Dialect::kPostgres ? " COLLATE \"C\"" : "";
   }
+  // Text from outside (a Message-ID, an envelope address, a client address, an error) as the
+  // dialect's TEXT can hold it: as it is on SQLite; on PostgreSQL, whose text refuses NUL and
+  // invalid UTF-8 (and would refuse a whole batch of received mail with it), with each such byte
+  // replaced by U+FFFD.
+  virtual Param outside_text(std::string_view s) const = 0;
+  // `column` equal to `placeholder` ignoring ASCII case: "column = ?1 COLLATE NOCASE" on SQLite
+  // (an index may serve it), "lower(column) = lower(?1)" on PostgreSQL.
+  std::string nocase_equals(std::string_view column, std::string_view placeholder) const {
+    if (dialect() == Dialect::kSqlite)
+      return std::string(column) + " = " + std::string(placeholder) + " COLLATE NOCASE";
+    return "lower(" + std::string(column) + ") = lower(" + std::string(placeholder) + ")";
+  }
   // A text kept byte for byte (order files, mail): TEXT on SQLite, BYTEA on PostgreSQL (whose
   // text refuses NUL and invalid UTF-8). Read it back with Rows::bytes().
   Param raw_text(std::string_view s) const {

@@ -112,6 +112,44 @@ class SqlStore : public Store {
                                  UnixTime now) override;
   Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
 
+  // ---- MailStore (sql_store_mail.cc; claim and mask_inbox_raw are each backend's) ----
+  // InvalidArgument for an empty message_id or an unknown state ("" means "new").
+  Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
+  Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
+  Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
+  Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
+                                               bool newest_first) override;
+  Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) override;
+  Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) override;
+  Result<int> prune_inbox(UnixTime before, UnixTime now) override;
+  // Bytes stored per game (every game, by id), for the GM page and /metrics.
+  Result<std::vector<GameStorage>> storage_by_game() override;
+  // NotFound when there is no such message; InvalidArgument for an unknown state.
+  Status set_inbox_state(std::int64_t id, const std::string& state,
+                         const std::string& outcome) override;
+  Result<InboxMessage> inbox_message(std::int64_t id) override;
+  Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                           std::int64_t seconds) override;
+  Status release_inbox(std::int64_t id, const std::string& holder) override;
+  Status retry_inbox_later(std::int64_t id, const std::string& holder) override;
+  Result<std::vector<InboxLease>> inbox_leases() override;
+  // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
+  // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.
+  Result<std::int64_t> enqueue(const OutboxMessage& m) override;
+  // NotFound for an unknown id. Marking is allowed in any state (a message whose lease expired
+  // during a slow delivery is still marked).
+  Status mark_sent(std::int64_t id, UnixTime now) override;
+  // A message already "sent" stays sent. NotFound for an unknown id.
+  Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                    bool final) override;
+  Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
+  // One outbox message by id (the GM's message view). NotFound for an unknown id.
+  Result<OutboxMessage> outbox_message(std::int64_t id) override;
+  // Messages "pending" or "sending".
+  Result<int> pending_count() override;
+  Result<int> failing_count() override;
+  Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
+
   // ---- NoticeStore (sql_store_notices.cc) ----
   // AlreadyExists("notice <key>") for a dedupe key stored before (ON CONFLICT, so no error
   // aborts a caller's transaction).
@@ -142,6 +180,10 @@ class SqlStore : public Store {
   Status require_game_row(const std::string& game, bool lock = false);
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
   std::string games_small_columns();
+  // SQL for the length in bytes of the text or bytes `expr`.
+  std::string byte_length(std::string_view expr);
+  // Messages and raw bytes received since `since` WHERE `match` (on ?1, bound to `key`).
+  Result<InboxUsage> inbox_usage(std::string_view match, const std::string& key, UnixTime since);
   // SQL for the member `key` of the JSON text in `column`, as JSON text; NULL when absent or
   // a JSON null. `column` and `key` are SQL the caller wrote, never input.
   std::string json_member(std::string_view column, std::string_view key);

@@ -17,10 +17,16 @@ namespace adj::pg {
 // $N (as SQLite numbers them: a plain `?` after `?N` is one more than the largest N so far).
 std::string numbered_placeholders(std::string_view sql);
 
+// `s` as PostgreSQL TEXT can hold it: unchanged when it is valid UTF-8 without NUL, else with
+// each invalid byte (and NUL) replaced by U+FFFD.
+std::string storable_text(std::string_view s);
+
 class PgSession final : public sql::Session {
  public:
   explicit PgSession(Connection& conn) : conn_(conn) {}
 
+  using sql::Session::query;
+  using sql::Session::run;
   sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
@@ -28,6 +34,7 @@ class PgSession final : public sql::Session {
   Status commit() override;
   Status rollback() override;
   bool retryable(const Status& s) const override;
+  sql::Param outside_text(std::string_view s) const override;
 
  private:
   Result<Rows> pg_query(std::string_view sql, std::span<const sql::Param> params);

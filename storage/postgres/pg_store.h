@@ -31,8 +31,6 @@ class PgStore final : public SqlStore {
   // ---- Store: pg_store.cc (pg-core) ----
   std::string backend() const override { return "postgresql"; }
   Result<int> schema_version() override;
-  Result<std::vector<GameStorage>> storage_by_game() override;     // pg_store_mail.cc (pg-mail)
-  Result<OutboxMessage> outbox_message(std::int64_t id) override;  // pg_store_mail.cc (pg-mail)
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
   // Returns 0: PostgreSQL databases never held secrets in clear.
   Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {
@@ -67,36 +65,10 @@ class PgStore final : public SqlStore {
   Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
   Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
-  // ---- MailStore: pg_store_mail.cc (pg-mail) ----
-  Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
-  Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
-  Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
-  Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
-                                               bool newest_first) override;
-  Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) override;
-  Result<InboxUsage> inbox_usage_peer(const std::string& peer, UnixTime since) override;
-  Result<int> prune_inbox(UnixTime before, UnixTime now) override;
-
-  Status set_inbox_state(std::int64_t id, const std::string& state,
-                         const std::string& outcome) override;
-  Result<InboxMessage> inbox_message(std::int64_t id) override;
+  // ---- MailStore: pg_store_mail.cc ----
   Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
-  Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
-                           std::int64_t seconds) override;
-  Status release_inbox(std::int64_t id, const std::string& holder) override;
-  Status retry_inbox_later(std::int64_t id, const std::string& holder) override;
-  Result<std::vector<InboxLease>> inbox_leases() override;
-  Result<std::int64_t> enqueue(const OutboxMessage& m) override;
   Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
                                            std::int64_t lease_seconds) override;
-  Status mark_sent(std::int64_t id, UnixTime now) override;
-  Status mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
-                    bool final) override;
-  Result<std::vector<OutboxMessage>> outbox(const std::string& game, int limit) override;
-
-  Result<int> pending_count() override;
-  Result<int> failing_count() override;
-  Result<int> outbox_count(const std::string& to, const std::string& kind, UnixTime since) override;
 
   // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;

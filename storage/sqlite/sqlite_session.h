@@ -15,6 +15,8 @@ class SqliteSession final : public sql::Session {
  public:
   explicit SqliteSession(Database& db) : db_(db) {}
 
+  using sql::Session::query;
+  using sql::Session::run;
   sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
@@ -22,6 +24,7 @@ class SqliteSession final : public sql::Session {
   Status commit() override;
   Status rollback() override;
   bool retryable(const Status&) const override { return false; }
+  sql::Param outside_text(std::string_view s) const override { return sql::Param(s); }
 
  private:
   Database& db_;

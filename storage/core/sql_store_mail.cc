@@ -1,0 +1,416 @@
+// SqlStore: the MailStore tables (inbox, its leases, the outbox; SQLite migrations 0003, 0004,
+// 0006; PostgreSQL 0003_mail.sql) and Store::storage_by_game / outbox_message. The claims are
+// safe across processes sharing a database:
+// - put_inbox_batch dedupes with INSERT ... ON CONFLICT (message_id), which on PostgreSQL waits
+//   for a concurrent insert of the same id and then sees it;
+// - lease_inbox reads the message's row with lock_rows() first, so every taker of one lease
+//   queues there and sees the lease as the last one committed it;
+// - claim is each backend's (SQLite's one writer; PostgreSQL's FOR UPDATE SKIP LOCKED).
+#include <algorithm>
+
+#include "storage/core/codec.h"
+#include "storage/core/mail_rows.h"
+#include "storage/core/record_checks.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+
+using store_checks::valid_inbox_state;
+
+namespace {
+
+constexpr const char* kInboxSelect =
+    "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
+    "outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
+// The same columns with raw left out (NULL, read as empty bytes, in its place).
+constexpr const char* kInboxSelectNoRaw =
+    "SELECT id, message_id, channel, envelope_from, envelope_to_json, CAST(NULL AS BYTEA), "
+    "received_at, state, outcome, attempts, raw_bytes, peer, pruned_at FROM inbox ";
+
+Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
+  InboxMessage m;
+  m.id = r.int64(row, 0);
+  m.message_id = r.text(row, 1);
+  m.channel = r.text(row, 2);
+  m.envelope_from = r.text(row, 3);
+  ADJ_TRY(Json to,
+          json_from_text(r.text(row, 4), "envelope of inbox message " + std::to_string(m.id)));
+  if (!to.is_array())
+    return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
+                              " is not a list");
+  for (const Json& t : to) {
+    if (!t.is_string())
+      return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
+                                " holds a non-string recipient");
+    m.envelope_to.push_back(t.get<std::string>());
+  }
+  const std::vector<std::uint8_t> raw = r.bytes(row, 5);
+  m.raw.assign(raw.begin(), raw.end());
+  m.received_at = r.int64(row, 6);
+  m.state = r.text(row, 7);
+  m.outcome = r.text(row, 8);
+  m.attempts = r.int32(row, 9);
+  m.raw_bytes = r.int64(row, 10);
+  m.peer = r.text(row, 11);
+  if (!r.is_null(row, 12)) m.pruned_at = r.int64(row, 12);
+  return m;
+}
+
+Result<std::vector<InboxMessage>> inbox_rows(const sql::Rows& r) {
+  std::vector<InboxMessage> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) {
+    ADJ_TRY(InboxMessage m, inbox_from_row(r, i));
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::string inbox_not_found(std::int64_t id) { return "inbox message " + std::to_string(id); }
+
+}  // namespace
+
+OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
+  OutboxMessage m;
+  m.id = r.int64(row, 0);
+  m.kind = r.text(row, 1);
+  m.game = r.text(row, 2);
+  m.to = r.text(row, 3);
+  m.raw = r.text(row, 4);
+  m.dedupe_key = r.text(row, 5);
+  m.state = r.text(row, 6);
+  m.attempts = r.int32(row, 7);
+  m.next_attempt_at = r.int64(row, 8);
+  m.last_error = r.text(row, 9);
+  m.created_at = r.int64(row, 10);
+  return m;
+}
+
+void sort_claimed(std::vector<OutboxMessage>& out) {
+  std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
+    const auto anonymous = [](const OutboxMessage& m) {
+      return m.kind == "refusal" || m.kind == "help";
+    };
+    if (anonymous(a) != anonymous(b)) return !anonymous(a);
+    return a.next_attempt_at != b.next_attempt_at ? a.next_attempt_at < b.next_attempt_at
+                                                  : a.id < b.id;
+  });
+}
+
+std::string SqlStore::byte_length(std::string_view expr) {
+  if (session().dialect() == sql::Dialect::kSqlite)
+    return "length(CAST(" + std::string(expr) + " AS BLOB))";
+  return "octet_length(" + std::string(expr) + ")";
+}
+
+Result<std::int64_t> SqlStore::put_inbox(const InboxMessage& m, bool* duplicate) {
+  if (duplicate) *duplicate = false;
+  if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");
+  ADJ_TRY(std::vector<InboxPut> put, put_inbox_batch({m}));
+  if (duplicate) *duplicate = put.front().duplicate;
+  return put.front().id;
+}
+
+Result<std::vector<InboxPut>> SqlStore::put_inbox_batch(const std::vector<InboxMessage>& ms) {
+  std::vector<std::string> to_texts;
+  to_texts.reserve(ms.size());
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    const InboxMessage& m = ms[i];
+    const std::string where = "put_inbox: message " + std::to_string(i) + ": ";
+    if (m.message_id.empty()) return Status::InvalidArgument(where + "the message id is empty");
+    if (!m.state.empty() && !valid_inbox_state(m.state))
+      return Status::InvalidArgument(where + "unknown state '" + m.state + "'");
+    Json to = Json::array();
+    for (const std::string& r : m.envelope_to) to.push_back(r);
+    ADJ_TRY(std::string text, json_to_text(to, "envelope recipients"));
+    to_texts.push_back(std::move(text));
+  }
+  if (ms.empty()) return std::vector<InboxPut>{};
+
+  // Two batches holding the same ids in different orders may deadlock on each other's
+  // uncommitted rows (PostgreSQL); the loser is retried whole.
+  sql::Session& s = session();
+  return sql::with_retry(s, [&]() -> Result<std::vector<InboxPut>> {
+    std::vector<InboxPut> out;
+    out.reserve(ms.size());
+    ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      const InboxMessage& m = ms[i];
+      const sql::Param message_id = s.outside_text(m.message_id);
+      ADJ_TRY(const sql::Rows ins,
+              s.query("INSERT INTO inbox(message_id, channel, envelope_from, "
+                      "envelope_to_json, raw, received_at, state, outcome, raw_bytes, "
+                      "peer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                      "ON CONFLICT (message_id) DO NOTHING RETURNING id",
+                      {message_id, s.outside_text(m.channel), s.outside_text(m.envelope_from),
+                       to_texts[i], sql::Param::bytes(m.raw), std::int64_t{m.received_at},
+                       m.state.empty() ? std::string("new") : m.state, s.outside_text(m.outcome),
+                       static_cast<std::int64_t>(m.raw.size()), s.outside_text(m.peer)}));
+      if (ins.size() == 1) {
+        out.push_back({ins.int64(0, 0), false});
+        continue;
+      }
+      // Stored already (by an earlier message of this batch, or by a transaction that committed
+      // while this insert waited for it): this statement sees it.
+      ADJ_TRY(const sql::Rows old,
+              s.query("SELECT id FROM inbox WHERE message_id = ?", {message_id}));
+      if (old.empty())
+        return Status::IOError("put_inbox: message " + std::to_string(i) +
+                               " conflicted with a row that is gone");
+      out.push_back({old.int64(0, 0), true});
+    }
+    ADJ_RETURN_IF_ERROR(tx.commit());
+    return out;
+  });
+}
+
+Result<std::vector<InboxMessage>> SqlStore::inbox_in_state(const std::string& state, int limit) {
+  ADJ_TRY(const sql::Rows r,
+          session().query(std::string(kInboxSelect) + "WHERE state = ? ORDER BY id LIMIT ?",
+                          {state, std::max(limit, 0)}));
+  return inbox_rows(r);
+}
+
+Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state, int limit,
+                                                       bool newest_first) {
+  ADJ_TRY(const sql::Rows r,
+          session().query(std::string(kInboxSelectNoRaw) +
+                              "WHERE CAST(?1 AS TEXT) = '' OR state = ?1 ORDER BY id " +
+                              (newest_first ? "DESC" : "ASC") + " LIMIT ?2",
+                          {state, std::max(limit, 0)}));
+  return inbox_rows(r);
+}
+
+Result<InboxUsage> SqlStore::inbox_usage(std::string_view match, const std::string& key,
+                                         UnixTime since) {
+  if (key.empty()) return InboxUsage{};
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
+                              std::string(match) + " AND received_at >= ?2",
+                          {session().outside_text(key), std::int64_t{since}}));
+  if (r.empty()) return InboxUsage{};
+  return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
+}
+
+Result<InboxUsage> SqlStore::inbox_usage_from(const std::string& from, UnixTime since) {
+  return inbox_usage(session().nocase_equals("envelope_from", "?1"), from, since);
+}
+
+Result<InboxUsage> SqlStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
+  return inbox_usage("peer = ?1", peer, since);
+}
+
+Result<int> SqlStore::prune_inbox(UnixTime before, UnixTime now) {
+  ADJ_TRY(const std::int64_t n,
+          session().run(
+              "UPDATE inbox SET raw = ?, pruned_at = ? WHERE state <> 'new' "
+              "AND received_at < ? AND pruned_at IS NULL",
+              {sql::Param::bytes(std::string_view()), std::int64_t{now}, std::int64_t{before}}));
+  return static_cast<int>(n);
+}
+
+Result<std::vector<GameStorage>> SqlStore::storage_by_game() {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT g.id, "
+                          "(SELECT coalesce(sum(" +
+                              byte_length("raw_text") + " + " + byte_length("ack_json") +
+                              "), 0) FROM submissions WHERE game_id = g.id), "
+                              "(SELECT coalesce(sum(" +
+                              byte_length("text") + " + " + byte_length("json") +
+                              "), 0) FROM reports WHERE game_id = g.id), "
+                              "(SELECT coalesce(sum(" +
+                              byte_length("raw") +
+                              "), 0) FROM outbox WHERE game_id = g.id) "
+                              "FROM games g ORDER BY g.id" +
+                              std::string(session().bytewise()),
+                          {}));
+  std::vector<GameStorage> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i)
+    out.push_back({r.text(i, 0), r.int64(i, 1), r.int64(i, 2), r.int64(i, 3)});
+  return out;
+}
+
+Result<InboxMessage> SqlStore::inbox_message(std::int64_t id) {
+  ADJ_TRY(const sql::Rows r, session().query(std::string(kInboxSelect) + "WHERE id = ?", {id}));
+  if (r.empty()) return Status::NotFound(inbox_not_found(id));
+  return inbox_from_row(r, 0);
+}
+
+Status SqlStore::set_inbox_state(std::int64_t id, const std::string& state,
+                                 const std::string& outcome) {
+  if (!valid_inbox_state(state))
+    return Status::InvalidArgument("set_inbox_state: unknown state '" + state + "'");
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  // The UPDATE takes the row lock lease_inbox takes; the DELETE after it then sees any lease
+  // taken before.
+  ADJ_TRY(const std::int64_t n,
+          session().run("UPDATE inbox SET state = ?, outcome = ? WHERE id = ?",
+                        {state, session().outside_text(outcome), id}));
+  if (n == 0) return Status::NotFound(inbox_not_found(id));
+  if (state != "new")
+    ADJ_RETURN_IF_ERROR(session().run("DELETE FROM inbox_lease WHERE inbox_id = ?", {id}).status());
+  return tx.commit();
+}
+
+Result<bool> SqlStore::lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
+                                   std::int64_t seconds) {
+  if (holder.empty()) return Status::InvalidArgument("lease_inbox: the holder is empty");
+  sql::Session& s = session();
+  return sql::with_retry(s, [&]() -> Result<bool> {
+    ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+    // Every taker of this message's lease holds its row lock first, so the statements below see
+    // the lease as the last taker committed it.
+    ADJ_TRY(const sql::Rows msg,
+            s.query("SELECT state FROM inbox WHERE id = ?" + std::string(s.lock_rows()), {id}));
+    if (msg.empty()) return Status::NotFound(inbox_not_found(id));
+    if (msg.text(0, 0) != "new") return false;  // the destructor rolls back
+    ADJ_TRY(const sql::Rows lease,
+            s.query("SELECT holder, until FROM inbox_lease WHERE inbox_id = ?", {id}));
+    if (!lease.empty() && lease.text(0, 0) != holder && lease.int64(0, 1) > now) return false;
+    // A try starts unless `holder` renews its own lease.
+    if (lease.empty() || lease.text(0, 0) != holder)
+      ADJ_RETURN_IF_ERROR(
+          s.run("UPDATE inbox SET attempts = attempts + 1 WHERE id = ?", {id}).status());
+    ADJ_RETURN_IF_ERROR(s.run("INSERT INTO inbox_lease(inbox_id, holder, until) "
+                              "VALUES (?, ?, ?) ON CONFLICT (inbox_id) DO UPDATE SET "
+                              "holder = excluded.holder, until = excluded.until",
+                              {id, holder, std::int64_t{now + seconds}})
+                            .status());
+    ADJ_RETURN_IF_ERROR(tx.commit());
+    return true;
+  });
+}
+
+Result<std::vector<InboxLease>> SqlStore::inbox_leases() {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id", {}));
+  std::vector<InboxLease> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1), r.int64(i, 2)});
+  return out;
+}
+
+Status SqlStore::release_inbox(std::int64_t id, const std::string& holder) {
+  return session()
+      .run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder})
+      .status();
+}
+
+Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_TRY(const std::int64_t held,
+          session().run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder}));
+  if (held > 0)
+    ADJ_RETURN_IF_ERROR(session()
+                            .run("UPDATE inbox SET attempts = CASE WHEN attempts > 0 THEN "
+                                 "attempts - 1 ELSE 0 END WHERE id = ?",
+                                 {id})
+                            .status());
+  return tx.commit();
+}
+
+Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
+  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
+    return Status::InvalidArgument(
+        "enqueue: a message needs a kind, a recipient, a raw message "
+        "and a dedupe key");
+  sql::Session& s = session();
+  ADJ_TRY(const sql::Rows r,
+          s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                  "state, attempts, next_attempt_at, created_at) "
+                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?) "
+                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                  {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
+                   s.outside_text(m.raw), s.outside_text(m.dedupe_key),
+                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}}));
+  if (r.empty()) return Status::AlreadyExists("outbox message " + m.dedupe_key);
+  return r.int64(0, 0);
+}
+
+Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_TRY(const sql::Rows r,
+          session().query("UPDATE outbox SET state = 'sent', sent_at = ?, lease_until = NULL, "
+                          "last_error = '' WHERE id = ? RETURNING kind, raw",
+                          {std::int64_t{now}, id}));
+  if (r.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+  // A mail that carried a secret or a takeover code keeps only its header once delivered: the
+  // credential is then with its recipient, and the database holds it nowhere in clear. In the
+  // same transaction, so the body is never left behind.
+  const std::string kind = r.text(0, 0);
+  if (kind == "secret" || kind == "takeover") {
+    std::string raw = r.text(0, 1);
+    const std::size_t end = raw.find("\r\n\r\n");
+    raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
+          "[The body of this message held a credential and was removed once it was "
+          "delivered.]\r\n";
+    ADJ_RETURN_IF_ERROR(
+        session().run("UPDATE outbox SET raw = ? WHERE id = ?", {raw, id}).status());
+  }
+  return tx.commit();
+}
+
+Status SqlStore::mark_retry(std::int64_t id, const std::string& error, UnixTime next_attempt_at,
+                            bool final) {
+  // A message already sent (by another worker whose lease overlapped) stays sent.
+  ADJ_TRY(const std::int64_t n,
+          session().run("UPDATE outbox SET state = ?, next_attempt_at = ?, last_error = ?, "
+                        "lease_until = NULL WHERE id = ? AND state <> 'sent'",
+                        {final ? "failed" : "pending", std::int64_t{next_attempt_at},
+                         session().outside_text(error), id}));
+  if (n == 0) {
+    ADJ_TRY(const sql::Rows exists, session().query("SELECT 1 FROM outbox WHERE id = ?", {id}));
+    if (exists.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+  }
+  return Status::Ok();
+}
+
+Result<std::vector<OutboxMessage>> SqlStore::outbox(const std::string& game, int limit) {
+  ADJ_TRY(const sql::Rows r,
+          session().query(std::string("SELECT ") + kOutboxColumns +
+                              " FROM outbox WHERE CAST(?1 AS TEXT) = '' OR game_id = ?1 "
+                              "ORDER BY id DESC LIMIT ?2",
+                          {game, std::max(limit, 0)}));
+  std::vector<OutboxMessage> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
+  return out;
+}
+
+Result<OutboxMessage> SqlStore::outbox_message(std::int64_t id) {
+  ADJ_TRY(
+      const sql::Rows r,
+      session().query(std::string("SELECT ") + kOutboxColumns + " FROM outbox WHERE id = ?", {id}));
+  if (r.empty())
+    return Status::NotFound("There is no outgoing message " + std::to_string(id) + ".");
+  return outbox_from_row(r, 0);
+}
+
+Result<int> SqlStore::pending_count() {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT count(*) FROM outbox WHERE state IN ('pending', 'sending')", {}));
+  return r.empty() ? 0 : r.int32(0, 0);
+}
+
+Result<int> SqlStore::failing_count() {
+  ADJ_TRY(const sql::Rows r, session().query("SELECT count(*) FROM outbox WHERE state IN "
+                                             "('pending', 'sending') AND last_error <> ''",
+                                             {}));
+  return r.empty() ? 0 : r.int32(0, 0);
+}
+
+Result<int> SqlStore::outbox_count(const std::string& to, const std::string& kind, UnixTime since) {
+  sql::Session& s = session();
+  ADJ_TRY(const sql::Rows r,
+          s.query(to.empty()
+                      ? std::string("SELECT count(*) FROM outbox WHERE "
+                                    "CAST(?1 AS TEXT) = '' AND kind = ?2 AND "
+                                    "created_at >= ?3")
+                      : "SELECT count(*) FROM outbox WHERE " + s.nocase_equals("recipient", "?1") +
+                            " AND kind = ?2 AND created_at >= ?3",
+                  {s.outside_text(to), s.outside_text(kind), std::int64_t{since}}));
+  return r.empty() ? 0 : r.int32(0, 0);
+}
+
+}  // namespace adj
