@@ -29,4 +29,11 @@ Status WriteTx::commit() {
   return Status::Ok();
 }
 
+Status WriteTx::rollback() {
+  if (!s_) return Status::Ok();
+  Session* s = s_;
+  s_ = nullptr;
+  return s->rollback();
+}
+
 }  // namespace adj::sql

@@ -125,6 +125,12 @@ class Session {
   std::string_view lock_rows() const {
     return dialect() == Dialect::kPostgres ? " FOR NO KEY UPDATE" : "";
   }
+  // Appended to a SELECT of rows a housekeeping write may take or leave: " FOR UPDATE SKIP
+  // LOCKED" on PostgreSQL (rows other transactions hold are left for a later pass, so the
+  // housekeeping never waits), "" on SQLite.
+  std::string_view skip_locked() const {
+    return dialect() == Dialect::kPostgres ? " FOR UPDATE SKIP LOCKED" : "";
+  }
   // Appended to an ORDER BY term of text, so both dialects sort by bytes: ` COLLATE "C"` on
   // PostgreSQL (whose default collation follows the locale), "" on SQLite (BINARY already).
   std::string_view bytewise() const {
@@ -162,6 +168,8 @@ class WriteTx {
 
   // On failure the transaction stays open and is rolled back on destruction.
   Status commit();
+  // Ends the transaction now, undoing its writes (the destructor then does nothing).
+  Status rollback();
 
  private:
   explicit WriteTx(Session* s) : s_(s) {}

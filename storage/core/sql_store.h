@@ -23,6 +23,44 @@ namespace adj {
 
 class SqlStore : public Store {
  public:
+  // Writes the open-state index of `game` again from its stored open-turn state, in its own
+  // transaction: for a tool that wrote turn_states rows itself (a copy between databases). Until
+  // then such a game is read whole (correct, at the cost of the whole state).
+  Status rebuild_open_state_index(const std::string& game);
+
+  // ---- GameStore (sql_store_games.cc; turns and views are each backend's) ----
+  // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).
+  // The game starts with status "open" and open turn `initial.turn`. AlreadyExists also when
+  // the id differs only by case from an existing one (the message names it).
+  Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
+  Result<std::vector<GameSummary>> list_games() override;
+  Result<std::string> stored_game_id(const std::string& game) override;
+  Result<GameSummary> game_summary(const std::string& game) override;
+  Result<Json> scenario(const std::string& game) override;
+  // NotFound when the game exists but has no stored state for `turn` (after the open turn).
+  // Corruption when the stored state does not parse or names another game or turn.
+  Result<GameState> load_state(const std::string& game, std::optional<int> turn) override;
+
+  // The resolving mark, rollback and turn records (sql_store_turns.cc).
+  // One conditional UPDATE: of two runs starting at once exactly one sets the mark; a mark older
+  // than resolving_lease_seconds() (a run that died) is taken over. FailedPrecondition when
+  // `turn` is not the open turn; Unavailable while another run holds the mark.
+  Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
+  Status end_resolving(const std::string& game, int turn) override;
+  // Also FailedPrecondition when no state is stored for `turn` (before the game's first turn).
+  Status rollback(const std::string& game, int turn) override;
+  // NotFound when the turn has not been resolved.
+  Result<Json> turn_record(const std::string& game, int turn) override;
+  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
+
+  // ---- ReportStore (sql_store_reports.cc) ----
+  // NotFound when the game, or that player's report for that turn, does not exist.
+  Result<ReportRecord> report(const std::string& game, const std::string& player,
+                              int turn) override;
+  Result<std::vector<int>> report_turns(const std::string& game) override;
+  Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
+  Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
+
   // ---- SubmissionStore (sql_store_submissions.cc) ----
   // record.id and record.current are ignored: the store assigns the id, and an accepted record
   // becomes current. NotFound for an unknown game; InvalidArgument when turn < 1;
@@ -178,6 +216,27 @@ class SqlStore : public Store {
   // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
   // (REQUIRES: inside a WriteTx then).
   Status require_game_row(const std::string& game, bool lock = false);
+  // The game's open turn; NotFound(no_such_game) when it does not exist.
+  Result<int> open_turn(const std::string& game);
+  // Sets each player's email to their contact's (MembershipStore), when they have one.
+  Status apply_contacts(const std::string& game, GameState& state);
+  // Writes the open-state index of `game` from `state`, the state just stored as its open turn
+  // (without contacts applied), inside the caller's WriteTx. `state_text`, when not empty, is
+  // to_json(state).dump() (storage/core/state_text.h). Each backend's (its views file).
+  virtual Status index_open_state(const std::string& game, const GameState& state,
+                                  std::string_view state_text = {}) = 0;
+  // Brackets a write of many rows of `game` (rollback's deletes): a backend whose triggers would
+  // bump the game's revision per row bumps it once. Nothing by default.
+  virtual Status mark_bulk_writes(const std::string& /*game*/, bool /*on*/) { return Status::Ok(); }
+  // index_open_state of the game's stored open-turn state, inside the caller's WriteTx; nothing
+  // when it has none or it does not parse (readers then load it whole and report it).
+  Status reindex_open_state(const std::string& game);
+  // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
+  // at `turn` (Corruption naming `where` otherwise), with the contacts applied.
+  Result<GameState> view_from_rows(Json head, Json players, Json areas, Json edges,
+                                   const std::string& game, int turn, const std::string& where);
+  // "SELECT <a GameSummary's columns> FROM games" (games_small_columns()).
+  std::string summary_select();
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
   std::string games_small_columns();
   // SQL for the length in bytes of the text or bytes `expr`.

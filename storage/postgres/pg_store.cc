@@ -1,7 +1,7 @@
 // PgStore: opening, the schema version, revision counters and the helpers every part uses.
 #include "storage/postgres/pg_store.h"
 
-#include "storage/core/messages.h"
+#include "storage/core/sql_throttle.h"
 #include "storage/postgres/pg_migrator.h"
 
 namespace adj {
@@ -35,30 +35,15 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   return revisions_;
 }
 
-Result<int> PgStore::open_turn(const std::string& game) {
-  ADJ_TRY(auto r, conn_.query("SELECT open_turn FROM games WHERE id = $1", {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
-  return r.int32(0, 0);
+Result<std::vector<ThrottleState>> PgStore::throttle_states(const std::vector<std::string>& keys) {
+  return sql_throttle_states(session_, keys);
 }
 
-Status PgStore::require_game(const std::string& game) {
-  auto turn = open_turn(game);
-  return turn.ok() ? Status::Ok() : turn.status();
-}
-
-Status PgStore::apply_contacts(const std::string& game, GameState& state) {
-  auto r = conn_.query("SELECT player, email FROM contacts WHERE game_id = $1", {game});
-  // A schema without the contacts table (migration 0003_mail not bundled) has no contacts. Never
-  // inside a transaction (load_state reads outside one), so the failed statement aborts nothing.
-  if (!r.ok() && r.status().message().find("(SQLSTATE 42P01)") != std::string::npos)
-    return Status::Ok();
-  if (!r.ok()) return r.status();
-  for (int i = 0; i < r->size(); ++i) {
-    const std::string player = r->text(i, 0);
-    for (Player& p : state.players)
-      if (p.code == player) p.email = r->text(i, 1);
-  }
-  return Status::Ok();
+Status PgStore::update_throttle(const std::vector<std::string>& keys,
+                                const std::function<void(std::vector<ThrottleState>&)>& change,
+                                std::int64_t now, std::int64_t forget_before,
+                                std::size_t max_rows) {
+  return sql_update_throttle(session_, keys, change, now, forget_before, max_rows);
 }
 
 }  // namespace adj

@@ -38,19 +38,7 @@ class PgStore final : public SqlStore {
   }
 
   // ---- GameStore: pg_store_games.cc, pg_store_turns.cc (helper pg-core) ----
-  Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
-  Result<std::vector<GameSummary>> list_games() override;
-  Result<std::string> stored_game_id(const std::string& game) override;
-  Result<GameSummary> game_summary(const std::string& game) override;
-  Result<Json> scenario(const std::string& game) override;
-  Result<GameState> load_state(const std::string& game, std::optional<int> turn) override;
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
-  Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
-  Status end_resolving(const std::string& game, int turn) override;
-
-  Status rollback(const std::string& game, int turn) override;
-  Result<Json> turn_record(const std::string& game, int turn) override;
-  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
   // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
   // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.
   Result<GameState> load_view(const std::string& game, std::optional<int> turn,
@@ -58,28 +46,17 @@ class PgStore final : public SqlStore {
                               const std::vector<std::string>& areas) override;
   Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
 
-  // ---- ReportStore: pg_store_reports.cc (pg-core) ----
-  Result<ReportRecord> report(const std::string& game, const std::string& player,
-                              int turn) override;
-  Result<std::vector<int>> report_turns(const std::string& game) override;
-  Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
-  Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
-
   // ---- MailStore: pg_store_mail.cc ----
   Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
   Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
                                            std::int64_t lease_seconds) override;
 
-  // ---- ThrottleStore: pg_store_throttle.cc (pg-admin) ----
+  // ---- ThrottleStore: storage/core/sql_throttle.h on this connection ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
   Status update_throttle(const std::vector<std::string>& keys,
                          const std::function<void(std::vector<ThrottleState>&)>& change,
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
-
-  // Writes the open-state index of `game` again from its stored open-turn state, in its own
-  // transaction (for the copy tool, after rows were written around the store).
-  Status rebuild_open_state_index(const std::string& game);
 
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   pg::Connection& connection() { return conn_; }
@@ -87,19 +64,12 @@ class PgStore final : public SqlStore {
  private:
   explicit PgStore(pg::Connection c) : conn_(std::move(c)) {}
 
-  // The game's open turn; NotFound("game <id>") when it does not exist.
-  Result<int> open_turn(const std::string& game);
-  Status require_game(const std::string& game);
-  // Sets each player's email to their contact's (MembershipStore), when they have one.
-  Status apply_contacts(const std::string& game, GameState& state);
   // Rewrites the open-state index of `game` from `state` (its open turn), inside the caller's
   // transaction. A state with a repeated player or area code is left unindexed.
   // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
   // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
-                          std::string_view state_text = {});
-  // index_open_state of the game's stored open-turn state; nothing when it cannot be read.
-  Status reindex_open_state(const std::string& game);
+                          std::string_view state_text = {}) override;
 
   sql::Session& session() override { return session_; }
 

@@ -129,24 +129,6 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
   return Status::Ok();
 }
 
-Status PgStore::reindex_open_state(const std::string& game) {
-  ADJ_TRY(auto r, conn_.query("SELECT g.open_turn, s.state_json FROM games g "
-                              "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
-                              "WHERE g.id = $1",
-                              {game}));
-  if (r.empty()) return Status::Ok();  // no state for the open turn: nothing to index
-  auto state = state_from_text(r.text(0, 1), game, r.int32(0, 0));
-  if (!state.ok()) return Status::Ok();  // left unindexed; load_state reports it to readers
-  return index_open_state(game, *state);
-}
-
-Status PgStore::rebuild_open_state_index(const std::string& game) {
-  ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_TRY(auto lock, conn_.query("SELECT 1 FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
-  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
-  return tx.commit();
-}
-
 Result<GameState> PgStore::load_view(const std::string& game, std::optional<int> turn,
                                      const std::vector<std::string>& players,
                                      const std::vector<std::string>& areas) {
@@ -202,15 +184,9 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
       player_rows.push_back(std::move(p));
     }
   }
-  doc["players"] = std::move(player_rows);
-  doc["areas"] = std::move(area_rows);
-  doc["adjacency"] = std::move(edge_rows);
-  Result<GameState> state = state_from_json(doc);
-  if (!state.ok()) return Status::Corruption(where + ": " + state.status().message());
-  if (state->game_id != game || state->turn != wanted)
-    return Status::Corruption("the open-state index of " + where + " names game " + state->game_id +
-                              " turn " + std::to_string(state->turn));
-  ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
+  ADJ_TRY(GameState state,
+          view_from_rows(std::move(doc), std::move(player_rows), std::move(area_rows),
+                         std::move(edge_rows), game, wanted, where));
   if (tx) ADJ_RETURN_IF_ERROR(tx->commit());
   return state;
 }

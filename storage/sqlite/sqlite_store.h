@@ -56,17 +56,6 @@ class SqliteStore final : public SqlStore {
                          std::size_t max_rows) override;
 
   // ---- GameStore ----
-  // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).
-  // The game starts with status "open" and open turn `initial.turn`. AlreadyExists also when
-  // the id differs only by case from an existing one (the message names it).
-  Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
-  Result<std::vector<GameSummary>> list_games() override;
-  Result<std::string> stored_game_id(const std::string& game) override;
-  Result<GameSummary> game_summary(const std::string& game) override;
-  Result<Json> scenario(const std::string& game) override;
-  // NotFound when the game exists but has no stored state for `turn` (after the open turn).
-  // Corruption when the stored state does not parse or names another game or turn.
-  Result<GameState> load_state(const std::string& game, std::optional<int> turn) override;
   // Read from the open-state index (migration 0014, sqlite_store_views.cc), in one read
   // transaction, when it is valid for the turn asked; otherwise as GameStore's default (the
   // whole state, cut).
@@ -85,22 +74,6 @@ class SqliteStore final : public SqlStore {
   // last). The commit's CHECK-free writes and bulk revision mark hold for the writer's life.
   Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
                                                    std::vector<std::int64_t> submissions) override;
-  Status begin_resolving(const std::string& game, int turn, UnixTime now) override;
-  Status end_resolving(const std::string& game, int turn) override;
-  // The mark holds for resolving_lease_seconds() (storage/game_store.h).
-  // Also FailedPrecondition when no state is stored for `turn` (before the game's first turn).
-  Status rollback(const std::string& game, int turn) override;
-  // NotFound when the turn has not been resolved.
-  Result<Json> turn_record(const std::string& game, int turn) override;
-  Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
-
-  // ---- ReportStore ----
-  // NotFound when the game, or that player's report for that turn, does not exist.
-  Result<ReportRecord> report(const std::string& game, const std::string& player,
-                              int turn) override;
-  Result<std::vector<int>> report_turns(const std::string& game) override;
-  Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
-  Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
   // ---- MailStore: sqlite_store_mail.cc ----
   // With secure_delete for the statement's pages, so the old bytes are overwritten.
@@ -119,10 +92,6 @@ class SqliteStore final : public SqlStore {
                                   UnixTime now) override;
   // The schema version of the open database (the last migration applied).
   Result<int> schema_version() override;
-  // Writes the open-state index (migration 0014) of `game` again from its stored open state, in
-  // one transaction: for a tool that wrote turn_states rows itself (a copy between databases).
-  // Until then such a game is read whole (correct, at the cost of the whole state).
-  Status rebuild_open_state_index(const std::string& game);
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   sqlite::Database& database() { return db_; }
   // The file this store opened.
@@ -133,21 +102,16 @@ class SqliteStore final : public SqlStore {
 
   Result<int> upgrade_credentials_step(const SecretHasher& hash_secret,
                                        const TokenHasher& hash_token, UnixTime now);
-  // The game's open turn; NotFound("game <id>") when it does not exist.
-  Result<int> open_turn(const std::string& game);
-  Status require_game(const std::string& game);
-  // Sets each player's email to their contact's (MembershipStore), when they have one.
-  Status apply_contacts(const std::string& game, GameState& state);
   // Writes the open-state index (migration 0014) of `game` from `state`, the state just stored
   // as the game's open turn (without contacts applied). REQUIRES: inside the write transaction
   // that stored it (sqlite_store_views.cc).
   // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
   // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
-                          std::string_view state_text = {});
-  // The same from the stored state of the game's open turn (after a rollback or an upgrade). A
-  // state that does not parse is left unindexed (readers then load it whole and report it).
-  Status reindex_open_state(const std::string& game);
+                          std::string_view state_text = {}) override;
+
+  // The bulk mark of migration 0016 around rollback's deletes (one revision bump for them all).
+  Status mark_bulk_writes(const std::string& game, bool on) override;
 
   friend class SqliteTurnWriter;  // sqlite_store_turns.cc
 

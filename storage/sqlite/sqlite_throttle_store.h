@@ -1,5 +1,6 @@
-// The SQLite ThrottleStore (storage/throttle_store.h): table auth_throttle of migration 0008,
-// over its own connection to the database file.
+// The SQLite ThrottleStore (storage/throttle_store.h): storage/core/sql_throttle.h over its own
+// connection to the database file, so a failed login is counted outside any transaction of the
+// store it sits beside.
 //
 // Thread-safety: one object per thread. Several processes may share the file: update_throttle
 // is one BEGIN IMMEDIATE transaction (waiting up to the connection's busy timeout, then
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "storage/sqlite/database.h"
+#include "storage/sqlite/sqlite_session.h"
 #include "storage/throttle_store.h"
 
 namespace adj {
@@ -29,8 +31,8 @@ class SqliteThrottleStore : public ThrottleStore {
 
  private:
   explicit SqliteThrottleStore(sqlite::Database db) : db_(std::move(db)) {}
-  Result<ThrottleState> read(const std::string& key);
   sqlite::Database db_;
+  sqlite::SqliteSession session_{db_};
 };
 
 }  // namespace adj

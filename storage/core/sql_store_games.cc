@@ -1,0 +1,135 @@
+// SqlStore: games and their states (GameStore's reads and create_game).
+#include "storage/core/codec.h"
+#include "storage/core/messages.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+namespace {
+
+GameSummary summary_from_row(const sql::Rows& r, int i) {
+  GameSummary g;
+  g.id = r.text(i, 0);
+  g.name = r.text(i, 1);
+  g.engine = r.text(i, 2);
+  g.turn = r.int32(i, 3);
+  g.status = r.text(i, 4);
+  g.created_at = r.int64(i, 5);
+  return g;
+}
+
+std::string taken_message(const std::string& id, const std::string& existing) {
+  if (existing == id) return "A game with id " + id + " already exists; choose another id.";
+  return "A game with id " + id +
+         " already exists: it differs only by case from the existing game " + existing +
+         " (game ids are compared regardless of case); choose another id.";
+}
+
+}  // namespace
+
+std::string SqlStore::summary_select() {
+  return "SELECT id, name, engine, open_turn, status, created_at FROM " + games_small_columns();
+}
+
+Result<int> SqlStore::open_turn(const std::string& game) {
+  ADJ_TRY(
+      const sql::Rows r,
+      session().query("SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?", {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  return r.int32(0, 0);
+}
+
+Status SqlStore::create_game(const GameState& initial, const Json& scenario, UnixTime now) {
+  const std::string& id = initial.game_id;
+  if (id.empty()) return Status::InvalidArgument("create_game: the game id is empty");
+  if (initial.turn < 1)
+    return Status::InvalidArgument("create_game: game " + id + " starts at turn " +
+                                   std::to_string(initial.turn));
+  ADJ_TRY(const std::string scenario_text, json_to_text(scenario, "scenario of " + id));
+  ADJ_TRY(const std::string state_text, json_to_text(to_json(initial), "state of game " + id));
+
+  sql::Session& s = session();
+  const std::string taken_sql = "SELECT id FROM games WHERE " + s.nocase_equals("id", "?1");
+  ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+  ADJ_TRY(const sql::Rows taken, s.query(taken_sql, {id}));
+  if (!taken.empty()) return Status::AlreadyExists(taken_message(id, taken.text(0, 0)));
+  auto game = s.run(
+      "INSERT INTO games(id, name, engine, scenario_json, status, open_turn, created_at) "
+      "VALUES (?, ?, ?, ?, 'open', ?, ?)",
+      {id, initial.name, initial.engine.name, scenario_text, initial.turn, std::int64_t{now}});
+  if (!game.ok() && game.status().code() == StatusCode::kAlreadyExists) {
+    // Created by another connection since the check above (PostgreSQL): name it as the check
+    // would.
+    (void)tx.rollback();
+    auto again = s.query(taken_sql, {id});
+    if (again.ok() && !again->empty())
+      return Status::AlreadyExists(taken_message(id, again->text(0, 0)));
+    return game.status();
+  }
+  if (!game.ok()) return game.status();
+  ADJ_RETURN_IF_ERROR(s.run("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
+                            {id, initial.turn, state_text})
+                          .status());
+  ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
+  return tx.commit();
+}
+
+Result<std::string> SqlStore::stored_game_id(const std::string& game) {
+  ADJ_TRY(
+      const sql::Rows r,
+      session().query("SELECT id FROM games WHERE " + session().nocase_equals("id", "?1"), {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  return r.text(0, 0);
+}
+
+Result<std::vector<GameSummary>> SqlStore::list_games() {
+  ADJ_TRY(
+      const sql::Rows r,
+      session().query(summary_select() + " ORDER BY id" + std::string(session().bytewise()), {}));
+  std::vector<GameSummary> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) out.push_back(summary_from_row(r, i));
+  return out;
+}
+
+Result<GameSummary> SqlStore::game_summary(const std::string& game) {
+  ADJ_TRY(const sql::Rows r, session().query(summary_select() + " WHERE id = ?", {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  return summary_from_row(r, 0);
+}
+
+Result<Json> SqlStore::scenario(const std::string& game) {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT scenario_json FROM games WHERE id = ?", {game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  return json_from_text(r.text(0, 0), "scenario of game " + game);
+}
+
+Result<GameState> SqlStore::load_state(const std::string& game, std::optional<int> turn) {
+  // One statement, so the open turn and its state are read from the same snapshot.
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT g.open_turn, s.state_json FROM games g "
+                          "LEFT JOIN turn_states s ON s.game_id = g.id "
+                          "AND s.turn = coalesce(CAST(?1 AS BIGINT), g.open_turn) "
+                          "WHERE g.id = ?2",
+                          {turn ? sql::Param(*turn) : sql::Param(), game}));
+  if (r.empty()) return Status::NotFound(no_such_game(game));
+  const int wanted = turn.value_or(r.int32(0, 0));
+  if (r.is_null(0, 1))
+    return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));
+  auto state = state_from_text(r.text(0, 1), game, wanted);
+  if (state.ok()) ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
+  return state;
+}
+
+Status SqlStore::apply_contacts(const std::string& game, GameState& state) {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT player, email FROM contacts WHERE game_id = ?", {game}));
+  for (int i = 0; i < r.size(); ++i) {
+    const std::string player = r.text(i, 0);
+    for (Player& p : state.players)
+      if (p.code == player) p.email = r.text(i, 1);
+  }
+  return Status::Ok();
+}
+
+}  // namespace adj

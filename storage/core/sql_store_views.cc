@@ -1,0 +1,42 @@
+// SqlStore: what both backends' open-state indexes share (the index and its readers are each
+// backend's own: storage/sqlite/sqlite_store_views.cc, storage/postgres/pg_store_views.cc).
+#include "storage/core/codec.h"
+#include "storage/core/sql_store.h"
+
+namespace adj {
+
+Status SqlStore::reindex_open_state(const std::string& game) {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT g.open_turn, s.state_json FROM games g "
+                          "JOIN turn_states s ON s.game_id = g.id AND s.turn = g.open_turn "
+                          "WHERE g.id = ?",
+                          {game}));
+  if (r.empty()) return Status::Ok();  // no state for the open turn: nothing to index
+  auto state = state_from_text(r.text(0, 1), game, r.int32(0, 0));
+  if (!state.ok()) return Status::Ok();  // left unindexed; load_state reports it to readers
+  return index_open_state(game, *state);
+}
+
+Status SqlStore::rebuild_open_state_index(const std::string& game) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_RETURN_IF_ERROR(require_game_row(game, /*lock=*/true));
+  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
+  return tx.commit();
+}
+
+Result<GameState> SqlStore::view_from_rows(Json head, Json players, Json areas, Json edges,
+                                           const std::string& game, int turn,
+                                           const std::string& where) {
+  head["players"] = std::move(players);
+  head["areas"] = std::move(areas);
+  head["adjacency"] = std::move(edges);
+  Result<GameState> state = state_from_json(head);
+  if (!state.ok()) return Status::Corruption(where + ": " + state.status().message());
+  if (state->game_id != game || state->turn != turn)
+    return Status::Corruption("the open-state index of " + where + " names game " + state->game_id +
+                              " turn " + std::to_string(state->turn));
+  ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
+  return state;
+}
+
+}  // namespace adj

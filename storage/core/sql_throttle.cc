@@ -1,0 +1,113 @@
+#include "storage/core/sql_throttle.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+#include "storage/core/record_checks.h"
+
+namespace adj {
+
+using store_checks::join_lines;
+using store_checks::split_lines;
+using store_checks::valid_throttle_key;
+
+namespace {
+
+constexpr const char* kThrottleColumns =
+    "failures, window_start, last_failure, lockouts, locked_until, total_failures, trusted, "
+    "recent";
+
+// Row `i` of a result whose columns are kThrottleColumns.
+ThrottleState read_throttle_row(const sql::Rows& r, int i) {
+  ThrottleState s;
+  s.failures = r.int32(i, 0);
+  s.window_start = r.int64(i, 1);
+  s.last_failure = r.int64(i, 2);
+  s.lockouts = r.int32(i, 3);
+  s.locked_until = r.int64(i, 4);
+  s.total_failures = r.int32(i, 5);
+  s.trusted = split_lines(r.text(i, 6));
+  s.recent = split_lines(r.text(i, 7));
+  return s;
+}
+
+}  // namespace
+
+Result<std::vector<ThrottleState>> sql_throttle_states(sql::Session& s,
+                                                       const std::vector<std::string>& keys) {
+  std::vector<ThrottleState> out;
+  out.reserve(keys.size());
+  for (const auto& k : keys) {
+    ADJ_TRY(const sql::Rows r,
+            s.query(std::string("SELECT ") + kThrottleColumns + " FROM auth_throttle WHERE key = ?",
+                    {k}));
+    out.push_back(r.empty() ? ThrottleState{} : read_throttle_row(r, 0));
+  }
+  return out;
+}
+
+Status sql_update_throttle(sql::Session& s, const std::vector<std::string>& keys,
+                           const std::function<void(std::vector<ThrottleState>&)>& change,
+                           std::int64_t now, std::int64_t forget_before, std::size_t max_rows) {
+  for (const auto& k : keys)
+    if (!valid_throttle_key(k))
+      return Status::InvalidArgument("throttle key must be one non-empty line");
+  // Keys in lock order (sorted, once each), so two updates never wait on each other in a cycle.
+  std::vector<std::string> order(keys);
+  std::sort(order.begin(), order.end());
+  order.erase(std::unique(order.begin(), order.end()), order.end());
+  const auto cap = static_cast<std::int64_t>(
+      std::min<std::size_t>(max_rows, std::numeric_limits<std::int64_t>::max()));
+
+  return sql::with_retry(s, [&]() -> Status {
+    ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+    std::map<std::string, ThrottleState> locked;
+    for (const auto& k : order) {
+      // A missing row is created with the defaults (ThrottleState{}).
+      ADJ_TRY(const sql::Rows r, s.query(std::string("INSERT INTO auth_throttle(key) VALUES (?) "
+                                                     "ON CONFLICT (key) DO UPDATE SET "
+                                                     "key = excluded.key RETURNING ") +
+                                             kThrottleColumns,
+                                         {k}));
+      locked[k] = read_throttle_row(r, 0);
+    }
+    std::vector<ThrottleState> states;
+    states.reserve(keys.size());
+    for (const auto& k : keys) states.push_back(locked[k]);
+    change(states);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const ThrottleState& t = states[i];
+      for (const auto* list : {&t.trusted, &t.recent})
+        for (const auto& c : *list)
+          if (c.find('\n') != std::string::npos)
+            return Status::InvalidArgument("throttle client key must be one line");
+      ADJ_TRY(const std::int64_t n,
+              s.run("UPDATE auth_throttle SET failures = ?, window_start = ?, "
+                    "last_failure = ?, lockouts = ?, locked_until = ?, total_failures = ?, "
+                    "trusted = ?, recent = ? WHERE key = ?",
+                    {t.failures, std::int64_t{t.window_start}, std::int64_t{t.last_failure},
+                     t.lockouts, std::int64_t{t.locked_until}, t.total_failures,
+                     join_lines(t.trusted), join_lines(t.recent), keys[i]}));
+      if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
+    }
+    // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
+    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
+                              "auth_throttle WHERE locked_until <= ? AND last_failure < ? AND "
+                              "trusted = ''" +
+                                  std::string(s.skip_locked()) + ")",
+                              {now, forget_before})
+                            .status());
+    // The cap: beyond max_rows, the least recently failed unlocked rows go first.
+    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
+                              "auth_throttle ORDER BY locked_until > ?1, last_failure "
+                              "LIMIT (SELECT CASE WHEN count(*) > ?2 THEN count(*) - ?2 ELSE 0 "
+                              "END FROM auth_throttle)" +
+                                  std::string(s.skip_locked()) + ")",
+                              {now, cap})
+                            .status());
+    return tx.commit();
+  });
+}
+
+}  // namespace adj
