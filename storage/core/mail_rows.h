@@ -16,7 +16,8 @@ inline constexpr const char* kOutboxColumns =
 // Reads the kOutboxColumns of `row`.
 OutboxMessage outbox_from_row(const sql::Rows& r, int row);
 
-// Orders claimed messages as claim() returns them: mail to players first, then by due time, id.
-void sort_claimed(std::vector<OutboxMessage>& out);
+// The messages a claim's rows (kOutboxColumns) hold, in the order claim() returns them: mail to
+// players first, then by due time, then by id.
+std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r);
 
 }  // namespace adj

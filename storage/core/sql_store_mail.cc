@@ -86,7 +86,10 @@ OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   return m;
 }
 
-void sort_claimed(std::vector<OutboxMessage>& out) {
+std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
+  std::vector<OutboxMessage> out;
+  out.reserve(static_cast<std::size_t>(r.size()));
+  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
     const auto anonymous = [](const OutboxMessage& m) {
       return m.kind == "refusal" || m.kind == "help";
@@ -95,6 +98,7 @@ void sort_claimed(std::vector<OutboxMessage>& out) {
     return a.next_attempt_at != b.next_attempt_at ? a.next_attempt_at < b.next_attempt_at
                                                   : a.id < b.id;
   });
+  return out;
 }
 
 std::string SqlStore::byte_length(std::string_view expr) {

@@ -24,6 +24,14 @@ Status SqlStore::rebuild_open_state_index(const std::string& game) {
   return tx.commit();
 }
 
+Status SqlStore::rebuild_open_state_indexes(const std::vector<std::string>& games) {
+  for (const auto& g : games) {
+    Status s = rebuild_open_state_index(g);
+    if (!s.ok()) return Status(s.code(), "game " + g + ": " + s.message());
+  }
+  return Status::Ok();
+}
+
 Result<GameState> SqlStore::view_from_rows(Json head, Json players, Json areas, Json edges,
                                            const std::string& game, int turn,
                                            const std::string& where) {

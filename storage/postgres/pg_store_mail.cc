@@ -40,11 +40,7 @@ Result<std::vector<OutboxMessage>> PgStore::claim(UnixTime now, int limit,
   }
   ADJ_TRY(const sql::Rows r, session_.query(sql, {std::int64_t{now + lease_seconds},
                                                   std::int64_t{now}, std::max(limit, 0)}));
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
-  sort_claimed(out);
-  return out;
+  return claimed_from_rows(r);
 }
 
 }  // namespace adj

@@ -278,11 +278,7 @@ class PgTables final : public TableAccess {
     if (conn().in_transaction()) (void)conn().exec("ROLLBACK");
   }
   Status rebuild_derived(const std::vector<std::string>& games) override {
-    for (const auto& g : games) {
-      Status s = store_->rebuild_open_state_index(g);
-      if (!s.ok()) return Status(s.code(), "game " + g + ": " + s.message());
-    }
-    return Status::Ok();
+    return store_->rebuild_open_state_indexes(games);
   }
 
  private:

@@ -29,11 +29,7 @@ Result<std::vector<OutboxMessage>> SqliteStore::claim(UnixTime now, int limit,
                          kOutboxColumns,
                      {std::int64_t{now + lease_seconds}, std::int64_t{now}, std::max(limit, 0)}));
   ADJ_RETURN_IF_ERROR(tx.commit());
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
-  sort_claimed(out);
-  return out;
+  return claimed_from_rows(r);
 }
 
 }  // namespace adj
