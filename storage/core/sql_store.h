@@ -230,9 +230,16 @@ class SqlStore : public Store {
   // Brackets a write of many rows of `game` (rollback's deletes): a backend whose triggers would
   // bump the game's revision per row bumps it once. Nothing by default.
   virtual Status mark_bulk_writes(const std::string& /*game*/, bool /*on*/) { return Status::Ok(); }
+  // Inside the caller's WriteTx (or the backend's own write transaction), before a turn's commit
+  // writes anything: the game's row locked, FailedPrecondition unless `turn` is its open turn and
+  // `submissions` are exactly the turn's current accepted files (in any order).
+  Status check_commit_start(const std::string& game, int turn,
+                            std::vector<std::int64_t> submissions);
   // index_open_state of the game's stored open-turn state, inside the caller's WriteTx; nothing
   // when it has none or it does not parse (readers then load it whole and report it).
   Status reindex_open_state(const std::string& game);
+  // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
+  static Result<Json> view_head(const std::string& text, const std::string& where);
   // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
   // at `turn` (Corruption naming `where` otherwise), with the contacts applied.
   Result<GameState> view_from_rows(Json head, Json players, Json areas, Json edges,

@@ -10,6 +10,7 @@
 
 #include "storage/core/codec.h"
 #include "storage/core/mail_rows.h"
+#include "storage/core/messages.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
@@ -65,8 +66,6 @@ Result<std::vector<InboxMessage>> inbox_rows(const sql::Rows& r) {
   }
   return out;
 }
-
-std::string inbox_not_found(std::int64_t id) { return "inbox message " + std::to_string(id); }
 
 }  // namespace
 

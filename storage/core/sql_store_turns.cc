@@ -4,11 +4,42 @@
 // Every write that depends on the game's open turn or resolving mark reads the game's row with
 // lock_rows() for its whole transaction, so put_submission, the commit and rollback of one game
 // are serialised across connections and processes. begin_resolving is one conditional UPDATE.
+#include <algorithm>
+
 #include "storage/core/codec.h"
 #include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
+
+Status SqlStore::check_commit_start(const std::string& game, int turn,
+                                    std::vector<std::int64_t> submissions) {
+  ADJ_TRY(const sql::Rows g,
+          session().query("SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?" +
+                              std::string(session().lock_rows()),
+                          {game}));
+  if (g.empty()) return Status::NotFound(no_such_game(game));
+  const int current = g.int32(0, 0);
+  if (turn != current)
+    return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
+                                      std::to_string(turn) + " is not the open turn (" +
+                                      std::to_string(current) + ")");
+  // The files resolved must be exactly the turn's current accepted files: one accepted after the
+  // run read them would otherwise be acknowledged and never used.
+  ADJ_TRY(const sql::Rows cur, session().query("SELECT id FROM submissions WHERE game_id = ? AND "
+                                               "turn = ? AND accepted = 1 AND current = 1 "
+                                               "ORDER BY id",
+                                               {game, turn}));
+  std::vector<std::int64_t> now_current;
+  now_current.reserve(static_cast<std::size_t>(cur.size()));
+  for (int i = 0; i < cur.size(); ++i) now_current.push_back(cur.int64(i, 0));
+  std::sort(submissions.begin(), submissions.end());
+  if (submissions != now_current)
+    return Status::FailedPrecondition(
+        "commit_turn game " + game + " turn " + std::to_string(turn) +
+        ": the turn's order files changed while it was being resolved; nothing was written");
+  return Status::Ok();
+}
 
 Status SqlStore::begin_resolving(const std::string& game, int turn, UnixTime now) {
   // One conditional UPDATE: of two runs starting at once exactly one sets the mark; a mark older

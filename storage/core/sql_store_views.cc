@@ -32,6 +32,12 @@ Status SqlStore::rebuild_open_state_indexes(const std::vector<std::string>& game
   return Status::Ok();
 }
 
+Result<Json> SqlStore::view_head(const std::string& text, const std::string& where) {
+  ADJ_TRY(Json doc, json_from_text(text, "state head of " + where));
+  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
+  return doc;
+}
+
 Result<GameState> SqlStore::view_from_rows(Json head, Json players, Json areas, Json edges,
                                            const std::string& game, int turn,
                                            const std::string& where) {

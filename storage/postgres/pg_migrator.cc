@@ -1,4 +1,5 @@
 #include "storage/postgres/pg_migrator.h"
+#include "storage/core/messages.h"
 
 namespace adj::pg {
 
@@ -36,11 +37,7 @@ Result<int> migrate_locked(Connection& c, const std::vector<Migration>& migratio
   const int known = static_cast<int>(migrations.size());
   auto recorded = schema_version(c);
   if (!recorded.ok()) return recorded.status();
-  if (*recorded > known)
-    return Status::FailedPrecondition("database schema version " + std::to_string(*recorded) +
-                                      " is newer than this binary supports (" +
-                                      std::to_string(known) +
-                                      "); use a newer adjutant or restore a backup");
+  if (*recorded > known) return Status::FailedPrecondition(schema_too_new(*recorded, known));
   for (const auto& m : migrations) {
     if (m.version <= *recorded) continue;
     ADJ_RETURN_IF_ERROR(apply(c, m));

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "storage/core/mail_rows.h"
+#include "storage/core/messages.h"
 #include "storage/postgres/pg_store.h"
 
 namespace adj {
@@ -15,7 +16,7 @@ Status PgStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   // after, on a busy inbox); no reader sees them.
   ADJ_TRY(const std::int64_t n,
           session_.run("UPDATE inbox SET raw = ? WHERE id = ?", {sql::Param::bytes(raw), id}));
-  if (n == 0) return Status::NotFound("inbox message " + std::to_string(id));
+  if (n == 0) return Status::NotFound(inbox_not_found(id));
   return Status::Ok();
 }
 

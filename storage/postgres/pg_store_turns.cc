@@ -33,32 +33,10 @@ Status PgStore::commit_turn(const std::string& game, const TurnCommit& commit) {
       commit.next_state_text.empty() ? next_state_dump : commit.next_state_text;
 
   ADJ_TRY(auto tx, pg::Transaction::begin(conn_));
-  ADJ_TRY(auto g,
-          conn_.query("SELECT open_turn FROM games WHERE id = $1 FOR NO KEY UPDATE", {game}));
-  if (g.empty()) return Status::NotFound(no_such_game(game));
-  const int current = g.int32(0, 0);
-  if (commit.turn != current)
-    return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
-                                      std::to_string(commit.turn) + " is not the open turn (" +
-                                      std::to_string(current) + ")");
+  ADJ_RETURN_IF_ERROR(check_commit_start(game, commit.turn, commit.submissions));
   const auto failed = [&](const Status& s) {
     return Status(s.code(), "commit_turn " + where + ": " + s.message());
   };
-  {
-    // The files resolved must be exactly the turn's current accepted files: one accepted after
-    // the run read them would otherwise be acknowledged and never used.
-    ADJ_TRY(auto cur, conn_.query("SELECT id FROM submissions WHERE game_id = $1 AND "
-                                  "turn = $2 AND accepted = 1 AND current = 1 ORDER BY id",
-                                  {game, commit.turn}));
-    std::vector<std::int64_t> now_current;
-    for (int i = 0; i < cur.size(); ++i) now_current.push_back(cur.int64(i, 0));
-    std::vector<std::int64_t> used = commit.submissions;
-    std::sort(used.begin(), used.end());
-    if (used != now_current)
-      return Status::FailedPrecondition(
-          "commit_turn " + where +
-          ": the turn's order files changed while it was being resolved; nothing was written");
-  }
 
   if (auto s = conn_.query(
           "INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "

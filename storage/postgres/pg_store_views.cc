@@ -146,8 +146,7 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
   if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
     return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
   const std::string where = "game " + game + " turn " + std::to_string(wanted);
-  ADJ_TRY(Json doc, json_from_text(hd.text(0, 2), "state head of " + where));
-  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
+  ADJ_TRY(Json doc, view_head(hd.text(0, 2), where));
 
   Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
   std::vector<std::string> want_players = players;

@@ -1,4 +1,5 @@
 #include "storage/sqlite/migrator.h"
+#include "storage/core/messages.h"
 
 #include <algorithm>
 
@@ -76,11 +77,7 @@ Result<int> migrate(Database& db, const std::vector<Migration>& migrations) {
   auto recorded = query_int(db, "SELECT max(version) FROM schema_migrations");
   if (!recorded.ok()) return recorded.status();
   const int newest = std::max(*user_version, *recorded);
-  if (newest > known)
-    return Status::FailedPrecondition("database schema version " + std::to_string(newest) +
-                                      " is newer than this binary supports (" +
-                                      std::to_string(known) +
-                                      "); use a newer adjutant or restore a backup");
+  if (newest > known) return Status::FailedPrecondition(schema_too_new(newest, known));
   if (*user_version != *recorded)
     return Status::Corruption("database user_version is " + std::to_string(*user_version) +
                               " but schema_migrations records version " +

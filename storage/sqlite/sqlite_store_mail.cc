@@ -1,6 +1,7 @@
 // SqliteStore: the MailStore methods only SQLite spells its own way (the rest are SqlStore's,
 // storage/core/sql_store_mail.cc): the outbox claim and the inbox masking under secure_delete.
 #include "storage/core/mail_rows.h"
+#include "storage/core/messages.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj {
@@ -10,7 +11,7 @@ Status SqliteStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   auto n = session_.run("UPDATE inbox SET raw = ? WHERE id = ?", {sql::Param::bytes(raw), id});
   Status off = db_.exec("PRAGMA secure_delete=OFF");  // the old bytes are overwritten
   if (!n.ok()) return n.status();
-  if (*n == 0) return Status::NotFound("inbox message " + std::to_string(id));
+  if (*n == 0) return Status::NotFound(inbox_not_found(id));
   return off;
 }
 

@@ -177,29 +177,7 @@ Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
   sqlite::Database& db = store.db_;
   ADJ_TRY(auto tx, Transaction::begin(db));
   w->tx_.emplace(std::move(tx));
-  ADJ_TRY(const int current, store.open_turn(game));
-  if (turn != current)
-    return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
-                                      std::to_string(turn) + " is not the open turn (" +
-                                      std::to_string(current) + ")");
-  {
-    // The files resolved must be exactly the turn's current accepted files: one accepted after
-    // the run read them would otherwise be acknowledged and never used.
-    ADJ_TRY(auto cur, db.prepare("SELECT id FROM submissions WHERE game_id = ? AND turn = ? "
-                                 "AND accepted = 1 AND current = 1 ORDER BY id"));
-    cur.bind_text(1, game).bind_int(2, turn);
-    std::vector<std::int64_t> now_current;
-    for (;;) {
-      ADJ_TRY(bool row, cur.step());
-      if (!row) break;
-      now_current.push_back(cur.column_int64(0));
-    }
-    std::sort(submissions.begin(), submissions.end());
-    if (submissions != now_current)
-      return Status::FailedPrecondition(
-          "commit_turn game " + game + " turn " + std::to_string(turn) +
-          ": the turn's order files changed while it was being resolved; nothing was written");
-  }
+  ADJ_RETURN_IF_ERROR(store.check_commit_start(game, turn, std::move(submissions)));
   if (auto s = db.exec("PRAGMA defer_foreign_keys = ON"); !s.ok()) return w->failed(s);
   // Every JSON text written is a dump() (the caller's per records.h, or this writer's).
   ADJ_TRY(auto unchecked, UncheckedWrites::begin(db));

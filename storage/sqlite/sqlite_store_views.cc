@@ -125,8 +125,7 @@ Result<GameState> SqliteStore::load_view(const std::string& game, std::optional<
   if (hd.column_is_null(1) || hd.column_int(1) != wanted || hd.column_int(0) != wanted)
     return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
   const std::string where = "game " + game + " turn " + std::to_string(wanted);
-  ADJ_TRY(Json doc, json_from_text(hd.column_text(2), "state head of " + where));
-  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
+  ADJ_TRY(Json doc, view_head(hd.column_text(2), where));
 
   Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
   std::vector<std::string> want_players = players;
