@@ -1,13 +1,29 @@
 // The part of Store (storage/store.h) written once over a sql::Session
 // (storage/core/sql_session.h): the checks, error texts, row codecs and transaction shape both
 // backends share. SqliteStore and PgStore derive from it and add what only their engine has
-// (opening, migrations, revisions, bulk turn commits, the throttle), each giving its connection as
-// session().
+// (opening, migrations, revisions, committing a turn in bulk, the open-state index, the outbox
+// claim), each giving its connection as session().
 //
 // Concurrency, the same on both backends: every write runs in one sql::WriteTx; a write that
 // checks a count or a claim first reads the rows it depends on with Session::lock_rows(), so
 // writers on PostgreSQL (READ COMMITTED, several daemons) queue there as SQLite's (one writer
 // at a time) queue at BEGIN IMMEDIATE.
+//
+// Details the interfaces leave open:
+//   * Unknown game -> NotFound(no_such_game(id)) (storage/core/messages.h). Game ids, player
+//     codes and battle ids match exactly; front ends turn a game id into its stored spelling
+//     first (stored_game_id), and ids are unique regardless of case.
+//   * Stored JSON or seeds that do not parse -> Corruption naming the row.
+//   * JSON that cannot be serialised (invalid UTF-8 in a string) -> InvalidArgument; nothing
+//     is written then.
+//   * Lists sorted by text sort by bytes on both backends (Session::bytewise): list_games by
+//     id, battles(game, turn) by battle id, submissions by player.
+//   * turn_record returns {"game", "turn", "seed" (decimal string), "summary", "ran_at"}.
+//   * AdminStore: every per-game method returns NotFound for an unknown game. Audit entries
+//     are append-only (a trigger refuses UPDATE, and DELETE while the game exists).
+//   * MailStore: inbox raw bytes are kept exactly (BLOB, BYTEA); inbox_in_state is oldest
+//     first; outbox(game) with game "" lists every message; outbox lists are newest first;
+//     claim counts an attempt (attempts + 1) per claim.
 //
 // Thread-safety: one store per thread, as every Store.
 #pragma once

@@ -3,11 +3,13 @@
 // schema (types mapped: INTEGER -> BIGINT, BLOB -> BYTEA, times stay Unix seconds), so
 // `adjutant copy` moves rows table by table and compares them.
 //
-// Behaviour is the SQLite store's, method for method (storage/sqlite/sqlite_store.h lists the
-// details the interfaces leave open: error codes, orders of lists, NotFound texts); the storage
-// tests run against both. Where several daemons share the database, the claims (begin_resolving,
-// lease_inbox, claim, pending_notices...) are single conditional UPDATEs or SELECT ... FOR UPDATE
-// SKIP LOCKED, so two processes never both win one.
+// What both backends share (checks, error texts, the details the interfaces leave open) is
+// SqlStore's (storage/core/sql_store.h), written once over this connection's sql::Session; the
+// storage tests run against both. This class adds opening and migrations, revisions, committing a
+// turn (by COPY), the open-state index and its readers, and the outbox claim. Where several
+// daemons share the database, the claims (begin_resolving, lease_inbox, claim...) are single
+// conditional UPDATEs, row locks or SELECT ... FOR UPDATE SKIP LOCKED, so two processes never
+// both win one.
 //
 // Thread-safety: one PgStore per thread (it owns one connection).
 #pragma once
@@ -28,7 +30,7 @@ class PgStore final : public SqlStore {
   // FailedPrecondition when the database was written by a newer schema than this binary knows.
   static Result<std::unique_ptr<PgStore>> open(const std::string& conninfo);
 
-  // ---- Store: pg_store.cc (pg-core) ----
+  // ---- Store: pg_store.cc ----
   std::string backend() const override { return "postgresql"; }
   Result<int> schema_version() override;
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
@@ -37,7 +39,7 @@ class PgStore final : public SqlStore {
     return 0;
   }
 
-  // ---- GameStore: pg_store_games.cc, pg_store_turns.cc (helper pg-core) ----
+  // ---- GameStore: pg_store_turns.cc, pg_store_views.cc ----
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
   // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
   // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.

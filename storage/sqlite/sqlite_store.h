@@ -5,21 +5,10 @@
 // same file: SQLite's WAL mode lets readers run alongside the one writer, and every write is a
 // BEGIN IMMEDIATE transaction that waits up to 5 s for the lock (then IOError).
 //
-// Details the interfaces leave open:
-//   * Unknown game -> NotFound("game <id>"). Game ids, player codes and battle ids match exactly;
-//     front ends turn a game id into its stored spelling first (stored_game_id), and ids are
-//     unique regardless of case (migration 0007).
-//   * Stored JSON or seeds that do not parse -> Corruption naming the row.
-//   * JSON that cannot be serialised (invalid UTF-8 in a string) -> InvalidArgument; nothing
-//     is written then.
-//   * list_games is sorted by id; battles(game, turn) by battle id.
-//   * turn_record returns {"game", "turn", "seed" (decimal string), "summary", "ran_at"}.
-//   * AdminStore (sqlite_store_admin.cc, migration 0002): every per-game method returns
-//     NotFound("game <id>") for an unknown game. Audit entries are append-only (a trigger
-//     refuses UPDATE, and DELETE while the game exists).
-//   * MailStore (sqlite_store_mail.cc, migration 0003): inbox raw bytes are kept exactly (BLOB);
-//     inbox_in_state is oldest first; outbox(game) with game "" lists every message; outbox
-//     lists are newest first; claim counts an attempt (attempts + 1) per claim.
+// What both backends share (checks, error texts, the details the interfaces leave open) is
+// SqlStore's (storage/core/sql_store.h); this class adds opening, migrations, revisions, the
+// throttle's own connection, committing a turn (SqliteTurnWriter), the open-state index and the
+// outbox claim.
 #pragma once
 
 #include <functional>
