@@ -13,6 +13,12 @@ Param Param::bytes(std::span<const std::uint8_t> b) {
   return bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
 }
 
+Result<ReadTx> ReadTx::begin(Session& s) {
+  if (s.in_transaction()) return ReadTx(nullptr);
+  ADJ_RETURN_IF_ERROR(s.begin_read());
+  return ReadTx(&s);
+}
+
 Result<WriteTx> WriteTx::begin(Session& s) {
   ADJ_RETURN_IF_ERROR(s.begin_write());
   return WriteTx(&s);

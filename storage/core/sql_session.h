@@ -115,6 +115,15 @@ class Session {
   virtual Status commit() = 0;
   virtual Status rollback() = 0;
 
+  // True while any transaction is open on the connection (a WriteTx, a ReadTx, or one the
+  // backend opened itself).
+  virtual bool in_transaction() const = 0;
+  // A read snapshot (use ReadTx): SQLite's deferred BEGIN, PostgreSQL's REPEATABLE READ, so the
+  // statements until end_read() see one committed state. REQUIRES: !in_transaction().
+  virtual Status begin_read() = 0;
+  // Ends the read snapshot (nothing to keep: rolled back).
+  virtual void end_read() = 0;
+
   // True for a failure worth running the whole transaction again: PostgreSQL's serialization
   // failure and deadlock (SQLSTATE 40001, 40P01). SQLite never reports these.
   virtual bool retryable(const Status& s) const = 0;
@@ -190,6 +199,25 @@ auto with_retry(const Session& s, F&& body, int attempts = 5) -> decltype(body()
     }
   }
 }
+
+// A read snapshot on a Session for this object's life, unless the Session is inside a
+// transaction already (then its statements share that one). Move-only. REQUIRES: the Session
+// outlives it.
+class ReadTx {
+ public:
+  static Result<ReadTx> begin(Session& s);
+  ReadTx(ReadTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
+  ReadTx& operator=(ReadTx&&) = delete;
+  ReadTx(const ReadTx&) = delete;
+  ReadTx& operator=(const ReadTx&) = delete;
+  ~ReadTx() {
+    if (s_) s_->end_read();
+  }
+
+ private:
+  explicit ReadTx(Session* s) : s_(s) {}
+  Session* s_ = nullptr;  // null when it began nothing
+};
 
 // A LIMIT parameter: `limit`, or no limit when it is negative (both dialects take the largest
 // integer; SQLite refuses NULL there).

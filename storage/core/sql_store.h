@@ -79,6 +79,13 @@ class SqlStore : public Store {
   Result<BattleRecord> battle(const std::string& game, int turn, const std::string& id) override;
   Result<std::vector<BattleRecord>> battles(const std::string& game, int turn) override;
 
+  // Read from the open-state index, in one read snapshot, when it is current for the turn asked;
+  // otherwise as GameStore's defaults (the whole state, cut). Results equal the defaults'.
+  Result<GameState> load_view(const std::string& game, std::optional<int> turn,
+                              const std::vector<std::string>& players,
+                              const std::vector<std::string>& areas) override;
+  Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
+
   // ---- SubmissionStore (sql_store_submissions.cc) ----
   // record.id and record.current are ignored: the store assigns the id, and an accepted record
   // becomes current. NotFound for an unknown game; InvalidArgument when turn < 1;
@@ -254,6 +261,17 @@ class SqlStore : public Store {
   // index_open_state of the game's stored open-turn state, inside the caller's WriteTx; nothing
   // when it has none or it does not parse (readers then load it whole and report it).
   Status reindex_open_state(const std::string& game);
+  // The rows a view reads from the open-state index of `game` (which is current): the areas
+  // `areas` (sorted, each once) with their borders, and the players `players` plus the owners of
+  // those areas. Each backend's (its views file); `where` names the view in errors.
+  struct ViewRows {
+    Json areas = Json::array();
+    Json edges = Json::array();
+    Json players = Json::array();
+  };
+  virtual Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
+                                          const std::vector<std::string>& areas,
+                                          std::vector<std::string> players) = 0;
   // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
   static Result<Json> view_head(const std::string& text, const std::string& where);
   // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
@@ -263,7 +281,7 @@ class SqlStore : public Store {
   // "SELECT <a GameSummary's columns> FROM games" (games_small_columns()).
   std::string summary_select();
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
-  std::string games_small_columns();
+  std::string games_small_columns(std::string_view alias = {});
   // SQL for the length in bytes of the text or bytes `expr`.
   std::string byte_length(std::string_view expr);
   // Messages and raw bytes received since `since` WHERE `match` (on ?1, bound to `key`).

@@ -30,6 +30,11 @@ class PgSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  bool in_transaction() const override { return conn_.in_transaction(); }
+  Status begin_read() override { return conn_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ"); }
+  void end_read() override {
+    if (conn_.in_transaction()) (void)conn_.exec("ROLLBACK");  // read only: nothing to keep
+  }
   Status begin_write() override;
   Status commit() override;
   Status rollback() override;

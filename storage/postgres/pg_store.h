@@ -41,12 +41,6 @@ class PgStore final : public SqlStore {
 
   // ---- GameStore: pg_store_turns.cc, pg_store_views.cc ----
   Status commit_turn(const std::string& game, const TurnCommit& commit) override;
-  // Read through the open-state index (schemas/pg/0005, pg_store_views.cc) when it is current
-  // for the turn asked; else the whole state, as the defaults. Results equal the defaults'.
-  Result<GameState> load_view(const std::string& game, std::optional<int> turn,
-                              const std::vector<std::string>& players,
-                              const std::vector<std::string>& areas) override;
-  Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
 
   // ---- MailStore: pg_store_mail.cc ----
   Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
@@ -72,6 +66,9 @@ class PgStore final : public SqlStore {
   // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
                           std::string_view state_text = {}) override;
+  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
+                                  const std::vector<std::string>& areas,
+                                  std::vector<std::string> players) override;
 
   sql::Session& session() override { return session_; }
 

@@ -1,12 +1,11 @@
 // PgStore: the open-state index of schemas/pg/0005 (what checking one order file reads) and its
-// readers load_view and area_names. Same rows as SqliteStore's (storage/sqlite/
-// sqlite_store_views.cc), so `adjutant copy` moves them either way.
+// the rows its views read (SqlStore::load_view and area_names are shared). Same rows as
+// SqliteStore's (storage/sqlite/ sqlite_store_views.cc), so `adjutant copy` moves them either way.
 #include <algorithm>
 #include <set>
 #include <tuple>
 
 #include "storage/core/codec.h"
-#include "storage/core/messages.h"
 #include "storage/core/state_text.h"
 #include "storage/postgres/pg_copy_in.h"
 #include "storage/postgres/pg_store.h"
@@ -129,38 +128,21 @@ Status PgStore::index_open_state(const std::string& game, const GameState& state
   return Status::Ok();
 }
 
-Result<GameState> PgStore::load_view(const std::string& game, std::optional<int> turn,
-                                     const std::vector<std::string>& players,
-                                     const std::vector<std::string>& areas) {
-  // One snapshot for the head, areas, borders and players read below.
-  std::optional<pg::Transaction> tx;
-  if (!conn_.in_transaction()) {
-    ADJ_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
-    tx.emplace(std::move(t));
-  }
-  ADJ_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn, o.head_json FROM games g "
-                               "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
-                               {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
-  const int wanted = turn.value_or(hd.int32(0, 0));
-  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
-    return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
-  const std::string where = "game " + game + " turn " + std::to_string(wanted);
-  ADJ_TRY(Json doc, view_head(hd.text(0, 2), where));
-
-  Json area_rows = Json::array(), edge_rows = Json::array(), player_rows = Json::array();
-  std::vector<std::string> want_players = players;
-  const std::vector<std::string> want_areas = sorted_unique(areas);
-  if (!want_areas.empty()) {
-    const std::string codes = text_array(want_areas);
+Result<SqlStore::ViewRows> PgStore::read_view_rows(const std::string& game,
+                                                   const std::string& where,
+                                                   const std::vector<std::string>& areas,
+                                                   std::vector<std::string> players) {
+  ViewRows rows;
+  if (!areas.empty()) {
+    const std::string codes = text_array(areas);
     ADJ_TRY(auto ar, conn_.query("SELECT code, area_json FROM open_state_areas "
                                  "WHERE game_id = $1 AND code = ANY($2::text[])",
                                  {game, codes}));
     for (int i = 0; i < ar.size(); ++i) {
       ADJ_TRY(Json a, json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
       if (a.is_object() && a.contains("owner") && a["owner"].is_string())
-        want_players.push_back(a["owner"].get<std::string>());
-      area_rows.push_back(std::move(a));
+        players.push_back(a["owner"].get<std::string>());
+      rows.areas.push_back(std::move(a));
     }
     ADJ_TRY(auto ed, conn_.query("SELECT edge_json FROM open_state_edges "
                                  "WHERE game_id = $1 AND a = ANY($2::text[]) "
@@ -170,53 +152,20 @@ Result<GameState> PgStore::load_view(const std::string& game, std::optional<int>
                                  {game, codes}));
     for (int i = 0; i < ed.size(); ++i) {
       ADJ_TRY(Json e, json_from_text(ed.text(i, 0), "border of " + where));
-      edge_rows.push_back(std::move(e));
+      rows.edges.push_back(std::move(e));
     }
   }
-  want_players = sorted_unique(std::move(want_players));
-  if (!want_players.empty()) {
+  players = sorted_unique(std::move(players));
+  if (!players.empty()) {
     ADJ_TRY(auto pl, conn_.query("SELECT code, player_json FROM open_state_players "
                                  "WHERE game_id = $1 AND code = ANY($2::text[])",
-                                 {game, text_array(want_players)}));
+                                 {game, text_array(players)}));
     for (int i = 0; i < pl.size(); ++i) {
       ADJ_TRY(Json p, json_from_text(pl.text(i, 1), "player " + pl.text(i, 0) + " of " + where));
-      player_rows.push_back(std::move(p));
+      rows.players.push_back(std::move(p));
     }
   }
-  ADJ_TRY(GameState state,
-          view_from_rows(std::move(doc), std::move(player_rows), std::move(area_rows),
-                         std::move(edge_rows), game, wanted, where));
-  if (tx) ADJ_RETURN_IF_ERROR(tx->commit());
-  return state;
-}
-
-Result<std::vector<Area>> PgStore::area_names(const std::string& game, std::optional<int> turn) {
-  std::optional<pg::Transaction> tx;
-  if (!conn_.in_transaction()) {
-    ADJ_TRY(auto t, pg::Transaction::begin(conn_, pg::Transaction::Isolation::kRepeatableRead));
-    tx.emplace(std::move(t));
-  }
-  ADJ_TRY(auto hd, conn_.query("SELECT g.open_turn, o.turn FROM games g "
-                               "LEFT JOIN open_states o ON o.game_id = g.id WHERE g.id = $1",
-                               {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
-  const int wanted = turn.value_or(hd.int32(0, 0));
-  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
-    return GameStore::area_names(game, turn);
-  // COLLATE "C": by bytes, as area_names_of sorts.
-  ADJ_TRY(auto r, conn_.query("SELECT code, name FROM open_state_areas WHERE game_id = $1 "
-                              "ORDER BY code COLLATE \"C\"",
-                              {game}));
-  std::vector<Area> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
-    Area a;
-    a.code = r.text(i, 0);
-    a.name = r.text(i, 1);
-    out.push_back(std::move(a));
-  }
-  if (tx) ADJ_RETURN_IF_ERROR(tx->commit());
-  return out;
+  return rows;
 }
 
 }  // namespace adj

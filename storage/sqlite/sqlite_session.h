@@ -20,6 +20,11 @@ class SqliteSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  bool in_transaction() const override { return db_.in_transaction(); }
+  Status begin_read() override { return db_.exec("BEGIN"); }
+  void end_read() override {
+    if (db_.in_transaction()) (void)db_.exec("ROLLBACK");  // read only: nothing to keep
+  }
   Status begin_write() override;
   Status commit() override;
   Status rollback() override;

@@ -44,14 +44,7 @@ class SqliteStore final : public SqlStore {
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
 
-  // ---- GameStore ----
-  // Read from the open-state index (migration 0014, sqlite_store_views.cc), in one read
-  // transaction, when it is valid for the turn asked; otherwise as GameStore's default (the
-  // whole state, cut).
-  Result<GameState> load_view(const std::string& game, std::optional<int> turn,
-                              const std::vector<std::string>& players,
-                              const std::vector<std::string>& areas) override;
-  Result<std::vector<Area>> area_names(const std::string& game, std::optional<int> turn) override;
+  // ---- GameStore: committing a turn (sqlite_store_turns.cc) ----
   // InvalidArgument (nothing written) unless commit.next_state is for `game` and turn + 1 and
   // every report's turn is commit.turn. Any failing write (e.g. two battles with one id) rolls
   // the whole commit back and returns the error; the turn stays open.
@@ -98,6 +91,9 @@ class SqliteStore final : public SqlStore {
   // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
   Status index_open_state(const std::string& game, const GameState& state,
                           std::string_view state_text = {}) override;
+  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
+                                  const std::vector<std::string>& areas,
+                                  std::vector<std::string> players) override;
 
   // The bulk mark of migration 0016 around rollback's deletes (one revision bump for them all).
   Status mark_bulk_writes(const std::string& game, bool on) override;
