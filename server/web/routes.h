@@ -1,5 +1,6 @@
 // The two halves of the route table, registered by register_routes (web_context.h):
-// JSON API under /api/ (api_routes.cc) and the server-rendered HTML pages (html_routes.cc).
+// JSON API under /api/ (api_routes.cc, with api_player_routes.cc and api_gm_routes.cc) and the
+// server-rendered HTML pages (html_routes.cc).
 #pragma once
 
 #include "server/http/http_types.h"
@@ -10,7 +11,8 @@ namespace adj::web {
 void register_api_routes(http::Router& router, WebContext& ctx);
 void register_html_routes(http::Router& router, WebContext& ctx);
 void register_outbox_routes(http::Router& router, WebContext& ctx);  // outbox_routes.cc
-// attendance_routes.cc: standby, takeover, absence, the GM's attendance section and its API.
+// attendance_routes.cc (pages in attendance_page_routes.cc, API in attendance_api_routes.cc):
+// standby, takeover, absence, the GM's attendance section and its API.
 void register_attendance_routes(http::Router& router, WebContext& ctx);
 // View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
 // per-player attendance fields (missed, civil_disorder; never absence dates, which are the
@@ -21,9 +23,9 @@ Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::st
 void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
 // Adds missed, disorder and absence to each {code, ...} row of the GM desk's players section.
 void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows);
-// Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc); and the
-// sections it adds to the GM desk and the player page (HTML), and the "open for sign-ups" step of
-// creating a game.
+// Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc; pages in
+// membership_page_routes.cc, API in membership_api_routes.cc); and the sections it adds to the GM
+// desk and the player page (HTML), and the "open for sign-ups" step of creating a game.
 void register_membership_routes(http::Router& router, WebContext& ctx);
 std::string membership_gm_section(WebContext& ctx, const std::string& game,
                                   const std::string& csrf);
