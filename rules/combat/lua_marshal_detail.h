@@ -1,5 +1,6 @@
-// Helpers the script engine's marshalling files share (lua_marshal.cc, lua_views.cc). Each may
-// raise Lua errors (allocation): only inside the sandbox's protected call (LuaSandbox::Body).
+// Helpers the script engine's marshalling files share (lua_marshal.cc, lua_views.cc,
+// lua_rules_views.cc). Each may raise Lua errors (allocation): only inside the sandbox's protected
+// call (LuaSandbox::Body).
 #pragma once
 
 #include <map>
@@ -10,6 +11,7 @@
 #include "rules/combat/lua_keys.h"
 #include "rules/combat/lua_sandbox.h"
 #include "rules/game/state.h"
+#include "rules/orders/order.h"
 
 extern "C" {
 #include <lauxlib.h>
@@ -91,7 +93,8 @@ inline std::string_view code_arg(lua_State* L, int arg) {
   return {s, n};
 }
 
-// world:area(code) and world:rules() (lua_views.cc): lazy tables, built field by field as read.
+// world:area(code) (lua_views.cc) and world:rules() (lua_rules_views.cc): lazy tables, built field
+// by field as read.
 int world_area(lua_State* L);
 int world_rules(lua_State* L);
 

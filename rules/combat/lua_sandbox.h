@@ -67,9 +67,9 @@ enum class LuaSlot : int {
   kRng,           // lua_marshal: the rng object
   kBattleMeta,    // lua_marshal: the metatable of battles
   kAreaMeta,      // lua_marshal: the metatable of world:area()'s tables
-  kRulesView,     // lua_views: world:rules() (a read-only proxy)
-  kRulesScalars,  // lua_views: the values its fields were last set from
-  // lua_views: world:rules()'s nested tables, a read-only view each
+  kRulesView,     // lua_rules_views: world:rules() (a read-only proxy)
+  kRulesScalars,  // lua_rules_views: the values its fields were last set from
+  // lua_rules_views: world:rules()'s nested tables, a read-only view each
   kTerrainBonusView,
   kCostsView,
   kStickyTerrainView,
@@ -237,15 +237,17 @@ class LuaSandbox {
   KeySlot key_table_[kKeyTableSize];
 };
 
+// ---- read-only and lazy tables (lua_readonly_lazy.cc) ----
+
 // Replaces the table on top of the stack by a read-only proxy of it (writes, rawset and
 // setmetatable refused; reads, #, pairs and ipairs see the table). May raise.
 void lua_freeze_top(lua_State* L);
-// Lazy tables (lua_views.cc: areas, the battle, the rules; lua_top_level.cc: a kept call's
-// environment and `engine`): a table whose fields are built when first read. Its metatable holds a
-// fill function under a private key; called with the table, the function returns the table whose
-// raw contents are everything the lazy one shows (the table itself once completed, or a new table
-// for a read-only view). Pops the function on top of the stack into the metatable below it. May
-// raise.
+// Lazy tables (lua_views.cc: areas, the battle; lua_rules_views.cc: the rules; lua_top_level.cc: a
+// kept call's environment and `engine`): a table whose fields are built when first read. Its
+// metatable holds a fill function under a private key; called with the table, the function returns
+// the table whose raw contents are everything the lazy one shows (the table itself once completed,
+// or a new table for a read-only view). Pops the function on top of the stack into the metatable
+// below it. May raise.
 void lua_set_lazy_fill(lua_State* L);
 // Pops the value on top of the stack (the __index: a function or a table) and pushes a new
 // metatable for lazy tables: that __index, `newindex`, a protected __metatable and `fill` as the
@@ -269,8 +271,9 @@ bool lua_push_contents_protected(lua_State* L, int idx, std::string* error);
 // and the upvalues as the top level left them. May raise (allocation).
 void lua_enter_kept_top_level(lua_State* L);
 
-// For LuaSandbox::create (lua_library.cc): installs the safe library set as the globals every
-// call's environment reads, and drops the full libraries. Run protected.
+// For LuaSandbox::create (lua_library.cc, with lua_safe_base.cc and lua_table_library.cc): installs
+// the safe library set as the globals every call's environment reads, and drops the full libraries.
+// Run protected.
 int lua_open_sandbox_library(lua_State* L);
 
 // The message of the error object on top of the stack, at most 2,000 bytes. Never raises.
