@@ -1,0 +1,82 @@
+// The steps of render_svg_map (svg_map.h), shared by the files that implement them: the scene
+// (where every area, territory, anchor and label room is, in pixels) and the functions that
+// append one layer of the SVG each. Internal to server/render; not for other folders.
+//
+// Each draw_* function appends its layer to `s`, in the order render_svg_map calls them: areas,
+// borders, cities, arrows, labels, legend. They only read the scene.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/render/map_geometry.h"
+#include "server/render/map_style.h"
+#include "server/render/svg_map.h"
+
+namespace adj::render::mapdraw {
+
+using mapstyle::fmt;
+using mapstyle::glyph;
+using mapstyle::LegendItem;
+
+// The map laid out at pixel scale. Per-area vectors have model.areas.size() entries.
+struct Scene {
+  explicit Scene(const MapModel& m) : model(m), n(m.areas.size()) {}
+
+  const MapModel& model;
+  std::size_t n = 0;                                // model.areas.size()
+  std::vector<bool> marker;                         // drawn_as_markers(model)
+  Layout lay;                                       // layout_areas at the zoomed width
+  std::map<std::string, std::size_t> player_index;  // player code -> index in model.players
+  std::map<std::string, std::size_t> area_index;    // area code -> index in model.areas
+  // Territories: the outline at pixel scale, else the cell; empty for markers.
+  std::vector<Polygon> shape;
+  std::set<std::pair<std::size_t, std::size_t>> touching;  // (min, max) areas sharing a side
+  // (a, b) -> the side of a's cell that b's bisector made.
+  std::map<std::pair<std::size_t, std::size_t>, std::pair<Point, Point>> shared_side;
+  std::vector<Point> anchor;  // where labels and arrows go (cities: where the marker goes)
+  std::vector<double> room;   // the room around the anchor (cities: half their hinterland's)
+  std::vector<std::set<std::string>> borders;  // the codes of each area's neighbours
+};
+
+// The whole scene for model at style.zoom; *style.work, when set, receives the placement cost.
+// Scene refers to model, which must outlive it.
+Scene build_scene(const MapModel& model, const MapStyle& style);
+
+// Text helpers (map_text.cc).
+std::size_t utf8_length(const std::string& s);
+// The first `max` characters of s (whole UTF-8 sequences), with an ellipsis when cut.
+std::string shorten(const std::string& s, std::size_t max);
+// The glyph name of an area symbol: "vp" for "vp:<n>", else the symbol itself.
+std::string symbol_name(const std::string& sym);
+
+// "<g class=\"area ...\" id=\"area-<code>\" data-code=\"<code>\"><title>...</title>", left open.
+std::string open_area_group(const Scene& sc, std::size_t i);
+
+void draw_areas(const Scene& sc, std::string& s);
+void draw_borders(const Scene& sc, std::string& s);
+void draw_cities(const Scene& sc, std::string& s);
+void draw_arrows(const Scene& sc, std::string& s);
+void draw_labels(const Scene& sc, std::string& s);
+
+// The legend's lines. Pattern ids are `prefix` + "own-<i>" and `prefix` + "sea"; each item's
+// `defs` holds the pattern it needs.
+std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix);
+
+// The legend inside the SVG: rows of fixed-width cells under the map (`per_row` >= 1 of them).
+struct LegendGrid {
+  std::vector<LegendItem> items;
+  std::size_t per_row = 1;
+  std::size_t rows = 0;
+};
+// Empty (no rows) without style.legend_inside; `width` is the map's.
+LegendGrid legend_grid(const MapModel& model, const MapStyle& style, double width);
+// The SVG height the grid needs below a map `map_height` high.
+double legend_height(const LegendGrid& g, double map_height);
+void draw_legend(const LegendGrid& g, double map_height, std::string& s);
+
+}  // namespace adj::render::mapdraw
