@@ -1,7 +1,6 @@
 // Beast/Asio implementation of http_server.h: one I/O thread running the accept loop and one
 // coroutine per connection, handlers on an asio::thread_pool. See the header for the model.
 #include "server/http/http_server.h"
-#include "base/ascii.h"
 
 #include "server/http/beast_request.h"
 #include "server/http/response_head.h"
@@ -66,71 +65,6 @@ bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
 }
 
-// Every value of the field `f` in `msg`, joined with ", " ("" when absent).
-std::string joined(const bhttp::request<bhttp::string_body>& msg, std::string_view name) {
-  std::string out;
-  for (auto [it, end] = msg.equal_range(name); it != end; ++it)
-    out += (out.empty() ? "" : ", ") + std::string(it->value());
-  return out;
-}
-
-// The client's address for `msg` from `peer` (client_address.h). With no trusted proxy, warns
-// once when a loopback or private peer forwards: every client then shares its address.
-std::string client_of(const std::string& peer, const bhttp::request<bhttp::string_body>& msg,
-                      const TrustedProxies& trusted) {
-  if (trusted.empty()) {
-    static std::atomic<bool> warned{false};
-    if (!warned.load(std::memory_order_relaxed) && msg.find("X-Forwarded-For") != msg.end() &&
-        is_private_or_loopback(peer) && !warned.exchange(true))
-      spdlog::warn(
-          "event=untrusted_forwarding peer=\"{}\" reason=\"requests from a proxy carry "
-          "X-Forwarded-For but no --trusted-proxy is set: every client shares the proxy's "
-          "address (and its guessing lock); start serve with --trusted-proxy {}\"",
-          log_escape(peer), log_escape(peer));
-    return peer;
-  }
-  return client_address(peer, joined(msg, "X-Forwarded-For"), joined(msg, "Forwarded"), trusted);
-}
-
-}  // namespace
-
-// Fills `req` from a parsed Beast message; false when the target is not an origin-form path.
-bool convert_request(bhttp::request<bhttp::string_body>& msg, const std::string& remote,
-                     Request& req) {
-  const std::string_view target = msg.target();
-  if (target.empty() || target.front() != '/') return false;
-  req.method = std::string(msg.method_string());
-  req.target = std::string(target);
-  const std::size_t q = target.find('?');
-  req.path = url_decode(std::string(target.substr(0, q)), false);
-  if (req.path.find('\0') != std::string::npos) return false;
-  if (q != std::string_view::npos) {
-    const std::string query(target.substr(q + 1));
-    std::size_t pos = 0;
-    while (pos <= query.size()) {
-      std::size_t amp = query.find('&', pos);
-      if (amp == std::string::npos) amp = query.size();
-      const std::string pair = query.substr(pos, amp - pos);
-      if (!pair.empty()) {
-        const std::size_t eq = pair.find('=');
-        req.query[url_decode(pair.substr(0, eq), true)] =
-            eq == std::string::npos ? "" : url_decode(pair.substr(eq + 1), true);
-      }
-      pos = amp + 1;
-    }
-  }
-  for (const auto& field : msg) {
-    std::string name = ascii::lower(std::string(field.name_string()));
-    auto [it, inserted] = req.headers.emplace(name, std::string(field.value()));
-    if (!inserted) it->second += (name == "cookie" ? "; " : ", ") + std::string(field.value());
-  }
-  req.body = std::move(msg.body());
-  req.remote = remote;
-  return true;
-}
-
-namespace {
-
 // The raw HTTP response a listener writes to a connection it will not serve.
 std::string busy_response(const std::string& message, std::chrono::seconds retry_after) {
   const std::string body = message + "\n";
@@ -162,6 +96,20 @@ HandlerResult invoke(const Router& router, const Request& req, std::chrono::seco
   }
   if (out.route.empty()) out.route = "unknown";
   return out;
+}
+
+// The log line of a request a handler answered: a warning for a 5xx, else debug. Method, path and
+// address come from the client: escaped (a %0A cannot forge a line).
+void log_request(const std::string& route, int status, double ms, const std::string& method,
+                 const std::string& path, const std::string& remote) {
+  if (status >= 500)
+    spdlog::warn(
+        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
+        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
+  else
+    spdlog::debug(
+        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
+        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
 }
 
 // Runs the router on `pool` and completes on the awaiting coroutine's executor.
@@ -221,7 +169,22 @@ struct HttpServer::Impl {
   ConnectionCaps caps;
 
   awaitable<void> accept_loop();
+  // One connection: waits for each request (read_timeout for the first, idle_timeout between
+  // keep-alive requests), reads it and answers it, until the client closes, a step says close,
+  // or stop(); then shuts the socket down.
   awaitable<void> session(std::shared_ptr<Connection> c);
+  // The next request of `c` (its first bytes in `buffer`) under the header and body limits and
+  // read_timeout, answering 100-continue; nullopt when the connection is to be closed (after the
+  // 431, 413 or 400 it calls for, if any).
+  awaitable<std::optional<bhttp::request<bhttp::string_body>>> read_request(
+      Connection& c, beast::flat_buffer& buffer);
+  // Answers `msg` (its body is moved out): from the cache on this thread, else by the router on
+  // the pool. True when the connection stays open for another request.
+  awaitable<bool> serve(Connection& c, bhttp::request<bhttp::string_body>& msg);
+  // Writes a handler's answer `resp` (its body is moved out); true when the connection stays
+  // open (no write error, keep-alive and not stopping).
+  awaitable<bool> write_response(Connection& c, Response& resp, unsigned version, bool head,
+                                 bool keep_alive);
   awaitable<void> write_error(Connection& c, int status, const std::string& message,
                               unsigned version, const char* route);
   awaitable<void> lingering_close(Connection& c);
@@ -330,10 +293,10 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
   bool first = true;
   for (;;) {
     if (stopping) break;
-    beast::error_code ec;
     // Wait for the first bytes of the next request: read_timeout for a new connection, the idle
     // timeout between keep-alive requests. Then the whole request must arrive in read_timeout.
     if (buffer.size() == 0) {
+      beast::error_code ec;
       c->idle = true;
       c->stream.expires_after(first ? opts.read_timeout : opts.idle_timeout);
       const std::size_t n = co_await c->stream.async_read_some(buffer.prepare(4096),
@@ -343,141 +306,140 @@ awaitable<void> HttpServer::Impl::session(std::shared_ptr<Connection> c) {
       if (ec) break;  // closed by the client, timed out, or stopped
     }
     c->idle = false;
-    c->stream.expires_after(opts.read_timeout);
-    bhttp::request_parser<bhttp::string_body> parser;
-    parser.header_limit(
-        static_cast<std::uint32_t>(std::min<std::size_t>(opts.header_limit, 1u << 30)));
-    parser.body_limit(opts.body_limit);
-    co_await bhttp::async_read_header(c->stream, buffer, parser, redirect_error(use_awaitable, ec));
-    if (ec == bhttp::error::header_limit) {
-      co_await write_error(*c, 431, "request headers too large", 11, "header_too_large");
-      break;
-    }
-    if (ec == bhttp::error::body_limit) {  // Content-Length over the limit
-      co_await write_error(*c, 413, "request body too large", 11, "payload_too_large");
-      break;
-    }
-    if (ec == bhttp::error::end_of_stream || ec == asio::error::eof) break;
-    if (ec) {
-      if (is_http_parse_error(ec))
-        co_await write_error(*c, 400, "malformed request: " + ec.message(), 11, "bad_request");
-      break;  // timeouts and socket errors: just close
-    }
-    const unsigned version = parser.get().version();
-    if (const auto len = parser.content_length(); len && *len > opts.body_limit) {
-      co_await write_error(*c, 413, "request body too large", version, "payload_too_large");
-      break;
-    }
-    if (!parser.is_done()) {
-      if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
-        bhttp::response<bhttp::empty_body> cont{bhttp::status::continue_, version};
-        co_await bhttp::async_write(c->stream, cont, redirect_error(use_awaitable, ec));
-        if (ec) break;
-      }
-      co_await bhttp::async_read(c->stream, buffer, parser, redirect_error(use_awaitable, ec));
-      if (ec == bhttp::error::body_limit) {
-        co_await write_error(*c, 413, "request body too large", version, "payload_too_large");
-        break;
-      }
-      if (ec) {
-        if (is_http_parse_error(ec))
-          co_await write_error(*c, 400, "malformed request: " + ec.message(), version,
-                               "bad_request");
-        break;
-      }
-    }
-    c->stream.expires_never();
-
-    auto msg = parser.release();
-    const bool head = msg.method() == bhttp::verb::head;
-    const bool keep_alive = msg.keep_alive();
-    // The client: the TCP peer, or the address a trusted proxy forwards.
-    const std::string remote = client_of(c->remote, msg, opts.trusted_proxies);
-    // A kept answer, found from the message as it is (no Request built); a repeated Host, Cookie
-    // or Authorization field takes the long way, where they are joined.
-    ResponseCache::Lookup found;
-    bool looked = false;
-    if (cache && (head || msg.method() == bhttp::verb::get) && msg.count(bhttp::field::host) <= 1 &&
-        msg.count(bhttp::field::cookie) <= 1 && msg.count(bhttp::field::authorization) <= 1 &&
-        !msg.target().empty() && msg.target().front() == '/') {
-      looked = true;
-      found =
-          cache->find(cache->key(msg.target(), msg[bhttp::field::host], msg[bhttp::field::cookie],
-                                 msg[bhttp::field::authorization], remote));
-      if (found.answer) {
-        ec = co_await write_cached(*c, *found.answer, msg[bhttp::field::accept_encoding],
-                                   msg[bhttp::field::if_none_match], version, head,
-                                   keep_alive && !stopping);
-        if (ec || !keep_alive || stopping) break;
-        first = false;
-        continue;
-      }
-    }
-    Request req;
-    if (!convert_request(msg, remote, req)) {
-      co_await write_error(*c, 400, "malformed request target", version, "bad_request");
-      break;
-    }
-    const auto started_at = std::chrono::steady_clock::now();
-    const std::string method = req.method;
-    const std::string path = req.path;
-    if (cache && !looked) found = cache->find(req);
-    if (found.answer) {  // served from the cache, on this thread
-      ec = co_await write_cached(*c, *found.answer, req.header("accept-encoding"),
-                                 req.header("if-none-match"), version, head,
-                                 keep_alive && !stopping);
-      if (ec || !keep_alive || stopping) break;
-      first = false;
-      continue;
-    }
-    const std::string accept_encoding = req.header("accept-encoding");
-    const std::string if_none_match = req.header("if-none-match");
-    HandlerResult result =
-        co_await async_handle(pool, router, opts.retry_after, cache, std::move(found.revisions),
-                              std::move(req), use_awaitable);
-    Response& resp = result.response;
-    if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at)
-            .count();
-    // Method, path and address come from the client: escaped (a %0A cannot forge a line).
-    if (resp.status >= 500)
-      spdlog::warn(
-          "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-          log_escape(result.route), resp.status, ms, log_escape(method), log_escape(path),
-          log_escape(remote));
-    else
-      spdlog::debug(
-          "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-          log_escape(result.route), resp.status, ms, log_escape(method), log_escape(path),
-          log_escape(remote));
-    if (result.kept) {  // the first answer of a kept page goes out as the later ones will
-      ec = co_await write_cached(*c, *result.kept, accept_encoding, if_none_match, version, head,
-                                 keep_alive && !stopping);
-      if (ec || !keep_alive || stopping) break;
-      first = false;
-      continue;
-    }
-
-    const int status = resp.status >= 100 && resp.status <= 999 ? resp.status : 500;
-    bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
-    set_headers(res, resp.content_type, resp.headers);
-    const bool keep = keep_alive && !stopping;
-    res.keep_alive(keep);
-    if (head) {
-      res.content_length(resp.body.size());
-    } else {
-      res.body() = std::move(resp.body);
-      res.prepare_payload();
-    }
-    c->stream.expires_after(opts.read_timeout);  // a client that does not read is dropped
-    co_await bhttp::async_write(c->stream, res, redirect_error(use_awaitable, ec));
-    if (ec || !keep) break;
+    std::optional<bhttp::request<bhttp::string_body>> msg = co_await read_request(*c, buffer);
+    if (!msg) break;
+    const bool keep_open = co_await serve(*c, *msg);
+    if (!keep_open) break;
     first = false;
   }
   beast::error_code ignored;
   c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
   c->stream.close();
+}
+
+awaitable<std::optional<bhttp::request<bhttp::string_body>>> HttpServer::Impl::read_request(
+    Connection& c, beast::flat_buffer& buffer) {
+  beast::error_code ec;
+  c.stream.expires_after(opts.read_timeout);
+  bhttp::request_parser<bhttp::string_body> parser;
+  parser.header_limit(
+      static_cast<std::uint32_t>(std::min<std::size_t>(opts.header_limit, 1u << 30)));
+  parser.body_limit(opts.body_limit);
+  co_await bhttp::async_read_header(c.stream, buffer, parser, redirect_error(use_awaitable, ec));
+  if (ec == bhttp::error::header_limit) {
+    co_await write_error(c, 431, "request headers too large", 11, "header_too_large");
+    co_return std::nullopt;
+  }
+  if (ec == bhttp::error::body_limit) {  // Content-Length over the limit
+    co_await write_error(c, 413, "request body too large", 11, "payload_too_large");
+    co_return std::nullopt;
+  }
+  if (ec == bhttp::error::end_of_stream || ec == asio::error::eof) co_return std::nullopt;
+  if (ec) {
+    if (is_http_parse_error(ec))
+      co_await write_error(c, 400, "malformed request: " + ec.message(), 11, "bad_request");
+    co_return std::nullopt;  // timeouts and socket errors: just close
+  }
+  const unsigned version = parser.get().version();
+  if (const auto len = parser.content_length(); len && *len > opts.body_limit) {
+    co_await write_error(c, 413, "request body too large", version, "payload_too_large");
+    co_return std::nullopt;
+  }
+  if (!parser.is_done()) {
+    if (beast::iequals(parser.get()[bhttp::field::expect], "100-continue")) {
+      bhttp::response<bhttp::empty_body> cont{bhttp::status::continue_, version};
+      co_await bhttp::async_write(c.stream, cont, redirect_error(use_awaitable, ec));
+      if (ec) co_return std::nullopt;
+    }
+    co_await bhttp::async_read(c.stream, buffer, parser, redirect_error(use_awaitable, ec));
+    if (ec == bhttp::error::body_limit) {
+      co_await write_error(c, 413, "request body too large", version, "payload_too_large");
+      co_return std::nullopt;
+    }
+    if (ec) {
+      if (is_http_parse_error(ec))
+        co_await write_error(c, 400, "malformed request: " + ec.message(), version, "bad_request");
+      co_return std::nullopt;
+    }
+  }
+  c.stream.expires_never();
+  co_return parser.release();
+}
+
+awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::string_body>& msg) {
+  const unsigned version = msg.version();
+  const bool head = msg.method() == bhttp::verb::head;
+  const bool keep_alive = msg.keep_alive();
+  // The client: the TCP peer, or the address a trusted proxy forwards.
+  const std::string remote = client_of(c.remote, msg, opts.trusted_proxies);
+  // A kept answer, found from the message as it is (no Request built); a repeated Host, Cookie
+  // or Authorization field takes the long way, where they are joined.
+  ResponseCache::Lookup found;
+  bool looked = false;
+  if (cache && (head || msg.method() == bhttp::verb::get) && msg.count(bhttp::field::host) <= 1 &&
+      msg.count(bhttp::field::cookie) <= 1 && msg.count(bhttp::field::authorization) <= 1 &&
+      !msg.target().empty() && msg.target().front() == '/') {
+    looked = true;
+    found = cache->find(cache->key(msg.target(), msg[bhttp::field::host], msg[bhttp::field::cookie],
+                                   msg[bhttp::field::authorization], remote));
+    if (found.answer) {
+      const beast::error_code ec = co_await write_cached(
+          c, *found.answer, msg[bhttp::field::accept_encoding], msg[bhttp::field::if_none_match],
+          version, head, keep_alive && !stopping);
+      co_return !(ec || !keep_alive || stopping);
+    }
+  }
+  Request req;
+  if (!convert_request(msg, remote, req)) {
+    co_await write_error(c, 400, "malformed request target", version, "bad_request");
+    co_return false;
+  }
+  const auto started_at = std::chrono::steady_clock::now();
+  const std::string method = req.method;
+  const std::string path = req.path;
+  if (cache && !looked) found = cache->find(req);
+  if (found.answer) {  // served from the cache, on this thread
+    const beast::error_code ec =
+        co_await write_cached(c, *found.answer, req.header("accept-encoding"),
+                              req.header("if-none-match"), version, head, keep_alive && !stopping);
+    co_return !(ec || !keep_alive || stopping);
+  }
+  const std::string accept_encoding = req.header("accept-encoding");
+  const std::string if_none_match = req.header("if-none-match");
+  HandlerResult result =
+      co_await async_handle(pool, router, opts.retry_after, cache, std::move(found.revisions),
+                            std::move(req), use_awaitable);
+  Response& resp = result.response;
+  if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started_at)
+          .count();
+  log_request(result.route, resp.status, ms, method, path, remote);
+  if (result.kept) {  // the first answer of a kept page goes out as the later ones will
+    const beast::error_code ec = co_await write_cached(
+        c, *result.kept, accept_encoding, if_none_match, version, head, keep_alive && !stopping);
+    co_return !(ec || !keep_alive || stopping);
+  }
+  co_return co_await write_response(c, resp, version, head, keep_alive);
+}
+
+awaitable<bool> HttpServer::Impl::write_response(Connection& c, Response& resp, unsigned version,
+                                                 bool head, bool keep_alive) {
+  const int status = resp.status >= 100 && resp.status <= 999 ? resp.status : 500;
+  bhttp::response<bhttp::string_body> res{static_cast<bhttp::status>(status), version};
+  set_headers(res, resp.content_type, resp.headers);
+  const bool keep = keep_alive && !stopping;
+  res.keep_alive(keep);
+  if (head) {
+    res.content_length(resp.body.size());
+  } else {
+    res.body() = std::move(resp.body);
+    res.prepare_payload();
+  }
+  beast::error_code ec;
+  c.stream.expires_after(opts.read_timeout);  // a client that does not read is dropped
+  co_await bhttp::async_write(c.stream, res, redirect_error(use_awaitable, ec));
+  co_return !(ec || !keep);
 }
 
 #pragma GCC diagnostic pop

@@ -1,6 +1,7 @@
 // Reading received mail: one RFC 5322 message (CRLF or LF line endings) parsed with GMime 3 into
 // the few things the ingest needs. Pure apart from GMime's process-wide initialisation, which is
-// done once on first use (std::call_once; g_mime_shutdown is never called).
+// done once on first use (std::call_once; g_mime_shutdown is never called). Implemented in
+// mime.cc (GMime parsing), mime_scan.cc (raw-byte scans) and mime_text.cc (HTML and replies).
 //
 // Thread-safety: the functions may be called from several threads at once (each call uses its
 // own GMime objects). Nothing here throws.
