@@ -6,229 +6,9 @@
 #include <numeric>
 #include <set>
 
+#include "rules/combat/crt_numbers.h"
+
 namespace adj {
-
-namespace {
-
-constexpr const char* kOpt = "/engine/options";
-
-Status bad(const std::string& key, const std::string& what) {
-  return Status::InvalidArgument(std::string(kOpt) + "/" + key + ": " + what);
-}
-
-Status read_int(const Json& obj, const std::string& key, int lo, int hi, int& out) {
-  if (!obj.contains(key)) return Status::Ok();
-  const Json& v = obj[key];
-  if (!v.is_number_integer() || v.get<long long>() < lo || v.get<long long>() > hi)
-    return bad(key, "must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi));
-  out = v.get<int>();
-  return Status::Ok();
-}
-
-Status read_bool(const Json& obj, const std::string& key, bool& out) {
-  if (!obj.contains(key)) return Status::Ok();
-  if (!obj[key].is_boolean()) return bad(key, "must be true or false");
-  out = obj[key].get<bool>();
-  return Status::Ok();
-}
-
-// Reads options[key] into `out` when it is one of `words`; false when present and not one of them.
-bool read_word(const Json& obj, const std::string& key, std::initializer_list<const char*> words,
-               std::string& out) {
-  if (!obj.contains(key)) return true;
-  const Json& v = obj[key];
-  if (!v.is_string()) return false;
-  for (const char* w : words)
-    if (v.get<std::string>() == w) {
-      out = w;
-      return true;
-    }
-  return false;
-}
-
-struct Column {
-  int attack = 0, defence = 0;
-  int base = 0;  // unshifted column
-  int column = 0;
-  Json shifts = Json::object();
-};
-
-int defence_strength(const Area& t, const CrtOptions& o) {
-  return t.armies * o.strength_per_army + t.population * o.population_strength +
-         t.fort * o.fort_strength;
-}
-
-// The column for groups[i] fighting with armies[i] armies (0: out of the fight); `overrun` adds
-// the overrun's right shift.
-Column column_of(const BattleInput& in, const CrtOptions& o, const std::vector<AttackGroup>& groups,
-                 const std::vector<int>& armies, bool overrun) {
-  const Area& t = in.target();
-  Column c;
-  int total = 0;
-  for (int n : armies) total += n;
-  c.attack = total * o.strength_per_army;
-  c.defence = std::max(1, defence_strength(t, o));
-  c.base = o.table.column_for(c.attack, c.defence);
-  // The area's shift: the highest among its terrain, true features and "fortified" (fort > 0).
-  std::vector<std::string> tags = {t.terrain};
-  if (t.features.is_object())
-    for (const auto& [k, v] : t.features.items())
-      if (v.is_boolean() && v.get<bool>()) tags.push_back(k);
-  if (t.fort > 0) tags.push_back("fortified");
-  int area_shift = 0;
-  std::string why;
-  for (const auto& tag : tags) {
-    auto it = o.shifts.terrain.find(tag);
-    if (it != o.shifts.terrain.end() && it->second > area_shift) {
-      area_shift = it->second;
-      why = tag;
-    }
-  }
-  int left = 0;
-  if (area_shift != 0) {
-    c.shifts[why] = area_shift;
-    left += area_shift;
-  }
-  if (o.shifts.river != 0 && total > 0) {
-    int fighting = 0, crossing = 0, across = 0;
-    for (std::size_t i = 0; i < groups.size(); ++i) {
-      if (armies[i] <= 0) continue;
-      ++fighting;
-      if (in.world->edge_flag(groups[i].from, in.to, "river")) {
-        ++crossing;
-        across += armies[i];
-      }
-    }
-    int river = 0;
-    switch (o.river_shift) {
-      case CrtOptions::RiverShift::kAll:
-        river = crossing > 0 && crossing == fighting ? o.shifts.river : 0;
-        break;
-      case CrtOptions::RiverShift::kAny:
-        river = crossing > 0 ? o.shifts.river : 0;
-        break;
-      case CrtOptions::RiverShift::kProportional:
-        // Rounded in the defender's favour, like the ratios.
-        river = o.shifts.river > 0 ? (o.shifts.river * across + total - 1) / total
-                                   : o.shifts.river * across / total;
-        break;
-    }
-    if (river != 0) {
-      c.shifts["river"] = river;
-      left += river;
-    }
-  }
-  if (in.ambush && in.kind != AttackKind::kProbe && o.ambush_shift != 0) {
-    c.shifts["ambush"] = o.ambush_shift;
-    left += o.ambush_shift;
-  }
-  if (overrun && o.overrun_shift != 0) {
-    c.shifts["overrun"] = -o.overrun_shift;
-    left -= o.overrun_shift;
-  }
-  c.column = std::clamp(c.base - left, 0, o.table.columns() - 1);
-  return c;
-}
-
-std::string value_label(const Column& c, const CrtTable& t) {
-  if (t.method == "ratio") return std::to_string(c.attack) + ":" + std::to_string(c.defence);
-  return std::to_string(c.attack - c.defence);
-}
-
-}  // namespace
-
-Result<CrtOptions> crt_options_from_json(const Json& options, bool validate) {
-  if (!options.is_object())
-    return Status::InvalidArgument(std::string(kOpt) + ": must be an object");
-  static const std::vector<std::string> kKeys = {"method",
-                                                 "table",
-                                                 "shifts",
-                                                 "strength_per_army",
-                                                 "population_strength",
-                                                 "fort_strength",
-                                                 "zoc",
-                                                 "retreat_into_empty",
-                                                 "ambush_shift",
-                                                 "overrun_shift",
-                                                 "assault_rolls",
-                                                 "attacker_retreat",
-                                                 "river_shift",
-                                                 "advance",
-                                                 "overrun",
-                                                 "overrun_rout",
-                                                 "overrun_confusion_loss",
-                                                 "combat_phase",
-                                                 "one_attack_per_unit",
-                                                 "one_attack_per_target"};
-  for (const auto& [k, v] : options.items())
-    if (std::find(kKeys.begin(), kKeys.end(), k) == kKeys.end()) {
-      std::string names;
-      for (const auto& n : kKeys) names += (names.empty() ? "" : ", ") + n;
-      return bad(k, "unknown option (crt takes " + names + ")");
-    }
-  CrtOptions o;
-  std::string method;
-  if (options.contains("method")) {
-    const Json& m = options["method"];
-    method = m.is_string() ? m.get<std::string>() : "";
-    if (method != "differential" && method != "ratio")
-      return bad("method", "must be one of differential, ratio");
-  }
-  const Json table_spec = options.contains("table")
-                              ? options["table"]
-                              : Json(method == "ratio" ? "crt-ratio" : "crt-differential");
-  Result<Json> tdoc = crt_document(table_spec, "crt", std::string(kOpt) + "/table", validate);
-  if (!tdoc.ok()) return tdoc.status();
-  Result<CrtTable> table = crt_table_from_json(tdoc.value(), std::string(kOpt) + "/table");
-  if (!table.ok()) return table.status();
-  o.table = std::move(table).value();
-  if (!method.empty() && method != o.table.method)
-    return bad("table", "\"" + o.table.name + "\" is a " + o.table.method +
-                            " table but method is " + method);
-  const Json shift_spec = options.value("shifts", Json("crt-terrain"));
-  Result<Json> sdoc = crt_document(shift_spec, "shifts", std::string(kOpt) + "/shifts", validate);
-  if (!sdoc.ok()) return sdoc.status();
-  Result<ShiftChart> chart = shift_chart_from_json(sdoc.value(), std::string(kOpt) + "/shifts");
-  if (!chart.ok()) return chart.status();
-  o.shifts = std::move(chart).value();
-  for (Status s : {read_int(options, "strength_per_army", 1, 1000, o.strength_per_army),
-                   read_int(options, "population_strength", 0, 1000, o.population_strength),
-                   read_int(options, "fort_strength", 0, 1000, o.fort_strength),
-                   read_int(options, "ambush_shift", -20, 20, o.ambush_shift),
-                   read_int(options, "overrun_shift", -20, 20, o.overrun_shift),
-                   read_int(options, "assault_rolls", 1, 100, o.assault_rolls),
-                   read_int(options, "attacker_retreat", 0, 5, o.attacker_retreat),
-                   read_bool(options, "zoc", o.zoc),
-                   read_bool(options, "retreat_into_empty", o.retreat_into_empty),
-                   read_int(options, "overrun_rout", 0, 5, o.overrun_rout_areas),
-                   read_int(options, "overrun_confusion_loss", 1, 100, o.overrun_confusion_loss),
-                   read_bool(options, "one_attack_per_unit", o.phase.one_attack_per_unit),
-                   read_bool(options, "one_attack_per_target", o.phase.one_attack_per_target)})
-    if (!s.ok()) return s;
-  std::string word;
-  if (!read_word(options, "river_shift", {"all", "any", "proportional"}, word))
-    return bad("river_shift", "must be one of all, any, proportional");
-  if (word == "any") o.river_shift = CrtOptions::RiverShift::kAny;
-  if (word == "proportional") o.river_shift = CrtOptions::RiverShift::kProportional;
-  word.clear();
-  if (!read_word(options, "overrun", {"rout", "shift"}, word))
-    return bad("overrun", "must be one of rout, shift");
-  o.overrun_rout = word != "shift";
-  word.clear();
-  if (!read_word(options, "combat_phase", {"turn", "action"}, word))
-    return bad("combat_phase", "must be one of turn, action");
-  if (word == "action") o.phase.scope = CombatPhaseRules::Scope::kActionRound;
-  if (options.contains("advance")) {
-    const Json& v = options["advance"];
-    if (v == "all")
-      o.advance.reset();
-    else if (v.is_number_integer() && v.get<long long>() >= 0 && v.get<long long>() <= 100000)
-      o.advance = v.get<int>();
-    else
-      return bad("advance", "must be \"all\" or an integer from 0 to 100000");
-  }
-  return o;
-}
 
 namespace {
 
@@ -296,15 +76,6 @@ std::vector<std::string> retreat_path(const GameState& w, const std::string& sta
 }
 
 int sum(const std::vector<int>& v) { return std::accumulate(v.begin(), v.end(), 0); }
-
-bool no_result(const CrtEffect& fx) {
-  return fx.defender_retreat == 0 && !fx.defender_eliminated && !fx.attacker_retreat &&
-         !fx.attacker_eliminated && !fx.exchange;
-}
-
-bool pushes_defender(const CrtEffect& fx) {
-  return fx.defender_retreat > 0 || fx.defender_eliminated || fx.exchange;
-}
 
 }  // namespace
 
@@ -391,76 +162,92 @@ bool CrtEngine::retreat_triggers(const BattleInput& in) const {
   const std::vector<AttackGroup> groups = attack_groups(in);
   std::vector<int> armies;
   for (const AttackGroup& g : groups) armies.push_back(g.armies);
-  const Column c = column_of(in, o.value(), groups, armies, in.kind == AttackKind::kOverrun);
+  const CrtColumn c = crt_column_of(in, o.value(), groups, armies, in.kind == AttackKind::kOverrun);
   int pushed = 0;
   for (int face = 1; face <= o->table.die; ++face)
-    if (pushes_defender(o->table.results.at(o->table.result(face, c.column)))) ++pushed;
+    if (crt_pushes_defender(o->table.results.at(o->table.result(face, c.column)))) ++pushed;
   return 2 * pushed >= o->table.die;
 }
+namespace {
 
-// A fight to the finish ends after this many rolls as a failed attack (it is bounded by the
-// attacking armies and the confusion losses, but a scenario's armies are not).
-constexpr int kMaxFinishRolls = 100;
+// One CRT battle (the rules: crt_engine.h): the attacking groups' armies left and lost, the rolls
+// and their last result. resolve() calls the steps in order; each fills `out`.
+struct CrtBattle {
+  // A fight to the finish ends after this many rolls as a failed attack (it is bounded by the
+  // attacking armies and the confusion losses, but a scenario's armies are not).
+  static constexpr int kMaxFinishRolls = 100;
 
-Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const {
-  Result<CrtOptions> parsed = crt_options_from_json(*in.options, false);
-  if (!parsed.ok()) return parsed.status();
-  const CrtOptions& o = parsed.value();
-  const Area& target = in.target();
-  const int defenders = target.armies;
-  const std::vector<AttackGroup> groups = attack_groups(in);
-  const bool probe = in.kind == AttackKind::kProbe;
-  const bool overrun = in.kind == AttackKind::kOverrun;
-  BattleOutcome out;
-  out.attacker_stops = in.kind == AttackKind::kAssault || probe;
-  if (defenders == 0) {
-    out.attacker_wins = !probe;
-    return out;
+  CrtBattle(const BattleInput& battle, const CrtOptions& opt, Rng& r)
+      : in(battle),
+        o(opt),
+        rng(r),
+        target(battle.target()),
+        defenders(target.armies),
+        groups(attack_groups(battle)),
+        probe(battle.kind == AttackKind::kProbe),
+        overrun(battle.kind == AttackKind::kOverrun),
+        lost(groups.size(), 0) {
+    out.attacker_stops = in.kind == AttackKind::kAssault || probe;
+    for (const AttackGroup& g : groups) left.push_back(g.armies);
   }
-  std::vector<int> left, lost(groups.size(), 0);
-  for (const AttackGroup& g : groups) left.push_back(g.armies);
-  // An empty code is no result (a fight to the finish that reached its roll limit).
-  auto effect = [&](const std::string& code) -> const CrtEffect& {
+
+  const BattleInput& in;
+  const CrtOptions& o;
+  Rng& rng;
+  const Area& target;
+  const int defenders;
+  const std::vector<AttackGroup> groups;
+  const bool probe, overrun;
+  BattleOutcome out;
+  std::vector<int> left, lost;  // per group: armies still fighting, armies lost
+  std::string code;             // the last result ("": no result, see effect())
+  int rout = 0;                 // extra areas a routed defender retreats (OVERRUN "rout")
+  bool fought = false;          // a failed OVERRUN fought to the finish
+  int d_loss = 0;               // defending armies lost
+
+  // What a result code does. An empty code is no result (a fight to the finish that reached its
+  // roll limit).
+  const CrtEffect& effect(const std::string& c) const {
     static const CrtEffect kNoResult;
-    return code.empty() ? kNoResult : o.table.results.at(code);
-  };
-  auto describe = [&](BattleRound& r, const Column& c, const std::string& code) {
+    return c.empty() ? kNoResult : o.table.results.at(c);
+  }
+
+  // The column and the result of a roll, in its round.
+  void describe(BattleRound& r, const CrtColumn& c, const std::string& result) const {
     r.attacker_strength = c.attack;
     r.defender_strength = c.defence;
     r.detail["method"] = o.table.method;
     r.detail["table"] = o.table.name;
-    r.detail["value"] = value_label(c, o.table);
+    r.detail["value"] = crt_value_label(c, o.table);
     r.detail["column_before_shifts"] = o.table.labels[c.base];
     r.detail["shifts"] = c.shifts;
     r.detail["column"] = o.table.labels[c.column];
-    r.detail["result"] = code;
-  };
+    r.detail["result"] = result;
+  }
 
   // The first roll (ASSAULT: rolled again after an NR, up to assault_rolls rolls).
-  std::string code;
-  {
+  void first_roll() {
     BattleRound r;
     r.phase = "crt";
     r.attacker_before = sum(left);
     r.defender_before = defenders;
-    const Column c = column_of(in, o, groups, left, overrun);
+    const CrtColumn c = crt_column_of(in, o, groups, left, overrun);
     const int max_rolls = in.kind == AttackKind::kAssault ? o.assault_rolls : 1;
     for (int i = 0; i < max_rolls; ++i) {
       const int face = rng.die(o.table.die);
       r.attacker_dice.push_back(face);
       code = o.table.result(face, c.column);
-      if (!no_result(effect(code))) break;
+      if (!crt_no_result(effect(code))) break;
     }
     describe(r, c, code);
     out.rounds.push_back(std::move(r));
   }
 
   // OVERRUN (seed 001 5.5): success routs the defender; failure fights to the finish.
-  int rout = 0;
-  bool fought = false;
-  if (overrun && o.overrun_rout) {
+  void overrun_first_roll() {
+    if (!overrun || !o.overrun_rout) return;
     const CrtEffect& fx = effect(code);
-    if (pushes_defender(fx)) {
+    if (crt_pushes_defender(fx)) {
       rout = o.overrun_rout_areas;
       out.rounds[0].detail["overrun"] = "success: the defender is routed";
     } else if (!fx.attacker_eliminated) {
@@ -468,113 +255,149 @@ Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const 
       out.rounds[0].detail["overrun"] = "failed: the attacker fights to the finish";
     }
   }
-  for (int n = 1; fought; ++n) {
-    if (n > kMaxFinishRolls) {
-      out.detail["ended"] = "no result after " + std::to_string(kMaxFinishRolls) +
-                            " rolls to the finish: the attack fails";
-      code.clear();
-      break;
-    }
-    BattleRound r;
-    r.phase = "to the finish " + std::to_string(n);
-    r.attacker_before = sum(left);
-    r.defender_before = defenders;
-    r.attacker_losses = take_losses(left, lost, o.overrun_confusion_loss);
-    r.detail["confusion_losses"] = r.attacker_losses;
-    if (sum(left) == 0) {
-      r.detail["result"] = "the attackers are destroyed";
+
+  // After a failed OVERRUN: confusion losses, then a roll at the unshifted column, until a result
+  // pushes the defender out or destroys the attacker (NR and AR fight on).
+  void fight_to_the_finish() {
+    for (int n = 1; fought; ++n) {
+      if (n > kMaxFinishRolls) {
+        out.detail["ended"] = "no result after " + std::to_string(kMaxFinishRolls) +
+                              " rolls to the finish: the attack fails";
+        code.clear();
+        break;
+      }
+      BattleRound r;
+      r.phase = "to the finish " + std::to_string(n);
+      r.attacker_before = sum(left);
+      r.defender_before = defenders;
+      r.attacker_losses = take_losses(left, lost, o.overrun_confusion_loss);
+      r.detail["confusion_losses"] = r.attacker_losses;
+      if (sum(left) == 0) {
+        r.detail["result"] = "the attackers are destroyed";
+        out.rounds.push_back(std::move(r));
+        break;
+      }
+      const CrtColumn c = crt_column_of(in, o, groups, left, false);
+      const int face = rng.die(o.table.die);
+      r.attacker_dice.push_back(face);
+      code = o.table.result(face, c.column);
+      describe(r, c, code);
       out.rounds.push_back(std::move(r));
-      break;
+      const CrtEffect& fx = effect(code);
+      if (crt_pushes_defender(fx) || fx.attacker_eliminated) break;  // NR and AR fight on
     }
-    const Column c = column_of(in, o, groups, left, false);
-    const int face = rng.die(o.table.die);
-    r.attacker_dice.push_back(face);
-    code = o.table.result(face, c.column);
-    describe(r, c, code);
-    out.rounds.push_back(std::move(r));
-    const CrtEffect& fx = effect(code);
-    if (pushes_defender(fx) || fx.attacker_eliminated) break;  // NR and AR fight on
   }
 
-  // The last result.
-  BattleRound& last = out.rounds.back();
-  const int lost_before = sum(lost);
-  int d_loss = 0;
-  if (sum(left) > 0) {
-    const CrtEffect& fx = effect(code);
-    if (fx.attacker_eliminated && !probe) take_losses(left, lost, sum(left));
-    if (fx.attacker_retreat && !fought) {
-      if (overrun && !o.overrun_rout) take_losses(left, lost, 1);  // overrun "shift"
-      // AR: each group retreats from its own origin (OQ-CRT3); a probe just goes home.
-      if (!probe && o.attacker_retreat > 0) {
-        out.group_retreats_to.assign(groups.size(), std::nullopt);
-        for (std::size_t i = 0; i < groups.size(); ++i) {
-          if (left[i] == 0) continue;
-          const std::vector<std::string> path =
-              crt_attacker_retreat_path(in, groups[i], o, o.attacker_retreat);
-          const char* key = i == 0 ? "attacker_retreat" : nullptr;
-          if (path.empty()) {
-            lost[i] += left[i];
-            left[i] = 0;
-            if (key) last.detail[key] = "no legal retreat: eliminated";
-          } else {
-            out.group_retreats_to[i] = path.back();
-            if (key) last.detail["attacker_retreat_path"] = path;
-          }
-        }
-        for (const auto& to : out.group_retreats_to)
-          if (to && !out.attacker_retreats_to) out.attacker_retreats_to = to;
+  // The last result's effects on both sides, recorded in the last round.
+  void apply_last_result() {
+    BattleRound& last = out.rounds.back();
+    const int lost_before = sum(lost);
+    if (sum(left) > 0) {
+      const CrtEffect& fx = effect(code);
+      if (fx.attacker_eliminated && !probe) take_losses(left, lost, sum(left));
+      if (fx.attacker_retreat && !fought) {
+        if (overrun && !o.overrun_rout) take_losses(left, lost, 1);  // overrun "shift"
+        // AR: each group retreats from its own origin (OQ-CRT3); a probe just goes home.
+        if (!probe && o.attacker_retreat > 0) retreat_attackers(last);
       }
-    }
-    if (fx.defender_eliminated || fx.exchange) d_loss = defenders;
-    if (fx.exchange) {
-      const int strength = defence_strength(target, o);
-      take_losses(left, lost, (strength + o.strength_per_army - 1) / o.strength_per_army);
-    }
-    if (fx.defender_retreat > 0 && d_loss == 0) {
-      if (rout > 0) last.detail["rout"] = rout;
-      const std::vector<std::string> path = crt_retreat_path(in, o, fx.defender_retreat + rout);
-      if (path.empty()) {
-        d_loss = defenders;
-        last.detail["retreat"] = "no legal retreat: eliminated";
-      } else {
-        out.defender_retreats_to = path.back();
-        last.detail["retreat_path"] = path;
+      if (fx.defender_eliminated || fx.exchange) d_loss = defenders;
+      if (fx.exchange) {
+        const int strength = crt_defence_strength(target, o);
+        take_losses(left, lost, (strength + o.strength_per_army - 1) / o.strength_per_army);
       }
+      if (fx.defender_retreat > 0 && d_loss == 0) retreat_defenders(last, fx.defender_retreat);
     }
+    last.attacker_losses += sum(lost) - lost_before;
+    last.defender_losses = d_loss;
   }
-  last.attacker_losses += sum(lost) - lost_before;
-  last.defender_losses = d_loss;
-  out.attacker_losses = sum(lost);
-  out.defender_losses = d_loss;
-  out.group_losses = lost;
-  if (groups.size() > 1) {
-    Json gj = Json::array();
+
+  // AR: every group with armies left retreats o.attacker_retreat areas from its origin, or is
+  // eliminated when it cannot; the first group's path (or fate) goes in `last`.
+  void retreat_attackers(BattleRound& last) {
+    out.group_retreats_to.assign(groups.size(), std::nullopt);
     for (std::size_t i = 0; i < groups.size(); ++i) {
-      Json g = {{"from", groups[i].from}, {"armies", groups[i].armies}, {"losses", lost[i]}};
-      if (i < out.group_retreats_to.size() && out.group_retreats_to[i])
-        g["retreats_to"] = *out.group_retreats_to[i];
-      gj.push_back(std::move(g));
+      if (left[i] == 0) continue;
+      const std::vector<std::string> path =
+          crt_attacker_retreat_path(in, groups[i], o, o.attacker_retreat);
+      const char* key = i == 0 ? "attacker_retreat" : nullptr;
+      if (path.empty()) {
+        lost[i] += left[i];
+        left[i] = 0;
+        if (key) last.detail[key] = "no legal retreat: eliminated";
+      } else {
+        out.group_retreats_to[i] = path.back();
+        if (key) last.detail["attacker_retreat_path"] = path;
+      }
     }
-    out.detail["groups"] = std::move(gj);
+    for (const auto& to : out.group_retreats_to)
+      if (to && !out.attacker_retreats_to) out.attacker_retreats_to = to;
   }
-  if (fought) out.attacker_stops = true;
-  const int survivors = sum(left);
-  const bool vacated = d_loss == defenders || out.defender_retreats_to.has_value();
-  if (vacated && survivors > 0 && !probe) {
-    // "one of the attacking units may enter the hexagon"
-    if (!o.advance) {
-      out.attacker_wins = true;
-    } else if (*o.advance > 0) {
-      out.attacker_wins = true;
-      out.advancing = std::min(survivors, *o.advance);
-      out.detail["advancing"] = *out.advancing;
+
+  // DRn: the defenders retreat `steps` areas (plus an overrun's rout), or are eliminated when
+  // they cannot.
+  void retreat_defenders(BattleRound& last, int steps) {
+    if (rout > 0) last.detail["rout"] = rout;
+    const std::vector<std::string> path = crt_retreat_path(in, o, steps + rout);
+    if (path.empty()) {
+      d_loss = defenders;
+      last.detail["retreat"] = "no legal retreat: eliminated";
     } else {
-      out.detail["advancing"] = 0;
+      out.defender_retreats_to = path.back();
+      last.detail["retreat_path"] = path;
     }
   }
-  out.detail["result"] = code;
-  return out;
+
+  // The losses of both sides, each group's (for a combined attack) and the advance into a
+  // vacated area.
+  void conclude() {
+    out.attacker_losses = sum(lost);
+    out.defender_losses = d_loss;
+    out.group_losses = lost;
+    if (groups.size() > 1) {
+      Json gj = Json::array();
+      for (std::size_t i = 0; i < groups.size(); ++i) {
+        Json g = {{"from", groups[i].from}, {"armies", groups[i].armies}, {"losses", lost[i]}};
+        if (i < out.group_retreats_to.size() && out.group_retreats_to[i])
+          g["retreats_to"] = *out.group_retreats_to[i];
+        gj.push_back(std::move(g));
+      }
+      out.detail["groups"] = std::move(gj);
+    }
+    if (fought) out.attacker_stops = true;
+    const int survivors = sum(left);
+    const bool vacated = d_loss == defenders || out.defender_retreats_to.has_value();
+    if (vacated && survivors > 0 && !probe) {
+      // "one of the attacking units may enter the hexagon"
+      if (!o.advance) {
+        out.attacker_wins = true;
+      } else if (*o.advance > 0) {
+        out.attacker_wins = true;
+        out.advancing = std::min(survivors, *o.advance);
+        out.detail["advancing"] = *out.advancing;
+      } else {
+        out.detail["advancing"] = 0;
+      }
+    }
+    out.detail["result"] = code;
+  }
+};
+
+}  // namespace
+
+Result<BattleOutcome> CrtEngine::resolve(const BattleInput& in, Rng& rng) const {
+  Result<CrtOptions> parsed = crt_options_from_json(*in.options, false);
+  if (!parsed.ok()) return parsed.status();
+  CrtBattle b(in, parsed.value(), rng);
+  if (b.defenders == 0) {
+    b.out.attacker_wins = !b.probe;
+    return std::move(b.out);
+  }
+  b.first_roll();
+  b.overrun_first_roll();
+  b.fight_to_the_finish();
+  b.apply_last_result();
+  b.conclude();
+  return std::move(b.out);
 }
 
 }  // namespace adj

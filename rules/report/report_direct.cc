@@ -92,28 +92,46 @@ void area_cells(std::string& out, const Area& a, const char* last) {
   out += line;
 }
 
-}  // namespace
+// What every section of one player's report reads, chosen once by render_report. The sections
+// append to the text or the JSON text in the order render_report calls them.
+struct DirectReport {
+  const TurnResult& result;
+  const ReportIndex& index;
+  const std::vector<ReportBattle>& battles;
+  const std::vector<LineResult>* rejected;  // may be null
+  const report_detail::ReportParts& parts;
+  const std::string& order_template;
+  int gifts_in = 0;           // BPs the player received as gifts
+  int gifts_out = 0;          // BPs the player gave
+  bool any_rejected = false;  // some line of *rejected was refused
 
-RenderedReport render_report(const GameState&, const TurnResult& result, const std::string& player,
-                             const ReportIndex& index, const std::vector<ReportBattle>& battles,
-                             const std::vector<LineResult>* rejected) {
-  const GameState& next = result.next_state;
-  const report_detail::ReportParts parts = report_detail::report_parts(result, player, index);
-  const Player& me = *parts.me;
-  const ReportIndex::Entry& entry = *parts.entry;
-  const Economy& e = *parts.economy;
-  const std::string order_template = report_detail::order_template(next, player);
-  int gifts_in = 0;
-  for (std::size_t i : entry.gifts_received) gifts_in += result.gifts[i].bps;
-  const int gifts_out = entry.gifts_out;
-  bool any_rejected = false;
-  if (rejected)
-    for (const LineResult& l : *rejected) any_rejected = any_rejected || !l.accepted;
+  const GameState& next() const { return result.next_state; }
+  const Player& me() const { return *parts.me; }
+  const ReportIndex::Entry& entry() const { return *parts.entry; }
+  const Economy& economy() const { return *parts.economy; }
 
-  RenderedReport made;
-  // The text first (render_report_text), then the JSON: as the tree path, a throw from the
-  // player's engine state in the text comes before one from the JSON.
-  std::string& t = made.text;
+  // The text: the heading, YOUR ACTIONS, ORDERS NOT CARRIED OUT and ATTACKS ON YOUR AREAS.
+  void text_actions(std::string& t) const;
+  // The text: ECONOMY.
+  void text_economy(std::string& t) const;
+  // The economy's gifts line without its "  Gifts: " and newline; "" when there were none.
+  std::string gifts_text() const;
+  // The text: YOUR AREAS, the player's engine state, NEIGHBOURING AREAS and the order template.
+  void text_areas(std::string& t) const;
+  // The JSON from its opening brace: actions, areas and attacks_on_you.
+  void json_actions(std::string& j) const;
+  // The JSON: ,"economy":{...}.
+  void json_economy(std::string& j) const;
+  // The JSON: engine to turn and the closing brace.
+  void json_rest(std::string& j) const;
+  // The JSON: ,"not_carried_out":[...] (only when a line was refused).
+  void json_rejected(std::string& j) const;
+};
+
+void DirectReport::text_actions(std::string& t) const {
+  const GameState& next = this->next();
+  const Player& me = this->me();
+  const ReportIndex::Entry& entry = this->entry();
   t += "ADJUTANT REPORT: " + next.name + " (" + next.game_id + "), turn " +
        std::to_string(result.turn) + "\n";
   t += "Kingdom: " + me.name + " (" + me.code + ")   Rules: " + next.engine.name + "\n\n";
@@ -143,35 +161,44 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   t += "\nATTACKS ON YOUR AREAS\n";
   if (parts.defended.empty()) t += "  (none)\n";
   for (std::size_t i : parts.defended) t += battles.at(i).text;
+}
 
+std::string DirectReport::gifts_text() const {
+  auto n = [](int v) { return std::to_string(v); };
+  std::string g;
+  if (gifts_in > 0) {
+    g = "received " + n(gifts_in) + " BPs:";
+    bool first = true;
+    for (std::size_t i : entry().gifts_received) {
+      const Gift& x = result.gifts[i];
+      g += std::string(first ? " " : ", ") + n(x.bps) + " from " + x.from + " at action " +
+           n(x.action);
+      first = false;
+    }
+  }
+  if (gifts_out > 0)
+    g += (g.empty() ? "" : "; ") + std::string("gave ") + n(gifts_out) + " BPs (counted in spent)";
+  return g;
+}
+
+void DirectReport::text_economy(std::string& t) const {
+  const Economy& e = economy();
   auto n = [](int v) { return std::to_string(v); };
   t += "\nECONOMY\n";
   t += "  BPs at the start of the turn " + n(e.bp_start) + ", spent " + n(e.bp_spent) +
        ", left over " + n(e.leftover) + "\n";
-  {  // gifts_text
-    std::string g;
-    if (gifts_in > 0) {
-      g = "received " + n(gifts_in) + " BPs:";
-      bool first = true;
-      for (std::size_t i : entry.gifts_received) {
-        const Gift& x = result.gifts[i];
-        g += std::string(first ? " " : ", ") + n(x.bps) + " from " + x.from + " at action " +
-             n(x.action);
-        first = false;
-      }
-    }
-    if (gifts_out > 0)
-      g +=
-          (g.empty() ? "" : "; ") + std::string("gave ") + n(gifts_out) + " BPs (counted in spent)";
-    if (!g.empty()) t += "  Gifts: " + g + "\n";
-  }
+  if (const std::string g = gifts_text(); !g.empty()) t += "  Gifts: " + g + "\n";
   t += "  Bid for the order of play " + n(e.bid) + " (ORDER actions " + n(e.order_bid) +
        (e.bid != e.order_bid ? ", leftover BPs " + n(e.leftover) : std::string()) + ")\n";
-  t += "  Income " + n(e.income) + ", upkeep " + n(e.upkeep) + ": BPs for turn " + n(next.turn) +
+  t += "  Income " + n(e.income) + ", upkeep " + n(e.upkeep) + ": BPs for turn " + n(next().turn) +
        ": " + n(e.bp_next) + "\n";
   t += "  Trade this turn " + n(e.trade) + ", treasury " + n(e.treasury) + ", victory points " +
        n(e.vp) + ", armies in reserve " + n(e.reserve) + "\n";
+}
 
+void DirectReport::text_areas(std::string& t) const {
+  const GameState& next = this->next();
+  const ReportIndex::Entry& entry = this->entry();
   t += "\nYOUR AREAS (end of turn)\n";
   t += "  code name             kind terrain    pop fort armies  defence\n";
   for (std::size_t i : entry.areas) {
@@ -188,21 +215,22 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
     if (!a.engine_state.empty())
       t += "  " + a.code + " forces: " + state_inline(a.engine_state) + "\n";
   }
-  if (!me.engine_state.empty())
+  if (!me().engine_state.empty())
     t += "\nYOUR " + next.engine.name + " STATE (cards, tokens, profile)\n" +
-         state_lines(me.engine_state, "  ");
+         state_lines(me().engine_state, "  ");
   t += "\nNEIGHBOURING AREAS (end of turn)\n";
   t += "  code name             kind terrain    pop fort armies  owner\n";
   for (const Area* a : parts.visible) {
     area_cells(t, *a, opt_text(a->owner));
   }
-  t += "\nORDERS FOR TURN " + n(next.turn) + " (fill in and send back)\n" + order_template;
+  t += "\nORDERS FOR TURN " + std::to_string(next.turn) + " (fill in and send back)\n" +
+       order_template;
+}
 
-  // The JSON, keys in the tree's order.
-  std::string& j = made.json_text;
+void DirectReport::json_actions(std::string& j) const {
   j += "{\"actions\":[";
   bool first = true;
-  for (std::size_t i : entry.actions) {
+  for (std::size_t i : entry().actions) {
     const ActionResult& a = result.actions[i];
     j += first ? "{\"action\":" : ",{\"action\":";
     first = false;
@@ -227,10 +255,10 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   }
   j += "],\"areas\":[";
   first = true;
-  for (std::size_t i : entry.areas) {
+  for (std::size_t i : entry().areas) {
     if (!first) j += ',';
     first = false;
-    area_json(j, next.areas[i], true);
+    area_json(j, next().areas[i], true);
   }
   j += "],\"attacks_on_you\":[";
   first = true;
@@ -239,7 +267,12 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
     first = false;
     j += battles.at(i).json_text;
   }
-  j += "],\"economy\":{\"bid\":";
+  j += ']';
+}
+
+void DirectReport::json_economy(std::string& j) const {
+  const Economy& e = economy();
+  j += ",\"economy\":{\"bid\":";
   integer(j, e.bid);
   j += ",\"bp_next\":";
   integer(j, e.bp_next);
@@ -255,10 +288,10 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
     j += ",\"gifts_out\":";
     integer(j, gifts_out);
   }
-  if (!entry.gifts_received.empty()) {
+  if (!entry().gifts_received.empty()) {
     j += ",\"gifts_received\":[";
-    first = true;
-    for (std::size_t i : entry.gifts_received) {
+    bool first = true;
+    for (std::size_t i : entry().gifts_received) {
       const Gift& g = result.gifts[i];
       j += first ? "{\"action\":" : ",{\"action\":";
       first = false;
@@ -287,14 +320,37 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   integer(j, e.upkeep);
   j += ",\"vp\":";
   integer(j, e.vp);
-  j += "},\"engine\":";
+  j += '}';
+}
+
+void DirectReport::json_rejected(std::string& j) const {
+  j += ",\"not_carried_out\":[";
+  bool first = true;
+  for (const LineResult& l : *rejected) {
+    if (l.accepted) continue;
+    j += first ? "{\"line\":" : ",{\"line\":";
+    first = false;
+    integer(j, l.line);
+    j += ",\"reason\":";
+    jstr(j, l.reason);
+    j += ",\"text\":";
+    jstr(j, l.text);
+    j += '}';
+  }
+  j += ']';
+}
+
+void DirectReport::json_rest(std::string& j) const {
+  const GameState& next = this->next();
+  const Player& me = this->me();
+  j += ",\"engine\":";
   jstr(j, next.engine.name);
   j += ",\"game\":";
   jstr(j, next.game_id);
   j += ",\"game_name\":";
   jstr(j, next.name);
   j += ",\"neighbours\":[";
-  first = true;
+  bool first = true;
   for (const Area* a : parts.visible) {
     if (!first) j += ',';
     first = false;
@@ -302,22 +358,7 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   }
   j += "],\"next_turn\":";
   integer(j, next.turn);
-  if (any_rejected) {  // rejected_lines_json
-    j += ",\"not_carried_out\":[";
-    first = true;
-    for (const LineResult& l : *rejected) {
-      if (l.accepted) continue;
-      j += first ? "{\"line\":" : ",{\"line\":";
-      first = false;
-      integer(j, l.line);
-      j += ",\"reason\":";
-      jstr(j, l.reason);
-      j += ",\"text\":";
-      jstr(j, l.text);
-      j += '}';
-    }
-    j += ']';
-  }
+  if (any_rejected) json_rejected(j);
   j += ",\"order_position\":{\"next_turn\":";
   integer(j, parts.position_next);
   j += ",\"players\":";
@@ -339,6 +380,31 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   j += ",\"turn\":";
   integer(j, result.turn);
   j += '}';
+}
+
+}  // namespace
+
+RenderedReport render_report(const GameState&, const TurnResult& result, const std::string& player,
+                             const ReportIndex& index, const std::vector<ReportBattle>& battles,
+                             const std::vector<LineResult>* rejected) {
+  const report_detail::ReportParts parts = report_detail::report_parts(result, player, index);
+  const std::string order_template = report_detail::order_template(result.next_state, player);
+  DirectReport r{result, index, battles, rejected, parts, order_template};
+  for (std::size_t i : parts.entry->gifts_received) r.gifts_in += result.gifts[i].bps;
+  r.gifts_out = parts.entry->gifts_out;
+  if (rejected)
+    for (const LineResult& l : *rejected) r.any_rejected = r.any_rejected || !l.accepted;
+
+  RenderedReport made;
+  // The text first (render_report_text), then the JSON: as the tree path, a throw from the
+  // player's engine state in the text comes before one from the JSON.
+  r.text_actions(made.text);
+  r.text_economy(made.text);
+  r.text_areas(made.text);
+  // The JSON, keys in the tree's order.
+  r.json_actions(made.json_text);
+  r.json_economy(made.json_text);
+  r.json_rest(made.json_text);
   return made;
 }
 

@@ -259,7 +259,36 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
   const std::vector<AttackGroup>& groups = in.groups;
   BattleLog log = new_log(p, first, *s_.find_area(groups.front().from), to);
   log.kind = attack_kind_of(first.verb);
+  fill_battle_input(in, p, first, to, log);
 
+  withdraw_defenders(in, to, p, log);
+  log.defender_armies = to.armies;
+  // Invalid UTF-8 in scenario text cannot stop a turn: replaced, as in any JSON text out.
+  log.input = input_writer_.write(in, &order_position_);
+  if (phase_.one_attack_per_target && to.armies > 0)
+    attacked_[to.code] = {to.armies, "action " + std::to_string(first.action) + ", by " + p.code};
+
+  Xoshiro256 rng(log.seed);
+  Result<BattleOutcome> resolved = resolve_battle(in, p, to.armies, rng);
+  if (!resolved.ok()) {
+    send_home(groups, results, resolved.status().message());
+    return;
+  }
+  BattleOutcome out = std::move(resolved).value();
+  log.draws = rng.draws();
+
+  FightTally t = share_losses(out, groups, in.attacker_armies);
+  apply_defence(p, out, groups, t, to);
+  advance_winners(out, groups, t, to, log);
+  place_survivors(out, groups, t, to, log);
+  line_results(groups, results, t, to, log);
+  log.outcome = std::move(out);
+  keep_battle(std::move(log));
+}
+
+void TurnRun::fill_battle_input(BattleInput& in, const Player& p, const Order& first,
+                                const Area& to, BattleLog& log) const {
+  const std::vector<AttackGroup>& groups = in.groups;
   in.id = log.id;
   in.kind = log.kind;
   in.world = &s_;
@@ -279,20 +308,14 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
                           [&](const AttackGroup& g) { return to.ambush_against == g.from; });
   log.attacker_armies = in.attacker_armies;
   log.ambush = in.ambush;
+}
 
-  withdraw_defenders(in, to, p, log);
-  log.defender_armies = to.armies;
-  // Invalid UTF-8 in scenario text cannot stop a turn: replaced, as in any JSON text out.
-  log.input = input_writer_.write(in, &order_position_);
-  if (phase_.one_attack_per_target && to.armies > 0)
-    attacked_[to.code] = {to.armies, "action " + std::to_string(first.action) + ", by " + p.code};
-
-  auto res = [&](std::size_t k) -> ActionResult& { return result_.actions[results[k]]; };
-  Xoshiro256 rng(log.seed);
+Result<BattleOutcome> TurnRun::resolve_battle(const BattleInput& in, const Player& p, int defenders,
+                                              Rng& rng) {
   Result<BattleOutcome> resolved =
       fatal_.ok() ? engine_.resolve(in, rng) : Result<BattleOutcome>(fatal_);
   if (resolved.ok()) {
-    const std::string bad = inconsistency(*resolved, groups, to.armies);
+    const std::string bad = inconsistency(*resolved, in.groups, defenders);
     if (!bad.empty()) resolved = Status::Internal("the engine's outcome is inconsistent: " + bad);
   }
   if (!resolved.ok() && fatal_.ok()) {
@@ -304,57 +327,63 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
           "): the lua engine script version " + std::to_string(id->version) + " (sha256 " +
           id->sha256.substr(0, 12) + ") failed: " + resolved.status().message());
   }
-  if (!resolved.ok()) {
-    // Bad engine data: the armies go home, the action fails, the turn goes on.
-    for (std::size_t k = 0; k < groups.size(); ++k) {
-      Area& home = *s_.find_area(groups[k].from);
-      engine_.merge_units(home.engine_state, home.armies, groups[k].units, groups[k].armies);
-      home.armies += groups[k].armies;
-      fail(res(k), "the battle could not be fought: " + resolved.status().message());
-    }
-    return;
-  }
-  BattleOutcome out = std::move(resolved).value();
-  const int n = in.attacker_armies;
-  log.draws = rng.draws();
+  return resolved;
+}
 
-  // Each group's losses and survivors.
+void TurnRun::send_home(const std::vector<AttackGroup>& groups,
+                        const std::vector<std::size_t>& results, const std::string& why) {
+  // Bad engine data: the armies go home, the action fails, the turn goes on.
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    Area& home = *s_.find_area(groups[k].from);
+    engine_.merge_units(home.engine_state, home.armies, groups[k].units, groups[k].armies);
+    home.armies += groups[k].armies;
+    fail(result_.actions[results[k]], "the battle could not be fought: " + why);
+  }
+}
+
+TurnRun::FightTally TurnRun::share_losses(const BattleOutcome& out,
+                                          const std::vector<AttackGroup>& groups, int n) const {
+  FightTally t;
   const std::size_t g_count = groups.size();
-  std::vector<int> lost(g_count, 0);
+  t.lost.assign(g_count, 0);
   if (out.group_losses.size() == g_count) {
-    lost = out.group_losses;
+    t.lost = out.group_losses;
   } else {
     std::vector<int> left(g_count);
     for (std::size_t k = 0; k < g_count; ++k) left[k] = groups[k].armies;
-    take_losses(left, lost, out.attacker_losses);
+    take_losses(left, t.lost, out.attacker_losses);
   }
-  std::vector<int> left(g_count);
+  t.left.resize(g_count);
   for (std::size_t k = 0; k < g_count; ++k) {
-    assert(lost[k] >= 0 && lost[k] <= groups[k].armies);
-    left[k] = groups[k].armies - lost[k];
+    assert(t.lost[k] >= 0 && t.lost[k] <= groups[k].armies);
+    t.left[k] = groups[k].armies - t.lost[k];
   }
-  std::vector<Json> units(g_count);
+  t.units.resize(g_count);
   if (out.group_units.size() == g_count) {
-    units = out.group_units;
+    t.units = out.group_units;
   } else {
     Json pool = out.attacker_units;
     int pool_n = n - out.attacker_losses;
     for (std::size_t k = 0; k < g_count; ++k) {
-      units[k] = engine_.detach_units(pool, pool_n, left[k]);
-      pool_n -= left[k];
+      t.units[k] = engine_.detach_units(pool, pool_n, t.left[k]);
+      pool_n -= t.left[k];
     }
   }
+  t.attackers_left = n - out.attacker_losses;
+  return t;
+}
 
-  const std::optional<std::string> old_owner = to.owner;
-  const int attackers_left = n - out.attacker_losses;
+void TurnRun::apply_defence(Player& p, const BattleOutcome& out,
+                            const std::vector<AttackGroup>& groups, FightTally& t, Area& to) {
+  t.old_owner = to.owner;
   const int defenders_left = to.armies - out.defender_losses;
-  if (old_owner) disperse(*old_owner, out.defender_losses);
+  if (t.old_owner) disperse(*t.old_owner, out.defender_losses);
   std::map<std::string, int> lost_by_player;  // dispersal rounds per player, not per force
-  for (std::size_t k = 0; k < g_count; ++k) lost_by_player[groups[k].player] += lost[k];
+  for (std::size_t k = 0; k < groups.size(); ++k) lost_by_player[groups[k].player] += t.lost[k];
   for (const auto& [who, k] : lost_by_player) disperse(who, k);
   if (out.attacker_player_state) p.engine_state = *out.attacker_player_state;
-  if (out.defender_player_state && old_owner)
-    if (Player* d = s_.find_player(*old_owner)) d->engine_state = *out.defender_player_state;
+  if (out.defender_player_state && t.old_owner)
+    if (Player* d = s_.find_player(*t.old_owner)) d->engine_state = *out.defender_player_state;
 
   // The defender's survivors stay, or are pushed out by the engine.
   to.armies = defenders_left;
@@ -371,53 +400,61 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     }
   }
   if (out.fort_after) to.fort = *out.fort_after;
+}
 
+void TurnRun::advance_winners(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                              FightTally& t, Area& to, BattleLog& log) {
   // How many enter on a win (seed 003: "one of the attacking units may enter"), primary first.
   // Only one player's armies enter: the first in the battle's order with survivors (several
   // players' attacks on one area fire together under simultaneous_fire()).
-  const bool won = out.attacker_wins && to.armies == 0 && attackers_left > 0;
+  const std::size_t g_count = groups.size();
+  t.won = out.attacker_wins && to.armies == 0 && t.attackers_left > 0;
   std::size_t lead = 0;
-  while (lead < g_count && left[lead] == 0) ++lead;
-  const std::string winner = won && lead < g_count ? groups[lead].player : std::string();
+  while (lead < g_count && t.left[lead] == 0) ++lead;
+  t.winner = t.won && lead < g_count ? groups[lead].player : std::string();
   int winners_left = 0;
   for (std::size_t k = 0; k < g_count; ++k)
-    if (groups[k].player == winner) winners_left += left[k];
-  int entering = won ? std::clamp(out.advancing.value_or(winners_left), 0, winners_left) : 0;
-  std::vector<int> enter(g_count, 0);
+    if (groups[k].player == t.winner) winners_left += t.left[k];
+  int entering = t.won ? std::clamp(out.advancing.value_or(winners_left), 0, winners_left) : 0;
+  t.enter.assign(g_count, 0);
   for (std::size_t k = 0; k < g_count && entering > 0; ++k) {
-    if (groups[k].player != winner) continue;
-    enter[k] = std::min(left[k], entering);
-    entering -= enter[k];
+    if (groups[k].player != t.winner) continue;
+    t.enter[k] = std::min(t.left[k], entering);
+    entering -= t.enter[k];
   }
-  const int entered = std::accumulate(enter.begin(), enter.end(), 0);
-  if (entered > 0) {
-    capture(to, *s_.find_area(groups[lead].from), *s_.find_player(winner), old_owner);
+  t.entered = std::accumulate(t.enter.begin(), t.enter.end(), 0);
+  if (t.entered > 0) {
+    capture(to, *s_.find_area(groups[lead].from), *s_.find_player(t.winner), t.old_owner);
     to.engine_state = Json::object();
     stuck_[to.code] = 0;
     spent_.erase(to.code);
     attacked_.erase(to.code);
     log.captured = true;
   }
-  for (std::size_t k = 0; k < g_count; ++k) {
+}
+
+void TurnRun::place_survivors(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                              FightTally& t, Area& to, BattleLog& log) {
+  for (std::size_t k = 0; k < groups.size(); ++k) {
     BattleGroupLog gl{groups[k].player, groups[k].from, groups[k].action, groups[k].line,
-                      groups[k].armies, lost[k],        enter[k],         ""};
+                      groups[k].armies, t.lost[k],      t.enter[k],       ""};
     Area& home = *s_.find_area(groups[k].from);
-    Json& gu = units[k];
-    if (enter[k] > 0) {
-      Json in_units = engine_.detach_units(gu, left[k], enter[k]);
+    Json& gu = t.units[k];
+    if (t.enter[k] > 0) {
+      Json in_units = engine_.detach_units(gu, t.left[k], t.enter[k]);
       // Each entering force sets the area's retreat location to its origin (rule 3.12): the last
       // one's stays.
       const bool stop = out.attacker_stops || sticky(to);
-      arrive(to, home, enter[k], in_units, stop);
-      if (phase_.one_attack_per_unit && !stop) spent_[to.code] += enter[k];
+      arrive(to, home, t.enter[k], in_units, stop);
+      if (phase_.one_attack_per_unit && !stop) spent_[to.code] += t.enter[k];
     }
-    const int back_n = left[k] - enter[k];
+    const int back_n = t.left[k] - t.enter[k];
     if (back_n > 0) {
       // Survivors go home, or where the engine retreats them (an area of theirs or an empty one).
       Area* back = &home;
       std::optional<std::string> dest = out.attacker_retreats_to;
       if (k < out.group_retreats_to.size()) dest = out.group_retreats_to[k];
-      if (!won && dest)
+      if (!t.won && dest)
         if (Area* d = s_.find_area(*dest); d && d != &to) back = d;
       engine_.merge_units(back->engine_state, back->armies, gu, back_n);
       back->armies += back_n;
@@ -429,13 +466,17 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
     }
     log.groups.push_back(gl);
   }
+}
 
-  // Each line's result: the battle's outcome and what became of its own armies.
+void TurnRun::line_results(const std::vector<AttackGroup>& groups,
+                           const std::vector<std::size_t>& results, const FightTally& t,
+                           const Area& to, const BattleLog& log) {
+  const std::size_t g_count = groups.size();
   for (std::size_t k = 0; k < g_count; ++k) {
     const BattleGroupLog& gl = log.groups[k];
-    ActionResult& r = res(k);
+    ActionResult& r = result_.actions[results[k]];
     r.battle = log.id;
-    r.ok = entered > 0 && gl.player == winner;
+    r.ok = t.entered > 0 && gl.player == t.winner;
     const bool alone = std::all_of(groups.begin(), groups.end(), [&](const AttackGroup& g) {
       return g.player == groups.front().player;
     });
@@ -446,26 +487,25 @@ void TurnRun::fight(Player& p, const Order& first, const std::vector<std::size_t
              (gl.returned_to == gl.from ? " went back to " : " retreated to ") + gl.returned_to;
     if (gl.armies == gl.losses)
       own = "all " + armies(gl.armies) + " from " + gl.from + " were lost";
-    if (entered > 0 && gl.player != winner) {
-      r.message = to.code + " fell to " + winner + ", whose attack fired at the same time; " + own;
-    } else if (entered > 0) {
+    if (t.entered > 0 && gl.player != t.winner) {
+      r.message =
+          to.code + " fell to " + t.winner + ", whose attack fired at the same time; " + own;
+    } else if (t.entered > 0) {
       r.message =
           (g_count == 1 && gl.returned_to.empty()
                ? "won: " + armies(gl.advanced) + " took " + to.code
                : "won: " +
                      std::string(g_count > 1 && alone ? "the combined attack took " : "took ") +
                      to.code + "; " + own);
-    } else if (won) {
+    } else if (t.won) {
       r.message = "won: no defenders are left in " + to.code + ", but no army entered it; " + own;
       r.ok = true;
-    } else if (attackers_left == 0) {
+    } else if (t.attackers_left == 0) {
       r.message = "the attack failed: all attacking armies were lost";
     } else {
       r.message = "the attack failed: " + own;
     }
   }
-  log.outcome = std::move(out);
-  keep_battle(std::move(log));
 }
 
 void TurnRun::capture(Area& to, const Area& from, const Player& p,

@@ -192,6 +192,53 @@ class TurnRun {
   // `results` are the ActionResult indices of its lines, in group order.
   void fight(Player& p, const Order& first, const std::vector<std::size_t>& results,
              std::vector<AttackGroup> groups, Area& to);
+  // fight()'s steps, in the order it calls them. The attacking side of one fought battle after
+  // the engine's outcome; each step fills what the next ones read.
+  struct FightTally {
+    std::vector<int> lost, left;           // per group: armies lost, survivors (share_losses)
+    std::vector<Json> units;               // per group: the survivors' engine state (share_losses)
+    int attackers_left = 0;                // survivors of every group (share_losses)
+    std::optional<std::string> old_owner;  // the area's owner before the battle (apply_defence)
+    bool won = false;                      // no defender left and attackers left (advance_winners)
+    std::string winner;      // the player whose armies may enter; "" unless won (advance_winners)
+    std::vector<int> enter;  // per group: armies entering the area (advance_winners)
+    int entered = 0;         // their sum (advance_winners)
+  };
+  // The battle's input from in.groups (already set), the attacker `p`, its first line and the
+  // area `to`: id and kind from `log`, the merged attacking units and the ambush. Records the
+  // attacking armies and the ambush in `log`.
+  void fill_battle_input(BattleInput& in, const Player& p, const Order& first, const Area& to,
+                         BattleLog& log) const;
+  // The engine's outcome of `in` against `defenders` armies, or why it cannot be applied: the
+  // run's fatal_ status once set, an inconsistent outcome, the engine's error. The first failure
+  // of a script engine becomes fatal_.
+  Result<BattleOutcome> resolve_battle(const BattleInput& in, const Player& p, int defenders,
+                                       Rng& rng);
+  // A battle that could not be fought: every group's armies go home and its line (results[k])
+  // fails with `why`.
+  void send_home(const std::vector<AttackGroup>& groups, const std::vector<std::size_t>& results,
+                 const std::string& why);
+  // Each group's losses, survivors and their units: the outcome's per-group vectors, or its
+  // totals shared out (take_losses, detach_units from the attackers' units). `n`: the attacking
+  // armies.
+  FightTally share_losses(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                          int n) const;
+  // Dispersal of both sides' losses, the players' engine states, and the defenders of `to`: they
+  // stay with the outcome's units, or the engine pushes them out; the fort after the battle.
+  void apply_defence(Player& p, const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                     FightTally& t, Area& to);
+  // On a win, who enters `to` and how many of each group (the first player with survivors, up to
+  // out.advancing); captures the area when some do.
+  void advance_winners(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                       FightTally& t, Area& to, BattleLog& log);
+  // Each group's survivors: the entering ones into `to`, the others home or where the engine
+  // retreats them; one BattleGroupLog per group in `log`.
+  void place_survivors(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
+                       FightTally& t, Area& to, BattleLog& log);
+  // Each line's result (results[k] for groups[k]): the battle's outcome and what became of its
+  // own armies.
+  void line_results(const std::vector<AttackGroup>& groups, const std::vector<std::size_t>& results,
+                    const FightTally& t, const Area& to, const BattleLog& log);
 
   void capture(Area& to, const Area& from, const Player& p, const std::optional<std::string>& old);
 
