@@ -15,7 +15,7 @@
 
 namespace adj::web {
 
-// The token of "Authorization: Bearer <token>", or "". Also used by api_routes.cc.
+// The token of "Authorization: Bearer <token>", or "". Also used by the API routes.
 std::string bearer_token(const http::Request& req) {
   const std::string auth = req.header("authorization");
   if (auth.size() < 7) return "";

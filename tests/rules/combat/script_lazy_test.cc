@@ -1,5 +1,6 @@
-// The world's lazy tables (rules/combat/lua_views.cc): an area, the battle and world:rules() build
-// their fields when first read, and behave to a script as the complete tables they stand for.
+// The world's lazy tables (rules/combat/lua_views.cc, lua_rules_views.cc): an area, the battle and
+// world:rules() build their fields when first read, and behave to a script as the complete tables
+// they stand for.
 #include <gtest/gtest.h>
 
 #include <string>
