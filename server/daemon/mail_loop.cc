@@ -53,10 +53,12 @@ void log_processed(std::int64_t id, const mail::ProcessResult& r) {
 }  // namespace
 
 struct MailLoop::Impl {
-  Impl(web::WebContext& c, const mail::MailConfig& mc, mail::MailSender& s, const ServeOptions& opt)
-      : ctx(c), config(mc), sender(s), o(opt), gate(thread_ingest(c, mc)) {}
+  Impl(AppRuntime& a, http::Metrics& m, const mail::MailConfig& mc, mail::MailSender& s,
+       const ServeOptions& opt)
+      : app(a), metrics(m), config(mc), sender(s), o(opt), gate(thread_ingest(a, mc)) {}
 
-  web::WebContext& ctx;
+  AppRuntime& app;
+  http::Metrics& metrics;
   const mail::MailConfig& config;
   mail::MailSender& sender;
   const ServeOptions& o;
@@ -87,12 +89,12 @@ struct MailLoop::Impl {
 };
 
 void MailLoop::Impl::install_hooks() {
-  ctx.set_on_secrets_issued([this](const std::string& game,
+  app.set_on_secrets_issued([this](const std::string& game,
                                    const std::map<std::string, std::string>& secrets,
                                    bool with_link) {
     asio::post(mail_pool, [this, game, secrets, with_link] {
       guarded("secret_mail", [&] {
-        auto n = thread_ingest(ctx, config).queue_new_secrets(game, secrets, with_link);
+        auto n = thread_ingest(app, config).queue_new_secrets(game, secrets, with_link);
         if (!n.ok())
           spdlog::warn("event=secret_mail_failed game={} error=\"{}\"", log_escape(game),
                        log_escape(n.status().message()));
@@ -101,7 +103,7 @@ void MailLoop::Impl::install_hooks() {
       });
     });
   });
-  ctx.set_on_turn_run([this](const std::string& game, int turn, bool recovery) {
+  app.set_on_turn_run([this](const std::string& game, int turn, bool recovery) {
     if (!reports_in_flight.begin(game, turn, recovery, steady_seconds())) {
       spdlog::debug(
           "event=reports_mail_skipped game={} turn={} reason=\"queued or failed just now\"",
@@ -111,7 +113,7 @@ void MailLoop::Impl::install_hooks() {
     asio::post(deliver_pool, [this, game, turn] {
       bool ok = false;
       guarded("reports_mail", [&] {
-        auto n = thread_ingest(ctx, config).queue_turn_reports(game, turn);
+        auto n = thread_ingest(app, config).queue_turn_reports(game, turn);
         ok = n.ok();
         if (!n.ok())
           spdlog::warn("event=reports_mail_failed game={} turn={} error=\"{}\"", log_escape(game),
@@ -123,11 +125,11 @@ void MailLoop::Impl::install_hooks() {
     });
   });
   // A player's key locked by failed checks on the web: the player hears of it (auth_alert.h).
-  ctx.set_on_auth_lockout(
+  app.set_on_auth_lockout(
       [this](const std::string& game, const std::string& player, const ThrottleState& account) {
         asio::post(mail_pool, [this, game, player, account] {
-          auto q = mail::queue_auth_alert(ctx.services(), web::thread_store(ctx), config, game,
-                                          player, account, ctx.clock()());
+          auto q = mail::queue_auth_alert(app.services(), app.store(), config, game, player,
+                                          account, app.clock()());
           if (!q.ok())
             spdlog::warn("event=auth_alert_failed error=\"{}\"", q.status().message());
           else if (*q)
@@ -139,10 +141,10 @@ void MailLoop::Impl::install_hooks() {
 void MailLoop::Impl::process_pending_at_start() {
   asio::post(mail_pool, [this] {
     guarded("mail_pending", [&] {
-      if (auto n = thread_ingest(ctx, config).release_dead_leases(); n.ok() && *n > 0)
+      if (auto n = thread_ingest(app, config).release_dead_leases(); n.ok() && *n > 0)
         spdlog::info("event=mail_leases_released count={} reason=\"holder process gone\"", *n);
       for (;;) {
-        auto n = thread_ingest(ctx, config).process_pending(100, log_processed);
+        auto n = thread_ingest(app, config).process_pending(100, log_processed);
         if (!n.ok()) {
           spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
           break;
@@ -158,24 +160,24 @@ void MailLoop::Impl::process_pending_at_start() {
 // batch was answered (more may wait).
 bool MailLoop::Impl::mail_pass() {
   bool more = false;
-  Store& store = web::thread_store(ctx);
-  if (!o.maildir.empty()) scan_maildir(ctx, config, o.maildir);
+  Store& store = app.store();
+  if (!o.maildir.empty()) scan_maildir(app, config, o.maildir);
   // Messages left "new": a process died answering (its lease is given back here when it ran on
   // this host, else it runs out), a failed pass.
-  (void)thread_ingest(ctx, config).release_dead_leases();
-  if (auto n = thread_ingest(ctx, config).process_pending(100, log_processed); !n.ok())
+  (void)thread_ingest(app, config).release_dead_leases();
+  if (auto n = thread_ingest(app, config).process_pending(100, log_processed); !n.ok())
     spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
   else
     more = *n >= 100;
-  if (const UnixTime now = ctx.clock()(); now - last_prune >= 3600) {
+  if (const UnixTime now = app.clock()(); now - last_prune >= 3600) {
     last_prune = now;
-    if (auto n = thread_ingest(ctx, config).prune(); !n.ok())
+    if (auto n = thread_ingest(app, config).prune(); !n.ok())
       spdlog::warn("event=mail_prune_failed error=\"{}\"", log_escape(n.status().message()));
     else if (*n > 0)
       spdlog::info("event=mail_pruned count={} keep_days={}", *n, config.keep_raw_days);
   }
   if (auto n = store.inbox_list("failed", 1000, true); n.ok())
-    ctx.metrics().set_gauge("adjutant_mail_inbox_failed", static_cast<double>(n->size()));
+    metrics.set_gauge("adjutant_mail_inbox_failed", static_cast<double>(n->size()));
   return more;
 }
 
@@ -200,14 +202,14 @@ void MailLoop::Impl::arm_mail(bool at_once) {
 // Press digests, then notices (press, sign-ups, corrections...), so their mail goes out this
 // pass, then one batch of the outbox. True when a full batch was sent (more may wait).
 bool MailLoop::Impl::deliver_pass() {
-  Store& store = web::thread_store(ctx);
-  if (const UnixTime now = ctx.clock()(); now - last_digest_pass >= 10) {
-    queue_press_digests(ctx, o.press_digest, false);
+  Store& store = app.store();
+  if (const UnixTime now = app.clock()(); now - last_digest_pass >= 10) {
+    queue_press_digests(app, o.press_digest, false);
     last_digest_pass = now;
   }
   if (!notice_mailer) {
-    notice_mailer = std::make_unique<mail::NoticeMailer>(ctx.services(), store, store, config.from,
-                                                         config.base_url, ctx.clock());
+    notice_mailer = std::make_unique<mail::NoticeMailer>(app.services(), store, store, config.from,
+                                                         config.base_url, app.clock());
     notice_mailer->set_map_painter(config.map_painter);
   }
   if (auto n = notice_mailer->deliver(); !n.ok())
@@ -218,7 +220,7 @@ bool MailLoop::Impl::deliver_pass() {
     outbox_worker = std::make_unique<mail::OutboxWorker>(
         store, sender, mail::BackoffPolicy{}, 50, o.outbox_lease_seconds,
         std::min<std::int64_t>(120, o.outbox_lease_seconds / 3));
-  auto st = outbox_worker->run_once(ctx.clock()());
+  auto st = outbox_worker->run_once(app.clock()());
   if (!st.ok())
     spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
   else if (st->claimed > 0)
@@ -244,9 +246,9 @@ void MailLoop::Impl::arm_deliver(bool at_once) {
   });
 }
 
-MailLoop::MailLoop(web::WebContext& ctx, const mail::MailConfig& config, mail::MailSender& sender,
-                   const ServeOptions& o)
-    : impl_(std::make_unique<Impl>(ctx, config, sender, o)) {
+MailLoop::MailLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
+                   mail::MailSender& sender, const ServeOptions& o)
+    : impl_(std::make_unique<Impl>(app, metrics, config, sender, o)) {
   // Answering, delivering and the Maildir scan are background work: at nice 19 the mail thread
   // yields the CPU to the listeners (acknowledging a message is what a client waits for) and
   // catches up as soon as the CPU is free.
@@ -265,7 +267,7 @@ void MailLoop::process(std::int64_t id) {
   asio::post(d->mail_pool, [d, id] {
     if (d->mail_stopping) return;  // still "new": process_pending at the next start
     guarded("mail_process", [&] {
-      auto r = thread_ingest(d->ctx, d->config).process(id);
+      auto r = thread_ingest(d->app, d->config).process(id);
       if (!r.ok())
         spdlog::warn("event=mail_process_failed inbox_id={} error=\"{}\"", id,
                      log_escape(r.status().message()));

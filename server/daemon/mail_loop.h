@@ -15,9 +15,10 @@
 #include <memory>
 #include <string>
 
+#include "server/app/app_runtime.h"
 #include "server/daemon/serve.h"
+#include "server/http/metrics.h"
 #include "server/mail/mail_ingest.h"
-#include "server/web/web_context.h"
 
 namespace boost::asio {
 class io_context;
@@ -30,10 +31,10 @@ namespace adj::daemon {
 
 class MailLoop {
  public:
-  // Installs ctx's hooks (secrets issued, turn run, web lockout) that hand work to the two
-  // threads. `ctx`, `config`, `sender` and `o` must outlive this object.
-  MailLoop(web::WebContext& ctx, const mail::MailConfig& config, mail::MailSender& sender,
-           const ServeOptions& o);
+  // Installs app's hooks (secrets issued, turn run, web lockout) that hand work to the two
+  // threads. `app`, `metrics`, `config`, `sender` and `o` must outlive this object.
+  MailLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
+           mail::MailSender& sender, const ServeOptions& o);
   ~MailLoop();  // finish(), when not done yet
   MailLoop(const MailLoop&) = delete;
   MailLoop& operator=(const MailLoop&) = delete;

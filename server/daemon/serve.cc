@@ -51,8 +51,12 @@ int serve(const std::string& db, const ServeOptions& o) {
 
   GmTokenOrigin gm_origin;
   const web::WebConfig config = web_config(db, o, *hp, &gm_origin);
-  web::WebContext ctx(config, [] { return static_cast<UnixTime>(std::time(nullptr)); });
-  if (Status s = ctx.open_check(); !s.ok()) {
+  // The application's runtime, which the web, the mail flows and the scheduler borrow.
+  AppRuntime app(AppConfig{config.db_path, config.throttle, config.sessions},
+                 [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  http::Metrics metrics;
+  web::WebContext ctx(app, metrics, config);
+  if (Status s = app.open_check(); !s.ok()) {
     spdlog::error("event=db_open_failed error=\"{}\"", log_escape(s.message()));
     return kServeError;
   }
@@ -64,8 +68,8 @@ int serve(const std::string& db, const ServeOptions& o) {
   const mail::MailConfig mail_config = daemon::mail_config(o, config.base_url);
   const std::string outbox = outbox_dir(db, o);
   const std::unique_ptr<mail::MailSender> sender = mail_sender(o, outbox);
-  MailLoop mail(ctx, mail_config, *sender, o);
-  auto smtp = start_smtp(o, caps.smtp, ctx, mail_config, mail);
+  MailLoop mail(app, metrics, mail_config, *sender, o);
+  auto smtp = start_smtp(o, caps.smtp, app, metrics, mail_config, mail);
   if (!smtp.ok()) return kServeError;
   spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", log_escape(sender->describe()),
                log_escape(o.maildir));
@@ -99,7 +103,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   // Signals first, so that a SIGTERM during startup is a clean stop too.
   asio::signal_set signals(io, SIGINT, SIGTERM);
   asio::signal_set hangup(io, SIGHUP);
-  TickLoop scheduler(ctx, mail_config, o);
+  TickLoop scheduler(app, metrics, mail_config, o);
   if (Status s = server.start(hp->host, hp->port); !s.ok()) {
     spdlog::error("event=listen_failed error=\"{}\"", log_escape(s.message()));
     std::fprintf(

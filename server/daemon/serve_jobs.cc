@@ -44,14 +44,14 @@ namespace adj::daemon {
 
 // This thread's MailIngest over this thread's store (MailIngest is one object per thread).
 // Its guessing limiter keeps its counts in the database (migration 0008), shared with
-// `adjutant ingest` processes, under the limits of ctx.config().throttle.
-mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& config) {
+// `adjutant ingest` processes, under the limits of app.config().throttle.
+mail::MailIngest& thread_ingest(AppRuntime& app, const mail::MailConfig& config) {
   thread_local std::unique_ptr<mail::MailIngest> ingest;
   thread_local std::unique_ptr<StoredThrottle> throttle;
   if (!ingest) {
-    Store& s = web::thread_store(ctx);  // also the ThrottleStore
-    ingest = std::make_unique<mail::MailIngest>(ctx.services(), s, s, config, ctx.clock(), &s);
-    throttle = std::make_unique<StoredThrottle>(s, ctx.config().throttle);
+    Store& s = app.store();  // also the ThrottleStore
+    ingest = std::make_unique<mail::MailIngest>(app.services(), s, s, config, app.clock(), &s);
+    throttle = std::make_unique<StoredThrottle>(s, app.config().throttle);
     ingest->set_throttle(throttle.get());
   }
   return *ingest;
@@ -61,10 +61,10 @@ mail::MailIngest& thread_ingest(web::WebContext& ctx, const mail::MailConfig& co
 // and returns their final replies: 250 once stored (then `process` is handed each new id), 550
 // for a message none of whose recipients is accepted, 451 for all when the batch could not be
 // stored (the clients keep their messages and retry).
-std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::MailConfig& config,
+std::vector<std::string> store_smtp_batch(AppRuntime& app, const mail::MailConfig& config,
                                           std::vector<http::SmtpMessage>& batch,
                                           const std::function<void(std::int64_t)>& process) {
-  mail::MailIngest& ingest = thread_ingest(ctx, config);
+  mail::MailIngest& ingest = thread_ingest(app, config);
   std::vector<std::string> replies(batch.size());
   std::vector<InboxMessage> rows;
   std::vector<std::size_t> row_of;  // rows[k] is batch[row_of[k]]
@@ -112,7 +112,7 @@ std::vector<std::string> store_smtp_batch(web::WebContext& ctx, const mail::Mail
 
 // Accepts every file in DIR/new through MailIngest (channel "maildir"), then moves it to DIR/cur.
 // A file that could not be stored stays in new/ for the next pass.
-void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const std::string& dir) {
+void scan_maildir(AppRuntime& app, const mail::MailConfig& config, const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(fs::path(dir) / "cur", ec);
@@ -127,7 +127,7 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
       continue;
     }
     std::string raw = buf.str();
-    mail::MailIngest& ingest = thread_ingest(ctx, config);
+    mail::MailIngest& ingest = thread_ingest(app, config);
     bool duplicate = false;
     auto id = raw.size() > config.max_message_bytes
                   ? ingest.accept_oversized(mail::header_block(raw), raw.size(), "maildir", {},
@@ -150,9 +150,9 @@ void scan_maildir(web::WebContext& ctx, const mail::MailConfig& config, const st
   }
 }
 
-void run_tick(web::WebContext& ctx) {
+void run_tick(AppRuntime& app, http::Metrics& metrics) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<TickAction> actions = ctx.admin().tick(true);
+  std::vector<TickAction> actions = app.admin().tick(true);
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int runs = 0;
@@ -160,14 +160,14 @@ void run_tick(web::WebContext& ctx) {
   for (const auto& a : actions) {
     // The tick's time is shared out over the turns it ran (a tick does little else).
     if (a.action == "ran" || a.action == "failed")
-      ctx.metrics().turn_run(seconds / runs, a.action == "ran");
+      metrics.turn_run(seconds / runs, a.action == "ran");
     if (a.action == "ran") {
       // The turn just resolved is the one before the now open turn.
-      auto shown = ctx.services().show_game(a.game);
+      auto shown = app.services().show_game(a.game);
       if (shown.ok() && shown->contains("turn"))
-        ctx.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
+        app.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
     }
-    if (a.action == "reports") ctx.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
+    if (a.action == "reports") app.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
     const std::string game = log_escape(a.game), detail = log_escape(a.detail);
     if (a.action == "waiting")
       spdlog::debug("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
@@ -180,17 +180,17 @@ void run_tick(web::WebContext& ctx) {
 
 // Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
 // deadline, so one reminder per deadline; MailIngest dedupes repeats).
-void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, double hours) {
-  auto games = ctx.services().list_games();
+void queue_due_reminders(AppRuntime& app, const mail::MailConfig& config, double hours) {
+  auto games = app.services().list_games();
   if (!games.ok()) return;
-  const UnixTime now = ctx.clock()();
+  const UnixTime now = app.clock()();
   for (const auto& g : *games) {
     if (g.status != "open") continue;
-    auto sched = ctx.admin().schedule(g.id);
+    auto sched = app.admin().schedule(g.id);
     if (!sched.ok() || !sched->deadline) continue;
     const auto left = static_cast<double>(*sched->deadline - now);
     if (left < 0 || left > hours * 3600) continue;
-    auto n = thread_ingest(ctx, config).queue_reminders(g.id, std::to_string(*sched->deadline));
+    auto n = thread_ingest(app, config).queue_reminders(g.id, std::to_string(*sched->deadline));
     if (!n.ok())
       spdlog::warn("event=reminders_failed game={} error=\"{}\"", log_escape(g.id),
                    log_escape(n.status().message()));
@@ -199,16 +199,16 @@ void queue_due_reminders(web::WebContext& ctx, const mail::MailConfig& config, d
   }
 }
 
-void queue_press_digests(web::WebContext& ctx, const PressDigestConfig& config, bool before_tick) {
-  auto games = ctx.services().list_games();
+void queue_press_digests(AppRuntime& app, const PressDigestConfig& config, bool before_tick) {
+  auto games = app.services().list_games();
   if (!games.ok()) return;
-  Store& store = web::thread_store(ctx);
-  PressDigest digest(ctx.services(), store, ctx.clock(), &store, config);
-  const UnixTime now = ctx.clock()();
+  Store& store = app.store();
+  PressDigest digest(app.services(), store, app.clock(), &store, config);
+  const UnixTime now = app.clock()();
   for (const auto& g : *games) {
     UnixTime deadline = 0;
     if (before_tick) {
-      auto sched = ctx.admin().schedule(g.id);
+      auto sched = app.admin().schedule(g.id);
       if (!sched.ok() || !sched->deadline || *sched->deadline > now) continue;
       deadline = *sched->deadline;
     }

@@ -11,7 +11,7 @@
 namespace adj::daemon {
 
 Result<std::unique_ptr<http::SmtpServer>> start_smtp(const ServeOptions& o, int max_connections,
-                                                     web::WebContext& ctx,
+                                                     AppRuntime& app, http::Metrics& metrics,
                                                      const mail::MailConfig& config,
                                                      MailLoop& mail) {
   if (o.smtp == "off") return std::unique_ptr<http::SmtpServer>();
@@ -42,10 +42,10 @@ Result<std::unique_ptr<http::SmtpServer>> start_smtp(const ServeOptions& o, int 
   so.tls_cert_file = o.smtp_tls_cert;
   so.tls_key_file = o.smtp_tls_key;
   so.require_tls = o.smtp_require_tls;
-  so.metrics = &ctx.metrics();
+  so.metrics = &metrics;
   auto smtp = std::make_unique<http::SmtpServer>(
-      [&ctx, &config, &mail](std::vector<http::SmtpMessage>& batch) {
-        return store_smtp_batch(ctx, config, batch, [&mail](std::int64_t id) { mail.process(id); });
+      [&app, &config, &mail](std::vector<http::SmtpMessage>& batch) {
+        return store_smtp_batch(app, config, batch, [&mail](std::int64_t id) { mail.process(id); });
       },
       [&mail](const std::string& a) { return mail.recipient_allowed(a); }, so);
   if (Status s = smtp->start(shp->host, shp->port); !s.ok()) {

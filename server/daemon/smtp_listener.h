@@ -14,9 +14,9 @@ namespace adj::daemon {
 
 // The started listener, or nullptr for --smtp off. An error (already logged, with what to do
 // printed on stderr) when the options do not go together or the address cannot be listened on.
-// `ctx`, `config` and `mail` must outlive the listener.
+// `app`, `metrics`, `config` and `mail` must outlive the listener.
 Result<std::unique_ptr<http::SmtpServer>> start_smtp(const ServeOptions& o, int max_connections,
-                                                     web::WebContext& ctx,
+                                                     AppRuntime& app, http::Metrics& metrics,
                                                      const mail::MailConfig& config,
                                                      MailLoop& mail);
 

@@ -17,10 +17,11 @@ namespace adj::daemon {
 namespace asio = boost::asio;
 
 struct TickLoop::Impl {
-  Impl(web::WebContext& c, const mail::MailConfig& mc, const ServeOptions& opt)
-      : ctx(c), config(mc), o(opt) {}
+  Impl(AppRuntime& a, http::Metrics& m, const mail::MailConfig& mc, const ServeOptions& opt)
+      : app(a), metrics(m), config(mc), o(opt) {}
 
-  web::WebContext& ctx;
+  AppRuntime& app;
+  http::Metrics& metrics;
   const mail::MailConfig& config;
   const ServeOptions& o;
   asio::thread_pool pool{1};
@@ -30,9 +31,9 @@ struct TickLoop::Impl {
 
   void tick() {
     try {
-      queue_press_digests(ctx, o.press_digest, true);  // press before the turns run
-      run_tick(ctx);
-      queue_due_reminders(ctx, config, o.reminder_hours);
+      queue_press_digests(app, o.press_digest, true);  // press before the turns run
+      run_tick(app, metrics);
+      queue_due_reminders(app, config, o.reminder_hours);
     } catch (const std::exception& e) {
       spdlog::error("event=tick_exception what=\"{}\"", log_escape(e.what()));
     }
@@ -52,8 +53,9 @@ struct TickLoop::Impl {
   }
 };
 
-TickLoop::TickLoop(web::WebContext& ctx, const mail::MailConfig& config, const ServeOptions& o)
-    : impl_(std::make_unique<Impl>(ctx, config, o)) {
+TickLoop::TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
+                   const ServeOptions& o)
+    : impl_(std::make_unique<Impl>(app, metrics, config, o)) {
   asio::post(impl_->pool, [] { http::name_this_thread("tick"); });
 }
 

@@ -8,9 +8,10 @@
 
 #include <memory>
 
+#include "server/app/app_runtime.h"
 #include "server/daemon/serve.h"
+#include "server/http/metrics.h"
 #include "server/mail/mail_ingest.h"
-#include "server/web/web_context.h"
 
 namespace boost::asio {
 class io_context;
@@ -20,8 +21,9 @@ namespace adj::daemon {
 
 class TickLoop {
  public:
-  // `ctx`, `config` and `o` must outlive this object.
-  TickLoop(web::WebContext& ctx, const mail::MailConfig& config, const ServeOptions& o);
+  // `app`, `metrics`, `config` and `o` must outlive this object.
+  TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
+           const ServeOptions& o);
   ~TickLoop();  // join(), when not done yet
   TickLoop(const TickLoop&) = delete;
   TickLoop& operator=(const TickLoop&) = delete;

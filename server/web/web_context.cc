@@ -1,124 +1,51 @@
-// WebContext: per-thread Stores (database connections), Services and GameAdmin.
-//
-// Each (context, thread) pair gets its own Store (open_store: the backend the database argument
-// names), opened on first use from that thread,
-// and the Services and GameAdmin over it. They live in one process-wide registry (guarded by a
-// mutex) keyed by context and thread id, and are all closed by ~WebContext. A thread that ends
-// leaves its entry until then; a new thread that reuses the id takes it over, which is safe
-// because the old thread no longer uses it.
-#include <spdlog/spdlog.h>
-
-#include <map>
-#include <mutex>
-#include <thread>
-
-#include "base/log_escape.h"
-#include "server/app/open_store.h"
+// WebContext: the web's borrowing of the application runtime (server/app/app_runtime.h).
 #include "server/web/web_context.h"
-#include "storage/store.h"
 
 namespace adj::web {
-
 namespace {
 
-// One thread's connection and the services over it.
-struct ThreadState {
-  virtual ~ThreadState() = default;
-  std::unique_ptr<Store> store;
-  std::unique_ptr<Services> services;
-  std::unique_ptr<GameAdmin> admin;
-};
-
-using ThreadMap = std::map<std::thread::id, std::unique_ptr<ThreadState>>;
-
-std::mutex& registry_mutex() {
-  static std::mutex mu;
-  return mu;
+AppConfig app_config(const WebConfig& c) {
+  AppConfig a;
+  a.db_path = c.db_path;
+  a.throttle = c.throttle;
+  a.sessions = c.sessions;
+  return a;
 }
 
-std::map<const WebContext*, ThreadMap>& registry() {
-  static auto* r = new std::map<const WebContext*, ThreadMap>();  // never destroyed: exit-safe
-  return *r;
-}
-
-ThreadState* find_state(const WebContext* ctx) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  auto& threads = registry()[ctx];
-  auto it = threads.find(std::this_thread::get_id());
-  return it == threads.end() ? nullptr : it->second.get();
-}
-
-}  // namespace
-
-struct WebContext::PerThread : ThreadState {};
-
-namespace {
-
-// Opens the database and builds the services over it. Outside the registry lock: opening may
-// wait for another connection's migration.
-// `st` is a fresh, empty state to fill.
-Result<std::unique_ptr<ThreadState>> open_state(const std::string& path, const Clock& clock,
-                                                std::unique_ptr<ThreadState> st) {
-  auto store = open_store(path, clock());  // errors name the database without its password
-  if (!store.ok()) return store.status();
-  st->store = std::move(store).value();
-  Stores stores{*st->store, *st->store, *st->store, *st->store, *st->store, *st->store};
-  st->services = std::make_unique<Services>(stores, clock);
-  st->admin = std::make_unique<GameAdmin>(*st->services, stores, *st->store, clock);
-  return st;
-}
-
-ThreadState& install(const WebContext* ctx, std::unique_ptr<ThreadState> st) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  auto& slot = registry()[ctx][std::this_thread::get_id()];
-  slot = std::move(st);
-  return *slot;
+// `f()`, with the runtime's StoreUnavailable as the transport's "try later".
+template <typename F>
+auto or_unavailable(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const StoreUnavailable& e) {
+    throw http::ServiceUnavailable(e.what());
+  }
 }
 
 }  // namespace
 
 WebContext::WebContext(WebConfig config, Clock clock)
-    : config_(std::move(config)), clock_(std::move(clock)), throttle_(config_.throttle) {}
+    : config_(std::move(config)),
+      owned_app_(std::make_unique<AppRuntime>(app_config(config_), std::move(clock))),
+      owned_metrics_(std::make_unique<http::Metrics>()),
+      app_(owned_app_.get()),
+      metrics_(owned_metrics_.get()) {}
 
-WebContext::~WebContext() {
-  ThreadMap mine;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex());
-    auto it = registry().find(this);
-    if (it == registry().end()) return;
-    mine = std::move(it->second);
-    registry().erase(it);
-  }
-  // The connections close here, outside the lock.
+WebContext::WebContext(AppRuntime& app, http::Metrics& metrics, WebConfig config)
+    : config_(std::move(config)), app_(&app), metrics_(&metrics) {}
+
+WebContext::~WebContext() = default;
+
+Services& WebContext::services() {
+  return or_unavailable([&]() -> Services& { return app_->services(); });
 }
 
-WebContext::PerThread& WebContext::local() {
-  if (ThreadState* st = find_state(this)) return static_cast<PerThread&>(*st);
-  auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
-  if (st.ok()) (*st)->services->set_session_limits(config_.sessions);
-  if (!st.ok()) {
-    // Nothing is cached: the next call from this thread tries again.
-    spdlog::error("event=db_open_failed error=\"{}\"", log_escape(st.status().message()));
-    throw http::ServiceUnavailable("cannot open the database: " + st.status().message());
-  }
-  return static_cast<PerThread&>(install(this, std::move(st).value()));
-}
-
-Services& WebContext::services() { return *local().services; }
-
-GameAdmin& WebContext::admin() { return *local().admin; }
-
-Status WebContext::open_check() {
-  if (find_state(this)) return Status::Ok();
-  auto st = open_state(config_.db_path, clock_, std::make_unique<PerThread>());
-  if (!st.ok()) return st.status();
-  install(this, std::move(st).value());
-  return Status::Ok();
+GameAdmin& WebContext::admin() {
+  return or_unavailable([&]() -> GameAdmin& { return app_->admin(); });
 }
 
 Store& thread_store(WebContext& ctx) {
-  ctx.services();  // opens this thread's entry when needed
-  return *find_state(&ctx)->store;
+  return or_unavailable([&]() -> Store& { return ctx.app().store(); });
 }
 
 }  // namespace adj::web

@@ -38,9 +38,9 @@ class MembershipWeb : public ::testing::Test {
     config.base_url = pages_test::kBase;
     config.gm_token = pages_test::kGmToken;
     ctx_ = std::make_unique<WebContext>(config, [] { return pages_test::kNow; });
-    ctx_->set_on_secrets_issued([this](const std::string& game,
-                                       const std::map<std::string, std::string>& secrets,
-                                       bool with_link) {
+    ctx_->app().set_on_secrets_issued([this](const std::string& game,
+                                             const std::map<std::string, std::string>& secrets,
+                                             bool with_link) {
       for (const auto& [code, secret] : secrets) mailed_[code] = secret;
       EXPECT_EQ(game, pages_test::kGame);
       EXPECT_TRUE(with_link) << "a new player's mail carries a sign-in link";
