@@ -1,8 +1,9 @@
 // Storage for attendance (migration 0011): the per-game policy, per-position bookkeeping (where the
 // miss count starts, civil disorder), declared absences, the standby list and takeover codes.
 // Consecutive misses themselves are derived from the turn records (GameStore::turn_record), so a
-// rollback needs nothing here. Implemented by SqliteStore (sqlite_store_attendance.cc).
-// Thread-safety: as the other stores, one object per thread.
+// rollback needs nothing here. Implemented once for both backends
+// (storage/core/sql_store_attendance.cc). Thread-safety: as the other stores, one object per
+// thread.
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // Sign-ups for games open for sign-ups, and each position's contact: the address the game mails
 // and the person's name, kept apart from the turn states so that a rollback never reverts them.
 // A contact overrides the email of the player in every state the store loads. Implemented by
-// SqliteStore (sqlite_store_membership.cc, migrations 0010 and 0020) and PgStore.
-// Thread-safety: as the other stores, one object per thread.
+// SqlStore (storage/core/sql_store_membership.cc; SQLite migrations 0010 and 0020), for both
+// backends. Thread-safety: as the other stores, one object per thread.
 #pragma once
 
 #include <cstdint>
