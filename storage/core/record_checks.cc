@@ -80,6 +80,12 @@ bool valid_throttle_key(const std::string& k) {
   return !k.empty() && k.find('\n') == std::string::npos;
 }
 
+bool bad_recipient(const std::vector<std::string>& recipients) {
+  for (const auto& r : recipients)
+    if (r.empty() || r.find_first_of("\r\n") != std::string::npos) return true;
+  return false;
+}
+
 std::string join_words(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) {

@@ -31,6 +31,10 @@ std::string join_lines(const std::vector<std::string>& v);
 std::vector<std::string> split_lines(const std::string& s);
 bool valid_throttle_key(const std::string& k);
 
+// Notice and press recipients (stored one per line): true when one is empty or holds a line
+// break.
+bool bad_recipient(const std::vector<std::string>& recipients);
+
 // MembershipStore: word lists stored space-separated (addresses are folded by ascii::lower).
 std::string join_words(const std::vector<std::string>& v);
 std::vector<std::string> split_words(const std::string& s);

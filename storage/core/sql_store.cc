@@ -1,4 +1,5 @@
-// SqlStore: what every area shares (storage/core/sql_store.h).
+// SqlStore: what every area shares (storage/core/sql_store.h): the game check and the SQL each
+// dialect spells its own way.
 #include "storage/core/sql_store.h"
 
 #include "storage/core/messages.h"
@@ -11,6 +12,27 @@ Status SqlStore::require_game_row(const std::string& game, bool lock) {
   ADJ_TRY(const sql::Rows r, session().query(sql, {game}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   return Status::Ok();
+}
+
+std::string SqlStore::games_small_columns(std::string_view alias) {
+  std::string out = "games";
+  if (!alias.empty()) out += " " + std::string(alias);
+  // SQLite: not through the row and its scenario (migration 0014).
+  if (session().dialect() == sql::Dialect::kSqlite) out += " INDEXED BY games_small_columns";
+  return out;
+}
+
+std::string SqlStore::json_member(std::string_view column, std::string_view key) {
+  if (session().dialect() == sql::Dialect::kSqlite)
+    return "json_extract(" + std::string(column) + ", '$." + std::string(key) + "')";
+  return "nullif(" + std::string(column) + "::jsonb -> '" + std::string(key) +
+         "', 'null'::jsonb)::text";
+}
+
+std::string SqlStore::byte_length(std::string_view expr) {
+  if (session().dialect() == sql::Dialect::kSqlite)
+    return "length(CAST(" + std::string(expr) + " AS BLOB))";
+  return "octet_length(" + std::string(expr) + ")";
 }
 
 }  // namespace adj

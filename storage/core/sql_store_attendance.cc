@@ -7,13 +7,6 @@
 
 namespace adj {
 
-std::string SqlStore::json_member(std::string_view column, std::string_view key) {
-  if (session().dialect() == sql::Dialect::kSqlite)
-    return "json_extract(" + std::string(column) + ", '$." + std::string(key) + "')";
-  return "nullif(" + std::string(column) + "::jsonb -> '" + std::string(key) +
-         "', 'null'::jsonb)::text";
-}
-
 Result<std::vector<TurnAttendance>> SqlStore::turns_without_orders(const std::string& game,
                                                                    int from_turn) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));

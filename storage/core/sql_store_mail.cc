@@ -100,12 +100,6 @@ std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
   return out;
 }
 
-std::string SqlStore::byte_length(std::string_view expr) {
-  if (session().dialect() == sql::Dialect::kSqlite)
-    return "length(CAST(" + std::string(expr) + " AS BLOB))";
-  return "octet_length(" + std::string(expr) + ")";
-}
-
 Result<std::int64_t> SqlStore::put_inbox(const InboxMessage& m, bool* duplicate) {
   if (duplicate) *duplicate = false;
   if (m.message_id.empty()) return Status::InvalidArgument("put_inbox: the message id is empty");

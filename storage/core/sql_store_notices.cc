@@ -1,15 +1,13 @@
 // SqlStore: NoticeStore (SQLite migration 0009, PostgreSQL 0004_notices.sql).
 #include "storage/core/codec.h"
+#include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
-namespace {
 
-bool bad_recipient(const std::vector<std::string>& v) {
-  for (const auto& s : v)
-    if (s.empty() || s.find_first_of("\r\n") != std::string::npos) return true;
-  return false;
-}
+using store_checks::bad_recipient;
+
+namespace {
 
 constexpr const char* kNoticeSelect =
     "SELECT id, game_id, kind, players, addresses, subject, body, dedupe_key, thread, "

@@ -52,9 +52,8 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
     return Status::InvalidArgument("a press message needs a sender and a text");
   if (!m.to_all && m.recipients.empty())
     return Status::InvalidArgument("a press message needs a recipient");
-  for (const auto& r : m.recipients)
-    if (r.empty() || r.find_first_of("\r\n") != std::string::npos)
-      return Status::InvalidArgument("a press recipient is empty or holds a line break");
+  if (store_checks::bad_recipient(m.recipients))
+    return Status::InvalidArgument("a press recipient is empty or holds a line break");
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   ADJ_RETURN_IF_ERROR(require_game_row(m.game, /*lock=*/true));
   if (m.source.rfind("email:", 0) == 0) {

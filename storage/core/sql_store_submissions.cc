@@ -34,14 +34,6 @@ Result<std::vector<SubmissionRecord>> read_submissions(const sql::Rows& rows) {
 
 }  // namespace
 
-std::string SqlStore::games_small_columns(std::string_view alias) {
-  std::string out = "games";
-  if (!alias.empty()) out += " " + std::string(alias);
-  // SQLite: not through the row and its scenario (migration 0014).
-  if (session().dialect() == sql::Dialect::kSqlite) out += " INDEXED BY games_small_columns";
-  return out;
-}
-
 Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
   if (record.turn < 1)
     return Status::InvalidArgument("put_submission: turn " + std::to_string(record.turn));
