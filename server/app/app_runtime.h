@@ -86,6 +86,13 @@ class AppRuntime {
                     const ThrottleState& account) const {
     if (on_auth_lockout_) on_auth_lockout_(game, player, account);
   }
+  // Called when mail may have been queued (a player's or the GM's change through the web or the
+  // API: press, sign-ups, notices), so delivery looks now rather than at its next period.
+  using MailQueuedHook = std::function<void()>;
+  void set_on_mail_queued(MailQueuedHook hook) { on_mail_queued_ = std::move(hook); }
+  void mail_queued() const {
+    if (on_mail_queued_) on_mail_queued_();
+  }
 
  private:
   struct PerThread;
@@ -96,6 +103,7 @@ class AppRuntime {
   TurnRunHook on_turn_run_;
   SecretsHook on_secrets_issued_;
   LockoutHook on_auth_lockout_;
+  MailQueuedHook on_mail_queued_;
 };
 
 }  // namespace adj

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <utility>
 
 #include "base/log_escape.h"
 #include "server/app/reports_in_flight.h"
@@ -70,11 +71,21 @@ struct MailLoop::Impl {
   bool stopping = false;  // the io_context's thread only
   bool finished = false;
   std::unique_ptr<asio::steady_timer> mail_timer, deliver_timer;
+  std::atomic<bool> timers_made{false};  // both timers exist (start() ran)
   ReportsInFlight reports_in_flight;
   std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
   std::unique_ptr<mail::NoticeMailer> notice_mailer;  // deliver thread only
   UnixTime last_digest_pass = 0;                      // deliver thread only
   UnixTime last_prune = 0;                            // mail thread only
+  // The deliver timer's state (io thread only): its wait is pending; that wait was cancelled by
+  // deliver_soon(); a pass is running and another is due right after it; when the last pass ended.
+  bool deliver_waiting = false;
+  bool deliver_kicked = false;
+  bool deliver_again = false;
+  std::chrono::steady_clock::time_point last_deliver_end{};
+  // The least time between the end of a pass and one that deliver_soon() asks for, so a flood of
+  // events costs at most a few passes a second.
+  static constexpr std::chrono::milliseconds kKickGap{200};
 
   std::chrono::seconds period(bool at_once) const {
     return at_once ? std::chrono::seconds(0) : std::chrono::seconds(std::max(1, o.mail_seconds));
@@ -84,9 +95,33 @@ struct MailLoop::Impl {
   void process_pending_at_start();
   void arm_mail(bool at_once);
   bool mail_pass();
-  void arm_deliver(bool at_once);
-  bool deliver_pass();
+  // Arms the deliver timer for `delay`.
+  void arm_deliver(std::chrono::milliseconds delay);
+  // What is left of kKickGap since the last pass ended (io thread only).
+  std::chrono::milliseconds kick_delay() const {
+    const auto left = last_deliver_end + kKickGap - std::chrono::steady_clock::now();
+    return std::max(std::chrono::milliseconds(0),
+                    std::chrono::duration_cast<std::chrono::milliseconds>(left));
+  }
+  // One pass; returns when the next one is due (0: a full batch was sent, more may wait).
+  std::chrono::milliseconds deliver_pass();
+  // Any thread: mail was queued, so the deliver thread runs a pass now instead of at its next
+  // period (a player's answer leaves within moments, not --mail-seconds later). Kicks coalesce.
+  void deliver_soon();
 };
+
+void MailLoop::Impl::deliver_soon() {
+  if (!timers_made.load(std::memory_order_acquire)) return;  // the first pass comes anyway
+  asio::post(deliver_timer->get_executor(), [this] {
+    if (stopping) return;
+    if (deliver_waiting) {
+      deliver_kicked = true;
+      deliver_timer->cancel();
+    } else {
+      deliver_again = true;
+    }
+  });
+}
 
 void MailLoop::Impl::install_hooks() {
   app.set_on_secrets_issued([this](const std::string& game,
@@ -100,6 +135,7 @@ void MailLoop::Impl::install_hooks() {
                        log_escape(n.status().message()));
         else
           spdlog::info("event=secret_mail_queued game={} count={}", log_escape(game), *n);
+        if (n.ok() && *n > 0) deliver_soon();
       });
     });
   });
@@ -120,10 +156,12 @@ void MailLoop::Impl::install_hooks() {
                        turn, log_escape(n.status().message()));
         else
           spdlog::info("event=reports_queued game={} turn={} count={}", log_escape(game), turn, *n);
+        if (ok && *n > 0) deliver_soon();
       });
       reports_in_flight.end(game, turn, ok, steady_seconds());
     });
   });
+  app.set_on_mail_queued([this] { deliver_soon(); });
   // A player's key locked by failed checks on the web: the player hears of it (auth_alert.h).
   app.set_on_auth_lockout(
       [this](const std::string& game, const std::string& player, const ThrottleState& account) {
@@ -132,8 +170,10 @@ void MailLoop::Impl::install_hooks() {
                                           account, app.clock()());
           if (!q.ok())
             spdlog::warn("event=auth_alert_failed error=\"{}\"", q.status().message());
-          else if (*q)
+          else if (*q) {
             spdlog::info("event=auth_alert_queued lockouts={}", account.lockouts);
+            deliver_soon();
+          }
         });
       });
 }
@@ -149,7 +189,10 @@ void MailLoop::Impl::process_pending_at_start() {
           spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
           break;
         }
-        if (*n > 0) spdlog::info("event=mail_pending_processed count={}", *n);
+        if (*n > 0) {
+          spdlog::info("event=mail_pending_processed count={}", *n);
+          deliver_soon();
+        }
         if (*n < 100 || mail_stopping) break;
       }
     });
@@ -167,8 +210,10 @@ bool MailLoop::Impl::mail_pass() {
   (void)thread_ingest(app, config).release_dead_leases();
   if (auto n = thread_ingest(app, config).process_pending(100, log_processed); !n.ok())
     spdlog::warn("event=mail_pending_failed error=\"{}\"", log_escape(n.status().message()));
-  else
+  else {
     more = *n >= 100;
+    if (*n > 0) deliver_soon();
+  }
   if (const UnixTime now = app.clock()(); now - last_prune >= 3600) {
     last_prune = now;
     if (auto n = thread_ingest(app, config).prune(); !n.ok())
@@ -200,9 +245,11 @@ void MailLoop::Impl::arm_mail(bool at_once) {
 }
 
 // Press digests, then notices (press, sign-ups, corrections...), so their mail goes out this
-// pass, then one batch of the outbox. True when a full batch was sent (more may wait).
-bool MailLoop::Impl::deliver_pass() {
+// pass, then one batch of the outbox.
+std::chrono::milliseconds MailLoop::Impl::deliver_pass() {
   Store& store = app.store();
+  // Digests every 10 s, not on every pass: press sent in quick succession is gathered into one
+  // mail (a player's next digest waits an interval, press_digest.h).
   if (const UnixTime now = app.clock()(); now - last_digest_pass >= 10) {
     queue_press_digests(app, o.press_digest, false);
     last_digest_pass = now;
@@ -225,22 +272,32 @@ bool MailLoop::Impl::deliver_pass() {
     spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
   else if (st->claimed > 0)
     spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried, st->failed);
-  return st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0;
+  if (st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0)
+    return std::chrono::milliseconds(0);
+  return period(false);
 }
 
-void MailLoop::Impl::arm_deliver(bool at_once) {
-  deliver_timer->expires_after(period(at_once));
+void MailLoop::Impl::arm_deliver(std::chrono::milliseconds delay) {
+  deliver_timer->expires_after(delay);
+  deliver_waiting = true;
   deliver_timer->async_wait([this](const boost::system::error_code& ec) {
-    if (ec || stopping) return;
+    deliver_waiting = false;
+    if (stopping) return;
+    if (ec) {  // cancelled: by cancel() (stopping), or by deliver_soon() for a pass sooner
+      if (std::exchange(deliver_kicked, false)) arm_deliver(kick_delay());
+      return;
+    }
+    deliver_kicked = false;
     asio::post(deliver_pool, [this] {
-      bool more = false;
+      std::chrono::milliseconds next = period(false);
       try {
-        more = deliver_pass();
+        next = deliver_pass();
       } catch (const std::exception& e) {
         spdlog::error("event=deliver_timer_exception what=\"{}\"", e.what());
       }
-      asio::post(deliver_timer->get_executor(), [this, more] {
-        if (!stopping) arm_deliver(more);
+      asio::post(deliver_timer->get_executor(), [this, next] {
+        last_deliver_end = std::chrono::steady_clock::now();
+        if (!stopping) arm_deliver(std::exchange(deliver_again, false) ? kKickGap : next);
       });
     });
   });
@@ -273,6 +330,7 @@ void MailLoop::process(std::int64_t id) {
                      log_escape(r.status().message()));
       else
         log_processed(id, *r);
+      if (r.ok() && r->queued > 0) d->deliver_soon();
     });
   });
 }
@@ -282,10 +340,11 @@ bool MailLoop::recipient_allowed(const std::string& address) const {
 }
 
 void MailLoop::start(asio::io_context& io) {
-  impl_->process_pending_at_start();
   impl_->mail_timer = std::make_unique<asio::steady_timer>(io);
   impl_->deliver_timer = std::make_unique<asio::steady_timer>(io);
-  impl_->arm_deliver(false);
+  impl_->timers_made.store(true, std::memory_order_release);
+  impl_->process_pending_at_start();
+  impl_->arm_deliver(impl_->period(false));
   impl_->arm_mail(false);
 }
 

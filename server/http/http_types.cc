@@ -182,7 +182,9 @@ Response Router::route(const Request& req, std::string* route_name) const {
     if (r.method != req.method && !(r.method == "GET" && req.method == "HEAD")) continue;
     if (route_name) *route_name = r.name;
     if (filter_) filter_(params);
-    return r.handler(req, params);
+    Response response = r.handler(req, params);
+    if (answered_) answered_(req, response);
+    return response;
   }
   const bool api = req.path.rfind("/api/", 0) == 0;
   if (route_name) *route_name = path_matched ? "method_not_allowed" : "not_found";

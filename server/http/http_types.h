@@ -77,6 +77,11 @@ class Router {
   // Called with the path parameters of every matched route before its handler (e.g. to turn an
   // id into its canonical form). Set before serving; called on the serving threads.
   void set_params_filter(std::function<void(Params&)> filter) { filter_ = std::move(filter); }
+  // Called after every matched route's handler returned (not when it threw), with the request and
+  // its response (e.g. to act on what a successful change did). Set before serving; called on the
+  // serving threads, so it must be thread-safe and quick.
+  using Answered = std::function<void(const Request&, const Response&)>;
+  void set_answered(Answered hook) { answered_ = std::move(hook); }
 
  private:
   struct Route {
@@ -87,6 +92,7 @@ class Router {
   };
   std::vector<Route> routes_;
   std::function<void(Params&)> filter_;
+  Answered answered_;
 };
 
 // The HTTP status for a failed service call: 400 invalid, 404 not found, 409 conflicts with the

@@ -143,6 +143,10 @@ void register_routes(http::Router& router, WebContext& ctx) {
     auto stored = thread_store(ctx).stored_game_id(it->second);
     if (stored.ok()) it->second = *stored;
   });
+  // A change that succeeded may have queued mail (press, sign-ups, notices): delivery looks now.
+  router.set_answered([&ctx](const http::Request& req, const http::Response& r) {
+    if (req.method != "GET" && req.method != "HEAD" && r.status < 400) ctx.app().mail_queued();
+  });
   register_api_routes(router, ctx);
   register_html_routes(router, ctx);
   register_outbox_routes(router, ctx);
