@@ -7,12 +7,14 @@
 #                 which a unity batch would make a redefinition)
 #   2. gcc        GCC Release build at -O1 (unity batches, -Werror) of the daemon, the tests and
 #                 the fuzz harnesses (replay mode) in build/
-#   3. gcc-test   the whole suite there (ctest: every label), including the seed-corpus replays
+#   3. gcc-test   the whole suite there (ctest: every label, TEST_JOBS at once), including the
+#                 seed-corpus replays
 #   4. asan       clang-14 build in build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
 #                 (UB is fatal) at -O0, libFuzzer coverage on the libraries the harnesses reach,
-#                 linked with lld
+#                 linked with lld; at nice 10 while gcc-test runs beside it
 #   5. asan-test  the labels unit, storage, service and sanitize-e2e (an end-to-end daemon test)
-#                 in build-asan/ (ASAN_OPTIONS/UBSAN_OPTIONS halt on error, leaks checked with
+#                 in build-asan/, each label of each test binary in ADJ_SANITIZE_SHARDS processes
+#                 (ASAN_OPTIONS/UBSAN_OPTIONS halt on error, leaks checked with
 #                 tests/sanitizer/lsan.supp); e2e, browser and stats run in gcc-test only
 #   6. fuzz       each harness of tests/fuzz for FUZZ_SECONDS (default 25) from its seed corpus,
 #                 two at a time; a crash, leak, timeout or out-of-memory fails the stage (input
@@ -21,12 +23,15 @@
 # add up to more than the total. Every stage runs even when an earlier independent one failed; the
 # exit status is non-zero when any stage failed. Both builds compile through ccache when it is installed (install-deps --test
 # installs it; the cache is ccache's default, ~/.cache/ccache): set ADJUTANT_CCACHE=0 to compile
-# without it. Environment: FUZZ_SECONDS, JOBS (default 2), ADJUTANT_CCACHE, ADJUTANT_TEST_OVERLAP.
+# without it. Environment: FUZZ_SECONDS, JOBS (default 2: compile jobs, sanitizer-suite jobs, fuzzers
+# at once), TEST_JOBS (default 2 x JOBS: GCC-suite jobs), ADJUTANT_CCACHE, ADJUTANT_TEST_OVERLAP.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 FUZZ_SECONDS=${FUZZ_SECONDS:-25}
 JOBS=${JOBS:-2}
+# The GCC suite waits more than it computes (daemons, sockets, Chromium): twice as many at once.
+TEST_JOBS=${TEST_JOBS:-$((JOBS * 2))}
 
 # Sanitizer settings for every instrumented process (tests, the adjutant subprocesses they start,
 # the fuzzers). detect_leaks stays on: the suppressions file lists the libraries' one-time
@@ -81,6 +86,7 @@ stage_join() {  # stage_join NAME LOG PID: waits for a stage_bg, prints its outp
 # The compiler cache: on unless ADJUTANT_CCACHE=0 or ccache is missing. Sloppiness: __DATE__ /
 # __TIME__ are not used here, and the unity files CMake writes are compared by content.
 launcher=()
+asan_nice=()
 if [ "${ADJUTANT_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
@@ -94,7 +100,7 @@ gcc_build() {
 }
 
 gcc_test() {
-  ctest --test-dir build -j"$JOBS" --output-on-failure --timeout 900
+  ctest --test-dir build -j"$TEST_JOBS" --output-on-failure --timeout 900
 }
 
 asan_build() {
@@ -102,12 +108,25 @@ asan_build() {
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
     -DADJUTANT_SANITIZE=ON -DADJUTANT_FUZZ=ON -DADJUTANT_WERROR=ON \
     -DADJUTANT_LD_PATH="$(command -v ld.lld-14 || true)" "${launcher[@]}" >/dev/null &&
-    cmake --build build-asan -j"$JOBS" --target adj_tests
+    "${asan_nice[@]}" cmake --build build-asan -j"$JOBS" --target adj_tests
 }
 
-asan_test() {
+asan_test() {  # the labels' tests in shards (tests/CMakeLists.txt); then how many ran
+  local rc=0
+  rm -rf build-asan/shards
   ctest --test-dir build-asan -j"$JOBS" --output-on-failure --timeout 1800 \
-    -L '^(unit|storage|service|sanitize-e2e)$'
+    -L '^(unit|storage|service|sanitize-e2e)$' || rc=$?
+  python3 - build-asan/shards <<'PY'
+import glob, sys, xml.etree.ElementTree as ET
+files = glob.glob(sys.argv[1] + "/*.xml")
+n = {"tests": 0, "failures": 0, "disabled": 0}
+for f in files:
+    root = ET.parse(f).getroot()
+    for k in n:
+        n[k] += int(root.get(k, 0))
+print("asan-test: %d tests run in %d shards, %d failed" % (n["tests"] - n["disabled"], len(files), n["failures"]))
+PY
+  return $rc
 }
 
 fuzz_one() {  # fuzz_one HARNESS: runs it for FUZZ_SECONDS on a scratch copy of its corpus
@@ -169,6 +188,9 @@ if stage gcc gcc_build; then
   fi
 fi
 asan_ok=0
+# Beside the suite, the build yields the CPU to it (so its timing tests keep their margins) and
+# takes what the suite leaves idle.
+[ -n "${gcc_test_pid:-}" ] && asan_nice=(nice -n 10)
 stage asan asan_build && asan_ok=1
 if [ -n "${gcc_test_pid:-}" ]; then stage_join gcc-test "$LOGS/gcc-test.log" "$gcc_test_pid"; fi
 if [ $asan_ok = 1 ]; then

@@ -578,11 +578,14 @@ class Game:
         ann, bob, cat = self.pages["ann"], self.pages["bob"], self.pages["cat"]
         self.open_page(ann, self.g("/me/press"), "press inbox")
         self.need(ann, "#press-form", "press compose form")
-        self.submit_ok(ann, "#press-form", {"to": ["ALL"], "body": PUBLIC_PRESS},
-                       "public press")
-        self.open_page(ann, self.g("/me/press"), "press inbox")
+        # The private message first: a player's first press digest goes out at once and the next
+        # one an interval later (15 min), so each message press_mail waits for must be in its
+        # recipient's first digest, whichever side of a digest pass the second message falls.
         self.submit_ok(ann, "#press-form", {"to": ["EST"], "body": PRIVATE_PRESS},
                        "private press to EST")
+        self.open_page(ann, self.g("/me/press"), "press inbox")
+        self.submit_ok(ann, "#press-form", {"to": ["ALL"], "body": PUBLIC_PRESS},
+                       "public press")
         self.open_page(bob, self.g("/me/press"), "press inbox")
         self.need(bob, "#press-inbox", "press inbox section")
         got = " ".join(bob.texts("#press-inbox .press-message"))
