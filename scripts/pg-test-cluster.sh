@@ -58,7 +58,7 @@ case "$cmd" in
   start)
     mkdir -p "$dir"
     if [ ! -e "$dir/data" ] && in_memory; then
-      mkdir -p "$shm" && chmod 700 "$shm" && ln -s "$shm" "$dir/data"
+      mkdir -p "$shm" && chmod 700 "$shm" && ln -sfn "$shm" "$dir/data"
       if [ "$(id -u)" = 0 ]; then chown postgres "$shm"; fi
     fi
     if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi

@@ -297,7 +297,8 @@ void MailLoop::Impl::arm_deliver(std::chrono::milliseconds delay) {
       }
       asio::post(deliver_timer->get_executor(), [this, next] {
         last_deliver_end = std::chrono::steady_clock::now();
-        if (!stopping) arm_deliver(std::exchange(deliver_again, false) ? kKickGap : next);
+        if (!stopping)
+          arm_deliver(std::exchange(deliver_again, false) ? std::min(next, kKickGap) : next);
       });
     });
   });

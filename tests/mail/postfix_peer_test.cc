@@ -301,6 +301,19 @@ std::string pf_answer_in_sink(const PostfixPeerInstance& pf, const fs::path& sin
   return "";
 }
 
+// Whether Postfix logged relaying to `to` through 127.0.0.1:`port`, waiting for the line: the
+// sink stores a message before it answers 250, and Postfix logs "sent" after that answer.
+bool pf_relayed_to(const PostfixPeerInstance& pf, const std::string& to, int port) {
+  return eventually(
+      [&] {
+        return !pf.log_lines_with({"to=<" + to + ">",
+                                   "relay=127.0.0.1[127.0.0.1]:" + std::to_string(port),
+                                   "status=sent"})
+                    .empty();
+      },
+      30s);
+}
+
 TEST(PostfixPeer, MxInFrontOfTheListenerAndRelayAnswerAnOrderMail) {
   if (const std::string why = pf_missing(); !why.empty()) GTEST_SKIP() << why;
   TempDir dir;
@@ -347,15 +360,7 @@ TEST(PostfixPeer, MxInFrontOfTheListenerAndRelayAnswerAnOrderMail) {
             "")
       << "Postfix handed the order to the daemon's listener\n"
       << pf.log();
-  // The sink stores the message before it answers 250, and Postfix logs "sent" after that answer.
-  EXPECT_TRUE(eventually(
-      [&] {
-        return !pf.log_lines_with({"to=<wessex@example.org>",
-                                   "relay=127.0.0.1[127.0.0.1]:" + std::to_string(internet.port()),
-                                   "status=sent"})
-                    .empty();
-      },
-      30s))
+  EXPECT_TRUE(pf_relayed_to(pf, "wessex@example.org", internet.port()))
       << "Postfix relayed the answer\n"
       << pf.log();
   EXPECT_NE(pf.log_lines_with({"client=localhost[127.0.0.1]"}), "")
@@ -431,16 +436,7 @@ TEST(PostfixPeer, PipeIntoIngestAndRelayAnswerAnOrderMail) {
       << pf.log();
   EXPECT_NE(answer.find("In-Reply-To: <plain.7f3a@mail.example.org>"), std::string::npos) << answer;
   EXPECT_NE(answer.find("https://pbm.example.net/games/britain-1"), std::string::npos) << answer;
-  // The sink stores the message before it answers 250, and Postfix logs "sent" after that answer.
-  EXPECT_TRUE(eventually(
-      [&] {
-        return !pf.log_lines_with({"to=<wessex@example.org>",
-                                   "relay=127.0.0.1[127.0.0.1]:" + std::to_string(internet.port()),
-                                   "status=sent"})
-                    .empty();
-      },
-      30s))
-      << pf.log();
+  EXPECT_TRUE(pf_relayed_to(pf, "wessex@example.org", internet.port())) << pf.log();
 }
 
 }  // namespace
