@@ -9,11 +9,11 @@ namespace adj {
 
 namespace {
 
-// Each side's own migration bookkeeping, and SQLite's revision_bulk (schemas/sql/0016: rows only
+// Each side's own migration bookkeeping, and SQLite's revision_bulk (migration 0016: rows only
 // inside the store's own transactions): never copied or compared.
 const std::set<std::string> kBookkeeping = {"schema_migrations", "sqlite_sequence",
                                             "revision_bulk"};
-// The open-state index (SQLite schemas/sql/0014, PostgreSQL schemas/pg/0005): derived from
+// The open-state index (migration 0014): derived from
 // turn_states. Copied like any table when both sides have it (after turn_states, whose triggers
 // mark it stale); skipped when the destination lacks it, rebuilt when the source lacks it.
 const std::set<std::string> kOpenStateIndex = {"open_states", "open_state_players",

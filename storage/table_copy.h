@@ -1,5 +1,5 @@
 // Row-level access to a whole database, table by table, for `adjutant copy` (moving a host's
-// games between SQLite and PostgreSQL) and its check. Both schemas (schemas/sql, schemas/pg)
+// games between SQLite and PostgreSQL) and its check. Both schemas (schemas/migrations)
 // use the same table and column names; what each database holds is read from its own catalog
 // (sqlite_master and pragma table_info; information_schema), never from a list kept here.
 //
@@ -95,7 +95,7 @@ class TableAccess {
   virtual void rollback() = 0;
 
   // Derived data the source lacks (the open-state index: SQLite migration 0014, PostgreSQL
-  // schemas/pg/0005): rebuilt for every game after commit.
+  // migration 0014): rebuilt for every game after commit.
   virtual Status rebuild_derived(const std::vector<std::string>& games) = 0;
 };
 

@@ -7,6 +7,29 @@
 
 namespace adj {
 
+std::string dialect_fragment(std::string_view file, Dialect dialect) {
+  std::string out;
+  bool on = true;
+  while (!file.empty()) {
+    const auto nl = file.find('\n');
+    const std::string_view line =
+        file.substr(0, nl == std::string_view::npos ? file.size() : nl + 1);
+    file.remove_prefix(line.size());
+    std::string_view bare = line;
+    while (!bare.empty() && (bare.back() == '\n' || bare.back() == '\r' || bare.back() == ' '))
+      bare.remove_suffix(1);
+    if (bare == "-- @both")
+      on = true;
+    else if (bare == "-- @sqlite")
+      on = dialect == Dialect::kSqlite;
+    else if (bare == "-- @postgres")
+      on = dialect == Dialect::kPostgres;
+    else if (on)
+      out += line;
+  }
+  return out;
+}
+
 Result<Migration> migration_from_file(std::string_view path, std::string_view sql) {
   const auto slash = path.rfind('/');
   std::string_view file = slash == std::string_view::npos ? path : path.substr(slash + 1);
@@ -42,10 +65,10 @@ Status check_sequence(const std::vector<Migration>& migrations) {
   return Status::Ok();
 }
 
-Result<std::vector<Migration>> bundled_migrations(std::string_view dir) {
+Result<std::vector<Migration>> bundled_migrations(Dialect dialect) {
   std::vector<Migration> out;
-  for (const auto& path : embedded_files(dir)) {
-    auto m = migration_from_file(path, embedded_file(path).value_or(""));
+  for (const auto& path : embedded_files("schemas/migrations/")) {
+    auto m = migration_from_file(path, dialect_fragment(embedded_file(path).value_or(""), dialect));
     if (!m.ok()) return Status::Internal(m.status().message());
     out.push_back(std::move(m).value());
   }

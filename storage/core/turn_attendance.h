@@ -1,5 +1,5 @@
 // Who had no orders in a committed turn, as both stores keep it beside the turn record (table
-// turn_attendance: schemas/sql/0018, schemas/pg/0008), so the attendance check reads a short
+// turn_attendance: migration 0018), so the attendance check reads a short
 // list instead of every recent turn's whole summary.
 #pragma once
 

@@ -1,5 +1,5 @@
-// PostgreSQL schema migrations: the numbered SQL files schemas/pg/NNNN_name.sql, compiled into
-// the binary (schemas/pg/README.md lists them).
+// PostgreSQL schema migrations: the @postgres fragments of schemas/migrations/NNNN_name.sql (the
+// one list of both backends, storage/core/migration_files.h), compiled into the binary.
 //
 // Each migration runs once, in its own transaction together with its row in
 //   schema_migrations(version BIGINT PRIMARY KEY, name TEXT, applied_at BIGINT),
@@ -26,15 +26,16 @@ using adj::Migration;
 // The advisory lock key migrations run under ("adj_migr" as bytes).
 inline constexpr std::int64_t kMigrationLockKey = 0x61646a5f6d696772;
 
-// The migrations of schemas/pg compiled into this binary, ascending. Internal if a bundled file
-// is misnamed or the versions are not 1, 2, 3, ...
+// The migrations compiled into this binary with their PostgreSQL fragments, ascending. Internal if
+// a bundled file is misnamed or the versions are not 1, 2, 3, ...
 Result<std::vector<Migration>> bundled_migrations();
 
 // Brings the database up to the last of `migrations` (REQUIRES: versions 1..N, ascending;
 // InvalidArgument otherwise) and returns the resulting version. FailedPrecondition when the
 // database records a version newer than the last one given (written by a newer binary); nothing
 // is changed then. A failing migration is rolled back on its own; the ones before it stay.
-// REQUIRES: no transaction open on `c`.
+// A database recorded under PostgreSQL's numbering before the one list is renumbered first
+// (schemas/migrations/README.md). REQUIRES: no transaction open on `c`.
 Result<int> migrate(Connection& c, const std::vector<Migration>& migrations);
 
 // The version recorded in the database (0 for a new database).

@@ -1,5 +1,5 @@
 // The PostgreSQL implementation of Store (storage/store.h), over one database whose schema is
-// schemas/pg/*.sql (its own numbered migrations). Same tables and column names as the SQLite
+// the @postgres fragments of schemas/migrations/*.sql. Same tables and column names as the SQLite
 // schema (types mapped: INTEGER -> BIGINT, BLOB -> BYTEA, times stay Unix seconds), so
 // `adjutant copy` moves rows table by table and compares them.
 //
@@ -26,8 +26,9 @@ namespace adj {
 class PgStore final : public SqlStore {
  public:
   // Connects with `conninfo` (a postgresql:// URI or libpq key=value string) and applies any
-  // pending migrations of schemas/pg under an advisory lock (several daemons may start at once).
-  // FailedPrecondition when the database was written by a newer schema than this binary knows.
+  // pending migrations of schemas/migrations under an advisory lock (several daemons may start at
+  // once). FailedPrecondition when the database was written by a newer schema than this binary
+  // knows.
   static Result<std::unique_ptr<PgStore>> open(const std::string& conninfo);
 
   // ---- Store: pg_store.cc ----

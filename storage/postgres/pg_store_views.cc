@@ -1,4 +1,4 @@
-// PgStore: the open-state index of schemas/pg/0005 (what checking one order file reads) and its
+// PgStore: the open-state index of migration 0014 (what checking one order file reads) and its
 // the rows its views read (SqlStore::load_view and area_names are shared). Same rows as
 // SqliteStore's (storage/sqlite/ sqlite_store_views.cc), so `adjutant copy` moves them either way.
 #include <algorithm>

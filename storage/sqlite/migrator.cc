@@ -7,8 +7,6 @@ namespace adj::sqlite {
 
 namespace {
 
-constexpr std::string_view kMigrationsDir = "schemas/sql/";
-
 constexpr std::string_view kCreateMigrationsTable = R"sql(
   CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
@@ -55,7 +53,7 @@ Status apply(Database& db, const Migration& m) {
 }  // namespace
 
 Result<std::vector<Migration>> bundled_migrations() {
-  return adj::bundled_migrations(kMigrationsDir);
+  return adj::bundled_migrations(Dialect::kSqlite);
 }
 
 Result<int> schema_version(Database& db) { return query_int(db, "PRAGMA user_version"); }

@@ -1,4 +1,5 @@
-// Schema migrations: the numbered SQL files schemas/sql/NNNN_name.sql, compiled into the binary.
+// SQLite schema migrations: the @sqlite fragments of schemas/migrations/NNNN_name.sql (the one
+// list of both backends, storage/core/migration_files.h), compiled into the binary.
 //
 // Each migration runs in its own BEGIN IMMEDIATE transaction together with its row in
 //   schema_migrations(version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)
@@ -25,8 +26,8 @@ using adj::check_sequence;
 using adj::Migration;
 using adj::migration_from_file;
 
-// The migrations compiled into this binary, ascending. Internal if a bundled file is misnamed or
-// the versions are not 1, 2, 3, ...
+// The migrations compiled into this binary with their SQLite fragments, ascending. Internal if a
+// bundled file is misnamed or the versions are not 1, 2, 3, ...
 Result<std::vector<Migration>> bundled_migrations();
 
 // Brings `db` up to the last of `migrations` (REQUIRES: versions 1..N, ascending; InvalidArgument

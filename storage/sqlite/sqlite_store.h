@@ -1,5 +1,5 @@
 // The SQLite implementation of the storage interfaces (storage/game_store.h), over one database
-// file whose schema is schemas/sql/*.sql.
+// file whose schema is schemas/migrations/*.sql (their @sqlite fragments).
 //
 // Thread-safety: one SqliteStore per thread. Several stores (threads or processes) may open the
 // same file: SQLite's WAL mode lets readers run alongside the one writer, and every write is a

@@ -1,4 +1,4 @@
-// AdminStore (SQLite migration 0002, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// AdminStore (migration 0002) on every backend:
 // schedules, the audit log, run attempts, the daemon's last tick and the game's status; and what
 // only the SQLite file has (STRICT tables, reopening the file).
 #include <gtest/gtest.h>

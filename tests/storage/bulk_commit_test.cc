@@ -1,4 +1,4 @@
-// What commit_turn's bulk writes keep (schemas/sql/0016_bulk_revisions.sql, sqlite_store_turns.cc
+// What commit_turn's bulk writes keep (migration 0016_bulk_revisions.sql, sqlite_store_turns.cc
 // UncheckedWrites and TriggersOff, storage/core/state_text.h): one revision bump per commit and
 // rollback for the battles and reports while every other writer still bumps per row; CHECKs and
 // triggers skipped only for the store's own bulk rows, which need no statement journal; the

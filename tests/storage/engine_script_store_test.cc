@@ -1,4 +1,4 @@
-// EngineScriptStore (SQLite migration 0015, PostgreSQL schemas/pg/0006_engine_scripts.sql) on
+// EngineScriptStore (migration 0015) on
 // every backend: versions numbered per game, the text kept byte for byte, bad rows refused with
 // nothing written, and distinct versions when several connections upload at once.
 #include <gtest/gtest.h>

@@ -47,7 +47,7 @@ class MigratorTest : public ::testing::Test {
 };
 
 TEST(MigrationFileTest, ParsesNumberedNames) {
-  auto m = migration_from_file("schemas/sql/0012_mail_outbox.sql", "SELECT 1;");
+  auto m = migration_from_file("schemas/migrations/0012_mail_outbox.sql", "SELECT 1;");
   ASSERT_TRUE(m.ok()) << m.status().to_string();
   EXPECT_EQ(m->version, 12);
   EXPECT_EQ(m->name, "mail_outbox");
@@ -61,6 +61,37 @@ TEST(MigrationFileTest, ParsesNumberedNames) {
       EXPECT_EQ(r.status().code(), StatusCode::kInvalidArgument) << bad;
     }
   }
+}
+
+TEST(MigrationFileTest, DialectFragmentsKeepSharedTextAndTheirOwnSections) {
+  const std::string file =
+      "-- 0023_x: a comment\nCREATE TABLE a (n INTEGER);\n-- @sqlite\nCREATE TABLE s (n INTEGER) "
+      "STRICT;\n-- @postgres\nCREATE TABLE p (n BIGINT);\n-- @both\nCREATE INDEX i ON a(n);\n";
+  EXPECT_EQ(dialect_fragment(file, Dialect::kSqlite),
+            "-- 0023_x: a comment\nCREATE TABLE a (n INTEGER);\nCREATE TABLE s (n INTEGER) "
+            "STRICT;\nCREATE INDEX i ON a(n);\n");
+  EXPECT_EQ(dialect_fragment(file, Dialect::kPostgres),
+            "-- 0023_x: a comment\nCREATE TABLE a (n INTEGER);\nCREATE TABLE p (n "
+            "BIGINT);\nCREATE INDEX i ON a(n);\n");
+  EXPECT_EQ(dialect_fragment("-- @postgres\nSELECT 1;", Dialect::kSqlite), "");
+  // Only a whole marker line switches: a marker word inside a comment does not.
+  EXPECT_EQ(dialect_fragment("-- see -- @postgres below\nSELECT 1;", Dialect::kSqlite),
+            "-- see -- @postgres below\nSELECT 1;");
+}
+
+TEST(MigrationFileTest, BothDialectsCountTheSameVersions) {
+  auto lite = adj::bundled_migrations(Dialect::kSqlite);
+  auto pg = adj::bundled_migrations(Dialect::kPostgres);
+  ASSERT_TRUE(lite.ok() && pg.ok());
+  ASSERT_EQ(lite->size(), pg->size());
+  for (std::size_t i = 0; i < lite->size(); ++i) {
+    EXPECT_EQ((*lite)[i].version, (*pg)[i].version);
+    EXPECT_EQ((*lite)[i].name, (*pg)[i].name);
+    EXPECT_EQ((*lite)[i].sql.find("BYTEA"), std::string::npos) << (*lite)[i].name;
+    EXPECT_EQ((*pg)[i].sql.find("STRICT"), std::string::npos) << (*pg)[i].name;
+  }
+  EXPECT_NE(pg->front().sql.find("CREATE TABLE games"), std::string::npos);
+  EXPECT_EQ((*pg)[3].sql, "");  // 0004_inbox_lease: in PostgreSQL's 0003_mail from the start
 }
 
 TEST(MigrationFileTest, BundledMigrationsStartWithInit) {

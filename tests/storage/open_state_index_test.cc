@@ -1,4 +1,4 @@
-// The open-state index (SQLite migration 0014, PostgreSQL schemas/pg/0005; load_view and
+// The open-state index (migration 0014; load_view and
 // area_names of either store): the part of a state it returns is exactly GameStore's default (the
 // whole state, cut), after every path that writes states, and a state written around it is never
 // read through a stale index.
@@ -97,7 +97,7 @@ TEST_F(OpenStateIndexTest, CutKeepsNamedPartsOwnersAndTheirBorders) {
   EXPECT_TRUE(cut_state(s, {}, {}).areas.empty());
 }
 
-// Either backend: SQLite (migration 0014) and PostgreSQL (schemas/pg/0005).
+// Either backend: SQLite and PostgreSQL (migration 0014).
 class OpenStateViewTest : public BackendTest {
  protected:
   std::string query(const std::string& sql) { return query_text(*store_, dir_, sql); }

@@ -274,7 +274,7 @@ TEST_F(PgDatabaseTest, MigrationsApplyOnceAndRefuseANewerDatabase) {
   auto migrations = bundled_migrations();
   ASSERT_TRUE(migrations.ok()) << migrations.status().to_string();
   ASSERT_GE(migrations->size(), 1u);
-  EXPECT_EQ((*migrations)[0].name, "core");
+  EXPECT_EQ((*migrations)[0].name, "init");
   const int latest = static_cast<int>(migrations->size());
   Connection c = connect();
   EXPECT_EQ(*schema_version(c), 0);
@@ -290,6 +290,46 @@ TEST_F(PgDatabaseTest, MigrationsApplyOnceAndRefuseANewerDatabase) {
   // The advisory lock was released: another session can take it at once.
   Connection other = connect();
   EXPECT_TRUE(other.query("SELECT pg_try_advisory_lock($1)", {kMigrationLockKey})->boolean(0, 0));
+}
+
+// A database migrated before the one list recorded PostgreSQL's own files as versions 1..N (the
+// first named "core"); the next open renumbers them by name and carries on from there.
+TEST_F(PgDatabaseTest, ALegacyNumberedDatabaseIsRenumberedByNameAndMigratedOn) {
+  auto migrations = bundled_migrations();
+  ASSERT_TRUE(migrations.ok()) << migrations.status().to_string();
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT "
+                     "NULL, applied_at BIGINT NOT NULL)")
+                  .ok());
+  // As PostgreSQL's files 1..8 were applied by an older binary: the non-empty fragments up to
+  // turn_attendance (0018), numbered 1, 2, 3, ...
+  int legacy = 0;
+  for (const auto& m : *migrations) {
+    if (m.sql.empty()) continue;
+    ASSERT_TRUE(c.exec(m.sql).ok()) << m.name;
+    ++legacy;
+    const std::string name = legacy == 1 ? "core" : m.name;
+    ASSERT_TRUE(c.run("INSERT INTO schema_migrations VALUES ($1, $2, 7)", {legacy, name}).ok());
+    if (m.name == "turn_attendance") break;
+  }
+  ASSERT_EQ(legacy, 8);
+  ASSERT_EQ(*schema_version(c), 8);
+  const int latest = static_cast<int>(migrations->size());
+  auto v = migrate(c, *migrations);
+  ASSERT_TRUE(v.ok()) << v.status().to_string();
+  EXPECT_EQ(*v, latest);
+  auto rows = c.query("SELECT version, name, applied_at FROM schema_migrations ORDER BY version");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), latest);
+  for (int i = 0; i < latest; ++i) {
+    EXPECT_EQ(rows->int32(i, 0), i + 1);
+    EXPECT_EQ(rows->text(i, 1), (*migrations)[i].name);
+  }
+  EXPECT_EQ(rows->int64(17, 2), 7);  // turn_attendance kept its row, renumbered 8 -> 18
+  EXPECT_EQ(rows->int64(0, 2), 7);   // core -> 0001_init
+  // The steps after it ran: 0022's table is there.
+  EXPECT_TRUE(c.query("SELECT to_regclass('press_digests') IS NOT NULL")->boolean(0, 0));
+  EXPECT_EQ(*migrate(c, *migrations), latest);  // idempotent
 }
 
 TEST_F(PgDatabaseTest, AFailingMigrationIsRolledBackAlone) {

@@ -1,4 +1,4 @@
-// PressStore (SQLite migration 0012, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// PressStore (migration 0012; PostgreSQL's in 0002) on every backend:
 // options, messages, bounds, one row per mail block, and bounds that hold when several
 // connections send at once.
 #include <gtest/gtest.h>

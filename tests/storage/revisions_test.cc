@@ -148,7 +148,7 @@ TEST_P(StoreRevisionsTest, WritesToOneGameBumpItAndTheSiteButNotAnother) {
 }
 
 // Every table with a game_id column has its three triggers (SQLite: 0013_revisions.sql;
-// PostgreSQL: adj_attach_revision_triggers of schemas/pg/0001_core.sql).
+// PostgreSQL: adj_attach_revision_triggers of schemas/migrations/0001_init.sql).
 TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
   if (is_sqlite()) {
     EXPECT_EQ(query_text(*store_, dir_,
@@ -184,7 +184,7 @@ TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
   for (int i = 0; i < tables->size(); ++i) with_game.insert(tables->text(i, 0));
   ASSERT_GE(with_game.size(), 5u);
   with_game.erase("outbox");  // left out on purpose, as in SQLite
-  // The open-state index (schemas/pg/0005) changes only with turn_states, as in SQLite.
+  // The open-state index (migration 0014) changes only with turn_states, as in SQLite.
   for (const char* t :
        {"open_states", "open_state_players", "open_state_areas", "open_state_edges"})
     with_game.erase(t);

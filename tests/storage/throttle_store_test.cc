@@ -1,4 +1,4 @@
-// ThrottleStore (SQLite migration 0008, PostgreSQL schemas/pg/0002_admin.sql) on every backend:
+// ThrottleStore (migration 0008; PostgreSQL's in 0002) on every backend:
 // states round-trip, two connections (as two processes would) add their failures up, quiet keys
 // are forgotten, the table is capped, and StoredThrottle locks through it.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // Who had no orders in each resolved turn, kept beside the turn record
-// (storage/core/turn_attendance.h, schemas/sql/0018 and schemas/pg/0008): what commit_turn keeps,
+// (storage/core/turn_attendance.h, migration 0018): what commit_turn keeps,
 // that turns_without_orders reads it instead of the summary, the summary as the fallback for a turn
 // without a row, rollback, and the upgrade of a database whose turns predate the table, on both
 // backends.
@@ -183,9 +183,9 @@ TEST(TurnAttendanceUpgradeTest, PostgresqlFillsTheTableFromTheSummaries) {
     ASSERT_TRUE(c.ok()) << c.status().to_string();
     auto all = pg::bundled_migrations();
     ASSERT_TRUE(all.ok());
-    ASSERT_GE(all->size(), 8u);
-    ASSERT_EQ((*all)[7].version, 8);
-    std::vector<pg::Migration> before(all->begin(), all->begin() + 7);
+    ASSERT_GE(all->size(), 18u);
+    ASSERT_EQ((*all)[17].name, "turn_attendance");
+    std::vector<pg::Migration> before(all->begin(), all->begin() + 17);
     auto v = pg::migrate(*c, before);
     ASSERT_TRUE(v.ok()) << v.status().to_string();
     ASSERT_TRUE(c->exec(kTurnsBefore).ok());

@@ -148,7 +148,7 @@ namespace {
 // run with other migrations never serves a stale copy.
 std::string template_name() {
   std::string all;
-  for (const auto& path : embedded_files("schemas/pg/"))
+  for (const auto& path : embedded_files("schemas/migrations/"))
     if (auto text = embedded_file(path)) all.append(path).append(*text);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016zx", std::hash<std::string>()(all));

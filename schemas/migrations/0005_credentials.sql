@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0005_credentials: player secrets and tokens stored only as hashes (storage/credential_store.h,
 -- server/app/secrets.h). Same conventions as 0001_init.
 --

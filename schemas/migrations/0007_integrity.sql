@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0007_integrity: turns being resolved, and game ids unique regardless of case.
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.

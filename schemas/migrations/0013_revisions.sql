@@ -1,3 +1,4 @@
+-- @sqlite
 -- Revision counters for the web answer cache (server/http/response_cache.h).
 -- Every write to a game's rows adds one to that game's revision. The site's revision '*' (the
 -- index lists every game) is the sum of them all, computed by the reader

@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0011_attendance: missed turns, civil disorder, standby players, takeover codes and absences
 -- (storage/attendance_store.h). Consecutive misses are derived from the turn records
 -- (summary.players_without_orders), so a rollback stays consistent; what is kept here is only

@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0004_inbox_lease: who is answering an inbox message right now.
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.

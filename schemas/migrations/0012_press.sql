@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0012_press: press between players (storage/press_store.h) and each game's press options.
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.

@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0006_mail_bounds: what keeps received mail from stalling the host or filling its disk.
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.

@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0010_membership: sign-ups for games open for sign-ups, and each position's contact (address and
 -- the person's name) kept beside the turn states so that a rollback never reverts an address
 -- change (storage/membership_store.h).

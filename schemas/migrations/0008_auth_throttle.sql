@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0008_auth_throttle: the guessing limiter's counters for mail (server/app/auth_throttle.h).
 --
 -- Applied by storage/sqlite/migrator.cc inside one transaction; do not add BEGIN/COMMIT here.

@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0016_bulk_revisions: one revision bump per commit_turn / rollback for a turn's battles and
 -- reports, instead of one per row (a 10,000-player turn writes 75,000 of them, and each per-row
 -- bump was an upsert of the game's revisions row).

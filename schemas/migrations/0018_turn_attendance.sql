@@ -1,3 +1,4 @@
+-- @sqlite
 -- 0018_turn_attendance: who had no orders in each resolved turn, and when it ran, beside the turn
 -- record (storage/attendance_store.h turns_without_orders). The attendance check reads the last
 -- 50 resolved turns after every run (server/app/attendance.h); from the turn record that was a
@@ -36,3 +37,23 @@ CREATE TRIGGER rev_turn_attendance_delete AFTER DELETE ON turn_attendance BEGIN
   INSERT INTO revisions (scope, rev) VALUES (OLD.game_id, 1)
     ON CONFLICT (scope) DO UPDATE SET rev = rev + 1;
 END;
+-- @postgres
+-- 0008_turn_attendance: as 0018_turn_attendance.sql, who had no orders in each
+-- resolved turn and when it ran, beside the turn record, so the attendance check does not parse
+-- every recent turn's whole summary.
+CREATE TABLE turn_attendance (
+  game_id        TEXT   NOT NULL,
+  turn           BIGINT NOT NULL,
+  ran_at         BIGINT NOT NULL,
+  without_orders TEXT   NOT NULL CHECK (json_typeof(without_orders::json) = 'array'),
+  PRIMARY KEY (game_id, turn),
+  FOREIGN KEY (game_id, turn) REFERENCES turns(game_id, turn) ON DELETE CASCADE
+);
+
+INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders)
+  SELECT game_id, turn, ran_at,
+         coalesce(nullif(summary_json::jsonb -> 'players_without_orders', 'null'::jsonb), '[]'::jsonb)::text
+  FROM turns
+  WHERE coalesce(jsonb_typeof(summary_json::jsonb -> 'players_without_orders'), 'null')
+        IN ('array', 'null');
+SELECT adj_attach_revision_triggers('turn_attendance');
