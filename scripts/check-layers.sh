@@ -12,7 +12,7 @@
 #   server/app      storage          the services: no pages, mail or sockets
 #   server/render   rules            the map as SVG and PNG
 #   server/http     rules/core, base the transport: no services, routes, mail or command line
-#   server/web      app, render, http
+#   server/web      app, render, http (and never storage/store.h: routes call the services)
 #   server/mail     app
 #   server/daemon   web, mail, render, http
 #   server/cli      daemon, and everything below it
@@ -77,6 +77,13 @@ for layer in "${!below[@]}"; do
   done < <(grep -rn "${exclude[@]}" --include='*.h' --include='*.cc' -E '^\s*#\s*include "' "$layer" |
              sed -E 's/^([^:]+:[0-9]+):\s*/\1:/')
 done
+# The web's routes reach the database through the services only (server/app), never the whole
+# Store (storage/store.h, with the queues and every write).
+while IFS= read -r hit; do
+  echo "check-layers: ${hit%%:#*}: server/web may not include storage/store.h (call the services)"
+  status=1
+done < <(grep -rn --include='*.h' --include='*.cc' -E '^\s*#\s*include "storage/store.h"' server/web |
+           sed -E 's/^([^:]+:[0-9]+):\s*/\1:/')
 if [ "$status" -eq 0 ]; then
   echo "check-layers: every include keeps to the layers (${#below[@]} layers)"
 fi

@@ -16,6 +16,7 @@
 #include "server/app/admin_internal.h"
 #include "server/app/attendance.h"
 #include "server/app/audit_log.h"
+#include "server/app/engine_catalog.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
 
@@ -173,6 +174,21 @@ Result<EngineScript> GameAdmin::upload_engine_script(const std::string& game,
   ADJ_RETURN_IF_ERROR(audit(game, actor, "engine_script",
                             {{"version", stored->version}, {"sha256", stored->sha256}}));
   return stored;
+}
+
+Status GameAdmin::script_version_room(const std::string& game) {
+  return adj::script_version_room(s_.scripts, game);
+}
+
+Result<OrdersOnFile> GameAdmin::orders_on_file(const std::string& game, const std::string& player) {
+  return adj::orders_on_file(s_, game, player);
+}
+
+Result<SubmitOutcome> GameAdmin::enter_orders(const std::string& game, const std::string& player,
+                                              std::string_view text, const std::string& actor,
+                                              std::optional<int> expected_turn) {
+  return enter_orders_for_player(svc_, s_, admin_, now_(), game, player, text, actor,
+                                 expected_turn);
 }
 
 Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor) {

@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "server/app/gm_orders.h"
 #include "server/app/services.h"
 #include "storage/admin_store.h"
 
@@ -187,6 +188,14 @@ class GameAdmin {
   // Services::upload_engine_script, audited ("engine_script": version, sha256) when stored.
   Result<EngineScript> upload_engine_script(const std::string& game, std::string_view source,
                                             const std::string& actor);
+  // script_version_room (engine_catalog.h) of this game: asked before the costly check.
+  Status script_version_room(const std::string& game);
+
+  // The GM's desk for a player's orders (gm_orders.h) over this admin's stores.
+  Result<OrdersOnFile> orders_on_file(const std::string& game, const std::string& player);
+  Result<SubmitOutcome> enter_orders(const std::string& game, const std::string& player,
+                                     std::string_view text, const std::string& actor,
+                                     std::optional<int> expected_turn);
 
  private:
   Status audit(const std::string& game, const std::string& actor, const std::string& action,

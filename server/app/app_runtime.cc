@@ -14,7 +14,12 @@
 
 #include "base/log_escape.h"
 #include "server/app/app_runtime.h"
+#include "server/app/attendance.h"
+#include "server/app/confirmations.h"
+#include "server/app/host_desk.h"
+#include "server/app/membership.h"
 #include "server/app/open_store.h"
+#include "server/app/press.h"
 #include "storage/store.h"
 
 namespace adj {
@@ -117,5 +122,30 @@ Status AppRuntime::open_check() {
 }
 
 Store& AppRuntime::store() { return *local().store; }
+
+namespace {
+Stores stores_of(Store& s) { return Stores{s, s, s, s, s, s}; }
+}  // namespace
+
+Membership AppRuntime::membership(const std::string& base_url) {
+  Store& s = store();
+  return Membership(services(), stores_of(s), s, s, clock_, base_url);
+}
+
+Confirmations AppRuntime::confirmations(const std::string& base_url) {
+  return Confirmations(services(), store(), clock_, base_url);
+}
+
+Attendance AppRuntime::attendance(const std::string& base_url) {
+  Store& s = store();
+  return Attendance(services(), stores_of(s), s, s, clock_, base_url);
+}
+
+Press AppRuntime::press() {
+  Store& s = store();
+  return Press(services(), s, clock_, &s);
+}
+
+HostDesk AppRuntime::host_desk() { return HostDesk(store()); }
 
 }  // namespace adj

@@ -4,7 +4,9 @@
 // command line, a test) owns one; the web, the mail flows and the daemon's loops borrow it.
 //
 // Thread-safety: every method may be called from any thread. services(), admin() and store()
-// return objects owned by the calling thread (each thread opens its own Store on first use).
+// return objects owned by the calling thread (each thread opens its own Store on first use);
+// membership(), confirmations(), attendance(), press() and host_desk() return objects over
+// them, for use on the calling thread only.
 // The hook setters are not synchronised: set them before other threads use the runtime; the
 // hooks themselves must be thread-safe and quick.
 #pragma once
@@ -22,6 +24,11 @@
 namespace adj {
 
 class Store;
+class Membership;
+class Confirmations;
+class Attendance;
+class Press;
+class HostDesk;
 
 struct AppConfig {
   // The database argument (storage/open_database.h): a SQLite file path (the default) or a
@@ -54,6 +61,14 @@ class AppRuntime {
   Services& services();
   GameAdmin& admin();
   Store& store();
+  // The sign-up, confirmation, attendance and press services over this thread's store, with
+  // `base_url` (no trailing /) in the links their mail carries; and the host's view of the mail
+  // queues. Cheap to make. Throw StoreUnavailable as services() does.
+  Membership membership(const std::string& base_url);
+  Confirmations confirmations(const std::string& base_url);
+  Attendance attendance(const std::string& base_url);
+  Press press();
+  HostDesk host_desk();
   // Opens the database once from the calling thread; an error to report at startup.
   Status open_check();
 

@@ -28,4 +28,8 @@ Result<GameHistory> game_history(GameStore& games, const std::string& game, int 
   return h;
 }
 
+Result<GameHistory> Services::history(const std::string& game, int open_turn, int max_turns) {
+  return game_history(s_.games, game, open_turn, max_turns);
+}
+
 }  // namespace adj

@@ -31,6 +31,8 @@ struct Stores {
   EngineScriptStore& scripts;  // the scripts of games whose engine is a Lua script
 };
 
+struct GameHistory;
+
 using Clock = std::function<UnixTime()>;
 
 // Server-side limits of sign-in sessions (docs/security.md): a session unused for idle_seconds,
@@ -103,6 +105,17 @@ class Services {
   Result<std::vector<GameSummary>> list_games();
   // The game's open-turn state as the `game show --json` document.
   Result<Json> show_game(const std::string& game);
+  // The game's summary; its state at the start of `turn` (the open turn when nullopt); its id as
+  // stored (ids compare without regard to case). Errors as the GameStore's (NotFound).
+  Result<GameSummary> game_summary(const std::string& game) { return s_.games.game_summary(game); }
+  Result<GameState> load_state(const std::string& game, std::optional<int> turn = std::nullopt) {
+    return s_.games.load_state(game, turn);
+  }
+  Result<std::string> stored_game_id(const std::string& game) {
+    return s_.games.stored_game_id(game);
+  }
+  // game_history (history.h) of this game.
+  Result<GameHistory> history(const std::string& game, int open_turn, int max_turns);
 
   // Validates an order file against the game's open turn; stores nothing.
   Result<SubmitOutcome> check_orders(const std::string& game, std::string_view text);

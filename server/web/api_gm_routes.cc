@@ -23,7 +23,6 @@
 #include "server/web/api_internal.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -73,7 +72,7 @@ Schedule schedule_from_json(const Json& j) {
 
 // The game's summary with its deadline, as answered by create/pause/resume/rollback.
 Response summary_response(WebContext& ctx, const std::string& game, int status = 200) {
-  auto sum = thread_store(ctx).game_summary(game);
+  auto sum = ctx.services().game_summary(game);
   if (!sum.ok()) return fail(sum.status());
   auto sched = ctx.admin().schedule(game);
   return json_response(summary_json(*sum, sched.ok() ? sched->deadline : std::nullopt), status);
@@ -153,7 +152,7 @@ Response create_game(WebContext& ctx, const Request& req) {
 }
 
 Response submissions(WebContext& ctx, const std::string& game) {
-  auto sum = thread_store(ctx).game_summary(game);
+  auto sum = ctx.services().game_summary(game);
   if (!sum.ok()) return fail(sum.status());
   auto st = ctx.admin().submission_status(game);
   if (!st.ok()) return fail(st.status());
@@ -217,7 +216,7 @@ Response rollback(WebContext& ctx, const Request& req, const std::string& game) 
   if (auto* r = std::get_if<Response>(&doc)) return *r;
   const Json& body = std::get<Json>(doc);
   if (body.contains("from_turn")) {  // the open turn the request was made for
-    auto sum = thread_store(ctx).game_summary(game);
+    auto sum = ctx.services().game_summary(game);
     if (!sum.ok()) return fail(sum.status());
     if (Status stale = stale_turn(body["from_turn"].get<int>(), sum->turn); !stale.ok())
       return fail(stale);
@@ -266,8 +265,7 @@ Response post_player_reset(WebContext& ctx, const Request& req, const std::strin
 
 // GET .../players/{player}/orders (GM): the file on record for the open turn with its answer.
 Response get_player_orders(WebContext& ctx, const std::string& game, const std::string& player) {
-  Store& st = thread_store(ctx);
-  auto file = orders_on_file(Stores{st, st, st, st, st, st}, game, player);
+  auto file = ctx.admin().orders_on_file(game, player);
   if (!file.ok()) return fail(file.status());
   Json j = {{"game", game}, {"player", file->player}, {"turn", file->turn}, {"orders", nullptr}};
   if (file->file) {
@@ -300,9 +298,7 @@ Response put_player_orders(WebContext& ctx, const Request& req, const std::strin
   const std::string text = doc["orders"].get<std::string>();
   if (text.size() > 64 * 1024)
     return error_response(413, "the orders are too long (at most 64 KB)");
-  Store& st = thread_store(ctx);
-  auto out = enter_orders_for_player(ctx.services(), Stores{st, st, st, st, st, st}, st,
-                                     ctx.clock()(), game, player, text, kGmActor, turn);
+  auto out = ctx.admin().enter_orders(game, player, text, kGmActor, turn);
   if (!out.ok()) return fail(out.status());
   ctx.metrics().submission("gm", !out->ack.refused);
   return json_response({{"game", game},
@@ -341,7 +337,7 @@ Response put_engine_script(WebContext& ctx, const Request& req, const std::strin
     return error_response(413, "the script is too long (at most " +
                                    std::to_string(host_script_limits().source_bytes) + " bytes)");
   if (req.body.empty()) return error_response(400, "the request body must be the Lua script");
-  if (Status room = script_version_room(thread_store(ctx), game); !room.ok()) return fail(room);
+  if (Status room = ctx.admin().script_version_room(game); !room.ok()) return fail(room);
   auto stored = ctx.admin().upload_engine_script(game, req.body, kGmActor);
   if (!stored.ok()) {
     if (is_script_check_busy(stored.status())) return script_check_busy(stored.status());

@@ -25,7 +25,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 

@@ -30,7 +30,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -54,10 +53,8 @@ using Body = std::function<Response(const Request&, const Params&)>;
 
 constexpr int kMaxTurnNumber = 1000000;
 
-Stores stores_of(WebContext& ctx) {
-  Store& s = thread_store(ctx);
-  return Stores{s, s, s, s, s, s};
-}
+// The stores the archive's app functions (server/app/ending.h) read.
+Stores stores_of(WebContext& ctx) { return ctx.services().stores(); }
 
 using route::game_path;
 using route::upper;
@@ -139,10 +136,10 @@ struct StandingsNow {
 Result<StandingsNow> standings_now(WebContext& ctx, const std::string& game) {
   Stores s = stores_of(ctx);
   StandingsNow out;
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return g.status();
   out.game = *g;
-  Result<GameState> st = s.games.load_state(game, std::nullopt);
+  Result<GameState> st = ctx.services().load_state(game);
   if (!st.ok()) return st.status();
   out.victory = victory_of(*st);
   if (g->status == "finished") {
@@ -178,7 +175,7 @@ Response standings_page(WebContext& ctx, const Request& req, const std::string& 
 
 Response archive_page(WebContext& ctx, const Request& req, const std::string& game) {
   Stores s = stores_of(ctx);
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return status_page(g.status());
   auto turns = archive_turns(s, game);
   if (!turns.ok()) return status_page(turns.status());
@@ -204,7 +201,7 @@ Response archive_turn_page(WebContext& ctx, const Request& req, const std::strin
   const auto turn = turn_number(turn_text);
   if (!turn) return error_page(400, "The turn must be a positive whole number, as in /archive/3.");
   Stores s = stores_of(ctx);
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return status_page(g.status());
   auto t = archive_turn(s, game, *turn);
   if (t.ok() && g->status != "finished") t->draw.clear();  // draw proposals: after the end
@@ -296,7 +293,7 @@ Response my_files_page(WebContext& ctx, const Request& req, const std::string& g
   }
   if (me->game != game) return error_page(403, "You are signed in to another game.");
   Stores s = stores_of(ctx);
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return status_page(g.status());
   auto files = player_files(s, game, me->player);
   if (!files.ok()) return status_page(files.status());
@@ -350,7 +347,7 @@ Json archive_turn_json(const ArchiveTurn& t) {
 
 Response api_archive(WebContext& ctx, const std::string& game) {
   Stores s = stores_of(ctx);
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return api_fail(g.status());
   auto turns = archive_turns(s, game);
   if (!turns.ok()) return api_fail(turns.status());
@@ -369,7 +366,7 @@ Response api_archive_turn(WebContext& ctx, const std::string& game, const std::s
   const auto turn = turn_number(text);
   if (!turn) return json_response({{"error", "turn must be a positive whole number"}}, 400);
   Stores s = stores_of(ctx);
-  Result<GameSummary> g = s.games.game_summary(game);
+  Result<GameSummary> g = ctx.services().game_summary(game);
   if (!g.ok()) return api_fail(g.status());
   auto t = archive_turn(s, game, *turn);
   if (!t.ok()) return api_fail(t.status());
@@ -440,7 +437,7 @@ Response api_files(WebContext& ctx, const Request& req, const std::string& game,
   if (!allowed)
     return json_response({{"error", "a player may read only their own order files"}}, 403);
   Stores s = stores_of(ctx);
-  Result<GameState> st = s.games.load_state(game, std::nullopt);
+  Result<GameState> st = ctx.services().load_state(game);
   if (!st.ok()) return api_fail(st.status());
   if (!st->find_player(player))
     return json_response({{"error", "there is no player " + player + " in game " + game}}, 404);

@@ -27,7 +27,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -117,7 +116,7 @@ Response api_standby(WebContext& ctx, const Request& req, const std::string& gam
   if (auto* r = std::get_if<Response>(&body)) return *r;
   auto email = string_field(std::get<Json>(body), "email");
   if (!email.ok()) return api_fail(email.status());
-  Confirmations confirm(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
+  Confirmations confirm = ctx.confirmations();
   auto out = confirm.ask_standby(game, *email, "api", client_key(req.remote));
   if (!out.ok()) return api_fail(out.status());
   if (out->limited) {

@@ -12,18 +12,13 @@
 #include "server/http/http_types.h"
 #include "server/web/route_util.h"
 #include "server/web/web_context.h"
-#include "storage/store.h"
 
 namespace adj::web::attendance_detail {
 
 // The audit log's actor for the GM's actions.
 inline constexpr const char* kGmActor = "gm";
 
-inline Attendance attendance_of(WebContext& ctx) {
-  Store& s = thread_store(ctx);
-  return Attendance(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
-                    ctx.config().base_url);
-}
+inline Attendance attendance_of(WebContext& ctx) { return ctx.attendance(); }
 
 // The private error page for a failed service call (logged as event=attendance_error).
 inline http::Response status_page(const Status& s) {

@@ -17,7 +17,6 @@
 #include "server/web/page_render.h"
 #include "server/web/route_util.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -72,7 +71,7 @@ std::string session_player(const Request& req, WebContext& ctx, const std::strin
 
 // The game summary; NotFound with a readable message otherwise.
 Result<GameSummary> game_of(WebContext& ctx, const std::string& game) {
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok() && g.status().code() == StatusCode::kNotFound)
     return Status::NotFound("There is no game \"" + game + "\" on this server.");
   return g;
@@ -105,7 +104,7 @@ Response standby_page(WebContext& ctx, const Request& req, const std::string& ga
 Response standby_post(WebContext& ctx, const Request& req, const std::string& game) {
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  Confirmations confirm(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
+  Confirmations confirm = ctx.confirmations();
   auto out = confirm.ask_standby(game, field(form, "email"), "web", client_key(req.remote));
   if (!out.ok()) return status_page(out.status());
   if (out->limited) return error_page(429, out->text);
@@ -115,7 +114,7 @@ Response standby_post(WebContext& ctx, const Request& req, const std::string& ga
 Response takeover_page(WebContext& ctx, const Request& req, const std::string& game) {
   auto g = game_of(ctx, game);
   if (!g.ok()) return status_page(g.status());
-  auto st = thread_store(ctx).load_state(game, std::nullopt);
+  auto st = ctx.services().load_state(game);
   if (!st.ok()) return status_page(st.status());
   Json kingdoms = Json::array();
   const std::string chosen = upper(req.query.count("kingdom") ? req.query.at("kingdom") : "");

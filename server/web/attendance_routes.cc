@@ -29,7 +29,6 @@
 #include "server/web/auth_guard.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -50,9 +49,7 @@ using route::upper;
 Replacer replacer_of(WebContext& ctx) {
   return [&ctx](const std::string& game, const std::string& player, const std::string& email,
                 const std::string& actor) -> Result<TakeoverOutcome> {
-    Store& s = thread_store(ctx);
-    Membership m(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
-                 ctx.config().base_url);
+    Membership m = ctx.membership();
     auto r = m.replace(game, player, email, "", actor);
     if (!r.ok()) return r.status();
     return TakeoverOutcome{game, r->player, r->email, r->secret};

@@ -34,7 +34,6 @@
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 
@@ -314,7 +313,7 @@ Response gm_orders_page(WebContext& ctx, const Request& req, const std::string& 
                         const std::string& player_arg, Json result = nullptr,
                         const std::string& kept = "", int status = 200) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
-  auto file = orders_on_file(web_stores(ctx), game, player_arg);
+  auto file = ctx.admin().orders_on_file(game, player_arg);
   if (!file.ok()) return status_page(file.status());
   auto st = ctx.services().show_game(game);
   if (!st.ok()) return status_page(st.status());
@@ -367,8 +366,7 @@ Response gm_orders_post(WebContext& ctx, const Request& req, const std::string& 
                  413);
   if (trim(text).empty())
     return again({{"error", "Write the orders to enter; nothing was stored."}}, 400);
-  auto out = enter_orders_for_player(ctx.services(), web_stores(ctx), thread_store(ctx),
-                                     ctx.clock()(), game, player, text, kGmActor, std::nullopt);
+  auto out = ctx.admin().enter_orders(game, player, text, kGmActor, std::nullopt);
   if (!out.ok()) {
     if (http::http_status(out.status()) == 500) return status_page(out.status());
     return again({{"error", out.status().message()}}, http::http_status(out.status()));
@@ -434,7 +432,7 @@ void gm_game_turn_routes(http::Router& router, WebContext& ctx) {
                return gm_action(ctx, req, game, "engine-script", [&](const auto& form) {
                  const std::string script = field(form, "script");
                  if (script.empty()) return Status::InvalidArgument("paste the Lua script first");
-                 ADJ_RETURN_IF_ERROR(script_version_room(thread_store(ctx), game));
+                 ADJ_RETURN_IF_ERROR(ctx.admin().script_version_room(game));
                  return ctx.admin().upload_engine_script(game, script, kGmActor).status();
                });
              }),

@@ -34,7 +34,6 @@
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 

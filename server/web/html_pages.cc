@@ -33,7 +33,6 @@
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 
@@ -152,10 +151,7 @@ std::string locked_message(const Response& refusal) {
   return "Too many failed attempts; try again later.";
 }
 
-Stores web_stores(WebContext& ctx) {
-  Store& st = thread_store(ctx);
-  return Stores{st, st, st, st, st, st};
-}
+Stores web_stores(WebContext& ctx) { return ctx.services().stores(); }
 
 std::int64_t latest_audit_id(WebContext& ctx, const std::string& game) {
   auto log = ctx.admin().audit_log(game);

@@ -15,7 +15,6 @@
 #include "server/app/services.h"
 #include "server/web/route_util.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 

@@ -34,7 +34,6 @@
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 
@@ -180,7 +179,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                       {"rejected", s.rejected}};
   Json on_record = nullptr;
   std::string text = kept_text;
-  auto file = orders_on_file(web_stores(ctx), game, me.player);
+  auto file = ctx.admin().orders_on_file(game, me.player);
   if (file.ok() && file->file) {
     on_record = on_record_view(*file->file);
     if (result.is_null()) text = editable_text(file->file->raw_text);
@@ -251,7 +250,7 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
     model["next_turn_link"] = *turn + 1;
   }
   // The map after the turn with the report's moves and battles; no map when that state is gone.
-  if (auto after = thread_store(ctx).load_state(game, *turn + 1); after.ok()) {
+  if (auto after = ctx.services().load_state(game, *turn + 1); after.ok()) {
     render::MapModel map =
         render::map_model_from_state(public_state(to_json(*after), g->status == "finished"));
     map.arrows = arrows_from_report(rep->json);

@@ -35,7 +35,6 @@
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web::html {
 
@@ -77,7 +76,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
 
   Json roundup = nullptr;
   Json charts = Json::array();
-  auto history = game_history(thread_store(ctx), game, turn, kMaxChartTurns);
+  auto history = ctx.services().history(game, turn, kMaxChartTurns);
   if (!history.ok()) return status_page(history.status());
   if (!history->roundups.empty()) roundup = roundup_view(history->roundups.back(), players);
   const KingdomHistory kh = history_from_roundups(

@@ -6,7 +6,7 @@
 // Every handler catches everything: a failure becomes an error page (500 with no detail; the
 // detail goes to the log), never an exception out of the router.
 // Thread-safety: the handlers run on the server's worker threads and touch only per-thread
-// objects (WebContext::services()/admin()/thread_store) and thread-safe ones (Metrics).
+// objects (WebContext::services(), admin() and the other services) and thread-safe ones (Metrics).
 #include "server/web/html_pages.h"
 #include "server/web/routes.h"
 

@@ -21,7 +21,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 using http::Params;
@@ -145,7 +144,7 @@ Response api_signups(WebContext& ctx, const std::string& game) {
   if (!list.ok()) return api_fail(list.status());
   Json rows = Json::array();
   for (const auto& s : *list) rows.push_back(signup_json(s));
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok()) return api_fail(g.status());
   return json_response({{"game", game}, {"status", g->status}, {"signups", std::move(rows)}});
 }

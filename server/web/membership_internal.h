@@ -13,22 +13,15 @@
 #include "server/app/membership.h"
 #include "server/http/http_types.h"
 #include "server/web/web_context.h"
-#include "storage/store.h"
 
 namespace adj::web::membership_detail {
 
 // The audit log's actor for the GM's actions.
 inline constexpr const char* kGmActor = "gm";
 
-inline Membership membership(WebContext& ctx) {
-  Store& s = thread_store(ctx);
-  return Membership(ctx.services(), Stores{s, s, s, s, s, s}, s, s, ctx.clock(),
-                    ctx.config().base_url);
-}
+inline Membership membership(WebContext& ctx) { return ctx.membership(); }
 
-inline Confirmations confirmations(WebContext& ctx) {
-  return Confirmations(ctx.services(), thread_store(ctx), ctx.clock(), ctx.config().base_url);
-}
+inline Confirmations confirmations(WebContext& ctx) { return ctx.confirmations(); }
 
 // The sign-up id of a path segment: up to 15 digits; nullopt otherwise.
 inline std::optional<std::int64_t> signup_id(const std::string& s) {

@@ -24,7 +24,6 @@
 #include "server/web/page_render.h"
 #include "server/web/route_util.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 using http::Params;
@@ -95,7 +94,7 @@ std::optional<Response> stale_turn(WebContext& ctx, const std::map<std::string, 
                                    const std::string& game, const std::string& back) {
   const std::string t = trim(field(form, "turn"));
   if (t.empty()) return std::nullopt;
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok()) return status_page(g.status());
   if (t == std::to_string(g->turn)) return std::nullopt;
   int sent = 0;
@@ -112,12 +111,12 @@ std::optional<Response> stale_turn(WebContext& ctx, const std::map<std::string, 
 Response join_form(WebContext& ctx, const Request& req, const std::string& game,
                    const std::string& error, const std::string& email,
                    const std::string& preferences, int status, const std::string& done = "") {
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok() && g.status().code() == StatusCode::kNotFound)
     return error_page(404, "There is no game \"" + game.substr(0, 64) +
                                "\" on this server; the list of games is on the home page.");
   if (!g.ok()) return status_page(g.status());
-  auto state = thread_store(ctx).load_state(game, std::nullopt);
+  auto state = ctx.services().load_state(game);
   if (!state.ok()) return status_page(state.status());
   Json kingdoms = Json::array();
   for (const Player& p : state->players) kingdoms.push_back({{"code", p.code}, {"name", p.name}});
@@ -164,7 +163,7 @@ Response join_post(WebContext& ctx, const Request& req, const std::string& game)
 Response confirm_page(WebContext& ctx, const Request& req, const std::string& game,
                       const std::string& code, const std::string& result, const std::string& error,
                       int status) {
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok()) return status_page(g.status());
   const CsrfToken csrf = csrf_token(req);
   Json model = {{"game", g->id},

@@ -35,7 +35,6 @@
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
 #include "server/web/routes.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -44,9 +43,9 @@ namespace adj::web {
 std::string membership_gm_section(WebContext& ctx, const std::string& game,
                                   const std::string& csrf) {
   using namespace membership_detail;
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok()) return "";
-  auto state = thread_store(ctx).load_state(game, std::nullopt);
+  auto state = ctx.services().load_state(game);
   if (!state.ok()) return "";
   auto list = membership(ctx).signups(game);
   auto contacts = membership(ctx).contacts(game);
@@ -97,10 +96,10 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
 std::string membership_me_section(WebContext& ctx, const std::string& game,
                                   const std::string& player, const std::string& csrf) {
   using namespace membership_detail;
-  auto g = thread_store(ctx).game_summary(game);
+  auto g = ctx.services().game_summary(game);
   if (!g.ok()) return "";
   std::string email;
-  if (auto state = thread_store(ctx).load_state(game, std::nullopt); state.ok())
+  if (auto state = ctx.services().load_state(game); state.ok())
     for (const Player& p : state->players)
       if (p.code == player) email = p.email;
   Json model = {{"game", game}, {"turn", g->turn}, {"csrf", csrf}, {"email", email}};

@@ -13,6 +13,8 @@
 
 #include "base/escape.h"
 #include "rules/game/state.h"
+#include "server/app/host_desk.h"
+#include "server/app/press.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/outbox_view.h"
@@ -21,7 +23,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -99,10 +100,10 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/api/mail",
       [&ctx](const http::Request& req, const http::Params&) {
         if (!is_gm(req, ctx.config())) return http::Response::error(403, "GM only", true);
-        Store& store = thread_store(ctx);
-        auto failed = store.inbox_list("failed", 100, true);
-        auto waiting = store.inbox_list("new", 100, true);
-        auto sizes = store.storage_by_game();
+        HostDesk desk = ctx.host_desk();
+        auto failed = desk.inbox("failed", 100);
+        auto waiting = desk.inbox("new", 100);
+        auto sizes = desk.storage_by_game();
         if (!failed.ok() || !waiting.ok() || !sizes.ok())
           return http::Response::error(500, "the mail tables could not be read", true);
         Json out{{"failed", Json::array()}, {"new", Json::array()}, {"games", Json::array()}};
@@ -120,10 +121,10 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/gm/mail",
       [&ctx](const http::Request& req, const http::Params&) {
         if (!is_gm(req, ctx.config())) return http::Response::error(403, "GM only", false);
-        Store& store = thread_store(ctx);
-        auto failed = store.inbox_list("failed", 100, true);
-        auto waiting = store.inbox_list("new", 100, true);
-        auto sizes = store.storage_by_game();
+        HostDesk desk = ctx.host_desk();
+        auto failed = desk.inbox("failed", 100);
+        auto waiting = desk.inbox("new", 100);
+        auto sizes = desk.storage_by_game();
         if (!failed.ok() || !waiting.ok() || !sizes.ok())
           return http::Response::error(500, "the mail tables could not be read", false);
         Json games = Json::array();
@@ -149,7 +150,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       "GET", "/api/games/{game}/outbox",
       [&ctx, load](const http::Request& req, const http::Params& p) {
         if (auto denied = load(req, true)) return *denied;
-        auto list = thread_store(ctx).outbox(p.at("game"), 100);
+        auto list = ctx.host_desk().outbox(p.at("game"), 100);
         if (!list.ok()) return http::Response::error(500, list.status().message(), true);
         Json arr = Json::array();
         for (const auto& m : *list)
@@ -169,9 +170,9 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
       [&ctx, load](const http::Request& req, const http::Params& p) {
         if (auto denied = load(req, false)) return *denied;
         const std::string game = p.at("game");
-        auto list = thread_store(ctx).outbox(game, 100);
+        auto list = ctx.host_desk().outbox(game, 100);
         if (!list.ok()) return http::Response::error(500, list.status().message(), false);
-        auto sum = thread_store(ctx).game_summary(game);
+        auto sum = ctx.services().game_summary(game);
         const std::string name = sum.ok() ? sum->name : game;
         Json rows = Json::array();
         for (const auto& m : *list)
@@ -197,7 +198,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
         bool digits = !id_text.empty() && id_text.size() <= 15;
         for (char c : id_text) digits = digits && c >= '0' && c <= '9';
         if (digits) id = std::stoll(id_text);
-        auto m = digits ? thread_store(ctx).outbox_message(id)
+        auto m = digits ? ctx.host_desk().outbox_message(id)
                         : Result<OutboxMessage>(Status::NotFound("no message"));
         if (!m.ok()) {
           if (m.status().code() != StatusCode::kNotFound)
@@ -212,7 +213,7 @@ void register_outbox_routes(http::Router& router, WebContext& ctx) {
         // Press is private to its players unless the game lets the GM read it (fails closed).
         if (m->kind == "press" && !v.withheld) {
           auto opts = m->game.empty() ? Result<PressOptions>(Status::NotFound("no game"))
-                                      : thread_store(ctx).press_options(m->game);
+                                      : ctx.press().options(m->game);
           if (!opts.ok() || !opts->gm_reads_private) {
             v.withheld = true;
             v.body =

@@ -22,7 +22,6 @@
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 
 namespace adj::web {
 
@@ -41,10 +40,7 @@ constexpr std::size_t kMaxFormBytes = 64 * 1024;
 using route::game_path;
 using route::upper;
 
-Press press_of(WebContext& ctx) {
-  Store& s = thread_store(ctx);
-  return Press(ctx.services(), s, ctx.clock(), &s);
-}
+Press press_of(WebContext& ctx) { return ctx.press(); }
 
 // ---- HTML helpers (route_util.h) ----
 

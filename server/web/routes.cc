@@ -5,12 +5,12 @@
 #include <algorithm>
 #include <map>
 
+#include "server/app/host_desk.h"
 #include "server/app/mail_delivery.h"
 #include "server/http/metrics.h"
 #include "server/web/auth_guard.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
-#include "storage/store.h"
 #include "storage/wait_limit.h"
 
 namespace adj::web {
@@ -63,9 +63,9 @@ void register_routes(http::Router& router, WebContext& ctx) {
         if (!games.ok()) return unavailable();
         // How outgoing mail leaves (server/app/mail_delivery.h) and how much waits: -1 when
         // the count cannot be read.
-        Store& store = thread_store(ctx);
-        const auto queued = store.pending_count();
-        const auto failing = store.failing_count();
+        HostDesk desk = ctx.host_desk();
+        const auto queued = desk.pending_count();
+        const auto failing = desk.failing_count();
         const std::string mail = std::string(R"({"delivery": ")") +
                                  mail_delivery_name(mail_delivery().mode()) + R"(", "queued": )" +
                                  std::to_string(queued.ok() ? *queued : -1) + R"(, "failing": )" +
@@ -94,10 +94,10 @@ void register_routes(http::Router& router, WebContext& ctx) {
         ctx.metrics().set_gauge("adjutant_auth_locked_keys",
                                 static_cast<double>(ctx.throttle().locked(ctx.clock()())));
         {
-          Store& store = thread_store(ctx);
-          if (auto n = store.pending_count(); n.ok())
+          HostDesk desk = ctx.host_desk();
+          if (auto n = desk.pending_count(); n.ok())
             ctx.metrics().set_gauge("adjutant_mail_queue", *n);
-          if (auto n = store.failing_count(); n.ok())
+          if (auto n = desk.failing_count(); n.ok())
             ctx.metrics().set_gauge("adjutant_mail_failing", *n);
         }
         std::string out = ctx.metrics().render();
@@ -117,7 +117,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
             out += "adjutant_games{status=\"" + http::prometheus_label(status) + "\"} " +
                    std::to_string(n) + "\n";
         }
-        if (auto sizes = thread_store(ctx).storage_by_game(); sizes.ok()) {
+        if (auto sizes = ctx.host_desk().storage_by_game(); sizes.ok()) {
           out +=
               "# HELP adjutant_game_bytes Bytes stored per game, by kind.\n"
               "# TYPE adjutant_game_bytes gauge\n";
@@ -140,7 +140,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
   router.set_params_filter([&ctx](http::Params& p) {
     auto it = p.find("game");
     if (it == p.end()) return;
-    auto stored = thread_store(ctx).stored_game_id(it->second);
+    auto stored = ctx.services().stored_game_id(it->second);
     if (stored.ok()) it->second = *stored;
   });
   // A change that succeeded may have queued mail (press, sign-ups, notices): delivery looks now.

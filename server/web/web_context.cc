@@ -1,6 +1,12 @@
 // WebContext: the web's borrowing of the application runtime (server/app/app_runtime.h).
 #include "server/web/web_context.h"
 
+#include "server/app/attendance.h"
+#include "server/app/confirmations.h"
+#include "server/app/host_desk.h"
+#include "server/app/membership.h"
+#include "server/app/press.h"
+
 namespace adj::web {
 namespace {
 
@@ -44,8 +50,24 @@ GameAdmin& WebContext::admin() {
   return or_unavailable([&]() -> GameAdmin& { return app_->admin(); });
 }
 
-Store& thread_store(WebContext& ctx) {
-  return or_unavailable([&]() -> Store& { return ctx.app().store(); });
+Membership WebContext::membership() {
+  return or_unavailable([&] { return app_->membership(config_.base_url); });
+}
+
+Confirmations WebContext::confirmations() {
+  return or_unavailable([&] { return app_->confirmations(config_.base_url); });
+}
+
+Attendance WebContext::attendance() {
+  return or_unavailable([&] { return app_->attendance(config_.base_url); });
+}
+
+Press WebContext::press() {
+  return or_unavailable([&] { return app_->press(); });
+}
+
+HostDesk WebContext::host_desk() {
+  return or_unavailable([&] { return app_->host_desk(); });
 }
 
 }  // namespace adj::web

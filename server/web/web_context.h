@@ -14,7 +14,11 @@
 #include "server/http/metrics.h"
 
 namespace adj {
-class Store;
+class Attendance;
+class Confirmations;
+class HostDesk;
+class Membership;
+class Press;
 }  // namespace adj
 
 namespace adj::web {
@@ -47,6 +51,13 @@ class WebContext {
   // runtime logged why the database cannot be opened.
   Services& services();
   GameAdmin& admin();
+  // The runtime's other services on this thread (AppRuntime), with config().base_url in their
+  // links; http::ServiceUnavailable as services().
+  Membership membership();
+  Confirmations confirmations();
+  Attendance attendance();
+  Press press();
+  HostDesk host_desk();
   Status open_check() { return app_->open_check(); }
 
   // The runtime's hooks and guessing limiter (AppRuntime says when each is called).
@@ -70,10 +81,6 @@ class WebContext {
   AppRuntime* app_;
   http::Metrics* metrics_;
 };
-
-// The calling thread's store (AppRuntime::store), for what Services does not expose; a database
-// that cannot be opened throws http::ServiceUnavailable. Owned by the calling thread.
-Store& thread_store(WebContext& ctx);
 
 // Registers every route (HTML pages, /api/, /healthz, /metrics) on `router`. The context must
 // outlive the router.

@@ -13,6 +13,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 #include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
@@ -196,7 +197,7 @@ TEST_F(HtmlForms, GmCreatesASecondCopyOfABundledScenario) {
                        gm);
   ASSERT_EQ(copy.status, 303) << copy.body;
   EXPECT_EQ(header(copy, "Location"), "/gm/games/britain-2?done=created");
-  auto sum = thread_store(*ctx_).game_summary("britain-2");
+  auto sum = ctx_->app().store().game_summary("britain-2");
   ASSERT_TRUE(sum.ok());
   EXPECT_EQ(sum->name, "Britain, second table");
 
@@ -293,7 +294,7 @@ TEST_F(HtmlForms, GmReadsAndEntersAPlayersOrders) {
   EXPECT_EQ(log->back().action, "orders");
   EXPECT_EQ(log->back().detail["player"], "MRC");
   EXPECT_EQ(log->back().detail["turn"], 1);
-  auto notices = thread_store(*ctx_).notices(kGame);
+  auto notices = ctx_->app().store().notices(kGame);
   ASSERT_TRUE(notices.ok());
   ASSERT_EQ(notices->size(), 1u);
   EXPECT_EQ(notices->front().kind, "orders-entered");
@@ -339,7 +340,7 @@ TEST_F(HtmlForms, CredentialFormsAreNotReplayed) {
 TEST_F(HtmlForms, OutboxPageIsStyledAndShowsAMessage) {
   create_britain();
   const std::string gm = gm_cookie();
-  Store& st = thread_store(*ctx_);
+  Store& st = ctx_->app().store();
   OutboxMessage ack;
   ack.kind = "ack";
   ack.game = kGame;

@@ -14,6 +14,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 #include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/temp_dir.h"
@@ -100,10 +101,10 @@ class MembershipWeb : public ::testing::Test {
     EXPECT_FALSE(json(r).contains("secrets")) << "secrets come at the start";
     EXPECT_TRUE(mailed_.empty());
   }
-  std::string status() { return thread_store(*ctx_).game_summary(pages_test::kGame)->status; }
+  std::string status() { return ctx_->app().store().game_summary(pages_test::kGame)->status; }
   // Confirms the request whose code was mailed (notice "confirm") to `address`, through the API.
   Response confirm(const std::string& address) {
-    auto ns = thread_store(*ctx_).notices(pages_test::kGame);
+    auto ns = ctx_->app().store().notices(pages_test::kGame);
     EXPECT_TRUE(ns.ok());
     std::string code;
     std::smatch m;

@@ -14,6 +14,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 #include "tests/support/grid_world.h"
 #include "tests/support/sanitized.h"
 #include "tests/support/temp_dir.h"
@@ -56,7 +57,7 @@ class PressDigestTest : public ::testing::Test {
     r.body = body.dump();
     return router_->route(r).status;
   }
-  Store& store() { return thread_store(*ctx_); }
+  Store& store() { return ctx_->app().store(); }
   // `deadline`: a deadline that has come (PressDigest::run).
   int digest(UnixTime deadline = 0, PressDigestConfig config = {}) {
     PressDigest d(

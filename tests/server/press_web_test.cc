@@ -12,6 +12,7 @@
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
 #include "storage/sqlite/sqlite_store.h"
+#include "storage/store.h"
 #include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/temp_dir.h"
@@ -100,7 +101,7 @@ class PressWeb : public ::testing::Test {
   // The press mail queued so far: each recipient's digest (press_digest.h), as when a deadline
   // (just after kNow) has come.
   std::vector<Notice> press_notices() {
-    Store& store = thread_store(*ctx_);
+    Store& store = ctx_->app().store();
     PressDigest digest(ctx_->services(), store, [] { return pages_test::kNow; }, &store, {});
     EXPECT_TRUE(digest.run(pages_test::kGame, pages_test::kNow + 1).ok());
     auto all = store.notices(pages_test::kGame);
@@ -303,7 +304,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
   const Response saved =
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "public"}}, gm_cookie());
   ASSERT_EQ(saved.status, 303) << saved.body;
-  auto o = thread_store(*ctx_).press_options(pages_test::kGame);
+  auto o = ctx_->app().store().press_options(pages_test::kGame);
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->press, "public");
   EXPECT_FALSE(o->gm_reads_private);  // unchecked box
@@ -315,7 +316,7 @@ TEST_F(PressWeb, GmDeskFormSetsOptions) {
       post("/gm/games/britain-1/press/options", {{"turn", "1"}, {"press", "none"}}, cookie("WSX"))
           .status,
       403);
-  EXPECT_EQ(thread_store(*ctx_).press_options(pages_test::kGame)->press, "public");
+  EXPECT_EQ(ctx_->app().store().press_options(pages_test::kGame)->press, "public");
 }
 
 TEST_F(PressWeb, ApiNeedsAPlayerAndChecksItsInput) {
@@ -369,7 +370,7 @@ TEST_F(PressWeb, PerTurnBoundIsNamedAndFinishedGamesArchiveEverything) {
           .status,
       201);
 
-  ASSERT_TRUE(thread_store(*ctx_).set_game_status(pages_test::kGame, "finished").ok());
+  ASSERT_TRUE(ctx_->app().store().set_game_status(pages_test::kGame, "finished").ok());
   r = api("POST", "/api/games/britain-1/press", token("MRC"), R"({"to": ["WSX"], "body": "z"})");
   EXPECT_EQ(r.status, 409);
   EXPECT_NE(r.body.find("the game is over"), std::string::npos);
