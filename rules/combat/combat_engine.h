@@ -144,15 +144,48 @@ struct BattleOutcome {
 std::string outcome_inconsistency(const BattleOutcome& out, const std::vector<AttackGroup>& groups,
                                   int defenders);
 
+// What an engine is, and which of the turn loop's rules apply under it: fixed for the engine's
+// life (a Lua engine's come from its declarations). The strings are static text or owned by the
+// engine.
+struct EngineTraits {
+  std::string_view name = {};
+  // A one-paragraph description of the rule system for HELP text and `adjutant engines`.
+  std::string_view summary = {};
+  // Order syntax this engine adds to the common grammar (for HELP); empty when none.
+  std::string_view order_help = {};
+  // True when resolve() never draws from the Rng (a conformance test checks it).
+  bool deterministic = false;
+  // Whether the attacks of one action round on one area fire together (seed 000: "combat is
+  // actually simultaneous ... casualties are removed after combat"): the turn loop then hands the
+  // attacks of every player in that round on that area to one resolve() call, one group each,
+  // in the order of play.
+  bool simultaneous_fire = false;
+  // Whether several origins may attack one area together as one battle (lines of the same action
+  // number against the same area).
+  bool combined_attacks = true;
+  // Whether SUPPORT <where> <to> orders exist under these rules (standing_order then receives
+  // them; the validator refuses SUPPORT otherwise).
+  bool accepts_support = false;
+  // Whether the Dark Age rulebook's own actions and rules apply (docs/rules/dark-age.md §1.6,
+  // §1.8): RAID, INVADE and the Gaelic conversion of population to armies on retreat. The validator
+  // refuses RAID and INVADE otherwise.
+  bool dark_age_actions = false;
+};
+
 class CombatEngine {
  public:
   virtual ~CombatEngine() = default;
 
-  virtual std::string_view name() const = 0;
-  // A one-paragraph description of the rule system for HELP text and `adjutant engines`.
-  virtual std::string_view summary() const = 0;
-  // True when resolve() never draws from the Rng (a conformance test checks it).
-  virtual bool deterministic() const = 0;
+  // The engine's traits (above); the accessors below read them.
+  virtual const EngineTraits& traits() const = 0;
+  std::string_view name() const { return traits().name; }
+  std::string_view summary() const { return traits().summary; }
+  std::string_view order_help() const { return traits().order_help; }
+  bool deterministic() const { return traits().deterministic; }
+  bool simultaneous_fire() const { return traits().simultaneous_fire; }
+  bool combined_attacks() const { return traits().combined_attacks; }
+  bool accepts_support() const { return traits().accepts_support; }
+  bool dark_age_actions() const { return traits().dark_age_actions; }
 
   // Checks the scenario's engine options and any engine data in the world. Called when a game is
   // created; an error names the JSON path and what is wrong.
@@ -199,25 +232,8 @@ class CombatEngine {
   virtual void standing_order(const Order& order, Area& area, Player& player) const;
   // Called once at the end of every turn, after all actions (e.g. to lift exhaustion).
   virtual void end_turn(GameState& state) const;
-  // Order syntax this engine adds to the common grammar (for HELP); empty when none.
-  virtual std::string_view order_help() const { return {}; }
   // What one combat phase allows under these rules (default: an action round, no limits).
   virtual CombatPhaseRules phase_rules(const Json& options) const;
-  // Whether the attacks of one action round on one area fire together (seed 000: "combat is
-  // actually simultaneous ... casualties are removed after combat"): the turn loop then hands the
-  // attacks of every player in that round on that area to one resolve() call, one group each,
-  // in the order of play. Default false.
-  virtual bool simultaneous_fire() const { return false; }
-  // Whether several origins may attack one area together as one battle (lines of the same action
-  // number against the same area). Default true.
-  virtual bool combined_attacks() const { return true; }
-  // Whether SUPPORT <where> <to> orders exist under these rules (standing_order then receives
-  // them; the validator refuses SUPPORT otherwise).
-  virtual bool accepts_support() const { return false; }
-  // Whether the Dark Age rulebook's own actions and rules apply (docs/rules/dark-age.md §1.6,
-  // §1.8): RAID, INVADE and the Gaelic conversion of population to armies on retreat. The validator
-  // refuses RAID and INVADE otherwise. Default false.
-  virtual bool dark_age_actions() const { return false; }
 };
 
 }  // namespace adj

@@ -108,32 +108,35 @@ std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const 
                       o, steps);
 }
 
-std::string_view CrtEngine::summary() const {
-  return "Combat results table: total attack strength (every attacking group of a combined "
-         "attack) against total defence strength (armies x strength per army), as a "
-         "differential or an odds ratio rounded in the defender's favour; terrain and river "
-         "shift the column left, cumulatively (the river only when every group attacks across "
-         "one); one die gives NR (no result), DR/DR2 (the defender retreats 1 or 2 areas, or is "
-         "eliminated if it cannot), AR (the attack fails and each group retreats one area from "
-         "its origin, or is eliminated if it cannot) and, in some tables, AE/DE/EX "
-         "(eliminations, exchange). Retreats go through the side's own areas, never across a "
-         "river nor next to an enemy force; when the defender leaves or dies, one attacking "
-         "army enters the area and the rest stay where they attacked from. Each army attacks "
-         "and each area is attacked at most once per turn. ASSAULT re-rolls a no result once "
-         "and stops; PROBE never enters; OVERRUN shifts one column right: if it pushes the "
-         "defender out, the defender is routed one area further, else the attacker fights to "
-         "the finish, losing an army before every further roll. AMBUSH shifts one column left; "
-         "RETREAT withdraws before a battle that would probably push the defenders out anyway.";
-}
-
-std::string_view CrtEngine::order_help() const {
-  return "Combat results table: no extra keywords. Lines with the same action number against "
-         "the same area attack together as one battle (a combined attack). Each army may "
-         "attack, and each area be attacked, once per combat phase (the turn). When the "
-         "defender retreats or is eliminated, one attacking army enters the area; the others "
-         "stay where they attacked from. Retreat paths start at the area's RETREAT location "
-         "when it is legal, else the engine chooses (farthest from the enemy, then the lowest "
-         "area code).";
+const EngineTraits& CrtEngine::traits() const {
+  static constexpr EngineTraits kTraits{
+      .name = "crt",
+      .summary =
+          "Combat results table: total attack strength (every attacking group of a combined "
+          "attack) against total defence strength (armies x strength per army), as a "
+          "differential or an odds ratio rounded in the defender's favour; terrain and river "
+          "shift the column left, cumulatively (the river only when every group attacks across "
+          "one); one die gives NR (no result), DR/DR2 (the defender retreats 1 or 2 areas, or is "
+          "eliminated if it cannot), AR (the attack fails and each group retreats one area from "
+          "its origin, or is eliminated if it cannot) and, in some tables, AE/DE/EX "
+          "(eliminations, exchange). Retreats go through the side's own areas, never across a "
+          "river nor next to an enemy force; when the defender leaves or dies, one attacking "
+          "army enters the area and the rest stay where they attacked from. Each army attacks "
+          "and each area is attacked at most once per turn. ASSAULT re-rolls a no result once "
+          "and stops; PROBE never enters; OVERRUN shifts one column right: if it pushes the "
+          "defender out, the defender is routed one area further, else the attacker fights to "
+          "the finish, losing an army before every further roll. AMBUSH shifts one column left; "
+          "RETREAT withdraws before a battle that would probably push the defenders out anyway.",
+      .order_help =
+          "Combat results table: no extra keywords. Lines with the same action number against "
+          "the same area attack together as one battle (a combined attack). Each army may "
+          "attack, and each area be attacked, once per combat phase (the turn). When the "
+          "defender retreats or is eliminated, one attacking army enters the area; the others "
+          "stay where they attacked from. Retreat paths start at the area's RETREAT location "
+          "when it is legal, else the engine chooses (farthest from the enemy, then the lowest "
+          "area code).",
+  };
+  return kTraits;
 }
 
 Status CrtEngine::check_game(const GameState& state) const {

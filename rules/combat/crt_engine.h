@@ -69,9 +69,7 @@ std::vector<std::string> crt_attacker_retreat_path(const BattleInput& in, const 
 
 class CrtEngine final : public CombatEngine {
  public:
-  std::string_view name() const override { return "crt"; }
-  std::string_view summary() const override;
-  bool deterministic() const override { return false; }
+  const EngineTraits& traits() const override;
   // Retreat paths end as far as the table's longest retreat (plus an overrun's rout) from the
   // defended area, or the attacker's retreat from its origin, and are ranked by distance (up to 3)
   // from the nearest enemy force: all of it lies within that many steps plus 3.
@@ -79,7 +77,6 @@ class CrtEngine final : public CombatEngine {
   Status check_game(const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
-  std::string_view order_help() const override;
   CombatPhaseRules phase_rules(const Json& options) const override;
 };
 

@@ -10,25 +10,31 @@ int dark_age_defence_level(const Area& area, int armies, const RulesConfig& rule
   return armies + area.population + rules.fort_weight * area.fort + bonus;
 }
 
-std::string_view DarkAgeEngine::summary() const {
-  return "Dark Age: losses by formula, no dice. Attacker strength is the number of attacking "
-         "armies; defender strength is the area's defence level (armies + population + forts + "
-         "terrain or city bonus). MOVE fights one round at 1/2 losses, PROBE one round at 1/3 "
-         "(immune to ambush, not against cities), ASSAULT fights to the finish at 1/3, OVERRUN "
-         "sweeps a weak defender aside or turns into a costly assault (not against cities).";
-}
-
-std::string_view DarkAgeEngine::order_help() const {
-  return "RAID <from> <to> [<n> | AB-<n>] (1 BP, not against cities): a hit-and-run attack. The "
-         "raiders lose 1 army if the defence level is above 0, the defenders 1 army unless an "
-         "ambush faces the raiders' area or the area is forest, mountains or wetlands; the raiders "
-         "always go home, and pillage the area (it loses population) when no defending army is "
-         "left. A RETREAT defence mode may withdraw the defenders first. "
-         "INVADE <from> <to> [-] (Gaelic kingdoms only: Irish, Scots, Picts; 0 BP, not against "
-         "cities): a barbarian invasion. The origin loses 1 population; the target loses 1 army, "
-         "else 1 fort, else 1 population. Nothing moves. "
-         "Gaelic areas attacked by a non-Gaelic kingdom: when a retreat triggers, the population "
-         "turns into armies and retreats too.";
+const EngineTraits& DarkAgeEngine::traits() const {
+  static constexpr EngineTraits kTraits{
+      .name = "dark-age",
+      .summary =
+          "Dark Age: losses by formula, no dice. Attacker strength is the number of attacking "
+          "armies; defender strength is the area's defence level (armies + population + forts + "
+          "terrain or city bonus). MOVE fights one round at 1/2 losses, PROBE one round at 1/3 "
+          "(immune to ambush, not against cities), ASSAULT fights to the finish at 1/3, OVERRUN "
+          "sweeps a weak defender aside or turns into a costly assault (not against cities).",
+      .order_help =
+          "RAID <from> <to> [<n> | AB-<n>] (1 BP, not against cities): a hit-and-run attack. The "
+          "raiders lose 1 army if the defence level is above 0, the defenders 1 army unless an "
+          "ambush faces the raiders' area or the area is forest, mountains or wetlands; the "
+          "raiders "
+          "always go home, and pillage the area (it loses population) when no defending army is "
+          "left. A RETREAT defence mode may withdraw the defenders first. "
+          "INVADE <from> <to> [-] (Gaelic kingdoms only: Irish, Scots, Picts; 0 BP, not against "
+          "cities): a barbarian invasion. The origin loses 1 population; the target loses 1 army, "
+          "else 1 fort, else 1 population. Nothing moves. "
+          "Gaelic areas attacked by a non-Gaelic kingdom: when a retreat triggers, the population "
+          "turns into armies and retreats too.",
+      .deterministic = true,
+      .dark_age_actions = true,
+  };
+  return kTraits;
 }
 
 Status DarkAgeEngine::check_game(const GameState& state) const {

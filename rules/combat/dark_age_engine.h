@@ -22,17 +22,13 @@ int dark_age_defence_level(const Area& area, int armies, const RulesConfig& rule
 
 class DarkAgeEngine final : public CombatEngine {
  public:
-  std::string_view name() const override { return "dark-age"; }
-  std::string_view summary() const override;
-  bool deterministic() const override { return true; }
+  // Deterministic; the Dark Age actions: RAID and INVADE (resolved by the turn loop,
+  // rules/turn/turn_raids.cc) and the Gaelic conversion on retreat.
+  const EngineTraits& traits() const override;
   // Only the defended area itself (and the origin) matter.
   int world_radius(const Json&) const override { return 0; }
   Status check_game(const GameState& state) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
-  // RAID and INVADE (resolved by the turn loop, rules/turn/turn_raids.cc) and the Gaelic
-  // conversion on retreat.
-  bool dark_age_actions() const override { return true; }
-  std::string_view order_help() const override;
 };
 
 }  // namespace adj

@@ -6,36 +6,40 @@
 
 namespace adj {
 
-std::string_view ExaltedEngine::summary() const {
-  return "Exalted mass combat: units trade cycles of War Events. Magnitude comes from the "
-         "soldiers (armies x soldiers per army); commander and unit traits from each player's "
-         "profile. Attack: Wits + War + Accuracy d10s (7+ a success, 10 two) plus the Magnitude "
-         "difference, minus penalties and War DV (terrain, city, forts, DEFEND raise it). Damage: "
-         "remaining + Charisma + unit Damage, stopped by Hardness, minus soak but never below "
-         "the attacker's Magnitude; the damage roll (10s count once) plus Might is health levels "
-         "lost; every army has a track of health levels, a full track is an army lost. The "
-         "defender counterattacks only when it elected to (COUNTER n). MOVE and PROBE are one "
-         "attack; ASSAULT is a fight to the finish in which the defender also attacks; OVERRUN "
-         "strikes first without reply and, if defenders survive, fights to the finish in "
-         "confusion; an AMBUSH strikes first.";
-}
-
-std::string_view ExaltedEngine::order_help() const {
-  return "Exalted mass combat options on orders:\n"
-         "  DEFEND|AMBUSH|RETREAT <area> [...] COUNTER <n>\n"
-         "      standing choice for battles in that area: the defenders counterattack (strike "
-         "back at an attack that hit and got past their Hardness, their damage dealt together "
-         "with the attack's) at most n times per battle; COUNTER 0 = never. Without it they do not "
-         "counterattack. The choice stays until changed and ends when the area is taken.\n"
-         "MOVE = one attack; you take the area only if no defenders remain. PROBE = one attack, "
-         "then home. ASSAULT = a fight to the finish (at most 10 exchanges): each exchange you "
-         "attack, then the defenders attack your largest force; survivors stop. OVERRUN = your "
-         "first strike gets no counterattack; if defenders survive it becomes a fight to the "
-         "finish with -1 to your attacks and War DV (confusion); survivors stop. Lines of the "
-         "same action against one area attack together, each origin as its own unit. "
-         "AMBUSH <area> <against>: the defenders strike first at the force from <against>. "
-         "DEFEND: +1 War DV. RETREAT: the defenders withdraw from a larger (higher Magnitude) "
-         "attacker.";
+const EngineTraits& ExaltedEngine::traits() const {
+  static constexpr EngineTraits kTraits{
+      .name = "exalted-mass-combat",
+      .summary =
+          "Exalted mass combat: units trade cycles of War Events. Magnitude comes from the "
+          "soldiers (armies x soldiers per army); commander and unit traits from each player's "
+          "profile. Attack: Wits + War + Accuracy d10s (7+ a success, 10 two) plus the Magnitude "
+          "difference, minus penalties and War DV (terrain, city, forts, DEFEND raise it). Damage: "
+          "remaining + Charisma + unit Damage, stopped by Hardness, minus soak but never below "
+          "the attacker's Magnitude; the damage roll (10s count once) plus Might is health levels "
+          "lost; every army has a track of health levels, a full track is an army lost. The "
+          "defender counterattacks only when it elected to (COUNTER n). MOVE and PROBE are one "
+          "attack; ASSAULT is a fight to the finish in which the defender also attacks; OVERRUN "
+          "strikes first without reply and, if defenders survive, fights to the finish in "
+          "confusion; an AMBUSH strikes first.",
+      .order_help =
+          "Exalted mass combat options on orders:\n"
+          "  DEFEND|AMBUSH|RETREAT <area> [...] COUNTER <n>\n"
+          "      standing choice for battles in that area: the defenders counterattack (strike "
+          "back at an attack that hit and got past their Hardness, their damage dealt together "
+          "with the attack's) at most n times per battle; COUNTER 0 = never. Without it they do "
+          "not "
+          "counterattack. The choice stays until changed and ends when the area is taken.\n"
+          "MOVE = one attack; you take the area only if no defenders remain. PROBE = one attack, "
+          "then home. ASSAULT = a fight to the finish (at most 10 exchanges): each exchange you "
+          "attack, then the defenders attack your largest force; survivors stop. OVERRUN = your "
+          "first strike gets no counterattack; if defenders survive it becomes a fight to the "
+          "finish with -1 to your attacks and War DV (confusion); survivors stop. Lines of the "
+          "same action against one area attack together, each origin as its own unit. "
+          "AMBUSH <area> <against>: the defenders strike first at the force from <against>. "
+          "DEFEND: +1 War DV. RETREAT: the defenders withdraw from a larger (higher Magnitude) "
+          "attacker.",
+  };
+  return kTraits;
 }
 
 Status ExaltedEngine::check_game(const GameState& state) const { return ex_check_game(state); }

@@ -74,9 +74,7 @@ namespace adj {
 
 class ExaltedEngine final : public CombatEngine {
  public:
-  std::string_view name() const override { return "exalted-mass-combat"; }
-  std::string_view summary() const override;
-  bool deterministic() const override { return false; }
+  const EngineTraits& traits() const override;
   Status check_game(const GameState& state) const override;
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
@@ -85,7 +83,6 @@ class ExaltedEngine final : public CombatEngine {
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
   void standing_order(const Order& order, Area& area, Player& player) const override;
   void end_turn(GameState& state) const override;
-  std::string_view order_help() const override;
 };
 
 }  // namespace adj

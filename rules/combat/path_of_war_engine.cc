@@ -46,30 +46,34 @@ void PathOfWarEngine::merge_units(Json& area_units, int area_armies, const Json&
   area_units = listed_json(listed);
 }
 
-std::string_view PathOfWarEngine::summary() const {
-  return "Path of War: every army is a tank with 10 hit points; damage persists between turns. "
-         "Each side fires one die (boardgame: 5-6 destroys a tank), one shot (videogamer: "
-         "damage 1-12) or one sure shot (no-luck: two destroy a fresh tank, one a damaged tank) "
-         "per tank, plus or minus terrain (from/against hills, forests, villages; castles -2), "
-         "flanking +1, outnumbered -1, target on road +1 or rails +2; all modifiers add up "
-         "first, then never fewer than one die. Fire is simultaneous: casualties are removed "
-         "after each exchange. Areas attacking together each fire their own dice with their own "
-         "modifiers (flanking each other), and the defender fires back at each. MOVE fights one "
-         "exchange and enters only if the defenders are destroyed; ASSAULT exchanges until a "
-         "side is destroyed; PROBE fires one exchange at half dice; OVERRUN fires first, alone, "
-         "and if defenders survive turns into an assault in which the attacker loses one extra "
-         "tank per exchange. An AMBUSH fires a volley before the first exchange; RETREAT "
-         "withdraws when the attacking tanks outnumber the defenders. No attack or move across "
-         "a sidemountain.";
-}
-
-std::string_view PathOfWarEngine::order_help() const {
-  return "Path of War: no extra keywords. MOVE/ASSAULT/PROBE/OVERRUN may not cross a "
-         "sidemountain edge. The healthiest tanks of an area move first; damaged tanks stay. "
-         "OVERRUN: your tanks fire first and alone; if defenders survive, the attack goes on to "
-         "the finish and you lose one extra tank in each exchange. Areas attacking one area "
-         "together each fire with their own modifiers and flank each other (+1 die each); the "
-         "defender fires back at each of them.";
+const EngineTraits& PathOfWarEngine::traits() const {
+  static constexpr EngineTraits kTraits{
+      .name = "path-of-war",
+      .summary =
+          "Path of War: every army is a tank with 10 hit points; damage persists between turns. "
+          "Each side fires one die (boardgame: 5-6 destroys a tank), one shot (videogamer: "
+          "damage 1-12) or one sure shot (no-luck: two destroy a fresh tank, one a damaged tank) "
+          "per tank, plus or minus terrain (from/against hills, forests, villages; castles -2), "
+          "flanking +1, outnumbered -1, target on road +1 or rails +2; all modifiers add up "
+          "first, then never fewer than one die. Fire is simultaneous: casualties are removed "
+          "after each exchange. Areas attacking together each fire their own dice with their own "
+          "modifiers (flanking each other), and the defender fires back at each. MOVE fights one "
+          "exchange and enters only if the defenders are destroyed; ASSAULT exchanges until a "
+          "side is destroyed; PROBE fires one exchange at half dice; OVERRUN fires first, alone, "
+          "and if defenders survive turns into an assault in which the attacker loses one extra "
+          "tank per exchange. An AMBUSH fires a volley before the first exchange; RETREAT "
+          "withdraws when the attacking tanks outnumber the defenders. No attack or move across "
+          "a sidemountain.",
+      .order_help =
+          "Path of War: no extra keywords. MOVE/ASSAULT/PROBE/OVERRUN may not cross a "
+          "sidemountain edge. The healthiest tanks of an area move first; damaged tanks stay. "
+          "OVERRUN: your tanks fire first and alone; if defenders survive, the attack goes on to "
+          "the finish and you lose one extra tank in each exchange. Areas attacking one area "
+          "together each fire with their own modifiers and flank each other (+1 die each); the "
+          "defender fires back at each of them.",
+      .simultaneous_fire = true,
+  };
+  return kTraits;
 }
 
 Status PathOfWarEngine::check_game(const GameState& state) const {

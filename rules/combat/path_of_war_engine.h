@@ -64,19 +64,16 @@ namespace adj {
 
 class PathOfWarEngine final : public CombatEngine {
  public:
-  std::string_view name() const override { return "path-of-war"; }
-  std::string_view summary() const override;
-  bool deterministic() const override { return false; }  // the no-luck variant never draws
+  // Not deterministic (the no-luck variant never draws, the others do); simultaneous fire (seed
+  // 000: "combat is actually simultaneous ... casualties are removed after combat": every
+  // player's attack of one action round on one area fires in one battle).
+  const EngineTraits& traits() const override;
   Status check_game(const GameState& state) const override;
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
   Json detach_units(Json& area_units, int area_armies, int n) const override;
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
-  std::string_view order_help() const override;
-  // Seed 000: "combat is actually simultaneous ... casualties are removed after combat": every
-  // player's attack of one action round on one area fires in one battle.
-  bool simultaneous_fire() const override { return true; }
 };
 
 }  // namespace adj

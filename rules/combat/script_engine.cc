@@ -207,18 +207,23 @@ class ScriptEngine final : public CombatEngine {
  public:
   ScriptEngine(std::unique_ptr<LuaSandbox> box, Declarations decl, ScriptId id,
                const ScriptLimits& limits)
-      : box_(std::move(box)), decl_(std::move(decl)), id_(std::move(id)), limits_(limits) {}
+      : box_(std::move(box)), decl_(std::move(decl)), id_(std::move(id)), limits_(limits) {
+    traits_ = {.name = "lua",
+               .summary = decl_.summary,
+               .order_help = decl_.order_help,
+               .deterministic = decl_.deterministic,
+               .simultaneous_fire = decl_.simultaneous_fire,
+               .combined_attacks = decl_.combined_attacks,
+               .accepts_support = decl_.accepts_support,
+               .dark_age_actions = decl_.dark_age_actions};
+  }
+  // traits_ points into decl_.
+  ScriptEngine(const ScriptEngine&) = delete;
+  ScriptEngine& operator=(const ScriptEngine&) = delete;
 
-  std::string_view name() const override { return "lua"; }
-  std::string_view summary() const override { return decl_.summary; }
-  bool deterministic() const override { return decl_.deterministic; }
+  const EngineTraits& traits() const override { return traits_; }
   int world_radius(const Json&) const override { return decl_.world_radius; }
-  std::string_view order_help() const override { return decl_.order_help; }
   CombatPhaseRules phase_rules(const Json&) const override { return decl_.phase_rules; }
-  bool simultaneous_fire() const override { return decl_.simultaneous_fire; }
-  bool combined_attacks() const override { return decl_.combined_attacks; }
-  bool accepts_support() const override { return decl_.accepts_support; }
-  bool dark_age_actions() const override { return decl_.dark_age_actions; }
   const ScriptId& id() const { return id_; }
   std::uint64_t instructions_total() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -332,6 +337,7 @@ class ScriptEngine final : public CombatEngine {
   Declarations decl_;
   ScriptId id_;
   ScriptLimits limits_;
+  EngineTraits traits_;  // its strings are decl_'s
 };
 
 thread_local ScriptRunBudget* current_run_budget = nullptr;

@@ -8,42 +8,46 @@
 
 namespace adj {
 
-std::string_view VirtutiMilitariEngine::summary() const {
-  return "Virtuti Militari: the higher strength wins, dice only decide losses. Strength = unit "
-         "attack (defender: defence) + order bonus (MOVE/OVERRUN +1, ASSAULT +2, DEFEND +1, "
-         "AMBUSH +2) + forts (defender) + a card from the hand + air tokens (not in mud or at "
-         "sea; they return to the pool) + SUPPORT from adjacent areas (strength, no dice; Fleets "
-         "there give Shore Bombardment); units across an unfrozen river count half, each attack "
-         "group by its own border. Fleets do not fight on land and are destroyed when their port "
-         "is captured. A tie goes to the side higher on the initiative track (else the order of "
-         "play). Both sides roll their units', card's and tokens' dice for damage; forts and card "
-         "HP symbols absorb first. The loser retreats and is exhausted to the end of the turn; a "
-         "winning attacker takes the area and razes its forts. A winning OVERRUN takes half the "
-         "damage; a failed one is destroyed. PROBE is a raid: losses only, nobody moves. "
-         "Strengths are shown in points (x.5 across rivers). Unit and dice tables are data "
-         "(placeholder defaults).";
-}
-
-std::string_view VirtutiMilitariEngine::order_help() const {
-  return "Virtuti Militari options on orders:\n"
-         "  MOVE|ASSAULT|PROBE|OVERRUN <from> <to> [n] CARD <k> AIR <m>\n"
-         "      play card k of your hand (1 = the first card listed in your report) and commit m "
-         "air support tokens (they return to your pool after the battle); both are optional.\n"
-         "  DEFEND|AMBUSH|RETREAT <area> [...] CARD <k> AIR <m>\n"
-         "      standing choice for battles in that area: the card (kept by name, spent when "
-         "played) and air tokens the defender commits.\n"
-         "MOVE = Move order (+1), ASSAULT = Move order +2 (survivors stop), PROBE = raid "
-         "(losses only), OVERRUN = Move order +1: if it wins the attackers take half the damage, "
-         "if it fails they fight to the finish and are destroyed. DEFEND = Defense order (+1); "
-         "AMBUSH against the attacker's origin +2. Lines of one action number against one area "
-         "are one battle; each group's units count half across its own unfrozen river, and a "
-         "losing group goes home to its own area.\n"
-         "  SUPPORT <where> <to>\n"
-         "      for the rest of the turn the units in <where> add their strength (attack or "
-         "defence, half across an unfrozen river, +1 for the order; no dice) to your side in "
-         "battles in the adjacent area <to>; Fleets there do not fight on land but give Shore "
-         "Bombardment (+1 per Fleet). An area that attacks does not also support.\n"
-         "Fleets never fight in a land battle; a port's Fleets are destroyed when it is captured.";
+const EngineTraits& VirtutiMilitariEngine::traits() const {
+  static constexpr EngineTraits kTraits{
+      .name = "virtuti-militari",
+      .summary =
+          "Virtuti Militari: the higher strength wins, dice only decide losses. Strength = unit "
+          "attack (defender: defence) + order bonus (MOVE/OVERRUN +1, ASSAULT +2, DEFEND +1, "
+          "AMBUSH +2) + forts (defender) + a card from the hand + air tokens (not in mud or at "
+          "sea; they return to the pool) + SUPPORT from adjacent areas (strength, no dice; Fleets "
+          "there give Shore Bombardment); units across an unfrozen river count half, each attack "
+          "group by its own border. Fleets do not fight on land and are destroyed when their port "
+          "is captured. A tie goes to the side higher on the initiative track (else the order of "
+          "play). Both sides roll their units', card's and tokens' dice for damage; forts and card "
+          "HP symbols absorb first. The loser retreats and is exhausted to the end of the turn; a "
+          "winning attacker takes the area and razes its forts. A winning OVERRUN takes half the "
+          "damage; a failed one is destroyed. PROBE is a raid: losses only, nobody moves. "
+          "Strengths are shown in points (x.5 across rivers). Unit and dice tables are data "
+          "(placeholder defaults).",
+      .order_help =
+          "Virtuti Militari options on orders:\n"
+          "  MOVE|ASSAULT|PROBE|OVERRUN <from> <to> [n] CARD <k> AIR <m>\n"
+          "      play card k of your hand (1 = the first card listed in your report) and commit m "
+          "air support tokens (they return to your pool after the battle); both are optional.\n"
+          "  DEFEND|AMBUSH|RETREAT <area> [...] CARD <k> AIR <m>\n"
+          "      standing choice for battles in that area: the card (kept by name, spent when "
+          "played) and air tokens the defender commits.\n"
+          "MOVE = Move order (+1), ASSAULT = Move order +2 (survivors stop), PROBE = raid "
+          "(losses only), OVERRUN = Move order +1: if it wins the attackers take half the damage, "
+          "if it fails they fight to the finish and are destroyed. DEFEND = Defense order (+1); "
+          "AMBUSH against the attacker's origin +2. Lines of one action number against one area "
+          "are one battle; each group's units count half across its own unfrozen river, and a "
+          "losing group goes home to its own area.\n"
+          "  SUPPORT <where> <to>\n"
+          "      for the rest of the turn the units in <where> add their strength (attack or "
+          "defence, half across an unfrozen river, +1 for the order; no dice) to your side in "
+          "battles in the adjacent area <to>; Fleets there do not fight on land but give Shore "
+          "Bombardment (+1 per Fleet). An area that attacks does not also support.\n"
+          "Fleets never fight in a land battle; a port's Fleets are destroyed when it is captured.",
+      .accepts_support = true,
+  };
+  return kTraits;
 }
 
 Status VirtutiMilitariEngine::check_game(const GameState& state) const {

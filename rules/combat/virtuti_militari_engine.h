@@ -81,9 +81,7 @@ namespace adj {
 
 class VirtutiMilitariEngine final : public CombatEngine {
  public:
-  std::string_view name() const override { return "virtuti-militari"; }
-  std::string_view summary() const override;
-  bool deterministic() const override { return false; }
+  const EngineTraits& traits() const override;  // with SUPPORT orders
   Status check_game(const GameState& state) const override;
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
@@ -96,8 +94,6 @@ class VirtutiMilitariEngine final : public CombatEngine {
   void merge_units(Json& area_units, int area_armies, const Json& incoming, int n) const override;
   void standing_order(const Order& order, Area& area, Player& player) const override;
   void end_turn(GameState& state) const override;
-  std::string_view order_help() const override;
-  bool accepts_support() const override { return true; }
 };
 
 }  // namespace adj

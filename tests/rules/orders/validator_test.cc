@@ -52,9 +52,11 @@ GameState small_state() {
 // An engine with the default check_order (which refuses every keyword argument).
 class PlainEngine : public CombatEngine {
  public:
-  std::string_view name() const override { return "plain"; }
-  std::string_view summary() const override { return "test engine"; }
-  bool deterministic() const override { return true; }
+  const EngineTraits& traits() const override {
+    static constexpr EngineTraits kTraits{
+        .name = "plain", .summary = "test engine", .deterministic = true};
+    return kTraits;
+  }
   Result<BattleOutcome> resolve(const BattleInput&, Rng&) const override {
     return Status::Internal("not used");
   }

@@ -12,9 +12,11 @@ namespace {
 class RetreatingEngine : public CombatEngine {
  public:
   explicit RetreatingEngine(std::string dest) : dest_(std::move(dest)) {}
-  std::string_view name() const override { return "retreating"; }
-  std::string_view summary() const override { return "test engine"; }
-  bool deterministic() const override { return true; }
+  const EngineTraits& traits() const override {
+    static constexpr EngineTraits kTraits{
+        .name = "retreating", .summary = "test engine", .deterministic = true};
+    return kTraits;
+  }
   Result<BattleOutcome> resolve(const BattleInput& in, Rng&) const override {
     BattleOutcome out;
     out.attacker_losses = 1;

@@ -25,13 +25,15 @@ class PhasedEngine : public CombatEngine {
  public:
   PhasedEngine(CombatPhaseRules rules, std::optional<int> advancing, bool combine = true,
                bool simultaneous = false)
-      : rules_(rules), advancing_(advancing), combine_(combine), simultaneous_(simultaneous) {}
-  std::string_view name() const override { return "dark-age"; }
-  std::string_view summary() const override { return "test engine"; }
-  bool deterministic() const override { return true; }
+      : rules_(rules),
+        advancing_(advancing),
+        traits_{.name = "dark-age",
+                .summary = "test engine",
+                .deterministic = true,
+                .simultaneous_fire = simultaneous,
+                .combined_attacks = combine} {}
+  const EngineTraits& traits() const override { return traits_; }
   CombatPhaseRules phase_rules(const Json&) const override { return rules_; }
-  bool combined_attacks() const override { return combine_; }
-  bool simultaneous_fire() const override { return simultaneous_; }
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override {
     auto out = DarkAgeEngine().resolve(in, rng);
     if (out.ok() && advancing_) out->advancing = advancing_;
@@ -41,8 +43,7 @@ class PhasedEngine : public CombatEngine {
  private:
   CombatPhaseRules rules_;
   std::optional<int> advancing_;
-  bool combine_;
-  bool simultaneous_;
+  EngineTraits traits_;
 };
 
 // HRS(4) and OXS(4) of AAA are both next to BDS (BBB, 4 armies, DEFEND mode, no population);

@@ -12,9 +12,11 @@ namespace {
 // No battle may happen in these turns.
 class NoBattleEngine : public CombatEngine {
  public:
-  std::string_view name() const override { return "no-battle"; }
-  std::string_view summary() const override { return "test engine"; }
-  bool deterministic() const override { return true; }
+  const EngineTraits& traits() const override {
+    static constexpr EngineTraits kTraits{
+        .name = "no-battle", .summary = "test engine", .deterministic = true};
+    return kTraits;
+  }
   Result<BattleOutcome> resolve(const BattleInput&, Rng&) const override {
     ADD_FAILURE() << "no battle expected";
     return Status::Internal("no battle expected");
