@@ -126,8 +126,14 @@ class PostfixPeerInstance {
     for (const fs::path& d : {dir_, dir_.parent_path()}) fs::permissions(d, searchable, ec);
     if (PfRun r = pf_run("chown postfix " + shell_quote(path("data"))); r.status != 0)
       return "chown postfix data/: " + r.out;
-
-    std::string why;
+    // The pipe user runs a copy of the binary in `dir`: the build tree may be where only its
+    // owner can go (a checkout under /root).
+    if (o_.pipe_service) {
+      fs::copy_file(ADJ_BINARY, path("adjutant"), fs::copy_options::overwrite_existing, ec);
+      if (ec) return "copy " + std::string(ADJ_BINARY) + ": " + ec.message();
+      fs::permissions(path("adjutant"), searchable, ec);
+    }
+std::string why;
     std::string main_cf = read_file("/usr/share/postfix/main.cf.debian");
     if (main_cf.empty()) main_cf = "compatibility_level = 3.6\n";
     main_cf += "\n" + shipped("main.cf.adjutant", &why);
@@ -233,7 +239,7 @@ class PostfixPeerInstance {
         {"pbm.example.org", kPfDomain, true},
         {"[127.0.0.1]:2525", "[127.0.0.1]:" + std::to_string(o_.daemon_smtp_port), b},
         {"/etc/postfix/", path("etc") + "/", name == "main.cf.adjutant"},
-        {"/usr/local/bin/adjutant", ADJ_BINARY, master},
+        {"/usr/local/bin/adjutant", path("adjutant"), master},
         {"/var/lib/adjutant/adjutant.db", o_.db, master},
         {"user=adjutant", std::string("user=") + kPfPipeUser, master},
     };

@@ -73,12 +73,15 @@ class Nginx {
         shell_quote(dir_ + "/privkey.pem") + " -out " + shell_quote(dir_ + "/fullchain.pem") +
         " 2>/dev/null");
     std::filesystem::create_directory_symlink(kNginxSource, dir_ + "/snippets");
-
-    std::string site = read_file(kNginxSource + site_file);
+    // The static files as a copy here: the checkout may be where the workers cannot go (under
+    // /root, mode 0700).
+    std::filesystem::copy(std::string(ADJ_SOURCE_DIR) + "/server/web/static", dir_ + "/static",
+                          std::filesystem::copy_options::recursive);
+    run_shell("chmod -R a+rX " + shell_quote(dir_ + "/static"));
+std::string site = read_file(kNginxSource + site_file);
     replace_all(site, "${ADJUTANT_DOMAIN}", kDomain);
     replace_all(site, std::string("/etc/letsencrypt/live/") + kDomain + "/", dir_ + "/");
-    replace_all(site, "/usr/local/share/adjutant/static/",
-                std::string(ADJ_SOURCE_DIR) + "/server/web/static/");
+    replace_all(site, "/usr/local/share/adjutant/static/", dir_ + "/static/");
     replace_all(site, "listen [::]:80;\n", "");
     replace_all(site, "listen [::]:443 ssl http2;\n", "");
     replace_all(site, "listen 80;", "listen 127.0.0.1:" + std::to_string(http_) + ";");
