@@ -188,6 +188,10 @@ class GameAdmin {
   // Services::upload_engine_script, audited ("engine_script": version, sha256) when stored.
   Result<EngineScript> upload_engine_script(const std::string& game, std::string_view source,
                                             const std::string& actor);
+  // Writes one entry of the game's audit log (what the GM desk shows) at the clock's now.
+  Status audit(const std::string& game, const std::string& actor, const std::string& action,
+               Json detail);
+
   // script_version_room (engine_catalog.h) of this game: asked before the costly check.
   Status script_version_room(const std::string& game);
 
@@ -198,8 +202,6 @@ class GameAdmin {
                                      std::optional<int> expected_turn);
 
  private:
-  Status audit(const std::string& game, const std::string& actor, const std::string& action,
-               Json detail);
   // The bookkeeping after a committed run (see run_turn); the first error, the rest still done.
   Status finish_run(const std::string& game, const std::string& actor, const TurnRunOutcome& out);
   // Tells every player that `turn` was reopened (from open turn `from_turn`): that the orders

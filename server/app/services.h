@@ -114,6 +114,14 @@ class Services {
   Result<std::string> stored_game_id(const std::string& game) {
     return s_.games.stored_game_id(game);
   }
+  // Every file on record for `turn` (the latest per player, whether it counts as orders or not),
+  // and every file the game ever stored, oldest first. Errors as the SubmissionStore's.
+  Result<std::vector<SubmissionRecord>> files_on_record(const std::string& game, int turn) {
+    return s_.submissions.current_submissions(game, turn);
+  }
+  Result<std::vector<SubmissionRecord>> all_files(const std::string& game) {
+    return s_.submissions.all_submissions(game);
+  }
   // game_history (history.h) of this game.
   Result<GameHistory> history(const std::string& game, int open_turn, int max_turns);
 

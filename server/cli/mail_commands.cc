@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "server/app/app_runtime.h"
 #include "server/app/open_store.h"
 #include "server/app/press_digest.h"
 #include "server/app/services.h"
@@ -56,16 +57,17 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   if (std::ferror(in))
     return fail(Status::IOError("cannot read the message on stdin"), kExitTempFail);
 
-  auto store = open_mail_store(c);
-  if (!store.ok()) return fail(store.status(), kExitTempFail);
-  Store& s = **store;
-  Services services(Stores{s, s, s, s, s, s}, wall_clock);
+  AppConfig app_config;
+  app_config.db_path = c.db;
+  AppRuntime app(app_config, wall_clock);
+  if (Status open = app.open_check(); !open.ok()) return fail(open, kExitTempFail);
+  Store& s = app.store();
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   config.map_painter = render::map_painter();  // RESEND attaches the map
-  mail::MailIngest ingest(services, s, s, config, wall_clock, &s);
+  mail::MailIngest ingest(app, config);
   // The guessing limiter, its counts in the database (shared with the daemon and other ingests).
   StoredThrottle throttle(s, o.auth);  // the Store is the ThrottleStore too
   ingest.set_throttle(&throttle);
@@ -92,9 +94,9 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   std::printf("stored as inbox message %lld: %s\n", static_cast<long long>(*id),
               done->outcome.c_str());
   // What the message caused for others (press, sign-up answers) goes to the outbox now.
-  if (Status d = queue_press_digests(services, s); !d.ok())
+  if (Status d = queue_press_digests(app.services(), s); !d.ok())
     std::fprintf(stderr, "warning: press digests not queued yet: %s\n", d.message().c_str());
-  mail::NoticeMailer notices(services, s, s, config.from, config.base_url, wall_clock);
+  mail::NoticeMailer notices(app.services(), s, s, config.from, config.base_url, wall_clock);
   notices.set_map_painter(config.map_painter);
   if (auto n = notices.deliver(); !n.ok())
     std::fprintf(stderr, "warning: notices not queued yet: %s\n", n.status().message().c_str());

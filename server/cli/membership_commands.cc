@@ -9,13 +9,12 @@
 
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/app_runtime.h"
 #include "server/app/membership.h"
-#include "server/app/open_store.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
-#include "storage/store.h"
 
 namespace adj::cli {
 namespace {
@@ -32,22 +31,19 @@ int membership_fail(const Status& s) {
                      : kExitError);
 }
 
-// The database, its services and the membership over them.
+// The application runtime over the database (its services, admin and membership, on this
+// thread), and the base URL of the links the membership's mail carries.
 struct MembershipSession {
-  std::unique_ptr<Store> store;
-  std::unique_ptr<Services> services;
-  std::unique_ptr<Membership> members;
+  std::unique_ptr<AppRuntime> app;
+  std::string base_url;
+  Membership members() { return app->membership(base_url); }
 };
 
 Result<MembershipSession> open(const Common& c, const std::string& base_url = "") {
-  auto store = open_store(c.db, wall_clock());
-  if (!store.ok()) return store.status();
-  MembershipSession s;
-  s.store = std::move(store).value();
-  Store& st = *s.store;
-  s.services = std::make_unique<Services>(Stores{st, st, st, st, st, st}, wall_clock);
-  s.members = std::make_unique<Membership>(*s.services, Stores{st, st, st, st, st, st}, st, st,
-                                           wall_clock, base_url);
+  AppConfig config;
+  config.db_path = c.db;
+  MembershipSession s{std::make_unique<AppRuntime>(config, wall_clock), base_url};
+  if (Status o = s.app->open_check(); !o.ok()) return o;
   return s;
 }
 
@@ -56,7 +52,7 @@ int mail_secrets(MembershipSession& s, const std::string& game,
                  const std::map<std::string, std::string>& secrets, const std::string& base_url) {
   mail::MailConfig config;
   config.base_url = base_url;
-  mail::MailIngest ingest(*s.services, *s.store, *s.store, config, wall_clock, s.store.get());
+  mail::MailIngest ingest(*s.app, config);
   auto n = ingest.queue_new_secrets(game, secrets, true);
   if (!n.ok()) return membership_fail(n.status());
   std::printf("%d secret mail(s) queued (sent by the daemon or `adjutant outbox send`).\n", *n);
@@ -89,11 +85,10 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
   if (seed) scenario["seed"] = std::to_string(*seed);
   if (!id.empty()) scenario["id"] = id;
   if (!name.empty()) scenario["name"] = name;
-  Store& st = *s->store;
-  GameAdmin admin(*s->services, Stores{st, st, st, st, st, st}, st, wall_clock);
+  GameAdmin& admin = s->app->admin();
   auto game = admin.create_game(scenario, new_game_seed(), kActor, true, nullptr);
   if (!game.ok()) return membership_fail(game.status());
-  if (Status o = s->members->open_signups(game->id, kActor); !o.ok()) return membership_fail(o);
+  if (Status o = s->members().open_signups(game->id, kActor); !o.ok()) return membership_fail(o);
   std::printf(
       "Created game %s (%s), open for sign-ups. Players join with a mail \"JOIN %s [kingdoms]\" "
       "or on /games/%s/join; start it with `adjutant signup start %s`.\n",
@@ -104,7 +99,7 @@ int game_create_signup(const Common& c, const std::string& scenario_arg,
 int signup_open(const Common& c, const std::string& game) {
   auto s = open(c);
   if (!s.ok()) return membership_fail(s.status());
-  if (Status o = s->members->open_signups(game, kActor); !o.ok()) return membership_fail(o);
+  if (Status o = s->members().open_signups(game, kActor); !o.ok()) return membership_fail(o);
   std::printf("Game %s is open for sign-ups.\n", game.c_str());
   return kExitOk;
 }
@@ -112,7 +107,7 @@ int signup_open(const Common& c, const std::string& game) {
 int signup_list(const Common& c, const std::string& game) {
   auto s = open(c);
   if (!s.ok()) return membership_fail(s.status());
-  auto list = s->members->signups(game);
+  auto list = s->members().signups(game);
   if (!list.ok()) return membership_fail(list.status());
   if (list->empty()) std::printf("No sign-ups for %s.\n", game.c_str());
   for (const Signup& x : *list) {
@@ -128,7 +123,7 @@ int signup_list(const Common& c, const std::string& game) {
 int signup_remove(const Common& c, const std::string& game, std::int64_t id) {
   auto s = open(c);
   if (!s.ok()) return membership_fail(s.status());
-  if (Status a = s->members->remove_signup(game, id, kActor); !a.ok()) return membership_fail(a);
+  if (Status a = s->members().remove_signup(game, id, kActor); !a.ok()) return membership_fail(a);
   std::printf("Sign-up %lld of %s removed.\n", static_cast<long long>(id), game.c_str());
   return kExitOk;
 }
@@ -136,7 +131,7 @@ int signup_remove(const Common& c, const std::string& game, std::int64_t id) {
 int signup_approve(const Common& c, const std::string& game, std::int64_t id) {
   auto s = open(c);
   if (!s.ok()) return membership_fail(s.status());
-  if (Status a = s->members->approve(game, id, kActor); !a.ok()) return membership_fail(a);
+  if (Status a = s->members().approve(game, id, kActor); !a.ok()) return membership_fail(a);
   std::printf("Sign-up %lld of %s approved.\n", static_cast<long long>(id), game.c_str());
   return kExitOk;
 }
@@ -144,7 +139,7 @@ int signup_approve(const Common& c, const std::string& game, std::int64_t id) {
 int signup_start(const Common& c, const std::string& game, const std::string& base_url) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
-  auto out = s->members->start(game, kActor);
+  auto out = s->members().start(game, kActor);
   if (!out.ok()) return membership_fail(out.status());
   std::printf("Game %s started.\n", game.c_str());
   for (const Assignment& a : out->assigned)
@@ -160,7 +155,7 @@ int signup_invite(const Common& c, const std::string& game, const std::string& e
                   const std::string& base_url) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
-  if (Status i = s->members->invite(game, email, kActor); !i.ok()) return membership_fail(i);
+  if (Status i = s->members().invite(game, email, kActor); !i.ok()) return membership_fail(i);
   std::printf("Invitation to %s queued.\n", email.c_str());
   return kExitOk;
 }
@@ -169,7 +164,7 @@ int player_address(const Common& c, const std::string& game, const std::string& 
                    const std::string& email) {
   auto s = open(c);
   if (!s.ok()) return membership_fail(s.status());
-  if (Status a = s->members->change_address(game, player, email, kActor); !a.ok())
+  if (Status a = s->members().change_address(game, player, email, kActor); !a.ok())
     return membership_fail(a);
   std::printf("Address of %s in %s is now %s; the old and the new address are told.\n",
               player.c_str(), game.c_str(), email.c_str());
@@ -180,7 +175,7 @@ int player_replace(const Common& c, const std::string& game, const std::string& 
                    const std::string& email, const std::string& name, const std::string& base_url) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
-  auto out = s->members->replace(game, player, email, name, kActor);
+  auto out = s->members().replace(game, player, email, name, kActor);
   if (!out.ok()) return membership_fail(out.status());
   std::printf("%s in %s now played by %s; every old token revoked.\n", out->player.c_str(),
               game.c_str(), out->email.c_str());

@@ -50,7 +50,7 @@ mail::MailIngest& thread_ingest(AppRuntime& app, const mail::MailConfig& config)
   thread_local std::unique_ptr<StoredThrottle> throttle;
   if (!ingest) {
     Store& s = app.store();  // also the ThrottleStore
-    ingest = std::make_unique<mail::MailIngest>(app.services(), s, s, config, app.clock(), &s);
+    ingest = std::make_unique<mail::MailIngest>(app, config);
     throttle = std::make_unique<StoredThrottle>(s, app.config().throttle);
     ingest->set_throttle(throttle.get());
   }

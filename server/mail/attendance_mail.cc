@@ -2,10 +2,9 @@
 
 #include <cctype>
 
+#include "server/app/app_runtime.h"
 #include "server/app/membership.h"
 #include "server/mail/detail.h"
-#include "storage/store.h"
-
 namespace adj::mail {
 
 using detail::upper;
@@ -32,19 +31,13 @@ std::optional<AttendanceCommand> absence_command_in(std::string_view text) {
   return std::nullopt;
 }
 
-AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock clock,
-                                   const std::string& base_url) {
+AttendanceAccess attendance_access(AppRuntime& app, const std::string& base_url) {
   AttendanceAccess out;
-  auto* store = dynamic_cast<Store*>(admin);
-  if (!store) return out;
-  Stores stores{*store, *store, *store, *store, *store, *store};
-  out.attendance.emplace(services, stores, *store, *store, clock, base_url);
-  out.replace = [&services, store, clock, base_url](
-                    const std::string& game, const std::string& player, const std::string& email,
-                    const std::string& actor) -> Result<TakeoverOutcome> {
-    Membership m(services, Stores{*store, *store, *store, *store, *store, *store}, *store, *store,
-                 clock, base_url);
-    auto r = m.replace(game, player, email, "", actor);
+  out.attendance.emplace(app.attendance(base_url));
+  out.replace = [&app, base_url](const std::string& game, const std::string& player,
+                                 const std::string& email,
+                                 const std::string& actor) -> Result<TakeoverOutcome> {
+    auto r = app.membership(base_url).replace(game, player, email, "", actor);
     if (!r.ok()) return r.status();
     return TakeoverOutcome{game, r->player, r->email, r->secret};
   };

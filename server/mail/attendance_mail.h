@@ -12,6 +12,10 @@
 
 #include "server/app/attendance.h"
 
+namespace adj {
+class AppRuntime;  // server/app/app_runtime.h
+}  // namespace adj
+
 namespace adj::mail {
 
 struct AttendanceCommand {
@@ -25,14 +29,13 @@ std::optional<AttendanceCommand> attendance_command_in(std::string_view line);
 // "ABSENCE <from> <to>" on a line of its own in `text`.
 std::optional<AttendanceCommand> absence_command_in(std::string_view text);
 
-// The Attendance (and a Replacer) over the stores behind `admin` (the daemon's and the CLI's
-// Store, storage/store.h); nullopt when `admin` is not a whole Store.
+// The runtime's Attendance (always set) and a Replacer through its Membership, with `base_url`
+// in their links. Use on the calling thread; `app` must outlive the Replacer.
 struct AttendanceAccess {
   std::optional<Attendance> attendance;
   Replacer replace;
 };
-AttendanceAccess attendance_access(Services& services, AdminStore* admin, Clock clock,
-                                   const std::string& base_url);
+AttendanceAccess attendance_access(AppRuntime& app, const std::string& base_url);
 
 // Texts of the answers (plain, without the signature).
 std::string standby_usage();

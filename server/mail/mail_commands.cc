@@ -5,7 +5,7 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
-#include "server/app/audit_log.h"
+#include "server/app/app_runtime.h"
 #include "server/app/confirmations.h"
 #include "server/app/source_text.h"
 #include "server/app/time_text.h"
@@ -15,8 +15,6 @@
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
 #include "server/mail/signature.h"
-#include "storage/store.h"
-
 namespace adj::mail {
 
 using detail::lower;
@@ -241,12 +239,10 @@ Result<ProcessResult> MailIngest::handle_secret(Context& c) {
   std::string text;
   const Status changed = services_.change_secret(game, player, c.command->arg);
   if (changed.ok()) {
-    if (admin_) {
-      if (Status a = record_audit(*admin_, game, now_(), "player:" + player, "secret",
-                                  {{"player", player}, {"what", "secret"}, {"channel", "mail"}});
-          !a.ok())
-        return a;
-    }
+    if (Status a = admin_.audit(game, "player:" + player, "secret",
+                                {{"player", player}, {"what", "secret"}, {"channel", "mail"}});
+        !a.ok())
+      return a;
     text = "The secret of " + player + " in game " + game +
            " is changed. Use the new one on your PLAYER line from now on; the old one no "
            "longer works.\n\n";
@@ -267,8 +263,7 @@ Result<ProcessResult> MailIngest::handle_secret(Context& c) {
 // ---- attendance (attendance_mail.h) ------------------------------------------------------------
 
 Result<ProcessResult> MailIngest::handle_attendance(Context& c, const AttendanceCommand& cmd) {
-  AttendanceAccess acc = attendance_access(services_, admin_, now_, config_.base_url);
-  if (!acc.attendance) return Status::Internal("attendance needs the daemon's store");
+  AttendanceAccess acc = attendance_access(app_, config_.base_url);
   Attendance& att = *acc.attendance;
   ProcessResult r;
   r.state = "processed";
@@ -307,11 +302,7 @@ Result<ProcessResult> MailIngest::handle_attendance(Context& c, const Attendance
       text = standby_usage();
       r.outcome = "STANDBY without a game";
     } else {
-      auto* store = dynamic_cast<Store*>(admin_);
-      auto s = store == nullptr ? Result<ConfirmationAsked>(Status::FailedPrecondition(
-                                      "standby by mail is not available on this server"))
-                                : Confirmations(services_, *store, now_, config_.base_url)
-                                      .ask_standby(*game, c.refusal_to, "mail", "");
+      auto s = app_.confirmations(config_.base_url).ask_standby(*game, c.refusal_to, "mail", "");
       auto answer = standby_answer(s, c.refusal_to, *game, &r.outcome);
       if (!answer.ok()) return answer.status();
       text = std::move(answer).value();
@@ -422,7 +413,7 @@ Result<ProcessResult> MailIngest::handle_status(Context& c) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const int turn = state->value("turn", 0);
-  auto subs = submissions_.current_submissions(game, turn);
+  auto subs = services_.files_on_record(game, turn);
   if (!subs.ok()) return subs.status();
   ProcessResult r;
   r.state = "processed";

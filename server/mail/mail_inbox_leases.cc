@@ -8,9 +8,11 @@
 #include <cerrno>
 
 #include "base/client_address.h"
+#include "server/app/app_runtime.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
+#include "storage/store.h"
 
 namespace adj::mail {
 
@@ -50,14 +52,13 @@ bool holder_is_dead_here(const std::string& holder, const std::string& host) {
 
 }  // namespace
 
-MailIngest::MailIngest(Services& services, SubmissionStore& submissions, MailStore& mail,
-                       MailConfig config, Clock clock, AdminStore* admin)
-    : services_(services),
-      submissions_(submissions),
-      mail_(mail),
+MailIngest::MailIngest(AppRuntime& app, MailConfig config)
+    : app_(app),
+      services_(app.services()),
+      admin_(app.admin()),
+      mail_(app.store()),
       config_(std::move(config)),
-      now_(std::move(clock)),
-      admin_(admin),
+      now_(app.clock()),
       holder_(new_holder()) {}
 
 bool MailIngest::recipient_allowed(const std::string& address) const {

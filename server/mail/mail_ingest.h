@@ -76,17 +76,20 @@
 #include <string_view>
 #include <vector>
 
+#include "server/app/admin.h"
 #include "server/app/auth_throttle.h"
 #include "server/app/membership.h"
 #include "server/app/services.h"
 #include "server/mail/compose.h"
 #include "server/mail/mime.h"
 #include "server/mail/report_map.h"
-#include "storage/admin_store.h"
 #include "storage/mail_store.h"
 
-namespace adj::mail {
+namespace adj {
+class AppRuntime;  // server/app/app_runtime.h
+}  // namespace adj
 
+namespace adj::mail {
 struct PressBlock;         // press_mail.h
 struct AttendanceCommand;  // attendance_mail.h
 
@@ -153,10 +156,10 @@ struct ProcessResult {
 
 class MailIngest {
  public:
-  // `admin` is optional: with it, report mails carry the player's sign-in link
-  // (<base_url>/games/<game>/p/<token>) and reminders the deadline.
-  MailIngest(Services& services, SubmissionStore& submissions, MailStore& mail, MailConfig config,
-             Clock clock, AdminStore* admin = nullptr);
+  // Borrows `app`, which must outlive this object: the services, GM admin, other services and
+  // mail queues of the thread that makes it, which is the thread that uses it. The clock is the
+  // runtime's.
+  MailIngest(AppRuntime& app, MailConfig config);
 
   // Stores `raw` (see above); returns the inbox id. `*duplicate` (optional) tells whether the
   // message was already stored. PermissionDenied (nothing stored) when allowed_recipients is set
@@ -218,7 +221,7 @@ class MailIngest {
   // were queued now. NotFound when the game or the turn's reports do not exist.
   // When the audit log shows the turn ran before (a rollback, then this re-run), every player's
   // report goes out again as a correction instead (queue_corrections).
-  // With an AdminStore, a done call appends the audit entry "reports" {turn, queued} (actor
+  // A done call appends the audit entry "reports" {turn, queued} (actor
   // "mail"): the scheduler of any process sharing the database queues the reports again (a
   // no-op for those already queued) when a turn's entry is missing (GameAdmin::tick).
   Result<int> queue_turn_reports(const std::string& game, int turn);
@@ -266,10 +269,8 @@ class MailIngest {
   // CONFIRM <code> (membership_mail.cc): a sign-up or standby request confirmed.
   Result<ProcessResult> handle_confirm(Context& c, const std::string& refusal_to,
                                        const std::string& code);
-  // The membership services over this object's stores (admin_ must also be a MembershipStore,
-  // as every Store is; membership_available() says whether it is).
+  // The membership services of the runtime, with this object's base URL.
   Membership membership();
-  bool membership_available() const;
   // PRESS blocks (press_mail.h): alone in a signed mail, or the press part of an orders answer.
   Result<ProcessResult> handle_press(Context& c, const std::vector<PressBlock>& blocks);
   Result<std::string> press_answer(Context& c, const std::string& game, const std::string& player,
@@ -313,13 +314,13 @@ class MailIngest {
   Status throttle_record(const ThrottleKeys& keys, bool ok, const std::string& game,
                          const std::string& player);
 
+  AppRuntime& app_;
   Services& services_;
-  SubmissionStore& submissions_;
-  MailStore& mail_;
+  GameAdmin& admin_;
+  MailStore& mail_;  // the inbox and the outbox
   MailConfig config_;
   Clock now_;
-  AdminStore* admin_;
-  // The audit entry "reports" of queue_turn_reports; Ok without an AdminStore.
+  // The audit entry "reports" of queue_turn_reports.
   Status record_reports_queued(const std::string& game, int turn, int queued);
   std::string holder_;  // this object's lease holder name ("host:pid:n")
   Throttle* throttle_ = nullptr;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "rules/orders/parser.h"
+#include "server/app/app_runtime.h"
+#include "server/app/press.h"
 #include "server/app/time_text.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
@@ -89,10 +91,10 @@ OrdersText orders_text_of(const ParsedMail& m) {
 // Idempotence: the submission from `source` already stored in `game` (a crash after
 // submitting), into *ack and *id (left alone when there is none). False when the game does not
 // exist.
-Result<bool> stored_orders_of(SubmissionStore& submissions, const std::string& game,
+Result<bool> stored_orders_of(Services& services, const std::string& game,
                               const std::string& source, OrderAck* ack,
                               std::optional<std::int64_t>* id) {
-  auto all = submissions.all_submissions(game);
+  auto all = services.all_files(game);
   if (!all.ok() && all.status().code() == StatusCode::kNotFound) return false;
   if (!all.ok()) return all.status();
   for (const auto& s : *all)
@@ -179,7 +181,7 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
 
   OrderAck ack;
   std::optional<std::int64_t> submission_id;
-  auto known_game = stored_orders_of(submissions_, *game, c.source, &ack, &submission_id);
+  auto known_game = stored_orders_of(services_, *game, c.source, &ack, &submission_id);
   if (!known_game.ok()) return known_game.status();
   if (!*known_game)
     return refuse(c, "unknown game " + *game,
@@ -279,11 +281,9 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
 Result<std::string> MailIngest::press_answer(Context& c, const std::string& game,
                                              const std::string& player,
                                              const std::vector<PressBlock>& blocks, int* sent) {
-  // Press needs the press tables, which the SQLite store (the one MailStore there is) holds.
-  auto* store = dynamic_cast<PressStore*>(&mail_);
-  if (!store || player.empty())
+  if (player.empty())
     return std::string("Press: nothing was sent (press is not available here).\n");
-  Press press(services_, *store, now_, admin_);
+  Press press = app_.press();
   return send_press_blocks(press, game, player, blocks, c.source, sent);
 }
 

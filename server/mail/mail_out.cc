@@ -1,7 +1,6 @@
 // The mail the game sends on its own: turn reports, corrections, new secrets and reminders.
 #include <algorithm>
 
-#include "server/app/audit_log.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
@@ -18,12 +17,9 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
   // A turn that ran before (then was rolled back) is mailed again as a correction.
-  int runs = 1;
-  if (admin_) {
-    auto log = admin_->audit_log(game);
-    if (!log.ok()) return log.status();
-    runs = std::max(1, turn_runs(*log, turn).runs);
-  }
+  auto log = admin_.audit_log(game);
+  if (!log.ok()) return log.status();
+  const int runs = std::max(1, turn_runs(*log, turn).runs);
   if (runs > 1) {
     auto n = queue_corrections(game, turn, runs);
     if (n.ok()) ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, *n));
@@ -68,9 +64,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
 }
 
 Status MailIngest::record_reports_queued(const std::string& game, int turn, int queued) {
-  if (!admin_) return Status::Ok();
-  return record_audit(
-      *admin_, game, now_(), "mail", "reports",
+  return admin_.audit(
+      game, "mail", "reports",
       {{"turn", turn},
        {"queued", queued},
        {"message", "the reports of turn " + std::to_string(turn) + " are in the outbox (" +
@@ -158,14 +153,12 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
   const std::string game_name = state->value("name", game);
   auto subs = services_.orders_on_file(game, turn);  // every line rejected: reminded too
   if (!subs.ok()) return subs.status();
-  auto files = submissions_.current_submissions(game, turn);  // to say which case it is
+  auto files = services_.files_on_record(game, turn);  // to say which case it is
   if (!files.ok()) return files.status();
   std::string deadline;
-  if (admin_) {
-    auto sched = admin_->schedule(game);
-    if (!sched.ok()) return sched.status();
-    if (sched->deadline) deadline = utc_minutes(*sched->deadline);
-  }
+  auto sched = admin_.schedule(game);
+  if (!sched.ok()) return sched.status();
+  if (sched->deadline) deadline = utc_minutes(*sched->deadline);
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");

@@ -3,14 +3,12 @@
 
 #include <cctype>
 
+#include "server/app/app_runtime.h"
 #include "server/app/confirmations.h"
 #include "server/app/membership.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/signature.h"
-#include "storage/membership_store.h"
-#include "storage/store.h"
-
 namespace adj::mail {
 
 using detail::upper;
@@ -52,16 +50,7 @@ std::optional<std::string> confirm_command_in(std::string_view line) {
   return w.size() < 2 || w.size() > 3 ? std::string() : w.back();
 }
 
-Membership MailIngest::membership() {
-  // The daemon and the command line give their one Store as every store; it keeps the
-  // sign-ups and contacts too (storage/membership_store.h).
-  auto* members = dynamic_cast<MembershipStore*>(admin_);
-  return Membership(services_, services_.stores(), *admin_, *members, now_, config_.base_url);
-}
-
-bool MailIngest::membership_available() const {
-  return admin_ != nullptr && dynamic_cast<MembershipStore*>(admin_) != nullptr;
-}
+Membership MailIngest::membership() { return app_.membership(config_.base_url); }
 
 Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& refusal_to,
                                               const std::vector<std::string>& words) {
@@ -86,14 +75,11 @@ Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& ref
         "  JOIN britain-1 WSX MRC\n\nThe games open for sign-ups are listed on the server's "
         "home page.\n";
     r.outcome = "JOIN without a game";
-  } else if (!membership_available() || dynamic_cast<Store*>(admin_) == nullptr) {
-    text = "Sign-ups by mail are not available on this server; ask the GM.\n";
-    r.outcome = "JOIN: no membership store";
   } else {
     game = words[1].substr(0, 64);
     std::string prefs;
     for (std::size_t i = 2; i < words.size(); ++i) prefs += (i > 2 ? " " : "") + words[i];
-    Confirmations confirm(services_, dynamic_cast<Store&>(*admin_), now_, config_.base_url);
+    Confirmations confirm = app_.confirmations(config_.base_url);
     auto joined = confirm.ask_signup(game, refusal_to, prefs, "mail", "");
     if (joined.ok()) {
       game = joined->game;
@@ -142,17 +128,13 @@ Result<ProcessResult> MailIngest::handle_confirm(Context& c, const std::string& 
     return r;
   }
   std::string text, game;
-  auto* store = dynamic_cast<Store*>(admin_);
   if (code.empty()) {
     text =
         "To confirm a sign-up or standby request, send a message whose first line is\n\n"
         "  CONFIRM <code>\n\nwith the code from the confirmation mail.\n";
     r.outcome = "CONFIRM without a code";
-  } else if (store == nullptr) {
-    text = "Confirmations by mail are not available on this server; ask the GM.\n";
-    r.outcome = "CONFIRM: no membership store";
   } else {
-    Confirmations confirm(services_, *store, now_, config_.base_url);
+    Confirmations confirm = app_.confirmations(config_.base_url);
     auto done = confirm.confirm(code, "mail");
     if (done.ok()) {
       game = done->game;
@@ -188,10 +170,7 @@ Result<ProcessResult> MailIngest::handle_address(Context& c, const std::string& 
   r.state = "processed";
   r.action = "address";
   std::string text;
-  const Status changed =
-      membership_available()
-          ? membership().change_address(game, player, new_address, "player:" + player)
-          : Status::FailedPrecondition("address changes by mail are not available here");
+  const Status changed = membership().change_address(game, player, new_address, "player:" + player);
   if (changed.ok()) {
     text = "The address of " + player + " in game " + game + " is now " + new_address +
            ". Reports and messages of the game go there from now on; the old address was told "

@@ -507,16 +507,15 @@ TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
       raw.insert(at + 13, "copy" + std::to_string(copy) + ".");
       ASSERT_TRUE(ingest_->accept(raw, "pipe", {}).ok());
     }
-  auto second_store = SqliteStore::open(db_);
-  ASSERT_TRUE(second_store.ok());
-  Services second_services(Stores{**second_store, **second_store, **second_store, **second_store,
-                                  **second_store, **second_store},
-                           [this] { return now_; });
-  MailIngest second(
-      second_services, **second_store, **second_store, config_, [this] { return now_; },
-      second_store->get());
+  // A second process: a runtime (and so a connection) of its own.
+  AppConfig second_config;
+  second_config.db_path = db_;
+  AppRuntime second_app(second_config, [this] { return now_; });
   Result<int> a = 0, b = 0;
-  std::thread t([&] { b = second.process_pending(100); });
+  std::thread t([&] {
+    MailIngest second(second_app, config_);  // made and used on its thread
+    b = second.process_pending(100);
+  });
   a = ingest_->process_pending(100);
   t.join();
   ASSERT_TRUE(a.ok()) << a.status().to_string();

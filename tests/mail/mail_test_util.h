@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "rules/game/scenario.h"
+#include "server/app/app_runtime.h"
 #include "server/app/services.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mime.h"
@@ -70,9 +71,14 @@ class MailFixture : public ::testing::Test {
     config_.base_url = "https://pbm.example.net";
     make_ingest();
   }
+  // The ingest borrows app_, a runtime of its own over the same file with the same clock.
   void make_ingest() {
-    ingest_ = std::make_unique<mail::MailIngest>(
-        *services_, *store_, *store_, config_, [this] { return now_; }, store_.get());
+    if (!app_) {
+      AppConfig config;
+      config.db_path = db_;
+      app_ = std::make_unique<AppRuntime>(config, [this] { return now_; });
+    }
+    ingest_ = std::make_unique<mail::MailIngest>(*app_, config_);
   }
 
   // accept + process; asserts both succeed. The envelope sender is the From address (as an MTA
@@ -117,6 +123,7 @@ class MailFixture : public ::testing::Test {
   UnixTime now_ = kStart;
   std::unique_ptr<SqliteStore> store_;
   std::unique_ptr<Services> services_;
+  std::unique_ptr<AppRuntime> app_;
   mail::MailConfig config_;
   std::unique_ptr<mail::MailIngest> ingest_;
   std::int64_t last_inbox_ = 0;
