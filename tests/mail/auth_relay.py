@@ -26,7 +26,8 @@ def authenticator(server, session, envelope, mechanism, auth_data):
 
 controller = Controller(Mailbox(maildir), hostname="127.0.0.1", port=port,
                         authenticator=authenticator, auth_required=True,
-                        auth_require_tls=False)
+                        auth_require_tls=False,
+                        ready_timeout=60)  # a loaded machine (the suite at -j8) starts slowly
 stop = threading.Event()
 signal.signal(signal.SIGTERM, lambda *_: stop.set())
 controller.start()

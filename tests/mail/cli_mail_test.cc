@@ -14,6 +14,7 @@ using ::adj::testing::run_cli;
 using mail_test::Aiosmtpd;
 using mail_test::corpus;
 using mail_test::free_port;
+using mail_test::HeldPort;
 using mail_test::maildir_new;
 
 class CliMail : public ::testing::Test {
@@ -116,7 +117,8 @@ TEST_F(CliMail, OutboxListAndSendToTheDefaultMaildir) {
 TEST_F(CliMail, OutboxSendToARelay) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
   ASSERT_EQ(cli({"ingest"}, corpus("alternative_qp.eml")).exit_code, 0);
-  const int port = free_port();
+  HeldPort held;  // the relay's port, refused until the relay takes it
+  const int port = held.port();
   const std::string relay = "smtp://127.0.0.1:" + std::to_string(port);
   // Relay down: the message stays queued.
   auto down = cli({"outbox", "send", "--relay", relay});
@@ -124,6 +126,7 @@ TEST_F(CliMail, OutboxSendToARelay) {
   EXPECT_NE(down.out.find("1 to retry later"), std::string::npos) << down.out;
   EXPECT_EQ(store()->pending_count().value(), 1);
   // Up, once the backoff has passed (the row is made due now instead of waiting 30 s).
+  held.release();
   Aiosmtpd server(port, {"aiosmtpd.handlers.Mailbox", (dir_.path() / "relay").string()});
   ASSERT_TRUE(server.start());
   {

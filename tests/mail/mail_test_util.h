@@ -45,6 +45,7 @@ inline bool ingest_contains(const std::string& hay, const std::string& needle) {
 }
 
 using ::adj::testing::free_port;
+using ::adj::testing::HeldPort;
 using ::adj::testing::port_open;
 
 inline const std::string kCorpus = std::string(ADJ_SOURCE_DIR) + "/tests/data/mail/";

@@ -8,6 +8,23 @@ namespace adj::testing {
 
 // A TCP port on 127.0.0.1 that was free a moment ago (bound to port 0, then released); 0 if none.
 int free_port();
+// A free loopback port kept bound, not listening (a connection to it is refused), until release()
+// or destruction: no other test's free_port() can take it meanwhile. For a test that needs a
+// server's port before starting the server.
+class HeldPort {
+ public:
+  HeldPort();
+  ~HeldPort() { release(); }
+  HeldPort(const HeldPort&) = delete;
+  HeldPort& operator=(const HeldPort&) = delete;
+  int port() const { return port_; }  // 0 when no port could be bound
+  void release();                     // the port is free: start the server that takes it now
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
 // Whether something accepts connections on 127.0.0.1:port.
 bool port_open(int port);
 
