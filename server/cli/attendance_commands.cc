@@ -3,11 +3,10 @@
 #include <cstdio>
 #include <ctime>
 
+#include "server/app/app_runtime.h"
 #include "server/app/attendance.h"
-#include "server/app/open_store.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
-#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -21,11 +20,9 @@ int attendance_fail(const Status& s) {
 // Runs `f` with the game's Attendance (the game id in its stored spelling).
 template <class F>
 int with_attendance(const Common& c, const std::string& game, F f) {
-  auto store = adj::open_store(c.db, wall_clock());
-  if (!store.ok()) return attendance_fail(store.status());
-  Store& s = **store;
-  Services services(Stores{s, s, s, s, s, s}, wall_clock);
-  Attendance att(services, Stores{s, s, s, s, s, s}, s, s, wall_clock);
+  auto app = open_runtime(c);
+  if (!app.ok()) return attendance_fail(app.status());
+  Attendance att = (*app)->attendance("");
   const std::string id = stored_game_id(c, game);
   return f(att, id);
 }

@@ -14,6 +14,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/app_runtime.h"
 #include "server/app/attendance.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
@@ -32,22 +33,28 @@ int fail(const Status& s, int code) {
 
 UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
 
+Result<std::unique_ptr<AppRuntime>> open_runtime(const Common& c) {
+  AppConfig config;
+  config.db_path = c.db;
+  auto app = std::make_unique<AppRuntime>(config, wall_clock);
+  if (Status s = app->open_check(); !s.ok()) return s;
+  return app;
+}
+
 namespace {
 
-// Where a command's store and services live for the duration of the command.
+// A command's runtime and the services of this thread in it.
 struct Session {
-  std::unique_ptr<Store> store;
-  std::unique_ptr<Services> services;
+  std::unique_ptr<AppRuntime> app;
+  Services* services = nullptr;  // app->services()
 };
 
 Result<Session> open_session(const Common& c) {
-  auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
-  if (!store.ok()) return store.status();
+  auto app = open_runtime(c);
+  if (!app.ok()) return app.status();
   Session s;
-  s.store = std::move(store).value();
-  s.services =
-      std::make_unique<Services>(Stores{*s.store, *s.store, *s.store, *s.store, *s.store, *s.store},
-                                 [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  s.app = std::move(app).value();
+  s.services = &s.app->services();
   return s;
 }
 
@@ -163,9 +170,7 @@ int player_reset(const Common& c, const std::string& game, const std::string& pl
                  const std::string& what) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  GameAdmin admin(*s->services,
-                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
-                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  GameAdmin& admin = s->app->admin();
   auto out = admin.reset_player(game, player, what, "gm:cli");
   if (!out.ok()) return fail(out.status());
   const std::size_t space = out->find(' ');
@@ -243,10 +248,7 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   if (!text.ok()) return fail(text.status());
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
-  Store& st = *s->store;
-  auto out = enter_orders_for_player(*s->services, Stores{st, st, st, st, st, st}, st,
-                                     static_cast<UnixTime>(std::time(nullptr)), game, player, *text,
-                                     "gm:cli", std::nullopt);
+  auto out = s->app->admin().enter_orders(game, player, *text, "gm:cli", std::nullopt);
   if (!out.ok()) return fail(out.status());
   print_ack(*out, json);
   return out->ack.refused ? kExitRefused : kExitOk;
@@ -258,9 +260,7 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin, as the web and the scheduler: audited, and the deadline handled.
-  GameAdmin admin(*s->services,
-                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
-                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  GameAdmin& admin = s->app->admin();
   auto out = expected_turn ? admin.run_turn(game, preview, "gm", expected_turn)
                            : admin.run_turn(game, preview, "gm");
   if (!out.ok()) return fail(out.status());
@@ -284,9 +284,7 @@ int turn_rollback(const Common& c, const std::string& game, int turn) {
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin: audited, and every player is told (a notice, mailed by `outbox send`
   // or the daemon).
-  GameAdmin admin(*s->services,
-                  Stores{*s->store, *s->store, *s->store, *s->store, *s->store, *s->store},
-                  *s->store, [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  GameAdmin& admin = s->app->admin();
   Status st = admin.rollback(game, turn, "gm");
   if (!st.ok()) return fail(st);
   std::printf(

@@ -1,9 +1,10 @@
 // The command implementations behind the command line: plain functions over plain options, so
-// that CLI11 stays in the files that register the commands (cli_state.h). Each prints to stdout/stderr and returns the
-// process exit code (see cli.h).
+// that CLI11 stays in the files that register the commands (cli_state.h). Each prints to
+// stdout/stderr and returns the process exit code (see cli.h).
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "server/app/auth_throttle.h"
 #include "server/daemon/serve.h"
 #include "storage/records.h"  // UnixTime
+
+namespace adj {
+class AppRuntime;
+}  // namespace adj
 
 namespace adj::cli {
 
@@ -27,6 +32,10 @@ struct Common {
   std::string db = "adjutant.db";  // --db or ADJUTANT_DB
 };
 
+// The command's application runtime (server/app/app_runtime.h) over the database of `c`, its
+// store opened on this thread, on the wall clock; or why the database cannot be opened. Commands
+// take their services, admin and the other services from it, as the daemon's front ends do.
+Result<std::unique_ptr<AppRuntime>> open_runtime(const Common& c);
 // The id of the stored game `game` names regardless of case; `game` itself when the database
 // does not exist yet or has no such game (the command then reports it in its own words).
 std::string stored_game_id(const Common& c, const std::string& game);

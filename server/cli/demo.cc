@@ -6,11 +6,10 @@
 
 #include "rules/game/scenario.h"
 #include "schemas/embedded.h"
-#include "server/app/open_store.h"
+#include "server/app/app_runtime.h"
 #include "server/app/services.h"
 #include "server/cli/commands.h"
 #include "storage/open_database.h"
-#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -31,13 +30,12 @@ std::string replace_game(std::string text, const std::string& from, const std::s
 }  // namespace
 
 int demo_game(const Common& c, int turns, bool print, std::string* game_id) {
-  auto store = open_store(c.db, static_cast<UnixTime>(std::time(nullptr)));
-  if (!store.ok()) {
-    std::fprintf(stderr, "error: %s\n", store.status().message().c_str());
+  auto app = open_runtime(c);
+  if (!app.ok()) {
+    std::fprintf(stderr, "error: %s\n", app.status().message().c_str());
     return kExitError;
   }
-  Services svc(Stores{**store, **store, **store, **store, **store, **store},
-               [] { return static_cast<UnixTime>(std::time(nullptr)); });
+  Services& svc = (*app)->services();
   Json scenario = bundled_scenario_published(kScenario).value();  // the demo's dice are known
   const std::string base = scenario["id"];
   // The README's id (britain-1) when it is free, so the README's commands work on the demo

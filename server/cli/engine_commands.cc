@@ -7,11 +7,10 @@
 
 #include "schemas/embedded.h"
 #include "server/app/admin.h"
+#include "server/app/app_runtime.h"
 #include "server/app/engine_catalog.h"
-#include "server/app/open_store.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
-#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -80,13 +79,11 @@ int engines_check(const std::string& script) {
 int engines_upload(const Common& c, const std::string& game, const std::string& file) {
   Result<std::string> text = read_script(file);
   if (!text.ok()) return fail(text.status());
-  auto store = open_store(c.db, wall_clock());
-  if (!store.ok()) return fail(store.status());
-  Store& s = **store;
-  auto id = s.stored_game_id(game);
+  auto app = open_runtime(c);
+  if (!app.ok()) return fail(app.status());
+  auto id = (*app)->services().stored_game_id(game);
   if (!id.ok()) return fail(id.status());
-  Services services(Stores{s, s, s, s, s, s}, wall_clock);
-  GameAdmin admin(services, Stores{s, s, s, s, s, s}, s, wall_clock);
+  GameAdmin& admin = (*app)->admin();
   Result<EngineScript> stored = admin.upload_engine_script(*id, *text, "gm:cli");
   if (!stored.ok()) {
     std::fprintf(stderr, "error: %s\n", stored.status().message().c_str());
@@ -100,12 +97,11 @@ int engines_upload(const Common& c, const std::string& game, const std::string& 
 }
 
 int engines_versions(const Common& c, const std::string& game) {
-  auto store = open_store(c.db, wall_clock());
-  if (!store.ok()) return fail(store.status());
-  Store& s = **store;
-  auto id = s.stored_game_id(game);
+  auto app = open_runtime(c);
+  if (!app.ok()) return fail(app.status());
+  auto id = (*app)->services().stored_game_id(game);
   if (!id.ok()) return fail(id.status());
-  auto versions = s.engine_script_versions(*id);
+  auto versions = (*app)->services().engine_scripts(*id);
   if (!versions.ok()) return fail(versions.status());
   if (versions->empty()) std::printf("%s has no engine script.\n", id->c_str());
   for (const auto& v : *versions)

@@ -190,8 +190,9 @@ int outbox_list(const Common& c, const std::string& game, int limit, bool json) 
 }
 
 int outbox_send(const Common& c, const OutboxSendOptions& o) {
-  auto store = open_mail_store(c);
-  if (!store.ok()) return fail(store.status());
+  auto app = open_runtime(c);
+  if (!app.ok()) return fail(app.status());
+  Store& store = (*app)->store();  // the outbox, and the notices and press behind it
   std::unique_ptr<mail::MailSender> sender;
   if (!o.relay.empty()) {
     mail::SmtpRelayOptions ro;
@@ -212,13 +213,13 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   }
   // Due press digests and pending notices (press, sign-ups, corrections...) become outbox mail
   // first.
-  Services services(Stores{**store, **store, **store, **store, **store, **store}, wall_clock);
-  if (Status d = queue_press_digests(services, **store); !d.ok()) return fail(d);
-  mail::NoticeMailer notices(services, **store, **store, {o.mail.from, o.mail.from_name},
+  Services& services = (*app)->services();
+  if (Status d = queue_press_digests(services, store); !d.ok()) return fail(d);
+  mail::NoticeMailer notices(services, store, store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
   notices.set_map_painter(render::map_painter());  // corrections attach the map
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
-  mail::OutboxWorker worker(**store, *sender);
+  mail::OutboxWorker worker(store, *sender);
   mail::WorkerStats total;
   // Messages that fail are rescheduled into the future, so the passes end.
   for (;;) {
@@ -230,7 +231,7 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
     total.failed += stats->failed;
     if (stats->claimed == 0) break;
   }
-  auto pending = (*store)->pending_count();
+  auto pending = store.pending_count();
   std::printf("%s: %d sent, %d to retry later, %d failed for good; %d still queued\n",
               sender->describe().c_str(), total.sent, total.retried, total.failed,
               pending.ok() ? *pending : -1);

@@ -3,11 +3,10 @@
 #include <ctime>
 #include <functional>
 
-#include "server/app/open_store.h"
+#include "server/app/app_runtime.h"
 #include "server/app/press.h"
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
-#include "storage/store.h"
 
 namespace adj::cli {
 
@@ -27,11 +26,9 @@ int fail_for(const std::string& game, const Status& s) {
 // Runs `f` with a Press over the database of `c` (opened and migrated); its exit code, or the
 // error of opening the database.
 int with_press(const Common& c, const std::function<int(Press&)>& f) {
-  auto store = open_store(c.db, wall_clock());
-  if (!store.ok()) return fail(store.status());
-  Store& s = **store;
-  Services services(Stores{s, s, s, s, s, s}, wall_clock);
-  Press press(services, s, wall_clock, &s);
+  auto app = open_runtime(c);
+  if (!app.ok()) return fail(app.status());
+  Press press = (*app)->press();
   return f(press);
 }
 
