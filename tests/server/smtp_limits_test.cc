@@ -130,7 +130,9 @@ TEST(SmtpLimits, BufferBudgetSharedBySessionsAnswers452) {
   RawConn b(port);
   std::string b_reply = open_data(b);
   for (int i = 0; i < 200 && b_reply.rfind("354", 0) == 0; ++i) {
-    EXPECT_EQ(say(b, "Subject: tiny\r\n\r\n.\r\n").substr(0, 4), "250 ");
+    // 250; or 452 when the server read the rest of a's bytes while this message was under way.
+    const std::string tiny = say(b, "Subject: tiny\r\n\r\n.\r\n").substr(0, 4);
+    EXPECT_TRUE(tiny == "250 " || tiny == "452 ") << tiny;
     std::this_thread::sleep_for(100ms);
     EXPECT_EQ(say(b, "MAIL FROM:<a@b.example>\r\n").substr(0, 4), "250 ");
     EXPECT_EQ(say(b, "RCPT TO:<orders@x.example>\r\n").substr(0, 4), "250 ");
