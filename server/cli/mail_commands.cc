@@ -57,10 +57,9 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   if (std::ferror(in))
     return fail(Status::IOError("cannot read the message on stdin"), kExitTempFail);
 
-  AppConfig app_config;
-  app_config.db_path = c.db;
-  AppRuntime app(app_config, wall_clock);
-  if (Status open = app.open_check(); !open.ok()) return fail(open, kExitTempFail);
+  auto runtime = open_runtime(c);
+  if (!runtime.ok()) return fail(runtime.status(), kExitTempFail);
+  AppRuntime& app = **runtime;
   Store& s = app.store();
   mail::MailConfig config;
   config.from = {o.mail.from, o.mail.from_name};

@@ -40,11 +40,9 @@ struct MembershipSession {
 };
 
 Result<MembershipSession> open(const Common& c, const std::string& base_url = "") {
-  AppConfig config;
-  config.db_path = c.db;
-  MembershipSession s{std::make_unique<AppRuntime>(config, wall_clock), base_url};
-  if (Status o = s.app->open_check(); !o.ok()) return o;
-  return s;
+  auto app = open_runtime(c);
+  if (!app.ok()) return app.status();
+  return MembershipSession{std::move(app).value(), base_url};
 }
 
 // Queues the new secrets' mail (as the daemon does for the web).

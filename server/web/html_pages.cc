@@ -151,8 +151,6 @@ std::string locked_message(const Response& refusal) {
   return "Too many failed attempts; try again later.";
 }
 
-Stores web_stores(WebContext& ctx) { return ctx.services().stores(); }
-
 std::int64_t latest_audit_id(WebContext& ctx, const std::string& game) {
   auto log = ctx.admin().audit_log(game);
   return log.ok() && !log->empty() ? log->back().id : 0;

@@ -101,9 +101,6 @@ Response locked_form(Response form, const Response& refusal);
 // The sentence saying how long a locked sign-in waits (from the refusal's Retry-After).
 std::string locked_message(const Response& refusal);
 
-// The calling thread's stores, as the services take them.
-Stores web_stores(WebContext& ctx);
-
 // The newest audit entry's id (0 when none): forms that issue credentials carry it as `seen`,
 // so a reloaded one is recognised (replayed_since).
 std::int64_t latest_audit_id(WebContext& ctx, const std::string& game);
