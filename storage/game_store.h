@@ -66,11 +66,10 @@ class GameStore {
   // with "ending" (the turn ended the game) also sets the status to "finished".
   virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
   // The same commit in parts (storage/turn_writer.h), for `turn` and the submission ids the run
-  // resolved (TurnCommit::submissions): battles and reports added one by one, then finish(). The
-  // default keeps them and makes one commit_turn at finish (BufferedTurnWriter); a backend may
-  // write each as it comes (SqliteStore), checking the turn and the submissions up front.
-  virtual Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
-                                                           std::vector<std::int64_t> submissions);
+  // resolved (TurnCommit::submissions): battles and reports added one by one, then finish(),
+  // with the turn and the submissions checked up front (FailedPrecondition, as commit_turn).
+  virtual Result<std::unique_ptr<TurnWriter>> begin_commit(
+      const std::string& game, int turn, std::vector<std::int64_t> submissions) = 0;
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,
   // reports). Submissions are kept, those of later turns too: when those turns open again their
   // files are checked again from their text by the run (a rerun with the same orders reproduces

@@ -6,12 +6,11 @@
 #include <utility>
 #include <vector>
 
+#include "storage/core/sql_tables.h"
 #include "storage/postgres/pg_store.h"
-#include "storage/postgres/pg_tables.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/sqlite_store.h"
-#include "storage/sqlite/sqlite_tables.h"
 
 namespace adj {
 
@@ -164,7 +163,7 @@ Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bo
     if (!store.ok())
       return Status(store.status().code(), "database " + describe_database(db) + ": " +
                                                scrub(store.status().message(), db));
-    return pg_table_access(std::move(store).value());
+    return sql_table_access(std::move(store).value(), "");
   }
   std::error_code ec;
   if (must_exist && !std::filesystem::exists(target->location, ec))
@@ -173,7 +172,7 @@ Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bo
   if (!store.ok())
     return Status(store.status().code(),
                   "database " + target->location + ": " + store.status().message());
-  return sqlite_table_access(std::move(store).value());
+  return sql_table_access(std::move(store).value(), target->location);
 }
 
 std::string database_file(const std::string& db) {

@@ -16,12 +16,11 @@ class GameStore;
 
 // Made by GameStore::begin_commit(game, turn, submissions). Everything added and finished is one
 // atomic commit, with GameStore::commit_turn's checks and effects: a writer destroyed before
-// finish() succeeded writes nothing. Records are taken by value: the writer owns them, and a
-// backend that writes at once (SqliteStore) frees each before add_* returns.
-// After an error nothing is written: every later call fails (with that error, or, on a
-// BufferedTurnWriter, FailedPrecondition).
-// Not thread-safe; while a writer is open its store must not be used for anything else (on
-// SQLite the writer holds the store's connection inside its transaction).
+// finish() succeeded writes nothing. Records are taken by value: the writer owns them, and each is
+// freed before add_* returns (on PostgreSQL its COPY text is kept until finish()).
+// After an error nothing is written: every later call fails with that error.
+// Not thread-safe; while a writer is open its store must not be used for anything else (the
+// writer holds the store's connection inside its transaction).
 class TurnWriter {
  public:
   virtual ~TurnWriter() = default;
@@ -34,26 +33,6 @@ class TurnWriter {
   // submissions given to begin_commit count, rest.submissions is ignored. rest.battles and
   // rest.reports are unspecified afterwards; the other fields are left as they are. Once only.
   virtual Status finish(TurnCommit& rest) = 0;
-};
-
-// GameStore's default begin_commit: keeps every record and makes one commit_turn at finish().
-// Correct for any backend, without the memory saving.
-class BufferedTurnWriter final : public TurnWriter {
- public:
-  BufferedTurnWriter(GameStore& store, std::string game, int turn,
-                     std::vector<std::int64_t> submissions);
-  Status add_battle(BattleRecord b) override;
-  Status add_report(ReportRecord r) override;
-  Status finish(TurnCommit& rest) override;
-
- private:
-  GameStore& store_;
-  std::string game_;
-  int turn_;
-  std::vector<std::int64_t> submissions_;
-  std::vector<BattleRecord> battles_;
-  std::vector<ReportRecord> reports_;
-  bool finished_ = false;
 };
 
 }  // namespace adj

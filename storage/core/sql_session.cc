@@ -13,6 +13,13 @@ Param Param::bytes(std::span<const std::uint8_t> b) {
   return bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
 }
 
+Param Param::ref(std::string_view v) {
+  Param p;
+  p.kind_ = Kind::kText;
+  p.ref_ = v;
+  return p;
+}
+
 Result<ReadTx> ReadTx::begin(Session& s) {
   if (s.in_transaction()) return ReadTx(nullptr);
   ADJ_RETURN_IF_ERROR(s.begin_read());

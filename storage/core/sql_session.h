@@ -42,17 +42,20 @@ class Param {
   Param(bool) = delete;  // say flag(b)
   static Param bytes(std::string_view b);
   static Param bytes(std::span<const std::uint8_t> b);
+  // A text read where it is, without a copy. REQUIRES: `v` outlives the call it is passed to.
+  static Param ref(std::string_view v);
 
   Kind kind() const { return kind_; }
   std::int64_t as_int() const { return int_; }
   double as_real() const { return real_; }
-  const std::string& as_text() const { return text_; }  // text, or the bytes
+  std::string_view as_text() const { return ref_ ? *ref_ : std::string_view(text_); }
 
  private:
   Kind kind_ = Kind::kNull;
   std::int64_t int_ = 0;
   double real_ = 0;
   std::string text_;
+  std::optional<std::string_view> ref_;  // set by ref()
 };
 
 inline Param flag(bool b) { return Param(std::int64_t{b ? 1 : 0}); }
@@ -63,6 +66,8 @@ class RowSource {
   virtual ~RowSource() = default;
   virtual int size() const = 0;
   virtual int columns() const = 0;
+  // How the value is stored: kNull, kInt, kReal, kText or kBytes.
+  virtual Param::Kind kind(int row, int col) const = 0;
   virtual bool is_null(int row, int col) const = 0;
   virtual std::int64_t int64(int row, int col) const = 0;
   virtual double float64(int row, int col) const = 0;
@@ -79,6 +84,8 @@ class Rows {
 
   int size() const { return s_ ? s_->size() : 0; }
   bool empty() const { return size() == 0; }
+  int columns() const { return s_ ? s_->columns() : 0; }
+  Param::Kind kind(int row, int col) const { return s_->kind(row, col); }
   bool is_null(int row, int col) const { return s_->is_null(row, col); }
   std::int64_t int64(int row, int col) const { return s_->int64(row, col); }
   int int32(int row, int col) const { return static_cast<int>(s_->int64(row, col)); }
@@ -89,6 +96,31 @@ class Rows {
 
  private:
   std::unique_ptr<RowSource> s_;
+};
+
+// Many rows into one table (Session::bulk_insert): SQLite runs one prepared INSERT a row as it is
+// added; PostgreSQL keeps the rows as COPY text and sends them with one COPY at finish(). A
+// failure (a duplicate key) may show at add() or only at finish(), and leaves the transaction
+// to be rolled back. Not thread-safe; REQUIRES: the Session outlives it.
+class BulkInsert {
+ public:
+  virtual ~BulkInsert() = default;
+  // One value a column, in the columns' order; texts are read during the call only.
+  virtual Status add(std::span<const Param> row) = 0;
+  Status add(std::initializer_list<Param> row) {
+    return add(std::span<const Param>(row.begin(), row.size()));
+  }
+  // Every row is in. Once; no add() after it.
+  virtual Status finish() = 0;
+};
+
+// The rows of one SELECT, fetched a batch at a time (Session::open_cursor). Not thread-safe;
+// REQUIRES: the Session outlives it, inside the transaction it was opened in.
+class Cursor {
+ public:
+  virtual ~Cursor() = default;
+  // The next rows, at most `max_rows` of them; none at the end.
+  virtual Result<Rows> next(int max_rows) = 0;
 };
 
 class Session {
@@ -107,6 +139,16 @@ class Session {
   Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params) {
     return run(sql, std::span<const Param>(params.begin(), params.size()));
   }
+
+  // A BulkInsert of rows into `table`'s `columns` (comma-separated); both are SQL the caller
+  // wrote, never input. REQUIRES: inside a WriteTx; on PostgreSQL, no other statement on the
+  // session between its finish() and the first statement that depends on the rows.
+  virtual Result<std::unique_ptr<BulkInsert>> bulk_insert(std::string_view table,
+                                                          std::string_view columns) = 0;
+  // A Cursor over the rows of `select` (no parameters; SQL the caller wrote). REQUIRES: inside a
+  // transaction (ReadTx or WriteTx), which it must not outlive; on SQLite, other statements may
+  // run while it is open.
+  virtual Result<std::unique_ptr<Cursor>> open_cursor(std::string_view select) = 0;
 
   // The write transaction (use WriteTx): SQLite's BEGIN IMMEDIATE (writers queue at the start),
   // PostgreSQL's BEGIN at READ COMMITTED (writers lock the rows they change: lock_rows()).

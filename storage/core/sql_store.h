@@ -1,7 +1,7 @@
 // The part of Store (storage/store.h) written once over a sql::Session
 // (storage/core/sql_session.h): the checks, error texts, row codecs and transaction shape both
 // backends share. SqliteStore and PgStore derive from it and add what only their engine has
-// (opening, migrations, revisions, committing a turn in bulk, the open-state index, the outbox
+// (opening, migrations, revisions, the unchecked bulk rows of a turn on SQLite, the outbox
 // claim), each giving its connection as session().
 //
 // Concurrency, the same on both backends: every write runs in one sql::WriteTx; a write that
@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@
 #include "storage/store.h"
 
 namespace adj {
+
+// What a backend does around a turn's bulk rows (battles and reports), inside the commit's
+// WriteTx (SqlStore::begin_turn_rows): begun before the first row, rows_done() after the last,
+// ended (destroyed) after the commit or the rollback.
+class TurnRows {
+ public:
+  virtual ~TurnRows() = default;
+  virtual Status rows_done() { return Status::Ok(); }
+};
 
 class SqlStore : public Store {
  public:
@@ -46,7 +56,7 @@ class SqlStore : public Store {
   // rebuild_open_state_index of each of `games`; the first failure names its game.
   Status rebuild_open_state_indexes(const std::vector<std::string>& games);
 
-  // ---- GameStore (sql_store_games.cc; turns and views are each backend's) ----
+  // ---- GameStore (sql_store_games.cc) ----
   // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).
   // The game starts with status "open" and open turn `initial.turn`. AlreadyExists also when
   // the id differs only by case from an existing one (the message names it).
@@ -70,6 +80,17 @@ class SqlStore : public Store {
   // NotFound when the turn has not been resolved.
   Result<Json> turn_record(const std::string& game, int turn) override;
   Result<UnixTime> turn_ran_at(const std::string& game, int turn) override;
+  // Committing a turn (sql_turn_writer.cc). InvalidArgument (nothing written) unless
+  // commit.next_state is for `game` and turn + 1 and every report's turn is commit.turn. Any
+  // failing write (e.g. two battles with one id) rolls the whole commit back and returns the
+  // error; the turn stays open.
+  Status commit_turn(const std::string& game, const TurnCommit& commit) override;
+  // Begins the commit's write transaction at once (on SQLite other writers wait until finish()
+  // or the writer's end; on PostgreSQL the game's row is locked) and checks the open turn and
+  // the submissions there. Battles and reports are bulk rows (sql::BulkInsert) as they are
+  // added; the turn record, the next state and its index at finish().
+  Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
+                                                   std::vector<std::int64_t> submissions) override;
 
   // ---- ReportStore (sql_store_reports.cc) ----
   // NotFound when the game, or that player's report for that turn, does not exist.
@@ -235,8 +256,16 @@ class SqlStore : public Store {
                                   const Notice* notice) override;
 
  protected:
+  friend class SqlTurnWriter;  // sql_turn_writer.cc
+  friend class SqlTables;      // sql_tables.cc
+
   // The backend's connection. Valid for the store's life once constructed.
   virtual sql::Session& session() = 0;
+
+  // Nothing by default; SQLite's skips CHECKs and per-row triggers (sqlite_store_turns.cc).
+  virtual Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& /*game*/) {
+    return std::make_unique<TurnRows>();
+  }
 
   // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
   // (REQUIRES: inside a WriteTx then).
@@ -247,9 +276,10 @@ class SqlStore : public Store {
   Status apply_contacts(const std::string& game, GameState& state);
   // Writes the open-state index of `game` from `state`, the state just stored as its open turn
   // (without contacts applied), inside the caller's WriteTx. `state_text`, when not empty, is
-  // to_json(state).dump() (storage/core/state_text.h). Each backend's (its views file).
-  virtual Status index_open_state(const std::string& game, const GameState& state,
-                                  std::string_view state_text = {}) = 0;
+  // to_json(state).dump() (storage/core/state_text.h), whose rows are cut out of it rather than
+  // serialised again. (sql_store_views.cc)
+  Status index_open_state(const std::string& game, const GameState& state,
+                          std::string_view state_text = {});
   // Brackets a write of many rows of `game` (rollback's deletes): a backend whose triggers would
   // bump the game's revision per row bumps it once. Nothing by default.
   virtual Status mark_bulk_writes(const std::string& /*game*/, bool /*on*/) { return Status::Ok(); }
@@ -263,15 +293,15 @@ class SqlStore : public Store {
   Status reindex_open_state(const std::string& game);
   // The rows a view reads from the open-state index of `game` (which is current): the areas
   // `areas` (sorted, each once) with their borders, and the players `players` plus the owners of
-  // those areas. Each backend's (its views file); `where` names the view in errors.
+  // those areas; `where` names the view in errors.
   struct ViewRows {
     Json areas = Json::array();
     Json edges = Json::array();
     Json players = Json::array();
   };
-  virtual Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
-                                          const std::vector<std::string>& areas,
-                                          std::vector<std::string> players) = 0;
+  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
+                                  const std::vector<std::string>& areas,
+                                  std::vector<std::string> players);
   // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
   static Result<Json> view_head(const std::string& text, const std::string& where);
   // The state a view reads: the index's head with the rows read for it, checked to be `game`'s

@@ -1,12 +1,163 @@
-// SqlStore: what both backends' open-state indexes share (the index and its readers are each
-// backend's own: storage/sqlite/sqlite_store_views.cc, storage/postgres/pg_store_views.cc).
+// SqlStore: the open-state index of migration 0014 (what checking one order file reads), its
+// writes and the views read from it.
 #include <algorithm>
+#include <set>
+#include <tuple>
 
 #include "storage/core/codec.h"
 #include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
+#include "storage/core/state_text.h"
+#include "storage/state_view.h"
 
 namespace adj {
+
+namespace {
+
+// How many codes one `IN (...)` list of a view's reads holds at the most (both dialects bound
+// the number of parameters a statement takes).
+constexpr std::size_t kInChunk = 500;
+
+// "?2, ?3, ..." for `n` parameters after the game's ?1.
+std::string in_list(std::size_t n) {
+  std::string out;
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", ?" : "?") + std::to_string(i + 2);
+  return out;
+}
+
+// `game` and then codes[from, from + n), as a statement with in_list(n) binds them.
+std::vector<sql::Param> in_params(const std::string& game, const std::vector<std::string>& codes,
+                                  std::size_t from, std::size_t n) {
+  std::vector<sql::Param> ps{sql::Param::ref(game)};
+  for (std::size_t i = from; i < from + n; ++i) ps.push_back(sql::Param::ref(codes[i]));
+  return ps;
+}
+
+}  // namespace
+
+Status SqlStore::index_open_state(const std::string& game, const GameState& state,
+                                  std::string_view state_text) {
+  const std::string where = "open-state index of game " + game;
+  // The rows' texts: cut out of the state's text when it is given, else serialised here.
+  ADJ_TRY(const OpenStateTexts texts, open_state_texts(state, state_text, where));
+  // Borders seldom change from one turn to the next: their rows are rewritten only when they
+  // differ from the new state's (compared row by row, in key order; a border given twice keeps
+  // its first row).
+  std::vector<std::size_t> edges;  // into state.edges
+  {
+    std::set<std::pair<std::string_view, std::string_view>> seen;
+    for (std::size_t i = 0; i < state.edges.size(); ++i)
+      if (seen.emplace(state.edges[i].a, state.edges[i].b).second) edges.push_back(i);
+  }
+  bool same_edges = std::is_sorted(edges.begin(), edges.end(), [&](std::size_t x, std::size_t y) {
+    return std::tie(state.edges[x].a, state.edges[x].b) <
+           std::tie(state.edges[y].a, state.edges[y].b);
+  });
+  if (same_edges) {
+    const std::string bytewise(session().bytewise());
+    ADJ_TRY(const sql::Rows old,
+            session().query("SELECT a, b, edge_json FROM open_state_edges WHERE game_id = ? "
+                            "ORDER BY a" +
+                                bytewise + ", b" + bytewise,
+                            {game}));
+    same_edges = old.size() == static_cast<int>(edges.size());
+    for (int i = 0; same_edges && i < old.size(); ++i) {
+      const std::size_t e = edges[static_cast<std::size_t>(i)];
+      same_edges = old.text(i, 0) == state.edges[e].a && old.text(i, 1) == state.edges[e].b &&
+                   old.text(i, 2) == texts.edges[e];
+    }
+  }
+  for (const char* table :
+       {"open_states", "open_state_players", "open_state_areas", "open_state_edges"}) {
+    if (same_edges && std::string_view(table) == "open_state_edges") break;
+    ADJ_RETURN_IF_ERROR(
+        session().run("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}).status());
+  }
+  // A state with two players or two areas of one code is left unindexed (read whole).
+  {
+    std::set<std::string_view> seen;
+    for (const Player& p : state.players)
+      if (!seen.insert(p.code).second) return Status::Ok();
+    seen.clear();
+    for (const Area& a : state.areas)
+      if (!seen.insert(a.code).second) return Status::Ok();
+  }
+  ADJ_TRY(auto pl, session().bulk_insert("open_state_players", "game_id, code, player_json"));
+  for (std::size_t i = 0; i < state.players.size(); ++i)
+    ADJ_RETURN_IF_ERROR(pl->add({sql::Param::ref(game), sql::Param::ref(state.players[i].code),
+                                 sql::Param::ref(texts.players[i])}));
+  ADJ_RETURN_IF_ERROR(pl->finish());
+  ADJ_TRY(auto ar, session().bulk_insert("open_state_areas", "game_id, code, name, area_json"));
+  for (std::size_t i = 0; i < state.areas.size(); ++i)
+    ADJ_RETURN_IF_ERROR(
+        ar->add({sql::Param::ref(game), sql::Param::ref(state.areas[i].code),
+                 sql::Param::ref(state.areas[i].name), sql::Param::ref(texts.areas[i])}));
+  ADJ_RETURN_IF_ERROR(ar->finish());
+  if (!same_edges) {
+    ADJ_TRY(auto ed, session().bulk_insert("open_state_edges", "game_id, a, b, edge_json"));
+    for (const std::size_t e : edges)
+      ADJ_RETURN_IF_ERROR(
+          ed->add({sql::Param::ref(game), sql::Param::ref(state.edges[e].a),
+                   sql::Param::ref(state.edges[e].b), sql::Param::ref(texts.edges[e])}));
+    ADJ_RETURN_IF_ERROR(ed->finish());
+  }
+  ADJ_TRY(std::string head, json_to_text(head_json(state), where));
+  return session()
+      .run("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)",
+           {game, state.turn, head})
+      .status();
+}
+
+Result<SqlStore::ViewRows> SqlStore::read_view_rows(const std::string& game,
+                                                    const std::string& where,
+                                                    const std::vector<std::string>& areas,
+                                                    std::vector<std::string> players) {
+  ViewRows rows;
+  for (std::size_t from = 0; from < areas.size(); from += kInChunk) {
+    const std::size_t n = std::min(kInChunk, areas.size() - from);
+    const std::vector<sql::Param> ps = in_params(game, areas, from, n);
+    const std::string list = in_list(n);
+    ADJ_TRY(const sql::Rows ar, session().query("SELECT code, area_json FROM open_state_areas "
+                                                "WHERE game_id = ?1 AND code IN (" +
+                                                    list + ")",
+                                                ps));
+    for (int i = 0; i < ar.size(); ++i) {
+      ADJ_TRY(Json a, json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
+      if (a.is_object() && a.contains("owner") && a["owner"].is_string())
+        players.push_back(a["owner"].get<std::string>());
+      rows.areas.push_back(std::move(a));
+    }
+    // A border between two areas of different chunks comes twice; the state keeps it once.
+    // SQLite's planner, without statistics, would scan the game's borders by the primary key.
+    const std::string edges_by_b =
+        session().dialect() == sql::Dialect::kSqlite ? " INDEXED BY open_state_edges_by_b" : "";
+    ADJ_TRY(const sql::Rows ed,
+            session().query("SELECT edge_json FROM open_state_edges WHERE game_id = ?1 AND a IN (" +
+                                list + ") UNION ALL SELECT edge_json FROM open_state_edges" +
+                                edges_by_b + " WHERE game_id = ?1 AND b IN (" + list +
+                                ") AND a NOT IN (" + list + ")",
+                            ps));
+    for (int i = 0; i < ed.size(); ++i) {
+      ADJ_TRY(Json e, json_from_text(ed.text(i, 0), "border of " + where));
+      rows.edges.push_back(std::move(e));
+    }
+  }
+  std::sort(players.begin(), players.end());
+  players.erase(std::unique(players.begin(), players.end()), players.end());
+  for (std::size_t from = 0; from < players.size(); from += kInChunk) {
+    const std::size_t n = std::min(kInChunk, players.size() - from);
+    ADJ_TRY(const sql::Rows pl,
+            session().query("SELECT code, player_json FROM open_state_players WHERE game_id = ?1 "
+                            "AND code IN (" +
+                                in_list(n) + ")",
+                            in_params(game, players, from, n)));
+    for (int i = 0; i < pl.size(); ++i) {
+      ADJ_TRY(Json p, json_from_text(pl.text(i, 1), "player " + pl.text(i, 0) + " of " + where));
+      rows.players.push_back(std::move(p));
+    }
+  }
+  return rows;
+}
 
 Result<GameState> SqlStore::load_view(const std::string& game, std::optional<int> turn,
                                       const std::vector<std::string>& players,

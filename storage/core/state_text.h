@@ -1,5 +1,5 @@
 // The open-state index's rows cut out of a state's stored text instead of serialising the state's
-// players, areas and borders once more (SqliteStore / PgStore index_open_state). Pure functions
+// players, areas and borders once more (SqlStore::index_open_state). Pure functions
 // over values; thread-safe.
 #pragma once
 #include <optional>

@@ -26,6 +26,7 @@ class CopyIn {
     const bool ok = r && PQresultStatus(r) == PGRES_COPY_IN;
     Status s = ok ? Status::Ok() : error(r);
     if (r) PQclear(r);
+    started_ = s.ok();
     return s;
   }
   void field(std::string_view v) {
@@ -50,13 +51,21 @@ class CopyIn {
       }
     }
   }
+  void null_field() {
+    if (!at_row_start_) buf_ += '\t';
+    at_row_start_ = false;
+    buf_ += "\\N";
+  }
+  // Sends a full chunk when started; keeps the rows until finish() when not.
   Status end_row() {
     buf_ += '\n';
     at_row_start_ = true;
-    return buf_.size() >= kCopyChunk ? send() : Status::Ok();
+    return started_ && buf_.size() >= kCopyChunk ? send() : Status::Ok();
   }
-  // Ends the COPY; the server's verdict on the rows (e.g. a duplicate key) comes here.
+  // Ends the COPY (starting it first when start() was not called); the server's verdict on the
+  // rows (e.g. a duplicate key) comes here.
   Status finish() {
+    if (!started_) ADJ_RETURN_IF_ERROR(start());
     ADJ_RETURN_IF_ERROR(send());
     if (PQputCopyEnd(c_.handle(), nullptr) != 1) return error(nullptr);
     Status out = Status::Ok();
@@ -83,6 +92,7 @@ class CopyIn {
   std::string sql_;
   std::string buf_;
   bool at_row_start_ = true;
+  bool started_ = false;
 };
 
 }  // namespace adj::pg

@@ -84,6 +84,7 @@ class Rows {
   bool empty() const { return size() == 0; }
   int columns() const;
   std::string column_name(int col) const;
+  unsigned column_type(int col) const;  // the column's type oid (pg_type.dat)
   bool is_null(int row, int col) const;
   std::int64_t int64(int row, int col) const;  // also reads booleans as 0/1
   int int32(int row, int col) const;

@@ -53,6 +53,7 @@ std::string Rows::column_name(int col) const {
   const char* n = r_ ? PQfname(r_, col) : nullptr;
   return n ? n : "";
 }
+unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_, col) : 0; }
 bool Rows::is_null(int row, int col) const { return !r_ || PQgetisnull(r_, row, col); }
 
 std::int64_t Rows::int64(int row, int col) const {

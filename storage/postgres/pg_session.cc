@@ -1,17 +1,41 @@
 #include "storage/postgres/pg_session.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "storage/postgres/pg_copy_in.h"
+
 namespace adj::pg {
 namespace {
+
+// PostgreSQL type oids (pg_type.dat).
+constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
+                   kFloat8 = 701;
 
 class PgRows final : public sql::RowSource {
  public:
   explicit PgRows(Rows r) : r_(std::move(r)) {}
   int size() const override { return r_.size(); }
   int columns() const override { return r_.columns(); }
+  sql::Param::Kind kind(int row, int col) const override {
+    if (r_.is_null(row, col)) return sql::Param::Kind::kNull;
+    switch (r_.column_type(col)) {
+      case kBool:
+      case kInt2:
+      case kInt4:
+      case kInt8:
+        return sql::Param::Kind::kInt;
+      case kFloat4:
+      case kFloat8:
+        return sql::Param::Kind::kReal;
+      case kBytea:
+        return sql::Param::Kind::kBytes;
+      default:
+        return sql::Param::Kind::kText;
+    }
+  }
   bool is_null(int row, int col) const override { return r_.is_null(row, col); }
   std::int64_t int64(int row, int col) const override { return r_.int64(row, col); }
   double float64(int row, int col) const override { return r_.float64(row, col); }
@@ -38,7 +62,82 @@ Param to_pg(const sql::Param& p) {
   return Param();
 }
 
+// The rows as COPY text, sent with one COPY at finish() (pg_copy_in.h).
+class PgBulkInsert final : public sql::BulkInsert {
+ public:
+  PgBulkInsert(Connection& conn, std::string sql) : copy_(conn, std::move(sql)) {}
+  Status add(std::span<const sql::Param> row) override {
+    for (const sql::Param& p : row) {
+      switch (p.kind()) {
+        case sql::Param::Kind::kNull:
+          copy_.null_field();
+          break;
+        case sql::Param::Kind::kInt:
+          copy_.field(std::to_string(p.as_int()));
+          break;
+        case sql::Param::Kind::kReal: {
+          char buf[40];
+          std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
+          copy_.field(buf);
+          break;
+        }
+        case sql::Param::Kind::kText:
+          copy_.field(p.as_text());
+          break;
+        case sql::Param::Kind::kBytes: {
+          static constexpr char kHex[] = "0123456789abcdef";
+          std::string hex = "\\x";
+          for (unsigned char c : p.as_text()) {
+            hex += kHex[c >> 4];
+            hex += kHex[c & 15];
+          }
+          copy_.field(hex);
+          break;
+        }
+      }
+    }
+    return copy_.end_row();
+  }
+  Status finish() override { return copy_.finish(); }
+
+ private:
+  CopyIn copy_;
+};
+
+// DECLARE ... NO SCROLL CURSOR, then FETCH; closed on destruction while the transaction lasts.
+class PgCursor final : public sql::Cursor {
+ public:
+  PgCursor(Connection& conn, std::string name) : conn_(conn), name_(std::move(name)) {}
+  ~PgCursor() override {
+    if (conn_.in_transaction()) (void)conn_.exec("CLOSE " + name_);
+  }
+  PgCursor(const PgCursor&) = delete;
+  PgCursor& operator=(const PgCursor&) = delete;
+  Result<sql::Rows> next(int max_rows) override {
+    ADJ_TRY(Rows r, conn_.query("FETCH " + std::to_string(max_rows) + " FROM " + name_));
+    return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+  }
+
+ private:
+  Connection& conn_;
+  std::string name_;
+};
+
 }  // namespace
+
+Result<std::unique_ptr<sql::BulkInsert>> PgSession::bulk_insert(std::string_view table,
+                                                                std::string_view columns) {
+  return std::unique_ptr<sql::BulkInsert>(std::make_unique<PgBulkInsert>(
+      conn_, "COPY " + std::string(table) + "(" + std::string(columns) + ") FROM STDIN"));
+}
+
+Result<std::unique_ptr<sql::Cursor>> PgSession::open_cursor(std::string_view select) {
+  if (!conn_.in_transaction()) return Status::Internal("a cursor outside a transaction");
+  std::string name = "adj_cursor_" + std::to_string(++cursors_);
+  ADJ_RETURN_IF_ERROR(
+      conn_.exec("DECLARE " + name + " NO SCROLL CURSOR FOR " + std::string(select)));
+  return std::unique_ptr<sql::Cursor>(std::make_unique<PgCursor>(conn_, std::move(name)));
+}
 
 std::string storable_text(std::string_view s) {
   std::string out;

@@ -30,6 +30,9 @@ class PgSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::unique_ptr<sql::BulkInsert>> bulk_insert(std::string_view table,
+                                                       std::string_view columns) override;
+  Result<std::unique_ptr<sql::Cursor>> open_cursor(std::string_view select) override;
   bool in_transaction() const override { return conn_.in_transaction(); }
   Status begin_read() override { return conn_.exec("BEGIN ISOLATION LEVEL REPEATABLE READ"); }
   void end_read() override {
@@ -45,6 +48,7 @@ class PgSession final : public sql::Session {
   Result<Rows> pg_query(std::string_view sql, std::span<const sql::Param> params);
   Connection& conn_;
   std::optional<Transaction> tx_;
+  int cursors_ = 0;
 };
 
 }  // namespace adj::pg

@@ -5,8 +5,8 @@
 //
 // What both backends share (checks, error texts, the details the interfaces leave open) is
 // SqlStore's (storage/core/sql_store.h), written once over this connection's sql::Session; the
-// storage tests run against both. This class adds opening and migrations, revisions, committing a
-// turn (by COPY), the open-state index and its readers, and the outbox claim. Where several
+// storage tests run against both. This class adds opening and migrations, revisions and the
+// outbox claim. Where several
 // daemons share the database, the claims (begin_resolving, lease_inbox, claim...) are single
 // conditional UPDATEs, row locks or SELECT ... FOR UPDATE SKIP LOCKED, so two processes never
 // both win one.
@@ -40,9 +40,6 @@ class PgStore final : public SqlStore {
     return 0;
   }
 
-  // ---- GameStore: pg_store_turns.cc, pg_store_views.cc ----
-  Status commit_turn(const std::string& game, const TurnCommit& commit) override;
-
   // ---- MailStore: pg_store_mail.cc ----
   Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
   Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
@@ -60,16 +57,6 @@ class PgStore final : public SqlStore {
 
  private:
   explicit PgStore(pg::Connection c) : conn_(std::move(c)) {}
-
-  // Rewrites the open-state index of `game` from `state` (its open turn), inside the caller's
-  // transaction. A state with a repeated player or area code is left unindexed.
-  // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
-  // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
-  Status index_open_state(const std::string& game, const GameState& state,
-                          std::string_view state_text = {}) override;
-  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
-                                  const std::vector<std::string>& areas,
-                                  std::vector<std::string> players) override;
 
   sql::Session& session() override { return session_; }
 

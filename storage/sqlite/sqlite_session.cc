@@ -1,5 +1,6 @@
 #include "storage/sqlite/sqlite_session.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <variant>
@@ -8,8 +9,17 @@
 namespace adj::sqlite {
 namespace {
 
-// One cell as SQLite typed it: NULL, INTEGER, REAL, or TEXT/BLOB bytes.
-using Cell = std::variant<std::monostate, std::int64_t, double, std::string>;
+// One cell as SQLite typed it: NULL, INTEGER, REAL, TEXT or BLOB.
+struct Blob {
+  std::string bytes;
+};
+using Cell = std::variant<std::monostate, std::int64_t, double, std::string, Blob>;
+
+const std::string* bytes_of(const Cell& c) {
+  if (auto* s = std::get_if<std::string>(&c)) return s;
+  if (auto* b = std::get_if<Blob>(&c)) return &b->bytes;
+  return nullptr;
+}
 
 class SqliteRows final : public sql::RowSource {
  public:
@@ -18,6 +28,12 @@ class SqliteRows final : public sql::RowSource {
     return columns_ == 0 ? 0 : static_cast<int>(cells_.size()) / columns_;
   }
   int columns() const override { return columns_; }
+  sql::Param::Kind kind(int row, int col) const override {
+    static constexpr sql::Param::Kind kKinds[] = {sql::Param::Kind::kNull, sql::Param::Kind::kInt,
+                                                  sql::Param::Kind::kReal, sql::Param::Kind::kText,
+                                                  sql::Param::Kind::kBytes};
+    return kKinds[at(row, col).index()];
+  }
   bool is_null(int row, int col) const override {
     return std::holds_alternative<std::monostate>(at(row, col));
   }
@@ -26,19 +42,19 @@ class SqliteRows final : public sql::RowSource {
     const Cell& c = at(row, col);
     if (auto* i = std::get_if<std::int64_t>(&c)) return *i;
     if (auto* d = std::get_if<double>(&c)) return static_cast<std::int64_t>(*d);
-    if (auto* s = std::get_if<std::string>(&c)) return std::strtoll(s->c_str(), nullptr, 10);
+    if (auto* s = bytes_of(c)) return std::strtoll(s->c_str(), nullptr, 10);
     return 0;
   }
   double float64(int row, int col) const override {
     const Cell& c = at(row, col);
     if (auto* i = std::get_if<std::int64_t>(&c)) return static_cast<double>(*i);
     if (auto* d = std::get_if<double>(&c)) return *d;
-    if (auto* s = std::get_if<std::string>(&c)) return std::strtod(s->c_str(), nullptr);
+    if (auto* s = bytes_of(c)) return std::strtod(s->c_str(), nullptr);
     return 0;
   }
   std::string text(int row, int col) const override {
     const Cell& c = at(row, col);
-    if (auto* s = std::get_if<std::string>(&c)) return *s;
+    if (auto* s = bytes_of(c)) return *s;
     if (auto* i = std::get_if<std::int64_t>(&c)) return std::to_string(*i);
     if (std::holds_alternative<double>(c)) return std::to_string(std::get<double>(c));
     return "";
@@ -71,10 +87,10 @@ void bind_all(Statement& st, std::span<const sql::Param> params) {
         st.bind_double(i, p.as_real());
         break;
       case sql::Param::Kind::kText:
-        st.bind_text(i, p.as_text());
+        st.bind_text_in_place(i, p.as_text());
         break;
       case sql::Param::Kind::kBytes: {
-        const std::string& b = p.as_text();
+        const std::string_view b = p.as_text();
         st.bind_blob(i, {reinterpret_cast<const std::uint8_t*>(b.data()), b.size()});
         break;
       }
@@ -83,14 +99,11 @@ void bind_all(Statement& st, std::span<const sql::Param> params) {
   }
 }
 
-}  // namespace
-
-Result<sql::Rows> SqliteSession::query(std::string_view sql, std::span<const sql::Param> params) {
-  ADJ_TRY(auto st, db_.prepare(sql));
-  bind_all(st, params);
+// Steps `st` for at most `max_rows` rows (all when negative), read into memory.
+Result<sql::Rows> read_rows(Statement& st, int max_rows) {
   std::vector<Cell> cells;
   int columns = 0;
-  for (;;) {
+  for (int n = 0; max_rows < 0 || n < max_rows; ++n) {
     ADJ_TRY(bool row, st.step());
     if (!row) break;
     columns = st.column_count();
@@ -110,13 +123,68 @@ Result<sql::Rows> SqliteSession::query(std::string_view sql, std::span<const sql
           break;
         case ColumnType::kBlob: {
           const auto b = st.column_blob(c);
-          cells.emplace_back(std::string(b.begin(), b.end()));
+          cells.emplace_back(Blob{std::string(b.begin(), b.end())});
           break;
         }
       }
     }
   }
   return sql::Rows(std::make_unique<SqliteRows>(columns, std::move(cells)));
+}
+
+// One prepared INSERT, run a row at a time with the texts bound where they are.
+class SqliteBulkInsert final : public sql::BulkInsert {
+ public:
+  explicit SqliteBulkInsert(Statement st) : st_(std::move(st)) {}
+  Status add(std::span<const sql::Param> row) override {
+    bind_all(st_, row);
+    Status s = st_.run();
+    st_.reset();  // before the texts bound in place go
+    return s;
+  }
+  Status finish() override { return Status::Ok(); }
+
+ private:
+  Statement st_;
+};
+
+class SqliteCursor final : public sql::Cursor {
+ public:
+  explicit SqliteCursor(Statement st) : st_(std::move(st)) {}
+  Result<sql::Rows> next(int max_rows) override {
+    if (done_) return sql::Rows();  // a statement stepped past its end would start again
+    ADJ_TRY(sql::Rows rows, read_rows(st_, max_rows));
+    done_ = rows.size() < max_rows;
+    return rows;
+  }
+
+ private:
+  Statement st_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Result<sql::Rows> SqliteSession::query(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(auto st, db_.prepare(sql));
+  bind_all(st, params);
+  return read_rows(st, -1);
+}
+
+Result<std::unique_ptr<sql::BulkInsert>> SqliteSession::bulk_insert(std::string_view table,
+                                                                    std::string_view columns) {
+  std::string sql = "INSERT INTO " + std::string(table) + "(" + std::string(columns) + ") VALUES (";
+  for (std::size_t i = 0, n = 1 + static_cast<std::size_t>(
+                                      std::count(columns.begin(), columns.end(), ','));
+       i < n; ++i)
+    sql += i ? ", ?" : "?";
+  ADJ_TRY(auto st, db_.prepare(sql + ")"));
+  return std::unique_ptr<sql::BulkInsert>(std::make_unique<SqliteBulkInsert>(std::move(st)));
+}
+
+Result<std::unique_ptr<sql::Cursor>> SqliteSession::open_cursor(std::string_view select) {
+  ADJ_TRY(auto st, db_.prepare(select));
+  return std::unique_ptr<sql::Cursor>(std::make_unique<SqliteCursor>(std::move(st)));
 }
 
 Result<std::int64_t> SqliteSession::run(std::string_view sql, std::span<const sql::Param> params) {

@@ -20,6 +20,9 @@ class SqliteSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::unique_ptr<sql::BulkInsert>> bulk_insert(std::string_view table,
+                                                       std::string_view columns) override;
+  Result<std::unique_ptr<sql::Cursor>> open_cursor(std::string_view select) override;
   bool in_transaction() const override { return db_.in_transaction(); }
   Status begin_read() override { return db_.exec("BEGIN"); }
   void end_read() override {

@@ -7,8 +7,8 @@
 //
 // What both backends share (checks, error texts, the details the interfaces leave open) is
 // SqlStore's (storage/core/sql_store.h); this class adds opening, migrations, revisions, the
-// throttle's own connection, committing a turn (SqliteTurnWriter), the open-state index and the
-// outbox claim.
+// throttle's own connection, the unchecked bulk writes of a turn's commit, the open-state index
+// and the outbox claim.
 #pragma once
 
 #include <functional>
@@ -44,19 +44,6 @@ class SqliteStore final : public SqlStore {
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
 
-  // ---- GameStore: committing a turn (sqlite_store_turns.cc) ----
-  // InvalidArgument (nothing written) unless commit.next_state is for `game` and turn + 1 and
-  // every report's turn is commit.turn. Any failing write (e.g. two battles with one id) rolls
-  // the whole commit back and returns the error; the turn stays open.
-  Status commit_turn(const std::string& game, const TurnCommit& commit) override;
-  // Begins the commit's transaction at once (BEGIN IMMEDIATE: other writers wait until finish()
-  // or the writer's end) and checks the open turn and the submissions there (FailedPrecondition,
-  // as commit_turn). Each battle and report is written when added; the turn record, the next
-  // state and its index at finish(). Foreign keys are checked at the commit (the turn record comes
-  // last). The commit's CHECK-free writes and bulk revision mark hold for the writer's life.
-  Result<std::unique_ptr<TurnWriter>> begin_commit(const std::string& game, int turn,
-                                                   std::vector<std::int64_t> submissions) override;
-
   // ---- MailStore: sqlite_store_mail.cc ----
   // With secure_delete for the statement's pages, so the old bytes are overwritten.
   Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
@@ -84,21 +71,10 @@ class SqliteStore final : public SqlStore {
 
   Result<int> upgrade_credentials_step(const SecretHasher& hash_secret,
                                        const TokenHasher& hash_token, UnixTime now);
-  // Writes the open-state index (migration 0014) of `game` from `state`, the state just stored
-  // as the game's open turn (without contacts applied). REQUIRES: inside the write transaction
-  // that stored it (sqlite_store_views.cc).
-  // `state_text`, when not empty, is to_json(state).dump() (the text just stored), whose players,
-  // areas and borders are cut out of it rather than serialised again (storage/core/state_text.h).
-  Status index_open_state(const std::string& game, const GameState& state,
-                          std::string_view state_text = {}) override;
-  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
-                                  const std::vector<std::string>& areas,
-                                  std::vector<std::string> players) override;
-
   // The bulk mark of migration 0016 around rollback's deletes (one revision bump for them all).
   Status mark_bulk_writes(const std::string& game, bool on) override;
-
-  friend class SqliteTurnWriter;  // sqlite_store_turns.cc
+  // A turn's battles and reports without CHECKs or per-row triggers (sqlite_store_turns.cc).
+  Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& game) override;
 
   sql::Session& session() override { return session_; }
 

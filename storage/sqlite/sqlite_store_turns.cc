@@ -1,4 +1,5 @@
-// SqliteStore: committing, rolling back and reading resolved turns.
+// SqliteStore: what a turn's commit (storage/core/sql_turn_writer.cc) and rollback's deletes do
+// around their many rows: skip CHECKs and per-row revision triggers.
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -8,16 +9,9 @@
 #include <optional>
 #include <utility>
 
-#include "storage/core/codec.h"
-#include "storage/core/record_checks.h"
-#include "storage/core/turn_attendance.h"
 #include "storage/sqlite/sqlite_store.h"
 
 namespace adj {
-
-using store_checks::check_commit;
-
-using sqlite::Transaction;
 
 namespace {
 
@@ -110,212 +104,40 @@ Status unmark_bulk(sqlite::Database& db, const std::string& game) {
   return bump.run();
 }
 
-constexpr const char* kInsertBattle =
-    "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?)";
-constexpr const char* kInsertReport =
-    "INSERT INTO reports(game_id, turn, player, text, json) VALUES (?, ?, ?, ?, ?)";
+// SqliteStore::begin_turn_rows: foreign keys deferred to the commit (the rows come before their
+// turn record; SQLite turns it off again at the transaction's end), CHECK-free writes until the
+// commit ends (every JSON text written is a dump(), records.h), and the bulk mark with triggers
+// off until rows_done().
+class SqliteTurnRows final : public TurnRows {
+ public:
+  static Result<std::unique_ptr<TurnRows>> begin(sqlite::Database& db, const std::string& game) {
+    std::unique_ptr<SqliteTurnRows> r(new SqliteTurnRows(db, game));
+    ADJ_RETURN_IF_ERROR(db.exec("PRAGMA defer_foreign_keys = ON"));
+    ADJ_TRY(auto unchecked, UncheckedWrites::begin(db));
+    r->unchecked_.emplace(std::move(unchecked));
+    ADJ_RETURN_IF_ERROR(mark_bulk(db, game));
+    ADJ_TRY(auto triggers_off, TriggersOff::begin(db));
+    r->triggers_off_.emplace(std::move(triggers_off));
+    return std::unique_ptr<TurnRows>(std::move(r));
+  }
+  // The rest of the commit runs its triggers (turn states, games).
+  Status rows_done() override {
+    triggers_off_.reset();
+    return unmark_bulk(db_, game_);
+  }
+
+ private:
+  SqliteTurnRows(sqlite::Database& db, std::string game) : db_(db), game_(std::move(game)) {}
+  sqlite::Database& db_;
+  std::string game_;
+  std::optional<UncheckedWrites> unchecked_;
+  std::optional<TriggersOff> triggers_off_;  // ended first
+};
 
 }  // namespace
 
-// SqliteStore::begin_commit's writer: one transaction on the store's connection from begin() to
-// finish(); each battle and report is one INSERT as it is added, its texts bound in place.
-// Battles and reports come before their turn record, so foreign keys are deferred to the commit
-// (PRAGMA defer_foreign_keys, which SQLite turns off again at the transaction's end).
-class SqliteTurnWriter final : public TurnWriter {
- public:
-  static Result<std::unique_ptr<SqliteTurnWriter>> begin(SqliteStore& store,
-                                                         const std::string& game, int turn,
-                                                         std::vector<std::int64_t> submissions);
-  // The statements before the transaction and the transaction before UncheckedWrites (members in
-  // reverse order): a writer never finished is rolled back.
-  ~SqliteTurnWriter() override = default;
-
-  Status add_battle(BattleRecord b) override { return remember(write_battle(b)); }
-  Status add_report(ReportRecord r) override { return remember(write_report(r)); }
-  Status finish(TurnCommit& rest) override { return remember(finish_commit(rest)); }
-
-  // The same without taking the records (commit_turn).
-  Status write_battle(const BattleRecord& b);
-  Status write_report(const ReportRecord& r);
-  Status finish_commit(const TurnCommit& rest);
-
- private:
-  SqliteTurnWriter(SqliteStore& store, std::string game, int turn)
-      : store_(store), db_(store.db_), game_(std::move(game)), turn_(turn) {}
-  Status remember(Status s) {
-    if (!s.ok() && first_error_.ok()) first_error_ = s;
-    return s;
-  }
-  Status usable() const {
-    if (!first_error_.ok()) return first_error_;
-    if (done_)
-      return Status::FailedPrecondition("commit_turn game " + game_ + ": already finished");
-    return Status::Ok();
-  }
-  Status failed(const Status& s) const {
-    return Status(s.code(), "commit_turn game " + game_ + " turn " + std::to_string(turn_) + ": " +
-                                s.message());
-  }
-
-  SqliteStore& store_;
-  sqlite::Database& db_;
-  std::string game_;
-  int turn_;
-  std::optional<UncheckedWrites> unchecked_;
-  std::optional<Transaction> tx_;
-  std::optional<TriggersOff> triggers_off_;  // from begin() until the battles and reports are in
-  std::optional<sqlite::Statement> battle_;
-  std::optional<sqlite::Statement> report_;
-  Status first_error_;
-  bool done_ = false;
-};
-
-Result<std::unique_ptr<SqliteTurnWriter>> SqliteTurnWriter::begin(
-    SqliteStore& store, const std::string& game, int turn, std::vector<std::int64_t> submissions) {
-  std::unique_ptr<SqliteTurnWriter> w(new SqliteTurnWriter(store, game, turn));
-  sqlite::Database& db = store.db_;
-  ADJ_TRY(auto tx, Transaction::begin(db));
-  w->tx_.emplace(std::move(tx));
-  ADJ_RETURN_IF_ERROR(store.check_commit_start(game, turn, std::move(submissions)));
-  if (auto s = db.exec("PRAGMA defer_foreign_keys = ON"); !s.ok()) return w->failed(s);
-  // Every JSON text written is a dump() (the caller's per records.h, or this writer's).
-  ADJ_TRY(auto unchecked, UncheckedWrites::begin(db));
-  w->unchecked_.emplace(std::move(unchecked));
-  if (auto s = mark_bulk(db, game); !s.ok()) return w->failed(s);
-  ADJ_TRY(auto triggers_off, TriggersOff::begin(db));
-  w->triggers_off_.emplace(std::move(triggers_off));
-  // Compiled after UncheckedWrites and TriggersOff began (changing either expires compiled
-  // statements).
-  ADJ_TRY(auto battle, db.prepare(kInsertBattle));
-  w->battle_.emplace(std::move(battle));
-  ADJ_TRY(auto report, db.prepare(kInsertReport));
-  w->report_.emplace(std::move(report));
-  return w;
-}
-
-Status SqliteTurnWriter::write_battle(const BattleRecord& b) {
-  ADJ_RETURN_IF_ERROR(usable());
-  std::string input;  // the dump when not given as text
-  if (b.input_text.empty()) {
-    ADJ_TRY(input, json_to_text(b.input, "battle " + b.id + " input"));
-  }
-  std::string outcome;
-  if (b.outcome_text.empty()) {
-    ADJ_TRY(outcome, json_to_text(b.outcome, "battle " + b.id + " outcome"));
-  }
-  sqlite::Statement& st = *battle_;
-  st.bind_text(1, game_)
-      .bind_int(2, turn_)
-      .bind_text(3, b.id)
-      .bind_text(4, seed_to_text(b.seed))
-      .bind_text(5, b.engine)
-      .bind_text_in_place(6, b.input_text.empty() ? input : b.input_text)
-      .bind_text_in_place(7, b.outcome_text.empty() ? outcome : b.outcome_text);
-  Status s = st.run();
-  st.reset();  // before the texts bound in place go
-  return s.ok() ? s : failed(s);
-}
-
-Status SqliteTurnWriter::write_report(const ReportRecord& r) {
-  ADJ_RETURN_IF_ERROR(usable());
-  if (r.turn != turn_)
-    return Status::InvalidArgument("commit_turn game " + game_ + " turn " + std::to_string(turn_) +
-                                   ": the report of " + r.player + " is for turn " +
-                                   std::to_string(r.turn));
-  std::string json;
-  if (r.json_text.empty()) {
-    ADJ_TRY(json, json_to_text(r.json, "report of " + r.player));
-  }
-  sqlite::Statement& st = *report_;
-  st.bind_text(1, game_)
-      .bind_int(2, turn_)
-      .bind_text(3, r.player)
-      .bind_text_in_place(4, r.text)
-      .bind_text_in_place(5, r.json_text.empty() ? json : r.json_text);
-  Status s = st.run();
-  st.reset();
-  return s.ok() ? s : failed(s);
-}
-
-Status SqliteTurnWriter::finish_commit(const TurnCommit& rest) {
-  ADJ_RETURN_IF_ERROR(usable());
-  if (rest.turn != turn_)
-    return Status::InvalidArgument("commit_turn game " + game_ + ": the writer is for turn " +
-                                   std::to_string(turn_) + ", not " + std::to_string(rest.turn));
-  ADJ_RETURN_IF_ERROR(check_commit(game_, rest));
-  const std::string where = "game " + game_ + " turn " + std::to_string(turn_);
-  std::string summary_dump;  // when rest.summary_text is not given
-  if (rest.summary_text.empty()) {
-    ADJ_TRY(summary_dump, json_to_text(rest.summary, "summary of " + where));
-  }
-  const std::string_view summary =
-      rest.summary_text.empty() ? std::string_view(summary_dump) : rest.summary_text;
-  std::string next_state;  // the dump when rest.next_state_text is not given
-  if (rest.next_state_text.empty()) {
-    ADJ_TRY(next_state, json_to_text(to_json(rest.next_state), "next state of " + where));
-  }
-  const std::string_view state_text =
-      rest.next_state_text.empty() ? std::string_view(next_state) : rest.next_state_text;
-  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
-  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
-  done_ = true;  // whatever follows: a writer finishes once
-  battle_.reset();
-  report_.reset();
-  triggers_off_.reset();  // the rest of the commit runs its triggers (turns, states, games)
-
-  ADJ_TRY(auto turn, db_.prepare("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
-                                 "VALUES (?, ?, ?, ?, ?)"));
-  turn.bind_text(1, game_)
-      .bind_int(2, turn_)
-      .bind_text(3, seed_to_text(rest.seed))
-      .bind_text_in_place(4, summary)
-      .bind_int64(5, rest.ran_at);
-  if (auto s = turn.run(); !s.ok()) return failed(s);
-  if (const std::optional<std::string> listed = without_orders_text(rest)) {
-    ADJ_TRY(auto attendance,
-            db_.prepare("INSERT INTO turn_attendance(game_id, turn, ran_at, without_orders) "
-                        "VALUES (?, ?, ?, ?)"));
-    attendance.bind_text(1, game_)
-        .bind_int(2, turn_)
-        .bind_int64(3, rest.ran_at)
-        .bind_text(4, *listed);
-    if (auto s = attendance.run(); !s.ok()) return failed(s);
-  }
-  if (auto s = unmark_bulk(db_, game_); !s.ok()) return failed(s);
-
-  ADJ_TRY(auto state,
-          db_.prepare("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)"));
-  state.bind_text(1, game_).bind_int(2, turn_ + 1).bind_text_in_place(3, state_text);
-  if (auto s = state.run(); !s.ok()) return failed(s);
-  if (auto s = store_.index_open_state(game_, rest.next_state, state_text); !s.ok())
-    return failed(s);
-
-  ADJ_TRY(auto bump, db_.prepare("UPDATE games SET open_turn = ?, resolving_turn = NULL, "
-                                 "resolving_since = NULL WHERE id = ?"));
-  bump.bind_int(1, turn_ + 1).bind_text(2, game_);
-  if (auto s = bump.run(); !s.ok()) return failed(s);
-  if (rest.summary.contains("ending")) {  // the turn ended the game (server/app/ending.h)
-    ADJ_TRY(auto over, db_.prepare("UPDATE games SET status = 'finished' WHERE id = ?"));
-    over.bind_text(1, game_);
-    if (auto s = over.run(); !s.ok()) return failed(s);
-  }
-  Status committed = tx_->commit();
-  unchecked_.reset();
-  if (!committed.ok()) return failed(committed);
-  return Status::Ok();
-}
-
-Result<std::unique_ptr<TurnWriter>> SqliteStore::begin_commit(
-    const std::string& game, int turn, std::vector<std::int64_t> submissions) {
-  ADJ_TRY(auto w, SqliteTurnWriter::begin(*this, game, turn, std::move(submissions)));
-  return std::unique_ptr<TurnWriter>(std::move(w));
-}
-
-Status SqliteStore::commit_turn(const std::string& game, const TurnCommit& commit) {
-  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
-  ADJ_TRY(auto w, SqliteTurnWriter::begin(*this, game, commit.turn, commit.submissions));
-  return w->finish_commit(commit);
+Result<std::unique_ptr<TurnRows>> SqliteStore::begin_turn_rows(const std::string& game) {
+  return SqliteTurnRows::begin(db_, game);
 }
 
 Status SqliteStore::mark_bulk_writes(const std::string& game, bool on) {

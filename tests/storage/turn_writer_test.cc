@@ -1,7 +1,7 @@
 // GameStore::begin_commit on both backends (storage/turn_writer.h): a turn committed in parts
 // stores exactly what commit_turn stores, and a writer that fails or is dropped writes nothing.
-// SQLite writes each record as it is added (SqliteTurnWriter); PostgreSQL keeps them until
-// finish() (BufferedTurnWriter): the outcomes are the same, only the moment of an error differs.
+// Both write each record as it is added (sql_turn_writer.cc): SQLite at once, PostgreSQL as COPY
+// text sent at finish(), so only the moment of an error (a duplicate key) differs.
 #include <gtest/gtest.h>
 
 #include <string>
