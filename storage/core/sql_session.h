@@ -187,6 +187,11 @@ class Session {
   std::string_view bytewise() const {
     return dialect() == Dialect::kPostgres ? " COLLATE \"C\"" : "";
   }
+  // While on, the pages a write frees are overwritten (SQLite's secure_delete), so a masked
+  // secret's old bytes do not stay in the file. Nothing on PostgreSQL, where the old row version
+  // stays until VACUUM reclaims it (autovacuum does, soon after, on a busy table) and no reader
+  // sees it.
+  virtual Status overwrite_freed(bool /*on*/) { return Status::Ok(); }
   // Text from outside (a Message-ID, an envelope address, a client address, an error) as the
   // dialect's TEXT can hold it: as it is on SQLite; on PostgreSQL, whose text refuses NUL and
   // invalid UTF-8 (and would refuse a whole batch of received mail with it), with each such byte

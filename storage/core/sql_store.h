@@ -196,7 +196,7 @@ class SqlStore : public Store {
                                  UnixTime now) override;
   Result<std::vector<TakeoverCode>> takeover_codes(const std::string& game) override;
 
-  // ---- MailStore (sql_store_mail.cc; claim and mask_inbox_raw are each backend's) ----
+  // ---- MailStore (sql_store_mail.cc) ----
   // InvalidArgument for an empty message_id or an unknown state ("" means "new").
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
   Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
@@ -212,6 +212,12 @@ class SqlStore : public Store {
   Status set_inbox_state(std::int64_t id, const std::string& state,
                          const std::string& outcome) override;
   Result<InboxMessage> inbox_message(std::int64_t id) override;
+  // The old bytes overwritten where the engine can (Session::overwrite_freed).
+  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
+  // In one write transaction: no message is claimed twice, by threads or by processes sharing
+  // the database (on PostgreSQL the due rows are locked with skip_locked()).
+  Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
+                                           std::int64_t lease_seconds) override;
   Result<bool> lease_inbox(std::int64_t id, const std::string& holder, UnixTime now,
                            std::int64_t seconds) override;
   Status release_inbox(std::int64_t id, const std::string& holder) override;

@@ -5,11 +5,10 @@
 //   for a concurrent insert of the same id and then sees it;
 // - lease_inbox reads the message's row with lock_rows() first, so every taker of one lease
 //   queues there and sees the lease as the last one committed it;
-// - claim is each backend's (SQLite's one writer; PostgreSQL's FOR UPDATE SKIP LOCKED).
+// - claim is one write transaction (SQLite's one writer; PostgreSQL's FOR UPDATE SKIP LOCKED).
 #include <algorithm>
 
 #include "storage/core/codec.h"
-#include "storage/core/mail_rows.h"
 #include "storage/core/messages.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
@@ -19,6 +18,11 @@ namespace adj {
 using store_checks::valid_inbox_state;
 
 namespace {
+
+// The columns of an outbox row in the order outbox_from_row reads them.
+constexpr const char* kOutboxColumns =
+    "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
+    "last_error, created_at";
 
 constexpr const char* kInboxSelect =
     "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
@@ -67,8 +71,6 @@ Result<std::vector<InboxMessage>> inbox_rows(const sql::Rows& r) {
   return out;
 }
 
-}  // namespace
-
 OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   OutboxMessage m;
   m.id = r.int64(row, 0);
@@ -85,6 +87,8 @@ OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   return m;
 }
 
+// The messages a claim's rows (kOutboxColumns) hold, in the order claim() returns them: mail to
+// players first, then by due time, then by id.
 std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
   std::vector<OutboxMessage> out;
   out.reserve(static_cast<std::size_t>(r.size()));
@@ -98,6 +102,36 @@ std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
                                                   : a.id < b.id;
   });
   return out;
+}
+
+}  // namespace
+
+Status SqlStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
+  ADJ_RETURN_IF_ERROR(session().overwrite_freed(true));
+  auto n = session().run("UPDATE inbox SET raw = ? WHERE id = ?", {sql::Param::bytes(raw), id});
+  Status off = session().overwrite_freed(false);
+  if (!n.ok()) return n.status();
+  if (*n == 0) return Status::NotFound(inbox_not_found(id));
+  return off;
+}
+
+Result<std::vector<OutboxMessage>> SqlStore::claim(UnixTime now, int limit,
+                                                   std::int64_t lease_seconds) {
+  // SQLite: one writer at a time, so no other claimer runs between the choice and the mark.
+  // PostgreSQL: rows another claimer has locked are skipped, and a row it marked and committed
+  // meanwhile is checked against the condition again, on its new version, when it is locked.
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  ADJ_TRY(
+      const sql::Rows r,
+      session().query("UPDATE outbox SET state = 'sending', lease_until = ?1, attempts = "
+                      "attempts + 1 WHERE id IN (SELECT id FROM outbox WHERE (state = "
+                      "'pending' AND next_attempt_at <= ?2) OR (state = 'sending' AND "
+                      "lease_until <= ?2) ORDER BY kind IN ('refusal', 'help'), "
+                      "next_attempt_at, id LIMIT ?3" +
+                          std::string(session().skip_locked()) + ") RETURNING " + kOutboxColumns,
+                      {std::int64_t{now + lease_seconds}, std::int64_t{now}, std::max(limit, 0)}));
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return claimed_from_rows(r);
 }
 
 Result<std::int64_t> SqlStore::put_inbox(const InboxMessage& m, bool* duplicate) {

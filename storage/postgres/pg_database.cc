@@ -451,12 +451,30 @@ struct PgExecPreparedCall {
 }  // namespace
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
-  // libpq reads a text parameter as a C string: a NUL byte would cut it short without a word.
-  for (std::size_t i = 0; i < params.size(); ++i)
-    if (!params[i].is_null() && !params[i].is_binary() &&
-        params[i].value().find('\0') != std::string::npos)
-      return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
-                                     " holds a NUL byte, which PostgreSQL text cannot store");
+  // Text-format values as libpq reads them: C strings (a NUL byte would cut one short without a
+  // word). Bytes travel in binary, where they are.
+  std::vector<std::string> text(params.size());
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    switch (params[i].kind()) {
+      case Param::Kind::kInt:
+        text[i] = std::to_string(params[i].as_int());
+        break;
+      case Param::Kind::kReal: {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", params[i].as_real());
+        text[i] = buf;
+        break;
+      }
+      case Param::Kind::kText:
+        text[i] = std::string(params[i].as_text());
+        if (text[i].find('\0') != std::string::npos)
+          return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
+                                         " holds a NUL byte, which PostgreSQL text cannot store");
+        break;
+      default:
+        break;
+    }
+  }
   if (auto s = ready_for(sql); !s.ok()) return s;
   std::string key(sql);
   auto it = prepared_->names.find(key);
@@ -487,10 +505,12 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   std::vector<int> lengths(params.size());
   std::vector<int> formats(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) {
-    if (params[i].is_null()) continue;
-    values[i] = params[i].value().data();
-    lengths[i] = static_cast<int>(params[i].value().size());
-    formats[i] = params[i].is_binary() ? 1 : 0;
+    if (params[i].kind() == Param::Kind::kNull) continue;
+    const bool binary = params[i].kind() == Param::Kind::kBytes;
+    const std::string_view v = binary ? params[i].as_text() : std::string_view(text[i]);
+    values[i] = v.data();
+    lengths[i] = static_cast<int>(v.size());
+    formats[i] = binary ? 1 : 0;
   }
   const PgExecPreparedCall call{it->second.c_str(), static_cast<int>(params.size()), values.data(),
                                 lengths.data(), formats.data()};

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/core/sql_session.h"
 
 struct pg_conn;
 struct pg_result;
@@ -38,36 +39,16 @@ namespace adj::pg {
 //   42xxx (syntax, undefined column) -> Internal;  40001/40P01 (serialization, deadlock) and
 //   connection failures (08xxx, or no SQLSTATE) -> IOError;  XX001/XX002 -> Corruption;
 //   anything else -> IOError. The message is "<server message> (SQLSTATE xxxxx) [in: <context>]",
-//   so with_retry and callers can tell the SQLSTATE.
+//   so sql::with_retry and callers can tell the SQLSTATE.
 Status pg_status(std::string_view sqlstate, std::string_view message, std::string_view context);
 
 // The Status of a failed result `r` (or of the connection `c` when `r` is null), through
 // pg_status. Only the server's primary message is kept: its DETAIL quotes row and key values.
 Status result_status(pg_conn* c, pg_result* r, std::string_view context);
 
-// One parameter: NULL, text, or bytes (bytea).
-class Param {
- public:
-  Param() = default;  // NULL
-  Param(std::nullopt_t) {}
-  Param(std::string_view text) : value_(std::string(text)) {}
-  Param(const std::string& text) : value_(text) {}
-  Param(const char* text) : value_(std::string(text)) {}
-  Param(std::int64_t v) : value_(std::to_string(v)) {}
-  Param(int v) : value_(std::to_string(v)) {}
-  Param(bool v) : value_(v ? "true" : "false") {}
-  Param(double v);
-  static Param bytes(std::span<const std::uint8_t> b);
-  static Param bytes(std::string_view b);  // the string's bytes, as bytea
-
-  bool is_null() const { return !value_.has_value(); }
-  bool is_binary() const { return binary_; }
-  const std::string& value() const { return *value_; }
-
- private:
-  std::optional<std::string> value_;
-  bool binary_ = false;
-};
+// Parameters are the shared layer's (storage/core/sql_session.h): NULL, integers and reals as
+// their decimal text, text, and bytes as bytea (sent in binary).
+using Param = sql::Param;
 
 // The rows of one statement, owned (the libpq result is cleared on destruction). Move-only.
 // Getters take a 0-based row and column; NULL reads as 0 / "" / empty, like sqlite::Statement.
@@ -160,7 +141,7 @@ class Connection {
 
 // A transaction: BEGIN (ISOLATION LEVEL as given) on begin(), ROLLBACK on destruction unless
 // committed. Serializable transactions may fail with IOError ("could not serialize"); callers
-// that use them retry (see with_retry).
+// that use them retry (see sql::with_retry).
 class Transaction {
  public:
   enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
@@ -179,24 +160,5 @@ class Transaction {
   explicit Transaction(Connection* c) : c_(c) {}
   Connection* c_ = nullptr;
 };
-
-// Runs `body` (which opens and commits its own Transaction) until it does not fail with a
-// serialization failure or deadlock (40001, 40P01), at most `attempts` times.
-template <typename F>
-auto with_retry(F&& body, int attempts = 5) -> decltype(body()) {
-  for (int i = 1;; ++i) {
-    auto r = body();
-    if (r.ok() || i >= attempts) return r;
-    const std::string m = [&] {
-      if constexpr (requires { r.status(); })
-        return r.status().message();
-      else
-        return r.message();
-    }();
-    if (m.find("(SQLSTATE 40001)") == std::string::npos &&
-        m.find("(SQLSTATE 40P01)") == std::string::npos)
-      return r;
-  }
-}
 
 }  // namespace adj::pg

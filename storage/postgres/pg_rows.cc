@@ -1,5 +1,4 @@
-// Param and Rows of storage/postgres/pg_database.h: parameters as libpq takes them and the rows
-// of a result, decoded from libpq's text form.
+// Rows of storage/postgres/pg_database.h: the rows of a result, decoded from libpq's text form.
 #include "storage/postgres/pg_database.h"
 
 #include <libpq-fe.h>
@@ -12,26 +11,6 @@
 #include <vector>
 
 namespace adj::pg {
-
-Param::Param(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  value_ = std::string(buf);
-}
-
-Param Param::bytes(std::span<const std::uint8_t> b) {
-  Param p;
-  p.value_ = std::string(reinterpret_cast<const char*>(b.data()), b.size());
-  p.binary_ = true;
-  return p;
-}
-
-Param Param::bytes(std::string_view b) {
-  Param p;
-  p.value_ = std::string(b);
-  p.binary_ = true;
-  return p;
-}
 
 // ---- Rows ----
 

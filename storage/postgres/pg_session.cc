@@ -46,22 +46,6 @@ class PgRows final : public sql::RowSource {
   Rows r_;
 };
 
-Param to_pg(const sql::Param& p) {
-  switch (p.kind()) {
-    case sql::Param::Kind::kNull:
-      return Param();
-    case sql::Param::Kind::kInt:
-      return Param(p.as_int());
-    case sql::Param::Kind::kReal:
-      return Param(p.as_real());
-    case sql::Param::Kind::kText:
-      return Param(p.as_text());
-    case sql::Param::Kind::kBytes:
-      return Param::bytes(std::string_view(p.as_text()));
-  }
-  return Param();
-}
-
 // The rows as COPY text, sent with one COPY at finish() (pg_copy_in.h).
 class PgBulkInsert final : public sql::BulkInsert {
  public:
@@ -214,10 +198,7 @@ std::string numbered_placeholders(std::string_view sql) {
 }
 
 Result<Rows> PgSession::pg_query(std::string_view sql, std::span<const sql::Param> params) {
-  std::vector<Param> ps;
-  ps.reserve(params.size());
-  for (const auto& p : params) ps.push_back(to_pg(p));
-  return conn_.query(numbered_placeholders(sql), ps);
+  return conn_.query(numbered_placeholders(sql), params);
 }
 
 Result<sql::Rows> PgSession::query(std::string_view sql, std::span<const sql::Param> params) {

@@ -5,11 +5,10 @@
 //
 // What both backends share (checks, error texts, the details the interfaces leave open) is
 // SqlStore's (storage/core/sql_store.h), written once over this connection's sql::Session; the
-// storage tests run against both. This class adds opening and migrations, revisions and the
-// outbox claim. Where several
-// daemons share the database, the claims (begin_resolving, lease_inbox, claim...) are single
-// conditional UPDATEs, row locks or SELECT ... FOR UPDATE SKIP LOCKED, so two processes never
-// both win one.
+// storage tests run against both. This class adds opening and migrations and revisions. Where
+// several daemons share the database, the claims (begin_resolving, lease_inbox, claim...) are
+// single conditional UPDATEs, row locks or SELECT ... FOR UPDATE SKIP LOCKED, so two processes
+// never both win one.
 //
 // Thread-safety: one PgStore per thread (it owns one connection).
 #pragma once
@@ -39,11 +38,6 @@ class PgStore final : public SqlStore {
   Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {
     return 0;
   }
-
-  // ---- MailStore: pg_store_mail.cc ----
-  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
-  Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
-                                           std::int64_t lease_seconds) override;
 
   // ---- ThrottleStore: storage/core/sql_throttle.h on this connection ----
   Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;

@@ -33,6 +33,9 @@ class SqliteSession final : public sql::Session {
   Status rollback() override;
   bool retryable(const Status&) const override { return false; }
   sql::Param outside_text(std::string_view s) const override { return sql::Param(s); }
+  Status overwrite_freed(bool on) override {
+    return db_.exec(on ? "PRAGMA secure_delete=ON" : "PRAGMA secure_delete=OFF");
+  }
 
  private:
   Database& db_;

@@ -7,8 +7,7 @@
 //
 // What both backends share (checks, error texts, the details the interfaces leave open) is
 // SqlStore's (storage/core/sql_store.h); this class adds opening, migrations, revisions, the
-// throttle's own connection, the unchecked bulk writes of a turn's commit, the open-state index
-// and the outbox claim.
+// throttle's own connection and the unchecked bulk writes of a turn's commit.
 #pragma once
 
 #include <functional>
@@ -43,12 +42,6 @@ class SqliteStore final : public SqlStore {
                          const std::function<void(std::vector<ThrottleState>&)>& change,
                          std::int64_t now, std::int64_t forget_before,
                          std::size_t max_rows) override;
-
-  // ---- MailStore: sqlite_store_mail.cc ----
-  // With secure_delete for the statement's pages, so the old bytes are overwritten.
-  Status mask_inbox_raw(std::int64_t id, const std::string& raw) override;
-  Result<std::vector<OutboxMessage>> claim(UnixTime now, int limit,
-                                           std::int64_t lease_seconds) override;
 
   // ---- Not part of the interfaces ----
   // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in

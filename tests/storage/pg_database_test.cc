@@ -44,7 +44,7 @@ TEST_F(PgDatabaseTest, ParamsRoundTripAndBytesAreExact) {
   for (int i = 0; i < 256; ++i) all[i] = static_cast<std::uint8_t>(i);
   auto r = c.query("SELECT $1::bytea, $2::text, $3::bigint, $4::boolean, $5::float8, $6::text",
                    {Param::bytes(all), "it's \"quoted\" \\ ünïcode", std::int64_t{-9'000'000'000},
-                    true, 2.5, Param()});
+                    sql::flag(true), 2.5, Param()});
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   ASSERT_EQ(r->size(), 1);
   EXPECT_EQ(r->bytes(0, 0), all);
