@@ -99,7 +99,8 @@ class Rows {
 };
 
 // Many rows into one table (Session::bulk_insert): SQLite runs one prepared INSERT a row as it is
-// added; PostgreSQL keeps the rows as COPY text and sends them with one COPY at finish(). A
+// added; PostgreSQL keeps the rows as COPY text and sends them with one COPY from stream() or
+// finish() on. A
 // failure (a duplicate key) may show at add() or only at finish(), and leaves the transaction
 // to be rolled back. Not thread-safe; REQUIRES: the Session outlives it.
 class BulkInsert {
@@ -110,6 +111,10 @@ class BulkInsert {
   Status add(std::initializer_list<Param> row) {
     return add(std::span<const Param>(row.begin(), row.size()));
   }
+  // From now on rows may be sent as they are added (PostgreSQL starts its COPY here, so memory
+  // holds a chunk, not every row). REQUIRES: no other statement on the session until finish().
+  // Nothing on SQLite, which writes each row at add().
+  virtual Status stream() { return Status::Ok(); }
   // Every row is in. Once; no add() after it.
   virtual Status finish() = 0;
 };

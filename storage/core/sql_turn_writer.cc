@@ -146,17 +146,20 @@ Status SqlTurnWriter::finish_commit(const TurnCommit& rest) {
   if (rest.next_state_text.empty()) {
     ADJ_TRY(state_dump, json_to_text(to_json(rest.next_state), "next state of " + where));
   }
-  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
-  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
-  done_ = true;  // whatever follows: a writer finishes once
-  // The turn record before the bulk rows end: PostgreSQL's COPY checks their foreign keys to it
-  // at once (SQLite defers them to the commit, its rows being in already).
+  // The turn record before any bulk row is sent: PostgreSQL's COPY checks their foreign keys to
+  // it at once (SQLite defers them to the commit). Then the rows the caller still holds, streamed
+  // (on PostgreSQL a chunk at a time), battles before reports.
   if (auto s =
           write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
       !s.ok())
     return failed(s);
+  if (auto s = battles_->stream(); !s.ok()) return failed(s);
+  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
   if (auto s = battles_->finish(); !s.ok()) return failed(s);
+  if (auto s = reports_->stream(); !s.ok()) return failed(s);
+  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
   if (auto s = reports_->finish(); !s.ok()) return failed(s);
+  done_ = true;  // whatever follows: a writer finishes once
   battles_.reset();
   reports_.reset();
   if (auto s = rows_scope_->rows_done(); !s.ok()) return failed(s);

@@ -51,6 +51,7 @@ class CopyIn {
       }
     }
   }
+  bool started() const { return started_; }
   void null_field() {
     if (!at_row_start_) buf_ += '\t';
     at_row_start_ = false;

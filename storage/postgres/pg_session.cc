@@ -46,7 +46,7 @@ class PgRows final : public sql::RowSource {
   Rows r_;
 };
 
-// The rows as COPY text, sent with one COPY at finish() (pg_copy_in.h).
+// The rows as COPY text, kept until stream() or finish() starts the COPY (pg_copy_in.h).
 class PgBulkInsert final : public sql::BulkInsert {
  public:
   PgBulkInsert(Connection& conn, std::string sql) : copy_(conn, std::move(sql)) {}
@@ -82,6 +82,7 @@ class PgBulkInsert final : public sql::BulkInsert {
     }
     return copy_.end_row();
   }
+  Status stream() override { return copy_.started() ? Status::Ok() : copy_.start(); }
   Status finish() override { return copy_.finish(); }
 
  private:
