@@ -31,5 +31,8 @@ std::string_view trim_view(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);
 // Whether `s` starts with `prefix`, ignoring ASCII case.
 bool istarts_with(std::string_view s, std::string_view prefix);
+// `n` and `noun`, the noun with an "s" unless n is 1: with_count(1, "line") == "1 line",
+// with_count(0, "line") == "0 lines". For nouns whose plural is a plain "s".
+std::string with_count(long long n, std::string_view noun);
 
 }  // namespace adj::ascii

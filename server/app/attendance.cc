@@ -327,7 +327,7 @@ Status Attendance::after_run(const std::string& game, const TurnRunOutcome& out,
         offer.game = game;
         offer.kind = "takeover";
         offer.addresses = {e.address};
-        offer.subject = "Takeover offer: " + p.player + " in " + summary->name;
+        offer.subject = "takeover offer for " + p.player;  // the mailer names the game first
         offer.text = "You are on the standby list of game " + game + " (" + summary->name +
                      "). The position " + who + " went into civil disorder at turn " +
                      std::to_string(next) + " and is yours if you want it.\n\n" +

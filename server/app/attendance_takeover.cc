@@ -56,7 +56,7 @@ Result<std::string> Attendance::standby(const std::string& game, const std::stri
     n.game = game;
     n.kind = "standby";
     n.addresses = {addr};
-    n.subject = "Standby for " + g->name;
+    n.subject = "you are on the standby list";  // the mailer names the game first
     n.text = text;
     n.dedupe_key = "standby:" + game + ":" + addr;
     n.thread = "standby:" + game + ":" + addr;

@@ -375,7 +375,7 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
     n.game = *game;
     n.kind = "join";
     n.addresses = {s->email};
-    n.subject = g->name + " (" + *game + ") has started without you";
+    n.subject = "the game has started without you";  // the mailer names the game first
     n.text = "The game " + g->name + " (" + *game + ") has started with " +
              std::to_string(out.assigned.size()) + " players and your sign-up did not get a " +
              "place. To take over a position that becomes free, stand by: send a message whose "
@@ -407,7 +407,7 @@ Status Membership::invite(const std::string& game_in, const std::string& email,
   n.game = *game;
   n.kind = "invite";
   n.addresses = {email};
-  n.subject = "Invitation to join " + g->name + " (" + *game + ")";
+  n.subject = "an invitation to join";  // the mailer names the game first
   n.text = "The GM of " + g->name + " (" + *game +
            ") invites you to play. To join, send a message whose first line is\n\n  JOIN " + *game +
            " [the kingdoms you would like, most wanted first]\n\nfrom the address you want to "
@@ -452,7 +452,7 @@ Status Membership::change_address(const std::string& game_in, const std::string&
   n.kind = "address";
   n.addresses = {email};
   if (!old.empty()) n.addresses.push_back(old);
-  n.subject = state->name + " (" + *game + "): new address for " + code;
+  n.subject = "new address for " + code;  // the mailer names the game first
   const std::string by = actor.starts_with("player:") ? "at the player's request" : "by the GM";
   n.text = "The address of " + p->name + " (" + code + ") in " + state->name + " (" + *game +
            ") was changed " + by + " from " + (old.empty() ? "(none)" : old) + " to " + email +
@@ -499,7 +499,7 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
     n.game = *game;
     n.kind = "replace";
     n.addresses = {out.old_email};
-    n.subject = state->name + " (" + *game + "): " + code + " has a new player";
+    n.subject = code + " has a new player";  // the mailer names the game first
     n.text = "You no longer play " + p->name + " (" + code + ") in " + state->name + " (" + *game +
              "): the position was given to another player, who has a new secret. Your "
              "secret and sign-in links for it no longer work.\n\nIf you think this is a "

@@ -2,6 +2,7 @@
 // it (press_mail.h), alone or with orders.
 #include <algorithm>
 
+#include "base/ascii.h"
 #include "rules/orders/parser.h"
 #include "server/app/app_runtime.h"
 #include "server/app/press.h"
@@ -149,17 +150,17 @@ OutgoingMail other_address_warning(const OrderAck& ack, const std::string& game,
                                    UnixTime received_at) {
   OutgoingMail w;
   w.subject = "Orders for " + ack.player + " in " + game + " came from another address";
-  w.text = wrap("Orders for player " + ack.player + " in game " + game + " (turn " +
-                std::to_string(ack.turn) + ") arrived on " + utc_minutes(received_at) + " from " +
-                sender + ", not from your address on file (" + on_file +
-                ").\nThey carried your secret and were " +
-                (ack.refused
-                     ? "refused: " + ack.refusal
-                     : "accepted: " + std::to_string(ack.accepted_count()) + " orders accepted, " +
-                           std::to_string(ack.rejected_count()) + " rejected") +
-                ".\n\nIf this was not you, tell the game master at once and ask for a new "
-                "secret.\n\n") +
-           kSignature;
+  w.text =
+      wrap("Orders for player " + ack.player + " in game " + game + " (turn " +
+           std::to_string(ack.turn) + ") arrived on " + utc_minutes(received_at) + " from " +
+           sender + ", not from your address on file (" + on_file +
+           ").\nThey carried your secret and were " +
+           (ack.refused ? "refused: " + ack.refusal
+                        : "accepted: " + ascii::with_count(ack.accepted_count(), "line") +
+                              " accepted, " + std::to_string(ack.rejected_count()) + " rejected") +
+           ".\n\nIf this was not you, tell the game master at once and ask for a new "
+           "secret.\n\n") +
+      kSignature;
   w.headers.emplace_back("Auto-Submitted", "auto-generated");
   return w;
 }

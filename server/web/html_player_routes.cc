@@ -11,6 +11,7 @@
 #include <map>
 #include <variant>
 
+#include "base/ascii.h"
 #include "base/log_escape.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/parser.h"
@@ -175,7 +176,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
       if (s.player == me.player)
         submission = {{"has_orders", s.has_orders},
                       {"received", s.received_at ? Json(time_html(*s.received_at)) : Json()},
-                      {"accepted", s.accepted},
+                      {"accepted_lines", ascii::with_count(s.accepted, "line")},
                       {"rejected", s.rejected}};
   Json on_record = nullptr;
   std::string text = kept_text;
@@ -194,7 +195,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
       flash = "Your address is changed; the old and the new address were told.";
     if (it->second == "orders" && on_record.is_object())
       flash = "Your orders for turn " + std::to_string(turn) + " are on file (" +
-              std::to_string(on_record.value("accepted", 0)) + " lines accepted, " +
+              ascii::with_count(on_record.value("accepted", 0), "line") + " accepted, " +
               std::to_string(on_record.value("rejected", 0)) +
               " rejected). Sending a new file replaces them.";
   }

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <map>
 
+#include "base/ascii.h"
 #include "server/web/pages_view.h"
 
 namespace adj::web {
@@ -59,11 +60,13 @@ Json on_record_view(const SubmissionRecord& file) {
             {"text", file.raw_text},
             {"refused", !file.accepted},
             {"accepted", 0},
+            {"accepted_lines", ascii::with_count(0, "line")},
             {"rejected", 0},
             {"lines", Json::array()}};
   auto ack = ack_from_json(file.ack);
   if (ack.ok()) {
     v["accepted"] = ack->accepted_count();
+    v["accepted_lines"] = ascii::with_count(ack->accepted_count(), "line");
     v["rejected"] = ack->rejected_count();
     v["lines"] = marked_lines(file.raw_text, *ack);
     v["refusal"] = ack->refusal;

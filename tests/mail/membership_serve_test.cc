@@ -354,6 +354,9 @@ TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
             std::string::npos);
   EXPECT_EQ(to(all, "mercia@example.org", "has a new player")[0].text.find(secret),
             std::string::npos);
+  // The mailer names the game once, before what happened.
+  EXPECT_EQ(to(all, "mercia@example.org", "has a new player")[0].subject,
+            "Dark Age Britain (britain-1): MRC has a new player");
   // The old published secret no longer works; the new one does (orders by the API, Basic auth).
   const auto basic = [&](const std::string& s) {
     return run_shell("curl -s -o /dev/null -w '%{http_code}' -m 10 -u " + shell_quote("MRC:" + s) +

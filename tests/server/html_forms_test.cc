@@ -164,7 +164,7 @@ TEST_F(HtmlForms, OrdersFormKeepsTheTextMarksRejectedLinesAndShowsTheFileOnRecor
   ASSERT_EQ(page.status, 200);
   const std::size_t rec = page.body.find("id=\"on-record\"");
   ASSERT_NE(rec, std::string::npos);
-  EXPECT_NE(page.body.find("1 lines accepted, 1 rejected", rec), std::string::npos) << page.body;
+  EXPECT_NE(page.body.find("1 line accepted, 1 rejected", rec), std::string::npos) << page.body;
   EXPECT_NE(page.body.find("2. MOVE HAM XYZ 4</code><div class=\"reason\">", rec),
             std::string::npos);
   EXPECT_NE(page.body.find("1. LEVY HAM 3\n2. MOVE HAM XYZ 4\nEND\n</textarea>"), std::string::npos)
