@@ -191,7 +191,9 @@ Result<SubmitOutcome> GameAdmin::enter_orders(const std::string& game, const std
                                  expected_turn);
 }
 
-Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor) {
+Status GameAdmin::rollback(const std::string& game, int turn, const std::string& actor,
+                           const std::string& reason) {
+  ADJ_RETURN_IF_ERROR(check_gm_reason(reason));
   Result<GameSummary> before = s_.games.game_summary(game);
   if (!before.ok()) return before.status();
   // Files accepted for the turns after the reopened one stay on file for when those turns open
@@ -206,18 +208,20 @@ Status GameAdmin::rollback(const std::string& game, int turn, const std::string&
   }
   ADJ_RETURN_IF_ERROR(svc_.rollback(game, turn));
   ADJ_RETURN_IF_ERROR(admin_.reset_attempts(game));
-  ADJ_RETURN_IF_ERROR(audit(game, actor, "rollback",
-                            {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}}));
+  Json detail = {{"turn", turn}, {"from_turn", before->turn}, {"later_files", later}};
+  if (!reason.empty()) detail["why"] = reason;
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "rollback", std::move(detail)));
   // Rolling back a finished game's last turn reopens it (the store sets the status back).
   if (before->status == "finished" && turn < before->turn)
     ADJ_RETURN_IF_ERROR(audit(game, actor, "reopen",
                               {{"turn", turn},
                                {"message", "the game was over; rolling back to turn " +
                                                std::to_string(turn) + " reopened it"}}));
-  return notify_rollback(game, turn, before->turn);
+  return notify_rollback(game, turn, before->turn, reason);
 }
 
-Status GameAdmin::notify_rollback(const std::string& game, int turn, int from_turn) {
+Status GameAdmin::notify_rollback(const std::string& game, int turn, int from_turn,
+                                  const std::string& reason) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
   Result<Schedule> sched = admin_.schedule(game);
@@ -236,7 +240,8 @@ Status GameAdmin::notify_rollback(const std::string& game, int turn, int from_tu
       from_turn - 1 > turn ? "turns " + t + " to " + std::to_string(from_turn - 1) : "turn " + t;
   n.text = "The game master reopened turn " + t + " of " + name + " (" + st->game_id +
            "). The results of " + withdrawn + " you were sent no longer stand; when turn " + t +
-           " runs again you will be sent a corrected report.\n\n"
+           " runs again you will be sent a corrected report.\n" + gm_reason_paragraph(reason) +
+           "\n"
            "The orders on file for turn " +
            t + " are kept and will be used. To change yours, send a new order file for turn " + t +
            " (TURN " + t +

@@ -9,7 +9,8 @@
 //   create    {name, engine, turn}                        (the seed is never logged)
 //   preview   {turn, digest}
 //   run       {turn, digest, players_without_orders, deadline (next, or null), released_hold}
-//   rollback  {turn (reopened), from_turn, later_files: [{turn, player, submission}]} (files on
+//   rollback  {turn (reopened), from_turn, later_files: [{turn, player, submission}], why (the
+//             GM's reason, when given)} (files on
 //             file for the removed turns, checked again when those turns open again)
 //   schedule  {schedule: {kind, deadline, interval_seconds, time_of_day, early_when_all_in,
 //              max_attempts, nmr_guard_ratio, downtime_grace_seconds}}
@@ -89,8 +90,10 @@ class GameAdmin {
   // As above, for `expected_turn` only (Services::run_turn): a stale request runs nothing.
   Result<TurnRunOutcome> run_turn(const std::string& game, bool preview, const std::string& actor,
                                   std::optional<int> expected_turn);
-  // Also resets the failed attempts; the schedule is left as it is.
-  Status rollback(const std::string& game, int turn, const std::string& actor);
+  // Also resets the failed attempts; the schedule is left as it is. Every player is told, with
+  // `reason` (check_gm_reason, server/app/audit_log.h) when not empty.
+  Status rollback(const std::string& game, int turn, const std::string& actor,
+                  const std::string& reason = {});
   // InvalidArgument (nothing written) unless: kind is none, fixed or interval; interval has
   // interval_seconds > 0 (a whole number of days when time_of_day is set); time_of_day is
   // 0..86399; a deadline is in the future (or equal to the stored one); max_attempts >= 1;
@@ -206,7 +209,8 @@ class GameAdmin {
   Status finish_run(const std::string& game, const std::string& actor, const TurnRunOutcome& out);
   // Tells every player that `turn` was reopened (from open turn `from_turn`): that the orders
   // on file are kept, the deadline, and that a corrected report follows (Services::notify).
-  Status notify_rollback(const std::string& game, int turn, int from_turn);
+  Status notify_rollback(const std::string& game, int turn, int from_turn,
+                         const std::string& reason);
   TickAction tick_game(const GameSummary& game, UnixTime now, UnixTime last_tick);
   // Runs a due turn for the scheduler, counting a failure and holding at max_attempts. Only the
   // turn `game` names: when another process resolves or resolved it, "waiting" (no failure).

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "base/ascii.h"
 #include "server/app/time_text.h"
 
 namespace adj {
@@ -42,6 +43,43 @@ std::string duration(std::int64_t seconds) {
     return std::to_string(seconds / 3600) + (seconds == 3600 ? " hour" : " hours");
   if (seconds % 60 == 0 && seconds >= 60) return std::to_string(seconds / 60) + " minutes";
   return std::to_string(seconds) + " seconds";
+}
+
+// "; reason: ..." when the GM gave one ("why").
+std::string why(const Json& d) {
+  const std::string w = str(d, "why");
+  return w.empty() ? "" : "; reason: " + w;
+}
+
+// The words of server/app/membership.h's actions, or "" for another action.
+std::string membership_words(const std::string& a, const Json& d) {
+  if (a == "signup-open") return "opened the game for sign-ups";
+  if (a == "approve") return "confirmed the sign-up of " + str(d, "address");
+  if (a == "signup-remove") return "removed the sign-up of " + str(d, "address");
+  if (a == "invite") return "invited " + str(d, "address") + " to sign up";
+  if (a == "assign") {
+    auto it = d.find("preference_rank");
+    return "gave " + str(d, "player") + " to " + str(d, "address") +
+           (it != d.end() && it->is_number_integer()
+                ? " (their choice " + std::to_string(it->get<int>()) + ")"
+                : " (none of their choices was free)");
+  }
+  if (a == "start") {
+    std::string t = "started the game with " + num(d, "assigned") + " players";
+    const std::string vacant = list(d, "vacant");
+    if (!vacant.empty()) t += "; vacant: " + vacant;
+    auto it = d.find("unassigned");
+    if (it != d.end() && it->is_number_integer() && it->get<int>() > 0)
+      t += "; " + ascii::with_count(it->get<int>(), "sign-up") + " got no place";
+    return t;
+  }
+  if (a == "address")
+    return "changed the address of " + str(d, "player") + " from " + str(d, "from") + " to " +
+           str(d, "to");
+  if (a == "replace")
+    return "gave " + str(d, "player") + " to " + str(d, "to") +
+           (str(d, "from").empty() ? "" : " (was " + str(d, "from") + ")") + why(d);
+  return "";
 }
 
 std::string schedule_words(const Json& s) {
@@ -97,7 +135,7 @@ std::string audit_action_text(const AuditEntry& e) {
     if (it != d.end() && it->is_array() && !it->empty())
       t += "; " + std::to_string(it->size()) + " order file" + (it->size() == 1 ? "" : "s") +
            " of later turns kept for when they open again";
-    return t;
+    return t + why(d);
   }
   if (a == "schedule") {
     auto it = d.find("schedule");
@@ -150,6 +188,7 @@ std::string audit_action_text(const AuditEntry& e) {
            " accepted, " + num(d, "rejected") + " rejected)";
     return t;
   }
+  if (const std::string m = membership_words(a, d); !m.empty()) return m;
   const std::string m = str(d, "message");
   if (!m.empty()) return a + ": " + m;
   return a;

@@ -466,10 +466,11 @@ Status Membership::change_address(const std::string& game_in, const std::string&
 
 Result<Replacement> Membership::replace(const std::string& game_in, const std::string& player,
                                         const std::string& email, const std::string& name,
-                                        const std::string& actor) {
+                                        const std::string& actor, const std::string& reason) {
   auto game = game_id(game_in);
   if (!game.ok()) return game.status();
   ADJ_RETURN_IF_ERROR(check_address(email));
+  ADJ_RETURN_IF_ERROR(check_gm_reason(reason));
   if (name.size() > 100) return Status::InvalidArgument("the name is longer than 100 characters");
   for (char ch : name)
     if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
@@ -491,9 +492,9 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
   if (!secret.ok()) return secret.status();
   out.secret = *secret;
   ADJ_RETURN_IF_ERROR(s_.credentials.revoke_tokens(*game, code));
-  ADJ_RETURN_IF_ERROR(
-      audit(*game, actor, "replace",
-            {{"player", code}, {"from", out.old_email}, {"to", email}, {"name", name}}));
+  Json detail = {{"player", code}, {"from", out.old_email}, {"to", email}, {"name", name}};
+  if (!reason.empty()) detail["why"] = reason;
+  ADJ_RETURN_IF_ERROR(audit(*game, actor, "replace", std::move(detail)));
   if (!out.old_email.empty() && lower(out.old_email) != lower(email)) {
     Notice n;
     n.game = *game;
@@ -502,8 +503,8 @@ Result<Replacement> Membership::replace(const std::string& game_in, const std::s
     n.subject = code + " has a new player";  // the mailer names the game first
     n.text = "You no longer play " + p->name + " (" + code + ") in " + state->name + " (" + *game +
              "): the position was given to another player, who has a new secret. Your "
-             "secret and sign-in links for it no longer work.\n\nIf you think this is a "
-             "mistake, write to the GM.\n";
+             "secret and sign-in links for it no longer work.\n" +
+             gm_reason_paragraph(reason) + "\nIf you think this is a mistake, write to the GM.\n";
     n.dedupe_key =
         "replace:" + *game + ":" + code + ":" + std::to_string(now_()) + ":" + lower(email);
     n.thread = "address:" + *game + ":" + code;

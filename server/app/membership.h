@@ -18,7 +18,7 @@
 //   start        {assigned, vacant: [codes], unassigned, seed_used: true}
 //   invite       {address}
 //   address      {player, from, to}           (never a secret)
-//   replace      {player, from, to, name}     (never a secret)
+//   replace      {player, from, to, name, why (the GM's reason, when given)} (never a secret)
 //
 // Mail: every message to players and addresses goes through Services::notify (kind "join",
 // "invite", "address", "replace"), except new secrets, which are returned to the caller to be
@@ -142,10 +142,11 @@ class Membership {
                         const std::string& email, const std::string& actor);
   // Gives the position to someone else: the new address and the person's name, a new random
   // secret (returned), every old token revoked, the old address told (notice). `name` may be
-  // empty (at most 100 characters, no control characters).
+  // empty (at most 100 characters, no control characters). `reason`, when not empty
+  // (check_gm_reason, server/app/audit_log.h), is quoted to the old address and audited.
   Result<Replacement> replace(const std::string& game, const std::string& player,
                               const std::string& email, const std::string& name,
-                              const std::string& actor);
+                              const std::string& actor, const std::string& reason = {});
   // The contacts of the game's positions (address and name), by player code.
   Result<std::vector<Contact>> contacts(const std::string& game);
 

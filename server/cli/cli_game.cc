@@ -92,9 +92,12 @@ void add_game_commands(CLI::App& app, CliState& s) {
   prepl->add_option("EMAIL", s.setup.member_email, "The new player's address")->required();
   prepl->add_option("--name", s.setup.member_name, "The new player's name");
   prepl->add_option("--base-url", s.setup.member_base_url, "Public base URL for the sign-in link");
+  prepl->add_option("--reason", s.gm_reason,
+                    "Why, quoted in the notice to the old address (one line, at most 500 "
+                    "characters)");
   prepl->callback([&s] {
     s.code = player_replace(s.common, s.game_id, s.player, s.setup.member_email,
-                            s.setup.member_name, s.setup.member_base_url);
+                            s.setup.member_name, s.setup.member_base_url, s.gm_reason);
   });
   auto* signup_cmd =
       app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")->require_subcommand(1);

@@ -49,7 +49,9 @@ void add_play_commands(CLI::App& app, CliState& s) {
                                       "Reopen TURN, discarding what it and later turns produced");
   rb->add_option("GAME", s.game_id, "Game id")->required();
   rb->add_option("TURN", s.turn, "Turn to reopen")->required()->check(CLI::PositiveNumber);
-  rb->callback([&s] { s.code = turn_rollback(s.common, s.game_id, s.turn); });
+  rb->add_option("--reason", s.gm_reason,
+                 "Why, quoted in the notice every player gets (one line, at most 500 characters)");
+  rb->callback([&s] { s.code = turn_rollback(s.common, s.game_id, s.turn, s.gm_reason); });
 
   // report
   auto* rep = app.add_subcommand("report", "Print a player's report");

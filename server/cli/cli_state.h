@@ -27,7 +27,8 @@ struct CliState {
   int turn = 0, trials = 0, turns = 2;
   bool json = false, preview = false;
   std::vector<std::string> replay;
-  struct {  // cli_game.cc
+  std::string gm_reason;  // turn rollback, player replace: --reason
+  struct {                // cli_game.cc
     bool demo_secrets = false;
     std::string create_id, create_name;
     bool signup = false;

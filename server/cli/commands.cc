@@ -279,13 +279,13 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
   return kExitOk;
 }
 
-int turn_rollback(const Common& c, const std::string& game, int turn) {
+int turn_rollback(const Common& c, const std::string& game, int turn, const std::string& reason) {
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   // Through GameAdmin: audited, and every player is told (a notice, mailed by `outbox send`
   // or the daemon).
   GameAdmin& admin = s->app->admin();
-  Status st = admin.rollback(game, turn, "gm");
+  Status st = admin.rollback(game, turn, "gm", reason);
   if (!st.ok()) return fail(st);
   std::printf(
       "Game %s: turn %d is open again; its orders are kept. Every player will be told by mail.\n",

@@ -62,7 +62,8 @@ int signup_invite(const Common& c, const std::string& game, const std::string& e
 int player_address(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email);
 int player_replace(const Common& c, const std::string& game, const std::string& player,
-                   const std::string& email, const std::string& name, const std::string& base_url);
+                   const std::string& email, const std::string& name, const std::string& base_url,
+                   const std::string& reason);
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
@@ -85,7 +86,7 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
 // `expected_turn`: when set, the run is refused (nothing run) unless it is the open turn.
 int turn_run(const Common& c, const std::string& game, bool preview, bool timings = false,
              std::optional<int> expected_turn = std::nullopt);
-int turn_rollback(const Common& c, const std::string& game, int turn);
+int turn_rollback(const Common& c, const std::string& game, int turn, const std::string& reason);
 int report(const Common& c, const std::string& game, const std::string& player,
            std::optional<int> turn, const std::string& format);
 // A game's standings (final when it is over) and victory conditions (ending_commands.cc).

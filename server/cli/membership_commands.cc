@@ -170,10 +170,11 @@ int player_address(const Common& c, const std::string& game, const std::string& 
 }
 
 int player_replace(const Common& c, const std::string& game, const std::string& player,
-                   const std::string& email, const std::string& name, const std::string& base_url) {
+                   const std::string& email, const std::string& name, const std::string& base_url,
+                   const std::string& reason) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
-  auto out = s->members().replace(game, player, email, name, kActor);
+  auto out = s->members().replace(game, player, email, name, kActor, reason);
   if (!out.ok()) return membership_fail(out.status());
   std::printf("%s in %s now played by %s; every old token revoked.\n", out->player.c_str(),
               game.c_str(), out->email.c_str());

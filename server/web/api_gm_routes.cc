@@ -221,7 +221,8 @@ Response rollback(WebContext& ctx, const Request& req, const std::string& game) 
     if (Status stale = stale_turn(body["from_turn"].get<int>(), sum->turn); !stale.ok())
       return fail(stale);
   }
-  const Status s = ctx.admin().rollback(game, body["turn"].get<int>(), kGmActor);
+  const Status s = ctx.admin().rollback(game, body["turn"].get<int>(), kGmActor,
+                                        body.value("reason", std::string()));
   if (!s.ok()) return fail(s);
   return summary_response(ctx, game);
 }

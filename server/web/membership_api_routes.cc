@@ -218,7 +218,9 @@ Response api_address(WebContext& ctx, const Request& req, const std::string& gam
 
 Response api_replace(WebContext& ctx, const Request& req, const std::string& game,
                      const std::string& player) {
-  const std::string shape = "{\"email\": \"new@example.org\", \"name\": \"optional name\"}";
+  const std::string shape =
+      "{\"email\": \"new@example.org\", \"name\": \"optional name\", \"reason\": \"optional, "
+      "told to the old address\"}";
   auto body = json_body(req, shape);
   if (auto* r = std::get_if<Response>(&body)) return *r;
   const Json& j = std::get<Json>(body);
@@ -226,8 +228,11 @@ Response api_replace(WebContext& ctx, const Request& req, const std::string& gam
   if (auto* r = std::get_if<Response>(&email)) return *r;
   auto name = string_member(j, "name", shape);
   if (auto* r = std::get_if<Response>(&name)) return *r;
+  auto reason = string_member(j, "reason", shape);
+  if (auto* r = std::get_if<Response>(&reason)) return *r;
   auto out = membership(ctx).replace(game, player, trim(std::get<std::string>(email)),
-                                     trim(std::get<std::string>(name)), kGmActor);
+                                     trim(std::get<std::string>(name)), kGmActor,
+                                     trim(std::get<std::string>(reason)));
   if (!out.ok()) return api_fail(out.status());
   ctx.secrets_issued(game, {{out->player, out->secret}}, true);
   return json_response(

@@ -10,12 +10,14 @@
 // Every form carries the open turn it was made for; a stale one is answered 409 "Turn N already
 // ran" and changes nothing. Answers are private (never stored by caches), with no scripts and no
 // framing.
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 
 #include "base/client_address.h"
+#include "server/app/audit_log.h"
 #include "server/app/confirmations.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
@@ -222,6 +224,41 @@ Response gm_post(WebContext& ctx, const Request& req, const std::string& game,
   return redirect(gm_path(game) + "?done=" + done + "#players");
 }
 
+// POST replace without confirm=1: the page that says what a replacement does (the player's
+// secret and links stop working, the old address is told) and asks for an optional reason
+// (confirm-replace-form, confirm=1). nullopt when confirmed or when the form is wrong in a way
+// the replacement itself names (then the caller answers).
+std::optional<Response> confirm_replace(WebContext& ctx, const Request& req,
+                                        const std::string& game, const std::string& player) {
+  if (auto denied = gm_denied(req, ctx)) return *denied;
+  const auto form = req.form();
+  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
+  if (field(form, "confirm") == "1") return std::nullopt;
+  if (auto stale = stale_turn(ctx, form, game, "the GM page")) return *stale;
+  auto g = ctx.services().game_summary(game);
+  if (!g.ok()) return status_page(g.status());
+  auto contacts = membership(ctx).contacts(game);
+  if (!contacts.ok()) return status_page(contacts.status());
+  const std::string code = upper(player);
+  const auto now = std::find_if(contacts->begin(), contacts->end(),
+                                [&](const Contact& c) { return c.player == code; });
+  if (now == contacts->end()) return std::nullopt;  // the replacement names the unknown player
+  const CsrfToken csrf = csrf_token(req);
+  Json model = {{"game", g->id},
+                {"name", g->name},
+                {"player", code},
+                {"turn", g->turn},
+                {"old", now->email.empty() ? Json() : Json(now->email)},
+                {"email", trim(field(form, "email")).substr(0, 254)},
+                {"person", trim(field(form, "name")).substr(0, 100)},
+                {"reason", field(form, "reason").substr(0, kMaxGmReason)},
+                {"csrf", csrf.value}};
+  Response r = page(render_page("Replace " + code + "?", "gm_confirm_replace", model,
+                                nav(ctx, req, g->id, g->name)));
+  set_csrf_cookie(r, csrf, secure(ctx));
+  return r;
+}
+
 }  // namespace membership_page_local
 }  // namespace
 
@@ -325,9 +362,11 @@ void register_membership_gm_form_routes(http::Router& router, WebContext& ctx) {
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = p.at("game");
                const std::string player = p.at("player");
+               if (auto ask = confirm_replace(ctx, req, game, player)) return *ask;
                return gm_post(ctx, req, game, "replaced", [&](const auto& form) {
                  auto out = membership(ctx).replace(game, player, trim(field(form, "email")),
-                                                    trim(field(form, "name")), kGmActor);
+                                                    trim(field(form, "name")), kGmActor,
+                                                    trim(field(form, "reason")));
                  if (!out.ok()) return out.status();
                  ctx.secrets_issued(game, {{out->player, out->secret}}, true);
                  return Status::Ok();

@@ -336,8 +336,9 @@ TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
                    R"({"bundled": "dark-age-britain", "seed": 5, "demo_secrets": true})")
                 .value("id", ""),
             "britain-1");
-  const Json r = d.json("POST", "/api/games/britain-1/players/MRC/replace",
-                        R"({"email": "offa@example.net", "name": "Offa"})");
+  const Json r =
+      d.json("POST", "/api/games/britain-1/players/MRC/replace",
+             R"({"email": "offa@example.net", "name": "Offa", "reason": "Penda moved away"})");
   ASSERT_EQ(r.value("player", ""), "MRC") << r.dump();
   ASSERT_TRUE(eventually(
       [&] {
@@ -353,6 +354,9 @@ TEST(MembershipServe, ReplaceByApiMailsTheNewPlayerAndTellsTheOldAddress) {
   EXPECT_NE(to(all, "offa@example.net", "secret")[0].text.find("/games/britain-1/p/"),
             std::string::npos);
   EXPECT_EQ(to(all, "mercia@example.org", "has a new player")[0].text.find(secret),
+            std::string::npos);
+  EXPECT_NE(to(all, "mercia@example.org", "has a new player")[0].text.find(
+                "The game master says: Penda moved away"),
             std::string::npos);
   // The mailer names the game once, before what happened.
   EXPECT_EQ(to(all, "mercia@example.org", "has a new player")[0].subject,

@@ -93,12 +93,57 @@ TEST_F(HtmlForms, RunTurnFormRedirectsAndAReloadDoesNotRunTheNextTurn) {
   EXPECT_EQ(post("/gm/games/britain-1/run", {{"turn", "x"}}, gm).status, 400);
 
   // A rollback made for turn 2 works; the same form again finds turn 1 open: nothing changes.
-  Response rb = post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}}, gm);
+  Response rb =
+      post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}, {"confirm", "1"}}, gm);
   EXPECT_EQ(rb.status, 303);
   EXPECT_EQ(ctx_->services().list_games()->front().turn, 1);
-  Response rb_again = post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}}, gm);
+  Response rb_again =
+      post("/gm/games/britain-1/rollback", {{"turn", "2"}, {"to", "1"}, {"confirm", "1"}}, gm);
   EXPECT_EQ(rb_again.status, 409);
   EXPECT_NE(rb_again.body.find("rolled back"), std::string::npos) << rb_again.body;
+}
+
+TEST_F(HtmlForms, RollbackAsksFirstAndTellsThePlayersTheReason) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  ASSERT_EQ(post("/gm/games/britain-1/run", {{"turn", "1"}, {"confirm", "1"}}, gm).status, 303);
+  ASSERT_EQ(ctx_->services().list_games()->front().turn, 2);
+  // The desk's form asks first: nothing changes, the page says what will happen.
+  Response ask = post("/gm/games/britain-1/rollback",
+                      {{"turn", "2"}, {"to", "1"}, {"reason", "a die was misread"}}, gm);
+  ASSERT_EQ(ask.status, 200) << ask.body;
+  EXPECT_NE(ask.body.find("id=\"confirm-rollback-form\""), std::string::npos);
+  EXPECT_NE(ask.body.find("All 5 players are told by mail"), std::string::npos) << ask.body;
+  EXPECT_NE(ask.body.find("value=\"a die was misread\""), std::string::npos);
+  EXPECT_EQ(check_balanced(ask.body, true), "");
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+  // A reason on two lines is refused; nothing changes.
+  EXPECT_EQ(post("/gm/games/britain-1/rollback",
+                 {{"turn", "2"}, {"to", "1"}, {"confirm", "1"}, {"reason", "a\nb"}}, gm)
+                .status,
+            400);
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
+  // Confirmed: rolled back; the audit log and every player's notice carry the reason.
+  Response done =
+      post("/gm/games/britain-1/rollback",
+           {{"turn", "2"}, {"to", "1"}, {"confirm", "1"}, {"reason", "a die was misread"}}, gm);
+  ASSERT_EQ(done.status, 303) << done.body;
+  EXPECT_EQ(ctx_->services().list_games()->front().turn, 1);
+  auto log = ctx_->admin().audit_log(kGame);
+  ASSERT_TRUE(log.ok());
+  ASSERT_EQ(log->back().action, "rollback");
+  EXPECT_EQ(log->back().detail.value("why", ""), "a die was misread");
+  EXPECT_NE(get("/games/britain-1/audit").body.find("reason: a die was misread"),
+            std::string::npos);
+  auto store = SqliteStore::open(dir_.file("web.db"));
+  ASSERT_TRUE(store.ok());
+  auto notices = (*store)->notices(kGame);
+  ASSERT_TRUE(notices.ok());
+  ASSERT_FALSE(notices->empty());
+  EXPECT_EQ(notices->back().kind, "rollback");
+  EXPECT_EQ(notices->back().players.size(), 5u);
+  EXPECT_NE(notices->back().text.find("The game master says: a die was misread"), std::string::npos)
+      << notices->back().text;
 }
 
 TEST_F(HtmlForms, RunWithOrdersMissingAsksForConfirmation) {

@@ -227,11 +227,21 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   EXPECT_TRUE(has(after.body, "(vacant)"));
   EXPECT_TRUE(has(after.body, "ann@example.net")) << "left out, shown in the list";
 
-  // Replace WSX (vacant) with dee.
+  // Replace WSX (vacant) with dee: asked first, with what it does; nothing changes then.
   mailed_.clear();
-  const Response replaced =
+  const Response ask =
       post("/gm/games/britain-1/players/WSX/replace",
            {{"email", "dee@example.net"}, {"name", "Dee"}, {"turn", "1"}}, gm_cookie());
+  ASSERT_EQ(ask.status, 200) << ask.body;
+  EXPECT_TRUE(has(ask.body, "id=\"confirm-replace-form\""));
+  EXPECT_TRUE(has(ask.body, "secret and sign-in links stop working"));
+  EXPECT_TRUE(has(ask.body, "<input type=\"hidden\" name=\"email\" value=\"dee@example.net\">"));
+  EXPECT_EQ(log("replace").size(), 0u);
+  EXPECT_TRUE(mailed_.empty());
+  const Response replaced =
+      post("/gm/games/britain-1/players/WSX/replace",
+           {{"email", "dee@example.net"}, {"name", "Dee"}, {"turn", "1"}, {"confirm", "1"}},
+           gm_cookie());
   ASSERT_EQ(replaced.status, 303) << replaced.body;
   ASSERT_EQ(mailed_.size(), 1u);
   EXPECT_TRUE(ctx_->services().authenticate_player(pages_test::kGame, "WSX", mailed_["WSX"]).ok());

@@ -52,6 +52,37 @@ TEST(PageViews, AuditEntriesInWords) {
             "replaced their sign-in link");
   EXPECT_EQ(audit_action_text(audit_entry_of("scheduler", "hold", {{"message", "turn 3 held"}})),
             "turn 3 held");
+  // The membership actions in words, and the GM's reason where one was given.
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "signup-open", {{"from", "new"}})),
+            "opened the game for sign-ups");
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "invite", {{"address", "ann@example.net"}})),
+            "invited ann@example.net to sign up");
+  EXPECT_EQ(audit_action_text(audit_entry_of(
+                "gm", "assign",
+                {{"player", "WSX"}, {"address", "ann@example.net"}, {"preference_rank", 2}})),
+            "gave WSX to ann@example.net (their choice 2)");
+  EXPECT_EQ(audit_action_text(audit_entry_of(
+                "gm", "assign",
+                {{"player", "MRC"}, {"address", "bob@example.net"}, {"preference_rank", nullptr}})),
+            "gave MRC to bob@example.net (none of their choices was free)");
+  EXPECT_EQ(
+      audit_action_text(audit_entry_of(
+          "gm", "start",
+          {{"assigned", 3}, {"vacant", {"EAN", "GWN"}}, {"unassigned", 1}, {"seed_used", true}})),
+      "started the game with 3 players; vacant: EAN, GWN; 1 sign-up got no place");
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "replace",
+                                             {{"player", "WSX"},
+                                              {"from", "ann@example.net"},
+                                              {"to", "dee@example.net"},
+                                              {"name", "Dee"},
+                                              {"why", "Ann left the group"}})),
+            "gave WSX to dee@example.net (was ann@example.net); reason: Ann left the group");
+  EXPECT_EQ(audit_action_text(audit_entry_of("gm", "rollback",
+                                             {{"turn", 2},
+                                              {"from_turn", 3},
+                                              {"later_files", Json::array()},
+                                              {"why", "the dice were wrong"}})),
+            "rolled back from turn 3 to turn 2; reason: the dice were wrong");
   // Odd or missing details never throw.
   EXPECT_EQ(audit_action_text(audit_entry_of("gm", "run", Json::array())),
             "ran turn ?; every player had orders in");

@@ -594,7 +594,7 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   EXPECT_NE(turn_page.body.find("Resolved turn 1"), std::string::npos);
   EXPECT_EQ(count(turn_page.body, "<details>"), 5);
   EXPECT_EQ(ctx_->services().list_games()->front().turn, 2);
-  Response rb = post("/gm/games/britain-1/rollback", {{"turn", "1"}}, gm);
+  Response rb = post("/gm/games/britain-1/rollback", {{"turn", "1"}, {"confirm", "1"}}, gm);
   EXPECT_EQ(rb.status, 303);
   EXPECT_EQ(ctx_->services().list_games()->front().turn, 1);
   EXPECT_EQ(post("/gm/games/britain-1/rollback", {{"turn", "x"}}, gm).status, 400);
