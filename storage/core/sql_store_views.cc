@@ -43,29 +43,27 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
   // Borders seldom change from one turn to the next: their rows are rewritten only when they
   // differ from the new state's (compared row by row, in key order; a border given twice keeps
   // its first row).
-  std::vector<std::size_t> edges;  // into state.edges
-  {
+  const auto key = [&state](std::size_t i) { return std::tie(state.edges[i].a, state.edges[i].b); };
+  std::vector<std::size_t> edges(state.edges.size());  // into state.edges
+  for (std::size_t i = 0; i < edges.size(); ++i) edges[i] = i;
+  bool same_edges = true;  // sorted, each once (as a normalised state's are)
+  for (std::size_t i = 1; i < edges.size() && same_edges; ++i) same_edges = key(i - 1) < key(i);
+  if (!same_edges) {
     std::set<std::pair<std::string_view, std::string_view>> seen;
+    edges.clear();
     for (std::size_t i = 0; i < state.edges.size(); ++i)
       if (seen.emplace(state.edges[i].a, state.edges[i].b).second) edges.push_back(i);
   }
-  bool same_edges = std::is_sorted(edges.begin(), edges.end(), [&](std::size_t x, std::size_t y) {
-    return std::tie(state.edges[x].a, state.edges[x].b) <
-           std::tie(state.edges[y].a, state.edges[y].b);
-  });
   if (same_edges) {
+    // A border's text names its two areas: equal texts in key order are equal rows.
     const std::string bytewise(session().bytewise());
     ADJ_TRY(const sql::Rows old,
-            session().query("SELECT a, b, edge_json FROM open_state_edges WHERE game_id = ? "
-                            "ORDER BY a" +
+            session().query("SELECT edge_json FROM open_state_edges WHERE game_id = ? ORDER BY a" +
                                 bytewise + ", b" + bytewise,
                             {game}));
     same_edges = old.size() == static_cast<int>(edges.size());
-    for (int i = 0; same_edges && i < old.size(); ++i) {
-      const std::size_t e = edges[static_cast<std::size_t>(i)];
-      same_edges = old.text(i, 0) == state.edges[e].a && old.text(i, 1) == state.edges[e].b &&
-                   old.text(i, 2) == texts.edges[e];
-    }
+    for (int i = 0; same_edges && i < old.size(); ++i)
+      same_edges = old.text(i, 0) == texts.edges[static_cast<std::size_t>(i)];
   }
   for (const char* table :
        {"open_states", "open_state_players", "open_state_areas", "open_state_edges"}) {
@@ -75,12 +73,14 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
   }
   // A state with two players or two areas of one code is left unindexed (read whole).
   {
-    std::set<std::string_view> seen;
-    for (const Player& p : state.players)
-      if (!seen.insert(p.code).second) return Status::Ok();
-    seen.clear();
-    for (const Area& a : state.areas)
-      if (!seen.insert(a.code).second) return Status::Ok();
+    std::vector<std::string_view> codes;
+    for (const Player& p : state.players) codes.push_back(p.code);
+    std::sort(codes.begin(), codes.end());
+    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
+    codes.clear();
+    for (const Area& a : state.areas) codes.push_back(a.code);
+    std::sort(codes.begin(), codes.end());
+    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
   }
   ADJ_TRY(auto pl, session().bulk_insert("open_state_players", "game_id, code, player_json"));
   for (std::size_t i = 0; i < state.players.size(); ++i)
