@@ -18,6 +18,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -27,6 +28,10 @@
 #include <vector>
 
 #include "rules/game/json_text.h"
+
+// The text writer's and reader's per-member calls are inlined even at -O1 (the level the tests
+// and benchmarks build at): a big turn makes tens of millions of them.
+#define ADJ_JSON_INLINE [[gnu::always_inline]] inline
 
 namespace adj::json_form {
 
@@ -64,43 +69,65 @@ class TextWriter {
                       bool public_players = false)
       : out_(out), h_(on_bad_utf8), public_(public_players) {}
 
-  bool public_players() const { return public_; }
+  ADJ_JSON_INLINE bool public_players() const { return public_; }
 
-  void open_object() {
-    out_ += '{';
+  // The brace waits for the first key, to go out in the same append ("{}" when none comes).
+  ADJ_JSON_INLINE void open_object() {
+    brace_ = true;
     first_ = true;
   }
-  void close_object() {
-    out_ += '}';
+  ADJ_JSON_INLINE void close_object() {
+    if (brace_)
+      out_.append("{}", 2);
+    else
+      out_ += '}';
+    brace_ = false;
     first_ = false;
   }
-  void open_array() {
+  ADJ_JSON_INLINE void open_array() {
     out_ += '[';
     first_ = true;
   }
-  void close_array() {
+  ADJ_JSON_INLINE void close_array() {
     out_ += ']';
     first_ = false;
   }
   // The next member's key (an element's place inside a tuple).
-  void key(std::string_view k) {
+  ADJ_JSON_INLINE void key(std::string_view k) {
     if (tuple_) return item();
-    out_ += first_ ? "\"" : ",\"";
+    // One append per key (this is most of the writer's work).
+    char text[64];
+    std::size_t n = 0;
+    if (brace_) text[n++] = '{';
+    brace_ = false;
+    if (!first_) text[n++] = ',';
     first_ = false;
-    out_ += k;
-    out_ += "\":";
+    text[n++] = '"';
+    if (k.size() > sizeof text - 5) {  // never for the descriptions' keys; correct anyway
+      out_.append(text, n);
+      out_.append(k.data(), k.size());
+      out_.append("\":", 2);
+      return;
+    }
+    std::memcpy(text + n, k.data(), k.size());
+    n += k.size();
+    text[n++] = '"';
+    text[n++] = ':';
+    out_.append(text, n);
   }
   // The next element of an array.
-  void item() {
+  ADJ_JSON_INLINE void item() {
     if (!first_) out_ += ',';
     first_ = false;
   }
 
-  void value(std::string_view s) { json_text::str(out_, s, h_); }
-  void value(const std::string& s) { json_text::str(out_, s, h_); }
-  void value(const char* s) { json_text::str(out_, s, h_); }
-  void value(const std::optional<std::string>& s) { json_text::opt_str(out_, s, h_); }
-  void value(bool b) { json_text::boolean(out_, b); }
+  ADJ_JSON_INLINE void value(std::string_view s) { json_text::str(out_, s, h_); }
+  ADJ_JSON_INLINE void value(const std::string& s) { json_text::str(out_, s, h_); }
+  ADJ_JSON_INLINE void value(const char* s) { json_text::str(out_, s, h_); }
+  ADJ_JSON_INLINE void value(const std::optional<std::string>& s) {
+    json_text::opt_str(out_, s, h_);
+  }
+  ADJ_JSON_INLINE void value(bool b) { json_text::boolean(out_, b); }
   template <std::integral I>
   requires(!std::same_as<I, bool>) void value(I v) {
     if constexpr (std::is_signed_v<I>)
@@ -108,9 +135,9 @@ class TextWriter {
     else
       json_text::unsigned_integer(out_, v);
   }
-  void value(double v) { json_text::value(out_, Json(v), h_); }
-  void value(const Json& j) { json_text::value(out_, j, h_); }
-  void value(const std::vector<int>& v) {
+  ADJ_JSON_INLINE void value(double v) { json_text::value(out_, Json(v), h_); }
+  ADJ_JSON_INLINE void value(const Json& j) { json_text::value(out_, j, h_); }
+  ADJ_JSON_INLINE void value(const std::vector<int>& v) {
     open_array();
     for (int i : v) {
       item();
@@ -119,36 +146,38 @@ class TextWriter {
     close_array();
   }
   // JSON text written as given (a value made by a TextWriter before).
-  void raw(std::string_view json) { out_ += json; }
+  ADJ_JSON_INLINE void raw(std::string_view json) { out_ += json; }
 
   template <class V>
-  void member(std::string_view k, const V& v) {
+  ADJ_JSON_INLINE void member(std::string_view k, const V& v) {
     key(k);
     value(v);
   }
 
   // The members of state descriptions (rules/game/state_fields.h).
-  void integer(std::string_view k, int v, Field = {}) { member(k, v); }
-  void string(std::string_view k, const std::string& v, Field f = {}) {
+  ADJ_JSON_INLINE void integer(std::string_view k, int v, Field = {}) { member(k, v); }
+  ADJ_JSON_INLINE void string(std::string_view k, const std::string& v, Field f = {}) {
     if (skip(f) || (f.omit_empty && v.empty())) return;
     member(k, v);
   }
-  void optional_string(std::string_view k, const std::optional<std::string>& v, Field f = {}) {
+  ADJ_JSON_INLINE void optional_string(std::string_view k, const std::optional<std::string>& v,
+                                       Field f = {}) {
     if (f.omit_empty && !v) return;
     member(k, v);
   }
-  void optional_number(std::string_view k, const std::optional<double>& v, Field = {}) {
+  ADJ_JSON_INLINE void optional_number(std::string_view k, const std::optional<double>& v,
+                                       Field = {}) {
     if (v) member(k, *v);
   }
   template <class E, std::size_t N>
-  void enumeration(std::string_view k, E v, Names<E, N> n, Field = {}) {
+  ADJ_JSON_INLINE void enumeration(std::string_view k, E v, Names<E, N> n, Field = {}) {
     member(k, n.names[static_cast<std::size_t>(v)]);
   }
-  void json(std::string_view k, const Json& v, Field f = {}) {
+  ADJ_JSON_INLINE void json(std::string_view k, const Json& v, Field f = {}) {
     if ((f.omit_empty && v.empty()) || (f.omit_null && v.is_null())) return;
     member(k, v);
   }
-  void decimal(std::string_view k, std::uint64_t v, Field = {}) {
+  ADJ_JSON_INLINE void decimal(std::string_view k, std::uint64_t v, Field = {}) {
     key(k);
     out_ += '"';
     json_text::unsigned_integer(out_, v);
@@ -194,12 +223,13 @@ class TextWriter {
   }
 
  private:
-  bool skip(Field f) const { return f.is_private && public_; }
+  ADJ_JSON_INLINE bool skip(Field f) const { return f.is_private && public_; }
 
   std::string& out_;
   ErrorHandler h_;
   bool public_;
   bool first_ = true;
+  bool brace_ = false;  // an object was opened and nothing written into it yet
   bool tuple_ = false;
 };
 

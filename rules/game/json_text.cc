@@ -1,6 +1,7 @@
 #include "rules/game/json_text.h"
 
 #include <charconv>
+#include <cstring>
 
 #include "rules/game/state_fields.h"
 
@@ -30,10 +31,13 @@ void value(std::string& out, const Json& j, ErrorHandler on_bad_utf8) {
 }
 
 void str(std::string& out, std::string_view s, ErrorHandler on_bad_utf8) {
-  if (plain(s)) {
-    out += '"';
-    out += s;
-    out += '"';
+  if (plain(s)) {  // one append: "s"
+    const std::size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    char* to = out.data() + at;
+    to[0] = '"';
+    if (!s.empty()) std::memcpy(to + 1, s.data(), s.size());
+    to[s.size() + 1] = '"';
     return;
   }
   value(out, Json(std::string(s)), on_bad_utf8);  // escapes and UTF-8 checks as dump() does

@@ -31,6 +31,23 @@ class Reader {
   // Whether the struct being read is a tuple (its members are matched by position).
   bool tuple() const { return tuple_; }
 
+  // Where reading an object's members is: the key of the member whose value comes next.
+  struct Cursor {
+    std::string_view pending;
+    bool done = false;  // the object's closing brace was read
+  };
+  // The object's opening brace and its first key (or its closing brace).
+  bool first_member(Cursor& c) {
+    if (!eat('{')) return false;
+    if (eat('}')) return c.done = true;
+    return key(c.pending) && eat(':');
+  }
+  // After a member's value: the next key, or the closing brace.
+  bool next_member(Cursor& c) {
+    if (eat(',')) return key(c.pending) && eat(':');
+    return eat('}') && (c.done = true);
+  }
+
   bool string(std::string& out);
   bool integer(int& out);
   bool optional_string(std::optional<std::string>& out);
@@ -72,9 +89,7 @@ class Reader {
   // Moves past one value without checking it (json() checks it).
   bool skip_extent();
 
-  // {"k": v, ...}: member(key) reads each value (and catches duplicate keys with first()).
-  template <typename Member>
-  bool object(Member&& member);
+  // [v, ...]: element() reads each value.
   template <typename Element>
   bool array(Element&& element);
 
@@ -358,18 +373,6 @@ bool Reader::json(Json& out) {
   return !out.is_discarded();
 }
 
-template <typename Member>
-bool Reader::object(Member&& member) {
-  if (!eat('{')) return false;
-  if (eat('}')) return true;
-  for (;;) {
-    std::string_view k;
-    if (!key(k) || !eat(':') || !member(k)) return false;
-    if (eat(',')) continue;
-    return eat('}');
-  }
-}
-
 template <typename Element>
 bool Reader::array(Element&& element) {
   if (!eat('[')) return false;
@@ -389,38 +392,59 @@ bool Reader::list(std::vector<T>& out, Read&& read) {
   });
 }
 
-// The members of a described struct as the text names them: match() reads the member whose key
-// (or, in a tuple, whose position) is `key`, fill() gives every member the text left out its
-// default (a required one: decline). Members are numbered in description order; `seen` has a
-// bit per member read (a second one is a duplicate key: decline).
+// The members of a described struct as the text names them, one pass of the description each:
+//  - kLockstep reads the members that come in the description's (key) order, the canonical text's,
+//    from the cursor on, and stops at the first key out of that order (the cursor stays there);
+//  - kMatch reads the member whose key (in a tuple: whose position) is `key`, any other;
+//  - kFill gives every member the text left out its default (a required one: decline).
+// Members are numbered in description order; `seen` has a bit per member read (a second one is a
+// duplicate key: decline).
 class TextMembers {
  public:
-  enum class Pass { kMatch, kFill };
+  enum class Pass { kLockstep, kMatch, kFill };
   TextMembers(Reader& r, Pass pass, std::uint64_t& seen, std::string_view key = {},
-              std::size_t position = 0)
-      : r_(r), pass_(pass), tuple_(r.tuple()), seen_(seen), key_(key), position_(position) {}
+              std::size_t position = 0, Reader::Cursor* cursor = nullptr)
+      : r_(r),
+        pass_(pass),
+        tuple_(r.tuple()),
+        seen_(seen),
+        key_(key),
+        position_(position),
+        cursor_(cursor) {}
+
+  // kLockstep: moves the cursor past the last member read; whether all went well.
+  ADJ_JSON_INLINE bool finish() {
+    if (pass_ == Pass::kLockstep && ok_ && consumed_) {
+      consumed_ = false;
+      ok_ = r_.next_member(*cursor_);
+    }
+    return ok_;
+  }
 
   bool matched() const { return matched_; }
   bool ok() const { return ok_; }
 
-  void integer(std::string_view k, int& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void integer(std::string_view k, int& m, json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.integer(m);
     if (fill(f)) m = 0;
   }
-  void string(std::string_view k, std::string& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void string(std::string_view k, std::string& m, json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.string(m);
     if (fill(f)) m = f.or_member ? *f.or_member : f.or_text;
   }
-  void optional_string(std::string_view k, std::optional<std::string>& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void optional_string(std::string_view k, std::optional<std::string>& m,
+                                       json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.optional_string(m);
     if (fill(f)) m.reset();
   }
-  void optional_number(std::string_view k, std::optional<double>& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void optional_number(std::string_view k, std::optional<double>& m,
+                                       json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.optional_number(m);
     if (fill(f)) m.reset();
   }
   template <class E, std::size_t N>
-  void enumeration(std::string_view k, E& m, json_form::Names<E, N> n, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void enumeration(std::string_view k, E& m, json_form::Names<E, N> n,
+                                   json_form::Field f = {}) {
     if (at(k, f)) {
       std::string word;
       ok_ = r_.string(word);
@@ -430,11 +454,11 @@ class TextMembers {
     }
     if (fill(f)) m = static_cast<E>(0);
   }
-  void json(std::string_view k, Json& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void json(std::string_view k, Json& m, json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.json(m);
     if (fill(f)) m = f.omit_null ? Json() : Json::object();
   }
-  void decimal(std::string_view k, std::uint64_t& m, json_form::Field f = {}) {
+  ADJ_JSON_INLINE void decimal(std::string_view k, std::uint64_t& m, json_form::Field f = {}) {
     if (at(k, f)) ok_ = r_.decimal(m);
     if (fill(f)) m = 0;
   }
@@ -463,8 +487,18 @@ class TextMembers {
 
  private:
   // Match pass: whether member `k` is the one to read now (then it is marked seen).
-  bool at(std::string_view k, json_form::Field) {
+  ADJ_JSON_INLINE bool at(std::string_view k, json_form::Field) {
     const std::size_t i = index_++;
+    if (pass_ == Pass::kLockstep) {
+      if (!ok_) return false;
+      if (consumed_) {  // the value before was read: on to the next key
+        consumed_ = false;
+        if (!(ok_ = r_.next_member(*cursor_))) return false;
+      }
+      if (cursor_->done || k != cursor_->pending) return false;
+      seen_ |= std::uint64_t{1} << i;
+      return consumed_ = true;
+    }
     if (pass_ != Pass::kMatch || matched_) return false;
     if (tuple_ ? i != position_ : k != key_) return false;
     matched_ = true;
@@ -475,7 +509,7 @@ class TextMembers {
   }
   // Fill pass: whether the member the description just named was left out (then it takes its
   // default; a required one declines).
-  bool fill(json_form::Field f) {
+  ADJ_JSON_INLINE bool fill(json_form::Field f) {
     if (pass_ != Pass::kFill || (seen_ & (std::uint64_t{1} << (index_ - 1)))) return false;
     if (f.required) ok_ = false;
     return true;
@@ -487,6 +521,8 @@ class TextMembers {
   std::uint64_t& seen_;
   std::string_view key_;
   std::size_t position_;
+  Reader::Cursor* cursor_;  // kLockstep only
+  bool consumed_ = false;   // kLockstep: a member was read, the cursor is still on its key
   std::size_t index_ = 0;
   bool matched_ = false;
   bool ok_ = true;
@@ -507,11 +543,20 @@ bool Reader::described(T& x) {
       return m.matched() ? m.ok() : json(ignored);  // more elements than members: checked
     });
   } else {
-    ok = object([&](std::string_view k) {
-      TextMembers m(*this, TextMembers::Pass::kMatch, seen, k);
+    // The members in key order in one pass; any others (an unknown key, keys out of order) one
+    // pass each.
+    Cursor c;
+    ok = first_member(c);
+    if (ok) {
+      TextMembers in_order(*this, TextMembers::Pass::kLockstep, seen, {}, 0, &c);
+      describe(in_order, x);
+      ok = in_order.finish();
+    }
+    while (ok && !c.done) {
+      TextMembers m(*this, TextMembers::Pass::kMatch, seen, c.pending);
       describe(m, x);
-      return m.matched() ? m.ok() : json(ignored);  // an unknown key: checked, not kept
-    });
+      ok = (m.matched() ? m.ok() : json(ignored)) && next_member(c);  // unknown: checked, dropped
+    }
   }
   tuple_ = was_tuple;
   if (!ok) return false;
