@@ -1,9 +1,8 @@
-// The full battle input form of rules/combat/local_world.h written as text directly: the same
-// bytes as battle_input_json(in, order_position).dump(-1, ' ', false,
-// Json::error_handler_t::replace) (tests/rules/turn/json_text_test.cc checks both on the scale
-// world and the bundled scenarios), without building the tree. A key added to
-// battle_input_json must be added here too, in sorted order; the "engine" object is engine_json()
-// (rules/game/state.h) in both, so a key added there needs nothing here.
+// The full battle input form of rules/combat/local_world.h written as text directly, without
+// building a tree: the only writer of the form (battle_input_json parses its text). Strings are
+// written as nlohmann's dump(-1, ' ', false, Json::error_handler_t::replace) writes them; the
+// areas, players, borders and engine use the game state's forms (rules/game/state_fields.h,
+// engine_json()).
 #pragma once
 
 #include <cstddef>
@@ -26,7 +25,7 @@ class BattleInputWriter {
   // found by name); null: the world's engine name is looked up. Borrowed for the constructor only.
   explicit BattleInputWriter(const GameState& world, const CombatEngine* engine = nullptr);
 
-  // battle_input_json(in, order_position) as compact text. Precondition: in.world is the world
+  // The battle input document of `in` as compact text. Precondition: in.world is the world
   // given at construction, and in.to, in.from and every group's area exist in it.
   std::string write(const BattleInput& in,
                     const std::map<std::string, std::size_t>* order_position = nullptr);

@@ -3,96 +3,18 @@
 #include <algorithm>
 #include <set>
 
+#include "rules/combat/battle_input_text.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/game/json_schema.h"
 #include "rules/turn/turn_result.h"
 
 namespace adj {
 
-namespace {
-
-Json groups_json(const BattleInput& in) {
-  Json g = Json::array();
-  for (const auto& x : in.groups)
-    g.push_back({{"player", x.player},
-                 {"from", x.from},
-                 {"armies", x.armies},
-                 {"units", x.units},
-                 {"action", x.action},
-                 {"line", x.line}});
-  return g;
-}
-
-}  // namespace
-
 Json battle_input_json(const BattleInput& in,
                        const std::map<std::string, std::size_t>* order_position,
                        const CombatEngine* engine) {
-  // Areas within the engine's world_radius() of the target, the origin, the borders among them
-  // and the players who own them (without secrets or addresses).
-  const GameState& w = *in.world;
-  std::set<std::string> keep = {in.to, in.from};
-  for (const auto& g : in.groups) keep.insert(g.from);
-  std::vector<std::string> frontier = {in.to};
-  if (!engine) engine = find_engine(w.engine.name);
-  const int radius = engine ? engine->world_radius(w.engine.options) : 2;
-  for (int step = 0; step < radius; ++step) {
-    std::vector<std::string> next;
-    for (const auto& code : frontier)
-      for (const auto& n : w.neighbours(code))
-        if (keep.insert(n).second) next.push_back(n);
-    frontier = std::move(next);
-  }
-  Json areas = Json::array(), edges = Json::array(), players = Json::array();
-  std::set<std::string> owners = {in.attacker};
-  for (const auto& g : in.groups) owners.insert(g.player);
-  for (const auto& code : keep) {
-    const Area* a = w.find_area(code);
-    areas.push_back(to_json(*a));
-    if (a->owner) owners.insert(*a->owner);
-    for (const auto& n : w.neighbours(code))
-      if (code < n && keep.count(n)) edges.push_back(to_json(*w.find_edge(code, n)));
-  }
-  for (const auto& code : owners)
-    if (const Player* p = w.find_player(code)) {
-      Json pj = to_json(*p);
-      pj.erase("secret");
-      pj.erase("email");
-      players.push_back(std::move(pj));
-    }
-  // The order of play cut down to the battle's players, in the same order: engines compare
-  // positions (Virtuti Militari's initiative tie-break), so the relative order is all a replay
-  // needs, and the whole order would make every log grow with the number of players.
-  Json order = Json::array();
-  if (order_position) {
-    std::vector<std::pair<std::size_t, std::string>> listed;
-    for (const auto& code : owners)
-      if (auto it = order_position->find(code); it != order_position->end())
-        listed.emplace_back(it->second, code);
-    std::sort(listed.begin(), listed.end());
-    for (auto& [pos, code] : listed) order.push_back(std::move(code));
-  } else {
-    for (const auto& code : w.order_of_play)
-      if (owners.count(code)) order.push_back(code);
-  }
-  Json j = {{"kind", to_string(in.kind)},
-            {"to", in.to},
-            {"attacker",
-             {{"player", in.attacker},
-              {"from", in.from},
-              {"armies", in.attacker_armies},
-              {"units", in.attacker_units},
-              {"extras", in.extras}}},
-            {"ambush", in.ambush},
-            {"groups", groups_json(in)},
-            {"engine", engine_json(w.engine)},
-            {"rules", to_json(w.rules)},
-            {"turn", w.turn},
-            {"order_of_play", std::move(order)},
-            {"areas", std::move(areas)},
-            {"adjacency", std::move(edges)},
-            {"players", std::move(players)}};
-  return j;
+  BattleInputWriter writer(*in.world, engine);  // the one writer of the form
+  return Json::parse(writer.write(in, order_position));
 }
 
 namespace {

@@ -26,8 +26,9 @@ namespace adj {
 // (plus the origin) and the players owning them; its order of play lists those players only, in
 // the world's order. `order_position`, when given, maps each code of in.world->order_of_play to
 // its index there (first occurrence), so that cutting the order costs the battle's size rather
-// than the game's; without it the order is scanned. The turn loop writes the same document as text
-// with BattleInputWriter (rules/combat/battle_input_text.h): keep the two in step.
+// than the game's; without it the order is scanned. The document is BattleInputWriter's text
+// (rules/combat/battle_input_text.h, the one writer of the form, which the turn loop uses)
+// parsed: strings that are not UTF-8 hold U+FFFD where the bytes were, as in the stored input.
 // `engine`, when given, is the engine that fights the battle (its world_radius(); a script
 // engine is not found by name); otherwise the world's engine name is looked up. The engine
 // object records the script version and sha256 of a script engine (EngineSpec).

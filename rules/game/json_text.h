@@ -2,7 +2,9 @@
 // ensure_ascii off) writes the tree of the same value: keys in the tree's sorted order, integers in
 // decimal, strings escaped the same way, invalid UTF-8 handled by the same error handler. For the
 // hot paths of a big turn (the next state, battle inputs and logs, actions), where building the
-// tree first costs most of the time and memory.
+// tree first costs most of the time and memory. The state's forms are written from the same
+// descriptions as to_json's trees (rules/game/state_fields.h, rules/game/json_form.h), so a member
+// is added in one place.
 //
 // Every function appends to `out`; none keeps a reference to it. Pure and thread-safe on distinct
 // outputs.

@@ -1,5 +1,7 @@
 #include "rules/game/state_reader.h"
 
+#include "rules/game/state_fields.h"
+
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -12,12 +14,52 @@ namespace adj {
 namespace {
 
 // One pass over the text. Every reader returns false when the text leaves the subset this reader
-// handles (state_reader.h); the caller then falls back to the tree.
+// handles (state_reader.h); the caller then falls back to the tree. What the structs hold, and
+// their defaults, come from their descriptions (rules/game/state_fields.h).
 class Reader {
  public:
   explicit Reader(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
 
-  bool state(GameState& s);
+  // A described struct (rules/game/state_fields.h): an object, or an array for a tuple type.
+  template <class T>
+  bool described(T& x);
+  // Whether the text ends after optional whitespace.
+  bool at_end() {
+    ws();
+    return p_ == end_;
+  }
+  // Whether the struct being read is a tuple (its members are matched by position).
+  bool tuple() const { return tuple_; }
+
+  // Where reading an object's members is: the key of the member whose value comes next.
+  struct Cursor {
+    std::string_view pending;
+    bool done = false;  // the object's closing brace was read
+  };
+  // The object's opening brace and its first key (or its closing brace).
+  bool first_member(Cursor& c) {
+    if (!eat('{')) return false;
+    if (eat('}')) return c.done = true;
+    return key(c.pending) && eat(':');
+  }
+  // After a member's value: the next key, or the closing brace.
+  bool next_member(Cursor& c) {
+    if (eat(',')) return key(c.pending) && eat(':');
+    return eat('}') && (c.done = true);
+  }
+
+  bool string(std::string& out);
+  bool integer(int& out);
+  bool optional_string(std::optional<std::string>& out);
+  // null (nullopt) or a number as nlohmann reads it into a double.
+  bool optional_number(std::optional<double>& out);
+  // A string holding a decimal std::uint64_t, without sign, space or anything else.
+  bool decimal(std::uint64_t& out);
+  // Any value, parsed by nlohmann from its own span ({} directly).
+  bool json(Json& out);
+  // [v, ...] appended to `out`, each element read by read(out.back()).
+  template <typename T, typename Read>
+  bool list(std::vector<T>& out, Read&& read);
 
  private:
   void ws() {
@@ -42,31 +84,18 @@ class Reader {
 
   // A key without escapes or bytes outside printable ASCII (others: false).
   bool key(std::string_view& out);
-  bool string(std::string& out);
   bool escape(std::string& out);
-  bool integer(int& out);
   bool number(double& out);
-  bool optional_string(std::optional<std::string>& out);
-  // Any value, parsed by nlohmann from its own span ({} directly).
-  bool json(Json& out);
   // Moves past one value without checking it (json() checks it).
   bool skip_extent();
 
-  // {"k": v, ...}: member(key) reads each value (and catches duplicate keys with first()).
-  template <typename Member>
-  bool object(Member&& member);
+  // [v, ...]: element() reads each value.
   template <typename Element>
   bool array(Element&& element);
-  // [v, ...] appended to `out`, each element read by read(out.back()).
-  template <typename T, typename Read>
-  bool list(std::vector<T>& out, Read&& read);
-
-  bool player(Player& p);
-  bool area(Area& a);
-  bool edge(Edge& e);
 
   const char* p_;
   const char* end_;
+  bool tuple_ = false;
 };
 
 // Bytes of the UTF-8 sequence at p that nlohmann's lexer accepts, 0 when it would refuse it.
@@ -266,6 +295,24 @@ bool Reader::number(double& out) {
   return std::isfinite(out);
 }
 
+bool Reader::optional_number(std::optional<double>& out) {
+  if (at_null()) {
+    out.reset();
+    return true;
+  }
+  double v = 0;
+  if (!number(v)) return false;
+  out = v;
+  return true;
+}
+
+bool Reader::decimal(std::uint64_t& out) {
+  std::string text;
+  if (!string(text) || text.empty()) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
 bool Reader::optional_string(std::optional<std::string>& out) {
   if (at_null()) {
     out.reset();
@@ -326,18 +373,6 @@ bool Reader::json(Json& out) {
   return !out.is_discarded();
 }
 
-template <typename Member>
-bool Reader::object(Member&& member) {
-  if (!eat('{')) return false;
-  if (eat('}')) return true;
-  for (;;) {
-    std::string_view k;
-    if (!key(k) || !eat(':') || !member(k)) return false;
-    if (eat(',')) continue;
-    return eat('}');
-  }
-}
-
 template <typename Element>
 bool Reader::array(Element&& element) {
   if (!eat('[')) return false;
@@ -357,140 +392,177 @@ bool Reader::list(std::vector<T>& out, Read&& read) {
   });
 }
 
-// Marks `bit` in `seen`; false when it was already there (a duplicate key).
-bool first(std::uint32_t& seen, std::uint32_t bit) {
-  if (seen & bit) return false;
-  seen |= bit;
-  return true;
-}
+// The members of a described struct as the text names them, one pass of the description each:
+//  - kLockstep reads the members that come in the description's (key) order, the canonical text's,
+//    from the cursor on, and stops at the first key out of that order (the cursor stays there);
+//  - kMatch reads the member whose key (in a tuple: whose position) is `key`, any other;
+//  - kFill gives every member the text left out its default (a required one: decline).
+// Members are numbered in description order; `seen` has a bit per member read (a second one is a
+// duplicate key: decline).
+class TextMembers {
+ public:
+  enum class Pass { kLockstep, kMatch, kFill };
+  TextMembers(Reader& r, Pass pass, std::uint64_t& seen, std::string_view key = {},
+              std::size_t position = 0, Reader::Cursor* cursor = nullptr)
+      : r_(r),
+        pass_(pass),
+        tuple_(r.tuple()),
+        seen_(seen),
+        key_(key),
+        position_(position),
+        cursor_(cursor) {}
 
-bool Reader::player(Player& p) {
-  std::uint32_t seen = 0;
-  bool has_nation = false;
-  Json ignored;
-  const bool ok = object([&](std::string_view k) {
-    if (k == "code") return first(seen, 1u << 0) && string(p.code);
-    if (k == "name") return first(seen, 1u << 1) && string(p.name);
-    if (k == "email") return first(seen, 1u << 2) && string(p.email);
-    if (k == "secret") return first(seen, 1u << 3) && string(p.secret);
-    if (k == "nation") return (has_nation = true, first(seen, 1u << 4)) && string(p.nation);
-    if (k == "bp") return first(seen, 1u << 5) && integer(p.bp);
-    if (k == "treasury") return first(seen, 1u << 6) && integer(p.treasury);
-    if (k == "vp") return first(seen, 1u << 7) && integer(p.vp);
-    if (k == "reserve") return first(seen, 1u << 8) && integer(p.reserve);
-    if (k == "engine_state") return first(seen, 1u << 9) && json(p.engine_state);
-    return json(ignored);
-  });
-  if (!ok || !(seen & 1u)) return false;
-  if (!has_nation) p.nation = p.code;
-  return true;
-}
+  // kLockstep: moves the cursor past the last member read; whether all went well.
+  ADJ_JSON_INLINE bool finish() {
+    if (pass_ == Pass::kLockstep && ok_ && consumed_) {
+      consumed_ = false;
+      ok_ = r_.next_member(*cursor_);
+    }
+    return ok_;
+  }
 
-bool Reader::area(Area& a) {
-  std::uint32_t seen = 0;
-  bool has_name = false;
-  std::string word;
-  Json ignored;
-  const bool ok = object([&](std::string_view k) {
-    if (k == "code") return first(seen, 1u << 0) && string(a.code);
-    if (k == "name") return (has_name = true, first(seen, 1u << 1)) && string(a.name);
-    if (k == "kind") {
-      if (!first(seen, 1u << 2) || !string(word)) return false;
-      a.kind = word == "city" ? AreaKind::kCity : word == "sea" ? AreaKind::kSea : AreaKind::kLand;
-      return true;
-    }
-    if (k == "terrain") return first(seen, 1u << 3) && string(a.terrain);
-    if (k == "hinterland") return first(seen, 1u << 4) && string(a.hinterland);
-    if (k == "owner") return first(seen, 1u << 5) && optional_string(a.owner);
-    if (k == "population") return first(seen, 1u << 6) && integer(a.population);
-    if (k == "fort") return first(seen, 1u << 7) && integer(a.fort);
-    if (k == "trade") return first(seen, 1u << 8) && integer(a.trade);
-    if (k == "armies") return first(seen, 1u << 9) && integer(a.armies);
-    if (k == "mode") {
-      if (!first(seen, 1u << 10) || !string(word)) return false;
-      a.mode = word == "defend"   ? DefenceMode::kDefend
-               : word == "ambush" ? DefenceMode::kAmbush
-                                  : DefenceMode::kRetreat;
-      return true;
-    }
-    if (k == "retreat_to") return first(seen, 1u << 11) && optional_string(a.retreat_to);
-    if (k == "ambush_against") return first(seen, 1u << 12) && optional_string(a.ambush_against);
-    if (k == "x" || k == "y") {
-      std::optional<double>& target = k == "x" ? a.x : a.y;
-      if (!first(seen, k == "x" ? 1u << 13 : 1u << 14)) return false;
-      if (at_null()) return true;
-      double v = 0;
-      if (!number(v)) return false;
-      target = v;
-      return true;
-    }
-    if (k == "features") return first(seen, 1u << 15) && json(a.features);
-    if (k == "engine_state") return first(seen, 1u << 16) && json(a.engine_state);
-    if (k == "outline") return first(seen, 1u << 17) && json(a.outline);
-    return json(ignored);
-  });
-  if (!ok || !(seen & 1u)) return false;
-  if (!has_name) a.name = a.code;
-  return true;
-}
+  bool matched() const { return matched_; }
+  bool ok() const { return ok_; }
 
-bool Reader::edge(Edge& e) {
-  int n = 0;
-  Json ignored;
-  const bool ok = array([&] {
-    ++n;
-    if (n == 1) return string(e.a);
-    if (n == 2) return string(e.b);
-    if (n == 3) return json(e.features);
-    return json(ignored);
-  });
-  return ok && n >= 2;
-}
+  ADJ_JSON_INLINE void integer(std::string_view k, int& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.integer(m);
+    if (fill(f)) m = 0;
+  }
+  ADJ_JSON_INLINE void string(std::string_view k, std::string& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.string(m);
+    if (fill(f)) m = f.or_member ? *f.or_member : f.or_text;
+  }
+  ADJ_JSON_INLINE void optional_string(std::string_view k, std::optional<std::string>& m,
+                                       json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.optional_string(m);
+    if (fill(f)) m.reset();
+  }
+  ADJ_JSON_INLINE void optional_number(std::string_view k, std::optional<double>& m,
+                                       json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.optional_number(m);
+    if (fill(f)) m.reset();
+  }
+  template <class E, std::size_t N>
+  ADJ_JSON_INLINE void enumeration(std::string_view k, E& m, json_form::Names<E, N> n,
+                                   json_form::Field f = {}) {
+    if (at(k, f)) {
+      std::string word;
+      ok_ = r_.string(word);
+      m = static_cast<E>(0);
+      for (std::size_t i = 0; i < N; ++i)
+        if (word == n.names[i]) m = static_cast<E>(i);
+    }
+    if (fill(f)) m = static_cast<E>(0);
+  }
+  ADJ_JSON_INLINE void json(std::string_view k, Json& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.json(m);
+    if (fill(f)) m = f.omit_null ? Json() : Json::object();
+  }
+  ADJ_JSON_INLINE void decimal(std::string_view k, std::uint64_t& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.decimal(m);
+    if (fill(f)) m = 0;
+  }
+  template <class T, class ToTree, class FromTree>
+  void tree(std::string_view k, T& m, ToTree, FromTree from_tree, json_form::Field f = {}) {
+    if (at(k, f)) {
+      Json j;
+      ok_ = r_.json(j);
+      if (ok_) {
+        auto read = from_tree(j);
+        ok_ = read.ok();
+        if (ok_) m = std::move(read).value();
+      }
+    }
+    if (fill(f)) m = T();
+  }
+  void strings(std::string_view k, std::vector<std::string>& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.list(m, [&](std::string& s) { return r_.string(s); });
+    if (fill(f)) m.clear();
+  }
+  template <class T>
+  void list(std::string_view k, std::vector<T>& m, json_form::Field f = {}) {
+    if (at(k, f)) ok_ = r_.list(m, [&](T& x) { return r_.described(x); });
+    if (fill(f)) m.clear();
+  }
 
-bool Reader::state(GameState& s) {
-  std::uint32_t seen = 0;
+ private:
+  // Match pass: whether member `k` is the one to read now (then it is marked seen).
+  ADJ_JSON_INLINE bool at(std::string_view k, json_form::Field) {
+    const std::size_t i = index_++;
+    if (pass_ == Pass::kLockstep) {
+      if (!ok_) return false;
+      if (consumed_) {  // the value before was read: on to the next key
+        consumed_ = false;
+        if (!(ok_ = r_.next_member(*cursor_))) return false;
+      }
+      if (cursor_->done || k != cursor_->pending) return false;
+      seen_ |= std::uint64_t{1} << i;
+      return consumed_ = true;
+    }
+    if (pass_ != Pass::kMatch || matched_) return false;
+    if (tuple_ ? i != position_ : k != key_) return false;
+    matched_ = true;
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (seen_ & bit) return ok_ = false;  // a duplicate key: the tree would keep the last
+    seen_ |= bit;
+    return true;
+  }
+  // Fill pass: whether the member the description just named was left out (then it takes its
+  // default; a required one declines).
+  ADJ_JSON_INLINE bool fill(json_form::Field f) {
+    if (pass_ != Pass::kFill || (seen_ & (std::uint64_t{1} << (index_ - 1)))) return false;
+    if (f.required) ok_ = false;
+    return true;
+  }
+
+  Reader& r_;
+  Pass pass_;
+  bool tuple_;
+  std::uint64_t& seen_;
+  std::string_view key_;
+  std::size_t position_;
+  Reader::Cursor* cursor_;  // kLockstep only
+  bool consumed_ = false;   // kLockstep: a member was read, the cursor is still on its key
+  std::size_t index_ = 0;
+  bool matched_ = false;
+  bool ok_ = true;
+};
+
+template <class T>
+bool Reader::described(T& x) {
+  std::uint64_t seen = 0;
   Json ignored;
-  const bool ok = object([&](std::string_view k) {
-    if (k == "game") return first(seen, 1u << 0) && string(s.game_id);
-    if (k == "name") return first(seen, 1u << 1) && string(s.name);
-    if (k == "turn") return first(seen, 1u << 2) && integer(s.turn);
-    if (k == "seed") {
-      std::string text;
-      if (!first(seen, 1u << 3) || !string(text) || text.empty()) return false;
-      const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), s.seed);
-      return ec == std::errc() && end == text.data() + text.size();
+  const bool was_tuple = tuple_;
+  tuple_ = json_form::kTuple<T>;
+  bool ok = false;
+  if (tuple_) {
+    std::size_t n = 0;
+    ok = array([&] {
+      TextMembers m(*this, TextMembers::Pass::kMatch, seen, {}, n++);
+      describe(m, x);
+      return m.matched() ? m.ok() : json(ignored);  // more elements than members: checked
+    });
+  } else {
+    // The members in key order in one pass; any others (an unknown key, keys out of order) one
+    // pass each.
+    Cursor c;
+    ok = first_member(c);
+    if (ok) {
+      TextMembers in_order(*this, TextMembers::Pass::kLockstep, seen, {}, 0, &c);
+      describe(in_order, x);
+      ok = in_order.finish();
     }
-    if (k == "engine") {
-      Json e;
-      if (!first(seen, 1u << 4) || !json(e)) return false;
-      Result<EngineSpec> spec = engine_spec_from_json(e);
-      if (!spec.ok()) return false;
-      s.engine = std::move(spec).value();
-      return true;
+    while (ok && !c.done) {
+      TextMembers m(*this, TextMembers::Pass::kMatch, seen, c.pending);
+      describe(m, x);
+      ok = (m.matched() ? m.ok() : json(ignored)) && next_member(c);  // unknown: checked, dropped
     }
-    if (k == "rules") {
-      Json r;
-      if (!first(seen, 1u << 5) || !json(r)) return false;
-      Result<RulesConfig> rules = rules_from_json(r);
-      if (!rules.ok()) return false;
-      s.rules = std::move(rules).value();
-      return true;
-    }
-    if (k == "players")
-      return first(seen, 1u << 6) && list(s.players, [&](Player& p) { return player(p); });
-    if (k == "areas")
-      return first(seen, 1u << 7) && list(s.areas, [&](Area& a) { return area(a); });
-    if (k == "adjacency")
-      return first(seen, 1u << 8) && list(s.edges, [&](Edge& e) { return edge(e); });
-    if (k == "order_of_play")
-      return first(seen, 1u << 9) &&
-             list(s.order_of_play, [&](std::string& code) { return string(code); });
-    if (k == "scenario_extra") return first(seen, 1u << 10) && json(s.scenario_extra);
-    return json(ignored);
-  });
-  ws();
-  constexpr std::uint32_t kRequired = (1u << 9) - 1;  // game .. adjacency
-  return ok && p_ == end_ && (seen & kRequired) == kRequired;
+  }
+  tuple_ = was_tuple;
+  if (!ok) return false;
+  TextMembers fill(*this, TextMembers::Pass::kFill, seen);
+  describe(fill, x);
+  return fill.ok();
 }
 
 }  // namespace
@@ -498,7 +570,7 @@ bool Reader::state(GameState& s) {
 std::optional<GameState> read_state_direct(std::string_view text) {
   GameState s;
   Reader r(text);
-  if (!r.state(s)) return std::nullopt;
+  if (!r.described(s) || !r.at_end()) return std::nullopt;
   s.normalise();
   return s;
 }

@@ -8,7 +8,8 @@
 // their own span of the text. Outside the subset (a value of another type than the canonical
 // one, a duplicate key, a number out of range, invalid UTF-8, anything it does not expect) it
 // returns nullopt, and the caller parses through the tree, which gives the state or names the
-// error. Pure: no I/O; thread-safe (no shared state).
+// error. Both readers take the members, their keys and their defaults from the descriptions of
+// rules/game/state_fields.h. Pure: no I/O; thread-safe (no shared state).
 #pragma once
 
 #include <optional>

@@ -1,6 +1,8 @@
 #include "rules/report/report.h"
 
+#include "rules/report/report_fields.h"
 #include "rules/report/report_shared.h"
+#include "rules/turn/turn_fields.h"
 
 #include <algorithm>
 #include <array>
@@ -9,22 +11,6 @@
 namespace adj {
 
 namespace {
-
-Json area_row(const Area& a) {
-  Json j = {{"code", a.code},
-            {"name", a.name},
-            {"kind", to_string(a.kind)},
-            {"terrain", a.terrain},
-            {"owner", a.owner ? Json(*a.owner) : Json(nullptr)},
-            {"population", a.population},
-            {"fort", a.fort},
-            {"armies", a.armies}};
-  if (a.kind == AreaKind::kCity) {
-    j["trade"] = a.trade;
-    j["hinterland"] = a.hinterland;
-  }
-  return j;
-}
 
 // 1-based position of `player` in an order indexed by ReportIndex; 0 when absent.
 int position(const std::map<std::string, int>& order, const std::string& player) {
@@ -42,15 +28,11 @@ std::string template_for(const GameState& next, const std::string& player) {
 }  // namespace
 
 Json battle_for_report(const BattleLog& b, const GameState& world) {
-  Json j = to_json(b);
-  auto name = [&](const std::string& code) {
-    const Area* a = world.find_area(code);
-    return a && !a->name.empty() ? a->name : code;
-  };
-  j["from_name"] = name(b.from);
-  j["to_name"] = name(b.to);
-  if (j.contains("groups"))
-    for (auto& g : j["groups"]) g["from_name"] = name(g.value("from", ""));
+  Json j;
+  json_form::TreeWriter w(j);
+  w.open_object();
+  battle_members(w, b, &world);  // rules/turn/turn_fields.h
+  w.close_object();
   return j;
 }
 
@@ -144,85 +126,12 @@ Json build_report(const GameState&, const TurnResult& result, const std::string&
                   const ReportIndex& index) {
   const GameState& next = result.next_state;
   const report_detail::ReportParts parts = report_detail::report_parts(result, player, index);
-  const Player* me = parts.me;
-  const ReportIndex::Entry& mine_idx = *parts.entry;
-
-  Json actions = Json::array();
-  for (std::size_t i : mine_idx.actions) {
-    const ActionResult& a = result.actions[i];
-    // to_json(a) without "player" (the report's own), and "battle" set below.
-    Json j = {{"action", a.action},        {"line", a.line}, {"text", a.text},
-              {"verb", verb_name(a.verb)}, {"ok", a.ok},     {"message", a.message},
-              {"bp_spent", a.bp_spent}};
-    if (a.battle) {
-      const std::size_t b = index.battle_by_id.at(*a.battle);
-      j["battle"] = battle_for_report(result.battles[b], next);
-    }
-    actions.push_back(std::move(j));
-  }
-  Json defended = Json::array();
-  for (std::size_t i : parts.defended)
-    defended.push_back(battle_for_report(result.battles[i], next));
-
-  Json owned = Json::array();
-  for (std::size_t i : mine_idx.areas) {
-    const Area& a = next.areas[i];
-    Json j = area_row(a);
-    j["mode"] = to_string(a.mode);
-    j["retreat_to"] = a.retreat_to ? Json(*a.retreat_to) : Json(nullptr);
-    j["ambush_against"] = a.ambush_against ? Json(*a.ambush_against) : Json(nullptr);
-    if (!a.engine_state.empty()) j["engine_state"] = a.engine_state;  // units, tanks, wounds
-    owned.push_back(std::move(j));
-  }
-  Json seen = Json::array();
-  for (const Area* a : parts.visible) seen.push_back(area_row(*a));
-
-  const Economy& e = *parts.economy;
-  Json economy = {{"bp_start", e.bp_start},
-                  {"bp_spent", e.bp_spent},
-                  {"bid", e.bid},
-                  {"order_bid", e.order_bid},
-                  {"leftover", e.leftover},
-                  {"income", e.income},
-                  {"upkeep", e.upkeep},
-                  {"trade", e.trade},
-                  {"bp_next", e.bp_next},
-                  {"treasury", e.treasury},
-                  {"vp", e.vp},
-                  {"reserve", e.reserve}};
-  Json gifts = Json::array();
-  int gifts_in = 0, gifts_out = 0;
-  gifts_out = mine_idx.gifts_out;
-  for (std::size_t i : mine_idx.gifts_received) {
-    const Gift& g = result.gifts[i];
-    gifts_in += g.bps;
-    gifts.push_back({{"from", g.from}, {"bps", g.bps}, {"action", g.action}});
-  }
-  // Only when there were gifts, so reports of games without any keep their shape.
-  if (gifts_in > 0) economy["gifts_in"] = gifts_in;
-  if (gifts_out > 0) economy["gifts_out"] = gifts_out;
-  if (!gifts.empty()) economy["gifts_received"] = std::move(gifts);
-  return {{"game", next.game_id},
-          {"game_name", next.name},
-          {"turn", result.turn},
-          {"next_turn", next.turn},
-          {"engine", next.engine.name},
-          {"player",
-           {{"code", me->code},
-            {"name", me->name},
-            {"nation", me->nation},
-            {"engine_state", me->engine_state}}},
-          {"order_position",
-           {{"this_turn", parts.position_this},
-            {"next_turn", parts.position_next},
-            {"players", result.order_of_play.size()}}},
-          {"orders_on_file", parts.orders_on_file},
-          {"actions", std::move(actions)},
-          {"attacks_on_you", std::move(defended)},
-          {"economy", std::move(economy)},
-          {"areas", std::move(owned)},
-          {"neighbours", std::move(seen)},
-          {"template", template_for(next, player)}};
+  Json report;
+  json_form::TreeWriter w(report);
+  report_detail::report_members(
+      w, result, index, parts, template_for(next, player), nullptr,
+      [&](std::size_t i) { w.value(battle_for_report(result.battles[i], next)); });
+  return report;
 }
 
 }  // namespace adj
@@ -232,9 +141,9 @@ Json build_report(const GameState& start, const TurnResult& result, const std::s
   return build_report(start, result, player, ReportIndex(result));
 }
 Json rejected_lines_json(const std::vector<LineResult>& lines) {
-  Json out = Json::array();
-  for (const LineResult& l : lines)
-    if (!l.accepted) out.push_back({{"line", l.line}, {"text", l.text}, {"reason", l.reason}});
+  Json out;
+  json_form::TreeWriter w(out);
+  report_detail::rejected_rows(w, lines);
   return out;
 }
 

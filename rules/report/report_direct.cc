@@ -1,25 +1,20 @@
 // render_report (report_shared.h): a player's report written straight from the turn's data, its
-// JSON text and its text, without building the report's tree. The bytes are those of
-// build_report + add_rejected_lines, Json::dump and render_report_text (report_text.cc);
+// JSON text and its text, without building the report's tree. The JSON is written from the
+// description build_report's tree comes from (rules/report/report_fields.h), so its bytes are
+// those of build_report + add_rejected_lines and Json::dump. The text is that of
+// render_report_text (report_text.cc), which reads the stored JSON;
 // tests/rules/report/report_shared_test.cc compares both on every report of a grid turn.
-// A key added to build_report must be added here too, in the tree's (sorted) key order.
 #include <cstdio>
 #include <string>
 
 #include "rules/game/json_text.h"
+#include "rules/report/report_fields.h"
 #include "rules/report/report_shared.h"
 #include "rules/report/state_text.h"
 
 namespace adj {
 
 namespace {
-
-using json_text::boolean;
-using json_text::integer;
-
-// Strings as Json::dump writes them: invalid UTF-8 throws Json::type_error.
-void jstr(std::string& out, std::string_view s) { json_text::str(out, s); }
-void jopt(std::string& out, const std::optional<std::string>& s) { json_text::opt_str(out, s); }
 
 // Left-aligns `s` in `width` columns; a longer text still gets one space after it.
 void direct_pad(std::string& out, std::string_view s, std::size_t width) {
@@ -28,54 +23,6 @@ void direct_pad(std::string& out, std::string_view s, std::size_t width) {
 }
 
 const char* opt_text(const std::optional<std::string>& s) { return s ? s->c_str() : "-"; }
-
-// area_row (report.cc) and, for the player's own areas, their defence settings.
-void area_json(std::string& out, const Area& a, bool own) {
-  out += '{';
-  if (own) {
-    out += "\"ambush_against\":";
-    jopt(out, a.ambush_against);
-    out += ',';
-  }
-  out += "\"armies\":";
-  integer(out, a.armies);
-  out += ",\"code\":";
-  jstr(out, a.code);
-  if (own && !a.engine_state.empty()) {
-    out += ",\"engine_state\":";
-    json_text::value(out, a.engine_state);
-  }
-  out += ",\"fort\":";
-  integer(out, a.fort);
-  const bool city = a.kind == AreaKind::kCity;
-  if (city) {
-    out += ",\"hinterland\":";
-    jstr(out, a.hinterland);
-  }
-  out += ",\"kind\":";
-  jstr(out, to_string(a.kind));
-  if (own) {
-    out += ",\"mode\":";
-    jstr(out, to_string(a.mode));
-  }
-  out += ",\"name\":";
-  jstr(out, a.name);
-  out += ",\"owner\":";
-  jopt(out, a.owner);
-  out += ",\"population\":";
-  integer(out, a.population);
-  if (own) {
-    out += ",\"retreat_to\":";
-    jopt(out, a.retreat_to);
-  }
-  out += ",\"terrain\":";
-  jstr(out, a.terrain);
-  if (city) {
-    out += ",\"trade\":";
-    integer(out, a.trade);
-  }
-  out += '}';
-}
 
 // One row of the areas tables of render_report_text: `last` is the owner column of the
 // neighbours' table (with its newline), null for the player's own areas (the defence follows).
@@ -118,14 +65,6 @@ struct DirectReport {
   std::string gifts_text() const;
   // The text: YOUR AREAS, the player's engine state, NEIGHBOURING AREAS and the order template.
   void text_areas(std::string& t) const;
-  // The JSON from its opening brace: actions, areas and attacks_on_you.
-  void json_actions(std::string& j) const;
-  // The JSON: ,"economy":{...}.
-  void json_economy(std::string& j) const;
-  // The JSON: engine to turn and the closing brace.
-  void json_rest(std::string& j) const;
-  // The JSON: ,"not_carried_out":[...] (only when a line was refused).
-  void json_rejected(std::string& j) const;
 };
 
 void DirectReport::text_actions(std::string& t) const {
@@ -227,161 +166,6 @@ void DirectReport::text_areas(std::string& t) const {
        order_template;
 }
 
-void DirectReport::json_actions(std::string& j) const {
-  j += "{\"actions\":[";
-  bool first = true;
-  for (std::size_t i : entry().actions) {
-    const ActionResult& a = result.actions[i];
-    j += first ? "{\"action\":" : ",{\"action\":";
-    first = false;
-    integer(j, a.action);
-    if (a.battle) {
-      j += ",\"battle\":";
-      j += battles.at(index.battle_by_id.at(*a.battle)).json_text;
-    }
-    j += ",\"bp_spent\":";
-    integer(j, a.bp_spent);
-    j += ",\"line\":";
-    integer(j, a.line);
-    j += ",\"message\":";
-    jstr(j, a.message);
-    j += ",\"ok\":";
-    boolean(j, a.ok);
-    j += ",\"text\":";
-    jstr(j, a.text);
-    j += ",\"verb\":";
-    jstr(j, verb_name(a.verb));
-    j += '}';
-  }
-  j += "],\"areas\":[";
-  first = true;
-  for (std::size_t i : entry().areas) {
-    if (!first) j += ',';
-    first = false;
-    area_json(j, next().areas[i], true);
-  }
-  j += "],\"attacks_on_you\":[";
-  first = true;
-  for (std::size_t i : parts.defended) {
-    if (!first) j += ',';
-    first = false;
-    j += battles.at(i).json_text;
-  }
-  j += ']';
-}
-
-void DirectReport::json_economy(std::string& j) const {
-  const Economy& e = economy();
-  j += ",\"economy\":{\"bid\":";
-  integer(j, e.bid);
-  j += ",\"bp_next\":";
-  integer(j, e.bp_next);
-  j += ",\"bp_spent\":";
-  integer(j, e.bp_spent);
-  j += ",\"bp_start\":";
-  integer(j, e.bp_start);
-  if (gifts_in > 0) {
-    j += ",\"gifts_in\":";
-    integer(j, gifts_in);
-  }
-  if (gifts_out > 0) {
-    j += ",\"gifts_out\":";
-    integer(j, gifts_out);
-  }
-  if (!entry().gifts_received.empty()) {
-    j += ",\"gifts_received\":[";
-    bool first = true;
-    for (std::size_t i : entry().gifts_received) {
-      const Gift& g = result.gifts[i];
-      j += first ? "{\"action\":" : ",{\"action\":";
-      first = false;
-      integer(j, g.action);
-      j += ",\"bps\":";
-      integer(j, g.bps);
-      j += ",\"from\":";
-      jstr(j, g.from);
-      j += '}';
-    }
-    j += ']';
-  }
-  j += ",\"income\":";
-  integer(j, e.income);
-  j += ",\"leftover\":";
-  integer(j, e.leftover);
-  j += ",\"order_bid\":";
-  integer(j, e.order_bid);
-  j += ",\"reserve\":";
-  integer(j, e.reserve);
-  j += ",\"trade\":";
-  integer(j, e.trade);
-  j += ",\"treasury\":";
-  integer(j, e.treasury);
-  j += ",\"upkeep\":";
-  integer(j, e.upkeep);
-  j += ",\"vp\":";
-  integer(j, e.vp);
-  j += '}';
-}
-
-void DirectReport::json_rejected(std::string& j) const {
-  j += ",\"not_carried_out\":[";
-  bool first = true;
-  for (const LineResult& l : *rejected) {
-    if (l.accepted) continue;
-    j += first ? "{\"line\":" : ",{\"line\":";
-    first = false;
-    integer(j, l.line);
-    j += ",\"reason\":";
-    jstr(j, l.reason);
-    j += ",\"text\":";
-    jstr(j, l.text);
-    j += '}';
-  }
-  j += ']';
-}
-
-void DirectReport::json_rest(std::string& j) const {
-  const GameState& next = this->next();
-  const Player& me = this->me();
-  j += ",\"engine\":";
-  jstr(j, next.engine.name);
-  j += ",\"game\":";
-  jstr(j, next.game_id);
-  j += ",\"game_name\":";
-  jstr(j, next.name);
-  j += ",\"neighbours\":[";
-  bool first = true;
-  for (const Area* a : parts.visible) {
-    if (!first) j += ',';
-    first = false;
-    area_json(j, *a, false);
-  }
-  j += "],\"next_turn\":";
-  integer(j, next.turn);
-  if (any_rejected) json_rejected(j);
-  j += ",\"order_position\":{\"next_turn\":";
-  integer(j, parts.position_next);
-  j += ",\"players\":";
-  json_text::unsigned_integer(j, result.order_of_play.size());
-  j += ",\"this_turn\":";
-  integer(j, parts.position_this);
-  j += "},\"orders_on_file\":";
-  boolean(j, parts.orders_on_file);
-  j += ",\"player\":{\"code\":";
-  jstr(j, me.code);
-  j += ",\"engine_state\":";
-  json_text::value(j, me.engine_state);
-  j += ",\"name\":";
-  jstr(j, me.name);
-  j += ",\"nation\":";
-  jstr(j, me.nation);
-  j += "},\"template\":";
-  jstr(j, order_template);
-  j += ",\"turn\":";
-  integer(j, result.turn);
-  j += '}';
-}
-
 }  // namespace
 
 RenderedReport render_report(const GameState&, const TurnResult& result, const std::string& player,
@@ -401,10 +185,10 @@ RenderedReport render_report(const GameState&, const TurnResult& result, const s
   r.text_actions(made.text);
   r.text_economy(made.text);
   r.text_areas(made.text);
-  // The JSON, keys in the tree's order.
-  r.json_actions(made.json_text);
-  r.json_economy(made.json_text);
-  r.json_rest(made.json_text);
+  // The JSON, from the description build_report's tree comes from; each battle's text spliced.
+  json_form::TextWriter w(made.json_text);
+  report_detail::report_members(w, result, index, parts, order_template, rejected,
+                                [&](std::size_t i) { w.raw(battles.at(i).json_text); });
   return made;
 }
 

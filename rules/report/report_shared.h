@@ -3,7 +3,8 @@
 // spliced into both; each report is written straight from the turn's data (report_direct.cc),
 // without the report's tree. The output is byte for byte that of build_report +
 // add_rejected_lines, Json::dump and render_report_text (report.h), which stay the path of
-// previews, the web and the API. Pure functions: every function here reads its arguments only,
+// previews, the web and the API; the JSON of both comes from one description
+// (rules/report/report_fields.h). Pure functions: every function here reads its arguments only,
 // so several threads may call them at once (a big turn's reports are made on two).
 #pragma once
 

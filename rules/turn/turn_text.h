@@ -1,6 +1,7 @@
 // The JSON text of a turn's results written directly: the same bytes as
 // to_json(x).dump(-1, ' ', false, on_bad_utf8) (rules/turn/turn_result.h), without building the
-// tree (a big turn logs ~65,000 battles and 160,000 actions). Append to `out`; with
+// tree (a big turn logs ~65,000 battles and 160,000 actions). Both forms come from the descriptions
+// of rules/turn/turn_fields.h. Append to `out`; with
 // ErrorHandler::strict, invalid UTF-8 throws Json::type_error as dump() does. Pure; thread-safe on
 // distinct outputs.
 #pragma once

@@ -1,13 +1,18 @@
-// The direct JSON writers (rules/game/json_text.h, rules/turn/turn_text.h,
-// rules/combat/battle_input_text.h) against the tree path they replace: byte for byte on every
-// bundled scenario, on the 1,000-player scale world before and after a full turn, and on strings
-// that need escaping or are not UTF-8.
+// The JSON writers of the state and a turn's results (rules/game/json_form.h: one description per
+// struct, written as text by json_text and turn_text, as a tree by to_json): the text is the
+// tree's dump() byte for byte on every bundled scenario, on the 1,000-player scale world before
+// and after a full turn, and on strings that need escaping or are not UTF-8; fixed texts pin the
+// form itself. The battle inputs of rules/combat/battle_input_text.h (the form's only writer) are
+// checked against a model of the document written here from its definition (local_world.h).
 #include <gtest/gtest.h>
+
+#include <set>
 
 #include "rules/combat/battle_input_text.h"
 #include "rules/combat/engine_registry.h"
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
+#include "rules/game/state_reader.h"
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
 #include "rules/turn/turn_text.h"
@@ -25,8 +30,83 @@ std::string state_text(const GameState& s) {
   return out;
 }
 
+// The battle input document as local_world.h defines it, built here as a tree: the areas within
+// the engine's world radius of the target, the origin and the groups' areas; the borders among
+// them; the players owning them (without secrets or addresses) and the attackers; the order of
+// play cut down to those players.
+Json model_input(const BattleInput& in, const std::map<std::string, std::size_t>* order_position) {
+  const GameState& w = *in.world;
+  std::set<std::string> keep = {in.to, in.from};
+  for (const auto& g : in.groups) keep.insert(g.from);
+  std::vector<std::string> frontier = {in.to};
+  const CombatEngine* engine = find_engine(w.engine.name);
+  const int radius = engine ? engine->world_radius(w.engine.options) : 2;
+  for (int step = 0; step < radius; ++step) {
+    std::vector<std::string> next;
+    for (const auto& code : frontier)
+      for (const auto& n : w.neighbours(code))
+        if (keep.insert(n).second) next.push_back(n);
+    frontier = std::move(next);
+  }
+  Json areas = Json::array(), edges = Json::array(), players = Json::array();
+  std::set<std::string> owners = {in.attacker};
+  for (const auto& g : in.groups) owners.insert(g.player);
+  for (const auto& code : keep) {
+    const Area* a = w.find_area(code);
+    areas.push_back(to_json(*a));
+    if (a->owner) owners.insert(*a->owner);
+    for (const auto& n : w.neighbours(code))
+      if (code < n && keep.count(n)) edges.push_back(to_json(*w.find_edge(code, n)));
+  }
+  for (const auto& code : owners)
+    if (const Player* p = w.find_player(code)) {
+      Json pj = to_json(*p);
+      pj.erase("secret");
+      pj.erase("email");
+      players.push_back(std::move(pj));
+    }
+  Json order = Json::array();
+  if (order_position) {
+    std::vector<std::pair<std::size_t, std::string>> listed;
+    for (const auto& code : owners)
+      if (auto it = order_position->find(code); it != order_position->end())
+        listed.emplace_back(it->second, code);
+    std::sort(listed.begin(), listed.end());
+    for (auto& [pos, code] : listed) order.push_back(std::move(code));
+  } else {
+    for (const auto& code : w.order_of_play)
+      if (owners.count(code)) order.push_back(code);
+  }
+  Json groups = Json::array();
+  for (const auto& x : in.groups)
+    groups.push_back({{"player", x.player},
+                      {"from", x.from},
+                      {"armies", x.armies},
+                      {"units", x.units},
+                      {"action", x.action},
+                      {"line", x.line}});
+  return {{"kind", to_string(in.kind)},
+          {"to", in.to},
+          {"attacker",
+           {{"player", in.attacker},
+            {"from", in.from},
+            {"armies", in.attacker_armies},
+            {"units", in.attacker_units},
+            {"extras", in.extras}}},
+          {"ambush", in.ambush},
+          {"groups", std::move(groups)},
+          {"engine", engine_json(w.engine)},
+          {"rules", to_json(w.rules)},
+          {"turn", w.turn},
+          {"order_of_play", std::move(order)},
+          {"areas", std::move(areas)},
+          {"adjacency", std::move(edges)},
+          {"players", std::move(players)}};
+}
+
 // Every attack from an owned area on an adjacent area of another owner (or none), in both the
-// writer's and the tree's form, with and without the order-position index; returns how many.
+// writer's form and the model's, with and without the order-position index (and
+// battle_input_json, the writer's text parsed); returns how many.
 int expect_battle_inputs_match(const GameState& s, int limit = 1 << 30) {
   std::map<std::string, std::size_t> position;
   for (std::size_t i = 0; i < s.order_of_play.size(); ++i) position.emplace(s.order_of_play[i], i);
@@ -56,11 +136,14 @@ int expect_battle_inputs_match(const GameState& s, int limit = 1 << 30) {
           in.groups.push_back({"ZZZ", other, 2, Json::object(), 3, 8});
           break;
         }
-      EXPECT_EQ(writer.write(in, &position),
-                battle_input_json(in, &position).dump(-1, ' ', false, kReplace))
+      const std::string text = writer.write(in, &position);
+      EXPECT_EQ(text, model_input(in, &position).dump(-1, ' ', false, kReplace))
           << from.code << " -> " << to.code;
-      EXPECT_EQ(writer.write(in), battle_input_json(in).dump(-1, ' ', false, kReplace))
+      EXPECT_EQ(writer.write(in), model_input(in, nullptr).dump(-1, ' ', false, kReplace))
           << from.code << " -> " << to.code;
+      if (n % 50 == 0) {
+        EXPECT_EQ(battle_input_json(in, &position).dump(), text);
+      }
       ++n;
     }
   }
@@ -171,6 +254,159 @@ TEST(JsonText, StringsThatNeedEscapingOrAreNotUtf8AreWrittenAsDumpWritesThem) {
   s.players[0].name = "fine";
   s.scenario_extra = Json::object();
   EXPECT_EQ(state_text(s), to_json(s).dump());
+}
+
+// The forms themselves, pinned: every member of a player, an area, a border and a state, and of a
+// battle log and an action, in key order, with what is left out when empty or absent.
+TEST(JsonText, TheFormsAreFixedTexts) {
+  Player p;
+  p.code = "WSX";
+  p.name = "Wessex";
+  p.email = "w@x";
+  p.secret = "s";
+  p.nation = "Saxons";
+  p.bp = 3;
+  p.treasury = 4;
+  p.vp = 5;
+  p.reserve = 6;
+  p.engine_state = {{"cards", {1}}};
+  const std::string player_text =
+      R"({"bp":3,"code":"WSX","email":"w@x","engine_state":{"cards":[1]},"name":"Wessex",)"
+      R"("nation":"Saxons","reserve":6,"secret":"s","treasury":4,"vp":5})";
+  std::string out;
+  json_text::player(out, p, false);
+  EXPECT_EQ(out, player_text);
+  out.clear();
+  json_text::player(out, p, true);  // a battle world's: no address, no secret
+  EXPECT_EQ(out, R"({"bp":3,"code":"WSX","engine_state":{"cards":[1]},"name":"Wessex",)"
+                 R"("nation":"Saxons","reserve":6,"treasury":4,"vp":5})");
+  Area a;
+  a.code = "HRS";
+  a.name = "Horsa";
+  a.kind = AreaKind::kCity;
+  a.terrain = "hills";
+  a.hinterland = "BDS";
+  a.owner = "WSX";
+  a.population = 2;
+  a.fort = 1;
+  a.trade = 3;
+  a.armies = 7;
+  a.mode = DefenceMode::kAmbush;
+  a.ambush_against = "BDS";
+  a.x = 1.5;
+  a.y = -2;
+  a.features = {{"port", true}};
+  a.outline = Json::array({Json::array({0, 1})});
+  const std::string area_text =
+      R"({"ambush_against":"BDS","armies":7,"code":"HRS","engine_state":{},)"
+      R"("features":{"port":true},"fort":1,"hinterland":"BDS","kind":"city","mode":"ambush",)"
+      R"("name":"Horsa","outline":[[0,1]],"owner":"WSX","population":2,"retreat_to":null,)"
+      R"("terrain":"hills","trade":3,"x":1.5,"y":-2.0})";
+  out.clear();
+  json_text::area(out, a);
+  EXPECT_EQ(out, area_text);
+  Area b;
+  b.code = b.name = "BDS";
+  const std::string plain_area =
+      R"({"ambush_against":null,"armies":0,"code":"BDS","engine_state":{},"features":{},)"
+      R"("fort":0,"kind":"land","mode":"retreat","name":"BDS","owner":null,"population":0,)"
+      R"("retreat_to":null,"terrain":"lowlands","trade":0})";
+  out.clear();
+  json_text::area(out, b);
+  EXPECT_EQ(out, plain_area);
+  out.clear();
+  json_text::edge(out, Edge{"BDS", "HRS"});
+  EXPECT_EQ(out, R"(["BDS","HRS"])");
+
+  GameState s;
+  s.game_id = "g";
+  s.name = "G";
+  s.turn = 2;
+  s.seed = 18446744073709551615ull;
+  s.players = {p};
+  s.areas = {a, b};
+  s.edges = {Edge{"HRS", "BDS", {{"river", true}}}};
+  s.order_of_play = {"WSX"};
+  s.normalise();
+  const std::string state = R"({"adjacency":[["BDS","HRS",{"river":true}]],"areas":[)" +
+                            plain_area + "," + area_text +
+                            R"(],"engine":{"name":"dark-age","options":{}},"game":"g","name":"G",)"
+                            R"("order_of_play":["WSX"],"players":[)" +
+                            player_text + R"(],"rules":)" + to_json(s.rules).dump() +
+                            R"(,"scenario_extra":{},"seed":"18446744073709551615","turn":2})";
+  EXPECT_EQ(state_text(s), state);
+  EXPECT_EQ(to_json(s).dump(), state);
+  // Read back both ways: the same state (the secret too).
+  for (const GameState& back : {*read_state_direct(state), *state_from_json(Json::parse(state))}) {
+    EXPECT_EQ(state_text(back), state);
+    EXPECT_EQ(back.players.at(0).secret, "s");
+    EXPECT_EQ(back.neighbours("BDS"), std::vector<std::string>{"HRS"});
+  }
+
+  BattleLog log;
+  log.id = "2.1.WSX";
+  log.seed = 9;
+  log.engine = "dark-age";
+  log.attacker = "WSX";
+  log.defender = "MRC";
+  log.from = "HRS";
+  log.to = "BDS";
+  log.attacker_armies = 5;
+  log.defender_armies = 3;
+  log.captured = true;
+  log.draws = {Draw{6, 2}};
+  BattleGroupLog g;
+  g.player = "WSX";
+  g.from = "HRS";
+  g.action = 1;
+  g.line = 4;
+  g.armies = 5;
+  g.losses = 1;
+  g.advanced = 4;
+  log.groups = {g};
+  log.outcome.attacker_wins = true;
+  log.outcome.attacker_losses = 1;
+  log.outcome.defender_losses = 3;
+  BattleRound r;
+  r.phase = "round 1";
+  r.attacker_before = 5;
+  r.defender_before = 3;
+  r.attacker_strength = 5;
+  r.defender_strength = 2;
+  r.attacker_losses = 1;
+  r.defender_losses = 3;
+  r.attacker_dice = {3};
+  log.outcome.rounds = {r};
+  const std::string battle =
+      R"({"ambush":false,"attacker":"WSX","attacker_armies":5,"captured":true,"defender":"MRC",)"
+      R"("defender_armies":3,"draws":[[6,3]],"engine":"dark-age","from":"HRS","groups":[)"
+      R"({"action":1,"advanced":4,"armies":5,"from":"HRS","line":4,"losses":1,"player":"WSX",)"
+      R"("returned_to":""}],"id":"2.1.WSX","kind":"move","outcome":{"attacker_losses":1,)"
+      R"("attacker_stops":false,"attacker_wins":true,"defender_losses":3,"rounds":[)"
+      R"({"attacker_before":5,"attacker_dice":[3],"attacker_losses":1,"attacker_strength":5,)"
+      R"("defender_before":3,"defender_losses":3,"defender_strength":2,"phase":"round 1"}]},)"
+      R"("seed":"9","to":"BDS"})";
+  out.clear();
+  json_text::battle_log(out, log);
+  EXPECT_EQ(out, battle);
+  EXPECT_EQ(to_json(log).dump(), battle);
+
+  ActionResult act;
+  act.player = "WSX";
+  act.action = 1;
+  act.line = 4;
+  act.text = "MOVE HRS BDS 5";
+  act.ok = true;
+  act.message = "moved";
+  act.battle = "2.1.WSX";
+  act.bp_spent = 2;
+  const std::string action_text =
+      R"({"action":1,"battle":"2.1.WSX","bp_spent":2,"line":4,"message":"moved","ok":true,)"
+      R"("player":"WSX","text":"MOVE HRS BDS 5","verb":"MOVE"})";
+  out.clear();
+  json_text::action(out, act);
+  EXPECT_EQ(out, action_text);
+  EXPECT_EQ(to_json(act).dump(), action_text);
 }
 
 }  // namespace
