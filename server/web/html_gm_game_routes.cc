@@ -25,6 +25,7 @@
 #include "server/app/turn_guard.h"
 #include "server/render/svg_map.h"
 #include "server/web/auth_guard.h"
+#include "server/web/html_gm_confirm.h"
 #include "server/web/map_view.h"
 #include "server/web/order_builder.h"
 #include "server/web/orders_view.h"
@@ -179,45 +180,6 @@ Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
   }
   if (!s.ok()) return status_page(s);
   return redirect("/gm/games/" + http::url_encode(game) + "?done=" + done);
-}
-
-// POST rollback without confirm=1: the page that says what a rollback does (every player is
-// mailed; the results of the turns after it are withdrawn) and asks for an optional reason
-// (confirm-rollback-form, confirm=1). nullopt when confirmed: the caller rolls back. Checks as
-// gm_action does first, so a stale or forged form gets its answer here.
-std::optional<Response> confirm_rollback(WebContext& ctx, const Request& req,
-                                         const std::string& game) {
-  if (auto denied = gm_denied(req, ctx)) return *denied;
-  const auto form = req.form();
-  if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  if (field(form, "confirm") == "1") return std::nullopt;
-  const std::string back = "/gm/games/" + http::url_encode(game);
-  const std::string to_field = field(form, "to");
-  if (!to_field.empty())
-    if (auto stale = stale_form(ctx, form, game, back)) return *stale;
-  const auto to = positive_int(to_field.empty() ? field(form, "turn") : to_field);
-  if (!to) return error_page(400, "The turn must be a positive whole number.");
-  Status err;
-  auto g = find_game(ctx, game, &err);
-  if (!g) return status_page(err);
-  if (*to >= g->turn) return std::nullopt;  // nothing to confirm: the rollback says why not
-  auto st = ctx.services().show_game(game);
-  if (!st.ok()) return status_page(st.status());
-  const std::string t = std::to_string(*to);
-  const CsrfToken csrf = csrf_token(req);
-  Json model = {
-      {"id", game},
-      {"name", g->name},
-      {"to", *to},
-      {"turn", g->turn},
-      {"withdrawn",
-       g->turn - 1 > *to ? "turns " + t + " to " + std::to_string(g->turn - 1) : "turn " + t},
-      {"players", (*st)["players"].size()},
-      {"reason", field(form, "reason")},
-      {"csrf", csrf.value}};
-  return form_page(ctx, csrf,
-                   render_page("Roll back to turn " + t + "?", "gm_confirm_rollback", model,
-                               nav(game, g->name, req, ctx)));
 }
 
 // A turn's result page: the outcome of a preview, or (outcome null) a resolved turn's stored
