@@ -20,11 +20,6 @@ bool bool_field(const Json& j, const char* key) {
   return it != j.end() && it->is_boolean() && it->get<bool>();
 }
 
-int area_vp(const Area& a) {
-  auto v = int_field(a.features, "vp");
-  return v ? *v : 0;
-}
-
 bool same_place(const Standing& a, const Standing& b) {
   return a.vp == b.vp && a.areas == b.areas && a.armies == b.armies;
 }
@@ -56,6 +51,18 @@ Ending leaders_win(std::vector<Standing> table, const char* kind, int turn) {
 }
 
 }  // namespace
+
+int area_vp(const Area& a) {
+  auto v = int_field(a.features, "vp");
+  return v ? *v : 0;
+}
+
+int kingdom_vp(const GameState& state, const Player& p) {
+  int vp = p.vp;
+  for (const Area& a : state.areas)
+    if (a.owner == p.code) vp += area_vp(a);
+  return vp;
+}
 
 VictoryConditions victory_of(const GameState& state) {
   VictoryConditions v;

@@ -52,6 +52,12 @@ struct Standing {
 // Every player of `state`, best first, with ranks (results left empty).
 std::vector<Standing> rank_players(const GameState& state);
 
+// An area's victory points: its "vp" feature, 0 when absent or not a whole number.
+int area_vp(const Area& a);
+// A kingdom's victory points, as the standings count them: its own plus those of every area it
+// owns. Every page and mail that shows a kingdom's VP shows this figure.
+int kingdom_vp(const GameState& state, const Player& p);
+
 struct Ending {
   std::string kind;    // "vp", "last_standing", "draw", "last_turn"
   int turn = 0;        // the last turn that ran

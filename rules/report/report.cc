@@ -1,5 +1,6 @@
 #include "rules/report/report.h"
 
+#include "rules/game/victory.h"
 #include "rules/report/report_fields.h"
 #include "rules/report/report_shared.h"
 #include "rules/turn/turn_fields.h"
@@ -38,13 +39,16 @@ Json battle_for_report(const BattleLog& b, const GameState& world) {
 
 Json build_roundup(const TurnResult& result) {
   const GameState& next = result.next_state;
-  std::map<std::string, std::array<int, 3>> totals;  // areas, armies, population
+  // Areas, armies, population, and the areas' victory points (a kingdom's VP as the standings
+  // count them: kingdom_vp).
+  std::map<std::string, std::array<int, 4>> totals;
   for (const Area& a : next.areas)
     if (a.owner) {
       auto& t = totals[*a.owner];
       t[0] += 1;
       t[1] += a.armies;
       t[2] += a.population;
+      t[3] += area_vp(a);
     }
   Json kingdoms = Json::array();
   for (const Player& p : next.players) {
@@ -54,7 +58,7 @@ Json build_roundup(const TurnResult& result) {
                         {"areas", t[0]},
                         {"armies", t[1]},
                         {"population", t[2]},
-                        {"vp", p.vp}});
+                        {"vp", p.vp + t[3]}});
   }
   return {{"game", next.game_id},
           {"turn", result.turn},

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "rules/game/victory.h"
+
 namespace adj {
 
 bool blockaded(const GameState& state, const Area& city) {
@@ -39,6 +41,11 @@ void apply_end_of_turn(GameState& state, std::map<std::string, Economy>& economy
         }
     }
   }
+  // Victory points as the standings count them (rules/game/victory.h: kingdom_vp).
+  std::map<std::string, int> area_vps;
+  for (const Area& a : state.areas)
+    if (a.owner)
+      if (const int v = area_vp(a)) area_vps[*a.owner] += v;
   for (Player& p : state.players) {
     Economy& e = economy[p.code];
     e.income = income[p.code];
@@ -47,7 +54,7 @@ void apply_end_of_turn(GameState& state, std::map<std::string, Economy>& economy
     p.bp = std::max(0, e.income - e.upkeep);
     e.bp_next = p.bp;
     e.treasury = p.treasury;
-    e.vp = p.vp;
+    e.vp = p.vp + area_vps[p.code];
     e.reserve = p.reserve;
   }
 }

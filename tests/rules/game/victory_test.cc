@@ -7,6 +7,8 @@
 #include "rules/combat/engine_registry.h"
 #include "rules/game/scenario.h"
 #include "rules/orders/validator.h"
+#include "rules/report/report.h"
+#include "rules/turn/turn_resolver.h"
 
 namespace adj {
 namespace {
@@ -86,6 +88,33 @@ TEST(Victory, StandingsRankByPointsThenAreasThenArmiesAndShareTies) {
   st.find_area("BHM")->armies = 6;
   EXPECT_EQ(rank_players(st)[1].code, "BBB");
   EXPECT_EQ(rank_players(st)[2].rank, 3);
+}
+
+TEST(Victory, ReportsAndTheRoundupCountTheStandingsPoints) {
+  // Alba holds Glendale (5 points) and has 2 of its own: 7 in the standings, the player's
+  // report and the roundup alike.
+  GameState st = state(nullptr);
+  st.find_area("GLD")->owner = "AAA";
+  st.find_player("AAA")->vp = 2;
+  EXPECT_EQ(area_vp(*st.find_area("GLD")), 5);
+  EXPECT_EQ(area_vp(*st.find_area("AHM")), 0);
+  EXPECT_EQ(kingdom_vp(st, *st.find_player("AAA")), 7);
+  const CombatEngine* engine = find_engine(st.engine.name);
+  ASSERT_NE(engine, nullptr);
+  auto turn = resolve_turn(st, OrderBook{}, *engine);
+  ASSERT_TRUE(turn.ok()) << turn.status().to_string();
+  const std::vector<Standing> table = rank_players(turn->next_state);
+  ASSERT_EQ(table[0].code, "AAA");
+  EXPECT_EQ(table[0].vp, 7);
+  EXPECT_EQ(build_report(st, *turn, "AAA")["economy"]["vp"], 7);
+  int seen = 0;
+  for (const Json& k : build_roundup(*turn)["kingdoms"])
+    for (const Standing& s : table)
+      if (s.code == k["code"]) {
+        EXPECT_EQ(k["vp"], s.vp) << s.code;
+        ++seen;
+      }
+  EXPECT_EQ(seen, 3);
 }
 
 TEST(Victory, VictoryPointsWin) {
