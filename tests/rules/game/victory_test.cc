@@ -107,8 +107,9 @@ TEST(Victory, ReportsAndTheRoundupCountTheStandingsPoints) {
   ASSERT_EQ(table[0].code, "AAA");
   EXPECT_EQ(table[0].vp, 7);
   EXPECT_EQ(build_report(st, *turn, "AAA")["economy"]["vp"], 7);
+  const Json roundup = build_roundup(*turn);
   int seen = 0;
-  for (const Json& k : build_roundup(*turn)["kingdoms"])
+  for (const Json& k : roundup["kingdoms"])
     for (const Standing& s : table)
       if (s.code == k["code"]) {
         EXPECT_EQ(k["vp"], s.vp) << s.code;
