@@ -96,8 +96,9 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"roundup", std::move(roundup)},
                 {"charts", std::move(charts)}};
   model["signup_open"] = st.value("status", "") == "signup";  // the join page (membership)
-  return page(render_page(st.value("name", game), "game", model,
-                          nav(game, st.value("name", game), req, ctx)));
+  Json n = nav(game, st.value("name", game), req, ctx);
+  model["signed_in"] = n.contains("player");  // no "Player sign-in" for a signed-in player
+  return page(render_page(st.value("name", game), "game", model, std::move(n)));
 }
 
 Response map_svg(WebContext& ctx, const std::string& game) {

@@ -273,6 +273,10 @@ TEST_F(WebPages, PlayerPagesNeedTheirSession) {
   EXPECT_NE(me.body.find("value=\"check\""), std::string::npos);
   EXPECT_NE(me.body.find("No turn has been resolved yet"), std::string::npos);
   EXPECT_EQ(header(me, "Cache-Control"), "no-store");
+  // The game page offers the sign-in only to whoever is not signed in.
+  EXPECT_NE(get("/games/britain-1").body.find("Player sign-in"), std::string::npos);
+  EXPECT_EQ(get("/games/britain-1", player_cookie("WSX")).body.find("Player sign-in"),
+            std::string::npos);
 }
 
 TEST_F(WebPages, ReportsAreTheirPlayersOnly) {
