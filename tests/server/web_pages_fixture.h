@@ -9,7 +9,9 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "rules/game/scenario.h"
 #include "server/web/routes.h"
@@ -40,6 +42,22 @@ inline std::string header(const Response& r, const std::string& name) {
   for (const auto& [k, v] : r.headers)
     if (k == name) return v;
   return "";
+}
+
+// Every value of the header `name` in `r`.
+inline std::vector<std::string> headers(const Response& r, const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& [k, v] : r.headers)
+    if (k == name) out.push_back(v);
+  return out;
+}
+
+// The value a Set-Cookie header gives `name`, or nullopt.
+inline std::optional<std::string> set_cookie(const Response& r, const std::string& name) {
+  for (const auto& c : headers(r, "Set-Cookie"))
+    if (c.rfind(name + "=", 0) == 0)
+      return c.substr(name.size() + 1, c.find(';') - name.size() - 1);
+  return std::nullopt;
 }
 
 class PagesFixture : public ::testing::Test {
