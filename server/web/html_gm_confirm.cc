@@ -1,5 +1,6 @@
 #include "server/web/html_gm_confirm.h"
 
+#include "server/app/audit_log.h"
 #include "server/web/page_render.h"
 #include "server/web/route_util.h"
 #include "server/web/web_session.h"
@@ -34,7 +35,7 @@ std::optional<Response> confirm_rollback(WebContext& ctx, const Request& req,
       {"withdrawn",
        g->turn - 1 > *to ? "turns " + t + " to " + std::to_string(g->turn - 1) : "turn " + t},
       {"players", (*st)["players"].size()},
-      {"reason", field(form, "reason")},
+      {"reason", field(form, "reason").substr(0, kMaxGmReason)},
       {"csrf", csrf.value}};
   return form_page(ctx, csrf,
                    render_page("Roll back to turn " + t + "?", "gm_confirm_rollback", model,
