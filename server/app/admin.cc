@@ -246,9 +246,7 @@ Status GameAdmin::notify_rollback(const std::string& game, int turn, int from_tu
            t + " are kept and will be used. To change yours, send a new order file for turn " + t +
            " (TURN " + t +
            "); it replaces the one on file. Send STATUS to see what is on file.\n\n" +
-           (sched->deadline ? "The deadline is " + utc_minutes(*sched->deadline) + "."
-                            : std::string("There is no deadline: the game master runs the turn.")) +
-           "\n";
+           deadline_sentence(turn, sched->deadline) + "\n";
   n.dedupe_key = "rollback:" + st->game_id + ":" + t + ":" + std::to_string(rollback_count(*log));
   n.thread = "turns:" + st->game_id;
   return svc_.notify(std::move(n));
@@ -286,7 +284,8 @@ Status GameAdmin::set_schedule(const std::string& game, const Schedule& in,
     return Status::InvalidArgument("deadline " + utc_iso(*s.deadline) + " is not in the future");
   if (s.kind == "interval" && !s.deadline) s.deadline = next_interval_deadline(s, now, now);
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, s));
-  return audit(game, actor, "schedule", {{"schedule", to_json(s)}});
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "schedule", {{"schedule", to_json(s)}}));
+  return notify_deadline(game, old->deadline, s.deadline, "schedule");
 }
 
 Status GameAdmin::set_deadline(const std::string& game, UnixTime deadline,
@@ -299,7 +298,8 @@ Status GameAdmin::set_deadline(const std::string& game, UnixTime deadline,
   if (s->kind == "none") s->kind = "fixed";
   s->deadline = deadline;
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, *s));
-  return audit(game, actor, "deadline", {{"from", opt_time(from)}, {"to", deadline}});
+  ADJ_RETURN_IF_ERROR(audit(game, actor, "deadline", {{"from", opt_time(from)}, {"to", deadline}}));
+  return notify_deadline(game, from, deadline, "set");
 }
 
 Status GameAdmin::extend_deadline(const std::string& game, std::int64_t seconds,
@@ -312,7 +312,52 @@ Status GameAdmin::extend_deadline(const std::string& game, std::int64_t seconds,
   const UnixTime from = *s->deadline;
   s->deadline = std::max(from, now_()) + seconds;
   ADJ_RETURN_IF_ERROR(admin_.set_schedule(game, *s));
-  return audit(game, actor, "extend", {{"from", from}, {"to", *s->deadline}, {"seconds", seconds}});
+  ADJ_RETURN_IF_ERROR(
+      audit(game, actor, "extend", {{"from", from}, {"to", *s->deadline}, {"seconds", seconds}}));
+  return notify_deadline(game, from, s->deadline, "extended");
+}
+
+std::optional<NextDeadline> GameAdmin::deadline_after_report(const std::string& game,
+                                                             int report_turn) {
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok() || g->status == "finished" || g->turn != report_turn + 1) return std::nullopt;
+  Result<Schedule> s = admin_.schedule(game);
+  if (!s.ok()) return std::nullopt;
+  return NextDeadline{g->turn, s->deadline};
+}
+
+Status GameAdmin::notify_deadline(const std::string& game, const std::optional<UnixTime>& from,
+                                  const std::optional<UnixTime>& to, const std::string& how) {
+  if (from == to) return Status::Ok();
+  Result<GameSummary> g = s_.games.game_summary(game);
+  if (!g.ok()) return g.status();
+  if (g->status == "finished" || g->status == "signup") return Status::Ok();
+  Result<GameState> st = s_.games.load_state(game, std::nullopt);
+  if (!st.ok()) return st.status();
+  Notice n;
+  n.game = st->game_id;
+  n.kind = "deadline";
+  for (const Player& p : st->players) n.players.push_back(p.code);
+  if (n.players.empty()) return Status::Ok();
+  const std::string t = std::to_string(st->turn);
+  const std::string name = st->name.empty() ? st->game_id : st->name;
+  // The mailer puts "<game name> (<game>): " before the subject.
+  n.subject =
+      to ? "turn " + t + " is due by " + utc_minutes(*to) : "turn " + t + " has no deadline";
+  const std::string was = from ? " (it was " + utc_minutes(*from) + ")" : "";
+  n.text = (how == "extended" ? "The game master extended the deadline for turn " + t + " of " +
+                                    name + " (" + st->game_id + ")" + was + ".\n\n"
+            : to ? "The game master set the deadline for turn " + t + " of " + name + " (" +
+                       st->game_id + ")" + was + ".\n\n"
+                 : "The game master removed the deadline for turn " + t + " of " + name + " (" +
+                       st->game_id + ")" + was + ".\n\n") +
+           deadline_sentence(st->turn, to) +
+           "\n\nSend STATUS to see the orders you have on file; a new order file replaces them.\n";
+  n.dedupe_key = "deadline:" + st->game_id + ":" + t + ":" + (to ? std::to_string(*to) : "none") +
+                 ":" + std::to_string(now_());
+  n.thread = "turns:" + st->game_id;
+  const Status s = svc_.notify(std::move(n));
+  return s.code() == StatusCode::kAlreadyExists ? Status::Ok() : s;
 }
 
 Status GameAdmin::pause(const std::string& game, const std::string& actor) {

@@ -58,6 +58,12 @@ struct SubmissionStatus {
   int accepted = 0, rejected = 0;  // line counts of the current file
 };
 
+// The open turn of a game and its deadline (nullopt: none set), as a report tells it.
+struct NextDeadline {
+  int turn = 0;
+  std::optional<UnixTime> at;
+};
+
 // What the scheduler did for one game on one tick.
 struct TickAction {
   std::string game;
@@ -117,6 +123,10 @@ class GameAdmin {
   Status resume(const std::string& game, const std::string& actor);
 
   Result<Schedule> schedule(const std::string& game);
+  // The deadline a report of `report_turn` states: the open turn's when that report is the
+  // latest (report_turn + 1 is open) and the game is not over; nullopt otherwise, and when the
+  // stores cannot tell.
+  std::optional<NextDeadline> deadline_after_report(const std::string& game, int report_turn);
   Result<std::vector<AuditEntry>> audit_log(const std::string& game);
   // One entry per player of the open turn, in the state's player order.
   Result<std::vector<SubmissionStatus>> submission_status(const std::string& game);
@@ -211,6 +221,11 @@ class GameAdmin {
   // on file are kept, the deadline, and that a corrected report follows (Services::notify).
   Status notify_rollback(const std::string& game, int turn, int from_turn,
                          const std::string& reason);
+  // Tells every player that the open turn's deadline changed from `from` to `to` (nullopt: none;
+  // `how`: "set", "extended" or "schedule"). Nothing when it did not change or there are no
+  // players (Services::notify).
+  Status notify_deadline(const std::string& game, const std::optional<UnixTime>& from,
+                         const std::optional<UnixTime>& to, const std::string& how);
   TickAction tick_game(const GameSummary& game, UnixTime now, UnixTime last_tick);
   // Runs a due turn for the scheduler, counting a failure and holding at max_attempts. Only the
   // turn `game` names: when another process resolves or resolved it, "waiting" (no failure).

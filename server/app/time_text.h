@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "storage/records.h"  // UnixTime
@@ -23,5 +24,14 @@ inline std::string utc_seconds_or_dash(UnixTime t) {
 }
 // "2026-11-21T18:00:07Z" (ISO 8601), for JSON.
 inline std::string utc_iso(UnixTime t) { return format_utc(t, "%Y-%m-%dT%H:%M:%SZ"); }
+
+// What a player is told of the next deadline, one sentence: "Orders for turn 4 are due by
+// 2026-12-01 18:00 UTC." or, without one, "No deadline is set for turn 4: the game master runs
+// it by hand."
+inline std::string deadline_sentence(int turn, const std::optional<UnixTime>& deadline) {
+  const std::string t = std::to_string(turn);
+  return deadline ? "Orders for turn " + t + " are due by " + utc_minutes(*deadline) + "."
+                  : "No deadline is set for turn " + t + ": the game master runs it by hand.";
+}
 
 }  // namespace adj

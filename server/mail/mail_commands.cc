@@ -374,8 +374,10 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
     r.outcome =
         "RESEND: no report of turn " + std::to_string(*turn) + " for " + game + "/" + player;
   } else if (rep.ok()) {
-    const std::string intro = "Turn " + std::to_string(rep->turn) + " report for " + player +
-                              " in game " + game + ", sent again as you asked.";
+    std::string intro = "Turn " + std::to_string(rep->turn) + " report for " + player +
+                        " in game " + game + ", sent again as you asked.";
+    if (const auto next = admin_.deadline_after_report(game, rep->turn))
+      intro += " " + deadline_sentence(next->turn, next->at);
     std::vector<std::pair<std::string, std::string>> links;
     if (const std::string link = game_link(game); !link.empty())
       links.emplace_back("Your report on the web",

@@ -26,6 +26,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     return n;
   }
   const std::optional<MailAttachment> map = report_map(config_.map_painter, services_, game, turn);
+  const auto next = admin_.deadline_after_report(game, turn);  // none once the game is over
+  const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -35,7 +37,7 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     if (!rep.ok()) return rep.status();
     const std::string name = p.value("name", code);
     const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
-                              ") in " + game_name + " (" + game + ").";
+                              ") in " + game_name + " (" + game + ")." + due;
     std::vector<std::pair<std::string, std::string>> links;
     if (const std::string link = game_link(game); !link.empty()) {
       links.emplace_back("Your report on the web", link + "/me/reports/" + std::to_string(turn));
@@ -45,8 +47,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     }
     std::string text = intro + "\n\n" + rep->text + "\n";
     for (const auto& [label, url] : links) text += label + ": " + url + "\n";
-    text +=
-        "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n\n";
+    text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + "." +
+            due + "\n\n";
     text += kSignature;
     OutgoingMail m;
     m.subject = game_name + " (" + game + "): turn " + std::to_string(turn) + " report for " + code;
@@ -76,6 +78,8 @@ Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string t = std::to_string(turn);
+  const auto next = admin_.deadline_after_report(game, turn);
+  const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -93,7 +97,8 @@ Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int
                        " and it ran again. Disregard the earlier one.\n\n" + rep->text + "\n";
     if (const std::string link = game_link(game); !link.empty())
       text += "Your report on the web: " + link + "/me/reports/" + t + "\n";
-    text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + ".\n";
+    text += "\nReply to this message with your orders for turn " + std::to_string(turn + 1) + "." +
+            due + "\n";
     n.text = std::move(text);
     n.dedupe_key = correction_key(game, turn, run, code);  // NoticeMailer attaches the map
     n.thread = "turns:" + game;
@@ -155,10 +160,8 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
   if (!subs.ok()) return subs.status();
   auto files = services_.files_on_record(game, turn);  // to say which case it is
   if (!files.ok()) return files.status();
-  std::string deadline;
   auto sched = admin_.schedule(game);
   if (!sched.ok()) return sched.status();
-  if (sched->deadline) deadline = utc_minutes(*sched->deadline);
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -177,7 +180,7 @@ Result<int> MailIngest::queue_reminders(const std::string& game, const std::stri
                        "orders. Send STATUS to see why each line was rejected.\n"
                  : "No orders from " + name + " (" + code + ") are on file yet for turn " +
                        std::to_string(turn) + " of " + game_name + " (" + game + ").\n";
-    if (!deadline.empty()) text += "The deadline is " + deadline + ".\n";
+    text += deadline_sentence(turn, sched->deadline) + "\n";
     text += "\nReply to this message with your orders:\n\n  GAME " + game + "\n  PLAYER " + code +
             " <your secret>\n  TURN " + std::to_string(turn) +
             "\n  ...one order per line...\n  END\n\nSend HELP for the order syntax.\n";

@@ -150,11 +150,14 @@ Response get_report(WebContext& ctx, const Request& req, const std::string& game
   }
   auto rep = ctx.services().report(game, player, turn);
   if (!rep.ok()) return fail(rep.status());
-  return json_response({{"game", game},
-                        {"player", rep->player},
-                        {"turn", rep->turn},
-                        {"text", rep->text},
-                        {"report", rep->json}});
+  const auto next = ctx.admin().deadline_after_report(game, rep->turn);
+  return json_response(
+      {{"game", game},
+       {"player", rep->player},
+       {"turn", rep->turn},
+       {"next_deadline", api_detail::optional_time(next ? next->at : std::nullopt)},
+       {"text", rep->text},
+       {"report", rep->json}});
 }
 
 // POST .../players/{player}/token: the GM issues a new link token (the old link stops working);

@@ -42,7 +42,10 @@ namespace {
 namespace game_local {
 
 std::string schedule_text(const Schedule& s) {
-  if (s.kind == "fixed") return "fixed: the turn runs at its deadline";
+  if (s.kind == "fixed")
+    return s.deadline ? "fixed: the turn runs at its deadline"
+                      : "fixed, but no deadline is set: the game is run by hand until you set "
+                        "the next deadline";
   if (s.kind == "interval") {
     std::string t = "every " + std::to_string(s.interval_seconds / 3600) + " hours";
     if (s.time_of_day) {
@@ -117,6 +120,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"status", status},
                 {"paused", status == "paused" || status == "held"},
                 {"deadline", s.deadline ? time_html(*s.deadline) : "none set"},
+                {"needs_deadline", s.kind == "fixed" && !s.deadline && status == "open"},
                 {"deadline_date", s.deadline ? format_utc(*s.deadline, "%Y-%m-%d") : ""},
                 {"deadline_time", s.deadline ? format_utc(*s.deadline, "%H:%M") : ""},
                 {"recent_audit", std::move(recent)},

@@ -239,6 +239,10 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
   Json model = report_view(rep->json);
   model["text"] = rep->text;
   model["back"] = back;
+  if (const auto next = ctx.admin().deadline_after_report(game, *turn))
+    model["next_deadline"] = {{"turn", next->turn},
+                              {"at", next->at ? Json(time_html(*next->at)) : Json()},
+                              {"sentence", deadline_sentence(next->turn, next->at)}};
   const std::string base = back == game_path(game) + "/me"
                                ? back + "/reports/"
                                : game_path(game) + "/players/" + player + "/reports/";

@@ -135,6 +135,10 @@ TEST(MailRobotServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
                      std::to_string(first) + "}")
                 .find("interval"),
             std::string::npos);
+  // Setting the deadline tells every player, once.
+  ASSERT_TRUE(eventually([&] {
+    return containing(robot_maildir_files(outbox), "turn 1 is due by").size() == 5;
+  })) << d.log();
 
   // Wessex's orders by mail, with a line that cannot be read.
   ASSERT_EQ(d.send(dir,
@@ -155,6 +159,8 @@ TEST(MailRobotServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
       containing(robot_maildir_files(outbox), "turn 1 report for WSX"), "ORDERS NOT CARRIED OUT");
   ASSERT_EQ(wsx_report.size(), 1u) << "the rejected line is in the report";
   EXPECT_NE(body_of(wsx_report[0]).find("MOVVE HAM KNT"), std::string::npos);
+  // The report tells when the next turn is due.
+  EXPECT_NE(body_of(wsx_report[0]).find("Orders for turn 2 are due by "), std::string::npos);
   const auto after_run = d.deadline();
   ASSERT_TRUE(after_run);
   EXPECT_EQ(*after_run, first + 86400);
@@ -169,7 +175,7 @@ TEST(MailRobotServe, RollbackTellsEveryoneAndTheRerunMailsCorrectionsWithoutPush
   for (const auto& m : containing(robot_maildir_files(outbox), "turn 1 reopened")) {
     const std::string b = body_of(m);
     EXPECT_NE(b.find("are kept"), std::string::npos) << b;
-    EXPECT_NE(b.find("The deadline is"), std::string::npos) << b;
+    EXPECT_NE(b.find("Orders for turn 1 are due by"), std::string::npos) << b;
   }
   EXPECT_EQ(d.deadline(), after_run);
 

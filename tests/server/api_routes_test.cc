@@ -367,6 +367,12 @@ TEST_F(ApiTest, ReportsOnlyForTheirPlayer) {
   expect_schema(r, "report.schema.json");
   EXPECT_EQ(body(r)["player"], "WSX");
   EXPECT_EQ(body(r)["turn"], 1);
+  EXPECT_TRUE(body(r)["next_deadline"].is_null()) << "no deadline is set";
+  ASSERT_EQ(
+      gm("POST", "/api/games/britain-1/deadline", Json{{"deadline", kApiNow + 7200}}.dump()).status,
+      200);
+  EXPECT_EQ(body(as(wsx, "GET", "/api/games/britain-1/reports/WSX"))["next_deadline"],
+            kApiNow + 7200);
   EXPECT_EQ(as(wsx, "GET", "/api/games/britain-1/reports/MRC").status, 403);
   EXPECT_EQ(as(mrc, "GET", "/api/games/britain-1/reports/WSX").status, 403);
   EXPECT_EQ(call("GET", "/api/games/britain-1/reports/WSX").status, 401);

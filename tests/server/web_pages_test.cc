@@ -332,6 +332,24 @@ TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
   EXPECT_EQ(get("/gm/games/nope", gm).status, 404);
 }
 
+TEST_F(WebPages, GmDeskAsksForTheNextDeadlineAfterAFixedRun) {
+  create_britain();
+  const std::string gm = gm_cookie();
+  ASSERT_TRUE(ctx_->admin().set_deadline(kGame, kNow + 3600, "gm").ok());
+  Response before = get("/gm/games/britain-1", gm);
+  EXPECT_EQ(before.body.find("id=\"needs-deadline\""), std::string::npos);
+  EXPECT_NE(before.body.find("fixed: the turn runs at its deadline"), std::string::npos);
+  play_turn1();  // the fixed deadline is used up
+  Response after = get("/gm/games/britain-1", gm);
+  ASSERT_EQ(after.status, 200);
+  EXPECT_NE(after.body.find("id=\"needs-deadline\""), std::string::npos) << after.body;
+  EXPECT_NE(after.body.find("No deadline is set for turn 2"), std::string::npos);
+  EXPECT_NE(after.body.find("the game is run by hand until you set the next deadline"),
+            std::string::npos);
+  ASSERT_TRUE(ctx_->admin().set_deadline(kGame, kNow + 7200, "gm").ok());
+  EXPECT_EQ(get("/gm/games/britain-1", gm).body.find("id=\"needs-deadline\""), std::string::npos);
+}
+
 TEST_F(WebPages, HandlersAnswerErrorsAsPages) {
   create_britain();
   EXPECT_EQ(get("/games/nope/audit").status, 404);

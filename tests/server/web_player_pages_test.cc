@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "server/app/time_text.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
 #include "server/web/web_session.h"
@@ -175,6 +176,13 @@ TEST_F(PlayerPages, ReportsAreTheirPlayersOnly) {
   EXPECT_NE(r.body.find("Battle 1.2.WSX"), std::string::npos);
   EXPECT_NE(r.body.find("Battle 1.2.MRC"), std::string::npos);  // the attack on Oxfordshire
   EXPECT_EQ(r.body.find("cerdic"), std::string::npos);          // never the secret
+  // The latest report says when turn 2 is due (none set yet), and the time once it is set.
+  EXPECT_NE(r.body.find("No deadline is set for turn 2"), std::string::npos);
+  ASSERT_TRUE(ctx_->admin().set_deadline(kGame, kNow + 7200, "gm").ok());
+  r = get("/games/britain-1/me/reports/1", wsx);
+  EXPECT_NE(r.body.find("Orders for turn 2 are due by <time datetime=\"" + utc_iso(kNow + 7200)),
+            std::string::npos)
+      << r.body.substr(0, 1500);
 
   // Another player's report: 403 for Wessex, fine for Mercia and for the GM.
   EXPECT_EQ(get("/games/britain-1/players/MRC/reports/1", wsx).status, 403);
