@@ -24,15 +24,23 @@ struct PressOptions {
   // press from before they took it over (migration 0019; off: they see only press to everyone
   // from before, and everything from their start on).
   bool new_holder_reads_earlier = false;
+  // The GM's address for this game (migration 0023): where messages to the GM are forwarded and
+  // what mail and pages name when they say "ask the GM". "" for the host's default, or none.
+  std::string gm_address;
 };
+
+// The sender or recipient code that stands for the game's GM in press (no player code can hold
+// '#': scenario codes are letters and digits).
+inline constexpr const char* kGmPressCode = "#GM";
 
 struct PressMessage {
   std::int64_t id = 0;  // assigned by the store
   std::string game;
   int turn = 0;  // the open turn when it was sent
   UnixTime sent_at = 0;
-  std::string sender;                   // upper-case player code
-  std::vector<std::string> recipients;  // upper-case player codes; empty when to_all
+  std::string sender;  // upper-case player code, or kGmPressCode
+  std::vector<std::string>
+      recipients;  // upper-case player codes (or kGmPressCode); empty when to_all
   bool to_all = false;
   bool anonymous = false;
   std::string body;

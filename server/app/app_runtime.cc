@@ -143,7 +143,7 @@ Attendance AppRuntime::attendance(const std::string& base_url) {
 
 Press AppRuntime::press() {
   Store& s = store();
-  return Press(services(), s, clock_, &s);
+  return Press(services(), s, clock_, &s, PressLimits{}, config_.gm_address);
 }
 
 HostDesk AppRuntime::host_desk() { return HostDesk(store()); }

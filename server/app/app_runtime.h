@@ -36,6 +36,9 @@ struct AppConfig {
   std::string db_path = "adjutant.db";
   ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
   SessionLimits sessions;   // server-side expiry of sign-in sessions (Services::token_owner)
+  // The GM's address of games that set none (`--gm-address`): messages to the GM are forwarded
+  // there and mail and pages name it. "" for none.
+  std::string gm_address;
 };
 
 // Thrown by services(), admin() and store() when this thread cannot open the database (out of

@@ -12,6 +12,11 @@
 //     "finished" (then every message belongs to the archive, readable by anyone).
 //   * Recipients are kingdoms of the game named by code or name (case-insensitive); ALL is
 //     everyone. The sender is never a recipient of their own message.
+//   * The GM: "GM" names the game master (kGmPressCode in the store). A player may always write
+//     to the GM alone (whatever the press level; never anonymously), and the GM may always write
+//     to all or some kingdoms (send_as_gm), marked as from the GM. Messages to the GM are
+//     forwarded to the GM's address (the game's, else the host's) as they arrive, and only the
+//     GM and the sender ever read them: not the public press, not the archive.
 //   * Bounds (PressLimits): body size, recipients, messages per player per turn, per game; each
 //     refusal names the bound.
 // Thread-safety: one Press per thread, like Services. Ownership: borrows its arguments.
@@ -32,6 +37,11 @@ struct PressLimits {
   PressBounds bounds;
 };
 
+// The GM's address of a game: its own when set, else `host_default` ("" for none).
+inline std::string effective_gm_address(const PressOptions& o, const std::string& host_default) {
+  return o.gm_address.empty() ? host_default : o.gm_address;
+}
+
 // A message to send: recipients as the sender wrote them (codes or names; "ALL" for everyone).
 struct PressDraft {
   std::vector<std::string> to;
@@ -50,13 +60,15 @@ struct PressView {
 
 class Press {
  public:
+  // `host_gm_address`: the GM's address of games that set none ("" for none).
   Press(Services& services, PressStore& store, Clock clock, AdminStore* audit = nullptr,
-        PressLimits limits = {})
+        PressLimits limits = {}, std::string host_gm_address = "")
       : services_(services),
         store_(store),
         now_(std::move(clock)),
         audit_(audit),
-        limits_(limits) {}
+        limits_(limits),
+        host_gm_address_(std::move(host_gm_address)) {}
 
   // Stores a message from `player` for the recipients' press pages and their next digest mail
   // (authenticated by the caller). Errors, each a sentence for the sender: NotFound (unknown game
@@ -65,6 +77,13 @@ class Press {
   // recipient).
   Result<PressView> send(const std::string& game, const std::string& player,
                          const PressDraft& draft);
+  // Stores a message from the GM to all or some kingdoms (never anonymous; any press level; the
+  // game not over). The same errors as send() otherwise.
+  Result<PressView> send_as_gm(const std::string& game, const PressDraft& draft);
+  // The messages to the GM, newest first (senders always named).
+  Result<std::vector<PressView>> gm_inbox(const std::string& game);
+  // The GM's address for `game`: its own, else the host's; "" when neither is set.
+  Result<std::string> gm_address(const std::string& game);
 
   // The player's received and sent messages, newest first. A position's new player (the last
   // audit "replace", which a takeover makes too) sees of the private press before their start
@@ -73,8 +92,8 @@ class Press {
   // What anyone may read: press to everyone; once the game is finished, every message.
   // Newest first; anonymous senders stay hidden.
   Result<std::vector<PressView>> archive(const std::string& game);
-  // The GM desk's view: every message when gm_reads_private (anonymous senders named), else as
-  // archive(). Newest first.
+  // The GM desk's view: every message when gm_reads_private (anonymous senders named), else
+  // what archive() shows and the messages to and from the GM. Newest first.
   Result<std::vector<PressView>> gm_view(const std::string& game);
 
   Result<PressOptions> options(const std::string& game);
@@ -87,7 +106,8 @@ class Press {
   // and the kingdoms there are.
   static Result<std::vector<std::string>> resolve(const Json& state,
                                                   const std::vector<std::string>& names, bool* all);
-  // "Wessex (WSX)" for a code of the game's state; the code alone when unknown.
+  // "Wessex (WSX)" for a code of the game's state, "the GM" for kGmPressCode; the code alone
+  // when unknown.
   static std::string label(const Json& state, const std::string& code);
   // A sentence describing the options for players ("Private press: ...").
   static std::string describe(const PressOptions& o);
@@ -101,12 +121,22 @@ class Press {
  private:
   PressView view(const Json& state, const PressMessage& m, const std::string& reader,
                  bool reveal) const;
+  // The codes `draft` names (resolve), without `sender`; *all for ALL. InvalidArgument when it
+  // names none, too many, or an unknown kingdom.
+  static Result<std::vector<std::string>> recipients(const Json& state, const PressDraft& draft,
+                                                     const std::string& sender, bool* all);
+  // send() and send_as_gm(): `sender` a player code or kGmPressCode.
+  Result<PressView> store_message(const Json& state, const std::string& game,
+                                  const std::string& sender, const PressDraft& draft);
+  // Mails a stored message to the GM's address (a notice; nothing when there is none).
+  Status forward_to_gm(const Json& state, const PressMessage& m);
 
   Services& services_;
   PressStore& store_;
   Clock now_;
   AdminStore* audit_;
   PressLimits limits_;
+  std::string host_gm_address_;
 };
 
 }  // namespace adj

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "base/client_address.h"
+#include "server/app/membership.h"
 
 namespace adj::cli {
 
@@ -163,6 +164,8 @@ void add_serve_command(CLI::App& app, CliState& s) {
                 "Create the demo game (two turns played) if there is no game");
   if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) s.daemon.so.mail_from = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY"); env && *env) s.daemon.so.relay = env;
+  if (const char* env = std::getenv("ADJUTANT_GM_ADDRESS"); env && *env)
+    s.daemon.so.gm_address = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY_USER"); env && *env)
     s.daemon.so.relay_user = env;
   if (const char* env = std::getenv("ADJUTANT_RELAY_PASSWORD"); env && *env)
@@ -192,6 +195,13 @@ void add_serve_command(CLI::App& app, CliState& s) {
   srv->add_option("--mail-from", s.daemon.so.mail_from,
                   "From address of the mail sent (env ADJUTANT_MAIL_FROM)")
       ->capture_default_str();
+  srv->add_option("--gm-address", s.daemon.so.gm_address,
+                  "The GM's address for games that set none: messages to the GM are forwarded "
+                  "there and mail names it (env ADJUTANT_GM_ADDRESS)")
+      ->check([](const std::string& a) {
+        const Status s = Membership::check_address(a);
+        return s.ok() ? std::string() : "--gm-address: " + s.message();
+      });
   srv->add_option("--outbox-lease", s.daemon.so.outbox_lease_seconds,
                   "Seconds a claim on outbox messages holds before another daemon may take "
                   "them over")

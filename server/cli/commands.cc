@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,8 @@ UnixTime wall_clock() { return static_cast<UnixTime>(std::time(nullptr)); }
 Result<std::unique_ptr<AppRuntime>> open_runtime(const Common& c) {
   AppConfig config;
   config.db_path = c.db;
+  // The host's GM address, as `serve --gm-address` takes it from the environment.
+  if (const char* env = std::getenv("ADJUTANT_GM_ADDRESS"); env && *env) config.gm_address = env;
   auto app = std::make_unique<AppRuntime>(config, wall_clock);
   if (Status s = app->open_check(); !s.ok()) return s;
   return app;

@@ -1,5 +1,6 @@
 // `adjutant ingest` and `adjutant outbox list|send`: the mail commands over server/mail.
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -66,6 +67,8 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   config.map_painter = render::map_painter();  // RESEND attaches the map
+  // The GM's own mail carries the GM token, as `serve` reads it.
+  if (const char* env = std::getenv("ADJUTANT_GM_TOKEN"); env && *env) config.gm_token = env;
   mail::MailIngest ingest(app, config);
   // The guessing limiter, its counts in the database (shared with the daemon and other ingests).
   StoredThrottle throttle(s, o.auth);  // the Store is the ThrottleStore too
@@ -97,6 +100,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
     std::fprintf(stderr, "warning: press digests not queued yet: %s\n", d.message().c_str());
   mail::NoticeMailer notices(app.services(), s, s, config.from, config.base_url, wall_clock);
   notices.set_map_painter(config.map_painter);
+  notices.set_gm_contact(s, app.config().gm_address);
   if (auto n = notices.deliver(); !n.ok())
     std::fprintf(stderr, "warning: notices not queued yet: %s\n", n.status().message().c_str());
   return kExitOk;
@@ -217,6 +221,7 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   mail::NoticeMailer notices(services, store, store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
   notices.set_map_painter(render::map_painter());  // corrections attach the map
+  notices.set_gm_contact(store, (*app)->config().gm_address);
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(store, *sender);
   mail::WorkerStats total;

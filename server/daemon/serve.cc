@@ -52,7 +52,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   GmTokenOrigin gm_origin;
   const web::WebConfig config = web_config(db, o, *hp, &gm_origin);
   // The application's runtime, which the web, the mail flows and the scheduler borrow.
-  AppRuntime app(AppConfig{config.db_path, config.throttle, config.sessions},
+  AppRuntime app(AppConfig{config.db_path, config.throttle, config.sessions, config.gm_address},
                  [] { return static_cast<UnixTime>(std::time(nullptr)); });
   http::Metrics metrics;
   web::WebContext ctx(app, metrics, config);
@@ -65,7 +65,7 @@ int serve(const std::string& db, const ServeOptions& o) {
 
   // Mail: received mail answered and the outbox delivered on threads of their own (mail_loop.h).
   asio::io_context io;  // the main thread's: signals and the timers
-  const mail::MailConfig mail_config = daemon::mail_config(o, config.base_url);
+  const mail::MailConfig mail_config = daemon::mail_config(o, config.base_url, config.gm_token);
   const std::string outbox = outbox_dir(db, o);
   const std::unique_ptr<mail::MailSender> sender = mail_sender(o, outbox);
   MailLoop mail(app, metrics, mail_config, *sender, o);

@@ -32,9 +32,12 @@ struct ServeOptions {
   std::string relay_password;                    // or env ADJUTANT_RELAY_PASSWORD
   std::string outbox;                            // outbox Maildir; default <db dir>/outbox
   std::string mail_from = "adjutant@localhost";  // From of the mail sent
-  double reminder_hours = 24;                    // remind players this long before a deadline
-  PressDigestConfig press_digest;                // --press-digest-minutes, --press-digest-kib
-  int mail_seconds = 2;                          // outbox and Maildir polling period
+  // The GM's address of games that set none (env ADJUTANT_GM_ADDRESS): messages to the GM are
+  // forwarded there, mail and pages name it. "" for none.
+  std::string gm_address;
+  double reminder_hours = 24;      // remind players this long before a deadline
+  PressDigestConfig press_digest;  // --press-digest-minutes, --press-digest-kib
+  int mail_seconds = 2;            // outbox and Maildir polling period
   // How long a daemon's claim on outbox messages holds (MailStore::claim): a daemon that died
   // holding messages leaves them to another after this long. The relay's whole-transaction
   // timeout is a third of it (at most 120 s), so a send always ends within the claim.

@@ -166,6 +166,7 @@ web::WebConfig web_config(const std::string& db, const ServeOptions& o, const Ho
   config.db_path = db;
   config.throttle = o.auth;
   config.sessions = o.sessions;
+  config.gm_address = o.gm_address;
   config.base_url = o.base_url.empty()
                         ? "http://" + url_host(http.host) + ":" + std::to_string(http.port)
                         : o.base_url;
@@ -192,10 +193,12 @@ web::WebConfig web_config(const std::string& db, const ServeOptions& o, const Ho
   return config;
 }
 
-mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url) {
+mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url,
+                             const std::string& gm_token) {
   mail::MailConfig c;
   c.from = {o.mail_from, "Adjutant"};
   c.base_url = base_url;
+  c.gm_token = gm_token;
   c.allowed_recipients = o.smtp_allow;
   c.max_message_bytes = o.max_message_bytes;
   c.refusals_per_window = o.refusals_per_hour;

@@ -63,8 +63,10 @@ struct GmTokenOrigin {
 web::WebConfig web_config(const std::string& db, const ServeOptions& o, const HostPort& http,
                           GmTokenOrigin* origin);
 
-// The mail configuration from the options (bounds on received mail, From, the map painter).
-mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url);
+// The mail configuration from the options (bounds on received mail, From, the map painter) and
+// the GM token, which the GM's own mail must carry.
+mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url,
+                             const std::string& gm_token);
 
 // The outbox Maildir: --outbox, else beside a SQLite file, else ./outbox.
 std::string outbox_dir(const std::string& db, const ServeOptions& o);

@@ -43,7 +43,10 @@ constexpr const char* kCommandsHelp =
     "                     and nothing is recorded until it is confirmed\n"
     "  TAKEOVER <game-id> <kingdom> <code>  take a position over with its takeover code\n"
     "  ABSENCE <from> <to>  after the GAME and PLAYER lines: declare an absence (days as\n"
-    "                     YYYY-MM-DD, UTC)\n";
+    "                     YYYY-MM-DD, UTC)\n"
+    "  PRESS TO GM        after the GAME and PLAYER lines, then your text and ENDPRESS: a\n"
+    "                     message to the game master. A message from your address that is\n"
+    "                     neither orders nor a command reaches the game master too.\n";
 
 // A refusal of an attendance service that is the sender's to read (anything else is an error).
 bool attendance_client_error(const Status& s) {

@@ -144,6 +144,8 @@ Result<ProcessResult> MailIngest::answer(Context& c) {
     if (!a && !c.mail.texts.empty()) a = absence_command_in(outside_press);
     if (a) return handle_attendance(c, *a);
   }
+  if (!c.command)
+    if (auto token = ingest_detail::gm_token_line(c.mail)) return handle_gm_mail(c, *token);
   if (!c.command) return handle_orders(c);
   // The mail commands (mail_commands.cc) by their word; command_in and secret_command_in find
   // no other.

@@ -86,7 +86,8 @@
 #include "storage/mail_store.h"
 
 namespace adj {
-class AppRuntime;  // server/app/app_runtime.h
+class AppRuntime;        // server/app/app_runtime.h
+struct ParsedOrderFile;  // rules/orders/parser.h
 }  // namespace adj
 
 namespace adj::mail {
@@ -129,6 +130,9 @@ struct MailConfig {
   // How long process() holds a message's lease (MailStore::lease_inbox) before another process
   // may take it over; answering one message takes milliseconds.
   std::int64_t lease_seconds = 120;
+  // The GM token (ADJUTANT_GM_TOKEN): the GM line of the GM's own mail must carry it (and the
+  // mail come from the game's GM address). "" refuses every GM mail.
+  std::string gm_token;
   // Paints the map that report mails (queue_turn_reports, queue_corrections' notices, RESEND)
   // attach as map-turn-<turn>.png (report_map.h); null: reports go without a map.
   MapPainter map_painter;
@@ -275,6 +279,15 @@ class MailIngest {
   Result<ProcessResult> handle_press(Context& c, const std::vector<PressBlock>& blocks);
   Result<std::string> press_answer(Context& c, const std::string& game, const std::string& player,
                                    const std::vector<PressBlock>& blocks, int* sent = nullptr);
+  // Mail between players and the GM (mail_gm.cc). The GM's own mail: a "GM <token>" line, from
+  // the game's GM address, whose PRESS blocks go out as the GM's press.
+  Result<ProcessResult> handle_gm_mail(Context& c, const std::string& token);
+  // A player's letter to the GM: `text` (the message without quotes and signature) read as no
+  // orders and no command (`parsed`), signed with the PLAYER line or sent from a player's
+  // address on file. Kept as press to the GM, forwarded to the GM's address, answered. nullopt
+  // when it is no player's letter (the caller reads it as orders).
+  Result<std::optional<ProcessResult>> letter_to_gm(Context& c, const std::string& text,
+                                                    const ParsedOrderFile& parsed);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.

@@ -70,6 +70,9 @@ std::optional<int> resend_turn(const MailCommand& c);
 std::optional<MailCommand> command_in(std::string_view line);
 // The first line of `text` that is not blank, trimmed; "" when none.
 std::string first_nonblank_line(std::string_view text);
+// The token of a "GM <token>" line of its own in the first text, without quotes and signature
+// (mail_gm.cc): the GM's own mail.
+std::optional<std::string> gm_token_line(const ParsedMail& m);
 // Whether a message is automatic mail, never answered (Auto-Submitted, Precedence, null sender,
 // MAILER-DAEMON or postmaster).
 bool automatic(const ParsedMail& m, const std::string& envelope_from);

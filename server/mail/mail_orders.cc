@@ -172,6 +172,11 @@ Result<ProcessResult> MailIngest::handle_orders(Context& c) {
   if (!o.chosen) return refuse(c, o.refusal_why, o.refusal_text);
   const ParsedOrderFile& parsed = o.parsed;
   if (parsed.secret) c.secret = *parsed.secret;
+  if (o.press.empty()) {  // a letter to the GM, not orders (mail_gm.cc)
+    auto letter = letter_to_gm(c, o.text, parsed);
+    if (!letter.ok()) return letter.status();
+    if (*letter) return std::move(**letter);
+  }
 
   const std::optional<std::string> game = find_game(c, parsed.game);
   if (!game)

@@ -1,6 +1,9 @@
 // MailIngest's answers: queueing a message in the outbox, replies to an authenticated sender,
 // and refusals and HELP answers to an unauthenticated one under the refusal budget.
+#include "server/app/app_runtime.h"
+#include "server/app/press.h"
 #include "server/mail/compose.h"
+#include "server/mail/gm_contact.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
 #include "server/mail/signature.h"
@@ -14,6 +17,13 @@ using ingest_detail::wrap;
 Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
                                const std::string& dedupe_key, OutgoingMail mail) {
   const UnixTime now = now_();
+  if (!game.empty()) {  // mail about a game says how to reach its GM
+    auto gm = app_.press().gm_address(game);
+    if (gm.ok())
+      mail.text = before_signature(std::move(mail.text), gm_contact_text(game, *gm));
+    else if (gm.status().code() != StatusCode::kNotFound)
+      return gm.status();
+  }
   mail.from = config_.from;
   mail.to = to;
   mail.date = now;

@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "server/app/press.h"
+#include "server/mail/gm_contact.h"
 #include "server/mail/signature.h"
 
 namespace adj::mail {
@@ -32,6 +34,15 @@ Result<int> NoticeMailer::deliver(int limit) {
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += '\n';
     if (!base_url_.empty()) text += "The game page: " + base_url_ + "/games/" + n.game + "\n\n";
+    if (!n.players.empty()) {  // to players: how to reach the GM
+      std::string gm = host_gm_address_;
+      if (press_) {
+        auto opts = press_->press_options(n.game);
+        if (!opts.ok()) return opts.status();
+        gm = effective_gm_address(*opts, host_gm_address_);
+      }
+      text += gm_contact_text(n.game, gm) + "\n";
+    }
     text += kSignature;
     std::optional<MailAttachment> map;
     if (const auto turn = correction_turn(n); turn && painter_) {

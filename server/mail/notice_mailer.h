@@ -15,6 +15,7 @@
 #include "server/mail/report_map.h"
 #include "storage/mail_store.h"
 #include "storage/notice_store.h"
+#include "storage/press_store.h"
 
 namespace adj::mail {
 
@@ -39,6 +40,13 @@ class NoticeMailer {
   // `painter` once per game, turn and run within one deliver() (report_map.h); without a
   // painter they go without it.
   void set_map_painter(MapPainter painter) { painter_ = std::move(painter); }
+  // Mail to players ends with how to reach the GM (gm_contact.h), whose address is read from
+  // `press` (borrowed; must outlive this object), else `host_gm_address`. Without this call it
+  // names PRESS TO GM only.
+  void set_gm_contact(PressStore& press, std::string host_gm_address) {
+    press_ = &press;
+    host_gm_address_ = std::move(host_gm_address);
+  }
 
  private:
   Services& services_;
@@ -48,6 +56,8 @@ class NoticeMailer {
   std::string base_url_;
   Clock now_;
   MapPainter painter_;
+  PressStore* press_ = nullptr;
+  std::string host_gm_address_;
   // The last map attached in this deliver(): the correction key without its player
   // ("correction:<game>:<turn>:<run>") and the attachment (nullopt when painting failed).
   std::optional<std::string> map_for_;

@@ -39,10 +39,11 @@ struct PressExtract {
 // orders).
 PressExtract extract_press_blocks(std::string_view text);
 
-// Sends each block as `player` of `game`; `source` is "email:<message-id>" (the block number is
-// appended, so processing a mail again sends nothing twice). Returns the answer's press part: a
-// line per block saying what was sent to whom (an anonymous block's recipients are not named:
-// the answer is in the GM-readable outbox), or why not. Only store errors are errors.
+// Sends each block as `player` of `game` (kGmPressCode: as the GM, Press::send_as_gm); `source` is
+// "email:<message-id>" (the block number is appended, so processing a mail again sends nothing
+// twice). Returns the answer's press part: a line per block saying what was sent to whom (an
+// anonymous block's recipients are not named: the answer is in the GM-readable outbox), or why not.
+// Only store errors are errors.
 Result<std::string> send_press_blocks(Press& press, const std::string& game,
                                       const std::string& player,
                                       const std::vector<PressBlock>& blocks,

@@ -31,6 +31,7 @@
 #include "server/web/orders_view.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
+#include "server/web/press_internal.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/svg_charts.h"
@@ -145,6 +146,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"flash", flash.empty() ? Json() : Json(flash)}};
   model["attendance"] = attendance_gm_view(ctx, req, game);
   model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
+  model["gm_inbox"] = press_detail::gm_inbox_summary(ctx, game);
   if (st.contains("engine") && st["engine"].value("name", "") == kScriptEngineName) {
     Json versions = Json::array();
     if (auto v = ctx.services().engine_scripts(game); v.ok())

@@ -19,6 +19,7 @@
 #include "server/app/gm_orders.h"
 #include "server/app/history.h"
 #include "server/app/mail_delivery.h"
+#include "server/app/press.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
@@ -77,6 +78,11 @@ std::string deadline_text(WebContext& ctx, const std::string& game) {
   auto s = ctx.admin().schedule(game);
   if (!s.ok() || !s->deadline) return "none set";
   return time_html(*s->deadline);
+}
+
+std::string gm_address_of(WebContext& ctx, const std::string& game) {
+  auto a = ctx.press().gm_address(game);
+  return a.ok() ? *a : std::string();
 }
 
 std::optional<PlayerSession> player_session(const Request& req, WebContext& ctx) {

@@ -68,6 +68,8 @@ std::optional<GameSummary> find_game(WebContext& ctx, const std::string& game, S
 
 // The deadline as a <time> element (time_html: for {{{...}}} in templates), or "none set".
 std::string deadline_text(WebContext& ctx, const std::string& game);
+// The GM's address of `game` (its own, else the host's); "" for none or when unknown.
+std::string gm_address_of(WebContext& ctx, const std::string& game);
 
 // The player whose sign-in cookie the request carries, if any.
 std::optional<PlayerSession> player_session(const Request& req, WebContext& ctx);

@@ -3,11 +3,11 @@
 //                                       the compose form press-form (to, body, anonymous, turn)
 //   POST /games/{g}/me/press            sends; 303 back to the inbox; errors keep the text
 //   GET  /games/{g}/press               public press; every message once the game is finished
-//   GET  /gm/games/{g}/press            the GM's view and the options form press-options-form
-//   POST /gm/games/{g}/press/options    press, gm_reads_private, turn
-//   GET/POST /api/games/{g}/press       the player's mailbox / send (GM: GET only, gm_view)
+//   GET/POST /api/games/{g}/press       the player's mailbox / send; with the GM token the GM's
+//                                       view (gm_view) / the GM's press (send_as_gm)
 //   GET  /api/games/{g}/press/archive   public press (every message after the end)
 //   GET/PUT /api/games/{g}/options/press  anyone reads; the GM sets
+// The GM's pages and inbox are in press_gm_routes.cc.
 // Thread-safety: as html_routes.cc (per-thread stores and services).
 #include <spdlog/spdlog.h>
 
@@ -19,6 +19,7 @@
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
 #include "server/web/pages_view.h"
+#include "server/web/press_internal.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
 #include "server/web/web_session.h"
@@ -29,18 +30,10 @@ using http::Params;
 using http::Request;
 using http::Response;
 
-// This file's helpers, in a namespace of their own so that the unity batches may compile the
-// route files together.
-namespace {
-namespace press_local {
-
-constexpr const char* kGmActor = "gm";
-constexpr std::size_t kMaxFormBytes = 64 * 1024;
+namespace press_detail {
 
 using route::game_path;
 using route::upper;
-
-Press press_of(WebContext& ctx) { return ctx.press(); }
 
 // ---- HTML helpers (route_util.h) ----
 
@@ -55,8 +48,6 @@ Response error_page(int status, const std::string& message) {
 Response status_page(const Status& s) { return route::status_page(s, true, "press_error"); }
 
 Response redirect(const std::string& to) { return route::hardened_redirect(to); }
-
-using Body = std::function<Response(const Request&, const Params&)>;
 
 http::Handler guarded(Body body, bool json) {
   return route::guarded(std::move(body), {"press_exception", false, json, true});
@@ -124,6 +115,107 @@ Json messages_view(const std::vector<PressView>& vs) {
   return out;
 }
 
+std::optional<Response> gm_refused(const Request& req, WebContext& ctx) {
+  if (ctx.config().gm_token.empty())
+    return error_page(403, "GM pages are disabled: the server has no GM token.");
+  if (is_gm_limited(ctx, req, "web_gm")) return std::nullopt;
+  if (req.method == "GET") return redirect("/gm/login");
+  return error_page(403, "This needs the GM's sign-in.");
+}
+
+route::ApiCaller identify(const Request& req, WebContext& ctx, const std::string& game) {
+  route::ApiCaller c;
+  const std::string token = bearer_token(req);
+  const ThrottleKeys token_keys = guard_keys(req, "");
+  if (!token.empty())
+    if (auto r = guard_check(ctx, token_keys, "api_bearer", true)) {
+      c.denied = std::move(r);
+      return c;
+    }
+  if (is_gm(req, ctx.config())) {
+    if (!token.empty() || api_csrf_ok(req, ctx.config().base_url) || req.method == "GET") {
+      c.gm = true;
+      return c;
+    }
+  }
+  if (route::identify_player(req, ctx, game, token, token_keys, c)) return c;
+  if (auto me = session_player(req, ctx, game)) {
+    if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) {
+      c.denied =
+          route::json_error(403,
+                            "with the page cookie alone this request must come from this site's "
+                            "pages (X-CSRF-Token); scripts use Authorization: Bearer <link token>");
+      return c;
+    }
+    c.player = *me;
+  }
+  return c;
+}
+
+std::variant<PressDraft, Response> draft_from_form(WebContext& ctx, const Request& req,
+                                                   std::map<std::string, std::string>* form) {
+  if (req.body.size() > kMaxFormBytes)
+    return error_page(413, "The form is too large; a press message may be at most 8 KiB.");
+  *form = req.form();
+  if (!csrf_ok(req, *form, ctx.config().base_url))
+    return error_page(403,
+                      "This form has expired or was sent from another site. Reload the page and "
+                      "try again.");
+  PressDraft d;
+  d.to = form_values(req, "to");
+  if (d.to.empty() && !route::field(*form, "to").empty()) d.to = {route::field(*form, "to")};
+  d.body = route::field(*form, "body");
+  d.anonymous = !route::field(*form, "anonymous").empty();
+  d.source = "web";
+  return d;
+}
+
+std::variant<PressDraft, Response> draft_from_json(const Request& req) {
+  using route::json_error;
+  if (req.body.size() > kMaxFormBytes)
+    return json_error(413, "the request is too large; a press message may be at most 8 KiB");
+  const Json j = Json::parse(req.body, nullptr, false);
+  if (!j.is_object())
+    return json_error(400,
+                      "the body must be a JSON object {\"to\": [codes] or \"ALL\", "
+                      "\"body\": text, \"anonymous\": false}");
+  PressDraft d;
+  if (!j.contains("to"))
+    return json_error(400, "\"to\" is missing: a list of kingdom codes, \"GM\", or \"ALL\"");
+  if (j["to"].is_string()) {
+    d.to.push_back(j["to"].get<std::string>());
+  } else if (j["to"].is_array()) {
+    for (const Json& t : j["to"]) {
+      if (!t.is_string())
+        return json_error(400, "\"to\" must hold kingdom codes as strings, or be \"ALL\"");
+      d.to.push_back(t.get<std::string>());
+    }
+  } else {
+    return json_error(400, "\"to\" must be a list of kingdom codes, or \"ALL\"");
+  }
+  if (!j.contains("body") || !j["body"].is_string())
+    return json_error(400, "\"body\" is missing or not a string: the message text");
+  d.body = j["body"].get<std::string>();
+  if (j.contains("anonymous")) {
+    if (!j["anonymous"].is_boolean()) return json_error(400, "\"anonymous\" must be true or false");
+    d.anonymous = j["anonymous"].get<bool>();
+  }
+  d.source = "api";
+  return d;
+}
+
+}  // namespace press_detail
+
+// This file's helpers, in a namespace of their own so that the unity batches may compile the
+// route files together.
+namespace {
+namespace press_local {
+
+using namespace press_detail;
+using route::field;
+using route::game_path;
+using route::upper;
+
 // ---- player pages ----
 
 Response inbox_page(WebContext& ctx, const Request& req, const std::string& game,
@@ -143,9 +235,11 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
     return false;
   }();
   Json kingdoms = Json::array();
+  std::string example;  // "PRESS TO" with this game's own codes
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
     if (code == player) continue;
+    if (kingdoms.size() < 2) example += (example.empty() ? "" : ",") + code;
     bool checked = false;
     for (const auto& t : kept_to) checked = checked || upper(t) == code;
     kingdoms.push_back(
@@ -153,6 +247,8 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
   }
   const std::string level = opts->press;
   const bool over = state->value("status", "") == "finished";
+  auto gm_address = press.gm_address(game);
+  if (!gm_address.ok()) return status_page(gm_address.status());
   const CsrfToken csrf = csrf_token(req);
   Json model = {{"game", game},
                 {"game_name", state->value("name", game)},
@@ -161,7 +257,12 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
                 {"turn", state->value("turn", 1)},
                 {"csrf", csrf.value},
                 {"rules", Press::describe(*opts)},
-                {"can_send", level != "none" && !over},
+                {"can_send", !over},
+                {"press_on", level != "none"},
+                {"gm_checked", std::find(kept_to.begin(), kept_to.end(), "GM") != kept_to.end()},
+                {"gm_reads_private", opts->gm_reads_private},
+                {"gm_address", *gm_address},
+                {"example_to", example.empty() ? std::string("ALL") : example},
                 {"over", over},
                 {"private", level == "private" || level == "anonymous"},
                 {"anonymous_ok", level == "anonymous"},
@@ -200,19 +301,10 @@ Response inbox_get(WebContext& ctx, const Request& req, const std::string& game)
 Response inbox_post(WebContext& ctx, const Request& req, const std::string& game) {
   auto me = session_player(req, ctx, game);
   if (!me) return error_page(401, "Sign in first: your session has ended.");
-  if (req.body.size() > kMaxFormBytes)
-    return error_page(413, "The form is too large; a press message may be at most 8 KiB.");
-  const auto form = req.form();
-  if (!csrf_ok(req, form, ctx.config().base_url))
-    return error_page(403,
-                      "This form has expired or was sent from another site. Reload the page and "
-                      "try again.");
-  PressDraft d;
-  d.to = form_values(req, "to");
-  if (d.to.empty() && !field(form, "to").empty()) d.to = {field(form, "to")};  // multipart
-  d.body = field(form, "body");
-  d.anonymous = !field(form, "anonymous").empty();
-  d.source = "web";
+  std::map<std::string, std::string> form;
+  auto draft = draft_from_form(ctx, req, &form);
+  if (auto* r = std::get_if<Response>(&draft)) return *r;
+  const PressDraft& d = std::get<PressDraft>(draft);
   auto state = ctx.services().show_game(game);
   if (!state.ok()) return status_page(state.status());
   const int open = state->value("turn", 1);
@@ -253,73 +345,6 @@ Response public_page(WebContext& ctx, const Request& req, const std::string& gam
       200, false);
 }
 
-std::optional<Response> gm_refused(const Request& req, WebContext& ctx) {
-  if (ctx.config().gm_token.empty())
-    return error_page(403, "GM pages are disabled: the server has no GM token.");
-  if (is_gm_limited(ctx, req, "web_gm")) return std::nullopt;
-  if (req.method == "GET") return redirect("/gm/login");
-  return error_page(403, "This needs the GM's sign-in.");
-}
-
-Response gm_page(WebContext& ctx, const Request& req, const std::string& game,
-                 const std::string& flash, const std::string& error, int status) {
-  auto state = ctx.services().show_game(game);
-  if (!state.ok()) return status_page(state.status());
-  Press press = press_of(ctx);
-  auto opts = press.options(game);
-  if (!opts.ok()) return status_page(opts.status());
-  auto list = press.gm_view(game);
-  if (!list.ok()) return status_page(list.status());
-  const CsrfToken csrf = csrf_token(req);
-  Json levels = Json::array();
-  for (const char* l : {"none", "public", "private", "anonymous"})
-    levels.push_back({{"value", l}, {"selected", opts->press == l}});
-  Json model = {{"game", game},
-                {"game_name", state->value("name", game)},
-                {"turn", state->value("turn", 1)},
-                {"csrf", csrf.value},
-                {"levels", std::move(levels)},
-                {"rules", Press::describe(*opts)},
-                {"gm_reads_private", opts->gm_reads_private},
-                {"flash", flash.empty() ? Json() : Json(flash)},
-                {"error", error.empty() ? Json() : Json(error)},
-                {"messages", messages_view(*list)},
-                {"has_messages", !list->empty()}};
-  Response r = page(render_page("Press of " + state->value("name", game), "gm_press", model,
-                                nav(game, state->value("name", game), "", ctx, req)),
-                    status, true);
-  set_csrf_cookie(r, csrf, ctx.config().base_url.rfind("https://", 0) == 0);
-  return r;
-}
-
-Response gm_options_post(WebContext& ctx, const Request& req, const std::string& game) {
-  const auto form = req.form();
-  if (!csrf_ok(req, form, ctx.config().base_url))
-    return error_page(403,
-                      "This form has expired or was sent from another site. Reload the page and "
-                      "try again.");
-  auto state = ctx.services().show_game(game);
-  if (!state.ok()) return status_page(state.status());
-  const std::string turn = field(form, "turn");
-  const int open = state->value("turn", 1);
-  if (!turn.empty() && turn != std::to_string(open))
-    return gm_page(ctx, req, game, "",
-                   "Turn " + turn +
-                       " already ran; nothing was changed. Check the options below "
-                       "and save them again.",
-                   409);
-  PressOptions o;
-  if (auto cur = press_of(ctx).options(game); cur.ok()) o = *cur;  // keeps what the form lacks
-  o.press = field(form, "press");
-  o.gm_reads_private = !field(form, "gm_reads_private").empty();
-  const Status s = press_of(ctx).set_options(game, o, kGmActor);
-  if (!s.ok()) {
-    if (http::http_status(s) == 500) return status_page(s);
-    return gm_page(ctx, req, game, "", s.message() + ". Nothing was changed.", 400);
-  }
-  return redirect("/gm/games/" + http::url_encode(game) + "/press?done=options");
-}
-
 // ---- JSON API ----
 
 Response json(const Json& j, int status = 200) { return route::json_response(j, status); }
@@ -329,37 +354,6 @@ using route::json_error;
 Response json_fail(const Status& s) { return route::api_fail(s); }
 
 using route::ApiCaller;
-
-// As api_routes.cc identify(): the GM token, a player's link token (Bearer), HTTP Basic
-// <code>:<secret>, or the player's page cookie (state changes then need api_csrf_ok); each
-// check through the guessing limiter.
-ApiCaller identify(const Request& req, WebContext& ctx, const std::string& game) {
-  ApiCaller c;
-  const std::string token = bearer_token(req);
-  const ThrottleKeys token_keys = guard_keys(req, "");
-  if (!token.empty())
-    if (auto r = guard_check(ctx, token_keys, "api_bearer", true)) {
-      c.denied = std::move(r);
-      return c;
-    }
-  if (is_gm(req, ctx.config())) {
-    if (!token.empty() || api_csrf_ok(req, ctx.config().base_url) || req.method == "GET") {
-      c.gm = true;
-      return c;
-    }
-  }
-  if (route::identify_player(req, ctx, game, token, token_keys, c)) return c;
-  if (auto me = session_player(req, ctx, game)) {
-    if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) {
-      c.denied = json_error(403,
-                            "with the page cookie alone this request must come from this site's "
-                            "pages (X-CSRF-Token); scripts use Authorization: Bearer <link token>");
-      return c;
-    }
-    c.player = *me;
-  }
-  return c;
-}
 
 Response api_press_get(WebContext& ctx, const Request& req, const std::string& game) {
   ApiCaller c = identify(req, ctx, game);
@@ -384,40 +378,16 @@ Response api_press_get(WebContext& ctx, const Request& req, const std::string& g
 Response api_press_post(WebContext& ctx, const Request& req, const std::string& game) {
   ApiCaller c = identify(req, ctx, game);
   if (c.denied) return *c.denied;
-  if (c.gm) return json_error(403, "the GM is not a player and cannot send press");
-  if (c.player.empty())
-    return json_error(401, "this needs the player's link token or Basic <code>:<secret>");
-  if (req.body.size() > kMaxFormBytes)
-    return json_error(413, "the request is too large; a press message may be at most 8 KiB");
-  const Json j = Json::parse(req.body, nullptr, false);
-  if (!j.is_object())
-    return json_error(400,
-                      "the body must be a JSON object {\"to\": [codes] or \"ALL\", "
-                      "\"body\": text, \"anonymous\": false}");
-  PressDraft d;
-  if (!j.contains("to"))
-    return json_error(400, "\"to\" is missing: a list of kingdom codes, or \"ALL\"");
-  if (j["to"].is_string()) {
-    d.to.push_back(j["to"].get<std::string>());
-  } else if (j["to"].is_array()) {
-    for (const Json& t : j["to"]) {
-      if (!t.is_string())
-        return json_error(400, "\"to\" must hold kingdom codes as strings, or be \"ALL\"");
-      d.to.push_back(t.get<std::string>());
-    }
-  } else {
-    return json_error(400, "\"to\" must be a list of kingdom codes, or \"ALL\"");
-  }
-  if (!j.contains("body") || !j["body"].is_string())
-    return json_error(400, "\"body\" is missing or not a string: the message text");
-  d.body = j["body"].get<std::string>();
-  if (j.contains("anonymous")) {
-    if (!j["anonymous"].is_boolean()) return json_error(400, "\"anonymous\" must be true or false");
-    d.anonymous = j["anonymous"].get<bool>();
-  }
-  d.source = "api";
-  auto sent = press_of(ctx).send(game, c.player, d);
+  if (!c.gm && c.player.empty())
+    return json_error(401,
+                      "this needs the player's link token or Basic <code>:<secret>, or the GM "
+                      "token");
+  auto draft = draft_from_json(req);
+  if (auto* r = std::get_if<Response>(&draft)) return *r;
+  const PressDraft& d = std::get<PressDraft>(draft);
+  auto sent = c.gm ? press_of(ctx).send_as_gm(game, d) : press_of(ctx).send(game, c.player, d);
   if (!sent.ok()) return json_fail(sent.status());
+  if (c.gm) ctx.app().mail_queued();  // the players' digests
   return json(message_json(*sent), 201);
 }
 
@@ -433,6 +403,7 @@ Json options_json(const PressOptions& o) {
   return {{"press", o.press},
           {"gm_reads_private", o.gm_reads_private},
           {"new_holder_reads_earlier", o.new_holder_reads_earlier},
+          {"gm_address", o.gm_address},
           {"description", Press::describe(o)}};
 }
 
@@ -456,10 +427,11 @@ Response api_options_put(WebContext& ctx, const Request& req, const std::string&
   if (!cur.ok()) return json_fail(cur.status());
   PressOptions o = *cur;
   for (const auto& [k, v] : j.items())
-    if (k != "press" && k != "gm_reads_private" && k != "new_holder_reads_earlier")
+    if (k != "press" && k != "gm_reads_private" && k != "new_holder_reads_earlier" &&
+        k != "gm_address")
       return json_error(400, "unknown field \"" + k.substr(0, 40) +
-                                 "\"; the fields are press, gm_reads_private and "
-                                 "new_holder_reads_earlier");
+                                 "\"; the fields are press, gm_reads_private, "
+                                 "new_holder_reads_earlier and gm_address");
   if (j.contains("press")) {
     if (!j["press"].is_string())
       return json_error(400, "\"press\" must be one of none, public, private, anonymous");
@@ -474,6 +446,11 @@ Response api_options_put(WebContext& ctx, const Request& req, const std::string&
     if (!j["new_holder_reads_earlier"].is_boolean())
       return json_error(400, "\"new_holder_reads_earlier\" must be true or false");
     o.new_holder_reads_earlier = j["new_holder_reads_earlier"].get<bool>();
+  }
+  if (j.contains("gm_address")) {
+    if (!j["gm_address"].is_string())
+      return json_error(400, "\"gm_address\" must be an address, or \"\" for the host's");
+    o.gm_address = j["gm_address"].get<std::string>();
   }
   const Status s = press_of(ctx).set_options(game, o, kGmActor);
   if (!s.ok()) return json_fail(s);
@@ -501,26 +478,6 @@ void register_press_routes(http::Router& router, WebContext& ctx) {
           [&ctx](const Request& r, const Params& p) { return public_page(ctx, r, p.at("game")); },
           false)),
       "press_public");
-  router.add("GET", "/gm/games/{game}/press",
-             guarded(
-                 [&ctx](const Request& r, const Params& p) {
-                   if (auto denied = gm_refused(r, ctx)) return *denied;
-                   std::string flash;
-                   if (auto it = r.query.find("done");
-                       it != r.query.end() && it->second == "options")
-                     flash = "The press options are saved.";
-                   return gm_page(ctx, r, p.at("game"), flash, "", 200);
-                 },
-                 false),
-             "gm_press");
-  router.add("POST", "/gm/games/{game}/press/options",
-             guarded(
-                 [&ctx](const Request& r, const Params& p) {
-                   if (auto denied = gm_refused(r, ctx)) return *denied;
-                   return gm_options_post(ctx, r, p.at("game"));
-                 },
-                 false),
-             "gm_press_options");
   router.add("GET", "/api/games/{game}/press",
              guarded([&ctx](const Request& r,
                             const Params& p) { return api_press_get(ctx, r, p.at("game")); },

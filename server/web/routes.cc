@@ -153,6 +153,7 @@ void register_routes(http::Router& router, WebContext& ctx) {
   register_attendance_routes(router, ctx);
   register_membership_routes(router, ctx);
   register_press_routes(router, ctx);
+  register_press_gm_routes(router, ctx);
   register_archive_routes(router, ctx);
 }
 

@@ -32,8 +32,9 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
 std::string membership_me_section(WebContext& ctx, const std::string& game,
                                   const std::string& player, const std::string& csrf);
 Status open_signups_after_create(WebContext& ctx, const std::string& game);
-void register_press_routes(http::Router& router, WebContext& ctx);    // press_routes.cc
-void register_archive_routes(http::Router& router, WebContext& ctx);  // archive_routes.cc
+void register_press_routes(http::Router& router, WebContext& ctx);     // press_routes.cc
+void register_press_gm_routes(http::Router& router, WebContext& ctx);  // press_gm_routes.cc
+void register_archive_routes(http::Router& router, WebContext& ctx);   // archive_routes.cc
 
 // The GM token check shared by both halves: true when the request carries
 // "Authorization: Bearer <token>" (API) or the GM cookie set by the GM sign-in page (HTML), and

@@ -15,6 +15,7 @@ AppConfig app_config(const WebConfig& c) {
   a.db_path = c.db_path;
   a.throttle = c.throttle;
   a.sessions = c.sessions;
+  a.gm_address = c.gm_address;
   return a;
 }
 

@@ -30,6 +30,7 @@ struct WebConfig {
   std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
   ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
   SessionLimits sessions;   // server-side expiry of sign-in sessions (Services::token_owner)
+  std::string gm_address;   // the GM's address of games that set none; "" for none
 };
 
 // The web's view of the application: the runtime it borrows (server/app/app_runtime.h), the

@@ -1,5 +1,5 @@
-// SqlStore: PressStore (SQLite migrations 0012, 0019, 0022; PostgreSQL 0002_admin.sql, 0009,
-// 0012).
+// SqlStore: PressStore (migrations 0012, 0019, 0022, 0023; PostgreSQL's first tables in
+// 0002_admin.sql).
 //
 // append_press checks its bounds and the mail block's source under a lock on the game's row, so
 // concurrent senders, in any number of daemons, cannot pass a bound or store one mail block
@@ -15,7 +15,8 @@ using store_checks::known_press_level;
 
 Result<PressOptions> SqlStore::press_options(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier "
+          session().query("SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier, "
+                          "o.gm_address "
                           "FROM games g LEFT JOIN press_options o ON o.game_id = g.id "
                           "WHERE g.id = ?",
                           {game}));
@@ -25,6 +26,7 @@ Result<PressOptions> SqlStore::press_options(const std::string& game) {
     o.press = r.text(0, 0);
     o.gm_reads_private = r.boolean(0, 1);
     o.new_holder_reads_earlier = r.boolean(0, 2);
+    o.gm_address = r.text(0, 3);
   }
   return o;
 }
@@ -35,14 +37,15 @@ Status SqlStore::set_press_options(const std::string& game, const PressOptions& 
                                    o.press + "\"");
   ADJ_TRY(const std::int64_t n,
           session().run("INSERT INTO press_options(game_id, press, gm_reads_private, "
-                        "new_holder_reads_earlier) "
-                        "SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT) "
-                        "FROM games WHERE id = ? "
+                        "new_holder_reads_earlier, gm_address) "
+                        "SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                        "CAST(? AS TEXT) FROM games WHERE id = ? "
                         "ON CONFLICT (game_id) DO UPDATE SET press = excluded.press, "
                         "gm_reads_private = excluded.gm_reads_private, "
-                        "new_holder_reads_earlier = excluded.new_holder_reads_earlier",
+                        "new_holder_reads_earlier = excluded.new_holder_reads_earlier, "
+                        "gm_address = excluded.gm_address",
                         {o.press, sql::flag(o.gm_reads_private),
-                         sql::flag(o.new_holder_reads_earlier), game}));
+                         sql::flag(o.new_holder_reads_earlier), o.gm_address, game}));
   if (n == 0) return Status::NotFound(no_such_game(game));
   return Status::Ok();
 }

@@ -366,3 +366,58 @@ TEST(MailRobotServe, ASecondServeOnATakenSmtpPortSaysWhichPortAndWhichFlag) {
 
 }  // namespace
 }  // namespace adj
+
+namespace adj {
+namespace {
+
+TEST(MailRobotServe, APlayersLetterReachesTheGmAndTheGmAnswersByMail) {
+  ::adj::testing::TempDir dir;
+  const std::string db = dir.file("gm.db"), log = dir.file("serve.log");
+  const fs::path outbox = dir.file("out");
+  RobotDaemon d(db, log,
+                {"--tick", "0", "--reminder-hours", "0", "--outbox", outbox.string(),
+                 "--gm-address", "gm@example.org"});
+  ASSERT_TRUE(d.wait_ready()) << d.log();
+  ASSERT_TRUE(d.create_game());
+  // A reply to the report that is no order file: kept, forwarded, answered.
+  ASSERT_EQ(d.send(dir,
+                   robot_message(kWessex, "Re: turn 1 report for WSX", "gm1",
+                                 "Can you extend the deadline? I'm travelling.\r\n"),
+                   kWessex),
+            "250");
+  ASSERT_TRUE(eventually([&] {
+    return containing(robot_maildir_files(outbox), "message to the GM from Wessex").size() == 1 &&
+           containing(robot_maildir_files(outbox), "passed to the GM").size() == 1;
+  })) << d.log();
+  const auto fwd = containing(robot_maildir_files(outbox), "message to the GM from Wessex");
+  EXPECT_NE(fwd[0].find("To: gm@example.org"), std::string::npos);
+  EXPECT_NE(body_of(fwd[0]).find("I'm travelling"), std::string::npos);
+  const Json inbox = Json::parse(d.gm("GET", "/api/games/britain-1/gm/messages"), nullptr, false);
+  ASSERT_TRUE(inbox.is_object());
+  ASSERT_EQ(inbox["messages"].size(), 1u);
+  EXPECT_EQ(inbox["messages"][0]["from"], "WSX");
+
+  // The GM answers by mail from the GM address with the GM line; Wessex's press digest has it.
+  ASSERT_EQ(d.send(dir,
+                   robot_message("gm@example.org", "Re: message to the GM", "gm2",
+                                 std::string("GAME britain-1\r\nGM ") + kRobotGm +
+                                     "\r\nPRESS TO WSX\r\nYes: two more days.\r\nENDPRESS\r\n"),
+                   "gm@example.org"),
+            "250");
+  ASSERT_TRUE(eventually([&] {
+    for (const auto& m : containing(robot_maildir_files(outbox), "Press: 1 new message"))
+      if (m.find("To: ") != std::string::npos &&
+          body_of(m).find("Yes: two more days.") != std::string::npos)
+        return true;
+    return false;
+  })) << d.log();
+  const auto digest = containing(robot_maildir_files(outbox), "Yes: two more days.");
+  bool from_gm = false;
+  for (const auto& m : digest) from_gm = from_gm || body_of(m).find("the GM") != std::string::npos;
+  EXPECT_TRUE(from_gm);
+  for (const auto& m : robot_maildir_files(outbox))
+    EXPECT_EQ(m.find(kRobotGm), std::string::npos) << "the GM token is never mailed";
+}
+
+}  // namespace
+}  // namespace adj

@@ -51,7 +51,8 @@ TEST(PressBlocks, BadBlocksSayWhy) {
 class PressMail : public mail_test::MailFixture {
  protected:
   void set_press(const std::string& level, bool gm_reads = true) {
-    ASSERT_TRUE(store_->set_press_options("britain-1", PressOptions{level, gm_reads}).ok());
+    ASSERT_TRUE(
+        store_->set_press_options("britain-1", PressOptions{level, gm_reads, false, ""}).ok());
   }
   // Queues every recipient's press digest (as when a deadline has come) and turns the pending
   // notices into outbox mail; the outbox's press mail, oldest first.

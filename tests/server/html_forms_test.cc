@@ -435,7 +435,7 @@ TEST_F(HtmlForms, OutboxPageIsStyledAndShowsAMessage) {
   ASSERT_TRUE(pid.ok());
   EXPECT_NE(get("/gm/outbox/" + std::to_string(*pid), gm).body.find("Let us share Wessex."),
             std::string::npos);
-  ASSERT_TRUE(st.set_press_options(kGame, PressOptions{"private", false}).ok());
+  ASSERT_TRUE(st.set_press_options(kGame, PressOptions{"private", false, false, ""}).ok());
   Response hidden = get("/gm/outbox/" + std::to_string(*pid), gm);
   ASSERT_EQ(hidden.status, 200);
   EXPECT_EQ(hidden.body.find("Let us share Wessex."), std::string::npos);

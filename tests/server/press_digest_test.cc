@@ -154,7 +154,7 @@ TEST_F(PressDigestTest, GathersPerRecipientAndSendsOnceWhenTheDeadlineComes) {
 
 TEST_F(PressDigestTest, AnonymousPressNamesNoSenderInTheDigest) {
   make_game(3);
-  ASSERT_TRUE(store().set_press_options("big", {"anonymous", false, false}).ok());
+  ASSERT_TRUE(store().set_press_options("big", {"anonymous", false, false, ""}).ok());
   ASSERT_EQ(send(token("P0000"), {{"to", {"P0001"}}, {"body", "Beware"}, {"anonymous", true}}),
             201);
   EXPECT_EQ(digest(), 1);

@@ -234,7 +234,7 @@ TEST_P(AdminStoreTest, AdminRowsGoAwayWithTheirGame) {
   ASSERT_TRUE(store_->set_link_token("britain", "WSX", std::string(64, 'a'), 1).ok());
   ASSERT_TRUE(store_->set_secret_hash("britain", "WSX", "$argon2id$v=19$x", 1).ok());
   ASSERT_TRUE(admin().record_failed_attempt("britain", "boom").ok());
-  ASSERT_TRUE(store_->set_press_options("britain", {"public", false}).ok());
+  ASSERT_TRUE(store_->set_press_options("britain", {"public", false, false, ""}).ok());
   PressMessage m;
   m.game = "britain";
   m.turn = 1;
@@ -314,7 +314,7 @@ TEST_P(AdminStoreTest, EveryWriteBumpsItsGameRevision) {
       {"revoke_tokens", [&] { return store_->revoke_tokens("britain", "WSX"); }},
       {"set_press_options",
        [&] {
-         return store_->set_press_options("britain", {"public", false});
+         return store_->set_press_options("britain", {"public", false, false, ""});
        }},
       {"append_press", [&] { return store_->append_press(m, {}).status(); }},
   };

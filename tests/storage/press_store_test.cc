@@ -42,13 +42,17 @@ TEST_P(PressStoreTest, OptionsDefaultAndChange) {
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->press, "private");
   EXPECT_TRUE(o->gm_reads_private);
-  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false}).ok());
+  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false, false, ""}).ok());
   EXPECT_EQ(store_->press_options("britain")->press, "anonymous");
   EXPECT_FALSE(store_->press_options("britain")->gm_reads_private);
   EXPECT_FALSE(store_->press_options("britain")->new_holder_reads_earlier);
-  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false, true}).ok());
+  ASSERT_TRUE(store_->set_press_options("britain", {"anonymous", false, true, ""}).ok());
   EXPECT_TRUE(store_->press_options("britain")->new_holder_reads_earlier);
-  EXPECT_EQ(store_->set_press_options("britain", {"loud", true}).code(),
+  EXPECT_EQ(store_->press_options("britain")->gm_address, "");
+  ASSERT_TRUE(
+      store_->set_press_options("britain", {"anonymous", false, true, "gm@example.org"}).ok());
+  EXPECT_EQ(store_->press_options("britain")->gm_address, "gm@example.org");
+  EXPECT_EQ(store_->set_press_options("britain", {"loud", true, false, ""}).code(),
             StatusCode::kInvalidArgument);
   EXPECT_EQ(store_->press_options("nope").status().code(), StatusCode::kNotFound);
 }
