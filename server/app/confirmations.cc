@@ -151,6 +151,10 @@ Result<Confirmed> Confirmations::confirm(std::string_view code_in, const std::st
     auto joined = m.join(p.game, p.address, prefs, asked_on);
     if (!joined.ok()) return joined.status();
     out.text = joined->text;
+    if (payload.is_object() && payload.value("invited", false)) {  // the GM asked them
+      ADJ_RETURN_IF_ERROR(m.approve(p.game, joined->id, "invite:" + p.address));
+      out.text += "You accepted the GM's invitation, so your sign-up is approved.\n";
+    }
   } else {
     Attendance att(svc_, stores, s_, s_, now_, base_url_);
     auto text = att.standby(p.game, p.address, false);

@@ -403,18 +403,42 @@ Status Membership::invite(const std::string& game_in, const std::string& email,
   auto g = summary_in(*game, "signup", "inviting");
   if (!g.ok()) return g.status();
   ADJ_RETURN_IF_ERROR(check_address(email));
+  // Accepting enrols: a confirmation whose use puts the address on the list, approved.
+  const std::string code = new_token();
+  PendingConfirmation p;
+  p.game = *game;
+  p.kind = "signup";
+  p.address = lower(email);
+  p.client = "gm-invite";
+  p.payload = Json{{"channel", "invite"}, {"invited", true}}.dump();
+  p.code_hash = hash_token(code);
+  p.created_at = now_();
+  p.expires_at = p.created_at + static_cast<UnixTime>(kInviteValidDays) * 86400;
+  auto stored = m_.add_confirmation(p, ConfirmationLimits{1000, 3, 3600, 500});
+  if (!stored.ok()) {
+    if (stored.status().code() == StatusCode::kUnavailable)
+      return Status::FailedPrecondition(
+          "this address was invited or asked too often in the last "
+          "hour; try again later");
+    return stored.status();
+  }
   Notice n;
   n.game = *game;
   n.kind = "invite";
   n.addresses = {email};
   n.subject = "an invitation to join";  // the mailer names the game first
-  n.text = "The GM of " + g->name + " (" + *game +
-           ") invites you to play. To join, send a message whose first line is\n\n  JOIN " + *game +
-           " [the kingdoms you would like, most wanted first]\n\nfrom the address you want to "
-           "play from";
+  n.text = "The GM of " + g->name + " (" + *game + ") invites you to play.\n\nTo accept, ";
   if (!base_url_.empty())
-    n.text += ", or sign up on the page " + base_url_ + "/games/" + *game + "/join";
-  n.text += ". If you do not want to play, ignore this message.\n";
+    n.text += "open\n\n  " + base_url_ + "/games/" + *game + "/confirm?code=" + code +
+              "\n\nand press the button there, or ";
+  n.text += "reply to this message with the line\n\n  CONFIRM " + code +
+            "\n\nand you are on the list of players. When the GM starts the game you get your "
+            "kingdom, your secret and the starting position by mail. To say which kingdoms you "
+            "would like, send instead a message whose first line is\n\n  JOIN " +
+            *game + " <kingdoms, most wanted first>\n\nfrom this address";
+  if (!base_url_.empty()) n.text += ", or sign up on " + base_url_ + "/games/" + *game + "/join";
+  n.text += ". The code works once and is valid for " + std::to_string(kInviteValidDays) +
+            " days. If you do not want to play, ignore this message.\n";
   n.dedupe_key = "invite:" + *game + ":" + lower(email);
   n.thread = "join:" + *game;
   ADJ_RETURN_IF_ERROR(svc_.notify(std::move(n)));

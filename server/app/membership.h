@@ -75,6 +75,7 @@ struct Replacement {
 
 class Membership {
  public:
+  static constexpr int kInviteValidDays = 14;
   // `base_url` (no trailing /) builds the links in invitations; "" leaves them out.
   Membership(Services& services, Stores stores, AdminStore& admin, MembershipStore& members,
              Clock clock, std::string base_url = "")
@@ -132,8 +133,9 @@ class Membership {
   // left out are told by notice (they may ask to stand by). FailedPrecondition when nobody can be
   // assigned.
   Result<StartOutcome> start(const std::string& game, const std::string& actor);
-  // Sends `email` an invitation (notice) saying how to join by mail and on the web. Status
-  // "signup" only.
+  // Sends `email` an invitation (notice) with a code that enrols it when used
+  // (Confirmations::confirm: on the list, approved), valid kInviteValidDays, and how to join with
+  // preferences by mail and on the web. Status "signup" only.
   Status invite(const std::string& game, const std::string& email, const std::string& actor);
   // Changes the address of a position; the old and the new address are told (notice). `actor`
   // is "gm" (or the GM's name) or "player:<code>". InvalidArgument for a bad address or the same

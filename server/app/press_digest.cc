@@ -36,8 +36,9 @@ std::string PressDigest::text(const Json& state, const std::string& game,
            ", not in this mail to keep it small: read them on your press page on the web.\n\n";
   }
   out +=
-      "To answer, send a mail with your GAME and PLAYER lines and\n"
-      "  PRESS TO <kingdom codes, or ALL>\n  <your message>\n  ENDPRESS\n"
+      "To answer the senders named here, reply to this mail from your address on file (no secret\n"
+      "needed). To write to others, send a mail with your GAME and PLAYER lines and\n"
+      "  PRESS TO <kingdom codes, ALL, or GM>\n  <your message>\n  ENDPRESS\n"
       "or use your press page on the web. Press is mailed gathered: at most one press mail every " +
       std::to_string(std::max<std::int64_t>(1, config_.interval_seconds / 60)) +
       " minutes; the web shows it at once.\n";

@@ -167,6 +167,7 @@ web::WebConfig web_config(const std::string& db, const ServeOptions& o, const Ho
   config.throttle = o.auth;
   config.sessions = o.sessions;
   config.gm_address = o.gm_address;
+  config.mail_address = o.smtp_allow.empty() ? o.mail_from : o.smtp_allow.front();
   config.base_url = o.base_url.empty()
                         ? "http://" + url_host(http.host) + ":" + std::to_string(http.port)
                         : o.base_url;

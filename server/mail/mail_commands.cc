@@ -174,6 +174,10 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
   if (!game_part.empty()) body += game_part + "\n";
   body += help_syntax();
   body += "\n";
+  body += "Send orders and commands to " +
+          (config_.allowed_recipients.empty() ? config_.from.address
+                                              : config_.allowed_recipients.front()) +
+          " (replying to any mail from this server does).\n\n";
   body += kCommandsHelp;
   if (!game) body += "\nSend HELP <game-id> for the rules and map of your game.\n";
   body += "\n";

@@ -1,19 +1,23 @@
 // MailIngest's mail between the players and the GM (mail_ingest.h): a player's letter that is
 // neither orders nor a command goes to the GM inbox (press to the GM, server/app/press.h) and is
-// forwarded to the GM's address; the GM's own mail, signed with a GM line and sent from the
+// forwarded to the GM's address, unless it replies to a press digest mailed to that player: then
+// it is press to the digest's senders. The GM's own mail, signed with a GM line and sent from the
 // game's GM address, sends its PRESS blocks as the GM's press.
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include "rules/orders/parser.h"
 #include "rules/orders/suggest.h"
 #include "server/app/app_runtime.h"
 #include "server/app/press.h"
+#include "server/mail/compose.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
 #include "server/mail/press_mail.h"
 #include "server/mail/signature.h"
+#include "storage/store.h"
 
 namespace adj::mail {
 
@@ -89,6 +93,45 @@ std::optional<std::string> gm_line_in(std::string_view text) {
   return std::nullopt;
 }
 
+// The senders (named, not `player`) of the press digest mailed to `player` at `address` that
+// `m` replies to (In-Reply-To or References); nullopt when it replies to none. *anonymous counts
+// the digest's anonymous messages, whose senders are never named.
+Result<std::optional<std::vector<std::string>>> replied_press_senders(
+    Store& store, const std::string& game, const std::string& player, const std::string& address,
+    const ParsedMail& m, const std::string& domain, int* anonymous) {
+  using Maybe = std::optional<std::vector<std::string>>;
+  std::vector<std::string> ids = m.references;
+  if (!m.in_reply_to.empty()) ids.push_back(m.in_reply_to);
+  if (ids.empty()) return Maybe();
+  auto notices = store.notices(game);
+  if (!notices.ok()) return notices.status();
+  std::int64_t from = 0;  // the previous digest's last press id
+  for (const Notice& n : *notices) {
+    if (n.kind != "press" || n.players != std::vector<std::string>{player}) continue;
+    const std::int64_t to = std::atoll(n.dedupe_key.substr(n.dedupe_key.rfind(':') + 1).c_str());
+    const std::string id = make_message_id("notice:" + n.dedupe_key + ":" + address, domain);
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) {
+      from = to;
+      continue;
+    }
+    auto messages = store.press_messages_after(game, from);
+    if (!messages.ok()) return messages.status();
+    std::vector<std::string> senders;
+    for (const PressMessage& p : *messages) {
+      const bool to_player = p.to_all || std::find(p.recipients.begin(), p.recipients.end(),
+                                                   player) != p.recipients.end();
+      if (p.id > to || p.sender == player || !to_player) continue;
+      if (p.anonymous) {
+        ++*anonymous;
+      } else if (std::find(senders.begin(), senders.end(), p.sender) == senders.end()) {
+        senders.push_back(p.sender == kGmPressCode ? std::string("GM") : p.sender);
+      }
+    }
+    return Maybe(std::move(senders));
+  }
+  return Maybe();
+}
+
 // Whether `a` is the token `b` (not empty), compared without stopping at the first difference.
 bool same_token(const std::string& a, const std::string& b) {
   if (b.empty()) return false;
@@ -133,9 +176,6 @@ Result<ProcessResult> MailIngest::handle_gm_mail(Context& c, const std::string& 
                   "address; this one does not, so nothing in it was read or sent.");
   if (throttle_) ADJ_RETURN_IF_ERROR(throttle_record(keys, true, *game, ""));
   const PressExtract blocks = extract_press_blocks(text);
-  ProcessResult r;
-  r.state = "processed";
-  r.action = "gm-press";
   std::string body;
   int sent = 0;
   if (blocks.blocks.empty()) {
@@ -149,12 +189,9 @@ Result<ProcessResult> MailIngest::handle_gm_mail(Context& c, const std::string& 
   }
   body += "\n";
   body += kSignature;
-  auto queued = reply(c, "gm-press-ack", *game, "gm-press", std::move(body));
-  if (!queued.ok()) return queued.status();
-  r.queued = *queued ? 1 : 0;
-  r.outcome = "GM press in " + *game + ": " + std::to_string(sent) + " of " +
-              std::to_string(blocks.blocks.size()) + " sent";
-  return r;
+  return answered(c, "gm-press-ack", *game, "gm-press", std::move(body), "gm-press",
+                  "GM press in " + *game + ": " + std::to_string(sent) + " of " +
+                      std::to_string(blocks.blocks.size()) + " sent");
 }
 
 Result<std::optional<ProcessResult>> MailIngest::letter_to_gm(Context& c, const std::string& text,
@@ -199,6 +236,15 @@ Result<std::optional<ProcessResult>> MailIngest::letter_to_gm(Context& c, const 
     return Maybe();
   }
   Press press = app_.press();
+  int anonymous = 0;
+  auto replied = replied_press_senders(app_.store(), *game, player, c.sender, c.mail,
+                                       domain_of(config_.from.address), &anonymous);
+  if (!replied.ok()) return replied.status();
+  if (*replied && !(*replied)->empty()) {
+    auto answered = press_reply(c, press, *game, player, text, **replied, anonymous);
+    if (!answered.ok()) return answered.status();
+    return Maybe(std::move(answered).value());
+  }
   bool cut = false;
   PressDraft d;
   d.to = {"GM"};
@@ -225,16 +271,45 @@ Result<std::optional<ProcessResult>> MailIngest::letter_to_gm(Context& c, const 
   }
   body = wrap(body) + "\n";
   body += kSignature;
-  auto queued = reply(c, "to-gm", *game, "to-gm", std::move(body));
-  if (!queued.ok()) return queued.status();
-  ProcessResult r;
-  r.state = "processed";
-  r.action = "to-gm";
-  r.queued = *queued ? 1 : 0;
-  r.outcome = "letter to the GM of " + *game + " from " + player +
-              (signed_letter ? "" : " (by address, unsigned)") +
-              (sent.ok() ? "" : ": not passed (" + sent.status().message() + ")");
-  return Maybe(std::move(r));
+  auto r = answered(c, "to-gm", *game, "to-gm", std::move(body), "to-gm",
+                    "letter to the GM of " + *game + " from " + player +
+                        (signed_letter ? "" : " (by address, unsigned)") +
+                        (sent.ok() ? "" : ": not passed (" + sent.status().message() + ")"));
+  if (!r.ok()) return r.status();
+  return Maybe(std::move(r).value());
+}
+
+Result<ProcessResult> MailIngest::press_reply(Context& c, Press& press, const std::string& game,
+                                              const std::string& player, const std::string& text,
+                                              const std::vector<std::string>& senders,
+                                              int anonymous) {
+  bool cut = false;
+  PressDraft d;
+  d.to = senders;
+  d.body = letter_body("", text, press.limits().max_body_bytes, &cut);
+  d.source = c.source + "#reply";
+  auto sent = press.send(game, player, d);
+  std::string body;
+  if (sent.ok()) {
+    body = "Your answer was sent as press to " + sent->to + ".\n";
+    if (cut) body += "It was longer than a press message may be, so only its beginning was sent.\n";
+  } else if (sent.status().code() == StatusCode::kInvalidArgument ||
+             sent.status().code() == StatusCode::kFailedPrecondition) {
+    body = "Your answer was not sent: " + sent.status().message() + ".\n";
+  } else {
+    return sent.status();
+  }
+  if (anonymous > 0)
+    body += "Anonymous messages cannot be answered by reply; their senders stay unnamed.\n";
+  body +=
+      "\nPress is answered by replying to a press mail from your address on file; to write to "
+      "others, send PRESS TO <kingdoms> ... ENDPRESS with your GAME and PLAYER lines.\n";
+  body = wrap(body) + "\n";
+  body += kSignature;
+  return answered(
+      c, "press-ack", game, "press", std::move(body), "press",
+      "press reply from " + game + "/" + player +
+          (sent.ok() ? " to " + sent->to : ": not sent (" + sent.status().message() + ")"));
 }
 
 }  // namespace adj::mail

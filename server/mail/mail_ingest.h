@@ -87,6 +87,7 @@
 
 namespace adj {
 class AppRuntime;        // server/app/app_runtime.h
+class Press;             // server/app/press.h
 struct ParsedOrderFile;  // rules/orders/parser.h
 }  // namespace adj
 
@@ -288,6 +289,11 @@ class MailIngest {
   // when it is no player's letter (the caller reads it as orders).
   Result<std::optional<ProcessResult>> letter_to_gm(Context& c, const std::string& text,
                                                     const ParsedOrderFile& parsed);
+  // A letter that replies to a press digest mailed to `player`: sent as press to the digest's
+  // named `senders` (`anonymous`: how many of its messages had none), and answered.
+  Result<ProcessResult> press_reply(Context& c, Press& press, const std::string& game,
+                                    const std::string& player, const std::string& text,
+                                    const std::vector<std::string>& senders, int anonymous);
   Result<ProcessResult> refuse(Context& c, const std::string& why, const std::string& text);
   // Why no more refusal or HELP answer may go to `address` in this window ("" when one may):
   // refusals_per_window to it, or refusals_per_window_total to anyone, were queued.
@@ -306,6 +312,11 @@ class MailIngest {
   // Queues one message; false (and no error) when its dedupe key was already queued.
   Result<bool> queue(const std::string& kind, const std::string& game, const Mailbox& to,
                      const std::string& dedupe_key, OutgoingMail mail);
+  // reply() with `body`, and the result of a message so answered ("processed", `action`,
+  // `outcome`, what was queued).
+  Result<ProcessResult> answered(Context& c, const std::string& kind, const std::string& game,
+                                 const std::string& suffix, std::string body,
+                                 const std::string& action, std::string outcome);
   Result<bool> reply(Context& c, const std::string& kind, const std::string& game,
                      const std::string& suffix, std::string text,
                      std::optional<std::string> html = std::nullopt,

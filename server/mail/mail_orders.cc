@@ -311,15 +311,9 @@ Result<ProcessResult> MailIngest::handle_press(Context& c, const std::vector<Pre
   if (const std::string link = game_link(game); !link.empty())
     body += "Your press on the web: " + link + "/me/press\n\n";
   body += kSignature;
-  auto queued = reply(c, "press-ack", game, "press", std::move(body));
-  if (!queued.ok()) return queued.status();
-  ProcessResult r;
-  r.state = "processed";
-  r.action = "press";
-  r.queued = *queued ? 1 : 0;
-  r.outcome = "press from " + game + "/" + player + ": " + std::to_string(sent) + " of " +
-              std::to_string(blocks.size()) + " sent";
-  return r;
+  return answered(c, "press-ack", game, "press", std::move(body), "press",
+                  "press from " + game + "/" + player + ": " + std::to_string(sent) + " of " +
+                      std::to_string(blocks.size()) + " sent");
 }
 
 }  // namespace adj::mail

@@ -1,6 +1,7 @@
 // The mail the game sends on its own: turn reports, corrections, new secrets and reminders.
 #include <algorithm>
 
+#include "base/ascii.h"
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
@@ -108,12 +109,51 @@ Result<int> MailIngest::queue_corrections(const std::string& game, int turn, int
   return queued;
 }
 
+namespace {
+
+// A player's position as a mail tells it: the open turn, BPs, and each area held with its armies.
+std::string position_text(const Json& state, const std::string& code) {
+  const int turn = state.value("turn", 1);
+  std::string out = "Your position at the start of turn " + std::to_string(turn) + ":\n";
+  for (const Json& p : state["players"])
+    if (p.value("code", "") == code)
+      out +=
+          "  BPs for turn " + std::to_string(turn) + ": " + std::to_string(p.value("bp", 0)) + "\n";
+  int held = 0;
+  for (const Json& a : state["areas"]) {
+    if (!a.contains("owner") || !a["owner"].is_string() || a["owner"].get<std::string>() != code)
+      continue;
+    ++held;
+    out += "  " + a.value("code", "") + " " + a.value("name", "") + ": " +
+           (a.value("armies", 0) == 1 ? std::string("1 army")
+                                      : std::to_string(a.value("armies", 0)) + " armies") +
+           "\n";
+  }
+  if (held == 0) out += "  (no area)\n";
+  return out;
+}
+
+}  // namespace
+
 Result<int> MailIngest::queue_new_secrets(const std::string& game,
                                           const std::map<std::string, std::string>& secrets,
                                           bool with_link) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
+  // A new holder of a position is also told the position, the deadline and given the map.
+  const int open_turn = state->value("turn", 1);
+  const bool playing = with_link && state->value("status", "") != "finished" &&
+                       state->value("status", "") != "signup";
+  std::string due;
+  std::optional<MailAttachment> map;
+  if (playing) {
+    auto sched = admin_.schedule(game);
+    if (!sched.ok()) return sched.status();
+    due = deadline_sentence(open_turn, sched->deadline);
+    map = report_map(config_.map_painter, services_, game, open_turn - 1);
+    if (map) map->filename = "map-turn-" + std::to_string(open_turn) + "-start.png";
+  }
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
@@ -128,6 +168,11 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
                        "\n\nIt replaces any secret you had before in this game. Keep it to "
                        "yourself. To choose your own, send a message with the GAME and PLAYER "
                        "lines and a line\n\n  SECRET <your new secret>\n\n";
+    if (playing)
+      text += position_text(*state, code) + (map ? "The map is attached.\n" : "") + "\n" + due +
+              " Send your orders for turn " + std::to_string(open_turn) +
+              " with the GAME and PLAYER lines above; HELP gives the order syntax with "
+              "examples from your position.\n\n";
     if (const std::string link = game_link(game); !link.empty()) {
       text += "The game page: " + link + "\n\n";
       if (with_link) {
@@ -141,6 +186,7 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
     OutgoingMail m;
     m.subject = game_name + " (" + game + "): your secret for " + code;
     m.text = std::move(text);
+    if (map) m.attachments.push_back(*map);
     m.headers.emplace_back("Auto-Submitted", "auto-generated");
     // A fresh key each time: a second reset must be mailed too; it never contains the secret.
     auto q = queue("secret", game, Mailbox{email, name},

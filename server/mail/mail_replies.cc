@@ -44,6 +44,20 @@ Result<bool> MailIngest::queue(const std::string& kind, const std::string& game,
   return id.status();
 }
 
+Result<ProcessResult> MailIngest::answered(Context& c, const std::string& kind,
+                                           const std::string& game, const std::string& suffix,
+                                           std::string body, const std::string& action,
+                                           std::string outcome) {
+  auto queued = reply(c, kind, game, suffix, std::move(body));
+  if (!queued.ok()) return queued.status();
+  ProcessResult r;
+  r.state = "processed";
+  r.action = action;
+  r.queued = *queued ? 1 : 0;
+  r.outcome = std::move(outcome);
+  return r;
+}
+
 Result<bool> MailIngest::reply(Context& c, const std::string& kind, const std::string& game,
                                const std::string& suffix, std::string text,
                                std::optional<std::string> html,

@@ -134,6 +134,7 @@ Response join_form(WebContext& ctx, const Request& req, const std::string& game,
                 {"preferences", preferences},
                 {"error", error.empty() ? Json() : Json(error)},
                 {"done", done.empty() ? Json() : Json(done)}};
+  model["mail_address"] = ctx.config().mail_address;
   Response r =
       page(render_page("Join " + g->name, "membership_join", model, nav(ctx, req, game, g->name)),
            status);

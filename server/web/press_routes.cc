@@ -263,6 +263,7 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
                 {"gm_reads_private", opts->gm_reads_private},
                 {"gm_address", *gm_address},
                 {"example_to", example.empty() ? std::string("ALL") : example},
+                {"mail_address", ctx.config().mail_address},
                 {"over", over},
                 {"private", level == "private" || level == "anonymous"},
                 {"anonymous_ok", level == "anonymous"},

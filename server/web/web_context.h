@@ -27,10 +27,11 @@ struct WebConfig {
   // For a WebContext that owns its runtime: the AppConfig fields (server/app/app_runtime.h).
   std::string db_path = "adjutant.db";
   std::string base_url = "http://127.0.0.1:8080";  // public base URL for links (no trailing /)
-  std::string gm_token;     // ADJUTANT_GM_TOKEN; empty disables GM pages and API
-  ThrottleConfig throttle;  // guessing limits of every secret and token check (auth_guard.h)
-  SessionLimits sessions;   // server-side expiry of sign-in sessions (Services::token_owner)
-  std::string gm_address;   // the GM's address of games that set none; "" for none
+  std::string gm_token;      // ADJUTANT_GM_TOKEN; empty disables GM pages and API
+  ThrottleConfig throttle;   // guessing limits of every secret and token check (auth_guard.h)
+  SessionLimits sessions;    // server-side expiry of sign-in sessions (Services::token_owner)
+  std::string gm_address;    // the GM's address of games that set none; "" for none
+  std::string mail_address;  // where players mail orders and commands; "" when not known
 };
 
 // The web's view of the application: the runtime it borrows (server/app/app_runtime.h), the

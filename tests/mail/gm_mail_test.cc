@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "server/app/press.h"
+#include "server/app/press_digest.h"
+#include "server/mail/notice_mailer.h"
+#include "server/render/state_map.h"
 #include "storage/press_store.h"
 #include "tests/mail/mail_test_util.h"
 
@@ -138,6 +142,82 @@ TEST_F(GmMail, TheGmsOwnMailSendsPressAsTheGm) {
   const mail::ParsedMail ack = only("gm-press-ack");
   EXPECT_TRUE(ingest_contains(ack.text, "sent to everyone"));
   EXPECT_FALSE(ingest_contains(ack.text, "the-gm-token"));
+}
+
+// (Not GM mail, but mail-only play: the start mail and HELP name what a mail-only player needs.)
+TEST_F(GmMail, TheStartMailCarriesThePositionTheMapAndTheDeadlineAndHelpNamesTheAddress) {
+  config_.map_painter = [](const Json& st) { return render::state_map_png(st); };
+  make_ingest();
+  Schedule s;
+  s.kind = "fixed";
+  s.deadline = mail_test::kStart + 86400;
+  ASSERT_TRUE(store_->set_schedule("britain-1", s).ok());
+  auto n = ingest_->queue_new_secrets("britain-1", {{"WSX", "new-secret-1"}}, true);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  const mail::ParsedMail start = only("secret");
+  EXPECT_TRUE(ingest_contains(start.text, "Your position at the start of turn 1"));
+  EXPECT_TRUE(ingest_contains(start.text, "BPs for turn 1:"));
+  auto st = store_->load_state("britain-1", std::nullopt);
+  ASSERT_TRUE(st.ok());
+  for (const Area& a : st->areas) {
+    if (a.owner == "WSX") {
+      EXPECT_TRUE(ingest_contains(start.text, "  " + a.code + " ")) << a.code;
+    }
+  }
+  EXPECT_TRUE(ingest_contains(start.text, "Orders for turn 1 are due by 2026-11-20 00:00 UTC"));
+  bool png = false;
+  for (const OutboxMessage& m : outbox())
+    png = png || (m.kind == "secret" && ingest_contains(m.raw, "map-turn-1-start.png"));
+  EXPECT_TRUE(png) << "the map is attached";
+
+  ingest(mail_test::corpus("help.eml"));
+  bool named = false;
+  for (const OutboxMessage& m : outbox())
+    named = named || (m.kind == "help" && ingest_contains(parse(m).text,
+                                                          "Send orders and commands to "
+                                                          "orders@pbm.example.net"));
+  EXPECT_TRUE(named);
+}
+
+TEST_F(GmMail, AReplyToAPressMailAnswersItsSendersWithoutTheSecret) {
+  // Mercia writes to Wessex; Wessex's digest is mailed.
+  Press press(
+      *services_, *store_, [this] { return now_; }, store_.get());
+  PressDraft d;
+  d.to = {"WSX"};
+  d.body = "Shall we share Oxfordshire?";
+  ASSERT_TRUE(press.send("britain-1", "MRC", d).ok());
+  PressDigest digest(*services_, *store_, [this] { return now_; }, store_.get(), {});
+  ASSERT_EQ(*digest.run("britain-1"), 1);
+  mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
+                            [this] { return now_; });
+  ASSERT_TRUE(mailer.deliver().ok());
+  std::string digest_id;
+  for (const OutboxMessage& m : outbox())
+    if (m.kind == "press" && m.to == "wessex@example.org") digest_id = parse(m).message_id;
+  ASSERT_FALSE(digest_id.empty());
+  const std::string reply_body =
+      "Agreed: you take the north.\r\n\r\n> Shall we share Oxfordshire?\r\n";
+  const std::string headers =
+      "In-Reply-To: <" + digest_id + ">\r\nReferences: <" + digest_id + ">\r\n";
+
+  // From another address: not press, not a letter to the GM.
+  std::string forged = message("mallory@example.net", "Re: Press: 1 new message", "r1", reply_body);
+  forged.insert(forged.find("MIME-Version"), headers);
+  auto r = ingest(forged);
+  EXPECT_NE(r.action, "press") << r.outcome;
+  EXPECT_NE(r.action, "to-gm") << r.outcome;
+
+  std::string mail = message("wessex@example.org", "Re: Press: 1 new message", "r2", reply_body);
+  mail.insert(mail.find("MIME-Version"), headers);
+  r = ingest(mail);
+  EXPECT_EQ(r.action, "press") << r.outcome;
+  const auto kept = this->press();
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[1].sender, "WSX");
+  EXPECT_EQ(kept[1].recipients, std::vector<std::string>{"MRC"});
+  EXPECT_EQ(kept[1].body, "Agreed: you take the north.");
+  EXPECT_TRUE(notices("gm-message").empty()) << "a reply to press is not a letter to the GM";
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // player, over a real SQLite file with a settable clock.
 #include "server/app/membership.h"
 
+#include "server/app/confirmations.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -330,7 +332,7 @@ TEST_F(MembershipTest, StartWithNobodyIsRefused) {
   EXPECT_EQ(w_->store->game_summary(kMembershipGame)->status, "signup");
 }
 
-TEST_F(MembershipTest, InviteQueuesANoticeWithHowToJoin) {
+TEST_F(MembershipTest, InviteQueuesANoticeWithHowToJoinAndAcceptingEnrolsTheInvitee) {
   EXPECT_EQ(w_->members->invite(kMembershipGame, "friend@example.net", "gm").code(),
             StatusCode::kFailedPrecondition);
   ASSERT_TRUE(w_->members->open_signups(kMembershipGame, "gm").ok());
@@ -341,6 +343,23 @@ TEST_F(MembershipTest, InviteQueuesANoticeWithHowToJoin) {
   EXPECT_NE(n[0].text.find("JOIN britain-1"), std::string::npos);
   EXPECT_NE(n[0].text.find("http://adj.example/games/britain-1/join"), std::string::npos);
   EXPECT_EQ(w_->log("invite").size(), 1u);
+  // Accepting (the CONFIRM code of the invitation) puts the invitee on the list, approved.
+  const std::size_t at = n[0].text.find("CONFIRM ");
+  ASSERT_NE(at, std::string::npos) << n[0].text;
+  const std::string code = n[0].text.substr(at + 8, n[0].text.find('\n', at) - at - 8);
+  EXPECT_NE(n[0].text.find("/games/britain-1/confirm?code=" + code), std::string::npos);
+  EXPECT_TRUE(w_->members->signups(kMembershipGame)->empty()) << "not before it is accepted";
+  Confirmations confirmations(
+      *w_->svc, *w_->store, [this] { return w_->now; }, "http://adj.example");
+  auto accepted = confirmations.confirm(code, "mail");
+  ASSERT_TRUE(accepted.ok()) << accepted.status().to_string();
+  EXPECT_NE(accepted->text.find("invitation"), std::string::npos) << accepted->text;
+  const auto list = w_->members->signups(kMembershipGame);
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ((*list)[0].email, "friend@example.net");
+  EXPECT_EQ((*list)[0].state, "approved");
+  EXPECT_EQ(confirmations.confirm(code, "mail").status().code(), StatusCode::kPermissionDenied)
+      << "the code works once";
   EXPECT_EQ(w_->members->invite(kMembershipGame, "bad address", "gm").code(),
             StatusCode::kInvalidArgument);
 }
