@@ -182,6 +182,25 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
   EXPECT_EQ(list["signups"][0]["channel"], "web");
 }
 
+// The join page's example preferences are the game's own kingdom codes.
+TEST_F(MembershipWeb, JoinPageExampleIsTheGamesOwnKingdoms) {
+  create_signup_game();
+  EXPECT_TRUE(has(get("/games/britain-1/join").body, "placeholder=\"e.g. EAN GWN\""));
+  const Response r =
+      api("POST", "/api/games", R"({"bundled": "crt-river-crossing", "seed": 7, "signup": true})",
+          pages_test::kGmToken);
+  ASSERT_EQ(r.status, 201) << r.body;
+  const Response form = get("/games/river-crossing-1/join");
+  ASSERT_EQ(form.status, 200);
+  EXPECT_TRUE(has(form.body, "placeholder=\"e.g. BLU RED\"")) << form.body;
+  EXPECT_FALSE(has(form.body, "WSX")) << form.body;
+  // The API's answer to a malformed body shows the shape without another game's codes.
+  const Response bad = api("POST", "/api/games/river-crossing-1/signups", "[1]");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_TRUE(has(bad.body, "preferences")) << bad.body;
+  EXPECT_FALSE(has(bad.body, "WSX")) << bad.body;
+}
+
 TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   create_signup_game();
   for (const char* who : {"ann@example.net", "bob@example.net", "cy@example.net"}) {
