@@ -217,6 +217,13 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
         "id=\"replace-form-WSX\"", "action=\"/gm/games/britain-1/signups/1/approve\""})
     EXPECT_TRUE(has(desk.body, id)) << id;
   EXPECT_FALSE(has(desk.body, "id=\"signup-form\"")) << "already open";
+  // During sign-up the list comes first (attendance, with the standby list, after it), and
+  // nothing the game cannot use yet is offered.
+  EXPECT_LT(desk.body.find("id=\"signups\""), desk.body.find("id=\"players\""));
+  EXPECT_LT(desk.body.find("id=\"signups\""), desk.body.find("id=\"attendance\""));
+  for (const char* absent :
+       {"id=\"run-form\"", "id=\"preview-form\"", "Player credentials", "/reset\""})
+    EXPECT_FALSE(has(desk.body, absent)) << absent;
 
   // Without the GM: refused, nothing changed.
   EXPECT_EQ(post("/gm/games/britain-1/signups/2/approve", {{"turn", "1"}}).status, 403);
@@ -244,6 +251,12 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
 
   const Response after = get("/gm/games/britain-1", gm_cookie());
   EXPECT_TRUE(has(after.body, "(vacant)"));
+  // Started: the turn's forms come first again, and sign-ups cannot be opened any more.
+  EXPECT_LT(after.body.find("id=\"players\""), after.body.find("id=\"signups\""));
+  for (const char* present : {"id=\"run-form\"", "id=\"attendance\"", "Player credentials"})
+    EXPECT_TRUE(has(after.body, present)) << present;
+  EXPECT_FALSE(has(after.body, "id=\"signup-form\""));
+  EXPECT_FALSE(has(after.body, "Open for sign-ups"));
   EXPECT_TRUE(has(after.body, "ann@example.net")) << "left out, shown in the list";
 
   // Replace WSX (vacant) with dee: asked first, with what it does; nothing changes then.
