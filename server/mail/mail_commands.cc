@@ -2,6 +2,7 @@
 // (STANDBY, TAKEOVER, ABSENCE; attendance_mail.h), and signed_command, the GAME and PLAYER lines
 // they need.
 #include <algorithm>
+#include <optional>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/orders/parser.h"
@@ -154,13 +155,15 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
 
   std::string body;
   std::string game_part;
+  std::optional<GameState> known;  // the named game's state: the syntax's examples use its map
   if (game) {
     auto state = services_.show_game(*game);
     if (state.ok()) {
       auto st = state_from_json(*state);
       if (!st.ok()) return st.status();
+      known = std::move(st).value();
       Result<EngineHandle> e = services_.engine_of(*game);
-      game_part = help_for_game(*st, player, e.ok() ? (*e)->order_help() : std::string_view());
+      game_part = help_for_game(*known, player, e.ok() ? (*e)->order_help() : std::string_view());
       if (const std::string link = game_link(*game); !link.empty())
         game_part += "\nGame page: " + link + (player.empty() ? "" : "/me") + "\n";
     } else if (state.status().code() == StatusCode::kNotFound) {
@@ -172,7 +175,7 @@ Result<ProcessResult> MailIngest::handle_help(Context& c) {
     }
   }
   if (!game_part.empty()) body += game_part + "\n";
-  body += help_syntax();
+  body += help_syntax(known ? &*known : nullptr);
   body += "\n";
   body += "Send orders and commands to " +
           (config_.allowed_recipients.empty() ? config_.from.address

@@ -72,12 +72,34 @@ std::string examples(const GameState& st, const std::string& player) {
   line("LEVY " + from->code + " 1", "raise one army in " + from->code);
   line("DEFEND " + from->code, "defend " + from->code + " instead of retreating");
   line("ORDER 3", "bid 3 BPs for next turn's order of play");
+  for (const Player& p : st.players)
+    if (p.code != owner) {
+      line("GIFT " + p.code + " 2", "give 2 BPs to " + (p.name.empty() ? p.code : p.name));
+      break;
+    }
   return out;
+}
+
+// The combined-attack lines of the syntax: two land areas of `st` next to one land target,
+// else placeholders.
+std::string combined_example(const GameState* st) {
+  if (st)
+    for (const Area& t : st->areas) {
+      if (!land_or_city(t)) continue;
+      std::vector<std::string> from;
+      for (const std::string& n : st->neighbours(t.code))
+        if (const Area* a = st->find_area(n); a && land_or_city(*a) && from.size() < 2)
+          from.push_back(n);
+      if (from.size() == 2)
+        return "  3. MOVE " + from[0] + " " + t.code + " 3\n  3. MOVE " + from[1] + " " + t.code +
+               " AB-1\n";
+    }
+  return "  3. MOVE <area> <target> 3\n  3. MOVE <another area> <target> AB-1\n";
 }
 
 }  // namespace
 
-std::string help_syntax() {
+std::string help_syntax(const GameState* st) {
   return "HOW TO WRITE ORDERS\n"
          "An order file is plain text: the header lines, then one action per line in the order\n"
          "you want them carried out, then END. Anything after END is ignored.\n"
@@ -103,9 +125,8 @@ std::string help_syntax() {
          "  MIGRATE <from> <to> <n>              move n people between your adjacent areas\n"
          "Number of armies: blank = all of them, n = exactly n, AB-n = all but n.\n"
          "Combined attack: lines with the same action number, the same attack and the same\n"
-         "target, each from another area, fight one battle together:\n"
-         "  3. MOVE HRS BDS 3\n"
-         "  3. MOVE OXS BDS AB-1\n"
+         "target, each from another area, fight one battle together:\n" +
+         combined_example(st) +
          "Each line gets its own answer; a rejected line never stops the others. A new file\n"
          "for the same turn replaces the one on file. Lines starting with # are comments.\n";
 }

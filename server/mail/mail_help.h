@@ -12,8 +12,9 @@
 
 namespace adj::mail {
 
-// The engine-independent order syntax, plain text.
-std::string help_syntax();
+// The engine-independent order syntax, plain text. Its combined-attack example uses the area
+// codes of `st` when given (a land area with two land neighbours), else placeholders.
+std::string help_syntax(const GameState* st = nullptr);
 
 // The game part of a HELP answer. `player` is the authenticated player's code, or "" for an
 // unauthenticated sender. `engine_help` is the engine's order_help() ("" for none).

@@ -6,6 +6,7 @@
 #include "server/app/app_runtime.h"
 #include "server/app/confirmations.h"
 #include "server/app/membership.h"
+#include "server/app/services.h"
 #include "server/mail/detail.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/signature.h"
@@ -17,6 +18,23 @@ using detail::words;
 namespace {
 
 constexpr std::size_t kMaxLine = 1000;
+
+// "  JOIN <id> <code> <code>" for the first game open for sign-ups, with two of its own kingdom
+// codes; placeholders when no game is open.
+std::string join_example(Services& services) {
+  auto games = services.list_games();
+  if (games.ok())
+    for (const GameSummary& g : *games) {
+      if (g.status != "signup") continue;
+      auto st = services.load_state(g.id);
+      if (!st.ok()) break;
+      std::string line = "  JOIN " + g.id;
+      for (std::size_t i = 0; i < st->players.size() && i < 2; ++i)
+        line += " " + st->players[i].code;
+      return line + "\n";
+    }
+  return "  JOIN <game-id> <kingdom> <kingdom>\n";
+}
 
 }  // namespace
 
@@ -71,9 +89,9 @@ Result<ProcessResult> MailIngest::handle_join(Context& c, const std::string& ref
   if (words.size() < 2) {
     text =
         "To join a game, send a message whose first line is\n\n  JOIN <game-id> [the kingdoms "
-        "you would like, most wanted first]\n\nfrom the address you want to play from, e.g.\n\n"
-        "  JOIN britain-1 WSX MRC\n\nThe games open for sign-ups are listed on the server's "
-        "home page.\n";
+        "you would like, most wanted first]\n\nfrom the address you want to play from, e.g.\n\n" +
+        join_example(services_) +
+        "\nThe games open for sign-ups are listed on the server's home page.\n";
     r.outcome = "JOIN without a game";
   } else {
     game = words[1].substr(0, 64);

@@ -120,6 +120,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"turn", turn},
                 {"status", status},
                 {"paused", status == "paused" || status == "held"},
+                {"signup", status == "signup"},  // the sign-up list first; no turn forms
                 {"deadline", s.deadline ? time_html(*s.deadline) : "none set"},
                 {"needs_deadline", s.kind == "fixed" && !s.deadline && status == "open"},
                 {"deadline_date", s.deadline ? format_utc(*s.deadline, "%Y-%m-%d") : ""},

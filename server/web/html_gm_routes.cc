@@ -99,13 +99,27 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
   Json rows = game_rows(ctx, *games);
   const CsrfToken csrf = csrf_token(req);
   const std::string flash = done_message(req);
+  // An error of several lines (a scenario's every problem, one a line) is its first line and a
+  // list of the others.
+  Json problem;
+  if (!error.empty()) {
+    std::size_t end = error.find('\n');
+    problem = {{"lead", error.substr(0, end)}, {"items", Json::array()}};
+    while (end != std::string::npos) {
+      const std::size_t start = end + 1;
+      end = error.find('\n', start);
+      const std::string line = error.substr(start, end == std::string::npos ? end : end - start);
+      if (!trim(line).empty()) problem["items"].push_back(line);
+    }
+    problem["has_items"] = !problem["items"].empty();
+  }
   Json model = {{"csrf", csrf.value},
                 {"has_games", !rows.empty()},
                 {"games", std::move(rows)},
                 {"bundled", bundled_options(kept.value("bundled", ""))},
                 {"kept", kept},
                 {"flash", flash.empty() ? Json() : Json(flash)},
-                {"error", error.empty() ? Json() : Json(error)}};
+                {"error", problem}};
   return form_page(ctx, csrf, render_page("GM desk", "gm_index", model, nav("", "", req, ctx)),
                    status);
 }

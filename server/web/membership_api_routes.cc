@@ -96,7 +96,8 @@ Response api_limited(const std::string& text) {
 }
 
 Response api_join(WebContext& ctx, const Request& req, const std::string& game) {
-  const std::string shape = "{\"email\": \"you@example.org\", \"preferences\": [\"WSX\", ...]}";
+  const std::string shape =
+      "{\"email\": \"you@example.org\", \"preferences\": [\"<kingdom code>\", ...]}";
   auto body = json_body(req, shape);
   if (auto* r = std::get_if<Response>(&body)) return *r;
   const Json& j = std::get<Json>(body);

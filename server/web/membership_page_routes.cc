@@ -121,7 +121,11 @@ Response join_form(WebContext& ctx, const Request& req, const std::string& game,
   auto state = ctx.services().load_state(game);
   if (!state.ok()) return status_page(state.status());
   Json kingdoms = Json::array();
-  for (const Player& p : state->players) kingdoms.push_back({{"code", p.code}, {"name", p.name}});
+  std::string example;  // the preferences field's placeholder: two of this game's codes
+  for (const Player& p : state->players) {
+    kingdoms.push_back({{"code", p.code}, {"name", p.name}});
+    if (kingdoms.size() <= 2) example += (example.empty() ? "e.g. " : " ") + p.code;
+  }
   const CsrfToken csrf = csrf_token(req);
   Json model = {{"game", game},
                 {"name", g->name},
@@ -132,6 +136,7 @@ Response join_form(WebContext& ctx, const Request& req, const std::string& game,
                 {"csrf", csrf.value},
                 {"email", email},
                 {"preferences", preferences},
+                {"example", example},
                 {"error", error.empty() ? Json() : Json(error)},
                 {"done", done.empty() ? Json() : Json(done)}};
   model["mail_address"] = ctx.config().mail_address;

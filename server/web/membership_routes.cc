@@ -50,8 +50,10 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
   auto list = membership(ctx).signups(game);
   auto contacts = membership(ctx).contacts(game);
   Json signups = Json::array();
+  bool started = false;  // kingdoms were assigned from the sign-ups: they cannot open again
   if (list.ok())
     for (const auto& s : *list) {
+      started = started || s.state == "assigned" || s.state == "unassigned";
       Json row = signup_json(s);
       row["pending"] = s.state == "pending";
       row["removable"] = s.state != "assigned";
@@ -80,16 +82,16 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
   }
   add_attendance_columns(ctx, game, players);  // missed, disorder, absence (attendance_routes.cc)
   const bool signup = g->status == "signup";
-  Json model = {
-      {"game", game},
-      {"turn", g->turn},
-      {"csrf", csrf},
-      {"signup", signup},
-      {"can_open", !signup && g->turn == 1 && (g->status == "open" || g->status == "paused")},
-      {"has_signups", !signups.empty()},
-      {"signups", std::move(signups)},
-      {"places", state->players.size()},
-      {"players", std::move(players)}};
+  Json model = {{"game", game},
+                {"turn", g->turn},
+                {"csrf", csrf},
+                {"signup", signup},
+                {"can_open", !signup && !started && g->turn == 1 &&
+                                 (g->status == "open" || g->status == "paused")},
+                {"has_signups", !signups.empty()},
+                {"signups", std::move(signups)},
+                {"places", state->players.size()},
+                {"players", std::move(players)}};
   return render_template("membership_gm", model);
 }
 

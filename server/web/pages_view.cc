@@ -101,6 +101,7 @@ Json battle_view(const Json& b, const std::string& viewer) {
   const int al = num(o, "attacker_losses"), dl = num(o, "defender_losses");
   const std::string to = text(b, "to");
   Json rounds = Json::array();
+  bool has_dice = false;  // the dice columns are shown only when a round rolled any
   if (field(o, "rounds").is_array())
     for (const auto& r : field(o, "rounds")) {
       Json row = {{"phase", text(r, "phase")},
@@ -119,6 +120,7 @@ Json battle_view(const Json& b, const std::string& viewer) {
           row[side + "_strength"] = text(detail, (side + "_strength_points").c_str());
       if (detail.is_object() && detail.contains("ambush_multiplier"))
         row["ambush_multiplier"] = text(detail, "ambush_multiplier");
+      has_dice = has_dice || !row["attacker_dice"].empty() || !row["defender_dice"].empty();
       row["crt"] = nullptr;
       if (detail.is_object() && detail.contains("column") && detail.contains("result"))
         row["crt"] = crt_sentence(detail, field(r, "attacker_dice"));
@@ -171,6 +173,7 @@ Json battle_view(const Json& b, const std::string& viewer) {
             {"defender_armies", da},
             {"ambush", flag(b, "ambush")},
             {"withdrew", nullptr},
+            {"has_dice", has_dice},
             {"rounds", std::move(rounds)},
             {"draws", std::move(draws)},
             {"seed", text(b, "seed")},

@@ -1041,7 +1041,7 @@ class Game:
         message = gm.eval("(document.querySelector(\"#outbox a[href^='/gm/outbox/']\") || {})"
                           ".pathname")
         check(message, "the outbox lists no message")
-        return self.layout_tour([
+        done = self.layout_tour([
             (gm, message, "outbox_message"), (a, self.g(), "game"), (a, self.g("/login"), "login"),
             (a, self.g("/standby"), "standby"), (a, self.g("/takeover"), "takeover"),
             (a, self.g("/press"), "press_public"), (a, self.g("/audit"), "audit"),
@@ -1058,6 +1058,13 @@ class Game:
             (gm, "/gm/games/%s/press" % g, "gm_press"),
             (gm, "/games/%s/players/NOR/reports/1" % g, "gm_report"),
             (gm, "/games/%s/outbox" % g, "outbox"), (gm, "/gm/mail", "gm_mail")])
+        # The roundup and the standings (5 columns each) have rows the phone check measured.
+        for name in ("game", "standings_open"):
+            check(layout.rows_checked.get(name, 0) > 0,
+                  "no table row of the %s page was measured at phone width" % name)
+        return "%s; table rows measured at %d px: %s" % (
+            done, layout.PHONE["width"],
+            ", ".join("%s %d" % kv for kv in sorted(layout.rows_checked.items()) if kv[1]))
 
     def layout_after_end(self):
         a, ann = self.anon_page(), self.pages["ann"]

@@ -9,6 +9,9 @@ Contract of check_layout(): at PHONE width the document is no wider than the scr
 visible, has text and lies within the screen; at both widths a PNG of the page (its top, at most
 MAX_SHOT_HEIGHT CSS pixels) is saved as layout_<name>_<phone|desktop>.png when a directory is
 given. A failed check raises LayoutError naming the page and the widest elements.
+Also at PHONE width: a row of a table with a header row takes at most ROW_LINES lines when it
+has at most ROW_CELLS cells, no form control, and at most ROW_CHARS characters of text with its
+cells' data-label names (what two lines of a phone hold).
 """
 
 import base64
@@ -21,6 +24,36 @@ import zoneinfo
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
 DESKTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
 MAX_SHOT_HEIGHT = 3000
+ROW_CELLS, ROW_CHARS, ROW_LINES = 5, 60, 2
+rows_checked = {}  # page name -> how many table rows check_here measured at PHONE width
+
+# The rows of the tables with a header row that the contract above covers: how many, and those
+# that take more lines (lines told apart by the tops of their text's boxes).
+_ROWS = """((cells, chars, lines) => {
+  const bad = [];
+  let checked = 0;
+  for (const t of document.querySelectorAll('table')) {
+    if (!t.querySelector(':scope > thead')) continue;
+    for (const tr of t.querySelectorAll(':scope > tbody > tr')) {
+      const tds = Array.from(tr.children);
+      if (tds.length > cells || tr.querySelector('input, select, textarea, button')) continue;
+      const text = tds.map(c => (c.dataset.label ? c.dataset.label + ': ' : '') +
+                                c.innerText.trim()).join(' ');
+      if (text.length > chars) continue;
+      const tops = [];
+      for (const c of tds) {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        for (const b of range.getClientRects())
+          if (b.height > 0 && !tops.some(y => Math.abs(y - b.top) < b.height / 2)) tops.push(b.top);
+      }
+      checked++;
+      if (tops.length > lines && bad.length < 4)
+        bad.push(tops.length + ' lines: ' + text.replace(/\\s+/g, ' '));
+    }
+  }
+  return {checked: checked, bad: bad};
+})(%d, %d, %d)""" % (ROW_CELLS, ROW_CHARS, ROW_LINES)
 
 _MEASURE = """(() => {
   const w = window.innerWidth, doc = document.documentElement;
@@ -88,6 +121,11 @@ def check_here(page, name, shots=""):
         problems.append("its main content is not visible")
     elif m["mainLeft"] < -0.5 or m["mainRight"] > m["inner"] + 0.5:
         problems.append("<main> spans %.0f..%.0f px" % (m["mainLeft"], m["mainRight"]))
+    rows = page.eval(_ROWS)
+    rows_checked[name] = rows["checked"]
+    if rows["bad"]:
+        problems.append("table rows take more than %d lines: %s"
+                        % (ROW_LINES, " | ".join(rows["bad"])))
     if shots:
         _shot(page, os.path.join(shots, "layout_%s_phone.png" % name), PHONE, m["height"])
     set_metrics(page, DESKTOP)

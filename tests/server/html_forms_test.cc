@@ -266,6 +266,36 @@ TEST_F(HtmlForms, GmCreatesASecondCopyOfABundledScenario) {
   EXPECT_EQ(ctx_->services().list_games()->size(), 2u);
 }
 
+TEST_F(HtmlForms, GmCreateFormListsEachErrorOnItsOwn) {
+  // Two problems in one pasted scenario: an unknown owner and an edge to an unknown area.
+  const std::string scenario = R"({
+    "id": "t-1", "name": "Test", "engine": {"name": "dark-age"},
+    "players": [{"code": "AAA", "name": "Alba", "secret": "s3cret-one"}],
+    "areas": [{"code": "A1", "kind": "land", "owner": "ZZZ", "armies": 1},
+              {"code": "A2", "kind": "land", "owner": "AAA", "armies": 1}],
+    "adjacency": [["A1", "A2"], ["A1", "NOPE"]]
+  })";
+  Response bad = post("/gm/games", {{"scenario", scenario}}, gm_cookie());
+  EXPECT_EQ(bad.status, 400) << bad.body;
+  EXPECT_EQ(check_balanced(bad.body, true), "");
+  const std::size_t box = bad.body.find("<div class=\"error\" id=\"create-error\"><p>");
+  ASSERT_NE(box, std::string::npos) << bad.body;
+  const std::string shown = bad.body.substr(box, bad.body.find("</div>", box) - box);
+  EXPECT_NE(shown.find("<p>The game was not created: the scenario is not valid:</p>"),
+            std::string::npos)
+      << shown;
+  EXPECT_EQ(count(shown, "<li>"), 2) << shown;
+  EXPECT_NE(shown.find("ZZZ"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("NOPE"), std::string::npos) << shown;
+  // A one-line error is a paragraph without a list.
+  Response one = post("/gm/games", {{"scenario", "{not json"}}, gm_cookie());
+  EXPECT_EQ(one.status, 400);
+  EXPECT_NE(one.body.find("<p>The scenario is not a JSON object; check it and send it again.</p>"),
+            std::string::npos)
+      << one.body;
+  EXPECT_EQ(one.body.find("<li>"), std::string::npos);
+}
+
 TEST_F(HtmlForms, AuditLogAndDeadlineAreReadable) {
   create_britain();
   const std::string gm = gm_cookie();

@@ -182,6 +182,25 @@ TEST_F(MembershipWeb, JoinPageSignsUpKeepsInputOnErrorsAndRedirectsAfterPost) {
   EXPECT_EQ(list["signups"][0]["channel"], "web");
 }
 
+// The join page's example preferences are the game's own kingdom codes.
+TEST_F(MembershipWeb, JoinPageExampleIsTheGamesOwnKingdoms) {
+  create_signup_game();
+  EXPECT_TRUE(has(get("/games/britain-1/join").body, "placeholder=\"e.g. EAN GWN\""));
+  const Response r =
+      api("POST", "/api/games", R"({"bundled": "crt-river-crossing", "seed": 7, "signup": true})",
+          pages_test::kGmToken);
+  ASSERT_EQ(r.status, 201) << r.body;
+  const Response form = get("/games/river-crossing-1/join");
+  ASSERT_EQ(form.status, 200);
+  EXPECT_TRUE(has(form.body, "placeholder=\"e.g. BLU RED\"")) << form.body;
+  EXPECT_FALSE(has(form.body, "WSX")) << form.body;
+  // The API's answer to a malformed body shows the shape without another game's codes.
+  const Response bad = api("POST", "/api/games/river-crossing-1/signups", "[1]");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_TRUE(has(bad.body, "preferences")) << bad.body;
+  EXPECT_FALSE(has(bad.body, "WSX")) << bad.body;
+}
+
 TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   create_signup_game();
   for (const char* who : {"ann@example.net", "bob@example.net", "cy@example.net"}) {
@@ -198,6 +217,13 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
         "id=\"replace-form-WSX\"", "action=\"/gm/games/britain-1/signups/1/approve\""})
     EXPECT_TRUE(has(desk.body, id)) << id;
   EXPECT_FALSE(has(desk.body, "id=\"signup-form\"")) << "already open";
+  // During sign-up the list comes first (attendance, with the standby list, after it), and
+  // nothing the game cannot use yet is offered.
+  EXPECT_LT(desk.body.find("id=\"signups\""), desk.body.find("id=\"players\""));
+  EXPECT_LT(desk.body.find("id=\"signups\""), desk.body.find("id=\"attendance\""));
+  for (const char* absent :
+       {"id=\"run-form\"", "id=\"preview-form\"", "Player credentials", "/reset\""})
+    EXPECT_FALSE(has(desk.body, absent)) << absent;
 
   // Without the GM: refused, nothing changed.
   EXPECT_EQ(post("/gm/games/britain-1/signups/2/approve", {{"turn", "1"}}).status, 403);
@@ -225,6 +251,12 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
 
   const Response after = get("/gm/games/britain-1", gm_cookie());
   EXPECT_TRUE(has(after.body, "(vacant)"));
+  // Started: the turn's forms come first again, and sign-ups cannot be opened any more.
+  EXPECT_LT(after.body.find("id=\"players\""), after.body.find("id=\"signups\""));
+  for (const char* present : {"id=\"run-form\"", "id=\"attendance\"", "Player credentials"})
+    EXPECT_TRUE(has(after.body, present)) << present;
+  EXPECT_FALSE(has(after.body, "id=\"signup-form\""));
+  EXPECT_FALSE(has(after.body, "Open for sign-ups"));
   EXPECT_TRUE(has(after.body, "ann@example.net")) << "left out, shown in the list";
 
   // Replace WSX (vacant) with dee: asked first, with what it does; nothing changes then.

@@ -134,6 +134,22 @@ TEST_F(PlayerPages, PlayerPagesNeedTheirSession) {
             std::string::npos);
 }
 
+TEST_F(PlayerPages, OnlyTheGmsNavigationOffersTheGmAuditLog) {
+  create_britain();
+  const std::string nav_link = "<a href=\"/games/britain-1/audit\">GM audit log</a>";
+  const std::string player = player_cookie("WSX");
+  for (const char* path : {"/games/britain-1", "/games/britain-1/me", "/games/britain-1/audit"}) {
+    EXPECT_EQ(get(path, player).body.find(nav_link), std::string::npos) << path;
+    EXPECT_EQ(get(path).body.find(nav_link), std::string::npos) << path;
+  }
+  EXPECT_NE(get("/games/britain-1", gm_cookie()).body.find(nav_link), std::string::npos);
+  // The log stays public: the game page links it for everyone, not as the GM's.
+  EXPECT_NE(
+      get("/games/britain-1", player).body.find("<a href=\"/games/britain-1/audit\">Audit log</a>"),
+      std::string::npos);
+  EXPECT_EQ(get("/games/britain-1/audit").status, 200);
+}
+
 TEST_F(PlayerPages, ReportsAreTheirPlayersOnly) {
   create_britain();
   play_turn1();

@@ -357,6 +357,36 @@ TEST(PageView, BattleShowsEveryRoundAndDie) {
   EXPECT_NE(html.find("<span class=\"die\">2</span>"), std::string::npos);
   EXPECT_NE(html.find("5/d6"), std::string::npos);
   EXPECT_NE(html.find("the attacker took SUS"), std::string::npos);
+  EXPECT_NE(html.find("<th>Attacker dice</th><th>Defender dice</th>"), std::string::npos);
+}
+
+TEST(PageView, BattleWithoutDiceHasNoDiceColumns) {
+  // Dark Age is diceless: its rounds carry empty dice lists, and the table no dice columns.
+  const Json battle = {{"id", "1.2.WSX"},
+                       {"kind", "assault"},
+                       {"attacker", "WSX"},
+                       {"defender", "MRC"},
+                       {"to", "OXF"},
+                       {"attacker_armies", 6},
+                       {"defender_armies", 2},
+                       {"outcome",
+                        {{"attacker_losses", 1},
+                         {"defender_losses", 2},
+                         {"rounds",
+                          {{{"phase", "battle"},
+                            {"attacker_before", 6},
+                            {"defender_before", 2},
+                            {"attacker_dice", Json::array()},
+                            {"defender_dice", Json::array()}},
+                           {{"phase", "pursuit"}, {"attacker_before", 5}}}}}}};
+  const Json v = battle_view(battle, "WSX");
+  EXPECT_FALSE(v["has_dice"].get<bool>());
+  const std::string html = render_template("_battle", v);
+  EXPECT_EQ(check_balanced(html, true), "");
+  EXPECT_EQ(html.find("dice"), std::string::npos) << html;
+  // Each row has as many cells as the head has columns (7).
+  EXPECT_EQ(count(html, "</th>"), 7);
+  EXPECT_EQ(count(html, "</td>"), 14);
 }
 
 TEST(PageView, BattleShowsVirtutiMilitariStrengthInPoints) {
