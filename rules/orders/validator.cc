@@ -206,6 +206,30 @@ OrderAck check_order_file(std::string_view text, const GameState& state,
                           });
 }
 
+std::string order_legality(const Order& o, const Player& player, const GameState& state,
+                           const CombatEngine* engine, const std::vector<Area>* suggest_from) {
+  std::string reason = check_order_against_map(o, state, suggest_from);
+  if (reason.empty() && o.verb == Verb::kGift && o.to == player.code)
+    reason = "you cannot give BPs to yourself";
+  if (reason.empty() && (o.verb == Verb::kRaid || o.verb == Verb::kInvade))
+    reason = dark_age_action_reason(o, player, state, engine);
+  if (reason.empty() && o.verb == Verb::kSupport && (!engine || !engine->accepts_support()))
+    reason = "SUPPORT is not part of this game's rules" +
+             (engine ? " (" + std::string(engine->name()) + ")" : std::string());
+  if (reason.empty() && engine) {
+    try {
+      Status st = engine->check_order(o, state);
+      if (!st.ok())
+        reason = st.message().empty() ? "not allowed by this game's rules" : st.message();
+    } catch (const std::exception& e) {
+      reason = std::string("internal error checking this order: ") + e.what();
+    } catch (...) {
+      reason = "internal error checking this order";
+    }
+  }
+  return reason;
+}
+
 OrderAck check_order_file(std::string_view text, const GameState& state, const CombatEngine* engine,
                           const SecretCheck& check, const std::vector<Area>* suggest_from) {
   ParsedOrderFile parsed = parse_order_file(text, state.rules.actions_per_turn);
@@ -256,29 +280,12 @@ OrderAck check_order_file(std::string_view text, const GameState& state, const C
         continue;
       }
       Order& o = parsed.orders[next++];
-      std::string reason = check_order_against_map(o, state, suggest_from);
-      if (reason.empty() && o.verb == Verb::kGift && o.to == player->code)
-        reason = "you cannot give BPs to yourself";
-      if (reason.empty() && (o.verb == Verb::kRaid || o.verb == Verb::kInvade))
-        reason = dark_age_action_reason(o, *player, state, engine);
-      if (reason.empty() && o.verb == Verb::kSupport && (!engine || !engine->accepts_support()))
-        reason = "SUPPORT is not part of this game's rules" +
-                 (engine ? " (" + std::string(engine->name()) + ")" : std::string());
-      if (reason.empty() && engine && !engine->combined_attacks() && !ack.orders.empty() &&
+      std::string reason;
+      if (engine && !engine->combined_attacks() && !ack.orders.empty() &&
           ack.orders.back().action == o.action)
         reason = "this game's rules (" + std::string(engine->name()) +
                  ") do not combine attacks: give this line its own action number";
-      if (reason.empty() && engine) {
-        try {
-          Status st = engine->check_order(o, state);
-          if (!st.ok())
-            reason = st.message().empty() ? "not allowed by this game's rules" : st.message();
-        } catch (const std::exception& e) {
-          reason = std::string("internal error checking this order: ") + e.what();
-        } catch (...) {
-          reason = "internal error checking this order";
-        }
-      }
+      if (reason.empty()) reason = order_legality(o, *player, state, engine, suggest_from);
       if (!reason.empty()) {
         l.accepted = false;
         l.reason = std::move(reason);

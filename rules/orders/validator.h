@@ -71,6 +71,15 @@ FileReferences references_of(const ParsedOrderFile& parsed);
 std::string check_order_against_map(const Order& order, const GameState& state,
                                     const std::vector<Area>* suggest_from = nullptr);
 
+// Why `player` may not give the order `o` in `state` under `engine` (may be null), or "" when
+// they may: every check check_order_file makes of one line on its own (the map, GIFT to oneself,
+// the Dark Age actions, SUPPORT, the engine's check_order). What depends on the other lines (an
+// engine that does not combine attacks) is not checked. The order builder asks it of every
+// choice it offers, so that the builder and the validator cannot disagree.
+std::string order_legality(const Order& o, const Player& player, const GameState& state,
+                           const CombatEngine* engine,
+                           const std::vector<Area>* suggest_from = nullptr);
+
 // JSON form of an acknowledgement (stored with the submission, printed by --json).
 nlohmann::json to_json(const OrderAck& ack);
 Result<OrderAck> ack_from_json(const nlohmann::json& j);

@@ -199,6 +199,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
               std::to_string(on_record.value("rejected", 0)) +
               " rejected). Sending a new file replaces them.";
   }
+  const Json builder = order_builder_model(st, me.player, engine.get());
   Json model = {{"game", game},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
@@ -210,7 +211,8 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"gm_address", gm_address_of(ctx, game)},
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
-                {"order_data", script_json(order_builder_model(st, me.player, engine.get()))},
+                {"order_data", script_json(builder)},
+                {"position", order_position_model(st, me.player, builder)},
                 {"orders_text", text},
                 {"result", std::move(result)},
                 {"on_record", std::move(on_record)},
@@ -218,6 +220,9 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"csrf", csrf.value},
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
+  // The map of the open turn: the builder picks areas from it (static/orders.js).
+  model["map"] = map_block(render::map_model_from_state(public_state(st, false)),
+                           map_zoom(req.query), game_path(game) + "/me");
   model["attendance"] = attendance_me_view(ctx, req, game, me.player);
   model["membership_html"] = membership_me_section(ctx, game, me.player, csrf.value);
   return form_page(ctx, csrf,

@@ -1,9 +1,13 @@
 #include "server/web/order_builder.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "rules/combat/engine_registry.h"
+#include "rules/game/state.h"
+#include "rules/orders/parser.h"
+#include "rules/orders/validator.h"
 
 namespace adj::web {
 
@@ -19,6 +23,41 @@ std::string member_text(const Json& j, const char* key) {
 
 Json action(const char* verb, const char* area, const char* target, const char* count) {
   return {{"verb", verb}, {"area", area}, {"target", target}, {"count", count}};
+}
+
+// What the builder may offer of `a` (an entry of "actions"): {area ("" for none): [targets ("" for
+// none)]}, each choice's line (the count blank, or 1 where one is required) accepted by
+// order_legality, the validator's own per-line check. Empty when nothing may be given.
+Json legal_choices(const Json& a, const GameState& st, const Player& me, const CombatEngine* engine,
+                   const std::vector<std::string>& own,
+                   const std::map<std::string, std::set<std::string>>& adj) {
+  const std::string verb = a["verb"], area_kind = a["area"], target_kind = a["target"];
+  std::vector<std::string> froms = area_kind == "own" ? own : std::vector<std::string>{""};
+  Json out = Json::object();
+  for (const std::string& from : froms) {
+    std::vector<std::string> targets;
+    const auto near = adj.find(from);
+    if (target_kind == "none" || target_kind == "adjacent-optional") targets.push_back("");
+    if (target_kind.rfind("adjacent", 0) == 0 && near != adj.end())
+      for (const std::string& t : near->second)
+        if (target_kind != "adjacent-own" || std::find(own.begin(), own.end(), t) != own.end())
+          targets.push_back(t);
+    if (target_kind == "kingdom")
+      for (const Player& p : st.players)
+        if (p.code != me.code) targets.push_back(p.code);
+    Json ok = Json::array();
+    for (const std::string& t : targets) {
+      std::string line = verb;
+      for (const std::string* w : {&from, &t})
+        if (!w->empty()) line += " " + *w;
+      if (a["count"] == "required") line += " 1";
+      const ParsedOrderFile parsed = parse_order_file(line, st.rules.actions_per_turn);
+      if (parsed.orders.size() == 1 && order_legality(parsed.orders[0], me, st, engine).empty())
+        ok.push_back(t);
+    }
+    if (!ok.empty()) out[from] = std::move(ok);
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,11 +120,48 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   if (engine && engine->accepts_support())
     actions.push_back(action("SUPPORT", "own", "adjacent", "none"));
   if (dark_age) actions.push_back(action("INVADE", "own", "adjacent", "none"));
+  // Only what the validator accepts of this player: a state that does not read as a game offers
+  // nothing.
+  Json legal = Json::object();
+  Json offered = Json::array();
+  Result<GameState> st = state.is_object() ? state_from_json(state)
+                                           : Result<GameState>(Status::InvalidArgument("no state"));
+  const Player* me = st.ok() ? st->find_player(player) : nullptr;
+  if (me)
+    for (Json& a : actions) {
+      Json choices = legal_choices(a, *st, *me, engine, own, adj);
+      if (choices.empty()) continue;
+      legal[a["verb"].get<std::string>()] = std::move(choices);
+      offered.push_back(std::move(a));
+    }
   return {{"player", player},
           {"areas", std::move(areas)},
           {"own", own},
           {"kingdoms", std::move(kingdoms)},
-          {"actions", std::move(actions)}};
+          {"actions", std::move(offered)},
+          {"legal", std::move(legal)}};
+}
+
+Json order_position_model(const Json& state, const std::string& player, const Json& builder) {
+  if (!state.is_object()) return nullptr;
+  Result<GameState> st = state_from_json(state);
+  if (!st.ok()) return nullptr;
+  const Player* me = st->find_player(player);
+  if (!me) return nullptr;
+  Json areas = Json::array();
+  for (const Area& a : st->areas)
+    if (a.owner == player)
+      areas.push_back({{"code", a.code}, {"name", a.name}, {"armies", a.armies}});
+  Json costs = Json::array();
+  for (const Json& a : builder.value("actions", Json::array())) {
+    const std::string verb = a["verb"];
+    const int bp = st->rules.cost(verb);
+    std::string words = bp == 0 ? "free" : bp == 1 ? "1 BP" : std::to_string(bp) + " BPs";
+    if (verb == "LEVY") words += " per army";
+    if (verb == "ORDER" || verb == "GIFT") words = "the BPs given";
+    costs.push_back({{"verb", verb}, {"cost", words}});
+  }
+  return {{"bp", me->bp}, {"areas", std::move(areas)}, {"costs", std::move(costs)}};
 }
 
 std::string script_json(const Json& model) {

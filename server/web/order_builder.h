@@ -16,14 +16,26 @@ namespace adj::web {
 
 // The builder's model for `player` in `state` (the `game show --json` document):
 //   {"player", "areas": {code: {"name", "kind", "owner", "adj": [codes]}}, "own": [codes],
-//    "kingdoms": [{"code", "name"}], "actions": [{"verb", "area", "target", "count"}]}
+//    "kingdoms": [{"code", "name"}], "actions": [{"verb", "area", "target", "count"}],
+//    "legal": {verb: {area or "": [target or ""]}}}
 // where "area" is "own" or "none"; "target" is "adjacent", "adjacent-own", "adjacent-optional",
 // "kingdom" or "none"; "count" is "armies" (blank, n or AB-n), "optional" (blank or n),
 // "required" (n) or "none". `areas` holds the player's areas and their neighbours only.
+// "legal" holds only the choices the validator accepts for this player (order_legality:
+// rules/orders/validator.h), and "actions" only the actions with at least one; a state that does
+// not read as a game (state_from_json) offers no action.
 // `engine` is the game's engine (a script engine declares its own traits); when null it is found
 // by the state's engine name among the built-in engines.
 nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player,
                                    const CombatEngine* engine = nullptr);
+
+// What the orders page shows of `player`'s position in `state` before the form:
+//   {"bp", "areas": [{"code", "name", "armies"}], "costs": [{"verb", "cost"}]}
+// "cost" is the action's BPs in words ("3 BPs per army", "the BPs given", "free"), for each
+// action of `builder` (order_builder_model of the same state and player). Null when the state
+// does not read as a game or has no such player.
+nlohmann::json order_position_model(const nlohmann::json& state, const std::string& player,
+                                    const nlohmann::json& builder);
 
 // `model` as JSON text safe inside <script type="application/json">: '<', '>' and '&' are
 // written as \u003c, \u003e and \u0026, so no text from a scenario can end the element.

@@ -1107,8 +1107,10 @@ class Game:
         p.eval("document.getElementById('orders').value = ''")
         p.eval("document.getElementById('ob-area').value = 'NHL';"
                "document.getElementById('ob-area').dispatchEvent(new Event('change'))")
-        near = sorted({e[1] for e in state["adjacency"] if e[0] == "NHL"}
-                      | {e[0] for e in state["adjacency"] if e[1] == "NHL"})
+        # Only what the validator accepts: no sea as a target (this game has no ships).
+        sea = {a["code"] for a in state["areas"] if a.get("kind") == "sea"}
+        near = sorted(({e[1] for e in state["adjacency"] if e[0] == "NHL"}
+                       | {e[0] for e in state["adjacency"] if e[1] == "NHL"}) - sea)
         err = layout.builder_add(p, "NHL", "MOVE", near[0], "AB-1")
         check(not err, err)
         check(sorted(layout.builder_options(p, "ob-target")) == near,
@@ -1118,6 +1120,18 @@ class Game:
         check(text == "MOVE NHL %s AB-1\n" % near[0], "the builder wrote %r" % text)
         err = layout.builder_add(p, "NHL", "MOVE", near[0], "lots")
         check("AB-n" in err, "a count of 'lots' was not refused: %r" % err)
+        # The map: clicking NVL picks it as the area, then clicking a neighbour picks the target.
+        click = ("document.querySelector('#orders-map [data-code=\"%s\"]')"
+                 ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+        check(p.exists("#orders-map svg"), "the orders page has no map")
+        p.eval(click % "NVL")
+        check(p.eval("document.getElementById('ob-area').value") == "NVL",
+              "a click on NVL did not pick it")
+        nvl_near = layout.builder_options(p, "ob-target")
+        check(nvl_near, "MOVE from NVL offers no target")
+        p.eval(click % nvl_near[-1])
+        check(p.eval("document.getElementById('ob-target').value") == nvl_near[-1],
+              "a click on %s did not pick it as the target" % nvl_near[-1])
         # The real orders: clear, then DEFEND NHL and DEFEND NVL, and an END the next line
         # must go before.
         p.eval("document.getElementById('orders').value = 'END\\n'")

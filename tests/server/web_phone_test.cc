@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <regex>
 
+#include "rules/game/state.h"
 #include "server/web/order_builder.h"
 #include "server/web/pages_view.h"
 #include "tests/server/web_pages_fixture.h"
@@ -24,20 +25,25 @@ using namespace pages_test;
 
 class WebPhone : public PagesFixture {};
 
-Json small_state(const std::string& engine) {
-  return Json::parse(R"({
-    "game": "g", "engine": {"name": ")" +
-                     engine + R"("},
+// A state with a sea and a city; `junk` adds borders no game has (a self-loop, an unknown code,
+// non-pairs), which the builder's map ignores and the state reader refuses.
+Json small_state(const std::string& engine, bool junk = false) {
+  Json st = Json::parse(R"({
+    "game": "g", "name": "G", "seed": "1", "turn": 1, "rules": {}, "engine": {"name": ")" +
+                        engine + R"("},
     "players": [{"code": "AAA", "name": "Alba"}, {"code": "BBB", "name": "B</script><b>"}],
     "areas": [
-      {"code": "A1", "name": "Home", "kind": "land", "owner": "AAA"},
-      {"code": "A2", "name": "Keep", "kind": "city", "owner": "AAA"},
+      {"code": "A1", "name": "Home", "kind": "land", "owner": "AAA", "armies": 5},
+      {"code": "A2", "name": "Keep", "kind": "city", "owner": "AAA", "hinterland": "A1"},
       {"code": "B1", "name": "<img src=x onerror=alert(1)>", "kind": "land", "owner": "BBB"},
       {"code": "S1", "name": "Sea", "kind": "sea"},
       {"code": "FAR", "name": "Far away", "kind": "land", "owner": "BBB"}],
-    "adjacency": [["A1", "A2"], ["A1", "B1"], ["A1", "S1"], ["B1", "FAR"], ["A1", "A1"],
-                  ["A1", "NOPE"], "junk", [1, 2]]
+    "adjacency": [["A1", "A2"], ["A1", "B1"], ["A1", "S1"], ["B1", "FAR"]]
   })");
+  if (junk)
+    for (const char* e : {R"(["A1", "A1"])", R"(["A1", "NOPE"])", R"("junk")", "[1, 2]"})
+      st["adjacency"].push_back(Json::parse(e));
+  return st;
 }
 
 std::vector<std::string> verbs(const Json& model) {
@@ -47,7 +53,7 @@ std::vector<std::string> verbs(const Json& model) {
 }
 
 TEST_F(WebPhone, BuilderModelListsOwnAreasTheirNeighboursAndTheEnginesActions) {
-  const Json m = order_builder_model(small_state("dark-age"), "AAA");
+  const Json m = order_builder_model(small_state("dark-age", true), "AAA");
   EXPECT_EQ(m["player"], "AAA");
   EXPECT_EQ(m["own"], Json::array({"A1", "A2"}));
   // Neighbours from the map, both directions, without self-loops or unknown codes.
@@ -57,11 +63,23 @@ TEST_F(WebPhone, BuilderModelListsOwnAreasTheirNeighboursAndTheEnginesActions) {
   EXPECT_FALSE(m["areas"]["B1"].contains("adj"));  // not the player's: no targets from it
   EXPECT_FALSE(m["areas"].contains("FAR"));        // neither held nor next to a held area
   EXPECT_EQ(m["kingdoms"], Json::parse(R"([{"code": "BBB", "name": "B</script><b>"}])"));
+  EXPECT_TRUE(m["actions"].empty()) << "a state that does not read as a game offers nothing";
+}
+
+TEST_F(WebPhone, BuilderOffersOnlyWhatTheValidatorAccepts) {
+  auto read = state_from_json(small_state("dark-age"));
+  ASSERT_TRUE(read.ok()) << read.status().to_string();
+  const Json m = order_builder_model(small_state("dark-age"), "AAA");
   const auto v = verbs(m);
   for (const char* verb : {"MOVE", "ASSAULT", "PROBE", "OVERRUN", "AMBUSH", "RETREAT", "DEFEND",
-                           "LEVY", "ORDER", "GIFT", "MIGRATE", "RAID", "INVADE"})
+                           "LEVY", "ORDER", "GIFT", "MIGRATE", "RAID"})
     EXPECT_NE(std::find(v.begin(), v.end(), verb), v.end()) << verb;
   EXPECT_EQ(std::find(v.begin(), v.end(), "SUPPORT"), v.end());  // not under Dark Age rules
+  EXPECT_EQ(std::find(v.begin(), v.end(), "INVADE"), v.end());   // Alba is not Gaelic
+  // No sea as a target in a game without ships; only the player's areas as MIGRATE targets.
+  EXPECT_EQ(m["legal"]["MOVE"]["A1"], Json::array({"A2", "B1"}));
+  EXPECT_EQ(m["legal"]["MIGRATE"]["A1"], Json::array({"A2"}));
+  EXPECT_EQ(m["legal"]["GIFT"][""], Json::array({"BBB"}));
   for (const auto& a : m["actions"]) {
     if (a["verb"] == "MOVE") {
       EXPECT_EQ(a["count"], "armies");

@@ -254,6 +254,28 @@ TEST_F(PlayerPages, ReportEconomyShowsGifts) {
   EXPECT_EQ(none.body.find("<th>Gifts</th>"), std::string::npos);
 }
 
+TEST_F(PlayerPages, TheOrdersPageShowsThePositionTheCostsAndTheMapBeforeTurnOne) {
+  create_britain();
+  Response r = get("/games/britain-1/me", player_cookie("WSX"));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(check_balanced(r.body, true), "");
+  EXPECT_NE(r.body.find("Your position for turn 1"), std::string::npos);
+  auto st = ctx_->services().load_state(kGame);
+  ASSERT_TRUE(st.ok());
+  const Player* wsx = st->find_player("WSX");
+  ASSERT_NE(wsx, nullptr);
+  EXPECT_NE(r.body.find("<strong>" + std::to_string(wsx->bp) + " BPs</strong>"), std::string::npos);
+  for (const Area& a : st->areas)
+    if (a.owner == "WSX") {
+      EXPECT_NE(r.body.find("<td>" + a.code + "</td>"), std::string::npos) << a.code;
+    }
+  EXPECT_NE(r.body.find("LEVY 3 BPs per army"), std::string::npos);
+  // The map, its areas clickable by code for the builder (static/orders.js).
+  const std::size_t map = r.body.find("id=\"orders-map\"");
+  ASSERT_NE(map, std::string::npos);
+  EXPECT_NE(r.body.find("data-code=\"HAM\"", map), std::string::npos);
+}
+
 TEST_F(PlayerPages, OrdersFormSubmitsAndChecks) {
   create_britain();
   const std::string wsx = player_cookie("WSX");

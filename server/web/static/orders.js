@@ -1,7 +1,10 @@
 // The order builder on the player's page: lists drawn from the map (the page's
 // <script type="application/json" id="order-data">, server/web/order_builder.h) write an order
-// line into the order textarea, exactly as a player could type it. The textarea stays the one
-// thing sent; without this script the builder stays hidden and the page works as before.
+// line into the order textarea, exactly as a player could type it. The lists hold only what the
+// server's validator accepts for this player (the model's "legal"). Clicking an area of the map
+// picks it as the builder's area, and clicking one of its neighbours then picks the target. The
+// textarea stays the one thing sent; without this script the builder stays hidden and the page
+// works as before.
 (function () {
   "use strict";
   var COUNT_WORDS = { MOVE: "Armies", ASSAULT: "Armies", PROBE: "Armies", OVERRUN: "Armies",
@@ -38,28 +41,31 @@
       return a && a.name ? code + " " + a.name : code;
     }
 
-    fill(area, data.own.map(function (c) { return [c, label(c)]; }));
+    var legal = data.legal || {};
+    var kingdomName = {};
+    (data.kingdoms || []).forEach(function (k) { kingdomName[k.code] = k.name; });
     fill(verb, data.actions.map(function (a) { return [a.verb, a.verb]; }));
 
     function refresh() {
       var a = byVerb[verb.value];
       if (!a) return;
+      var choices = legal[a.verb] || {};
       area.disabled = a.area === "none";
-      var from = areas[area.value] || {};
-      var near = Array.isArray(from.adj) ? from.adj : [];
-      var items = [];
-      if (a.target === "adjacent" || a.target === "adjacent-optional") {
-        if (a.target === "adjacent-optional") items.push(["", "(keep the current one)"]);
-        near.forEach(function (c) { items.push([c, label(c)]); });
-      } else if (a.target === "adjacent-own") {
-        near.forEach(function (c) {
-          if (areas[c] && areas[c].owner === data.player) items.push([c, label(c)]);
-        });
-      } else if (a.target === "kingdom") {
-        (data.kingdoms || []).forEach(function (k) {
-          items.push([k.code, k.name ? k.code + " " + k.name : k.code]);
-        });
+      if (a.area !== "none") {
+        fill(area, data.own.filter(function (c) { return choices[c]; })
+                       .map(function (c) { return [c, label(c)]; }));
       }
+      var list = choices[a.area === "none" ? "" : area.value] || [];
+      var items = [];
+      list.forEach(function (c) {
+        if (c === "") {
+          if (a.target === "adjacent-optional") items.push(["", "(keep the current one)"]);
+        } else if (a.target === "kingdom") {
+          items.push([c, kingdomName[c] ? c + " " + kingdomName[c] : c]);
+        } else {
+          items.push([c, label(c)]);
+        }
+      });
       fill(target, items);
       target.disabled = a.target === "none";
       count.disabled = a.count === "none";
@@ -110,6 +116,34 @@
 
     area.addEventListener("change", refresh);
     verb.addEventListener("change", refresh);
+    // The map: a click on an area the builder may use picks it; the next click, on a target it
+    // offers, picks that (the map's areas are <g data-code="..."> in the SVG).
+    var map = document.querySelector("#orders-map svg");
+    var targetNext = false;
+    if (map) {
+      map.addEventListener("click", function (ev) {
+        var g = ev.target.closest ? ev.target.closest("[data-code]") : null;
+        if (!g) return;
+        var code = g.getAttribute("data-code");
+        var has = function (sel, v) {
+          for (var i = 0; i < sel.options.length; ++i) if (sel.options[i].value === v) return true;
+          return false;
+        };
+        var asTarget = !target.disabled && has(target, code) && code !== area.value;
+        if (asTarget && (targetNext || area.disabled || !has(area, code))) {
+          target.value = code;
+          targetNext = false;
+        } else if (!area.disabled && has(area, code)) {
+          area.value = code;
+          refresh();
+          targetNext = true;
+        } else {
+          return;
+        }
+        var picked = $("ob-picked");
+        if (picked) picked.textContent = "Picked " + label(code) + ".";
+      });
+    }
     add.addEventListener("click", function () {
       var r = line();
       if (r.error) {
