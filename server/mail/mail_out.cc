@@ -26,8 +26,9 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     if (n.ok()) ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, *n));
     return n;
   }
-  const std::optional<MailAttachment> map = report_map(config_.map_painter, services_, game, turn);
   const auto next = admin_.deadline_after_report(game, turn);  // none once the game is over
+  // The map without arrows, painted once for every player whose report draws none.
+  std::optional<std::optional<MailAttachment>> plain_map;
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
@@ -36,6 +37,14 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     if (code.empty() || email.empty()) continue;
     auto rep = services_.report(game, code, turn);
     if (!rep.ok()) return rep.status();
+    // The map after the turn with this player's moves and battles.
+    std::optional<MailAttachment> map;
+    if (!report_draws_arrows(rep->json)) {
+      if (!plain_map) plain_map = report_map(config_.map_painter, services_, game, turn);
+      map = *plain_map;
+    } else {
+      map = report_map(config_.map_painter, services_, game, turn, &rep->json);
+    }
     const std::string name = p.value("name", code);
     const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
                               ") in " + game_name + " (" + game + ")." + due;

@@ -9,7 +9,7 @@
 namespace adj::mail {
 
 std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
-                                         const std::string& game, int turn) {
+                                         const std::string& game, int turn, const Json* report) {
   if (!painter) return std::nullopt;
   const auto fail = [&](const std::string& why) {
     spdlog::warn("event=report_map_failed game={} turn={} error=\"{}\"", log_escape(game), turn,
@@ -20,7 +20,9 @@ std::optional<MailAttachment> report_map(const MapPainter& painter, Services& se
   if (!state.ok()) return fail("the state after the turn: " + state.status().message());
   Result<std::string> png = Status::Internal("the painter threw");
   try {
-    png = painter(to_json(*state));
+    Json drawn = to_json(*state);
+    if (report) drawn["report"] = *report;
+    png = painter(drawn);
   } catch (const std::exception& e) {
     return fail(std::string("the painter threw: ") + e.what());
   }
@@ -30,6 +32,23 @@ std::optional<MailAttachment> report_map(const MapPainter& painter, Services& se
                 std::to_string(kMaxMapAttachmentBytes));
   return MailAttachment{"map-turn-" + std::to_string(turn) + ".png", "image/png",
                         std::move(png).value()};
+}
+
+bool report_draws_arrows(const Json& report) {
+  if (!report.is_object()) return false;
+  if (auto a = report.find("attacks_on_you"); a != report.end() && a->is_array() && !a->empty())
+    return true;
+  if (auto it = report.find("actions"); it != report.end() && it->is_array())
+    for (const Json& a : *it) {
+      if (!a.is_object()) continue;
+      if (a.contains("battle")) return true;
+      const std::string verb =
+          a.value("verb", Json()).is_string() ? a["verb"].get<std::string>() : "";
+      if ((verb == "MOVE" || verb == "MIGRATE") && a.value("ok", Json()).is_boolean() &&
+          a["ok"].get<bool>())
+        return true;
+    }
+  return false;
 }
 
 std::string correction_key(const std::string& game, int turn, int run, const std::string& player) {

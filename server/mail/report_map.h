@@ -23,14 +23,23 @@ namespace adj::mail {
 using MapPainter = std::function<Result<std::string>(const Json& state)>;
 
 // The largest map attached (a report with a bigger one goes without it): a map goes to every
-// player every turn. The bundled scenarios' maps weigh 56-98 KB, base64 adds a third; the
-// renderer draws a bigger map with fewer pixels to stay under (render::kMapPngBudget).
-inline constexpr std::size_t kMaxMapAttachmentBytes = 512u << 10;
+// player every turn. At the mail's size (render::kMailMapLimits: at least 1,200 pixels wide) the
+// bundled scenarios' maps weigh up to about 0.8 MB, base64 adds a third; the renderer draws a
+// bigger map with fewer pixels to stay under (render::kMapPngBudget).
+inline constexpr std::size_t kMaxMapAttachmentBytes = 1024u << 10;
 
 // The attachment "map-turn-<turn>.png" (image/png) of `game` after `turn`; nullopt (logged,
 // except for a null painter) as described above.
+// `report` (a player's report JSON), when not null, is given to the painter with the state (as
+// its "report" member) so that the map draws that player's moves and battles.
 std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
-                                         const std::string& game, int turn);
+                                         const std::string& game, int turn,
+                                         const Json* report = nullptr);
+
+// Whether the map of `report` (a player's report JSON) draws arrows (render::arrows_from_report):
+// it has a battle, an attack on the player, or a move or migration carried out. A report
+// without any is mailed the plain map, painted once for all such players.
+bool report_draws_arrows(const Json& report);
 
 // The dedupe key of a correction notice (MailIngest::queue_corrections) and the turn read back
 // from a notice with such a key (nullopt for any other notice).

@@ -1,13 +1,39 @@
 // The map's label layer (map_render_internal.h): per area its name, owner and armies, and its
-// symbols (terrain, fort level, features), each dropped when the area's room at this zoom is too
-// small for it. Texts have a white halo so that they read on any territory.
+// symbols (terrain, fort level, features). Texts have a white halo so that they read on any
+// territory.
+//
+// No two labels overlap, and every land area and city carries at least its code: first each
+// area's smallest label (its code, with the army count when it fits) is placed, nudged around its
+// anchor when it would cover one placed before; then, largest territories first, each label is
+// grown (the name, the badge, the symbols) as far as it stays clear of every other label. Text
+// extents are estimated from the font size (kCharWidth per character, generous for sans-serif),
+// so the check holds in any browser. Each area's label is a <g data-for="<code>">.
 #include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
 
 #include "server/render/map_render_internal.h"
 
 namespace adj::render::mapdraw {
 
 namespace {
+
+// Width of one character in font-size units (sans-serif averages about 0.55; digits and capitals
+// are wider), and the halo's stroke on each side.
+constexpr double kCharWidth = 0.62;
+constexpr double kHalo = 1.5;
+
+struct Box {
+  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+  bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
+};
+
+// The box of a centred text line with baseline y.
+Box text_box(double x, double y, double size, std::size_t chars) {
+  const double w = kCharWidth * size * static_cast<double>(chars) + 2 * kHalo;
+  return {x - w / 2, y - 0.8 * size - kHalo, x + w / 2, y + 0.25 * size + kHalo};
+}
 
 // Text with a white halo (stroke painted under the fill), readable on any territory.
 std::string halo_text(double x, double y, double size, const std::string& escaped,
@@ -18,21 +44,10 @@ std::string halo_text(double x, double y, double size, const std::string& escape
          extra + ">" + escaped + "</text>";
 }
 
-// A city marker's name and armies under it (room r), or "" when there is no room.
-std::string city_label(const MapArea& a, Point p, double r) {
-  if (r < 14) return "";
-  const double fs = std::clamp(r * 0.3, 9.0, 11.0);
-  const auto max_chars = static_cast<std::size_t>(std::max(0.0, 2.4 * r / (0.56 * fs)));
-  if (max_chars < 4) return "";
-  std::string text = shorten(a.name.empty() ? a.code : a.name, max_chars);
-  return halo_text(p.x, p.y + 7 + fs, fs, xml_escape(text) + " " + std::to_string(a.armies),
-                   " font-style=\"italic\" class=\"city-name\"") +
-         "\n";
-}
-
-// The armies badge (owner code and count) centred under p.
-std::string army_badge(Point p, const std::string& badge_text) {
+// The armies badge (owner code and count) centred under p, and its box.
+std::string army_badge(Point p, const std::string& badge_text, Box* box) {
   const double bw = 6.0 * static_cast<double>(utf8_length(badge_text)) + 8;
+  *box = {p.x - bw / 2, p.y + 1, p.x + bw / 2, p.y + 14};
   return "<rect x=\"" + fmt(p.x - bw / 2) + "\" y=\"" + fmt(p.y + 1) + "\" width=\"" + fmt(bw) +
          "\" height=\"13\" rx=\"6\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"#333\" "
          "stroke-width=\"0.8\"/><text class=\"armies\" x=\"" +
@@ -42,16 +57,19 @@ std::string army_badge(Point p, const std::string& badge_text) {
 }
 
 // Up to five symbols in a row under the badge: the terrain (land only), the fort with its level
-// when above 1, the features.
-std::string symbol_row(const MapArea& a, Point p, bool sea) {
+// when above 1, the features. "" when there is none.
+std::string symbol_row(const MapArea& a, Point p, bool sea, Box* box) {
   std::vector<std::string> glyphs;
   const std::string family = mapstyle::terrain_class(a.terrain);
   if (!sea && !a.terrain.empty() && mapstyle::terrain_has_glyph(family)) glyphs.push_back(family);
   if (a.fort > 0) glyphs.push_back("fort");
   for (const auto& sym : a.symbols) glyphs.push_back(symbol_name(sym));
   if (glyphs.size() > 5) glyphs.resize(5);
+  if (glyphs.empty()) return "";
   const double gs = 10, gap = 13;
   double x = p.x - gap * static_cast<double>(glyphs.size() - 1) / 2;
+  *box = {x - gs / 2 - 1, p.y + 17, x + gap * static_cast<double>(glyphs.size() - 1) + gs / 2 + 4,
+          p.y + 31};
   std::string s;
   for (const auto& g : glyphs) {
     s += glyph(g, x, p.y + 23, gs);
@@ -63,46 +81,182 @@ std::string symbol_row(const MapArea& a, Point p, bool sea) {
   return s;
 }
 
-// A territory's label at its anchor: with room under 7 nothing, under 16 the army count alone,
-// else the name, the badge and from 28 on the symbols. Seas without armies show no badge.
-std::string territory_label(const Scene& sc, std::size_t i) {
+// One way to label an area: its SVG and the boxes it covers.
+struct Label {
+  std::string svg;
+  std::vector<Box> boxes;
+};
+
+// The labels of area i from the richest to the smallest, all at `p` (the anchor, or where the
+// smallest was nudged to). Seas may go without one.
+std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
   const MapArea& a = sc.model.areas[i];
-  const Point p = sc.anchor[i];
   const double r = sc.room[i];
-  const bool sea = a.kind == "sea";
+  const bool sea = a.kind == "sea", city = sc.marker[i];
   const char* ink = sea ? mapstyle::kSeaText : "#1a1a1a";
-  if (r < 7) return "";
+  const std::string cls = city  ? " font-style=\"italic\" class=\"city-name\""
+                          : sea ? " font-style=\"italic\" class=\"name\""
+                                : " class=\"name\"";
   std::string owner_code;
   if (sc.player_index.count(a.owner)) owner_code = a.owner;
   const std::string badge_text =
       (owner_code.empty() ? "" : xml_escape(owner_code) + " ") + std::to_string(a.armies);
   const bool show_badge = !sea || a.armies > 0;
-  if (r < 16) {
-    if (!show_badge) return "";
-    return halo_text(p.x, p.y + 3, std::clamp(r * 0.7, 7.0, 9.0), std::to_string(a.armies),
-                     " font-weight=\"bold\"", ink) +
-           "\n";
+  std::vector<Label> out;
+  // The code-only labels are class "code", the others "name" (or "city-name").
+  const auto add_text = [&](Label& l, const std::string& text, double fs, double y,
+                            bool code = false) {
+    l.svg += halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink);
+    l.boxes.push_back(text_box(p.x, y, fs, utf8_length(text)));
+  };
+  const double fs = city ? std::clamp(r * 0.3, 9.0, 11.0) : std::clamp(r * 0.42, 9.0, 13.0);
+  const std::string name = a.name.empty() ? a.code : a.name;
+  const auto max_chars = static_cast<std::size_t>(std::max(0.0, 2.2 * r / (kCharWidth * fs)));
+  std::vector<std::string> names;
+  if (utf8_length(name) <= max_chars || max_chars >= 5) names.push_back(shorten(name, max_chars));
+  if (names.empty() || names.back() != a.code) names.push_back(a.code);
+  if (city) {  // name and armies under the marker
+    for (const std::string& n : names) {
+      Label l;
+      add_text(l, n + " " + std::to_string(a.armies), fs, p.y + 7 + fs);
+      out.push_back(std::move(l));
+    }
+    Label code;
+    add_text(code, a.code, 9, p.y + 7 + 9, true);
+    out.push_back(std::move(code));
+    return out;
   }
-  const double fs = std::clamp(r * 0.42, 9.0, 13.0);
-  // Too long a name is shortened when most of it still shows, else replaced by the code.
-  const auto max_chars = static_cast<std::size_t>(2.2 * r / (0.56 * fs));
-  std::string name = a.name.empty() ? a.code : a.name;
-  if (const std::size_t len = utf8_length(name); len > max_chars)
-    name = max_chars >= 5 && 10 * (max_chars - 1) >= 7 * len ? shorten(name, max_chars) : a.code;
-  std::string s = halo_text(p.x, p.y - 3, fs, xml_escape(name),
-                            sea ? " font-style=\"italic\" class=\"name\"" : " class=\"name\"", ink);
-  if (show_badge) s += army_badge(p, badge_text);
-  if (r >= 28) s += symbol_row(a, p, sea);
-  return s + "\n";
+  for (const std::string& n : names)
+    for (int rich = 2; rich >= 0; --rich) {  // 2: badge and symbols, 1: badge, 0: the name
+      if (rich > 0 && !show_badge) continue;
+      Label l;
+      add_text(l, n, fs, p.y - 3);
+      if (rich > 0) {
+        Box b;
+        l.svg += army_badge(p, badge_text, &b);
+        l.boxes.push_back(b);
+      }
+      if (rich == 2) {
+        Box b;
+        const std::string row = r >= 28 ? symbol_row(a, p, sea, &b) : "";
+        if (row.empty()) continue;
+        l.svg += row;
+        l.boxes.push_back(b);
+      }
+      out.push_back(std::move(l));
+    }
+  // The smallest: the code (with the army count when there is one to tell), a little smaller.
+  Label code;
+  add_text(code, show_badge ? a.code + " " + std::to_string(a.armies) : a.code, 9, p.y + 3, true);
+  out.push_back(std::move(code));
+  Label bare;
+  add_text(bare, a.code, 8, p.y + 3, true);
+  out.push_back(std::move(bare));
+  return out;
 }
+
+// The labels placed so far, per area, with a grid of kCell-pixel cells over them so that a check
+// looks only at the labels nearby (the check stays linear in the number of areas).
+class Placed {
+ public:
+  explicit Placed(std::size_t n) : boxes_(n), version_(n, 0) {}
+
+  bool clear(const Label& l, std::size_t self) const {
+    for (const Box& a : l.boxes)
+      for (long gx = cell(a.x0); gx <= cell(a.x1); ++gx)
+        for (long gy = cell(a.y0); gy <= cell(a.y1); ++gy) {
+          const auto it = grid_.find({gx, gy});
+          if (it == grid_.end()) continue;
+          for (const auto& [j, version] : it->second) {
+            if (j == self || version != version_[j]) continue;
+            for (const Box& b : boxes_[j])
+              if (a.hits(b)) return false;
+          }
+        }
+    return true;
+  }
+  // Area i's label becomes `boxes` (its earlier boxes no longer count).
+  void set(std::size_t i, std::vector<Box> boxes) {
+    ++version_[i];
+    for (const Box& b : boxes)
+      for (long gx = cell(b.x0); gx <= cell(b.x1); ++gx)
+        for (long gy = cell(b.y0); gy <= cell(b.y1); ++gy)
+          grid_[{gx, gy}].emplace_back(i, version_[i]);
+    boxes_[i] = std::move(boxes);
+  }
+
+ private:
+  static constexpr double kCell = 32;
+  static long cell(double v) { return static_cast<long>(std::floor(v / kCell)); }
+  std::vector<std::vector<Box>> boxes_;
+  std::vector<unsigned> version_;
+  std::map<std::pair<long, long>, std::vector<std::pair<std::size_t, unsigned>>> grid_;
+};
 
 }  // namespace
 
 void draw_labels(const Scene& sc, std::string& s) {
+  Placed placed(sc.n);
+  std::vector<std::string> svg(sc.n);
+  std::vector<Point> at(sc.anchor.begin(), sc.anchor.end());
+  // Seas are labelled only where there is room: they are no order's subject.
+  const auto needs_label = [&](std::size_t i) { return sc.model.areas[i].kind != "sea"; };
+  // 1. The smallest label of every land area and city, nudged where it would cover another.
+  for (std::size_t i = 0; i < sc.n; ++i) {
+    if (!needs_label(i)) continue;
+    const Point p = sc.anchor[i];
+    const double dy = 11, dx = 14;
+    const Point tries[] = {p,
+                           {p.x, p.y - dy},
+                           {p.x, p.y + dy},
+                           {p.x - dx, p.y},
+                           {p.x + dx, p.y},
+                           {p.x - dx, p.y - dy},
+                           {p.x + dx, p.y + dy},
+                           {p.x + dx, p.y - dy},
+                           {p.x - dx, p.y + dy},
+                           {p.x, p.y - 2 * dy},
+                           {p.x, p.y + 2 * dy}};
+    bool done = false;
+    for (const Point& q : tries) {
+      std::vector<Label> v = label_variants(sc, i, q);
+      for (std::size_t k = v.size() - 2; k < v.size() && !done; ++k) {  // code (and armies)
+        if (!placed.clear(v[k], i)) continue;
+        placed.set(i, std::move(v[k].boxes));
+        svg[i] = std::move(v[k].svg);
+        at[i] = q;
+        done = true;
+      }
+      if (done) break;
+    }
+    if (!done) {  // nowhere clear: the code at the anchor all the same
+      std::vector<Label> v = label_variants(sc, i, sc.anchor[i]);
+      placed.set(i, std::move(v.back().boxes));
+      svg[i] = std::move(v.back().svg);
+    }
+  }
+  // 2. Largest territories first, each label as rich as stays clear of the others.
+  std::vector<std::size_t> order(sc.n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return sc.room[a] > sc.room[b]; });
+  for (std::size_t i : order) {
+    if (sc.room[i] < 7) continue;
+    if (at[i].x != sc.anchor[i].x || at[i].y != sc.anchor[i].y) continue;  // already crowded
+    std::vector<Label> v = label_variants(sc, i, sc.anchor[i]);
+    const std::size_t smallest = needs_label(i) ? v.size() - 2 : v.size();
+    for (std::size_t k = 0; k < smallest; ++k) {
+      if (sc.room[i] < 16 && k + 2 < v.size()) continue;  // too small for a name
+      if (!placed.clear(v[k], i)) continue;
+      placed.set(i, std::move(v[k].boxes));
+      svg[i] = std::move(v[k].svg);
+      break;
+    }
+  }
   s += "<g class=\"labels\">\n";
   for (std::size_t i = 0; i < sc.n; ++i)
-    s += sc.marker[i] ? city_label(sc.model.areas[i], sc.anchor[i], sc.room[i])
-                      : territory_label(sc, i);
+    if (!svg[i].empty())
+      s += "<g data-for=\"" + xml_escape(sc.model.areas[i].code) + "\">" + svg[i] + "</g>\n";
   s += "</g>\n";
 }
 

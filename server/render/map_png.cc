@@ -83,7 +83,8 @@ Result<std::string> svg_to_png(std::string_view svg, const PngLimits& limits) {
     return Status::InvalidArgument(
         "svg_to_png: the SVG has no usable size (absolute width and height, or a viewBox)");
   const auto [w, h] = *size;
-  const double scale = std::min({1.0, limits.max_width / w, limits.max_height / h});
+  const double up = limits.min_width > 0 ? std::max(1.0, limits.min_width / w) : 1.0;
+  const double scale = std::min({up, limits.max_width / w, limits.max_height / h});
   const int out_w = std::clamp(static_cast<int>(std::lround(w * scale)), 1, limits.max_width);
   const int out_h = std::clamp(static_cast<int>(std::lround(h * scale)), 1, limits.max_height);
 

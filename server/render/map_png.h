@@ -2,8 +2,8 @@
 //
 // Bounded: the input is at most PngLimits::max_svg_bytes and has no DOCTYPE or ENTITY
 // declaration (so no entity expansion); the image is the SVG's intrinsic size (width/height,
-// else its viewBox) scaled down, aspect ratio kept, to fit max_width x max_height pixels (never
-// scaled up); librsvg loads no external resource (the document has no
+// else its viewBox) scaled down, aspect ratio kept, to fit max_width x max_height pixels (scaled
+// up only to PngLimits::min_width); librsvg loads no external resource (the document has no
 // base URL) and keeps its own element and nesting limits (no RSVG_HANDLE_FLAG_UNLIMITED).
 // Malformed input is an error Status naming what is wrong, never a crash. Time grows with the
 // element count and the pixel count and a render cannot be interrupted: pass SVG this program
@@ -29,6 +29,9 @@ struct PngLimits {
   int max_height = 1600;                 // pixels
   std::size_t max_svg_bytes = 8u << 20;  // input size
   bool opaque = true;  // white under the SVG (mail readers in dark mode); false: transparent
+  // The least width: a smaller SVG is scaled up to it (within max_width and max_height); 0 never
+  // scales up.
+  int min_width = 0;
 };
 
 // The PNG bytes of `svg` rendered as described above. InvalidArgument when the input is empty,

@@ -199,7 +199,9 @@ Scene build_scene(const MapModel& model, const MapStyle& style) {
   sc.marker = drawn_as_markers(model);
   const auto territories_n =
       static_cast<double>(std::count(sc.marker.begin(), sc.marker.end(), false));
-  const double base = std::clamp(90 * std::sqrt(territories_n), 600.0, 1200.0);
+  // At 1x the canvas is about as wide as a desktop page shows it (map.css: the page's width), so
+  // labels are drawn at about their size on screen.
+  const double base = std::clamp(90 * std::sqrt(territories_n), 1000.0, 1600.0);
   sc.lay = layout_areas(model, base * zoom);
   index_codes(sc);
   shape_territories(sc);

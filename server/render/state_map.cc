@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "server/render/report_arrows.h"
 #include "server/render/svg_map.h"
 
 namespace adj::render {
@@ -64,8 +65,9 @@ Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& 
                                   std::size_t max_png_bytes) {
   if (!state.is_object())
     return Status::InvalidArgument("state_map_png: the state is not an object");
-  const std::string svg =
-      render::render_svg_map(render::map_model_from_state(drawable_state(state)));
+  render::MapModel model = render::map_model_from_state(drawable_state(state));
+  if (auto r = state.find("report"); r != state.end()) model.arrows = arrows_from_report(*r);
+  const std::string svg = render::render_svg_map(model);
   auto png = svg_to_png(svg, limits);
   // A detailed map's PNG grows about with its pixel count: fewer pixels, by the excess and a
   // margin, twice at most.

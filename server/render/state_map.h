@@ -19,19 +19,24 @@ namespace adj::render {
 // text layout time.
 nlohmann::json drawable_state(const nlohmann::json& state);
 
-// What state_map_png aims under by default: report mails leave out a map over 512 KiB
+// The size of the map report mails attach: at least 1,200 pixels wide (scaled up from the SVG's
+// own size when it is smaller), at most 1,800.
+inline constexpr PngLimits kMailMapLimits{1800, 1800, 8u << 20, true, 1200};
+
+// What state_map_png aims under by default: report mails leave out a map over 1 MiB
 // (mail::kMaxMapAttachmentBytes).
-inline constexpr std::size_t kMapPngBudget = 480u << 10;
+inline constexpr std::size_t kMapPngBudget = 1000u << 10;
 
 // `state`: a state document (to_json(GameState), the `game show --json` form), drawn as
-// drawable_state(state). When the PNG is over `max_png_bytes` (0: no bound) the map is drawn
-// again with fewer pixels (aspect kept), at most twice; the result may still be over (the caller
-// checks). Errors as svg_to_png's; InvalidArgument when `state` is not a JSON object.
+// drawable_state(state); with a "report" member (a player's report JSON) its moves and battles
+// are drawn as arrows (arrows_from_report). When the PNG is over `max_png_bytes` (0: no bound) the
+// map is drawn again with fewer pixels (aspect kept), at most twice; the result may still be over
+// (the caller checks). Errors as svg_to_png's; InvalidArgument when `state` is not a JSON object.
 Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits = {},
                                   std::size_t max_png_bytes = kMapPngBudget);
 
 // state_map_png with `limits` as a function (the mail layer's MapPainter, report_map.h).
 std::function<Result<std::string>(const nlohmann::json&)> map_painter(
-    PngLimits limits = {}, std::size_t max_png_bytes = kMapPngBudget);
+    PngLimits limits = kMailMapLimits, std::size_t max_png_bytes = kMapPngBudget);
 
 }  // namespace adj::render

@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -196,11 +198,15 @@ class ReportMapMail : public mail_test::MailFixture {
     };
     make_ingest();
   }
-  // The map after `turn` as the renderer draws it.
-  std::string expected_map(int turn) {
+  // The map after `turn` as the renderer draws it; with `player`, with that player's report's
+  // arrows.
+  std::string expected_map(int turn, const std::string& player = "",
+                           const render::PngLimits& limits = {}) {
     auto st = store_->load_state("britain-1", turn + 1);
     EXPECT_TRUE(st.ok());
-    auto png = render::state_map_png(to_json(*st));
+    Json drawn = to_json(*st);
+    if (!player.empty()) drawn["report"] = services_->report("britain-1", player, turn)->json;
+    auto png = render::state_map_png(drawn, limits);
     EXPECT_TRUE(png.ok());
     return png.ok() ? *png : std::string();
   }
@@ -211,14 +217,18 @@ TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
   auto n = ingest_->queue_turn_reports("britain-1", 1);
   ASSERT_TRUE(n.ok()) << n.status().to_string();
   ASSERT_EQ(*n, 5);
-  EXPECT_EQ(painted_, 1);  // once for all players
-  const std::string map = expected_map(1);
+  EXPECT_EQ(painted_, 5);  // once per player: each map has that player's arrows
+  const std::string plain = expected_map(1);
   auto before = store_->load_state("britain-1", 1);
   ASSERT_TRUE(before.ok());
-  EXPECT_NE(map, *render::state_map_png(to_json(*before))) << "the map after the turn";
-  const auto size = render::png_size(map);
-  ASSERT_TRUE(size.ok());
+  EXPECT_NE(plain, *render::state_map_png(to_json(*before))) << "the map after the turn";
+  std::map<std::string, std::string> code_of;
+  for (const auto& p : before->players) code_of[p.email] = p.code;
   for (const OutboxMessage& m : outbox()) {
+    const std::string map = expected_map(1, code_of[m.to]);
+    EXPECT_NE(map, plain) << m.to << ": the player's moves and battles are drawn";
+    const auto size = render::png_size(map);
+    ASSERT_TRUE(size.ok());
     const Message got = read_message(m.raw);
     EXPECT_EQ(got.type, "multipart/mixed");
     const auto maps = pngs(got);
@@ -283,7 +293,18 @@ TEST_F(ReportMapMail, ResendAttachesTheMapOfTheTurnItSends) {
   const auto maps = pngs(read_message(outbox().at(0).raw));
   ASSERT_EQ(maps.size(), 1u);
   EXPECT_EQ(maps[0].filename, "map-turn-1.png");
-  EXPECT_EQ(maps[0].data, expected_map(1));
+  EXPECT_EQ(maps[0].data, expected_map(1, "WSX"));
+}
+
+TEST_F(ReportMapMail, TheMailMapIsAtLeast1200PixelsWide) {
+  const auto size = render::png_size(expected_map(1, "WSX", render::kMailMapLimits));
+  ASSERT_TRUE(size.ok());
+  EXPECT_GE(size->first, 1200);
+  EXPECT_LE(size->first, 1800);
+  const std::string png = expected_map(1, "WSX", render::kMailMapLimits);
+  EXPECT_LE(png.size(), render::kMapPngBudget);
+  std::printf("mail map of dark-age-britain: %d x %d px, %zu bytes\n", size->first, size->second,
+              png.size());
 }
 
 TEST_F(ReportMapMail, CorrectionsAttachTheMapPaintedOncePerTurn) {
@@ -386,8 +407,8 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
   ASSERT_TRUE(store.ok()) << store.status().to_string();
   auto after = (*store)->load_state("britain-1", 2);
   ASSERT_TRUE(after.ok()) << after.status().to_string();
-  const auto map = render::state_map_png(to_json(*after));
-  ASSERT_TRUE(map.ok());
+  const auto plain = render::state_map_png(to_json(*after), render::kMailMapLimits);
+  ASSERT_TRUE(plain.ok());
   for (const std::string& raw : reports) {
     EXPECT_TRUE(map_contains(raw, "X-Peer:")) << "received by the relay";
     const Message got = read_message(raw);
@@ -397,10 +418,11 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
     EXPECT_EQ(maps[0].filename, "map-turn-1.png");
     const auto size = render::png_size(maps[0].data);
     ASSERT_TRUE(size.ok()) << size.status().to_string();
-    EXPECT_GT(size->first, 100);
-    EXPECT_LE(size->first, 1600);
-    EXPECT_LE(size->second, 1600);
-    EXPECT_EQ(maps[0].data, *map);
+    EXPECT_GE(size->first, 1200);  // render::kMailMapLimits
+    EXPECT_LE(size->first, 1800);
+    EXPECT_LE(size->second, 1800);
+    // Nobody sent orders: no arrows, so each map is the plain one at the mail's size.
+    EXPECT_EQ(maps[0].data, *plain);
   }
   EXPECT_FALSE(map_contains(::adj::testing::read_file(log), "report_map_failed"));
 }

@@ -48,7 +48,8 @@ TEST_F(WebMapPages, GamePageHasTheMapWithZoomLinksAndTheLegendBesideIt) {
   EXPECT_EQ(map.find("<g class=\"legend\""), std::string::npos);  // the HTML one instead
   EXPECT_NE(r.body.find("Wessex (WSX)"), std::string::npos);
   const double w1 = std::stod(svg_width(r.body));
-  EXPECT_LE(w1, 600);
+  EXPECT_LE(w1, 1000);
+  EXPECT_GE(w1, 700);
 
   Response z = get_zoom("/games/britain-1", "4");
   ASSERT_EQ(z.status, 200);

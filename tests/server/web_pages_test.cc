@@ -124,6 +124,7 @@ TEST_F(WebPages, HostileNamesAreEscaped) {
   // The only scripts are the static files and the order builder's JSON block (issue 13).
   const auto own_scripts_removed = [](std::string body) {
     for (const std::string ok : {"<script src=\"/static/time.js\" defer></script>",
+                                 "<script src=\"/static/map.js\" defer></script>",
                                  "<script src=\"/static/orders.js\" defer></script>",
                                  "<script type=\"application/json\" id=\"order-data\">"}) {
       for (std::size_t at = body.find(ok); at != std::string::npos; at = body.find(ok))
