@@ -90,7 +90,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
                 {"status", st.value("status", "")},
                 {"over", st.value("status", "") == "finished"},  // archive_routes.cc
                 {"deadline", deadline_text(ctx, game)},
-                {"gm_address", gm_address_of(ctx, game)},
+                {"gm_address", route::or_null(gm_address_of(ctx, game))},
                 {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
                 {"map", map_block(map, map_zoom(req.query), game_path(game))},
                 {"automatic_layout", automatic},

@@ -139,7 +139,7 @@ Response join_form(WebContext& ctx, const Request& req, const std::string& game,
                 {"example", example},
                 {"error", error.empty() ? Json() : Json(error)},
                 {"done", done.empty() ? Json() : Json(done)}};
-  model["mail_address"] = ctx.config().mail_address;
+  model["mail_address"] = route::or_null(ctx.config().mail_address);
   Response r =
       page(render_page("Join " + g->name, "membership_join", model, nav(ctx, req, game, g->name)),
            status);

@@ -50,6 +50,10 @@ http::Response hardened_redirect(const std::string& to);
 // A 303 redirect with only "Cache-Control: no-store".
 http::Response no_store_redirect(const std::string& to);
 
+// `s`, or null when it is empty: for a {{#...}} section of a template, whose renderer takes an
+// empty string as true.
+inline Json or_null(const std::string& s) { return s.empty() ? Json() : Json(s); }
+
 // `j` as compact JSON text; invalid UTF-8 is replaced, never thrown on.
 std::string json_text(const Json& j);
 // A JSON answer; `no_store` adds "Cache-Control: no-store".

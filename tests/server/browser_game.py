@@ -1062,9 +1062,16 @@ class Game:
         for name in ("game", "standings_open"):
             check(layout.rows_checked.get(name, 0) > 0,
                   "no table row of the %s page was measured at phone width" % name)
-        return "%s; table rows measured at %d px: %s" % (
+        # The maps of the game page, the orders page and a report were measured at 1280 px.
+        for name in ("game", "player_page", "report"):
+            check(layout.maps_measured.get(name, 0) >= layout.MAP_MIN_WIDTH,
+                  "the %s page's map was not measured at least %d px wide (%s)"
+                  % (name, layout.MAP_MIN_WIDTH, layout.maps_measured.get(name)))
+        return "%s; table rows measured at %d px: %s; maps at %d px: %s" % (
             done, layout.PHONE["width"],
-            ", ".join("%s %d" % kv for kv in sorted(layout.rows_checked.items()) if kv[1]))
+            ", ".join("%s %d" % kv for kv in sorted(layout.rows_checked.items()) if kv[1]),
+            layout.DESKTOP["width"],
+            ", ".join("%s %.0f" % kv for kv in sorted(layout.maps_measured.items())))
 
     def layout_after_end(self):
         a, ann = self.anon_page(), self.pages["ann"]

@@ -23,6 +23,8 @@ import zoneinfo
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
 DESKTOP = {"width": 1280, "height": 900, "deviceScaleFactor": 1, "mobile": False}
+MAP_MIN_WIDTH = 800
+maps_measured = {}  # page name -> the map's width at DESKTOP, for the pages that have one
 MAX_SHOT_HEIGHT = 3000
 ROW_CELLS, ROW_CHARS, ROW_LINES = 5, 60, 2
 rows_checked = {}  # page name -> how many table rows check_here measured at PHONE width
@@ -133,6 +135,14 @@ def check_here(page, name, shots=""):
     if d["scroll"] > d["inner"]:
         problems.append("at %d px it scrolls sideways: %s px (%s)"
                         % (DESKTOP["width"], d["scroll"], ", ".join(d["wide"]) or "?"))
+    # A map uses the page's width: at least MAP_MIN_WIDTH px at 1280 (issue 31).
+    map_width = page.eval("(() => { const s = document.querySelector('.map-box svg.map');"
+                          " return s ? s.getBoundingClientRect().width : null; })()")
+    if map_width is not None and map_width < MAP_MIN_WIDTH:
+        problems.append("at %d px the map is %.0f px wide, under %d"
+                        % (DESKTOP["width"], map_width, MAP_MIN_WIDTH))
+    if map_width is not None:
+        maps_measured[name] = map_width
     if shots:
         _shot(page, os.path.join(shots, "layout_%s_desktop.png" % name), DESKTOP, d["height"])
     if problems:

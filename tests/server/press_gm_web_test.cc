@@ -121,6 +121,9 @@ TEST_F(PressGmWeb, TheGmWritesToAllOrSomeFromTheDesk) {
 
 TEST_F(PressGmWeb, TheGmAddressIsAnOptionAndPlayersAreToldWhetherTheGmReadsPrivatePress) {
   const std::string gm = gm_cookie();
+  // No address yet: the game page names the press page alone (no dangling ", or").
+  EXPECT_NE(get("/games/britain-1").body.find("id=\"gm-contact\">write to the GM"),
+            std::string::npos);
   Response bad = post("/gm/games/britain-1/press/options",
                       {{"press", "private"}, {"gm_address", "not an address"}}, gm);
   EXPECT_EQ(bad.status, 400);
