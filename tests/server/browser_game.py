@@ -1139,6 +1139,22 @@ class Game:
         p.eval(click % nvl_near[-1])
         check(p.eval("document.getElementById('ob-target').value") == nvl_near[-1],
               "a click on %s did not pick it as the target" % nvl_near[-1])
+        # Zoom without a reload (map.js): + widens the map inside its box, which then scrolls.
+        p.eval("window.__noReload = true")
+        before = p.eval("document.querySelector('#orders-map svg.map')"
+                        ".getBoundingClientRect().width")
+        p.eval("document.querySelector('#orders-map .map-zoom-in').click()")
+        p.eval("document.querySelector('#orders-map .map-zoom-in').click()")
+        after = p.eval("document.querySelector('#orders-map svg.map')"
+                       ".getBoundingClientRect().width")
+        check(p.eval("window.__noReload === true"), "zooming reloaded the page")
+        check(after > 1.9 * before, "zoom in twice: the map went from %.0f to %.0f px"
+              % (before, after))
+        check(p.eval("(() => { const b = document.querySelector('#orders-map .map-box');"
+                     " return b.scrollWidth > b.clientWidth; })()"),
+              "the zoomed map's box does not scroll")
+        p.eval("document.querySelector('#orders-map .map-zoom-out').click();"
+               "document.querySelector('#orders-map .map-zoom-out').click()")
         # The real orders: clear, then DEFEND NHL and DEFEND NVL, and an END the next line
         # must go before.
         p.eval("document.getElementById('orders').value = 'END\\n'")
