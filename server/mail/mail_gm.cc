@@ -157,23 +157,28 @@ Result<ProcessResult> MailIngest::handle_gm_mail(Context& c, const std::string& 
   const std::string text = without_quotes_and_signature(c.mail.texts.front().text);
   const ParsedOrderFile header = parse_order_file(text);
   const std::optional<std::string> game = find_game(c, header.game);
-  if (!game)
-    return refuse(c, "GM mail without a game",
-                  "A message with a GM line needs a GAME <game-id> line too; nothing was sent.");
+  Press press = app_.press();
+  Result<std::string> address = std::string();
+  if (game) {
+    address = press.gm_address(*game);
+    if (!address.ok() && address.status().code() != StatusCode::kNotFound) return address.status();
+  }
+  // Not from the game's GM address: a player's mail with a line that happens to start with "GM"
+  // ("GM thanks"), read as any other mail (the token is never checked, so never counted).
+  if (!game || !address.ok() || address->empty() || !iequals(*address, c.sender)) {
+    c.secret.clear();
+    return handle_orders(c);
+  }
   const ThrottleKeys keys{throttle_keys(c, *game, "").client, kThrottleKeyGm};
   auto locked = throttled(c, keys);
   if (!locked.ok()) return locked.status();
   if (*locked) return std::move(**locked);
-  Press press = app_.press();
-  auto address = press.gm_address(*game);
-  if (!address.ok() && address.status().code() != StatusCode::kNotFound) return address.status();
-  const bool from_gm = address.ok() && !address->empty() && iequals(*address, c.sender);
   const bool right = same_token(token, config_.gm_token);
   if (throttle_ && !right) ADJ_RETURN_IF_ERROR(throttle_record(keys, false, *game, ""));
-  if (!right || !from_gm)
+  if (!right)
     return refuse(c, "GM mail refused for " + *game,
-                  "A message with a GM line must carry the GM token and come from the game's GM "
-                  "address; this one does not, so nothing in it was read or sent.");
+                  "A message with a GM line must carry the GM token; this one does not, so "
+                  "nothing in it was read or sent.");
   if (throttle_) ADJ_RETURN_IF_ERROR(throttle_record(keys, true, *game, ""));
   const PressExtract blocks = extract_press_blocks(text);
   std::string body;

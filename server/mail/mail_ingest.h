@@ -281,7 +281,8 @@ class MailIngest {
   Result<std::string> press_answer(Context& c, const std::string& game, const std::string& player,
                                    const std::vector<PressBlock>& blocks, int* sent = nullptr);
   // Mail between players and the GM (mail_gm.cc). The GM's own mail: a "GM <token>" line, from
-  // the game's GM address, whose PRESS blocks go out as the GM's press.
+  // the game's GM address, whose PRESS blocks go out as the GM's press; from any other address
+  // it is read as other mail is (handle_orders).
   Result<ProcessResult> handle_gm_mail(Context& c, const std::string& token);
   // A player's letter to the GM: `text` (the message without quotes and signature) read as no
   // orders and no command (`parsed`), signed with the PLAYER line or sent from a player's

@@ -123,22 +123,28 @@ TEST_F(GmMail, TheGmsOwnMailSendsPressAsTheGm) {
   const std::string body =
       "GAME britain-1\r\nGM the-gm-token\r\nPRESS TO ALL\r\nTurn 2 runs a day "
       "late.\r\nENDPRESS\r\n";
-  // From elsewhere, or with a wrong token: refused, nothing sent.
+  // From elsewhere: read as any mail (no GM press); with a wrong token: refused, nothing sent.
   auto r = ingest(message("mallory@example.net", "press", "g1", body));
-  EXPECT_EQ(r.action, "refusal") << r.outcome;
+  EXPECT_NE(r.action, "gm-press") << r.outcome;
   r = ingest(message(kGmAddress, "press", "g2",
                      "GAME britain-1\r\nGM wrong\r\nPRESS TO ALL\r\nx\r\nENDPRESS\r\n"));
   EXPECT_EQ(r.action, "refusal") << r.outcome;
   EXPECT_TRUE(press().empty());
   for (const OutboxMessage& m : outbox()) EXPECT_FALSE(ingest_contains(m.raw, "the-gm-token"));
 
+  // A player's letter with a line starting with GM is a letter, not GM mail.
+  r = ingest(message("wessex@example.org", "thanks", "g4", "GM thanks\r\nFor the extension.\r\n"));
+  EXPECT_EQ(r.action, "to-gm") << r.outcome;
+  ASSERT_EQ(press().size(), 1u);
+  EXPECT_EQ(press()[0].recipients, std::vector<std::string>{kGmPressCode});
+
   r = ingest(message(kGmAddress, "press", "g3", body));
   EXPECT_EQ(r.action, "gm-press") << r.outcome;
   const auto kept = press();
-  ASSERT_EQ(kept.size(), 1u);
-  EXPECT_EQ(kept[0].sender, kGmPressCode);
-  EXPECT_TRUE(kept[0].to_all);
-  EXPECT_EQ(kept[0].body, "Turn 2 runs a day late.");
+  ASSERT_EQ(kept.size(), 2u);
+  EXPECT_EQ(kept[1].sender, kGmPressCode);
+  EXPECT_TRUE(kept[1].to_all);
+  EXPECT_EQ(kept[1].body, "Turn 2 runs a day late.");
   const mail::ParsedMail ack = only("gm-press-ack");
   EXPECT_TRUE(ingest_contains(ack.text, "sent to everyone"));
   EXPECT_FALSE(ingest_contains(ack.text, "the-gm-token"));
