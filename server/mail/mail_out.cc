@@ -150,7 +150,9 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
-  // A new holder of a position is also told the position, the deadline and given the map.
+  // A new holder of a position is also told the position and the deadline; at the game's start
+  // (turn 1 open) the mail carries the map too (later holders, a takeover or a replacement, have
+  // the game page's: painting holds up the mail it answers).
   const int open_turn = state->value("turn", 1);
   const bool playing = with_link && state->value("status", "") != "finished" &&
                        state->value("status", "") != "signup";
@@ -160,8 +162,8 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
     auto sched = admin_.schedule(game);
     if (!sched.ok()) return sched.status();
     due = deadline_sentence(open_turn, sched->deadline);
-    map = report_map(config_.map_painter, services_, game, open_turn - 1);
-    if (map) map->filename = "map-turn-" + std::to_string(open_turn) + "-start.png";
+    if (open_turn == 1) map = report_map(config_.map_painter, services_, game, 0);
+    if (map) map->filename = "map-turn-1-start.png";
   }
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
