@@ -46,13 +46,20 @@ Result<int> NoticeMailer::deliver(int limit) {
     text += kSignature;
     std::optional<MailAttachment> map;
     if (const auto turn = correction_turn(n); turn && painter_) {
-      // The key without its player: one map per game, turn and run (a re-run changes the map).
-      const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
-      if (map_for_ != key) {
-        map_ = report_map(painter_, services_, n.game, *turn);
-        map_for_ = key;
+      // The player's own arrows when their report has any; else the plain map, painted once
+      // per game, turn and run (the key without its player: a re-run changes the map).
+      auto rep = n.players.size() == 1 ? services_.report(n.game, n.players[0], *turn)
+                                       : Result<ReportRecord>(Status::NotFound("no player"));
+      if (rep.ok() && report_draws_arrows(rep->json)) {
+        map = report_map(painter_, services_, n.game, *turn, &rep->json);
+      } else {
+        const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
+        if (map_for_ != key) {
+          map_ = report_map(painter_, services_, n.game, *turn);
+          map_for_ = key;
+        }
+        map = map_;
       }
-      map = map_;
     }
     const std::string domain = domain_of(from_.address);
     for (const Mailbox& rcpt : to) {
