@@ -199,7 +199,8 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
               std::to_string(on_record.value("rejected", 0)) +
               " rejected). Sending a new file replaces them.";
   }
-  const Json builder = order_builder_model(st, me.player, engine.get());
+  Json position;
+  const Json builder = order_builder_model(st, me.player, engine.get(), &position);
   Json model = {{"game", game},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
@@ -212,7 +213,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"submission", std::move(submission)},
                 {"template", order_skeleton(st, me.player)},
                 {"order_data", script_json(builder)},
-                {"position", order_position_model(st, me.player, builder)},
+                {"position", std::move(position)},
                 {"orders_text", text},
                 {"result", std::move(result)},
                 {"on_record", std::move(on_record)},

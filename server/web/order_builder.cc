@@ -60,9 +60,29 @@ Json legal_choices(const Json& a, const GameState& st, const Player& me, const C
   return out;
 }
 
+// The position of `me` in `st` as the orders page shows it (order_builder.h), with the costs of
+// the actions offered.
+Json position_of(const GameState& st, const Player& me, const Json& offered) {
+  Json areas = Json::array();
+  for (const Area& a : st.areas)
+    if (a.owner == me.code)
+      areas.push_back({{"code", a.code}, {"name", a.name}, {"armies", a.armies}});
+  Json costs = Json::array();
+  for (const Json& a : offered) {
+    const std::string verb = a["verb"];
+    const int bp = st.rules.cost(verb);
+    std::string words = bp == 0 ? "free" : bp == 1 ? "1 BP" : std::to_string(bp) + " BPs";
+    if (verb == "LEVY") words += " per army";
+    if (verb == "ORDER" || verb == "GIFT") words = "the BPs given";
+    costs.push_back({{"verb", verb}, {"cost", words}});
+  }
+  return {{"bp", me.bp}, {"areas", std::move(areas)}, {"costs", std::move(costs)}};
+}
+
 }  // namespace
 
-Json order_builder_model(const Json& state, const std::string& player, const CombatEngine* engine) {
+Json order_builder_model(const Json& state, const std::string& player, const CombatEngine* engine,
+                         Json* position) {
   std::map<std::string, const Json*> by_code;
   std::vector<std::string> own;
   if (auto it = state.find("areas"); it != state.end() && it->is_array())
@@ -134,34 +154,13 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
       legal[a["verb"].get<std::string>()] = std::move(choices);
       offered.push_back(std::move(a));
     }
+  if (position) *position = me ? position_of(*st, *me, offered) : Json();
   return {{"player", player},
           {"areas", std::move(areas)},
           {"own", own},
           {"kingdoms", std::move(kingdoms)},
           {"actions", std::move(offered)},
           {"legal", std::move(legal)}};
-}
-
-Json order_position_model(const Json& state, const std::string& player, const Json& builder) {
-  if (!state.is_object()) return nullptr;
-  Result<GameState> st = state_from_json(state);
-  if (!st.ok()) return nullptr;
-  const Player* me = st->find_player(player);
-  if (!me) return nullptr;
-  Json areas = Json::array();
-  for (const Area& a : st->areas)
-    if (a.owner == player)
-      areas.push_back({{"code", a.code}, {"name", a.name}, {"armies", a.armies}});
-  Json costs = Json::array();
-  for (const Json& a : builder.value("actions", Json::array())) {
-    const std::string verb = a["verb"];
-    const int bp = st->rules.cost(verb);
-    std::string words = bp == 0 ? "free" : bp == 1 ? "1 BP" : std::to_string(bp) + " BPs";
-    if (verb == "LEVY") words += " per army";
-    if (verb == "ORDER" || verb == "GIFT") words = "the BPs given";
-    costs.push_back({{"verb", verb}, {"cost", words}});
-  }
-  return {{"bp", me->bp}, {"areas", std::move(areas)}, {"costs", std::move(costs)}};
 }
 
 std::string script_json(const Json& model) {

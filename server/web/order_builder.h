@@ -26,16 +26,14 @@ namespace adj::web {
 // not read as a game (state_from_json) offers no action.
 // `engine` is the game's engine (a script engine declares its own traits); when null it is found
 // by the state's engine name among the built-in engines.
-nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player,
-                                   const CombatEngine* engine = nullptr);
-
-// What the orders page shows of `player`'s position in `state` before the form:
+// `position`, when not null, receives what the orders page shows of the player's position, from
+// the same reading of the state:
 //   {"bp", "areas": [{"code", "name", "armies"}], "costs": [{"verb", "cost"}]}
-// "cost" is the action's BPs in words ("3 BPs per army", "the BPs given", "free"), for each
-// action of `builder` (order_builder_model of the same state and player). Null when the state
-// does not read as a game or has no such player.
-nlohmann::json order_position_model(const nlohmann::json& state, const std::string& player,
-                                    const nlohmann::json& builder);
+// "cost" is each offered action's BPs in words ("3 BPs per army", "the BPs given", "free"); null
+// when the state does not read as a game or has no such player.
+nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player,
+                                   const CombatEngine* engine = nullptr,
+                                   nlohmann::json* position = nullptr);
 
 // `model` as JSON text safe inside <script type="application/json">: '<', '>' and '&' are
 // written as \u003c, \u003e and \u0026, so no text from a scenario can end the element.

@@ -43,8 +43,7 @@ Response gm_page(WebContext& ctx, const Request& req, const std::string& game,
   if (!list.ok()) return status_page(list.status());
   auto inbox = press.gm_inbox(game);
   if (!inbox.ok()) return status_page(inbox.status());
-  auto address = press.gm_address(game);
-  if (!address.ok()) return status_page(address.status());
+  const std::string address = effective_gm_address(*opts, ctx.app().config().gm_address);
   const CsrfToken csrf = csrf_token(req);
   Json levels = Json::array();
   for (const char* l : {"none", "public", "private", "anonymous"})
@@ -67,7 +66,7 @@ Response gm_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"gm_reads_private", opts->gm_reads_private},
                 {"gm_address", opts->gm_address},
                 {"host_gm_address", route::or_null(ctx.app().config().gm_address)},
-                {"effective_gm_address", route::or_null(*address)},
+                {"effective_gm_address", route::or_null(address)},
                 {"can_send", state->value("status", "") != "finished"},
                 {"kingdoms", std::move(kingdoms)},
                 {"all_checked", kept.to.empty() || kept_has("ALL")},

@@ -247,8 +247,7 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
   }
   const std::string level = opts->press;
   const bool over = state->value("status", "") == "finished";
-  auto gm_address = press.gm_address(game);
-  if (!gm_address.ok()) return status_page(gm_address.status());
+  const std::string gm_address = effective_gm_address(*opts, ctx.app().config().gm_address);
   const CsrfToken csrf = csrf_token(req);
   Json model = {{"game", game},
                 {"game_name", state->value("name", game)},
@@ -261,7 +260,7 @@ Response inbox_page(WebContext& ctx, const Request& req, const std::string& game
                 {"press_on", level != "none"},
                 {"gm_checked", std::find(kept_to.begin(), kept_to.end(), "GM") != kept_to.end()},
                 {"gm_reads_private", opts->gm_reads_private},
-                {"gm_address", route::or_null(*gm_address)},
+                {"gm_address", route::or_null(gm_address)},
                 {"example_to", example.empty() ? std::string("ALL") : example},
                 {"mail_address", route::or_null(ctx.config().mail_address)},
                 {"over", over},
