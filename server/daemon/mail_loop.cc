@@ -28,6 +28,9 @@ namespace asio = boost::asio;
 
 namespace {
 
+// The mail thread's nice value: a third of a normal thread's share under contention.
+constexpr int kMailThreadNice = 5;
+
 // Runs `fn` on a pool thread, logging an exception instead of letting it end the process (e.g.
 // the database cannot be opened for want of file descriptors; the work is retried later).
 template <class F>
@@ -308,12 +311,14 @@ void MailLoop::Impl::arm_deliver(std::chrono::milliseconds delay) {
 MailLoop::MailLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
                    mail::MailSender& sender, const ServeOptions& o)
     : impl_(std::make_unique<Impl>(app, metrics, config, sender, o)) {
-  // Answering, delivering and the Maildir scan are background work: at nice 19 the mail thread
-  // yields the CPU to the listeners (acknowledging a message is what a client waits for) and
-  // catches up as soon as the CPU is free.
+  // Answering, delivering and the Maildir scan are background work: at kMailThreadNice the mail
+  // thread yields the CPU to the listeners (acknowledging a message is what a client waits for).
+  // Not 19: nice is weighed against every process on the host, and at 19 (a 70th of a normal
+  // share) a busy neighbour, a compile or a backup, held a player's answer for over a minute.
   asio::post(impl_->mail_pool, [] {
     http::name_this_thread("mail");
-    if (!http::lower_this_thread_priority(19)) spdlog::warn("event=mail_thread_nice_refused");
+    if (!http::lower_this_thread_priority(kMailThreadNice))
+      spdlog::warn("event=mail_thread_nice_refused");
   });
   asio::post(impl_->deliver_pool, [] { http::name_this_thread("deliver"); });
   impl_->install_hooks();
