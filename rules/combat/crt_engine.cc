@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <numeric>
 #include <set>
 
@@ -22,16 +23,22 @@ std::vector<std::string> retreat_path(const GameState& w, const std::string& sta
                                       const std::set<std::string>& enemy, const std::string& battle,
                                       const std::optional<std::string>& prefer, const CrtOptions& o,
                                       int steps) {
-  // Steps from the nearest enemy force (multi-source BFS).
+  // Steps from the nearest enemy force (multi-source BFS). A path's end is at most `steps` from
+  // `start`, so at most dist[start] + steps from an enemy: the search stops at that depth (it
+  // walked the whole world for every battle, which made a 500-player turn quadratic).
   std::map<std::string, int> dist;
   std::deque<std::string> queue(enemy.begin(), enemy.end());
   for (const auto& e : enemy) dist[e] = 0;
+  int limit = enemy.count(start) ? steps : std::numeric_limits<int>::max();
   while (!queue.empty()) {
     const std::string c = queue.front();
     queue.pop_front();
+    const int d = dist[c];
+    if (d >= limit) continue;
     for (const auto& n : w.neighbours(c))
       if (!dist.count(n)) {
-        dist[n] = dist[c] + 1;
+        dist[n] = d + 1;
+        if (n == start) limit = d + 1 + steps;
         queue.push_back(n);
       }
   }
