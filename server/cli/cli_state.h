@@ -63,6 +63,9 @@ struct CliState {
     std::string backup_to;
     std::string copy_from, copy_to;
   } mail;
+  struct {  // cli_world.cc
+    WorldCommand cmd;
+  } world;
 };
 
 // Each adds its group's subcommands to `app`, bound to `s` (which must outlive the parse).
@@ -74,6 +77,9 @@ void add_play_commands(CLI::App& app, CliState& s);
 void add_serve_command(CLI::App& app, CliState& s);
 // ingest, inbox ..., outbox ..., backup, copy
 void add_mail_commands(CLI::App& app, CliState& s);
+
+// world generate
+void add_world_commands(CLI::App& app, CliState& s);
 
 // The guessing limiter's flags (server/app/auth_throttle.h), on `serve` and `ingest`.
 void add_auth_options(CLI::App* cmd, ThrottleConfig& t);

@@ -68,6 +68,19 @@ int player_replace(const Common& c, const std::string& game, const std::string& 
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
 int game_show(const Common& c, const std::string& game, bool json);
+// world_commands.cc: `world generate` prints a generated scenario (rules/world/world_generator.h)
+// on stdout or into `out`, and its fairness figures on stderr (JSON on stdout with --fairness-json
+// instead of the scenario).
+struct WorldCommand {
+  std::string engine = "dark-age";
+  int players = 6;
+  int areas_per_player = 5;
+  bool seas = false, no_seas = false;
+  std::optional<unsigned long long> seed;
+  std::string name, id, out;
+  bool fairness_json = false;
+};
+int world_generate(const WorldCommand& w);
 // attendance_commands.cc: missed turns, disorder, absences and standby; the options (a JSON
 // object of the fields to change); a GM takeover code (printed once).
 int attendance_show(const Common& c, const std::string& game, bool json);
