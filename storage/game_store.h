@@ -22,6 +22,11 @@ class GameStore {
   // Stores a new game: its scenario as given and the starting state of turn 1 (`initial.turn`).
   // AlreadyExists when the id is taken; nothing is written then.
   virtual Status create_game(const GameState& initial, const Json& scenario, UnixTime now) = 0;
+  // Replaces the starting state and scenario of a game no turn has run of (a generated world
+  // made again for the players who signed up, membership.h), keeping its id, status, creation
+  // time, sign-ups and options. `initial.game_id` names the game and `initial.turn` must be its
+  // open turn. NotFound for an unknown game; FailedPrecondition once a turn has run.
+  virtual Status replace_opening(const GameState& initial, const Json& scenario) = 0;
   virtual Result<std::vector<GameSummary>> list_games() = 0;
   // Game ids are unique regardless of case: the stored id that `game` names in any case.
   // NotFound when there is none.

@@ -1,4 +1,5 @@
 // The engines' looks and dress_world: each engine's words and data on a plan.
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "rules/world/world_plan.h"
@@ -203,13 +204,19 @@ Json dress_world(const WorldOptions& o, const WorldPlan& plan) {
                                   std::to_string(plan.home_areas) +
                                   " home areas each (adjutant world generate, seed " +
                                   std::to_string(o.seed) + ")."},
-              {"seed", std::to_string(o.seed)},
               {"engine", {{"name", engine}, {"options", engine_options(engine, plan)}}},
               {"rules", engine_rules(engine)},
               {"victory", {{"last_turn", 12}, {"last_standing", true}, {"draw", true}}},
               {"players", std::move(players)},
               {"areas", std::move(areas)},
               {"adjacency", std::move(adjacency)}};
+  doc["generated"] = {
+      {"seed", std::to_string(o.seed)},
+      {"areas_per_player", o.areas_per_player},
+      {"seas", !plan.areas.empty() &&
+                   std::any_of(plan.areas.begin(), plan.areas.end(),
+                               [](const PlanArea& a) { return a.kind == PlanArea::Kind::kSea; })}};
+  if (o.for_signups) doc["generated"]["for_signups"] = true;
   return doc;
 }
 

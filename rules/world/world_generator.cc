@@ -118,6 +118,36 @@ Result<Json> generate_world(const WorldOptions& options, WorldFairness* fairness
   return dress_world(o, plan);
 }
 
+bool generated_for_signups(const Json& scenario) {
+  if (!scenario.is_object()) return false;
+  const auto g = scenario.find("generated");
+  return g != scenario.end() && g->is_object() && g->value("for_signups", false) == true;
+}
+
+Result<Json> regenerate_world(const Json& scenario, int players, WorldFairness* fairness) {
+  const auto bad = [] {
+    return Status::InvalidArgument("the scenario was not made by the world generator");
+  };
+  if (!scenario.is_object() || !scenario.contains("generated") ||
+      !scenario["generated"].is_object())
+    return bad();
+  const Json& g = scenario["generated"];
+  WorldOptions o;
+  try {
+    o.engine = scenario.at("engine").at("name").get<std::string>();
+    o.seed = std::stoull(g.at("seed").get<std::string>());
+    o.areas_per_player = g.value("areas_per_player", kDefaultAreasPerPlayer);
+    o.seas = g.value("seas", false);
+    o.for_signups = g.value("for_signups", false);
+    o.id = scenario.at("id").get<std::string>();
+    o.name = scenario.at("name").get<std::string>();
+  } catch (const std::exception&) {
+    return bad();
+  }
+  o.players = players;
+  return generate_world(o, fairness);
+}
+
 std::string fairness_text(const WorldFairness& f) {
   std::string mix;
   for (const auto& [terrain, n] : f.home_terrain)

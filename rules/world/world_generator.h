@@ -38,6 +38,9 @@ struct WorldOptions {
   std::uint64_t seed = 1;
   std::string name;  // the game's name; empty: "<Engine> world for N players"
   std::string id;    // the game id; empty: "<engine>-<N>p-<seed>"
+  // The document's "generated" member says to make the world again, when the GM starts the
+  // game, for the players who signed up (regenerate_world).
+  bool for_signups = false;
 };
 
 // What makes the starts fair, as figures. Every player has exactly these; capital distances are
@@ -64,6 +67,15 @@ bool seas_by_default(const std::string& engine);
 // naming the option when one is out of range or the engine is not one of generator_engines().
 Result<nlohmann::json> generate_world(const WorldOptions& options,
                                       WorldFairness* fairness = nullptr);
+
+// `scenario` (a generated world: its "generated" member) made again for `players` players with
+// the same engine, seed, areas per player, seas, id and name. The first kingdoms keep their codes
+// and names (they are drawn first), so sign-ups' preferences still name them. InvalidArgument
+// when `scenario` was not generated or `players` is out of range.
+Result<nlohmann::json> regenerate_world(const nlohmann::json& scenario, int players,
+                                        WorldFairness* fairness = nullptr);
+// True when `scenario` is a generated world to be made again for its sign-ups.
+bool generated_for_signups(const nlohmann::json& scenario);
 
 // The figures as lines for people ("6 players, each with 5 areas (lowlands 2, forest 1, ...)").
 std::string fairness_text(const WorldFairness& f);

@@ -64,6 +64,9 @@ std::string membership_words(const std::string& a, const Json& d) {
                 ? " (their choice " + std::to_string(it->get<int>()) + ")"
                 : " (none of their choices was free)");
   }
+  if (a == "world-fitted")
+    return "made the generated world again for " + num(d, "players") + " players (it had " +
+           num(d, "players_before") + ")";
   if (a == "start") {
     std::string t = "started the game with " + num(d, "assigned") + " players";
     const std::string vacant = list(d, "vacant");

@@ -292,6 +292,15 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
   if (!state.ok()) return state.status();
   auto all = m_.signups(*game);
   if (!all.ok()) return all.status();
+  {
+    std::size_t joining = 0;  // as the pool below counts them, before any world is fitted
+    const bool any = std::any_of(all->begin(), all->end(),
+                                 [](const Signup& s) { return s.state == "approved"; });
+    for (const Signup& s : *all)
+      if (s.state == "assigned" || s.state == (any ? "approved" : "pending")) ++joining;
+    ADJ_RETURN_IF_ERROR(
+        fit_world_to_signups(*game, std::min(joining, state->players.size()), &*state, actor));
+  }
   const std::size_t places = state->players.size();
 
   // Who gets a position: a start interrupted before the status changed keeps what it assigned.

@@ -164,6 +164,12 @@ class Membership {
   Result<Signup> signup_by_id(const std::string& game, std::int64_t id);
   Result<GameSummary> summary_in(const std::string& game, const std::string& status,
                                  const std::string& doing);
+  // A generated world for its sign-ups (docs/worlds.md): made again for `joining` players (the
+  // sign-ups start() will place) and stored as the game's opening, *state replaced; nothing when
+  // the game is not such a world or already has that many positions (membership_world.cc).
+  // FailedPrecondition when fewer than two players would join.
+  Status fit_world_to_signups(const std::string& game, std::size_t joining, GameState* state,
+                              const std::string& actor);
 
   Services& svc_;
   Stores s_;

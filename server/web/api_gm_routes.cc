@@ -16,10 +16,12 @@
 
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
+#include "rules/world/world_generator.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
 #include "server/app/secrets.h"
 #include "server/app/turn_guard.h"
+#include "server/app/world_request.h"
 #include "server/web/api_internal.h"
 #include "server/web/route_util.h"
 #include "server/web/routes.h"
@@ -46,6 +48,16 @@ using api_detail::summary_json;
 using api_detail::token_answer;
 using route::json_response;
 using route::upper;
+
+// One error of a world request ("/players: must be ...") as the API's error list, its path under
+// `prefix`.
+Json errors_json_of(const Status& st, const std::string& prefix) {
+  const std::string& m = st.message();
+  const std::size_t colon = m.find(": ");
+  if (m.empty() || m[0] != '/' || colon == std::string::npos)
+    return Json::array({{{"path", prefix}, {"message", m}}});
+  return Json::array({{{"path", prefix + m.substr(0, colon)}, {"message", m.substr(colon + 2)}}});
+}
 
 // 429 with Retry-After: another engine script is being checked (engine_catalog check_script).
 Response script_check_busy(const Status& s) {
@@ -85,7 +97,8 @@ Response create_game(WebContext& ctx, const Request& req) {
   if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
   Json scenario;
   std::optional<Seed> seed;
-  const bool wrapper = doc.is_object() && (doc.contains("scenario") || doc.contains("bundled"));
+  const bool wrapper = doc.is_object() && (doc.contains("scenario") || doc.contains("bundled") ||
+                                           doc.contains("world"));
   if (wrapper) {
     const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
     if (!errors.empty())
@@ -96,6 +109,12 @@ Response create_game(WebContext& ctx, const Request& req) {
       auto b = bundled_scenario(doc["bundled"].get<std::string>());
       if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
       scenario = std::move(b).value();
+    } else if (doc.contains("world")) {  // a generated world (docs/worlds.md)
+      auto w = world_from_request(doc["world"]);
+      if (!w.ok())
+        return error_response(400, "invalid request: /world" + w.status().message(),
+                              errors_json_of(w.status(), "/world"));
+      scenario = std::move(w).value();
     } else {
       scenario = doc["scenario"];
     }
@@ -135,7 +154,8 @@ Response create_game(WebContext& ctx, const Request& req) {
     if (is_script_check_busy(created.status())) return script_check_busy(created.status());
     return fail(created.status());
   }
-  if (wrapper && doc.value("signup", false)) {  // open for sign-ups: secrets come at the start
+  // Open for sign-ups (secrets come at the start); a world for its sign-ups always is.
+  if (wrapper && (doc.value("signup", false) || world::generated_for_signups(scenario))) {
     if (Status s = open_signups_after_create(ctx, created->id); !s.ok()) return fail(s);
     issued.clear();
   }
@@ -149,6 +169,19 @@ Response create_game(WebContext& ctx, const Request& req) {
   r.headers.emplace_back("Cache-Control", "no-store");
   r.headers.emplace_back("Location", "/api/games/" + http::url_encode(created->id));
   return r;
+}
+
+// POST /api/worlds/preview: the world a "world" request would create, and its fairness figures;
+// nothing is stored.
+Response preview_world(const Request& req) {
+  const Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
+  world::WorldFairness f;
+  auto w = world_from_request(doc, &f);
+  if (!w.ok())
+    return error_response(400, "invalid request: " + w.status().message(),
+                          errors_json_of(w.status(), ""));
+  return json_response({{"scenario", *w}, {"fairness", world::fairness_json(f)}}, 200);
 }
 
 Response submissions(WebContext& ctx, const std::string& game) {
@@ -361,6 +394,9 @@ void register_api_gm_routes(http::Router& router, WebContext& ctx) {
     router.add(method, pattern, std::move(h), name);
   };
   // GM (Authorization: Bearer <GM token>).
+  add("POST", "/api/worlds/preview",
+      gm_only(ctx, [](const Request& r, const Params&) { return preview_world(r); }),
+      "api_preview_world");
   add("POST", "/api/games",
       gm_only(ctx, [&ctx](const Request& r, const Params&) { return create_game(ctx, r); }),
       "api_create_game");

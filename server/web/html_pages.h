@@ -138,6 +138,7 @@ std::optional<int> time_of_day(const std::string& s);
 void add_public_routes(http::Router& router, WebContext& ctx);
 void add_player_routes(http::Router& router, WebContext& ctx);
 void add_gm_desk_routes(http::Router& router, WebContext& ctx);
+void add_gm_world_routes(http::Router& router, WebContext& ctx);  // html_gm_world_routes.cc
 void add_gm_game_routes(http::Router& router, WebContext& ctx);
 
 }  // namespace adj::web::html

@@ -61,6 +61,7 @@ class SqlStore : public Store {
   // The game starts with status "open" and open turn `initial.turn`. AlreadyExists also when
   // the id differs only by case from an existing one (the message names it).
   Status create_game(const GameState& initial, const Json& scenario, UnixTime now) override;
+  Status replace_opening(const GameState& initial, const Json& scenario) override;
   Result<std::vector<GameSummary>> list_games() override;
   Result<std::string> stored_game_id(const std::string& game) override;
   Result<GameSummary> game_summary(const std::string& game) override;

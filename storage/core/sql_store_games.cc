@@ -73,6 +73,28 @@ Status SqlStore::create_game(const GameState& initial, const Json& scenario, Uni
   return tx.commit();
 }
 
+Status SqlStore::replace_opening(const GameState& initial, const Json& scenario) {
+  const std::string& id = initial.game_id;
+  ADJ_TRY(const std::string scenario_text, json_to_text(scenario, "scenario of " + id));
+  ADJ_TRY(const std::string state_text, json_to_text(to_json(initial), "state of game " + id));
+  sql::Session& s = session();
+  ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+  ADJ_RETURN_IF_ERROR(require_game_row(id, /*lock=*/true));
+  ADJ_TRY(const sql::Rows turn, s.query("SELECT open_turn FROM games WHERE id = ?", {id}));
+  ADJ_TRY(const sql::Rows ran, s.query("SELECT count(*) FROM turns WHERE game_id = ?", {id}));
+  if (ran.int64(0, 0) > 0 || turn.int32(0, 0) != initial.turn)
+    return Status::FailedPrecondition("game " + id +
+                                      " has run a turn: its starting position is kept");
+  ADJ_RETURN_IF_ERROR(s.run("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
+                            {initial.name, initial.engine.name, scenario_text, id})
+                          .status());
+  ADJ_RETURN_IF_ERROR(s.run("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
+                            {state_text, id, initial.turn})
+                          .status());
+  ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
+  return tx.commit();
+}
+
 Result<std::string> SqlStore::stored_game_id(const std::string& game) {
   ADJ_TRY(
       const sql::Rows r,

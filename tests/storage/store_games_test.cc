@@ -142,6 +142,26 @@ TEST_P(GamesTest, CreateAtALaterTurnOpensThatTurn) {
   EXPECT_EQ(store_->load_state("late", 1).status().code(), StatusCode::kNotFound);
 }
 
+TEST_P(GamesTest, ReplaceOpeningRewritesTheStartUntilATurnRuns) {
+  create_game_or_fail("britain");
+  GameState other = make_state("britain");
+  other.name = "Britain again";
+  other.find_area("HRS")->armies = 7;
+  ASSERT_TRUE(store_->replace_opening(other, Json{{"again", true}}).ok());
+  EXPECT_EQ(store_->game_summary("britain")->name, "Britain again");
+  EXPECT_EQ(store_->game_summary("britain")->created_at, 1'600'000'000);  // kept
+  EXPECT_EQ(*store_->scenario("britain"), (Json{{"again", true}}));
+  EXPECT_EQ(store_->load_state("britain", std::nullopt)->find_area("HRS")->armies, 7);
+  EXPECT_EQ(store_->load_state("britain", 1)->find_area("HRS")->armies, 7);
+
+  EXPECT_EQ(store_->replace_opening(make_state("nope"), Json::object()).code(),
+            StatusCode::kNotFound);
+  commit_open_turn_or_fail("britain");
+  const Status late = store_->replace_opening(make_state("britain"), Json::object());
+  EXPECT_EQ(late.code(), StatusCode::kFailedPrecondition) << late.to_string();
+  EXPECT_EQ(store_->load_state("britain", 1)->find_area("HRS")->armies, 7);  // nothing changed
+}
+
 TEST_P(GamesTest, UnknownGameIsNotFound) {
   create_game_or_fail("britain");
   const std::string g = "atlantis";

@@ -1,0 +1,125 @@
+// Membership::fit_world_to_signups (membership_world.cc): a generated world "for sign-ups" is made
+// again at the start for the players who joined; other games keep their positions.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "rules/world/world_generator.h"
+#include "server/app/admin.h"
+#include "server/app/membership.h"
+#include "server/app/world_request.h"
+#include "storage/sqlite/sqlite_store.h"
+#include "tests/support/temp_dir.h"
+
+namespace adj {
+namespace {
+
+class MembershipWorld : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto opened = SqliteStore::open(dir_.file("adjutant.db"));
+    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
+    store_ = std::move(opened).value();
+    stores_ =
+        std::make_unique<Stores>(Stores{*store_, *store_, *store_, *store_, *store_, *store_});
+    const Clock clock = [] { return UnixTime{1'700'000'000}; };
+    svc_ = std::make_unique<Services>(*stores_, clock);
+    admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
+    members_ = std::make_unique<Membership>(*svc_, *stores_, *store_, *store_, clock, "");
+  }
+
+  // A world of up to `most` players, opened for sign-ups.
+  void create(bool for_signups, int most = 8) {
+    auto doc = world_from_request(nlohmann::json{{"engine", "dark-age"},
+                                                 {"players", most},
+                                                 {"seed", 77},
+                                                 {"id", "gen-1"},
+                                                 {"for_signups", for_signups}});
+    ASSERT_TRUE(doc.ok()) << doc.status().to_string();
+    ASSERT_TRUE(admin_->create_game(*doc, 5, "gm", true).ok());
+    const Status opened = members_->open_signups("gen-1", "gm");
+    ASSERT_TRUE(opened.ok()) << opened.to_string();
+  }
+  void join(int n) {
+    for (int i = 0; i < n; ++i)
+      ASSERT_TRUE(
+          members_->join("gen-1", "p" + std::to_string(i) + "@example.net", "", "web").ok());
+  }
+  std::size_t players() { return store_->load_state("gen-1", std::nullopt)->players.size(); }
+
+  ::adj::testing::TempDir dir_;
+  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<Stores> stores_;
+  std::unique_ptr<Services> svc_;
+  std::unique_ptr<GameAdmin> admin_;
+  std::unique_ptr<Membership> members_;
+};
+
+TEST_F(MembershipWorld, TheWorldIsMadeAgainForThePlayersWhoJoined) {
+  create(true);
+  const auto before = store_->load_state("gen-1", std::nullopt);
+  ASSERT_EQ(before->players.size(), 8u);
+  join(3);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_EQ(out->assigned.size(), 3u);
+  EXPECT_TRUE(out->vacant.empty());
+  const auto after = store_->load_state("gen-1", std::nullopt);
+  ASSERT_EQ(after->players.size(), 3u);
+  EXPECT_EQ(after->seed, before->seed);  // the game's dice, not the world's seed
+  EXPECT_LT(after->areas.size(), before->areas.size());
+  // The first kingdoms keep their codes: what sign-ups chose still names them.
+  auto three = world::regenerate_world(*store_->scenario("gen-1"), 3);
+  ASSERT_TRUE(three.ok());
+  EXPECT_EQ((*three)["areas"].size(), after->areas.size());
+  for (const auto& [code, secret] : out->secrets)
+    EXPECT_TRUE(svc_->authenticate_player("gen-1", code, secret).ok()) << code;
+  bool audited = false;
+  const auto log = admin_->audit_log("gen-1");
+  ASSERT_TRUE(log.ok());
+  for (const auto& e : *log)
+    if (e.action == "world-fitted") {
+      audited = true;
+      EXPECT_EQ(e.detail["players"], 3);
+      EXPECT_EQ(e.detail["players_before"], 8);
+    }
+  EXPECT_TRUE(audited);
+  // Only before the first turn: a turn runs on the fitted world.
+  EXPECT_TRUE(admin_->run_turn("gen-1", false, "gm").ok());
+}
+
+TEST_F(MembershipWorld, OnePlayerIsNotEnoughForAGeneratedWorld) {
+  create(true);
+  join(1);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), StatusCode::kFailedPrecondition);
+  EXPECT_NE(out.status().message().find("at least 2 players and only 1 signed up"),
+            std::string::npos)
+      << out.status().message();
+  EXPECT_EQ(players(), 8u);  // nothing changed
+  EXPECT_EQ(store_->game_summary("gen-1")->status, "signup");
+}
+
+TEST_F(MembershipWorld, AWorldNotForSignupsKeepsItsPositions) {
+  create(false);
+  join(3);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_EQ(players(), 8u);
+  EXPECT_EQ(out->vacant.size(), 5u);
+}
+
+TEST_F(MembershipWorld, MoreSignupsThanPlacesKeepTheLargestWorld) {
+  create(true, 4);
+  join(6);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_EQ(players(), 4u);
+  EXPECT_EQ(out->assigned.size(), 4u);
+  EXPECT_EQ(out->unassigned.size(), 2u);
+}
+
+}  // namespace
+}  // namespace adj
