@@ -81,6 +81,9 @@ std::optional<std::size_t> truncated_size(std::string_view raw);
 // "N bytes", or "N MiB (M bytes)" from 1 MiB on.
 std::string bytes_text(std::size_t n);
 // The HTML alternative of a report mail: `intro`, the links (label, URL) and `text` as <pre>.
+// It carries a viewport line, so a phone lays it out at its own width (the intro and links
+// wrap) instead of a 980-pixel page shrunk to fit; the <pre> keeps its columns and scrolls
+// sideways inside its own box where the reader allows it.
 std::string report_html(const std::string& intro, const std::string& text,
                         const std::vector<std::pair<std::string, std::string>>& links);
 // Where answers to an unauthenticated sender go: MAIL FROM, else the Return-Path an MTA wrote

@@ -226,7 +226,8 @@ std::string bytes_text(std::size_t n) {
 std::string report_html(const std::string& intro, const std::string& text,
                         const std::vector<std::pair<std::string, std::string>>& links) {
   std::string h =
-      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"></head>\n"
+      "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"></head>\n"
       "<body style=\"font-family:sans-serif\">\n<p>" +
       html_escape(intro) + "</p>\n";
   if (!links.empty()) {
@@ -235,7 +236,7 @@ std::string report_html(const std::string& intro, const std::string& text,
       h += "<li><a href=\"" + html_escape(url) + "\">" + html_escape(label) + "</a></li>\n";
     h += "</ul>\n";
   }
-  h += "<pre style=\"font-family:monospace;font-size:13px\">" + html_escape(text) +
+  h += "<pre style=\"font-family:monospace;font-size:13px;overflow-x:auto\">" + html_escape(text) +
        "</pre>\n</body></html>\n";
   return h;
 }

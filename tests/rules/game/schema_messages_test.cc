@@ -49,6 +49,15 @@ TEST(SchemaMessages, RequiredNamesTheMissingField) {
             "/players/0: the required field \"name\" is missing");
 }
 
+// A player may leave out the secret: the game gives them a fresh one (Services::create_game),
+// as docs/scenarios.md and the create API say.
+TEST(SchemaMessages, APlayerMayLeaveOutTheSecret) {
+  EXPECT_EQ(schema_messages_first_error([](Json& j) {
+              for (Json& p : j["players"]) p.erase("secret");
+            }),
+            "(valid)");
+}
+
 TEST(SchemaMessages, UnknownFieldNamesTheAllowedOnes) {
   const std::string e = schema_messages_first_error([](Json& j) { j["colour"] = "red"; });
   EXPECT_NE(e.find("unknown field \"colour\" (allowed: "), std::string::npos) << e;
