@@ -150,11 +150,14 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
   const std::string game_name = state->value("name", game);
-  // A new holder of a position is also told the position and the deadline; at the game's start
-  // (turn 1 open) the mail carries the map too (later holders, a takeover or a replacement, have
-  // the game page's: painting holds up the mail it answers).
+  // A new holder of a position (with_link), and every player of a game that has not run a turn
+  // yet (a game the GM created, not only one started from sign-ups), is also told the position
+  // and the deadline; at the game's start (turn 1 open) the mail carries the map too (later
+  // holders, a takeover or a replacement, have the game page's: painting holds up the mail it
+  // answers).
   const int open_turn = state->value("turn", 1);
-  const bool playing = with_link && state->value("status", "") != "finished" &&
+  const bool playing = (with_link || open_turn == 1) &&
+                       state->value("status", "") != "finished" &&
                        state->value("status", "") != "signup";
   std::string due;
   std::optional<MailAttachment> map;

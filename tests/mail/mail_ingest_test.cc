@@ -270,6 +270,10 @@ TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
   const ParsedMail p = parse(out[0]);
   EXPECT_TRUE(ingest_contains(p.text, "PLAYER WSX abcd-efgh-jkmn")) << p.text;
   EXPECT_FALSE(ingest_contains(p.text, "cerdic"));
+  // Before turn 1 runs, a game the GM created tells its players their position and deadline
+  // too, as a start from sign-ups does.
+  EXPECT_TRUE(ingest_contains(p.text, "Send your orders for turn 1")) << p.text;
+  EXPECT_TRUE(ingest_contains(p.text, "HAM")) << p.text;
   // Once delivered, the database keeps the header only: the secret is nowhere in clear.
   ASSERT_TRUE(store_->mark_sent(out[0].id, now_).ok());
   const auto sent = outbox();
