@@ -2,7 +2,8 @@
 // symbols (terrain, fort level, features). Texts have a white halo so that they read on any
 // territory.
 //
-// No two labels overlap, and every land area and city carries at least its code: first each
+// No two labels overlap, and every land area and city carries at least its code where the map has
+// room for it (a map too dense for its width leaves some unlabelled): first each
 // area's smallest label (its code, with the army count when it fits) is placed, nudged around its
 // anchor when it would cover one placed before; then, largest territories first, each label is
 // grown (the name, the badge, the symbols) as far as it stays clear of every other label. Text
@@ -29,9 +30,19 @@ struct Box {
   bool hits(const Box& o) const { return x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1; }
 };
 
-// The box of a centred text line with baseline y.
-Box text_box(double x, double y, double size, std::size_t chars) {
-  const double w = kCharWidth * size * static_cast<double>(chars) + 2 * kHalo;
+// A text's width in characters of kCharWidth: the ellipsis that shorten() adds is about a whole
+// em wide, not kCharWidth (a label ending in one overlapped its neighbour by a few pixels).
+double text_units(const std::string& text) {
+  double n = static_cast<double>(utf8_length(text));
+  for (std::size_t at = text.find("\u2026"); at != std::string::npos;
+       at = text.find("\u2026", at + 1))
+    n += 1.0 / kCharWidth - 1;
+  return n;
+}
+
+// The box of a centred text line with baseline y, `units` wide (text_units).
+Box text_box(double x, double y, double size, double units) {
+  const double w = kCharWidth * size * units + 2 * kHalo;
   return {x - w / 2, y - 0.8 * size - kHalo, x + w / 2, y + 0.25 * size + kHalo};
 }
 
@@ -107,7 +118,7 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
   const auto add_text = [&](Label& l, const std::string& text, double fs, double y,
                             bool code = false) {
     l.svg += halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink);
-    l.boxes.push_back(text_box(p.x, y, fs, utf8_length(text)));
+    l.boxes.push_back(text_box(p.x, y, fs, text_units(text)));
   };
   const double fs = city ? std::clamp(r * 0.3, 9.0, 11.0) : std::clamp(r * 0.42, 9.0, 13.0);
   const std::string name = a.name.empty() ? a.code : a.name;
@@ -229,11 +240,9 @@ void draw_labels(const Scene& sc, std::string& s) {
       }
       if (done) break;
     }
-    if (!done) {  // nowhere clear: the code at the anchor all the same
-      std::vector<Label> v = label_variants(sc, i, sc.anchor[i]);
-      placed.set(i, std::move(v.back().boxes));
-      svg[i] = std::move(v.back().svg);
-    }
+    // Nowhere clear (a map too dense for its width, e.g. thousands of areas at 1x): no label
+    // rather than one over another's; zooming in gives it room.
+    if (!done) at[i] = {std::nan(""), std::nan("")};
   }
   // 2. Largest territories first, each label as rich as stays clear of the others.
   std::vector<std::size_t> order(sc.n);

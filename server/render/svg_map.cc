@@ -1,5 +1,7 @@
 #include "server/render/svg_map.h"
 
+#include "server/render/graph_embedding.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -74,52 +76,24 @@ std::vector<WeightedEdge> index_edges(const MapModel& m) {
   return out;
 }
 
-// Breadth-first order over the graph (components one after another, each started from its
-// lowest index), so that the starting circle already puts neighbours near each other.
-std::vector<std::size_t> bfs_order(std::size_t n, const std::vector<WeightedEdge>& edges) {
-  std::vector<std::vector<std::size_t>> adj(n);
-  for (const auto& e : edges) {
-    adj[e.a].push_back(e.b);
-    adj[e.b].push_back(e.a);
-  }
-  std::vector<bool> seen(n, false);
-  std::vector<std::size_t> order;
-  for (std::size_t s = 0; s < n; ++s) {
-    if (seen[s]) continue;
-    std::deque<std::size_t> q{s};
-    seen[s] = true;
-    while (!q.empty()) {
-      const std::size_t v = q.front();
-      q.pop_front();
-      order.push_back(v);
-      for (std::size_t w : adj[v])
-        if (!seen[w]) {
-          seen[w] = true;
-          q.push_back(w);
-        }
-    }
-  }
-  return order;
-}
-
-// Fruchterman-Reingold in a box about [-1, 1]^2, with a weak pull to the centre so that separate
-// components stay on the canvas. Deterministic: fixed start, fixed step count, no randomness.
+// Fruchterman-Reingold in a box about [-1, 1]^2 from a classical MDS start, with a weak pull to
+// the centre so that separate components stay on the canvas. Deterministic: fixed start, fixed
+// step count, no randomness.
 std::vector<Point> force_layout(std::size_t n, const std::vector<WeightedEdge>& edges) {
   std::vector<Point> p(n);
   if (n == 0) return p;
-  const std::vector<std::size_t> order = bfs_order(n, edges);
-  const double kPi = std::acos(-1.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double a = 2 * kPi * static_cast<double>(i) / static_cast<double>(n);
-    p[order[i]] = {std::cos(a), std::sin(a)};
-  }
   if (n == 1) return {{0, 0}};
+  // The start: the graph's hop distances scaled into the plane (graph_embedding.h), so that grids
+  // and chains start unfolded; the forces then even out the spacing.
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (const auto& e : edges) pairs.emplace_back(e.a, e.b);
+  p = classical_mds(n, pairs);
   const double k = std::sqrt(4.0 / static_cast<double>(n));
   // About four million pair steps at most: a few milliseconds.
   const int iters = static_cast<int>(std::clamp(4.0e6 / static_cast<double>(n * n), 30.0, 400.0));
   std::vector<Point> disp(n);
   for (int it = 0; it < iters; ++it) {
-    const double temp = 0.15 * (1.0 - static_cast<double>(it) / iters) + 0.002;
+    const double temp = 0.05 * (1.0 - static_cast<double>(it) / iters) + 0.002;
     std::fill(disp.begin(), disp.end(), Point{});
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = i + 1; j < n; ++j) {

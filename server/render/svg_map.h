@@ -98,8 +98,9 @@ MapModel map_model_from_state(const nlohmann::json& state);
 // Pixel positions of the areas (same order as model.areas) inside a canvas at most `width` pixels
 // wide and 0.75 * width high, with room around them for the territories. When every area has x
 // and y the scenario's coordinates are scaled to fit (aspect ratio kept); otherwise every area is
-// placed by a deterministic force-directed layout (Fruchterman-Reingold from a circle, a fixed
-// number of steps, no randomness), cities next to their hinterland; very large maps without
+// placed by a deterministic force-directed layout (Fruchterman-Reingold started from a classical
+// MDS of the hop distances, graph_embedding.h; a fixed number of steps, no randomness), cities
+// next to their hinterland; very large maps without
 // coordinates fall back to a grid.
 struct Layout {
   std::vector<Point> at;
