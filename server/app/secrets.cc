@@ -1,5 +1,17 @@
 #include "server/app/secrets.h"
 
+#include <algorithm>
+
+#include <thread>
+
+#include <optional>
+
+#include <cmath>
+
+#include <chrono>
+
+#include <atomic>
+
 #include <sodium.h>
 
 #include <condition_variable>
@@ -116,6 +128,43 @@ Result<std::string> hash_secret(std::string_view secret) {
       [&] { return crypto_pwhash_str(out, secret.data(), secret.size(), c.opslimit, c.memlimit); });
   if (rc != 0) return Status::Internal("hashing a secret failed (out of memory?)");
   return std::string(out);
+}
+
+Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& secrets) {
+  std::vector<std::string> out(secrets.size());
+  const std::size_t threads = std::min<std::size_t>(
+      secrets.size(), static_cast<std::size_t>(std::max(1, secret_hash_cost().max_concurrent)));
+  std::atomic<std::size_t> next{0};
+  std::mutex failed_mu;
+  std::optional<Status> failed;
+  const auto work = [&] {
+    for (std::size_t i = next++; i < secrets.size(); i = next++) {
+      Result<std::string> h = hash_secret(secrets[i]);
+      if (!h.ok()) {
+        std::lock_guard<std::mutex> lock(failed_mu);
+        if (!failed) failed = h.status();
+        next = secrets.size();
+        return;
+      }
+      out[i] = std::move(h).value();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (failed) return *failed;
+  return out;
+}
+
+double hash_secrets_estimate(std::size_t count) {
+  static const double one = [] {
+    const auto t0 = std::chrono::steady_clock::now();
+    (void)hash_secret("estimate");
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }();
+  const auto threads = static_cast<double>(std::max(1, secret_hash_cost().max_concurrent));
+  return one * std::ceil(static_cast<double>(count) / threads);
 }
 
 bool verify_secret(std::string_view secret, const std::string& hash) {

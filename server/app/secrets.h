@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rules/core/status.h"
 
@@ -35,6 +36,12 @@ SecretHashCost secret_hash_cost();
 // Argon2id string of `secret` with a fresh random salt. Internal when libsodium fails (out of
 // memory).
 Result<std::string> hash_secret(std::string_view secret);
+// hash_secret of each of `secrets`, in order, on up to secret_hash_cost().max_concurrent threads
+// at once (a game of thousands of players is created that many times faster). The first failure.
+Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& secrets);
+// About how long hash_secrets of `count` secrets takes on this machine, in seconds: one hash is
+// timed (once per process) and scaled by the threads.
+double hash_secrets_estimate(std::size_t count);
 // True when `secret` matches `hash` (from hash_secret). False for an empty or malformed hash.
 // Constant time in the secret (libsodium).
 bool verify_secret(std::string_view secret, const std::string& hash);

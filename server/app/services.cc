@@ -1,5 +1,7 @@
 #include "server/app/services.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <set>
 
@@ -108,14 +110,24 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
     st->engine.script_version = 1;
     st->engine.script_sha256 = checked->sha256;
   }
-  // Hashed before anything is written, so a failure leaves nothing behind.
+  // Hashed before anything is written, so a failure leaves nothing behind; on as many threads
+  // as Argon2id may run at once (--argon2-threads), since a big game has thousands of secrets.
   std::map<std::string, std::string> hashes, fresh;
-  for (Player& p : st->players) {
+  for (Player& p : st->players)
     if (fresh_secrets || p.secret.empty()) p.secret = fresh[p.code] = new_secret();
-    Result<std::string> h = hash_secret(p.secret);
-    if (!h.ok()) return h.status();
-    hashes[p.code] = std::move(h).value();
-    p.secret.clear();  // the stored state has no secret
+  if (const double est = st->players.size() >= 20 ? hash_secrets_estimate(st->players.size()) : 0;
+      est > 3)
+    spdlog::info("event=hashing_secrets game={} count={} threads={} estimate_s={:.0f}",
+                 log_escape(st->game_id), st->players.size(), secret_hash_cost().max_concurrent,
+                 est);
+  std::vector<std::string> plain;
+  plain.reserve(st->players.size());
+  for (const Player& p : st->players) plain.push_back(p.secret);
+  auto hashed = hash_secrets(plain);
+  if (!hashed.ok()) return hashed.status();
+  for (std::size_t i = 0; i < st->players.size(); ++i) {
+    hashes[st->players[i].code] = std::move((*hashed)[i]);
+    st->players[i].secret.clear();  // the stored state has no secret
   }
   Json copy = scenario;
   if (copy.is_object() && copy.contains("players") && copy["players"].is_array())
