@@ -117,4 +117,31 @@ std::string outcome_inconsistency(const BattleOutcome& out, const std::vector<At
 
 CombatPhaseRules CombatEngine::phase_rules(const Json&) const { return {}; }
 
+EngineVocabulary CombatEngine::vocabulary(const Json&, const RulesConfig&) const { return {}; }
+
+const VocabularyWord* VocabularyList::find(std::string_view word) const {
+  auto it =
+      std::lower_bound(words.begin(), words.end(), word,
+                       [](const VocabularyWord& w, std::string_view x) { return w.word < x; });
+  return it != words.end() && it->word == word ? &*it : nullptr;
+}
+
+void VocabularyList::add(const std::string& word, const std::string& effect) {
+  auto it =
+      std::lower_bound(words.begin(), words.end(), word,
+                       [](const VocabularyWord& w, const std::string& x) { return w.word < x; });
+  if (it == words.end() || it->word != word) {
+    words.insert(it, VocabularyWord{word, effect});
+    return;
+  }
+  if (effect.empty() || it->effect.find(effect) != std::string::npos) return;
+  it->effect = it->effect.empty() ? effect : it->effect + "; " + effect;
+}
+
+std::string VocabularyList::joined() const {
+  std::string out;
+  for (const VocabularyWord& w : words) out += (out.empty() ? "" : ", ") + w.word;
+  return out;
+}
+
 }  // namespace adj

@@ -172,6 +172,42 @@ struct EngineTraits {
   bool dark_age_actions = false;
 };
 
+// One word a scenario may write for a game (a terrain, a feature key, a border flag, an
+// engine_state key) and what it does there, in one short sentence.
+struct VocabularyWord {
+  std::string word;
+  std::string effect;
+  bool operator==(const VocabularyWord&) const = default;
+};
+
+// The words of one kind that are read. Words are matched exactly (case-sensitive), as the engines
+// compare them.
+struct VocabularyList {
+  std::vector<VocabularyWord> words;  // sorted by word, each once (add() keeps them so)
+  // Every word is read, listed or not (a Lua engine that declares no list): nothing is unknown.
+  bool any = false;
+
+  // The entry of `word`, or null.
+  const VocabularyWord* find(std::string_view word) const;
+  // Adds `word` with `effect`; a word already listed gets "; <effect>" appended to its sentence
+  // (unless the sentence already holds it).
+  void add(const std::string& word, const std::string& effect);
+  // The words joined with ", " ("" when none).
+  std::string joined() const;
+  bool operator==(const VocabularyList&) const = default;
+};
+
+// What a game reads from a scenario beyond the fields every game has (docs/scenarios.md): the
+// words an engine gives meaning to. A word not listed in a closed list does nothing.
+struct EngineVocabulary {
+  VocabularyList terrain;       // Area::terrain words
+  VocabularyList features;      // keys of Area::features
+  VocabularyList borders;       // keys of an adjacency entry's flags object (Edge::features)
+  VocabularyList area_state;    // keys of Area::engine_state
+  VocabularyList player_state;  // keys of Player::engine_state
+  bool operator==(const EngineVocabulary&) const = default;
+};
+
 class CombatEngine {
  public:
   virtual ~CombatEngine() = default;
@@ -234,6 +270,11 @@ class CombatEngine {
   virtual void end_turn(GameState& state) const;
   // What one combat phase allows under these rules (default: an action round, no limits).
   virtual CombatPhaseRules phase_rules(const Json& options) const;
+  // The words this engine reads in a scenario under `options` (the game's engine options) and
+  // `rules` (its rule numbers: Dark Age reads its terrain bonuses there), each with its effect.
+  // Only the engine's own: rules/game/vocabulary.h adds what the turn loop, victory and the map
+  // read. Options that fail check_game give the defaults' words. Default: none (closed lists).
+  virtual EngineVocabulary vocabulary(const Json& options, const RulesConfig& rules) const;
 };
 
 }  // namespace adj

@@ -142,4 +142,29 @@ Result<CrtOptions> crt_options_from_json(const Json& options, bool validate) {
   return o;
 }
 
+EngineVocabulary crt_vocabulary(const Json& options) {
+  Result<CrtOptions> parsed = crt_options_from_json(options, false);
+  if (!parsed.ok()) parsed = crt_options_from_json(Json::object(), false);
+  EngineVocabulary v;
+  if (!parsed.ok()) return v;  // the bundled tables are missing: nothing is known
+  const CrtOptions& o = parsed.value();
+  const std::string chart = " (shift chart " + o.shifts.name + "; an area's highest shift counts)";
+  for (const auto& [word, shift] : o.shifts.terrain) {
+    std::string effect = shift == 0
+                             ? std::string("no column shift")
+                             : std::to_string(shift) + " column shift" +
+                                   (shift == 1 || shift == -1 ? "" : "s") + " left when attacked";
+    if (word == "fortified") effect += ", also in any area with a fort";
+    v.terrain.add(word, effect + chart);
+    v.features.add(word, "true: as the terrain " + word + ": " + effect + chart);
+  }
+  std::string river = "true: retreats never cross it";
+  if (o.shifts.river != 0)
+    river = "true: " + std::to_string(o.shifts.river) +
+            " column shifts left when the attack comes across it (river_shift); retreats never "
+            "cross it";
+  v.borders.add("river", river);
+  return v;
+}
+
 }  // namespace adj

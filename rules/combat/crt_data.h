@@ -36,4 +36,9 @@ struct CrtOptions {
 // schemas/crt_table.schema.json. Errors are "/engine/options/<key>...: <what is wrong>".
 Result<CrtOptions> crt_options_from_json(const Json& options, bool validate);
 
+// The words the CRT engine reads (CombatEngine::vocabulary) under `options` (the defaults when
+// they do not parse): the shift chart's entries as terrain words and as true features ("fortified"
+// also applies by itself to an area with a fort) and the "river" border.
+EngineVocabulary crt_vocabulary(const Json& options);
+
 }  // namespace adj

@@ -75,6 +75,9 @@ class CrtEngine final : public CombatEngine {
   // from the nearest enemy force: all of it lies within that many steps plus 3.
   int world_radius(const Json& options) const override;
   Status check_game(const GameState& state) const override;
+  EngineVocabulary vocabulary(const Json& options, const RulesConfig&) const override {
+    return crt_vocabulary(options);
+  }
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
   CombatPhaseRules phase_rules(const Json& options) const override;

@@ -44,6 +44,15 @@ Status DarkAgeEngine::check_game(const GameState& state) const {
   return Status::Ok();
 }
 
+EngineVocabulary DarkAgeEngine::vocabulary(const Json&, const RulesConfig& rules) const {
+  EngineVocabulary v;
+  for (const auto& [word, bonus] : rules.terrain_bonus)
+    v.terrain.add(word, bonus == 0 ? "no defence bonus (rules.terrain_bonus)"
+                                   : "defence level +" + std::to_string(bonus) +
+                                         " when defending a land area (rules.terrain_bonus)");
+  return v;
+}
+
 namespace {
 
 struct Sides {

@@ -28,6 +28,8 @@ class DarkAgeEngine final : public CombatEngine {
   // Only the defended area itself (and the origin) matter.
   int world_radius(const Json&) const override { return 0; }
   Status check_game(const GameState& state) const override;
+  // Terrain: the keys of rules.terrain_bonus (the defence level's terrain bonus).
+  EngineVocabulary vocabulary(const Json& options, const RulesConfig& rules) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;
 };
 

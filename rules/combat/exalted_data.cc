@@ -235,4 +235,21 @@ Status ex_check_game(const GameState& state) {
   return Status::Ok();
 }
 
+EngineVocabulary ex_vocabulary(const Json& options) {
+  const ExOptions o = ex_options_of(&options);
+  EngineVocabulary v;
+  for (const auto& [word, dv] : o.terrain_dv)
+    v.terrain.add(word, "the defenders' War DV " + std::string(dv >= 0 ? "+" : "") +
+                            std::to_string(dv) + " in a land area (option terrain_dv)");
+  v.borders.add("river", "true: a force attacking across it has " +
+                             std::to_string(o.river_penalty) +
+                             " more external penalty on its attack roll (option river_penalty)");
+  v.area_state.add("counter", "written by COUNTER n: the counterattacks the defenders elected");
+  v.area_state.add("wounds", "the wounded armies' health levels lost, e.g. [2, 1]");
+  v.player_state.add("profile",
+                     "the player's forces: commander and unit traits "
+                     "(schemas/exalted_profiles.schema.json) over the options' default_profile");
+  return v;
+}
+
 }  // namespace adj

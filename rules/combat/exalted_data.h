@@ -70,6 +70,11 @@ std::vector<int> ex_wounds_of(const Json& state, int armies);
 // Stores `w` as the state's "wounds" (none when empty).
 void ex_store_wounds(Json& state, std::vector<int> w);
 
+// The words Exalted mass combat reads (CombatEngine::vocabulary) under `options` (defaults for
+// malformed values): the terrain_dv entries, the "river" border, the areas' counter and wounds,
+// the players' profile.
+EngineVocabulary ex_vocabulary(const Json& options);
+
 // CombatEngine::check_game of Exalted mass combat: the options, the profiles, each area's
 // COUNTER and wounds (InvalidArgument naming the path).
 Status ex_check_game(const GameState& state);

@@ -76,6 +76,9 @@ class ExaltedEngine final : public CombatEngine {
  public:
   const EngineTraits& traits() const override;
   Status check_game(const GameState& state) const override;
+  EngineVocabulary vocabulary(const Json& options, const RulesConfig&) const override {
+    return ex_vocabulary(options);
+  }
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;

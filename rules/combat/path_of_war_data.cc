@@ -162,6 +162,41 @@ Result<PowOptions> pow_options_from_json(const Json& options) {
   return o;
 }
 
+namespace {
+
+std::string pow_signed(int n, const char* unit) {
+  return (n > 0 ? "+" : "") + std::to_string(n) + " " + unit;
+}
+
+}  // namespace
+
+EngineVocabulary pow_vocabulary(const Json& options) {
+  Result<PowOptions> parsed = pow_options_from_json(options);
+  PowOptions o;
+  if (parsed.ok()) {
+    o = std::move(parsed).value();
+  } else {
+    o.terrain = default_terrain();
+  }
+  EngineVocabulary v;
+  for (const auto& [word, t] : o.terrain) {
+    const std::string effect = "firing from it " + pow_signed(t.from, "dice") + ", firing at it " +
+                               pow_signed(t.against, "dice") + " (engine option terrain)";
+    v.terrain.add(word, effect);
+    v.features.add(word,
+                   "true: as the terrain " + word + ", beside the area's own terrain: " + effect);
+  }
+  v.features.add("road", "true: tanks not on a road firing at the area roll " +
+                             pow_signed(o.road, "dice") + " (modifiers.road)");
+  v.features.add("rails", "true: tanks not on rails firing at the area roll " +
+                              pow_signed(o.rails, "dice") + " (modifiers.rails)");
+  v.borders.add("sidemountain",
+                "true: no move or attack crosses the border, and an army beyond it does not "
+                "flank");
+  v.area_state.add("hp", "the damaged tanks' hit points, e.g. [4, 7] (unlisted tanks are fresh)");
+  return v;
+}
+
 std::vector<int> pow_hp_list(const Json& units, int armies, int hit_points) {
   std::vector<int> listed;
   if (units.is_object() && units.contains("hp") && units["hp"].is_array())

@@ -53,6 +53,11 @@ struct PowOptions {
 // "/engine/options/<key>: <what is wrong>".
 Result<PowOptions> pow_options_from_json(const Json& options);
 
+// The words Path of War reads (CombatEngine::vocabulary) under `options` (the defaults when they
+// do not parse): the terrain table's entries as terrain words and as true features, the "road"
+// and "rails" features, the "sidemountain" border and the tanks' "hp" area state.
+EngineVocabulary pow_vocabulary(const Json& options);
+
 // HP of `armies` tanks from an engine_state object, healthiest first (unlisted tanks fresh;
 // listed values are clamped to 1..hit_points; a list longer than `armies` keeps its healthiest).
 std::vector<int> pow_hp_list(const Json& units, int armies, int hit_points);

@@ -69,6 +69,9 @@ class PathOfWarEngine final : public CombatEngine {
   // player's attack of one action round on one area fires in one battle).
   const EngineTraits& traits() const override;
   Status check_game(const GameState& state) const override;
+  EngineVocabulary vocabulary(const Json& options, const RulesConfig&) const override {
+    return pow_vocabulary(options);
+  }
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;

@@ -29,6 +29,16 @@ struct Declarations {
   CombatPhaseRules phase_rules;
   bool has_check_game = false;
   bool has_check_order = false;
+  // The words the script reads (engine.terrain, features, borders, area_state, player_state);
+  // a list it does not declare reads any word.
+  EngineVocabulary vocabulary = open_vocabulary();
+
+  static EngineVocabulary open_vocabulary() {
+    EngineVocabulary v;
+    for (VocabularyList* l : {&v.terrain, &v.features, &v.borders, &v.area_state, &v.player_state})
+      l->any = true;
+    return v;
+  }
 };
 
 Status declaration_error(const std::string& key, const std::string& what) {
@@ -36,6 +46,31 @@ Status declaration_error(const std::string& key, const std::string& what) {
 }
 
 constexpr std::size_t kMaxKeywords = 64;
+constexpr std::size_t kMaxVocabularyWords = 256;
+
+// A declared word list: {word = "what it does", ...} or {"word", ...}. Words are 1 to 64 bytes
+// without spaces, sentences at most 400 bytes.
+Status parse_word_list(const std::string& key, const Json& v, VocabularyList& out) {
+  const std::string what =
+      "must be a table of words and what each does, e.g. {marsh = \"defence +1\"}, or a list of "
+      "words";
+  if (!v.is_object() && !v.is_array()) return declaration_error(key, what);
+  if (v.size() > kMaxVocabularyWords)
+    return declaration_error(key, "at most " + std::to_string(kMaxVocabularyWords) + " words");
+  out = VocabularyList{};
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const Json& word = v.is_object() ? Json(it.key()) : it.value();
+    const Json effect = v.is_object() ? it.value() : Json("read by the script");
+    bool ok = word.is_string() && !word.get_ref<const std::string&>().empty() &&
+              word.get_ref<const std::string&>().size() <= 64 && effect.is_string() &&
+              effect.get_ref<const std::string&>().size() <= 400;
+    if (ok)
+      for (char c : word.get_ref<const std::string&>()) ok = ok && c != ' ' && c != '\t';
+    if (!ok) return declaration_error(key, what + " (words of 1 to 64 bytes without spaces)");
+    out.add(word.get<std::string>(), effect.get<std::string>());
+  }
+  return Status::Ok();
+}
 
 Result<Declarations> parse_declarations(const Json& e) {
   Declarations d;
@@ -98,6 +133,15 @@ Result<Declarations> parse_declarations(const Json& e) {
           return declaration_error(path, "unknown phase rule");
         }
       }
+    } else if (k == "terrain" || k == "features" || k == "borders" || k == "area_state" ||
+               k == "player_state") {
+      EngineVocabulary& w = d.vocabulary;
+      VocabularyList& list = k == "terrain"      ? w.terrain
+                             : k == "features"   ? w.features
+                             : k == "borders"    ? w.borders
+                             : k == "area_state" ? w.area_state
+                                                 : w.player_state;
+      ADJ_RETURN_IF_ERROR(parse_word_list(k, v, list));
     } else {
       return declaration_error(k, "unknown declaration");
     }
@@ -224,6 +268,9 @@ class ScriptEngine final : public CombatEngine {
   const EngineTraits& traits() const override { return traits_; }
   int world_radius(const Json&) const override { return decl_.world_radius; }
   CombatPhaseRules phase_rules(const Json&) const override { return decl_.phase_rules; }
+  EngineVocabulary vocabulary(const Json&, const RulesConfig&) const override {
+    return decl_.vocabulary;
+  }
   const ScriptId& id() const { return id_; }
   std::uint64_t instructions_total() const {
     std::lock_guard<std::mutex> lock(mu_);

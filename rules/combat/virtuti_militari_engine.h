@@ -83,6 +83,9 @@ class VirtutiMilitariEngine final : public CombatEngine {
  public:
   const EngineTraits& traits() const override;  // with SUPPORT orders
   Status check_game(const GameState& state) const override;
+  EngineVocabulary vocabulary(const Json&, const RulesConfig&) const override {
+    return vm_vocabulary();
+  }
   Status check_order(const Order& order, const GameState& state) const override;
   bool retreat_triggers(const BattleInput& in) const override;
   Result<BattleOutcome> resolve(const BattleInput& in, Rng& rng) const override;

@@ -329,4 +329,27 @@ Status vm_check_game(const GameState& state) {
   return Status::Ok();
 }
 
+EngineVocabulary vm_vocabulary() {
+  EngineVocabulary v;
+  v.features.add("weather",
+                 "\"clear\", \"mud\" or \"frozen\": the area's weather instead of the game's "
+                 "(option weather); mud: no air support in battles there; frozen: its rivers do "
+                 "not halve");
+  v.features.add("port",
+                 "true: a port: the loser of a sea battle next to it may retreat into it (by sea "
+                 "a retreat reaches only sea areas and ports)");
+  v.borders.add("river",
+                "true: units attacking or supporting across it count half, unless it is frozen");
+  v.borders.add("frozen", "true: the river of this border is frozen (no halving)");
+  v.area_state.add("units",
+                   "the area's units, [{type, level, hp, exhausted}] (unlisted armies are fresh "
+                   "units of the data's default type)");
+  v.area_state.add("support",
+                   "written by SUPPORT orders: {to, by}; cleared at the end of the turn");
+  v.area_state.add("defence", "written by standing orders: the card and air tokens they commit");
+  v.player_state.add("hand", "the player's cards, [{id, name, strength, dice, hp}]");
+  v.player_state.add("air", "the player's air support tokens (0..999)");
+  return v;
+}
+
 }  // namespace adj

@@ -104,4 +104,9 @@ Status vm_check_card(const Json& c, const std::string& path, const VmData& data)
 // and units and each player's air tokens and hand (InvalidArgument naming the path).
 Status vm_check_game(const GameState& state);
 
+// The words Virtuti Militari reads (CombatEngine::vocabulary): no terrain; the "weather" and
+// "port" features, the "river" and "frozen" borders, the areas' units, support and defence, the
+// players' hand and air tokens.
+EngineVocabulary vm_vocabulary();
+
 }  // namespace adj

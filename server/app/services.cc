@@ -11,6 +11,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/combat/script_engine.h"
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/report/report.h"
 #include "rules/report/report_shared.h"
 #include "server/app/ending.h"
@@ -94,6 +95,9 @@ Result<std::vector<SubmissionRecord>> Services::orders_on_file(const std::string
 
 Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool fresh_secrets,
                                           std::map<std::string, std::string>* issued) {
+  // validate_scenario's errors and the words no part of the game reads (scenario_lint.h).
+  if (const std::vector<ScenarioError> errors = scenario_errors(scenario); !errors.empty())
+    return Status::InvalidArgument("the scenario is not valid:\n" + format_errors(errors));
   Result<GameState> st = state_from_scenario(scenario, seed);
   if (!st.ok()) return st.status();
   // A Lua game: its script is checked before anything is written and stored as version 1.

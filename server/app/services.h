@@ -94,7 +94,10 @@ class Services {
   // The stores this object uses (for other app services over the same stores).
   const Stores& stores() const { return s_; }
 
-  // Creates a game from a scenario document. `seed` is used unless the scenario fixes one.
+  // Creates a game from a scenario document. `seed` is used unless the scenario fixes one. A
+  // scenario with errors (rules/game/scenario_lint.h scenario_errors: validate_scenario's, or a
+  // terrain word, feature key or border flag the game does not read) is InvalidArgument "the
+  // scenario is not valid:" with one "<path>: <message>" line per error; nothing is written.
   // Secrets are stored only as hashes (server/app/secrets.h), never in the stored scenario copy
   // or state. With `fresh_secrets` every player gets a new random secret (the scenario's are
   // ignored; for bundled scenarios, whose secrets are public); otherwise a player without a

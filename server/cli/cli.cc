@@ -90,6 +90,7 @@ int run(int argc, char** argv) {
   add_serve_command(app, s);
   add_mail_commands(app, s);
   add_world_commands(app, s);
+  add_scenario_commands(app, s);
 
   try {
     app.parse(argc, argv);

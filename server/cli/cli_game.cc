@@ -9,7 +9,8 @@ void add_game_commands(CLI::App& app, CliState& s) {
   auto* create = game->add_subcommand("create", "Create a game from a scenario JSON file");
   create
       ->add_option("SCENARIO", s.scenario,
-                   "Scenario file, '-' for stdin, or bundled:NAME (see `adjutant scenarios`)")
+                   "Scenario file, '-' for stdin, or bundled:NAME (`adjutant scenario list`; "
+                   "`adjutant scenario check FILE` first)")
       ->required();
   create->add_option("--seed", s.seed, "Game seed (default: the scenario's, else random)");
   create->add_flag(

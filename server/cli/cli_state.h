@@ -1,8 +1,8 @@
 // The command line's parse state and the registration of its commands, one file per group of
 // commands (cli.cc: the global options and run(); cli_game.cc: games, players, attendance,
 // sign-ups, press; cli_play.cc: orders, turns, reports, battles, engines, the demo; cli_serve.cc:
-// the daemon; cli_mail.cc: mail, backup, copy). Internal to server/cli: the one place CLI11 is
-// included.
+// the daemon; cli_mail.cc: mail, backup, copy; cli_scenario.cc: scenarios without a database).
+// Internal to server/cli: the one place CLI11 is included.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -51,6 +51,9 @@ struct CliState {
     double session_idle_days = 0, session_max_days = 0;
     std::size_t press_digest_kib = 0;
   } daemon;
+  struct {  // cli_scenario.cc: scenario preview's output file (one of them)
+    std::string svg, png;
+  } preview_out;
   struct {  // cli_mail.cc
     MailOptions mail_opts;
     IngestOptions io;
@@ -77,6 +80,8 @@ void add_play_commands(CLI::App& app, CliState& s);
 void add_serve_command(CLI::App& app, CliState& s);
 // ingest, inbox ..., outbox ..., backup, copy
 void add_mail_commands(CLI::App& app, CliState& s);
+// scenario list | check | preview | words (cli_scenario.cc)
+void add_scenario_commands(CLI::App& app, CliState& s);
 
 // world generate
 void add_world_commands(CLI::App& app, CliState& s);

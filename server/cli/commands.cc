@@ -127,26 +127,9 @@ std::string stored_game_id(const Common& c, const std::string& game) {
 int game_create(const Common& c, const std::string& scenario_arg,
                 std::optional<unsigned long long> seed, bool demo_secrets, const std::string& id,
                 const std::string& name) {
-  Result<Json> doc = Status::Internal("unset");
   const std::string prefix = "bundled:";
-  if (scenario_arg.rfind(prefix, 0) == 0)
-    doc = bundled_scenario(scenario_arg.substr(prefix.size()));
-  else
-    doc = read_json(scenario_arg);
+  Result<Json> doc = read_scenario_document(scenario_arg);  // with a Lua script_file read in
   if (!doc.ok()) return fail(doc.status());
-  // A Lua engine's script may be a file named next to the scenario ("script_file"); the
-  // scenario stored with the game carries its text ("script").
-  if (Json* e = doc->is_object() && doc->contains("engine") ? &(*doc)["engine"] : nullptr;
-      e && e->is_object() && e->contains("script_file") && (*e)["script_file"].is_string()) {
-    if (e->contains("script"))
-      return fail(Status::InvalidArgument("/engine: give script or script_file, not both"));
-    const std::filesystem::path base = std::filesystem::path(scenario_arg).parent_path();
-    const std::filesystem::path file = base / (*e)["script_file"].get<std::string>();
-    Result<std::string> text = read_input(file.string(), host_script_limits().source_bytes);
-    if (!text.ok()) return fail(text.status());
-    (*e)["script"] = *text;
-    e->erase("script_file");
-  }
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
   Json scenario = *doc;

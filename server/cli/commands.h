@@ -46,6 +46,27 @@ int game_create(const Common& c, const std::string& scenario,
                 std::optional<unsigned long long> seed, bool demo_secrets = false,
                 const std::string& id = "", const std::string& name = "");
 int game_list(const Common& c);
+// Scenarios without a database (scenario_commands.cc). A SCENARIO argument is a file, '-' for
+// stdin, or bundled:NAME; a Lua engine's "script_file" (beside the scenario) becomes its
+// "script". Errors: NotFound (no such file or bundled scenario), InvalidArgument (not JSON).
+Result<Json> read_scenario_document(const std::string& scenario);
+// `scenario list`: the bundled scenarios with engine, game id, players and areas.
+int scenario_list(bool json);
+// `scenario check`: rules/game/scenario_lint.h's findings, one a line ("error <path>: <message>",
+// then the warnings), and a last line counting them; with `json` {"errors": [{"path",
+// "message"}], "warnings": [...]}. kExitOk without errors (warnings or not), kExitError with.
+int scenario_check(const std::string& scenario, bool json);
+// `scenario words`: the words each engine reads as docs/scenarios.md lists them (Markdown:
+// every game's, then each built-in engine's with its default options); with `what` an engine
+// name, that engine's; with a scenario (file, '-', bundled:NAME), everything a game made from
+// it reads under its own options and rules.
+int scenario_words(const std::string& what);
+// `scenario preview`: the map of the scenario's first turn as SVG (`svg_out`) or PNG (`png_out`,
+// at most 1600 pixels a side), as the game pages draw it; the check's findings on stderr.
+// kExitOk when the file is written, kExitError when the scenario cannot be built (its errors
+// printed) or the file cannot be written.
+int scenario_preview(const std::string& scenario, const std::string& svg_out,
+                     const std::string& png_out);
 // Membership (membership_commands.cc): sign-ups, start, invitations, addresses, replacing.
 // New secrets are queued for mailing, never printed; base_url adds links to the mail.
 int game_create_signup(const Common& c, const std::string& scenario,

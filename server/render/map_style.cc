@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <string_view>
 
+#include "rules/game/vocabulary.h"
 #include "server/render/svg_map.h"
 
 namespace adj::render::mapstyle {
@@ -29,22 +30,7 @@ double luminance(const std::string& hex) {
   return 0.299 * c(0) + 0.587 * c(1) + 0.114 * c(2);
 }
 
-std::string terrain_class(const std::string& terrain) {
-  std::string t;
-  for (char c : terrain) t += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  auto any = [&](std::initializer_list<std::string_view> words) {
-    for (auto w : words)
-      if (t == w) return true;
-    return false;
-  };
-  if (any({"forest", "wood", "woods", "woodland", "jungle"})) return "forest";
-  if (any({"hills", "hill", "rough", "uplands", "highlands"})) return "hills";
-  if (any({"mountains", "mountain"})) return "mountains";
-  if (any({"wetlands", "marsh", "swamp", "fen"})) return "wetlands";
-  if (any({"town", "village", "castle", "city", "urban"})) return "town";
-  if (any({"desert", "sand"})) return "desert";
-  return "lowlands";
-}
+std::string terrain_class(const std::string& terrain) { return map_terrain_family(terrain); }
 
 std::string terrain_fill(const std::string& family) {
   if (family == "forest") return "#d2e3b5";

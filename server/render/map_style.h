@@ -17,7 +17,8 @@ double luminance(const std::string& hex);
 
 // The terrain family the map draws for a terrain word: "lowlands" (also clear, plains, unknown
 // words), "forest", "hills" (rough, uplands), "mountains", "wetlands", "town" (village, castle),
-// "desert".
+// "desert". The words are rules/game/vocabulary.h's map_terrain_words (scenario_lint accepts
+// them under every engine).
 std::string terrain_class(const std::string& terrain);
 // The land colour of a terrain family.
 std::string terrain_fill(const std::string& family);

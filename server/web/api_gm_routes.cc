@@ -1,6 +1,7 @@
 // The GM's JSON API routes (api_routes.cc has the contract), behind the GM token
 // (Authorization: Bearer <GM token>, or the GM cookie from this site's own pages; gm_only):
 //   POST /api/games                              (create; 201 with Location, new secrets once)
+//   POST /api/scenarios/check                    (a scenario's errors, warnings; creates nothing)
 //   GET  /api/games/{g}/submissions
 //   POST /api/games/{g}/turns/preview | turns/run  ({"turn": N}: 409 when another is open)
 //   GET/PUT /api/games/{g}/engine-script         (a Lua game's script versions; PUT a new one)
@@ -16,6 +17,7 @@
 
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/world/world_generator.h"
 #include "server/app/engine_catalog.h"
 #include "server/app/gm_orders.h"
@@ -134,7 +136,7 @@ Response create_game(WebContext& ctx, const Request& req) {
   } else {
     scenario = std::move(doc);
   }
-  const auto errors = validate_scenario(scenario);
+  const auto errors = scenario_errors(scenario);  // validate_scenario's, and unknown words
   if (!errors.empty()) {
     const std::string prefix = wrapper && !doc.contains("bundled") ? "/scenario" : "";
     Json list = Json::array();
@@ -182,6 +184,49 @@ Response preview_world(const Request& req) {
     return error_response(400, "invalid request: " + w.status().message(),
                           errors_json_of(w.status(), ""));
   return json_response({{"scenario", *w}, {"fairness", world::fairness_json(f)}}, 200);
+}
+
+// POST /api/scenarios/check: lint_scenario's findings for a scenario document, or for the
+// create request's wrapper ({"scenario": {...}}, {"bundled": NAME} or {"world": {...}}, with its
+// id and name); nothing is created. 200 {"errors": [{"path", "message"}], "warnings": [...]},
+// paths into the body (an inline wrapper's under "/scenario"); 400 when the body is not JSON or
+// not a request.
+Response check_scenario(const Request& req) {
+  Json doc = Json::parse(req.body, nullptr, false);
+  if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
+  Json scenario;
+  std::string prefix;
+  if (doc.is_object() &&
+      (doc.contains("scenario") || doc.contains("bundled") || doc.contains("world"))) {
+    const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
+    if (!errors.empty())
+      return error_response(
+          400, "invalid request: " + errors.front().path + ": " + errors.front().message,
+          errors_json(errors));
+    if (doc.contains("bundled")) {
+      auto b = bundled_scenario(doc["bundled"].get<std::string>());
+      if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
+      scenario = std::move(b).value();
+    } else if (doc.contains("world")) {  // a generated world (docs/worlds.md)
+      auto w = world_from_request(doc["world"]);
+      if (!w.ok())
+        return error_response(400, "invalid request: /world" + w.status().message(),
+                              errors_json_of(w.status(), "/world"));
+      scenario = std::move(w).value();
+    } else {
+      scenario = doc["scenario"];
+      prefix = "/scenario";
+    }
+    if (doc.contains("id")) scenario["id"] = doc["id"];
+    if (doc.contains("name")) scenario["name"] = doc["name"];
+  } else {
+    scenario = std::move(doc);
+  }
+  Json out = {{"errors", Json::array()}, {"warnings", Json::array()}};
+  for (const ScenarioFinding& f : lint_scenario(scenario))
+    out[f.severity == ScenarioFinding::Severity::kError ? "errors" : "warnings"].push_back(
+        {{"path", prefix + (f.path == "/" ? "" : f.path)}, {"message", f.message}});
+  return json_response(out, 200, true);
 }
 
 Response submissions(WebContext& ctx, const std::string& game) {
@@ -400,6 +445,9 @@ void register_api_gm_routes(http::Router& router, WebContext& ctx) {
   add("POST", "/api/games",
       gm_only(ctx, [&ctx](const Request& r, const Params&) { return create_game(ctx, r); }),
       "api_create_game");
+  add("POST", "/api/scenarios/check",
+      gm_only(ctx, [](const Request& r, const Params&) { return check_scenario(r); }),
+      "api_check_scenario");
   add("GET", "/api/games/{game}/submissions",
       gm_only(ctx,
               [&ctx](const Request&, const Params& p) { return submissions(ctx, p.at("game")); }),

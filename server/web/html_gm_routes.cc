@@ -1,5 +1,5 @@
 // The GM desk's HTML pages that are not about one game: signing in and out, the list of
-// games, and creating a game.
+// games, and creating a game (with "Check and preview" first).
 #include "server/web/html_pages.h"
 
 #include <spdlog/spdlog.h>
@@ -13,6 +13,7 @@
 
 #include "base/log_escape.h"
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/orders/parser.h"
 #include "schemas/embedded.h"
 #include "server/app/audit_text.h"
@@ -23,6 +24,7 @@
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_guard.h"
+#include "server/render/state_map.h"
 #include "server/render/svg_map.h"
 #include "server/web/auth_guard.h"
 #include "server/web/map_view.h"
@@ -91,8 +93,9 @@ Json bundled_options(const std::string& chosen) {
   return out;
 }
 
+// `check`: the "Check and preview" block (gm_check), null for none.
 Response gm_index(WebContext& ctx, const Request& req, const std::string& error = "",
-                  int status = 200, const Json& kept = Json::object()) {
+                  int status = 200, const Json& kept = Json::object(), const Json& check = Json()) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   auto games = ctx.services().list_games();
   if (!games.ok()) return status_page(games.status());
@@ -119,7 +122,8 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
                 {"bundled", bundled_options(kept.value("bundled", ""))},
                 {"kept", kept},
                 {"flash", flash.empty() ? Json() : Json(flash)},
-                {"error", problem}};
+                {"error", problem},
+                {"check", check}};
   return form_page(ctx, csrf, render_page("GM desk", "gm_index", model, nav("", "", req, ctx)),
                    status);
 }
@@ -132,6 +136,40 @@ bool valid_game_id(const std::string& id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
       return false;
   return true;
+}
+
+// The create form's "Check and preview": the scenario's errors and warnings, each on its own line
+// (rules/game/scenario_lint.h), and its map as the game would start, under the form (kept);
+// nothing is created.
+Response gm_check(WebContext& ctx, const Request& req, const Json& scenario, const Json& kept) {
+  Json findings = Json::array();
+  std::size_t errors = 0;
+  for (const ScenarioFinding& f : lint_scenario(scenario)) {
+    const bool error = f.severity == ScenarioFinding::Severity::kError;
+    errors += error ? 1 : 0;
+    findings.push_back({{"severity", to_string(f.severity)},
+                        {"error", error},
+                        {"path", f.path.empty() ? "/" : f.path},
+                        {"message", f.message}});
+  }
+  const std::size_t warnings = findings.size() - errors;
+  auto count = [](std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  std::string summary =
+      errors == 0 && warnings == 0 ? "No errors, no warnings: the scenario is ready to create."
+      : errors == 0 ? "No errors (the game can be created), " + count(warnings, "warning") + ":"
+                    : count(errors, "error") + " (the game cannot be created), " +
+                          count(warnings, "warning") + ":";
+  Json check = {{"summary", summary},
+                {"findings", std::move(findings)},
+                {"has_findings", errors + warnings > 0}};
+  if (Result<GameState> st = state_from_scenario(scenario, 0); st.ok()) {
+    const render::MapModel m = render::map_model_from_state(render::drawable_state(to_json(*st)));
+    check["map_svg"] = render::render_svg_map(m, {false, 1});
+    check["map_legend"] = render::render_map_legend_html(m);
+  }
+  return gm_index(ctx, req, "", 200, kept, check);
 }
 
 Response gm_create(WebContext& ctx, const Request& req) {
@@ -191,6 +229,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
     }
     scenario["seed"] = std::to_string(seed);  // the GM's seed wins over a pasted document's
   }
+  if (field(form, "action") == "check") return gm_check(ctx, req, scenario, kept);
   // A bundled scenario's secrets are public (docs/scenarios.md): its players get fresh ones, shown
   // once.
   std::map<std::string, std::string> issued;

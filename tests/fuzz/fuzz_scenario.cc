@@ -4,13 +4,15 @@
 // throws; a scenario with validation errors is refused by state_from_scenario, one without is
 // accepted or refused with a reason; an accepted state survives its JSON round trip (what the
 // store keeps) unchanged. The direct state reader (rules/game/state_reader.h) runs on the raw
-// input and on the stored text: whenever it gives a state, the tree gives the same one.
+// input and on the stored text: whenever it gives a state, the tree gives the same one. The
+// scenario check (rules/game/scenario_lint.h) agrees with validation and with what refuses a game.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "rules/game/json_text.h"
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/game/state_reader.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -26,6 +28,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (doc.is_discarded()) return 0;
   const auto errors = adj::validate_scenario(doc);
   for (const adj::ScenarioError& e : errors) FUZZ_CHECK(!e.message.empty());
+  // The check (rules/game/scenario_lint.h): validation's errors alone when there are any; else
+  // its errors are what refuses a game, errors first, every message said.
+  const auto findings = adj::lint_scenario(doc);
+  const auto refusing = adj::scenario_errors(doc);
+  std::size_t lint_errors = 0;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    FUZZ_CHECK(!findings[i].message.empty());
+    if (findings[i].severity != adj::ScenarioFinding::Severity::kError) continue;
+    FUZZ_CHECK(i == lint_errors);
+    FUZZ_CHECK(i < refusing.size() && refusing[i].message == findings[i].message);
+    ++lint_errors;
+  }
+  FUZZ_CHECK(lint_errors == refusing.size());
+  if (!errors.empty()) FUZZ_CHECK(findings.size() == errors.size());
   const auto state = adj::state_from_scenario(doc, 42);
   if (!errors.empty()) FUZZ_CHECK(!state.ok());
   if (!state.ok()) {

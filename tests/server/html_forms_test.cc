@@ -296,6 +296,61 @@ TEST_F(HtmlForms, GmCreateFormListsEachErrorOnItsOwn) {
   EXPECT_EQ(one.body.find("<li>"), std::string::npos);
 }
 
+TEST_F(HtmlForms, GmCreateFormChecksAndPreviewsWithoutCreating) {
+  // An unknown terrain (an error) and an area without borders (a warning).
+  const std::string scenario = R"({
+    "id": "t-2", "name": "Test", "engine": {"name": "dark-age"},
+    "players": [{"code": "AAA", "name": "Alba"}, {"code": "BBB", "name": "Bern"}],
+    "areas": [{"code": "A1", "kind": "land", "owner": "AAA", "armies": 1, "x": 0, "y": 0},
+              {"code": "A2", "kind": "land", "terrain": "forrest", "owner": "BBB", "armies": 1,
+               "x": 100, "y": 0},
+              {"code": "A3", "kind": "land", "x": 0, "y": 100}],
+    "adjacency": [["A1", "A2"]]
+  })";
+  const std::string gm = gm_cookie();
+  Response r = post("/gm/games", {{"scenario", scenario}, {"action", "check"}}, gm);
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(check_balanced(r.body, true), "");
+  const std::size_t box = r.body.find("<section id=\"check-result\">");
+  ASSERT_NE(box, std::string::npos) << r.body;
+  const std::string shown = r.body.substr(box, r.body.find("</section>", box) - box);
+  EXPECT_NE(shown.find("1 error (the game cannot be created), 1 warning:"), std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find("<li class=\"finding-error\"><strong>Error</strong> "
+                       "<code>/areas/1/terrain</code>: unknown terrain "),
+            std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find("<li class=\"finding-warning\"><strong>Warning</strong> "
+                       "<code>/areas/2</code>: A3 has no borders"),
+            std::string::npos)
+      << shown;
+  EXPECT_EQ(count(shown, "<li class=\"finding-"), 2) << shown;
+  EXPECT_NE(shown.find("<svg"), std::string::npos);  // the map as the game would start
+  EXPECT_NE(shown.find("area-A2"), std::string::npos);
+  EXPECT_NE(r.body.find("t-2"), std::string::npos);  // the pasted scenario stays in the form
+  EXPECT_TRUE(ctx_->services().list_games()->empty());
+
+  // Creating refuses the error, with the same message.
+  Response created = post("/gm/games", {{"scenario", scenario}}, gm);
+  EXPECT_EQ(created.status, 400) << created.body;
+  EXPECT_NE(created.body.find("/areas/1/terrain: unknown terrain &quot;forrest&quot;"),
+            std::string::npos)
+      << created.body;
+  EXPECT_TRUE(ctx_->services().list_games()->empty());
+
+  // A bundled scenario checks clean and is drawn; still nothing is created.
+  Response clean = post("/gm/games", {{"bundled", "dark-age-britain"}, {"action", "check"}}, gm);
+  ASSERT_EQ(clean.status, 200) << clean.body;
+  EXPECT_NE(clean.body.find("No errors, no warnings: the scenario is ready to create."),
+            std::string::npos);
+  EXPECT_NE(clean.body.find("id=\"preview-map\""), std::string::npos);
+  EXPECT_EQ(clean.body.find("<li class=\"finding-"), std::string::npos);
+  EXPECT_TRUE(ctx_->services().list_games()->empty());
+  // The desk offers the button.
+  Response desk = get("/gm", gm);
+  EXPECT_NE(desk.body.find("name=\"action\" value=\"check\""), std::string::npos);
+}
+
 TEST_F(HtmlForms, AuditLogAndDeadlineAreReadable) {
   create_britain();
   const std::string gm = gm_cookie();
