@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/world/world_generator.h"
 #include "server/app/secrets.h"
 #include "server/app/world_request.h"
@@ -102,7 +103,12 @@ Response world_preview(WebContext& ctx, const Request& req) {
     if (nl == std::string::npos) nl = text.size();
     if (nl > at) lines.push_back(text.substr(at, nl - at));
   }
-  Json preview = {{"name", (*doc)["name"]},
+  Json findings = Json::array();  // what `adjutant scenario check` says (none, for a fair world)
+  for (const ScenarioFinding& x : lint_scenario(*doc))
+    findings.push_back(std::string(to_string(x.severity)) + " " + x.path + ": " + x.message);
+  Json preview = {{"check", findings.empty() ? Json("no errors, no warnings") : Json()},
+                  {"findings", findings},
+                  {"name", (*doc)["name"]},
                   {"id", (*doc)["id"]},
                   {"areas", (*doc)["areas"].size()},
                   {"figures", lines},

@@ -48,6 +48,7 @@ TEST_F(HtmlGmWorld, ThePreviewShowsTheMapAndFiguresThenCreatesThatWorld) {
   EXPECT_NE(preview.body.find("id=\"world-preview\""), std::string::npos);
   EXPECT_NE(preview.body.find("<svg"), std::string::npos);
   EXPECT_NE(preview.body.find("6 players, each with 4 home areas"), std::string::npos);
+  EXPECT_NE(preview.body.find("Scenario check: no errors, no warnings"), std::string::npos);
   EXPECT_EQ(check_balanced(preview.body, true), "");
   EXPECT_TRUE(ctx_->services().list_games()->empty()) << "a preview creates nothing";
   // The preview fixed a seed; the create form carries it, so the game is the world shown.

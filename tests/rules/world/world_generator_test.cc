@@ -11,6 +11,7 @@
 
 #include "rules/combat/engine_registry.h"
 #include "rules/game/scenario.h"
+#include "rules/game/scenario_lint.h"
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
 
@@ -115,6 +116,9 @@ TEST_P(WorldGenerator, IsAValidScenarioWithFairStarts) {
   ASSERT_TRUE(doc.is_object());
   const auto errors = validate_scenario(doc);
   EXPECT_TRUE(errors.empty()) << format_errors(errors);
+  // `adjutant scenario check` finds nothing: no error, no warning.
+  for (const ScenarioFinding& f : lint_scenario(doc))
+    ADD_FAILURE() << to_string(f.severity) << " " << f.path << ": " << f.message;
   ASSERT_EQ(doc["players"].size(), static_cast<std::size_t>(players));
 
   // Every player has the same home, and the figures printed are those of the document.
