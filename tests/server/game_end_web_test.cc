@@ -108,7 +108,10 @@ TEST_F(GameEndWeb, AStartedGameIsRefusedWith409AndCanBeArchived) {
   list = api("GET", "/api/games?archived=1");
   ASSERT_EQ(body(list)["games"].size(), 1u);
   EXPECT_EQ(body(list)["games"][0]["archived_at"], kNow);
-  EXPECT_EQ(api("GET", "/api/games/britain-1").status, 200);
+  Response shown = api("GET", "/api/games/britain-1");
+  EXPECT_EQ(shown.status, 200);
+  expect_schema(shown, "game.schema.json");
+  EXPECT_EQ(body(shown)["archived_at"], kNow);
   // Nothing new: a turn run is 409, orders are refused.
   r = api("POST", "/api/games/britain-1/turns/run");
   EXPECT_EQ(r.status, 409);
@@ -192,6 +195,8 @@ TEST_F(GameEndWeb, AStartedGameOffersArchiveNotDeleteAndArchivedGamesAreListedAp
   desk = get("/gm/games/britain-1", gm);
   EXPECT_NE(desk.body.find("id=\"unarchive-form\""), std::string::npos);
   EXPECT_EQ(desk.body.find("id=\"archive-form\""), std::string::npos);
+  EXPECT_EQ(desk.body.find("id=\"run-form\""), std::string::npos);  // no turn forms
+  EXPECT_EQ(check_balanced(desk.body, true), "");
 
   // The public list has it under "Archived games" only; its page is readable and says so.
   Response index = get("/");
