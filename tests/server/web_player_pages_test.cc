@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "base/escape.h"
 #include "server/app/time_text.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
