@@ -4,6 +4,8 @@
 // Thread-safety: as the other stores, one object per thread.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +41,24 @@ struct AuditEntry {
   Json detail = Json::object();
 };
 
+// What AdminStore::delete_game removed.
+struct GameDeletion {
+  std::string game;  // the stored id
+  std::string name;
+  // Rows removed per table that had any for the game ("games": 1, "signups": 3, ...).
+  std::map<std::string, std::int64_t> rows;
+  std::int64_t mail_dropped = 0;   // outbox messages for the game not sent yet, dropped
+  std::int64_t mail_kept = 0;      // outbox messages for the game sent or tried, kept
+  std::int64_t host_audit_id = 0;  // the host audit entry that records the deletion
+};
+
+// The FailedPrecondition message of an action refused because `game` is archived: `what` the
+// game takes no more, e.g. "orders", "sign-ups", "turn runs".
+inline std::string archived_refusal(const std::string& game, const std::string& what) {
+  return "game " + game + " is archived: it takes no " + what +
+         " until the GM unarchives it; nothing was changed";
+}
+
 class AdminStore {
  public:
   virtual ~AdminStore() = default;
@@ -54,6 +74,26 @@ class AdminStore {
   virtual Status reset_attempts(const std::string& game) = 0;
   // Sets the game's status ("open", "paused", "held", ...). NotFound for an unknown game.
   virtual Status set_game_status(const std::string& game, const std::string& status) = 0;
+  // Deletes a game that has not started, with every row that belongs to it, in one transaction
+  // that also appends `record` to the host audit log (record.game: the stored id; record.detail
+  // gains "name", "removed" (rows per table), "mail_dropped", "mail_kept" and "audit", the game's
+  // own audit log, which goes with the game). Outbox messages for the game not sent yet are
+  // dropped; those sent or tried are kept (the host's record of mail that left). Refused, with
+  // nothing changed: NotFound for an unknown game; FailedPrecondition when a turn of the game
+  // has run (a turn record exists, or its audit log has a "run" entry: a run rolled back), the
+  // message naming the last turn that ran; Unavailable while a turn of it is being resolved;
+  // InvalidArgument when the record has no actor or action.
+  virtual Result<GameDeletion> delete_game(const std::string& game, const AuditEntry& record) = 0;
+  // Archives the game from `at` (nullopt: unarchives it). An archived game keeps every row;
+  // put_submission, add_signup and begin_resolving refuse it (FailedPrecondition,
+  // archived_refusal). NotFound for an unknown game.
+  virtual Status set_archived(const std::string& game, std::optional<UnixTime> at) = 0;
+  // The host audit log: entries about the host rather than inside one game (e.g. "delete");
+  // e.game names the game an entry is about ("" for none) and need not exist. Append-only.
+  // InvalidArgument when actor or action is empty.
+  virtual Status append_host_audit(const AuditEntry& e) = 0;
+  // The newest `limit` entries, newest first.
+  virtual Result<std::vector<AuditEntry>> host_audit_log(int limit) = 0;
   // Last time the daemon's scheduler ran (for the downtime guard); 0 when never.
   virtual Result<UnixTime> last_tick() = 0;
   virtual Status set_last_tick(UnixTime t) = 0;

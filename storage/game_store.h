@@ -57,7 +57,8 @@ class GameStore {
   }
   // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
   // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
-  // it. FailedPrecondition unless `turn` is the open turn. Call before reading the turn's orders.
+  // it. FailedPrecondition unless `turn` is the open turn, and when the game is archived
+  // (archived_refusal, storage/admin_store.h). Call before reading the turn's orders.
   // It is the claim among processes sharing the database: Unavailable (nothing written) while
   // another run's mark for `turn` is younger than the backend's lease (SQLite and PostgreSQL:
   // kResolvingLeaseSeconds, or ADJUTANT_TURN_LEASE_SECONDS), so one due turn is resolved by one
@@ -103,7 +104,8 @@ class SubmissionStore {
   // Appends a submission. When it is accepted it becomes the player's current file for its turn
   // and any earlier one stops being current (both are kept). Returns the new id. Checked in the
   // same transaction: FailedPrecondition (nothing stored) when record.turn is not the open turn
-  // any more, or is being resolved (see begin_resolving).
+  // any more or the game is archived (archived_refusal), Unavailable while the turn is being
+  // resolved (see begin_resolving).
   virtual Result<std::int64_t> put_submission(const SubmissionRecord& record) = 0;
   // The current accepted submission of every player for a turn, sorted by player code.
   virtual Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,

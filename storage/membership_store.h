@@ -66,7 +66,8 @@ class MembershipStore {
   // Appends a pending sign-up (s.id, s.state and s.player are ignored); returns its id. Checked in
   // one transaction: NotFound for an unknown game; AlreadyExists when the address (compared
   // without regard to case) is on the game's list; the list is full when it has `max`
-  // sign-ups (FailedPrecondition); InvalidArgument for an empty email.
+  // sign-ups (FailedPrecondition); FailedPrecondition (archived_refusal, storage/admin_store.h)
+  // when the game is archived; InvalidArgument for an empty email.
   virtual Result<std::int64_t> add_signup(const Signup& s, int max) = 0;
   // The game's sign-ups, oldest first. NotFound for an unknown game.
   virtual Result<std::vector<Signup>> signups(const std::string& game) = 0;
@@ -79,6 +80,7 @@ class MembershipStore {
   // In one transaction: deletes every request expired at c.created_at (of any game), then
   // stores `c` (id and confirmed_at ignored). Unavailable naming the bound ("client", "address"
   // or "game" in the message) when a limit of `l` is reached; NotFound for an unknown game;
+  // FailedPrecondition (archived_refusal) when the game is archived;
   // InvalidArgument for an empty address or client, a kind other than signup/standby or a hash
   // that is not 64 characters.
   virtual Result<std::int64_t> add_confirmation(const PendingConfirmation& c,

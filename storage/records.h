@@ -20,6 +20,8 @@ struct GameSummary {
   int turn = 1;        // the open turn
   std::string status;  // "open", later "paused", "held", "finished"
   UnixTime created_at = 0;
+  // When the GM archived the game (AdminStore::set_archived); nullopt while it is not archived.
+  std::optional<UnixTime> archived_at;
 };
 
 // One order file as received, with the acknowledgement computed for it.

@@ -31,6 +31,11 @@
 //   reopen    {turn, message}           a rollback of a finished game reopened it
 //   secret    {player, what}            the player changed their secret ("secret") or rotated
 //                                       their tokens ("token"); actor "player:<code>"
+//   archive   {why (when given)}        the GM archived the game (also on the host's log)
+//   unarchive {why (when given)}        the GM unarchived it (also on the host's log)
+// The host's own log (AdminStore::host_audit_log) keeps what outlives a game:
+//   delete    {why, name, removed: {table: rows}, mail_dropped, mail_kept, audit: [the game's
+//             entries]}  a game that had not started was deleted (delete_game)
 // Every scheduler entry has actor "scheduler" and a human-readable "message".
 //
 // Game status: "open" games are run by the scheduler; "paused" (by the GM) and "held" (by a
@@ -121,6 +126,33 @@ class GameAdmin {
   // the time that was left at the pause. From "held": the deadline is kept, and the NMR guard
   // is waived for the open turn (the GM has seen the hold and chosen to go on).
   Status resume(const std::string& game, const std::string& actor);
+
+  // The end of a game (game_lifecycle.cc). `reason`: the GM's optional why (check_gm_reason),
+  // kept in the audit entries.
+  // Deletes a game that has not started, with every row of it (AdminStore::delete_game, one
+  // transaction with the host audit entry "delete", which keeps the game's own log). Nobody is
+  // told: sign-ups and mail not sent yet go with it. Nothing changes when it fails:
+  // FailedPrecondition "game G has started (turn N ran); archive it instead ..." once a turn
+  // has run, Unavailable while one is being resolved, NotFound for an unknown game,
+  // InvalidArgument for a bad reason.
+  Result<GameDeletion> delete_game(const std::string& game, const std::string& actor,
+                                   const std::string& reason = {});
+  // Archives a game: it leaves the open game lists and stays readable, and takes no orders,
+  // sign-ups or turn runs (the store refuses them; the scheduler passes it by) until it is
+  // unarchived. Audited "archive" on the game and on the host. FailedPrecondition when it is
+  // archived already; unarchive_game likewise when it is not. Unarchiving leaves the status and
+  // the deadline as they were: a deadline that passed meanwhile runs the turn at the scheduler's
+  // next pass unless the game is paused or given a new deadline first.
+  Status archive_game(const std::string& game, const std::string& actor,
+                      const std::string& reason = {});
+  Status unarchive_game(const std::string& game, const std::string& actor,
+                        const std::string& reason = {});
+  // True once a turn of the game has run, so delete_game refuses it: its audit log has a "run"
+  // entry, or the turn before the open one has a record. (The store decides at the deletion;
+  // this is what the desk shows.) NotFound for an unknown game.
+  Result<bool> has_started(const std::string& game);
+  // The host's audit log, newest first (AdminStore::host_audit_log).
+  Result<std::vector<AuditEntry>> host_audit_log(int limit);
 
   Result<Schedule> schedule(const std::string& game);
   // The deadline a report of `report_turn` states: the open turn's when that report is the

@@ -365,7 +365,8 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
     }
     for (const GameSummary& g : *games) {
       try {
-        if (g.status == "open") {
+        // An archived game is passed by as a paused one is (admin.h archive_game).
+        if (g.status == "open" && !g.archived_at) {
           {
             std::lock_guard<std::mutex> lock(quiet_mu_);
             quiet_.erase(g.id);

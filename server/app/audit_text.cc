@@ -159,6 +159,19 @@ std::string audit_action_text(const AuditEntry& e) {
   }
   if (a == "resume")
     return "resumed the game (it was " + str(d, "from") + "); deadline " + when(d, "deadline");
+  if (a == "archive")
+    return "archived the game: it takes no orders, sign-ups or turn runs" + why(d);
+  if (a == "unarchive") return "unarchived the game" + why(d);
+  if (a == "delete") {  // on the host's log: the game is gone
+    std::string t = "deleted the game " + str(d, "name") + ", which had not started";
+    if (d.contains("removed") && d["removed"].is_object()) {
+      std::int64_t rows = 0;
+      for (const auto& [table, n] : d["removed"].items())
+        if (n.is_number_integer()) rows += n.get<std::int64_t>();
+      t += " (" + std::to_string(rows) + " rows)";
+    }
+    return t + why(d);
+  }
   if (a == "guard") {
     std::string t = "held turn " + num(d, "turn") + ": unusually many players without orders";
     const std::string missing = list(d, "players_without_orders");

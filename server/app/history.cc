@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "server/app/services.h"
+
 namespace adj {
 
 Result<GameHistory> game_history(GameStore& games, const std::string& game, int open_turn,

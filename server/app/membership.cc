@@ -139,6 +139,7 @@ Result<GameSummary> Membership::summary_in(const std::string& game, const std::s
                                            const std::string& doing) {
   auto g = s_.games.game_summary(game);
   if (!g.ok()) return g.status();
+  if (g->archived_at) return Status::FailedPrecondition(archived_refusal(game, "sign-ups"));
   if (g->status == status) return g;
   if (status == "signup") {
     const std::string why = g->status == "finished" ? "is over" : "has started";

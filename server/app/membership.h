@@ -162,6 +162,8 @@ class Membership {
                Json detail);
   // Sign-up `id` of `game` (a stored game id); NotFound naming both when there is none.
   Result<Signup> signup_by_id(const std::string& game, std::int64_t id);
+  // The game's summary when it has `status`; FailedPrecondition naming why not (`doing` is what
+  // was asked), and archived_refusal when it is archived.
   Result<GameSummary> summary_in(const std::string& game, const std::string& status,
                                  const std::string& doing);
   // A generated world for its sign-ups (docs/worlds.md): made again for `joining` players (the

@@ -19,6 +19,7 @@
 #include "server/app/secrets.h"
 #include "server/app/stored_text.h"
 #include "server/app/turn_guard.h"
+#include "storage/admin_store.h"
 
 namespace adj {
 
@@ -160,6 +161,7 @@ Result<Json> Services::show_game(const std::string& game) {
   for (auto& p : j["players"]) p.erase("secret");  // never shown
   Result<GameSummary> sum = s_.games.game_summary(game);
   if (sum.ok()) j["status"] = sum->status;
+  if (sum.ok() && sum->archived_at) j["archived_at"] = *sum->archived_at;  // only when archived
   return j;
 }
 
@@ -179,7 +181,10 @@ Result<SubmitOutcome> Services::check_or_submit(const std::string& game, std::st
           "started it and you have your kingdom and secret by mail";
     }
   };
-  if (auto over = game_over(s_, st->game_id)) {  // server/app/ending.h: nothing is stored
+  std::optional<std::string> over = game_over(s_, st->game_id);  // server/app/ending.h
+  if (Result<GameSummary> g = s_.games.game_summary(st->game_id); !over && g.ok() && g->archived_at)
+    over = archived_refusal(st->game_id, "orders");  // (the store refuses them too)
+  if (over) {                                        // nothing is stored
     OrderAck ack;
     ack.refused = true;
     ack.refusal = *over;

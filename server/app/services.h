@@ -106,7 +106,8 @@ class Services {
   Result<GameSummary> create_game(const Json& scenario, Seed seed, bool fresh_secrets = false,
                                   std::map<std::string, std::string>* issued = nullptr);
   Result<std::vector<GameSummary>> list_games();
-  // The game's open-turn state as the `game show --json` document.
+  // The game's open-turn state as the `game show --json` document, with "status" and, when the
+  // game is archived, "archived_at".
   Result<Json> show_game(const std::string& game);
   // The game's summary; its state at the start of `turn` (the open turn when nullopt); its id as
   // stored (ids compare without regard to case). Errors as the GameStore's (NotFound).

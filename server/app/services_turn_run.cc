@@ -22,6 +22,7 @@
 #include "server/app/split_work.h"
 #include "server/app/turn_guard.h"
 #include "server/app/turn_summary.h"
+#include "storage/admin_store.h"
 
 namespace adj {
 
@@ -113,6 +114,9 @@ Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview)
 Result<TurnRunOutcome> Services::run_turn(const std::string& game, bool preview,
                                           std::optional<int> expected_turn) {
   if (auto over = game_over(s_, game)) return Status::FailedPrecondition(*over);
+  // (A committed run is refused by begin_resolving too, in the same words.)
+  if (Result<GameSummary> g = s_.games.game_summary(game); g.ok() && g->archived_at)
+    return Status::FailedPrecondition(archived_refusal(game, "turn runs"));
   if (expected_turn) {
     Result<GameSummary> open = s_.games.game_summary(game);
     if (!open.ok()) return open.status();

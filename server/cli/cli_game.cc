@@ -2,9 +2,35 @@
 
 namespace adj::cli {
 
+namespace {
+
+// game delete | archive | unarchive (lifecycle_commands.cc).
+void add_game_end_commands(CLI::App* game, CliState& s) {
+  auto* del = game->add_subcommand(
+      "delete", "Delete a game that has not started, with everything of it (audited on the host)");
+  del->add_option("GAME", s.game_id, "Game id")->required();
+  del->add_flag("--yes", s.setup.yes,
+                "Do not ask (needed when the input is not a terminal); it cannot be undone");
+  del->add_option("--reason", s.gm_reason, "Why, kept in the host's audit log (one line)");
+  del->callback([&s] { s.code = game_delete(s.common, s.game_id, s.setup.yes, s.gm_reason); });
+  for (const bool on : {true, false}) {
+    auto* arch = game->add_subcommand(
+        on ? "archive" : "unarchive",
+        on ? "Archive a game: out of the game lists, readable, taking no orders, sign-ups or turn "
+             "runs (audited)"
+           : "Put an archived game back in the game lists (audited)");
+    arch->add_option("GAME", s.game_id, "Game id")->required();
+    arch->add_option("--reason", s.gm_reason, "Why, kept in the audit log (one line)");
+    arch->callback([&s, on] { s.code = game_archive(s.common, s.game_id, on, s.gm_reason); });
+  }
+}
+
+}  // namespace
+
 void add_game_commands(CLI::App& app, CliState& s) {
-  // game create | list | show
-  auto* game = app.add_subcommand("game", "Create, list and show games")->require_subcommand(1);
+  // game create | list | show | delete | archive | unarchive
+  auto* game = app.add_subcommand("game", "Create, list, show, delete and archive games")
+                   ->require_subcommand(1);
 
   auto* create = game->add_subcommand("create", "Create a game from a scenario JSON file");
   create
@@ -37,6 +63,8 @@ void add_game_commands(CLI::App& app, CliState& s) {
   show->add_option("GAME", s.game_id, "Game id")->required();
   show->add_flag("--json", s.json, "Machine-readable JSON");
   show->callback([&s] { s.code = game_show(s.common, s.game_id, s.json); });
+
+  add_game_end_commands(game, s);
 
   // s.player reset
   auto* player_cmd =

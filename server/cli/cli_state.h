@@ -38,6 +38,7 @@ struct CliState {
     std::string member_email, member_name, member_base_url;
     std::int64_t signup_number = 0;
     std::string press_level, press_gm_reads;
+    bool yes = false;  // game delete --yes
   } setup;
   struct {  // cli_play.cc
     std::string enter_player;
@@ -72,7 +73,8 @@ struct CliState {
 };
 
 // Each adds its group's subcommands to `app`, bound to `s` (which must outlive the parse).
-// game create | list | show, player ..., attendance ..., signup ..., press ...
+// game create | list | show | delete | archive | unarchive, player ..., attendance ..., signup
+// ..., press ...
 void add_game_commands(CLI::App& app, CliState& s);
 // orders ..., turn ..., report, standings, battle, engines ..., demo
 void add_play_commands(CLI::App& app, CliState& s);

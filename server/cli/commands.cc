@@ -176,8 +176,8 @@ int game_list(const Common& c) {
   if (!games.ok()) return fail(games.status());
   if (games->empty()) std::printf("No games in %s.\n", describe_database(c.db).c_str());
   for (const auto& g : *games)
-    std::printf("%-20s turn %-3d %-8s %-20s %s\n", g.id.c_str(), g.turn, g.status.c_str(),
-                g.engine.c_str(), g.name.c_str());
+    std::printf("%-20s turn %-3d %-8s %-20s %s%s\n", g.id.c_str(), g.turn, g.status.c_str(),
+                g.engine.c_str(), g.name.c_str(), g.archived_at ? " (archived)" : "");
   return kExitOk;
 }
 

@@ -67,6 +67,13 @@ int scenario_words(const std::string& what);
 // printed) or the file cannot be written.
 int scenario_preview(const std::string& scenario, const std::string& svg_out,
                      const std::string& png_out);
+// lifecycle_commands.cc, as the GM ("gm:cli"). `game delete`: a game that has not started, with
+// every row of it (GameAdmin::delete_game); without `yes` it asks on a terminal (the game id to
+// be typed) and is refused (kExitRefused, nothing deleted) when stdin is not one. kExitRefused
+// also for a started game ("... archive it instead"). `game archive` / `game unarchive` (`on`).
+// `reason`: the GM's optional why, kept in the audit logs.
+int game_delete(const Common& c, const std::string& game, bool yes, const std::string& reason);
+int game_archive(const Common& c, const std::string& game, bool on, const std::string& reason);
 // Membership (membership_commands.cc): sign-ups, start, invitations, addresses, replacing.
 // New secrets are queued for mailing, never printed; base_url adds links to the mail.
 int game_create_signup(const Common& c, const std::string& scenario,

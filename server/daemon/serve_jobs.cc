@@ -185,7 +185,7 @@ void queue_due_reminders(AppRuntime& app, const mail::MailConfig& config, double
   if (!games.ok()) return;
   const UnixTime now = app.clock()();
   for (const auto& g : *games) {
-    if (g.status != "open") continue;
+    if (g.status != "open" || g.archived_at) continue;  // an archived game takes no orders
     auto sched = app.admin().schedule(g.id);
     if (!sched.ok() || !sched->deadline) continue;
     const auto left = static_cast<double>(*sched->deadline - now);

@@ -25,7 +25,7 @@ std::string join_example(Services& services) {
   auto games = services.list_games();
   if (games.ok())
     for (const GameSummary& g : *games) {
-      if (g.status != "signup") continue;
+      if (g.status != "signup" || g.archived_at) continue;
       auto st = services.load_state(g.id);
       if (!st.ok()) break;
       std::string line = "  JOIN " + g.id;

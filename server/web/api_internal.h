@@ -2,7 +2,7 @@
 // not for other files): the answers and checks they share, defined in api_routes.cc, and the
 // registration of each group, which register_api_routes calls in this order: public routes,
 // register_api_player_routes, register_api_gm_routes, register_api_player_token_routes,
-// register_api_gm_player_routes.
+// register_api_gm_player_routes, register_api_lifecycle_routes.
 #pragma once
 
 #include <optional>
@@ -75,5 +75,7 @@ void register_api_player_token_routes(http::Router& router, WebContext& ctx);
 // (.../players/{p}/orders, .../players/{p}/reset).
 void register_api_gm_routes(http::Router& router, WebContext& ctx);
 void register_api_gm_player_routes(http::Router& router, WebContext& ctx);
+// api_lifecycle_routes.cc: DELETE /api/games/{g}, POST .../archive and .../unarchive (GM).
+void register_api_lifecycle_routes(http::Router& router, WebContext& ctx);
 
 }  // namespace adj::web::api_detail

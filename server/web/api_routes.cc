@@ -45,11 +45,15 @@ bool changes_state(const Request& req) { return req.method != "GET" && req.metho
 
 // ---- public ----
 
-Response list_games(WebContext& ctx) {
+// The games not archived; with ?archived=1 the archived ones.
+Response list_games(WebContext& ctx, const Request& req) {
   auto games = ctx.services().list_games();
   if (!games.ok()) return fail(games.status());
+  const auto a = req.query.find("archived");
+  const bool archived = a != req.query.end() && a->second == "1";
   Json out = Json::array();
   for (const auto& g : *games) {
+    if (g.archived_at.has_value() != archived) continue;
     auto sched = ctx.admin().schedule(g.id);
     out.push_back(summary_json(g, sched.ok() ? sched->deadline : std::nullopt));
   }
@@ -131,7 +135,8 @@ Json summary_json(const GameSummary& g, const std::optional<UnixTime>& deadline)
           {"turn", g.turn},
           {"status", g.status},
           {"created_at", g.created_at},
-          {"deadline", optional_time(deadline)}};
+          {"deadline", optional_time(deadline)},
+          {"archived_at", optional_time(g.archived_at)}};
 }
 
 // Answer for a GM-only route called without the GM token.
@@ -231,7 +236,7 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
   };
   // Public.
   add("GET", "/api/games",
-      cached([&ctx](const Request&, const Params&) { return list_games(ctx); }), "api_games");
+      cached([&ctx](const Request& r, const Params&) { return list_games(ctx, r); }), "api_games");
   add("GET", "/api/games/{game}",
       cached([&ctx](const Request&, const Params& p) { return show_game(ctx, p.at("game")); }),
       "api_game");
@@ -247,6 +252,7 @@ void register_api_routes(http::Router& router, WebContext& ctx) {
   api_detail::register_api_gm_routes(router, ctx);
   api_detail::register_api_player_token_routes(router, ctx);
   api_detail::register_api_gm_player_routes(router, ctx);
+  api_detail::register_api_lifecycle_routes(router, ctx);
 }
 
 }  // namespace adj::web

@@ -18,4 +18,12 @@ namespace adj::web::html {
 std::optional<Response> confirm_rollback(WebContext& ctx, const Request& req,
                                          const std::string& game);
 
+// POST /gm/games/{game}/delete without confirm=1: the page that says what deleting the draft
+// removes (its players, sign-ups and order files; mail not sent yet; nobody is told; it cannot
+// be undone) and asks for an optional reason (form confirm-delete-form, confirm=1). Checks as
+// the action does first (GM, CSRF, a stale form). nullopt when confirmed, or when there is
+// nothing to confirm (a game that has started): the caller then deletes, which says why not.
+std::optional<Response> confirm_delete(WebContext& ctx, const Request& req,
+                                       const std::string& game);
+
 }  // namespace adj::web::html

@@ -145,6 +145,11 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"links", std::move(links)},
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
+  // The game's end (html_gm_end_routes.cc): a draft may be deleted, any game archived.
+  auto started = ctx.admin().has_started(game);
+  model["archived"] =
+      st.contains("archived_at") ? Json(time_html(st["archived_at"].get<UnixTime>())) : Json();
+  model["can_delete"] = started.ok() && !*started;
   model["attendance"] = attendance_gm_view(ctx, req, game);
   model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
   model["gm_inbox"] = press_detail::gm_inbox_summary(ctx, game);

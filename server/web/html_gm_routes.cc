@@ -93,6 +93,9 @@ Json bundled_options(const std::string& chosen) {
   return out;
 }
 
+// How many entries of the host's audit log the GM desk shows, newest first.
+constexpr int kHostLogRows = 20;
+
 // `check`: the "Check and preview" block (gm_check), null for none.
 Response gm_index(WebContext& ctx, const Request& req, const std::string& error = "",
                   int status = 200, const Json& kept = Json::object(), const Json& check = Json()) {
@@ -100,6 +103,14 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
   auto games = ctx.services().list_games();
   if (!games.ok()) return status_page(games.status());
   Json rows = game_rows(ctx, *games);
+  Json archived = game_rows(ctx, *games, /*archived=*/true);  // listed apart
+  Json host_log = Json::array();  // the host's own audit log: deletions, archiving
+  if (auto log = ctx.admin().host_audit_log(kHostLogRows); log.ok())
+    for (const AuditEntry& e : *log) {
+      Json row = audit_row(e);
+      row["game"] = e.game;
+      host_log.push_back(std::move(row));
+    }
   const CsrfToken csrf = csrf_token(req);
   const std::string flash = done_message(req);
   // An error of several lines (a scenario's every problem, one a line) is its first line and a
@@ -119,6 +130,10 @@ Response gm_index(WebContext& ctx, const Request& req, const std::string& error 
   Json model = {{"csrf", csrf.value},
                 {"has_games", !rows.empty()},
                 {"games", std::move(rows)},
+                {"has_archived", !archived.empty()},
+                {"archived", std::move(archived)},
+                {"has_host_log", !host_log.empty()},
+                {"host_log", std::move(host_log)},
                 {"bundled", bundled_options(kept.value("bundled", ""))},
                 {"kept", kept},
                 {"flash", flash.empty() ? Json() : Json(flash)},

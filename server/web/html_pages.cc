@@ -123,15 +123,21 @@ Response form_page(WebContext& ctx, const CsrfToken& csrf, std::string html, int
 
 Response csrf_failed() { return route::csrf_failed(false); }
 
-Json game_rows(WebContext& ctx, const std::vector<GameSummary>& games) {
+Json game_rows(WebContext& ctx, const std::vector<GameSummary>& games, bool archived) {
   Json rows = Json::array();
-  for (const auto& g : games)
-    rows.push_back({{"id", g.id},
-                    {"name", g.name},
-                    {"engine", g.engine},
-                    {"turn", g.turn},
-                    {"status", g.status},
-                    {"deadline", deadline_text(ctx, g.id)}});
+  for (const auto& g : games) {
+    if (g.archived_at.has_value() != archived) continue;
+    Json row = {{"id", g.id},
+                {"name", g.name},
+                {"engine", g.engine},
+                {"turn", g.turn},
+                {"status", g.status}};
+    if (archived)
+      row["archived"] = time_html(*g.archived_at);
+    else
+      row["deadline"] = deadline_text(ctx, g.id);
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 
@@ -221,7 +227,12 @@ std::string done_message(const Request& req) {
       {"signups-open", "The game is open for sign-ups."},
       {"approved", "Sign-up approved."},
       {"invited", "Invitation queued for mailing."},
-      {"address", "Address changed; the old and the new address were told."}};
+      {"address", "Address changed; the old and the new address were told."},
+      {"archived",
+       "Game archived: it left the game lists and takes no orders, sign-ups or turn runs; its "
+       "pages stay readable."},
+      {"unarchived", "Game unarchived: it is back in the game lists."},
+      {"deleted", "The game was deleted; the host's audit log below keeps a record of it."}};
   auto m = kMessages.find(it->second);
   if (m != kMessages.end()) return m->second;
   if (it->second == "started")

@@ -90,8 +90,9 @@ Response form_page(WebContext& ctx, const CsrfToken& csrf, std::string html, int
 // The answer to a form whose CSRF check failed.
 Response csrf_failed();
 
-// The game list's rows (id, name, turn, status, deadline) for the templates.
-Json game_rows(WebContext& ctx, const std::vector<GameSummary>& games);
+// The game list's rows (id, name, turn, status, deadline) for the templates: the games not
+// archived, or with `archived` only the archived ones (each with "archived": when).
+Json game_rows(WebContext& ctx, const std::vector<GameSummary>& games, bool archived = false);
 
 // One audit entry as people read it (audit_text.h).
 Json audit_row(const AuditEntry& e);
@@ -140,5 +141,6 @@ void add_player_routes(http::Router& router, WebContext& ctx);
 void add_gm_desk_routes(http::Router& router, WebContext& ctx);
 void add_gm_world_routes(http::Router& router, WebContext& ctx);  // html_gm_world_routes.cc
 void add_gm_game_routes(http::Router& router, WebContext& ctx);
+void add_gm_end_routes(http::Router& router, WebContext& ctx);  // html_gm_end_routes.cc
 
 }  // namespace adj::web::html

@@ -45,7 +45,11 @@ Response index_page(WebContext& ctx, const Request& req) {
   auto games = ctx.services().list_games();
   if (!games.ok()) return status_page(games.status());
   Json rows = game_rows(ctx, *games);
-  Json model = {{"has_games", !rows.empty()}, {"games", std::move(rows)}};
+  Json archived = game_rows(ctx, *games, /*archived=*/true);  // apart, below the open list
+  Json model = {{"has_games", !rows.empty()},
+                {"games", std::move(rows)},
+                {"has_archived", !archived.empty()},
+                {"archived", std::move(archived)}};
   return page(render_page("Games", "index", model, nav("", "", req, ctx)));
 }
 
@@ -83,20 +87,24 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
       players, history->roundups, history->start_state.is_null() ? nullptr : &history->start_state);
   for (const LineChart& c : kingdom_charts(kh)) charts.push_back({{"svg", render_line_chart(c)}});
 
-  Json model = {{"id", st.value("game", game)},
-                {"name", st.value("name", game)},
-                {"engine", st.contains("engine") ? st["engine"].value("name", "") : ""},
-                {"turn", turn},
-                {"status", st.value("status", "")},
-                {"over", st.value("status", "") == "finished"},  // archive_routes.cc
-                {"deadline", deadline_text(ctx, game)},
-                {"gm_address", route::or_null(gm_address_of(ctx, game))},
-                {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
-                {"map", map_block(map, map_zoom(req.query), game_path(game))},
-                {"automatic_layout", automatic},
-                {"roundup", std::move(roundup)},
-                {"charts", std::move(charts)}};
-  model["signup_open"] = st.value("status", "") == "signup";  // the join page (membership)
+  Json model = {
+      {"id", st.value("game", game)},
+      {"name", st.value("name", game)},
+      {"engine", st.contains("engine") ? st["engine"].value("name", "") : ""},
+      {"turn", turn},
+      {"status", st.value("status", "")},
+      {"over", st.value("status", "") == "finished"},  // archive_routes.cc
+      {"archived",
+       st.contains("archived_at") ? Json(time_html(st["archived_at"].get<UnixTime>())) : Json()},
+      {"deadline", deadline_text(ctx, game)},
+      {"gm_address", route::or_null(gm_address_of(ctx, game))},
+      {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
+      {"map", map_block(map, map_zoom(req.query), game_path(game))},
+      {"automatic_layout", automatic},
+      {"roundup", std::move(roundup)},
+      {"charts", std::move(charts)}};
+  // The join page (membership); an archived game takes no sign-ups.
+  model["signup_open"] = st.value("status", "") == "signup" && !st.contains("archived_at");
   Json n = nav(game, st.value("name", game), req, ctx);
   model["signed_in"] = n.contains("player");  // no "Player sign-in" for a signed-in player
   return page(render_page(st.value("name", game), "game", model, std::move(n)));

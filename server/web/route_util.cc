@@ -275,6 +275,8 @@ bool canonical_request(const http::Request& req, const http::Params& p) {
   for (const auto& [name, value] : req.query) {
     if (name == "zoom") {
       if (value != "1" && value != "2" && value != "4" && value != "8") return false;
+    } else if (name == "archived") {  // GET /api/games?archived=1
+      if (value != "1") return false;
     } else if (name == "turn") {
       if (value.empty() || value.size() > 6 || value[0] == '0' ||
           value.find_first_not_of("0123456789") != std::string::npos)

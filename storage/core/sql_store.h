@@ -146,6 +146,16 @@ class SqlStore : public Store {
   // Sets games.status (any non-empty word; InvalidArgument when empty).
   Status set_game_status(const std::string& game, const std::string& status) override;
 
+  // ---- A game's end: deleting a draft, archiving; the host audit log (sql_store_lifecycle.cc)
+  // The game's row is locked first, so a turn commit, a submission or a sign-up of the game
+  // either comes before the deletion (and is counted, or refuses it) or finds no game. The
+  // tables counted are every table with a game_id column, read from the catalog, so a table
+  // added later is counted (and must cascade from games, as every such table does).
+  Result<GameDeletion> delete_game(const std::string& game, const AuditEntry& record) override;
+  Status set_archived(const std::string& game, std::optional<UnixTime> at) override;
+  Status append_host_audit(const AuditEntry& e) override;
+  Result<std::vector<AuditEntry>> host_audit_log(int limit) override;
+
   // ---- CredentialStore (sql_store_credentials.cc) ----
   // The store does not know the game's players: callers check `player` (InvalidArgument when
   // empty). Hashes are stored as given; the table CHECKs refuse what is not an Argon2id string or
@@ -326,6 +336,11 @@ class SqlStore : public Store {
   // SQL for the member `key` of the JSON text in `column`, as JSON text; NULL when absent or
   // a JSON null. `column` and `key` are SQL the caller wrote, never input.
   std::string json_member(std::string_view column, std::string_view key);
+  // The tables with a game_id column but the outbox (which keeps mail that left), by name.
+  Result<std::vector<std::string>> game_tables();
+  // FailedPrecondition(archived_refusal(game, what)) when the game's row, read inside the
+  // caller's WriteTx, is archived; Ok otherwise (also for an unknown game: the caller says so).
+  Status refuse_archived(const std::string& game, const std::string& what);
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
 };

@@ -14,6 +14,7 @@ GameSummary summary_from_row(const sql::Rows& r, int i) {
   g.turn = r.int32(i, 3);
   g.status = r.text(i, 4);
   g.created_at = r.int64(i, 5);
+  if (!r.is_null(i, 6)) g.archived_at = r.int64(i, 6);
   return g;
 }
 
@@ -27,7 +28,8 @@ std::string taken_message(const std::string& id, const std::string& existing) {
 }  // namespace
 
 std::string SqlStore::summary_select() {
-  return "SELECT id, name, engine, open_turn, status, created_at FROM " + games_small_columns();
+  return "SELECT id, name, engine, open_turn, status, created_at, archived_at FROM " +
+         games_small_columns();
 }
 
 Result<int> SqlStore::open_turn(const std::string& game) {

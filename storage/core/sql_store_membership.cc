@@ -16,6 +16,7 @@ Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
     ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
     // Sign-ups of one game take turns here: the count below is the committed one.
     ADJ_RETURN_IF_ERROR(require_game_row(s.game, /*lock=*/true));
+    ADJ_RETURN_IF_ERROR(refuse_archived(s.game, "sign-ups"));
     ADJ_TRY(sql::Rows dup,
             session().query("SELECT 1 FROM signups WHERE game_id = ?1 AND email_key = ?2",
                             {s.game, ascii::lower(s.email)}));
@@ -84,6 +85,7 @@ Result<std::int64_t> SqlStore::add_confirmation(const PendingConfirmation& c,
     // committed ones; the per-client and per-address counts may miss a request of another
     // game committing at the same instant (at most one per concurrent connection).
     ADJ_RETURN_IF_ERROR(require_game_row(c.game, /*lock=*/true));
+    ADJ_RETURN_IF_ERROR(refuse_archived(c.game, "sign-ups"));
     ADJ_TRY(std::int64_t purged,
             session().run("DELETE FROM confirmations WHERE expires_at <= ?1", {c.created_at}));
     (void)purged;

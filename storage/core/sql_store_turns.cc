@@ -46,7 +46,7 @@ Status SqlStore::begin_resolving(const std::string& game, int turn, UnixTime now
   // than the lease (a run that died) is taken over.
   ADJ_TRY(const std::int64_t n,
           session().run("UPDATE games SET resolving_turn = ?2, resolving_since = ?3 "
-                        "WHERE id = ?1 AND open_turn = ?2 AND "
+                        "WHERE id = ?1 AND open_turn = ?2 AND archived_at IS NULL AND "
                         "(resolving_turn IS NULL OR resolving_turn <> open_turn OR "
                         "resolving_since IS NULL OR resolving_since + ?4 <= ?3)",
                         {game, turn, std::int64_t{now}, std::int64_t{resolving_lease_seconds()}}));
@@ -54,8 +54,10 @@ Status SqlStore::begin_resolving(const std::string& game, int turn, UnixTime now
   // Why not: read after the fact (the row may have changed since; the answer is still true of
   // the moment the UPDATE ran, or a later one).
   ADJ_TRY(const sql::Rows g,
-          session().query("SELECT open_turn, resolving_since FROM games WHERE id = ?", {game}));
+          session().query("SELECT open_turn, resolving_since, archived_at FROM games WHERE id = ?",
+                          {game}));
   if (g.empty()) return Status::NotFound(no_such_game(game));
+  if (!g.is_null(0, 2)) return Status::FailedPrecondition(archived_refusal(game, "turn runs"));
   const int current = g.int32(0, 0);
   if (turn != current)
     return Status::FailedPrecondition("game " + game + ": turn " + std::to_string(turn) +

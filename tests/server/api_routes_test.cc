@@ -546,14 +546,18 @@ TEST_F(ApiTest, EveryGmRouteNeedsTheGmToken) {
       {"POST", "/api/games/britain-1/deadline"},
       {"POST", "/api/games/britain-1/pause"},
       {"POST", "/api/games/britain-1/resume"},
-      {"POST", "/api/games/britain-1/players/MRC/reset"}};
+      {"POST", "/api/games/britain-1/players/MRC/reset"},
+      {"DELETE", "/api/games/britain-1"},
+      {"POST", "/api/games/britain-1/archive"},
+      {"POST", "/api/games/britain-1/unarchive"}};
   for (const auto& [method, path] : routes) {
     EXPECT_EQ(call(method, path).status, 401) << method << " " << path;
     EXPECT_EQ(as(wsx, method, path).status, 403) << method << " " << path;
     EXPECT_EQ(as(std::string(kApiGm) + "x", method, path).status, 401) << method << " " << path;
   }
-  EXPECT_EQ(body(call("GET", "/api/games/britain-1"))["turn"], 1);
-  EXPECT_EQ(call("DELETE", "/api/games/britain-1").status, 405);
+  EXPECT_EQ(body(call("GET", "/api/games/britain-1"))["turn"], 1);  // still there
+  EXPECT_TRUE(body(call("GET", "/api/games/britain-1"))["archived_at"].is_null());
+  EXPECT_EQ(call("PUT", "/api/games/britain-1").status, 405);
 }
 
 TEST(ApiNoGmToken, GmApiIsDisabled) {

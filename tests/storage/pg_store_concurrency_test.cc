@@ -165,5 +165,46 @@ TEST_F(PgConcurrencyTest, RevisionsWrittenByAnotherConnectionAreSeen) {
   EXPECT_EQ(a_->revisions()->get(), after->get());  // unchanged since: the same map
 }
 
+// A GM deleting a draft while its first turn commits, or a player's file arrives: the deletion
+// and the commit never both succeed, and a file is either counted in the deletion or refused
+// (no row of a deleted game is left behind).
+TEST_F(PgConcurrencyTest, ADeletionRacingACommitOrAFileLeavesNoHalfGame) {
+  for (int round = 0; round < 10; ++round) {
+    const std::string id = "draft-" + std::to_string(round);
+    ASSERT_TRUE(a_->create_game(make_state(id), make_scenario(id), kNow).ok());
+    auto state = a_->load_state(id, std::nullopt);
+    ASSERT_TRUE(state.ok());
+    TurnCommit c = make_commit(*state);
+    SubmissionRecord f = file("WSX", 1, kNow);
+    f.game = id;
+    Status commit = Status::Internal("not run"), put;
+    Result<GameDeletion> deleted = Status::Internal("not run");
+    race({a_.get(), b_.get()}, [&](PgStore& s, int i) {
+      if (i == 0) {
+        auto stored = s.put_submission(f);
+        put = stored.status();
+        if (stored.ok()) c.submissions = {*stored};
+        commit = s.commit_turn(id, c);
+      } else {
+        deleted = s.delete_game(id, {0, "", kNow, "gm", "delete", Json::object()});
+      }
+    });
+    ASSERT_NE(commit.ok(), deleted.ok())
+        << "round " << round << ": " << commit.to_string() << " / " << deleted.status().to_string();
+    if (deleted.ok()) {
+      for (const char* t : {"submissions", "turns", "turn_states", "reports"}) {
+        auto n = b_->connection().query(std::string("SELECT count(*) FROM ") + t +
+                                        " WHERE game_id = '" + id + "'");
+        ASSERT_TRUE(n.ok());
+        EXPECT_EQ(n->text(0, 0), "0") << t;
+      }
+      EXPECT_EQ(deleted->rows.count("submissions") == 1, put.ok()) << put.to_string();
+    } else {
+      EXPECT_EQ(deleted.status().code(), StatusCode::kFailedPrecondition)
+          << deleted.status().to_string();
+    }
+  }
+}
+
 }  // namespace
 }  // namespace adj::storage_test
