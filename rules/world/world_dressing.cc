@@ -1,5 +1,6 @@
 // The engines' looks and dress_world: each engine's words and data on a plan.
 #include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "rules/world/world_plan.h"
@@ -128,11 +129,26 @@ Json player_state(const std::string& engine, const PlanPlayer& p) {
   return nullptr;
 }
 
+// What the digest covers: the world itself, not the id, name, description or seed a GM may set
+// on creation.
+constexpr const char* kDigestParts[] = {"players", "areas", "adjacency",
+                                        "engine",  "rules", "victory"};
+
 const char* kind_word(PlanArea::Kind k) {
   return k == PlanArea::Kind::kSea ? "sea" : k == PlanArea::Kind::kCity ? "city" : "land";
 }
 
 }  // namespace
+
+std::string world_digest(const Json& doc) {
+  std::string text;
+  for (const char* part : kDigestParts)
+    if (doc.is_object() && doc.contains(part)) text += doc[part].dump() + "\n";
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx",
+                static_cast<unsigned long long>(siphash24(0x61646a77, 0x6f726c64, text)));
+  return hex;
+}
 
 const EngineLook* engine_look(const std::string& engine) {
   const auto it = looks().find(engine);
@@ -217,6 +233,8 @@ Json dress_world(const WorldOptions& o, const WorldPlan& plan) {
                    std::any_of(plan.areas.begin(), plan.areas.end(),
                                [](const PlanArea& a) { return a.kind == PlanArea::Kind::kSea; })}};
   if (o.for_signups) doc["generated"]["for_signups"] = true;
+  doc["generated"]["max_players"] = std::max(o.max_players, n);
+  doc["generated"]["digest"] = world_digest(doc);
   return doc;
 }
 

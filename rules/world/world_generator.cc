@@ -121,7 +121,27 @@ Result<Json> generate_world(const WorldOptions& options, WorldFairness* fairness
 bool generated_for_signups(const Json& scenario) {
   if (!scenario.is_object()) return false;
   const auto g = scenario.find("generated");
-  return g != scenario.end() && g->is_object() && g->value("for_signups", false) == true;
+  if (g == scenario.end() || !g->is_object() || g->value("for_signups", false) != true)
+    return false;
+  const auto d = g->find("digest");
+  // The stored scenario has no secrets; a generated world never had any.
+  Json world = scenario;
+  for (Json& p : world["players"])
+    if (p.is_object()) p.erase("secret");
+  return d != g->end() && d->is_string() && d->get<std::string>() == world_digest(world);
+}
+
+int generated_max_players(const Json& scenario) {
+  int most = 0;
+  if (scenario.is_object() && scenario.contains("players") && scenario["players"].is_array())
+    most = static_cast<int>(scenario["players"].size());
+  if (const auto g = scenario.is_object() ? scenario.find("generated") : scenario.end();
+      g != scenario.end() && g->is_object()) {
+    const auto m = g->find("max_players");
+    if (m != g->end() && m->is_number_integer())
+      most = std::clamp(m->get<int>(), kMinPlayers, kMaxPlayers);
+  }
+  return most;
 }
 
 Result<Json> regenerate_world(const Json& scenario, int players, WorldFairness* fairness) {
@@ -139,6 +159,7 @@ Result<Json> regenerate_world(const Json& scenario, int players, WorldFairness* 
     o.areas_per_player = g.value("areas_per_player", kDefaultAreasPerPlayer);
     o.seas = g.value("seas", false);
     o.for_signups = g.value("for_signups", false);
+    o.max_players = generated_max_players(scenario);
     o.id = scenario.at("id").get<std::string>();
     o.name = scenario.at("name").get<std::string>();
   } catch (const std::exception&) {

@@ -41,6 +41,9 @@ struct WorldOptions {
   // The document's "generated" member says to make the world again, when the GM starts the
   // game, for the players who signed up (regenerate_world).
   bool for_signups = false;
+  // The most players the world was first made for (kept when it is made again for fewer); 0:
+  // `players`.
+  int max_players = 0;
 };
 
 // What makes the starts fair, as figures. Every player has exactly these; capital distances are
@@ -74,8 +77,13 @@ Result<nlohmann::json> generate_world(const WorldOptions& options,
 // when `scenario` was not generated or `players` is out of range.
 Result<nlohmann::json> regenerate_world(const nlohmann::json& scenario, int players,
                                         WorldFairness* fairness = nullptr);
-// True when `scenario` is a generated world to be made again for its sign-ups.
+// True when `scenario` is a generated world to be made again for its sign-ups, unchanged since it
+// was generated (its "generated.digest" still matches: a world the GM edited by hand is kept as
+// it is, not replaced by a pristine one).
 bool generated_for_signups(const nlohmann::json& scenario);
+// The most players `scenario` (a generated world) was made for: "generated.max_players", else
+// its number of players.
+int generated_max_players(const nlohmann::json& scenario);
 
 // The figures as lines for people ("6 players, each with 5 areas (lowlands 2, forest 1, ...)").
 std::string fairness_text(const WorldFairness& f);

@@ -61,4 +61,7 @@ WorldPlan make_plan(const WorldOptions& options, const EngineLook& look, bool se
 // flags and engine_state).
 nlohmann::json dress_world(const WorldOptions& options, const WorldPlan& plan);
 
+// A digest of a scenario's world (players, areas, borders, engine, rules, victory): 16 hex digits.
+std::string world_digest(const nlohmann::json& scenario);
+
 }  // namespace adj::world

@@ -293,14 +293,16 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
   if (!state.ok()) return state.status();
   auto all = m_.signups(*game);
   if (!all.ok()) return all.status();
-  {
-    std::size_t joining = 0;  // as the pool below counts them, before any world is fitted
+  // A generated world for its sign-ups is made for the players who will get a place, before
+  // anyone is assigned; a start interrupted after assigning some keeps the world it fitted.
+  if (std::none_of(all->begin(), all->end(),
+                   [](const Signup& s) { return s.state == "assigned"; })) {
+    std::size_t joining = 0;  // as the pool below counts them
     const bool any = std::any_of(all->begin(), all->end(),
                                  [](const Signup& s) { return s.state == "approved"; });
     for (const Signup& s : *all)
-      if (s.state == "assigned" || s.state == (any ? "approved" : "pending")) ++joining;
-    ADJ_RETURN_IF_ERROR(
-        fit_world_to_signups(*game, std::min(joining, state->players.size()), &*state, actor));
+      if (s.state == (any ? "approved" : "pending")) ++joining;
+    ADJ_RETURN_IF_ERROR(fit_world_to_signups(*game, joining, &*state, actor));
   }
   const std::size_t places = state->players.size();
 
@@ -333,7 +335,8 @@ Result<StartOutcome> Membership::start(const std::string& game_in, const std::st
     Assignment a;
     a.email = s->email;
     for (std::size_t r = 0; r < s->preferences.size(); ++r)
-      if (!taken.count(s->preferences[r])) {
+      // A kingdom the sign-up chose may be gone from a world fitted to the sign-ups.
+      if (!taken.count(s->preferences[r]) && state->find_player(s->preferences[r])) {
         a.player = s->preferences[r];
         a.preference_rank = static_cast<int>(r) + 1;
         break;

@@ -3,14 +3,19 @@
 #include "rules/world/world_generator.h"
 #include "server/app/membership.h"
 
+#include <algorithm>
+
 namespace adj {
 
 Status Membership::fit_world_to_signups(const std::string& game, std::size_t joining,
                                         GameState* state, const std::string& actor) {
   auto scenario = s_.games.scenario(game);
   if (!scenario.ok()) return scenario.status();
-  if (!world::generated_for_signups(*scenario) || joining == 0 || joining == state->players.size())
-    return Status::Ok();
+  if (!world::generated_for_signups(*scenario) || joining == 0) return Status::Ok();
+  // As many as sign up, up to the most the GM offered (the world may grow back to it when an
+  // earlier start fitted it smaller and failed).
+  joining = std::min(joining, static_cast<std::size_t>(world::generated_max_players(*scenario)));
+  if (joining == state->players.size()) return Status::Ok();
   if (joining < static_cast<std::size_t>(world::kMinPlayers))
     return Status::FailedPrecondition("a generated world needs at least " +
                                       std::to_string(world::kMinPlayers) + " players and only " +

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <system_error>
 #include <thread>
 
 #include <optional>
@@ -132,25 +133,37 @@ Result<std::string> hash_secret(std::string_view secret) {
 
 Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& secrets) {
   std::vector<std::string> out(secrets.size());
+  // One Argon2id slot is left to sign-ins and order checks (they share the gate) while a big game
+  // is being created.
   const std::size_t threads = std::min<std::size_t>(
-      secrets.size(), static_cast<std::size_t>(std::max(1, secret_hash_cost().max_concurrent)));
+      secrets.size(), static_cast<std::size_t>(std::max(1, secret_hash_cost().max_concurrent - 1)));
   std::atomic<std::size_t> next{0};
   std::mutex failed_mu;
   std::optional<Status> failed;
+  const auto fail = [&](Status st) {
+    std::lock_guard<std::mutex> lock(failed_mu);
+    if (!failed) failed = std::move(st);
+    next = secrets.size();
+  };
   const auto work = [&] {
-    for (std::size_t i = next++; i < secrets.size(); i = next++) {
-      Result<std::string> h = hash_secret(secrets[i]);
-      if (!h.ok()) {
-        std::lock_guard<std::mutex> lock(failed_mu);
-        if (!failed) failed = h.status();
-        next = secrets.size();
-        return;
+    try {
+      for (std::size_t i = next++; i < secrets.size(); i = next++) {
+        Result<std::string> h = hash_secret(secrets[i]);
+        if (!h.ok()) return fail(h.status());
+        out[i] = std::move(h).value();
       }
-      out[i] = std::move(h).value();
+    } catch (const std::exception& e) {  // out of memory: a failure, never a terminate
+      fail(Status::Internal(std::string("hashing secrets: ") + e.what()));
     }
   };
   std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  for (std::size_t t = 1; t < threads; ++t) {
+    try {
+      pool.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads: the ones started (and this one) do the rest
+    }
+  }
   work();
   for (std::thread& t : pool) t.join();
   if (failed) return *failed;
@@ -163,7 +176,7 @@ double hash_secrets_estimate(std::size_t count) {
     (void)hash_secret("estimate");
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }();
-  const auto threads = static_cast<double>(std::max(1, secret_hash_cost().max_concurrent));
+  const auto threads = static_cast<double>(std::max(1, secret_hash_cost().max_concurrent - 1));
   return one * std::ceil(static_cast<double>(count) / threads);
 }
 

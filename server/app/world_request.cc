@@ -1,5 +1,6 @@
 #include "server/app/world_request.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -54,15 +55,21 @@ Result<nlohmann::json> world_from_request(const nlohmann::json& r, world::WorldF
     }
     return bad(f, "must be a whole number");
   };
+  // true/false, or the words a form sends: 1/0, yes/no, on/off, true/false.
   const auto flag = [&](const char* f, bool* out) -> Status {
     if (!r.contains(f)) return Status::Ok();
-    if (r[f].is_boolean())
+    if (r[f].is_boolean()) {
       *out = r[f].get<bool>();
-    else if (r[f].is_string())
-      *out = !r[f].get<std::string>().empty();
-    else
-      return bad(f, "must be true or false");
-    return Status::Ok();
+      return Status::Ok();
+    }
+    if (r[f].is_string()) {
+      const std::string v = r[f].get<std::string>();
+      for (const char* yes : {"1", "yes", "on", "true"})
+        if (v == yes) return *out = true, Status::Ok();
+      for (const char* no : {"0", "no", "off", "false"})
+        if (v == no) return *out = false, Status::Ok();
+    }
+    return bad(f, "must be true or false");
   };
   ADJ_RETURN_IF_ERROR(text("engine", &o.engine));
   ADJ_RETURN_IF_ERROR(text("id", &o.id));
@@ -87,7 +94,9 @@ Result<nlohmann::json> world_from_request(const nlohmann::json& r, world::WorldF
       } else if (v.is_string()) {
         std::size_t used = 0;
         const std::string s = v.get<std::string>();
-        if (s.empty() || s[0] == '-') throw std::invalid_argument("seed");
+        if (s.empty() || s.size() > 20 ||
+            !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+          throw std::invalid_argument("seed");
         o.seed = std::stoull(s, &used);
         if (used != s.size()) throw std::invalid_argument("seed");
       } else {

@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <cerrno>
 
 #include <string>
 
@@ -21,6 +22,10 @@ inline void name_this_thread(const std::string& name) {
 // kernel refused (the thread then keeps its priority).
 inline bool lower_this_thread_priority(int nice) {
   const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+  // Never raise it: under a service manager's Nice=10 the thread stays at 10, not 5.
+  errno = 0;
+  const int now = ::getpriority(PRIO_PROCESS, tid);
+  if (errno == 0 && now >= nice) return true;
   return ::setpriority(PRIO_PROCESS, tid, nice) == 0;
 }
 

@@ -112,7 +112,9 @@ Response world_preview(WebContext& ctx, const Request& req) {
                   {"id", (*doc)["id"]},
                   {"areas", (*doc)["areas"].size()},
                   {"figures", lines},
-                  {"map", map_block(map, map_zoom(req.query), "/gm/world")}};
+                  {"map", map_block(map, 1, "/gm/world")}};
+  // The zoom links would GET an empty form: the preview is drawn at 1x (the game page zooms).
+  preview["map"]["zoom_links"] = Json::array();
   return world_page(ctx, req, kept, "", 200, preview);
 }
 

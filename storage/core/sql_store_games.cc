@@ -82,11 +82,28 @@ Status SqlStore::replace_opening(const GameState& initial, const Json& scenario)
   sql::Session& s = session();
   ADJ_TRY(auto tx, sql::WriteTx::begin(s));
   ADJ_RETURN_IF_ERROR(require_game_row(id, /*lock=*/true));
-  ADJ_TRY(const sql::Rows turn, s.query("SELECT open_turn FROM games WHERE id = ?", {id}));
+  ADJ_TRY(const sql::Rows turn,
+          s.query("SELECT open_turn, resolving_turn FROM games WHERE id = ?", {id}));
   ADJ_TRY(const sql::Rows ran, s.query("SELECT count(*) FROM turns WHERE game_id = ?", {id}));
   if (ran.int64(0, 0) > 0 || turn.int32(0, 0) != initial.turn)
     return Status::FailedPrecondition("game " + id +
                                       " has run a turn: its starting position is kept");
+  if (!turn.is_null(0, 1) && turn.int32(0, 1) == turn.int32(0, 0))
+    return Status::Unavailable("game " + id +
+                               " is resolving a turn; its starting position is kept");
+  // Rows of the positions the new opening no longer has: their secrets, tokens and addresses.
+  std::string keep;
+  std::vector<sql::Param> params = {sql::Param(id)};
+  for (const Player& p : initial.players) {
+    keep += keep.empty() ? "?" : ", ?";
+    params.emplace_back(p.code);
+  }
+  if (!keep.empty())
+    for (const char* table : {"player_secrets", "player_token_hashes", "contacts"})
+      ADJ_RETURN_IF_ERROR(s.run(std::string("DELETE FROM ") + table +
+                                    " WHERE game_id = ? AND player NOT IN (" + keep + ")",
+                                params)
+                              .status());
   ADJ_RETURN_IF_ERROR(s.run("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
                             {initial.name, initial.engine.name, scenario_text, id})
                           .status());

@@ -115,6 +115,13 @@ TEST_F(HtmlGmWorld, TheApiPreviewsAndCreatesWorlds) {
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(nlohmann::json::parse(bad.body)["errors"][0]["path"], "/players");
   EXPECT_EQ(api("POST", "/api/worlds/preview", R"({"players":4})", "").status, 401);
+  // Flags and seeds are read strictly: "no" is no, a word that is neither is refused.
+  Response no_seas = api("POST", "/api/worlds/preview", R"({"players":4,"seas":"no"})", auth);
+  ASSERT_EQ(no_seas.status, 200);
+  EXPECT_EQ(nlohmann::json::parse(no_seas.body)["fairness"]["sea_areas"], 0);
+  EXPECT_EQ(api("POST", "/api/worlds/preview", R"({"players":4,"seas":"maybe"})", auth).status,
+            400);
+  EXPECT_EQ(api("POST", "/api/worlds/preview", R"({"players":4,"seed":" -5"})", auth).status, 400);
 
   Response created = api("POST", "/api/games",
                          R"({"world":{"engine":"exalted-mass-combat","players":5,"seed":"9",

@@ -89,6 +89,46 @@ TEST_F(MembershipWorld, TheWorldIsMadeAgainForThePlayersWhoJoined) {
   EXPECT_TRUE(admin_->run_turn("gen-1", false, "gm").ok());
 }
 
+TEST_F(MembershipWorld, AChoiceOfAKingdomTheFittedWorldLacksIsPassedOver) {
+  create(true);
+  const auto scenario = store_->scenario("gen-1");
+  ASSERT_TRUE(scenario.ok());
+  const std::string last = (*scenario)["players"][7]["code"];
+  const std::string first = (*scenario)["players"][0]["code"];
+  ASSERT_TRUE(members_->join("gen-1", "wants-last@example.net", last + " " + first, "web").ok());
+  join(2);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  ASSERT_EQ(players(), 3u);
+  for (const auto& a : out->assigned) {
+    EXPECT_NE(a.player, last);
+    if (a.email == "wants-last@example.net") {
+      EXPECT_EQ(a.player, first);  // the second choice, which the fitted world has
+      EXPECT_EQ(a.preference_rank, 2);
+    }
+  }
+  EXPECT_EQ(out->secrets.size(), 3u);
+}
+
+TEST_F(MembershipWorld, AWorldEditedByHandIsNotMadeAgain) {
+  auto doc = world_from_request(
+      nlohmann::json{{"players", 8}, {"seed", 77}, {"id", "gen-1"}, {"for_signups", true}});
+  ASSERT_TRUE(doc.ok());
+  for (auto& a : (*doc)["areas"])  // the GM's own touch: the digest no longer matches
+    if (a["kind"] == "land" && a["owner"].is_null()) {
+      a["population"] = 4;
+      break;
+    }
+  const auto created = admin_->create_game(*doc, 5, "gm", true);
+  ASSERT_TRUE(created.ok()) << created.status().to_string();
+  ASSERT_TRUE(members_->open_signups("gen-1", "gm").ok());
+  join(3);
+  auto out = members_->start("gen-1", "gm");
+  ASSERT_TRUE(out.ok()) << out.status().to_string();
+  EXPECT_EQ(players(), 8u);
+  EXPECT_EQ(out->vacant.size(), 5u);
+}
+
 TEST_F(MembershipWorld, OnePlayerIsNotEnoughForAGeneratedWorld) {
   create(true);
   join(1);

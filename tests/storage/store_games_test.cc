@@ -154,6 +154,13 @@ TEST_P(GamesTest, ReplaceOpeningRewritesTheStartUntilATurnRuns) {
   EXPECT_EQ(store_->load_state("britain", std::nullopt)->find_area("HRS")->armies, 7);
   EXPECT_EQ(store_->load_state("britain", 1)->find_area("HRS")->armies, 7);
 
+  // A position the new opening drops loses its secret and address; the others keep theirs.
+  ASSERT_TRUE(store_->set_secret_hash("britain", "WSX", "$argon2id$wsx", 1).ok());
+  ASSERT_TRUE(store_->set_secret_hash("britain", "GONE", "$argon2id$gone", 1).ok());
+  ASSERT_TRUE(store_->replace_opening(other, Json{{"again", true}}).ok());
+  EXPECT_EQ(query_text("SELECT count(*) FROM player_secrets WHERE player = 'GONE'"), "0");
+  EXPECT_EQ(query_text("SELECT count(*) FROM player_secrets WHERE player = 'WSX'"), "1");
+
   EXPECT_EQ(store_->replace_opening(make_state("nope"), Json::object()).code(),
             StatusCode::kNotFound);
   commit_open_turn_or_fail("britain");

@@ -99,7 +99,9 @@ class LifecycleTest : public BackendTest {
       o.next_attempt_at = kLifecycleNow;
       auto id = store_->enqueue(o);
       ASSERT_TRUE(id.ok()) << id.status().to_string();
-      if (std::string(key) == "sent") ASSERT_TRUE(store_->mark_sent(*id, kLifecycleNow).ok());
+      if (std::string(key) == "sent") {
+        ASSERT_TRUE(store_->mark_sent(*id, kLifecycleNow).ok());
+      }
     }
   }
 };
@@ -229,7 +231,9 @@ TEST_P(LifecycleTest, TheHostAuditLogIsAppendOnlyAndNewestFirst) {
   EXPECT_NE(update.message().find("host_audit is append-only"), std::string::npos)
       << update.to_string();
   EXPECT_FALSE(exec("DELETE FROM host_audit").ok());
-  if (!is_sqlite()) EXPECT_FALSE(exec("TRUNCATE host_audit").ok());
+  if (!is_sqlite()) {
+    EXPECT_FALSE(exec("TRUNCATE host_audit").ok());
+  }
   EXPECT_EQ(store_->host_audit_log(-1)->size(), 2u);
 }
 
