@@ -198,10 +198,13 @@ TEST(MapPng, HostileStatesRenderOrFailCleanly) {
   j["areas"][0]["x"] = 1e300;
   j["areas"][1]["y"] = -1e300;
   for (auto& p : j["players"]) p["name"] = hostile;
-  const auto t0 = std::chrono::steady_clock::now();
+  // Long names are cut before pango lays them out (a 20 KB name took seconds to lay out): a
+  // structural check, not a timed one (a timing failed under CI load).
+  const nlohmann::json drawn = drawable_state(j);
+  EXPECT_LE(drawn["name"].get<std::string>().size(), 203u);
+  for (const auto& a : drawn["areas"]) EXPECT_LE(a["name"].get<std::string>().size(), 203u);
+  for (const auto& p : drawn["players"]) EXPECT_LE(p["name"].get<std::string>().size(), 203u);
   const auto png = state_map_png(j);
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(3))
-      << "long names are cut before pango lays them out";
   ASSERT_TRUE(png.ok()) << png.status().to_string();
   const auto size = png_size(*png);
   ASSERT_TRUE(size.ok());
