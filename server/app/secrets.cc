@@ -46,6 +46,8 @@ Status check_cost(const SecretHashCost& c) {
     return Status::InvalidArgument("Argon2id memlimit must be between 8 KiB and 4 GiB");
   if (c.max_concurrent < 1 || c.max_concurrent > 64)
     return Status::InvalidArgument("Argon2id concurrency must be between 1 and 64");
+  if (c.reserved_for_checks < 0 || c.reserved_for_checks > 64)
+    return Status::InvalidArgument("Argon2id slots kept for checks must be between 0 and 64");
   return Status::Ok();
 }
 
@@ -133,10 +135,10 @@ Result<std::string> hash_secret(std::string_view secret) {
 
 Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& secrets) {
   std::vector<std::string> out(secrets.size());
-  // One Argon2id slot is left to sign-ins and order checks (they share the gate) while a big game
-  // is being created.
+  const SecretHashCost cost = secret_hash_cost();
   const std::size_t threads = std::min<std::size_t>(
-      secrets.size(), static_cast<std::size_t>(std::max(1, secret_hash_cost().max_concurrent - 1)));
+      secrets.size(),
+      static_cast<std::size_t>(std::max(1, cost.max_concurrent - cost.reserved_for_checks)));
   std::atomic<std::size_t> next{0};
   std::mutex failed_mu;
   std::optional<Status> failed;
@@ -172,11 +174,14 @@ Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& se
 
 double hash_secrets_estimate(std::size_t count) {
   static const double one = [] {
+    (void)hash_secret("warm up");  // the first one also pays for mapping its memory
     const auto t0 = std::chrono::steady_clock::now();
     (void)hash_secret("estimate");
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }();
-  const auto threads = static_cast<double>(std::max(1, secret_hash_cost().max_concurrent - 1));
+  const SecretHashCost cost = secret_hash_cost();
+  const auto threads =
+      static_cast<double>(std::max(1, cost.max_concurrent - cost.reserved_for_checks));
   return one * std::ceil(static_cast<double>(count) / threads);
 }
 

@@ -23,6 +23,9 @@ struct SecretHashCost {
   unsigned long long opslimit = 2;   // Argon2id passes (libsodium INTERACTIVE is 2)
   std::size_t memlimit = 64u << 20;  // bytes (libsodium INTERACTIVE is 64 MiB)
   int max_concurrent = 2;            // Argon2id computations at once in the process
+  // Of max_concurrent, the computations hash_secrets leaves to sign-ins and order checks while a
+  // game is created (they share the gate): 1 in the daemon, 0 for a command line run.
+  int reserved_for_checks = 0;
 };
 
 // The cost used from now on (new hashes; existing hashes keep the cost they were made with).
@@ -36,11 +39,12 @@ SecretHashCost secret_hash_cost();
 // Argon2id string of `secret` with a fresh random salt. Internal when libsodium fails (out of
 // memory).
 Result<std::string> hash_secret(std::string_view secret);
-// hash_secret of each of `secrets`, in order, on up to secret_hash_cost().max_concurrent threads
-// at once (a game of thousands of players is created that many times faster). The first failure.
+// hash_secret of each of `secrets`, in order, on max_concurrent - reserved_for_checks threads (at
+// least one) at once: a game of thousands of players is created that many times faster. The
+// first failure.
 Result<std::vector<std::string>> hash_secrets(const std::vector<std::string>& secrets);
-// About how long hash_secrets of `count` secrets takes on this machine, in seconds: one hash is
-// timed (once per process) and scaled by the threads.
+// About how long hash_secrets of `count` secrets takes on this machine, in seconds: a hash is
+// timed (once per process, after a first one that pays for the memory) and scaled by the threads.
 double hash_secrets_estimate(std::size_t count);
 // True when `secret` matches `hash` (from hash_secret). False for an empty or malformed hash.
 // Constant time in the secret (libsodium).

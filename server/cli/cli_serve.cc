@@ -6,6 +6,7 @@
 
 #include "base/client_address.h"
 #include "server/app/membership.h"
+#include "server/app/secrets.h"
 
 namespace adj::cli {
 
@@ -232,6 +233,13 @@ void add_serve_command(CLI::App& app, CliState& s) {
     s.daemon.so.create_demo = [&s](std::string* id) { return demo_game(s.common, 2, false, id); };
     s.daemon.so.press_digest.interval_seconds = s.daemon.press_digest_minutes * 60;
     s.daemon.so.press_digest.max_bytes = s.daemon.press_digest_kib * 1024;
+    // The daemon keeps an Argon2id slot for sign-ins while a big game's secrets are hashed.
+    SecretHashCost cost = secret_hash_cost();
+    cost.reserved_for_checks = 1;
+    if (Status st = set_secret_hash_cost(cost); !st.ok()) {
+      s.code = fail(st);
+      return;
+    }
     s.code = serve(s.common, s.daemon.so);
   });
 }

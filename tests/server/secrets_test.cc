@@ -32,7 +32,8 @@ TEST(Secrets, HashSecretsKeepsTheOrderAndEveryHashVerifiesItsOwnSecret) {
 TEST(Secrets, TheEstimateGrowsWithTheCountAndShrinksWithThreads) {
   const double one = hash_secrets_estimate(1);
   EXPECT_GT(one, 0);
-  const int threads = std::max(1, secret_hash_cost().max_concurrent - 1);
+  const SecretHashCost cost = secret_hash_cost();
+  const int threads = std::max(1, cost.max_concurrent - cost.reserved_for_checks);
   EXPECT_NEAR(hash_secrets_estimate(static_cast<std::size_t>(10 * threads)), 10 * one, 1e-9);
 }
 
