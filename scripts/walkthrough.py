@@ -55,7 +55,6 @@ import socket
 import subprocess
 import tempfile
 import time
-import urllib.error
 import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
@@ -64,7 +63,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "support"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "server"))
 import cdp  # noqa: E402  (tests/support/cdp.py)
 import browser_layout as layout  # noqa: E402  (tests/server/browser_layout.py)
-from browser_game import Failed, Maildir, check  # noqa: E402  (tests/server/browser_game.py)
+from browser_game import Failed, Maildir, api_call, check  # noqa: E402  (tests/server/browser_game.py)
 
 BINARY = os.path.join(ROOT, "build", "adjutant")
 SCENARIO = os.path.join(ROOT, "tests", "data", "e2e", "six-kingdoms.json")
@@ -225,20 +224,7 @@ class Walk:
 
     def api(self, method, path, body=None):
         """(status, JSON) of an API call with the GM token."""
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.server.base + path, data=data, method=method)
-        req.add_header("Authorization", "Bearer " + self.server.token)
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(req, timeout=60) as r:
-                status, raw = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, raw = e.code, e.read()
-        try:
-            return status, json.loads(raw)
-        except ValueError:
-            return status, raw.decode("utf-8", "replace")
+        return api_call(self.server.base + path, self.server.token, method, body, timeout=60)
 
     def g(self, path=""):
         return "/api/games/" + self.game + path

@@ -226,12 +226,10 @@ Json dress_world(const WorldOptions& o, const WorldPlan& plan) {
               {"players", std::move(players)},
               {"areas", std::move(areas)},
               {"adjacency", std::move(adjacency)}};
-  doc["generated"] = {
-      {"seed", std::to_string(o.seed)},
-      {"areas_per_player", o.areas_per_player},
-      {"seas", !plan.areas.empty() &&
-                   std::any_of(plan.areas.begin(), plan.areas.end(),
-                               [](const PlanArea& a) { return a.kind == PlanArea::Kind::kSea; })}};
+  // generate_world has settled `seas` (the engine's default when the options gave none).
+  doc["generated"] = {{"seed", std::to_string(o.seed)},
+                      {"areas_per_player", o.areas_per_player},
+                      {"seas", o.seas.value_or(false)}};
   if (o.for_signups) doc["generated"]["for_signups"] = true;
   doc["generated"]["max_players"] = std::max(o.max_players, n);
   doc["generated"]["digest"] = world_digest(doc);

@@ -113,7 +113,8 @@ Result<Json> generate_world(const WorldOptions& options, WorldFairness* fairness
     o.name = engine_title(o.engine) + " world for " + std::to_string(o.players) + " players";
   if (o.id.empty())
     o.id = o.engine + "-" + std::to_string(o.players) + "p-" + std::to_string(o.seed % 1000000);
-  const WorldPlan plan = make_plan(o, *look, o.seas.value_or(look->seas));
+  o.seas = o.seas.value_or(look->seas);
+  const WorldPlan plan = make_plan(o, *look, *o.seas);
   if (fairness) *fairness = measure(plan);
   return dress_world(o, plan);
 }

@@ -61,23 +61,8 @@ Result<Session> open_session(const Common& c) {
   return s;
 }
 
-// Reads a whole file, or stdin for "-". Refuses anything over `limit` bytes.
-Result<std::string> read_input(const std::string& path, std::size_t limit = 64u << 20) {
-  std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Status::NotFound("cannot read " + path);
-    ss << in.rdbuf();
-  }
-  std::string s = ss.str();
-  if (s.size() > limit) return Status::InvalidArgument(path + " is larger than the limit");
-  return s;
-}
-
 Result<Json> read_json(const std::string& path) {
-  Result<std::string> text = read_input(path);
+  Result<std::string> text = read_input(path, kMaxInputBytes);
   if (!text.ok()) return text.status();
   try {
     return Json::parse(*text);
@@ -110,6 +95,36 @@ void print_turn(const TurnRunOutcome& out) {
 }
 
 }  // namespace
+
+Status write_output(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::IOError("cannot write " + path);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (!out) return Status::IOError("cannot write " + path);
+  return Status::Ok();
+}
+
+Result<std::string> read_input(const std::string& path, std::size_t limit,
+                               const std::string& what) {
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) return Status::NotFound("cannot read " + path);
+  }
+  std::istream& in = path == "-" ? std::cin : file;
+  // Read in chunks; past the limit by a byte is enough to tell.
+  std::string text;
+  char chunk[1 << 16];
+  while (text.size() <= limit && in.read(chunk, sizeof chunk).gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (!in) break;
+  }
+  if (text.size() > limit)
+    return Status::InvalidArgument(path + " is larger than the " + std::to_string(limit) +
+                                   " bytes" + what);
+  return text;
+}
 
 std::string stored_game_id(const Common& c, const std::string& game) {
   if (game.empty()) return game;
@@ -217,7 +232,7 @@ int game_show(const Common& c, const std::string& game, bool json) {
 int orders_submit(const Common& c, const std::string& game, const std::string& file, bool json,
                   bool check_only) {
   // Read generously; the validator refuses oversized files with a clear reason.
-  auto text = read_input(file);
+  auto text = read_input(file, kMaxInputBytes);
   if (!text.ok()) return fail(text.status());
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());

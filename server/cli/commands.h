@@ -25,6 +25,14 @@ inline constexpr int kExitRefused = 2;
 
 // Prints "error: <message>" on standard error; returns `code`.
 int fail(const Status& s, int code = kExitError);
+// A file's bytes, or stdin's for "-": NotFound when it cannot be opened; InvalidArgument
+// ("<path> is larger than the <limit> bytes<what>") past `limit`, having held at most a chunk
+// more than that.
+inline constexpr std::size_t kMaxInputBytes = 64u << 20;
+Result<std::string> read_input(const std::string& path, std::size_t limit,
+                               const std::string& what = "");
+// Writes `bytes` to `path` (created or truncated); IOError naming the path when it cannot.
+Status write_output(const std::string& path, const std::string& bytes);
 // The wall clock, in Unix seconds.
 UnixTime wall_clock();
 

@@ -28,21 +28,7 @@ Result<std::string> read_script(const std::string& where) {
       if (n == name) return std::string(text);
     return Status::NotFound("no shipped example \"" + name + "\" (`adjutant engines` lists them)");
   }
-  const std::size_t limit = host_script_limits().source_bytes;
-  std::ifstream file;
-  if (where != "-") {
-    file.open(where, std::ios::binary);
-    if (!file) return Status::NotFound("cannot read " + where);
-  }
-  std::istream& in = where == "-" ? std::cin : file;
-  // At most limit + 1 bytes are read, from a file or from stdin.
-  std::string text(limit + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > limit)
-    return Status::InvalidArgument(where + " is larger than the " + std::to_string(limit) +
-                                   " bytes a script may have");
-  return text;
+  return read_input(where, host_script_limits().source_bytes, " a script may have");
 }
 
 }  // namespace

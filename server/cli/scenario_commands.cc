@@ -23,32 +23,6 @@ namespace {
 namespace scenario_cli {
 
 constexpr const char* kBundledPrefix = "bundled:";
-constexpr std::size_t kMaxScenarioBytes = 64u << 20;
-
-// A whole file, or stdin for "-"; at most `limit` bytes.
-Result<std::string> read_all(const std::string& path, std::size_t limit) {
-  std::ostringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-  } else {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Status::NotFound("cannot read " + path);
-    ss << in.rdbuf();
-  }
-  std::string s = ss.str();
-  if (s.size() > limit)
-    return Status::InvalidArgument(path + " is larger than " + std::to_string(limit) + " bytes");
-  return s;
-}
-
-Status write_all(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return Status::NotFound("cannot write " + path);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) return Status::Internal("cannot write " + path);
-  return Status::Ok();
-}
 
 std::string plural(std::size_t n, const char* word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -81,7 +55,7 @@ Result<Json> read_scenario_document(const std::string& scenario) {
   using namespace scenario_cli;
   if (scenario.rfind(kBundledPrefix, 0) == 0)
     return bundled_scenario(scenario.substr(std::string(kBundledPrefix).size()));
-  Result<std::string> text = read_all(scenario, kMaxScenarioBytes);
+  Result<std::string> text = read_input(scenario, kMaxInputBytes);
   if (!text.ok()) return text.status();
   Json doc;
   try {
@@ -99,7 +73,7 @@ Result<Json> read_scenario_document(const std::string& scenario) {
     const std::filesystem::path base =
         scenario == "-" ? std::filesystem::path() : std::filesystem::path(scenario).parent_path();
     const std::filesystem::path file = base / (*e)["script_file"].get<std::string>();
-    Result<std::string> source = read_all(file.string(), host_script_limits().source_bytes);
+    Result<std::string> source = read_input(file.string(), host_script_limits().source_bytes);
     if (!source.ok()) return source.status();
     (*e)["script"] = *source;
     e->erase("script_file");
@@ -212,7 +186,7 @@ int scenario_preview(const std::string& scenario, const std::string& svg_out,
     bytes = std::move(png).value();
   }
   const std::string& out = svg_out.empty() ? png_out : svg_out;
-  if (Status w = write_all(out, bytes); !w.ok()) return fail(w);
+  if (Status w = write_output(out, bytes); !w.ok()) return fail(w);
   if (!findings.empty())
     std::fprintf(stderr, "%s\n", summary_line(scenario, errors, findings.size() - errors).c_str());
   std::printf("Wrote %s (%s, %zu bytes): %zu areas%s.\n", out.c_str(),

@@ -1,6 +1,5 @@
 // world generate (commands.h).
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -31,9 +30,8 @@ int world_generate(const WorldCommand& w) {
   const std::string text = doc->dump(1) + "\n";
   if (w.out.empty()) {
     std::cout << text;
-  } else {
-    std::ofstream file(w.out, std::ios::binary | std::ios::trunc);
-    if (!(file << text) || !file.flush()) return fail(Status::IOError("cannot write " + w.out));
+  } else if (Status st = write_output(w.out, text); !st.ok()) {
+    return fail(st);
   }
   std::cerr << "Seed " << o.seed << " (--seed " << o.seed << " makes this world again).\n"
             << world::fairness_text(f);

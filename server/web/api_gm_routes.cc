@@ -94,47 +94,62 @@ Response summary_response(WebContext& ctx, const std::string& game, int status =
 
 // ---- GM ----
 
-Response create_game(WebContext& ctx, const Request& req) {
-  Json doc = Json::parse(req.body, nullptr, false);
+// The body of POST /api/games and /api/scenarios/check: a scenario document itself, or the
+// wrapper naming one inline, bundled or as a generated world, with the wrapper's id and name
+// applied to it; or the 400/404 answer.
+struct ScenarioRequest {
+  Json doc;       // the body as parsed (the wrapper's other fields: seed, signup, ...)
+  Json scenario;  // what it names
+  bool wrapper = false;
+};
+std::variant<ScenarioRequest, Response> read_scenario_request(const Request& req) {
+  ScenarioRequest r;
+  r.doc = Json::parse(req.body, nullptr, false);
+  const Json& doc = r.doc;
   if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
-  Json scenario;
-  std::optional<Seed> seed;
-  const bool wrapper = doc.is_object() && (doc.contains("scenario") || doc.contains("bundled") ||
-                                           doc.contains("world"));
-  if (wrapper) {
-    const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
-    if (!errors.empty())
-      return error_response(
-          400, "invalid request: " + errors.front().path + ": " + errors.front().message,
-          errors_json(errors));
-    if (doc.contains("bundled")) {
-      auto b = bundled_scenario(doc["bundled"].get<std::string>());
-      if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
-      scenario = std::move(b).value();
-    } else if (doc.contains("world")) {  // a generated world (docs/worlds.md)
-      auto w = world_from_request(doc["world"]);
-      if (!w.ok())
-        return error_response(400, "invalid request: /world" + w.status().message(),
-                              errors_json_of(w.status(), "/world"));
-      scenario = std::move(w).value();
-    } else {
-      scenario = doc["scenario"];
-    }
-    if (doc.contains("id")) scenario["id"] = doc["id"];
-    if (doc.contains("name")) scenario["name"] = doc["name"];
-    if (doc.contains("seed")) {
-      const Json& s = doc["seed"];
-      try {
-        seed = s.is_string() ? std::stoull(s.get<std::string>()) : s.get<Seed>();
-      } catch (const std::exception&) {
-        return error_response(
-            400, "invalid request: /seed: not a whole number",
-            Json::array({{{"path", "/seed"}, {"message", "not a whole number"}}}));
-      }
-      scenario["seed"] = std::to_string(*seed);  // the GM's seed wins over the document's
-    }
+  r.wrapper = doc.is_object() &&
+              (doc.contains("scenario") || doc.contains("bundled") || doc.contains("world"));
+  if (!r.wrapper) {
+    r.scenario = doc;
+    return r;
+  }
+  const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
+  if (!errors.empty())
+    return error_response(400,
+                          "invalid request: " + errors.front().path + ": " + errors.front().message,
+                          errors_json(errors));
+  if (doc.contains("bundled")) {
+    auto b = bundled_scenario(doc["bundled"].get<std::string>());
+    if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
+    r.scenario = std::move(b).value();
+  } else if (doc.contains("world")) {  // a generated world (docs/worlds.md)
+    auto w = world_from_request(doc["world"]);
+    if (!w.ok())
+      return error_response(400, "invalid request: /world" + w.status().message(),
+                            errors_json_of(w.status(), "/world"));
+    r.scenario = std::move(w).value();
   } else {
-    scenario = std::move(doc);
+    r.scenario = doc["scenario"];
+  }
+  if (doc.contains("id")) r.scenario["id"] = doc["id"];
+  if (doc.contains("name")) r.scenario["name"] = doc["name"];
+  return r;
+}
+
+Response create_game(WebContext& ctx, const Request& req) {
+  auto read = read_scenario_request(req);
+  if (auto* answer = std::get_if<Response>(&read)) return std::move(*answer);
+  auto& [doc, scenario, wrapper] = std::get<ScenarioRequest>(read);
+  std::optional<Seed> seed;
+  if (wrapper && doc.contains("seed")) {
+    const Json& s = doc["seed"];
+    try {
+      seed = s.is_string() ? std::stoull(s.get<std::string>()) : s.get<Seed>();
+    } catch (const std::exception&) {
+      return error_response(400, "invalid request: /seed: not a whole number",
+                            Json::array({{{"path", "/seed"}, {"message", "not a whole number"}}}));
+    }
+    scenario["seed"] = std::to_string(*seed);  // the GM's seed wins over the document's
   }
   const auto errors = scenario_errors(scenario);  // validate_scenario's, and unknown words
   if (!errors.empty()) {
@@ -192,36 +207,11 @@ Response preview_world(const Request& req) {
 // paths into the body (an inline wrapper's under "/scenario"); 400 when the body is not JSON or
 // not a request.
 Response check_scenario(const Request& req) {
-  Json doc = Json::parse(req.body, nullptr, false);
-  if (doc.is_discarded()) return error_response(400, "the request body is not valid JSON");
-  Json scenario;
-  std::string prefix;
-  if (doc.is_object() &&
-      (doc.contains("scenario") || doc.contains("bundled") || doc.contains("world"))) {
-    const auto errors = validate_against_schema(doc, "schemas/api/create_game.request.schema.json");
-    if (!errors.empty())
-      return error_response(
-          400, "invalid request: " + errors.front().path + ": " + errors.front().message,
-          errors_json(errors));
-    if (doc.contains("bundled")) {
-      auto b = bundled_scenario(doc["bundled"].get<std::string>());
-      if (!b.ok()) return error_response(404, "no bundled scenario " + doc["bundled"].dump());
-      scenario = std::move(b).value();
-    } else if (doc.contains("world")) {  // a generated world (docs/worlds.md)
-      auto w = world_from_request(doc["world"]);
-      if (!w.ok())
-        return error_response(400, "invalid request: /world" + w.status().message(),
-                              errors_json_of(w.status(), "/world"));
-      scenario = std::move(w).value();
-    } else {
-      scenario = doc["scenario"];
-      prefix = "/scenario";
-    }
-    if (doc.contains("id")) scenario["id"] = doc["id"];
-    if (doc.contains("name")) scenario["name"] = doc["name"];
-  } else {
-    scenario = std::move(doc);
-  }
+  auto read = read_scenario_request(req);
+  if (auto* answer = std::get_if<Response>(&read)) return std::move(*answer);
+  const auto& [doc, scenario, wrapper] = std::get<ScenarioRequest>(read);
+  const std::string prefix =
+      wrapper && !doc.contains("bundled") && !doc.contains("world") ? "/scenario" : "";
   Json out = {{"errors", Json::array()}, {"warnings", Json::array()}};
   for (const ScenarioFinding& f : lint_scenario(scenario))
     out[f.severity == ScenarioFinding::Severity::kError ? "errors" : "warnings"].push_back(

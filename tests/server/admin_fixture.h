@@ -1,5 +1,5 @@
-// A GameAdmin over a real SQLite file in a temporary directory with a settable clock, holding
-// the bundled "britain-1" game (dark-age-britain, seed 42). For the GameAdmin tests.
+// The application over a real SQLite file in a temporary directory with a settable clock:
+// AdminWorld (no game yet) and BritainAdmin (the bundled "britain-1", dark-age-britain, seed 42).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -15,11 +15,9 @@
 
 namespace adj::testing {
 
-class BritainAdmin : public ::testing::Test {
+// A fresh SQLite file with the application over it on a settable clock (`now_`), no game yet.
+class AdminWorld : public ::testing::Test {
  protected:
-  static constexpr const char* kGame = "britain-1";
-  static constexpr UnixTime kHour = 3600;
-  static constexpr UnixTime kDay = 86400;
   static constexpr UnixTime kStart = 1'700'000'000;  // 2023-11-14T22:13:20Z
 
   void SetUp() override {
@@ -31,6 +29,26 @@ class BritainAdmin : public ::testing::Test {
     const Clock clock = [this] { return now_; };
     svc_ = std::make_unique<Services>(*stores_, clock);
     admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
+  }
+
+  TempDir dir_;
+  UnixTime now_ = kStart;
+  std::unique_ptr<SqliteStore> store_;
+  std::unique_ptr<Stores> stores_;
+  std::unique_ptr<Services> svc_;
+  std::unique_ptr<GameAdmin> admin_;
+};
+
+// AdminWorld with the bundled dark-age-britain game (seed 42).
+class BritainAdmin : public AdminWorld {
+ protected:
+  static constexpr const char* kGame = "britain-1";
+  static constexpr UnixTime kHour = 3600;
+  static constexpr UnixTime kDay = 86400;
+
+  void SetUp() override {
+    AdminWorld::SetUp();
+    if (HasFatalFailure()) return;
     auto scenario = bundled_scenario_published("dark-age-britain");
     ASSERT_TRUE(scenario.ok());
     ASSERT_TRUE(admin_->create_game(*scenario, 42, "gm").ok());
@@ -52,13 +70,6 @@ class BritainAdmin : public ::testing::Test {
     auto out = admin_->run_turn(kGame, false, "gm");
     ASSERT_TRUE(out.ok()) << out.status().to_string();
   }
-
-  TempDir dir_;
-  UnixTime now_ = kStart;
-  std::unique_ptr<SqliteStore> store_;
-  std::unique_ptr<Stores> stores_;
-  std::unique_ptr<Services> svc_;
-  std::unique_ptr<GameAdmin> admin_;
 };
 
 }  // namespace adj::testing

@@ -54,6 +54,24 @@ class Failed(Exception):
     """The feature is there but does the wrong thing."""
 
 
+def api_call(url, token, method, body=None, timeout=30):
+    """(status, JSON or text) of a JSON API call with `token` as its bearer token."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url, data=data, method=method)
+    req.add_header("Authorization", "Bearer " + token)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            status, raw = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, raw = e.code, e.read()
+    try:
+        return status, json.loads(raw)
+    except ValueError:
+        return status, raw.decode("utf-8", "replace")
+
+
 def check(cond, what):
     if not cond:
         raise Failed(what)
@@ -228,20 +246,7 @@ class Game:
 
     def api(self, method, path, body=None, token=None):
         """(status, JSON or text) of an API call; the GM token unless `token` is given."""
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(self.url(path), data=data, method=method)
-        req.add_header("Authorization", "Bearer " + (token or self.gm_token))
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        try:
-            with urllib.request.urlopen(req, timeout=30) as r:
-                status, raw = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, raw = e.code, e.read()
-        try:
-            return status, json.loads(raw)
-        except ValueError:
-            return status, raw.decode("utf-8", "replace")
+        return api_call(self.url(path), token or self.gm_token, method, body)
 
     def game_json(self):
         status, j = self.api("GET", "/api/games/" + self.game)

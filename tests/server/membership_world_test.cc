@@ -9,24 +9,17 @@
 #include "server/app/admin.h"
 #include "server/app/membership.h"
 #include "server/app/world_request.h"
-#include "storage/sqlite/sqlite_store.h"
-#include "tests/support/temp_dir.h"
+#include "tests/server/admin_fixture.h"
 
 namespace adj {
 namespace {
 
-class MembershipWorld : public ::testing::Test {
+class MembershipWorld : public ::adj::testing::AdminWorld {
  protected:
   void SetUp() override {
-    auto opened = SqliteStore::open(dir_.file("adjutant.db"));
-    ASSERT_TRUE(opened.ok()) << opened.status().to_string();
-    store_ = std::move(opened).value();
-    stores_ =
-        std::make_unique<Stores>(Stores{*store_, *store_, *store_, *store_, *store_, *store_});
-    const Clock clock = [] { return UnixTime{1'700'000'000}; };
-    svc_ = std::make_unique<Services>(*stores_, clock);
-    admin_ = std::make_unique<GameAdmin>(*svc_, *stores_, *store_, clock);
-    members_ = std::make_unique<Membership>(*svc_, *stores_, *store_, *store_, clock, "");
+    AdminWorld::SetUp();
+    members_ = std::make_unique<Membership>(
+        *svc_, *stores_, *store_, *store_, [this] { return now_; }, "");
   }
 
   // A world of up to `most` players, opened for sign-ups.
@@ -48,11 +41,6 @@ class MembershipWorld : public ::testing::Test {
   }
   std::size_t players() { return store_->load_state("gen-1", std::nullopt)->players.size(); }
 
-  ::adj::testing::TempDir dir_;
-  std::unique_ptr<SqliteStore> store_;
-  std::unique_ptr<Stores> stores_;
-  std::unique_ptr<Services> svc_;
-  std::unique_ptr<GameAdmin> admin_;
   std::unique_ptr<Membership> members_;
 };
 
