@@ -21,17 +21,8 @@ if [ -z "${BIN:-}" ]; then
 fi
 BIN=$(realpath "$BIN")
 
-work=$(mktemp -d /tmp/adj-bench-web.XXXXXX)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+. scripts/lib/bench-common.sh
+bench_begin web
 ADJ_PORT=$(free_port)
 NGX_PORT=$(free_port)
 export ADJUTANT_GM_TOKEN=bench-web-gm-token
@@ -65,47 +56,18 @@ pages=(
 )
 
 # nginx: every URL an exact location aliasing a file with the daemon's bytes and content type.
-mkdir -p "$work/www" "$work/ngx"
-{
-  echo "daemon off; pid $work/nginx.pid; error_log $work/ngx/error.log; worker_processes auto;"
-  echo "events { worker_connections 1024; }"
-  echo "http { access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;"
-  echo "  client_body_temp_path $work/ngx; proxy_temp_path $work/ngx; fastcgi_temp_path $work/ngx;"
-  echo "  uwsgi_temp_path $work/ngx; scgi_temp_path $work/ngx;"
-  echo "  server { listen 127.0.0.1:$NGX_PORT;"
-  i=0
-  for entry in "${pages[@]}"; do
-    IFS='|' read -r name path header <<<"$entry"
-    args=()
-    [ -n "$header" ] && args=(-H "$header")
-    ctype=$(curl -fs "${args[@]}" -o "$work/www/$i" -w '%{content_type}' "$base$path")
-    echo "    location = $path { default_type \"$ctype\"; alias $work/www/$i; }"
-    i=$((i + 1))
-  done
-  echo "  }"
-  echo "}"
-} >"$work/nginx.conf"
-nginx -c "$work/nginx.conf" -p "$work/ngx" &
-pids+=($!)
-for _ in $(seq 50); do
-  curl -fs -o /dev/null "http://127.0.0.1:$NGX_PORT/" && break
-  sleep 0.1
-done
+for entry in "${pages[@]}"; do
+  IFS='|' read -r name path header <<<"$entry"
+  echo "$path|$header"
+done | nginx_mirror "$NGX_PORT" "$base"
 
 # wrk's figures: requests/s and the p99 latency in ms.
 measure() {  # url [header]
-  local out
   if [ -n "${2:-}" ]; then
-    out=$(wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency -H "$2" "$1")
+    wrk_figures -t"$THREADS" -c"$CONNS" -d"${DURATION}s" -H "$2" "$1"
   else
-    out=$(wrk -t"$THREADS" -c"$CONNS" -d"${DURATION}s" --latency "$1")
+    wrk_figures -t"$THREADS" -c"$CONNS" -d"${DURATION}s" "$1"
   fi
-  local rps p99
-  rps=$(awk '/Requests\/sec/ { print $2 }' <<<"$out")
-  p99=$(awk '$1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 }
-                           else if (v ~ /ms$/) { sub(/ms/, "", v) }
-                           else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 } print v }' <<<"$out")
-  echo "$rps $p99"
 }
 
 echo "Adjutant against nginx $(nginx -v 2>&1 | cut -d/ -f2), wrk -t$THREADS -c$CONNS -d${DURATION}s, $(nproc) cores"

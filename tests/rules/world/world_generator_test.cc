@@ -14,6 +14,7 @@
 #include "rules/game/scenario_lint.h"
 #include "rules/orders/validator.h"
 #include "rules/turn/turn_resolver.h"
+#include "tests/support/world_orders.h"
 
 namespace adj::world {
 namespace {
@@ -56,28 +57,6 @@ std::map<std::string, Home> homes(const Json& doc) {
   return out;
 }
 
-// Up to six attacks per player from each held land area with two armies or more into a
-// neighbour it does not hold, in the bundled order files' style (counts, AB-n and blank).
-std::string orders_for(const GameState& s, const Player& p) {
-  std::string text = "GAME " + s.game_id + "\nPLAYER " + p.code + " any\n";
-  const char* forms[] = {"ASSAULT {f} {t} AB-1", "MOVE {f} {t} 1", "PROBE {f} {t} 1"};
-  int n = 0;
-  for (const Area& a : s.areas) {
-    if (n >= 6 || a.owner != p.code || a.kind != AreaKind::kLand || a.armies < 2) continue;
-    for (const std::string& to : s.neighbours(a.code)) {
-      const Area* t = s.find_area(to);
-      if (!t || t->kind == AreaKind::kSea || t->owner == p.code) continue;
-      if (s.edge_flag(a.code, to, "sidemountain")) continue;  // Path of War: impassable
-      std::string line = forms[n % 3];
-      line.replace(line.find("{f}"), 3, a.code);
-      line.replace(line.find("{t}"), 3, to);
-      text += std::to_string(++n) + ". " + line + "\n";
-      break;
-    }
-  }
-  return text;
-}
-
 // Plays `turns` turns with every player attacking; returns the battles fought.
 std::size_t play(const Json& doc, int turns) {
   auto state = state_from_scenario(doc, 5);
@@ -91,8 +70,9 @@ std::size_t play(const Json& doc, int turns) {
   for (int t = 0; t < turns; ++t) {
     OrderBook book;
     for (const Player& p : s.players) {
-      const OrderAck ack = check_order_file(
-          orders_for(s, p), s, engine, [](const std::string&, std::string_view) { return true; });
+      const OrderAck ack =
+          check_order_file(adj::testing::attack_orders(s, p), s, engine,
+                           [](const std::string&, std::string_view) { return true; });
       EXPECT_FALSE(ack.refused) << p.code << ": " << ack.refusal;
       EXPECT_EQ(ack.rejected_count(), 0) << p.code << " turn " << s.turn << ":\n"
                                          << render_ack_text(ack);
