@@ -30,6 +30,9 @@ namespace {
 
 // The mail thread's nice value: a third of a normal thread's share under contention.
 constexpr int kMailThreadNice = 5;
+// The threads that make turn reports (at kMailThreadNice): two games' maps drawn at once, while
+// the scheduler and the web keep their share ahead of them.
+constexpr int kReportThreads = 2;
 
 // Runs `fn` on a pool thread, logging an exception instead of letting it end the process (e.g.
 // the database cannot be opened for want of file descriptors; the work is retried later).
@@ -70,6 +73,9 @@ struct MailLoop::Impl {
 
   asio::thread_pool mail_pool{1};
   asio::thread_pool deliver_pool{1};
+  // Queues the reports of turns that ran (each with its map: the CPU-heavy part of the mail), on
+  // threads of their own so that delivery goes on while the next games' reports are made.
+  asio::thread_pool reports_pool{kReportThreads};
   std::atomic<bool> mail_stopping{false};
   bool stopping = false;  // the io_context's thread only
   bool finished = false;
@@ -149,8 +155,19 @@ void MailLoop::Impl::install_hooks() {
           log_escape(game), turn);
       return;
     }
-    asio::post(deliver_pool, [this, game, turn] {
+    asio::post(reports_pool, [this, game, turn] {
       bool ok = false;
+      // Stopping: the games still waiting are queued after the next start (the tick's
+      // recovery: their reports are not recorded as queued), so a stop does not wait for them.
+      if (mail_stopping) return reports_in_flight.end(game, turn, ok, steady_seconds());
+      // A pool's threads cannot be addressed one by one: each sets itself up on its first job.
+      thread_local const bool set_up = [] {
+        http::name_this_thread("reports");
+        if (!http::lower_this_thread_priority(kMailThreadNice))
+          spdlog::warn("event=mail_thread_nice_refused");
+        return true;
+      }();
+      (void)set_up;
       guarded("reports_mail", [&] {
         auto n = thread_ingest(app, config).queue_turn_reports(game, turn);
         ok = n.ok();
@@ -366,6 +383,7 @@ void MailLoop::finish() {
   impl_->finished = true;
   impl_->mail_stopping = true;  // unprocessed messages stay "new" for the next start
   impl_->mail_pool.join();
+  impl_->reports_pool.join();  // the games in hand are queued; the others are skipped
   impl_->deliver_pool.join();  // a message being delivered finishes (and is marked)
 }
 

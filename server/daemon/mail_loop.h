@@ -1,10 +1,11 @@
-// The mail work of `adjutant serve`, on two threads of its own.
+// The mail work of `adjutant serve`, on threads of its own.
 //
 // The mail thread answers received mail one message at a time, in order (so no message is
 // answered twice at once), queues new players' secrets and lockout alerts, reads the watched
-// Maildir and prunes old raw mail. The deliver thread queues the reports of a turn that ran, press
-// digests and notices, and delivers the outbox (it is the sender's only user), so delivery never
-// waits behind answering and answering never waits behind a slow relay. Both queues are durable
+// Maildir and prunes old raw mail. Two report threads queue the reports of the turns that ran,
+// each with its map. The deliver thread queues press digests and notices and delivers the outbox
+// (it is the sender's only user), so delivery never waits behind answering or behind the next
+// games' reports, and answering never waits behind a slow relay. Both queues are durable
 // (inbox "new", outbox "pending"): stopping loses nothing.
 //
 // Thread-safety: construct, start(), cancel() and finish() on the thread that runs the
@@ -55,9 +56,11 @@ class MailLoop {
   // Cancels both timers (the io_context's thread).
   void cancel();
 
-  // Lets the mail thread finish the message in hand (the others stay "new") and the deliver
-  // thread its delivery, then joins both. Call after the listeners and the scheduler stopped, so
-  // the reports of a last turn are still queued.
+  // Lets the mail thread finish the message in hand (the others stay "new"), the report threads
+  // the games in hand and the deliver thread its delivery, then joins them. Reports still
+  // waiting to be queued are not: they are not recorded as queued, so the scheduler queues them
+  // after the next start (GameAdmin::tick, "reports"), and a stop after a busy minute does not
+  // wait for a thousand games' maps. Call after the listeners and the scheduler stopped.
   void finish();
 
  private:
