@@ -42,6 +42,7 @@
 // guard or after max_attempts failures) games never are. A GM may still run any game by hand.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -216,7 +217,11 @@ class GameAdmin {
   // `recover_reports` (the daemon, which queues reports for "ran"), every committed turn of a
   // game (open, held, paused or finished) whose reports were never recorded as queued gets a
   // "reports" action, after the game's own.
-  std::vector<TickAction> tick(bool recover_reports = false);
+  // `on_action` (may be empty) is called with each game's actions as soon as that game is done,
+  // before the next game is looked at (so a host's reports go out while later games still run),
+  // on the calling thread; it must not throw.
+  std::vector<TickAction> tick(bool recover_reports = false,
+                               const std::function<void(const TickAction&)>& on_action = {});
 
   static constexpr double kNmrSpikeMargin = 0.25;
   static constexpr int kNmrHistoryTurns = 5;

@@ -351,8 +351,14 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
   return run_due(g, s);
 }
 
-std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
+std::vector<TickAction> GameAdmin::tick(bool recover_reports,
+                                        const std::function<void(const TickAction&)>& on_action) {
   std::vector<TickAction> actions;
+  std::size_t told = 0;  // actions[0, told) were given to on_action
+  const auto tell = [&] {
+    for (; told < actions.size(); ++told)
+      if (on_action) on_action(actions[told]);
+  };
   try {
     const UnixTime now = now_();
     Result<UnixTime> last = admin_.last_tick();
@@ -364,6 +370,7 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
       return actions;
     }
     for (const GameSummary& g : *games) {
+      tell();  // the previous game's
       try {
         // An archived game is passed by as a paused one is (admin.h archive_game).
         if (g.status == "open" && !g.archived_at) {
@@ -415,6 +422,7 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports) {
         actions.push_back({g.id, "failed", "unexpected exception"});
       }
     }
+    tell();
     Status st = admin_.set_last_tick(now);
     if (!st.ok()) log_error("", "record last tick", st);
   } catch (const std::exception& e) {

@@ -152,22 +152,21 @@ void scan_maildir(AppRuntime& app, const mail::MailConfig& config, const std::st
 
 void run_tick(AppRuntime& app, http::Metrics& metrics) {
   const auto start = std::chrono::steady_clock::now();
-  std::vector<TickAction> actions = app.admin().tick(true);
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  int runs = 0;
-  for (const auto& a : actions) runs += a.action == "ran" || a.action == "failed";
-  for (const auto& a : actions) {
-    // The tick's time is shared out over the turns it ran (a tick does little else).
-    if (a.action == "ran" || a.action == "failed")
-      metrics.turn_run(seconds / runs, a.action == "ran");
-    if (a.action == "ran") {
-      // The turn just resolved is the one before the now open turn.
-      auto shown = app.services().show_game(a.game);
-      if (shown.ok() && shown->contains("turn"))
-        app.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
+  // Each game's actions as soon as it is done: a turn's reports are queued (on the report
+  // threads) while the tick goes on with the next games.
+  const auto act = [&app](const TickAction& a) {
+    try {
+      if (a.action == "ran") {
+        // The turn just resolved is the one before the now open turn.
+        auto shown = app.services().show_game(a.game);
+        if (shown.ok() && shown->contains("turn"))
+          app.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
+      }
+      if (a.action == "reports") app.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
+    } catch (const std::exception& e) {
+      spdlog::error("event=tick_exception game={} what=\"{}\"", log_escape(a.game),
+                    log_escape(e.what()));
     }
-    if (a.action == "reports") app.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
     const std::string game = log_escape(a.game), detail = log_escape(a.detail);
     if (a.action == "waiting")
       spdlog::debug("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
@@ -175,7 +174,16 @@ void run_tick(AppRuntime& app, http::Metrics& metrics) {
       spdlog::warn("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
     else
       spdlog::info("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
-  }
+  };
+  std::vector<TickAction> actions = app.admin().tick(true, act);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  int runs = 0;
+  for (const auto& a : actions) runs += a.action == "ran" || a.action == "failed";
+  // The tick's time is shared out over the turns it ran (a tick does little else).
+  for (const auto& a : actions)
+    if (a.action == "ran" || a.action == "failed")
+      metrics.turn_run(seconds / runs, a.action == "ran");
 }
 
 // Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
