@@ -277,6 +277,7 @@ std::function<void(std::string&)> cache_collector(const http::ResponseCache& cac
         "# TYPE adjutant_http_cache counter\n";
     out += "adjutant_http_cache{what=\"hits\"} " + std::to_string(st.hits) + "\n";
     out += "adjutant_http_cache{what=\"misses\"} " + std::to_string(st.misses) + "\n";
+    out += "adjutant_http_cache{what=\"stale\"} " + std::to_string(st.stale) + "\n";
     out += "adjutant_http_cache{what=\"kept\"} " + std::to_string(st.kept) + "\n";
     out += "adjutant_http_cache{what=\"evicted\"} " + std::to_string(st.evicted) + "\n";
     out += "adjutant_http_cache{what=\"bytes\"} " + std::to_string(st.bytes) + "\n";

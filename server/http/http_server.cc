@@ -115,15 +115,15 @@ void log_request(const std::string& route, int status, double ms, const std::str
 // Runs the router on `pool` and completes on the awaiting coroutine's executor.
 template <class Token>
 auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::seconds retry_after,
-                  ResponseCache* cache, std::shared_ptr<const Revisions> revisions, Request req,
-                  Token&& token) {
+                  ResponseCache* cache, ResponseCache::Lookup found, Request req, Token&& token) {
   return asio::async_initiate<Token, void(HandlerResult)>(
-      [&pool, &router, retry_after, cache, revisions = std::move(revisions)](auto handler,
-                                                                             Request request) {
-        asio::post(pool, [&router, retry_after, cache, revisions, handler = std::move(handler),
-                          request = std::move(request)]() mutable {
+      [&pool, &router, retry_after, cache, revisions = std::move(found.revisions),
+       making = std::move(found.making)](auto handler, Request request) {
+        asio::post(pool, [&router, retry_after, cache, revisions, making,
+                          handler = std::move(handler), request = std::move(request)]() mutable {
           HandlerResult r = invoke(router, request, retry_after);
           if (cache) r.kept = cache->keep(request, r.response, r.route, revisions);
+          if (cache && !making.empty()) cache->made(making);
           auto ex = asio::get_associated_executor(handler);
           asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
             std::move(handler)(std::move(r));
@@ -391,6 +391,7 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
   }
   Request req;
   if (!convert_request(msg, remote, req)) {
+    if (!found.making.empty()) cache->made(found.making);
     co_await write_error(c, 400, "malformed request target", version, "bad_request");
     co_return false;
   }
@@ -406,9 +407,8 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
   }
   const std::string accept_encoding = req.header("accept-encoding");
   const std::string if_none_match = req.header("if-none-match");
-  HandlerResult result =
-      co_await async_handle(pool, router, opts.retry_after, cache, std::move(found.revisions),
-                            std::move(req), use_awaitable);
+  HandlerResult result = co_await async_handle(pool, router, opts.retry_after, cache,
+                                               std::move(found), std::move(req), use_awaitable);
   Response& resp = result.response;
   if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it
   const double ms =

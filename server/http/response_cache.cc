@@ -205,9 +205,23 @@ ResponseCache::Lookup ResponseCache::find(const std::string& k) {
       ++stats_.hits;
       return out;
     }
+    const auto t = std::chrono::steady_clock::now();
+    auto [claim, fresh] = making_.try_emplace(k, t);
+    if (!fresh && t - claim->second < kMakeClaim) {  // another request is making it: the old one
+      out.answer = answer;
+      ++stats_.stale;
+      return out;
+    }
+    claim->second = t;
+    out.making = k;
   }
   ++stats_.misses;
   return out;
+}
+
+void ResponseCache::made(const std::string& key) {
+  std::lock_guard lock(mu_);
+  making_.erase(key);
 }
 
 std::shared_ptr<const CachedAnswer> ResponseCache::keep(

@@ -18,9 +18,17 @@
 // forms, compressed once when kept (each dropped when it does not save at least 10%).
 // The cache holds at most `max_bytes`, least recently used answers dropped first.
 //
+// One make at a time per key: when a kept answer's scope changed, the first request that finds it
+// out of date makes it again (find() returns Lookup::making), and until that request calls
+// made() (at most kMakeClaim), others with the same key are served the answer kept before, at
+// most one make's time old. A request after made() finds the new answer. So a page many read
+// while its game's turn is committed is made once, not once per reader.
+//
 // Thread-safety: every member may be called from any thread (one mutex, held only for map
 // operations, never while compressing or reading revisions). No Asio, no SQLite.
 #pragma once
+
+#include <chrono>
 
 #include <cstddef>
 #include <cstdint>
@@ -107,9 +115,15 @@ class ResponseCache {
  public:
   explicit ResponseCache(RevisionSource source, CacheOptions options = {});
 
+  // How long one request's claim to make an answer again holds (a handler that never ends).
+  static constexpr std::chrono::seconds kMakeClaim{30};
+
   struct Lookup {
     std::shared_ptr<const CachedAnswer> answer;  // a valid kept answer, or null
     std::shared_ptr<const Revisions> revisions;  // read now; pass to keep()
+    // Non-empty: this request makes the out-of-date answer of this key again and must call
+    // made(making) after its handler, kept or not.
+    std::string making;
   };
   // For GET and HEAD requests (others: an empty Lookup).
   Lookup find(const Request& req);
@@ -128,8 +142,12 @@ class ResponseCache {
                                            const std::string& route,
                                            const std::shared_ptr<const Revisions>& revisions);
 
+  // Ends the claim find() gave in Lookup::making.
+  void made(const std::string& key);
+
   struct Stats {
     std::uint64_t hits = 0, misses = 0, kept = 0, evicted = 0;
+    std::uint64_t stale = 0;  // answers served out of date while their key was being made again
     std::size_t answers = 0, bytes = 0;
   };
   Stats stats() const;
@@ -163,6 +181,8 @@ class ResponseCache {
   mutable std::mutex mu_;
   std::list<Slot> lru_;  // most recently used first
   std::unordered_map<std::string, std::list<Slot>::iterator> index_;
+  // Keys being made again (Lookup::making), with when the claim was given.
+  std::unordered_map<std::string, std::chrono::steady_clock::time_point> making_;
   Stats stats_;
 };
 

@@ -46,7 +46,16 @@ std::shared_ptr<const CachedAnswer> serve(ResponseCache& cache, const Request& r
   auto found = cache.find(req);
   if (hit) *hit = found.answer != nullptr;
   if (found.answer) return found.answer;
-  return cache.keep(req, made, "test", found.revisions);
+  auto kept = cache.keep(req, made, "test", found.revisions);
+  if (!found.making.empty()) cache.made(found.making);
+  return kept;
+}
+
+// find() for a request whose handler then fails: a claim to make the answer again is given back.
+std::shared_ptr<const CachedAnswer> look(ResponseCache& cache, const Request& req) {
+  auto found = cache.find(req);
+  if (!found.making.empty()) cache.made(found.making);
+  return found.answer;
 }
 
 TEST(ResponseCache, KeepsOnlyGet200AnswersThatAskForItAndSetNoCookie) {
@@ -67,8 +76,8 @@ TEST(ResponseCache, KeepsOnlyGet200AnswersThatAskForItAndSetNoCookie) {
   EXPECT_EQ(cache.keep(get_request("/e"), page("no revisions"), "r", nullptr), nullptr);
   EXPECT_NE(cache.keep(get_request("/f"), page("kept"), "r", revisions), nullptr);
   EXPECT_EQ(cache.stats().kept, 1u);
-  EXPECT_NE(cache.find(get_request("/f")).answer, nullptr);
-  EXPECT_EQ(cache.find(get_request("/a")).answer, nullptr);
+  EXPECT_NE(look(cache, get_request("/f")), nullptr);
+  EXPECT_EQ(look(cache, get_request("/a")), nullptr);
 }
 
 TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) {
@@ -86,9 +95,9 @@ TEST(ResponseCache, AnAnswerMadeForOnePlayersCredentialsIsNeverServedToAnother) 
   EXPECT_FALSE(hit);
   EXPECT_EQ(none->identity, "sign in first");
   // A cookie that merely starts like another, or carries it among others, is another key.
-  EXPECT_EQ(cache.find(get_request(path, "adj_player=tokenEA")).answer, nullptr);
-  EXPECT_EQ(cache.find(get_request(path, "adj_player=tokenEAN; x=1")).answer, nullptr);
-  EXPECT_EQ(cache.find(get_request("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")).answer,
+  EXPECT_EQ(look(cache, get_request(path, "adj_player=tokenEA")), nullptr);
+  EXPECT_EQ(look(cache, get_request(path, "adj_player=tokenEAN; x=1")), nullptr);
+  EXPECT_EQ(look(cache, get_request("/api/games/britain/reports/WSX", "", "Bearer tokenMRC")),
             nullptr);
   // Moving a header's bytes into another header makes another key too.
   EXPECT_NE(cache.key("/a", "h", "c", "", "r"), cache.key("/a", "h", "", "c", "r"));
@@ -113,17 +122,42 @@ TEST(ResponseCache, ARevisionChangeOfItsScopeMakesAnAnswerStaleAndNoOtherDoes) {
   serve(cache, get_request("/"), page("index", "*"));
   serve(cache, get_request("/static/a.css"), page("css", "static"));
   clock.now["gaul"] += 1;
-  EXPECT_NE(cache.find(get_request("/games/britain")).answer, nullptr);
+  EXPECT_NE(look(cache, get_request("/games/britain")), nullptr);
   clock.now["britain"] += 1;
   clock.now["*"] += 1;
-  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
-  EXPECT_EQ(cache.find(get_request("/")).answer, nullptr);
-  EXPECT_NE(cache.find(get_request("/static/a.css")).answer, nullptr);  // "static" stays at 0
+  EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
+  EXPECT_EQ(look(cache, get_request("/")), nullptr);
+  EXPECT_NE(look(cache, get_request("/static/a.css")), nullptr);  // "static" stays at 0
   bool hit = true;
   auto again = serve(cache, get_request("/games/britain"), page("turn 2"), &hit);
   EXPECT_FALSE(hit);
   EXPECT_EQ(again->identity, "turn 2");
-  EXPECT_EQ(cache.find(get_request("/games/britain")).answer->identity, "turn 2");
+  EXPECT_EQ(look(cache, get_request("/games/britain"))->identity, "turn 2");
+}
+
+// While one request makes an out-of-date answer again, others with its key get the answer kept
+// before; once it is made, the new one. A claim never given back lapses after kMakeClaim.
+TEST(ResponseCache, AnAnswerBeingMadeAgainIsServedAsItWasToTheOthers) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  serve(cache, get_request("/games/britain"), page("turn 1"));
+  clock.now["britain"] += 1;
+  auto first = cache.find(get_request("/games/britain"));
+  EXPECT_EQ(first.answer, nullptr);
+  ASSERT_FALSE(first.making.empty());
+  auto other = cache.find(get_request("/games/britain"));
+  ASSERT_NE(other.answer, nullptr);
+  EXPECT_EQ(other.answer->identity, "turn 1");
+  EXPECT_TRUE(other.making.empty());
+  EXPECT_EQ(look(cache, get_request("/games/gaul")), nullptr);  // never kept: nothing to serve
+  EXPECT_EQ(cache.stats().stale, 1u);
+  cache.keep(get_request("/games/britain"), page("turn 2"), "r", first.revisions);
+  cache.made(first.making);
+  EXPECT_EQ(look(cache, get_request("/games/britain"))->identity, "turn 2");
+  // A claim that is given back without a new answer (the handler failed): the next one makes it.
+  clock.now["britain"] += 1;
+  EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
+  EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
 }
 
 // A write during the handler: the answer was kept with the revisions read before it ran, so
@@ -135,7 +169,7 @@ TEST(ResponseCache, TheRevisionsReadBeforeTheHandlerRanAreTheOnesKept) {
   clock.now["britain"] += 1;  // committed while the page was being made
   ASSERT_NE(cache.keep(get_request("/games/britain"), page("maybe old"), "r", found.revisions),
             nullptr);
-  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
+  EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
 }
 
 TEST(ResponseCache, TheLeastRecentlyUsedAnswersGoFirstWhenTheBudgetIsFull) {
@@ -152,13 +186,13 @@ TEST(ResponseCache, TheLeastRecentlyUsedAnswersGoFirstWhenTheBudgetIsFull) {
   const auto st = cache.stats();
   EXPECT_LE(st.bytes, options.max_bytes);
   EXPECT_GT(st.evicted, 0u);
-  EXPECT_NE(cache.find(get_request("/p0")).answer, nullptr);
-  EXPECT_EQ(cache.find(get_request("/p1")).answer, nullptr);
-  EXPECT_NE(cache.find(get_request("/p5")).answer, nullptr);
+  EXPECT_NE(look(cache, get_request("/p0")), nullptr);
+  EXPECT_EQ(look(cache, get_request("/p1")), nullptr);
+  EXPECT_NE(look(cache, get_request("/p5")), nullptr);
   // Too big to keep: served once, not kept.
   const std::string big(5'000, 'y');
   EXPECT_EQ(serve(cache, get_request("/big"), page(big)), nullptr);
-  EXPECT_EQ(cache.find(get_request("/big")).answer, nullptr);
+  EXPECT_EQ(look(cache, get_request("/big")), nullptr);
 }
 
 TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
@@ -174,7 +208,7 @@ TEST(ResponseCache, CompressedFormsAreMadeOnceAndDecodeToTheSameBytes) {
   ASSERT_FALSE(a->brotli.empty());
   EXPECT_LT(a->brotli.size(), a->gzip.size());
   // The very same object is served again: nothing is compressed per request.
-  EXPECT_EQ(cache.find(get_request("/games/britain")).answer.get(), a.get());
+  EXPECT_EQ(look(cache, get_request("/games/britain")).get(), a.get());
   // Tiny answers are not worth compressing.
   auto tiny = serve(cache, get_request("/tiny"), page("ok"));
   EXPECT_TRUE(tiny->gzip.empty());
@@ -212,7 +246,7 @@ TEST(ResponseCache, WithoutRevisionsNothingIsServedOrKept) {
   auto found = cache.find(get_request("/games/britain"));
   EXPECT_EQ(found.revisions, nullptr);
   EXPECT_EQ(cache.keep(get_request("/games/britain"), page("x"), "r", found.revisions), nullptr);
-  EXPECT_EQ(cache.find(get_request("/games/britain")).answer, nullptr);
+  EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
 }
 
 TEST(Compress, GzipRefusesWhatIsNotGzipAndBoundsWhatItInflates) {
