@@ -98,9 +98,12 @@ echo "== the busiest minute: $games games, $players players, scheduler tick ${ti
   "wrk -t2 -c$CONNS over $(wc -l <"$work/paths") pages ($page_bytes bytes), $(nproc) cores"
 printf '%-7s %7s %9s %8s %9s %8s %7s %8s %8s\n' phase t_s adj_rps p99_ms nginx_rps p99_ms ratio \
   turns reports
-deadline=$(( $(date +%s) + window + window / 2 + 3 ))
-window_row before
+# The deadlines move first (every game's pages change with its schedule), the readers' pages are
+# made again, and only then the "before" window: at the deadline itself nothing else changes.
+deadline=$(( $(date +%s) + window + window / 2 + 45 ))
 "$TOOL" due --db "$db" --at "$deadline" >/dev/null
+while read -r path; do curl -fs -o /dev/null "$base$path"; done <"$work/paths"
+window_row before
 while (( $(date +%s) < deadline )); do sleep 0.2; done
 while :; do
   window_row during
