@@ -54,6 +54,11 @@ void add_mail_bounds(CLI::App* srv, ServeOptions& so) {
                   "Days the raw bytes of processed mail are kept (0: for ever)")
       ->capture_default_str()
       ->check(CLI::Range(0, 36500));
+  srv->add_option("--mail-maps", so.mail_maps,
+                  "player: report mails attach a map with the player's moves and battles; off: "
+                  "no map (the mail links the web report)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"player", "off"}));
 }
 
 // Connection caps, the page cache, STARTTLS, proxies, sessions and the PostgreSQL waits.

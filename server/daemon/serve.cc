@@ -71,8 +71,8 @@ int serve(const std::string& db, const ServeOptions& o) {
   MailLoop mail(app, metrics, mail_config, *sender, o);
   auto smtp = start_smtp(o, caps.smtp, app, metrics, mail_config, mail);
   if (!smtp.ok()) return kServeError;
-  spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\"", log_escape(sender->describe()),
-               log_escape(o.maildir));
+  spdlog::info("event=mail_out sender=\"{}\" maildir_in=\"{}\" maps={}",
+               log_escape(sender->describe()), log_escape(o.maildir), o.mail_maps);
   if (mail_delivery().mode() == MailDeliveryMode::kMaildir)
     spdlog::warn(
         "event=mail_not_sent outbox=\"{}\" reason=\"no --relay: outgoing mail stays in "
