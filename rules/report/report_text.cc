@@ -1,6 +1,5 @@
 // Plain-text rendering of the stored report model (report.h): the views of report_layout.h over
-// the report's JSON. Every read is the one the text has always made of a stored report (a member
-// a report lacks or holds with another type fails as it did).
+// the report's JSON, reading the members build_report and battle_for_report write.
 #include <cstdio>
 #include <optional>
 #include <string>
