@@ -115,6 +115,16 @@ class TextWriter {
     text[n++] = ':';
     out_.append(text, n);
   }
+  // The next member's key when it is data (a player's code), escaped as any string. Still in
+  // sorted order.
+  void data_key(std::string_view k) {
+    if (brace_) out_ += '{';
+    brace_ = false;
+    if (!first_) out_ += ',';
+    first_ = false;
+    json_text::str(out_, k, h_);
+    out_ += ':';
+  }
   // The next element of an array.
   ADJ_JSON_INLINE void item() {
     if (!first_) out_ += ',';
@@ -247,6 +257,7 @@ class TreeWriter {
   void open_array() { open(Json::value_t::array); }
   void close_array() { stack_.pop_back(); }
   void key(std::string_view k) { key_ = k; }
+  void data_key(std::string_view k) { key_ = k; }
   void item() {}
 
   template <class V>

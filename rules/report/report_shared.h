@@ -3,9 +3,11 @@
 // spliced into both; each report is written straight from the turn's data (report_direct.cc),
 // without the report's tree. The output is byte for byte that of build_report +
 // add_rejected_lines, Json::dump and render_report_text (report.h), which stay the path of
-// previews, the web and the API; the JSON of both comes from one description
-// (rules/report/report_fields.h). Pure functions: every function here reads its arguments only,
-// so several threads may call them at once (a big turn's reports are made on two).
+// previews, the web and the API: the JSON of both comes from one description
+// (rules/report/report_fields.h), the text of both from one layout (rules/report/report_layout.h)
+// read through a view of the stored JSON or of the turn's data. Pure functions: every function
+// here reads its arguments only, so several threads may call them at once (a big turn's reports
+// are made on two).
 #pragma once
 
 #include <string>
@@ -61,7 +63,8 @@ ReportParts report_parts(const TurnResult& result, const std::string& player,
                          const ReportIndex& index);
 // The blank order file for the next turn at the end of a report.
 std::string order_template(const GameState& next, const std::string& player);
-// The section render_report_text writes for one battle of battle_for_report.
+// The section render_report_text writes for one battle of battle_for_report
+// (report_layout::battle_text over the battle's JSON).
 std::string render_battle_text(const Json& battle);
 // The same section for battle_for_report(battle, world), read from the log without a tree.
 std::string render_battle_text(const BattleLog& battle, const GameState& world);

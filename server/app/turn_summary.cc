@@ -1,77 +1,72 @@
 #include "server/app/turn_summary.h"
 
-#include "rules/turn/turn_text.h"
+#include "rules/game/json_form.h"
+#include "rules/turn/turn_fields.h"
 
 namespace adj {
 
-Json turn_summary(const TurnSummaryParts& p) {
-  Json actions = Json::array();
-  actions.get_ref<Json::array_t&>().reserve(p.actions->size());
-  for (const auto& a : *p.actions) actions.push_back(to_json(a));
-  Json orders = Json::object();
-  for (const auto& [code, list] : *p.orders) {
-    Json lines = Json::array();
-    for (const auto& o : list) lines.push_back(o.text);
-    orders[code] = std::move(lines);
+namespace {
+
+// The summary, every member once, in key order (rules/game/json_form.h): turn_summary builds its
+// tree with it, turn_summary_text its text. W is json_form::TreeWriter or json_form::TextWriter.
+template <class W>
+void summary_members(W& w, const TurnSummaryParts& p) {
+  auto strings = [&](const auto& list) {
+    w.open_array();
+    for (const std::string& s : list) {
+      w.item();
+      w.value(s);
+    }
+    w.close_array();
+  };
+  w.open_object();
+  w.key("actions");
+  w.open_array();
+  for (const ActionResult& a : *p.actions) {
+    w.item();
+    w.element(a);
   }
-  Json summary = {{"digest", *p.digest},
-                  {"roundup", *p.roundup},
-                  {"players_without_orders", *p.players_without_orders},
-                  {"orders", std::move(orders)},
-                  {"actions", std::move(actions)}};
-  if (!p.draws->empty()) summary["draw"] = *p.draws;
-  if (*p.ending) summary["ending"] = to_json(**p.ending);
+  w.close_array();
+  w.member("digest", *p.digest);
+  if (!p.draws->empty()) {
+    w.key("draw");
+    strings(*p.draws);
+  }
+  if (*p.ending) {
+    w.key("ending");
+    w.value(to_json(**p.ending));
+  }
+  w.key("orders");
+  w.open_object();
+  for (const auto& [code, list] : *p.orders) {  // std::map: the tree's key order
+    w.data_key(code);
+    w.open_array();
+    for (const Order& o : list) {
+      w.item();
+      w.value(o.text);
+    }
+    w.close_array();
+  }
+  w.close_object();
+  w.key("players_without_orders");
+  strings(*p.players_without_orders);
+  w.member("roundup", *p.roundup);
+  w.close_object();
+}
+
+}  // namespace
+
+Json turn_summary(const TurnSummaryParts& p) {
+  Json summary;
+  json_form::TreeWriter w(summary);
+  summary_members(w, p);
   return summary;
 }
 
 std::string turn_summary_text(const TurnSummaryParts& p) {
-  std::string out = "{\"actions\":[";
-  bool first = true;
-  for (const auto& a : *p.actions) {
-    if (!first) out += ',';
-    first = false;
-    json_text::action(out, a);
-  }
-  out += "],\"digest\":";
-  json_text::str(out, *p.digest);
-  auto strings = [&](const auto& list) {
-    out += '[';
-    bool first_string = true;
-    for (const std::string& s : list) {
-      if (!first_string) out += ',';
-      first_string = false;
-      json_text::str(out, s);
-    }
-    out += ']';
-  };
-  if (!p.draws->empty()) {
-    out += ",\"draw\":";
-    strings(*p.draws);
-  }
-  if (*p.ending) {
-    out += ",\"ending\":";
-    json_text::value(out, to_json(**p.ending));
-  }
-  out += ",\"orders\":{";
-  first = true;
-  for (const auto& [code, list] : *p.orders) {  // std::map: the tree's key order
-    if (!first) out += ',';
-    first = false;
-    json_text::str(out, code);
-    out += ":[";
-    bool first_line = true;
-    for (const auto& o : list) {
-      if (!first_line) out += ',';
-      first_line = false;
-      json_text::str(out, o.text);
-    }
-    out += ']';
-  }
-  out += "},\"players_without_orders\":";
-  strings(*p.players_without_orders);
-  out += ",\"roundup\":";
-  json_text::value(out, *p.roundup);
-  out += '}';
+  std::string out;
+  json_form::TextWriter w(out);
+  summary_members(w, p);
   return out;
 }
 

@@ -25,12 +25,13 @@ struct TurnSummaryParts {
   const std::optional<Ending>* ending = nullptr;  // "ending" when set
 };
 
-// The summary as a tree: the reference turn_summary_text is tested against (a run stores the
-// text, TurnCommit::summary_text).
+// The summary as a tree. It and turn_summary_text come from one description of the summary
+// (turn_summary.cc, rules/game/json_form.h), so a member is added to both at once.
 Json turn_summary(const TurnSummaryParts& parts);
 
 // turn_summary(parts).dump(), written without the tree (at 10,000 players the tree of 160,000
-// actions is ~200 MB). Throws Json::type_error where dump() would (invalid UTF-8).
+// actions is ~200 MB); a run stores it (TurnCommit::summary_text). Throws Json::type_error where
+// dump() would (invalid UTF-8).
 std::string turn_summary_text(const TurnSummaryParts& parts);
 
 }  // namespace adj
