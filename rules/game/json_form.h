@@ -11,7 +11,8 @@
 // So a new member is one line of its description. Keys must be listed in sorted order (the order
 // of nlohmann's objects, so the text is the tree's dump): TreeWriter throws std::logic_error on a
 // key that is not after the one before it, which every test building a tree catches.
-// Keys are plain ASCII (they are written without escaping). Pure; a writer is not thread-safe, but
+// Description keys are plain ASCII (written without escaping); a key that is data goes through
+// data_key(), which escapes it. Pure; a writer is not thread-safe, but
 // distinct writers are independent.
 #pragma once
 
