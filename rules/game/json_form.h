@@ -12,8 +12,8 @@
 // of nlohmann's objects, so the text is the tree's dump): TreeWriter throws std::logic_error on a
 // key that is not after the one before it, which every test building a tree catches.
 // Description keys are plain ASCII (written without escaping); a key that is data goes through
-// data_key(), which escapes it. Pure; a writer is not thread-safe, but
-// distinct writers are independent.
+// data_key(), which escapes it. Pure; a writer is not thread-safe, but distinct writers are
+// independent.
 #pragma once
 
 #include <concepts>
