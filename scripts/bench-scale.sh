@@ -2,8 +2,9 @@
 # One big game on one machine: for each player count (default 1000 2500 5000 10000) builds the
 # grid world (tests/support/grid_world.h: 5 areas and 16 order lines of every kind per player),
 # stores one accepted order file per player, then times `adjutant turn run` as a whole process
-# (wall time and peak RSS from /usr/bin/time -v), with its phases (--timings) and, beside it, the
-# SQLite floor: a plain bulk insert of the rows that commit wrote, in the same run.
+# (wall time, CPU time (user + system) and peak RSS from /usr/bin/time -v), with its phases
+# (--timings) and, beside it, the SQLite floor: a plain bulk insert of the rows that commit wrote,
+# in the same run.
 # Prints figures; asserts nothing about speed.
 #   scripts/bench-scale.sh [--db DB] [--no-build] [--engine-script LUA] [PLAYERS...]
 # --db: a database for every size (a connection string is passed through as it is); default a
@@ -24,7 +25,7 @@ while (($#)); do
     --no-build) build=0; shift ;;
     --engine-script) script="$2"; shift 2 ;;
     --engine-script=*) script="${1#--engine-script=}"; shift ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     *) sizes+=("$1"); shift ;;
   esac
 done
@@ -67,8 +68,8 @@ if [[ -n "$script" ]]; then
   exit 0
 fi
 
-printf '%-8s %-7s %8s %8s %8s %8s %8s %8s %8s %8s %9s %8s %6s\n' players areas wall_s rss_MB \
-  load orders resolve reports commit floor commit/fl battles us/pl
+printf '%-8s %-7s %8s %8s %8s %8s %8s %8s %8s %8s %9s %8s %6s %7s\n' players areas wall_s rss_MB \
+  load orders resolve reports commit floor commit/fl battles us/pl cpu_s
 declare -A wall rss
 for n in "${sizes[@]}"; do
   game="scale$n"
@@ -78,6 +79,7 @@ for n in "${sizes[@]}"; do
     cat "$tmp/run.$n" "$tmp/time.$n" >&2; exit 1; }
   w=$(awk -F': ' '/Elapsed \(wall clock\)/{n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$tmp/time.$n")
   r=$(awk -F': ' '/Maximum resident set size/{printf "%.0f", $2/1024}' "$tmp/time.$n")
+  c=$(awk -F': ' '/User time/{u=$2} /System time/{s=$2} END{printf "%.2f", u+s}' "$tmp/time.$n")
   phase() { sed -n "s/.* $1 \([0-9]*\) ms.*/\1/p" "$tmp/run.$n"; }
   battles=$(sed -n 's/.* \([0-9]*\) battles,.*/\1/p' "$tmp/run.$n")
   floor=n/a ratio=n/a
@@ -87,12 +89,12 @@ for n in "${sizes[@]}"; do
     ratio=$(awk -v c="$(phase commit)" -v f="$floor" 'BEGIN{printf "%.2f", c/(f>0?f:1)}')
   fi
   wall[$n]=$w rss[$n]=$r
-  printf '%-8s %-7s %8.2f %8s %8s %8s %8s %8s %8s %8s %9s %8s %6.0f\n' "$n" $((n * 5)) "$w" "$r" \
+  printf '%-8s %-7s %8.2f %8s %8s %8s %8s %8s %8s %8s %9s %8s %6.0f %7s\n' "$n" $((n * 5)) "$w" "$r" \
     "$(phase load)" "$(phase orders)" "$(phase resolve)" "$(phase reports)" "$(phase commit)" \
-    "$floor" "$ratio" "$battles" "$(awk -v w="$w" -v n="$n" 'BEGIN{print w*1e6/n}')"
+    "$floor" "$ratio" "$battles" "$(awk -v w="$w" -v n="$n" 'BEGIN{print w*1e6/n}')" "$c"
   [[ -n "$db" ]] || rm -f "$d" "$d-wal" "$d-shm"
 done
-echo "(phases and floor in ms; us/pl = wall microseconds per player)"
+echo "(phases and floor in ms; us/pl = wall microseconds per player; cpu_s = user + system time)"
 first=${sizes[0]} last=${sizes[-1]}
 if [[ "$first" != "$last" ]]; then
   awk -v a="$first" -v b="$last" -v wa="${wall[$first]}" -v wb="${wall[$last]}" \

@@ -18,6 +18,7 @@
 #include "server/app/commit_battles.h"
 #include "server/app/ending.h"
 #include "server/app/engine_catalog.h"
+#include "server/app/ordered_stream.h"
 #include "server/app/services.h"
 #include "server/app/split_work.h"
 #include "server/app/turn_guard.h"
@@ -43,19 +44,19 @@ class PhaseTimer {
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// Below this many players (or battles) the reports are made on one thread.
+// Below this many battles they are shown on one thread.
 constexpr std::size_t kMinSplit = 64;
+// Reports made ahead of the store, at most (~22 KB each in the scale benchmark's world), and the
+// threads that make them.
+constexpr std::size_t kReportWindow = 512;
+constexpr unsigned kReportThreads = 2;
 
-// Every player's report of a committed run into `reports` (in the order of start.players), as
-// JSON text (json null: a tree per player is most of a big turn's memory) and text. Each battle
-// is made once for its two reports (report_shared.h): by `stream` while the turn was resolved
-// when it did them all, else here; battles and reports on two threads, each into its own slots:
-// the output is the same as one thread's.
-Status make_reports(const GameState& start, const TurnResult& result, const ReportIndex& index,
-                    const std::map<std::string, std::vector<LineResult>>& rejected,
-                    ReportBattleStream& stream, std::vector<ReportRecord>& reports) {
+// Every battle as reports show it (report_shared.h): from `stream` when it did them all while the
+// turn was resolved, else here on two threads. InvalidArgument naming the first battle in order
+// that cannot be shown as JSON.
+Status show_battles(const TurnResult& result, ReportBattleStream& stream,
+                    std::vector<ReportBattle>& shown) {
   const std::vector<BattleLog>& battles = result.battles;
-  std::vector<ReportBattle> shown;
   std::vector<std::string> errors;
   if (stream.complete()) {
     shown = stream.take_shown();
@@ -76,33 +77,37 @@ Status make_reports(const GameState& start, const TurnResult& result, const Repo
     if (!errors[i].empty())
       return Status::InvalidArgument("battle " + battles[i].id +
                                      " cannot be shown in reports as JSON: " + errors[i]);
-
-  const std::vector<Player>& players = start.players;
-  reports.assign(players.size(), ReportRecord{});
-  errors.assign(players.size(), std::string());
-  split_in_two(players.size(), kMinSplit, [&](std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-      const std::string& code = players[i].code;
-      const auto lines = rejected.find(code);
-      try {
-        RenderedReport made = render_report(start, result, code, index, shown,
-                                            lines == rejected.end() ? nullptr : &lines->second);
-        ReportRecord& r = reports[i];
-        r.player = code;
-        r.turn = start.turn;
-        r.text = std::move(made.text);
-        r.json_text = std::move(made.json_text);
-        r.json = Json();
-      } catch (const Json::exception& e) {
-        errors[i] = e.what();
-      }
-    }
-  });
-  for (std::size_t i = 0; i < players.size(); ++i)
-    if (!errors[i].empty())
-      return Status::InvalidArgument("the report of " + players[i].code +
-                                     " cannot be stored as JSON: " + errors[i]);
   return Status::Ok();
+}
+
+// Every player's report of a committed run (in the order of start.players) as JSON text and
+// text, made on threads of their own a window ahead and handed to `writer` one by one, so that a
+// big turn never holds them all. InvalidArgument naming the first player in order whose report
+// cannot be JSON (nothing after it is written). Reads the result's battles' attackers, defenders
+// and areas only: `add_battles` may move their inputs out meanwhile.
+Status write_reports(const GameState& start, const TurnResult& result, const ReportIndex& index,
+                     const std::map<std::string, std::vector<LineResult>>& rejected,
+                     const std::vector<ReportBattle>& shown, TurnWriter& writer) {
+  const std::vector<Player>& players = start.players;
+  const auto make = [&](std::size_t i, ReportRecord& r) -> Status {
+    const std::string& code = players[i].code;
+    const auto lines = rejected.find(code);
+    try {
+      RenderedReport made = render_report(start, result, code, index, shown,
+                                          lines == rejected.end() ? nullptr : &lines->second);
+      r.player = code;
+      r.turn = start.turn;
+      r.text = std::move(made.text);
+      r.json_text = std::move(made.json_text);  // json stays null: the text is what is stored
+    } catch (const Json::exception& e) {
+      return Status::InvalidArgument("the report of " + code +
+                                     " cannot be stored as JSON: " + e.what());
+    }
+    return Status::Ok();
+  };
+  return stream_in_order<ReportRecord>(
+      players.size(), kReportWindow, players.size() < kMinSplit ? 0 : kReportThreads, make,
+      [&](std::size_t, ReportRecord&& r) { return writer.add_report(std::move(r)); });
 }
 
 }  // namespace
@@ -222,8 +227,8 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   commit.seed = out.result.seed;
   commit.ran_at = now_();
   out.roundup = build_roundup(out.result);
-  const ReportIndex index(out.result);
   if (preview) {  // the reports as trees, as the caller shows them
+    const ReportIndex index(out.result);
     for (const Player& p : state.players) {
       ReportRecord r;
       r.player = p.code;
@@ -237,49 +242,46 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
     timer.mark("reports");
     return out;
   }
-  // The summary (every action and order of the turn) is written as text on a thread of its own
-  // beside the reports: both only read the result. The tree keeps only "ending" (records.h).
-  Status made = Status::Ok(), summary_made = Status::Ok();
+  std::vector<ReportBattle> shown;
+  ADJ_RETURN_IF_ERROR(show_battles(out.result, *stream, shown));
+  // The commit's first part (storage/turn_writer.h) begins before the reports are made: the
+  // battles go to the store one by one while a second thread indexes the result for the reports
+  // and writes the summary (every action and order of the turn, as text; the tree keeps only
+  // "ending", records.h); then the reports, each as soon as it is made, while the next are made.
+  // So a big turn never holds every battle input and report text at once.
+  Result<std::unique_ptr<TurnWriter>> writer =
+      s_.games.begin_commit(game, state.turn, std::vector<std::int64_t>(used));
+  if (!writer.ok()) return writer.status();
+  Status written = Status::Ok(), summary_made = Status::Ok();
+  std::optional<ReportIndex> index;
   const TurnSummaryParts parts{&out.digest,        &out.roundup,        &out.players_without_orders,
                                &out.result.orders, &out.result.actions, &draws,
                                &out.ending};
-  run_beside(
-      [&] { made = make_reports(state, out.result, index, rejected, *stream, commit.reports); },
-      [&] {
-        try {
-          commit.summary_text = turn_summary_text(parts);
-        } catch (const Json::exception& e) {
-          summary_made =
-              Status::InvalidArgument("the summary of turn " + std::to_string(state.turn) +
-                                      " cannot be stored as JSON: " + e.what());
-        }
-      });
-  if (!made.ok()) return made;
+  run_beside([&] { written = add_battles(out.result.battles, **writer); },
+             [&] {
+               index.emplace(out.result);
+               try {
+                 commit.summary_text = turn_summary_text(parts);
+               } catch (const Json::exception& e) {
+                 summary_made =
+                     Status::InvalidArgument("the summary of turn " + std::to_string(state.turn) +
+                                             " cannot be stored as JSON: " + e.what());
+               }
+             });
+  if (written.ok()) written = write_reports(state, out.result, *index, rejected, shown, **writer);
+  if (!written.ok()) return written;
   if (!summary_made.ok()) return summary_made;
+  shown = {};
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
 #ifdef __GLIBC__
   // Under glibc's malloc (the sanitizer build; mimalloc, the default, gives freed pages back by
-  // itself and this does nothing): the reports' second thread freed its work (the shared battles,
-  // scratch text) into an arena of its own, which the commit on this thread would not reuse:
-  // give those pages back.
+  // itself and this does nothing): the other threads freed their work (the shown battles, the
+  // reports, scratch text) into arenas of their own, which the rest of the commit on this thread
+  // would not reuse: give those pages back before its last part (the next state).
   malloc_trim(0);
 #endif
   timer.mark("reports");
 
-  // The battles and reports go to the store one by one as the commit's first part
-  // (storage/turn_writer.h): a backend that writes them at once frees each before the next, so
-  // a big turn never holds every battle log and report text at the same time as the summary.
-  Result<std::unique_ptr<TurnWriter>> writer =
-      s_.games.begin_commit(game, state.turn, std::vector<std::int64_t>(used));
-  if (!writer.ok()) return writer.status();
-  ADJ_RETURN_IF_ERROR(add_battles(out.result.battles, **writer));
-  for (auto& r : commit.reports) ADJ_RETURN_IF_ERROR((*writer)->add_report(std::move(r)));
-  commit.reports = {};
-#ifdef __GLIBC__
-  // Likewise under glibc: half of the reports were made on the second thread, in an arena of its
-  // own: give back the pages their texts held before the commit's last part (the next state).
-  malloc_trim(0);
-#endif
   commit.next_state = std::move(out.result.next_state);            // moved back after the commit
   commit.next_state_text = std::move(out.result.next_state_text);  // the digest's dump of it
   commit.submissions = used;
