@@ -1,6 +1,6 @@
 // Pixels for the PNG map (map_png.h, turn_map.h): an SVG checked, loaded and drawn by librsvg
 // into cairo's premultiplied ARGB32 pixels, layers stacked, and the PNG written with zlib.
-// Internal to server/render; not for other folders.
+// Internal to server/render; not for other folders (but for the benchmark that times the writer).
 //
 // Thread-safety: nothing is shared between calls; a const Pixels may be read (stacked onto
 // another, encoded) from several threads at once.
