@@ -221,7 +221,8 @@ class MailIngest {
 
   // Queues each player's report of `turn` (Services::report: text with the roundup) to every
   // player with an email address: text body, HTML alternative, links to the web report, the map
-  // after the turn attached (MailConfig::map_painter; the same PNG for every player). Dedupe
+  // after the turn attached (MailConfig::map_painter, prepared once for the turn: each player's
+  // with that player's own arrows, the plain one for a report without any). Dedupe
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
   // When the audit log shows the turn ran before (a rollback, then this re-run), every player's

@@ -27,8 +27,8 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     return n;
   }
   const auto next = admin_.deadline_after_report(game, turn);  // none once the game is over
-  // The map without arrows, painted once for every player whose report draws none.
-  std::optional<std::optional<MailAttachment>> plain_map;
+  // The map prepared once for the turn; each player's adds only that player's arrows.
+  ReportMaps maps(config_.map_painter, services_, game, turn);
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
   for (const Json& p : (*state)["players"]) {
@@ -38,13 +38,7 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     auto rep = services_.report(game, code, turn);
     if (!rep.ok()) return rep.status();
     // The map after the turn with this player's moves and battles.
-    std::optional<MailAttachment> map;
-    if (!report_draws_arrows(rep->json)) {
-      if (!plain_map) plain_map = report_map(config_.map_painter, services_, game, turn);
-      map = *plain_map;
-    } else {
-      map = report_map(config_.map_painter, services_, game, turn, &rep->json);
-    }
+    std::optional<MailAttachment> map = maps.for_report(&rep->json);
     const std::string name = p.value("name", code);
     const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
                               ") in " + game_name + " (" + game + ")." + due;
@@ -156,8 +150,7 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
   // holders, a takeover or a replacement, have the game page's: painting holds up the mail it
   // answers).
   const int open_turn = state->value("turn", 1);
-  const bool playing = (with_link || open_turn == 1) &&
-                       state->value("status", "") != "finished" &&
+  const bool playing = (with_link || open_turn == 1) && state->value("status", "") != "finished" &&
                        state->value("status", "") != "signup";
   std::string due;
   std::optional<MailAttachment> map;
@@ -165,7 +158,8 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
     auto sched = admin_.schedule(game);
     if (!sched.ok()) return sched.status();
     due = deadline_sentence(open_turn, sched->deadline);
-    if (open_turn == 1) map = report_map(config_.map_painter, services_, game, 0);
+    if (open_turn == 1)
+      map = ReportMaps(config_.map_painter, services_, game, 0).for_report(nullptr);
     if (map) map->filename = "map-turn-1-start.png";
   }
   int queued = 0;

@@ -46,20 +46,16 @@ Result<int> NoticeMailer::deliver(int limit) {
     text += kSignature;
     std::optional<MailAttachment> map;
     if (const auto turn = correction_turn(n); turn && painter_) {
-      // The player's own arrows when their report has any; else the plain map, painted once
-      // per game, turn and run (the key without its player: a re-run changes the map).
+      // The player's own arrows when their report has any; else the plain map. The map is
+      // prepared once per game, turn and run (the key without its player: a re-run changes it).
       auto rep = n.players.size() == 1 ? services_.report(n.game, n.players[0], *turn)
                                        : Result<ReportRecord>(Status::NotFound("no player"));
-      if (rep.ok() && report_draws_arrows(rep->json)) {
-        map = report_map(painter_, services_, n.game, *turn, &rep->json);
-      } else {
-        const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
-        if (map_for_ != key) {
-          map_ = report_map(painter_, services_, n.game, *turn);
-          map_for_ = key;
-        }
-        map = map_;
+      const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
+      if (maps_for_ != key) {
+        maps_ = std::make_unique<ReportMaps>(painter_, services_, n.game, *turn);
+        maps_for_ = key;
       }
+      map = maps_->for_report(rep.ok() ? &rep->json : nullptr);
     }
     const std::string domain = domain_of(from_.address);
     for (const Mailbox& rcpt : to) {
@@ -98,8 +94,8 @@ Result<int> NoticeMailer::deliver(int limit) {
     }
     if (auto st = notices_.mark_notice_done(n.id); !st.ok()) return st;
   }
-  map_for_.reset();
-  map_.reset();
+  maps_for_.reset();
+  maps_.reset();
   return queued;
 }
 

@@ -10,6 +10,8 @@
 // Ownership: the stores and services are borrowed and must outlive the object.
 #pragma once
 
+#include <memory>
+
 #include "server/app/services.h"
 #include "server/mail/compose.h"
 #include "server/mail/report_map.h"
@@ -36,9 +38,9 @@ class NoticeMailer {
   // were queued now. A notice whose game is gone is marked done without mail.
   Result<int> deliver(int limit = 100);
 
-  // Corrections of a report (correction_turn) attach the map after their turn, painted by
-  // `painter` once per game, turn and run within one deliver() (report_map.h); without a
-  // painter they go without it.
+  // Corrections of a report (correction_turn) attach the map after their turn, prepared by
+  // `painter` once per game, turn and run within one deliver() and painted with each player's
+  // arrows (report_map.h: ReportMaps); without a painter they go without it.
   void set_map_painter(MapPainter painter) { painter_ = std::move(painter); }
   // Mail to players ends with how to reach the GM (gm_contact.h), whose address is read from
   // `press` (borrowed; must outlive this object), else `host_gm_address`. Without this call it
@@ -58,10 +60,10 @@ class NoticeMailer {
   MapPainter painter_;
   PressStore* press_ = nullptr;
   std::string host_gm_address_;
-  // The last map attached in this deliver(): the correction key without its player
-  // ("correction:<game>:<turn>:<run>") and the attachment (nullopt when painting failed).
-  std::optional<std::string> map_for_;
-  std::optional<MailAttachment> map_;
+  // The maps of the corrections being delivered in this deliver(): the correction key without
+  // its player ("correction:<game>:<turn>:<run>": a re-run changes the map) and its maps.
+  std::optional<std::string> maps_for_;
+  std::unique_ptr<ReportMaps> maps_;
 };
 
 }  // namespace adj::mail

@@ -8,21 +8,37 @@
 
 namespace adj::mail {
 
-std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
-                                         const std::string& game, int turn, const Json* report) {
-  if (!painter) return std::nullopt;
-  const auto fail = [&](const std::string& why) {
-    spdlog::warn("event=report_map_failed game={} turn={} error=\"{}\"", log_escape(game), turn,
-                 log_escape(why));
-    return std::nullopt;
-  };
-  auto state = services.stores().games.load_state(game, turn + 1);
-  if (!state.ok()) return fail("the state after the turn: " + state.status().message());
+std::optional<MailAttachment> ReportMaps::fail(const std::string& why) const {
+  spdlog::warn("event=report_map_failed game={} turn={} error=\"{}\"", log_escape(game_), turn_,
+               log_escape(why));
+  return std::nullopt;
+}
+
+std::optional<MailAttachment> ReportMaps::for_report(const Json* report) {
+  if (report && report_draws_arrows(*report)) return paint(report);
+  if (!plain_) plain_ = paint(nullptr);
+  return *plain_;
+}
+
+std::optional<MailAttachment> ReportMaps::paint(const Json* report) {
+  if (!painter_) return std::nullopt;
+  if (!prepared_) {
+    prepared_ = PlayerMapPainter();
+    auto state = services_.stores().games.load_state(game_, turn_ + 1);
+    if (!state.ok()) return fail("the state after the turn: " + state.status().message());
+    Result<PlayerMapPainter> p = Status::Internal("the painter threw");
+    try {
+      p = painter_(to_json(*state));
+    } catch (const std::exception& e) {
+      return fail(std::string("the painter threw: ") + e.what());
+    }
+    if (!p.ok()) return fail(p.status().message());
+    prepared_ = std::move(p).value();
+  }
+  if (!*prepared_) return std::nullopt;  // preparing failed (logged then)
   Result<std::string> png = Status::Internal("the painter threw");
   try {
-    Json drawn = to_json(*state);
-    if (report) drawn["report"] = *report;
-    png = painter(drawn);
+    png = (*prepared_)(report);
   } catch (const std::exception& e) {
     return fail(std::string("the painter threw: ") + e.what());
   }
@@ -30,7 +46,7 @@ std::optional<MailAttachment> report_map(const MapPainter& painter, Services& se
   if (png->size() > kMaxMapAttachmentBytes)
     return fail("the PNG is " + std::to_string(png->size()) + " bytes, over the limit of " +
                 std::to_string(kMaxMapAttachmentBytes));
-  return MailAttachment{"map-turn-" + std::to_string(turn) + ".png", "image/png",
+  return MailAttachment{"map-turn-" + std::to_string(turn_) + ".png", "image/png",
                         std::move(png).value()};
 }
 

@@ -3,9 +3,10 @@
 //
 // The painter is injected (MailConfig::map_painter, NoticeMailer::set_map_painter) because the
 // renderer (server/render/state_map.h: the web map through librsvg) sits above this module; the
-// daemon and the command line set it. A report never waits for its map: when there is no
-// painter, or loading or painting fails, or the PNG is too big, the report goes without it and
-// the reason is logged (event=report_map_failed).
+// daemon and the command line set it. It is asked once per game and turn for a prepared map,
+// which then paints each player's. A report never waits for its map: when there is no painter,
+// or loading or painting fails, or the PNG is too big, the report goes without it and the reason
+// is logged (event=report_map_failed).
 #pragma once
 
 #include <functional>
@@ -18,9 +19,15 @@
 
 namespace adj::mail {
 
-// A state document (to_json(GameState)) to PNG bytes. Called from the mail threads: must be
-// safe to call from several threads at once.
-using MapPainter = std::function<Result<std::string>(const Json& state)>;
+// The map of one game after one turn, prepared: the PNG of the map with the arrows of `report` (a
+// player's report JSON), or the plain map for nullptr. It must draw no arrow but those of the
+// report it is given (a player's moves are private to that player).
+using PlayerMapPainter = std::function<Result<std::string>(const Json* report)>;
+// Prepares the map of a state document (to_json(GameState)): the work done once per game and turn
+// (render::map_painter: the state drawn and rasterised once; each player's PNG then adds only its
+// arrows). Called from the mail threads: both functions must be safe to call from several
+// threads at once.
+using MapPainter = std::function<Result<PlayerMapPainter>(const Json& state)>;
 
 // The largest map attached (a report with a bigger one goes without it): a map goes to every
 // player every turn. At the mail's size (render::kMailMapLimits: at least 1,200 pixels wide) the
@@ -28,13 +35,32 @@ using MapPainter = std::function<Result<std::string>(const Json& state)>;
 // bigger map with fewer pixels to stay under (render::kMapPngBudget).
 inline constexpr std::size_t kMaxMapAttachmentBytes = 1024u << 10;
 
-// The attachment "map-turn-<turn>.png" (image/png) of `game` after `turn`; nullopt (logged,
-// except for a null painter) as described above.
-// `report` (a player's report JSON), when not null, is given to the painter with the state (as
-// its "report" member) so that the map draws that player's moves and battles.
-std::optional<MailAttachment> report_map(const MapPainter& painter, Services& services,
-                                         const std::string& game, int turn,
-                                         const Json* report = nullptr);
+// The maps of `game` after `turn` (the state its next turn starts from) for its mails, each the
+// attachment "map-turn-<turn>.png" (image/png). The state is loaded and the map prepared once, on
+// the first map asked for; the plain map is painted once.
+// Thread-safety: one object per thread. Borrows `painter` and `services`, which must outlive it.
+class ReportMaps {
+ public:
+  ReportMaps(const MapPainter& painter, Services& services, std::string game, int turn)
+      : painter_(painter), services_(services), game_(std::move(game)), turn_(turn) {}
+
+  // The map of a player's report: with its arrows when report_draws_arrows(*report), else (and
+  // for nullptr) the plain map. nullopt (logged, except for a null painter) when loading,
+  // preparing or painting fails or the PNG is over kMaxMapAttachmentBytes; a failed preparation is
+  // logged once and not tried again.
+  std::optional<MailAttachment> for_report(const Json* report);
+
+ private:
+  std::optional<MailAttachment> paint(const Json* report);
+  std::optional<MailAttachment> fail(const std::string& why) const;
+
+  const MapPainter& painter_;
+  Services& services_;
+  std::string game_;
+  int turn_;
+  std::optional<PlayerMapPainter> prepared_;  // set once tried; null when it failed
+  std::optional<std::optional<MailAttachment>> plain_;
+};
 
 // Whether the map of `report` (a player's report JSON) draws arrows (render::arrows_from_report):
 // it has a battle, an attack on the player, or a move or migration carried out. A report

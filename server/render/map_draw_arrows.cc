@@ -39,11 +39,11 @@ std::string arrow_group(const Scene& sc, const MapArrow& ar, Point a, Point b, i
 
 }  // namespace
 
-void draw_arrows(const Scene& sc, std::string& s) {
-  if (sc.model.arrows.empty()) return;
+void draw_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, std::string& s) {
+  if (arrows.empty()) return;
   s += "<g class=\"arrows\" fill=\"none\" stroke-linecap=\"round\">\n";
   std::map<std::pair<std::size_t, std::size_t>, int> repeats;
-  for (const MapArrow& ar : sc.model.arrows) {
+  for (const MapArrow& ar : arrows) {
     auto ia = sc.area_index.find(ar.from), ib = sc.area_index.find(ar.to);
     if (ia == sc.area_index.end() || ib == sc.area_index.end() || ia->second == ib->second)
       continue;

@@ -99,8 +99,14 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
        "stroke=\"#333\"/><text x=\"7\" y=\"10\" font-size=\"8\" text-anchor=\"middle\" "
        "font-weight=\"bold\">4</text>",
        "armies (with the owner's code)", ""});
+  for (LegendItem& item : arrow_legend_items(m.arrows)) out.push_back(std::move(item));
+  return out;
+}
+
+std::vector<LegendItem> arrow_legend_items(const std::vector<MapArrow>& arrows) {
+  std::vector<LegendItem> out;
   std::set<std::string> kinds;
-  for (const auto& a : m.arrows) kinds.insert(a.kind);
+  for (const auto& a : arrows) kinds.insert(a.kind);
   for (const char* k : {"move", "attack", "retreat"})
     if (kinds.count(k))
       out.push_back({arrow_swatch(k),
@@ -109,22 +115,23 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
   return out;
 }
 
-LegendGrid legend_grid(const MapModel& model, const MapStyle& style, double width) {
+LegendGrid legend_grid(std::vector<LegendItem> items, double width) {
   LegendGrid g;
-  if (style.legend_inside) g.items = legend_items(model, "");
+  g.items = std::move(items);
   g.per_row = static_cast<std::size_t>(std::max(1.0, (width - 16) / kLegendCell));
   g.rows = (g.items.size() + g.per_row - 1) / g.per_row;
   return g;
 }
 
-double legend_height(const LegendGrid& g, double map_height) {
-  return map_height + (g.rows ? static_cast<double>(g.rows) * kLegendRow + 12 : 0);
+double legend_height(const LegendGrid& g, double map_height, std::optional<std::size_t> rows) {
+  const std::size_t r = rows.value_or(g.rows);
+  return map_height + (r ? static_cast<double>(r) * kLegendRow + 12 : 0);
 }
 
-void draw_legend(const LegendGrid& g, double map_height, std::string& s) {
-  if (g.items.empty()) return;
+void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first) {
+  if (g.items.size() <= first) return;
   s += "<g class=\"legend\" font-size=\"11\">\n";
-  for (std::size_t k = 0; k < g.items.size(); ++k) {
+  for (std::size_t k = first; k < g.items.size(); ++k) {
     const double x = 8 + static_cast<double>(k % g.per_row) * kLegendCell;
     const double y = map_height + 6 + static_cast<double>(k / g.per_row) * kLegendRow;
     s += "<g transform=\"translate(" + fmt(x) + " " + fmt(y) + ")\">" + g.items[k].swatch +

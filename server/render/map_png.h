@@ -1,4 +1,5 @@
-// SVG to PNG with librsvg and cairo: the map as an image for mail readers that cannot show SVG.
+// SVG to PNG with librsvg and cairo, the PNG written with zlib (map_raster.h: no filter, zlib
+// level 3): the map as an image for mail readers that cannot show SVG.
 //
 // Bounded: the input is at most PngLimits::max_svg_bytes and has no DOCTYPE or ENTITY
 // declaration (so no entity expansion); the image is the SVG's intrinsic size (width/height,

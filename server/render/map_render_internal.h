@@ -3,11 +3,14 @@
 // append one layer of the SVG each. Internal to server/render; not for other folders.
 //
 // Each draw_* function appends its layer to `s`, in the order render_svg_map calls them: areas,
-// borders, cities, arrows, labels, legend. They only read the scene.
+// borders, cities, arrows, labels, legend. They only read the scene. svg_under, svg_over and
+// svg_arrows give the same layers as documents of their own, for a map whose arrows are drawn
+// per player (turn_map.h).
 #pragma once
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -60,12 +63,17 @@ std::string open_area_group(const Scene& sc, std::size_t i);
 void draw_areas(const Scene& sc, std::string& s);
 void draw_borders(const Scene& sc, std::string& s);
 void draw_cities(const Scene& sc, std::string& s);
-void draw_arrows(const Scene& sc, std::string& s);
+// `arrows` (those naming an area the scene lacks are left out).
+void draw_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, std::string& s);
 void draw_labels(const Scene& sc, std::string& s);
 
 // The legend's lines. Pattern ids are `prefix` + "own-<i>" and `prefix` + "sea"; each item's
-// `defs` holds the pattern it needs.
+// `defs` holds the pattern it needs. The last lines are arrow_legend_items(m.arrows).
 std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix);
+// The lines of the arrow kinds among `arrows` (move, attack, retreat; none needs a pattern).
+std::vector<LegendItem> arrow_legend_items(const std::vector<MapArrow>& arrows);
+// How many lines arrow_legend_items gives at most.
+inline constexpr std::size_t kArrowLegendItems = 3;
 
 // The legend inside the SVG: rows of fixed-width cells under the map (`per_row` >= 1 of them).
 struct LegendGrid {
@@ -73,10 +81,23 @@ struct LegendGrid {
   std::size_t per_row = 1;
   std::size_t rows = 0;
 };
-// Empty (no rows) without style.legend_inside; `width` is the map's.
-LegendGrid legend_grid(const MapModel& model, const MapStyle& style, double width);
-// The SVG height the grid needs below a map `map_height` high.
-double legend_height(const LegendGrid& g, double map_height);
-void draw_legend(const LegendGrid& g, double map_height, std::string& s);
+// `items` in cells under a map `width` wide (no items: no rows).
+LegendGrid legend_grid(std::vector<LegendItem> items, double width);
+// The SVG height the grid needs below a map `map_height` high; with `rows` (when not nullopt)
+// instead of g.rows.
+double legend_height(const LegendGrid& g, double map_height,
+                     std::optional<std::size_t> rows = std::nullopt);
+// The grid's items from the `first`, in their cells.
+void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first = 0);
+
+// The layers apart: each a whole <svg> `height` high (the map and its legend) of the scene's
+// width, so that rasterised at one size they stack as render_svg_map draws them. svg_under: the
+// background, areas, borders and cities (opaque); svg_over: the labels and the legend `g`;
+// svg_arrows: `arrows` and the items of `g` from `first` on (their legend lines, after the
+// ones svg_over drew). All but svg_under are transparent where they draw nothing.
+std::string svg_under(const Scene& sc, double height);
+std::string svg_over(const Scene& sc, const LegendGrid& g, double height);
+std::string svg_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, const LegendGrid& g,
+                       std::size_t first, double height);
 
 }  // namespace adj::render::mapdraw

@@ -1,10 +1,6 @@
 #include "server/render/state_map.h"
 
-#include <algorithm>
-#include <cmath>
-
-#include "server/render/report_arrows.h"
-#include "server/render/svg_map.h"
+#include "server/render/turn_map.h"
 
 namespace adj::render {
 namespace {
@@ -63,32 +59,18 @@ nlohmann::json drawable_state(const nlohmann::json& state) {
 
 Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits,
                                   std::size_t max_png_bytes) {
-  if (!state.is_object())
-    return Status::InvalidArgument("state_map_png: the state is not an object");
-  render::MapModel model = render::map_model_from_state(drawable_state(state));
-  if (auto r = state.find("report"); r != state.end()) model.arrows = arrows_from_report(*r);
-  const std::string svg = render::render_svg_map(model);
-  auto png = svg_to_png(svg, limits);
-  // A detailed map's PNG grows about with its pixel count: fewer pixels, by the excess and a
-  // margin, twice at most.
-  for (int retry = 0; retry < 2 && max_png_bytes > 0 && png.ok() && png->size() > max_png_bytes;
-       ++retry) {
-    const auto size = png_size(*png);
-    if (!size.ok()) break;
-    const double f =
-        0.85 * std::sqrt(static_cast<double>(max_png_bytes) / static_cast<double>(png->size()));
-    PngLimits smaller = limits;
-    smaller.max_width = std::max(1, static_cast<int>(size->first * f));
-    smaller.max_height = std::max(1, static_cast<int>(size->second * f));
-    png = svg_to_png(svg, smaller);
-  }
-  return png;
+  auto map = prepare_turn_map(state, limits, max_png_bytes);
+  if (!map.ok()) return map.status();
+  const auto r = state.find("report");
+  return (*map)->png(r != state.end() ? &*r : nullptr);
 }
 
-std::function<Result<std::string>(const nlohmann::json&)> map_painter(PngLimits limits,
-                                                                      std::size_t max_png_bytes) {
-  return [limits, max_png_bytes](const nlohmann::json& state) {
-    return state_map_png(state, limits, max_png_bytes);
+TurnPainter map_painter(PngLimits limits, std::size_t max_png_bytes) {
+  return [limits, max_png_bytes](const nlohmann::json& state) -> Result<PlayerPainter> {
+    auto map = prepare_turn_map(state, limits, max_png_bytes);
+    if (!map.ok()) return map.status();
+    return PlayerPainter(
+        [map = std::move(map).value()](const nlohmann::json* report) { return map->png(report); });
   };
 }
 

@@ -1,6 +1,6 @@
 // The map of a game state as a PNG: the web pages' SVG map (server/render/svg_map.h) of the state
-// without its secrets (the fields route::public_state drops), rendered by svg_to_png. What
-// report mails attach.
+// without its secrets (the fields route::public_state drops), rasterised by librsvg (in layers:
+// turn_map.h). What report mails attach.
 //
 // Thread-safety: as svg_to_png (several threads at once); pure apart from librsvg's font lookup.
 #pragma once
@@ -32,11 +32,17 @@ inline constexpr std::size_t kMapPngBudget = 1000u << 10;
 // are drawn as arrows (arrows_from_report). When the PNG is over `max_png_bytes` (0: no bound) the
 // map is drawn again with fewer pixels (aspect kept), at most twice; the result may still be over
 // (the caller checks). Errors as svg_to_png's; InvalidArgument when `state` is not a JSON object.
+// The same bytes as prepare_turn_map(state)->png(report) (turn_map.h), which it calls.
 Result<std::string> state_map_png(const nlohmann::json& state, const PngLimits& limits = {},
                                   std::size_t max_png_bytes = kMapPngBudget);
 
-// state_map_png with `limits` as a function (the mail layer's MapPainter, report_map.h).
-std::function<Result<std::string>(const nlohmann::json&)> map_painter(
-    PngLimits limits = kMailMapLimits, std::size_t max_png_bytes = kMapPngBudget);
+// The mail layer's MapPainter (report_map.h): a TurnPainter prepares a state's map once
+// (prepare_turn_map at `limits` and `max_png_bytes`) and gives a PlayerPainter, which paints it
+// with the arrows of one player's report (nullptr: the plain map). Both may be called from
+// several threads at once; the PlayerPainter keeps the prepared map alive.
+using PlayerPainter = std::function<Result<std::string>(const nlohmann::json* report)>;
+using TurnPainter = std::function<Result<PlayerPainter>(const nlohmann::json& state)>;
+TurnPainter map_painter(PngLimits limits = kMailMapLimits,
+                        std::size_t max_png_bytes = kMapPngBudget);
 
 }  // namespace adj::render

@@ -152,7 +152,7 @@ TEST_F(GmMail, TheGmsOwnMailSendsPressAsTheGm) {
 
 // (Not GM mail, but mail-only play: the start mail and HELP name what a mail-only player needs.)
 TEST_F(GmMail, TheStartMailCarriesThePositionTheMapAndTheDeadlineAndHelpNamesTheAddress) {
-  config_.map_painter = [](const Json& st) { return render::state_map_png(st); };
+  config_.map_painter = render::map_painter(render::PngLimits{});
   make_ingest();
   Schedule s;
   s.kind = "fixed";

@@ -192,11 +192,21 @@ class ReportMapMail : public mail_test::MailFixture {
     }
     auto run = services_->run_turn("britain-1", false);
     ASSERT_TRUE(run.ok()) << run.status().to_string();
-    config_.map_painter = [this](const Json& st) {
-      ++painted_;
-      return render::state_map_png(st);
-    };
+    config_.map_painter = counting_painter();
     make_ingest();
+  }
+  // The real painter at state_map_png's default size, counting the maps prepared (once per game
+  // and turn) and the players' maps painted from them.
+  mail::MapPainter counting_painter() {
+    return [this](const Json& st) -> Result<mail::PlayerMapPainter> {
+      ++prepared_;
+      auto turn = render::map_painter(render::PngLimits{})(st);
+      if (!turn.ok()) return turn.status();
+      return mail::PlayerMapPainter([this, turn = std::move(turn).value()](const Json* report) {
+        ++painted_;
+        return turn(report);
+      });
+    };
   }
   // The map after `turn` as the renderer draws it; with `player`, with that player's report's
   // arrows.
@@ -210,14 +220,15 @@ class ReportMapMail : public mail_test::MailFixture {
     EXPECT_TRUE(png.ok());
     return png.ok() ? *png : std::string();
   }
-  std::atomic<int> painted_{0};
+  std::atomic<int> prepared_{0}, painted_{0};
 };
 
 TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
   auto n = ingest_->queue_turn_reports("britain-1", 1);
   ASSERT_TRUE(n.ok()) << n.status().to_string();
   ASSERT_EQ(*n, 5);
-  EXPECT_EQ(painted_, 5);  // once per player: each map has that player's arrows
+  EXPECT_EQ(prepared_, 1);  // the map of the turn, prepared once
+  EXPECT_EQ(painted_, 5);   // then once per player: each map has that player's arrows
   const std::string plain = expected_map(1);
   auto before = store_->load_state("britain-1", 1);
   ASSERT_TRUE(before.ok());
@@ -252,12 +263,22 @@ TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
 }
 
 TEST_F(ReportMapMail, AFailingPainterNeverHoldsAReportBack) {
+  // A painter whose preparation succeeds and whose player's map is `paint`.
+  const auto painting = [](mail::PlayerMapPainter paint) -> mail::MapPainter {
+    return [paint](const Json&) -> Result<mail::PlayerMapPainter> { return paint; };
+  };
   const std::vector<std::pair<std::string, mail::MapPainter>> painters = {
-      {"error", [](const Json&) -> Result<std::string> { return Status::Internal("no fonts"); }},
-      {"throws", [](const Json&) -> Result<std::string> { throw std::runtime_error("boom"); }},
-      {"too big", [](const Json&) -> Result<std::string> {
+      {"error",
+       [](const Json&) -> Result<mail::PlayerMapPainter> { return Status::Internal("no fonts"); }},
+      {"throws",
+       [](const Json&) -> Result<mail::PlayerMapPainter> { throw std::runtime_error("boom"); }},
+      {"player error",
+       painting([](const Json*) -> Result<std::string> { return Status::Internal("no fonts"); })},
+      {"player throws",
+       painting([](const Json*) -> Result<std::string> { throw std::runtime_error("boom"); })},
+      {"too big", painting([](const Json*) -> Result<std::string> {
          return std::string(mail::kMaxMapAttachmentBytes + 1, 'x');
-       }}};
+       })}};
   // One RESEND per painter (each a new message, so a new answer).
   for (const auto& [what, painter] : painters) {
     config_.map_painter = painter;
@@ -265,7 +286,7 @@ TEST_F(ReportMapMail, AFailingPainterNeverHoldsAReportBack) {
     const std::string resend =
         "From: Wessex <wessex@example.org>\r\nTo: orders@pbm.example.net\r\n"
         "Subject: question\r\nMessage-ID: <resend-" +
-        what.substr(0, 3) +
+        std::to_string(what.size()) + what.substr(0, 3) +
         "@mail.example.org>\r\n\r\nRESEND\r\nGAME britain-1\r\n"
         "PLAYER WSX cerdic\r\n";
     const auto r = ingest(resend);
@@ -276,7 +297,9 @@ TEST_F(ReportMapMail, AFailingPainterNeverHoldsAReportBack) {
     EXPECT_TRUE(pngs(read_message(m.raw)).empty()) << what;
     EXPECT_TRUE(map_contains(parse(m).text, "Turn 1 report for WSX")) << what;
   }
-  config_.map_painter = [](const Json&) -> Result<std::string> { return Status::Internal("x"); };
+  config_.map_painter = [](const Json&) -> Result<mail::PlayerMapPainter> {
+    return Status::Internal("x");
+  };
   make_ingest();
   auto n = ingest_->queue_turn_reports("britain-1", 1);
   ASSERT_TRUE(n.ok()) << n.status().to_string();
@@ -314,11 +337,12 @@ TEST_F(ReportMapMail, CorrectionsAttachEachPlayersMapAndThePlainOneOncePerTurn) 
   mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
                             [this] { return now_; });
   mailer.set_map_painter(config_.map_painter);
-  painted_ = 0;
+  prepared_ = painted_ = 0;
   auto sent = mailer.deliver();
   ASSERT_TRUE(sent.ok()) << sent.status().to_string();
   EXPECT_EQ(*sent, 5);
-  EXPECT_LE(painted_, 6);  // one per player with arrows, the plain map at most once
+  EXPECT_EQ(prepared_, 1);  // once for the game, turn and run
+  EXPECT_LE(painted_, 6);   // one per player with arrows, the plain map at most once
   auto st = store_->load_state("britain-1", 1);
   ASSERT_TRUE(st.ok());
   std::map<std::string, std::string> code_of;
@@ -336,14 +360,63 @@ TEST_F(ReportMapMail, CorrectionsAttachEachPlayersMapAndThePlainOneOncePerTurn) 
   EXPECT_EQ(corrections, 5);
 }
 
+// Turn 2 with orders from WSX and MRC only: one map prepared for the turn; each player whose
+// report draws arrows gets a map with those arrows and no other player's (the same bytes as a
+// map drawn for that report alone), two such players' maps differ, and a player whose report
+// draws none gets the plain map.
+TEST_F(ReportMapMail, EachPlayersMapHasOnlyItsOwnArrowsFromOnePreparedMap) {
+  for (const char* p : {"WSX", "MRC"}) {
+    const std::string text = ::adj::testing::read_file(
+        std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn2-" + p + ".txt");
+    ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok()) << p;
+  }
+  ASSERT_TRUE(services_->run_turn("britain-1", false).ok());
+  prepared_ = painted_ = 0;
+  auto n = ingest_->queue_turn_reports("britain-1", 2);
+  ASSERT_TRUE(n.ok()) << n.status().to_string();
+  ASSERT_EQ(*n, 5);
+  EXPECT_EQ(prepared_, 1) << "one map prepared for the game and turn";
+  auto st = store_->load_state("britain-1", 3);
+  ASSERT_TRUE(st.ok());
+  std::map<std::string, std::string> code_of, map_of;
+  for (const auto& p : st->players) code_of[p.email] = p.code;
+  for (const OutboxMessage& m : outbox()) {
+    if (m.kind != "report" || m.dedupe_key.find(":2:") == std::string::npos) continue;
+    const auto maps = pngs(read_message(m.raw));
+    ASSERT_EQ(maps.size(), 1u) << m.to;
+    map_of[code_of[m.to]] = maps[0].data;
+  }
+  ASSERT_EQ(map_of.size(), 5u);
+  const std::string plain = expected_map(2);
+  int with_arrows = 0, plain_ones = 0;
+  for (const auto& [code, png] : map_of) {
+    const bool arrows = mail::report_draws_arrows(services_->report("britain-1", code, 2)->json);
+    if (arrows) {
+      ++with_arrows;
+      EXPECT_NE(png, plain) << code;
+      EXPECT_EQ(png, expected_map(2, code)) << code << ": its own arrows and no one else's";
+    } else {
+      ++plain_ones;
+      EXPECT_EQ(png, plain) << code;
+    }
+  }
+  EXPECT_GE(with_arrows, 2);
+  EXPECT_GE(plain_ones, 1);
+  EXPECT_EQ(painted_, with_arrows + 1) << "each player's with arrows, the plain map once";
+  EXPECT_NE(map_of["WSX"], map_of["MRC"]) << "different arrows, different maps";
+}
+
 // A turn re-run twice: run 3's corrections carry the map painted for run 3, not the one the
 // same long-lived mailer painted for run 2's (the memo is per run and per deliver()).
 TEST_F(ReportMapMail, ARerunsCorrectionsCarryItsOwnMap) {
   mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
                             [this] { return now_; });
-  int paints = 0;
-  mailer.set_map_painter([&paints](const Json&) -> Result<std::string> {
-    return "map of paint " + std::to_string(++paints);
+  int prepares = 0, paints = 0;
+  mailer.set_map_painter([&](const Json&) -> Result<mail::PlayerMapPainter> {
+    ++prepares;
+    return mail::PlayerMapPainter([&paints](const Json*) -> Result<std::string> {
+      return "map of paint " + std::to_string(++paints);
+    });
   });
   int after_run2 = 0;
   for (const int run : {2, 3}) {
@@ -354,6 +427,7 @@ TEST_F(ReportMapMail, ARerunsCorrectionsCarryItsOwnMap) {
     ASSERT_TRUE(sent.ok()) << sent.status().to_string();
     EXPECT_EQ(*sent, 5) << "run " << run;
     EXPECT_LE(paints - after_run2, 6) << "each player's map, the plain one at most once";
+    EXPECT_EQ(prepares, run - 1) << "one map prepared per run";
     if (run == 2) after_run2 = paints;
   }
   int corrections = 0;

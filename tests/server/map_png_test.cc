@@ -2,14 +2,11 @@
 // back with cairo. Size limits, hostile and malformed input, the bundled scenarios' maps.
 #include <gtest/gtest.h>
 
-#include <cairo.h>
-
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -18,6 +15,7 @@
 #include "server/render/map_png.h"
 #include "server/render/state_map.h"
 #include "server/render/svg_map.h"
+#include "tests/server/png_pixels.h"
 
 namespace adj::render {
 namespace {
@@ -28,31 +26,10 @@ std::string svg(const std::string& attrs, const std::string& body) {
   return "<svg xmlns=\"http://www.w3.org/2000/svg\" " + attrs + ">" + body + "</svg>";
 }
 
-struct Reader {
-  const std::string* data;
-  std::size_t at = 0;
-};
-cairo_status_t read_png(void* closure, unsigned char* out, unsigned int length) {
-  auto* r = static_cast<Reader*>(closure);
-  if (r->data->size() - r->at < length) return CAIRO_STATUS_READ_ERROR;
-  std::memcpy(out, r->data->data() + r->at, length);
-  r->at += length;
-  return CAIRO_STATUS_SUCCESS;
-}
-
 // The pixel at (x, y) of a PNG as 0xAARRGGBB, decoded by cairo (not by our png_size).
 std::uint32_t pixel(const std::string& png, int x, int y) {
-  Reader r{&png};
-  std::unique_ptr<cairo_surface_t, decltype(&cairo_surface_destroy)> s(
-      cairo_image_surface_create_from_png_stream(read_png, &r), cairo_surface_destroy);
-  EXPECT_EQ(cairo_surface_status(s.get()), CAIRO_STATUS_SUCCESS);
-  if (cairo_surface_status(s.get()) != CAIRO_STATUS_SUCCESS) return 0;
-  const unsigned char* row =
-      cairo_image_surface_get_data(s.get()) +
-      static_cast<std::ptrdiff_t>(y) * cairo_image_surface_get_stride(s.get());
-  std::uint32_t v;
-  std::memcpy(&v, row + 4 * x, 4);
-  return v;
+  const test_png::Decoded d = test_png::decode(png);
+  return d.px.empty() ? 0 : d.at(x, y);
 }
 
 void expect_png(const std::string& png, int w, int h) {

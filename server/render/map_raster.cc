@@ -1,0 +1,258 @@
+#include "server/render/map_raster.h"
+
+#include <cairo.h>
+#include <librsvg/rsvg.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+
+namespace adj::render::raster {
+namespace {
+
+struct SurfaceDestroy {
+  void operator()(cairo_surface_t* s) const { cairo_surface_destroy(s); }
+};
+struct CairoDestroy {
+  void operator()(cairo_t* c) const { cairo_destroy(c); }
+};
+using Surface = std::unique_ptr<cairo_surface_t, SurfaceDestroy>;
+using Context = std::unique_ptr<cairo_t, CairoDestroy>;
+
+// A cairo surface over rows [y0, y1) of `p` (cairo only reads it when it is a source).
+Surface surface_of(const Pixels& p, int y0, int y1) {
+  auto* data = const_cast<unsigned char*>(p.data.data()) + static_cast<std::size_t>(y0) * p.stride;
+  return Surface(
+      cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, p.width, y1 - y0, p.stride));
+}
+
+// The message of a GError (freed), or `fallback` when there is none.
+std::string take_error(GError* e, const char* fallback) {
+  if (!e) return fallback;
+  std::string m = e->message ? e->message : fallback;
+  g_error_free(e);
+  if (m.size() > 200) m.resize(200);
+  return m;
+}
+
+// The SVG's size in pixels: width/height when absolute, else the viewBox's; nullopt when
+// neither is usable.
+std::optional<std::pair<double, double>> intrinsic_size(RsvgHandle* h) {
+  double w = 0, h_px = 0;
+  if (rsvg_handle_get_intrinsic_size_in_pixels(h, &w, &h_px) && std::isfinite(w) &&
+      std::isfinite(h_px) && w > 0 && h_px > 0)
+    return std::make_pair(w, h_px);
+  gboolean has_w = FALSE, has_h = FALSE, has_vb = FALSE;
+  RsvgLength lw{}, lh{};
+  RsvgRectangle vb{};
+  rsvg_handle_get_intrinsic_dimensions(h, &has_w, &lw, &has_h, &lh, &has_vb, &vb);
+  if (has_vb && std::isfinite(vb.width) && std::isfinite(vb.height) && vb.width > 0 &&
+      vb.height > 0)
+    return std::make_pair(vb.width, vb.height);
+  return std::nullopt;
+}
+
+void put_be32(std::string& s, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) s += static_cast<char>((v >> shift) & 0xff);
+}
+
+void put_chunk(std::string& png, const char* type, std::string_view data) {
+  put_be32(png, static_cast<std::uint32_t>(data.size()));
+  const std::size_t at = png.size();
+  png += type;
+  png += data;
+  const auto* p = reinterpret_cast<const Bytef*>(png.data() + at);
+  put_be32(png, static_cast<std::uint32_t>(crc32(0, p, static_cast<uInt>(png.size() - at))));
+}
+
+// One row of `p` as a PNG scanline without filter: 0, then RGB or unpremultiplied RGBA.
+void scanline(const Pixels& p, int y, bool alpha, unsigned char* out) {
+  *out++ = 0;
+  const std::uint32_t* px = p.row(y);
+  for (int x = 0; x < p.width; ++x) {
+    const std::uint32_t v = px[x];
+    const unsigned a = v >> 24;
+    unsigned r = (v >> 16) & 0xff, g = (v >> 8) & 0xff, b = v & 0xff;
+    if (alpha && a != 0 && a != 255) {
+      r = (r * 255 + a / 2) / a;
+      g = (g * 255 + a / 2) / a;
+      b = (b * 255 + a / 2) / a;
+    }
+    *out++ = static_cast<unsigned char>(r);
+    *out++ = static_cast<unsigned char>(g);
+    *out++ = static_cast<unsigned char>(b);
+    if (alpha) *out++ = static_cast<unsigned char>(a);
+  }
+}
+
+}  // namespace
+
+Result<Pixels> Pixels::blank(int w, int h, bool opaque) {
+  Pixels p;
+  p.width = w;
+  p.height = h;
+  p.stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, w);
+  if (w < 1 || h < 1 || p.stride <= 0)
+    return Status::Internal("cairo could not make a " + std::to_string(w) + "x" +
+                            std::to_string(h) + " image");
+  try {
+    p.data.assign(static_cast<std::size_t>(p.stride) * static_cast<std::size_t>(h),
+                  opaque ? 0xff : 0);
+  } catch (const std::bad_alloc&) {
+    return Status::Internal("no memory for a " + std::to_string(w) + "x" + std::to_string(h) +
+                            " image");
+  }
+  return p;
+}
+
+bool Pixels::clear(int y0, int y1) const {
+  for (int y = y0; y < y1; ++y) {
+    const std::uint32_t* px = row(y);
+    if (std::any_of(px, px + width, [](std::uint32_t v) { return v != 0; })) return false;
+  }
+  return true;
+}
+
+bool Pixels::opaque() const {
+  for (int y = 0; y < height; ++y) {
+    const std::uint32_t* px = row(y);
+    if (std::any_of(px, px + width, [](std::uint32_t v) { return (v >> 24) != 0xff; }))
+      return false;
+  }
+  return true;
+}
+
+void Svg::Unref::operator()(void* p) const {
+  if (p) g_object_unref(p);
+}
+
+Result<Svg> Svg::load(std::string_view svg, const PngLimits& limits) {
+  if (svg.empty()) return Status::InvalidArgument("svg_to_png: the SVG is empty");
+  if (svg.size() > limits.max_svg_bytes)
+    return Status::InvalidArgument("svg_to_png: the SVG is " + std::to_string(svg.size()) +
+                                   " bytes, over the limit of " +
+                                   std::to_string(limits.max_svg_bytes));
+  // No DTD: the map never has one, and entities are where XML parsers go wrong (expansion bombs,
+  // external entities; librsvg 2.54 also leaks entity declarations).
+  if (svg.find("<!DOCTYPE") != std::string_view::npos ||
+      svg.find("<!ENTITY") != std::string_view::npos)
+    return Status::InvalidArgument("svg_to_png: a DOCTYPE or ENTITY declaration is not accepted");
+  GError* error = nullptr;
+  Svg out;
+  out.handle_.reset(
+      rsvg_handle_new_from_data(reinterpret_cast<const guint8*>(svg.data()), svg.size(), &error));
+  if (!out.handle_)
+    return Status::InvalidArgument("svg_to_png: not a readable SVG: " +
+                                   take_error(error, "librsvg could not load it"));
+  if (error) g_error_free(error);
+  auto* h = static_cast<RsvgHandle*>(out.handle_.get());
+  rsvg_handle_set_dpi(h, 96);
+  const auto size = intrinsic_size(h);
+  if (!size)
+    return Status::InvalidArgument(
+        "svg_to_png: the SVG has no usable size (absolute width and height, or a viewBox)");
+  std::tie(out.width_, out.height_) = *size;
+  return out;
+}
+
+std::pair<int, int> Svg::pixel_size(const PngLimits& limits) const {
+  const double w = width_, h = height_;
+  const double up = limits.min_width > 0 ? std::max(1.0, limits.min_width / w) : 1.0;
+  const double scale = std::min({up, limits.max_width / w, limits.max_height / h});
+  return {std::clamp(static_cast<int>(std::lround(w * scale)), 1, limits.max_width),
+          std::clamp(static_cast<int>(std::lround(h * scale)), 1, limits.max_height)};
+}
+
+Status Svg::draw(Pixels& into) const {
+  Surface surface = surface_of(into, 0, into.height);
+  if (cairo_surface_status(surface.get()) != CAIRO_STATUS_SUCCESS)
+    return Status::Internal("svg_to_png: cairo could not make a " + std::to_string(into.width) +
+                            "x" + std::to_string(into.height) + " image");
+  Context cr(cairo_create(surface.get()));
+  const RsvgRectangle viewport{0, 0, static_cast<double>(into.width),
+                               static_cast<double>(into.height)};
+  GError* error = nullptr;
+  if (!rsvg_handle_render_document(static_cast<RsvgHandle*>(handle_.get()), cr.get(), &viewport,
+                                   &error))
+    return Status::Internal("svg_to_png: librsvg could not draw the SVG: " +
+                            take_error(error, "no reason given"));
+  if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS)
+    return Status::Internal(std::string("svg_to_png: cairo: ") +
+                            cairo_status_to_string(cairo_status(cr.get())));
+  cairo_surface_flush(surface.get());
+  return Status::Ok();
+}
+
+void stack(Pixels& into, const Pixels& top, int y0, int y1) {
+  Surface dst = surface_of(into, y0, y1), src = surface_of(top, y0, y1);
+  Context cr(cairo_create(dst.get()));
+  cairo_set_source_surface(cr.get(), src.get(), 0, 0);
+  cairo_paint(cr.get());
+  cairo_surface_flush(dst.get());
+}
+
+Result<Band> deflate_band(const Pixels& p, int b, int rows, bool alpha, int level) {
+  const int y0 = b * kBandRows, y1 = std::min(rows, y0 + kBandRows);
+  const std::size_t line = 1 + static_cast<std::size_t>(p.width) * (alpha ? 4 : 3);
+  std::vector<unsigned char> raw(line * static_cast<std::size_t>(std::max(0, y1 - y0)));
+  for (int y = y0; y < y1; ++y)
+    scanline(p, y, alpha, raw.data() + line * static_cast<std::size_t>(y - y0));
+  z_stream z{};
+  if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    return Status::Internal("zlib could not start");
+  Band out;
+  out.raw = raw.size();
+  out.adler = static_cast<std::uint32_t>(adler32(1, raw.data(), static_cast<uInt>(raw.size())));
+  out.deflated.resize(deflateBound(&z, static_cast<uLong>(raw.size())) + 16);
+  z.next_in = raw.data();
+  z.avail_in = static_cast<uInt>(raw.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.deflated.data());
+  z.avail_out = static_cast<uInt>(out.deflated.size());
+  const int r = deflate(&z, Z_SYNC_FLUSH);  // byte-aligned, not final: bands are concatenated
+  const bool done = (r == Z_OK || r == Z_BUF_ERROR) && z.avail_in == 0 && z.avail_out > 0;
+  out.deflated.resize(z.total_out);
+  deflateEnd(&z);
+  if (!done) return Status::Internal("zlib could not deflate a band");
+  return out;
+}
+
+Result<std::string> assemble_png(int width, int rows, bool alpha,
+                                 const std::vector<const Band*>& bands) {
+  std::string png("\x89PNG\r\n\x1a\n", 8), ihdr;
+  put_be32(ihdr, static_cast<std::uint32_t>(width));
+  put_be32(ihdr, static_cast<std::uint32_t>(rows));
+  ihdr += std::string{'\x08', alpha ? '\x06' : '\x02', '\0', '\0', '\0'};
+  put_chunk(png, "IHDR", ihdr);
+  // One zlib stream over the bands: its header, the bands' raw deflate, an empty final block
+  // (03 00) and the Adler-32 of every band's bytes.
+  std::string idat = "\x78\x01";
+  std::uint32_t adler = 1;
+  for (const Band* b : bands) {
+    idat += b->deflated;
+    adler =
+        static_cast<std::uint32_t>(adler32_combine(adler, b->adler, static_cast<z_off_t>(b->raw)));
+  }
+  idat += std::string("\x03\x00", 2);
+  put_be32(idat, adler);
+  put_chunk(png, "IDAT", idat);
+  put_chunk(png, "IEND", "");
+  return png;
+}
+
+Result<std::string> encode_png(const Pixels& p, int rows, int level) {
+  const bool alpha = !p.opaque();
+  std::vector<Band> bands;
+  std::vector<const Band*> order;
+  bands.reserve(static_cast<std::size_t>((rows + kBandRows - 1) / kBandRows));
+  for (int b = 0; b * kBandRows < rows; ++b) {
+    auto band = deflate_band(p, b, rows, alpha, level);
+    if (!band.ok()) return band.status();
+    bands.push_back(std::move(band).value());
+    order.push_back(&bands.back());
+  }
+  return assemble_png(p.width, rows, alpha, order);
+}
+
+}  // namespace adj::render::raster

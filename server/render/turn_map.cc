@@ -1,0 +1,171 @@
+#include "server/render/turn_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "server/render/map_raster.h"
+#include "server/render/map_render_internal.h"
+#include "server/render/report_arrows.h"
+
+namespace adj::render {
+
+namespace {
+
+// The layers rasterised at one size, and the plain map made of them.
+struct Raster {
+  PngLimits limits;
+  raster::Pixels under, over;  // svg_under; svg_over (transparent where it draws nothing)
+  double scale = 1;            // pixels per SVG unit
+  bool alpha = false;          // the ground is not opaque: RGBA
+  int plain_rows = 0;
+  std::vector<raster::Band> plain_bands;
+  std::string plain_png;
+};
+
+int band_count(int rows) { return (rows + raster::kBandRows - 1) / raster::kBandRows; }
+
+}  // namespace
+
+struct TurnMap::Prepared {
+  MapModel model;                       // the state's, without arrows
+  std::optional<mapdraw::Scene> scene;  // of `model`
+  mapdraw::LegendGrid legend;           // its lines (no arrow kind)
+  double height = 0;  // the documents' height: the legend with room for every arrow kind
+  std::string under_svg, over_svg;
+  std::size_t max_png_bytes = 0;
+  Raster raster;
+  int renders = 0;
+
+  // The image's rows with a legend of `rows` rows at `r`'s scale.
+  int image_rows(const Raster& r, std::size_t rows) const {
+    const double h = mapdraw::legend_height(legend, scene->lay.height, rows) * r.scale;
+    return std::clamp(static_cast<int>(std::lround(h)), 1, r.under.height);
+  }
+  Result<Raster> rasterise(const PngLimits& limits) const;
+  Result<std::string> paint(const Raster& r, const std::vector<MapArrow>& arrows) const;
+};
+
+namespace {
+
+// `limits` with fewer pixels than `r`'s, by how far `png` is over `max` and a margin.
+PngLimits smaller(const Raster& r, const std::string& png, std::size_t max) {
+  const double f = 0.85 * std::sqrt(static_cast<double>(max) / static_cast<double>(png.size()));
+  PngLimits out = r.limits;
+  out.max_width = std::max(1, static_cast<int>(r.under.width * f));
+  out.max_height = std::max(1, static_cast<int>(r.under.height * f));
+  return out;
+}
+
+}  // namespace
+
+Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
+  if (limits.max_width < 1 || limits.max_height < 1)
+    return Status::InvalidArgument("svg_to_png: the pixel limits must be positive");
+  Raster r;
+  r.limits = limits;
+  ADJ_TRY(const raster::Svg under, raster::Svg::load(under_svg, limits));
+  ADJ_TRY(const raster::Svg over, raster::Svg::load(over_svg, limits));
+  const auto [w, h] = under.pixel_size(limits);
+  ADJ_TRY(r.under, raster::Pixels::blank(w, h, limits.opaque));
+  ADJ_RETURN_IF_ERROR(under.draw(r.under));
+  ADJ_TRY(r.over, raster::Pixels::blank(w, h, false));
+  ADJ_RETURN_IF_ERROR(over.draw(r.over));
+  r.scale = h / height;
+  r.alpha = !r.under.opaque();
+  r.plain_rows = image_rows(r, legend.rows);
+  raster::Pixels plain = r.under;
+  raster::stack(plain, r.over, 0, r.plain_rows);
+  for (int b = 0; b < band_count(r.plain_rows); ++b) {
+    ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.alpha));
+    r.plain_bands.push_back(std::move(band));
+  }
+  std::vector<const raster::Band*> bands;
+  for (const raster::Band& b : r.plain_bands) bands.push_back(&b);
+  ADJ_TRY(r.plain_png, raster::assemble_png(w, r.plain_rows, r.alpha, bands));
+  return r;
+}
+
+Result<std::string> TurnMap::Prepared::paint(const Raster& r,
+                                             const std::vector<MapArrow>& arrows) const {
+  mapdraw::LegendGrid g = legend;
+  for (auto& item : mapdraw::arrow_legend_items(arrows)) g.items.push_back(std::move(item));
+  g = mapdraw::legend_grid(std::move(g.items), scene->lay.width);
+  const std::string svg = mapdraw::svg_arrows(*scene, arrows, g, legend.items.size(), height);
+  ADJ_TRY(const raster::Svg doc, raster::Svg::load(svg, r.limits));
+  ADJ_TRY(raster::Pixels top, raster::Pixels::blank(r.under.width, r.under.height, false));
+  ADJ_RETURN_IF_ERROR(doc.draw(top));
+  const int rows = image_rows(r, g.rows);
+  raster::Pixels work = r.under;
+  std::vector<raster::Band> own;  // the bands the arrows touch (or the plain map lacks)
+  own.reserve(static_cast<std::size_t>(band_count(rows)));
+  std::vector<const raster::Band*> bands;
+  for (int b = 0; b < band_count(rows); ++b) {
+    const int y0 = b * raster::kBandRows, y1 = std::min(rows, y0 + raster::kBandRows);
+    // A whole band the plain map has whole, where no arrow draws: the plain map's bytes.
+    if (y1 - y0 == raster::kBandRows && y1 <= r.plain_rows && top.clear(y0, y1)) {
+      bands.push_back(&r.plain_bands[static_cast<std::size_t>(b)]);
+      continue;
+    }
+    raster::stack(work, top, y0, y1);
+    raster::stack(work, r.over, y0, y1);
+    ADJ_TRY(raster::Band band, raster::deflate_band(work, b, rows, r.alpha));
+    own.push_back(std::move(band));
+    bands.push_back(&own.back());
+  }
+  return raster::assemble_png(r.under.width, rows, r.alpha, bands);
+}
+
+TurnMap::TurnMap(std::unique_ptr<Prepared> p) : p_(std::move(p)) { base_renders_ = p_->renders; }
+TurnMap::~TurnMap() = default;
+
+const std::string& TurnMap::plain_png() const { return p_->raster.plain_png; }
+
+Result<std::string> TurnMap::png(const nlohmann::json* report) const {
+  const std::vector<MapArrow> arrows =
+      report ? arrows_from_report(*report) : std::vector<MapArrow>{};
+  if (arrows.empty()) return p_->raster.plain_png;
+  auto png = p_->paint(p_->raster, arrows);
+  // A map over the budget with its arrows: fewer pixels, as prepare_turn_map does for the plain
+  // one (rare: that one fits with a margin).
+  std::optional<Raster> less;
+  for (int retry = 0;
+       retry < 2 && p_->max_png_bytes > 0 && png.ok() && png->size() > p_->max_png_bytes; ++retry) {
+    auto r = p_->rasterise(smaller(less ? *less : p_->raster, *png, p_->max_png_bytes));
+    ++base_renders_;
+    if (!r.ok()) return r.status();
+    less = std::move(r).value();
+    png = p_->paint(*less, arrows);
+  }
+  return png;
+}
+
+Result<std::shared_ptr<const TurnMap>> prepare_turn_map(const nlohmann::json& state,
+                                                        const PngLimits& limits,
+                                                        std::size_t max_png_bytes) {
+  if (!state.is_object())
+    return Status::InvalidArgument("state_map_png: the state is not an object");
+  auto p = std::make_unique<TurnMap::Prepared>();
+  nlohmann::json drawn = drawable_state(state);
+  drawn.erase("report");
+  p->model = map_model_from_state(drawn);
+  p->scene.emplace(mapdraw::build_scene(p->model, MapStyle{}));
+  const mapdraw::Scene& sc = *p->scene;
+  p->legend = mapdraw::legend_grid(mapdraw::legend_items(p->model, ""), sc.lay.width);
+  const std::size_t most = p->legend.items.size() + mapdraw::kArrowLegendItems;
+  p->height = mapdraw::legend_height(p->legend, sc.lay.height,
+                                     (most + p->legend.per_row - 1) / p->legend.per_row);
+  p->under_svg = mapdraw::svg_under(sc, p->height);
+  p->over_svg = mapdraw::svg_over(sc, p->legend, p->height);
+  p->max_png_bytes = max_png_bytes;
+  ADJ_TRY(p->raster, p->rasterise(limits));
+  p->renders = 1;
+  for (int retry = 0; retry < 2 && max_png_bytes > 0 && p->raster.plain_png.size() > max_png_bytes;
+       ++retry) {
+    ADJ_TRY(p->raster, p->rasterise(smaller(p->raster, p->raster.plain_png, max_png_bytes)));
+    ++p->renders;
+  }
+  return std::shared_ptr<const TurnMap>(std::make_shared<TurnMap>(std::move(p)));
+}
+
+}  // namespace adj::render

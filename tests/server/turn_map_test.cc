@@ -1,0 +1,136 @@
+// The map prepared once per game and turn and painted per player (server/render/turn_map.h):
+// one rasterisation of the ground and labels for any number of players, each player's map with
+// only its own arrows, the same picture as the one-document map (render_svg_map + svg_to_png),
+// and the same bytes from several threads. PNGs are read back with cairo.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rules/game/scenario.h"
+#include "server/render/map_png.h"
+#include "server/render/report_arrows.h"
+#include "server/render/state_map.h"
+#include "server/render/svg_map.h"
+#include "server/render/turn_map.h"
+#include "tests/server/png_pixels.h"
+
+namespace adj::render {
+namespace {
+
+using test_png::decode;
+using test_png::Decoded;
+
+nlohmann::json britain() {
+  auto doc = bundled_scenario_published("dark-age-britain");
+  EXPECT_TRUE(doc.ok());
+  auto st = state_from_scenario(*doc, 1);
+  EXPECT_TRUE(st.ok());
+  return to_json(*st);
+}
+
+// A report of `player` with one move carried out from area `from` to area `to` (indices into
+// the state's areas).
+nlohmann::json move_report(const nlohmann::json& state, const std::string& player, int from,
+                           int to) {
+  const std::string a = state["areas"][from]["code"], b = state["areas"][to]["code"];
+  return {{"player", {{"code", player}}},
+          {"actions", {{{"verb", "MOVE"}, {"ok", true}, {"text", "MOVE " + a + " " + b + " 2"}}}}};
+}
+
+TEST(TurnMap, OneRasterisationForEveryPlayersMapEachWithOnlyItsOwnArrows) {
+  const nlohmann::json state = britain();
+  const nlohmann::json a = move_report(state, "WSX", 0, 1), b = move_report(state, "MRC", 5, 9);
+  nlohmann::json battle = {{"player", {{"code", "NUM"}}},
+                           {"attacks_on_you",
+                            {{{"id", "b1"},
+                              {"from", state["areas"][3]["code"]},
+                              {"to", state["areas"][4]["code"]},
+                              {"attacker", "WSX"},
+                              {"defender", "NUM"},
+                              {"captured", true}}}}};
+  auto map = prepare_turn_map(state, kMailMapLimits);
+  ASSERT_TRUE(map.ok()) << map.status().to_string();
+  const TurnMap& m = **map;
+  EXPECT_EQ(m.base_renders(), 1);
+  const auto pa = m.png(&a), pb = m.png(&b), pc = m.png(&battle);
+  ASSERT_TRUE(pa.ok() && pb.ok() && pc.ok());
+  std::vector<std::string> again;
+  for (int i = 0; i < 10; ++i) again.push_back(*m.png(i % 2 ? &a : &b));
+  EXPECT_EQ(m.base_renders(), 1) << "13 players' maps, the ground and labels drawn once";
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(again[static_cast<std::size_t>(i)], i % 2 ? *pa : *pb);
+  EXPECT_NE(*pa, *pb);
+  EXPECT_NE(*pa, *pc);
+  for (const std::string* p : {&*pa, &*pb, &*pc}) EXPECT_NE(*p, m.plain_png());
+  EXPECT_EQ(*m.png(nullptr), m.plain_png());
+  const nlohmann::json none = {{"player", {{"code", "EAN"}}}, {"actions", nlohmann::json::array()}};
+  EXPECT_EQ(*m.png(&none), m.plain_png()) << "a report without arrows: the plain map";
+  // Each is the map a fresh preparation paints for that report alone: nothing left behind by
+  // the players painted before.
+  nlohmann::json with_a = state;
+  with_a["report"] = a;
+  EXPECT_EQ(*pa, *state_map_png(with_a, kMailMapLimits));
+  EXPECT_EQ(m.plain_png(), *state_map_png(state, kMailMapLimits));
+}
+
+// The layers stacked look like the map drawn as one document (arrows over the areas, under the
+// labels; the legend with the report's arrow kinds): same size, and the pixels within rounding.
+TEST(TurnMap, LooksLikeTheOneDocumentMap) {
+  const nlohmann::json state = britain();
+  const nlohmann::json report = move_report(state, "WSX", 0, 1);
+  MapModel model = map_model_from_state(drawable_state(state));
+  model.arrows = arrows_from_report(report);
+  ASSERT_FALSE(model.arrows.empty());
+  const auto whole = svg_to_png(render_svg_map(model), kMailMapLimits);
+  ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+  nlohmann::json with = state;
+  with["report"] = report;
+  const auto layered = state_map_png(with, kMailMapLimits);
+  ASSERT_TRUE(layered.ok()) << layered.status().to_string();
+  if (const char* keep = std::getenv("ADJ_MAP_PNG_DIR")) {  // to look at them
+    std::ofstream(std::string(keep) + "/one-document.png", std::ios::binary) << *whole;
+    std::ofstream(std::string(keep) + "/layered.png", std::ios::binary) << *layered;
+  }
+  const Decoded x = decode(*whole), y = decode(*layered);
+  ASSERT_EQ(x.width, y.width);
+  ASSERT_EQ(x.height, y.height);
+  std::size_t off = 0;
+  int worst = 0;
+  for (std::size_t i = 0; i < x.px.size(); ++i) {
+    int d = 0;
+    for (int shift = 0; shift < 32; shift += 8)
+      d = std::max(d, std::abs(static_cast<int>((x.px[i] >> shift) & 0xff) -
+                               static_cast<int>((y.px[i] >> shift) & 0xff)));
+    worst = std::max(worst, d);
+    off += d > 0 ? 1 : 0;
+  }
+  std::printf("%dx%d: %zu pixels differ, by at most %d\n", x.width, x.height, off, worst);
+  EXPECT_LE(worst, 2) << "stacking the layers rounds differently, no more";
+}
+
+TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {
+  const nlohmann::json state = britain();
+  const nlohmann::json a = move_report(state, "WSX", 0, 1), b = move_report(state, "MRC", 5, 9);
+  auto map = prepare_turn_map(state, kMailMapLimits);
+  ASSERT_TRUE(map.ok());
+  const std::string one_a = *(*map)->png(&a), one_b = *(*map)->png(&b);
+  std::vector<std::string> got(4 * 4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 4; ++i) {
+        auto png = (*map)->png(i % 2 ? &a : &b);
+        got[static_cast<std::size_t>(t * 4 + i)] = png.ok() ? *png : std::string();
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], i % 2 ? one_a : one_b);
+  EXPECT_EQ((*map)->base_renders(), 1);
+}
+
+}  // namespace
+}  // namespace adj::render
