@@ -443,20 +443,29 @@ TEST_F(ReportMapMail, ARerunsCorrectionsCarryItsOwnMap) {
   EXPECT_EQ(corrections, 10);
 }
 
-TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
-  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
-  ::adj::testing::TempDir dir;
-  const std::string db = dir.file("map.db"), log = dir.file("serve.log");
+// `adjutant serve` with its scheduler and a relay (and `extra` arguments) runs turn 1 of Dark Age
+// Britain (nobody sent orders); returns the five report mails as the relay got them, or fewer
+// after a failure (reported). *db and *log name the daemon's database and log, in `dir`.
+std::vector<std::string> scheduled_reports(::adj::testing::TempDir& dir,
+                                           const std::vector<std::string>& extra, std::string* db,
+                                           std::string* log) {
+  *db = dir.file("map.db");
+  *log = dir.file("serve.log");
   const fs::path relay_dir = dir.file("relay");
   const int relay_port = free_port();
   Aiosmtpd relay(relay_port, {"aiosmtpd.handlers.Mailbox", relay_dir.string()});
-  ASSERT_TRUE(relay.start());
+  if (!relay.start()) return ADD_FAILURE() << "the relay did not start", std::vector<std::string>();
   const std::string gm = "map-gm-token";
-  mail_test::ServeProcess d(db, free_port(), free_port(), log, gm,
-                            {"--tick", "1", "--reminder-hours", "0", "--relay",
-                             "smtp://127.0.0.1:" + std::to_string(relay_port), "--mail-from",
-                             "orders@pbm.example.net", "--outbox", dir.file("out")});
-  ASSERT_TRUE(d.wait_ready()) << ::adj::testing::read_file(log);
+  std::vector<std::string> args = {
+      "--tick",           "1",
+      "--reminder-hours", "0",
+      "--relay",          "smtp://127.0.0.1:" + std::to_string(relay_port),
+      "--mail-from",      "orders@pbm.example.net",
+      "--outbox",         dir.file("out")};
+  args.insert(args.end(), extra.begin(), extra.end());
+  mail_test::ServeProcess d(*db, free_port(), free_port(), *log, gm, args);
+  if (!d.wait_ready())
+    return ADD_FAILURE() << ::adj::testing::read_file(*log), std::vector<std::string>();
   const auto api = [&](const std::string& method, const std::string& path,
                        const std::string& body) {
     return ::adj::testing::run_shell("curl -s -m 10 -X " + method + " -H " +
@@ -465,23 +474,32 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
                                      ::adj::testing::shell_quote(body) + " " +
                                      ::adj::testing::shell_quote(d.url(path)));
   };
-  ASSERT_TRUE(
+  EXPECT_TRUE(
       map_contains(api("POST", "/api/games",
                        R"({"bundled": "dark-age-britain", "seed": 11, "demo_secrets": true})"),
                    "britain-1"));
   const long long deadline = static_cast<long long>(std::time(nullptr)) + 2;
-  ASSERT_TRUE(map_contains(api("PUT", "/api/games/britain-1/schedule",
+  EXPECT_TRUE(map_contains(api("PUT", "/api/games/britain-1/schedule",
                                R"({"kind": "fixed", "deadline": )" + std::to_string(deadline) +
                                    R"(, "nmr_guard_ratio": 1})"),
                            "\"fixed\""));
   // The scheduler runs turn 1; the reports go through the relay.
   std::vector<std::string> reports;
-  ASSERT_TRUE(eventually([&] {
+  EXPECT_TRUE(eventually([&] {
     reports.clear();
     for (const std::string& m : mail_test::maildir_texts(relay_dir))
       if (map_contains(m, "turn 1 report for")) reports.push_back(m);
     return reports.size() == 5;
-  })) << ::adj::testing::read_file(log);
+  })) << ::adj::testing::read_file(*log);
+  return reports;
+}
+
+TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  std::string db, log;
+  const std::vector<std::string> reports = scheduled_reports(dir, {}, &db, &log);
+  ASSERT_EQ(reports.size(), 5u);
 
   auto store = SqliteStore::open(db);
   ASSERT_TRUE(store.ok()) << store.status().to_string();
@@ -505,6 +523,25 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
     EXPECT_EQ(maps[0].data, *plain);
   }
   EXPECT_FALSE(map_contains(::adj::testing::read_file(log), "report_map_failed"));
+}
+
+// --mail-maps off: the same reports, without a map.
+TEST(ReportMapServe, MailMapsOffSendsTheReportsWithoutAMap) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  std::string db, log;
+  const std::vector<std::string> reports =
+      scheduled_reports(dir, {"--mail-maps", "off"}, &db, &log);
+  ASSERT_EQ(reports.size(), 5u);
+  for (const std::string& raw : reports) {
+    const Message got = read_message(raw);
+    EXPECT_TRUE(pngs(got).empty());
+    std::string text;
+    for (const Part& part : got.parts)
+      if (part.type == "text/plain") text += part.data;
+    EXPECT_TRUE(map_contains(text, "Your report on the web")) << "the web report draws the map";
+  }
+  EXPECT_TRUE(map_contains(::adj::testing::read_file(log), "maps=off"));
 }
 
 }  // namespace
