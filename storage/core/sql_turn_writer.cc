@@ -1,8 +1,9 @@
 // SqlStore: committing a resolved turn, in parts (begin_commit) or at once (commit_turn), written
-// once for both dialects. The battles and reports go in as bulk rows (sql::BulkInsert: SQLite's
-// prepared INSERT a row, PostgreSQL's COPY), inside whatever the backend does around them
-// (begin_turn_rows: SQLite's unchecked, trigger-free writes); the turn record, the next state,
-// its index and the game's new open turn follow, then the commit.
+// once for both dialects. The battles and reports go in as bulk rows as they are added
+// (sql::BulkInsert: SQLite's prepared INSERT a row, PostgreSQL's COPY streamed a chunk at a time),
+// inside whatever the backend does around them (begin_turn_rows: SQLite's unchecked,
+// trigger-free writes; PostgreSQL's references to the turn checked at the COMMIT); the turn
+// record, the next state, its index and the game's new open turn follow, then the commit.
 #include <memory>
 #include <optional>
 
@@ -25,8 +26,9 @@ constexpr std::string_view kReportColumns = "game_id, turn, player, text, json";
 }  // namespace
 
 // SqlStore::begin_commit's writer: one WriteTx from begin() to finish(); each battle and report
-// is a bulk row as it is added (on SQLite written at once, on PostgreSQL kept as COPY text), so
-// the caller frees the records one by one.
+// is a bulk row as it is added (on SQLite written at once, on PostgreSQL sent with the COPY's
+// next chunk), so the caller frees the records one by one. One bulk insert is open at a time:
+// a battle after a report (or the reverse) ends the open one and begins another.
 class SqlTurnWriter final : public TurnWriter {
  public:
   static Result<std::unique_ptr<SqlTurnWriter>> begin(SqlStore& store, const std::string& game,
@@ -59,6 +61,11 @@ class SqlTurnWriter final : public TurnWriter {
     return Status(s.code(), "commit_turn game " + game_ + " turn " + std::to_string(turn_) + ": " +
                                 s.message());
   }
+  enum class Table { kNone, kBattles, kReports };
+  // The bulk insert of `t`'s rows, streaming; the open one of the other table is finished first.
+  Result<sql::BulkInsert*> rows_of(Table t);
+  // Finishes the open bulk insert, if any.
+  Status end_rows();
   // The turn record and its attendance.
   Status write_turn_record(const TurnCommit& rest, std::string_view summary);
   // The next state and its index, and the game's open turn.
@@ -72,8 +79,8 @@ class SqlTurnWriter final : public TurnWriter {
   // bulk inserts before the transaction.
   std::unique_ptr<TurnRows> rows_scope_;
   std::optional<sql::WriteTx> tx_;
-  std::unique_ptr<sql::BulkInsert> battles_;
-  std::unique_ptr<sql::BulkInsert> reports_;
+  std::unique_ptr<sql::BulkInsert> rows_;  // of rows_table_
+  Table rows_table_ = Table::kNone;
   Status first_error_;
   bool done_ = false;
 };
@@ -88,14 +95,26 @@ Result<std::unique_ptr<SqlTurnWriter>> SqlTurnWriter::begin(SqlStore& store,
   auto scope = store.begin_turn_rows(game);
   if (!scope.ok()) return w->failed(scope.status());
   w->rows_scope_ = std::move(scope).value();
-  // Made after the backend's scope began (on SQLite it changes how statements compile).
-  auto battles = w->s_.bulk_insert("battles", kBattleColumns);
-  if (!battles.ok()) return w->failed(battles.status());
-  w->battles_ = std::move(battles).value();
-  auto reports = w->s_.bulk_insert("reports", kReportColumns);
-  if (!reports.ok()) return w->failed(reports.status());
-  w->reports_ = std::move(reports).value();
   return w;
+}
+
+Result<sql::BulkInsert*> SqlTurnWriter::rows_of(Table t) {
+  if (rows_table_ == t) return rows_.get();
+  ADJ_RETURN_IF_ERROR(end_rows());
+  // Made after the backend's scope began (on SQLite it changes how statements compile).
+  ADJ_TRY(rows_, t == Table::kBattles ? s_.bulk_insert("battles", kBattleColumns)
+                                      : s_.bulk_insert("reports", kReportColumns));
+  rows_table_ = t;
+  ADJ_RETURN_IF_ERROR(rows_->stream());
+  return rows_.get();
+}
+
+Status SqlTurnWriter::end_rows() {
+  if (rows_table_ == Table::kNone) return Status::Ok();
+  rows_table_ = Table::kNone;
+  Status s = rows_->finish();
+  rows_.reset();
+  return s;
 }
 
 Status SqlTurnWriter::write_battle(const BattleRecord& b) {
@@ -108,10 +127,12 @@ Status SqlTurnWriter::write_battle(const BattleRecord& b) {
   if (b.outcome_text.empty()) {
     ADJ_TRY(outcome, json_to_text(b.outcome, "battle " + b.id + " outcome"));
   }
-  Status s = battles_->add({sql::Param::ref(game_), turn_, sql::Param::ref(b.id),
-                            seed_to_text(b.seed), sql::Param::ref(b.engine),
-                            sql::Param::ref(b.input_text.empty() ? input : b.input_text),
-                            sql::Param::ref(b.outcome_text.empty() ? outcome : b.outcome_text)});
+  Result<sql::BulkInsert*> rows = rows_of(Table::kBattles);
+  if (!rows.ok()) return failed(rows.status());
+  Status s = (*rows)->add({sql::Param::ref(game_), turn_, sql::Param::ref(b.id),
+                           seed_to_text(b.seed), sql::Param::ref(b.engine),
+                           sql::Param::ref(b.input_text.empty() ? input : b.input_text),
+                           sql::Param::ref(b.outcome_text.empty() ? outcome : b.outcome_text)});
   return s.ok() ? s : failed(s);
 }
 
@@ -125,9 +146,11 @@ Status SqlTurnWriter::write_report(const ReportRecord& r) {
   if (r.json_text.empty()) {
     ADJ_TRY(json, json_to_text(r.json, "report of " + r.player));
   }
-  Status s = reports_->add({sql::Param::ref(game_), turn_, sql::Param::ref(r.player),
-                            sql::Param::ref(r.text),
-                            sql::Param::ref(r.json_text.empty() ? json : r.json_text)});
+  Result<sql::BulkInsert*> rows = rows_of(Table::kReports);
+  if (!rows.ok()) return failed(rows.status());
+  Status s = (*rows)->add({sql::Param::ref(game_), turn_, sql::Param::ref(r.player),
+                           sql::Param::ref(r.text),
+                           sql::Param::ref(r.json_text.empty() ? json : r.json_text)});
   return s.ok() ? s : failed(s);
 }
 
@@ -146,22 +169,16 @@ Status SqlTurnWriter::finish_commit(const TurnCommit& rest) {
   if (rest.next_state_text.empty()) {
     ADJ_TRY(state_dump, json_to_text(to_json(rest.next_state), "next state of " + where));
   }
-  // The turn record before any bulk row is sent: PostgreSQL's COPY checks their foreign keys to
-  // it at once (SQLite defers them to the commit). Then the rows the caller still holds, streamed
-  // (on PostgreSQL a chunk at a time), battles before reports.
+  // The rows the caller still holds, battles before reports, then the turn record they refer to
+  // (both backends check those references at the COMMIT: begin_turn_rows).
+  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
+  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
+  done_ = true;  // whatever follows: a writer finishes once
+  if (auto s = end_rows(); !s.ok()) return failed(s);
   if (auto s =
           write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
       !s.ok())
     return failed(s);
-  if (auto s = battles_->stream(); !s.ok()) return failed(s);
-  for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
-  if (auto s = battles_->finish(); !s.ok()) return failed(s);
-  if (auto s = reports_->stream(); !s.ok()) return failed(s);
-  for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
-  if (auto s = reports_->finish(); !s.ok()) return failed(s);
-  done_ = true;  // whatever follows: a writer finishes once
-  battles_.reset();
-  reports_.reset();
   if (auto s = rows_scope_->rows_done(); !s.ok()) return failed(s);
   if (auto s =
           write_open_turn(rest, rest.next_state_text.empty() ? state_dump : rest.next_state_text);

@@ -53,6 +53,9 @@ class PgStore final : public SqlStore {
   explicit PgStore(pg::Connection c) : conn_(std::move(c)) {}
 
   sql::Session& session() override { return session_; }
+  // A turn's rows (migration 0025): the battles' and reports' references to their turn checked
+  // at the COMMIT, and the JSON CHECKs off for this game's rows until the transaction ends.
+  Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& game) override;
 
   pg::Connection conn_;
   pg::PgSession session_{conn_};
