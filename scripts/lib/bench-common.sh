@@ -3,6 +3,7 @@
 # (and nginx, when started) cleaned up on exit.
 bench_begin() {  # name
   work=$(mktemp -d "/tmp/adj-bench-$1.XXXXXX")
+  chmod 755 "$work"  # nginx's workers (user nobody) read the mirrored bodies under it
   pids=()
   trap bench_end EXIT
 }
@@ -47,11 +48,17 @@ nginx_mirror() {  # port base
     sleep 0.1
   done
 }
-# wrk's figures for one run: "requests/s p99_ms". Arguments are wrk's.
+# wrk's figures for one run: "requests/s p99_ms". Arguments are wrk's. A run with answers other
+# than 2xx or 3xx (an error page is not the page) says so on standard error and counts 0
+# requests/s; socket errors (timeouts, resets) are said there too.
 wrk_figures() {
-  wrk --latency "$@" | awk '/Requests\/sec/ { rps = $2 }
+  wrk --latency "$@" | awk '/Non-2xx or 3xx responses:/ { bad = $NF }
+    /Socket errors:/ { sock = $0 }
+    /Requests\/sec/ { rps = $2 }
     $1 == "99%" { v = $2; if (v ~ /us$/) { sub(/us/, "", v); v /= 1000 }
                   else if (v ~ /ms$/) { sub(/ms/, "", v) }
                   else if (v ~ /s$/) { sub(/s/, "", v); v *= 1000 } p99 = v }
-    END { printf "%.0f %.2f\n", rps, p99 }'
+    END { if (sock != "") printf "wrk: %s\n", sock > "/dev/stderr"
+          if (bad > 0) { printf "wrk: %d answers not 2xx or 3xx\n", bad > "/dev/stderr"; rps = 0 }
+          printf "%.0f %.2f\n", rps, p99 }'
 }
