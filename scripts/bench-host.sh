@@ -105,10 +105,15 @@ deadline=$(( $(date +%s) + window + window / 2 + 45 ))
 while read -r path; do curl -fs -o /dev/null "$base$path"; done <"$work/paths"
 window_row before
 while (( $(date +%s) < deadline )); do sleep 0.2; done
+# Until every player's report is at the relay, or (a game may be held by its NMR guard, as
+# designed) nothing more ran or arrived in two windows, or max_wait.
+settled=0 last=""
 while :; do
   window_row during
-  r=$(reports)
-  if (( r >= players )) || (( $(date +%s) - deadline > max_wait )); then break; fi
+  r=$(reports) now="$(grep -c 'action=ran' "$work/serve.log" || true) $(reports)"
+  if [ "$now" = "$last" ]; then settled=$((settled + 1)); else settled=0; fi
+  last=$now
+  if (( r >= players || settled >= 2 )) || (( $(date +%s) - deadline > max_wait )); then break; fi
 done
 window_row after
 

@@ -75,8 +75,8 @@ struct TickAction {
   std::string game;
   std::string action;  // "ran", "held", "extended", "failed", "waiting", "reports"
   std::string detail;
-  // "reports": the resolved turn whose reports were never recorded as queued (audit "reports",
-  // MailIngest::queue_turn_reports); the caller queues them.
+  // "ran": the turn resolved. "reports": the resolved turn whose reports were never recorded as
+  // queued (audit "reports", MailIngest::queue_turn_reports); the caller queues them.
   int turn = 0;
 };
 

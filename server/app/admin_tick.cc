@@ -137,7 +137,8 @@ std::optional<TickAction> GameAdmin::unfinished_run(const GameSummary& g, UnixTi
     act = TickAction{g.id, "ran",
                      which + " ran (digest " + out.digest +
                          "); its bookkeeping was completed here, after the process that ran it "
-                         "stopped before doing it"};
+                         "stopped before doing it",
+                     turn};
     if (Status after = guarded([&]() { return finish_run(g.id, "scheduler", out); }); !after.ok()) {
       act->detail += "; " + after.message();
       log_error(g.id, "after run", after);
@@ -165,6 +166,7 @@ TickAction GameAdmin::run_due(const GameSummary& g, const Schedule& s) {
     }
   }
   if (out.ok()) {
+    act.turn = out->turn;
     act.detail = "turn " + std::to_string(out->turn) + " ran (digest " + out->digest + ")";
     Status after = guarded([&]() { return finish_run(g.id, "scheduler", *out); });
     if (!after.ok()) {

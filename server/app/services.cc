@@ -394,10 +394,17 @@ Status Services::rollback(const std::string& game, int turn) {
   return s_.games.rollback(game, turn);
 }
 
+namespace {
+// A stored report as the player receives it: its text with the turn's roundup, which its JSON
+// carries under "roundup".
+void add_roundup(ReportRecord& r, const Json& roundup) {
+  r.text = render_report_text(r.json, &roundup);
+  r.json["roundup"] = roundup;
+}
+}  // namespace
+
 Result<ReportRecord> Services::report(const std::string& game, const std::string& player,
                                       std::optional<int> turn) {
-  std::string code = player;
-  for (char& c : code) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (!turn) {
     Result<std::vector<int>> turns = s_.reports.report_turns(game);
     if (!turns.ok()) return turns.status();
@@ -405,13 +412,24 @@ Result<ReportRecord> Services::report(const std::string& game, const std::string
       return Status::NotFound("game " + game + " has no reports yet (no turn has run)");
     turn = turns->back();
   }
-  Result<ReportRecord> r = s_.reports.report(game, code, *turn);
+  Result<ReportRecord> r = s_.reports.report(game, upper(player), *turn);
   if (!r.ok()) return r;
-  Result<Json> record = s_.games.turn_record(game, *turn);
+  Result<Json> roundup = turn_roundup(game, *turn);
+  if (!roundup.ok()) return roundup.status();
+  add_roundup(*r, *roundup);
+  return r;
+}
+
+Result<Json> Services::turn_roundup(const std::string& game, int turn) {
+  Result<Json> record = s_.games.turn_record(game, turn);
   if (!record.ok()) return record.status();
-  const Json roundup = (*record)["summary"].value("roundup", Json::object());
-  r->text = render_report_text(r->json, &roundup);
-  r->json["roundup"] = roundup;
+  return (*record)["summary"].value("roundup", Json::object());
+}
+
+Result<ReportRecord> Services::report(const std::string& game, const std::string& player, int turn,
+                                      const Json& roundup) {
+  Result<ReportRecord> r = s_.reports.report(game, upper(player), turn);
+  if (r.ok()) add_roundup(*r, roundup);
   return r;
 }
 

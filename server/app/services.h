@@ -205,6 +205,13 @@ class Services {
   // it: the text includes the turn's roundup and the JSON carries it under "roundup".
   Result<ReportRecord> report(const std::string& game, const std::string& player,
                               std::optional<int> turn);
+  // The roundup of a resolved turn (its turn record's summary "roundup"; an empty object when it
+  // has none), and a player's report of that turn with it: report(game, player, turn) is the two
+  // together. A caller mailing every report of a turn reads the roundup, whose turn record holds
+  // the whole turn's summary, once.
+  Result<Json> turn_roundup(const std::string& game, int turn);
+  Result<ReportRecord> report(const std::string& game, const std::string& player, int turn,
+                              const Json& roundup);
 
   // Queues a message the game sends on its own (storage/notice_store.h): created_at is set from
   // the clock; a notice whose dedupe key was used before is not queued again (Ok). The mail

@@ -156,12 +156,7 @@ void run_tick(AppRuntime& app, http::Metrics& metrics) {
   // threads) while the tick goes on with the next games.
   const auto act = [&app](const TickAction& a) {
     try {
-      if (a.action == "ran") {
-        // The turn just resolved is the one before the now open turn.
-        auto shown = app.services().show_game(a.game);
-        if (shown.ok() && shown->contains("turn"))
-          app.turn_ran(a.game, (*shown)["turn"].get<int>() - 1);
-      }
+      if (a.action == "ran") app.turn_ran(a.game, a.turn);
       if (a.action == "reports") app.turn_ran(a.game, a.turn, true);  // see GameAdmin::tick
     } catch (const std::exception& e) {
       spdlog::error("event=tick_exception game={} what=\"{}\"", log_escape(a.game),

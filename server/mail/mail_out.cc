@@ -31,11 +31,17 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
   ReportMaps maps(config_.map_painter, services_, game, turn);
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
+  std::optional<Json> roundup;  // read once, for the first report mailed
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
     const std::string email = p.value("email", "");
     if (code.empty() || email.empty()) continue;
-    auto rep = services_.report(game, code, turn);
+    if (!roundup) {
+      Result<Json> r = services_.turn_roundup(game, turn);
+      if (!r.ok()) return r.status();
+      roundup = std::move(*r);
+    }
+    auto rep = services_.report(game, code, turn, *roundup);
     if (!rep.ok()) return rep.status();
     // The map after the turn with this player's moves and battles.
     std::optional<MailAttachment> map = maps.for_report(&rep->json);

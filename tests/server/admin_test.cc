@@ -466,6 +466,7 @@ TEST_F(AdminTest, TickRunsADueTurnAndAdvancesTheIntervalDeadline) {
   now_ = *s.deadline + 30;
   a = tick_one();
   EXPECT_EQ(a.action, "ran") << a.detail;
+  EXPECT_EQ(a.turn, 1);  // the turn resolved, whose reports the daemon queues
   EXPECT_EQ(open_turn(), 2);
   EXPECT_EQ(deadline(), kStartDay + 2 * kAdminDay + 18 * kAdminHour);  // a day later, at 18:00
   const auto l = log();

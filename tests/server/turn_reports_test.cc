@@ -66,6 +66,9 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
   raw->bind_text(1, kReportsGame);
   int with_battles = 0, with_rejected = 0;
+  const Result<Json> roundup = svc.turn_roundup(kReportsGame, 1);
+  ASSERT_TRUE(roundup.ok()) << roundup.status().to_string();
+  EXPECT_FALSE(roundup->empty());
   for (std::size_t i = 0; i < preview->reports.size(); ++i) {
     const ReportRecord& plain = preview->reports[i];
     ASSERT_EQ(plain.player, player(static_cast<int>(i)));
@@ -84,6 +87,11 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
     auto received = svc.report(kReportsGame, plain.player, 1);
     ASSERT_TRUE(received.ok()) << received.status().to_string();
     EXPECT_EQ(received->text, preview->full_text(plain)) << plain.player;
+    // The same with the turn's roundup read once (as the report mails are queued).
+    auto mailed = svc.report(kReportsGame, plain.player, 1, *roundup);
+    ASSERT_TRUE(mailed.ok()) << mailed.status().to_string();
+    EXPECT_EQ(mailed->text, received->text) << plain.player;
+    EXPECT_EQ(mailed->json, received->json) << plain.player;
   }
   auto end = raw->step();
   ASSERT_TRUE(end.ok());
