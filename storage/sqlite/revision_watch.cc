@@ -20,6 +20,19 @@ Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {
   if (!row.ok()) return row.status();
   const std::int64_t now = *row ? version->column_int64(0) : -1;
   if (revisions_ && now == data_version_) return revisions_;
+  // Another connection committed: often the outbox or the inbox, whose writes change no
+  // revision. Revisions only grow, so their sum changes exactly when one did: the map is built
+  // again only then.
+  if (revisions_) {
+    auto sum = db_.prepare("SELECT coalesce(sum(rev), 0) FROM revisions");
+    if (!sum.ok()) return sum.status();
+    auto got = sum->step();
+    if (!got.ok()) return got.status();
+    if (*got && sum->column_int64(0) == revisions_->at("*")) {
+      data_version_ = now;
+      return revisions_;
+    }
+  }
   auto st = db_.prepare("SELECT scope, rev FROM revisions");
   if (!st.ok()) return st.status();
   auto map = std::make_shared<RevisionMap>();

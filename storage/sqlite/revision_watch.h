@@ -1,6 +1,7 @@
 // The revision counters of migration 0013 (table `revisions`), watched cheaply: one
 // `PRAGMA data_version` per call tells whether any connection (this process or another) committed
-// since the last call, and only then is the small table read again.
+// since the last call; only then is the sum of the revisions read, and only when it changed is
+// the table read again (a write that bumps no revision, such as the outbox's, costs one sum).
 //
 // Thread-safety: current() may be called from any thread; calls are serialised by a mutex. The
 // watch owns its own read-only connection and never writes.

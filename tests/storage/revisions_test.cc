@@ -91,6 +91,27 @@ TEST_F(RevisionsTest, WritesToOneGameBumpItAndTheSiteButNotAnother) {
   EXPECT_GT(rev(**rolled, "britain"), committed);
 }
 
+TEST_F(RevisionsTest, AWriteThatBumpsNoRevisionKeepsTheSameMap) {
+  create_game_or_fail("britain");
+  auto watch = RevisionWatch::open(db_path());
+  ASSERT_TRUE(watch.ok());
+  auto before = (*watch)->current();
+  ASSERT_TRUE(before.ok());
+  auto other = Database::open(db_path());
+  ASSERT_TRUE(other.ok());
+  // A table without revision triggers, as the outbox: the database changed, no page did.
+  ASSERT_TRUE(other->exec("CREATE TABLE scratch (x INTEGER); INSERT INTO scratch VALUES (1)").ok());
+  auto same = (*watch)->current();
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(same->get(), before->get());
+  // A write that does bump one is still seen right after it.
+  ASSERT_TRUE(other->exec("UPDATE games SET name = 'Britannia' WHERE id = 'britain'").ok());
+  auto after = (*watch)->current();
+  ASSERT_TRUE(after.ok());
+  EXPECT_NE(after->get(), before->get());
+  EXPECT_GT(rev(**after, "britain"), rev(**before, "britain"));
+}
+
 TEST_F(RevisionsTest, AWriteFromAnotherConnectionIsSeen) {
   create_game_or_fail("britain");
   auto watch = RevisionWatch::open(db_path());
