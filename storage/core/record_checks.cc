@@ -55,15 +55,6 @@ Status check_engine_script(const std::string& source, const std::string& sha256,
   return Status::Ok();
 }
 
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
-}
-
 std::vector<std::string> split_lines(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;

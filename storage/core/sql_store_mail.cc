@@ -61,16 +61,6 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   return m;
 }
 
-Result<std::vector<InboxMessage>> inbox_rows(const sql::Rows& r) {
-  std::vector<InboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
-    ADJ_TRY(InboxMessage m, inbox_from_row(r, i));
-    out.push_back(std::move(m));
-  }
-  return out;
-}
-
 OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   OutboxMessage m;
   m.id = r.int64(row, 0);
@@ -90,9 +80,7 @@ OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
 // The messages a claim's rows (kOutboxColumns) hold, in the order claim() returns them: mail to
 // players first, then by due time, then by id.
 std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
+  std::vector<OutboxMessage> out = sql::map_rows(r, outbox_from_row);
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
     const auto anonymous = [](const OutboxMessage& m) {
       return m.kind == "refusal" || m.kind == "help";
@@ -110,8 +98,7 @@ Status SqlStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   ADJ_RETURN_IF_ERROR(session().overwrite_freed(true));
   auto n = session().run("UPDATE inbox SET raw = ? WHERE id = ?", {sql::Param::bytes(raw), id});
   Status off = session().overwrite_freed(false);
-  if (!n.ok()) return n.status();
-  if (*n == 0) return Status::NotFound(inbox_not_found(id));
+  ADJ_RETURN_IF_ERROR(sql::changed_or(n, Status::NotFound(inbox_not_found(id))));
   return off;
 }
 
@@ -199,7 +186,7 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_in_state(const std::string& st
   ADJ_TRY(const sql::Rows r,
           session().query(std::string(kInboxSelect) + "WHERE state = ? ORDER BY id LIMIT ?",
                           {state, std::max(limit, 0)}));
-  return inbox_rows(r);
+  return sql::map_rows(r, inbox_from_row);
 }
 
 Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state, int limit,
@@ -209,7 +196,7 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state,
                               "WHERE CAST(?1 AS TEXT) = '' OR state = ?1 ORDER BY id " +
                               (newest_first ? "DESC" : "ASC") + " LIMIT ?2",
                           {state, std::max(limit, 0)}));
-  return inbox_rows(r);
+  return sql::map_rows(r, inbox_from_row);
 }
 
 Result<InboxUsage> SqlStore::inbox_usage(std::string_view match, const std::string& key,
@@ -255,11 +242,9 @@ Result<std::vector<GameStorage>> SqlStore::storage_by_game() {
                               "FROM games g ORDER BY g.id" +
                               std::string(session().bytewise()),
                           {}));
-  std::vector<GameStorage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i)
-    out.push_back({r.text(i, 0), r.int64(i, 1), r.int64(i, 2), r.int64(i, 3)});
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
+    return GameStorage{r.text(i, 0), r.int64(i, 1), r.int64(i, 2), r.int64(i, 3)};
+  });
 }
 
 Result<InboxMessage> SqlStore::inbox_message(std::int64_t id) {
@@ -316,10 +301,9 @@ Result<bool> SqlStore::lease_inbox(std::int64_t id, const std::string& holder, U
 Result<std::vector<InboxLease>> SqlStore::inbox_leases() {
   ADJ_TRY(const sql::Rows r,
           session().query("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id", {}));
-  std::vector<InboxLease> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1), r.int64(i, 2)});
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
+    return InboxLease{r.int64(i, 0), r.text(i, 1), r.int64(i, 2)};
+  });
 }
 
 Status SqlStore::release_inbox(std::int64_t id, const std::string& holder) {
@@ -403,10 +387,7 @@ Result<std::vector<OutboxMessage>> SqlStore::outbox(const std::string& game, int
                               " FROM outbox WHERE CAST(?1 AS TEXT) = '' OR game_id = ?1 "
                               "ORDER BY id DESC LIMIT ?2",
                           {game, std::max(limit, 0)}));
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
-  return out;
+  return sql::map_rows(r, outbox_from_row);
 }
 
 Result<OutboxMessage> SqlStore::outbox_message(std::int64_t id) {

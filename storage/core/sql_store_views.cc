@@ -198,15 +198,12 @@ Result<std::vector<Area>> SqlStore::area_names(const std::string& game, std::opt
                                              "game_id = ? ORDER BY code" +
                                                  std::string(session().bytewise()),
                                              {game}));
-  std::vector<Area> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Area a;
     a.code = r.text(i, 0);
     a.name = r.text(i, 1);
-    out.push_back(std::move(a));
-  }
-  return out;
+    return a;
+  });
 }
 
 Status SqlStore::reindex_open_state(const std::string& game) {

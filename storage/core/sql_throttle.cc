@@ -4,11 +4,11 @@
 #include <limits>
 #include <map>
 
+#include "storage/core/codec.h"
 #include "storage/core/record_checks.h"
 
 namespace adj {
 
-using store_checks::join_lines;
 using store_checks::split_lines;
 using store_checks::valid_throttle_key;
 
@@ -88,7 +88,7 @@ Status sql_update_throttle(sql::Session& s, const std::vector<std::string>& keys
                     "trusted = ?, recent = ? WHERE key = ?",
                     {t.failures, std::int64_t{t.window_start}, std::int64_t{t.last_failure},
                      t.lockouts, std::int64_t{t.locked_until}, t.total_failures,
-                     join_lines(t.trusted), join_lines(t.recent), keys[i]}));
+                     lines_to_text(t.trusted), lines_to_text(t.recent), keys[i]}));
       if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
     }
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
