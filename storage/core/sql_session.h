@@ -147,6 +147,9 @@ class Session {
     return run(sql, std::span<const Param>(params.begin(), params.size()));
   }
 
+  // Runs one or more ';'-separated statements without parameters (a migration), discarding rows.
+  virtual Status exec(std::string_view script) = 0;
+
   // A BulkInsert of rows into `table`'s `columns` (comma-separated); both are SQL the caller
   // wrote, never input. REQUIRES: inside a WriteTx; on PostgreSQL, no other statement on the
   // session between its finish() and the first statement that depends on the rows.

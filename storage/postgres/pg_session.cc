@@ -10,42 +10,6 @@
 namespace adj::pg {
 namespace {
 
-// PostgreSQL type oids (pg_type.dat).
-constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
-                   kFloat8 = 701;
-
-class PgRows final : public sql::RowSource {
- public:
-  explicit PgRows(Rows r) : r_(std::move(r)) {}
-  int size() const override { return r_.size(); }
-  int columns() const override { return r_.columns(); }
-  sql::Param::Kind kind(int row, int col) const override {
-    if (r_.is_null(row, col)) return sql::Param::Kind::kNull;
-    switch (r_.column_type(col)) {
-      case kBool:
-      case kInt2:
-      case kInt4:
-      case kInt8:
-        return sql::Param::Kind::kInt;
-      case kFloat4:
-      case kFloat8:
-        return sql::Param::Kind::kReal;
-      case kBytea:
-        return sql::Param::Kind::kBytes;
-      default:
-        return sql::Param::Kind::kText;
-    }
-  }
-  bool is_null(int row, int col) const override { return r_.is_null(row, col); }
-  std::int64_t int64(int row, int col) const override { return r_.int64(row, col); }
-  double float64(int row, int col) const override { return r_.float64(row, col); }
-  std::string text(int row, int col) const override { return r_.text(row, col); }
-  std::vector<std::uint8_t> bytes(int row, int col) const override { return r_.bytes(row, col); }
-
- private:
-  Rows r_;
-};
-
 // The rows as COPY text, kept until stream() or finish() starts the COPY (pg_copy_in.h).
 class PgBulkInsert final : public sql::BulkInsert {
  public:
@@ -100,7 +64,7 @@ class PgCursor final : public sql::Cursor {
   PgCursor& operator=(const PgCursor&) = delete;
   Result<sql::Rows> next(int max_rows) override {
     ADJ_TRY(Rows r, conn_.query("FETCH " + std::to_string(max_rows) + " FROM " + name_));
-    return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+    return sql::Rows(std::make_unique<Rows>(std::move(r)));
   }
 
  private:
@@ -204,7 +168,7 @@ Result<Rows> PgSession::pg_query(std::string_view sql, std::span<const sql::Para
 
 Result<sql::Rows> PgSession::query(std::string_view sql, std::span<const sql::Param> params) {
   ADJ_TRY(Rows r, pg_query(sql, params));
-  return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+  return sql::Rows(std::make_unique<Rows>(std::move(r)));
 }
 
 Result<std::int64_t> PgSession::run(std::string_view sql, std::span<const sql::Param> params) {
@@ -218,24 +182,24 @@ bool PgSession::retryable(const Status& s) const {
 }
 
 Status PgSession::begin_write() {
-  if (tx_) return Status::Internal("postgresql: a write transaction is already open");
-  ADJ_TRY(auto tx, Transaction::begin(conn_));
-  tx_.emplace(std::move(tx));
+  if (writing_) return Status::Internal("postgresql: a write transaction is already open");
+  ADJ_RETURN_IF_ERROR(conn_.exec("BEGIN"));
+  writing_ = true;
   return Status::Ok();
 }
 
 Status PgSession::commit() {
-  if (!tx_) return Status::Internal("postgresql: commit without a transaction");
-  Status s = tx_->commit();  // a failed COMMIT has ended the transaction too
-  tx_.reset();
+  if (!writing_) return Status::Internal("postgresql: commit without a transaction");
+  writing_ = false;  // a failed COMMIT has ended the transaction too
+  Status s = conn_.exec("COMMIT");
+  if (!s.ok() && conn_.in_transaction()) (void)conn_.exec("ROLLBACK");
   return s;
 }
 
 Status PgSession::rollback() {
-  if (!tx_) return Status::Ok();
-  Status s = tx_->rollback();
-  tx_.reset();
-  return s;
+  if (!writing_) return Status::Ok();
+  writing_ = false;
+  return conn_.exec("ROLLBACK");
 }
 
 }  // namespace adj::pg

@@ -189,8 +189,6 @@ Result<Statement> Database::prepare(std::string_view sql) {
   return st;
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
-
 std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
 
 bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
@@ -335,45 +333,6 @@ ColumnType Statement::column_type(int index) const {
     default:
       return ColumnType::kNull;
   }
-}
-
-// ---- Transaction -------------------------------------------------------------------------------
-
-namespace {
-
-// BEGIN / COMMIT / ROLLBACK through the statement cache (exec would compile them each time).
-Status run_cached(Database& db, std::string_view sql) {
-  auto st = db.prepare(sql);
-  if (!st.ok()) return st.status();
-  return st->run();
-}
-
-}  // namespace
-
-Result<Transaction> Transaction::begin(Database& db) {
-  ADJ_RETURN_IF_ERROR(run_cached(db, "BEGIN IMMEDIATE"));
-  return Transaction(&db);
-}
-
-Transaction::Transaction(Transaction&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
-
-Transaction::~Transaction() {
-  if (db_) (void)rollback();
-}
-
-Status Transaction::commit() {
-  if (!db_) return Status::Internal("sqlite: commit of a finished transaction");
-  ADJ_RETURN_IF_ERROR(run_cached(*db_, "COMMIT"));
-  db_ = nullptr;
-  return Status::Ok();
-}
-
-Status Transaction::rollback() {
-  if (!db_) return Status::Internal("sqlite: rollback of a finished transaction");
-  Database* db = std::exchange(db_, nullptr);
-  // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
-  if (!db->in_transaction()) return Status::Ok();
-  return run_cached(*db, "ROLLBACK");
 }
 
 }  // namespace adj::sqlite

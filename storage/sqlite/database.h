@@ -3,8 +3,8 @@
 // SQL that failed. Nothing here throws.
 //
 // Thread-safety: a Database and everything made from it are used by one thread at a time (one
-// connection per thread). Lifetime: Statements and Transactions refer to their Database, which
-// must outlive them.
+// connection per thread). Lifetime: Statements refer to their Database, which must outlive them.
+// Transactions are the session's (storage/sqlite/sqlite_session.h).
 //
 // Statement cache: prepare() hands out a compiled statement kept from an earlier prepare() of the
 // same SQL text when one is idle, and a Statement going out of scope is reset, its bindings
@@ -74,7 +74,6 @@ class Database {
   // Compiles exactly one statement. Internal when `sql` holds more than one.
   Result<Statement> prepare(std::string_view sql);
 
-  std::int64_t last_insert_rowid() const;
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
   std::int64_t changes() const;
   // True while a transaction is open on this connection.
@@ -144,27 +143,6 @@ class Statement {
   std::string sql_;  // the cache key, and for error messages
   StatementCache* cache_ = nullptr;
   Status bind_error_;
-};
-
-// A write transaction: BEGIN IMMEDIATE on begin(), ROLLBACK on destruction unless committed.
-// Declare it before the Statements it covers, so they are finalized first.
-class Transaction {
- public:
-  static Result<Transaction> begin(Database& db);
-
-  Transaction(Transaction&& other) noexcept;
-  Transaction& operator=(Transaction&&) = delete;
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction();
-
-  // On failure the transaction stays open and is rolled back on destruction.
-  Status commit();
-  Status rollback();
-
- private:
-  explicit Transaction(Database* db) : db_(db) {}
-  Database* db_ = nullptr;  // null once committed, rolled back or moved from
 };
 
 }  // namespace adj::sqlite

@@ -195,24 +195,25 @@ Result<std::int64_t> SqliteSession::run(std::string_view sql, std::span<const sq
 }
 
 Status SqliteSession::begin_write() {
-  if (tx_) return Status::Internal("sqlite: a write transaction is already open");
-  ADJ_TRY(auto tx, Transaction::begin(db_));
-  tx_.emplace(std::move(tx));
+  if (writing_) return Status::Internal("sqlite: a write transaction is already open");
+  ADJ_RETURN_IF_ERROR(run("BEGIN IMMEDIATE", {}).status());
+  writing_ = true;
   return Status::Ok();
 }
 
 Status SqliteSession::commit() {
-  if (!tx_) return Status::Internal("sqlite: commit without a transaction");
-  ADJ_RETURN_IF_ERROR(tx_->commit());
-  tx_.reset();
+  if (!writing_) return Status::Internal("sqlite: commit without a transaction");
+  ADJ_RETURN_IF_ERROR(run("COMMIT", {}).status());  // on failure still open, for rollback()
+  writing_ = false;
   return Status::Ok();
 }
 
 Status SqliteSession::rollback() {
-  if (!tx_) return Status::Ok();
-  Status s = tx_->rollback();
-  tx_.reset();
-  return s;
+  if (!writing_) return Status::Ok();
+  writing_ = false;
+  // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
+  if (!db_.in_transaction()) return Status::Ok();
+  return run("ROLLBACK", {}).status();
 }
 
 }  // namespace adj::sqlite

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/sqlite/sqlite_session.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::sqlite {
@@ -233,8 +234,9 @@ TEST_F(DatabaseTest, PrepareRefusesTwoStatements) {
 
 TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
+  SqliteSession session(*db_);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok()) << tx.status().to_string();
     EXPECT_TRUE(db_->in_transaction());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (1)").ok());
@@ -242,7 +244,7 @@ TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   EXPECT_FALSE(db_->in_transaction());
   EXPECT_EQ(count("t"), 0);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (2)").ok());
     ASSERT_TRUE(tx->commit().ok());
@@ -250,7 +252,7 @@ TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   }
   EXPECT_EQ(count("t"), 1);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (3)").ok());
     EXPECT_TRUE(tx->rollback().ok());
@@ -263,9 +265,10 @@ TEST_F(DatabaseTest, SecondWriterWaitsThenGivesUp) {
   auto other = Database::open(dir_.file("t.db"));
   ASSERT_TRUE(other.ok());
   ASSERT_TRUE(other->exec("PRAGMA busy_timeout=50").ok());
-  auto tx = Transaction::begin(*db_);
+  SqliteSession mine(*db_), theirs(*other);
+  auto tx = sql::WriteTx::begin(mine);
   ASSERT_TRUE(tx.ok());
-  auto blocked = Transaction::begin(*other);
+  auto blocked = sql::WriteTx::begin(theirs);
   ASSERT_FALSE(blocked.ok());
   EXPECT_EQ(blocked.status().code(), StatusCode::kIOError) << blocked.status().to_string();
   EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)
