@@ -345,4 +345,7 @@ class SqlStore : public Store {
   Result<std::int64_t> insert_notice(const Notice& n);
 };
 
+// The table `revisions` (migration 0013) as a RevisionMap, "*" the sum of its rows.
+Result<std::shared_ptr<const RevisionMap>> read_revisions(sql::Session& s);
+
 }  // namespace adj

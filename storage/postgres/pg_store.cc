@@ -30,16 +30,8 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   ADJ_TRY(auto stamp, conn_.query("SELECT coalesce(sum(rev), 0)::bigint FROM revisions"));
   const std::int64_t site = stamp.int64(0, 0);
   if (revisions_ && site == revision_stamp_) return revisions_;
-  ADJ_TRY(auto rows, conn_.query("SELECT scope, rev FROM revisions"));
-  auto map = std::make_shared<RevisionMap>();
-  std::int64_t sum = 0;
-  for (int i = 0; i < rows.size(); ++i) {
-    (*map)[rows.text(i, 0)] = rows.int64(i, 1);
-    sum += rows.int64(i, 1);
-  }
-  (*map)["*"] = sum;
-  revision_stamp_ = sum;
-  revisions_ = std::move(map);
+  ADJ_TRY(revisions_, read_revisions(session_));
+  revision_stamp_ = revisions_->at("*");
   return revisions_;
 }
 

@@ -9,11 +9,7 @@
 namespace adj {
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
-  ADJ_TRY(auto db, sqlite::Database::open(path));
-  ADJ_TRY(auto migrations, sqlite::bundled_migrations());
-  auto version = sqlite::migrate(db, migrations);
-  if (!version.ok())
-    return Status(version.status().code(), path + ": " + version.status().message());
+  ADJ_TRY(auto db, sqlite::open_migrated(path));
   return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), path));
 }
 
@@ -31,13 +27,15 @@ Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
   return watch_->current();
 }
 
+Status SqliteStore::open_throttle() {
+  if (throttle_) return Status::Ok();
+  ADJ_TRY(throttle_, SqliteThrottleStore::open(path_));
+  return Status::Ok();
+}
+
 Result<std::vector<ThrottleState>> SqliteStore::throttle_states(
     const std::vector<std::string>& keys) {
-  if (!throttle_) {
-    auto t = SqliteThrottleStore::open(path_);
-    if (!t.ok()) return t.status();
-    throttle_ = std::move(t).value();
-  }
+  ADJ_RETURN_IF_ERROR(open_throttle());
   return throttle_->throttle_states(keys);
 }
 
@@ -45,11 +43,7 @@ Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
                                     const std::function<void(std::vector<ThrottleState>&)>& change,
                                     std::int64_t now, std::int64_t forget_before,
                                     std::size_t max_rows) {
-  if (!throttle_) {
-    auto t = SqliteThrottleStore::open(path_);
-    if (!t.ok()) return t.status();
-    throttle_ = std::move(t).value();
-  }
+  ADJ_RETURN_IF_ERROR(open_throttle());
   return throttle_->update_throttle(keys, change, now, forget_before, max_rows);
 }
 

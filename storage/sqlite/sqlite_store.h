@@ -70,6 +70,8 @@ class SqliteStore final : public SqlStore {
   Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& game) override;
 
   sql::Session& session() override { return session_; }
+  // throttle_, opened on first use.
+  Status open_throttle();
 
   sqlite::Database db_;
   sqlite::SqliteSession session_{db_};

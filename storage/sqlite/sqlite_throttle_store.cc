@@ -6,11 +6,7 @@
 namespace adj {
 
 Result<std::unique_ptr<SqliteThrottleStore>> SqliteThrottleStore::open(const std::string& path) {
-  ADJ_TRY(auto db, sqlite::Database::open(path));
-  ADJ_TRY(auto migrations, sqlite::bundled_migrations());
-  auto version = sqlite::migrate(db, migrations);
-  if (!version.ok())
-    return Status(version.status().code(), path + ": " + version.status().message());
+  ADJ_TRY(auto db, sqlite::open_migrated(path));
   return std::unique_ptr<SqliteThrottleStore>(new SqliteThrottleStore(std::move(db)));
 }
 
