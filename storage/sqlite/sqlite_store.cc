@@ -4,7 +4,6 @@
 
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/revision_watch.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
 
 namespace adj {
 
@@ -27,24 +26,12 @@ Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
   return watch_->current();
 }
 
-Status SqliteStore::open_throttle() {
-  if (throttle_) return Status::Ok();
-  ADJ_TRY(throttle_, SqliteThrottleStore::open(path_));
-  return Status::Ok();
-}
-
-Result<std::vector<ThrottleState>> SqliteStore::throttle_states(
-    const std::vector<std::string>& keys) {
-  ADJ_RETURN_IF_ERROR(open_throttle());
-  return throttle_->throttle_states(keys);
-}
-
-Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
-                                    const std::function<void(std::vector<ThrottleState>&)>& change,
-                                    std::int64_t now, std::int64_t forget_before,
-                                    std::size_t max_rows) {
-  ADJ_RETURN_IF_ERROR(open_throttle());
-  return throttle_->update_throttle(keys, change, now, forget_before, max_rows);
+Result<sql::Session*> SqliteStore::throttle_session() {
+  if (!throttle_) {
+    ADJ_TRY(throttle_db_, sqlite::open_migrated(path_));
+    throttle_.emplace(*throttle_db_);
+  }
+  return &*throttle_;
 }
 
 Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
