@@ -332,6 +332,9 @@ class SqlStore : public Store {
   Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
                                   const std::vector<std::string>& areas,
                                   std::vector<std::string> players);
+  // The row (open turn, indexed turn, head) of `game`'s open-state index when it is current for
+  // `turn` (the open turn when nullopt); no row when it is not; NotFound for an unknown game.
+  Result<sql::Rows> indexed_head(const std::string& game, std::optional<int> turn);
   // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
   static Result<Json> view_head(const std::string& text, const std::string& where);
   // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
