@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "base/log_escape.h"
 #include "storage/postgres/pg_copy_in.h"
 
 namespace adj::pg {
@@ -91,35 +92,11 @@ Result<std::unique_ptr<sql::Cursor>> PgSession::open_cursor(std::string_view sel
 std::string storable_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
+  for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    if (c >= 0x01 && c < 0x80)
-      n = 1;
-    else if (c >= 0xC2 && c <= 0xDF)
-      n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-      n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-      n = 4;
-    bool ok = n > 0 && i + n <= s.size();
-    for (std::size_t k = 1; ok && k < n; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok && n >= 3) {
-      const auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if (c == 0xE0 && c1 < 0xA0) ok = false;   // overlong
-      if (c == 0xED && c1 >= 0xA0) ok = false;  // surrogates
-      if (c == 0xF0 && c1 < 0x90) ok = false;   // overlong
-      if (c == 0xF4 && c1 >= 0x90) ok = false;  // past U+10FFFF
-    }
-    if (ok) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i += 1;
-    }
+    const std::size_t n = c == 0 ? 0 : c < 0x80 ? 1 : utf8_sequence_length(s, i);
+    out.append(n ? s.substr(i, n) : "\xEF\xBF\xBD");  // U+FFFD for a NUL or a stray byte
+    i += n ? n : 1;
   }
   return out;
 }

@@ -38,6 +38,21 @@ class PgDatabaseTest : public ::testing::Test {
   std::string conninfo_;
 };
 
+// Text from outside as PostgreSQL TEXT can hold it (PgSession::outside_text): well-formed UTF-8
+// kept, each NUL and each byte of a malformed sequence one U+FFFD.
+TEST(PgStorableText, KeepsWellFormedUtf8AndReplacesEveryOtherByte) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(storable_text("plain \xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E"),
+            "plain \xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E");
+  EXPECT_EQ(storable_text(std::string("a\0b", 3)), "a" + r + "b");
+  EXPECT_EQ(storable_text("\xC0\xAF"), r + r);                  // overlong, two bytes
+  EXPECT_EQ(storable_text("\xE0\x80\xAF"), r + r + r);          // overlong, three bytes
+  EXPECT_EQ(storable_text("\xED\xA0\x80"), r + r + r);          // a surrogate
+  EXPECT_EQ(storable_text("\xF4\x90\x80\x80"), r + r + r + r);  // past U+10FFFF
+  EXPECT_EQ(storable_text("x\xE2\x82"), "x" + r + r);           // cut short
+  EXPECT_EQ(storable_text("\xFF\xF0\x9F\x98\x80"), r + "\xF0\x9F\x98\x80");
+}
+
 TEST_F(PgDatabaseTest, ParamsRoundTripAndBytesAreExact) {
   Connection c = connect();
   std::vector<std::uint8_t> all(256);
