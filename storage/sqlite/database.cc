@@ -232,43 +232,28 @@ void Statement::keep_bind_error(int rc) {
     bind_error_ = sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
 }
 
-Statement& Statement::bind_int64(int index, std::int64_t value) {
-  keep_bind_error(sqlite3_bind_int64(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_int(int index, int value) {
-  keep_bind_error(sqlite3_bind_int(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_double(int index, double value) {
-  keep_bind_error(sqlite3_bind_double(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_text(int index, std::string_view value) {
-  const char* data = value.data() ? value.data() : kEmpty;
-  keep_bind_error(
-      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
-  return *this;
-}
-
-Statement& Statement::bind_text_in_place(int index, std::string_view value) {
-  const char* data = value.data() ? value.data() : kEmpty;
-  keep_bind_error(
-      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_STATIC, SQLITE_UTF8));
-  return *this;
-}
-
-Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> value) {
-  const void* data = value.data() ? static_cast<const void*>(value.data()) : kEmpty;
-  keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, value.size(), SQLITE_TRANSIENT));
-  return *this;
-}
-
-Statement& Statement::bind_null(int index) {
-  keep_bind_error(sqlite3_bind_null(stmt_, index));
+Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
+  const std::string_view bytes = value.as_text();
+  const void* data = bytes.data() ? bytes.data() : kEmpty;
+  const auto keep = in_place ? SQLITE_STATIC : SQLITE_TRANSIENT;
+  switch (value.kind()) {
+    case sql::Param::Kind::kNull:
+      keep_bind_error(sqlite3_bind_null(stmt_, index));
+      break;
+    case sql::Param::Kind::kInt:
+      keep_bind_error(sqlite3_bind_int64(stmt_, index, value.as_int()));
+      break;
+    case sql::Param::Kind::kReal:
+      keep_bind_error(sqlite3_bind_double(stmt_, index, value.as_real()));
+      break;
+    case sql::Param::Kind::kText:
+      keep_bind_error(sqlite3_bind_text64(stmt_, index, static_cast<const char*>(data),
+                                          bytes.size(), keep, SQLITE_UTF8));
+      break;
+    case sql::Param::Kind::kBytes:
+      keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), keep));
+      break;
+  }
   return *this;
 }
 
@@ -299,8 +284,6 @@ bool Statement::column_is_null(int index) const {
 }
 
 std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(stmt_, index); }
-
-int Statement::column_int(int index) const { return sqlite3_column_int(stmt_, index); }
 
 double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
 

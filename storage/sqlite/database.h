@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/core/sql_session.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -94,9 +95,9 @@ class Database {
 
 // A prepared statement. Move-only; finalized on destruction.
 //
-// Binding is 1-based and chainable: `st.bind_text(1, id).bind_int(2, turn);`. A bind failure
-// (bad index, out of memory) is kept and returned by the next step() or run(), so call sites
-// check one Status. Text and blobs are copied.
+// Binding is 1-based and chainable: `st.bind(1, id).bind(2, turn);`. A bind failure (bad index,
+// out of memory) is kept and returned by the next step() or run(), so call sites check one
+// Status.
 class Statement {
  public:
   Statement(Statement&& other) noexcept;
@@ -105,15 +106,10 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
   ~Statement();
 
-  Statement& bind_int64(int index, std::int64_t value);
-  Statement& bind_int(int index, int value);
-  Statement& bind_double(int index, double value);
-  Statement& bind_text(int index, std::string_view value);
-  // As bind_text without the copy: SQLite reads `value` where it is. REQUIRES: it stays alive and
-  // unchanged until reset() (or the Statement's end); for big texts written once.
-  Statement& bind_text_in_place(int index, std::string_view value);
-  Statement& bind_blob(int index, std::span<const std::uint8_t> value);
-  Statement& bind_null(int index);
+  // NULL, an integer, a real, a text or bytes (a BLOB), as `value` is. Texts and bytes are
+  // copied, unless `in_place`: SQLite then reads them where they are (REQUIRES: they stay alive
+  // and unchanged until reset() or the Statement's end; for big texts written once).
+  Statement& bind(int index, const sql::Param& value, bool in_place = false);
 
   // Advances: true when a row is available, false when the statement is done.
   Result<bool> step();
@@ -125,7 +121,6 @@ class Statement {
   // Column getters for the current row; `index` is 0-based. NULL reads as 0 / "" / empty.
   bool column_is_null(int index) const;
   std::int64_t column_int64(int index) const;
-  int column_int(int index) const;
   double column_double(int index) const;
   std::string column_text(int index) const;
   std::vector<std::uint8_t> column_blob(int index) const;

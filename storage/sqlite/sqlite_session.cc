@@ -73,30 +73,10 @@ class SqliteRows final : public sql::RowSource {
   std::vector<Cell> cells_;
 };
 
+// Binds `params` in order, read where they are (they outlive the statement's run).
 void bind_all(Statement& st, std::span<const sql::Param> params) {
-  int i = 1;
-  for (const auto& p : params) {
-    switch (p.kind()) {
-      case sql::Param::Kind::kNull:
-        st.bind_null(i);
-        break;
-      case sql::Param::Kind::kInt:
-        st.bind_int64(i, p.as_int());
-        break;
-      case sql::Param::Kind::kReal:
-        st.bind_double(i, p.as_real());
-        break;
-      case sql::Param::Kind::kText:
-        st.bind_text_in_place(i, p.as_text());
-        break;
-      case sql::Param::Kind::kBytes: {
-        const std::string_view b = p.as_text();
-        st.bind_blob(i, {reinterpret_cast<const std::uint8_t*>(b.data()), b.size()});
-        break;
-      }
-    }
-    ++i;
-  }
+  for (std::size_t i = 0; i < params.size(); ++i)
+    st.bind(static_cast<int>(i + 1), params[i], /*in_place=*/true);
 }
 
 // Steps `st` for at most `max_rows` rows (all when negative), read into memory.

@@ -38,7 +38,7 @@ class DatabaseTest : public ::testing::Test {
     if (!st.ok()) return -1;
     auto row = st->step();
     EXPECT_TRUE(row.ok() && *row);
-    return st->column_int(0);
+    return st->column_int64(0);
   }
 
   adj::testing::TempDir dir_;
@@ -60,7 +60,7 @@ TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
   auto st = full->prepare("PRAGMA synchronous");
   ASSERT_TRUE(st.ok());
   ASSERT_TRUE(*st->step());
-  EXPECT_EQ(st->column_int(0), 2);             // FULL
+  EXPECT_EQ(st->column_int64(0), 2);           // FULL
   EXPECT_EQ(pragma_text("synchronous"), "1");  // the earlier connection keeps NORMAL
 }
 
@@ -79,7 +79,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     auto st = db_->prepare("SELECT 40 + 2");
     ASSERT_TRUE(st.ok());
     ASSERT_TRUE(*st->step());
-    EXPECT_EQ(st->column_int(0), 42);
+    EXPECT_EQ(st->column_int64(0), 42);
   }
   EXPECT_EQ(statements_on(*db_), before + 1);
   {
@@ -89,7 +89,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     ASSERT_TRUE(a.ok() && b.ok());
     ASSERT_TRUE(*a->step());
     ASSERT_TRUE(*b->step());
-    EXPECT_EQ(a->column_int(0) + b->column_int(0), 84);
+    EXPECT_EQ(a->column_int64(0) + b->column_int64(0), 84);
   }
   EXPECT_EQ(statements_on(*db_), before + 2);
 }
@@ -100,9 +100,9 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
   {
     auto st = db_->prepare(sql);
     ASSERT_TRUE(st.ok());
-    st->bind_int(1, 2);
+    st->bind(1, 2);
     ASSERT_TRUE(*st->step());  // left in the middle of its rows
-    EXPECT_EQ(st->column_int(0), 2);
+    EXPECT_EQ(st->column_int64(0), 2);
   }
   auto again = db_->prepare(sql);
   ASSERT_TRUE(again.ok());
@@ -110,9 +110,9 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
   ASSERT_TRUE(row.ok()) << row.status().to_string();
   EXPECT_FALSE(*row);
   again->reset();
-  again->bind_int(1, 1);
+  again->bind(1, 1);
   ASSERT_TRUE(*again->step());
-  EXPECT_EQ(again->column_int(0), 1);  // from the first row, not where the last use stopped
+  EXPECT_EQ(again->column_int64(0), 1);  // from the first row, not where the last use stopped
 }
 
 TEST_F(DatabaseTest, CachedStatementSeesSchemaChanges) {
@@ -146,18 +146,18 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
   {
     auto ins = db_->prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)");
     ASSERT_TRUE(ins.ok()) << ins.status().to_string();
-    ins->bind_int64(1, std::numeric_limits<std::int64_t>::min())
-        .bind_double(2, -0.125)
-        .bind_text(3, text)
-        .bind_blob(4, blob)
-        .bind_null(5);
+    ins->bind(1, std::numeric_limits<std::int64_t>::min())
+        .bind(2, -0.125)
+        .bind(3, text)
+        .bind(4, sql::Param::bytes(blob))
+        .bind(5, sql::Param());
     ASSERT_TRUE(ins->run().ok());
     ins->reset();
-    ins->bind_int(1, 7)
-        .bind_double(2, 1e300)
-        .bind_text(3, std::string_view())
-        .bind_blob(4, {})
-        .bind_text(5, "x");
+    ins->bind(1, 7)
+        .bind(2, 1e300)
+        .bind(3, std::string_view())
+        .bind(4, sql::Param::bytes(std::string_view()))
+        .bind(5, "x");
     ASSERT_TRUE(ins->run().ok());
   }
   auto sel = db_->prepare("SELECT i, d, s, b, n FROM t ORDER BY rowid");
@@ -173,7 +173,7 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
   EXPECT_EQ(sel->column_text(4), "");
   row = sel->step();
   ASSERT_TRUE(row.ok() && *row);
-  EXPECT_EQ(sel->column_int(0), 7);
+  EXPECT_EQ(sel->column_int64(0), 7);
   EXPECT_EQ(sel->column_double(1), 1e300);
   EXPECT_FALSE(sel->column_is_null(2));
   EXPECT_EQ(sel->column_text(2), "");
@@ -188,16 +188,16 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
 TEST_F(DatabaseTest, BindErrorIsReportedByStep) {
   auto st = db_->prepare("SELECT ?");
   ASSERT_TRUE(st.ok());
-  st->bind_int(5, 1);  // no such parameter
+  st->bind(5, 1);  // no such parameter
   auto row = st->step();
   ASSERT_FALSE(row.ok());
   EXPECT_EQ(row.status().code(), StatusCode::kInternal);
   EXPECT_NE(row.status().message().find("SELECT ?"), std::string::npos) << row.status().message();
   st->reset();  // clears the kept error
-  st->bind_int(1, 9);
+  st->bind(1, 9);
   row = st->step();
   ASSERT_TRUE(row.ok() && *row) << row.status().to_string();
-  EXPECT_EQ(st->column_int(0), 9);
+  EXPECT_EQ(st->column_int64(0), 9);
 }
 
 TEST_F(DatabaseTest, ErrorsCarryTheMessageAndTheSql) {
