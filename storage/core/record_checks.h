@@ -18,6 +18,11 @@ namespace adj::store_checks {
 Status check_schedule(const Schedule& s);
 // GameStore::commit_turn's consistency of `c` with `game` (InvalidArgument).
 Status check_commit(const std::string& game, const TurnCommit& c);
+// InvalidArgument unless report `r` of a commit of `game`'s `turn` is for that turn.
+Status check_report_turn(const std::string& game, int turn, const ReportRecord& r);
+// InvalidArgument unless an audit entry (AdminStore, the host audit log) names its actor and
+// action.
+Status check_audit_entry(const AuditEntry& e);
 // MailStore inbox states: "new", "processed", "failed".
 bool valid_inbox_state(const std::string& s);
 // PressStore levels: "none", "public", "private", "anonymous".

@@ -68,8 +68,7 @@ Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
 }
 
 Status SqlStore::append_audit(const AuditEntry& e) {
-  if (e.actor.empty() || e.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "audit detail"));
   return sql::changed_or(
       session().run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "

@@ -110,11 +110,8 @@ Status SqlStore::revoke_tokens(const std::string& game, const std::string& playe
 }
 
 Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
-  ADJ_TRY(const sql::Rows r, session().query("SELECT game_id, player FROM player_token_hashes "
-                                             "WHERE token_hash = ?1",
-                                             {token_hash}));
-  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
-  return std::make_pair(r.text(0, 0), r.text(0, 1));
+  ADJ_TRY(TokenRecord t, token_record(token_hash));
+  return std::make_pair(std::move(t.game), std::move(t.player));
 }
 
 Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {

@@ -45,8 +45,7 @@ Status SqlStore::refuse_archived(const std::string& game, const std::string& wha
 }
 
 Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditEntry& record) {
-  if (record.actor.empty() || record.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(record));
   sql::Session& s = session();
   return sql::with_retry(s, [&]() -> Result<GameDeletion> {
     ADJ_TRY(auto tx, sql::WriteTx::begin(s));
@@ -125,8 +124,7 @@ Status SqlStore::set_archived(const std::string& game, std::optional<UnixTime> a
 }
 
 Status SqlStore::append_host_audit(const AuditEntry& e) {
-  if (e.actor.empty() || e.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
   return session()
       .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",

@@ -38,15 +38,11 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   m.message_id = r.text(row, 1);
   m.channel = r.text(row, 2);
   m.envelope_from = r.text(row, 3);
-  ADJ_TRY(Json to,
-          json_from_text(r.text(row, 4), "envelope of inbox message " + std::to_string(m.id)));
-  if (!to.is_array())
-    return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
-                              " is not a list");
+  const std::string envelope = "envelope of inbox message " + std::to_string(m.id);
+  ADJ_TRY(Json to, json_from_text(r.text(row, 4), envelope));
+  if (!to.is_array()) return Status::Corruption(envelope + " is not a list");
   for (const Json& t : to) {
-    if (!t.is_string())
-      return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
-                                " holds a non-string recipient");
+    if (!t.is_string()) return Status::Corruption(envelope + " holds a non-string recipient");
     m.envelope_to.push_back(t.get<std::string>());
   }
   const std::vector<std::uint8_t> raw = r.bytes(row, 5);
@@ -349,7 +345,7 @@ Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {
           session().query("UPDATE outbox SET state = 'sent', sent_at = ?, lease_until = NULL, "
                           "last_error = '' WHERE id = ? RETURNING kind, raw",
                           {std::int64_t{now}, id}));
-  if (r.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+  if (r.empty()) return Status::NotFound(outbox_not_found(id));
   // A mail that carried a secret or a takeover code keeps only its header once delivered: the
   // credential is then with its recipient, and the database holds it nowhere in clear. In the
   // same transaction, so the body is never left behind.
@@ -376,7 +372,7 @@ Status SqlStore::mark_retry(std::int64_t id, const std::string& error, UnixTime 
                          session().outside_text(error), id}));
   if (n == 0) {
     ADJ_TRY(const sql::Rows exists, session().query("SELECT 1 FROM outbox WHERE id = ?", {id}));
-    if (exists.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+    if (exists.empty()) return Status::NotFound(outbox_not_found(id));
   }
   return Status::Ok();
 }
