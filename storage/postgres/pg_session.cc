@@ -1,7 +1,6 @@
 #include "storage/postgres/pg_session.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -10,49 +9,6 @@
 
 namespace adj::pg {
 namespace {
-
-// The rows as COPY text, kept until stream() or finish() starts the COPY (pg_copy_in.h).
-class PgBulkInsert final : public sql::BulkInsert {
- public:
-  PgBulkInsert(Connection& conn, std::string sql) : copy_(conn, std::move(sql)) {}
-  Status add(std::span<const sql::Param> row) override {
-    for (const sql::Param& p : row) {
-      switch (p.kind()) {
-        case sql::Param::Kind::kNull:
-          copy_.null_field();
-          break;
-        case sql::Param::Kind::kInt:
-          copy_.field(std::to_string(p.as_int()));
-          break;
-        case sql::Param::Kind::kReal: {
-          char buf[40];
-          std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
-          copy_.field(buf);
-          break;
-        }
-        case sql::Param::Kind::kText:
-          copy_.field(p.as_text());
-          break;
-        case sql::Param::Kind::kBytes: {
-          static constexpr char kHex[] = "0123456789abcdef";
-          std::string hex = "\\x";
-          for (unsigned char c : p.as_text()) {
-            hex += kHex[c >> 4];
-            hex += kHex[c & 15];
-          }
-          copy_.field(hex);
-          break;
-        }
-      }
-    }
-    return copy_.end_row();
-  }
-  Status stream() override { return copy_.started() ? Status::Ok() : copy_.start(); }
-  Status finish() override { return copy_.finish(); }
-
- private:
-  CopyIn copy_;
-};
 
 // DECLARE ... NO SCROLL CURSOR, then FETCH; closed on destruction while the transaction lasts.
 class PgCursor final : public sql::Cursor {
@@ -77,7 +33,7 @@ class PgCursor final : public sql::Cursor {
 
 Result<std::unique_ptr<sql::BulkInsert>> PgSession::bulk_insert(std::string_view table,
                                                                 std::string_view columns) {
-  return std::unique_ptr<sql::BulkInsert>(std::make_unique<PgBulkInsert>(
+  return std::unique_ptr<sql::BulkInsert>(std::make_unique<CopyIn>(
       conn_, "COPY " + std::string(table) + "(" + std::string(columns) + ") FROM STDIN"));
 }
 

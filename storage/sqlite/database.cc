@@ -303,18 +303,18 @@ std::vector<std::uint8_t> Statement::column_blob(int index) const {
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
-ColumnType Statement::column_type(int index) const {
+sql::Param::Kind Statement::column_type(int index) const {
   switch (sqlite3_column_type(stmt_, index)) {
     case SQLITE_INTEGER:
-      return ColumnType::kInteger;
+      return sql::Param::Kind::kInt;
     case SQLITE_FLOAT:
-      return ColumnType::kReal;
+      return sql::Param::Kind::kReal;
     case SQLITE_TEXT:
-      return ColumnType::kText;
+      return sql::Param::Kind::kText;
     case SQLITE_BLOB:
-      return ColumnType::kBlob;
+      return sql::Param::Kind::kBytes;
     default:
-      return ColumnType::kNull;
+      return sql::Param::Kind::kNull;
   }
 }
 

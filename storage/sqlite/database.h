@@ -30,9 +30,6 @@ namespace adj::sqlite {
 class Statement;
 struct StatementCache;  // database.cc
 
-// The storage class of a column's value in the current row.
-enum class ColumnType { kInteger, kReal, kText, kBlob, kNull };
-
 // Maps an SQLite result code to a Status:
 //   UNIQUE / PRIMARY KEY constraint -> AlreadyExists;  FOREIGN KEY -> FailedPrecondition;
 //   other constraints -> InvalidArgument;  CORRUPT / NOTADB -> Corruption;
@@ -125,7 +122,8 @@ class Statement {
   std::string column_text(int index) const;
   std::vector<std::uint8_t> column_blob(int index) const;
   int column_count() const;
-  ColumnType column_type(int index) const;
+  // The storage class of the value in the current row: kNull, kInt, kReal, kText or kBytes (BLOB).
+  sql::Param::Kind column_type(int index) const;
 
  private:
   friend class Database;

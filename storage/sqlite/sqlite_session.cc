@@ -89,19 +89,19 @@ Result<sql::Rows> read_rows(Statement& st, int max_rows) {
     columns = st.column_count();
     for (int c = 0; c < columns; ++c) {
       switch (st.column_type(c)) {
-        case ColumnType::kNull:
+        case sql::Param::Kind::kNull:
           cells.emplace_back(std::monostate{});
           break;
-        case ColumnType::kInteger:
+        case sql::Param::Kind::kInt:
           cells.emplace_back(st.column_int64(c));
           break;
-        case ColumnType::kReal:
+        case sql::Param::Kind::kReal:
           cells.emplace_back(st.column_double(c));
           break;
-        case ColumnType::kText:
+        case sql::Param::Kind::kText:
           cells.emplace_back(st.column_text(c));
           break;
-        case ColumnType::kBlob: {
+        case sql::Param::Kind::kBytes: {
           const auto b = st.column_blob(c);
           cells.emplace_back(Blob{std::string(b.begin(), b.end())});
           break;
