@@ -10,7 +10,6 @@
 
 #include <libpq-fe.h>
 
-#include <cstdio>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,14 +31,9 @@ class CopyIn final : public sql::BulkInsert {
           null_field();
           break;
         case sql::Param::Kind::kInt:
-          field(std::to_string(p.as_int()));
+        case sql::Param::Kind::kReal:
+          field(number_text(p));
           break;
-        case sql::Param::Kind::kReal: {
-          char buf[40];
-          std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
-          field(buf);
-          break;
-        }
         case sql::Param::Kind::kText:
           field(p.as_text());
           break;

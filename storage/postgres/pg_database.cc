@@ -72,6 +72,13 @@ std::string without(std::string text, const std::string& secret) {
 
 }  // namespace
 
+std::string number_text(const Param& p) {
+  if (p.kind() == Param::Kind::kInt) return std::to_string(p.as_int());
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
+  return buf;
+}
+
 Status result_status(pg_conn* c, pg_result* r, std::string_view context) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
   std::string msg;
@@ -446,14 +453,9 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   for (std::size_t i = 0; i < params.size(); ++i) {
     switch (params[i].kind()) {
       case Param::Kind::kInt:
-        text[i] = std::to_string(params[i].as_int());
+      case Param::Kind::kReal:
+        text[i] = number_text(params[i]);
         break;
-      case Param::Kind::kReal: {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", params[i].as_real());
-        text[i] = buf;
-        break;
-      }
       case Param::Kind::kText:
         text[i] = std::string(params[i].as_text());
         if (text[i].find('\0') != std::string::npos)

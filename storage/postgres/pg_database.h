@@ -49,6 +49,10 @@ Status result_status(pg_conn* c, pg_result* r, std::string_view context);
 // their decimal text, text, and bytes as bytea (sent in binary).
 using Param = sql::Param;
 
+// The text PostgreSQL reads for an integer or real parameter (decimal; reals to 17 digits).
+// REQUIRES: p.kind() is kInt or kReal.
+std::string number_text(const Param& p);
+
 // The rows of one statement, owned (the libpq result is cleared on destruction), and the
 // sql::RowSource of PgSession's rows. Move-only. Getters take a 0-based row and column; NULL
 // reads as 0 / "" / empty, like sqlite::Statement.
