@@ -4,11 +4,7 @@
 
 namespace adj {
 
-namespace {
-
-// Length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF), or 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i) {
   const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
   const unsigned char c = b(0);
   std::size_t n = 0;
@@ -33,8 +29,6 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
   return n;
 }
 
-}  // namespace
-
 std::string log_escape(std::string_view s, std::size_t max_bytes) {
   static const char* hex = "0123456789abcdef";
   std::string out;
@@ -43,7 +37,7 @@ std::string log_escape(std::string_view s, std::size_t max_bytes) {
   while (i < s.size()) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     std::size_t len = 1;
-    if (c >= 0x80) len = utf8_length(s, i);
+    if (c >= 0x80) len = utf8_sequence_length(s, i);
     if (i + (len ? len : 1) > max_bytes) break;
     if (c >= 0x80 && len > 1) {
       out.append(s.substr(i, len));

@@ -20,4 +20,9 @@ inline constexpr std::size_t kLogValueMax = 256;
 // "..." follows. The result contains no byte below 0x20, no 0x7f and no bare '"'.
 std::string log_escape(std::string_view s, std::size_t max_bytes = kLogValueMax);
 
+// Length of the well-formed UTF-8 sequence of two or more bytes starting at s[i] (RFC 3629: no
+// overlongs, no surrogates, nothing above U+10FFFF), or 0 (also for an ASCII byte).
+// REQUIRES: i < s.size().
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
 }  // namespace adj

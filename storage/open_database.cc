@@ -138,41 +138,41 @@ std::string describe_database(const std::string& db) {
   return db;
 }
 
-Result<std::unique_ptr<Store>> open_database(const std::string& db) {
-  auto target = parse_database(db);
-  if (!target.ok()) return target.status();
-  if (target->backend == DatabaseBackend::kPostgres) {
-    auto store = PgStore::open(target->location);
+namespace {
+
+// The store `target` (parsed from `db`) names, opened and migrated; errors name the database.
+Result<std::unique_ptr<SqlStore>> open_sql_store(const DatabaseTarget& target,
+                                                 const std::string& db) {
+  if (target.backend == DatabaseBackend::kPostgres) {
+    auto store = PgStore::open(target.location);
     if (!store.ok())
       return Status(store.status().code(), "database " + describe_database(db) + ": " +
                                                scrub(store.status().message(), db));
-    return std::unique_ptr<Store>(std::move(store).value());
+    return std::unique_ptr<SqlStore>(std::move(store).value());
   }
-  auto store = SqliteStore::open(target->location);
+  auto store = SqliteStore::open(target.location);
   if (!store.ok())
     return Status(store.status().code(),
-                  "database " + target->location + ": " + store.status().message());
-  return std::unique_ptr<Store>(std::move(store).value());
+                  "database " + target.location + ": " + store.status().message());
+  return std::unique_ptr<SqlStore>(std::move(store).value());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Store>> open_database(const std::string& db) {
+  ADJ_TRY(const DatabaseTarget target, parse_database(db));
+  ADJ_TRY(auto store, open_sql_store(target, db));
+  return std::unique_ptr<Store>(std::move(store));
 }
 
 Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bool must_exist) {
-  auto target = parse_database(db);
-  if (!target.ok()) return target.status();
-  if (target->backend == DatabaseBackend::kPostgres) {
-    auto store = PgStore::open(target->location);
-    if (!store.ok())
-      return Status(store.status().code(), "database " + describe_database(db) + ": " +
-                                               scrub(store.status().message(), db));
-    return sql_table_access(std::move(store).value(), "");
-  }
+  ADJ_TRY(const DatabaseTarget target, parse_database(db));
+  const bool sqlite = target.backend == DatabaseBackend::kSqlite;
   std::error_code ec;
-  if (must_exist && !std::filesystem::exists(target->location, ec))
-    return Status::NotFound("database " + target->location + ": no such file");
-  auto store = SqliteStore::open(target->location);
-  if (!store.ok())
-    return Status(store.status().code(),
-                  "database " + target->location + ": " + store.status().message());
-  return sql_table_access(std::move(store).value(), target->location);
+  if (sqlite && must_exist && !std::filesystem::exists(target.location, ec))
+    return Status::NotFound("database " + target.location + ": no such file");
+  ADJ_TRY(auto store, open_sql_store(target, db));
+  return sql_table_access(std::move(store), sqlite ? target.location : "");
 }
 
 std::string database_file(const std::string& db) {

@@ -31,23 +31,24 @@ bool names_secret(const std::string& column) {
 }
 
 std::string show_cell(const Cell& c) {
-  switch (c.kind) {
+  switch (c.kind()) {
     case Cell::Kind::kNull:
       return "NULL";
     case Cell::Kind::kInt:
-      return std::to_string(c.i);
+      return std::to_string(c.as_int());
     case Cell::Kind::kReal:
-      return std::to_string(c.d);
+      return std::to_string(c.as_real());
     default:
       break;
   }
   // Key text (game ids, player codes); bounded and printable only.
+  const std::string_view s = c.as_text();
   std::string out = "\"";
-  for (std::size_t i = 0; i < c.s.size() && i < 64; ++i) {
-    const unsigned char ch = static_cast<unsigned char>(c.s[i]);
+  for (std::size_t i = 0; i < s.size() && i < 64; ++i) {
+    const unsigned char ch = static_cast<unsigned char>(s[i]);
     out += (ch >= 0x20 && ch < 0x7f && ch != '"') ? static_cast<char>(ch) : '?';
   }
-  if (c.s.size() > 64) out += "...";
+  if (s.size() > 64) out += "...";
   return out + "\"";
 }
 
@@ -179,13 +180,13 @@ Status TableAccess::scan(const std::string& table, const std::vector<std::string
 
 bool same_value(const Cell& a, const Cell& b) {
   using K = Cell::Kind;
-  const bool a_str = a.kind == K::kText || a.kind == K::kBytes;
-  const bool b_str = b.kind == K::kText || b.kind == K::kBytes;
-  if (a_str || b_str) return a_str && b_str && a.s == b.s;
-  if (a.kind == K::kNull || b.kind == K::kNull) return a.kind == b.kind;
-  if (a.kind == K::kInt && b.kind == K::kInt) return a.i == b.i;
-  const double x = a.kind == K::kInt ? static_cast<double>(a.i) : a.d;
-  const double y = b.kind == K::kInt ? static_cast<double>(b.i) : b.d;
+  const bool a_str = a.kind() == K::kText || a.kind() == K::kBytes;
+  const bool b_str = b.kind() == K::kText || b.kind() == K::kBytes;
+  if (a_str || b_str) return a_str && b_str && a.as_text() == b.as_text();
+  if (a.kind() == K::kNull || b.kind() == K::kNull) return a.kind() == b.kind();
+  if (a.kind() == K::kInt && b.kind() == K::kInt) return a.as_int() == b.as_int();
+  const double x = a.kind() == K::kInt ? static_cast<double>(a.as_int()) : a.as_real();
+  const double y = b.kind() == K::kInt ? static_cast<double>(b.as_int()) : b.as_real();
   return std::memcmp(&x, &y, sizeof x) == 0 || x == y;
 }
 
@@ -268,7 +269,7 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
   if (!plan->rebuild.empty()) {
     std::vector<std::string> games;
     st = from.scan("games", {"id"}, {"id"}, [&](const std::vector<Cell>& row) {
-      games.push_back(row[0].s);
+      games.emplace_back(row[0].as_text());
       return Status::Ok();
     });
     if (st.ok()) st = to.rebuild_derived(games);

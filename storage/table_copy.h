@@ -13,18 +13,14 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/core/sql_session.h"
 
 namespace adj {
 
-// One cell, as stored. kText and kBytes are both byte strings: a SQLite TEXT may hold any
-// bytes, and PostgreSQL keeps such a column (submissions.raw_text) as BYTEA.
-struct Cell {
-  enum class Kind { kNull, kInt, kReal, kText, kBytes };
-  Kind kind = Kind::kNull;
-  std::int64_t i = 0;
-  double d = 0;
-  std::string s;  // kText, kBytes
-};
+// One cell, as stored: a sql::Param that owns its text. kText and kBytes are both byte
+// strings: a SQLite TEXT may hold any bytes, and PostgreSQL keeps such a column
+// (submissions.raw_text) as BYTEA.
+using Cell = sql::Param;
 
 // Equal by value with types normalised: text and bytes compare by their bytes; an integer and
 // a real compare by value (a REAL column holding a whole number); NULL only equals NULL.

@@ -1,7 +1,7 @@
 // Storage for the guessing limiter's counters (server/app/auth_throttle.h), for the processes
 // that share one database: the daemon's mail thread and every `adjutant ingest` run by an MTA
-// answer mail for the same players, so their counts must add up. Implemented over SQLite by
-// SqliteThrottleStore (storage/sqlite/sqlite_throttle_store.h, migration 0008).
+// answer mail for the same players, so their counts must add up. Implemented by SqlStore for both
+// backends (storage/core/sql_throttle.cc, migration 0008).
 // Thread-safety: one object per thread; several processes may share the database.
 #pragma once
 

@@ -15,6 +15,9 @@ inline std::string no_such_game(const std::string& game) {
 inline std::string inbox_not_found(std::int64_t id) {
   return "inbox message " + std::to_string(id);
 }
+inline std::string outbox_not_found(std::int64_t id) {
+  return "outbox message " + std::to_string(id);
+}
 
 // The FailedPrecondition message of a database written by a newer schema than this binary knows.
 inline std::string schema_too_new(int recorded, int known) {

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "schemas/embedded.h"
+#include "storage/core/messages.h"
 
 namespace adj {
 
@@ -76,6 +77,76 @@ Result<std::vector<Migration>> bundled_migrations(Dialect dialect) {
             [](const Migration& a, const Migration& b) { return a.version < b.version; });
   if (auto s = check_sequence(out); !s.ok()) return Status::Internal(s.message());
   return out;
+}
+
+namespace {
+
+// Applies `m` unless it is already recorded: re-checked inside the transaction, so two
+// processes migrating one database do not both apply it.
+Status apply(sql::Session& s, const Migration& m) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+  ADJ_TRY(const sql::Rows seen,
+          s.query("SELECT 1 FROM schema_migrations WHERE version = ?", {m.version}));
+  if (!seen.empty()) return Status::Ok();  // the destructor rolls back the empty transaction
+  const std::string where = "migration " + std::to_string(m.version) + "_" + m.name + ": ";
+  if (auto st = s.exec(m.sql); !st.ok()) return Status(st.code(), where + st.message());
+  const bool lite = s.dialect() == Dialect::kSqlite;
+  ADJ_RETURN_IF_ERROR(
+      s.run(std::string("INSERT INTO schema_migrations(version, name, "
+                        "applied_at) VALUES (?, ?, ") +
+                (lite ? "unixepoch())" : "CAST(extract(epoch FROM now()) AS BIGINT))"),
+            {m.version, m.name})
+          .status());
+  if (lite) ADJ_RETURN_IF_ERROR(s.exec("PRAGMA user_version = " + std::to_string(m.version)));
+  return tx.commit();
+}
+
+}  // namespace
+
+Result<int> migrate(sql::Session& s, const std::vector<Migration>& migrations,
+                    const std::function<Status()>& before) {
+  ADJ_RETURN_IF_ERROR(check_sequence(migrations));
+  const bool lite = s.dialect() == Dialect::kSqlite;
+  {
+    // In a write transaction taken up front: on SQLite an autocommit write that first reads would
+    // fail at once (SQLITE_BUSY_SNAPSHOT, no busy wait) when another process migrates the same new
+    // file.
+    ADJ_TRY(auto tx, sql::WriteTx::begin(s));
+    ADJ_RETURN_IF_ERROR(s.exec(lite ? "CREATE TABLE IF NOT EXISTS schema_migrations (version "
+                                      "INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at "
+                                      "INTEGER NOT NULL) STRICT"
+                                    : "CREATE TABLE IF NOT EXISTS schema_migrations (version "
+                                      "BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT "
+                                      "NOT NULL)"));
+    ADJ_RETURN_IF_ERROR(tx.commit());
+  }
+  if (before) ADJ_RETURN_IF_ERROR(before());
+  const int known = static_cast<int>(migrations.size());
+  ADJ_TRY(const sql::Rows rows,
+          s.query("SELECT coalesce(max(version), 0) FROM schema_migrations", {}));
+  const int recorded = rows.int32(0, 0);
+  ADJ_TRY(const int stamped, lite ? schema_version(s) : Result<int>(recorded));
+  const int newest = std::max(stamped, recorded);
+  if (newest > known) return Status::FailedPrecondition(schema_too_new(newest, known));
+  if (stamped != recorded)
+    return Status::Corruption("database user_version is " + std::to_string(stamped) +
+                              " but schema_migrations records version " + std::to_string(recorded));
+  for (const auto& m : migrations)
+    if (m.version > recorded) ADJ_RETURN_IF_ERROR(apply(s, m));
+  return schema_version(s);
+}
+
+Result<int> schema_version(sql::Session& s) {
+  if (s.dialect() == Dialect::kSqlite) {
+    ADJ_TRY(const sql::Rows r, s.query("PRAGMA user_version", {}));
+    return r.empty() ? 0 : r.int32(0, 0);
+  }
+  ADJ_TRY(const sql::Rows exists,
+          s.query("SELECT to_regclass('schema_migrations') IS NOT NULL", {}));
+  if (!exists.boolean(0, 0)) return 0;
+  ADJ_TRY(const sql::Rows r,
+          s.query("SELECT coalesce(max(version), 0) FROM schema_migrations", {}));
+  return r.int32(0, 0);
 }
 
 }  // namespace adj

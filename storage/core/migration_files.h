@@ -1,9 +1,12 @@
 // The one list of numbered migration files, schemas/migrations/NNNN_name.sql, compiled into the
 // binary: their names, their order, and each dialect's fragment of them (schemas/migrations/
-// README.md). Each backend's migrator (storage/sqlite/migrator.h, storage/postgres/pg_migrator.h)
-// applies its dialect's list. Pure functions over the embedded files; thread-safe.
+// README.md); and the one runner that applies a dialect's list over a sql::Session, whose
+// contract each backend's migrator states (storage/sqlite/migrator.h,
+// storage/postgres/pg_migrator.h). The list's functions are pure and thread-safe; the runner uses
+// only the Session it is given.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,5 +39,18 @@ Status check_sequence(const std::vector<Migration>& migrations);
 // The migrations compiled into this binary, ascending, with `dialect`'s fragments. Internal if a
 // file is misnamed or the versions are not 1, 2, 3, ...
 Result<std::vector<Migration>> bundled_migrations(Dialect dialect);
+
+// Brings the session's database to the last of `migrations` (InvalidArgument unless versions
+// 1..N) and returns the resulting version. Each migration runs in its own write transaction with
+// its schema_migrations row (and on SQLite `PRAGMA user_version`), skipped when its row is there
+// already. `before`, when given, runs once schema_migrations exists, before the recorded version
+// is read. FailedPrecondition(schema_too_new) when the database is newer than `migrations`;
+// Corruption when SQLite's user_version and schema_migrations disagree. REQUIRES: no transaction
+// open on `s`.
+Result<int> migrate(sql::Session& s, const std::vector<Migration>& migrations,
+                    const std::function<Status()>& before = {});
+
+// The version recorded in the session's database (0 for a new one).
+Result<int> schema_version(sql::Session& s);
 
 }  // namespace adj

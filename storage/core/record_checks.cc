@@ -29,12 +29,20 @@ Status check_commit(const std::string& game, const TurnCommit& c) {
     return Status::InvalidArgument(where + "next_state is for turn " +
                                    std::to_string(c.next_state.turn) + ", expected " +
                                    std::to_string(c.turn + 1));
-  for (const auto& r : c.reports) {
-    if (r.turn != c.turn)
-      return Status::InvalidArgument(where + "the report of " + r.player + " is for turn " +
-                                     std::to_string(r.turn));
-  }
+  for (const auto& r : c.reports) ADJ_RETURN_IF_ERROR(check_report_turn(game, c.turn, r));
   return Status::Ok();
+}
+
+Status check_report_turn(const std::string& game, int turn, const ReportRecord& r) {
+  if (r.turn == turn) return Status::Ok();
+  return Status::InvalidArgument("commit_turn game " + game + " turn " + std::to_string(turn) +
+                                 ": the report of " + r.player + " is for turn " +
+                                 std::to_string(r.turn));
+}
+
+Status check_audit_entry(const AuditEntry& e) {
+  if (!e.actor.empty() && !e.action.empty()) return Status::Ok();
+  return Status::InvalidArgument("audit entry needs an actor and an action");
 }
 
 bool valid_inbox_state(const std::string& s) {
@@ -53,15 +61,6 @@ Status check_engine_script(const std::string& source, const std::string& sha256,
     return Status::InvalidArgument("an engine script's first turn must be 1 or later, not " +
                                    std::to_string(from_turn));
   return Status::Ok();
-}
-
-std::string join_lines(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += '\n';
-    out += s;
-  }
-  return out;
 }
 
 std::vector<std::string> split_lines(const std::string& s) {

@@ -18,6 +18,11 @@ namespace adj::store_checks {
 Status check_schedule(const Schedule& s);
 // GameStore::commit_turn's consistency of `c` with `game` (InvalidArgument).
 Status check_commit(const std::string& game, const TurnCommit& c);
+// InvalidArgument unless report `r` of a commit of `game`'s `turn` is for that turn.
+Status check_report_turn(const std::string& game, int turn, const ReportRecord& r);
+// InvalidArgument unless an audit entry (AdminStore, the host audit log) names its actor and
+// action.
+Status check_audit_entry(const AuditEntry& e);
 // MailStore inbox states: "new", "processed", "failed".
 bool valid_inbox_state(const std::string& s);
 // PressStore levels: "none", "public", "private", "anonymous".
@@ -26,8 +31,8 @@ bool known_press_level(const std::string& p);
 // source, a sha256 that is not 64 lowercase hex digits, a first turn below 1).
 Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn);
 
-// ThrottleStore list columns: one item per line. A key is one non-empty line.
-std::string join_lines(const std::vector<std::string>& v);
+// ThrottleStore list columns: one item per line (written by lines_to_text, storage/core/codec.h),
+// empty lines kept. A key is one non-empty line.
 std::vector<std::string> split_lines(const std::string& s);
 bool valid_throttle_key(const std::string& k);
 

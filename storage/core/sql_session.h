@@ -18,6 +18,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "rules/core/status.h"
@@ -145,6 +147,9 @@ class Session {
     return run(sql, std::span<const Param>(params.begin(), params.size()));
   }
 
+  // Runs one or more ';'-separated statements without parameters (a migration), discarding rows.
+  virtual Status exec(std::string_view script) = 0;
+
   // A BulkInsert of rows into `table`'s `columns` (comma-separated); both are SQL the caller
   // wrote, never input. REQUIRES: inside a WriteTx; on PostgreSQL, no other statement on the
   // session between its finish() and the first statement that depends on the rows.
@@ -270,6 +275,35 @@ class ReadTx {
   explicit ReadTx(Session* s) : s_(s) {}
   Session* s_ = nullptr;  // null when it began nothing
 };
+
+// f(r, i) of every row i of `r`, in order: a std::vector of them, or, when `f` returns a Result,
+// a Result of the vector of their values (the first error, when one fails).
+template <typename F>
+auto map_rows(const Rows& r, F&& f) {
+  using R = decltype(f(r, 0));
+  if constexpr (requires(R v) { std::move(v).value(); }) {
+    std::vector<std::decay_t<decltype(std::declval<R>().value())>> out;
+    out.reserve(static_cast<std::size_t>(r.size()));
+    for (int i = 0; i < r.size(); ++i) {
+      R v = f(r, i);
+      if (!v.ok()) return Result<decltype(out)>(v.status());
+      out.push_back(std::move(v).value());
+    }
+    return Result<decltype(out)>(std::move(out));
+  } else {
+    std::vector<R> out;
+    out.reserve(static_cast<std::size_t>(r.size()));
+    for (int i = 0; i < r.size(); ++i) out.push_back(f(r, i));
+    return out;
+  }
+}
+
+// The Status of a write that must change a row: its error, else `none` when `changed` (run()'s
+// count) is 0, else Ok.
+inline Status changed_or(const Result<std::int64_t>& changed, Status none) {
+  if (!changed.ok()) return changed.status();
+  return *changed == 0 ? none : Status::Ok();
+}
 
 // A LIMIT parameter: `limit`, or no limit when it is negative (both dialects take the largest
 // integer; SQLite refuses NULL there).

@@ -14,6 +14,18 @@ Status SqlStore::require_game_row(const std::string& game, bool lock) {
   return Status::Ok();
 }
 
+Result<std::shared_ptr<const RevisionMap>> read_revisions(sql::Session& s) {
+  ADJ_TRY(const sql::Rows r, s.query("SELECT scope, rev FROM revisions", {}));
+  auto map = std::make_shared<RevisionMap>();
+  std::int64_t site = 0;
+  for (int i = 0; i < r.size(); ++i) {
+    (*map)[r.text(i, 0)] = r.int64(i, 1);
+    site += r.int64(i, 1);
+  }
+  (*map)["*"] = site;
+  return std::shared_ptr<const RevisionMap>(std::move(map));
+}
+
 std::string SqlStore::games_small_columns(std::string_view alias) {
   std::string out = "games";
   if (!alias.empty()) out += " " + std::string(alias);

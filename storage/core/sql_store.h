@@ -259,6 +259,15 @@ class SqlStore : public Store {
   Status mark_notice_done(std::int64_t id) override;
   Result<std::vector<Notice>> notices(const std::string& game) override;
 
+  // ---- ThrottleStore (sql_throttle.cc), on throttle_session() ----
+  Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
+  // InvalidArgument (nothing written) for an empty key or one holding a newline, or when `change`
+  // leaves a client key holding a newline.
+  Status update_throttle(const std::vector<std::string>& keys,
+                         const std::function<void(std::vector<ThrottleState>&)>& change,
+                         std::int64_t now, std::int64_t forget_before,
+                         std::size_t max_rows) override;
+
   // ---- PressStore (sql_store_press.cc) ----
   Result<PressOptions> press_options(const std::string& game) override;
   Status set_press_options(const std::string& game, const PressOptions& o) override;
@@ -278,6 +287,10 @@ class SqlStore : public Store {
 
   // The backend's connection. Valid for the store's life once constructed.
   virtual sql::Session& session() = 0;
+  // The connection the throttle writes on (valid for the store's life): session() by default;
+  // SQLite's own second connection to the file, so a failed login is counted outside any
+  // transaction of the store.
+  virtual Result<sql::Session*> throttle_session() { return &session(); }
 
   // Nothing by default; SQLite's skips CHECKs and per-row triggers (sqlite_store_turns.cc).
   virtual Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& /*game*/) {
@@ -319,6 +332,9 @@ class SqlStore : public Store {
   Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
                                   const std::vector<std::string>& areas,
                                   std::vector<std::string> players);
+  // The row (open turn, indexed turn, head) of `game`'s open-state index when it is current for
+  // `turn` (the open turn when nullopt); no row when it is not; NotFound for an unknown game.
+  Result<sql::Rows> indexed_head(const std::string& game, std::optional<int> turn);
   // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
   static Result<Json> view_head(const std::string& text, const std::string& where);
   // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
@@ -344,5 +360,8 @@ class SqlStore : public Store {
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
 };
+
+// The table `revisions` (migration 0013) as a RevisionMap, "*" the sum of its rows.
+Result<std::shared_ptr<const RevisionMap>> read_revisions(sql::Session& s);
 
 }  // namespace adj

@@ -68,16 +68,14 @@ Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
 }
 
 Status SqlStore::append_audit(const AuditEntry& e) {
-  if (e.actor.empty() || e.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "audit detail"));
-  ADJ_TRY(const std::int64_t n,
-          session().run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
-                        "SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
-                        "CAST(? AS TEXT) FROM games WHERE id = ?",
-                        {std::int64_t{e.at}, e.actor, e.action, detail, e.game}));
-  if (n == 0) return Status::NotFound(no_such_game(e.game));
-  return Status::Ok();
+  return sql::changed_or(
+      session().run("INSERT INTO audit_log(game_id, at, actor, action, detail_json) "
+                    "SELECT id, CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), "
+                    "CAST(? AS TEXT) FROM games WHERE id = ?",
+                    {std::int64_t{e.at}, e.actor, e.action, detail, e.game}),
+      Status::NotFound(no_such_game(e.game)));
 }
 
 Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
@@ -114,14 +112,13 @@ Result<int> SqlStore::failed_attempts(const std::string& game) {
 
 Status SqlStore::record_failed_attempt(const std::string& game, const std::string& why) {
   // One statement: concurrent failures (two daemons) both count.
-  ADJ_TRY(const std::int64_t n,
-          session().run("INSERT INTO run_attempts(game_id, failed, last_error) "
-                        "SELECT id, 1, CAST(? AS TEXT) FROM games WHERE id = ? "
-                        "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
-                        "last_error = excluded.last_error",
-                        {why, game}));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(
+      session().run("INSERT INTO run_attempts(game_id, failed, last_error) "
+                    "SELECT id, 1, CAST(? AS TEXT) FROM games WHERE id = ? "
+                    "ON CONFLICT (game_id) DO UPDATE SET failed = run_attempts.failed + 1, "
+                    "last_error = excluded.last_error",
+                    {why, game}),
+      Status::NotFound(no_such_game(game)));
 }
 
 Status SqlStore::reset_attempts(const std::string& game) {
@@ -146,10 +143,8 @@ Status SqlStore::set_last_tick(UnixTime t) {
 
 Status SqlStore::set_game_status(const std::string& game, const std::string& status) {
   if (status.empty()) return Status::InvalidArgument("game status must not be empty");
-  ADJ_TRY(const std::int64_t n,
-          session().run("UPDATE games SET status = ? WHERE id = ?", {status, game}));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(session().run("UPDATE games SET status = ? WHERE id = ?", {status, game}),
+                         Status::NotFound(no_such_game(game)));
 }
 
 }  // namespace adj

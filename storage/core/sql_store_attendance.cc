@@ -22,23 +22,19 @@ Result<std::vector<TurnAttendance>> SqlStore::turns_without_orders(const std::st
                               "ON a.game_id = t.game_id AND a.turn = t.turn "
                               "WHERE t.game_id = ?1 AND t.turn >= ?2 ORDER BY t.turn DESC",
                           {game, from_turn}));
-  std::vector<TurnAttendance> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [&game](const sql::Rows& r, int i) -> Result<TurnAttendance> {
     TurnAttendance t;
     t.turn = r.int32(i, 0);
     t.ran_at = r.int64(i, 2);
-    if (!r.is_null(i, 1)) {
-      const Json list = Json::parse(r.text(i, 1), nullptr, false);
-      if (!list.is_array())
-        return Status::Corruption("game " + game + " turn " + std::to_string(t.turn) +
-                                  ": players_without_orders is not a list");
-      for (const Json& code : list)
-        if (code.is_string()) t.without_orders.push_back(code.get<std::string>());
-    }
-    out.push_back(std::move(t));
-  }
-  return out;
+    if (r.is_null(i, 1)) return t;
+    const Json list = Json::parse(r.text(i, 1), nullptr, false);
+    if (!list.is_array())
+      return Status::Corruption("game " + game + " turn " + std::to_string(t.turn) +
+                                ": players_without_orders is not a list");
+    for (const Json& code : list)
+      if (code.is_string()) t.without_orders.push_back(code.get<std::string>());
+    return t;
+  });
 }
 
 Result<AttendanceOptions> SqlStore::attendance_options(const std::string& game) {
@@ -60,19 +56,20 @@ Result<AttendanceOptions> SqlStore::attendance_options(const std::string& game) 
 
 Status SqlStore::set_attendance_options(const std::string& game, const AttendanceOptions& o) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  auto n = session().run(
-      "INSERT INTO attendance_options(game_id, civil_disorder_after, "
-      "absence_extends, absence_max_days, absence_max_per_game, "
-      "takeover_code_days) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-      "ON CONFLICT (game_id) DO UPDATE SET "
-      "civil_disorder_after = excluded.civil_disorder_after, "
-      "absence_extends = excluded.absence_extends, "
-      "absence_max_days = excluded.absence_max_days, "
-      "absence_max_per_game = excluded.absence_max_per_game, "
-      "takeover_code_days = excluded.takeover_code_days",
-      {game, o.civil_disorder_after, sql::flag(o.absence_extends), o.absence_max_days,
-       o.absence_max_per_game, o.takeover_code_days});
-  return n.ok() ? Status::Ok() : n.status();
+  return session()
+      .run(
+          "INSERT INTO attendance_options(game_id, civil_disorder_after, "
+          "absence_extends, absence_max_days, absence_max_per_game, "
+          "takeover_code_days) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+          "ON CONFLICT (game_id) DO UPDATE SET "
+          "civil_disorder_after = excluded.civil_disorder_after, "
+          "absence_extends = excluded.absence_extends, "
+          "absence_max_days = excluded.absence_max_days, "
+          "absence_max_per_game = excluded.absence_max_per_game, "
+          "takeover_code_days = excluded.takeover_code_days",
+          {game, o.civil_disorder_after, sql::flag(o.absence_extends), o.absence_max_days,
+           o.absence_max_per_game, o.takeover_code_days})
+      .status();
 }
 
 Result<std::vector<AttendanceRecord>> SqlStore::attendance_records(const std::string& game) {
@@ -82,30 +79,28 @@ Result<std::vector<AttendanceRecord>> SqlStore::attendance_records(const std::st
                                        "ORDER BY player" +
                                            std::string(session().bytewise()),
                                        {game}));
-  std::vector<AttendanceRecord> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
     AttendanceRecord a;
     a.player = r.text(i, 0);
     a.misses_from_turn = r.int32(i, 1);
     if (!r.is_null(i, 2)) a.disorder_turn = r.int32(i, 2);
-    out.push_back(std::move(a));
-  }
-  return out;
+    return a;
+  });
 }
 
 Status SqlStore::put_attendance_record(const std::string& game, const AttendanceRecord& r) {
   if (r.player.empty()) return Status::InvalidArgument("an attendance record needs a player");
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  auto n = session().run(
-      "INSERT INTO attendance_players(game_id, player, misses_from_turn, "
-      "disorder_turn) VALUES (?1, ?2, ?3, ?4) "
-      "ON CONFLICT (game_id, player) DO UPDATE SET "
-      "misses_from_turn = excluded.misses_from_turn, "
-      "disorder_turn = excluded.disorder_turn",
-      {game, r.player, std::max(1, r.misses_from_turn),
-       r.disorder_turn ? sql::Param(*r.disorder_turn) : sql::Param()});
-  return n.ok() ? Status::Ok() : n.status();
+  return session()
+      .run(
+          "INSERT INTO attendance_players(game_id, player, misses_from_turn, "
+          "disorder_turn) VALUES (?1, ?2, ?3, ?4) "
+          "ON CONFLICT (game_id, player) DO UPDATE SET "
+          "misses_from_turn = excluded.misses_from_turn, "
+          "disorder_turn = excluded.disorder_turn",
+          {game, r.player, std::max(1, r.misses_from_turn),
+           r.disorder_turn ? sql::Param(*r.disorder_turn) : sql::Param()})
+      .status();
 }
 
 Result<std::int64_t> SqlStore::add_absence(const Absence& a) {
@@ -123,9 +118,7 @@ Result<std::vector<Absence>> SqlStore::absences(const std::string& game) {
   ADJ_TRY(sql::Rows r, session().query("SELECT id, player, from_day, to_day, declared_at FROM "
                                        "absences WHERE game_id = ?1 ORDER BY id",
                                        {game}));
-  std::vector<Absence> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     Absence a;
     a.id = r.int64(i, 0);
     a.game = game;
@@ -133,9 +126,8 @@ Result<std::vector<Absence>> SqlStore::absences(const std::string& game) {
     a.from = r.text(i, 2);
     a.to = r.text(i, 3);
     a.declared_at = r.int64(i, 4);
-    out.push_back(std::move(a));
-  }
-  return out;
+    return a;
+  });
 }
 
 Result<bool> SqlStore::add_standby(const std::string& game, const std::string& address,
@@ -155,23 +147,20 @@ Result<std::vector<StandbyEntry>> SqlStore::standby_list(const std::string& game
           session().query("SELECT id, address, created_at FROM standby WHERE game_id = ?1 "
                           "ORDER BY id",
                           {game}));
-  std::vector<StandbyEntry> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     StandbyEntry e;
     e.id = r.int64(i, 0);
     e.game = game;
     e.address = r.text(i, 1);
     e.created_at = r.int64(i, 2);
-    out.push_back(std::move(e));
-  }
-  return out;
+    return e;
+  });
 }
 
 Status SqlStore::remove_standby(const std::string& game, const std::string& address) {
-  auto n =
-      session().run("DELETE FROM standby WHERE game_id = ?1 AND address = ?2", {game, address});
-  return n.ok() ? Status::Ok() : n.status();
+  return session()
+      .run("DELETE FROM standby WHERE game_id = ?1 AND address = ?2", {game, address})
+      .status();
 }
 
 Result<std::int64_t> SqlStore::add_takeover_code(const TakeoverCode& c) {
@@ -193,23 +182,23 @@ Result<bool> SqlStore::use_takeover_code(const std::string& game, const std::str
     ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
     // The position's codes, locked in one order by every user: the statements after this one
     // see what an earlier user committed.
-    ADJ_TRY(sql::Rows locked,
-            session().query("SELECT id FROM takeover_codes WHERE game_id = ?1 AND "
-                            "player = ?2 ORDER BY id" +
-                                std::string(session().lock_rows()),
-                            {game, player}));
-    (void)locked;
+    ADJ_RETURN_IF_ERROR(session()
+                            .query("SELECT id FROM takeover_codes WHERE game_id = ?1 AND "
+                                   "player = ?2 ORDER BY id" +
+                                       std::string(session().lock_rows()),
+                                   {game, player})
+                            .status());
     ADJ_TRY(std::int64_t used,
             session().run("UPDATE takeover_codes SET used_at = ?1, used_by = ?2 "
                           "WHERE game_id = ?3 AND player = ?4 AND code_hash = ?5 AND "
                           "used_at IS NULL AND expires_at > ?1",
                           {now, used_by, game, player, code_hash}));
     if (used == 0) return false;  // the destructor rolls back
-    ADJ_TRY(std::int64_t voided,
-            session().run("UPDATE takeover_codes SET expires_at = ?1 WHERE game_id = ?2 "
-                          "AND player = ?3 AND used_at IS NULL AND expires_at > ?1",
-                          {now, game, player}));
-    (void)voided;
+    ADJ_RETURN_IF_ERROR(session()
+                            .run("UPDATE takeover_codes SET expires_at = ?1 WHERE game_id = ?2 "
+                                 "AND player = ?3 AND used_at IS NULL AND expires_at > ?1",
+                                 {now, game, player})
+                            .status());
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
   });
@@ -222,9 +211,7 @@ Result<std::vector<TakeoverCode>> SqlStore::takeover_codes(const std::string& ga
                           "expires_at, used_at, used_by FROM takeover_codes "
                           "WHERE game_id = ?1 ORDER BY id",
                           {game}));
-  std::vector<TakeoverCode> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     TakeoverCode c;
     c.id = r.int64(i, 0);
     c.game = game;
@@ -236,9 +223,8 @@ Result<std::vector<TakeoverCode>> SqlStore::takeover_codes(const std::string& ga
     c.expires_at = r.int64(i, 6);
     if (!r.is_null(i, 7)) c.used_at = r.int64(i, 7);
     if (!r.is_null(i, 8)) c.used_by = r.text(i, 8);
-    out.push_back(std::move(c));
-  }
-  return out;
+    return c;
+  });
 }
 
 }  // namespace adj

@@ -47,17 +47,16 @@ Result<std::string> SqlStore::secret_hash(const std::string& game, const std::st
 Status SqlStore::set_secret_hash(const std::string& game, const std::string& player,
                                  const std::string& hash, UnixTime now) {
   if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
-  ADJ_TRY(const std::int64_t n,
-          without_values(
-              session().run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
-                            "SELECT id, CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT) "
-                            "FROM games WHERE id = ?1 "
-                            "ON CONFLICT (game_id, player) DO UPDATE SET "
-                            "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
-                            {game, player, hash, std::int64_t{now}}),
-              "set_secret_hash"));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(
+      without_values(
+          session().run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
+                        "SELECT id, CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT) "
+                        "FROM games WHERE id = ?1 "
+                        "ON CONFLICT (game_id, player) DO UPDATE SET "
+                        "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
+                        {game, player, hash, std::int64_t{now}}),
+          "set_secret_hash"),
+      Status::NotFound(no_such_game(game)));
 }
 
 Status SqlStore::set_link_token(const std::string& game, const std::string& player,
@@ -65,18 +64,17 @@ Status SqlStore::set_link_token(const std::string& game, const std::string& play
   if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
   // One statement replaces the player's link row (the partial unique index is the arbiter), so
   // two concurrent calls leave exactly one link: the later one's.
-  ADJ_TRY(const std::int64_t n,
-          without_values(
-              session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
-                            "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'link', "
-                            "CAST(?4 AS BIGINT) FROM games "
-                            "WHERE id = ?1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
-                            "DO UPDATE SET token_hash = excluded.token_hash, "
-                            "created_at = excluded.created_at",
-                            {game, player, token_hash, std::int64_t{now}}),
-              "set_link_token"));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(
+      without_values(
+          session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                        "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'link', "
+                        "CAST(?4 AS BIGINT) FROM games "
+                        "WHERE id = ?1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
+                        "DO UPDATE SET token_hash = excluded.token_hash, "
+                        "created_at = excluded.created_at",
+                        {game, player, token_hash, std::int64_t{now}}),
+          "set_link_token"),
+      Status::NotFound(no_such_game(game)));
 }
 
 Status SqlStore::add_session_token(const std::string& game, const std::string& player,
@@ -112,11 +110,8 @@ Status SqlStore::revoke_tokens(const std::string& game, const std::string& playe
 }
 
 Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
-  ADJ_TRY(const sql::Rows r, session().query("SELECT game_id, player FROM player_token_hashes "
-                                             "WHERE token_hash = ?1",
-                                             {token_hash}));
-  if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
-  return std::make_pair(r.text(0, 0), r.text(0, 1));
+  ADJ_TRY(TokenRecord t, token_record(token_hash));
+  return std::make_pair(std::move(t.game), std::move(t.player));
 }
 
 Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {

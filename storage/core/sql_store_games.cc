@@ -126,10 +126,7 @@ Result<std::vector<GameSummary>> SqlStore::list_games() {
   ADJ_TRY(
       const sql::Rows r,
       session().query(summary_select() + " ORDER BY id" + std::string(session().bytewise()), {}));
-  std::vector<GameSummary> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(summary_from_row(r, i));
-  return out;
+  return sql::map_rows(r, summary_from_row);
 }
 
 Result<GameSummary> SqlStore::game_summary(const std::string& game) {

@@ -45,8 +45,7 @@ Status SqlStore::refuse_archived(const std::string& game, const std::string& wha
 }
 
 Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditEntry& record) {
-  if (record.actor.empty() || record.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(record));
   sql::Session& s = session();
   return sql::with_retry(s, [&]() -> Result<GameDeletion> {
     ADJ_TRY(auto tx, sql::WriteTx::begin(s));
@@ -119,16 +118,13 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
 }
 
 Status SqlStore::set_archived(const std::string& game, std::optional<UnixTime> at) {
-  ADJ_TRY(const std::int64_t n,
-          session().run("UPDATE games SET archived_at = ? WHERE id = ?",
-                        {at ? sql::Param(std::int64_t{*at}) : sql::Param(), game}));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?",
+                                       {at ? sql::Param(std::int64_t{*at}) : sql::Param(), game}),
+                         Status::NotFound(no_such_game(game)));
 }
 
 Status SqlStore::append_host_audit(const AuditEntry& e) {
-  if (e.actor.empty() || e.action.empty())
-    return Status::InvalidArgument("audit entry needs an actor and an action");
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
   return session()
       .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
@@ -141,9 +137,7 @@ Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
           session().query("SELECT id, at, actor, action, game, detail_json FROM host_audit "
                           "ORDER BY id DESC LIMIT ?",
                           {sql::limit_param(limit)}));
-  std::vector<AuditEntry> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [](const sql::Rows& r, int i) -> Result<AuditEntry> {
     AuditEntry e;
     e.id = r.int64(i, 0);
     e.at = r.int64(i, 1);
@@ -151,9 +145,8 @@ Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
     e.action = r.text(i, 3);
     e.game = r.text(i, 4);
     ADJ_TRY(e.detail, json_from_text(r.text(i, 5), "host audit entry " + std::to_string(e.id)));
-    out.push_back(std::move(e));
-  }
-  return out;
+    return e;
+  });
 }
 
 }  // namespace adj

@@ -38,15 +38,11 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   m.message_id = r.text(row, 1);
   m.channel = r.text(row, 2);
   m.envelope_from = r.text(row, 3);
-  ADJ_TRY(Json to,
-          json_from_text(r.text(row, 4), "envelope of inbox message " + std::to_string(m.id)));
-  if (!to.is_array())
-    return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
-                              " is not a list");
+  const std::string envelope = "envelope of inbox message " + std::to_string(m.id);
+  ADJ_TRY(Json to, json_from_text(r.text(row, 4), envelope));
+  if (!to.is_array()) return Status::Corruption(envelope + " is not a list");
   for (const Json& t : to) {
-    if (!t.is_string())
-      return Status::Corruption("envelope of inbox message " + std::to_string(m.id) +
-                                " holds a non-string recipient");
+    if (!t.is_string()) return Status::Corruption(envelope + " holds a non-string recipient");
     m.envelope_to.push_back(t.get<std::string>());
   }
   const std::vector<std::uint8_t> raw = r.bytes(row, 5);
@@ -59,16 +55,6 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   m.peer = r.text(row, 11);
   if (!r.is_null(row, 12)) m.pruned_at = r.int64(row, 12);
   return m;
-}
-
-Result<std::vector<InboxMessage>> inbox_rows(const sql::Rows& r) {
-  std::vector<InboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
-    ADJ_TRY(InboxMessage m, inbox_from_row(r, i));
-    out.push_back(std::move(m));
-  }
-  return out;
 }
 
 OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
@@ -90,9 +76,7 @@ OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
 // The messages a claim's rows (kOutboxColumns) hold, in the order claim() returns them: mail to
 // players first, then by due time, then by id.
 std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
+  std::vector<OutboxMessage> out = sql::map_rows(r, outbox_from_row);
   std::sort(out.begin(), out.end(), [](const OutboxMessage& a, const OutboxMessage& b) {
     const auto anonymous = [](const OutboxMessage& m) {
       return m.kind == "refusal" || m.kind == "help";
@@ -110,8 +94,7 @@ Status SqlStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
   ADJ_RETURN_IF_ERROR(session().overwrite_freed(true));
   auto n = session().run("UPDATE inbox SET raw = ? WHERE id = ?", {sql::Param::bytes(raw), id});
   Status off = session().overwrite_freed(false);
-  if (!n.ok()) return n.status();
-  if (*n == 0) return Status::NotFound(inbox_not_found(id));
+  ADJ_RETURN_IF_ERROR(sql::changed_or(n, Status::NotFound(inbox_not_found(id))));
   return off;
 }
 
@@ -199,7 +182,7 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_in_state(const std::string& st
   ADJ_TRY(const sql::Rows r,
           session().query(std::string(kInboxSelect) + "WHERE state = ? ORDER BY id LIMIT ?",
                           {state, std::max(limit, 0)}));
-  return inbox_rows(r);
+  return sql::map_rows(r, inbox_from_row);
 }
 
 Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state, int limit,
@@ -209,7 +192,7 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state,
                               "WHERE CAST(?1 AS TEXT) = '' OR state = ?1 ORDER BY id " +
                               (newest_first ? "DESC" : "ASC") + " LIMIT ?2",
                           {state, std::max(limit, 0)}));
-  return inbox_rows(r);
+  return sql::map_rows(r, inbox_from_row);
 }
 
 Result<InboxUsage> SqlStore::inbox_usage(std::string_view match, const std::string& key,
@@ -255,11 +238,9 @@ Result<std::vector<GameStorage>> SqlStore::storage_by_game() {
                               "FROM games g ORDER BY g.id" +
                               std::string(session().bytewise()),
                           {}));
-  std::vector<GameStorage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i)
-    out.push_back({r.text(i, 0), r.int64(i, 1), r.int64(i, 2), r.int64(i, 3)});
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
+    return GameStorage{r.text(i, 0), r.int64(i, 1), r.int64(i, 2), r.int64(i, 3)};
+  });
 }
 
 Result<InboxMessage> SqlStore::inbox_message(std::int64_t id) {
@@ -316,10 +297,9 @@ Result<bool> SqlStore::lease_inbox(std::int64_t id, const std::string& holder, U
 Result<std::vector<InboxLease>> SqlStore::inbox_leases() {
   ADJ_TRY(const sql::Rows r,
           session().query("SELECT inbox_id, holder, until FROM inbox_lease ORDER BY inbox_id", {}));
-  std::vector<InboxLease> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back({r.int64(i, 0), r.text(i, 1), r.int64(i, 2)});
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
+    return InboxLease{r.int64(i, 0), r.text(i, 1), r.int64(i, 2)};
+  });
 }
 
 Status SqlStore::release_inbox(std::int64_t id, const std::string& holder) {
@@ -365,7 +345,7 @@ Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {
           session().query("UPDATE outbox SET state = 'sent', sent_at = ?, lease_until = NULL, "
                           "last_error = '' WHERE id = ? RETURNING kind",
                           {std::int64_t{now}, id}));
-  if (r.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+  if (r.empty()) return Status::NotFound(outbox_not_found(id));
   // A mail that carried a secret or a takeover code keeps only its header once delivered: the
   // credential is then with its recipient, and the database holds it nowhere in clear. In the
   // same transaction, so the body is never left behind. (Only then is the message read back: a
@@ -394,7 +374,7 @@ Status SqlStore::mark_retry(std::int64_t id, const std::string& error, UnixTime 
                          session().outside_text(error), id}));
   if (n == 0) {
     ADJ_TRY(const sql::Rows exists, session().query("SELECT 1 FROM outbox WHERE id = ?", {id}));
-    if (exists.empty()) return Status::NotFound("outbox message " + std::to_string(id));
+    if (exists.empty()) return Status::NotFound(outbox_not_found(id));
   }
   return Status::Ok();
 }
@@ -405,10 +385,7 @@ Result<std::vector<OutboxMessage>> SqlStore::outbox(const std::string& game, int
                               " FROM outbox WHERE CAST(?1 AS TEXT) = '' OR game_id = ?1 "
                               "ORDER BY id DESC LIMIT ?2",
                           {game, std::max(limit, 0)}));
-  std::vector<OutboxMessage> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(outbox_from_row(r, i));
-  return out;
+  return sql::map_rows(r, outbox_from_row);
 }
 
 Result<OutboxMessage> SqlStore::outbox_message(std::int64_t id) {

@@ -43,9 +43,7 @@ Result<std::vector<Signup>> SqlStore::signups(const std::string& game) {
           session().query("SELECT id, game_id, email, preferences, state, player, channel, "
                           "created_at FROM signups WHERE game_id = ?1 ORDER BY id",
                           {game}));
-  std::vector<Signup> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Signup s;
     s.id = r.int64(i, 0);
     s.game = r.text(i, 1);
@@ -55,25 +53,22 @@ Result<std::vector<Signup>> SqlStore::signups(const std::string& game) {
     s.player = r.text(i, 5);
     s.channel = r.text(i, 6);
     s.created_at = r.int64(i, 7);
-    out.push_back(std::move(s));
-  }
-  return out;
+    return s;
+  });
 }
 
 Status SqlStore::set_signup_state(const std::string& game, std::int64_t id,
                                   const std::string& state, const std::string& player) {
-  ADJ_TRY(std::int64_t n, session().run("UPDATE signups SET state = ?1, player = ?2 "
-                                        "WHERE game_id = ?3 AND id = ?4",
-                                        {state, player, game, id}));
-  if (n == 0) return Status::NotFound("sign-up " + std::to_string(id));
-  return Status::Ok();
+  return sql::changed_or(session().run("UPDATE signups SET state = ?1, player = ?2 "
+                                       "WHERE game_id = ?3 AND id = ?4",
+                                       {state, player, game, id}),
+                         Status::NotFound("sign-up " + std::to_string(id)));
 }
 
 Status SqlStore::remove_signup(const std::string& game, std::int64_t id) {
-  ADJ_TRY(std::int64_t n,
-          session().run("DELETE FROM signups WHERE game_id = ?1 AND id = ?2", {game, id}));
-  if (n == 0) return Status::NotFound("sign-up " + std::to_string(id));
-  return Status::Ok();
+  return sql::changed_or(
+      session().run("DELETE FROM signups WHERE game_id = ?1 AND id = ?2", {game, id}),
+      Status::NotFound("sign-up " + std::to_string(id)));
 }
 
 Result<std::int64_t> SqlStore::add_confirmation(const PendingConfirmation& c,
@@ -161,11 +156,9 @@ Result<std::vector<Contact>> SqlStore::contacts(const std::string& game) {
                                        "WHERE game_id = ?1 ORDER BY player" +
                                            std::string(session().bytewise()),
                                        {game}));
-  std::vector<Contact> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i)
-    out.push_back(Contact{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)});
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
+    return Contact{r.text(i, 0), r.text(i, 1), r.text(i, 2), r.int64(i, 3)};
+  });
 }
 
 }  // namespace adj

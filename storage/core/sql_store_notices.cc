@@ -13,25 +13,20 @@ constexpr const char* kNoticeSelect =
     "SELECT id, game_id, kind, players, addresses, subject, body, dedupe_key, thread, "
     "created_at, state FROM notices ";
 
-std::vector<Notice> read_notices(const sql::Rows& r) {
-  std::vector<Notice> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
-    Notice n;
-    n.id = r.int64(i, 0);
-    n.game = r.text(i, 1);
-    n.kind = r.text(i, 2);
-    n.players = lines_from_text(r.text(i, 3));
-    n.addresses = lines_from_text(r.text(i, 4));
-    n.subject = r.text(i, 5);
-    n.text = r.text(i, 6);
-    n.dedupe_key = r.text(i, 7);
-    n.thread = r.text(i, 8);
-    n.created_at = r.int64(i, 9);
-    n.state = r.text(i, 10);
-    out.push_back(std::move(n));
-  }
-  return out;
+Notice notice_from_row(const sql::Rows& r, int i) {
+  Notice n;
+  n.id = r.int64(i, 0);
+  n.game = r.text(i, 1);
+  n.kind = r.text(i, 2);
+  n.players = lines_from_text(r.text(i, 3));
+  n.addresses = lines_from_text(r.text(i, 4));
+  n.subject = r.text(i, 5);
+  n.text = r.text(i, 6);
+  n.dedupe_key = r.text(i, 7);
+  n.thread = r.text(i, 8);
+  n.created_at = r.int64(i, 9);
+  n.state = r.text(i, 10);
+  return n;
 }
 
 }  // namespace
@@ -67,24 +62,22 @@ Result<std::vector<Notice>> SqlStore::pending_notices(int limit) {
   ADJ_TRY(const sql::Rows r, session().query(std::string(kNoticeSelect) +
                                                  "WHERE state = 'pending' ORDER BY id LIMIT ?",
                                              {sql::limit_param(limit)}));
-  return read_notices(r);
+  return sql::map_rows(r, notice_from_row);
 }
 
 Status SqlStore::mark_notice_done(std::int64_t id) {
-  ADJ_TRY(const std::int64_t n,
-          session().run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
-                        "'takeover' THEN '[removed once queued: it held a takeover "
-                        "code]' ELSE body END WHERE id = ?",
-                        {id}));
-  if (n == 0) return Status::NotFound("notice " + std::to_string(id));
-  return Status::Ok();
+  return sql::changed_or(session().run("UPDATE notices SET state = 'done', body = CASE WHEN kind = "
+                                       "'takeover' THEN '[removed once queued: it held a takeover "
+                                       "code]' ELSE body END WHERE id = ?",
+                                       {id}),
+                         Status::NotFound("notice " + std::to_string(id)));
 }
 
 Result<std::vector<Notice>> SqlStore::notices(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
   ADJ_TRY(const sql::Rows r,
           session().query(std::string(kNoticeSelect) + "WHERE game_id = ? ORDER BY id", {game}));
-  return read_notices(r);
+  return sql::map_rows(r, notice_from_row);
 }
 
 }  // namespace adj

@@ -35,19 +35,18 @@ Status SqlStore::set_press_options(const std::string& game, const PressOptions& 
   if (!known_press_level(o.press))
     return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
                                    o.press + "\"");
-  ADJ_TRY(const std::int64_t n,
-          session().run("INSERT INTO press_options(game_id, press, gm_reads_private, "
-                        "new_holder_reads_earlier, gm_address) "
-                        "SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
-                        "CAST(? AS TEXT) FROM games WHERE id = ? "
-                        "ON CONFLICT (game_id) DO UPDATE SET press = excluded.press, "
-                        "gm_reads_private = excluded.gm_reads_private, "
-                        "new_holder_reads_earlier = excluded.new_holder_reads_earlier, "
-                        "gm_address = excluded.gm_address",
-                        {o.press, sql::flag(o.gm_reads_private),
-                         sql::flag(o.new_holder_reads_earlier), o.gm_address, game}));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return sql::changed_or(
+      session().run("INSERT INTO press_options(game_id, press, gm_reads_private, "
+                    "new_holder_reads_earlier, gm_address) "
+                    "SELECT id, CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), "
+                    "CAST(? AS TEXT) FROM games WHERE id = ? "
+                    "ON CONFLICT (game_id) DO UPDATE SET press = excluded.press, "
+                    "gm_reads_private = excluded.gm_reads_private, "
+                    "new_holder_reads_earlier = excluded.new_holder_reads_earlier, "
+                    "gm_address = excluded.gm_address",
+                    {o.press, sql::flag(o.gm_reads_private), sql::flag(o.new_holder_reads_earlier),
+                     o.gm_address, game}),
+      Status::NotFound(no_such_game(game)));
 }
 
 Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBounds& bounds) {

@@ -43,10 +43,7 @@ Result<std::vector<int>> SqlStore::report_turns(const std::string& game) {
   ADJ_TRY(const sql::Rows r, session().query("SELECT DISTINCT turn FROM reports WHERE game_id = ? "
                                              "ORDER BY turn",
                                              {game}));
-  std::vector<int> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) out.push_back(r.int32(i, 0));
-  return out;
+  return sql::map_rows(r, [](const sql::Rows& r, int i) { return r.int32(i, 0); });
 }
 
 Result<BattleRecord> SqlStore::battle(const std::string& game, int turn, const std::string& id) {
@@ -65,13 +62,8 @@ Result<std::vector<BattleRecord>> SqlStore::battles(const std::string& game, int
           session().query(std::string(kBattleSelect) + "WHERE game_id = ? AND turn = ? " +
                               "ORDER BY battle_id" + std::string(session().bytewise()),
                           {game, turn}));
-  std::vector<BattleRecord> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
-    ADJ_TRY(BattleRecord b, battle_from_row(r, i, game, turn));
-    out.push_back(std::move(b));
-  }
-  return out;
+  return sql::map_rows(
+      r, [&](const sql::Rows& r, int i) { return battle_from_row(r, i, game, turn); });
 }
 
 }  // namespace adj

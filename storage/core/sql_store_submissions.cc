@@ -10,26 +10,21 @@ constexpr const char* kSubmissionSelect =
     "SELECT id, game_id, player, turn, source, received_at, raw_text, ack_json, accepted, current "
     "FROM submissions ";
 
-Result<std::vector<SubmissionRecord>> read_submissions(const sql::Rows& rows) {
-  std::vector<SubmissionRecord> out;
-  out.reserve(static_cast<std::size_t>(rows.size()));
-  for (int i = 0; i < rows.size(); ++i) {
-    SubmissionRecord r;
-    r.id = rows.int64(i, 0);
-    r.game = rows.text(i, 1);
-    r.player = rows.text(i, 2);
-    r.turn = rows.int32(i, 3);
-    r.source = rows.text(i, 4);
-    r.received_at = rows.int64(i, 5);
-    const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
-    r.raw_text.assign(raw.begin(), raw.end());
-    ADJ_TRY(r.ack, json_from_text(rows.text(i, 7),
-                                  "acknowledgement of submission " + std::to_string(r.id)));
-    r.accepted = rows.boolean(i, 8);
-    r.current = rows.boolean(i, 9);
-    out.push_back(std::move(r));
-  }
-  return out;
+Result<SubmissionRecord> submission_from_row(const sql::Rows& rows, int i) {
+  SubmissionRecord r;
+  r.id = rows.int64(i, 0);
+  r.game = rows.text(i, 1);
+  r.player = rows.text(i, 2);
+  r.turn = rows.int32(i, 3);
+  r.source = rows.text(i, 4);
+  r.received_at = rows.int64(i, 5);
+  const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
+  r.raw_text.assign(raw.begin(), raw.end());
+  ADJ_TRY(r.ack,
+          json_from_text(rows.text(i, 7), "acknowledgement of submission " + std::to_string(r.id)));
+  r.accepted = rows.boolean(i, 8);
+  r.current = rows.boolean(i, 9);
+  return r;
 }
 
 }  // namespace
@@ -91,7 +86,7 @@ Result<std::vector<SubmissionRecord>> SqlStore::current_submissions(const std::s
                               "ORDER BY player" +
                               std::string(session().bytewise()),
                           {game, turn}));
-  return read_submissions(rows);
+  return sql::map_rows(rows, submission_from_row);
 }
 
 Result<std::vector<SubmissionRecord>> SqlStore::all_submissions(const std::string& game) {
@@ -99,7 +94,7 @@ Result<std::vector<SubmissionRecord>> SqlStore::all_submissions(const std::strin
   ADJ_TRY(
       const sql::Rows rows,
       session().query(std::string(kSubmissionSelect) + "WHERE game_id = ? ORDER BY id", {game}));
-  return read_submissions(rows);
+  return sql::map_rows(rows, submission_from_row);
 }
 
 }  // namespace adj

@@ -30,11 +30,8 @@ Status SqlStore::check_commit_start(const std::string& game, int turn,
                                                "turn = ? AND accepted = 1 AND current = 1 "
                                                "ORDER BY id",
                                                {game, turn}));
-  std::vector<std::int64_t> now_current;
-  now_current.reserve(static_cast<std::size_t>(cur.size()));
-  for (int i = 0; i < cur.size(); ++i) now_current.push_back(cur.int64(i, 0));
   std::sort(submissions.begin(), submissions.end());
-  if (submissions != now_current)
+  if (submissions != sql::map_rows(cur, [](const sql::Rows& r, int i) { return r.int64(i, 0); }))
     return Status::FailedPrecondition(
         "commit_turn game " + game + " turn " + std::to_string(turn) +
         ": the turn's order files changed while it was being resolved; nothing was written");

@@ -159,19 +159,25 @@ Result<SqlStore::ViewRows> SqlStore::read_view_rows(const std::string& game,
   return rows;
 }
 
+Result<sql::Rows> SqlStore::indexed_head(const std::string& game, std::optional<int> turn) {
+  ADJ_TRY(sql::Rows hd, session().query("SELECT g.open_turn, o.turn, o.head_json FROM " +
+                                            games_small_columns("g") +
+                                            " LEFT JOIN open_states o ON o.game_id = g.id "
+                                            "WHERE g.id = ?",
+                                        {game}));
+  if (hd.empty()) return Status::NotFound(no_such_game(game));
+  const int wanted = turn.value_or(hd.int32(0, 0));
+  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted) return sql::Rows();
+  return hd;
+}
+
 Result<GameState> SqlStore::load_view(const std::string& game, std::optional<int> turn,
                                       const std::vector<std::string>& players,
                                       const std::vector<std::string>& areas) {
   ADJ_TRY(const auto snapshot, sql::ReadTx::begin(session()));
-  ADJ_TRY(const sql::Rows hd, session().query("SELECT g.open_turn, o.turn, o.head_json FROM " +
-                                                  games_small_columns("g") +
-                                                  " LEFT JOIN open_states o ON o.game_id = g.id "
-                                                  "WHERE g.id = ?",
-                                              {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
-  const int wanted = turn.value_or(hd.int32(0, 0));
-  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
-    return GameStore::load_view(game, turn, players, areas);  // not indexed: the whole state
+  ADJ_TRY(const sql::Rows hd, indexed_head(game, turn));
+  if (hd.empty()) return GameStore::load_view(game, turn, players, areas);  // the whole state
+  const int wanted = hd.int32(0, 1);
   const std::string where = "game " + game + " turn " + std::to_string(wanted);
   ADJ_TRY(Json head, view_head(hd.text(0, 2), where));
   std::vector<std::string> want_areas = areas;  // each once, as cut_state keeps them
@@ -184,29 +190,19 @@ Result<GameState> SqlStore::load_view(const std::string& game, std::optional<int
 
 Result<std::vector<Area>> SqlStore::area_names(const std::string& game, std::optional<int> turn) {
   ADJ_TRY(const auto snapshot, sql::ReadTx::begin(session()));
-  ADJ_TRY(const sql::Rows hd,
-          session().query("SELECT g.open_turn, o.turn FROM " + games_small_columns("g") +
-                              " LEFT JOIN open_states o ON o.game_id = g.id "
-                              "WHERE g.id = ?",
-                          {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
-  const int wanted = turn.value_or(hd.int32(0, 0));
-  if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted)
-    return GameStore::area_names(game, turn);
+  ADJ_TRY(const sql::Rows hd, indexed_head(game, turn));
+  if (hd.empty()) return GameStore::area_names(game, turn);
   // Bytewise, as area_names_of sorts.
   ADJ_TRY(const sql::Rows r, session().query("SELECT code, name FROM open_state_areas WHERE "
                                              "game_id = ? ORDER BY code" +
                                                  std::string(session().bytewise()),
                                              {game}));
-  std::vector<Area> out;
-  out.reserve(static_cast<std::size_t>(r.size()));
-  for (int i = 0; i < r.size(); ++i) {
+  return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Area a;
     a.code = r.text(i, 0);
     a.name = r.text(i, 1);
-    out.push_back(std::move(a));
-  }
-  return out;
+    return a;
+  });
 }
 
 Status SqlStore::reindex_open_state(const std::string& game) {

@@ -80,31 +80,24 @@ class SqlCursor final : public TableAccess::Cursor {
       if (batch_.empty()) return false;
     }
     const int row = at_++;
-    cells.resize(static_cast<std::size_t>(batch_.columns()));
+    cells.clear();
     for (int c = 0; c < batch_.columns(); ++c) {
-      Cell& cell = cells[static_cast<std::size_t>(c)];
-      cell = Cell{};
       switch (batch_.kind(row, c)) {
         case sql::Param::Kind::kNull:
+          cells.emplace_back();
           break;
         case sql::Param::Kind::kInt:
-          cell.kind = Cell::Kind::kInt;
-          cell.i = batch_.int64(row, c);
+          cells.emplace_back(batch_.int64(row, c));
           break;
         case sql::Param::Kind::kReal:
-          cell.kind = Cell::Kind::kReal;
-          cell.d = batch_.float64(row, c);
+          cells.emplace_back(batch_.float64(row, c));
           break;
         case sql::Param::Kind::kText:
-          cell.kind = Cell::Kind::kText;
-          cell.s = batch_.text(row, c);
+          cells.emplace_back(batch_.text(row, c));
           break;
-        case sql::Param::Kind::kBytes: {
-          cell.kind = Cell::Kind::kBytes;
-          const std::vector<std::uint8_t> b = batch_.bytes(row, c);
-          cell.s.assign(b.begin(), b.end());
+        case sql::Param::Kind::kBytes:
+          cells.push_back(sql::Param::bytes(batch_.bytes(row, c)));
           break;
-        }
       }
     }
     return true;
@@ -236,20 +229,12 @@ class SqlTables final : public TableAccess {
       ColumnClass cls = ColumnClass::kOther;
       for (const auto& col : table.columns)
         if (col.name == columns[i]) cls = col.type;
-      switch (c.kind) {
-        case Cell::Kind::kNull:
-          params.emplace_back();
-          break;
-        case Cell::Kind::kInt:
-          params.emplace_back(c.i);
-          break;
-        case Cell::Kind::kReal:
-          params.emplace_back(c.d);
-          break;
-        default:  // as the destination column keeps it
-          params.push_back(cls == ColumnClass::kBytes ? sql::Param::bytes(c.s)
-                                                      : sql::Param::ref(c.s));
-      }
+      // Text and bytes as the destination column keeps them.
+      if (c.kind() != Cell::Kind::kText && c.kind() != Cell::Kind::kBytes)
+        params.push_back(c);
+      else
+        params.push_back(cls == ColumnClass::kBytes ? sql::Param::bytes(c.as_text())
+                                                    : sql::Param::ref(c.as_text()));
     }
     return s_.run(sql + ")", params).status();
   }

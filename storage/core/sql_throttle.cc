@@ -1,14 +1,24 @@
-#include "storage/core/sql_throttle.h"
+// SqlStore: ThrottleStore (storage/throttle_store.h) on throttle_session(): table auth_throttle
+// (SQLite migration 0008, PostgreSQL 0002_admin.sql).
+//
+// Concurrency: update_throttle runs in one WriteTx that first reads its keys' rows, in key
+// order, creating missing ones (an upsert returns the row, locked on PostgreSQL), so concurrent
+// updates of one key, from any number of processes, run one after the other and every failure
+// counts. The housekeeping that follows (forgetting quiet keys, the row cap) skips rows other
+// transactions hold (Session::skip_locked): it never waits, so it cannot deadlock, and what it
+// skips a later update removes. Failures Session::retryable names are retried, calling `change`
+// again on the states as then read.
 
 #include <algorithm>
 #include <limits>
 #include <map>
 
+#include "storage/core/codec.h"
 #include "storage/core/record_checks.h"
+#include "storage/core/sql_store.h"
 
 namespace adj {
 
-using store_checks::join_lines;
 using store_checks::split_lines;
 using store_checks::valid_throttle_key;
 
@@ -34,8 +44,9 @@ ThrottleState read_throttle_row(const sql::Rows& r, int i) {
 
 }  // namespace
 
-Result<std::vector<ThrottleState>> sql_throttle_states(sql::Session& s,
-                                                       const std::vector<std::string>& keys) {
+Result<std::vector<ThrottleState>> SqlStore::throttle_states(const std::vector<std::string>& keys) {
+  ADJ_TRY(sql::Session * throttle, throttle_session());
+  sql::Session& s = *throttle;
   std::vector<ThrottleState> out;
   out.reserve(keys.size());
   for (const auto& k : keys) {
@@ -47,9 +58,12 @@ Result<std::vector<ThrottleState>> sql_throttle_states(sql::Session& s,
   return out;
 }
 
-Status sql_update_throttle(sql::Session& s, const std::vector<std::string>& keys,
-                           const std::function<void(std::vector<ThrottleState>&)>& change,
-                           std::int64_t now, std::int64_t forget_before, std::size_t max_rows) {
+Status SqlStore::update_throttle(const std::vector<std::string>& keys,
+                                 const std::function<void(std::vector<ThrottleState>&)>& change,
+                                 std::int64_t now, std::int64_t forget_before,
+                                 std::size_t max_rows) {
+  ADJ_TRY(sql::Session * throttle, throttle_session());
+  sql::Session& s = *throttle;
   for (const auto& k : keys)
     if (!valid_throttle_key(k))
       return Status::InvalidArgument("throttle key must be one non-empty line");
@@ -88,7 +102,7 @@ Status sql_update_throttle(sql::Session& s, const std::vector<std::string>& keys
                     "trusted = ?, recent = ? WHERE key = ?",
                     {t.failures, std::int64_t{t.window_start}, std::int64_t{t.last_failure},
                      t.lockouts, std::int64_t{t.locked_until}, t.total_failures,
-                     join_lines(t.trusted), join_lines(t.recent), keys[i]}));
+                     lines_to_text(t.trusted), lines_to_text(t.recent), keys[i]}));
       if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
     }
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.

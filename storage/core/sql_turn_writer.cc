@@ -138,10 +138,7 @@ Status SqlTurnWriter::write_battle(const BattleRecord& b) {
 
 Status SqlTurnWriter::write_report(const ReportRecord& r) {
   ADJ_RETURN_IF_ERROR(usable());
-  if (r.turn != turn_)
-    return Status::InvalidArgument("commit_turn game " + game_ + " turn " + std::to_string(turn_) +
-                                   ": the report of " + r.player + " is for turn " +
-                                   std::to_string(r.turn));
+  ADJ_RETURN_IF_ERROR(store_checks::check_report_turn(game_, turn_, r));
   std::string json;
   if (r.json_text.empty()) {
     ADJ_TRY(json, json_to_text(r.json, "report of " + r.player));

@@ -1,26 +1,72 @@
-// CopyIn: rows sent to PostgreSQL with COPY ... FROM STDIN (text format), the fastest way in
-// for many rows. Used inside a transaction the caller holds; a failed COPY aborts it, and a COPY
-// left unfinished (a row failed a check) is ended with an error by the connection's next
-// statement. Its own waits block: the wait limits of storage/wait_limit.h do not cut them, the
-// server's statement_timeout and the connection's tcp_user_timeout do.
+// CopyIn: PgSession's sql::BulkInsert (storage/core/sql_session.h): rows sent to PostgreSQL with
+// COPY ... FROM STDIN (text format), the fastest way in for many rows: fields escaped,
+// tab-separated, one row a line, kept until stream() or finish() starts the COPY, then passed to
+// the server in pieces of kCopyChunk bytes. Used inside a transaction the caller holds; a failed
+// COPY aborts it, and a COPY left unfinished (a row failed a check) is ended with an error by the
+// connection's next statement. Its own waits block: the wait limits of storage/wait_limit.h do
+// not cut them, the server's statement_timeout and the connection's tcp_user_timeout do.
 // Not thread-safe (one connection).
 #pragma once
 
 #include <libpq-fe.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "storage/core/sql_session.h"
 #include "storage/postgres/pg_database.h"
 
 namespace adj::pg {
 
-// Rows sent with COPY ... FROM STDIN in text format: fields escaped, tab-separated, one row a
-// line, passed to the server in pieces of kCopyChunk bytes. The fastest way in for many rows.
-class CopyIn {
+class CopyIn final : public sql::BulkInsert {
  public:
   CopyIn(pg::Connection& c, std::string sql) : c_(c), sql_(std::move(sql)) {}
 
+  // Integers and reals as their decimal text, bytes as bytea's hex form.
+  Status add(std::span<const sql::Param> row) override {
+    for (const sql::Param& p : row) {
+      switch (p.kind()) {
+        case sql::Param::Kind::kNull:
+          null_field();
+          break;
+        case sql::Param::Kind::kInt:
+        case sql::Param::Kind::kReal:
+          field(number_text(p));
+          break;
+        case sql::Param::Kind::kText:
+          field(p.as_text());
+          break;
+        case sql::Param::Kind::kBytes: {
+          static constexpr char kHex[] = "0123456789abcdef";
+          std::string hex = "\\x";
+          for (unsigned char c : p.as_text()) {
+            hex += kHex[c >> 4];
+            hex += kHex[c & 15];
+          }
+          field(hex);
+          break;
+        }
+      }
+    }
+    return end_row();
+  }
+  Status stream() override { return started_ ? Status::Ok() : start(); }
+  // Ends the COPY (starting it first when start() was not called); the server's verdict on the
+  // rows (e.g. a duplicate key) comes here.
+  Status finish() override {
+    if (!started_) ADJ_RETURN_IF_ERROR(start());
+    ADJ_RETURN_IF_ERROR(send());
+    if (PQputCopyEnd(c_.handle(), nullptr) != 1) return error(nullptr);
+    Status out = Status::Ok();
+    while (pg_result* r = PQgetResult(c_.handle())) {
+      if (PQresultStatus(r) != PGRES_COMMAND_OK && out.ok()) out = error(r);
+      PQclear(r);
+    }
+    return out;
+  }
+
+ private:
   Status start() {
     pg_result* r = PQexec(c_.handle(), sql_.c_str());
     const bool ok = r && PQresultStatus(r) == PGRES_COPY_IN;
@@ -60,7 +106,6 @@ class CopyIn {
     }
     buf_.append(v.data() + run, v.size() - run);
   }
-  bool started() const { return started_; }
   void null_field() {
     if (!at_row_start_) buf_ += '\t';
     at_row_start_ = false;
@@ -72,21 +117,6 @@ class CopyIn {
     at_row_start_ = true;
     return started_ && buf_.size() >= kCopyChunk ? send() : Status::Ok();
   }
-  // Ends the COPY (starting it first when start() was not called); the server's verdict on the
-  // rows (e.g. a duplicate key) comes here.
-  Status finish() {
-    if (!started_) ADJ_RETURN_IF_ERROR(start());
-    ADJ_RETURN_IF_ERROR(send());
-    if (PQputCopyEnd(c_.handle(), nullptr) != 1) return error(nullptr);
-    Status out = Status::Ok();
-    while (pg_result* r = PQgetResult(c_.handle())) {
-      if (PQresultStatus(r) != PGRES_COMMAND_OK && out.ok()) out = error(r);
-      PQclear(r);
-    }
-    return out;
-  }
-
- private:
   static constexpr std::size_t kCopyChunk = 1u << 20;
 
   Status send() {

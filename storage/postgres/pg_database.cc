@@ -36,28 +36,29 @@ namespace {
 // libpq's message without its trailing newline ("" for none).
 std::string trimmed(const char* s) { return ascii::trim(s ? s : ""); }
 
-// Where a connection string points, for messages: host, port and database, never the password.
-std::string describe_target(const std::string& conninfo) {
+// The settings a connection string gives, by keyword; nullopt when it does not parse.
+using Settings = std::unordered_map<std::string, std::string>;
+std::optional<Settings> conninfo_values(const std::string& conninfo) {
   char* err = nullptr;
   PQconninfoOption* opts = PQconninfoParse(conninfo.c_str(), &err);
-  if (!opts) {
-    if (err) PQfreemem(err);
-    return "an unparsable connection string";
-  }
-  std::string host, port, db, user;
-  for (PQconninfoOption* o = opts; o->keyword; ++o) {
-    if (!o->val) continue;
-    if (std::strcmp(o->keyword, "host") == 0) host = o->val;
-    if (std::strcmp(o->keyword, "hostaddr") == 0 && host.empty()) host = o->val;
-    if (std::strcmp(o->keyword, "port") == 0) port = o->val;
-    if (std::strcmp(o->keyword, "dbname") == 0) db = o->val;
-    if (std::strcmp(o->keyword, "user") == 0) user = o->val;
-  }
+  if (err) PQfreemem(err);
+  if (!opts) return std::nullopt;
+  Settings out;
+  for (PQconninfoOption* o = opts; o->keyword; ++o)
+    if (o->val) out[o->keyword] = o->val;
   PQconninfoFree(opts);
+  return out;
+}
+
+// Where a connection string points, for messages: host, port and database, never the password.
+std::string describe_target(const std::string& conninfo) {
+  auto v = conninfo_values(conninfo);
+  if (!v) return "an unparsable connection string";
+  const std::string host = !(*v)["host"].empty() ? (*v)["host"] : (*v)["hostaddr"];
   std::string out = "PostgreSQL at " + (host.empty() ? std::string("the default host") : host);
-  if (!port.empty()) out += " port " + port;
-  if (!db.empty()) out += " database " + db;
-  if (!user.empty()) out += " as " + user;
+  if (!(*v)["port"].empty()) out += " port " + (*v)["port"];
+  if (!(*v)["dbname"].empty()) out += " database " + (*v)["dbname"];
+  if (!(*v)["user"].empty()) out += " as " + (*v)["user"];
   return out;
 }
 
@@ -69,21 +70,14 @@ std::string without(std::string text, const std::string& secret) {
   return text;
 }
 
-std::string password_of(const std::string& conninfo) {
-  char* err = nullptr;
-  PQconninfoOption* opts = PQconninfoParse(conninfo.c_str(), &err);
-  if (!opts) {
-    if (err) PQfreemem(err);
-    return "";
-  }
-  std::string pw;
-  for (PQconninfoOption* o = opts; o->keyword; ++o)
-    if (o->val && std::strcmp(o->keyword, "password") == 0) pw = o->val;
-  PQconninfoFree(opts);
-  return pw;
-}
-
 }  // namespace
+
+std::string number_text(const Param& p) {
+  if (p.kind() == Param::Kind::kInt) return std::to_string(p.as_int());
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
+  return buf;
+}
 
 Status result_status(pg_conn* c, pg_result* r, std::string_view context) {
   const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
@@ -185,8 +179,10 @@ Result<pg_conn*> connect(const std::string& conninfo) {
       "1", idle.c_str(), interval.c_str(), "3", user_timeout.c_str(), conninfo.c_str(), nullptr};
   const auto fail = [&](pg_conn* c, const std::string& why) -> Status {
     PQfinish(c);
-    return Status::IOError("cannot connect to " + describe_target(conninfo) + ": " +
-                           without(why, password_of(conninfo)) + " (SQLSTATE 08001)");
+    return Status::IOError(
+        "cannot connect to " + describe_target(conninfo) + ": " +
+        without(why, conninfo_values(conninfo).value_or(Settings{})["password"]) +
+        " (SQLSTATE 08001)");
   };
   pg_conn* c = PQconnectStartParams(keys, values, /*expand_dbname=*/1);
   if (!c) return Status::IOError("postgresql: out of memory connecting");
@@ -457,14 +453,9 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   for (std::size_t i = 0; i < params.size(); ++i) {
     switch (params[i].kind()) {
       case Param::Kind::kInt:
-        text[i] = std::to_string(params[i].as_int());
+      case Param::Kind::kReal:
+        text[i] = number_text(params[i]);
         break;
-      case Param::Kind::kReal: {
-        char buf[40];
-        std::snprintf(buf, sizeof buf, "%.17g", params[i].as_real());
-        text[i] = buf;
-        break;
-      }
       case Param::Kind::kText:
         text[i] = std::string(params[i].as_text());
         if (text[i].find('\0') != std::string::npos)
@@ -534,36 +525,6 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     return s;
   }
   return Rows(r);
-}
-
-// ---- Transaction ----
-
-Result<Transaction> Transaction::begin(Connection& c, Isolation iso) {
-  const char* sql = "BEGIN";
-  if (iso == Isolation::kRepeatableRead) sql = "BEGIN ISOLATION LEVEL REPEATABLE READ";
-  if (iso == Isolation::kSerializable) sql = "BEGIN ISOLATION LEVEL SERIALIZABLE";
-  if (Status s = c.exec(sql); !s.ok()) return s;
-  return Transaction(&c);
-}
-
-Transaction::Transaction(Transaction&& other) noexcept : c_(std::exchange(other.c_, nullptr)) {}
-
-Transaction::~Transaction() {
-  if (c_) (void)rollback();
-}
-
-Status Transaction::commit() {
-  if (!c_) return Status::Internal("commit of a finished transaction");
-  Connection* c = std::exchange(c_, nullptr);
-  Status s = c->exec("COMMIT");
-  if (!s.ok() && c->in_transaction()) (void)c->exec("ROLLBACK");
-  return s;
-}
-
-Status Transaction::rollback() {
-  if (!c_) return Status::Ok();
-  Connection* c = std::exchange(c_, nullptr);
-  return c->exec("ROLLBACK");
 }
 
 }  // namespace adj::pg

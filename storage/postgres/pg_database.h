@@ -13,8 +13,7 @@
 // reconnects, as after a lost connection.
 //
 // Thread-safety: a Connection and everything made from it are used by one thread at a time (one
-// connection per thread). Lifetime: Transactions refer to their Connection, which must outlive
-// them.
+// connection per thread). Transactions are the session's (storage/postgres/pg_session.h).
 #pragma once
 
 #include <cstdint>
@@ -50,29 +49,36 @@ Status result_status(pg_conn* c, pg_result* r, std::string_view context);
 // their decimal text, text, and bytes as bytea (sent in binary).
 using Param = sql::Param;
 
-// The rows of one statement, owned (the libpq result is cleared on destruction). Move-only.
-// Getters take a 0-based row and column; NULL reads as 0 / "" / empty, like sqlite::Statement.
-class Rows {
+// The text PostgreSQL reads for an integer or real parameter (decimal; reals to 17 digits).
+// REQUIRES: p.kind() is kInt or kReal.
+std::string number_text(const Param& p);
+
+// The rows of one statement, owned (the libpq result is cleared on destruction), and the
+// sql::RowSource of PgSession's rows. Move-only. Getters take a 0-based row and column; NULL
+// reads as 0 / "" / empty, like sqlite::Statement.
+class Rows final : public sql::RowSource {
  public:
   Rows() = default;
   Rows(Rows&& other) noexcept;
   Rows& operator=(Rows&& other) noexcept;
   Rows(const Rows&) = delete;
   Rows& operator=(const Rows&) = delete;
-  ~Rows();
+  ~Rows() override;
 
-  int size() const;  // number of rows
+  int size() const override;  // number of rows
   bool empty() const { return size() == 0; }
-  int columns() const;
+  int columns() const override;
   std::string column_name(int col) const;
   unsigned column_type(int col) const;  // the column's type oid (pg_type.dat)
-  bool is_null(int row, int col) const;
-  std::int64_t int64(int row, int col) const;  // also reads booleans as 0/1
+  // From the column's type: integers and booleans kInt, float kReal, bytea kBytes, else kText.
+  sql::Param::Kind kind(int row, int col) const override;
+  bool is_null(int row, int col) const override;
+  std::int64_t int64(int row, int col) const override;  // also reads booleans as 0/1
   int int32(int row, int col) const;
-  double float64(int row, int col) const;
+  double float64(int row, int col) const override;
   bool boolean(int row, int col) const;
-  std::string text(int row, int col) const;
-  std::vector<std::uint8_t> bytes(int row, int col) const;  // a bytea column, decoded
+  std::string text(int row, int col) const override;
+  std::vector<std::uint8_t> bytes(int row, int col) const override;  // a bytea column, decoded
   // Rows affected by INSERT/UPDATE/DELETE (PQcmdTuples).
   std::int64_t affected() const;
 
@@ -137,28 +143,6 @@ class Connection {
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name
   std::unique_ptr<Prepared> prepared_;
-};
-
-// A transaction: BEGIN (ISOLATION LEVEL as given) on begin(), ROLLBACK on destruction unless
-// committed. Serializable transactions may fail with IOError ("could not serialize"); callers
-// that use them retry (see sql::with_retry).
-class Transaction {
- public:
-  enum class Isolation { kReadCommitted, kRepeatableRead, kSerializable };
-  static Result<Transaction> begin(Connection& c, Isolation iso = Isolation::kReadCommitted);
-
-  Transaction(Transaction&& other) noexcept;
-  Transaction& operator=(Transaction&&) = delete;
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction();
-
-  Status commit();
-  Status rollback();
-
- private:
-  explicit Transaction(Connection* c) : c_(c) {}
-  Connection* c_ = nullptr;
 };
 
 }  // namespace adj::pg

@@ -33,6 +33,26 @@ std::string Rows::column_name(int col) const {
   return n ? n : "";
 }
 unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_, col) : 0; }
+sql::Param::Kind Rows::kind(int row, int col) const {
+  // PostgreSQL type oids (pg_type.dat).
+  constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
+                     kFloat8 = 701;
+  if (is_null(row, col)) return sql::Param::Kind::kNull;
+  switch (column_type(col)) {
+    case kBool:
+    case kInt2:
+    case kInt4:
+    case kInt8:
+      return sql::Param::Kind::kInt;
+    case kFloat4:
+    case kFloat8:
+      return sql::Param::Kind::kReal;
+    case kBytea:
+      return sql::Param::Kind::kBytes;
+    default:
+      return sql::Param::Kind::kText;
+  }
+}
 bool Rows::is_null(int row, int col) const { return !r_ || PQgetisnull(r_, row, col); }
 
 std::int64_t Rows::int64(int row, int col) const {

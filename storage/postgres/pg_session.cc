@@ -1,93 +1,14 @@
 #include "storage/postgres/pg_session.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "base/log_escape.h"
 #include "storage/postgres/pg_copy_in.h"
 
 namespace adj::pg {
 namespace {
-
-// PostgreSQL type oids (pg_type.dat).
-constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
-                   kFloat8 = 701;
-
-class PgRows final : public sql::RowSource {
- public:
-  explicit PgRows(Rows r) : r_(std::move(r)) {}
-  int size() const override { return r_.size(); }
-  int columns() const override { return r_.columns(); }
-  sql::Param::Kind kind(int row, int col) const override {
-    if (r_.is_null(row, col)) return sql::Param::Kind::kNull;
-    switch (r_.column_type(col)) {
-      case kBool:
-      case kInt2:
-      case kInt4:
-      case kInt8:
-        return sql::Param::Kind::kInt;
-      case kFloat4:
-      case kFloat8:
-        return sql::Param::Kind::kReal;
-      case kBytea:
-        return sql::Param::Kind::kBytes;
-      default:
-        return sql::Param::Kind::kText;
-    }
-  }
-  bool is_null(int row, int col) const override { return r_.is_null(row, col); }
-  std::int64_t int64(int row, int col) const override { return r_.int64(row, col); }
-  double float64(int row, int col) const override { return r_.float64(row, col); }
-  std::string text(int row, int col) const override { return r_.text(row, col); }
-  std::vector<std::uint8_t> bytes(int row, int col) const override { return r_.bytes(row, col); }
-
- private:
-  Rows r_;
-};
-
-// The rows as COPY text, kept until stream() or finish() starts the COPY (pg_copy_in.h).
-class PgBulkInsert final : public sql::BulkInsert {
- public:
-  PgBulkInsert(Connection& conn, std::string sql) : copy_(conn, std::move(sql)) {}
-  Status add(std::span<const sql::Param> row) override {
-    for (const sql::Param& p : row) {
-      switch (p.kind()) {
-        case sql::Param::Kind::kNull:
-          copy_.null_field();
-          break;
-        case sql::Param::Kind::kInt:
-          copy_.field(std::to_string(p.as_int()));
-          break;
-        case sql::Param::Kind::kReal: {
-          char buf[40];
-          std::snprintf(buf, sizeof buf, "%.17g", p.as_real());
-          copy_.field(buf);
-          break;
-        }
-        case sql::Param::Kind::kText:
-          copy_.field(p.as_text());
-          break;
-        case sql::Param::Kind::kBytes: {
-          static constexpr char kHex[] = "0123456789abcdef";
-          std::string hex = "\\x";
-          for (unsigned char c : p.as_text()) {
-            hex += kHex[c >> 4];
-            hex += kHex[c & 15];
-          }
-          copy_.field(hex);
-          break;
-        }
-      }
-    }
-    return copy_.end_row();
-  }
-  Status stream() override { return copy_.started() ? Status::Ok() : copy_.start(); }
-  Status finish() override { return copy_.finish(); }
-
- private:
-  CopyIn copy_;
-};
 
 // DECLARE ... NO SCROLL CURSOR, then FETCH; closed on destruction while the transaction lasts.
 class PgCursor final : public sql::Cursor {
@@ -100,7 +21,7 @@ class PgCursor final : public sql::Cursor {
   PgCursor& operator=(const PgCursor&) = delete;
   Result<sql::Rows> next(int max_rows) override {
     ADJ_TRY(Rows r, conn_.query("FETCH " + std::to_string(max_rows) + " FROM " + name_));
-    return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+    return sql::Rows(std::make_unique<Rows>(std::move(r)));
   }
 
  private:
@@ -112,7 +33,7 @@ class PgCursor final : public sql::Cursor {
 
 Result<std::unique_ptr<sql::BulkInsert>> PgSession::bulk_insert(std::string_view table,
                                                                 std::string_view columns) {
-  return std::unique_ptr<sql::BulkInsert>(std::make_unique<PgBulkInsert>(
+  return std::unique_ptr<sql::BulkInsert>(std::make_unique<CopyIn>(
       conn_, "COPY " + std::string(table) + "(" + std::string(columns) + ") FROM STDIN"));
 }
 
@@ -127,35 +48,11 @@ Result<std::unique_ptr<sql::Cursor>> PgSession::open_cursor(std::string_view sel
 std::string storable_text(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  std::size_t i = 0;
-  while (i < s.size()) {
+  for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    if (c >= 0x01 && c < 0x80)
-      n = 1;
-    else if (c >= 0xC2 && c <= 0xDF)
-      n = 2;
-    else if (c >= 0xE0 && c <= 0xEF)
-      n = 3;
-    else if (c >= 0xF0 && c <= 0xF4)
-      n = 4;
-    bool ok = n > 0 && i + n <= s.size();
-    for (std::size_t k = 1; ok && k < n; ++k)
-      ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
-    if (ok && n >= 3) {
-      const auto c1 = static_cast<unsigned char>(s[i + 1]);
-      if (c == 0xE0 && c1 < 0xA0) ok = false;   // overlong
-      if (c == 0xED && c1 >= 0xA0) ok = false;  // surrogates
-      if (c == 0xF0 && c1 < 0x90) ok = false;   // overlong
-      if (c == 0xF4 && c1 >= 0x90) ok = false;  // past U+10FFFF
-    }
-    if (ok) {
-      out.append(s.substr(i, n));
-      i += n;
-    } else {
-      out += "\xEF\xBF\xBD";
-      i += 1;
-    }
+    const std::size_t n = c == 0 ? 0 : c < 0x80 ? 1 : utf8_sequence_length(s, i);
+    out.append(n ? s.substr(i, n) : "\xEF\xBF\xBD");  // U+FFFD for a NUL or a stray byte
+    i += n ? n : 1;
   }
   return out;
 }
@@ -204,7 +101,7 @@ Result<Rows> PgSession::pg_query(std::string_view sql, std::span<const sql::Para
 
 Result<sql::Rows> PgSession::query(std::string_view sql, std::span<const sql::Param> params) {
   ADJ_TRY(Rows r, pg_query(sql, params));
-  return sql::Rows(std::make_unique<PgRows>(std::move(r)));
+  return sql::Rows(std::make_unique<Rows>(std::move(r)));
 }
 
 Result<std::int64_t> PgSession::run(std::string_view sql, std::span<const sql::Param> params) {
@@ -218,24 +115,24 @@ bool PgSession::retryable(const Status& s) const {
 }
 
 Status PgSession::begin_write() {
-  if (tx_) return Status::Internal("postgresql: a write transaction is already open");
-  ADJ_TRY(auto tx, Transaction::begin(conn_));
-  tx_.emplace(std::move(tx));
+  if (writing_) return Status::Internal("postgresql: a write transaction is already open");
+  ADJ_RETURN_IF_ERROR(conn_.exec("BEGIN"));
+  writing_ = true;
   return Status::Ok();
 }
 
 Status PgSession::commit() {
-  if (!tx_) return Status::Internal("postgresql: commit without a transaction");
-  Status s = tx_->commit();  // a failed COMMIT has ended the transaction too
-  tx_.reset();
+  if (!writing_) return Status::Internal("postgresql: commit without a transaction");
+  writing_ = false;  // a failed COMMIT has ended the transaction too
+  Status s = conn_.exec("COMMIT");
+  if (!s.ok() && conn_.in_transaction()) (void)conn_.exec("ROLLBACK");
   return s;
 }
 
 Status PgSession::rollback() {
-  if (!tx_) return Status::Ok();
-  Status s = tx_->rollback();
-  tx_.reset();
-  return s;
+  if (!writing_) return Status::Ok();
+  writing_ = false;
+  return conn_.exec("ROLLBACK");
 }
 
 }  // namespace adj::pg

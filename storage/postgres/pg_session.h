@@ -5,7 +5,6 @@
 // Thread-safety: as the Connection. Lifetime: the Connection outlives the session.
 #pragma once
 
-#include <optional>
 #include <string>
 
 #include "storage/core/sql_session.h"
@@ -30,6 +29,7 @@ class PgSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kPostgres; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Status exec(std::string_view script) override { return conn_.exec(script); }
   Result<std::unique_ptr<sql::BulkInsert>> bulk_insert(std::string_view table,
                                                        std::string_view columns) override;
   Result<std::unique_ptr<sql::Cursor>> open_cursor(std::string_view select) override;
@@ -47,7 +47,7 @@ class PgSession final : public sql::Session {
  private:
   Result<Rows> pg_query(std::string_view sql, std::span<const sql::Param> params);
   Connection& conn_;
-  std::optional<Transaction> tx_;
+  bool writing_ = false;  // between begin_write() and its commit() or rollback()
   int cursors_ = 0;
 };
 

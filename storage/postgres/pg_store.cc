@@ -1,7 +1,6 @@
 // PgStore: opening, the schema version, revision counters and the helpers every part uses.
 #include "storage/postgres/pg_store.h"
 
-#include "storage/core/sql_throttle.h"
 #include "storage/postgres/pg_migrator.h"
 
 namespace adj {
@@ -30,28 +29,9 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   ADJ_TRY(auto stamp, conn_.query("SELECT coalesce(sum(rev), 0)::bigint FROM revisions"));
   const std::int64_t site = stamp.int64(0, 0);
   if (revisions_ && site == revision_stamp_) return revisions_;
-  ADJ_TRY(auto rows, conn_.query("SELECT scope, rev FROM revisions"));
-  auto map = std::make_shared<RevisionMap>();
-  std::int64_t sum = 0;
-  for (int i = 0; i < rows.size(); ++i) {
-    (*map)[rows.text(i, 0)] = rows.int64(i, 1);
-    sum += rows.int64(i, 1);
-  }
-  (*map)["*"] = sum;
-  revision_stamp_ = sum;
-  revisions_ = std::move(map);
+  ADJ_TRY(revisions_, read_revisions(session_));
+  revision_stamp_ = revisions_->at("*");
   return revisions_;
-}
-
-Result<std::vector<ThrottleState>> PgStore::throttle_states(const std::vector<std::string>& keys) {
-  return sql_throttle_states(session_, keys);
-}
-
-Status PgStore::update_throttle(const std::vector<std::string>& keys,
-                                const std::function<void(std::vector<ThrottleState>&)>& change,
-                                std::int64_t now, std::int64_t forget_before,
-                                std::size_t max_rows) {
-  return sql_update_throttle(session_, keys, change, now, forget_before, max_rows);
 }
 
 }  // namespace adj

@@ -39,13 +39,6 @@ class PgStore final : public SqlStore {
     return 0;
   }
 
-  // ---- ThrottleStore: storage/core/sql_throttle.h on this connection ----
-  Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
-  Status update_throttle(const std::vector<std::string>& keys,
-                         const std::function<void(std::vector<ThrottleState>&)>& change,
-                         std::int64_t now, std::int64_t forget_before,
-                         std::size_t max_rows) override;
-
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   pg::Connection& connection() { return conn_; }
 

@@ -15,11 +15,9 @@ namespace fs = std::filesystem;
 
 // Runs a one-row, one-column query; its text.
 Result<std::string> text_of(Database& db, const char* sql) {
-  auto st = db.prepare(sql);
-  if (!st.ok()) return st.status();
-  auto row = st->step();
-  if (!row.ok()) return row.status();
-  return *row ? st->column_text(0) : std::string();
+  ADJ_TRY(auto st, db.prepare(sql));
+  ADJ_TRY(const bool row, st.step());
+  return row ? st.column_text(0) : std::string();
 }
 
 }  // namespace

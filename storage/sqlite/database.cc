@@ -189,8 +189,6 @@ Result<Statement> Database::prepare(std::string_view sql) {
   return st;
 }
 
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
-
 std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
 
 bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
@@ -234,43 +232,28 @@ void Statement::keep_bind_error(int rc) {
     bind_error_ = sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
 }
 
-Statement& Statement::bind_int64(int index, std::int64_t value) {
-  keep_bind_error(sqlite3_bind_int64(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_int(int index, int value) {
-  keep_bind_error(sqlite3_bind_int(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_double(int index, double value) {
-  keep_bind_error(sqlite3_bind_double(stmt_, index, value));
-  return *this;
-}
-
-Statement& Statement::bind_text(int index, std::string_view value) {
-  const char* data = value.data() ? value.data() : kEmpty;
-  keep_bind_error(
-      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_TRANSIENT, SQLITE_UTF8));
-  return *this;
-}
-
-Statement& Statement::bind_text_in_place(int index, std::string_view value) {
-  const char* data = value.data() ? value.data() : kEmpty;
-  keep_bind_error(
-      sqlite3_bind_text64(stmt_, index, data, value.size(), SQLITE_STATIC, SQLITE_UTF8));
-  return *this;
-}
-
-Statement& Statement::bind_blob(int index, std::span<const std::uint8_t> value) {
-  const void* data = value.data() ? static_cast<const void*>(value.data()) : kEmpty;
-  keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, value.size(), SQLITE_TRANSIENT));
-  return *this;
-}
-
-Statement& Statement::bind_null(int index) {
-  keep_bind_error(sqlite3_bind_null(stmt_, index));
+Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
+  const std::string_view bytes = value.as_text();
+  const void* data = bytes.data() ? bytes.data() : kEmpty;
+  const auto keep = in_place ? SQLITE_STATIC : SQLITE_TRANSIENT;
+  switch (value.kind()) {
+    case sql::Param::Kind::kNull:
+      keep_bind_error(sqlite3_bind_null(stmt_, index));
+      break;
+    case sql::Param::Kind::kInt:
+      keep_bind_error(sqlite3_bind_int64(stmt_, index, value.as_int()));
+      break;
+    case sql::Param::Kind::kReal:
+      keep_bind_error(sqlite3_bind_double(stmt_, index, value.as_real()));
+      break;
+    case sql::Param::Kind::kText:
+      keep_bind_error(sqlite3_bind_text64(stmt_, index, static_cast<const char*>(data),
+                                          bytes.size(), keep, SQLITE_UTF8));
+      break;
+    case sql::Param::Kind::kBytes:
+      keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), keep));
+      break;
+  }
   return *this;
 }
 
@@ -302,8 +285,6 @@ bool Statement::column_is_null(int index) const {
 
 std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(stmt_, index); }
 
-int Statement::column_int(int index) const { return sqlite3_column_int(stmt_, index); }
-
 double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
 
 std::string Statement::column_text(int index) const {
@@ -322,58 +303,19 @@ std::vector<std::uint8_t> Statement::column_blob(int index) const {
 
 int Statement::column_count() const { return sqlite3_column_count(stmt_); }
 
-ColumnType Statement::column_type(int index) const {
+sql::Param::Kind Statement::column_type(int index) const {
   switch (sqlite3_column_type(stmt_, index)) {
     case SQLITE_INTEGER:
-      return ColumnType::kInteger;
+      return sql::Param::Kind::kInt;
     case SQLITE_FLOAT:
-      return ColumnType::kReal;
+      return sql::Param::Kind::kReal;
     case SQLITE_TEXT:
-      return ColumnType::kText;
+      return sql::Param::Kind::kText;
     case SQLITE_BLOB:
-      return ColumnType::kBlob;
+      return sql::Param::Kind::kBytes;
     default:
-      return ColumnType::kNull;
+      return sql::Param::Kind::kNull;
   }
-}
-
-// ---- Transaction -------------------------------------------------------------------------------
-
-namespace {
-
-// BEGIN / COMMIT / ROLLBACK through the statement cache (exec would compile them each time).
-Status run_cached(Database& db, std::string_view sql) {
-  auto st = db.prepare(sql);
-  if (!st.ok()) return st.status();
-  return st->run();
-}
-
-}  // namespace
-
-Result<Transaction> Transaction::begin(Database& db) {
-  ADJ_RETURN_IF_ERROR(run_cached(db, "BEGIN IMMEDIATE"));
-  return Transaction(&db);
-}
-
-Transaction::Transaction(Transaction&& other) noexcept : db_(std::exchange(other.db_, nullptr)) {}
-
-Transaction::~Transaction() {
-  if (db_) (void)rollback();
-}
-
-Status Transaction::commit() {
-  if (!db_) return Status::Internal("sqlite: commit of a finished transaction");
-  ADJ_RETURN_IF_ERROR(run_cached(*db_, "COMMIT"));
-  db_ = nullptr;
-  return Status::Ok();
-}
-
-Status Transaction::rollback() {
-  if (!db_) return Status::Internal("sqlite: rollback of a finished transaction");
-  Database* db = std::exchange(db_, nullptr);
-  // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
-  if (!db->in_transaction()) return Status::Ok();
-  return run_cached(*db, "ROLLBACK");
 }
 
 }  // namespace adj::sqlite

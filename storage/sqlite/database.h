@@ -3,8 +3,8 @@
 // SQL that failed. Nothing here throws.
 //
 // Thread-safety: a Database and everything made from it are used by one thread at a time (one
-// connection per thread). Lifetime: Statements and Transactions refer to their Database, which
-// must outlive them.
+// connection per thread). Lifetime: Statements refer to their Database, which must outlive them.
+// Transactions are the session's (storage/sqlite/sqlite_session.h).
 //
 // Statement cache: prepare() hands out a compiled statement kept from an earlier prepare() of the
 // same SQL text when one is idle, and a Statement going out of scope is reset, its bindings
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "storage/core/sql_session.h"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -28,9 +29,6 @@ namespace adj::sqlite {
 
 class Statement;
 struct StatementCache;  // database.cc
-
-// The storage class of a column's value in the current row.
-enum class ColumnType { kInteger, kReal, kText, kBlob, kNull };
 
 // Maps an SQLite result code to a Status:
 //   UNIQUE / PRIMARY KEY constraint -> AlreadyExists;  FOREIGN KEY -> FailedPrecondition;
@@ -74,7 +72,6 @@ class Database {
   // Compiles exactly one statement. Internal when `sql` holds more than one.
   Result<Statement> prepare(std::string_view sql);
 
-  std::int64_t last_insert_rowid() const;
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
   std::int64_t changes() const;
   // True while a transaction is open on this connection.
@@ -95,9 +92,9 @@ class Database {
 
 // A prepared statement. Move-only; finalized on destruction.
 //
-// Binding is 1-based and chainable: `st.bind_text(1, id).bind_int(2, turn);`. A bind failure
-// (bad index, out of memory) is kept and returned by the next step() or run(), so call sites
-// check one Status. Text and blobs are copied.
+// Binding is 1-based and chainable: `st.bind(1, id).bind(2, turn);`. A bind failure (bad index,
+// out of memory) is kept and returned by the next step() or run(), so call sites check one
+// Status.
 class Statement {
  public:
   Statement(Statement&& other) noexcept;
@@ -106,15 +103,10 @@ class Statement {
   Statement& operator=(const Statement&) = delete;
   ~Statement();
 
-  Statement& bind_int64(int index, std::int64_t value);
-  Statement& bind_int(int index, int value);
-  Statement& bind_double(int index, double value);
-  Statement& bind_text(int index, std::string_view value);
-  // As bind_text without the copy: SQLite reads `value` where it is. REQUIRES: it stays alive and
-  // unchanged until reset() (or the Statement's end); for big texts written once.
-  Statement& bind_text_in_place(int index, std::string_view value);
-  Statement& bind_blob(int index, std::span<const std::uint8_t> value);
-  Statement& bind_null(int index);
+  // NULL, an integer, a real, a text or bytes (a BLOB), as `value` is. Texts and bytes are
+  // copied, unless `in_place`: SQLite then reads them where they are (REQUIRES: they stay alive
+  // and unchanged until reset() or the Statement's end; for big texts written once).
+  Statement& bind(int index, const sql::Param& value, bool in_place = false);
 
   // Advances: true when a row is available, false when the statement is done.
   Result<bool> step();
@@ -126,12 +118,12 @@ class Statement {
   // Column getters for the current row; `index` is 0-based. NULL reads as 0 / "" / empty.
   bool column_is_null(int index) const;
   std::int64_t column_int64(int index) const;
-  int column_int(int index) const;
   double column_double(int index) const;
   std::string column_text(int index) const;
   std::vector<std::uint8_t> column_blob(int index) const;
   int column_count() const;
-  ColumnType column_type(int index) const;
+  // The storage class of the value in the current row: kNull, kInt, kReal, kText or kBytes (BLOB).
+  sql::Param::Kind column_type(int index) const;
 
  private:
   friend class Database;
@@ -144,27 +136,6 @@ class Statement {
   std::string sql_;  // the cache key, and for error messages
   StatementCache* cache_ = nullptr;
   Status bind_error_;
-};
-
-// A write transaction: BEGIN IMMEDIATE on begin(), ROLLBACK on destruction unless committed.
-// Declare it before the Statements it covers, so they are finalized first.
-class Transaction {
- public:
-  static Result<Transaction> begin(Database& db);
-
-  Transaction(Transaction&& other) noexcept;
-  Transaction& operator=(Transaction&&) = delete;
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  ~Transaction();
-
-  // On failure the transaction stays open and is rolled back on destruction.
-  Status commit();
-  Status rollback();
-
- private:
-  explicit Transaction(Database* db) : db_(db) {}
-  Database* db_ = nullptr;  // null once committed, rolled back or moved from
 };
 
 }  // namespace adj::sqlite

@@ -40,4 +40,7 @@ Result<int> migrate(Database& db, const std::vector<Migration>& migrations);
 // The version recorded in the database (0 for a new file).
 Result<int> schema_version(Database& db);
 
+// Database::open(path) brought up to the bundled migrations (errors then name `path`).
+Result<Database> open_migrated(const std::string& path);
+
 }  // namespace adj::sqlite

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include "storage/core/sql_store.h"
+
 namespace adj::sqlite {
 
 Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& path) {
@@ -14,40 +16,21 @@ Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& pa
 
 Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {
   std::lock_guard lock(mu_);
-  auto version = db_.prepare("PRAGMA data_version");
-  if (!version.ok()) return version.status();
-  auto row = version->step();
-  if (!row.ok()) return row.status();
-  const std::int64_t now = *row ? version->column_int64(0) : -1;
+  ADJ_TRY(const sql::Rows version, session_.query("PRAGMA data_version", {}));
+  const std::int64_t now = version.empty() ? -1 : version.int64(0, 0);
   if (revisions_ && now == data_version_) return revisions_;
   // Another connection committed: often the outbox or the inbox, whose writes change no
-  // revision. Revisions only grow, so their sum changes exactly when one did: the map is built
+  // revision. Revisions only grow, so their sum changes exactly when one did: the map is read
   // again only then.
   if (revisions_) {
-    auto sum = db_.prepare("SELECT coalesce(sum(rev), 0) FROM revisions");
-    if (!sum.ok()) return sum.status();
-    auto got = sum->step();
-    if (!got.ok()) return got.status();
-    if (*got && sum->column_int64(0) == revisions_->at("*")) {
+    ADJ_TRY(const sql::Rows sum, session_.query("SELECT coalesce(sum(rev), 0) FROM revisions", {}));
+    if (!sum.empty() && sum.int64(0, 0) == revisions_->at("*")) {
       data_version_ = now;
       return revisions_;
     }
   }
-  auto st = db_.prepare("SELECT scope, rev FROM revisions");
-  if (!st.ok()) return st.status();
-  auto map = std::make_shared<RevisionMap>();
-  std::int64_t site = 0;  // revisions only grow and rows are never deleted: so does the sum
-  for (;;) {
-    auto more = st->step();
-    if (!more.ok()) return more.status();
-    if (!*more) break;
-    const std::int64_t rev = st->column_int64(1);
-    (*map)[st->column_text(0)] = rev;
-    site += rev;
-  }
-  (*map)["*"] = site;
+  ADJ_TRY(revisions_, read_revisions(session_));
   data_version_ = now;
-  revisions_ = std::move(map);
   return revisions_;
 }
 

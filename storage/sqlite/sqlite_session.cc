@@ -73,30 +73,10 @@ class SqliteRows final : public sql::RowSource {
   std::vector<Cell> cells_;
 };
 
+// Binds `params` in order, read where they are (they outlive the statement's run).
 void bind_all(Statement& st, std::span<const sql::Param> params) {
-  int i = 1;
-  for (const auto& p : params) {
-    switch (p.kind()) {
-      case sql::Param::Kind::kNull:
-        st.bind_null(i);
-        break;
-      case sql::Param::Kind::kInt:
-        st.bind_int64(i, p.as_int());
-        break;
-      case sql::Param::Kind::kReal:
-        st.bind_double(i, p.as_real());
-        break;
-      case sql::Param::Kind::kText:
-        st.bind_text_in_place(i, p.as_text());
-        break;
-      case sql::Param::Kind::kBytes: {
-        const std::string_view b = p.as_text();
-        st.bind_blob(i, {reinterpret_cast<const std::uint8_t*>(b.data()), b.size()});
-        break;
-      }
-    }
-    ++i;
-  }
+  for (std::size_t i = 0; i < params.size(); ++i)
+    st.bind(static_cast<int>(i + 1), params[i], /*in_place=*/true);
 }
 
 // Steps `st` for at most `max_rows` rows (all when negative), read into memory.
@@ -109,19 +89,19 @@ Result<sql::Rows> read_rows(Statement& st, int max_rows) {
     columns = st.column_count();
     for (int c = 0; c < columns; ++c) {
       switch (st.column_type(c)) {
-        case ColumnType::kNull:
+        case sql::Param::Kind::kNull:
           cells.emplace_back(std::monostate{});
           break;
-        case ColumnType::kInteger:
+        case sql::Param::Kind::kInt:
           cells.emplace_back(st.column_int64(c));
           break;
-        case ColumnType::kReal:
+        case sql::Param::Kind::kReal:
           cells.emplace_back(st.column_double(c));
           break;
-        case ColumnType::kText:
+        case sql::Param::Kind::kText:
           cells.emplace_back(st.column_text(c));
           break;
-        case ColumnType::kBlob: {
+        case sql::Param::Kind::kBytes: {
           const auto b = st.column_blob(c);
           cells.emplace_back(Blob{std::string(b.begin(), b.end())});
           break;
@@ -195,24 +175,25 @@ Result<std::int64_t> SqliteSession::run(std::string_view sql, std::span<const sq
 }
 
 Status SqliteSession::begin_write() {
-  if (tx_) return Status::Internal("sqlite: a write transaction is already open");
-  ADJ_TRY(auto tx, Transaction::begin(db_));
-  tx_.emplace(std::move(tx));
+  if (writing_) return Status::Internal("sqlite: a write transaction is already open");
+  ADJ_RETURN_IF_ERROR(run("BEGIN IMMEDIATE", {}).status());
+  writing_ = true;
   return Status::Ok();
 }
 
 Status SqliteSession::commit() {
-  if (!tx_) return Status::Internal("sqlite: commit without a transaction");
-  ADJ_RETURN_IF_ERROR(tx_->commit());
-  tx_.reset();
+  if (!writing_) return Status::Internal("sqlite: commit without a transaction");
+  ADJ_RETURN_IF_ERROR(run("COMMIT", {}).status());  // on failure still open, for rollback()
+  writing_ = false;
   return Status::Ok();
 }
 
 Status SqliteSession::rollback() {
-  if (!tx_) return Status::Ok();
-  Status s = tx_->rollback();
-  tx_.reset();
-  return s;
+  if (!writing_) return Status::Ok();
+  writing_ = false;
+  // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
+  if (!db_.in_transaction()) return Status::Ok();
+  return run("ROLLBACK", {}).status();
 }
 
 }  // namespace adj::sqlite

@@ -1,10 +1,8 @@
 // sql::Session (storage/core/sql_session.h) over one sqlite::Database: statements from its cache,
-// rows read into memory, the write transaction as BEGIN IMMEDIATE.
+// rows read into memory, the write transaction as BEGIN IMMEDIATE (compiled once, from the cache).
 //
 // Thread-safety: as the Database. Lifetime: the Database outlives the session.
 #pragma once
-
-#include <optional>
 
 #include "storage/core/sql_session.h"
 #include "storage/sqlite/database.h"
@@ -20,6 +18,7 @@ class SqliteSession final : public sql::Session {
   sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
   Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
   Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Status exec(std::string_view script) override { return db_.exec(script); }
   Result<std::unique_ptr<sql::BulkInsert>> bulk_insert(std::string_view table,
                                                        std::string_view columns) override;
   Result<std::unique_ptr<sql::Cursor>> open_cursor(std::string_view select) override;
@@ -39,7 +38,7 @@ class SqliteSession final : public sql::Session {
 
  private:
   Database& db_;
-  std::optional<Transaction> tx_;
+  bool writing_ = false;  // between begin_write() and its commit() or rollback()
 };
 
 }  // namespace adj::sqlite

@@ -4,16 +4,11 @@
 
 #include "storage/sqlite/migrator.h"
 #include "storage/sqlite/revision_watch.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
 
 namespace adj {
 
 Result<std::unique_ptr<SqliteStore>> SqliteStore::open(const std::string& path) {
-  ADJ_TRY(auto db, sqlite::Database::open(path));
-  ADJ_TRY(auto migrations, sqlite::bundled_migrations());
-  auto version = sqlite::migrate(db, migrations);
-  if (!version.ok())
-    return Status(version.status().code(), path + ": " + version.status().message());
+  ADJ_TRY(auto db, sqlite::open_migrated(path));
   return std::unique_ptr<SqliteStore>(new SqliteStore(std::move(db), path));
 }
 
@@ -31,26 +26,12 @@ Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
   return watch_->current();
 }
 
-Result<std::vector<ThrottleState>> SqliteStore::throttle_states(
-    const std::vector<std::string>& keys) {
+Result<sql::Session*> SqliteStore::throttle_session() {
   if (!throttle_) {
-    auto t = SqliteThrottleStore::open(path_);
-    if (!t.ok()) return t.status();
-    throttle_ = std::move(t).value();
+    ADJ_TRY(throttle_db_, sqlite::open_migrated(path_));
+    throttle_.emplace(*throttle_db_);
   }
-  return throttle_->throttle_states(keys);
-}
-
-Status SqliteStore::update_throttle(const std::vector<std::string>& keys,
-                                    const std::function<void(std::vector<ThrottleState>&)>& change,
-                                    std::int64_t now, std::int64_t forget_before,
-                                    std::size_t max_rows) {
-  if (!throttle_) {
-    auto t = SqliteThrottleStore::open(path_);
-    if (!t.ok()) return t.status();
-    throttle_ = std::move(t).value();
-  }
-  return throttle_->update_throttle(keys, change, now, forget_before, max_rows);
+  return &*throttle_;
 }
 
 Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }

@@ -10,8 +10,8 @@
 // throttle's own connection and the unchecked bulk writes of a turn's commit.
 #pragma once
 
-#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "storage/core/sql_store.h"
@@ -23,7 +23,6 @@ namespace adj {
 namespace sqlite {
 class RevisionWatch;
 }
-class SqliteThrottleStore;
 
 class SqliteStore final : public SqlStore {
  public:
@@ -36,12 +35,6 @@ class SqliteStore final : public SqlStore {
   std::string backend() const override { return "sqlite"; }
   // Through a RevisionWatch on the same file, opened on first use.
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
-  // ---- ThrottleStore: a SqliteThrottleStore on the same file, opened on first use ----
-  Result<std::vector<ThrottleState>> throttle_states(const std::vector<std::string>& keys) override;
-  Status update_throttle(const std::vector<std::string>& keys,
-                         const std::function<void(std::vector<ThrottleState>&)>& change,
-                         std::int64_t now, std::int64_t forget_before,
-                         std::size_t max_rows) override;
 
   // ---- Not part of the interfaces ----
   // The C++ step of migration 0005, run once per database (while 'hash_credentials' is in
@@ -70,12 +63,15 @@ class SqliteStore final : public SqlStore {
   Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& game) override;
 
   sql::Session& session() override { return session_; }
+  // A second connection to the same file (migrated as open() does), opened on first use.
+  Result<sql::Session*> throttle_session() override;
 
   sqlite::Database db_;
   sqlite::SqliteSession session_{db_};
   std::string path_;
   std::unique_ptr<sqlite::RevisionWatch> watch_;
-  std::unique_ptr<SqliteThrottleStore> throttle_;
+  std::optional<sqlite::Database> throttle_db_;
+  std::optional<sqlite::SqliteSession> throttle_;  // on throttle_db_
 };
 
 }  // namespace adj

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "server/app/auth_throttle.h"
-#include "storage/sqlite/sqlite_throttle_store.h"
+#include "storage/sqlite/sqlite_store.h"
 #include "tests/mail/mail_test_util.h"
 
 namespace adj::mail_test {
@@ -27,7 +27,7 @@ class MailLimitTest : public MailFixture {
  protected:
   void SetUp() override {
     MailFixture::SetUp();
-    auto ts = SqliteThrottleStore::open(db_);
+    auto ts = SqliteStore::open(db_);
     ASSERT_TRUE(ts.ok()) << ts.status().to_string();
     throttle_store_ = std::move(ts).value();
     ThrottleConfig c;
@@ -42,7 +42,7 @@ class MailLimitTest : public MailFixture {
       if (m.kind == kind) out.push_back(m);
     return out;
   }
-  std::unique_ptr<SqliteThrottleStore> throttle_store_;
+  std::unique_ptr<SqliteStore> throttle_store_;
   std::unique_ptr<StoredThrottle> throttle_;
   int n_ = 0;
 };

@@ -41,22 +41,22 @@ void make_old_database(const std::string& path) {
       "INSERT INTO games(id, name, engine, scenario_json, status, open_turn, created_at) "
       "VALUES ('britain-1', 'Dark Age Britain', 'dark-age', ?, 'open', 1, 1)");
   ASSERT_TRUE(ins.ok());
-  ins->bind_text(1, scenario.dump());
+  ins->bind(1, scenario.dump());
   ASSERT_TRUE(ins->run().ok());
   auto st = db->prepare(
       "INSERT INTO turn_states(game_id, turn, state_json) VALUES "
       "('britain-1', 1, ?)");
-  st->bind_text(1, state_json);
+  st->bind(1, state_json);
   ASSERT_TRUE(st->run().ok());
   auto tok = db->prepare(
       "INSERT INTO player_tokens(token, game_id, player) VALUES "
       "(?, 'britain-1', 'MRC')");
-  tok->bind_text(1, kOldToken);
+  tok->bind(1, kOldToken);
   ASSERT_TRUE(tok->run().ok());
   auto sub = db->prepare(
       "INSERT INTO submissions(game_id, player, turn, source, received_at, raw_text, ack_json, "
       "accepted, current) VALUES ('britain-1', 'WSX', 1, 'cli', 1, ?, '{}', 0, 0)");
-  sub->bind_text(1, "GAME britain-1\nPLAYER WSX cerdic # mine\nDEFEND WIN cerdic\n");
+  sub->bind(1, "GAME britain-1\nPLAYER WSX cerdic # mine\nDEFEND WIN cerdic\n");
   ASSERT_TRUE(sub->run().ok());
 }
 

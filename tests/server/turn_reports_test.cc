@@ -64,7 +64,7 @@ TEST(TurnReports, CommittedReportsAreByteForByteThoseOfThePlainPathOnTwoThreads)
       "SELECT player, text, json FROM reports WHERE game_id = ? AND "
       "turn = 1 ORDER BY player");
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
-  raw->bind_text(1, kReportsGame);
+  raw->bind(1, kReportsGame);
   int with_battles = 0, with_rejected = 0;
   const Result<Json> roundup = svc.turn_roundup(kReportsGame, 1);
   ASSERT_TRUE(roundup.ok()) << roundup.status().to_string();

@@ -150,20 +150,20 @@ TEST_F(BulkCommitTest, RowsWrittenByHandStillBumpPerRowAndAreStillChecked) {
   auto flag = own.prepare("PRAGMA ignore_check_constraints");
   ASSERT_TRUE(flag.ok());
   ASSERT_TRUE(*flag->step());
-  EXPECT_EQ(flag->column_int(0), 0);
+  EXPECT_EQ(flag->column_int64(0), 0);
   // A battle row on `own` through the very statement text commit_turn uses.
   const auto insert_on_own = [&own](const std::string& id, const std::string& input) {
     auto st = own.prepare(
         "INSERT INTO battles(game_id, turn, battle_id, seed, engine, input_json, outcome_json) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)");
     if (!st.ok()) return st.status();
-    st->bind_text(1, "britain")
-        .bind_int(2, 1)
-        .bind_text(3, id)
-        .bind_text(4, "7")
-        .bind_text(5, "dark-age")
-        .bind_text(6, input)
-        .bind_text(7, "{}");
+    st->bind(1, "britain")
+        .bind(2, 1)
+        .bind(3, id)
+        .bind(4, "7")
+        .bind(5, "dark-age")
+        .bind(6, input)
+        .bind(7, "{}");
     return st->run();
   };
   EXPECT_FALSE(insert_on_own("hand.3", "not json").ok());
@@ -225,7 +225,7 @@ TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
   auto flag = store_->database().prepare("PRAGMA ignore_check_constraints");
   ASSERT_TRUE(flag.ok());
   ASSERT_TRUE(*flag->step());
-  EXPECT_EQ(flag->column_int(0), 0);
+  EXPECT_EQ(flag->column_int64(0), 0);
   EXPECT_TRUE(triggers_on(store_->database()));
   commit_open_turn_or_fail();  // and the next try goes through
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "storage/sqlite/sqlite_session.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::sqlite {
@@ -37,7 +38,7 @@ class DatabaseTest : public ::testing::Test {
     if (!st.ok()) return -1;
     auto row = st->step();
     EXPECT_TRUE(row.ok() && *row);
-    return st->column_int(0);
+    return st->column_int64(0);
   }
 
   adj::testing::TempDir dir_;
@@ -59,7 +60,7 @@ TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
   auto st = full->prepare("PRAGMA synchronous");
   ASSERT_TRUE(st.ok());
   ASSERT_TRUE(*st->step());
-  EXPECT_EQ(st->column_int(0), 2);             // FULL
+  EXPECT_EQ(st->column_int64(0), 2);           // FULL
   EXPECT_EQ(pragma_text("synchronous"), "1");  // the earlier connection keeps NORMAL
 }
 
@@ -78,7 +79,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     auto st = db_->prepare("SELECT 40 + 2");
     ASSERT_TRUE(st.ok());
     ASSERT_TRUE(*st->step());
-    EXPECT_EQ(st->column_int(0), 42);
+    EXPECT_EQ(st->column_int64(0), 42);
   }
   EXPECT_EQ(statements_on(*db_), before + 1);
   {
@@ -88,7 +89,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     ASSERT_TRUE(a.ok() && b.ok());
     ASSERT_TRUE(*a->step());
     ASSERT_TRUE(*b->step());
-    EXPECT_EQ(a->column_int(0) + b->column_int(0), 84);
+    EXPECT_EQ(a->column_int64(0) + b->column_int64(0), 84);
   }
   EXPECT_EQ(statements_on(*db_), before + 2);
 }
@@ -99,9 +100,9 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
   {
     auto st = db_->prepare(sql);
     ASSERT_TRUE(st.ok());
-    st->bind_int(1, 2);
+    st->bind(1, 2);
     ASSERT_TRUE(*st->step());  // left in the middle of its rows
-    EXPECT_EQ(st->column_int(0), 2);
+    EXPECT_EQ(st->column_int64(0), 2);
   }
   auto again = db_->prepare(sql);
   ASSERT_TRUE(again.ok());
@@ -109,9 +110,9 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
   ASSERT_TRUE(row.ok()) << row.status().to_string();
   EXPECT_FALSE(*row);
   again->reset();
-  again->bind_int(1, 1);
+  again->bind(1, 1);
   ASSERT_TRUE(*again->step());
-  EXPECT_EQ(again->column_int(0), 1);  // from the first row, not where the last use stopped
+  EXPECT_EQ(again->column_int64(0), 1);  // from the first row, not where the last use stopped
 }
 
 TEST_F(DatabaseTest, CachedStatementSeesSchemaChanges) {
@@ -145,18 +146,18 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
   {
     auto ins = db_->prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?)");
     ASSERT_TRUE(ins.ok()) << ins.status().to_string();
-    ins->bind_int64(1, std::numeric_limits<std::int64_t>::min())
-        .bind_double(2, -0.125)
-        .bind_text(3, text)
-        .bind_blob(4, blob)
-        .bind_null(5);
+    ins->bind(1, std::numeric_limits<std::int64_t>::min())
+        .bind(2, -0.125)
+        .bind(3, text)
+        .bind(4, sql::Param::bytes(blob))
+        .bind(5, sql::Param());
     ASSERT_TRUE(ins->run().ok());
     ins->reset();
-    ins->bind_int(1, 7)
-        .bind_double(2, 1e300)
-        .bind_text(3, std::string_view())
-        .bind_blob(4, {})
-        .bind_text(5, "x");
+    ins->bind(1, 7)
+        .bind(2, 1e300)
+        .bind(3, std::string_view())
+        .bind(4, sql::Param::bytes(std::string_view()))
+        .bind(5, "x");
     ASSERT_TRUE(ins->run().ok());
   }
   auto sel = db_->prepare("SELECT i, d, s, b, n FROM t ORDER BY rowid");
@@ -172,7 +173,7 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
   EXPECT_EQ(sel->column_text(4), "");
   row = sel->step();
   ASSERT_TRUE(row.ok() && *row);
-  EXPECT_EQ(sel->column_int(0), 7);
+  EXPECT_EQ(sel->column_int64(0), 7);
   EXPECT_EQ(sel->column_double(1), 1e300);
   EXPECT_FALSE(sel->column_is_null(2));
   EXPECT_EQ(sel->column_text(2), "");
@@ -187,16 +188,16 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
 TEST_F(DatabaseTest, BindErrorIsReportedByStep) {
   auto st = db_->prepare("SELECT ?");
   ASSERT_TRUE(st.ok());
-  st->bind_int(5, 1);  // no such parameter
+  st->bind(5, 1);  // no such parameter
   auto row = st->step();
   ASSERT_FALSE(row.ok());
   EXPECT_EQ(row.status().code(), StatusCode::kInternal);
   EXPECT_NE(row.status().message().find("SELECT ?"), std::string::npos) << row.status().message();
   st->reset();  // clears the kept error
-  st->bind_int(1, 9);
+  st->bind(1, 9);
   row = st->step();
   ASSERT_TRUE(row.ok() && *row) << row.status().to_string();
-  EXPECT_EQ(st->column_int(0), 9);
+  EXPECT_EQ(st->column_int64(0), 9);
 }
 
 TEST_F(DatabaseTest, ErrorsCarryTheMessageAndTheSql) {
@@ -233,8 +234,9 @@ TEST_F(DatabaseTest, PrepareRefusesTwoStatements) {
 
 TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
+  SqliteSession session(*db_);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok()) << tx.status().to_string();
     EXPECT_TRUE(db_->in_transaction());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (1)").ok());
@@ -242,7 +244,7 @@ TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   EXPECT_FALSE(db_->in_transaction());
   EXPECT_EQ(count("t"), 0);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (2)").ok());
     ASSERT_TRUE(tx->commit().ok());
@@ -250,7 +252,7 @@ TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   }
   EXPECT_EQ(count("t"), 1);
   {
-    auto tx = Transaction::begin(*db_);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (3)").ok());
     EXPECT_TRUE(tx->rollback().ok());
@@ -263,9 +265,10 @@ TEST_F(DatabaseTest, SecondWriterWaitsThenGivesUp) {
   auto other = Database::open(dir_.file("t.db"));
   ASSERT_TRUE(other.ok());
   ASSERT_TRUE(other->exec("PRAGMA busy_timeout=50").ok());
-  auto tx = Transaction::begin(*db_);
+  SqliteSession mine(*db_), theirs(*other);
+  auto tx = sql::WriteTx::begin(mine);
   ASSERT_TRUE(tx.ok());
-  auto blocked = Transaction::begin(*other);
+  auto blocked = sql::WriteTx::begin(theirs);
   ASSERT_FALSE(blocked.ok());
   EXPECT_EQ(blocked.status().code(), StatusCode::kIOError) << blocked.status().to_string();
   EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)

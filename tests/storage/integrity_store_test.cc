@@ -207,7 +207,7 @@ void make_v6(const std::string& path, const std::vector<std::string>& ids) {
         "INSERT INTO games(id, name, engine, scenario_json, open_turn, created_at) "
         "VALUES (?, 'n', 'dark-age', '{}', 1, 0)");
     ASSERT_TRUE(st.ok());
-    st->bind_text(1, id);
+    st->bind(1, id);
     ASSERT_TRUE(st->run().ok());
   }
 }
@@ -239,7 +239,7 @@ TEST(IntegrityMigration, RefusesClearlyWhenTwoIdsDifferOnlyByCaseAndLosesNothing
   auto n = raw->prepare("SELECT count(*) FROM games");
   ASSERT_TRUE(n.ok());
   ASSERT_TRUE(*n->step());
-  EXPECT_EQ(n->column_int(0), 2);
+  EXPECT_EQ(n->column_int64(0), 2);
   EXPECT_EQ(sqlite::schema_version(*raw).value(), 6);
 }
 

@@ -379,7 +379,7 @@ TEST_F(StoreTest, Migration0003AddsStrictMailTables) {
         db->prepare(std::string("SELECT strict FROM pragma_table_list WHERE name = '") + t + "'");
     ASSERT_TRUE(st.ok());
     ASSERT_TRUE(*st->step()) << t;
-    EXPECT_EQ(st->column_int(0), 1) << t;
+    EXPECT_EQ(st->column_int64(0), 1) << t;
   }
   auto name = db->prepare("SELECT name FROM schema_migrations WHERE version = 3");
   ASSERT_TRUE(name.ok());

@@ -38,6 +38,21 @@ class PgDatabaseTest : public ::testing::Test {
   std::string conninfo_;
 };
 
+// Text from outside as PostgreSQL TEXT can hold it (PgSession::outside_text): well-formed UTF-8
+// kept, each NUL and each byte of a malformed sequence one U+FFFD.
+TEST(PgStorableText, KeepsWellFormedUtf8AndReplacesEveryOtherByte) {
+  const std::string r = "\xEF\xBF\xBD";
+  EXPECT_EQ(storable_text("plain \xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E"),
+            "plain \xC3\xA9 \xE2\x82\xAC \xF0\x9D\x84\x9E");
+  EXPECT_EQ(storable_text(std::string("a\0b", 3)), "a" + r + "b");
+  EXPECT_EQ(storable_text("\xC0\xAF"), r + r);                  // overlong, two bytes
+  EXPECT_EQ(storable_text("\xE0\x80\xAF"), r + r + r);          // overlong, three bytes
+  EXPECT_EQ(storable_text("\xED\xA0\x80"), r + r + r);          // a surrogate
+  EXPECT_EQ(storable_text("\xF4\x90\x80\x80"), r + r + r + r);  // past U+10FFFF
+  EXPECT_EQ(storable_text("x\xE2\x82"), "x" + r + r);           // cut short
+  EXPECT_EQ(storable_text("\xFF\xF0\x9F\x98\x80"), r + "\xF0\x9F\x98\x80");
+}
+
 TEST_F(PgDatabaseTest, ParamsRoundTripAndBytesAreExact) {
   Connection c = connect();
   std::vector<std::uint8_t> all(256);
@@ -113,9 +128,10 @@ TEST_F(PgDatabaseTest, StatementsArePreparedOncePerConnection) {
 
 TEST_F(PgDatabaseTest, TransactionsRollBackUnlessCommitted) {
   Connection c = connect();
+  PgSession session(c);
   ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
   {
-    auto tx = Transaction::begin(c);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     EXPECT_TRUE(c.in_transaction());
     ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
@@ -123,7 +139,7 @@ TEST_F(PgDatabaseTest, TransactionsRollBackUnlessCommitted) {
   EXPECT_FALSE(c.in_transaction());
   EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 0);
   {
-    auto tx = Transaction::begin(c, Transaction::Isolation::kSerializable);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
     ASSERT_TRUE(tx->commit().ok());
@@ -131,7 +147,7 @@ TEST_F(PgDatabaseTest, TransactionsRollBackUnlessCommitted) {
   EXPECT_EQ(c.query("SELECT count(*) FROM t")->int64(0, 0), 1);
   {
     // A failed statement fails the transaction: its commit reports it.
-    auto tx = Transaction::begin(c);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(c.run("INSERT INTO t VALUES (2)").ok());
     EXPECT_FALSE(c.run("INSERT INTO t VALUES ('x')").ok());
@@ -145,6 +161,7 @@ TEST_F(PgDatabaseTest, TransactionsRollBackUnlessCommitted) {
 
 TEST_F(PgDatabaseTest, ALostSessionIsReplacedOutsideATransactionOnly) {
   Connection c = connect();
+  PgSession session(c);
   Connection killer = connect();
   const std::int64_t pid = c.query("SELECT pg_backend_pid()")->int64(0, 0);
   ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
@@ -159,7 +176,7 @@ TEST_F(PgDatabaseTest, ALostSessionIsReplacedOutsideATransactionOnly) {
 
   // Inside a transaction: the rest of it must not run on a new session, outside the transaction.
   {
-    auto tx = Transaction::begin(c);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
     const std::int64_t pid2 = c.query("SELECT pg_backend_pid()")->int64(0, 0);
@@ -181,6 +198,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // time; the session is dropped and the next statement runs on a new one.
 TEST_F(PgDatabaseTest, ARoundTripIsAbandonedAtTheStatementLimit) {
   Connection c = connect();
+  PgSession session(c);
   const std::int64_t pid = c.query("SELECT pg_backend_pid()")->int64(0, 0);
   const auto t0 = std::chrono::steady_clock::now();
   {
@@ -200,7 +218,7 @@ TEST_F(PgDatabaseTest, ARoundTripIsAbandonedAtTheStatementLimit) {
   // Inside a transaction, the statements after an abandoned one fail until it ends.
   ASSERT_TRUE(c.exec("CREATE TABLE t (n BIGINT)").ok());
   {
-    auto tx = Transaction::begin(c);
+    auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok());
     ASSERT_TRUE(c.run("INSERT INTO t VALUES (1)").ok());
     {

@@ -37,7 +37,7 @@ TEST_F(RevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
   for (const auto& t : names) {
     auto cols = db->prepare("SELECT name FROM pragma_table_info(?1)");
     ASSERT_TRUE(cols.ok());
-    cols->bind_text(1, t);
+    cols->bind(1, t);
     while (*cols->step())
       if (cols->column_text(0) == "game_id") with_game.insert(t);
   }
@@ -54,9 +54,9 @@ TEST_F(RevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
       auto trig =
           db->prepare("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = ?1");
       ASSERT_TRUE(trig.ok());
-      trig->bind_text(1, "rev_" + t + "_" + ev);
+      trig->bind(1, "rev_" + t + "_" + ev);
       ASSERT_TRUE(*trig->step());
-      EXPECT_EQ(trig->column_int(0), 1) << "table " << t << " has no " << ev << " trigger";
+      EXPECT_EQ(trig->column_int64(0), 1) << "table " << t << " has no " << ev << " trigger";
     }
 }
 

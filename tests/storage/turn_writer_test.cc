@@ -43,7 +43,7 @@ class TurnWriterTest : public BackendTest {
     auto flag = lite->database().prepare("PRAGMA ignore_check_constraints");
     ASSERT_TRUE(flag.ok());
     ASSERT_TRUE(*flag->step());
-    EXPECT_EQ(flag->column_int(0), 0);
+    EXPECT_EQ(flag->column_int64(0), 0);
   }
 };
 
