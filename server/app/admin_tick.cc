@@ -358,8 +358,18 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports,
   std::vector<TickAction> actions;
   std::size_t told = 0;  // actions[0, told) were given to on_action
   const auto tell = [&] {
-    for (; told < actions.size(); ++told)
-      if (on_action) on_action(actions[told]);
+    for (; told < actions.size(); ++told) {
+      if (!on_action) continue;
+      // A caller's mistake (it must not throw) costs that action, not the rest of the tick.
+      try {
+        on_action(actions[told]);
+      } catch (const std::exception& e) {
+        log_error(actions[told].game, "on_action",
+                  Status::Internal(std::string("unexpected exception: ") + e.what()));
+      } catch (...) {
+        log_error(actions[told].game, "on_action", Status::Internal("unexpected exception"));
+      }
+    }
   };
   try {
     const UnixTime now = now_();

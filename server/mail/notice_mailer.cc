@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/ascii.h"
 #include "server/app/press.h"
 #include "server/mail/gm_contact.h"
 #include "server/mail/signature.h"
@@ -48,8 +49,11 @@ Result<int> NoticeMailer::deliver(int limit) {
     if (const auto turn = correction_turn(n); turn && painter_) {
       // The player's own arrows when their report has any; else the plain map. The map is
       // prepared once per game, turn and run (the key without its player: a re-run changes it).
-      auto rep = n.players.size() == 1 ? services_.report(n.game, n.players[0], *turn)
-                                       : Result<ReportRecord>(Status::NotFound("no player"));
+      // The stored report is enough for the arrows: not Services::report, which reads the turn
+      // record (the whole summary) for the roundup, once per player.
+      auto rep = n.players.size() == 1
+                     ? services_.stores().reports.report(n.game, ascii::upper(n.players[0]), *turn)
+                     : Result<ReportRecord>(Status::NotFound("no player"));
       const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
       if (maps_for_ != key) {
         maps_ = std::make_unique<ReportMaps>(painter_, services_, n.game, *turn);
