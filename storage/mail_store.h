@@ -56,7 +56,17 @@ struct OutboxMessage {
   UnixTime next_attempt_at = 0;
   std::string last_error;
   UnixTime created_at = 0;
+  // Migration 0026: "" or a part stored with MailStore::put_mail_part. raw then holds
+  // mail_part_placeholder(part_key) once, where the part's body goes: claim() returns raw with
+  // the body in its place; outbox() and Store::outbox_message() return raw as stored.
+  std::string part_key;
 };
+
+// What stands in an outbox message's raw for the body of its stored part `key`: letters and
+// digits only, so a MIME writer may put it where base64 goes.
+inline std::string mail_part_placeholder(const std::string& key) {
+  return "AdjutantStoredPart" + key + "Here";
+}
 
 // Who is answering an inbox message (MailStore::lease_inbox).
 struct InboxLease {
@@ -119,7 +129,14 @@ class MailStore {
   // Every lease held now (running out or not), oldest message first.
   virtual Result<std::vector<InboxLease>> inbox_leases() = 0;
 
-  // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken.
+  // Stores the body of a part that many messages share (a turn's map): `key` names it (1 to 64
+  // letters and digits: a hash of the body, so equal bodies share a key). Storing a key that is
+  // stored already writes nothing. InvalidArgument (nothing written) for a key not as above.
+  virtual Status put_mail_part(const std::string& key, const std::string& body, UnixTime now) = 0;
+  // The body of stored part `key`; NotFound when there is none.
+  virtual Result<std::string> mail_part(const std::string& key) = 0;
+  // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken. With a part_key:
+  // InvalidArgument unless raw holds its placeholder, NotFound unless the part is stored.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
   // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
   // marking them "sending" with a lease until now + lease_seconds. Players' mail (reports,

@@ -55,10 +55,11 @@ void add_mail_bounds(CLI::App* srv, ServeOptions& so) {
       ->capture_default_str()
       ->check(CLI::Range(0, 36500));
   srv->add_option("--mail-maps", so.mail_maps,
-                  "player: report mails attach a map with the player's moves and battles; off: "
-                  "no map (the mail links the web report)")
+                  "game: report mails attach the map after the turn, painted and stored once per "
+                  "game and turn; player: a map per player, with that player's moves and "
+                  "battles; off: no map (the mail links the web report)")
       ->capture_default_str()
-      ->check(CLI::IsMember({"player", "off"}));
+      ->check(CLI::IsMember({"game", "player", "off"}));
 }
 
 // Connection caps, the page cache, STARTTLS, proxies, sessions and the PostgreSQL waits.

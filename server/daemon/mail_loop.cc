@@ -277,7 +277,7 @@ std::chrono::milliseconds MailLoop::Impl::deliver_pass() {
   if (!notice_mailer) {
     notice_mailer = std::make_unique<mail::NoticeMailer>(app.services(), store, store, config.from,
                                                          config.base_url, app.clock());
-    notice_mailer->set_map_painter(config.map_painter);
+    notice_mailer->set_map_painter(config.map_painter, config.map_arrows);
     notice_mailer->set_gm_contact(store, app.config().gm_address);
   }
   if (auto n = notice_mailer->deliver(); !n.ok())

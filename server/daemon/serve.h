@@ -53,10 +53,12 @@ struct ServeOptions {
   std::int64_t mail_peer_bytes = 200ll << 20;   // bytes stored per client address per hour
   std::vector<std::string> mail_trusted_peers = {"127.0.0.1", "::1"};  // no per-address budget
   int mail_keep_days = 30;  // raw bytes of processed mail are dropped after this; 0 keeps them
-  // "player": report mails attach the map with the player's own moves and battles; "off": no
-  // map (the mail links the web report, which draws it), for a host whose CPU or relay cannot
-  // afford a PNG per report at its busiest minute (docs/performance.md).
-  std::string mail_maps = "player";
+  // "game": report mails attach the map after the turn, painted once per game and turn and
+  // stored once for all its mails; "player": each player's map adds that player's own moves and
+  // battles (a PNG painted and stored per player); "off": no map (the mail links the web report,
+  // which draws it), for a host whose relay cannot take a map per report at its busiest minute
+  // (docs/performance.md).
+  std::string mail_maps = "game";
   // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
   // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
   // sessions together.

@@ -212,6 +212,7 @@ mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url,
   c.max_bytes_per_peer = o.mail_peer_bytes;
   c.keep_raw_days = o.mail_keep_days;
   if (o.mail_maps != "off") c.map_painter = render::map_painter();  // the map as a PNG
+  c.map_arrows = o.mail_maps == "player";
   c.trusted_peers.clear();
   for (const std::string& p : o.mail_trusted_peers)
     if (p != "none") c.trusted_peers.push_back(p);

@@ -1,9 +1,11 @@
 #include "server/mail/compose.h"
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 
 #include "server/mail/detail.h"
+#include "storage/mail_store.h"
 
 namespace adj::mail {
 
@@ -65,9 +67,14 @@ GPtr<GMimePart> attachment_part(const MailAttachment& a) {
   const std::size_t slash = a.content_type.find('/');
   GPtr<GMimePart> part(g_mime_part_new_with_type(a.content_type.substr(0, slash).c_str(),
                                                  a.content_type.substr(slash + 1).c_str()));
-  GPtr<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(a.data.data(), a.data.size()));
-  GPtr<GMimeDataWrapper> content(
-      g_mime_data_wrapper_new_with_stream(stream.get(), GMIME_CONTENT_ENCODING_DEFAULT));
+  // A stored part's placeholder is written as it is, as base64 already encoded would be.
+  const std::string placeholder =
+      a.stored_part.empty() ? std::string() : mail_part_placeholder(a.stored_part);
+  const std::string& bytes = a.stored_part.empty() ? a.data : placeholder;
+  GPtr<GMimeStream> stream(g_mime_stream_mem_new_with_buffer(bytes.data(), bytes.size()));
+  GPtr<GMimeDataWrapper> content(g_mime_data_wrapper_new_with_stream(
+      stream.get(),
+      a.stored_part.empty() ? GMIME_CONTENT_ENCODING_DEFAULT : GMIME_CONTENT_ENCODING_BASE64));
   g_mime_part_set_content(part.get(), content.get());
   g_mime_part_set_content_encoding(part.get(), GMIME_CONTENT_ENCODING_BASE64);
   g_mime_object_set_disposition(GMIME_OBJECT(part.get()), "attachment");
@@ -75,7 +82,43 @@ GPtr<GMimePart> attachment_part(const MailAttachment& a) {
   return part;
 }
 
+// The body of `a`'s part as compose() writes it (after the part's header block), DOS newlines.
+std::string part_body(const MailAttachment& a) {
+  GPtr<GMimePart> part = attachment_part(a);
+  GMimeFormatOptions* opts = g_mime_format_options_new();
+  g_mime_format_options_set_newline_format(opts, GMIME_NEWLINE_FORMAT_DOS);
+  std::string out = take(g_mime_object_to_string(GMIME_OBJECT(part.get()), opts));
+  g_mime_format_options_free(opts);
+  const std::size_t end = out.find("\r\n\r\n");
+  return end == std::string::npos ? std::string() : out.substr(end + 4);
+}
+
 }  // namespace
+
+StoredPart make_stored_part(MailAttachment& a) {
+  ensure_gmime();
+  a.stored_part.clear();
+  StoredPart p{sha256_hex(a.data).substr(0, 40), part_body(a)};
+  MailAttachment marked_a{a.filename, a.content_type, std::string(), p.key};
+  const std::string marked = part_body(marked_a);
+  // The placeholder's part is the placeholder and a tail (its line end), which stays in the
+  // message: the body stored is what stands before that same tail.
+  const std::string placeholder = mail_part_placeholder(p.key);
+  const std::size_t tail = marked.size() - std::min(marked.size(), placeholder.size());
+  if (marked.compare(0, placeholder.size(), placeholder) != 0 || tail > p.body.size() ||
+      p.body.compare(p.body.size() - tail, tail, marked, placeholder.size(), tail) != 0)
+    return StoredPart{};  // not expected of GMime; the attachment keeps its bytes
+  p.body.resize(p.body.size() - tail);
+  a.stored_part = p.key;
+  a.data.clear();
+  return p;
+}
+
+std::string stored_part_key(const OutgoingMail& m) {
+  for (const MailAttachment& a : m.attachments)
+    if (!a.stored_part.empty()) return a.stored_part;
+  return std::string();
+}
 
 std::string make_message_id(const std::string& key, const std::string& domain) {
   return "adj." + sha256_hex(key).substr(0, 32) + "@" +
@@ -101,7 +144,13 @@ Result<std::string> compose(const OutgoingMail& m) {
   for (const auto& [name, value] : m.headers)
     if (!valid_field_name(name))
       return Status::InvalidArgument("compose: \"" + name + "\" is not a header name");
-  for (const MailAttachment& a : m.attachments) ADJ_RETURN_IF_ERROR(check_attachment(a));
+  int stored = 0;
+  for (const MailAttachment& a : m.attachments) {
+    ADJ_RETURN_IF_ERROR(check_attachment(a));
+    stored += a.stored_part.empty() ? 0 : 1;
+  }
+  if (stored > 1)
+    return Status::InvalidArgument("compose: a message may name one stored part, not more");
   ensure_gmime();
 
   GPtr<GMimeMessage> msg(g_mime_message_new(TRUE));

@@ -26,6 +26,16 @@ struct MailAttachment {
   std::string filename;      // printable ASCII without quotes or backslashes, e.g. "map-turn-3.png"
   std::string content_type;  // "type/subtype", e.g. "image/png"
   std::string data;          // the bytes
+  // When not empty: the key of a part stored once for many messages (make_stored_part,
+  // MailStore::put_mail_part), whose body the outbox puts in at delivery; `data` is then unused
+  // and the message holds mail_part_placeholder(stored_part) (storage/mail_store.h) in its place.
+  std::string stored_part;
+};
+
+// An attachment's encoded body, stored once and shared by every message that names its key.
+struct StoredPart {
+  std::string key;   // the first 40 hex digits of the SHA-256 of the attachment's bytes
+  std::string body;  // what compose() writes for those bytes, byte for byte
 };
 
 struct OutgoingMail {
@@ -48,9 +58,17 @@ struct OutgoingMail {
 };
 
 // The message as RFC 5322 text. InvalidArgument when from.address, to.address or message_id is
-// empty, a header name is not a valid field name, or an attachment's filename or content type is
-// not as MailAttachment says.
+// empty, a header name is not a valid field name, an attachment's filename or content type is
+// not as MailAttachment says, or more than one attachment names a stored part.
 Result<std::string> compose(const OutgoingMail& m);
+
+// The stored part of `a`'s bytes (a.data), and `a` changed to name it (its data cleared):
+// composing with the changed `a` and putting the part's body in place of its placeholder gives
+// the bytes composing with the original gives. A key "" (and `a` unchanged) if that cannot be.
+StoredPart make_stored_part(MailAttachment& a);
+
+// The key of the stored part `m`'s attachments name; "" when none does.
+std::string stored_part_key(const OutgoingMail& m);
 
 // A Message-ID (without <>) determined by `key` and `domain`: "adj.<32 hex digits of the SHA-256
 // of key>@domain". The same key gives the same id, so a message queued twice is recognisably the

@@ -397,8 +397,8 @@ Result<ProcessResult> MailIngest::handle_resend(Context& c) {
     text += "\n";
     text += kSignature;
     html = report_html(intro, rep->text, links);
-    if (auto map =
-            ReportMaps(config_.map_painter, services_, game, rep->turn).for_report(&rep->json))
+    if (auto map = ReportMaps(config_.map_painter, services_, game, rep->turn, map_mail())
+                       .for_report(&rep->json))
       attachments.push_back(std::move(*map));
     r.outcome = "RESEND: turn " + std::to_string(rep->turn) + " report of " + game + "/" + player;
   } else if (rep.status().code() == StatusCode::kNotFound) {

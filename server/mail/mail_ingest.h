@@ -137,6 +137,9 @@ struct MailConfig {
   // Paints the map that report mails (queue_turn_reports, queue_corrections' notices, RESEND)
   // attach as map-turn-<turn>.png (report_map.h); null: reports go without a map.
   MapPainter map_painter;
+  // Whether each player's map draws that player's own moves and battles (MapMail::arrows,
+  // --mail-maps player). Off: a game's mails of a turn share one map, painted and stored once.
+  bool map_arrows = false;
 };
 
 struct Envelope {
@@ -221,8 +224,8 @@ class MailIngest {
 
   // Queues each player's report of `turn` (Services::report: text with the roundup) to every
   // player with an email address: text body, HTML alternative, links to the web report, the map
-  // after the turn attached (MailConfig::map_painter, prepared once for the turn: each player's
-  // with that player's own arrows, the plain one for a report without any). Dedupe
+  // after the turn attached (MailConfig::map_painter, prepared once for the turn and stored once
+  // for all its mails; with map_arrows each player's with that player's own arrows). Dedupe
   // key "report:<game>:<turn>:<player>": running it again queues nothing new. Returns how many
   // were queued now. NotFound when the game or the turn's reports do not exist.
   // When the audit log shows the turn ran before (a rollback, then this re-run), every player's
@@ -348,6 +351,8 @@ class MailIngest {
   Clock now_;
   // The audit entry "reports" of queue_turn_reports.
   Status record_reports_queued(const std::string& game, int turn, int queued);
+  // How this object's mails carry their map (report_map.h): parts stored in mail_.
+  MapMail map_mail() { return MapMail{config_.map_arrows, &mail_, now_()}; }
   std::string holder_;  // this object's lease holder name ("host:pid:n")
   Throttle* throttle_ = nullptr;
 };

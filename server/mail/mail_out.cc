@@ -27,8 +27,9 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     return n;
   }
   const auto next = admin_.deadline_after_report(game, turn);  // none once the game is over
-  // The map prepared once for the turn; each player's adds only that player's arrows.
-  ReportMaps maps(config_.map_painter, services_, game, turn);
+  // The map prepared and stored once for the turn (with map_arrows, each player's adds only that
+  // player's arrows).
+  ReportMaps maps(config_.map_painter, services_, game, turn, map_mail());
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   int queued = 0;
   std::optional<Json> roundup;  // read once, for the first report mailed
@@ -43,7 +44,7 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     }
     auto rep = services_.report(game, code, turn, *roundup);
     if (!rep.ok()) return rep.status();
-    // The map after the turn with this player's moves and battles.
+    // The map after the turn (with map_arrows, with this player's moves and battles).
     std::optional<MailAttachment> map = maps.for_report(&rep->json);
     const std::string name = p.value("name", code);
     const std::string intro = "Turn " + std::to_string(turn) + " report for " + name + " (" + code +
@@ -165,7 +166,7 @@ Result<int> MailIngest::queue_new_secrets(const std::string& game,
     if (!sched.ok()) return sched.status();
     due = deadline_sentence(open_turn, sched->deadline);
     if (open_turn == 1)
-      map = ReportMaps(config_.map_painter, services_, game, 0).for_report(nullptr);
+      map = ReportMaps(config_.map_painter, services_, game, 0, map_mail()).for_report(nullptr);
     if (map) map->filename = "map-turn-1-start.png";
   }
   int queued = 0;

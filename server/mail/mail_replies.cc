@@ -35,6 +35,7 @@ Result<bool> MailIngest::queue(const std::string& kind, const std::string& game,
   m.game = game;
   m.to = to.address;
   m.raw = std::move(raw).value();
+  m.part_key = stored_part_key(mail);
   m.dedupe_key = dedupe_key;
   m.next_attempt_at = now;
   m.created_at = now;

@@ -47,7 +47,7 @@ Result<int> NoticeMailer::deliver(int limit) {
     text += kSignature;
     std::optional<MailAttachment> map;
     if (const auto turn = correction_turn(n); turn && painter_) {
-      // The player's own arrows when their report has any; else the plain map. The map is
+      // The player's own arrows when their report has any (map_arrows_); else the plain map. It is
       // prepared once per game, turn and run (the key without its player: a re-run changes it).
       // The stored report is enough for the arrows: not Services::report, which reads the turn
       // record (the whole summary) for the roundup, once per player.
@@ -56,7 +56,8 @@ Result<int> NoticeMailer::deliver(int limit) {
                      : Result<ReportRecord>(Status::NotFound("no player"));
       const std::string key = n.dedupe_key.substr(0, n.dedupe_key.rfind(':'));
       if (maps_for_ != key) {
-        maps_ = std::make_unique<ReportMaps>(painter_, services_, n.game, *turn);
+        maps_ = std::make_unique<ReportMaps>(painter_, services_, n.game, *turn,
+                                             MapMail{map_arrows_, &mail_, now_()});
         maps_for_ = key;
       }
       map = maps_->for_report(rep.ok() ? &rep->json : nullptr);
@@ -87,6 +88,7 @@ Result<int> NoticeMailer::deliver(int limit) {
       o.game = n.game;
       o.to = rcpt.address;
       o.raw = std::move(raw).value();
+      o.part_key = stored_part_key(m);
       o.dedupe_key = key;
       o.next_attempt_at = m.date;
       o.created_at = m.date;

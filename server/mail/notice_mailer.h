@@ -39,9 +39,13 @@ class NoticeMailer {
   Result<int> deliver(int limit = 100);
 
   // Corrections of a report (correction_turn) attach the map after their turn, prepared by
-  // `painter` once per game, turn and run within one deliver() and painted with each player's
-  // arrows (report_map.h: ReportMaps); without a painter they go without it.
-  void set_map_painter(MapPainter painter) { painter_ = std::move(painter); }
+  // `painter` once per game, turn and run within one deliver() and stored once for its mails;
+  // with `arrows` painted with each player's own (report_map.h: ReportMaps, MapMail). Without a
+  // painter they go without it.
+  void set_map_painter(MapPainter painter, bool arrows = false) {
+    painter_ = std::move(painter);
+    map_arrows_ = arrows;
+  }
   // Mail to players ends with how to reach the GM (gm_contact.h), whose address is read from
   // `press` (borrowed; must outlive this object), else `host_gm_address`. Without this call it
   // names PRESS TO GM only.
@@ -58,6 +62,7 @@ class NoticeMailer {
   std::string base_url_;
   Clock now_;
   MapPainter painter_;
+  bool map_arrows_ = false;
   PressStore* press_ = nullptr;
   std::string host_gm_address_;
   // The maps of the corrections being delivered in this deliver(): the correction key without

@@ -15,9 +15,23 @@ std::optional<MailAttachment> ReportMaps::fail(const std::string& why) const {
 }
 
 std::optional<MailAttachment> ReportMaps::for_report(const Json* report) {
-  if (report && report_draws_arrows(*report)) return paint(report);
-  if (!plain_) plain_ = paint(nullptr);
+  if (mail_.arrows && report && report_draws_arrows(*report)) return paint(report);
+  if (!plain_) {
+    plain_ = paint(nullptr);
+    if (*plain_ && mail_.parts) store_part(**plain_);
+  }
   return *plain_;
+}
+
+void ReportMaps::store_part(MailAttachment& a) const {
+  MailAttachment stored = a;
+  const StoredPart part = make_stored_part(stored);
+  if (part.key.empty()) return;
+  if (Status st = mail_.parts->put_mail_part(part.key, part.body, mail_.now); !st.ok()) {
+    fail("storing the map once for the turn: " + st.message() + "; each mail holds a copy");
+    return;
+  }
+  a = std::move(stored);
 }
 
 std::optional<MailAttachment> ReportMaps::paint(const Json* report) {
@@ -46,8 +60,8 @@ std::optional<MailAttachment> ReportMaps::paint(const Json* report) {
   if (png->size() > kMaxMapAttachmentBytes)
     return fail("the PNG is " + std::to_string(png->size()) + " bytes, over the limit of " +
                 std::to_string(kMaxMapAttachmentBytes));
-  return MailAttachment{"map-turn-" + std::to_string(turn_) + ".png", "image/png",
-                        std::move(png).value()};
+  return MailAttachment{
+      "map-turn-" + std::to_string(turn_) + ".png", "image/png", std::move(png).value(), {}};
 }
 
 bool report_draws_arrows(const Json& report) {

@@ -15,6 +15,7 @@
 
 #include "server/app/services.h"
 #include "server/mail/compose.h"
+#include "storage/mail_store.h"
 #include "storage/notice_store.h"
 
 namespace adj::mail {
@@ -35,29 +36,47 @@ using MapPainter = std::function<Result<PlayerMapPainter>(const Json& state)>;
 // bigger map with fewer pixels to stay under (render::kMapPngBudget).
 inline constexpr std::size_t kMaxMapAttachmentBytes = 1024u << 10;
 
+// How report mails carry their map (adjutant serve --mail-maps).
+struct MapMail {
+  // Whether a player's map draws that player's own moves and battles (--mail-maps player): a
+  // PNG painted and stored per player. Off (--mail-maps game): every player of a game gets the
+  // same map after the turn, painted once.
+  bool arrows = false;
+  // Where the plain map is stored once, as a part every mail of the turn names
+  // (MailStore::put_mail_part); null: each mail holds its own copy. `now` stamps it.
+  MailStore* parts = nullptr;
+  UnixTime now = 0;
+};
+
 // The maps of `game` after `turn` (the state its next turn starts from) for its mails, each the
 // attachment "map-turn-<turn>.png" (image/png). The state is loaded and the map prepared once, on
-// the first map asked for; the plain map is painted once.
-// Thread-safety: one object per thread. Borrows `painter` and `services`, which must outlive it.
+// the first map asked for; the plain map is painted (and stored) once.
+// Thread-safety: one object per thread. Borrows `painter`, `services` and mail.parts, which must
+// outlive it.
 class ReportMaps {
  public:
-  ReportMaps(const MapPainter& painter, Services& services, std::string game, int turn)
-      : painter_(painter), services_(services), game_(std::move(game)), turn_(turn) {}
+  ReportMaps(const MapPainter& painter, Services& services, std::string game, int turn,
+             MapMail mail = {})
+      : painter_(painter), services_(services), game_(std::move(game)), turn_(turn), mail_(mail) {}
 
-  // The map of a player's report: with its arrows when report_draws_arrows(*report), else (and
-  // for nullptr) the plain map. nullopt (logged, except for a null painter) when loading,
-  // preparing or painting fails or the PNG is over kMaxMapAttachmentBytes; a failed preparation is
-  // logged once and not tried again.
+  // The map of a player's report: with its arrows when mail.arrows and
+  // report_draws_arrows(*report), else (and for nullptr) the plain map, which names its stored
+  // part when mail.parts is set (stored_part_key(); a part that could not be stored is logged
+  // and the map goes as bytes). nullopt (logged, except for a null painter) when loading,
+  // preparing or painting fails or the PNG is over kMaxMapAttachmentBytes; a failed preparation
+  // is logged once and not tried again.
   std::optional<MailAttachment> for_report(const Json* report);
 
  private:
   std::optional<MailAttachment> paint(const Json* report);
   std::optional<MailAttachment> fail(const std::string& why) const;
+  void store_part(MailAttachment& a) const;
 
   const MapPainter& painter_;
   Services& services_;
   std::string game_;
   int turn_;
+  MapMail mail_;
   std::optional<PlayerMapPainter> prepared_;  // set once tried; null when it failed
   std::optional<std::optional<MailAttachment>> plain_;
 };

@@ -22,7 +22,7 @@ namespace {
 // The columns of an outbox row in the order outbox_from_row reads them.
 constexpr const char* kOutboxColumns =
     "id, kind, game_id, recipient, raw, dedupe_key, state, attempts, next_attempt_at, "
-    "last_error, created_at";
+    "last_error, created_at, part_key";
 
 constexpr const char* kInboxSelect =
     "SELECT id, message_id, channel, envelope_from, envelope_to_json, raw, received_at, state, "
@@ -70,7 +70,16 @@ OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   m.next_attempt_at = r.int64(row, 8);
   m.last_error = r.text(row, 9);
   m.created_at = r.int64(row, 10);
+  if (!r.is_null(row, 11)) m.part_key = r.text(row, 11);
   return m;
+}
+
+// A part key as MailStore::put_mail_part takes it: 1 to 64 ASCII letters and digits.
+bool valid_part_key(const std::string& key) {
+  if (key.empty() || key.size() > 64) return false;
+  for (char c : key)
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) return false;
+  return true;
 }
 
 // The messages a claim's rows (kOutboxColumns) hold, in the order claim() returns them: mail to
@@ -113,8 +122,28 @@ Result<std::vector<OutboxMessage>> SqlStore::claim(UnixTime now, int limit,
                       "next_attempt_at, id LIMIT ?3" +
                           std::string(session().skip_locked()) + ") RETURNING " + kOutboxColumns,
                       {std::int64_t{now + lease_seconds}, std::int64_t{now}, std::max(limit, 0)}));
+  std::vector<OutboxMessage> out = claimed_from_rows(r);
+  // Each stored part read once per claim, however many of the claimed messages name it.
+  std::string key, body;
+  for (OutboxMessage& m : out) {
+    if (m.part_key.empty()) continue;
+    if (m.part_key != key) {
+      Result<std::string> part = mail_part(m.part_key);
+      if (!part.ok())  // the outbox's reference keeps it: only a damaged database lacks it
+        return Status::Corruption("outgoing message " + std::to_string(m.id) + ": " +
+                                  part.status().message());
+      key = m.part_key;
+      body = std::move(part).value();
+    }
+    const std::string placeholder = mail_part_placeholder(m.part_key);
+    const std::size_t at = m.raw.find(placeholder);
+    if (at == std::string::npos)
+      return Status::Corruption("outgoing message " + std::to_string(m.id) +
+                                " lacks the place of its stored part " + m.part_key);
+    m.raw.replace(at, placeholder.size(), body);
+  }
   ADJ_RETURN_IF_ERROR(tx.commit());
-  return claimed_from_rows(r);
+  return out;
 }
 
 Result<std::int64_t> SqlStore::put_inbox(const InboxMessage& m, bool* duplicate) {
@@ -321,20 +350,46 @@ Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
   return tx.commit();
 }
 
+Status SqlStore::put_mail_part(const std::string& key, const std::string& body, UnixTime now) {
+  if (!valid_part_key(key))
+    return Status::InvalidArgument("put_mail_part: a part key is 1 to 64 letters and digits");
+  sql::Session& s = session();
+  return s
+      .run(
+          "INSERT INTO mail_parts(id, body, created_at) VALUES (?, ?, ?) "
+          "ON CONFLICT (id) DO NOTHING",
+          {key, s.outside_text(body), std::int64_t{now}})
+      .status();
+}
+
+Result<std::string> SqlStore::mail_part(const std::string& key) {
+  ADJ_TRY(const sql::Rows p, session().query("SELECT body FROM mail_parts WHERE id = ?", {key}));
+  if (p.empty()) return Status::NotFound("no stored part " + key);
+  return p.text(0, 0);
+}
+
 Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
   if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
     return Status::InvalidArgument(
         "enqueue: a message needs a kind, a recipient, a raw message "
         "and a dedupe key");
+  if (!m.part_key.empty() && (!valid_part_key(m.part_key) ||
+                              m.raw.find(mail_part_placeholder(m.part_key)) == std::string::npos))
+    return Status::InvalidArgument("enqueue: the message lacks the place of its stored part");
   sql::Session& s = session();
+  if (!m.part_key.empty()) {
+    ADJ_TRY(const sql::Rows p, s.query("SELECT 1 FROM mail_parts WHERE id = ?", {m.part_key}));
+    if (p.empty()) return Status::NotFound("enqueue: there is no stored part " + m.part_key);
+  }
+  const sql::Param part = m.part_key.empty() ? sql::Param() : sql::Param(m.part_key);
   ADJ_TRY(const sql::Rows r,
           s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
-                  "state, attempts, next_attempt_at, created_at) "
-                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?) "
+                  "state, attempts, next_attempt_at, created_at, part_key) "
+                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
                   "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
                   {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
                    s.outside_text(m.raw), s.outside_text(m.dedupe_key),
-                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}}));
+                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
   if (r.empty()) return Status::AlreadyExists("outbox message " + m.dedupe_key);
   return r.int64(0, 0);
 }

@@ -100,11 +100,20 @@ class MailFixture : public ::testing::Test {
     return r.ok() ? *r : mail::ProcessResult{};
   }
 
+  // The outbox, oldest first, each message as delivered (its stored part put in its place).
   std::vector<OutboxMessage> outbox() {
     auto list = store_->outbox("", 1000);
     EXPECT_TRUE(list.ok());
     std::vector<OutboxMessage> out = list.ok() ? *list : std::vector<OutboxMessage>{};
     std::reverse(out.begin(), out.end());  // oldest first
+    for (OutboxMessage& m : out) {
+      if (m.part_key.empty()) continue;
+      auto part = store_->mail_part(m.part_key);
+      const std::string placeholder = mail_part_placeholder(m.part_key);
+      const std::size_t at = m.raw.find(placeholder);
+      EXPECT_TRUE(part.ok() && at != std::string::npos) << m.dedupe_key;
+      if (part.ok() && at != std::string::npos) m.raw.replace(at, placeholder.size(), *part);
+    }
     return out;
   }
   std::vector<SubmissionRecord> submissions() {

@@ -133,7 +133,7 @@ class PostfixPeerInstance {
       if (ec) return "copy " + std::string(ADJ_BINARY) + ": " + ec.message();
       fs::permissions(path("adjutant"), searchable, ec);
     }
-std::string why;
+    std::string why;
     std::string main_cf = read_file("/usr/share/postfix/main.cf.debian");
     if (main_cf.empty()) main_cf = "compatibility_level = 3.6\n";
     main_cf += "\n" + shipped("main.cf.adjutant", &why);

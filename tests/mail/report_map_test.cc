@@ -19,6 +19,7 @@
 #include "server/render/map_png.h"
 #include "server/render/state_map.h"
 #include "tests/mail/mail_test_util.h"
+#include "tests/mail/report_map_fixture.h"
 #include "tests/support/cli_runner.h"
 #include "tests/support/temp_dir.h"
 
@@ -31,84 +32,17 @@ using mail::OutgoingMail;
 using mail_test::Aiosmtpd;
 using mail_test::eventually;
 using mail_test::free_port;
-
-// A MIME leaf part of a message as GMime reads it: its type, filename and decoded bytes.
-struct Part {
-  std::string type;  // "image/png"
-  std::string filename;
-  bool attachment = false;
-  std::string data;
-};
-
-struct Message {
-  std::string type;  // the top-level Content-Type, e.g. "multipart/mixed"
-  std::vector<Part> parts;
-};
-
-std::string mime_type(GMimeObject* o) {
-  char* t = g_mime_content_type_get_mime_type(g_mime_object_get_content_type(o));
-  std::string out = t ? t : "";
-  g_free(t);
-  return out;
-}
-
-Message read_message(const std::string& raw) {
-  static std::once_flag once;
-  std::call_once(once, [] { g_mime_init(); });
-  Message out;
-  GMimeStream* st = g_mime_stream_mem_new_with_buffer(raw.data(), raw.size());
-  GMimeParser* p = g_mime_parser_new_with_stream(st);
-  g_object_unref(st);
-  GMimeMessage* msg = g_mime_parser_construct_message(p, nullptr);
-  g_object_unref(p);
-  EXPECT_NE(msg, nullptr);
-  if (!msg) return out;
-  out.type = mime_type(g_mime_message_get_mime_part(msg));
-  g_mime_message_foreach(
-      msg,
-      [](GMimeObject*, GMimeObject* obj, gpointer ud) {
-        if (!GMIME_IS_PART(obj)) return;
-        GMimePart* part = GMIME_PART(obj);
-        Part r;
-        r.type = mime_type(obj);
-        const char* name = g_mime_part_get_filename(part);
-        r.filename = name ? name : "";
-        r.attachment = g_mime_part_is_attachment(part);
-        GMimeStream* mem = g_mime_stream_mem_new();
-        if (GMimeDataWrapper* content = g_mime_part_get_content(part))
-          g_mime_data_wrapper_write_to_stream(content, mem);  // transfer-decoded
-        GByteArray* bytes = g_mime_stream_mem_get_byte_array(GMIME_STREAM_MEM(mem));
-        r.data.assign(reinterpret_cast<const char*>(bytes->data), bytes->len);
-        g_object_unref(mem);
-        static_cast<Message*>(ud)->parts.push_back(std::move(r));
-      },
-      &out);
-  g_object_unref(msg);
-  return out;
-}
-
-std::vector<Part> pngs(const Message& m) {
-  std::vector<Part> out;
-  for (const Part& p : m.parts)
-    if (p.type == "image/png") out.push_back(p);
-  return out;
-}
-
-bool map_contains(const std::string& s, const std::string& needle) {
-  return s.find(needle) != std::string::npos;
-}
+using report_map_test::map_contains;
+using report_map_test::Message;
+using report_map_test::Part;
+using report_map_test::pngs;
+using report_map_test::read_message;
+using report_map_test::ReportMapMail;
 
 TEST(ComposeAttachments, MultipartMixedKeepsTheTextAndCarriesTheBytes) {
-  OutgoingMail m;
-  m.from = {"orders@pbm.example.net", "Adjutant"};
-  m.to = {"wessex@example.org", "Wessex"};
-  m.subject = "Turn 1 report";
-  m.message_id = "adj.1@pbm.example.net";
-  m.text = "Your report.\n";
-  m.html = "<p>Your report.</p>";
   std::string bytes;
   for (int i = 0; i < 5000; ++i) bytes += static_cast<char>(i * 7 % 256);
-  m.attachments.push_back({"map-turn-1.png", "image/png", bytes});
+  OutgoingMail m = report_map_test::report_mail({"map-turn-1.png", "image/png", bytes, {}});
   auto raw = mail::compose(m);
   ASSERT_TRUE(raw.ok()) << raw.status().to_string();
   EXPECT_EQ(*raw, *mail::compose(m));  // deterministic
@@ -143,10 +77,11 @@ TEST(ComposeAttachments, MultipartMixedKeepsTheTextAndCarriesTheBytes) {
   EXPECT_EQ(plain.parts[1].data, bytes);
 
   for (const MailAttachment& bad :
-       {MailAttachment{"", "image/png", "x"}, MailAttachment{"a\"b.png", "image/png", "x"},
-        MailAttachment{"a\r\nX-Evil: 1", "image/png", "x"}, MailAttachment{"m.png", "image", "x"},
-        MailAttachment{"m.png", "image/png\r\nX-Evil: 1", "x"},
-        MailAttachment{"m.png", "image/p ng", "x"}}) {
+       {MailAttachment{"", "image/png", "x", {}}, MailAttachment{"a\"b.png", "image/png", "x", {}},
+        MailAttachment{"a\r\nX-Evil: 1", "image/png", "x", {}},
+        MailAttachment{"m.png", "image", "x", {}},
+        MailAttachment{"m.png", "image/png\r\nX-Evil: 1", "x", {}},
+        MailAttachment{"m.png", "image/p ng", "x", {}}}) {
     m.attachments = {bad};
     auto r = mail::compose(m);
     EXPECT_FALSE(r.ok()) << bad.filename << " " << bad.content_type;
@@ -179,49 +114,6 @@ TEST(ReportMapKeys, CorrectionTurnReadsBackTheKey) {
   n.kind = "press";
   EXPECT_EQ(mail::correction_turn(n), std::nullopt);
 }
-
-// britain-1 with turn 1 run, and the real painter.
-class ReportMapMail : public mail_test::MailFixture {
- protected:
-  void SetUp() override {
-    MailFixture::SetUp();
-    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
-      const std::string text = ::adj::testing::read_file(
-          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
-      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
-    }
-    auto run = services_->run_turn("britain-1", false);
-    ASSERT_TRUE(run.ok()) << run.status().to_string();
-    config_.map_painter = counting_painter();
-    make_ingest();
-  }
-  // The real painter at state_map_png's default size, counting the maps prepared (once per game
-  // and turn) and the players' maps painted from them.
-  mail::MapPainter counting_painter() {
-    return [this](const Json& st) -> Result<mail::PlayerMapPainter> {
-      ++prepared_;
-      auto turn = render::map_painter(render::PngLimits{})(st);
-      if (!turn.ok()) return turn.status();
-      return mail::PlayerMapPainter([this, turn = std::move(turn).value()](const Json* report) {
-        ++painted_;
-        return turn(report);
-      });
-    };
-  }
-  // The map after `turn` as the renderer draws it; with `player`, with that player's report's
-  // arrows.
-  std::string expected_map(int turn, const std::string& player = "",
-                           const render::PngLimits& limits = {}) {
-    auto st = store_->load_state("britain-1", turn + 1);
-    EXPECT_TRUE(st.ok());
-    Json drawn = to_json(*st);
-    if (!player.empty()) drawn["report"] = services_->report("britain-1", player, turn)->json;
-    auto png = render::state_map_png(drawn, limits);
-    EXPECT_TRUE(png.ok());
-    return png.ok() ? *png : std::string();
-  }
-  std::atomic<int> prepared_{0}, painted_{0};
-};
 
 TEST_F(ReportMapMail, TurnReportsAttachTheMapAfterTheTurn) {
   auto n = ingest_->queue_turn_reports("britain-1", 1);
@@ -336,7 +228,7 @@ TEST_F(ReportMapMail, CorrectionsAttachEachPlayersMapAndThePlainOneOncePerTurn) 
   ASSERT_EQ(*n, 5);
   mail::NoticeMailer mailer(*services_, *store_, *store_, config_.from, config_.base_url,
                             [this] { return now_; });
-  mailer.set_map_painter(config_.map_painter);
+  mailer.set_map_painter(config_.map_painter, true);
   prepared_ = painted_ = 0;
   auto sent = mailer.deliver();
   ASSERT_TRUE(sent.ok()) << sent.status().to_string();

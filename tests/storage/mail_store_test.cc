@@ -140,6 +140,64 @@ TEST_P(MailStoreTest, ACredentialMailKeepsOnlyItsHeaderOnceSent) {
   EXPECT_EQ(row(secret).state, "sent");
 }
 
+// Migration 0026: a part stored once, named by many messages, put in each at delivery.
+TEST_P(MailStoreTest, AStoredPartIsKeptOnceAndPutInEachClaimedMessage) {
+  const std::string key = "0123456789abcdef0123456789abcdef01234567";
+  const std::string body = "iVBORw0KGgo=\r\nAAAA\r\n";
+  EXPECT_EQ(store_->mail_part(key).status().code(), StatusCode::kNotFound);
+  ASSERT_TRUE(store_->put_mail_part(key, body, kStart).ok());
+  ASSERT_TRUE(store_->put_mail_part(key, "another body", kStart + 1).ok()) << "writes nothing";
+  EXPECT_EQ(*store_->mail_part(key), body);
+  for (const std::string& bad :
+       std::vector<std::string>{"", "a-b", "ab cd", std::string(65, 'a'), "a\xc3\xa9"})
+    EXPECT_EQ(store_->put_mail_part(bad, body, kStart).code(), StatusCode::kInvalidArgument) << bad;
+
+  const auto message = [&](const std::string& dedupe, const std::string& part) {
+    OutboxMessage o;
+    o.kind = "report";
+    o.game = "britain-1";
+    o.to = dedupe + "@example.org";
+    o.raw =
+        "Subject: " + dedupe + "\r\n\r\n--b\r\n\r\n" + mail_part_placeholder(key) + "\r\n--b--\r\n";
+    o.dedupe_key = dedupe;
+    o.part_key = part;
+    o.next_attempt_at = o.created_at = kStart;
+    return o;
+  };
+  const std::string stored_raw = message("a", key).raw;
+  ASSERT_TRUE(store_->enqueue(message("a", key)).ok());
+  ASSERT_TRUE(store_->enqueue(message("b", key)).ok());
+  // A part not stored, or a message without its place, is refused; nothing is queued.
+  auto missing = store_->enqueue(message("c", "feedface"));
+  EXPECT_EQ(missing.status().code(), StatusCode::kInvalidArgument) << "the placeholder is key's";
+  OutboxMessage unstored = message("c", "feedface");
+  unstored.raw = mail_part_placeholder("feedface");
+  EXPECT_EQ(store_->enqueue(unstored).status().code(), StatusCode::kNotFound);
+  OutboxMessage placeless = message("d", key);
+  placeless.raw = "Subject: d\r\n\r\nno place\r\n";
+  EXPECT_EQ(store_->enqueue(placeless).status().code(), StatusCode::kInvalidArgument);
+  ASSERT_EQ(all_outbox().size(), 2u);
+
+  // Listed as stored; claimed with the body in place.
+  for (const OutboxMessage& m : all_outbox()) {
+    EXPECT_EQ(m.part_key, key);
+    EXPECT_NE(m.raw.find(mail_part_placeholder(key)), std::string::npos);
+  }
+  EXPECT_EQ(row(all_outbox().back().id).raw, stored_raw);
+  auto claimed = store_->claim(kStart, 10, 60);
+  ASSERT_TRUE(claimed.ok()) << claimed.status().to_string();
+  ASSERT_EQ(claimed->size(), 2u);
+  for (const OutboxMessage& m : *claimed)
+    EXPECT_EQ(m.raw, "Subject: " + m.dedupe_key + "\r\n\r\n--b\r\n\r\n" + body + "\r\n--b--\r\n");
+  // A message without a part is claimed as it is.
+  queue("plain", kStart);
+  auto plain = store_->claim(kStart, 10, 60);
+  ASSERT_TRUE(plain.ok());
+  ASSERT_EQ(plain->size(), 1u);
+  EXPECT_TRUE(plain->at(0).part_key.empty());
+  EXPECT_EQ(plain->at(0).raw, row(plain->at(0).id).raw);
+}
+
 TEST_P(MailStoreTest, InboxKeepsRawBytesExactly) {
   InboxMessage m;
   m.message_id = "bytes@x";
