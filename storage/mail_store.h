@@ -138,6 +138,10 @@ class MailStore {
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken. With a part_key:
   // InvalidArgument unless raw holds its placeholder, NotFound unless the part is stored.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;
+  // enqueue for each of `ms` in one transaction (one commit: a game's reports of a turn), the
+  // results in order: the new id, or 0 for a message whose dedupe_key was taken (nothing written
+  // for it). All or nothing on any other error, which names the message's index.
+  virtual Result<std::vector<std::int64_t>> enqueue_batch(const std::vector<OutboxMessage>& ms) = 0;
   // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
   // marking them "sending" with a lease until now + lease_seconds. Players' mail (reports,
   // acknowledgements, ...) comes first, answers to unauthenticated senders ("refusal", "help")

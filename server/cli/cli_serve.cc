@@ -214,6 +214,11 @@ void add_serve_command(CLI::App& app, CliState& s) {
                   "them over")
       ->capture_default_str()
       ->check(CLI::Range(20, 3600));
+  srv->add_option("--relay-connections", s.daemon.so.relay_connections,
+                  "Messages handed to the relay (or Maildir) at once while the outbox has a "
+                  "backlog, each on a connection of its own")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 32));
   srv->add_option("--reminder-hours", s.daemon.so.reminder_hours,
                   "Remind players without orders this long before a deadline")
       ->capture_default_str()

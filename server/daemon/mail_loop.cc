@@ -10,8 +10,10 @@
 #include <boost/asio/thread_pool.hpp>
 #include <chrono>
 #include <functional>
+#include <latch>
 #include <map>
 #include <utility>
+#include <vector>
 
 #include "base/log_escape.h"
 #include "server/app/reports_in_flight.h"
@@ -33,6 +35,8 @@ constexpr int kMailThreadNice = 5;
 // The threads that make turn reports (at kMailThreadNice): two games' maps drawn at once, while
 // the scheduler and the web keep their share ahead of them.
 constexpr int kReportThreads = 2;
+// Messages one outbox worker claims per pass.
+constexpr int kOutboxBatch = 50;
 
 // Runs `fn` on a pool thread, logging an exception instead of letting it end the process (e.g.
 // the database cannot be opened for want of file descriptors; the work is retried later).
@@ -73,6 +77,8 @@ struct MailLoop::Impl {
 
   asio::thread_pool mail_pool{1};
   asio::thread_pool deliver_pool{1};
+  // The further connections of a pass with a backlog (relay_connections - 1 threads).
+  asio::thread_pool send_pool{static_cast<std::size_t>(std::max(1, o.relay_connections - 1))};
   // Queues the reports of turns that ran (each with its map: the CPU-heavy part of the mail), on
   // threads of their own so that delivery goes on while the next games' reports are made.
   asio::thread_pool reports_pool{kReportThreads};
@@ -82,7 +88,7 @@ struct MailLoop::Impl {
   std::unique_ptr<asio::steady_timer> mail_timer, deliver_timer;
   std::atomic<bool> timers_made{false};  // both timers exist (start() ran)
   ReportsInFlight reports_in_flight;
-  std::unique_ptr<mail::OutboxWorker> outbox_worker;  // deliver thread only
+  bool outbox_backlog = false;                        // deliver thread only: the last pass was full
   std::unique_ptr<mail::NoticeMailer> notice_mailer;  // deliver thread only
   UnixTime last_digest_pass = 0;                      // deliver thread only
   UnixTime last_prune = 0;                            // mail thread only
@@ -114,6 +120,10 @@ struct MailLoop::Impl {
   }
   // One pass; returns when the next one is due (0: a full batch was sent, more may wait).
   std::chrono::milliseconds deliver_pass();
+  // One batch of the outbox on the calling thread, with its store.
+  Result<mail::WorkerStats> send_batch();
+  // The outbox part of a pass: one batch, or with a backlog one per relay connection at once.
+  Result<mail::WorkerStats> send_outbox();
   // Any thread: mail was queued, so the deliver thread runs a pass now instead of at its next
   // period (a player's answer leaves within moments, not --mail-seconds later). Kicks coalesce.
   void deliver_soon();
@@ -284,18 +294,58 @@ std::chrono::milliseconds MailLoop::Impl::deliver_pass() {
     spdlog::warn("event=notices_failed error=\"{}\"", log_escape(n.status().message()));
   else if (*n > 0)
     spdlog::info("event=notices queued={}", *n);
-  if (!outbox_worker)
-    outbox_worker = std::make_unique<mail::OutboxWorker>(
-        store, sender, mail::BackoffPolicy{}, 50, o.outbox_lease_seconds,
-        std::min<std::int64_t>(120, o.outbox_lease_seconds / 3));
-  auto st = outbox_worker->run_once(app.clock()());
+  auto st = send_outbox();
   if (!st.ok())
     spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
   else if (st->claimed > 0)
     spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried, st->failed);
-  if (st.ok() && st->claimed >= outbox_worker->batch() && st->sent > 0)
-    return std::chrono::milliseconds(0);
+  outbox_backlog = st.ok() && st->claimed >= kOutboxBatch && st->sent > 0;
+  if (outbox_backlog) return std::chrono::milliseconds(0);
   return period(false);
+}
+
+Result<mail::WorkerStats> MailLoop::Impl::send_batch() {
+  mail::OutboxWorker worker(app.store(), sender, mail::BackoffPolicy{}, kOutboxBatch,
+                            o.outbox_lease_seconds,
+                            std::min<std::int64_t>(120, o.outbox_lease_seconds / 3));
+  return worker.run_once(app.clock()());
+}
+
+Result<mail::WorkerStats> MailLoop::Impl::send_outbox() {
+  const int extra = outbox_backlog ? std::max(0, o.relay_connections - 1) : 0;
+  std::vector<Result<mail::WorkerStats>> more(extra, Status::Internal("not run"));
+  std::latch done(extra);
+  for (int i = 0; i < extra; ++i)
+    asio::post(send_pool, [this, &more, &done, i] {
+      thread_local const bool named = (http::name_this_thread("send"), true);
+      (void)named;
+      try {
+        more[i] = send_batch();
+      } catch (const std::exception& e) {  // e.g. this thread could not open the database
+        more[i] = Status::Internal(e.what());
+      }
+      done.count_down();
+    });
+  Result<mail::WorkerStats> total = Status::Internal("not run");
+  try {
+    total = send_batch();
+  } catch (const std::exception& e) {
+    total = Status::Internal(e.what());
+  }
+  done.wait();  // the other batches borrow `more` and `done`
+  for (const Result<mail::WorkerStats>& r : more) {
+    if (!r.ok()) {
+      if (total.ok()) total = r.status();
+      continue;
+    }
+    if (!total.ok()) continue;
+    total->claimed += r->claimed;
+    total->sent += r->sent;
+    total->retried += r->retried;
+    total->failed += r->failed;
+    total->left_claimed += r->left_claimed;
+  }
+  return total;
 }
 
 void MailLoop::Impl::arm_deliver(std::chrono::milliseconds delay) {
@@ -385,6 +435,7 @@ void MailLoop::finish() {
   impl_->mail_pool.join();
   impl_->reports_pool.join();  // the games in hand are queued; the others are skipped
   impl_->deliver_pool.join();  // a message being delivered finishes (and is marked)
+  impl_->send_pool.join();
 }
 
 }  // namespace adj::daemon

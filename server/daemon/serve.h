@@ -42,6 +42,10 @@ struct ServeOptions {
   // holding messages leaves them to another after this long. The relay's whole-transaction
   // timeout is a third of it (at most 120 s), so a send always ends within the claim.
   int outbox_lease_seconds = 300;
+  // Messages delivered at once while the outbox has a backlog (--relay-connections): each on a
+  // thread and connection of its own, claiming its own batch. A pass that finds less than a
+  // batch due delivers on one.
+  int relay_connections = 4;
   // Bounds on received mail (server/mail/mail_ingest.h MailConfig, mime.h MimeLimits).
   int refusals_per_hour = 3;          // refusal and HELP answers per address
   int refusals_per_hour_total = 100;  // refusal and HELP answers to all addresses together

@@ -314,6 +314,11 @@ class MailIngest {
     std::string player;
   };
   Result<std::optional<Signed>> signed_command(Context& c, ProcessResult* refusal);
+  // The outbox row of one message (composed, with the GM's contact when it is about a game:
+  // `gm_contact` when given, else read for the game).
+  Result<OutboxMessage> outgoing(const std::string& kind, const std::string& game,
+                                 const Mailbox& to, const std::string& dedupe_key,
+                                 OutgoingMail mail, const std::string* gm_contact = nullptr);
   // Queues one message; false (and no error) when its dedupe key was already queued.
   Result<bool> queue(const std::string& kind, const std::string& game, const Mailbox& to,
                      const std::string& dedupe_key, OutgoingMail mail);

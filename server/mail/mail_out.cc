@@ -5,6 +5,7 @@
 #include "server/app/secrets.h"
 #include "server/app/time_text.h"
 #include "server/app/turn_runs.h"
+#include "server/mail/gm_contact.h"
 #include "server/mail/mail_ingest.h"
 #include "server/mail/mail_ingest_internal.h"
 #include "server/mail/signature.h"
@@ -31,8 +32,9 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
   // player's arrows).
   ReportMaps maps(config_.map_painter, services_, game, turn, map_mail());
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
-  int queued = 0;
-  std::optional<Json> roundup;  // read once, for the first report mailed
+  std::optional<Json> roundup;            // read once, for the first report mailed
+  std::optional<std::string> gm_contact;  // the same for every mail of the game
+  std::vector<OutboxMessage> batch;       // queued in one transaction
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
     const std::string email = p.value("email", "");
@@ -41,6 +43,9 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
       Result<Json> r = services_.turn_roundup(game, turn);
       if (!r.ok()) return r.status();
       roundup = std::move(*r);
+      auto gm = app_.press().gm_address(game);
+      if (!gm.ok()) return gm.status();
+      gm_contact = gm_contact_text(game, *gm);
     }
     auto rep = services_.report(game, code, turn, *roundup);
     if (!rep.ok()) return rep.status();
@@ -67,11 +72,16 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
     m.html = report_html(intro, rep->text, links);
     if (map) m.attachments.push_back(*map);
     m.headers.emplace_back("Auto-Submitted", "auto-generated");
-    auto q = queue("report", game, Mailbox{email, name},
-                   "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m));
-    if (!q.ok()) return q.status();
-    queued += *q ? 1 : 0;
+    auto o = outgoing("report", game, Mailbox{email, name},
+                      "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m),
+                      &*gm_contact);
+    if (!o.ok()) return o.status();
+    batch.push_back(std::move(o).value());
   }
+  auto ids = mail_.enqueue_batch(batch);
+  if (!ids.ok()) return ids.status();
+  const int queued = static_cast<int>(
+      std::count_if(ids->begin(), ids->end(), [](std::int64_t id) { return id != 0; }));
   ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, queued));
   return queued;
 }

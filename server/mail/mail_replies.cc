@@ -14,15 +14,20 @@ using ingest_detail::mask_player_lines;
 using ingest_detail::mask_subject;
 using ingest_detail::wrap;
 
-Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
-                               const std::string& dedupe_key, OutgoingMail mail) {
+Result<OutboxMessage> MailIngest::outgoing(const std::string& kind, const std::string& game,
+                                           const Mailbox& to, const std::string& dedupe_key,
+                                           OutgoingMail mail, const std::string* gm_contact) {
   const UnixTime now = now_();
   if (!game.empty()) {  // mail about a game says how to reach its GM
-    auto gm = app_.press().gm_address(game);
-    if (gm.ok())
-      mail.text = before_signature(std::move(mail.text), gm_contact_text(game, *gm));
-    else if (gm.status().code() != StatusCode::kNotFound)
-      return gm.status();
+    if (gm_contact) {
+      mail.text = before_signature(std::move(mail.text), *gm_contact);
+    } else {
+      auto gm = app_.press().gm_address(game);
+      if (gm.ok())
+        mail.text = before_signature(std::move(mail.text), gm_contact_text(game, *gm));
+      else if (gm.status().code() != StatusCode::kNotFound)
+        return gm.status();
+    }
   }
   mail.from = config_.from;
   mail.to = to;
@@ -39,7 +44,14 @@ Result<bool> MailIngest::queue(const std::string& kind, const std::string& game,
   m.dedupe_key = dedupe_key;
   m.next_attempt_at = now;
   m.created_at = now;
-  auto id = mail_.enqueue(m);
+  return m;
+}
+
+Result<bool> MailIngest::queue(const std::string& kind, const std::string& game, const Mailbox& to,
+                               const std::string& dedupe_key, OutgoingMail mail) {
+  auto m = outgoing(kind, game, to, dedupe_key, std::move(mail));
+  if (!m.ok()) return m.status();
+  auto id = mail_.enqueue(*m);
   if (id.ok()) return true;
   if (id.status().code() == StatusCode::kAlreadyExists) return false;
   return id.status();

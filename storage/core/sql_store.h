@@ -239,6 +239,7 @@ class SqlStore : public Store {
   // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
   // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.
   Result<std::int64_t> enqueue(const OutboxMessage& m) override;
+  Result<std::vector<std::int64_t>> enqueue_batch(const std::vector<OutboxMessage>& ms) override;
   // NotFound for an unknown id. Marking is allowed in any state (a message whose lease expired
   // during a slow delivery is still marked).
   Status mark_sent(std::int64_t id, UnixTime now) override;
@@ -361,6 +362,8 @@ class SqlStore : public Store {
   Status refuse_archived(const std::string& game, const std::string& what);
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
+  // enqueue's checks and insert: the new id, or 0 when the dedupe key is taken.
+  Result<std::int64_t> insert_outbox(const OutboxMessage& m);
 };
 
 // The table `revisions` (migration 0013) as a RevisionMap, "*" the sum of its rows.

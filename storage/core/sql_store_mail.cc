@@ -368,7 +368,9 @@ Result<std::string> SqlStore::mail_part(const std::string& key) {
   return p.text(0, 0);
 }
 
-Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
+// One outbox row, in the caller's transaction (or its own statement): its id, or 0 when its
+// dedupe key is taken.
+Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
   if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
     return Status::InvalidArgument(
         "enqueue: a message needs a kind, a recipient, a raw message "
@@ -390,8 +392,28 @@ Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
                   {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
                    s.outside_text(m.raw), s.outside_text(m.dedupe_key),
                    std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
-  if (r.empty()) return Status::AlreadyExists("outbox message " + m.dedupe_key);
-  return r.int64(0, 0);
+  return r.empty() ? std::int64_t{0} : r.int64(0, 0);
+}
+
+Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
+  ADJ_TRY(const std::int64_t id, insert_outbox(m));
+  if (id == 0) return Status::AlreadyExists("outbox message " + m.dedupe_key);
+  return id;
+}
+
+Result<std::vector<std::int64_t>> SqlStore::enqueue_batch(const std::vector<OutboxMessage>& ms) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  std::vector<std::int64_t> ids;
+  ids.reserve(ms.size());
+  for (std::size_t i = 0; i < ms.size(); ++i) {
+    Result<std::int64_t> id = insert_outbox(ms[i]);
+    if (!id.ok())
+      return Status(id.status().code(),
+                    "message " + std::to_string(i) + ": " + id.status().message());
+    ids.push_back(*id);
+  }
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return ids;
 }
 
 Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {

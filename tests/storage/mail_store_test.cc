@@ -66,6 +66,33 @@ TEST_P(MailStoreTest, EnqueueDedupesOnTheKey) {
             "There is no outgoing message " + std::to_string(id + 100) + ".");
 }
 
+TEST_P(MailStoreTest, EnqueueBatchIsOneTransactionWithTakenKeysSkipped) {
+  const auto first = queue("r1", kStart);
+  std::vector<OutboxMessage> batch = {row(first), row(first), row(first)};
+  batch[1].dedupe_key = "r2";
+  batch[2].dedupe_key = "r3";
+  batch[2].to = "mercia@example.org";
+  auto ids = store_->enqueue_batch(batch);
+  ASSERT_TRUE(ids.ok()) << ids.status().to_string();
+  ASSERT_EQ(ids->size(), 3u);
+  EXPECT_EQ(ids->at(0), 0) << "r1 was queued before";
+  EXPECT_GT(ids->at(1), first);
+  EXPECT_GT(ids->at(2), ids->at(1));
+  EXPECT_EQ(row(ids->at(2)).to, "mercia@example.org");
+  EXPECT_EQ(all_outbox().size(), 3u);
+  // A bad message anywhere: nothing of the batch is stored, and the error names it.
+  batch = {row(first), row(first)};
+  batch[0].dedupe_key = "r4";
+  batch[1].dedupe_key = "r5";
+  batch[1].kind = "";
+  auto bad = store_->enqueue_batch(batch);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(bad.status().message().rfind("message 1: enqueue:", 0), 0u) << bad.status().message();
+  EXPECT_EQ(all_outbox().size(), 3u);
+  EXPECT_TRUE(store_->enqueue_batch({})->empty());
+}
+
 TEST_P(MailStoreTest, ClaimIsOldestDueFirstAndLeased) {
   const auto a = queue("c1", kStart);
   const auto b = queue("c2", kStart + 10);
