@@ -135,6 +135,11 @@ class MailStore {
   virtual Status put_mail_part(const std::string& key, const std::string& body, UnixTime now) = 0;
   // The body of stored part `key`; NotFound when there is none.
   virtual Result<std::string> mail_part(const std::string& key) = 0;
+  // Lets go of the stored parts of messages delivered (or failed for good) that were queued
+  // before `before`: each such message keeps its raw with the placeholder taken out (an empty
+  // attachment where its part was) and names no part; then every part stored before `before`
+  // that no message names is deleted. Returns how many parts were deleted.
+  virtual Result<int> prune_mail_parts(UnixTime before) = 0;
   // Queues a message; AlreadyExists (nothing written) when dedupe_key is taken. With a part_key:
   // InvalidArgument unless raw holds its placeholder, NotFound unless the part is stored.
   virtual Result<std::int64_t> enqueue(const OutboxMessage& m) = 0;

@@ -3,7 +3,8 @@
 -- per game and turn instead of once per mail. An outbox row that names a part (part_key) holds
 -- mail_part_placeholder(part_key) where the part's body goes; claim() puts the body there.
 -- id is the caller's content key (a hash of the body), so storing the same part again writes
--- nothing. The outbox's reference keeps a part while any message names it.
+-- nothing. The outbox's reference keeps a part while any message names it; prune_mail_parts lets
+-- go of it once its messages are long delivered.
 -- @sqlite
 CREATE TABLE mail_parts (
   id         TEXT    PRIMARY KEY CHECK (id <> ''),
@@ -18,3 +19,4 @@ CREATE TABLE mail_parts (
 );
 -- @both
 ALTER TABLE outbox ADD COLUMN part_key TEXT REFERENCES mail_parts(id);
+CREATE INDEX outbox_by_part ON outbox(part_key) WHERE part_key IS NOT NULL;

@@ -151,7 +151,12 @@ Result<std::string> MailIngest::storage_budget_spent(const Envelope& envelope, s
 Result<int> MailIngest::prune() {
   if (config_.keep_raw_days <= 0) return 0;
   const UnixTime now = now_();
-  return mail_.prune_inbox(now - static_cast<UnixTime>(config_.keep_raw_days) * 86400, now);
+  const UnixTime before = now - static_cast<UnixTime>(config_.keep_raw_days) * 86400;
+  auto n = mail_.prune_inbox(before, now);
+  if (!n.ok()) return n.status();
+  // The maps of report mails delivered that long ago.
+  if (auto parts = mail_.prune_mail_parts(before); !parts.ok()) return parts.status();
+  return n;
 }
 
 Result<std::int64_t> MailIngest::accept(std::string_view raw, const std::string& channel,

@@ -126,7 +126,8 @@ struct MailConfig {
   // mail comes from one address; the per-sender budget still applies). Exact IP strings.
   std::vector<std::string> trusted_peers = {"127.0.0.1", "::1"};
   // Raw bytes of processed messages older than this are dropped (the row, Message-ID and
-  // outcome stay); 0 keeps them for ever. Applied by prune().
+  // outcome stay), and so are the maps of report mails delivered before then; 0 keeps them for
+  // ever. Applied by prune().
   int keep_raw_days = 30;
   // How long process() holds a message's lease (MailStore::lease_inbox) before another process
   // may take it over; answering one message takes milliseconds.
@@ -196,7 +197,8 @@ class MailIngest {
   // caller answers a temporary refusal (SMTP 452, pipe exit 75) and stores nothing. accept()
   // checks it itself; the group-commit path (prepare/store_batch) calls it before prepare.
   Result<std::string> storage_budget_spent(const Envelope& envelope, std::size_t bytes);
-  // Drops the raw bytes of processed messages older than keep_raw_days; returns how many.
+  // Drops the raw bytes of processed messages older than keep_raw_days, and the stored maps of
+  // report mails delivered before then (MailStore::prune_mail_parts); returns how many messages.
   Result<int> prune();
 
   // Answers the stored message `id` (see above) under its lease, so that several processes

@@ -236,6 +236,7 @@ class SqlStore : public Store {
   Result<std::vector<InboxLease>> inbox_leases() override;
   Status put_mail_part(const std::string& key, const std::string& body, UnixTime now) override;
   Result<std::string> mail_part(const std::string& key) override;
+  Result<int> prune_mail_parts(UnixTime before) override;
   // m.id, m.state, m.attempts and m.last_error are ignored: a new message is "pending" with no
   // attempts. InvalidArgument when kind, to, raw or dedupe_key is empty.
   Result<std::int64_t> enqueue(const OutboxMessage& m) override;

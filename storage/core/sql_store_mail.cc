@@ -395,6 +395,23 @@ Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
   return r.empty() ? std::int64_t{0} : r.int64(0, 0);
 }
 
+Result<int> SqlStore::prune_mail_parts(UnixTime before) {
+  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
+  // mail_part_placeholder(part_key), spelled in SQL.
+  ADJ_RETURN_IF_ERROR(session()
+                          .run("UPDATE outbox SET raw = replace(raw, 'AdjutantStoredPart' || "
+                               "part_key || 'Here', ''), part_key = NULL WHERE part_key IS NOT "
+                               "NULL AND state IN ('sent', 'failed') AND created_at < ?",
+                               {std::int64_t{before}})
+                          .status());
+  ADJ_TRY(const std::int64_t n,
+          session().run("DELETE FROM mail_parts WHERE created_at < ? AND NOT EXISTS (SELECT 1 "
+                        "FROM outbox WHERE outbox.part_key = mail_parts.id)",
+                        {std::int64_t{before}}));
+  ADJ_RETURN_IF_ERROR(tx.commit());
+  return static_cast<int>(n);
+}
+
 Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
   ADJ_TRY(const std::int64_t id, insert_outbox(m));
   if (id == 0) return Status::AlreadyExists("outbox message " + m.dedupe_key);

@@ -216,6 +216,17 @@ TEST_P(MailStoreTest, AStoredPartIsKeptOnceAndPutInEachClaimedMessage) {
   ASSERT_EQ(claimed->size(), 2u);
   for (const OutboxMessage& m : *claimed)
     EXPECT_EQ(m.raw, "Subject: " + m.dedupe_key + "\r\n\r\n--b\r\n\r\n" + body + "\r\n--b--\r\n");
+  // Once delivered and old, a message lets go of its part, and the part goes.
+  EXPECT_EQ(*store_->prune_mail_parts(kStart), 0) << "queued at kStart: not before it";
+  ASSERT_TRUE(store_->mark_sent(claimed->at(0).id, kStart + 5).ok());
+  EXPECT_EQ(*store_->prune_mail_parts(kStart + 1), 0) << "the other message still names it";
+  EXPECT_TRUE(row(claimed->at(0).id).part_key.empty());
+  EXPECT_EQ(row(claimed->at(0).id).raw,
+            "Subject: " + claimed->at(0).dedupe_key + "\r\n\r\n--b\r\n\r\n\r\n--b--\r\n");
+  EXPECT_EQ(row(claimed->at(1).id).part_key, key) << "sending, not delivered";
+  ASSERT_TRUE(store_->mark_retry(claimed->at(1).id, "550 no", kStart + 5, true).ok());
+  EXPECT_EQ(*store_->prune_mail_parts(kStart + 1), 1);
+  EXPECT_EQ(store_->mail_part(key).status().code(), StatusCode::kNotFound);
   // A message without a part is claimed as it is.
   queue("plain", kStart);
   auto plain = store_->claim(kStart, 10, 60);
