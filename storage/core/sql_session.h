@@ -77,6 +77,9 @@ class RowSource {
   virtual std::vector<std::uint8_t> bytes(int row, int col) const = 0;
 };
 
+// A column Rows::read passes over.
+struct Skip {};
+
 // The rows of one statement, owned. Getters take a 0-based row and column; NULL reads as 0 / ""
 // / empty. REQUIRES: row < size(), col < columns().
 class Rows {
@@ -96,7 +99,27 @@ class Rows {
   std::string text(int row, int col) const { return s_->text(row, col); }
   std::vector<std::uint8_t> bytes(int row, int col) const { return s_->bytes(row, col); }
 
+  // Reads the columns of `row`, from the first, into `out...` in order, each as its type asks:
+  // std::int64_t, int, bool, double, std::string, a std::optional of one (left as it is for
+  // NULL), or Skip{} (the column is not read).
+  template <typename... T>
+  void read(int row, T&&... out) const {
+    int col = 0;
+    (cell(row, col++, out), ...);
+  }
+
  private:
+  void cell(int, int, Skip) const {}
+  void cell(int row, int col, std::int64_t& v) const { v = int64(row, col); }
+  void cell(int row, int col, int& v) const { v = int32(row, col); }
+  void cell(int row, int col, bool& v) const { v = boolean(row, col); }
+  void cell(int row, int col, double& v) const { v = float64(row, col); }
+  void cell(int row, int col, std::string& v) const { v = text(row, col); }
+  template <typename T>
+  void cell(int row, int col, std::optional<T>& v) const {
+    if (!is_null(row, col)) cell(row, col, v.emplace());
+  }
+
   std::unique_ptr<RowSource> s_;
 };
 

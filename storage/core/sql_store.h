@@ -146,7 +146,8 @@ class SqlStore : public Store {
   // Sets games.status (any non-empty word; InvalidArgument when empty).
   Status set_game_status(const std::string& game, const std::string& status) override;
 
-  // ---- A game's end: deleting a draft, archiving; the host audit log (sql_store_lifecycle.cc)
+  // ---- A game's end: deleting a draft, archiving (sql_store_lifecycle.cc); the host audit log
+  // (sql_store_admin.cc) ----
   // The game's row is locked first, so a turn commit, a submission or a sign-up of the game
   // either comes before the deletion (and is counted, or refuses it) or finds no game. The
   // tables counted are every table with a game_id column, read from the catalog, so a table

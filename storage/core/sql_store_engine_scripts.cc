@@ -16,13 +16,7 @@ constexpr const char* kScriptMeta =
 // Columns 0..6 as kScriptMeta.
 EngineScript read_script_row(const sql::Rows& r, int i) {
   EngineScript s;
-  s.game = r.text(i, 0);
-  s.version = r.int32(i, 1);
-  s.sha256 = r.text(i, 2);
-  s.created_at = r.int64(i, 3);
-  s.created_by = r.text(i, 4);
-  s.conformance = r.text(i, 5);
-  s.from_turn = r.int32(i, 6);
+  r.read(i, s.game, s.version, s.sha256, s.created_at, s.created_by, s.conformance, s.from_turn);
   return s;
 }
 

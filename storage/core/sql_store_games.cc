@@ -8,13 +8,7 @@ namespace {
 
 GameSummary summary_from_row(const sql::Rows& r, int i) {
   GameSummary g;
-  g.id = r.text(i, 0);
-  g.name = r.text(i, 1);
-  g.engine = r.text(i, 2);
-  g.turn = r.int32(i, 3);
-  g.status = r.text(i, 4);
-  g.created_at = r.int64(i, 5);
-  if (!r.is_null(i, 6)) g.archived_at = r.int64(i, 6);
+  r.read(i, g.id, g.name, g.engine, g.turn, g.status, g.created_at, g.archived_at);
   return g;
 }
 

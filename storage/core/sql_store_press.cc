@@ -22,12 +22,8 @@ Result<PressOptions> SqlStore::press_options(const std::string& game) {
                           {game}));
   if (r.empty()) return Status::NotFound(no_such_game(game));
   PressOptions o;
-  if (!r.is_null(0, 0)) {
-    o.press = r.text(0, 0);
-    o.gm_reads_private = r.boolean(0, 1);
-    o.new_holder_reads_earlier = r.boolean(0, 2);
-    o.gm_address = r.text(0, 3);
-  }
+  if (!r.is_null(0, 0))
+    r.read(0, o.press, o.gm_reads_private, o.new_holder_reads_earlier, o.gm_address);
   return o;
 }
 
@@ -107,16 +103,10 @@ Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::stri
   for (int i = 0; i < r.size(); ++i) {
     if (r.is_null(i, 0)) continue;
     PressMessage m;
-    m.id = r.int64(i, 0);
     m.game = game;
-    m.turn = r.int32(i, 1);
-    m.sent_at = r.int64(i, 2);
-    m.sender = r.text(i, 3);
+    r.read(i, m.id, m.turn, m.sent_at, m.sender, sql::Skip{}, m.to_all, m.anonymous, m.body,
+           m.source);
     m.recipients = lines_from_text(r.text(i, 4));
-    m.to_all = r.boolean(i, 5);
-    m.anonymous = r.boolean(i, 6);
-    m.body = r.text(i, 7);
-    m.source = r.text(i, 8);
     out.push_back(std::move(m));
   }
   return out;

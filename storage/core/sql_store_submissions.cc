@@ -12,12 +12,7 @@ constexpr const char* kSubmissionSelect =
 
 Result<SubmissionRecord> submission_from_row(const sql::Rows& rows, int i) {
   SubmissionRecord r;
-  r.id = rows.int64(i, 0);
-  r.game = rows.text(i, 1);
-  r.player = rows.text(i, 2);
-  r.turn = rows.int32(i, 3);
-  r.source = rows.text(i, 4);
-  r.received_at = rows.int64(i, 5);
+  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at);
   const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
   r.raw_text.assign(raw.begin(), raw.end());
   ADJ_TRY(r.ack,
