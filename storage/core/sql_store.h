@@ -322,26 +322,9 @@ class SqlStore : public Store {
   // index_open_state of the game's stored open-turn state, inside the caller's WriteTx; nothing
   // when it has none or it does not parse (readers then load it whole and report it).
   Status reindex_open_state(const std::string& game);
-  // The rows a view reads from the open-state index of `game` (which is current): the areas
-  // `areas` (sorted, each once) with their borders, and the players `players` plus the owners of
-  // those areas; `where` names the view in errors.
-  struct ViewRows {
-    Json areas = Json::array();
-    Json edges = Json::array();
-    Json players = Json::array();
-  };
-  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
-                                  const std::vector<std::string>& areas,
-                                  std::vector<std::string> players);
   // The row (open turn, indexed turn, head) of `game`'s open-state index when it is current for
   // `turn` (the open turn when nullopt); no row when it is not; NotFound for an unknown game.
   Result<sql::Rows> indexed_head(const std::string& game, std::optional<int> turn);
-  // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
-  static Result<Json> view_head(const std::string& text, const std::string& where);
-  // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
-  // at `turn` (Corruption naming `where` otherwise), with the contacts applied.
-  Result<GameState> view_from_rows(Json head, Json players, Json areas, Json edges,
-                                   const std::string& game, int turn, const std::string& where);
   // "SELECT <a GameSummary's columns> FROM games" (games_small_columns()).
   std::string summary_select();
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
