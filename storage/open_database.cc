@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "storage/core/sql_tables.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/database.h"
@@ -172,7 +171,7 @@ Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bo
   if (sqlite && must_exist && !std::filesystem::exists(target.location, ec))
     return Status::NotFound("database " + target.location + ": no such file");
   ADJ_TRY(auto store, open_sql_store(target, db));
-  return sql_table_access(std::move(store), sqlite ? target.location : "");
+  return std::make_unique<TableAccess>(std::move(store), sqlite ? target.location : "");
 }
 
 std::string database_file(const std::string& db) {

@@ -284,7 +284,7 @@ class SqlStore : public Store {
 
  protected:
   friend class SqlTurnWriter;  // sql_turn_writer.cc
-  friend class SqlTables;      // sql_tables.cc
+  friend class TableAccess;    // sql_tables.cc
 
   // The backend's connection. Valid for the store's life once constructed.
   virtual sql::Session& session() = 0;
