@@ -299,7 +299,7 @@ void Connection::note_state() {
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
-Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), const void* arg,
+Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& send,
                                           std::string_view context) {
   const DatabaseWaitLimits limits = effective_wait_limits();
   const auto start = PgWaitClock::now();
@@ -341,7 +341,7 @@ Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), co
   }
   // Non-blocking while the statement goes out, so a server that stopped reading cannot hold the
   // send past the deadline. Blocking again afterwards (PQexec users such as COPY expect it).
-  if (send(conn_, arg) != 1) {
+  if (send(conn_) != 1) {
     Status s = result_status(conn_, nullptr, context);
     if (PQstatus(conn_) != CONNECTION_OK) return abandon(s);
     PQsetnonblocking(conn_, 0);
@@ -406,9 +406,7 @@ Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), co
 Status Connection::exec(std::string_view sql) {
   if (auto s = ready_for(sql); !s.ok()) return s;
   const std::string text(sql);
-  auto sent = round_trip(
-      [](pg_conn* c, const void* q) { return PQsendQuery(c, static_cast<const char*>(q)); },
-      text.c_str(), sql);
+  auto sent = round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql);
   if (!sent.ok()) {
     note_state();
     return sent.status();
@@ -428,23 +426,6 @@ Status Connection::exec(std::string_view sql) {
   note_state();
   return out;
 }
-
-namespace {
-
-// The arguments of PQsendPrepare / PQsendQueryPrepared, for round_trip.
-struct PgPrepareCall {
-  const char* name;
-  const char* sql;
-};
-struct PgExecPreparedCall {
-  const char* name;
-  int n;
-  const char* const* values;
-  const int* lengths;
-  const int* formats;
-};
-
-}  // namespace
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
   // Text-format values as libpq reads them: C strings (a NUL byte would cut one short without a
@@ -471,13 +452,8 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   auto it = prepared_->names.find(key);
   if (it == prepared_->names.end()) {
     const std::string name = "adj_" + std::to_string(prepared_->next++);
-    const PgPrepareCall call{name.c_str(), key.c_str()};
     auto sent = round_trip(
-        [](pg_conn* c, const void* a) {
-          const auto* p = static_cast<const PgPrepareCall*>(a);
-          return PQsendPrepare(c, p->name, p->sql, 0, nullptr);
-        },
-        &call, sql);
+        [&](pg_conn* c) { return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr); }, sql);
     if (!sent.ok()) {
       note_state();
       return sent.status();
@@ -503,15 +479,13 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     lengths[i] = static_cast<int>(v.size());
     formats[i] = binary ? 1 : 0;
   }
-  const PgExecPreparedCall call{it->second.c_str(), static_cast<int>(params.size()), values.data(),
-                                lengths.data(), formats.data()};
   auto sent = round_trip(
-      [](pg_conn* c, const void* a) {
-        const auto* p = static_cast<const PgExecPreparedCall*>(a);
-        return PQsendQueryPrepared(c, p->name, p->n, p->values, p->lengths, p->formats,
+      [&](pg_conn* c) {
+        return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
+                                   values.data(), lengths.data(), formats.data(),
                                    /*resultFormat=*/0);
       },
-      &call, sql);
+      sql);
   note_state();
   if (!sent.ok()) return sent.status();
   pg_result* r = *sent;
