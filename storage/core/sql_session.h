@@ -249,11 +249,6 @@ class Session {
 class WriteTx {
  public:
   static Result<WriteTx> begin(Session& s);
-  WriteTx(WriteTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
-  WriteTx& operator=(WriteTx&&) = delete;
-  WriteTx(const WriteTx&) = delete;
-  WriteTx& operator=(const WriteTx&) = delete;
-  ~WriteTx();
 
   // On failure the transaction stays open and is rolled back on destruction.
   Status commit();
@@ -261,8 +256,11 @@ class WriteTx {
   Status rollback();
 
  private:
+  struct Rollback {
+    void operator()(Session* s) const { (void)s->rollback(); }
+  };
   explicit WriteTx(Session* s) : s_(s) {}
-  Session* s_ = nullptr;  // null once committed or moved from
+  std::unique_ptr<Session, Rollback> s_;  // null once committed or moved from
 };
 
 // Runs `body` (which opens and commits its own WriteTx) until it does not fail with a failure
@@ -286,17 +284,13 @@ auto with_retry(const Session& s, F&& body, int attempts = 5) -> decltype(body()
 class ReadTx {
  public:
   static Result<ReadTx> begin(Session& s);
-  ReadTx(ReadTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
-  ReadTx& operator=(ReadTx&&) = delete;
-  ReadTx(const ReadTx&) = delete;
-  ReadTx& operator=(const ReadTx&) = delete;
-  ~ReadTx() {
-    if (s_) s_->end_read();
-  }
 
  private:
+  struct EndRead {
+    void operator()(Session* s) const { s->end_read(); }
+  };
   explicit ReadTx(Session* s) : s_(s) {}
-  Session* s_ = nullptr;  // null when it began nothing
+  std::unique_ptr<Session, EndRead> s_;  // null when it began nothing
 };
 
 // f(r, i) of every row i of `r`, in order: a std::vector of them, or, when `f` returns a Result,
