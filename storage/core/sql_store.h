@@ -301,6 +301,10 @@ class SqlStore : public Store {
   // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
   // (REQUIRES: inside a WriteTx then).
   Status require_game_row(const std::string& game, bool lock = false);
+  // The rows of `sql`, a statement that returns at least one row when `game` exists (one that
+  // reads its row of games); NotFound(no_such_game) when it returns none.
+  Result<sql::Rows> game_rows(const std::string& game, std::string_view sql,
+                              std::initializer_list<sql::Param> params);
   // The game's open turn; NotFound(no_such_game) when it does not exist.
   Result<int> open_turn(const std::string& game);
   // Sets each player's email to their contact's (MembershipStore), when they have one.

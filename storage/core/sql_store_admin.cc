@@ -32,12 +32,12 @@ Result<AuditEntry> audit_from_row(const sql::Rows& r, int i, const std::string& 
 Result<Schedule> SqlStore::schedule(const std::string& game) {
   // One row per existing game; the schedule's columns are NULL when it has none.
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
-                          "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
-                          "s.downtime_grace_seconds FROM games g "
-                          "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = ?",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
+                    "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
+                    "s.downtime_grace_seconds FROM games g "
+                    "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = ?",
+                    {game}));
   Schedule s;
   if (!r.is_null(0, 0))
     r.read(0, s.kind, s.deadline, s.interval_seconds, s.time_of_day, s.early_when_all_in,
@@ -85,11 +85,11 @@ Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
   // The game's row joined to its entries: no row when the game does not exist, one row with
   // NULL entry columns when it has none.
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT a.id, a.at, a.actor, a.action, g.id, a.detail_json "
-                          "FROM games g LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = ? "
-                          "ORDER BY a.id",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT a.id, a.at, a.actor, a.action, g.id, a.detail_json "
+                    "FROM games g LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = ? "
+                    "ORDER BY a.id",
+                    {game}));
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.size(); ++i) {
     if (r.is_null(i, 0)) continue;
@@ -118,10 +118,10 @@ Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
 }
 
 Result<int> SqlStore::failed_attempts(const std::string& game) {
-  ADJ_TRY(const sql::Rows r, session().query("SELECT a.failed FROM games g LEFT JOIN "
-                                             "run_attempts a ON a.game_id = g.id WHERE g.id = ?",
-                                             {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows r, game_rows(game,
+                                       "SELECT a.failed FROM games g LEFT JOIN "
+                                       "run_attempts a ON a.game_id = g.id WHERE g.id = ?",
+                                       {game}));
   return r.is_null(0, 0) ? 0 : r.int32(0, 0);
 }
 

@@ -55,11 +55,11 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
     // delete.
     const std::string lock = s.dialect() == sql::Dialect::kPostgres ? " FOR UPDATE" : "";
     ADJ_TRY(const sql::Rows g,
-            s.query("SELECT name, open_turn, resolving_turn, resolving_since FROM games "
-                    "WHERE id = ?" +
-                        lock,
-                    {game}));
-    if (g.empty()) return Status::NotFound(no_such_game(game));
+            game_rows(game,
+                      "SELECT name, open_turn, resolving_turn, resolving_since FROM games "
+                      "WHERE id = ?" +
+                          lock,
+                      {game}));
     GameDeletion out;
     out.game = game;
     out.name = g.text(0, 0);

@@ -15,12 +15,12 @@ using store_checks::known_press_level;
 
 Result<PressOptions> SqlStore::press_options(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier, "
-                          "o.gm_address "
-                          "FROM games g LEFT JOIN press_options o ON o.game_id = g.id "
-                          "WHERE g.id = ?",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier, "
+                    "o.gm_address "
+                    "FROM games g LEFT JOIN press_options o ON o.game_id = g.id "
+                    "WHERE g.id = ?",
+                    {game}));
   PressOptions o;
   if (!r.is_null(0, 0))
     r.read(0, o.press, o.gm_reads_private, o.new_holder_reads_earlier, o.gm_address);
@@ -93,12 +93,12 @@ Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::stri
   // The game's row joined to its messages: none when the game does not exist, one with NULL
   // message columns when it has no press (after `after_id`).
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
-                          "p.anonymous, p.body, p.source FROM games g "
-                          "LEFT JOIN press p ON p.game_id = g.id AND p.id > ? WHERE g.id = ? "
-                          "ORDER BY p.id",
-                          {after_id, game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
+                    "p.anonymous, p.body, p.source FROM games g "
+                    "LEFT JOIN press p ON p.game_id = g.id AND p.id > ? WHERE g.id = ? "
+                    "ORDER BY p.id",
+                    {after_id, game}));
   std::vector<PressMessage> out;
   for (int i = 0; i < r.size(); ++i) {
     if (r.is_null(i, 0)) continue;
@@ -114,10 +114,10 @@ Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::stri
 
 Result<PressDigestState> SqlStore::press_digest_state(const std::string& game) {
   ADJ_TRY(const sql::Rows head,
-          session().query("SELECT (SELECT coalesce(max(id), 0) FROM press WHERE game_id = g.id) "
-                          "FROM games g WHERE g.id = ?",
-                          {game}));
-  if (head.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT (SELECT coalesce(max(id), 0) FROM press WHERE game_id = g.id) "
+                    "FROM games g WHERE g.id = ?",
+                    {game}));
   PressDigestState out;
   out.last_press_id = head.int64(0, 0);
   ADJ_TRY(const sql::Rows r, session().query("SELECT player, last_id, sent_at FROM press_digests "

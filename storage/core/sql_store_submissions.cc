@@ -34,12 +34,12 @@ Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
     // The turn the file was checked against must still be open, and not being resolved: a run
     // that has read the turn's files would never see this one. The game's row stays locked
     // until commit, so begin_resolving and commit_turn wait for this file (or it for them).
-    ADJ_TRY(const sql::Rows g,
-            session().query("SELECT open_turn, resolving_turn, resolving_since, archived_at FROM " +
-                                games_small_columns() + " WHERE id = ?" +
-                                std::string(session().lock_rows()),
-                            {record.game}));
-    if (g.empty()) return Status::NotFound(no_such_game(record.game));
+    ADJ_TRY(
+        const sql::Rows g,
+        game_rows(record.game,
+                  "SELECT open_turn, resolving_turn, resolving_since, archived_at FROM " +
+                      games_small_columns() + " WHERE id = ?" + std::string(session().lock_rows()),
+                  {record.game}));
     if (!g.is_null(0, 3))
       return Status::FailedPrecondition(archived_refusal(record.game, "orders"));
     const int open = g.int32(0, 0);

@@ -189,12 +189,12 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
 }
 
 Result<sql::Rows> SqlStore::indexed_head(const std::string& game, std::optional<int> turn) {
-  ADJ_TRY(sql::Rows hd, session().query("SELECT g.open_turn, o.turn, o.head_json FROM " +
-                                            games_small_columns("g") +
-                                            " LEFT JOIN open_states o ON o.game_id = g.id "
-                                            "WHERE g.id = ?",
-                                        {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(sql::Rows hd,
+          game_rows(game,
+                    "SELECT g.open_turn, o.turn, o.head_json FROM " + games_small_columns("g") +
+                        " LEFT JOIN open_states o ON o.game_id = g.id "
+                        "WHERE g.id = ?",
+                    {game}));
   const int wanted = turn.value_or(hd.int32(0, 0));
   if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted) return sql::Rows();
   return hd;
