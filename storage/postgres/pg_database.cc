@@ -431,21 +431,21 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
   // Text-format values as libpq reads them: C strings (a NUL byte would cut one short without a
   // word). Bytes travel in binary, where they are.
   std::vector<std::string> text(params.size());
+  std::vector<const char*> values(params.size());
+  std::vector<int> lengths(params.size()), formats(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) {
-    switch (params[i].kind()) {
-      case Param::Kind::kInt:
-      case Param::Kind::kReal:
-        text[i] = number_text(params[i]);
-        break;
-      case Param::Kind::kText:
-        text[i] = std::string(params[i].as_text());
-        if (text[i].find('\0') != std::string::npos)
-          return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
-                                         " holds a NUL byte, which PostgreSQL text cannot store");
-        break;
-      default:
-        break;
-    }
+    const Param& p = params[i];
+    if (p.kind() == Param::Kind::kText && p.as_text().find('\0') != std::string_view::npos)
+      return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
+                                     " holds a NUL byte, which PostgreSQL text cannot store");
+    if (p.kind() == Param::Kind::kNull) continue;
+    const bool binary = p.kind() == Param::Kind::kBytes;
+    if (!binary)
+      text[i] = p.kind() == Param::Kind::kText ? std::string(p.as_text()) : number_text(p);
+    const std::string_view v = binary ? p.as_text() : std::string_view(text[i]);
+    values[i] = v.data();
+    lengths[i] = static_cast<int>(v.size());
+    formats[i] = binary ? 1 : 0;
   }
   if (auto s = ready_for(sql); !s.ok()) return s;
   std::string key(sql);
@@ -467,17 +467,6 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     }
     PQclear(r);
     it = prepared_->names.emplace(std::move(key), name).first;
-  }
-  std::vector<const char*> values(params.size());
-  std::vector<int> lengths(params.size());
-  std::vector<int> formats(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    if (params[i].kind() == Param::Kind::kNull) continue;
-    const bool binary = params[i].kind() == Param::Kind::kBytes;
-    const std::string_view v = binary ? params[i].as_text() : std::string_view(text[i]);
-    values[i] = v.data();
-    lengths[i] = static_cast<int>(v.size());
-    formats[i] = binary ? 1 : 0;
   }
   auto sent = round_trip(
       [&](pg_conn* c) {
