@@ -18,14 +18,6 @@ namespace {
 constexpr std::string_view kSqlitePrefix = "sqlite:";
 constexpr std::string_view kRedacted = "***";
 
-bool starts_with(const std::string& s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-bool is_postgres_url(const std::string& db) {
-  return starts_with(db, "postgresql://") || starts_with(db, "postgres://");
-}
-
 // The scheme of "SCHEME://...", or "" when `db` does not start like a URL.
 std::string url_scheme(const std::string& db) {
   const std::size_t sep = db.find("://");
@@ -81,8 +73,7 @@ std::vector<std::pair<std::size_t, std::size_t>> password_spans(const std::strin
       if (amp == std::string::npos) amp = url.size();
       const std::string_view param(url.data() + p, amp - p);
       constexpr std::string_view key = "password=";
-      if (param.size() >= key.size() && param.substr(0, key.size()) == key)
-        spans.emplace_back(p + key.size(), amp);
+      if (param.starts_with(key)) spans.emplace_back(p + key.size(), amp);
       p = amp + 1;
     }
   }
@@ -119,8 +110,9 @@ std::string scrub(std::string message, const std::string& url) {
 
 Result<DatabaseTarget> parse_database(const std::string& db) {
   if (db.empty()) return Status::InvalidArgument("no database given (--db or ADJUTANT_DB)");
-  if (is_postgres_url(db)) return DatabaseTarget{DatabaseBackend::kPostgres, db};
-  if (starts_with(db, kSqlitePrefix)) {
+  if (db.starts_with("postgresql://") || db.starts_with("postgres://"))
+    return DatabaseTarget{DatabaseBackend::kPostgres, db};
+  if (db.starts_with(kSqlitePrefix)) {
     std::string path = db.substr(kSqlitePrefix.size());
     if (path.empty()) return Status::InvalidArgument("database \"sqlite:\" names no file");
     return DatabaseTarget{DatabaseBackend::kSqlite, std::move(path)};

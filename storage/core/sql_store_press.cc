@@ -54,7 +54,7 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
     return Status::InvalidArgument("a press recipient is empty or holds a line break");
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   ADJ_RETURN_IF_ERROR(require_game_row(m.game, /*lock=*/true));
-  if (m.source.rfind("email:", 0) == 0) {
+  if (m.source.starts_with("email:")) {
     ADJ_TRY(const sql::Rows seen,
             session().query("SELECT id FROM press WHERE game_id = ? AND source = ?",
                             {m.game, m.source}));

@@ -70,7 +70,7 @@ void set_default_synchronous(Synchronous s) { g_synchronous = s; }
 // ---- Database ----------------------------------------------------------------------------------
 
 Status make_private_file(const std::string& path) {
-  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
+  if (path.empty() || path == ":memory:" || path.starts_with("file:")) return Status::Ok();
   // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the database's mode.
   // O_EXCL: an existing file is never opened here, because closing any descriptor of a file drops
   // every POSIX lock this process holds on it, those of its open SQLite connections included.
