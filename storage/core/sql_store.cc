@@ -3,8 +3,11 @@
 #include "storage/core/sql_store.h"
 
 #include "storage/core/messages.h"
+#include "storage/core/migration_files.h"
 
 namespace adj {
+
+Result<int> SqlStore::schema_version() { return adj::schema_version(session()); }
 
 Status SqlStore::require_game_row(const std::string& game, bool lock) {
   const std::string sql =

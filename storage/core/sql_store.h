@@ -49,6 +49,8 @@ class TurnRows {
 
 class SqlStore : public Store {
  public:
+  // The last migration applied (storage/core/migration_files.h), for either dialect.
+  Result<int> schema_version() override;
   // Writes the open-state index of `game` again from its stored open-turn state, in its own
   // transaction: for a tool that wrote turn_states rows itself (a copy between databases). Until
   // then such a game is read whole (correct, at the cost of the whole state).

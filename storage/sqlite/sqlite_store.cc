@@ -1,4 +1,4 @@
-// SqliteStore: opening, the schema version, revisions and the throttle's own connection. What
+// SqliteStore: opening, revisions and the throttle's own connection. What
 // both backends share is SqlStore's (storage/core/sql_store.h).
 #include "storage/sqlite/sqlite_store.h"
 
@@ -33,7 +33,5 @@ Result<sql::Session*> SqliteStore::throttle_session() {
   }
   return &*throttle_;
 }
-
-Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
 
 }  // namespace adj

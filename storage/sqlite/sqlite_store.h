@@ -45,8 +45,6 @@ class SqliteStore final : public SqlStore {
   // step had already run). On error nothing is changed and the step stays pending.
   Result<int> upgrade_credentials(const SecretHasher& hash_secret, const TokenHasher& hash_token,
                                   UnixTime now) override;
-  // The schema version of the open database (the last migration applied).
-  Result<int> schema_version() override;
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   sqlite::Database& database() { return db_; }
   // The file this store opened.
