@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/database.h"
@@ -89,19 +90,13 @@ std::string redact_url(const std::string& url) {
   return out;
 }
 
-void replace_all(std::string& s, const std::string& what) {
-  if (what.empty()) return;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + kRedacted.size()))
-    s.replace(p, what.size(), kRedacted);
-}
-
 // `message` with every password of `url` (as written and percent-decoded) replaced by "***": a
 // driver's error may quote parts of the connection string.
 std::string scrub(std::string message, const std::string& url) {
   for (const auto& [b, e] : password_spans(url)) {
     const std::string raw = url.substr(b, e - b);
-    replace_all(message, raw);
-    replace_all(message, percent_decode(raw));
+    message = store_checks::redacted(std::move(message), raw);
+    message = store_checks::redacted(std::move(message), percent_decode(raw));
   }
   return message;
 }

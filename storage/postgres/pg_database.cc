@@ -62,14 +62,6 @@ std::string describe_target(const std::string& conninfo) {
   return out;
 }
 
-// Removes every occurrence of `secret` from `text` (libpq messages may echo parts of conninfo).
-std::string without(std::string text, const std::string& secret) {
-  if (secret.size() < 1) return text;
-  for (auto p = text.find(secret); p != std::string::npos; p = text.find(secret, p))
-    text.replace(p, secret.size(), "***");
-  return text;
-}
-
 }  // namespace
 
 std::string number_text(const Param& p) {
@@ -181,7 +173,7 @@ Result<pg_conn*> connect(const std::string& conninfo) {
     PQfinish(c);
     return Status::IOError(
         "cannot connect to " + describe_target(conninfo) + ": " +
-        without(why, conninfo_values(conninfo).value_or(Settings{})["password"]) +
+        store_checks::redacted(why, conninfo_values(conninfo).value_or(Settings{})["password"]) +
         " (SQLSTATE 08001)");
   };
   pg_conn* c = PQconnectStartParams(keys, values, /*expand_dbname=*/1);
