@@ -63,8 +63,6 @@ class Database {
 
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
-  Database(const Database&) = delete;
-  Database& operator=(const Database&) = delete;
   ~Database();
 
   // Runs one or more ';'-separated statements, discarding any rows.
@@ -78,16 +76,19 @@ class Database {
   bool in_transaction() const;
 
   // The raw handle, still owned by this object.
-  sqlite3* handle() const { return db_; }
+  sqlite3* handle() const { return db_.get(); }
 
   // At most this many idle compiled statements are kept.
   static constexpr std::size_t kMaxIdleStatements = 128;
 
  private:
+  struct Close {
+    void operator()(sqlite3* db) const;
+  };
   explicit Database(sqlite3* db);
-  void close();
-  sqlite3* db_ = nullptr;
-  std::unique_ptr<StatementCache> cache_;  // stable across moves; Statements point at it
+  std::unique_ptr<sqlite3, Close> db_;
+  // Stable across moves (Statements point at it); destroyed first, finalizing the idle statements.
+  std::unique_ptr<StatementCache> cache_;
 };
 
 // A prepared statement. Move-only; finalized on destruction.
