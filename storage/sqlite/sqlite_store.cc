@@ -27,11 +27,10 @@ Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
 }
 
 Result<sql::Session*> SqliteStore::throttle_session() {
-  if (!throttle_) {
+  if (!throttle_db_) {
     ADJ_TRY(throttle_db_, sqlite::open_migrated(path_));
-    throttle_.emplace(*throttle_db_);
   }
-  return &*throttle_;
+  return &*throttle_db_;
 }
 
 }  // namespace adj
