@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "storage/core/sql_tables.h"
+#include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/backup.h"
 #include "storage/sqlite/database.h"
@@ -18,14 +18,6 @@ namespace {
 
 constexpr std::string_view kSqlitePrefix = "sqlite:";
 constexpr std::string_view kRedacted = "***";
-
-bool starts_with(const std::string& s, std::string_view prefix) {
-  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
-}
-
-bool is_postgres_url(const std::string& db) {
-  return starts_with(db, "postgresql://") || starts_with(db, "postgres://");
-}
 
 // The scheme of "SCHEME://...", or "" when `db` does not start like a URL.
 std::string url_scheme(const std::string& db) {
@@ -82,8 +74,7 @@ std::vector<std::pair<std::size_t, std::size_t>> password_spans(const std::strin
       if (amp == std::string::npos) amp = url.size();
       const std::string_view param(url.data() + p, amp - p);
       constexpr std::string_view key = "password=";
-      if (param.size() >= key.size() && param.substr(0, key.size()) == key)
-        spans.emplace_back(p + key.size(), amp);
+      if (param.starts_with(key)) spans.emplace_back(p + key.size(), amp);
       p = amp + 1;
     }
   }
@@ -99,19 +90,13 @@ std::string redact_url(const std::string& url) {
   return out;
 }
 
-void replace_all(std::string& s, const std::string& what) {
-  if (what.empty()) return;
-  for (std::size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + kRedacted.size()))
-    s.replace(p, what.size(), kRedacted);
-}
-
 // `message` with every password of `url` (as written and percent-decoded) replaced by "***": a
 // driver's error may quote parts of the connection string.
 std::string scrub(std::string message, const std::string& url) {
   for (const auto& [b, e] : password_spans(url)) {
     const std::string raw = url.substr(b, e - b);
-    replace_all(message, raw);
-    replace_all(message, percent_decode(raw));
+    message = store_checks::redacted(std::move(message), raw);
+    message = store_checks::redacted(std::move(message), percent_decode(raw));
   }
   return message;
 }
@@ -120,8 +105,9 @@ std::string scrub(std::string message, const std::string& url) {
 
 Result<DatabaseTarget> parse_database(const std::string& db) {
   if (db.empty()) return Status::InvalidArgument("no database given (--db or ADJUTANT_DB)");
-  if (is_postgres_url(db)) return DatabaseTarget{DatabaseBackend::kPostgres, db};
-  if (starts_with(db, kSqlitePrefix)) {
+  if (db.starts_with("postgresql://") || db.starts_with("postgres://"))
+    return DatabaseTarget{DatabaseBackend::kPostgres, db};
+  if (db.starts_with(kSqlitePrefix)) {
     std::string path = db.substr(kSqlitePrefix.size());
     if (path.empty()) return Status::InvalidArgument("database \"sqlite:\" names no file");
     return DatabaseTarget{DatabaseBackend::kSqlite, std::move(path)};
@@ -172,7 +158,7 @@ Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bo
   if (sqlite && must_exist && !std::filesystem::exists(target.location, ec))
     return Status::NotFound("database " + target.location + ": no such file");
   ADJ_TRY(auto store, open_sql_store(target, db));
-  return sql_table_access(std::move(store), sqlite ? target.location : "");
+  return std::make_unique<TableAccess>(std::move(store), sqlite ? target.location : "");
 }
 
 std::string database_file(const std::string& db) {

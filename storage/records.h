@@ -82,7 +82,7 @@ struct TurnCommit {
   std::vector<BattleRecord> battles;
   std::vector<ReportRecord> reports;
   // Who had no orders this turn (the summary's "players_without_orders"), kept beside the turn
-  // record for the attendance check (storage/core/turn_attendance.h). When not set, the store takes
+  // record for the attendance check (storage/core/codec.h). When not set, the store takes
   // the list from `summary`, or, when only summary_text has the summary, keeps none (the attendance
   // check then reads the stored summary). REQUIRES: when set, the summary's list.
   std::optional<std::vector<std::string>> without_orders;

@@ -171,7 +171,7 @@ Status TableAccess::scan(const std::string& table, const std::vector<std::string
   if (!cursor.ok()) return cursor.status();
   std::vector<Cell> cells;
   for (;;) {
-    auto more = (*cursor)->next(cells);
+    auto more = cursor->next(cells);
     if (!more.ok()) return more.status();
     if (!*more) return Status::Ok();
     if (Status s = row(cells); !s.ok()) return s;
@@ -214,6 +214,10 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
 
   st = to.begin_write();
   if (!st.ok()) return st;
+  struct Undo {  // rolls back whatever is not committed (nothing after commit())
+    TableAccess& a;
+    ~Undo() { a.rollback(); }
+  } undo{to};
   // Nothing may be there yet: no games (asked first, for the clearer message), no rows in any
   // copied table.
   std::vector<TableInfo> check = plan->tables;
@@ -224,7 +228,6 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
     auto n = to.count(t.name);
     if (!n.ok()) return n.status();
     if (*n > 0) {
-      to.rollback();
       if (t.name == "games")
         return Status::FailedPrecondition("the destination already holds " + std::to_string(*n) +
                                           " game(s); copy only into an empty database");
@@ -238,10 +241,7 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
   for (const char* t : {"pending_upgrades", "revisions"}) {
     if (!plan->columns.count(t)) continue;
     st = to.clear(t);
-    if (!st.ok()) {
-      to.rollback();
-      return st;
-    }
+    if (!st.ok()) return st;
   }
   for (const auto& t : plan->tables) {
     if (t.name == kRevisions) {
@@ -262,10 +262,7 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
   }
   if (st.ok()) st = to.finish_identities(plan->tables);
   if (st.ok()) st = to.commit();
-  if (!st.ok()) {
-    to.rollback();
-    return st;
-  }
+  if (!st.ok()) return st;
   if (!plan->rebuild.empty()) {
     std::vector<std::string> games;
     st = from.scan("games", {"id"}, {"id"}, [&](const std::vector<Cell>& row) {
@@ -323,9 +320,9 @@ Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& t
     std::vector<Cell> row, other;
     std::int64_t n = 0;
     for (;;) {
-      auto a = (*mine)->next(row);
+      auto a = mine->next(row);
       if (!a.ok()) return a.status();
-      auto b = (*theirs)->next(other);
+      auto b = theirs->next(other);
       if (!b.ok()) return b.status();
       if (!*a && !*b) break;
       if (!*b)

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,34 +43,48 @@ struct TableInfo {
   std::string identity;  // the identity column (PostgreSQL GENERATED ... AS IDENTITY), or ""
 };
 
+class SqlStore;  // storage/core/sql_store.h
+
+// Over one store's connection, for either dialect (storage/core/sql_tables.cc).
 class TableAccess {
  public:
-  virtual ~TableAccess() = default;
+  // Owns `store`; reads and writes through its session (PostgreSQL: in the connection's current
+  // schema). `sqlite_path` is the file a SQLite store opened ("" for PostgreSQL): its canonical
+  // path is the database's identity().
+  TableAccess(std::unique_ptr<SqlStore> store, std::string sqlite_path);
+  ~TableAccess();  // rolls back an uncommitted write, ends a read
+  TableAccess(const TableAccess&) = delete;
+  TableAccess& operator=(const TableAccess&) = delete;
+
   // "sqlite" or "postgresql".
-  virtual std::string backend() const = 0;
+  std::string backend() const;
   // Names the database itself, so two arguments naming one database compare equal: SQLite the
   // file's canonical path, PostgreSQL the cluster's system identifier and the database name.
-  virtual Result<std::string> identity() = 0;
+  Result<std::string> identity();
   // Every user table of the database, sorted by name.
-  virtual Result<std::vector<TableInfo>> tables() = 0;
+  Result<std::vector<TableInfo>> tables();
 
   // Reading: begin_read() takes a consistent snapshot (a read transaction) that later scans and
   // counts see; end_read() ends it.
-  virtual Status begin_read() = 0;
-  virtual void end_read() = 0;
-  virtual Result<std::int64_t> count(const std::string& table) = 0;
+  Status begin_read();
+  void end_read();
+  Result<std::int64_t> count(const std::string& table);
   // Every row of `table`, the cells of `columns` in that order, ordered by `order_by` (names
-  // from tables(); never outside input), pulled one at a time: memory holds a batch, not the
-  // table. One cursor at a time per TableAccess; it must not outlive it.
+  // from tables(); never outside input; text bytewise), pulled one at a time: memory holds a
+  // batch, not the table. One cursor at a time per TableAccess; it must not outlive it.
   class Cursor {
    public:
-    virtual ~Cursor() = default;
+    explicit Cursor(std::unique_ptr<sql::Cursor> c) : c_(std::move(c)) {}
     // Fills `row` with the next row: false at the end.
-    virtual Result<bool> next(std::vector<Cell>& row) = 0;
+    Result<bool> next(std::vector<Cell>& row);
+
+   private:
+    std::unique_ptr<sql::Cursor> c_;
+    sql::Rows batch_;
+    int at_ = 0;
   };
-  virtual Result<std::unique_ptr<Cursor>> open_scan(const std::string& table,
-                                                    const std::vector<std::string>& columns,
-                                                    const std::vector<std::string>& order_by) = 0;
+  Result<Cursor> open_scan(const std::string& table, const std::vector<std::string>& columns,
+                           const std::vector<std::string>& order_by);
   // open_scan() with `row` called for each row; stops at and returns the first error.
   Status scan(const std::string& table, const std::vector<std::string>& columns,
               const std::vector<std::string>& order_by,
@@ -77,22 +92,31 @@ class TableAccess {
 
   // Writing: one transaction from begin_write() to commit(); the destructor or rollback()
   // undoes an uncommitted one.
-  virtual Status begin_write() = 0;
+  Status begin_write();
   // Inserts one row; each cell is stored as the destination column's class asks (bytes into a
   // SQLite TEXT column stay TEXT, text into BYTEA becomes its bytes).
-  virtual Status insert(const TableInfo& table, const std::vector<std::string>& columns,
-                        const std::vector<Cell>& row) = 0;
+  Status insert(const TableInfo& table, const std::vector<std::string>& columns,
+                const std::vector<Cell>& row);
   // Removes every row of `table` (only for tables a fresh database seeds, e.g. pending_upgrades).
-  virtual Status clear(const std::string& table) = 0;
+  Status clear(const std::string& table);
   // After the inserts, inside the transaction: moves identity sequences past the largest id
   // (PostgreSQL); nothing on SQLite (AUTOINCREMENT follows the inserted ids).
-  virtual Status finish_identities(const std::vector<TableInfo>& copied) = 0;
-  virtual Status commit() = 0;
-  virtual void rollback() = 0;
+  Status finish_identities(const std::vector<TableInfo>& copied);
+  Status commit();
+  void rollback();
 
   // Derived data the source lacks (the open-state index: SQLite migration 0014, PostgreSQL
   // migration 0014): rebuilt for every game after commit.
-  virtual Status rebuild_derived(const std::vector<std::string>& games) = 0;
+  Status rebuild_derived(const std::vector<std::string>& games);
+
+ private:
+  bool sqlite() const { return s_.dialect() == sql::Dialect::kSqlite; }
+
+  std::unique_ptr<SqlStore> store_;
+  sql::Session& s_;
+  std::string path_;
+  std::optional<sql::WriteTx> tx_;
+  bool reading_ = false;
 };
 
 // ---- the copy (storage/table_copy.cc) ----

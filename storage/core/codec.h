@@ -1,14 +1,17 @@
 // Conversions between record fields and their column forms: JSON documents as text, unsigned
-// 64-bit seeds as decimal text and lists as lines. Pure functions; thread-safe.
+// 64-bit seeds as decimal text, lists as lines and a turn's players without orders. Pure
+// functions; thread-safe.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "rules/core/status.h"
 #include "rules/game/state.h"
+#include "storage/records.h"
 
 namespace adj {
 
@@ -28,5 +31,15 @@ std::vector<std::string> lines_from_text(const std::string& text);
 
 // Parses a stored GameState and checks it is the one asked for. Corruption otherwise.
 Result<GameState> state_from_text(std::string_view text, const std::string& game, int turn);
+
+// Who had no orders in a committed turn, as both stores keep it beside the turn record (table
+// turn_attendance: migration 0018), so the attendance check reads a short list instead of every
+// recent turn's whole summary. The JSON array text to store for `c` (a dump of its codes), or
+// nullopt when the commit does not say: c.without_orders when set; else the summary tree's
+// "players_without_orders" when it is a list of codes; else "[]" when the tree is the whole
+// summary and has no such member (nobody listed, as reading the summary gives). Nullopt for
+// anything else there, and when only summary_text holds the summary: that turn is then read
+// from its summary.
+std::optional<std::string> without_orders_text(const TurnCommit& c);
 
 }  // namespace adj

@@ -39,7 +39,7 @@ Result<Migration> migration_from_file(std::string_view path, std::string_view sq
                                    std::string(path));
   };
   constexpr std::string_view kExt = ".sql";
-  if (file.size() <= kExt.size() || file.substr(file.size() - kExt.size()) != kExt) return bad();
+  if (file.size() <= kExt.size() || !file.ends_with(kExt)) return bad();
   file.remove_suffix(kExt.size());
   const auto underscore = file.find('_');
   if (underscore == std::string_view::npos || underscore < 4) return bad();

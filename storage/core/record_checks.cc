@@ -145,6 +145,14 @@ std::string sql_context(std::string_view sql) {
   return out;
 }
 
+std::string redacted(std::string text, std::string_view secret) {
+  if (secret.empty()) return text;
+  constexpr std::string_view kMask = "***";
+  for (auto p = text.find(secret); p != std::string::npos; p = text.find(secret, p + kMask.size()))
+    text.replace(p, secret.size(), kMask);
+  return text;
+}
+
 std::string quote_identifier(const std::string& name) {
   std::string out = "\"";
   for (char c : name) out += c == '"' ? std::string("\"\"") : std::string(1, c);

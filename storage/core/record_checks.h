@@ -51,6 +51,9 @@ Status confirmation_limit(const std::string& which, const ConfirmationLimits& l)
 // `sql` with runs of white space folded to one space, cut after 160 characters: the context
 // an error message names.
 std::string sql_context(std::string_view sql);
+// `text` with every occurrence of `secret` replaced by "***" (unchanged for an empty `secret`):
+// a driver's message may quote a password.
+std::string redacted(std::string text, std::string_view secret);
 // `name` as a double-quoted SQL identifier (embedded quotes doubled).
 std::string quote_identifier(const std::string& name);
 

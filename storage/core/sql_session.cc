@@ -31,22 +31,16 @@ Result<WriteTx> WriteTx::begin(Session& s) {
   return WriteTx(&s);
 }
 
-WriteTx::~WriteTx() {
-  if (s_) (void)s_->rollback();
-}
-
 Status WriteTx::commit() {
   if (!s_) return Status::Internal("commit of a finished transaction");
   ADJ_RETURN_IF_ERROR(s_->commit());
-  s_ = nullptr;
+  (void)s_.release();  // committed: nothing to roll back
   return Status::Ok();
 }
 
 Status WriteTx::rollback() {
-  if (!s_) return Status::Ok();
-  Session* s = s_;
-  s_ = nullptr;
-  return s->rollback();
+  Session* s = s_.release();
+  return s ? s->rollback() : Status::Ok();
 }
 
 }  // namespace adj::sql

@@ -77,6 +77,9 @@ class RowSource {
   virtual std::vector<std::uint8_t> bytes(int row, int col) const = 0;
 };
 
+// A column Rows::read passes over.
+struct Skip {};
+
 // The rows of one statement, owned. Getters take a 0-based row and column; NULL reads as 0 / ""
 // / empty. REQUIRES: row < size(), col < columns().
 class Rows {
@@ -96,7 +99,27 @@ class Rows {
   std::string text(int row, int col) const { return s_->text(row, col); }
   std::vector<std::uint8_t> bytes(int row, int col) const { return s_->bytes(row, col); }
 
+  // Reads the columns of `row`, from the first, into `out...` in order, each as its type asks:
+  // std::int64_t, int, bool, double, std::string, a std::optional of one (left as it is for
+  // NULL), or Skip{} (the column is not read).
+  template <typename... T>
+  void read(int row, T&&... out) const {
+    int col = 0;
+    (cell(row, col++, out), ...);
+  }
+
  private:
+  void cell(int, int, Skip) const {}
+  void cell(int row, int col, std::int64_t& v) const { v = int64(row, col); }
+  void cell(int row, int col, int& v) const { v = int32(row, col); }
+  void cell(int row, int col, bool& v) const { v = boolean(row, col); }
+  void cell(int row, int col, double& v) const { v = float64(row, col); }
+  void cell(int row, int col, std::string& v) const { v = text(row, col); }
+  template <typename T>
+  void cell(int row, int col, std::optional<T>& v) const {
+    if (!is_null(row, col)) cell(row, col, v.emplace());
+  }
+
   std::unique_ptr<RowSource> s_;
 };
 
@@ -226,11 +249,6 @@ class Session {
 class WriteTx {
  public:
   static Result<WriteTx> begin(Session& s);
-  WriteTx(WriteTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
-  WriteTx& operator=(WriteTx&&) = delete;
-  WriteTx(const WriteTx&) = delete;
-  WriteTx& operator=(const WriteTx&) = delete;
-  ~WriteTx();
 
   // On failure the transaction stays open and is rolled back on destruction.
   Status commit();
@@ -238,8 +256,11 @@ class WriteTx {
   Status rollback();
 
  private:
+  struct Rollback {
+    void operator()(Session* s) const { (void)s->rollback(); }
+  };
   explicit WriteTx(Session* s) : s_(s) {}
-  Session* s_ = nullptr;  // null once committed or moved from
+  std::unique_ptr<Session, Rollback> s_;  // null once committed or moved from
 };
 
 // Runs `body` (which opens and commits its own WriteTx) until it does not fail with a failure
@@ -263,17 +284,13 @@ auto with_retry(const Session& s, F&& body, int attempts = 5) -> decltype(body()
 class ReadTx {
  public:
   static Result<ReadTx> begin(Session& s);
-  ReadTx(ReadTx&& other) noexcept : s_(other.s_) { other.s_ = nullptr; }
-  ReadTx& operator=(ReadTx&&) = delete;
-  ReadTx(const ReadTx&) = delete;
-  ReadTx& operator=(const ReadTx&) = delete;
-  ~ReadTx() {
-    if (s_) s_->end_read();
-  }
 
  private:
+  struct EndRead {
+    void operator()(Session* s) const { s->end_read(); }
+  };
   explicit ReadTx(Session* s) : s_(s) {}
-  Session* s_ = nullptr;  // null when it began nothing
+  std::unique_ptr<Session, EndRead> s_;  // null when it began nothing
 };
 
 // f(r, i) of every row i of `r`, in order: a std::vector of them, or, when `f` returns a Result,

@@ -3,15 +3,23 @@
 #include "storage/core/sql_store.h"
 
 #include "storage/core/messages.h"
+#include "storage/core/migration_files.h"
 
 namespace adj {
+
+Result<int> SqlStore::schema_version() { return adj::schema_version(session()); }
 
 Status SqlStore::require_game_row(const std::string& game, bool lock) {
   const std::string sql =
       "SELECT 1 FROM games WHERE id = ?" + std::string(lock ? session().lock_rows() : "");
-  ADJ_TRY(const sql::Rows r, session().query(sql, {game}));
+  return game_rows(game, sql, {game}).status();
+}
+
+Result<sql::Rows> SqlStore::game_rows(const std::string& game, std::string_view sql,
+                                      std::initializer_list<sql::Param> params) {
+  ADJ_TRY(sql::Rows r, session().query(sql, params));
   if (r.empty()) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+  return r;
 }
 
 Result<std::shared_ptr<const RevisionMap>> read_revisions(sql::Session& s) {

@@ -49,6 +49,8 @@ class TurnRows {
 
 class SqlStore : public Store {
  public:
+  // The last migration applied (storage/core/migration_files.h), for either dialect.
+  Result<int> schema_version() override;
   // Writes the open-state index of `game` again from its stored open-turn state, in its own
   // transaction: for a tool that wrote turn_states rows itself (a copy between databases). Until
   // then such a game is read whole (correct, at the cost of the whole state).
@@ -146,7 +148,8 @@ class SqlStore : public Store {
   // Sets games.status (any non-empty word; InvalidArgument when empty).
   Status set_game_status(const std::string& game, const std::string& status) override;
 
-  // ---- A game's end: deleting a draft, archiving; the host audit log (sql_store_lifecycle.cc)
+  // ---- A game's end: deleting a draft, archiving (sql_store_lifecycle.cc); the host audit log
+  // (sql_store_admin.cc) ----
   // The game's row is locked first, so a turn commit, a submission or a sign-up of the game
   // either comes before the deletion (and is counted, or refuses it) or finds no game. The
   // tables counted are every table with a game_id column, read from the catalog, so a table
@@ -287,7 +290,7 @@ class SqlStore : public Store {
 
  protected:
   friend class SqlTurnWriter;  // sql_turn_writer.cc
-  friend class SqlTables;      // sql_tables.cc
+  friend class TableAccess;    // sql_tables.cc
 
   // The backend's connection. Valid for the store's life once constructed.
   virtual sql::Session& session() = 0;
@@ -304,6 +307,10 @@ class SqlStore : public Store {
   // NotFound(no_such_game) unless `game` exists; with `lock`, its row is read with lock_rows()
   // (REQUIRES: inside a WriteTx then).
   Status require_game_row(const std::string& game, bool lock = false);
+  // The rows of `sql`, a statement that returns at least one row when `game` exists (one that
+  // reads its row of games); NotFound(no_such_game) when it returns none.
+  Result<sql::Rows> game_rows(const std::string& game, std::string_view sql,
+                              std::initializer_list<sql::Param> params);
   // The game's open turn; NotFound(no_such_game) when it does not exist.
   Result<int> open_turn(const std::string& game);
   // Sets each player's email to their contact's (MembershipStore), when they have one.
@@ -325,26 +332,9 @@ class SqlStore : public Store {
   // index_open_state of the game's stored open-turn state, inside the caller's WriteTx; nothing
   // when it has none or it does not parse (readers then load it whole and report it).
   Status reindex_open_state(const std::string& game);
-  // The rows a view reads from the open-state index of `game` (which is current): the areas
-  // `areas` (sorted, each once) with their borders, and the players `players` plus the owners of
-  // those areas; `where` names the view in errors.
-  struct ViewRows {
-    Json areas = Json::array();
-    Json edges = Json::array();
-    Json players = Json::array();
-  };
-  Result<ViewRows> read_view_rows(const std::string& game, const std::string& where,
-                                  const std::vector<std::string>& areas,
-                                  std::vector<std::string> players);
   // The row (open turn, indexed turn, head) of `game`'s open-state index when it is current for
   // `turn` (the open turn when nullopt); no row when it is not; NotFound for an unknown game.
   Result<sql::Rows> indexed_head(const std::string& game, std::optional<int> turn);
-  // The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
-  static Result<Json> view_head(const std::string& text, const std::string& where);
-  // The state a view reads: the index's head with the rows read for it, checked to be `game`'s
-  // at `turn` (Corruption naming `where` otherwise), with the contacts applied.
-  Result<GameState> view_from_rows(Json head, Json players, Json areas, Json edges,
-                                   const std::string& game, int turn, const std::string& where);
   // "SELECT <a GameSummary's columns> FROM games" (games_small_columns()).
   std::string summary_select();
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).

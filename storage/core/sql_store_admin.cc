@@ -1,5 +1,6 @@
 // SqlStore: the AdminStore tables (schedules, audit log, run attempts, daemon state; SQLite
-// migration 0002, PostgreSQL 0002_admin.sql) and the game's status. Writes that several daemons
+// migration 0002, PostgreSQL 0002_admin.sql; the host audit log, migration 0024_archive) and the
+// game's status. Writes that several daemons
 // may race on are single statements: an upsert for record_failed_attempt and set_last_tick, and
 // writes that need the game are INSERT ... SELECT FROM games, so "no such game" and the write are
 // one step.
@@ -18,27 +19,29 @@ sql::Param optional_int(const std::optional<std::int64_t>& v) {
   return v ? sql::Param(*v) : sql::Param();
 }
 
+// The entry of columns id, at, actor, action, game, detail_json; `what` names it in errors.
+Result<AuditEntry> audit_from_row(const sql::Rows& r, int i, const std::string& what) {
+  AuditEntry e;
+  r.read(i, e.id, e.at, e.actor, e.action, e.game);
+  ADJ_TRY(e.detail, json_from_text(r.text(i, 5), what + " " + std::to_string(e.id)));
+  return e;
+}
+
 }  // namespace
 
 Result<Schedule> SqlStore::schedule(const std::string& game) {
   // One row per existing game; the schedule's columns are NULL when it has none.
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
-                          "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
-                          "s.downtime_grace_seconds FROM games g "
-                          "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = ?",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT s.kind, s.deadline, s.interval_seconds, s.time_of_day, "
+                    "s.early_when_all_in, s.max_attempts, s.nmr_guard_ratio, "
+                    "s.downtime_grace_seconds FROM games g "
+                    "LEFT JOIN schedules s ON s.game_id = g.id WHERE g.id = ?",
+                    {game}));
   Schedule s;
-  if (r.is_null(0, 0)) return s;
-  s.kind = r.text(0, 0);
-  if (!r.is_null(0, 1)) s.deadline = r.int64(0, 1);
-  s.interval_seconds = r.int64(0, 2);
-  if (!r.is_null(0, 3)) s.time_of_day = r.int32(0, 3);
-  s.early_when_all_in = r.boolean(0, 4);
-  s.max_attempts = r.int32(0, 5);
-  s.nmr_guard_ratio = r.float64(0, 6);
-  s.downtime_grace_seconds = r.int64(0, 7);
+  if (!r.is_null(0, 0))
+    r.read(0, s.kind, s.deadline, s.interval_seconds, s.time_of_day, s.early_when_all_in,
+           s.max_attempts, s.nmr_guard_ratio, s.downtime_grace_seconds);
   return s;
 }
 
@@ -82,31 +85,43 @@ Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
   // The game's row joined to its entries: no row when the game does not exist, one row with
   // NULL entry columns when it has none.
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT a.id, a.at, a.actor, a.action, a.detail_json FROM games g "
-                          "LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = ? "
-                          "ORDER BY a.id",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT a.id, a.at, a.actor, a.action, g.id, a.detail_json "
+                    "FROM games g LEFT JOIN audit_log a ON a.game_id = g.id WHERE g.id = ? "
+                    "ORDER BY a.id",
+                    {game}));
   std::vector<AuditEntry> out;
   for (int i = 0; i < r.size(); ++i) {
     if (r.is_null(i, 0)) continue;
-    AuditEntry e;
-    e.id = r.int64(i, 0);
-    e.game = game;
-    e.at = r.int64(i, 1);
-    e.actor = r.text(i, 2);
-    e.action = r.text(i, 3);
-    ADJ_TRY(e.detail, json_from_text(r.text(i, 4), "audit entry " + std::to_string(e.id)));
+    ADJ_TRY(AuditEntry e, audit_from_row(r, i, "audit entry"));
     out.push_back(std::move(e));
   }
   return out;
 }
 
+Status SqlStore::append_host_audit(const AuditEntry& e) {
+  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
+  ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
+  return session()
+      .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
+           {std::int64_t{e.at}, e.actor, e.action, e.game, detail})
+      .status();
+}
+
+Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
+  ADJ_TRY(const sql::Rows r,
+          session().query("SELECT id, at, actor, action, game, detail_json FROM host_audit "
+                          "ORDER BY id DESC LIMIT ?",
+                          {sql::limit_param(limit)}));
+  return sql::map_rows(
+      r, [](const sql::Rows& r, int i) { return audit_from_row(r, i, "host audit entry"); });
+}
+
 Result<int> SqlStore::failed_attempts(const std::string& game) {
-  ADJ_TRY(const sql::Rows r, session().query("SELECT a.failed FROM games g LEFT JOIN "
-                                             "run_attempts a ON a.game_id = g.id WHERE g.id = ?",
-                                             {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows r, game_rows(game,
+                                       "SELECT a.failed FROM games g LEFT JOIN "
+                                       "run_attempts a ON a.game_id = g.id WHERE g.id = ?",
+                                       {game}));
   return r.is_null(0, 0) ? 0 : r.int32(0, 0);
 }
 

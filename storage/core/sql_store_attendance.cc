@@ -24,8 +24,7 @@ Result<std::vector<TurnAttendance>> SqlStore::turns_without_orders(const std::st
                           {game, from_turn}));
   return sql::map_rows(r, [&game](const sql::Rows& r, int i) -> Result<TurnAttendance> {
     TurnAttendance t;
-    t.turn = r.int32(i, 0);
-    t.ran_at = r.int64(i, 2);
+    r.read(i, t.turn, sql::Skip{}, t.ran_at);
     if (r.is_null(i, 1)) return t;
     const Json list = Json::parse(r.text(i, 1), nullptr, false);
     if (!list.is_array())
@@ -45,12 +44,9 @@ Result<AttendanceOptions> SqlStore::attendance_options(const std::string& game) 
                           "FROM attendance_options WHERE game_id = ?1",
                           {game}));
   AttendanceOptions o;
-  if (r.empty()) return o;
-  o.civil_disorder_after = r.int32(0, 0);
-  o.absence_extends = r.int64(0, 1) != 0;
-  o.absence_max_days = r.int32(0, 2);
-  o.absence_max_per_game = r.int32(0, 3);
-  o.takeover_code_days = r.int32(0, 4);
+  if (!r.empty())
+    r.read(0, o.civil_disorder_after, o.absence_extends, o.absence_max_days, o.absence_max_per_game,
+           o.takeover_code_days);
   return o;
 }
 
@@ -81,9 +77,7 @@ Result<std::vector<AttendanceRecord>> SqlStore::attendance_records(const std::st
                                        {game}));
   return sql::map_rows(r, [](const sql::Rows& r, int i) {
     AttendanceRecord a;
-    a.player = r.text(i, 0);
-    a.misses_from_turn = r.int32(i, 1);
-    if (!r.is_null(i, 2)) a.disorder_turn = r.int32(i, 2);
+    r.read(i, a.player, a.misses_from_turn, a.disorder_turn);
     return a;
   });
 }
@@ -120,12 +114,8 @@ Result<std::vector<Absence>> SqlStore::absences(const std::string& game) {
                                        {game}));
   return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     Absence a;
-    a.id = r.int64(i, 0);
     a.game = game;
-    a.player = r.text(i, 1);
-    a.from = r.text(i, 2);
-    a.to = r.text(i, 3);
-    a.declared_at = r.int64(i, 4);
+    r.read(i, a.id, a.player, a.from, a.to, a.declared_at);
     return a;
   });
 }
@@ -149,10 +139,8 @@ Result<std::vector<StandbyEntry>> SqlStore::standby_list(const std::string& game
                           {game}));
   return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     StandbyEntry e;
-    e.id = r.int64(i, 0);
     e.game = game;
-    e.address = r.text(i, 1);
-    e.created_at = r.int64(i, 2);
+    r.read(i, e.id, e.address, e.created_at);
     return e;
   });
 }
@@ -213,16 +201,9 @@ Result<std::vector<TakeoverCode>> SqlStore::takeover_codes(const std::string& ga
                           {game}));
   return sql::map_rows(r, [&game](const sql::Rows& r, int i) {
     TakeoverCode c;
-    c.id = r.int64(i, 0);
     c.game = game;
-    c.player = r.text(i, 1);
-    c.code_hash = r.text(i, 2);
-    c.address = r.text(i, 3);
-    c.issued_by = r.text(i, 4);
-    c.created_at = r.int64(i, 5);
-    c.expires_at = r.int64(i, 6);
-    if (!r.is_null(i, 7)) c.used_at = r.int64(i, 7);
-    if (!r.is_null(i, 8)) c.used_by = r.text(i, 8);
+    r.read(i, c.id, c.player, c.code_hash, c.address, c.issued_by, c.created_at, c.expires_at,
+           c.used_at, c.used_by);
     return c;
   });
 }

@@ -123,11 +123,8 @@ Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {
                           {token_hash}));
   if (r.empty()) return Status::NotFound("unknown player token");  // never echo the token
   TokenRecord out;
-  out.game = r.text(0, 0);
-  out.player = r.text(0, 1);
+  r.read(0, out.game, out.player, sql::Skip{}, out.created_at, out.last_used_at);
   out.session = r.text(0, 2) == "session";
-  out.created_at = r.int64(0, 3);
-  out.last_used_at = r.int64(0, 4);
   return out;
 }
 

@@ -16,13 +16,7 @@ constexpr const char* kScriptMeta =
 // Columns 0..6 as kScriptMeta.
 EngineScript read_script_row(const sql::Rows& r, int i) {
   EngineScript s;
-  s.game = r.text(i, 0);
-  s.version = r.int32(i, 1);
-  s.sha256 = r.text(i, 2);
-  s.created_at = r.int64(i, 3);
-  s.created_by = r.text(i, 4);
-  s.conformance = r.text(i, 5);
-  s.from_turn = r.int32(i, 6);
+  r.read(i, s.game, s.version, s.sha256, s.created_at, s.created_by, s.conformance, s.from_turn);
   return s;
 }
 
@@ -50,12 +44,11 @@ Result<int> SqlStore::add_engine_script(const EngineScript& s) {
 }
 
 Result<EngineScript> SqlStore::engine_script(const std::string& game, int version) {
-  ADJ_TRY(const sql::Rows r,
-          session().query(std::string("SELECT ") + kScriptMeta +
-                              ", s.source FROM games g LEFT JOIN engine_scripts s "
-                              "ON s.game_id = g.id AND s.version = ? WHERE g.id = ?",
-                          {version, game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows r, game_rows(game,
+                                       std::string("SELECT ") + kScriptMeta +
+                                           ", s.source FROM games g LEFT JOIN engine_scripts s "
+                                           "ON s.game_id = g.id AND s.version = ? WHERE g.id = ?",
+                                       {version, game}));
   if (r.is_null(0, 0))
     return Status::NotFound("game " + game + " has no engine script version " +
                             std::to_string(version));
@@ -78,11 +71,11 @@ Result<std::optional<EngineScript>> SqlStore::engine_script_for_turn(const std::
 
 Result<std::vector<EngineScript>> SqlStore::engine_script_versions(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
-          session().query(std::string("SELECT ") + kScriptMeta +
-                              " FROM games g LEFT JOIN engine_scripts s ON s.game_id = g.id "
-                              "WHERE g.id = ? ORDER BY s.version",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    std::string("SELECT ") + kScriptMeta +
+                        " FROM games g LEFT JOIN engine_scripts s ON s.game_id = g.id "
+                        "WHERE g.id = ? ORDER BY s.version",
+                    {game}));
   std::vector<EngineScript> out;
   for (int i = 0; i < r.size(); ++i)
     if (!r.is_null(i, 0)) out.push_back(read_script_row(r, i));

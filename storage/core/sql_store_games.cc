@@ -8,13 +8,7 @@ namespace {
 
 GameSummary summary_from_row(const sql::Rows& r, int i) {
   GameSummary g;
-  g.id = r.text(i, 0);
-  g.name = r.text(i, 1);
-  g.engine = r.text(i, 2);
-  g.turn = r.int32(i, 3);
-  g.status = r.text(i, 4);
-  g.created_at = r.int64(i, 5);
-  if (!r.is_null(i, 6)) g.archived_at = r.int64(i, 6);
+  r.read(i, g.id, g.name, g.engine, g.turn, g.status, g.created_at, g.archived_at);
   return g;
 }
 
@@ -35,8 +29,7 @@ std::string SqlStore::summary_select() {
 Result<int> SqlStore::open_turn(const std::string& game) {
   ADJ_TRY(
       const sql::Rows r,
-      session().query("SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?", {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+      game_rows(game, "SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?", {game}));
   return r.int32(0, 0);
 }
 
@@ -117,8 +110,7 @@ Status SqlStore::replace_opening(const GameState& initial, const Json& scenario)
 Result<std::string> SqlStore::stored_game_id(const std::string& game) {
   ADJ_TRY(
       const sql::Rows r,
-      session().query("SELECT id FROM games WHERE " + session().nocase_equals("id", "?1"), {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+      game_rows(game, "SELECT id FROM games WHERE " + session().nocase_equals("id", "?1"), {game}));
   return r.text(0, 0);
 }
 
@@ -130,27 +122,24 @@ Result<std::vector<GameSummary>> SqlStore::list_games() {
 }
 
 Result<GameSummary> SqlStore::game_summary(const std::string& game) {
-  ADJ_TRY(const sql::Rows r, session().query(summary_select() + " WHERE id = ?", {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows r, game_rows(game, summary_select() + " WHERE id = ?", {game}));
   return summary_from_row(r, 0);
 }
 
 Result<Json> SqlStore::scenario(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT scenario_json FROM games WHERE id = ?", {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game, "SELECT scenario_json FROM games WHERE id = ?", {game}));
   return json_from_text(r.text(0, 0), "scenario of game " + game);
 }
 
 Result<GameState> SqlStore::load_state(const std::string& game, std::optional<int> turn) {
   // One statement, so the open turn and its state are read from the same snapshot.
-  ADJ_TRY(const sql::Rows r,
-          session().query("SELECT g.open_turn, s.state_json FROM games g "
-                          "LEFT JOIN turn_states s ON s.game_id = g.id "
-                          "AND s.turn = coalesce(CAST(?1 AS BIGINT), g.open_turn) "
-                          "WHERE g.id = ?2",
-                          {turn ? sql::Param(*turn) : sql::Param(), game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows r, game_rows(game,
+                                       "SELECT g.open_turn, s.state_json FROM games g "
+                                       "LEFT JOIN turn_states s ON s.game_id = g.id "
+                                       "AND s.turn = coalesce(CAST(?1 AS BIGINT), g.open_turn) "
+                                       "WHERE g.id = ?2",
+                                       {turn ? sql::Param(*turn) : sql::Param(), game}));
   const int wanted = turn.value_or(r.int32(0, 0));
   if (r.is_null(0, 1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));

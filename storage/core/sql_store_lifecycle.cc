@@ -1,5 +1,6 @@
-// SqlStore: the end of a game (AdminStore): deleting one that has not started, archiving, and
-// the host audit log that outlives the games it names (migration 0024_archive).
+// SqlStore: the end of a game (AdminStore): deleting one that has not started and archiving
+// (migration 0024_archive); the host audit log that outlives the games it names is with the
+// game's own (sql_store_admin.cc).
 #include "storage/core/codec.h"
 #include "storage/core/messages.h"
 #include "storage/core/record_checks.h"
@@ -54,11 +55,11 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
     // delete.
     const std::string lock = s.dialect() == sql::Dialect::kPostgres ? " FOR UPDATE" : "";
     ADJ_TRY(const sql::Rows g,
-            s.query("SELECT name, open_turn, resolving_turn, resolving_since FROM games "
-                    "WHERE id = ?" +
-                        lock,
-                    {game}));
-    if (g.empty()) return Status::NotFound(no_such_game(game));
+            game_rows(game,
+                      "SELECT name, open_turn, resolving_turn, resolving_since FROM games "
+                      "WHERE id = ?" +
+                          lock,
+                      {game}));
     GameDeletion out;
     out.game = game;
     out.name = g.text(0, 0);
@@ -121,32 +122,6 @@ Status SqlStore::set_archived(const std::string& game, std::optional<UnixTime> a
   return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?",
                                        {at ? sql::Param(std::int64_t{*at}) : sql::Param(), game}),
                          Status::NotFound(no_such_game(game)));
-}
-
-Status SqlStore::append_host_audit(const AuditEntry& e) {
-  ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
-  ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
-  return session()
-      .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
-           {std::int64_t{e.at}, e.actor, e.action, e.game, detail})
-      .status();
-}
-
-Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
-  ADJ_TRY(const sql::Rows r,
-          session().query("SELECT id, at, actor, action, game, detail_json FROM host_audit "
-                          "ORDER BY id DESC LIMIT ?",
-                          {sql::limit_param(limit)}));
-  return sql::map_rows(r, [](const sql::Rows& r, int i) -> Result<AuditEntry> {
-    AuditEntry e;
-    e.id = r.int64(i, 0);
-    e.at = r.int64(i, 1);
-    e.actor = r.text(i, 2);
-    e.action = r.text(i, 3);
-    e.game = r.text(i, 4);
-    ADJ_TRY(e.detail, json_from_text(r.text(i, 5), "host audit entry " + std::to_string(e.id)));
-    return e;
-  });
 }
 
 }  // namespace adj

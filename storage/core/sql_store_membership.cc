@@ -45,14 +45,8 @@ Result<std::vector<Signup>> SqlStore::signups(const std::string& game) {
                           {game}));
   return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Signup s;
-    s.id = r.int64(i, 0);
-    s.game = r.text(i, 1);
-    s.email = r.text(i, 2);
+    r.read(i, s.id, s.game, s.email, sql::Skip{}, s.state, s.player, s.channel, s.created_at);
     s.preferences = split_words(r.text(i, 3));
-    s.state = r.text(i, 4);
-    s.player = r.text(i, 5);
-    s.channel = r.text(i, 6);
-    s.created_at = r.int64(i, 7);
     return s;
   });
 }
@@ -123,15 +117,8 @@ Result<std::optional<PendingConfirmation>> SqlStore::use_confirmation(const std:
                           {code_hash, now}));
   if (r.empty()) return std::optional<PendingConfirmation>();
   PendingConfirmation c;
-  c.id = r.int64(0, 0);
-  c.game = r.text(0, 1);
-  c.kind = r.text(0, 2);
-  c.address = r.text(0, 3);
-  c.client = r.text(0, 4);
-  c.payload = r.text(0, 5);
-  c.code_hash = r.text(0, 6);
-  c.created_at = r.int64(0, 7);
-  c.expires_at = r.int64(0, 8);
+  r.read(0, c.id, c.game, c.kind, c.address, c.client, c.payload, c.code_hash, c.created_at,
+         c.expires_at);
   c.confirmed_at = now;
   return std::optional<PendingConfirmation>(std::move(c));
 }

@@ -15,17 +15,10 @@ constexpr const char* kNoticeSelect =
 
 Notice notice_from_row(const sql::Rows& r, int i) {
   Notice n;
-  n.id = r.int64(i, 0);
-  n.game = r.text(i, 1);
-  n.kind = r.text(i, 2);
+  r.read(i, n.id, n.game, n.kind, sql::Skip{}, sql::Skip{}, n.subject, n.text, n.dedupe_key,
+         n.thread, n.created_at, n.state);
   n.players = lines_from_text(r.text(i, 3));
   n.addresses = lines_from_text(r.text(i, 4));
-  n.subject = r.text(i, 5);
-  n.text = r.text(i, 6);
-  n.dedupe_key = r.text(i, 7);
-  n.thread = r.text(i, 8);
-  n.created_at = r.int64(i, 9);
-  n.state = r.text(i, 10);
   return n;
 }
 

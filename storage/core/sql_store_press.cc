@@ -15,19 +15,15 @@ using store_checks::known_press_level;
 
 Result<PressOptions> SqlStore::press_options(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier, "
-                          "o.gm_address "
-                          "FROM games g LEFT JOIN press_options o ON o.game_id = g.id "
-                          "WHERE g.id = ?",
-                          {game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT o.press, o.gm_reads_private, o.new_holder_reads_earlier, "
+                    "o.gm_address "
+                    "FROM games g LEFT JOIN press_options o ON o.game_id = g.id "
+                    "WHERE g.id = ?",
+                    {game}));
   PressOptions o;
-  if (!r.is_null(0, 0)) {
-    o.press = r.text(0, 0);
-    o.gm_reads_private = r.boolean(0, 1);
-    o.new_holder_reads_earlier = r.boolean(0, 2);
-    o.gm_address = r.text(0, 3);
-  }
+  if (!r.is_null(0, 0))
+    r.read(0, o.press, o.gm_reads_private, o.new_holder_reads_earlier, o.gm_address);
   return o;
 }
 
@@ -58,7 +54,7 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
     return Status::InvalidArgument("a press recipient is empty or holds a line break");
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   ADJ_RETURN_IF_ERROR(require_game_row(m.game, /*lock=*/true));
-  if (m.source.rfind("email:", 0) == 0) {
+  if (m.source.starts_with("email:")) {
     ADJ_TRY(const sql::Rows seen,
             session().query("SELECT id FROM press WHERE game_id = ? AND source = ?",
                             {m.game, m.source}));
@@ -97,26 +93,20 @@ Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::stri
   // The game's row joined to its messages: none when the game does not exist, one with NULL
   // message columns when it has no press (after `after_id`).
   ADJ_TRY(const sql::Rows r,
-          session().query("SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
-                          "p.anonymous, p.body, p.source FROM games g "
-                          "LEFT JOIN press p ON p.game_id = g.id AND p.id > ? WHERE g.id = ? "
-                          "ORDER BY p.id",
-                          {after_id, game}));
-  if (r.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT p.id, p.turn, p.sent_at, p.sender, p.recipients, p.to_all, "
+                    "p.anonymous, p.body, p.source FROM games g "
+                    "LEFT JOIN press p ON p.game_id = g.id AND p.id > ? WHERE g.id = ? "
+                    "ORDER BY p.id",
+                    {after_id, game}));
   std::vector<PressMessage> out;
   for (int i = 0; i < r.size(); ++i) {
     if (r.is_null(i, 0)) continue;
     PressMessage m;
-    m.id = r.int64(i, 0);
     m.game = game;
-    m.turn = r.int32(i, 1);
-    m.sent_at = r.int64(i, 2);
-    m.sender = r.text(i, 3);
+    r.read(i, m.id, m.turn, m.sent_at, m.sender, sql::Skip{}, m.to_all, m.anonymous, m.body,
+           m.source);
     m.recipients = lines_from_text(r.text(i, 4));
-    m.to_all = r.boolean(i, 5);
-    m.anonymous = r.boolean(i, 6);
-    m.body = r.text(i, 7);
-    m.source = r.text(i, 8);
     out.push_back(std::move(m));
   }
   return out;
@@ -124,10 +114,10 @@ Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::stri
 
 Result<PressDigestState> SqlStore::press_digest_state(const std::string& game) {
   ADJ_TRY(const sql::Rows head,
-          session().query("SELECT (SELECT coalesce(max(id), 0) FROM press WHERE game_id = g.id) "
-                          "FROM games g WHERE g.id = ?",
-                          {game}));
-  if (head.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game,
+                    "SELECT (SELECT coalesce(max(id), 0) FROM press WHERE game_id = g.id) "
+                    "FROM games g WHERE g.id = ?",
+                    {game}));
   PressDigestState out;
   out.last_press_id = head.int64(0, 0);
   ADJ_TRY(const sql::Rows r, session().query("SELECT player, last_id, sent_at FROM press_digests "

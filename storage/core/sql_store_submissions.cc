@@ -12,12 +12,7 @@ constexpr const char* kSubmissionSelect =
 
 Result<SubmissionRecord> submission_from_row(const sql::Rows& rows, int i) {
   SubmissionRecord r;
-  r.id = rows.int64(i, 0);
-  r.game = rows.text(i, 1);
-  r.player = rows.text(i, 2);
-  r.turn = rows.int32(i, 3);
-  r.source = rows.text(i, 4);
-  r.received_at = rows.int64(i, 5);
+  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at);
   const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
   r.raw_text.assign(raw.begin(), raw.end());
   ADJ_TRY(r.ack,
@@ -39,12 +34,12 @@ Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
     // The turn the file was checked against must still be open, and not being resolved: a run
     // that has read the turn's files would never see this one. The game's row stays locked
     // until commit, so begin_resolving and commit_turn wait for this file (or it for them).
-    ADJ_TRY(const sql::Rows g,
-            session().query("SELECT open_turn, resolving_turn, resolving_since, archived_at FROM " +
-                                games_small_columns() + " WHERE id = ?" +
-                                std::string(session().lock_rows()),
-                            {record.game}));
-    if (g.empty()) return Status::NotFound(no_such_game(record.game));
+    ADJ_TRY(
+        const sql::Rows g,
+        game_rows(record.game,
+                  "SELECT open_turn, resolving_turn, resolving_since, archived_at FROM " +
+                      games_small_columns() + " WHERE id = ?" + std::string(session().lock_rows()),
+                  {record.game}));
     if (!g.is_null(0, 3))
       return Status::FailedPrecondition(archived_refusal(record.game, "orders"));
     const int open = g.int32(0, 0);

@@ -14,11 +14,10 @@ namespace adj {
 
 Status SqlStore::check_commit_start(const std::string& game, int turn,
                                     std::vector<std::int64_t> submissions) {
-  ADJ_TRY(const sql::Rows g,
-          session().query("SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?" +
-                              std::string(session().lock_rows()),
-                          {game}));
-  if (g.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows g, game_rows(game,
+                                       "SELECT open_turn FROM " + games_small_columns() +
+                                           " WHERE id = ?" + std::string(session().lock_rows()),
+                                       {game}));
   const int current = g.int32(0, 0);
   if (turn != current)
     return Status::FailedPrecondition("commit_turn game " + game + ": turn " +
@@ -51,9 +50,8 @@ Status SqlStore::begin_resolving(const std::string& game, int turn, UnixTime now
   // Why not: read after the fact (the row may have changed since; the answer is still true of
   // the moment the UPDATE ran, or a later one).
   ADJ_TRY(const sql::Rows g,
-          session().query("SELECT open_turn, resolving_since, archived_at FROM games WHERE id = ?",
-                          {game}));
-  if (g.empty()) return Status::NotFound(no_such_game(game));
+          game_rows(game, "SELECT open_turn, resolving_since, archived_at FROM games WHERE id = ?",
+                    {game}));
   if (!g.is_null(0, 2)) return Status::FailedPrecondition(archived_refusal(game, "turn runs"));
   const int current = g.int32(0, 0);
   if (turn != current)
@@ -75,10 +73,10 @@ Status SqlStore::end_resolving(const std::string& game, int turn) {
 
 Status SqlStore::rollback(const std::string& game, int turn) {
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
-  ADJ_TRY(const sql::Rows g, session().query("SELECT open_turn FROM games WHERE id = ?" +
-                                                 std::string(session().lock_rows()),
-                                             {game}));
-  if (g.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(const sql::Rows g,
+          game_rows(game,
+                    "SELECT open_turn FROM games WHERE id = ?" + std::string(session().lock_rows()),
+                    {game}));
   const int current = g.int32(0, 0);
   const std::string where = "rollback game " + game + " to turn " + std::to_string(turn) + ": ";
   if (turn < 1 || turn > current)

@@ -33,6 +33,86 @@ std::vector<sql::Param> in_params(const std::string& game, const std::vector<std
   return ps;
 }
 
+// The rows a view reads from the open-state index of `game` (which is current): the areas
+// `areas` (sorted, each once) with their borders, and the players `players` plus the owners of
+// those areas; `where` names the view in errors.
+struct ViewRows {
+  Json areas = Json::array();
+  Json edges = Json::array();
+  Json players = Json::array();
+};
+
+Result<ViewRows> read_view_rows(sql::Session& s, const std::string& game, const std::string& where,
+                                const std::vector<std::string>& areas,
+                                std::vector<std::string> players) {
+  ViewRows rows;
+  for (std::size_t from = 0; from < areas.size(); from += kInChunk) {
+    const std::size_t n = std::min(kInChunk, areas.size() - from);
+    const std::vector<sql::Param> ps = in_params(game, areas, from, n);
+    const std::string list = in_list(n);
+    ADJ_TRY(const sql::Rows ar, s.query("SELECT code, area_json FROM open_state_areas "
+                                        "WHERE game_id = ?1 AND code IN (" +
+                                            list + ")",
+                                        ps));
+    for (int i = 0; i < ar.size(); ++i) {
+      ADJ_TRY(Json a, json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
+      if (a.is_object() && a.contains("owner") && a["owner"].is_string())
+        players.push_back(a["owner"].get<std::string>());
+      rows.areas.push_back(std::move(a));
+    }
+    // A border between two areas of different chunks comes twice; the state keeps it once.
+    // SQLite's planner, without statistics, would scan the game's borders by the primary key.
+    const std::string edges_by_b =
+        s.dialect() == sql::Dialect::kSqlite ? " INDEXED BY open_state_edges_by_b" : "";
+    ADJ_TRY(const sql::Rows ed,
+            s.query("SELECT edge_json FROM open_state_edges WHERE game_id = ?1 AND a IN (" + list +
+                        ") UNION ALL SELECT edge_json FROM open_state_edges" + edges_by_b +
+                        " WHERE game_id = ?1 AND b IN (" + list + ") AND a NOT IN (" + list + ")",
+                    ps));
+    for (int i = 0; i < ed.size(); ++i) {
+      ADJ_TRY(Json e, json_from_text(ed.text(i, 0), "border of " + where));
+      rows.edges.push_back(std::move(e));
+    }
+  }
+  std::sort(players.begin(), players.end());
+  players.erase(std::unique(players.begin(), players.end()), players.end());
+  for (std::size_t from = 0; from < players.size(); from += kInChunk) {
+    const std::size_t n = std::min(kInChunk, players.size() - from);
+    ADJ_TRY(const sql::Rows pl,
+            s.query("SELECT code, player_json FROM open_state_players WHERE game_id = ?1 "
+                    "AND code IN (" +
+                        in_list(n) + ")",
+                    in_params(game, players, from, n)));
+    for (int i = 0; i < pl.size(); ++i) {
+      ADJ_TRY(Json p, json_from_text(pl.text(i, 1), "player " + pl.text(i, 0) + " of " + where));
+      rows.players.push_back(std::move(p));
+    }
+  }
+  return rows;
+}
+
+// The open-state index's head of a view, parsed (Corruption naming `where` unless an object).
+Result<Json> view_head(const std::string& text, const std::string& where) {
+  ADJ_TRY(Json doc, json_from_text(text, "state head of " + where));
+  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
+  return doc;
+}
+
+// The state a view reads: the index's head with the rows read for it, checked to be `game`'s at
+// `turn` (Corruption naming `where` otherwise).
+Result<GameState> view_from_rows(Json head, ViewRows rows, const std::string& game, int turn,
+                                 const std::string& where) {
+  head["players"] = std::move(rows.players);
+  head["areas"] = std::move(rows.areas);
+  head["adjacency"] = std::move(rows.edges);
+  Result<GameState> state = state_from_json(head);
+  if (!state.ok()) return Status::Corruption(where + ": " + state.status().message());
+  if (state->game_id != game || state->turn != turn)
+    return Status::Corruption("the open-state index of " + where + " names game " + state->game_id +
+                              " turn " + std::to_string(state->turn));
+  return state;
+}
+
 }  // namespace
 
 Status SqlStore::index_open_state(const std::string& game, const GameState& state,
@@ -108,64 +188,13 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
       .status();
 }
 
-Result<SqlStore::ViewRows> SqlStore::read_view_rows(const std::string& game,
-                                                    const std::string& where,
-                                                    const std::vector<std::string>& areas,
-                                                    std::vector<std::string> players) {
-  ViewRows rows;
-  for (std::size_t from = 0; from < areas.size(); from += kInChunk) {
-    const std::size_t n = std::min(kInChunk, areas.size() - from);
-    const std::vector<sql::Param> ps = in_params(game, areas, from, n);
-    const std::string list = in_list(n);
-    ADJ_TRY(const sql::Rows ar, session().query("SELECT code, area_json FROM open_state_areas "
-                                                "WHERE game_id = ?1 AND code IN (" +
-                                                    list + ")",
-                                                ps));
-    for (int i = 0; i < ar.size(); ++i) {
-      ADJ_TRY(Json a, json_from_text(ar.text(i, 1), "area " + ar.text(i, 0) + " of " + where));
-      if (a.is_object() && a.contains("owner") && a["owner"].is_string())
-        players.push_back(a["owner"].get<std::string>());
-      rows.areas.push_back(std::move(a));
-    }
-    // A border between two areas of different chunks comes twice; the state keeps it once.
-    // SQLite's planner, without statistics, would scan the game's borders by the primary key.
-    const std::string edges_by_b =
-        session().dialect() == sql::Dialect::kSqlite ? " INDEXED BY open_state_edges_by_b" : "";
-    ADJ_TRY(const sql::Rows ed,
-            session().query("SELECT edge_json FROM open_state_edges WHERE game_id = ?1 AND a IN (" +
-                                list + ") UNION ALL SELECT edge_json FROM open_state_edges" +
-                                edges_by_b + " WHERE game_id = ?1 AND b IN (" + list +
-                                ") AND a NOT IN (" + list + ")",
-                            ps));
-    for (int i = 0; i < ed.size(); ++i) {
-      ADJ_TRY(Json e, json_from_text(ed.text(i, 0), "border of " + where));
-      rows.edges.push_back(std::move(e));
-    }
-  }
-  std::sort(players.begin(), players.end());
-  players.erase(std::unique(players.begin(), players.end()), players.end());
-  for (std::size_t from = 0; from < players.size(); from += kInChunk) {
-    const std::size_t n = std::min(kInChunk, players.size() - from);
-    ADJ_TRY(const sql::Rows pl,
-            session().query("SELECT code, player_json FROM open_state_players WHERE game_id = ?1 "
-                            "AND code IN (" +
-                                in_list(n) + ")",
-                            in_params(game, players, from, n)));
-    for (int i = 0; i < pl.size(); ++i) {
-      ADJ_TRY(Json p, json_from_text(pl.text(i, 1), "player " + pl.text(i, 0) + " of " + where));
-      rows.players.push_back(std::move(p));
-    }
-  }
-  return rows;
-}
-
 Result<sql::Rows> SqlStore::indexed_head(const std::string& game, std::optional<int> turn) {
-  ADJ_TRY(sql::Rows hd, session().query("SELECT g.open_turn, o.turn, o.head_json FROM " +
-                                            games_small_columns("g") +
-                                            " LEFT JOIN open_states o ON o.game_id = g.id "
-                                            "WHERE g.id = ?",
-                                        {game}));
-  if (hd.empty()) return Status::NotFound(no_such_game(game));
+  ADJ_TRY(sql::Rows hd,
+          game_rows(game,
+                    "SELECT g.open_turn, o.turn, o.head_json FROM " + games_small_columns("g") +
+                        " LEFT JOIN open_states o ON o.game_id = g.id "
+                        "WHERE g.id = ?",
+                    {game}));
   const int wanted = turn.value_or(hd.int32(0, 0));
   if (hd.is_null(0, 1) || hd.int32(0, 1) != wanted || hd.int32(0, 0) != wanted) return sql::Rows();
   return hd;
@@ -183,9 +212,10 @@ Result<GameState> SqlStore::load_view(const std::string& game, std::optional<int
   std::vector<std::string> want_areas = areas;  // each once, as cut_state keeps them
   std::sort(want_areas.begin(), want_areas.end());
   want_areas.erase(std::unique(want_areas.begin(), want_areas.end()), want_areas.end());
-  ADJ_TRY(ViewRows rows, read_view_rows(game, where, want_areas, players));
-  return view_from_rows(std::move(head), std::move(rows.players), std::move(rows.areas),
-                        std::move(rows.edges), game, wanted, where);
+  ADJ_TRY(ViewRows rows, read_view_rows(session(), game, where, want_areas, players));
+  ADJ_TRY(GameState state, view_from_rows(std::move(head), std::move(rows), game, wanted, where));
+  ADJ_RETURN_IF_ERROR(apply_contacts(game, state));
+  return state;
 }
 
 Result<std::vector<Area>> SqlStore::area_names(const std::string& game, std::optional<int> turn) {
@@ -199,8 +229,7 @@ Result<std::vector<Area>> SqlStore::area_names(const std::string& game, std::opt
                                              {game}));
   return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Area a;
-    a.code = r.text(i, 0);
-    a.name = r.text(i, 1);
+    r.read(i, a.code, a.name);
     return a;
   });
 }
@@ -230,27 +259,6 @@ Status SqlStore::rebuild_open_state_indexes(const std::vector<std::string>& game
     if (!s.ok()) return Status(s.code(), "game " + g + ": " + s.message());
   }
   return Status::Ok();
-}
-
-Result<Json> SqlStore::view_head(const std::string& text, const std::string& where) {
-  ADJ_TRY(Json doc, json_from_text(text, "state head of " + where));
-  if (!doc.is_object()) return Status::Corruption("state head of " + where + " is not an object");
-  return doc;
-}
-
-Result<GameState> SqlStore::view_from_rows(Json head, Json players, Json areas, Json edges,
-                                           const std::string& game, int turn,
-                                           const std::string& where) {
-  head["players"] = std::move(players);
-  head["areas"] = std::move(areas);
-  head["adjacency"] = std::move(edges);
-  Result<GameState> state = state_from_json(head);
-  if (!state.ok()) return Status::Corruption(where + ": " + state.status().message());
-  if (state->game_id != game || state->turn != turn)
-    return Status::Corruption("the open-state index of " + where + " names game " + state->game_id +
-                              " turn " + std::to_string(state->turn));
-  ADJ_RETURN_IF_ERROR(apply_contacts(game, *state));
-  return state;
 }
 
 }  // namespace adj

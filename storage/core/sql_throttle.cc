@@ -31,12 +31,8 @@ constexpr const char* kThrottleColumns =
 // Row `i` of a result whose columns are kThrottleColumns.
 ThrottleState read_throttle_row(const sql::Rows& r, int i) {
   ThrottleState s;
-  s.failures = r.int32(i, 0);
-  s.window_start = r.int64(i, 1);
-  s.last_failure = r.int64(i, 2);
-  s.lockouts = r.int32(i, 3);
-  s.locked_until = r.int64(i, 4);
-  s.total_failures = r.int32(i, 5);
+  r.read(i, s.failures, s.window_start, s.last_failure, s.lockouts, s.locked_until,
+         s.total_failures);
   s.trusted = split_lines(r.text(i, 6));
   s.recent = split_lines(r.text(i, 7));
   return s;

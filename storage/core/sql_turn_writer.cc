@@ -10,7 +10,6 @@
 #include "storage/core/codec.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
-#include "storage/core/turn_attendance.h"
 #include "storage/turn_writer.h"
 
 namespace adj {

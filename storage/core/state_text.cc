@@ -106,9 +106,7 @@ Result<OpenStateTexts> open_state_texts(const GameState& state, std::string_view
     if (auto parts = split_state_text(state_text);
         parts && parts->players.size() == state.players.size() &&
         parts->areas.size() == state.areas.size() && parts->edges.size() == state.edges.size()) {
-      out.players = std::move(parts->players);
-      out.areas = std::move(parts->areas);
-      out.edges = std::move(parts->edges);
+      static_cast<StateTextParts&>(out) = std::move(*parts);
       return out;
     }
   }

@@ -28,16 +28,13 @@ std::optional<StateTextParts> split_state_text(std::string_view text);
 
 // The texts of the open-state index's rows of `state` (one per player, area and border, in the
 // state's order). Move-only: the views point into `owned` or into the caller's state text.
-struct OpenStateTexts {
+struct OpenStateTexts : StateTextParts {
   OpenStateTexts() = default;
   OpenStateTexts(OpenStateTexts&&) = default;
   OpenStateTexts& operator=(OpenStateTexts&&) = default;
   OpenStateTexts(const OpenStateTexts&) = delete;
   OpenStateTexts& operator=(const OpenStateTexts&) = delete;
 
-  std::vector<std::string_view> players;
-  std::vector<std::string_view> areas;
-  std::vector<std::string_view> edges;
   std::vector<std::string> owned;  // the dumps made here, when not cut out of a state text
 };
 

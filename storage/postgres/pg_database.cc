@@ -62,14 +62,6 @@ std::string describe_target(const std::string& conninfo) {
   return out;
 }
 
-// Removes every occurrence of `secret` from `text` (libpq messages may echo parts of conninfo).
-std::string without(std::string text, const std::string& secret) {
-  if (secret.size() < 1) return text;
-  for (auto p = text.find(secret); p != std::string::npos; p = text.find(secret, p))
-    text.replace(p, secret.size(), "***");
-  return text;
-}
-
 }  // namespace
 
 std::string number_text(const Param& p) {
@@ -181,7 +173,7 @@ Result<pg_conn*> connect(const std::string& conninfo) {
     PQfinish(c);
     return Status::IOError(
         "cannot connect to " + describe_target(conninfo) + ": " +
-        without(why, conninfo_values(conninfo).value_or(Settings{})["password"]) +
+        store_checks::redacted(why, conninfo_values(conninfo).value_or(Settings{})["password"]) +
         " (SQLSTATE 08001)");
   };
   pg_conn* c = PQconnectStartParams(keys, values, /*expand_dbname=*/1);
@@ -299,7 +291,7 @@ void Connection::note_state() {
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
-Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), const void* arg,
+Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& send,
                                           std::string_view context) {
   const DatabaseWaitLimits limits = effective_wait_limits();
   const auto start = PgWaitClock::now();
@@ -341,7 +333,7 @@ Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), co
   }
   // Non-blocking while the statement goes out, so a server that stopped reading cannot hold the
   // send past the deadline. Blocking again afterwards (PQexec users such as COPY expect it).
-  if (send(conn_, arg) != 1) {
+  if (send(conn_) != 1) {
     Status s = result_status(conn_, nullptr, context);
     if (PQstatus(conn_) != CONNECTION_OK) return abandon(s);
     PQsetnonblocking(conn_, 0);
@@ -406,9 +398,7 @@ Result<pg_result*> Connection::round_trip(int (*send)(pg_conn*, const void*), co
 Status Connection::exec(std::string_view sql) {
   if (auto s = ready_for(sql); !s.ok()) return s;
   const std::string text(sql);
-  auto sent = round_trip(
-      [](pg_conn* c, const void* q) { return PQsendQuery(c, static_cast<const char*>(q)); },
-      text.c_str(), sql);
+  auto sent = round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql);
   if (!sent.ok()) {
     note_state();
     return sent.status();
@@ -429,55 +419,33 @@ Status Connection::exec(std::string_view sql) {
   return out;
 }
 
-namespace {
-
-// The arguments of PQsendPrepare / PQsendQueryPrepared, for round_trip.
-struct PgPrepareCall {
-  const char* name;
-  const char* sql;
-};
-struct PgExecPreparedCall {
-  const char* name;
-  int n;
-  const char* const* values;
-  const int* lengths;
-  const int* formats;
-};
-
-}  // namespace
-
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
   // Text-format values as libpq reads them: C strings (a NUL byte would cut one short without a
   // word). Bytes travel in binary, where they are.
   std::vector<std::string> text(params.size());
+  std::vector<const char*> values(params.size());
+  std::vector<int> lengths(params.size()), formats(params.size());
   for (std::size_t i = 0; i < params.size(); ++i) {
-    switch (params[i].kind()) {
-      case Param::Kind::kInt:
-      case Param::Kind::kReal:
-        text[i] = number_text(params[i]);
-        break;
-      case Param::Kind::kText:
-        text[i] = std::string(params[i].as_text());
-        if (text[i].find('\0') != std::string::npos)
-          return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
-                                         " holds a NUL byte, which PostgreSQL text cannot store");
-        break;
-      default:
-        break;
-    }
+    const Param& p = params[i];
+    if (p.kind() == Param::Kind::kText && p.as_text().find('\0') != std::string_view::npos)
+      return Status::InvalidArgument("postgresql: parameter $" + std::to_string(i + 1) +
+                                     " holds a NUL byte, which PostgreSQL text cannot store");
+    if (p.kind() == Param::Kind::kNull) continue;
+    const bool binary = p.kind() == Param::Kind::kBytes;
+    if (!binary)
+      text[i] = p.kind() == Param::Kind::kText ? std::string(p.as_text()) : number_text(p);
+    const std::string_view v = binary ? p.as_text() : std::string_view(text[i]);
+    values[i] = v.data();
+    lengths[i] = static_cast<int>(v.size());
+    formats[i] = binary ? 1 : 0;
   }
   if (auto s = ready_for(sql); !s.ok()) return s;
   std::string key(sql);
   auto it = prepared_->names.find(key);
   if (it == prepared_->names.end()) {
     const std::string name = "adj_" + std::to_string(prepared_->next++);
-    const PgPrepareCall call{name.c_str(), key.c_str()};
     auto sent = round_trip(
-        [](pg_conn* c, const void* a) {
-          const auto* p = static_cast<const PgPrepareCall*>(a);
-          return PQsendPrepare(c, p->name, p->sql, 0, nullptr);
-        },
-        &call, sql);
+        [&](pg_conn* c) { return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr); }, sql);
     if (!sent.ok()) {
       note_state();
       return sent.status();
@@ -492,26 +460,13 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     PQclear(r);
     it = prepared_->names.emplace(std::move(key), name).first;
   }
-  std::vector<const char*> values(params.size());
-  std::vector<int> lengths(params.size());
-  std::vector<int> formats(params.size());
-  for (std::size_t i = 0; i < params.size(); ++i) {
-    if (params[i].kind() == Param::Kind::kNull) continue;
-    const bool binary = params[i].kind() == Param::Kind::kBytes;
-    const std::string_view v = binary ? params[i].as_text() : std::string_view(text[i]);
-    values[i] = v.data();
-    lengths[i] = static_cast<int>(v.size());
-    formats[i] = binary ? 1 : 0;
-  }
-  const PgExecPreparedCall call{it->second.c_str(), static_cast<int>(params.size()), values.data(),
-                                lengths.data(), formats.data()};
   auto sent = round_trip(
-      [](pg_conn* c, const void* a) {
-        const auto* p = static_cast<const PgExecPreparedCall*>(a);
-        return PQsendQueryPrepared(c, p->name, p->n, p->values, p->lengths, p->formats,
+      [&](pg_conn* c) {
+        return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
+                                   values.data(), lengths.data(), formats.data(),
                                    /*resultFormat=*/0);
       },
-      &call, sql);
+      sql);
   note_state();
   if (!sent.ok()) return sent.status();
   pg_result* r = *sent;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -137,8 +138,7 @@ class Connection {
   // statement limit. Returns the first failed result, else the last one (owned by the caller,
   // never null), or an error with the session closed when the wait ran out or the connection
   // failed.
-  Result<pg_result*> round_trip(int (*send)(pg_conn*, const void*), const void* arg,
-                                std::string_view context);
+  Result<pg_result*> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
   pg_conn* conn_ = nullptr;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name

@@ -1,4 +1,4 @@
-// PgStore: opening, the schema version, revision counters and the helpers every part uses.
+// PgStore: opening, revision counters and the rows of a turn's commit.
 #include "storage/postgres/pg_store.h"
 
 #include "storage/postgres/pg_migrator.h"
@@ -20,8 +20,6 @@ Result<std::unique_ptr<TurnRows>> PgStore::begin_turn_rows(const std::string& ga
       conn_.exec("SET CONSTRAINTS battles_game_id_turn_fkey, reports_game_id_turn_fkey DEFERRED"));
   return std::make_unique<TurnRows>();
 }
-
-Result<int> PgStore::schema_version() { return pg::schema_version(conn_); }
 
 Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   // Revisions only grow and rows are never deleted, so their sum (the site's revision) changes

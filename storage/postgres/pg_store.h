@@ -32,7 +32,6 @@ class PgStore final : public SqlStore {
 
   // ---- Store: pg_store.cc ----
   std::string backend() const override { return "postgresql"; }
-  Result<int> schema_version() override;
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
   // Returns 0: PostgreSQL databases never held secrets in clear.
   Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {

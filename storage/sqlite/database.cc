@@ -70,7 +70,7 @@ void set_default_synchronous(Synchronous s) { g_synchronous = s; }
 // ---- Database ----------------------------------------------------------------------------------
 
 Status make_private_file(const std::string& path) {
-  if (path.empty() || path == ":memory:" || path.rfind("file:", 0) == 0) return Status::Ok();
+  if (path.empty() || path == ":memory:" || path.starts_with("file:")) return Status::Ok();
   // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the database's mode.
   // O_EXCL: an existing file is never opened here, because closing any descriptor of a file drops
   // every POSIX lock this process holds on it, those of its open SQLite connections included.
@@ -137,32 +137,19 @@ Result<Database> Database::open(const std::string& path) {
 
 Database::Database(sqlite3* db) : db_(db), cache_(std::make_unique<StatementCache>()) {}
 
-Database::Database(Database&& other) noexcept
-    : db_(std::exchange(other.db_, nullptr)), cache_(std::move(other.cache_)) {}
-
-Database& Database::operator=(Database&& other) noexcept {
-  if (this != &other) {
-    close();
-    db_ = std::exchange(other.db_, nullptr);
-    cache_ = std::move(other.cache_);
-  }
-  return *this;
-}
-
-Database::~Database() { close(); }
-
-void Database::close() {
-  cache_.reset();  // finalizes the idle statements
-  if (db_) sqlite3_close_v2(db_);
-  db_ = nullptr;
-}
+// sqlite3_close_v2: a connection whose statements are not finalized yet (a move-assignment
+// replaces the connection before the cache) closes once the last one is.
+void Database::Close::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+Database::Database(Database&& other) noexcept = default;
+Database& Database::operator=(Database&& other) noexcept = default;
+Database::~Database() = default;
 
 Status Database::exec(std::string_view sql) {
   const std::string text(sql);
   char* err = nullptr;
-  const int rc = sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err);
+  const int rc = sqlite3_exec(handle(), text.c_str(), nullptr, nullptr, &err);
   sqlite3_free(err);  // the same text is still available from sqlite3_errmsg
-  if (rc != SQLITE_OK) return sqlite_status(db_, rc, sql);
+  if (rc != SQLITE_OK) return sqlite_status(handle(), rc, sql);
   return Status::Ok();
 }
 
@@ -177,9 +164,10 @@ Result<Statement> Database::prepare(std::string_view sql) {
   }
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
-  const int rc = sqlite3_prepare_v2(db_, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  const int rc =
+      sqlite3_prepare_v2(handle(), sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
   Statement st(stmt, std::move(text), nullptr);
-  if (rc != SQLITE_OK) return sqlite_status(db_, rc, sql);
+  if (rc != SQLITE_OK) return sqlite_status(handle(), rc, sql);
   if (!stmt) return Status::Internal("sqlite: no statement in: " + sql_context(sql));
   for (const char* p = tail; p && p < sql.data() + sql.size(); ++p) {
     if (!std::isspace(static_cast<unsigned char>(*p)) && *p != ';')
@@ -189,9 +177,9 @@ Result<Statement> Database::prepare(std::string_view sql) {
   return st;
 }
 
-std::int64_t Database::changes() const { return sqlite3_changes64(db_); }
+std::int64_t Database::changes() const { return sqlite3_changes64(handle()); }
 
-bool Database::in_transaction() const { return sqlite3_get_autocommit(db_) == 0; }
+bool Database::in_transaction() const { return sqlite3_get_autocommit(handle()) == 0; }
 
 // ---- Statement ---------------------------------------------------------------------------------
 

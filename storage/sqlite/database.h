@@ -1,10 +1,10 @@
-// A thin RAII layer over the SQLite C API: a connection, prepared statements and transactions.
-// Errors are values: every failure carries SQLite's message, its extended result code and the
-// SQL that failed. Nothing here throws.
+// A thin RAII layer over the SQLite C API: a connection, prepared statements and transactions,
+// and the connection as the sql::Session of the shared store (storage/core/sql_session.h). Errors
+// are values: every failure carries SQLite's message, its extended result code and the SQL that
+// failed. Nothing here throws.
 //
 // Thread-safety: a Database and everything made from it are used by one thread at a time (one
 // connection per thread). Lifetime: Statements refer to their Database, which must outlive them.
-// Transactions are the session's (storage/sqlite/sqlite_session.h).
 //
 // Statement cache: prepare() hands out a compiled statement kept from an earlier prepare() of the
 // same SQL text when one is idle, and a Statement going out of scope is reset, its bindings
@@ -49,7 +49,7 @@ Status make_private_file(const std::string& path);
 void set_default_synchronous(Synchronous s);
 
 // An open connection. Move-only; closes on destruction.
-class Database {
+class Database final : public sql::Session {
  public:
   // Opens (creating if missing) the database file at `path` and sets, in this order,
   // busy_timeout=kBusyTimeoutMs (before any statement, so concurrent openers wait rather than
@@ -63,31 +63,56 @@ class Database {
 
   Database(Database&& other) noexcept;
   Database& operator=(Database&& other) noexcept;
-  Database(const Database&) = delete;
-  Database& operator=(const Database&) = delete;
   ~Database();
 
   // Runs one or more ';'-separated statements, discarding any rows.
-  Status exec(std::string_view sql);
+  Status exec(std::string_view sql) override;
   // Compiles exactly one statement. Internal when `sql` holds more than one.
   Result<Statement> prepare(std::string_view sql);
 
   // Rows changed by the most recent INSERT, UPDATE or DELETE.
   std::int64_t changes() const;
   // True while a transaction is open on this connection.
-  bool in_transaction() const;
+  bool in_transaction() const override;
+
+  // ---- sql::Session (sqlite_session.cc): statements from the cache, rows read into memory, the
+  // write transaction as BEGIN IMMEDIATE (compiled once, from the cache).
+  using sql::Session::query;
+  using sql::Session::run;
+  sql::Dialect dialect() const override { return sql::Dialect::kSqlite; }
+  Result<sql::Rows> query(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::int64_t> run(std::string_view sql, std::span<const sql::Param> params) override;
+  Result<std::unique_ptr<sql::BulkInsert>> bulk_insert(std::string_view table,
+                                                       std::string_view columns) override;
+  Result<std::unique_ptr<sql::Cursor>> open_cursor(std::string_view select) override;
+  Status begin_read() override { return exec("BEGIN"); }
+  void end_read() override {
+    if (in_transaction()) (void)exec("ROLLBACK");  // read only: nothing to keep
+  }
+  Status begin_write() override;
+  Status commit() override;
+  Status rollback() override;
+  bool retryable(const Status&) const override { return false; }
+  sql::Param outside_text(std::string_view s) const override { return sql::Param(s); }
+  Status overwrite_freed(bool on) override {
+    return exec(on ? "PRAGMA secure_delete=ON" : "PRAGMA secure_delete=OFF");
+  }
 
   // The raw handle, still owned by this object.
-  sqlite3* handle() const { return db_; }
+  sqlite3* handle() const { return db_.get(); }
 
   // At most this many idle compiled statements are kept.
   static constexpr std::size_t kMaxIdleStatements = 128;
 
  private:
+  struct Close {
+    void operator()(sqlite3* db) const;
+  };
   explicit Database(sqlite3* db);
-  void close();
-  sqlite3* db_ = nullptr;
-  std::unique_ptr<StatementCache> cache_;  // stable across moves; Statements point at it
+  std::unique_ptr<sqlite3, Close> db_;
+  // Stable across moves (Statements point at it); destroyed first, finalizing the idle statements.
+  std::unique_ptr<StatementCache> cache_;
+  bool writing_ = false;  // between begin_write() and its commit() or rollback()
 };
 
 // A prepared statement. Move-only; finalized on destruction.

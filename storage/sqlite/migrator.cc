@@ -1,21 +1,15 @@
 #include "storage/sqlite/migrator.h"
 
-#include "storage/sqlite/sqlite_session.h"
-
 namespace adj::sqlite {
 
 Result<std::vector<Migration>> bundled_migrations() {
   return adj::bundled_migrations(Dialect::kSqlite);
 }
 
-Result<int> schema_version(Database& db) {
-  SqliteSession s(db);
-  return adj::schema_version(s);
-}
+Result<int> schema_version(Database& db) { return adj::schema_version(db); }
 
 Result<int> migrate(Database& db, const std::vector<Migration>& migrations) {
-  SqliteSession s(db);
-  return adj::migrate(s, migrations);
+  return adj::migrate(db, migrations);
 }
 
 Result<Database> open_migrated(const std::string& path) {

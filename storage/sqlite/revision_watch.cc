@@ -16,20 +16,20 @@ Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& pa
 
 Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {
   std::lock_guard lock(mu_);
-  ADJ_TRY(const sql::Rows version, session_.query("PRAGMA data_version", {}));
+  ADJ_TRY(const sql::Rows version, db_.query("PRAGMA data_version", {}));
   const std::int64_t now = version.empty() ? -1 : version.int64(0, 0);
   if (revisions_ && now == data_version_) return revisions_;
   // Another connection committed: often the outbox or the inbox, whose writes change no
   // revision. Revisions only grow, so their sum changes exactly when one did: the map is read
   // again only then.
   if (revisions_) {
-    ADJ_TRY(const sql::Rows sum, session_.query("SELECT coalesce(sum(rev), 0) FROM revisions", {}));
+    ADJ_TRY(const sql::Rows sum, db_.query("SELECT coalesce(sum(rev), 0) FROM revisions", {}));
     if (!sum.empty() && sum.int64(0, 0) == revisions_->at("*")) {
       data_version_ = now;
       return revisions_;
     }
   }
-  ADJ_TRY(revisions_, read_revisions(session_));
+  ADJ_TRY(revisions_, read_revisions(db_));
   data_version_ = now;
   return revisions_;
 }

@@ -15,7 +15,6 @@
 
 #include "rules/core/status.h"
 #include "storage/sqlite/database.h"
-#include "storage/sqlite/sqlite_session.h"
 #include "storage/store.h"
 
 namespace adj::sqlite {
@@ -35,7 +34,6 @@ class RevisionWatch {
   explicit RevisionWatch(Database db) : db_(std::move(db)) {}
   std::mutex mu_;
   Database db_;
-  SqliteSession session_{db_};
   std::int64_t data_version_ = -1;
   std::shared_ptr<const RevisionMap> revisions_;
 };

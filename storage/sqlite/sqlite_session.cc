@@ -1,4 +1,5 @@
-#include "storage/sqlite/sqlite_session.h"
+// sqlite::Database as the sql::Session of the shared store (storage/sqlite/database.h).
+#include "storage/sqlite/database.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -145,54 +146,54 @@ class SqliteCursor final : public sql::Cursor {
 
 }  // namespace
 
-Result<sql::Rows> SqliteSession::query(std::string_view sql, std::span<const sql::Param> params) {
-  ADJ_TRY(auto st, db_.prepare(sql));
+Result<sql::Rows> Database::query(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(auto st, prepare(sql));
   bind_all(st, params);
   return read_rows(st, -1);
 }
 
-Result<std::unique_ptr<sql::BulkInsert>> SqliteSession::bulk_insert(std::string_view table,
-                                                                    std::string_view columns) {
+Result<std::unique_ptr<sql::BulkInsert>> Database::bulk_insert(std::string_view table,
+                                                               std::string_view columns) {
   std::string sql = "INSERT INTO " + std::string(table) + "(" + std::string(columns) + ") VALUES (";
   for (std::size_t i = 0, n = 1 + static_cast<std::size_t>(
                                       std::count(columns.begin(), columns.end(), ','));
        i < n; ++i)
     sql += i ? ", ?" : "?";
-  ADJ_TRY(auto st, db_.prepare(sql + ")"));
+  ADJ_TRY(auto st, prepare(sql + ")"));
   return std::unique_ptr<sql::BulkInsert>(std::make_unique<SqliteBulkInsert>(std::move(st)));
 }
 
-Result<std::unique_ptr<sql::Cursor>> SqliteSession::open_cursor(std::string_view select) {
-  ADJ_TRY(auto st, db_.prepare(select));
+Result<std::unique_ptr<sql::Cursor>> Database::open_cursor(std::string_view select) {
+  ADJ_TRY(auto st, prepare(select));
   return std::unique_ptr<sql::Cursor>(std::make_unique<SqliteCursor>(std::move(st)));
 }
 
-Result<std::int64_t> SqliteSession::run(std::string_view sql, std::span<const sql::Param> params) {
-  ADJ_TRY(auto st, db_.prepare(sql));
+Result<std::int64_t> Database::run(std::string_view sql, std::span<const sql::Param> params) {
+  ADJ_TRY(auto st, prepare(sql));
   bind_all(st, params);
   ADJ_RETURN_IF_ERROR(st.run());
-  return db_.changes();
+  return changes();
 }
 
-Status SqliteSession::begin_write() {
+Status Database::begin_write() {
   if (writing_) return Status::Internal("sqlite: a write transaction is already open");
   ADJ_RETURN_IF_ERROR(run("BEGIN IMMEDIATE", {}).status());
   writing_ = true;
   return Status::Ok();
 }
 
-Status SqliteSession::commit() {
+Status Database::commit() {
   if (!writing_) return Status::Internal("sqlite: commit without a transaction");
   ADJ_RETURN_IF_ERROR(run("COMMIT", {}).status());  // on failure still open, for rollback()
   writing_ = false;
   return Status::Ok();
 }
 
-Status SqliteSession::rollback() {
+Status Database::rollback() {
   if (!writing_) return Status::Ok();
   writing_ = false;
   // SQLite may already have rolled back on its own (SQLITE_FULL, SQLITE_IOERR, ...).
-  if (!db_.in_transaction()) return Status::Ok();
+  if (!in_transaction()) return Status::Ok();
   return run("ROLLBACK", {}).status();
 }
 

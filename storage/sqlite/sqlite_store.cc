@@ -1,4 +1,4 @@
-// SqliteStore: opening, the schema version, revisions and the throttle's own connection. What
+// SqliteStore: opening, revisions and the throttle's own connection. What
 // both backends share is SqlStore's (storage/core/sql_store.h).
 #include "storage/sqlite/sqlite_store.h"
 
@@ -27,13 +27,10 @@ Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
 }
 
 Result<sql::Session*> SqliteStore::throttle_session() {
-  if (!throttle_) {
+  if (!throttle_db_) {
     ADJ_TRY(throttle_db_, sqlite::open_migrated(path_));
-    throttle_.emplace(*throttle_db_);
   }
-  return &*throttle_;
+  return &*throttle_db_;
 }
-
-Result<int> SqliteStore::schema_version() { return sqlite::schema_version(db_); }
 
 }  // namespace adj

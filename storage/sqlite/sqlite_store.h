@@ -16,7 +16,6 @@
 
 #include "storage/core/sql_store.h"
 #include "storage/sqlite/database.h"
-#include "storage/sqlite/sqlite_session.h"
 
 namespace adj {
 
@@ -45,8 +44,6 @@ class SqliteStore final : public SqlStore {
   // step had already run). On error nothing is changed and the step stays pending.
   Result<int> upgrade_credentials(const SecretHasher& hash_secret, const TokenHasher& hash_token,
                                   UnixTime now) override;
-  // The schema version of the open database (the last migration applied).
-  Result<int> schema_version() override;
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   sqlite::Database& database() { return db_; }
   // The file this store opened.
@@ -62,16 +59,14 @@ class SqliteStore final : public SqlStore {
   // A turn's battles and reports without CHECKs or per-row triggers (sqlite_store_turns.cc).
   Result<std::unique_ptr<TurnRows>> begin_turn_rows(const std::string& game) override;
 
-  sql::Session& session() override { return session_; }
+  sql::Session& session() override { return db_; }
   // A second connection to the same file (migrated as open() does), opened on first use.
   Result<sql::Session*> throttle_session() override;
 
   sqlite::Database db_;
-  sqlite::SqliteSession session_{db_};
   std::string path_;
   std::unique_ptr<sqlite::RevisionWatch> watch_;
   std::optional<sqlite::Database> throttle_db_;
-  std::optional<sqlite::SqliteSession> throttle_;  // on throttle_db_
 };
 
 }  // namespace adj

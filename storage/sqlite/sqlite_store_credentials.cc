@@ -34,16 +34,16 @@ bool strip_secrets(Json& doc, const std::string& game,
 Result<int> SqliteStore::upgrade_credentials(const SecretHasher& hash_secret,
                                              const TokenHasher& hash_token, UnixTime now) {
   // What the step removes is overwritten with zeros in the file, not just unlinked.
-  ADJ_RETURN_IF_ERROR(session_.overwrite_freed(true));
+  ADJ_RETURN_IF_ERROR(db_.overwrite_freed(true));
   Result<int> out = upgrade_credentials_step(hash_secret, hash_token, now);
-  Status off = session_.overwrite_freed(false);
+  Status off = db_.overwrite_freed(false);
   if (out.ok() && !off.ok()) return off;
   return out;
 }
 
 Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secret,
                                                   const TokenHasher& hash_token, UnixTime now) {
-  sql::Session& s = session_;
+  sql::Session& s = db_;
   ADJ_TRY(auto tx, sql::WriteTx::begin(s));
   ADJ_TRY(const sql::Rows pending,
           s.query("SELECT 1 FROM pending_upgrades WHERE name = 'hash_credentials'", {}));

@@ -98,13 +98,12 @@ Status unmark_bulk(sql::Session& s, const std::string& game) {
 // off until rows_done().
 class SqliteTurnRows final : public TurnRows {
  public:
-  static Result<std::unique_ptr<TurnRows>> begin(sqlite::Database& db, sql::Session& s,
-                                                 const std::string& game) {
-    std::unique_ptr<SqliteTurnRows> r(new SqliteTurnRows(s, game));
+  static Result<std::unique_ptr<TurnRows>> begin(sqlite::Database& db, const std::string& game) {
+    std::unique_ptr<SqliteTurnRows> r(new SqliteTurnRows(db, game));
     ADJ_RETURN_IF_ERROR(db.exec("PRAGMA defer_foreign_keys = ON"));
     ADJ_TRY(auto unchecked, ScopedSetting::begin(db, unchecked_writes));
     r->unchecked_.emplace(std::move(unchecked));
-    ADJ_RETURN_IF_ERROR(mark_bulk(s, game));
+    ADJ_RETURN_IF_ERROR(mark_bulk(db, game));
     ADJ_TRY(auto no_triggers, ScopedSetting::begin(db, triggers_off));
     r->triggers_off_.emplace(std::move(no_triggers));
     return std::unique_ptr<TurnRows>(std::move(r));
@@ -126,11 +125,11 @@ class SqliteTurnRows final : public TurnRows {
 }  // namespace
 
 Result<std::unique_ptr<TurnRows>> SqliteStore::begin_turn_rows(const std::string& game) {
-  return SqliteTurnRows::begin(db_, session_, game);
+  return SqliteTurnRows::begin(db_, game);
 }
 
 Status SqliteStore::mark_bulk_writes(const std::string& game, bool on) {
-  return on ? mark_bulk(session_, game) : unmark_bulk(session_, game);
+  return on ? mark_bulk(db_, game) : unmark_bulk(db_, game);
 }
 
 }  // namespace adj

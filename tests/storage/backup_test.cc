@@ -6,7 +6,6 @@
 #include <filesystem>
 
 #include "storage/sqlite/database.h"
-#include "storage/sqlite/sqlite_session.h"
 #include "tests/storage/store_test_util.h"
 #include "tests/support/cli_runner.h"
 
@@ -25,8 +24,7 @@ TEST(Backup, CopiesCommittedDataOnlyAndNeverOverwrites) {
   // Another connection is in the middle of a write: the copy is the last committed state.
   auto writer = Database::open(db);
   ASSERT_TRUE(writer.ok());
-  SqliteSession session(*writer);
-  auto tx = sql::WriteTx::begin(session);
+  auto tx = sql::WriteTx::begin(*writer);
   ASSERT_TRUE(tx.ok());
   ASSERT_TRUE(writer->exec("UPDATE games SET name = 'uncommitted' WHERE id = 'britain'").ok());
 

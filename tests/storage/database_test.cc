@@ -9,7 +9,6 @@
 #include <string>
 #include <vector>
 
-#include "storage/sqlite/sqlite_session.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::sqlite {
@@ -234,7 +233,7 @@ TEST_F(DatabaseTest, PrepareRefusesTwoStatements) {
 
 TEST_F(DatabaseTest, TransactionRollsBackUnlessCommitted) {
   ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
-  SqliteSession session(*db_);
+  sql::Session& session = *db_;
   {
     auto tx = sql::WriteTx::begin(session);
     ASSERT_TRUE(tx.ok()) << tx.status().to_string();
@@ -265,10 +264,9 @@ TEST_F(DatabaseTest, SecondWriterWaitsThenGivesUp) {
   auto other = Database::open(dir_.file("t.db"));
   ASSERT_TRUE(other.ok());
   ASSERT_TRUE(other->exec("PRAGMA busy_timeout=50").ok());
-  SqliteSession mine(*db_), theirs(*other);
-  auto tx = sql::WriteTx::begin(mine);
+  auto tx = sql::WriteTx::begin(*db_);
   ASSERT_TRUE(tx.ok());
-  auto blocked = sql::WriteTx::begin(theirs);
+  auto blocked = sql::WriteTx::begin(*other);
   ASSERT_FALSE(blocked.ok());
   EXPECT_EQ(blocked.status().code(), StatusCode::kIOError) << blocked.status().to_string();
   EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "storage/core/record_checks.h"
 #include "tests/storage/store_test_util.h"
 #include "tests/support/pg_test_db.h"
 #include "tests/support/temp_dir.h"
@@ -114,6 +115,14 @@ TEST(OpenDatabase, DescriptionsHidePasswords) {
   EXPECT_EQ(describe_database("adjutant.db"), "adjutant.db");
   // A password holding '@' or '/' unencoded is still covered.
   EXPECT_EQ(describe_database("postgres://bob:a@b/c@host/db").find("a@b/c"), std::string::npos);
+}
+
+// store_checks::redacted, behind both the URL scrub and the PostgreSQL driver's connect errors:
+// every occurrence goes, also of a secret the mask itself holds (one that once looped for ever).
+TEST(OpenDatabase, RedactedMasksEveryOccurrenceOnce) {
+  EXPECT_EQ(store_checks::redacted("pw=ab; again ab", "ab"), "pw=***; again ***");
+  EXPECT_EQ(store_checks::redacted("a*b**", "*"), "a***b******");
+  EXPECT_EQ(store_checks::redacted("same", ""), "same");
 }
 
 TEST(OpenDatabase, APasswordInTheUrlNeverAppearsInAnError) {

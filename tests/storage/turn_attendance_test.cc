@@ -1,11 +1,11 @@
 // Who had no orders in each resolved turn, kept beside the turn record
-// (storage/core/turn_attendance.h, migration 0018): what commit_turn keeps,
+// (storage/core/codec.h, migration 0018): what commit_turn keeps,
 // that turns_without_orders reads it instead of the summary, the summary as the fallback for a turn
 // without a row, rollback, and the upgrade of a database whose turns predate the table, on both
 // backends.
 #include <gtest/gtest.h>
 
-#include "storage/core/turn_attendance.h"
+#include "storage/core/codec.h"
 #include "storage/postgres/pg_database.h"
 #include "storage/postgres/pg_migrator.h"
 #include "storage/postgres/pg_store.h"
