@@ -63,9 +63,21 @@ struct OutboxMessage {
 };
 
 // What stands in an outbox message's raw for the body of its stored part `key`: letters and
-// digits only, so a MIME writer may put it where base64 goes.
+// digits only, so a MIME writer may put it where base64 goes. kMailPartBefore + key +
+// kMailPartAfter.
+inline constexpr const char* kMailPartBefore = "AdjutantStoredPart";
+inline constexpr const char* kMailPartAfter = "Here";
 inline std::string mail_part_placeholder(const std::string& key) {
-  return "AdjutantStoredPart" + key + "Here";
+  return kMailPartBefore + key + kMailPartAfter;
+}
+// Puts `body` in place of the placeholder of `key` in `raw` (its first one); false, `raw`
+// unchanged, when `raw` holds none.
+inline bool put_in_mail_part(std::string& raw, const std::string& key, const std::string& body) {
+  const std::string placeholder = mail_part_placeholder(key);
+  const std::size_t at = raw.find(placeholder);
+  if (at == std::string::npos) return false;
+  raw.replace(at, placeholder.size(), body);
+  return true;
 }
 
 // Who is answering an inbox message (MailStore::lease_inbox).
@@ -148,6 +160,8 @@ class MailStore {
   // for it). All or nothing on any other error, which names the message's index.
   virtual Result<std::vector<std::int64_t>> enqueue_batch(const std::vector<OutboxMessage>& ms) = 0;
   // Claims up to `limit` pending messages due at `now` (or "sending" ones whose lease expired),
+  // each with its stored part put in (a message whose part is missing, which only a damaged
+  // database has, is marked "failed" with the reason and left out, so it holds no one else up),
   // marking them "sending" with a lease until now + lease_seconds. Players' mail (reports,
   // acknowledgements, ...) comes first, answers to unauthenticated senders ("refusal", "help")
   // last, so a flood of refusals never delays a report; within each, oldest due first.

@@ -122,7 +122,8 @@ struct MailLoop::Impl {
   std::chrono::milliseconds deliver_pass();
   // One batch of the outbox on the calling thread, with its store.
   Result<mail::WorkerStats> send_batch();
-  // The outbox part of a pass: one batch, or with a backlog one per relay connection at once.
+  // The outbox part of a pass: one batch, or with a backlog one per relay connection at once;
+  // sets outbox_backlog.
   Result<mail::WorkerStats> send_outbox();
   // Any thread: mail was queued, so the deliver thread runs a pass now instead of at its next
   // period (a player's answer leaves within moments, not --mail-seconds later). Kicks coalesce.
@@ -299,7 +300,6 @@ std::chrono::milliseconds MailLoop::Impl::deliver_pass() {
     spdlog::warn("event=outbox_failed error=\"{}\"", log_escape(st.status().message()));
   else if (st->claimed > 0)
     spdlog::info("event=outbox sent={} retried={} failed={}", st->sent, st->retried, st->failed);
-  outbox_backlog = st.ok() && st->claimed >= kOutboxBatch && st->sent > 0;
   if (outbox_backlog) return std::chrono::milliseconds(0);
   return period(false);
 }
@@ -333,6 +333,11 @@ Result<mail::WorkerStats> MailLoop::Impl::send_outbox() {
     total = Status::Internal(e.what());
   }
   done.wait();  // the other batches borrow `more` and `done`
+  // A backlog: some batch was full and sent, so more may be due.
+  const auto full = [](const Result<mail::WorkerStats>& r) {
+    return r.ok() && r->claimed >= kOutboxBatch && r->sent > 0;
+  };
+  outbox_backlog = full(total) || std::any_of(more.begin(), more.end(), full);
   for (const Result<mail::WorkerStats>& r : more) {
     if (!r.ok()) {
       if (total.ok()) total = r.status();

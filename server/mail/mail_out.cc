@@ -34,7 +34,22 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
   const std::string due = next ? " " + deadline_sentence(next->turn, next->at) : "";
   std::optional<Json> roundup;            // read once, for the first report mailed
   std::optional<std::string> gm_contact;  // the same for every mail of the game
-  std::vector<OutboxMessage> batch;       // queued in one transaction
+  // Queued a transaction at a time, each of at most about kBatchBytes (a map per player makes a
+  // mail of a megabyte): a game's mails in one commit, a big game's in a few.
+  constexpr std::size_t kBatchBytes = 8u << 20;
+  std::vector<OutboxMessage> batch;
+  std::size_t batch_bytes = 0;
+  int queued = 0;
+  const auto flush = [&]() -> Status {
+    if (batch.empty()) return Status::Ok();
+    auto ids = mail_.enqueue_batch(batch);
+    if (!ids.ok()) return ids.status();
+    queued += static_cast<int>(
+        std::count_if(ids->begin(), ids->end(), [](std::int64_t id) { return id != 0; }));
+    batch.clear();
+    batch_bytes = 0;
+    return Status::Ok();
+  };
   for (const Json& p : (*state)["players"]) {
     const std::string code = p.value("code", "");
     const std::string email = p.value("email", "");
@@ -76,12 +91,11 @@ Result<int> MailIngest::queue_turn_reports(const std::string& game, int turn) {
                       "report:" + game + ":" + std::to_string(turn) + ":" + code, std::move(m),
                       &*gm_contact);
     if (!o.ok()) return o.status();
+    batch_bytes += o->raw.size();
     batch.push_back(std::move(o).value());
+    if (batch_bytes >= kBatchBytes) ADJ_RETURN_IF_ERROR(flush());
   }
-  auto ids = mail_.enqueue_batch(batch);
-  if (!ids.ok()) return ids.status();
-  const int queued = static_cast<int>(
-      std::count_if(ids->begin(), ids->end(), [](std::int64_t id) { return id != 0; }));
+  ADJ_RETURN_IF_ERROR(flush());
   ADJ_RETURN_IF_ERROR(record_reports_queued(game, turn, queued));
   return queued;
 }

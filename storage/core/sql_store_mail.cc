@@ -122,25 +122,30 @@ Result<std::vector<OutboxMessage>> SqlStore::claim(UnixTime now, int limit,
                       "next_attempt_at, id LIMIT ?3" +
                           std::string(session().skip_locked()) + ") RETURNING " + kOutboxColumns,
                       {std::int64_t{now + lease_seconds}, std::int64_t{now}, std::max(limit, 0)}));
-  std::vector<OutboxMessage> out = claimed_from_rows(r);
+  std::vector<OutboxMessage> out;
+  out.reserve(r.size());
   // Each stored part read once per claim, however many of the claimed messages name it.
   std::string key, body;
-  for (OutboxMessage& m : out) {
-    if (m.part_key.empty()) continue;
-    if (m.part_key != key) {
+  for (OutboxMessage& m : claimed_from_rows(r)) {
+    if (!m.part_key.empty() && m.part_key != key) {
       Result<std::string> part = mail_part(m.part_key);
-      if (!part.ok())  // the outbox's reference keeps it: only a damaged database lacks it
-        return Status::Corruption("outgoing message " + std::to_string(m.id) + ": " +
-                                  part.status().message());
-      key = m.part_key;
-      body = std::move(part).value();
+      if (part.ok()) {
+        key = m.part_key;
+        body = std::move(part).value();
+      } else if (part.status().code() != StatusCode::kNotFound) {
+        return part.status();
+      }
     }
-    const std::string placeholder = mail_part_placeholder(m.part_key);
-    const std::size_t at = m.raw.find(placeholder);
-    if (at == std::string::npos)
-      return Status::Corruption("outgoing message " + std::to_string(m.id) +
-                                " lacks the place of its stored part " + m.part_key);
-    m.raw.replace(at, placeholder.size(), body);
+    if (!m.part_key.empty() && (m.part_key != key || !put_in_mail_part(m.raw, key, body))) {
+      ADJ_RETURN_IF_ERROR(
+          session()
+              .run("UPDATE outbox SET state = 'failed', lease_until = NULL, last_error = ? "
+                   "WHERE id = ?",
+                   {"its stored part " + m.part_key + " is missing or has no place in it", m.id})
+              .status());
+      continue;
+    }
+    out.push_back(std::move(m));
   }
   ADJ_RETURN_IF_ERROR(tx.commit());
   return out;
@@ -397,12 +402,12 @@ Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
 
 Result<int> SqlStore::prune_mail_parts(UnixTime before) {
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
-  // mail_part_placeholder(part_key), spelled in SQL.
+  // The placeholder, mail_part_placeholder(part_key), taken out.
   ADJ_RETURN_IF_ERROR(session()
-                          .run("UPDATE outbox SET raw = replace(raw, 'AdjutantStoredPart' || "
-                               "part_key || 'Here', ''), part_key = NULL WHERE part_key IS NOT "
-                               "NULL AND state IN ('sent', 'failed') AND created_at < ?",
-                               {std::int64_t{before}})
+                          .run("UPDATE outbox SET raw = replace(raw, ?1 || part_key || ?2, ''), "
+                               "part_key = NULL WHERE part_key IS NOT NULL AND state IN ('sent', "
+                               "'failed') AND created_at < ?3",
+                               {kMailPartBefore, kMailPartAfter, std::int64_t{before}})
                           .status());
   ADJ_TRY(const std::int64_t n,
           session().run("DELETE FROM mail_parts WHERE created_at < ? AND NOT EXISTS (SELECT 1 "

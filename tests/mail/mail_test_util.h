@@ -109,10 +109,7 @@ class MailFixture : public ::testing::Test {
     for (OutboxMessage& m : out) {
       if (m.part_key.empty()) continue;
       auto part = store_->mail_part(m.part_key);
-      const std::string placeholder = mail_part_placeholder(m.part_key);
-      const std::size_t at = m.raw.find(placeholder);
-      EXPECT_TRUE(part.ok() && at != std::string::npos) << m.dedupe_key;
-      if (part.ok() && at != std::string::npos) m.raw.replace(at, placeholder.size(), *part);
+      EXPECT_TRUE(part.ok() && put_in_mail_part(m.raw, m.part_key, *part)) << m.dedupe_key;
     }
     return out;
   }

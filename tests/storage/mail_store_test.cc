@@ -3,6 +3,7 @@
 // the outbox (dedupe keys, claims in priority order with leases, sent and retried messages).
 // Moved here from tests/mail/outbox_test.cc, which keeps the worker against real relays.
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include "storage/sqlite/database.h"
 #include "tests/storage/store_test_util.h"
@@ -465,6 +466,40 @@ TEST_P(MailStoreTest, BytesStoredPerGame) {
 ADJ_ON_EVERY_BACKEND(MailStoreTest);
 
 // ---- SQLite only ----------------------------------------------------------------------------
+
+// A message whose stored part has no place in it (only a damaged database has one) is marked
+// failed with the reason when claimed; the messages beside it are claimed as ever.
+TEST_F(StoreTest, AClaimedMessageWithoutThePlaceOfItsPartFailsAlone) {
+  const std::string key = "feedface";
+  ASSERT_TRUE(store_->put_mail_part(key, "Ym9keQ==", kStart).ok());
+  std::vector<OutboxMessage> ms(3);
+  for (int i = 0; i < 3; ++i) {
+    ms[i].kind = "report";
+    ms[i].to = "p" + std::to_string(i) + "@example.org";
+    ms[i].raw = "Subject: " + std::to_string(i) + "\r\n\r\n" + mail_part_placeholder(key) + "\r\n";
+    ms[i].dedupe_key = "r" + std::to_string(i);
+    ms[i].part_key = key;
+    ms[i].next_attempt_at = ms[i].created_at = kStart;
+  }
+  auto ids = store_->enqueue_batch(ms);
+  ASSERT_TRUE(ids.ok()) << ids.status().to_string();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(db_path().c_str(), &db), SQLITE_OK);
+  const std::string damage =
+      "UPDATE outbox SET raw = 'Subject: 1' WHERE id = " + std::to_string(ids->at(1));
+  EXPECT_EQ(sqlite3_exec(db, damage.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto claimed = store_->claim(kStart, 10, 60);
+  ASSERT_TRUE(claimed.ok()) << claimed.status().to_string();
+  ASSERT_EQ(claimed->size(), 2u);
+  EXPECT_EQ(claimed->at(0).raw, "Subject: 0\r\n\r\nYm9keQ==\r\n");
+  EXPECT_EQ(claimed->at(1).raw, "Subject: 2\r\n\r\nYm9keQ==\r\n");
+  auto damaged = store_->outbox_message(ids->at(1));
+  ASSERT_TRUE(damaged.ok());
+  EXPECT_EQ(damaged->state, "failed");
+  EXPECT_NE(damaged->last_error.find("feedface"), std::string::npos) << damaged->last_error;
+  EXPECT_TRUE(store_->claim(kStart + 100, 10, 60)->size() == 2u) << "the two, their lease over";
+}
 
 TEST_F(StoreTest, Migration0003AddsStrictMailTables) {
   EXPECT_GE(*store_->schema_version(), 3);
