@@ -286,19 +286,7 @@ TEST_F(Ingest, NewSecretsAreMailedToPlayersWithAnAddress) {
             StatusCode::kNotFound);
 }
 
-class WithTurn : public MailFixture {
- protected:
-  void SetUp() override {
-    MailFixture::SetUp();
-    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
-      const std::string text = ::adj::testing::read_file(
-          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
-      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
-    }
-    auto run = services_->run_turn("britain-1", false);
-    ASSERT_TRUE(run.ok()) << run.status().to_string();
-  }
-};
+using mail_test::WithTurn;
 
 TEST_F(WithTurn, ResendSendsTheLatestReport) {
   auto r = ingest(corpus("resend.eml"));

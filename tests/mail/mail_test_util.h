@@ -136,6 +136,21 @@ class MailFixture : public ::testing::Test {
   std::int64_t last_inbox_ = 0;
 };
 
+// MailFixture with turn 1 of britain-1 run on the bundled orders of all five players.
+class WithTurn : public MailFixture {
+ protected:
+  void SetUp() override {
+    MailFixture::SetUp();
+    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
+      const std::string text = ::adj::testing::read_file(
+          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
+      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
+    }
+    auto run = services_->run_turn("britain-1", false);
+    ASSERT_TRUE(run.ok()) << run.status().to_string();
+  }
+};
+
 inline constexpr const char* kAiosmtpd = "/usr/bin/aiosmtpd";
 
 // A real SMTP server: /usr/bin/aiosmtpd -n -l 127.0.0.1:PORT -c HANDLER ARGS..., started by

@@ -97,17 +97,10 @@ inline mail::OutgoingMail report_mail(mail::MailAttachment a) {
 }
 
 // britain-1 with turn 1 run, and the real painter.
-class ReportMapMail : public mail_test::MailFixture {
+class ReportMapMail : public mail_test::WithTurn {
  protected:
   void SetUp() override {
-    MailFixture::SetUp();
-    for (const char* p : {"WSX", "MRC", "NUM", "EAN", "GWN"}) {
-      const std::string text = ::adj::testing::read_file(
-          std::string(ADJ_SOURCE_DIR) + "/schemas/scenarios/dark-age-britain/turn1-" + p + ".txt");
-      ASSERT_TRUE(services_->submit_orders("britain-1", text, "cli").ok());
-    }
-    auto run = services_->run_turn("britain-1", false);
-    ASSERT_TRUE(run.ok()) << run.status().to_string();
+    WithTurn::SetUp();
     config_.map_painter = counting_painter();
     config_.map_arrows = true;  // each player's own arrows; mail_parts_test.cc has the shared map
     make_ingest();
