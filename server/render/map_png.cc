@@ -16,7 +16,7 @@ Result<std::string> svg_to_png(std::string_view svg, const PngLimits& limits) {
   auto pixels = raster::Pixels::blank(w, h, limits.opaque);
   if (!pixels.ok()) return Status::Internal("svg_to_png: " + pixels.status().message());
   ADJ_RETURN_IF_ERROR(doc->draw(*pixels));
-  return raster::encode_png(*pixels, h);
+  return raster::encode_png(*pixels, h, limits.palette);
 }
 
 Result<std::pair<int, int>> png_size(std::string_view png) {

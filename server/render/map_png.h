@@ -1,5 +1,6 @@
 // SVG to PNG with librsvg and cairo, the PNG written with zlib (map_raster.h: no filter, zlib
-// level 3): the map as an image for mail readers that cannot show SVG.
+// level 3; with a palette of at most 256 colours unless PngLimits::palette is false): the map as
+// an image for mail readers that cannot show SVG.
 //
 // Bounded: the input is at most PngLimits::max_svg_bytes and has no DOCTYPE or ENTITY
 // declaration (so no entity expansion); the image is the SVG's intrinsic size (width/height,
@@ -33,6 +34,10 @@ struct PngLimits {
   // The least width: a smaller SVG is scaled up to it (within max_width and max_height); 0 never
   // scales up.
   int min_width = 0;
+  // An opaque image with at most 256 colours (PNG colour type 3: the most used colours, each
+  // other drawn as the nearest of them; map_palette.h): a third to a quarter of the bytes of
+  // true colour for a map. false: true colour, every pixel exact.
+  bool palette = true;
 };
 
 // The PNG bytes of `svg` rendered as described above. InvalidArgument when the input is empty,

@@ -67,10 +67,15 @@ void put_chunk(std::string& png, const char* type, std::string_view data) {
   put_be32(png, static_cast<std::uint32_t>(crc32(0, p, static_cast<uInt>(png.size() - at))));
 }
 
-// One row of `p` as a PNG scanline without filter: 0, then RGB or unpremultiplied RGBA.
-void scanline(const Pixels& p, int y, bool alpha, unsigned char* out) {
+// One row of `p` as a PNG scanline without filter: 0, then RGB, unpremultiplied RGBA, or palette
+// entries (`index`).
+void scanline(const Pixels& p, int y, bool alpha, Indexer* index, unsigned char* out) {
   *out++ = 0;
   const std::uint32_t* px = p.row(y);
+  if (index) {
+    for (int x = 0; x < p.width; ++x) *out++ = (*index)(px[x]);
+    return;
+  }
   for (int x = 0; x < p.width; ++x) {
     const std::uint32_t v = px[x];
     const unsigned a = v >> 24;
@@ -193,12 +198,17 @@ void stack(Pixels& into, const Pixels& top, int y0, int y1) {
   cairo_surface_flush(dst.get());
 }
 
-Result<Band> deflate_band(const Pixels& p, int b, int rows, bool alpha, int level) {
+Result<Band> deflate_band(const Pixels& p, int b, int rows, Encoding e, int level) {
   const int y0 = b * kBandRows, y1 = std::min(rows, y0 + kBandRows);
-  const std::size_t line = 1 + static_cast<std::size_t>(p.width) * (alpha ? 4 : 3);
+  const std::size_t line = 1 + static_cast<std::size_t>(p.width) * (e.palette ? 1
+                                                                    : e.alpha ? 4
+                                                                              : 3);
   std::vector<unsigned char> raw(line * static_cast<std::size_t>(std::max(0, y1 - y0)));
+  std::optional<Indexer> index;
+  if (e.palette) index.emplace(*e.palette);
   for (int y = y0; y < y1; ++y)
-    scanline(p, y, alpha, raw.data() + line * static_cast<std::size_t>(y - y0));
+    scanline(p, y, e.alpha, index ? &*index : nullptr,
+             raw.data() + line * static_cast<std::size_t>(y - y0));
   z_stream z{};
   if (deflateInit2(&z, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
     return Status::Internal("zlib could not start");
@@ -218,13 +228,15 @@ Result<Band> deflate_band(const Pixels& p, int b, int rows, bool alpha, int leve
   return out;
 }
 
-Result<std::string> assemble_png(int width, int rows, bool alpha,
+Result<std::string> assemble_png(int width, int rows, Encoding e,
                                  const std::vector<const Band*>& bands) {
   std::string png("\x89PNG\r\n\x1a\n", 8), ihdr;
   put_be32(ihdr, static_cast<std::uint32_t>(width));
   put_be32(ihdr, static_cast<std::uint32_t>(rows));
-  ihdr += std::string{'\x08', alpha ? '\x06' : '\x02', '\0', '\0', '\0'};
+  const char type = e.palette ? '\x03' : e.alpha ? '\x06' : '\x02';
+  ihdr += std::string{'\x08', type, '\0', '\0', '\0'};
   put_chunk(png, "IHDR", ihdr);
+  if (e.palette) put_chunk(png, "PLTE", e.palette->plte());
   // One zlib stream over the bands: its header, the bands' raw deflate, an empty final block
   // (03 00) and the Adler-32 of every band's bytes.
   std::string idat = "\x78\x01";
@@ -241,18 +253,24 @@ Result<std::string> assemble_png(int width, int rows, bool alpha,
   return png;
 }
 
-Result<std::string> encode_png(const Pixels& p, int rows, int level) {
-  const bool alpha = !p.opaque();
+Result<std::string> encode_png(const Pixels& p, int rows, bool palette, int level) {
+  Encoding e;
+  e.alpha = !p.opaque();
+  std::optional<Palette> colours;
+  if (palette && !e.alpha && rows > 0) {
+    colours = Palette::of(p, 0, rows, Palette::kMost);
+    e.palette = &*colours;
+  }
   std::vector<Band> bands;
   std::vector<const Band*> order;
   bands.reserve(static_cast<std::size_t>((rows + kBandRows - 1) / kBandRows));
   for (int b = 0; b * kBandRows < rows; ++b) {
-    auto band = deflate_band(p, b, rows, alpha, level);
+    auto band = deflate_band(p, b, rows, e, level);
     if (!band.ok()) return band.status();
     bands.push_back(std::move(band).value());
     order.push_back(&bands.back());
   }
-  return assemble_png(p.width, rows, alpha, order);
+  return assemble_png(p.width, rows, e, order);
 }
 
 }  // namespace adj::render::raster

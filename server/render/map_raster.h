@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rules/core/status.h"
+#include "server/render/map_palette.h"
 #include "server/render/map_png.h"
 
 namespace adj::render::raster {
@@ -71,13 +72,21 @@ struct Band {
   std::size_t raw = 0;
 };
 
-// Band `b` of rows [b * kBandRows, min(+kBandRows, rows)) of `p` as PNG scanlines (RGB, or
-// unpremultiplied RGBA with `alpha`) deflated at zlib `level`.
-Result<Band> deflate_band(const Pixels& p, int b, int rows, bool alpha, int level = kPngZlibLevel);
-// The PNG of an image `width` x `rows` from its bands in order.
-Result<std::string> assemble_png(int width, int rows, bool alpha,
+// How an image's pixels are written: RGB, unpremultiplied RGBA (`alpha`), or an entry of
+// `palette` each (an opaque image; the palette outlives the encoding).
+struct Encoding {
+  bool alpha = false;
+  const Palette* palette = nullptr;
+};
+
+// Band `b` of rows [b * kBandRows, min(+kBandRows, rows)) of `p` as PNG scanlines written as
+// `e` says, deflated at zlib `level`.
+Result<Band> deflate_band(const Pixels& p, int b, int rows, Encoding e, int level = kPngZlibLevel);
+// The PNG of an image `width` x `rows` from its bands in order, written as `e` says.
+Result<std::string> assemble_png(int width, int rows, Encoding e,
                                  const std::vector<const Band*>& bands);
-// The PNG of the first `rows` rows of `p` (RGB when every pixel is opaque).
-Result<std::string> encode_png(const Pixels& p, int rows, int level = kPngZlibLevel);
+// The PNG of the first `rows` rows of `p`: RGBA when a pixel is not opaque; else with a palette
+// (Palette::of, kMost colours) when `palette`, RGB when not.
+Result<std::string> encode_png(const Pixels& p, int rows, bool palette, int level = kPngZlibLevel);
 
 }  // namespace adj::render::raster

@@ -17,7 +17,8 @@ struct Raster {
   PngLimits limits;
   raster::Pixels under, over;  // svg_under; svg_over (transparent where it draws nothing)
   double scale = 1;            // pixels per SVG unit
-  bool alpha = false;          // the ground is not opaque: RGBA
+  raster::Encoding encoding;   // RGBA when the ground is not opaque, else with `palette` if any
+  std::shared_ptr<const raster::Palette> palette;  // the plain map's (PngLimits::palette)
   int plain_rows = 0;
   std::vector<raster::Band> plain_bands;
   std::string plain_png;
@@ -72,17 +73,22 @@ Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
   ADJ_TRY(r.over, raster::Pixels::blank(w, h, false));
   ADJ_RETURN_IF_ERROR(over.draw(r.over));
   r.scale = h / height;
-  r.alpha = !r.under.opaque();
+  r.encoding.alpha = !r.under.opaque();
   r.plain_rows = image_rows(r, legend.rows);
   raster::Pixels plain = r.under;
   raster::stack(plain, r.over, 0, r.plain_rows);
+  if (limits.palette && !r.encoding.alpha) {  // room left for the colours of players' arrows
+    r.palette = std::make_shared<const raster::Palette>(raster::Palette::of(
+        plain, 0, r.plain_rows, raster::Palette::kMost - raster::Palette::kForArrows));
+    r.encoding.palette = r.palette.get();
+  }
   for (int b = 0; b < band_count(r.plain_rows); ++b) {
-    ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.alpha));
+    ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.encoding));
     r.plain_bands.push_back(std::move(band));
   }
   std::vector<const raster::Band*> bands;
   for (const raster::Band& b : r.plain_bands) bands.push_back(&b);
-  ADJ_TRY(r.plain_png, raster::assemble_png(w, r.plain_rows, r.alpha, bands));
+  ADJ_TRY(r.plain_png, raster::assemble_png(w, r.plain_rows, r.encoding, bands));
   return r;
 }
 
@@ -97,23 +103,35 @@ Result<std::string> TurnMap::Prepared::paint(const Raster& r,
   ADJ_RETURN_IF_ERROR(doc.draw(top));
   const int rows = image_rows(r, g.rows);
   raster::Pixels work = r.under;
-  std::vector<raster::Band> own;  // the bands the arrows touch (or the plain map lacks)
-  own.reserve(static_cast<std::size_t>(band_count(rows)));
-  std::vector<const raster::Band*> bands;
+  // Per band: the plain map's (a whole band it has whole, where no arrow draws), or stacked here.
+  std::vector<bool> plain(static_cast<std::size_t>(band_count(rows)));
+  std::vector<std::pair<int, int>> stacked;
   for (int b = 0; b < band_count(rows); ++b) {
     const int y0 = b * raster::kBandRows, y1 = std::min(rows, y0 + raster::kBandRows);
-    // A whole band the plain map has whole, where no arrow draws: the plain map's bytes.
-    if (y1 - y0 == raster::kBandRows && y1 <= r.plain_rows && top.clear(y0, y1)) {
+    plain[static_cast<std::size_t>(b)] =
+        y1 - y0 == raster::kBandRows && y1 <= r.plain_rows && top.clear(y0, y1);
+    if (plain[static_cast<std::size_t>(b)]) continue;
+    raster::stack(work, top, y0, y1);
+    raster::stack(work, r.over, y0, y1);
+    stacked.emplace_back(y0, y1);
+  }
+  // The plain map's palette, and the arrows' colours after it (the plain bands' entries stand).
+  std::optional<raster::Palette> colours;
+  raster::Encoding e = r.encoding;
+  if (r.palette) e.palette = &colours.emplace(r.palette->extended(work, stacked));
+  std::vector<raster::Band> own;
+  own.reserve(stacked.size());
+  std::vector<const raster::Band*> bands;
+  for (int b = 0; b < band_count(rows); ++b) {
+    if (plain[static_cast<std::size_t>(b)]) {
       bands.push_back(&r.plain_bands[static_cast<std::size_t>(b)]);
       continue;
     }
-    raster::stack(work, top, y0, y1);
-    raster::stack(work, r.over, y0, y1);
-    ADJ_TRY(raster::Band band, raster::deflate_band(work, b, rows, r.alpha));
+    ADJ_TRY(raster::Band band, raster::deflate_band(work, b, rows, e));
     own.push_back(std::move(band));
     bands.push_back(&own.back());
   }
-  return raster::assemble_png(r.under.width, rows, r.alpha, bands);
+  return raster::assemble_png(r.under.width, rows, e, bands);
 }
 
 TurnMap::TurnMap(std::unique_ptr<Prepared> p) : p_(std::move(p)) { base_renders_ = p_->renders; }

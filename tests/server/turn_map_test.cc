@@ -42,6 +42,15 @@ nlohmann::json move_report(const nlohmann::json& state, const std::string& playe
           {"actions", {{{"verb", "MOVE"}, {"ok", true}, {"text", "MOVE " + a + " " + b + " 2"}}}}};
 }
 
+// The largest difference of two ARGB32 pixels in any channel.
+int channel_difference(std::uint32_t a, std::uint32_t b) {
+  int d = 0;
+  for (int shift = 0; shift < 32; shift += 8)
+    d = std::max(
+        d, std::abs(static_cast<int>((a >> shift) & 0xff) - static_cast<int>((b >> shift) & 0xff)));
+  return d;
+}
+
 TEST(TurnMap, OneRasterisationForEveryPlayersMapEachWithOnlyItsOwnArrows) {
   const nlohmann::json state = britain();
   const nlohmann::json a = move_report(state, "WSX", 0, 1), b = move_report(state, "MRC", 5, 9);
@@ -85,11 +94,13 @@ TEST(TurnMap, LooksLikeTheOneDocumentMap) {
   MapModel model = map_model_from_state(drawable_state(state));
   model.arrows = arrows_from_report(report);
   ASSERT_FALSE(model.arrows.empty());
-  const auto whole = svg_to_png(render_svg_map(model), kMailMapLimits);
+  PngLimits exact = kMailMapLimits;  // true colour: the palette is MapPalette's and below
+  exact.palette = false;
+  const auto whole = svg_to_png(render_svg_map(model), exact);
   ASSERT_TRUE(whole.ok()) << whole.status().to_string();
   nlohmann::json with = state;
   with["report"] = report;
-  const auto layered = state_map_png(with, kMailMapLimits);
+  const auto layered = state_map_png(with, exact);
   ASSERT_TRUE(layered.ok()) << layered.status().to_string();
   if (const char* keep = std::getenv("ADJ_MAP_PNG_DIR")) {  // to look at them
     std::ofstream(std::string(keep) + "/one-document.png", std::ios::binary) << *whole;
@@ -101,15 +112,44 @@ TEST(TurnMap, LooksLikeTheOneDocumentMap) {
   std::size_t off = 0;
   int worst = 0;
   for (std::size_t i = 0; i < x.px.size(); ++i) {
-    int d = 0;
-    for (int shift = 0; shift < 32; shift += 8)
-      d = std::max(d, std::abs(static_cast<int>((x.px[i] >> shift) & 0xff) -
-                               static_cast<int>((y.px[i] >> shift) & 0xff)));
+    const int d = channel_difference(x.px[i], y.px[i]);
     worst = std::max(worst, d);
     off += d > 0 ? 1 : 0;
   }
   std::printf("%dx%d: %zu pixels differ, by at most %d\n", x.width, x.height, off, worst);
   EXPECT_LE(worst, 2) << "stacking the layers rounds differently, no more";
+}
+
+// The mail's map with a palette (the default) against the same map in true colour: the same
+// picture within a few levels in all but the anti-aliased edges, in far fewer bytes; a
+// player's arrows keep their colours (entries after the map's).
+TEST(TurnMap, APaletteMapIsTheTrueColourMapInFewerBytes) {
+  const nlohmann::json state = britain();
+  nlohmann::json with = state;
+  with["report"] = move_report(state, "WSX", 0, 1);
+  PngLimits exact = kMailMapLimits;
+  exact.palette = false;
+  for (const nlohmann::json* s : std::vector<const nlohmann::json*>{&state, &with}) {
+    const auto rgb = state_map_png(*s, exact), indexed = state_map_png(*s, kMailMapLimits);
+    ASSERT_TRUE(rgb.ok() && indexed.ok());
+    EXPECT_NE(indexed->find("PLTE"), std::string::npos);
+    EXPECT_LT(indexed->size() * 2, rgb->size()) << indexed->size() << " vs " << rgb->size();
+    const Decoded x = decode(*rgb), y = decode(*indexed);
+    ASSERT_EQ(x.width, y.width);
+    ASSERT_EQ(x.px.size(), y.px.size());
+    std::size_t far = 0;
+    double sum = 0;
+    for (std::size_t i = 0; i < x.px.size(); ++i) {
+      const int d = channel_difference(x.px[i], y.px[i]);
+      sum += d;
+      far += d > 24 ? 1 : 0;
+    }
+    const double mean = sum / static_cast<double>(x.px.size());
+    std::printf("%zu vs %zu bytes; mean difference %.2f; %zu of %zu pixels off by more than 24\n",
+                indexed->size(), rgb->size(), mean, far, x.px.size());
+    EXPECT_LT(mean, 1.5);
+    EXPECT_LT(far * 100, x.px.size()) << "under 1% of the pixels (edges) off by more than 24";
+  }
 }
 
 TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {

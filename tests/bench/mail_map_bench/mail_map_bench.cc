@@ -248,7 +248,8 @@ Run queue_once(const std::string& tmpl, const std::string& work, const std::stri
   return r;
 }
 
-// The PNG writers on the turn's plain map: cairo's, and ours at zlib levels 1, 3 and 6.
+// The PNG writers on the turn's plain map: cairo's, and ours (true colour and with a palette) at
+// zlib levels 1, 3 and 6.
 void writers(const std::string& tmpl, const std::string& game) {
   auto store = open_database(tmpl);
   if (!store.ok()) die(store.status().message());
@@ -268,12 +269,13 @@ void writers(const std::string& tmpl, const std::string& game) {
   cairo_surface_write_to_png_stream(s, append_png, &png);
   std::printf("  %dx%d: cairo's writer %.0f ms %zu KiB", w, h, ms_since(t0), png.size() >> 10);
   cairo_surface_destroy(s);
-  for (int level : {1, 3, 6}) {
-    t0 = std::chrono::steady_clock::now();
-    auto ours = render::raster::encode_png(*px, h, level);
-    std::printf(", zlib %d %.0f ms %zu KiB", level, ms_since(t0),
-                ours.ok() ? ours->size() >> 10 : 0);
-  }
+  for (const bool palette : {false, true})
+    for (int level : {1, 3, 6}) {
+      t0 = std::chrono::steady_clock::now();
+      auto ours = render::raster::encode_png(*px, h, palette, level);
+      std::printf(", %s zlib %d %.0f ms %zu KiB", palette ? "palette" : "RGB", level, ms_since(t0),
+                  ours.ok() ? ours->size() >> 10 : 0);
+    }
   std::printf("\n");
 }
 

@@ -1,0 +1,160 @@
+#include "server/render/map_palette.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "server/render/map_raster.h"
+
+namespace adj::render::raster {
+namespace {
+
+long distance(std::uint32_t a, std::uint32_t b) {
+  const long dr = static_cast<long>((a >> 16) & 0xff) - static_cast<long>((b >> 16) & 0xff);
+  const long dg = static_cast<long>((a >> 8) & 0xff) - static_cast<long>((b >> 8) & 0xff);
+  const long db = static_cast<long>(a & 0xff) - static_cast<long>(b & 0xff);
+  return 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+}
+
+// Adds the colours of rows [y0, y1) of `p` to `counts`, one lookup per run of a colour.
+void count_rows(const Pixels& p, int y0, int y1, ColourTable& counts) {
+  for (int y = y0; y < y1; ++y) {
+    const std::uint32_t* px = p.row(y);
+    for (int x = 0; x < p.width;) {
+      const std::uint32_t v = px[x];
+      int run = 1;
+      while (x + run < p.width && px[x + run] == v) ++run;
+      counts.at(v & 0xffffff) += static_cast<std::uint32_t>(run);
+      x += run;
+    }
+  }
+}
+
+}  // namespace
+
+std::size_t ColourTable::probe(std::uint32_t rgb) const {
+  const std::size_t mask = keys_.size() - 1;
+  std::size_t i = (rgb * 2654435761u) & mask;
+  while (keys_[i] != 0 && keys_[i] != rgb + 1) i = (i + 1) & mask;
+  return i;
+}
+
+std::uint32_t& ColourTable::at(std::uint32_t rgb) {
+  if ((used_ + 1) * 2 > keys_.size()) {  // at most half full
+    std::vector<std::uint32_t> keys = std::move(keys_), values = std::move(values_);
+    keys_.assign(std::max<std::size_t>(1024, keys.size() * 2), 0);
+    values_.assign(keys_.size(), 0);
+    used_ = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (keys[i]) at(keys[i] - 1) = values[i];
+  }
+  const std::size_t i = probe(rgb);
+  if (keys_[i] == 0) {
+    keys_[i] = rgb + 1;
+    ++used_;
+  }
+  return values_[i];
+}
+
+const std::uint32_t* ColourTable::find(std::uint32_t rgb) const {
+  if (keys_.empty()) return nullptr;
+  const std::size_t i = probe(rgb);
+  return keys_[i] ? &values_[i] : nullptr;
+}
+
+std::vector<std::pair<std::uint32_t, std::uint32_t>> ColourTable::entries() const {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+  out.reserve(used_);
+  for (std::size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i]) out.emplace_back(keys_[i] - 1, values_[i]);
+  return out;
+}
+
+void Palette::choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts,
+                     std::size_t most) {
+  // Most pixels first; ties by colour, so that the order of the table does not matter.
+  std::sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) {
+    return a.second != b.second ? a.second > b.second : a.first < b.first;
+  });
+  std::vector<std::uint32_t> skipped;
+  for (const auto& entry : counts) {
+    if (colours_.size() >= most) break;
+    const std::uint32_t rgb = entry.first;
+    const bool near = std::any_of(colours_.begin(), colours_.end(),
+                                  [&](std::uint32_t c) { return distance(c, rgb) < kNear; });
+    if (near)
+      skipped.push_back(rgb);
+    else
+      colours_.push_back(rgb);
+  }
+  for (std::size_t i = 0; i < skipped.size() && colours_.size() < most; ++i)
+    colours_.push_back(skipped[i]);
+}
+
+std::uint8_t Palette::nearest(std::uint32_t rgb) const {
+  assert(!colours_.empty());
+  std::size_t best = 0;
+  long best_d = distance(colours_[0], rgb);
+  for (std::size_t i = 1; i < colours_.size() && best_d > 0; ++i)
+    if (const long d = distance(colours_[i], rgb); d < best_d) best = i, best_d = d;
+  return static_cast<std::uint8_t>(best);
+}
+
+Palette Palette::of(const Pixels& p, int y0, int y1, int most) {
+  assert(most >= 1 && most <= kMost && y0 < y1);
+  ColourTable counts;
+  count_rows(p, y0, y1, counts);
+  Palette out;
+  out.choose(counts.entries(), static_cast<std::size_t>(most));
+  for (std::size_t i = 0; i < out.colours_.size(); ++i)
+    out.known_.at(out.colours_[i]) = static_cast<std::uint32_t>(i);
+  for (const auto& [rgb, n] : counts.entries())
+    if (!out.known_.find(rgb)) out.known_.at(rgb) = out.nearest(rgb);
+  return out;
+}
+
+Palette Palette::extended(const Pixels& p, const std::vector<std::pair<int, int>>& rows) const {
+  ColourTable counts;
+  for (const auto& [y0, y1] : rows) count_rows(p, y0, y1, counts);
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> fresh;
+  for (const auto& e : counts.entries())
+    if (!known_.find(e.first)) fresh.push_back(e);
+  Palette out = *this;
+  if (fresh.empty()) return out;
+  Palette more;
+  more.colours_ = colours_;
+  more.choose(std::move(fresh), kMost);
+  for (std::size_t i = colours_.size(); i < more.colours_.size(); ++i)
+    out.colours_.push_back(more.colours_[i]);
+  for (std::size_t i = colours_.size(); i < out.colours_.size(); ++i)
+    out.known_.at(out.colours_[i]) = static_cast<std::uint32_t>(i);
+  return out;
+}
+
+std::string Palette::plte() const {
+  std::string s;
+  s.reserve(colours_.size() * 3);
+  for (const std::uint32_t c : colours_) {
+    s += static_cast<char>((c >> 16) & 0xff);
+    s += static_cast<char>((c >> 8) & 0xff);
+    s += static_cast<char>(c & 0xff);
+  }
+  return s;
+}
+
+std::uint8_t Indexer::operator()(std::uint32_t argb) {
+  if (have_last_ && argb == last_) return last_index_;
+  const std::uint32_t rgb = argb & 0xffffff;
+  std::uint8_t i;
+  if (const std::uint32_t* known = palette_.known_.find(rgb))
+    i = static_cast<std::uint8_t>(*known);
+  else if (const std::uint32_t* seen = more_.find(rgb))
+    i = static_cast<std::uint8_t>(*seen);
+  else
+    more_.at(rgb) = i = palette_.nearest(rgb);
+  have_last_ = true;
+  last_ = argb;
+  last_index_ = i;
+  return i;
+}
+
+}  // namespace adj::render::raster

@@ -1,0 +1,102 @@
+// The map's palette (server/render/map_palette.h): at most 256 colours taken by how many pixels
+// have them, a rare but distinct colour kept over a blend next to a common one, every other
+// colour drawn as its nearest entry, and a player's arrows' colours added after the map's.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/render/map_palette.h"
+#include "server/render/map_raster.h"
+#include "tests/server/png_pixels.h"
+
+namespace adj::render::raster {
+namespace {
+
+constexpr std::uint32_t kWhite = 0xffffffu, kGreen = 0x3d7a3au, kNearGreen = 0x3e7b3bu,
+                        kBlue = 0x1f1fa0u, kRed = 0xd01010u;
+
+Pixels image(int w, int h) {
+  auto p = Pixels::blank(w, h, true);
+  EXPECT_TRUE(p.ok());
+  return std::move(p).value();
+}
+
+void set(Pixels& p, int x, int y, std::uint32_t rgb) {
+  auto* row =
+      reinterpret_cast<std::uint32_t*>(p.data.data() + static_cast<std::size_t>(y) * p.stride);
+  row[x] = 0xff000000u | rgb;
+}
+
+std::uint32_t entry(const Palette& pal, std::size_t i) {
+  const std::string s = pal.plte();
+  auto b = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(s[3 * i + k]));
+  };
+  return b(0) << 16 | b(1) << 8 | b(2);
+}
+
+// 100 x 100: white, a green half, 200 pixels of a blend next to green, 3 blue pixels.
+Pixels map_like() {
+  Pixels p = image(100, 100);
+  for (int y = 50; y < 100; ++y)
+    for (int x = 0; x < 100; ++x) set(p, x, y, kGreen);
+  for (int i = 0; i < 200; ++i) set(p, i % 100, 40 + i / 100, kNearGreen);
+  for (int x = 0; x < 3; ++x) set(p, x, 10, kBlue);
+  return p;
+}
+
+TEST(MapPalette, TakesTheMostUsedColoursAndARareDistinctOneBeforeABlend) {
+  const Pixels p = map_like();
+  const Palette three = Palette::of(p, 0, 100, 3);
+  ASSERT_EQ(three.size(), 3u);
+  EXPECT_EQ(entry(three, 0), kGreen);  // 5,000 pixels
+  EXPECT_EQ(entry(three, 1), kWhite);  // 4,797
+  EXPECT_EQ(entry(three, 2), kBlue) << "3 blue pixels beat 200 of a blend next to green";
+  Indexer index(three);
+  EXPECT_EQ(index(0xff000000u | kNearGreen), 0) << "the blend is drawn green";
+  EXPECT_EQ(index(0xff000000u | kBlue), 2);
+  EXPECT_EQ(index(0xff000000u | 0xfefefe), 1) << "a colour it never saw: the nearest";
+  // With room, the blend gets its own entry too.
+  const Palette four = Palette::of(p, 0, 100, 4);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(entry(four, 3), kNearGreen);
+  EXPECT_EQ(Indexer(four)(0xff000000u | kNearGreen), 3);
+}
+
+TEST(MapPalette, RowsOutsideTheRangeAreNotCounted) {
+  const Pixels p = map_like();
+  const Palette top = Palette::of(p, 0, 20, Palette::kMost);
+  ASSERT_EQ(top.size(), 2u);  // white and blue: the green rows are below
+  EXPECT_EQ(entry(top, 0), kWhite);
+  EXPECT_EQ(entry(top, 1), kBlue);
+}
+
+TEST(MapPalette, ExtendedKeepsEveryEntryAndAddsTheNewColoursAfter) {
+  Pixels p = map_like();
+  const Palette plain = Palette::of(p, 0, 100, 3);
+  for (int x = 10; x < 60; ++x) set(p, x, 20, kRed);  // an arrow in rows [20, 21)
+  const Palette more = plain.extended(p, {{20, 21}, {60, 61}});
+  ASSERT_EQ(more.size(), 4u);
+  EXPECT_EQ(more.plte().substr(0, 9), plain.plte());
+  EXPECT_EQ(entry(more, 3), kRed);
+  EXPECT_EQ(Indexer(more)(0xff000000u | kRed), 3);
+  EXPECT_EQ(plain.extended(p, {{60, 61}}).size(), 3u) << "nothing new in those rows";
+}
+
+TEST(MapPalette, AnImageOfFewColoursIsWrittenExactly) {
+  const Pixels p = map_like();
+  auto indexed = encode_png(p, 100, true), rgb = encode_png(p, 100, false);
+  ASSERT_TRUE(indexed.ok() && rgb.ok());
+  EXPECT_NE(indexed->find("PLTE"), std::string::npos);
+  EXPECT_EQ(rgb->find("PLTE"), std::string::npos);
+  EXPECT_LT(indexed->size(), rgb->size());
+  const test_png::Decoded a = test_png::decode(*indexed), b = test_png::decode(*rgb);
+  EXPECT_EQ(a.width, 100);
+  EXPECT_EQ(a.px, b.px) << "4 colours: every pixel as it was drawn";
+}
+
+}  // namespace
+}  // namespace adj::render::raster
