@@ -124,10 +124,10 @@ class Rows {
 };
 
 // Many rows into one table (Session::bulk_insert): SQLite runs one prepared INSERT a row as it is
-// added; PostgreSQL keeps the rows as COPY text and sends them with one COPY from stream() or
-// finish() on. A
-// failure (a duplicate key) may show at add() or only at finish(), and leaves the transaction
-// to be rolled back. Not thread-safe; REQUIRES: the Session outlives it.
+// added; PostgreSQL keeps the rows in COPY's binary format and sends them with one COPY from
+// stream() or finish() on (so each value must have its column's type: pg_copy_in.h). A failure (a
+// duplicate key) may show at add() or only at finish(), and leaves the transaction to be rolled
+// back. Not thread-safe; REQUIRES: the Session outlives it.
 class BulkInsert {
  public:
   virtual ~BulkInsert() = default;

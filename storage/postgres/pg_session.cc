@@ -34,7 +34,8 @@ class PgCursor final : public sql::Cursor {
 Result<std::unique_ptr<sql::BulkInsert>> PgSession::bulk_insert(std::string_view table,
                                                                 std::string_view columns) {
   return std::unique_ptr<sql::BulkInsert>(std::make_unique<CopyIn>(
-      conn_, "COPY " + std::string(table) + "(" + std::string(columns) + ") FROM STDIN"));
+      conn_,
+      "COPY " + std::string(table) + "(" + std::string(columns) + ") FROM STDIN (FORMAT binary)"));
 }
 
 Result<std::unique_ptr<sql::Cursor>> PgSession::open_cursor(std::string_view select) {

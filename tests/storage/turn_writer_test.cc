@@ -1,7 +1,8 @@
 // GameStore::begin_commit on both backends (storage/turn_writer.h): a turn committed in parts
 // stores exactly what commit_turn stores, and a writer that fails or is dropped writes nothing.
-// Both write each record as it is added (sql_turn_writer.cc): SQLite at once, PostgreSQL as COPY
-// text sent at finish(), so only the moment of an error (a duplicate key) differs.
+// Both write each record as it is added (sql_turn_writer.cc): SQLite at once, PostgreSQL as
+// binary COPY sent a chunk at a time and ended at finish(), so only the moment of an error (a
+// duplicate key) differs.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -95,6 +96,29 @@ TEST_P(TurnWriterTest, PartsStoreWhatOneCommitStores) {
 
   commit_open_turn_or_fail();  // and the game goes on
   EXPECT_EQ(counts(), "3/2/4/4/3");
+}
+
+// Texts come back byte for byte whatever they hold: the bytes COPY's text format escaped (tab,
+// newline, carriage return, backslash), "\\N", UTF-8, and a report longer than the COPY's chunk
+// of 1 MiB, so that rows cross chunk boundaries.
+TEST_P(TurnWriterTest, TextsComeBackByteForByte) {
+  TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
+  c.reports[0].text = "a\tb\nc\r\nd\\e \\N \\x00 \u00e6\u00f8\u00e5 \u2694\t\n";
+  std::string big;
+  for (int i = 0; big.size() < (3u << 19); ++i) big += "line " + std::to_string(i) + "\t\\\n";
+  c.reports[1].text = big;
+  const std::string p0 = c.reports[0].player, p1 = c.reports[1].player;
+  const std::string t0 = c.reports[0].text;
+  auto w = store_->begin_commit("britain", 1, {});
+  ASSERT_TRUE(w.ok()) << w.status().to_string();
+  Status done = (*w)->finish(c);
+  ASSERT_TRUE(done.ok()) << done.to_string();
+  w->reset();
+  auto r0 = store_->report("britain", p0, 1), r1 = store_->report("britain", p1, 1);
+  ASSERT_TRUE(r0.ok() && r1.ok()) << r0.status().to_string() << r1.status().to_string();
+  EXPECT_EQ(r0->text, t0);
+  EXPECT_EQ(r1->text.size(), big.size());
+  EXPECT_TRUE(r1->text == big);
 }
 
 TEST_P(TurnWriterTest, ADroppedWriterWritesNothing) {
