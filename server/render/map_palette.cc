@@ -15,9 +15,11 @@ long distance(std::uint32_t a, std::uint32_t b) {
   return 2 * dr * dr + 4 * dg * dg + 3 * db * db;
 }
 
-// Adds the colours of rows [y0, y1) of `p` to `counts`, one lookup per run of a colour.
-void count_rows(const Pixels& p, int y0, int y1, ColourTable& counts) {
+// Adds the colours of rows [y0, y1) of `p` to `counts`, one lookup per run of a colour; false
+// (and `counts` incomplete) once it holds more than `most` colours.
+bool count_rows(const Pixels& p, int y0, int y1, ColourTable& counts, std::size_t most) {
   for (int y = y0; y < y1; ++y) {
+    if (counts.size() > most) return false;
     const std::uint32_t* px = p.row(y);
     for (int x = 0; x < p.width;) {
       const std::uint32_t v = px[x];
@@ -27,6 +29,7 @@ void count_rows(const Pixels& p, int y0, int y1, ColourTable& counts) {
       x += run;
     }
   }
+  return counts.size() <= most;
 }
 
 }  // namespace
@@ -88,21 +91,32 @@ void Palette::choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts
   }
   for (std::size_t i = 0; i < skipped.size() && colours_.size() < most; ++i)
     colours_.push_back(skipped[i]);
+  r_.clear(), g_.clear(), b_.clear();
+  for (const std::uint32_t c : colours_) {
+    r_.push_back(static_cast<int>((c >> 16) & 0xff));
+    g_.push_back(static_cast<int>((c >> 8) & 0xff));
+    b_.push_back(static_cast<int>(c & 0xff));
+  }
 }
 
 std::uint8_t Palette::nearest(std::uint32_t rgb) const {
-  assert(!colours_.empty());
+  assert(!colours_.empty() && r_.size() == colours_.size());
+  const int r = static_cast<int>((rgb >> 16) & 0xff), g = static_cast<int>((rgb >> 8) & 0xff),
+            b = static_cast<int>(rgb & 0xff);
   std::size_t best = 0;
-  long best_d = distance(colours_[0], rgb);
-  for (std::size_t i = 1; i < colours_.size() && best_d > 0; ++i)
-    if (const long d = distance(colours_[i], rgb); d < best_d) best = i, best_d = d;
+  int best_d = 1 << 30;
+  for (std::size_t i = 0; i < colours_.size(); ++i) {
+    const int dr = r_[i] - r, dg = g_[i] - g, db = b_[i] - b;
+    const int d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+    if (d < best_d) best = i, best_d = d;
+  }
   return static_cast<std::uint8_t>(best);
 }
 
-Palette Palette::of(const Pixels& p, int y0, int y1, int most) {
+std::optional<Palette> Palette::of(const Pixels& p, int y0, int y1, int most) {
   assert(most >= 1 && most <= kMost && y0 < y1);
   ColourTable counts;
-  count_rows(p, y0, y1, counts);
+  if (!count_rows(p, y0, y1, counts, kMostDistinct)) return std::nullopt;
   Palette out;
   out.choose(counts.entries(), static_cast<std::size_t>(most));
   for (std::size_t i = 0; i < out.colours_.size(); ++i)
@@ -114,7 +128,8 @@ Palette Palette::of(const Pixels& p, int y0, int y1, int most) {
 
 Palette Palette::extended(const Pixels& p, const std::vector<std::pair<int, int>>& rows) const {
   ColourTable counts;
-  for (const auto& [y0, y1] : rows) count_rows(p, y0, y1, counts);
+  for (const auto& [y0, y1] : rows)  // at most the rows' pixels: no bound needed
+    count_rows(p, y0, y1, counts, static_cast<std::size_t>(-1));
   std::vector<std::pair<std::uint32_t, std::uint32_t>> fresh;
   for (const auto& e : counts.entries())
     if (!known_.find(e.first)) fresh.push_back(e);
@@ -123,8 +138,10 @@ Palette Palette::extended(const Pixels& p, const std::vector<std::pair<int, int>
   Palette more;
   more.colours_ = colours_;
   more.choose(std::move(fresh), kMost);
-  for (std::size_t i = colours_.size(); i < more.colours_.size(); ++i)
+  for (std::size_t i = colours_.size(); i < more.colours_.size(); ++i) {
     out.colours_.push_back(more.colours_[i]);
+    out.r_.push_back(more.r_[i]), out.g_.push_back(more.g_[i]), out.b_.push_back(more.b_[i]);
+  }
   for (std::size_t i = colours_.size(); i < out.colours_.size(); ++i)
     out.known_.at(out.colours_[i]) = static_cast<std::uint32_t>(i);
   return out;

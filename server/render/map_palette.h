@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,9 +52,14 @@ class Palette {
   // unless the palette has room left once every distinct colour is in.
   static constexpr long kNear = 800;
 
+  // More distinct colours than this and an image is not given a palette (true colour instead):
+  // it is no map, and counting and matching them would cost time and memory out of proportion.
+  static constexpr std::size_t kMostDistinct = 1u << 17;
+
   // The palette of rows [y0, y1) of `p` (premultiplied ARGB32, every pixel opaque), at most
-  // `most` colours (1..kMost), as described above.
-  static Palette of(const Pixels& p, int y0, int y1, int most);
+  // `most` colours (1..kMost), as described above; nullopt when the rows have more than
+  // kMostDistinct colours.
+  static std::optional<Palette> of(const Pixels& p, int y0, int y1, int most);
   // This palette with up to kMost - size() more colours from the rows [y0, y1) in `rows` of `p`
   // that it does not know; the entries it has keep their indices.
   Palette extended(const Pixels& p, const std::vector<std::pair<int, int>>& rows) const;
@@ -69,6 +75,7 @@ class Palette {
   std::uint8_t nearest(std::uint32_t rgb) const;
 
   std::vector<std::uint32_t> colours_;  // 0xRRGGBB
+  std::vector<int> r_, g_, b_;          // colours_' channels, for nearest()
   ColourTable known_;                   // every colour seen when made -> its entry
 };
 

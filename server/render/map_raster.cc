@@ -259,7 +259,7 @@ Result<std::string> encode_png(const Pixels& p, int rows, bool palette, int leve
   std::optional<Palette> colours;
   if (palette && !e.alpha && rows > 0) {
     colours = Palette::of(p, 0, rows, Palette::kMost);
-    e.palette = &*colours;
+    if (colours) e.palette = &*colours;
   }
   std::vector<Band> bands;
   std::vector<const Band*> order;

@@ -86,7 +86,8 @@ Result<Band> deflate_band(const Pixels& p, int b, int rows, Encoding e, int leve
 Result<std::string> assemble_png(int width, int rows, Encoding e,
                                  const std::vector<const Band*>& bands);
 // The PNG of the first `rows` rows of `p`: RGBA when a pixel is not opaque; else with a palette
-// (Palette::of, kMost colours) when `palette`, RGB when not.
+// (Palette::of, kMost colours) when `palette` and the image has at most Palette::kMostDistinct
+// colours, RGB when not.
 Result<std::string> encode_png(const Pixels& p, int rows, bool palette, int level = kPngZlibLevel);
 
 }  // namespace adj::render::raster

@@ -78,9 +78,11 @@ Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
   raster::Pixels plain = r.under;
   raster::stack(plain, r.over, 0, r.plain_rows);
   if (limits.palette && !r.encoding.alpha) {  // room left for the colours of players' arrows
-    r.palette = std::make_shared<const raster::Palette>(raster::Palette::of(
-        plain, 0, r.plain_rows, raster::Palette::kMost - raster::Palette::kForArrows));
-    r.encoding.palette = r.palette.get();
+    if (auto colours = raster::Palette::of(plain, 0, r.plain_rows,
+                                           raster::Palette::kMost - raster::Palette::kForArrows)) {
+      r.palette = std::make_shared<const raster::Palette>(std::move(*colours));
+      r.encoding.palette = r.palette.get();
+    }
   }
   for (int b = 0; b < band_count(r.plain_rows); ++b) {
     ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.encoding));

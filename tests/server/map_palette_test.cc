@@ -50,7 +50,7 @@ Pixels map_like() {
 
 TEST(MapPalette, TakesTheMostUsedColoursAndARareDistinctOneBeforeABlend) {
   const Pixels p = map_like();
-  const Palette three = Palette::of(p, 0, 100, 3);
+  const Palette three = *Palette::of(p, 0, 100, 3);
   ASSERT_EQ(three.size(), 3u);
   EXPECT_EQ(entry(three, 0), kGreen);  // 5,000 pixels
   EXPECT_EQ(entry(three, 1), kWhite);  // 4,797
@@ -60,7 +60,7 @@ TEST(MapPalette, TakesTheMostUsedColoursAndARareDistinctOneBeforeABlend) {
   EXPECT_EQ(index(0xff000000u | kBlue), 2);
   EXPECT_EQ(index(0xff000000u | 0xfefefe), 1) << "a colour it never saw: the nearest";
   // With room, the blend gets its own entry too.
-  const Palette four = Palette::of(p, 0, 100, 4);
+  const Palette four = *Palette::of(p, 0, 100, 4);
   ASSERT_EQ(four.size(), 4u);
   EXPECT_EQ(entry(four, 3), kNearGreen);
   EXPECT_EQ(Indexer(four)(0xff000000u | kNearGreen), 3);
@@ -68,7 +68,7 @@ TEST(MapPalette, TakesTheMostUsedColoursAndARareDistinctOneBeforeABlend) {
 
 TEST(MapPalette, RowsOutsideTheRangeAreNotCounted) {
   const Pixels p = map_like();
-  const Palette top = Palette::of(p, 0, 20, Palette::kMost);
+  const Palette top = *Palette::of(p, 0, 20, Palette::kMost);
   ASSERT_EQ(top.size(), 2u);  // white and blue: the green rows are below
   EXPECT_EQ(entry(top, 0), kWhite);
   EXPECT_EQ(entry(top, 1), kBlue);
@@ -76,7 +76,7 @@ TEST(MapPalette, RowsOutsideTheRangeAreNotCounted) {
 
 TEST(MapPalette, ExtendedKeepsEveryEntryAndAddsTheNewColoursAfter) {
   Pixels p = map_like();
-  const Palette plain = Palette::of(p, 0, 100, 3);
+  const Palette plain = *Palette::of(p, 0, 100, 3);
   for (int x = 10; x < 60; ++x) set(p, x, 20, kRed);  // an arrow in rows [20, 21)
   const Palette more = plain.extended(p, {{20, 21}, {60, 61}});
   ASSERT_EQ(more.size(), 4u);
@@ -84,6 +84,22 @@ TEST(MapPalette, ExtendedKeepsEveryEntryAndAddsTheNewColoursAfter) {
   EXPECT_EQ(entry(more, 3), kRed);
   EXPECT_EQ(Indexer(more)(0xff000000u | kRed), 3);
   EXPECT_EQ(plain.extended(p, {{60, 61}}).size(), 3u) << "nothing new in those rows";
+}
+
+// An image of more distinct colours than a map has gets no palette: it is written in true
+// colour, every pixel exact, without counting or matching them all.
+TEST(MapPalette, AnImageOfTooManyColoursIsWrittenInTrueColour) {
+  Pixels p = image(512, 512);  // 262,144 distinct colours
+  for (int y = 0; y < 512; ++y)
+    for (int x = 0; x < 512; ++x) set(p, x, y, static_cast<std::uint32_t>(y * 512 + x));
+  EXPECT_FALSE(Palette::of(p, 0, 512, Palette::kMost).has_value());
+  EXPECT_TRUE(Palette::of(p, 0, 200, Palette::kMost).has_value()) << "102,400 colours";
+  auto png = encode_png(p, 512, true);
+  ASSERT_TRUE(png.ok());
+  EXPECT_EQ(png->find("PLTE"), std::string::npos);
+  const test_png::Decoded d = test_png::decode(*png);
+  ASSERT_EQ(d.px.size(), 512u * 512u);
+  EXPECT_EQ(d.at(511, 511), 0xff000000u | (511u * 512u + 511u));
 }
 
 TEST(MapPalette, AnImageOfFewColoursIsWrittenExactly) {
