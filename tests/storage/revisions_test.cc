@@ -217,7 +217,11 @@ TEST_P(StoreRevisionsTest, EveryTableWithAGameIdHasItsThreeTriggers) {
           "tgrelid = to_regclass($2)",
           {"rev_" + t + "_" + ev, t});
       ASSERT_TRUE(n.ok()) << n.status().to_string();
-      EXPECT_EQ(n->int64(0, 0), 1) << "table " << t << " has no " << ev << " trigger";
+      // Since 0027 battles and reports have no insert trigger: only a turn's commit writes
+      // them, beside the turn's row, whose trigger bumps the game (the commit test below).
+      const bool none = (t == "battles" || t == "reports") && std::string(ev) == "insert";
+      EXPECT_EQ(n->int64(0, 0), none ? 0 : 1)
+          << "table " << t << (none ? " has an " : " has no ") << ev << " trigger";
     }
 }
 
