@@ -9,5 +9,5 @@
 -- triggers stay (a rollback deletes the rows through `turns`, whose trigger bumps the game too).
 -- `adjutant copy` writes revisions last from the source, so it does not need them either.
 -- Nothing for SQLite, whose row triggers a commit already skips (0016_bulk_revisions).
-DROP TRIGGER rev_battles_insert ON battles;
-DROP TRIGGER rev_reports_insert ON reports;
+DROP TRIGGER IF EXISTS rev_battles_insert ON battles;
+DROP TRIGGER IF EXISTS rev_reports_insert ON reports;
