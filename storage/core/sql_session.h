@@ -169,6 +169,13 @@ class Session {
   Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params) {
     return run(sql, std::span<const Param>(params.begin(), params.size()));
   }
+  // As run(), for its Status only (a write, or a SELECT that locks rows).
+  Status write(std::string_view sql, std::span<const Param> params) {
+    return run(sql, params).status();
+  }
+  Status write(std::string_view sql, std::initializer_list<Param> params) {
+    return run(sql, params).status();
+  }
 
   // Runs one or more ';'-separated statements without parameters (a migration), discarding rows.
   virtual Status exec(std::string_view script) = 0;

@@ -102,10 +102,9 @@ Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
 Status SqlStore::append_host_audit(const AuditEntry& e) {
   ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
-  return session()
-      .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
-           {std::int64_t{e.at}, e.actor, e.action, e.game, detail})
-      .status();
+  return session().write(
+      "INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
+      {std::int64_t{e.at}, e.actor, e.action, e.game, detail});
 }
 
 Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
@@ -138,7 +137,7 @@ Status SqlStore::record_failed_attempt(const std::string& game, const std::strin
 
 Status SqlStore::reset_attempts(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  return session().run("DELETE FROM run_attempts WHERE game_id = ?", {game}).status();
+  return session().write("DELETE FROM run_attempts WHERE game_id = ?", {game});
 }
 
 Result<UnixTime> SqlStore::last_tick() {
@@ -148,12 +147,10 @@ Result<UnixTime> SqlStore::last_tick() {
 }
 
 Status SqlStore::set_last_tick(UnixTime t) {
-  return session()
-      .run(
-          "INSERT INTO daemon_state(id, last_tick) VALUES (1, CAST(? AS BIGINT)) "
-          "ON CONFLICT (id) DO UPDATE SET last_tick = excluded.last_tick",
-          {std::int64_t{t}})
-      .status();
+  return session().write(
+      "INSERT INTO daemon_state(id, last_tick) VALUES (1, CAST(? AS BIGINT)) "
+      "ON CONFLICT (id) DO UPDATE SET last_tick = excluded.last_tick",
+      {std::int64_t{t}});
 }
 
 Status SqlStore::set_game_status(const std::string& game, const std::string& status) {

@@ -104,9 +104,8 @@ Status SqlStore::add_session_token(const std::string& game, const std::string& p
 }
 
 Status SqlStore::revoke_tokens(const std::string& game, const std::string& player) {
-  return session()
-      .run("DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2", {game, player})
-      .status();
+  return session().write("DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2",
+                         {game, player});
 }
 
 Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
@@ -129,26 +128,22 @@ Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {
 }
 
 Status SqlStore::touch_session(const std::string& token_hash, UnixTime now) {
-  return session()
-      .run(
-          "INSERT INTO session_activity AS a (token_hash, last_used_at) "
-          "SELECT token_hash, CAST(?2 AS BIGINT) FROM player_token_hashes "
-          "WHERE token_hash = ?1 AND kind = 'session' "
-          "ON CONFLICT (token_hash) DO UPDATE SET "
-          "last_used_at = CASE WHEN excluded.last_used_at > a.last_used_at THEN "
-          "excluded.last_used_at ELSE a.last_used_at END",
-          {token_hash, std::int64_t{now}})
-      .status();
+  return session().write(
+      "INSERT INTO session_activity AS a (token_hash, last_used_at) "
+      "SELECT token_hash, CAST(?2 AS BIGINT) FROM player_token_hashes "
+      "WHERE token_hash = ?1 AND kind = 'session' "
+      "ON CONFLICT (token_hash) DO UPDATE SET "
+      "last_used_at = CASE WHEN excluded.last_used_at > a.last_used_at THEN "
+      "excluded.last_used_at ELSE a.last_used_at END",
+      {token_hash, std::int64_t{now}});
 }
 
 Status SqlStore::revoke_sessions(const std::string& game, const std::string& player,
                                  const std::string& keep_hash) {
-  return session()
-      .run(
-          "DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2 "
-          "AND kind = 'session' AND token_hash <> ?3",
-          {game, player, keep_hash})
-      .status();
+  return session().write(
+      "DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2 "
+      "AND kind = 'session' AND token_hash <> ?3",
+      {game, player, keep_hash});
 }
 
 }  // namespace adj

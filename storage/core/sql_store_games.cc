@@ -61,9 +61,8 @@ Status SqlStore::create_game(const GameState& initial, const Json& scenario, Uni
     return game.status();
   }
   if (!game.ok()) return game.status();
-  ADJ_RETURN_IF_ERROR(s.run("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
-                            {id, initial.turn, state_text})
-                          .status());
+  ADJ_RETURN_IF_ERROR(s.write("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
+                              {id, initial.turn, state_text}));
   ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }
@@ -93,16 +92,15 @@ Status SqlStore::replace_opening(const GameState& initial, const Json& scenario)
   }
   if (!keep.empty())
     for (const char* table : {"player_secrets", "player_token_hashes", "contacts"})
-      ADJ_RETURN_IF_ERROR(s.run(std::string("DELETE FROM ") + table +
-                                    " WHERE game_id = ? AND player NOT IN (" + keep + ")",
-                                params)
-                              .status());
-  ADJ_RETURN_IF_ERROR(s.run("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
-                            {initial.name, initial.engine.name, scenario_text, id})
-                          .status());
-  ADJ_RETURN_IF_ERROR(s.run("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
-                            {state_text, id, initial.turn})
-                          .status());
+      ADJ_RETURN_IF_ERROR(s.write(std::string("DELETE FROM ") + table +
+                                      " WHERE game_id = ? AND player NOT IN (" + keep + ")",
+                                  params));
+  ADJ_RETURN_IF_ERROR(
+      s.write("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
+              {initial.name, initial.engine.name, scenario_text, id}));
+  ADJ_RETURN_IF_ERROR(
+      s.write("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
+              {state_text, id, initial.turn}));
   ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }

@@ -110,9 +110,9 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
                     {std::int64_t{host.at}, host.actor, host.action, game, detail}));
     out.host_audit_id = id.int64(0, 0);
     ADJ_RETURN_IF_ERROR(
-        s.run("DELETE FROM outbox WHERE game_id = ? AND state = 'pending'", {game}).status());
+        s.write("DELETE FROM outbox WHERE game_id = ? AND state = 'pending'", {game}));
     // Every other row of the game goes with it (ON DELETE CASCADE, in both schemas).
-    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM games WHERE id = ?", {game}).status());
+    ADJ_RETURN_IF_ERROR(s.write("DELETE FROM games WHERE id = ?", {game}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return out;
   });

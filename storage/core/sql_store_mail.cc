@@ -137,12 +137,10 @@ Result<std::vector<OutboxMessage>> SqlStore::claim(UnixTime now, int limit,
       }
     }
     if (!m.part_key.empty() && (m.part_key != key || !put_in_mail_part(m.raw, key, body))) {
-      ADJ_RETURN_IF_ERROR(
-          session()
-              .run("UPDATE outbox SET state = 'failed', lease_until = NULL, last_error = ? "
-                   "WHERE id = ?",
-                   {"its stored part " + m.part_key + " is missing or has no place in it", m.id})
-              .status());
+      ADJ_RETURN_IF_ERROR(session().write(
+          "UPDATE outbox SET state = 'failed', lease_until = NULL, last_error = ? "
+          "WHERE id = ?",
+          {"its stored part " + m.part_key + " is missing or has no place in it", m.id}));
       continue;
     }
     out.push_back(std::move(m));
@@ -295,7 +293,7 @@ Status SqlStore::set_inbox_state(std::int64_t id, const std::string& state,
                         {state, session().outside_text(outcome), id}));
   if (n == 0) return Status::NotFound(inbox_not_found(id));
   if (state != "new")
-    ADJ_RETURN_IF_ERROR(session().run("DELETE FROM inbox_lease WHERE inbox_id = ?", {id}).status());
+    ADJ_RETURN_IF_ERROR(session().write("DELETE FROM inbox_lease WHERE inbox_id = ?", {id}));
   return tx.commit();
 }
 
@@ -316,13 +314,12 @@ Result<bool> SqlStore::lease_inbox(std::int64_t id, const std::string& holder, U
     if (!lease.empty() && lease.text(0, 0) != holder && lease.int64(0, 1) > now) return false;
     // A try starts unless `holder` renews its own lease.
     if (lease.empty() || lease.text(0, 0) != holder)
-      ADJ_RETURN_IF_ERROR(
-          s.run("UPDATE inbox SET attempts = attempts + 1 WHERE id = ?", {id}).status());
-    ADJ_RETURN_IF_ERROR(s.run("INSERT INTO inbox_lease(inbox_id, holder, until) "
-                              "VALUES (?, ?, ?) ON CONFLICT (inbox_id) DO UPDATE SET "
-                              "holder = excluded.holder, until = excluded.until",
-                              {id, holder, std::int64_t{now + seconds}})
-                            .status());
+      ADJ_RETURN_IF_ERROR(s.write("UPDATE inbox SET attempts = attempts + 1 WHERE id = ?", {id}));
+    ADJ_RETURN_IF_ERROR(
+        s.write("INSERT INTO inbox_lease(inbox_id, holder, until) "
+                "VALUES (?, ?, ?) ON CONFLICT (inbox_id) DO UPDATE SET "
+                "holder = excluded.holder, until = excluded.until",
+                {id, holder, std::int64_t{now + seconds}}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
   });
@@ -337,9 +334,7 @@ Result<std::vector<InboxLease>> SqlStore::inbox_leases() {
 }
 
 Status SqlStore::release_inbox(std::int64_t id, const std::string& holder) {
-  return session()
-      .run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder})
-      .status();
+  return session().write("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder});
 }
 
 Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
@@ -347,11 +342,10 @@ Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
   ADJ_TRY(const std::int64_t held,
           session().run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder}));
   if (held > 0)
-    ADJ_RETURN_IF_ERROR(session()
-                            .run("UPDATE inbox SET attempts = CASE WHEN attempts > 0 THEN "
-                                 "attempts - 1 ELSE 0 END WHERE id = ?",
-                                 {id})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("UPDATE inbox SET attempts = CASE WHEN attempts > 0 THEN "
+                        "attempts - 1 ELSE 0 END WHERE id = ?",
+                        {id}));
   return tx.commit();
 }
 
@@ -359,12 +353,10 @@ Status SqlStore::put_mail_part(const std::string& key, const std::string& body, 
   if (!valid_part_key(key))
     return Status::InvalidArgument("put_mail_part: a part key is 1 to 64 letters and digits");
   sql::Session& s = session();
-  return s
-      .run(
-          "INSERT INTO mail_parts(id, body, created_at) VALUES (?, ?, ?) "
-          "ON CONFLICT (id) DO NOTHING",
-          {key, s.outside_text(body), std::int64_t{now}})
-      .status();
+  return s.write(
+      "INSERT INTO mail_parts(id, body, created_at) VALUES (?, ?, ?) "
+      "ON CONFLICT (id) DO NOTHING",
+      {key, s.outside_text(body), std::int64_t{now}});
 }
 
 Result<std::string> SqlStore::mail_part(const std::string& key) {
@@ -403,12 +395,11 @@ Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
 Result<int> SqlStore::prune_mail_parts(UnixTime before) {
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   // The placeholder, mail_part_placeholder(part_key), taken out.
-  ADJ_RETURN_IF_ERROR(session()
-                          .run("UPDATE outbox SET raw = replace(raw, ?1 || part_key || ?2, ''), "
-                               "part_key = NULL WHERE part_key IS NOT NULL AND state IN ('sent', "
-                               "'failed') AND created_at < ?3",
-                               {kMailPartBefore, kMailPartAfter, std::int64_t{before}})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      session().write("UPDATE outbox SET raw = replace(raw, ?1 || part_key || ?2, ''), "
+                      "part_key = NULL WHERE part_key IS NOT NULL AND state IN ('sent', "
+                      "'failed') AND created_at < ?3",
+                      {kMailPartBefore, kMailPartAfter, std::int64_t{before}}));
   ADJ_TRY(const std::int64_t n,
           session().run("DELETE FROM mail_parts WHERE created_at < ? AND NOT EXISTS (SELECT 1 "
                         "FROM outbox WHERE outbox.part_key = mail_parts.id)",
@@ -457,8 +448,7 @@ Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {
     raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
           "[The body of this message held a credential and was removed once it was "
           "delivered.]\r\n";
-    ADJ_RETURN_IF_ERROR(
-        session().run("UPDATE outbox SET raw = ? WHERE id = ?", {raw, id}).status());
+    ADJ_RETURN_IF_ERROR(session().write("UPDATE outbox SET raw = ? WHERE id = ?", {raw, id}));
   }
   return tx.commit();
 }

@@ -55,11 +55,10 @@ Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
           "few minutes: it will then be checked against the next turn");
   }
   if (record.accepted)
-    ADJ_RETURN_IF_ERROR(session()
-                            .run("UPDATE submissions SET current = 0 WHERE game_id = ? "
-                                 "AND turn = ? AND player = ? AND current = 1",
-                                 {record.game, record.turn, record.player})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("UPDATE submissions SET current = 0 WHERE game_id = ? "
+                        "AND turn = ? AND player = ? AND current = 1",
+                        {record.game, record.turn, record.player}));
   ADJ_TRY(const sql::Rows insert,
           session().query("INSERT INTO submissions(game_id, player, turn, source, received_at, "
                           "raw_text, ack_json, accepted, current) "

@@ -149,7 +149,7 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
        {"open_states", "open_state_players", "open_state_areas", "open_state_edges"}) {
     if (same_edges && std::string_view(table) == "open_state_edges") break;
     ADJ_RETURN_IF_ERROR(
-        session().run("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}).status());
+        session().write("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}));
   }
   // A state with two players or two areas of one code is left unindexed (read whole).
   {
@@ -182,10 +182,8 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
     ADJ_RETURN_IF_ERROR(ed->finish());
   }
   ADJ_TRY(std::string head, json_to_text(head_json(state), where));
-  return session()
-      .run("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)",
-           {game, state.turn, head})
-      .status();
+  return session().write("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)",
+                         {game, state.turn, head});
 }
 
 Result<sql::Rows> SqlStore::indexed_head(const std::string& game, std::optional<int> turn) {

@@ -186,31 +186,29 @@ Status SqlTurnWriter::finish_commit(const TurnCommit& rest) {
 }
 
 Status SqlTurnWriter::write_turn_record(const TurnCommit& rest, std::string_view summary) {
-  ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
-                             "VALUES (?, ?, ?, ?, ?)",
-                             {game_, turn_, seed_to_text(rest.seed), sql::Param::ref(summary),
-                              std::int64_t{rest.ran_at}})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      s_.write("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+               "VALUES (?, ?, ?, ?, ?)",
+               {game_, turn_, seed_to_text(rest.seed), sql::Param::ref(summary),
+                std::int64_t{rest.ran_at}}));
   if (const std::optional<std::string> listed = without_orders_text(rest))
-    ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turn_attendance(game_id, turn, ran_at, "
-                               "without_orders) VALUES (?, ?, ?, ?)",
-                               {game_, turn_, std::int64_t{rest.ran_at}, *listed})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s_.write("INSERT INTO turn_attendance(game_id, turn, ran_at, "
+                 "without_orders) VALUES (?, ?, ?, ?)",
+                 {game_, turn_, std::int64_t{rest.ran_at}, *listed}));
   return Status::Ok();
 }
 
 Status SqlTurnWriter::write_open_turn(const TurnCommit& rest, std::string_view state) {
-  ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
-                             {game_, turn_ + 1, sql::Param::ref(state)})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      s_.write("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
+               {game_, turn_ + 1, sql::Param::ref(state)}));
   ADJ_RETURN_IF_ERROR(store_.index_open_state(game_, rest.next_state, state));
   // A summary with "ending" (the turn ended the game, server/app/ending.h) finishes the game.
-  return s_
-      .run(
-          "UPDATE games SET open_turn = ?1, resolving_turn = NULL, resolving_since = NULL, "
-          "status = CASE WHEN ?3 = 1 THEN 'finished' ELSE status END WHERE id = ?2",
-          {turn_ + 1, game_, sql::flag(rest.summary.contains("ending"))})
-      .status();
+  return s_.write(
+      "UPDATE games SET open_turn = ?1, resolving_turn = NULL, resolving_since = NULL, "
+      "status = CASE WHEN ?3 = 1 THEN 'finished' ELSE status END WHERE id = ?2",
+      {turn_ + 1, game_, sql::flag(rest.summary.contains("ending"))});
 }
 
 Result<std::unique_ptr<TurnWriter>> SqlStore::begin_commit(const std::string& game, int turn,

@@ -31,17 +31,16 @@ Status renumber_legacy(sql::Session& s, const std::vector<Migration>& migrations
                                         ", which this binary's list does not have in that order");
     newest = m->version;
     ADJ_RETURN_IF_ERROR(
-        s.run("UPDATE schema_migrations SET version = ?, name = ? WHERE version = ?",
-              {m->version, m->name, -(i + 1)})
-            .status());
+        s.write("UPDATE schema_migrations SET version = ?, name = ? WHERE version = ?",
+                {m->version, m->name, -(i + 1)}));
   }
   for (const auto& m : migrations) {
     if (m.version >= newest) break;
-    ADJ_RETURN_IF_ERROR(s.run("INSERT INTO schema_migrations(version, name, applied_at) VALUES "
-                              "(?, ?, CAST(extract(epoch FROM now()) AS BIGINT)) "
-                              "ON CONFLICT (version) DO NOTHING",
-                              {m.version, m.name})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s.write("INSERT INTO schema_migrations(version, name, applied_at) VALUES "
+                "(?, ?, CAST(extract(epoch FROM now()) AS BIGINT)) "
+                "ON CONFLICT (version) DO NOTHING",
+                {m.version, m.name}));
   }
   return tx.commit();
 }

@@ -79,17 +79,15 @@ Status triggers_off(sqlite::Database& db, bool on) {
 // transaction) the per-row revision triggers of `game`'s battles and reports are skipped;
 // unmark_bulk bumps the game's revision once for all of them.
 Status mark_bulk(sql::Session& s, const std::string& game) {
-  return s.run("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)", {game}).status();
+  return s.write("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)", {game});
 }
 
 Status unmark_bulk(sql::Session& s, const std::string& game) {
-  ADJ_RETURN_IF_ERROR(s.run("DELETE FROM revision_bulk WHERE scope = ?", {game}).status());
-  return s
-      .run(
-          "INSERT INTO revisions(scope, rev) VALUES (?, 1) "
-          "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1",
-          {game})
-      .status();
+  ADJ_RETURN_IF_ERROR(s.write("DELETE FROM revision_bulk WHERE scope = ?", {game}));
+  return s.write(
+      "INSERT INTO revisions(scope, rev) VALUES (?, 1) "
+      "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1",
+      {game});
 }
 
 // SqliteStore::begin_turn_rows: foreign keys deferred to the commit (the rows come before their
