@@ -173,14 +173,12 @@ void set_default_durability(Durability d) {
 }
 
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
-  auto target = parse_database(db);
-  if (!target.ok()) return target.status();
-  if (target->backend != DatabaseBackend::kSqlite)
+  ADJ_TRY(const DatabaseTarget target, parse_database(db));
+  if (target.backend != DatabaseBackend::kSqlite)
     return Status::FailedPrecondition("backup copies SQLite files; for PostgreSQL (" +
                                       describe_database(db) + ") use pg_dump");
-  auto info = sqlite::backup_database(target->location, to);
-  if (!info.ok()) return info.status();
-  return DatabaseBackup{info->pages, info->bytes, info->schema_version};
+  ADJ_TRY(const auto info, sqlite::backup_database(target.location, to));
+  return DatabaseBackup{info.pages, info.bytes, info.schema_version};
 }
 
 }  // namespace adj

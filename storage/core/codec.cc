@@ -40,9 +40,8 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
   if (std::optional<GameState> direct = read_state_direct(text)) {
     state = std::move(*direct);
   } else {
-    auto j = json_from_text(text, what);
-    if (!j.ok()) return j.status();
-    state = state_from_json(*j);
+    ADJ_TRY(const Json j, json_from_text(text, what));
+    state = state_from_json(j);
     if (!state.ok()) return Status::Corruption(what + ": " + state.status().message());
   }
   if (state->game_id != game || state->turn != turn)

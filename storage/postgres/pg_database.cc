@@ -222,9 +222,8 @@ Result<pg_conn*> connect(const std::string& conninfo) {
 }  // namespace
 
 Result<Connection> Connection::open(const std::string& conninfo) {
-  auto c = connect(conninfo);
-  if (!c.ok()) return c.status();
-  return Connection(*c, conninfo);
+  ADJ_TRY(pg_conn * c, connect(conninfo));
+  return Connection(c, conninfo);
 }
 
 Connection::Connection(pg_conn* c, std::string conninfo)
@@ -276,10 +275,9 @@ Status Connection::ready_for(std::string_view sql) {
     return Status::IOError(
         "postgresql: the connection was lost inside a transaction (SQLSTATE 08006)");
   }
-  auto c = connect(conninfo_);
-  if (!c.ok()) return c.status();
+  ADJ_TRY(pg_conn * c, connect(conninfo_));
   close();
-  conn_ = *c;
+  conn_ = c;
   prepared_ = std::make_unique<Prepared>();
   return Status::Ok();
 }

@@ -59,8 +59,7 @@ Result<int> schema_version(Connection& c) {
 Result<int> migrate(Connection& c, const std::vector<Migration>& migrations) {
   ADJ_RETURN_IF_ERROR(check_sequence(migrations));
   // One session lock for the whole run: a second daemon waits here until the first is done.
-  auto lock = c.query("SELECT pg_advisory_lock($1)", {kMigrationLockKey});
-  if (!lock.ok()) return lock.status();
+  ADJ_RETURN_IF_ERROR(c.query("SELECT pg_advisory_lock($1)", {kMigrationLockKey}).status());
   PgSession s(c);
   auto out = adj::migrate(s, migrations, [&] { return renumber_legacy(s, migrations); });
   auto unlock = c.query("SELECT pg_advisory_unlock($1)", {kMigrationLockKey});

@@ -8,8 +8,7 @@ namespace adj {
 Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& conninfo) {
   ADJ_TRY(auto conn, pg::Connection::open(conninfo));
   ADJ_TRY(auto migrations, pg::bundled_migrations());
-  auto version = pg::migrate(conn, migrations);
-  if (!version.ok()) return version.status();
+  ADJ_RETURN_IF_ERROR(pg::migrate(conn, migrations).status());
   return std::unique_ptr<PgStore>(new PgStore(std::move(conn)));
 }
 

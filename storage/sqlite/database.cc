@@ -110,21 +110,20 @@ Result<Database> Database::open(const std::string& path) {
   // against 602 MB) and its commit took 2.5-3.5 s instead of 3.4-4.3 s, run back to back.
   ADJ_RETURN_IF_ERROR(db.exec("PRAGMA page_size=16384"));
   // journal_mode answers with the mode it ended in; anything but WAL on a file is an error.
-  auto mode = db.prepare("PRAGMA journal_mode=WAL");
-  if (!mode.ok()) return mode.status();
-  auto row = mode->step();
+  ADJ_TRY(Statement mode, db.prepare("PRAGMA journal_mode=WAL"));
+  auto row = mode.step();
   // Switching a new file to WAL while another process does the same can answer SQLITE_BUSY
   // without waiting; it is tried again within the busy timeout.
   for (int waited = 0; !row.ok() && (sqlite3_extended_errcode(raw) & 0xff) == SQLITE_BUSY &&
                        waited < kBusyTimeoutMs;
        waited += 20) {
-    mode->reset();
+    mode.reset();
     sqlite3_sleep(20);
-    row = mode->step();
+    row = mode.step();
   }
   if (!row.ok()) return row.status();
-  const std::string got = *row ? mode->column_text(0) : "";
-  mode->reset();
+  const std::string got = *row ? mode.column_text(0) : "";
+  mode.reset();
   if (got != "wal" && got != "memory")
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
                            ")");
@@ -255,9 +254,8 @@ Result<bool> Statement::step() {
 
 Status Statement::run() {
   for (;;) {
-    auto row = step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::Ok();
+    ADJ_TRY(const bool row, step());
+    if (!row) return Status::Ok();
   }
 }
 
