@@ -28,7 +28,8 @@ class CopyIn final : public sql::BulkInsert {
     for (const sql::Param& p : row) {
       switch (p.kind()) {
         case sql::Param::Kind::kNull:
-          null_field();
+          separate();
+          buf_ += "\\N";
           break;
         case sql::Param::Kind::kInt:
         case sql::Param::Kind::kReal:
@@ -75,41 +76,24 @@ class CopyIn final : public sql::BulkInsert {
     started_ = s.ok();
     return s;
   }
-  void field(std::string_view v) {
+  void separate() {
     if (!at_row_start_) buf_ += '\t';
     at_row_start_ = false;
+  }
+  void field(std::string_view v) {
+    separate();
     // Runs without a special byte are appended whole (a JSON text has a backslash every few
     // dozen bytes and no raw control character).
     std::size_t run = 0;
     for (std::size_t i = 0; i < v.size(); ++i) {
-      char escaped;
-      switch (v[i]) {
-        case '\\':
-          escaped = '\\';
-          break;
-        case '\n':
-          escaped = 'n';
-          break;
-        case '\r':
-          escaped = 'r';
-          break;
-        case '\t':
-          escaped = 't';
-          break;
-        default:
-          continue;
-      }
+      const char c = v[i];
+      if (c != '\\' && c != '\n' && c != '\r' && c != '\t') continue;
       buf_.append(v.data() + run, i - run);
       buf_ += '\\';
-      buf_ += escaped;
+      buf_ += c == '\n' ? 'n' : c == '\r' ? 'r' : c == '\t' ? 't' : '\\';
       run = i + 1;
     }
     buf_.append(v.data() + run, v.size() - run);
-  }
-  void null_field() {
-    if (!at_row_start_) buf_ += '\t';
-    at_row_start_ = false;
-    buf_ += "\\N";
   }
   // Sends a full chunk when started; keeps the rows until finish() when not.
   Status end_row() {
