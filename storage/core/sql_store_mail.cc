@@ -34,10 +34,8 @@ constexpr const char* kInboxSelectNoRaw =
 
 Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   InboxMessage m;
-  m.id = r.int64(row, 0);
-  m.message_id = r.text(row, 1);
-  m.channel = r.text(row, 2);
-  m.envelope_from = r.text(row, 3);
+  r.read(row, m.id, m.message_id, m.channel, m.envelope_from, sql::Skip{}, sql::Skip{},
+         m.received_at, m.state, m.outcome, m.attempts, m.raw_bytes, m.peer, m.pruned_at);
   const std::string envelope = "envelope of inbox message " + std::to_string(m.id);
   ADJ_TRY(Json to, json_from_text(r.text(row, 4), envelope));
   if (!to.is_array()) return Status::Corruption(envelope + " is not a list");
@@ -47,30 +45,13 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   }
   const std::vector<std::uint8_t> raw = r.bytes(row, 5);
   m.raw.assign(raw.begin(), raw.end());
-  m.received_at = r.int64(row, 6);
-  m.state = r.text(row, 7);
-  m.outcome = r.text(row, 8);
-  m.attempts = r.int32(row, 9);
-  m.raw_bytes = r.int64(row, 10);
-  m.peer = r.text(row, 11);
-  if (!r.is_null(row, 12)) m.pruned_at = r.int64(row, 12);
   return m;
 }
 
 OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   OutboxMessage m;
-  m.id = r.int64(row, 0);
-  m.kind = r.text(row, 1);
-  m.game = r.text(row, 2);
-  m.to = r.text(row, 3);
-  m.raw = r.text(row, 4);
-  m.dedupe_key = r.text(row, 5);
-  m.state = r.text(row, 6);
-  m.attempts = r.int32(row, 7);
-  m.next_attempt_at = r.int64(row, 8);
-  m.last_error = r.text(row, 9);
-  m.created_at = r.int64(row, 10);
-  if (!r.is_null(row, 11)) m.part_key = r.text(row, 11);
+  r.read(row, m.id, m.kind, m.game, m.to, m.raw, m.dedupe_key, m.state, m.attempts,
+         m.next_attempt_at, m.last_error, m.created_at, m.part_key);  // part_key NULL: ""
   return m;
 }
 

@@ -170,17 +170,14 @@ Status SqlTurnWriter::finish_commit(const TurnCommit& rest) {
   for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
   for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
   done_ = true;  // whatever follows: a writer finishes once
-  if (auto s = end_rows(); !s.ok()) return failed(s);
-  if (auto s =
-          write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
-      !s.ok())
-    return failed(s);
-  if (auto s = rows_scope_->rows_done(); !s.ok()) return failed(s);
-  if (auto s =
-          write_open_turn(rest, rest.next_state_text.empty() ? state_dump : rest.next_state_text);
-      !s.ok())
-    return failed(s);
-  if (auto s = tx_->commit(); !s.ok()) return failed(s);
+  Status s = end_rows();
+  if (s.ok())
+    s = write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
+  if (s.ok()) s = rows_scope_->rows_done();
+  if (s.ok())
+    s = write_open_turn(rest, rest.next_state_text.empty() ? state_dump : rest.next_state_text);
+  if (s.ok()) s = tx_->commit();
+  if (!s.ok()) return failed(s);
   rows_scope_.reset();
   return Status::Ok();
 }

@@ -375,28 +375,26 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
   }
 }
 
-Status Connection::exec(std::string_view sql) {
-  if (auto s = ready_for(sql); !s.ok()) return s;
-  const std::string text(sql);
-  auto sent = round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql);
-  if (!sent.ok()) {
-    note_state();
-    return sent.status();
-  }
-  pg_result* r = *sent;
-  const auto st = PQresultStatus(r);
-  Status out = Status::Ok();
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
-    out = result_status(handle(), r, sql);
-  } else if (sql == "COMMIT" && std::strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
-    // COMMIT of a failed transaction answers ROLLBACK without an error.
-    out = Status::IOError(
-        "postgresql: the transaction had failed and was rolled back "
-        "(SQLSTATE 25P02) in: COMMIT");
-  }
-  PQclear(r);
+Result<Rows> Connection::answer(Result<pg_result*> sent, std::string_view sql) {
   note_state();
-  return out;
+  if (!sent.ok()) return sent.status();
+  Rows r(*sent);
+  const auto st = PQresultStatus(*sent);
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY)
+    return result_status(handle(), *sent, sql);
+  return r;
+}
+
+Status Connection::exec(std::string_view sql) {
+  ADJ_RETURN_IF_ERROR(ready_for(sql));
+  const std::string text(sql);
+  ADJ_TRY(const Rows r,
+          answer(round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql), sql));
+  // COMMIT of a failed transaction answers ROLLBACK without an error.
+  if (sql == "COMMIT" && std::strcmp(PQcmdStatus(r.r_.get()), "ROLLBACK") == 0)
+    return Status::IOError(
+        "postgresql: the transaction had failed and was rolled back (SQLSTATE 25P02) in: COMMIT");
+  return Status::Ok();
 }
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
@@ -419,47 +417,27 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     lengths[i] = static_cast<int>(v.size());
     formats[i] = binary ? 1 : 0;
   }
-  if (auto s = ready_for(sql); !s.ok()) return s;
+  ADJ_RETURN_IF_ERROR(ready_for(sql));
   std::string key(sql);
   auto it = prepared_->names.find(key);
   if (it == prepared_->names.end()) {
     const std::string name = "adj_" + std::to_string(prepared_->next++);
-    auto sent = round_trip(
-        [&](pg_conn* c) { return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr); }, sql);
-    if (!sent.ok()) {
-      note_state();
-      return sent.status();
-    }
-    pg_result* r = *sent;
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-      Status s = result_status(handle(), r, sql);
-      PQclear(r);
-      note_state();
-      return s;
-    }
-    PQclear(r);
+    const auto prepare = [&](pg_conn* c) {
+      return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr);
+    };
+    ADJ_RETURN_IF_ERROR(answer(round_trip(prepare, sql), sql).status());
     it = prepared_->names.emplace(std::move(key), name).first;
   }
-  auto sent = round_trip(
-      [&](pg_conn* c) {
-        return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
-                                   values.data(), lengths.data(), formats.data(),
-                                   /*resultFormat=*/0);
-      },
-      sql);
-  note_state();
-  if (!sent.ok()) return sent.status();
-  pg_result* r = *sent;
-  const auto st = PQresultStatus(r);
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-    Status s = result_status(handle(), r, sql);
-    PQclear(r);
-    // A statement that no longer exists on the server (e.g. DISCARD ALL by a pooler) is
-    // prepared again on the next call.
-    if (s.message().find("(SQLSTATE 26000)") != std::string::npos) prepared_->names.erase(it);
-    return s;
-  }
-  return Rows(r);
+  const auto send = [&](pg_conn* c) {
+    return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
+                               values.data(), lengths.data(), formats.data(), /*resultFormat=*/0);
+  };
+  Result<Rows> out = answer(round_trip(send, sql), sql);
+  // A statement that no longer exists on the server (e.g. DISCARD ALL by a pooler) is prepared
+  // again on the next call.
+  if (!out.ok() && out.status().message().find("(SQLSTATE 26000)") != std::string::npos)
+    prepared_->names.erase(it);
+  return out;
 }
 
 }  // namespace adj::pg

@@ -138,6 +138,9 @@ class Connection {
   // never null), or an error with the session closed when the wait ran out or the connection
   // failed.
   Result<pg_result*> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
+  // The result `sent` of a round trip for `sql`, owned, once the session's state is noted: its
+  // error unless it is a command's, rows or an empty query's.
+  Result<Rows> answer(Result<pg_result*> sent, std::string_view sql);
   std::unique_ptr<pg_conn, Finish> conn_;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name
