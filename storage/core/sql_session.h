@@ -39,8 +39,10 @@ class Param {
   Param(int v) : kind_(Kind::kInt), int_(v) {}
   Param(double v) : kind_(Kind::kReal), real_(v) {}
   Param(std::string_view v) : kind_(Kind::kText), text_(v) {}
-  Param(const std::string& v) : kind_(Kind::kText), text_(v) {}
+  Param(std::string v) : kind_(Kind::kText), text_(std::move(v)) {}
   Param(const char* v) : kind_(Kind::kText), text_(v) {}
+  template <typename T>  // NULL when empty
+  Param(const std::optional<T>& v) : Param(v ? Param(*v) : Param()) {}
   Param(bool) = delete;  // say flag(b)
   static Param bytes(std::string_view b);
   static Param bytes(std::span<const std::uint8_t> b);

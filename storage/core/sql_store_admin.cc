@@ -15,10 +15,6 @@ using store_checks::check_schedule;
 
 namespace {
 
-sql::Param optional_int(const std::optional<std::int64_t>& v) {
-  return v ? sql::Param(*v) : sql::Param();
-}
-
 // The entry of columns id, at, actor, action, game, detail_json; `what` names it in errors.
 Result<AuditEntry> audit_from_row(const sql::Rows& r, int i, const std::string& what) {
   AuditEntry e;
@@ -62,8 +58,7 @@ Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
                     "max_attempts = excluded.max_attempts, "
                     "nmr_guard_ratio = excluded.nmr_guard_ratio, "
                     "downtime_grace_seconds = excluded.downtime_grace_seconds",
-                    {s.kind, optional_int(s.deadline), std::int64_t{s.interval_seconds},
-                     s.time_of_day ? sql::Param(*s.time_of_day) : sql::Param(),
+                    {s.kind, s.deadline, std::int64_t{s.interval_seconds}, s.time_of_day,
                      sql::flag(s.early_when_all_in), s.max_attempts, s.nmr_guard_ratio,
                      std::int64_t{s.downtime_grace_seconds}, game}));
   if (n == 0) return Status::NotFound(no_such_game(game));

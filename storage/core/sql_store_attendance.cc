@@ -89,8 +89,7 @@ Status SqlStore::put_attendance_record(const std::string& game, const Attendance
       "ON CONFLICT (game_id, player) DO UPDATE SET "
       "misses_from_turn = excluded.misses_from_turn, "
       "disorder_turn = excluded.disorder_turn",
-      {game, r.player, std::max(1, r.misses_from_turn),
-       r.disorder_turn ? sql::Param(*r.disorder_turn) : sql::Param()});
+      {game, r.player, std::max(1, r.misses_from_turn), r.disorder_turn});
 }
 
 Result<std::int64_t> SqlStore::add_absence(const Absence& a) {

@@ -137,7 +137,7 @@ Result<GameState> SqlStore::load_state(const std::string& game, std::optional<in
                                        "LEFT JOIN turn_states s ON s.game_id = g.id "
                                        "AND s.turn = coalesce(CAST(?1 AS BIGINT), g.open_turn) "
                                        "WHERE g.id = ?2",
-                                       {turn ? sql::Param(*turn) : sql::Param(), game}));
+                                       {turn, game}));
   const int wanted = turn.value_or(r.int32(0, 0));
   if (r.is_null(0, 1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));

@@ -119,8 +119,7 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
 }
 
 Status SqlStore::set_archived(const std::string& game, std::optional<UnixTime> at) {
-  return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?",
-                                       {at ? sql::Param(std::int64_t{*at}) : sql::Param(), game}),
+  return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?", {at, game}),
                          Status::NotFound(no_such_game(game)));
 }
 
