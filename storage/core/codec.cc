@@ -50,10 +50,10 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
   return state;
 }
 
-std::string lines_to_text(const std::vector<std::string>& items) {
+std::string joined(const std::vector<std::string>& items, char sep) {
   std::string out;
   for (const auto& s : items) {
-    if (!out.empty()) out += '\n';
+    if (!out.empty()) out += sep;
     out += s;
   }
   return out;

@@ -40,8 +40,7 @@ bool valid_throttle_key(const std::string& k);
 // break.
 bool bad_recipient(const std::vector<std::string>& recipients);
 
-// MembershipStore: word lists stored space-separated (addresses are folded by ascii::lower).
-std::string join_words(const std::vector<std::string>& v);
+// MembershipStore: word lists stored space-separated (joined(v, ' '), storage/core/codec.h), back.
 std::vector<std::string> split_words(const std::string& s);
 // MembershipStore::add_confirmation's argument checks (InvalidArgument naming the field), and
 // its Unavailable for the bound `which` ("client", "address" or "game") of `l`.

@@ -78,7 +78,7 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
                           "anonymous, body, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                           "RETURNING id",
                           {m.game, m.turn, std::int64_t{m.sent_at}, m.sender,
-                           m.to_all ? std::string() : lines_to_text(m.recipients),
+                           m.to_all ? std::string() : joined(m.recipients, '\n'),
                            sql::flag(m.to_all), sql::flag(m.anonymous), m.body, m.source}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return id.int64(0, 0);
