@@ -31,8 +31,8 @@ bool known_press_level(const std::string& p);
 // source, a sha256 that is not 64 lowercase hex digits, a first turn below 1).
 Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn);
 
-// ThrottleStore list columns: one item per line (written by lines_to_text, storage/core/codec.h),
-// empty lines kept. A key is one non-empty line.
+// ThrottleStore list columns: one item per line (written by joined(items, '\n'),
+// storage/core/codec.h), empty lines kept. A key is one non-empty line.
 std::vector<std::string> split_lines(const std::string& s);
 bool valid_throttle_key(const std::string& k);
 
