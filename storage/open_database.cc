@@ -1,6 +1,7 @@
 #include "storage/open_database.h"
 
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <string_view>
 #include <utility>
@@ -31,25 +32,18 @@ std::string url_scheme(const std::string& db) {
   return db.substr(0, sep);
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string percent_decode(const std::string& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-        continue;
-      }
+    unsigned char byte = 0;
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      std::from_chars(s.data() + i + 1, s.data() + i + 3, byte, 16);
+      out += static_cast<char>(byte);
+      i += 2;
+    } else {
+      out += s[i];
     }
-    out += s[i];
   }
   return out;
 }

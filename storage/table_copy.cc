@@ -52,12 +52,15 @@ std::string show_cell(const Cell& c) {
   return out + "\"";
 }
 
-// "(game_id=\"x\", turn=3)": the key of a row, secrets shown as ***.
-std::string show_key(const std::vector<std::string>& key, const std::vector<Cell>& cells) {
+// "(game_id=\"x\", turn=3)": the key of `row`, its columns `key` at `key_at`, secrets shown as
+// ***.
+std::string show_key(const std::vector<std::string>& key, const std::vector<std::size_t>& key_at,
+                     const std::vector<Cell>& row) {
   std::string out = "(";
-  for (std::size_t i = 0; i < key.size() && i < cells.size(); ++i) {
-    if (i) out += ", ";
-    out += key[i] + "=" + (names_secret(key[i]) ? std::string("***") : show_cell(cells[i]));
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const Cell cell = key_at[i] < row.size() ? row[key_at[i]] : Cell{};
+    out += (i ? ", " : "") + key[i] + "=" +
+           (names_secret(key[i]) ? std::string("***") : show_cell(cell));
   }
   return out + ")";
 }
@@ -293,11 +296,7 @@ Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& t
     for (const auto& k : order)
       key_at.push_back(
           static_cast<std::size_t>(std::find(cols.begin(), cols.end(), k) - cols.begin()));
-    auto key_of = [&](const std::vector<Cell>& row) {
-      std::vector<Cell> key;
-      for (std::size_t i : key_at) key.push_back(i < row.size() ? row[i] : Cell{});
-      return show_key(order, key);
-    };
+    const auto key_of = [&](const std::vector<Cell>& row) { return show_key(order, key_at, row); };
     // Both sides walked together, one row of each in memory.
     ADJ_TRY(TableAccess::Cursor mine, from.open_scan(t.name, cols, order));
     ADJ_TRY(TableAccess::Cursor theirs, to.open_scan(t.name, cols, order));
