@@ -12,13 +12,12 @@ constexpr const char* kSubmissionSelect =
 
 Result<SubmissionRecord> submission_from_row(const sql::Rows& rows, int i) {
   SubmissionRecord r;
-  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at);
+  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at, sql::Skip{}, sql::Skip{},
+            r.accepted, r.current);
   const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
   r.raw_text.assign(raw.begin(), raw.end());
   ADJ_TRY(r.ack,
           json_from_text(rows.text(i, 7), "acknowledgement of submission " + std::to_string(r.id)));
-  r.accepted = rows.boolean(i, 8);
-  r.current = rows.boolean(i, 9);
   return r;
 }
 
