@@ -271,8 +271,8 @@ void Connection::note_state() {
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
-Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& send,
-                                          std::string_view context) {
+Result<Rows> Connection::round_trip(const std::function<int(pg_conn*)>& send,
+                                    std::string_view context) {
   const DatabaseWaitLimits limits = effective_wait_limits();
   const auto start = PgWaitClock::now();
   const auto deadline = start + limits.statement;
@@ -280,13 +280,14 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
     close();  // the session is in an unknown state: never reused
     return why;
   };
+  const auto lost = [&] { return abandon(result_status(handle(), nullptr, context)); };
   // A send needs a connection with nothing pending. Every round trip reads all of its own, so
   // what is left comes from a COPY its caller abandoned (pg_copy_in.h: a row failed a check half
   // way): that COPY is ended with an error, as PQexec would, and the server's verdict read, all
   // within the deadline; anything else pending means an earlier wait was left half way (a bug).
-  if (PQsetnonblocking(handle(), 1) != 0) return abandon(result_status(handle(), nullptr, context));
+  if (PQsetnonblocking(handle(), 1) != 0) return lost();
   for (;;) {
-    if (PQconsumeInput(handle()) == 0) return abandon(result_status(handle(), nullptr, context));
+    if (PQconsumeInput(handle()) == 0) return lost();
     if (PQisBusy(handle())) {
       const int w = pg_wait_socket(handle(), POLLIN, start, deadline);
       if (w <= 0)
@@ -303,12 +304,10 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
       return abandon(Status::IOError("postgresql: an earlier COPY was left unfinished"));
     if (st != PGRES_COPY_IN) continue;
     for (int e; (e = PQputCopyEnd(handle(), "abandoned by the client")) != 1;) {
-      if (e < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0)
-        return abandon(result_status(handle(), nullptr, context));
+      if (e < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0) return lost();
     }
     for (int f; (f = PQflush(handle())) != 0;) {
-      if (f < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0)
-        return abandon(result_status(handle(), nullptr, context));
+      if (f < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0) return lost();
     }
   }
   // Non-blocking while the statement goes out, so a server that stopped reading cannot hold the
@@ -319,15 +318,10 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
     PQsetnonblocking(handle(), 0);
     return s;
   }
-  pg_result* keep = nullptr;
+  Rows keep;  // the first failed result, else the last
   const auto failed = [](pg_result* r) {
     const auto st = PQresultStatus(r);
     return st == PGRES_BAD_RESPONSE || st == PGRES_NONFATAL_ERROR || st == PGRES_FATAL_ERROR;
-  };
-  const auto lost = [&]() -> Status {
-    Status s = result_status(handle(), nullptr, context);
-    if (keep) PQclear(keep);
-    return abandon(s);
   };
   bool flushed = false;
   for (;;) {
@@ -345,16 +339,14 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
       if (!r) {
         PQsetnonblocking(handle(), 0);
         note_database_answered();
-        if (!keep) return result_status(handle(), nullptr, context);
+        if (!keep.r_) return result_status(handle(), nullptr, context);
         return keep;
       }
       const auto st = PQresultStatus(r);
-      if (keep && failed(keep)) {
+      if (keep.r_ && failed(keep.r_.get()))
         PQclear(r);
-      } else {
-        if (keep) PQclear(keep);
-        keep = r;
-      }
+      else
+        keep.r_.reset(r);
       // COPY hands the connection to its caller (pg_copy_in.h) instead of ending the query.
       if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
         PQsetnonblocking(handle(), 0);
@@ -364,7 +356,6 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
     }
     const int w = pg_wait_socket(handle(), flushed ? POLLIN : POLLIN | POLLOUT, start, deadline);
     if (w == 0) {
-      if (keep) PQclear(keep);
       const auto waited =
           std::chrono::duration_cast<std::chrono::milliseconds>(PgWaitClock::now() - start);
       return abandon(
@@ -375,14 +366,13 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
   }
 }
 
-Result<Rows> Connection::answer(Result<pg_result*> sent, std::string_view sql) {
+Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql) {
   note_state();
-  if (!sent.ok()) return sent.status();
-  Rows r(*sent);
-  const auto st = PQresultStatus(*sent);
+  if (!sent.ok()) return sent;
+  const auto st = PQresultStatus(sent->r_.get());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY)
-    return result_status(handle(), *sent, sql);
-  return r;
+    return result_status(handle(), sent->r_.get(), sql);
+  return sent;
 }
 
 Status Connection::exec(std::string_view sql) {

@@ -134,13 +134,12 @@ class Connection {
   Status ready_for(std::string_view sql);
   void note_state();  // records whether the session is inside a transaction
   // Sends with `send` (a PQsend* call on the connection) and reads every result within the
-  // statement limit. Returns the first failed result, else the last one (owned by the caller,
-  // never null), or an error with the session closed when the wait ran out or the connection
-  // failed.
-  Result<pg_result*> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
+  // statement limit. Returns the first failed result, else the last one (never empty), or an
+  // error with the session closed when the wait ran out or the connection failed.
+  Result<Rows> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
   // The result `sent` of a round trip for `sql`, owned, once the session's state is noted: its
   // error unless it is a command's, rows or an empty query's.
-  Result<Rows> answer(Result<pg_result*> sent, std::string_view sql);
+  Result<Rows> answer(Result<Rows> sent, std::string_view sql);
   std::unique_ptr<pg_conn, Finish> conn_;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name
