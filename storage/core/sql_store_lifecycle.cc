@@ -20,21 +20,22 @@ Json audit_json(const std::vector<AuditEntry>& log) {
   return out;
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> SqlStore::game_tables() {
-  const char* sql = session().dialect() == sql::Dialect::kSqlite
+// The tables with a game_id column but the outbox (which keeps mail that left), by name.
+Result<std::vector<std::string>> game_tables(sql::Session& s) {
+  const char* sql = s.dialect() == sql::Dialect::kSqlite
                         ? "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p "
                           "WHERE m.type = 'table' AND p.name = 'game_id' ORDER BY m.name"
                         : "SELECT table_name::text FROM information_schema.columns "
                           "WHERE table_schema = current_schema() AND column_name = 'game_id' "
                           "ORDER BY table_name COLLATE \"C\"";
-  ADJ_TRY(const sql::Rows r, session().query(sql, {}));
+  ADJ_TRY(const sql::Rows r, s.query(sql, {}));
   std::vector<std::string> out;
   for (int i = 0; i < r.size(); ++i)
     if (r.text(i, 0) != "outbox") out.push_back(r.text(i, 0));
   return out;
 }
+
+}  // namespace
 
 Status SqlStore::refuse_archived(const std::string& game, const std::string& what) {
   ADJ_TRY(const sql::Rows r,
@@ -79,7 +80,7 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
       return Status::Unavailable("a turn of game " + game +
                                  " is being resolved right now; nothing was deleted");
 
-    ADJ_TRY(const std::vector<std::string> tables, game_tables());
+    ADJ_TRY(const std::vector<std::string> tables, game_tables(s));
     for (const std::string& t : tables) {
       ADJ_TRY(
           const sql::Rows n,

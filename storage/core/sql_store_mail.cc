@@ -78,6 +78,50 @@ std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
   return out;
 }
 
+// SQL for the length in bytes of the text or bytes `expr`.
+std::string byte_length(sql::Dialect d, std::string_view expr) {
+  if (d == sql::Dialect::kSqlite) return "length(CAST(" + std::string(expr) + " AS BLOB))";
+  return "octet_length(" + std::string(expr) + ")";
+}
+
+// Messages and raw bytes received since `since` WHERE `match` (on ?1, bound to `key`).
+Result<InboxUsage> inbox_usage(sql::Session& s, std::string_view match, const std::string& key,
+                               UnixTime since) {
+  if (key.empty()) return InboxUsage{};
+  ADJ_TRY(const sql::Rows r,
+          s.query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
+                      std::string(match) + " AND received_at >= ?2",
+                  {s.outside_text(key), std::int64_t{since}}));
+  if (r.empty()) return InboxUsage{};
+  return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
+}
+
+// One outbox row, in the caller's transaction (or its own statement): its id, or 0 when its
+// dedupe key is taken.
+Result<std::int64_t> insert_outbox(sql::Session& s, const OutboxMessage& m) {
+  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
+    return Status::InvalidArgument(
+        "enqueue: a message needs a kind, a recipient, a raw message "
+        "and a dedupe key");
+  if (!m.part_key.empty() && (!valid_part_key(m.part_key) ||
+                              m.raw.find(mail_part_placeholder(m.part_key)) == std::string::npos))
+    return Status::InvalidArgument("enqueue: the message lacks the place of its stored part");
+  if (!m.part_key.empty()) {
+    ADJ_TRY(const sql::Rows p, s.query("SELECT 1 FROM mail_parts WHERE id = ?", {m.part_key}));
+    if (p.empty()) return Status::NotFound("enqueue: there is no stored part " + m.part_key);
+  }
+  const sql::Param part = m.part_key.empty() ? sql::Param() : sql::Param(m.part_key);
+  ADJ_TRY(const sql::Rows r,
+          s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                  "state, attempts, next_attempt_at, created_at, part_key) "
+                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
+                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                  {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
+                   s.outside_text(m.raw), s.outside_text(m.dedupe_key),
+                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
+  return r.empty() ? std::int64_t{0} : r.int64(0, 0);
+}
+
 }  // namespace
 
 Status SqlStore::mask_inbox_raw(std::int64_t id, const std::string& raw) {
@@ -208,23 +252,12 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state,
   return sql::map_rows(r, inbox_from_row);
 }
 
-Result<InboxUsage> SqlStore::inbox_usage(std::string_view match, const std::string& key,
-                                         UnixTime since) {
-  if (key.empty()) return InboxUsage{};
-  ADJ_TRY(const sql::Rows r,
-          session().query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
-                              std::string(match) + " AND received_at >= ?2",
-                          {session().outside_text(key), std::int64_t{since}}));
-  if (r.empty()) return InboxUsage{};
-  return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
-}
-
 Result<InboxUsage> SqlStore::inbox_usage_from(const std::string& from, UnixTime since) {
-  return inbox_usage(session().nocase_equals("envelope_from", "?1"), from, since);
+  return inbox_usage(session(), session().nocase_equals("envelope_from", "?1"), from, since);
 }
 
 Result<InboxUsage> SqlStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
-  return inbox_usage("peer = ?1", peer, since);
+  return inbox_usage(session(), "peer = ?1", peer, since);
 }
 
 Result<int> SqlStore::prune_inbox(UnixTime before, UnixTime now) {
@@ -237,16 +270,17 @@ Result<int> SqlStore::prune_inbox(UnixTime before, UnixTime now) {
 }
 
 Result<std::vector<GameStorage>> SqlStore::storage_by_game() {
+  const sql::Dialect d = session().dialect();
   ADJ_TRY(const sql::Rows r,
           session().query("SELECT g.id, "
                           "(SELECT coalesce(sum(" +
-                              byte_length("raw_text") + " + " + byte_length("ack_json") +
+                              byte_length(d, "raw_text") + " + " + byte_length(d, "ack_json") +
                               "), 0) FROM submissions WHERE game_id = g.id), "
                               "(SELECT coalesce(sum(" +
-                              byte_length("text") + " + " + byte_length("json") +
+                              byte_length(d, "text") + " + " + byte_length(d, "json") +
                               "), 0) FROM reports WHERE game_id = g.id), "
                               "(SELECT coalesce(sum(" +
-                              byte_length("raw") +
+                              byte_length(d, "raw") +
                               "), 0) FROM outbox WHERE game_id = g.id) "
                               "FROM games g ORDER BY g.id" +
                               std::string(session().bytewise()),
@@ -346,33 +380,6 @@ Result<std::string> SqlStore::mail_part(const std::string& key) {
   return p.text(0, 0);
 }
 
-// One outbox row, in the caller's transaction (or its own statement): its id, or 0 when its
-// dedupe key is taken.
-Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
-  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
-    return Status::InvalidArgument(
-        "enqueue: a message needs a kind, a recipient, a raw message "
-        "and a dedupe key");
-  if (!m.part_key.empty() && (!valid_part_key(m.part_key) ||
-                              m.raw.find(mail_part_placeholder(m.part_key)) == std::string::npos))
-    return Status::InvalidArgument("enqueue: the message lacks the place of its stored part");
-  sql::Session& s = session();
-  if (!m.part_key.empty()) {
-    ADJ_TRY(const sql::Rows p, s.query("SELECT 1 FROM mail_parts WHERE id = ?", {m.part_key}));
-    if (p.empty()) return Status::NotFound("enqueue: there is no stored part " + m.part_key);
-  }
-  const sql::Param part = m.part_key.empty() ? sql::Param() : sql::Param(m.part_key);
-  ADJ_TRY(const sql::Rows r,
-          s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
-                  "state, attempts, next_attempt_at, created_at, part_key) "
-                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
-                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                  {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
-                   s.outside_text(m.raw), s.outside_text(m.dedupe_key),
-                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
-  return r.empty() ? std::int64_t{0} : r.int64(0, 0);
-}
-
 Result<int> SqlStore::prune_mail_parts(UnixTime before) {
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   // The placeholder, mail_part_placeholder(part_key), taken out.
@@ -390,7 +397,7 @@ Result<int> SqlStore::prune_mail_parts(UnixTime before) {
 }
 
 Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
-  ADJ_TRY(const std::int64_t id, insert_outbox(m));
+  ADJ_TRY(const std::int64_t id, insert_outbox(session(), m));
   if (id == 0) return Status::AlreadyExists("outbox message " + m.dedupe_key);
   return id;
 }
@@ -400,7 +407,7 @@ Result<std::vector<std::int64_t>> SqlStore::enqueue_batch(const std::vector<Outb
   std::vector<std::int64_t> ids;
   ids.reserve(ms.size());
   for (std::size_t i = 0; i < ms.size(); ++i) {
-    Result<std::int64_t> id = insert_outbox(ms[i]);
+    Result<std::int64_t> id = insert_outbox(session(), ms[i]);
     if (!id.ok())
       return Status(id.status().code(),
                     "message " + std::to_string(i) + ": " + id.status().message());
