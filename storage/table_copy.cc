@@ -79,6 +79,12 @@ const TableInfo* find(const std::vector<TableInfo>& ts, const std::string& name)
   return nullptr;
 }
 
+// Ends a TableAccess's read when it goes.
+struct EndRead {
+  TableAccess& a;
+  ~EndRead() { a.end_read(); }
+};
+
 bool has_column(const TableInfo& t, const std::string& name) {
   return std::any_of(t.columns.begin(), t.columns.end(),
                      [&](const ColumnInfo& c) { return c.name == name; });
@@ -192,10 +198,7 @@ bool same_value(const Cell& a, const Cell& b) {
 Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
   ADJ_TRY(const Plan plan, make_plan(from, to));
   ADJ_RETURN_IF_ERROR(from.begin_read());
-  struct EndRead {
-    TableAccess& a;
-    ~EndRead() { a.end_read(); }
-  } end_read{from};
+  const EndRead end_read{from};
 
   // The source must have run its upgrade steps (a pending hash_credentials means secrets in
   // clear, which the destination must never receive).
@@ -275,18 +278,9 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
 Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& to) {
   ADJ_TRY(const Plan plan, make_plan(from, to));
   ADJ_RETURN_IF_ERROR(from.begin_read());
-  if (Status st = to.begin_read(); !st.ok()) {
-    from.end_read();
-    return st;
-  }
-  struct EndReads {
-    TableAccess& a;
-    TableAccess& b;
-    ~EndReads() {
-      a.end_read();
-      b.end_read();
-    }
-  } end_reads{from, to};
+  const EndRead end_from{from};
+  ADJ_RETURN_IF_ERROR(to.begin_read());
+  const EndRead end_to{to};
 
   std::vector<TableCount> counts;
   for (const auto& t : plan.tables) {
