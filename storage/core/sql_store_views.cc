@@ -152,16 +152,13 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
         session().write("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}));
   }
   // A state with two players or two areas of one code is left unindexed (read whole).
-  {
+  const auto code_twice = [](const auto& items) {
     std::vector<std::string_view> codes;
-    for (const Player& p : state.players) codes.push_back(p.code);
+    for (const auto& x : items) codes.push_back(x.code);
     std::sort(codes.begin(), codes.end());
-    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
-    codes.clear();
-    for (const Area& a : state.areas) codes.push_back(a.code);
-    std::sort(codes.begin(), codes.end());
-    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
-  }
+    return std::adjacent_find(codes.begin(), codes.end()) != codes.end();
+  };
+  if (code_twice(state.players) || code_twice(state.areas)) return Status::Ok();
   ADJ_TRY(auto pl, session().bulk_insert("open_state_players", "game_id, code, player_json"));
   for (std::size_t i = 0; i < state.players.size(); ++i)
     ADJ_RETURN_IF_ERROR(pl->add({sql::Param::ref(game), sql::Param::ref(state.players[i].code),

@@ -194,7 +194,7 @@ void Statement::Release::operator()(sqlite3_stmt* stmt) {
 
 void Statement::keep_bind_error(int rc) {
   if (rc != SQLITE_OK && bind_error_.ok())
-    bind_error_ = sqlite_status(sqlite3_db_handle(stmt_.get()), rc, sql());
+    bind_error_ = sqlite_status(sqlite3_db_handle(stmt()), rc, sql());
 }
 
 Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
@@ -203,20 +203,20 @@ Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
   const auto keep = in_place ? SQLITE_STATIC : SQLITE_TRANSIENT;
   switch (value.kind()) {
     case sql::Param::Kind::kNull:
-      keep_bind_error(sqlite3_bind_null(stmt_.get(), index));
+      keep_bind_error(sqlite3_bind_null(stmt(), index));
       break;
     case sql::Param::Kind::kInt:
-      keep_bind_error(sqlite3_bind_int64(stmt_.get(), index, value.as_int()));
+      keep_bind_error(sqlite3_bind_int64(stmt(), index, value.as_int()));
       break;
     case sql::Param::Kind::kReal:
-      keep_bind_error(sqlite3_bind_double(stmt_.get(), index, value.as_real()));
+      keep_bind_error(sqlite3_bind_double(stmt(), index, value.as_real()));
       break;
     case sql::Param::Kind::kText:
-      keep_bind_error(sqlite3_bind_text64(stmt_.get(), index, static_cast<const char*>(data),
+      keep_bind_error(sqlite3_bind_text64(stmt(), index, static_cast<const char*>(data),
                                           bytes.size(), keep, SQLITE_UTF8));
       break;
     case sql::Param::Kind::kBytes:
-      keep_bind_error(sqlite3_bind_blob64(stmt_.get(), index, data, bytes.size(), keep));
+      keep_bind_error(sqlite3_bind_blob64(stmt(), index, data, bytes.size(), keep));
       break;
   }
   return *this;
@@ -224,10 +224,10 @@ Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
 
 Result<bool> Statement::step() {
   if (!bind_error_.ok()) return bind_error_;
-  const int rc = sqlite3_step(stmt_.get());
+  const int rc = sqlite3_step(stmt());
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return sqlite_status(sqlite3_db_handle(stmt_.get()), rc, sql());
+  return sqlite_status(sqlite3_db_handle(stmt()), rc, sql());
 }
 
 Status Statement::run() {
@@ -238,42 +238,39 @@ Status Statement::run() {
 }
 
 void Statement::reset() {
-  sqlite3_reset(stmt_.get());
-  sqlite3_clear_bindings(stmt_.get());
+  sqlite3_reset(stmt());
+  sqlite3_clear_bindings(stmt());
   bind_error_ = Status::Ok();
 }
 
 bool Statement::column_is_null(int index) const {
-  return sqlite3_column_type(stmt_.get(), index) == SQLITE_NULL;
+  return sqlite3_column_type(stmt(), index) == SQLITE_NULL;
 }
 
 std::int64_t Statement::column_int64(int index) const {
-  return sqlite3_column_int64(stmt_.get(), index);
+  return sqlite3_column_int64(stmt(), index);
 }
 
-double Statement::column_double(int index) const {
-  return sqlite3_column_double(stmt_.get(), index);
-}
+double Statement::column_double(int index) const { return sqlite3_column_double(stmt(), index); }
 
 std::string Statement::column_text(int index) const {
-  const auto* p =
-      sqlite3_column_text(stmt_.get(), index);  // before column_bytes, per the SQLite docs
-  const int n = sqlite3_column_bytes(stmt_.get(), index);
+  const auto* p = sqlite3_column_text(stmt(), index);  // before column_bytes, per the SQLite docs
+  const int n = sqlite3_column_bytes(stmt(), index);
   if (!p) return {};
   return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
 }
 
 std::vector<std::uint8_t> Statement::column_blob(int index) const {
-  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_.get(), index));
-  const int n = sqlite3_column_bytes(stmt_.get(), index);
+  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt(), index));
+  const int n = sqlite3_column_bytes(stmt(), index);
   if (!p) return {};
   return std::vector<std::uint8_t>(p, p + n);
 }
 
-int Statement::column_count() const { return sqlite3_column_count(stmt_.get()); }
+int Statement::column_count() const { return sqlite3_column_count(stmt()); }
 
 sql::Param::Kind Statement::column_type(int index) const {
-  switch (sqlite3_column_type(stmt_.get(), index)) {
+  switch (sqlite3_column_type(stmt(), index)) {
     case SQLITE_INTEGER:
       return sql::Param::Kind::kInt;
     case SQLITE_FLOAT:

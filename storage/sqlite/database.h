@@ -155,6 +155,7 @@ class Statement {
   Statement(sqlite3_stmt* stmt, std::string sql, StatementCache* cache)
       : stmt_(stmt, Release{cache, std::move(sql)}) {}
   void keep_bind_error(int rc);
+  sqlite3_stmt* stmt() const { return stmt_.get(); }
   const std::string& sql() const { return stmt_.get_deleter().sql; }
 
   std::unique_ptr<sqlite3_stmt, Release> stmt_;
