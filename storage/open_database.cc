@@ -1,6 +1,7 @@
 #include "storage/open_database.h"
 
 #include <cctype>
+#include <charconv>
 #include <filesystem>
 #include <string_view>
 #include <utility>
@@ -31,25 +32,18 @@ std::string url_scheme(const std::string& db) {
   return db.substr(0, sep);
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 std::string percent_decode(const std::string& s) {
   std::string out;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size()) {
-      const int hi = hex_value(s[i + 1]), lo = hex_value(s[i + 2]);
-      if (hi >= 0 && lo >= 0) {
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-        continue;
-      }
+    unsigned char byte = 0;
+    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
+        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
+      std::from_chars(s.data() + i + 1, s.data() + i + 3, byte, 16);
+      out += static_cast<char>(byte);
+      i += 2;
+    } else {
+      out += s[i];
     }
-    out += s[i];
   }
   return out;
 }
@@ -173,14 +167,12 @@ void set_default_durability(Durability d) {
 }
 
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
-  auto target = parse_database(db);
-  if (!target.ok()) return target.status();
-  if (target->backend != DatabaseBackend::kSqlite)
+  ADJ_TRY(const DatabaseTarget target, parse_database(db));
+  if (target.backend != DatabaseBackend::kSqlite)
     return Status::FailedPrecondition("backup copies SQLite files; for PostgreSQL (" +
                                       describe_database(db) + ") use pg_dump");
-  auto info = sqlite::backup_database(target->location, to);
-  if (!info.ok()) return info.status();
-  return DatabaseBackup{info->pages, info->bytes, info->schema_version};
+  ADJ_TRY(const auto info, sqlite::backup_database(target.location, to));
+  return DatabaseBackup{info.pages, info.bytes, info.schema_version};
 }
 
 }  // namespace adj

@@ -52,12 +52,15 @@ std::string show_cell(const Cell& c) {
   return out + "\"";
 }
 
-// "(game_id=\"x\", turn=3)": the key of a row, secrets shown as ***.
-std::string show_key(const std::vector<std::string>& key, const std::vector<Cell>& cells) {
+// "(game_id=\"x\", turn=3)": the key of `row`, its columns `key` at `key_at`, secrets shown as
+// ***.
+std::string show_key(const std::vector<std::string>& key, const std::vector<std::size_t>& key_at,
+                     const std::vector<Cell>& row) {
   std::string out = "(";
-  for (std::size_t i = 0; i < key.size() && i < cells.size(); ++i) {
-    if (i) out += ", ";
-    out += key[i] + "=" + (names_secret(key[i]) ? std::string("***") : show_cell(cells[i]));
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const Cell cell = key_at[i] < row.size() ? row[key_at[i]] : Cell{};
+    out += (i ? ", " : "") + key[i] + "=" +
+           (names_secret(key[i]) ? std::string("***") : show_cell(cell));
   }
   return out + ")";
 }
@@ -76,17 +79,26 @@ const TableInfo* find(const std::vector<TableInfo>& ts, const std::string& name)
   return nullptr;
 }
 
+// Ends a TableAccess's read when it goes.
+struct EndRead {
+  TableAccess& a;
+  ~EndRead() { a.end_read(); }
+};
+
+bool has_column(const TableInfo& t, const std::string& name) {
+  return std::any_of(t.columns.begin(), t.columns.end(),
+                     [&](const ColumnInfo& c) { return c.name == name; });
+}
+
 Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
-  auto src = from.tables();
-  if (!src.ok()) return src.status();
-  auto dst = to.tables();
-  if (!dst.ok()) return dst.status();
+  ADJ_TRY(const std::vector<TableInfo> src, from.tables());
+  ADJ_TRY(const std::vector<TableInfo> dst, to.tables());
   Plan plan;
   std::vector<std::string> problems;
   std::vector<const TableInfo*> common;
-  for (const auto& s : *src) {
+  for (const auto& s : src) {
     if (kBookkeeping.count(s.name)) continue;
-    const TableInfo* d = find(*dst, s.name);
+    const TableInfo* d = find(dst, s.name);
     if (!d) {
       if (kOpenStateIndex.count(s.name)) {
         plan.skipped.push_back(s.name +
@@ -99,24 +111,19 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
     common.push_back(d);
     std::vector<std::string> cols;
     for (const auto& c : s.columns) {
-      const bool in_dst = std::any_of(d->columns.begin(), d->columns.end(),
-                                      [&](const ColumnInfo& x) { return x.name == c.name; });
-      if (!in_dst)
+      if (!has_column(*d, c.name))
         problems.push_back("column " + s.name + "." + c.name + " is only in the source");
       else
         cols.push_back(c.name);
     }
-    for (const auto& c : d->columns) {
-      const bool in_src = std::any_of(s.columns.begin(), s.columns.end(),
-                                      [&](const ColumnInfo& x) { return x.name == c.name; });
-      if (!in_src)
+    for (const auto& c : d->columns)
+      if (!has_column(s, c.name))
         problems.push_back("column " + s.name + "." + c.name + " is only in the destination");
-    }
     plan.columns[s.name] = cols;
     plan.order[s.name] = s.primary_key.empty() ? cols : s.primary_key;
   }
-  for (const auto& d : *dst) {
-    if (kBookkeeping.count(d.name) || find(*src, d.name)) continue;
+  for (const auto& d : dst) {
+    if (kBookkeeping.count(d.name) || find(src, d.name)) continue;
     if (kOpenStateIndex.count(d.name)) {
       plan.rebuild.push_back(d.name);
       continue;
@@ -157,7 +164,7 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
     if (!progress)
       return Status::Internal("foreign keys form a cycle at table " + left.front()->name);
   }
-  if (const TableInfo* r = find(*dst, kRevisions); r && plan.columns.count(kRevisions))
+  if (const TableInfo* r = find(dst, kRevisions); r && plan.columns.count(kRevisions))
     plan.tables.push_back(*r);
   return plan;
 }
@@ -167,14 +174,12 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
 Status TableAccess::scan(const std::string& table, const std::vector<std::string>& columns,
                          const std::vector<std::string>& order_by,
                          const std::function<Status(const std::vector<Cell>&)>& row) {
-  auto cursor = open_scan(table, columns, order_by);
-  if (!cursor.ok()) return cursor.status();
+  ADJ_TRY(Cursor cursor, open_scan(table, columns, order_by));
   std::vector<Cell> cells;
   for (;;) {
-    auto more = cursor->next(cells);
-    if (!more.ok()) return more.status();
-    if (!*more) return Status::Ok();
-    if (Status s = row(cells); !s.ok()) return s;
+    ADJ_TRY(const bool more, cursor.next(cells));
+    if (!more) return Status::Ok();
+    ADJ_RETURN_IF_ERROR(row(cells));
   }
 }
 
@@ -191,66 +196,56 @@ bool same_value(const Cell& a, const Cell& b) {
 }
 
 Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
-  auto plan = make_plan(from, to);
-  if (!plan.ok()) return plan.status();
-  Status st = from.begin_read();
-  if (!st.ok()) return st;
-  struct EndRead {
-    TableAccess& a;
-    ~EndRead() { a.end_read(); }
-  } end_read{from};
+  ADJ_TRY(const Plan plan, make_plan(from, to));
+  ADJ_RETURN_IF_ERROR(from.begin_read());
+  const EndRead end_read{from};
 
   // The source must have run its upgrade steps (a pending hash_credentials means secrets in
   // clear, which the destination must never receive).
-  if (plan->columns.count(kPendingUpgrades)) {
-    auto n = from.count(kPendingUpgrades);
-    if (!n.ok()) return n.status();
-    if (*n > 0)
+  if (plan.columns.count(kPendingUpgrades)) {
+    ADJ_TRY(const std::int64_t n, from.count(kPendingUpgrades));
+    if (n > 0)
       return Status::FailedPrecondition(
-          "the source has " + std::to_string(*n) +
+          "the source has " + std::to_string(n) +
           " pending upgrade step(s) (pending_upgrades, e.g. hash_credentials): open it once with "
           "this version (e.g. `adjutant --db SOURCE game list`) and copy again");
   }
 
-  st = to.begin_write();
-  if (!st.ok()) return st;
+  ADJ_RETURN_IF_ERROR(to.begin_write());
   struct Undo {  // rolls back whatever is not committed (nothing after commit())
     TableAccess& a;
     ~Undo() { a.rollback(); }
   } undo{to};
   // Nothing may be there yet: no games (asked first, for the clearer message), no rows in any
   // copied table.
-  std::vector<TableInfo> check = plan->tables;
+  std::vector<TableInfo> check = plan.tables;
   std::stable_partition(check.begin(), check.end(),
                         [](const TableInfo& t) { return t.name == "games"; });
   for (const auto& t : check) {
     if (t.name == kPendingUpgrades || t.name == kRevisions) continue;
-    auto n = to.count(t.name);
-    if (!n.ok()) return n.status();
-    if (*n > 0) {
+    ADJ_TRY(const std::int64_t n, to.count(t.name));
+    if (n > 0) {
       if (t.name == "games")
-        return Status::FailedPrecondition("the destination already holds " + std::to_string(*n) +
+        return Status::FailedPrecondition("the destination already holds " + std::to_string(n) +
                                           " game(s); copy only into an empty database");
       return Status::FailedPrecondition("the destination's table " + t.name + " already holds " +
-                                        std::to_string(*n) +
+                                        std::to_string(n) +
                                         " row(s); copy only into an empty database");
     }
   }
   CopyReport report;
-  report.skipped = plan->skipped;
-  for (const char* t : {"pending_upgrades", "revisions"}) {
-    if (!plan->columns.count(t)) continue;
-    st = to.clear(t);
-    if (!st.ok()) return st;
-  }
-  for (const auto& t : plan->tables) {
+  report.skipped = plan.skipped;
+  for (const char* t : {"pending_upgrades", "revisions"})
+    if (plan.columns.count(t)) ADJ_RETURN_IF_ERROR(to.clear(t));
+  Status st = Status::Ok();
+  for (const auto& t : plan.tables) {
     if (t.name == kRevisions) {
       st = to.clear(kRevisions);  // what the triggers wrote during the copy
       if (!st.ok()) break;
     }
-    const auto& cols = plan->columns.at(t.name);
+    const auto& cols = plan.columns.at(t.name);
     std::int64_t rows = 0;
-    st = from.scan(t.name, cols, plan->order.at(t.name), [&](const std::vector<Cell>& row) {
+    st = from.scan(t.name, cols, plan.order.at(t.name), [&](const std::vector<Cell>& row) {
       ++rows;
       return to.insert(t, cols, row);
     });
@@ -260,10 +255,10 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
     }
     report.copied.push_back({t.name, rows});
   }
-  if (st.ok()) st = to.finish_identities(plan->tables);
+  if (st.ok()) st = to.finish_identities(plan.tables);
   if (st.ok()) st = to.commit();
   if (!st.ok()) return st;
-  if (!plan->rebuild.empty()) {
+  if (!plan.rebuild.empty()) {
     std::vector<std::string> games;
     st = from.scan("games", {"id"}, {"id"}, [&](const std::vector<Cell>& row) {
       games.emplace_back(row[0].as_text());
@@ -275,60 +270,40 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
                     "the rows are copied, but rebuilding the open-state index failed "
                     "(games then load whole, correctly): " +
                         st.message());
-    report.rebuilt = plan->rebuild;
+    report.rebuilt = plan.rebuild;
   }
   return report;
 }
 
 Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& to) {
-  auto plan = make_plan(from, to);
-  if (!plan.ok()) return plan.status();
-  Status st = from.begin_read();
-  if (!st.ok()) return st;
-  st = to.begin_read();
-  if (!st.ok()) {
-    from.end_read();
-    return st;
-  }
-  struct EndReads {
-    TableAccess& a;
-    TableAccess& b;
-    ~EndReads() {
-      a.end_read();
-      b.end_read();
-    }
-  } end_reads{from, to};
+  ADJ_TRY(const Plan plan, make_plan(from, to));
+  ADJ_RETURN_IF_ERROR(from.begin_read());
+  const EndRead end_from{from};
+  ADJ_RETURN_IF_ERROR(to.begin_read());
+  const EndRead end_to{to};
 
   std::vector<TableCount> counts;
-  for (const auto& t : plan->tables) {
-    const auto& cols = plan->columns.at(t.name);
-    const auto& order = plan->order.at(t.name);
+  for (const auto& t : plan.tables) {
+    const auto& cols = plan.columns.at(t.name);
+    const auto& order = plan.order.at(t.name);
     std::vector<std::size_t> key_at;
     for (const auto& k : order)
       key_at.push_back(
           static_cast<std::size_t>(std::find(cols.begin(), cols.end(), k) - cols.begin()));
-    auto key_of = [&](const std::vector<Cell>& row) {
-      std::vector<Cell> key;
-      for (std::size_t i : key_at) key.push_back(i < row.size() ? row[i] : Cell{});
-      return show_key(order, key);
-    };
+    const auto key_of = [&](const std::vector<Cell>& row) { return show_key(order, key_at, row); };
     // Both sides walked together, one row of each in memory.
-    auto mine = from.open_scan(t.name, cols, order);
-    if (!mine.ok()) return mine.status();
-    auto theirs = to.open_scan(t.name, cols, order);
-    if (!theirs.ok()) return theirs.status();
+    ADJ_TRY(TableAccess::Cursor mine, from.open_scan(t.name, cols, order));
+    ADJ_TRY(TableAccess::Cursor theirs, to.open_scan(t.name, cols, order));
     std::vector<Cell> row, other;
     std::int64_t n = 0;
     for (;;) {
-      auto a = mine->next(row);
-      if (!a.ok()) return a.status();
-      auto b = theirs->next(other);
-      if (!b.ok()) return b.status();
-      if (!*a && !*b) break;
-      if (!*b)
+      ADJ_TRY(const bool a, mine.next(row));
+      ADJ_TRY(const bool b, theirs.next(other));
+      if (!a && !b) break;
+      if (!b)
         return Status::FailedPrecondition("table " + t.name + ": row " + key_of(row) +
                                           " is missing from the destination");
-      if (!*a)
+      if (!a)
         return Status::FailedPrecondition("table " + t.name + ": row " + key_of(other) +
                                           " is only in the destination");
       ++n;

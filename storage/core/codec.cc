@@ -40,9 +40,8 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
   if (std::optional<GameState> direct = read_state_direct(text)) {
     state = std::move(*direct);
   } else {
-    auto j = json_from_text(text, what);
-    if (!j.ok()) return j.status();
-    state = state_from_json(*j);
+    ADJ_TRY(const Json j, json_from_text(text, what));
+    state = state_from_json(j);
     if (!state.ok()) return Status::Corruption(what + ": " + state.status().message());
   }
   if (state->game_id != game || state->turn != turn)
@@ -51,10 +50,10 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
   return state;
 }
 
-std::string lines_to_text(const std::vector<std::string>& items) {
+std::string joined(const std::vector<std::string>& items, char sep) {
   std::string out;
   for (const auto& s : items) {
-    if (!out.empty()) out += '\n';
+    if (!out.empty()) out += sep;
     out += s;
   }
   return out;

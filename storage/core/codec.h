@@ -24,9 +24,11 @@ std::string seed_to_text(std::uint64_t seed);
 // Corruption (naming `what`) unless `text` is a decimal number that fits in 64 bits.
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what);
 
-// A list stored one item a line: the items joined with '\n' (items hold no newline), and back
-// (empty lines are skipped, so an empty list and "" are the same).
-std::string lines_to_text(const std::vector<std::string>& items);
+// The items joined by `sep`: a list stored one item a line ('\n'; items hold no newline), or
+// MembershipStore's word lists (' ').
+std::string joined(const std::vector<std::string>& items, char sep);
+// A list stored one item a line, back (empty lines are skipped, so an empty list and "" are the
+// same).
 std::vector<std::string> lines_from_text(const std::string& text);
 
 // Parses a stored GameState and checks it is the one asked for. Corruption otherwise.

@@ -92,11 +92,10 @@ Status apply(sql::Session& s, const Migration& m) {
   if (auto st = s.exec(m.sql); !st.ok()) return Status(st.code(), where + st.message());
   const bool lite = s.dialect() == Dialect::kSqlite;
   ADJ_RETURN_IF_ERROR(
-      s.run(std::string("INSERT INTO schema_migrations(version, name, "
-                        "applied_at) VALUES (?, ?, ") +
-                (lite ? "unixepoch())" : "CAST(extract(epoch FROM now()) AS BIGINT))"),
-            {m.version, m.name})
-          .status());
+      s.write(std::string("INSERT INTO schema_migrations(version, name, "
+                          "applied_at) VALUES (?, ?, ") +
+                  (lite ? "unixepoch())" : "CAST(extract(epoch FROM now()) AS BIGINT))"),
+              {m.version, m.name}));
   if (lite) ADJ_RETURN_IF_ERROR(s.exec("PRAGMA user_version = " + std::to_string(m.version)));
   return tx.commit();
 }

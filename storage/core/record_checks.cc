@@ -85,15 +85,6 @@ bool bad_recipient(const std::vector<std::string>& recipients) {
   return false;
 }
 
-std::string join_words(const std::vector<std::string>& v) {
-  std::string out;
-  for (const auto& s : v) {
-    if (!out.empty()) out += ' ';
-    out += s;
-  }
-  return out;
-}
-
 std::vector<std::string> split_words(const std::string& s) {
   std::vector<std::string> out;
   std::istringstream in(s);

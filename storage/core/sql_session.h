@@ -39,8 +39,10 @@ class Param {
   Param(int v) : kind_(Kind::kInt), int_(v) {}
   Param(double v) : kind_(Kind::kReal), real_(v) {}
   Param(std::string_view v) : kind_(Kind::kText), text_(v) {}
-  Param(const std::string& v) : kind_(Kind::kText), text_(v) {}
+  Param(std::string v) : kind_(Kind::kText), text_(std::move(v)) {}
   Param(const char* v) : kind_(Kind::kText), text_(v) {}
+  template <typename T>  // NULL when empty
+  Param(const std::optional<T>& v) : Param(v ? Param(*v) : Param()) {}
   Param(bool) = delete;  // say flag(b)
   static Param bytes(std::string_view b);
   static Param bytes(std::span<const std::uint8_t> b);
@@ -168,6 +170,13 @@ class Session {
   virtual Result<std::int64_t> run(std::string_view sql, std::span<const Param> params) = 0;
   Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params) {
     return run(sql, std::span<const Param>(params.begin(), params.size()));
+  }
+  // As run(), for its Status only (a write, or a SELECT that locks rows).
+  Status write(std::string_view sql, std::span<const Param> params) {
+    return run(sql, params).status();
+  }
+  Status write(std::string_view sql, std::initializer_list<Param> params) {
+    return run(sql, params).status();
   }
 
   // Runs one or more ';'-separated statements without parameters (a migration), discarding rows.

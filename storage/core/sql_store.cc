@@ -49,10 +49,4 @@ std::string SqlStore::json_member(std::string_view column, std::string_view key)
          "', 'null'::jsonb)::text";
 }
 
-std::string SqlStore::byte_length(std::string_view expr) {
-  if (session().dialect() == sql::Dialect::kSqlite)
-    return "length(CAST(" + std::string(expr) + " AS BLOB))";
-  return "octet_length(" + std::string(expr) + ")";
-}
-
 }  // namespace adj

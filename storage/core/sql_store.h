@@ -339,22 +339,14 @@ class SqlStore : public Store {
   std::string summary_select();
   // "games", or on SQLite the index of its small columns (not through the row and its scenario).
   std::string games_small_columns(std::string_view alias = {});
-  // SQL for the length in bytes of the text or bytes `expr`.
-  std::string byte_length(std::string_view expr);
-  // Messages and raw bytes received since `since` WHERE `match` (on ?1, bound to `key`).
-  Result<InboxUsage> inbox_usage(std::string_view match, const std::string& key, UnixTime since);
   // SQL for the member `key` of the JSON text in `column`, as JSON text; NULL when absent or
   // a JSON null. `column` and `key` are SQL the caller wrote, never input.
   std::string json_member(std::string_view column, std::string_view key);
-  // The tables with a game_id column but the outbox (which keeps mail that left), by name.
-  Result<std::vector<std::string>> game_tables();
   // FailedPrecondition(archived_refusal(game, what)) when the game's row, read inside the
   // caller's WriteTx, is archived; Ok otherwise (also for an unknown game: the caller says so).
   Status refuse_archived(const std::string& game, const std::string& what);
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
-  // enqueue's checks and insert: the new id, or 0 when the dedupe key is taken.
-  Result<std::int64_t> insert_outbox(const OutboxMessage& m);
 };
 
 // The table `revisions` (migration 0013) as a RevisionMap, "*" the sum of its rows.

@@ -15,10 +15,6 @@ using store_checks::check_schedule;
 
 namespace {
 
-sql::Param optional_int(const std::optional<std::int64_t>& v) {
-  return v ? sql::Param(*v) : sql::Param();
-}
-
 // The entry of columns id, at, actor, action, game, detail_json; `what` names it in errors.
 Result<AuditEntry> audit_from_row(const sql::Rows& r, int i, const std::string& what) {
   AuditEntry e;
@@ -62,8 +58,7 @@ Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
                     "max_attempts = excluded.max_attempts, "
                     "nmr_guard_ratio = excluded.nmr_guard_ratio, "
                     "downtime_grace_seconds = excluded.downtime_grace_seconds",
-                    {s.kind, optional_int(s.deadline), std::int64_t{s.interval_seconds},
-                     s.time_of_day ? sql::Param(*s.time_of_day) : sql::Param(),
+                    {s.kind, s.deadline, std::int64_t{s.interval_seconds}, s.time_of_day,
                      sql::flag(s.early_when_all_in), s.max_attempts, s.nmr_guard_ratio,
                      std::int64_t{s.downtime_grace_seconds}, game}));
   if (n == 0) return Status::NotFound(no_such_game(game));
@@ -102,10 +97,9 @@ Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
 Status SqlStore::append_host_audit(const AuditEntry& e) {
   ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
-  return session()
-      .run("INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
-           {std::int64_t{e.at}, e.actor, e.action, e.game, detail})
-      .status();
+  return session().write(
+      "INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
+      {std::int64_t{e.at}, e.actor, e.action, e.game, detail});
 }
 
 Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {
@@ -138,7 +132,7 @@ Status SqlStore::record_failed_attempt(const std::string& game, const std::strin
 
 Status SqlStore::reset_attempts(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  return session().run("DELETE FROM run_attempts WHERE game_id = ?", {game}).status();
+  return session().write("DELETE FROM run_attempts WHERE game_id = ?", {game});
 }
 
 Result<UnixTime> SqlStore::last_tick() {
@@ -148,12 +142,10 @@ Result<UnixTime> SqlStore::last_tick() {
 }
 
 Status SqlStore::set_last_tick(UnixTime t) {
-  return session()
-      .run(
-          "INSERT INTO daemon_state(id, last_tick) VALUES (1, CAST(? AS BIGINT)) "
-          "ON CONFLICT (id) DO UPDATE SET last_tick = excluded.last_tick",
-          {std::int64_t{t}})
-      .status();
+  return session().write(
+      "INSERT INTO daemon_state(id, last_tick) VALUES (1, CAST(? AS BIGINT)) "
+      "ON CONFLICT (id) DO UPDATE SET last_tick = excluded.last_tick",
+      {std::int64_t{t}});
 }
 
 Status SqlStore::set_game_status(const std::string& game, const std::string& status) {

@@ -52,20 +52,18 @@ Result<AttendanceOptions> SqlStore::attendance_options(const std::string& game) 
 
 Status SqlStore::set_attendance_options(const std::string& game, const AttendanceOptions& o) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  return session()
-      .run(
-          "INSERT INTO attendance_options(game_id, civil_disorder_after, "
-          "absence_extends, absence_max_days, absence_max_per_game, "
-          "takeover_code_days) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
-          "ON CONFLICT (game_id) DO UPDATE SET "
-          "civil_disorder_after = excluded.civil_disorder_after, "
-          "absence_extends = excluded.absence_extends, "
-          "absence_max_days = excluded.absence_max_days, "
-          "absence_max_per_game = excluded.absence_max_per_game, "
-          "takeover_code_days = excluded.takeover_code_days",
-          {game, o.civil_disorder_after, sql::flag(o.absence_extends), o.absence_max_days,
-           o.absence_max_per_game, o.takeover_code_days})
-      .status();
+  return session().write(
+      "INSERT INTO attendance_options(game_id, civil_disorder_after, "
+      "absence_extends, absence_max_days, absence_max_per_game, "
+      "takeover_code_days) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+      "ON CONFLICT (game_id) DO UPDATE SET "
+      "civil_disorder_after = excluded.civil_disorder_after, "
+      "absence_extends = excluded.absence_extends, "
+      "absence_max_days = excluded.absence_max_days, "
+      "absence_max_per_game = excluded.absence_max_per_game, "
+      "takeover_code_days = excluded.takeover_code_days",
+      {game, o.civil_disorder_after, sql::flag(o.absence_extends), o.absence_max_days,
+       o.absence_max_per_game, o.takeover_code_days});
 }
 
 Result<std::vector<AttendanceRecord>> SqlStore::attendance_records(const std::string& game) {
@@ -85,16 +83,13 @@ Result<std::vector<AttendanceRecord>> SqlStore::attendance_records(const std::st
 Status SqlStore::put_attendance_record(const std::string& game, const AttendanceRecord& r) {
   if (r.player.empty()) return Status::InvalidArgument("an attendance record needs a player");
   ADJ_RETURN_IF_ERROR(require_game_row(game));
-  return session()
-      .run(
-          "INSERT INTO attendance_players(game_id, player, misses_from_turn, "
-          "disorder_turn) VALUES (?1, ?2, ?3, ?4) "
-          "ON CONFLICT (game_id, player) DO UPDATE SET "
-          "misses_from_turn = excluded.misses_from_turn, "
-          "disorder_turn = excluded.disorder_turn",
-          {game, r.player, std::max(1, r.misses_from_turn),
-           r.disorder_turn ? sql::Param(*r.disorder_turn) : sql::Param()})
-      .status();
+  return session().write(
+      "INSERT INTO attendance_players(game_id, player, misses_from_turn, "
+      "disorder_turn) VALUES (?1, ?2, ?3, ?4) "
+      "ON CONFLICT (game_id, player) DO UPDATE SET "
+      "misses_from_turn = excluded.misses_from_turn, "
+      "disorder_turn = excluded.disorder_turn",
+      {game, r.player, std::max(1, r.misses_from_turn), r.disorder_turn});
 }
 
 Result<std::int64_t> SqlStore::add_absence(const Absence& a) {
@@ -146,9 +141,8 @@ Result<std::vector<StandbyEntry>> SqlStore::standby_list(const std::string& game
 }
 
 Status SqlStore::remove_standby(const std::string& game, const std::string& address) {
-  return session()
-      .run("DELETE FROM standby WHERE game_id = ?1 AND address = ?2", {game, address})
-      .status();
+  return session().write("DELETE FROM standby WHERE game_id = ?1 AND address = ?2",
+                         {game, address});
 }
 
 Result<std::int64_t> SqlStore::add_takeover_code(const TakeoverCode& c) {
@@ -170,23 +164,21 @@ Result<bool> SqlStore::use_takeover_code(const std::string& game, const std::str
     ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
     // The position's codes, locked in one order by every user: the statements after this one
     // see what an earlier user committed.
-    ADJ_RETURN_IF_ERROR(session()
-                            .query("SELECT id FROM takeover_codes WHERE game_id = ?1 AND "
-                                   "player = ?2 ORDER BY id" +
-                                       std::string(session().lock_rows()),
-                                   {game, player})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("SELECT id FROM takeover_codes WHERE game_id = ?1 AND "
+                        "player = ?2 ORDER BY id" +
+                            std::string(session().lock_rows()),
+                        {game, player}));
     ADJ_TRY(std::int64_t used,
             session().run("UPDATE takeover_codes SET used_at = ?1, used_by = ?2 "
                           "WHERE game_id = ?3 AND player = ?4 AND code_hash = ?5 AND "
                           "used_at IS NULL AND expires_at > ?1",
                           {now, used_by, game, player, code_hash}));
     if (used == 0) return false;  // the destructor rolls back
-    ADJ_RETURN_IF_ERROR(session()
-                            .run("UPDATE takeover_codes SET expires_at = ?1 WHERE game_id = ?2 "
-                                 "AND player = ?3 AND used_at IS NULL AND expires_at > ?1",
-                                 {now, game, player})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("UPDATE takeover_codes SET expires_at = ?1 WHERE game_id = ?2 "
+                        "AND player = ?3 AND used_at IS NULL AND expires_at > ?1",
+                        {now, game, player}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
   });

@@ -34,6 +34,16 @@ Result<T> without_values(Result<T> r, const std::string& what) {
   return without_values(r.status(), what);
 }
 
+// Runs `sql`, a write of a hash through the game's row with ?1 game, ?2 player, ?3 hash and
+// ?4 now: InvalidArgument for an empty player, NotFound when the game does not exist.
+Status put_hash(sql::Session& s, const std::string& what, std::string_view sql,
+                const std::string& game, const std::string& player, const std::string& hash,
+                UnixTime now) {
+  if (player.empty()) return Status::InvalidArgument(what + ": the player code is empty");
+  return sql::changed_or(without_values(s.run(sql, {game, player, hash, std::int64_t{now}}), what),
+                         Status::NotFound(no_such_game(game)));
+}
+
 }  // namespace
 
 Result<std::string> SqlStore::secret_hash(const std::string& game, const std::string& player) {
@@ -46,67 +56,52 @@ Result<std::string> SqlStore::secret_hash(const std::string& game, const std::st
 
 Status SqlStore::set_secret_hash(const std::string& game, const std::string& player,
                                  const std::string& hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("set_secret_hash: the player code is empty");
-  return sql::changed_or(
-      without_values(
-          session().run("INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
-                        "SELECT id, CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT) "
-                        "FROM games WHERE id = ?1 "
-                        "ON CONFLICT (game_id, player) DO UPDATE SET "
-                        "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
-                        {game, player, hash, std::int64_t{now}}),
-          "set_secret_hash"),
-      Status::NotFound(no_such_game(game)));
+  return put_hash(session(), "set_secret_hash",
+                  "INSERT INTO player_secrets(game_id, player, secret_hash, changed_at) "
+                  "SELECT id, CAST(?2 AS TEXT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT) "
+                  "FROM games WHERE id = ?1 "
+                  "ON CONFLICT (game_id, player) DO UPDATE SET "
+                  "secret_hash = excluded.secret_hash, changed_at = excluded.changed_at",
+                  game, player, hash, now);
 }
 
 Status SqlStore::set_link_token(const std::string& game, const std::string& player,
                                 const std::string& token_hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("set_link_token: the player code is empty");
   // One statement replaces the player's link row (the partial unique index is the arbiter), so
   // two concurrent calls leave exactly one link: the later one's.
-  return sql::changed_or(
-      without_values(
-          session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
-                        "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'link', "
-                        "CAST(?4 AS BIGINT) FROM games "
-                        "WHERE id = ?1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
-                        "DO UPDATE SET token_hash = excluded.token_hash, "
-                        "created_at = excluded.created_at",
-                        {game, player, token_hash, std::int64_t{now}}),
-          "set_link_token"),
-      Status::NotFound(no_such_game(game)));
+  return put_hash(session(), "set_link_token",
+                  "INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                  "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'link', "
+                  "CAST(?4 AS BIGINT) FROM games "
+                  "WHERE id = ?1 ON CONFLICT (game_id, player) WHERE kind = 'link' "
+                  "DO UPDATE SET token_hash = excluded.token_hash, "
+                  "created_at = excluded.created_at",
+                  game, player, token_hash, now);
 }
 
 Status SqlStore::add_session_token(const std::string& game, const std::string& player,
                                    const std::string& token_hash, UnixTime now) {
-  if (player.empty()) return Status::InvalidArgument("add_session_token: the player code is empty");
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
-  ADJ_TRY(const std::int64_t n,
-          without_values(
-              session().run("INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
-                            "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), 'session', "
-                            "CAST(?4 AS BIGINT) "
-                            "FROM games WHERE id = ?1",
-                            {game, player, token_hash, std::int64_t{now}}),
-              "add_session_token"));
-  if (n == 0) return Status::NotFound(no_such_game(game));
+  ADJ_RETURN_IF_ERROR(put_hash(session(), "add_session_token",
+                               "INSERT INTO player_token_hashes(token_hash, game_id, player, kind, "
+                               "created_at) SELECT CAST(?3 AS TEXT), id, CAST(?2 AS TEXT), "
+                               "'session', CAST(?4 AS BIGINT) FROM games WHERE id = ?1",
+                               game, player, token_hash, now));
   // Keep the newest kMaxSessions: of equal created_at, the new token counts as the newest and
   // the others go by hash (PostgreSQL has no rowid to order by insertion).
-  ADJ_TRY(const std::int64_t dropped,
-          session().run("DELETE FROM player_token_hashes WHERE token_hash IN ("
-                        "SELECT token_hash FROM player_token_hashes WHERE game_id = ?1 "
-                        "AND player = ?2 AND kind = 'session' "
-                        "ORDER BY created_at DESC, token_hash = ?3 DESC, token_hash DESC "
-                        "LIMIT ?5 OFFSET ?4)",
-                        {game, player, token_hash, kMaxSessions, sql::limit_param(-1)}));
-  (void)dropped;
+  ADJ_RETURN_IF_ERROR(
+      session().write("DELETE FROM player_token_hashes WHERE token_hash IN ("
+                      "SELECT token_hash FROM player_token_hashes WHERE game_id = ?1 "
+                      "AND player = ?2 AND kind = 'session' "
+                      "ORDER BY created_at DESC, token_hash = ?3 DESC, token_hash DESC "
+                      "LIMIT ?5 OFFSET ?4)",
+                      {game, player, token_hash, kMaxSessions, sql::limit_param(-1)}));
   return tx.commit();
 }
 
 Status SqlStore::revoke_tokens(const std::string& game, const std::string& player) {
-  return session()
-      .run("DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2", {game, player})
-      .status();
+  return session().write("DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2",
+                         {game, player});
 }
 
 Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
@@ -129,26 +124,22 @@ Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {
 }
 
 Status SqlStore::touch_session(const std::string& token_hash, UnixTime now) {
-  return session()
-      .run(
-          "INSERT INTO session_activity AS a (token_hash, last_used_at) "
-          "SELECT token_hash, CAST(?2 AS BIGINT) FROM player_token_hashes "
-          "WHERE token_hash = ?1 AND kind = 'session' "
-          "ON CONFLICT (token_hash) DO UPDATE SET "
-          "last_used_at = CASE WHEN excluded.last_used_at > a.last_used_at THEN "
-          "excluded.last_used_at ELSE a.last_used_at END",
-          {token_hash, std::int64_t{now}})
-      .status();
+  return session().write(
+      "INSERT INTO session_activity AS a (token_hash, last_used_at) "
+      "SELECT token_hash, CAST(?2 AS BIGINT) FROM player_token_hashes "
+      "WHERE token_hash = ?1 AND kind = 'session' "
+      "ON CONFLICT (token_hash) DO UPDATE SET "
+      "last_used_at = CASE WHEN excluded.last_used_at > a.last_used_at THEN "
+      "excluded.last_used_at ELSE a.last_used_at END",
+      {token_hash, std::int64_t{now}});
 }
 
 Status SqlStore::revoke_sessions(const std::string& game, const std::string& player,
                                  const std::string& keep_hash) {
-  return session()
-      .run(
-          "DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2 "
-          "AND kind = 'session' AND token_hash <> ?3",
-          {game, player, keep_hash})
-      .status();
+  return session().write(
+      "DELETE FROM player_token_hashes WHERE game_id = ?1 AND player = ?2 "
+      "AND kind = 'session' AND token_hash <> ?3",
+      {game, player, keep_hash});
 }
 
 }  // namespace adj

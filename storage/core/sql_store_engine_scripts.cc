@@ -32,13 +32,12 @@ Result<int> SqlStore::add_engine_script(const EngineScript& s) {
   const int version = n.int32(0, 0);
   if (version > kMaxEngineScriptVersions)
     return Status::FailedPrecondition(too_many_script_versions(s.game));
-  ADJ_RETURN_IF_ERROR(session()
-                          .run("INSERT INTO engine_scripts(game_id, version, source, sha256, "
-                               "created_at, created_by, conformance, from_turn) "
-                               "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               {s.game, version, s.source, s.sha256, std::int64_t{s.created_at},
-                                s.created_by, s.conformance, s.from_turn})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      session().write("INSERT INTO engine_scripts(game_id, version, source, sha256, "
+                      "created_at, created_by, conformance, from_turn) "
+                      "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      {s.game, version, s.source, s.sha256, std::int64_t{s.created_at},
+                       s.created_by, s.conformance, s.from_turn}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return version;
 }

@@ -61,9 +61,8 @@ Status SqlStore::create_game(const GameState& initial, const Json& scenario, Uni
     return game.status();
   }
   if (!game.ok()) return game.status();
-  ADJ_RETURN_IF_ERROR(s.run("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
-                            {id, initial.turn, state_text})
-                          .status());
+  ADJ_RETURN_IF_ERROR(s.write("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
+                              {id, initial.turn, state_text}));
   ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }
@@ -93,16 +92,15 @@ Status SqlStore::replace_opening(const GameState& initial, const Json& scenario)
   }
   if (!keep.empty())
     for (const char* table : {"player_secrets", "player_token_hashes", "contacts"})
-      ADJ_RETURN_IF_ERROR(s.run(std::string("DELETE FROM ") + table +
-                                    " WHERE game_id = ? AND player NOT IN (" + keep + ")",
-                                params)
-                              .status());
-  ADJ_RETURN_IF_ERROR(s.run("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
-                            {initial.name, initial.engine.name, scenario_text, id})
-                          .status());
-  ADJ_RETURN_IF_ERROR(s.run("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
-                            {state_text, id, initial.turn})
-                          .status());
+      ADJ_RETURN_IF_ERROR(s.write(std::string("DELETE FROM ") + table +
+                                      " WHERE game_id = ? AND player NOT IN (" + keep + ")",
+                                  params));
+  ADJ_RETURN_IF_ERROR(
+      s.write("UPDATE games SET name = ?, engine = ?, scenario_json = ? WHERE id = ?",
+              {initial.name, initial.engine.name, scenario_text, id}));
+  ADJ_RETURN_IF_ERROR(
+      s.write("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
+              {state_text, id, initial.turn}));
   ADJ_RETURN_IF_ERROR(index_open_state(id, initial));
   return tx.commit();
 }
@@ -139,7 +137,7 @@ Result<GameState> SqlStore::load_state(const std::string& game, std::optional<in
                                        "LEFT JOIN turn_states s ON s.game_id = g.id "
                                        "AND s.turn = coalesce(CAST(?1 AS BIGINT), g.open_turn) "
                                        "WHERE g.id = ?2",
-                                       {turn ? sql::Param(*turn) : sql::Param(), game}));
+                                       {turn, game}));
   const int wanted = turn.value_or(r.int32(0, 0));
   if (r.is_null(0, 1))
     return Status::NotFound("game " + game + " has no state for turn " + std::to_string(wanted));

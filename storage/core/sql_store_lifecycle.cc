@@ -20,21 +20,22 @@ Json audit_json(const std::vector<AuditEntry>& log) {
   return out;
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> SqlStore::game_tables() {
-  const char* sql = session().dialect() == sql::Dialect::kSqlite
+// The tables with a game_id column but the outbox (which keeps mail that left), by name.
+Result<std::vector<std::string>> game_tables(sql::Session& s) {
+  const char* sql = s.dialect() == sql::Dialect::kSqlite
                         ? "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) p "
                           "WHERE m.type = 'table' AND p.name = 'game_id' ORDER BY m.name"
                         : "SELECT table_name::text FROM information_schema.columns "
                           "WHERE table_schema = current_schema() AND column_name = 'game_id' "
                           "ORDER BY table_name COLLATE \"C\"";
-  ADJ_TRY(const sql::Rows r, session().query(sql, {}));
+  ADJ_TRY(const sql::Rows r, s.query(sql, {}));
   std::vector<std::string> out;
   for (int i = 0; i < r.size(); ++i)
     if (r.text(i, 0) != "outbox") out.push_back(r.text(i, 0));
   return out;
 }
+
+}  // namespace
 
 Status SqlStore::refuse_archived(const std::string& game, const std::string& what) {
   ADJ_TRY(const sql::Rows r,
@@ -79,7 +80,7 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
       return Status::Unavailable("a turn of game " + game +
                                  " is being resolved right now; nothing was deleted");
 
-    ADJ_TRY(const std::vector<std::string> tables, game_tables());
+    ADJ_TRY(const std::vector<std::string> tables, game_tables(s));
     for (const std::string& t : tables) {
       ADJ_TRY(
           const sql::Rows n,
@@ -110,17 +111,16 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
                     {std::int64_t{host.at}, host.actor, host.action, game, detail}));
     out.host_audit_id = id.int64(0, 0);
     ADJ_RETURN_IF_ERROR(
-        s.run("DELETE FROM outbox WHERE game_id = ? AND state = 'pending'", {game}).status());
+        s.write("DELETE FROM outbox WHERE game_id = ? AND state = 'pending'", {game}));
     // Every other row of the game goes with it (ON DELETE CASCADE, in both schemas).
-    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM games WHERE id = ?", {game}).status());
+    ADJ_RETURN_IF_ERROR(s.write("DELETE FROM games WHERE id = ?", {game}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return out;
   });
 }
 
 Status SqlStore::set_archived(const std::string& game, std::optional<UnixTime> at) {
-  return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?",
-                                       {at ? sql::Param(std::int64_t{*at}) : sql::Param(), game}),
+  return sql::changed_or(session().run("UPDATE games SET archived_at = ? WHERE id = ?", {at, game}),
                          Status::NotFound(no_such_game(game)));
 }
 

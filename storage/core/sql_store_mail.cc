@@ -34,10 +34,8 @@ constexpr const char* kInboxSelectNoRaw =
 
 Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   InboxMessage m;
-  m.id = r.int64(row, 0);
-  m.message_id = r.text(row, 1);
-  m.channel = r.text(row, 2);
-  m.envelope_from = r.text(row, 3);
+  r.read(row, m.id, m.message_id, m.channel, m.envelope_from, sql::Skip{}, sql::Skip{},
+         m.received_at, m.state, m.outcome, m.attempts, m.raw_bytes, m.peer, m.pruned_at);
   const std::string envelope = "envelope of inbox message " + std::to_string(m.id);
   ADJ_TRY(Json to, json_from_text(r.text(row, 4), envelope));
   if (!to.is_array()) return Status::Corruption(envelope + " is not a list");
@@ -47,30 +45,13 @@ Result<InboxMessage> inbox_from_row(const sql::Rows& r, int row) {
   }
   const std::vector<std::uint8_t> raw = r.bytes(row, 5);
   m.raw.assign(raw.begin(), raw.end());
-  m.received_at = r.int64(row, 6);
-  m.state = r.text(row, 7);
-  m.outcome = r.text(row, 8);
-  m.attempts = r.int32(row, 9);
-  m.raw_bytes = r.int64(row, 10);
-  m.peer = r.text(row, 11);
-  if (!r.is_null(row, 12)) m.pruned_at = r.int64(row, 12);
   return m;
 }
 
 OutboxMessage outbox_from_row(const sql::Rows& r, int row) {
   OutboxMessage m;
-  m.id = r.int64(row, 0);
-  m.kind = r.text(row, 1);
-  m.game = r.text(row, 2);
-  m.to = r.text(row, 3);
-  m.raw = r.text(row, 4);
-  m.dedupe_key = r.text(row, 5);
-  m.state = r.text(row, 6);
-  m.attempts = r.int32(row, 7);
-  m.next_attempt_at = r.int64(row, 8);
-  m.last_error = r.text(row, 9);
-  m.created_at = r.int64(row, 10);
-  if (!r.is_null(row, 11)) m.part_key = r.text(row, 11);
+  r.read(row, m.id, m.kind, m.game, m.to, m.raw, m.dedupe_key, m.state, m.attempts,
+         m.next_attempt_at, m.last_error, m.created_at, m.part_key);  // part_key NULL: ""
   return m;
 }
 
@@ -95,6 +76,50 @@ std::vector<OutboxMessage> claimed_from_rows(const sql::Rows& r) {
                                                   : a.id < b.id;
   });
   return out;
+}
+
+// SQL for the length in bytes of the text or bytes `expr`.
+std::string byte_length(sql::Dialect d, std::string_view expr) {
+  if (d == sql::Dialect::kSqlite) return "length(CAST(" + std::string(expr) + " AS BLOB))";
+  return "octet_length(" + std::string(expr) + ")";
+}
+
+// Messages and raw bytes received since `since` WHERE `match` (on ?1, bound to `key`).
+Result<InboxUsage> inbox_usage(sql::Session& s, std::string_view match, const std::string& key,
+                               UnixTime since) {
+  if (key.empty()) return InboxUsage{};
+  ADJ_TRY(const sql::Rows r,
+          s.query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
+                      std::string(match) + " AND received_at >= ?2",
+                  {s.outside_text(key), std::int64_t{since}}));
+  if (r.empty()) return InboxUsage{};
+  return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
+}
+
+// One outbox row, in the caller's transaction (or its own statement): its id, or 0 when its
+// dedupe key is taken.
+Result<std::int64_t> insert_outbox(sql::Session& s, const OutboxMessage& m) {
+  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
+    return Status::InvalidArgument(
+        "enqueue: a message needs a kind, a recipient, a raw message "
+        "and a dedupe key");
+  if (!m.part_key.empty() && (!valid_part_key(m.part_key) ||
+                              m.raw.find(mail_part_placeholder(m.part_key)) == std::string::npos))
+    return Status::InvalidArgument("enqueue: the message lacks the place of its stored part");
+  if (!m.part_key.empty()) {
+    ADJ_TRY(const sql::Rows p, s.query("SELECT 1 FROM mail_parts WHERE id = ?", {m.part_key}));
+    if (p.empty()) return Status::NotFound("enqueue: there is no stored part " + m.part_key);
+  }
+  const sql::Param part = m.part_key.empty() ? sql::Param() : sql::Param(m.part_key);
+  ADJ_TRY(const sql::Rows r,
+          s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
+                  "state, attempts, next_attempt_at, created_at, part_key) "
+                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
+                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+                  {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
+                   s.outside_text(m.raw), s.outside_text(m.dedupe_key),
+                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
+  return r.empty() ? std::int64_t{0} : r.int64(0, 0);
 }
 
 }  // namespace
@@ -137,12 +162,10 @@ Result<std::vector<OutboxMessage>> SqlStore::claim(UnixTime now, int limit,
       }
     }
     if (!m.part_key.empty() && (m.part_key != key || !put_in_mail_part(m.raw, key, body))) {
-      ADJ_RETURN_IF_ERROR(
-          session()
-              .run("UPDATE outbox SET state = 'failed', lease_until = NULL, last_error = ? "
-                   "WHERE id = ?",
-                   {"its stored part " + m.part_key + " is missing or has no place in it", m.id})
-              .status());
+      ADJ_RETURN_IF_ERROR(session().write(
+          "UPDATE outbox SET state = 'failed', lease_until = NULL, last_error = ? "
+          "WHERE id = ?",
+          {"its stored part " + m.part_key + " is missing or has no place in it", m.id}));
       continue;
     }
     out.push_back(std::move(m));
@@ -229,23 +252,12 @@ Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state,
   return sql::map_rows(r, inbox_from_row);
 }
 
-Result<InboxUsage> SqlStore::inbox_usage(std::string_view match, const std::string& key,
-                                         UnixTime since) {
-  if (key.empty()) return InboxUsage{};
-  ADJ_TRY(const sql::Rows r,
-          session().query("SELECT count(*), coalesce(sum(raw_bytes), 0) FROM inbox WHERE " +
-                              std::string(match) + " AND received_at >= ?2",
-                          {session().outside_text(key), std::int64_t{since}}));
-  if (r.empty()) return InboxUsage{};
-  return InboxUsage{r.int32(0, 0), r.int64(0, 1)};
-}
-
 Result<InboxUsage> SqlStore::inbox_usage_from(const std::string& from, UnixTime since) {
-  return inbox_usage(session().nocase_equals("envelope_from", "?1"), from, since);
+  return inbox_usage(session(), session().nocase_equals("envelope_from", "?1"), from, since);
 }
 
 Result<InboxUsage> SqlStore::inbox_usage_peer(const std::string& peer, UnixTime since) {
-  return inbox_usage("peer = ?1", peer, since);
+  return inbox_usage(session(), "peer = ?1", peer, since);
 }
 
 Result<int> SqlStore::prune_inbox(UnixTime before, UnixTime now) {
@@ -258,16 +270,17 @@ Result<int> SqlStore::prune_inbox(UnixTime before, UnixTime now) {
 }
 
 Result<std::vector<GameStorage>> SqlStore::storage_by_game() {
+  const sql::Dialect d = session().dialect();
   ADJ_TRY(const sql::Rows r,
           session().query("SELECT g.id, "
                           "(SELECT coalesce(sum(" +
-                              byte_length("raw_text") + " + " + byte_length("ack_json") +
+                              byte_length(d, "raw_text") + " + " + byte_length(d, "ack_json") +
                               "), 0) FROM submissions WHERE game_id = g.id), "
                               "(SELECT coalesce(sum(" +
-                              byte_length("text") + " + " + byte_length("json") +
+                              byte_length(d, "text") + " + " + byte_length(d, "json") +
                               "), 0) FROM reports WHERE game_id = g.id), "
                               "(SELECT coalesce(sum(" +
-                              byte_length("raw") +
+                              byte_length(d, "raw") +
                               "), 0) FROM outbox WHERE game_id = g.id) "
                               "FROM games g ORDER BY g.id" +
                               std::string(session().bytewise()),
@@ -295,7 +308,7 @@ Status SqlStore::set_inbox_state(std::int64_t id, const std::string& state,
                         {state, session().outside_text(outcome), id}));
   if (n == 0) return Status::NotFound(inbox_not_found(id));
   if (state != "new")
-    ADJ_RETURN_IF_ERROR(session().run("DELETE FROM inbox_lease WHERE inbox_id = ?", {id}).status());
+    ADJ_RETURN_IF_ERROR(session().write("DELETE FROM inbox_lease WHERE inbox_id = ?", {id}));
   return tx.commit();
 }
 
@@ -316,13 +329,12 @@ Result<bool> SqlStore::lease_inbox(std::int64_t id, const std::string& holder, U
     if (!lease.empty() && lease.text(0, 0) != holder && lease.int64(0, 1) > now) return false;
     // A try starts unless `holder` renews its own lease.
     if (lease.empty() || lease.text(0, 0) != holder)
-      ADJ_RETURN_IF_ERROR(
-          s.run("UPDATE inbox SET attempts = attempts + 1 WHERE id = ?", {id}).status());
-    ADJ_RETURN_IF_ERROR(s.run("INSERT INTO inbox_lease(inbox_id, holder, until) "
-                              "VALUES (?, ?, ?) ON CONFLICT (inbox_id) DO UPDATE SET "
-                              "holder = excluded.holder, until = excluded.until",
-                              {id, holder, std::int64_t{now + seconds}})
-                            .status());
+      ADJ_RETURN_IF_ERROR(s.write("UPDATE inbox SET attempts = attempts + 1 WHERE id = ?", {id}));
+    ADJ_RETURN_IF_ERROR(
+        s.write("INSERT INTO inbox_lease(inbox_id, holder, until) "
+                "VALUES (?, ?, ?) ON CONFLICT (inbox_id) DO UPDATE SET "
+                "holder = excluded.holder, until = excluded.until",
+                {id, holder, std::int64_t{now + seconds}}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return true;
   });
@@ -337,9 +349,7 @@ Result<std::vector<InboxLease>> SqlStore::inbox_leases() {
 }
 
 Status SqlStore::release_inbox(std::int64_t id, const std::string& holder) {
-  return session()
-      .run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder})
-      .status();
+  return session().write("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder});
 }
 
 Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
@@ -347,11 +357,10 @@ Status SqlStore::retry_inbox_later(std::int64_t id, const std::string& holder) {
   ADJ_TRY(const std::int64_t held,
           session().run("DELETE FROM inbox_lease WHERE inbox_id = ? AND holder = ?", {id, holder}));
   if (held > 0)
-    ADJ_RETURN_IF_ERROR(session()
-                            .run("UPDATE inbox SET attempts = CASE WHEN attempts > 0 THEN "
-                                 "attempts - 1 ELSE 0 END WHERE id = ?",
-                                 {id})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("UPDATE inbox SET attempts = CASE WHEN attempts > 0 THEN "
+                        "attempts - 1 ELSE 0 END WHERE id = ?",
+                        {id}));
   return tx.commit();
 }
 
@@ -359,12 +368,10 @@ Status SqlStore::put_mail_part(const std::string& key, const std::string& body, 
   if (!valid_part_key(key))
     return Status::InvalidArgument("put_mail_part: a part key is 1 to 64 letters and digits");
   sql::Session& s = session();
-  return s
-      .run(
-          "INSERT INTO mail_parts(id, body, created_at) VALUES (?, ?, ?) "
-          "ON CONFLICT (id) DO NOTHING",
-          {key, s.outside_text(body), std::int64_t{now}})
-      .status();
+  return s.write(
+      "INSERT INTO mail_parts(id, body, created_at) VALUES (?, ?, ?) "
+      "ON CONFLICT (id) DO NOTHING",
+      {key, s.outside_text(body), std::int64_t{now}});
 }
 
 Result<std::string> SqlStore::mail_part(const std::string& key) {
@@ -373,42 +380,14 @@ Result<std::string> SqlStore::mail_part(const std::string& key) {
   return p.text(0, 0);
 }
 
-// One outbox row, in the caller's transaction (or its own statement): its id, or 0 when its
-// dedupe key is taken.
-Result<std::int64_t> SqlStore::insert_outbox(const OutboxMessage& m) {
-  if (m.kind.empty() || m.to.empty() || m.dedupe_key.empty() || m.raw.empty())
-    return Status::InvalidArgument(
-        "enqueue: a message needs a kind, a recipient, a raw message "
-        "and a dedupe key");
-  if (!m.part_key.empty() && (!valid_part_key(m.part_key) ||
-                              m.raw.find(mail_part_placeholder(m.part_key)) == std::string::npos))
-    return Status::InvalidArgument("enqueue: the message lacks the place of its stored part");
-  sql::Session& s = session();
-  if (!m.part_key.empty()) {
-    ADJ_TRY(const sql::Rows p, s.query("SELECT 1 FROM mail_parts WHERE id = ?", {m.part_key}));
-    if (p.empty()) return Status::NotFound("enqueue: there is no stored part " + m.part_key);
-  }
-  const sql::Param part = m.part_key.empty() ? sql::Param() : sql::Param(m.part_key);
-  ADJ_TRY(const sql::Rows r,
-          s.query("INSERT INTO outbox(kind, game_id, recipient, raw, dedupe_key, "
-                  "state, attempts, next_attempt_at, created_at, part_key) "
-                  "VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) "
-                  "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                  {s.outside_text(m.kind), s.outside_text(m.game), s.outside_text(m.to),
-                   s.outside_text(m.raw), s.outside_text(m.dedupe_key),
-                   std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
-  return r.empty() ? std::int64_t{0} : r.int64(0, 0);
-}
-
 Result<int> SqlStore::prune_mail_parts(UnixTime before) {
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   // The placeholder, mail_part_placeholder(part_key), taken out.
-  ADJ_RETURN_IF_ERROR(session()
-                          .run("UPDATE outbox SET raw = replace(raw, ?1 || part_key || ?2, ''), "
-                               "part_key = NULL WHERE part_key IS NOT NULL AND state IN ('sent', "
-                               "'failed') AND created_at < ?3",
-                               {kMailPartBefore, kMailPartAfter, std::int64_t{before}})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      session().write("UPDATE outbox SET raw = replace(raw, ?1 || part_key || ?2, ''), "
+                      "part_key = NULL WHERE part_key IS NOT NULL AND state IN ('sent', "
+                      "'failed') AND created_at < ?3",
+                      {kMailPartBefore, kMailPartAfter, std::int64_t{before}}));
   ADJ_TRY(const std::int64_t n,
           session().run("DELETE FROM mail_parts WHERE created_at < ? AND NOT EXISTS (SELECT 1 "
                         "FROM outbox WHERE outbox.part_key = mail_parts.id)",
@@ -418,7 +397,7 @@ Result<int> SqlStore::prune_mail_parts(UnixTime before) {
 }
 
 Result<std::int64_t> SqlStore::enqueue(const OutboxMessage& m) {
-  ADJ_TRY(const std::int64_t id, insert_outbox(m));
+  ADJ_TRY(const std::int64_t id, insert_outbox(session(), m));
   if (id == 0) return Status::AlreadyExists("outbox message " + m.dedupe_key);
   return id;
 }
@@ -428,7 +407,7 @@ Result<std::vector<std::int64_t>> SqlStore::enqueue_batch(const std::vector<Outb
   std::vector<std::int64_t> ids;
   ids.reserve(ms.size());
   for (std::size_t i = 0; i < ms.size(); ++i) {
-    Result<std::int64_t> id = insert_outbox(ms[i]);
+    Result<std::int64_t> id = insert_outbox(session(), ms[i]);
     if (!id.ok())
       return Status(id.status().code(),
                     "message " + std::to_string(i) + ": " + id.status().message());
@@ -457,8 +436,7 @@ Status SqlStore::mark_sent(std::int64_t id, UnixTime now) {
     raw = (end == std::string::npos ? std::string() : raw.substr(0, end + 4)) +
           "[The body of this message held a credential and was removed once it was "
           "delivered.]\r\n";
-    ADJ_RETURN_IF_ERROR(
-        session().run("UPDATE outbox SET raw = ? WHERE id = ?", {raw, id}).status());
+    ADJ_RETURN_IF_ERROR(session().write("UPDATE outbox SET raw = ? WHERE id = ?", {raw, id}));
   }
   return tx.commit();
 }

@@ -2,12 +2,12 @@
 // PostgreSQL 0003_mail.sql and 0010). add_signup and add_confirmation hold the game's row lock
 // while they count, so concurrent requests never pass a bound together.
 #include "base/ascii.h"
+#include "storage/core/codec.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
 
-using store_checks::join_words;
 using store_checks::split_words;
 
 Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
@@ -30,7 +30,7 @@ Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
             session().query("INSERT INTO signups(game_id, email, email_key, preferences, "
                             "channel, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
                             "RETURNING id",
-                            {s.game, s.email, ascii::lower(s.email), join_words(s.preferences),
+                            {s.game, s.email, ascii::lower(s.email), joined(s.preferences, ' '),
                              s.channel, s.created_at}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return id.int64(0, 0);

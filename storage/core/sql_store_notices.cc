@@ -45,7 +45,7 @@ Result<std::int64_t> SqlStore::insert_notice(const Notice& n) {
           session().query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
                           "dedupe_key, thread, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                           "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                          {n.game, n.kind, lines_to_text(n.players), lines_to_text(n.addresses),
+                          {n.game, n.kind, joined(n.players, '\n'), joined(n.addresses, '\n'),
                            n.subject, n.text, n.dedupe_key, n.thread, std::int64_t{n.created_at}}));
   if (r.empty()) return Status::AlreadyExists("notice " + n.dedupe_key);
   return r.int64(0, 0);

@@ -78,7 +78,7 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
                           "anonymous, body, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                           "RETURNING id",
                           {m.game, m.turn, std::int64_t{m.sent_at}, m.sender,
-                           m.to_all ? std::string() : lines_to_text(m.recipients),
+                           m.to_all ? std::string() : joined(m.recipients, '\n'),
                            sql::flag(m.to_all), sql::flag(m.anonymous), m.body, m.source}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return id.int64(0, 0);
@@ -137,17 +137,15 @@ Result<bool> SqlStore::queue_press_digest(const std::string& game, const std::st
   ADJ_RETURN_IF_ERROR(require_game_row(game));
   // A first mark is inserted; a later one moves only from where it was read (a concurrent
   // claimer waits on the row and then finds it moved).
-  Result<std::int64_t> moved =
-      from_id == 0 ? session().run(
-                         "INSERT INTO press_digests(game_id, player, last_id, sent_at) "
-                         "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                         {game, player, to_id, std::int64_t{now}})
-                   : session().run(
-                         "UPDATE press_digests SET last_id = ?, sent_at = ? "
-                         "WHERE game_id = ? AND player = ? AND last_id = ?",
-                         {to_id, std::int64_t{now}, game, player, from_id});
-  if (!moved.ok()) return moved.status();
-  if (*moved == 0) return false;  // claimed by another; the destructor rolls back
+  ADJ_TRY(const std::int64_t moved,
+          from_id == 0
+              ? session().run("INSERT INTO press_digests(game_id, player, last_id, sent_at) "
+                              "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              {game, player, to_id, std::int64_t{now}})
+              : session().run("UPDATE press_digests SET last_id = ?, sent_at = ? "
+                              "WHERE game_id = ? AND player = ? AND last_id = ?",
+                              {to_id, std::int64_t{now}, game, player, from_id}));
+  if (moved == 0) return false;  // claimed by another; the destructor rolls back
   if (notice) {
     auto id = insert_notice(*notice);
     if (!id.ok()) {

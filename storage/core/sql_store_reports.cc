@@ -10,10 +10,9 @@ constexpr const char* kBattleSelect =
 
 Result<BattleRecord> battle_from_row(const sql::Rows& r, int i, const std::string& game, int turn) {
   BattleRecord b;
-  b.id = r.text(i, 0);
+  r.read(i, b.id, sql::Skip{}, b.engine);
   const std::string where = "battle " + b.id + " of game " + game + " turn " + std::to_string(turn);
   ADJ_TRY(b.seed, seed_from_text(r.text(i, 1), where));
-  b.engine = r.text(i, 2);
   ADJ_TRY(b.input, json_from_text(r.text(i, 3), "input of " + where));
   ADJ_TRY(b.outcome, json_from_text(r.text(i, 4), "outcome of " + where));
   return b;

@@ -12,13 +12,12 @@ constexpr const char* kSubmissionSelect =
 
 Result<SubmissionRecord> submission_from_row(const sql::Rows& rows, int i) {
   SubmissionRecord r;
-  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at);
+  rows.read(i, r.id, r.game, r.player, r.turn, r.source, r.received_at, sql::Skip{}, sql::Skip{},
+            r.accepted, r.current);
   const std::vector<std::uint8_t> raw = rows.bytes(i, 6);  // Session::raw_text
   r.raw_text.assign(raw.begin(), raw.end());
   ADJ_TRY(r.ack,
           json_from_text(rows.text(i, 7), "acknowledgement of submission " + std::to_string(r.id)));
-  r.accepted = rows.boolean(i, 8);
-  r.current = rows.boolean(i, 9);
   return r;
 }
 
@@ -55,11 +54,10 @@ Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
           "few minutes: it will then be checked against the next turn");
   }
   if (record.accepted)
-    ADJ_RETURN_IF_ERROR(session()
-                            .run("UPDATE submissions SET current = 0 WHERE game_id = ? "
-                                 "AND turn = ? AND player = ? AND current = 1",
-                                 {record.game, record.turn, record.player})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        session().write("UPDATE submissions SET current = 0 WHERE game_id = ? "
+                        "AND turn = ? AND player = ? AND current = 1",
+                        {record.game, record.turn, record.player}));
   ADJ_TRY(const sql::Rows insert,
           session().query("INSERT INTO submissions(game_id, player, turn, source, received_at, "
                           "raw_text, ack_json, accepted, current) "

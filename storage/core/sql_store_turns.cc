@@ -63,12 +63,10 @@ Status SqlStore::begin_resolving(const std::string& game, int turn, UnixTime now
 }
 
 Status SqlStore::end_resolving(const std::string& game, int turn) {
-  return session()
-      .run(
-          "UPDATE games SET resolving_turn = NULL, resolving_since = NULL "
-          "WHERE id = ? AND resolving_turn = ?",
-          {game, turn})
-      .status();
+  return session().write(
+      "UPDATE games SET resolving_turn = NULL, resolving_since = NULL "
+      "WHERE id = ? AND resolving_turn = ?",
+      {game, turn});
 }
 
 Status SqlStore::rollback(const std::string& game, int turn) {
@@ -99,7 +97,7 @@ Status SqlStore::rollback(const std::string& game, int turn) {
        "WHERE id = ?1"),
   };
   ADJ_RETURN_IF_ERROR(mark_bulk_writes(game, true));
-  for (const char* sql : kDeletes) ADJ_RETURN_IF_ERROR(session().run(sql, {game, turn}).status());
+  for (const char* sql : kDeletes) ADJ_RETURN_IF_ERROR(session().write(sql, {game, turn}));
   ADJ_RETURN_IF_ERROR(mark_bulk_writes(game, false));
   ADJ_RETURN_IF_ERROR(reindex_open_state(game));
   return tx.commit();

@@ -149,19 +149,16 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
        {"open_states", "open_state_players", "open_state_areas", "open_state_edges"}) {
     if (same_edges && std::string_view(table) == "open_state_edges") break;
     ADJ_RETURN_IF_ERROR(
-        session().run("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}).status());
+        session().write("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}));
   }
   // A state with two players or two areas of one code is left unindexed (read whole).
-  {
+  const auto code_twice = [](const auto& items) {
     std::vector<std::string_view> codes;
-    for (const Player& p : state.players) codes.push_back(p.code);
+    for (const auto& x : items) codes.push_back(x.code);
     std::sort(codes.begin(), codes.end());
-    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
-    codes.clear();
-    for (const Area& a : state.areas) codes.push_back(a.code);
-    std::sort(codes.begin(), codes.end());
-    if (std::adjacent_find(codes.begin(), codes.end()) != codes.end()) return Status::Ok();
-  }
+    return std::adjacent_find(codes.begin(), codes.end()) != codes.end();
+  };
+  if (code_twice(state.players) || code_twice(state.areas)) return Status::Ok();
   ADJ_TRY(auto pl, session().bulk_insert("open_state_players", "game_id, code, player_json"));
   for (std::size_t i = 0; i < state.players.size(); ++i)
     ADJ_RETURN_IF_ERROR(pl->add({sql::Param::ref(game), sql::Param::ref(state.players[i].code),
@@ -182,10 +179,8 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
     ADJ_RETURN_IF_ERROR(ed->finish());
   }
   ADJ_TRY(std::string head, json_to_text(head_json(state), where));
-  return session()
-      .run("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)",
-           {game, state.turn, head})
-      .status();
+  return session().write("INSERT INTO open_states(game_id, turn, head_json) VALUES (?, ?, ?)",
+                         {game, state.turn, head});
 }
 
 Result<sql::Rows> SqlStore::indexed_head(const std::string& game, std::optional<int> turn) {

@@ -228,11 +228,11 @@ Status TableAccess::insert(const TableInfo& table, const std::vector<std::string
       params.push_back(cls == ColumnClass::kBytes ? sql::Param::bytes(c.as_text())
                                                   : sql::Param::ref(c.as_text()));
   }
-  return s_.run(sql + ")", params).status();
+  return s_.write(sql + ")", params);
 }
 
 Status TableAccess::clear(const std::string& table) {
-  return s_.run("DELETE FROM " + quote_identifier(table), {}).status();
+  return s_.write("DELETE FROM " + quote_identifier(table), {});
 }
 
 // PostgreSQL: each identity's next id past the largest copied one (1 for an empty table).
@@ -242,12 +242,12 @@ Status TableAccess::finish_identities(const std::vector<TableInfo>& copied) {
   for (const auto& t : copied) {
     if (t.identity.empty()) continue;
     const std::string col = quote_identifier(t.identity), tbl = quote_identifier(t.name);
-    ADJ_RETURN_IF_ERROR(s_.query("SELECT setval(pg_get_serial_sequence(?, ?), coalesce((SELECT "
-                                 "max(" +
-                                     col + ") FROM " + tbl + "), 1), (SELECT max(" + col +
-                                     ") FROM " + tbl + ") IS NOT NULL)",
-                                 {tbl, t.identity})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s_.write("SELECT setval(pg_get_serial_sequence(?, ?), coalesce((SELECT "
+                 "max(" +
+                     col + ") FROM " + tbl + "), 1), (SELECT max(" + col + ") FROM " + tbl +
+                     ") IS NOT NULL)",
+                 {tbl, t.identity}));
   }
   return Status::Ok();
 }

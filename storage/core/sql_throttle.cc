@@ -98,24 +98,24 @@ Status SqlStore::update_throttle(const std::vector<std::string>& keys,
                     "trusted = ?, recent = ? WHERE key = ?",
                     {t.failures, std::int64_t{t.window_start}, std::int64_t{t.last_failure},
                      t.lockouts, std::int64_t{t.locked_until}, t.total_failures,
-                     lines_to_text(t.trusted), lines_to_text(t.recent), keys[i]}));
+                     joined(t.trusted, '\n'), joined(t.recent, '\n'), keys[i]}));
       if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
     }
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
-    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
-                              "auth_throttle WHERE locked_until <= ? AND last_failure < ? AND "
-                              "trusted = ''" +
-                                  std::string(s.skip_locked()) + ")",
-                              {now, forget_before})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s.write("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
+                "auth_throttle WHERE locked_until <= ? AND last_failure < ? AND "
+                "trusted = ''" +
+                    std::string(s.skip_locked()) + ")",
+                {now, forget_before}));
     // The cap: beyond max_rows, the least recently failed unlocked rows go first.
-    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
-                              "auth_throttle ORDER BY locked_until > ?1, last_failure "
-                              "LIMIT (SELECT CASE WHEN count(*) > ?2 THEN count(*) - ?2 ELSE 0 "
-                              "END FROM auth_throttle)" +
-                                  std::string(s.skip_locked()) + ")",
-                              {now, cap})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s.write("DELETE FROM auth_throttle WHERE key IN (SELECT key FROM "
+                "auth_throttle ORDER BY locked_until > ?1, last_failure "
+                "LIMIT (SELECT CASE WHEN count(*) > ?2 THEN count(*) - ?2 ELSE 0 "
+                "END FROM auth_throttle)" +
+                    std::string(s.skip_locked()) + ")",
+                {now, cap}));
     return tx.commit();
   });
 }

@@ -170,47 +170,42 @@ Status SqlTurnWriter::finish_commit(const TurnCommit& rest) {
   for (const auto& b : rest.battles) ADJ_RETURN_IF_ERROR(write_battle(b));
   for (const auto& r : rest.reports) ADJ_RETURN_IF_ERROR(write_report(r));
   done_ = true;  // whatever follows: a writer finishes once
-  if (auto s = end_rows(); !s.ok()) return failed(s);
-  if (auto s =
-          write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
-      !s.ok())
-    return failed(s);
-  if (auto s = rows_scope_->rows_done(); !s.ok()) return failed(s);
-  if (auto s =
-          write_open_turn(rest, rest.next_state_text.empty() ? state_dump : rest.next_state_text);
-      !s.ok())
-    return failed(s);
-  if (auto s = tx_->commit(); !s.ok()) return failed(s);
+  Status s = end_rows();
+  if (s.ok())
+    s = write_turn_record(rest, rest.summary_text.empty() ? summary_dump : rest.summary_text);
+  if (s.ok()) s = rows_scope_->rows_done();
+  if (s.ok())
+    s = write_open_turn(rest, rest.next_state_text.empty() ? state_dump : rest.next_state_text);
+  if (s.ok()) s = tx_->commit();
+  if (!s.ok()) return failed(s);
   rows_scope_.reset();
   return Status::Ok();
 }
 
 Status SqlTurnWriter::write_turn_record(const TurnCommit& rest, std::string_view summary) {
-  ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
-                             "VALUES (?, ?, ?, ?, ?)",
-                             {game_, turn_, seed_to_text(rest.seed), sql::Param::ref(summary),
-                              std::int64_t{rest.ran_at}})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      s_.write("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
+               "VALUES (?, ?, ?, ?, ?)",
+               {game_, turn_, seed_to_text(rest.seed), sql::Param::ref(summary),
+                std::int64_t{rest.ran_at}}));
   if (const std::optional<std::string> listed = without_orders_text(rest))
-    ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turn_attendance(game_id, turn, ran_at, "
-                               "without_orders) VALUES (?, ?, ?, ?)",
-                               {game_, turn_, std::int64_t{rest.ran_at}, *listed})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s_.write("INSERT INTO turn_attendance(game_id, turn, ran_at, "
+                 "without_orders) VALUES (?, ?, ?, ?)",
+                 {game_, turn_, std::int64_t{rest.ran_at}, *listed}));
   return Status::Ok();
 }
 
 Status SqlTurnWriter::write_open_turn(const TurnCommit& rest, std::string_view state) {
-  ADJ_RETURN_IF_ERROR(s_.run("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
-                             {game_, turn_ + 1, sql::Param::ref(state)})
-                          .status());
+  ADJ_RETURN_IF_ERROR(
+      s_.write("INSERT INTO turn_states(game_id, turn, state_json) VALUES (?, ?, ?)",
+               {game_, turn_ + 1, sql::Param::ref(state)}));
   ADJ_RETURN_IF_ERROR(store_.index_open_state(game_, rest.next_state, state));
   // A summary with "ending" (the turn ended the game, server/app/ending.h) finishes the game.
-  return s_
-      .run(
-          "UPDATE games SET open_turn = ?1, resolving_turn = NULL, resolving_since = NULL, "
-          "status = CASE WHEN ?3 = 1 THEN 'finished' ELSE status END WHERE id = ?2",
-          {turn_ + 1, game_, sql::flag(rest.summary.contains("ending"))})
-      .status();
+  return s_.write(
+      "UPDATE games SET open_turn = ?1, resolving_turn = NULL, resolving_since = NULL, "
+      "status = CASE WHEN ?3 = 1 THEN 'finished' ELSE status END WHERE id = ?2",
+      {turn_ + 1, game_, sql::flag(rest.summary.contains("ending"))});
 }
 
 Result<std::unique_ptr<TurnWriter>> SqlStore::begin_commit(const std::string& game, int turn,

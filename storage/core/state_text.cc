@@ -113,9 +113,7 @@ Result<OpenStateTexts> open_state_texts(const GameState& state, std::string_view
   // Reserved up front: the views below point into these strings, which must not move.
   out.owned.reserve(state.players.size() + state.areas.size() + state.edges.size());
   const auto add = [&](const Json& j, std::vector<std::string_view>& into) -> Status {
-    auto text = json_to_text(j, where);
-    if (!text.ok()) return text.status();
-    out.owned.push_back(std::move(text).value());
+    ADJ_TRY(out.owned.emplace_back(), json_to_text(j, where));
     into.push_back(out.owned.back());
     return Status::Ok();
   };

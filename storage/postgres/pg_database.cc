@@ -222,42 +222,24 @@ Result<pg_conn*> connect(const std::string& conninfo) {
 }  // namespace
 
 Result<Connection> Connection::open(const std::string& conninfo) {
-  auto c = connect(conninfo);
-  if (!c.ok()) return c.status();
-  return Connection(*c, conninfo);
+  ADJ_TRY(pg_conn * c, connect(conninfo));
+  return Connection(c, conninfo);
 }
 
 Connection::Connection(pg_conn* c, std::string conninfo)
     : conn_(c), conninfo_(std::move(conninfo)), prepared_(std::make_unique<Prepared>()) {}
 
-Connection::Connection(Connection&& other) noexcept
-    : conn_(std::exchange(other.conn_, nullptr)),
-      conninfo_(std::move(other.conninfo_)),
-      prepared_(std::move(other.prepared_)) {}
-
-Connection& Connection::operator=(Connection&& other) noexcept {
-  if (this != &other) {
-    close();
-    conn_ = std::exchange(other.conn_, nullptr);
-    conninfo_ = std::move(other.conninfo_);
-    prepared_ = std::move(other.prepared_);
-  }
-  return *this;
-}
-
-Connection::~Connection() { close(); }
-
-void Connection::close() {
-  if (conn_) PQfinish(conn_);
-  conn_ = nullptr;
-}
+void Connection::Finish::operator()(pg_conn* c) const { PQfinish(c); }
+Connection::Connection(Connection&& other) noexcept = default;
+Connection& Connection::operator=(Connection&& other) noexcept = default;
+Connection::~Connection() = default;
 
 bool Connection::in_transaction() const {
-  return conn_ && PQtransactionStatus(conn_) != PQTRANS_IDLE &&
-         PQtransactionStatus(conn_) != PQTRANS_UNKNOWN;
+  return handle() && PQtransactionStatus(handle()) != PQTRANS_IDLE &&
+         PQtransactionStatus(handle()) != PQTRANS_UNKNOWN;
 }
 
-bool Connection::healthy() const { return conn_ && PQstatus(conn_) == CONNECTION_OK; }
+bool Connection::healthy() const { return handle() && PQstatus(handle()) == CONNECTION_OK; }
 
 namespace {
 
@@ -267,7 +249,7 @@ bool is_end_of_transaction(std::string_view sql) { return sql == "ROLLBACK" || s
 
 Status Connection::ready_for(std::string_view sql) {
   if (!prepared_) return Status::Internal("postgresql: use of a moved-from connection");
-  if (conn_ && PQstatus(conn_) == CONNECTION_OK) return Status::Ok();
+  if (handle() && PQstatus(handle()) == CONNECTION_OK) return Status::Ok();
   // The server went away. Inside a transaction that is final: its statements are lost with the
   // session, and later ones must not quietly run outside it. Else reconnect once (statements
   // prepared on the old session are gone with it).
@@ -276,23 +258,21 @@ Status Connection::ready_for(std::string_view sql) {
     return Status::IOError(
         "postgresql: the connection was lost inside a transaction (SQLSTATE 08006)");
   }
-  auto c = connect(conninfo_);
-  if (!c.ok()) return c.status();
-  close();
-  conn_ = *c;
+  ADJ_TRY(pg_conn * c, connect(conninfo_));
+  conn_.reset(c);
   prepared_ = std::make_unique<Prepared>();
   return Status::Ok();
 }
 
 void Connection::note_state() {
   // A session that just broke reports no transaction state: keep what was known before.
-  if (PQstatus(conn_) != CONNECTION_OK) return;
-  const auto t = PQtransactionStatus(conn_);
+  if (PQstatus(handle()) != CONNECTION_OK) return;
+  const auto t = PQtransactionStatus(handle());
   prepared_->in_tx = t == PQTRANS_INTRANS || t == PQTRANS_INERROR || t == PQTRANS_ACTIVE;
 }
 
-Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& send,
-                                          std::string_view context) {
+Result<Rows> Connection::round_trip(const std::function<int(pg_conn*)>& send,
+                                    std::string_view context) {
   const DatabaseWaitLimits limits = effective_wait_limits();
   const auto start = PgWaitClock::now();
   const auto deadline = start + limits.statement;
@@ -300,91 +280,82 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
     close();  // the session is in an unknown state: never reused
     return why;
   };
+  const auto lost = [&] { return abandon(result_status(handle(), nullptr, context)); };
   // A send needs a connection with nothing pending. Every round trip reads all of its own, so
   // what is left comes from a COPY its caller abandoned (pg_copy_in.h: a row failed a check half
   // way): that COPY is ended with an error, as PQexec would, and the server's verdict read, all
   // within the deadline; anything else pending means an earlier wait was left half way (a bug).
-  if (PQsetnonblocking(conn_, 1) != 0) return abandon(result_status(conn_, nullptr, context));
+  if (PQsetnonblocking(handle(), 1) != 0) return lost();
   for (;;) {
-    if (PQconsumeInput(conn_) == 0) return abandon(result_status(conn_, nullptr, context));
-    if (PQisBusy(conn_)) {
-      const int w = pg_wait_socket(conn_, POLLIN, start, deadline);
+    if (PQconsumeInput(handle()) == 0) return lost();
+    if (PQisBusy(handle())) {
+      const int w = pg_wait_socket(handle(), POLLIN, start, deadline);
       if (w <= 0)
         return abandon(Status::IOError(
             "postgresql: the connection was still busy with an earlier statement (SQLSTATE "
             "08006)"));
       continue;
     }
-    pg_result* stale = PQgetResult(conn_);
+    pg_result* stale = PQgetResult(handle());
     if (!stale) break;
     const auto st = PQresultStatus(stale);
     PQclear(stale);
     if (st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH)
       return abandon(Status::IOError("postgresql: an earlier COPY was left unfinished"));
     if (st != PGRES_COPY_IN) continue;
-    for (int e; (e = PQputCopyEnd(conn_, "abandoned by the client")) != 1;) {
-      if (e < 0 || pg_wait_socket(conn_, POLLOUT, start, deadline) <= 0)
-        return abandon(result_status(conn_, nullptr, context));
+    for (int e; (e = PQputCopyEnd(handle(), "abandoned by the client")) != 1;) {
+      if (e < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0) return lost();
     }
-    for (int f; (f = PQflush(conn_)) != 0;) {
-      if (f < 0 || pg_wait_socket(conn_, POLLOUT, start, deadline) <= 0)
-        return abandon(result_status(conn_, nullptr, context));
+    for (int f; (f = PQflush(handle())) != 0;) {
+      if (f < 0 || pg_wait_socket(handle(), POLLOUT, start, deadline) <= 0) return lost();
     }
   }
   // Non-blocking while the statement goes out, so a server that stopped reading cannot hold the
   // send past the deadline. Blocking again afterwards (PQexec users such as COPY expect it).
-  if (send(conn_) != 1) {
-    Status s = result_status(conn_, nullptr, context);
-    if (PQstatus(conn_) != CONNECTION_OK) return abandon(s);
-    PQsetnonblocking(conn_, 0);
+  if (send(handle()) != 1) {
+    Status s = result_status(handle(), nullptr, context);
+    if (PQstatus(handle()) != CONNECTION_OK) return abandon(s);
+    PQsetnonblocking(handle(), 0);
     return s;
   }
-  pg_result* keep = nullptr;
+  Rows keep;  // the first failed result, else the last
   const auto failed = [](pg_result* r) {
     const auto st = PQresultStatus(r);
     return st == PGRES_BAD_RESPONSE || st == PGRES_NONFATAL_ERROR || st == PGRES_FATAL_ERROR;
   };
-  const auto lost = [&]() -> Status {
-    Status s = result_status(conn_, nullptr, context);
-    if (keep) PQclear(keep);
-    return abandon(s);
-  };
   bool flushed = false;
   for (;;) {
     if (!flushed) {
-      const int f = PQflush(conn_);
+      const int f = PQflush(handle());
       if (f < 0) return lost();
       flushed = f == 0;
     }
     // Whatever already arrived is read before waiting: a result may be complete in libpq's
     // buffer with nothing more to come on the socket.
     // A connection that broke is no longer busy: its error result is read below.
-    if (PQconsumeInput(conn_) == 0 && PQisBusy(conn_)) return lost();
-    while (flushed && !PQisBusy(conn_)) {
-      pg_result* r = PQgetResult(conn_);
+    if (PQconsumeInput(handle()) == 0 && PQisBusy(handle())) return lost();
+    while (flushed && !PQisBusy(handle())) {
+      pg_result* r = PQgetResult(handle());
       if (!r) {
-        PQsetnonblocking(conn_, 0);
+        PQsetnonblocking(handle(), 0);
         note_database_answered();
-        if (!keep) return result_status(conn_, nullptr, context);
+        if (!keep.r_) return result_status(handle(), nullptr, context);
         return keep;
       }
       const auto st = PQresultStatus(r);
-      if (keep && failed(keep)) {
+      if (keep.r_ && failed(keep.r_.get()))
         PQclear(r);
-      } else {
-        if (keep) PQclear(keep);
-        keep = r;
-      }
+      else
+        keep.r_.reset(r);
       // COPY hands the connection to its caller (pg_copy_in.h) instead of ending the query.
       if (st == PGRES_COPY_IN || st == PGRES_COPY_OUT || st == PGRES_COPY_BOTH) {
-        PQsetnonblocking(conn_, 0);
+        PQsetnonblocking(handle(), 0);
         note_database_answered();
         return keep;
       }
     }
-    const int w = pg_wait_socket(conn_, flushed ? POLLIN : POLLIN | POLLOUT, start, deadline);
+    const int w = pg_wait_socket(handle(), flushed ? POLLIN : POLLIN | POLLOUT, start, deadline);
     if (w == 0) {
-      if (keep) PQclear(keep);
       const auto waited =
           std::chrono::duration_cast<std::chrono::milliseconds>(PgWaitClock::now() - start);
       return abandon(
@@ -395,28 +366,25 @@ Result<pg_result*> Connection::round_trip(const std::function<int(pg_conn*)>& se
   }
 }
 
-Status Connection::exec(std::string_view sql) {
-  if (auto s = ready_for(sql); !s.ok()) return s;
-  const std::string text(sql);
-  auto sent = round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql);
-  if (!sent.ok()) {
-    note_state();
-    return sent.status();
-  }
-  pg_result* r = *sent;
-  const auto st = PQresultStatus(r);
-  Status out = Status::Ok();
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY) {
-    out = result_status(conn_, r, sql);
-  } else if (sql == "COMMIT" && std::strcmp(PQcmdStatus(r), "ROLLBACK") == 0) {
-    // COMMIT of a failed transaction answers ROLLBACK without an error.
-    out = Status::IOError(
-        "postgresql: the transaction had failed and was rolled back "
-        "(SQLSTATE 25P02) in: COMMIT");
-  }
-  PQclear(r);
+Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql) {
   note_state();
-  return out;
+  if (!sent.ok()) return sent;
+  const auto st = PQresultStatus(sent->r_.get());
+  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY)
+    return result_status(handle(), sent->r_.get(), sql);
+  return sent;
+}
+
+Status Connection::exec(std::string_view sql) {
+  ADJ_RETURN_IF_ERROR(ready_for(sql));
+  const std::string text(sql);
+  ADJ_TRY(const Rows r,
+          answer(round_trip([&](pg_conn* c) { return PQsendQuery(c, text.c_str()); }, sql), sql));
+  // COMMIT of a failed transaction answers ROLLBACK without an error.
+  if (sql == "COMMIT" && std::strcmp(PQcmdStatus(r.r_.get()), "ROLLBACK") == 0)
+    return Status::IOError(
+        "postgresql: the transaction had failed and was rolled back (SQLSTATE 25P02) in: COMMIT");
+  return Status::Ok();
 }
 
 Result<Rows> Connection::query(std::string_view sql, std::span<const Param> params) {
@@ -439,47 +407,27 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     lengths[i] = static_cast<int>(v.size());
     formats[i] = binary ? 1 : 0;
   }
-  if (auto s = ready_for(sql); !s.ok()) return s;
+  ADJ_RETURN_IF_ERROR(ready_for(sql));
   std::string key(sql);
   auto it = prepared_->names.find(key);
   if (it == prepared_->names.end()) {
     const std::string name = "adj_" + std::to_string(prepared_->next++);
-    auto sent = round_trip(
-        [&](pg_conn* c) { return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr); }, sql);
-    if (!sent.ok()) {
-      note_state();
-      return sent.status();
-    }
-    pg_result* r = *sent;
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-      Status s = result_status(conn_, r, sql);
-      PQclear(r);
-      note_state();
-      return s;
-    }
-    PQclear(r);
+    const auto prepare = [&](pg_conn* c) {
+      return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr);
+    };
+    ADJ_RETURN_IF_ERROR(answer(round_trip(prepare, sql), sql).status());
     it = prepared_->names.emplace(std::move(key), name).first;
   }
-  auto sent = round_trip(
-      [&](pg_conn* c) {
-        return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
-                                   values.data(), lengths.data(), formats.data(),
-                                   /*resultFormat=*/0);
-      },
-      sql);
-  note_state();
-  if (!sent.ok()) return sent.status();
-  pg_result* r = *sent;
-  const auto st = PQresultStatus(r);
-  if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
-    Status s = result_status(conn_, r, sql);
-    PQclear(r);
-    // A statement that no longer exists on the server (e.g. DISCARD ALL by a pooler) is
-    // prepared again on the next call.
-    if (s.message().find("(SQLSTATE 26000)") != std::string::npos) prepared_->names.erase(it);
-    return s;
-  }
-  return Rows(r);
+  const auto send = [&](pg_conn* c) {
+    return PQsendQueryPrepared(c, it->second.c_str(), static_cast<int>(params.size()),
+                               values.data(), lengths.data(), formats.data(), /*resultFormat=*/0);
+  };
+  Result<Rows> out = answer(round_trip(send, sql), sql);
+  // A statement that no longer exists on the server (e.g. DISCARD ALL by a pooler) is prepared
+  // again on the next call.
+  if (!out.ok() && out.status().message().find("(SQLSTATE 26000)") != std::string::npos)
+    prepared_->names.erase(it);
+  return out;
 }
 
 }  // namespace adj::pg

@@ -60,11 +60,6 @@ std::string number_text(const Param& p);
 class Rows final : public sql::RowSource {
  public:
   Rows() = default;
-  Rows(Rows&& other) noexcept;
-  Rows& operator=(Rows&& other) noexcept;
-  Rows(const Rows&) = delete;
-  Rows& operator=(const Rows&) = delete;
-  ~Rows() override;
 
   int size() const override;  // number of rows
   bool empty() const { return size() == 0; }
@@ -85,8 +80,11 @@ class Rows final : public sql::RowSource {
 
  private:
   friend class Connection;
+  struct Clear {
+    void operator()(pg_result* r) const;  // PQclear
+  };
   explicit Rows(pg_result* r) : r_(r) {}
-  pg_result* r_ = nullptr;
+  std::unique_ptr<pg_result, Clear> r_;
 };
 
 // An open connection. Move-only; closes on destruction.
@@ -101,8 +99,6 @@ class Connection {
 
   Connection(Connection&& other) noexcept;
   Connection& operator=(Connection&& other) noexcept;
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
   ~Connection();
 
   // Runs one or more ';'-separated statements without parameters, discarding any rows.
@@ -126,20 +122,25 @@ class Connection {
   // False once the server went away; the next query tries to reconnect once.
   bool healthy() const;
 
-  pg_conn* handle() const { return conn_; }
+  pg_conn* handle() const { return conn_.get(); }
 
  private:
+  struct Finish {
+    void operator()(pg_conn* c) const;  // PQfinish
+  };
   explicit Connection(pg_conn* c, std::string conninfo);
-  void close();
+  void close() { conn_.reset(); }
   // Reconnects a lost session unless it was inside a transaction (then IOError).
   Status ready_for(std::string_view sql);
   void note_state();  // records whether the session is inside a transaction
   // Sends with `send` (a PQsend* call on the connection) and reads every result within the
-  // statement limit. Returns the first failed result, else the last one (owned by the caller,
-  // never null), or an error with the session closed when the wait ran out or the connection
-  // failed.
-  Result<pg_result*> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
-  pg_conn* conn_ = nullptr;
+  // statement limit. Returns the first failed result, else the last one (never empty), or an
+  // error with the session closed when the wait ran out or the connection failed.
+  Result<Rows> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
+  // The result `sent` of a round trip for `sql`, owned, once the session's state is noted: its
+  // error unless it is a command's, rows or an empty query's.
+  Result<Rows> answer(Result<Rows> sent, std::string_view sql);
+  std::unique_ptr<pg_conn, Finish> conn_;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name
   std::unique_ptr<Prepared> prepared_;

@@ -31,17 +31,16 @@ Status renumber_legacy(sql::Session& s, const std::vector<Migration>& migrations
                                         ", which this binary's list does not have in that order");
     newest = m->version;
     ADJ_RETURN_IF_ERROR(
-        s.run("UPDATE schema_migrations SET version = ?, name = ? WHERE version = ?",
-              {m->version, m->name, -(i + 1)})
-            .status());
+        s.write("UPDATE schema_migrations SET version = ?, name = ? WHERE version = ?",
+                {m->version, m->name, -(i + 1)}));
   }
   for (const auto& m : migrations) {
     if (m.version >= newest) break;
-    ADJ_RETURN_IF_ERROR(s.run("INSERT INTO schema_migrations(version, name, applied_at) VALUES "
-                              "(?, ?, CAST(extract(epoch FROM now()) AS BIGINT)) "
-                              "ON CONFLICT (version) DO NOTHING",
-                              {m.version, m.name})
-                            .status());
+    ADJ_RETURN_IF_ERROR(
+        s.write("INSERT INTO schema_migrations(version, name, applied_at) VALUES "
+                "(?, ?, CAST(extract(epoch FROM now()) AS BIGINT)) "
+                "ON CONFLICT (version) DO NOTHING",
+                {m.version, m.name}));
   }
   return tx.commit();
 }
@@ -60,8 +59,7 @@ Result<int> schema_version(Connection& c) {
 Result<int> migrate(Connection& c, const std::vector<Migration>& migrations) {
   ADJ_RETURN_IF_ERROR(check_sequence(migrations));
   // One session lock for the whole run: a second daemon waits here until the first is done.
-  auto lock = c.query("SELECT pg_advisory_lock($1)", {kMigrationLockKey});
-  if (!lock.ok()) return lock.status();
+  ADJ_RETURN_IF_ERROR(c.query("SELECT pg_advisory_lock($1)", {kMigrationLockKey}).status());
   PgSession s(c);
   auto out = adj::migrate(s, migrations, [&] { return renumber_legacy(s, migrations); });
   auto unlock = c.query("SELECT pg_advisory_unlock($1)", {kMigrationLockKey});

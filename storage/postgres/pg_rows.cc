@@ -14,25 +14,15 @@ namespace adj::pg {
 
 // ---- Rows ----
 
-Rows::Rows(Rows&& other) noexcept : r_(std::exchange(other.r_, nullptr)) {}
-Rows& Rows::operator=(Rows&& other) noexcept {
-  if (this != &other) {
-    if (r_) PQclear(r_);
-    r_ = std::exchange(other.r_, nullptr);
-  }
-  return *this;
-}
-Rows::~Rows() {
-  if (r_) PQclear(r_);
-}
+void Rows::Clear::operator()(pg_result* r) const { PQclear(r); }
 
-int Rows::size() const { return r_ ? PQntuples(r_) : 0; }
-int Rows::columns() const { return r_ ? PQnfields(r_) : 0; }
+int Rows::size() const { return r_ ? PQntuples(r_.get()) : 0; }
+int Rows::columns() const { return r_ ? PQnfields(r_.get()) : 0; }
 std::string Rows::column_name(int col) const {
-  const char* n = r_ ? PQfname(r_, col) : nullptr;
+  const char* n = r_ ? PQfname(r_.get(), col) : nullptr;
   return n ? n : "";
 }
-unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_, col) : 0; }
+unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_.get(), col) : 0; }
 sql::Param::Kind Rows::kind(int row, int col) const {
   // PostgreSQL type oids (pg_type.dat).
   constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
@@ -53,11 +43,11 @@ sql::Param::Kind Rows::kind(int row, int col) const {
       return sql::Param::Kind::kText;
   }
 }
-bool Rows::is_null(int row, int col) const { return !r_ || PQgetisnull(r_, row, col); }
+bool Rows::is_null(int row, int col) const { return !r_ || PQgetisnull(r_.get(), row, col); }
 
 std::int64_t Rows::int64(int row, int col) const {
   if (is_null(row, col)) return 0;
-  const char* v = PQgetvalue(r_, row, col);
+  const char* v = PQgetvalue(r_.get(), row, col);
   if (v[0] == 't') return 1;
   if (v[0] == 'f') return 0;
   return std::strtoll(v, nullptr, 10);
@@ -65,29 +55,29 @@ std::int64_t Rows::int64(int row, int col) const {
 int Rows::int32(int row, int col) const { return static_cast<int>(int64(row, col)); }
 double Rows::float64(int row, int col) const {
   if (is_null(row, col)) return 0;
-  return std::strtod(PQgetvalue(r_, row, col), nullptr);
+  return std::strtod(PQgetvalue(r_.get(), row, col), nullptr);
 }
 bool Rows::boolean(int row, int col) const { return int64(row, col) != 0; }
 std::string Rows::text(int row, int col) const {
   if (is_null(row, col)) return "";
-  return std::string(PQgetvalue(r_, row, col), PQgetlength(r_, row, col));
+  return std::string(PQgetvalue(r_.get(), row, col), PQgetlength(r_.get(), row, col));
 }
 std::vector<std::uint8_t> Rows::bytes(int row, int col) const {
   if (is_null(row, col)) return {};
-  if (PQfformat(r_, col) == 1) {
-    const auto* v = reinterpret_cast<const std::uint8_t*>(PQgetvalue(r_, row, col));
-    return {v, v + PQgetlength(r_, row, col)};
+  if (PQfformat(r_.get(), col) == 1) {
+    const auto* v = reinterpret_cast<const std::uint8_t*>(PQgetvalue(r_.get(), row, col));
+    return {v, v + PQgetlength(r_.get(), row, col)};
   }
   std::size_t n = 0;
   unsigned char* raw =
-      PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_, row, col)), &n);
+      PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_.get(), row, col)), &n);
   if (!raw) return {};
   std::vector<std::uint8_t> out(raw, raw + n);
   PQfreemem(raw);
   return out;
 }
 std::int64_t Rows::affected() const {
-  const char* n = r_ ? PQcmdTuples(r_) : nullptr;
+  const char* n = r_ ? PQcmdTuples(r_.get()) : nullptr;
   return n && *n ? std::strtoll(n, nullptr, 10) : 0;
 }
 

@@ -8,14 +8,12 @@ namespace adj {
 Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& conninfo) {
   ADJ_TRY(auto conn, pg::Connection::open(conninfo));
   ADJ_TRY(auto migrations, pg::bundled_migrations());
-  auto version = pg::migrate(conn, migrations);
-  if (!version.ok()) return version.status();
+  ADJ_RETURN_IF_ERROR(pg::migrate(conn, migrations).status());
   return std::unique_ptr<PgStore>(new PgStore(std::move(conn)));
 }
 
 Result<std::unique_ptr<TurnRows>> PgStore::begin_turn_rows(const std::string& game) {
-  ADJ_RETURN_IF_ERROR(
-      conn_.query("SELECT set_config('adj.trusted_json', $1, true)", {game}).status());
+  ADJ_RETURN_IF_ERROR(session_.write("SELECT set_config('adj.trusted_json', ?, true)", {game}));
   ADJ_RETURN_IF_ERROR(
       conn_.exec("SET CONSTRAINTS battles_game_id_turn_fkey, reports_game_id_turn_fkey DEFERRED"));
   return std::make_unique<TurnRows>();

@@ -20,17 +20,9 @@ Result<std::string> text_of(Database& db, const char* sql) {
   return row ? st.column_text(0) : std::string();
 }
 
-}  // namespace
-
-Result<BackupInfo> backup_database(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  if (!fs::exists(from, ec)) return Status::NotFound("no database at " + from);
-  if (fs::exists(to, ec))
-    return Status::AlreadyExists(to + " already exists; a backup never overwrites a file");
-  const std::string tmp = to + ".partial";
-  fs::remove(tmp, ec);
-
-  BackupInfo info;
+// Copies `from` into the new file `tmp` in one step and checks the copy; its pages and schema
+// version into `info`. The copy is closed (its WAL checkpointed away) on return.
+Status copy_checked(const std::string& from, const std::string& tmp, BackupInfo& info) {
   {
     ADJ_TRY(Database src, Database::open(from));
     ADJ_RETURN_IF_ERROR(make_private_file(tmp));  // a backup holds every secret: owner only
@@ -46,7 +38,6 @@ Result<BackupInfo> backup_database(const std::string& from, const std::string& t
     if (!b) {
       Status s = sqlite_status(dst, sqlite3_errcode(dst), "backup to " + tmp);
       sqlite3_close_v2(dst);
-      fs::remove(tmp, ec);
       return s;
     }
     // All pages in one step: one consistent snapshot (a writer waits at most for this copy).
@@ -54,39 +45,40 @@ Result<BackupInfo> backup_database(const std::string& from, const std::string& t
     info.pages = sqlite3_backup_pagecount(b);
     sqlite3_backup_finish(b);
     const int close_rc = sqlite3_close_v2(dst);
-    if (rc != SQLITE_DONE) {
-      fs::remove(tmp, ec);
-      return sqlite_status(nullptr, rc, "backup of " + from);
-    }
-    if (close_rc != SQLITE_OK) {
-      fs::remove(tmp, ec);
-      return sqlite_status(nullptr, close_rc, "close " + tmp);
-    }
+    if (rc != SQLITE_DONE) return sqlite_status(nullptr, rc, "backup of " + from);
+    if (close_rc != SQLITE_OK) return sqlite_status(nullptr, close_rc, "close " + tmp);
   }
-  {
-    auto copy = Database::open(tmp);
-    if (!copy.ok()) {
-      fs::remove(tmp, ec);
-      return copy.status();
-    }
-    auto check = text_of(*copy, "PRAGMA integrity_check");
-    if (!check.ok() || *check != "ok") {
-      fs::remove(tmp, ec);
-      return Status::Corruption("the copy of " + from + " failed its integrity check: " +
-                                (check.ok() ? *check : check.status().message()));
-    }
-    auto version = text_of(*copy, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-    if (version.ok() && !version->empty()) info.schema_version = std::stoi(*version);
-    // Back to a single file: the copy's WAL is checkpointed and removed when it closes.
-    (void)copy->exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  ADJ_TRY(Database copy, Database::open(tmp));
+  auto check = text_of(copy, "PRAGMA integrity_check");
+  if (!check.ok() || *check != "ok")
+    return Status::Corruption("the copy of " + from + " failed its integrity check: " +
+                              (check.ok() ? *check : check.status().message()));
+  auto version = text_of(copy, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+  if (version.ok() && !version->empty()) info.schema_version = std::stoi(*version);
+  // Back to a single file: the copy's WAL is checkpointed and removed when it closes.
+  (void)copy.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<BackupInfo> backup_database(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  if (!fs::exists(from, ec)) return Status::NotFound("no database at " + from);
+  if (fs::exists(to, ec))
+    return Status::AlreadyExists(to + " already exists; a backup never overwrites a file");
+  const std::string tmp = to + ".partial";
+  fs::remove(tmp, ec);
+  BackupInfo info;
+  Status s = copy_checked(from, tmp, info);
+  if (s.ok()) {
+    info.bytes = static_cast<std::int64_t>(fs::file_size(tmp, ec));
+    fs::rename(tmp, to, ec);
+    if (ec) s = Status::IOError("cannot move the backup to " + to + ": " + ec.message());
   }
-  info.bytes = static_cast<std::int64_t>(fs::file_size(tmp, ec));
-  fs::rename(tmp, to, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return Status::IOError("cannot move the backup to " + to + ": " + ec.message());
-  }
-  return info;
+  if (s.ok()) return info;
+  fs::remove(tmp, ec);  // the partial copy
+  return s;
 }
 
 }  // namespace adj::sqlite

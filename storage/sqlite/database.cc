@@ -110,21 +110,20 @@ Result<Database> Database::open(const std::string& path) {
   // against 602 MB) and its commit took 2.5-3.5 s instead of 3.4-4.3 s, run back to back.
   ADJ_RETURN_IF_ERROR(db.exec("PRAGMA page_size=16384"));
   // journal_mode answers with the mode it ended in; anything but WAL on a file is an error.
-  auto mode = db.prepare("PRAGMA journal_mode=WAL");
-  if (!mode.ok()) return mode.status();
-  auto row = mode->step();
+  ADJ_TRY(Statement mode, db.prepare("PRAGMA journal_mode=WAL"));
+  auto row = mode.step();
   // Switching a new file to WAL while another process does the same can answer SQLITE_BUSY
   // without waiting; it is tried again within the busy timeout.
   for (int waited = 0; !row.ok() && (sqlite3_extended_errcode(raw) & 0xff) == SQLITE_BUSY &&
                        waited < kBusyTimeoutMs;
        waited += 20) {
-    mode->reset();
+    mode.reset();
     sqlite3_sleep(20);
-    row = mode->step();
+    row = mode.step();
   }
   if (!row.ok()) return row.status();
-  const std::string got = *row ? mode->column_text(0) : "";
-  mode->reset();
+  const std::string got = *row ? mode.column_text(0) : "";
+  mode.reset();
   if (got != "wal" && got != "memory")
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
                            ")");
@@ -173,7 +172,7 @@ Result<Statement> Database::prepare(std::string_view sql) {
     if (!std::isspace(static_cast<unsigned char>(*p)) && *p != ';')
       return Status::Internal("sqlite: more than one statement in: " + sql_context(sql));
   }
-  st.cache_ = cache_.get();  // only a well-formed single statement is kept for reuse
+  st.stmt_.get_deleter().cache = cache_.get();  // only a well-formed single statement is reused
   return st;
 }
 
@@ -183,41 +182,19 @@ bool Database::in_transaction() const { return sqlite3_get_autocommit(handle()) 
 
 // ---- Statement ---------------------------------------------------------------------------------
 
-Statement::Statement(Statement&& other) noexcept
-    : stmt_(std::exchange(other.stmt_, nullptr)),
-      sql_(std::move(other.sql_)),
-      cache_(std::exchange(other.cache_, nullptr)),
-      bind_error_(std::move(other.bind_error_)) {}
-
-Statement& Statement::operator=(Statement&& other) noexcept {
-  if (this != &other) {
-    release();
-    stmt_ = std::exchange(other.stmt_, nullptr);
-    sql_ = std::move(other.sql_);
-    cache_ = std::exchange(other.cache_, nullptr);
-    bind_error_ = std::move(other.bind_error_);
-  }
-  return *this;
-}
-
-Statement::~Statement() { release(); }
-
-void Statement::release() {
-  if (!stmt_) return;
-  sqlite3_stmt* stmt = std::exchange(stmt_, nullptr);
-  if (cache_ && cache_->idle.size() < Database::kMaxIdleStatements) {
+void Statement::Release::operator()(sqlite3_stmt* stmt) {
+  if (cache && cache->idle.size() < Database::kMaxIdleStatements) {
     sqlite3_reset(stmt);
     sqlite3_clear_bindings(stmt);
-    cache_->idle.emplace(std::move(sql_), stmt);
+    cache->idle.emplace(std::move(sql), stmt);
   } else {
     sqlite3_finalize(stmt);
   }
-  cache_ = nullptr;
 }
 
 void Statement::keep_bind_error(int rc) {
   if (rc != SQLITE_OK && bind_error_.ok())
-    bind_error_ = sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
+    bind_error_ = sqlite_status(sqlite3_db_handle(stmt()), rc, sql());
 }
 
 Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
@@ -226,20 +203,20 @@ Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
   const auto keep = in_place ? SQLITE_STATIC : SQLITE_TRANSIENT;
   switch (value.kind()) {
     case sql::Param::Kind::kNull:
-      keep_bind_error(sqlite3_bind_null(stmt_, index));
+      keep_bind_error(sqlite3_bind_null(stmt(), index));
       break;
     case sql::Param::Kind::kInt:
-      keep_bind_error(sqlite3_bind_int64(stmt_, index, value.as_int()));
+      keep_bind_error(sqlite3_bind_int64(stmt(), index, value.as_int()));
       break;
     case sql::Param::Kind::kReal:
-      keep_bind_error(sqlite3_bind_double(stmt_, index, value.as_real()));
+      keep_bind_error(sqlite3_bind_double(stmt(), index, value.as_real()));
       break;
     case sql::Param::Kind::kText:
-      keep_bind_error(sqlite3_bind_text64(stmt_, index, static_cast<const char*>(data),
+      keep_bind_error(sqlite3_bind_text64(stmt(), index, static_cast<const char*>(data),
                                           bytes.size(), keep, SQLITE_UTF8));
       break;
     case sql::Param::Kind::kBytes:
-      keep_bind_error(sqlite3_bind_blob64(stmt_, index, data, bytes.size(), keep));
+      keep_bind_error(sqlite3_bind_blob64(stmt(), index, data, bytes.size(), keep));
       break;
   }
   return *this;
@@ -247,52 +224,53 @@ Statement& Statement::bind(int index, const sql::Param& value, bool in_place) {
 
 Result<bool> Statement::step() {
   if (!bind_error_.ok()) return bind_error_;
-  const int rc = sqlite3_step(stmt_);
+  const int rc = sqlite3_step(stmt());
   if (rc == SQLITE_ROW) return true;
   if (rc == SQLITE_DONE) return false;
-  return sqlite_status(sqlite3_db_handle(stmt_), rc, sql_);
+  return sqlite_status(sqlite3_db_handle(stmt()), rc, sql());
 }
 
 Status Statement::run() {
   for (;;) {
-    auto row = step();
-    if (!row.ok()) return row.status();
-    if (!*row) return Status::Ok();
+    ADJ_TRY(const bool row, step());
+    if (!row) return Status::Ok();
   }
 }
 
 void Statement::reset() {
-  sqlite3_reset(stmt_);
-  sqlite3_clear_bindings(stmt_);
+  sqlite3_reset(stmt());
+  sqlite3_clear_bindings(stmt());
   bind_error_ = Status::Ok();
 }
 
 bool Statement::column_is_null(int index) const {
-  return sqlite3_column_type(stmt_, index) == SQLITE_NULL;
+  return sqlite3_column_type(stmt(), index) == SQLITE_NULL;
 }
 
-std::int64_t Statement::column_int64(int index) const { return sqlite3_column_int64(stmt_, index); }
+std::int64_t Statement::column_int64(int index) const {
+  return sqlite3_column_int64(stmt(), index);
+}
 
-double Statement::column_double(int index) const { return sqlite3_column_double(stmt_, index); }
+double Statement::column_double(int index) const { return sqlite3_column_double(stmt(), index); }
 
 std::string Statement::column_text(int index) const {
-  const auto* p = sqlite3_column_text(stmt_, index);  // before column_bytes, per the SQLite docs
-  const int n = sqlite3_column_bytes(stmt_, index);
+  const auto* p = sqlite3_column_text(stmt(), index);  // before column_bytes, per the SQLite docs
+  const int n = sqlite3_column_bytes(stmt(), index);
   if (!p) return {};
   return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
 }
 
 std::vector<std::uint8_t> Statement::column_blob(int index) const {
-  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt_, index));
-  const int n = sqlite3_column_bytes(stmt_, index);
+  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt(), index));
+  const int n = sqlite3_column_bytes(stmt(), index);
   if (!p) return {};
   return std::vector<std::uint8_t>(p, p + n);
 }
 
-int Statement::column_count() const { return sqlite3_column_count(stmt_); }
+int Statement::column_count() const { return sqlite3_column_count(stmt()); }
 
 sql::Param::Kind Statement::column_type(int index) const {
-  switch (sqlite3_column_type(stmt_, index)) {
+  switch (sqlite3_column_type(stmt(), index)) {
     case SQLITE_INTEGER:
       return sql::Param::Kind::kInt;
     case SQLITE_FLOAT:

@@ -122,12 +122,6 @@ class Database final : public sql::Session {
 // Status.
 class Statement {
  public:
-  Statement(Statement&& other) noexcept;
-  Statement& operator=(Statement&& other) noexcept;
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-  ~Statement();
-
   // NULL, an integer, a real, a text or bytes (a BLOB), as `value` is. Texts and bytes are
   // copied, unless `in_place`: SQLite then reads them where they are (REQUIRES: they stay alive
   // and unchanged until reset() or the Statement's end; for big texts written once).
@@ -152,14 +146,19 @@ class Statement {
 
  private:
   friend class Database;
+  // Puts a statement back in `cache` (reset) while it has room, else finalizes it.
+  struct Release {
+    StatementCache* cache = nullptr;
+    std::string sql;  // the cache key, and for error messages
+    void operator()(sqlite3_stmt* stmt);
+  };
   Statement(sqlite3_stmt* stmt, std::string sql, StatementCache* cache)
-      : stmt_(stmt), sql_(std::move(sql)), cache_(cache) {}
+      : stmt_(stmt, Release{cache, std::move(sql)}) {}
   void keep_bind_error(int rc);
-  void release();  // back to the cache (reset) or finalized
+  sqlite3_stmt* stmt() const { return stmt_.get(); }
+  const std::string& sql() const { return stmt_.get_deleter().sql; }
 
-  sqlite3_stmt* stmt_ = nullptr;
-  std::string sql_;  // the cache key, and for error messages
-  StatementCache* cache_ = nullptr;
+  std::unique_ptr<sqlite3_stmt, Release> stmt_;
   Status bind_error_;
 };
 

@@ -7,11 +7,10 @@
 namespace adj::sqlite {
 
 Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& path) {
-  auto db = Database::open(path);
-  if (!db.ok()) return db.status();
+  ADJ_TRY(Database db, Database::open(path));
   // A reader waits at most this long for a lock; the caller may be an I/O thread.
-  sqlite3_busy_timeout(db->handle(), 100);
-  return std::unique_ptr<RevisionWatch>(new RevisionWatch(std::move(db).value()));
+  sqlite3_busy_timeout(db.handle(), 100);
+  return std::unique_ptr<RevisionWatch>(new RevisionWatch(std::move(db)));
 }
 
 Result<std::shared_ptr<const RevisionMap>> RevisionWatch::current() {

@@ -4,61 +4,42 @@
 #include <algorithm>
 #include <cstdlib>
 #include <string>
-#include <variant>
 #include <vector>
 
 namespace adj::sqlite {
 namespace {
 
-// One cell as SQLite typed it: NULL, INTEGER, REAL, TEXT or BLOB.
-struct Blob {
-  std::string bytes;
-};
-using Cell = std::variant<std::monostate, std::int64_t, double, std::string, Blob>;
+using Kind = sql::Param::Kind;
 
-const std::string* bytes_of(const Cell& c) {
-  if (auto* s = std::get_if<std::string>(&c)) return s;
-  if (auto* b = std::get_if<Blob>(&c)) return &b->bytes;
-  return nullptr;
-}
-
+// Rows read into memory, each cell as SQLite typed it: NULL, INTEGER, REAL, TEXT or BLOB.
 class SqliteRows final : public sql::RowSource {
  public:
-  SqliteRows(int columns, std::vector<Cell> cells) : columns_(columns), cells_(std::move(cells)) {}
+  SqliteRows(int columns, std::vector<sql::Param> cells)
+      : columns_(columns), cells_(std::move(cells)) {}
   int size() const override {
     return columns_ == 0 ? 0 : static_cast<int>(cells_.size()) / columns_;
   }
   int columns() const override { return columns_; }
-  sql::Param::Kind kind(int row, int col) const override {
-    static constexpr sql::Param::Kind kKinds[] = {sql::Param::Kind::kNull, sql::Param::Kind::kInt,
-                                                  sql::Param::Kind::kReal, sql::Param::Kind::kText,
-                                                  sql::Param::Kind::kBytes};
-    return kKinds[at(row, col).index()];
-  }
-  bool is_null(int row, int col) const override {
-    return std::holds_alternative<std::monostate>(at(row, col));
-  }
-  // As SQLite converts: text to its leading integer, a real truncated.
+  Kind kind(int row, int col) const override { return at(row, col).kind(); }
+  bool is_null(int row, int col) const override { return kind(row, col) == Kind::kNull; }
+  // As SQLite converts: text to its leading integer, a real truncated; NULL to 0 or "".
   std::int64_t int64(int row, int col) const override {
-    const Cell& c = at(row, col);
-    if (auto* i = std::get_if<std::int64_t>(&c)) return *i;
-    if (auto* d = std::get_if<double>(&c)) return static_cast<std::int64_t>(*d);
-    if (auto* s = bytes_of(c)) return std::strtoll(s->c_str(), nullptr, 10);
-    return 0;
+    const sql::Param& c = at(row, col);
+    if (c.kind() == Kind::kInt) return c.as_int();
+    if (c.kind() == Kind::kReal) return static_cast<std::int64_t>(c.as_real());
+    return std::strtoll(std::string(c.as_text()).c_str(), nullptr, 10);
   }
   double float64(int row, int col) const override {
-    const Cell& c = at(row, col);
-    if (auto* i = std::get_if<std::int64_t>(&c)) return static_cast<double>(*i);
-    if (auto* d = std::get_if<double>(&c)) return *d;
-    if (auto* s = bytes_of(c)) return std::strtod(s->c_str(), nullptr);
-    return 0;
+    const sql::Param& c = at(row, col);
+    if (c.kind() == Kind::kInt) return static_cast<double>(c.as_int());
+    if (c.kind() == Kind::kReal) return c.as_real();
+    return std::strtod(std::string(c.as_text()).c_str(), nullptr);
   }
   std::string text(int row, int col) const override {
-    const Cell& c = at(row, col);
-    if (auto* s = bytes_of(c)) return *s;
-    if (auto* i = std::get_if<std::int64_t>(&c)) return std::to_string(*i);
-    if (std::holds_alternative<double>(c)) return std::to_string(std::get<double>(c));
-    return "";
+    const sql::Param& c = at(row, col);
+    if (c.kind() == Kind::kInt) return std::to_string(c.as_int());
+    if (c.kind() == Kind::kReal) return std::to_string(c.as_real());
+    return std::string(c.as_text());
   }
   std::vector<std::uint8_t> bytes(int row, int col) const override {
     const std::string s = text(row, col);
@@ -66,12 +47,12 @@ class SqliteRows final : public sql::RowSource {
   }
 
  private:
-  const Cell& at(int row, int col) const {
+  const sql::Param& at(int row, int col) const {
     return cells_[static_cast<std::size_t>(row) * static_cast<std::size_t>(columns_) +
                   static_cast<std::size_t>(col)];
   }
   int columns_;
-  std::vector<Cell> cells_;
+  std::vector<sql::Param> cells_;
 };
 
 // Binds `params` in order, read where they are (they outlive the statement's run).
@@ -82,7 +63,7 @@ void bind_all(Statement& st, std::span<const sql::Param> params) {
 
 // Steps `st` for at most `max_rows` rows (all when negative), read into memory.
 Result<sql::Rows> read_rows(Statement& st, int max_rows) {
-  std::vector<Cell> cells;
+  std::vector<sql::Param> cells;
   int columns = 0;
   for (int n = 0; max_rows < 0 || n < max_rows; ++n) {
     ADJ_TRY(bool row, st.step());
@@ -90,23 +71,21 @@ Result<sql::Rows> read_rows(Statement& st, int max_rows) {
     columns = st.column_count();
     for (int c = 0; c < columns; ++c) {
       switch (st.column_type(c)) {
-        case sql::Param::Kind::kNull:
-          cells.emplace_back(std::monostate{});
+        case Kind::kNull:
+          cells.emplace_back();
           break;
-        case sql::Param::Kind::kInt:
+        case Kind::kInt:
           cells.emplace_back(st.column_int64(c));
           break;
-        case sql::Param::Kind::kReal:
+        case Kind::kReal:
           cells.emplace_back(st.column_double(c));
           break;
-        case sql::Param::Kind::kText:
+        case Kind::kText:
           cells.emplace_back(st.column_text(c));
           break;
-        case sql::Param::Kind::kBytes: {
-          const auto b = st.column_blob(c);
-          cells.emplace_back(Blob{std::string(b.begin(), b.end())});
+        case Kind::kBytes:
+          cells.push_back(sql::Param::bytes(st.column_blob(c)));
           break;
-        }
       }
     }
   }

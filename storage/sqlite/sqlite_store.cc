@@ -19,9 +19,7 @@ SqliteStore::~SqliteStore() = default;
 
 Result<std::shared_ptr<const RevisionMap>> SqliteStore::revisions() {
   if (!watch_) {
-    auto w = sqlite::RevisionWatch::open(path_);
-    if (!w.ok()) return w.status();
-    watch_ = std::move(w).value();
+    ADJ_TRY(watch_, sqlite::RevisionWatch::open(path_));
   }
   return watch_->current();
 }

@@ -62,9 +62,8 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
       if (!strip_secrets(doc, game, found)) continue;
       ADJ_TRY(std::string text, json_to_text(doc, "state of " + game));
       ADJ_RETURN_IF_ERROR(
-          s.run("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
-                {text, game, r.int32(i, 1)})
-              .status());
+          s.write("UPDATE turn_states SET state_json = ? WHERE game_id = ? AND turn = ?",
+                  {text, game, r.int32(i, 1)}));
       if (changed.empty() || changed.back() != game) changed.push_back(game);
     }
     for (const std::string& game : changed) ADJ_RETURN_IF_ERROR(reindex_open_state(game));
@@ -77,8 +76,7 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
       ADJ_TRY(Json doc, json_from_text(r.text(i, 1), "scenario of " + game));
       if (!strip_secrets(doc, game, found)) continue;
       ADJ_TRY(std::string text, json_to_text(doc, "scenario of " + game));
-      ADJ_RETURN_IF_ERROR(
-          s.run("UPDATE games SET scenario_json = ? WHERE id = ?", {text, game}).status());
+      ADJ_RETURN_IF_ERROR(s.write("UPDATE games SET scenario_json = ? WHERE id = ?", {text, game}));
     }
   }
   // 3. Hashes for players that have none yet.
@@ -90,10 +88,10 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
           s.query("SELECT 1 FROM player_secrets WHERE game_id = ? AND player = ?", {game, player}));
       if (!seen.empty()) continue;
       ADJ_TRY(const std::string h, hash_secret(secret));
-      ADJ_RETURN_IF_ERROR(s.run("INSERT INTO player_secrets(game_id, player, secret_hash, "
-                                "changed_at) VALUES (?, ?, ?, ?)",
-                                {game, player, h, std::int64_t{now}})
-                              .status());
+      ADJ_RETURN_IF_ERROR(
+          s.write("INSERT INTO player_secrets(game_id, player, secret_hash, "
+                  "changed_at) VALUES (?, ?, ?, ?)",
+                  {game, player, h, std::int64_t{now}}));
       ++hashed;
     }
   }
@@ -102,11 +100,10 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
     ADJ_TRY(const sql::Rows r, s.query("SELECT token, game_id, player FROM player_tokens", {}));
     for (int i = 0; i < r.size(); ++i)
       ADJ_RETURN_IF_ERROR(
-          s.run("INSERT OR IGNORE INTO player_token_hashes(token_hash, game_id, "
-                "player, kind, created_at) VALUES (?, ?, ?, 'link', ?)",
-                {hash_token(r.text(i, 0)), r.text(i, 1), r.text(i, 2), std::int64_t{now}})
-              .status());
-    ADJ_RETURN_IF_ERROR(s.run("DELETE FROM player_tokens", {}).status());
+          s.write("INSERT OR IGNORE INTO player_token_hashes(token_hash, game_id, "
+                  "player, kind, created_at) VALUES (?, ?, ?, 'link', ?)",
+                  {hash_token(r.text(i, 0)), r.text(i, 1), r.text(i, 2), std::int64_t{now}}));
+    ADJ_RETURN_IF_ERROR(s.write("DELETE FROM player_tokens", {}));
   }
   // 5. Stored order files: the PLAYER line's secret masked.
   {
@@ -115,12 +112,10 @@ Result<int> SqliteStore::upgrade_credentials_step(const SecretHasher& hash_secre
       const std::string raw = r.text(i, 1);
       if (std::string masked = mask_player_secret(raw); masked != raw)
         ADJ_RETURN_IF_ERROR(
-            s.run("UPDATE submissions SET raw_text = ? WHERE id = ?", {masked, r.int64(i, 0)})
-                .status());
+            s.write("UPDATE submissions SET raw_text = ? WHERE id = ?", {masked, r.int64(i, 0)}));
     }
   }
-  ADJ_RETURN_IF_ERROR(
-      s.run("DELETE FROM pending_upgrades WHERE name = 'hash_credentials'", {}).status());
+  ADJ_RETURN_IF_ERROR(s.write("DELETE FROM pending_upgrades WHERE name = 'hash_credentials'", {}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return hashed;
 }

@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
-#include <optional>
-#include <utility>
 
 #include "storage/sqlite/sqlite_store.h"
 
@@ -15,32 +13,25 @@ namespace adj {
 
 namespace {
 
-// While alive, a setting of one connection is changed (set(db, true)); the destructor changes it
-// back (set(db, false)). A connection left so would go on without a check, silently, so when
+// While alive, a setting of one connection is changed (set_scoped: set(db, true)); its end changes
+// it back (set(db, false)). A connection left so would go on without a check, silently, so when
 // that fails the process stops instead (fail closed), with set's message. Not thread-safe: one
 // connection, used by one thread at a time (as SqliteStore's).
-class ScopedSetting {
- public:
-  using Set = Status (*)(sqlite::Database& db, bool on);
-  static Result<ScopedSetting> begin(sqlite::Database& db, Set set) {
-    ADJ_RETURN_IF_ERROR(set(db, true));
-    return ScopedSetting(db, set);
-  }
-  ScopedSetting(ScopedSetting&& o) noexcept : db_(std::exchange(o.db_, nullptr)), set_(o.set_) {}
-  ScopedSetting& operator=(ScopedSetting&&) = delete;
-  ~ScopedSetting() {
-    if (!db_) return;
-    if (Status off = set_(*db_, false); !off.ok()) {
+using Set = Status (*)(sqlite::Database& db, bool on);
+struct SetBack {
+  Set set;
+  void operator()(sqlite::Database* db) const {
+    if (Status off = set(*db, false); !off.ok()) {
       std::fprintf(stderr, "adjutant: %s\n", off.message().c_str());
       std::abort();
     }
   }
-
- private:
-  ScopedSetting(sqlite::Database& db, Set set) : db_(&db), set_(set) {}
-  sqlite::Database* db_;
-  Set set_;
 };
+using ScopedSetting = std::unique_ptr<sqlite::Database, SetBack>;
+Result<ScopedSetting> set_scoped(sqlite::Database& db, Set set) {
+  ADJ_RETURN_IF_ERROR(set(db, true));
+  return ScopedSetting(&db, SetBack{set});
+}
 
 // On: statements the connection compiles skip their CHECK constraints (PRAGMA
 // ignore_check_constraints; changing it expires every compiled statement of the connection, so
@@ -79,17 +70,15 @@ Status triggers_off(sqlite::Database& db, bool on) {
 // transaction) the per-row revision triggers of `game`'s battles and reports are skipped;
 // unmark_bulk bumps the game's revision once for all of them.
 Status mark_bulk(sql::Session& s, const std::string& game) {
-  return s.run("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)", {game}).status();
+  return s.write("INSERT OR IGNORE INTO revision_bulk(scope) VALUES (?)", {game});
 }
 
 Status unmark_bulk(sql::Session& s, const std::string& game) {
-  ADJ_RETURN_IF_ERROR(s.run("DELETE FROM revision_bulk WHERE scope = ?", {game}).status());
-  return s
-      .run(
-          "INSERT INTO revisions(scope, rev) VALUES (?, 1) "
-          "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1",
-          {game})
-      .status();
+  ADJ_RETURN_IF_ERROR(s.write("DELETE FROM revision_bulk WHERE scope = ?", {game}));
+  return s.write(
+      "INSERT INTO revisions(scope, rev) VALUES (?, 1) "
+      "ON CONFLICT (scope) DO UPDATE SET rev = rev + 1",
+      {game});
 }
 
 // SqliteStore::begin_turn_rows: foreign keys deferred to the commit (the rows come before their
@@ -101,11 +90,9 @@ class SqliteTurnRows final : public TurnRows {
   static Result<std::unique_ptr<TurnRows>> begin(sqlite::Database& db, const std::string& game) {
     std::unique_ptr<SqliteTurnRows> r(new SqliteTurnRows(db, game));
     ADJ_RETURN_IF_ERROR(db.exec("PRAGMA defer_foreign_keys = ON"));
-    ADJ_TRY(auto unchecked, ScopedSetting::begin(db, unchecked_writes));
-    r->unchecked_.emplace(std::move(unchecked));
+    ADJ_TRY(r->unchecked_, set_scoped(db, unchecked_writes));
     ADJ_RETURN_IF_ERROR(mark_bulk(db, game));
-    ADJ_TRY(auto no_triggers, ScopedSetting::begin(db, triggers_off));
-    r->triggers_off_.emplace(std::move(no_triggers));
+    ADJ_TRY(r->triggers_off_, set_scoped(db, triggers_off));
     return std::unique_ptr<TurnRows>(std::move(r));
   }
   // The rest of the commit runs its triggers (turn states, games).
@@ -118,8 +105,8 @@ class SqliteTurnRows final : public TurnRows {
   SqliteTurnRows(sql::Session& s, std::string game) : s_(s), game_(std::move(game)) {}
   sql::Session& s_;
   std::string game_;
-  std::optional<ScopedSetting> unchecked_;     // unchecked_writes
-  std::optional<ScopedSetting> triggers_off_;  // triggers_off; ended first
+  ScopedSetting unchecked_;     // unchecked_writes
+  ScopedSetting triggers_off_;  // triggers_off; ended first
 };
 
 }  // namespace
