@@ -35,8 +35,15 @@ bool count_rows(const Pixels& p, int y0, int y1, ColourTable& counts, std::size_
 }  // namespace
 
 std::size_t ColourTable::probe(std::uint32_t rgb) const {
+  // A mixed hash (the low bits of a bare product would depend on blue alone); size a power of 2.
+  std::uint32_t h = rgb;
+  h ^= h >> 16;
+  h *= 0x7feb352du;
+  h ^= h >> 15;
+  h *= 0x846ca68bu;
+  h ^= h >> 16;
   const std::size_t mask = keys_.size() - 1;
-  std::size_t i = (rgb * 2654435761u) & mask;
+  std::size_t i = h & mask;
   while (keys_[i] != 0 && keys_[i] != rgb + 1) i = (i + 1) & mask;
   return i;
 }
@@ -91,25 +98,14 @@ void Palette::choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts
   }
   for (std::size_t i = 0; i < skipped.size() && colours_.size() < most; ++i)
     colours_.push_back(skipped[i]);
-  r_.clear(), g_.clear(), b_.clear();
-  for (const std::uint32_t c : colours_) {
-    r_.push_back(static_cast<int>((c >> 16) & 0xff));
-    g_.push_back(static_cast<int>((c >> 8) & 0xff));
-    b_.push_back(static_cast<int>(c & 0xff));
-  }
 }
 
 std::uint8_t Palette::nearest(std::uint32_t rgb) const {
-  assert(!colours_.empty() && r_.size() == colours_.size());
-  const int r = static_cast<int>((rgb >> 16) & 0xff), g = static_cast<int>((rgb >> 8) & 0xff),
-            b = static_cast<int>(rgb & 0xff);
+  assert(!colours_.empty());
   std::size_t best = 0;
-  int best_d = 1 << 30;
-  for (std::size_t i = 0; i < colours_.size(); ++i) {
-    const int dr = r_[i] - r, dg = g_[i] - g, db = b_[i] - b;
-    const int d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
-    if (d < best_d) best = i, best_d = d;
-  }
+  long best_d = distance(colours_[0], rgb);
+  for (std::size_t i = 1; i < colours_.size(); ++i)
+    if (const long d = distance(colours_[i], rgb); d < best_d) best = i, best_d = d;
   return static_cast<std::uint8_t>(best);
 }
 
@@ -117,11 +113,12 @@ std::optional<Palette> Palette::of(const Pixels& p, int y0, int y1, int most) {
   assert(most >= 1 && most <= kMost && y0 < y1);
   ColourTable counts;
   if (!count_rows(p, y0, y1, counts, kMostDistinct)) return std::nullopt;
+  const auto seen = counts.entries();
   Palette out;
-  out.choose(counts.entries(), static_cast<std::size_t>(most));
+  out.choose(seen, static_cast<std::size_t>(most));
   for (std::size_t i = 0; i < out.colours_.size(); ++i)
     out.known_.at(out.colours_[i]) = static_cast<std::uint32_t>(i);
-  for (const auto& [rgb, n] : counts.entries())
+  for (const auto& [rgb, n] : seen)
     if (!out.known_.find(rgb)) out.known_.at(rgb) = out.nearest(rgb);
   return out;
 }
@@ -134,14 +131,7 @@ Palette Palette::extended(const Pixels& p, const std::vector<std::pair<int, int>
   for (const auto& e : counts.entries())
     if (!known_.find(e.first)) fresh.push_back(e);
   Palette out = *this;
-  if (fresh.empty()) return out;
-  Palette more;
-  more.colours_ = colours_;
-  more.choose(std::move(fresh), kMost);
-  for (std::size_t i = colours_.size(); i < more.colours_.size(); ++i) {
-    out.colours_.push_back(more.colours_[i]);
-    out.r_.push_back(more.r_[i]), out.g_.push_back(more.g_[i]), out.b_.push_back(more.b_[i]);
-  }
+  out.choose(std::move(fresh), kMost);  // after the entries it has
   for (std::size_t i = colours_.size(); i < out.colours_.size(); ++i)
     out.known_.at(out.colours_[i]) = static_cast<std::uint32_t>(i);
   return out;

@@ -70,12 +70,12 @@ class Palette {
 
  private:
   friend class Indexer;
-  // Takes colours from `counts` (colour, pixels) as described above until `most` are taken.
+  // Takes colours from `counts` (colour, pixels) as described above, after those it has, until
+  // it has `most`.
   void choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts, std::size_t most);
   std::uint8_t nearest(std::uint32_t rgb) const;
 
   std::vector<std::uint32_t> colours_;  // 0xRRGGBB
-  std::vector<int> r_, g_, b_;          // colours_' channels, for nearest()
   ColourTable known_;                   // every colour seen when made -> its entry
 };
 

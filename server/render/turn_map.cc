@@ -17,8 +17,9 @@ struct Raster {
   PngLimits limits;
   raster::Pixels under, over;  // svg_under; svg_over (transparent where it draws nothing)
   double scale = 1;            // pixels per SVG unit
-  raster::Encoding encoding;   // RGBA when the ground is not opaque, else with `palette` if any
-  std::shared_ptr<const raster::Palette> palette;  // the plain map's (PngLimits::palette)
+  bool alpha = false;          // the ground is not opaque: RGBA
+  std::shared_ptr<const raster::Palette> palette;  // the plain map's (PngLimits::palette), if any
+  raster::Encoding encoding() const { return {alpha, palette.get()}; }
   int plain_rows = 0;
   std::vector<raster::Band> plain_bands;
   std::string plain_png;
@@ -73,24 +74,21 @@ Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
   ADJ_TRY(r.over, raster::Pixels::blank(w, h, false));
   ADJ_RETURN_IF_ERROR(over.draw(r.over));
   r.scale = h / height;
-  r.encoding.alpha = !r.under.opaque();
+  r.alpha = !r.under.opaque();
   r.plain_rows = image_rows(r, legend.rows);
   raster::Pixels plain = r.under;
   raster::stack(plain, r.over, 0, r.plain_rows);
-  if (limits.palette && !r.encoding.alpha) {  // room left for the colours of players' arrows
+  if (limits.palette && !r.alpha)  // room left for the colours of players' arrows
     if (auto colours = raster::Palette::of(plain, 0, r.plain_rows,
-                                           raster::Palette::kMost - raster::Palette::kForArrows)) {
+                                           raster::Palette::kMost - raster::Palette::kForArrows))
       r.palette = std::make_shared<const raster::Palette>(std::move(*colours));
-      r.encoding.palette = r.palette.get();
-    }
-  }
   for (int b = 0; b < band_count(r.plain_rows); ++b) {
-    ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.encoding));
+    ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.encoding()));
     r.plain_bands.push_back(std::move(band));
   }
   std::vector<const raster::Band*> bands;
   for (const raster::Band& b : r.plain_bands) bands.push_back(&b);
-  ADJ_TRY(r.plain_png, raster::assemble_png(w, r.plain_rows, r.encoding, bands));
+  ADJ_TRY(r.plain_png, raster::assemble_png(w, r.plain_rows, r.encoding(), bands));
   return r;
 }
 
@@ -119,7 +117,7 @@ Result<std::string> TurnMap::Prepared::paint(const Raster& r,
   }
   // The plain map's palette, and the arrows' colours after it (the plain bands' entries stand).
   std::optional<raster::Palette> colours;
-  raster::Encoding e = r.encoding;
+  raster::Encoding e = r.encoding();
   if (r.palette) e.palette = &colours.emplace(r.palette->extended(work, stacked));
   std::vector<raster::Band> own;
   own.reserve(stacked.size());
