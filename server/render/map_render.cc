@@ -19,6 +19,9 @@ std::string svg_open(const MapModel& model, double width, double height) {
                   "\" role=\"img\" aria-labelledby=\"map-title\" font-family=\"sans-serif\">\n";
   s += "<title id=\"map-title\">Map of " + xml_escape(model.title) + "</title>\n<defs>";
   s += mapstyle::sea_pattern("sea");
+  if (std::any_of(model.areas.begin(), model.areas.end(),
+                  [](const MapArea& a) { return a.kind == "sea"; }))
+    s += mapstyle::sea_pattern("water", mapstyle::kWaterPeriods);
   for (std::size_t i = 0; i < model.players.size(); ++i)
     s += mapstyle::owner_pattern(i, "own-" + std::to_string(i));
   return s + "</defs>\n";
@@ -32,7 +35,7 @@ std::string svg_ground(const MapModel& model, double width, double height, doubl
       "<rect width=\"" + fmt(width) + "\" height=\"" + fmt(height) + "\" fill=\"#f6f3ea\"/>\n";
   if (any_sea)
     s += "<rect class=\"water\" width=\"" + fmt(width) + "\" height=\"" + fmt(map_height) +
-         "\" fill=\"url(#sea)\" fill-opacity=\"0.6\"/>\n";
+         "\" fill=\"url(#water)\" fill-opacity=\"0.6\"/>\n";
   return s;
 }
 

@@ -144,18 +144,18 @@ std::string owner_pattern(std::size_t i, const std::string& id) {
   return s + "<path d=\"" + d + ink_attrs + "</pattern>";
 }
 
-std::string sea_pattern(const std::string& id) {
-  // A wave every 24 x 12 units, kTileRepeat periods each way in one tile.
-  const std::string w = std::to_string(24 * kTileRepeat), h = std::to_string(12 * kTileRepeat);
-  std::string d;
-  for (int r = 0; r < kTileRepeat; ++r) {
-    d += "M0 " + std::to_string(12 * r + 7) + "q3-3 6 0";
-    for (int k = 1; k < 4 * kTileRepeat; ++k) d += "t6 0";
-  }
-  return "<pattern id=\"" + id + "\" patternUnits=\"userSpaceOnUse\" width=\"" + w +
-         "\" height=\"" + h + "\"><rect width=\"" + w + "\" height=\"" + h +
-         "\" fill=\"#cfe3f4\"/><path d=\"" + d +
-         "\" fill=\"none\" stroke=\"#8db9e0\" stroke-width=\"1\"/></pattern>";
+std::string sea_pattern(const std::string& id, int periods) {
+  // A wave every 24 x 12 units: one row of them, drawn again one period lower for each row.
+  const std::string w = std::to_string(24 * periods), h = std::to_string(12 * periods);
+  std::string row = "M0 7q3-3 6 0";
+  for (int k = 1; k < 4 * periods; ++k) row += "t6 0";
+  std::string s = "<pattern id=\"" + id + "\" patternUnits=\"userSpaceOnUse\" width=\"" + w +
+                  "\" height=\"" + h + "\"><rect width=\"" + w + "\" height=\"" + h +
+                  "\" fill=\"#cfe3f4\"/><path id=\"" + id + "-row\" d=\"" + row +
+                  "\" fill=\"none\" stroke=\"#8db9e0\" stroke-width=\"1\"/>";
+  for (int r = 1; r < periods; ++r)
+    s += "<use href=\"#" + id + "-row\" y=\"" + std::to_string(12 * r) + "\"/>";
+  return s + "</pattern>";
 }
 
 }  // namespace adj::render::mapstyle

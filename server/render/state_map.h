@@ -19,8 +19,8 @@ namespace adj::render {
 // text layout time.
 nlohmann::json drawable_state(const nlohmann::json& state);
 
-// The size of the map report mails attach: at least 1,200 pixels wide (scaled up from the SVG's
-// own size when it is smaller), at most 1,800.
+// The size of the map report mails attach: at least 1,200 pixels wide (a smaller map is laid out
+// that wide: png_map_style in turn_map.h), at most 1,800.
 inline constexpr PngLimits kMailMapLimits{1800, 1800, 8u << 20, true, 1200, true};
 
 // What state_map_png aims under by default: report mails leave out a map over 1 MiB

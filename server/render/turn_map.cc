@@ -27,6 +27,18 @@ struct Raster {
 
 int band_count(int rows) { return (rows + raster::kBandRows - 1) / raster::kBandRows; }
 
+// The scene of `model` laid out at least `min_width` units wide (0: as it comes); `style` is the
+// one it was built with. A layout's width grows with the zoom less than in proportion (its
+// margins stay), so the zoom is raised until it fits, which takes one or two more layouts.
+void zoomed_scene(const MapModel& model, int min_width, MapStyle& style,
+                  std::optional<mapdraw::Scene>& scene) {
+  scene.emplace(mapdraw::build_scene(model, style));
+  for (int tries = 0; tries < 4 && scene->lay.width < min_width && style.zoom < 8; ++tries) {
+    style.zoom = std::min(8.0, style.zoom * (min_width + 0.5) / scene->lay.width);
+    scene.emplace(mapdraw::build_scene(model, style));
+  }
+}
+
 }  // namespace
 
 struct TurnMap::Prepared {
@@ -158,6 +170,13 @@ Result<std::string> TurnMap::png(const nlohmann::json* report) const {
   return png;
 }
 
+MapStyle png_map_style(const MapModel& model, const PngLimits& limits) {
+  MapStyle style;
+  std::optional<mapdraw::Scene> scene;
+  zoomed_scene(model, limits.min_width, style, scene);
+  return style;
+}
+
 Result<std::shared_ptr<const TurnMap>> prepare_turn_map(const nlohmann::json& state,
                                                         const PngLimits& limits,
                                                         std::size_t max_png_bytes) {
@@ -167,7 +186,8 @@ Result<std::shared_ptr<const TurnMap>> prepare_turn_map(const nlohmann::json& st
   nlohmann::json drawn = drawable_state(state);
   drawn.erase("report");
   p->model = map_model_from_state(drawn);
-  p->scene.emplace(mapdraw::build_scene(p->model, MapStyle{}));
+  MapStyle style;
+  zoomed_scene(p->model, limits.min_width, style, p->scene);
   const mapdraw::Scene& sc = *p->scene;
   p->legend = mapdraw::legend_grid(mapdraw::legend_items(p->model, ""), sc.lay.width);
   const std::size_t most = p->legend.items.size() + mapdraw::kArrowLegendItems;

@@ -96,7 +96,7 @@ TEST(TurnMap, LooksLikeTheOneDocumentMap) {
   ASSERT_FALSE(model.arrows.empty());
   PngLimits exact = kMailMapLimits;  // true colour: the palette is MapPalette's and below
   exact.palette = false;
-  const auto whole = svg_to_png(render_svg_map(model), exact);
+  const auto whole = svg_to_png(render_svg_map(model, png_map_style(model, exact)), exact);
   ASSERT_TRUE(whole.ok()) << whole.status().to_string();
   nlohmann::json with = state;
   with["report"] = report;

@@ -70,7 +70,11 @@ TEST_F(WebMapPages, GamePageHasTheMapWithZoomLinksAndTheLegendBesideIt) {
   EXPECT_EQ(svg.status, 200);
   EXPECT_NE(svg.body.find("<g class=\"legend\""), std::string::npos);
   EXPECT_NE(svg.body.find("<pattern id=\"own-0\""), std::string::npos);
-  EXPECT_EQ(svg.body.find("href="), std::string::npos);  // nothing external
+  // Nothing external: a link is only ever to the document's own fragment (the waves' rows).
+  for (std::size_t at = svg.body.find("href="); at != std::string::npos;
+       at = svg.body.find("href=", at + 1))
+    EXPECT_EQ(svg.body.compare(at, 7, "href=\"#"), 0) << svg.body.substr(at, 40);
+  EXPECT_NE(svg.body.find("href=\"#water-row\""), std::string::npos);
   EXPECT_EQ(check_balanced(svg.body), "");
 }
 

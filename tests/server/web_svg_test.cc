@@ -71,7 +71,8 @@ TEST(SvgMap, BritainHasEveryAreaAndIsWellFormed) {
   }
   // Territories: sea in waves, land under the owner's hatch; cities are markers, not territories.
   EXPECT_EQ(count(svg, "<g class=\"area sea\""), 3);   // IRS, CHN, NTS
-  EXPECT_EQ(count(svg, "fill=\"url(#sea)\""), 3 + 2);  // the water around, the legend
+  EXPECT_EQ(count(svg, "fill=\"url(#sea)\""), 3 + 1);  // and the legend's swatch
+  EXPECT_EQ(count(svg, "fill=\"url(#water)\""), 1);    // the water around, in bigger tiles
   EXPECT_EQ(count(svg, "<g class=\"area city\""), 6);  // WIN CAN LON GLO LEI YRK
   EXPECT_EQ(count(svg, "<g class=\"area land\""), 20);
   const std::size_t win = svg.find("id=\"area-WIN\"");
