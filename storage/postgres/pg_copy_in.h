@@ -74,6 +74,7 @@ class CopyIn final : public sql::BulkInsert {
       if (PQresultStatus(r) != PGRES_COMMAND_OK && out.ok()) out = error(r);
       PQclear(r);
     }
+    if (!c_.in_transaction()) note_write();  // rows that went in without a transaction
     return out;
   }
 

@@ -7,6 +7,7 @@
 #include <poll.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <chrono>
@@ -366,8 +367,24 @@ Result<Rows> Connection::round_trip(const std::function<int(pg_conn*)>& send,
   }
 }
 
+namespace {
+
+std::atomic<std::uint64_t> g_write_epoch{0};
+
+bool is_select(std::string_view sql) {
+  return ascii::istarts_with(ascii::trim_view(sql), "SELECT");
+}
+
+}  // namespace
+
+std::uint64_t write_epoch() { return g_write_epoch.load(std::memory_order_acquire); }
+void note_write() { g_write_epoch.fetch_add(1, std::memory_order_acq_rel); }
+
 Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql) {
   note_state();
+  // After the statement ended: a write it made (or a transaction it closed) is visible to any
+  // query that reads the new value first.
+  if (!healthy() || (!prepared_->in_tx && !is_select(sql))) note_write();
   if (!sent.ok()) return sent;
   const auto st = PQresultStatus(sent->r_.get());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY)

@@ -33,6 +33,16 @@ struct pg_result;
 
 namespace adj::pg {
 
+// A count that grows after every statement this process ran that may have written to a
+// PostgreSQL database, through any Connection: each COMMIT and ROLLBACK, each statement run
+// outside a transaction other than a SELECT, and any statement on a session that broke. A value
+// read before a query proves that the query saw every write this process finished before it (a
+// cache read at that value is current while the value is unchanged). Thread-safe.
+std::uint64_t write_epoch();
+// Makes write_epoch() grow: for a write that did not go through a Connection's statements (a COPY
+// outside a transaction: pg_copy_in.h).
+void note_write();
+
 // Maps a SQLSTATE to a Status, as sqlite_status does for SQLite:
 //   23505 unique_violation -> AlreadyExists;  23503 foreign_key_violation -> FailedPrecondition;
 //   other 23xxx (check, not null) -> InvalidArgument;  22xxx (data) -> InvalidArgument;

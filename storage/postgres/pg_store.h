@@ -13,6 +13,8 @@
 // Thread-safety: one PgStore per thread (it owns one connection).
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -32,7 +34,12 @@ class PgStore final : public SqlStore {
 
   // ---- Store: pg_store.cc ----
   std::string backend() const override { return "postgresql"; }
+  // The revisions are read again when this process wrote since the last read (pg::write_epoch)
+  // or kRevisionsFresh after it, else the kept map answers without a round trip: a page served
+  // after a write of this process shows it; another process's write (a second daemon sharing the
+  // database, the command line) shows within kRevisionsFresh.
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
+  static constexpr std::chrono::milliseconds kRevisionsFresh{100};
   // Returns 0: PostgreSQL databases never held secrets in clear.
   Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {
     return 0;
@@ -51,8 +58,13 @@ class PgStore final : public SqlStore {
 
   pg::Connection conn_;
   pg::PgSession session_{conn_};
-  std::int64_t revision_stamp_ = -1;  // revisions(): the stamp the kept map was read at
+  // revisions(): the kept map, the stamp it was read at, and the write epoch and time at which
+  // that stamp was last read (the map is current while the epoch is the same and for
+  // kRevisionsFresh after the time).
+  std::int64_t revision_stamp_ = -1;
   std::shared_ptr<const RevisionMap> revisions_;
+  std::uint64_t revisions_epoch_ = 0;
+  std::chrono::steady_clock::time_point revisions_read_at_{};
 };
 
 }  // namespace adj

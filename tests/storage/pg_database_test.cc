@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -387,6 +388,62 @@ TEST_F(PgDatabaseTest, ConcurrentOpenersMigrateOnce) {
   ASSERT_TRUE(rows.ok());
   EXPECT_EQ(rows->int64(0, 0), rows->int64(0, 1));
   EXPECT_EQ(rows->int64(0, 0), static_cast<std::int64_t>(bundled_migrations()->size()));
+}
+
+// write_epoch(): a SELECT leaves it; a statement outside a transaction and a COMMIT move it;
+// statements inside a transaction wait for its end.
+TEST_F(PgDatabaseTest, WriteEpochGrowsAfterWritesNotReads) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE epoch_t (x BIGINT)").ok());
+  const std::uint64_t e0 = write_epoch();
+  ASSERT_TRUE(c.query("SELECT count(*) FROM epoch_t").ok());
+  ASSERT_TRUE(c.query("  select 1").ok());
+  EXPECT_EQ(write_epoch(), e0);
+  ASSERT_TRUE(c.run("INSERT INTO epoch_t VALUES ($1)", {Param(std::int64_t{1})}).ok());
+  const std::uint64_t e1 = write_epoch();
+  EXPECT_GT(e1, e0);
+  ASSERT_TRUE(c.exec("BEGIN").ok());
+  ASSERT_TRUE(c.run("INSERT INTO epoch_t VALUES ($1)", {Param(std::int64_t{2})}).ok());
+  EXPECT_EQ(write_epoch(), e1) << "moved before the transaction ended";
+  ASSERT_TRUE(c.exec("COMMIT").ok());
+  EXPECT_GT(write_epoch(), e1);
+}
+
+// PgStore::revisions() answers from the map it kept until this process writes (at once) or
+// PgStore::kRevisionsFresh has passed (another process's write: forked here).
+TEST_F(PgDatabaseTest, StoreRevisionsSeeThisProcessAtOnceAndOthersOnceFreshHasPassed) {
+  auto store = PgStore::open(conninfo_);
+  ASSERT_TRUE(store.ok()) << store.status().to_string();
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("INSERT INTO revisions (scope, rev) VALUES ('g', 1)").ok());
+  auto first = (*store)->revisions();
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  EXPECT_EQ((*first)->at("g"), 1);
+  const auto read_at = std::chrono::steady_clock::now();
+
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {  // another process: its writes do not move this one's epoch
+    auto other = Connection::open(conninfo_);
+    _exit(other.ok() && other->exec("UPDATE revisions SET rev = 2 WHERE scope = 'g'").ok() ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  auto kept = (*store)->revisions();
+  ASSERT_TRUE(kept.ok());
+  if (std::chrono::steady_clock::now() - read_at < PgStore::kRevisionsFresh) {
+    EXPECT_EQ(kept->get(), first->get()) << "read again while fresh and unwritten here";
+  }
+  std::this_thread::sleep_for(PgStore::kRevisionsFresh);
+  auto later = (*store)->revisions();
+  ASSERT_TRUE(later.ok());
+  EXPECT_EQ((*later)->at("g"), 2);
+
+  ASSERT_TRUE(c.exec("UPDATE revisions SET rev = 3 WHERE scope = 'g'").ok());
+  auto mine = (*store)->revisions();
+  ASSERT_TRUE(mine.ok());
+  EXPECT_EQ((*mine)->at("g"), 3) << "this process's write must show at once";
 }
 
 }  // namespace
