@@ -11,6 +11,12 @@ namespace mapdraw {
 
 namespace {
 
+// With sea areas the map has water around the land (svg_ground) and its pattern (svg_open).
+bool has_sea(const MapModel& model) {
+  return std::any_of(model.areas.begin(), model.areas.end(),
+                     [](const MapArea& a) { return a.kind == "sea"; });
+}
+
 // The <svg> element's start, its title and <defs> (the sea and every player's pattern).
 std::string svg_open(const MapModel& model, double width, double height) {
   std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"map\" viewBox=\"0 0 " +
@@ -19,9 +25,7 @@ std::string svg_open(const MapModel& model, double width, double height) {
                   "\" role=\"img\" aria-labelledby=\"map-title\" font-family=\"sans-serif\">\n";
   s += "<title id=\"map-title\">Map of " + xml_escape(model.title) + "</title>\n<defs>";
   s += mapstyle::sea_pattern("sea");
-  if (std::any_of(model.areas.begin(), model.areas.end(),
-                  [](const MapArea& a) { return a.kind == "sea"; }))
-    s += mapstyle::sea_pattern("water", mapstyle::kWaterPeriods);
+  if (has_sea(model)) s += mapstyle::sea_pattern("water", mapstyle::kWaterPeriods);
   for (std::size_t i = 0; i < model.players.size(); ++i)
     s += mapstyle::owner_pattern(i, "own-" + std::to_string(i));
   return s + "</defs>\n";
@@ -29,11 +33,9 @@ std::string svg_open(const MapModel& model, double width, double height) {
 
 // The background, and with sea areas the water around the land (the sea areas are zones on it).
 std::string svg_ground(const MapModel& model, double width, double height, double map_height) {
-  const bool any_sea = std::any_of(model.areas.begin(), model.areas.end(),
-                                   [](const MapArea& a) { return a.kind == "sea"; });
   std::string s =
       "<rect width=\"" + fmt(width) + "\" height=\"" + fmt(height) + "\" fill=\"#f6f3ea\"/>\n";
-  if (any_sea)
+  if (has_sea(model))
     s += "<rect class=\"water\" width=\"" + fmt(width) + "\" height=\"" + fmt(map_height) +
          "\" fill=\"url(#water)\" fill-opacity=\"0.6\"/>\n";
   return s;
