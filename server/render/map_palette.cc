@@ -98,14 +98,35 @@ void Palette::choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts
   }
   for (std::size_t i = 0; i < skipped.size() && colours_.size() < most; ++i)
     colours_.push_back(skipped[i]);
+  by_green_.clear();
+  for (std::size_t i = 0; i < colours_.size(); ++i)
+    by_green_.emplace_back(static_cast<std::uint8_t>((colours_[i] >> 8) & 0xff),
+                           static_cast<std::uint8_t>(i));
+  std::sort(by_green_.begin(), by_green_.end());
 }
 
 std::uint8_t Palette::nearest(std::uint32_t rgb) const {
-  assert(!colours_.empty());
-  std::size_t best = 0;
-  long best_d = distance(colours_[0], rgb);
-  for (std::size_t i = 1; i < colours_.size(); ++i)
-    if (const long d = distance(colours_[i], rgb); d < best_d) best = i, best_d = d;
+  assert(!colours_.empty() && by_green_.size() == colours_.size());
+  const long g = (rgb >> 8) & 0xff;
+  std::size_t best = colours_.size();
+  long best_d = 0;
+  // Green weighs 4 in distance(): an entry whose green alone is farther than the best cannot win.
+  const auto try_entry = [&](std::size_t at) {
+    const long dg = static_cast<long>(by_green_[at].first) - g;
+    if (best < colours_.size() && 4 * dg * dg > best_d) return false;
+    const std::size_t i = by_green_[at].second;
+    const long d = distance(colours_[i], rgb);
+    if (best == colours_.size() || d < best_d || (d == best_d && i < best)) best = i, best_d = d;
+    return true;
+  };
+  const auto mid = std::lower_bound(by_green_.begin(), by_green_.end(),
+                                    std::pair<std::uint8_t, std::uint8_t>(g, 0));
+  std::size_t up = static_cast<std::size_t>(mid - by_green_.begin()), down = up;
+  bool more_up = true, more_down = true;
+  while (more_up || more_down) {
+    more_up = more_up && up < by_green_.size() && try_entry(up++);
+    more_down = more_down && down > 0 && try_entry(--down);
+  }
   return static_cast<std::uint8_t>(best);
 }
 

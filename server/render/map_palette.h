@@ -73,10 +73,14 @@ class Palette {
   // Takes colours from `counts` (colour, pixels) as described above, after those it has, until
   // it has `most`.
   void choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts, std::size_t most);
+  // The entry nearest `rgb`, the lowest index among equals: as a scan of every entry would
+  // choose, but walking out from rgb's green in by_green_ until green alone is farther.
   std::uint8_t nearest(std::uint32_t rgb) const;
 
   std::vector<std::uint32_t> colours_;  // 0xRRGGBB
-  ColourTable known_;                   // every colour seen when made -> its entry
+  // (green, index) of every entry, sorted; choose() keeps it in step with colours_.
+  std::vector<std::pair<std::uint8_t, std::uint8_t>> by_green_;
+  ColourTable known_;  // every colour seen when made -> its entry
 };
 
 // A pixel's entry in a palette: a colour the palette saw, from its table; another, its nearest

@@ -86,6 +86,37 @@ TEST(MapPalette, ExtendedKeepsEveryEntryAndAddsTheNewColoursAfter) {
   EXPECT_EQ(plain.extended(p, {{60, 61}}).size(), 3u) << "nothing new in those rows";
 }
 
+// A colour the palette never saw is drawn as the entry at the least weighted distance
+// (2 dr^2 + 4 dg^2 + 3 db^2), the lowest index among equals, as a scan of every entry finds it.
+TEST(MapPalette, AnUnseenColourIsDrawnAsTheNearestEntry) {
+  Pixels p = image(300, 300);
+  std::uint32_t x = 12345;
+  const auto next = [&x] { return x = x * 1664525u + 1013904223u; };
+  for (int y = 0; y < 300; ++y)
+    for (int c = 0; c < 300; ++c) set(p, c, y, (next() >> 8) & 0xffffffu);
+  const Palette pal = *Palette::of(p, 0, 300, Palette::kMost);
+  ASSERT_EQ(pal.size(), 256u);
+  std::vector<std::uint32_t> entries;
+  for (std::size_t i = 0; i < pal.size(); ++i) entries.push_back(entry(pal, i));
+  const auto scan = [&](std::uint32_t rgb) {
+    std::size_t best = 0;
+    long best_d = -1;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const auto ch = [](std::uint32_t v, int s) { return static_cast<long>((v >> s) & 0xff); };
+      const long dr = ch(entries[i], 16) - ch(rgb, 16), dg = ch(entries[i], 8) - ch(rgb, 8),
+                 db = ch(entries[i], 0) - ch(rgb, 0);
+      const long d = 2 * dr * dr + 4 * dg * dg + 3 * db * db;
+      if (best_d < 0 || d < best_d) best = i, best_d = d;
+    }
+    return best;
+  };
+  Indexer index(pal);
+  for (int i = 0; i < 20000; ++i) {
+    const std::uint32_t rgb = i < 256 ? entries[i] ^ 0x010101u : (next() >> 8) & 0xffffffu;
+    ASSERT_EQ(index(0xff000000u | rgb), scan(rgb)) << "colour " << std::hex << rgb;
+  }
+}
+
 // An image of more distinct colours than a map has gets no palette: it is written in true
 // colour, every pixel exact, without counting or matching them all.
 TEST(MapPalette, AnImageOfTooManyColoursIsWrittenInTrueColour) {
