@@ -280,6 +280,7 @@ class ServeProcess {
   }
   int smtp() const { return smtp_; }
   int http() const { return http_; }
+  pid_t pid() const { return pid_; }
 
  private:
   int http_, smtp_;
