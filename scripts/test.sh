@@ -87,14 +87,17 @@ stage_join() {  # stage_join NAME LOG PID: waits for a stage_bg, prints its outp
 }
 
 # The compiler cache: on unless ADJUTANT_CCACHE=0 or ccache is missing. Sloppiness: __DATE__ /
-# __TIME__ are not used here, and the unity files CMake writes are compared by content.
+# __TIME__ are not used here, and the unity files CMake writes are compared by content. Decided
+# after the deps stage, which installs ccache: on a fresh machine the first run fills the cache.
 launcher=()
 asan_nice=()
-if [ "${ADJUTANT_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
-  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
-  ccache --zero-stats >/dev/null 2>&1 || true
-fi
+use_ccache() {
+  if [ "${ADJUTANT_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null 2>&1; then
+    launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
+    ccache --zero-stats >/dev/null 2>&1 || true
+  fi
+}
 
 gcc_build() {
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_BUILD_TESTS=ON \
@@ -182,6 +185,7 @@ checks_all() {  # the layer rules of the includes, and the links of the document
 
 T0=$SECONDS
 stage deps scripts/install-deps.sh --test || exit 1
+use_ccache
 stage checks checks_all
 # The GCC suite runs alongside the sanitizer build: about half of its time is spent waiting (on
 # daemons, sockets, Chromium), which the build fills. ADJUTANT_TEST_OVERLAP=0 runs them one after
