@@ -380,11 +380,11 @@ bool is_select(std::string_view sql) {
 std::uint64_t write_epoch() { return g_write_epoch.load(std::memory_order_acquire); }
 void note_write() { g_write_epoch.fetch_add(1, std::memory_order_acq_rel); }
 
-Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql) {
+Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql, bool ran) {
   note_state();
   // After the statement ended: a write it made (or a transaction it closed) is visible to any
   // query that reads the new value first.
-  if (!healthy() || (!prepared_->in_tx && !is_select(sql))) note_write();
+  if (!healthy() || (ran && !prepared_->in_tx && !is_select(sql))) note_write();
   if (!sent.ok()) return sent;
   const auto st = PQresultStatus(sent->r_.get());
   if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && st != PGRES_EMPTY_QUERY)
@@ -432,7 +432,7 @@ Result<Rows> Connection::query(std::string_view sql, std::span<const Param> para
     const auto prepare = [&](pg_conn* c) {
       return PQsendPrepare(c, name.c_str(), key.c_str(), 0, nullptr);
     };
-    ADJ_RETURN_IF_ERROR(answer(round_trip(prepare, sql), sql).status());
+    ADJ_RETURN_IF_ERROR(answer(round_trip(prepare, sql), sql, /*ran=*/false).status());
     it = prepared_->names.emplace(std::move(key), name).first;
   }
   const auto send = [&](pg_conn* c) {

@@ -148,8 +148,9 @@ class Connection {
   // error with the session closed when the wait ran out or the connection failed.
   Result<Rows> round_trip(const std::function<int(pg_conn*)>& send, std::string_view context);
   // The result `sent` of a round trip for `sql`, owned, once the session's state is noted: its
-  // error unless it is a command's, rows or an empty query's.
-  Result<Rows> answer(Result<Rows> sent, std::string_view sql);
+  // error unless it is a command's, rows or an empty query's. `ran`: false for the round trip
+  // that only prepared `sql` (no write happened; write_epoch() grows after the statement runs).
+  Result<Rows> answer(Result<Rows> sent, std::string_view sql, bool ran = true);
   std::unique_ptr<pg_conn, Finish> conn_;
   std::string conninfo_;
   struct Prepared;  // pg_database.cc: SQL text -> statement name
