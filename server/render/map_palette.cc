@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <climits>
 
 #include "server/render/map_raster.h"
 
@@ -109,14 +110,14 @@ std::uint8_t Palette::nearest(std::uint32_t rgb) const {
   assert(!colours_.empty() && by_green_.size() == colours_.size());
   const long g = (rgb >> 8) & 0xff;
   std::size_t best = colours_.size();
-  long best_d = 0;
+  long best_d = LONG_MAX;
   // Green weighs 4 in distance(): an entry whose green alone is farther than the best cannot win.
   const auto try_entry = [&](std::size_t at) {
     const long dg = static_cast<long>(by_green_[at].first) - g;
-    if (best < colours_.size() && 4 * dg * dg > best_d) return false;
+    if (4 * dg * dg > best_d) return false;
     const std::size_t i = by_green_[at].second;
     const long d = distance(colours_[i], rgb);
-    if (best == colours_.size() || d < best_d || (d == best_d && i < best)) best = i, best_d = d;
+    if (d < best_d || (d == best_d && i < best)) best = i, best_d = d;
     return true;
   };
   const auto mid = std::lower_bound(by_green_.begin(), by_green_.end(),
