@@ -121,10 +121,15 @@ Result<int> migrate(sql::Session& s, const std::vector<Migration>& migrations,
   }
   if (before) ADJ_RETURN_IF_ERROR(before());
   const int known = static_cast<int>(migrations.size());
-  ADJ_TRY(const sql::Rows rows,
-          s.query("SELECT coalesce(max(version), 0) FROM schema_migrations", {}));
-  const int recorded = rows.int32(0, 0);
-  ADJ_TRY(const int stamped, lite ? schema_version(s) : Result<int>(recorded));
+  int recorded = 0, stamped = 0;
+  {
+    // One snapshot for both: between two statements another process may commit a migration.
+    ADJ_TRY(const sql::ReadTx read, sql::ReadTx::begin(s));
+    ADJ_TRY(const sql::Rows rows,
+            s.query("SELECT coalesce(max(version), 0) FROM schema_migrations", {}));
+    recorded = rows.int32(0, 0);
+    ADJ_TRY(stamped, lite ? schema_version(s) : Result<int>(recorded));
+  }
   const int newest = std::max(stamped, recorded);
   if (newest > known) return Status::FailedPrecondition(schema_too_new(newest, known));
   if (stamped != recorded)
