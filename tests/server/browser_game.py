@@ -208,6 +208,11 @@ class Game:
                                                           traceback.format_exc(limit=4)),
                          time.monotonic() - t0)
             self.stopped = name
+        except SystemExit:  # SIGTERM: the test's deadline ran out during this step
+            self._record(name, "failed", "stopped by SIGTERM (the test's deadline) after %.1f s "
+                         "in this step" % (time.monotonic() - t0), time.monotonic() - t0)
+            self.stopped = name
+            raise
 
     def _where(self):
         out = []
@@ -224,8 +229,9 @@ class Game:
     def _record(self, name, status, detail, seconds):
         self.steps.append({"name": name, "status": status, "detail": detail,
                            "seconds": round(seconds, 2)})
-        print("[e2e] %-44s %s%s" % (name, status, (": " + detail.split("\n")[0][:160])
-                                    if detail else ""), file=sys.stderr, flush=True)
+        print("[e2e] %-44s %s%s (%.1f s)" % (name, status, (": " + detail.split("\n")[0][:160])
+                                             if detail else "", seconds),
+              file=sys.stderr, flush=True)
 
     def feature(self, name, available, detail="", needs=()):
         """A contract feature that is either there or not; not there = unavailable."""
@@ -1226,16 +1232,21 @@ def main():
     cdp.close_on_sigterm()
     game = Game(args)
     t0 = time.monotonic()
+    code = None
     try:
         game.run()
     except Exception as e:  # the browser did not start or died: a failed run
         game._record("browser", "failed", "%s: %s" % (type(e).__name__, e), 0)
+    except SystemExit as e:  # SIGTERM: still print the steps so far, with their times
+        code = e.code
     counts = {k: sum(1 for s in game.steps if s["status"] == k)
               for k in ("passed", "failed", "unavailable", "skipped")}
     out = {"strict": args.strict, "game": game.game, "seconds": round(time.monotonic() - t0, 1),
            "steps": game.steps}
     out.update(counts)
-    print(json.dumps(out, indent=1))
+    print(json.dumps(out, indent=1), flush=True)
+    if code is not None:
+        return code
     return 1 if counts["failed"] else 0
 
 
