@@ -12,7 +12,8 @@
 #   4. asan       clang-14 build in build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer
 #                 (UB is fatal) at -O0, libFuzzer coverage on the libraries the harnesses reach,
 #                 linked with lld; at nice 10 while gcc-test runs beside it
-#   5. asan-test  the labels unit, storage, service and sanitize-e2e (an end-to-end daemon test)
+#   5. asan-test  the labels unit, storage, service and sanitize-e2e (an end-to-end daemon test),
+#                 ASAN_TEST_JOBS at once
 #                 (beside gcc-test at nice 10 when the build is done first, as with a warm cache)
 #                 in build-asan/, each label of each test binary in ADJ_SANITIZE_SHARDS processes
 #                 (ASAN_OPTIONS/UBSAN_OPTIONS halt on error, leaks checked with
@@ -26,7 +27,8 @@
 # exit status is non-zero when any stage failed. Both builds compile through ccache when it is installed (install-deps --test
 # installs it; the cache is ccache's default, ~/.cache/ccache): set ADJUTANT_CCACHE=0 to compile
 # without it. Environment: FUZZ_SECONDS, JOBS (default 2: compile jobs, sanitizer-suite jobs, fuzzers
-# at once), TEST_JOBS (default 4 x JOBS: GCC-suite jobs), ADJUTANT_CCACHE, ADJUTANT_TEST_OVERLAP.
+# at once), TEST_JOBS (default 4 x JOBS: GCC-suite jobs), ASAN_TEST_JOBS (default JOBS + 1:
+# sanitizer-suite jobs), ADJUTANT_CCACHE, ADJUTANT_TEST_OVERLAP.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -35,6 +37,9 @@ JOBS=${JOBS:-2}
 # The GCC suite waits more than it computes (daemons, sockets, Chromium; alone at -j4 it used 0.73
 # of the two cores): four times as many at once.
 TEST_JOBS=${TEST_JOBS:-$((JOBS * 4))}
+# The sanitizer suite computes more than it waits, but not all the time: alone at -j2 it used
+# 1.73 of the two cores and took 194 s, at -j3 179 s (2026-12-01).
+ASAN_TEST_JOBS=${ASAN_TEST_JOBS:-$((JOBS + 1))}
 
 # Sanitizer settings for every instrumented process (tests, the adjutant subprocesses they start,
 # the fuzzers). detect_leaks stays on: the suppressions file lists the libraries' one-time
@@ -120,7 +125,7 @@ asan_build() {
 asan_test() {  # the labels' tests in shards (tests/CMakeLists.txt); then how many ran
   local rc=0
   rm -rf build-asan/shards
-  ctest --test-dir build-asan -j"$JOBS" --output-on-failure --timeout 1800 \
+  ctest --test-dir build-asan -j"$ASAN_TEST_JOBS" --output-on-failure --timeout 1800 \
     -L '^(unit|storage|service|sanitize-e2e)$' || rc=$?
   python3 - build-asan/shards <<'PY'
 import glob, sys, xml.etree.ElementTree as ET
