@@ -77,6 +77,65 @@ std::vector<Hex> ring_walk(int cols, int rows) {
   return w;
 }
 
+// Borders between the areas of the cells (each once, area `a` < `b`), and the land areas next to
+// a sea marked coastal.
+void add_borders(WorldPlan& plan, const std::vector<int>& area_of, int cols, int rows) {
+  std::set<std::pair<int, int>> seen;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const int a = area_of[static_cast<std::size_t>(r * cols + c)];
+      for (const Hex n : hex_neighbours({c, r})) {
+        if (n.col < 0 || n.row < 0 || n.col >= cols || n.row >= rows) continue;
+        const int b = area_of[static_cast<std::size_t>(n.row * cols + n.col)];
+        if (a == b) continue;
+        if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
+        plan.borders.push_back({std::min(a, b), std::max(a, b), false});
+      }
+    }
+  for (const PlanBorder& b : plan.borders) {
+    PlanArea& x = plan.areas[static_cast<std::size_t>(b.a)];
+    PlanArea& y = plan.areas[static_cast<std::size_t>(b.b)];
+    if (x.kind == PlanArea::Kind::kSea && y.kind == PlanArea::Kind::kLand) y.coastal = true;
+    if (y.kind == PlanArea::Kind::kSea && x.kind == PlanArea::Kind::kLand) x.coastal = true;
+  }
+}
+
+// Cities: one in every home (its hinterland the capital), and one neutral city for every two
+// players on neutral land not next to a capital. Land areas are those from `first_land` on.
+void add_cities(WorldPlan& plan, int players, int first_land, Xoshiro256& land_rng) {
+  std::vector<int> hinterlands;
+  for (const PlanPlayer& p : plan.players) hinterlands.push_back(p.capital);
+  std::set<int> near_capital;
+  for (const PlanBorder& b : plan.borders)
+    for (const PlanPlayer& p : plan.players) {
+      if (b.a == p.capital) near_capital.insert(b.b);
+      if (b.b == p.capital) near_capital.insert(b.a);
+    }
+  std::vector<int> neutral;
+  for (int i = first_land; i < static_cast<int>(plan.areas.size()); ++i)
+    if (plan.areas[static_cast<std::size_t>(i)].owner < 0 && !near_capital.count(i))
+      neutral.push_back(i);
+  shuffle(neutral, land_rng);
+  const std::size_t extra = std::min(neutral.size(), static_cast<std::size_t>(players / 2));
+  std::sort(neutral.begin(), neutral.begin() + static_cast<std::ptrdiff_t>(extra));
+  hinterlands.insert(hinterlands.end(), neutral.begin(),
+                     neutral.begin() + static_cast<std::ptrdiff_t>(extra));
+  for (const int h : hinterlands) {
+    const PlanArea& land = plan.areas[static_cast<std::size_t>(h)];
+    PlanArea city;
+    city.kind = PlanArea::Kind::kCity;
+    city.hinterland = h;
+    city.owner = land.owner;
+    city.x = land.x + 0.3 * kCellWidth;
+    city.y = land.y - 0.25 * kRowHeight;
+    city.armies = 2, city.population = land.owner >= 0 ? 3 : 2, city.trade = 2;
+    city.fort = land.owner >= 0 ? 1 : static_cast<int>(land_rng.uniform(2));
+    const int id = static_cast<int>(plan.areas.size());
+    plan.borders.push_back({std::min(h, id), std::max(h, id), false});
+    plan.areas.push_back(std::move(city));
+  }
+}
+
 }  // namespace
 
 WorldPlan make_plan(const WorldOptions& o, const EngineLook& look, bool seas) {
@@ -95,9 +154,6 @@ WorldPlan make_plan(const WorldOptions& o, const EngineLook& look, bool seas) {
   const int brows = (players + bcols - 1) / bcols;
   const int cols = bcols * shape.bw + 2 * ring, rows = brows * shape.bh + 2 * ring;
   const auto cell_index = [cols](Hex h) { return h.row * cols + h.col; };
-  const auto inside = [cols, rows](Hex h) {
-    return h.col >= 0 && h.row >= 0 && h.col < cols && h.row < rows;
-  };
 
   for (int p = 0; p < players; ++p) {
     PlanPlayer pl;
@@ -148,25 +204,7 @@ WorldPlan make_plan(const WorldOptions& o, const EngineLook& look, bool seas) {
     }
   }
 
-  // Borders, each once.
-  std::set<std::pair<int, int>> seen;
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
-      const int a = area_of[static_cast<std::size_t>(cell_index({c, r}))];
-      for (const Hex n : hex_neighbours({c, r})) {
-        if (!inside(n)) continue;
-        const int b = area_of[static_cast<std::size_t>(cell_index(n))];
-        if (a == b) continue;
-        if (!seen.insert({std::min(a, b), std::max(a, b)}).second) continue;
-        plan.borders.push_back({std::min(a, b), std::max(a, b), false});
-      }
-    }
-  for (const PlanBorder& b : plan.borders) {
-    PlanArea& x = plan.areas[static_cast<std::size_t>(b.a)];
-    PlanArea& y = plan.areas[static_cast<std::size_t>(b.b)];
-    if (x.kind == PlanArea::Kind::kSea && y.kind == PlanArea::Kind::kLand) y.coastal = true;
-    if (y.kind == PlanArea::Kind::kSea && x.kind == PlanArea::Kind::kLand) x.coastal = true;
-  }
+  add_borders(plan, area_of, cols, rows);
 
   // Land: terrain, armies, population, forts. A player's home mix is dealt in a shuffled order.
   std::vector<std::vector<std::string>> mixes(static_cast<std::size_t>(players));
@@ -189,41 +227,7 @@ WorldPlan make_plan(const WorldOptions& o, const EngineLook& look, bool seas) {
     }
   }
 
-  // Cities: one in every home (its hinterland the capital), and one neutral city for every two
-  // players on neutral land not next to a capital.
-  if (look.cities) {
-    std::vector<int> hinterlands;
-    for (const PlanPlayer& p : plan.players) hinterlands.push_back(p.capital);
-    std::set<int> near_capital;
-    for (const PlanBorder& b : plan.borders)
-      for (const PlanPlayer& p : plan.players) {
-        if (b.a == p.capital) near_capital.insert(b.b);
-        if (b.b == p.capital) near_capital.insert(b.a);
-      }
-    std::vector<int> neutral;
-    for (int i = first_land; i < static_cast<int>(plan.areas.size()); ++i)
-      if (plan.areas[static_cast<std::size_t>(i)].owner < 0 && !near_capital.count(i))
-        neutral.push_back(i);
-    shuffle(neutral, land_rng);
-    const std::size_t extra = std::min(neutral.size(), static_cast<std::size_t>(players / 2));
-    std::sort(neutral.begin(), neutral.begin() + static_cast<std::ptrdiff_t>(extra));
-    hinterlands.insert(hinterlands.end(), neutral.begin(),
-                       neutral.begin() + static_cast<std::ptrdiff_t>(extra));
-    for (const int h : hinterlands) {
-      const PlanArea& land = plan.areas[static_cast<std::size_t>(h)];
-      PlanArea city;
-      city.kind = PlanArea::Kind::kCity;
-      city.hinterland = h;
-      city.owner = land.owner;
-      city.x = land.x + 0.3 * kCellWidth;
-      city.y = land.y - 0.25 * kRowHeight;
-      city.armies = 2, city.population = land.owner >= 0 ? 3 : 2, city.trade = 2;
-      city.fort = land.owner >= 0 ? 1 : static_cast<int>(land_rng.uniform(2));
-      const int id = static_cast<int>(plan.areas.size());
-      plan.borders.push_back({std::min(h, id), std::max(h, id), false});
-      plan.areas.push_back(std::move(city));
-    }
-  }
+  if (look.cities) add_cities(plan, players, first_land, land_rng);
 
   // Border flags (rivers, side mountains) only between two neutral land areas, so no home differs.
   if (look.border_flag)
