@@ -11,6 +11,8 @@ build=${1:-build}
 sizes=${SIZES:-"1000 10000"}
 reps=${REPS:-7}
 cmake --build "$build" -j2 --target adjutant adjutant_check_bench >/dev/null
+. scripts/lib/bench-common.sh
+warn_unless_o2 "$build"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 declare -A cli_check cli_submit cli_mem inp

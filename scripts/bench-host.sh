@@ -33,13 +33,14 @@ done
 CONNS=${CONNS:-16}
 if ((build)); then
   scripts/install-deps.sh --test >/dev/null  # nginx, wrk, python3-aiosmtpd
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_OPT=-O2 >/dev/null
   cmake --build build -j2 --target adjutant adjutant_host_world >/dev/null
 fi
 BIN=$(realpath "${BIN:-build/adjutant}")
 TOOL=$(realpath build/adjutant_host_world)
 
 . scripts/lib/bench-common.sh
+warn_unless_o2 "$(dirname "$BIN")"
 bench_begin host
 [ -n "$db" ] || db="$work/host.db"
 

@@ -9,5 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cmake --build "$build" -j2 --target adjutant_mail_map_bench >/dev/null
+. scripts/lib/bench-common.sh
+warn_unless_o2 "$build"
 # shellcheck disable=SC2086
 "$build"/adjutant_mail_map_bench "${ROUNDS:-2}" ${PLAYERS:-20 200}

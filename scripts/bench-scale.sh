@@ -31,10 +31,12 @@ while (($#)); do
 done
 ((${#sizes[@]})) || sizes=(1000 2500 5000 10000)
 if ((build)); then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_OPT=-O2 >/dev/null
   cmake --build build -j2 --target adjutant adjutant_scale_world >/dev/null
 fi
 bin=${ADJUTANT_BIN:-build/adjutant} tool=build/adjutant_scale_world
+. scripts/lib/bench-common.sh
+warn_unless_o2 "$(dirname "$bin")"
 tmp=$(mktemp -d /tmp/adjutant-scale.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -15,13 +15,14 @@ THREADS=${THREADS:-2}
 CONNS=${CONNS:-32}
 scripts/install-deps.sh >/dev/null  # nginx and wrk are in the base list
 if [ -z "${BIN:-}" ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DADJUTANT_OPT=-O2 >/dev/null
   cmake --build build -j2 --target adjutant >/dev/null
   BIN=build/adjutant
 fi
 BIN=$(realpath "$BIN")
 
 . scripts/lib/bench-common.sh
+warn_unless_o2 "$(dirname "$BIN")"
 bench_begin web
 ADJ_PORT=$(free_port)
 NGX_PORT=$(free_port)

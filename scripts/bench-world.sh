@@ -8,6 +8,8 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 players=${PLAYERS:-500}
 cmake --build "$build" -j2 --target adjutant adjutant_world_bench >/dev/null
+. scripts/lib/bench-common.sh
+warn_unless_o2 "$build"
 echo "== in one process (rules/world + server/render), $players players"
 "$build"/adjutant_world_bench "$players"
 echo "== adjutant world generate as a whole process (wall s, peak RSS KiB)"

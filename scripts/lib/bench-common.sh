@@ -1,4 +1,12 @@
-# Shared by the web benchmarks (scripts/bench-web.sh, scripts/bench-host.sh); source it.
+# Shared by the benchmark scripts; source it (nothing runs until a function is called).
+# warn_unless_o2: benchmarks measure the daemon people run, built at -O2. scripts/test.sh
+# configures build/ at -O1 and CMake keeps that in its cache, so a script that measures a build
+# directory as it finds it says so when it is not at -O2.
+warn_unless_o2() {  # build_dir
+  grep -qx 'ADJUTANT_OPT:STRING=-O2' "$1/CMakeCache.txt" 2>/dev/null ||
+    echo "warning: $1 is not built at -O2 (scripts/test.sh builds build/ at -O1), so these" \
+      "figures are slower than the daemon's; configure it with -DADJUTANT_OPT=-O2" >&2
+}
 # bench_begin: a work directory in $work, background pids collected in the array pids, and both
 # (and nginx, when started) cleaned up on exit.
 bench_begin() {  # name
