@@ -9,8 +9,11 @@
 #include <cerrno>
 #include <cstring>
 
+#include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cctype>
+#include <cstdint>
 #include <unordered_map>
 #include <utility>
 
@@ -63,7 +66,29 @@ Status sqlite_status(sqlite3* db, int rc, std::string_view context) {
 
 namespace {
 std::atomic<Synchronous> g_synchronous{Synchronous::kNormal};
+
+// The handler set_busy_wait installs; `arg` is the budget in milliseconds.
+int busy_wait(void* arg, int count) {
+  const std::int64_t budget_us = reinterpret_cast<std::intptr_t>(arg) * std::int64_t{1000};
+  const int doubling = std::min(count, 5);  // the sleeps of 50 to 800 us before this one
+  const std::int64_t slept =
+      50 * ((std::int64_t{1} << doubling) - 1) + 1000 * std::int64_t{std::max(count - 5, 0)};
+  if (slept >= budget_us) return 0;  // SQLITE_BUSY to the caller
+  ::usleep(static_cast<useconds_t>(std::min(busy_sleep_us(count), budget_us - slept)));
+  return 1;
+}
+
 }  // namespace
+
+std::int64_t busy_sleep_us(int count) {
+  assert(count >= 0);
+  return count < 5 ? std::int64_t{50} << count : 1000;
+}
+
+void set_busy_wait(sqlite3* db, int timeout_ms) {
+  sqlite3_busy_handler(db, busy_wait,
+                       reinterpret_cast<void*>(static_cast<std::intptr_t>(timeout_ms)));
+}
 
 void set_default_synchronous(Synchronous s) { g_synchronous = s; }
 
@@ -102,7 +127,7 @@ Result<Database> Database::open(const std::string& path) {
   sqlite3_extended_result_codes(raw, 1);
   // Before any statement: switching to WAL, migrating and even reading the schema of a file that
   // another process is creating or migrating wait for its lock instead of failing at once.
-  sqlite3_busy_timeout(raw, kBusyTimeoutMs);
+  set_busy_wait(raw, kBusyTimeoutMs);
 
   // A new file gets 16 KB pages (an existing one keeps its own: the pragma only applies before
   // the first write). A report (~4.5 KB at 10,000 players) does not fit a 4 KB page and spills

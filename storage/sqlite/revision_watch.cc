@@ -9,7 +9,7 @@ namespace adj::sqlite {
 Result<std::unique_ptr<RevisionWatch>> RevisionWatch::open(const std::string& path) {
   ADJ_TRY(Database db, Database::open(path));
   // A reader waits at most this long for a lock; the caller may be an I/O thread.
-  sqlite3_busy_timeout(db.handle(), 100);
+  set_busy_wait(db.handle(), 100);
   return std::unique_ptr<RevisionWatch>(new RevisionWatch(std::move(db)));
 }
 

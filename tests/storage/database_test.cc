@@ -3,10 +3,12 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/temp_dir.h"
@@ -47,8 +49,8 @@ class DatabaseTest : public ::testing::Test {
 TEST_F(DatabaseTest, OpenSetsThePragmas) {
   EXPECT_EQ(pragma_text("journal_mode"), "wal");
   EXPECT_EQ(pragma_text("foreign_keys"), "1");
-  EXPECT_EQ(pragma_text("busy_timeout"), "5000");
-  EXPECT_EQ(pragma_text("synchronous"), "1");  // NORMAL
+  EXPECT_EQ(pragma_text("busy_timeout"), "0");  // set_busy_wait's handler instead: below
+  EXPECT_EQ(pragma_text("synchronous"), "1");   // NORMAL
 }
 
 TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
@@ -271,6 +273,51 @@ TEST_F(DatabaseTest, SecondWriterWaitsThenGivesUp) {
   EXPECT_EQ(blocked.status().code(), StatusCode::kIOError) << blocked.status().to_string();
   EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)
       << blocked.status().message();
+}
+
+TEST(BusyWaitTest, SleepsGrowFrom50UsTo1MsAndSumToTheBudget) {
+  EXPECT_EQ(busy_sleep_us(0), 50);
+  EXPECT_EQ(busy_sleep_us(4), 800);
+  std::int64_t slept = 0;
+  int tries = 0;
+  for (; slept < 5'000'000; ++tries) {
+    EXPECT_LE(busy_sleep_us(tries), 1000) << tries;
+    EXPECT_GE(busy_sleep_us(tries), busy_sleep_us(tries > 0 ? tries - 1 : 0)) << tries;
+    slept += busy_sleep_us(tries);
+  }
+  EXPECT_EQ(tries, 5 + 4999);  // 1,550 us in the first five, then 1 ms each: 5 s in all
+}
+
+TEST_F(DatabaseTest, AWriterGivesUpAfterItsBusyWait) {
+  auto other = Database::open(dir_.file("t.db"));
+  ASSERT_TRUE(other.ok());
+  set_busy_wait(other->handle(), 200);
+  auto tx = sql::WriteTx::begin(*db_);
+  ASSERT_TRUE(tx.ok());
+  const auto start = std::chrono::steady_clock::now();
+  auto blocked = sql::WriteTx::begin(*other);
+  const auto waited = std::chrono::steady_clock::now() - start;
+  ASSERT_FALSE(blocked.ok());
+  EXPECT_NE(blocked.status().message().find("locked"), std::string::npos)
+      << blocked.status().message();
+  EXPECT_GE(waited, std::chrono::milliseconds(190));  // it waited its budget, not less
+}
+
+TEST_F(DatabaseTest, AWaitingWriterTakesTheLockOnceItIsReleased) {
+  ASSERT_TRUE(db_->exec("CREATE TABLE t(x INTEGER)").ok());
+  auto other = Database::open(dir_.file("t.db"));
+  ASSERT_TRUE(other.ok());
+  auto tx = sql::WriteTx::begin(*db_);
+  ASSERT_TRUE(tx.ok());
+  ASSERT_TRUE(db_->exec("INSERT INTO t VALUES (1)").ok());
+  std::thread holder([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(tx->commit().ok());
+  });
+  Status wrote = other->exec("INSERT INTO t VALUES (2)");  // waits for the commit
+  holder.join();
+  EXPECT_TRUE(wrote.ok()) << wrote.to_string();
+  EXPECT_EQ(count("t"), 2);
 }
 
 TEST(DatabaseOpenTest, NotADatabaseIsCorruption) {
