@@ -10,6 +10,7 @@
 #include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/backup.h"
+#include "storage/sqlite/checkpointer.h"
 #include "storage/sqlite/database.h"
 #include "storage/sqlite/sqlite_store.h"
 
@@ -165,6 +166,8 @@ void set_default_durability(Durability d) {
   sqlite::set_default_synchronous(d == Durability::kFull ? sqlite::Synchronous::kFull
                                                          : sqlite::Synchronous::kNormal);
 }
+
+void set_background_checkpoints(bool on) { sqlite::set_background_checkpoints(on); }
 
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
   ADJ_TRY(const DatabaseTarget target, parse_database(db));

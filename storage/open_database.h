@@ -58,6 +58,12 @@ std::string database_file(const std::string& db);
 enum class Durability { kNormal, kFull };
 void set_default_durability(Durability d);
 
+// While on (default off), a SQLite file opened from now on has its write-ahead log copied into
+// it on a thread of its own instead of on the thread whose commit filled the log
+// (sqlite/checkpointer.h): for a long-running process with many writing threads, the daemon.
+// PostgreSQL: nothing changes. Call before opening stores.
+void set_background_checkpoints(bool on);
+
 // Row-level access to the whole database `db` names, for `adjutant copy` (storage/table_copy.h),
 // migrated like open_database(). `must_exist`: a SQLite file that is missing is NotFound instead
 // of being created (a copy's source).

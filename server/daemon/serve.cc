@@ -47,7 +47,8 @@ int serve(const std::string& db, const ServeOptions& o) {
     spdlog::error("event=bad_option error=\"{}\"", log_escape(proxies.status().message()));
     return kServeError;
   }
-  set_wait_limits(o);  // before the first connection opens
+  set_wait_limits(o);                // before the first connection opens
+  set_background_checkpoints(true);  // no turn or mail thread waits to copy the SQLite log
 
   GmTokenOrigin gm_origin;
   const web::WebConfig config = web_config(db, o, *hp, &gm_origin);

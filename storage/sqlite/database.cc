@@ -1,5 +1,6 @@
 #include "storage/sqlite/database.h"
 #include "storage/core/record_checks.h"
+#include "storage/sqlite/checkpointer.h"
 
 #include <fcntl.h>
 #include <sqlite3.h>
@@ -153,6 +154,10 @@ Result<Database> Database::open(const std::string& path) {
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
                            ")");
 
+  if (background_checkpoints() && got == "wal" && !path.empty() && !path.starts_with("file:")) {
+    db.checkpointer_ = Checkpointer::for_file(path);
+    db.checkpointer_->attach(raw);
+  }
   ADJ_RETURN_IF_ERROR(db.exec("PRAGMA foreign_keys=ON"));
   ADJ_RETURN_IF_ERROR(db.exec(g_synchronous == Synchronous::kFull ? "PRAGMA synchronous=FULL"
                                                                   : "PRAGMA synchronous=NORMAL"));

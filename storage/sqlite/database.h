@@ -29,6 +29,7 @@ namespace adj::sqlite {
 
 class Statement;
 struct StatementCache;  // database.cc
+class Checkpointer;     // checkpointer.h
 
 // Maps an SQLite result code to a Status:
 //   UNIQUE / PRIMARY KEY constraint -> AlreadyExists;  FOREIGN KEY -> FailedPrecondition;
@@ -64,6 +65,8 @@ class Database final : public sql::Session {
   // set_busy_wait(kBusyTimeoutMs) (before any statement, so concurrent openers wait rather than
   // fail with "database is locked"), journal_mode=WAL (":memory:" stays "memory"),
   // foreign_keys=ON and synchronous as set_default_synchronous says (NORMAL unless changed).
+  // While set_background_checkpoints is on, a file's connection leaves its checkpoints to the
+  // file's Checkpointer (checkpointer.h).
   // The file is created with mode 0600 (the -wal and -shm files follow it); an existing file,
   // -wal, -shm or -journal readable by group or others is chmod-ed to owner-only first.
   // IOError when the file cannot be opened; Corruption when it is not a database.
@@ -118,6 +121,9 @@ class Database final : public sql::Session {
     void operator()(sqlite3* db) const;
   };
   explicit Database(sqlite3* db);
+  // This file's background checkpoints (checkpointer.h) when they were on at open; released
+  // after the connection (declared before it) closes.
+  std::shared_ptr<Checkpointer> checkpointer_;
   std::unique_ptr<sqlite3, Close> db_;
   // Stable across moves (Statements point at it); destroyed first, finalizing the idle statements.
   std::unique_ptr<StatementCache> cache_;
