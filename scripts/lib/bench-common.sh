@@ -3,7 +3,11 @@
 # configures build/ at -O1 and CMake keeps that in its cache, so a script that measures a build
 # directory as it finds it says so when it is not at -O2.
 warn_unless_o2() {  # build_dir
-  grep -qx 'ADJUTANT_OPT:STRING=-O2' "$1/CMakeCache.txt" 2>/dev/null ||
+  if [ ! -f "$1/CMakeCache.txt" ]; then
+    echo "note: $1 is not a build directory; cannot tell the binary's -O level" >&2
+    return 0
+  fi
+  grep -qx 'ADJUTANT_OPT:STRING=-O2' "$1/CMakeCache.txt" ||
     echo "warning: $1 is not built at -O2 (scripts/test.sh builds build/ at -O1), so these" \
       "figures are slower than the daemon's; configure it with -DADJUTANT_OPT=-O2" >&2
 }
