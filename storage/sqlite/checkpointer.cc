@@ -41,11 +41,12 @@ struct Checkpointer::State {
   std::thread thread;
 
   // PASSIVE first: copies what no reader still needs and waits for no one (a log another
-  // connection is checkpointing, SQLITE_BUSY, is left to it). That leaves the log's length as
-  // it is: only a writer that finds it all copied starts it over, and while others keep writing
-  // it never is. So once it is kRestartPages long, TRUNCATE: waits (up to kTruncateWaitMs) for the
-  // writer and the readers of older snapshots, keeps writers out while it copies the rest (most
-  // of it is copied already) and empties the file.
+  // connection is checkpointing, SQLITE_BUSY, is left to it). It leaves the log's length as it
+  // is: only a writer that finds it all copied starts it over, which writers committing one
+  // after another, or a reader of an old snapshot, can put off for as long as they last. So once
+  // the log is kRestartPages long, TRUNCATE: waits (up to kTruncateWaitMs) for the writer and the
+  // readers of older snapshots, keeps writers out while it copies the rest (most of it is copied
+  // already) and empties the file.
   void checkpoint(sqlite3* db) {
     int log = 0;
     // -1: not in WAL mode (yet); see run().

@@ -68,12 +68,18 @@ Status sqlite_status(sqlite3* db, int rc, std::string_view context) {
 namespace {
 std::atomic<Synchronous> g_synchronous{Synchronous::kNormal};
 
+// set_busy_wait's sleeps: kFirstSleepUs doubling kDoublings times, then kLastSleepUs each.
+constexpr std::int64_t kFirstSleepUs = 50;
+constexpr int kDoublings = 5;
+constexpr std::int64_t kLastSleepUs = 1000;
+
 // The handler set_busy_wait installs; `arg` is the budget in milliseconds.
 int busy_wait(void* arg, int count) {
   const std::int64_t budget_us = reinterpret_cast<std::intptr_t>(arg) * std::int64_t{1000};
-  const int doubling = std::min(count, 5);  // the sleeps of 50 to 800 us before this one
+  // The sleeps before this one: the doubling ones (a geometric sum), then the last size.
   const std::int64_t slept =
-      50 * ((std::int64_t{1} << doubling) - 1) + 1000 * std::int64_t{std::max(count - 5, 0)};
+      kFirstSleepUs * ((std::int64_t{1} << std::min(count, kDoublings)) - 1) +
+      kLastSleepUs * std::max(count - kDoublings, 0);
   if (slept >= budget_us) return 0;  // SQLITE_BUSY to the caller
   ::usleep(static_cast<useconds_t>(std::min(busy_sleep_us(count), budget_us - slept)));
   return 1;
@@ -83,7 +89,7 @@ int busy_wait(void* arg, int count) {
 
 std::int64_t busy_sleep_us(int count) {
   assert(count >= 0);
-  return count < 5 ? std::int64_t{50} << count : 1000;
+  return count < kDoublings ? kFirstSleepUs << count : kLastSleepUs;
 }
 
 void set_busy_wait(sqlite3* db, int timeout_ms) {

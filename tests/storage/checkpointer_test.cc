@@ -32,10 +32,10 @@ TEST_F(CheckpointerTest, AFileOpenedTwiceHasOneAndAnotherFileItsOwn) {
   Database a = open("a.db");
   Database b = open("a.db");
   Database c = open("c.db");
-  EXPECT_EQ(Checkpointer::for_file(dir_.file("a.db")).get(),
-            Checkpointer::for_file(dir_.file("a.db")).get());
-  EXPECT_NE(Checkpointer::for_file(dir_.file("a.db")).get(),
-            Checkpointer::for_file(dir_.file("c.db")).get());
+  const auto of_a = Checkpointer::for_file(dir_.file("a.db"));
+  EXPECT_EQ(of_a.use_count(), 3);  // a's, b's and this one: the connections hold it
+  EXPECT_EQ(of_a.get(), Checkpointer::for_file(dir_.file("a.db")).get());
+  EXPECT_NE(of_a.get(), Checkpointer::for_file(dir_.file("c.db")).get());
 }
 
 TEST_F(CheckpointerTest, ACommitThatFillsTheLogIsCheckpointedOnItsThread) {
