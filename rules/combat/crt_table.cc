@@ -15,6 +15,23 @@ Status err(const std::string& path, const std::string& what) {
   return Status::InvalidArgument(path + ": " + what);
 }
 
+// The bundled table named `name` (a file schemas/tables/<name>.json), parsed once per process:
+// the engine reads its table for every battle. Null when no such table is bundled. Thread-safe.
+const Json* bundled_document(const std::string& name) {
+  static const std::map<std::string, Json> docs = [] {
+    const std::string dir = "schemas/tables/", ext = ".json";
+    std::map<std::string, Json> m;
+    for (const auto& f : embedded_files(dir))
+      if (f.size() > dir.size() + ext.size() &&
+          f.compare(f.size() - ext.size(), ext.size(), ext) == 0)
+        m.emplace(f.substr(dir.size(), f.size() - dir.size() - ext.size()),
+                  Json::parse(*embedded_file(f)));
+    return m;
+  }();
+  const auto it = docs.find(name);
+  return it == docs.end() ? nullptr : &it->second;
+}
+
 std::map<std::string, CrtEffect> builtin_results() {
   std::map<std::string, CrtEffect> r;
   r["NR"] = {};
@@ -48,14 +65,14 @@ Result<Json> crt_document(const Json& spec, const std::string& kind, const std::
     bool plain = !name.empty();
     for (char c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') plain = false;
-    auto text = plain ? embedded_file("schemas/tables/" + name + ".json") : std::nullopt;
-    if (!text) {
+    const Json* bundled = plain ? bundled_document(name) : nullptr;
+    if (!bundled) {
       std::string names;
       for (const auto& f : embedded_files("schemas/tables/"))
         names += (names.empty() ? "" : ", ") + f.substr(15, f.size() - 15 - 5);
       return err(path, "no bundled table named \"" + name + "\" (bundled: " + names + ")");
     }
-    doc = Json::parse(*text);
+    doc = *bundled;
   } else if (spec.is_object()) {
     doc = spec;
   } else {
