@@ -56,6 +56,10 @@ std::string errno_text(const std::string& what) { return what + ": " + std::stre
 
 SmtpRelaySender::SmtpRelaySender(SmtpRelayOptions options) : options_(std::move(options)) {}
 
+SmtpRelaySender::~SmtpRelaySender() {
+  for (void* h : kept_) curl_easy_cleanup(static_cast<CURL*>(h));
+}
+
 SendResult SmtpRelaySender::send(const OutboxMessage& m) {
   ensure_curl();
   SendResult r;
@@ -66,7 +70,18 @@ SendResult SmtpRelaySender::send(const OutboxMessage& m) {
     r.error = "no envelope sender: the message has no From address";
     return r;
   }
-  CURL* curl = curl_easy_init();
+  CURL* curl = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!kept_.empty()) {
+      curl = static_cast<CURL*>(kept_.back());
+      kept_.pop_back();
+    }
+  }
+  if (curl)
+    curl_easy_reset(curl);  // the options go, the open connection stays
+  else
+    curl = curl_easy_init();
   if (!curl) {
     r.error = "curl_easy_init failed";
     return r;
@@ -79,6 +94,7 @@ SendResult SmtpRelaySender::send(const OutboxMessage& m) {
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, options_.connect_timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, options_.timeout_seconds);
+  curl_easy_setopt(curl, CURLOPT_MAXAGE_CONN, kKeepSeconds);
   if (options_.starttls) curl_easy_setopt(curl, CURLOPT_USE_SSL, static_cast<long>(CURLUSESSL_ALL));
   if (!options_.verify_tls) {
     curl_easy_setopt(curl, CURLOPT_SSL_VERIFYPEER, 0L);
@@ -99,11 +115,13 @@ SendResult SmtpRelaySender::send(const OutboxMessage& m) {
   long reply = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &reply);
   curl_slist_free_all(rcpt);
-  curl_easy_cleanup(curl);
   if (rc == CURLE_OK) {
+    std::lock_guard<std::mutex> lock(mu_);
+    kept_.push_back(curl);
     r.ok = true;
     return r;
   }
+  curl_easy_cleanup(curl);
   r.error = std::string(curl_easy_strerror(rc));
   if (errbuf[0]) r.error += ": " + std::string(errbuf);
   if (reply) r.error += " (SMTP " + std::to_string(reply) + ")";

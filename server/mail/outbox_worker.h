@@ -22,7 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "rules/core/status.h"
 #include "storage/mail_store.h"
@@ -61,17 +63,32 @@ struct SmtpRelayOptions {
 };
 
 // SMTP client over libcurl: EHLO, (STARTTLS), (AUTH), MAIL FROM, RCPT TO, DATA with the raw
-// message (curl dot-stuffs it). One connection per message. A 5xx reply is permanent, except
-// 530/534/535/538 (authentication or STARTTLS required or refused: the relay configuration);
-// those, connection failures, TLS failures, timeouts and 4xx replies are temporary.
+// message (curl dot-stuffs it). A 5xx reply is permanent, except 530/534/535/538
+// (authentication or STARTTLS required or refused: the relay configuration); those, connection
+// failures, TLS failures, timeouts and 4xx replies are temporary.
+//
+// The connection of a message that went through is kept for the next one (which starts at MAIL
+// FROM): a backlog goes out over as many connections as threads send at once, not one per
+// message. One idle for kKeepSeconds or longer, or one the relay has closed, is not used again
+// (libcurl checks before each message); after a failed message its connection is closed.
+//
+// Thread-safety: send() may be called from several threads at once; each call has a connection
+// of its own. The destructor closes the kept connections (QUIT); no send() may be running.
 class SmtpRelaySender : public MailSender {
  public:
+  static constexpr long kKeepSeconds = 30;
+
   explicit SmtpRelaySender(SmtpRelayOptions options);
+  ~SmtpRelaySender() override;
+  SmtpRelaySender(const SmtpRelaySender&) = delete;
+  SmtpRelaySender& operator=(const SmtpRelaySender&) = delete;
   SendResult send(const OutboxMessage& m) override;
   std::string describe() const override { return options_.url; }
 
  private:
   SmtpRelayOptions options_;
+  std::mutex mu_;
+  std::vector<void*> kept_;  // libcurl easy handles with their open connections; guarded by mu_
 };
 
 // Writes each message into a Maildir (the embedded default when no relay is configured, e.g.

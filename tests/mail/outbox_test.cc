@@ -7,7 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <set>
+#include <string>
 
 #include "server/mail/compose.h"
 #include "tests/mail/mail_test_util.h"
@@ -124,6 +126,52 @@ TEST_F(Outbox, DeliversToARealRelay) {
   EXPECT_TRUE(subjects.count("Test k1 \u00e9t\u00e9"));
   // Nothing is due any more: a second pass sends nothing.
   EXPECT_EQ(worker.run_once(now_ + 5000)->claimed, 0);
+  EXPECT_EQ(maildir_new(maildir).size(), 2u);
+}
+
+// The client port aiosmtpd's Mailbox handler records in a message's X-Peer header.
+std::string x_peer(const std::filesystem::path& file) {
+  const std::string got = read_file(file.string());
+  const std::size_t at = got.find("X-Peer: ");
+  return at == std::string::npos ? "" : got.substr(at, got.find('\n', at) - at);
+}
+
+TEST_F(Outbox, SmtpRelaySenderSendsABacklogOverOneConnection) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  const int port = free_port();
+  const auto maildir = dir_.path() / "relay";
+  Aiosmtpd relay(port, {"aiosmtpd.handlers.Mailbox", maildir.string()});
+  ASSERT_TRUE(relay.start());
+  for (const char* k : {"c1", "c2", "c3"}) queue(k);
+  SmtpRelaySender sender(relay_at(port));
+  OutboxWorker worker(*store_, sender);
+  ASSERT_EQ(worker.run_once(now_)->sent, 3);
+  std::set<std::string> peers;
+  for (const auto& f : maildir_new(maildir)) peers.insert(x_peer(f));
+  ASSERT_EQ(peers.size(), 1u) << "one client port for the three messages";
+  EXPECT_NE(peers.begin()->find("127.0.0.1"), std::string::npos) << *peers.begin();
+}
+
+TEST_F(Outbox, SmtpRelaySenderOpensANewConnectionWhenTheRelayClosedItsOwn) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  const int port = free_port();
+  const auto maildir = dir_.path() / "relay";
+  SmtpRelaySender sender(relay_at(port));
+  OutboxWorker worker(*store_, sender);
+  {
+    Aiosmtpd relay(port, {"aiosmtpd.handlers.Mailbox", maildir.string()});
+    ASSERT_TRUE(relay.start());
+    queue("before-restart");
+    ASSERT_EQ(worker.run_once(now_)->sent, 1);
+  }  // the relay stops: the kept connection is closed at its end
+  Aiosmtpd relay(port, {"aiosmtpd.handlers.Mailbox", maildir.string()});
+  ASSERT_TRUE(relay.start());
+  const auto id = queue("after-restart");
+  auto s = worker.run_once(now_);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  EXPECT_EQ(s->sent, 1) << row(id).last_error;
+  EXPECT_EQ(s->retried, 0);
+  EXPECT_EQ(row(id).attempts, 1);
   EXPECT_EQ(maildir_new(maildir).size(), 2u);
 }
 
