@@ -39,6 +39,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   // resident size follows the SMTP buffer budget. With mimalloc (CMakeLists.txt
   // ADJUTANT_MIMALLOC) this is glibc's own setting and changes nothing.
   mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+  tune_allocator();
 
   const http::FittedCaps caps = connection_caps(o);
   auto hp = http_address(o);

@@ -23,6 +23,10 @@
 #include "storage/open_database.h"
 #include "storage/wait_limit.h"
 
+// mimalloc's, when the program is linked with it; null in a build without it (the sanitizers').
+extern "C" void mi_option_set(int option, long value) __attribute__((weak));
+extern "C" long mi_option_get(int option) __attribute__((weak));
+
 namespace adj::daemon {
 
 namespace {
@@ -150,6 +154,19 @@ http::FittedCaps connection_caps(const ServeOptions& o) {
         "reason=\"the caps asked for do not fit the file limit; raise LimitNOFILE / ulimit -n\"",
         fd_limit, caps.http, caps.smtp);
   return caps;
+}
+
+void tune_allocator() {
+  // mi_option_decommit_delay in mimalloc 2.0, mi_option_purge_delay (the same number) in 2.1.
+  constexpr int kDecommitDelayOption = 15;
+  if (!mi_option_set || !mi_option_get) {
+    spdlog::info("event=allocator allocator=system");
+    return;
+  }
+  if (!std::getenv("MIMALLOC_DECOMMIT_DELAY") && !std::getenv("MIMALLOC_PURGE_DELAY"))
+    mi_option_set(kDecommitDelayOption, kDecommitDelayMs);
+  spdlog::info("event=allocator allocator=mimalloc decommit_delay_ms={}",
+               mi_option_get(kDecommitDelayOption));
 }
 
 void set_wait_limits(const ServeOptions& o) {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "tests/support/process.h"
@@ -26,7 +27,8 @@ using testing::RawConn;
 
 class Serve {
  public:
-  Serve(const std::string& dir, std::vector<std::string> extra, long soft_nofile = 0)
+  Serve(const std::string& dir, std::vector<std::string> extra, long soft_nofile = 0,
+        std::vector<std::pair<std::string, std::string>> env = {})
       : http_(testing::free_port()), smtp_(testing::free_port()), log_(dir + "/serve.log") {
     std::vector<std::string> args = {ADJ_BINARY,    "--db",
                                      dir + "/a.db", "serve",
@@ -40,6 +42,7 @@ class Serve {
       std::freopen((log_ + ".out").c_str(), "w", stdout);
       ::setenv("SPDLOG_LEVEL", "debug", 1);
       ::setenv("ADJUTANT_GM_TOKEN", "gm-token-for-tests", 1);
+      for (const auto& [name, value] : env) ::setenv(name.c_str(), value.c_str(), 1);
       if (soft_nofile > 0) {
         rlimit rl{};
         ::getrlimit(RLIMIT_NOFILE, &rl);
@@ -111,6 +114,24 @@ TEST(ServeLimits, ANewlineInTheUrlCannotForgeALogLine) {
     if (line.find("path=\"/x\\\" status=200\"") != std::string::npos) ++request_lines;
   }
   EXPECT_EQ(request_lines, 2) << log;
+}
+
+TEST(ServeLimits, GivesFreedMemoryBackAfterASecondUnlessTheEnvironmentSetsTheDelay) {
+  testing::TempDir dir;
+  std::string log;
+  {
+    Serve s(dir.path().string(), {});
+    ASSERT_TRUE(s.wait_ready());
+    log = s.log();
+  }
+  ASSERT_NE(log.find("event=allocator "), std::string::npos) << log;
+  if (log.find("allocator=system") != std::string::npos)
+    GTEST_SKIP() << "this build is not linked with mimalloc";
+  EXPECT_NE(log.find("allocator=mimalloc decommit_delay_ms=1000\n"), std::string::npos) << log;
+  Serve s(dir.path().string(), {}, 0, {{"MIMALLOC_DECOMMIT_DELAY", "40"}});
+  ASSERT_TRUE(s.wait_ready());
+  log = s.log();
+  EXPECT_NE(log.find("allocator=mimalloc decommit_delay_ms=40\n"), std::string::npos) << log;
 }
 
 TEST(ServeLimits, RaisesTheFileLimitAndCapsConnectionsByFlag) {
