@@ -1,7 +1,5 @@
 #include "rules/combat/crt_table.h"
 
-#include <cctype>
-
 #include "rules/game/json_schema.h"
 #include "schemas/embedded.h"
 
@@ -15,9 +13,9 @@ Status err(const std::string& path, const std::string& what) {
   return Status::InvalidArgument(path + ": " + what);
 }
 
-// The bundled table named `name` (a file schemas/tables/<name>.json), parsed once per process:
-// the engine reads its table for every battle. Null when no such table is bundled. Thread-safe.
-const Json* bundled_document(const std::string& name) {
+// The bundled tables (files schemas/tables/<name>.json) by name, parsed once per process: the
+// engine reads its table for every battle. Thread-safe.
+const std::map<std::string, Json>& bundled_documents() {
   static const std::map<std::string, Json> docs = [] {
     const std::string dir = "schemas/tables/", ext = ".json";
     std::map<std::string, Json> m;
@@ -28,8 +26,7 @@ const Json* bundled_document(const std::string& name) {
                   Json::parse(*embedded_file(f)));
     return m;
   }();
-  const auto it = docs.find(name);
-  return it == docs.end() ? nullptr : &it->second;
+  return docs;
 }
 
 std::map<std::string, CrtEffect> builtin_results() {
@@ -62,17 +59,14 @@ Result<Json> crt_document(const Json& spec, const std::string& kind, const std::
   Json doc;
   if (spec.is_string()) {
     const std::string name = spec.get<std::string>();
-    bool plain = !name.empty();
-    for (char c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_') plain = false;
-    const Json* bundled = plain ? bundled_document(name) : nullptr;
-    if (!bundled) {
+    const auto& bundled = bundled_documents();
+    const auto it = bundled.find(name);
+    if (it == bundled.end()) {
       std::string names;
-      for (const auto& f : embedded_files("schemas/tables/"))
-        names += (names.empty() ? "" : ", ") + f.substr(15, f.size() - 15 - 5);
+      for (const auto& entry : bundled) names += (names.empty() ? "" : ", ") + entry.first;
       return err(path, "no bundled table named \"" + name + "\" (bundled: " + names + ")");
     }
-    doc = *bundled;
+    doc = it->second;
   } else if (spec.is_object()) {
     doc = spec;
   } else {
