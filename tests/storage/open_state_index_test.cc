@@ -212,6 +212,54 @@ TEST_P(OpenStateViewTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
   EXPECT_TRUE(v->adjacent("LON", "NSE"));
 }
 
+TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
+  create_game_or_fail();
+  // PostgreSQL names the transaction that wrote each row (xmin); SQLite's rows keep no trace.
+  const auto writer = [this](const std::string& code) {
+    return is_sqlite() ? std::string()
+                       : query("SELECT CAST(xmin AS TEXT) FROM open_state_areas WHERE code = '" +
+                               code + "'");
+  };
+  const std::string sea = writer("NSE"), london = writer("LON");
+  auto state = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  TurnCommit c = make_commit(*state);  // HRS's armies change
+  c.next_state.find_area("LON")->name = "Londinium";
+  Area wall;
+  wall.code = "HAD";
+  wall.name = "Hadrian's Wall";
+  wall.owner = "WSX";
+  c.next_state.areas.push_back(wall);
+  c.next_state.edges.push_back(Edge{"HAD", "HRS", {}});
+  c.next_state.normalise();
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(indexed_turn(), "2");
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "4");
+  EXPECT_EQ(query("SELECT name FROM open_state_areas WHERE code = 'LON'"), "Londinium");
+  expect_views_match();
+  EXPECT_EQ(writer("NSE"), sea);  // as it was: not written again
+  if (!is_sqlite()) {
+    EXPECT_NE(writer("LON"), london);
+  }
+  // An area the next state no longer has goes.
+  state = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  c = make_commit(*state);
+  auto& areas = c.next_state.areas;
+  areas.erase(
+      std::remove_if(areas.begin(), areas.end(), [](const Area& a) { return a.code == "HAD"; }),
+      areas.end());
+  auto& edges = c.next_state.edges;
+  edges.erase(std::remove_if(edges.begin(), edges.end(),
+                             [](const Edge& e) { return e.a == "HAD" || e.b == "HAD"; }),
+              edges.end());
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_areas WHERE code = 'HAD'"), "0");
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
+  expect_views_match();
+  EXPECT_EQ(writer("NSE"), sea);
+}
+
 TEST_P(OpenStateViewTest, UnknownGameIsNotFound) {
   EXPECT_EQ(store_->load_view("nope", std::nullopt, {}, {}).status().code(), StatusCode::kNotFound);
   EXPECT_EQ(store_->area_names("nope", std::nullopt).status().code(), StatusCode::kNotFound);
