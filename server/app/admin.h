@@ -223,6 +223,28 @@ class GameAdmin {
   std::vector<TickAction> tick(bool recover_reports = false,
                                const std::function<void(const TickAction&)>& on_action = {});
 
+  // One pass of tick() shared by several threads (the daemon's --turn-threads), so that one
+  // game's turn is computed while another's is written: each thread calls tick_shard with the
+  // same pass and its own shard, on its own GameAdmin, and end_tick_pass is called once after
+  // every shard is done. The pass fixes `now` and the previous pass's time for all of them (the
+  // downtime guard of step 1 sees one pass whichever thread looks at a game); the shard looks
+  // at the games at positions shard, shard + shards, ... of list_games.
+  struct TickPass {
+    UnixTime now = 0;
+    UnixTime last_tick = 0;  // 0: unknown (no downtime guard)
+    int shard = 0;
+    int shards = 1;
+  };
+  TickPass begin_tick_pass();
+  // `completed` (may be null) is set to whether the shard went through the list of games (not
+  // when the list could not be read or an unexpected exception ended it).
+  std::vector<TickAction> tick_shard(const TickPass& pass, bool recover_reports,
+                                     const std::function<void(const TickAction&)>& on_action,
+                                     bool* completed = nullptr);
+  // Records the pass's time as the previous tick's; call only when every shard completed (as
+  // tick() does), so that a pass cut short does not hide a downtime from the next.
+  void end_tick_pass(const TickPass& pass);
+
   static constexpr double kNmrSpikeMargin = 0.25;
   static constexpr int kNmrHistoryTurns = 5;
   // How long after a turn's commit its missing bookkeeping is left to the process that ran it.

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cassert>
 #include <exception>
 #include <map>
 #include <set>
@@ -355,6 +356,32 @@ TickAction GameAdmin::tick_game(const GameSummary& g, UnixTime now, UnixTime las
 
 std::vector<TickAction> GameAdmin::tick(bool recover_reports,
                                         const std::function<void(const TickAction&)>& on_action) {
+  const TickPass pass = begin_tick_pass();
+  bool completed = false;
+  std::vector<TickAction> actions = tick_shard(pass, recover_reports, on_action, &completed);
+  if (completed) end_tick_pass(pass);
+  return actions;
+}
+
+GameAdmin::TickPass GameAdmin::begin_tick_pass() {
+  TickPass pass;
+  pass.now = now_();
+  Result<UnixTime> last = admin_.last_tick();
+  if (!last.ok()) log_error("", "read last tick", last.status());
+  pass.last_tick = last.ok() ? *last : 0;  // unknown: no downtime guard
+  return pass;
+}
+
+void GameAdmin::end_tick_pass(const TickPass& pass) {
+  Status st = admin_.set_last_tick(pass.now);
+  if (!st.ok()) log_error("", "record last tick", st);
+}
+
+std::vector<TickAction> GameAdmin::tick_shard(
+    const TickPass& pass, bool recover_reports,
+    const std::function<void(const TickAction&)>& on_action, bool* completed) {
+  assert(pass.shards >= 1 && pass.shard >= 0 && pass.shard < pass.shards);
+  if (completed) *completed = false;
   std::vector<TickAction> actions;
   std::size_t told = 0;  // actions[0, told) were given to on_action
   const auto tell = [&] {
@@ -372,16 +399,17 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports,
     }
   };
   try {
-    const UnixTime now = now_();
-    Result<UnixTime> last = admin_.last_tick();
-    if (!last.ok()) log_error("", "read last tick", last.status());
-    const UnixTime last_tick = last.ok() ? *last : 0;  // unknown: no downtime guard
+    const UnixTime now = pass.now;
+    const UnixTime last_tick = pass.last_tick;
     Result<std::vector<GameSummary>> games = s_.games.list_games();
     if (!games.ok()) {
       log_error("", "list games", games.status());
       return actions;
     }
-    for (const GameSummary& g : *games) {
+    for (std::size_t at = 0; at < games->size(); ++at) {
+      if (at % static_cast<std::size_t>(pass.shards) != static_cast<std::size_t>(pass.shard))
+        continue;
+      const GameSummary& g = (*games)[at];
       tell();  // the previous game's
       try {
         // An archived game is passed by as a paused one is (admin.h archive_game).
@@ -435,8 +463,7 @@ std::vector<TickAction> GameAdmin::tick(bool recover_reports,
       }
     }
     tell();
-    Status st = admin_.set_last_tick(now);
-    if (!st.ok()) log_error("", "record last tick", st);
+    if (completed) *completed = true;
   } catch (const std::exception& e) {
     log_error("", "tick", Status::Internal(std::string("unexpected exception: ") + e.what()));
   } catch (...) {

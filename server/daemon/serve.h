@@ -20,7 +20,10 @@ struct ServeOptions {
   std::string http = "127.0.0.1:8080";  // HOST:PORT to listen on ([v6]:PORT also)
   std::string base_url;                 // public base URL for links; default http://HOST:PORT
   int tick_seconds = 30;                // scheduler period; 0 turns the scheduler off
-  bool demo = false;                    // create the demo game when the database has none
+  // Threads the scheduler's pass runs due turns on (--turn-threads), each a share of the games
+  // (GameAdmin::tick_shard): one game's turn is computed while another's is written.
+  int turn_threads = 2;
+  bool demo = false;  // create the demo game when the database has none
   // Mail (server/mail). smtp: HOST:PORT of the SMTP listener, or "off".
   std::string smtp = "127.0.0.1:2525";
   std::vector<std::string> smtp_allow;        // allowed envelope recipients; empty: any

@@ -5,6 +5,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -18,6 +19,8 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <latch>
 #include <map>
 #include <random>
 #include <sstream>
@@ -150,7 +153,7 @@ void scan_maildir(AppRuntime& app, const mail::MailConfig& config, const std::st
   }
 }
 
-void run_tick(AppRuntime& app, http::Metrics& metrics) {
+void run_tick(AppRuntime& app, http::Metrics& metrics, int shards, const SpawnShard& spawn) {
   const auto start = std::chrono::steady_clock::now();
   // Each game's actions as soon as it is done: a turn's reports are queued (on the report
   // threads) while the tick goes on with the next games.
@@ -170,7 +173,39 @@ void run_tick(AppRuntime& app, http::Metrics& metrics) {
     else
       spdlog::info("event=tick game={} action={} detail=\"{}\"", game, a.action, detail);
   };
-  std::vector<TickAction> actions = app.admin().tick(true, act);
+  std::vector<TickAction> actions;
+  if (shards <= 1 || !spawn) {
+    actions = app.admin().tick(true, act);
+  } else {
+    GameAdmin::TickPass pass = app.admin().begin_tick_pass();
+    pass.shards = shards;
+    std::vector<std::vector<TickAction>> shard_actions(static_cast<std::size_t>(shards));
+    std::vector<char> completed(static_cast<std::size_t>(shards), 0);
+    const auto run_shard = [&](int i) {
+      GameAdmin::TickPass mine = pass;
+      mine.shard = i;
+      bool done = false;
+      try {
+        shard_actions[static_cast<std::size_t>(i)] = app.admin().tick_shard(mine, true, act, &done);
+      } catch (const std::exception& e) {  // e.g. this thread could not open the database
+        spdlog::error("event=tick_exception shard={} what=\"{}\"", i, log_escape(e.what()));
+      }
+      completed[static_cast<std::size_t>(i)] = done;
+    };
+    std::latch left(shards - 1);
+    for (int i = 1; i < shards; ++i)
+      spawn([&run_shard, &left, i] {
+        run_shard(i);
+        left.count_down();
+      });
+    run_shard(0);
+    left.wait();  // the shards borrow this frame
+    if (std::all_of(completed.begin(), completed.end(), [](char c) { return c != 0; }))
+      app.admin().end_tick_pass(pass);
+    for (auto& a : shard_actions)
+      actions.insert(actions.end(), std::make_move_iterator(a.begin()),
+                     std::make_move_iterator(a.end()));
+  }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   int runs = 0;

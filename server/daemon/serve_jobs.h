@@ -34,8 +34,13 @@ std::vector<std::string> store_smtp_batch(AppRuntime& app, const mail::MailConfi
 void scan_maildir(AppRuntime& app, const mail::MailConfig& config, const std::string& dir);
 
 // The scheduler's pass (GameAdmin::tick): runs the due turns, counting each run in `metrics`, and
-// tells the runtime's turn-run hook.
-void run_tick(AppRuntime& app, http::Metrics& metrics);
+// tells the runtime's turn-run hook. With `shards` > 1 the games are shared out
+// (GameAdmin::tick_shard): shard 0 on the calling thread, each other one handed to `spawn`, which
+// must run it on another thread (one that keeps its store from pass to pass); returns once all
+// are done.
+using SpawnShard = std::function<void(std::function<void()>)>;
+void run_tick(AppRuntime& app, http::Metrics& metrics, int shards = 1,
+              const SpawnShard& spawn = {});
 
 // Queues a reminder for each open game whose deadline is less than `hours` away (tag: the
 // deadline, so one reminder per deadline; MailIngest dedupes repeats).

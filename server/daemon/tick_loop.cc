@@ -2,11 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <chrono>
+#include <functional>
 
 #include "base/log_escape.h"
 #include "server/daemon/serve_jobs.h"
@@ -25,6 +27,8 @@ struct TickLoop::Impl {
   const mail::MailConfig& config;
   const ServeOptions& o;
   asio::thread_pool pool{1};
+  // The other shards of a pass (--turn-threads - 1 threads), each keeping its store.
+  std::unique_ptr<asio::thread_pool> shard_pool;
   std::unique_ptr<asio::steady_timer> timer;
   bool stopping = false;  // the io_context's thread only
   bool joined = false;
@@ -32,7 +36,8 @@ struct TickLoop::Impl {
   void tick() {
     try {
       queue_press_digests(app, o.press_digest, true);  // press before the turns run
-      run_tick(app, metrics);
+      run_tick(app, metrics, o.turn_threads,
+               [this](std::function<void()> f) { asio::post(*shard_pool, std::move(f)); });
       queue_due_reminders(app, config, o.reminder_hours);
     } catch (const std::exception& e) {
       spdlog::error("event=tick_exception what=\"{}\"", log_escape(e.what()));
@@ -57,6 +62,12 @@ TickLoop::TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConf
                    const ServeOptions& o)
     : impl_(std::make_unique<Impl>(app, metrics, config, o)) {
   asio::post(impl_->pool, [] { http::name_this_thread("tick"); });
+  const int others = std::max(0, o.turn_threads - 1);
+  if (others > 0) {
+    impl_->shard_pool = std::make_unique<asio::thread_pool>(others);
+    for (int i = 0; i < others; ++i)
+      asio::post(*impl_->shard_pool, [] { http::name_this_thread("tick"); });
+  }
 }
 
 TickLoop::~TickLoop() { join(); }
@@ -75,6 +86,7 @@ void TickLoop::join() {
   if (impl_->joined) return;
   impl_->joined = true;
   impl_->pool.join();
+  if (impl_->shard_pool) impl_->shard_pool->join();
 }
 
 }  // namespace adj::daemon

@@ -317,6 +317,40 @@ TEST_F(AdminTest, TickConsidersEveryScheduledOpenGame) {
   for (const auto& a : acts) EXPECT_EQ(a.action, "waiting");
 }
 
+// The daemon's --turn-threads: each shard of a pass looks at its own games (every other one), and
+// all of them judge downtime by the pass's previous tick, whenever the pass is recorded.
+TEST_F(AdminTest, TickShardsShareOutTheGamesAndThePassesTime) {
+  create();
+  auto scenario = bundled_scenario_published("dark-age-britain");
+  ASSERT_TRUE(scenario.ok());
+  for (const char* id : {"britain-2", "britain-3"}) {
+    (*scenario)["id"] = id;
+    ASSERT_TRUE(admin_->create_game(*scenario, 7, "gm").ok());
+    ASSERT_TRUE(admin_->set_schedule(id, fixed(kAdminStart + kAdminHour), "gm").ok());
+  }
+  set_schedule_or_fail(fixed(kAdminStart + kAdminHour));
+  ASSERT_EQ(admin_->tick().size(), 3u);  // the daemon is up at kAdminStart...
+  now_ = kAdminStart + 4 * kAdminHour;   // ...then down for 4 hours; 3 hours overdue
+  GameAdmin::TickPass pass = admin_->begin_tick_pass();
+  EXPECT_EQ(pass.now, now_);
+  EXPECT_EQ(pass.last_tick, kAdminStart);
+  pass.shards = 2;
+  bool completed = false;
+  const std::vector<TickAction> first = admin_->tick_shard(pass, false, {}, &completed);
+  EXPECT_TRUE(completed);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].game, "britain-1");
+  EXPECT_EQ(first[1].game, "britain-3");
+  admin_->end_tick_pass(pass);
+  EXPECT_EQ(store_->last_tick().value(), now_);
+  pass.shard = 1;
+  const std::vector<TickAction> second = admin_->tick_shard(pass, false, {}, &completed);
+  ASSERT_EQ(second.size(), 1u);
+  EXPECT_EQ(second[0].game, "britain-2");
+  for (const auto* acts : {&first, &second})
+    for (const TickAction& a : *acts) EXPECT_EQ(a.action, "extended") << a.game << ": " << a.detail;
+}
+
 AuditEntry admin_audit_entry(const char* action, int turn, UnixTime at) {
   AuditEntry e;
   e.action = action;
