@@ -13,10 +13,17 @@
 #include "base/log_escape.h"
 #include "server/daemon/serve_jobs.h"
 #include "server/http/thread_setup.h"
+#include "storage/open_database.h"
 
 namespace adj::daemon {
 
 namespace asio = boost::asio;
+
+int turn_threads_for(int requested, const std::string& db) {
+  if (requested > 0) return requested;
+  const Result<DatabaseTarget> target = parse_database(db);
+  return target.ok() && target->backend == DatabaseBackend::kPostgres ? 2 : 1;
+}
 
 struct TickLoop::Impl {
   Impl(AppRuntime& a, http::Metrics& m, const mail::MailConfig& mc, const ServeOptions& opt)
@@ -26,6 +33,7 @@ struct TickLoop::Impl {
   http::Metrics& metrics;
   const mail::MailConfig& config;
   const ServeOptions& o;
+  const int threads = turn_threads_for(o.turn_threads, app.config().db_path);
   asio::thread_pool pool{1};
   // The other shards of a pass (--turn-threads - 1 threads), each keeping its store.
   std::unique_ptr<asio::thread_pool> shard_pool;
@@ -36,7 +44,7 @@ struct TickLoop::Impl {
   void tick() {
     try {
       queue_press_digests(app, o.press_digest, true);  // press before the turns run
-      run_tick(app, metrics, o.turn_threads,
+      run_tick(app, metrics, threads,
                [this](std::function<void()> f) { asio::post(*shard_pool, std::move(f)); });
       queue_due_reminders(app, config, o.reminder_hours);
     } catch (const std::exception& e) {
@@ -62,7 +70,7 @@ TickLoop::TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConf
                    const ServeOptions& o)
     : impl_(std::make_unique<Impl>(app, metrics, config, o)) {
   asio::post(impl_->pool, [] { http::name_this_thread("tick"); });
-  const int others = std::max(0, o.turn_threads - 1);
+  const int others = std::max(0, impl_->threads - 1);
   if (others > 0) {
     impl_->shard_pool = std::make_unique<asio::thread_pool>(others);
     for (int i = 0; i < others; ++i)
@@ -74,7 +82,10 @@ TickLoop::~TickLoop() { join(); }
 
 void TickLoop::start(asio::io_context& io) {
   impl_->timer = std::make_unique<asio::steady_timer>(io);
-  if (impl_->o.tick_seconds > 0) impl_->arm(std::chrono::seconds(0));
+  if (impl_->o.tick_seconds <= 0) return;
+  spdlog::info("event=scheduler tick_seconds={} turn_threads={}", impl_->o.tick_seconds,
+               impl_->threads);
+  impl_->arm(std::chrono::seconds(0));
 }
 
 void TickLoop::cancel() {
