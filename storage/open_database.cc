@@ -169,6 +169,8 @@ void set_default_durability(Durability d) {
 
 void set_background_checkpoints(bool on) { sqlite::set_background_checkpoints(on); }
 
+void set_background_writer_thread() { pg::set_quiet_writes(true); }
+
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
   ADJ_TRY(const DatabaseTarget target, parse_database(db));
   if (target.backend != DatabaseBackend::kSqlite)

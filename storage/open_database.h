@@ -64,6 +64,14 @@ void set_default_durability(Durability d);
 // PostgreSQL: nothing changes. Call before opening stores.
 void set_background_checkpoints(bool on);
 
+// Marks the calling thread's writes as background work (the daemon's scheduler and mail threads):
+// on PostgreSQL the revisions that keep pages valid (Store::revisions) are then not read again
+// at once after each of them, only within PgStore::kRevisionsFresh, as another process's writes;
+// the web's own writes still show at once. During a host's busiest minute the scheduler, report
+// and delivery threads wrote hundreds of times a second, and every page request read the
+// revisions from the server again (docs/performance.md). SQLite: nothing changes.
+void set_background_writer_thread();
+
 // Row-level access to the whole database `db` names, for `adjutant copy` (storage/table_copy.h),
 // migrated like open_database(). `must_exist`: a SQLite file that is missing is NotFound instead
 // of being created (a copy's source).

@@ -22,6 +22,7 @@
 #include "server/mail/auth_alert.h"
 #include "server/mail/notice_mailer.h"
 #include "server/mail/outbox_worker.h"
+#include "storage/open_database.h"
 #include "storage/store.h"
 
 namespace adj::daemon {
@@ -174,6 +175,7 @@ void MailLoop::Impl::install_hooks() {
       // A pool's threads cannot be addressed one by one: each sets itself up on its first job.
       thread_local const bool set_up = [] {
         http::name_this_thread("reports");
+        set_background_writer_thread();
         if (!http::lower_this_thread_priority(kMailThreadNice))
           spdlog::warn("event=mail_thread_nice_refused");
         return true;
@@ -317,7 +319,8 @@ Result<mail::WorkerStats> MailLoop::Impl::send_outbox() {
   std::latch done(extra);
   for (int i = 0; i < extra; ++i)
     asio::post(send_pool, [this, &more, &done, i] {
-      thread_local const bool named = (http::name_this_thread("send"), true);
+      thread_local const bool named =
+          (http::name_this_thread("send"), set_background_writer_thread(), true);
       (void)named;
       try {
         more[i] = send_batch();
@@ -389,10 +392,14 @@ MailLoop::MailLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConf
   // share) a busy neighbour, a compile or a backup, held a player's answer for over a minute.
   asio::post(impl_->mail_pool, [] {
     http::name_this_thread("mail");
+    set_background_writer_thread();
     if (!http::lower_this_thread_priority(kMailThreadNice))
       spdlog::warn("event=mail_thread_nice_refused");
   });
-  asio::post(impl_->deliver_pool, [] { http::name_this_thread("deliver"); });
+  asio::post(impl_->deliver_pool, [] {
+    http::name_this_thread("deliver");
+    set_background_writer_thread();
+  });
   impl_->install_hooks();
 }
 

@@ -69,12 +69,18 @@ struct TickLoop::Impl {
 TickLoop::TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConfig& config,
                    const ServeOptions& o)
     : impl_(std::make_unique<Impl>(app, metrics, config, o)) {
-  asio::post(impl_->pool, [] { http::name_this_thread("tick"); });
+  asio::post(impl_->pool, [] {
+    http::name_this_thread("tick");
+    set_background_writer_thread();
+  });
   const int others = std::max(0, impl_->threads - 1);
   if (others > 0) {
     impl_->shard_pool = std::make_unique<asio::thread_pool>(others);
     for (int i = 0; i < others; ++i)
-      asio::post(*impl_->shard_pool, [] { http::name_this_thread("tick"); });
+      asio::post(*impl_->shard_pool, [] {
+        http::name_this_thread("tick");
+        set_background_writer_thread();
+      });
   }
 }
 

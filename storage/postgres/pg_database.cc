@@ -370,6 +370,7 @@ Result<Rows> Connection::round_trip(const std::function<int(pg_conn*)>& send,
 namespace {
 
 std::atomic<std::uint64_t> g_write_epoch{0};
+thread_local bool t_quiet_writes = false;
 
 bool is_select(std::string_view sql) {
   return ascii::istarts_with(ascii::trim_view(sql), "SELECT");
@@ -378,7 +379,10 @@ bool is_select(std::string_view sql) {
 }  // namespace
 
 std::uint64_t write_epoch() { return g_write_epoch.load(std::memory_order_acquire); }
-void note_write() { g_write_epoch.fetch_add(1, std::memory_order_acq_rel); }
+void note_write() {
+  if (!t_quiet_writes) g_write_epoch.fetch_add(1, std::memory_order_acq_rel);
+}
+void set_quiet_writes(bool on) { t_quiet_writes = on; }
 
 Result<Rows> Connection::answer(Result<Rows> sent, std::string_view sql, bool ran) {
   note_state();

@@ -40,8 +40,13 @@ namespace adj::pg {
 // cache read at that value is current while the value is unchanged). Thread-safe.
 std::uint64_t write_epoch();
 // Makes write_epoch() grow: for a write that did not go through a Connection's statements (a COPY
-// outside a transaction: pg_copy_in.h).
+// outside a transaction: pg_copy_in.h). Nothing on a thread whose writes are quiet.
 void note_write();
+// While on (default off), the calling thread's writes do not make write_epoch() grow: a cache
+// read at an unchanged value may miss them for as long as it would miss another process's
+// writes (PgStore::kRevisionsFresh). For background threads whose writes no reader is waiting
+// for at once. Thread-local.
+void set_quiet_writes(bool on);
 
 // Maps a SQLSTATE to a Status, as sqlite_status does for SQLite:
 //   23505 unique_violation -> AlreadyExists;  23503 foreign_key_violation -> FailedPrecondition;

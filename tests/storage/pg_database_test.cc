@@ -409,6 +409,29 @@ TEST_F(PgDatabaseTest, WriteEpochGrowsAfterWritesNotReads) {
   EXPECT_GT(write_epoch(), e1);
 }
 
+// set_quiet_writes: a background thread's writes leave write_epoch() as another process's do;
+// the flag is the calling thread's alone.
+TEST_F(PgDatabaseTest, QuietWritesOfABackgroundThreadLeaveTheWriteEpoch) {
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("CREATE TABLE quiet_t (x BIGINT)").ok());
+  const std::uint64_t e0 = write_epoch();
+  std::thread background([this] {
+    set_quiet_writes(true);
+    Connection b = connect();
+    EXPECT_TRUE(b.run("INSERT INTO quiet_t VALUES ($1)", {Param(std::int64_t{1})}).ok());
+    EXPECT_TRUE(b.exec("BEGIN").ok());
+    EXPECT_TRUE(b.run("INSERT INTO quiet_t VALUES ($1)", {Param(std::int64_t{2})}).ok());
+    EXPECT_TRUE(b.exec("COMMIT").ok());
+  });
+  background.join();
+  EXPECT_EQ(write_epoch(), e0);
+  ASSERT_TRUE(c.run("INSERT INTO quiet_t VALUES ($1)", {Param(std::int64_t{3})}).ok());
+  EXPECT_EQ(write_epoch(), e0 + 1) << "this thread's writes still move it";
+  auto rows = c.query("SELECT count(*) FROM quiet_t");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(rows->int64(0, 0), 3);
+}
+
 // PgStore::revisions() answers from the map it kept until this process writes (at once) or
 // PgStore::kRevisionsFresh has passed (another process's write: forked here).
 TEST_F(PgDatabaseTest, StoreRevisionsSeeThisProcessAtOnceAndOthersOnceFreshHasPassed) {
