@@ -169,9 +169,10 @@ void add_serve_command(CLI::App& app, CliState& s) {
       ->capture_default_str();
   srv->add_option("--turn-threads", s.daemon.so.turn_threads,
                   "Due turns run at once by the scheduler, each game on one thread (a turn is "
-                  "computed while another is written); 0: 2 on PostgreSQL, 1 on SQLite")
+                  "computed while another is written): more help when the database server has "
+                  "cores of its own")
       ->capture_default_str()
-      ->check(CLI::Range(0, 16));
+      ->check(CLI::Range(1, 16));
   srv->add_flag("--demo", s.daemon.so.demo,
                 "Create the demo game (two turns played) if there is no game");
   if (const char* env = std::getenv("ADJUTANT_MAIL_FROM"); env && *env) s.daemon.so.mail_from = env;

@@ -21,10 +21,11 @@ struct ServeOptions {
   std::string base_url;                 // public base URL for links; default http://HOST:PORT
   int tick_seconds = 30;                // scheduler period; 0 turns the scheduler off
   // Threads the scheduler's pass runs due turns on (--turn-threads), each a share of the games
-  // (GameAdmin::tick_shard): one game's turn is computed while another's is written. 0: two on
-  // PostgreSQL, one on SQLite (turn_threads_for), whose writes take turns: there a second thread
-  // only ran the turns ahead of their mail while pages waited longer (docs/performance.md).
-  int turn_threads = 0;
+  // (GameAdmin::tick_shard): one game's turn is computed while another's is written. One by
+  // default: on one machine a second thread ran a busy minute's turns sooner but its last report
+  // no sooner, while pages waited longer (docs/performance.md); more help when the database
+  // server has cores of its own (PostgreSQL on another machine).
+  int turn_threads = 1;
   bool demo = false;  // create the demo game when the database has none
   // Mail (server/mail). smtp: HOST:PORT of the SMTP listener, or "off".
   std::string smtp = "127.0.0.1:2525";

@@ -19,12 +19,6 @@ namespace adj::daemon {
 
 namespace asio = boost::asio;
 
-int turn_threads_for(int requested, const std::string& db) {
-  if (requested > 0) return requested;
-  const Result<DatabaseTarget> target = parse_database(db);
-  return target.ok() && target->backend == DatabaseBackend::kPostgres ? 2 : 1;
-}
-
 struct TickLoop::Impl {
   Impl(AppRuntime& a, http::Metrics& m, const mail::MailConfig& mc, const ServeOptions& opt)
       : app(a), metrics(m), config(mc), o(opt) {}
@@ -33,7 +27,7 @@ struct TickLoop::Impl {
   http::Metrics& metrics;
   const mail::MailConfig& config;
   const ServeOptions& o;
-  const int threads = turn_threads_for(o.turn_threads, app.config().db_path);
+  const int threads = std::max(1, o.turn_threads);
   asio::thread_pool pool{1};
   // The other shards of a pass (--turn-threads - 1 threads), each keeping its store.
   std::unique_ptr<asio::thread_pool> shard_pool;

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <memory>
-#include <string>
 
 #include "server/app/app_runtime.h"
 #include "server/daemon/serve.h"
@@ -19,10 +18,6 @@ class io_context;
 }
 
 namespace adj::daemon {
-
-// The turn threads of --turn-threads `requested` on database `db`: `requested` when above 0,
-// else two on PostgreSQL and one on SQLite (serve.h ServeOptions::turn_threads).
-int turn_threads_for(int requested, const std::string& db);
 
 class TickLoop {
  public:

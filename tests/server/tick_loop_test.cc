@@ -1,6 +1,6 @@
 // End to end: the scheduler of a running `adjutant serve` (server/daemon/tick_loop.h, run_tick in
-// serve_jobs.h) with two turn threads (--turn-threads 2, PostgreSQL's default): games due in the
-// same pass are shared out between the threads and every one of them runs once.
+// serve_jobs.h) with two turn threads (--turn-threads 2): games due in the same pass are shared
+// out between the threads and every one of them runs once.
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,8 +95,8 @@ TEST(TickLoop, RunsEveryGameDueInOnePassOnceOverItsTurnThreads) {
   EXPECT_EQ(::adj::testing::count(text, "event=tick_exception"), 0) << text;
 }
 
-// Without --turn-threads: one on SQLite, whose writes take turns (two on PostgreSQL).
-TEST(TickLoop, RunsTurnsOnOneThreadOnSqliteByDefault) {
+// Without --turn-threads: one.
+TEST(TickLoop, RunsTurnsOnOneThreadByDefault) {
   ::adj::testing::TempDir dir;
   const int port = free_port();
   const std::string log = dir.file("serve.log");
