@@ -38,8 +38,15 @@ struct TickLoop::Impl {
   void tick() {
     try {
       queue_press_digests(app, o.press_digest, true);  // press before the turns run
-      run_tick(app, metrics, threads,
-               [this](std::function<void()> f) { asio::post(*shard_pool, std::move(f)); });
+      run_tick(app, metrics, threads, [this](std::function<void()> f) {
+        asio::post(*shard_pool, [f = std::move(f)] {
+          // A pool's threads cannot be addressed one by one: each sets itself up on its first job.
+          thread_local const bool set_up =
+              (http::name_this_thread("tick"), set_background_writer_thread(), true);
+          (void)set_up;
+          f();
+        });
+      });
       queue_due_reminders(app, config, o.reminder_hours);
     } catch (const std::exception& e) {
       spdlog::error("event=tick_exception what=\"{}\"", log_escape(e.what()));
@@ -68,14 +75,7 @@ TickLoop::TickLoop(AppRuntime& app, http::Metrics& metrics, const mail::MailConf
     set_background_writer_thread();
   });
   const int others = std::max(0, impl_->threads - 1);
-  if (others > 0) {
-    impl_->shard_pool = std::make_unique<asio::thread_pool>(others);
-    for (int i = 0; i < others; ++i)
-      asio::post(*impl_->shard_pool, [] {
-        http::name_this_thread("tick");
-        set_background_writer_thread();
-      });
-  }
+  if (others > 0) impl_->shard_pool = std::make_unique<asio::thread_pool>(others);
 }
 
 TickLoop::~TickLoop() { join(); }
