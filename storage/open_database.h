@@ -67,9 +67,9 @@ void set_background_checkpoints(bool on);
 // Marks the calling thread's writes as background work (the daemon's scheduler and mail threads):
 // on PostgreSQL the revisions that keep pages valid (Store::revisions) are then not read again
 // at once after each of them, only within PgStore::kRevisionsFresh, as another process's writes;
-// the web's own writes still show at once. During a host's busiest minute the scheduler, report
-// and delivery threads wrote hundreds of times a second, and every page request read the
-// revisions from the server again (docs/performance.md). SQLite: nothing changes.
+// the web's own writes still show at once. With 200 games due at once those threads wrote
+// hundreds of times a second, and the first page request on each HTTP thread after any of those
+// writes read the revisions from the server again (docs/performance.md). SQLite: nothing changes.
 void set_background_writer_thread();
 
 // Row-level access to the whole database `db` names, for `adjutant copy` (storage/table_copy.h),

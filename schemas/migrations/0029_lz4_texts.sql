@@ -1,7 +1,7 @@
 -- 0029_lz4_texts: the rest of PostgreSQL's big texts are compressed with lz4 where the server
 -- has it, as 0025 did for the turn rows. Queueing a turn's report mails inserts one outbox row
 -- per player (the whole message) and pglz took more than half of those inserts' time: in 200
--- games due at once, 1,258 ms of server time for 3,622 inserts with pglz, 544 ms with lz4
+-- games due at once, 1,258 ms of server time for 3,622 inserts with pglz, 544-585 ms with lz4
 -- (docs/performance.md). Rows already stored keep their pglz; both read the same. Nothing for
 -- SQLite, which compresses nothing.
 -- @postgres

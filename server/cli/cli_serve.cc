@@ -169,7 +169,7 @@ void add_serve_command(CLI::App& app, CliState& s) {
       ->capture_default_str();
   srv->add_option("--turn-threads", s.daemon.so.turn_threads,
                   "Due turns run at once by the scheduler, each game on one thread (a turn is "
-                  "computed while another is written): more help when the database server has "
+                  "computed while another is written): more may help when the database server has "
                   "cores of its own")
       ->capture_default_str()
       ->check(CLI::Range(1, 16));

@@ -23,8 +23,8 @@ struct ServeOptions {
   // Threads the scheduler's pass runs due turns on (--turn-threads), each a share of the games
   // (GameAdmin::tick_shard): one game's turn is computed while another's is written. One by
   // default: on one machine a second thread ran a busy minute's turns sooner but its last report
-  // no sooner, while pages waited longer (docs/performance.md); more help when the database
-  // server has cores of its own (PostgreSQL on another machine).
+  // no sooner, while pages waited longer (docs/performance.md). More may help when the database
+  // server has cores of its own (PostgreSQL on another machine; not measured).
   int turn_threads = 1;
   bool demo = false;  // create the demo game when the database has none
   // Mail (server/mail). smtp: HOST:PORT of the SMTP listener, or "off".
