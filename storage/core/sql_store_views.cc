@@ -186,8 +186,17 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
   // Most areas are as they were a turn ago (about two in three in a busy turn): only the rows
   // that differ from the new state's, or that it no longer has, are deleted and written again.
   std::vector<std::size_t> areas;  // into state.areas: the rows to write
+  bool some_areas = false;         // only those rows are deleted and written
   if (indexed) {
     ADJ_TRY(std::vector<std::string> gone, changed_areas(game, state, texts, &areas));
+    // When most rows changed (a big game's busy turn), one DELETE of them all is cheaper than
+    // deleting them code by code: a 10,000-player turn's commit took 150-300 ms longer.
+    some_areas = gone.size() * 2 <= state.areas.size();
+    if (!some_areas) {
+      areas.resize(state.areas.size());
+      for (std::size_t i = 0; i < areas.size(); ++i) areas[i] = i;
+      gone.clear();
+    }
     for (std::size_t from = 0; from < gone.size(); from += kInChunk) {
       const std::size_t n = std::min(kInChunk, gone.size() - from);
       ADJ_RETURN_IF_ERROR(session().write(
@@ -197,7 +206,7 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
   }
   for (const char* table :
        {"open_states", "open_state_players", "open_state_areas", "open_state_edges"}) {
-    if (indexed && std::string_view(table) == "open_state_areas") continue;
+    if (some_areas && std::string_view(table) == "open_state_areas") continue;
     if (same_edges && std::string_view(table) == "open_state_edges") break;
     ADJ_RETURN_IF_ERROR(
         session().write("DELETE FROM " + std::string(table) + " WHERE game_id = ?", {game}));

@@ -245,6 +245,7 @@ TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
   state = store_->load_state("britain", std::nullopt);
   ASSERT_TRUE(state.ok());
   c = make_commit(*state);
+  c.next_state.find_area("HRS")->armies -= 1;  // as it was: only HAD changes
   auto& areas = c.next_state.areas;
   areas.erase(
       std::remove_if(areas.begin(), areas.end(), [](const Area& a) { return a.code == "HAD"; }),
@@ -258,6 +259,19 @@ TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
   EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
   expect_views_match();
   EXPECT_EQ(writer("NSE"), sea);
+  // Most areas changed: all of them are written again, in one go (LON too, unchanged).
+  const std::string londinium = writer("LON");
+  state = store_->load_state("britain", std::nullopt);
+  ASSERT_TRUE(state.ok());
+  c = make_commit(*state);
+  c.next_state.find_area("NSE")->name = "German Ocean";
+  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
+  EXPECT_EQ(query("SELECT name FROM open_state_areas WHERE code = 'NSE'"), "German Ocean");
+  expect_views_match();
+  if (!is_sqlite()) {
+    EXPECT_NE(writer("LON"), londinium);
+  }
 }
 
 TEST_P(OpenStateViewTest, UnknownGameIsNotFound) {
