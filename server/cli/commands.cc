@@ -15,6 +15,7 @@
 #include "rules/combat/local_world.h"
 #include "rules/game/scenario.h"
 #include "server/app/admin.h"
+#include "server/app/allocator.h"
 #include "server/app/app_runtime.h"
 #include "server/app/attendance.h"
 #include "server/app/engine_catalog.h"
@@ -255,8 +256,10 @@ int orders_enter(const Common& c, const std::string& game, const std::string& pl
   return out->ack.refused ? kExitRefused : kExitOk;
 }
 
-int turn_run(const Common& c, const std::string& game, bool preview, bool timings,
-             std::optional<int> expected_turn) {
+namespace {
+
+int run_turn_now(const Common& c, const std::string& game, bool preview, bool timings,
+                 std::optional<int> expected_turn) {
   const auto t0 = std::chrono::steady_clock::now();
   auto s = open_session(c);
   if (!s.ok()) return fail(s.status());
@@ -278,6 +281,14 @@ int turn_run(const Common& c, const std::string& game, bool preview, bool timing
       std::printf("\n==================== %s ====================\n%s", r.player.c_str(),
                   out->full_text(r).c_str());
   return kExitOk;
+}
+
+}  // namespace
+
+int turn_run(const Common& c, const std::string& game, bool preview, bool timings,
+             std::optional<int> expected_turn) {
+  // A batch process, whose memory goes back to the system when it ends.
+  return run_on_large_pages([&] { return run_turn_now(c, game, preview, timings, expected_turn); });
 }
 
 int turn_rollback(const Common& c, const std::string& game, int turn, const std::string& reason) {

@@ -13,6 +13,7 @@
 #include <random>
 
 #include "base/log_escape.h"
+#include "server/app/allocator.h"
 #include "server/app/gm_token_file.h"
 #include "server/app/mail_delivery.h"
 #include "server/daemon/cache_credentials.h"
@@ -22,10 +23,6 @@
 #include "server/web/web_session.h"
 #include "storage/open_database.h"
 #include "storage/wait_limit.h"
-
-// mimalloc's, when the program is linked with it; null in a build without it (the sanitizers').
-extern "C" void mi_option_set(int option, long value) __attribute__((weak));
-extern "C" long mi_option_get(int option) __attribute__((weak));
 
 namespace adj::daemon {
 
@@ -157,16 +154,14 @@ http::FittedCaps connection_caps(const ServeOptions& o) {
 }
 
 void tune_allocator() {
-  // mi_option_decommit_delay in mimalloc 2.0, mi_option_purge_delay (the same number) in 2.1.
-  constexpr int kDecommitDelayOption = 15;
-  if (!mi_option_set || !mi_option_get) {
-    spdlog::info("event=allocator allocator=system");
+  const long delay = set_decommit_delay(kDecommitDelayMs);
+  if (delay < 0) {
+    spdlog::info("event=allocator allocator={}", allocator_name());
     return;
   }
-  if (!std::getenv("MIMALLOC_DECOMMIT_DELAY") && !std::getenv("MIMALLOC_PURGE_DELAY"))
-    mi_option_set(kDecommitDelayOption, kDecommitDelayMs);
-  spdlog::info("event=allocator allocator=mimalloc decommit_delay_ms={}",
-               mi_option_get(kDecommitDelayOption));
+  const bool large = use_large_pages();
+  spdlog::info("event=allocator allocator={} decommit_delay_ms={} large_pages={}", allocator_name(),
+               delay, large ? "on" : "off");
 }
 
 void set_wait_limits(const ServeOptions& o) {
