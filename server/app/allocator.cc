@@ -1,11 +1,16 @@
 #include "server/app/allocator.h"
 
 #include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <system_error>
 #include <thread>
 
 // mimalloc's, when the program is linked with it; null in a build without it.
 extern "C" void mi_option_set(int option, long value) __attribute__((weak));
 extern "C" long mi_option_get(int option) __attribute__((weak));
+extern "C" int mi_version(void) __attribute__((weak));
 
 namespace adj {
 
@@ -18,22 +23,53 @@ constexpr int kDecommitDelay = 15;  // mi_option_decommit_delay; mi_option_purge
 
 bool linked() { return mi_option_set && mi_option_get; }
 
+// The first line of `path` ("" when it cannot be read).
+std::string first_line(const char* path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// True when the kernel gives transparent huge pages to memory that asks ("[always]" or
+// "[madvise]").
+bool kernel_gives_huge_pages() {
+  const std::string mode = first_line("/sys/kernel/mm/transparent_hugepage/enabled");
+  return mode.find("[always]") != std::string::npos || mode.find("[madvise]") != std::string::npos;
+}
+
 }  // namespace
 
 const char* allocator_name() { return linked() ? "mimalloc" : "system"; }
 
 bool use_large_pages() {
   if (!linked()) return false;
-  if (!std::getenv("MIMALLOC_LARGE_OS_PAGES") && !std::getenv("MIMALLOC_ALLOW_LARGE_OS_PAGES"))
-    mi_option_set(kLargeOsPages, 1);
+  if (std::getenv("MIMALLOC_LARGE_OS_PAGES") || std::getenv("MIMALLOC_ALLOW_LARGE_OS_PAGES"))
+    return mi_option_get(kLargeOsPages) != 0;
+  if (!mi_version || mi_version() >= 210 || !kernel_gives_huge_pages() ||
+      std::atol(first_line("/proc/sys/vm/nr_hugepages").c_str()) != 0)
+    return false;
+  mi_option_set(kLargeOsPages, 1);
   if (!std::getenv("MIMALLOC_EAGER_COMMIT_DELAY")) mi_option_set(kEagerCommitDelay, 0);
-  return mi_option_get(kLargeOsPages) != 0;
+  return true;
 }
 
 int run_on_large_pages(const std::function<int()>& work) {
-  use_large_pages();
+  if (!use_large_pages()) return work();
   int out = 0;
-  std::thread([&] { out = work(); }).join();
+  std::exception_ptr thrown;
+  try {
+    std::thread([&] {
+      try {
+        out = work();
+      } catch (...) {
+        thrown = std::current_exception();
+      }
+    }).join();
+  } catch (const std::system_error&) {  // no thread to be had: `work` has not run
+    return work();
+  }
+  if (thrown) std::rethrow_exception(thrown);
   return out;
 }
 

@@ -11,20 +11,24 @@ namespace adj {
 // "mimalloc" or "system".
 const char* allocator_name();
 
-// Memory is taken from the system in 2 MiB pages where the kernel gives transparent huge pages
-// on request (mimalloc's large_os_pages: its segments are madvise'd MADV_HUGEPAGE), unless the
-// environment sets MIMALLOC_LARGE_OS_PAGES (or 2.1's MIMALLOC_ALLOW_LARGE_OS_PAGES). A
-// 10,000-player `turn run` faulted in 4 KiB pages for about a fifth of its time (a page fault costs
-// ~5 us in this virtual machine). Such memory is not given back to the system until the process
-// ends, so this is for batch commands. Returns whether large pages are asked for. Each thread's
-// first 32 MiB segment is in large pages too (mimalloc's eager_commit_delay 0), unless
-// MIMALLOC_EAGER_COMMIT_DELAY is set; but the segments taken before the call keep their small pages
-// (see run_on_large_pages).
+// For a batch command: memory is taken from the system in 2 MiB pages (mimalloc's
+// large_os_pages, each thread's first segment too: eager_commit_delay 0). A 10,000-player
+// `turn run` spent 17% of its samples in the kernel's page-fault path with 4 KiB pages. Such
+// memory stays with the process until it ends, even once freed (mimalloc keeps large-page
+// segments, whole ones too), so a long-running process must not ask.
+// Asks only where it helps and takes nothing from others: under mimalloc 2.0 (2.1 reads the option
+// at start-up only: set MIMALLOC_ALLOW_LARGE_OS_PAGES=1 there), when the kernel gives transparent
+// huge pages ("always" or "madvise" in /sys/kernel/mm/transparent_hugepage/enabled), and when no
+// huge pages are reserved (vm.nr_hugepages 0: mimalloc would try those first, and they are kept
+// for another program, such as PostgreSQL's huge_pages). MIMALLOC_LARGE_OS_PAGES in the
+// environment decides instead. Returns whether large pages are on.
 bool use_large_pages();
 
-// use_large_pages(), then `work` on a thread of its own (whose memory is all taken after it, where
-// the calling thread's first segment was taken at start-up in small pages); returns what `work`
-// returns. A 10,000-player turn run's loading took 260 ms on the main thread, 110 ms on its own.
+// use_large_pages(), then `work` on a thread of its own, whose memory is all taken after it (the
+// calling thread's first segment was taken at start-up, in small pages: loading a 10,000-player
+// state took 260 ms on the main thread, 110 ms on a new one); returns what `work` returns, or
+// rethrows what it throws. `work` runs on the calling thread when large pages are off or no
+// thread can be started.
 int run_on_large_pages(const std::function<int()>& work);
 
 // Memory a thread frees goes back to the system after `ms` unused (mimalloc's decommit_delay,

@@ -274,10 +274,10 @@ Result<TurnRunOutcome> Services::run_once(const std::string& game, bool preview,
   shown = {};
   if (out.ending) commit.summary["ending"] = to_json(*out.ending);
 #ifdef __GLIBC__
-  // Under glibc's malloc (the sanitizer build; mimalloc, the default, gives freed pages back by
-  // itself and this does nothing): the other threads freed their work (the shown battles, the
-  // reports, scratch text) into arenas of their own, which the rest of the commit on this thread
-  // would not reuse: give those pages back before its last part (the next state).
+  // Under glibc's malloc (the sanitizer build; under mimalloc, the default, this does nothing): the
+  // other threads freed their work (the shown battles, the reports, scratch text) into arenas of
+  // their own, which the rest of the commit on this thread would not reuse: give those pages back
+  // before its last part (the next state).
   malloc_trim(0);
 #endif
   timer.mark("reports");

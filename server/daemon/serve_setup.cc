@@ -155,13 +155,10 @@ http::FittedCaps connection_caps(const ServeOptions& o) {
 
 void tune_allocator() {
   const long delay = set_decommit_delay(kDecommitDelayMs);
-  if (delay < 0) {
+  if (delay < 0)
     spdlog::info("event=allocator allocator={}", allocator_name());
-    return;
-  }
-  const bool large = use_large_pages();
-  spdlog::info("event=allocator allocator={} decommit_delay_ms={} large_pages={}", allocator_name(),
-               delay, large ? "on" : "off");
+  else
+    spdlog::info("event=allocator allocator={} decommit_delay_ms={}", allocator_name(), delay);
 }
 
 void set_wait_limits(const ServeOptions& o) {

@@ -55,11 +55,9 @@ void set_wait_limits(const ServeOptions& o);
 // system after kDecommitDelayMs unused instead of mimalloc's 25 ms, unless MIMALLOC_DECOMMIT_DELAY
 // or MIMALLOC_PURGE_DELAY is set. In the busiest minute the scheduler and report threads spent
 // 18-20% of their time in madvise and in the page faults that took the same pages back (one turn
-// after another). And memory comes in 2 MiB pages where the kernel gives them
-// (server/app/allocator.h use_large_pages, unless MIMALLOC_LARGE_OS_PAGES is set): the busiest
-// minute's last turn came 7-10% sooner, its peak memory 250 -> 275 MB; free pages inside a segment
-// still in use then stay with the process (a whole free segment goes back). Call before the
-// threads start. Logs what is in effect (event=allocator); nothing else without mimalloc.
+// after another). The daemon does not ask for large pages (server/app/allocator.h): it would keep
+// its busiest minute's memory for good. Logs the delay in effect (event=allocator); nothing
+// without mimalloc.
 inline constexpr long kDecommitDelayMs = 1000;
 void tune_allocator();
 
