@@ -26,7 +26,7 @@ bool use_large_pages();
 
 // use_large_pages(), then `work` on a thread of its own, whose memory is all taken after it (the
 // calling thread's first segment was taken at start-up, in small pages: loading a 10,000-player
-// state took 260 ms on the main thread, 110 ms on a new one); returns what `work` returns, or
+// state took ~260 ms on the main thread, 115-236 ms on a new one); returns what `work` returns, or
 // rethrows what it throws. `work` runs on the calling thread when large pages are off or no
 // thread can be started.
 int run_on_large_pages(const std::function<int()>& work);

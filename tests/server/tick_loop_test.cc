@@ -34,6 +34,15 @@ constexpr int kGames = 5;
 
 std::string game_id(int i) { return "britain-" + std::to_string(i); }
 
+// Stops and reaps a spawned daemon when the test ends, however it ends.
+struct Reap {
+  pid_t pid;
+  ~Reap() {
+    ::kill(pid, SIGTERM);
+    ::waitpid(pid, nullptr, 0);
+  }
+};
+
 TEST(TickLoop, RunsEveryGameDueInOnePassOnceOverItsTurnThreads) {
   ::adj::testing::TempDir dir;
   const std::string db = dir.file("tick.db");
@@ -46,13 +55,7 @@ TEST(TickLoop, RunsEveryGameDueInOnePassOnceOverItsTurnThreads) {
   const std::string log = dir.file("serve.log");
   const pid_t pid = ::adj::testing::spawn_serve(db, port, log, kTickGm, 1, {"--turn-threads", "2"});
   ASSERT_GT(pid, 0);
-  struct Reap {
-    pid_t pid;
-    ~Reap() {
-      ::kill(pid, SIGTERM);
-      ::waitpid(pid, nullptr, 0);
-    }
-  } reap{pid};
+  const Reap reap{pid};
   ASSERT_TRUE(::adj::testing::wait_healthy(port, 30s)) << read_file(log);
   const std::string base = "http://127.0.0.1:" + std::to_string(port);
   const auto gm = [&](const std::string& method, const std::string& path, const Json& body) {
@@ -102,9 +105,10 @@ TEST(TickLoop, RunsTurnsOnOneThreadByDefault) {
   const std::string log = dir.file("serve.log");
   const pid_t pid = ::adj::testing::spawn_serve(dir.file("one.db"), port, log, kTickGm, 30);
   ASSERT_GT(pid, 0);
-  ASSERT_TRUE(::adj::testing::wait_healthy(port, 30s)) << read_file(log);
-  ::kill(pid, SIGTERM);
-  ::waitpid(pid, nullptr, 0);
+  {
+    const Reap reap{pid};
+    ASSERT_TRUE(::adj::testing::wait_healthy(port, 30s)) << read_file(log);
+  }
   EXPECT_EQ(::adj::testing::count(read_file(log), "event=scheduler tick_seconds=30 turn_threads=1"),
             1)
       << read_file(log);
