@@ -413,6 +413,20 @@ Result<std::vector<AuditEntry>> GameAdmin::audit_log(const std::string& game) {
   return admin_.audit_log(game);
 }
 
+SubmissionStatus submission_status_of(const std::string& player, const std::string& name,
+                                      const SubmissionRecord* file) {
+  SubmissionStatus x;
+  x.player = player;
+  x.name = name;
+  if (file) {
+    x.has_orders = counts_as_orders(*file);  // every line rejected: no orders
+    x.received_at = file->received_at;
+    x.accepted = int_field(file->ack, "accepted");
+    x.rejected = int_field(file->ack, "rejected");
+  }
+  return x;
+}
+
 Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::string& game) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
@@ -422,16 +436,9 @@ Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::st
   for (const auto& r : *subs) by_player[r.player] = &r;
   std::vector<SubmissionStatus> out;
   for (const Player& p : st->players) {
-    SubmissionStatus x;
-    x.player = p.code;
-    x.name = p.name;
-    if (auto it = by_player.find(p.code); it != by_player.end()) {
-      x.has_orders = counts_as_orders(*it->second);  // every line rejected: no orders
-      x.received_at = it->second->received_at;
-      x.accepted = int_field(it->second->ack, "accepted");
-      x.rejected = int_field(it->second->ack, "rejected");
-    }
-    out.push_back(std::move(x));
+    const auto it = by_player.find(p.code);
+    out.push_back(
+        submission_status_of(p.code, p.name, it == by_player.end() ? nullptr : it->second));
   }
   return out;
 }

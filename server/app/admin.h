@@ -64,6 +64,10 @@ struct SubmissionStatus {
   int accepted = 0, rejected = 0;  // line counts of the current file
 };
 
+// A player's SubmissionStatus given their current file for the open turn (null: none).
+SubmissionStatus submission_status_of(const std::string& player, const std::string& name,
+                                      const SubmissionRecord* file);
+
 // The open turn of a game and its deadline (nullopt: none set), as a report tells it.
 struct NextDeadline {
   int turn = 0;

@@ -15,17 +15,17 @@ using ascii::upper;
 
 Result<OrdersOnFile> orders_on_file(Stores stores, const std::string& game,
                                     const std::string& player) {
-  Result<GameState> st = stores.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
   OrdersOnFile out;
   out.player = upper(player);
+  // The state's head and this player only (a big game's whole state is megabytes).
+  Result<GameState> st = stores.games.load_view(game, std::nullopt, {out.player}, {});
+  if (!st.ok()) return st.status();
   out.turn = st->turn;
   if (!st->find_player(out.player))
     return Status::NotFound("There is no player " + out.player + " in game " + game + ".");
-  auto files = stores.submissions.current_submissions(game, st->turn);
-  if (!files.ok()) return files.status();
-  for (auto& f : *files)
-    if (f.player == out.player) out.file = std::move(f);
+  auto file = stores.submissions.current_submission(game, st->turn, out.player);
+  if (!file.ok()) return file.status();
+  out.file = std::move(file).value();
   return out;
 }
 

@@ -154,10 +154,11 @@ Result<GameSummary> Services::create_game(const Json& scenario, Seed seed, bool 
 
 Result<std::vector<GameSummary>> Services::list_games() { return s_.games.list_games(); }
 
-Result<Json> Services::show_game(const std::string& game) {
+Result<Json> Services::show_game(const std::string& game, GameState* typed) {
   Result<GameState> st = s_.games.load_state(game, std::nullopt);
   if (!st.ok()) return st.status();
   Json j = to_json(*st);
+  if (typed) *typed = std::move(st).value();
   for (auto& p : j["players"]) p.erase("secret");  // never shown
   Result<GameSummary> sum = s_.games.game_summary(game);
   if (sum.ok()) j["status"] = sum->status;

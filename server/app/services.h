@@ -107,13 +107,18 @@ class Services {
                                   std::map<std::string, std::string>* issued = nullptr);
   Result<std::vector<GameSummary>> list_games();
   // The game's open-turn state as the `game show --json` document, with "status" and, when the
-  // game is archived, "archived_at".
-  Result<Json> show_game(const std::string& game);
+  // game is archived, "archived_at". `typed`, when not null, receives the state it was made of.
+  Result<Json> show_game(const std::string& game, GameState* typed = nullptr);
   // The game's summary; its state at the start of `turn` (the open turn when nullopt); its id as
   // stored (ids compare without regard to case). Errors as the GameStore's (NotFound).
   Result<GameSummary> game_summary(const std::string& game) { return s_.games.game_summary(game); }
   Result<GameState> load_state(const std::string& game, std::optional<int> turn = std::nullopt) {
     return s_.games.load_state(game, turn);
+  }
+  // The open-turn state's head and `player` alone (no areas, borders or other players): what a
+  // page about one player reads of a big game. Errors as load_state.
+  Result<GameState> load_player(const std::string& game, const std::string& player) {
+    return s_.games.load_view(game, std::nullopt, {player}, {});
   }
   Result<std::string> stored_game_id(const std::string& game) {
     return s_.games.stored_game_id(game);

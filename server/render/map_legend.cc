@@ -54,7 +54,9 @@ constexpr double kLegendCell = 190, kLegendRow = 20;
 std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix) {
   std::vector<LegendItem> out;
   const std::string land = mapstyle::terrain_fill("lowlands");
+  const std::vector<bool> shown = players_shown(m);
   for (std::size_t i = 0; i < m.players.size(); ++i) {
+    if (!shown[i]) continue;
     const std::string id = prefix + "own-" + std::to_string(i);
     out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + land +
                        "\"/><rect width=\"14\" height=\"14\" fill=\"url(#" + id +

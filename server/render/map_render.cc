@@ -26,8 +26,9 @@ std::string svg_open(const MapModel& model, double width, double height) {
   s += "<title id=\"map-title\">Map of " + xml_escape(model.title) + "</title>\n<defs>";
   s += mapstyle::sea_pattern("sea");
   if (has_sea(model)) s += mapstyle::sea_pattern("water", mapstyle::kWaterPeriods);
+  const std::vector<bool> shown = players_shown(model);
   for (std::size_t i = 0; i < model.players.size(); ++i)
-    s += mapstyle::owner_pattern(i, "own-" + std::to_string(i));
+    if (shown[i]) s += mapstyle::owner_pattern(i, "own-" + std::to_string(i));
   return s + "</defs>\n";
 }
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "server/render/map_geometry.h"
+#include "server/render/map_region.h"
 #include "server/render/map_style.h"
 #include "server/render/svg_map.h"
 

@@ -58,6 +58,9 @@ struct MapModel {
   std::vector<std::string> rivers;  // "A|B" for each edge with the "river" feature, sorted
   std::vector<MapPlayer> players;   // a player's colour is palette_colour(its index here)
   std::vector<MapArrow> arrows;
+  // Set by map_region (map_region.h): the areas are part of a bigger map; only the players owning
+  // one of them or drawing one of the arrows get a pattern and a legend line (players_shown).
+  bool region = false;
 };
 
 // How a map is drawn. `legend_inside`: the legend is part of the SVG (below the map), as a

@@ -19,6 +19,7 @@
 // (attendance_internal.h: what they share); this file the takeover both make, the view models
 // and register_attendance_routes.
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 
@@ -54,6 +55,14 @@ Replacer replacer_of(WebContext& ctx) {
     if (!r.ok()) return r.status();
     return TakeoverOutcome{game, r->player, r->email, r->secret};
   };
+}
+
+// Each position by its player's code (for pages of thousands of players: no scan per row).
+std::unordered_map<std::string, const PlayerAttendance*> by_code(
+    const std::vector<PlayerAttendance>& ps) {
+  std::unordered_map<std::string, const PlayerAttendance*> out;
+  for (const PlayerAttendance& a : ps) out.emplace(a.player, &a);
+  return out;
 }
 
 }  // namespace attendance_core_local
@@ -119,7 +128,10 @@ Json attendance_me_view(WebContext& ctx, const Request& req, const std::string& 
   using namespace attendance_core_local;
   Attendance att = attendance_of(ctx);
   Json v = Json::object();
-  auto ps = att.players(game);
+  // The state's head and this player only: a big game's whole state is megabytes.
+  auto view = ctx.services().load_player(game, upper(player));
+  auto ps =
+      view.ok() ? att.players(game, *view) : Result<std::vector<PlayerAttendance>>(view.status());
   if (ps.ok())
     for (const auto& p : *ps)
       if (p.player == upper(player)) {
@@ -140,25 +152,25 @@ void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
   using namespace attendance_core_local;
   auto ps = attendance_of(ctx).players(game);
   if (!ps.ok() || !doc.contains("players") || !doc["players"].is_array()) return;
+  const auto by_player = by_code(*ps);
   for (Json& p : doc["players"])
-    for (const auto& a : *ps)
-      if (p.value("code", "") == a.player) {
-        p["missed"] = a.missed;
-        p["civil_disorder"] = a.disorder;
-      }
+    if (auto it = by_player.find(p.value("code", "")); it != by_player.end()) {
+      p["missed"] = it->second->missed;
+      p["civil_disorder"] = it->second->disorder;
+    }
 }
 
 void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows) {
   using namespace attendance_core_local;
   auto ps = attendance_of(ctx).players(game);
   if (!ps.ok() || !rows.is_array()) return;
+  const auto by_player = by_code(*ps);
   for (Json& row : rows)
-    for (const auto& a : *ps)
-      if (row.value("code", "") == a.player) {
-        row["missed"] = a.missed;
-        row["disorder"] = a.disorder;
-        row["absence"] = a.absence_text();
-      }
+    if (auto it = by_player.find(row.value("code", "")); it != by_player.end()) {
+      row["missed"] = it->second->missed;
+      row["disorder"] = it->second->disorder;
+      row["absence"] = it->second->absence_text();
+    }
 }
 
 void register_attendance_routes(http::Router& router, WebContext& ctx) {

@@ -280,12 +280,12 @@ Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, b
     if (!subs.ok()) return status_page(subs.status());
     auto st = ctx.services().show_game(game);
     if (!st.ok()) return status_page(st.status());
+    std::map<std::string, std::string> addresses;
+    for (const auto& p : (*st)["players"]) addresses[p.value("code", "")] = p.value("email", "");
     Json missing = Json::array();
     for (const auto& s : *subs)
       if (!s.has_orders) {
-        std::string email;
-        for (const auto& p : (*st)["players"])
-          if (p.value("code", "") == s.player) email = p.value("email", "");
+        const std::string& email = addresses[s.player];
         missing.push_back({{"player", s.player},
                            {"name", s.name},
                            {"email", email.empty() ? "(none on file)" : email}});

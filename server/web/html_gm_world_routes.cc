@@ -80,6 +80,13 @@ Response world_form(WebContext& ctx, const Request& req) {
   return world_page(ctx, req, Json{{"players", "6"}, {"areas_per_player", "5"}}, "", 200);
 }
 
+// A big world's preview is drawn around the first kingdom's areas (map_block).
+MapFocus first_kingdom(const render::MapModel& map) {
+  if (map.players.empty()) return {};
+  return {render::areas_of(map, map.players.front().code),
+          "the areas of " + map.players.front().code};
+}
+
 Response world_preview(WebContext& ctx, const Request& req) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
@@ -112,9 +119,11 @@ Response world_preview(WebContext& ctx, const Request& req) {
                   {"id", (*doc)["id"]},
                   {"areas", (*doc)["areas"].size()},
                   {"figures", lines},
-                  {"map", map_block(map, 1, "/gm/world")}};
-  // The zoom links would GET an empty form: the preview is drawn at 1x (the game page zooms).
+                  {"map", map_block(map, {}, "/gm/world", first_kingdom(map))}};
+  // The zoom links and the region's form would GET an empty form: the preview is drawn at 1x,
+  // a big world around its first kingdom (the game page zooms and moves).
   preview["map"]["zoom_links"] = Json::array();
+  if (preview["map"]["region"].is_object()) preview["map"]["region"].erase("path");
   return world_page(ctx, req, kept, "", 200, preview);
 }
 

@@ -157,7 +157,8 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
   auto who = require_player(req, ctx, game);
   if (auto* r = std::get_if<Response>(&who)) return *r;
   const PlayerSession& me = std::get<PlayerSession>(who);
-  auto state = ctx.services().show_game(game);
+  GameState typed;
+  auto state = ctx.services().show_game(game, &typed);
   if (!state.ok()) return status_page(state.status());
   const Json& st = *state;
   const int turn = st.value("turn", 1);
@@ -170,17 +171,17 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
     if (p.value("code", "") == me.player) player_name = p.value("name", "");
 
   Json submission = nullptr;
-  auto subs = ctx.admin().submission_status(game);
-  if (subs.ok())
-    for (const auto& s : *subs)
-      if (s.player == me.player)
-        submission = {{"has_orders", s.has_orders},
-                      {"received", s.received_at ? Json(time_html(*s.received_at)) : Json()},
-                      {"accepted_lines", ascii::with_count(s.accepted, "line")},
-                      {"rejected", s.rejected}};
+  auto file = ctx.admin().orders_on_file(game, me.player);
+  if (file.ok()) {
+    const SubmissionStatus s =
+        submission_status_of(me.player, "", file->file ? &*file->file : nullptr);
+    submission = {{"has_orders", s.has_orders},
+                  {"received", s.received_at ? Json(time_html(*s.received_at)) : Json()},
+                  {"accepted_lines", ascii::with_count(s.accepted, "line")},
+                  {"rejected", s.rejected}};
+  }
   Json on_record = nullptr;
   std::string text = kept_text;
-  auto file = ctx.admin().orders_on_file(game, me.player);
   if (file.ok() && file->file) {
     on_record = on_record_view(*file->file);
     if (result.is_null()) text = editable_text(file->file->raw_text);
@@ -200,7 +201,7 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
               " rejected). Sending a new file replaces them.";
   }
   Json position;
-  const Json builder = order_builder_model(st, me.player, engine.get(), &position);
+  const Json builder = order_builder_model(st, me.player, engine.get(), &position, &typed);
   Json model = {{"game", game},
                 {"flash", flash.empty() ? Json() : Json(flash)},
                 {"game_name", st.value("name", game)},
@@ -222,8 +223,10 @@ Response me_page(WebContext& ctx, const Request& req, const std::string& game,
                 {"has_reports", !reports.empty()},
                 {"reports", std::move(reports)}};
   // The map of the open turn: the builder picks areas from it (static/orders.js).
-  model["map"] = map_block(render::map_model_from_state(public_state(st, false)),
-                           map_zoom(req.query), game_path(game) + "/me");
+  const render::MapModel map = render::map_model_from_state(public_state(st, false));
+  model["map"] =
+      map_block(map, req.query, game_path(game) + "/me",
+                {render::areas_of(map, me.player), "your areas"}, game_path(game) + "/map.svg");
   model["attendance"] = attendance_me_view(ctx, req, game, me.player);
   model["membership_html"] = membership_me_section(ctx, game, me.player, csrf.value);
   return form_page(ctx, csrf,
@@ -266,7 +269,10 @@ Response report_page(WebContext& ctx, const Request& req, const std::string& gam
     render::MapModel map =
         render::map_model_from_state(public_state(to_json(*after), g->status == "finished"));
     map.arrows = arrows_from_report(rep->json);
-    model["map"] = map_block(map, map_zoom(req.query), base + std::to_string(*turn));
+    MapFocus focus{render::areas_of(map, player), session ? "your areas" : "the player's areas"};
+    for (const render::MapArrow& a : map.arrows)
+      focus.areas.insert(focus.areas.end(), {a.from, a.to});
+    model["map"] = map_block(map, req.query, base + std::to_string(*turn), focus);
   }
   return page(render_page("Report, turn " + std::to_string(*turn), "report", model,
                           nav(game, g->name, req, ctx, session)),

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <unordered_map>
 #include <variant>
 
 #include "base/log_escape.h"
@@ -56,11 +57,12 @@ Response index_page(WebContext& ctx, const Request& req) {
 Json order_of_play(const Json& codes, const Json& players) {
   Json out = Json::array();
   if (!codes.is_array()) return out;
+  std::unordered_map<std::string, std::string> names;  // code -> name
+  for (const auto& p : players) names[p.value("code", "")] = p.value("name", "");
   for (std::size_t i = 0; i < codes.size(); ++i) {
     const std::string code = codes[i].is_string() ? codes[i].get<std::string>() : "";
-    std::string name;
-    for (const auto& p : players)
-      if (p.value("code", "") == code) name = p.value("name", "");
+    const auto it = names.find(code);
+    const std::string name = it == names.end() ? "" : it->second;
     out.push_back({{"position", i + 1}, {"code", code}, {"name", name}});
   }
   return out;
@@ -99,7 +101,7 @@ Response game_page(WebContext& ctx, const Request& req, const std::string& game)
       {"deadline", deadline_text(ctx, game)},
       {"gm_address", route::or_null(gm_address_of(ctx, game))},
       {"order_of_play", order_of_play(st.value("order_of_play", Json::array()), players)},
-      {"map", map_block(map, map_zoom(req.query), game_path(game))},
+      {"map", map_block(map, req.query, game_path(game), {}, game_path(game) + "/map.svg")},
       {"automatic_layout", automatic},
       {"roundup", std::move(roundup)},
       {"charts", std::move(charts)}};

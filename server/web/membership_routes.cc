@@ -27,7 +27,9 @@
 //
 // membership_page_routes.cc holds the HTML routes, membership_api_routes.cc the API routes
 // (membership_internal.h: what they share); this file the sections and register_membership_routes.
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "server/app/membership.h"
@@ -64,16 +66,18 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
       signups.push_back(std::move(row));
     }
   auto subs = ctx.admin().submission_status(game);
+  std::set<std::string> with_orders;
+  if (subs.ok())
+    for (const auto& x : *subs)
+      if (x.has_orders) with_orders.insert(x.player);
+  std::map<std::string, std::string> people;  // player code -> the person's name
+  if (contacts.ok())
+    for (const Contact& c : *contacts) people[c.player] = c.name;
   Json players = Json::array();
   for (const Player& p : state->players) {
-    bool has_orders = false;
-    if (subs.ok())
-      for (const auto& x : *subs)
-        if (x.player == p.code) has_orders = x.has_orders;
-    std::string person;
-    if (contacts.ok())
-      for (const Contact& c : *contacts)
-        if (c.player == p.code) person = c.name;
+    const bool has_orders = with_orders.count(p.code) > 0;
+    const auto person_it = people.find(p.code);
+    const std::string person = person_it == people.end() ? "" : person_it->second;
     players.push_back({{"code", p.code},
                        {"kingdom", p.name},
                        {"email", p.email.empty() ? "(vacant)" : p.email},
@@ -101,7 +105,7 @@ std::string membership_me_section(WebContext& ctx, const std::string& game,
   auto g = ctx.services().game_summary(game);
   if (!g.ok()) return "";
   std::string email;
-  if (auto state = ctx.services().load_state(game); state.ok())
+  if (auto state = ctx.services().load_player(game, player); state.ok())
     for (const Player& p : state->players)
       if (p.code == player) email = p.email;
   Json model = {{"game", game}, {"turn", g->turn}, {"csrf", csrf}, {"email", email}};

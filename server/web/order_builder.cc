@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "rules/combat/engine_registry.h"
@@ -82,7 +83,7 @@ Json position_of(const GameState& st, const Player& me, const Json& offered) {
 }  // namespace
 
 Json order_builder_model(const Json& state, const std::string& player, const CombatEngine* engine,
-                         Json* position) {
+                         Json* position, const GameState* typed) {
   std::map<std::string, const Json*> by_code;
   std::vector<std::string> own;
   if (auto it = state.find("areas"); it != state.end() && it->is_array())
@@ -144,9 +145,12 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   // nothing.
   Json legal = Json::object();
   Json offered = Json::array();
-  Result<GameState> st = state.is_object() ? state_from_json(state)
-                                           : Result<GameState>(Status::InvalidArgument("no state"));
-  const Player* me = st.ok() ? st->find_player(player) : nullptr;
+  std::optional<Result<GameState>> read;
+  if (!typed)
+    read = state.is_object() ? state_from_json(state)
+                             : Result<GameState>(Status::InvalidArgument("no state"));
+  const GameState* st = typed ? typed : read->ok() ? &read->value() : nullptr;
+  const Player* me = st ? st->find_player(player) : nullptr;
   if (me)
     for (Json& a : actions) {
       Json choices = legal_choices(a, *st, *me, engine, own, adj);

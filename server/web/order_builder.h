@@ -10,7 +10,8 @@
 
 namespace adj {
 class CombatEngine;
-}
+struct GameState;
+}  // namespace adj
 
 namespace adj::web {
 
@@ -31,9 +32,11 @@ namespace adj::web {
 //   {"bp", "areas": [{"code", "name", "armies"}], "costs": [{"verb", "cost"}]}
 // "cost" is each offered action's BPs in words ("3 BPs per army", "the BPs given", "free"); null
 // when the state does not read as a game or has no such player.
+// `typed`, when not null, is `state` already read (state_from_json), so it is not read again.
 nlohmann::json order_builder_model(const nlohmann::json& state, const std::string& player,
                                    const CombatEngine* engine = nullptr,
-                                   nlohmann::json* position = nullptr);
+                                   nlohmann::json* position = nullptr,
+                                   const GameState* typed = nullptr);
 
 // `model` as JSON text safe inside <script type="application/json">: '<', '>' and '&' are
 // written as \u003c, \u003e and \u0026, so no text from a scenario can end the element.

@@ -196,7 +196,21 @@ std::vector<LineChart> kingdom_charts(const KingdomHistory& h) {
     out[i].title = titles[i];
     out[i].x_label = "turn (0: start; t: after turn t)";
     out[i].x = h.turns;
-    for (const auto& k : h.kingdoms) {
+    std::vector<const KingdomHistory::Kingdom*> drawn;
+    for (const auto& k : h.kingdoms) drawn.push_back(&k);
+    if (drawn.size() > kMaxChartSeries) {
+      const auto last = [i](const KingdomHistory::Kingdom* k) {
+        const auto& v = i == 0 ? k->areas : i == 1 ? k->armies : k->population;
+        return v.empty() ? 0.0 : v.back();
+      };
+      std::stable_sort(drawn.begin(), drawn.end(),
+                       [&](const auto* a, const auto* b) { return last(a) > last(b); });
+      out[i].title += " (the " + std::to_string(kMaxChartSeries) + " leading of " +
+                      std::to_string(drawn.size()) + " kingdoms)";
+      drawn.resize(kMaxChartSeries);
+    }
+    for (const auto* kp : drawn) {
+      const auto& k = *kp;
       ChartSeries s;
       s.label = (k.name.empty() ? k.code : k.name + " (" + k.code + ")");
       s.colour = render::palette_colour(k.palette);

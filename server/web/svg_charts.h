@@ -47,7 +47,12 @@ KingdomHistory history_from_roundups(const nlohmann::json& players,
                                      const std::vector<nlohmann::json>& roundups,
                                      const nlohmann::json* start_state = nullptr);
 
+// The most kingdoms a chart of kingdom_charts draws.
+inline constexpr std::size_t kMaxChartSeries = 12;
+
 // Three charts (areas, armies, population), one series per kingdom, colours from the palette.
+// With more than kMaxChartSeries kingdoms, each chart draws the kMaxChartSeries leading at its
+// last turn (ties: the game's order) and says so in its title.
 std::vector<LineChart> kingdom_charts(const KingdomHistory& history);
 
 }  // namespace adj::web

@@ -82,6 +82,20 @@ Result<std::vector<SubmissionRecord>> SqlStore::current_submissions(const std::s
   return sql::map_rows(rows, submission_from_row);
 }
 
+Result<std::optional<SubmissionRecord>> SqlStore::current_submission(const std::string& game,
+                                                                     int turn,
+                                                                     const std::string& player) {
+  ADJ_RETURN_IF_ERROR(require_game_row(game));
+  ADJ_TRY(const sql::Rows rows,
+          session().query(std::string(kSubmissionSelect) +
+                              "WHERE game_id = ? AND turn = ? AND player = ? AND accepted = 1 "
+                              "AND current = 1",
+                          {game, turn, player}));
+  if (rows.empty()) return std::optional<SubmissionRecord>();
+  ADJ_TRY(SubmissionRecord r, submission_from_row(rows, 0));
+  return std::optional<SubmissionRecord>(std::move(r));
+}
+
 Result<std::vector<SubmissionRecord>> SqlStore::all_submissions(const std::string& game) {
   ADJ_RETURN_IF_ERROR(require_game_row(game));
   ADJ_TRY(

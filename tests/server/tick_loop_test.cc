@@ -64,9 +64,10 @@ TEST(TickLoop, RunsEveryGameDueInOnePassOnceOverItsTurnThreads) {
                                 " -H 'Content-Type: application/json' --data " +
                                 shell_quote(body.dump()) + " " + shell_quote(base + path));
   };
-  // Every deadline in the same second, a few seconds ahead: one pass finds them all due (no
-  // orders were sent: the NMR guard is off).
-  const long long deadline = static_cast<long long>(std::time(nullptr)) + 3;
+  // Every deadline in the same second, far enough ahead that setting them all takes less on a
+  // loaded machine (3 s did not, once): one pass finds them all due (no orders were sent: the NMR
+  // guard is off).
+  const long long deadline = static_cast<long long>(std::time(nullptr)) + 10;
   for (int i = 1; i <= kGames; ++i) {
     const auto r = gm("PUT", "/api/games/" + game_id(i) + "/schedule",
                       Json{{"kind", "fixed"}, {"deadline", deadline}, {"nmr_guard_ratio", 1.0}});

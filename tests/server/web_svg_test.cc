@@ -293,6 +293,33 @@ TEST(SvgCharts, OneSeriesPerKingdomInEachChart) {
   }
 }
 
+TEST(SvgCharts, ChartsOfManyKingdomsDrawTheLeadingOnesAtTheLastTurn) {
+  KingdomHistory h;
+  h.turns = {0, 1};
+  for (int i = 0; i < 40; ++i) {
+    KingdomHistory::Kingdom k;
+    k.code = "K" + std::to_string(i);
+    k.palette = static_cast<std::size_t>(i);
+    k.areas = {1, static_cast<double>(i % 20)};    // K19 and K39 lead; ties in the game's order
+    k.armies = {static_cast<double>(100 - i), 1};  // all tie at the last turn
+    k.population = {};
+    h.kingdoms.push_back(std::move(k));
+  }
+  const auto charts = kingdom_charts(h);
+  ASSERT_EQ(charts.size(), 3u);
+  EXPECT_EQ(charts[0].title, "Areas (the 12 leading of 40 kingdoms)");
+  ASSERT_EQ(charts[0].series.size(), kMaxChartSeries);
+  EXPECT_EQ(charts[0].series[0].label, "K19");
+  EXPECT_EQ(charts[0].series[1].label, "K39");
+  EXPECT_EQ(charts[0].series[2].label, "K18");
+  EXPECT_EQ(charts[0].series[0].colour, render::palette_colour(19));  // the kingdom's own colour
+  ASSERT_EQ(charts[1].series.size(), kMaxChartSeries);
+  EXPECT_EQ(charts[1].series[0].label, "K0");
+  EXPECT_EQ(charts[1].series[11].label, "K11");
+  EXPECT_EQ(charts[2].series.size(), kMaxChartSeries);  // no values: 0 for all
+  EXPECT_EQ(count(render_line_chart(charts[0]), "<g class=\"series\""), 12);
+}
+
 TEST(SvgCharts, EmptyAndHostileCharts) {
   LineChart c;
   c.title = "<script>x</script>";

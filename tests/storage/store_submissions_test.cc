@@ -121,6 +121,29 @@ TEST_P(SubmissionsTest, CurrentIsPerPlayerAndTurnSortedByPlayer) {
             (std::vector<std::string>{"wsx-1", "mrc-1", "anonymous", "mrc-1b", "wsx-2"}));
 }
 
+TEST_P(SubmissionsTest, CurrentSubmissionIsThePlayersEntryOfTheCurrentOnes) {
+  put("WSX", 1, true, "wsx-1");
+  put("WSX", 1, true, "wsx-1b");
+  put("MRC", 1, false, "refused");
+  commit_open_turn_or_fail();
+  put("WSX", 2, true, "wsx-2");
+  auto wsx = store_->current_submission("britain", 1, "WSX");
+  ASSERT_TRUE(wsx.ok()) << wsx.status().to_string();
+  ASSERT_TRUE(wsx->has_value());
+  EXPECT_EQ((*wsx)->raw_text, "wsx-1b");
+  EXPECT_TRUE((*wsx)->current);
+  // The same record the default (a scan of current_submissions) finds.
+  auto all = store_->current_submissions("britain", 1);
+  ASSERT_TRUE(all.ok());
+  ASSERT_EQ(all->size(), 1u);
+  EXPECT_EQ((*all)[0].id, (*wsx)->id);
+  EXPECT_EQ((*all)[0].ack, (*wsx)->ack);
+  EXPECT_EQ(store_->current_submission("britain", 2, "WSX")->value().raw_text, "wsx-2");
+  EXPECT_FALSE(store_->current_submission("britain", 1, "MRC")->has_value());  // refused only
+  EXPECT_FALSE(store_->current_submission("britain", 1, "wsx")->has_value());  // codes exactly
+  EXPECT_EQ(store_->current_submission("nowhere", 1, "WSX").status().code(), StatusCode::kNotFound);
+}
+
 TEST_P(SubmissionsTest, GamesAreSeparate) {
   ASSERT_TRUE(store_->create_game(make_state("albion"), Json::object(), 1).ok());
   put("WSX", 1, true, "britain-wsx");
