@@ -8,6 +8,7 @@
 
 #include "server/render/map_region.h"
 #include "server/web/map_view.h"
+#include "server/web/page_render.h"
 
 namespace adj::render {
 namespace {
@@ -140,6 +141,20 @@ TEST(MapView, ABigMapIsDrawnAroundTheAreaAskedForElseTheFocus) {
   EXPECT_EQ(none["region"]["note"],
             "This world has 1600 areas, too many to draw on one page: give an area to draw the map "
             "around it.");
+
+  // As the page shows it: the note, the form (keeping the zoom) and the map; one caption.
+  const std::string html = web::render_template("_map", asked);
+  EXPECT_NE(html.find("the map shows the 300 nearest " + around), std::string::npos);
+  EXPECT_NE(html.find("<form method=\"get\" action=\"/games/g#map\">"), std::string::npos);
+  EXPECT_NE(html.find("name=\"zoom\" value=\"2\""), std::string::npos);
+  EXPECT_NE(html.find("name=\"around\" value=\"" + around + "\""), std::string::npos);
+  EXPECT_NE(html.find("href=\"/games/g/map.svg\""), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("<figcaption"), html.rfind("<figcaption"));
+  const std::string empty = web::render_template("_map", none);
+  EXPECT_NE(empty.find("too many to draw on one page"), std::string::npos);
+  EXPECT_EQ(empty.find("<svg"), std::string::npos);
+  EXPECT_EQ(empty.find("map.svg"), std::string::npos);  // no whole map offered here
 
   // A map up to kWholeMapAreas is drawn whole, whatever the query says.
   const Json small = web::map_block(grid(20, 4), {{"around", cell(1, 1)}}, "/games/g");
