@@ -289,6 +289,8 @@ TEST_F(PlayerPages, OrdersFormSubmitsAndChecks) {
   EXPECT_NE(check.body.find("accepted"), std::string::npos);
   EXPECT_EQ(check.body.find("cerdic"), std::string::npos);
   EXPECT_FALSE(has_orders("WSX"));
+  EXPECT_NE(get("/games/britain-1/me", wsx).body.find("You have no orders on file for turn 1 yet."),
+            std::string::npos);
 
   // Submit as an uploaded file: stored, then the player's page shows it on record (PRG), each
   // rejected line marked with the reason the command line gives.
@@ -304,6 +306,10 @@ TEST_F(PlayerPages, OrdersFormSubmitsAndChecks) {
   EXPECT_NE(page.body.find("Your orders for turn 1 are on file (7 lines accepted, 1 rejected)"),
             std::string::npos)
       << page.body;
+  // The submission's line (from the player's own file: SubmissionStore::current_submission).
+  EXPECT_NE(page.body.find("You have orders on file for turn 1, received "), std::string::npos);
+  EXPECT_NE(page.body.find("(7 lines accepted, 1 rejected). Sending a new file replaces them."),
+            std::string::npos);
   auto ack = ctx_->services().check_orders(kGame, orders_file(1, "WSX"));
   ASSERT_TRUE(ack.ok());
   for (const auto& l : ack->ack.lines) {
