@@ -3,6 +3,7 @@
 #include "server/http/http_server.h"
 
 #include "server/http/beast_request.h"
+#include "server/http/fair_queue.h"
 #include "server/http/response_head.h"
 
 #include "base/client_address.h"
@@ -112,15 +113,18 @@ void log_request(const std::string& route, int status, double ms, const std::str
         log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
 }
 
-// Runs the router on `pool` and completes on the awaiting coroutine's executor.
+// Runs the router on `pool`, the request's client taking its turn in `fair` (fair_queue.h), and
+// completes on the awaiting coroutine's executor.
 template <class Token>
-auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::seconds retry_after,
-                  ResponseCache* cache, ResponseCache::Lookup found, Request req, Token&& token) {
+auto async_handle(asio::thread_pool& pool, FairQueue& fair, const Router& router,
+                  std::chrono::seconds retry_after, ResponseCache* cache,
+                  ResponseCache::Lookup found, Request req, Token&& token) {
   return asio::async_initiate<Token, void(HandlerResult)>(
-      [&pool, &router, retry_after, cache, revisions = std::move(found.revisions),
+      [&pool, &fair, &router, retry_after, cache, revisions = std::move(found.revisions),
        making = std::move(found.making)](auto handler, Request request) {
-        asio::post(pool, [&router, retry_after, cache, revisions, making,
-                          handler = std::move(handler), request = std::move(request)]() mutable {
+        const std::string client = request.remote;
+        auto work = [&router, retry_after, cache, revisions, making, handler = std::move(handler),
+                     request = std::move(request)]() mutable {
           HandlerResult r = invoke(router, request, retry_after);
           if (cache) r.kept = cache->keep(request, r.response, r.route, revisions);
           if (cache && !making.empty()) cache->made(making);
@@ -128,7 +132,11 @@ auto async_handle(asio::thread_pool& pool, const Router& router, std::chrono::se
           asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
             std::move(handler)(std::move(r));
           });
-        });
+        };
+        // The completion handler is move-only and FairQueue::Job a std::function: shared.
+        auto shared = std::make_shared<decltype(work)>(std::move(work));
+        fair.push(client, [shared] { (*shared)(); });
+        asio::post(pool, [&fair] { fair.pop()(); });
       },
       token, std::move(req));
 }
@@ -159,6 +167,9 @@ struct HttpServer::Impl {
   // a shard's context.
   std::vector<std::unique_ptr<IoShard>> shards;
   ListenerCore core;  // io (kept running while handlers are on the pool), acceptor, stop
+  // The order in which the pool's threads take the handlers' work; declared before `pool`, so
+  // destroyed after it (a runner left on the pool pops from it).
+  FairQueue fair;
   asio::thread_pool pool;
 
   std::size_t next_shard = 0;  // accept thread only; 0 is core.io
@@ -407,7 +418,7 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
   }
   const std::string accept_encoding = req.header("accept-encoding");
   const std::string if_none_match = req.header("if-none-match");
-  HandlerResult result = co_await async_handle(pool, router, opts.retry_after, cache,
+  HandlerResult result = co_await async_handle(pool, fair, router, opts.retry_after, cache,
                                                std::move(found), std::move(req), use_awaitable);
   Response& resp = result.response;
   if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it

@@ -9,9 +9,15 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace adj::http {
 namespace {
@@ -334,6 +340,57 @@ TEST_F(HttpServerTest, SlowHandlerDoesNotBlockOthers) {
   EXPECT_EQ(request(raw_get("/hello")).status, 200);
   EXPECT_LT(std::chrono::steady_clock::now() - t0, 1000ms);
   EXPECT_EQ(slow.read_response().body, "slow done");
+}
+
+// One worker; its first request holds it at a gate while client A (10.0.0.1, through a trusted
+// proxy) queues five more and client B (10.0.0.2) one: B's waits for one of A's, not five
+// (server/http/fair_queue.h).
+TEST_F(HttpServerTest, OneClientsManyRequestsTakeTurnsWithAnothersOne) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = false;
+  std::vector<std::string> order;  // the clients, in the order the handler saw them
+  router_.add(
+      "GET", "/turn",
+      [&](const Request& req, const Params&) {
+        std::unique_lock<std::mutex> lock(mu);
+        order.push_back(req.remote);
+        cv.notify_all();
+        cv.wait(lock, [&] { return open; });
+        return Response::text("done");
+      },
+      "turn");
+  ServerOptions o;
+  o.worker_threads = 1;
+  ASSERT_TRUE(o.trusted_proxies.add("127.0.0.0/8"));
+  start(o);
+  const auto from = [](const char* ip) { return std::string("X-Forwarded-For: ") + ip + "\r\n"; };
+  std::vector<std::unique_ptr<Client>> clients;
+  const auto send = [&](const char* ip) {
+    clients.push_back(std::make_unique<Client>(port_));
+    ASSERT_TRUE(clients.back()->send(raw_get("/turn", from(ip))));
+  };
+  send("10.0.0.1");
+  {
+    std::unique_lock<std::mutex> lock(mu);
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return order.size() == 1; }));
+  }
+  for (int i = 0; i < 5; ++i) send("10.0.0.1");
+  std::this_thread::sleep_for(300ms);  // A's five are read and queued
+  send("10.0.0.2");
+  std::this_thread::sleep_for(300ms);
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+  }
+  cv.notify_all();
+  for (auto& c : clients) EXPECT_EQ(c->read_response(10s).body, "done");
+  ASSERT_EQ(order.size(), 7u);
+  const auto b = std::find(order.begin(), order.end(), "10.0.0.2");
+  ASSERT_NE(b, order.end());
+  EXPECT_LE(b - order.begin(), 2) << "B's request waited behind " << (b - order.begin())
+                                  << " of A's";  // first come, first served: 6
+  EXPECT_EQ(std::count(order.begin(), order.end(), "10.0.0.1"), 6);
 }
 
 TEST_F(HttpServerTest, ConcurrentClients) {
