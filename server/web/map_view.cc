@@ -1,31 +1,16 @@
 #include "server/web/map_view.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include "base/ascii.h"
+#include "server/http/http_types.h"
 
 namespace adj::web {
 
 using Json = nlohmann::json;
 
 namespace {
-
-// `s` for a URL's query: letters, digits and -._~ as they are, every other byte as %XX.
-std::string query_value(const std::string& s) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s)
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  return out;
-}
 
 // What a region shows, in words.
 std::string region_note(std::size_t whole, std::size_t drawn, const std::string& around) {
@@ -58,7 +43,7 @@ Json map_block(const render::MapModel& model, const std::map<std::string, std::s
   const render::MapModel& drawn = region ? *region : model;
   const bool none = region && region->areas.empty();
 
-  const std::string also = around.empty() ? "" : "around=" + query_value(around);
+  const std::string also = around.empty() ? "" : "around=" + http::url_encode(around);
   Json links = Json::array();
   for (int z : {1, 2, 4, 8}) {
     std::string q = z == 1 ? "" : "zoom=" + std::to_string(z);

@@ -118,10 +118,11 @@ class SqlStore : public Store {
   // FailedPrecondition when the turn is not open; Unavailable while it is being resolved.
   Result<std::int64_t> put_submission(const SubmissionRecord& record) override;
   // Sorted by player (bytewise).
-  Result<std::optional<SubmissionRecord>> current_submission(const std::string& game, int turn,
-                                                             const std::string& player) override;
   Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
                                                             int turn) override;
+  // One row, through the index of current files (game, turn, player).
+  Result<std::optional<SubmissionRecord>> current_submission(const std::string& game, int turn,
+                                                             const std::string& player) override;
   Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override;
 
   // ---- EngineScriptStore (sql_store_engine_scripts.cc) ----
