@@ -7,7 +7,9 @@
 # from the deadline to the last turn run and to the last report handed to the relay, the page
 # rates and p99 in windows before, during and after (each window beside one of nginx serving the
 # same bytes, measured right after it, under the same load), and the daemon's peak memory.
-# Prints figures; asserts nothing about speed.
+# Prints figures; asserts nothing about speed. p99 is wrk's, which corrects for coordinated
+# omission: an answer slower than twice a connection's mean interval adds samples at that interval
+# below it, so a few answers of half a second (0.1% of them) can make p99 200 ms.
 #   scripts/bench-host.sh [--games N] [--db URL] [--tick S] [--window S] [--max-wait S]
 #                         [--no-build]
 # --games: default 1000. --db: a PostgreSQL URL for an empty database (default a fresh SQLite
@@ -26,7 +28,7 @@ while (($#)); do
     --window) window="$2"; shift 2 ;;
     --max-wait) max_wait="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done

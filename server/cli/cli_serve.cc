@@ -73,6 +73,12 @@ void add_limits(CLI::App* srv, CliState& s) {
                   "by these alone)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  srv->add_option("--http-stale-wait", s.daemon.so.http_stale_wait_ms,
+                  "Milliseconds a reader without credentials waits for a kept page that a write "
+                  "made out of date to be made again; past it the page kept before is served, "
+                  "and the next reader gets the new one")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 600000));
   srv->add_option("--cache-mb", s.daemon.so.cache_mb,
                   "Memory for pages kept ready to serve, in MiB (0: make every page afresh)")
       ->capture_default_str()

@@ -90,6 +90,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   http_options.max_connections = caps.http;
   http_options.max_connections_per_address = o.http_max_conns_per_addr;
   http_options.io_threads = o.http_io_threads;
+  http_options.stale_wait = std::chrono::milliseconds(o.http_stale_wait_ms);
   http_options.trusted_proxies = *proxies;
   RevisionReader revision_reader(config.db_path, std::chrono::milliseconds(500),
                                  std::chrono::milliseconds(250));

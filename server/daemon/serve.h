@@ -76,6 +76,9 @@ struct ServeOptions {
   int http_max_conns_per_addr = 64;
   int cache_mb = 64;        // the page cache's budget in MiB; 0 turns it off
   int http_io_threads = 2;  // threads reading and writing HTTP connections
+  // Milliseconds an anonymous request waits for its out-of-date kept page to be made again
+  // before it is served the page kept before (http::ServerOptions::stale_wait).
+  int http_stale_wait_ms = 20;
   int smtp_max_conns = 256;
   int smtp_max_conns_per_addr = 16;
   int smtp_idle_timeout = 30;                  // seconds

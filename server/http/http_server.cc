@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -192,6 +193,11 @@ struct HttpServer::Impl {
   // Answers `msg` (its body is moved out): from the cache on this thread, else by the router on
   // the pool. True when the connection stays open for another request.
   awaitable<bool> serve(Connection& c, bhttp::request<bhttp::string_body>& msg);
+  // The handler's answer to `req`, run on the pool. When `found` offers an out-of-date answer
+  // kept without credentials, the wait is capped at opts.stale_wait: nullopt when it ran out (the
+  // make goes on, and keeps its answer).
+  awaitable<std::optional<HandlerResult>> handle(Connection& c, ResponseCache::Lookup found,
+                                                 Request req);
   // Writes a handler's answer `resp` (its body is moved out); true when the connection stays
   // open (no write error, keep-alive and not stopping).
   awaitable<bool> write_response(Connection& c, Response& resp, unsigned version, bool head,
@@ -418,8 +424,15 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
   }
   const std::string accept_encoding = req.header("accept-encoding");
   const std::string if_none_match = req.header("if-none-match");
-  HandlerResult result = co_await async_handle(pool, fair, router, opts.retry_after, cache,
-                                               std::move(found), std::move(req), use_awaitable);
+  const std::shared_ptr<const CachedAnswer> stale = found.stale;
+  std::optional<HandlerResult> made = co_await handle(c, std::move(found), std::move(req));
+  if (!made) {  // still being made: the answer kept before, at most one make's time old
+    cache->served_stale();
+    const beast::error_code ec = co_await write_cached(c, *stale, accept_encoding, if_none_match,
+                                                       version, head, keep_alive && !stopping);
+    co_return !(ec || !keep_alive || stopping);
+  }
+  HandlerResult& result = *made;
   Response& resp = result.response;
   if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it
   const double ms =
@@ -432,6 +445,32 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
     co_return !(ec || !keep_alive || stopping);
   }
   co_return co_await write_response(c, resp, version, head, keep_alive);
+}
+
+awaitable<std::optional<HandlerResult>> HttpServer::Impl::handle(Connection& c,
+                                                                 ResponseCache::Lookup found,
+                                                                 Request req) {
+  if (!found.stale || found.stale->credentials)
+    co_return co_await async_handle(pool, fair, router, opts.retry_after, cache, std::move(found),
+                                    std::move(req), use_awaitable);
+  // The handler's completion and the coroutine both run on the connection's thread: whichever
+  // comes first decides, and a result that comes after the timer is dropped here (kept by the
+  // handler's work in the cache all the same).
+  struct Pending {
+    explicit Pending(const beast::tcp_stream::executor_type& ex) : timer(ex) {}
+    asio::steady_timer timer;
+    std::optional<HandlerResult> result;
+  };
+  auto pending = std::make_shared<Pending>(c.stream.get_executor());
+  pending->timer.expires_after(opts.stale_wait);
+  async_handle(pool, fair, router, opts.retry_after, cache, std::move(found), std::move(req),
+               asio::bind_executor(c.stream.get_executor(), [pending](HandlerResult r) {
+                 pending->result = std::move(r);
+                 pending->timer.cancel();
+               }));
+  beast::error_code ec;
+  co_await pending->timer.async_wait(redirect_error(use_awaitable, ec));
+  co_return std::move(pending->result);
 }
 
 awaitable<bool> HttpServer::Impl::write_response(Connection& c, Response& resp, unsigned version,

@@ -51,6 +51,11 @@ struct ServerOptions {
   int max_connections_per_address = 64;
   std::chrono::seconds retry_after{5};
   std::chrono::milliseconds shutdown_grace{30000};  // stop() waits this long for busy requests
+  // How long a request without credentials that finds its kept answer out of date waits for the
+  // answer to be made again before it is served the old one (ResponseCache::Lookup::stale); the
+  // make goes on and keeps the new answer for the next request. A request with credentials (a
+  // signed-in reader, who may have just written) always waits for the new answer.
+  std::chrono::milliseconds stale_wait{20};
   // Reverse proxies whose X-Forwarded-For / Forwarded name the client (server/app/
   // client_address.h): Request::remote, the request log and the page cache's key then use the
   // forwarded client; the connection caps count TCP peers. Empty: the headers are never read,

@@ -214,6 +214,7 @@ ResponseCache::Lookup ResponseCache::find(const std::string& k) {
     }
     claim->second = t;
     out.making = k;
+    out.stale = answer;
   }
   ++stats_.misses;
   return out;
@@ -222,6 +223,11 @@ ResponseCache::Lookup ResponseCache::find(const std::string& k) {
 void ResponseCache::made(const std::string& key) {
   std::lock_guard lock(mu_);
   making_.erase(key);
+}
+
+void ResponseCache::served_stale() {
+  std::lock_guard lock(mu_);
+  ++stats_.stale;
 }
 
 std::shared_ptr<const CachedAnswer> ResponseCache::keep(

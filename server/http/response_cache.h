@@ -22,7 +22,8 @@
 // out of date makes it again (find() returns Lookup::making), and until that request calls
 // made() (at most kMakeClaim), others with the same key are served the answer kept before, at
 // most one make's time old. A request after made() finds the new answer. So a page many read
-// while its game's turn is committed is made once, not once per reader.
+// while its game's turn is committed is made once, not once per reader. The making request is
+// given the old answer too (Lookup::stale), for a listener that would rather not wait long.
 //
 // Thread-safety: every member may be called from any thread (one mutex, held only for map
 // operations, never while compressing or reading revisions). No Asio, no SQLite.
@@ -124,6 +125,9 @@ class ResponseCache {
     // Non-empty: this request makes the out-of-date answer of this key again and must call
     // made(making) after its handler, kept or not.
     std::string making;
+    // With `making`: the answer kept before, out of date, which the caller may serve instead of
+    // waiting for the make (the make still runs and keeps its answer).
+    std::shared_ptr<const CachedAnswer> stale;
   };
   // For GET and HEAD requests (others: an empty Lookup).
   Lookup find(const Request& req);
@@ -144,6 +148,8 @@ class ResponseCache {
 
   // Ends the claim find() gave in Lookup::making.
   void made(const std::string& key);
+  // Counts a Lookup::stale answer served while its key was being made (Stats::stale).
+  void served_stale();
 
   struct Stats {
     std::uint64_t hits = 0, misses = 0, kept = 0, evicted = 0;

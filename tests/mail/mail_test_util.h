@@ -231,10 +231,16 @@ class ServeProcess {
   ServeProcess(const std::string& db, int http, int smtp, const std::string& log,
                const std::string& gm_token, std::vector<std::string> extra = {})
       : http_(http), smtp_(smtp) {
-    std::vector<std::string> args = {ADJ_BINARY, "--db",
-                                     db,         "serve",
-                                     "--http",   "127.0.0.1:" + std::to_string(http),
-                                     "--smtp",   "127.0.0.1:" + std::to_string(smtp)};
+    std::vector<std::string> args = {ADJ_BINARY,
+                                     "--db",
+                                     db,
+                                     "serve",
+                                     "--http",
+                                     "127.0.0.1:" + std::to_string(http),
+                                     "--smtp",
+                                     "127.0.0.1:" + std::to_string(smtp),
+                                     "--http-stale-wait",
+                                     "600000"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid_ = ::fork();
     if (pid_ == 0) {

@@ -46,7 +46,7 @@ class EnvDaemon {
       ::setenv("ADJUTANT_DB", db.c_str(), 1);
       const std::string http = "127.0.0.1:" + std::to_string(port);
       ::execl(ADJ_BINARY, ADJ_BINARY, "serve", "--http", http.c_str(), "--tick", "0", "--smtp",
-              "off", static_cast<char*>(nullptr));
+              "off", "--http-stale-wait", "600000", static_cast<char*>(nullptr));
       std::_Exit(127);
     }
   }

@@ -44,7 +44,7 @@ class DemoDaemon {
       ::setenv("ADJUTANT_GM_TOKEN", kCacheGm, 1);
       const std::string http = "127.0.0.1:" + std::to_string(port);
       ::execl(ADJ_BINARY, ADJ_BINARY, "--db", db.c_str(), "serve", "--demo", "--http", http.c_str(),
-              "--smtp", "off", static_cast<char*>(nullptr));
+              "--smtp", "off", "--http-stale-wait", "600000", static_cast<char*>(nullptr));
       std::_Exit(127);
     }
   }

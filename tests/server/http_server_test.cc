@@ -393,6 +393,68 @@ TEST_F(HttpServerTest, OneClientsManyRequestsTakeTurnsWithAnothersOne) {
   EXPECT_EQ(std::count(order.begin(), order.end(), "10.0.0.1"), 6);
 }
 
+// A kept page whose scope changed is made again on the pool. A reader without credentials waits
+// at most stale_wait for it and is then served the page kept before; a reader with credentials
+// (who may have just written) waits for the new one; once made, the new one is served to all.
+TEST_F(HttpServerTest, AReaderWithoutCredentialsIsServedTheKeptPageWhileItIsMadeAgain) {
+  std::atomic<std::int64_t> rev{1};
+  ResponseCache cache([&rev] {
+    return std::make_shared<const Revisions>(Revisions{{"*", rev.load()}, {"g", rev.load()}});
+  });
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = true;
+  int made = 0;
+  router_.add(
+      "GET", "/kept",
+      [&](const Request&, const Params&) {
+        std::unique_lock<std::mutex> lock(mu);
+        cv.wait(lock, [&] { return open; });
+        Response r = Response::html("made " + std::to_string(++made));
+        r.cache_scope = "g";
+        return r;
+      },
+      "kept");
+  ServerOptions o;
+  o.stale_wait = 50ms;
+  server_ = std::make_unique<HttpServer>(router_, metrics_, o, &cache);
+  ASSERT_TRUE(server_->start("127.0.0.1", 0).ok());
+  port_ = server_->port();
+  const std::string bearer = "Authorization: Bearer reader\r\n";
+  EXPECT_EQ(request(raw_get("/kept")).body, "made 1");
+  EXPECT_EQ(request(raw_get("/kept", bearer)).body, "made 2");  // kept apart, with credentials
+
+  rev = 2;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = false;  // every make now waits for the gate
+  }
+  // Without credentials: the page kept before, while its make waits at the gate.
+  EXPECT_EQ(request(raw_get("/kept")).body, "made 1");
+  EXPECT_GE(cache.stats().stale, 1u);
+  // With credentials: no old page, however long the make takes.
+  Client signed_in(port_);
+  ASSERT_TRUE(signed_in.send(raw_get("/kept", bearer)));
+  EXPECT_EQ(signed_in.read_response(300ms).status, 0) << "answered before its page was made";
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+  }
+  cv.notify_all();
+  const std::string fresh = signed_in.read_response(10s).body;
+  EXPECT_TRUE(fresh == "made 3" || fresh == "made 4") << fresh;
+  // The make that ran behind the old page kept its answer: the next reader gets it.
+  std::string anonymous;
+  for (int i = 0; i < 100 && (anonymous.empty() || anonymous == "made 1"); ++i) {
+    anonymous = request(raw_get("/kept")).body;
+    if (anonymous == "made 1") std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_TRUE(anonymous == "made 3" || anonymous == "made 4") << anonymous;
+  EXPECT_NE(anonymous, fresh);
+  std::lock_guard<std::mutex> lock(mu);
+  EXPECT_EQ(made, 4);
+}
+
 TEST_F(HttpServerTest, ConcurrentClients) {
   slow_ms_ = 20;
   start();

@@ -30,11 +30,18 @@ class Serve {
   Serve(const std::string& dir, std::vector<std::string> extra, long soft_nofile = 0,
         std::vector<std::pair<std::string, std::string>> env = {})
       : http_(testing::free_port()), smtp_(testing::free_port()), log_(dir + "/serve.log") {
-    std::vector<std::string> args = {ADJ_BINARY,    "--db",
-                                     dir + "/a.db", "serve",
-                                     "--http",      "127.0.0.1:" + std::to_string(http_),
-                                     "--smtp",      "127.0.0.1:" + std::to_string(smtp_),
-                                     "--tick",      "0"};
+    std::vector<std::string> args = {ADJ_BINARY,
+                                     "--db",
+                                     dir + "/a.db",
+                                     "serve",
+                                     "--http",
+                                     "127.0.0.1:" + std::to_string(http_),
+                                     "--smtp",
+                                     "127.0.0.1:" + std::to_string(smtp_),
+                                     "--tick",
+                                     "0",
+                                     "--http-stale-wait",
+                                     "600000"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid_ = ::fork();
     if (pid_ == 0) {

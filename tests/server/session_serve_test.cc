@@ -43,7 +43,8 @@ class SessionDaemon {
       ::setenv("ADJUTANT_GM_TOKEN", kSessGm, 1);
       const std::string http = "127.0.0.1:" + std::to_string(port_);
       std::vector<std::string> args = {ADJ_BINARY, "--db", db,       "serve", "--demo",
-                                       "--http",   http,   "--smtp", "off"};
+                                       "--http",   http,   "--smtp", "off",   "--http-stale-wait",
+                                       "600000"};
       args.insert(args.end(), extra.begin(), extra.end());
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(a.data());

@@ -286,9 +286,10 @@ class WebBrowser : public ::testing::Test {
     const int port = free_port();
     ASSERT_GT(port, 0);
     base_ = "http://127.0.0.1:" + std::to_string(port);
-    server_ = browser_spawn({ADJ_BINARY, "--db", db_, "serve", "--http",
-                             "127.0.0.1:" + std::to_string(port), "--tick", "0", "--smtp", "off"},
-                            dir_.file("serve.log"), {{"ADJUTANT_GM_TOKEN", kBrowserGmToken}});
+    server_ = browser_spawn(
+        {ADJ_BINARY, "--db", db_, "serve", "--http", "127.0.0.1:" + std::to_string(port), "--tick",
+         "0", "--smtp", "off", "--http-stale-wait", "600000"},
+        dir_.file("serve.log"), {{"ADJUTANT_GM_TOKEN", kBrowserGmToken}});
     bool up = false;
     for (int i = 0; i < 100 && !up; ++i) {
       up = healthy(base_);

@@ -170,7 +170,8 @@ class WebGameBrowser : public ::testing::Test {
     server_ = game_browser_spawn(
         {ADJ_BINARY, "--db", dir_.file("game.db"), "serve", "--http",
          "127.0.0.1:" + std::to_string(http), "--smtp", "127.0.0.1:" + std::to_string(smtp),
-         "--tick", "1", "--outbox", outbox_, "--mail-from", "adjutant@marches.example"},
+         "--tick", "1", "--outbox", outbox_, "--mail-from", "adjutant@marches.example",
+         "--http-stale-wait", "600000"},
         dir_.file("serve.out"), dir_.file("serve.log"),
         {{"ADJUTANT_GM_TOKEN", kGameBrowserGmToken}});
     for (int i = 0; i < 300; ++i) {

@@ -19,8 +19,9 @@ pid_t spawn_serve(const std::string& db, int port, const std::string& log,
   const std::string http = "127.0.0.1:" + std::to_string(port);
   const std::string tick = std::to_string(tick_seconds);
   const std::string out = log + ".out";
-  std::vector<std::string> args = {ADJ_BINARY, "--db",   db,   "serve",  "--http",
-                                   http,       "--tick", tick, "--smtp", "off"};
+  std::vector<std::string> args = {
+      ADJ_BINARY,          "--db",  db, "serve", "--http", http, "--tick", tick, "--smtp", "off",
+      "--http-stale-wait", "600000"};
   args.insert(args.end(), extra.begin(), extra.end());
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());

@@ -1,4 +1,9 @@
 // Test support: `adjutant serve` as a child process for end-to-end tests of the web and the API.
+//
+// Every test daemon (here and in the test files that fork their own) runs with
+// `--http-stale-wait 600000`: the tests read their own writes as readers without credentials, so
+// such a reader waits for each page a write made out of date. The default (serve the page kept
+// before once 20 ms have passed) is HttpServerTest's.
 // Not for production code.
 #pragma once
 
