@@ -94,7 +94,8 @@ std::variant<TakeoverOutcome, Response> do_takeover(WebContext& ctx, const Reque
 
 // ---- view models for the shared pages ----
 
-Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& game) {
+Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& game,
+                        const std::set<std::string>* shown) {
   using namespace attendance_core_local;
   Attendance att = attendance_of(ctx);
   Json v = Json::object();
@@ -102,7 +103,8 @@ Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& 
   auto ps = att.players(game);
   if (!ps.ok()) return v;
   Json rows = Json::array();
-  for (const auto& p : *ps)
+  for (const auto& p : *ps) {
+    if (shown && !shown->count(p.player)) continue;
     rows.push_back({{"player", p.player},
                     {"name", p.name},
                     {"missed", p.missed},
@@ -111,6 +113,7 @@ Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& 
                     {"absence", p.absence_text()},
                     {"disorder", p.disorder},
                     {"disorder_since", p.disorder_since ? *p.disorder_since : 0}});
+  }
   v["rows"] = rows;
   auto o = att.options(game);
   if (o.ok()) v["options"] = to_json(*o);

@@ -5,10 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 #include <variant>
 
 #include "base/log_escape.h"
@@ -60,6 +62,52 @@ std::string schedule_text(const Schedule& s) {
   return "none: turns run only by hand";
 }
 
+// A big game's GM page lists its players kGmPlayersShown at a time (orders, attendance,
+// addresses and credentials alike): from `?from=N` (0-based, in the game's order), or the stretch
+// holding
+// `?player=CODE`. A page of every row of 10,000 players was 31 MB.
+constexpr std::size_t kGmPlayersShown = 200;
+
+struct PlayerStretch {
+  std::size_t begin = 0, end = 0, total = 0;
+  bool whole() const { return begin == 0 && end == total; }
+};
+
+PlayerStretch player_stretch(const Request& req, const Json& players) {
+  PlayerStretch w;
+  w.total = players.size();
+  std::size_t from = 0;
+  if (auto it = req.query.find("player"); it != req.query.end()) {
+    const std::string code = upper(trim(it->second));
+    for (std::size_t i = 0; i < players.size(); ++i)
+      if (players[i].value("code", "") == code) from = i / kGmPlayersShown * kGmPlayersShown;
+  } else if (auto f = req.query.find("from"); f != req.query.end()) {
+    std::size_t n = 0;
+    const auto [end, ec] =
+        std::from_chars(f->second.data(), f->second.data() + f->second.size(), n);
+    if (ec == std::errc() && end == f->second.data() + f->second.size() && n < w.total) from = n;
+  }
+  w.begin = w.total > kGmPlayersShown ? from : 0;
+  w.end = std::min(w.total, w.begin + kGmPlayersShown);
+  return w;
+}
+
+// The links between stretches and the form that finds a player; null for a small game.
+Json stretch_nav(const PlayerStretch& w, const std::string& game) {
+  if (w.whole()) return Json();
+  const std::string base = "/gm/games/" + http::url_encode(game) + "?from=";
+  Json nav = {{"id", game},
+              {"first", w.begin + 1},
+              {"last", w.end},
+              {"total", w.total},
+              {"per", kGmPlayersShown}};
+  if (w.begin > 0)
+    nav["prev_href"] =
+        base + std::to_string(w.begin > kGmPlayersShown ? w.begin - kGmPlayersShown : 0);
+  if (w.end < w.total) nav["next_href"] = base + std::to_string(w.end);
+  return nav;
+}
+
 Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   auto state = ctx.services().show_game(game);
@@ -71,12 +119,19 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   auto subs = ctx.admin().submission_status(game);
   if (!subs.ok()) return status_page(subs.status());
 
+  const PlayerStretch stretch = player_stretch(req, st["players"]);
+  std::set<std::string> shown;
   std::map<std::string, std::string> addresses;
-  for (const auto& p : st["players"]) addresses[p.value("code", "")] = p.value("email", "");
+  for (std::size_t i = stretch.begin; i < stretch.end; ++i) {
+    const Json& p = st["players"][i];
+    shown.insert(p.value("code", ""));
+    addresses[p.value("code", "")] = p.value("email", "");
+  }
   Json submissions = Json::array();
   int submitted = 0;
   for (const auto& s : *subs) {
     submitted += s.has_orders ? 1 : 0;
+    if (!shown.count(s.player)) continue;
     const std::string address = addresses[s.player];
     submissions.push_back({{"player", s.player},
                            {"name", s.name},
@@ -93,7 +148,8 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
     for (auto it = log->rbegin(); it != log->rend() && recent.size() < 10; ++it)
       recent.push_back(audit_row(*it));
   Json links = Json::array();
-  for (const auto& p : st["players"]) {
+  for (std::size_t i = stretch.begin; i < stretch.end; ++i) {
+    const Json& p = st["players"][i];
     const std::string code = p.value("code", "");
     Json row = {{"code", code}, {"name", p.value("name", "")}};
     if (turn > 1) {
@@ -143,6 +199,7 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
                 {"last_turn", turn - 1},
                 {"rollback_turns", std::move(rollback_turns)},
                 {"links", std::move(links)},
+                {"player_pages", stretch_nav(stretch, game)},
                 {"csrf", csrf.value},
                 {"flash", flash.empty() ? Json() : Json(flash)}};
   // The game's end (html_gm_end_routes.cc): a draft may be deleted, any game archived.
@@ -150,8 +207,9 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   model["archived"] =
       st.contains("archived_at") ? Json(time_html(st["archived_at"].get<UnixTime>())) : Json();
   model["can_delete"] = started.ok() && !*started;
-  model["attendance"] = attendance_gm_view(ctx, req, game);
-  model["membership_html"] = membership_gm_section(ctx, game, csrf.value);
+  model["attendance"] = attendance_gm_view(ctx, req, game, stretch.whole() ? nullptr : &shown);
+  model["membership_html"] =
+      membership_gm_section(ctx, game, csrf.value, stretch.whole() ? nullptr : &shown);
   model["gm_inbox"] = press_detail::gm_inbox_summary(ctx, game);
   if (st.contains("engine") && st["engine"].value("name", "") == kScriptEngineName) {
     Json versions = Json::array();

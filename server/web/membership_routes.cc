@@ -42,8 +42,8 @@ namespace adj::web {
 
 // ---- sections of pages rendered elsewhere ----
 
-std::string membership_gm_section(WebContext& ctx, const std::string& game,
-                                  const std::string& csrf) {
+std::string membership_gm_section(WebContext& ctx, const std::string& game, const std::string& csrf,
+                                  const std::set<std::string>* shown) {
   using namespace membership_detail;
   auto g = ctx.services().game_summary(game);
   if (!g.ok()) return "";
@@ -75,6 +75,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game,
     for (const Contact& c : *contacts) people[c.player] = c.name;
   Json players = Json::array();
   for (const Player& p : state->players) {
+    if (shown && !shown->count(p.code)) continue;
     const bool has_orders = with_orders.count(p.code) > 0;
     const auto person_it = people.find(p.code);
     const std::string person = person_it == people.end() ? "" : person_it->second;

@@ -3,6 +3,9 @@
 // server-rendered HTML pages (html_routes.cc).
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "server/http/http_types.h"
 #include "server/web/web_context.h"
 
@@ -17,7 +20,9 @@ void register_attendance_routes(http::Router& router, WebContext& ctx);
 // View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
 // per-player attendance fields (missed, civil_disorder; never absence dates, which are the
 // player's and the GM's) added to the public GET /api/games/{g}.
-Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game);
+// `shown`: the players whose rows the GM page shows (null: every player).
+Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game,
+                        const std::set<std::string>* shown = nullptr);
 Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
                         const std::string& player);
 void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
@@ -27,8 +32,9 @@ void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows
 // membership_page_routes.cc, API in membership_api_routes.cc); and the sections it adds to the GM
 // desk and the player page (HTML), and the "open for sign-ups" step of creating a game.
 void register_membership_routes(http::Router& router, WebContext& ctx);
-std::string membership_gm_section(WebContext& ctx, const std::string& game,
-                                  const std::string& csrf);
+// `shown`: the players whose rows the GM page shows (null: every player).
+std::string membership_gm_section(WebContext& ctx, const std::string& game, const std::string& csrf,
+                                  const std::set<std::string>* shown = nullptr);
 std::string membership_me_section(WebContext& ctx, const std::string& game,
                                   const std::string& player, const std::string& csrf);
 Status open_signups_after_create(WebContext& ctx, const std::string& game);

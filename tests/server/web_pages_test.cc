@@ -13,6 +13,7 @@
 #include "tests/server/web_pages_fixture.h"
 #include "tests/server/web_test_util.h"
 #include "tests/support/cli_runner.h"
+#include "tests/support/grid_world.h"
 #include "tests/support/temp_dir.h"
 
 namespace adj::web {
@@ -230,6 +231,58 @@ TEST_F(WebPages, GmDeskShowsFreshSecretsOnceAndResetsThem) {
   EXPECT_FALSE(*ctx_->admin().check_secret(kGame, "WSX", secret));
   EXPECT_EQ(post("/gm/games/britain-1/players/WSX/reset", {{"what", "secret"}}).status, 403);
   EXPECT_EQ(ctx_->admin().audit_log(kGame)->back().action, "reset");
+}
+
+TEST_F(WebPages, GmPageShowsABigGamesPlayersTwoHundredAtATime) {
+  create(testing::grid_world::world("big", {450, 100}));
+  const std::string gm = gm_cookie();
+  const auto page = [&](const std::string& key, const std::string& value) {
+    Request r = request("GET", "/gm/games/big", gm);
+    if (!key.empty()) r.query[key] = value;
+    Response out = router_->route(r);
+    EXPECT_EQ(out.status, 200) << key << "=" << value;
+    return out.body;
+  };
+  const auto shows = [](const std::string& body, const std::string& code) {
+    const bool orders = body.find("id=\"player-" + code + "\"") != std::string::npos;
+    const bool attendance = body.find("id=\"attendance-" + code + "\"") != std::string::npos;
+    const bool credentials = body.find("/players/" + code + "/reset") != std::string::npos;
+    const bool address = body.find("id=\"gm-address-form-" + code + "\"") != std::string::npos;
+    EXPECT_EQ(orders, attendance) << code;
+    EXPECT_EQ(orders, credentials) << code;
+    EXPECT_EQ(orders, address) << code;
+    return orders;
+  };
+  const std::string first = page("", "");
+  EXPECT_NE(first.find("Players 1 to 200 of 450"), std::string::npos);
+  EXPECT_TRUE(shows(first, "P0000"));
+  EXPECT_TRUE(shows(first, "P0199"));
+  EXPECT_FALSE(shows(first, "P0200"));
+  EXPECT_NE(first.find("href=\"/gm/games/big?from=200#players\""), std::string::npos);
+  EXPECT_EQ(first.find("the 200 before"), std::string::npos);
+  EXPECT_NE(first.find("0 of 450 players have orders in"), std::string::npos);  // all counted
+
+  const std::string last = page("from", "400");
+  EXPECT_NE(last.find("Players 401 to 450 of 450"), std::string::npos);
+  EXPECT_TRUE(shows(last, "P0449"));
+  EXPECT_FALSE(shows(last, "P0399"));
+  EXPECT_NE(last.find("href=\"/gm/games/big?from=200#players\""), std::string::npos);
+  EXPECT_EQ(last.find("the next 200"), std::string::npos);
+
+  const std::string found = page("player", " p0321 ");
+  EXPECT_NE(found.find("Players 201 to 400 of 450"), std::string::npos);
+  EXPECT_TRUE(shows(found, "P0321"));
+  EXPECT_FALSE(shows(found, "P0000"));
+  // What is not a stretch of this game shows the first one.
+  for (const char* bad : {"abc", "-5", "99999", "450", "18446744073709551616"})
+    EXPECT_NE(page("from", bad).find("Players 1 to 200 of 450"), std::string::npos) << bad;
+  EXPECT_NE(page("player", "NOBODY").find("Players 1 to 200 of 450"), std::string::npos);
+
+  // A game of 200 players or fewer lists them all, with no links between stretches.
+  create_britain();
+  const std::string small = get("/gm/games/britain-1", gm).body;
+  EXPECT_EQ(small.find("player-pages"), std::string::npos);
+  EXPECT_TRUE(shows(small, "WSX"));
 }
 
 TEST_F(WebPages, GmDeskCreatesAndRunsGames) {
