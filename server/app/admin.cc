@@ -427,9 +427,16 @@ SubmissionStatus submission_status_of(const std::string& player, const std::stri
   return x;
 }
 
-Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::string& game) {
-  Result<GameState> st = s_.games.load_state(game, std::nullopt);
-  if (!st.ok()) return st.status();
+Result<std::vector<SubmissionStatus>> GameAdmin::submission_status(const std::string& game,
+                                                                   const GameState* open) {
+  std::optional<GameState> read;
+  if (!open) {
+    Result<GameState> loaded = s_.games.load_state(game, std::nullopt);
+    if (!loaded.ok()) return loaded.status();
+    read = std::move(loaded).value();
+    open = &*read;
+  }
+  const GameState* st = open;
   auto subs = s_.submissions.current_submissions(game, st->turn);
   if (!subs.ok()) return subs.status();
   std::map<std::string, const SubmissionRecord*> by_player;

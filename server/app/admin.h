@@ -166,7 +166,9 @@ class GameAdmin {
   std::optional<NextDeadline> deadline_after_report(const std::string& game, int report_turn);
   Result<std::vector<AuditEntry>> audit_log(const std::string& game);
   // One entry per player of the open turn, in the state's player order.
-  Result<std::vector<SubmissionStatus>> submission_status(const std::string& game);
+  // `open`: the game's open state when the caller has read it (null: read here).
+  Result<std::vector<SubmissionStatus>> submission_status(const std::string& game,
+                                                          const GameState* open = nullptr);
   // Link tokens are stored hashed, so the GM cannot read one: this issues a new link token for
   // the player (the previous link stops working), shown once. Audited ("token", by `actor`).
   // `player` is matched case-insensitively; NotFound for an unknown game or player.

@@ -95,12 +95,12 @@ std::variant<TakeoverOutcome, Response> do_takeover(WebContext& ctx, const Reque
 // ---- view models for the shared pages ----
 
 Json attendance_gm_view(WebContext& ctx, const Request& req, const std::string& game,
-                        const std::set<std::string>* shown) {
+                        const std::set<std::string>* shown, const GameState* open) {
   using namespace attendance_core_local;
   Attendance att = attendance_of(ctx);
   Json v = Json::object();
   v["saved"] = req.query.count("done") && req.query.at("done") == "attendance";
-  auto ps = att.players(game);
+  auto ps = open ? att.players(game, *open) : att.players(game);
   if (!ps.ok()) return v;
   Json rows = Json::array();
   for (const auto& p : *ps) {
@@ -163,9 +163,11 @@ void add_attendance_json(WebContext& ctx, const std::string& game, Json& doc) {
     }
 }
 
-void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows) {
+void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows,
+                            const GameState* open) {
   using namespace attendance_core_local;
-  auto ps = attendance_of(ctx).players(game);
+  Attendance att = attendance_of(ctx);
+  auto ps = open ? att.players(game, *open) : att.players(game);
   if (!ps.ok() || !rows.is_array()) return;
   const auto by_player = by_code(*ps);
   for (Json& row : rows)

@@ -110,13 +110,14 @@ Json stretch_nav(const PlayerStretch& w, const std::string& game) {
 
 Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   if (auto denied = gm_denied(req, ctx)) return *denied;
-  auto state = ctx.services().show_game(game);
+  GameState open;  // read once, for every section below
+  auto state = ctx.services().show_game(game, &open);
   if (!state.ok()) return status_page(state.status());
   const Json& st = *state;
   const int turn = st.value("turn", 1);
   auto sched = ctx.admin().schedule(game);
   if (!sched.ok()) return status_page(sched.status());
-  auto subs = ctx.admin().submission_status(game);
+  auto subs = ctx.admin().submission_status(game, &open);
   if (!subs.ok()) return status_page(subs.status());
 
   const PlayerStretch stretch = player_stretch(req, st["players"]);
@@ -207,9 +208,10 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
   model["archived"] =
       st.contains("archived_at") ? Json(time_html(st["archived_at"].get<UnixTime>())) : Json();
   model["can_delete"] = started.ok() && !*started;
-  model["attendance"] = attendance_gm_view(ctx, req, game, stretch.whole() ? nullptr : &shown);
+  model["attendance"] =
+      attendance_gm_view(ctx, req, game, stretch.whole() ? nullptr : &shown, &open);
   model["membership_html"] =
-      membership_gm_section(ctx, game, csrf.value, stretch.whole() ? nullptr : &shown);
+      membership_gm_section(ctx, game, csrf.value, stretch.whole() ? nullptr : &shown, &open);
   model["gm_inbox"] = press_detail::gm_inbox_summary(ctx, game);
   if (st.contains("engine") && st["engine"].value("name", "") == kScriptEngineName) {
     Json versions = Json::array();

@@ -43,12 +43,17 @@ namespace adj::web {
 // ---- sections of pages rendered elsewhere ----
 
 std::string membership_gm_section(WebContext& ctx, const std::string& game, const std::string& csrf,
-                                  const std::set<std::string>* shown) {
+                                  const std::set<std::string>* shown, const GameState* open) {
   using namespace membership_detail;
   auto g = ctx.services().game_summary(game);
   if (!g.ok()) return "";
-  auto state = ctx.services().load_state(game);
-  if (!state.ok()) return "";
+  std::optional<GameState> read;  // the open state, when the caller did not pass it
+  if (!open) {
+    auto state = ctx.services().load_state(game);
+    if (!state.ok()) return "";
+    read = std::move(state).value();
+    open = &*read;
+  }
   auto list = membership(ctx).signups(game);
   auto contacts = membership(ctx).contacts(game);
   Json signups = Json::array();
@@ -65,7 +70,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game, cons
       row["preferences_text"] = prefs.empty() ? "any" : prefs;
       signups.push_back(std::move(row));
     }
-  auto subs = ctx.admin().submission_status(game);
+  auto subs = ctx.admin().submission_status(game, open);
   std::set<std::string> with_orders;
   if (subs.ok())
     for (const auto& x : *subs)
@@ -74,7 +79,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game, cons
   if (contacts.ok())
     for (const Contact& c : *contacts) people[c.player] = c.name;
   Json players = Json::array();
-  for (const Player& p : state->players) {
+  for (const Player& p : open->players) {
     if (shown && !shown->count(p.code)) continue;
     const bool has_orders = with_orders.count(p.code) > 0;
     const auto person_it = people.find(p.code);
@@ -85,7 +90,8 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game, cons
                        {"has_orders", has_orders},
                        {"person", person}});
   }
-  add_attendance_columns(ctx, game, players);  // missed, disorder, absence (attendance_routes.cc)
+  add_attendance_columns(ctx, game, players,
+                         open);  // missed, disorder, absence (attendance_routes.cc)
   const bool signup = g->status == "signup";
   Json model = {{"game", game},
                 {"turn", g->turn},
@@ -95,7 +101,7 @@ std::string membership_gm_section(WebContext& ctx, const std::string& game, cons
                                  (g->status == "open" || g->status == "paused")},
                 {"has_signups", !signups.empty()},
                 {"signups", std::move(signups)},
-                {"places", state->players.size()},
+                {"places", open->players.size()},
                 {"players", std::move(players)}};
   return render_template("membership_gm", model);
 }

@@ -20,21 +20,25 @@ void register_attendance_routes(http::Router& router, WebContext& ctx);
 // View models for the GM desk (partial _attendance_gm) and /me (partial _attendance_me), and the
 // per-player attendance fields (missed, civil_disorder; never absence dates, which are the
 // player's and the GM's) added to the public GET /api/games/{g}.
-// `shown`: the players whose rows the GM page shows (null: every player).
+// `shown`: the players whose rows the GM page shows (null: every player). `open`: the game's
+// open state when the caller has read it (null: read here); the same for the functions below.
 Json attendance_gm_view(WebContext& ctx, const http::Request& req, const std::string& game,
-                        const std::set<std::string>* shown = nullptr);
+                        const std::set<std::string>* shown = nullptr,
+                        const GameState* open = nullptr);
 Json attendance_me_view(WebContext& ctx, const http::Request& req, const std::string& game,
                         const std::string& player);
 void add_attendance_json(WebContext& ctx, const std::string& game, Json& game_doc);
 // Adds missed, disorder and absence to each {code, ...} row of the GM desk's players section.
-void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows);
+void add_attendance_columns(WebContext& ctx, const std::string& game, Json& rows,
+                            const GameState* open = nullptr);
 // Sign-ups, start, invitations, addresses, replacing players (membership_routes.cc; pages in
 // membership_page_routes.cc, API in membership_api_routes.cc); and the sections it adds to the GM
 // desk and the player page (HTML), and the "open for sign-ups" step of creating a game.
 void register_membership_routes(http::Router& router, WebContext& ctx);
 // `shown`: the players whose rows the GM page shows (null: every player).
 std::string membership_gm_section(WebContext& ctx, const std::string& game, const std::string& csrf,
-                                  const std::set<std::string>* shown = nullptr);
+                                  const std::set<std::string>* shown = nullptr,
+                                  const GameState* open = nullptr);
 std::string membership_me_section(WebContext& ctx, const std::string& game,
                                   const std::string& player, const std::string& csrf);
 Status open_signups_after_create(WebContext& ctx, const std::string& game);
