@@ -7,7 +7,8 @@
 #                                   and Google Benchmark, the mail peers, Chromium and Python's
 #                                   WebSocket client (the DevTools driver) for the browser tests,
 #                                   clang with the sanitizer and libFuzzer runtimes, lld and the
-#                                   symbolizer for the ASan/UBSan pass and the fuzzers, and ccache
+#                                   symbolizer for the ASan/UBSan pass and the fuzzers,
+#                                   clang-format-14 (scripts/check-format.sh), and ccache
 #                                   (scripts/test.sh compiles through it), iproute2 (the IPv6
 #                                   /64 tests make a /64 local to lo), and Postfix (the tests run a
 #                                   private instance of it as the MX and relay in front of the
@@ -29,7 +30,7 @@ test_packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-aiosmtpd swaks libnet-ssleay-perl openssl
   chromium python3-websocket
-  clang-14 libclang-rt-14-dev llvm-14 lld-14
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14
   postgresql ccache iproute2 postfix
 )
 case "${1:-}" in

@@ -2,7 +2,8 @@
 # The test command (what .ci/run calls). Stages, each timed (the table at the end):
 #   1. deps       scripts/install-deps.sh --test
 #      checks     scripts/check-layers.sh (no include crosses the layer rules of
-#                 docs/architecture.md), scripts/check-doc-links.sh (README and docs/ links) and
+#                 docs/architecture.md), scripts/check-format.sh (every .cc and .h as clang-format
+#                 14 writes it), scripts/check-doc-links.sh (README and docs/ links) and
 #                 scripts/check-unity-names.py (no two files of a target define one local name,
 #                 which a unity batch would make a redefinition)
 #   2. gcc        GCC Release build at -O1 (unity batches, -Werror) of the daemon, the tests and
@@ -180,9 +181,10 @@ fuzz_all() {  # every harness, two at a time (one core each)
   return $rc
 }
 
-checks_all() {  # the layer rules of the includes, and the links of the documentation
+checks_all() {  # the layer rules of the includes, the format, and the links of the documentation
   local rc=0
   scripts/check-layers.sh || rc=1
+  scripts/check-format.sh || rc=1
   scripts/check-doc-links.sh || rc=1
   python3 scripts/check-unity-names.py || rc=1
   return $rc

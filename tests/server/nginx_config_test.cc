@@ -78,7 +78,7 @@ class Nginx {
     std::filesystem::copy(std::string(ADJ_SOURCE_DIR) + "/server/web/static", dir_ + "/static",
                           std::filesystem::copy_options::recursive);
     run_shell("chmod -R a+rX " + shell_quote(dir_ + "/static"));
-std::string site = read_file(kNginxSource + site_file);
+    std::string site = read_file(kNginxSource + site_file);
     replace_all(site, "${ADJUTANT_DOMAIN}", kDomain);
     replace_all(site, std::string("/etc/letsencrypt/live/") + kDomain + "/", dir_ + "/");
     replace_all(site, "/usr/local/share/adjutant/static/", dir_ + "/static/");

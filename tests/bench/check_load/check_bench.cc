@@ -116,8 +116,8 @@ int inproc(const std::string& db, int players, int reps) {
 }
 
 // What the index costs the paths that write states: rollback to the open turn reads the stored
-// state and writes its index again (storage/core/sql_store_views.cc reindex_open_state); beside it, reading
-// and parsing the same state alone (load_state).
+// state and writes its index again (storage/core/sql_store_views.cc reindex_open_state); beside it,
+// reading and parsing the same state alone (load_state).
 int reindex(const std::string& db, int reps) {
   auto store = open_store(db, 1700000000);
   if (!store.ok()) die("open " + db, store.status());
