@@ -1,5 +1,6 @@
 // Helpers the HTML page files of server/web share (html_public_routes.cc, html_player_routes.cc,
-// html_gm_routes.cc, html_gm_game_routes.cc; html_routes.cc registers them): the hardened
+// html_gm_routes.cc, html_gm_game_routes.cc, html_gm_orders_routes.cc and the others named
+// below; html_routes.cc registers them): the hardened
 // answers, the game lookup, sessions, the layout's navigation, the stale-form check and the GM
 // guard. Internal to server/web. Thread-safety: as the handlers (per-thread WebContext objects).
 #pragma once
@@ -141,6 +142,7 @@ void add_player_routes(http::Router& router, WebContext& ctx);
 void add_gm_desk_routes(http::Router& router, WebContext& ctx);
 void add_gm_world_routes(http::Router& router, WebContext& ctx);  // html_gm_world_routes.cc
 void add_gm_game_routes(http::Router& router, WebContext& ctx);
-void add_gm_end_routes(http::Router& router, WebContext& ctx);  // html_gm_end_routes.cc
+void add_gm_orders_routes(http::Router& router, WebContext& ctx);  // html_gm_orders_routes.cc
+void add_gm_end_routes(http::Router& router, WebContext& ctx);     // html_gm_end_routes.cc
 
 }  // namespace adj::web::html

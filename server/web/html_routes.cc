@@ -18,6 +18,7 @@ void register_html_routes(http::Router& router, WebContext& ctx) {
   html::add_gm_desk_routes(router, ctx);
   html::add_gm_world_routes(router, ctx);
   html::add_gm_game_routes(router, ctx);
+  html::add_gm_orders_routes(router, ctx);
   html::add_gm_end_routes(router, ctx);
 }
 
