@@ -6,7 +6,8 @@
 # and maps) all the while. Prints the turns per second, the reports mailed per second, the time
 # from the deadline to the last turn run and to the last report handed to the relay, the page
 # rates and p99 in windows before, during and after (each window beside one of nginx serving the
-# same bytes, measured right after it, under the same load), and the daemon's peak memory.
+# same bytes, measured right after it, under the same load; a row in which turns ran during one
+# half and not the other is marked, as that pair saw two loads), and the daemon's peak memory.
 # Prints figures; asserts nothing about speed. p99 is wrk's, which corrects for coordinated
 # omission: an answer slower than twice a connection's mean interval adds samples at that interval
 # below it, so a few answers of half a second (0.1% of them) can make p99 200 ms.
@@ -85,16 +86,22 @@ measure() {  # base seconds
   wrk_figures -t2 -c"$CONNS" -d"$2s" -s tests/bench/host_world/pages.lua "$1"
 }
 reports() { grep -c 'report for' "$work/relay.log" 2>/dev/null || true; }
-# A window of Adjutant then one of nginx, printed as a row.
+turns_ran() { grep -c 'action=ran' "$work/serve.log" || true; }
+# A window of Adjutant then one of nginx, printed as a row. A row in which turns ran during one
+# half and not the other (the turns beginning or ending between them) is marked: its ratio
+# compares two different loads.
 window_row() {  # phase
-  local t0 a n
-  t0=$(date +%s.%N)
+  local t0 r0 r1 r2 mark=""
+  t0=$(date +%s.%N) r0=$(turns_ran)
   read -r a_rps a_p99 <<<"$(measure "$base" "$window")"
+  r1=$(turns_ran)
   read -r n_rps n_p99 <<<"$(measure "http://127.0.0.1:$ngx_port" $(( (window + 1) / 2 )))"
-  printf '%-7s %7.0f %9.0f %8.2f %9.0f %8.2f %6.2fx %8s %8s\n' "$1" \
+  r2=$(turns_ran)
+  if (((r1 > r0) != (r2 > r1))); then mark="  (turns ran in one half only)"; fi
+  printf '%-7s %7.0f %9.0f %8.2f %9.0f %8.2f %6.2fx %8s %8s%s\n' "$1" \
     "$(awk -v t="$t0" -v d="$deadline" 'BEGIN { print t - d }')" "$a_rps" "$a_p99" "$n_rps" \
     "$n_p99" "$(awk -v a="$a_rps" -v n="$n_rps" 'BEGIN { print (n > 0 ? a / n : 0) }')" \
-    "$(grep -c 'action=ran' "$work/serve.log" || true)" "$(reports)"
+    "$r2" "$(reports)" "$mark"
 }
 
 echo "== the busiest minute: $games games, $players players, scheduler tick ${tick}s," \
