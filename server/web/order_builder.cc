@@ -31,7 +31,8 @@ Json action(const char* verb, const char* area, const char* target, const char* 
 // order_legality, the validator's own per-line check. Empty when nothing may be given.
 Json legal_choices(const Json& a, const GameState& st, const Player& me, const CombatEngine* engine,
                    const std::vector<std::string>& own,
-                   const std::map<std::string, std::set<std::string>>& adj) {
+                   const std::map<std::string, std::set<std::string>>& adj,
+                   const std::vector<std::string>& kingdoms) {
   const std::string verb = a["verb"], area_kind = a["area"], target_kind = a["target"];
   std::vector<std::string> froms = area_kind == "own" ? own : std::vector<std::string>{""};
   Json out = Json::object();
@@ -43,9 +44,7 @@ Json legal_choices(const Json& a, const GameState& st, const Player& me, const C
       for (const std::string& t : near->second)
         if (target_kind != "adjacent-own" || std::find(own.begin(), own.end(), t) != own.end())
           targets.push_back(t);
-    if (target_kind == "kingdom")
-      for (const Player& p : st.players)
-        if (p.code != me.code) targets.push_back(p.code);
+    if (target_kind == "kingdom") targets.insert(targets.end(), kingdoms.begin(), kingdoms.end());
     Json ok = Json::array();
     for (const std::string& t : targets) {
       std::string line = verb;
@@ -92,12 +91,15 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
       if (code.empty() || !by_code.emplace(code, &a).second) continue;
       if (member_text(a, "owner") == player) own.push_back(code);
     }
+  // Only the borders of the player's areas: nothing reads another area's neighbours.
+  const std::set<std::string> own_set(own.begin(), own.end());
   std::map<std::string, std::set<std::string>> adj;
   if (auto it = state.find("adjacency"); it != state.end() && it->is_array())
     for (const auto& e : *it) {
       if (!e.is_array() || e.size() < 2 || !e[0].is_string() || !e[1].is_string()) continue;
       const std::string a = e[0].get<std::string>(), b = e[1].get<std::string>();
-      if (a == b || !by_code.count(a) || !by_code.count(b)) continue;
+      if (a == b || (!own_set.count(a) && !own_set.count(b))) continue;
+      if (!by_code.count(a) || !by_code.count(b)) continue;
       adj[a].insert(b);
       adj[b].insert(a);
     }
@@ -115,11 +117,22 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
     for (const auto& n : adj[code])
       if (!areas.contains(n)) put(n, false);
   }
+  // The other kingdoms GIFT may name: all of them, or in a game of more than
+  // kBuilderKingdomsListed others, the owners of the areas above (the player's neighbours).
+  std::set<std::string> near_owners;
+  for (const auto& [code, a] : areas.items())
+    if (const std::string o = member_text(a, "owner"); !o.empty()) near_owners.insert(o);
+  std::vector<std::string> kingdom_codes;
   Json kingdoms = Json::array();
-  if (auto it = state.find("players"); it != state.end() && it->is_array())
+  if (auto it = state.find("players"); it != state.end() && it->is_array()) {
+    const bool all = it->size() <= kBuilderKingdomsListed + 1;
     for (const auto& p : *it)
-      if (const std::string code = member_text(p, "code"); !code.empty() && code != player)
+      if (const std::string code = member_text(p, "code");
+          !code.empty() && code != player && (all || near_owners.count(code))) {
         kingdoms.push_back({{"code", code}, {"name", member_text(p, "name")}});
+        kingdom_codes.push_back(code);
+      }
+  }
 
   const auto eng = state.is_object() ? state.find("engine") : state.end();
   if (!engine) engine = find_engine(eng != state.end() ? member_text(*eng, "name") : "");
@@ -153,7 +166,7 @@ Json order_builder_model(const Json& state, const std::string& player, const Com
   const Player* me = st ? st->find_player(player) : nullptr;
   if (me)
     for (Json& a : actions) {
-      Json choices = legal_choices(a, *st, *me, engine, own, adj);
+      Json choices = legal_choices(a, *st, *me, engine, own, adj, kingdom_codes);
       if (choices.empty()) continue;
       legal[a["verb"].get<std::string>()] = std::move(choices);
       offered.push_back(std::move(a));

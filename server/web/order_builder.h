@@ -4,6 +4,7 @@
 // parses that text as it parses any order file, so nothing here is trusted on the way back.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -15,13 +16,19 @@ struct GameState;
 
 namespace adj::web {
 
+// A game with more other kingdoms than this offers GIFT only to the player's neighbours (the
+// owners of the areas next to theirs) in the builder: every kingdom of a 10,000-player game was
+// 440 KB of the page and a check each. Any other kingdom can still be written in the text box.
+inline constexpr std::size_t kBuilderKingdomsListed = 200;
+
 // The builder's model for `player` in `state` (the `game show --json` document):
 //   {"player", "areas": {code: {"name", "kind", "owner", "adj": [codes]}}, "own": [codes],
 //    "kingdoms": [{"code", "name"}], "actions": [{"verb", "area", "target", "count"}],
 //    "legal": {verb: {area or "": [target or ""]}}}
 // where "area" is "own" or "none"; "target" is "adjacent", "adjacent-own", "adjacent-optional",
 // "kingdom" or "none"; "count" is "armies" (blank, n or AB-n), "optional" (blank or n),
-// "required" (n) or "none". `areas` holds the player's areas and their neighbours only.
+// "required" (n) or "none". `areas` holds the player's areas and their neighbours only;
+// `kingdoms` every other kingdom, or past kBuilderKingdomsListed those owning an area of `areas`.
 // "legal" holds only the choices the validator accepts for this player (order_legality:
 // rules/orders/validator.h), and "actions" only the actions with at least one; a state that does
 // not read as a game (state_from_json) offers no action.

@@ -7,12 +7,14 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "rules/combat/engine_registry.h"
 #include "rules/game/scenario.h"
 #include "rules/game/state.h"
 #include "rules/orders/validator.h"
+#include "tests/support/grid_world.h"
 
 namespace adj::web {
 namespace {
@@ -41,6 +43,7 @@ TEST(OrderBuilder, EveryChoiceOnEveryBundledScenarioIsAcceptedByTheValidator) {
     for (const Player& p : st->players) {
       const Json m = order_builder_model(state, p.code, engine);
       ASSERT_FALSE(m["actions"].empty()) << name << "/" << p.code;
+      EXPECT_EQ(m["kingdoms"].size(), st->players.size() - 1) << name;  // a small game: all
       for (const Json& a : m["actions"]) {
         const std::string verb = a["verb"];
         ASSERT_TRUE(m["legal"].contains(verb)) << name << "/" << p.code << " " << verb;
@@ -82,6 +85,36 @@ TEST(OrderBuilder, NoSeaTargetsWithoutShipsAndInvadeOnlyForGaelicKingdoms) {
     }
     EXPECT_EQ(m["legal"].contains("INVADE"), st->rules.is_gaelic(p.nation)) << p.code;
   }
+}
+
+TEST(OrderBuilder, ABigGameOffersGiftOnlyToTheNeighbours) {
+  namespace gw = adj::testing::grid_world;
+  auto st = state_from_scenario(gw::world("big", gw::Size{kBuilderKingdomsListed + 100}), 1);
+  ASSERT_TRUE(st.ok()) << st.status().to_string();
+  const Json state = to_json(*st);
+  const std::string me = gw::player(150);
+  const Json m = order_builder_model(state, me, find_engine(st->engine.name));
+  // The owners of the areas next to the player's, the player aside.
+  std::set<std::string> near;
+  for (const Area& a : st->areas)
+    if (a.owner && *a.owner == me)
+      for (const std::string& n : st->neighbours(a.code))
+        if (const Area* b = st->find_area(n); b && b->owner && *b->owner != me)
+          near.insert(*b->owner);
+  ASSERT_FALSE(near.empty());
+  std::set<std::string> listed;
+  for (const Json& k : m["kingdoms"]) listed.insert(k["code"].get<std::string>());
+  EXPECT_EQ(listed, near);
+  ASSERT_TRUE(m["legal"].contains("GIFT"));
+  std::set<std::string> gift;
+  for (const Json& t : m["legal"]["GIFT"][""]) gift.insert(t.get<std::string>());
+  EXPECT_EQ(gift, near);
+  // Exactly kBuilderKingdomsListed others: every one is still listed.
+  auto small = state_from_scenario(gw::world("edge", gw::Size{kBuilderKingdomsListed + 1}), 1);
+  ASSERT_TRUE(small.ok());
+  EXPECT_EQ(
+      order_builder_model(to_json(*small), me, find_engine(small->engine.name))["kingdoms"].size(),
+      kBuilderKingdomsListed);
 }
 
 }  // namespace
