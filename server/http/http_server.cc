@@ -48,19 +48,32 @@ using asio::awaitable;
 using asio::redirect_error;
 using asio::use_awaitable;
 
+// What a handler produced, carried back from the pool to the connection.
+struct HandlerResult {
+  Response response;
+  std::string route;
+  std::shared_ptr<const CachedAnswer> kept;  // the answer as the cache kept it, if it did
+};
+
+// A make a request waits for at most ServerOptions::stale_wait (HttpServer::Impl::handle): the
+// handler's completion and the waiting coroutine both run on the connection's executor, so
+// neither needs a lock. Shared by the two; the connection keeps the last one that went on alone.
+struct PendingMake {
+  explicit PendingMake(const beast::tcp_stream::executor_type& ex) : timer(ex) {}
+  asio::steady_timer timer;
+  std::optional<HandlerResult> result;  // the make's, until the coroutine takes it
+  bool done = false;                    // the make has completed
+};
+
 // One accepted connection. Only touched on the I/O thread.
 struct Connection {
   Connection(tcp::socket s, std::string r) : stream(std::move(s)), remote(std::move(r)) {}
   beast::tcp_stream stream;
   const std::string remote;  // the peer's address ("" if unknown), its key in the caps
   bool idle = true;          // waiting for the first bytes of a request (closed at once by stop())
-};
-
-// What a handler produced, carried back from the pool to the connection.
-struct HandlerResult {
-  Response response;
-  std::string route;
-  std::shared_ptr<const CachedAnswer> kept;  // the answer as the cache kept it, if it did
+  // The make a request of this connection stopped waiting for, while it goes on: a connection
+  // leaves at most one make behind at a time (else one client could queue a make per 20 ms).
+  std::shared_ptr<const PendingMake> left;
 };
 
 bool is_http_parse_error(const beast::error_code& ec) {
@@ -122,13 +135,14 @@ auto async_handle(asio::thread_pool& pool, FairQueue& fair, const Router& router
                   ResponseCache::Lookup found, Request req, Token&& token) {
   return asio::async_initiate<Token, void(HandlerResult)>(
       [&pool, &fair, &router, retry_after, cache, revisions = std::move(found.revisions),
-       making = std::move(found.making)](auto handler, Request request) {
+       making = std::move(found.making),
+       stale = std::move(found.stale)](auto handler, Request request) {
         const std::string client = request.remote;
-        auto work = [&router, retry_after, cache, revisions, making, handler = std::move(handler),
-                     request = std::move(request)]() mutable {
+        auto work = [&router, retry_after, cache, revisions, making, stale,
+                     handler = std::move(handler), request = std::move(request)]() mutable {
           HandlerResult r = invoke(router, request, retry_after);
           if (cache) r.kept = cache->keep(request, r.response, r.route, revisions);
-          if (cache && !making.empty()) cache->made(making);
+          if (cache && !making.empty()) cache->made(making, stale, r.response.status);
           auto ex = asio::get_associated_executor(handler);
           asio::post(ex, [handler = std::move(handler), r = std::move(r)]() mutable {
             std::move(handler)(std::move(r));
@@ -450,26 +464,22 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
 awaitable<std::optional<HandlerResult>> HttpServer::Impl::handle(Connection& c,
                                                                  ResponseCache::Lookup found,
                                                                  Request req) {
-  if (!found.stale || found.stale->credentials)
+  if (!found.stale || found.stale->credentials || (c.left && !c.left->done))
     co_return co_await async_handle(pool, fair, router, opts.retry_after, cache, std::move(found),
                                     std::move(req), use_awaitable);
-  // The handler's completion and the coroutine both run on the connection's thread: whichever
-  // comes first decides, and a result that comes after the timer is dropped here (kept by the
-  // handler's work in the cache all the same).
-  struct Pending {
-    explicit Pending(const beast::tcp_stream::executor_type& ex) : timer(ex) {}
-    asio::steady_timer timer;
-    std::optional<HandlerResult> result;
-  };
-  auto pending = std::make_shared<Pending>(c.stream.get_executor());
+  // Whichever of the completion and the timer comes first decides; a result that comes after the
+  // timer is dropped here (kept by the handler's work in the cache all the same).
+  auto pending = std::make_shared<PendingMake>(c.stream.get_executor());
   pending->timer.expires_after(opts.stale_wait);
   async_handle(pool, fair, router, opts.retry_after, cache, std::move(found), std::move(req),
                asio::bind_executor(c.stream.get_executor(), [pending](HandlerResult r) {
                  pending->result = std::move(r);
+                 pending->done = true;
                  pending->timer.cancel();
                }));
   beast::error_code ec;
   co_await pending->timer.async_wait(redirect_error(use_awaitable, ec));
+  if (!pending->done) c.left = pending;
   co_return std::move(pending->result);
 }
 

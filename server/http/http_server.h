@@ -53,8 +53,10 @@ struct ServerOptions {
   std::chrono::milliseconds shutdown_grace{30000};  // stop() waits this long for busy requests
   // How long a request without credentials that finds its kept answer out of date waits for the
   // answer to be made again before it is served the old one (ResponseCache::Lookup::stale); the
-  // make goes on and keeps the new answer for the next request. A request with credentials (a
-  // signed-in reader, who may have just written) always waits for the new answer.
+  // make goes on and keeps the new answer for the next request (or, when it keeps none, drops
+  // the old one: ResponseCache::made). A connection leaves at most one make going on behind it:
+  // while one is, its next request waits for its own. A request with credentials (a signed-in
+  // reader, who may have just written) always waits for the new answer.
   std::chrono::milliseconds stale_wait{20};
   // Reverse proxies whose X-Forwarded-For / Forwarded name the client (server/app/
   // client_address.h): Request::remote, the request log and the page cache's key then use the

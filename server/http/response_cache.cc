@@ -220,9 +220,17 @@ ResponseCache::Lookup ResponseCache::find(const std::string& k) {
   return out;
 }
 
-void ResponseCache::made(const std::string& key) {
+void ResponseCache::made(const std::string& key, const std::shared_ptr<const CachedAnswer>& stale,
+                         int status) {
   std::lock_guard lock(mu_);
   making_.erase(key);
+  if (!stale || status >= 500) return;
+  auto it = index_.find(key);
+  if (it == index_.end() || it->second->answer != stale) return;  // kept anew, or gone already
+  stats_.bytes -= it->second->answer->bytes();
+  lru_.erase(it->second);
+  index_.erase(it);
+  stats_.answers = lru_.size();
 }
 
 void ResponseCache::served_stale() {

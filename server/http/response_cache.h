@@ -146,8 +146,13 @@ class ResponseCache {
                                            const std::string& route,
                                            const std::shared_ptr<const Revisions>& revisions);
 
-  // Ends the claim find() gave in Lookup::making.
-  void made(const std::string& key);
+  // Ends the claim find() gave in Lookup::making. `stale` is that Lookup's stale answer and
+  // `status` the make's: when the make kept nothing in its place (an answer keep() refused: not
+  // 200, too big, a Set-Cookie, a HEAD) and was not a server error, the out-of-date answer is
+  // dropped, so that no reader is served it again. After a 5xx it stays, to be served out of date
+  // while the next make is tried.
+  void made(const std::string& key, const std::shared_ptr<const CachedAnswer>& stale = nullptr,
+            int status = 200);
   // Counts a Lookup::stale answer served while its key was being made (Stats::stale).
   void served_stale();
 

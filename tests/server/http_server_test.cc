@@ -139,6 +139,20 @@ std::string post(const std::string& path, const std::string& body, const std::st
          std::to_string(body.size()) + "\r\n" + extra + "\r\n" + body;
 }
 
+// Revisions for a cache of answers in scope "g": `rev` for it and for everything ("*").
+RevisionSource revisions_of(const std::atomic<std::int64_t>& rev) {
+  return [&rev] {
+    return std::make_shared<const Revisions>(Revisions{{"*", rev.load()}, {"g", rev.load()}});
+  };
+}
+
+// An HTML answer the cache keeps in scope "g".
+Response page_in_g(const std::string& body) {
+  Response r = Response::html(body);
+  r.cache_scope = "g";
+  return r;
+}
+
 // ---- fixture ----
 
 class HttpServerTest : public ::testing::Test {
@@ -188,11 +202,18 @@ class HttpServerTest : public ::testing::Test {
         "inject");
   }
 
-  void start(ServerOptions o = {}) {
-    server_ = std::make_unique<HttpServer>(router_, metrics_, o);
+  void start(ServerOptions o = {}, ResponseCache* cache = nullptr) {
+    server_ = std::make_unique<HttpServer>(router_, metrics_, o, cache);
     ASSERT_TRUE(server_->start("127.0.0.1", 0).ok());
     port_ = server_->port();
     ASSERT_GT(port_, 0);
+  }
+
+  // Starts the server over `cache`, readers without credentials waiting at most 50 ms.
+  void start_cached(ResponseCache& cache) {
+    ServerOptions o;
+    o.stale_wait = 50ms;
+    start(o, &cache);
   }
 
   RawResponse request(const std::string& raw) {
@@ -398,9 +419,7 @@ TEST_F(HttpServerTest, OneClientsManyRequestsTakeTurnsWithAnothersOne) {
 // (who may have just written) waits for the new one; once made, the new one is served to all.
 TEST_F(HttpServerTest, AReaderWithoutCredentialsIsServedTheKeptPageWhileItIsMadeAgain) {
   std::atomic<std::int64_t> rev{1};
-  ResponseCache cache([&rev] {
-    return std::make_shared<const Revisions>(Revisions{{"*", rev.load()}, {"g", rev.load()}});
-  });
+  ResponseCache cache(revisions_of(rev));
   std::mutex mu;
   std::condition_variable cv;
   bool open = true;
@@ -410,16 +429,10 @@ TEST_F(HttpServerTest, AReaderWithoutCredentialsIsServedTheKeptPageWhileItIsMade
       [&](const Request&, const Params&) {
         std::unique_lock<std::mutex> lock(mu);
         cv.wait(lock, [&] { return open; });
-        Response r = Response::html("made " + std::to_string(++made));
-        r.cache_scope = "g";
-        return r;
+        return page_in_g("made " + std::to_string(++made));
       },
       "kept");
-  ServerOptions o;
-  o.stale_wait = 50ms;
-  server_ = std::make_unique<HttpServer>(router_, metrics_, o, &cache);
-  ASSERT_TRUE(server_->start("127.0.0.1", 0).ok());
-  port_ = server_->port();
+  start_cached(cache);
   const std::string bearer = "Authorization: Bearer reader\r\n";
   EXPECT_EQ(request(raw_get("/kept")).body, "made 1");
   EXPECT_EQ(request(raw_get("/kept", bearer)).body, "made 2");  // kept apart, with credentials
@@ -453,6 +466,78 @@ TEST_F(HttpServerTest, AReaderWithoutCredentialsIsServedTheKeptPageWhileItIsMade
   EXPECT_NE(anonymous, fresh);
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_EQ(made, 4);
+}
+
+// A request served the old page leaves its make running; the same connection's next such
+// request waits for its own make while that one is still going (one client cannot queue a make
+// every stale_wait). And a make whose answer is not kept (here a 404: the page went away) drops
+// the old page: no reader is served it again.
+TEST_F(HttpServerTest, AConnectionLeavesAtMostOneMakeBehindAndAPageThatWentAwayIsNotServedOld) {
+  std::atomic<std::int64_t> rev{1};
+  ResponseCache cache(revisions_of(rev));
+  std::mutex mu;
+  std::condition_variable cv;
+  bool open = true, gone = false;
+  int made = 0;
+  for (const std::string path : {"/a", "/b"})
+    router_.add(
+        "GET", path,
+        [&, path](const Request&, const Params&) {
+          std::unique_lock<std::mutex> lock(mu);
+          cv.wait(lock, [&] { return open; });
+          if (gone && path == "/b") {  // slower than stale_wait: its maker is served the old page
+            lock.unlock();
+            std::this_thread::sleep_for(120ms);
+            return Response::text("gone", 404);
+          }
+          return page_in_g(path + " made " + std::to_string(++made));
+        },
+        "kept");
+  start_cached(cache);
+  EXPECT_EQ(request(raw_get("/a")).body, "/a made 1");
+  EXPECT_EQ(request(raw_get("/b")).body, "/b made 2");
+
+  rev = 2;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = false;
+  }
+  Client c(port_);
+  ASSERT_TRUE(c.send(raw_get("/a")));
+  EXPECT_EQ(c.read_response(5s).body, "/a made 1");  // the old page; /a's make waits at the gate
+  ASSERT_TRUE(c.send(raw_get("/b")));
+  EXPECT_EQ(c.read_response(300ms).status, 0) << "served old while its make was left behind";
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+  }
+  cv.notify_all();
+  const RawResponse b = c.read_response(10s);
+  EXPECT_EQ(b.status, 200);
+  EXPECT_NE(b.body, "/b made 2");
+
+  // The page goes away while its old answer is kept: the reader who makes it is served the old
+  // one (the make is slow), and the make's 404 drops it, so the next reader gets the 404.
+  rev = 3;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = false;
+    gone = true;
+  }
+  const std::string before = request(raw_get("/b")).body;
+  EXPECT_NE(before, "gone");
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    open = true;
+  }
+  cv.notify_all();
+  int status = 0;
+  for (int i = 0; i < 100 && status != 404; ++i) {
+    const RawResponse r = request(raw_get("/b"));
+    status = r.status;
+    if (status != 404) std::this_thread::sleep_for(50ms);
+  }
+  EXPECT_EQ(status, 404) << "the old page was still served after its make answered 404";
 }
 
 TEST_F(HttpServerTest, ConcurrentClients) {

@@ -162,6 +162,39 @@ TEST(ResponseCache, AnAnswerBeingMadeAgainIsServedAsItWasToTheOthers) {
   EXPECT_EQ(look(cache, get_request("/games/britain")), nullptr);
 }
 
+// A make whose answer is not kept in the old one's place (the page went away: 404; too big; a
+// cookie) drops the old answer, which would otherwise be served to every maker that does not
+// wait; after a server error the old answer stays, served while the next make is tried; an
+// answer kept anew is not dropped.
+TEST(ResponseCache, AMakeThatKeepsNothingDropsTheOldAnswerUnlessItFailed) {
+  Clock clock;
+  ResponseCache cache(clock.source());
+  const Request req = get_request("/games/britain");
+  serve(cache, req, page("turn 1"));
+  clock.now["britain"] += 1;
+  auto failed = cache.find(req);
+  ASSERT_NE(failed.stale, nullptr);
+  cache.made(failed.making, failed.stale, 503);
+  auto again = cache.find(req);  // still kept, out of date: made again, with the old one at hand
+  ASSERT_FALSE(again.making.empty());
+  ASSERT_NE(again.stale, nullptr);
+  EXPECT_EQ(again.stale->identity, "turn 1");
+  cache.made(again.making, again.stale, 404);
+  auto gone = cache.find(req);
+  EXPECT_EQ(gone.answer, nullptr);
+  EXPECT_EQ(gone.stale, nullptr) << "the old answer outlived a make that answered 404";
+  EXPECT_TRUE(gone.making.empty());  // nothing kept: a plain miss
+  EXPECT_EQ(cache.stats().answers, 0u);
+
+  serve(cache, req, page("turn 2"));
+  clock.now["britain"] += 1;
+  auto remade = cache.find(req);
+  ASSERT_NE(remade.stale, nullptr);
+  ASSERT_NE(cache.keep(req, page("turn 3"), "r", remade.revisions), nullptr);
+  cache.made(remade.making, remade.stale, 200);
+  EXPECT_EQ(look(cache, req)->identity, "turn 3");
+}
+
 // A write during the handler: the answer was kept with the revisions read before it ran, so
 // the next request makes it again instead of serving what may predate the write for good.
 TEST(ResponseCache, TheRevisionsReadBeforeTheHandlerRanAreTheOnesKept) {
