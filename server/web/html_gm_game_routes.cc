@@ -68,6 +68,7 @@ constexpr std::size_t kGmPlayersShown = 200;
 
 struct PlayerStretch {
   std::size_t begin = 0, end = 0, total = 0;
+  std::string missing;  // the ?player= code asked for when the game has no such player
   bool whole() const { return begin == 0 && end == total; }
 };
 
@@ -77,8 +78,13 @@ PlayerStretch player_stretch(const Request& req, const Json& players) {
   std::size_t from = 0;
   if (auto it = req.query.find("player"); it != req.query.end()) {
     const std::string code = upper(trim(it->second));
-    for (std::size_t i = 0; i < players.size(); ++i)
-      if (players[i].value("code", "") == code) from = i / kGmPlayersShown * kGmPlayersShown;
+    bool found = false;
+    for (std::size_t i = 0; i < players.size() && !found; ++i)
+      if (players[i].value("code", "") == code) {
+        from = i / kGmPlayersShown * kGmPlayersShown;
+        found = true;
+      }
+    if (!found) w.missing = code.substr(0, 32);
   } else if (auto f = req.query.find("from"); f != req.query.end()) {
     std::size_t n = 0;
     const auto [end, ec] =
@@ -103,6 +109,7 @@ Json stretch_nav(const PlayerStretch& w, const std::string& game) {
     nav["prev_href"] =
         base + std::to_string(w.begin > kGmPlayersShown ? w.begin - kGmPlayersShown : 0);
   if (w.end < w.total) nav["next_href"] = base + std::to_string(w.end);
+  if (!w.missing.empty()) nav["missing"] = w.missing;
   return nav;
 }
 

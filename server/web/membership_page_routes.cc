@@ -218,16 +218,20 @@ Response me_address_post(WebContext& ctx, const Request& req, const std::string&
 
 // ---- GM forms ----
 
+// `player`, when not empty: the row acted on, whose stretch of a big game's GM page the
+// redirect shows (?player=).
 Response gm_post(WebContext& ctx, const Request& req, const std::string& game,
                  const std::string& done,
-                 const std::function<Status(const std::map<std::string, std::string>&)>& act) {
+                 const std::function<Status(const std::map<std::string, std::string>&)>& act,
+                 const std::string& player = "") {
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   if (auto stale = stale_turn(ctx, form, game, "the GM page")) return *stale;
   const Status s = act(form);
   if (!s.ok()) return status_page(s);
-  return redirect(gm_path(game) + "?done=" + done + "#players");
+  const std::string row = player.empty() ? "" : "&player=" + http::url_encode(upper(player));
+  return redirect(gm_path(game) + "?done=" + done + row + "#players");
 }
 
 // POST replace without confirm=1: the page that says what a replacement does (the player's
@@ -358,10 +362,13 @@ void register_membership_gm_form_routes(http::Router& router, WebContext& ctx) {
              guarded([&ctx](const Request& req, const Params& p) {
                const std::string game = p.at("game");
                const std::string player = p.at("player");
-               return gm_post(ctx, req, game, "address", [&](const auto& form) {
-                 return membership(ctx).change_address(game, player, trim(field(form, "email")),
-                                                       kGmActor);
-               });
+               return gm_post(
+                   ctx, req, game, "address",
+                   [&](const auto& form) {
+                     return membership(ctx).change_address(game, player, trim(field(form, "email")),
+                                                           kGmActor);
+                   },
+                   player);
              }),
              "html_gm_address");
   router.add("POST", "/gm/games/{game}/players/{player}/replace",
@@ -369,14 +376,17 @@ void register_membership_gm_form_routes(http::Router& router, WebContext& ctx) {
                const std::string game = p.at("game");
                const std::string player = p.at("player");
                if (auto ask = confirm_replace(ctx, req, game, player)) return *ask;
-               return gm_post(ctx, req, game, "replaced", [&](const auto& form) {
-                 auto out = membership(ctx).replace(game, player, trim(field(form, "email")),
-                                                    trim(field(form, "name")), kGmActor,
-                                                    trim(field(form, "reason")));
-                 if (!out.ok()) return out.status();
-                 ctx.secrets_issued(game, {{out->player, out->secret}}, true);
-                 return Status::Ok();
-               });
+               return gm_post(
+                   ctx, req, game, "replaced",
+                   [&](const auto& form) {
+                     auto out = membership(ctx).replace(game, player, trim(field(form, "email")),
+                                                        trim(field(form, "name")), kGmActor,
+                                                        trim(field(form, "reason")));
+                     if (!out.ok()) return out.status();
+                     ctx.secrets_issued(game, {{out->player, out->secret}}, true);
+                     return Status::Ok();
+                   },
+                   player);
              }),
              "html_gm_replace");
 }

@@ -283,6 +283,8 @@ TEST_F(MembershipWeb, GmDeskApprovesInvitesStartsAndReplaces) {
   const Response moved = post("/gm/games/britain-1/players/WSX/address",
                               {{"email", "dee@new.example"}, {"turn", "1"}}, gm_cookie());
   ASSERT_EQ(moved.status, 303) << moved.body;
+  // Back to the stretch of the GM page that holds the row (a big game lists 200 at a time).
+  EXPECT_EQ(header(moved, "Location"), "/gm/games/britain-1?done=address&player=WSX#players");
   ASSERT_EQ(log("address").size(), 1u);
   EXPECT_EQ(log("address")[0].actor, "gm");
   EXPECT_TRUE(has(get("/gm/games/britain-1?done=address", gm_cookie()).body, "dee@new.example"));

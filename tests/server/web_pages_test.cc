@@ -276,7 +276,10 @@ TEST_F(WebPages, GmPageShowsABigGamesPlayersTwoHundredAtATime) {
   // What is not a stretch of this game shows the first one.
   for (const char* bad : {"abc", "-5", "99999", "450", "18446744073709551616"})
     EXPECT_NE(page("from", bad).find("Players 1 to 200 of 450"), std::string::npos) << bad;
-  EXPECT_NE(page("player", "NOBODY").find("Players 1 to 200 of 450"), std::string::npos);
+  const std::string nobody = page("player", "NOBODY");
+  EXPECT_NE(nobody.find("Players 1 to 200 of 450"), std::string::npos);
+  EXPECT_NE(nobody.find("This game has no player NOBODY."), std::string::npos);
+  EXPECT_EQ(found.find("player-missing"), std::string::npos);
 
   // A game of 200 players or fewer lists them all, with no links between stretches.
   create_britain();
