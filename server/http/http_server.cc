@@ -209,7 +209,8 @@ struct HttpServer::Impl {
   awaitable<bool> serve(Connection& c, bhttp::request<bhttp::string_body>& msg);
   // The handler's answer to `req`, run on the pool. When `found` offers an out-of-date answer
   // kept without credentials, the wait is capped at opts.stale_wait: nullopt when it ran out (the
-  // make goes on, and keeps its answer).
+  // make goes on, and keeps its answer). A connection leaves at most one make going on: while it
+  // has one, such a request starts none and gets nullopt at once (the claim given back).
   awaitable<std::optional<HandlerResult>> handle(Connection& c, ResponseCache::Lookup found,
                                                  Request req);
   // Writes a handler's answer `resp` (its body is moved out); true when the connection stays
@@ -464,9 +465,13 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
 awaitable<std::optional<HandlerResult>> HttpServer::Impl::handle(Connection& c,
                                                                  ResponseCache::Lookup found,
                                                                  Request req) {
-  if (!found.stale || found.stale->credentials || (c.left && !c.left->done))
+  if (!found.stale || found.stale->credentials)
     co_return co_await async_handle(pool, fair, router, opts.retry_after, cache, std::move(found),
                                     std::move(req), use_awaitable);
+  if (c.left && !c.left->done) {  // this connection's last make goes on: no second one from it
+    cache->made(found.making);    // the claim given back: the next reader makes it
+    co_return std::nullopt;       // the page kept before, at once
+  }
   // Whichever of the completion and the timer comes first decides; a result that comes after the
   // timer is dropped here (kept by the handler's work in the cache all the same).
   auto pending = std::make_shared<PendingMake>(c.stream.get_executor());

@@ -55,8 +55,9 @@ struct ServerOptions {
   // answer to be made again before it is served the old one (ResponseCache::Lookup::stale); the
   // make goes on and keeps the new answer for the next request (or, when it keeps none, drops
   // the old one: ResponseCache::made). A connection leaves at most one make going on behind it:
-  // while one is, its next request waits for its own. A request with credentials (a signed-in
-  // reader, who may have just written) always waits for the new answer.
+  // while one is, its next such request starts none and is served the old answer at once. A request
+  // with credentials (a signed-in reader, who may have just written) always waits for the new
+  // answer.
   std::chrono::milliseconds stale_wait{20};
   // Reverse proxies whose X-Forwarded-For / Forwarded name the client (server/app/
   // client_address.h): Request::remote, the request log and the page cache's key then use the
