@@ -13,7 +13,6 @@
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>
-#include <functional>
 
 #include "base/log_escape.h"
 #include "server/app/mail_delivery.h"
@@ -30,6 +29,28 @@
 namespace adj::daemon {
 
 namespace asio = boost::asio;
+
+namespace {
+
+// SIGHUP, until `stopping`: the SMTP listener (when there is one and `tls` is configured)
+// re-reads its certificate and key, so a renewed certificate needs no restart; files that do not
+// load are logged and the previous ones stay in use. Main thread only; `hangup`, `stopping` and
+// `smtp` must outlive the io_context's run.
+void on_hangup(asio::signal_set& hangup, const bool& stopping, http::SmtpServer* smtp, bool tls) {
+  hangup.async_wait([&hangup, &stopping, smtp, tls](const boost::system::error_code& ec, int) {
+    if (ec || stopping) return;
+    if (smtp && tls) {
+      if (Status s = smtp->reload_tls(); !s.ok())
+        spdlog::error("event=smtp_tls_reload_failed kept=previous error=\"{}\"",
+                      log_escape(s.message()));
+    } else {
+      spdlog::info("event=sighup reloaded=nothing");
+    }
+    on_hangup(hangup, stopping, smtp, tls);
+  });
+}
+
+}  // namespace
 
 int serve(const std::string& db, const ServeOptions& o) {
   setup_logging();
@@ -86,12 +107,7 @@ int serve(const std::string& db, const ServeOptions& o) {
   // kept pages and static files are served as they are (revision_reader.h).
   http::Router router;
   web::register_routes(router, ctx);
-  http::ServerOptions http_options;
-  http_options.max_connections = caps.http;
-  http_options.max_connections_per_address = o.http_max_conns_per_addr;
-  http_options.io_threads = o.http_io_threads;
-  http_options.stale_wait = std::chrono::milliseconds(o.http_stale_wait_ms);
-  http_options.trusted_proxies = *proxies;
+  const http::ServerOptions http_options = http_server_options(o, caps.http, *proxies);
   RevisionReader revision_reader(config.db_path, std::chrono::milliseconds(500),
                                  std::chrono::milliseconds(250));
   http::ResponseCache cache(revision_reader.source(), cache_options(o, ctx));
@@ -127,23 +143,8 @@ int serve(const std::string& db, const ServeOptions& o) {
 
   scheduler.start(io);
   mail.start(io);
-  // SIGHUP: the SMTP listener re-reads its certificate and key (a renewed certificate needs no
-  // restart); files that do not load are logged and the previous ones stay in use.
   bool stopping = false;  // main thread only
-  std::function<void()> arm_hangup = [&] {
-    hangup.async_wait([&](const boost::system::error_code& ec, int) {
-      if (ec || stopping) return;
-      if (*smtp && !o.smtp_tls_cert.empty()) {
-        if (Status s = (*smtp)->reload_tls(); !s.ok())
-          spdlog::error("event=smtp_tls_reload_failed kept=previous error=\"{}\"",
-                        log_escape(s.message()));
-      } else {
-        spdlog::info("event=sighup reloaded=nothing");
-      }
-      arm_hangup();
-    });
-  };
-  arm_hangup();
+  on_hangup(hangup, stopping, smtp->get(), !o.smtp_tls_cert.empty());
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (ec) return;
     spdlog::info("event=stopping signal={}", signo == SIGINT ? "SIGINT" : "SIGTERM");

@@ -268,6 +268,17 @@ Result<std::string> demo_game(web::WebContext& ctx, const ServeOptions& o) {
   return id;
 }
 
+http::ServerOptions http_server_options(const ServeOptions& o, int max_connections,
+                                        const TrustedProxies& proxies) {
+  http::ServerOptions h;
+  h.max_connections = max_connections;
+  h.max_connections_per_address = o.http_max_conns_per_addr;
+  h.io_threads = o.http_io_threads;
+  h.stale_wait = std::chrono::milliseconds(o.http_stale_wait_ms);
+  h.trusted_proxies = proxies;
+  return h;
+}
+
 http::CacheOptions cache_options(const ServeOptions& o, web::WebContext& ctx) {
   http::CacheOptions c;
   c.max_bytes = static_cast<std::size_t>(o.cache_mb) << 20;

@@ -13,6 +13,7 @@
 #include "rules/core/status.h"
 #include "server/daemon/serve.h"
 #include "server/http/conn_caps.h"
+#include "server/http/http_server.h"
 #include "server/http/response_cache.h"
 #include "server/mail/mail_ingest.h"
 #include "server/web/web_context.h"
@@ -88,6 +89,11 @@ std::unique_ptr<mail::MailSender> mail_sender(const ServeOptions& o, const std::
 // With --demo: the demo game's id, created when the database has no game (else its first game);
 // "" without --demo. An error when the database cannot be read or the game not made (logged).
 Result<std::string> demo_game(web::WebContext& ctx, const ServeOptions& o);
+
+// The HTTP server's options: `max_connections` (connection_caps' HTTP share), the per-address
+// cap, the I/O threads, the stale wait and the trusted proxies of `o`.
+http::ServerOptions http_server_options(const ServeOptions& o, int max_connections,
+                                        const TrustedProxies& proxies);
 
 // The page cache's options: the budget of --cache-mb, keyed by issued credentials only.
 http::CacheOptions cache_options(const ServeOptions& o, web::WebContext& ctx);
