@@ -72,7 +72,7 @@ struct Connection {
   const std::string remote;  // the peer's address ("" if unknown), its key in the caps
   bool idle = true;          // waiting for the first bytes of a request (closed at once by stop())
   // The make a request of this connection stopped waiting for, while it goes on: a connection
-  // leaves at most one make behind at a time (else one client could queue a make per 20 ms).
+  // leaves at most one make behind at a time (else one client could queue one every stale_wait).
   std::shared_ptr<const PendingMake> left;
 };
 
