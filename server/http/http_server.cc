@@ -63,6 +63,12 @@ struct PendingMake {
   asio::steady_timer timer;
   std::optional<HandlerResult> result;  // the make's, until the coroutine takes it
   bool done = false;                    // the make has completed
+  // Set when the request stopped waiting (it was served the old page): the make's result, when
+  // it comes, is then written to the request log with `method`, `path` and `remote`, as the
+  // answers of the requests that waited are.
+  bool left_behind = false;
+  std::chrono::steady_clock::time_point started_at;
+  std::string method, path, remote;
 };
 
 // One accepted connection. Only touched on the I/O thread.
@@ -476,15 +482,29 @@ awaitable<std::optional<HandlerResult>> HttpServer::Impl::handle(Connection& c,
   // timer is dropped here (kept by the handler's work in the cache all the same).
   auto pending = std::make_shared<PendingMake>(c.stream.get_executor());
   pending->timer.expires_after(opts.stale_wait);
+  pending->started_at = std::chrono::steady_clock::now();
+  pending->method = req.method;
+  pending->path = req.path;
+  pending->remote = req.remote;
   async_handle(pool, fair, router, opts.retry_after, cache, std::move(found), std::move(req),
                asio::bind_executor(c.stream.get_executor(), [pending](HandlerResult r) {
+                 if (pending->left_behind) {
+                   const double ms = std::chrono::duration<double, std::milli>(
+                                         std::chrono::steady_clock::now() - pending->started_at)
+                                         .count();
+                   log_request(r.route, r.response.status, ms, pending->method, pending->path,
+                               pending->remote);
+                 }
                  pending->result = std::move(r);
                  pending->done = true;
                  pending->timer.cancel();
                }));
   beast::error_code ec;
   co_await pending->timer.async_wait(redirect_error(use_awaitable, ec));
-  if (!pending->done) c.left = pending;
+  if (!pending->done) {
+    pending->left_behind = true;
+    c.left = pending;
+  }
   co_return std::move(pending->result);
 }
 

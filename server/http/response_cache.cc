@@ -235,6 +235,7 @@ void ResponseCache::made(const std::string& key, const std::shared_ptr<const Cac
 
 void ResponseCache::served_stale() {
   std::lock_guard lock(mu_);
+  if (stats_.misses > 0) --stats_.misses;  // find() counted the request as a miss
   ++stats_.stale;
 }
 

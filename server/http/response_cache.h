@@ -153,9 +153,12 @@ class ResponseCache {
   // while the next make is tried.
   void made(const std::string& key, const std::shared_ptr<const CachedAnswer>& stale = nullptr,
             int status = 200);
-  // Counts a Lookup::stale answer served while its key was being made (Stats::stale).
+  // Counts a Lookup::stale answer served while its key was being made: as Stats::stale instead
+  // of the miss find() counted for that request.
   void served_stale();
 
+  // Each request find() looked up is counted once: a hit, a miss (answered by its handler) or
+  // stale.
   struct Stats {
     std::uint64_t hits = 0, misses = 0, kept = 0, evicted = 0;
     std::uint64_t stale = 0;  // answers served out of date while their key was being made again
