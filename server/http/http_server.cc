@@ -4,6 +4,7 @@
 
 #include "server/http/beast_request.h"
 #include "server/http/fair_queue.h"
+#include "server/http/handler_call.h"
 #include "server/http/response_head.h"
 
 #include "base/client_address.h"
@@ -48,13 +49,6 @@ using asio::awaitable;
 using asio::redirect_error;
 using asio::use_awaitable;
 
-// What a handler produced, carried back from the pool to the connection.
-struct HandlerResult {
-  Response response;
-  std::string route;
-  std::shared_ptr<const CachedAnswer> kept;  // the answer as the cache kept it, if it did
-};
-
 // A make a request waits for at most ServerOptions::stale_wait (HttpServer::Impl::handle): the
 // handler's completion and the waiting coroutine both run on the connection's executor, so
 // neither needs a lock. Shared by the two; the connection keeps the last one that went on alone.
@@ -84,53 +78,6 @@ struct Connection {
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return ec.category() == bhttp::make_error_code(bhttp::error::bad_target).category();
-}
-
-// The raw HTTP response a listener writes to a connection it will not serve.
-std::string busy_response(const std::string& message, std::chrono::seconds retry_after) {
-  const std::string body = message + "\n";
-  return "HTTP/1.1 503 Service Unavailable\r\nServer: adjutant\r\n"
-         "Content-Type: text/plain; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\n"
-         "Retry-After: " +
-         std::to_string(retry_after.count()) +
-         "\r\nContent-Length: " + std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" +
-         body;
-}
-
-HandlerResult invoke(const Router& router, const Request& req, std::chrono::seconds retry_after) {
-  HandlerResult out;
-  const bool api = req.path.rfind("/api/", 0) == 0;
-  try {
-    out.response = router.route(req, &out.route);
-  } catch (const ServiceUnavailable& e) {
-    spdlog::error("event=service_unavailable route=\"{}\" what=\"{}\"", log_escape(out.route),
-                  log_escape(e.what()));
-    out.response = Response::error(503, "service unavailable, try again later", api);
-    out.response.headers.emplace_back("Retry-After", std::to_string(retry_after.count()));
-  } catch (const std::exception& e) {
-    spdlog::error("event=handler_exception route=\"{}\" what=\"{}\"", log_escape(out.route),
-                  log_escape(e.what()));
-    out.response = Response::error(500, "internal error", api);
-  } catch (...) {
-    spdlog::error("event=handler_exception route=\"{}\"", log_escape(out.route));
-    out.response = Response::error(500, "internal error", api);
-  }
-  if (out.route.empty()) out.route = "unknown";
-  return out;
-}
-
-// The log line of a request a handler answered: a warning for a 5xx, else debug. Method, path and
-// address come from the client: escaped (a %0A cannot forge a line).
-void log_request(const std::string& route, int status, double ms, const std::string& method,
-                 const std::string& path, const std::string& remote) {
-  if (status >= 500)
-    spdlog::warn(
-        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
-  else
-    spdlog::debug(
-        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
 }
 
 // Runs the router on `pool`, the request's client taking its turn in `fair` (fair_queue.h), and
