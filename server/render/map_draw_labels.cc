@@ -48,7 +48,10 @@ Box text_box(double x, double y, double size, double units) {
 
 // Text with a white halo (stroke painted under the fill), readable on any territory.
 std::string halo_text(double x, double y, double size, const std::string& escaped,
-                      const std::string& extra, const char* fill = "#1a1a1a") {
+                      const std::string& extra, const char* fill = "#1a1a1a", bool flat = false) {
+  if (flat)
+    return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" font-size=\"" + fmt(size) +
+           "\" text-anchor=\"middle\" fill=\"" + fill + "\"" + extra + ">" + escaped + "</text>";
   return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" font-size=\"" + fmt(size) +
          "\" text-anchor=\"middle\" fill=\"" + fill +
          "\" stroke=\"#fff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" +
@@ -117,7 +120,7 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
   // The code-only labels are class "code", the others "name" (or "city-name").
   const auto add_text = [&](Label& l, const std::string& text, double fs, double y,
                             bool code = false) {
-    l.svg += halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink);
+    l.svg += halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink, sc.flat);
     l.boxes.push_back(text_box(p.x, y, fs, text_units(text)));
   };
   const double fs = city ? std::clamp(r * 0.3, 9.0, 11.0) : std::clamp(r * 0.42, 9.0, 13.0);

@@ -33,6 +33,7 @@ struct Scene {
 
   const MapModel& model;
   std::size_t n = 0;                                // model.areas.size()
+  bool flat = false;                                // MapStyle::flat
   std::vector<bool> marker;                         // drawn_as_markers(model)
   Layout lay;                                       // layout_areas at the zoomed width
   std::map<std::string, std::size_t> player_index;  // player code -> index in model.players
@@ -69,8 +70,10 @@ void draw_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, std::stri
 void draw_labels(const Scene& sc, std::string& s);
 
 // The legend's lines. Pattern ids are `prefix` + "own-<i>" and `prefix` + "sea"; each item's
-// `defs` holds the pattern it needs. The last lines are arrow_legend_items(m.arrows).
-std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix);
+// `defs` holds the pattern it needs. The last lines are arrow_legend_items(m.arrows). `flat`
+// (MapStyle::flat): the swatches are the flat colours, no pattern.
+std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix,
+                                     bool flat = false);
 // The lines of the arrow kinds among `arrows` (move, attack, retreat; none needs a pattern).
 std::vector<LegendItem> arrow_legend_items(const std::vector<MapArrow>& arrows);
 // How many lines arrow_legend_items gives at most.

@@ -13,6 +13,7 @@
 
 #include "rules/game/scenario.h"
 #include "server/render/map_png.h"
+#include "server/render/map_style.h"
 #include "server/render/report_arrows.h"
 #include "server/render/state_map.h"
 #include "server/render/svg_map.h"
@@ -150,6 +151,64 @@ TEST(TurnMap, APaletteMapIsTheTrueColourMapInFewerBytes) {
     EXPECT_LT(mean, 1.5);
     EXPECT_LT(far * 100, x.px.size()) << "under 1% of the pixels (edges) off by more than 24";
   }
+}
+
+// The mail's map is drawn flat (MapStyle::flat): no pattern, no halo, crisp territories, each
+// owned territory its owner's flat colour; the web map keeps its waves, hatches and halos.
+TEST(TurnMap, TheMailMapIsDrawnFlatAndTheWebMapIsNot) {
+  MapModel model = map_model_from_state(drawable_state(britain()));
+  ASSERT_FALSE(model.players.empty());
+  MapStyle flat;
+  flat.flat = true;
+  const std::string f = render_svg_map(model, flat), web = render_svg_map(model);
+  for (const char* full_only : {"<pattern", "url(#", "paint-order=\"stroke\""}) {
+    EXPECT_EQ(f.find(full_only), std::string::npos) << full_only;
+    EXPECT_NE(web.find(full_only), std::string::npos) << full_only;
+  }
+  EXPECT_NE(f.find("shape-rendering=\"crispEdges\""), std::string::npos);
+  EXPECT_EQ(web.find("shape-rendering"), std::string::npos);
+  const std::vector<bool> marker = drawn_as_markers(model);
+  std::size_t owned = 0;  // the first player's territories (cities drawn as markers are squares)
+  for (std::size_t i = 0; i < model.areas.size(); ++i)
+    owned += !marker[i] && model.areas[i].owner == model.players[0].code ? 1 : 0;
+  ASSERT_GT(owned, 0u);
+  const std::string fill = "fill=\"" + mapstyle::owner_flat(0) + "\"";
+  std::size_t filled = 0;
+  for (std::size_t at = f.find(fill); at != std::string::npos; at = f.find(fill, at + 1)) ++filled;
+  EXPECT_EQ(filled, owned + 1) << "each of the first player's territories, and its legend line";
+}
+
+// The flat mail map against the full one (render::kFullMailMapLimits, as --mail-map-style full
+// draws it): at least 1,000 pixels wide, a palette of at most 64 colours of its own, and fewer
+// bytes; a player's arrows still add their colours.
+TEST(TurnMap, TheFlatMailMapHasFewColoursAndFewerBytesThanTheFullOne) {
+  const nlohmann::json state = britain();
+  auto flat = prepare_turn_map(state, kMailMapLimits),
+       full = prepare_turn_map(state, kFullMailMapLimits);
+  ASSERT_TRUE(flat.ok() && full.ok());
+  const std::string& f = (*flat)->plain_png();
+  const std::string& g = (*full)->plain_png();
+  const auto size = png_size(f);
+  ASSERT_TRUE(size.ok());
+  EXPECT_GE(size->first, 1000);
+  EXPECT_LE(size->first, 1800);
+  const auto plte = [](const std::string& png) {  // the PLTE chunk's entries
+    const std::size_t at = png.find("PLTE");
+    if (at == std::string::npos || at < 4) return std::size_t{0};
+    std::size_t n = 0;
+    for (std::size_t i = at - 4; i < at; ++i) n = n * 256 + static_cast<unsigned char>(png[i]);
+    return n / 3;
+  };
+  EXPECT_GT(plte(f), 8u);
+  EXPECT_LE(plte(f), 64u);
+  EXPECT_GT(plte(g), 64u);
+  EXPECT_LT(f.size() * 3, g.size() * 2) << f.size() << " vs " << g.size();
+  const nlohmann::json a = move_report(state, "WSX", 0, 1);
+  const auto with_arrows = (*flat)->png(&a);
+  ASSERT_TRUE(with_arrows.ok());
+  EXPECT_GT(plte(*with_arrows), plte(f)) << "the arrows' colours after the map's";
+  std::printf("flat %d x %d: %zu bytes, %zu colours; full: %zu bytes, %zu colours\n", size->first,
+              size->second, f.size(), plte(f), g.size(), plte(g));
 }
 
 TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {
