@@ -436,5 +436,27 @@ TEST(ReportMapServe, MailMapsOffSendsTheReportsWithoutAMap) {
   EXPECT_TRUE(map_contains(::adj::testing::read_file(log), "maps=off"));
 }
 
+// --mail-map-style full: the map in the web map's look (render::kFullMailMapLimits), not the
+// flat default.
+TEST(ReportMapServe, MailMapStyleFullAttachesTheFullMap) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  std::string db, log;
+  const auto reports = scheduled_reports(dir, {"--mail-map-style", "full"}, &db, &log);
+  auto store = SqliteStore::open(db);
+  ASSERT_TRUE(store.ok()) << store.status().to_string();
+  const auto after = (*store)->load_state("britain-1", 2);
+  ASSERT_TRUE(after.ok() && reports.size() == 5u) << after.status().to_string();
+  const auto full = render::state_map_png(to_json(*after), render::kFullMailMapLimits);
+  const auto flat = render::state_map_png(to_json(*after), render::kMailMapLimits);
+  ASSERT_TRUE(full.ok() && flat.ok());
+  ASSERT_NE(*full, *flat);
+  for (const std::string& raw : reports) {
+    const auto maps = pngs(read_message(raw));
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0].data, *full) << "the full map, not the flat default";
+  }
+}
+
 }  // namespace
 }  // namespace adj
