@@ -59,9 +59,10 @@ std::string svg_under(const Scene& sc, double height) {
   return s + "</svg>\n";
 }
 
-std::string svg_over(const Scene& sc, const LegendGrid& g, double height) {
+std::string svg_over(const Scene& sc, const LegendGrid& g, double height,
+                     std::vector<raster::Text>* texts) {
   std::string s = svg_open(sc.model, sc.lay.width, height, sc.flat);
-  draw_labels(sc, s);
+  draw_labels(sc, s, texts);
   draw_legend(g, sc.lay.height, s);
   return s + "</svg>\n";
 }

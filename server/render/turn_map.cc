@@ -55,6 +55,7 @@ struct TurnMap::Prepared {
   mapdraw::LegendGrid legend;           // its lines (no arrow kind)
   double height = 0;  // the documents' height: the legend with room for every arrow kind
   std::string under_svg, over_svg;
+  std::vector<raster::Text> texts;  // the flat map's label texts, drawn over over_svg's layer
   std::size_t max_png_bytes = 0;
   Raster raster;
   int renders = 0;
@@ -95,6 +96,7 @@ Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
   ADJ_TRY(r.over, raster::Pixels::blank(w, h, false));
   ADJ_RETURN_IF_ERROR(over.draw(r.over));
   r.scale = h / height;
+  ADJ_RETURN_IF_ERROR(raster::draw_texts(r.over, texts, r.scale));
   r.alpha = !r.under.opaque();
   r.plain_rows = image_rows(r, legend.rows);
   raster::Pixels plain = r.under;
@@ -206,7 +208,7 @@ Result<std::shared_ptr<const TurnMap>> prepare_turn_map(const nlohmann::json& st
   p->height = mapdraw::legend_height(p->legend, sc.lay.height,
                                      (most + p->legend.per_row - 1) / p->legend.per_row);
   p->under_svg = mapdraw::svg_under(sc, p->height);
-  p->over_svg = mapdraw::svg_over(sc, p->legend, p->height);
+  p->over_svg = mapdraw::svg_over(sc, p->legend, p->height, limits.flat ? &p->texts : nullptr);
   p->max_png_bytes = max_png_bytes;
   ADJ_TRY(p->raster, p->rasterise(limits));
   p->renders = 1;
