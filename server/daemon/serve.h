@@ -70,7 +70,7 @@ struct ServeOptions {
   // (docs/performance.md).
   std::string mail_maps = "game";
   // How those maps look: "flat" (render::kMailMapLimits: flat colours, no anti-aliased
-  // territories, no halos; about a third of the CPU and half the bytes of "full"), or "full"
+  // territories, no halos; about a quarter of the CPU and 40% of the bytes of "full"), or "full"
   // (render::kFullMailMapLimits: the web map's look, waves and hatches).
   std::string mail_map_style = "flat";
   // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
