@@ -218,6 +218,13 @@ Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale) {
   Surface surface = surface_of(into, 0, into.height);
   Context cr(cairo_create(surface.get()));
   cairo_scale(cr.get(), scale, scale);
+  // Crisp: glyphs hinted to whole pixels, without anti-aliasing (a fifth fewer PNG bytes for the
+  // flat map, docs/performance.md).
+  std::unique_ptr<cairo_font_options_t, decltype(&cairo_font_options_destroy)> options(
+      cairo_font_options_create(), cairo_font_options_destroy);
+  cairo_font_options_set_antialias(options.get(), CAIRO_ANTIALIAS_NONE);
+  cairo_font_options_set_hint_style(options.get(), CAIRO_HINT_STYLE_FULL);
+  cairo_set_font_options(cr.get(), options.get());
   for (const Text& t : texts) {
     cairo_select_font_face(cr.get(), "sans-serif",
                            t.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
