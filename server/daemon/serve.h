@@ -70,8 +70,8 @@ struct ServeOptions {
   // (docs/performance.md).
   std::string mail_maps = "game";
   // How those maps look: "flat" (render::kMailMapLimits: flat colours, no anti-aliased
-  // territories, no halos; about a quarter of the CPU and 40% of the bytes of "full"), or "full"
-  // (render::kFullMailMapLimits: the web map's look, waves and hatches).
+  // territories, no halos; about a quarter of the CPU and a third of the bytes of "full"), or
+  // "full" (render::kFullMailMapLimits: the web map's look, waves and hatches).
   std::string mail_map_style = "flat";
   // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
   // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
