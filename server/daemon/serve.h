@@ -69,6 +69,10 @@ struct ServeOptions {
   // which draws it), for a host whose relay cannot take a map per report at its busiest minute
   // (docs/performance.md).
   std::string mail_maps = "game";
+  // How those maps look: "flat" (render::kMailMapLimits: flat colours, no anti-aliased
+  // territories, no halos; about a quarter of the CPU and a third of the bytes of "full"), or
+  // "full" (render::kFullMailMapLimits: the web map's look, waves and hatches).
+  std::string mail_map_style = "flat";
   // Connection caps (further clients get 503 / 421), scaled down at start if they do not fit
   // the file limit; the SMTP idle timeout before MAIL; message bytes buffered by all SMTP
   // sessions together.

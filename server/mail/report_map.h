@@ -31,8 +31,9 @@ using PlayerMapPainter = std::function<Result<std::string>(const Json* report)>;
 using MapPainter = std::function<Result<PlayerMapPainter>(const Json& state)>;
 
 // The largest map attached (a report with a bigger one goes without it): a map goes to every
-// player every turn. At the mail's size (render::kMailMapLimits: at least 1,200 pixels wide) the
-// bundled scenarios' maps weigh up to about 0.8 MB, base64 adds a third; the renderer draws a
+// player every turn. In the full style, 1,200 pixels wide (render::kFullMailMapLimits), the
+// bundled scenarios' maps weigh up to about 0.8 MB; the flat one (render::kMailMapLimits, the
+// default) measured 28-129 KB (docs/performance.md); base64 adds a third. The renderer draws a
 // bigger map with fewer pixels to stay under (render::kMapPngBudget).
 inline constexpr std::size_t kMaxMapAttachmentBytes = 1024u << 10;
 

@@ -50,8 +50,16 @@ std::string area_title(const Scene& sc, const MapArea& a, std::size_t i) {
 }
 
 // A land territory: its terrain colour, the owner's pattern (grey for an unknown owner), the
-// outline.
+// outline. Flat: one path, the owner's flat colour (the terrain's when unowned), outlined.
 std::string land_paths(const Scene& sc, const MapArea& a, const std::string& d) {
+  auto owner = sc.player_index.find(a.owner);
+  if (sc.flat) {
+    const std::string fill = owner != sc.player_index.end() ? mapstyle::owner_flat(owner->second)
+                             : a.owner.empty()
+                                 ? mapstyle::terrain_fill(mapstyle::terrain_class(a.terrain))
+                                 : std::string("#a3a095");
+    return "<path d=\"" + d + "\" fill=\"" + fill + "\" stroke=\"#6b6257\" stroke-width=\"1\"/>";
+  }
   std::string s = "<path d=\"" + d + "\" fill=\"" +
                   mapstyle::terrain_fill(mapstyle::terrain_class(a.terrain)) + "\"/>";
   auto it = sc.player_index.find(a.owner);
@@ -73,8 +81,11 @@ std::string open_area_group(const Scene& sc, std::size_t i) {
 }
 
 // Territories: sea first, then land; cities as groups of their own (markers drawn later).
+// The flat style's territories and borders have no anti-aliasing (MapStyle::flat).
+std::string crisp(const Scene& sc) { return sc.flat ? " shape-rendering=\"crispEdges\"" : ""; }
+
 void draw_areas(const Scene& sc, std::string& s) {
-  s += "<g class=\"areas\" stroke-linejoin=\"round\">\n";
+  s += "<g class=\"areas\" stroke-linejoin=\"round\"" + crisp(sc) + ">\n";
   for (const bool sea_pass : {true, false})
     for (std::size_t i = 0; i < sc.n; ++i) {
       const MapArea& a = sc.model.areas[i];
@@ -83,7 +94,8 @@ void draw_areas(const Scene& sc, std::string& s) {
       if (!sc.shape[i].empty()) {
         const std::string d = path_d(sc.shape[i]);
         if (sea_pass) {
-          s += "<path d=\"" + d + "\" fill=\"url(#sea)\" stroke=\"" + mapstyle::kSeaStroke +
+          const std::string fill = sc.flat ? mapstyle::kSeaFlat : "url(#sea)";
+          s += "<path d=\"" + d + "\" fill=\"" + fill + "\" stroke=\"" + mapstyle::kSeaStroke +
                "\" stroke-width=\"1.2\" stroke-dasharray=\"6 3\"/>";
         } else {
           s += land_paths(sc, a, d);
@@ -98,7 +110,7 @@ void draw_areas(const Scene& sc, std::string& s) {
 // layout put apart) as dashed links.
 void draw_borders(const Scene& sc, std::string& s) {
   const MapModel& model = sc.model;
-  s += "<g class=\"borders\" fill=\"none\">\n";
+  s += "<g class=\"borders\" fill=\"none\"" + crisp(sc) + ">\n";
   std::set<std::pair<std::size_t, std::size_t>> seen;
   for (const auto& [ca, cb] : model.edges) {
     auto ia = sc.area_index.find(ca), ib = sc.area_index.find(cb);
@@ -135,7 +147,7 @@ void draw_borders(const Scene& sc, std::string& s) {
 
 // Cities: a square in the owner's colour (white when unowned, grey for an unknown owner).
 void draw_cities(const Scene& sc, std::string& s) {
-  s += "<g class=\"cities\">\n";
+  s += "<g class=\"cities\"" + crisp(sc) + ">\n";
   for (std::size_t i = 0; i < sc.n; ++i) {
     if (!sc.marker[i]) continue;
     const MapArea& a = sc.model.areas[i];

@@ -11,6 +11,7 @@
 // so the check holds in any browser. Each area's label is a <g data-for="<code>">.
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <numeric>
 
@@ -48,28 +49,39 @@ Box text_box(double x, double y, double size, double units) {
 
 // Text with a white halo (stroke painted under the fill), readable on any territory.
 std::string halo_text(double x, double y, double size, const std::string& escaped,
-                      const std::string& extra, const char* fill = "#1a1a1a") {
+                      const std::string& extra, const char* fill = "#1a1a1a", bool flat = false) {
+  if (flat)
+    return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" font-size=\"" + fmt(size) +
+           "\" text-anchor=\"middle\" fill=\"" + fill + "\"" + extra + ">" + escaped + "</text>";
   return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" font-size=\"" + fmt(size) +
          "\" text-anchor=\"middle\" fill=\"" + fill +
          "\" stroke=\"#fff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"" +
          extra + ">" + escaped + "</text>";
 }
 
-// The armies badge (owner code and count) centred under p, and its box.
-std::string army_badge(Point p, const std::string& badge_text, Box* box) {
+// The armies badge (owner code and count: `badge_text` escaped, `raw` not) centred under p, and
+// its box. With `apart`, its text goes there when cairo can draw it (raster::drawable_text).
+std::string army_badge(Point p, const std::string& badge_text, const std::string& raw, Box* box,
+                       std::vector<raster::Text>* apart) {
   const double bw = 6.0 * static_cast<double>(utf8_length(badge_text)) + 8;
   *box = {p.x - bw / 2, p.y + 1, p.x + bw / 2, p.y + 14};
-  return "<rect x=\"" + fmt(p.x - bw / 2) + "\" y=\"" + fmt(p.y + 1) + "\" width=\"" + fmt(bw) +
-         "\" height=\"13\" rx=\"6\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"#333\" "
-         "stroke-width=\"0.8\"/><text class=\"armies\" x=\"" +
-         fmt(p.x) + "\" y=\"" + fmt(p.y + 11) +
+  std::string s = "<rect x=\"" + fmt(p.x - bw / 2) + "\" y=\"" + fmt(p.y + 1) + "\" width=\"" +
+                  fmt(bw) +
+                  "\" height=\"13\" rx=\"6\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"#333\" "
+                  "stroke-width=\"0.8\"/>";
+  if (apart && raster::drawable_text(raw)) {
+    apart->push_back({p.x, p.y + 11, 10, true, false, true, 0x1a1a1a, raw});
+    return s;
+  }
+  return s + "<text class=\"armies\" x=\"" + fmt(p.x) + "\" y=\"" + fmt(p.y + 11) +
          "\" font-size=\"10\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"#1a1a1a\">" +
          badge_text + "</text>";
 }
 
 // Up to five symbols in a row under the badge: the terrain (land only), the fort with its level
 // when above 1, the features. "" when there is none.
-std::string symbol_row(const MapArea& a, Point p, bool sea, Box* box) {
+std::string symbol_row(const MapArea& a, Point p, bool sea, Box* box,
+                       std::vector<raster::Text>* apart) {
   std::vector<std::string> glyphs;
   const std::string family = mapstyle::terrain_class(a.terrain);
   if (!sea && !a.terrain.empty() && mapstyle::terrain_has_glyph(family)) glyphs.push_back(family);
@@ -84,7 +96,9 @@ std::string symbol_row(const MapArea& a, Point p, bool sea, Box* box) {
   std::string s;
   for (const auto& g : glyphs) {
     s += glyph(g, x, p.y + 23, gs);
-    if (g == "fort" && a.fort > 1)
+    if (g == "fort" && a.fort > 1 && apart)
+      apart->push_back({x + 5, p.y + 30, 7, true, false, false, 0, std::to_string(a.fort)});
+    else if (g == "fort" && a.fort > 1)
       s += "<text x=\"" + fmt(x + 5) + "\" y=\"" + fmt(p.y + 30) +
            "\" font-size=\"7\" font-weight=\"bold\">" + std::to_string(a.fort) + "</text>";
     x += gap;
@@ -92,15 +106,18 @@ std::string symbol_row(const MapArea& a, Point p, bool sea, Box* box) {
   return s;
 }
 
-// One way to label an area: its SVG and the boxes it covers.
+// One way to label an area: its SVG, its texts drawn apart (draw_labels' `texts`) and the boxes
+// it covers.
 struct Label {
   std::string svg;
+  std::vector<raster::Text> texts;
   std::vector<Box> boxes;
 };
 
 // The labels of area i from the richest to the smallest, all at `p` (the anchor, or where the
-// smallest was nudged to). Seas may go without one.
-std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
+// smallest was nudged to). Seas may go without one. `apart`: the texts cairo can draw go to each
+// label's `texts` instead of its SVG.
+std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p, bool apart) {
   const MapArea& a = sc.model.areas[i];
   const double r = sc.room[i];
   const bool sea = a.kind == "sea", city = sc.marker[i];
@@ -117,7 +134,12 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
   // The code-only labels are class "code", the others "name" (or "city-name").
   const auto add_text = [&](Label& l, const std::string& text, double fs, double y,
                             bool code = false) {
-    l.svg += halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink);
+    if (apart && raster::drawable_text(text))
+      l.texts.push_back({p.x, y, fs, false, (city || sea) && !code, true,
+                         static_cast<std::uint32_t>(std::stoul(ink + 1, nullptr, 16)), text});
+    else
+      l.svg +=
+          halo_text(p.x, y, fs, xml_escape(text), code ? " class=\"code\"" : cls, ink, sc.flat);
     l.boxes.push_back(text_box(p.x, y, fs, text_units(text)));
   };
   const double fs = city ? std::clamp(r * 0.3, 9.0, 11.0) : std::clamp(r * 0.42, 9.0, 13.0);
@@ -144,12 +166,15 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p) {
       add_text(l, n, fs, p.y - 3);
       if (rich > 0) {
         Box b;
-        l.svg += army_badge(p, badge_text, &b);
+        l.svg += army_badge(p, badge_text,
+                            (owner_code.empty() ? "" : owner_code + " ") + std::to_string(a.armies),
+                            &b, apart ? &l.texts : nullptr);
         l.boxes.push_back(b);
       }
       if (rich == 2) {
         Box b;
-        const std::string row = r >= 28 ? symbol_row(a, p, sea, &b) : "";
+        const std::string row =
+            r >= 28 ? symbol_row(a, p, sea, &b, apart ? &l.texts : nullptr) : "";
         if (row.empty()) continue;
         l.svg += row;
         l.boxes.push_back(b);
@@ -206,9 +231,10 @@ class Placed {
 
 }  // namespace
 
-void draw_labels(const Scene& sc, std::string& s) {
+void draw_labels(const Scene& sc, std::string& s, std::vector<raster::Text>* texts) {
   Placed placed(sc.n);
   std::vector<std::string> svg(sc.n);
+  std::vector<std::vector<raster::Text>> apart(sc.n);
   std::vector<Point> at(sc.anchor.begin(), sc.anchor.end());
   // Seas are labelled only where there is room: they are no order's subject.
   const auto needs_label = [&](std::size_t i) { return sc.model.areas[i].kind != "sea"; };
@@ -230,11 +256,12 @@ void draw_labels(const Scene& sc, std::string& s) {
                            {p.x, p.y + 2 * dy}};
     bool done = false;
     for (const Point& q : tries) {
-      std::vector<Label> v = label_variants(sc, i, q);
+      std::vector<Label> v = label_variants(sc, i, q, texts != nullptr);
       for (std::size_t k = v.size() - 2; k < v.size() && !done; ++k) {  // code (and armies)
         if (!placed.clear(v[k], i)) continue;
         placed.set(i, std::move(v[k].boxes));
         svg[i] = std::move(v[k].svg);
+        apart[i] = std::move(v[k].texts);
         at[i] = q;
         done = true;
       }
@@ -252,13 +279,14 @@ void draw_labels(const Scene& sc, std::string& s) {
   for (std::size_t i : order) {
     if (sc.room[i] < 7) continue;
     if (at[i].x != sc.anchor[i].x || at[i].y != sc.anchor[i].y) continue;  // already crowded
-    std::vector<Label> v = label_variants(sc, i, sc.anchor[i]);
+    std::vector<Label> v = label_variants(sc, i, sc.anchor[i], texts != nullptr);
     const std::size_t smallest = needs_label(i) ? v.size() - 2 : v.size();
     for (std::size_t k = 0; k < smallest; ++k) {
       if (sc.room[i] < 16 && k + 2 < v.size()) continue;  // too small for a name
       if (!placed.clear(v[k], i)) continue;
       placed.set(i, std::move(v[k].boxes));
       svg[i] = std::move(v[k].svg);
+      apart[i] = std::move(v[k].texts);
       break;
     }
   }
@@ -267,6 +295,8 @@ void draw_labels(const Scene& sc, std::string& s) {
     if (!svg[i].empty())
       s += "<g data-for=\"" + xml_escape(sc.model.areas[i].code) + "\">" + svg[i] + "</g>\n";
   s += "</g>\n";
+  if (texts)
+    for (auto& t : apart) std::move(t.begin(), t.end(), std::back_inserter(*texts));
 }
 
 }  // namespace adj::render::mapdraw

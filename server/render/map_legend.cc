@@ -51,13 +51,20 @@ constexpr double kLegendCell = 190, kLegendRow = 20;
 
 }  // namespace
 
-std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix) {
+std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix, bool flat) {
   std::vector<LegendItem> out;
   const std::string land = mapstyle::terrain_fill("lowlands");
   const std::vector<bool> shown = players_shown(m);
   for (std::size_t i = 0; i < m.players.size(); ++i) {
     if (!shown[i]) continue;
     const std::string id = prefix + "own-" + std::to_string(i);
+    if (flat) {
+      out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + mapstyle::owner_flat(i) +
+                         "\" stroke=\"#333\"/>",
+                     xml_escape(m.players[i].name) + " (" + xml_escape(m.players[i].code) + ")",
+                     ""});
+      continue;
+    }
     out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + land +
                        "\"/><rect width=\"14\" height=\"14\" fill=\"url(#" + id +
                        ")\" stroke=\"#333\"/>",
@@ -80,7 +87,11 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
     if (!a.terrain.empty() && a.kind != "city")
       families[mapstyle::terrain_class(a.terrain)].insert(a.terrain);
   }
-  if (sea)
+  if (sea && flat)
+    out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + std::string(mapstyle::kSeaFlat) +
+                       "\" stroke=\"" + mapstyle::kSeaStroke + "\"/>",
+                   "sea", ""});
+  else if (sea)
     out.push_back({"<rect width=\"14\" height=\"14\" fill=\"url(#" + prefix + "sea)\" stroke=\"" +
                        mapstyle::kSeaStroke + "\"/>",
                    "sea", mapstyle::sea_pattern(prefix + "sea")});

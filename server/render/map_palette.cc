@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <cstdint>
 
 #include "server/render/map_raster.h"
 
@@ -87,15 +88,20 @@ void Palette::choose(std::vector<std::pair<std::uint32_t, std::uint32_t>> counts
     return a.second != b.second ? a.second > b.second : a.first < b.first;
   });
   std::vector<std::uint32_t> skipped;
+  // The pixels of each entry taken here; those the palette had before count as many.
+  std::vector<std::uint64_t> pixels(colours_.size(), UINT64_MAX);
   for (const auto& entry : counts) {
     if (colours_.size() >= most) break;
     const std::uint32_t rgb = entry.first;
-    const bool near = std::any_of(colours_.begin(), colours_.end(),
-                                  [&](std::uint32_t c) { return distance(c, rgb) < kNear; });
-    if (near)
+    bool near = false;
+    for (std::size_t i = 0; i < colours_.size() && !near; ++i)
+      near = distance(colours_[i], rgb) < kNear && entry.second < pixels[i] / kBlendShare;
+    if (near) {
       skipped.push_back(rgb);
-    else
+    } else {
       colours_.push_back(rgb);
+      pixels.push_back(entry.second);
+    }
   }
   for (std::size_t i = 0; i < skipped.size() && colours_.size() < most; ++i)
     colours_.push_back(skipped[i]);

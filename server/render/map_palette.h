@@ -5,10 +5,10 @@
 //
 // The map is a few hundred flat colours (terrain, owners, ink) and tens of thousands of
 // anti-aliasing blends between them. The palette takes colours by how many pixels have them,
-// skipping a colour within kNear of one already taken (a blend next to its flat colour), so that
-// a rare but distinct colour (a unit's marker, an arrow) gets an entry of its own; every other
-// colour is drawn as its nearest entry (weighted RGB distance). Deterministic: the same pixels
-// give the same palette and indices.
+// skipping a colour within kNear of one already taken and with under a quarter of its pixels (a
+// blend next to its flat colour), so that a rare but distinct colour (a unit's marker, an arrow)
+// gets an entry of its own; every other colour is drawn as its nearest entry (weighted RGB
+// distance). Deterministic: the same pixels give the same palette and indices.
 //
 // Thread-safety: a Palette is immutable once made and may be read from several threads at
 // once; an Indexer is one thread's.
@@ -51,6 +51,10 @@ class Palette {
   // Colours nearer than this (weighted squared distance 2dR² + 4dG² + 3dB²) share an entry
   // unless the palette has room left once every distinct colour is in.
   static constexpr long kNear = 800;
+  // ... and when it has fewer than 1/kBlendShare of that entry's pixels (a blend along an edge of
+  // the entry's colour; a flat colour near another, such as two territories' or the sea's and the
+  // water's, keeps an entry of its own).
+  static constexpr std::uint64_t kBlendShare = 4;
 
   // More distinct colours than this and an image is not given a palette (true colour instead):
   // it is no map, and counting and matching them would cost time and memory out of proportion.

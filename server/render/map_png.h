@@ -38,6 +38,9 @@ struct PngLimits {
   // other drawn as the nearest of them; map_palette.h): a third to a quarter of the bytes of
   // true colour for a map. false: true colour, every pixel exact.
   bool palette = true;
+  // For the maps (state_map_png, prepare_turn_map; svg_to_png ignores it): drawn in the flat
+  // style (MapStyle::flat, svg_map.h), as report mails attach them.
+  bool flat = false;
 };
 
 // The PNG bytes of `svg` rendered as described above. InvalidArgument when the input is empty,

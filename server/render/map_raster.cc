@@ -190,6 +190,64 @@ Status Svg::draw(Pixels& into) const {
   return Status::Ok();
 }
 
+bool drawable_text(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::uint32_t cp = c;
+    std::size_t n = 1;
+    if (c >= 0xf0) {
+      return false;  // beyond U+FFFF
+    } else if (c >= 0xe0 && i + 2 < text.size()) {
+      cp = ((c & 0x0fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3fu) << 6) |
+           (static_cast<unsigned char>(text[i + 2]) & 0x3fu);
+      n = 3;
+    } else if (c >= 0xc0 && i + 1 < text.size()) {
+      cp = ((c & 0x1fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3fu);
+      n = 2;
+    } else if (c >= 0x80) {
+      return false;  // not UTF-8
+    }
+    if (cp < 0x20 || (cp >= 0x590 && (cp < 0x2000 || cp > 0x206f))) return false;
+    i += n;
+  }
+  return true;
+}
+
+Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale) {
+  if (texts.empty()) return Status::Ok();
+  Surface surface = surface_of(into, 0, into.height);
+  Context cr(cairo_create(surface.get()));
+  cairo_scale(cr.get(), scale, scale);
+  // Crisp: glyphs hinted to whole pixels, without anti-aliasing (a fifth fewer PNG bytes for the
+  // flat map, docs/performance.md).
+  std::unique_ptr<cairo_font_options_t, decltype(&cairo_font_options_destroy)> options(
+      cairo_font_options_create(), cairo_font_options_destroy);
+  cairo_font_options_set_antialias(options.get(), CAIRO_ANTIALIAS_NONE);
+  cairo_font_options_set_hint_style(options.get(), CAIRO_HINT_STYLE_FULL);
+  cairo_set_font_options(cr.get(), options.get());
+  for (const Text& t : texts) {
+    cairo_select_font_face(cr.get(), "sans-serif",
+                           t.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
+                           t.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
+    cairo_set_font_size(cr.get(), t.size);
+    cairo_set_source_rgb(cr.get(), ((t.rgb >> 16) & 0xff) / 255.0, ((t.rgb >> 8) & 0xff) / 255.0,
+                         (t.rgb & 0xff) / 255.0);
+    double x = t.x;
+    if (t.middle) {
+      cairo_text_extents_t e;
+      cairo_text_extents(cr.get(), t.text.c_str(), &e);
+      x -= e.x_advance / 2;
+    }
+    cairo_move_to(cr.get(), x, t.y);
+    cairo_show_text(cr.get(), t.text.c_str());
+  }
+  if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS)
+    return Status::Internal(std::string("map text: cairo: ") +
+                            cairo_status_to_string(cairo_status(cr.get())));
+  cairo_surface_flush(surface.get());
+  return Status::Ok();
+}
+
 void stack(Pixels& into, const Pixels& top, int y0, int y1) {
   Surface dst = surface_of(into, y0, y1), src = surface_of(top, y0, y1);
   Context cr(cairo_create(dst.get()));

@@ -55,6 +55,25 @@ class Svg {
   double width_ = 0, height_ = 0;
 };
 
+// A line of text drawn by cairo itself (draw_texts), apart from any SVG: the flat map's labels
+// (turn_map.h). (x, y): where its baseline starts, or its middle when `middle`; in SVG units.
+struct Text {
+  double x = 0, y = 0, size = 10;
+  bool bold = false, italic = false, middle = true;
+  std::uint32_t rgb = 0x1a1a1a;  // 0xRRGGBB
+  std::string text;              // UTF-8, not escaped
+};
+// Whether draw_texts draws `text` as librsvg would: cairo's own text has one font and neither
+// shaping nor fallback fonts, so only text whose every code point is below U+0590 (Latin, Greek,
+// Cyrillic, Armenian) or general punctuation (U+2000-U+206F: the ellipsis) is drawn apart;
+// other text stays in the SVG.
+bool drawable_text(std::string_view text);
+// Draws `texts` over `into` in sans-serif (fontconfig's choice, the font librsvg draws the SVG's
+// text in), their units scaled by `scale` pixels, crisp: hinted to whole pixels and without
+// anti-aliasing. cairo keeps each glyph drawn once (librsvg 2.48 fills every glyph as a path:
+// about 15 times the time). Internal when cairo fails.
+Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale);
+
 // Paints `top` (the same size as `into`) over rows [y0, y1) of `into`.
 void stack(Pixels& into, const Pixels& top, int y0, int y1);
 

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "server/render/map_geometry.h"
+#include "server/render/map_raster.h"
 #include "server/render/map_region.h"
 #include "server/render/map_style.h"
 #include "server/render/svg_map.h"
@@ -33,6 +34,7 @@ struct Scene {
 
   const MapModel& model;
   std::size_t n = 0;                                // model.areas.size()
+  bool flat = false;                                // MapStyle::flat
   std::vector<bool> marker;                         // drawn_as_markers(model)
   Layout lay;                                       // layout_areas at the zoomed width
   std::map<std::string, std::size_t> player_index;  // player code -> index in model.players
@@ -66,11 +68,15 @@ void draw_borders(const Scene& sc, std::string& s);
 void draw_cities(const Scene& sc, std::string& s);
 // `arrows` (those naming an area the scene lacks are left out).
 void draw_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, std::string& s);
-void draw_labels(const Scene& sc, std::string& s);
+// With `texts`, the labels' texts that raster::drawable_text accepts are appended there instead
+// of drawn in `s` (the flat map draws them with cairo: turn_map.cc).
+void draw_labels(const Scene& sc, std::string& s, std::vector<raster::Text>* texts = nullptr);
 
 // The legend's lines. Pattern ids are `prefix` + "own-<i>" and `prefix` + "sea"; each item's
-// `defs` holds the pattern it needs. The last lines are arrow_legend_items(m.arrows).
-std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix);
+// `defs` holds the pattern it needs. The last lines are arrow_legend_items(m.arrows). `flat`
+// (MapStyle::flat): the swatches are the flat colours, no pattern.
+std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefix,
+                                     bool flat = false);
 // The lines of the arrow kinds among `arrows` (move, attack, retreat; none needs a pattern).
 std::vector<LegendItem> arrow_legend_items(const std::vector<MapArrow>& arrows);
 // How many lines arrow_legend_items gives at most.
@@ -97,7 +103,8 @@ void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::si
 // svg_arrows: `arrows` and the items of `g` from `first` on (their legend lines, after the
 // ones svg_over drew). All but svg_under are transparent where they draw nothing.
 std::string svg_under(const Scene& sc, double height);
-std::string svg_over(const Scene& sc, const LegendGrid& g, double height);
+std::string svg_over(const Scene& sc, const LegendGrid& g, double height,
+                     std::vector<raster::Text>* texts = nullptr);
 std::string svg_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, const LegendGrid& g,
                        std::size_t first, double height);
 

@@ -196,12 +196,15 @@ void collect_borders(Scene& sc) {
 Scene build_scene(const MapModel& model, const MapStyle& style) {
   const double zoom = std::isfinite(style.zoom) ? std::clamp(style.zoom, 1.0, 8.0) : 1.0;
   Scene sc(model);
+  sc.flat = style.flat;
   sc.marker = drawn_as_markers(model);
   const auto territories_n =
       static_cast<double>(std::count(sc.marker.begin(), sc.marker.end(), false));
   // At 1x the canvas is about as wide as a desktop page shows it (map.css: the page's width), so
   // labels are drawn at about their size on screen.
-  const double base = std::clamp(90 * std::sqrt(territories_n), 1000.0, 1600.0);
+  // The flat map (a mail's) is narrower: fewer pixels for the same labels, some shortened.
+  const double per_area = style.flat ? 70 : 90;
+  const double base = std::clamp(per_area * std::sqrt(territories_n), 1000.0, 1600.0);
   sc.lay = layout_areas(model, base * zoom);
   index_codes(sc);
   shape_territories(sc);

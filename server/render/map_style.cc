@@ -1,5 +1,6 @@
 #include "server/render/map_style.h"
 
+#include <cmath>
 #include <cstdio>
 #include <string_view>
 
@@ -142,6 +143,21 @@ std::string owner_pattern(std::size_t i, const std::string& id) {
   if (style == 4 || style == 6)
     for (int k = 0; k < kTileRepeat; ++k) d += "M" + fmt(period * (k + 0.5)) + " 0V" + tile;
   return s + "<path d=\"" + d + ink_attrs + "</pattern>";
+}
+
+std::string owner_flat(std::size_t i) {
+  const std::string colour = palette_colour(i), land = terrain_fill("lowlands");
+  constexpr double kWeight = 0.62;  // the full map's tint (owner_pattern's fill-opacity)
+  const auto channel = [](const std::string& hex, int k) {
+    return std::stoi(hex.substr(static_cast<std::size_t>(1 + 2 * k), 2), nullptr, 16);
+  };
+  char out[8];
+  int c[3];
+  for (int k = 0; k < 3; ++k)
+    c[k] = static_cast<int>(
+        std::lround(kWeight * channel(colour, k) + (1 - kWeight) * channel(land, k)));
+  std::snprintf(out, sizeof out, "#%02x%02x%02x", c[0], c[1], c[2]);
+  return out;
 }
 
 std::string sea_pattern(const std::string& id, int periods) {

@@ -40,6 +40,13 @@ inline constexpr int kSeaPeriods = 8;
 inline constexpr int kWaterPeriods = 32;
 std::string sea_pattern(const std::string& id, int periods = kSeaPeriods);
 
+// The flat colour of the flat map's owned territories (MapStyle::flat): the player's colour
+// mixed with the lowlands' (terrain_fill("lowlands")), "#rrggbb".
+std::string owner_flat(std::size_t player_index);
+// The flat map's sea, flat; its water around the land is kWaterFlat.
+constexpr const char* kSeaFlat = "#cfe3f4";
+constexpr const char* kWaterFlat = "#dde8ee";
+
 constexpr const char* kSeaStroke = "#5b8fc0";
 constexpr const char* kSeaText = "#1d4f80";
 constexpr const char* kRiver = "#3f7fc4";

@@ -19,9 +19,12 @@ namespace adj::render {
 // text layout time.
 nlohmann::json drawable_state(const nlohmann::json& state);
 
-// The size of the map report mails attach: at least 1,200 pixels wide (a smaller map is laid out
-// that wide: png_map_style in turn_map.h), at most 1,800.
-inline constexpr PngLimits kMailMapLimits{1800, 1800, 8u << 20, true, 1200, true};
+// The map report mails attach: the flat style (PngLimits::flat), at least 1,000 pixels wide (a
+// smaller map is laid out that wide: png_map_style in turn_map.h), at most 1,800.
+inline constexpr PngLimits kMailMapLimits{1800, 1800, 8u << 20, true, 1000, true, true};
+// The mail's map as it was before the flat style (adjutant serve --mail-map-style full): the web
+// map's look (waves, hatches, halos, anti-aliased), at least 1,200 pixels wide.
+inline constexpr PngLimits kFullMailMapLimits{1800, 1800, 8u << 20, true, 1200, true, false};
 
 // What state_map_png aims under by default: report mails leave out a map over 1 MiB
 // (mail::kMaxMapAttachmentBytes).

@@ -67,11 +67,18 @@ struct MapModel {
 // standalone file or a mail attachment needs; the web pages put render_map_legend_html beside it.
 // `zoom` (clamped to 1..8) multiplies the canvas: more room, so more labels are drawn.
 // `work`, when set, receives what placing the cities cost (for tests and measurements).
+// `flat`: the cheap picture a report mail attaches (turn_map.h, PngLimits::flat): flat colours
+// instead of the sea's waves and the owners' hatches (an owned territory is its owner's colour
+// mixed with the lowlands' one, whatever its terrain), territories, borders and city markers
+// without anti-aliasing (shape-rendering crispEdges), texts without their white halo, and a
+// canvas about a fifth narrower at 1x (more names shortened or left to their code). The same
+// labels, symbols, arrows and legend lines otherwise.
 struct MapWork;
 struct MapStyle {
   bool legend_inside = true;
   double zoom = 1;
   MapWork* work = nullptr;
+  bool flat = false;
 };
 
 // Placing a city marker clear of its hinterland's label tries up to ~180 points, each tested

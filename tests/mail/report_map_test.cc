@@ -211,10 +211,10 @@ TEST_F(ReportMapMail, ResendAttachesTheMapOfTheTurnItSends) {
   EXPECT_EQ(maps[0].data, expected_map(1, "WSX"));
 }
 
-TEST_F(ReportMapMail, TheMailMapIsAtLeast1200PixelsWide) {
+TEST_F(ReportMapMail, TheMailMapIsAtLeast1000PixelsWide) {
   const auto size = render::png_size(expected_map(1, "WSX", render::kMailMapLimits));
   ASSERT_TRUE(size.ok());
-  EXPECT_GE(size->first, 1200);
+  EXPECT_GE(size->first, 1000);  // the flat map's least width (1,200 for the full one)
   EXPECT_LE(size->first, 1800);
   const std::string png = expected_map(1, "WSX", render::kMailMapLimits);
   EXPECT_LE(png.size(), render::kMapPngBudget);
@@ -408,7 +408,7 @@ TEST(ReportMapServe, SchedulerReportsReachTheRelayWithTheMap) {
     EXPECT_EQ(maps[0].filename, "map-turn-1.png");
     const auto size = render::png_size(maps[0].data);
     ASSERT_TRUE(size.ok()) << size.status().to_string();
-    EXPECT_GE(size->first, 1200);  // render::kMailMapLimits
+    EXPECT_GE(size->first, 1000);  // render::kMailMapLimits
     EXPECT_LE(size->first, 1800);
     EXPECT_LE(size->second, 1800);
     // Nobody sent orders: no arrows, so each map is the plain one at the mail's size.
@@ -434,6 +434,28 @@ TEST(ReportMapServe, MailMapsOffSendsTheReportsWithoutAMap) {
     EXPECT_TRUE(map_contains(text, "Your report on the web")) << "the web report draws the map";
   }
   EXPECT_TRUE(map_contains(::adj::testing::read_file(log), "maps=off"));
+}
+
+// --mail-map-style full: the map in the web map's look (render::kFullMailMapLimits), not the
+// flat default.
+TEST(ReportMapServe, MailMapStyleFullAttachesTheFullMap) {
+  if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
+  ::adj::testing::TempDir dir;
+  std::string db, log;
+  const auto reports = scheduled_reports(dir, {"--mail-map-style", "full"}, &db, &log);
+  auto store = SqliteStore::open(db);
+  ASSERT_TRUE(store.ok()) << store.status().to_string();
+  const auto after = (*store)->load_state("britain-1", 2);
+  ASSERT_TRUE(after.ok() && reports.size() == 5u) << after.status().to_string();
+  const auto full = render::state_map_png(to_json(*after), render::kFullMailMapLimits);
+  const auto flat = render::state_map_png(to_json(*after), render::kMailMapLimits);
+  ASSERT_TRUE(full.ok() && flat.ok());
+  ASSERT_NE(*full, *flat);
+  for (const std::string& raw : reports) {
+    const auto maps = pngs(read_message(raw));
+    ASSERT_EQ(maps.size(), 1u);
+    EXPECT_EQ(maps[0].data, *full) << "the full map, not the flat default";
+  }
 }
 
 }  // namespace

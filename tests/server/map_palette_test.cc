@@ -66,6 +66,24 @@ TEST(MapPalette, TakesTheMostUsedColoursAndARareDistinctOneBeforeABlend) {
   EXPECT_EQ(Indexer(four)(0xff000000u | kNearGreen), 3);
 }
 
+// Two flat colours near each other (the flat map's sea and water, two owners' territories), each
+// covering much of the image, each keep an entry even when the palette has no room for the
+// colours it skipped; a blend with under a quarter of its flat colour's pixels is still skipped.
+TEST(MapPalette, ANearColourWithManyPixelsIsNoBlend) {
+  Pixels p = image(100, 100);
+  for (int y = 50; y < 100; ++y)
+    for (int x = 0; x < 100; ++x) set(p, x, y, y < 80 ? kGreen : kNearGreen);  // 3,000 and 2,000
+  for (int x = 0; x < 3; ++x) set(p, x, 10, kBlue);
+  for (int i = 0; i < 300; ++i) set(p, i % 100, 40 + i / 100, 0x3c793au);  // a blend by green
+  const Palette four = *Palette::of(p, 0, 100, 4);
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(entry(four, 0), kWhite);  // 4,697 pixels
+  EXPECT_EQ(entry(four, 1), kGreen);
+  EXPECT_EQ(entry(four, 2), kNearGreen) << "2,000 pixels near 3,000 green: a colour of its own";
+  EXPECT_EQ(entry(four, 3), kBlue) << "3 blue pixels before 300 of a blend next to green";
+  EXPECT_EQ(Indexer(four)(0xff000000u | kNearGreen), 2);
+}
+
 TEST(MapPalette, RowsOutsideTheRangeAreNotCounted) {
   const Pixels p = map_like();
   const Palette top = *Palette::of(p, 0, 20, Palette::kMost);

@@ -13,6 +13,7 @@
 
 #include "rules/game/scenario.h"
 #include "server/render/map_png.h"
+#include "server/render/map_style.h"
 #include "server/render/report_arrows.h"
 #include "server/render/state_map.h"
 #include "server/render/svg_map.h"
@@ -88,68 +89,142 @@ TEST(TurnMap, OneRasterisationForEveryPlayersMapEachWithOnlyItsOwnArrows) {
 
 // The layers stacked look like the map drawn as one document (arrows over the areas, under the
 // labels; the legend with the report's arrow kinds): same size, and the pixels within rounding.
+// The flat map draws its labels' texts with cairo (not librsvg, raster::draw_texts): there the
+// pixels differ by more only in a few percent of them, the texts' own.
 TEST(TurnMap, LooksLikeTheOneDocumentMap) {
   const nlohmann::json state = britain();
   const nlohmann::json report = move_report(state, "WSX", 0, 1);
   MapModel model = map_model_from_state(drawable_state(state));
   model.arrows = arrows_from_report(report);
   ASSERT_FALSE(model.arrows.empty());
-  PngLimits exact = kMailMapLimits;  // true colour: the palette is MapPalette's and below
-  exact.palette = false;
-  const auto whole = svg_to_png(render_svg_map(model, png_map_style(model, exact)), exact);
-  ASSERT_TRUE(whole.ok()) << whole.status().to_string();
-  nlohmann::json with = state;
-  with["report"] = report;
-  const auto layered = state_map_png(with, exact);
-  ASSERT_TRUE(layered.ok()) << layered.status().to_string();
-  if (const char* keep = std::getenv("ADJ_MAP_PNG_DIR")) {  // to look at them
-    std::ofstream(std::string(keep) + "/one-document.png", std::ios::binary) << *whole;
-    std::ofstream(std::string(keep) + "/layered.png", std::ios::binary) << *layered;
+  for (const PngLimits& limits : {kFullMailMapLimits, kMailMapLimits}) {
+    PngLimits exact = limits;  // true colour: the palette is MapPalette's and below
+    exact.palette = false;
+    const auto whole = svg_to_png(render_svg_map(model, png_map_style(model, exact)), exact);
+    ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+    nlohmann::json with = state;
+    with["report"] = report;
+    const auto layered = state_map_png(with, exact);
+    ASSERT_TRUE(layered.ok()) << layered.status().to_string();
+    const std::string style = limits.flat ? "flat" : "full";
+    if (const char* keep = std::getenv("ADJ_MAP_PNG_DIR")) {  // to look at them
+      std::ofstream(std::string(keep) + "/one-document-" + style + ".png", std::ios::binary)
+          << *whole;
+      std::ofstream(std::string(keep) + "/layered-" + style + ".png", std::ios::binary) << *layered;
+    }
+    const Decoded x = decode(*whole), y = decode(*layered);
+    ASSERT_EQ(x.width, y.width);
+    ASSERT_EQ(x.height, y.height);
+    std::size_t off = 0, far = 0;
+    int worst = 0;
+    for (std::size_t i = 0; i < x.px.size(); ++i) {
+      const int d = channel_difference(x.px[i], y.px[i]);
+      worst = std::max(worst, d);
+      off += d > 0 ? 1 : 0;
+      far += d > 2 ? 1 : 0;
+    }
+    std::printf("%s %dx%d: %zu pixels differ, %zu by more than 2, by at most %d\n", style.c_str(),
+                x.width, x.height, off, far, worst);
+    if (!limits.flat) {
+      EXPECT_LE(worst, 2) << "stacking the layers rounds differently, no more";
+    } else {
+      EXPECT_GT(far, 0u) << "the texts drawn by cairo, not librsvg";
+      EXPECT_LT(far * 100, x.px.size() * 3) << "only the texts' pixels";
+    }
   }
-  const Decoded x = decode(*whole), y = decode(*layered);
-  ASSERT_EQ(x.width, y.width);
-  ASSERT_EQ(x.height, y.height);
-  std::size_t off = 0;
-  int worst = 0;
-  for (std::size_t i = 0; i < x.px.size(); ++i) {
-    const int d = channel_difference(x.px[i], y.px[i]);
-    worst = std::max(worst, d);
-    off += d > 0 ? 1 : 0;
-  }
-  std::printf("%dx%d: %zu pixels differ, by at most %d\n", x.width, x.height, off, worst);
-  EXPECT_LE(worst, 2) << "stacking the layers rounds differently, no more";
 }
 
 // The mail's map with a palette (the default) against the same map in true colour: the same
-// picture within a few levels in all but the anti-aliased edges, in far fewer bytes; a
-// player's arrows keep their colours (entries after the map's).
+// picture within a few levels in all but the anti-aliased edges, in fewer bytes (under half for
+// the full style; under two thirds for the flat one, whose few colours compress well in true
+// colour too); a player's arrows keep their colours (entries after the map's).
 TEST(TurnMap, APaletteMapIsTheTrueColourMapInFewerBytes) {
   const nlohmann::json state = britain();
   nlohmann::json with = state;
   with["report"] = move_report(state, "WSX", 0, 1);
-  PngLimits exact = kMailMapLimits;
-  exact.palette = false;
-  for (const nlohmann::json* s : std::vector<const nlohmann::json*>{&state, &with}) {
-    const auto rgb = state_map_png(*s, exact), indexed = state_map_png(*s, kMailMapLimits);
-    ASSERT_TRUE(rgb.ok() && indexed.ok());
-    EXPECT_NE(indexed->find("PLTE"), std::string::npos);
-    EXPECT_LT(indexed->size() * 2, rgb->size()) << indexed->size() << " vs " << rgb->size();
-    const Decoded x = decode(*rgb), y = decode(*indexed);
-    ASSERT_EQ(x.width, y.width);
-    ASSERT_EQ(x.px.size(), y.px.size());
-    std::size_t far = 0;
-    double sum = 0;
-    for (std::size_t i = 0; i < x.px.size(); ++i) {
-      const int d = channel_difference(x.px[i], y.px[i]);
-      sum += d;
-      far += d > 24 ? 1 : 0;
+  for (const PngLimits& limits : {kFullMailMapLimits, kMailMapLimits})
+    for (const nlohmann::json* s : std::vector<const nlohmann::json*>{&state, &with}) {
+      PngLimits exact = limits;
+      exact.palette = false;
+      const auto rgb = state_map_png(*s, exact), indexed = state_map_png(*s, limits);
+      ASSERT_TRUE(rgb.ok() && indexed.ok());
+      EXPECT_NE(indexed->find("PLTE"), std::string::npos);
+      EXPECT_LT(indexed->size() * (limits.flat ? 3 : 4), rgb->size() * 2)
+          << indexed->size() << " vs " << rgb->size();
+      const Decoded x = decode(*rgb), y = decode(*indexed);
+      ASSERT_EQ(x.width, y.width);
+      ASSERT_EQ(x.px.size(), y.px.size());
+      std::size_t far = 0;
+      double sum = 0;
+      for (std::size_t i = 0; i < x.px.size(); ++i) {
+        const int d = channel_difference(x.px[i], y.px[i]);
+        sum += d;
+        far += d > 24 ? 1 : 0;
+      }
+      const double mean = sum / static_cast<double>(x.px.size());
+      std::printf("%zu vs %zu bytes; mean difference %.2f; %zu of %zu pixels off by more than 24\n",
+                  indexed->size(), rgb->size(), mean, far, x.px.size());
+      EXPECT_LT(mean, 1.5);
+      EXPECT_LT(far * 100, x.px.size()) << "under 1% of the pixels (edges) off by more than 24";
     }
-    const double mean = sum / static_cast<double>(x.px.size());
-    std::printf("%zu vs %zu bytes; mean difference %.2f; %zu of %zu pixels off by more than 24\n",
-                indexed->size(), rgb->size(), mean, far, x.px.size());
-    EXPECT_LT(mean, 1.5);
-    EXPECT_LT(far * 100, x.px.size()) << "under 1% of the pixels (edges) off by more than 24";
+}
+
+// The mail's map is drawn flat (MapStyle::flat): no pattern, no halo, crisp territories, each
+// owned territory its owner's flat colour; the web map keeps its waves, hatches and halos.
+TEST(TurnMap, TheMailMapIsDrawnFlatAndTheWebMapIsNot) {
+  MapModel model = map_model_from_state(drawable_state(britain()));
+  ASSERT_FALSE(model.players.empty());
+  MapStyle flat;
+  flat.flat = true;
+  const std::string f = render_svg_map(model, flat), web = render_svg_map(model);
+  for (const char* full_only : {"<pattern", "url(#", "paint-order=\"stroke\""}) {
+    EXPECT_EQ(f.find(full_only), std::string::npos) << full_only;
+    EXPECT_NE(web.find(full_only), std::string::npos) << full_only;
   }
+  EXPECT_NE(f.find("shape-rendering=\"crispEdges\""), std::string::npos);
+  EXPECT_EQ(web.find("shape-rendering"), std::string::npos);
+  const std::vector<bool> marker = drawn_as_markers(model);
+  std::size_t owned = 0;  // the first player's territories (cities drawn as markers are squares)
+  for (std::size_t i = 0; i < model.areas.size(); ++i)
+    owned += !marker[i] && model.areas[i].owner == model.players[0].code ? 1 : 0;
+  ASSERT_GT(owned, 0u);
+  const std::string fill = "fill=\"" + mapstyle::owner_flat(0) + "\"";
+  std::size_t filled = 0;
+  for (std::size_t at = f.find(fill); at != std::string::npos; at = f.find(fill, at + 1)) ++filled;
+  EXPECT_EQ(filled, owned + 1) << "each of the first player's territories, and its legend line";
+}
+
+// The flat mail map against the full one (render::kFullMailMapLimits, as --mail-map-style full
+// draws it): at least 1,000 pixels wide, a palette of at most 64 colours of its own, and fewer
+// bytes; a player's arrows still add their colours.
+TEST(TurnMap, TheFlatMailMapHasFewColoursAndFewerBytesThanTheFullOne) {
+  const nlohmann::json state = britain();
+  auto flat = prepare_turn_map(state, kMailMapLimits),
+       full = prepare_turn_map(state, kFullMailMapLimits);
+  ASSERT_TRUE(flat.ok() && full.ok());
+  const std::string& f = (*flat)->plain_png();
+  const std::string& g = (*full)->plain_png();
+  const auto size = png_size(f);
+  ASSERT_TRUE(size.ok());
+  EXPECT_GE(size->first, 1000);
+  EXPECT_LE(size->first, 1800);
+  const auto plte = [](const std::string& png) {  // the PLTE chunk's entries
+    const std::size_t at = png.find("PLTE");
+    if (at == std::string::npos || at < 4) return std::size_t{0};
+    std::size_t n = 0;
+    for (std::size_t i = at - 4; i < at; ++i) n = n * 256 + static_cast<unsigned char>(png[i]);
+    return n / 3;
+  };
+  EXPECT_GT(plte(f), 8u);
+  EXPECT_LE(plte(f), 64u);
+  EXPECT_GT(plte(g), 64u);
+  EXPECT_LT(f.size() * 3, g.size() * 2) << f.size() << " vs " << g.size();
+  const nlohmann::json a = move_report(state, "WSX", 0, 1);
+  const auto with_arrows = (*flat)->png(&a);
+  ASSERT_TRUE(with_arrows.ok());
+  EXPECT_GT(plte(*with_arrows), plte(f)) << "the arrows' colours after the map's";
+  std::printf("flat %d x %d: %zu bytes, %zu colours; full: %zu bytes, %zu colours\n", size->first,
+              size->second, f.size(), plte(f), g.size(), plte(g));
 }
 
 TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {

@@ -8,8 +8,12 @@
 //           player's adds its arrows (turn_map.h).
 // Each run starts from a copy of the same database. Then, on the turn's plain map, the PNG
 // writers: cairo's against ours (map_raster.h) at zlib levels 1, 3 and 6.
-// Prints figures; asserts nothing about speed. Run by scripts/bench-mail-maps.sh.
+// Prints figures (with the after map's PNG bytes and size); asserts nothing about speed. Run by
+// scripts/bench-mail-maps.sh.
 //   adjutant_mail_map_bench [ROUNDS] [PLAYERS...]   (default 2 rounds, 20 and 200 players)
+// Environment: ADJ_MAP_PNG_DIR=DIR writes the after map of N players to DIR/mail-map-N.png (to
+// look at it); ADJ_MAIL_MAP_BENCH_AFTER_ONLY=1 runs only the after code and not the writers
+// (the before code takes about 1 s a player's map).
 #include <cairo.h>
 #include <librsvg/rsvg.h>
 
@@ -20,9 +24,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
@@ -32,6 +38,7 @@
 #include "server/app/app_runtime.h"
 #include "server/app/secrets.h"
 #include "server/mail/mail_ingest.h"
+#include "server/render/map_png.h"
 #include "server/render/map_raster.h"
 #include "server/render/report_arrows.h"
 #include "server/render/state_map.h"
@@ -107,6 +114,9 @@ Result<std::string> old_state_map_png(const Json& state, const render::PngLimits
 struct Counts {
   int prepared = 0, painted = 0;
   double prepare_ms = 0, paint_ms = 0;
+  std::size_t png_bytes = 0;  // the last map painted (after only)
+  int width = 0, height = 0;
+  int players = 0;  // the game's, to name the PNG written
 };
 
 // The painter of the code before issue 33: nothing prepared; each map loads the state again and
@@ -141,6 +151,14 @@ mail::MapPainter after_painter(Counts& n) {
       const auto t1 = std::chrono::steady_clock::now();
       auto png = turn(report);
       n.paint_ms += ms_since(t1);
+      if (png.ok()) {
+        n.png_bytes = png->size();
+        if (auto size = render::png_size(*png); size.ok()) std::tie(n.width, n.height) = *size;
+        if (const char* dir = std::getenv("ADJ_MAP_PNG_DIR"))
+          std::ofstream(std::string(dir) + "/mail-map-" + std::to_string(n.players) + ".png",
+                        std::ios::binary)
+              << *png;
+      }
       return png;
     });
   };
@@ -219,16 +237,19 @@ struct Run {
   double ms = 0;
   int queued = 0, prepared = 0, painted = 0;
   double prepare_ms = 0, paint_ms = 0;
+  std::size_t png_bytes = 0;
+  int width = 0, height = 0;
 };
 
 Run queue_once(const std::string& tmpl, const std::string& work, const std::string& game,
-               bool before) {
+               int players, bool before) {
   for (const char* ext : {"", "-wal", "-shm"}) fs::remove(work + ext);
   fs::copy_file(tmpl, work);
   AppConfig config;
   config.db_path = work;
   AppRuntime app(config, [] { return UnixTime{1795046400}; });
   Counts n;
+  n.players = players;
   auto reader = open_database(work);
   if (!reader.ok()) die(reader.status().message());
   mail::MailConfig mc;
@@ -245,6 +266,9 @@ Run queue_once(const std::string& tmpl, const std::string& work, const std::stri
   r.painted = n.painted;
   r.prepare_ms = n.prepare_ms;
   r.paint_ms = n.paint_ms;
+  r.png_bytes = n.png_bytes;
+  r.width = n.width;
+  r.height = n.height;
   return r;
 }
 
@@ -289,8 +313,10 @@ int main(int argc, char** argv) {
   if (sizes.empty()) sizes = {20, 200};
   const fs::path dir = fs::temp_directory_path() / ("adj-mail-map-" + std::to_string(getpid()));
   fs::create_directories(dir);
-  std::printf("%-7s %-6s %5s %6s %6s %-20s %9s %8s %10s %9s\n", "players", "code", "round", "mails",
-              "arrows", "drawn", "ms/turn", "ms/mail", "prepare_ms", "ms/paint");
+  const bool after_only = std::getenv("ADJ_MAIL_MAP_BENCH_AFTER_ONLY") != nullptr;
+  std::printf("%-7s %-6s %5s %6s %6s %-20s %9s %8s %10s %9s %10s %9s\n", "players", "code", "round",
+              "mails", "arrows", "drawn", "ms/turn", "ms/mail", "prepare_ms", "ms/paint",
+              "png_bytes", "png_size");
   for (const int n : sizes) {
     const std::string tmpl = (dir / ("game" + std::to_string(n) + ".db")).string();
     const std::string game = make_game(tmpl, n);
@@ -298,17 +324,20 @@ int main(int argc, char** argv) {
     for (int round = 1; round <= rounds; ++round)
       for (int k = 0; k < 2; ++k) {
         const bool before = (round + k) % 2 == 0;  // alternate which goes first
-        const Run r = queue_once(tmpl, (dir / "work.db").string(), game, before);
+        if (before && after_only) continue;
+        const Run r = queue_once(tmpl, (dir / "work.db").string(), game, n, before);
         // before: whole maps drawn; after: maps prepared, then players' maps painted from them
         const std::string drawn = before ? std::to_string(r.painted) + " whole"
                                          : std::to_string(r.prepared) + " base + " +
                                                std::to_string(r.painted) + " painted";
-        std::printf("%-7d %-6s %5d %6d %6d %-20s %9.0f %8.1f %10.0f %9.1f\n", n,
+        const std::string size =
+            before ? "-" : std::to_string(r.width) + "x" + std::to_string(r.height);
+        std::printf("%-7d %-6s %5d %6d %6d %-20s %9.0f %8.1f %10.0f %9.1f %10zu %9s\n", n,
                     before ? "before" : "after", round, r.queued, arrows, drawn.c_str(), r.ms,
-                    r.ms / std::max(1, r.queued), r.prepare_ms,
-                    r.paint_ms / std::max(1, r.painted));
+                    r.ms / std::max(1, r.queued), r.prepare_ms, r.paint_ms / std::max(1, r.painted),
+                    before ? std::size_t{0} : r.png_bytes, size.c_str());
       }
-    writers(tmpl, game);
+    if (!after_only) writers(tmpl, game);
   }
   fs::remove_all(dir);
   return 0;
