@@ -400,6 +400,7 @@ awaitable<bool> HttpServer::Impl::serve(Connection& c, bhttp::request<bhttp::str
                                                        version, head, keep_alive && !stopping);
     co_return !(ec || !keep_alive || stopping);
   }
+  if (stale) cache->waited_for_make();
   HandlerResult& result = *made;
   Response& resp = result.response;
   if (!result.kept) metrics.request(result.route, resp.status);  // else write_cached counts it

@@ -215,6 +215,7 @@ ResponseCache::Lookup ResponseCache::find(const std::string& k) {
     claim->second = t;
     out.making = k;
     out.stale = answer;
+    return out;  // counted once the caller knows: waited_for_make() or served_stale()
   }
   ++stats_.misses;
   return out;
@@ -235,8 +236,12 @@ void ResponseCache::made(const std::string& key, const std::shared_ptr<const Cac
 
 void ResponseCache::served_stale() {
   std::lock_guard lock(mu_);
-  if (stats_.misses > 0) --stats_.misses;  // find() counted the request as a miss
   ++stats_.stale;
+}
+
+void ResponseCache::waited_for_make() {
+  std::lock_guard lock(mu_);
+  ++stats_.misses;
 }
 
 std::shared_ptr<const CachedAnswer> ResponseCache::keep(

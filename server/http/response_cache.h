@@ -153,9 +153,11 @@ class ResponseCache {
   // while the next make is tried.
   void made(const std::string& key, const std::shared_ptr<const CachedAnswer>& stale = nullptr,
             int status = 200);
-  // Counts a Lookup::stale answer served while its key was being made: as Stats::stale instead
-  // of the miss find() counted for that request.
+  // A Lookup with `stale` is not counted by find(); its caller counts it once it knows: the old
+  // answer served while the key is being made (Stats::stale), or the request waited for the make
+  // (Stats::misses). So every counter only grows (they are exported as counters).
   void served_stale();
+  void waited_for_make();
 
   // Each request find() looked up is counted once: a hit, a miss (answered by its handler) or
   // stale.

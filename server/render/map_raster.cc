@@ -191,24 +191,33 @@ Status Svg::draw(Pixels& into) const {
 }
 
 bool drawable_text(std::string_view text) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const auto follows = [&](std::size_t i) { return i < text.size() && (byte(i) & 0xc0) == 0x80; };
   for (std::size_t i = 0; i < text.size();) {
-    const auto c = static_cast<unsigned char>(text[i]);
+    const unsigned char c = byte(i);
     std::uint32_t cp = c;
-    std::size_t n = 1;
-    if (c >= 0xf0) {
-      return false;  // beyond U+FFFF
-    } else if (c >= 0xe0 && i + 2 < text.size()) {
-      cp = ((c & 0x0fu) << 12) | ((static_cast<unsigned char>(text[i + 1]) & 0x3fu) << 6) |
-           (static_cast<unsigned char>(text[i + 2]) & 0x3fu);
-      n = 3;
-    } else if (c >= 0xc0 && i + 1 < text.size()) {
-      cp = ((c & 0x1fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3fu);
-      n = 2;
-    } else if (c >= 0x80) {
-      return false;  // not UTF-8
+    if (c >= 0x80) {  // two or three bytes, well formed and shortest (four: beyond U+FFFF)
+      if (c >= 0xc2 && c < 0xe0 && follows(i + 1)) {
+        cp = ((c & 0x1fu) << 6) | (byte(i + 1) & 0x3fu);
+        i += 2;
+      } else if (c >= 0xe0 && c < 0xf0 && follows(i + 1) && follows(i + 2)) {
+        cp = ((c & 0x0fu) << 12) | ((byte(i + 1) & 0x3fu) << 6) | (byte(i + 2) & 0x3fu);
+        if (cp < 0x800) return false;  // overlong
+        i += 3;
+      } else {
+        return false;
+      }
+    } else {
+      ++i;
     }
-    if (cp < 0x20 || (cp >= 0x590 && (cp < 0x2000 || cp > 0x206f))) return false;
-    i += n;
+    // Controls (C0, DEL, C1), and from U+0590 on (right-to-left and shaped scripts) but for
+    // general punctuation without its bidirectional controls (U+200E-U+200F, U+202A-U+202E,
+    // U+2066-U+2069): cairo's toy text would draw those unlike librsvg.
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return false;
+    if (cp >= 0x590 && (cp < 0x2000 || cp > 0x206f)) return false;
+    if (cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+        (cp >= 0x2066 && cp <= 0x2069))
+      return false;
   }
   return true;
 }

@@ -2,8 +2,9 @@
 // into cairo's premultiplied ARGB32 pixels, layers stacked, and the PNG written with zlib.
 // Internal to server/render; not for other folders (but for the benchmark that times the writer).
 //
-// Thread-safety: nothing is shared between calls; a const Pixels may be read (stacked onto
-// another, encoded) from several threads at once.
+// Thread-safety: nothing of this file's is shared between calls (draw_texts uses cairo's and
+// fontconfig's process-wide font and glyph caches, which lock themselves); a const Pixels may be
+// read (stacked onto another, encoded) from several threads at once.
 #pragma once
 
 #include <cstddef>

@@ -22,8 +22,9 @@ nlohmann::json drawable_state(const nlohmann::json& state);
 // The map report mails attach: the flat style (PngLimits::flat), at least 1,000 pixels wide (a
 // smaller map is laid out that wide: png_map_style in turn_map.h), at most 1,800.
 inline constexpr PngLimits kMailMapLimits{1800, 1800, 8u << 20, true, 1000, true, true};
-// The mail's map as it was before the flat style (adjutant serve --mail-map-style full): the web
-// map's look (waves, hatches, halos, anti-aliased), at least 1,200 pixels wide.
+// The mail's map in the web map's look (adjutant serve --mail-map-style full): waves, hatches,
+// halos, anti-aliased, at least 1,200 pixels wide; as before the flat style but for the palette's
+// rule for near colours (map_palette.h), which every palette map follows.
 inline constexpr PngLimits kFullMailMapLimits{1800, 1800, 8u << 20, true, 1200, true, false};
 
 // What state_map_png aims under by default: report mails leave out a map over 1 MiB

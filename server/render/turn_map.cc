@@ -29,7 +29,7 @@ struct Raster {
 int band_count(int rows) { return (rows + raster::kBandRows - 1) / raster::kBandRows; }
 
 // The flat style's map (PngLimits::flat) is flat colours and text: at most this many colours
-// of its own (its anti-aliased text stays legible; arrows still add theirs), deflated at zlib
+// of its own (its crisp text stays legible; arrows still add theirs), deflated at zlib
 // level kFlatZlibLevel. Measured on a 20-player map: 64 colours instead of 240, 8% fewer
 // bytes; level 6 instead of 3, 12% fewer for 10 ms more (docs/performance.md).
 constexpr int kFlatColours = 64;

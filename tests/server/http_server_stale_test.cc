@@ -174,7 +174,10 @@ class CaptureSink final : public spdlog::sinks::base_sink<std::mutex> {
 TEST_F(HttpServerTest, AMakeLeftBehindIsWrittenToTheRequestLog) {
   const auto before = spdlog::default_logger();
   const auto log = std::make_shared<CaptureSink>();
-  spdlog::set_default_logger(std::make_shared<spdlog::logger>("capture", log));
+  // Kept for the process: the server's threads may still log through it after the test.
+  static std::shared_ptr<spdlog::logger> capture;
+  capture = std::make_shared<spdlog::logger>("capture", log);
+  spdlog::set_default_logger(capture);
   struct Restore {
     std::shared_ptr<spdlog::logger> logger;
     ~Restore() { spdlog::set_default_logger(logger); }

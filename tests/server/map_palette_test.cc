@@ -163,5 +163,26 @@ TEST(MapPalette, AnImageOfFewColoursIsWrittenExactly) {
   EXPECT_EQ(a.px, b.px) << "4 colours: every pixel as it was drawn";
 }
 
+// Which labels the flat map draws with cairo's own text (raster::drawable_text): well-formed
+// UTF-8 of left-to-right scripts without controls; anything else, hostile names too, stays with
+// librsvg, which shapes and falls back (and a label cairo cannot draw never ends the map).
+TEST(MapRasterText, OnlyWellFormedLeftToRightTextIsDrawnByCairo) {
+  EXPECT_TRUE(drawable_text("Ardanmere"));
+  EXPECT_TRUE(drawable_text("Ærøskøbing Κρήτη Москва…"));
+  EXPECT_TRUE(drawable_text(""));
+  EXPECT_FALSE(drawable_text("\xc3("));             // a lead byte without its continuation
+  EXPECT_FALSE(drawable_text("\xc1\xbf"));          // overlong two bytes
+  EXPECT_FALSE(drawable_text("\xe0\x80\xaf"));      // overlong three bytes
+  EXPECT_FALSE(drawable_text("ab\xe4\xb8"));        // cut short at the end
+  EXPECT_FALSE(drawable_text("\xbf"));              // a stray continuation byte
+  EXPECT_FALSE(drawable_text("\xf0\x9f\x98\x80"));  // beyond U+FFFF
+  EXPECT_FALSE(drawable_text("a\nb"));
+  EXPECT_FALSE(drawable_text("\xc2\x85"));  // a C1 control
+  EXPECT_FALSE(
+      drawable_text("\xe2\x80\xae"
+                    "abc"));                        // right-to-left override
+  EXPECT_FALSE(drawable_text("\xd7\xa9\xd7\x9c"));  // Hebrew
+}
+
 }  // namespace
 }  // namespace adj::render::raster
