@@ -59,10 +59,11 @@ std::string halo_text(double x, double y, double size, const std::string& escape
          extra + ">" + escaped + "</text>";
 }
 
-// The armies badge (owner code and count: `badge_text` escaped, `raw` not) centred under p, and
-// its box. With `apart`, its text goes there when cairo can draw it (raster::drawable_text).
-std::string army_badge(Point p, const std::string& badge_text, const std::string& raw, Box* box,
+// The armies badge (`raw`: owner code and count, not escaped) centred under p, and its box. With
+// `apart`, its text goes there when cairo can draw it (raster::drawable_text).
+std::string army_badge(Point p, const std::string& raw, Box* box,
                        std::vector<raster::Text>* apart) {
+  const std::string badge_text = xml_escape(raw);
   const double bw = 6.0 * static_cast<double>(utf8_length(badge_text)) + 8;
   *box = {p.x - bw / 2, p.y + 1, p.x + bw / 2, p.y + 14};
   std::string s = "<rect x=\"" + fmt(p.x - bw / 2) + "\" y=\"" + fmt(p.y + 1) + "\" width=\"" +
@@ -128,7 +129,7 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p, bool 
   std::string owner_code;
   if (sc.player_index.count(a.owner)) owner_code = a.owner;
   const std::string badge_text =
-      (owner_code.empty() ? "" : xml_escape(owner_code) + " ") + std::to_string(a.armies);
+      (owner_code.empty() ? "" : owner_code + " ") + std::to_string(a.armies);
   const bool show_badge = !sea || a.armies > 0;
   std::vector<Label> out;
   // The code-only labels are class "code", the others "name" (or "city-name").
@@ -166,9 +167,7 @@ std::vector<Label> label_variants(const Scene& sc, std::size_t i, Point p, bool 
       add_text(l, n, fs, p.y - 3);
       if (rich > 0) {
         Box b;
-        l.svg += army_badge(p, badge_text,
-                            (owner_code.empty() ? "" : owner_code + " ") + std::to_string(a.armies),
-                            &b, apart ? &l.texts : nullptr);
+        l.svg += army_badge(p, badge_text, &b, apart ? &l.texts : nullptr);
         l.boxes.push_back(b);
       }
       if (rich == 2) {
