@@ -28,12 +28,22 @@ struct Raster {
 
 int band_count(int rows) { return (rows + raster::kBandRows - 1) / raster::kBandRows; }
 
-// The flat style's map (PngLimits::flat) is flat colours and text: at most this many colours
+// The flat style's map (PngLimits::flat) is flat colours and text: at most flat_colours() colours
 // of its own (its crisp text stays legible; arrows still add theirs), deflated at zlib
 // level kFlatZlibLevel. Measured on a 20-player map: 64 colours instead of 240, 8% fewer
 // bytes; level 6 instead of 3, 12% fewer for 10 ms more (docs/performance.md).
 constexpr int kFlatColours = 64;
 constexpr int kFlatZlibLevel = 6;
+// What a flat map needs besides its owners' colours (terrain, sea, ink, the legend's): a game of
+// more players than kFlatColours - kFlatInk gets an entry more for each, so that no owner's
+// colour is drawn as another's (at 64 in all, 29 of 90 owners were).
+constexpr int kFlatInk = 44;
+
+int flat_colours(std::size_t players) {
+  const int most = raster::Palette::kMost - raster::Palette::kForArrows;
+  return std::clamp(kFlatInk + static_cast<int>(std::min<std::size_t>(players, 256)), kFlatColours,
+                    most);
+}
 
 // The scene of `model` laid out at least `min_width` units wide (0: as it comes); `style` is the
 // one it was built with. A layout's width grows with the zoom less than in proportion (its
@@ -102,9 +112,10 @@ Result<Raster> TurnMap::Prepared::rasterise(const PngLimits& limits) const {
   raster::Pixels plain = r.under;
   raster::stack(plain, r.over, 0, r.plain_rows);
   if (limits.palette && !r.alpha)  // room left for the colours of players' arrows
-    if (auto colours = raster::Palette::of(
-            plain, 0, r.plain_rows,
-            limits.flat ? kFlatColours : raster::Palette::kMost - raster::Palette::kForArrows))
+    if (auto colours =
+            raster::Palette::of(plain, 0, r.plain_rows,
+                                limits.flat ? flat_colours(model.players.size())
+                                            : raster::Palette::kMost - raster::Palette::kForArrows))
       r.palette = std::make_shared<const raster::Palette>(std::move(*colours));
   for (int b = 0; b < band_count(r.plain_rows); ++b) {
     ADJ_TRY(raster::Band band, raster::deflate_band(plain, b, r.plain_rows, r.encoding(), r.level));

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -225,6 +226,51 @@ TEST(TurnMap, TheFlatMailMapHasFewColoursAndFewerBytesThanTheFullOne) {
   EXPECT_GT(plte(*with_arrows), plte(f)) << "the arrows' colours after the map's";
   std::printf("flat %d x %d: %zu bytes, %zu colours; full: %zu bytes, %zu colours\n", size->first,
               size->second, f.size(), plte(f), g.size(), plte(g));
+}
+
+// A state of `players` kingdoms on a grid, each owning one lowland area (codes P0, P1, ...).
+nlohmann::json many_owners(int players) {
+  nlohmann::json st = britain();
+  st["players"] = nlohmann::json::array();
+  st["areas"] = nlohmann::json::array();
+  st["adjacency"] = nlohmann::json::array();
+  const int row = 10;
+  for (int i = 0; i < players; ++i) {
+    const std::string code = "P" + std::to_string(i);
+    st["players"].push_back({{"code", code}, {"name", "Kingdom " + std::to_string(i)}});
+    st["areas"].push_back({{"code", "A" + std::to_string(i)},
+                           {"name", "Area " + std::to_string(i)},
+                           {"kind", "land"},
+                           {"terrain", "lowlands"},
+                           {"owner", code},
+                           {"armies", 1},
+                           {"x", 100 * (i % row)},
+                           {"y", 100 * (i / row)}});
+    if (i % row > 0)
+      st["adjacency"].push_back({"A" + std::to_string(i - 1), "A" + std::to_string(i)});
+    if (i >= row)
+      st["adjacency"].push_back({"A" + std::to_string(i - row), "A" + std::to_string(i)});
+  }
+  return st;
+}
+
+TEST(TurnMap, EveryOwnerKeepsItsColourInTheFlatMapOfABigGame) {
+  for (int players : {20, 90}) {
+    auto map = prepare_turn_map(many_owners(players), kMailMapLimits);
+    ASSERT_TRUE(map.ok()) << map.status().to_string();
+    const Decoded d = decode((*map)->plain_png());
+    ASSERT_GT(d.width, 0);
+    std::set<std::uint32_t> drawn;
+    for (std::uint32_t px : d.px) drawn.insert(px | 0xff000000u);
+    int missing = 0;
+    for (int i = 0; i < players; ++i) {
+      const std::string hex = mapstyle::owner_flat(static_cast<std::size_t>(i)).substr(1);
+      const auto want = 0xff000000u | static_cast<std::uint32_t>(std::stoul(hex, nullptr, 16));
+      if (!drawn.count(want)) ++missing;
+    }
+    EXPECT_EQ(missing, 0) << players << " kingdoms: " << missing
+                          << " owners' colours drawn as another's";
+  }
 }
 
 TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {

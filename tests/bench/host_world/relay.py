@@ -23,7 +23,11 @@ headers = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 class Counting:
     async def handle_DATA(self, server, session, envelope):
         data = envelope.original_content or envelope.content
-        subject = (headers.parsebytes(data).get("Subject", "") or "").replace("\t", " ")
+        # The header block only: parsing the whole message in Python (0.67 ms for a report with
+        # its map, 140 kB) was about a fifth of the relay's CPU, work no real relay does.
+        end = data.find(b"\r\n\r\n")
+        head = data if end < 0 else data[:end + 4]
+        subject = (headers.parsebytes(head).get("Subject", "") or "").replace("\t", " ")
         subject = subject.replace("\r", " ").replace("\n", " ").strip()
         with lock:
             log.write("%.6f\t%d\t%s\n" % (time.time(), len(data), subject))
