@@ -15,6 +15,15 @@ void add_mail_commands(CLI::App& app, CliState& s) {
         ->capture_default_str();
     cmd->add_option("--base-url", s.mail.mail_opts.base_url,
                     "Public base URL for links in mail (env ADJUTANT_BASE_URL)");
+    cmd->add_option("--mail-maps", s.mail.mail_opts.maps,
+                    "The map a report mail (a RESEND's answer, a correction) attaches, as serve's "
+                    "--mail-maps: game, player or off")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"game", "player", "off"}));
+    cmd->add_option("--mail-map-style", s.mail.mail_opts.map_style,
+                    "How that map looks, as serve's --mail-map-style: flat or full")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"flat", "full"}));
   };
   auto* ing = app.add_subcommand(
       "ingest",

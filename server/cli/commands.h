@@ -177,6 +177,10 @@ struct MailOptions {
   std::string from = "adjutant@localhost";  // From of every message sent (env ADJUTANT_MAIL_FROM)
   std::string from_name = "Adjutant";
   std::string base_url;  // links in mail (env ADJUTANT_BASE_URL); "" leaves them out
+  // The maps of the reports a RESEND answers and of corrections, as `serve --mail-maps` and
+  // `--mail-map-style` (render::mail_map_painter).
+  std::string maps = "game";
+  std::string map_style = "flat";
 };
 
 // `adjutant ingest`: one RFC 5322 message on stdin (an MTA pipe). Stores it, then answers it

@@ -66,7 +66,8 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
-  config.map_painter = render::map_painter();  // RESEND attaches the map
+  config.map_painter = render::mail_map_painter(o.mail.maps, o.mail.map_style);  // for RESEND
+  config.map_arrows = o.mail.maps == "player";
   // The GM's own mail carries the GM token, as `serve` reads it.
   if (const char* env = std::getenv("ADJUTANT_GM_TOKEN"); env && *env) config.gm_token = env;
   mail::MailIngest ingest(app, config);
@@ -99,7 +100,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   if (Status d = queue_press_digests(app.services(), s); !d.ok())
     std::fprintf(stderr, "warning: press digests not queued yet: %s\n", d.message().c_str());
   mail::NoticeMailer notices(app.services(), s, s, config.from, config.base_url, wall_clock);
-  notices.set_map_painter(config.map_painter);
+  notices.set_map_painter(config.map_painter, config.map_arrows);
   notices.set_gm_contact(s, app.config().gm_address);
   if (auto n = notices.deliver(); !n.ok())
     std::fprintf(stderr, "warning: notices not queued yet: %s\n", n.status().message().c_str());
@@ -220,7 +221,9 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   if (Status d = queue_press_digests(services, store); !d.ok()) return fail(d);
   mail::NoticeMailer notices(services, store, store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
-  notices.set_map_painter(render::map_painter());  // corrections attach the map
+  // Corrections attach the map.
+  notices.set_map_painter(render::mail_map_painter(o.mail.maps, o.mail.map_style),
+                          o.mail.maps == "player");
   notices.set_gm_contact(store, (*app)->config().gm_address);
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(store, *sender);

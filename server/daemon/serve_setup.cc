@@ -220,9 +220,7 @@ mail::MailConfig mail_config(const ServeOptions& o, const std::string& base_url,
   c.max_messages_per_peer = o.mail_peer_messages;
   c.max_bytes_per_peer = o.mail_peer_bytes;
   c.keep_raw_days = o.mail_keep_days;
-  if (o.mail_maps != "off")  // the map as a PNG
-    c.map_painter = render::map_painter(o.mail_map_style == "full" ? render::kFullMailMapLimits
-                                                                   : render::kMailMapLimits);
+  c.map_painter = render::mail_map_painter(o.mail_maps, o.mail_map_style);
   c.map_arrows = o.mail_maps == "player";
   c.trusted_peers.clear();
   for (const std::string& p : o.mail_trusted_peers)

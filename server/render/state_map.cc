@@ -74,4 +74,9 @@ TurnPainter map_painter(PngLimits limits, std::size_t max_png_bytes) {
   };
 }
 
+TurnPainter mail_map_painter(const std::string& maps, const std::string& style) {
+  if (maps == "off") return {};
+  return map_painter(style == "full" ? kFullMailMapLimits : kMailMapLimits);
+}
+
 }  // namespace adj::render

@@ -114,6 +114,35 @@ TEST_F(CliMail, OutboxListAndSendToTheDefaultMaildir) {
   for (const auto& m : nlohmann::json::parse(after.out)) EXPECT_EQ(m["state"], "sent");
 }
 
+TEST_F(CliMail, IngestAnswersResendWithTheMapAsServeOptionsSayOrWithout) {
+  ASSERT_EQ(cli({"turn", "run", "britain-1"}).exit_code, 0);
+  const auto resend = [&](const std::string& id, std::vector<std::string> options) {
+    options.insert(options.begin(), "ingest");
+    const std::string raw =
+        "From: Wessex <wessex@example.org>\r\nTo: orders@pbm.example.net\r\n"
+        "Subject: question\r\nMessage-ID: <" +
+        id +
+        "@mail.example.org>\r\n\r\nRESEND\r\nGAME britain-1\r\n"
+        "PLAYER WSX cerdic\r\n";
+    auto r = cli(options, raw);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    auto out = store()->outbox("", 1);
+    EXPECT_TRUE(out.ok() && out->size() == 1u);
+    return out.ok() && !out->empty() ? out->front() : OutboxMessage{};
+  };
+  const OutboxMessage with_map = resend("r1", {});
+  EXPECT_EQ(with_map.kind, "resend");
+  EXPECT_FALSE(with_map.part_key.empty()) << "the map, stored once for the turn";
+  const OutboxMessage without = resend("r2", {"--mail-maps", "off"});
+  EXPECT_EQ(without.kind, "resend");
+  EXPECT_TRUE(without.part_key.empty());
+  EXPECT_EQ(without.raw.find("image/png"), std::string::npos);
+  const OutboxMessage full = resend("r3", {"--mail-map-style", "full"});
+  EXPECT_FALSE(full.part_key.empty());
+  EXPECT_NE(full.part_key, with_map.part_key) << "another picture, another stored part";
+  EXPECT_NE(cli({"ingest", "--mail-maps", "some"}, "").exit_code, 0);
+}
+
 TEST_F(CliMail, OutboxSendToARelay) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
   ASSERT_EQ(cli({"ingest"}, corpus("alternative_qp.eml")).exit_code, 0);
