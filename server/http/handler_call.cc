@@ -39,15 +39,13 @@ HandlerResult invoke(const Router& router, const Request& req, std::chrono::seco
 }
 
 void log_request(const std::string& route, int status, double ms, const std::string& method,
-                 const std::string& path, const std::string& remote) {
-  if (status >= 500)
-    spdlog::warn(
-        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
-  else
-    spdlog::debug(
-        "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" remote=\"{}\"",
-        log_escape(route), status, ms, log_escape(method), log_escape(path), log_escape(remote));
+                 const std::string& path, const std::string& remote, bool left_behind) {
+  const auto level = status >= 500 ? spdlog::level::warn : spdlog::level::debug;
+  spdlog::log(level,
+              "event=request route=\"{}\" status={} ms={:.1f} method=\"{}\" path=\"{}\" "
+              "remote=\"{}\"{}",
+              log_escape(route), status, ms, log_escape(method), log_escape(path),
+              log_escape(remote), left_behind ? " left_behind=true" : "");
 }
 
 }  // namespace adj::http

@@ -28,8 +28,10 @@ std::string busy_response(const std::string& message, std::chrono::seconds retry
 HandlerResult invoke(const Router& router, const Request& req, std::chrono::seconds retry_after);
 
 // The log line of a request a handler answered: a warning for a 5xx, else debug. Method, path and
-// address come from the client: escaped (a %0A cannot forge a line).
+// address come from the client: escaped (a %0A cannot forge a line). `left_behind`: the answer of
+// a make its reader stopped waiting for (it was served the page kept before), written when the
+// answer comes, with "left_behind=true" at the end of the line.
 void log_request(const std::string& route, int status, double ms, const std::string& method,
-                 const std::string& path, const std::string& remote);
+                 const std::string& path, const std::string& remote, bool left_behind = false);
 
 }  // namespace adj::http

@@ -441,7 +441,7 @@ awaitable<std::optional<HandlerResult>> HttpServer::Impl::handle(Connection& c,
                                          std::chrono::steady_clock::now() - pending->started_at)
                                          .count();
                    log_request(r.route, r.response.status, ms, pending->method, pending->path,
-                               pending->remote);
+                               pending->remote, true);
                  }
                  pending->result = std::move(r);
                  pending->done = true;

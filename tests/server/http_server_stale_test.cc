@@ -205,6 +205,7 @@ TEST_F(HttpServerTest, AMakeLeftBehindIsWrittenToTheRequestLog) {
   while (!log->holds("status=503") && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
   EXPECT_TRUE(log->holds("event=request route=\"kept\" status=503"));
+  EXPECT_TRUE(log->holds("left_behind=true")) << "the line says its reader got the kept page";
 }
 
 }  // namespace
