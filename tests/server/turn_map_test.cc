@@ -131,6 +131,17 @@ TEST(TurnMap, LooksLikeTheOneDocumentMap) {
     } else {
       EXPECT_GT(far, 0u) << "the texts drawn by cairo, not librsvg";
       EXPECT_LT(far * 100, x.px.size() * 3) << "only the texts' pixels";
+      // Ink (every channel under 0x60: names, badges' codes, borders) in about the same amount:
+      // texts drawn, not left out (without them the layered map had under half of it).
+      const auto ink = [](const Decoded& d) {
+        std::size_t n = 0;
+        for (std::uint32_t p : d.px)
+          n += ((p >> 16) & 0xff) < 0x60 && ((p >> 8) & 0xff) < 0x60 && (p & 0xff) < 0x60;
+        return n;
+      };
+      std::printf("ink: %zu pixels in one document, %zu layered\n", ink(x), ink(y));
+      EXPECT_GT(ink(y) * 10, ink(x) * 8);
+      EXPECT_LT(ink(y) * 10, ink(x) * 12);
     }
   }
 }
@@ -291,6 +302,32 @@ TEST(TurnMap, SeveralThreadsPaintTheSameBytes) {
   for (auto& th : threads) th.join();
   for (std::size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i], i % 2 ? one_a : one_b);
   EXPECT_EQ((*map)->base_renders(), 1);
+}
+
+// The daemon's report threads prepare several games' maps at once: librsvg, cairo's text (its
+// font caches are shared by the process) and the palette give each the bytes one thread gives,
+// in both styles.
+TEST(TurnMap, SeveralThreadsPrepareTheSameBytes) {
+  const nlohmann::json state = britain(), big = many_owners(30);
+  for (const PngLimits& limits : {kMailMapLimits, kFullMailMapLimits}) {
+    const auto one = prepare_turn_map(state, limits), one_big = prepare_turn_map(big, limits);
+    ASSERT_TRUE(one.ok() && one_big.ok());
+    std::vector<std::string> got(4 * 2);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 2; ++i) {
+          auto map = prepare_turn_map((t + i) % 2 ? big : state, limits);
+          got[static_cast<std::size_t>(t * 2 + i)] = map.ok() ? (*map)->plain_png() : "";
+        }
+      });
+    for (auto& th : threads) th.join();
+    for (int t = 0; t < 4; ++t)
+      for (int i = 0; i < 2; ++i)
+        EXPECT_EQ(got[static_cast<std::size_t>(t * 2 + i)],
+                  ((t + i) % 2 ? *one_big : *one)->plain_png())
+            << (limits.flat ? "flat" : "full") << " thread " << t << " map " << i;
+  }
 }
 
 }  // namespace
