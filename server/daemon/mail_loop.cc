@@ -33,8 +33,10 @@ namespace {
 
 // The mail thread's nice value: a third of a normal thread's share under contention.
 constexpr int kMailThreadNice = 5;
-// The threads that make turn reports (at kMailThreadNice): two games' maps drawn at once, while
-// the scheduler and the web keep their share ahead of them.
+// The threads that make turn reports: two games' maps drawn at once, at the scheduler's and the
+// web's priority (their nice is not raised). At kMailThreadNice, under a busiest minute's readers,
+// they had about a third of a core and the last report reached the relay 288 s after the deadline
+// instead of 195 s, while pages stayed at 0.8x nginx or more either way (docs/performance.md).
 constexpr int kReportThreads = 2;
 // Messages one outbox worker claims per pass.
 constexpr int kOutboxBatch = 50;
@@ -176,8 +178,6 @@ void MailLoop::Impl::install_hooks() {
       thread_local const bool set_up = [] {
         http::name_this_thread("reports");
         set_background_writer_thread();
-        if (!http::lower_this_thread_priority(kMailThreadNice))
-          spdlog::warn("event=mail_thread_nice_refused");
         return true;
       }();
       (void)set_up;
