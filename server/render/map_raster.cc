@@ -226,7 +226,6 @@ Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale) {
   if (texts.empty()) return Status::Ok();
   Surface surface = surface_of(into, 0, into.height);
   Context cr(cairo_create(surface.get()));
-  cairo_scale(cr.get(), scale, scale);
   // Crisp: glyphs hinted to whole pixels, without anti-aliasing (a fifth fewer PNG bytes for the
   // flat map, docs/performance.md).
   std::unique_ptr<cairo_font_options_t, decltype(&cairo_font_options_destroy)> options(
@@ -238,16 +237,19 @@ Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale) {
     cairo_select_font_face(cr.get(), "sans-serif",
                            t.italic ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL,
                            t.bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
-    cairo_set_font_size(cr.get(), t.size);
+    // In device pixels, the size to a quarter pixel: cairo keeps a font's hinted glyphs per size
+    // and transformation, and games' maps differ in scale, so each game's map drew every glyph
+    // again (FreeType's hinting was a twelfth of the report threads' CPU in the busiest minute).
+    cairo_set_font_size(cr.get(), std::max(0.25, std::round(t.size * scale * 4) / 4));
     cairo_set_source_rgb(cr.get(), ((t.rgb >> 16) & 0xff) / 255.0, ((t.rgb >> 8) & 0xff) / 255.0,
                          (t.rgb & 0xff) / 255.0);
-    double x = t.x;
+    double x = t.x * scale;
     if (t.middle) {
       cairo_text_extents_t e;
       cairo_text_extents(cr.get(), t.text.c_str(), &e);
       x -= e.x_advance / 2;
     }
-    cairo_move_to(cr.get(), x, t.y);
+    cairo_move_to(cr.get(), x, t.y * scale);
     cairo_show_text(cr.get(), t.text.c_str());
   }
   if (cairo_status(cr.get()) != CAIRO_STATUS_SUCCESS)

@@ -70,9 +70,9 @@ struct Text {
 // other text stays in the SVG.
 bool drawable_text(std::string_view text);
 // Draws `texts` over `into` in sans-serif (fontconfig's choice, the font librsvg draws the SVG's
-// text in), their units scaled by `scale` pixels, crisp: hinted to whole pixels and without
-// anti-aliasing. cairo keeps each glyph drawn once (librsvg 2.48 fills every glyph as a path:
-// about 15 times the time). Internal when cairo fails.
+// text in), their units scaled by `scale` pixels (a font's size to a quarter pixel), crisp: hinted
+// to whole pixels and without anti-aliasing. cairo keeps each glyph drawn once (librsvg 2.48 fills
+// every glyph as a path: about 15 times the time). Internal when cairo fails.
 Status draw_texts(Pixels& into, const std::vector<Text>& texts, double scale);
 
 // Paints `top` (the same size as `into`) over rows [y0, y1) of `into`.
