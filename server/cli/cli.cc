@@ -10,6 +10,17 @@
 
 namespace adj::cli {
 
+void add_mail_map_options(CLI::App* cmd, MailMaps& m, const std::string& what) {
+  cmd->add_option("--mail-maps", m.maps,
+                  "The map " + what + " attaches, as serve's --mail-maps: game, player or off")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"game", "player", "off"}));
+  cmd->add_option("--mail-map-style", m.style,
+                  "How that map looks, as serve's --mail-map-style: flat or full")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"flat", "full"}));
+}
+
 void add_auth_options(CLI::App* cmd, ThrottleConfig& t) {
   cmd->add_option("--auth-max-failures", t.max_failures,
                   "Failed secret or token checks (per client address, per player, for the GM "

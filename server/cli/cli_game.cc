@@ -124,9 +124,11 @@ void add_game_commands(CLI::App& app, CliState& s) {
   prepl->add_option("--reason", s.gm_reason,
                     "Why, quoted in the notice to the old address (one line, at most 500 "
                     "characters)");
+  add_mail_map_options(prepl, s.setup.member_maps, "the new player's secret mail");
   prepl->callback([&s] {
-    s.code = player_replace(s.common, s.game_id, s.player, s.setup.member_email,
-                            s.setup.member_name, s.setup.member_base_url, s.gm_reason);
+    s.code =
+        player_replace(s.common, s.game_id, s.player, s.setup.member_email, s.setup.member_name,
+                       s.setup.member_base_url, s.gm_reason, s.setup.member_maps);
   });
   auto* signup_cmd =
       app.add_subcommand("signup", "Sign-ups of a game open for sign-ups")->require_subcommand(1);
@@ -149,7 +151,10 @@ void add_game_commands(CLI::App& app, CliState& s) {
   sstart->add_option("GAME", s.game_id, "Game id")->required();
   sstart->add_option("--base-url", s.setup.member_base_url,
                      "Public base URL for the sign-in links");
-  sstart->callback([&s] { s.code = signup_start(s.common, s.game_id, s.setup.member_base_url); });
+  add_mail_map_options(sstart, s.setup.member_maps, "each player's secret mail");
+  sstart->callback([&s] {
+    s.code = signup_start(s.common, s.game_id, s.setup.member_base_url, s.setup.member_maps);
+  });
   auto* sinv = signup_cmd->add_subcommand("invite", "Mail an address how to join the game");
   sinv->add_option("GAME", s.game_id, "Game id")->required();
   sinv->add_option("EMAIL", s.setup.member_email, "Address to invite")->required();

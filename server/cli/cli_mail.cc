@@ -15,21 +15,14 @@ void add_mail_commands(CLI::App& app, CliState& s) {
         ->capture_default_str();
     cmd->add_option("--base-url", s.mail.mail_opts.base_url,
                     "Public base URL for links in mail (env ADJUTANT_BASE_URL)");
-    cmd->add_option("--mail-maps", s.mail.mail_opts.maps,
-                    "The map a report mail (a RESEND's answer, a correction) attaches, as serve's "
-                    "--mail-maps: game, player or off")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"game", "player", "off"}));
-    cmd->add_option("--mail-map-style", s.mail.mail_opts.map_style,
-                    "How that map looks, as serve's --mail-map-style: flat or full")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"flat", "full"}));
   };
   auto* ing = app.add_subcommand(
       "ingest",
       "Read one mail message on stdin (an MTA pipe), store it and answer it through the outbox. "
       "Exit 0 once stored; 75 (try again later) when it could not be stored");
   add_mail_options(ing);
+  add_mail_map_options(ing, s.mail.mail_opts.maps,
+                       "the answer to a RESEND (and the secrets of a game started by mail)");
   ing->add_option("--sender", s.mail.io.envelope_from, "Envelope sender (e.g. Postfix ${sender})");
   ing->add_option("--recipient", s.mail.io.rcpt_to,
                   "Envelope recipient (e.g. Postfix ${recipient})");
@@ -88,6 +81,7 @@ void add_mail_commands(CLI::App& app, CliState& s) {
   osend->add_option("--outbox", s.mail.oso.outbox_dir,
                     "Maildir for the mail when there is no relay (default: <db dir>/outbox)");
   add_mail_options(osend);
+  add_mail_map_options(osend, s.mail.mail_opts.maps, "a correction mailed now");
   osend->callback([&s] {
     s.mail.oso.mail = s.mail.mail_opts;
     s.code = outbox_send(s.common, s.mail.oso);

@@ -36,6 +36,7 @@ struct CliState {
     std::string att_options;
     std::string standby_address;
     std::string member_email, member_name, member_base_url;
+    MailMaps member_maps;  // of the secrets mailed by signup start and player replace
     std::int64_t signup_number = 0;
     std::string press_level, press_gm_reads;
     bool yes = false;  // game delete --yes
@@ -90,5 +91,7 @@ void add_world_commands(CLI::App& app, CliState& s);
 
 // The guessing limiter's flags (server/app/auth_throttle.h), on `serve` and `ingest`.
 void add_auth_options(CLI::App* cmd, ThrottleConfig& t);
+// --mail-maps and --mail-map-style, as serve's, for the maps of the mail `cmd` queues (`what`).
+void add_mail_map_options(CLI::App* cmd, MailMaps& m, const std::string& what);
 
 }  // namespace adj::cli

@@ -82,6 +82,13 @@ int scenario_preview(const std::string& scenario, const std::string& svg_out,
 // `reason`: the GM's optional why, kept in the audit logs.
 int game_delete(const Common& c, const std::string& game, bool yes, const std::string& reason);
 int game_archive(const Common& c, const std::string& game, bool on, const std::string& reason);
+// The map a command's mail attaches, as `serve --mail-maps` and `--mail-map-style` take it
+// (render::mail_map_painter): "game", "player" or "off"; "flat" or "full".
+struct MailMaps {
+  std::string maps = "game";
+  std::string style = "flat";
+};
+
 // Membership (membership_commands.cc): sign-ups, start, invitations, addresses, replacing.
 // New secrets are queued for mailing, never printed; base_url adds links to the mail.
 int game_create_signup(const Common& c, const std::string& scenario,
@@ -92,14 +99,15 @@ int signup_list(const Common& c, const std::string& game);
 int signup_approve(const Common& c, const std::string& game, std::int64_t id);
 // Removes a sign-up (by its number; audited signup-remove).
 int signup_remove(const Common& c, const std::string& game, std::int64_t id);
-int signup_start(const Common& c, const std::string& game, const std::string& base_url);
+int signup_start(const Common& c, const std::string& game, const std::string& base_url,
+                 const MailMaps& maps = {});
 int signup_invite(const Common& c, const std::string& game, const std::string& email,
                   const std::string& base_url);
 int player_address(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email);
 int player_replace(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email, const std::string& name, const std::string& base_url,
-                   const std::string& reason);
+                   const std::string& reason, const MailMaps& maps = {});
 // The GM's reset of a player's credentials: what is "secret", "token" or "both" (printed once).
 int player_reset(const Common& c, const std::string& game, const std::string& player,
                  const std::string& what);
@@ -177,10 +185,9 @@ struct MailOptions {
   std::string from = "adjutant@localhost";  // From of every message sent (env ADJUTANT_MAIL_FROM)
   std::string from_name = "Adjutant";
   std::string base_url;  // links in mail (env ADJUTANT_BASE_URL); "" leaves them out
-  // The maps of the reports a RESEND answers and of corrections, as `serve --mail-maps` and
-  // `--mail-map-style` (render::mail_map_painter).
-  std::string maps = "game";
-  std::string map_style = "flat";
+  // The maps of a RESEND's answer and of a game's secrets mailed at its start (ingest), and of
+  // corrections (outbox send).
+  MailMaps maps;
 };
 
 // `adjutant ingest`: one RFC 5322 message on stdin (an MTA pipe). Stores it, then answers it

@@ -66,8 +66,8 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.from = {o.mail.from, o.mail.from_name};
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
-  config.map_painter = render::mail_map_painter(o.mail.maps, o.mail.map_style);  // for RESEND
-  config.map_arrows = o.mail.maps == "player";
+  config.map_painter = render::mail_map_painter(o.mail.maps.maps, o.mail.maps.style);
+  config.map_arrows = o.mail.maps.maps == "player";
   // The GM's own mail carries the GM token, as `serve` reads it.
   if (const char* env = std::getenv("ADJUTANT_GM_TOKEN"); env && *env) config.gm_token = env;
   mail::MailIngest ingest(app, config);
@@ -222,8 +222,8 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
   mail::NoticeMailer notices(services, store, store, {o.mail.from, o.mail.from_name},
                              o.mail.base_url, wall_clock);
   // Corrections attach the map.
-  notices.set_map_painter(render::mail_map_painter(o.mail.maps, o.mail.map_style),
-                          o.mail.maps == "player");
+  notices.set_map_painter(render::mail_map_painter(o.mail.maps.maps, o.mail.maps.style),
+                          o.mail.maps.maps == "player");
   notices.set_gm_contact(store, (*app)->config().gm_address);
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(store, *sender);

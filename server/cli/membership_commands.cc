@@ -15,6 +15,7 @@
 #include "server/app/time_text.h"
 #include "server/cli/commands.h"
 #include "server/mail/mail_ingest.h"
+#include "server/render/state_map.h"
 
 namespace adj::cli {
 namespace {
@@ -47,9 +48,12 @@ Result<MembershipSession> open(const Common& c, const std::string& base_url = ""
 
 // Queues the new secrets' mail (as the daemon does for the web).
 int mail_secrets(MembershipSession& s, const std::string& game,
-                 const std::map<std::string, std::string>& secrets, const std::string& base_url) {
+                 const std::map<std::string, std::string>& secrets, const std::string& base_url,
+                 const MailMaps& maps) {
   mail::MailConfig config;
   config.base_url = base_url;
+  config.map_painter = render::mail_map_painter(maps.maps, maps.style);  // the turn's map
+  config.map_arrows = maps.maps == "player";
   mail::MailIngest ingest(*s.app, config);
   auto n = ingest.queue_new_secrets(game, secrets, true);
   if (!n.ok()) return membership_fail(n.status());
@@ -134,7 +138,8 @@ int signup_approve(const Common& c, const std::string& game, std::int64_t id) {
   return kExitOk;
 }
 
-int signup_start(const Common& c, const std::string& game, const std::string& base_url) {
+int signup_start(const Common& c, const std::string& game, const std::string& base_url,
+                 const MailMaps& maps) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
   auto out = s->members().start(game, kActor);
@@ -146,7 +151,7 @@ int signup_start(const Common& c, const std::string& game, const std::string& ba
                                   : "no preference free");
   for (const auto& v : out->vacant) std::printf("  %-6s vacant\n", v.c_str());
   for (const auto& u : out->unassigned) std::printf("  not placed: %s\n", u.c_str());
-  return mail_secrets(*s, game, out->secrets, base_url);
+  return mail_secrets(*s, game, out->secrets, base_url, maps);
 }
 
 int signup_invite(const Common& c, const std::string& game, const std::string& email,
@@ -171,14 +176,14 @@ int player_address(const Common& c, const std::string& game, const std::string& 
 
 int player_replace(const Common& c, const std::string& game, const std::string& player,
                    const std::string& email, const std::string& name, const std::string& base_url,
-                   const std::string& reason) {
+                   const std::string& reason, const MailMaps& maps) {
   auto s = open(c, base_url);
   if (!s.ok()) return membership_fail(s.status());
   auto out = s->members().replace(game, player, email, name, kActor, reason);
   if (!out.ok()) return membership_fail(out.status());
   std::printf("%s in %s now played by %s; every old token revoked.\n", out->player.c_str(),
               game.c_str(), out->email.c_str());
-  return mail_secrets(*s, game, {{out->player, out->secret}}, base_url);
+  return mail_secrets(*s, game, {{out->player, out->secret}}, base_url, maps);
 }
 
 }  // namespace adj::cli

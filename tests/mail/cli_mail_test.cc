@@ -143,6 +143,29 @@ TEST_F(CliMail, IngestAnswersResendWithTheMapAsServeOptionsSayOrWithout) {
   EXPECT_NE(cli({"ingest", "--mail-maps", "some"}, "").exit_code, 0);
 }
 
+TEST_F(CliMail, PlayerReplaceMailsTheSecretWithTheMapAsServeOptionsSayOrWithout) {
+  const auto replace = [&](const std::string& player, std::vector<std::string> options) {
+    std::vector<std::string> args = {"player", "replace", "britain-1", player,
+                                     "new-" + player + "@example.org"};
+    args.insert(args.end(), options.begin(), options.end());
+    auto r = cli(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    OutboxMessage secret;
+    const auto out = store()->outbox("", 100);
+    EXPECT_TRUE(out.ok());
+    if (out.ok())
+      for (const OutboxMessage& m : *out)
+        if (m.to == "new-" + player + "@example.org" && m.kind != "notice") secret = m;
+    EXPECT_FALSE(secret.raw.empty()) << player;
+    return secret;
+  };
+  const OutboxMessage with_map = replace("WSX", {});
+  EXPECT_FALSE(with_map.part_key.empty()) << with_map.kind;
+  const OutboxMessage without = replace("MRC", {"--mail-maps", "off"});
+  EXPECT_TRUE(without.part_key.empty()) << without.kind;
+  EXPECT_EQ(without.raw.find("image/png"), std::string::npos);
+}
+
 TEST_F(CliMail, OutboxSendToARelay) {
   if (!Aiosmtpd::available()) GTEST_SKIP() << "python3-aiosmtpd is not installed";
   ASSERT_EQ(cli({"ingest"}, corpus("alternative_qp.eml")).exit_code, 0);
