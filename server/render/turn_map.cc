@@ -36,7 +36,8 @@ constexpr int kFlatColours = 64;
 constexpr int kFlatZlibLevel = 6;
 // What a flat map needs besides its owners' colours (terrain, sea, ink, the legend's): a game of
 // more players than kFlatColours - kFlatInk gets an entry more for each, so that no owner's
-// colour is drawn as another's (at 64 in all, 29 of 90 owners were).
+// colour is drawn as another's (at 64 in all, 29 of 90 owners were), up to the palette's room
+// (240 in all: past 196 players owners may share an entry; 13 of 250 did).
 constexpr int kFlatInk = 44;
 
 int flat_colours(std::size_t players) {

@@ -266,6 +266,8 @@ TEST(MailLoopServe, SchedulerRunMailsAReportToEveryPlayer) {
     ASSERT_FALSE(nice.empty()) << name;
     for (int n : nice) EXPECT_EQ(n, base) << name;
   }
+  // At nice 5 or more (CI's sanitizer suite) the threads above and the mail thread cannot differ.
+  if (base >= 5) std::printf("at nice %d: whether only the mail thread yields is not seen\n", base);
   const std::vector<int> mail = threads_nice(d.pid(), "mail");
   ASSERT_FALSE(mail.empty());
   for (int n : mail) EXPECT_EQ(n, std::max(base, 5));
