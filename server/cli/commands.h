@@ -87,6 +87,7 @@ int game_archive(const Common& c, const std::string& game, bool on, const std::s
 struct MailMaps {
   std::string maps = "game";
   std::string style = "flat";
+  bool arrows() const { return maps == "player"; }  // each player's map with its own arrows
 };
 
 // Membership (membership_commands.cc): sign-ups, start, invitations, addresses, replacing.

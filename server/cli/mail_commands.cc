@@ -67,7 +67,7 @@ int mail_ingest(const Common& c, const IngestOptions& o) {
   config.base_url = o.mail.base_url;
   config.max_message_bytes = o.max_bytes;
   config.map_painter = render::mail_map_painter(o.mail.maps.maps, o.mail.maps.style);
-  config.map_arrows = o.mail.maps.maps == "player";
+  config.map_arrows = o.mail.maps.arrows();
   // The GM's own mail carries the GM token, as `serve` reads it.
   if (const char* env = std::getenv("ADJUTANT_GM_TOKEN"); env && *env) config.gm_token = env;
   mail::MailIngest ingest(app, config);
@@ -223,7 +223,7 @@ int outbox_send(const Common& c, const OutboxSendOptions& o) {
                              o.mail.base_url, wall_clock);
   // Corrections attach the map.
   notices.set_map_painter(render::mail_map_painter(o.mail.maps.maps, o.mail.maps.style),
-                          o.mail.maps.maps == "player");
+                          o.mail.maps.arrows());
   notices.set_gm_contact(store, (*app)->config().gm_address);
   if (auto n = notices.deliver(100000); !n.ok()) return fail(n.status());
   mail::OutboxWorker worker(store, *sender);

@@ -53,7 +53,7 @@ int mail_secrets(MembershipSession& s, const std::string& game,
   mail::MailConfig config;
   config.base_url = base_url;
   config.map_painter = render::mail_map_painter(maps.maps, maps.style);  // the turn's map
-  config.map_arrows = maps.maps == "player";
+  config.map_arrows = maps.arrows();
   mail::MailIngest ingest(*s.app, config);
   auto n = ingest.queue_new_secrets(game, secrets, true);
   if (!n.ok()) return membership_fail(n.status());

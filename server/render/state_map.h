@@ -48,7 +48,7 @@ using PlayerPainter = std::function<Result<std::string>(const nlohmann::json* re
 using TurnPainter = std::function<Result<PlayerPainter>(const nlohmann::json& state)>;
 TurnPainter map_painter(PngLimits limits = kMailMapLimits,
                         std::size_t max_png_bytes = kMapPngBudget);
-// The painter of a host's report mails, as `serve`, `ingest` and `outbox send` take them:
+// The painter of a host's mail maps, as `serve` and the commands that queue mail take them:
 // `maps` "off" gives none (an empty TurnPainter), "game" and "player" map_painter() at `style`'s
 // limits ("full": kFullMailMapLimits; otherwise kMailMapLimits). Whether each player's map has
 // its own arrows ("player") is the mail layer's (MailConfig::map_arrows).
