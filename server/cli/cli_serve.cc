@@ -62,7 +62,7 @@ void add_mail_bounds(CLI::App* srv, ServeOptions& so) {
       ->check(CLI::IsMember({"game", "player", "off"}));
   srv->add_option("--mail-map-style", so.mail_map_style,
                   "flat: the mail's map in flat colours, cheap to draw and to mail; full: the web "
-                  "map's look (waves, hatches, halos), about 4x the CPU and 3x the bytes")
+                  "map's look (waves, hatches, halos), about 4-5x the CPU and 4x the bytes")
       ->capture_default_str()
       ->check(CLI::IsMember({"flat", "full"}));
 }

@@ -33,7 +33,7 @@ using MapPainter = std::function<Result<PlayerMapPainter>(const Json& state)>;
 // The largest map attached (a report with a bigger one goes without it): a map goes to every
 // player every turn. In the full style, 1,200 pixels wide (render::kFullMailMapLimits), the
 // bundled scenarios' maps weigh up to about 0.8 MB; the flat one (render::kMailMapLimits, the
-// default) measured 28-129 KB (docs/performance.md); base64 adds a third. The renderer draws a
+// default) measured 23-100 KB (docs/performance.md); base64 adds a third. The renderer draws a
 // bigger map with fewer pixels to stay under (render::kMapPngBudget).
 inline constexpr std::size_t kMaxMapAttachmentBytes = 1024u << 10;
 

@@ -80,9 +80,9 @@ std::string open_area_group(const Scene& sc, std::size_t i) {
          "\" id=\"area-" + code + "\" data-code=\"" + code + "\">" + area_title(sc, a, i);
 }
 
-// Territories: sea first, then land; cities as groups of their own (markers drawn later).
-// The flat style's territories and borders have no anti-aliasing (MapStyle::flat).
 std::string crisp(const Scene& sc) { return sc.flat ? " shape-rendering=\"crispEdges\"" : ""; }
+
+// Territories: sea first, then land; cities as groups of their own (markers drawn later).
 
 void draw_areas(const Scene& sc, std::string& s) {
   s += "<g class=\"areas\" stroke-linejoin=\"round\"" + crisp(sc) + ">\n";

@@ -289,7 +289,7 @@ void draw_labels(const Scene& sc, std::string& s, std::vector<raster::Text>* tex
       break;
     }
   }
-  s += "<g class=\"labels\">\n";
+  s += "<g class=\"labels\"" + crisp(sc) + ">\n";
   for (std::size_t i = 0; i < sc.n; ++i)
     if (!svg[i].empty())
       s += "<g data-for=\"" + xml_escape(sc.model.areas[i].code) + "\">" + svg[i] + "</g>\n";

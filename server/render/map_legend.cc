@@ -1,6 +1,7 @@
 // The map's legend: its lines (legend_items: players, land, sea, the terrains, cities, forts and
 // features this map shows, rivers, armies, the arrow kinds it has), the grid of them inside the
-// SVG (map_render_internal.h), and render_map_legend_html (svg_map.h).
+// SVG, their texts set apart for cairo in the flat map (map_render_internal.h), and
+// render_map_legend_html (svg_map.h).
 #include <algorithm>
 #include <string_view>
 
@@ -28,7 +29,7 @@ std::string arrow_swatch(const std::string& kind) {
          "/><path d=\"M13.5 4.5L9 7.5 9.5 1.5Z\" fill=\"#333\"/>";
 }
 
-// A terrain family's line (not escaped): the family, and the scenario's words for it when they
+// A terrain family's line: the family, and the scenario's words for it when they
 // are not just the family's name — at most kLegendWords of them, each shortened.
 std::string family_text(const std::string& family, const std::set<std::string>& words) {
   std::string text = family;
@@ -61,15 +62,13 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
     if (flat) {
       out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + mapstyle::owner_flat(i) +
                          "\" stroke=\"#333\"/>",
-                     xml_escape(m.players[i].name) + " (" + xml_escape(m.players[i].code) + ")",
-                     ""});
+                     m.players[i].name + " (" + m.players[i].code + ")", ""});
       continue;
     }
-    out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + land +
-                       "\"/><rect width=\"14\" height=\"14\" fill=\"url(#" + id +
-                       ")\" stroke=\"#333\"/>",
-                   xml_escape(m.players[i].name) + " (" + xml_escape(m.players[i].code) + ")",
-                   mapstyle::owner_pattern(i, id)});
+    out.push_back(
+        {"<rect width=\"14\" height=\"14\" fill=\"" + land +
+             "\"/><rect width=\"14\" height=\"14\" fill=\"url(#" + id + ")\" stroke=\"#333\"/>",
+         m.players[i].name + " (" + m.players[i].code + ")", mapstyle::owner_pattern(i, id)});
   }
   out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + land + "\" stroke=\"#333\"/>",
                  "unowned land", ""});
@@ -99,7 +98,7 @@ std::vector<LegendItem> legend_items(const MapModel& m, const std::string& prefi
     out.push_back({"<rect width=\"14\" height=\"14\" fill=\"" + mapstyle::terrain_fill(family) +
                        "\" stroke=\"#999\"/>" +
                        (mapstyle::terrain_has_glyph(family) ? glyph(family, 7, 7, 10) : ""),
-                   xml_escape(family_text(family, words)), ""});
+                   family_text(family, words), ""});
   if (city) out.push_back({glyph("city", 7, 7, 12), "city (in its hinterland)", ""});
   if (fort) out.push_back({glyph("fort", 7, 7, 12), symbol_label("fort"), ""});
   for (const auto& s : symbols) out.push_back({glyph(s, 7, 7, 12), symbol_label(s), ""});
@@ -141,15 +140,22 @@ double legend_height(const LegendGrid& g, double map_height, std::optional<std::
   return map_height + (r ? static_cast<double>(r) * kLegendRow + 12 : 0);
 }
 
-void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first) {
+void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first,
+                 std::vector<raster::Text>* texts) {
   if (g.items.size() <= first) return;
   s += "<g class=\"legend\" font-size=\"11\">\n";
   for (std::size_t k = first; k < g.items.size(); ++k) {
     const double x = 8 + static_cast<double>(k % g.per_row) * kLegendCell;
     const double y = map_height + 6 + static_cast<double>(k / g.per_row) * kLegendRow;
-    s += "<g transform=\"translate(" + fmt(x) + " " + fmt(y) + ")\">" + g.items[k].swatch +
-         "</g><text x=\"" + fmt(x + 20) + "\" y=\"" + fmt(y + 11) + "\" fill=\"#1a1a1a\">" +
-         g.items[k].label + "</text>\n";
+    s += "<g transform=\"translate(" + fmt(x) + " " + fmt(y) + ")\">" + g.items[k].swatch + "</g>";
+    const std::string& label = g.items[k].label;
+    if (texts && raster::drawable_text(label)) {
+      texts->push_back({x + 20, y + 11, 11, false, false, false, 0x1a1a1a, label});
+      s += "\n";
+      continue;
+    }
+    s += "<text x=\"" + fmt(x + 20) + "\" y=\"" + fmt(y + 11) + "\" fill=\"#1a1a1a\">" +
+         xml_escape(label) + "</text>\n";
   }
   s += "</g>\n";
 }
@@ -164,7 +170,7 @@ std::string render_map_legend_html(const MapModel& model) {
     s += "<li><svg class=\"swatch\" width=\"16\" height=\"16\" viewBox=\"0 0 14 14\" "
          "aria-hidden=\"true\">";
     if (!item.defs.empty()) s += "<defs>" + item.defs + "</defs>";
-    s += item.swatch + "</svg> " + item.label + "</li>\n";
+    s += item.swatch + "</svg> " + xml_escape(item.label) + "</li>\n";
   }
   return s + "</ul>\n</aside>\n";
 }

@@ -63,15 +63,15 @@ std::string svg_over(const Scene& sc, const LegendGrid& g, double height,
                      std::vector<raster::Text>* texts) {
   std::string s = svg_open(sc.model, sc.lay.width, height, sc.flat);
   draw_labels(sc, s, texts);
-  draw_legend(g, sc.lay.height, s);
+  draw_legend(g, sc.lay.height, s, 0, texts);
   return s + "</svg>\n";
 }
 
 std::string svg_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, const LegendGrid& g,
-                       std::size_t first, double height) {
+                       std::size_t first, double height, std::vector<raster::Text>* texts) {
   std::string s = svg_open(sc.model, sc.lay.width, height, sc.flat);
   draw_arrows(sc, arrows, s);
-  draw_legend(g, sc.lay.height, s, first);
+  draw_legend(g, sc.lay.height, s, first, texts);
   return s + "</svg>\n";
 }
 

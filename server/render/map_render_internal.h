@@ -63,6 +63,10 @@ std::string symbol_name(const std::string& sym);
 // "<g class=\"area ...\" id=\"area-<code>\" data-code=\"<code>\"><title>...</title>", left open.
 std::string open_area_group(const Scene& sc, std::size_t i);
 
+// The attribute that draws a group without anti-aliasing in the flat style (MapStyle::flat:
+// territories, borders, city markers, the labels' badges and symbols), "" otherwise.
+std::string crisp(const Scene& sc);
+
 void draw_areas(const Scene& sc, std::string& s);
 void draw_borders(const Scene& sc, std::string& s);
 void draw_cities(const Scene& sc, std::string& s);
@@ -94,18 +98,23 @@ LegendGrid legend_grid(std::vector<LegendItem> items, double width);
 // instead of g.rows.
 double legend_height(const LegendGrid& g, double map_height,
                      std::optional<std::size_t> rows = std::nullopt);
-// The grid's items from the `first`, in their cells.
-void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first = 0);
+// The grid's items from the `first`, in their cells. With `texts`, their lines that
+// raster::drawable_text accepts are appended there (left-aligned, at the SVG's units) instead of
+// drawn in `s`, as draw_labels does.
+void draw_legend(const LegendGrid& g, double map_height, std::string& s, std::size_t first = 0,
+                 std::vector<raster::Text>* texts = nullptr);
 
 // The layers apart: each a whole <svg> `height` high (the map and its legend) of the scene's
 // width, so that rasterised at one size they stack as render_svg_map draws them. svg_under: the
 // background, areas, borders and cities (opaque); svg_over: the labels and the legend `g`;
 // svg_arrows: `arrows` and the items of `g` from `first` on (their legend lines, after the
-// ones svg_over drew). All but svg_under are transparent where they draw nothing.
+// ones svg_over drew). All but svg_under are transparent where they draw nothing. With `texts`,
+// the texts draw_labels and draw_legend set apart go there (the flat map draws them with cairo).
 std::string svg_under(const Scene& sc, double height);
 std::string svg_over(const Scene& sc, const LegendGrid& g, double height,
                      std::vector<raster::Text>* texts = nullptr);
 std::string svg_arrows(const Scene& sc, const std::vector<MapArrow>& arrows, const LegendGrid& g,
-                       std::size_t first, double height);
+                       std::size_t first, double height,
+                       std::vector<raster::Text>* texts = nullptr);
 
 }  // namespace adj::render::mapdraw

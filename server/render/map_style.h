@@ -51,7 +51,7 @@ constexpr const char* kSeaStroke = "#5b8fc0";
 constexpr const char* kSeaText = "#1d4f80";
 constexpr const char* kRiver = "#3f7fc4";
 
-// One line of a legend: a swatch drawn in a 14x14 box, its text (already XML-escaped) and the
+// One line of a legend: a swatch drawn in a 14x14 box, its text (UTF-8, not escaped) and the
 // <defs> content the swatch needs when it stands alone (patterns), "" when none.
 struct LegendItem {
   std::string swatch;

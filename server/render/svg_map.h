@@ -69,10 +69,10 @@ struct MapModel {
 // `work`, when set, receives what placing the cities cost (for tests and measurements).
 // `flat`: the cheap picture a report mail attaches (turn_map.h, PngLimits::flat): flat colours
 // instead of the sea's waves and the owners' hatches (an owned territory is its owner's colour
-// mixed with the lowlands' one, whatever its terrain), territories, borders and city markers
-// without anti-aliasing (shape-rendering crispEdges), texts without their white halo, and a
-// canvas about a fifth narrower at 1x (more names shortened or left to their code). The same
-// labels, symbols, arrows and legend lines otherwise.
+// mixed with the lowlands' one, whatever its terrain), territories, borders, city markers and
+// the labels' badges and symbols without anti-aliasing (shape-rendering crispEdges), texts
+// without their white halo, and a canvas about a fifth narrower at 1x (more names shortened or
+// left to their code). The same labels, symbols, arrows and legend lines otherwise.
 struct MapWork;
 struct MapStyle {
   bool legend_inside = true;

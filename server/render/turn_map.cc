@@ -66,7 +66,7 @@ struct TurnMap::Prepared {
   mapdraw::LegendGrid legend;           // its lines (no arrow kind)
   double height = 0;  // the documents' height: the legend with room for every arrow kind
   std::string under_svg, over_svg;
-  std::vector<raster::Text> texts;  // the flat map's label texts, drawn over over_svg's layer
+  std::vector<raster::Text> texts;  // the flat map's labels' and legend's texts, over over_svg
   std::size_t max_png_bytes = 0;
   Raster raster;
   int renders = 0;
@@ -133,10 +133,13 @@ Result<std::string> TurnMap::Prepared::paint(const Raster& r,
   mapdraw::LegendGrid g = legend;
   for (auto& item : mapdraw::arrow_legend_items(arrows)) g.items.push_back(std::move(item));
   g = mapdraw::legend_grid(std::move(g.items), scene->lay.width);
-  const std::string svg = mapdraw::svg_arrows(*scene, arrows, g, legend.items.size(), height);
+  std::vector<raster::Text> arrow_texts;  // the arrows' legend lines, in the flat style
+  const std::string svg = mapdraw::svg_arrows(*scene, arrows, g, legend.items.size(), height,
+                                              r.limits.flat ? &arrow_texts : nullptr);
   ADJ_TRY(const raster::Svg doc, raster::Svg::load(svg, r.limits));
   ADJ_TRY(raster::Pixels top, raster::Pixels::blank(r.under.width, r.under.height, false));
   ADJ_RETURN_IF_ERROR(doc.draw(top));
+  ADJ_RETURN_IF_ERROR(raster::draw_texts(top, arrow_texts, r.scale));
   const int rows = image_rows(r, g.rows);
   raster::Pixels work = r.under;
   // Per band: the plain map's (a whole band it has whole, where no arrow draws), or stacked here.

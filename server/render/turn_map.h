@@ -9,9 +9,10 @@
 // for the others (map_raster.h). The picture is the one render_svg_map draws with those arrows:
 // arrows over the areas and under the labels and the legend, the legend with a line per arrow
 // kind the report has. A player's map shows only the arrows of the report it is given. In the
-// flat style (PngLimits::flat) the labels' texts are drawn by cairo on the labels' layer rather
-// than by librsvg (raster::draw_texts: cached glyphs, a tenth of the time), so they differ from
-// render_svg_map's in their pixels; texts cairo cannot draw alike stay librsvg's.
+// flat style (PngLimits::flat) the texts of the labels and the legend's lines are drawn by cairo
+// on their layers rather than by librsvg (raster::draw_texts: cached glyphs, a tenth of the
+// time), so they differ from render_svg_map's in their pixels; texts cairo cannot draw alike stay
+// librsvg's.
 //
 // Thread-safety: a prepared TurnMap is immutable; png() may be called from several threads at
 // once (each call has its own layers; the prepared ones are only read).

@@ -173,6 +173,10 @@ TEST(MapRender, HtmlLegendListsPlayersWithTheirHatchAndIsEscaped) {
   EXPECT_EQ(count(html, "<li>"), 5 + 1 + 1 + 5 + 2 + 1);  // kingdoms, unowned, sea, terrains,
                                                           // city and fort, armies
   EXPECT_EQ(render::render_svg_map(m, {false, 1}).find(m.players[0].name), std::string::npos);
+  // The legend inside the SVG escapes it too (its items hold the name as it is).
+  const std::string svg = render::render_svg_map(m);
+  EXPECT_EQ(svg.find(m.players[0].name), std::string::npos);
+  EXPECT_NE(svg.find("&lt;img src=x onerror=alert(1)&gt; ("), std::string::npos);
 }
 
 TEST(MapRender, HostileCoordinatesNamesAndNumbersStayBounded) {
