@@ -17,7 +17,8 @@
 # file). --tick: the scheduler's period (default 10). --window: seconds per wrk window (default 8;
 # nginx gets half as long). --max-wait: seconds after the deadline to wait for the last report
 # (default 900); past it the figures so far are printed. Environment: BIN (the adjutant binary),
-# CONNS (wrk connections, 16), SERVE_ARGS (added to `serve`).
+# CONNS (wrk connections, 16), SERVE_ARGS (added to `serve`), KEEP_WORK=1 (keep the work
+# directory: the daemon's log, the relay's, the database).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 games=1000 db="" tick=10 window=8 max_wait=900 build=1
@@ -129,8 +130,15 @@ window_row after
 
 # The figures from the daemon's log and the relay's.
 ran=$(grep -c 'action=ran' "$work/serve.log" || true)
-last_ran=$(grep 'action=ran' "$work/serve.log" | tail -1 | sed -E 's/^ts=([^ ]*)Z.*/\1/')
+# The log's times are UTC (ts=...Z): the Z stays, so that date reads them as UTC. A grep that
+# finds nothing must not stop the script (pipefail) before the figures so far are printed.
+last_ran=$(grep 'action=ran' "$work/serve.log" | tail -1 | sed -E 's/^ts=([^ ]*Z).*/\1/' || true)
 last_ran_s=$( [ -n "$last_ran" ] && date -d "$last_ran" +%s.%N || echo "$deadline")
+# When the last game's reports were in the outbox: set beside the last one at the relay, it
+# tells making the reports from sending them.
+last_queued=$(grep 'event=reports_queued' "$work/serve.log" | tail -1 |
+  sed -E 's/^ts=([^ ]*Z).*/\1/' || true)
+last_queued_s=$( [ -n "$last_queued" ] && date -d "$last_queued" +%s.%N || echo 0)
 r=$(reports)
 awk -F'\t' '/report for/ { if (!f) f = $1; l = $1; b += $2 } END { printf "%s %s %s\n", f, l, b }' \
   "$work/relay.log" >"$work/mails"
@@ -140,8 +148,9 @@ hwm_kb=$(awk '/VmHWM/ { print $2 }' "/proc/$serve_pid/status" 2>/dev/null || ech
 echo "== figures"
 awk -v g="$games" -v ran="$ran" -v d="$deadline" -v lr="$last_ran_s" -v r="$r" -v p="$players" \
     -v fm="${first_mail:-0}" -v lm="${last_mail:-0}" -v mb="${mail_bytes:-0}" \
-    -v hwm="${hwm_kb:-0}" 'BEGIN {
+    -v hwm="${hwm_kb:-0}" -v lq="$last_queued_s" 'BEGIN {
   printf "turns run: %d of %d; the last %.1f s after the deadline (%.1f turns/s)\n", ran, g, lr - d, (lr > d ? ran / (lr - d) : 0)
+  if (lq > 0) printf "the last game'"'"'s reports queued in the outbox %.1f s after the deadline\n", lq - d
   printf "reports handed to the relay: %d of %d (%.0f MB)\n", r, p, mb / 1e6
   if (r > 0) {
     printf "first report %.1f s after the deadline, last %.1f s (%.1f reports/s from the first)\n", fm - d, lm - d, (lm > fm ? r / (lm - fm) : r)

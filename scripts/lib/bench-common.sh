@@ -12,7 +12,8 @@ warn_unless_o2() {  # build_dir
       "figures are slower than the daemon's; configure it with -DADJUTANT_OPT=-O2" >&2
 }
 # bench_begin: a work directory in $work, background pids collected in the array pids, and both
-# (and nginx, when started) cleaned up on exit.
+# (and nginx, when started) cleaned up on exit; with KEEP_WORK=1 in the environment the directory
+# (logs, the database) is kept and its path printed, to look into a run.
 bench_begin() {  # name
   work=$(mktemp -d "/tmp/adj-bench-$1.XXXXXX")
   chmod 755 "$work"  # nginx's workers (user nobody) read the mirrored bodies under it
@@ -23,7 +24,11 @@ bench_end() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
   kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true
   wait 2>/dev/null || true
-  rm -rf "$work"
+  if [ "${KEEP_WORK:-0}" = 1 ]; then
+    echo "kept: $work" >&2
+  else
+    rm -rf "$work"
+  fi
 }
 free_port() {
   /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
