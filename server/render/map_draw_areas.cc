@@ -83,7 +83,6 @@ std::string open_area_group(const Scene& sc, std::size_t i) {
 std::string crisp(const Scene& sc) { return sc.flat ? " shape-rendering=\"crispEdges\"" : ""; }
 
 // Territories: sea first, then land; cities as groups of their own (markers drawn later).
-
 void draw_areas(const Scene& sc, std::string& s) {
   s += "<g class=\"areas\" stroke-linejoin=\"round\"" + crisp(sc) + ">\n";
   for (const bool sea_pass : {true, false})
