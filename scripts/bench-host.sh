@@ -7,7 +7,8 @@
 # from the deadline to the last turn run and to the last report handed to the relay, the page
 # rates and p99 in windows before, during and after (each window beside one of nginx serving the
 # same bytes, measured right after it, under the same load; a row in which turns ran during one
-# half and not the other is marked, as that pair saw two loads), and the daemon's peak memory.
+# half and not the other is marked, as that pair saw two loads), the daemon's peak memory, and
+# where the CPU went from the deadline to the last report (tests/bench/host_world/cpu_share.py).
 # Prints figures; asserts nothing about speed. p99 is wrk's, which corrects for coordinated
 # omission: an answer slower than twice a connection's mean interval adds samples at that interval
 # below it, so a few answers of half a second (0.1% of them) can make p99 200 ms.
@@ -30,7 +31,7 @@ while (($#)); do
     --window) window="$2"; shift 2 ;;
     --max-wait) max_wait="$2"; shift 2 ;;
     --no-build) build=0; shift ;;
-    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -55,7 +56,8 @@ players=$(awk '$1 == "players" { print $2 }' "$work/make.out")
 relay_port=$(free_port) http_port=$(free_port) ngx_port=$(free_port)
 /usr/bin/python3 tests/bench/host_world/relay.py "$relay_port" "$work/relay.log" \
   >"$work/relay.out" 2>&1 &
-pids+=($!)
+relay_pid=$!
+pids+=($relay_pid)
 # Reminders off: on a real host they went out a day before; here the deadline moves from a day
 # away to a few seconds away.
 ADJUTANT_GM_TOKEN=bench-host-gm "$BIN" --db "$db" serve --http "127.0.0.1:$http_port" \
@@ -66,6 +68,9 @@ pids+=($serve_pid)
 base="http://127.0.0.1:$http_port"
 for _ in $(seq 300); do curl -fs "$base/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 curl -fs "$base/healthz" >/dev/null || { echo "the daemon did not start:"; cat "$work/serve.log"; exit 1; }
+# Where the CPU goes (the daemon's threads by name, the relay, nginx, PostgreSQL), every second.
+/usr/bin/python3 tests/bench/host_world/cpu_share.py sample "$work/cpu" "$serve_pid" "$relay_pid" &
+pids+=($!)
 ( while kill -0 "$serve_pid" 2>/dev/null; do
     awk '/VmRSS/ { print $2 }' "/proc/$serve_pid/status" 2>/dev/null; sleep 0.5
   done ) >"$work/rss" &
@@ -158,4 +163,6 @@ awk -v g="$games" -v ran="$ran" -v d="$deadline" -v lr="$last_ran_s" -v r="$r" -
   }
   printf "daemon peak memory (VmHWM): %.0f MB\n", hwm / 1024
 }'
+/usr/bin/python3 tests/bench/host_world/cpu_share.py report "$work/cpu" "$deadline" \
+  "$( ((r > 0)) && echo "$last_mail" || date +%s.%N)"
 grep -E 'level=(warn|error)' "$work/serve.log" | sed -E 's/ts=[^ ]* //' | sort | uniq -c | sort -rn | head -5 || true

@@ -1,5 +1,6 @@
 #include "storage/sqlite/checkpointer.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include <atomic>
@@ -61,6 +62,7 @@ struct Checkpointer::State {
   }
 
   void run() {
+    pthread_setname_np(pthread_self(), "checkpoint");  // for top -H and bench-host.sh
     sqlite3* db = nullptr;
     // A connection of its own, without a hook (its checkpoints commit nothing). It waits at most
     // kTruncateWaitMs for the writer and the readers, so that writers are never kept out for
