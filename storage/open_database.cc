@@ -171,6 +171,10 @@ void set_background_checkpoints(bool on) { sqlite::set_background_checkpoints(on
 
 void set_background_writer_thread() { pg::set_quiet_writes(true); }
 
+void set_revisions_refresher_thread() { PgStore::set_refresher_thread(true); }
+static_assert(kRevisionsRefresh <= PgStore::kRevisionsFresh / 4,
+              "the refresher's reads must stay fresh for the other threads");
+
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to) {
   ADJ_TRY(const DatabaseTarget target, parse_database(db));
   if (target.backend != DatabaseBackend::kSqlite)

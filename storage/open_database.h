@@ -18,6 +18,7 @@
 // the calling thread (storage/store.h).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -71,6 +72,14 @@ void set_background_checkpoints(bool on);
 // hundreds of times a second, and the first page request on each HTTP thread after any of those
 // writes read the revisions from the server again (docs/performance.md). SQLite: nothing changes.
 void set_background_writer_thread();
+
+// Marks the calling thread as the one that reads the revisions (Store::revisions) every
+// kRevisionsRefresh or sooner, through a store of its own, for the other threads of the process:
+// on PostgreSQL their stores then take its reads as their own (PgStore::set_refresher_thread), so
+// a thread that must not wait for the server (the HTTP threads) reads them again only after this
+// process wrote. SQLite: nothing changes (its revisions are read without a round trip).
+void set_revisions_refresher_thread();
+inline constexpr std::chrono::milliseconds kRevisionsRefresh{25};
 
 // Row-level access to the whole database `db` names, for `adjutant copy` (storage/table_copy.h),
 // migrated like open_database(). `must_exist`: a SQLite file that is missing is NotFound instead

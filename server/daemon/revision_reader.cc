@@ -14,7 +14,11 @@ namespace adj::daemon {
 
 RevisionReader::RevisionReader(std::string db, std::chrono::milliseconds wait,
                                std::chrono::milliseconds retry)
-    : db_(std::move(db)), wait_(wait), retry_(retry), retrier_([this] { retry_loop(); }) {}
+    : db_(std::move(db)),
+      wait_(wait),
+      retry_(retry),
+      retrier_([this] { retry_loop(); }),
+      refresher_([this] { refresh_loop(); }) {}
 
 RevisionReader::~RevisionReader() {
   {
@@ -23,6 +27,7 @@ RevisionReader::~RevisionReader() {
   }
   wake_.notify_all();
   retrier_.join();
+  refresher_.join();
 }
 
 std::shared_ptr<const http::Revisions> RevisionReader::read_now(std::chrono::milliseconds cap) {
@@ -57,6 +62,19 @@ std::shared_ptr<const http::Revisions> RevisionReader::read() {
   }
   std::lock_guard lock(mu_);
   return last_;
+}
+
+void RevisionReader::refresh_loop() {
+  http::name_this_thread("rev-refresh");
+  set_revisions_refresher_thread();
+  std::unique_lock lock(mu_);
+  while (!wake_.wait_for(lock, kRevisionsRefresh, [this] { return stopping_; })) {
+    if (degraded()) continue;  // the retrier's
+    lock.unlock();
+    auto now = read_now(wait_);
+    lock.lock();
+    if (now) last_ = std::move(now);
+  }
 }
 
 void RevisionReader::retry_loop() {

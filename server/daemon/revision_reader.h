@@ -17,6 +17,11 @@
 // is nothing to fall back on: read() returns null (every page is made afresh,
 // and fails).
 //
+// A thread of the reader's own reads the revisions every kRevisionsRefresh
+// (storage/open_database.h set_revisions_refresher_thread), so that on
+// PostgreSQL the I/O threads' reads take its read instead of waiting for the
+// server, unless this process wrote since.
+//
 // Thread-safety: read() may be called from any thread; each thread keeps its
 // own Store.
 #pragma once
@@ -54,6 +59,7 @@ class RevisionReader {
   // it cannot.
   std::shared_ptr<const http::Revisions> read_now(std::chrono::milliseconds cap);
   void retry_loop();
+  void refresh_loop();
 
   const std::string db_;
   const std::chrono::milliseconds wait_, retry_;
@@ -63,6 +69,7 @@ class RevisionReader {
   bool stopping_ = false;                        // guarded by mu_
   std::shared_ptr<const http::Revisions> last_;  // guarded by mu_
   std::thread retrier_;
+  std::thread refresher_;
 };
 
 }  // namespace adj::daemon

@@ -37,9 +37,17 @@ class PgStore final : public SqlStore {
   // The revisions are read again when this process wrote since the last read (pg::write_epoch)
   // or kRevisionsFresh after it, else the kept map answers without a round trip: a page served
   // after a write of this process shows it; another process's write (a second daemon sharing the
-  // database, the command line) shows within kRevisionsFresh.
+  // database, the command line) shows within kRevisionsFresh. A read by another store of this
+  // process on the same conninfo counts as this store's own when it began after this process's
+  // last write and within kRevisionsFresh, so one thread that reads them often (the refresher
+  // below) spares the others the round trip.
   Result<std::shared_ptr<const RevisionMap>> revisions() override;
   static constexpr std::chrono::milliseconds kRevisionsFresh{100};
+  // Marks the calling thread as the refresher: its stores read the revisions again once the
+  // freshest read of the process is kRevisionsFresh / 2 old, so that, called every
+  // kRevisionsFresh / 4, it keeps a read fresh for the other threads (the HTTP threads, which
+  // then never wait for the server unless this process wrote).
+  static void set_refresher_thread(bool on);
   // Returns 0: PostgreSQL databases never held secrets in clear.
   Result<int> upgrade_credentials(const SecretHasher&, const TokenHasher&, UnixTime) override {
     return 0;
@@ -49,7 +57,9 @@ class PgStore final : public SqlStore {
   pg::Connection& connection() { return conn_; }
 
  private:
-  explicit PgStore(pg::Connection c) : conn_(std::move(c)) {}
+  // The freshest revisions read by the stores of one conninfo in this process.
+  struct SharedRevisions;
+  PgStore(pg::Connection c, std::shared_ptr<SharedRevisions> shared);
 
   sql::Session& session() override { return session_; }
   // A turn's rows (migration 0025): the battles' and reports' references to their turn checked
@@ -65,6 +75,7 @@ class PgStore final : public SqlStore {
   std::shared_ptr<const RevisionMap> revisions_;
   std::uint64_t revisions_epoch_ = 0;
   std::chrono::steady_clock::time_point revisions_read_at_{};
+  std::shared_ptr<SharedRevisions> shared_;
 };
 
 }  // namespace adj

@@ -469,5 +469,73 @@ TEST_F(PgDatabaseTest, StoreRevisionsSeeThisProcessAtOnceAndOthersOnceFreshHasPa
   EXPECT_EQ((*mine)->at("g"), 3) << "this process's write must show at once";
 }
 
+// Another process's write of revision `rev` to scope 'g' (forked: it leaves this process's write
+// epoch as it is). Returns whether it succeeded.
+bool other_process_sets(const std::string& conninfo, int rev) {
+  const pid_t pid = fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    auto other = Connection::open(conninfo);
+    _exit(other.ok() && other
+                            ->exec("UPDATE revisions SET rev = " + std::to_string(rev) +
+                                   " WHERE scope = 'g'")
+                            .ok()
+              ? 0
+              : 1);
+  }
+  int status = 0;
+  return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// A store takes a fresh read of another store of the process (same conninfo) as its own, unless
+// this process wrote since that read began; a refresher thread's store reads again at half the
+// freshness.
+TEST_F(PgDatabaseTest, StoreRevisionsTakeAFreshReadOfAnotherStoreUnlessThisProcessWroteSince) {
+  auto a = PgStore::open(conninfo_);
+  auto b = PgStore::open(conninfo_);
+  ASSERT_TRUE(a.ok() && b.ok());
+  Connection c = connect();
+  ASSERT_TRUE(c.exec("INSERT INTO revisions (scope, rev) VALUES ('g', 1)").ok());
+  auto first = (*a)->revisions();
+  ASSERT_TRUE(first.ok()) << first.status().to_string();
+  EXPECT_EQ((*first)->at("g"), 1);
+
+  ASSERT_TRUE(other_process_sets(conninfo_, 2));
+  std::this_thread::sleep_for(PgStore::kRevisionsFresh);  // a's own read is stale now
+  auto by_b = (*b)->revisions();
+  ASSERT_TRUE(by_b.ok());
+  EXPECT_EQ((*by_b)->at("g"), 2);
+  const auto b_read = std::chrono::steady_clock::now();
+  ASSERT_TRUE(other_process_sets(conninfo_, 3));
+  auto taken = (*a)->revisions();
+  ASSERT_TRUE(taken.ok());
+  if (std::chrono::steady_clock::now() - b_read < PgStore::kRevisionsFresh / 2) {
+    EXPECT_EQ(taken->get(), by_b->get()) << "b's fresh read taken, without a round trip";
+  }
+
+  ASSERT_TRUE(c.exec("UPDATE revisions SET rev = 4 WHERE scope = 'g'").ok());
+  auto mine = (*a)->revisions();
+  ASSERT_TRUE(mine.ok());
+  EXPECT_EQ((*mine)->at("g"), 4) << "this process wrote after b's read: read again at once";
+  const auto mine_at = std::chrono::steady_clock::now();
+
+  std::thread refresher([this] {
+    PgStore::set_refresher_thread(true);
+    auto r = PgStore::open(conninfo_);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE((*r)->revisions().ok());
+    ASSERT_TRUE(other_process_sets(conninfo_, 5));
+    std::this_thread::sleep_for(PgStore::kRevisionsFresh / 2);
+    auto again = (*r)->revisions();
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ((*again)->at("g"), 5) << "a refresher reads again at half the freshness";
+  });
+  refresher.join();
+  std::this_thread::sleep_until(mine_at + PgStore::kRevisionsFresh);  // a's own read is stale
+  auto after = (*a)->revisions();
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ((*after)->at("g"), 5) << "the refresher's read, taken or read again";
+}
+
 }  // namespace
 }  // namespace adj::pg
