@@ -13,9 +13,8 @@ namespace {
 // inside the store's own transactions): never copied or compared.
 const std::set<std::string> kBookkeeping = {"schema_migrations", "sqlite_sequence",
                                             "revision_bulk"};
-// The open-state index (migration 0014): derived from
-// turn_states. Copied like any table when both sides have it (after turn_states, whose triggers
-// mark it stale); skipped when the destination lacks it, rebuilt when the source lacks it.
+// The open-state index (migration 0014): derived from turn_states, and copied after it (its
+// triggers mark the index stale).
 const std::set<std::string> kOpenStateIndex = {"open_states", "open_state_players",
                                                "open_state_areas", "open_state_edges"};
 // Seeded by a fresh database's migrations (SQLite 0005 seeds hash_credentials); emptied on the
@@ -69,8 +68,6 @@ struct Plan {
   std::vector<TableInfo> tables;  // destination's info, in copy order (parents first)
   std::map<std::string, std::vector<std::string>> columns;  // table -> common columns
   std::map<std::string, std::vector<std::string>> order;    // table -> order-by columns
-  std::vector<std::string> skipped;
-  std::vector<std::string> rebuild;  // derived tables `to` has and `from` lacks
 };
 
 const TableInfo* find(const std::vector<TableInfo>& ts, const std::string& name) {
@@ -100,11 +97,6 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
     if (kBookkeeping.count(s.name)) continue;
     const TableInfo* d = find(dst, s.name);
     if (!d) {
-      if (kOpenStateIndex.count(s.name)) {
-        plan.skipped.push_back(s.name +
-                               " (the open-state index, derived; the destination has none)");
-        continue;
-      }
       problems.push_back("table " + s.name + " is only in the source");
       continue;
     }
@@ -124,10 +116,6 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
   }
   for (const auto& d : dst) {
     if (kBookkeeping.count(d.name) || find(src, d.name)) continue;
-    if (kOpenStateIndex.count(d.name)) {
-      plan.rebuild.push_back(d.name);
-      continue;
-    }
     problems.push_back("table " + d.name + " is only in the destination");
   }
   if (!problems.empty()) {
@@ -195,7 +183,7 @@ bool same_value(const Cell& a, const Cell& b) {
   return std::memcmp(&x, &y, sizeof x) == 0 || x == y;
 }
 
-Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
+Status copy_tables(TableAccess& from, TableAccess& to) {
   ADJ_TRY(const Plan plan, make_plan(from, to));
   ADJ_RETURN_IF_ERROR(from.begin_read());
   const EndRead end_read{from};
@@ -233,8 +221,6 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
                                         " row(s); copy only into an empty database");
     }
   }
-  CopyReport report;
-  report.skipped = plan.skipped;
   for (const char* t : {"pending_upgrades", "revisions"})
     if (plan.columns.count(t)) ADJ_RETURN_IF_ERROR(to.clear(t));
   Status st = Status::Ok();
@@ -244,35 +230,16 @@ Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to) {
       if (!st.ok()) break;
     }
     const auto& cols = plan.columns.at(t.name);
-    std::int64_t rows = 0;
-    st = from.scan(t.name, cols, plan.order.at(t.name), [&](const std::vector<Cell>& row) {
-      ++rows;
-      return to.insert(t, cols, row);
-    });
+    st = from.scan(t.name, cols, plan.order.at(t.name),
+                   [&](const std::vector<Cell>& row) { return to.insert(t, cols, row); });
     if (!st.ok()) {
       st = Status(st.code(), "copying table " + t.name + ": " + st.message());
       break;
     }
-    report.copied.push_back({t.name, rows});
   }
   if (st.ok()) st = to.finish_identities(plan.tables);
   if (st.ok()) st = to.commit();
-  if (!st.ok()) return st;
-  if (!plan.rebuild.empty()) {
-    std::vector<std::string> games;
-    st = from.scan("games", {"id"}, {"id"}, [&](const std::vector<Cell>& row) {
-      games.emplace_back(row[0].as_text());
-      return Status::Ok();
-    });
-    if (st.ok()) st = to.rebuild_derived(games);
-    if (!st.ok())
-      return Status(st.code(),
-                    "the rows are copied, but rebuilding the open-state index failed "
-                    "(games then load whole, correctly): " +
-                        st.message());
-    report.rebuilt = plan.rebuild;
-  }
-  return report;
+  return st;
 }
 
 Result<std::vector<TableCount>> compare_tables(TableAccess& from, TableAccess& to) {

@@ -105,10 +105,6 @@ class TableAccess {
   Status commit();
   void rollback();
 
-  // Derived data the source lacks (the open-state index: SQLite migration 0014, PostgreSQL
-  // migration 0014): rebuilt for every game after commit.
-  Status rebuild_derived(const std::vector<std::string>& games);
-
  private:
   bool sqlite() const { return s_.dialect() == sql::Dialect::kSqlite; }
 
@@ -126,22 +122,15 @@ struct TableCount {
   std::int64_t rows = 0;
 };
 
-struct CopyReport {
-  std::vector<TableCount> copied;    // in copy order (parents first)
-  std::vector<std::string> skipped;  // tables left out, each with why
-  std::vector<std::string> rebuilt;  // derived tables written again on the destination
-};
-
 // Copies every table the two databases share from `from` into `to`, in one transaction on
 // `to`, parents before children. Refuses (FailedPrecondition, nothing written) when `to`
 // already holds games or rows in any copied table (other than pending_upgrades, which a fresh
 // SQLite database seeds and the copy empties), when `from` has pending upgrade steps, or when
 // a table or column is on one side only and is not knowingly skipped (the message names it).
-// Skipped: schema_migrations (each side's own), the open-state index tables when `to` lacks
-// them (derived; rebuilt when `from` lacks them; both backends have them, so they are copied
-// after turn_states like any table). revisions is written
+// Skipped: schema_migrations (each side's own). The open-state index tables are copied after
+// turn_states, whose triggers mark the index stale. revisions is written
 // by the destination's triggers during the copy and then overwritten with the source's rows.
-Result<CopyReport> copy_tables(TableAccess& from, TableAccess& to);
+Status copy_tables(TableAccess& from, TableAccess& to);
 
 // Compares every table both databases share (the copy's skip rules), row by row in primary-key
 // order. OK with the per-table counts of `from` when they are equal; otherwise

@@ -49,11 +49,8 @@ int copy_database(const std::string& from, const std::string& to) {
 
   std::printf("Copying %s (%s) to %s (%s)\n", from_name.c_str(), (*src)->backend().c_str(),
               to_name.c_str(), (*dst)->backend().c_str());
-  auto report = copy_tables(**src, **dst);
-  if (!report.ok()) return undo(copy_fail("copy", report.status()));
-  for (const auto& s : report->skipped) std::printf("  skipped %s\n", s.c_str());
-  for (const auto& r : report->rebuilt)
-    std::printf("  rebuilt %s from turn_states (derived; the source has none)\n", r.c_str());
+  if (Status copied = copy_tables(**src, **dst); !copied.ok())
+    return undo(copy_fail("copy", copied));
 
   auto counts = compare_tables(**src, **dst);
   if (!counts.ok()) {

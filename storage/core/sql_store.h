@@ -53,12 +53,6 @@ class SqlStore : public Store {
  public:
   // The last migration applied (storage/core/migration_files.h), for either dialect.
   Result<int> schema_version() override;
-  // Writes the open-state index of `game` again from its stored open-turn state, in its own
-  // transaction: for a tool that wrote turn_states rows itself (a copy between databases). Until
-  // then such a game is read whole (correct, at the cost of the whole state).
-  Status rebuild_open_state_index(const std::string& game);
-  // rebuild_open_state_index of each of `games`; the first failure names its game.
-  Status rebuild_open_state_indexes(const std::vector<std::string>& games);
 
   // ---- GameStore (sql_store_games.cc) ----
   // REQUIRES of `initial`: a non-empty game_id and turn >= 1 (InvalidArgument otherwise).

@@ -296,19 +296,4 @@ Status SqlStore::reindex_open_state(const std::string& game) {
   return index_open_state(game, *state);
 }
 
-Status SqlStore::rebuild_open_state_index(const std::string& game) {
-  ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
-  ADJ_RETURN_IF_ERROR(require_game_row(game, /*lock=*/true));
-  ADJ_RETURN_IF_ERROR(reindex_open_state(game));
-  return tx.commit();
-}
-
-Status SqlStore::rebuild_open_state_indexes(const std::vector<std::string>& games) {
-  for (const auto& g : games) {
-    Status s = rebuild_open_state_index(g);
-    if (!s.ok()) return Status(s.code(), "game " + g + ": " + s.message());
-  }
-  return Status::Ok();
-}
-
 }  // namespace adj

@@ -264,8 +264,4 @@ void TableAccess::rollback() {
   tx_.reset();
 }
 
-Status TableAccess::rebuild_derived(const std::vector<std::string>& games) {
-  return store_->rebuild_open_state_indexes(games);
-}
-
 }  // namespace adj

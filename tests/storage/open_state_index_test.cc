@@ -167,11 +167,6 @@ TEST_P(OpenStateViewTest, AStateWrittenAroundTheIndexIsReadWhole) {
   ASSERT_EQ(v->areas.size(), 1u);
   EXPECT_EQ(v->areas[0].armies, 41);
   expect_views_match();
-  if (auto* sqlite_store = dynamic_cast<SqliteStore*>(store_.get())) {
-    ASSERT_TRUE(sqlite_store->rebuild_open_state_index("britain").ok());
-    EXPECT_EQ(indexed_turn(), "1");
-    expect_views_match();
-  }
   set_armies_around_the_store(42);
   // The next state written through the store is indexed again.
   commit_open_turn_or_fail();
