@@ -310,8 +310,6 @@ class SqlStore : public Store {
   // reads its row of games); NotFound(no_such_game) when it returns none.
   Result<sql::Rows> game_rows(const std::string& game, std::string_view sql,
                               std::initializer_list<sql::Param> params);
-  // The game's open turn; NotFound(no_such_game) when it does not exist.
-  Result<int> open_turn(const std::string& game);
   // Sets each player's email to their contact's (MembershipStore), when they have one.
   Status apply_contacts(const std::string& game, GameState& state);
   // Writes the open-state index of `game` from `state`, the state just stored as its open turn

@@ -29,13 +29,6 @@ std::string SqlStore::summary_select() {
          games_small_columns();
 }
 
-Result<int> SqlStore::open_turn(const std::string& game) {
-  ADJ_TRY(
-      const sql::Rows r,
-      game_rows(game, "SELECT open_turn FROM " + games_small_columns() + " WHERE id = ?", {game}));
-  return r.int32(0, 0);
-}
-
 Status SqlStore::create_game(const GameState& initial, const Json& scenario, UnixTime now) {
   const std::string& id = initial.game_id;
   if (id.empty()) return Status::InvalidArgument("create_game: the game id is empty");
