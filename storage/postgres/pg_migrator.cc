@@ -47,15 +47,6 @@ Status renumber_legacy(sql::Session& s, const std::vector<Migration>& migrations
 
 }  // namespace
 
-Result<std::vector<Migration>> bundled_migrations() {
-  return adj::bundled_migrations(Dialect::kPostgres);
-}
-
-Result<int> schema_version(Connection& c) {
-  PgSession s(c);
-  return adj::schema_version(s);
-}
-
 Result<int> migrate(Connection& c, const std::vector<Migration>& migrations) {
   ADJ_RETURN_IF_ERROR(check_sequence(migrations));
   // One session lock for the whole run: a second daemon waits here until the first is done.

@@ -8,7 +8,7 @@
 // daemons opening one database at once apply each migration exactly once; the others wait and
 // then find nothing to do. Migration files must not contain BEGIN/COMMIT.
 //
-// Thread-safety: the functions use only the Connection they are given.
+// Thread-safety: migrate uses only the Connection it is given.
 #pragma once
 
 #include <cstdint>
@@ -26,10 +26,6 @@ using adj::Migration;
 // The advisory lock key migrations run under ("adj_migr" as bytes).
 inline constexpr std::int64_t kMigrationLockKey = 0x61646a5f6d696772;
 
-// The migrations compiled into this binary with their PostgreSQL fragments, ascending. Internal if
-// a bundled file is misnamed or the versions are not 1, 2, 3, ...
-Result<std::vector<Migration>> bundled_migrations();
-
 // Brings the database up to the last of `migrations` (REQUIRES: versions 1..N, ascending;
 // InvalidArgument otherwise) and returns the resulting version. FailedPrecondition when the
 // database records a version newer than the last one given (written by a newer binary); nothing
@@ -37,8 +33,5 @@ Result<std::vector<Migration>> bundled_migrations();
 // A database recorded under PostgreSQL's numbering before the one list is renumbered first
 // (schemas/migrations/README.md). REQUIRES: no transaction open on `c`.
 Result<int> migrate(Connection& c, const std::vector<Migration>& migrations);
-
-// The version recorded in the database (0 for a new database).
-Result<int> schema_version(Connection& c);
 
 }  // namespace adj::pg

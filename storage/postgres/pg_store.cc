@@ -39,7 +39,7 @@ void PgStore::set_refresher_thread(bool on) { t_refresher = on; }
 
 Result<std::unique_ptr<PgStore>> PgStore::open(const std::string& conninfo) {
   ADJ_TRY(auto conn, pg::Connection::open(conninfo));
-  ADJ_TRY(auto migrations, pg::bundled_migrations());
+  ADJ_TRY(auto migrations, bundled_migrations(sql::Dialect::kPostgres));
   ADJ_RETURN_IF_ERROR(pg::migrate(conn, migrations).status());
   return std::unique_ptr<PgStore>(new PgStore(std::move(conn), SharedRevisions::of(conninfo)));
 }

@@ -27,10 +27,10 @@ constexpr char kOldToken[] = "0123456789abcdef0123456789abcdef";
 void make_old_database(const std::string& path) {
   auto db = sqlite::Database::open(path);
   ASSERT_TRUE(db.ok()) << db.status().to_string();
-  auto all = sqlite::bundled_migrations();
+  auto all = adj::bundled_migrations(sql::Dialect::kSqlite);
   ASSERT_TRUE(all.ok());
-  std::vector<sqlite::Migration> first4(all->begin(), all->begin() + 4);
-  ASSERT_EQ(*sqlite::migrate(*db, first4), 4);
+  std::vector<Migration> first4(all->begin(), all->begin() + 4);
+  ASSERT_EQ(*adj::migrate(*db, first4), 4);
 
   Json scenario = *bundled_scenario_published("dark-age-britain");
   auto state = state_from_scenario(scenario, 42);
@@ -69,7 +69,8 @@ TEST(CredentialsUpgrade, AnOldDatabaseEndsWithHashesOnly) {
   auto store = open_store(path, kUpgradeNow);
   ASSERT_TRUE(store.ok()) << store.status().to_string();
   Store& s = **store;
-  EXPECT_EQ(*s.schema_version(), static_cast<int>(sqlite::bundled_migrations()->size()));
+  EXPECT_EQ(*s.schema_version(),
+            static_cast<int>(adj::bundled_migrations(sql::Dialect::kSqlite)->size()));
 
   // Nothing in clear is left: not in the states, the scenario copy, the tokens or the files.
   EXPECT_EQ(to_json(*s.load_state("britain-1", 1)).dump().find("cerdic"), std::string::npos);

@@ -239,12 +239,12 @@ TEST_F(BulkCommitTest, UpgradesADatabaseAtTheFormerSchema) {
   {
     auto db = Database::open(path_);
     ASSERT_TRUE(db.ok());
-    auto all = sqlite::bundled_migrations();
+    auto all = adj::bundled_migrations(sql::Dialect::kSqlite);
     ASSERT_TRUE(all.ok());
     ASSERT_GE(all->size(), 16u);
     ASSERT_EQ((*all)[15].version, 16);
-    std::vector<sqlite::Migration> first15(all->begin(), all->begin() + 15);
-    auto v = sqlite::migrate(*db, first15);
+    std::vector<Migration> first15(all->begin(), all->begin() + 15);
+    auto v = adj::migrate(*db, first15);
     ASSERT_TRUE(v.ok()) << v.status().to_string();
     ASSERT_EQ(*v, 15);
     ASSERT_TRUE(db->exec("INSERT INTO games(id, name, engine, scenario_json, open_turn, status, "
@@ -265,7 +265,7 @@ TEST_F(BulkCommitTest, UpgradesADatabaseAtTheFormerSchema) {
   ASSERT_TRUE(opened.ok()) << opened.status().to_string();
   store_ = std::move(opened).value();
   EXPECT_EQ(query("PRAGMA user_version"),
-            std::to_string(sqlite::bundled_migrations()->back().version));
+            std::to_string(adj::bundled_migrations(sql::Dialect::kSqlite)->back().version));
   EXPECT_EQ(rev(), before);
   EXPECT_EQ(query("SELECT outcome_json FROM battles WHERE battle_id = '1.1.WSX'"),
             "{\"winner\":\"attacker\"}");

@@ -143,12 +143,12 @@ TEST(EngineScriptUpgrade, VersionsStoredBefore0017AreUsedFromTurnOne) {
   {
     auto db = sqlite::Database::open(path);
     ASSERT_TRUE(db.ok());
-    auto all = sqlite::bundled_migrations();
+    auto all = adj::bundled_migrations(sql::Dialect::kSqlite);
     ASSERT_TRUE(all.ok());
     ASSERT_GE(all->size(), 17u);
     ASSERT_EQ((*all)[16].version, 17);
-    std::vector<sqlite::Migration> first16(all->begin(), all->begin() + 16);
-    auto v = sqlite::migrate(*db, first16);
+    std::vector<Migration> first16(all->begin(), all->begin() + 16);
+    auto v = adj::migrate(*db, first16);
     ASSERT_TRUE(v.ok()) << v.status().to_string();
     ASSERT_TRUE(db->exec("INSERT INTO games(id, name, engine, scenario_json, open_turn, status, "
                          "created_at) VALUES ('britain', 'Britain', 'lua', '{}', 3, 'open', "

@@ -197,11 +197,11 @@ TEST(IntegrityFiles, AnExistingWorldReadableDatabaseIsTightenedAtOpen) {
 void make_v6(const std::string& path, const std::vector<std::string>& ids) {
   auto db = sqlite::Database::open(path);
   ASSERT_TRUE(db.ok());
-  auto all = sqlite::bundled_migrations();
+  auto all = adj::bundled_migrations(sql::Dialect::kSqlite);
   ASSERT_TRUE(all.ok());
   ASSERT_GE(all->size(), 7u);
-  std::vector<sqlite::Migration> first(all->begin(), all->begin() + 6);
-  ASSERT_TRUE(sqlite::migrate(*db, first).ok());
+  std::vector<Migration> first(all->begin(), all->begin() + 6);
+  ASSERT_TRUE(adj::migrate(*db, first).ok());
   for (const auto& id : ids) {
     auto st = db->prepare(
         "INSERT INTO games(id, name, engine, scenario_json, open_turn, created_at) "
@@ -240,7 +240,7 @@ TEST(IntegrityMigration, RefusesClearlyWhenTwoIdsDifferOnlyByCaseAndLosesNothing
   ASSERT_TRUE(n.ok());
   ASSERT_TRUE(*n->step());
   EXPECT_EQ(n->column_int64(0), 2);
-  EXPECT_EQ(sqlite::schema_version(*raw).value(), 6);
+  EXPECT_EQ(adj::schema_version(*raw).value(), 6);
 }
 
 }  // namespace

@@ -95,7 +95,7 @@ TEST(MigrationFileTest, BothDialectsCountTheSameVersions) {
 }
 
 TEST(MigrationFileTest, BundledMigrationsStartWithInit) {
-  auto all = bundled_migrations();
+  auto all = bundled_migrations(Dialect::kSqlite);
   ASSERT_TRUE(all.ok()) << all.status().to_string();
   ASSERT_FALSE(all->empty());
   EXPECT_EQ(all->front().version, 1);
@@ -109,7 +109,7 @@ TEST_F(MigratorTest, MigratesAnEmptyFile) {
   ASSERT_TRUE(store.ok()) << store.status().to_string();
   auto version = (*store)->schema_version();
   ASSERT_TRUE(version.ok());
-  const int latest = static_cast<int>(bundled_migrations()->size());
+  const int latest = static_cast<int>(bundled_migrations(Dialect::kSqlite)->size());
   EXPECT_EQ(*version, latest);
 
   Database db = open_db();

@@ -280,7 +280,7 @@ TEST_F(OpenStateIndexTest, MigrationBackfillsExistingGames) {
   create_game_or_fail();
   commit_open_turn_or_fail();
   create_game_or_fail("gaul");
-  auto migrations = sqlite::bundled_migrations();
+  auto migrations = adj::bundled_migrations(sql::Dialect::kSqlite);
   ASSERT_TRUE(migrations.ok());
   std::string sql;
   for (const auto& m : *migrations)
@@ -307,7 +307,7 @@ TEST_F(OpenStateIndexTest, BackfillLeavesAStateWithRepeatedCodesUnindexed) {
   exec(
       "UPDATE turn_states SET state_json = json_insert(state_json, '$.areas[#]', "
       "json_extract(state_json, '$.areas[0]'))");
-  auto migrations = sqlite::bundled_migrations();
+  auto migrations = adj::bundled_migrations(sql::Dialect::kSqlite);
   ASSERT_TRUE(migrations.ok());
   exec(
       "DROP TABLE open_state_players; DROP TABLE open_state_areas; DROP TABLE open_state_edges; "

@@ -13,6 +13,7 @@
 
 #include "storage/postgres/pg_database.h"
 #include "storage/postgres/pg_migrator.h"
+#include "storage/postgres/pg_session.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/wait_limit.h"
 #include "tests/support/pg_test_db.h"
@@ -34,6 +35,11 @@ class PgDatabaseTest : public ::testing::Test {
     auto c = Connection::open(conninfo_);
     EXPECT_TRUE(c.ok()) << c.status().to_string();
     return std::move(c).value();
+  }
+
+  static int schema_version_of(Connection& c) {
+    PgSession s(c);
+    return *adj::schema_version(s);
   }
 
   std::string conninfo_;
@@ -290,13 +296,13 @@ TEST(PgConnectTest, AFailedConnectionNamesTheServerButNeverThePassword) {
 }
 
 TEST_F(PgDatabaseTest, MigrationsApplyOnceAndRefuseANewerDatabase) {
-  auto migrations = bundled_migrations();
+  auto migrations = adj::bundled_migrations(Dialect::kPostgres);
   ASSERT_TRUE(migrations.ok()) << migrations.status().to_string();
   ASSERT_GE(migrations->size(), 1u);
   EXPECT_EQ((*migrations)[0].name, "init");
   const int latest = static_cast<int>(migrations->size());
   Connection c = connect();
-  EXPECT_EQ(*schema_version(c), 0);
+  EXPECT_EQ(schema_version_of(c), 0);
   EXPECT_EQ(*migrate(c, *migrations), latest);
   EXPECT_EQ(*migrate(c, *migrations), latest);  // idempotent
   EXPECT_EQ(c.query("SELECT count(*) FROM schema_migrations")->int64(0, 0), latest);
@@ -314,7 +320,7 @@ TEST_F(PgDatabaseTest, MigrationsApplyOnceAndRefuseANewerDatabase) {
 // A database migrated before the one list recorded PostgreSQL's own files as versions 1..N (the
 // first named "core"); the next open renumbers them by name and carries on from there.
 TEST_F(PgDatabaseTest, ALegacyNumberedDatabaseIsRenumberedByNameAndMigratedOn) {
-  auto migrations = bundled_migrations();
+  auto migrations = adj::bundled_migrations(Dialect::kPostgres);
   ASSERT_TRUE(migrations.ok()) << migrations.status().to_string();
   Connection c = connect();
   ASSERT_TRUE(c.exec("CREATE TABLE schema_migrations (version BIGINT PRIMARY KEY, name TEXT NOT "
@@ -332,7 +338,7 @@ TEST_F(PgDatabaseTest, ALegacyNumberedDatabaseIsRenumberedByNameAndMigratedOn) {
     if (m.name == "turn_attendance") break;
   }
   ASSERT_EQ(legacy, 8);
-  ASSERT_EQ(*schema_version(c), 8);
+  ASSERT_EQ(schema_version_of(c), 8);
   const int latest = static_cast<int>(migrations->size());
   auto v = migrate(c, *migrations);
   ASSERT_TRUE(v.ok()) << v.status().to_string();
@@ -359,7 +365,7 @@ TEST_F(PgDatabaseTest, AFailingMigrationIsRolledBackAlone) {
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("migration 2_two"), std::string::npos)
       << r.status().message();
-  EXPECT_EQ(*schema_version(c), 1);
+  EXPECT_EQ(schema_version_of(c), 1);
   EXPECT_TRUE(c.query("SELECT to_regclass('two') IS NULL")->boolean(0, 0));
   EXPECT_EQ(migrate(c, {{1, "one", ""}, {3, "three", ""}}).status().code(),
             StatusCode::kInvalidArgument);  // not numbered 1, 2, 3, ...
@@ -387,7 +393,8 @@ TEST_F(PgDatabaseTest, ConcurrentOpenersMigrateOnce) {
   auto rows = c.query("SELECT count(*), count(DISTINCT version) FROM schema_migrations");
   ASSERT_TRUE(rows.ok());
   EXPECT_EQ(rows->int64(0, 0), rows->int64(0, 1));
-  EXPECT_EQ(rows->int64(0, 0), static_cast<std::int64_t>(bundled_migrations()->size()));
+  EXPECT_EQ(rows->int64(0, 0),
+            static_cast<std::int64_t>(adj::bundled_migrations(Dialect::kPostgres)->size()));
 }
 
 // write_epoch(): a SELECT leaves it; a statement outside a transaction and a COMMIT move it;

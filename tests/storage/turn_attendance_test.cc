@@ -152,12 +152,12 @@ TEST(TurnAttendanceUpgradeTest, SqliteFillsTheTableFromTheSummaries) {
   {
     auto db = sqlite::Database::open(path);
     ASSERT_TRUE(db.ok());
-    auto all = sqlite::bundled_migrations();
+    auto all = adj::bundled_migrations(sql::Dialect::kSqlite);
     ASSERT_TRUE(all.ok());
     ASSERT_GE(all->size(), 18u);
     ASSERT_EQ((*all)[17].version, 18);
-    std::vector<sqlite::Migration> before(all->begin(), all->begin() + 17);
-    ASSERT_TRUE(sqlite::migrate(*db, before).ok());
+    std::vector<Migration> before(all->begin(), all->begin() + 17);
+    ASSERT_TRUE(adj::migrate(*db, before).ok());
     ASSERT_TRUE(db->exec(kTurnsBefore).ok());
   }
   auto store = SqliteStore::open(path);
@@ -181,7 +181,7 @@ TEST(TurnAttendanceUpgradeTest, PostgresqlFillsTheTableFromTheSummaries) {
   {
     auto c = pg::Connection::open(*conninfo);
     ASSERT_TRUE(c.ok()) << c.status().to_string();
-    auto all = pg::bundled_migrations();
+    auto all = adj::bundled_migrations(sql::Dialect::kPostgres);
     ASSERT_TRUE(all.ok());
     ASSERT_GE(all->size(), 18u);
     ASSERT_EQ((*all)[17].name, "turn_attendance");
