@@ -79,15 +79,12 @@ class Rows final : public sql::RowSource {
   int size() const override;  // number of rows
   bool empty() const { return size() == 0; }
   int columns() const override;
-  std::string column_name(int col) const;
   unsigned column_type(int col) const;  // the column's type oid (pg_type.dat)
   // From the column's type: integers and booleans kInt, float kReal, bytea kBytes, else kText.
   sql::Param::Kind kind(int row, int col) const override;
   bool is_null(int row, int col) const override;
   std::int64_t int64(int row, int col) const override;  // also reads booleans as 0/1
-  int int32(int row, int col) const;
   double float64(int row, int col) const override;
-  bool boolean(int row, int col) const;
   std::string text(int row, int col) const override;
   std::vector<std::uint8_t> bytes(int row, int col) const override;  // a bytea column, decoded
   // Rows affected by INSERT/UPDATE/DELETE (PQcmdTuples).
@@ -124,12 +121,6 @@ class Connection {
   Result<Rows> query(std::string_view sql, std::span<const Param> params = {});
   Result<Rows> query(std::string_view sql, std::initializer_list<Param> params) {
     return query(sql, std::span<const Param>(params.begin(), params.size()));
-  }
-  // As query(), for statements whose rows are not needed; returns the rows affected.
-  Result<std::int64_t> run(std::string_view sql, std::initializer_list<Param> params = {}) {
-    auto r = query(sql, params);
-    if (!r.ok()) return r.status();
-    return r->affected();
   }
 
   // True while a transaction is open on this connection.

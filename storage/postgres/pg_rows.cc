@@ -18,10 +18,6 @@ void Rows::Clear::operator()(pg_result* r) const { PQclear(r); }
 
 int Rows::size() const { return r_ ? PQntuples(r_.get()) : 0; }
 int Rows::columns() const { return r_ ? PQnfields(r_.get()) : 0; }
-std::string Rows::column_name(int col) const {
-  const char* n = r_ ? PQfname(r_.get(), col) : nullptr;
-  return n ? n : "";
-}
 unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_.get(), col) : 0; }
 sql::Param::Kind Rows::kind(int row, int col) const {
   // PostgreSQL type oids (pg_type.dat).
@@ -52,12 +48,10 @@ std::int64_t Rows::int64(int row, int col) const {
   if (v[0] == 'f') return 0;
   return std::strtoll(v, nullptr, 10);
 }
-int Rows::int32(int row, int col) const { return static_cast<int>(int64(row, col)); }
 double Rows::float64(int row, int col) const {
   if (is_null(row, col)) return 0;
   return std::strtod(PQgetvalue(r_.get(), row, col), nullptr);
 }
-bool Rows::boolean(int row, int col) const { return int64(row, col) != 0; }
 std::string Rows::text(int row, int col) const {
   if (is_null(row, col)) return "";
   return std::string(PQgetvalue(r_.get(), row, col), PQgetlength(r_.get(), row, col));
