@@ -55,7 +55,7 @@ class GameStore {
     if (!st.ok()) return st.status();
     return area_names_of(*st);
   }
-  // Marks the open turn `turn` as being resolved from `now` on: until commit_turn or
+  // Marks the open turn `turn` as being resolved from `now` on: until its commit or
   // end_resolving (or a lease runs out, for a run that died), put_submission refuses files for
   // it. FailedPrecondition unless `turn` is the open turn, and when the game is archived
   // (archived_refusal, storage/admin_store.h). Call before reading the turn's orders.
@@ -66,14 +66,12 @@ class GameStore {
   virtual Status begin_resolving(const std::string& game, int turn, UnixTime now) = 0;
   // Clears the mark of begin_resolving when it is for `turn` (a run that failed); else nothing.
   virtual Status end_resolving(const std::string& game, int turn) = 0;
-  // Commits a resolved turn atomically: the next state, the turn record, battles and reports;
-  // clears the resolving mark. FailedPrecondition (nothing written) unless commit.turn is the
-  // game's open turn and commit.submissions are exactly its current accepted files. A summary
-  // with "ending" (the turn ended the game) also sets the status to "finished".
-  virtual Status commit_turn(const std::string& game, const TurnCommit& commit) = 0;
-  // The same commit in parts (storage/turn_writer.h), for `turn` and the submission ids the run
-  // resolved (TurnCommit::submissions): battles and reports added one by one, then finish(),
-  // with the turn and the submissions checked up front (FailedPrecondition, as commit_turn).
+  // Commits a resolved turn atomically, in parts (storage/turn_writer.h): battles and reports
+  // added one by one, then finish() with the rest (TurnCommit): the next state, the turn record;
+  // clears the resolving mark. FailedPrecondition (nothing written) unless `turn` is the game's
+  // open turn and `submissions` (the ids the run resolved, TurnCommit::submissions) are exactly
+  // its current accepted files, checked up front. A summary with "ending" (the turn ended the
+  // game) also sets the status to "finished".
   virtual Result<std::unique_ptr<TurnWriter>> begin_commit(
       const std::string& game, int turn, std::vector<std::int64_t> submissions) = 0;
   // Reopens `turn`: removes what turns >= turn produced (states after it, turn records, battles,

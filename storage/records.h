@@ -45,11 +45,11 @@ struct BattleRecord {
   Json input = Json::object();    // what the engine was given (for --replay)
   Json outcome = Json::object();  // what it returned, with every die
   // Write path only: when not empty, `input` already as JSON text (a turn's battle logs are kept
-  // as text, rules/turn/turn_result.h); commit_turn stores it verbatim and ignores `input`. Reads
+  // as text, rules/turn/turn_result.h); the commit stores it verbatim and ignores `input`. Reads
   // leave it empty and fill `input`. REQUIRES: the dump() of a JSON value (the SQLite store
   // writes it without its json_valid CHECK; not checked again).
   std::string input_text;
-  // Write path only, likewise for `outcome`: when not empty, commit_turn stores it verbatim.
+  // Write path only, likewise for `outcome`: when not empty, the commit stores it verbatim.
   // REQUIRES: likewise the dump() of a JSON value.
   std::string outcome_text;
 };
@@ -60,7 +60,7 @@ struct ReportRecord {
   std::string text;
   Json json = Json::object();
   // Write path only: when not empty, `json` already as JSON text (a big turn's reports are kept
-  // as text until the commit, to bound memory); commit_turn stores it verbatim and ignores `json`.
+  // as text until the commit, to bound memory); the commit stores it verbatim and ignores `json`.
   // Reads leave it empty and fill `json`. REQUIRES: the dump() of a JSON value (as input_text).
   std::string json_text;
 };
@@ -88,7 +88,7 @@ struct TurnCommit {
   std::optional<std::vector<std::string>> without_orders;
   UnixTime ran_at = 0;
   // The ids of the submissions whose orders were resolved (the turn's current accepted files
-  // when the run read them). commit_turn refuses the commit when they are no longer exactly the
+  // when the run read them). The commit is refused when they are no longer exactly the
   // turn's current accepted files, so no file accepted for the turn is left unread.
   std::vector<std::int64_t> submissions;
 };

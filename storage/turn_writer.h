@@ -15,9 +15,9 @@ namespace adj {
 class GameStore;
 
 // Made by GameStore::begin_commit(game, turn, submissions). Everything added and finished is one
-// atomic commit, with GameStore::commit_turn's checks and effects: a writer destroyed before
-// finish() succeeded writes nothing. Records are taken by value: the writer owns them, and each is
-// freed before add_* returns (on PostgreSQL its row goes out with the COPY's next chunk).
+// atomic commit, with the checks and effects GameStore::begin_commit states: a writer destroyed
+// before finish() succeeded writes nothing. Records are taken by value: the writer owns them, and
+// each is freed before add_* returns (on PostgreSQL its row goes out with the COPY's next chunk).
 // After an error nothing is written: every later call fails with that error.
 // Not thread-safe; while a writer is open its store must not be used for anything else (the
 // writer holds the store's connection inside its transaction).

@@ -16,7 +16,7 @@ namespace adj::store_checks {
 
 // AdminStore::set_schedule's ranges (InvalidArgument naming the field).
 Status check_schedule(const Schedule& s);
-// GameStore::commit_turn's consistency of `c` with `game` (InvalidArgument).
+// The consistency of a turn's commit `c` with `game` (InvalidArgument).
 Status check_commit(const std::string& game, const TurnCommit& c);
 // InvalidArgument unless report `r` of a commit of `game`'s `turn` is for that turn.
 Status check_report_turn(const std::string& game, int turn, const ReportRecord& r);

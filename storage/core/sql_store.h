@@ -83,7 +83,6 @@ class SqlStore : public Store {
   // commit.next_state is for `game` and turn + 1 and every report's turn is commit.turn. Any
   // failing write (e.g. two battles with one id) rolls the whole commit back and returns the
   // error; the turn stays open.
-  Status commit_turn(const std::string& game, const TurnCommit& commit) override;
   // Begins the commit's write transaction at once (on SQLite other writers wait until finish()
   // or the writer's end; on PostgreSQL the game's row is locked) and checks the open turn and
   // the submissions there. Battles and reports are bulk rows (sql::BulkInsert) as they are

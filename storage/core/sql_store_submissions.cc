@@ -32,7 +32,7 @@ Result<std::int64_t> SqlStore::put_submission(const SubmissionRecord& record) {
   {
     // The turn the file was checked against must still be open, and not being resolved: a run
     // that has read the turn's files would never see this one. The game's row stays locked
-    // until commit, so begin_resolving and commit_turn wait for this file (or it for them).
+    // until commit, so begin_resolving and the turn's commit wait for this file (or it for them).
     ADJ_TRY(
         const sql::Rows g,
         game_rows(record.game,

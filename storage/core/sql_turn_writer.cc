@@ -1,9 +1,9 @@
-// SqlStore: committing a resolved turn, in parts (begin_commit) or at once (commit_turn), written
-// once for both dialects. The battles and reports go in as bulk rows as they are added
-// (sql::BulkInsert: SQLite's prepared INSERT a row, PostgreSQL's COPY streamed a chunk at a time),
-// inside whatever the backend does around them (begin_turn_rows: SQLite's unchecked,
-// trigger-free writes; PostgreSQL's references to the turn checked at the COMMIT); the turn
-// record, the next state, its index and the game's new open turn follow, then the commit.
+// SqlStore: committing a resolved turn in parts (begin_commit), written once for both dialects.
+// The battles and reports go in as bulk rows as they are added (sql::BulkInsert: SQLite's
+// prepared INSERT a row, PostgreSQL's COPY streamed a chunk at a time), inside whatever the
+// backend does around them (begin_turn_rows: SQLite's unchecked, trigger-free writes;
+// PostgreSQL's references to the turn checked at the COMMIT); the turn record, the next state,
+// its index and the game's new open turn follow, then the commit.
 #include <memory>
 #include <optional>
 
@@ -38,7 +38,7 @@ class SqlTurnWriter final : public TurnWriter {
   Status add_report(ReportRecord r) override { return remember(write_report(r)); }
   Status finish(TurnCommit& rest) override { return remember(finish_commit(rest)); }
 
-  // The same without taking the records (commit_turn).
+  // The same, reading the records where they are (finish_commit: those `rest` still holds).
   Status write_battle(const BattleRecord& b);
   Status write_report(const ReportRecord& r);
   Status finish_commit(const TurnCommit& rest);
@@ -212,12 +212,6 @@ Result<std::unique_ptr<TurnWriter>> SqlStore::begin_commit(const std::string& ga
                                                            std::vector<std::int64_t> submissions) {
   ADJ_TRY(auto w, SqlTurnWriter::begin(*this, game, turn, std::move(submissions)));
   return std::unique_ptr<TurnWriter>(std::move(w));
-}
-
-Status SqlStore::commit_turn(const std::string& game, const TurnCommit& commit) {
-  ADJ_RETURN_IF_ERROR(check_commit(game, commit));
-  ADJ_TRY(auto w, SqlTurnWriter::begin(*this, game, commit.turn, commit.submissions));
-  return w->finish_commit(commit);
 }
 
 }  // namespace adj

@@ -182,7 +182,7 @@ TEST_P(AttendanceStoreTest, TurnsWithoutOrdersComeFromTheTurnRecordsNewestFirst)
     TurnCommit c = make_commit(*state);
     if (turn == 1) c.summary["players_without_orders"] = {"MRC", "WSX"};
     if (turn == 3) c.summary["players_without_orders"] = Json::array();
-    ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+    ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   }
   auto all = store_->turns_without_orders("britain", 1);
   ASSERT_TRUE(all.ok()) << all.status().to_string();
@@ -203,7 +203,7 @@ TEST_P(AttendanceStoreTest, ANonListOfPlayersWithoutOrdersIsCorruption) {
   ASSERT_TRUE(state.ok());
   TurnCommit c = make_commit(*state);
   c.summary["players_without_orders"] = "MRC";
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   auto got = store_->turns_without_orders("britain", 1);
   ASSERT_FALSE(got.ok());
   EXPECT_EQ(got.status().code(), StatusCode::kCorruption);

@@ -108,7 +108,7 @@ TEST_F(BulkCommitTest, ACommitBumpsTheGameAFixedNumberOfTimesWhateverItsRowCount
     for (int i = 0; i < extra_battles; ++i)
       c.battles.push_back(BattleRecord{"x." + std::to_string(i), 1, "dark-age", {}, {}, {}, {}});
     const auto before = rev(game);
-    EXPECT_TRUE(store_->commit_turn(game, c).ok());
+    EXPECT_TRUE(commit_turn(*store_, game, c).ok());
     return rev(game) - before;
   };
   const auto few = bumps_of_commit("britain", 0);
@@ -200,7 +200,7 @@ TEST_F(BulkCommitTest, BulkRowsNeedNoStatementJournal) {
       c.reports.push_back(ReportRecord{"R" + std::to_string(i), 1, big, {}, big});
     }
     const long long before = counter.bytes();
-    EXPECT_TRUE(store_->commit_turn(game, c).ok());
+    EXPECT_TRUE(commit_turn(*store_, game, c).ok());
     return counter.bytes() - before;
   };
   const long long few = journalled("britain", 0);
@@ -219,7 +219,7 @@ TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
   ASSERT_TRUE(state.ok());
   TurnCommit c = make_commit(*state);
   c.battles.push_back(c.battles.front());  // the same battle twice: the key refuses the second
-  EXPECT_FALSE(store_->commit_turn("britain", c).ok());
+  EXPECT_FALSE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");
   EXPECT_EQ(query("SELECT count(*) FROM battles"), "0");
   auto flag = store_->database().prepare("PRAGMA ignore_check_constraints");

@@ -82,7 +82,7 @@ class IntegrityFileTest : public ::testing::Test {
 TEST_P(IntegrityTest, AFileForATurnThatIsNoLongerOpenIsNotStored) {
   auto first = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(first.ok());
-  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*first})).ok());
+  ASSERT_TRUE(storage_test::commit_turn(*store_, "britain-1", commit_for(state_, {*first})).ok());
   auto late = store_->put_submission(file_for("britain-1", 1, "MRC"));
   ASSERT_FALSE(late.ok());
   EXPECT_EQ(late.status().code(), StatusCode::kFailedPrecondition);
@@ -121,25 +121,25 @@ TEST_P(IntegrityTest, ACommitIsRefusedWhenTheTurnsFilesChangedUnderIt) {
   ASSERT_TRUE(a.ok());
   auto b = store_->put_submission(file_for("britain-1", 1, "MRC"));  // arrived after the read
   ASSERT_TRUE(b.ok());
-  Status s = store_->commit_turn("britain-1", commit_for(state_, {*a}));
+  Status s = storage_test::commit_turn(*store_, "britain-1", commit_for(state_, {*a}));
   EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition);
   EXPECT_NE(s.message().find("changed while it was being resolved"), std::string::npos);
   auto g = store_->game_summary("britain-1");
   ASSERT_TRUE(g.ok());
   EXPECT_EQ(g->turn, 1);  // nothing written
-  EXPECT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*b, *a})).ok());
+  EXPECT_TRUE(storage_test::commit_turn(*store_, "britain-1", commit_for(state_, {*b, *a})).ok());
 }
 
 TEST_P(IntegrityTest, CommitClearsTheResolvingMark) {
   ASSERT_TRUE(store_->begin_resolving("britain-1", 1, kIntegrityNow).ok());
-  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {})).ok());
+  ASSERT_TRUE(storage_test::commit_turn(*store_, "britain-1", commit_for(state_, {})).ok());
   EXPECT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX", kIntegrityNow + 1)).ok());
 }
 
 TEST_P(IntegrityTest, RollbackKeepsTheFilesOfLaterTurnsForWhenTheyOpenAgain) {
   auto t1 = store_->put_submission(file_for("britain-1", 1, "WSX"));
   ASSERT_TRUE(t1.ok());
-  ASSERT_TRUE(store_->commit_turn("britain-1", commit_for(state_, {*t1})).ok());
+  ASSERT_TRUE(storage_test::commit_turn(*store_, "britain-1", commit_for(state_, {*t1})).ok());
   ASSERT_TRUE(store_->put_submission(file_for("britain-1", 2, "WSX")).ok());
   ASSERT_TRUE(store_->rollback("britain-1", 1).ok());
   auto cur1 = store_->current_submissions("britain-1", 1);

@@ -180,7 +180,7 @@ TEST_P(OpenStateViewTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
   ASSERT_TRUE(state.ok());
   TurnCommit c = make_commit(*state);
   c.next_state.areas.push_back(c.next_state.areas[0]);
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(indexed_turn(), "");
   EXPECT_EQ(store_->load_state("britain", std::nullopt)->areas.size(), 4u);
   // Borders are kept when unchanged and rewritten when they change.
@@ -191,7 +191,7 @@ TEST_P(OpenStateViewTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
                           [](const Area& x, const Area& y) { return x.code == y.code; }),
               areas.end());
   ASSERT_EQ(areas.size(), 3u);
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(indexed_turn(), "3");
   expect_views_match();
   state = store_->load_state("britain", std::nullopt);
@@ -199,7 +199,7 @@ TEST_P(OpenStateViewTest, AStateWithRepeatedCodesIsCommittedAndReadWhole) {
   c.next_state.edges[0].features = {{"bridge", true}};
   c.next_state.edges.push_back(Edge{"LON", "NSE", {}});
   c.next_state.normalise();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(query("SELECT count(*) FROM open_state_edges"), "3");
   expect_views_match();
   auto v = store_->load_view("britain", std::nullopt, {}, {"LON"});
@@ -227,7 +227,7 @@ TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
   c.next_state.areas.push_back(wall);
   c.next_state.edges.push_back(Edge{"HAD", "HRS", {}});
   c.next_state.normalise();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(indexed_turn(), "2");
   EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "4");
   EXPECT_EQ(query("SELECT name FROM open_state_areas WHERE code = 'LON'"), "Londinium");
@@ -249,7 +249,7 @@ TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
   edges.erase(std::remove_if(edges.begin(), edges.end(),
                              [](const Edge& e) { return e.a == "HAD" || e.b == "HAD"; }),
               edges.end());
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(query("SELECT count(*) FROM open_state_areas WHERE code = 'HAD'"), "0");
   EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
   expect_views_match();
@@ -260,7 +260,7 @@ TEST_P(OpenStateViewTest, OnlyTheAreasThatChangedAreWrittenAgain) {
   ASSERT_TRUE(state.ok());
   c = make_commit(*state);
   c.next_state.find_area("NSE")->name = "German Ocean";
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(query("SELECT count(*) FROM open_state_areas"), "3");
   EXPECT_EQ(query("SELECT name FROM open_state_areas WHERE code = 'NSE'"), "German Ocean");
   expect_views_match();

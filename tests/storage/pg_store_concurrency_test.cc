@@ -118,7 +118,7 @@ TEST_F(PgConcurrencyTest, FilesRacingACommitAreNeverAcceptedAndLost) {
     auto files = a_->current_submissions("britain", 1);
     ASSERT_TRUE(files.ok());
     for (const auto& f : *files) c.submissions.push_back(f.id);
-    committed = a_->commit_turn("britain", c);
+    committed = commit_turn(*a_, "britain", c);
     used = c.submissions;
     if (committed.ok()) break;
     ASSERT_EQ(committed.code(), StatusCode::kFailedPrecondition) << committed.to_string();
@@ -146,7 +146,7 @@ TEST_F(PgConcurrencyTest, TwoCommitsOfOneTurnExactlyOneWins) {
   ASSERT_TRUE(state.ok());
   const TurnCommit c = make_commit(*state);
   Status results[2];
-  race({a_.get(), b_.get()}, [&](PgStore& s, int i) { results[i] = s.commit_turn("britain", c); });
+  race({a_.get(), b_.get()}, [&](PgStore& s, int i) { results[i] = commit_turn(s, "britain", c); });
   EXPECT_EQ(results[0].ok() + results[1].ok(), 1)
       << results[0].to_string() << " / " << results[1].to_string();
   EXPECT_EQ(a_->game_summary("britain")->turn, 2);
@@ -184,7 +184,7 @@ TEST_F(PgConcurrencyTest, ADeletionRacingACommitOrAFileLeavesNoHalfGame) {
         auto stored = s.put_submission(f);
         put = stored.status();
         if (stored.ok()) c.submissions = {*stored};
-        commit = s.commit_turn(id, c);
+        commit = commit_turn(s, id, c);
       } else {
         deleted = s.delete_game(id, {0, "", kNow, "gm", "delete", Json::object()});
       }

@@ -183,7 +183,7 @@ TEST_P(GamesTest, UnknownGameIsNotFound) {
   expect_not_found(store_->scenario(g).status(), "scenario");
   expect_not_found(store_->load_state(g, std::nullopt).status(), "load_state");
   expect_not_found(store_->load_state(g, 1).status(), "load_state(1)");
-  expect_not_found(store_->commit_turn(g, make_commit(make_state(g))), "commit_turn");
+  expect_not_found(commit_turn(*store_, g, make_commit(make_state(g))), "commit_turn");
   expect_not_found(store_->rollback(g, 1), "rollback");
   expect_not_found(store_->turn_record(g, 1).status(), "turn_record");
   expect_not_found(store_->current_submissions(g, 1).status(), "current_submissions");

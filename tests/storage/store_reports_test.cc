@@ -47,7 +47,7 @@ TEST_P(ReportsTest, MissingReportIsNotFound) {
 
 TEST_P(ReportsTest, BattlesOfATurn) {
   const TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
 
   auto all = store_->battles("britain", 1);
   ASSERT_TRUE(all.ok()) << all.status().to_string();
@@ -75,7 +75,7 @@ TEST_P(ReportsTest, ExtremeSeedsRoundTrip) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   c.battles[0].seed = 0;
   c.battles[1].seed = std::numeric_limits<std::uint64_t>::max();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(store_->battle("britain", 1, c.battles[0].id)->seed, 0u);
   EXPECT_EQ(store_->battle("britain", 1, c.battles[1].id)->seed,
             std::numeric_limits<std::uint64_t>::max());
@@ -88,7 +88,7 @@ TEST_P(ReportsTest, BattleIdsSortByteWise) {
                BattleRecord{"1.10", 3, "dark-age", {}, {}, {}, {}},
                BattleRecord{"1.9", 4, "dark-age", {}, {}, {}, {}},
                BattleRecord{"1._", 5, "dark-age", {}, {}, {}, {}}};
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   std::vector<std::string> ids;
   auto battles = store_->battles("britain", 1);
   ASSERT_TRUE(battles.ok()) << battles.status().to_string();

@@ -117,6 +117,13 @@ inline TurnCommit make_commit(const GameState& from) {
 }
 
 // What the fixtures share: a store, `game` ("britain") created by create_game_or_fail().
+// A turn's whole commit at once: begin_commit(game, c.turn, c.submissions), then finish(c).
+inline Status commit_turn(GameStore& store, const std::string& game, TurnCommit c) {
+  auto writer = store.begin_commit(game, c.turn, c.submissions);
+  if (!writer.ok()) return writer.status();
+  return (*writer)->finish(c);
+}
+
 template <typename StoreT, typename Base>
 class StoreFixture : public Base {
  protected:
@@ -133,7 +140,7 @@ class StoreFixture : public Base {
     auto files = store_->current_submissions(id, state->turn);
     ASSERT_TRUE(files.ok()) << files.status().to_string();
     for (const auto& f : *files) c.submissions.push_back(f.id);
-    Status s = store_->commit_turn(id, c);
+    Status s = commit_turn(*store_, id, c);
     ASSERT_TRUE(s.ok()) << s.to_string();
   }
 

@@ -34,7 +34,7 @@ class TurnsTest : public BackendTest {
 TEST_P(TurnsTest, CommitStoresEverythingAndOpensTheNextTurn) {
   const GameState turn1 = *store_->load_state("britain", std::nullopt);
   const TurnCommit c = make_commit(turn1);
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
 
   EXPECT_EQ(open_turn(), 2);
   EXPECT_EQ(counts(), "2/1/2/2/2");
@@ -63,7 +63,7 @@ TEST_P(TurnsTest, PreSerialisedBattleInputsAndReportsAreStoredVerbatim) {
   c.battles[0].input = {{"ignored", true}};
   c.reports[1].json_text = R"({"player":"MRC","areas":[1,2]})";
   c.reports[1].json = Json();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
 
   auto b = store_->battle("britain", 1, c.battles[0].id);
   ASSERT_TRUE(b.ok()) << b.status().to_string();
@@ -87,7 +87,7 @@ TEST_P(TurnsTest, PreSerialisedOutcomesAndNextStateAreStoredVerbatim) {
   c.battles[0].outcome_text = R"({"winner":"attacker","dice":[2]})";
   c.battles[0].outcome = {{"ignored", true}};
   c.next_state_text = to_json(c.next_state).dump();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
 
   auto b = store_->battle("britain", 1, c.battles[0].id);
   ASSERT_TRUE(b.ok()) << b.status().to_string();
@@ -108,15 +108,15 @@ TEST_P(TurnsTest, WrongTurnIsRefusedAndWritesNothing) {
     wrong.turn = turn;
     wrong.next_state.turn = turn + 1;
     for (auto& r : wrong.reports) r.turn = turn;
-    Status s = store_->commit_turn("britain", wrong);
+    Status s = commit_turn(*store_, "britain", wrong);
     EXPECT_EQ(s.code(), StatusCode::kFailedPrecondition) << turn << ": " << s.to_string();
     EXPECT_NE(s.message().find("open turn (1)"), std::string::npos) << s.message();
   }
   EXPECT_EQ(counts(), before);
   // Committing turn 1 twice: the second is for a turn no longer open.
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   const std::string after = counts();
-  EXPECT_EQ(store_->commit_turn("britain", c).code(), StatusCode::kFailedPrecondition);
+  EXPECT_EQ(commit_turn(*store_, "britain", c).code(), StatusCode::kFailedPrecondition);
   EXPECT_EQ(counts(), after);
 }
 
@@ -125,16 +125,16 @@ TEST_P(TurnsTest, InconsistentCommitIsInvalidArgument) {
   const std::string before = counts();
   TurnCommit wrong_state_turn = good;
   wrong_state_turn.next_state.turn = 1;
-  EXPECT_EQ(store_->commit_turn("britain", wrong_state_turn).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(commit_turn(*store_, "britain", wrong_state_turn).code(), StatusCode::kInvalidArgument);
   TurnCommit wrong_game = good;
   wrong_game.next_state.game_id = "albion";
-  EXPECT_EQ(store_->commit_turn("britain", wrong_game).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(commit_turn(*store_, "britain", wrong_game).code(), StatusCode::kInvalidArgument);
   TurnCommit wrong_report = good;
   wrong_report.reports[1].turn = 0;
-  EXPECT_EQ(store_->commit_turn("britain", wrong_report).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(commit_turn(*store_, "britain", wrong_report).code(), StatusCode::kInvalidArgument);
   TurnCommit bad_json = good;
   bad_json.battles[1].outcome = {{"note", "\xC3"}};  // truncated UTF-8
-  EXPECT_EQ(store_->commit_turn("britain", bad_json).code(), StatusCode::kInvalidArgument);
+  EXPECT_EQ(commit_turn(*store_, "britain", bad_json).code(), StatusCode::kInvalidArgument);
   EXPECT_EQ(counts(), before);
 }
 
@@ -143,7 +143,7 @@ TEST_P(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
   TurnCommit c = make_commit(turn1);
   c.battles.push_back(c.battles[0]);  // same id twice: the third battle INSERT fails
   const std::string before = counts();
-  Status s = store_->commit_turn("britain", c);
+  Status s = commit_turn(*store_, "britain", c);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.code(), StatusCode::kAlreadyExists) << s.to_string();
   EXPECT_NE(s.message().find("battles"), std::string::npos) << s.message();
@@ -153,7 +153,7 @@ TEST_P(TurnsTest, FailureHalfwayLeavesThePreviousTurnIntact) {
   EXPECT_EQ(store_->turn_record("britain", 1).status().code(), StatusCode::kNotFound);
 
   c.battles.pop_back();
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());  // the turn can be committed again
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());  // the turn can be committed again
   EXPECT_EQ(open_turn(), 2);
   EXPECT_EQ(counts(), "2/1/2/2/2");
 }
@@ -163,7 +163,7 @@ TEST_P(TurnsTest, FailureInTheLastInsertAlsoRollsBack) {
   TurnCommit c = make_commit(*store_->load_state("britain", std::nullopt));
   c.reports.push_back(c.reports[0]);
   const std::string before = counts();
-  EXPECT_FALSE(store_->commit_turn("britain", c).ok());
+  EXPECT_FALSE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(counts(), before);
   EXPECT_TRUE(store_->battles("britain", 1)->empty());
 }
@@ -203,7 +203,7 @@ TEST_P(TurnsTest, RollbackThenRecommit) {
   redo.seed = 7;
   redo.submissions = {*sub_id};
   redo.next_state.find_area("LON")->armies = 12;
-  ASSERT_TRUE(store_->commit_turn("britain", redo).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", redo).ok());
   EXPECT_EQ(open_turn(), 3);
   EXPECT_EQ((*store_->turn_record("britain", 2))["seed"], "7");
   EXPECT_EQ(store_->load_state("britain", std::nullopt)->find_area("LON")->armies, 12);
@@ -272,7 +272,7 @@ TEST_P(TurnsTest, ABigCommitStoresEveryRowExactly) {
     c.reports.push_back(ReportRecord{
         "P" + n, 1, "Report \"" + n + "\"\n\ttab\\ {x}, y\n", {{"player", "P" + n}}, {}});
   }
-  ASSERT_TRUE(store_->commit_turn("britain", c).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(counts(), "2/1/12000/12000/2");
   auto battles = store_->battles("britain", 1);
   ASSERT_TRUE(battles.ok()) << battles.status().to_string();

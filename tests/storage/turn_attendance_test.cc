@@ -50,7 +50,7 @@ class TurnAttendanceTest : public BackendTest {
     ASSERT_TRUE(state.ok()) << state.status().to_string();
     TurnCommit c = make_commit(*state);
     edit(c);
-    Status s = store_->commit_turn("britain", c);
+    Status s = commit_turn(*store_, "britain", c);
     ASSERT_TRUE(s.ok()) << s.to_string();
   }
   std::vector<TurnAttendance> read(int from = 1) {

@@ -1,5 +1,6 @@
 // GameStore::begin_commit on both backends (storage/turn_writer.h): a turn committed in parts
-// stores exactly what commit_turn stores, and a writer that fails or is dropped writes nothing.
+// stores exactly what one finish() holding every record stores (store_test_util.h commit_turn),
+// and a writer that fails or is dropped writes nothing.
 // Both write each record as it is added (sql_turn_writer.cc): SQLite at once, PostgreSQL as
 // binary COPY sent a chunk at a time and ended at finish(), so only the moment of an error (a
 // duplicate key) differs.
@@ -225,13 +226,13 @@ TEST_P(TurnWriterTest, ASummaryGivenAsTextIsStoredAsTheSummary) {
   }
   EXPECT_EQ(store_->game_summary("britain")->status, "finished");
 
-  // Through commit_turn too, without an ending.
+  // Every record given to finish() (commit_turn) too, without an ending.
   ASSERT_TRUE(store_->rollback("britain", 1).ok());
   ASSERT_TRUE(store_->set_game_status("britain", "open").ok());
   TurnCommit again = make_commit(*store_->load_state("britain", std::nullopt));
   again.summary = Json::object();
   again.summary_text = R"({"digest":"d","orders":{}})";
-  ASSERT_TRUE(store_->commit_turn("britain", again).ok());
+  ASSERT_TRUE(commit_turn(*store_, "britain", again).ok());
   EXPECT_EQ((*store_->turn_record("britain", 1))["summary"], Json::parse(again.summary_text));
   EXPECT_EQ(store_->game_summary("britain")->status, "open");
 }
