@@ -104,9 +104,9 @@ class MailStore {
   // All or nothing: on error nothing is stored. InvalidArgument for an empty message_id or an
   // unknown state names the message's index.
   virtual Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) = 0;
-  virtual Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) = 0;
-  // inbox_in_state without the raw bytes (raw ""), so listing many large messages costs little:
-  // oldest first, or newest first when `newest_first` (the GM's view). state "" for any state.
+  // The messages in `state` ("" for any state) without their raw bytes (raw ""), so listing many
+  // large messages costs little: oldest first, or newest first when `newest_first` (the GM's
+  // view). inbox_message() reads one with its bytes.
   virtual Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
                                                        bool newest_first) = 0;
   // Messages and bytes stored at or after `since` from envelope sender `from` (compared without

@@ -21,9 +21,9 @@
 //   * turn_record returns {"game", "turn", "seed" (decimal string), "summary", "ran_at"}.
 //   * AdminStore: every per-game method returns NotFound for an unknown game. Audit entries
 //     are append-only (a trigger refuses UPDATE, and DELETE while the game exists).
-//   * MailStore: inbox raw bytes are kept exactly (BLOB, BYTEA); inbox_in_state is oldest
-//     first; outbox(game) with game "" lists every message; outbox lists are newest first;
-//     claim counts an attempt (attempts + 1) per claim.
+//   * MailStore: inbox raw bytes are kept exactly (BLOB, BYTEA); outbox(game) with game ""
+//     lists every message; outbox lists are newest first; claim counts an attempt (attempts + 1)
+//     per claim.
 //
 // Thread-safety: one store per thread, as every Store.
 #pragma once
@@ -212,7 +212,6 @@ class SqlStore : public Store {
   // InvalidArgument for an empty message_id or an unknown state ("" means "new").
   Result<std::int64_t> put_inbox(const InboxMessage& m, bool* duplicate) override;
   Result<std::vector<InboxPut>> put_inbox_batch(const std::vector<InboxMessage>& ms) override;
-  Result<std::vector<InboxMessage>> inbox_in_state(const std::string& state, int limit) override;
   Result<std::vector<InboxMessage>> inbox_list(const std::string& state, int limit,
                                                bool newest_first) override;
   Result<InboxUsage> inbox_usage_from(const std::string& from, UnixTime since) override;

@@ -235,13 +235,6 @@ Result<std::vector<InboxPut>> SqlStore::put_inbox_batch(const std::vector<InboxM
   });
 }
 
-Result<std::vector<InboxMessage>> SqlStore::inbox_in_state(const std::string& state, int limit) {
-  ADJ_TRY(const sql::Rows r,
-          session().query(std::string(kInboxSelect) + "WHERE state = ? ORDER BY id LIMIT ?",
-                          {state, std::max(limit, 0)}));
-  return sql::map_rows(r, inbox_from_row);
-}
-
 Result<std::vector<InboxMessage>> SqlStore::inbox_list(const std::string& state, int limit,
                                                        bool newest_first) {
   ADJ_TRY(const sql::Rows r,

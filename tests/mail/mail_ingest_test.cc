@@ -416,8 +416,8 @@ TEST_F(Ingest, ProcessPendingHandlesEveryNewMessage) {
   EXPECT_EQ(*n, 4);
   EXPECT_EQ(answered.size(), 4u);
   for (const auto& [id, action] : answered) EXPECT_FALSE(action.empty()) << id;
-  EXPECT_TRUE(store_->inbox_in_state("new", 10)->empty());
-  EXPECT_EQ(store_->inbox_in_state("failed", 10)->size(), 1u);  // the empty one
+  EXPECT_TRUE(store_->inbox_list("new", 10, false)->empty());
+  EXPECT_EQ(store_->inbox_list("failed", 10, false)->size(), 1u);  // the empty one
   answered.clear();
   EXPECT_EQ(*ingest_->process_pending(
                 100, [&](std::int64_t id, const ProcessResult& r) { answered[id] = r.action; }),
@@ -515,7 +515,7 @@ TEST_F(Ingest, TwoProcessesRacingAnswerEachMessageOnce) {
   ASSERT_TRUE(a.ok()) << a.status().to_string();
   ASSERT_TRUE(b.ok()) << b.status().to_string();
   EXPECT_EQ(*a + *b, 12);
-  EXPECT_TRUE(store_->inbox_in_state("new", 100)->empty());
+  EXPECT_TRUE(store_->inbox_list("new", 100, false)->empty());
   // Every answer was queued once: one outbox row per inbox message's reply key.
   std::set<std::string> keys;
   for (const OutboxMessage& m : outbox())

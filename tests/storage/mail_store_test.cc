@@ -285,11 +285,11 @@ TEST_P(MailStoreTest, InboxBatchIsOneTransactionWithDuplicatesResolved) {
   EXPECT_TRUE((*put)[3].duplicate);  // a repeat inside the batch is a duplicate of the first
   EXPECT_EQ((*put)[3].id, (*put)[0].id);
   EXPECT_NE((*put)[0].id, (*put)[2].id);
-  auto fresh = store_->inbox_in_state("new", 10);
+  auto fresh = store_->inbox_list("new", 10, false);
   ASSERT_TRUE(fresh.ok());
   ASSERT_EQ(fresh->size(), 3u);
   EXPECT_EQ(fresh->at(0).id, *first);  // oldest first
-  EXPECT_EQ(store_->inbox_in_state("new", 2)->size(), 2u);
+  EXPECT_EQ(store_->inbox_list("new", 2, false)->size(), 2u);
   auto empty = store_->put_inbox_batch({});
   ASSERT_TRUE(empty.ok());
   EXPECT_TRUE(empty->empty());
@@ -351,7 +351,7 @@ TEST_P(MailStoreTest, InboxBatchWithABadRowStoresNothing) {
   put = store_->put_inbox_batch({inbox_row("ok@x"), odd});
   ASSERT_FALSE(put.ok());
   EXPECT_NE(put.status().message().find("weird"), std::string::npos) << put.status().message();
-  auto fresh = store_->inbox_in_state("new", 10);
+  auto fresh = store_->inbox_list("new", 10, false);
   ASSERT_TRUE(fresh.ok());
   EXPECT_TRUE(fresh->empty());
 }

@@ -170,7 +170,7 @@ TEST_F(PgMailConcurrency, ConcurrentInboxPutsOfOneMessageStoreItOnce) {
   ASSERT_TRUE(failed[0].ok()) << failed[0].to_string();
   ASSERT_TRUE(failed[1].ok()) << failed[1].to_string();
   EXPECT_EQ(ids[0], ids[1]) << "both saw the one stored row of every message";
-  EXPECT_EQ(a_->inbox_in_state("new", 1000)->size(), static_cast<std::size_t>(kMessages));
+  EXPECT_EQ(a_->inbox_list("new", 1000, false)->size(), static_cast<std::size_t>(kMessages));
 }
 
 TEST_F(PgMailConcurrency, SignUpsNeverPassTheBoundTogether) {
