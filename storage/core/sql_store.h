@@ -349,6 +349,8 @@ class SqlStore : public Store {
   Status refuse_archived(const std::string& game, const std::string& what);
   // append_notice's checks and insert, inside the caller's WriteTx.
   Result<std::int64_t> insert_notice(const Notice& n);
+  // append_host_audit's check and insert (inside the caller's WriteTx, if any); the entry's id.
+  Result<std::int64_t> insert_host_audit(const AuditEntry& e);
 };
 
 // The table `revisions` (migration 0013) as a RevisionMap, "*" the sum of its rows.

@@ -94,12 +94,16 @@ Result<std::vector<AuditEntry>> SqlStore::audit_log(const std::string& game) {
   return out;
 }
 
-Status SqlStore::append_host_audit(const AuditEntry& e) {
+Status SqlStore::append_host_audit(const AuditEntry& e) { return insert_host_audit(e).status(); }
+
+Result<std::int64_t> SqlStore::insert_host_audit(const AuditEntry& e) {
   ADJ_RETURN_IF_ERROR(store_checks::check_audit_entry(e));
   ADJ_TRY(const std::string detail, json_to_text(e.detail, "host audit detail"));
-  return session().write(
-      "INSERT INTO host_audit(at, actor, action, game, detail_json) VALUES (?, ?, ?, ?, ?)",
-      {std::int64_t{e.at}, e.actor, e.action, e.game, detail});
+  ADJ_TRY(const sql::Rows id,
+          session().query("INSERT INTO host_audit(at, actor, action, game, detail_json) "
+                          "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                          {std::int64_t{e.at}, e.actor, e.action, e.game, detail}));
+  return id.int64(0, 0);
 }
 
 Result<std::vector<AuditEntry>> SqlStore::host_audit_log(int limit) {

@@ -1,7 +1,6 @@
 // SqlStore: the end of a game (AdminStore): deleting one that has not started and archiving
 // (migration 0024_archive); the host audit log that outlives the games it names is with the
 // game's own (sql_store_admin.cc).
-#include "storage/core/codec.h"
 #include "storage/core/messages.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
@@ -104,12 +103,7 @@ Result<GameDeletion> SqlStore::delete_game(const std::string& game, const AuditE
     host.detail["mail_dropped"] = out.mail_dropped;
     host.detail["mail_kept"] = out.mail_kept;
     host.detail["audit"] = audit_json(log);
-    ADJ_TRY(const std::string detail, json_to_text(host.detail, "host audit detail"));
-    ADJ_TRY(const sql::Rows id,
-            s.query("INSERT INTO host_audit(at, actor, action, game, detail_json) "
-                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
-                    {std::int64_t{host.at}, host.actor, host.action, game, detail}));
-    out.host_audit_id = id.int64(0, 0);
+    ADJ_TRY(out.host_audit_id, insert_host_audit(host));
     ADJ_RETURN_IF_ERROR(
         s.write("DELETE FROM outbox WHERE game_id = ? AND state = 'pending'", {game}));
     // Every other row of the game goes with it (ON DELETE CASCADE, in both schemas).
