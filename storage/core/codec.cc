@@ -21,8 +21,6 @@ Result<Json> json_from_text(std::string_view text, std::string_view what) {
   return j;
 }
 
-std::string seed_to_text(std::uint64_t seed) { return std::to_string(seed); }
-
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what) {
   std::uint64_t seed = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seed);

@@ -20,7 +20,6 @@ Result<std::string> json_to_text(const Json& j, std::string_view what);
 // Parses stored JSON text. Corruption (naming `what`) when it does not parse.
 Result<Json> json_from_text(std::string_view text, std::string_view what);
 
-std::string seed_to_text(std::uint64_t seed);
 // Corruption (naming `what`) unless `text` is a decimal number that fits in 64 bits.
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what);
 

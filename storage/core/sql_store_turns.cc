@@ -114,7 +114,7 @@ Result<Json> SqlStore::turn_record(const std::string& game, int turn) {
   ADJ_TRY(Json summary, json_from_text(r.text(0, 1), "summary of " + where));
   return Json{{"game", game},
               {"turn", turn},
-              {"seed", seed_to_text(seed)},
+              {"seed", std::to_string(seed)},
               {"summary", std::move(summary)},
               {"ran_at", r.int64(0, 2)}};
 }

@@ -129,7 +129,7 @@ Status SqlTurnWriter::write_battle(const BattleRecord& b) {
   Result<sql::BulkInsert*> rows = rows_of(Table::kBattles);
   if (!rows.ok()) return failed(rows.status());
   Status s = (*rows)->add({sql::Param::ref(game_), turn_, sql::Param::ref(b.id),
-                           seed_to_text(b.seed), sql::Param::ref(b.engine),
+                           std::to_string(b.seed), sql::Param::ref(b.engine),
                            sql::Param::ref(b.input_text.empty() ? input : b.input_text),
                            sql::Param::ref(b.outcome_text.empty() ? outcome : b.outcome_text)});
   return s.ok() ? s : failed(s);
@@ -186,7 +186,7 @@ Status SqlTurnWriter::write_turn_record(const TurnCommit& rest, std::string_view
   ADJ_RETURN_IF_ERROR(
       s_.write("INSERT INTO turns(game_id, turn, seed, summary_json, ran_at) "
                "VALUES (?, ?, ?, ?, ?)",
-               {game_, turn_, seed_to_text(rest.seed), sql::Param::ref(summary),
+               {game_, turn_, std::to_string(rest.seed), sql::Param::ref(summary),
                 std::int64_t{rest.ran_at}}));
   if (const std::optional<std::string> listed = without_orders_text(rest))
     ADJ_RETURN_IF_ERROR(

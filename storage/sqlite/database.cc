@@ -212,8 +212,6 @@ Result<Statement> Database::prepare(std::string_view sql) {
   return st;
 }
 
-std::int64_t Database::changes() const { return sqlite3_changes64(handle()); }
-
 bool Database::in_transaction() const { return sqlite3_get_autocommit(handle()) == 0; }
 
 // ---- Statement ---------------------------------------------------------------------------------

@@ -82,8 +82,6 @@ class Database final : public sql::Session {
   // Compiles exactly one statement. Internal when `sql` holds more than one.
   Result<Statement> prepare(std::string_view sql);
 
-  // Rows changed by the most recent INSERT, UPDATE or DELETE.
-  std::int64_t changes() const;
   // True while a transaction is open on this connection.
   bool in_transaction() const override;
 

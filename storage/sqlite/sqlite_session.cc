@@ -1,6 +1,8 @@
 // sqlite::Database as the sql::Session of the shared store (storage/sqlite/database.h).
 #include "storage/sqlite/database.h"
 
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <string>
@@ -151,7 +153,7 @@ Result<std::int64_t> Database::run(std::string_view sql, std::span<const sql::Pa
   ADJ_TRY(auto st, prepare(sql));
   bind_all(st, params);
   ADJ_RETURN_IF_ERROR(st.run());
-  return changes();
+  return sqlite3_changes64(handle());  // rows changed by that INSERT, UPDATE or DELETE
 }
 
 Status Database::begin_write() {
