@@ -163,8 +163,7 @@ std::string database_file(const std::string& db) {
 }
 
 void set_default_durability(Durability d) {
-  sqlite::set_default_synchronous(d == Durability::kFull ? sqlite::Synchronous::kFull
-                                                         : sqlite::Synchronous::kNormal);
+  sqlite::set_default_synchronous(d == Durability::kFull);
 }
 
 void set_background_checkpoints(bool on) { sqlite::set_background_checkpoints(on); }
@@ -180,8 +179,7 @@ Result<DatabaseBackup> backup_database(const std::string& db, const std::string&
   if (target.backend != DatabaseBackend::kSqlite)
     return Status::FailedPrecondition("backup copies SQLite files; for PostgreSQL (" +
                                       describe_database(db) + ") use pg_dump");
-  ADJ_TRY(const auto info, sqlite::backup_database(target.location, to));
-  return DatabaseBackup{info.pages, info.bytes, info.schema_version};
+  return sqlite::backup_database(target.location, to);
 }
 
 }  // namespace adj

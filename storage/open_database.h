@@ -92,7 +92,7 @@ Result<std::unique_ptr<TableAccess>> open_table_access(const std::string& db, bo
 struct DatabaseBackup {
   std::int64_t pages = 0;
   std::int64_t bytes = 0;
-  int schema_version = 0;
+  int schema_version = 0;  // the highest migration in the copy
 };
 Result<DatabaseBackup> backup_database(const std::string& db, const std::string& to);
 

@@ -13,16 +13,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs a one-row, one-column query; its text.
-Result<std::string> text_of(Database& db, const char* sql) {
-  ADJ_TRY(auto st, db.prepare(sql));
-  ADJ_TRY(const bool row, st.step());
-  return row ? st.column_text(0) : std::string();
-}
-
 // Copies `from` into the new file `tmp` in one step and checks the copy; its pages and schema
 // version into `info`. The copy is closed (its WAL checkpointed away) on return.
-Status copy_checked(const std::string& from, const std::string& tmp, BackupInfo& info) {
+Status copy_checked(const std::string& from, const std::string& tmp, DatabaseBackup& info) {
   {
     ADJ_TRY(Database src, Database::open(from));
     ADJ_RETURN_IF_ERROR(make_private_file(tmp));  // a backup holds every secret: owner only
@@ -49,12 +42,13 @@ Status copy_checked(const std::string& from, const std::string& tmp, BackupInfo&
     if (close_rc != SQLITE_OK) return sqlite_status(nullptr, close_rc, "close " + tmp);
   }
   ADJ_TRY(Database copy, Database::open(tmp));
-  auto check = text_of(copy, "PRAGMA integrity_check");
-  if (!check.ok() || *check != "ok")
+  // Each query answers one row: "ok" or the first problem; the highest version.
+  auto check = copy.query("PRAGMA integrity_check", {});
+  if (!check.ok() || check->text(0, 0) != "ok")
     return Status::Corruption("the copy of " + from + " failed its integrity check: " +
-                              (check.ok() ? *check : check.status().message()));
-  auto version = text_of(copy, "SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
-  if (version.ok() && !version->empty()) info.schema_version = std::stoi(*version);
+                              (check.ok() ? check->text(0, 0) : check.status().message()));
+  auto version = copy.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", {});
+  if (version.ok()) info.schema_version = version->int32(0, 0);
   // Back to a single file: the copy's WAL is checkpointed and removed when it closes.
   (void)copy.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   return Status::Ok();
@@ -62,14 +56,14 @@ Status copy_checked(const std::string& from, const std::string& tmp, BackupInfo&
 
 }  // namespace
 
-Result<BackupInfo> backup_database(const std::string& from, const std::string& to) {
+Result<DatabaseBackup> backup_database(const std::string& from, const std::string& to) {
   std::error_code ec;
   if (!fs::exists(from, ec)) return Status::NotFound("no database at " + from);
   if (fs::exists(to, ec))
     return Status::AlreadyExists(to + " already exists; a backup never overwrites a file");
   const std::string tmp = to + ".partial";
   fs::remove(tmp, ec);
-  BackupInfo info;
+  DatabaseBackup info;
   Status s = copy_checked(from, tmp, info);
   if (s.ok()) {
     info.bytes = static_cast<std::int64_t>(fs::file_size(tmp, ec));

@@ -66,7 +66,7 @@ Status sqlite_status(sqlite3* db, int rc, std::string_view context) {
 }
 
 namespace {
-std::atomic<Synchronous> g_synchronous{Synchronous::kNormal};
+std::atomic<bool> g_synchronous_full{false};
 
 // set_busy_wait's sleeps: kFirstSleepUs doubling kDoublings times, then kLastSleepUs each.
 constexpr std::int64_t kFirstSleepUs = 50;
@@ -97,7 +97,7 @@ void set_busy_wait(sqlite3* db, int timeout_ms) {
                        reinterpret_cast<void*>(static_cast<std::intptr_t>(timeout_ms)));
 }
 
-void set_default_synchronous(Synchronous s) { g_synchronous = s; }
+void set_default_synchronous(bool full) { g_synchronous_full = full; }
 
 // ---- Database ----------------------------------------------------------------------------------
 
@@ -165,8 +165,8 @@ Result<Database> Database::open(const std::string& path) {
     db.checkpointer_->attach(raw);
   }
   ADJ_RETURN_IF_ERROR(db.exec("PRAGMA foreign_keys=ON"));
-  ADJ_RETURN_IF_ERROR(db.exec(g_synchronous == Synchronous::kFull ? "PRAGMA synchronous=FULL"
-                                                                  : "PRAGMA synchronous=NORMAL"));
+  ADJ_RETURN_IF_ERROR(
+      db.exec(g_synchronous_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL"));
   return db;
 }
 

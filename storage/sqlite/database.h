@@ -38,16 +38,16 @@ class Checkpointer;     // checkpointer.h
 // `context` (usually the SQL) is appended to the message.
 Status sqlite_status(sqlite3* db, int rc, std::string_view context);
 
-// The `synchronous` setting of connections opened from now on (process-wide; default kNormal;
-// thread-safe). With WAL, kNormal keeps every committed transaction across a crash or SIGKILL of
-// the process; kFull also across power loss or an OS crash, at the cost of an fsync per commit.
-enum class Synchronous { kNormal, kFull };
+// The `synchronous` setting of connections opened from now on (process-wide; default NORMAL;
+// thread-safe): FULL when `full`. With WAL, NORMAL keeps every committed transaction across a
+// crash or SIGKILL of the process; FULL also across power loss or an OS crash, at the cost of an
+// fsync per commit.
+void set_default_synchronous(bool full);
 
 // Creates `path` (mode 0600) when missing, and takes group and other permissions off it and its
 // -wal, -shm and -journal files. Paths SQLite treats specially (":memory:", "file:" URIs, "")
 // are left alone. IOError when a file cannot be created or chmod-ed.
 Status make_private_file(const std::string& path);
-void set_default_synchronous(Synchronous s);
 
 // Makes `db` wait up to `timeout_ms` for a lock another connection holds (then SQLITE_BUSY, as
 // sqlite3_busy_timeout), trying again after each sleep of busy_sleep_us(0), (1), ... SQLite's

@@ -54,9 +54,9 @@ TEST_F(DatabaseTest, OpenSetsThePragmas) {
 }
 
 TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
-  set_default_synchronous(Synchronous::kFull);
+  set_default_synchronous(/*full=*/true);
   auto full = Database::open(dir_.file("full.db"));
-  set_default_synchronous(Synchronous::kNormal);
+  set_default_synchronous(/*full=*/false);
   ASSERT_TRUE(full.ok()) << full.status().to_string();
   auto st = full->prepare("PRAGMA synchronous");
   ASSERT_TRUE(st.ok());
