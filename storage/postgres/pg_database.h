@@ -71,7 +71,7 @@ std::string number_text(const Param& p);
 
 // The rows of one statement, owned (the libpq result is cleared on destruction), and the
 // sql::RowSource of PgSession's rows. Move-only. Getters take a 0-based row and column; NULL
-// reads as 0 / "" / empty, like sqlite::Statement.
+// reads as 0 / "" / empty.
 class Rows final : public sql::RowSource {
  public:
   Rows() = default;

@@ -154,7 +154,7 @@ Result<Database> Database::open(const std::string& path) {
     row = mode.step();
   }
   if (!row.ok()) return row.status();
-  const std::string got = *row ? mode.column_text(0) : "";
+  const std::string got = *row ? std::string(mode.column(0).as_text()) : "";
   mode.reset();
   if (got != "wal" && got != "memory")
     return Status::IOError("sqlite: " + path + " could not switch to WAL (journal_mode=" + got +
@@ -277,45 +277,20 @@ void Statement::reset() {
   bind_error_ = Status::Ok();
 }
 
-bool Statement::column_is_null(int index) const {
-  return sqlite3_column_type(stmt(), index) == SQLITE_NULL;
-}
-
-std::int64_t Statement::column_int64(int index) const {
-  return sqlite3_column_int64(stmt(), index);
-}
-
-double Statement::column_double(int index) const { return sqlite3_column_double(stmt(), index); }
-
-std::string Statement::column_text(int index) const {
-  const auto* p = sqlite3_column_text(stmt(), index);  // before column_bytes, per the SQLite docs
-  const int n = sqlite3_column_bytes(stmt(), index);
-  if (!p) return {};
-  return std::string(reinterpret_cast<const char*>(p), static_cast<std::size_t>(n));
-}
-
-std::vector<std::uint8_t> Statement::column_blob(int index) const {
-  const auto* p = static_cast<const std::uint8_t*>(sqlite3_column_blob(stmt(), index));
-  const int n = sqlite3_column_bytes(stmt(), index);
-  if (!p) return {};
-  return std::vector<std::uint8_t>(p, p + n);
-}
-
 int Statement::column_count() const { return sqlite3_column_count(stmt()); }
 
-sql::Param::Kind Statement::column_type(int index) const {
-  switch (sqlite3_column_type(stmt(), index)) {
-    case SQLITE_INTEGER:
-      return sql::Param::Kind::kInt;
-    case SQLITE_FLOAT:
-      return sql::Param::Kind::kReal;
-    case SQLITE_TEXT:
-      return sql::Param::Kind::kText;
-    case SQLITE_BLOB:
-      return sql::Param::Kind::kBytes;
-    default:
-      return sql::Param::Kind::kNull;
-  }
+sql::Param Statement::column(int index) const {
+  sqlite3_stmt* st = stmt();
+  const int type = sqlite3_column_type(st, index);
+  if (type == SQLITE_INTEGER) return static_cast<std::int64_t>(sqlite3_column_int64(st, index));
+  if (type == SQLITE_FLOAT) return sqlite3_column_double(st, index);
+  if (type != SQLITE_TEXT && type != SQLITE_BLOB) return sql::Param();
+  // The pointer before the size, per the SQLite docs; an empty BLOB's pointer is NULL.
+  const void* p = type == SQLITE_TEXT ? static_cast<const void*>(sqlite3_column_text(st, index))
+                                      : sqlite3_column_blob(st, index);
+  const std::string_view bytes(p ? static_cast<const char*>(p) : "",
+                               static_cast<std::size_t>(sqlite3_column_bytes(st, index)));
+  return type == SQLITE_TEXT ? sql::Param(std::string(bytes)) : sql::Param::bytes(bytes);
 }
 
 }  // namespace adj::sqlite

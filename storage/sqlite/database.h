@@ -147,15 +147,10 @@ class Statement {
   // Makes the statement ready to run again: resets it, clears bindings and any kept bind error.
   void reset();
 
-  // Column getters for the current row; `index` is 0-based. NULL reads as 0 / "" / empty.
-  bool column_is_null(int index) const;
-  std::int64_t column_int64(int index) const;
-  double column_double(int index) const;
-  std::string column_text(int index) const;
-  std::vector<std::uint8_t> column_blob(int index) const;
   int column_count() const;
-  // The storage class of the value in the current row: kNull, kInt, kReal, kText or kBytes (BLOB).
-  sql::Param::Kind column_type(int index) const;
+  // The value in column `index` (0-based) of the current row, as SQLite stores it: NULL, an
+  // integer, a real, a text or bytes (a BLOB), owning its bytes.
+  sql::Param column(int index) const;
 
  private:
   friend class Database;

@@ -71,25 +71,7 @@ Result<sql::Rows> read_rows(Statement& st, int max_rows) {
     ADJ_TRY(bool row, st.step());
     if (!row) break;
     columns = st.column_count();
-    for (int c = 0; c < columns; ++c) {
-      switch (st.column_type(c)) {
-        case Kind::kNull:
-          cells.emplace_back();
-          break;
-        case Kind::kInt:
-          cells.emplace_back(st.column_int64(c));
-          break;
-        case Kind::kReal:
-          cells.emplace_back(st.column_double(c));
-          break;
-        case Kind::kText:
-          cells.emplace_back(st.column_text(c));
-          break;
-        case Kind::kBytes:
-          cells.push_back(sql::Param::bytes(st.column_blob(c)));
-          break;
-      }
-    }
+    for (int c = 0; c < columns; ++c) cells.push_back(st.column(c));
   }
   return sql::Rows(std::make_unique<SqliteRows>(columns, std::move(cells)));
 }

@@ -158,11 +158,9 @@ class AdminTest : public AdminWorld {
   std::string query(const std::string& sql) {
     auto db = sqlite::Database::open(db_path());
     EXPECT_TRUE(db.ok());
-    auto st = db->prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    if (!st.ok()) return "";
-    auto row = st->step();
-    return row.ok() && *row ? st->column_text(0) : "";
+    auto r = db->query(sql, {});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    return r.ok() && !r->empty() ? r->text(0, 0) : "";
   }
 };
 

@@ -51,15 +51,12 @@ class CommitBattles : public ::testing::Test {
   std::vector<std::vector<std::string>> stored() {
     auto db = sqlite::Database::open(dir_.file("b.db"));
     EXPECT_TRUE(db.ok());
-    auto st = db->prepare("SELECT battle_id, input_json, outcome_json FROM battles ORDER BY rowid");
-    EXPECT_TRUE(st.ok());
+    auto r =
+        db->query("SELECT battle_id, input_json, outcome_json FROM battles ORDER BY rowid", {});
+    EXPECT_TRUE(r.ok());
     std::vector<std::vector<std::string>> rows;
-    while (true) {
-      auto row = st->step();
-      EXPECT_TRUE(row.ok());
-      if (!row.ok() || !*row) break;
-      rows.push_back({st->column_text(0), st->column_text(1), st->column_text(2)});
-    }
+    for (int i = 0; r.ok() && i < r->size(); ++i)
+      rows.push_back({r->text(i, 0), r->text(i, 1), r->text(i, 2)});
     return rows;
   }
 

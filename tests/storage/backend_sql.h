@@ -33,12 +33,9 @@ inline std::string query_text(Store& store, const adj::testing::TempDir& dir,
   auto db = sqlite::Database::open(dir.file("adjutant.db"));
   EXPECT_TRUE(db.ok()) << db.status().to_string();
   if (!db.ok()) return "";
-  auto st = db->prepare(sql);
-  EXPECT_TRUE(st.ok()) << st.status().to_string();
-  if (!st.ok()) return "";
-  auto row = st->step();
-  EXPECT_TRUE(row.ok() && *row) << sql;
-  return row.ok() && *row ? st->column_text(0) : "";
+  auto r = db->query(sql, {});
+  EXPECT_TRUE(r.ok() && !r->empty()) << sql << ": " << (r.ok() ? "no row" : r.status().to_string());
+  return r.ok() && !r->empty() ? r->text(0, 0) : "";
 }
 
 }  // namespace adj::storage_test

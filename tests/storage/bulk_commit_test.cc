@@ -79,12 +79,9 @@ class BulkCommitTest : public StoreTest {
   std::string query(const std::string& sql) {
     auto db = Database::open(path());
     EXPECT_TRUE(db.ok());
-    auto st = db->prepare(sql);
-    EXPECT_TRUE(st.ok()) << sql << ": " << st.status().to_string();
-    if (!st.ok()) return "";
-    auto row = st->step();
-    EXPECT_TRUE(row.ok());
-    return row.ok() && *row && !st->column_is_null(0) ? st->column_text(0) : "";
+    auto r = db->query(sql, {});
+    EXPECT_TRUE(r.ok()) << sql << ": " << r.status().to_string();
+    return r.ok() && !r->empty() ? r->text(0, 0) : "";
   }
   Status exec(const std::string& sql) {
     auto db = Database::open(path());
@@ -147,10 +144,9 @@ TEST_F(BulkCommitTest, RowsWrittenByHandStillBumpPerRowAndAreStillChecked) {
   // So do the store's own connection's, once commit_turn is done: the pragma is off again and no
   // statement compiled under it is reused.
   Database& own = store_->database();
-  auto flag = own.prepare("PRAGMA ignore_check_constraints");
+  auto flag = own.query("PRAGMA ignore_check_constraints", {});
   ASSERT_TRUE(flag.ok());
-  ASSERT_TRUE(*flag->step());
-  EXPECT_EQ(flag->column_int64(0), 0);
+  EXPECT_EQ(flag->int64(0, 0), 0);
   // A battle row on `own` through the very statement text commit_turn uses.
   const auto insert_on_own = [&own](const std::string& id, const std::string& input) {
     auto st = own.prepare(
@@ -222,10 +218,9 @@ TEST_F(BulkCommitTest, AFailedCommitLeavesNoMarkAndChecksOnAgain) {
   EXPECT_FALSE(commit_turn(*store_, "britain", c).ok());
   EXPECT_EQ(query("SELECT count(*) FROM revision_bulk"), "0");
   EXPECT_EQ(query("SELECT count(*) FROM battles"), "0");
-  auto flag = store_->database().prepare("PRAGMA ignore_check_constraints");
+  auto flag = store_->database().query("PRAGMA ignore_check_constraints", {});
   ASSERT_TRUE(flag.ok());
-  ASSERT_TRUE(*flag->step());
-  EXPECT_EQ(flag->column_int64(0), 0);
+  EXPECT_EQ(flag->int64(0, 0), 0);
   EXPECT_TRUE(triggers_on(store_->database()));
   commit_open_turn_or_fail();  // and the next try goes through
 }

@@ -25,21 +25,15 @@ class DatabaseTest : public ::testing::Test {
   }
 
   std::string pragma_text(const std::string& name) {
-    auto st = db_->prepare("PRAGMA " + name);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    if (!st.ok()) return "";
-    auto row = st->step();
-    EXPECT_TRUE(row.ok() && *row) << name;
-    return st->column_text(0);
+    auto r = db_->query("PRAGMA " + name, {});
+    EXPECT_TRUE(r.ok() && !r->empty()) << name;
+    return r.ok() && !r->empty() ? r->text(0, 0) : "";
   }
 
   int count(const std::string& table) {
-    auto st = db_->prepare("SELECT count(*) FROM " + table);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    if (!st.ok()) return -1;
-    auto row = st->step();
-    EXPECT_TRUE(row.ok() && *row);
-    return st->column_int64(0);
+    auto r = db_->query("SELECT count(*) FROM " + table, {});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    return r.ok() ? r->int32(0, 0) : -1;
   }
 
   adj::testing::TempDir dir_;
@@ -58,10 +52,7 @@ TEST_F(DatabaseTest, FullSynchronousIsAppliedToConnectionsOpenedAfterwards) {
   auto full = Database::open(dir_.file("full.db"));
   set_default_synchronous(/*full=*/false);
   ASSERT_TRUE(full.ok()) << full.status().to_string();
-  auto st = full->prepare("PRAGMA synchronous");
-  ASSERT_TRUE(st.ok());
-  ASSERT_TRUE(*st->step());
-  EXPECT_EQ(st->column_int64(0), 2);           // FULL
+  EXPECT_EQ(full->query("PRAGMA synchronous", {})->int64(0, 0), 2);  // FULL
   EXPECT_EQ(pragma_text("synchronous"), "1");  // the earlier connection keeps NORMAL
 }
 
@@ -80,7 +71,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     auto st = db_->prepare("SELECT 40 + 2");
     ASSERT_TRUE(st.ok());
     ASSERT_TRUE(*st->step());
-    EXPECT_EQ(st->column_int64(0), 42);
+    EXPECT_EQ(st->column(0).as_int(), 42);
   }
   EXPECT_EQ(statements_on(*db_), before + 1);
   {
@@ -90,7 +81,7 @@ TEST_F(DatabaseTest, StatementCacheReusesTheCompiledStatement) {
     ASSERT_TRUE(a.ok() && b.ok());
     ASSERT_TRUE(*a->step());
     ASSERT_TRUE(*b->step());
-    EXPECT_EQ(a->column_int64(0) + b->column_int64(0), 84);
+    EXPECT_EQ(a->column(0).as_int() + b->column(0).as_int(), 84);
   }
   EXPECT_EQ(statements_on(*db_), before + 2);
 }
@@ -103,7 +94,7 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
     ASSERT_TRUE(st.ok());
     st->bind(1, 2);
     ASSERT_TRUE(*st->step());  // left in the middle of its rows
-    EXPECT_EQ(st->column_int64(0), 2);
+    EXPECT_EQ(st->column(0).as_int(), 2);
   }
   auto again = db_->prepare(sql);
   ASSERT_TRUE(again.ok());
@@ -113,7 +104,7 @@ TEST_F(DatabaseTest, CachedStatementComesBackResetWithNoBindings) {
   again->reset();
   again->bind(1, 1);
   ASSERT_TRUE(*again->step());
-  EXPECT_EQ(again->column_int64(0), 1);  // from the first row, not where the last use stopped
+  EXPECT_EQ(again->column(0).as_int(), 1);  // from the first row, not where the last use stopped
 }
 
 TEST_F(DatabaseTest, CachedStatementSeesSchemaChanges) {
@@ -128,7 +119,7 @@ TEST_F(DatabaseTest, CachedStatementSeesSchemaChanges) {
   ASSERT_TRUE(st.ok());
   ASSERT_TRUE(*st->step());
   EXPECT_EQ(st->column_count(), 2);
-  EXPECT_EQ(st->column_text(1), "a");
+  EXPECT_EQ(st->column(1).as_text(), "a");
 }
 
 TEST_F(DatabaseTest, StatementCacheIsBounded) {
@@ -166,21 +157,22 @@ TEST_F(DatabaseTest, BindAndReadEveryType) {
   auto row = sel->step();
   ASSERT_TRUE(row.ok() && *row);
   EXPECT_EQ(sel->column_count(), 5);
-  EXPECT_EQ(sel->column_int64(0), std::numeric_limits<std::int64_t>::min());
-  EXPECT_EQ(sel->column_double(1), -0.125);
-  EXPECT_EQ(sel->column_text(2), text);
-  EXPECT_EQ(sel->column_blob(3), blob);
-  EXPECT_TRUE(sel->column_is_null(4));
-  EXPECT_EQ(sel->column_text(4), "");
+  EXPECT_EQ(sel->column(0).as_int(), std::numeric_limits<std::int64_t>::min());
+  EXPECT_EQ(sel->column(1).as_real(), -0.125);
+  EXPECT_EQ(sel->column(2).as_text(), text);
+  EXPECT_EQ(sel->column(3).kind(), sql::Param::Kind::kBytes);
+  EXPECT_EQ(sel->column(3).as_text(), std::string(blob.begin(), blob.end()));
+  EXPECT_EQ(sel->column(4).kind(), sql::Param::Kind::kNull);
+  EXPECT_EQ(sel->column(4).as_text(), "");
   row = sel->step();
   ASSERT_TRUE(row.ok() && *row);
-  EXPECT_EQ(sel->column_int64(0), 7);
-  EXPECT_EQ(sel->column_double(1), 1e300);
-  EXPECT_FALSE(sel->column_is_null(2));
-  EXPECT_EQ(sel->column_text(2), "");
-  EXPECT_FALSE(sel->column_is_null(3));  // an empty blob is not NULL
-  EXPECT_TRUE(sel->column_blob(3).empty());
-  EXPECT_EQ(sel->column_text(4), "x");
+  EXPECT_EQ(sel->column(0).as_int(), 7);
+  EXPECT_EQ(sel->column(1).as_real(), 1e300);
+  EXPECT_EQ(sel->column(2).kind(), sql::Param::Kind::kText);
+  EXPECT_EQ(sel->column(2).as_text(), "");
+  EXPECT_EQ(sel->column(3).kind(), sql::Param::Kind::kBytes);  // an empty blob is not NULL
+  EXPECT_TRUE(sel->column(3).as_text().empty());
+  EXPECT_EQ(sel->column(4).as_text(), "x");
   row = sel->step();
   ASSERT_TRUE(row.ok());
   EXPECT_FALSE(*row);
@@ -198,7 +190,7 @@ TEST_F(DatabaseTest, BindErrorIsReportedByStep) {
   st->bind(1, 9);
   row = st->step();
   ASSERT_TRUE(row.ok() && *row) << row.status().to_string();
-  EXPECT_EQ(st->column_int64(0), 9);
+  EXPECT_EQ(st->column(0).as_int(), 9);
 }
 
 TEST_F(DatabaseTest, ErrorsCarryTheMessageAndTheSql) {

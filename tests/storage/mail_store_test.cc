@@ -506,16 +506,13 @@ TEST_F(StoreTest, Migration0003AddsStrictMailTables) {
   auto db = sqlite::Database::open(db_path());
   ASSERT_TRUE(db.ok());
   for (const char* t : {"inbox", "outbox"}) {
-    auto st =
-        db->prepare(std::string("SELECT strict FROM pragma_table_list WHERE name = '") + t + "'");
-    ASSERT_TRUE(st.ok());
-    ASSERT_TRUE(*st->step()) << t;
-    EXPECT_EQ(st->column_int64(0), 1) << t;
+    auto strict = db->query("SELECT strict FROM pragma_table_list WHERE name = ?", {t});
+    ASSERT_TRUE(strict.ok() && !strict->empty()) << t;
+    EXPECT_EQ(strict->int64(0, 0), 1) << t;
   }
-  auto name = db->prepare("SELECT name FROM schema_migrations WHERE version = 3");
-  ASSERT_TRUE(name.ok());
-  ASSERT_TRUE(*name->step());
-  EXPECT_EQ(name->column_text(0), "mail");
+  auto name = db->query("SELECT name FROM schema_migrations WHERE version = 3", {});
+  ASSERT_TRUE(name.ok() && !name->empty());
+  EXPECT_EQ(name->text(0, 0), "mail");
 }
 
 }  // namespace

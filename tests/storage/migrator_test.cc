@@ -28,15 +28,10 @@ class MigratorTest : public ::testing::Test {
 
   static std::vector<std::string> column(Database& db, const std::string& sql) {
     std::vector<std::string> out;
-    auto st = db.prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    if (!st.ok()) return out;
-    for (;;) {
-      auto row = st->step();
-      EXPECT_TRUE(row.ok()) << row.status().to_string();
-      if (!row.ok() || !*row) return out;
-      out.push_back(st->column_text(0));
-    }
+    auto r = db.query(sql, {});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    for (int i = 0; r.ok() && i < r->size(); ++i) out.push_back(r->text(i, 0));
+    return out;
   }
 
   static int count_migrations(Database& db) {

@@ -62,11 +62,9 @@ class OpenStateIndexTest : public StoreTest {
   std::string query(const std::string& sql) {
     auto db = sqlite::Database::open(db_path());
     EXPECT_TRUE(db.ok());
-    auto st = db->prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    auto row = st->step();
-    EXPECT_TRUE(row.ok());
-    return *row && !st->column_is_null(0) ? st->column_text(0) : "";
+    auto r = db->query(sql, {});
+    EXPECT_TRUE(r.ok()) << r.status().to_string();
+    return r.ok() && !r->empty() ? r->text(0, 0) : "";
   }
   void exec(const std::string& sql) {
     auto db = sqlite::Database::open(db_path());

@@ -21,12 +21,10 @@ class GamesSqliteTest : public StoreTest {
 
   std::string query_text(const std::string& sql) {
     auto db = raw();
-    auto st = db.prepare(sql);
-    EXPECT_TRUE(st.ok()) << st.status().to_string();
-    if (!st.ok()) return "";
-    auto row = st->step();
-    EXPECT_TRUE(row.ok() && *row) << sql;
-    return row.ok() && *row ? st->column_text(0) : "";
+    auto r = db.query(sql, {});
+    EXPECT_TRUE(r.ok() && !r->empty())
+        << sql << ": " << (r.ok() ? "no row" : r.status().to_string());
+    return r.ok() && !r->empty() ? r->text(0, 0) : "";
   }
 };
 

@@ -165,12 +165,12 @@ TEST(TurnAttendanceUpgradeTest, SqliteFillsTheTableFromTheSummaries) {
   expect_upgraded(**store);
   auto db = sqlite::Database::open(path);
   ASSERT_TRUE(db.ok());
-  auto st = db->prepare(
+  auto rows = db->query(
       "SELECT group_concat(game_id || turn || without_orders, ' ') FROM "
-      "(SELECT * FROM turn_attendance ORDER BY game_id, turn)");
-  ASSERT_TRUE(st.ok());
-  ASSERT_TRUE(*st->step());
-  EXPECT_EQ(st->column_text(0), "britain1[\"MRC\",\"WSX\"] britain2[]");
+      "(SELECT * FROM turn_attendance ORDER BY game_id, turn)",
+      {});
+  ASSERT_TRUE(rows.ok()) << rows.status().to_string();
+  EXPECT_EQ(rows->text(0, 0), "britain1[\"MRC\",\"WSX\"] britain2[]");
 }
 
 TEST(TurnAttendanceUpgradeTest, PostgresqlFillsTheTableFromTheSummaries) {

@@ -42,10 +42,9 @@ class TurnWriterTest : public BackendTest {
       EXPECT_EQ(s.code(), StatusCode::kInvalidArgument) << s.to_string();
       return;
     }
-    auto flag = lite->database().prepare("PRAGMA ignore_check_constraints");
+    auto flag = lite->database().query("PRAGMA ignore_check_constraints", {});
     ASSERT_TRUE(flag.ok());
-    ASSERT_TRUE(*flag->step());
-    EXPECT_EQ(flag->column_int64(0), 0);
+    EXPECT_EQ(flag->int64(0, 0), 0);
   }
 };
 
