@@ -89,7 +89,7 @@ void draw_areas(const Scene& sc, std::string& s) {
     for (std::size_t i = 0; i < sc.n; ++i) {
       const MapArea& a = sc.model.areas[i];
       if (sc.marker[i] || (a.kind == "sea") != sea_pass) continue;
-      s += open_area_group(sc, i);
+      if (!sc.bare) s += open_area_group(sc, i);
       if (!sc.shape[i].empty()) {
         const std::string d = path_d(sc.shape[i]);
         if (sea_pass) {
@@ -100,7 +100,7 @@ void draw_areas(const Scene& sc, std::string& s) {
           s += land_paths(sc, a, d);
         }
       }
-      s += "</g>\n";
+      s += sc.bare ? "\n" : "</g>\n";
     }
   s += "</g>\n";
 }
@@ -156,9 +156,11 @@ void draw_cities(const Scene& sc, std::string& s) {
                                                          : "#555555";
     const double h = std::clamp(sc.room[i] * 0.35, 4.0, 7.0);
     const Point p = sc.anchor[i];
-    s += open_area_group(sc, i) + "<rect x=\"" + fmt(p.x - h) + "\" y=\"" + fmt(p.y - h) +
-         "\" width=\"" + fmt(2 * h) + "\" height=\"" + fmt(2 * h) + "\" fill=\"" + fill +
-         "\" stroke=\"#1a1a1a\" stroke-width=\"2\"/></g>\n";
+    if (!sc.bare) s += open_area_group(sc, i);
+    s += "<rect x=\"" + fmt(p.x - h) + "\" y=\"" + fmt(p.y - h) + "\" width=\"" + fmt(2 * h) +
+         "\" height=\"" + fmt(2 * h) + "\" fill=\"" + fill +
+         "\" stroke=\"#1a1a1a\" stroke-width=\"2\"/>";
+    s += sc.bare ? "\n" : "</g>\n";
   }
   s += "</g>\n";
 }

@@ -290,9 +290,12 @@ void draw_labels(const Scene& sc, std::string& s, std::vector<raster::Text>* tex
     }
   }
   s += "<g class=\"labels\"" + crisp(sc) + ">\n";
-  for (std::size_t i = 0; i < sc.n; ++i)
-    if (!svg[i].empty())
-      s += "<g data-for=\"" + xml_escape(sc.model.areas[i].code) + "\">" + svg[i] + "</g>\n";
+  for (std::size_t i = 0; i < sc.n; ++i) {
+    if (svg[i].empty()) continue;
+    s += sc.bare
+             ? svg[i] + "\n"
+             : "<g data-for=\"" + xml_escape(sc.model.areas[i].code) + "\">" + svg[i] + "</g>\n";
+  }
   s += "</g>\n";
   if (texts)
     for (auto& t : apart) std::move(t.begin(), t.end(), std::back_inserter(*texts));

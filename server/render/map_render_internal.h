@@ -33,8 +33,11 @@ struct Scene {
   explicit Scene(const MapModel& m) : model(m), n(m.areas.size()) {}
 
   const MapModel& model;
-  std::size_t n = 0;                                // model.areas.size()
-  bool flat = false;                                // MapStyle::flat
+  std::size_t n = 0;  // model.areas.size()
+  bool flat = false;  // MapStyle::flat
+  // A document only to rasterise (svg_under, svg_over, svg_arrows for turn_map.h): no per-area
+  // groups, titles or ids, which only the web's SVG uses (a third of a flat map's bytes to parse).
+  bool bare = false;
   std::vector<bool> marker;                         // drawn_as_markers(model)
   Layout lay;                                       // layout_areas at the zoomed width
   std::map<std::string, std::size_t> player_index;  // player code -> index in model.players

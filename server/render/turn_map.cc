@@ -217,6 +217,7 @@ Result<std::shared_ptr<const TurnMap>> prepare_turn_map(const nlohmann::json& st
   MapStyle style;
   style.flat = limits.flat;
   zoomed_scene(p->model, limits.min_width, style, p->scene);
+  p->scene->bare = true;
   const mapdraw::Scene& sc = *p->scene;
   p->legend = mapdraw::legend_grid(mapdraw::legend_items(p->model, "", limits.flat), sc.lay.width);
   const std::size_t most = p->legend.items.size() + mapdraw::kArrowLegendItems;
