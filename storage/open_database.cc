@@ -1,12 +1,12 @@
 #include "storage/open_database.h"
 
 #include <cctype>
-#include <charconv>
 #include <filesystem>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/escape.h"
 #include "storage/core/record_checks.h"
 #include "storage/postgres/pg_store.h"
 #include "storage/sqlite/backup.h"
@@ -31,22 +31,6 @@ std::string url_scheme(const std::string& db) {
     if (!std::isalnum(c) && c != '+' && c != '-' && c != '.') return "";
   }
   return db.substr(0, sep);
-}
-
-std::string percent_decode(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char byte = 0;
-    if (s[i] == '%' && i + 2 < s.size() && std::isxdigit(static_cast<unsigned char>(s[i + 1])) &&
-        std::isxdigit(static_cast<unsigned char>(s[i + 2]))) {
-      std::from_chars(s.data() + i + 1, s.data() + i + 3, byte, 16);
-      out += static_cast<char>(byte);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
 }
 
 // The password spans of a PostgreSQL URL: [begin, end) offsets into `url`. Conservative: the user
@@ -91,7 +75,7 @@ std::string scrub(std::string message, const std::string& url) {
   for (const auto& [b, e] : password_spans(url)) {
     const std::string raw = url.substr(b, e - b);
     message = store_checks::redacted(std::move(message), raw);
-    message = store_checks::redacted(std::move(message), percent_decode(raw));
+    message = store_checks::redacted(std::move(message), url_decode(raw, false));
   }
   return message;
 }

@@ -1,7 +1,5 @@
 #include "server/http/http_types.h"
 
-#include <cctype>
-
 #include "base/escape.h"
 
 namespace adj::http {
@@ -21,13 +19,6 @@ std::vector<std::string> split_path(const std::string& path) {
   }
   if (!cur.empty()) out.push_back(cur);
   return out;
-}
-
-int hex(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
 }
 
 std::map<std::string, std::string> parse_urlencoded(const std::string& body) {
@@ -207,36 +198,6 @@ int http_status(const Status& s) {
     default:
       return 500;
   }
-}
-
-std::string url_decode(const std::string& s, bool plus_as_space) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '%' && i + 2 < s.size() && hex(s[i + 1]) >= 0 && hex(s[i + 2]) >= 0) {
-      out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
-      i += 2;
-    } else if (s[i] == '+' && plus_as_space) {
-      out += ' ';
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-std::string url_encode(const std::string& s) {
-  static const char* digits = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
-      out += static_cast<char>(c);
-    else {
-      out += '%';
-      out += digits[c >> 4];
-      out += digits[c & 15];
-    }
-  }
-  return out;
 }
 
 }  // namespace adj::http

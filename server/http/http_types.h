@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/escape.h"
 #include "rules/core/status.h"
 
 namespace adj::http {
@@ -99,8 +100,8 @@ class Router {
 // game's state, 403 permission denied, 500 anything else (a server fault, to be logged).
 int http_status(const Status& s);
 
-// Percent-decoding ("+" as space in queries and forms).
-std::string url_decode(const std::string& s, bool plus_as_space);
-std::string url_encode(const std::string& s);
+// Percent-coding lives in base/escape.h; the transport's callers keep the http:: names.
+using adj::url_decode;
+using adj::url_encode;
 
 }  // namespace adj::http
