@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace adj::ascii {
 
@@ -34,5 +35,10 @@ bool istarts_with(std::string_view s, std::string_view prefix);
 // `n` and `noun`, the noun with an "s" unless n is 1: with_count(1, "line") == "1 line",
 // with_count(0, "line") == "0 lines". For nouns whose plural is a plain "s".
 std::string with_count(long long n, std::string_view noun);
+// The words of `s`: its runs of bytes that are not is_space, in order.
+std::vector<std::string> words(std::string_view s);
+// The items joined by `sep`: a separator goes before each item once the text so far is not empty,
+// so leading empty items leave nothing (joined({"", "a"}, ',') == "a").
+std::string joined(const std::vector<std::string>& items, char sep);
 
 }  // namespace adj::ascii

@@ -444,12 +444,7 @@ std::string render_ack_text(const OrderAck& ack) {
                      std::to_string(ack.rejected_count()) + " rejected\n");
   }
 
-  std::string out;
-  for (const std::string& b : blocks) {
-    if (!out.empty()) out += "\n";
-    out += b;
-  }
-  return out;
+  return ascii::joined(blocks, '\n');
 }
 
 }  // namespace adj

@@ -45,23 +45,10 @@ inline void ensure_gmime() {
 // The SHA-256 of `data` as 64 lower-case hex digits.
 inline std::string sha256_hex(std::string_view data) { return sha256_hex_of(data); }
 
-// ASCII case folding and trimming (base/ascii.h).
+// ASCII case folding, trimming and words (base/ascii.h).
 using ::adj::ascii::lower;
 using ::adj::ascii::trim;
 using ::adj::ascii::upper;
-
-// The words of `s`: its runs of non-white-space characters, in order.
-inline std::vector<std::string> words(std::string_view s) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.emplace_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
+using ::adj::ascii::words;
 
 }  // namespace adj::mail::detail

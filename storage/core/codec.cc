@@ -48,15 +48,6 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
   return state;
 }
 
-std::string joined(const std::vector<std::string>& items, char sep) {
-  std::string out;
-  for (const auto& s : items) {
-    if (!out.empty()) out += sep;
-    out += s;
-  }
-  return out;
-}
-
 std::vector<std::string> lines_from_text(const std::string& text) {
   std::vector<std::string> out;
   std::istringstream in(text);

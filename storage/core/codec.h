@@ -23,9 +23,6 @@ Result<Json> json_from_text(std::string_view text, std::string_view what);
 // Corruption (naming `what`) unless `text` is a decimal number that fits in 64 bits.
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what);
 
-// The items joined by `sep`: a list stored one item a line ('\n'; items hold no newline), or
-// MembershipStore's word lists (' ').
-std::string joined(const std::vector<std::string>& items, char sep);
 // A list stored one item a line, back (empty lines are skipped, so an empty list and "" are the
 // same).
 std::vector<std::string> lines_from_text(const std::string& text);

@@ -1,7 +1,6 @@
 #include "storage/core/record_checks.h"
 
 #include <cctype>
-#include <sstream>
 
 namespace adj::store_checks {
 
@@ -83,13 +82,6 @@ bool bad_recipient(const std::vector<std::string>& recipients) {
   for (const auto& r : recipients)
     if (r.empty() || r.find_first_of("\r\n") != std::string::npos) return true;
   return false;
-}
-
-std::vector<std::string> split_words(const std::string& s) {
-  std::vector<std::string> out;
-  std::istringstream in(s);
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 Status check_confirmation(const PendingConfirmation& c) {

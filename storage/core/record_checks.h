@@ -31,8 +31,8 @@ bool known_press_level(const std::string& p);
 // source, a sha256 that is not 64 lowercase hex digits, a first turn below 1).
 Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn);
 
-// ThrottleStore list columns: one item per line (written by joined(items, '\n'),
-// storage/core/codec.h), empty lines kept. A key is one non-empty line.
+// ThrottleStore list columns: one item per line (written by ascii::joined(items, '\n'),
+// base/ascii.h), empty lines kept. A key is one non-empty line.
 std::vector<std::string> split_lines(const std::string& s);
 bool valid_throttle_key(const std::string& k);
 
@@ -40,8 +40,6 @@ bool valid_throttle_key(const std::string& k);
 // break.
 bool bad_recipient(const std::vector<std::string>& recipients);
 
-// MembershipStore: word lists stored space-separated (joined(v, ' '), storage/core/codec.h), back.
-std::vector<std::string> split_words(const std::string& s);
 // MembershipStore::add_confirmation's argument checks (InvalidArgument naming the field), and
 // its Unavailable for the bound `which` ("client", "address" or "game") of `l`.
 Status check_confirmation(const PendingConfirmation& c);

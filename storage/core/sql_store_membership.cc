@@ -8,8 +8,6 @@
 
 namespace adj {
 
-using store_checks::split_words;
-
 Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
   if (s.email.empty()) return Status::InvalidArgument("a sign-up needs an address");
   return sql::with_retry(session(), [&]() -> Result<std::int64_t> {
@@ -30,8 +28,8 @@ Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
             session().query("INSERT INTO signups(game_id, email, email_key, preferences, "
                             "channel, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
                             "RETURNING id",
-                            {s.game, s.email, ascii::lower(s.email), joined(s.preferences, ' '),
-                             s.channel, s.created_at}));
+                            {s.game, s.email, ascii::lower(s.email),
+                             ascii::joined(s.preferences, ' '), s.channel, s.created_at}));
     ADJ_RETURN_IF_ERROR(tx.commit());
     return id.int64(0, 0);
   });
@@ -46,7 +44,7 @@ Result<std::vector<Signup>> SqlStore::signups(const std::string& game) {
   return sql::map_rows(r, [](const sql::Rows& r, int i) {
     Signup s;
     r.read(i, s.id, s.game, s.email, sql::Skip{}, s.state, s.player, s.channel, s.created_at);
-    s.preferences = split_words(r.text(i, 3));
+    s.preferences = ascii::words(r.text(i, 3));
     return s;
   });
 }

@@ -1,4 +1,5 @@
 // SqlStore: NoticeStore (SQLite migration 0009, PostgreSQL 0004_notices.sql).
+#include "base/ascii.h"
 #include "storage/core/codec.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
@@ -42,11 +43,12 @@ Result<std::int64_t> SqlStore::insert_notice(const Notice& n) {
   // ON CONFLICT: two processes appending one dedupe key at once get one row, and no error
   // aborts the caller's transaction.
   ADJ_TRY(const sql::Rows r,
-          session().query("INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
-                          "dedupe_key, thread, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                          "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
-                          {n.game, n.kind, joined(n.players, '\n'), joined(n.addresses, '\n'),
-                           n.subject, n.text, n.dedupe_key, n.thread, std::int64_t{n.created_at}}));
+          session().query(
+              "INSERT INTO notices(game_id, kind, players, addresses, subject, body, "
+              "dedupe_key, thread, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+              "ON CONFLICT (dedupe_key) DO NOTHING RETURNING id",
+              {n.game, n.kind, ascii::joined(n.players, '\n'), ascii::joined(n.addresses, '\n'),
+               n.subject, n.text, n.dedupe_key, n.thread, std::int64_t{n.created_at}}));
   if (r.empty()) return Status::AlreadyExists("notice " + n.dedupe_key);
   return r.int64(0, 0);
 }

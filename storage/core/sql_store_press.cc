@@ -4,6 +4,7 @@
 // append_press checks its bounds and the mail block's source under a lock on the game's row, so
 // concurrent senders, in any number of daemons, cannot pass a bound or store one mail block
 // twice.
+#include "base/ascii.h"
 #include "storage/core/codec.h"
 #include "storage/core/messages.h"
 #include "storage/core/record_checks.h"
@@ -78,7 +79,7 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
                           "anonymous, body, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                           "RETURNING id",
                           {m.game, m.turn, std::int64_t{m.sent_at}, m.sender,
-                           m.to_all ? std::string() : joined(m.recipients, '\n'),
+                           m.to_all ? std::string() : ascii::joined(m.recipients, '\n'),
                            sql::flag(m.to_all), sql::flag(m.anonymous), m.body, m.source}));
   ADJ_RETURN_IF_ERROR(tx.commit());
   return id.int64(0, 0);

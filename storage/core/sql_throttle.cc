@@ -13,7 +13,7 @@
 #include <limits>
 #include <map>
 
-#include "storage/core/codec.h"
+#include "base/ascii.h"
 #include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
@@ -98,7 +98,7 @@ Status SqlStore::update_throttle(const std::vector<std::string>& keys,
                     "trusted = ?, recent = ? WHERE key = ?",
                     {t.failures, std::int64_t{t.window_start}, std::int64_t{t.last_failure},
                      t.lockouts, std::int64_t{t.locked_until}, t.total_failures,
-                     joined(t.trusted, '\n'), joined(t.recent, '\n'), keys[i]}));
+                     ascii::joined(t.trusted, '\n'), ascii::joined(t.recent, '\n'), keys[i]}));
       if (n != 1) return Status::Internal("update_throttle: a locked throttle row went missing");
     }
     // Quiet, unlocked keys are forgotten, unless they remember trusted clients.
