@@ -37,9 +37,6 @@ class CredentialStore {
                                    const std::string& token_hash, UnixTime now) = 0;
   // Removes every token (link and sessions) of the player.
   virtual Status revoke_tokens(const std::string& game, const std::string& player) = 0;
-  // The (game, player) of a token hash; NotFound when unknown.
-  virtual Result<std::pair<std::string, std::string>> token_owner(
-      const std::string& token_hash) = 0;
   // The token of `token_hash`; NotFound when unknown (the message never holds the hash).
   virtual Result<TokenRecord> token_record(const std::string& token_hash) = 0;
   // Records a use of the session `token_hash` at `now` (nothing for a link token or an unknown

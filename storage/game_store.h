@@ -108,17 +108,10 @@ class SubmissionStore {
   // The current accepted submission of every player for a turn, sorted by player code.
   virtual Result<std::vector<SubmissionRecord>> current_submissions(const std::string& game,
                                                                     int turn) = 0;
-  // `player`'s entry of current_submissions(game, turn), or nullopt when it has none. The default
-  // filters current_submissions; a backend may read only that row (SqlStore does).
+  // `player`'s entry of current_submissions(game, turn), or nullopt when it has none.
   virtual Result<std::optional<SubmissionRecord>> current_submission(const std::string& game,
                                                                      int turn,
-                                                                     const std::string& player) {
-    auto all = current_submissions(game, turn);
-    if (!all.ok()) return all.status();
-    for (SubmissionRecord& r : *all)
-      if (r.player == player) return std::optional<SubmissionRecord>(std::move(r));
-    return std::optional<SubmissionRecord>();
-  }
+                                                                     const std::string& player) = 0;
   // Every submission of a game (all turns, accepted or not), oldest first.
   virtual Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) = 0;
 };

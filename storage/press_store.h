@@ -79,9 +79,8 @@ class PressStore {
   // (nothing written) when a bound is reached, the message naming it; InvalidArgument for an
   // empty sender or body, or no recipient without to_all; NotFound for an unknown game.
   virtual Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) = 0;
-  // Every message of the game, oldest first.
-  virtual Result<std::vector<PressMessage>> press_messages(const std::string& game) = 0;
-  // The game's messages with an id above `after_id`, oldest first. NotFound for an unknown game.
+  // The game's messages with an id above `after_id` (0: every message), oldest first. NotFound
+  // for an unknown game.
   virtual Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
                                                                  std::int64_t after_id) = 0;
 

@@ -375,7 +375,7 @@ Status Press::forward_to_gm(const Json& state, const PressMessage& m) {
 Result<std::vector<PressView>> Press::mailbox(const std::string& game, const std::string& player) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
-  auto all = store_.press_messages(game);
+  auto all = store_.press_messages_after(game, 0);
   if (!all.ok()) return all.status();
   const std::string me = upper(player);
   auto since = holder_since(game, me);
@@ -409,7 +409,7 @@ Result<std::optional<UnixTime>> Press::holder_since(const std::string& game,
 Result<std::vector<PressView>> Press::archive(const std::string& game) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
-  auto all = store_.press_messages(game);
+  auto all = store_.press_messages_after(game, 0);
   if (!all.ok()) return all.status();
   const bool over = game_over(*state);
   std::vector<PressView> out;
@@ -423,7 +423,7 @@ Result<std::vector<PressView>> Press::gm_view(const std::string& game) {
   if (!opts.ok()) return opts.status();
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
-  auto all = store_.press_messages(game);
+  auto all = store_.press_messages_after(game, 0);
   if (!all.ok()) return all.status();
   const bool reads = opts->gm_reads_private, over = game_over(*state);
   std::vector<PressView> out;
@@ -436,7 +436,7 @@ Result<std::vector<PressView>> Press::gm_view(const std::string& game) {
 Result<std::vector<PressView>> Press::gm_inbox(const std::string& game) {
   auto state = services_.show_game(game);
   if (!state.ok()) return state.status();
-  auto all = store_.press_messages(game);
+  auto all = store_.press_messages_after(game, 0);
   if (!all.ok()) return all.status();
   std::vector<PressView> out;
   for (auto it = all->rbegin(); it != all->rend(); ++it)

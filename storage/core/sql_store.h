@@ -169,7 +169,6 @@ class SqlStore : public Store {
   Status add_session_token(const std::string& game, const std::string& player,
                            const std::string& token_hash, UnixTime now) override;
   Status revoke_tokens(const std::string& game, const std::string& player) override;
-  Result<std::pair<std::string, std::string>> token_owner(const std::string& token_hash) override;
   Result<TokenRecord> token_record(const std::string& token_hash) override;
   Status touch_session(const std::string& token_hash, UnixTime now) override;
   Status revoke_sessions(const std::string& game, const std::string& player,
@@ -277,7 +276,6 @@ class SqlStore : public Store {
   Status set_press_options(const std::string& game, const PressOptions& o) override;
   // The bounds are counted under a lock on the game's row, so concurrent senders cannot pass one.
   Result<std::int64_t> append_press(const PressMessage& m, const PressBounds& bounds) override;
-  Result<std::vector<PressMessage>> press_messages(const std::string& game) override;
   Result<std::vector<PressMessage>> press_messages_after(const std::string& game,
                                                          std::int64_t after_id) override;
   Result<PressDigestState> press_digest_state(const std::string& game) override;

@@ -104,11 +104,6 @@ Status SqlStore::revoke_tokens(const std::string& game, const std::string& playe
                          {game, player});
 }
 
-Result<std::pair<std::string, std::string>> SqlStore::token_owner(const std::string& token_hash) {
-  ADJ_TRY(TokenRecord t, token_record(token_hash));
-  return std::make_pair(std::move(t.game), std::move(t.player));
-}
-
 Result<TokenRecord> SqlStore::token_record(const std::string& token_hash) {
   ADJ_TRY(const sql::Rows r,
           session().query("SELECT t.game_id, t.player, t.kind, t.created_at, "

@@ -85,10 +85,6 @@ Result<std::int64_t> SqlStore::append_press(const PressMessage& m, const PressBo
   return id.int64(0, 0);
 }
 
-Result<std::vector<PressMessage>> SqlStore::press_messages(const std::string& game) {
-  return press_messages_after(game, 0);
-}
-
 Result<std::vector<PressMessage>> SqlStore::press_messages_after(const std::string& game,
                                                                  std::int64_t after_id) {
   // The game's row joined to its messages: none when the game does not exist, one with NULL

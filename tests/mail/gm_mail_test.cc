@@ -36,7 +36,7 @@ class GmMail : public mail_test::MailFixture {
            "\r\nMessage-ID: <" + id + "@example.org>\r\nMIME-Version: 1.0\r\n\r\n" + body;
   }
   std::vector<PressMessage> press() {
-    auto all = store_->press_messages("britain-1");
+    auto all = store_->press_messages_after("britain-1", 0);
     EXPECT_TRUE(all.ok());
     return all.ok() ? *all : std::vector<PressMessage>{};
   }

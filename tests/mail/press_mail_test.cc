@@ -115,7 +115,7 @@ TEST_F(PressMail, PressAloneIsSentAndLeavesTheOrdersAlone) {
   ASSERT_TRUE(re.ok()) << re.status().to_string();
   EXPECT_NE(re->find("sent to"), std::string::npos);
   EXPECT_EQ(press_mail().size(), 4u);
-  auto p = store_->press_messages("britain-1");
+  auto p = store_->press_messages_after("britain-1", 0);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->size(), 2u);
 }
@@ -164,7 +164,7 @@ TEST_F(PressMail, WrongSecretIsRefusedAndSendsNothing) {
                             "Forged\nENDPRESS\n"));
   EXPECT_EQ(r.action, "refusal");
   EXPECT_TRUE(press_mail().empty());
-  auto p = store_->press_messages("britain-1");
+  auto p = store_->press_messages_after("britain-1", 0);
   ASSERT_TRUE(p.ok());
   EXPECT_TRUE(p->empty());
 }

@@ -155,6 +155,10 @@ class TurnRunsBeforeTheFirstPut : public SubmissionStore {
                                                             int turn) override {
     return real_.current_submissions(game, turn);
   }
+  Result<std::optional<SubmissionRecord>> current_submission(const std::string& game, int turn,
+                                                             const std::string& player) override {
+    return real_.current_submission(game, turn, player);
+  }
   Result<std::vector<SubmissionRecord>> all_submissions(const std::string& game) override {
     return real_.all_submissions(game);
   }

@@ -26,16 +26,17 @@ TEST_P(CredentialStoreTest, TokenHashesOpenOnlyTheirPlayer) {
   CredentialStore& creds = *store_;
   const std::string h1(64, 'a'), h2(64, 'b'), h3(64, 'c');
   ASSERT_TRUE(creds.set_link_token("britain", "WSX", h1, 1).ok());
-  EXPECT_EQ(*creds.token_owner(h1), std::make_pair(std::string("britain"), std::string("WSX")));
+  EXPECT_EQ(creds.token_record(h1)->game, "britain");
+  EXPECT_EQ(creds.token_record(h1)->player, "WSX");
   // A new link replaces the old one; sessions are kept until revoked.
   ASSERT_TRUE(creds.add_session_token("britain", "WSX", h3, 2).ok());
   ASSERT_TRUE(creds.set_link_token("britain", "WSX", h2, 3).ok());
-  EXPECT_EQ(creds.token_owner(h1).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(creds.token_owner(h2)->second, "WSX");
-  EXPECT_EQ(creds.token_owner(h3)->second, "WSX");
+  EXPECT_EQ(creds.token_record(h1).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.token_record(h2)->player, "WSX");
+  EXPECT_EQ(creds.token_record(h3)->player, "WSX");
   ASSERT_TRUE(creds.revoke_tokens("britain", "WSX").ok());
-  EXPECT_EQ(creds.token_owner(h2).status().code(), StatusCode::kNotFound);
-  EXPECT_EQ(creds.token_owner(h3).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.token_record(h2).status().code(), StatusCode::kNotFound);
+  EXPECT_EQ(creds.token_record(h3).status().code(), StatusCode::kNotFound);
   // Only hash-shaped values are stored.
   EXPECT_FALSE(creds.set_link_token("britain", "WSX", "0123456789abcdef0123456789abcdef", 4).ok());
   EXPECT_EQ(creds.set_link_token("nope", "WSX", h1, 4).code(), StatusCode::kNotFound);
@@ -48,7 +49,7 @@ TEST_P(CredentialStoreTest, TokenHashesOpenOnlyTheirPlayer) {
   }
   EXPECT_EQ(sql_text("SELECT count(*) FROM player_token_hashes WHERE game_id = 'albion'"),
             std::to_string(CredentialStore::kMaxSessions));
-  EXPECT_EQ(creds.token_owner("1000" + std::string(60, 'd')).status().code(),
+  EXPECT_EQ(creds.token_record("1000" + std::string(60, 'd')).status().code(),
             StatusCode::kNotFound);  // the oldest went
 }
 
@@ -105,7 +106,7 @@ TEST_P(CredentialStoreTest, SessionsOfOneSecondKeepTheNewest) {
     last = std::to_string(9000 - i);  // each hash sorts below the one before
     last += std::string(64 - last.size(), 'e');
     ASSERT_TRUE(creds.add_session_token("britain", "WSX", last, 50).ok());
-    EXPECT_EQ(creds.token_owner(last)->second, "WSX") << i;
+    EXPECT_EQ(creds.token_record(last)->player, "WSX") << i;
   }
   EXPECT_EQ(sql_text("SELECT count(*) FROM player_token_hashes WHERE player = 'WSX'"),
             std::to_string(CredentialStore::kMaxSessions));
@@ -129,9 +130,9 @@ TEST_P(CredentialStoreTest, RefusedValuesAreNotEchoedInErrors) {
   const Status taken = creds.add_session_token("britain", "MRC", h, 6);
   EXPECT_EQ(taken.code(), StatusCode::kAlreadyExists) << taken.to_string();
   EXPECT_EQ(taken.to_string().find(h), std::string::npos) << taken.to_string();
-  EXPECT_EQ(creds.token_owner(h)->second, "WSX");
+  EXPECT_EQ(creds.token_record(h)->player, "WSX");
 
-  const auto unknown = creds.token_owner(std::string(64, '9'));
+  const auto unknown = creds.token_record(std::string(64, '9'));
   EXPECT_EQ(unknown.status().code(), StatusCode::kNotFound);
   EXPECT_EQ(unknown.status().to_string().find(std::string(64, '9')), std::string::npos);
 }
@@ -162,7 +163,7 @@ TEST_P(CredentialConcurrencyTest, ConcurrentLinkReplacementsLeaveOneLink) {
     for (int i = 0; i < 30; ++i) {
       std::string h = std::to_string(100 + i);
       h = h + std::string(64 - h.size(), c);
-      if (store->token_owner(h).ok()) ++links;
+      if (store->token_record(h).ok()) ++links;
     }
   EXPECT_EQ(links, 1);
 }

@@ -68,7 +68,7 @@ TEST_P(PressStoreTest, MessagesRoundTripAndMailBlocksAreStoredOnce) {
   all.to_all = true;
   all.anonymous = true;
   ASSERT_TRUE(store_->append_press(all, {}).ok());
-  auto list = store_->press_messages("britain");
+  auto list = store_->press_messages_after("britain", 0);
   ASSERT_TRUE(list.ok());
   ASSERT_EQ(list->size(), 2u);
   EXPECT_EQ((*list)[0].recipients, (std::vector<std::string>{"MRC", "NUM"}));
@@ -95,13 +95,13 @@ TEST_P(PressStoreTest, BoundsAreCheckedWhenStoring) {
 }
 
 TEST_P(PressStoreTest, EveryFieldRoundTripsAndUnknownGamesAreNotFound) {
-  EXPECT_TRUE(store_->press_messages("britain")->empty());
+  EXPECT_TRUE(store_->press_messages_after("britain", 0)->empty());
   PressMessage m = msg("WSX", 3, "api");
   m.sent_at = 1'700'000'123;
   m.body = "Meet at the ford.\nBring \"spears\" \u00e6\u00fe.";
   auto id = store_->append_press(m, {});
   ASSERT_TRUE(id.ok()) << id.status().to_string();
-  auto list = store_->press_messages("britain");
+  auto list = store_->press_messages_after("britain", 0);
   ASSERT_TRUE(list.ok()) << list.status().to_string();
   ASSERT_EQ(list->size(), 1u);
   const PressMessage& got = list->front();
@@ -119,12 +119,12 @@ TEST_P(PressStoreTest, EveryFieldRoundTripsAndUnknownGamesAreNotFound) {
   PressMessage elsewhere = msg("WSX", 1);
   elsewhere.game = "nope";
   EXPECT_EQ(store_->append_press(elsewhere, {}).status().message(), no_such_game("nope"));
-  EXPECT_EQ(store_->press_messages("nope").status().message(), no_such_game("nope"));
+  EXPECT_EQ(store_->press_messages_after("nope", 0).status().message(), no_such_game("nope"));
   EXPECT_EQ(store_->set_press_options("nope", {}).message(), no_such_game("nope"));
   PressMessage broken = msg("WSX", 1);
   broken.recipients = {"MRC", "NUM\nWSX"};
   EXPECT_EQ(store_->append_press(broken, {}).status().code(), StatusCode::kInvalidArgument);
-  EXPECT_EQ(store_->press_messages("britain")->size(), 1u);
+  EXPECT_EQ(store_->press_messages_after("britain", 0)->size(), 1u);
 }
 
 // 1 when a digest claim won, 0 when it lost, -1 on an error.
@@ -213,7 +213,7 @@ TEST_P(PressConcurrencyTest, BoundsHoldAcrossConnections) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(stored.load(), 30);
   EXPECT_EQ(refused.load(), 20);
-  EXPECT_EQ(open()->press_messages("britain")->size(), 30u);
+  EXPECT_EQ(open()->press_messages_after("britain", 0)->size(), 30u);
 }
 
 TEST_P(PressConcurrencyTest, AMailBlockSentFromTwoConnectionsAtOnceIsStoredOnce) {
@@ -232,7 +232,7 @@ TEST_P(PressConcurrencyTest, AMailBlockSentFromTwoConnectionsAtOnceIsStoredOnce)
     });
   for (auto& t : threads) t.join();
   EXPECT_EQ(ids[0], ids[1]);  // both were answered with the one stored row of each block
-  EXPECT_EQ(open()->press_messages("britain")->size(), 20u);
+  EXPECT_EQ(open()->press_messages_after("britain", 0)->size(), 20u);
 }
 
 // Two connections claiming every player's digest at once: each digest is queued once.
