@@ -2,6 +2,7 @@
 
 #include "rules/game/state_fields.h"
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -86,8 +87,6 @@ class Reader {
   bool key(std::string_view& out);
   bool escape(std::string& out);
   bool number(double& out);
-  // Moves past one value without checking it (json() checks it).
-  bool skip_extent();
 
   // [v, ...]: element() reads each value.
   template <typename Element>
@@ -324,42 +323,6 @@ bool Reader::optional_string(std::optional<std::string>& out) {
   return true;
 }
 
-bool Reader::skip_extent() {
-  ws();
-  if (p_ >= end_) return false;
-  const auto skip_string = [&] {
-    for (++p_; p_ < end_; ++p_) {
-      if (*p_ == '\\') {
-        if (++p_ == end_) return false;
-      } else if (*p_ == '"') {
-        ++p_;
-        return true;
-      }
-    }
-    return false;
-  };
-  if (*p_ == '"') return skip_string();
-  if (*p_ == '{' || *p_ == '[') {
-    long depth = 0;
-    while (p_ < end_) {
-      const char c = *p_;
-      if (c == '"') {
-        if (!skip_string()) return false;
-        continue;
-      }
-      if (c == '{' || c == '[') ++depth;
-      if (c == '}' || c == ']') --depth;
-      ++p_;
-      if (depth == 0) return true;
-    }
-    return false;
-  }
-  while (p_ < end_ && *p_ != ',' && *p_ != '}' && *p_ != ']' && *p_ != ' ' && *p_ != '\n' &&
-         *p_ != '\r' && *p_ != '\t')
-    ++p_;
-  return true;
-}
-
 bool Reader::json(Json& out) {
   ws();
   if (end_ - p_ >= 2 && p_[0] == '{' && p_[1] == '}') {
@@ -367,9 +330,11 @@ bool Reader::json(Json& out) {
     out = Json::object();
     return true;
   }
-  const char* start = p_;
-  if (!skip_extent()) return false;
-  out = Json::parse(start, p_, nullptr, /*allow_exceptions=*/false);
+  const std::size_t n =
+      json_value_length(std::string_view(p_, static_cast<std::size_t>(end_ - p_)));
+  if (n == 0) return false;
+  out = Json::parse(p_, p_ + n, nullptr, /*allow_exceptions=*/false);
+  p_ += n;
   return !out.is_discarded();
 }
 
@@ -573,6 +538,36 @@ std::optional<GameState> read_state_direct(std::string_view text) {
   if (!r.described(s) || !r.at_end()) return std::nullopt;
   s.normalise();
   return s;
+}
+
+std::size_t json_value_length(std::string_view text) {
+  std::size_t i = 0;
+  const auto skip_string = [&] {  // from text[i] == '"' to just past its closing quote
+    for (++i; i < text.size(); ++i) {
+      if (text[i] == '\\') {
+        ++i;  // the escaped character (\uXXXX's digits need no care)
+      } else if (text[i] == '"') {
+        ++i;
+        return true;
+      }
+    }
+    return false;
+  };
+  if (text.empty()) return 0;
+  if (text[0] == '"') return skip_string() ? i : 0;
+  if (text[0] != '{' && text[0] != '[')
+    return std::min(text.find_first_of(",}] \n\r\t"), text.size());
+  for (long depth = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '"') {
+      if (!skip_string()) return 0;
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+    ++i;
+  }
+  return 0;
 }
 
 }  // namespace adj

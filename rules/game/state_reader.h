@@ -12,6 +12,7 @@
 // rules/game/state_fields.h. Pure: no I/O; thread-safe (no shared state).
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string_view>
 
@@ -20,5 +21,11 @@
 namespace adj {
 
 std::optional<GameState> read_state_direct(std::string_view text);
+
+// The length of the JSON value at the start of `text` (no white space before it), found without
+// checking it: a string to its closing quote, an object or array by counting brackets outside
+// strings, anything else up to ',', '}', ']', white space or the end. 0 when a string, object or
+// array is cut short (or `text` is empty).
+std::size_t json_value_length(std::string_view text);
 
 }  // namespace adj

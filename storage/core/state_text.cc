@@ -2,50 +2,12 @@
 
 #include <cstddef>
 
+#include "rules/game/state_reader.h"
 #include "storage/core/codec.h"
 
 namespace adj {
 
 namespace {
-
-constexpr std::size_t kNone = std::string_view::npos;
-
-// The index just past the string starting at text[i] == '"'; kNone if it does not end.
-std::size_t skip_string(std::string_view text, std::size_t i) {
-  for (++i; i < text.size(); ++i) {
-    if (text[i] == '\\')
-      ++i;  // the escaped character (\uXXXX's digits need no care)
-    else if (text[i] == '"')
-      return i + 1;
-  }
-  return kNone;
-}
-
-// The index just past the compact JSON value starting at text[i]; kNone if it is cut short.
-// Objects and arrays are skipped by counting brackets outside strings.
-std::size_t skip_value(std::string_view text, std::size_t i) {
-  if (i >= text.size()) return kNone;
-  if (text[i] == '"') return skip_string(text, i);
-  if (text[i] != '{' && text[i] != '[') {
-    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']') ++i;
-    return i;
-  }
-  std::size_t depth = 0;
-  while (i < text.size()) {
-    const char c = text[i];
-    if (c == '"') {
-      i = skip_string(text, i);
-      if (i == kNone) return kNone;
-      continue;
-    }
-    if (c == '{' || c == '[') ++depth;
-    if (c == '}' || c == ']') {
-      if (--depth == 0) return i + 1;
-    }
-    ++i;
-  }
-  return kNone;
-}
 
 // The elements of the array starting at text[i] == '['; false if it is not a whole array.
 bool split_array(std::string_view text, std::size_t i, std::size_t end,
@@ -54,8 +16,8 @@ bool split_array(std::string_view text, std::size_t i, std::size_t end,
   ++i;
   if (i < end && text[i] == ']') return i + 1 == end;
   while (i < end) {
-    const std::size_t next = skip_value(text, i);
-    if (next == kNone || next == i || next >= end) return false;
+    const std::size_t n = json_value_length(text.substr(i)), next = i + n;
+    if (n == 0 || next >= end) return false;
     out.push_back(text.substr(i, next - i));
     if (text[next] == ']') return next + 1 == end;
     if (text[next] != ',') return false;
@@ -73,12 +35,13 @@ std::optional<StateTextParts> split_state_text(std::string_view text) {
   std::size_t i = 1;
   while (i < text.size() - 1) {
     if (text[i] != '"') return std::nullopt;
-    const std::size_t key_end = skip_string(text, i);
-    if (key_end == kNone || key_end >= text.size() || text[key_end] != ':') return std::nullopt;
-    const std::string_view key = text.substr(i + 1, key_end - i - 2);
+    const std::size_t key_length = json_value_length(text.substr(i)), key_end = i + key_length;
+    if (key_length == 0 || key_end >= text.size() || text[key_end] != ':') return std::nullopt;
+    const std::string_view key = text.substr(i + 1, key_length - 2);
     const std::size_t value = key_end + 1;
-    const std::size_t value_end = skip_value(text, value);
-    if (value_end == kNone || value_end == value || value_end >= text.size()) return std::nullopt;
+    const std::size_t value_length = json_value_length(text.substr(value));
+    const std::size_t value_end = value + value_length;
+    if (value_length == 0 || value_end >= text.size()) return std::nullopt;
     std::vector<std::string_view>* into = nullptr;
     bool* seen = nullptr;
     if (key == "players") into = &parts.players, seen = &players;
