@@ -159,18 +159,6 @@ Result<Plan> make_plan(TableAccess& from, TableAccess& to) {
 
 }  // namespace
 
-Status TableAccess::scan(const std::string& table, const std::vector<std::string>& columns,
-                         const std::vector<std::string>& order_by,
-                         const std::function<Status(const std::vector<Cell>&)>& row) {
-  ADJ_TRY(Cursor cursor, open_scan(table, columns, order_by));
-  std::vector<Cell> cells;
-  for (;;) {
-    ADJ_TRY(const bool more, cursor.next(cells));
-    if (!more) return Status::Ok();
-    ADJ_RETURN_IF_ERROR(row(cells));
-  }
-}
-
 bool same_value(const Cell& a, const Cell& b) {
   using K = Cell::Kind;
   const bool a_str = a.kind() == K::kText || a.kind() == K::kBytes;
@@ -230,8 +218,14 @@ Status copy_tables(TableAccess& from, TableAccess& to) {
       if (!st.ok()) break;
     }
     const auto& cols = plan.columns.at(t.name);
-    st = from.scan(t.name, cols, plan.order.at(t.name),
-                   [&](const std::vector<Cell>& row) { return to.insert(t, cols, row); });
+    st = [&]() -> Status {
+      ADJ_TRY(TableAccess::Cursor rows, from.open_scan(t.name, cols, plan.order.at(t.name)));
+      for (std::vector<Cell> row;;) {
+        ADJ_TRY(const bool more, rows.next(row));
+        if (!more) return Status::Ok();
+        ADJ_RETURN_IF_ERROR(to.insert(t, cols, row));
+      }
+    }();
     if (!st.ok()) {
       st = Status(st.code(), "copying table " + t.name + ": " + st.message());
       break;

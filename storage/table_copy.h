@@ -7,7 +7,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -85,10 +84,6 @@ class TableAccess {
   };
   Result<Cursor> open_scan(const std::string& table, const std::vector<std::string>& columns,
                            const std::vector<std::string>& order_by);
-  // open_scan() with `row` called for each row; stops at and returns the first error.
-  Status scan(const std::string& table, const std::vector<std::string>& columns,
-              const std::vector<std::string>& order_by,
-              const std::function<Status(const std::vector<Cell>&)>& row);
 
   // Writing: one transaction from begin_write() to commit(); the destructor or rollback()
   // undoes an uncommitted one.
