@@ -15,8 +15,7 @@ thread_local bool t_refresher = false;
 struct PgStore::SharedRevisions {
   std::mutex mu;
   std::shared_ptr<const RevisionMap> map;  // the fields guarded by mu
-  std::int64_t stamp = -1;
-  std::uint64_t epoch = 0;  // pg::write_epoch() before the read
+  std::uint64_t epoch = 0;                 // pg::write_epoch() before the read
   std::chrono::steady_clock::time_point read_at{};
 
   // The one of `conninfo` while a store of it is open.
@@ -62,7 +61,6 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
     std::lock_guard lock(shared_->mu);
     if (shared_->map && shared_->epoch == epoch && now - shared_->read_at < fresh) {
       revisions_ = shared_->map;
-      revision_stamp_ = shared_->stamp;
       revisions_epoch_ = epoch;
       revisions_read_at_ = shared_->read_at;
       return revisions_;
@@ -72,16 +70,14 @@ Result<std::shared_ptr<const RevisionMap>> PgStore::revisions() {
   // with every write: one small aggregate tells whether the kept map is still current.
   ADJ_TRY(auto stamp, conn_.query("SELECT coalesce(sum(rev), 0)::bigint FROM revisions"));
   const std::int64_t site = stamp.int64(0, 0);
-  if (!revisions_ || site != revision_stamp_) {
+  if (!revisions_ || site != revisions_->at("*")) {
     ADJ_TRY(revisions_, read_revisions(session_));
-    revision_stamp_ = revisions_->at("*");
   }
   revisions_epoch_ = epoch;
   revisions_read_at_ = now;
   std::lock_guard lock(shared_->mu);
   if (now > shared_->read_at) {
     shared_->map = revisions_;
-    shared_->stamp = revision_stamp_;
     shared_->epoch = epoch;
     shared_->read_at = now;
   }

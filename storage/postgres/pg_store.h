@@ -68,10 +68,9 @@ class PgStore final : public SqlStore {
 
   pg::Connection conn_;
   pg::PgSession session_{conn_};
-  // revisions(): the kept map, the stamp it was read at, and the write epoch and time at which
-  // that stamp was last read (the map is current while the epoch is the same and for
+  // revisions(): the kept map (its "*" is the stamp it was read at), and the write epoch and time
+  // at which that stamp was last read (the map is current while the epoch is the same and for
   // kRevisionsFresh after the time).
-  std::int64_t revision_stamp_ = -1;
   std::shared_ptr<const RevisionMap> revisions_;
   std::uint64_t revisions_epoch_ = 0;
   std::chrono::steady_clock::time_point revisions_read_at_{};
