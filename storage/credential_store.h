@@ -5,7 +5,6 @@
 #pragma once
 
 #include <string>
-#include <utility>
 
 #include "rules/core/status.h"
 #include "storage/records.h"

@@ -2,11 +2,6 @@
 // are written (and freed by the caller) one by one instead of being held until one call.
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
-
 #include "rules/core/status.h"
 #include "storage/records.h"
 

@@ -1,7 +1,6 @@
 #include "storage/core/codec.h"
 
 #include <charconv>
-#include <sstream>
 
 #include "rules/game/state_reader.h"
 
@@ -50,9 +49,13 @@ Result<GameState> state_from_text(std::string_view text, const std::string& game
 
 std::vector<std::string> lines_from_text(const std::string& text) {
   std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) out.push_back(line);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const auto nl = text.find('\n', start);
+    out.push_back(text.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
   return out;
 }
 

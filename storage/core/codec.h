@@ -23,8 +23,8 @@ Result<Json> json_from_text(std::string_view text, std::string_view what);
 // Corruption (naming `what`) unless `text` is a decimal number that fits in 64 bits.
 Result<std::uint64_t> seed_from_text(std::string_view text, std::string_view what);
 
-// A list stored one item a line, back (empty lines are skipped, so an empty list and "" are the
-// same).
+// A list stored one item a line (written by ascii::joined(items, '\n')), back: "" is the empty
+// list; an empty line between two is an empty item.
 std::vector<std::string> lines_from_text(const std::string& text);
 
 // Parses a stored GameState and checks it is the one asked for. Corruption otherwise.

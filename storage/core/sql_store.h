@@ -38,8 +38,6 @@
 
 namespace adj {
 
-struct OpenStateTexts;  // storage/core/state_text.h
-
 // What a backend does around a turn's bulk rows (battles and reports), inside the commit's
 // WriteTx (SqlStore::begin_turn_rows): begun before the first row, rows_done() after the last,
 // ended (destroyed) after the commit or the rollback.
@@ -314,13 +312,6 @@ class SqlStore : public Store {
   // serialised again. (sql_store_views.cc)
   Status index_open_state(const std::string& game, const GameState& state,
                           std::string_view state_text = {});
-  // For index_open_state: the codes of `game`'s indexed areas that are not in `state` or whose
-  // name or text differs from the new one (the rows to delete), and appends to `write` the
-  // indices into state.areas of the areas to write (new or changed). Precondition: no two of
-  // state.areas share a code; `texts` are state's.
-  Result<std::vector<std::string>> changed_areas(const std::string& game, const GameState& state,
-                                                 const OpenStateTexts& texts,
-                                                 std::vector<std::size_t>* write);
   // Brackets a write of many rows of `game` (rollback's deletes): a backend whose triggers would
   // bump the game's revision per row bumps it once. Nothing by default.
   virtual Status mark_bulk_writes(const std::string& /*game*/, bool /*on*/) { return Status::Ok(); }

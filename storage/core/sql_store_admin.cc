@@ -11,8 +11,6 @@
 
 namespace adj {
 
-using store_checks::check_schedule;
-
 namespace {
 
 // The entry of columns id, at, actor, action, game, detail_json; `what` names it in errors.
@@ -21,6 +19,23 @@ Result<AuditEntry> audit_from_row(const sql::Rows& r, int i, const std::string& 
   r.read(i, e.id, e.at, e.actor, e.action, e.game);
   ADJ_TRY(e.detail, json_from_text(r.text(i, 5), what + " " + std::to_string(e.id)));
   return e;
+}
+
+// AdminStore::set_schedule's ranges (InvalidArgument naming the field).
+Status check_schedule(const Schedule& s) {
+  if (s.kind != "none" && s.kind != "fixed" && s.kind != "interval")
+    return Status::InvalidArgument("schedule kind must be none, fixed or interval, not '" + s.kind +
+                                   "'");
+  if (s.interval_seconds < 0)
+    return Status::InvalidArgument("schedule interval must not be negative");
+  if (s.time_of_day && (*s.time_of_day < 0 || *s.time_of_day > 86399))
+    return Status::InvalidArgument("schedule time of day must be 0..86399 seconds after midnight");
+  if (s.max_attempts < 1) return Status::InvalidArgument("schedule max_attempts must be >= 1");
+  if (!(s.nmr_guard_ratio >= 0 && s.nmr_guard_ratio <= 1))
+    return Status::InvalidArgument("schedule nmr_guard_ratio must be between 0 and 1");
+  if (s.downtime_grace_seconds < 0)
+    return Status::InvalidArgument("schedule downtime grace must not be negative");
+  return Status::Ok();
 }
 
 }  // namespace
@@ -43,8 +58,7 @@ Result<Schedule> SqlStore::schedule(const std::string& game) {
 
 Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
   ADJ_RETURN_IF_ERROR(check_schedule(s));
-  ADJ_TRY(
-      const std::int64_t n,
+  return sql::changed_or(
       session().run("INSERT INTO schedules(game_id, kind, deadline, interval_seconds, "
                     "time_of_day, early_when_all_in, max_attempts, nmr_guard_ratio, "
                     "downtime_grace_seconds) "
@@ -60,9 +74,8 @@ Status SqlStore::set_schedule(const std::string& game, const Schedule& s) {
                     "downtime_grace_seconds = excluded.downtime_grace_seconds",
                     {s.kind, s.deadline, std::int64_t{s.interval_seconds}, s.time_of_day,
                      sql::flag(s.early_when_all_in), s.max_attempts, s.nmr_guard_ratio,
-                     std::int64_t{s.downtime_grace_seconds}, game}));
-  if (n == 0) return Status::NotFound(no_such_game(game));
-  return Status::Ok();
+                     std::int64_t{s.downtime_grace_seconds}, game}),
+      Status::NotFound(no_such_game(game)));
 }
 
 Status SqlStore::append_audit(const AuditEntry& e) {

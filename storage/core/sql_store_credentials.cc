@@ -28,20 +28,15 @@ Status without_values(const Status& s, const std::string& what) {
   return Status(c, what + ": " + why + sqlstate);
 }
 
-template <typename T>
-Result<T> without_values(Result<T> r, const std::string& what) {
-  if (r.ok()) return r;
-  return without_values(r.status(), what);
-}
-
 // Runs `sql`, a write of a hash through the game's row with ?1 game, ?2 player, ?3 hash and
 // ?4 now: InvalidArgument for an empty player, NotFound when the game does not exist.
 Status put_hash(sql::Session& s, const std::string& what, std::string_view sql,
                 const std::string& game, const std::string& player, const std::string& hash,
                 UnixTime now) {
   if (player.empty()) return Status::InvalidArgument(what + ": the player code is empty");
-  return sql::changed_or(without_values(s.run(sql, {game, player, hash, std::int64_t{now}}), what),
-                         Status::NotFound(no_such_game(game)));
+  const Result<std::int64_t> n = s.run(sql, {game, player, hash, std::int64_t{now}});
+  if (!n.ok()) return without_values(n.status(), what);
+  return sql::changed_or(n, Status::NotFound(no_such_game(game)));
 }
 
 }  // namespace

@@ -2,8 +2,6 @@
 //
 // add_engine_script numbers the version under a lock on the game's row, so concurrent uploads,
 // in any number of daemons, get distinct versions.
-#include "storage/core/messages.h"
-#include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 #include "storage/engine_script_limits.h"
 
@@ -20,10 +18,22 @@ EngineScript read_script_row(const sql::Rows& r, int i) {
   return s;
 }
 
+// EngineScriptStore::add_engine_script: Ok, or InvalidArgument naming what is wrong (an empty
+// source, a sha256 that is not 64 lowercase hex digits, a first turn below 1).
+Status check_engine_script(const std::string& source, const std::string& sha256, int from_turn) {
+  if (source.empty()) return Status::InvalidArgument("an engine script cannot be empty");
+  if (sha256.size() != 64 || sha256.find_first_not_of("0123456789abcdef") != std::string::npos)
+    return Status::InvalidArgument("an engine script's sha256 must be 64 lowercase hex digits");
+  if (from_turn < 1)
+    return Status::InvalidArgument("an engine script's first turn must be 1 or later, not " +
+                                   std::to_string(from_turn));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<int> SqlStore::add_engine_script(const EngineScript& s) {
-  ADJ_RETURN_IF_ERROR(store_checks::check_engine_script(s.source, s.sha256, s.from_turn));
+  ADJ_RETURN_IF_ERROR(check_engine_script(s.source, s.sha256, s.from_turn));
   ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
   ADJ_RETURN_IF_ERROR(require_game_row(s.game, /*lock=*/true));
   ADJ_TRY(const sql::Rows n, session().query("SELECT coalesce(max(version), 0) + 1 "

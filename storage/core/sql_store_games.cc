@@ -3,7 +3,6 @@
 #include <unordered_map>
 
 #include "storage/core/codec.h"
-#include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {

@@ -10,12 +10,9 @@
 
 #include "storage/core/codec.h"
 #include "storage/core/messages.h"
-#include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
-
-using store_checks::valid_inbox_state;
 
 namespace {
 
@@ -120,6 +117,11 @@ Result<std::int64_t> insert_outbox(sql::Session& s, const OutboxMessage& m) {
                    s.outside_text(m.raw), s.outside_text(m.dedupe_key),
                    std::int64_t{m.next_attempt_at}, std::int64_t{m.created_at}, part}));
   return r.empty() ? std::int64_t{0} : r.int64(0, 0);
+}
+
+// MailStore inbox states: "new", "processed", "failed".
+bool valid_inbox_state(const std::string& s) {
+  return s == "new" || s == "processed" || s == "failed";
 }
 
 }  // namespace

@@ -2,11 +2,39 @@
 // PostgreSQL 0003_mail.sql and 0010). add_signup and add_confirmation hold the game's row lock
 // while they count, so concurrent requests never pass a bound together.
 #include "base/ascii.h"
-#include "storage/core/codec.h"
-#include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
+
+namespace {
+
+// add_confirmation's argument checks (InvalidArgument naming the field).
+Status check_confirmation(const PendingConfirmation& c) {
+  if (c.kind != "signup" && c.kind != "standby")
+    return Status::InvalidArgument("a confirmation's kind must be signup or standby, not \"" +
+                                   c.kind.substr(0, 16) + "\"");
+  if (c.address.empty()) return Status::InvalidArgument("a confirmation needs an address");
+  if (c.client.empty()) return Status::InvalidArgument("a confirmation needs a client");
+  if (c.code_hash.size() != 64)
+    return Status::InvalidArgument("a confirmation's code hash must have 64 characters");
+  return Status::Ok();
+}
+
+// add_confirmation's Unavailable for the bound `which` ("client", "address" or "game") of `l`.
+Status confirmation_limit(const std::string& which, const ConfirmationLimits& l) {
+  if (which == "client")
+    return Status::Unavailable("client: at most " + std::to_string(l.per_client) +
+                               " requests per client in " + std::to_string(l.window / 60) +
+                               " minutes");
+  if (which == "address")
+    return Status::Unavailable("address: at most " + std::to_string(l.per_address) +
+                               " requests per address in " + std::to_string(l.window / 60) +
+                               " minutes");
+  return Status::Unavailable("game: at most " + std::to_string(l.per_game) +
+                             " unconfirmed requests per game");
+}
+
+}  // namespace
 
 Result<std::int64_t> SqlStore::add_signup(const Signup& s, int max) {
   if (s.email.empty()) return Status::InvalidArgument("a sign-up needs an address");
@@ -65,7 +93,7 @@ Status SqlStore::remove_signup(const std::string& game, std::int64_t id) {
 
 Result<std::int64_t> SqlStore::add_confirmation(const PendingConfirmation& c,
                                                 const ConfirmationLimits& l) {
-  ADJ_RETURN_IF_ERROR(store_checks::check_confirmation(c));
+  ADJ_RETURN_IF_ERROR(check_confirmation(c));
   return sql::with_retry(session(), [&]() -> Result<std::int64_t> {
     ADJ_TRY(auto tx, sql::WriteTx::begin(session()));
     // Requests for one game take turns here (the game's row lock), so its counts are the
@@ -73,26 +101,24 @@ Result<std::int64_t> SqlStore::add_confirmation(const PendingConfirmation& c,
     // game committing at the same instant (at most one per concurrent connection).
     ADJ_RETURN_IF_ERROR(require_game_row(c.game, /*lock=*/true));
     ADJ_RETURN_IF_ERROR(refuse_archived(c.game, "sign-ups"));
-    ADJ_TRY(std::int64_t purged,
-            session().run("DELETE FROM confirmations WHERE expires_at <= ?1", {c.created_at}));
-    (void)purged;
+    ADJ_RETURN_IF_ERROR(
+        session().write("DELETE FROM confirmations WHERE expires_at <= ?1", {c.created_at}));
     const UnixTime since = c.created_at - l.window;
     ADJ_TRY(sql::Rows by_client,
             session().query("SELECT count(*) FROM confirmations WHERE client = ?1 AND "
                             "created_at > ?2",
                             {c.client, since}));
-    if (by_client.int64(0, 0) >= l.per_client) return store_checks::confirmation_limit("client", l);
+    if (by_client.int64(0, 0) >= l.per_client) return confirmation_limit("client", l);
     ADJ_TRY(sql::Rows by_address,
             session().query("SELECT count(*) FROM confirmations WHERE address_key = ?1 AND "
                             "created_at > ?2",
                             {ascii::lower(c.address), since}));
-    if (by_address.int64(0, 0) >= l.per_address)
-      return store_checks::confirmation_limit("address", l);
+    if (by_address.int64(0, 0) >= l.per_address) return confirmation_limit("address", l);
     ADJ_TRY(sql::Rows by_game,
             session().query("SELECT count(*) FROM confirmations WHERE game_id = ?1 AND "
                             "confirmed_at IS NULL AND expires_at > ?2",
                             {c.game, c.created_at}));
-    if (by_game.int64(0, 0) >= l.per_game) return store_checks::confirmation_limit("game", l);
+    if (by_game.int64(0, 0) >= l.per_game) return confirmation_limit("game", l);
     ADJ_TRY(sql::Rows id,
             session().query("INSERT INTO confirmations(game_id, kind, address, address_key, "
                             "client, payload, code_hash, created_at, expires_at) VALUES "
@@ -125,14 +151,12 @@ Status SqlStore::set_contact(const std::string& game, const Contact& c) {
   if (c.player.empty()) return Status::InvalidArgument("a contact needs a player code");
   ADJ_RETURN_IF_ERROR(require_game_row(game));
   // A game deleted meanwhile fails the foreign key (FailedPrecondition).
-  ADJ_TRY(std::int64_t n,
-          session().run("INSERT INTO contacts(game_id, player, email, name, updated_at) "
-                        "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, player) DO UPDATE "
-                        "SET email = excluded.email, name = excluded.name, "
-                        "updated_at = excluded.updated_at",
-                        {game, c.player, c.email, c.name, c.updated_at}));
-  (void)n;
-  return Status::Ok();
+  return session().write(
+      "INSERT INTO contacts(game_id, player, email, name, updated_at) "
+      "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (game_id, player) DO UPDATE "
+      "SET email = excluded.email, name = excluded.name, "
+      "updated_at = excluded.updated_at",
+      {game, c.player, c.email, c.name, c.updated_at});
 }
 
 Result<std::vector<Contact>> SqlStore::contacts(const std::string& game) {

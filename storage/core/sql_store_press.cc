@@ -12,8 +12,6 @@
 
 namespace adj {
 
-using store_checks::known_press_level;
-
 Result<PressOptions> SqlStore::press_options(const std::string& game) {
   ADJ_TRY(const sql::Rows r,
           game_rows(game,
@@ -29,7 +27,7 @@ Result<PressOptions> SqlStore::press_options(const std::string& game) {
 }
 
 Status SqlStore::set_press_options(const std::string& game, const PressOptions& o) {
-  if (!known_press_level(o.press))
+  if (o.press != "none" && o.press != "public" && o.press != "private" && o.press != "anonymous")
     return Status::InvalidArgument("press must be none, public, private or anonymous, not \"" +
                                    o.press + "\"");
   return sql::changed_or(

@@ -1,6 +1,5 @@
 // SqlStore: order submissions (SubmissionStore).
 #include "storage/core/codec.h"
-#include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {

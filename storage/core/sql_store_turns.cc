@@ -7,7 +7,6 @@
 #include <algorithm>
 
 #include "storage/core/codec.h"
-#include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {

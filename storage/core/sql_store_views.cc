@@ -5,7 +5,6 @@
 #include <tuple>
 
 #include "storage/core/codec.h"
-#include "storage/core/messages.h"
 #include "storage/core/sql_store.h"
 #include "storage/core/state_text.h"
 #include "storage/state_view.h"
@@ -113,22 +112,23 @@ Result<GameState> view_from_rows(Json head, ViewRows rows, const std::string& ga
   return state;
 }
 
-}  // namespace
-
-Result<std::vector<std::string>> SqlStore::changed_areas(const std::string& game,
-                                                         const GameState& state,
-                                                         const OpenStateTexts& texts,
-                                                         std::vector<std::size_t>* write) {
+// For index_open_state: the codes of `game`'s indexed areas that are not in `state` or whose
+// name or text differs from the new one (the rows to delete), and appends to `write` the
+// indices into state.areas of the areas to write (new or changed). Precondition: no two of
+// state.areas share a code; `texts` are state's.
+Result<std::vector<std::string>> changed_areas(sql::Session& session, const std::string& game,
+                                               const GameState& state, const OpenStateTexts& texts,
+                                               std::vector<std::size_t>* write) {
   std::vector<std::size_t> order(state.areas.size());  // into state.areas, by code bytewise
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&state](std::size_t x, std::size_t y) {
     return state.areas[x].code < state.areas[y].code;
   });
-  const std::string bytewise(session().bytewise());
-  ADJ_TRY(const sql::Rows old, session().query("SELECT code, name, area_json FROM open_state_areas "
-                                               "WHERE game_id = ? ORDER BY code" +
-                                                   bytewise,
-                                               {game}));
+  const std::string bytewise(session.bytewise());
+  ADJ_TRY(const sql::Rows old, session.query("SELECT code, name, area_json FROM open_state_areas "
+                                             "WHERE game_id = ? ORDER BY code" +
+                                                 bytewise,
+                                             {game}));
   std::vector<std::string> gone;  // rows to delete: changed, or not in the new state
   std::size_t k = 0;
   for (int r = 0; r < old.size(); ++r) {
@@ -144,6 +144,8 @@ Result<std::vector<std::string>> SqlStore::changed_areas(const std::string& game
   for (; k < order.size(); ++k) write->push_back(order[k]);
   return gone;
 }
+
+}  // namespace
 
 Status SqlStore::index_open_state(const std::string& game, const GameState& state,
                                   std::string_view state_text) {
@@ -188,7 +190,7 @@ Status SqlStore::index_open_state(const std::string& game, const GameState& stat
   std::vector<std::size_t> areas;  // into state.areas: the rows to write
   bool some_areas = false;         // only those rows are deleted and written
   if (indexed) {
-    ADJ_TRY(std::vector<std::string> gone, changed_areas(game, state, texts, &areas));
+    ADJ_TRY(std::vector<std::string> gone, changed_areas(session(), game, state, texts, &areas));
     // When most rows changed (a big game's busy turn), one DELETE of them all is cheaper than
     // deleting them code by code: a 10,000-player turn's commit took 150-300 ms longer.
     some_areas = gone.size() * 2 <= state.areas.size();

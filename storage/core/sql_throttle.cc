@@ -14,13 +14,10 @@
 #include <map>
 
 #include "base/ascii.h"
-#include "storage/core/record_checks.h"
+#include "storage/core/codec.h"
 #include "storage/core/sql_store.h"
 
 namespace adj {
-
-using store_checks::split_lines;
-using store_checks::valid_throttle_key;
 
 namespace {
 
@@ -33,9 +30,14 @@ ThrottleState read_throttle_row(const sql::Rows& r, int i) {
   ThrottleState s;
   r.read(i, s.failures, s.window_start, s.last_failure, s.lockouts, s.locked_until,
          s.total_failures);
-  s.trusted = split_lines(r.text(i, 6));
-  s.recent = split_lines(r.text(i, 7));
+  s.trusted = lines_from_text(r.text(i, 6));
+  s.recent = lines_from_text(r.text(i, 7));
   return s;
+}
+
+// ThrottleStore: a key is one non-empty line.
+bool valid_throttle_key(const std::string& k) {
+  return !k.empty() && k.find('\n') == std::string::npos;
 }
 
 }  // namespace

@@ -8,19 +8,37 @@
 #include <optional>
 
 #include "storage/core/codec.h"
-#include "storage/core/record_checks.h"
 #include "storage/core/sql_store.h"
 #include "storage/turn_writer.h"
 
 namespace adj {
-
-using store_checks::check_commit;
 
 namespace {
 
 constexpr std::string_view kBattleColumns =
     "game_id, turn, battle_id, seed, engine, input_json, outcome_json";
 constexpr std::string_view kReportColumns = "game_id, turn, player, text, json";
+
+// InvalidArgument unless report `r` of a commit of `game`'s `turn` is for that turn.
+Status check_report_turn(const std::string& game, int turn, const ReportRecord& r) {
+  if (r.turn == turn) return Status::Ok();
+  return Status::InvalidArgument("commit_turn game " + game + " turn " + std::to_string(turn) +
+                                 ": the report of " + r.player + " is for turn " +
+                                 std::to_string(r.turn));
+}
+
+// The consistency of a turn's commit `c` with `game` (InvalidArgument).
+Status check_commit(const std::string& game, const TurnCommit& c) {
+  const std::string where = "commit_turn game " + game + " turn " + std::to_string(c.turn) + ": ";
+  if (c.next_state.game_id != game)
+    return Status::InvalidArgument(where + "next_state is for game " + c.next_state.game_id);
+  if (c.next_state.turn != c.turn + 1)
+    return Status::InvalidArgument(where + "next_state is for turn " +
+                                   std::to_string(c.next_state.turn) + ", expected " +
+                                   std::to_string(c.turn + 1));
+  for (const auto& r : c.reports) ADJ_RETURN_IF_ERROR(check_report_turn(game, c.turn, r));
+  return Status::Ok();
+}
 
 }  // namespace
 
@@ -137,7 +155,7 @@ Status SqlTurnWriter::write_battle(const BattleRecord& b) {
 
 Status SqlTurnWriter::write_report(const ReportRecord& r) {
   ADJ_RETURN_IF_ERROR(usable());
-  ADJ_RETURN_IF_ERROR(store_checks::check_report_turn(game_, turn_, r));
+  ADJ_RETURN_IF_ERROR(check_report_turn(game_, turn_, r));
   std::string json;
   if (r.json_text.empty()) {
     ADJ_TRY(json, json_to_text(r.json, "report of " + r.player));

@@ -19,7 +19,6 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -79,7 +78,6 @@ class Rows final : public sql::RowSource {
   int size() const override;  // number of rows
   bool empty() const { return size() == 0; }
   int columns() const override;
-  unsigned column_type(int col) const;  // the column's type oid (pg_type.dat)
   // From the column's type: integers and booleans kInt, float kReal, bytea kBytes, else kText.
   sql::Param::Kind kind(int row, int col) const override;
   bool is_null(int row, int col) const override;

@@ -1,13 +1,11 @@
-// Rows of storage/postgres/pg_database.h: the rows of a result, decoded from libpq's text form.
+// Rows of storage/postgres/pg_database.h: the rows of a result, decoded from libpq's text form
+// (every query asks for text results).
 #include "storage/postgres/pg_database.h"
 
 #include <libpq-fe.h>
 
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace adj::pg {
@@ -18,13 +16,12 @@ void Rows::Clear::operator()(pg_result* r) const { PQclear(r); }
 
 int Rows::size() const { return r_ ? PQntuples(r_.get()) : 0; }
 int Rows::columns() const { return r_ ? PQnfields(r_.get()) : 0; }
-unsigned Rows::column_type(int col) const { return r_ ? PQftype(r_.get(), col) : 0; }
 sql::Param::Kind Rows::kind(int row, int col) const {
   // PostgreSQL type oids (pg_type.dat).
   constexpr unsigned kBool = 16, kBytea = 17, kInt8 = 20, kInt2 = 21, kInt4 = 23, kFloat4 = 700,
                      kFloat8 = 701;
   if (is_null(row, col)) return sql::Param::Kind::kNull;
-  switch (column_type(col)) {
+  switch (PQftype(r_.get(), col)) {
     case kBool:
     case kInt2:
     case kInt4:
@@ -58,10 +55,6 @@ std::string Rows::text(int row, int col) const {
 }
 std::vector<std::uint8_t> Rows::bytes(int row, int col) const {
   if (is_null(row, col)) return {};
-  if (PQfformat(r_.get(), col) == 1) {
-    const auto* v = reinterpret_cast<const std::uint8_t*>(PQgetvalue(r_.get(), row, col));
-    return {v, v + PQgetlength(r_.get(), row, col)};
-  }
   std::size_t n = 0;
   unsigned char* raw =
       PQunescapeBytea(reinterpret_cast<const unsigned char*>(PQgetvalue(r_.get(), row, col)), &n);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <string>
-#include <vector>
 
 #include "base/log_escape.h"
 #include "storage/postgres/pg_copy_in.h"

@@ -17,7 +17,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "rules/core/status.h"
 #include "storage/core/sql_session.h"

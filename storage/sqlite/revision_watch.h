@@ -11,7 +11,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 
 #include "rules/core/status.h"
 #include "storage/sqlite/database.h"

@@ -46,8 +46,6 @@ class SqliteStore final : public SqlStore {
                                   UnixTime now) override;
   // The connection, for the backend's own tools (table copy, tests). Not for front ends.
   sqlite::Database& database() { return db_; }
-  // The file this store opened.
-  const std::string& path() const { return path_; }
 
  private:
   SqliteStore(sqlite::Database db, std::string path);

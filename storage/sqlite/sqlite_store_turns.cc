@@ -2,7 +2,6 @@
 // around their many rows: skip CHECKs and per-row revision triggers.
 #include <sqlite3.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
