@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "base/escape.h"
 #include "server/web/web_session.h"
 #include "storage/wait_limit.h"
 
@@ -11,7 +12,7 @@ http::CredentialCheck issued_credential_check(web::WebContext& ctx) {
   return [&ctx](std::string_view name, std::string_view value,
                 std::string_view remote) -> http::CredentialKind {
     if (name == web::kPlayerCookie) {
-      const std::string token = http::url_decode(std::string(value), false);
+      const std::string token = url_decode(std::string(value), false);
       if (token.empty() || token.size() > 256) return http::CredentialKind::kMadeUp;
       try {
         // On the I/O thread: a database that is slow to answer costs the cache, not the others

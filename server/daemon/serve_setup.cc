@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <random>
 
+#include "base/escape.h"
 #include "base/log_escape.h"
 #include "server/app/allocator.h"
 #include "server/app/gm_token_file.h"
@@ -317,7 +318,7 @@ std::string startup_lines(const StartupFacts& f, web::WebContext& ctx, const htt
   std::string lines = "\nAdjutant is serving " + base + "  (Ctrl-C stops it)\n";
   lines += "  Games:            " + base + "/\n";
   if (!f.demo_game.empty()) {
-    lines += "  Demo game:        " + base + "/games/" + http::url_encode(f.demo_game) + "\n";
+    lines += "  Demo game:        " + base + "/games/" + url_encode(f.demo_game) + "\n";
     auto shown = ctx.services().show_game(f.demo_game);
     if (shown.ok() && !(*shown)["players"].empty()) {
       const std::string player = (*shown)["players"][0].value("code", "");

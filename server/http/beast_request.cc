@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "base/ascii.h"
+#include "base/escape.h"
 #include "base/log_escape.h"
 
 namespace adj::http {

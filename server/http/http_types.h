@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "base/escape.h"
 #include "rules/core/status.h"
 
 namespace adj::http {
@@ -99,9 +98,5 @@ class Router {
 // The HTTP status for a failed service call: 400 invalid, 404 not found, 409 conflicts with the
 // game's state, 403 permission denied, 500 anything else (a server fault, to be logged).
 int http_status(const Status& s);
-
-// Percent-coding lives in base/escape.h; the transport's callers keep the http:: names.
-using adj::url_decode;
-using adj::url_encode;
 
 }  // namespace adj::http

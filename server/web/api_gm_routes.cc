@@ -15,6 +15,7 @@
 #include <string>
 #include <variant>
 
+#include "base/escape.h"
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
 #include "rules/game/scenario_lint.h"
@@ -184,7 +185,7 @@ Response create_game(WebContext& ctx, const Request& req) {
     ctx.secrets_issued(created->id, issued);  // mailed to the players that have an address
   }
   r.headers.emplace_back("Cache-Control", "no-store");
-  r.headers.emplace_back("Location", "/api/games/" + http::url_encode(created->id));
+  r.headers.emplace_back("Location", "/api/games/" + url_encode(created->id));
   return r;
 }
 

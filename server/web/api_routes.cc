@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "base/escape.h"
 #include "rules/game/json_schema.h"
 #include "rules/game/scenario.h"
 #include "server/app/audit_text.h"
@@ -215,8 +216,7 @@ Response token_answer(WebContext& ctx, const std::string& game, const std::strin
   Json j = {{"game", game}, {"player", upper(player)}};
   if (!token.empty()) {
     j["token"] = token;
-    j["url"] = ctx.config().base_url + "/games/" + http::url_encode(game) + "/p/" +
-               http::url_encode(token);
+    j["url"] = ctx.config().base_url + "/games/" + url_encode(game) + "/p/" + url_encode(token);
   }
   if (secret) j["secret"] = *secret;
   Response r = json_response(j);

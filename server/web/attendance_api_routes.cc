@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "base/client_address.h"
+#include "base/escape.h"
 #include "base/log_escape.h"
 #include "server/app/attendance.h"
 #include "server/app/confirmations.h"
@@ -98,7 +99,7 @@ std::string api_player(WebContext& ctx, const Request& req, const std::string& g
   std::string token = bearer_token(req);
   if (token.empty()) {
     if (req.method != "GET" && !api_csrf_ok(req, ctx.config().base_url)) return "";
-    token = http::url_decode(req.cookie(kPlayerCookie), false);
+    token = url_decode(req.cookie(kPlayerCookie), false);
   }
   if (token.empty() || token.size() > 256) return "";
   const ThrottleKeys keys = guard_keys(req, "");

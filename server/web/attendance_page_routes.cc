@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "base/client_address.h"
+#include "base/escape.h"
 #include "server/app/attendance.h"
 #include "server/app/confirmations.h"
 #include "server/app/mail_delivery.h"
@@ -142,7 +143,7 @@ Response takeover_post(WebContext& ctx, const Request& req, const std::string& g
                        field(form, "email"), false);
   if (auto* r = std::get_if<Response>(&t)) return *r;
   return redirect(game_path(game) +
-                  "/takeover?done=" + http::url_encode(std::get<TakeoverOutcome>(t).player));
+                  "/takeover?done=" + url_encode(std::get<TakeoverOutcome>(t).player));
 }
 
 // ---- the player's absence form (/me) ----
@@ -168,7 +169,7 @@ Response gm_standby_remove_post(WebContext& ctx, const Request& req, const std::
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   if (Status s = attendance_of(ctx).remove_standby(game, field(form, "email"), kGmActor); !s.ok())
     return status_page(s);
-  return redirect("/gm/games/" + http::url_encode(game) + "?done=standby-removed#attendance");
+  return redirect("/gm/games/" + url_encode(game) + "?done=standby-removed#attendance");
 }
 
 Response gm_options_post(WebContext& ctx, const Request& req, const std::string& game) {
@@ -195,7 +196,7 @@ Response gm_options_post(WebContext& ctx, const Request& req, const std::string&
     if (Status s = number(name, *target); !s.ok()) return status_page(s);
   o->absence_extends = field(form, "absence_extends") == "1";
   if (Status s = att.set_options(game, *o, kGmActor); !s.ok()) return status_page(s);
-  return redirect("/gm/games/" + http::url_encode(game) + "?done=attendance");
+  return redirect("/gm/games/" + url_encode(game) + "?done=attendance");
 }
 
 Response gm_code_post(WebContext& ctx, const Request& req, const std::string& game,
@@ -216,7 +217,7 @@ Response gm_code_post(WebContext& ctx, const Request& req, const std::string& ga
                 {"days", o.ok() ? o->takeover_code_days : 0},
                 {"mail", "TAKEOVER " + g->id + " " + upper(player) + " " + *code},
                 {"url", ctx.config().base_url + game_path(game) +
-                            "/takeover?kingdom=" + http::url_encode(upper(player))}};
+                            "/takeover?kingdom=" + url_encode(upper(player))}};
   return page(render_page("Takeover code for " + upper(player), "attendance_code", model,
                           nav_of(ctx, req, *g)));
 }

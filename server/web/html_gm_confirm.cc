@@ -1,6 +1,8 @@
 #include "server/web/html_gm_confirm.h"
 
+#include "base/escape.h"
 #include "server/app/audit_log.h"
+#include "server/app/membership.h"
 #include "server/web/page_render.h"
 #include "server/web/route_util.h"
 #include "server/web/web_session.h"
@@ -13,7 +15,7 @@ std::optional<Response> confirm_rollback(WebContext& ctx, const Request& req,
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   if (field(form, "confirm") == "1") return std::nullopt;
-  const std::string back = "/gm/games/" + http::url_encode(game);
+  const std::string back = "/gm/games/" + url_encode(game);
   const std::string to_field = field(form, "to");
   if (!to_field.empty())
     if (auto stale = stale_form(ctx, form, game, back)) return *stale;
@@ -47,8 +49,7 @@ std::optional<Response> confirm_delete(WebContext& ctx, const Request& req,
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
-    return *stale;
+  if (auto stale = stale_form(ctx, form, game, "/gm/games/" + url_encode(game))) return *stale;
   if (field(form, "confirm") == "1") return std::nullopt;
   Status err;
   auto g = find_game(ctx, game, &err);

@@ -6,6 +6,7 @@
 //                               archive it instead
 //   /gm/games/{game}/archive    out of the game lists, readable, takes nothing new
 //   /gm/games/{game}/unarchive  back into the lists
+#include "base/escape.h"
 #include "server/web/html_gm_confirm.h"
 #include "server/web/html_pages.h"
 #include "server/web/web_session.h"
@@ -20,7 +21,7 @@ Response archive_form(WebContext& ctx, const Request& req, const std::string& ga
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  const std::string back = "/gm/games/" + http::url_encode(game);
+  const std::string back = "/gm/games/" + url_encode(game);
   if (auto stale = stale_form(ctx, form, game, back)) return *stale;
   const std::string why = trim(field(form, "reason"));
   const Status s = on ? ctx.admin().archive_game(game, kGmActor, why)

@@ -1,6 +1,7 @@
 // The GM desk's HTML pages about one game: its controls (schedule, deadline, pause, players,
 // credentials) and its turns (run, preview, roll back). The orders a GM enters for a player:
 // html_gm_orders_routes.cc.
+#include "base/escape.h"
 #include "server/web/html_pages.h"
 
 #include <spdlog/spdlog.h>
@@ -99,7 +100,7 @@ PlayerStretch player_stretch(const Request& req, const Json& players) {
 // The links between stretches and the form that finds a player; null for a small game.
 Json stretch_nav(const PlayerStretch& w, const std::string& game) {
   if (w.whole()) return Json();
-  const std::string base = "/gm/games/" + http::url_encode(game) + "?from=";
+  const std::string base = "/gm/games/" + url_encode(game) + "?from=";
   Json nav = {{"id", game},
               {"first", w.begin + 1},
               {"last", w.end},
@@ -139,15 +140,15 @@ Response gm_game(WebContext& ctx, const Request& req, const std::string& game) {
     submitted += s.has_orders ? 1 : 0;
     if (!shown.count(s.player)) continue;
     const std::string address = addresses[s.player];
-    submissions.push_back({{"player", s.player},
-                           {"name", s.name},
-                           {"email", address.empty() ? "(none on file)" : address},
-                           {"has_orders", s.has_orders},
-                           {"received", s.received_at ? time_html(*s.received_at) : "-"},
-                           {"accepted", s.accepted},
-                           {"rejected", s.rejected},
-                           {"orders_url", "/gm/games/" + http::url_encode(game) + "/players/" +
-                                              s.player + "/orders"}});
+    submissions.push_back(
+        {{"player", s.player},
+         {"name", s.name},
+         {"email", address.empty() ? "(none on file)" : address},
+         {"has_orders", s.has_orders},
+         {"received", s.received_at ? time_html(*s.received_at) : "-"},
+         {"accepted", s.accepted},
+         {"rejected", s.rejected},
+         {"orders_url", "/gm/games/" + url_encode(game) + "/players/" + s.player + "/orders"}});
   }
   Json recent = Json::array();
   if (auto log = ctx.admin().audit_log(game); log.ok())
@@ -246,8 +247,7 @@ Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
   // (A rollback form from before `to` existed sends the turn to reopen as `turn`.)
   const bool legacy_rollback = done == "rolled-back" && field(form, "to").empty();
   if (!legacy_rollback)
-    if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
-      return *stale;
+    if (auto stale = stale_form(ctx, form, game, "/gm/games/" + url_encode(game))) return *stale;
   const Status s = act(form);
   if (is_script_check_busy(s)) {
     Response r = status_page(s);
@@ -256,7 +256,7 @@ Response gm_action(WebContext& ctx, const Request& req, const std::string& game,
     return r;
   }
   if (!s.ok()) return status_page(s);
-  return redirect("/gm/games/" + http::url_encode(game) + "?done=" + done);
+  return redirect("/gm/games/" + url_encode(game) + "?done=" + done);
 }
 
 // A turn's result page: the outcome of a preview, or (outcome null) a resolved turn's stored
@@ -315,7 +315,7 @@ Response gm_preview(WebContext& ctx, const Request& req, const std::string& game
     if (out.status().code() == StatusCode::kFailedPrecondition && *sent)
       return page(render_page("Nothing was changed", "stale",
                               {{"message", out.status().message()},
-                               {"back", "/gm/games/" + http::url_encode(game)}},
+                               {"back", "/gm/games/" + url_encode(game)}},
                               Json::object()),
                   409, true);
     return status_page(out.status());
@@ -330,7 +330,7 @@ Response gm_turn(WebContext& ctx, const Request& req, const std::string& game, b
   if (auto denied = gm_denied(req, ctx)) return *denied;
   const auto form = req.form();
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
-  const std::string back = "/gm/games/" + http::url_encode(game);
+  const std::string back = "/gm/games/" + url_encode(game);
   auto sent = parse_turn_field(trim(field(form, "turn")));
   if (!sent.ok()) return error_page(400, sent.status().message());
   if (preview) {
@@ -516,7 +516,7 @@ void gm_game_control_routes(http::Router& router, WebContext& ctx) {
                const auto form = req.form();
                if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
                const std::string what = field(form, "what");
-               if (auto stale = stale_form(ctx, form, game, "/gm/games/" + http::url_encode(game)))
+               if (auto stale = stale_form(ctx, form, game, "/gm/games/" + url_encode(game)))
                  return *stale;
                if (replayed_since(ctx, game, field(form, "seen"), "reset", player, what))
                  return error_page(

@@ -1,5 +1,6 @@
 // The GM desk's page of one player's orders for the open turn: the file on record with its
 // answer, and the form with which the GM enters or replaces them (server/app/gm_orders.h).
+#include "base/escape.h"
 #include "server/app/gm_orders.h"
 #include "server/web/html_pages.h"
 #include "server/web/orders_view.h"
@@ -60,7 +61,7 @@ Response gm_orders_post(WebContext& ctx, const Request& req, const std::string& 
   if (!csrf_ok(req, form, ctx.config().base_url)) return csrf_failed();
   const std::string player = upper(player_arg);
   const std::string back =
-      "/gm/games/" + http::url_encode(game) + "/players/" + http::url_encode(player) + "/orders";
+      "/gm/games/" + url_encode(game) + "/players/" + url_encode(player) + "/orders";
   if (auto stale = stale_form(ctx, form, game, back)) return *stale;
   const std::string text = field(form, "orders");
   auto again = [&](Json result, int status) {

@@ -1,5 +1,6 @@
 // The GM desk's HTML pages that are not about one game: signing in and out, the list of
 // games, and creating a game (with "Check and preview" first).
+#include "base/escape.h"
 #include "server/web/html_pages.h"
 
 #include <spdlog/spdlog.h>
@@ -257,7 +258,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
   }
   if (!field(form, "signup").empty()) {  // open for sign-ups: secrets are issued at the start
     if (Status s = open_signups_after_create(ctx, g->id); !s.ok()) return status_page(s);
-    return redirect("/gm/games/" + http::url_encode(g->id) + "?done=signups-open");
+    return redirect("/gm/games/" + url_encode(g->id) + "?done=signups-open");
   }
   // The credentials page is the POST's answer (its secrets exist only now); sending the form
   // again is refused, as the game id is taken by then.
@@ -267,7 +268,7 @@ Response gm_create(WebContext& ctx, const Request& req) {
     ctx.secrets_issued(g->id, issued);  // mailed to the players that have an address
     return credentials_page(ctx, req, g->id, g->name, std::move(rows));
   }
-  return redirect("/gm/games/" + http::url_encode(g->id) + "?done=created");
+  return redirect("/gm/games/" + url_encode(g->id) + "?done=created");
 }
 
 }  // namespace desk_local

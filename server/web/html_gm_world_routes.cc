@@ -3,6 +3,7 @@
 // when asked, and always for a world made for its sign-ups).
 #include <nlohmann/json.hpp>
 
+#include "base/escape.h"
 #include "rules/game/scenario.h"
 #include "rules/game/scenario_lint.h"
 #include "rules/world/world_generator.h"
@@ -148,7 +149,7 @@ Response world_create(WebContext& ctx, const Request& req) {
   }
   if (!field(form, "signup").empty() || world::generated_for_signups(*doc)) {
     if (Status s = open_signups_after_create(ctx, g->id); !s.ok()) return status_page(s);
-    return redirect("/gm/games/" + http::url_encode(g->id) + "?done=signups-open");
+    return redirect("/gm/games/" + url_encode(g->id) + "?done=signups-open");
   }
   Json rows = Json::array();
   for (const auto& [code, secret] : issued) rows.push_back({{"code", code}, {"secret", secret}});

@@ -1,5 +1,6 @@
 // A player's HTML pages: signing in (secret or link) and out, the private page with the order
 // form, the player's reports, new credentials, and the order upload.
+#include "base/escape.h"
 #include "server/web/html_pages.h"
 
 #include <spdlog/spdlog.h>
@@ -60,7 +61,7 @@ Response login_form(WebContext& ctx, const Request& req, const std::string& game
 // The Set-Cookie value of a player's sign-in session cookie (it lives as long as the server
 // keeps the session at most).
 std::string session_cookie(WebContext& ctx, const std::string& game, const std::string& token) {
-  return cookie_header(kPlayerCookie, http::url_encode(token), game_path(game), secure(ctx),
+  return cookie_header(kPlayerCookie, url_encode(token), game_path(game), secure(ctx),
                        std::min<long>(kPlayerCookieSeconds,
                                       static_cast<long>(ctx.config().sessions.absolute_seconds)));
 }
@@ -339,7 +340,7 @@ Response player_report(WebContext& ctx, const Request& req, const std::string& g
   if (!gm && (!s || s->game != game || s->player != player))
     return error_page(403, "A player may read only their own reports.");
   return report_page(ctx, req, game, player, turn,
-                     gm ? "/gm/games/" + http::url_encode(game) : game_path(game) + "/me",
+                     gm ? "/gm/games/" + url_encode(game) : game_path(game) + "/me",
                      s ? &*s : nullptr);
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "base/ascii.h"
+#include "base/escape.h"
 #include "server/http/http_types.h"
 
 namespace adj::web {
@@ -43,7 +44,7 @@ Json map_block(const render::MapModel& model, const std::map<std::string, std::s
   const render::MapModel& drawn = region ? *region : model;
   const bool none = region && region->areas.empty();
 
-  const std::string also = around.empty() ? "" : "around=" + http::url_encode(around);
+  const std::string also = around.empty() ? "" : "around=" + url_encode(around);
   Json links = Json::array();
   for (int z : {1, 2, 4, 8}) {
     std::string q = z == 1 ? "" : "zoom=" + std::to_string(z);

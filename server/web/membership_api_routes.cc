@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "base/client_address.h"
+#include "base/escape.h"
 #include "server/app/confirmations.h"
 #include "server/app/mail_delivery.h"
 #include "server/app/membership.h"
@@ -181,7 +182,7 @@ Response api_address(WebContext& ctx, const Request& req, const std::string& gam
     // The player's link or session token as bearer, or the player cookie from this site's pages.
     std::string token = bearer_token(req);
     const bool by_cookie = token.empty();
-    if (by_cookie) token = http::url_decode(req.cookie(kPlayerCookie), false);
+    if (by_cookie) token = url_decode(req.cookie(kPlayerCookie), false);
     if (token.empty() || token.size() > 256)
       return api_error(401,
                        "this needs the player's link token or the GM token "

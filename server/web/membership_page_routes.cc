@@ -17,6 +17,7 @@
 #include <string>
 
 #include "base/client_address.h"
+#include "base/escape.h"
 #include "server/app/audit_log.h"
 #include "server/app/confirmations.h"
 #include "server/app/mail_delivery.h"
@@ -230,7 +231,7 @@ Response gm_post(WebContext& ctx, const Request& req, const std::string& game,
   if (auto stale = stale_turn(ctx, form, game, "the GM page")) return *stale;
   const Status s = act(form);
   if (!s.ok()) return status_page(s);
-  const std::string row = player.empty() ? "" : "&player=" + http::url_encode(upper(player));
+  const std::string row = player.empty() ? "" : "&player=" + url_encode(upper(player));
   return redirect(gm_path(game) + "?done=" + done + row + "#players");
 }
 

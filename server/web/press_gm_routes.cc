@@ -6,6 +6,7 @@
 //   POST /gm/games/{g}/press/options    press, gm_reads_private, gm_address, turn
 //   GET  /api/games/{g}/gm/messages     the messages to the GM, newest first (GM token)
 // Thread-safety: as html_routes.cc (per-thread stores and services).
+#include "base/escape.h"
 #include "server/app/time_text.h"
 #include "server/web/auth_guard.h"
 #include "server/web/page_render.h"
@@ -116,7 +117,7 @@ Response gm_options_post(WebContext& ctx, const Request& req, const std::string&
     if (http::http_status(s) == 500) return status_page(s);
     return gm_page(ctx, req, game, "", s.message() + ". Nothing was changed.", 400);
   }
-  return redirect("/gm/games/" + http::url_encode(game) + "/press?done=options");
+  return redirect("/gm/games/" + url_encode(game) + "/press?done=options");
 }
 
 Response gm_send_post(WebContext& ctx, const Request& req, const std::string& game) {
@@ -135,7 +136,7 @@ Response gm_send_post(WebContext& ctx, const Request& req, const std::string& ga
     return gm_page(ctx, req, game, "", "Not sent: " + sent.status().message() + ".", code, kept);
   }
   ctx.app().mail_queued();
-  return redirect("/gm/games/" + http::url_encode(game) + "/press?done=sent");
+  return redirect("/gm/games/" + url_encode(game) + "/press?done=sent");
 }
 
 Response api_gm_messages(WebContext& ctx, const Request& req, const std::string& game) {

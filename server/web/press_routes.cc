@@ -13,6 +13,7 @@
 
 #include <variant>
 
+#include "base/escape.h"
 #include "base/log_escape.h"
 #include "server/app/press.h"
 #include "server/app/time_text.h"
@@ -79,8 +80,8 @@ std::vector<std::string> form_values(const Request& req, const std::string& name
     if (amp == std::string::npos) amp = b.size();
     const std::string pair = b.substr(start, amp - start);
     const std::size_t eq = pair.find('=');
-    if (eq != std::string::npos && http::url_decode(pair.substr(0, eq), true) == name)
-      out.push_back(http::url_decode(pair.substr(eq + 1), true));
+    if (eq != std::string::npos && url_decode(pair.substr(0, eq), true) == name)
+      out.push_back(url_decode(pair.substr(eq + 1), true));
     if (out.size() > 100) break;
     start = amp + 1;
   }

@@ -1,5 +1,6 @@
 #include "server/web/route_util.h"
 
+#include "base/escape.h"
 #include "server/web/auth_guard.h"
 
 #include <spdlog/spdlog.h>
@@ -24,9 +25,9 @@ std::string field(const std::map<std::string, std::string>& form, const std::str
   return it == form.end() ? std::string() : it->second;
 }
 
-std::string game_path(const std::string& game) { return "/games/" + http::url_encode(game); }
+std::string game_path(const std::string& game) { return "/games/" + url_encode(game); }
 
-std::string gm_path(const std::string& game) { return "/gm/games/" + http::url_encode(game); }
+std::string gm_path(const std::string& game) { return "/gm/games/" + url_encode(game); }
 
 bool secure(const WebContext& ctx) { return ctx.config().base_url.rfind("https://", 0) == 0; }
 
@@ -163,7 +164,7 @@ bool game_over(const Json& shown) {
 }
 
 std::string cookie_token(const http::Request& req) {
-  return http::url_decode(req.cookie(kPlayerCookie), false);
+  return url_decode(req.cookie(kPlayerCookie), false);
 }
 
 std::optional<std::pair<std::string, std::string>> cookie_owner(const http::Request& req,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/escape.h"
 #include "rules/game/scenario.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
@@ -76,7 +77,7 @@ class MembershipWeb : public ::testing::Test {
     r.headers["origin"] = pages_test::kBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
-      r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
+      r.body += (r.body.empty() ? "" : "&") + url_encode(k) + "=" + url_encode(v);
     return router_.route(r);
   }
   std::string gm_cookie() const { return std::string(kGmCookie) + "=" + pages_test::kGmToken; }

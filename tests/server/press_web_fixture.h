@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/escape.h"
 #include "rules/game/scenario.h"
 #include "server/app/press_digest.h"
 #include "server/web/routes.h"
@@ -54,7 +55,7 @@ class PressWebFixture : public ::testing::Test {
       r.path = path.substr(0, qm);
       const std::string q = path.substr(qm + 1);
       const auto eq = q.find('=');
-      r.query[q.substr(0, eq)] = http::url_decode(q.substr(eq + 1), true);
+      r.query[q.substr(0, eq)] = url_decode(q.substr(eq + 1), true);
     }
     r.headers["host"] = "127.0.0.1:8080";
     if (!cookies.empty()) r.headers["cookie"] = cookies;
@@ -72,7 +73,7 @@ class PressWebFixture : public ::testing::Test {
     r.headers["origin"] = pages_test::kBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
-      r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
+      r.body += (r.body.empty() ? "" : "&") + url_encode(k) + "=" + url_encode(v);
     return router_->route(r);
   }
   Response api(const std::string& method, const std::string& path, const std::string& bearer,

@@ -5,6 +5,7 @@
 // limiter refused something is not kept, since the lock ends with the clock.
 #include <gtest/gtest.h>
 
+#include "base/escape.h"
 #include "tests/server/web_pages_fixture.h"
 
 namespace adj::web {
@@ -18,7 +19,7 @@ class WebCacheRoutes : public PagesFixture {
  protected:
   Response get_target(const std::string& target, const std::string& cookies = "") {
     const std::size_t q = target.find('?');
-    Request r = request("GET", http::url_decode(target.substr(0, q), false), cookies);
+    Request r = request("GET", url_decode(target.substr(0, q), false), cookies);
     r.target = target;
     if (q != std::string::npos) {
       std::string rest = target.substr(q + 1);

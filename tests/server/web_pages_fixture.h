@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/escape.h"
 #include "rules/game/scenario.h"
 #include "server/web/routes.h"
 #include "server/web/web_context.h"
@@ -122,7 +123,7 @@ class PagesFixture : public ::testing::Test {
     r.headers["origin"] = kBase;
     r.headers["content-type"] = "application/x-www-form-urlencoded";
     for (const auto& [k, v] : form)
-      r.body += (r.body.empty() ? "" : "&") + http::url_encode(k) + "=" + http::url_encode(v);
+      r.body += (r.body.empty() ? "" : "&") + url_encode(k) + "=" + url_encode(v);
     return router_->route(r);
   }
   // The same as multipart/form-data, the order form's encoding (a file field named "file").

@@ -172,7 +172,7 @@ TEST_F(WebPages, FormsNeedTheCsrfTokenAndOrigin) {
                  {"origin", "http://evil.example"},
                  {"cookie", wsx + "; adj_csrf=" + kCsrf},
                  {"content-type", "application/x-www-form-urlencoded"}};
-  req.body = "csrf=" + std::string(kCsrf) + "&orders=" + http::url_encode(orders_file(1, "WSX"));
+  req.body = "csrf=" + std::string(kCsrf) + "&orders=" + url_encode(orders_file(1, "WSX"));
   EXPECT_EQ(router_->route(req).status, 403);
   EXPECT_FALSE(has_orders("WSX"));
   // The GM's forms too.
